@@ -1,0 +1,116 @@
+//! The bookkeeping every NMP policy keeps of its device's paths: order of discovery, failed or
+//! not, and ALUA state. Which paths are usable follows ESXi's VMW_SATP_ALUA rule: active-optimized
+//! paths, and active-non-optimized ones only when no optimized path is left or `useANO=1`.
+
+use crate::{AluaState, PathDesc, PathId};
+
+#[derive(Clone, Debug)]
+struct Entry {
+    id: PathId,
+    name: String,
+    alua: AluaState,
+    failed: bool,
+}
+
+/// A device's paths in discovery order.
+#[derive(Clone, Debug, Default)]
+pub struct PathSet {
+    entries: Vec<Entry>,
+    /// Whether any working path is active-optimized; kept current on every change so that the
+    /// per-I/O usability test is O(1).
+    has_optimized: bool,
+}
+
+impl PathSet {
+    pub fn add(&mut self, path: &PathDesc) {
+        self.entries.push(Entry {
+            id: path.id,
+            name: path.name.to_string(),
+            alua: path.alua,
+            failed: false,
+        });
+        self.refresh();
+    }
+
+    fn refresh(&mut self) {
+        self.has_optimized = self
+            .entries
+            .iter()
+            .any(|e| !e.failed && e.alua == AluaState::ActiveOptimized);
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn id(&self, index: usize) -> PathId {
+        self.entries[index].id
+    }
+
+    /// Position of a path in discovery order.
+    pub fn index_of(&self, id: PathId) -> Option<usize> {
+        self.entries.iter().position(|e| e.id == id)
+    }
+
+    pub fn index_of_name(&self, name: &str) -> Option<usize> {
+        self.entries.iter().position(|e| e.name == name)
+    }
+
+    pub fn set_failed(&mut self, id: PathId, failed: bool) {
+        if let Some(i) = self.index_of(id) {
+            self.entries[i].failed = failed;
+            self.refresh();
+        }
+    }
+
+    pub fn set_alua(&mut self, id: PathId, state: AluaState) {
+        if let Some(i) = self.index_of(id) {
+            self.entries[i].alua = state;
+            self.refresh();
+        }
+    }
+
+    pub fn alua(&self, index: usize) -> AluaState {
+        self.entries[index].alua
+    }
+
+    /// Whether any working path is active-optimized.
+    pub fn has_optimized(&self) -> bool {
+        self.has_optimized
+    }
+
+    /// Whether the path at `index` may carry I/O now.
+    pub fn usable(&self, index: usize, use_ano: bool) -> bool {
+        let e = &self.entries[index];
+        !e.failed
+            && match e.alua {
+                AluaState::ActiveOptimized => true,
+                AluaState::ActiveNonOptimized => use_ano || !self.has_optimized,
+                AluaState::Standby | AluaState::Unavailable => false,
+            }
+    }
+
+    /// The first usable path at or after `start` going round the list.
+    pub fn next_usable_from(&self, start: usize, use_ano: bool) -> Option<usize> {
+        let n = self.len();
+        (0..n)
+            .map(|k| (start + k) % n)
+            .find(|&i| self.usable(i, use_ano))
+    }
+
+    /// Indices of every usable path, in discovery order.
+    pub fn usable_indices(&self, use_ano: bool) -> Vec<usize> {
+        (0..self.len())
+            .filter(|&i| self.usable(i, use_ano))
+            .collect()
+    }
+
+    /// Runtime name of the path at `index`.
+    pub fn name(&self, index: usize) -> &str {
+        &self.entries[index].name
+    }
+}

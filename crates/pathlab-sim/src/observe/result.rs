@@ -1,0 +1,256 @@
+//! The result of a run: vdbench's summary figures with percentiles, esxtop's figures per device,
+//! path and adapter, and the same per interval. Serialised once to JSON; everything that prints
+//! (tables, CSV, esxtop batch files) reads from it.
+
+use super::{GuestCounters, IoCounters};
+use serde::Serialize;
+
+const MIB: f64 = 1_048_576.0;
+
+fn per_ms(total_ns: u64, count: u64) -> f64 {
+    if count == 0 {
+        0.0
+    } else {
+        total_ns as f64 / count as f64 / 1e6
+    }
+}
+
+/// Esxtop's columns for one object over one window.
+#[derive(Debug, Clone, Serialize)]
+pub struct EsxtopFigures {
+    pub cmds_s: f64,
+    pub reads_s: f64,
+    pub writes_s: f64,
+    pub mbread_s: f64,
+    pub mbwrtn_s: f64,
+    pub davg_ms: f64,
+    pub kavg_ms: f64,
+    pub gavg_ms: f64,
+    pub qavg_ms: f64,
+    pub davg_rd_ms: f64,
+    pub kavg_rd_ms: f64,
+    pub gavg_rd_ms: f64,
+    pub davg_wr_ms: f64,
+    pub kavg_wr_ms: f64,
+    pub gavg_wr_ms: f64,
+    pub errors: u64,
+    pub retries: u64,
+}
+
+impl EsxtopFigures {
+    pub fn from_counters(c: &IoCounters, seconds: f64) -> Self {
+        let rate = |n: u64| {
+            if seconds > 0.0 {
+                n as f64 / seconds
+            } else {
+                0.0
+            }
+        };
+        let n = c.commands();
+        let davg = per_ms(c.driver_read_ns + c.driver_write_ns, n);
+        let kavg = per_ms(c.kernel_read_ns + c.kernel_write_ns, n);
+        let (davg_rd, kavg_rd) = (
+            per_ms(c.driver_read_ns, c.reads),
+            per_ms(c.kernel_read_ns, c.reads),
+        );
+        let (davg_wr, kavg_wr) = (
+            per_ms(c.driver_write_ns, c.writes),
+            per_ms(c.kernel_write_ns, c.writes),
+        );
+        EsxtopFigures {
+            cmds_s: rate(n),
+            reads_s: rate(c.reads),
+            writes_s: rate(c.writes),
+            mbread_s: rate(c.bytes_read) / MIB,
+            mbwrtn_s: rate(c.bytes_written) / MIB,
+            davg_ms: davg,
+            kavg_ms: kavg,
+            gavg_ms: davg + kavg,
+            qavg_ms: kavg,
+            davg_rd_ms: davg_rd,
+            kavg_rd_ms: kavg_rd,
+            gavg_rd_ms: davg_rd + kavg_rd,
+            davg_wr_ms: davg_wr,
+            kavg_wr_ms: kavg_wr,
+            gavg_wr_ms: davg_wr + kavg_wr,
+            errors: c.errors,
+            retries: c.retries,
+        }
+    }
+}
+
+/// Vdbench's interval/summary figures for the whole host.
+#[derive(Debug, Clone, Serialize)]
+pub struct Figures {
+    pub ios: u64,
+    pub iops: f64,
+    pub mbps: f64,
+    pub bytes_per_io: f64,
+    pub read_pct: f64,
+    pub resp_ms: f64,
+    pub read_resp_ms: f64,
+    pub write_resp_ms: f64,
+    pub resp_max_ms: f64,
+    pub resp_stddev_ms: f64,
+    /// Time-averaged number of I/Os outstanding from the workers' view.
+    pub queue_depth: f64,
+}
+
+impl Figures {
+    pub fn from_counters(
+        g: &GuestCounters,
+        seconds: f64,
+        outstanding_area: u128,
+        max_ns: u64,
+    ) -> Self {
+        let io = &g.io;
+        let n = io.commands();
+        let bytes = io.bytes_read + io.bytes_written;
+        let total_ns = g.resp_read_ns + g.resp_write_ns;
+        let mean_ns = if n == 0 {
+            0.0
+        } else {
+            total_ns as f64 / n as f64
+        };
+        let var = if n == 0 {
+            0.0
+        } else {
+            (g.resp_sq_ns2 as f64 / n as f64 - mean_ns * mean_ns).max(0.0)
+        };
+        let per_s = |x: f64| if seconds > 0.0 { x / seconds } else { 0.0 };
+        Figures {
+            ios: n,
+            iops: per_s(n as f64),
+            mbps: per_s(bytes as f64) / MIB,
+            bytes_per_io: if n == 0 { 0.0 } else { bytes as f64 / n as f64 },
+            read_pct: if n == 0 {
+                0.0
+            } else {
+                100.0 * io.reads as f64 / n as f64
+            },
+            resp_ms: mean_ns / 1e6,
+            read_resp_ms: per_ms(g.resp_read_ns, io.reads),
+            write_resp_ms: per_ms(g.resp_write_ns, io.writes),
+            resp_max_ms: max_ns as f64 / 1e6,
+            resp_stddev_ms: var.sqrt() / 1e6,
+            queue_depth: if seconds > 0.0 {
+                outstanding_area as f64 / (seconds * 1e9)
+            } else {
+                0.0
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    #[serde(flatten)]
+    pub figures: Figures,
+    pub p50_ms: f64,
+    pub p90_ms: f64,
+    pub p99_ms: f64,
+    pub p999_ms: f64,
+    pub errors: u64,
+    pub retries: u64,
+    pub failed: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceResult {
+    pub name: String,
+    pub array: String,
+    pub policy: String,
+    /// As `esxcli storage nmp device list` prints "Path Selection Policy Device Config".
+    pub device_config: String,
+    pub working_paths: Vec<String>,
+    pub dqlen: u32,
+    pub actv: f64,
+    pub qued: f64,
+    pub p99_ms: f64,
+    #[serde(flatten)]
+    pub figures: EsxtopFigures,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PathResult {
+    pub name: String,
+    pub device: String,
+    pub adapter: String,
+    /// The array port as `array/port`.
+    pub target: String,
+    pub state: String,
+    pub one_way_us: f64,
+    #[serde(flatten)]
+    pub figures: EsxtopFigures,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AdapterResult {
+    pub name: String,
+    pub aqlen: u32,
+    pub actv: f64,
+    pub qued: f64,
+    #[serde(flatten)]
+    pub figures: EsxtopFigures,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PortResult {
+    pub name: String,
+    pub cmds_s: f64,
+    /// Busy servers over available servers, in percent.
+    pub util_pct: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct IntervalRow {
+    /// End of the interval, seconds from the start of the run.
+    pub t_s: f64,
+    /// False for warm-up intervals.
+    pub measured: bool,
+    #[serde(flatten)]
+    pub figures: Figures,
+}
+
+/// One object's esxtop figures over one interval.
+#[derive(Debug, Clone, Serialize)]
+pub struct ObjectIntervalRow {
+    pub t_s: f64,
+    pub name: String,
+    pub actv: f64,
+    pub qued: f64,
+    #[serde(flatten)]
+    pub figures: EsxtopFigures,
+}
+
+/// Every I/O issued completes or fails exactly once.
+#[derive(Debug, Clone, Serialize)]
+pub struct Accounting {
+    pub issued: u64,
+    pub completed: u64,
+    pub failed: u64,
+    pub retried: u64,
+    /// Slots of the I/O slab ever used: the most I/Os alive at once.
+    pub peak_in_flight: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResult {
+    pub scenario: String,
+    pub variant: Option<String>,
+    pub seed: u64,
+    pub host: String,
+    pub warmup_s: f64,
+    pub duration_s: f64,
+    pub interval_s: f64,
+    pub summary: Summary,
+    pub devices: Vec<DeviceResult>,
+    pub paths: Vec<PathResult>,
+    pub adapters: Vec<AdapterResult>,
+    pub ports: Vec<PortResult>,
+    pub intervals: Vec<IntervalRow>,
+    pub device_intervals: Vec<ObjectIntervalRow>,
+    pub path_intervals: Vec<ObjectIntervalRow>,
+    pub adapter_intervals: Vec<ObjectIntervalRow>,
+    pub accounting: Accounting,
+}

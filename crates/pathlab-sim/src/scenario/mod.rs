@@ -1,0 +1,339 @@
+//! Scenario files: parsing, variants, `--set` overrides, validation, and building a simulation.
+
+pub mod error;
+pub mod schema;
+pub mod units;
+
+pub use error::ScenarioError;
+
+use crate::model::{build_model, paths_matching};
+use crate::sim::{PathEvent, RunPlan, Simulation};
+use crate::workload::build_workers;
+use schema::{FaultSpec, ScenarioSpec, VariantSpec, PUBLISHABLE};
+use std::collections::BTreeMap;
+
+/// A scenario ready to run: the base file with one variant and the user's overrides applied.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub file: String,
+    pub spec: ScenarioSpec,
+    /// The variant applied, if any.
+    pub variant: Option<String>,
+    /// Every variant the file defines, in file order.
+    pub variants: Vec<(String, VariantSpec)>,
+    /// Published figures of what was selected (the variant's, else the base file's).
+    pub published: BTreeMap<String, f64>,
+    pub tolerance: BTreeMap<String, f64>,
+}
+
+/// Parses a `--set` value: a TOML literal (`1`, `true`, `"x"`, `[1, 2]`), else a bare string.
+pub fn parse_override_value(raw: &str) -> toml::Value {
+    toml::from_str::<toml::Table>(&format!("v = {raw}"))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(raw.to_string()))
+}
+
+/// Sets `dotted.key` in a TOML tree. Numeric segments index arrays; `*` means every element.
+fn set_dotted(
+    node: &mut toml::Value,
+    segments: &[&str],
+    value: &toml::Value,
+) -> Result<(), String> {
+    let Some((first, rest)) = segments.split_first() else {
+        *node = value.clone();
+        return Ok(());
+    };
+    match node {
+        toml::Value::Table(table) => {
+            if rest.is_empty() {
+                table.insert(first.to_string(), value.clone());
+                return Ok(());
+            }
+            let child = table
+                .entry(first.to_string())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            set_dotted(child, rest, value)
+        }
+        toml::Value::Array(items) if *first == "*" => items
+            .iter_mut()
+            .try_for_each(|item| set_dotted(item, rest, value)),
+        toml::Value::Array(items) => {
+            let n = items.len();
+            let index: usize = first.parse().map_err(|_| {
+                format!(
+                    "\"{first}\" is not an index: use 0..{} or *",
+                    n.saturating_sub(1)
+                )
+            })?;
+            let item = items.get_mut(index).ok_or_else(|| {
+                format!("index {index} is out of range: the list has {n} entries")
+            })?;
+            set_dotted(item, rest, value)
+        }
+        _ => Err(format!(
+            "cannot set \"{first}\" inside a {}",
+            node.type_str()
+        )),
+    }
+}
+
+fn apply_override(
+    root: &mut toml::Value,
+    key: &str,
+    value: &toml::Value,
+    file: &str,
+    field: &str,
+) -> Result<(), ScenarioError> {
+    let segments: Vec<&str> = key.split('.').collect();
+    if segments.iter().any(|s| s.is_empty()) {
+        return Err(ScenarioError::new(
+            file,
+            field,
+            format!("\"{key}\" is not a dotted key like policy.iops"),
+        ));
+    }
+    set_dotted(root, &segments, value).map_err(|m| ScenarioError::new(file, field, m))
+}
+
+fn dotted(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    path.iter()
+        .filter_map(|s| match s {
+            Segment::Seq { index } => Some(index.to_string()),
+            Segment::Map { key } => Some(key.clone()),
+            Segment::Enum { variant } => Some(variant.clone()),
+            Segment::Unknown => None,
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+fn deserialize<T: serde::de::DeserializeOwned>(
+    value: toml::Value,
+    file: &str,
+    prefix: &str,
+) -> Result<T, ScenarioError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let inner = dotted(e.path());
+        let field = [prefix, inner.as_str()]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(".");
+        ScenarioError::new(file, field, e.into_inner().to_string())
+    })
+}
+
+fn check_published(
+    published: &BTreeMap<String, f64>,
+    tolerance: &BTreeMap<String, f64>,
+    file: &str,
+    prefix: &str,
+) -> Result<(), ScenarioError> {
+    for (table, keys) in [
+        ("published", published.keys()),
+        ("tolerance", tolerance.keys()),
+    ] {
+        for key in keys {
+            if !PUBLISHABLE.contains(&key.as_str()) {
+                return Err(ScenarioError::new(
+                    file,
+                    format!("{prefix}{table}.{key}"),
+                    format!("not a summary figure; allowed: {}", PUBLISHABLE.join(", ")),
+                ));
+            }
+        }
+    }
+    for (key, tol) in tolerance {
+        if !published.contains_key(key) {
+            return Err(ScenarioError::new(
+                file,
+                format!("{prefix}tolerance.{key}"),
+                "a tolerance needs the published figure it applies to",
+            ));
+        }
+        if !(*tol > 0.0 && *tol < 10.0) {
+            return Err(ScenarioError::new(
+                file,
+                format!("{prefix}tolerance.{key}"),
+                "a relative tolerance like 0.10 (±10%)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Reads a scenario from `text` (named `file` in errors), applies `variant` and then the
+    /// `overrides` (dotted key, value) in order, and `seed` if given.
+    pub fn load(
+        text: &str,
+        file: &str,
+        variant: Option<&str>,
+        overrides: &[(String, toml::Value)],
+        seed: Option<u64>,
+    ) -> Result<Scenario, ScenarioError> {
+        let mut table: toml::Table = toml::from_str(text).map_err(|e| {
+            let msg = e
+                .to_string()
+                .replace('\n', " ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            ScenarioError::new(file, "", format!("not valid TOML: {msg}"))
+        })?;
+        let mut variants = Vec::new();
+        if let Some(v) = table.remove("variants") {
+            let toml::Value::Table(vt) = v else {
+                return Err(ScenarioError::new(
+                    file,
+                    "variants",
+                    "must be a table of named variants",
+                ));
+            };
+            for (name, body) in vt {
+                let spec: VariantSpec = deserialize(body, file, &format!("variants.{name}"))?;
+                check_published(
+                    &spec.published,
+                    &spec.tolerance,
+                    file,
+                    &format!("variants.{name}."),
+                )?;
+                variants.push((name, spec));
+            }
+        }
+        let mut root = toml::Value::Table(table);
+        let selected = match variant {
+            None => None,
+            Some(name) => Some(
+                variants
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v.clone())
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = variants.iter().map(|(n, _)| n.as_str()).collect();
+                        let defined = if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        };
+                        ScenarioError::new(
+                            file,
+                            "variant",
+                            format!("unknown variant \"{name}\"; defined: {defined}"),
+                        )
+                    })?,
+            ),
+        };
+        if let (Some(name), Some(v)) = (variant, &selected) {
+            for (key, value) in &v.set {
+                apply_override(
+                    &mut root,
+                    key,
+                    value,
+                    file,
+                    &format!("variants.{name}.set.{key}"),
+                )?;
+            }
+        }
+        for (key, value) in overrides {
+            apply_override(&mut root, key, value, file, key)?;
+        }
+        if let Some(seed) = seed {
+            apply_override(
+                &mut root,
+                "run.seed",
+                &toml::Value::Integer(seed as i64),
+                file,
+                "seed",
+            )?;
+        }
+        let spec: ScenarioSpec = deserialize(root, file, "")?;
+        check_published(&spec.published, &spec.tolerance, file, "")?;
+        let (published, tolerance) = match &selected {
+            Some(v) => (v.published.clone(), v.tolerance.clone()),
+            None => (spec.published.clone(), spec.tolerance.clone()),
+        };
+        let scenario = Scenario {
+            file: file.to_string(),
+            spec,
+            variant: variant.map(str::to_string),
+            variants,
+            published,
+            tolerance,
+        };
+        scenario.simulation()?; // every cross-reference is checked here, before anyone runs it
+        Ok(scenario)
+    }
+
+    pub fn name(&self) -> &str {
+        if self.spec.name.is_empty() {
+            &self.file
+        } else {
+            &self.spec.name
+        }
+    }
+
+    /// A fresh simulation of this scenario.
+    pub fn simulation(&self) -> Result<Simulation, ScenarioError> {
+        let err =
+            |(field, message): (String, String)| ScenarioError::new(&self.file, field, message);
+        let run = &self.spec.run;
+        if run.duration.0 == 0 {
+            return Err(ScenarioError::new(
+                &self.file,
+                "run.duration",
+                "must be above zero",
+            ));
+        }
+        if run.interval.0 == 0 {
+            return Err(ScenarioError::new(
+                &self.file,
+                "run.interval",
+                "must be above zero",
+            ));
+        }
+        let model = build_model(&self.spec).map_err(err)?;
+        let workers = build_workers(
+            &self.spec.workloads,
+            |n| model.devices.iter().position(|d| d.name == n),
+            run.seed,
+        )
+        .map_err(err)?;
+        let mut path_events = Vec::new();
+        for (i, f) in self.spec.faults.iter().enumerate() {
+            let (at, path, up) = match f {
+                FaultSpec::PathDown { at, path } => (at.0, path, false),
+                FaultSpec::PathUp { at, path } => (at.0, path, true),
+            };
+            let paths = paths_matching(&model, path);
+            if paths.is_empty() {
+                let names: Vec<&str> = model.paths.iter().map(|p| p.name.as_str()).collect();
+                return Err(ScenarioError::new(
+                    &self.file,
+                    format!("faults.{i}.path"),
+                    format!(
+                        "no path is named \"{path}\" or starts with \"{path}:\"; paths: {}",
+                        names.join(", ")
+                    ),
+                ));
+            }
+            path_events.push(PathEvent {
+                at_ns: at,
+                paths,
+                up,
+            });
+        }
+        let plan = RunPlan {
+            scenario: self.name().to_string(),
+            variant: self.variant.clone(),
+            seed: run.seed,
+            warmup_ns: run.warmup.0,
+            duration_ns: run.duration.0,
+            interval_ns: run.interval.0,
+        };
+        Ok(Simulation::new(model, workers, plan, path_events))
+    }
+}

@@ -1,0 +1,205 @@
+//! Workers issue I/O to devices, like vdbench threads on one SD or one VM's outstanding I/Os.
+//! A worker owns its random streams, so the I/Os it makes do not depend on what the policy does.
+
+use crate::engine::rng::{Purpose, Stream};
+use crate::engine::TimeNs;
+use crate::model::FieldError;
+use crate::scenario::schema::{Access, Arrival, WorkloadSpec};
+
+/// How a worker decides when to issue.
+#[derive(Clone, Copy, Debug)]
+pub enum Loop {
+    /// Keep this many I/Os outstanding: a new one is issued when one completes.
+    Closed { outstanding: u32 },
+    /// Issue at a target rate, whatever is outstanding.
+    Open { mean_gap_ns: f64, poisson: bool },
+}
+
+/// The attributes of one I/O.
+#[derive(Clone, Copy, Debug)]
+pub struct IoAttrs {
+    pub bytes: u64,
+    pub is_write: bool,
+    pub offset: u64,
+    /// Uniform quantile that ports turn into a service time.
+    pub service_quantile: f64,
+}
+
+#[derive(Clone)]
+enum Sizes {
+    Fixed(u64),
+    /// Sizes with cumulative weights.
+    Split(Vec<(u64, u64)>),
+}
+
+pub struct Worker {
+    pub device: usize,
+    pub mode: Loop,
+    pub in_flight: u32,
+    sizes: Sizes,
+    write_fraction: f64,
+    access: Access,
+    range_bytes: u64,
+    next_offset: u64,
+    arrivals: Stream,
+    size_rng: Stream,
+    rw_rng: Stream,
+    offset_rng: Stream,
+    service_rng: Stream,
+}
+
+impl Worker {
+    pub fn next_io(&mut self) -> IoAttrs {
+        let bytes = match &self.sizes {
+            Sizes::Fixed(b) => *b,
+            Sizes::Split(cum) => {
+                let total = cum.last().map_or(1, |c| c.1);
+                let pick = self.size_rng.below(total);
+                cum.iter().find(|c| pick < c.1).map_or(cum[0].0, |c| c.0)
+            }
+        };
+        let is_write = self.rw_rng.open01() < self.write_fraction;
+        let offset = match self.access {
+            Access::Random => self.offset_rng.below((self.range_bytes / bytes).max(1)) * bytes,
+            Access::Sequential => {
+                if self.next_offset + bytes > self.range_bytes {
+                    self.next_offset = 0;
+                }
+                let o = self.next_offset;
+                self.next_offset += bytes;
+                o
+            }
+        };
+        IoAttrs {
+            bytes,
+            is_write,
+            offset,
+            service_quantile: self.service_rng.open01(),
+        }
+    }
+
+    /// Time to the next open-loop arrival.
+    pub fn next_gap_ns(&mut self) -> TimeNs {
+        match self.mode {
+            Loop::Open {
+                mean_gap_ns,
+                poisson: true,
+            } => (-self.arrivals.open01().ln() * mean_gap_ns).round() as TimeNs,
+            Loop::Open {
+                mean_gap_ns,
+                poisson: false,
+            } => mean_gap_ns.round() as TimeNs,
+            Loop::Closed { .. } => 0,
+        }
+    }
+}
+
+/// One worker per (workload, device), numbered in file order; `device_index` resolves names.
+pub fn build_workers(
+    specs: &[WorkloadSpec],
+    device_index: impl Fn(&str) -> Option<usize>,
+    seed: u64,
+) -> Result<Vec<Worker>, FieldError> {
+    let mut workers = Vec::new();
+    if specs.is_empty() {
+        return Err(("workloads".into(), "at least one workload is needed".into()));
+    }
+    for (wi, w) in specs.iter().enumerate() {
+        let field = |f: &str| format!("workloads.{wi}.{f}");
+        let mode = match (w.outstanding, w.rate) {
+            (Some(0), None) => return Err((field("outstanding"), "must be at least 1".into())),
+            (Some(n), None) => Loop::Closed { outstanding: n },
+            (None, Some(r)) if r > 0.0 && r.is_finite() => Loop::Open {
+                mean_gap_ns: 1e9 / r,
+                poisson: w.arrival == Arrival::Poisson,
+            },
+            (None, Some(_)) => {
+                return Err((
+                    field("rate"),
+                    "must be a positive number of I/Os per second".into(),
+                ))
+            }
+            _ => {
+                return Err((
+                    field("outstanding"),
+                    "give exactly one of `outstanding` (closed loop) or `rate` (open loop)".into(),
+                ))
+            }
+        };
+        if !(0.0..=100.0).contains(&w.read_pct) {
+            return Err((
+                field("read_pct"),
+                format!("{} is out of range: allowed 0..=100", w.read_pct),
+            ));
+        }
+        let sizes = match (&w.block_size, &w.bssplit) {
+            (Some(_), Some(_)) => {
+                return Err((
+                    field("bssplit"),
+                    "give `block_size` or `bssplit`, not both".into(),
+                ))
+            }
+            (Some(b), None) => Sizes::Fixed(b.0),
+            (None, None) => Sizes::Fixed(8192),
+            (None, Some(split)) => {
+                let mut cum = Vec::new();
+                let mut total = 0;
+                for (k, (size, weight)) in split.iter().enumerate() {
+                    if *weight == 0 || size.0 == 0 {
+                        return Err((
+                            format!("workloads.{wi}.bssplit.{k}"),
+                            "sizes and weights must be above zero".into(),
+                        ));
+                    }
+                    total += u64::from(*weight);
+                    cum.push((size.0, total));
+                }
+                if cum.is_empty() {
+                    return Err((
+                        field("bssplit"),
+                        "needs at least one [size, weight] pair".into(),
+                    ));
+                }
+                Sizes::Split(cum)
+            }
+        };
+        let largest = match &sizes {
+            Sizes::Fixed(b) => *b,
+            Sizes::Split(cum) => cum.iter().map(|c| c.0).max().unwrap_or(0),
+        };
+        if largest == 0 {
+            return Err((field("block_size"), "must be above zero".into()));
+        }
+        if w.range.0 < largest {
+            return Err((field("range"), "must hold at least one block".into()));
+        }
+        if w.devices.is_empty() {
+            return Err((field("devices"), "name at least one device".into()));
+        }
+        for (k, name) in w.devices.iter().enumerate() {
+            let device = device_index(name).ok_or_else(|| {
+                (
+                    format!("workloads.{wi}.devices.{k}"),
+                    format!("unknown device \"{name}\""),
+                )
+            })?;
+            let owner = workers.len() as u64;
+            workers.push(Worker {
+                device,
+                mode,
+                in_flight: 0,
+                sizes: sizes.clone(),
+                write_fraction: 1.0 - w.read_pct / 100.0,
+                access: w.access,
+                range_bytes: w.range.0,
+                next_offset: 0,
+                arrivals: Stream::new(seed, owner, Purpose::Arrivals),
+                size_rng: Stream::new(seed, owner, Purpose::Sizes),
+                rw_rng: Stream::new(seed, owner, Purpose::ReadWrite),
+                offset_rng: Stream::new(seed, owner, Purpose::Offsets),
+                service_rng: Stream::new(seed, owner, Purpose::Service),
+            });
+        }
+    }
+    Ok(workers)
+}
