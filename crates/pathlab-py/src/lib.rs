@@ -1,1 +1,179 @@
-pub fn _x() {}
+//! Thin PyO3 bindings: opaque handles over the core types and one place that maps errors.
+//! No model logic lives here; the Python package documents and shapes the API.
+
+mod errors;
+
+use errors::{scenario_error, ScenarioError};
+use pathlab_sim::scenario::parse_override_value;
+use pathlab_sim::{Scenario, Simulation};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// A parsed and checked scenario (one variant and the user's overrides applied).
+#[pyclass(module = "pathlab._core", frozen)]
+struct ScenarioHandle {
+    inner: Scenario,
+}
+
+#[pymethods]
+impl ScenarioHandle {
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.name().to_string()
+    }
+
+    #[getter]
+    fn file(&self) -> String {
+        self.inner.file.clone()
+    }
+
+    #[getter]
+    fn description(&self) -> String {
+        self.inner.spec.description.clone()
+    }
+
+    #[getter]
+    fn source(&self) -> String {
+        self.inner.spec.source.clone()
+    }
+
+    #[getter]
+    fn variant(&self) -> Option<String> {
+        self.inner.variant.clone()
+    }
+
+    /// Every variant of the file as (name, description), in file order.
+    #[getter]
+    fn variants(&self) -> Vec<(String, String)> {
+        self.inner
+            .variants
+            .iter()
+            .map(|(n, v)| (n.clone(), v.description.clone()))
+            .collect()
+    }
+
+    #[getter]
+    fn published(&self) -> BTreeMap<String, f64> {
+        self.inner.published.clone()
+    }
+
+    #[getter]
+    fn tolerance(&self) -> BTreeMap<String, f64> {
+        self.inner.tolerance.clone()
+    }
+
+    /// End of the measurement window in simulated nanoseconds.
+    #[getter]
+    fn end_ns(&self) -> u64 {
+        self.inner.spec.run.warmup.0 + self.inner.spec.run.duration.0
+    }
+
+    fn simulation(&self) -> PyResult<SimulationHandle> {
+        let sim = self.inner.simulation().map_err(scenario_error)?;
+        Ok(SimulationHandle {
+            inner: Mutex::new(Some(sim)),
+        })
+    }
+}
+
+/// A running simulation: advance it step by step (for progress), then finish it.
+#[pyclass(module = "pathlab._core", frozen)]
+struct SimulationHandle {
+    inner: Mutex<Option<Simulation>>,
+}
+
+impl SimulationHandle {
+    fn with<T>(&self, f: impl FnOnce(&mut Simulation) -> T) -> PyResult<T> {
+        let mut guard = self
+            .inner
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?;
+        let sim = guard
+            .as_mut()
+            .ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
+        Ok(f(sim))
+    }
+}
+
+#[pymethods]
+impl SimulationHandle {
+    #[getter]
+    fn now_ns(&self) -> PyResult<u64> {
+        self.with(|s| s.now())
+    }
+
+    /// Processes every event up to simulated time `until_ns`, without holding the GIL.
+    fn run_until(&self, py: Python<'_>, until_ns: u64) -> PyResult<()> {
+        py.detach(|| self.with(|s| s.run_until(until_ns)))
+    }
+
+    /// Drains the I/Os in flight, checks the accounting and returns the result as JSON.
+    fn finish(&self, py: Python<'_>) -> PyResult<String> {
+        let sim = self
+            .inner
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?
+            .take()
+            .ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
+        let result = py
+            .detach(|| sim.finish())
+            .map_err(PyRuntimeError::new_err)?;
+        serde_json::to_string(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+}
+
+/// Loads a scenario from its text. `overrides` are (dotted key, raw value) pairs as given to
+/// `--set`; raises ScenarioError(file, field, message) on bad input.
+#[pyfunction]
+#[pyo3(signature = (text, file, variant=None, overrides=Vec::new(), seed=None))]
+fn load_scenario(
+    text: &str,
+    file: &str,
+    variant: Option<&str>,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+) -> PyResult<ScenarioHandle> {
+    let parsed: Vec<(String, toml::Value)> = overrides
+        .into_iter()
+        .map(|(k, v)| (k, parse_override_value(&v)))
+        .collect();
+    let inner = Scenario::load(text, file, variant, &parsed, seed).map_err(scenario_error)?;
+    Ok(ScenarioHandle { inner })
+}
+
+/// The policy catalogue as JSON: name, stack, summary and parameters of every policy.
+#[pyfunction]
+fn policy_catalog() -> String {
+    let policies: Vec<serde_json::Value> = pathlab_policy::catalog()
+        .into_iter()
+        .map(|p| {
+            let params: Vec<serde_json::Value> = p
+                .params
+                .iter()
+                .map(|q| {
+                    serde_json::json!({
+                        "name": q.name,
+                        "default": q.default,
+                        "range": q.range.map(|(lo, hi)| format!("{lo}..={hi}")),
+                        "choices": q.choices,
+                        "help": q.help,
+                    })
+                })
+                .collect();
+            serde_json::json!({ "name": p.name, "stack": p.stack, "summary": p.summary, "params": params })
+        })
+        .collect();
+    serde_json::Value::Array(policies).to_string()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<ScenarioHandle>()?;
+    m.add_class::<SimulationHandle>()?;
+    m.add_function(wrap_pyfunction!(load_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(policy_catalog, m)?)?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    Ok(())
+}

@@ -182,13 +182,18 @@ impl Simulation {
             retried: 0,
             plan,
         };
+        // Intervals restart at the end of the warm-up, so that none straddles it.
         let end = sim.measure_end();
-        let mut t = sim.plan.interval_ns;
-        while t < end {
+        let (warmup, step) = (sim.plan.warmup_ns, sim.plan.interval_ns);
+        let boundaries = (1..).map(|k| k * step).take_while(|&t| t < warmup).chain(
+            (0..)
+                .map(|k| warmup + k * step)
+                .skip_while(|&t| t == 0)
+                .take_while(|&t| t < end),
+        );
+        for t in boundaries.chain([end]) {
             sim.events.schedule(t, Event::Sample);
-            t += sim.plan.interval_ns;
         }
-        sim.events.schedule(end, Event::Sample);
         if sim.plan.warmup_ns > 0 {
             sim.events.schedule(sim.plan.warmup_ns, Event::WarmupEnd);
         }
@@ -569,7 +574,7 @@ impl Simulation {
         let g = snap.guest.since(&prev.guest);
         self.intervals.push(IntervalRow {
             t_s,
-            measured: snap.time > self.plan.warmup_ns,
+            measured: prev.time >= self.plan.warmup_ns,
             figures: Figures::from_counters(
                 &g,
                 secs,

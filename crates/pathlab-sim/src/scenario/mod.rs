@@ -115,14 +115,32 @@ fn deserialize<T: serde::de::DeserializeOwned>(
     prefix: &str,
 ) -> Result<T, ScenarioError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
-        let inner = dotted(e.path());
-        let field = [prefix, inner.as_str()]
+        let mut path = dotted(e.path());
+        // serde's wording made plain: one line, "value" (a scenario variant is another thing),
+        // and an unknown field named in the path.
+        let raw = e.into_inner().to_string();
+        let message = raw
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .replace("unknown variant", "unknown value");
+        let unknown = message
+            .strip_prefix("unknown field `")
+            .and_then(|m| m.split('`').next());
+        if let Some(name) = unknown.filter(|n| !path.ends_with(n)) {
+            path = if path.is_empty() {
+                name.to_string()
+            } else {
+                format!("{path}.{name}")
+            };
+        }
+        let field = [prefix, path.as_str()]
             .iter()
             .filter(|s| !s.is_empty())
             .copied()
             .collect::<Vec<_>>()
             .join(".");
-        ScenarioError::new(file, field, e.into_inner().to_string())
+        ScenarioError::new(file, field, message)
     })
 }
 

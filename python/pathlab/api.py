@@ -1,0 +1,206 @@
+"""The Python API: scenarios, runs and their results."""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import pandas as pd
+
+from pathlab import _core
+from pathlab._core import ScenarioError
+
+#: Simulated time advanced per step, as a fraction of the run: granularity of progress reports.
+_STEPS = 200
+
+ProgressCallback = Callable[[float], None]
+
+
+def _read(path: str | os.PathLike[str]) -> str:
+    """Reads a scenario file, turning every way it can be unreadable into a ScenarioError."""
+    name = str(path)
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(name, "", "no such file") from None
+    except IsADirectoryError:
+        raise ScenarioError(name, "", "is a directory, not a scenario file") from None
+    except PermissionError:
+        raise ScenarioError(name, "", "permission denied") from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError(name, "", f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+def _overrides(values: Mapping[str, Any] | Iterable[str] | None) -> list[tuple[str, str]]:
+    """Accepts {"policy.iops": 1} or ["policy.iops=1"]; values are TOML literals."""
+    if values is None:
+        return []
+    if isinstance(values, Mapping):
+        return [(k, v if isinstance(v, str) else json.dumps(v)) for k, v in values.items()]
+    pairs = []
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ScenarioError("--set", item, "expected dotted.key=value, like policy.iops=1")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A checked scenario: the base file, one variant, and the user's overrides."""
+
+    handle: _core.ScenarioHandle
+    text: str = field(repr=False)
+    overrides: tuple[tuple[str, str], ...] = ()
+    seed: int | None = None
+
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        variant: str | None = None,
+        set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002 - mirrors --set
+        seed: int | None = None,
+    ) -> Scenario:
+        return cls.from_text(_read(path), str(path), variant=variant, set=set, seed=seed)
+
+    @classmethod
+    def from_text(
+        cls,
+        text: str,
+        file: str = "<scenario>",
+        variant: str | None = None,
+        set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002
+        seed: int | None = None,
+    ) -> Scenario:
+        pairs = tuple(_overrides(set))
+        handle = _core.load_scenario(text, file, variant, list(pairs), seed)
+        return cls(handle, text, pairs, seed)
+
+    def with_variant(self, variant: str | None) -> Scenario:
+        """The same file and overrides with another variant."""
+        return Scenario.from_text(self.text, self.file, variant, [f"{k}={v}" for k, v in self.overrides], self.seed)
+
+    @property
+    def name(self) -> str:
+        return self.handle.name
+
+    @property
+    def file(self) -> str:
+        return self.handle.file
+
+    @property
+    def variant(self) -> str | None:
+        return self.handle.variant
+
+    @property
+    def variants(self) -> list[tuple[str, str]]:
+        return self.handle.variants
+
+    @property
+    def description(self) -> str:
+        return self.handle.description
+
+    @property
+    def source(self) -> str:
+        return self.handle.source
+
+    @property
+    def published(self) -> dict[str, float]:
+        return self.handle.published
+
+    @property
+    def tolerance(self) -> dict[str, float]:
+        return self.handle.tolerance
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}:{self.variant}" if self.variant else self.name
+
+    def run(self, progress: ProgressCallback | None = None) -> Result:
+        """Runs the scenario; `progress` is called with the fraction of simulated time done."""
+        sim = self.handle.simulation()
+        end = self.handle.end_ns
+        step = max(1, end // _STEPS)
+        t = 0
+        while t < end:
+            t = min(end, t + step)
+            sim.run_until(t)
+            if progress:
+                progress(t / end)
+        return Result(json.loads(sim.finish()))
+
+
+def run_many(
+    scenarios: Sequence[Scenario],
+    progress: Callable[[int, float], None] | None = None,
+    workers: int | None = None,
+) -> list[Result]:
+    """Runs scenarios side by side on the machine's cores; results come back in input order."""
+    workers = workers or min(len(scenarios), os.cpu_count() or 1) or 1
+
+    def one(index: int) -> Result:
+        report = (lambda f: progress(index, f)) if progress else None
+        return scenarios[index].run(report)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one, range(len(scenarios))))
+
+
+class Result:
+    """What a run measured. `data` is the JSON result; the properties are DataFrame views."""
+
+    def __init__(self, data: dict[str, Any]):
+        self.data = data
+
+    def to_json(self) -> str:
+        return json.dumps(self.data, indent=2)
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        return pd.DataFrame([self.data["summary"]])
+
+    def _frame(self, key: str) -> pd.DataFrame:
+        return pd.DataFrame(self.data[key])
+
+    @property
+    def devices(self) -> pd.DataFrame:
+        return self._frame("devices")
+
+    @property
+    def paths(self) -> pd.DataFrame:
+        return self._frame("paths")
+
+    @property
+    def adapters(self) -> pd.DataFrame:
+        return self._frame("adapters")
+
+    @property
+    def ports(self) -> pd.DataFrame:
+        return self._frame("ports")
+
+    @property
+    def intervals(self) -> pd.DataFrame:
+        return self._frame("intervals")
+
+    @property
+    def path_intervals(self) -> pd.DataFrame:
+        return self._frame("path_intervals")
+
+    @property
+    def device_intervals(self) -> pd.DataFrame:
+        return self._frame("device_intervals")
+
+    @property
+    def adapter_intervals(self) -> pd.DataFrame:
+        return self._frame("adapter_intervals")
+
+
+def policies() -> list[dict[str, Any]]:
+    """Every policy with its parameters, defaults and valid ranges."""
+    return json.loads(_core.policy_catalog())

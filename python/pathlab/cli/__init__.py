@@ -1,0 +1,17 @@
+"""The `pathlab` command. Each verb lives in its own module."""
+
+from __future__ import annotations
+
+import click
+
+from pathlab.cli import bench, compare, policies, reproduce, run, validate
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pathlab")
+def main() -> None:
+    """pathlab: how a host spreads I/O over its paths to storage, simulated."""
+
+
+for module in (run, compare, reproduce, validate, policies, bench):
+    main.add_command(module.command)

@@ -1,0 +1,102 @@
+"""What every verb shares: loading with clear errors, progress on stderr, output choices."""
+
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+import time
+from typing import Any, Callable, Sequence, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+from pathlab.api import Result, Scenario, ScenarioError, run_many
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FORMATS = click.Choice(["table", "json", "csv"])
+
+set_option = click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a scenario value by its dotted key, e.g. --set policy.iops=1 (repeatable).",
+)
+seed_option = click.option("--seed", type=click.IntRange(min=0), help="Seed of the random streams.")
+
+
+def error_line(e: ScenarioError) -> str:
+    file, field, message = e.args
+    return f"{file}: {field}: {message}" if field else f"{file}: {message}"
+
+
+def handle_errors(fn: F) -> F:
+    """Expected errors print one line on stderr and exit with status 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ScenarioError as e:
+            click.echo(f"pathlab: error: {error_line(e)}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+class LazyProgress:
+    """A progress bar on stderr that appears only when the work lasts more than a second.
+    On a terminal it is a live bar; elsewhere (CI logs) one line per quarter done."""
+
+    def __init__(self, labels: Sequence[str]):
+        self.labels = labels
+        self.started = time.monotonic()
+        self.lock = threading.Lock()
+        self.console = Console(stderr=True)
+        self.live = self.console.is_terminal
+        self.bar: Progress | None = None
+        self.tasks: list[Any] = []
+        self.reported = [0] * len(labels)
+
+    def __call__(self, index: int, fraction: float) -> None:
+        if time.monotonic() - self.started < 1.0:
+            return
+        with self.lock:
+            if not self.live:
+                quarter = int(fraction * 4)
+                if quarter > self.reported[index]:
+                    self.reported[index] = quarter
+                    self.console.print(f"pathlab: {self.labels[index]}: {quarter * 25}% simulated", highlight=False)
+                return
+            if self.bar is None:
+                self.bar = Progress(
+                    TextColumn("{task.description}"),
+                    BarColumn(),
+                    TextColumn("{task.percentage:>3.0f}%"),
+                    TimeRemainingColumn(),
+                    console=self.console,
+                    transient=True,
+                )
+                self.tasks = [self.bar.add_task(label, total=1.0) for label in self.labels]
+                self.bar.start()
+            self.bar.update(self.tasks[index], completed=fraction)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def run_all(scenarios: Sequence[Scenario]) -> list[Result]:
+    """Runs scenarios on every core with progress on stderr."""
+    progress = LazyProgress([s.label for s in scenarios])
+    try:
+        return run_many(scenarios, progress)
+    finally:
+        progress.close()
+
+
+def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: int | None = None) -> Scenario:
+    return Scenario.load(path, variant=variant, set=list(sets), seed=seed)

@@ -1,0 +1,93 @@
+"""`pathlab reproduce`: run every scenario that carries published figures and compare."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from pathlab.api import Scenario, ScenarioError
+from pathlab.cli.common import handle_errors, load, run_all
+
+#: Order in which figures are shown (vdbench's column order, then percentiles).
+ORDER = ("iops", "mbps", "resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms", "resp_stddev_ms",
+         "queue_depth", "p50_ms", "p90_ms", "p99_ms", "p999_ms")
+
+
+def scenario_files(target: str) -> list[str]:
+    path = Path(target)
+    if path.is_dir():
+        files = sorted(str(p) for p in path.glob("*.toml"))
+        if not files:
+            raise ScenarioError(target, "", "no scenario files (*.toml) in this directory")
+        return files
+    if not path.exists():
+        raise ScenarioError(target, "", "no such file or directory")
+    return [target]
+
+
+def with_published(files: list[str]) -> list[Scenario]:
+    """Every (scenario, variant) that publishes figures."""
+    runs = []
+    for file in files:
+        base = load(file)
+        if base.published:
+            runs.append(base)
+        runs += [v for v in (base.with_variant(name) for name, _ in base.variants) if v.published]
+    return runs
+
+
+def comparisons(scenarios: list[Scenario], results: list) -> list[dict]:
+    rows = []
+    for s, r in zip(scenarios, results):
+        summary = r.data["summary"]
+        for key in sorted(s.published, key=ORDER.index):
+            published, simulated = s.published[key], summary[key]
+            error = (simulated - published) / published if published else float("inf")
+            tol = s.tolerance.get(key)
+            rows.append({
+                "scenario": s.name, "variant": s.variant, "figure": key, "published": published,
+                "simulated": simulated, "error": error, "tolerance": tol,
+                "ok": None if tol is None else abs(error) <= tol,
+            })
+    return rows
+
+
+def table(rows: list[dict]) -> str:
+    head = f"{'scenario':<28} {'variant':<16} {'figure':<15} {'published':>12} {'simulated':>12} {'error':>9} {'tolerance':>9}  status"
+    lines = [head, "-" * len(head)]
+    last = None
+    for r in rows:
+        label = (r["scenario"], r["variant"])
+        scen, var = (r["scenario"], r["variant"] or "-") if label != last else ("", "")
+        last = label
+        tol = f"±{r['tolerance'] * 100:g}%" if r["tolerance"] is not None else "-"
+        status = {True: "ok", False: "OUT", None: "(not checked)"}[r["ok"]]
+        lines.append(
+            f"{scen:<28} {var:<16} {r['figure']:<15} {r['published']:>12.4g} {r['simulated']:>12.4g} "
+            f"{r['error'] * 100:>+8.1f}% {tol:>9}  {status}"
+        )
+    checked = [r for r in rows if r["ok"] is not None]
+    out = sum(1 for r in checked if not r["ok"])
+    lines.append("")
+    lines.append(f"{len(checked) - out} of {len(checked)} checked figures within tolerance" + (f"; {out} out" if out else ""))
+    return "\n".join(lines)
+
+
+@click.command("reproduce")
+@click.argument("target", required=False, default="scenarios")
+@click.option("--check", is_flag=True, help="Exit 1 when a checked figure is out of tolerance.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@handle_errors
+def command(target: str, check: bool, fmt: str) -> None:
+    """Run every scenario in TARGET (a file or directory; default: scenarios/) that carries
+    published figures and print published against simulated."""
+    scenarios = with_published(scenario_files(target))
+    if not scenarios:
+        raise ScenarioError(target, "", "no scenario here publishes figures")
+    rows = comparisons(scenarios, run_all(scenarios))
+    click.echo(json.dumps(rows, indent=2) if fmt == "json" else table(rows))
+    if check and any(r["ok"] is False for r in rows):
+        sys.exit(1)

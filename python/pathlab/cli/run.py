@@ -1,0 +1,64 @@
+"""`pathlab run`: one scenario, esxtop and vdbench style for people, JSON or CSV for machines."""
+
+from __future__ import annotations
+
+import click
+import pandas as pd
+
+from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option
+from pathlab.output import esxtop, vdbench
+
+
+def text_report(data: dict, intervals: bool) -> str:
+    s = data["summary"]
+    acc = data["accounting"]
+    variant = f", variant {data['variant']}" if data["variant"] else ""
+    head = (
+        f"pathlab run: {data['scenario']}{variant}, seed {data['seed']}: "
+        f"{data['duration_s']:g} s measured after {data['warmup_s']:g} s of warm-up"
+    )
+    parts = [
+        head,
+        "",
+        vdbench.report(data, intervals),
+        f"response percentiles (ms): p50 {s['p50_ms']:.3f}  p90 {s['p90_ms']:.3f}  "
+        f"p99 {s['p99_ms']:.3f}  p99.9 {s['p999_ms']:.3f}",
+        "",
+        esxtop.devices(data),
+        "",
+        esxtop.adapters(data),
+        "",
+        esxtop.paths(data),
+        "",
+        esxtop.ports(data),
+        "",
+        f"I/Os issued {acc['issued']}, completed {acc['completed']}, failed {acc['failed']}, "
+        f"retried {acc['retried']}; errors {s['errors']}",
+    ]
+    return "\n".join(parts)
+
+
+def summary_csv(rows: list[dict]) -> str:
+    """One line per run: its labels and every summary figure."""
+    frame = pd.DataFrame([{"scenario": d["scenario"], "variant": d["variant"] or "", "seed": d["seed"], **d["summary"]} for d in rows])
+    return frame.to_csv(index=False, lineterminator="\n").rstrip("\n")
+
+
+@click.command("run")
+@click.argument("file")
+@click.option("--variant", help="Apply one of the file's named variants.")
+@set_option
+@seed_option
+@click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@click.option("--intervals", is_flag=True, help="Print every interval line, as vdbench does.")
+@handle_errors
+def command(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None, fmt: str, intervals: bool) -> None:
+    """Run one scenario and print what vdbench and esxtop would show."""
+    scenario = load(file, variant, sets, seed)
+    (result,) = run_all([scenario])
+    if fmt == "json":
+        click.echo(result.to_json())
+    elif fmt == "csv":
+        click.echo(summary_csv([result.data]))
+    else:
+        click.echo(text_report(result.data, intervals))

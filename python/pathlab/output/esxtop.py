@@ -1,0 +1,51 @@
+"""Esxtop's disk panels as text: devices (`u`), adapters (`d`) and paths (`d` expanded)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+_RATES = ("CMDS/s", "READS/s", "WRITES/s", "MBREAD/s", "MBWRTN/s", "DAVG/cmd", "KAVG/cmd", "GAVG/cmd", "QAVG/cmd")
+_RATE_KEYS = ("cmds_s", "reads_s", "writes_s", "mbread_s", "mbwrtn_s", "davg_ms", "kavg_ms", "gavg_ms", "qavg_ms")
+
+
+def _rates(obj: dict[str, Any]) -> list[str]:
+    return [f"{obj[k]:.2f}" for k in _RATE_KEYS]
+
+
+def _table(headers: Sequence[str], rows: list[list[str]], left: int) -> str:
+    """Left-aligns the first `left` columns and right-aligns the rest, esxtop style."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+
+    def fmt(cells: Sequence[str]) -> str:
+        return " ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return "\n".join([fmt(headers)] + [fmt(r) for r in rows])
+
+
+def devices(data: dict[str, Any]) -> str:
+    rows = []
+    for d in data["devices"]:
+        usd = 100.0 * d["actv"] / d["dqlen"]
+        load = (d["actv"] + d["qued"]) / d["dqlen"]
+        npth = sum(1 for p in data["paths"] if p["device"] == d["name"])
+        cells = [d["name"], str(npth), str(d["dqlen"]), f"{d['actv']:.2f}", f"{d['qued']:.2f}", f"{usd:.0f}", f"{load:.2f}"]
+        rows.append(cells + _rates(d))
+    return _table(("DEVICE", "NPTH", "DQLEN", "ACTV", "QUED", "%USD", "LOAD") + _RATES, rows, 1)
+
+
+def paths(data: dict[str, Any]) -> str:
+    rows = [[p["name"], p["target"], p["state"]] + _rates(p) for p in data["paths"]]
+    return _table(("PATH", "TARGET", "STATE") + _RATES, rows, 3)
+
+
+def adapters(data: dict[str, Any]) -> str:
+    rows = []
+    for a in data["adapters"]:
+        npth = sum(1 for p in data["paths"] if p["adapter"] == a["name"])
+        rows.append([a["name"], str(npth), str(a["aqlen"]), f"{a['actv']:.2f}", f"{a['qued']:.2f}"] + _rates(a))
+    return _table(("ADAPTR", "NPTH", "AQLEN", "ACTV", "QUED") + _RATES, rows, 1)
+
+
+def ports(data: dict[str, Any]) -> str:
+    rows = [[p["name"], f"{p['cmds_s']:.2f}", f"{p['util_pct']:.1f}"] for p in data["ports"]]
+    return _table(("ARRAY PORT", "CMDS/s", "%BUSY"), rows, 1)

@@ -1,0 +1,31 @@
+"""The Python API: load, override, run, DataFrames."""
+
+from __future__ import annotations
+
+import pytest
+
+import pathlab
+from pathlab import Scenario, ScenarioError
+
+
+def test_load_override_run_and_read_dataframes(scenarios) -> None:
+    s = Scenario.load(scenarios / "c1-vmax-1lun.toml", variant="iops1", set={"run.duration": "1s", "run.warmup": "0s"})
+    assert s.variant == "iops1" and s.published["iops"] == pytest.approx(151892.44)
+    r = s.run()
+    assert list(r.summary.columns)[:3] == ["ios", "iops", "mbps"]
+    assert len(r.paths) == 8 and set(r.paths["device"]) == {"naa.60000970000197900123533030303031"}
+    assert r.paths["cmds_s"].sum() == pytest.approx(r.devices["cmds_s"].sum())
+    assert len(r.intervals) == 1 and r.intervals["measured"].all()
+    assert set(r.path_intervals["name"]) == set(r.paths["name"])
+
+
+def test_bad_override_raises_scenario_error_with_file_and_field(scenarios) -> None:
+    with pytest.raises(ScenarioError) as e:
+        Scenario.load(scenarios / "bench-minimal.toml", set={"devices.0.queue_depth": 0})
+    file, field, message = e.value.args
+    assert file.endswith("bench-minimal.toml") and field == "devices.0.queue_depth" and "at least 1" in message
+
+
+def test_policies_lists_every_nmp_policy() -> None:
+    names = [p["name"] for p in pathlab.policies()]
+    assert names == ["VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU"]

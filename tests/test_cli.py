@@ -1,0 +1,128 @@
+"""The pathlab command end to end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import ROOT, pathlab, pathlab_json
+
+SUMMARY_KEYS = ("iops", "mbps", "resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms", "resp_stddev_ms",
+                "queue_depth", "p99_ms", "ios")
+SHORT = ("--set", "run.duration=2s", "--set", "run.warmup=0s")
+
+
+def test_run_json_has_the_summary_and_every_table(scenarios) -> None:
+    data = pathlab_json("run", str(scenarios / "c1-vmax-1lun.toml"), "--variant", "iops1", *SHORT)
+    for key in SUMMARY_KEYS:
+        assert key in data["summary"]
+    for table in ("paths", "devices", "adapters", "intervals"):
+        assert data[table], table
+    assert [p["name"] for p in data["paths"]][:2] == ["vmhba1:C0:T0:L1", "vmhba1:C0:T1:L1"]
+    assert data["devices"][0]["device_config"].startswith("{policy=iops,iops=1,bytes=10485760,useANO=0; lastPathIndex=")
+    assert data["accounting"]["issued"] == data["accounting"]["completed"]
+
+
+def test_same_seed_same_bytes_and_another_seed_other_numbers(scenarios) -> None:
+    args = ("run", str(scenarios / "bench-minimal.toml"), "--set", "run.duration=1s", "--format", "json")
+    first, second = pathlab(*args), pathlab(*args)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    other = pathlab(*args, "--seed", "2")
+    assert json.loads(other.stdout)["summary"]["iops"] != json.loads(first.stdout)["summary"]["iops"]
+    table = ("run", str(scenarios / "bench-minimal.toml"), "--set", "run.duration=1s")
+    assert pathlab(*table).stdout == pathlab(*table).stdout
+
+
+def test_run_table_shows_vdbench_and_esxtop_layouts(scenarios) -> None:
+    done = pathlab("run", str(scenarios / "bench-minimal.toml"), "--set", "run.duration=1s", "--intervals")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "interval        i/o   MB/sec   bytes   read     resp" in out
+    assert "avg_" in out
+    for column in ("DEVICE", "DQLEN", "ACTV", "QUED", "CMDS/s", "DAVG/cmd", "KAVG/cmd", "GAVG/cmd", "QAVG/cmd"):
+        assert column in out
+    assert "vmhba1:C0:T7:L1" in out
+
+
+def test_run_csv_is_one_header_and_one_row(scenarios) -> None:
+    done = pathlab("run", str(scenarios / "bench-minimal.toml"), "--set", "run.duration=1s", "--format", "csv")
+    header, row = done.stdout.strip().splitlines()
+    assert header.startswith("scenario,variant,seed,ios,iops,")
+    assert row.startswith("bench-minimal,,1,")
+
+
+def test_compare_runs_every_variant_on_the_same_ios(scenarios) -> None:
+    data = pathlab_json("compare", str(scenarios / "c1-vmax-1lun.toml"), *SHORT)
+    names = [v["variant"] for v in data["variants"]]
+    assert names == ["iops1000", "iops1"]
+    by_name = {v["variant"]: v["summary"] for v in data["variants"]}
+    assert by_name["iops1"]["iops"] > 3 * by_name["iops1000"]["iops"]
+    assert by_name["iops1"]["bytes_per_io"] == by_name["iops1000"]["bytes_per_io"] == 8192
+
+
+def test_validate_and_policies() -> None:
+    done = pathlab("validate", "scenarios/c1-vmax-1lun.toml")
+    assert done.returncode == 0 and "variants: iops1000, iops1" in done.stdout
+    catalog = pathlab_json("policies")
+    rr = next(p for p in catalog if p["name"] == "VMW_PSP_RR")
+    iops = next(q for q in rr["params"] if q["name"] == "iops")
+    assert (iops["default"], iops["range"]) == ("1000", "1..=2147483647")
+    text = pathlab("policies").stdout
+    assert "VMW_PSP_FIXED" in text and "VMW_PSP_MRU" in text
+
+
+def test_bench_quick_prints_rates_and_memory() -> None:
+    done = pathlab("bench", "--quick")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[:2] == ["benchmark", "simulated"]
+    minimal = next(line for line in lines if line.startswith("minimal 20 s"))
+    rate = float(minimal.split()[-2])
+    assert rate > 0.1, "millions of simulated I/Os per second of wall time"
+
+
+BAD_INPUTS = [
+    ("unknown field", 'duration = "20s"', 'duraton = "20s"', "run.duraton: unknown field"),
+    ("bad unit", 'duration = "20s"', 'duration = "20 parsecs"', 'run.duration: "20 parsecs": unknown unit'),
+    ("out of range", "iops = 1\n", "iops = 0\n", "policy.iops: 0 is out of range: allowed 1..=2147483647"),
+    ("unknown policy", "VMW_PSP_RR", "VMW_PSP_NOPE", "policy.name: unknown value `VMW_PSP_NOPE`"),
+    ("malformed TOML", "[run]", "[run", "not valid TOML"),
+    ("bad reference", 'array = "array"', 'array = "nope"', 'devices.0.array: unknown array "nope"'),
+    ("wrong type", "queue_depth = 32", 'queue_depth = "deep"', "devices.0.queue_depth: invalid type"),
+]
+
+
+@pytest.mark.parametrize(("case", "old", "new", "message"), BAD_INPUTS, ids=[b[0] for b in BAD_INPUTS])
+def test_bad_scenario_gives_one_line_and_exit_2(tmp_path, scenarios, case, old, new, message) -> None:
+    text = (scenarios / "bench-minimal.toml").read_text()
+    assert old in text
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace(old, new, 1))
+    done = pathlab("run", str(bad))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"pathlab: error: {bad}: ")
+    assert message in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("run", "no-such-file.toml"), "no-such-file.toml: no such file"),
+        (("run", "scenarios"), "scenarios: is a directory"),
+        (("run", "scenarios/bench-minimal.toml", "--set", "policy.iops=-3"), "invalid value: integer `-3`"),
+        (("run", "scenarios/bench-minimal.toml", "--set", "noequals"), "--set: noequals: expected dotted.key=value"),
+        (("run", "scenarios/c1-vmax-1lun.toml", "--variant", "iops7"), 'unknown variant "iops7"; defined: iops1000, iops1'),
+        (("compare", "scenarios/bench-minimal.toml"), "variants: the file defines no variants"),
+        (("reproduce", "no-such-dir"), "no-such-dir: no such file or directory"),
+    ],
+)
+def test_bad_command_input_gives_one_line_and_exit_2(args, message) -> None:
+    done = pathlab(*args, cwd=ROOT)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], done.stderr

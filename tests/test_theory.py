@@ -1,0 +1,86 @@
+"""The engine against queueing theory: a model that fails these is not the one intended."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathlab import Scenario
+
+ONE_PORT = """
+[run]
+duration = "{duration}"
+warmup = "2s"
+interval = "10s"
+seed = 11
+
+[host]
+adapters = [{{ name = "vmhba1", queue_depth = 100000 }}]
+
+[[arrays]]
+name = "a"
+service = {{ fixed = "10us", {shape} }}
+ports = [{{ name = "P0" }}]
+
+[[fabric]]
+adapters = ["vmhba1"]
+ports = ["a/P0"]
+latency = "0us"
+
+[[devices]]
+name = "naa.1"
+array = "a"
+queue_depth = 65535
+
+[policy]
+name = "VMW_PSP_RR"
+
+[[workloads]]
+devices = ["naa.1"]
+{load}
+read_pct = 100
+"""
+
+
+def mean_response_us(shape: str, load: str, duration: str = "100s") -> tuple[float, dict]:
+    text = ONE_PORT.format(shape=shape, load=load, duration=duration)
+    summary = Scenario.from_text(text, "one-port.toml").run().data["summary"]
+    return summary["resp_ms"] * 1000, summary
+
+
+@pytest.mark.parametrize(
+    ("shape", "expected_us"),
+    [
+        # M/M/1: R = S / (1 - rho) = 10 / 0.2
+        ('distribution = "exponential"', 50.0),
+        # M/D/1 (Pollaczek-Khinchine): R = S + rho S / (2 (1 - rho)) = 10 + 20
+        ('distribution = "fixed"', 30.0),
+        # M/G/1 with lognormal service, cv 0.5: R = S + rho S (1 + cv^2) / (2 (1 - rho)) = 10 + 25
+        ('distribution = "lognormal", cv = 0.5', 35.0),
+    ],
+)
+def test_poisson_stream_into_one_port_at_80_percent_load_matches_mg1(shape: str, expected_us: float) -> None:
+    resp_us, summary = mean_response_us(shape, 'rate = 80000\narrival = "poisson"')
+    assert summary["iops"] == pytest.approx(80000, rel=0.01)
+    assert resp_us == pytest.approx(expected_us, rel=0.03)
+
+
+def test_evenly_spaced_arrivals_below_capacity_never_wait() -> None:
+    # D/D/1 at 80%: every I/O finds the port idle, so response is the service time exactly.
+    resp_us, summary = mean_response_us('distribution = "fixed"', 'rate = 80000\narrival = "uniform"', "5s")
+    assert resp_us == pytest.approx(10.0, abs=1e-3)
+    assert summary["resp_max_ms"] == pytest.approx(0.010, abs=1e-6)
+
+
+@pytest.mark.parametrize("outstanding", [1, 8, 64])
+def test_closed_loop_obeys_littles_law(outstanding: int) -> None:
+    _, s = mean_response_us('distribution = "exponential"', f"outstanding = {outstanding}", "20s")
+    assert s["queue_depth"] == pytest.approx(outstanding, rel=1e-6)
+    assert s["iops"] * s["resp_ms"] / 1000 == pytest.approx(outstanding, rel=0.01)
+
+
+def test_minimal_model_matches_mean_value_analysis(scenarios) -> None:
+    # bench-minimal: 8 ports with 4 I/Os each, 100 us of delay and 25 us of exponential
+    # service; exact MVA gives 220,600 I/O/s at 145.1 us.
+    s = Scenario.load(scenarios / "bench-minimal.toml").run().data["summary"]
+    assert s["iops"] == pytest.approx(220_600, rel=0.02)
+    assert s["resp_ms"] == pytest.approx(0.1451, rel=0.02)
