@@ -17,7 +17,7 @@ mod vmw_psp_rr;
 use serde::Deserialize;
 
 pub use params::{check_range, ParamSpec, PolicyError, PolicySpec};
-pub use path_set::PathSet;
+pub use path_set::{flat_group, PathSet};
 pub use vmw_psp_fixed::{FixedConfig, VmwPspFixed};
 pub use vmw_psp_mru::{MruConfig, VmwPspMru};
 pub use vmw_psp_rr::{RoundRobinConfig, RrType, VmwPspRr};
@@ -58,6 +58,23 @@ pub struct PathDesc<'a> {
     /// Runtime name, e.g. `vmhba1:C0:T3:L17` (used to resolve a configured preferred path).
     pub name: &'a str,
     pub alua: AluaState,
+    /// The ALUA "preferred" bit of the path's target port group (dm's alua prioritizer adds 80).
+    pub preferred: bool,
+    /// Target port group id (ALUA TPG, NVMe ANA group).
+    pub target_port_group: u32,
+    /// The I_T nexus (adapter and target port; an NVMe controller), shared with the same
+    /// adapter-port pair of every other device: counters "per path across LUNs" (Windows LQD)
+    /// and "per controller across namespaces" (NVMe queue-depth) are kept per nexus.
+    pub nexus: u32,
+    /// NUMA node of the host adapter (NVMe `numa` iopolicy, dm io-affinity).
+    pub numa_node: u32,
+}
+
+impl<'a> PathDesc<'a> {
+    /// A plain active-optimized path on nexus `id`, node 0: for tests and simple harnesses.
+    pub fn simple(id: PathId, name: &'a str, alua: AluaState) -> Self {
+        PathDesc { id, name, alua, preferred: false, target_port_group: 0, nexus: id.0, numa_node: 0 }
+    }
 }
 
 /// What a policy may know of an I/O when it chooses a path.
@@ -65,6 +82,76 @@ pub struct PathDesc<'a> {
 pub struct IoDesc {
     pub bytes: u64,
     pub is_write: bool,
+    /// Host CPU that submits it (dm io-affinity, NVMe per-node and SPDK per-thread state).
+    pub cpu: u32,
+}
+
+/// How an I/O issued on a path ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoDone {
+    pub now_ns: TimeNs,
+    /// From issue on the path to completion or error.
+    pub latency_ns: TimeNs,
+    /// The path returned an error (the harness will retry the I/O elsewhere or fail it).
+    pub failed: bool,
+}
+
+/// What the harness knows of the host beyond one device. Policies that only look at their own
+/// device ignore it.
+pub trait HostView {
+    /// Commands in flight on an I_T nexus across every device of the host.
+    fn nexus_outstanding(&self, nexus: u32) -> u32;
+    /// NUMA node of a host CPU.
+    fn cpu_node(&self, cpu: u32) -> u32;
+    /// Linux `node_distance`: 10 within a node, larger across.
+    fn node_distance(&self, from: u32, to: u32) -> u32;
+}
+
+/// A host with no other load and one NUMA node: for tests and single-device harnesses.
+pub struct IdleHost;
+
+impl HostView for IdleHost {
+    fn nexus_outstanding(&self, _nexus: u32) -> u32 {
+        0
+    }
+    fn cpu_node(&self, _cpu: u32) -> u32 {
+        0
+    }
+    fn node_distance(&self, from: u32, to: u32) -> u32 {
+        if from == to {
+            10
+        } else {
+            20
+        }
+    }
+}
+
+/// What the stack does with an I/O when no path is usable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoPathAction {
+    /// Hold the I/O and try again when a path comes back, or after `retry_ns`; give up and fail
+    /// it once it has waited `give_up_after_ns` (None: wait for ever).
+    Queue { retry_ns: Option<TimeNs>, give_up_after_ns: Option<TimeNs> },
+    /// Fail the I/O at once.
+    Fail,
+}
+
+/// State of a priority group, as `multipath -ll` prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupState {
+    Active,
+    Enabled,
+    Disabled,
+}
+
+/// A group of paths the policy treats alike (dm priority group; one group for flat policies).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathGroup {
+    pub priority: i32,
+    pub state: GroupState,
+    /// The selector as `multipath -ll` prints it (`service-time 0`), empty when not dm.
+    pub selector: String,
+    pub paths: Vec<PathId>,
 }
 
 /// A path selection policy for one device.
@@ -78,11 +165,17 @@ pub trait PathSelector: Send {
     /// The array reported a new ALUA state for the path's target port group.
     fn set_alua_state(&mut self, path: PathId, state: AluaState);
     /// The path for the next I/O; `None` when no path is usable.
-    fn select_path(&mut self, io: &IoDesc, now_ns: TimeNs) -> Option<PathId>;
+    fn select_path(&mut self, io: &IoDesc, now_ns: TimeNs, host: &dyn HostView) -> Option<PathId>;
     /// The I/O was issued on `path` (called right after `select_path`).
     fn start_io(&mut self, _path: PathId, _io: &IoDesc, _now_ns: TimeNs) {}
-    /// The I/O issued on `path` finished after `latency_ns` (also called on error).
-    fn end_io(&mut self, _path: PathId, _io: &IoDesc, _latency_ns: TimeNs, _now_ns: TimeNs) {}
+    /// The I/O issued on `path` ended, well or with an error.
+    fn end_io(&mut self, _path: PathId, _io: &IoDesc, _done: &IoDone) {}
+    /// What to do with I/O while no path is usable. Default: hold it until a path returns.
+    fn no_path_action(&self) -> NoPathAction {
+        NoPathAction::Queue { retry_ns: None, give_up_after_ns: None }
+    }
+    /// The policy's path groups; flat policies have one, holding every path.
+    fn path_groups(&self) -> Vec<PathGroup>;
     /// The device config as the stack prints it (e.g. ESXi's `Path Selection Policy Device
     /// Config`); `name` turns a path id into its runtime name.
     fn status(&self, name: &dyn Fn(PathId) -> String) -> String;
@@ -145,17 +238,13 @@ pub fn catalog() -> Vec<&'static PolicySpec> {
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use crate::{AluaState, IoDesc, PathDesc, PathId, PathSelector};
+    use crate::{AluaState, IdleHost, IoDesc, IoDone, PathDesc, PathId, PathSelector};
 
     /// Adds `n` paths named `vmhba1:C0:T<i>:L0` with the ALUA state `alua(i)`.
     pub fn add_paths(p: &mut dyn PathSelector, n: u32, alua: impl Fn(u32) -> AluaState) {
         for i in 0..n {
             let name = format!("vmhba1:C0:T{i}:L0");
-            p.add_path(&PathDesc {
-                id: PathId(i),
-                name: &name,
-                alua: alua(i),
-            });
+            p.add_path(&PathDesc::simple(PathId(i), &name, alua(i)));
         }
     }
 
@@ -165,13 +254,10 @@ pub(crate) mod test_support {
         sizes
             .iter()
             .map(|&bytes| {
-                let io = IoDesc {
-                    bytes,
-                    is_write: false,
-                };
-                let path = p.select_path(&io, 0).expect("a usable path");
+                let io = IoDesc { bytes, is_write: false, cpu: 0 };
+                let path = p.select_path(&io, 0, &IdleHost).expect("a usable path");
                 p.start_io(path, &io, 0);
-                p.end_io(path, &io, 1000, 0);
+                p.end_io(path, &io, &IoDone { now_ns: 0, latency_ns: 1000, failed: false });
                 path.0
             })
             .collect()

@@ -28,10 +28,7 @@ pub struct PolicySpec {
 impl PolicySpec {
     /// The parameter called `name` (a policy table lists each parameter once).
     pub fn param(&self, name: &str) -> &ParamSpec {
-        self.params
-            .iter()
-            .find(|p| p.name == name)
-            .unwrap_or_else(|| panic!("{} has no parameter {name}", self.name))
+        self.params.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("{} has no parameter {name}", self.name))
     }
 }
 

@@ -2,7 +2,7 @@
 //! not, and ALUA state. Which paths are usable follows ESXi's VMW_SATP_ALUA rule: active-optimized
 //! paths, and active-non-optimized ones only when no optimized path is left or `useANO=1`.
 
-use crate::{AluaState, PathDesc, PathId};
+use crate::{AluaState, GroupState, PathDesc, PathGroup, PathId};
 
 #[derive(Clone, Debug)]
 struct Entry {
@@ -23,20 +23,12 @@ pub struct PathSet {
 
 impl PathSet {
     pub fn add(&mut self, path: &PathDesc) {
-        self.entries.push(Entry {
-            id: path.id,
-            name: path.name.to_string(),
-            alua: path.alua,
-            failed: false,
-        });
+        self.entries.push(Entry { id: path.id, name: path.name.to_string(), alua: path.alua, failed: false });
         self.refresh();
     }
 
     fn refresh(&mut self) {
-        self.has_optimized = self
-            .entries
-            .iter()
-            .any(|e| !e.failed && e.alua == AluaState::ActiveOptimized);
+        self.has_optimized = self.entries.iter().any(|e| !e.failed && e.alua == AluaState::ActiveOptimized);
     }
 
     pub fn len(&self) -> usize {
@@ -97,16 +89,12 @@ impl PathSet {
     /// The first usable path at or after `start` going round the list.
     pub fn next_usable_from(&self, start: usize, use_ano: bool) -> Option<usize> {
         let n = self.len();
-        (0..n)
-            .map(|k| (start + k) % n)
-            .find(|&i| self.usable(i, use_ano))
+        (0..n).map(|k| (start + k) % n).find(|&i| self.usable(i, use_ano))
     }
 
     /// Indices of every usable path, in discovery order.
     pub fn usable_indices(&self, use_ano: bool) -> Vec<usize> {
-        (0..self.len())
-            .filter(|&i| self.usable(i, use_ano))
-            .collect()
+        (0..self.len()).filter(|&i| self.usable(i, use_ano)).collect()
     }
 
     /// Runtime name of the path at `index`.
@@ -114,3 +102,31 @@ impl PathSet {
         &self.entries[index].name
     }
 }
+
+/// The one group of a policy that treats all its paths alike.
+pub fn flat_group(paths: &PathSet) -> Vec<PathGroup> {
+    let ids = (0..paths.len()).map(|i| paths.id(i)).collect();
+    vec![PathGroup { priority: 1, state: GroupState::Active, selector: String::new(), paths: ids }]
+}
+
+/// The membership methods of a policy whose path bookkeeping is a `PathSet` in `self.paths`.
+macro_rules! path_set_membership {
+    () => {
+        fn fail_path(&mut self, path: PathId) {
+            self.paths.set_failed(path, true);
+        }
+
+        fn reinstate_path(&mut self, path: PathId) {
+            self.paths.set_failed(path, false);
+        }
+
+        fn set_alua_state(&mut self, path: PathId, state: AluaState) {
+            self.paths.set_alua(path, state);
+        }
+
+        fn path_groups(&self) -> Vec<crate::PathGroup> {
+            crate::path_set::flat_group(&self.paths)
+        }
+    };
+}
+pub(crate) use path_set_membership;

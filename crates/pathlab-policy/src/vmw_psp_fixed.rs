@@ -12,7 +12,8 @@
 //! first path discovered.
 
 use crate::params::{ParamSpec, PolicySpec};
-use crate::{AluaState, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
+use crate::path_set::path_set_membership;
+use crate::{AluaState, HostView, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 use serde::Deserialize;
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
@@ -43,12 +44,7 @@ pub struct VmwPspFixed {
 
 impl VmwPspFixed {
     pub fn new(config: FixedConfig) -> Self {
-        VmwPspFixed {
-            config,
-            paths: PathSet::default(),
-            preferred: None,
-            current: None,
-        }
+        VmwPspFixed { config, paths: PathSet::default(), preferred: None, current: None }
     }
 
     fn usable(&self, index: Option<usize>) -> Option<usize> {
@@ -69,19 +65,9 @@ impl PathSelector for VmwPspFixed {
         }
     }
 
-    fn fail_path(&mut self, path: PathId) {
-        self.paths.set_failed(path, true);
-    }
+    path_set_membership!();
 
-    fn reinstate_path(&mut self, path: PathId) {
-        self.paths.set_failed(path, false);
-    }
-
-    fn set_alua_state(&mut self, path: PathId, state: AluaState) {
-        self.paths.set_alua(path, state);
-    }
-
-    fn select_path(&mut self, _io: &IoDesc, _now_ns: TimeNs) -> Option<PathId> {
+    fn select_path(&mut self, _io: &IoDesc, _now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
         let chosen = match self.usable(self.preferred).or(self.usable(self.current)) {
             Some(i) => i,
             None => {
@@ -98,19 +84,11 @@ impl PathSelector for VmwPspFixed {
 
     fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
         let show = |i: Option<usize>| i.map(|i| name(self.paths.id(i))).unwrap_or_default();
-        format!(
-            "{{preferred={};current={}}}",
-            show(self.preferred),
-            show(self.current)
-        )
+        format!("{{preferred={};current={}}}", show(self.preferred), show(self.current))
     }
 
     fn working_paths(&self) -> Vec<PathId> {
-        self.current
-            .or(self.preferred)
-            .map(|i| self.paths.id(i))
-            .into_iter()
-            .collect()
+        self.current.or(self.preferred).map(|i| self.paths.id(i)).into_iter().collect()
     }
 }
 
@@ -121,9 +99,7 @@ mod tests {
 
     #[test]
     fn explicit_preferred_path_fails_over_and_back() {
-        let mut p = VmwPspFixed::new(FixedConfig {
-            preferred: Some("vmhba1:C0:T2:L0".into()),
-        });
+        let mut p = VmwPspFixed::new(FixedConfig { preferred: Some("vmhba1:C0:T2:L0".into()) });
         add_paths(&mut p, 4, |_| AluaState::ActiveOptimized);
         assert_eq!(run_sequence(&mut p, &[4096; 3]), [2, 2, 2]);
         p.fail_path(PathId(2));
@@ -131,17 +107,9 @@ mod tests {
         p.fail_path(PathId(0));
         assert_eq!(run_sequence(&mut p, &[4096; 2]), [1, 1]);
         p.reinstate_path(PathId(0));
-        assert_eq!(
-            run_sequence(&mut p, &[4096; 1]),
-            [1],
-            "stays on a working alternative"
-        );
+        assert_eq!(run_sequence(&mut p, &[4096; 1]), [1], "stays on a working alternative");
         p.reinstate_path(PathId(2));
-        assert_eq!(
-            run_sequence(&mut p, &[4096; 2]),
-            [2, 2],
-            "fails back to the preferred path"
-        );
+        assert_eq!(run_sequence(&mut p, &[4096; 2]), [2, 2], "fails back to the preferred path");
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //! Parameters: none.
 
 use crate::params::PolicySpec;
-use crate::{AluaState, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
+use crate::path_set::path_set_membership;
+use crate::{AluaState, HostView, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 use serde::Deserialize;
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
@@ -31,10 +32,7 @@ pub struct VmwPspMru {
 
 impl VmwPspMru {
     pub fn new(_config: MruConfig) -> Self {
-        VmwPspMru {
-            paths: PathSet::default(),
-            current: None,
-        }
+        VmwPspMru { paths: PathSet::default(), current: None }
     }
 }
 
@@ -43,19 +41,9 @@ impl PathSelector for VmwPspMru {
         self.paths.add(path);
     }
 
-    fn fail_path(&mut self, path: PathId) {
-        self.paths.set_failed(path, true);
-    }
+    path_set_membership!();
 
-    fn reinstate_path(&mut self, path: PathId) {
-        self.paths.set_failed(path, false);
-    }
-
-    fn set_alua_state(&mut self, path: PathId, state: AluaState) {
-        self.paths.set_alua(path, state);
-    }
-
-    fn select_path(&mut self, _io: &IoDesc, _now_ns: TimeNs) -> Option<PathId> {
+    fn select_path(&mut self, _io: &IoDesc, _now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
         // `usable` already refuses a non-optimized path while an optimized one works, which is
         // what moves MRU from ANO to AO.
         let chosen = match self.current.filter(|&i| self.paths.usable(i, false)) {
@@ -67,10 +55,7 @@ impl PathSelector for VmwPspMru {
     }
 
     fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
-        let current = self
-            .current
-            .map(|i| name(self.paths.id(i)))
-            .unwrap_or_default();
+        let current = self.current.map(|i| name(self.paths.id(i))).unwrap_or_default();
         format!("Current Path={current}")
     }
 
@@ -98,13 +83,7 @@ mod tests {
     #[test]
     fn moves_from_non_optimized_to_optimized_when_one_appears() {
         let mut p = VmwPspMru::new(MruConfig {});
-        add_paths(&mut p, 2, |i| {
-            if i == 0 {
-                AluaState::ActiveOptimized
-            } else {
-                AluaState::ActiveNonOptimized
-            }
-        });
+        add_paths(&mut p, 2, |i| if i == 0 { AluaState::ActiveOptimized } else { AluaState::ActiveNonOptimized });
         p.fail_path(PathId(0));
         assert_eq!(run_sequence(&mut p, &[4096; 2]), [1, 1]);
         p.reinstate_path(PathId(0));

@@ -20,7 +20,8 @@
 //! Tie-break: none needed; the order is the device's path discovery order.
 
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
-use crate::{AluaState, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
+use crate::path_set::path_set_membership;
+use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 use serde::Deserialize;
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
@@ -92,12 +93,7 @@ pub struct RoundRobinConfig {
 
 impl Default for RoundRobinConfig {
     fn default() -> Self {
-        RoundRobinConfig {
-            limit_type: RrType::Default,
-            iops: 1000,
-            bytes: 10_485_760,
-            use_ano: false,
-        }
+        RoundRobinConfig { limit_type: RrType::Default, iops: 1000, bytes: 10_485_760, use_ano: false }
     }
 }
 
@@ -149,19 +145,9 @@ impl PathSelector for VmwPspRr {
         self.paths.add(path);
     }
 
-    fn fail_path(&mut self, path: PathId) {
-        self.paths.set_failed(path, true);
-    }
+    path_set_membership!();
 
-    fn reinstate_path(&mut self, path: PathId) {
-        self.paths.set_failed(path, false);
-    }
-
-    fn set_alua_state(&mut self, path: PathId, state: AluaState) {
-        self.paths.set_alua(path, state);
-    }
-
-    fn select_path(&mut self, _io: &IoDesc, _now_ns: TimeNs) -> Option<PathId> {
+    fn select_path(&mut self, _io: &IoDesc, _now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
         if let Some(i) = self.current {
             if self.paths.usable(i, self.config.use_ano) && !self.limit_reached() {
                 return Some(self.paths.id(i));
@@ -187,7 +173,7 @@ impl PathSelector for VmwPspRr {
         self.pending_bytes += io.bytes;
     }
 
-    fn end_io(&mut self, _path: PathId, io: &IoDesc, _latency_ns: TimeNs, _now_ns: TimeNs) {
+    fn end_io(&mut self, _path: PathId, io: &IoDesc, _done: &IoDone) {
         self.pending_ios -= 1;
         self.pending_bytes -= io.bytes;
     }
@@ -225,71 +211,41 @@ mod tests {
 
     #[test]
     fn iops_limit_sends_n_ios_down_each_path_in_order() {
-        let cfg = RoundRobinConfig {
-            limit_type: RrType::Iops,
-            iops: 3,
-            ..Default::default()
-        };
+        let cfg = RoundRobinConfig { limit_type: RrType::Iops, iops: 3, ..Default::default() };
         let seq = run_sequence(&mut rr(cfg, 3), &[8192; 10]);
         assert_eq!(seq, [0, 0, 0, 1, 1, 1, 2, 2, 2, 0]);
     }
 
     #[test]
     fn iops_one_alternates_every_io() {
-        let cfg = RoundRobinConfig {
-            limit_type: RrType::Iops,
-            iops: 1,
-            ..Default::default()
-        };
+        let cfg = RoundRobinConfig { limit_type: RrType::Iops, iops: 1, ..Default::default() };
         let seq = run_sequence(&mut rr(cfg, 4), &[512; 9]);
         assert_eq!(seq, [0, 1, 2, 3, 0, 1, 2, 3, 0]);
     }
 
     #[test]
     fn bytes_limit_switches_after_the_io_that_reaches_it() {
-        let cfg = RoundRobinConfig {
-            limit_type: RrType::Bytes,
-            bytes: 20_000,
-            ..Default::default()
-        };
+        let cfg = RoundRobinConfig { limit_type: RrType::Bytes, bytes: 20_000, ..Default::default() };
         // 8 KiB I/Os: 8192, 16384, 24576 >= 20000 after the third, so three per path.
         let seq = run_sequence(&mut rr(cfg, 2), &[8192; 7]);
         assert_eq!(seq, [0, 0, 0, 1, 1, 1, 0]);
         // Mixed sizes: a 64 KiB I/O alone passes the limit.
-        let cfg = RoundRobinConfig {
-            limit_type: RrType::Bytes,
-            bytes: 20_000,
-            ..Default::default()
-        };
-        let seq = run_sequence(
-            &mut rr(cfg, 2),
-            &[65536, 4096, 4096, 4096, 4096, 4096, 65536, 512],
-        );
+        let cfg = RoundRobinConfig { limit_type: RrType::Bytes, bytes: 20_000, ..Default::default() };
+        let seq = run_sequence(&mut rr(cfg, 2), &[65536, 4096, 4096, 4096, 4096, 4096, 65536, 512]);
         assert_eq!(seq, [0, 1, 1, 1, 1, 1, 0, 1]);
     }
 
     #[test]
     fn default_type_switches_on_whichever_limit_comes_first() {
-        let cfg = RoundRobinConfig {
-            iops: 4,
-            bytes: 10_000,
-            ..Default::default()
-        };
+        let cfg = RoundRobinConfig { iops: 4, bytes: 10_000, ..Default::default() };
         // 1 KiB I/Os reach 4 I/Os before 10000 bytes; 8 KiB I/Os reach the bytes first (2 I/Os).
-        assert_eq!(
-            run_sequence(&mut rr(cfg.clone(), 2), &[1024; 5]),
-            [0, 0, 0, 0, 1]
-        );
+        assert_eq!(run_sequence(&mut rr(cfg.clone(), 2), &[1024; 5]), [0, 0, 0, 0, 1]);
         assert_eq!(run_sequence(&mut rr(cfg, 2), &[8192; 5]), [0, 0, 1, 1, 0]);
     }
 
     #[test]
     fn failed_path_is_skipped_and_rotation_resumes_after_reinstate() {
-        let cfg = RoundRobinConfig {
-            limit_type: RrType::Iops,
-            iops: 1,
-            ..Default::default()
-        };
+        let cfg = RoundRobinConfig { limit_type: RrType::Iops, iops: 1, ..Default::default() };
         let mut p = rr(cfg, 3);
         assert_eq!(run_sequence(&mut p, &[512; 2]), [0, 1]);
         p.fail_path(PathId(2));
@@ -299,16 +255,7 @@ mod tests {
         for i in 0..3 {
             p.fail_path(PathId(i));
         }
-        assert_eq!(
-            p.select_path(
-                &IoDesc {
-                    bytes: 512,
-                    is_write: false
-                },
-                0
-            ),
-            None
-        );
+        assert_eq!(p.select_path(&IoDesc { bytes: 512, is_write: false, cpu: 0 }, 0, &crate::IdleHost), None);
     }
 
     #[test]
@@ -320,11 +267,7 @@ mod tests {
                 AluaState::ActiveNonOptimized
             }
         };
-        let cfg = RoundRobinConfig {
-            limit_type: RrType::Iops,
-            iops: 1,
-            ..Default::default()
-        };
+        let cfg = RoundRobinConfig { limit_type: RrType::Iops, iops: 1, ..Default::default() };
         let mut p = VmwPspRr::new(cfg.clone());
         add_paths(&mut p, 4, alua);
         assert_eq!(run_sequence(&mut p, &[512; 4]), [0, 1, 0, 1]);
@@ -333,10 +276,7 @@ mod tests {
         p.fail_path(PathId(1));
         assert_eq!(run_sequence(&mut p, &[512; 3]), [2, 3, 2]);
 
-        let mut p = VmwPspRr::new(RoundRobinConfig {
-            use_ano: true,
-            ..cfg
-        });
+        let mut p = VmwPspRr::new(RoundRobinConfig { use_ano: true, ..cfg });
         add_paths(&mut p, 4, alua);
         assert_eq!(run_sequence(&mut p, &[512; 5]), [0, 1, 2, 3, 0]);
     }
@@ -344,11 +284,8 @@ mod tests {
     #[test]
     fn status_prints_like_esxcli_device_list() {
         let mut p = rr(RoundRobinConfig::default(), 3);
-        let io = IoDesc {
-            bytes: 4096,
-            is_write: true,
-        };
-        let path = p.select_path(&io, 0).unwrap();
+        let io = IoDesc { bytes: 4096, is_write: true, cpu: 0 };
+        let path = p.select_path(&io, 0, &crate::IdleHost).unwrap();
         p.start_io(path, &io, 0);
         assert_eq!(
             p.status(&|_| String::new()),
@@ -358,19 +295,9 @@ mod tests {
 
     #[test]
     fn limits_outside_esxi_ranges_are_rejected() {
-        let err = RoundRobinConfig {
-            iops: 0,
-            ..Default::default()
-        }
-        .validate()
-        .unwrap_err();
+        let err = RoundRobinConfig { iops: 0, ..Default::default() }.validate().unwrap_err();
         assert_eq!(err.field, "iops");
         assert!(err.message.contains("1..=2147483647"));
-        assert!(RoundRobinConfig {
-            bytes: 1 << 40,
-            ..Default::default()
-        }
-        .validate()
-        .is_err());
+        assert!(RoundRobinConfig { bytes: 1 << 40, ..Default::default() }.validate().is_err());
     }
 }

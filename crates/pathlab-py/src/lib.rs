@@ -47,11 +47,7 @@ impl ScenarioHandle {
     /// Every variant of the file as (name, description), in file order.
     #[getter]
     fn variants(&self) -> Vec<(String, String)> {
-        self.inner
-            .variants
-            .iter()
-            .map(|(n, v)| (n.clone(), v.description.clone()))
-            .collect()
+        self.inner.variants.iter().map(|(n, v)| (n.clone(), v.description.clone())).collect()
     }
 
     #[getter]
@@ -72,9 +68,7 @@ impl ScenarioHandle {
 
     fn simulation(&self) -> PyResult<SimulationHandle> {
         let sim = self.inner.simulation().map_err(scenario_error)?;
-        Ok(SimulationHandle {
-            inner: Mutex::new(Some(sim)),
-        })
+        Ok(SimulationHandle { inner: Mutex::new(Some(sim)) })
     }
 }
 
@@ -86,13 +80,8 @@ struct SimulationHandle {
 
 impl SimulationHandle {
     fn with<T>(&self, f: impl FnOnce(&mut Simulation) -> T) -> PyResult<T> {
-        let mut guard = self
-            .inner
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?;
-        let sim = guard
-            .as_mut()
-            .ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
+        let mut guard = self.inner.lock().map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?;
+        let sim = guard.as_mut().ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
         Ok(f(sim))
     }
 }
@@ -117,9 +106,7 @@ impl SimulationHandle {
             .map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
-        let result = py
-            .detach(|| sim.finish())
-            .map_err(PyRuntimeError::new_err)?;
+        let result = py.detach(|| sim.finish()).map_err(PyRuntimeError::new_err)?;
         serde_json::to_string(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
 }
@@ -135,10 +122,8 @@ fn load_scenario(
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
 ) -> PyResult<ScenarioHandle> {
-    let parsed: Vec<(String, toml::Value)> = overrides
-        .into_iter()
-        .map(|(k, v)| (k, parse_override_value(&v)))
-        .collect();
+    let parsed: Vec<(String, toml::Value)> =
+        overrides.into_iter().map(|(k, v)| (k, parse_override_value(&v))).collect();
     let inner = Scenario::load(text, file, variant, &parsed, seed).map_err(scenario_error)?;
     Ok(ScenarioHandle { inner })
 }

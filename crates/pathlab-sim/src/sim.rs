@@ -11,13 +11,13 @@ use crate::engine::slab::Slab;
 use crate::engine::TimeNs;
 use crate::model::{Adapter, Model};
 use crate::observe::result::{
-    Accounting, AdapterResult, DeviceResult, EsxtopFigures, Figures, IntervalRow,
-    ObjectIntervalRow, PathResult, PortResult, RunResult, Summary,
+    Accounting, AdapterResult, DeviceResult, EsxtopFigures, Figures, IntervalRow, ObjectIntervalRow, PathResult,
+    PortResult, RunResult, Summary,
 };
 use crate::observe::{Completion, IoCounters, Recorder, Snapshot};
 use crate::workload::{IoAttrs, Loop, Worker};
 use hdrhistogram::Histogram;
-use pathlab_policy::{IoDesc, PathId};
+use pathlab_policy::{IoDesc, IoDone, PathId};
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
@@ -69,6 +69,7 @@ enum IoState {
 #[derive(Clone, Copy, Debug)]
 struct Io {
     worker: u32,
+    cpu: u32,
     device: u32,
     path: u32,
     attrs: IoAttrs,
@@ -81,10 +82,7 @@ struct Io {
 
 impl Io {
     fn desc(&self) -> IoDesc {
-        IoDesc {
-            bytes: self.attrs.bytes,
-            is_write: self.attrs.is_write,
-        }
+        IoDesc { bytes: self.attrs.bytes, is_write: self.attrs.is_write, cpu: self.cpu }
     }
 }
 
@@ -141,18 +139,8 @@ fn new_histogram() -> Histogram<u64> {
 }
 
 impl Simulation {
-    pub fn new(
-        model: Model,
-        workers: Vec<Worker>,
-        plan: RunPlan,
-        path_events: Vec<PathEvent>,
-    ) -> Self {
-        let rec = Recorder::new(
-            model.devices.len(),
-            model.paths.len(),
-            model.adapters.len(),
-            model.ports.len(),
-        );
+    pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, path_events: Vec<PathEvent>) -> Self {
+        let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), model.ports.len());
         let last_sample = rec.snapshot(0);
         let device_latency = model.devices.iter().map(|_| new_histogram()).collect();
         let mut sim = Simulation {
@@ -185,12 +173,10 @@ impl Simulation {
         // Intervals restart at the end of the warm-up, so that none straddles it.
         let end = sim.measure_end();
         let (warmup, step) = (sim.plan.warmup_ns, sim.plan.interval_ns);
-        let boundaries = (1..).map(|k| k * step).take_while(|&t| t < warmup).chain(
-            (0..)
-                .map(|k| warmup + k * step)
-                .skip_while(|&t| t == 0)
-                .take_while(|&t| t < end),
-        );
+        let boundaries = (1..)
+            .map(|k| k * step)
+            .take_while(|&t| t < warmup)
+            .chain((0..).map(|k| warmup + k * step).skip_while(|&t| t == 0).take_while(|&t| t < end));
         for t in boundaries.chain([end]) {
             sim.events.schedule(t, Event::Sample);
         }
@@ -200,13 +186,7 @@ impl Simulation {
         sim.events.schedule(end, Event::MeasureEnd);
         for e in path_events.iter().filter(|e| e.at_ns < end) {
             for &p in &e.paths {
-                sim.events.schedule(
-                    e.at_ns,
-                    Event::PathState {
-                        path: p as u32,
-                        up: e.up,
-                    },
-                );
+                sim.events.schedule(e.at_ns, Event::PathState { path: p as u32, up: e.up });
             }
         }
         for w in 0..sim.workers.len() {
@@ -214,8 +194,7 @@ impl Simulation {
                 Loop::Closed { outstanding } => (0..outstanding).for_each(|_| sim.issue(w)),
                 Loop::Open { .. } => {
                     let gap = sim.workers[w].next_gap_ns();
-                    sim.events
-                        .schedule(gap, Event::Arrival { worker: w as u32 });
+                    sim.events.schedule(gap, Event::Arrival { worker: w as u32 });
                 }
             }
         }
@@ -285,6 +264,7 @@ impl Simulation {
         let device = worker.device;
         let io = self.ios.insert(Io {
             worker: w as u32,
+            cpu: w as u32 % self.model.host.cpus,
             device: device as u32,
             path: 0,
             attrs,
@@ -311,7 +291,7 @@ impl Simulation {
                 return;
             };
             let desc = self.ios.get(io).desc();
-            let Some(PathId(p)) = device.policy.select_path(&desc, self.now) else {
+            let Some(PathId(p)) = device.policy.select_path(&desc, self.now, &self.model.host) else {
                 // No usable path: everything queued waits for one to come back.
                 let waiting: Vec<u32> = device.queue.drain(..).collect();
                 device.no_path.extend(waiting);
@@ -349,6 +329,7 @@ impl Simulation {
         let one_way = path.one_way_ns;
         let adapter = &mut self.model.adapters[path.adapter];
         adapter.active += 1;
+        self.model.host.nexus_outstanding[path.nexus] += 1;
         let timed_link = adapter.bytes_per_ns.is_some();
         self.rec.adapter_active[path.adapter].add(now, 1);
         let event = match (is_write, timed_link) {
@@ -366,14 +347,8 @@ impl Simulation {
         let r = self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
         let adapter = &mut self.model.adapters[path.adapter];
-        let sent = Adapter::transfer(
-            &mut adapter.tx_free_at,
-            adapter.bytes_per_ns,
-            self.now,
-            r.attrs.bytes,
-        );
-        self.events
-            .schedule(sent + path.one_way_ns, Event::AtPort { io, attempt });
+        let sent = Adapter::transfer(&mut adapter.tx_free_at, adapter.bytes_per_ns, self.now, r.attrs.bytes);
+        self.events.schedule(sent + path.one_way_ns, Event::AtPort { io, attempt });
     }
 
     fn at_port(&mut self, io: u32, attempt: u32) {
@@ -383,9 +358,7 @@ impl Simulation {
         let r = self.ios.get(io);
         let p = self.model.paths[r.path as usize].port;
         let port = &mut self.model.ports[p];
-        let service = port
-            .service
-            .sample_ns(r.attrs.bytes, r.attrs.service_quantile);
+        let service = port.service.sample_ns(r.attrs.bytes, r.attrs.service_quantile);
         if port.busy < port.servers {
             self.start_service(p, io, attempt, service);
         } else {
@@ -397,14 +370,7 @@ impl Simulation {
         self.model.ports[p].busy += 1;
         self.rec.port_busy[p].add(self.now, 1);
         self.rec.port_commands[p] += 1;
-        self.events.schedule(
-            self.now + service_ns,
-            Event::PortDone {
-                port: p as u32,
-                io,
-                attempt,
-            },
-        );
+        self.events.schedule(self.now + service_ns, Event::PortDone { port: p as u32, io, attempt });
     }
 
     fn port_done(&mut self, p: usize, io: u32, attempt: u32) {
@@ -425,12 +391,7 @@ impl Simulation {
         } else {
             let adapter = &mut self.model.adapters[path.adapter];
             let leaves = self.now + array.read_latency_ns + path.one_way_ns;
-            Adapter::transfer(
-                &mut adapter.rx_free_at,
-                adapter.bytes_per_ns,
-                leaves,
-                r.attrs.bytes,
-            )
+            Adapter::transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, leaves, r.attrs.bytes)
         };
         self.events.schedule(done, Event::Complete { io, attempt });
     }
@@ -460,11 +421,10 @@ impl Simulation {
             self.window_max_ns = self.window_max_ns.max(resp);
         }
         self.interval_max_ns = self.interval_max_ns.max(resp);
-        self.model.devices[d]
-            .policy
-            .end_io(PathId(p as u32), &r.desc(), c.driver_ns, now);
+        let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
+        self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
         self.completed += 1;
-        self.release_adapter(a);
+        self.release_slot(p);
         self.rec.device_active[d].add(now, -1);
         self.model.devices[d].active -= 1;
         self.retire(io);
@@ -477,10 +437,12 @@ impl Simulation {
         }
     }
 
-    /// Frees the adapter slot an in-flight command held.
-    fn release_adapter(&mut self, a: usize) {
-        self.model.adapters[a].active -= 1;
-        self.rec.adapter_active[a].add(self.now, -1);
+    /// Frees the adapter slot an in-flight command on path `p` held.
+    fn release_slot(&mut self, p: usize) {
+        let path = &self.model.paths[p];
+        self.model.adapters[path.adapter].active -= 1;
+        self.model.host.nexus_outstanding[path.nexus] -= 1;
+        self.rec.adapter_active[path.adapter].add(self.now, -1);
     }
 
     /// The I/O is finished for good (completed or failed): the worker and the slab forget it.
@@ -511,9 +473,7 @@ impl Simulation {
         let d = self.model.paths[p].device;
         let now = self.now;
         if up {
-            self.model.devices[d]
-                .policy
-                .reinstate_path(PathId(p as u32));
+            self.model.devices[d].policy.reinstate_path(PathId(p as u32));
             let device = &mut self.model.devices[d];
             let waiting: Vec<u32> = device.no_path.drain(..).collect();
             for io in waiting.into_iter().rev() {
@@ -528,26 +488,20 @@ impl Simulation {
         let aborted: Vec<u32> = self
             .ios
             .iter_mut()
-            .filter(|(_, r)| {
-                r.path as usize == p && matches!(r.state, IoState::InFlight | IoState::WaitAdapter)
-            })
+            .filter(|(_, r)| r.path as usize == p && matches!(r.state, IoState::InFlight | IoState::WaitAdapter))
             .map(|(i, _)| i)
             .collect();
         let a = self.model.paths[p].adapter;
         for &io in &aborted {
             let r = *self.ios.get(io);
             if r.state == IoState::InFlight {
-                self.release_adapter(a);
+                self.release_slot(p);
             } else {
                 self.model.adapters[a].waiting.retain(|&w| w != io);
                 self.rec.adapter_queued[a].add(now, -1);
             }
-            self.model.devices[d].policy.end_io(
-                PathId(p as u32),
-                &r.desc(),
-                now - r.dispatched_at,
-                now,
-            );
+            let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };
+            self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
             self.model.devices[d].active -= 1;
             self.rec.device_active[d].add(now, -1);
             self.rec.device_queued[d].add(now, 1);
@@ -584,58 +538,27 @@ impl Simulation {
         });
         self.interval_max_ns = 0;
         let level = |now: &[u128], before: &[u128], i: usize| level_mean(now[i] - before[i], secs);
-        let rows =
-            |names: &mut dyn Iterator<Item = String>, now: &[IoCounters], before: &[IoCounters]| {
-                names
-                    .zip(now.iter().zip(before))
-                    .map(|(name, (n, b))| (name, EsxtopFigures::from_counters(&n.since(b), secs)))
-                    .collect::<Vec<_>>()
-            };
-        let devices = rows(
-            &mut self.model.devices.iter().map(|d| d.name.clone()),
-            &snap.devices,
-            &prev.devices,
-        );
+        let rows = |names: &mut dyn Iterator<Item = String>, now: &[IoCounters], before: &[IoCounters]| {
+            names
+                .zip(now.iter().zip(before))
+                .map(|(name, (n, b))| (name, EsxtopFigures::from_counters(&n.since(b), secs)))
+                .collect::<Vec<_>>()
+        };
+        let devices = rows(&mut self.model.devices.iter().map(|d| d.name.clone()), &snap.devices, &prev.devices);
         for (i, (name, figures)) in devices.into_iter().enumerate() {
             let actv = level(&snap.device_active_area, &prev.device_active_area, i);
             let qued = level(&snap.device_queued_area, &prev.device_queued_area, i);
-            self.device_intervals.push(ObjectIntervalRow {
-                t_s,
-                name,
-                actv,
-                qued,
-                figures,
-            });
+            self.device_intervals.push(ObjectIntervalRow { t_s, name, actv, qued, figures });
         }
-        let adapters = rows(
-            &mut self.model.adapters.iter().map(|a| a.name.clone()),
-            &snap.adapters,
-            &prev.adapters,
-        );
+        let adapters = rows(&mut self.model.adapters.iter().map(|a| a.name.clone()), &snap.adapters, &prev.adapters);
         for (i, (name, figures)) in adapters.into_iter().enumerate() {
             let actv = level(&snap.adapter_active_area, &prev.adapter_active_area, i);
             let qued = level(&snap.adapter_queued_area, &prev.adapter_queued_area, i);
-            self.adapter_intervals.push(ObjectIntervalRow {
-                t_s,
-                name,
-                actv,
-                qued,
-                figures,
-            });
+            self.adapter_intervals.push(ObjectIntervalRow { t_s, name, actv, qued, figures });
         }
-        let paths = rows(
-            &mut self.model.paths.iter().map(|p| p.name.clone()),
-            &snap.paths,
-            &prev.paths,
-        );
+        let paths = rows(&mut self.model.paths.iter().map(|p| p.name.clone()), &snap.paths, &prev.paths);
         for (name, figures) in paths {
-            self.path_intervals.push(ObjectIntervalRow {
-                t_s,
-                name,
-                actv: 0.0,
-                qued: 0.0,
-                figures,
-            });
+            self.path_intervals.push(ObjectIntervalRow { t_s, name, actv: 0.0, qued: 0.0, figures });
         }
     }
 
@@ -645,11 +568,7 @@ impl Simulation {
         self.run_until(TimeNs::MAX);
         for d in 0..self.model.devices.len() {
             let device = &mut self.model.devices[d];
-            let stuck: Vec<u32> = device
-                .no_path
-                .drain(..)
-                .chain(device.queue.drain(..))
-                .collect();
+            let stuck: Vec<u32> = device.no_path.drain(..).chain(device.queue.drain(..)).collect();
             for io in stuck {
                 self.failed += 1;
                 self.rec.device_queued[d].add(self.now, -1);
@@ -691,18 +610,8 @@ impl Simulation {
             p90_ms: ms(&self.latency, 0.90),
             p99_ms: ms(&self.latency, 0.99),
             p999_ms: ms(&self.latency, 0.999),
-            errors: end
-                .paths
-                .iter()
-                .zip(&start.paths)
-                .map(|(e, s)| e.errors - s.errors)
-                .sum(),
-            retries: end
-                .devices
-                .iter()
-                .zip(&start.devices)
-                .map(|(e, s)| e.retries - s.retries)
-                .sum(),
+            errors: end.paths.iter().zip(&start.paths).map(|(e, s)| e.errors - s.errors).sum(),
+            retries: end.devices.iter().zip(&start.devices).map(|(e, s)| e.retries - s.retries).sum(),
             failed: self.failed,
         };
         let m = &self.model;
@@ -718,19 +627,10 @@ impl Simulation {
                 device_config: d.policy.status(&name_of),
                 working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
                 dqlen: d.queue_depth,
-                actv: level_mean(
-                    end.device_active_area[i] - start.device_active_area[i],
-                    secs,
-                ),
-                qued: level_mean(
-                    end.device_queued_area[i] - start.device_queued_area[i],
-                    secs,
-                ),
+                actv: level_mean(end.device_active_area[i] - start.device_active_area[i], secs),
+                qued: level_mean(end.device_queued_area[i] - start.device_queued_area[i], secs),
                 p99_ms: ms(&self.device_latency[i], 0.99),
-                figures: EsxtopFigures::from_counters(
-                    &end.devices[i].since(&start.devices[i]),
-                    secs,
-                ),
+                figures: EsxtopFigures::from_counters(&end.devices[i].since(&start.devices[i]), secs),
             })
             .collect();
         let paths = m
@@ -741,10 +641,7 @@ impl Simulation {
                 name: p.name.clone(),
                 device: m.devices[p.device].name.clone(),
                 adapter: m.adapters[p.adapter].name.clone(),
-                target: format!(
-                    "{}/{}",
-                    m.arrays[m.ports[p.port].array].name, m.ports[p.port].name
-                ),
+                target: format!("{}/{}", m.arrays[m.ports[p.port].array].name, m.ports[p.port].name),
                 state: if p.up { "active" } else { "dead" }.to_string(),
                 one_way_us: p.one_way_ns as f64 / 1e3,
                 figures: EsxtopFigures::from_counters(&end.paths[i].since(&start.paths[i]), secs),
@@ -757,18 +654,9 @@ impl Simulation {
             .map(|(i, a)| AdapterResult {
                 name: a.name.clone(),
                 aqlen: a.queue_depth,
-                actv: level_mean(
-                    end.adapter_active_area[i] - start.adapter_active_area[i],
-                    secs,
-                ),
-                qued: level_mean(
-                    end.adapter_queued_area[i] - start.adapter_queued_area[i],
-                    secs,
-                ),
-                figures: EsxtopFigures::from_counters(
-                    &end.adapters[i].since(&start.adapters[i]),
-                    secs,
-                ),
+                actv: level_mean(end.adapter_active_area[i] - start.adapter_active_area[i], secs),
+                qued: level_mean(end.adapter_queued_area[i] - start.adapter_queued_area[i], secs),
+                figures: EsxtopFigures::from_counters(&end.adapters[i].since(&start.adapters[i]), secs),
             })
             .collect();
         let ports = m
@@ -777,8 +665,7 @@ impl Simulation {
             .enumerate()
             .map(|(i, p)| PortResult {
                 name: format!("{}/{}", m.arrays[p.array].name, p.name),
-                cmds_s: (end.port_commands[i] - start.port_commands[i]) as f64
-                    / secs.max(f64::MIN_POSITIVE),
+                cmds_s: (end.port_commands[i] - start.port_commands[i]) as f64 / secs.max(f64::MIN_POSITIVE),
                 util_pct: 100.0 * level_mean(end.port_busy_area[i] - start.port_busy_area[i], secs)
                     / f64::from(p.servers),
             })

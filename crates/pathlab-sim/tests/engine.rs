@@ -66,12 +66,7 @@ fn same_seed_gives_byte_identical_results_and_another_seed_does_not() {
     let text = scenario(RR1, "", "");
     let a = json(&run(&text));
     assert_eq!(a, json(&run(&text)));
-    let other = Scenario::load(&text, "t", None, &[], Some(8))
-        .unwrap()
-        .simulation()
-        .unwrap()
-        .finish()
-        .unwrap();
+    let other = Scenario::load(&text, "t", None, &[], Some(8)).unwrap().simulation().unwrap().finish().unwrap();
     assert_ne!(a, json(&other));
 }
 
@@ -107,17 +102,10 @@ path = "vmhba2"
     let a = &r.accounting;
     assert!(a.issued > 10_000);
     assert_eq!(a.issued, a.completed + a.failed);
-    assert!(
-        a.retried > 0,
-        "I/O in flight on the failed paths was retried"
-    );
+    assert!(a.retried > 0, "I/O in flight on the failed paths was retried");
     assert_eq!(a.failed, 0, "a path was always left, or came back");
     // From 1 s to 1.2 s no path works: I/O waits, so nothing completes in those intervals.
-    let idle: Vec<_> = r
-        .intervals
-        .iter()
-        .filter(|i| i.t_s > 1.05 && i.t_s <= 1.2)
-        .collect();
+    let idle: Vec<_> = r.intervals.iter().filter(|i| i.t_s > 1.05 && i.t_s <= 1.2).collect();
     assert!(!idle.is_empty() && idle.iter().all(|i| i.figures.ios == 0));
 }
 
@@ -134,23 +122,13 @@ at = "1s"
 path = "vmhba2"
 "#;
     let r = run(&scenario(RR1, faults, ""));
-    assert_eq!(
-        r.accounting.failed, 24,
-        "the 24 outstanding I/Os never find a path"
-    );
-    assert_eq!(
-        r.accounting.issued,
-        r.accounting.completed + r.accounting.failed
-    );
+    assert_eq!(r.accounting.failed, 24, "the 24 outstanding I/Os never find a path");
+    assert_eq!(r.accounting.issued, r.accounting.completed + r.accounting.failed);
 }
 
 fn path_share(r: &RunResult, from_s: f64, to_s: f64) -> Vec<f64> {
     let mut per_path: Vec<(String, f64)> = Vec::new();
-    for row in r
-        .path_intervals
-        .iter()
-        .filter(|p| p.t_s > from_s && p.t_s <= to_s)
-    {
+    for row in r.path_intervals.iter().filter(|p| p.t_s > from_s && p.t_s <= to_s) {
         match per_path.iter_mut().find(|(n, _)| *n == row.name) {
             Some(e) => e.1 += row.figures.cmds_s,
             None => per_path.push((row.name.clone(), row.figures.cmds_s)),
@@ -176,11 +154,7 @@ path = "vmhba2:C0:T1:L3"
     let r = run(&scenario(policy, faults, ""));
     // Paths in discovery order: vmhba1 T0, T1, vmhba2 T0, T1 (preferred).
     assert_eq!(path_share(&r, 0.0, 0.5), [0.0, 0.0, 0.0, 1.0]);
-    assert_eq!(
-        path_share(&r, 0.55, 1.5),
-        [1.0, 0.0, 0.0, 0.0],
-        "first working path"
-    );
+    assert_eq!(path_share(&r, 0.55, 1.5), [1.0, 0.0, 0.0, 0.0], "first working path");
     // The interval of the failback still completes I/Os issued before it; the next ones do not.
     assert_eq!(path_share(&r, 1.65, 2.0), [0.0, 0.0, 0.0, 1.0], "failback");
 }
@@ -199,11 +173,7 @@ path = "vmhba1:C0:T0:L3"
 "#;
     let r = run(&scenario("name = \"VMW_PSP_MRU\"", faults, ""));
     assert_eq!(path_share(&r, 0.0, 0.5), [1.0, 0.0, 0.0, 0.0]);
-    assert_eq!(
-        path_share(&r, 0.55, 2.0),
-        [0.0, 1.0, 0.0, 0.0],
-        "no failback"
-    );
+    assert_eq!(path_share(&r, 0.55, 2.0), [0.0, 1.0, 0.0, 0.0], "no failback");
 }
 
 #[test]

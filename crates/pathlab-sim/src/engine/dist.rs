@@ -104,9 +104,7 @@ pub enum Shape {
 
 impl Shape {
     pub fn lognormal_with_cv(cv: f64) -> Shape {
-        Shape::Lognormal {
-            sigma: (1.0 + cv * cv).ln().sqrt(),
-        }
+        Shape::Lognormal { sigma: (1.0 + cv * cv).ln().sqrt() }
     }
 
     /// The factor by which quantile `u` (in (0,1)) scales the mean: its own mean is 1.
@@ -134,15 +132,8 @@ mod tests {
     #[test]
     fn factors_have_mean_one() {
         let n = 200_000;
-        for shape in [
-            Shape::Fixed,
-            Shape::Exponential,
-            Shape::lognormal_with_cv(0.5),
-        ] {
-            let mean: f64 = (0..n)
-                .map(|i| shape.factor((i as f64 + 0.5) / n as f64))
-                .sum::<f64>()
-                / n as f64;
+        for shape in [Shape::Fixed, Shape::Exponential, Shape::lognormal_with_cv(0.5)] {
+            let mean: f64 = (0..n).map(|i| shape.factor((i as f64 + 0.5) / n as f64)).sum::<f64>() / n as f64;
             assert!((mean - 1.0).abs() < 2e-3, "{shape:?}: {mean}");
         }
     }

@@ -36,20 +36,13 @@ pub struct EventQueue<E> {
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue {
-            heap: BinaryHeap::with_capacity(1024),
-            next_seq: 0,
-        }
+        EventQueue { heap: BinaryHeap::with_capacity(1024), next_seq: 0 }
     }
 }
 
 impl<E> EventQueue<E> {
     pub fn schedule(&mut self, time: TimeNs, event: E) {
-        self.heap.push(Entry {
-            time,
-            seq: self.next_seq,
-            event,
-        });
+        self.heap.push(Entry { time, seq: self.next_seq, event });
         self.next_seq += 1;
     }
 
@@ -84,9 +77,6 @@ mod tests {
         q.schedule(10, "b3");
         q.schedule(7, "c");
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
-        assert_eq!(
-            order,
-            [(5, "a"), (7, "c"), (10, "b1"), (10, "b2"), (10, "b3")]
-        );
+        assert_eq!(order, [(5, "a"), (7, "c"), (10, "b1"), (10, "b2"), (10, "b3")]);
     }
 }

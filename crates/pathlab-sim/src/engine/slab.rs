@@ -8,10 +8,7 @@ pub struct Slab<T> {
 
 impl<T> Default for Slab<T> {
     fn default() -> Self {
-        Slab {
-            items: Vec::new(),
-            free: Vec::new(),
-        }
+        Slab { items: Vec::new(), free: Vec::new() }
     }
 }
 
@@ -55,10 +52,7 @@ impl<T> Slab<T> {
 
     /// Every slot with its index, live or free (callers keep their own liveness flag).
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut T)> {
-        self.items
-            .iter_mut()
-            .enumerate()
-            .map(|(i, t)| (i as u32, t))
+        self.items.iter_mut().enumerate().map(|(i, t)| (i as u32, t))
     }
 }
 

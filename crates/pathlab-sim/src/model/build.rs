@@ -2,7 +2,7 @@
 //! Errors name the field by its dotted path, as `--set` would.
 
 use super::service::ServiceModel;
-use super::{Adapter, Array, Device, Model, Path, Port};
+use super::{Adapter, Array, Device, HostState, Model, Path, Port};
 use crate::engine::dist::Shape;
 use crate::scenario::schema::{Distribution, ScenarioSpec, ServiceSpec};
 use crate::scenario::units::FIBRE_NS_PER_KM;
@@ -17,21 +17,16 @@ fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, Fie
 }
 
 fn find(names: &[&str], wanted: &str, field: &str, what: &str) -> Result<usize, FieldError> {
-    names.iter().position(|n| *n == wanted).ok_or_else(|| {
-        (
-            field.to_string(),
-            format!("unknown {what} \"{wanted}\"; defined: {}", names.join(", ")),
-        )
-    })
+    names
+        .iter()
+        .position(|n| *n == wanted)
+        .ok_or_else(|| (field.to_string(), format!("unknown {what} \"{wanted}\"; defined: {}", names.join(", "))))
 }
 
 fn unique(names: &[&str], field: &str) -> Result<(), FieldError> {
     for (i, n) in names.iter().enumerate() {
         if names[..i].contains(n) {
-            return err(
-                format!("{field}.{i}.name"),
-                format!("\"{n}\" is defined twice"),
-            );
+            return err(format!("{field}.{i}.name"), format!("\"{n}\" is defined twice"));
         }
     }
     Ok(())
@@ -42,39 +37,28 @@ fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), Fi
         return err(format!("{field}.servers"), "must be at least 1");
     }
     if s.fixed.0 == 0 && s.per_kib.0 == 0 {
-        return err(
-            format!("{field}.fixed"),
-            "a port needs a service time above zero",
-        );
+        return err(format!("{field}.fixed"), "a port needs a service time above zero");
     }
     let shape = match (s.distribution, s.cv) {
-        (Distribution::Lognormal, Some(cv)) if cv > 0.0 && cv.is_finite() => {
-            Shape::lognormal_with_cv(cv)
-        }
+        (Distribution::Lognormal, Some(cv)) if cv > 0.0 && cv.is_finite() => Shape::lognormal_with_cv(cv),
         (Distribution::Lognormal, _) => {
-            return err(
-                format!("{field}.cv"),
-                "lognormal needs cv, a coefficient of variation above 0",
-            )
+            return err(format!("{field}.cv"), "lognormal needs cv, a coefficient of variation above 0")
         }
-        (_, Some(_)) => {
-            return err(
-                format!("{field}.cv"),
-                "cv applies to the lognormal distribution only",
-            )
-        }
+        (_, Some(_)) => return err(format!("{field}.cv"), "cv applies to the lognormal distribution only"),
         (Distribution::Fixed, None) => Shape::Fixed,
         (Distribution::Exponential, None) => Shape::Exponential,
     };
-    let model = ServiceModel {
-        fixed_ns: s.fixed.0 as f64,
-        per_kib_ns: s.per_kib.0 as f64,
-        shape,
-    };
+    let model = ServiceModel { fixed_ns: s.fixed.0 as f64, per_kib_ns: s.per_kib.0 as f64, shape };
     Ok((model, s.servers))
 }
 
 pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
+    if spec.host.cpus == 0 {
+        return err("host.cpus", "must be at least 1");
+    }
+    if spec.host.numa_nodes == 0 || spec.host.numa_nodes > spec.host.cpus {
+        return err("host.numa_nodes", format!("allowed 1..={} (one CPU at least per node)", spec.host.cpus));
+    }
     if spec.host.adapters.is_empty() {
         return err("host.adapters", "at least one adapter is needed");
     }
@@ -83,20 +67,18 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let mut adapters = Vec::new();
     for (i, a) in spec.host.adapters.iter().enumerate() {
         if a.queue_depth == 0 {
-            return err(
-                format!("host.adapters.{i}.queue_depth"),
-                "must be at least 1",
-            );
+            return err(format!("host.adapters.{i}.queue_depth"), "must be at least 1");
         }
         let rate = a.link_speed.map(|r| r.0 / 1e9);
         if rate.is_some_and(|r| r <= 0.0 || !r.is_finite()) {
-            return err(
-                format!("host.adapters.{i}.link_speed"),
-                "must be above zero",
-            );
+            return err(format!("host.adapters.{i}.link_speed"), "must be above zero");
+        }
+        if a.numa_node >= spec.host.numa_nodes {
+            return err(format!("host.adapters.{i}.numa_node"), format!("allowed 0..{}", spec.host.numa_nodes));
         }
         adapters.push(Adapter {
             name: a.name.clone(),
+            numa_node: a.numa_node,
             queue_depth: a.queue_depth,
             active: 0,
             waiting: VecDeque::new(),
@@ -123,10 +105,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             write_latency_ns: a.write_latency.0,
         });
         if a.ports.is_empty() {
-            return err(
-                format!("arrays.{ai}.ports"),
-                "an array needs at least one port",
-            );
+            return err(format!("arrays.{ai}.ports"), "an array needs at least one port");
         }
         let names: Vec<&str> = a.ports.iter().map(|p| p.name.as_str()).collect();
         unique(&names, &format!("arrays.{ai}.ports"))?;
@@ -142,14 +121,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
                 }
             };
             let (service, servers) = service_model(service, &field)?;
-            ports.push(Port {
-                name: p.name.clone(),
-                array: ai,
-                service,
-                servers,
-                busy: 0,
-                queue: VecDeque::new(),
-            });
+            ports.push(Port { name: p.name.clone(), array: ai, service, servers, busy: 0, queue: VecDeque::new() });
             port_keys.push(format!("{}/{}", a.name, p.name));
         }
     }
@@ -158,48 +130,22 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let port_key_refs: Vec<&str> = port_keys.iter().map(String::as_str).collect();
     let mut nexuses: Vec<(usize, usize, u64)> = Vec::new();
     if spec.fabric.is_empty() {
-        return err(
-            "fabric",
-            "no zoning: add a [[fabric]] table connecting adapters to ports",
-        );
+        return err("fabric", "no zoning: add a [[fabric]] table connecting adapters to ports");
     }
     for (fi, f) in spec.fabric.iter().enumerate() {
         let one_way = match (f.latency, f.distance) {
             (Some(l), None) => l.0,
             (None, Some(d)) if d.0 >= 0.0 => (d.0 * FIBRE_NS_PER_KM).round() as u64,
             (None, Some(_)) => return err(format!("fabric.{fi}.distance"), "must not be negative"),
-            (None, None) => {
-                return err(
-                    format!("fabric.{fi}"),
-                    "give the one-way `latency` or the `distance`",
-                )
-            }
-            (Some(_), Some(_)) => {
-                return err(
-                    format!("fabric.{fi}"),
-                    "give `latency` or `distance`, not both",
-                )
-            }
+            (None, None) => return err(format!("fabric.{fi}"), "give the one-way `latency` or the `distance`"),
+            (Some(_), Some(_)) => return err(format!("fabric.{fi}"), "give `latency` or `distance`, not both"),
         };
         for (k, an) in f.adapters.iter().enumerate() {
-            let a = find(
-                &adapter_names,
-                an,
-                &format!("fabric.{fi}.adapters.{k}"),
-                "adapter",
-            )?;
+            let a = find(&adapter_names, an, &format!("fabric.{fi}.adapters.{k}"), "adapter")?;
             for (k, pn) in f.ports.iter().enumerate() {
-                let p = find(
-                    &port_key_refs,
-                    pn,
-                    &format!("fabric.{fi}.ports.{k}"),
-                    "port (write array/port)",
-                )?;
+                let p = find(&port_key_refs, pn, &format!("fabric.{fi}.ports.{k}"), "port (write array/port)")?;
                 if nexuses.iter().any(|n| n.0 == a && n.1 == p) {
-                    return err(
-                        format!("fabric.{fi}"),
-                        format!("{an} is zoned to {pn} twice"),
-                    );
+                    return err(format!("fabric.{fi}"), format!("{an} is zoned to {pn} twice"));
                 }
                 nexuses.push((a, p, one_way));
             }
@@ -218,12 +164,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let mut devices = Vec::new();
     let mut paths: Vec<Path> = Vec::new();
     for (di, d) in spec.devices.iter().enumerate() {
-        let array = find(
-            &array_names,
-            &d.array,
-            &format!("devices.{di}.array"),
-            "array",
-        )?;
+        let array = find(&array_names, &d.array, &format!("devices.{di}.array"), "array")?;
         if d.queue_depth == 0 {
             return err(format!("devices.{di}.queue_depth"), "must be at least 1");
         }
@@ -231,9 +172,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             Some(p) => (format!("devices.{di}.policy"), p.clone()),
             None => ("policy".to_string(), spec.policy.clone()),
         };
-        let mut policy = policy_config
-            .build()
-            .map_err(|e| (format!("{policy_field}.{}", e.field), e.message))?;
+        let mut policy = policy_config.build().map_err(|e| (format!("{policy_field}.{}", e.field), e.message))?;
         let mut device_paths = Vec::new();
         // Discovery order: by adapter, then by target number.
         for (a, ports_of_adapter) in targets.iter().enumerate() {
@@ -241,51 +180,36 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
                 if ports[p].array != array {
                     continue;
                 }
-                let one_way_ns = nexuses
-                    .iter()
-                    .find(|n| n.0 == a && n.1 == p)
-                    .map_or(0, |n| n.2);
+                let nexus = nexuses.iter().position(|n| n.0 == a && n.1 == p).expect("zoned pair");
+                let one_way_ns = nexuses[nexus].2;
                 let name = format!("{}:C0:T{}:L{}", adapters[a].name, t, d.lun);
                 let id = paths.len();
                 policy.add_path(&PathDesc {
                     id: PathId(id as u32),
                     name: &name,
                     alua: AluaState::ActiveOptimized,
+                    preferred: false,
+                    target_port_group: 0,
+                    nexus: nexus as u32,
+                    numa_node: adapters[a].numa_node,
                 });
-                paths.push(Path {
-                    name,
-                    device: di,
-                    adapter: a,
-                    port: p,
-                    one_way_ns,
-                    up: true,
-                });
+                paths.push(Path { name, device: di, adapter: a, port: p, nexus, one_way_ns, up: true });
                 device_paths.push(id);
             }
         }
         if device_paths.is_empty() {
             return err(
                 format!("devices.{di}"),
-                format!(
-                    "no path: no adapter is zoned to a port of array \"{}\"",
-                    d.array
-                ),
+                format!("no path: no adapter is zoned to a port of array \"{}\"", d.array),
             );
         }
         if let PolicyConfig::VmwFixed(c) = &policy_config {
             if let Some(pref) = &c.preferred {
                 if !device_paths.iter().any(|&i| &paths[i].name == pref) {
-                    let names: Vec<&str> = device_paths
-                        .iter()
-                        .map(|&i| paths[i].name.as_str())
-                        .collect();
+                    let names: Vec<&str> = device_paths.iter().map(|&i| paths[i].name.as_str()).collect();
                     return err(
                         format!("{policy_field}.preferred"),
-                        format!(
-                            "\"{pref}\" is not a path of {}; paths: {}",
-                            d.name,
-                            names.join(", ")
-                        ),
+                        format!("\"{pref}\" is not a path of {}; paths: {}", d.name, names.join(", ")),
                     );
                 }
             }
@@ -303,14 +227,9 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         });
     }
 
-    Ok(Model {
-        host_name: spec.host.name.clone(),
-        adapters,
-        arrays,
-        ports,
-        paths,
-        devices,
-    })
+    let host =
+        HostState { nexus_outstanding: vec![0; nexuses.len()], cpus: spec.host.cpus, numa_nodes: spec.host.numa_nodes };
+    Ok(Model { host_name: spec.host.name.clone(), host, adapters, arrays, ports, paths, devices })
 }
 
 /// Paths whose runtime name is `prefix` or starts with `prefix:`.

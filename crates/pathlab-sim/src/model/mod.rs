@@ -7,13 +7,41 @@ pub mod service;
 pub use build::{build_model, paths_matching, FieldError};
 
 use crate::engine::TimeNs;
-use pathlab_policy::{PathSelector, PolicyConfig};
+use pathlab_policy::{HostView, PathSelector, PolicyConfig};
 use service::ServiceModel;
 use std::collections::VecDeque;
+
+/// The host beyond one device, as policies may see it: load per I_T nexus across devices, and
+/// the CPU topology.
+pub struct HostState {
+    pub nexus_outstanding: Vec<u32>,
+    pub cpus: u32,
+    pub numa_nodes: u32,
+}
+
+impl HostView for HostState {
+    fn nexus_outstanding(&self, nexus: u32) -> u32 {
+        self.nexus_outstanding[nexus as usize]
+    }
+
+    fn cpu_node(&self, cpu: u32) -> u32 {
+        cpu * self.numa_nodes / self.cpus
+    }
+
+    fn node_distance(&self, from: u32, to: u32) -> u32 {
+        // The ACPI SLIT convention Linux reports: 10 local, 20 remote (two-socket hosts).
+        if from == to {
+            10
+        } else {
+            20
+        }
+    }
+}
 
 /// A host bus adapter (vmhbaN) with its command slots and its link.
 pub struct Adapter {
     pub name: String,
+    pub numa_node: u32,
     /// Esxtop AQLEN.
     pub queue_depth: u32,
     pub active: u32,
@@ -29,12 +57,7 @@ pub struct Adapter {
 impl Adapter {
     /// Puts `bytes` on one direction of the link no earlier than `ready`; returns when the last
     /// byte arrives. The link is a FIFO server whose service time is the serialisation time.
-    pub fn transfer(
-        free_at: &mut TimeNs,
-        bytes_per_ns: Option<f64>,
-        ready: TimeNs,
-        bytes: u64,
-    ) -> TimeNs {
+    pub fn transfer(free_at: &mut TimeNs, bytes_per_ns: Option<f64>, ready: TimeNs, bytes: u64) -> TimeNs {
         match bytes_per_ns {
             None => ready,
             Some(rate) => {
@@ -72,6 +95,8 @@ pub struct Path {
     pub device: usize,
     pub adapter: usize,
     pub port: usize,
+    /// Index of the (adapter, port) pair in the zoning: shared by every device's path over it.
+    pub nexus: usize,
     /// One-way fabric latency.
     pub one_way_ns: TimeNs,
     pub up: bool,
@@ -98,6 +123,7 @@ pub struct Device {
 /// Everything the engine needs to run, built once per run.
 pub struct Model {
     pub host_name: String,
+    pub host: HostState,
     pub adapters: Vec<Adapter>,
     pub arrays: Vec<Array>,
     pub ports: Vec<Port>,

@@ -114,10 +114,7 @@ impl Level {
     pub fn add(&mut self, now: TimeNs, delta: i64) {
         self.area = self.area_at(now);
         self.since = now;
-        self.value = self
-            .value
-            .checked_add_signed(delta)
-            .expect("a level never goes below zero");
+        self.value = self.value.checked_add_signed(delta).expect("a level never goes below zero");
     }
 
     /// ∫ level dt from time zero to `now`, in level × ns.

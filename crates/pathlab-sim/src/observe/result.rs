@@ -49,14 +49,8 @@ impl EsxtopFigures {
         let n = c.commands();
         let davg = per_ms(c.driver_read_ns + c.driver_write_ns, n);
         let kavg = per_ms(c.kernel_read_ns + c.kernel_write_ns, n);
-        let (davg_rd, kavg_rd) = (
-            per_ms(c.driver_read_ns, c.reads),
-            per_ms(c.kernel_read_ns, c.reads),
-        );
-        let (davg_wr, kavg_wr) = (
-            per_ms(c.driver_write_ns, c.writes),
-            per_ms(c.kernel_write_ns, c.writes),
-        );
+        let (davg_rd, kavg_rd) = (per_ms(c.driver_read_ns, c.reads), per_ms(c.kernel_read_ns, c.reads));
+        let (davg_wr, kavg_wr) = (per_ms(c.driver_write_ns, c.writes), per_ms(c.kernel_write_ns, c.writes));
         EsxtopFigures {
             cmds_s: rate(n),
             reads_s: rate(c.reads),
@@ -97,47 +91,26 @@ pub struct Figures {
 }
 
 impl Figures {
-    pub fn from_counters(
-        g: &GuestCounters,
-        seconds: f64,
-        outstanding_area: u128,
-        max_ns: u64,
-    ) -> Self {
+    pub fn from_counters(g: &GuestCounters, seconds: f64, outstanding_area: u128, max_ns: u64) -> Self {
         let io = &g.io;
         let n = io.commands();
         let bytes = io.bytes_read + io.bytes_written;
         let total_ns = g.resp_read_ns + g.resp_write_ns;
-        let mean_ns = if n == 0 {
-            0.0
-        } else {
-            total_ns as f64 / n as f64
-        };
-        let var = if n == 0 {
-            0.0
-        } else {
-            (g.resp_sq_ns2 as f64 / n as f64 - mean_ns * mean_ns).max(0.0)
-        };
+        let mean_ns = if n == 0 { 0.0 } else { total_ns as f64 / n as f64 };
+        let var = if n == 0 { 0.0 } else { (g.resp_sq_ns2 as f64 / n as f64 - mean_ns * mean_ns).max(0.0) };
         let per_s = |x: f64| if seconds > 0.0 { x / seconds } else { 0.0 };
         Figures {
             ios: n,
             iops: per_s(n as f64),
             mbps: per_s(bytes as f64) / MIB,
             bytes_per_io: if n == 0 { 0.0 } else { bytes as f64 / n as f64 },
-            read_pct: if n == 0 {
-                0.0
-            } else {
-                100.0 * io.reads as f64 / n as f64
-            },
+            read_pct: if n == 0 { 0.0 } else { 100.0 * io.reads as f64 / n as f64 },
             resp_ms: mean_ns / 1e6,
             read_resp_ms: per_ms(g.resp_read_ns, io.reads),
             write_resp_ms: per_ms(g.resp_write_ns, io.writes),
             resp_max_ms: max_ns as f64 / 1e6,
             resp_stddev_ms: var.sqrt() / 1e6,
-            queue_depth: if seconds > 0.0 {
-                outstanding_area as f64 / (seconds * 1e9)
-            } else {
-                0.0
-            },
+            queue_depth: if seconds > 0.0 { outstanding_area as f64 / (seconds * 1e9) } else { 0.0 },
         }
     }
 }

@@ -12,11 +12,7 @@ pub struct ScenarioError {
 
 impl ScenarioError {
     pub fn new(file: &str, field: impl Into<String>, message: impl Into<String>) -> Self {
-        ScenarioError {
-            file: file.to_string(),
-            field: field.into(),
-            message: message.into(),
-        }
+        ScenarioError { file: file.to_string(), field: field.into(), message: message.into() }
     }
 }
 

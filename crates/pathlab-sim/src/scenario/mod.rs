@@ -35,11 +35,7 @@ pub fn parse_override_value(raw: &str) -> toml::Value {
 }
 
 /// Sets `dotted.key` in a TOML tree. Numeric segments index arrays; `*` means every element.
-fn set_dotted(
-    node: &mut toml::Value,
-    segments: &[&str],
-    value: &toml::Value,
-) -> Result<(), String> {
+fn set_dotted(node: &mut toml::Value, segments: &[&str], value: &toml::Value) -> Result<(), String> {
     let Some((first, rest)) = segments.split_first() else {
         *node = value.clone();
         return Ok(());
@@ -50,31 +46,23 @@ fn set_dotted(
                 table.insert(first.to_string(), value.clone());
                 return Ok(());
             }
-            let child = table
-                .entry(first.to_string())
-                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            let child = table.entry(first.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
             set_dotted(child, rest, value)
         }
-        toml::Value::Array(items) if *first == "*" => items
-            .iter_mut()
-            .try_for_each(|item| set_dotted(item, rest, value)),
+        toml::Value::Array(items) if *first == "*" => {
+            items.iter_mut().try_for_each(|item| set_dotted(item, rest, value))
+        }
         toml::Value::Array(items) => {
             let n = items.len();
-            let index: usize = first.parse().map_err(|_| {
-                format!(
-                    "\"{first}\" is not an index: use 0..{} or *",
-                    n.saturating_sub(1)
-                )
-            })?;
-            let item = items.get_mut(index).ok_or_else(|| {
-                format!("index {index} is out of range: the list has {n} entries")
-            })?;
+            let index: usize = first
+                .parse()
+                .map_err(|_| format!("\"{first}\" is not an index: use 0..{} or *", n.saturating_sub(1)))?;
+            let item = items
+                .get_mut(index)
+                .ok_or_else(|| format!("index {index} is out of range: the list has {n} entries"))?;
             set_dotted(item, rest, value)
         }
-        _ => Err(format!(
-            "cannot set \"{first}\" inside a {}",
-            node.type_str()
-        )),
+        _ => Err(format!("cannot set \"{first}\" inside a {}", node.type_str())),
     }
 }
 
@@ -87,11 +75,7 @@ fn apply_override(
 ) -> Result<(), ScenarioError> {
     let segments: Vec<&str> = key.split('.').collect();
     if segments.iter().any(|s| s.is_empty()) {
-        return Err(ScenarioError::new(
-            file,
-            field,
-            format!("\"{key}\" is not a dotted key like policy.iops"),
-        ));
+        return Err(ScenarioError::new(file, field, format!("\"{key}\" is not a dotted key like policy.iops")));
     }
     set_dotted(root, &segments, value).map_err(|m| ScenarioError::new(file, field, m))
 }
@@ -119,27 +103,12 @@ fn deserialize<T: serde::de::DeserializeOwned>(
         // serde's wording made plain: one line, "value" (a scenario variant is another thing),
         // and an unknown field named in the path.
         let raw = e.into_inner().to_string();
-        let message = raw
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .replace("unknown variant", "unknown value");
-        let unknown = message
-            .strip_prefix("unknown field `")
-            .and_then(|m| m.split('`').next());
+        let message = raw.lines().next().unwrap_or_default().replace("unknown variant", "unknown value");
+        let unknown = message.strip_prefix("unknown field `").and_then(|m| m.split('`').next());
         if let Some(name) = unknown.filter(|n| !path.ends_with(n)) {
-            path = if path.is_empty() {
-                name.to_string()
-            } else {
-                format!("{path}.{name}")
-            };
+            path = if path.is_empty() { name.to_string() } else { format!("{path}.{name}") };
         }
-        let field = [prefix, path.as_str()]
-            .iter()
-            .filter(|s| !s.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join(".");
+        let field = [prefix, path.as_str()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(".");
         ScenarioError::new(file, field, message)
     })
 }
@@ -150,10 +119,7 @@ fn check_published(
     file: &str,
     prefix: &str,
 ) -> Result<(), ScenarioError> {
-    for (table, keys) in [
-        ("published", published.keys()),
-        ("tolerance", tolerance.keys()),
-    ] {
+    for (table, keys) in [("published", published.keys()), ("tolerance", tolerance.keys())] {
         for key in keys {
             if !PUBLISHABLE.contains(&key.as_str()) {
                 return Err(ScenarioError::new(
@@ -194,79 +160,39 @@ impl Scenario {
         seed: Option<u64>,
     ) -> Result<Scenario, ScenarioError> {
         let mut table: toml::Table = toml::from_str(text).map_err(|e| {
-            let msg = e
-                .to_string()
-                .replace('\n', " ")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
+            let msg = e.to_string().replace('\n', " ").split_whitespace().collect::<Vec<_>>().join(" ");
             ScenarioError::new(file, "", format!("not valid TOML: {msg}"))
         })?;
         let mut variants = Vec::new();
         if let Some(v) = table.remove("variants") {
             let toml::Value::Table(vt) = v else {
-                return Err(ScenarioError::new(
-                    file,
-                    "variants",
-                    "must be a table of named variants",
-                ));
+                return Err(ScenarioError::new(file, "variants", "must be a table of named variants"));
             };
             for (name, body) in vt {
                 let spec: VariantSpec = deserialize(body, file, &format!("variants.{name}"))?;
-                check_published(
-                    &spec.published,
-                    &spec.tolerance,
-                    file,
-                    &format!("variants.{name}."),
-                )?;
+                check_published(&spec.published, &spec.tolerance, file, &format!("variants.{name}."))?;
                 variants.push((name, spec));
             }
         }
         let mut root = toml::Value::Table(table);
         let selected = match variant {
             None => None,
-            Some(name) => Some(
-                variants
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, v)| v.clone())
-                    .ok_or_else(|| {
-                        let names: Vec<&str> = variants.iter().map(|(n, _)| n.as_str()).collect();
-                        let defined = if names.is_empty() {
-                            "none".to_string()
-                        } else {
-                            names.join(", ")
-                        };
-                        ScenarioError::new(
-                            file,
-                            "variant",
-                            format!("unknown variant \"{name}\"; defined: {defined}"),
-                        )
-                    })?,
-            ),
+            Some(name) => Some(variants.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).ok_or_else(|| {
+                let names: Vec<&str> = variants.iter().map(|(n, _)| n.as_str()).collect();
+                let defined = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+                ScenarioError::new(file, "variant", format!("unknown variant \"{name}\"; defined: {defined}"))
+            })?),
         };
         if let (Some(name), Some(v)) = (variant, &selected) {
             for (key, value) in &v.set {
-                apply_override(
-                    &mut root,
-                    key,
-                    value,
-                    file,
-                    &format!("variants.{name}.set.{key}"),
-                )?;
+                apply_override(&mut root, key, value, file, &format!("variants.{name}.set.{key}"))?;
             }
         }
         for (key, value) in overrides {
             apply_override(&mut root, key, value, file, key)?;
         }
         if let Some(seed) = seed {
-            apply_override(
-                &mut root,
-                "run.seed",
-                &toml::Value::Integer(seed as i64),
-                file,
-                "seed",
-            )?;
+            apply_override(&mut root, "run.seed", &toml::Value::Integer(seed as i64), file, "seed")?;
         }
         let spec: ScenarioSpec = deserialize(root, file, "")?;
         check_published(&spec.published, &spec.tolerance, file, "")?;
@@ -296,30 +222,17 @@ impl Scenario {
 
     /// A fresh simulation of this scenario.
     pub fn simulation(&self) -> Result<Simulation, ScenarioError> {
-        let err =
-            |(field, message): (String, String)| ScenarioError::new(&self.file, field, message);
+        let err = |(field, message): (String, String)| ScenarioError::new(&self.file, field, message);
         let run = &self.spec.run;
         if run.duration.0 == 0 {
-            return Err(ScenarioError::new(
-                &self.file,
-                "run.duration",
-                "must be above zero",
-            ));
+            return Err(ScenarioError::new(&self.file, "run.duration", "must be above zero"));
         }
         if run.interval.0 == 0 {
-            return Err(ScenarioError::new(
-                &self.file,
-                "run.interval",
-                "must be above zero",
-            ));
+            return Err(ScenarioError::new(&self.file, "run.interval", "must be above zero"));
         }
         let model = build_model(&self.spec).map_err(err)?;
-        let workers = build_workers(
-            &self.spec.workloads,
-            |n| model.devices.iter().position(|d| d.name == n),
-            run.seed,
-        )
-        .map_err(err)?;
+        let workers = build_workers(&self.spec.workloads, |n| model.devices.iter().position(|d| d.name == n), run.seed)
+            .map_err(err)?;
         let mut path_events = Vec::new();
         for (i, f) in self.spec.faults.iter().enumerate() {
             let (at, path, up) = match f {
@@ -332,17 +245,10 @@ impl Scenario {
                 return Err(ScenarioError::new(
                     &self.file,
                     format!("faults.{i}.path"),
-                    format!(
-                        "no path is named \"{path}\" or starts with \"{path}:\"; paths: {}",
-                        names.join(", ")
-                    ),
+                    format!("no path is named \"{path}\" or starts with \"{path}:\"; paths: {}", names.join(", ")),
                 ));
             }
-            path_events.push(PathEvent {
-                at_ns: at,
-                paths,
-                up,
-            });
+            path_events.push(PathEvent { at_ns: at, paths, up });
         }
         let plan = RunPlan {
             scenario: self.name().to_string(),

@@ -64,7 +64,21 @@ impl Default for RunSpec {
 pub struct HostSpec {
     #[serde(default = "default_host_name")]
     pub name: String,
+    /// Host CPUs; workers are spread over them in order (worker i submits on CPU i mod cpus).
+    #[serde(default = "default_cpus")]
+    pub cpus: u32,
+    /// NUMA nodes; CPUs are split into equal consecutive blocks, one per node.
+    #[serde(default = "default_numa_nodes")]
+    pub numa_nodes: u32,
     pub adapters: Vec<AdapterSpec>,
+}
+
+fn default_cpus() -> u32 {
+    8
+}
+
+fn default_numa_nodes() -> u32 {
+    1
 }
 
 fn default_host_name() -> String {
@@ -82,6 +96,9 @@ pub struct AdapterSpec {
     /// Commands the adapter accepts at once (esxtop AQLEN).
     #[serde(default = "default_adapter_queue_depth")]
     pub queue_depth: u32,
+    /// NUMA node the adapter is attached to.
+    #[serde(default)]
+    pub numa_node: u32,
 }
 
 fn default_adapter_queue_depth() -> u32 {

@@ -10,24 +10,15 @@ pub const FIBRE_NS_PER_KM: f64 = 5_000.0;
 
 fn split_number(s: &str) -> Option<(f64, &str)> {
     let s = s.trim();
-    let end = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
-        .unwrap_or(s.len());
+    let end = s.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_')).unwrap_or(s.len());
     let number: f64 = s[..end].replace('_', "").parse().ok()?;
     Some((number, s[end..].trim()))
 }
 
 fn parse_with(s: &str, units: &[(&str, f64)]) -> Result<f64, String> {
-    let allowed = || {
-        units
-            .iter()
-            .map(|u| u.0)
-            .filter(|u| !u.is_empty())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let (number, unit) = split_number(s)
-        .ok_or_else(|| format!("\"{s}\" is not a number with a unit (units: {})", allowed()))?;
+    let allowed = || units.iter().map(|u| u.0).filter(|u| !u.is_empty()).collect::<Vec<_>>().join(", ");
+    let (number, unit) =
+        split_number(s).ok_or_else(|| format!("\"{s}\" is not a number with a unit (units: {})", allowed()))?;
     units
         .iter()
         .find(|(name, _)| *name == unit)
@@ -35,15 +26,8 @@ fn parse_with(s: &str, units: &[(&str, f64)]) -> Result<f64, String> {
         .ok_or_else(|| format!("\"{s}\": unknown unit \"{unit}\" (units: {})", allowed()))
 }
 
-const DURATION_UNITS: &[(&str, f64)] = &[
-    ("ns", 1.0),
-    ("us", 1e3),
-    ("µs", 1e3),
-    ("ms", 1e6),
-    ("s", 1e9),
-    ("min", 60e9),
-    ("h", 3600e9),
-];
+const DURATION_UNITS: &[(&str, f64)] =
+    &[("ns", 1.0), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9), ("min", 60e9), ("h", 3600e9)];
 const SIZE_UNITS: &[(&str, f64)] = &[
     ("B", 1.0),
     ("KiB", 1024.0),
@@ -105,13 +89,8 @@ macro_rules! unit_type {
 
 unit_type!(DurationNs, u64, "a duration", "26us", parse_duration_ns);
 unit_type!(Bytes, u64, "a size", "8KiB", parse_bytes);
-unit_type!(BytesPerSec, f64, "a link speed", "16Gb", |s| parse_with(
-    s, RATE_UNITS
-));
-unit_type!(Kilometres, f64, "a distance", "50km", |s| parse_with(
-    s,
-    DISTANCE_UNITS
-));
+unit_type!(BytesPerSec, f64, "a link speed", "16Gb", |s| parse_with(s, RATE_UNITS));
+unit_type!(Kilometres, f64, "a distance", "50km", |s| parse_with(s, DISTANCE_UNITS));
 
 #[cfg(test)]
 mod tests {

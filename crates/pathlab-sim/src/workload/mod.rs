@@ -70,25 +70,14 @@ impl Worker {
                 o
             }
         };
-        IoAttrs {
-            bytes,
-            is_write,
-            offset,
-            service_quantile: self.service_rng.open01(),
-        }
+        IoAttrs { bytes, is_write, offset, service_quantile: self.service_rng.open01() }
     }
 
     /// Time to the next open-loop arrival.
     pub fn next_gap_ns(&mut self) -> TimeNs {
         match self.mode {
-            Loop::Open {
-                mean_gap_ns,
-                poisson: true,
-            } => (-self.arrivals.open01().ln() * mean_gap_ns).round() as TimeNs,
-            Loop::Open {
-                mean_gap_ns,
-                poisson: false,
-            } => mean_gap_ns.round() as TimeNs,
+            Loop::Open { mean_gap_ns, poisson: true } => (-self.arrivals.open01().ln() * mean_gap_ns).round() as TimeNs,
+            Loop::Open { mean_gap_ns, poisson: false } => mean_gap_ns.round() as TimeNs,
             Loop::Closed { .. } => 0,
         }
     }
@@ -109,16 +98,10 @@ pub fn build_workers(
         let mode = match (w.outstanding, w.rate) {
             (Some(0), None) => return Err((field("outstanding"), "must be at least 1".into())),
             (Some(n), None) => Loop::Closed { outstanding: n },
-            (None, Some(r)) if r > 0.0 && r.is_finite() => Loop::Open {
-                mean_gap_ns: 1e9 / r,
-                poisson: w.arrival == Arrival::Poisson,
-            },
-            (None, Some(_)) => {
-                return Err((
-                    field("rate"),
-                    "must be a positive number of I/Os per second".into(),
-                ))
+            (None, Some(r)) if r > 0.0 && r.is_finite() => {
+                Loop::Open { mean_gap_ns: 1e9 / r, poisson: w.arrival == Arrival::Poisson }
             }
+            (None, Some(_)) => return Err((field("rate"), "must be a positive number of I/Os per second".into())),
             _ => {
                 return Err((
                     field("outstanding"),
@@ -127,18 +110,10 @@ pub fn build_workers(
             }
         };
         if !(0.0..=100.0).contains(&w.read_pct) {
-            return Err((
-                field("read_pct"),
-                format!("{} is out of range: allowed 0..=100", w.read_pct),
-            ));
+            return Err((field("read_pct"), format!("{} is out of range: allowed 0..=100", w.read_pct)));
         }
         let sizes = match (&w.block_size, &w.bssplit) {
-            (Some(_), Some(_)) => {
-                return Err((
-                    field("bssplit"),
-                    "give `block_size` or `bssplit`, not both".into(),
-                ))
-            }
+            (Some(_), Some(_)) => return Err((field("bssplit"), "give `block_size` or `bssplit`, not both".into())),
             (Some(b), None) => Sizes::Fixed(b.0),
             (None, None) => Sizes::Fixed(8192),
             (None, Some(split)) => {
@@ -155,10 +130,7 @@ pub fn build_workers(
                     cum.push((size.0, total));
                 }
                 if cum.is_empty() {
-                    return Err((
-                        field("bssplit"),
-                        "needs at least one [size, weight] pair".into(),
-                    ));
+                    return Err((field("bssplit"), "needs at least one [size, weight] pair".into()));
                 }
                 Sizes::Split(cum)
             }
@@ -177,12 +149,8 @@ pub fn build_workers(
             return Err((field("devices"), "name at least one device".into()));
         }
         for (k, name) in w.devices.iter().enumerate() {
-            let device = device_index(name).ok_or_else(|| {
-                (
-                    format!("workloads.{wi}.devices.{k}"),
-                    format!("unknown device \"{name}\""),
-                )
-            })?;
+            let device = device_index(name)
+                .ok_or_else(|| (format!("workloads.{wi}.devices.{k}"), format!("unknown device \"{name}\"")))?;
             let owner = workers.len() as u64;
             workers.push(Worker {
                 device,
