@@ -8,16 +8,35 @@
 //!
 //! Adding a policy is one new file and one arm of [`PolicyConfig`].
 
+mod dm_historical_service_time;
+mod dm_io_affinity;
+mod dm_multipath;
+mod dm_queue_length;
+mod dm_round_robin;
+mod dm_selector;
+mod dm_service_time;
+mod hpp;
+mod latency_sampler;
+mod mpio_msdsm;
+mod nvme_multipath;
 mod params;
 mod path_set;
+mod powerpath;
+mod spdk_bdev_nvme;
 mod vmw_psp_fixed;
 mod vmw_psp_mru;
 mod vmw_psp_rr;
 
 use serde::Deserialize;
 
+pub use dm_multipath::{DmMultipath, DmMultipathConfig, DmSelectorKind, Failback, NoPathRetry, PathGrouping};
+pub use hpp::{HppConfig, HppScheme};
+pub use mpio_msdsm::{MpioConfig, MpioPolicy, MsdsmMpio};
+pub use nvme_multipath::{NvmeConfig, NvmeIoPolicy, NvmeMultipath};
 pub use params::{check_range, ParamSpec, PolicyError, PolicySpec};
 pub use path_set::{flat_group, PathSet};
+pub use powerpath::{Autostandby, PowerPath, PowerPathConfig, PowerPathPolicy};
+pub use spdk_bdev_nvme::{SpdkBdevNvme, SpdkConfig, SpdkPolicy, SpdkSelector};
 pub use vmw_psp_fixed::{FixedConfig, VmwPspFixed};
 pub use vmw_psp_mru::{MruConfig, VmwPspMru};
 pub use vmw_psp_rr::{RoundRobinConfig, RrType, VmwPspRr};
@@ -194,6 +213,18 @@ pub enum PolicyConfig {
     VmwFixed(FixedConfig),
     #[serde(rename = "VMW_PSP_MRU")]
     VmwMru(MruConfig),
+    #[serde(rename = "dm-multipath")]
+    DmMultipath(DmMultipathConfig),
+    #[serde(rename = "nvme")]
+    Nvme(NvmeConfig),
+    #[serde(rename = "spdk")]
+    Spdk(SpdkConfig),
+    #[serde(rename = "mpio")]
+    Mpio(MpioConfig),
+    #[serde(rename = "powerpath")]
+    PowerPath(PowerPathConfig),
+    #[serde(rename = "HPP")]
+    Hpp(HppConfig),
 }
 
 impl Default for PolicyConfig {
@@ -207,7 +238,12 @@ impl PolicyConfig {
     pub fn validate(&self) -> Result<(), PolicyError> {
         match self {
             PolicyConfig::VmwRoundRobin(c) => c.validate(),
-            PolicyConfig::VmwFixed(_) | PolicyConfig::VmwMru(_) => Ok(()),
+            PolicyConfig::VmwFixed(_) | PolicyConfig::VmwMru(_) | PolicyConfig::Nvme(_) => Ok(()),
+            PolicyConfig::DmMultipath(c) => c.validate(),
+            PolicyConfig::Spdk(c) => c.validate(),
+            PolicyConfig::Mpio(c) => c.validate(),
+            PolicyConfig::PowerPath(c) => c.validate(),
+            PolicyConfig::Hpp(c) => c.validate(),
         }
     }
 
@@ -218,6 +254,12 @@ impl PolicyConfig {
             PolicyConfig::VmwRoundRobin(c) => Box::new(VmwPspRr::new(c.clone())),
             PolicyConfig::VmwFixed(c) => Box::new(VmwPspFixed::new(c.clone())),
             PolicyConfig::VmwMru(c) => Box::new(VmwPspMru::new(c.clone())),
+            PolicyConfig::DmMultipath(c) => Box::new(DmMultipath::new(c.clone())),
+            PolicyConfig::Nvme(c) => Box::new(NvmeMultipath::new(c.clone())),
+            PolicyConfig::Spdk(c) => Box::new(SpdkBdevNvme::new(*c)),
+            PolicyConfig::Mpio(c) => Box::new(MsdsmMpio::new(c.clone())),
+            PolicyConfig::PowerPath(c) => Box::new(PowerPath::new(c.clone())),
+            PolicyConfig::Hpp(c) => c.build(),
         })
     }
 
@@ -227,18 +269,101 @@ impl PolicyConfig {
             PolicyConfig::VmwRoundRobin(_) => vmw_psp_rr::SPEC.name,
             PolicyConfig::VmwFixed(_) => vmw_psp_fixed::SPEC.name,
             PolicyConfig::VmwMru(_) => vmw_psp_mru::SPEC.name,
+            PolicyConfig::DmMultipath(_) => dm_multipath::SPEC.name,
+            PolicyConfig::Nvme(_) => nvme_multipath::SPEC.name,
+            PolicyConfig::Spdk(_) => spdk_bdev_nvme::SPEC.name,
+            PolicyConfig::Mpio(_) => mpio_msdsm::SPEC.name,
+            PolicyConfig::PowerPath(_) => powerpath::SPEC.name,
+            PolicyConfig::Hpp(_) => hpp::SPEC.name,
         }
     }
 }
 
 /// The catalogue shown by `pathlab policies`: every policy, its parameters, defaults and ranges.
 pub fn catalog() -> Vec<&'static PolicySpec> {
-    vec![&vmw_psp_rr::SPEC, &vmw_psp_fixed::SPEC, &vmw_psp_mru::SPEC]
+    vec![
+        &vmw_psp_rr::SPEC,
+        &vmw_psp_fixed::SPEC,
+        &vmw_psp_mru::SPEC,
+        &hpp::SPEC,
+        &dm_multipath::SPEC,
+        &nvme_multipath::SPEC,
+        &spdk_bdev_nvme::SPEC,
+        &mpio_msdsm::SPEC,
+        &powerpath::SPEC,
+    ]
 }
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use crate::{AluaState, IdleHost, IoDesc, IoDone, PathDesc, PathId, PathSelector};
+    use crate::{AluaState, HostView, IdleHost, IoDesc, IoDone, PathDesc, PathId, PathSelector, TimeNs};
+
+    /// A host whose per-nexus load, CPU placement and node distances a test sets.
+    #[derive(Default)]
+    pub struct TestHost {
+        /// Commands in flight per nexus (by index), other devices' included; missing: 0.
+        pub nexus_load: Vec<u32>,
+        /// NUMA node of each CPU (by index); missing: node 0.
+        pub cpu_nodes: Vec<u32>,
+        /// `distances[from][to]`; empty: 10 within a node, 20 across.
+        pub distances: Vec<Vec<u32>>,
+    }
+
+    impl HostView for TestHost {
+        fn nexus_outstanding(&self, nexus: u32) -> u32 {
+            self.nexus_load.get(nexus as usize).copied().unwrap_or(0)
+        }
+        fn cpu_node(&self, cpu: u32) -> u32 {
+            self.cpu_nodes.get(cpu as usize).copied().unwrap_or(0)
+        }
+        fn node_distance(&self, from: u32, to: u32) -> u32 {
+            match self.distances.get(from as usize) {
+                Some(row) => row[to as usize],
+                None => IdleHost.node_distance(from, to),
+            }
+        }
+    }
+
+    /// Adds `n` paths named like [`add_paths`], active-optimized on nexus `i` and node 0 until
+    /// `describe(i, &mut desc)` says otherwise.
+    pub fn add_paths_with(p: &mut dyn PathSelector, n: u32, describe: impl Fn(u32, &mut PathDesc)) {
+        for i in 0..n {
+            let name = format!("vmhba1:C0:T{i}:L0");
+            let mut desc = PathDesc::simple(PathId(i), &name, AluaState::ActiveOptimized);
+            describe(i, &mut desc);
+            p.add_path(&desc);
+        }
+    }
+
+    pub fn io(bytes: u64, cpu: u32) -> IoDesc {
+        IoDesc { bytes, is_write: false, cpu }
+    }
+
+    /// Selects a path for one I/O and starts it there, leaving it outstanding.
+    pub fn issue(p: &mut dyn PathSelector, host: &dyn HostView, io: &IoDesc, now_ns: TimeNs) -> u32 {
+        let path = p.select_path(io, now_ns, host).expect("a usable path");
+        p.start_io(path, io, now_ns);
+        path.0
+    }
+
+    /// Ends an I/O that started on `path` at `start_ns`, at `end_ns`.
+    pub fn complete(p: &mut dyn PathSelector, path: u32, io: &IoDesc, start_ns: TimeNs, end_ns: TimeNs) {
+        let done = IoDone { now_ns: end_ns, latency_ns: end_ns - start_ns, failed: false };
+        p.end_io(PathId(path), io, &done);
+    }
+
+    /// Issues one 4 KiB I/O from each CPU in turn on `host`, each completing before the next,
+    /// and returns the path index each one took.
+    pub fn run_on_cpus(p: &mut dyn PathSelector, host: &dyn HostView, cpus: &[u32]) -> Vec<u32> {
+        cpus.iter()
+            .map(|&cpu| {
+                let io = io(4096, cpu);
+                let path = issue(p, host, &io, 0);
+                complete(p, path, &io, 0, 1000);
+                path
+            })
+            .collect()
+    }
 
     /// Adds `n` paths named `vmhba1:C0:T<i>:L0` with the ALUA state `alua(i)`.
     pub fn add_paths(p: &mut dyn PathSelector, n: u32, alua: impl Fn(u32) -> AluaState) {

@@ -101,6 +101,35 @@ impl PathSet {
     pub fn name(&self, index: usize) -> &str {
         &self.entries[index].name
     }
+
+    /// Whether the path at `index` is down, whatever its ALUA state.
+    pub fn failed(&self, index: usize) -> bool {
+        self.entries[index].failed
+    }
+}
+
+/// The first of the indices `0..n` that is `eligible`, walking round from `start`: round robin.
+pub fn next_from(n: usize, start: usize, eligible: impl Fn(usize) -> bool) -> Option<usize> {
+    (0..n).map(|k| (start + k) % n).find(|&i| eligible(i))
+}
+
+/// Among the indices `0..n` that are `eligible`, the one with the least `key`; ties go to the
+/// first one met walking round from `start`. With `start` fixed at 0 ties go to the first in
+/// path order; with `start` just after the last path chosen, equally good paths take turns.
+pub fn least_from<K: Ord>(
+    n: usize,
+    start: usize,
+    eligible: impl Fn(usize) -> bool,
+    mut key: impl FnMut(usize) -> K,
+) -> Option<usize> {
+    let mut best: Option<(usize, K)> = None;
+    for i in (0..n).map(|k| (start + k) % n).filter(|&i| eligible(i)) {
+        let k = key(i);
+        if best.as_ref().is_none_or(|(_, b)| k < *b) {
+            best = Some((i, k));
+        }
+    }
+    best.map(|(i, _)| i)
 }
 
 /// The one group of a policy that treats all its paths alike.

@@ -14,4 +14,6 @@ fn main() {
         result.accounting.issued as f64 / secs / 1e6
     );
     println!("{}", serde_json::to_string(&result.summary).unwrap());
+    eprintln!("replication {}", serde_json::to_string(&result.replication).unwrap());
+    eprintln!("controllers {}", serde_json::to_string(&result.controllers).unwrap());
 }

@@ -3,21 +3,23 @@
 //!
 //! The SCSI exchange (DOMAIN.md §3): a read costs one round trip (command out; data and status
 //! back) plus the data transfer; a write costs two (command out, transfer-ready back, data out,
-//! status back). Port service happens when the command (read) or the data (write) reaches the
-//! port; the array's cache latency follows it.
+//! status back). When the command (read) or the data (write) reaches the array port, the I/O
+//! walks its path's route inside the arrays (`model::Step`): port, controller, forwarding to
+//! the owning controller, cache, extent ownership and replication to the peer array. Then the
+//! data (read) or the status (write) goes back to the host.
 
 use crate::engine::event_queue::EventQueue;
 use crate::engine::slab::Slab;
 use crate::engine::TimeNs;
-use crate::model::{Adapter, Model};
+use crate::model::{transfer, Model, Step};
 use crate::observe::result::{
     Accounting, AdapterResult, DeviceResult, EsxtopFigures, Figures, IntervalRow, ObjectIntervalRow, PathResult,
-    PortResult, RunResult, Summary,
+    ReplicationResult, RunResult, StationResult, Summary,
 };
 use crate::observe::{Completion, IoCounters, Recorder, Snapshot};
 use crate::workload::{IoAttrs, Loop, Worker};
 use hdrhistogram::Histogram;
-use pathlab_policy::{IoDesc, IoDone, PathId};
+use pathlab_policy::{AluaState, IoDesc, IoDone, PathId};
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
@@ -25,7 +27,7 @@ enum Event {
     Arrival {
         worker: u32,
     },
-    /// The command (read) or the data (write) reaches the array port.
+    /// The command (read) or the data (write) reaches the array port: its route starts.
     AtPort {
         io: u32,
         attempt: u32,
@@ -35,11 +37,28 @@ enum Event {
         io: u32,
         attempt: u32,
     },
-    /// A port finished serving an I/O.
-    PortDone {
-        port: u32,
+    /// A station (port, controller) finished serving an I/O.
+    StationDone {
+        station: u32,
         io: u32,
         attempt: u32,
+    },
+    /// A delay step (forwarding, cache, replication round trip) is over.
+    StepDone {
+        io: u32,
+        attempt: u32,
+    },
+    /// A request for an extent reaches the array that owns it.
+    ExtentRequest {
+        group: u32,
+        device: u32,
+        extent: u64,
+    },
+    /// The grant of an extent reaches the array that asked for it.
+    ExtentGrant {
+        group: u32,
+        device: u32,
+        extent: u64,
     },
     /// The status reached the host.
     Complete {
@@ -49,6 +68,11 @@ enum Event {
     PathState {
         path: u32,
         up: bool,
+    },
+    /// The array reports a new ALUA state for a path.
+    AluaChange {
+        path: u32,
+        state: AluaState,
     },
     Sample,
     WarmupEnd,
@@ -78,6 +102,18 @@ struct Io {
     /// Changes at every dispatch: events of an abandoned attempt no longer match and are dropped.
     attempt: u32,
     state: IoState,
+    route: u32,
+    /// Next step of the route.
+    stage: u8,
+    extent: ExtentHold,
+}
+
+/// Where a write stands with the ownership of its extent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExtentHold {
+    None,
+    Waiting { group: u32, side: u8 },
+    Holding { group: u32, side: u8 },
 }
 
 impl Io {
@@ -86,12 +122,20 @@ impl Io {
     }
 }
 
+/// What a scheduled event does to its paths.
+#[derive(Clone, Copy, Debug)]
+pub enum PathChange {
+    Up,
+    Down,
+    Alua(AluaState),
+}
+
 /// A scheduled change of path state, resolved to path indices.
 #[derive(Clone, Debug)]
 pub struct PathEvent {
     pub at_ns: TimeNs,
     pub paths: Vec<usize>,
-    pub up: bool,
+    pub change: PathChange,
 }
 
 /// Timing and labels of a run.
@@ -140,7 +184,7 @@ fn new_histogram() -> Histogram<u64> {
 
 impl Simulation {
     pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, path_events: Vec<PathEvent>) -> Self {
-        let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), model.ports.len());
+        let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), model.stations.len());
         let last_sample = rec.snapshot(0);
         let device_latency = model.devices.iter().map(|_| new_histogram()).collect();
         let mut sim = Simulation {
@@ -186,7 +230,13 @@ impl Simulation {
         sim.events.schedule(end, Event::MeasureEnd);
         for e in path_events.iter().filter(|e| e.at_ns < end) {
             for &p in &e.paths {
-                sim.events.schedule(e.at_ns, Event::PathState { path: p as u32, up: e.up });
+                let path = p as u32;
+                let event = match e.change {
+                    PathChange::Up => Event::PathState { path, up: true },
+                    PathChange::Down => Event::PathState { path, up: false },
+                    PathChange::Alua(state) => Event::AluaChange { path, state },
+                };
+                sim.events.schedule(e.at_ns, event);
             }
         }
         for w in 0..sim.workers.len() {
@@ -233,9 +283,22 @@ impl Simulation {
                     self.events.schedule(next, Event::Arrival { worker });
                 }
             }
-            Event::AtPort { io, attempt } => self.at_port(io, attempt),
+            Event::AtPort { io, attempt } | Event::StepDone { io, attempt } => {
+                if self.current(io, attempt) {
+                    self.advance(io, attempt);
+                }
+            }
             Event::SendWriteData { io, attempt } => self.send_write_data(io, attempt),
-            Event::PortDone { port, io, attempt } => self.port_done(port as usize, io, attempt),
+            Event::StationDone { station, io, attempt } => self.station_done(station as usize, io, attempt),
+            Event::ExtentRequest { group, device, extent } => self.extent_request(group, (device, extent)),
+            Event::ExtentGrant { group, device, extent } => self.extent_grant(group, (device, extent)),
+            Event::AluaChange { path, state } => {
+                let p = path as usize;
+                self.model.paths[p].alua = state;
+                let seen = self.model.policy_alua(p);
+                self.model.devices[self.model.paths[p].device].policy.set_alua_state(PathId(path), seen);
+                self.dispatch_device(self.model.paths[p].device);
+            }
             Event::Complete { io, attempt } => self.complete(io, attempt),
             Event::PathState { path, up } => self.set_path_state(path as usize, up),
             Event::Sample => self.sample(),
@@ -272,6 +335,9 @@ impl Simulation {
             dispatched_at: self.now,
             attempt: 0,
             state: IoState::Queued,
+            route: 0,
+            stage: 0,
+            extent: ExtentHold::None,
         });
         self.issued += 1;
         self.rec.outstanding.add(self.now, 1);
@@ -321,11 +387,13 @@ impl Simulation {
         let attempt = self.next_attempt;
         let now = self.now;
         let r = self.ios.get_mut(io);
+        let (is_write, p) = (r.attrs.is_write, r.path as usize);
+        let path = &self.model.paths[p];
         r.state = IoState::InFlight;
         r.dispatched_at = now;
         r.attempt = attempt;
-        let (is_write, p) = (r.attrs.is_write, r.path as usize);
-        let path = &self.model.paths[p];
+        r.route = path.routes[usize::from(is_write)];
+        r.stage = 0;
         let one_way = path.one_way_ns;
         let adapter = &mut self.model.adapters[path.adapter];
         adapter.active += 1;
@@ -347,53 +415,177 @@ impl Simulation {
         let r = self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
         let adapter = &mut self.model.adapters[path.adapter];
-        let sent = Adapter::transfer(&mut adapter.tx_free_at, adapter.bytes_per_ns, self.now, r.attrs.bytes);
+        let sent = transfer(&mut adapter.tx_free_at, adapter.bytes_per_ns, self.now, r.attrs.bytes);
         self.events.schedule(sent + path.one_way_ns, Event::AtPort { io, attempt });
     }
 
-    fn at_port(&mut self, io: u32, attempt: u32) {
-        if !self.current(io, attempt) {
-            return; // lost with its path
-        }
-        let r = self.ios.get(io);
-        let p = self.model.paths[r.path as usize].port;
-        let port = &mut self.model.ports[p];
-        let service = port.service.sample_ns(r.attrs.bytes, r.attrs.service_quantile);
-        if port.busy < port.servers {
-            self.start_service(p, io, attempt, service);
-        } else {
-            port.queue.push_back((io, attempt, service));
+    /// Walks the I/O's route from its current step until it has to wait; at the end of the
+    /// route, sends the data (read) or the status (write) back to the host.
+    fn advance(&mut self, io: u32, attempt: u32) {
+        loop {
+            let r = *self.ios.get(io);
+            let Some(&step) = self.model.routes[r.route as usize].get(usize::from(r.stage)) else {
+                return self.respond(io, attempt);
+            };
+            self.ios.get_mut(io).stage += 1;
+            match step {
+                Step::Serve(st) => {
+                    let st = st as usize;
+                    // A different but still uniform quantile at each station of the route
+                    // (a golden-ratio shift), so that stations in series are not correlated.
+                    let u = (r.attrs.service_quantile + 0.618_033_988_749_895 * f64::from(r.stage)).fract();
+                    let station = &mut self.model.stations[st];
+                    let service = station.service.sample_ns(r.attrs.bytes, u.max(f64::MIN_POSITIVE));
+                    if station.busy < station.servers {
+                        self.start_service(st, io, attempt, service);
+                    } else {
+                        station.queue.push_back((io, attempt, service));
+                    }
+                    return;
+                }
+                Step::Delay(ns) => {
+                    self.events.schedule(self.now + ns, Event::StepDone { io, attempt });
+                    return;
+                }
+                Step::Replicate { group, side } => {
+                    let rep = &mut self.model.replications[group as usize];
+                    let peer = rep.arrays[usize::from(1 - side)];
+                    let sent = transfer(&mut rep.free_at[usize::from(side)], rep.bytes_per_ns, self.now, r.attrs.bytes);
+                    rep.writes[usize::from(side)] += 1;
+                    let acked = sent + rep.one_way_ns + self.model.arrays[peer].write_latency_ns + rep.one_way_ns;
+                    self.events.schedule(acked, Event::StepDone { io, attempt });
+                    return;
+                }
+                Step::Acquire { group, side } => {
+                    if !self.acquire(io, group, side) {
+                        return;
+                    }
+                }
+            }
         }
     }
 
-    fn start_service(&mut self, p: usize, io: u32, attempt: u32, service_ns: TimeNs) {
-        self.model.ports[p].busy += 1;
-        self.rec.port_busy[p].add(self.now, 1);
-        self.rec.port_commands[p] += 1;
-        self.events.schedule(self.now + service_ns, Event::PortDone { port: p as u32, io, attempt });
+    fn start_service(&mut self, st: usize, io: u32, attempt: u32, service_ns: TimeNs) {
+        self.model.stations[st].busy += 1;
+        self.rec.station_busy[st].add(self.now, 1);
+        self.rec.station_commands[st] += 1;
+        self.events.schedule(self.now + service_ns, Event::StationDone { station: st as u32, io, attempt });
     }
 
-    fn port_done(&mut self, p: usize, io: u32, attempt: u32) {
-        // The port serves whatever reached it, even work whose path has since failed.
-        self.model.ports[p].busy -= 1;
-        self.rec.port_busy[p].add(self.now, -1);
-        if let Some((next, next_attempt, service)) = self.model.ports[p].queue.pop_front() {
-            self.start_service(p, next, next_attempt, service);
+    fn station_done(&mut self, st: usize, io: u32, attempt: u32) {
+        // The station serves whatever reached it, even work whose path has since failed.
+        self.model.stations[st].busy -= 1;
+        self.rec.station_busy[st].add(self.now, -1);
+        if let Some((next, next_attempt, service)) = self.model.stations[st].queue.pop_front() {
+            self.start_service(st, next, next_attempt, service);
         }
-        if !self.current(io, attempt) {
-            return;
+        if self.current(io, attempt) {
+            self.advance(io, attempt);
         }
+    }
+
+    /// The route is done: data or status travels back to the host.
+    fn respond(&mut self, io: u32, attempt: u32) {
+        self.release_extent(io);
         let r = *self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
-        let array = &self.model.arrays[self.model.ports[p].array];
         let done = if r.attrs.is_write {
-            self.now + array.write_latency_ns + path.one_way_ns
+            self.now + path.one_way_ns
         } else {
             let adapter = &mut self.model.adapters[path.adapter];
-            let leaves = self.now + array.read_latency_ns + path.one_way_ns;
-            Adapter::transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, leaves, r.attrs.bytes)
+            transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, self.now + path.one_way_ns, r.attrs.bytes)
         };
         self.events.schedule(done, Event::Complete { io, attempt });
+    }
+
+    fn extent_key(&self, io: u32, group: u32) -> (u32, u64) {
+        let r = self.ios.get(io);
+        let c = self.model.replications[group as usize].contention.as_ref().expect("acquire needs contention");
+        c.key(r.device, r.attrs.offset)
+    }
+
+    /// Takes the written extent at `side`, or queues for it; true when the write may go on.
+    fn acquire(&mut self, io: u32, group: u32, side: u8) -> bool {
+        let key = self.extent_key(io, group);
+        let one_way = self.model.replications[group as usize].one_way_ns;
+        let c = self.model.replications[group as usize].contention.as_mut().expect("contention");
+        let e = c.extents.entry(key).or_default();
+        if e.owner == side && e.moving_to.is_none() {
+            e.holders += 1;
+            self.ios.get_mut(io).extent = ExtentHold::Holding { group, side };
+            return true;
+        }
+        e.waiters[usize::from(side)].push_back(io);
+        self.ios.get_mut(io).extent = ExtentHold::Waiting { group, side };
+        if e.moving_to.is_none() && e.owner != side {
+            e.moving_to = Some(side);
+            let event = Event::ExtentRequest { group, device: key.0, extent: key.1 };
+            self.events.schedule(self.now + one_way, event);
+        }
+        false
+    }
+
+    /// A write that held its extent is done with it (or was abandoned).
+    fn release_extent(&mut self, io: u32) {
+        let hold = std::mem::replace(&mut self.ios.get_mut(io).extent, ExtentHold::None);
+        let (group, waiting_side) = match hold {
+            ExtentHold::None => return,
+            ExtentHold::Holding { group, .. } => (group, None),
+            ExtentHold::Waiting { group, side } => (group, Some(side)),
+        };
+        let key = self.extent_key(io, group);
+        let c = self.model.replications[group as usize].contention.as_mut().expect("contention");
+        let e = c.extents.get_mut(&key).expect("held extent exists");
+        match waiting_side {
+            Some(side) => e.waiters[usize::from(side)].retain(|&w| w != io),
+            None => {
+                e.holders -= 1;
+                if e.holders == 0 && e.request_arrived {
+                    self.send_grant(group, key);
+                }
+            }
+        }
+    }
+
+    fn send_grant(&mut self, group: u32, key: (u32, u64)) {
+        let rep = &mut self.model.replications[group as usize];
+        let delay = rep.one_way_ns + rep.contention.as_ref().expect("contention").grant_ns;
+        let e = rep.contention.as_mut().expect("contention").extents.get_mut(&key).expect("extent");
+        e.request_arrived = false;
+        self.events.schedule(self.now + delay, Event::ExtentGrant { group, device: key.0, extent: key.1 });
+    }
+
+    fn extent_request(&mut self, group: u32, key: (u32, u64)) {
+        let c = self.model.replications[group as usize].contention.as_mut().expect("contention");
+        let e = c.extents.get_mut(&key).expect("requested extent exists");
+        if e.holders == 0 {
+            self.send_grant(group, key);
+        } else {
+            e.request_arrived = true;
+        }
+    }
+
+    /// Ownership arrives: every write waiting on this side goes on; if the other side is now
+    /// waiting, ownership is asked back at once.
+    fn extent_grant(&mut self, group: u32, key: (u32, u64)) {
+        let one_way = self.model.replications[group as usize].one_way_ns;
+        let c = self.model.replications[group as usize].contention.as_mut().expect("contention");
+        let e = c.extents.get_mut(&key).expect("granted extent exists");
+        let side = e.moving_to.take().expect("a grant answers a request");
+        e.owner = side;
+        c.transfers[usize::from(side)] += 1;
+        let e = c.extents.get_mut(&key).expect("extent");
+        let released: Vec<u32> = e.waiters[usize::from(side)].drain(..).collect();
+        e.holders += released.len() as u32;
+        if !e.waiters[usize::from(1 - side)].is_empty() {
+            e.moving_to = Some(1 - side);
+            self.events.schedule(self.now + one_way, Event::ExtentRequest { group, device: key.0, extent: key.1 });
+        }
+        for io in released {
+            self.ios.get_mut(io).extent = ExtentHold::Holding { group, side };
+            let attempt = self.ios.get(io).attempt;
+            self.advance(io, attempt);
+        }
     }
 
     fn complete(&mut self, io: u32, attempt: u32) {
@@ -500,6 +692,9 @@ impl Simulation {
                 self.model.adapters[a].waiting.retain(|&w| w != io);
                 self.rec.adapter_queued[a].add(now, -1);
             }
+            // The array may still be working on it, but the host has given it up: its hold on an
+            // extent (or its place in the queue for one) goes with it.
+            self.release_extent(io);
             let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };
             self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
             self.model.devices[d].active -= 1;
@@ -623,6 +818,7 @@ impl Simulation {
             .map(|(i, d)| DeviceResult {
                 name: d.name.clone(),
                 array: m.arrays[d.array].name.clone(),
+                satp: d.satp.clone(),
                 policy: d.policy_config.name().to_string(),
                 device_config: d.policy.status(&name_of),
                 working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
@@ -643,6 +839,8 @@ impl Simulation {
                 adapter: m.adapters[p.adapter].name.clone(),
                 target: format!("{}/{}", m.arrays[m.ports[p.port].array].name, m.ports[p.port].name),
                 state: if p.up { "active" } else { "dead" }.to_string(),
+                alua: p.alua.short_name().to_string(),
+                tpg_id: p.tpg_id,
                 one_way_us: p.one_way_ns as f64 / 1e3,
                 figures: EsxtopFigures::from_counters(&end.paths[i].since(&start.paths[i]), secs),
             })
@@ -659,15 +857,22 @@ impl Simulation {
                 figures: EsxtopFigures::from_counters(&end.adapters[i].since(&start.adapters[i]), secs),
             })
             .collect();
-        let ports = m
-            .ports
+        let station = |st: usize| StationResult {
+            name: m.stations[st].name.clone(),
+            cmds_s: (end.station_commands[st] - start.station_commands[st]) as f64 / secs.max(f64::MIN_POSITIVE),
+            util_pct: 100.0 * level_mean(end.station_busy_area[st] - start.station_busy_area[st], secs)
+                / f64::from(m.stations[st].servers),
+        };
+        let ports = m.ports.iter().map(|p| station(p.station)).collect();
+        let controllers = m.controllers.iter().filter_map(|c| c.station).map(station).collect();
+        let replication = m
+            .replications
             .iter()
-            .enumerate()
-            .map(|(i, p)| PortResult {
-                name: format!("{}/{}", m.arrays[p.array].name, p.name),
-                cmds_s: (end.port_commands[i] - start.port_commands[i]) as f64 / secs.max(f64::MIN_POSITIVE),
-                util_pct: 100.0 * level_mean(end.port_busy_area[i] - start.port_busy_area[i], secs)
-                    / f64::from(p.servers),
+            .map(|r| ReplicationResult {
+                name: r.name.clone(),
+                arrays: r.arrays.map(|a| m.arrays[a].name.clone()),
+                writes: r.writes,
+                ownership_moves: r.contention.as_ref().map_or([0, 0], |c| c.transfers),
             })
             .collect();
         RunResult {
@@ -683,6 +888,8 @@ impl Simulation {
             paths,
             adapters,
             ports,
+            controllers,
+            replication,
             intervals: self.intervals.clone(),
             device_intervals: self.device_intervals.clone(),
             path_intervals: self.path_intervals.clone(),

@@ -41,6 +41,11 @@ impl Stream {
         ((self.0.random::<u64>() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
     }
 
+    /// A draw from a distribution, using this stream.
+    pub fn sample_f64<D: rand_distr::Distribution<f64>>(&mut self, law: &D) -> f64 {
+        law.sample(&mut self.0)
+    }
+
     /// Uniform integer in [0, n).
     pub fn below(&mut self, n: u64) -> u64 {
         self.0.random_range(0..n)

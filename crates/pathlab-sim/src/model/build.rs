@@ -1,9 +1,12 @@
 //! From a parsed scenario to the running model, checking every cross-reference on the way.
 //! Errors name the field by its dotted path, as `--set` would.
 
+use super::contention::Contention;
+use super::nmp::{self, ClaimRule};
 use super::service::ServiceModel;
-use super::{Adapter, Array, Device, HostState, Model, Path, Port};
+use super::{Adapter, Array, Controller, Device, HostState, Model, Path, Port, Replication, Station, Step};
 use crate::engine::dist::Shape;
+use crate::scenario::esxcli::{self, EsxcliCommand};
 use crate::scenario::schema::{Distribution, ScenarioSpec, ServiceSpec};
 use crate::scenario::units::FIBRE_NS_PER_KM;
 use pathlab_policy::{AluaState, PathDesc, PathId, PolicyConfig};
@@ -37,7 +40,7 @@ fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), Fi
         return err(format!("{field}.servers"), "must be at least 1");
     }
     if s.fixed.0 == 0 && s.per_kib.0 == 0 {
-        return err(format!("{field}.fixed"), "a port needs a service time above zero");
+        return err(format!("{field}.fixed"), "a service time above zero is needed");
     }
     let shape = match (s.distribution, s.cv) {
         (Distribution::Lognormal, Some(cv)) if cv > 0.0 && cv.is_finite() => Shape::lognormal_with_cv(cv),
@@ -52,29 +55,44 @@ fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), Fi
     Ok((model, s.servers))
 }
 
-pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
-    if spec.host.cpus == 0 {
+fn station(name: String, s: &ServiceSpec, field: &str) -> Result<Station, FieldError> {
+    let (service, servers) = service_model(s, field)?;
+    Ok(Station { name, service, servers, busy: 0, queue: VecDeque::new() })
+}
+
+fn one_way(latency: Option<u64>, distance: Option<f64>, field: &str) -> Result<u64, FieldError> {
+    match (latency, distance) {
+        (Some(l), None) => Ok(l),
+        (None, Some(d)) if d >= 0.0 => Ok((d * FIBRE_NS_PER_KM).round() as u64),
+        (None, Some(_)) => err(format!("{field}.distance"), "must not be negative"),
+        (None, None) => err(field, "give the one-way `latency` or the `distance`"),
+        (Some(_), Some(_)) => err(field, "give `latency` or `distance`, not both"),
+    }
+}
+
+fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
+    let host = &spec.host;
+    if host.cpus == 0 {
         return err("host.cpus", "must be at least 1");
     }
-    if spec.host.numa_nodes == 0 || spec.host.numa_nodes > spec.host.cpus {
-        return err("host.numa_nodes", format!("allowed 1..={} (one CPU at least per node)", spec.host.cpus));
+    if host.numa_nodes == 0 || host.numa_nodes > host.cpus {
+        return err("host.numa_nodes", format!("allowed 1..={} (one CPU at least per node)", host.cpus));
     }
-    if spec.host.adapters.is_empty() {
+    if host.adapters.is_empty() {
         return err("host.adapters", "at least one adapter is needed");
     }
-    let adapter_names: Vec<&str> = spec.host.adapters.iter().map(|a| a.name.as_str()).collect();
-    unique(&adapter_names, "host.adapters")?;
+    unique(&host.adapters.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), "host.adapters")?;
     let mut adapters = Vec::new();
-    for (i, a) in spec.host.adapters.iter().enumerate() {
+    for (i, a) in host.adapters.iter().enumerate() {
         if a.queue_depth == 0 {
             return err(format!("host.adapters.{i}.queue_depth"), "must be at least 1");
+        }
+        if a.numa_node >= host.numa_nodes {
+            return err(format!("host.adapters.{i}.numa_node"), format!("allowed 0..{}", host.numa_nodes));
         }
         let rate = a.link_speed.map(|r| r.0 / 1e9);
         if rate.is_some_and(|r| r <= 0.0 || !r.is_finite()) {
             return err(format!("host.adapters.{i}.link_speed"), "must be above zero");
-        }
-        if a.numa_node >= spec.host.numa_nodes {
-            return err(format!("host.adapters.{i}.numa_node"), format!("allowed 0..{}", spec.host.numa_nodes));
         }
         adapters.push(Adapter {
             name: a.name.clone(),
@@ -87,70 +105,270 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             rx_free_at: 0,
         });
     }
+    Ok(adapters)
+}
 
+struct ArraySide {
+    arrays: Vec<Array>,
+    controllers: Vec<Controller>,
+    stations: Vec<Station>,
+    ports: Vec<Port>,
+    /// `array/port` names, in port order.
+    port_keys: Vec<String>,
+}
+
+fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
     if spec.arrays.is_empty() {
         return err("arrays", "at least one array is needed");
     }
-    let array_names: Vec<&str> = spec.arrays.iter().map(|a| a.name.as_str()).collect();
-    unique(&array_names, "arrays")?;
-    let mut arrays = Vec::new();
-    let mut ports = Vec::new();
-    let mut port_keys = Vec::new();
+    unique(&spec.arrays.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), "arrays")?;
+    let mut side = ArraySide {
+        arrays: Vec::new(),
+        controllers: Vec::new(),
+        stations: Vec::new(),
+        ports: Vec::new(),
+        port_keys: Vec::new(),
+    };
     for (ai, a) in spec.arrays.iter().enumerate() {
-        arrays.push(Array {
+        let field = format!("arrays.{ai}");
+        let mut controllers = Vec::new();
+        let declared: Vec<&str> = a.controllers.iter().map(|c| c.name.as_str()).collect();
+        unique(&declared, &format!("{field}.controllers"))?;
+        for (ci, c) in a.controllers.iter().enumerate() {
+            let st = match &c.service {
+                Some(s) => {
+                    let name = format!("{}/{}", a.name, c.name);
+                    side.stations.push(station(name, s, &format!("{field}.controllers.{ci}.service"))?);
+                    Some(side.stations.len() - 1)
+                }
+                None => None,
+            };
+            controllers.push(side.controllers.len());
+            side.controllers.push(Controller { name: c.name.clone(), array: ai, station: st });
+        }
+        if controllers.is_empty() {
+            controllers.push(side.controllers.len());
+            side.controllers.push(Controller { name: "CT0".into(), array: ai, station: None });
+        }
+        if a.ports.is_empty() {
+            return err(format!("{field}.ports"), "an array needs at least one port");
+        }
+        unique(&a.ports.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), &format!("{field}.ports"))?;
+        for (pi, p) in a.ports.iter().enumerate() {
+            let pfield = format!("{field}.ports.{pi}");
+            let controller = match (&p.controller, declared.is_empty()) {
+                (None, true) => controllers[0],
+                (None, false) => {
+                    return err(
+                        format!("{pfield}.controller"),
+                        format!("name the port's controller: {}", declared.join(", ")),
+                    )
+                }
+                (Some(c), _) => controllers[find(&declared, c, &format!("{pfield}.controller"), "controller")?],
+            };
+            let (sfield, service) = match (&p.service, &a.service) {
+                (Some(s), _) => (format!("{pfield}.service"), s),
+                (None, Some(s)) => (format!("{field}.service"), s),
+                (None, None) => {
+                    return err(format!("{pfield}.service"), "no service time: give the port or its array a `service`")
+                }
+            };
+            side.stations.push(station(format!("{}/{}", a.name, p.name), service, &sfield)?);
+            side.ports.push(Port { name: p.name.clone(), array: ai, controller, station: side.stations.len() - 1 });
+            side.port_keys.push(format!("{}/{}", a.name, p.name));
+        }
+        side.arrays.push(Array {
             name: a.name.clone(),
             vendor: a.vendor.clone(),
             model: a.model.clone(),
+            tpgs: a.tpgs,
+            symmetric: a.symmetric,
             read_latency_ns: a.read_latency.0,
             write_latency_ns: a.write_latency.0,
+            forward_ns: a.forward_latency.0,
+            controllers,
         });
-        if a.ports.is_empty() {
-            return err(format!("arrays.{ai}.ports"), "an array needs at least one port");
-        }
-        let names: Vec<&str> = a.ports.iter().map(|p| p.name.as_str()).collect();
-        unique(&names, &format!("arrays.{ai}.ports"))?;
-        for (pi, p) in a.ports.iter().enumerate() {
-            let (field, service) = match (&p.service, &a.service) {
-                (Some(s), _) => (format!("arrays.{ai}.ports.{pi}.service"), s),
-                (None, Some(s)) => (format!("arrays.{ai}.service"), s),
-                (None, None) => {
-                    return err(
-                        format!("arrays.{ai}.ports.{pi}.service"),
-                        "no service time: give the port or its array a `service`",
-                    )
-                }
-            };
-            let (service, servers) = service_model(service, &field)?;
-            ports.push(Port { name: p.name.clone(), array: ai, service, servers, busy: 0, queue: VecDeque::new() });
-            port_keys.push(format!("{}/{}", a.name, p.name));
-        }
     }
+    Ok(side)
+}
 
-    // Nexuses (adapter, port, one-way latency) in zoning order; targets numbered per adapter.
-    let port_key_refs: Vec<&str> = port_keys.iter().map(String::as_str).collect();
-    let mut nexuses: Vec<(usize, usize, u64)> = Vec::new();
+/// (adapter, port, one-way latency) in zoning order.
+fn build_fabric(
+    spec: &ScenarioSpec,
+    adapters: &[Adapter],
+    port_keys: &[String],
+) -> Result<Vec<(usize, usize, u64)>, FieldError> {
+    let adapter_names: Vec<&str> = adapters.iter().map(|a| a.name.as_str()).collect();
+    let keys: Vec<&str> = port_keys.iter().map(String::as_str).collect();
     if spec.fabric.is_empty() {
         return err("fabric", "no zoning: add a [[fabric]] table connecting adapters to ports");
     }
+    let mut nexuses = Vec::new();
     for (fi, f) in spec.fabric.iter().enumerate() {
-        let one_way = match (f.latency, f.distance) {
-            (Some(l), None) => l.0,
-            (None, Some(d)) if d.0 >= 0.0 => (d.0 * FIBRE_NS_PER_KM).round() as u64,
-            (None, Some(_)) => return err(format!("fabric.{fi}.distance"), "must not be negative"),
-            (None, None) => return err(format!("fabric.{fi}"), "give the one-way `latency` or the `distance`"),
-            (Some(_), Some(_)) => return err(format!("fabric.{fi}"), "give `latency` or `distance`, not both"),
-        };
+        let latency = one_way(f.latency.map(|l| l.0), f.distance.map(|d| d.0), &format!("fabric.{fi}"))?;
         for (k, an) in f.adapters.iter().enumerate() {
             let a = find(&adapter_names, an, &format!("fabric.{fi}.adapters.{k}"), "adapter")?;
             for (k, pn) in f.ports.iter().enumerate() {
-                let p = find(&port_key_refs, pn, &format!("fabric.{fi}.ports.{k}"), "port (write array/port)")?;
-                if nexuses.iter().any(|n| n.0 == a && n.1 == p) {
+                let p = find(&keys, pn, &format!("fabric.{fi}.ports.{k}"), "port (write array/port)")?;
+                if nexuses.iter().any(|n: &(usize, usize, u64)| n.0 == a && n.1 == p) {
                     return err(format!("fabric.{fi}"), format!("{an} is zoned to {pn} twice"));
                 }
-                nexuses.push((a, p, one_way));
+                nexuses.push((a, p, latency));
             }
         }
     }
+    Ok(nexuses)
+}
+
+/// Replication groups, and for each device the group it belongs to.
+fn build_replication(
+    spec: &ScenarioSpec,
+    arrays: &[Array],
+    device_names: &[&str],
+) -> Result<(Vec<Replication>, Vec<Option<usize>>, Vec<Option<usize>>), FieldError> {
+    let array_names: Vec<&str> = arrays.iter().map(|a| a.name.as_str()).collect();
+    let mut groups = Vec::new();
+    let mut of_device = vec![None; device_names.len()];
+    let mut preferred = Vec::new();
+    for (ri, r) in spec.replication.iter().enumerate() {
+        let field = format!("replication.{ri}");
+        if r.arrays.len() != 2 {
+            return err(format!("{field}.arrays"), "name exactly two arrays");
+        }
+        let a = find(&array_names, &r.arrays[0], &format!("{field}.arrays.0"), "array")?;
+        let b = find(&array_names, &r.arrays[1], &format!("{field}.arrays.1"), "array")?;
+        if a == b {
+            return err(format!("{field}.arrays"), "an array cannot replicate to itself");
+        }
+        let latency = one_way(r.latency.map(|l| l.0), r.distance.map(|d| d.0), &field)?;
+        let bandwidth = r.bandwidth.map(|b| b.0 / 1e9);
+        if bandwidth.is_some_and(|b| b <= 0.0 || !b.is_finite()) {
+            return err(format!("{field}.bandwidth"), "must be above zero");
+        }
+        let pref = match &r.preferred_array {
+            None => None,
+            Some(p) if *p == r.arrays[0] => Some(a),
+            Some(p) if *p == r.arrays[1] => Some(b),
+            Some(p) => {
+                return err(
+                    format!("{field}.preferred_array"),
+                    format!("\"{p}\" is not one of this group's arrays: {}, {}", r.arrays[0], r.arrays[1]),
+                )
+            }
+        };
+        let contention = match &r.contention {
+            None => None,
+            Some(c) if c.extent.0 == 0 => return err(format!("{field}.contention.extent"), "must be above zero"),
+            Some(c) => Some(Contention::new(c.extent.0, c.grant_cost.0)),
+        };
+        if r.devices.is_empty() {
+            return err(format!("{field}.devices"), "name at least one device");
+        }
+        for (k, d) in r.devices.iter().enumerate() {
+            let di = find(device_names, d, &format!("{field}.devices.{k}"), "device")?;
+            if of_device[di].is_some() {
+                return err(format!("{field}.devices.{k}"), format!("\"{d}\" is already in a replication group"));
+            }
+            if spec.devices[di].array != r.arrays[0] && spec.devices[di].array != r.arrays[1] {
+                return err(
+                    format!("{field}.devices.{k}"),
+                    format!("\"{d}\" lives on array \"{}\", not on this group's arrays", spec.devices[di].array),
+                );
+            }
+            of_device[di] = Some(groups.len());
+        }
+        preferred.push(pref);
+        groups.push(Replication {
+            name: if r.name.is_empty() { format!("{}-{}", r.arrays[0], r.arrays[1]) } else { r.name.clone() },
+            arrays: [a, b],
+            one_way_ns: latency,
+            bytes_per_ns: bandwidth,
+            free_at: [0, 0],
+            contention,
+            writes: [0, 0],
+        });
+    }
+    Ok((groups, of_device, preferred))
+}
+
+/// The claim rules in force: the user's `satp rule add` commands on top of the system rules.
+fn claim_rules(commands: &[(usize, EsxcliCommand)]) -> Result<Vec<ClaimRule>, FieldError> {
+    let mut rules = nmp::system_rules();
+    for (i, cmd) in commands {
+        if let EsxcliCommand::SatpRuleAdd { satp, vendor, model, psp, psp_options, claim_option } = cmd {
+            let field = format!("esxcli.{i}");
+            if !nmp::SATPS.iter().any(|s| s.0 == satp) {
+                let known: Vec<&str> = nmp::SATPS.iter().map(|s| s.0).collect();
+                return err(field, format!("unknown SATP \"{satp}\"; allowed: {}", known.join(", ")));
+            }
+            let tpgs = match claim_option.as_deref() {
+                None => None,
+                Some("tpgs_on") => Some(true),
+                Some("tpgs_off") => Some(false),
+                Some(o) => return err(field, format!("claim option \"{o}\"; allowed: tpgs_on, tpgs_off")),
+            };
+            if let Some(p) = psp {
+                nmp::psp_config(p, psp_options.as_deref()).map_err(|m| (field.clone(), m))?;
+            }
+            rules.push(ClaimRule {
+                satp: satp.clone(),
+                vendor: vendor.clone(),
+                model: model.clone(),
+                tpgs,
+                psp: psp.clone(),
+                psp_options: psp_options.clone(),
+                user: true,
+            });
+        }
+    }
+    Ok(rules)
+}
+
+/// The route of an I/O through path `p`'s array side.
+fn route(m: &Model, p: &Path, replication: Option<usize>, is_write: bool) -> Vec<Step> {
+    let port = &m.ports[p.port];
+    let array = &m.arrays[port.array];
+    let device = &m.devices[p.device];
+    let owner = match array.symmetric {
+        true => port.controller,
+        false => device.owners.iter().find(|o| o.0 == port.array).map_or(port.controller, |o| o.1),
+    };
+    let mut steps = vec![Step::Serve(port.station as u32)];
+    let serve_at = |c: usize, steps: &mut Vec<Step>| {
+        if let Some(st) = m.controllers[c].station {
+            steps.push(Step::Serve(st as u32));
+        }
+    };
+    serve_at(port.controller, &mut steps);
+    if owner != port.controller {
+        // Arrived on a controller that does not own the LUN: forwarded to the owner and back.
+        if array.forward_ns > 0 {
+            steps.push(Step::Delay(array.forward_ns));
+        }
+        serve_at(owner, &mut steps);
+        if array.forward_ns > 0 {
+            steps.push(Step::Delay(array.forward_ns));
+        }
+    }
+    let cache = if is_write { array.write_latency_ns } else { array.read_latency_ns };
+    if cache > 0 {
+        steps.push(Step::Delay(cache));
+    }
+    if let (true, Some(g)) = (is_write, replication) {
+        let r = &m.replications[g];
+        let side = u8::from(r.arrays[1] == port.array);
+        if r.contention.is_some() {
+            steps.push(Step::Acquire { group: g as u32, side });
+        }
+        steps.push(Step::Replicate { group: g as u32, side });
+    }
+    steps
+}
+
+pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
+    let adapters = build_adapters(spec)?;
+    let side = build_arrays(spec)?;
+    let nexuses = build_fabric(spec, &adapters, &side.port_keys)?;
     let mut targets: Vec<Vec<usize>> = vec![Vec::new(); adapters.len()];
     for &(a, p, _) in &nexuses {
         targets[a].push(p);
@@ -161,52 +379,148 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     }
     let device_names: Vec<&str> = spec.devices.iter().map(|d| d.name.as_str()).collect();
     unique(&device_names, "devices")?;
-    let mut devices = Vec::new();
-    let mut paths: Vec<Path> = Vec::new();
+    let (replications, group_of, preferred) = build_replication(spec, &side.arrays, &device_names)?;
+
+    let mut commands = Vec::new();
+    for (i, line) in spec.esxcli.iter().enumerate() {
+        commands.push((i, esxcli::parse(line).map_err(|m| (format!("esxcli.{i}"), m))?));
+    }
+    let rules = claim_rules(&commands)?;
+
+    let array_names: Vec<String> = side.arrays.iter().map(|a| a.name.clone()).collect();
+    let array_names: Vec<&str> = array_names.iter().map(String::as_str).collect();
+    let mut m = Model {
+        host_name: spec.host.name.clone(),
+        host: HostState {
+            nexus_outstanding: vec![0; nexuses.len()],
+            cpus: spec.host.cpus,
+            numa_nodes: spec.host.numa_nodes,
+        },
+        adapters,
+        arrays: side.arrays,
+        controllers: side.controllers,
+        stations: side.stations,
+        ports: side.ports,
+        paths: Vec::new(),
+        devices: Vec::new(),
+        routes: Vec::new(),
+        replications,
+    };
+
     for (di, d) in spec.devices.iter().enumerate() {
-        let array = find(&array_names, &d.array, &format!("devices.{di}.array"), "array")?;
+        let field = format!("devices.{di}");
+        let array = find(&array_names, &d.array, &format!("{field}.array"), "array")?;
         if d.queue_depth == 0 {
-            return err(format!("devices.{di}.queue_depth"), "must be at least 1");
+            return err(format!("{field}.queue_depth"), "must be at least 1");
         }
-        let (policy_field, policy_config) = match &d.policy {
-            Some(p) => (format!("devices.{di}.policy"), p.clone()),
-            None => ("policy".to_string(), spec.policy.clone()),
+        let arrays_of_device: Vec<usize> = match group_of[di] {
+            Some(g) => m.replications[g].arrays.to_vec(),
+            None => vec![array],
         };
-        let mut policy = policy_config.build().map_err(|e| (format!("{policy_field}.{}", e.field), e.message))?;
-        let mut device_paths = Vec::new();
+        // The owner is named on the device's own array; on a peer, the controller of that name
+        // or else its first.
+        let mut owners = Vec::new();
+        for &a in &arrays_of_device {
+            let ctrls = &m.arrays[a].controllers;
+            let names: Vec<&str> = ctrls.iter().map(|&c| m.controllers[c].name.as_str()).collect();
+            let owner = match &d.owner {
+                Some(o) if a == array => ctrls[find(&names, o, &format!("{field}.owner"), "controller")?],
+                Some(o) => names.iter().position(|n| n == o).map_or(ctrls[0], |i| ctrls[i]),
+                None => ctrls[0],
+            };
+            owners.push((a, owner));
+        }
+
+        let vendor = &m.arrays[array].vendor;
+        let claimed = nmp::claim(&rules, vendor, &m.arrays[array].model, m.arrays[array].tpgs);
+        let satp = claimed.map_or("VMW_SATP_DEFAULT_AA".to_string(), |r| r.satp.clone());
+        let default_psp = match claimed.and_then(|r| r.psp.as_deref()) {
+            Some(psp) => nmp::psp_config(psp, claimed.and_then(|r| r.psp_options.as_deref())),
+            None => nmp::psp_config("VMW_PSP_FIXED", None),
+        }
+        .map_err(|e| ("esxcli".to_string(), e))?;
+        let (mut policy_field, mut policy_config) = match (&d.policy, &spec.policy) {
+            (Some(p), _) => (format!("{field}.policy"), p.clone()),
+            (None, Some(p)) => ("policy".to_string(), p.clone()),
+            (None, None) => ("esxcli".to_string(), default_psp.clone()),
+        };
+        for (i, cmd) in &commands {
+            let target = match cmd {
+                EsxcliCommand::DeviceSet { device, .. }
+                | EsxcliCommand::RoundRobinSet { device, .. }
+                | EsxcliCommand::FixedSet { device, .. } => device,
+                EsxcliCommand::SatpRuleAdd { .. } => continue,
+            };
+            if !device_names.contains(&target.as_str()) {
+                return err(
+                    format!("esxcli.{i}"),
+                    format!("unknown device \"{target}\"; devices: {}", device_names.join(", ")),
+                );
+            }
+            if target == &d.name {
+                nmp::apply_device_command(cmd, &default_psp, &mut policy_config)
+                    .map_err(|e| (format!("esxcli.{i}"), e))?;
+                policy_field = format!("esxcli.{i}");
+            }
+        }
+        let policy = policy_config.build().map_err(|e| (format!("{policy_field}.{}", e.field), e.message))?;
+        m.devices.push(Device {
+            name: d.name.clone(),
+            array,
+            queue_depth: d.queue_depth,
+            active: 0,
+            queue: VecDeque::new(),
+            no_path: VecDeque::new(),
+            satp,
+            policy_config,
+            policy,
+            paths: Vec::new(),
+            owners,
+        });
+
         // Discovery order: by adapter, then by target number.
         for (a, ports_of_adapter) in targets.iter().enumerate() {
             for (t, &p) in ports_of_adapter.iter().enumerate() {
-                if ports[p].array != array {
+                let port_array = m.ports[p].array;
+                if !arrays_of_device.contains(&port_array) {
                     continue;
                 }
                 let nexus = nexuses.iter().position(|n| n.0 == a && n.1 == p).expect("zoned pair");
-                let one_way_ns = nexuses[nexus].2;
-                let name = format!("{}:C0:T{}:L{}", adapters[a].name, t, d.lun);
-                let id = paths.len();
-                policy.add_path(&PathDesc {
-                    id: PathId(id as u32),
-                    name: &name,
-                    alua: AluaState::ActiveOptimized,
-                    preferred: false,
-                    target_port_group: 0,
-                    nexus: nexus as u32,
-                    numa_node: adapters[a].numa_node,
-                });
-                paths.push(Path { name, device: di, adapter: a, port: p, nexus, one_way_ns, up: true });
-                device_paths.push(id);
+                let owner = match m.arrays[port_array].symmetric {
+                    true => Some(m.ports[p].controller),
+                    false => m.devices[di].owners.iter().find(|o| o.0 == port_array).map(|o| o.1),
+                };
+                let non_preferred = group_of[di].and_then(|g| preferred[g]).is_some_and(|pa| pa != port_array);
+                let alua = if owner != Some(m.ports[p].controller) || non_preferred {
+                    AluaState::ActiveNonOptimized
+                } else {
+                    AluaState::ActiveOptimized
+                };
+                let rtp_id = 1 + m.ports[..p].iter().filter(|q| q.array == port_array).count() as u32;
+                let path = Path {
+                    name: format!("{}:C0:T{}:L{}", m.adapters[a].name, t, d.lun),
+                    device: di,
+                    adapter: a,
+                    port: p,
+                    nexus,
+                    one_way_ns: nexuses[nexus].2,
+                    up: true,
+                    alua,
+                    tpg_id: m.ports[p].controller as u32 + 1,
+                    rtp_id,
+                    routes: [0, 0],
+                };
+                m.devices[di].paths.push(m.paths.len());
+                m.paths.push(path);
             }
         }
-        if device_paths.is_empty() {
-            return err(
-                format!("devices.{di}"),
-                format!("no path: no adapter is zoned to a port of array \"{}\"", d.array),
-            );
+        if m.devices[di].paths.is_empty() {
+            return err(field, format!("no path: no adapter is zoned to a port of array \"{}\"", d.array));
         }
-        if let PolicyConfig::VmwFixed(c) = &policy_config {
+        if let PolicyConfig::VmwFixed(c) = &m.devices[di].policy_config {
             if let Some(pref) = &c.preferred {
-                if !device_paths.iter().any(|&i| &paths[i].name == pref) {
-                    let names: Vec<&str> = device_paths.iter().map(|&i| paths[i].name.as_str()).collect();
+                if !m.devices[di].paths.iter().any(|&i| &m.paths[i].name == pref) {
+                    let names: Vec<&str> = m.devices[di].paths.iter().map(|&i| m.paths[i].name.as_str()).collect();
                     return err(
                         format!("{policy_field}.preferred"),
                         format!("\"{pref}\" is not a path of {}; paths: {}", d.name, names.join(", ")),
@@ -214,22 +528,33 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
                 }
             }
         }
-        devices.push(Device {
-            name: d.name.clone(),
-            array,
-            queue_depth: d.queue_depth,
-            active: 0,
-            queue: VecDeque::new(),
-            no_path: VecDeque::new(),
-            policy_config,
-            policy,
-            paths: device_paths,
-        });
     }
 
-    let host =
-        HostState { nexus_outstanding: vec![0; nexuses.len()], cpus: spec.host.cpus, numa_nodes: spec.host.numa_nodes };
-    Ok(Model { host_name: spec.host.name.clone(), host, adapters, arrays, ports, paths, devices })
+    // Routes, then the policies learn their paths.
+    for pi in 0..m.paths.len() {
+        let group = group_of[m.paths[pi].device];
+        for (rw, is_write) in [(0, false), (1, true)] {
+            let steps = route(&m, &m.paths[pi], group, is_write);
+            let id = m.routes.iter().position(|r| *r == steps).unwrap_or_else(|| {
+                m.routes.push(steps);
+                m.routes.len() - 1
+            });
+            m.paths[pi].routes[rw] = id as u32;
+        }
+        let alua = m.policy_alua(pi);
+        let p = &m.paths[pi];
+        let desc = PathDesc {
+            id: PathId(pi as u32),
+            name: &p.name,
+            alua,
+            preferred: false,
+            target_port_group: p.tpg_id,
+            nexus: p.nexus as u32,
+            numa_node: m.adapters[p.adapter].numa_node,
+        };
+        m.devices[p.device].policy.add_path(&desc);
+    }
+    Ok(m)
 }
 
 /// Paths whose runtime name is `prefix` or starts with `prefix:`.

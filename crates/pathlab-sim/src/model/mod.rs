@@ -1,13 +1,22 @@
-//! The storage network as the engine runs it: host adapters, fabric nexuses, array ports,
-//! devices and their paths. Built from a checked scenario; holds state, formats nothing.
+//! The storage network as the engine runs it: host adapters, fabric nexuses, array ports and
+//! controllers (FIFO stations), devices and their paths, replication between arrays. Built from a
+//! checked scenario; holds state, formats nothing.
+//!
+//! Each path has a route for reads and one for writes: the steps its I/O takes inside the
+//! arrays after crossing the fabric (serve at the port, at the controller, be forwarded to the
+//! owning controller, get extent ownership, replicate to the peer, land in cache). The engine
+//! walks a route with a cursor, so every array model is the same few mechanisms.
 
 mod build;
+pub mod contention;
+pub mod nmp;
 pub mod service;
 
 pub use build::{build_model, paths_matching, FieldError};
 
 use crate::engine::TimeNs;
-use pathlab_policy::{HostView, PathSelector, PolicyConfig};
+use contention::Contention;
+use pathlab_policy::{AluaState, HostView, PathSelector, PolicyConfig};
 use service::ServiceModel;
 use std::collections::VecDeque;
 
@@ -54,18 +63,16 @@ pub struct Adapter {
     pub rx_free_at: TimeNs,
 }
 
-impl Adapter {
-    /// Puts `bytes` on one direction of the link no earlier than `ready`; returns when the last
-    /// byte arrives. The link is a FIFO server whose service time is the serialisation time.
-    pub fn transfer(free_at: &mut TimeNs, bytes_per_ns: Option<f64>, ready: TimeNs, bytes: u64) -> TimeNs {
-        match bytes_per_ns {
-            None => ready,
-            Some(rate) => {
-                let start = ready.max(*free_at);
-                let end = start + (bytes as f64 / rate).round() as TimeNs;
-                *free_at = end;
-                end
-            }
+/// Puts `bytes` on one direction of a link no earlier than `ready`; returns when the last byte
+/// arrives. A link is a FIFO server whose service time is the serialisation time.
+pub fn transfer(free_at: &mut TimeNs, bytes_per_ns: Option<f64>, ready: TimeNs, bytes: u64) -> TimeNs {
+    match bytes_per_ns {
+        None => ready,
+        Some(rate) => {
+            let start = ready.max(*free_at);
+            let end = start + (bytes as f64 / rate).round() as TimeNs;
+            *free_at = end;
+            end
         }
     }
 }
@@ -74,19 +81,51 @@ pub struct Array {
     pub name: String,
     pub vendor: String,
     pub model: String,
+    pub tpgs: bool,
+    /// No LUN ownership: every controller serves every LUN.
+    pub symmetric: bool,
     pub read_latency_ns: TimeNs,
     pub write_latency_ns: TimeNs,
+    pub forward_ns: TimeNs,
+    /// Indices into the controller table.
+    pub controllers: Vec<usize>,
 }
 
-/// An array front-end port: a FIFO queue in front of `servers` identical servers.
-pub struct Port {
+/// A FIFO queue in front of `servers` identical servers: an array port, a controller's cores.
+pub struct Station {
     pub name: String,
-    pub array: usize,
     pub service: ServiceModel,
     pub servers: u32,
     pub busy: u32,
-    /// I/Os waiting: (slot, attempt, service time fixed at arrival).
+    /// I/Os waiting: (slot, attempt, service time fixed on arrival).
     pub queue: VecDeque<(u32, u32, TimeNs)>,
+}
+
+pub struct Controller {
+    pub name: String,
+    pub array: usize,
+    /// Its processing, when the scenario gives one.
+    pub station: Option<usize>,
+}
+
+pub struct Port {
+    pub name: String,
+    pub array: usize,
+    pub controller: usize,
+    pub station: usize,
+}
+
+/// One step of an I/O inside the arrays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Queue for and be served by a station.
+    Serve(u32),
+    /// Pure latency: an internal link, cache.
+    Delay(TimeNs),
+    /// Get ownership of the written extent at side `side` of replication `group`.
+    Acquire { group: u32, side: u8 },
+    /// Send the write to the peer and wait for its acknowledgement.
+    Replicate { group: u32, side: u8 },
 }
 
 /// A path: adapter → fabric → array port → LUN, with its ESXi runtime name.
@@ -100,6 +139,13 @@ pub struct Path {
     /// One-way fabric latency.
     pub one_way_ns: TimeNs,
     pub up: bool,
+    /// ALUA state the array reports for the path's target port group.
+    pub alua: AluaState,
+    pub tpg_id: u32,
+    /// Relative target port id (the port's number on its array, from 1).
+    pub rtp_id: u32,
+    /// Route ids for reads and for writes.
+    pub routes: [u32; 2],
 }
 
 pub struct Device {
@@ -113,11 +159,28 @@ pub struct Device {
     pub queue: VecDeque<u32>,
     /// Waiting because no path is usable.
     pub no_path: VecDeque<u32>,
+    /// The array-type plugin that claimed it.
+    pub satp: String,
     pub policy_config: PolicyConfig,
     /// Knows paths by their index in the path table (`PathId(i)`).
     pub policy: Box<dyn PathSelector>,
     /// This device's paths in discovery order (indices into the path table).
     pub paths: Vec<usize>,
+    /// The owning controller on each array the device lives on, by array index.
+    pub owners: Vec<(usize, usize)>,
+}
+
+/// Two arrays replicating volumes: the link between them and, optionally, extent ownership.
+pub struct Replication {
+    pub name: String,
+    pub arrays: [usize; 2],
+    pub one_way_ns: TimeNs,
+    pub bytes_per_ns: Option<f64>,
+    /// When each direction of the link is next free (index: sending side).
+    pub free_at: [TimeNs; 2],
+    pub contention: Option<Contention>,
+    /// Writes replicated from each side.
+    pub writes: [u64; 2],
 }
 
 /// Everything the engine needs to run, built once per run.
@@ -126,7 +189,34 @@ pub struct Model {
     pub host: HostState,
     pub adapters: Vec<Adapter>,
     pub arrays: Vec<Array>,
+    pub controllers: Vec<Controller>,
+    pub stations: Vec<Station>,
     pub ports: Vec<Port>,
     pub paths: Vec<Path>,
     pub devices: Vec<Device>,
+    pub routes: Vec<Vec<Step>>,
+    pub replications: Vec<Replication>,
+}
+
+impl Model {
+    /// The ALUA state the device's policy should see for a path, through its SATP: ALUA
+    /// plugins pass the array's report on, active-active plugins see every path active, and
+    /// active-passive plugins see the owner's paths active and the others standby.
+    pub fn policy_alua(&self, path: usize) -> AluaState {
+        let p = &self.paths[path];
+        let device = &self.devices[p.device];
+        match nmp::satp_kind(&device.satp) {
+            nmp::SatpKind::Alua => p.alua,
+            nmp::SatpKind::ActiveActive => AluaState::ActiveOptimized,
+            nmp::SatpKind::ActivePassive => {
+                let port = &self.ports[p.port];
+                let owner = device.owners.iter().find(|o| o.0 == port.array).map(|o| o.1);
+                if self.arrays[port.array].symmetric || owner == Some(port.controller) {
+                    AluaState::ActiveOptimized
+                } else {
+                    AluaState::Standby
+                }
+            }
+        }
+    }
 }

@@ -141,8 +141,8 @@ pub struct Snapshot {
     pub adapters: Vec<IoCounters>,
     pub adapter_active_area: Vec<u128>,
     pub adapter_queued_area: Vec<u128>,
-    pub port_commands: Vec<u64>,
-    pub port_busy_area: Vec<u128>,
+    pub station_commands: Vec<u64>,
+    pub station_busy_area: Vec<u128>,
 }
 
 /// Live counters of a run.
@@ -157,12 +157,12 @@ pub struct Recorder {
     pub adapters: Vec<IoCounters>,
     pub adapter_active: Vec<Level>,
     pub adapter_queued: Vec<Level>,
-    pub port_commands: Vec<u64>,
-    pub port_busy: Vec<Level>,
+    pub station_commands: Vec<u64>,
+    pub station_busy: Vec<Level>,
 }
 
 impl Recorder {
-    pub fn new(devices: usize, paths: usize, adapters: usize, ports: usize) -> Self {
+    pub fn new(devices: usize, paths: usize, adapters: usize, stations: usize) -> Self {
         Recorder {
             devices: vec![IoCounters::default(); devices],
             device_active: vec![Level::default(); devices],
@@ -171,8 +171,8 @@ impl Recorder {
             adapters: vec![IoCounters::default(); adapters],
             adapter_active: vec![Level::default(); adapters],
             adapter_queued: vec![Level::default(); adapters],
-            port_commands: vec![0; ports],
-            port_busy: vec![Level::default(); ports],
+            station_commands: vec![0; stations],
+            station_busy: vec![Level::default(); stations],
             ..Default::default()
         }
     }
@@ -190,8 +190,8 @@ impl Recorder {
             adapters: self.adapters.clone(),
             adapter_active_area: areas(&self.adapter_active),
             adapter_queued_area: areas(&self.adapter_queued),
-            port_commands: self.port_commands.clone(),
-            port_busy_area: areas(&self.port_busy),
+            station_commands: self.station_commands.clone(),
+            station_busy_area: areas(&self.station_busy),
         }
     }
 }

@@ -132,6 +132,7 @@ pub struct Summary {
 pub struct DeviceResult {
     pub name: String,
     pub array: String,
+    pub satp: String,
     pub policy: String,
     /// As `esxcli storage nmp device list` prints "Path Selection Policy Device Config".
     pub device_config: String,
@@ -152,6 +153,9 @@ pub struct PathResult {
     /// The array port as `array/port`.
     pub target: String,
     pub state: String,
+    /// ALUA state the array reports: AO, ANO, STBY, UNAV.
+    pub alua: String,
+    pub tpg_id: u32,
     pub one_way_us: f64,
     #[serde(flatten)]
     pub figures: EsxtopFigures,
@@ -167,12 +171,24 @@ pub struct AdapterResult {
     pub figures: EsxtopFigures,
 }
 
+/// An array port or controller: how much work it did and how busy it was.
 #[derive(Debug, Clone, Serialize)]
-pub struct PortResult {
+pub struct StationResult {
     pub name: String,
     pub cmds_s: f64,
     /// Busy servers over available servers, in percent.
     pub util_pct: f64,
+}
+
+/// Writes replicated between two arrays and, with contention, how often extents changed hands.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReplicationResult {
+    pub name: String,
+    pub arrays: [String; 2],
+    /// Writes each array sent to its peer over the whole run.
+    pub writes: [u64; 2],
+    /// Extent ownership moves towards each array over the whole run.
+    pub ownership_moves: [u64; 2],
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -220,7 +236,9 @@ pub struct RunResult {
     pub devices: Vec<DeviceResult>,
     pub paths: Vec<PathResult>,
     pub adapters: Vec<AdapterResult>,
-    pub ports: Vec<PortResult>,
+    pub ports: Vec<StationResult>,
+    pub controllers: Vec<StationResult>,
+    pub replication: Vec<ReplicationResult>,
     pub intervals: Vec<IntervalRow>,
     pub device_intervals: Vec<ObjectIntervalRow>,
     pub path_intervals: Vec<ObjectIntervalRow>,

@@ -1,13 +1,14 @@
 //! Scenario files: parsing, variants, `--set` overrides, validation, and building a simulation.
 
 pub mod error;
+pub mod esxcli;
 pub mod schema;
 pub mod units;
 
 pub use error::ScenarioError;
 
 use crate::model::{build_model, paths_matching};
-use crate::sim::{PathEvent, RunPlan, Simulation};
+use crate::sim::{PathChange, PathEvent, RunPlan, Simulation};
 use crate::workload::build_workers;
 use schema::{FaultSpec, ScenarioSpec, VariantSpec, PUBLISHABLE};
 use std::collections::BTreeMap;
@@ -235,9 +236,10 @@ impl Scenario {
             .map_err(err)?;
         let mut path_events = Vec::new();
         for (i, f) in self.spec.faults.iter().enumerate() {
-            let (at, path, up) = match f {
-                FaultSpec::PathDown { at, path } => (at.0, path, false),
-                FaultSpec::PathUp { at, path } => (at.0, path, true),
+            let (at, path, change) = match f {
+                FaultSpec::PathDown { at, path } => (at.0, path, PathChange::Down),
+                FaultSpec::PathUp { at, path } => (at.0, path, PathChange::Up),
+                FaultSpec::AluaState { at, path, state } => (at.0, path, PathChange::Alua(*state)),
             };
             let paths = paths_matching(&model, path);
             if paths.is_empty() {
@@ -248,7 +250,7 @@ impl Scenario {
                     format!("no path is named \"{path}\" or starts with \"{path}:\"; paths: {}", names.join(", ")),
                 ));
             }
-            path_events.push(PathEvent { at_ns: at, paths, up });
+            path_events.push(PathEvent { at_ns: at, paths, change });
         }
         let plan = RunPlan {
             scenario: self.name().to_string(),

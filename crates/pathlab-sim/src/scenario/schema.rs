@@ -20,9 +20,17 @@ pub struct ScenarioSpec {
     pub devices: Vec<DeviceSpec>,
     /// Which adapter reaches which array port, and how far away it is.
     pub fabric: Vec<FabricSpec>,
-    /// The policy of every device that does not name its own.
+    /// The policy of every device that does not name its own; left out, each device gets the
+    /// path selection policy its array-type claim rule gives (as ESXi does).
     #[serde(default)]
-    pub policy: PolicyConfig,
+    pub policy: Option<PolicyConfig>,
+    /// The admin's own esxcli commands, applied in order before the devices are claimed
+    /// (`satp rule add`) or after (`device set`, `psp roundrobin deviceconfig set`).
+    #[serde(default)]
+    pub esxcli: Vec<String>,
+    /// Active-active replication between two arrays.
+    #[serde(default)]
+    pub replication: Vec<ReplicationSpec>,
     pub workloads: Vec<WorkloadSpec>,
     #[serde(default)]
     pub faults: Vec<FaultSpec>,
@@ -122,7 +130,32 @@ pub struct ArraySpec {
     /// Service of every port that does not give its own.
     #[serde(default)]
     pub service: Option<ServiceSpec>,
+    /// Whether the array reports ALUA target port groups (SCSI TPGS): what claim rules match
+    /// with `tpgs_on` / `tpgs_off`.
+    #[serde(default)]
+    pub tpgs: bool,
+    /// Storage processors / directors. Left out, the array has one controller that owns all.
+    #[serde(default)]
+    pub controllers: Vec<ControllerSpec>,
+    /// Every controller serves every LUN as its own (VMAX, FlashArray): no LUN ownership, no
+    /// forwarding, every path active-optimized. Otherwise a LUN is owned by one controller.
+    #[serde(default)]
+    pub symmetric: bool,
+    /// One-way latency of the internal link between controllers, paid twice by I/O that arrives
+    /// on a controller that does not own its LUN.
+    #[serde(default)]
+    pub forward_latency: DurationNs,
     pub ports: Vec<PortSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerSpec {
+    pub name: String,
+    /// The controller's processing of each I/O (a shared pool of cores: `servers`); left out,
+    /// the controller adds no time of its own.
+    #[serde(default)]
+    pub service: Option<ServiceSpec>,
 }
 
 fn default_vendor() -> String {
@@ -139,6 +172,9 @@ pub struct PortSpec {
     pub name: String,
     #[serde(default)]
     pub service: Option<ServiceSpec>,
+    /// The controller the port belongs to (required when the array declares controllers).
+    #[serde(default)]
+    pub controller: Option<String>,
 }
 
 /// A front-end port as a FIFO server: service time = fixed + per_kib × KiB, drawn from the
@@ -181,6 +217,10 @@ pub struct DeviceSpec {
     /// LUN number: the `L` of each path's runtime name.
     #[serde(default)]
     pub lun: u32,
+    /// The controller that owns the LUN: its ports are active-optimized, the others
+    /// active-non-optimized (forwarded). Defaults to the array's first controller.
+    #[serde(default)]
+    pub owner: Option<String>,
     /// Device queue depth (esxtop DQLEN): commands in flight to the array at once; the rest
     /// wait in the kernel (QUED).
     #[serde(default = "default_device_queue_depth")]
@@ -235,6 +275,9 @@ pub struct WorkloadSpec {
     /// Span of the offsets.
     #[serde(default = "default_range")]
     pub range: Bytes,
+    /// Exponent of the Zipf popularity for `access = "zipf"` (fio's zipf:1.2 is 1.2).
+    #[serde(default)]
+    pub zipf_theta: Option<f64>,
 }
 
 fn default_read_pct() -> f64 {
@@ -259,6 +302,8 @@ pub enum Access {
     #[default]
     Random,
     Sequential,
+    /// Random with a Zipf-distributed block popularity (fio's `random_distribution=zipf`).
+    Zipf,
 }
 
 /// A scheduled event on the paths whose runtime names start with `path` (a whole name, or a
@@ -266,8 +311,69 @@ pub enum Access {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, tag = "kind", rename_all = "snake_case")]
 pub enum FaultSpec {
-    PathDown { at: DurationNs, path: String },
-    PathUp { at: DurationNs, path: String },
+    PathDown {
+        at: DurationNs,
+        path: String,
+    },
+    PathUp {
+        at: DurationNs,
+        path: String,
+    },
+    /// The array reports a new ALUA state for the target port groups of these paths.
+    AluaState {
+        at: DurationNs,
+        path: String,
+        state: pathlab_policy::AluaState,
+    },
+}
+
+/// One volume (or more) living on two arrays at once (ActiveCluster, SRDF/Metro, VPLEX Metro):
+/// reads are served by the array that receives them; a write is sent on to the peer over the
+/// inter-array link and acknowledged to the host only when the peer has it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplicationSpec {
+    #[serde(default)]
+    pub name: String,
+    /// The two arrays; the first is where the volumes were created (it owns every extent at
+    /// the start when contention is modelled).
+    pub arrays: Vec<String>,
+    pub devices: Vec<String>,
+    /// One-way latency of the inter-array link, or its `distance`.
+    #[serde(default)]
+    pub latency: Option<DurationNs>,
+    #[serde(default)]
+    pub distance: Option<Kilometres>,
+    /// Line rate of the inter-array link; left out, transfers take no time.
+    #[serde(default)]
+    pub bandwidth: Option<BytesPerSec>,
+    /// The array whose paths this host sees as active-optimized (the other's are
+    /// active-non-optimized). Left out, every path is active-optimized.
+    #[serde(default)]
+    pub preferred_array: Option<String>,
+    /// Coordination of writes to the same extent arriving at both arrays.
+    #[serde(default)]
+    pub contention: Option<ContentionSpec>,
+}
+
+/// Extent ownership: each extent (track) is owned by one array; a write arriving at the other
+/// array must first get ownership, which waits for the owner's writes in progress on that extent
+/// to finish and costs a round trip on the inter-array link plus `grant_cost`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentionSpec {
+    #[serde(default = "default_extent")]
+    pub extent: Bytes,
+    #[serde(default = "default_grant_cost")]
+    pub grant_cost: DurationNs,
+}
+
+fn default_extent() -> Bytes {
+    Bytes(128 * 1024)
+}
+
+fn default_grant_cost() -> DurationNs {
+    DurationNs(20_000)
 }
 
 /// A named variant: overrides of the base scenario and the figures published for it.

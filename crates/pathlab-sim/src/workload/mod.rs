@@ -5,6 +5,7 @@ use crate::engine::rng::{Purpose, Stream};
 use crate::engine::TimeNs;
 use crate::model::FieldError;
 use crate::scenario::schema::{Access, Arrival, WorkloadSpec};
+use rand_distr::Zipf;
 
 /// How a worker decides when to issue.
 #[derive(Clone, Copy, Debug)]
@@ -40,6 +41,8 @@ pub struct Worker {
     write_fraction: f64,
     access: Access,
     range_bytes: u64,
+    /// For `zipf` access: the popularity law over slots of the largest block size.
+    zipf: Option<ZipfSlots>,
     next_offset: u64,
     arrivals: Stream,
     size_rng: Stream,
@@ -61,6 +64,10 @@ impl Worker {
         let is_write = self.rw_rng.open01() < self.write_fraction;
         let offset = match self.access {
             Access::Random => self.offset_rng.below((self.range_bytes / bytes).max(1)) * bytes,
+            Access::Zipf => {
+                let z = self.zipf.as_ref().expect("zipf access has its law");
+                z.offset(self.offset_rng.sample_f64(&z.law))
+            }
             Access::Sequential => {
                 if self.next_offset + bytes > self.range_bytes {
                     self.next_offset = 0;
@@ -80,6 +87,42 @@ impl Worker {
             Loop::Open { mean_gap_ns, poisson: false } => mean_gap_ns.round() as TimeNs,
             Loop::Closed { .. } => 0,
         }
+    }
+}
+
+/// Zipf popularity over the slots of a range: rank 1 is the most popular slot. Ranks are
+/// scattered over the range by a multiplicative permutation, so that popular slots are not all
+/// at its start.
+#[derive(Clone)]
+struct ZipfSlots {
+    law: Zipf<f64>,
+    slots: u64,
+    slot_bytes: u64,
+    stride: u64,
+}
+
+impl ZipfSlots {
+    fn new(slots: u64, slot_bytes: u64, theta: f64) -> Option<Self> {
+        let law = Zipf::new(slots as f64, theta).ok()?;
+        // A stride coprime with the slot count makes rank → slot a permutation.
+        let mut stride = 2_654_435_761 % slots.max(1);
+        while gcd(stride, slots) != 1 {
+            stride += 1;
+        }
+        Some(ZipfSlots { law, slots, slot_bytes, stride })
+    }
+
+    fn offset(&self, rank: f64) -> u64 {
+        let r = (rank as u64).clamp(1, self.slots) - 1;
+        ((u128::from(r) * u128::from(self.stride)) % u128::from(self.slots)) as u64 * self.slot_bytes
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 
@@ -148,6 +191,17 @@ pub fn build_workers(
         if w.devices.is_empty() {
             return Err((field("devices"), "name at least one device".into()));
         }
+        let zipf = match (w.access, w.zipf_theta) {
+            (Access::Zipf, Some(theta)) if theta > 0.0 && theta.is_finite() => {
+                let law = ZipfSlots::new(w.range.0 / largest, largest, theta);
+                Some(law.ok_or_else(|| (field("zipf_theta"), "no Zipf law for this range and exponent".to_string()))?)
+            }
+            (Access::Zipf, _) => {
+                return Err((field("zipf_theta"), "zipf access needs zipf_theta above 0 (fio uses 1.2)".into()))
+            }
+            (_, Some(_)) => return Err((field("zipf_theta"), "applies to access = \"zipf\" only".into())),
+            (_, None) => None,
+        };
         for (k, name) in w.devices.iter().enumerate() {
             let device = device_index(name)
                 .ok_or_else(|| (format!("workloads.{wi}.devices.{k}"), format!("unknown device \"{name}\"")))?;
@@ -160,6 +214,7 @@ pub fn build_workers(
                 write_fraction: 1.0 - w.read_pct / 100.0,
                 access: w.access,
                 range_bytes: w.range.0,
+                zipf: zipf.clone(),
                 next_offset: 0,
                 arrivals: Stream::new(seed, owner, Purpose::Arrivals),
                 size_rng: Stream::new(seed, owner, Purpose::Sizes),

@@ -1,0 +1,160 @@
+//! The latency evaluation of VMware's latency-based round robin (VMW_PSP_RR `type=latency`).
+//!
+//! VMware documents the knobs, not the rule: every `latency_eval_time` it re-measures each path
+//! over `num_sampling_cycles` I/Os per path, weighting latency by I/O size, and leaves out the
+//! paths it judges slow until the next evaluation. What pathlab does (inferred, see
+//! `vmw_psp_rr.rs` for why):
+//! 1. Sampling: the next `cycles` I/Os to each usable path are sent round robin, one path after
+//!    another (a cycle is one I/O down every usable path: ESXi's `curSamplingCycle`).
+//!
+//! 2. Evaluation, once every sample has come back: a path's latency is the sum of its samples'
+//!    latencies over the sum of their sizes (ns per KiB: a 64 KiB I/O is allowed to take longer
+//!    than a 4 KiB one). A path is *fast* when that is at most `FAST_FACTOR` times the best path's.
+//! 3. Until the next sampling, only fast paths are admitted.
+//!
+//! The next sampling starts `eval_interval_ns` after the previous one started.
+
+use crate::{PathSet, TimeNs};
+
+/// A path is fast when its size-weighted latency is at most this multiple of the best path's.
+/// Wide enough that paths of one array in one room (equal but for noise) stay together; narrow
+/// enough that a path twice as slow (a remote array, a congested link) is left out.
+pub const FAST_FACTOR: f64 = 1.5;
+
+#[derive(Clone, Debug, Default)]
+struct PathSamples {
+    issued: u64,
+    done: u64,
+    latency_ns: u128,
+    bytes: u128,
+    /// Judged at the last evaluation: mean latency (ns) and size-weighted latency (ns per KiB).
+    mean_ns: Option<f64>,
+    ns_per_kib: Option<f64>,
+    fast: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Sending samples.
+    Sampling,
+    /// Every sample is out; waiting for the last to come back.
+    Awaiting,
+    /// Judged; admitting fast paths only.
+    Using,
+}
+
+#[derive(Clone, Debug)]
+pub struct LatencySampler {
+    cycles: u64,
+    eval_interval_ns: TimeNs,
+    phase: Phase,
+    /// When the current (or last) sampling began; `None` before the first I/O.
+    started_ns: Option<TimeNs>,
+    /// Next path in the sampling rotation.
+    next: usize,
+    paths: Vec<PathSamples>,
+    evaluations: u64,
+}
+
+impl LatencySampler {
+    pub fn new(cycles: u64, eval_interval_ns: TimeNs) -> Self {
+        LatencySampler {
+            cycles,
+            eval_interval_ns,
+            phase: Phase::Using,
+            started_ns: None,
+            next: 0,
+            paths: Vec::new(),
+            evaluations: 0,
+        }
+    }
+
+    pub fn add_path(&mut self) {
+        self.paths.push(PathSamples::default());
+    }
+
+    fn start_sampling(&mut self, now: TimeNs) {
+        self.phase = Phase::Sampling;
+        self.started_ns = Some(now);
+        self.next = 0;
+        for p in &mut self.paths {
+            (p.issued, p.done, p.latency_ns, p.bytes) = (0, 0, 0, 0);
+        }
+    }
+
+    /// The path a sample should go down now, if sampling; starts a sampling when one is due.
+    pub fn sample_path(&mut self, paths: &PathSet, use_ano: bool, now: TimeNs) -> Option<usize> {
+        let due = self.started_ns.is_none_or(|t| now >= t + self.eval_interval_ns);
+        if self.phase == Phase::Using && due {
+            self.start_sampling(now);
+        }
+        if self.phase != Phase::Sampling {
+            return None;
+        }
+        let n = paths.len();
+        let pick = (0..n)
+            .map(|k| (self.next + k) % n)
+            .find(|&i| paths.usable(i, use_ano) && self.paths[i].issued < self.cycles);
+        match pick {
+            Some(i) => {
+                self.paths[i].issued += 1;
+                self.next = (i + 1) % n;
+                Some(i)
+            }
+            None => {
+                self.phase = Phase::Awaiting;
+                self.evaluate_if_complete();
+                None
+            }
+        }
+    }
+
+    /// An I/O on path `index` that started at `started_ns` ended.
+    pub fn on_complete(&mut self, index: usize, started_ns: TimeNs, latency_ns: TimeNs, bytes: u64, failed: bool) {
+        let in_sampling = matches!(self.phase, Phase::Sampling | Phase::Awaiting);
+        let p = &mut self.paths[index];
+        if !in_sampling || self.started_ns.is_none_or(|t| started_ns < t) || p.done >= p.issued {
+            return;
+        }
+        p.done += 1;
+        if !failed {
+            p.latency_ns += u128::from(latency_ns);
+            p.bytes += u128::from(bytes);
+        }
+        if self.phase == Phase::Awaiting {
+            self.evaluate_if_complete();
+        }
+    }
+
+    fn evaluate_if_complete(&mut self) {
+        if self.paths.iter().any(|p| p.done < p.issued) {
+            return;
+        }
+        for p in &mut self.paths {
+            let ok = p.bytes > 0;
+            p.ns_per_kib = ok.then(|| p.latency_ns as f64 * 1024.0 / p.bytes as f64);
+            p.mean_ns = ok.then(|| p.latency_ns as f64 / p.done as f64);
+        }
+        let best = self.paths.iter().filter_map(|p| p.ns_per_kib).fold(f64::INFINITY, f64::min);
+        for p in &mut self.paths {
+            p.fast = p.ns_per_kib.is_some_and(|l| l <= best * FAST_FACTOR);
+        }
+        self.phase = Phase::Using;
+        self.evaluations += 1;
+    }
+
+    /// Whether the path may carry in-period I/O. Before the first evaluation every path may.
+    pub fn admits(&self, index: usize) -> bool {
+        self.evaluations == 0 || self.paths[index].fast
+    }
+
+    /// Cycles sent in the current (or last) sampling: ESXi's `curSamplingCycle`.
+    pub fn current_cycle(&self, paths: &PathSet, use_ano: bool) -> u64 {
+        (0..paths.len()).filter(|&i| paths.usable(i, use_ano)).map(|i| self.paths[i].issued).min().unwrap_or(0)
+    }
+
+    /// Mean sampled latency of a path at the last evaluation, in ns.
+    pub fn judged_mean_ns(&self, index: usize) -> Option<f64> {
+        self.paths[index].mean_ns
+    }
+}
