@@ -220,12 +220,19 @@ fn build_fabric(
     Ok(nexuses)
 }
 
-/// Replication groups, and for each device the group it belongs to.
+/// Replication groups; for each device the group it belongs to; for each group the array this
+/// host prefers.
+struct ReplicationPlan {
+    groups: Vec<Replication>,
+    group_of: Vec<Option<usize>>,
+    preferred: Vec<Option<usize>>,
+}
+
 fn build_replication(
     spec: &ScenarioSpec,
     arrays: &[Array],
     device_names: &[&str],
-) -> Result<(Vec<Replication>, Vec<Option<usize>>, Vec<Option<usize>>), FieldError> {
+) -> Result<ReplicationPlan, FieldError> {
     let array_names: Vec<&str> = arrays.iter().map(|a| a.name.as_str()).collect();
     let mut groups = Vec::new();
     let mut of_device = vec![None; device_names.len()];
@@ -288,7 +295,7 @@ fn build_replication(
             writes: [0, 0],
         });
     }
-    Ok((groups, of_device, preferred))
+    Ok(ReplicationPlan { groups, group_of: of_device, preferred })
 }
 
 /// The claim rules in force: the user's `satp rule add` commands on top of the system rules.
@@ -379,7 +386,8 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     }
     let device_names: Vec<&str> = spec.devices.iter().map(|d| d.name.as_str()).collect();
     unique(&device_names, "devices")?;
-    let (replications, group_of, preferred) = build_replication(spec, &side.arrays, &device_names)?;
+    let ReplicationPlan { groups: replications, group_of, preferred } =
+        build_replication(spec, &side.arrays, &device_names)?;
 
     let mut commands = Vec::new();
     for (i, line) in spec.esxcli.iter().enumerate() {
