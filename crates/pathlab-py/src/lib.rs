@@ -98,6 +98,12 @@ impl SimulationHandle {
         py.detach(|| self.with(|s| s.run_until(until_ns)))
     }
 
+    /// Devices and paths as esxcli / multipath would show them now, as JSON.
+    fn describe(&self) -> PyResult<String> {
+        let d = self.with(|s| s.describe())?;
+        serde_json::to_string(&d).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
     /// Drains the I/Os in flight, checks the accounting and returns the result as JSON.
     fn finish(&self, py: Python<'_>) -> PyResult<String> {
         let sim = self

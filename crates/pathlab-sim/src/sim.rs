@@ -255,6 +255,11 @@ impl Simulation {
         self.now
     }
 
+    /// Devices and paths as the host's tools would show them now.
+    pub fn describe(&self) -> crate::observe::describe::Description {
+        crate::observe::describe::describe(&self.model, self.now)
+    }
+
     /// End of the measurement window: no I/O is issued after it.
     pub fn measure_end(&self) -> TimeNs {
         self.plan.warmup_ns + self.plan.duration_ns

@@ -2,6 +2,7 @@
 //! cumulative counters, and turns differences of snapshots into the figures people read
 //! (vdbench's summary line, esxtop's per-object columns). Memory is fixed per object.
 
+pub mod describe;
 pub mod result;
 
 use crate::engine::TimeNs;

@@ -1,0 +1,152 @@
+//! The configuration as the host's own tools show it: each device with its array-type plugin,
+//! policy and working paths (`esxcli storage nmp device list`), each path with its group state
+//! and ALUA target port group (`esxcli storage nmp path list`), and the policy's path groups
+//! (`multipath -ll`). Taken from the model at any moment of a run.
+
+use crate::model::{nmp, Model};
+use pathlab_policy::{AluaState, GroupState, PathId};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceView {
+    pub name: String,
+    pub display_name: String,
+    pub vendor: String,
+    pub model: String,
+    pub satp: String,
+    pub satp_config: String,
+    pub psp: String,
+    pub psp_config: String,
+    pub working_paths: Vec<String>,
+    pub groups: Vec<GroupView>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupView {
+    pub priority: i32,
+    /// active, enabled or disabled.
+    pub state: String,
+    pub selector: String,
+    pub paths: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PathView {
+    pub name: String,
+    pub device: String,
+    pub adapter: String,
+    pub target: String,
+    /// `esxcli storage nmp path list`'s Group State: active, active unoptimized, standby, dead.
+    pub group_state: String,
+    /// The ALUA state the array reports: AO, ANO, STBY, UNAV.
+    pub alua: String,
+    pub tpg_id: u32,
+    pub rtp_id: u32,
+    pub satp_path_config: String,
+    pub psp_path_config: String,
+    pub up: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Description {
+    pub host: String,
+    pub time_s: f64,
+    pub devices: Vec<DeviceView>,
+    pub paths: Vec<PathView>,
+}
+
+fn group_state(s: GroupState) -> &'static str {
+    match s {
+        GroupState::Active => "active",
+        GroupState::Enabled => "enabled",
+        GroupState::Disabled => "disabled",
+    }
+}
+
+pub fn describe(m: &Model, now_ns: u64) -> Description {
+    let name_of = |id: PathId| m.paths[id.0 as usize].name.clone();
+    let devices = m
+        .devices
+        .iter()
+        .map(|d| {
+            let array = &m.arrays[d.array];
+            let mut tpgs: Vec<(u32, &str)> =
+                d.paths.iter().map(|&p| (m.paths[p].tpg_id, m.paths[p].alua.short_name())).collect();
+            tpgs.sort_unstable();
+            tpgs.dedup();
+            DeviceView {
+                name: d.name.clone(),
+                display_name: format!("{} Fibre Channel Disk ({})", array.vendor, d.name),
+                vendor: array.vendor.clone(),
+                model: array.model.clone(),
+                satp: d.satp.clone(),
+                satp_config: nmp::satp_device_config(&d.satp, &tpgs),
+                psp: d.policy_config.name().to_string(),
+                psp_config: d.policy.status(&name_of),
+                working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
+                groups: d
+                    .policy
+                    .path_groups()
+                    .into_iter()
+                    .map(|g| GroupView {
+                        priority: g.priority,
+                        state: group_state(g.state).to_string(),
+                        selector: g.selector,
+                        paths: g.paths.into_iter().map(name_of).collect(),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let paths = m
+        .paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let d = &m.devices[p.device];
+            let seen = m.policy_alua(i);
+            let group_state = match (p.up, seen) {
+                (false, _) => "dead",
+                (true, AluaState::ActiveOptimized) => "active",
+                (true, AluaState::ActiveNonOptimized) => "active unoptimized",
+                (true, AluaState::Standby) => "standby",
+                (true, AluaState::Unavailable) => "unavailable",
+            };
+            let satp_path_config = match nmp::satp_kind(&d.satp) {
+                nmp::SatpKind::Alua => format!(
+                    "{{TPG_id={},TPG_state={},RTP_id={},RTP_health={}}}",
+                    p.tpg_id,
+                    p.alua.short_name(),
+                    p.rtp_id,
+                    if p.up { "UP" } else { "DOWN" }
+                ),
+                _ => format!("SATP {} does not support path configuration.", d.satp),
+            };
+            let psp = d.policy_config.name();
+            let psp_path_config = match psp {
+                "VMW_PSP_FIXED" | "VMW_PSP_MRU" => {
+                    let current = d.policy.working_paths().first().map(|&id| id.0 as usize) == Some(i);
+                    let preferred = d.policy.status(&name_of).contains(&format!("preferred={}", p.name));
+                    let yes = |b: bool| if b { "yes" } else { "no" };
+                    format!("{{current: {}; preferred: {}}}", yes(current), yes(preferred))
+                }
+                _ => format!("PSP {psp} does not support path configuration."),
+            };
+            let port = &m.ports[p.port];
+            PathView {
+                name: p.name.clone(),
+                device: d.name.clone(),
+                adapter: m.adapters[p.adapter].name.clone(),
+                target: format!("{}/{}", m.arrays[port.array].name, port.name),
+                group_state: group_state.to_string(),
+                alua: p.alua.short_name().to_string(),
+                tpg_id: p.tpg_id,
+                rtp_id: p.rtp_id,
+                satp_path_config,
+                psp_path_config,
+                up: p.up,
+            }
+        })
+        .collect();
+    Description { host: m.host_name.clone(), time_s: now_ns as f64 / 1e9, devices, paths }
+}
