@@ -60,6 +60,11 @@ impl ScenarioHandle {
         self.inner.tolerance.clone()
     }
 
+    #[getter]
+    fn explained(&self) -> BTreeMap<String, String> {
+        self.inner.explained.clone()
+    }
+
     /// End of the measurement window in simulated nanoseconds.
     #[getter]
     fn end_ns(&self) -> u64 {

@@ -25,6 +25,8 @@ pub struct Scenario {
     /// Published figures of what was selected (the variant's, else the base file's).
     pub published: BTreeMap<String, f64>,
     pub tolerance: BTreeMap<String, f64>,
+    /// Published figures the model knowingly does not match, with the reason.
+    pub explained: BTreeMap<String, String>,
 }
 
 /// Parses a `--set` value: a TOML literal (`1`, `true`, `"x"`, `[1, 2]`), else a bare string.
@@ -172,6 +174,10 @@ impl Scenario {
             for (name, body) in vt {
                 let spec: VariantSpec = deserialize(body, file, &format!("variants.{name}"))?;
                 check_published(&spec.published, &spec.tolerance, file, &format!("variants.{name}."))?;
+                if let Some(key) = spec.explained.keys().find(|k| !spec.published.contains_key(*k)) {
+                    let field = format!("variants.{name}.explained.{key}");
+                    return Err(ScenarioError::new(file, field, "explains a figure that is not published"));
+                }
                 variants.push((name, spec));
             }
         }
@@ -197,9 +203,9 @@ impl Scenario {
         }
         let spec: ScenarioSpec = deserialize(root, file, "")?;
         check_published(&spec.published, &spec.tolerance, file, "")?;
-        let (published, tolerance) = match &selected {
-            Some(v) => (v.published.clone(), v.tolerance.clone()),
-            None => (spec.published.clone(), spec.tolerance.clone()),
+        let (published, tolerance, explained) = match &selected {
+            Some(v) => (v.published.clone(), v.tolerance.clone(), v.explained.clone()),
+            None => (spec.published.clone(), spec.tolerance.clone(), Default::default()),
         };
         let scenario = Scenario {
             file: file.to_string(),
@@ -208,6 +214,7 @@ impl Scenario {
             variants,
             published,
             tolerance,
+            explained,
         };
         scenario.simulation()?; // every cross-reference is checked here, before anyone runs it
         Ok(scenario)

@@ -389,6 +389,10 @@ pub struct VariantSpec {
     pub published: BTreeMap<String, f64>,
     #[serde(default)]
     pub tolerance: BTreeMap<String, f64>,
+    /// Published figures the model is known not to match, with the reason: shown, never hidden,
+    /// and not counted as a failure by `reproduce --check`.
+    #[serde(default)]
+    pub explained: BTreeMap<String, String>,
 }
 
 /// Summary figures a scenario may publish (the keys of `summary` in the JSON result).
