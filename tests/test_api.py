@@ -26,6 +26,10 @@ def test_bad_override_raises_scenario_error_with_file_and_field(scenarios) -> No
     assert file.endswith("bench-minimal.toml") and field == "devices.0.queue_depth" and "at least 1" in message
 
 
-def test_policies_lists_every_nmp_policy() -> None:
-    names = [p["name"] for p in pathlab.policies()]
-    assert names == ["VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU"]
+def test_policies_lists_every_stack() -> None:
+    catalog = {p["name"]: p for p in pathlab.policies()}
+    assert {"VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU", "dm-multipath", "nvme", "spdk", "mpio", "powerpath",
+            "HPP"} <= set(catalog)
+    rr = {q["name"]: q for q in catalog["VMW_PSP_RR"]["params"]}
+    assert rr["latency_eval_time"]["range"] == "30000..=2147483647"
+    assert rr["num_sampling_cycles"]["default"] == "16"

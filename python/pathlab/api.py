@@ -119,8 +119,25 @@ class Scenario:
         return self.handle.tolerance
 
     @property
+    def explained(self) -> dict[str, str]:
+        """Published figures the model knowingly does not match, with the reason."""
+        return self.handle.explained
+
+    @property
     def label(self) -> str:
         return f"{self.name}:{self.variant}" if self.variant else self.name
+
+    def describe(self, at: str | int = 0) -> dict[str, Any]:
+        """Devices and paths as esxcli / multipath show them, at simulated time `at` (ns, or a
+        duration like "60s"; the run is simulated up to then)."""
+        sim = self.handle.simulation()
+        try:
+            at_ns = at if isinstance(at, int) else _core.parse_duration_ns(at)
+        except ValueError as e:
+            raise ScenarioError(self.file, "--at", str(e)) from None
+        if at_ns > 0:
+            sim.run_until(at_ns)
+        return json.loads(sim.describe())
 
     def run(self, progress: ProgressCallback | None = None) -> Result:
         """Runs the scenario; `progress` is called with the fraction of simulated time done."""

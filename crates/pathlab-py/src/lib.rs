@@ -139,6 +139,12 @@ fn load_scenario(
     Ok(ScenarioHandle { inner })
 }
 
+/// A duration in nanoseconds from its human form ("60s", "1.5ms"); raises ValueError.
+#[pyfunction]
+fn parse_duration_ns(text: &str) -> PyResult<u64> {
+    pathlab_sim::scenario::units::parse_duration_ns(text).map_err(pyo3::exceptions::PyValueError::new_err)
+}
+
 /// The policy catalogue as JSON: name, stack, summary and parameters of every policy.
 #[pyfunction]
 fn policy_catalog() -> String {
@@ -170,6 +176,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SimulationHandle>()?;
     m.add_function(wrap_pyfunction!(load_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(policy_catalog, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_duration_ns, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     Ok(())
 }

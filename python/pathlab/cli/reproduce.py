@@ -51,13 +51,20 @@ def comparisons(scenarios: list[Scenario], results: list) -> list[dict]:
                 "scenario": s.name, "variant": s.variant, "figure": key, "published": published,
                 "simulated": simulated, "error": error, "tolerance": tol,
                 "ok": None if tol is None else abs(error) <= tol,
+                "explained": s.explained.get(key),
             })
     return rows
+
+
+def number(v: float) -> str:
+    """Readable at any scale: thousands separated, three significant decimals for small values."""
+    return f"{v:,.1f}" if abs(v) >= 100 else f"{v:.4g}"
 
 
 def table(rows: list[dict]) -> str:
     head = f"{'scenario':<28} {'variant':<16} {'figure':<15} {'published':>12} {'simulated':>12} {'error':>9} {'tolerance':>9}  status"
     lines = [head, "-" * len(head)]
+    notes: list[str] = []
     last = None
     for r in rows:
         label = (r["scenario"], r["variant"])
@@ -65,20 +72,29 @@ def table(rows: list[dict]) -> str:
         last = label
         tol = f"±{r['tolerance'] * 100:g}%" if r["tolerance"] is not None else "-"
         status = {True: "ok", False: "OUT", None: "(not checked)"}[r["ok"]]
+        if r["ok"] is False and r["explained"]:
+            notes.append(r["explained"])
+            status = f"OUT, explained [{len(notes)}]"
         lines.append(
-            f"{scen:<28} {var:<16} {r['figure']:<15} {r['published']:>12.4g} {r['simulated']:>12.4g} "
+            f"{scen:<28} {var:<16} {r['figure']:<15} {number(r['published']):>12} {number(r['simulated']):>12} "
             f"{r['error'] * 100:>+8.1f}% {tol:>9}  {status}"
         )
     checked = [r for r in rows if r["ok"] is not None]
-    out = sum(1 for r in checked if not r["ok"])
+    out = sum(1 for r in checked if not r["ok"] and not r["explained"])
+    explained = sum(1 for r in checked if not r["ok"] and r["explained"])
     lines.append("")
-    lines.append(f"{len(checked) - out} of {len(checked)} checked figures within tolerance" + (f"; {out} out" if out else ""))
+    summary = f"{len(checked) - out - explained} of {len(checked)} checked figures within tolerance"
+    summary += f"; {explained} out with an explanation" if explained else ""
+    summary += f"; {out} out" if out else ""
+    lines.append(summary)
+    lines += [f"[{i}] {note}" for i, note in enumerate(notes, start=1)]
     return "\n".join(lines)
 
 
 @click.command("reproduce")
 @click.argument("target", required=False, default="scenarios")
-@click.option("--check", is_flag=True, help="Exit 1 when a checked figure is out of tolerance.")
+@click.option("--check", is_flag=True,
+              help="Exit 1 when a checked figure is out of tolerance without an explanation in its scenario.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @handle_errors
 def command(target: str, check: bool, fmt: str) -> None:
@@ -89,5 +105,5 @@ def command(target: str, check: bool, fmt: str) -> None:
         raise ScenarioError(target, "", "no scenario here publishes figures")
     rows = comparisons(scenarios, run_all(scenarios))
     click.echo(json.dumps(rows, indent=2) if fmt == "json" else table(rows))
-    if check and any(r["ok"] is False for r in rows):
+    if check and any(r["ok"] is False and not r["explained"] for r in rows):
         sys.exit(1)

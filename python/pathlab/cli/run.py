@@ -6,7 +6,7 @@ import click
 import pandas as pd
 
 from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option
-from pathlab.output import esxtop, vdbench
+from pathlab.output import esxtop, esxtop_csv, vdbench
 
 
 def text_report(data: dict, intervals: bool) -> str:
@@ -51,11 +51,17 @@ def summary_csv(rows: list[dict]) -> str:
 @seed_option
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @click.option("--intervals", is_flag=True, help="Print every interval line, as vdbench does.")
+@click.option("--esxtop-csv", "esxtop_out", type=click.Path(dir_okay=False, writable=True),
+              help="Also write the run as an esxtop batch-mode CSV (esxtop -b) to this file.")
 @handle_errors
-def command(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None, fmt: str, intervals: bool) -> None:
+def command(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None, fmt: str, intervals: bool,
+            esxtop_out: str | None) -> None:
     """Run one scenario and print what vdbench and esxtop would show."""
     scenario = load(file, variant, sets, seed)
     (result,) = run_all([scenario])
+    if esxtop_out:
+        rows = esxtop_csv.write(result.data, esxtop_out)
+        click.echo(f"pathlab: wrote {rows} esxtop rows to {esxtop_out}", err=True)
     if fmt == "json":
         click.echo(result.to_json())
     elif fmt == "csv":
