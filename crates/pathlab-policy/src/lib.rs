@@ -15,6 +15,7 @@ mod dm_queue_length;
 mod dm_round_robin;
 mod dm_selector;
 mod dm_service_time;
+mod gated_least_load;
 mod hpp;
 mod latency_sampler;
 mod mpio_msdsm;
@@ -35,6 +36,7 @@ pub use mpio_msdsm::{MpioConfig, MpioPolicy, MsdsmMpio};
 pub use nvme_multipath::{NvmeConfig, NvmeIoPolicy, NvmeMultipath};
 pub use params::{check_range, ParamSpec, PolicyError, PolicySpec};
 pub use path_set::{flat_group, PathSet};
+pub use gated_least_load::{GatedLeastLoad, GatedLeastLoadConfig};
 pub use powerpath::{Autostandby, PowerPath, PowerPathConfig, PowerPathPolicy};
 pub use spdk_bdev_nvme::{SpdkBdevNvme, SpdkConfig, SpdkPolicy, SpdkSelector};
 pub use vmw_psp_fixed::{FixedConfig, VmwPspFixed};
@@ -225,6 +227,9 @@ pub enum PolicyConfig {
     PowerPath(PowerPathConfig),
     #[serde(rename = "HPP")]
     Hpp(HppConfig),
+    /// pathlab's own policy.
+    #[serde(rename = "gated-least-load")]
+    GatedLeastLoad(GatedLeastLoadConfig),
 }
 
 impl Default for PolicyConfig {
@@ -244,6 +249,7 @@ impl PolicyConfig {
             PolicyConfig::Mpio(c) => c.validate(),
             PolicyConfig::PowerPath(c) => c.validate(),
             PolicyConfig::Hpp(c) => c.validate(),
+            PolicyConfig::GatedLeastLoad(c) => c.validate(),
         }
     }
 
@@ -260,6 +266,7 @@ impl PolicyConfig {
             PolicyConfig::Mpio(c) => Box::new(MsdsmMpio::new(c.clone())),
             PolicyConfig::PowerPath(c) => Box::new(PowerPath::new(c.clone())),
             PolicyConfig::Hpp(c) => c.build(),
+            PolicyConfig::GatedLeastLoad(c) => Box::new(GatedLeastLoad::new(c.clone())),
         })
     }
 
@@ -275,6 +282,7 @@ impl PolicyConfig {
             PolicyConfig::Mpio(_) => mpio_msdsm::SPEC.name,
             PolicyConfig::PowerPath(_) => powerpath::SPEC.name,
             PolicyConfig::Hpp(_) => hpp::SPEC.name,
+            PolicyConfig::GatedLeastLoad(_) => gated_least_load::SPEC.name,
         }
     }
 }
@@ -286,6 +294,7 @@ pub fn catalog() -> Vec<&'static PolicySpec> {
         &vmw_psp_fixed::SPEC,
         &vmw_psp_mru::SPEC,
         &hpp::SPEC,
+        &gated_least_load::SPEC,
         &dm_multipath::SPEC,
         &nvme_multipath::SPEC,
         &spdk_bdev_nvme::SPEC,

@@ -7,19 +7,27 @@
 //! walks its path's route inside the arrays (`model::Step`): port, controller, forwarding to
 //! the owning controller, cache, extent ownership and replication to the peer array. Then the
 //! data (read) or the status (write) goes back to the host.
+//!
+//! Faults and each stack's handling of them (errors, timeouts, failover, no path) are in
+//! `sim/failure.rs`; the per-I/O path only checks a path's flags.
+
+mod failure;
 
 use crate::engine::event_queue::EventQueue;
+use crate::engine::rng::{Purpose, Stream};
 use crate::engine::slab::Slab;
 use crate::engine::TimeNs;
-use crate::model::{transfer, Model, Step};
+use crate::model::fault::ScheduledFault;
+use crate::model::{transfer, Model, Outage, Step};
 use crate::observe::result::{
     Accounting, AdapterResult, DeviceResult, EsxtopFigures, Figures, IntervalRow, ObjectIntervalRow, PathResult,
     ReplicationResult, RunResult, StationResult, Summary,
 };
 use crate::observe::{Completion, IoCounters, Recorder, Snapshot};
 use crate::workload::{IoAttrs, Loop, Worker};
+use failure::LogEntry;
 use hdrhistogram::Histogram;
-use pathlab_policy::{AluaState, IoDesc, IoDone, PathId};
+use pathlab_policy::{IoDesc, IoDone, PathId};
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
@@ -65,14 +73,27 @@ enum Event {
         io: u32,
         attempt: u32,
     },
-    PathState {
-        path: u32,
-        up: bool,
+    /// A scheduled fault (an index into the run's fault list) starts or ends.
+    Fault {
+        index: u32,
     },
-    /// The array reports a new ALUA state for a path.
-    AluaChange {
+    /// The host's I/O timeout for a command that got no answer.
+    Timeout {
+        io: u32,
+        attempt: u32,
+    },
+    /// The host's checker or reconnect attempt looks at a path it failed.
+    Reinstate {
         path: u32,
-        state: AluaState,
+    },
+    /// A device has waited for a path as long as its stack allows.
+    GiveUp {
+        device: u32,
+        episode: u32,
+    },
+    /// A closed-loop worker issues again after one of its I/Os failed.
+    Reissue {
+        worker: u32,
     },
     Sample,
     WarmupEnd,
@@ -105,8 +126,14 @@ struct Io {
     route: u32,
     /// Next step of the route.
     stage: u8,
+    /// Errors met so far (against the stack's retries).
+    errors: u8,
+    /// The path the previous attempt erred on, until the retry is dispatched; `NOT_A_RETRY`.
+    retry_of: u32,
     extent: ExtentHold,
 }
+
+const NOT_A_RETRY: u32 = u32::MAX;
 
 /// Where a write stands with the ownership of its extent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,22 +147,6 @@ impl Io {
     fn desc(&self) -> IoDesc {
         IoDesc { bytes: self.attrs.bytes, is_write: self.attrs.is_write, cpu: self.cpu }
     }
-}
-
-/// What a scheduled event does to its paths.
-#[derive(Clone, Copy, Debug)]
-pub enum PathChange {
-    Up,
-    Down,
-    Alua(AluaState),
-}
-
-/// A scheduled change of path state, resolved to path indices.
-#[derive(Clone, Debug)]
-pub struct PathEvent {
-    pub at_ns: TimeNs,
-    pub paths: Vec<usize>,
-    pub change: PathChange,
 }
 
 /// Timing and labels of a run.
@@ -171,10 +182,17 @@ pub struct Simulation {
     device_intervals: Vec<ObjectIntervalRow>,
     path_intervals: Vec<ObjectIntervalRow>,
     adapter_intervals: Vec<ObjectIntervalRow>,
+    faults: Vec<ScheduledFault>,
+    /// One stream per path for the errors of flaky paths.
+    fault_rng: Vec<Stream>,
+    log: Vec<LogEntry>,
+    /// Outages of any device so far: tells a give-up timer from an older one.
+    outages: u32,
     issued: u64,
     completed: u64,
     failed: u64,
     retried: u64,
+    failovers: u64,
 }
 
 fn new_histogram() -> Histogram<u64> {
@@ -183,10 +201,11 @@ fn new_histogram() -> Histogram<u64> {
 }
 
 impl Simulation {
-    pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, path_events: Vec<PathEvent>) -> Self {
+    pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
         let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), model.stations.len());
         let last_sample = rec.snapshot(0);
         let device_latency = model.devices.iter().map(|_| new_histogram()).collect();
+        let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
         let mut sim = Simulation {
             model,
             workers,
@@ -208,10 +227,15 @@ impl Simulation {
             device_intervals: Vec::new(),
             path_intervals: Vec::new(),
             adapter_intervals: Vec::new(),
+            faults,
+            fault_rng,
+            log: Vec::new(),
+            outages: 0,
             issued: 0,
             completed: 0,
             failed: 0,
             retried: 0,
+            failovers: 0,
             plan,
         };
         // Intervals restart at the end of the warm-up, so that none straddles it.
@@ -228,16 +252,8 @@ impl Simulation {
             sim.events.schedule(sim.plan.warmup_ns, Event::WarmupEnd);
         }
         sim.events.schedule(end, Event::MeasureEnd);
-        for e in path_events.iter().filter(|e| e.at_ns < end) {
-            for &p in &e.paths {
-                let path = p as u32;
-                let event = match e.change {
-                    PathChange::Up => Event::PathState { path, up: true },
-                    PathChange::Down => Event::PathState { path, up: false },
-                    PathChange::Alua(state) => Event::AluaChange { path, state },
-                };
-                sim.events.schedule(e.at_ns, event);
-            }
+        for (index, f) in sim.faults.iter().enumerate() {
+            sim.events.schedule(f.at_ns, Event::Fault { index: index as u32 });
         }
         for w in 0..sim.workers.len() {
             match sim.workers[w].mode {
@@ -297,15 +313,20 @@ impl Simulation {
             Event::StationDone { station, io, attempt } => self.station_done(station as usize, io, attempt),
             Event::ExtentRequest { group, device, extent } => self.extent_request(group, (device, extent)),
             Event::ExtentGrant { group, device, extent } => self.extent_grant(group, (device, extent)),
-            Event::AluaChange { path, state } => {
-                let p = path as usize;
-                self.model.paths[p].alua = state;
-                let seen = self.model.policy_alua(p);
-                self.model.devices[self.model.paths[p].device].policy.set_alua_state(PathId(path), seen);
-                self.dispatch_device(self.model.paths[p].device);
-            }
             Event::Complete { io, attempt } => self.complete(io, attempt),
-            Event::PathState { path, up } => self.set_path_state(path as usize, up),
+            Event::Fault { index } => self.apply_fault(index as usize),
+            Event::Timeout { io, attempt } => {
+                if self.current(io, attempt) {
+                    self.command_error(io);
+                }
+            }
+            Event::Reinstate { path } => self.checker_sees(path as usize),
+            Event::GiveUp { device, episode } => self.give_up(device as usize, episode),
+            Event::Reissue { worker } => {
+                if self.issuing {
+                    self.issue(worker as usize);
+                }
+            }
             Event::Sample => self.sample(),
             Event::WarmupEnd => {
                 self.measuring = true;
@@ -342,6 +363,8 @@ impl Simulation {
             state: IoState::Queued,
             route: 0,
             stage: 0,
+            errors: 0,
+            retry_of: NOT_A_RETRY,
             extent: ExtentHold::None,
         });
         self.issued += 1;
@@ -363,17 +386,23 @@ impl Simulation {
             };
             let desc = self.ios.get(io).desc();
             let Some(PathId(p)) = device.policy.select_path(&desc, self.now, &self.model.host) else {
-                // No usable path: everything queued waits for one to come back.
-                let waiting: Vec<u32> = device.queue.drain(..).collect();
-                device.no_path.extend(waiting);
-                return;
+                return self.no_usable_path(d);
             };
+            if device.outage != Outage::None {
+                self.path_restored(d);
+            }
+            let device = &mut self.model.devices[d];
             device.queue.pop_front();
             device.active += 1;
             device.policy.start_io(PathId(p), &desc, self.now);
             self.rec.device_queued[d].add(self.now, -1);
             self.rec.device_active[d].add(self.now, 1);
-            self.ios.get_mut(io).path = p;
+            let r = self.ios.get_mut(io);
+            r.path = p;
+            if r.retry_of != NOT_A_RETRY {
+                let from = std::mem::replace(&mut r.retry_of, NOT_A_RETRY);
+                self.count_retry(d, from as usize, p as usize);
+            }
             let a = self.model.paths[p as usize].adapter;
             let adapter = &mut self.model.adapters[a];
             if adapter.active < adapter.queue_depth {
@@ -406,6 +435,10 @@ impl Simulation {
         let timed_link = adapter.bytes_per_ns.is_some();
         self.rec.adapter_active[path.adapter].add(now, 1);
         let event = match (is_write, timed_link) {
+            // Lost on a path whose connection is gone: the host only learns by its timeout.
+            _ if !path.connected => {
+                (now + self.model.devices[path.device].stack.io_timeout_ns, Event::Timeout { io, attempt })
+            }
             (false, _) => (now + one_way, Event::AtPort { io, attempt }),
             (true, true) => (now + 2 * one_way, Event::SendWriteData { io, attempt }),
             (true, false) => (now + 3 * one_way, Event::AtPort { io, attempt }),
@@ -494,11 +527,12 @@ impl Simulation {
         self.release_extent(io);
         let r = *self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
+        let back = self.now + path.one_way_ns + path.added_latency_ns;
         let done = if r.attrs.is_write {
-            self.now + path.one_way_ns
+            back
         } else {
             let adapter = &mut self.model.adapters[path.adapter];
-            transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, self.now + path.one_way_ns, r.attrs.bytes)
+            transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.attrs.bytes)
         };
         self.events.schedule(done, Event::Complete { io, attempt });
     }
@@ -600,6 +634,10 @@ impl Simulation {
         let now = self.now;
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
+        let path = &self.model.paths[p];
+        if (!path.connected || path.errors.is_some()) && self.faulty_response(io, p) {
+            return;
+        }
         let a = self.model.paths[p].adapter;
         let c = Completion {
             bytes: r.attrs.bytes,
@@ -662,63 +700,6 @@ impl Simulation {
         }
     }
 
-    fn set_path_state(&mut self, p: usize, up: bool) {
-        if self.model.paths[p].up == up {
-            return;
-        }
-        self.model.paths[p].up = up;
-        let d = self.model.paths[p].device;
-        let now = self.now;
-        if up {
-            self.model.devices[d].policy.reinstate_path(PathId(p as u32));
-            let device = &mut self.model.devices[d];
-            let waiting: Vec<u32> = device.no_path.drain(..).collect();
-            for io in waiting.into_iter().rev() {
-                device.queue.push_front(io);
-            }
-            self.dispatch_device(d);
-            return;
-        }
-        self.model.devices[d].policy.fail_path(PathId(p as u32));
-        // Every command on the failed path comes back with an error and is retried on another
-        // path, ahead of the I/Os that never left the kernel.
-        let aborted: Vec<u32> = self
-            .ios
-            .iter_mut()
-            .filter(|(_, r)| r.path as usize == p && matches!(r.state, IoState::InFlight | IoState::WaitAdapter))
-            .map(|(i, _)| i)
-            .collect();
-        let a = self.model.paths[p].adapter;
-        for &io in &aborted {
-            let r = *self.ios.get(io);
-            if r.state == IoState::InFlight {
-                self.release_slot(p);
-            } else {
-                self.model.adapters[a].waiting.retain(|&w| w != io);
-                self.rec.adapter_queued[a].add(now, -1);
-            }
-            // The array may still be working on it, but the host has given it up: its hold on an
-            // extent (or its place in the queue for one) goes with it.
-            self.release_extent(io);
-            let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };
-            self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
-            self.model.devices[d].active -= 1;
-            self.rec.device_active[d].add(now, -1);
-            self.rec.device_queued[d].add(now, 1);
-            self.rec.paths[p].errors += 1;
-            self.rec.devices[d].retries += 1;
-            self.retried += 1;
-            // Queued again: events of the abandoned attempt no longer match.
-            self.ios.get_mut(io).state = IoState::Queued;
-        }
-        let device = &mut self.model.devices[d];
-        for &io in aborted.iter().rev() {
-            device.queue.push_front(io);
-        }
-        self.dispatch_adapter(a);
-        self.dispatch_device(d);
-    }
-
     fn sample(&mut self) {
         let snap = self.rec.snapshot(self.now);
         let prev = std::mem::replace(&mut self.last_sample, snap);
@@ -735,6 +716,10 @@ impl Simulation {
                 snap.outstanding_area - prev.outstanding_area,
                 self.interval_max_ns,
             ),
+            errors: g.io.errors,
+            retries: g.io.retries,
+            failovers: g.io.failovers,
+            failed: g.failed,
         });
         self.interval_max_ns = 0;
         let level = |now: &[u128], before: &[u128], i: usize| level_mean(now[i] - before[i], secs);
@@ -767,13 +752,7 @@ impl Simulation {
     pub fn finish(mut self) -> Result<RunResult, String> {
         self.run_until(TimeNs::MAX);
         for d in 0..self.model.devices.len() {
-            let device = &mut self.model.devices[d];
-            let stuck: Vec<u32> = device.no_path.drain(..).chain(device.queue.drain(..)).collect();
-            for io in stuck {
-                self.failed += 1;
-                self.rec.device_queued[d].add(self.now, -1);
-                self.retire(io);
-            }
+            self.fail_waiting(d);
         }
         if self.issued != self.completed + self.failed || self.ios.live() != 0 {
             return Err(format!(
@@ -847,6 +826,7 @@ impl Simulation {
                 alua: p.alua.short_name().to_string(),
                 tpg_id: p.tpg_id,
                 one_way_us: p.one_way_ns as f64 / 1e3,
+                connected: p.connected,
                 figures: EsxtopFigures::from_counters(&end.paths[i].since(&start.paths[i]), secs),
             })
             .collect();
@@ -899,11 +879,13 @@ impl Simulation {
             device_intervals: self.device_intervals.clone(),
             path_intervals: self.path_intervals.clone(),
             adapter_intervals: self.adapter_intervals.clone(),
+            events: self.log.iter().map(|e| e.to_result(m)).collect(),
             accounting: Accounting {
                 issued: self.issued,
                 completed: self.completed,
                 failed: self.failed,
                 retried: self.retried,
+                failovers: self.failovers,
                 peak_in_flight: self.ios.capacity_used() as u64,
             },
         }

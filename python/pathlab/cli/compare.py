@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
+import pandas as pd
 
 from pathlab.api import ScenarioError
 from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option
+from pathlab.cli.reproduce import scenario_files
 from pathlab.cli.run import summary_csv
+from pathlab.lineup import LINEUP, OURS, overrides
 
 FIGURES = (
     ("iops", "I/O rate", "{:.1f}"),
@@ -35,14 +39,60 @@ def side_by_side(names: list[str], summaries: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def lineup_table(name: str, labels: list[str], summaries: list[dict]) -> str:
+    """One line per policy; * marks the best of a column, and ours is compared with the best of
+    the others."""
+    cols = (("iops", "I/O rate", "{:.1f}", max), ("resp_ms", "resp ms", "{:.3f}", min), ("p99_ms", "p99 ms", "{:.3f}", min),
+            ("resp_max_ms", "max ms", "{:.3f}", min), ("errors", "errors", "{:d}", min), ("failed", "failed", "{:d}", min))
+    best = {key: pick(s[key] for s in summaries) for key, _, _, pick in cols}
+    width = max(len(x) for x in labels) + 2
+    lines = [f"{name}", "".ljust(width) + "".join(h.rjust(13) for _, h, _, _ in cols)]
+    for label, s in zip(labels, summaries):
+        cells = [(fmt.format(s[k]) + ("*" if s[k] == best[k] else " ")).rjust(13) for k, _, fmt, _ in cols]
+        lines.append(label.ljust(width) + "".join(cells))
+    if OURS in labels:
+        ours = summaries[labels.index(OURS)]
+        others = [s for label, s in zip(labels, summaries) if label != OURS]
+        top_rate = max(s["iops"] for s in others)
+        top_resp = min(s["resp_ms"] for s in others)
+        top_p99 = min(s["p99_ms"] for s in others)
+        lines.append(
+            f"{OURS} against the best other: I/O rate {100 * (ours['iops'] / top_rate - 1):+.1f}%, "
+            f"resp {100 * (ours['resp_ms'] / top_resp - 1):+.1f}%, p99 {100 * (ours['p99_ms'] / top_p99 - 1):+.1f}%"
+        )
+    return "\n".join(lines)
+
+
+def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None) -> tuple[str, list[str], list[dict]]:
+    base = load(file, variant, sets, seed)
+    scenarios = [load(file, variant, list(sets) + overrides(policy), seed) for _, policy in LINEUP]
+    results = run_all(scenarios)
+    return base.label, [label for label, _ in LINEUP], [r.data["summary"] for r in results]
+
+
 @click.command("compare")
 @click.argument("file")
+@click.option("--lineup", is_flag=True, help="Compare every stack's policies (the standard lineup) instead of the variants.")
+@click.option("--variant", help="With --lineup: the variant to start from.")
 @set_option
 @seed_option
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @handle_errors
-def command(file: str, sets: tuple[str, ...], seed: int | None, fmt: str) -> None:
-    """Run every variant of FILE on the same I/Os and print them side by side."""
+def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], seed: int | None, fmt: str) -> None:
+    """Run every variant of FILE on the same I/Os and print them side by side; with --lineup,
+    every stack's policies on FILE (or on every scenario of a directory)."""
+    if lineup:
+        files = scenario_files(file) if Path(file).is_dir() else [file]
+        reports = [run_lineup(f, variant, sets, seed) for f in files]
+        if fmt == "json":
+            data = [{"scenario": n, "policies": [{"policy": p, "summary": s} for p, s in zip(ls, ss)]} for n, ls, ss in reports]
+            click.echo(json.dumps(data, indent=2))
+        elif fmt == "csv":
+            rows = [{"scenario": n, "policy": p, **s} for n, ls, ss in reports for p, s in zip(ls, ss)]
+            click.echo(pd.DataFrame(rows).to_csv(index=False, lineterminator="\n").rstrip("\n"))
+        else:
+            click.echo("\n\n".join(lineup_table(n, ls, ss) for n, ls, ss in reports))
+        return
     base = load(file, None, sets, seed)
     if not base.variants:
         raise ScenarioError(file, "variants", "the file defines no variants to compare")

@@ -1,7 +1,7 @@
 //! Seeded random streams, one per purpose and owner, derived from the run's seed. Because the
 //! streams that make the workload (arrivals, sizes, read/write, offsets, service quantiles) are
-//! owned by the workers and never drawn by policy code, two runs that differ only in policy see
-//! the same I/Os (common random numbers).
+//! owned by the workers and never drawn by policy or fault code, two runs that differ only in
+//! policy see the same I/Os (common random numbers).
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -15,6 +15,9 @@ pub enum Purpose {
     ReadWrite = 3,
     Offsets = 4,
     Service = 5,
+    /// Errors on flaky paths: never drawn from the workload's streams, so that the I/Os stay
+    /// the same whatever the faults do.
+    Faults = 6,
 }
 
 /// SplitMix64 finaliser: spreads nearby seeds far apart.

@@ -4,12 +4,13 @@
 use super::contention::Contention;
 use super::nmp::{self, ClaimRule};
 use super::service::ServiceModel;
-use super::{Adapter, Array, Controller, Device, HostState, Model, Path, Port, Replication, Station, Step};
+use super::stack::StackRules;
+use super::{Adapter, Array, Controller, Device, HostState, Model, Outage, Path, Port, Replication, Station};
 use crate::engine::dist::Shape;
 use crate::scenario::esxcli::{self, EsxcliCommand};
 use crate::scenario::schema::{Distribution, ScenarioSpec, ServiceSpec};
 use crate::scenario::units::FIBRE_NS_PER_KM;
-use pathlab_policy::{AluaState, PathDesc, PathId, PolicyConfig};
+use pathlab_policy::{PathDesc, PathId, PolicyConfig};
 use std::collections::VecDeque;
 
 /// A problem with one field: (dotted path, message).
@@ -174,7 +175,8 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
                 }
             };
             side.stations.push(station(format!("{}/{}", a.name, p.name), service, &sfield)?);
-            side.ports.push(Port { name: p.name.clone(), array: ai, controller, station: side.stations.len() - 1 });
+            let station = side.stations.len() - 1;
+            side.ports.push(Port { name: p.name.clone(), array: ai, controller, station, down: false });
             side.port_keys.push(format!("{}/{}", a.name, p.name));
         }
         side.arrays.push(Array {
@@ -220,12 +222,10 @@ fn build_fabric(
     Ok(nexuses)
 }
 
-/// Replication groups; for each device the group it belongs to; for each group the array this
-/// host prefers.
+/// Replication groups, and for each device the group it belongs to.
 struct ReplicationPlan {
     groups: Vec<Replication>,
     group_of: Vec<Option<usize>>,
-    preferred: Vec<Option<usize>>,
 }
 
 fn build_replication(
@@ -236,7 +236,6 @@ fn build_replication(
     let array_names: Vec<&str> = arrays.iter().map(|a| a.name.as_str()).collect();
     let mut groups = Vec::new();
     let mut of_device = vec![None; device_names.len()];
-    let mut preferred = Vec::new();
     for (ri, r) in spec.replication.iter().enumerate() {
         let field = format!("replication.{ri}");
         if r.arrays.len() != 2 {
@@ -284,7 +283,6 @@ fn build_replication(
             }
             of_device[di] = Some(groups.len());
         }
-        preferred.push(pref);
         groups.push(Replication {
             name: if r.name.is_empty() { format!("{}-{}", r.arrays[0], r.arrays[1]) } else { r.name.clone() },
             arrays: [a, b],
@@ -293,9 +291,10 @@ fn build_replication(
             free_at: [0, 0],
             contention,
             writes: [0, 0],
+            preferred_array: pref,
         });
     }
-    Ok(ReplicationPlan { groups, group_of: of_device, preferred })
+    Ok(ReplicationPlan { groups, group_of: of_device })
 }
 
 /// The claim rules in force: the user's `satp rule add` commands on top of the system rules.
@@ -331,47 +330,6 @@ fn claim_rules(commands: &[(usize, EsxcliCommand)]) -> Result<Vec<ClaimRule>, Fi
     Ok(rules)
 }
 
-/// The route of an I/O through path `p`'s array side.
-fn route(m: &Model, p: &Path, replication: Option<usize>, is_write: bool) -> Vec<Step> {
-    let port = &m.ports[p.port];
-    let array = &m.arrays[port.array];
-    let device = &m.devices[p.device];
-    let owner = match array.symmetric {
-        true => port.controller,
-        false => device.owners.iter().find(|o| o.0 == port.array).map_or(port.controller, |o| o.1),
-    };
-    let mut steps = vec![Step::Serve(port.station as u32)];
-    let serve_at = |c: usize, steps: &mut Vec<Step>| {
-        if let Some(st) = m.controllers[c].station {
-            steps.push(Step::Serve(st as u32));
-        }
-    };
-    serve_at(port.controller, &mut steps);
-    if owner != port.controller {
-        // Arrived on a controller that does not own the LUN: forwarded to the owner and back.
-        if array.forward_ns > 0 {
-            steps.push(Step::Delay(array.forward_ns));
-        }
-        serve_at(owner, &mut steps);
-        if array.forward_ns > 0 {
-            steps.push(Step::Delay(array.forward_ns));
-        }
-    }
-    let cache = if is_write { array.write_latency_ns } else { array.read_latency_ns };
-    if cache > 0 {
-        steps.push(Step::Delay(cache));
-    }
-    if let (true, Some(g)) = (is_write, replication) {
-        let r = &m.replications[g];
-        let side = u8::from(r.arrays[1] == port.array);
-        if r.contention.is_some() {
-            steps.push(Step::Acquire { group: g as u32, side });
-        }
-        steps.push(Step::Replicate { group: g as u32, side });
-    }
-    steps
-}
-
 pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let adapters = build_adapters(spec)?;
     let side = build_arrays(spec)?;
@@ -386,8 +344,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     }
     let device_names: Vec<&str> = spec.devices.iter().map(|d| d.name.as_str()).collect();
     unique(&device_names, "devices")?;
-    let ReplicationPlan { groups: replications, group_of, preferred } =
-        build_replication(spec, &side.arrays, &device_names)?;
+    let ReplicationPlan { groups: replications, group_of } = build_replication(spec, &side.arrays, &device_names)?;
 
     let mut commands = Vec::new();
     for (i, line) in spec.esxcli.iter().enumerate() {
@@ -472,6 +429,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             }
         }
         let policy = policy_config.build().map_err(|e| (format!("{policy_field}.{}", e.field), e.message))?;
+        let stack = StackRules::resolve(&policy_config, policy.no_path_action(), &spec.host.stack)?;
         m.devices.push(Device {
             name: d.name.clone(),
             array,
@@ -479,11 +437,14 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             active: 0,
             queue: VecDeque::new(),
             no_path: VecDeque::new(),
+            outage: Outage::None,
+            stack,
             satp,
             policy_config,
             policy,
             paths: Vec::new(),
             owners,
+            replication: group_of[di],
         });
 
         // Discovery order: by adapter, then by target number.
@@ -494,16 +455,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
                     continue;
                 }
                 let nexus = nexuses.iter().position(|n| n.0 == a && n.1 == p).expect("zoned pair");
-                let owner = match m.arrays[port_array].symmetric {
-                    true => Some(m.ports[p].controller),
-                    false => m.devices[di].owners.iter().find(|o| o.0 == port_array).map(|o| o.1),
-                };
-                let non_preferred = group_of[di].and_then(|g| preferred[g]).is_some_and(|pa| pa != port_array);
-                let alua = if owner != Some(m.ports[p].controller) || non_preferred {
-                    AluaState::ActiveNonOptimized
-                } else {
-                    AluaState::ActiveOptimized
-                };
+                let alua = m.reported_alua(di, p);
                 let rtp_id = 1 + m.ports[..p].iter().filter(|q| q.array == port_array).count() as u32;
                 let path = Path {
                     name: format!("{}:C0:T{}:L{}", m.adapters[a].name, t, d.lun),
@@ -513,6 +465,11 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
                     nexus,
                     one_way_ns: nexuses[nexus].2,
                     up: true,
+                    failed_at_ns: 0,
+                    cut: false,
+                    connected: true,
+                    errors: None,
+                    added_latency_ns: 0,
                     alua,
                     tpg_id: m.ports[p].controller as u32 + 1,
                     rtp_id,
@@ -540,15 +497,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
 
     // Routes, then the policies learn their paths.
     for pi in 0..m.paths.len() {
-        let group = group_of[m.paths[pi].device];
-        for (rw, is_write) in [(0, false), (1, true)] {
-            let steps = route(&m, &m.paths[pi], group, is_write);
-            let id = m.routes.iter().position(|r| *r == steps).unwrap_or_else(|| {
-                m.routes.push(steps);
-                m.routes.len() - 1
-            });
-            m.paths[pi].routes[rw] = id as u32;
-        }
+        m.set_routes(pi);
         let alua = m.policy_alua(pi);
         let p = &m.paths[pi];
         let desc = PathDesc {

@@ -6,18 +6,25 @@
 //! arrays after crossing the fabric (serve at the port, at the controller, be forwarded to the
 //! owning controller, get extent ownership, replicate to the peer, land in cache). The engine
 //! walks a route with a cursor, so every array model is the same few mechanisms.
+//!
+//! `fault` resolves the faults a scenario schedules; `stack` holds each host stack's failure
+//! handling (timeouts, retries, reinstatement, no-path behaviour).
 
 mod build;
 pub mod contention;
+pub mod fault;
 pub mod nmp;
 pub mod service;
+pub mod stack;
 
 pub use build::{build_model, paths_matching, FieldError};
 
 use crate::engine::TimeNs;
 use contention::Contention;
+use fault::ErrorProfile;
 use pathlab_policy::{AluaState, HostView, PathSelector, PolicyConfig};
 use service::ServiceModel;
+use stack::StackRules;
 use std::collections::VecDeque;
 
 /// The host beyond one device, as policies may see it: load per I_T nexus across devices, and
@@ -113,6 +120,8 @@ pub struct Port {
     pub array: usize,
     pub controller: usize,
     pub station: usize,
+    /// The port has failed: no path through it carries anything.
+    pub down: bool,
 }
 
 /// One step of an I/O inside the arrays.
@@ -138,7 +147,19 @@ pub struct Path {
     pub nexus: usize,
     /// One-way fabric latency.
     pub one_way_ns: TimeNs,
+    /// The host uses the path: it has not failed it (esxcli's active versus dead).
     pub up: bool,
+    /// When the host last failed it.
+    pub failed_at_ns: TimeNs,
+    /// The path's own link is cut (`path_down`).
+    pub cut: bool,
+    /// Commands get through: the link is not cut and the port works. A path the host still
+    /// uses while not connected loses what is sent down it.
+    pub connected: bool,
+    /// Commands on the path end in error (a flaky path).
+    pub errors: Option<ErrorProfile>,
+    /// Congestion: every response on the path arrives this much later.
+    pub added_latency_ns: TimeNs,
     /// ALUA state the array reports for the path's target port group.
     pub alua: AluaState,
     pub tpg_id: u32,
@@ -159,6 +180,10 @@ pub struct Device {
     pub queue: VecDeque<u32>,
     /// Waiting because no path is usable.
     pub no_path: VecDeque<u32>,
+    /// Where the device stands with having no usable path.
+    pub outage: Outage,
+    /// The failure handling of its stack.
+    pub stack: StackRules,
     /// The array-type plugin that claimed it.
     pub satp: String,
     pub policy_config: PolicyConfig,
@@ -168,6 +193,20 @@ pub struct Device {
     pub paths: Vec<usize>,
     /// The owning controller on each array the device lives on, by array index.
     pub owners: Vec<(usize, usize)>,
+    /// Its replication group, if it lives on two arrays.
+    pub replication: Option<usize>,
+}
+
+/// A device's state with respect to having no usable path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outage {
+    /// The policy finds a path.
+    None,
+    /// No usable path: I/O waits. `episode` tells this outage's give-up timer from older ones.
+    Waiting { episode: u32 },
+    /// Waited as long as the stack allows (or the stack never waits): I/O fails at once until
+    /// a path is back.
+    GivenUp,
 }
 
 /// Two arrays replicating volumes: the link between them and, optionally, extent ownership.
@@ -181,6 +220,8 @@ pub struct Replication {
     pub contention: Option<Contention>,
     /// Writes replicated from each side.
     pub writes: [u64; 2],
+    /// The array whose paths hosts see active-optimized (the other's are non-optimized).
+    pub preferred_array: Option<usize>,
 }
 
 /// Everything the engine needs to run, built once per run.
@@ -199,6 +240,79 @@ pub struct Model {
 }
 
 impl Model {
+    /// The ALUA state an array reports for `device` through `port`: active-optimized on the
+    /// owning controller (every controller of a symmetric array) of the preferred array, if the
+    /// device's replication group names one; active-non-optimized elsewhere.
+    pub fn reported_alua(&self, device: usize, port: usize) -> AluaState {
+        let port = &self.ports[port];
+        let d = &self.devices[device];
+        let owner = match self.arrays[port.array].symmetric {
+            true => Some(port.controller),
+            false => d.owners.iter().find(|o| o.0 == port.array).map(|o| o.1),
+        };
+        let preferred = d.replication.and_then(|g| self.replications[g].preferred_array);
+        if owner != Some(port.controller) || preferred.is_some_and(|a| a != port.array) {
+            AluaState::ActiveNonOptimized
+        } else {
+            AluaState::ActiveOptimized
+        }
+    }
+
+    /// The steps of an I/O through path `p` inside the arrays.
+    pub fn route_steps(&self, p: usize, is_write: bool) -> Vec<Step> {
+        let path = &self.paths[p];
+        let port = &self.ports[path.port];
+        let array = &self.arrays[port.array];
+        let device = &self.devices[path.device];
+        let owner = match array.symmetric {
+            true => port.controller,
+            false => device.owners.iter().find(|o| o.0 == port.array).map_or(port.controller, |o| o.1),
+        };
+        let mut steps = vec![Step::Serve(port.station as u32)];
+        let serve_at = |c: usize, steps: &mut Vec<Step>| {
+            if let Some(st) = self.controllers[c].station {
+                steps.push(Step::Serve(st as u32));
+            }
+        };
+        serve_at(port.controller, &mut steps);
+        if owner != port.controller {
+            // Arrived on a controller that does not own the LUN: forwarded to the owner and back.
+            if array.forward_ns > 0 {
+                steps.push(Step::Delay(array.forward_ns));
+            }
+            serve_at(owner, &mut steps);
+            if array.forward_ns > 0 {
+                steps.push(Step::Delay(array.forward_ns));
+            }
+        }
+        let cache = if is_write { array.write_latency_ns } else { array.read_latency_ns };
+        if cache > 0 {
+            steps.push(Step::Delay(cache));
+        }
+        if let (true, Some(g)) = (is_write, device.replication) {
+            let r = &self.replications[g];
+            let side = u8::from(r.arrays[1] == port.array);
+            if r.contention.is_some() {
+                steps.push(Step::Acquire { group: g as u32, side });
+            }
+            steps.push(Step::Replicate { group: g as u32, side });
+        }
+        steps
+    }
+
+    /// Gives path `p` its read and write routes for the current ownership, sharing identical
+    /// routes between paths. Routes already in use stay: I/O on them finishes on them.
+    pub fn set_routes(&mut self, p: usize) {
+        for (rw, is_write) in [(0, false), (1, true)] {
+            let steps = self.route_steps(p, is_write);
+            let id = self.routes.iter().position(|r| *r == steps).unwrap_or_else(|| {
+                self.routes.push(steps);
+                self.routes.len() - 1
+            });
+            self.paths[p].routes[rw] = id as u32;
+        }
+    }
+
     /// The ALUA state the device's policy should see for a path, through its SATP: ALUA
     /// plugins pass the array's report on, active-active plugins see every path active, and
     /// active-passive plugins see the owner's paths active and the others standby.

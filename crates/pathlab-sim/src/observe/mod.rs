@@ -30,10 +30,15 @@ pub struct IoCounters {
     pub driver_write_ns: u64,
     pub kernel_read_ns: u64,
     pub kernel_write_ns: u64,
-    /// Commands that ended in error on this object (and were retried elsewhere or failed).
+    /// Commands that ended in error on this object: aborted when the host failed the path,
+    /// timed out, or answered with an error status (and were retried or failed).
     pub errors: u64,
-    /// Commands re-issued after an error.
+    /// Commands re-issued after an error: on a device, I/Os queued again; on a path or adapter,
+    /// retries issued down it.
     pub retries: u64,
+    /// Failovers: I/Os that erred on this object and were re-issued on another path (on a
+    /// device: those re-issued on another of its paths).
+    pub failovers: u64,
 }
 
 impl IoCounters {
@@ -63,6 +68,7 @@ impl IoCounters {
             kernel_write_ns: self.kernel_write_ns - earlier.kernel_write_ns,
             errors: self.errors - earlier.errors,
             retries: self.retries - earlier.retries,
+            failovers: self.failovers - earlier.failovers,
         }
     }
 
@@ -78,6 +84,8 @@ pub struct GuestCounters {
     pub resp_read_ns: u64,
     pub resp_write_ns: u64,
     pub resp_sq_ns2: u128,
+    /// I/Os that failed for good (the application saw an error).
+    pub failed: u64,
 }
 
 impl GuestCounters {
@@ -98,6 +106,7 @@ impl GuestCounters {
             resp_read_ns: self.resp_read_ns - earlier.resp_read_ns,
             resp_write_ns: self.resp_write_ns - earlier.resp_write_ns,
             resp_sq_ns2: self.resp_sq_ns2 - earlier.resp_sq_ns2,
+            failed: self.failed - earlier.failed,
         }
     }
 }

@@ -35,6 +35,7 @@ pub struct EsxtopFigures {
     pub gavg_wr_ms: f64,
     pub errors: u64,
     pub retries: u64,
+    pub failovers: u64,
 }
 
 impl EsxtopFigures {
@@ -69,6 +70,7 @@ impl EsxtopFigures {
             gavg_wr_ms: davg_wr + kavg_wr,
             errors: c.errors,
             retries: c.retries,
+            failovers: c.failovers,
         }
     }
 }
@@ -157,6 +159,8 @@ pub struct PathResult {
     pub alua: String,
     pub tpg_id: u32,
     pub one_way_us: f64,
+    /// Whether commands get through at the end of the run (the host may not know: `state`).
+    pub connected: bool,
     #[serde(flatten)]
     pub figures: EsxtopFigures,
 }
@@ -199,6 +203,12 @@ pub struct IntervalRow {
     pub measured: bool,
     #[serde(flatten)]
     pub figures: Figures,
+    /// Commands that ended in error, retries issued, failovers (see `EsxtopFigures`) and I/Os
+    /// that failed for good, over the interval.
+    pub errors: u64,
+    pub retries: u64,
+    pub failovers: u64,
+    pub failed: u64,
 }
 
 /// One object's esxtop figures over one interval.
@@ -212,6 +222,21 @@ pub struct ObjectIntervalRow {
     pub figures: EsxtopFigures,
 }
 
+/// What the host saw happen to its paths and devices, in time order.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostEvent {
+    pub t_s: f64,
+    pub device: String,
+    /// Empty for events of the whole device.
+    pub path: String,
+    /// `link_down` / `link_up` (the path's connection, whether or not the host knows),
+    /// `path_failed` / `path_reinstated` (the host stops or starts using it), `alua` (the array
+    /// reports a new state: `detail`), `no_path` (the policy has no usable path), `gave_up` (the
+    /// stack stopped waiting: what waited failed; APD timeout), `path_restored` (a path again).
+    pub event: String,
+    pub detail: String,
+}
+
 /// Every I/O issued completes or fails exactly once.
 #[derive(Debug, Clone, Serialize)]
 pub struct Accounting {
@@ -219,6 +244,8 @@ pub struct Accounting {
     pub completed: u64,
     pub failed: u64,
     pub retried: u64,
+    /// I/Os re-issued on another path than the one they erred on.
+    pub failovers: u64,
     /// Slots of the I/O slab ever used: the most I/Os alive at once.
     pub peak_in_flight: u64,
 }
@@ -243,5 +270,6 @@ pub struct RunResult {
     pub device_intervals: Vec<ObjectIntervalRow>,
     pub path_intervals: Vec<ObjectIntervalRow>,
     pub adapter_intervals: Vec<ObjectIntervalRow>,
+    pub events: Vec<HostEvent>,
     pub accounting: Accounting,
 }

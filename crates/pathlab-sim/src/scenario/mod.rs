@@ -7,10 +7,11 @@ pub mod units;
 
 pub use error::ScenarioError;
 
-use crate::model::{build_model, paths_matching};
-use crate::sim::{PathChange, PathEvent, RunPlan, Simulation};
+use crate::model::build_model;
+use crate::model::fault::resolve_faults;
+use crate::sim::{RunPlan, Simulation};
 use crate::workload::build_workers;
-use schema::{FaultSpec, ScenarioSpec, VariantSpec, PUBLISHABLE};
+use schema::{ScenarioSpec, VariantSpec, PUBLISHABLE};
 use std::collections::BTreeMap;
 
 /// A scenario ready to run: the base file with one variant and the user's overrides applied.
@@ -106,7 +107,11 @@ fn deserialize<T: serde::de::DeserializeOwned>(
         // serde's wording made plain: one line, "value" (a scenario variant is another thing),
         // and an unknown field named in the path.
         let raw = e.into_inner().to_string();
-        let message = raw.lines().next().unwrap_or_default().replace("unknown variant", "unknown value");
+        let mut message = raw.lines().next().unwrap_or_default().replace("unknown variant", "unknown value");
+        if let Some((inner, rest)) = message.split_once(schema::FIELD_PATH_END) {
+            path = if path.is_empty() { inner.to_string() } else { format!("{path}.{inner}") };
+            message = rest.to_string();
+        }
         let unknown = message.strip_prefix("unknown field `").and_then(|m| m.split('`').next());
         if let Some(name) = unknown.filter(|n| !path.ends_with(n)) {
             path = if path.is_empty() { name.to_string() } else { format!("{path}.{name}") };
@@ -241,24 +246,7 @@ impl Scenario {
         let model = build_model(&self.spec).map_err(err)?;
         let workers = build_workers(&self.spec.workloads, |n| model.devices.iter().position(|d| d.name == n), run.seed)
             .map_err(err)?;
-        let mut path_events = Vec::new();
-        for (i, f) in self.spec.faults.iter().enumerate() {
-            let (at, path, change) = match f {
-                FaultSpec::PathDown { at, path } => (at.0, path, PathChange::Down),
-                FaultSpec::PathUp { at, path } => (at.0, path, PathChange::Up),
-                FaultSpec::AluaState { at, path, state } => (at.0, path, PathChange::Alua(*state)),
-            };
-            let paths = paths_matching(&model, path);
-            if paths.is_empty() {
-                let names: Vec<&str> = model.paths.iter().map(|p| p.name.as_str()).collect();
-                return Err(ScenarioError::new(
-                    &self.file,
-                    format!("faults.{i}.path"),
-                    format!("no path is named \"{path}\" or starts with \"{path}:\"; paths: {}", names.join(", ")),
-                ));
-            }
-            path_events.push(PathEvent { at_ns: at, paths, change });
-        }
+        let faults = resolve_faults(&self.spec.faults, &model, run.warmup.0 + run.duration.0).map_err(err)?;
         let plan = RunPlan {
             scenario: self.name().to_string(),
             variant: self.variant.clone(),
@@ -267,6 +255,6 @@ impl Scenario {
             duration_ns: run.duration.0,
             interval_ns: run.interval.0,
         };
-        Ok(Simulation::new(model, workers, plan, path_events))
+        Ok(Simulation::new(model, workers, plan, faults))
     }
 }

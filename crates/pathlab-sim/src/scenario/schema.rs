@@ -79,6 +79,33 @@ pub struct HostSpec {
     #[serde(default = "default_numa_nodes")]
     pub numa_nodes: u32,
     pub adapters: Vec<AdapterSpec>,
+    /// Failure-handling timings of the host's multipath stack; each one left out takes the
+    /// default of the stack the device's policy belongs to (`model::stack`).
+    #[serde(default)]
+    pub stack: StackSpec,
+}
+
+/// `[host.stack]`: overrides of the stack's failure-handling timings, for every device.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StackSpec {
+    /// How long a command may go unanswered before the host aborts it (SCSI disk timeout,
+    /// `nvme_core.io_timeout`, MPIO DiskTimeoutValue).
+    #[serde(default)]
+    pub io_timeout: Option<DurationNs>,
+    /// ESXi `Misc.APDTimeout`: how long I/O waits in all-paths-down before it fails.
+    #[serde(default)]
+    pub apd_timeout: Option<DurationNs>,
+    /// multipathd `polling_interval`: how often the path checker looks at failed paths.
+    #[serde(default)]
+    pub checker_interval: Option<DurationNs>,
+    /// NVMe-oF `reconnect_delay` / SPDK `reconnect_delay_sec`: time between reconnect attempts.
+    #[serde(default)]
+    pub reconnect_delay: Option<DurationNs>,
+    /// NVMe-oF `ctrl_loss_tmo` / SPDK `ctrlr_loss_timeout_sec`: how long I/O waits with no
+    /// path before it fails.
+    #[serde(default)]
+    pub controller_loss_timeout: Option<DurationNs>,
 }
 
 fn default_cpus() -> u32 {
@@ -278,6 +305,14 @@ pub struct WorkloadSpec {
     /// Exponent of the Zipf popularity for `access = "zipf"` (fio's zipf:1.2 is 1.2).
     #[serde(default)]
     pub zipf_theta: Option<f64>,
+    /// After one of its I/Os fails for good, a closed-loop worker waits this long before it
+    /// issues the next (an application that logs the error and moves on).
+    #[serde(default = "default_error_backoff")]
+    pub error_backoff: DurationNs,
+}
+
+fn default_error_backoff() -> DurationNs {
+    DurationNs(1_000_000_000)
 }
 
 fn default_read_pct() -> f64 {
@@ -306,25 +341,214 @@ pub enum Access {
     Zipf,
 }
 
-/// A scheduled event on the paths whose runtime names start with `path` (a whole name, or a
-/// prefix ending at a `:` such as `vmhba1:C0:T0` or `vmhba2`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, tag = "kind", rename_all = "snake_case")]
+/// How the host learns that a path lost its connection.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Detection {
+    /// Loss of light or an RSCN: the host fails the path at once and retries what was on it.
+    #[default]
+    Link,
+    /// Nothing tells the host: commands sent down the path are lost, and the first one to
+    /// reach the stack's `io_timeout` fails the path.
+    Timeout,
+}
+
+/// A scheduled fault, by its `kind`. Paths are named by runtime name or a prefix ending at a
+/// `:` (`vmhba1:C0:T0`, `vmhba2`); ports as `array/port`. Windows (`from`..`until`) end at the
+/// end of the measurement when `until` is left out or later.
+#[derive(Debug, Clone)]
 pub enum FaultSpec {
-    PathDown {
-        at: DurationNs,
-        path: String,
-    },
-    PathUp {
-        at: DurationNs,
-        path: String,
-    },
-    /// The array reports a new ALUA state for the target port groups of these paths.
-    AluaState {
-        at: DurationNs,
-        path: String,
-        state: pathlab_policy::AluaState,
-    },
+    PathDown(PathDownSpec),
+    PathUp(PathUpSpec),
+    PortDown(PortDownSpec),
+    PortUp(PortUpSpec),
+    AllPathsDown(AllPathsDownSpec),
+    AluaState(AluaStateSpec),
+    ControllerFailover(ControllerFailoverSpec),
+    Flaky(FlakySpec),
+    Congestion(CongestionSpec),
+    LinkSpeed(LinkSpeedSpec),
+}
+
+/// Every `kind`, as written.
+pub const FAULT_KINDS: &[&str] = &[
+    "path_down",
+    "path_up",
+    "port_down",
+    "port_up",
+    "all_paths_down",
+    "alua_state",
+    "controller_failover",
+    "flaky",
+    "congestion",
+    "link_speed",
+];
+
+/// Separates the path of a field inside a fault from serde's message, so that the loader can
+/// name it (`faults.3.detection`): serde loses the path inside internally tagged enums, so
+/// `FaultSpec` reads its kind and then its body itself.
+pub const FIELD_PATH_END: char = '\u{1f}';
+
+impl<'de> Deserialize<'de> for FaultSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut table = toml::Table::deserialize(deserializer)?;
+        let kind = match table.remove("kind") {
+            Some(toml::Value::String(kind)) => kind,
+            Some(_) => return Err(D::Error::custom(format!("kind{FIELD_PATH_END}must be a string"))),
+            None => return Err(D::Error::missing_field("kind")),
+        };
+        fn body<T: serde::de::DeserializeOwned, E: Error>(table: toml::Table) -> Result<T, E> {
+            serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+                let path = e.path().to_string();
+                let message = e.into_inner().to_string();
+                match path.as_str() {
+                    "." | "?" | "" => E::custom(message),
+                    _ => E::custom(format!("{path}{FIELD_PATH_END}{message}")),
+                }
+            })
+        }
+        Ok(match kind.as_str() {
+            "path_down" => FaultSpec::PathDown(body(table)?),
+            "path_up" => FaultSpec::PathUp(body(table)?),
+            "port_down" => FaultSpec::PortDown(body(table)?),
+            "port_up" => FaultSpec::PortUp(body(table)?),
+            "all_paths_down" => FaultSpec::AllPathsDown(body(table)?),
+            "alua_state" => FaultSpec::AluaState(body(table)?),
+            "controller_failover" => FaultSpec::ControllerFailover(body(table)?),
+            "flaky" => FaultSpec::Flaky(body(table)?),
+            "congestion" => FaultSpec::Congestion(body(table)?),
+            "link_speed" => FaultSpec::LinkSpeed(body(table)?),
+            other => {
+                let allowed = FAULT_KINDS.join(", ");
+                return Err(D::Error::custom(format!(
+                    "kind{FIELD_PATH_END}unknown value `{other}`; allowed: {allowed}"
+                )));
+            }
+        })
+    }
+}
+
+/// The paths lose their connection (cable, switch port, HBA port), until `until` if given.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathDownSpec {
+    pub at: DurationNs,
+    pub path: String,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    #[serde(default)]
+    pub detection: Detection,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathUpSpec {
+    pub at: DurationNs,
+    pub path: String,
+}
+
+/// An array front-end port fails: every path through it loses its connection.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortDownSpec {
+    pub at: DurationNs,
+    pub port: String,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    #[serde(default)]
+    pub detection: Detection,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortUpSpec {
+    pub at: DurationNs,
+    pub port: String,
+}
+
+/// Every path (of `device`, or of every device) loses its connection.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AllPathsDownSpec {
+    pub at: DurationNs,
+    #[serde(default)]
+    pub device: Option<String>,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    #[serde(default)]
+    pub detection: Detection,
+}
+
+/// The array reports a new ALUA state for the target port groups of these paths.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AluaStateSpec {
+    pub at: DurationNs,
+    pub path: String,
+    pub state: pathlab_policy::AluaState,
+}
+
+/// Ownership of the LUNs (`device`, or every device on `array`) moves to controller `owner`:
+/// the ALUA states and the routes inside the array change with it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerFailoverSpec {
+    pub at: DurationNs,
+    pub array: String,
+    #[serde(default)]
+    pub device: Option<String>,
+    pub owner: String,
+}
+
+/// Commands on a path (or every path through a port) end in error at `error_rate`, or in bursts
+/// of `burst_length` every `burst_every` (at `error_rate` within a burst).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlakySpec {
+    #[serde(default)]
+    pub path: Option<String>,
+    #[serde(default)]
+    pub port: Option<String>,
+    pub from: DurationNs,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    #[serde(default = "certain")]
+    pub error_rate: f64,
+    #[serde(default)]
+    pub burst_every: Option<DurationNs>,
+    #[serde(default)]
+    pub burst_length: Option<DurationNs>,
+}
+
+/// Congestion (slow drain, buffer-credit starvation): responses on a path (or every path through
+/// a port) arrive `added_latency` later.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CongestionSpec {
+    #[serde(default)]
+    pub path: Option<String>,
+    #[serde(default)]
+    pub port: Option<String>,
+    pub from: DurationNs,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    pub added_latency: DurationNs,
+}
+
+/// An adapter's link runs at `speed` (a renegotiated lower rate).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpeedSpec {
+    pub adapter: String,
+    pub from: DurationNs,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    pub speed: BytesPerSec,
+}
+
+fn certain() -> f64 {
+    1.0
 }
 
 /// One volume (or more) living on two arrays at once (ActiveCluster, SRDF/Metro, VPLEX Metro):

@@ -37,6 +37,9 @@ pub struct Worker {
     pub device: usize,
     pub mode: Loop,
     pub in_flight: u32,
+    /// Closed loop: wait after a failed I/O before issuing the next. Never zero, or a device
+    /// that fails I/O at once would be asked again in no time.
+    pub error_backoff_ns: TimeNs,
     sizes: Sizes,
     write_fraction: f64,
     access: Access,
@@ -191,6 +194,9 @@ pub fn build_workers(
         if w.devices.is_empty() {
             return Err((field("devices"), "name at least one device".into()));
         }
+        if w.error_backoff.0 == 0 {
+            return Err((field("error_backoff"), "must be above zero".into()));
+        }
         let zipf = match (w.access, w.zipf_theta) {
             (Access::Zipf, Some(theta)) if theta > 0.0 && theta.is_finite() => {
                 let law = ZipfSlots::new(w.range.0 / largest, largest, theta);
@@ -210,6 +216,7 @@ pub fn build_workers(
                 device,
                 mode,
                 in_flight: 0,
+                error_backoff_ns: w.error_backoff.0,
                 sizes: sizes.clone(),
                 write_fraction: 1.0 - w.read_pct / 100.0,
                 access: w.access,

@@ -1,0 +1,342 @@
+//! gated-least-load: pathlab's own policy. Use the fastest array, the fast paths to it, and the
+//! least loaded of those; notice a change within a fraction of a second.
+//!
+//! Algorithm:
+//! 1. Every completion updates its path's latency estimate, an exponentially weighted mean that
+//!    forgets with a time constant `tau_ms` (default 100 ms): a sample after a gap of Δt weighs
+//!    1 − e^(−Δt/τ). An error counts as a sample of `error_penalty_ms`. So a path that slows
+//!    down is seen within a few τ (well under a second), where ESXi's latency sub-type waits for
+//!    its next evaluation (3 minutes by default).
+//! 2. ALUA as everyone does it: active-optimized paths, non-optimized only when no optimized
+//!    path works.
+//! 3. Group affinity: paths are grouped by target port group (one array, or one controller of
+//!    an array with LUN ownership). I/O stays in the current group while no other group is
+//!    faster by more than the `gate` factor (comparing each group's best path). Why: the paths to
+//!    one array share its cache and its write coherence; spreading a volume's writes over two
+//!    active-active arrays makes them pass extent ownership back and forth (the SRDF/Metro
+//!    iops=1 result), while keeping them on one array costs nothing when both are equally fast,
+//!    and moving to a faster array (the local one at metro distance) is what matters.
+//! 4. The gate: inside the group, only paths whose estimate is within `gate` × the best path's
+//!    are used (unmeasured paths are used, to measure them).
+//! 5. Least load: among those, the path with the least (outstanding I/Os + 1) × estimate: the
+//!    expected completion time of this I/O if the path serves its queue at its recent pace. Ties
+//!    go round from the path after the last chosen one, so equal paths take turns.
+//! 6. Probing: a usable path that has not been sent an I/O for `probe_ms` (default 500 ms) gets
+//!    the next one, so that a path left out is re-measured and comes back once it is fast.
+//!
+//! Parameters: `gate` 1.05..=10 (default 1.5), `tau_ms` 1..=60000 (100), `probe_ms`
+//! 10..=600000 (500), `error_penalty_ms` 1..=600000 (100). The catalogue stores `gate` in
+//! hundredths for its integer range check: `gate_percent` 105..=1000 (150).
+//! Tie-break: round from the path after the last chosen.
+//! Real stack reproduced: none; it borrows ESXi's latency exclusion, dm service-time's
+//! load-weighted choice and PowerPath's continuous adaptation, and adds group affinity.
+
+use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
+use crate::path_set::{least_from, path_set_membership};
+use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
+use serde::Deserialize;
+
+pub(crate) const SPEC: PolicySpec = PolicySpec {
+    name: "gated-least-load",
+    stack: "pathlab",
+    summary: "Fastest array, fast paths only, least expected completion time; adapts in well under a second",
+    params: &[
+        ParamSpec {
+            name: "gate_percent",
+            default: "150",
+            range: Some((105, 1000)),
+            choices: &[],
+            help: "a path (a group) is left out when slower than this % of the best",
+        },
+        ParamSpec {
+            name: "tau_ms",
+            default: "100",
+            range: Some((1, 60_000)),
+            choices: &[],
+            help: "time constant of the latency estimates",
+        },
+        ParamSpec {
+            name: "probe_ms",
+            default: "500",
+            range: Some((10, 600_000)),
+            choices: &[],
+            help: "a usable path unused this long gets one I/O to re-measure it",
+        },
+        ParamSpec {
+            name: "error_penalty_ms",
+            default: "100",
+            range: Some((1, 600_000)),
+            choices: &[],
+            help: "latency an I/O error counts as",
+        },
+    ],
+};
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct GatedLeastLoadConfig {
+    pub gate_percent: u64,
+    pub tau_ms: u64,
+    pub probe_ms: u64,
+    pub error_penalty_ms: u64,
+}
+
+impl Default for GatedLeastLoadConfig {
+    fn default() -> Self {
+        GatedLeastLoadConfig { gate_percent: 150, tau_ms: 100, probe_ms: 500, error_penalty_ms: 100 }
+    }
+}
+
+impl GatedLeastLoadConfig {
+    pub fn validate(&self) -> Result<(), PolicyError> {
+        check_range(SPEC.param("gate_percent"), self.gate_percent)?;
+        check_range(SPEC.param("tau_ms"), self.tau_ms)?;
+        check_range(SPEC.param("probe_ms"), self.probe_ms)?;
+        check_range(SPEC.param("error_penalty_ms"), self.error_penalty_ms)
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct PathState {
+    group: u32,
+    outstanding: u64,
+    /// Latency estimate in ns; `None` until the first completion.
+    estimate_ns: Option<f64>,
+    last_sample_ns: TimeNs,
+    /// `None` until the path is first used.
+    last_sent_ns: Option<TimeNs>,
+}
+
+pub struct GatedLeastLoad {
+    config: GatedLeastLoadConfig,
+    paths: PathSet,
+    state: Vec<PathState>,
+    group: Option<u32>,
+    last: usize,
+}
+
+impl GatedLeastLoad {
+    pub fn new(config: GatedLeastLoadConfig) -> Self {
+        GatedLeastLoad { config, paths: PathSet::default(), state: Vec::new(), group: None, last: 0 }
+    }
+
+    fn gate(&self) -> f64 {
+        self.config.gate_percent as f64 / 100.0
+    }
+
+    /// The best estimate among usable paths of a group (`None`: none measured).
+    fn group_best(&self, group: u32) -> Option<f64> {
+        (0..self.paths.len())
+            .filter(|&i| self.paths.usable(i, false) && self.state[i].group == group)
+            .filter_map(|i| self.state[i].estimate_ns)
+            .reduce(f64::min)
+    }
+
+    /// Keeps the current group unless another is faster by more than the gate, or it has no
+    /// usable path left.
+    fn choose_group(&mut self) -> Option<u32> {
+        let usable: Vec<usize> = (0..self.paths.len()).filter(|&i| self.paths.usable(i, false)).collect();
+        let current = self.group.filter(|g| usable.iter().any(|&i| self.state[i].group == *g));
+        let mut groups: Vec<u32> = usable.iter().map(|&i| self.state[i].group).collect();
+        groups.dedup();
+        let fastest = groups
+            .iter()
+            .filter_map(|&g| self.group_best(g).map(|b| (g, b)))
+            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        let chosen = match (current, fastest) {
+            (Some(c), Some((g, best))) => match self.group_best(c) {
+                Some(cur) if cur > best * self.gate() => g,
+                _ => c,
+            },
+            (Some(c), None) => c,
+            (None, Some((g, _))) => g,
+            (None, None) => *groups.first()?,
+        };
+        self.group = Some(chosen);
+        Some(chosen)
+    }
+}
+
+impl PathSelector for GatedLeastLoad {
+    fn add_path(&mut self, path: &PathDesc) {
+        self.paths.add(path);
+        self.state.push(PathState { group: path.target_port_group, ..Default::default() });
+    }
+
+    path_set_membership!();
+
+    fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
+        let n = self.paths.len();
+        let probe_ns = self.config.probe_ms * 1_000_000;
+        // A usable path never used, or left unused for a probe interval, is measured with this I/O.
+        let stale = (0..n).map(|k| (self.last + 1 + k) % n).find(|&i| {
+            let s = &self.state[i];
+            self.paths.usable(i, false) && s.outstanding == 0 && s.last_sent_ns.is_none_or(|t| now_ns >= t + probe_ns)
+        });
+        let chosen = match stale {
+            Some(i) => i,
+            None => {
+                let group = self.choose_group()?;
+                let best = self.group_best(group);
+                let gate = self.gate();
+                let state = &self.state;
+                let admitted = |i: usize| {
+                    let s = &state[i];
+                    self.paths.usable(i, false)
+                        && s.group == group
+                        && match (s.estimate_ns, best) {
+                            (Some(e), Some(b)) => e <= b * gate,
+                            _ => true,
+                        }
+                };
+                // Expected completion: queue ahead (plus this I/O) at the path's recent pace;
+                // an unmeasured path counts as the best one, so it gets measured.
+                let expected = |i: usize| {
+                    let pace = state[i].estimate_ns.or(best).unwrap_or(1.0);
+                    ((state[i].outstanding + 1) as f64 * pace) as u64
+                };
+                least_from(n, (self.last + 1) % n, admitted, expected)?
+            }
+        };
+        self.last = chosen;
+        self.state[chosen].last_sent_ns = Some(now_ns);
+        Some(self.paths.id(chosen))
+    }
+
+    fn start_io(&mut self, path: PathId, _io: &IoDesc, _now_ns: TimeNs) {
+        if let Some(i) = self.paths.index_of(path) {
+            self.state[i].outstanding += 1;
+        }
+    }
+
+    fn end_io(&mut self, path: PathId, _io: &IoDesc, done: &IoDone) {
+        let Some(i) = self.paths.index_of(path) else { return };
+        let tau_ns = self.config.tau_ms as f64 * 1e6;
+        let penalty_ns = self.config.error_penalty_ms as f64 * 1e6;
+        let s = &mut self.state[i];
+        s.outstanding = s.outstanding.saturating_sub(1);
+        let sample = if done.failed { penalty_ns.max(done.latency_ns as f64) } else { done.latency_ns as f64 };
+        s.estimate_ns = Some(match s.estimate_ns {
+            None => sample,
+            Some(old) => {
+                let weight = 1.0 - (-(done.now_ns.saturating_sub(s.last_sample_ns) as f64) / tau_ns).exp();
+                old + weight * (sample - old)
+            }
+        });
+        s.last_sample_ns = done.now_ns;
+    }
+
+    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
+        let shown: Vec<String> = (0..self.paths.len())
+            .map(|i| {
+                let s = &self.state[i];
+                let est = s.estimate_ns.map_or("-".to_string(), |e| format!("{:.0}us", e / 1e3));
+                format!("{}:tpg{}:{}:q{}", name(self.paths.id(i)), s.group, est, s.outstanding)
+            })
+            .collect();
+        format!("{{policy=gated-least-load,gate={}%,tau={}ms; {}}}", self.config.gate_percent, self.config.tau_ms, shown.join(" "))
+    }
+
+    fn working_paths(&self) -> Vec<PathId> {
+        let Some(group) = self.group else { return self.paths.usable_indices(false).into_iter().map(|i| self.paths.id(i)).collect() };
+        let best = self.group_best(group);
+        (0..self.paths.len())
+            .filter(|&i| self.paths.usable(i, false) && self.state[i].group == group)
+            .filter(|&i| match (self.state[i].estimate_ns, best) {
+                (Some(e), Some(b)) => e <= b * self.gate(),
+                _ => true,
+            })
+            .map(|i| self.paths.id(i))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::IdleHost;
+
+    /// Paths 0..n in groups `group(i)`, all active-optimized.
+    fn policy(n: u32, group: impl Fn(u32) -> u32) -> GatedLeastLoad {
+        let mut p = GatedLeastLoad::new(GatedLeastLoadConfig::default());
+        for i in 0..n {
+            let name = format!("vmhba1:C0:T{i}:L0");
+            let desc = PathDesc { target_port_group: group(i), ..PathDesc::simple(PathId(i), &name, AluaState::ActiveOptimized) };
+            p.add_path(&desc);
+        }
+        p
+    }
+
+    /// One I/O at a time, every `gap_us`, each taking `latency_us(path, now)`.
+    fn drive(p: &mut GatedLeastLoad, count: u64, start_us: u64, gap_us: u64, latency_us: impl Fn(u32, u64) -> u64) -> Vec<u32> {
+        (0..count)
+            .map(|k| {
+                let now = (start_us + k * gap_us) * 1000;
+                let io = IoDesc { bytes: 8192, is_write: false, cpu: 0 };
+                let path = p.select_path(&io, now, &IdleHost).unwrap();
+                p.start_io(path, &io, now);
+                let latency_ns = latency_us(path.0, now) * 1000;
+                p.end_io(path, &io, &IoDone { now_ns: now + latency_ns, latency_ns, failed: false });
+                path.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn equal_idle_paths_take_turns() {
+        let mut p = policy(3, |_| 1);
+        assert_eq!(drive(&mut p, 6, 0, 1000, |_, _| 200), [1, 2, 0, 1, 2, 0]);
+    }
+
+    #[test]
+    fn least_expected_completion_wins_under_load() {
+        let mut p = policy(2, |_| 1);
+        // Path 0 takes 100 us, path 1 140 us (inside the 1.5× gate).
+        drive(&mut p, 2, 0, 1000, |i, _| if i == 0 { 100 } else { 140 });
+        let io = IoDesc { bytes: 8192, is_write: false, cpu: 0 };
+        // Idle: 1 × 100 < 1 × 140, path 0 whoever went last.
+        p.last = 0;
+        assert_eq!(p.select_path(&io, 3_000_000, &IdleHost), Some(PathId(0)));
+        // One outstanding on path 0: 2 × 100 = 200 > 140, path 1.
+        p.start_io(PathId(0), &io, 3_000_000);
+        assert_eq!(p.select_path(&io, 3_000_000, &IdleHost), Some(PathId(1)));
+        // Two on path 1 too: 2 × 100 = 200 < 3 × 140.
+        p.start_io(PathId(1), &io, 3_000_000);
+        p.start_io(PathId(1), &io, 3_000_000);
+        assert_eq!(p.select_path(&io, 3_000_000, &IdleHost), Some(PathId(0)));
+    }
+
+    #[test]
+    fn a_path_that_slows_down_is_left_within_a_second_and_probed_back() {
+        let mut p = policy(2, |_| 1);
+        // Path 1 becomes 4× slower at t = 1 s and recovers at t = 3 s; one I/O every 1 ms.
+        let slow = |i: u32, now: u64| if i == 1 && (1_000_000_000..3_000_000_000).contains(&now) { 800 } else { 200 };
+        drive(&mut p, 1000, 0, 1000, slow);
+        let after = drive(&mut p, 1000, 1_000_000, 1000, slow);
+        let last_on_slow = after.iter().rposition(|&x| x == 1).unwrap();
+        // Left out after a few τ of slow samples, except for probes every 500 ms.
+        let within_ms = after.iter().take(400).rposition(|&x| x == 1).unwrap();
+        assert!(within_ms < 100, "still used {within_ms} ms after slowing down");
+        assert_eq!(after[400..].iter().filter(|&&x| x == 1).count(), 1, "one probe at 1.5 s");
+        assert!(last_on_slow > 400);
+        let healed = drive(&mut p, 1000, 3_100_000, 1000, slow);
+        assert!(healed[600..].iter().filter(|&&x| x == 1).count() > 100, "back in use once a probe found it fast");
+    }
+
+    #[test]
+    fn stays_on_one_group_while_the_other_is_not_faster_by_the_gate() {
+        let mut p = policy(4, |i| if i < 2 { 1 } else { 2 });
+        // Groups equally fast: the first group measured keeps the I/O (no spreading over arrays).
+        let equal = drive(&mut p, 200, 0, 1000, |_, _| 200);
+        assert!(equal[20..199].iter().all(|&x| x < 2), "{:?}", &equal[..40]);
+        // Group 2 becomes twice as fast (the other array got closer): move there.
+        let faster = drive(&mut p, 2000, 200_000, 1000, |i, _| if i < 2 { 400 } else { 200 });
+        assert!(faster[1000..].iter().filter(|&&x| x >= 2).count() > 990);
+    }
+
+    #[test]
+    fn gate_out_of_range_is_rejected() {
+        let e = GatedLeastLoadConfig { gate_percent: 100, ..Default::default() }.validate().unwrap_err();
+        assert_eq!(e.field, "gate_percent");
+    }
+}

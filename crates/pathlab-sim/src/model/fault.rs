@@ -1,0 +1,312 @@
+//! Faults a scenario schedules, resolved to the paths, ports, adapters and devices they hit and
+//! checked on the way. Each fault becomes one change at its start and, for those with an end,
+//! one at its end; the engine applies them as events, so that nothing on the per-I/O path
+//! looks at the list.
+
+use super::{paths_matching, FieldError, Model};
+use crate::engine::rng::Stream;
+use crate::engine::TimeNs;
+use crate::scenario::schema::{
+    AllPathsDownSpec, AluaStateSpec, CongestionSpec, ControllerFailoverSpec, Detection, FaultSpec, FlakySpec,
+    LinkSpeedSpec, PathDownSpec, PathUpSpec, PortDownSpec, PortUpSpec,
+};
+use crate::scenario::units::DurationNs;
+use pathlab_policy::AluaState;
+
+/// One change to the model at one time.
+#[derive(Clone, Debug)]
+pub enum FaultAction {
+    /// The paths' own links go down or come back.
+    Cut { paths: Vec<usize>, down: bool, detection: Detection },
+    /// An array port fails or comes back, with every path through it.
+    Port { port: usize, down: bool, detection: Detection },
+    /// The array reports a new ALUA state for these paths.
+    Alua { paths: Vec<usize>, state: AluaState },
+    /// The LUNs' owning controller on `array` becomes `owner`.
+    Failover { devices: Vec<usize>, array: usize, owner: usize },
+    /// Commands on these paths start (`Some`) or stop (`None`) ending in error.
+    Errors { paths: Vec<usize>, profile: Option<ErrorProfile> },
+    /// Responses on these paths take `added_ns` longer (`add`) or no longer do.
+    Congestion { paths: Vec<usize>, added_ns: TimeNs, add: bool },
+    /// An adapter's link rate changes (bytes per ns).
+    LinkRate { adapter: usize, bytes_per_ns: Option<f64> },
+}
+
+#[derive(Clone, Debug)]
+pub struct ScheduledFault {
+    pub at_ns: TimeNs,
+    pub action: FaultAction,
+}
+
+/// Errors on a flaky path: every response fails with probability `error_rate`, or only those
+/// arriving within bursts of `length_ns` that start every `every_ns` from `since_ns`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ErrorProfile {
+    pub error_rate: f64,
+    pub since_ns: TimeNs,
+    pub burst: Option<(TimeNs, TimeNs)>,
+}
+
+impl ErrorProfile {
+    /// Whether a response arriving at `now_ns` is an error; draws from the path's fault stream.
+    pub fn fails(&self, now_ns: TimeNs, rng: &mut Stream) -> bool {
+        let in_burst = self.burst.is_none_or(|(every, length)| (now_ns - self.since_ns) % every < length);
+        in_burst && rng.open01() < self.error_rate
+    }
+}
+
+fn err<T>(field: String, message: impl Into<String>) -> Result<T, FieldError> {
+    Err((field, message.into()))
+}
+
+fn paths_named(model: &Model, name: &str, field: String) -> Result<Vec<usize>, FieldError> {
+    let paths = paths_matching(model, name);
+    if paths.is_empty() {
+        let names: Vec<&str> = model.paths.iter().map(|p| p.name.as_str()).collect();
+        return err(
+            field,
+            format!("no path is named \"{name}\" or starts with \"{name}:\"; paths: {}", names.join(", ")),
+        );
+    }
+    Ok(paths)
+}
+
+fn port_named(model: &Model, name: &str, field: String) -> Result<usize, FieldError> {
+    let key = |p: &super::Port| format!("{}/{}", model.arrays[p.array].name, p.name);
+    model.ports.iter().position(|p| key(p) == name).ok_or_else(|| {
+        let names: Vec<String> = model.ports.iter().map(key).collect();
+        (field, format!("unknown port \"{name}\" (write array/port); ports: {}", names.join(", ")))
+    })
+}
+
+fn index_named(names: Vec<&str>, name: &str, field: String, what: &str) -> Result<usize, FieldError> {
+    names
+        .iter()
+        .position(|n| *n == name)
+        .ok_or_else(|| (field, format!("unknown {what} \"{name}\"; defined: {}", names.join(", "))))
+}
+
+/// The paths of `path = …` or of every path through `port = …`: exactly one of the two.
+fn target_paths(
+    model: &Model,
+    path: &Option<String>,
+    port: &Option<String>,
+    field: &str,
+) -> Result<Vec<usize>, FieldError> {
+    match (path, port) {
+        (Some(name), None) => paths_named(model, name, format!("{field}.path")),
+        (None, Some(name)) => {
+            let port = port_named(model, name, format!("{field}.port"))?;
+            Ok((0..model.paths.len()).filter(|&p| model.paths[p].port == port).collect())
+        }
+        _ => err(field.to_string(), "name exactly one of `path` or `port`"),
+    }
+}
+
+/// The changes being scheduled, up to the end of the measurement, each marked when it closes a
+/// window.
+struct Schedule {
+    changes: Vec<(ScheduledFault, bool)>,
+    end_ns: TimeNs,
+}
+
+impl Schedule {
+    /// A change at `at_ns`; dropped at or after the end of the measurement.
+    fn at(&mut self, at_ns: TimeNs, action: FaultAction) {
+        if at_ns < self.end_ns {
+            self.changes.push((ScheduledFault { at_ns, action }, false));
+        }
+    }
+
+    /// A loss of connection at `at_ns`, ended at `until` if given.
+    fn outage(
+        &mut self,
+        at_ns: TimeNs,
+        until: Option<DurationNs>,
+        down: FaultAction,
+        up: FaultAction,
+        field: &str,
+    ) -> Result<(), FieldError> {
+        if until.is_some_and(|u| u.0 <= at_ns) {
+            return err(format!("{field}.until"), "must be after `at`");
+        }
+        self.at(at_ns, down);
+        if let Some(u) = until {
+            self.at(u.0, up);
+        }
+        Ok(())
+    }
+
+    /// A degradation from `from_ns` to `until`, closed at the end of the measurement at the
+    /// latest, so that I/O still in flight then drains on a healthy path. Returns its span.
+    fn window(
+        &mut self,
+        from_ns: TimeNs,
+        until: Option<DurationNs>,
+        start: FaultAction,
+        stop: FaultAction,
+        field: &str,
+    ) -> Result<(TimeNs, TimeNs), FieldError> {
+        let to = match until {
+            Some(u) if u.0 <= from_ns => return err(format!("{field}.until"), "must be after `from`"),
+            Some(u) => u.0.min(self.end_ns),
+            None => self.end_ns,
+        };
+        if from_ns < self.end_ns {
+            self.changes.push((ScheduledFault { at_ns: from_ns, action: start }, false));
+            self.changes.push((ScheduledFault { at_ns: to, action: stop }, true));
+        }
+        Ok((from_ns, to))
+    }
+
+    /// The changes in time order; at one instant, windows close before anything else happens
+    /// (so that a window starting where another ends on the same path is not undone by it),
+    /// and the rest keep the file's order.
+    fn into_changes(mut self) -> Vec<ScheduledFault> {
+        self.changes.sort_by_key(|(c, closes)| (c.at_ns, !closes));
+        self.changes.into_iter().map(|(c, _)| c).collect()
+    }
+}
+
+/// Windows of one kind may not overlap on one object: which one would hold at the overlap?
+fn check_overlap(
+    windows: &mut Vec<(usize, TimeNs, TimeNs, usize)>,
+    objects: &[usize],
+    (from, to): (TimeNs, TimeNs),
+    fault: usize,
+    what: &str,
+    name: impl Fn(usize) -> String,
+) -> Result<(), FieldError> {
+    for &o in objects {
+        if let Some(w) = windows.iter().find(|w| w.0 == o && w.1 < to && from < w.2) {
+            return err(format!("faults.{fault}.from"), format!("overlaps faults.{} on {what} {}", w.3, name(o)));
+        }
+        windows.push((o, from, to, fault));
+    }
+    Ok(())
+}
+
+/// Resolves the scenario's faults; changes at or after `end_ns` (the end of the measurement) are
+/// dropped, windows still open then are closed then.
+pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Result<Vec<ScheduledFault>, FieldError> {
+    let mut plan = Schedule { changes: Vec::new(), end_ns };
+    let mut flaky_windows = Vec::new();
+    let mut speed_windows = Vec::new();
+    let path_name = |p: usize| model.paths[p].name.clone();
+    let device_named = |name: &str, field: String| {
+        index_named(model.devices.iter().map(|d| d.name.as_str()).collect(), name, field, "device")
+    };
+    for (i, spec) in specs.iter().enumerate() {
+        let field = format!("faults.{i}");
+        match spec {
+            FaultSpec::PathDown(PathDownSpec { at, path, until, detection }) => {
+                let paths = paths_named(model, path, format!("{field}.path"))?;
+                let detection = *detection;
+                let up = FaultAction::Cut { paths: paths.clone(), down: false, detection };
+                plan.outage(at.0, *until, FaultAction::Cut { paths, down: true, detection }, up, &field)?;
+            }
+            FaultSpec::PathUp(PathUpSpec { at, path }) => {
+                let paths = paths_named(model, path, format!("{field}.path"))?;
+                plan.at(at.0, FaultAction::Cut { paths, down: false, detection: Detection::Link });
+            }
+            FaultSpec::PortDown(PortDownSpec { at, port, until, detection }) => {
+                let port = port_named(model, port, format!("{field}.port"))?;
+                let detection = *detection;
+                let up = FaultAction::Port { port, down: false, detection };
+                plan.outage(at.0, *until, FaultAction::Port { port, down: true, detection }, up, &field)?;
+            }
+            FaultSpec::PortUp(PortUpSpec { at, port }) => {
+                let port = port_named(model, port, format!("{field}.port"))?;
+                plan.at(at.0, FaultAction::Port { port, down: false, detection: Detection::Link });
+            }
+            FaultSpec::AllPathsDown(AllPathsDownSpec { at, device, until, detection }) => {
+                let paths = match device {
+                    None => (0..model.paths.len()).collect(),
+                    Some(name) => model.devices[device_named(name, format!("{field}.device"))?].paths.clone(),
+                };
+                let detection = *detection;
+                let up = FaultAction::Cut { paths: paths.clone(), down: false, detection };
+                plan.outage(at.0, *until, FaultAction::Cut { paths, down: true, detection }, up, &field)?;
+            }
+            FaultSpec::AluaState(AluaStateSpec { at, path, state }) => {
+                let paths = paths_named(model, path, format!("{field}.path"))?;
+                plan.at(at.0, FaultAction::Alua { paths, state: *state });
+            }
+            FaultSpec::ControllerFailover(ControllerFailoverSpec { at, array, device, owner }) => {
+                let names = model.arrays.iter().map(|a| a.name.as_str()).collect();
+                let a = index_named(names, array, format!("{field}.array"), "array")?;
+                if model.arrays[a].symmetric {
+                    return err(
+                        format!("{field}.array"),
+                        format!("\"{array}\" is symmetric: no controller owns a LUN"),
+                    );
+                }
+                let ctrls = &model.arrays[a].controllers;
+                let names = ctrls.iter().map(|&c| model.controllers[c].name.as_str()).collect();
+                let owner = ctrls[index_named(names, owner, format!("{field}.owner"), "controller")?];
+                let on_array = |d: &usize| model.devices[*d].owners.iter().any(|o| o.0 == a);
+                let devices: Vec<usize> = match device {
+                    None => (0..model.devices.len()).filter(on_array).collect(),
+                    Some(name) => {
+                        let d = device_named(name, format!("{field}.device"))?;
+                        if !on_array(&d) {
+                            return err(format!("{field}.device"), format!("\"{name}\" does not live on \"{array}\""));
+                        }
+                        vec![d]
+                    }
+                };
+                if devices.is_empty() {
+                    return err(format!("{field}.array"), format!("no device lives on \"{array}\""));
+                }
+                plan.at(at.0, FaultAction::Failover { devices, array: a, owner });
+            }
+            FaultSpec::Flaky(FlakySpec { path, port, from, until, error_rate, burst_every, burst_length }) => {
+                let paths = target_paths(model, path, port, &field)?;
+                if !(0.0..=1.0).contains(error_rate) {
+                    return err(format!("{field}.error_rate"), format!("{error_rate} is out of range: allowed 0..=1"));
+                }
+                let burst = match (burst_every, burst_length) {
+                    (None, None) => None,
+                    (Some(every), Some(length)) if length.0 > 0 && length.0 <= every.0 => Some((every.0, length.0)),
+                    (Some(_), Some(_)) => {
+                        return err(format!("{field}.burst_length"), "must be above zero and at most burst_every")
+                    }
+                    _ => {
+                        return err(
+                            format!("{field}.burst_every"),
+                            "give both burst_every and burst_length, or neither",
+                        )
+                    }
+                };
+                let profile = ErrorProfile { error_rate: *error_rate, since_ns: from.0, burst };
+                let start = FaultAction::Errors { paths: paths.clone(), profile: Some(profile) };
+                let stop = FaultAction::Errors { paths: paths.clone(), profile: None };
+                let span = plan.window(from.0, *until, start, stop, &field)?;
+                check_overlap(&mut flaky_windows, &paths, span, i, "path", path_name)?;
+            }
+            FaultSpec::Congestion(CongestionSpec { path, port, from, until, added_latency }) => {
+                let paths = target_paths(model, path, port, &field)?;
+                if added_latency.0 == 0 {
+                    return err(format!("{field}.added_latency"), "must be above zero");
+                }
+                let added_ns = added_latency.0;
+                let start = FaultAction::Congestion { paths: paths.clone(), added_ns, add: true };
+                let stop = FaultAction::Congestion { paths, added_ns, add: false };
+                plan.window(from.0, *until, start, stop, &field)?;
+            }
+            FaultSpec::LinkSpeed(LinkSpeedSpec { adapter, from, until, speed }) => {
+                let names = model.adapters.iter().map(|a| a.name.as_str()).collect();
+                let a = index_named(names, adapter, format!("{field}.adapter"), "adapter")?;
+                let rate = speed.0 / 1e9;
+                if !(rate > 0.0 && rate.is_finite()) {
+                    return err(format!("{field}.speed"), "must be above zero");
+                }
+                let start = FaultAction::LinkRate { adapter: a, bytes_per_ns: Some(rate) };
+                let stop = FaultAction::LinkRate { adapter: a, bytes_per_ns: model.adapters[a].bytes_per_ns };
+                let span = plan.window(from.0, *until, start, stop, &field)?;
+                check_overlap(&mut speed_windows, &[a], span, i, "adapter", |a| model.adapters[a].name.clone())?;
+            }
+        }
+    }
+    Ok(plan.into_changes())
+}

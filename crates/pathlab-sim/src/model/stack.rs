@@ -1,0 +1,290 @@
+//! What each host stack does when paths fail, in one table keyed by the family of a device's
+//! policy: how long an unanswered command waits before it times out, what an error on a path
+//! does to the path, how often an I/O is retried after errors, when a path that works again is
+//! taken back, and what happens to I/O while no path is usable. The engine applies these rules;
+//! the policies only hear `fail_path`, `reinstate_path` and `end_io(failed)`.
+//!
+//! | Stack (policies) | io_timeout | error on a working path | retries | path back | no path |
+//! |---|---|---|---|---|---|
+//! | ESXi (VMW_PSP_*, HPP, PowerPath/VE, gated-least-load) | 30 s | retried, path kept | 5 | at once | queue; APD: fail after 140 s |
+//! | Linux dm-multipath | 30 s | path failed | no limit | next checker tick (5 s) | policy's `no_path_retry` |
+//! | Linux NVMe | 30 s | retried, path kept | 5 | next reconnect (10 s grid) | queue; fail after ctrl_loss_tmo 600 s |
+//! | SPDK bdev_nvme | 10 s | retried, path kept | 3 | next reconnect (10 s grid) | queue, no limit |
+//! | Windows MPIO | 120 s | retried, path kept | 3 | at once | policy's PDORemovePeriod |
+//!
+//! On every stack a timed-out command on a path that is really down fails the path (the
+//! stack's probe of the path fails too), and the commands still on it are aborted and retried.
+//! A loss the link reports is failed at once; the commands aborted then are retried without
+//! counting against the I/O's retries. When the policy has no usable path, I/O waits or fails
+//! by the `no path` rule; the wait is counted from the moment the device first had no path, and
+//! once given up, new I/O fails at once until a path is back (ESXi's APD timeout, multipathd's
+//! `fail_if_no_path`, MPIO's removed pseudo-LUN, NVMe's deleted controllers all behave so).
+//! Waiting I/O is re-dispatched as soon as a path comes back or changes ALUA state; the
+//! policies' polling periods (`NoPathAction::Queue.retry_ns`) are not modelled.
+//!
+//! `[host.stack]` overrides the timings for every device, whatever its stack.
+
+use crate::engine::TimeNs;
+use crate::scenario::schema::StackSpec;
+use pathlab_policy::{NoPathAction, PolicyConfig};
+
+use super::build::FieldError;
+
+const SECOND_NS: TimeNs = 1_000_000_000;
+
+/// ESXi `Misc.APDTimeout`: a device in all-paths-down retries I/O this long, then fails it and
+/// fails new I/O fast until a path returns. Allowed 20..=99999 s. [doc: vSphere Storage,
+/// "Change Timeout Limits for Storage APD"]
+pub const ESXI_APD_TIMEOUT_NS: TimeNs = 140 * SECOND_NS;
+/// The range `Misc.APDTimeout` accepts, in seconds.
+pub const ESXI_APD_TIMEOUT_RANGE_S: (u64, u64) = (20, 99_999);
+/// ESXi's time to declare an unanswered command lost: "storage I/O might pause for 30 to 60
+/// seconds until your host determines that the link is unavailable" [doc: vSphere 6.0 Storage,
+/// "Path failover"]; we take the lower bound, which is also Linux's disk timeout.
+pub const ESXI_IO_TIMEOUT_NS: TimeNs = 30 * SECOND_NS;
+/// Linux SCSI disk timeout `SD_TIMEOUT` (30 × HZ) [drivers/scsi/sd.h].
+pub const LINUX_SCSI_IO_TIMEOUT_NS: TimeNs = 30 * SECOND_NS;
+/// Linux `nvme_core.io_timeout`, default 30 s [drivers/nvme/host/nvme.h `NVME_IO_TIMEOUT`].
+pub const NVME_IO_TIMEOUT_NS: TimeNs = 30 * SECOND_NS;
+/// SPDK has no I/O timeout by default (`timeout_us` 0); a silent loss is found by the keep-alive
+/// timeout, 10 s (`SPDK_BDEV_NVME_DEFAULT_KEEP_ALIVE_TIMEOUT_IN_MS`), which resets the
+/// controller and aborts what it held [spdk `module/bdev/nvme/bdev_nvme.c`].
+pub const SPDK_IO_TIMEOUT_NS: TimeNs = 10 * SECOND_NS;
+/// Windows MPIO `DiskTimeoutValue`, default 120 s [doc: Microsoft, Get-MPIOSetting].
+pub const WINDOWS_IO_TIMEOUT_NS: TimeNs = 120 * SECOND_NS;
+/// multipathd `polling_interval`, default 5 s [multipath-tools `libmultipath/defaults.h`].
+pub const MULTIPATHD_CHECKER_INTERVAL_NS: TimeNs = 5 * SECOND_NS;
+/// NVMe-oF `reconnect_delay`, default 10 s (`NVMF_DEF_RECONNECT_DELAY`) [drivers/nvme/host/fabrics.h].
+pub const NVME_RECONNECT_DELAY_NS: TimeNs = 10 * SECOND_NS;
+/// NVMe-oF `ctrl_loss_tmo`, default 600 s (`NVMF_DEF_CTRL_LOSS_TMO`) [drivers/nvme/host/fabrics.h].
+pub const NVME_CTRL_LOSS_TIMEOUT_NS: TimeNs = 600 * SECOND_NS;
+/// SPDK `reconnect_delay_sec` as SPDK's multipath HOWTO sets it (`-o 10`, with
+/// `ctrlr_loss_timeout_sec -1`: never give up). The library defaults (0 and 0) delete a
+/// controller whose reset fails, so that a lost path never returns; multipath setups avoid them
+/// [spdk `doc/nvmf_multipath_howto.md`].
+pub const SPDK_RECONNECT_DELAY_NS: TimeNs = 10 * SECOND_NS;
+// Retries of an I/O after errors. dm-multipath has no count: it requeues while a path is valid.
+/// VMware does not publish NMP's count: 5 is ours, as Linux `SD_MAX_RETRIES` [drivers/scsi/sd.h].
+pub const ESXI_MAX_RETRIES: u32 = 5;
+/// Linux `nvme_core.max_retries`, default 5 [drivers/nvme/host/core.c].
+pub const NVME_MAX_RETRIES: u32 = 5;
+/// SPDK `bdev_retry_count`, default 3 [spdk `module/bdev/nvme/bdev_nvme.c` `g_opts`].
+pub const SPDK_MAX_RETRIES: u32 = 3;
+/// Windows MPIO `RetryCount`, default 3 [doc: Microsoft, MPIO_TIMERS_COUNTERS WMI class].
+pub const WINDOWS_MAX_RETRIES: u32 = 3;
+
+/// The host multipath stack a policy belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stack {
+    /// VMware ESXi: NMP with its PSPs, HPP, and PowerPath/VE (a third-party plug-in under the
+    /// same storage stack and APD handling). pathlab's own policies (gated-least-load) run on
+    /// it too: it is the host pathlab models by default (claim rules, esxcli, esxtop).
+    Esxi,
+    LinuxDm,
+    LinuxNvme,
+    Spdk,
+    Windows,
+}
+
+impl Stack {
+    pub fn of(policy: &PolicyConfig) -> Stack {
+        match policy {
+            PolicyConfig::VmwRoundRobin(_)
+            | PolicyConfig::VmwFixed(_)
+            | PolicyConfig::VmwMru(_)
+            | PolicyConfig::Hpp(_)
+            | PolicyConfig::PowerPath(_)
+            | PolicyConfig::GatedLeastLoad(_) => Stack::Esxi,
+            PolicyConfig::DmMultipath(_) => Stack::LinuxDm,
+            PolicyConfig::Nvme(_) => Stack::LinuxNvme,
+            PolicyConfig::Spdk(_) => Stack::Spdk,
+            PolicyConfig::Mpio(_) => Stack::Windows,
+        }
+    }
+}
+
+/// What an error on a path that still works does to the path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnPathError {
+    /// The kernel fails the path at its first retryable error (dm `multipath_end_io`); the
+    /// checker takes it back.
+    FailPath,
+    /// The command is retried where the policy sends it next; the path stays in use.
+    Retry,
+}
+
+/// When the host takes back a path that works again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reinstate {
+    /// At once: the link coming up is reported (RSCN, PnP arrival).
+    AtOnce,
+    /// At the first tick of a checker polling every `interval_ns` from time zero (multipathd).
+    CheckerTick { interval_ns: TimeNs },
+    /// At the first reconnect attempt; attempts follow every `delay_ns` after the host lost the
+    /// path (NVMe-oF, SPDK).
+    Reconnect { delay_ns: TimeNs },
+}
+
+impl Reinstate {
+    /// When a path the host failed at `failed_at_ns` is taken back, if it works from `now_ns`.
+    pub fn at(self, failed_at_ns: TimeNs, now_ns: TimeNs) -> TimeNs {
+        match self {
+            Reinstate::AtOnce => now_ns,
+            Reinstate::CheckerTick { interval_ns } => now_ns.div_ceil(interval_ns) * interval_ns,
+            Reinstate::Reconnect { delay_ns } => {
+                let attempts = (now_ns.saturating_sub(failed_at_ns)).div_ceil(delay_ns).max(1);
+                failed_at_ns + attempts * delay_ns
+            }
+        }
+    }
+}
+
+/// What happens to I/O while the policy has no usable path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoPath {
+    /// Fail it at once.
+    Fail,
+    /// Hold it; once the device has had no path for `give_up_after_ns`, fail what waits and
+    /// every new I/O until a path is back.
+    Queue { give_up_after_ns: Option<TimeNs> },
+}
+
+/// A device's failure handling, resolved from its stack, its policy and `[host.stack]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StackRules {
+    pub stack: Stack,
+    pub io_timeout_ns: TimeNs,
+    pub on_error: OnPathError,
+    /// Errors after which an I/O is still retried; `None`: no limit.
+    pub max_retries: Option<u32>,
+    pub reinstate: Reinstate,
+    pub no_path: NoPath,
+}
+
+fn positive(value: Option<TimeNs>, field: &str) -> Result<Option<TimeNs>, FieldError> {
+    match value {
+        Some(0) => Err((format!("host.stack.{field}"), "must be above zero".into())),
+        v => Ok(v),
+    }
+}
+
+impl StackRules {
+    /// The rules of `policy`'s stack, its no-path action bounded by the stack's own loss timeout.
+    pub fn resolve(policy: &PolicyConfig, action: NoPathAction, spec: &StackSpec) -> Result<StackRules, FieldError> {
+        let io_timeout = positive(spec.io_timeout.map(|d| d.0), "io_timeout")?;
+        let checker = positive(spec.checker_interval.map(|d| d.0), "checker_interval")?;
+        let reconnect = positive(spec.reconnect_delay.map(|d| d.0), "reconnect_delay")?;
+        let controller_loss = positive(spec.controller_loss_timeout.map(|d| d.0), "controller_loss_timeout")?;
+        let apd = spec.apd_timeout.map_or(ESXI_APD_TIMEOUT_NS, |d| d.0);
+        let (low, high) = ESXI_APD_TIMEOUT_RANGE_S;
+        if !(low * SECOND_NS..=high * SECOND_NS).contains(&apd) {
+            return Err(("host.stack.apd_timeout".into(), format!("allowed {low}s..={high}s (Misc.APDTimeout)")));
+        }
+        let stack = Stack::of(policy);
+        let (default_timeout, on_error, max_retries, reinstate, loss_timeout) = match stack {
+            Stack::Esxi => {
+                (ESXI_IO_TIMEOUT_NS, OnPathError::Retry, Some(ESXI_MAX_RETRIES), Reinstate::AtOnce, Some(apd))
+            }
+            Stack::LinuxDm => {
+                let interval_ns = checker.unwrap_or(MULTIPATHD_CHECKER_INTERVAL_NS);
+                (LINUX_SCSI_IO_TIMEOUT_NS, OnPathError::FailPath, None, Reinstate::CheckerTick { interval_ns }, None)
+            }
+            Stack::LinuxNvme => (
+                NVME_IO_TIMEOUT_NS,
+                OnPathError::Retry,
+                Some(NVME_MAX_RETRIES),
+                Reinstate::Reconnect { delay_ns: reconnect.unwrap_or(NVME_RECONNECT_DELAY_NS) },
+                Some(controller_loss.unwrap_or(NVME_CTRL_LOSS_TIMEOUT_NS)),
+            ),
+            Stack::Spdk => (
+                SPDK_IO_TIMEOUT_NS,
+                OnPathError::Retry,
+                Some(SPDK_MAX_RETRIES),
+                Reinstate::Reconnect { delay_ns: reconnect.unwrap_or(SPDK_RECONNECT_DELAY_NS) },
+                controller_loss,
+            ),
+            Stack::Windows => {
+                (WINDOWS_IO_TIMEOUT_NS, OnPathError::Retry, Some(WINDOWS_MAX_RETRIES), Reinstate::AtOnce, None)
+            }
+        };
+        let no_path = match action {
+            NoPathAction::Fail => NoPath::Fail,
+            NoPathAction::Queue { give_up_after_ns, .. } => {
+                let bounds = [give_up_after_ns, loss_timeout];
+                NoPath::Queue { give_up_after_ns: bounds.into_iter().flatten().min() }
+            }
+        };
+        Ok(StackRules {
+            stack,
+            io_timeout_ns: io_timeout.unwrap_or(default_timeout),
+            on_error,
+            max_retries,
+            reinstate,
+            no_path,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::units::DurationNs;
+    use pathlab_policy::{DmMultipathConfig, NoPathRetry, NvmeConfig, RoundRobinConfig, SpdkConfig};
+
+    fn rules(policy: PolicyConfig, spec: &StackSpec) -> StackRules {
+        let action = policy.build().unwrap().no_path_action();
+        StackRules::resolve(&policy, action, spec).unwrap()
+    }
+
+    #[test]
+    fn esxi_queues_until_the_apd_timeout_and_takes_paths_back_at_once() {
+        let r = rules(PolicyConfig::VmwRoundRobin(RoundRobinConfig::default()), &StackSpec::default());
+        assert_eq!(r.no_path, NoPath::Queue { give_up_after_ns: Some(140 * SECOND_NS) });
+        assert_eq!((r.io_timeout_ns, r.on_error, r.max_retries), (30 * SECOND_NS, OnPathError::Retry, Some(5)));
+        assert_eq!(r.reinstate.at(3, 7), 7);
+    }
+
+    #[test]
+    fn dm_follows_no_path_retry_and_the_checker_grid() {
+        let queue = DmMultipathConfig { no_path_retry: NoPathRetry::Retries(12), ..Default::default() };
+        let r = rules(PolicyConfig::DmMultipath(queue), &StackSpec::default());
+        assert_eq!(r.no_path, NoPath::Queue { give_up_after_ns: Some(60 * SECOND_NS) });
+        assert_eq!((r.on_error, r.max_retries), (OnPathError::FailPath, None));
+        // Up at 6.5 s: the checker sees it at 10 s; a tick at the very moment counts.
+        assert_eq!(r.reinstate.at(1, 6_500_000_000), 10 * SECOND_NS);
+        assert_eq!(r.reinstate.at(1, 5 * SECOND_NS), 5 * SECOND_NS);
+        let fail = rules(PolicyConfig::DmMultipath(DmMultipathConfig::default()), &StackSpec::default());
+        assert_eq!(fail.no_path, NoPath::Fail);
+    }
+
+    #[test]
+    fn nvme_and_spdk_reconnect_on_a_grid_from_the_loss() {
+        let nvme = rules(PolicyConfig::Nvme(NvmeConfig::default()), &StackSpec::default());
+        assert_eq!(nvme.no_path, NoPath::Queue { give_up_after_ns: Some(600 * SECOND_NS) });
+        // Lost at 1 s, back at 3 s: the attempt at 11 s finds it; back at 21 s: that attempt.
+        assert_eq!(nvme.reinstate.at(SECOND_NS, 3 * SECOND_NS), 11 * SECOND_NS);
+        assert_eq!(nvme.reinstate.at(SECOND_NS, 21 * SECOND_NS), 21 * SECOND_NS);
+        let spdk = rules(PolicyConfig::Spdk(SpdkConfig::default()), &StackSpec::default());
+        assert_eq!(spdk.no_path, NoPath::Queue { give_up_after_ns: None });
+        assert_eq!((spdk.io_timeout_ns, spdk.max_retries), (10 * SECOND_NS, Some(3)));
+    }
+
+    #[test]
+    fn scenario_settings_override_the_defaults_and_are_checked() {
+        let spec = StackSpec {
+            io_timeout: Some(DurationNs(2 * SECOND_NS)),
+            apd_timeout: Some(DurationNs(20 * SECOND_NS)),
+            ..Default::default()
+        };
+        let r = rules(PolicyConfig::VmwRoundRobin(RoundRobinConfig::default()), &spec);
+        assert_eq!(r.io_timeout_ns, 2 * SECOND_NS);
+        assert_eq!(r.no_path, NoPath::Queue { give_up_after_ns: Some(20 * SECOND_NS) });
+        let policy = PolicyConfig::VmwRoundRobin(RoundRobinConfig::default());
+        let action = policy.build().unwrap().no_path_action();
+        let short = StackSpec { apd_timeout: Some(DurationNs(SECOND_NS)), ..Default::default() };
+        let err = StackRules::resolve(&policy, action, &short).unwrap_err();
+        assert_eq!(err, ("host.stack.apd_timeout".to_string(), "allowed 20s..=99999s (Misc.APDTimeout)".to_string()));
+        let zero = StackSpec { checker_interval: Some(DurationNs(0)), ..Default::default() };
+        assert_eq!(StackRules::resolve(&policy, action, &zero).unwrap_err().0, "host.stack.checker_interval");
+    }
+}

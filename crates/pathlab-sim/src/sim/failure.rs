@@ -1,0 +1,401 @@
+//! Faults and what the host does about them: failing and taking back paths, commands that end
+//! in error or time out, the retry of their I/O, and the I/O of a device that has no usable
+//! path. Which stack does what, and when, is `model::stack`; this is the mechanism.
+//!
+//! Counting: an *error* is a command that ended badly on a path (aborted because the host
+//! failed the path, timed out, or answered with an error status); a *retry* is the I/O queued
+//! again after it (on the device) and issued again (on the path it goes down); a *failover* is
+//! a retry issued on another path than the one that erred, counted on the path it left.
+
+use super::{Event, IoState, Simulation};
+use crate::engine::TimeNs;
+use crate::model::fault::FaultAction;
+use crate::model::stack::{NoPath, OnPathError};
+use crate::model::{Device, Model, Outage};
+use crate::observe::result::HostEvent;
+use crate::scenario::schema::Detection;
+use crate::workload::Loop;
+use pathlab_policy::{AluaState, IoDone, PathId};
+
+/// Something the host saw, for the run's event log.
+#[derive(Clone, Copy, Debug)]
+enum Seen {
+    LinkDown,
+    LinkUp,
+    PathFailed,
+    PathReinstated,
+    Alua(AluaState),
+    NoPath,
+    GaveUp,
+    PathRestored,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LogEntry {
+    t_ns: TimeNs,
+    device: usize,
+    path: Option<usize>,
+    seen: Seen,
+}
+
+impl LogEntry {
+    pub(super) fn to_result(self, m: &Model) -> HostEvent {
+        let (event, detail) = match self.seen {
+            Seen::LinkDown => ("link_down", ""),
+            Seen::LinkUp => ("link_up", ""),
+            Seen::PathFailed => ("path_failed", ""),
+            Seen::PathReinstated => ("path_reinstated", ""),
+            Seen::Alua(state) => ("alua", state.short_name()),
+            Seen::NoPath => ("no_path", ""),
+            Seen::GaveUp => ("gave_up", ""),
+            Seen::PathRestored => ("path_restored", ""),
+        };
+        HostEvent {
+            t_s: self.t_ns as f64 / 1e9,
+            device: m.devices[self.device].name.clone(),
+            path: self.path.map_or_else(String::new, |p| m.paths[p].name.clone()),
+            event: event.to_string(),
+            detail: detail.to_string(),
+        }
+    }
+}
+
+impl Simulation {
+    fn note(&mut self, device: usize, path: Option<usize>, seen: Seen) {
+        self.log.push(LogEntry { t_ns: self.now, device, path, seen });
+    }
+
+    fn note_path(&mut self, p: usize, seen: Seen) {
+        self.note(self.model.paths[p].device, Some(p), seen);
+    }
+
+    pub(super) fn apply_fault(&mut self, index: usize) {
+        // Out of the simulation while it is applied, which changes the simulation.
+        let faults = std::mem::take(&mut self.faults);
+        match &faults[index].action {
+            FaultAction::Cut { paths, down, detection } => {
+                for &p in paths {
+                    self.model.paths[p].cut = *down;
+                    self.connection_changed(p, *detection);
+                }
+            }
+            FaultAction::Port { port, down, detection } => {
+                self.model.ports[*port].down = *down;
+                for p in 0..self.model.paths.len() {
+                    if self.model.paths[p].port == *port {
+                        self.connection_changed(p, *detection);
+                    }
+                }
+            }
+            FaultAction::Alua { paths, state } => {
+                for &p in paths {
+                    let seen_before = self.model.policy_alua(p);
+                    self.update_alua(p, *state, seen_before);
+                    let d = self.model.paths[p].device;
+                    self.wake_waiting(d);
+                    self.dispatch_device(d);
+                }
+            }
+            FaultAction::Failover { devices, array, owner } => self.failover(devices, *array, *owner),
+            FaultAction::Errors { paths, profile } => paths.iter().for_each(|&p| self.model.paths[p].errors = *profile),
+            FaultAction::Congestion { paths, added_ns, add } => {
+                for &p in paths {
+                    let added = &mut self.model.paths[p].added_latency_ns;
+                    *added = if *add { *added + added_ns } else { *added - added_ns };
+                }
+            }
+            FaultAction::LinkRate { adapter, bytes_per_ns } => {
+                self.model.adapters[*adapter].bytes_per_ns = *bytes_per_ns
+            }
+        }
+        self.faults = faults;
+    }
+
+    /// The path's link or port changed. A loss is seen at once by the link, or not at all (what
+    /// is sent down the path is lost and times out); a path that works again is taken back when
+    /// the stack would notice.
+    fn connection_changed(&mut self, p: usize, detection: Detection) {
+        let path = &self.model.paths[p];
+        let connected = !path.cut && !self.model.ports[path.port].down;
+        if connected == path.connected {
+            return;
+        }
+        self.model.paths[p].connected = connected;
+        self.note_path(p, if connected { Seen::LinkUp } else { Seen::LinkDown });
+        if connected {
+            if !self.model.paths[p].up {
+                self.schedule_reinstate(p);
+            }
+        } else if detection == Detection::Link {
+            self.host_fail_path(p);
+        }
+    }
+
+    /// The host failed path `p`, which works: it takes it back at its checker's next tick, its
+    /// next reconnect attempt, or at once, by its stack.
+    fn schedule_reinstate(&mut self, p: usize) {
+        let path = &self.model.paths[p];
+        let at = self.model.devices[path.device].stack.reinstate.at(path.failed_at_ns, self.now);
+        if at == self.now {
+            self.host_reinstate_path(p);
+        } else {
+            self.events.schedule(at, Event::Reinstate { path: p as u32 });
+        }
+    }
+
+    /// The checker (or a reconnect attempt) looks at a path the host failed.
+    pub(super) fn checker_sees(&mut self, p: usize) {
+        if self.model.paths[p].connected {
+            self.host_reinstate_path(p);
+        }
+    }
+
+    /// The host stops using path `p`: the policy is told, and every command on the path is
+    /// aborted and retried, ahead of the I/Os that never left the kernel.
+    fn host_fail_path(&mut self, p: usize) {
+        if !self.model.paths[p].up {
+            return;
+        }
+        let path = &mut self.model.paths[p];
+        path.up = false;
+        path.failed_at_ns = self.now;
+        let (d, a) = (path.device, path.adapter);
+        self.model.devices[d].policy.fail_path(PathId(p as u32));
+        self.note_path(p, Seen::PathFailed);
+        let aborted: Vec<u32> = self
+            .ios
+            .iter_mut()
+            .filter(|(_, r)| r.path as usize == p && matches!(r.state, IoState::InFlight | IoState::WaitAdapter))
+            .map(|(i, _)| i)
+            .collect();
+        for &io in &aborted {
+            self.abandon(io);
+        }
+        for &io in aborted.iter().rev() {
+            self.requeue(io, p);
+        }
+        if self.model.paths[p].connected {
+            self.schedule_reinstate(p);
+        }
+        self.dispatch_adapter(a);
+        self.dispatch_device(d);
+    }
+
+    fn host_reinstate_path(&mut self, p: usize) {
+        if self.model.paths[p].up {
+            return;
+        }
+        self.model.paths[p].up = true;
+        let d = self.model.paths[p].device;
+        self.model.devices[d].policy.reinstate_path(PathId(p as u32));
+        self.note_path(p, Seen::PathReinstated);
+        self.wake_waiting(d);
+        self.dispatch_device(d);
+    }
+
+    /// The array now reports `state` for path `p`. The policy hears of it through the SATP,
+    /// when the state it sees (`seen_before` until now) changes.
+    fn update_alua(&mut self, p: usize, state: AluaState, seen_before: AluaState) {
+        if self.model.paths[p].alua != state {
+            self.model.paths[p].alua = state;
+            self.note_path(p, Seen::Alua(state));
+        }
+        let seen = self.model.policy_alua(p);
+        if seen != seen_before {
+            self.model.devices[self.model.paths[p].device].policy.set_alua_state(PathId(p as u32), seen);
+        }
+    }
+
+    /// Controller `owner` takes over the devices' LUNs on `array`: their paths there get new
+    /// ALUA states and new routes. I/O already on the old routes finishes on them.
+    fn failover(&mut self, devices: &[usize], array: usize, owner: usize) {
+        for &d in devices {
+            let m = &self.model;
+            let paths: Vec<usize> =
+                m.devices[d].paths.iter().copied().filter(|&p| m.ports[m.paths[p].port].array == array).collect();
+            let seen_before: Vec<AluaState> = paths.iter().map(|&p| m.policy_alua(p)).collect();
+            let owners = &mut self.model.devices[d].owners;
+            owners.iter_mut().filter(|o| o.0 == array).for_each(|o| o.1 = owner);
+            for (&p, before) in paths.iter().zip(seen_before) {
+                self.model.set_routes(p);
+                let reported = self.model.reported_alua(d, self.model.paths[p].port);
+                self.update_alua(p, reported, before);
+            }
+            self.wake_waiting(d);
+            self.dispatch_device(d);
+        }
+    }
+
+    /// The host gives up the command of `io` on its path: its adapter slot (or its place in
+    /// the adapter's queue), its hold on an extent and the policy's count of it go, and the
+    /// error is counted. The array may still be working on it.
+    fn abandon(&mut self, io: u32) {
+        let now = self.now;
+        let r = *self.ios.get(io);
+        let (d, p) = (r.device as usize, r.path as usize);
+        let a = self.model.paths[p].adapter;
+        if r.state == IoState::InFlight {
+            self.release_slot(p);
+        } else {
+            self.model.adapters[a].waiting.retain(|&w| w != io);
+            self.rec.adapter_queued[a].add(now, -1);
+        }
+        self.release_extent(io);
+        let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };
+        self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
+        self.model.devices[d].active -= 1;
+        self.rec.device_active[d].add(now, -1);
+        let rec = &mut self.rec;
+        for counters in [&mut rec.paths[p], &mut rec.adapters[a], &mut rec.devices[d], &mut rec.guest.io] {
+            counters.errors += 1;
+        }
+    }
+
+    /// `io` goes back to the front of its device's queue, to be retried.
+    fn requeue(&mut self, io: u32, from: usize) {
+        let r = self.ios.get_mut(io);
+        r.state = IoState::Queued;
+        r.retry_of = from as u32;
+        let d = r.device as usize;
+        self.rec.device_queued[d].add(self.now, 1);
+        self.rec.devices[d].retries += 1;
+        self.rec.guest.io.retries += 1;
+        self.retried += 1;
+        self.model.devices[d].queue.push_front(io);
+    }
+
+    /// A retry of an I/O that erred on path `from` is issued on path `to`.
+    pub(super) fn count_retry(&mut self, d: usize, from: usize, to: usize) {
+        let a = self.model.paths[to].adapter;
+        self.rec.paths[to].retries += 1;
+        self.rec.adapters[a].retries += 1;
+        if from != to {
+            let a = self.model.paths[from].adapter;
+            let rec = &mut self.rec;
+            for counters in [&mut rec.paths[from], &mut rec.adapters[a], &mut rec.devices[d], &mut rec.guest.io] {
+                counters.failovers += 1;
+            }
+            self.failovers += 1;
+        }
+    }
+
+    /// `io` fails for good: the application sees the error, and a closed-loop worker issues
+    /// its next I/O after its backoff.
+    fn fail_io(&mut self, io: u32) {
+        let w = self.ios.get(io).worker as usize;
+        self.failed += 1;
+        self.rec.guest.failed += 1;
+        self.retire(io);
+        if self.issuing && matches!(self.workers[w].mode, Loop::Closed { .. }) {
+            let at = self.now + self.workers[w].error_backoff_ns;
+            self.events.schedule(at, Event::Reissue { worker: w as u32 });
+        }
+    }
+
+    /// The command of `io` ended in error on its path: an error status, or the host's timeout.
+    /// The I/O is retried unless it has used up its stack's retries. The path is failed if it
+    /// is really down (the stack's probe of it fails too) or if the stack fails a path on any
+    /// error (dm).
+    pub(super) fn command_error(&mut self, io: u32) {
+        let r = *self.ios.get(io);
+        let (d, p) = (r.device as usize, r.path as usize);
+        self.abandon(io);
+        let rules = self.model.devices[d].stack;
+        let errors = r.errors.saturating_add(1);
+        self.ios.get_mut(io).errors = errors;
+        if rules.max_retries.is_some_and(|max| u32::from(errors) > max) {
+            self.fail_io(io);
+        } else {
+            self.requeue(io, p);
+        }
+        if !self.model.paths[p].connected || rules.on_error == OnPathError::FailPath {
+            self.host_fail_path(p);
+        }
+        self.dispatch_adapter(self.model.paths[p].adapter);
+        self.dispatch_device(d);
+    }
+
+    /// The response of `io` reaches the host on a faulty path: lost if the path has lost its
+    /// connection (the host's timeout will end the command), or an error status at the path's
+    /// error rate. True when the I/O does not complete now.
+    pub(super) fn faulty_response(&mut self, io: u32, p: usize) -> bool {
+        let path = &self.model.paths[p];
+        if !path.connected {
+            let r = self.ios.get(io);
+            let timeout = self.model.devices[path.device].stack.io_timeout_ns;
+            let at = (r.dispatched_at + timeout).max(self.now);
+            self.events.schedule(at, Event::Timeout { io, attempt: r.attempt });
+            return true;
+        }
+        let now = self.now;
+        let fails = path.errors.is_some_and(|e| e.fails(now, &mut self.fault_rng[p]));
+        if fails {
+            self.command_error(io);
+        }
+        fails
+    }
+
+    /// The policy has no usable path for the device's next I/O. By the stack's rule what is
+    /// queued waits for a path (until the stack gives up), or fails at once.
+    pub(super) fn no_usable_path(&mut self, d: usize) {
+        if self.model.devices[d].outage == Outage::None {
+            self.note(d, None, Seen::NoPath);
+            let outage = match self.model.devices[d].stack.no_path {
+                NoPath::Fail => Outage::GivenUp,
+                NoPath::Queue { give_up_after_ns } => {
+                    self.outages += 1;
+                    let episode = self.outages;
+                    if let Some(wait) = give_up_after_ns {
+                        self.events.schedule(self.now + wait, Event::GiveUp { device: d as u32, episode });
+                    }
+                    Outage::Waiting { episode }
+                }
+            };
+            self.model.devices[d].outage = outage;
+        }
+        match &mut self.model.devices[d] {
+            Device { outage: Outage::GivenUp, .. } => self.fail_waiting(d),
+            Device { queue, no_path, .. } => no_path.append(queue),
+        }
+    }
+
+    /// The device has had no path as long as its stack waits: what waits fails, and so will
+    /// new I/O until a path is back.
+    pub(super) fn give_up(&mut self, d: usize, episode: u32) {
+        if self.model.devices[d].outage != (Outage::Waiting { episode }) {
+            return;
+        }
+        self.model.devices[d].outage = Outage::GivenUp;
+        self.note(d, None, Seen::GaveUp);
+        self.fail_waiting(d);
+    }
+
+    /// The policy found a path again for a device that had none.
+    pub(super) fn path_restored(&mut self, d: usize) {
+        self.model.devices[d].outage = Outage::None;
+        self.note(d, None, Seen::PathRestored);
+    }
+
+    /// Every I/O waiting in the device's queues fails.
+    pub(super) fn fail_waiting(&mut self, d: usize) {
+        loop {
+            let device = &mut self.model.devices[d];
+            let Some(io) = device.no_path.pop_front().or_else(|| device.queue.pop_front()) else {
+                return;
+            };
+            self.rec.device_queued[d].add(self.now, -1);
+            self.fail_io(io);
+        }
+    }
+
+    /// I/O waiting for a path goes back to the front of its device's queue, to try again.
+    fn wake_waiting(&mut self, d: usize) {
+        let device = &mut self.model.devices[d];
+        if device.no_path.is_empty() {
+            return;
+        }
+        let mut waiting = std::mem::take(&mut device.no_path);
+        waiting.append(&mut device.queue);
+        device.queue = waiting;
+    }
+}

@@ -1,0 +1,608 @@
+//! Faults and each stack's handling of them, on small scenarios with fixed service times so
+//! that times and ratios come out exact: failover and failback timing, no-path behaviour,
+//! degraded paths, controller failover, and the accounting invariant under every fault kind.
+
+use pathlab_sim::observe::result::HostEvent;
+use pathlab_sim::{RunResult, Scenario};
+
+/// Two adapters zoned to two ports of one array, one LUN: paths vmhba1:C0:T0:L3 (port P0),
+/// vmhba1:C0:T1:L3 (P1), vmhba2:C0:T0:L3 (P0), vmhba2:C0:T1:L3 (P1). A read costs 10 us out,
+/// 20 us at the port, 100 us of cache, 10 us back and 2.048 us on the 16Gb link (4 KiB).
+struct Case {
+    duration: &'static str,
+    interval: &'static str,
+    policy: String,
+    faults: String,
+    stack: &'static str,
+    outstanding: u32,
+    block: &'static str,
+    /// Two controllers owning nothing in common: P0 on CT0 (the owner, active-optimized), P1 on
+    /// CT1 (active-non-optimized, 200 us forwarding each way).
+    alua: bool,
+}
+
+impl Default for Case {
+    fn default() -> Self {
+        Case {
+            duration: "2s",
+            interval: "100ms",
+            policy: RR1.to_string(),
+            faults: String::new(),
+            stack: "",
+            outstanding: 24,
+            block: "4KiB",
+            alua: false,
+        }
+    }
+}
+
+const RR1: &str = "name = \"VMW_PSP_RR\"\ntype = \"iops\"\niops = 1";
+
+impl Case {
+    fn text(&self) -> String {
+        let array = if self.alua {
+            r#"tpgs = true
+forward_latency = "200us"
+controllers = [{ name = "CT0" }, { name = "CT1" }]
+ports = [{ name = "P0", controller = "CT0" }, { name = "P1", controller = "CT1" }]"#
+        } else {
+            r#"ports = [{ name = "P0" }, { name = "P1" }]"#
+        };
+        format!(
+            r#"
+[run]
+duration = "{duration}"
+interval = "{interval}"
+seed = 7
+
+[host]
+adapters = [{{ name = "vmhba1", link_speed = "16Gb" }}, {{ name = "vmhba2", link_speed = "16Gb" }}]
+stack = {{ {stack} }}
+
+[[arrays]]
+name = "a"
+read_latency = "100us"
+write_latency = "50us"
+service = {{ fixed = "20us", distribution = "fixed", servers = 4 }}
+{array}
+
+[[fabric]]
+adapters = ["vmhba1", "vmhba2"]
+ports = ["a/P0", "a/P1"]
+latency = "10us"
+
+[[devices]]
+name = "naa.1"
+array = "a"
+lun = 3
+queue_depth = 32
+
+[policy]
+{policy}
+
+[[workloads]]
+devices = ["naa.1"]
+outstanding = {outstanding}
+block_size = "{block}"
+read_pct = 100
+
+{faults}
+"#,
+            duration = self.duration,
+            interval = self.interval,
+            stack = self.stack,
+            policy = self.policy,
+            outstanding = self.outstanding,
+            block = self.block,
+            faults = self.faults,
+        )
+    }
+
+    fn run(&self) -> RunResult {
+        let text = self.text();
+        let s = Scenario::load(&text, "test.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
+        let r = s.simulation().unwrap().finish().unwrap_or_else(|e| panic!("{e}"));
+        let a = &r.accounting;
+        assert_eq!(a.issued, a.completed + a.failed, "each I/O completes or fails exactly once");
+        r
+    }
+}
+
+fn load_error(text: &str) -> String {
+    Scenario::load(text, "test.toml", None, &[], None).map(|_| ()).unwrap_err().to_string()
+}
+
+/// A `[[faults]]` table from its lines.
+fn fault(lines: &str) -> String {
+    format!("[[faults]]\n{lines}\n")
+}
+
+const P0_1: &str = "vmhba1:C0:T0:L3";
+const P1_1: &str = "vmhba1:C0:T1:L3";
+const P0_2: &str = "vmhba2:C0:T0:L3";
+const P1_2: &str = "vmhba2:C0:T1:L3";
+
+/// Times (s) of the host events `event` on `path` (empty: device events).
+fn times(r: &RunResult, event: &str, path: &str) -> Vec<f64> {
+    r.events.iter().filter(|e: &&HostEvent| e.event == event && e.path == path).map(|e| e.t_s).collect()
+}
+
+/// Commands per second summed over the intervals ending in (from_s, to_s], per path in path order.
+fn path_cmds(r: &RunResult, from_s: f64, to_s: f64) -> Vec<f64> {
+    r.paths
+        .iter()
+        .map(|p| {
+            let rows = r.path_intervals.iter().filter(|i| i.name == p.name && i.t_s > from_s && i.t_s <= to_s);
+            rows.map(|i| i.figures.cmds_s).sum()
+        })
+        .collect()
+}
+
+/// Which paths carried commands in the intervals ending in (from_s, to_s].
+fn busy_paths(r: &RunResult, from_s: f64, to_s: f64) -> Vec<bool> {
+    path_cmds(r, from_s, to_s).iter().map(|&c| c > 0.0).collect()
+}
+
+fn path<'a>(r: &'a RunResult, name: &str) -> &'a pathlab_sim::observe::result::PathResult {
+    r.paths.iter().find(|p| p.name == name).unwrap()
+}
+
+/// Mean DAVG (ms) of a path over the intervals ending in (from_s, to_s], weighted by commands.
+fn davg_ms(r: &RunResult, name: &str, from_s: f64, to_s: f64) -> f64 {
+    let rows: Vec<_> = r.path_intervals.iter().filter(|i| i.name == name && i.t_s > from_s && i.t_s <= to_s).collect();
+    let cmds: f64 = rows.iter().map(|i| i.figures.cmds_s).sum();
+    rows.iter().map(|i| i.figures.davg_ms * i.figures.cmds_s).sum::<f64>() / cmds
+}
+
+#[test]
+fn every_fault_kind_keeps_each_io_completing_or_failing_exactly_once() {
+    let faults = [
+        fault(&format!("kind = \"path_down\"\nat = \"200ms\"\nuntil = \"900ms\"\npath = \"{P0_1}\"")),
+        fault(&format!(
+            "kind = \"path_down\"\nat = \"300ms\"\nuntil = \"700ms\"\npath = \"{P1_2}\"\ndetection = \"timeout\""
+        )),
+        fault("kind = \"port_down\"\nat = \"1s\"\nuntil = \"1100ms\"\nport = \"a/P1\"\ndetection = \"timeout\""),
+        fault(&format!("kind = \"flaky\"\nfrom = \"0s\"\nuntil = \"1500ms\"\npath = \"{P0_2}\"\nerror_rate = 0.3")),
+        fault("kind = \"flaky\"\nfrom = \"100ms\"\nport = \"a/P1\"\nburst_every = \"300ms\"\nburst_length = \"30ms\""),
+        fault("kind = \"congestion\"\nfrom = \"400ms\"\nuntil = \"800ms\"\nport = \"a/P0\"\nadded_latency = \"2ms\""),
+        fault("kind = \"link_speed\"\nfrom = \"500ms\"\nuntil = \"1200ms\"\nadapter = \"vmhba2\"\nspeed = \"1Gb\""),
+        fault("kind = \"controller_failover\"\nat = \"600ms\"\narray = \"a\"\nowner = \"CT1\""),
+        fault(&format!("kind = \"alua_state\"\nat = \"1300ms\"\npath = \"{P0_1}\"\nstate = \"standby\"")),
+        fault("kind = \"all_paths_down\"\nat = \"1400ms\"\nuntil = \"1450ms\""),
+        fault("kind = \"all_paths_down\"\nat = \"1700ms\"\nuntil = \"1900ms\"\ndetection = \"timeout\""),
+    ]
+    .concat();
+    let policies = [
+        RR1,
+        "name = \"VMW_PSP_FIXED\"",
+        "name = \"VMW_PSP_MRU\"",
+        "name = \"HPP\"",
+        "name = \"powerpath\"",
+        "name = \"dm-multipath\"",
+        "name = \"dm-multipath\"\nno_path_retry = \"queue\"\nfailback = \"immediate\"",
+        "name = \"nvme\"\niopolicy = \"round-robin\"",
+        "name = \"spdk\"\npolicy = \"active_active\"",
+        "name = \"mpio\"\npolicy = \"least_queue_depth\"",
+        "name = \"gated-least-load\"",
+    ];
+    for policy in policies {
+        let case = Case {
+            policy: policy.to_string(),
+            faults: faults.clone(),
+            stack: "io_timeout = \"150ms\", checker_interval = \"1s\", reconnect_delay = \"250ms\"",
+            outstanding: 8,
+            alua: true,
+            ..Case::default()
+        };
+        let r = case.run();
+        let a = &r.accounting;
+        assert!(a.completed > 1000, "{policy}: {a:?}");
+        assert!(r.summary.errors > 0 && a.retried > 0 && a.failovers > 0, "{policy}: {a:?}");
+        let per_path: u64 = r.paths.iter().map(|p| p.figures.failovers).sum();
+        assert_eq!(per_path, r.devices[0].figures.failovers, "{policy}: failovers add up");
+        // Failures while the run drains after the measurement are not in any interval.
+        assert!(r.intervals.iter().map(|i| i.failed).sum::<u64>() <= a.failed, "{policy}");
+    }
+}
+
+#[test]
+fn link_down_moves_traffic_at_once() {
+    let faults = fault(&format!("kind = \"path_down\"\nat = \"500ms\"\npath = \"{P0_1}\""));
+    let r = Case { faults, ..Case::default() }.run();
+    assert_eq!(times(&r, "link_down", P0_1), [0.5]);
+    assert_eq!(times(&r, "path_failed", P0_1), [0.5]);
+    let lost = path(&r, P0_1);
+    // Every command aborted on the dead path went to another one (round robin skips it).
+    assert!(lost.figures.errors >= 4, "{:?}", lost.figures);
+    assert_eq!(lost.figures.failovers, lost.figures.errors);
+    assert_eq!(busy_paths(&r, 0.5, 2.0), [false, true, true, true]);
+    // The interval right after the failure carries the same load as the one before (24 I/Os
+    // outstanding keep three paths as busy as four: the run is latency-bound).
+    let ios = |t: f64| r.intervals.iter().find(|i| (i.t_s - t).abs() < 1e-9).unwrap().figures.ios as f64;
+    assert!((ios(0.6) / ios(0.5) - 1.0).abs() < 0.02, "{} then {}", ios(0.5), ios(0.6));
+}
+
+#[test]
+fn silent_loss_moves_traffic_after_the_io_timeout() {
+    let faults = fault(&format!("kind = \"path_down\"\nat = \"500ms\"\npath = \"{P0_1}\"\ndetection = \"timeout\""));
+    let r = Case { duration: "31s", interval: "500ms", faults, outstanding: 4, ..Case::default() }.run();
+    assert_eq!(times(&r, "link_down", P0_1), [0.5]);
+    // ESXi's 30 s: the first command lost was sent within a round trip (0.15 ms) of the loss.
+    let failed = times(&r, "path_failed", P0_1);
+    assert_eq!(failed.len(), 1);
+    assert!((failed[0] - 30.5).abs() < 0.000_2, "{failed:?}");
+    // Round robin sends each of the 4 I/Os down the lost path in turn: all hang there until the
+    // timeout, then the one that timed out and the 3 aborted with it move to other paths.
+    let stalled: Vec<_> = r.intervals.iter().filter(|i| i.t_s > 1.0 && i.t_s <= 30.0).collect();
+    assert!(stalled.len() == 58 && stalled.iter().all(|i| i.figures.ios == 0));
+    let lost = path(&r, P0_1);
+    assert_eq!((lost.figures.errors, lost.figures.failovers), (4, 4));
+    assert!(r.intervals.last().unwrap().figures.ios > 1000, "traffic resumed on the other paths");
+    assert_eq!(r.accounting.failed, 0);
+}
+
+#[test]
+fn dm_takes_a_path_back_at_the_next_checker_tick_and_fails_back_after_the_deferred_delay() {
+    let faults = fault("kind = \"port_down\"\nat = \"1s\"\nuntil = \"6500ms\"\nport = \"a/P0\"");
+    let policy = "name = \"dm-multipath\"\nfailback = 3".to_string();
+    let r = Case { duration: "14s", interval: "500ms", policy, faults, outstanding: 4, alua: true, ..Case::default() }
+        .run();
+    for p in [P0_1, P0_2] {
+        assert_eq!(times(&r, "path_failed", p), [1.0]);
+        assert_eq!(times(&r, "link_up", p), [6.5]);
+        // multipathd polls every 5 s: the path is back at the tick at 10 s, not at 6.5 s.
+        assert_eq!(times(&r, "path_reinstated", p), [10.0]);
+    }
+    // group_by_prio: the optimized group (P0) first, the non-optimized one (P1) while it is down;
+    // failback 3 s after the paths came back at 10 s.
+    assert_eq!(busy_paths(&r, 0.0, 1.0), [true, false, true, false]);
+    assert_eq!(busy_paths(&r, 1.5, 12.5), [false, true, false, true]);
+    assert_eq!(busy_paths(&r, 13.5, 14.0), [true, false, true, false]);
+    assert_eq!(r.accounting.failed, 0);
+}
+
+#[test]
+fn dm_with_manual_failback_stays_on_the_group_it_moved_to() {
+    let faults = fault("kind = \"port_down\"\nat = \"500ms\"\nuntil = \"1s\"\nport = \"a/P0\"");
+    let policy = "name = \"dm-multipath\"".to_string();
+    let r = Case { duration: "8s", interval: "500ms", policy, faults, alua: true, ..Case::default() }.run();
+    assert_eq!(times(&r, "path_reinstated", P0_1), [5.0]);
+    assert_eq!(busy_paths(&r, 1.0, 8.0), [false, true, false, true]);
+}
+
+#[test]
+fn fixed_takes_the_preferred_path_back_the_moment_its_link_returns() {
+    let faults = fault(&format!("kind = \"path_down\"\nat = \"500ms\"\nuntil = \"1s\"\npath = \"{P1_2}\""));
+    let policy = format!("name = \"VMW_PSP_FIXED\"\npreferred = \"{P1_2}\"");
+    let r = Case { policy, faults, ..Case::default() }.run();
+    assert_eq!(times(&r, "path_failed", P1_2), [0.5]);
+    assert_eq!(times(&r, "path_reinstated", P1_2), [1.0]);
+    assert_eq!(busy_paths(&r, 0.5, 1.0), [true, false, false, false], "first working path");
+    assert_eq!(busy_paths(&r, 1.1, 2.0), [false, false, false, true], "failback at once");
+}
+
+#[test]
+fn esxi_apd_fails_waiting_io_at_its_timeout_and_new_io_at_once_after() {
+    let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
+    let r =
+        Case { duration: "30s", interval: "500ms", faults, stack: "apd_timeout = \"20s\"", ..Case::default() }.run();
+    assert_eq!(times(&r, "no_path", ""), [0.5]);
+    assert_eq!(times(&r, "gave_up", ""), [20.5]);
+    // The 24 waiting I/Os fail at 20.5 s; the worker issues each again 1 s later (its error
+    // backoff), which fails at once, until the end at 30 s: 24 × (1 + 9 rounds).
+    assert_eq!(r.accounting.failed, 240);
+    let failed_at = |t: f64| r.intervals.iter().find(|i| (i.t_s - t).abs() < 1e-9).unwrap().failed;
+    assert_eq!((failed_at(20.5), failed_at(21.0), failed_at(21.5), failed_at(22.0)), (0, 24, 0, 24));
+    assert!(r.intervals.iter().filter(|i| i.t_s > 0.5).all(|i| i.figures.ios == 0));
+}
+
+#[test]
+fn esxi_apd_timeout_is_140_seconds_by_default() {
+    let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
+    let r = Case { duration: "1s", faults, ..Case::default() }.run();
+    assert_eq!(times(&r, "gave_up", ""), [140.5]);
+    assert_eq!(r.accounting.failed, 24);
+}
+
+#[test]
+fn dm_queue_if_no_path_holds_io_until_the_checker_finds_a_path() {
+    let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"\nuntil = \"1500ms\"");
+    let policy = "name = \"dm-multipath\"\nno_path_retry = \"queue\"".to_string();
+    let r = Case { duration: "6s", policy, faults, ..Case::default() }.run();
+    assert_eq!(times(&r, "no_path", ""), [0.5]);
+    assert_eq!(times(&r, "path_reinstated", P0_1), [5.0]);
+    assert_eq!(times(&r, "path_restored", ""), [5.0]);
+    assert!(times(&r, "gave_up", "").is_empty());
+    assert_eq!(r.accounting.failed, 0);
+    let ios =
+        |from: f64, to: f64| r.intervals.iter().filter(move |i| i.t_s > from && i.t_s <= to).map(|i| i.figures.ios);
+    assert!(ios(0.6, 5.0).all(|n| n == 0), "nothing completes while I/O waits");
+    assert!(ios(5.0, 5.1).all(|n| n > 1000), "the held I/O goes at the checker tick");
+}
+
+#[test]
+fn dm_no_path_retry_fail_fails_io_at_once() {
+    let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
+    let policy = "name = \"dm-multipath\"".to_string();
+    let r = Case { duration: "3s", policy, faults, ..Case::default() }.run();
+    assert_eq!(times(&r, "no_path", ""), [0.5]);
+    // At 0.5 s, then as the worker comes back every second: 1.5 s, 2.5 s.
+    assert_eq!(r.accounting.failed, 72);
+    let failed_at = |t: f64| r.intervals.iter().find(|i| (i.t_s - t).abs() < 1e-9).unwrap().failed;
+    assert_eq!((failed_at(0.5), failed_at(0.6), failed_at(1.6), failed_at(2.6)), (0, 24, 24, 24));
+}
+
+#[test]
+fn dm_no_path_retry_n_gives_up_after_n_polling_intervals() {
+    let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
+    let policy = "name = \"dm-multipath\"\nno_path_retry = 2".to_string();
+    let r = Case { duration: "1s", policy, faults, ..Case::default() }.run();
+    assert_eq!(times(&r, "gave_up", ""), [10.5]);
+    assert_eq!(r.accounting.failed, 24);
+}
+
+#[test]
+fn nvme_and_spdk_take_a_path_back_at_the_next_reconnect_attempt() {
+    let faults = fault(&format!("kind = \"path_down\"\nat = \"1s\"\nuntil = \"3s\"\npath = \"{P0_1}\""));
+    for policy in ["name = \"nvme\"", "name = \"spdk\""] {
+        let case = Case {
+            duration: "12s",
+            interval: "1s",
+            policy: policy.into(),
+            faults: faults.clone(),
+            outstanding: 1,
+            ..Case::default()
+        };
+        let r = case.run();
+        assert_eq!(times(&r, "path_failed", P0_1), [1.0], "{policy}");
+        // Reconnect attempts every 10 s from the loss: the one at 11 s finds the path.
+        assert_eq!(times(&r, "path_reinstated", P0_1), [11.0], "{policy}");
+    }
+}
+
+#[test]
+fn a_port_failure_fails_every_path_through_it_and_a_cut_path_stays_down_after() {
+    let faults = [
+        fault("kind = \"port_down\"\nat = \"500ms\"\nport = \"a/P1\""),
+        fault(&format!("kind = \"path_down\"\nat = \"700ms\"\npath = \"{P1_1}\"")),
+        fault("kind = \"port_up\"\nat = \"1s\"\nport = \"a/P1\""),
+    ]
+    .concat();
+    let r = Case { faults, ..Case::default() }.run();
+    for p in [P1_1, P1_2] {
+        assert_eq!(times(&r, "path_failed", p), [0.5]);
+    }
+    assert_eq!(times(&r, "path_reinstated", P1_2), [1.0]);
+    assert!(times(&r, "path_reinstated", P1_1).is_empty(), "its own link is still cut");
+    assert_eq!(busy_paths(&r, 1.1, 2.0), [true, false, true, true]);
+}
+
+#[test]
+fn congestion_raises_the_path_davg_by_the_added_latency() {
+    let faults = [
+        fault(&format!(
+            "kind = \"congestion\"\nfrom = \"500ms\"\nuntil = \"1s\"\npath = \"{P0_1}\"\nadded_latency = \"500us\""
+        )),
+        fault("kind = \"congestion\"\nfrom = \"1200ms\"\nuntil = \"1600ms\"\nport = \"a/P1\"\nadded_latency = \"1ms\""),
+    ]
+    .concat();
+    // One I/O at a time: no queueing, so each figure is the exact cost of one read.
+    let r = Case { faults, outstanding: 1, ..Case::default() }.run();
+    let base = 0.142_048;
+    assert!((davg_ms(&r, P0_1, 0.0, 0.5) - base).abs() < 1e-9);
+    assert!((davg_ms(&r, P0_1, 0.6, 1.0) - (base + 0.5)).abs() < 1e-9);
+    assert!((davg_ms(&r, P0_1, 1.1, 2.0) - base).abs() < 1e-9);
+    for p in [P1_1, P1_2] {
+        assert!((davg_ms(&r, p, 1.3, 1.6) - (base + 1.0)).abs() < 1e-9, "port congestion on {p}");
+    }
+    assert!((davg_ms(&r, P0_2, 1.3, 1.6) - base).abs() < 1e-9, "the other port is not congested");
+}
+
+#[test]
+fn a_slower_link_lowers_a_bandwidth_bound_run_by_the_speed_ratio() {
+    let faults = [
+        fault("kind = \"link_speed\"\nfrom = \"1s\"\nuntil = \"2s\"\nadapter = \"vmhba1\"\nspeed = \"4Gb\""),
+        fault("kind = \"link_speed\"\nfrom = \"1s\"\nuntil = \"2s\"\nadapter = \"vmhba2\"\nspeed = \"4Gb\""),
+    ]
+    .concat();
+    // 1 MiB reads, 32 outstanding: both 16Gb links stay saturated.
+    let r = Case { duration: "3s", faults, outstanding: 32, block: "1MiB", ..Case::default() }.run();
+    let mbps = |from: f64, to: f64| {
+        let rows: Vec<f64> =
+            r.intervals.iter().filter(|i| i.t_s > from && i.t_s <= to).map(|i| i.figures.mbps).collect();
+        rows.iter().sum::<f64>() / rows.len() as f64
+    };
+    let full = mbps(0.2, 1.0);
+    assert!((full / (2.0 * 2e9 / 1_048_576.0) - 1.0).abs() < 0.01, "two 16Gb links: {full} MiB/s");
+    assert!((mbps(1.2, 2.0) / full - 0.25).abs() < 0.005, "4Gb / 16Gb");
+    assert!((mbps(2.2, 3.0) / full - 1.0).abs() < 0.01, "back to full speed");
+}
+
+#[test]
+fn controller_failover_swaps_ao_and_ano_and_traffic_follows() {
+    let faults = fault("kind = \"controller_failover\"\nat = \"1s\"\narray = \"a\"\nowner = \"CT1\"");
+    let r = Case { faults, outstanding: 1, alua: true, ..Case::default() }.run();
+    assert_eq!(busy_paths(&r, 0.0, 1.0), [true, false, true, false]);
+    assert_eq!(busy_paths(&r, 1.1, 2.0), [false, true, false, true]);
+    let states: Vec<&str> = r.paths.iter().map(|p| p.alua.as_str()).collect();
+    assert_eq!(states, ["ANO", "AO", "ANO", "AO"]);
+    assert_eq!(times(&r, "alua", P0_1), [1.0]);
+    // Each side served its I/O without forwarding: the routes changed with the owner.
+    assert!((davg_ms(&r, P0_1, 0.0, 1.0) - 0.142_048).abs() < 1e-9);
+    assert!((davg_ms(&r, P1_1, 1.1, 2.0) - 0.142_048).abs() < 1e-9);
+
+    // With useANO=1 every path carries I/O; the forwarding (2 × 200 us) moves to the old owner.
+    let policy = format!("{RR1}\nuse_ano = true");
+    let faults = fault("kind = \"controller_failover\"\nat = \"1s\"\narray = \"a\"\nowner = \"CT1\"");
+    let r = Case { policy, faults, outstanding: 1, alua: true, ..Case::default() }.run();
+    assert!((davg_ms(&r, P1_1, 0.0, 1.0) - 0.542_048).abs() < 1e-9);
+    assert!((davg_ms(&r, P0_1, 1.1, 2.0) - 0.542_048).abs() < 1e-9);
+    assert!((davg_ms(&r, P1_1, 1.1, 2.0) - 0.142_048).abs() < 1e-9);
+}
+
+#[test]
+fn flaky_errors_are_retried_and_esxi_keeps_the_path() {
+    let faults = fault(&format!("kind = \"flaky\"\nfrom = \"0s\"\npath = \"{P0_1}\"\nerror_rate = 0.2"));
+    let r = Case { faults, ..Case::default() }.run();
+    assert!(times(&r, "path_failed", P0_1).is_empty(), "NMP keeps a path that answers");
+    let flaky = &path(&r, P0_1).figures;
+    let answered = flaky.errors as f64 + flaky.cmds_s * 2.0;
+    assert!(answered > 50_000.0, "{answered}");
+    assert!((flaky.errors as f64 / answered - 0.2).abs() < 0.005, "{flaky:?}");
+    // Each error is retried, unless it was the I/O's sixth (ESXi's 5 retries used up); with fixed
+    // service times the I/Os move in lock step, so round robin often hands a retry straight back
+    // to the flaky path.
+    let retries: u64 = r.paths.iter().map(|p| p.figures.retries).sum();
+    assert_eq!(retries + r.accounting.failed, flaky.errors);
+    assert!(flaky.failovers > 0 && flaky.failovers <= flaky.errors);
+}
+
+#[test]
+fn dm_fails_a_flaky_path_at_its_first_error_and_the_checker_takes_it_back() {
+    let faults = fault(&format!("kind = \"flaky\"\nfrom = \"1s\"\nuntil = \"11s\"\npath = \"{P0_1}\""));
+    let policy = "name = \"dm-multipath\"\nselector = \"round-robin\"".to_string();
+    let r = Case { duration: "12s", interval: "500ms", policy, faults, outstanding: 4, ..Case::default() }.run();
+    // Failed at the first error after 1 s, 5 s and 10 s; taken back at each 5 s tick (the last
+    // one after the end of the measurement, while the run drains).
+    assert_eq!(times(&r, "path_reinstated", P0_1), [5.0, 10.0, 15.0]);
+    let failed = times(&r, "path_failed", P0_1);
+    assert_eq!(failed.len(), 3);
+    for (f, t) in failed.iter().zip([1.0, 5.0, 10.0]) {
+        assert!(*f >= t && *f < t + 0.001, "{failed:?}");
+    }
+    assert_eq!(r.accounting.failed, 0);
+}
+
+#[test]
+fn an_io_that_keeps_failing_fails_after_its_stack_retries() {
+    let everywhere = [
+        fault("kind = \"flaky\"\nfrom = \"0s\"\npath = \"vmhba1\""),
+        fault("kind = \"flaky\"\nfrom = \"0s\"\npath = \"vmhba2\""),
+    ]
+    .concat();
+    // Errors per failed I/O: the first attempt and every retry.
+    for (policy, errors_each) in [
+        (format!("name = \"VMW_PSP_FIXED\"\npreferred = \"{P1_2}\""), 6),
+        (RR1.to_string(), 6),
+        ("name = \"nvme\"".to_string(), 6),
+        ("name = \"spdk\"".to_string(), 4),
+        ("name = \"mpio\"".to_string(), 4),
+    ] {
+        let r = Case { policy: policy.clone(), faults: everywhere.clone(), outstanding: 4, ..Case::default() }.run();
+        // 4 I/Os at 0 s fail within a few ms; the worker issues them again 1 s later; those fail
+        // too, and the next round would come after the end.
+        assert_eq!(r.accounting.failed, 8, "{policy}");
+        assert_eq!(r.accounting.completed, 0, "{policy}");
+        assert_eq!(r.summary.errors, errors_each * 8, "{policy}");
+    }
+}
+
+#[test]
+fn flaky_bursts_fail_commands_only_inside_the_bursts() {
+    let faults = fault(&format!(
+        "kind = \"flaky\"\nfrom = \"500ms\"\npath = \"{P0_1}\"\nburst_every = \"200ms\"\nburst_length = \"50ms\""
+    ));
+    let r = Case { interval: "50ms", faults, ..Case::default() }.run();
+    let rows: Vec<_> = r.path_intervals.iter().filter(|i| i.name == P0_1 && i.t_s > 0.5).collect();
+    for row in rows {
+        // Intervals of 50 ms line up with the bursts: the 1st, 5th, 9th… after 0.5 s.
+        let in_burst = (((row.t_s - 0.5) / 0.05).round() as i64 - 1) % 4 == 0;
+        assert_eq!(row.figures.errors > 0, in_burst, "t = {}", row.t_s);
+        assert_eq!(row.figures.cmds_s == 0.0, in_burst, "t = {}", row.t_s);
+    }
+}
+
+#[test]
+fn a_window_starting_where_another_ends_is_not_undone_by_its_end() {
+    // Listed later-first: at 1 s the first window's end must not cancel the second's start.
+    let faults = [
+        fault(&format!("kind = \"flaky\"\nfrom = \"1s\"\npath = \"{P0_1}\"")),
+        fault(&format!("kind = \"flaky\"\nfrom = \"0s\"\nuntil = \"1s\"\npath = \"{P0_1}\"\nerror_rate = 0.0")),
+        fault("kind = \"link_speed\"\nfrom = \"1s\"\nadapter = \"vmhba2\"\nspeed = \"4Gb\""),
+        fault("kind = \"link_speed\"\nfrom = \"0s\"\nuntil = \"1s\"\nadapter = \"vmhba2\"\nspeed = \"8Gb\""),
+    ]
+    .concat();
+    let r = Case { faults, outstanding: 1, ..Case::default() }.run();
+    let errors = |from: f64, to: f64| -> u64 {
+        r.path_intervals
+            .iter()
+            .filter(|i| i.name == P0_1 && i.t_s > from && i.t_s <= to)
+            .map(|i| i.figures.errors)
+            .sum()
+    };
+    assert_eq!(errors(0.0, 1.0), 0);
+    assert!(errors(1.0, 2.0) > 100);
+    // A 4 KiB read on vmhba2 after 1 s: 8192 ns on a 4Gb link instead of 2048 ns on 16Gb.
+    assert!((davg_ms(&r, P0_2, 1.1, 2.0) - 0.148_192).abs() < 1e-9);
+}
+
+#[test]
+fn a_path_that_never_errs_leaves_the_run_unchanged() {
+    // The error draws come from their own stream: the workload's I/Os stay the same.
+    let faults = fault(&format!("kind = \"flaky\"\nfrom = \"0s\"\npath = \"{P0_1}\"\nerror_rate = 0.0"));
+    let case = || Case { duration: "1s", outstanding: 4, ..Case::default() };
+    let plain = serde_json::to_string(&case().run()).unwrap();
+    let drawn = serde_json::to_string(&Case { faults, ..case() }.run()).unwrap();
+    assert_eq!(plain, drawn);
+}
+
+#[test]
+fn bad_fault_specs_name_the_field_and_what_is_allowed() {
+    let with = |faults: String, stack: &'static str| Case { faults, stack, alua: false, ..Case::default() }.text();
+    let cases = [
+        (
+            fault(&format!("kind = \"flaky\"\nfrom = \"0s\"\npath = \"{P0_1}\"\nerror_rate = 1.5")),
+            "",
+            "faults.0.error_rate: 1.5 is out of range: allowed 0..=1",
+        ),
+        (
+            fault(&format!("kind = \"flaky\"\nfrom = \"0s\"\npath = \"{P0_1}\"\nport = \"a/P0\"")),
+            "",
+            "faults.0: name exactly one of `path` or `port`",
+        ),
+        (
+            fault("kind = \"flaky\"\nfrom = \"0s\"\nport = \"a/P0\"\nburst_every = \"1s\""),
+            "",
+            "faults.0.burst_every: give both burst_every and burst_length, or neither",
+        ),
+        (
+            [
+                fault("kind = \"flaky\"\nfrom = \"0s\"\nuntil = \"1s\"\nport = \"a/P0\""),
+                fault(&format!("kind = \"flaky\"\nfrom = \"500ms\"\npath = \"{P0_1}\"")),
+            ]
+            .concat(),
+            "",
+            "faults.1.from: overlaps faults.0 on path vmhba1:C0:T0:L3",
+        ),
+        (
+            fault("kind = \"port_down\"\nat = \"1s\"\nport = \"a/P9\""),
+            "",
+            "faults.0.port: unknown port \"a/P9\" (write array/port); ports: a/P0, a/P1",
+        ),
+        (
+            fault("kind = \"path_down\"\nat = \"1s\"\nuntil = \"1s\"\npath = \"vmhba1\""),
+            "",
+            "faults.0.until: must be after `at`",
+        ),
+        (
+            fault("kind = \"controller_failover\"\nat = \"1s\"\narray = \"a\"\nowner = \"CT9\""),
+            "",
+            "faults.0.owner: unknown controller \"CT9\"; defined: CT0",
+        ),
+        (
+            fault("kind = \"path_down\"\nat = \"1s\"\npath = \"vmhba1\"\ndetection = \"psychic\""),
+            "",
+            "faults.0.detection: unknown value `psychic`, expected `link` or `timeout`",
+        ),
+        (
+            fault("kind = \"congestion\"\nfrom = \"1s\"\npath = \"vmhba1\"\nlatency = \"1ms\""),
+            "",
+            "faults.0.latency: unknown field `latency`",
+        ),
+        (String::new(), "apd_timeout = \"10s\"", "host.stack.apd_timeout: allowed 20s..=99999s (Misc.APDTimeout)"),
+    ];
+    for (faults, stack, expected) in cases {
+        let message = load_error(&with(faults, stack));
+        assert!(message.starts_with(&format!("test.toml: {expected}")), "{message}\nexpected: {expected}");
+    }
+}

@@ -1,0 +1,51 @@
+"""The standard lineup: the policies of every stack with the settings their users run, to put
+side by side on one storage network and the same I/Os (`pathlab compare --lineup`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+OURS = "gated-least-load"
+
+#: (label, policy table) in the order they are shown.
+LINEUP: list[tuple[str, dict[str, Any]]] = [
+    ("VMW_PSP_RR iops=1000", {"name": "VMW_PSP_RR", "type": "iops", "iops": 1000}),
+    ("VMW_PSP_RR iops=1", {"name": "VMW_PSP_RR", "type": "iops", "iops": 1}),
+    ("VMW_PSP_RR latency", {"name": "VMW_PSP_RR", "type": "latency"}),
+    ("VMW_PSP_FIXED", {"name": "VMW_PSP_FIXED"}),
+    ("VMW_PSP_MRU", {"name": "VMW_PSP_MRU"}),
+    ("HPP LB-Latency", {"name": "HPP", "scheme": "LB-Latency"}),
+    ("dm round-robin", {"name": "dm-multipath", "selector": "round-robin"}),
+    ("dm queue-length", {"name": "dm-multipath", "selector": "queue-length"}),
+    ("dm service-time", {"name": "dm-multipath", "selector": "service-time"}),
+    ("dm historical-st", {"name": "dm-multipath", "selector": "historical-service-time"}),
+    ("nvme numa", {"name": "nvme", "iopolicy": "numa"}),
+    ("nvme round-robin", {"name": "nvme", "iopolicy": "round-robin"}),
+    ("nvme queue-depth", {"name": "nvme", "iopolicy": "queue-depth"}),
+    ("spdk active_passive", {"name": "spdk", "policy": "active_passive"}),
+    ("spdk round_robin", {"name": "spdk", "policy": "active_active", "selector": "round_robin"}),
+    ("spdk queue_depth", {"name": "spdk", "policy": "active_active", "selector": "queue_depth"}),
+    ("mpio round_robin", {"name": "mpio", "policy": "round_robin"}),
+    ("mpio least_queue_depth", {"name": "mpio", "policy": "least_queue_depth"}),
+    ("mpio least_blocks", {"name": "mpio", "policy": "least_blocks"}),
+    ("powerpath adaptive", {"name": "powerpath", "policy": "adaptive"}),
+    (OURS, {"name": OURS}),
+]
+
+
+def toml_inline(table: dict[str, Any]) -> str:
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return str(v)
+        return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    return "{ " + ", ".join(f"{k} = {value(v)}" for k, v in table.items()) + " }"
+
+
+def overrides(policy: dict[str, Any]) -> list[str]:
+    """`--set` items that give every device this policy (and drop per-device esxcli settings,
+    which name VMware policies)."""
+    table = toml_inline(policy)
+    return [f"policy={table}", f"devices.*.policy={table}", "esxcli=[]"]
