@@ -234,11 +234,18 @@ impl PathSelector for GatedLeastLoad {
                 format!("{}:tpg{}:{}:q{}", name(self.paths.id(i)), s.group, est, s.outstanding)
             })
             .collect();
-        format!("{{policy=gated-least-load,gate={}%,tau={}ms; {}}}", self.config.gate_percent, self.config.tau_ms, shown.join(" "))
+        format!(
+            "{{policy=gated-least-load,gate={}%,tau={}ms; {}}}",
+            self.config.gate_percent,
+            self.config.tau_ms,
+            shown.join(" ")
+        )
     }
 
     fn working_paths(&self) -> Vec<PathId> {
-        let Some(group) = self.group else { return self.paths.usable_indices(false).into_iter().map(|i| self.paths.id(i)).collect() };
+        let Some(group) = self.group else {
+            return self.paths.usable_indices(false).into_iter().map(|i| self.paths.id(i)).collect();
+        };
         let best = self.group_best(group);
         (0..self.paths.len())
             .filter(|&i| self.paths.usable(i, false) && self.state[i].group == group)
@@ -261,14 +268,23 @@ mod tests {
         let mut p = GatedLeastLoad::new(GatedLeastLoadConfig::default());
         for i in 0..n {
             let name = format!("vmhba1:C0:T{i}:L0");
-            let desc = PathDesc { target_port_group: group(i), ..PathDesc::simple(PathId(i), &name, AluaState::ActiveOptimized) };
+            let desc = PathDesc {
+                target_port_group: group(i),
+                ..PathDesc::simple(PathId(i), &name, AluaState::ActiveOptimized)
+            };
             p.add_path(&desc);
         }
         p
     }
 
     /// One I/O at a time, every `gap_us`, each taking `latency_us(path, now)`.
-    fn drive(p: &mut GatedLeastLoad, count: u64, start_us: u64, gap_us: u64, latency_us: impl Fn(u32, u64) -> u64) -> Vec<u32> {
+    fn drive(
+        p: &mut GatedLeastLoad,
+        count: u64,
+        start_us: u64,
+        gap_us: u64,
+        latency_us: impl Fn(u32, u64) -> u64,
+    ) -> Vec<u32> {
         (0..count)
             .map(|k| {
                 let now = (start_us + k * gap_us) * 1000;

@@ -31,12 +31,12 @@ mod vmw_psp_rr;
 use serde::Deserialize;
 
 pub use dm_multipath::{DmMultipath, DmMultipathConfig, DmSelectorKind, Failback, NoPathRetry, PathGrouping};
+pub use gated_least_load::{GatedLeastLoad, GatedLeastLoadConfig};
 pub use hpp::{HppConfig, HppScheme};
 pub use mpio_msdsm::{MpioConfig, MpioPolicy, MsdsmMpio};
 pub use nvme_multipath::{NvmeConfig, NvmeIoPolicy, NvmeMultipath};
 pub use params::{check_range, ParamSpec, PolicyError, PolicySpec};
 pub use path_set::{flat_group, PathSet};
-pub use gated_least_load::{GatedLeastLoad, GatedLeastLoadConfig};
 pub use powerpath::{Autostandby, PowerPath, PowerPathConfig, PowerPathPolicy};
 pub use spdk_bdev_nvme::{SpdkBdevNvme, SpdkConfig, SpdkPolicy, SpdkSelector};
 pub use vmw_psp_fixed::{FixedConfig, VmwPspFixed};
