@@ -11,7 +11,8 @@ OURS = "gated-least-load"
 LINEUP: list[tuple[str, dict[str, Any]]] = [
     ("VMW_PSP_RR iops=1000", {"name": "VMW_PSP_RR", "type": "iops", "iops": 1000}),
     ("VMW_PSP_RR iops=1", {"name": "VMW_PSP_RR", "type": "iops", "iops": 1}),
-    ("VMW_PSP_RR latency", {"name": "VMW_PSP_RR", "type": "latency"}),
+    # type=latency keeps the device's I/O limit: 1, as the vendors that recommend it set it.
+    ("VMW_PSP_RR latency", {"name": "VMW_PSP_RR", "type": "latency", "iops": 1}),
     ("VMW_PSP_FIXED", {"name": "VMW_PSP_FIXED"}),
     ("VMW_PSP_MRU", {"name": "VMW_PSP_MRU"}),
     ("HPP LB-Latency", {"name": "HPP", "scheme": "LB-Latency"}),

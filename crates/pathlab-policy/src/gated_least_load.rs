@@ -4,9 +4,14 @@
 //! Algorithm:
 //! 1. Every completion updates its path's latency estimate, an exponentially weighted mean that
 //!    forgets with a time constant `tau_ms` (default 100 ms): a sample after a gap of Δt weighs
-//!    1 − e^(−Δt/τ). An error counts as a sample of `error_penalty_ms`. So a path that slows
-//!    down is seen within a few τ (well under a second), where ESXi's latency sub-type waits for
-//!    its next evaluation (3 minutes by default).
+//!    1 − e^(−Δt/τ). So a path that slows down is seen within a few τ (well under a second),
+//!    where ESXi's latency sub-type waits for its next evaluation (3 minutes by default).
+//!    Errors feed a second estimate of the same kind, the path's error rate; a path whose error
+//!    rate is above `error_gate_percent` is left out like a slow one. A path failing 2% of its
+//!    commands still serves 98% of them at full speed and is worth using (the retry costs
+//!    little); one failing in bursts is left out for the burst. An outcome weighs at most one
+//!    half, and a path left out for errors comes back only below half the gate (hysteresis), so
+//!    that it returns after a few clean probes, not one lucky one.
 //! 2. ALUA as everyone does it: active-optimized paths, non-optimized only when no optimized
 //!    path works.
 //! 3. Group affinity: paths are grouped by target port group (one array, or one controller of
@@ -24,9 +29,9 @@
 //! 6. Probing: a usable path that has not been sent an I/O for `probe_ms` (default 500 ms) gets
 //!    the next one, so that a path left out is re-measured and comes back once it is fast.
 //!
-//! Parameters: `gate` 1.05..=10 (default 1.5), `tau_ms` 1..=60000 (100), `probe_ms`
-//! 10..=600000 (500), `error_penalty_ms` 1..=600000 (100). The catalogue stores `gate` in
-//! hundredths for its integer range check: `gate_percent` 105..=1000 (150).
+//! Parameters: `gate_percent` 105..=1000 (default 150: a path or group 1.5× slower than the
+//! best is left out), `tau_ms` 1..=60000 (100), `probe_ms` 10..=600000 (500),
+//! `error_gate_percent` 1..=100 (10).
 //! Tie-break: round from the path after the last chosen.
 //! Real stack reproduced: none; it borrows ESXi's latency exclusion, dm service-time's
 //! load-weighted choice and PowerPath's continuous adaptation, and adds group affinity.
@@ -63,11 +68,11 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             help: "a usable path unused this long gets one I/O to re-measure it",
         },
         ParamSpec {
-            name: "error_penalty_ms",
-            default: "100",
-            range: Some((1, 600_000)),
+            name: "error_gate_percent",
+            default: "10",
+            range: Some((1, 100)),
             choices: &[],
-            help: "latency an I/O error counts as",
+            help: "a path whose recent error rate is above this % is left out",
         },
     ],
 };
@@ -78,12 +83,12 @@ pub struct GatedLeastLoadConfig {
     pub gate_percent: u64,
     pub tau_ms: u64,
     pub probe_ms: u64,
-    pub error_penalty_ms: u64,
+    pub error_gate_percent: u64,
 }
 
 impl Default for GatedLeastLoadConfig {
     fn default() -> Self {
-        GatedLeastLoadConfig { gate_percent: 150, tau_ms: 100, probe_ms: 500, error_penalty_ms: 100 }
+        GatedLeastLoadConfig { gate_percent: 150, tau_ms: 100, probe_ms: 500, error_gate_percent: 10 }
     }
 }
 
@@ -92,7 +97,7 @@ impl GatedLeastLoadConfig {
         check_range(SPEC.param("gate_percent"), self.gate_percent)?;
         check_range(SPEC.param("tau_ms"), self.tau_ms)?;
         check_range(SPEC.param("probe_ms"), self.probe_ms)?;
-        check_range(SPEC.param("error_penalty_ms"), self.error_penalty_ms)
+        check_range(SPEC.param("error_gate_percent"), self.error_gate_percent)
     }
 }
 
@@ -100,9 +105,15 @@ impl GatedLeastLoadConfig {
 struct PathState {
     group: u32,
     outstanding: u64,
-    /// Latency estimate in ns; `None` until the first completion.
+    /// Latency estimate in ns; `None` until the first successful completion.
     estimate_ns: Option<f64>,
     last_sample_ns: TimeNs,
+    /// Recent fraction of commands that ended in error.
+    error_rate: f64,
+    last_outcome_ns: TimeNs,
+    /// Left out for errors: above the error gate; taken back below half of it (hysteresis, so
+    /// that a path hovering at the gate does not flap in and out).
+    erring: bool,
     /// `None` until the path is first used.
     last_sent_ns: Option<TimeNs>,
 }
@@ -124,10 +135,15 @@ impl GatedLeastLoad {
         self.config.gate_percent as f64 / 100.0
     }
 
+    /// Usable by ALUA and not failing too often.
+    fn healthy(&self, i: usize) -> bool {
+        self.paths.usable(i, false) && !self.state[i].erring
+    }
+
     /// The best estimate among usable paths of a group (`None`: none measured).
     fn group_best(&self, group: u32) -> Option<f64> {
         (0..self.paths.len())
-            .filter(|&i| self.paths.usable(i, false) && self.state[i].group == group)
+            .filter(|&i| self.healthy(i) && self.state[i].group == group)
             .filter_map(|i| self.state[i].estimate_ns)
             .reduce(f64::min)
     }
@@ -135,7 +151,13 @@ impl GatedLeastLoad {
     /// Keeps the current group unless another is faster by more than the gate, or it has no
     /// usable path left.
     fn choose_group(&mut self) -> Option<u32> {
-        let usable: Vec<usize> = (0..self.paths.len()).filter(|&i| self.paths.usable(i, false)).collect();
+        // Healthy paths, or every usable one when none is healthy (errors beat no path).
+        let healthy: Vec<usize> = (0..self.paths.len()).filter(|&i| self.healthy(i)).collect();
+        let usable = if healthy.is_empty() {
+            (0..self.paths.len()).filter(|&i| self.paths.usable(i, false)).collect()
+        } else {
+            healthy
+        };
         let current = self.group.filter(|g| usable.iter().any(|&i| self.state[i].group == *g));
         let mut groups: Vec<u32> = usable.iter().map(|&i| self.state[i].group).collect();
         groups.dedup();
@@ -180,9 +202,10 @@ impl PathSelector for GatedLeastLoad {
                 let best = self.group_best(group);
                 let gate = self.gate();
                 let state = &self.state;
+                let any_healthy = (0..n).any(|i| self.healthy(i) && state[i].group == group);
                 let admitted = |i: usize| {
                     let s = &state[i];
-                    self.paths.usable(i, false)
+                    (if any_healthy { self.healthy(i) } else { self.paths.usable(i, false) })
                         && s.group == group
                         && match (s.estimate_ns, best) {
                             (Some(e), Some(b)) => e <= b * gate,
@@ -212,16 +235,23 @@ impl PathSelector for GatedLeastLoad {
     fn end_io(&mut self, path: PathId, _io: &IoDesc, done: &IoDone) {
         let Some(i) = self.paths.index_of(path) else { return };
         let tau_ns = self.config.tau_ms as f64 * 1e6;
-        let penalty_ns = self.config.error_penalty_ms as f64 * 1e6;
+        let weight = |since: TimeNs| 1.0 - (-(done.now_ns.saturating_sub(since) as f64) / tau_ns).exp();
         let s = &mut self.state[i];
         s.outstanding = s.outstanding.saturating_sub(1);
-        let sample = if done.failed { penalty_ns.max(done.latency_ns as f64) } else { done.latency_ns as f64 };
+        let failed = if done.failed { 1.0 } else { 0.0 };
+        // Capped at one half: after a quiet spell one lucky probe must not clear a failing
+        // path's record; four clean ones in a row do.
+        s.error_rate += weight(s.last_outcome_ns).min(0.5) * (failed - s.error_rate);
+        s.last_outcome_ns = done.now_ns;
+        let gate = self.config.error_gate_percent as f64 / 100.0;
+        s.erring = if s.erring { s.error_rate >= gate / 2.0 } else { s.error_rate > gate };
+        if done.failed {
+            return;
+        }
+        let sample = done.latency_ns as f64;
         s.estimate_ns = Some(match s.estimate_ns {
             None => sample,
-            Some(old) => {
-                let weight = 1.0 - (-(done.now_ns.saturating_sub(s.last_sample_ns) as f64) / tau_ns).exp();
-                old + weight * (sample - old)
-            }
+            Some(old) => old + weight(s.last_sample_ns) * (sample - old),
         });
         s.last_sample_ns = done.now_ns;
     }
@@ -248,7 +278,7 @@ impl PathSelector for GatedLeastLoad {
         };
         let best = self.group_best(group);
         (0..self.paths.len())
-            .filter(|&i| self.paths.usable(i, false) && self.state[i].group == group)
+            .filter(|&i| self.healthy(i) && self.state[i].group == group)
             .filter(|&i| match (self.state[i].estimate_ns, best) {
                 (Some(e), Some(b)) => e <= b * self.gate(),
                 _ => true,
@@ -348,6 +378,33 @@ mod tests {
         // Group 2 becomes twice as fast (the other array got closer): move there.
         let faster = drive(&mut p, 2000, 200_000, 1000, |i, _| if i < 2 { 400 } else { 200 });
         assert!(faster[1000..].iter().filter(|&&x| x >= 2).count() > 990);
+    }
+
+    #[test]
+    fn a_path_failing_often_is_left_out_and_one_failing_rarely_is_kept() {
+        let io = IoDesc { bytes: 8192, is_write: false, cpu: 0 };
+        let mut p = policy(2, |_| 1);
+        // One I/O every ms alternating; path 1 fails one command in 50 (2%), then every other.
+        let mut used = [0u32; 2];
+        let mut on_path1 = 0u64;
+        for k in 0..4000u64 {
+            let now = k * 1_000_000;
+            let path = p.select_path(&io, now, &IdleHost).unwrap();
+            p.start_io(path, &io, now);
+            on_path1 += u64::from(path.0 == 1);
+            let failed = path.0 == 1 && (if k < 2000 { on_path1 % 50 == 0 } else { on_path1 % 2 == 0 });
+            p.end_io(path, &io, &IoDone { now_ns: now + 200_000, latency_ns: 200_000, failed });
+            // Counted from 1 s in each phase: after the estimates have settled.
+            if (1000..2000).contains(&k) || k >= 2100 {
+                used[path.0 as usize] += 1;
+            }
+            if k == 1999 {
+                assert!(used[1] > 400, "2% errors: still used ({used:?})");
+                used = [0, 0];
+            }
+        }
+        // Left out within 100 ms of the errors starting, then one probe every 500 ms.
+        assert!(used[1] <= 4, "50% errors: left out but for probes ({used:?})");
     }
 
     #[test]

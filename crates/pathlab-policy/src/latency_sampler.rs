@@ -9,7 +9,8 @@
 //!
 //! 2. Evaluation, once every sample has come back: a path's latency is the sum of its samples'
 //!    latencies over the sum of their sizes (ns per KiB: a 64 KiB I/O is allowed to take longer
-//!    than a 4 KiB one). A path is *fast* when that is at most `FAST_FACTOR` times the best path's.
+//!    than a 4 KiB one). A path is *fast* when that is at most `FAST_FACTOR` (2) times the best
+//!    path's.
 //! 3. Until the next sampling, only fast paths are admitted.
 //!
 //! The next sampling starts `eval_interval_ns` after the previous one started.
@@ -17,9 +18,11 @@
 use crate::{PathSet, TimeNs};
 
 /// A path is fast when its size-weighted latency is at most this multiple of the best path's.
-/// Wide enough that paths of one array in one room (equal but for noise) stay together; narrow
-/// enough that a path twice as slow (a remote array, a congested link) is left out.
-pub const FAST_FACTOR: f64 = 1.5;
+/// Wide enough that equal paths stay together although 16 samples each, taken under load, differ
+/// by a quarter or more (a narrower gate drops paths at random, and the devices then crowd onto
+/// the same ports); narrow enough that a path more than twice as slow (a remote array at metro
+/// distance, a congested link) is left out.
+pub const FAST_FACTOR: f64 = 2.0;
 
 #[derive(Clone, Debug, Default)]
 struct PathSamples {

@@ -20,12 +20,16 @@
 //! The latency sub-type. VMware publishes its knobs and intent (re-measure every path every
 //! `latency_eval_time` over `num_sampling_cycles` I/Os each, latency weighted by I/O size, leave
 //! the slow paths out until the next evaluation; "might not use some paths"), not its rule. Ours
-//! (inferred): sample and judge as `latency_sampler.rs` describes (a path is fast within 1.5× of
-//! the best path's size-weighted latency), then rotate over the fast paths exactly as type=iops
-//! does, switching after `iops` I/Os. Why rotation and not "least latency × outstanding" per I/O:
-//! the device config ESXi prints for this type names one `CurrentPath`, as a rotation has; and
-//! the field reports that with SRDF/Metro arrays in one room latency behaves like iops=1000,
-//! which a per-I/O least-load rule spreading writes over both arrays (like iops=1) would not.
+//! (inferred): sample and judge as `latency_sampler.rs` describes (a path is fast within 2× of the
+//! best path's size-weighted latency), then rotate over the fast paths exactly as type=iops
+//! does, switching after `iops` I/Os: the device's IOOperation Limit, which
+//! `deviceconfig set --type latency` leaves as it was (1 under Pure's claim rule, 1000 by
+//! default). Why rotation and not "least latency × outstanding" per I/O: the device config ESXi
+//! prints for this type names one `CurrentPath`, as a rotation has; and the two field reports
+//! then both follow: on FlashArray (iops=1 before the switch) latency performs like iops=1 in
+//! normal conditions (Hosterman), while with SRDF/Metro arrays in one room (iops=1000) it
+//! performs like iops=1000, where a per-I/O least-load rule would spread writes over both
+//! arrays as iops=1 does.
 //!
 //! Counting: an I/O counts towards the limit when it is issued (`start_io`); the I/O that
 //! reaches the limit still goes down the current path, the one after it switches. A path that

@@ -471,7 +471,13 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
                     errors: None,
                     added_latency_ns: 0,
                     alua,
-                    tpg_id: m.ports[p].controller as u32 + 1,
+                    // Symmetric arrays report one target port group (FlashArray, PowerMax); arrays
+                    // with LUN ownership one per controller.
+                    tpg_id: if m.arrays[port_array].symmetric {
+                        m.arrays[port_array].controllers[0] as u32 + 1
+                    } else {
+                        m.ports[p].controller as u32 + 1
+                    },
                     rtp_id,
                     routes: [0, 0],
                 };
