@@ -16,16 +16,21 @@
 //!    path works.
 //! 3. Group affinity: paths are grouped by target port group (one array, or one controller of
 //!    an array with LUN ownership). I/O stays in the current group while no other group is
-//!    faster by more than the `gate` factor (comparing each group's best path). Why: the paths to
+//!    faster by more than the `gate` factor, comparing each group's best *floor*: the least
+//!    latency a path showed lately (it rises back towards the estimate with a time constant of
+//!    ten τ), which is its latency without queueing. Comparing estimates instead would set a busy
+//!    group's queueing against an idle group's probe, and flip I/O between arrays. Why: the paths to
 //!    one array share its cache and its write coherence; spreading a volume's writes over two
 //!    active-active arrays makes them pass extent ownership back and forth (the SRDF/Metro
 //!    iops=1 result), while keeping them on one array costs nothing when both are equally fast,
 //!    and moving to a faster array (the local one at metro distance) is what matters.
 //! 4. The gate: inside the group, only paths whose estimate is within `gate` × the best path's
 //!    are used (unmeasured paths are used, to measure them).
-//! 5. Least load: among those, the path with the least (outstanding I/Os + 1) × estimate: the
-//!    expected completion time of this I/O if the path serves its queue at its recent pace. Ties
-//!    go round from the path after the last chosen one, so equal paths take turns.
+//! 5. Least load: among those, the path with the least (outstanding I/Os + 1) × service time:
+//!    the expected completion of this I/O if the path serves its queue at its recent pace. The
+//!    service time is estimated as dm's historical-service-time does: a completion's time since
+//!    the later of its start and the previous completion on the path, so that queueing is not
+//!    counted twice. Ties go round from the path after the last chosen one.
 //! 6. Probing: a usable path that has not been sent an I/O for `probe_ms` (default 500 ms) gets
 //!    the next one, so that a path left out is re-measured and comes back once it is fast.
 //!
@@ -107,6 +112,11 @@ struct PathState {
     outstanding: u64,
     /// Latency estimate in ns; `None` until the first successful completion.
     estimate_ns: Option<f64>,
+    /// Least latency seen lately (ns), drifting back up towards the estimate.
+    floor_ns: Option<f64>,
+    /// Service time estimate (ns): time since the later of start and previous completion.
+    service_ns: Option<f64>,
+    last_finish_ns: TimeNs,
     last_sample_ns: TimeNs,
     /// Recent fraction of commands that ended in error.
     error_rate: f64,
@@ -140,11 +150,11 @@ impl GatedLeastLoad {
         self.paths.usable(i, false) && !self.state[i].erring
     }
 
-    /// The best estimate among usable paths of a group (`None`: none measured).
-    fn group_best(&self, group: u32) -> Option<f64> {
+    /// The best of `value` among healthy paths of a group (`None`: none measured).
+    fn group_best(&self, group: u32, value: impl Fn(&PathState) -> Option<f64>) -> Option<f64> {
         (0..self.paths.len())
             .filter(|&i| self.healthy(i) && self.state[i].group == group)
-            .filter_map(|i| self.state[i].estimate_ns)
+            .filter_map(|i| value(&self.state[i]))
             .reduce(f64::min)
     }
 
@@ -161,12 +171,13 @@ impl GatedLeastLoad {
         let current = self.group.filter(|g| usable.iter().any(|&i| self.state[i].group == *g));
         let mut groups: Vec<u32> = usable.iter().map(|&i| self.state[i].group).collect();
         groups.dedup();
+        let floor = |s: &PathState| s.floor_ns;
         let fastest = groups
             .iter()
-            .filter_map(|&g| self.group_best(g).map(|b| (g, b)))
+            .filter_map(|&g| self.group_best(g, floor).map(|b| (g, b)))
             .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
         let chosen = match (current, fastest) {
-            (Some(c), Some((g, best))) => match self.group_best(c) {
+            (Some(c), Some((g, best))) => match self.group_best(c, floor) {
                 Some(cur) if cur > best * self.gate() => g,
                 _ => c,
             },
@@ -199,7 +210,8 @@ impl PathSelector for GatedLeastLoad {
             Some(i) => i,
             None => {
                 let group = self.choose_group()?;
-                let best = self.group_best(group);
+                let best = self.group_best(group, |s| s.estimate_ns);
+                let best_service = self.group_best(group, |s| s.service_ns);
                 let gate = self.gate();
                 let state = &self.state;
                 let any_healthy = (0..n).any(|i| self.healthy(i) && state[i].group == group);
@@ -215,7 +227,7 @@ impl PathSelector for GatedLeastLoad {
                 // Expected completion: queue ahead (plus this I/O) at the path's recent pace;
                 // an unmeasured path counts as the best one, so it gets measured.
                 let expected = |i: usize| {
-                    let pace = state[i].estimate_ns.or(best).unwrap_or(1.0);
+                    let pace = state[i].service_ns.or(best_service).unwrap_or(1.0);
                     ((state[i].outstanding + 1) as f64 * pace) as u64
                 };
                 least_from(n, (self.last + 1) % n, admitted, expected)?
@@ -249,10 +261,16 @@ impl PathSelector for GatedLeastLoad {
             return;
         }
         let sample = done.latency_ns as f64;
-        s.estimate_ns = Some(match s.estimate_ns {
-            None => sample,
-            Some(old) => old + weight(s.last_sample_ns) * (sample - old),
-        });
+        let w = weight(s.last_sample_ns);
+        let estimate = s.estimate_ns.map_or(sample, |old| old + w * (sample - old));
+        s.estimate_ns = Some(estimate);
+        // The floor drifts up towards the estimate ten times slower than the estimate moves.
+        let drift = 1.0 - (1.0 - w).powf(0.1);
+        s.floor_ns = Some(s.floor_ns.map_or(sample, |f| (f + drift * (estimate - f)).min(sample)));
+        let started = done.now_ns.saturating_sub(done.latency_ns).max(s.last_finish_ns);
+        let service = done.now_ns.saturating_sub(started) as f64;
+        s.service_ns = Some(s.service_ns.map_or(service, |old| old + w * (service - old)));
+        s.last_finish_ns = done.now_ns;
         s.last_sample_ns = done.now_ns;
     }
 
@@ -276,7 +294,7 @@ impl PathSelector for GatedLeastLoad {
         let Some(group) = self.group else {
             return self.paths.usable_indices(false).into_iter().map(|i| self.paths.id(i)).collect();
         };
-        let best = self.group_best(group);
+        let best = self.group_best(group, |s| s.estimate_ns);
         (0..self.paths.len())
             .filter(|&i| self.healthy(i) && self.state[i].group == group)
             .filter(|&i| match (self.state[i].estimate_ns, best) {
