@@ -187,3 +187,15 @@ def test_bad_esxcli_in_a_scenario_names_the_command(tmp_path, scenarios) -> None
         "supported: -s/--satp, -V/--vendor, -M/--model, -P/--psp, -O/--psp-option, -c/--claim-option, "
         "-e/--description, -f/--force"
     )
+
+
+def test_vmax3_ports_sharing_director_cores_make_the_iops_setting_matter_little(scenarios) -> None:
+    done = pathlab("compare", str(scenarios / "vmax3-shared-director.toml"), "--set", "run.duration=20s", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    rate = {v["variant"]: v["summary"]["iops"] for v in json.loads(done.stdout)["variants"]}
+    assert rate["iops4"] == pytest.approx(rate["iops1"], rel=0.02)
+    assert rate["iops1000"] == pytest.approx(rate["iops1"], rel=0.15)
+    # Where one port's own limit binds (C1), the same settings differ fourfold.
+    c1 = Scenario.load(scenarios / "c1-vmax-1lun.toml", set={"run.duration": "20s", "run.warmup": "5s"})
+    c1_rate = {v: c1.with_variant(v).run().data["summary"]["iops"] for v in ("iops1", "iops1000")}
+    assert c1_rate["iops1"] > 3.5 * c1_rate["iops1000"]

@@ -32,10 +32,33 @@ def text_report(data: dict, intervals: bool) -> str:
         "",
         esxtop.ports(data),
         "",
+        *_optional_sections(data),
         f"I/Os issued {acc['issued']}, completed {acc['completed']}, failed {acc['failed']}, "
         f"retried {acc['retried']}; errors {s['errors']}",
     ]
     return "\n".join(parts)
+
+
+def _optional_sections(data: dict) -> list[str]:
+    """Controllers, replication and the host's event log, when the run has them."""
+    parts = []
+    if data["controllers"]:
+        parts += [esxtop.controllers(data), ""]
+    for r in data["replication"]:
+        a, b = r["arrays"]
+        parts.append(
+            f"replication {r['name']}: writes sent {a} {r['writes'][0]}, {b} {r['writes'][1]}; "
+            f"extent ownership moves to {a} {r['ownership_moves'][0]}, to {b} {r['ownership_moves'][1]}"
+        )
+    if data["replication"]:
+        parts.append("")
+    events = data.get("events", [])
+    if events:
+        shown = events[:20]
+        parts.append(f"host events ({len(events)}{', first 20' if len(events) > 20 else ''}):")
+        parts += [f"  {e['t_s']:10.3f} s  {e['event']:<16} {e['path'] or e['device']} {e['detail']}".rstrip() for e in shown]
+        parts.append("")
+    return parts
 
 
 def summary_csv(rows: list[dict]) -> str:

@@ -46,6 +46,14 @@ def adapters(data: dict[str, Any]) -> str:
     return _table(("ADAPTR", "NPTH", "AQLEN", "ACTV", "QUED") + _RATES, rows, 1)
 
 
+def _stations(title: str, stations: list[dict[str, Any]]) -> str:
+    rows = [[s["name"], f"{s['cmds_s']:.2f}", f"{s['util_pct']:.1f}"] for s in stations]
+    return _table((title, "CMDS/s", "%BUSY"), rows, 1)
+
+
 def ports(data: dict[str, Any]) -> str:
-    rows = [[p["name"], f"{p['cmds_s']:.2f}", f"{p['util_pct']:.1f}"] for p in data["ports"]]
-    return _table(("ARRAY PORT", "CMDS/s", "%BUSY"), rows, 1)
+    return _stations("ARRAY PORT", data["ports"])
+
+
+def controllers(data: dict[str, Any]) -> str:
+    return _stations("CONTROLLER", data["controllers"])
