@@ -17,11 +17,10 @@
 //! - `LB-BYTES`: the same after `bytes` bytes.
 //! - `LB-Latency` (the API spells it `LB--Latency`; both are accepted). VMware publishes the
 //!   knobs, not the rule; ours is inferred: every `latency_eval_time` ms an evaluation starts,
-//!   in which the next `sampling_ios_per_path` I/Os to each usable path are sent round robin.
-//!   A path's latency is the size-weighted mean of its samples (total latency over total KiB, so
-//!   a 64 KiB I/O may take longer than a 4 KiB one); the samples are the first
-//!   `sampling_ios_per_path` I/Os completed on the path among those issued since the evaluation
-//!   began. Outside sampling each I/O goes to the usable path minimising
+//!   in which the next `sampling_ios_per_path` I/Os to each usable path are sent round robin,
+//!   and each path is judged by the size-weighted mean of its samples (total latency over total
+//!   KiB, so a 64 KiB I/O may take longer than a 4 KiB one): the evaluation NMP's latency type
+//!   makes (`latency_sampler.rs`). Outside sampling each I/O goes to the usable path minimising
 //!   `latency_per_kib * (outstanding + 1)` (its own outstanding I/Os on the path): a path twice
 //!   as slow gets I/O only when the fast path has a queue, which at low load leaves slow paths
 //!   idle, as VMware warns ("the system might not use some paths"). A path not measured yet
@@ -38,8 +37,9 @@
 
 use serde::Deserialize;
 
+use crate::latency_sampler::LatencySampler;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
-use crate::path_set::{least_from, next_from, path_set_membership};
+use crate::path_set::{least_from, path_set_membership};
 use crate::{
     AluaState, FixedConfig, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs, VmwPspFixed,
 };
@@ -167,18 +167,6 @@ impl HppConfig {
     }
 }
 
-/// LB-Latency's measurement of one path.
-#[derive(Clone, Default)]
-struct PathLatency {
-    /// Sample I/Os sent, and sample completions counted, in the current evaluation.
-    sent: u64,
-    counted: u64,
-    latency_ns: u128,
-    bytes: u128,
-    /// Size-weighted latency of the last complete sample, ns per KiB.
-    ns_per_kib: Option<u64>,
-}
-
 /// HPP's load-balancing schemes for one device.
 pub struct HppLoadBalance {
     config: HppConfig,
@@ -187,22 +175,21 @@ pub struct HppLoadBalance {
     current: Option<usize>,
     ios_on_current: u64,
     bytes_on_current: u64,
-    latency: Vec<PathLatency>,
-    /// When the current LB-Latency evaluation began.
-    evaluation_ns: Option<TimeNs>,
+    /// LB-Latency's evaluation of the paths.
+    sampler: LatencySampler,
 }
 
 impl HppLoadBalance {
     pub fn new(config: HppConfig) -> Self {
+        let sampler = LatencySampler::new(config.sampling_ios_per_path, config.latency_eval_time * 1_000_000);
         HppLoadBalance {
+            sampler,
             config,
             paths: PathSet::default(),
             outstanding: Vec::new(),
             current: None,
             ios_on_current: 0,
             bytes_on_current: 0,
-            latency: Vec::new(),
-            evaluation_ns: None,
         }
     }
 
@@ -241,38 +228,15 @@ impl HppLoadBalance {
     }
 
     fn least_latency(&mut self, now_ns: TimeNs) -> Option<usize> {
-        let due = self.evaluation_ns.is_none_or(|t| now_ns >= t + self.config.latency_eval_time * 1_000_000);
-        if due {
-            self.evaluation_ns = Some(now_ns);
-            for p in &mut self.latency {
-                (p.sent, p.counted, p.latency_ns, p.bytes) = (0, 0, 0, 0);
-            }
-        }
-        let n = self.paths.len();
-        let samples = self.config.sampling_ios_per_path;
-        let sampling = |i: usize| self.usable(i) && self.latency[i].sent < samples;
-        if let Some(i) = next_from(n, self.after_current(), sampling) {
-            self.latency[i].sent += 1;
+        if let Some(i) = self.sampler.sample_path(&self.paths, false, now_ns) {
             return Some(i);
         }
-        let cost = |i: usize| u128::from(self.latency[i].ns_per_kib.unwrap_or(0)) * u128::from(self.outstanding[i] + 1);
+        let n = self.paths.len();
+        let cost = |i: usize| {
+            let per_kib = self.sampler.ns_per_kib(i).unwrap_or(0.0);
+            (per_kib * (self.outstanding[i] + 1) as f64) as u128
+        };
         least_from(n, self.after_current(), |i| self.usable(i), cost)
-    }
-
-    fn record_sample(&mut self, i: usize, io: &IoDesc, done: &IoDone) {
-        let Some(evaluation) = self.evaluation_ns else { return };
-        let samples = self.config.sampling_ios_per_path;
-        let p = &mut self.latency[i];
-        let issued = done.now_ns.saturating_sub(done.latency_ns);
-        if done.failed || issued < evaluation || p.counted >= samples {
-            return;
-        }
-        p.counted += 1;
-        p.latency_ns += u128::from(done.latency_ns);
-        p.bytes += u128::from(io.bytes);
-        if p.counted == samples && p.bytes > 0 {
-            p.ns_per_kib = Some((p.latency_ns * 1024 / p.bytes) as u64);
-        }
     }
 }
 
@@ -280,7 +244,7 @@ impl PathSelector for HppLoadBalance {
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
         self.outstanding.push(0);
-        self.latency.push(PathLatency::default());
+        self.sampler.add_path();
     }
 
     path_set_membership!();
@@ -310,7 +274,8 @@ impl PathSelector for HppLoadBalance {
         let Some(i) = self.paths.index_of(path) else { return };
         self.outstanding[i] = self.outstanding[i].saturating_sub(1);
         if self.config.scheme == HppScheme::LbLatency {
-            self.record_sample(i, io, done);
+            let started = done.now_ns.saturating_sub(done.latency_ns);
+            self.sampler.on_complete(i, started, done.latency_ns, io.bytes, done.failed);
         }
     }
 
@@ -324,7 +289,7 @@ impl PathSelector for HppLoadBalance {
             _ => format!("iops={},bytes={}", c.iops, c.bytes),
         };
         let current = self.current.map_or(String::new(), |i| {
-            let latency = self.latency[i].ns_per_kib.map_or(String::new(), |l| format!(",latencyPerKiB={l}"));
+            let latency = self.sampler.ns_per_kib(i).map_or(String::new(), |l| format!(",latencyPerKiB={l:.0}"));
             format!("{}: NumIOsPending={}{latency}", name(self.paths.id(i)), self.outstanding[i])
         });
         format!("{{scheme={},{config}; CurrentPath={current}}}", c.scheme.name())
@@ -434,8 +399,8 @@ mod tests {
             complete(p.as_mut(), path, &io, now, now + 1_000_000);
         }
         // 30 s after the evaluation began (t = 0) a new one samples both paths again, round
-        // robin from the path after the last used.
+        // robin from the first path.
         let resampled: Vec<u32> = (0..4).map(|k| timed(p.as_mut(), 30_000_000_000 + k, latency)).collect();
-        assert_eq!(resampled, [1, 0, 1, 0]);
+        assert_eq!(resampled, [0, 1, 0, 1]);
     }
 }

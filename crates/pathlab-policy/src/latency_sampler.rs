@@ -1,4 +1,5 @@
-//! The latency evaluation of VMware's latency-based round robin (VMW_PSP_RR `type=latency`).
+//! The latency evaluation of VMware's latency-based policies: NMP's VMW_PSP_RR `type=latency`
+//! and HPP's LB-Latency, which judge paths alike and differ in how they use the judgement.
 //!
 //! VMware documents the knobs, not the rule: every `latency_eval_time` it re-measures each path
 //! over `num_sampling_cycles` I/Os per path, weighting latency by I/O size, and leaves out the
@@ -95,21 +96,18 @@ impl LatencySampler {
             return None;
         }
         let n = paths.len();
-        let pick = (0..n)
-            .map(|k| (self.next + k) % n)
-            .find(|&i| paths.usable(i, use_ano) && self.paths[i].issued < self.cycles);
-        match pick {
-            Some(i) => {
-                self.paths[i].issued += 1;
-                self.next = (i + 1) % n;
-                Some(i)
-            }
-            None => {
-                self.phase = Phase::Awaiting;
-                self.evaluate_if_complete();
-                None
-            }
+        let wanting = |me: &Self, i: usize| paths.usable(i, use_ano) && me.paths[i].issued < me.cycles;
+        let pick = (0..n).map(|k| (self.next + k) % n).find(|&i| wanting(self, i));
+        if let Some(i) = pick {
+            self.paths[i].issued += 1;
+            self.next = (i + 1) % n;
         }
+        // Once the last sample is out, the last completion judges the paths.
+        if !(0..n).any(|i| wanting(self, i)) {
+            self.phase = Phase::Awaiting;
+            self.evaluate_if_complete();
+        }
+        pick
     }
 
     /// An I/O on path `index` that started at `started_ns` ended.
@@ -154,6 +152,11 @@ impl LatencySampler {
     /// Cycles sent in the current (or last) sampling: ESXi's `curSamplingCycle`.
     pub fn current_cycle(&self, paths: &PathSet, use_ano: bool) -> u64 {
         (0..paths.len()).filter(|&i| paths.usable(i, use_ano)).map(|i| self.paths[i].issued).min().unwrap_or(0)
+    }
+
+    /// Size-weighted latency of a path at the last evaluation, in ns per KiB.
+    pub fn ns_per_kib(&self, index: usize) -> Option<f64> {
+        self.paths[index].ns_per_kib
     }
 
     /// Mean sampled latency of a path at the last evaluation, in ns.
