@@ -52,10 +52,10 @@ def test_own_policy_is_within_2_percent_of_the_best_comparable_policy(lineups, s
 
 
 def test_own_policy_moves_load_off_a_path_that_slows_down_within_a_second() -> None:
-    over = {"run.duration": "8s", "run.warmup": "15s", "run.interval": "250ms"}
     congested = "vmhba1:C0:T1"
 
-    def share_after_congestion(policy: str) -> list[float]:
+    def share_after_congestion(policy: str, interval: str = "250ms") -> list[float]:
+        over = {"run.duration": "8s", "run.warmup": "15s", "run.interval": interval}
         s = Scenario.load(SCENARIOS / "congested-path.toml", variant=policy, set=over)
         pi = s.run().path_intervals
         window = pi[(pi["t_s"] > 20) & (pi["t_s"] <= 23)]
@@ -67,5 +67,8 @@ def test_own_policy_moves_load_off_a_path_that_slows_down_within_a_second() -> N
     # Congestion starts at 20 s: by the fourth 250 ms interval (within 1 s) the path carries
     # next to nothing (probes only), where it carried a quarter before.
     assert max(ours[3:]) < 0.01, ours
+    # Finer: in 50 ms intervals, below 1% from the second one on (within 100 ms).
+    fine = share_after_congestion("gated_least_load", "50ms")
+    assert fine[0] < 0.1 and max(fine[1:]) < 0.01, fine
     # Round robin keeps sending the congested path its quarter.
     assert min(share_after_congestion("rr_iops1")) > 0.24

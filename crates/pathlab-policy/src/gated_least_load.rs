@@ -116,7 +116,8 @@ struct PathState {
     floor_ns: Option<f64>,
     /// Service time estimate (ns): time since the later of start and previous completion.
     service_ns: Option<f64>,
-    last_finish_ns: TimeNs,
+    /// The last successful completion: the weight of the next sample, and where the next
+    /// service time starts at the latest.
     last_sample_ns: TimeNs,
     /// Recent fraction of commands that ended in error.
     error_rate: f64,
@@ -150,6 +151,23 @@ impl GatedLeastLoad {
         self.paths.usable(i, false) && !self.state[i].erring
     }
 
+    /// May carry I/O: healthy, or merely usable when no path is healthy (errors beat no path).
+    fn candidate(&self, i: usize, any_healthy: bool) -> bool {
+        self.paths.usable(i, false) && !(any_healthy && self.state[i].erring)
+    }
+
+    /// A candidate of `group` within the gate of the group's best estimate `best` (an
+    /// unmeasured path is admitted, to measure it).
+    fn admits(&self, i: usize, group: u32, best: Option<f64>, any_healthy: bool) -> bool {
+        let s = &self.state[i];
+        self.candidate(i, any_healthy)
+            && s.group == group
+            && match (s.estimate_ns, best) {
+                (Some(e), Some(b)) => e <= b * self.gate(),
+                _ => true,
+            }
+    }
+
     /// The best of `value` among healthy paths of a group (`None`: none measured).
     fn group_best(&self, group: u32, value: impl Fn(&PathState) -> Option<f64>) -> Option<f64> {
         (0..self.paths.len())
@@ -159,31 +177,26 @@ impl GatedLeastLoad {
     }
 
     /// Keeps the current group unless another is faster by more than the gate, or it has no
-    /// usable path left.
-    fn choose_group(&mut self) -> Option<u32> {
-        // Healthy paths, or every usable one when none is healthy (errors beat no path).
-        let healthy: Vec<usize> = (0..self.paths.len()).filter(|&i| self.healthy(i)).collect();
-        let usable = if healthy.is_empty() {
-            (0..self.paths.len()).filter(|&i| self.paths.usable(i, false)).collect()
-        } else {
-            healthy
-        };
-        let current = self.group.filter(|g| usable.iter().any(|&i| self.state[i].group == *g));
-        let mut groups: Vec<u32> = usable.iter().map(|&i| self.state[i].group).collect();
-        groups.dedup();
-        let floor = |s: &PathState| s.floor_ns;
-        let fastest = groups
-            .iter()
-            .filter_map(|&g| self.group_best(g, floor).map(|b| (g, b)))
-            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    /// candidate left. Scans the paths: no allocation, it runs for every I/O.
+    fn choose_group(&mut self, any_healthy: bool) -> Option<u32> {
+        let n = self.paths.len();
+        let first = (0..n).find(|&i| self.candidate(i, any_healthy))?;
+        let current =
+            self.group.filter(|&g| (0..n).any(|i| self.candidate(i, any_healthy) && self.state[i].group == g));
+        // The fastest group is the group of the healthy path with the least floor (ties: the
+        // lower group number).
+        let fastest = (0..n)
+            .filter(|&i| self.healthy(i))
+            .filter_map(|i| self.state[i].floor_ns.map(|f| (f, self.state[i].group)))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let chosen = match (current, fastest) {
-            (Some(c), Some((g, best))) => match self.group_best(c, floor) {
+            (Some(c), Some((best, g))) => match self.group_best(c, |s| s.floor_ns) {
                 Some(cur) if cur > best * self.gate() => g,
                 _ => c,
             },
             (Some(c), None) => c,
-            (None, Some((g, _))) => g,
-            (None, None) => *groups.first()?,
+            (None, Some((_, g))) => g,
+            (None, None) => self.state[first].group,
         };
         self.group = Some(chosen);
         Some(chosen)
@@ -209,21 +222,12 @@ impl PathSelector for GatedLeastLoad {
         let chosen = match stale {
             Some(i) => i,
             None => {
-                let group = self.choose_group()?;
+                let any_healthy = (0..n).any(|i| self.healthy(i));
+                let group = self.choose_group(any_healthy)?;
                 let best = self.group_best(group, |s| s.estimate_ns);
                 let best_service = self.group_best(group, |s| s.service_ns);
-                let gate = self.gate();
+                let admitted = |i: usize| self.admits(i, group, best, any_healthy);
                 let state = &self.state;
-                let any_healthy = (0..n).any(|i| self.healthy(i) && state[i].group == group);
-                let admitted = |i: usize| {
-                    let s = &state[i];
-                    (if any_healthy { self.healthy(i) } else { self.paths.usable(i, false) })
-                        && s.group == group
-                        && match (s.estimate_ns, best) {
-                            (Some(e), Some(b)) => e <= b * gate,
-                            _ => true,
-                        }
-                };
                 // Expected completion: queue ahead (plus this I/O) at the path's recent pace;
                 // an unmeasured path counts as the best one, so it gets measured.
                 let expected = |i: usize| {
@@ -267,10 +271,9 @@ impl PathSelector for GatedLeastLoad {
         // The floor drifts up towards the estimate ten times slower than the estimate moves.
         let drift = 1.0 - (1.0 - w).powf(0.1);
         s.floor_ns = Some(s.floor_ns.map_or(sample, |f| (f + drift * (estimate - f)).min(sample)));
-        let started = done.now_ns.saturating_sub(done.latency_ns).max(s.last_finish_ns);
+        let started = done.now_ns.saturating_sub(done.latency_ns).max(s.last_sample_ns);
         let service = done.now_ns.saturating_sub(started) as f64;
         s.service_ns = Some(s.service_ns.map_or(service, |old| old + w * (service - old)));
-        s.last_finish_ns = done.now_ns;
         s.last_sample_ns = done.now_ns;
     }
 
@@ -291,18 +294,13 @@ impl PathSelector for GatedLeastLoad {
     }
 
     fn working_paths(&self) -> Vec<PathId> {
+        let n = self.paths.len();
+        let any_healthy = (0..n).any(|i| self.healthy(i));
         let Some(group) = self.group else {
-            return self.paths.usable_indices(false).into_iter().map(|i| self.paths.id(i)).collect();
+            return (0..n).filter(|&i| self.candidate(i, any_healthy)).map(|i| self.paths.id(i)).collect();
         };
         let best = self.group_best(group, |s| s.estimate_ns);
-        (0..self.paths.len())
-            .filter(|&i| self.healthy(i) && self.state[i].group == group)
-            .filter(|&i| match (self.state[i].estimate_ns, best) {
-                (Some(e), Some(b)) => e <= b * self.gate(),
-                _ => true,
-            })
-            .map(|i| self.paths.id(i))
-            .collect()
+        (0..n).filter(|&i| self.admits(i, group, best, any_healthy)).map(|i| self.paths.id(i)).collect()
     }
 }
 

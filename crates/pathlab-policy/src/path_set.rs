@@ -48,10 +48,6 @@ impl PathSet {
         self.entries.iter().position(|e| e.id == id)
     }
 
-    pub fn index_of_name(&self, name: &str) -> Option<usize> {
-        self.entries.iter().position(|e| e.name == name)
-    }
-
     pub fn set_failed(&mut self, id: PathId, failed: bool) {
         if let Some(i) = self.index_of(id) {
             self.entries[i].failed = failed;

@@ -461,19 +461,21 @@ impl Simulation {
     /// route, sends the data (read) or the status (write) back to the host.
     fn advance(&mut self, io: u32, attempt: u32) {
         loop {
-            let r = *self.ios.get(io);
-            let Some(&step) = self.model.routes[r.route as usize].get(usize::from(r.stage)) else {
+            // One borrow of the record per step: the step, and what the step needs of the I/O.
+            let r = self.ios.get_mut(io);
+            let (stage, bytes, quantile) = (r.stage, r.attrs.bytes, r.attrs.service_quantile);
+            let Some(&step) = self.model.routes[r.route as usize].get(usize::from(stage)) else {
                 return self.respond(io, attempt);
             };
-            self.ios.get_mut(io).stage += 1;
+            r.stage += 1;
             match step {
                 Step::Serve(st) => {
                     let st = st as usize;
                     // A different but still uniform quantile at each station of the route
                     // (a golden-ratio shift), so that stations in series are not correlated.
-                    let u = (r.attrs.service_quantile + 0.618_033_988_749_895 * f64::from(r.stage)).fract();
+                    let u = (quantile + 0.618_033_988_749_895 * f64::from(stage)).fract();
                     let station = &mut self.model.stations[st];
-                    let service = station.service.sample_ns(r.attrs.bytes, u.max(f64::MIN_POSITIVE));
+                    let service = station.service.sample_ns(bytes, u.max(f64::MIN_POSITIVE));
                     if station.busy < station.servers {
                         self.start_service(st, io, attempt, service);
                     } else {
@@ -488,7 +490,7 @@ impl Simulation {
                 Step::Replicate { group, side } => {
                     let rep = &mut self.model.replications[group as usize];
                     let peer = rep.arrays[usize::from(1 - side)];
-                    let sent = transfer(&mut rep.free_at[usize::from(side)], rep.bytes_per_ns, self.now, r.attrs.bytes);
+                    let sent = transfer(&mut rep.free_at[usize::from(side)], rep.bytes_per_ns, self.now, bytes);
                     rep.writes[usize::from(side)] += 1;
                     let acked = sent + rep.one_way_ns + self.model.arrays[peer].write_latency_ns + rep.one_way_ns;
                     self.events.schedule(acked, Event::StepDone { io, attempt });

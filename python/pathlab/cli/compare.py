@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 
 import click
-import pandas as pd
 
 from pathlab.api import ScenarioError
 from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option
 from pathlab.cli.reproduce import scenario_files
-from pathlab.cli.run import summary_csv
+from pathlab.cli.run import csv_lines, summary_csv
 from pathlab.lineup import LINEUP, OURS, overrides
 
 FIGURES = (
@@ -89,7 +88,7 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
             click.echo(json.dumps(data, indent=2))
         elif fmt == "csv":
             rows = [{"scenario": n, "policy": p, **s} for n, ls, ss in reports for p, s in zip(ls, ss)]
-            click.echo(pd.DataFrame(rows).to_csv(index=False, lineterminator="\n").rstrip("\n"))
+            click.echo(csv_lines(rows))
         else:
             click.echo("\n\n".join(lineup_table(n, ls, ss) for n, ls, ss in reports))
         return

@@ -61,10 +61,14 @@ def _optional_sections(data: dict) -> list[str]:
     return parts
 
 
+def csv_lines(rows: list[dict]) -> str:
+    """Rows of flat dicts as CSV with a header, without a trailing newline."""
+    return pd.DataFrame(rows).to_csv(index=False, lineterminator="\n").rstrip("\n")
+
+
 def summary_csv(rows: list[dict]) -> str:
     """One line per run: its labels and every summary figure."""
-    frame = pd.DataFrame([{"scenario": d["scenario"], "variant": d["variant"] or "", "seed": d["seed"], **d["summary"]} for d in rows])
-    return frame.to_csv(index=False, lineterminator="\n").rstrip("\n")
+    return csv_lines([{"scenario": d["scenario"], "variant": d["variant"] or "", "seed": d["seed"], **d["summary"]} for d in rows])
 
 
 @click.command("run")

@@ -54,14 +54,6 @@ impl<E> EventQueue<E> {
     pub fn pop(&mut self) -> Option<(TimeNs, E)> {
         self.heap.pop().map(|e| (e.time, e.event))
     }
-
-    pub fn len(&self) -> usize {
-        self.heap.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
 }
 
 #[cfg(test)]
