@@ -169,6 +169,11 @@ def run_many(
         return list(pool.map(one, range(len(scenarios))))
 
 
+def _table(key: str, doc: str) -> Any:
+    """A DataFrame view of one list of the JSON result."""
+    return property(lambda self: pd.DataFrame(self.data[key]), doc=doc)
+
+
 class Result:
     """What a run measured. `data` is the JSON result; the properties are DataFrame views."""
 
@@ -180,42 +185,17 @@ class Result:
 
     @property
     def summary(self) -> pd.DataFrame:
+        """The vdbench figures and percentiles of the measurement window, one row."""
         return pd.DataFrame([self.data["summary"]])
 
-    def _frame(self, key: str) -> pd.DataFrame:
-        return pd.DataFrame(self.data[key])
-
-    @property
-    def devices(self) -> pd.DataFrame:
-        return self._frame("devices")
-
-    @property
-    def paths(self) -> pd.DataFrame:
-        return self._frame("paths")
-
-    @property
-    def adapters(self) -> pd.DataFrame:
-        return self._frame("adapters")
-
-    @property
-    def ports(self) -> pd.DataFrame:
-        return self._frame("ports")
-
-    @property
-    def intervals(self) -> pd.DataFrame:
-        return self._frame("intervals")
-
-    @property
-    def path_intervals(self) -> pd.DataFrame:
-        return self._frame("path_intervals")
-
-    @property
-    def device_intervals(self) -> pd.DataFrame:
-        return self._frame("device_intervals")
-
-    @property
-    def adapter_intervals(self) -> pd.DataFrame:
-        return self._frame("adapter_intervals")
+    devices = _table("devices", "Esxtop figures per device, with its SATP, policy and working paths.")
+    paths = _table("paths", "Esxtop figures per path, with its ALUA state, target and errors.")
+    adapters = _table("adapters", "Esxtop figures per host adapter.")
+    ports = _table("ports", "Commands and busy time per array port.")
+    intervals = _table("intervals", "Vdbench's interval lines.")
+    path_intervals = _table("path_intervals", "Esxtop figures per path and interval.")
+    device_intervals = _table("device_intervals", "Esxtop figures per device and interval.")
+    adapter_intervals = _table("adapter_intervals", "Esxtop figures per adapter and interval.")
 
 
 def policies() -> list[dict[str, Any]]:

@@ -3,7 +3,7 @@
 use pathlab_sim::{RunResult, Scenario};
 
 /// Two adapters × two ports, one LUN; `policy` and `faults` are TOML fragments.
-fn scenario(policy: &str, faults: &str, extra_workload: &str) -> String {
+fn scenario(policy: &str, faults: &str) -> String {
     format!(
         r#"
 [run]
@@ -41,7 +41,6 @@ devices = ["naa.1"]
 outstanding = 24
 bssplit = [["4KiB", 50], ["64KiB", 50]]
 read_pct = 60
-{extra_workload}
 
 {faults}
 "#
@@ -63,7 +62,7 @@ iops = 1"#;
 
 #[test]
 fn same_seed_gives_byte_identical_results_and_another_seed_does_not() {
-    let text = scenario(RR1, "", "");
+    let text = scenario(RR1, "");
     let a = json(&run(&text));
     assert_eq!(a, json(&run(&text)));
     let other = Scenario::load(&text, "t", None, &[], Some(8)).unwrap().simulation().unwrap().finish().unwrap();
@@ -98,7 +97,7 @@ kind = "path_up"
 at = "1200ms"
 path = "vmhba2"
 "#;
-    let r = run(&scenario(RR1, faults, ""));
+    let r = run(&scenario(RR1, faults));
     let a = &r.accounting;
     assert!(a.issued > 10_000);
     assert_eq!(a.issued, a.completed + a.failed);
@@ -121,7 +120,7 @@ kind = "path_down"
 at = "1s"
 path = "vmhba2"
 "#;
-    let r = run(&scenario(RR1, faults, ""));
+    let r = run(&scenario(RR1, faults));
     assert_eq!(r.accounting.failed, 24, "the 24 outstanding I/Os never find a path");
     assert_eq!(r.accounting.issued, r.accounting.completed + r.accounting.failed);
 }
@@ -151,7 +150,7 @@ kind = "path_up"
 at = "1500ms"
 path = "vmhba2:C0:T1:L3"
 "#;
-    let r = run(&scenario(policy, faults, ""));
+    let r = run(&scenario(policy, faults));
     // Paths in discovery order: vmhba1 T0, T1, vmhba2 T0, T1 (preferred).
     assert_eq!(path_share(&r, 0.0, 0.5), [0.0, 0.0, 0.0, 1.0]);
     assert_eq!(path_share(&r, 0.55, 1.5), [1.0, 0.0, 0.0, 0.0], "first working path");
@@ -171,14 +170,14 @@ kind = "path_up"
 at = "1s"
 path = "vmhba1:C0:T0:L3"
 "#;
-    let r = run(&scenario("name = \"VMW_PSP_MRU\"", faults, ""));
+    let r = run(&scenario("name = \"VMW_PSP_MRU\"", faults));
     assert_eq!(path_share(&r, 0.0, 0.5), [1.0, 0.0, 0.0, 0.0]);
     assert_eq!(path_share(&r, 0.55, 2.0), [0.0, 1.0, 0.0, 0.0], "no failback");
 }
 
 #[test]
 fn round_robin_iops_one_spreads_commands_evenly_over_the_paths() {
-    let r = run(&scenario(RR1, "", ""));
+    let r = run(&scenario(RR1, ""));
     let counts: Vec<f64> = r.paths.iter().map(|p| p.figures.cmds_s).collect();
     let max = counts.iter().cloned().fold(0.0, f64::max);
     let min = counts.iter().cloned().fold(f64::MAX, f64::min);
@@ -190,8 +189,8 @@ fn round_robin_iops_one_spreads_commands_evenly_over_the_paths() {
 
 #[test]
 fn memory_follows_what_is_in_flight_not_the_run_length() {
-    let short = run(&scenario(RR1, "", ""));
-    let long = run(&scenario(RR1, "", "").replace("duration = \"2s\"", "duration = \"8s\""));
+    let short = run(&scenario(RR1, ""));
+    let long = run(&scenario(RR1, "").replace("duration = \"2s\"", "duration = \"8s\""));
     assert!(long.accounting.issued > 3 * short.accounting.issued);
     assert_eq!(short.accounting.peak_in_flight, 24);
     assert_eq!(long.accounting.peak_in_flight, 24);
@@ -201,7 +200,7 @@ fn memory_follows_what_is_in_flight_not_the_run_length() {
 fn policies_are_compared_on_the_same_generated_ios() {
     // Open loop: arrivals come from the workers' own streams, whatever the policy does, so two
     // policies issue exactly the same I/Os; another seed issues others.
-    let open = |policy: &str| scenario(policy, "", "").replace("outstanding = 24", "rate = 20000");
+    let open = |policy: &str| scenario(policy, "").replace("outstanding = 24", "rate = 20000");
     let rr = run(&open(RR1));
     let mru = run(&open("name = \"VMW_PSP_MRU\""));
     assert!(rr.accounting.issued > 30_000);

@@ -68,11 +68,11 @@ def write(data: dict[str, Any], out: str | Path, start: datetime = DEFAULT_START
     host = data["host"]
     cols = _columns(data)
     dqlen = {d["name"]: d["dqlen"] for d in data["devices"]}
-    rows: dict[tuple[str, float], dict[str, Any]] = {}
+    rows: dict[tuple[str, str, float], dict[str, Any]] = {}
     for kind, key in (("Physical Disk Adapter", "adapter_intervals"), ("Physical Disk Path", "path_intervals"),
                       ("Physical Disk SCSI Device", "device_intervals")):
         for r in data[key]:
-            rows[(kind, r["name"]), r["t_s"]] = r  # type: ignore[index]
+            rows[kind, r["name"], r["t_s"]] = r
     times = sorted({r["t_s"] for r in data["device_intervals"]})
     stamp = lambda t: (start + timedelta(seconds=t)).strftime("%m/%d/%Y %H:%M:%S")  # noqa: E731
     lines = [_line([HEADER_FIRST] + [f"\\\\{host}\\{o}({i})\\{c}" for o, i, c, _ in cols])]
@@ -83,9 +83,9 @@ def write(data: dict[str, Any], out: str | Path, start: datetime = DEFAULT_START
         for obj, inst, counter, key in cols:
             if obj == "Physical Disk":  # the adapter-expanded path: the path's own figures
                 adapter, _, path = inst.partition(":")
-                row = rows[("Physical Disk Path", path), t]  # type: ignore[index]
+                row = rows["Physical Disk Path", path, t]
             else:
-                row = rows[(obj, inst), t]  # type: ignore[index]
+                row = rows[obj, inst, t]
             cells.append(_value(obj, counter, key, row, dqlen.get(inst, 1)))
         lines.append(_line(cells))
     Path(out).write_text("\n".join(lines) + "\n", encoding="ascii")
