@@ -84,3 +84,81 @@ def test_minimal_model_matches_mean_value_analysis(scenarios) -> None:
     s = Scenario.load(scenarios / "bench-minimal.toml").run().data["summary"]
     assert s["iops"] == pytest.approx(220_600, rel=0.02)
     assert s["resp_ms"] == pytest.approx(0.1451, rel=0.02)
+
+
+TANDEM = """
+[run]
+duration = "{duration}"
+warmup = "2s"
+interval = "10s"
+seed = {seed}
+
+[host]
+adapters = [{{ name = "vmhba1", queue_depth = 100000 }}]
+
+[[arrays]]
+name = "a"
+symmetric = true
+service = {{ fixed = "{port}", distribution = "exponential" }}
+controllers = [{{ name = "c", service = {{ fixed = "{controller}", distribution = "exponential" }} }}]
+ports = [{{ name = "P0", controller = "c" }}]
+
+[[fabric]]
+adapters = ["vmhba1"]
+ports = ["a/P0"]
+latency = "{one_way}"
+
+[[devices]]
+name = "naa.1"
+array = "a"
+queue_depth = 65535
+
+[policy]
+name = "VMW_PSP_RR"
+
+[[workloads]]
+devices = ["naa.1"]
+{load}
+read_pct = 100
+"""
+
+
+def tandem(load: str, *, port: str = "10us", controller: str = "10us", one_way: str = "0us",
+           duration: str = "60s", seed: int = 11) -> dict:
+    text = TANDEM.format(load=load, port=port, controller=controller, one_way=one_way,
+                         duration=duration, seed=seed)
+    return Scenario.from_text(text, "tandem.toml").run().data["summary"]
+
+
+def test_two_exponential_stations_in_series_match_jackson() -> None:
+    # Port then controller, 10 us exponential each, Poisson 80,000/s: by Jackson's theorem each
+    # is an independent M/M/1 at rho = 0.8, so the sojourn is Erlang-2 with rate mu - lambda =
+    # 20,000/s: mean 2 / 20,000 = 100 us; P(T > t) = e^(-rt)(1 + rt) gives p50 83.9 us and p99
+    # 331.9 us. Correlated service draws at the two stations would move all three.
+    s = tandem('rate = 80000\narrival = "poisson"')
+    assert s["iops"] == pytest.approx(80_000, rel=0.01)
+    assert s["resp_ms"] * 1000 == pytest.approx(100.0, rel=0.015)
+    assert s["p50_ms"] * 1000 == pytest.approx(83.9, rel=0.015)
+    assert s["p99_ms"] * 1000 == pytest.approx(331.9, rel=0.03)
+
+
+def mean_value_analysis(population: int, demands_us: list[float], delay_us: float) -> tuple[float, float]:
+    """Exact MVA for a closed network of FIFO exponential stations and one pure delay."""
+    queue = [0.0] * len(demands_us)
+    throughput, response = 0.0, 0.0
+    for n in range(1, population + 1):
+        residence = [d * (1 + q) for d, q in zip(demands_us, queue)]
+        response = delay_us + sum(residence)
+        throughput = n / response
+        queue = [throughput * r for r in residence]
+    return throughput * 1e6, response
+
+
+@pytest.mark.parametrize("outstanding", [2, 8, 32])
+def test_closed_network_of_two_stations_matches_mean_value_analysis(outstanding: int) -> None:
+    # 20 us exponential port, 30 us exponential controller, 25 us each way on the wire (a read
+    # crosses it twice: a pure delay of 50 us).
+    s = tandem(f"outstanding = {outstanding}", port="20us", controller="30us", one_way="25us", duration="30s")
+    iops, resp_us = mean_value_analysis(outstanding, [20.0, 30.0], 50.0)
+    assert s["iops"] == pytest.approx(iops, rel=0.02)
+    assert s["resp_ms"] * 1000 == pytest.approx(resp_us, rel=0.02)

@@ -14,7 +14,7 @@
 mod failure;
 
 use crate::engine::event_queue::EventQueue;
-use crate::engine::rng::{Purpose, Stream};
+use crate::engine::rng::{stage_quantile, Purpose, Stream};
 use crate::engine::slab::Slab;
 use crate::engine::TimeNs;
 use crate::model::fault::ScheduledFault;
@@ -463,7 +463,7 @@ impl Simulation {
         loop {
             // One borrow of the record per step: the step, and what the step needs of the I/O.
             let r = self.ios.get_mut(io);
-            let (stage, bytes, quantile) = (r.stage, r.attrs.bytes, r.attrs.service_quantile);
+            let (stage, bytes, key) = (r.stage, r.attrs.bytes, r.attrs.service_key);
             let Some(&step) = self.model.routes[r.route as usize].get(usize::from(stage)) else {
                 return self.respond(io, attempt);
             };
@@ -471,11 +471,8 @@ impl Simulation {
             match step {
                 Step::Serve(st) => {
                     let st = st as usize;
-                    // A different but still uniform quantile at each station of the route
-                    // (a golden-ratio shift), so that stations in series are not correlated.
-                    let u = (quantile + 0.618_033_988_749_895 * f64::from(stage)).fract();
                     let station = &mut self.model.stations[st];
-                    let service = station.service.sample_ns(bytes, u.max(f64::MIN_POSITIVE));
+                    let service = station.service.sample_ns(bytes, stage_quantile(key, stage));
                     if station.busy < station.servers {
                         self.start_service(st, io, attempt, service);
                     } else {

@@ -1,7 +1,8 @@
 #![allow(clippy::excessive_precision)] // AS241's published coefficients, kept digit for digit
-//! Service-time distributions driven by a quantile. Each I/O carries one uniform quantile drawn
-//! by its worker; whichever port serves it turns that quantile into a service time. The same I/O
-//! therefore costs the same whatever path a policy sends it down (common random numbers).
+//! Service-time distributions driven by a quantile. Each station of an I/O's route draws its own
+//! quantile from the I/O's key (`rng::stage_quantile`) and turns it into a service time here, so
+//! the same I/O costs the same at a station whatever path a policy sends it down (common random
+//! numbers) while stations in series stay independent.
 
 /// Standard normal quantile, Wichura's AS241 (PPND16), accurate to about 1e-16.
 pub fn normal_quantile(p: f64) -> f64 {

@@ -22,8 +22,9 @@ pub struct IoAttrs {
     pub bytes: u64,
     pub is_write: bool,
     pub offset: u64,
-    /// Uniform quantile that ports turn into a service time.
-    pub service_quantile: f64,
+    /// Key of the I/O's service draws: each station of its route turns
+    /// `rng::stage_quantile(key, stage)` into a service time.
+    pub service_key: u64,
 }
 
 #[derive(Clone)]
@@ -80,7 +81,7 @@ impl Worker {
                 o
             }
         };
-        IoAttrs { bytes, is_write, offset, service_quantile: self.service_rng.open01() }
+        IoAttrs { bytes, is_write, offset, service_key: self.service_rng.bits() }
     }
 
     /// Time to the next open-loop arrival.
