@@ -162,3 +162,21 @@ def test_closed_network_of_two_stations_matches_mean_value_analysis(outstanding:
     iops, resp_us = mean_value_analysis(outstanding, [20.0, 30.0], 50.0)
     assert s["iops"] == pytest.approx(iops, rel=0.02)
     assert s["resp_ms"] * 1000 == pytest.approx(resp_us, rel=0.02)
+
+
+def test_host_pauses_delay_completions_as_poisson_pauses_predict() -> None:
+    # Pauses of D = 10 ms at Poisson instants, h = 20/s, into evenly spaced arrivals on an idle
+    # 10 us port. A completion waits while the host is paused, and a pause that starts during
+    # the wait extends it. With W(r) the expected wait left when r of the current pause
+    # remains, W(r) = (1 - e^(-hr)) e^(hD) / h (a new pause within r restarts D); a completion
+    # at a random time has r = (D - A)+ with A ~ Exp(h) the time since the last start, so the
+    # mean wait is (e^(hD) - 1) / h - D = 1.0701 ms. A completion waits at all with probability
+    # 1 - e^(-hD) = 18.1%: the median is the bare service time, the 90th percentile a long wait.
+    text = ONE_PORT.format(shape='distribution = "fixed"', load='rate = 10000\narrival = "uniform"',
+                           duration="200s")
+    text = text.replace("[host]\n", '[host]\npauses = { every = "50ms", duration = "10ms" }\n')
+    s = Scenario.from_text(text, "pauses.toml").run().data["summary"]
+    assert s["iops"] == pytest.approx(10_000, rel=0.01)
+    assert s["resp_ms"] == pytest.approx(1.0701 + 0.010, rel=0.03)
+    assert s["p50_ms"] == pytest.approx(0.010, abs=1e-4)
+    assert s["p90_ms"] > 1.0

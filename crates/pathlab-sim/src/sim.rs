@@ -95,6 +95,8 @@ enum Event {
     Reissue {
         worker: u32,
     },
+    /// The host pauses (`model::pause`).
+    HostPause,
     Sample,
     WarmupEnd,
     MeasureEnd,
@@ -185,6 +187,9 @@ pub struct Simulation {
     faults: Vec<ScheduledFault>,
     /// One stream per path for the errors of flaky paths.
     fault_rng: Vec<Stream>,
+    pause_rng: Stream,
+    /// The host reaps no completion before this time (`model::pause`).
+    paused_until: TimeNs,
     log: Vec<LogEntry>,
     /// Outages of any device so far: tells a give-up timer from an older one.
     outages: u32,
@@ -229,6 +234,8 @@ impl Simulation {
             adapter_intervals: Vec::new(),
             faults,
             fault_rng,
+            pause_rng: Stream::new(plan.seed, 0, Purpose::HostPauses),
+            paused_until: 0,
             log: Vec::new(),
             outages: 0,
             issued: 0,
@@ -252,6 +259,12 @@ impl Simulation {
             sim.events.schedule(sim.plan.warmup_ns, Event::WarmupEnd);
         }
         sim.events.schedule(end, Event::MeasureEnd);
+        if let Some(pauses) = sim.model.host_pauses {
+            let first = pauses.next_gap_ns(&mut sim.pause_rng);
+            if first < end {
+                sim.events.schedule(first, Event::HostPause);
+            }
+        }
         for (index, f) in sim.faults.iter().enumerate() {
             sim.events.schedule(f.at_ns, Event::Fault { index: index as u32 });
         }
@@ -313,7 +326,11 @@ impl Simulation {
             Event::StationDone { station, io, attempt } => self.station_done(station as usize, io, attempt),
             Event::ExtentRequest { group, device, extent } => self.extent_request(group, (device, extent)),
             Event::ExtentGrant { group, device, extent } => self.extent_grant(group, (device, extent)),
+            Event::Complete { io, attempt } if self.now < self.paused_until => {
+                self.events.schedule(self.paused_until, Event::Complete { io, attempt });
+            }
             Event::Complete { io, attempt } => self.complete(io, attempt),
+            Event::HostPause => self.host_pause(),
             Event::Fault { index } => self.apply_fault(index as usize),
             Event::Timeout { io, attempt } => {
                 if self.current(io, attempt) {
@@ -337,6 +354,17 @@ impl Simulation {
                 self.issuing = false;
                 self.at_end = Some(self.rec.snapshot(self.now));
             }
+        }
+    }
+
+    /// A pause starts now; the next one is scheduled while the run still issues I/O.
+    fn host_pause(&mut self) {
+        let pauses = self.model.host_pauses.expect("pauses are scheduled only when configured");
+        let until = self.now + pauses.next_duration_ns(&mut self.pause_rng);
+        self.paused_until = self.paused_until.max(until);
+        let next = self.now + pauses.next_gap_ns(&mut self.pause_rng);
+        if next < self.measure_end() {
+            self.events.schedule(next, Event::HostPause);
         }
     }
 

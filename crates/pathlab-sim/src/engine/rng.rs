@@ -18,6 +18,8 @@ pub enum Purpose {
     /// Errors on flaky paths: never drawn from the workload's streams, so that the I/Os stay
     /// the same whatever the faults do.
     Faults = 6,
+    /// Host pauses: their own stream, so that the I/Os stay the same with or without them.
+    HostPauses = 7,
 }
 
 /// SplitMix64 finaliser: spreads nearby seeds far apart.

@@ -3,12 +3,13 @@
 
 use super::contention::Contention;
 use super::nmp::{self, ClaimRule};
+use super::pause::HostPauses;
 use super::service::ServiceModel;
 use super::stack::StackRules;
 use super::{Adapter, Array, Controller, Device, HostState, Model, Outage, Path, Port, Replication, Station};
 use crate::engine::dist::Shape;
 use crate::scenario::esxcli::{self, EsxcliCommand};
-use crate::scenario::schema::{Distribution, ScenarioSpec, ServiceSpec};
+use crate::scenario::schema::{Distribution, PauseSpec, ScenarioSpec, ServiceSpec};
 use crate::scenario::units::FIBRE_NS_PER_KM;
 use pathlab_policy::{PathDesc, PathId, PolicyConfig};
 use std::collections::VecDeque;
@@ -43,7 +44,14 @@ fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), Fi
     if s.fixed.0 == 0 && s.per_kib.0 == 0 {
         return err(format!("{field}.fixed"), "a service time above zero is needed");
     }
-    let shape = match (s.distribution, s.cv) {
+    let shape = shape(s.distribution, s.cv, field)?;
+    let model = ServiceModel { fixed_ns: s.fixed.0 as f64, per_kib_ns: s.per_kib.0 as f64, shape };
+    Ok((model, s.servers))
+}
+
+/// The shape of a distribution given with its optional coefficient of variation.
+fn shape(distribution: Distribution, cv: Option<f64>, field: &str) -> Result<Shape, FieldError> {
+    Ok(match (distribution, cv) {
         (Distribution::Lognormal, Some(cv)) if cv > 0.0 && cv.is_finite() => Shape::lognormal_with_cv(cv),
         (Distribution::Lognormal, _) => {
             return err(format!("{field}.cv"), "lognormal needs cv, a coefficient of variation above 0")
@@ -51,9 +59,19 @@ fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), Fi
         (_, Some(_)) => return err(format!("{field}.cv"), "cv applies to the lognormal distribution only"),
         (Distribution::Fixed, None) => Shape::Fixed,
         (Distribution::Exponential, None) => Shape::Exponential,
-    };
-    let model = ServiceModel { fixed_ns: s.fixed.0 as f64, per_kib_ns: s.per_kib.0 as f64, shape };
-    Ok((model, s.servers))
+    })
+}
+
+fn host_pauses(spec: Option<&PauseSpec>) -> Result<Option<HostPauses>, FieldError> {
+    let Some(p) = spec else { return Ok(None) };
+    if p.every.0 == 0 {
+        return err("host.pauses.every", "must be above zero");
+    }
+    if p.duration.0 == 0 {
+        return err("host.pauses.duration", "must be above zero");
+    }
+    let shape = shape(p.distribution, p.cv, "host.pauses")?;
+    Ok(Some(HostPauses { mean_gap_ns: p.every.0 as f64, mean_duration_ns: p.duration.0 as f64, shape }))
 }
 
 fn station(name: String, s: &ServiceSpec, field: &str) -> Result<Station, FieldError> {
@@ -361,6 +379,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             cpus: spec.host.cpus,
             numa_nodes: spec.host.numa_nodes,
         },
+        host_pauses: host_pauses(spec.host.pauses.as_ref())?,
         adapters,
         arrays: side.arrays,
         controllers: side.controllers,

@@ -14,6 +14,7 @@ mod build;
 pub mod contention;
 pub mod fault;
 pub mod nmp;
+pub mod pause;
 pub mod service;
 pub mod stack;
 
@@ -23,6 +24,7 @@ use crate::engine::TimeNs;
 use contention::Contention;
 use fault::ErrorProfile;
 use pathlab_policy::{AluaState, HostView, PathSelector, PolicyConfig};
+use pause::HostPauses;
 use service::ServiceModel;
 use stack::StackRules;
 use std::collections::VecDeque;
@@ -228,6 +230,7 @@ pub struct Replication {
 pub struct Model {
     pub host_name: String,
     pub host: HostState,
+    pub host_pauses: Option<HostPauses>,
     pub adapters: Vec<Adapter>,
     pub arrays: Vec<Array>,
     pub controllers: Vec<Controller>,

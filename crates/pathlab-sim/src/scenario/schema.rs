@@ -83,6 +83,25 @@ pub struct HostSpec {
     /// default of the stack the device's policy belongs to (`model::stack`).
     #[serde(default)]
     pub stack: StackSpec,
+    /// `[host.pauses]`: moments when the host stops reaping completions (guest or VMkernel
+    /// scheduling, a load generator's garbage collection). Off unless given.
+    #[serde(default)]
+    pub pauses: Option<PauseSpec>,
+}
+
+/// `[host.pauses]`: pauses at Poisson instants `every` apart on average, each lasting
+/// `duration` (drawn from `distribution` with that mean). During a pause completions wait: the
+/// I/Os finish at the array but the application sees them only when the pause ends.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PauseSpec {
+    pub every: DurationNs,
+    pub duration: DurationNs,
+    #[serde(default)]
+    pub distribution: Distribution,
+    /// Coefficient of variation, for `lognormal` only.
+    #[serde(default)]
+    pub cv: Option<f64>,
 }
 
 /// `[host.stack]`: overrides of the stack's failure-handling timings, for every device.

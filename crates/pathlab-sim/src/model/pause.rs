@@ -1,0 +1,28 @@
+//! Host pauses: moments when the host stops reaping completions. A guest's vCPU descheduled by
+//! the VMkernel, a VMkernel world waiting for a physical CPU, or a load generator's own stall (a
+//! Java tool such as vdbench stops its threads for garbage collection) all look the same from
+//! the storage: I/Os finish at the array, but the application sees them only when the pause
+//! ends, and a closed-loop application issues nothing meanwhile.
+
+use crate::engine::dist::Shape;
+use crate::engine::rng::Stream;
+use crate::engine::TimeNs;
+
+/// Pauses at Poisson instants with a mean gap, each with a duration drawn from `shape`.
+#[derive(Clone, Copy, Debug)]
+pub struct HostPauses {
+    pub mean_gap_ns: f64,
+    pub mean_duration_ns: f64,
+    pub shape: Shape,
+}
+
+impl HostPauses {
+    /// Time from one pause's start to the next one's (exponential: Poisson instants).
+    pub fn next_gap_ns(&self, rng: &mut Stream) -> TimeNs {
+        (-rng.open01().ln() * self.mean_gap_ns).round() as TimeNs
+    }
+
+    pub fn next_duration_ns(&self, rng: &mut Stream) -> TimeNs {
+        (self.mean_duration_ns * self.shape.factor(rng.open01())).round() as TimeNs
+    }
+}
