@@ -879,7 +879,7 @@ mod tests {
         };
         assert_eq!(c.validate().unwrap_err().field, "base_weight");
         let c = DmMultipathConfig { relative_throughput: vec![1, 101], ..Default::default() };
-        assert!(c.validate().unwrap_err().message.contains("0..=100"));
+        assert!(c.validate().unwrap_err().message.contains("0 to 100"));
         let c = DmMultipathConfig { selector: DmSelectorKind::IoAffinity, ..Default::default() };
         assert_eq!(c.validate().unwrap_err().field, "cpu_map");
         assert_eq!(Failback::try_from(WordOrNumber::Number(30)), Ok(Failback::AfterSeconds(30)));

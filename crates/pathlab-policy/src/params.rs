@@ -53,7 +53,7 @@ pub fn check_range(spec: &ParamSpec, value: u64) -> Result<(), PolicyError> {
     match spec.range {
         Some((lo, hi)) if value < lo || value > hi => Err(PolicyError {
             field: spec.name.to_string(),
-            message: format!("{value} is out of range: allowed {lo}..={hi}"),
+            message: format!("{value} is out of range: allowed {lo} to {hi}"),
         }),
         _ => Ok(()),
     }

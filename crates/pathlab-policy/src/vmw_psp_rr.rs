@@ -449,7 +449,7 @@ mod tests {
     fn limits_outside_esxi_ranges_are_rejected() {
         let err = RoundRobinConfig { iops: 0, ..Default::default() }.validate().unwrap_err();
         assert_eq!(err.field, "iops");
-        assert!(err.message.contains("1..=2147483647"));
+        assert!(err.message.contains("1 to 2147483647"));
         assert!(RoundRobinConfig { bytes: 1 << 40, ..Default::default() }.validate().is_err());
     }
 }

@@ -3,7 +3,7 @@
 
 mod errors;
 
-use errors::{scenario_error, ScenarioError};
+use errors::{run_error, scenario_error, ScenarioError};
 use pathlab_sim::scenario::parse_override_value;
 use pathlab_sim::{Scenario, Simulation};
 use pyo3::exceptions::PyRuntimeError;
@@ -65,6 +65,12 @@ impl ScenarioHandle {
         self.inner.explained.clone()
     }
 
+    /// Legal settings that are probably not what was meant, as (field, message).
+    #[getter]
+    fn warnings(&self) -> Vec<(String, String)> {
+        self.inner.warnings.clone()
+    }
+
     /// End of the measurement window in simulated nanoseconds.
     #[getter]
     fn end_ns(&self) -> u64 {
@@ -73,7 +79,7 @@ impl ScenarioHandle {
 
     fn simulation(&self) -> PyResult<SimulationHandle> {
         let sim = self.inner.simulation().map_err(scenario_error)?;
-        Ok(SimulationHandle { inner: Mutex::new(Some(sim)) })
+        Ok(SimulationHandle { inner: Mutex::new(Some(sim)), file: self.inner.file.clone() })
     }
 }
 
@@ -81,6 +87,8 @@ impl ScenarioHandle {
 #[pyclass(module = "pathlab._core", frozen)]
 struct SimulationHandle {
     inner: Mutex<Option<Simulation>>,
+    /// The scenario's file, for errors the run itself finds in the input.
+    file: String,
 }
 
 impl SimulationHandle {
@@ -117,7 +125,7 @@ impl SimulationHandle {
             .map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
-        let result = py.detach(|| sim.finish()).map_err(PyRuntimeError::new_err)?;
+        let result = py.detach(|| sim.finish()).map_err(|e| run_error(&self.file, e))?;
         serde_json::to_string(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
 }
@@ -158,7 +166,7 @@ fn policy_catalog() -> String {
                     serde_json::json!({
                         "name": q.name,
                         "default": q.default,
-                        "range": q.range.map(|(lo, hi)| format!("{lo}..={hi}")),
+                        "range": q.range.map(|(lo, hi)| format!("{lo} to {hi}")),
                         "choices": q.choices,
                         "help": q.help,
                     })

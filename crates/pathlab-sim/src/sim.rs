@@ -97,7 +97,6 @@ enum Event {
     },
     /// The host pauses (`model::pause`).
     HostPause,
-    Sample,
     WarmupEnd,
     MeasureEnd,
 }
@@ -137,6 +136,28 @@ struct Io {
 
 const NOT_A_RETRY: u32 = u32::MAX;
 
+/// The most I/Os alive at once (about 100 bytes each): an open-loop rate that the paths cannot
+/// serve piles I/Os up without end, and the run stops there rather than exhaust memory.
+pub const MAX_LIVE_IOS: usize = 4_000_000;
+
+/// Why a run could not produce a result.
+#[derive(Debug, Clone)]
+pub enum RunError {
+    /// The workload asked for more than the host could hold in flight: bad input, not a bug.
+    Overloaded { field: String, message: String },
+    /// An I/O was lost or counted twice: a bug in the engine.
+    Accounting(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Overloaded { field, message } => write!(f, "{field}: {message}"),
+            RunError::Accounting(m) => f.write_str(m),
+        }
+    }
+}
+
 /// Where a write stands with the ownership of its extent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ExtentHold {
@@ -174,7 +195,7 @@ pub struct Simulation {
     measuring: bool,
     rec: Recorder,
     latency: Histogram<u64>,
-    device_latency: Vec<Histogram<u64>>,
+    device_latency: Vec<Histogram<u32>>,
     window_max_ns: u64,
     interval_max_ns: u64,
     last_sample: Snapshot,
@@ -190,6 +211,11 @@ pub struct Simulation {
     pause_rng: Stream,
     /// The host reaps no completion before this time (`model::pause`).
     paused_until: TimeNs,
+    /// The next interval boundary. Samples are kept out of the event queue (one at a time, not
+    /// all scheduled up front) and run before any event of the same time.
+    next_sample_at: Option<TimeNs>,
+    /// Set when open-loop arrivals pile up beyond what memory allows: the run stops issuing.
+    overloaded: Option<RunError>,
     log: Vec<LogEntry>,
     /// Outages of any device so far: tells a give-up timer from an older one.
     outages: u32,
@@ -205,11 +231,17 @@ fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
 }
 
+/// Per device (for its p99): 2 significant digits and 32-bit counts, 16 KiB instead of 270, so
+/// that a host of 10,000 devices fits in memory.
+fn new_device_histogram() -> Histogram<u32> {
+    Histogram::new_with_bounds(1, 3_600_000_000_000, 2).expect("valid histogram bounds")
+}
+
 impl Simulation {
     pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
         let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), model.stations.len());
         let last_sample = rec.snapshot(0);
-        let device_latency = model.devices.iter().map(|_| new_histogram()).collect();
+        let device_latency = model.devices.iter().map(|_| new_device_histogram()).collect();
         let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
         let mut sim = Simulation {
             model,
@@ -236,6 +268,8 @@ impl Simulation {
             fault_rng,
             pause_rng: Stream::new(plan.seed, 0, Purpose::HostPauses),
             paused_until: 0,
+            next_sample_at: None,
+            overloaded: None,
             log: Vec::new(),
             outages: 0,
             issued: 0,
@@ -245,16 +279,8 @@ impl Simulation {
             failovers: 0,
             plan,
         };
-        // Intervals restart at the end of the warm-up, so that none straddles it.
         let end = sim.measure_end();
-        let (warmup, step) = (sim.plan.warmup_ns, sim.plan.interval_ns);
-        let boundaries = (1..)
-            .map(|k| k * step)
-            .take_while(|&t| t < warmup)
-            .chain((0..).map(|k| warmup + k * step).skip_while(|&t| t == 0).take_while(|&t| t < end));
-        for t in boundaries.chain([end]) {
-            sim.events.schedule(t, Event::Sample);
-        }
+        sim.next_sample_at = sim.sample_after(0);
         if sim.plan.warmup_ns > 0 {
             sim.events.schedule(sim.plan.warmup_ns, Event::WarmupEnd);
         }
@@ -296,21 +322,48 @@ impl Simulation {
 
     /// Processes every event up to and including time `until`.
     pub fn run_until(&mut self, until: TimeNs) {
-        while let Some(t) = self.events.peek_time() {
-            if t > until {
-                break;
+        loop {
+            let next_event = self.events.peek_time();
+            if let Some(t) = self.next_sample_at.filter(|&t| t <= until && next_event.is_none_or(|e| t <= e)) {
+                self.now = t;
+                self.sample();
+                self.next_sample_at = self.sample_after(t);
+                continue;
             }
-            let (t, event) = self.events.pop().expect("peeked");
-            self.now = t;
-            self.handle(event);
+            match next_event {
+                Some(t) if t <= until => {
+                    let (t, event) = self.events.pop().expect("peeked");
+                    self.now = t;
+                    self.handle(event);
+                }
+                _ => break,
+            }
         }
         self.now = self.now.max(until.min(self.measure_end()));
+    }
+
+    /// The first interval boundary after `t`: every `interval` from the start until the end of
+    /// the warm-up, then every `interval` from the end of the warm-up (so that no interval
+    /// straddles it), and the end of the measurement.
+    fn sample_after(&self, t: TimeNs) -> Option<TimeNs> {
+        let (warmup, step, end) = (self.plan.warmup_ns, self.plan.interval_ns, self.measure_end());
+        if t < warmup {
+            return Some(((t / step + 1) * step).min(warmup));
+        }
+        let next = warmup + ((t - warmup) / step + 1) * step;
+        match next < end {
+            true => Some(next),
+            false => (t < end).then_some(end),
+        }
     }
 
     fn handle(&mut self, event: Event) {
         match event {
             Event::Arrival { worker } => {
                 let w = worker as usize;
+                if self.ios.live() >= MAX_LIVE_IOS {
+                    return self.overload(w);
+                }
                 self.issue(w);
                 let next = self.now + self.workers[w].next_gap_ns();
                 if next < self.measure_end() {
@@ -344,7 +397,6 @@ impl Simulation {
                     self.issue(worker as usize);
                 }
             }
-            Event::Sample => self.sample(),
             Event::WarmupEnd => {
                 self.measuring = true;
                 self.at_warmup = Some(self.rec.snapshot(self.now));
@@ -366,6 +418,20 @@ impl Simulation {
         if next < self.measure_end() {
             self.events.schedule(next, Event::HostPause);
         }
+    }
+
+    /// Open-loop arrivals have piled up to `MAX_LIVE_IOS`: stop issuing and say which workload.
+    fn overload(&mut self, w: usize) {
+        self.issuing = false;
+        let workload = self.workers[w].workload;
+        let secs = self.now as f64 / 1e9;
+        self.overloaded = Some(RunError::Overloaded {
+            field: format!("workloads.{workload}.rate"),
+            message: format!(
+                "{MAX_LIVE_IOS} I/Os were waiting at {secs:.3} s of simulated time: the paths cannot serve this \
+                 rate; lower it, or give `outstanding` (a closed loop) instead"
+            ),
+        });
     }
 
     fn current(&self, io: u32, attempt: u32) -> bool {
@@ -776,19 +842,22 @@ impl Simulation {
 
     /// Lets every I/O in flight finish, fails those that can never finish, checks that every
     /// I/O issued completed or failed exactly once, and returns the results.
-    pub fn finish(mut self) -> Result<RunResult, String> {
+    pub fn finish(mut self) -> Result<RunResult, RunError> {
         self.run_until(TimeNs::MAX);
         for d in 0..self.model.devices.len() {
             self.fail_waiting(d);
         }
+        if let Some(e) = self.overloaded.take() {
+            return Err(e);
+        }
         if self.issued != self.completed + self.failed || self.ios.live() != 0 {
-            return Err(format!(
+            return Err(RunError::Accounting(format!(
                 "I/O accounting broken: issued {} but completed {} and failed {} ({} still alive)",
                 self.issued,
                 self.completed,
                 self.failed,
                 self.ios.live()
-            ));
+            )));
         }
         Ok(self.result())
     }
@@ -798,13 +867,6 @@ impl Simulation {
         let end = self.at_end.as_ref().expect("end snapshot taken");
         let secs = (end.time - start.time) as f64 / 1e9;
         let g = end.guest.since(&start.guest);
-        let ms = |h: &Histogram<u64>, q: f64| {
-            if h.is_empty() {
-                0.0
-            } else {
-                h.value_at_quantile(q) as f64 / 1e6
-            }
-        };
         let summary = Summary {
             figures: Figures::from_counters(
                 &g,
@@ -812,10 +874,10 @@ impl Simulation {
                 end.outstanding_area - start.outstanding_area,
                 self.window_max_ns,
             ),
-            p50_ms: ms(&self.latency, 0.50),
-            p90_ms: ms(&self.latency, 0.90),
-            p99_ms: ms(&self.latency, 0.99),
-            p999_ms: ms(&self.latency, 0.999),
+            p50_ms: quantile_ms(&self.latency, 0.50),
+            p90_ms: quantile_ms(&self.latency, 0.90),
+            p99_ms: quantile_ms(&self.latency, 0.99),
+            p999_ms: quantile_ms(&self.latency, 0.999),
             errors: end.paths.iter().zip(&start.paths).map(|(e, s)| e.errors - s.errors).sum(),
             retries: end.devices.iter().zip(&start.devices).map(|(e, s)| e.retries - s.retries).sum(),
             failed: self.failed,
@@ -836,7 +898,7 @@ impl Simulation {
                 dqlen: d.queue_depth,
                 actv: level_mean(end.device_active_area[i] - start.device_active_area[i], secs),
                 qued: level_mean(end.device_queued_area[i] - start.device_queued_area[i], secs),
-                p99_ms: ms(&self.device_latency[i], 0.99),
+                p99_ms: quantile_ms(&self.device_latency[i], 0.99),
                 figures: EsxtopFigures::from_counters(&end.devices[i].since(&start.devices[i]), secs),
             })
             .collect();
@@ -916,6 +978,15 @@ impl Simulation {
                 peak_in_flight: self.ios.capacity_used() as u64,
             },
         }
+    }
+}
+
+/// A latency quantile in milliseconds; 0 for an empty histogram.
+fn quantile_ms<T: hdrhistogram::Counter>(h: &Histogram<T>, q: f64) -> f64 {
+    if h.is_empty() {
+        0.0
+    } else {
+        h.value_at_quantile(q) as f64 / 1e6
     }
 }
 

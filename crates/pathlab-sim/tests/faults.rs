@@ -553,7 +553,7 @@ fn bad_fault_specs_name_the_field_and_what_is_allowed() {
         (
             fault(&format!("kind = \"flaky\"\nfrom = \"0s\"\npath = \"{P0_1}\"\nerror_rate = 1.5")),
             "",
-            "faults.0.error_rate: 1.5 is out of range: allowed 0..=1",
+            "faults.0.error_rate: 1.5 is out of range: allowed 0 to 1",
         ),
         (
             fault(&format!("kind = \"flaky\"\nfrom = \"0s\"\npath = \"{P0_1}\"\nport = \"a/P0\"")),

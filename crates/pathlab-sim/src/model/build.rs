@@ -95,7 +95,7 @@ fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
         return err("host.cpus", "must be at least 1");
     }
     if host.numa_nodes == 0 || host.numa_nodes > host.cpus {
-        return err("host.numa_nodes", format!("allowed 1..={} (one CPU at least per node)", host.cpus));
+        return err("host.numa_nodes", format!("allowed 1 to {} (one CPU at least per node)", host.cpus));
     }
     if host.adapters.is_empty() {
         return err("host.adapters", "at least one adapter is needed");
@@ -107,7 +107,7 @@ fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
             return err(format!("host.adapters.{i}.queue_depth"), "must be at least 1");
         }
         if a.numa_node >= host.numa_nodes {
-            return err(format!("host.adapters.{i}.numa_node"), format!("allowed 0..{}", host.numa_nodes));
+            return err(format!("host.adapters.{i}.numa_node"), format!("allowed 0 to {}", host.numa_nodes - 1));
         }
         let rate = a.link_speed.map(|r| r.0 / 1e9);
         if rate.is_some_and(|r| r <= 0.0 || !r.is_finite()) {
@@ -391,11 +391,24 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         replications,
     };
 
+    let mut luns_seen = std::collections::HashSet::new();
     for (di, d) in spec.devices.iter().enumerate() {
         let field = format!("devices.{di}");
         let array = find(&array_names, &d.array, &format!("{field}.array"), "array")?;
         if d.queue_depth == 0 {
             return err(format!("{field}.queue_depth"), "must be at least 1");
+        }
+        if d.owner.is_some() && m.arrays[array].symmetric {
+            return err(
+                format!("{field}.owner"),
+                format!("array \"{}\" is symmetric: every controller serves the LUN, none owns it", d.array),
+            );
+        }
+        if !luns_seen.insert((array, d.lun)) {
+            return err(
+                format!("{field}.lun"),
+                format!("LUN {} is already used on array \"{}\": give each device its own number", d.lun, d.array),
+            );
         }
         let arrays_of_device: Vec<usize> = match group_of[di] {
             Some(g) => m.replications[g].arrays.to_vec(),

@@ -263,7 +263,7 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
             FaultSpec::Flaky(FlakySpec { path, port, from, until, error_rate, burst_every, burst_length }) => {
                 let paths = target_paths(model, path, port, &field)?;
                 if !(0.0..=1.0).contains(error_rate) {
-                    return err(format!("{field}.error_rate"), format!("{error_rate} is out of range: allowed 0..=1"));
+                    return err(format!("{field}.error_rate"), format!("{error_rate} is out of range: allowed 0 to 1"));
                 }
                 let burst = match (burst_every, burst_length) {
                     (None, None) => None,

@@ -2,15 +2,18 @@
 
 pub mod error;
 pub mod esxcli;
+pub mod limits;
 pub mod schema;
 pub mod units;
+mod wording;
 
 pub use error::ScenarioError;
 
 use crate::model::build_model;
-use crate::model::fault::resolve_faults;
+use crate::model::fault::{resolve_faults, ScheduledFault};
+use crate::model::Model;
 use crate::sim::{RunPlan, Simulation};
-use crate::workload::build_workers;
+use crate::workload::{build_workers, Worker};
 use schema::{ScenarioSpec, VariantSpec, PUBLISHABLE};
 use std::collections::BTreeMap;
 
@@ -28,6 +31,8 @@ pub struct Scenario {
     pub tolerance: BTreeMap<String, f64>,
     /// Published figures the model knowingly does not match, with the reason.
     pub explained: BTreeMap<String, String>,
+    /// Legal settings that are probably not what was meant, as (field, message).
+    pub warnings: Vec<(String, String)>,
 }
 
 /// Parses a `--set` value: a TOML literal (`1`, `true`, `"x"`, `[1, 2]`), else a bare string.
@@ -107,7 +112,8 @@ fn deserialize<T: serde::de::DeserializeOwned>(
         // serde's wording made plain: one line, "value" (a scenario variant is another thing),
         // and an unknown field named in the path.
         let raw = e.into_inner().to_string();
-        let mut message = raw.lines().next().unwrap_or_default().replace("unknown variant", "unknown value");
+        let mut message =
+            wording::plain(raw.lines().next().unwrap_or_default()).replace("unknown variant", "unknown value");
         if let Some((inner, rest)) = message.split_once(schema::FIELD_PATH_END) {
             path = if path.is_empty() { inner.to_string() } else { format!("{path}.{inner}") };
             message = rest.to_string();
@@ -203,15 +209,17 @@ impl Scenario {
         for (key, value) in overrides {
             apply_override(&mut root, key, value, file, key)?;
         }
+        let mut spec: ScenarioSpec = deserialize(root, file, "")?;
+        // Set on the typed spec: a TOML integer cannot hold seeds of 2^63 and above.
         if let Some(seed) = seed {
-            apply_override(&mut root, "run.seed", &toml::Value::Integer(seed as i64), file, "seed")?;
+            spec.run.seed = seed;
         }
-        let spec: ScenarioSpec = deserialize(root, file, "")?;
         check_published(&spec.published, &spec.tolerance, file, "")?;
         let (published, tolerance, explained) = match &selected {
             Some(v) => (v.published.clone(), v.tolerance.clone(), v.explained.clone()),
             None => (spec.published.clone(), spec.tolerance.clone(), Default::default()),
         };
+        let warnings = limits::warnings(&spec);
         let scenario = Scenario {
             file: file.to_string(),
             spec,
@@ -220,8 +228,9 @@ impl Scenario {
             published,
             tolerance,
             explained,
+            warnings,
         };
-        scenario.simulation()?; // every cross-reference is checked here, before anyone runs it
+        scenario.parts()?; // every cross-reference and limit is checked here, before anyone runs it
         Ok(scenario)
     }
 
@@ -235,6 +244,12 @@ impl Scenario {
 
     /// A fresh simulation of this scenario.
     pub fn simulation(&self) -> Result<Simulation, ScenarioError> {
+        let (model, workers, plan, faults) = self.parts()?;
+        Ok(Simulation::new(model, workers, plan, faults))
+    }
+
+    /// What a simulation is made of, every input checked.
+    fn parts(&self) -> Result<(Model, Vec<Worker>, RunPlan, Vec<ScheduledFault>), ScenarioError> {
         let err = |(field, message): (String, String)| ScenarioError::new(&self.file, field, message);
         let run = &self.spec.run;
         if run.duration.0 == 0 {
@@ -244,6 +259,7 @@ impl Scenario {
             return Err(ScenarioError::new(&self.file, "run.interval", "must be above zero"));
         }
         let model = build_model(&self.spec).map_err(err)?;
+        limits::check(&self.spec, model.paths.len()).map_err(err)?;
         let workers = build_workers(&self.spec.workloads, |n| model.devices.iter().position(|d| d.name == n), run.seed)
             .map_err(err)?;
         let faults = resolve_faults(&self.spec.faults, &model, run.warmup.0 + run.duration.0).map_err(err)?;
@@ -255,6 +271,6 @@ impl Scenario {
             duration_ns: run.duration.0,
             interval_ns: run.interval.0,
         };
-        Ok(Simulation::new(model, workers, plan, faults))
+        Ok((model, workers, plan, faults))
     }
 }

@@ -389,6 +389,24 @@ pub enum FaultSpec {
     LinkSpeed(LinkSpeedSpec),
 }
 
+impl FaultSpec {
+    /// When the fault starts (`at`, or `from` for windows).
+    pub fn starts_at(&self) -> DurationNs {
+        match self {
+            FaultSpec::PathDown(f) => f.at,
+            FaultSpec::PathUp(f) => f.at,
+            FaultSpec::PortDown(f) => f.at,
+            FaultSpec::PortUp(f) => f.at,
+            FaultSpec::AllPathsDown(f) => f.at,
+            FaultSpec::AluaState(f) => f.at,
+            FaultSpec::ControllerFailover(f) => f.at,
+            FaultSpec::Flaky(f) => f.from,
+            FaultSpec::Congestion(f) => f.from,
+            FaultSpec::LinkSpeed(f) => f.from,
+        }
+    }
+}
+
 /// Every `kind`, as written.
 pub const FAULT_KINDS: &[&str] = &[
     "path_down",

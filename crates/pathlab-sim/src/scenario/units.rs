@@ -15,6 +15,12 @@ fn split_number(s: &str) -> Option<(f64, &str)> {
     Some((number, s[end..].trim()))
 }
 
+/// The longest time a scenario may name (100 days): sums of a few such times (warm-up plus
+/// duration plus a timeout) stay far inside the engine's 64-bit nanosecond clock.
+pub const MAX_DURATION_NS: u64 = 100 * 24 * 3_600_000_000_000;
+/// The largest size a scenario may name (1 EiB): byte counts and offsets stay inside 64 bits.
+pub const MAX_BYTES: u64 = 1 << 60;
+
 fn parse_with(s: &str, units: &[(&str, f64)]) -> Result<f64, String> {
     let allowed = || units.iter().map(|u| u.0).filter(|u| !u.is_empty()).collect::<Vec<_>>().join(", ");
     let (number, unit) =
@@ -34,6 +40,7 @@ const SIZE_UNITS: &[(&str, f64)] = &[
     ("MiB", 1048576.0),
     ("GiB", 1073741824.0),
     ("TiB", 1099511627776.0),
+    ("PiB", 1125899906842624.0),
     ("KB", 1e3),
     ("MB", 1e6),
     ("GB", 1e9),
@@ -54,12 +61,31 @@ const RATE_UNITS: &[(&str, f64)] = &[
 ];
 const DISTANCE_UNITS: &[(&str, f64)] = &[("m", 1e-3), ("km", 1.0)];
 
+/// A value in base units, refused above `max` (also when it is not a finite number).
+fn bounded(s: &str, value: f64, max: u64, limit: &str) -> Result<u64, String> {
+    if value.is_finite() && value <= max as f64 {
+        Ok(value.round() as u64)
+    } else {
+        Err(format!("\"{s}\" is too large: at most {limit}"))
+    }
+}
+
 pub fn parse_duration_ns(s: &str) -> Result<u64, String> {
-    Ok(parse_with(s, DURATION_UNITS)?.round() as u64)
+    bounded(s, parse_with(s, DURATION_UNITS)?, MAX_DURATION_NS, "100 days (2400h)")
 }
 
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    Ok(parse_with(s, SIZE_UNITS)?.round() as u64)
+    bounded(s, parse_with(s, SIZE_UNITS)?, MAX_BYTES, "1 EiB (1024PiB)")
+}
+
+/// A rate or distance: any finite number, refused when it overflows to infinity.
+fn parse_finite(s: &str, units: &[(&str, f64)]) -> Result<f64, String> {
+    let value = parse_with(s, units)?;
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(format!("\"{s}\" is too large"))
+    }
 }
 
 /// A string-only unit quantity: a bare number is refused because its unit would be a guess.
@@ -89,8 +115,8 @@ macro_rules! unit_type {
 
 unit_type!(DurationNs, u64, "a duration", "26us", parse_duration_ns);
 unit_type!(Bytes, u64, "a size", "8KiB", parse_bytes);
-unit_type!(BytesPerSec, f64, "a link speed", "16Gb", |s| parse_with(s, RATE_UNITS));
-unit_type!(Kilometres, f64, "a distance", "50km", |s| parse_with(s, DISTANCE_UNITS));
+unit_type!(BytesPerSec, f64, "a link speed", "16Gb", |s| parse_finite(s, RATE_UNITS));
+unit_type!(Kilometres, f64, "a distance", "50km", |s| parse_finite(s, DISTANCE_UNITS));
 
 #[cfg(test)]
 mod tests {
@@ -113,5 +139,16 @@ mod tests {
         assert!(err.contains("unknown unit \"parsecs\""), "{err}");
         assert!(err.contains("us, µs, ms"), "{err}");
         assert!(parse_bytes("lots").unwrap_err().contains("not a number"));
+    }
+
+    #[test]
+    fn values_beyond_the_engines_range_are_refused_not_wrapped() {
+        assert_eq!(parse_duration_ns("2400h").unwrap(), MAX_DURATION_NS);
+        let err = parse_duration_ns("9999999999999h").unwrap_err();
+        assert!(err.contains("too large: at most 100 days"), "{err}");
+        assert!(parse_duration_ns("99999999999h").is_err());
+        assert!(parse_bytes("2048PiB").unwrap_err().contains("at most 1 EiB"));
+        let huge = format!("{}Gb", "9".repeat(400));
+        assert!(parse_finite(&huge, RATE_UNITS).unwrap_err().contains("too large"));
     }
 }

@@ -35,6 +35,8 @@ enum Sizes {
 }
 
 pub struct Worker {
+    /// Index of the workload in the scenario (for messages about it).
+    pub workload: usize,
     pub device: usize,
     pub mode: Loop,
     pub in_flight: u32,
@@ -157,7 +159,7 @@ pub fn build_workers(
             }
         };
         if !(0.0..=100.0).contains(&w.read_pct) {
-            return Err((field("read_pct"), format!("{} is out of range: allowed 0..=100", w.read_pct)));
+            return Err((field("read_pct"), format!("{} is out of range: allowed 0 to 100", w.read_pct)));
         }
         let sizes = match (&w.block_size, &w.bssplit) {
             (Some(_), Some(_)) => return Err((field("bssplit"), "give `block_size` or `bssplit`, not both".into())),
@@ -214,6 +216,7 @@ pub fn build_workers(
                 .ok_or_else(|| (format!("workloads.{wi}.devices.{k}"), format!("unknown device \"{name}\"")))?;
             let owner = workers.len() as u64;
             workers.push(Worker {
+                workload: wi,
                 device,
                 mode,
                 in_flight: 0,

@@ -1,0 +1,76 @@
+//! Limits on what a scenario may ask for, derived from memory, checked before anything is
+//! allocated or simulated. Each error names the field and the limit.
+
+use super::schema::ScenarioSpec;
+use crate::model::FieldError;
+use crate::sim::MAX_LIVE_IOS;
+
+/// Per-interval figures are kept for every object (host, device, path, adapter), about 200
+/// bytes a row: 2,000,000 rows is about 400 MB.
+pub const MAX_INTERVAL_ROWS: u64 = 2_000_000;
+/// One I/O per nanosecond: the engine's clock cannot space arrivals closer.
+pub const MAX_RATE: f64 = 1e9;
+pub const MAX_DEVICES: usize = 100_000;
+pub const MAX_ADAPTERS: usize = 4_096;
+
+/// Checks the counts of a scenario; `paths` is the number of paths the zoning makes.
+pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
+    if spec.devices.len() > MAX_DEVICES {
+        return Err(("devices".into(), format!("{} devices: at most {MAX_DEVICES}", spec.devices.len())));
+    }
+    if spec.host.adapters.len() > MAX_ADAPTERS {
+        return Err(("host.adapters".into(), format!("at most {MAX_ADAPTERS} adapters")));
+    }
+    let mut outstanding: u64 = 0;
+    for (i, w) in spec.workloads.iter().enumerate() {
+        if let Some(n) = w.outstanding {
+            outstanding += u64::from(n) * w.devices.len() as u64;
+            if outstanding > MAX_LIVE_IOS as u64 {
+                return Err((
+                    format!("workloads.{i}.outstanding"),
+                    format!("{n}: at most {MAX_LIVE_IOS} I/Os outstanding in all (about 100 bytes each)"),
+                ));
+            }
+        }
+        if let Some(rate) = w.rate.filter(|r| *r > MAX_RATE) {
+            return Err((format!("workloads.{i}.rate"), format!("{rate}: at most {MAX_RATE} I/Os per second")));
+        }
+    }
+    let run = &spec.run;
+    let end = run.warmup.0 + run.duration.0;
+    if run.interval.0 > 0 {
+        // Boundaries every interval up to the warm-up, then from it to the end.
+        let intervals = run.warmup.0.div_ceil(run.interval.0) + run.duration.0.div_ceil(run.interval.0);
+        let objects = 1 + spec.devices.len() as u64 + paths as u64 + spec.host.adapters.len() as u64;
+        if intervals.saturating_mul(objects) > MAX_INTERVAL_ROWS {
+            let shortest = (end as u128 * objects as u128).div_ceil(MAX_INTERVAL_ROWS as u128);
+            return Err((
+                "run.interval".into(),
+                format!(
+                    "{intervals} intervals × {objects} objects is too many rows of interval figures (at most \
+                     {MAX_INTERVAL_ROWS}): use an interval of at least {} ms",
+                    shortest.div_ceil(1_000_000)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Settings that are legal but probably not what was meant: one line each, for stderr.
+pub fn warnings(spec: &ScenarioSpec) -> Vec<(String, String)> {
+    let end = spec.run.warmup.0 + spec.run.duration.0;
+    spec.faults
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.starts_at().0 >= end)
+        .map(|(i, f)| {
+            let message = format!(
+                "starts at {} s, at or after the end of the run ({} s): it never happens",
+                f.starts_at().0 as f64 / 1e9,
+                end as f64 / 1e9
+            );
+            (format!("faults.{i}"), message)
+        })
+        .collect()
+}
