@@ -12,7 +12,7 @@ def test_load_override_run_and_read_dataframes(scenarios) -> None:
     s = Scenario.load(scenarios / "c1-vmax-1lun.toml", variant="iops1", set={"run.duration": "1s", "run.warmup": "0s"})
     assert s.variant == "iops1" and s.published["iops"] == pytest.approx(151892.44)
     r = s.run()
-    assert list(r.summary.columns)[:3] == ["ios", "iops", "mbps"]
+    assert list(r.summary.index)[:3] == ["ios", "iops", "mbps"]
     assert len(r.paths) == 8 and set(r.paths["device"]) == {"naa.60000970000197900123533030303031"}
     assert r.paths["cmds_s"].sum() == pytest.approx(r.devices["cmds_s"].sum())
     assert len(r.intervals) == 1 and r.intervals["measured"].all()

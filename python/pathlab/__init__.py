@@ -5,11 +5,11 @@ Load a scenario, override what you want, run it, read the results as DataFrames:
     import pathlab
     scenario = pathlab.Scenario.load("scenarios/c1-vmax-1lun.toml", variant="iops1")
     result = scenario.run()
-    result.summary          # vdbench figures, one row
+    result.summary          # vdbench figures, a Series by name
     result.paths            # esxtop figures per path
 """
 
-from pathlab.api import Result, Scenario, ScenarioError, policies, run_many
+from pathlab.api import PathlabWarning, Result, Scenario, ScenarioError, policies, run_many
 
-__all__ = ["Result", "Scenario", "ScenarioError", "policies", "run_many"]
+__all__ = ["PathlabWarning", "Result", "Scenario", "ScenarioError", "policies", "run_many"]
 __version__ = "0.1.0"

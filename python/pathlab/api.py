@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,10 @@ import pandas as pd
 
 from pathlab import _core
 from pathlab._core import ScenarioError
+from pathlab.toml_values import flatten, to_toml
+
+#: Seeds are 64-bit unsigned integers, as the engine's random streams take them.
+MAX_SEED = 2**64 - 1
 
 #: Simulated time advanced per step, as a fraction of the run: granularity of progress reports.
 _STEPS = 200
@@ -23,6 +28,8 @@ ProgressCallback = Callable[[float], None]
 def _read(path: str | os.PathLike[str]) -> str:
     """Reads a scenario file, turning every way it can be unreadable into a ScenarioError."""
     name = str(path)
+    if not name.strip():
+        raise ScenarioError(name, "", "no file name given")
     try:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -35,12 +42,21 @@ def _read(path: str | os.PathLike[str]) -> str:
         raise ScenarioError(name, "", f"not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
-def _overrides(values: Mapping[str, Any] | Iterable[str] | None) -> list[tuple[str, str]]:
-    """Accepts {"policy.iops": 1} or ["policy.iops=1"]; values are TOML literals."""
+def _overrides(values: Mapping[str, Any] | Iterable[str] | str | None) -> list[tuple[str, str]]:
+    """Accepts {"policy.iops": 1}, {"policy": {"iops": 1}} (Python values), or
+    ["policy.iops=1"] and "policy.iops=1" (as on the command line: TOML literals)."""
     if values is None:
         return []
     if isinstance(values, Mapping):
-        return [(k, v if isinstance(v, str) else json.dumps(v)) for k, v in values.items()]
+        pairs = []
+        for key, value in flatten(values):
+            try:
+                pairs.append((key, to_toml(value)))
+            except ValueError as e:
+                raise ScenarioError("set", key, str(e)) from None
+        return pairs
+    if isinstance(values, str):
+        values = [values]
     pairs = []
     for item in values:
         key, sep, value = item.partition("=")
@@ -48,6 +64,13 @@ def _overrides(values: Mapping[str, Any] | Iterable[str] | None) -> list[tuple[s
             raise ScenarioError("--set", item, "expected dotted.key=value, like policy.iops=1")
         pairs.append((key.strip(), value.strip()))
     return pairs
+
+
+def _check_seed(seed: Any, file: str) -> None:
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ScenarioError(file, "seed", f"{seed!r}: allowed a whole number from 0 to {MAX_SEED}")
 
 
 @dataclass(frozen=True)
@@ -79,6 +102,7 @@ class Scenario:
         seed: int | None = None,
     ) -> Scenario:
         pairs = tuple(_overrides(set))
+        _check_seed(seed, file)
         handle = _core.load_scenario(text, file, variant, list(pairs), seed)
         return cls(handle, text, pairs, seed)
 
@@ -130,14 +154,26 @@ class Scenario:
     def describe(self, at: str | int = 0) -> dict[str, Any]:
         """Devices and paths as esxcli / multipath show them, at simulated time `at` (ns, or a
         duration like "60s"; the run is simulated up to then)."""
-        sim = self.handle.simulation()
         try:
             at_ns = at if isinstance(at, int) else _core.parse_duration_ns(at)
         except ValueError as e:
             raise ScenarioError(self.file, "--at", str(e)) from None
+        end = self.handle.end_ns
+        if isinstance(at_ns, bool) or not isinstance(at_ns, int) or at_ns < 0:
+            raise ScenarioError(self.file, "--at", f"{at!r}: a time from 0 to the end of the run ({end / 1e9:g} s)")
+        if at_ns > end:
+            warn(self.file, "--at", f"{at_ns / 1e9:g} s is past the end of the run: showing the state at its end "
+                                    f"({end / 1e9:g} s)")
+            at_ns = end
+        sim = self.handle.simulation()
         if at_ns > 0:
             sim.run_until(at_ns)
         return json.loads(sim.describe())
+
+    @property
+    def warnings(self) -> list[tuple[str, str]]:
+        """Legal settings that are probably not what was meant, as (field, message)."""
+        return self.handle.warnings
 
     def run(self, progress: ProgressCallback | None = None) -> Result:
         """Runs the scenario; `progress` is called with the fraction of simulated time done."""
@@ -180,13 +216,22 @@ class Result:
     def __init__(self, data: dict[str, Any]):
         self.data = data
 
+    def __repr__(self) -> str:
+        s = self.data["summary"]
+        variant = f":{self.data['variant']}" if self.data["variant"] else ""
+        return (
+            f"<pathlab.Result {self.data['scenario']}{variant} seed={self.data['seed']}: "
+            f"{s['iops']:,.0f} I/O/s, {s['resp_ms']:.3f} ms mean, {s['p99_ms']:.3f} ms p99, "
+            f"{s['failed']} failed>"
+        )
+
     def to_json(self) -> str:
         return json.dumps(self.data, indent=2)
 
     @property
-    def summary(self) -> pd.DataFrame:
-        """The vdbench figures and percentiles of the measurement window, one row."""
-        return pd.DataFrame([self.data["summary"]])
+    def summary(self) -> pd.Series:
+        """The vdbench figures and percentiles of the measurement window, by name."""
+        return pd.Series(self.data["summary"], name=self.data["scenario"])
 
     devices = _table("devices", "Esxtop figures per device, with its SATP, policy and working paths.")
     paths = _table("paths", "Esxtop figures per path, with its ALUA state, target and errors.")
@@ -196,6 +241,15 @@ class Result:
     path_intervals = _table("path_intervals", "Esxtop figures per path and interval.")
     device_intervals = _table("device_intervals", "Esxtop figures per device and interval.")
     adapter_intervals = _table("adapter_intervals", "Esxtop figures per adapter and interval.")
+
+
+class PathlabWarning(UserWarning):
+    """A legal setting that is probably not what was meant."""
+
+
+def warn(file: str, field: str, message: str) -> None:
+    """Warns about a setting: the CLI prints it as one line on stderr."""
+    warnings.warn(f"{file}: {field}: {message}", PathlabWarning, stacklevel=3)
 
 
 def policies() -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from pathlab import shipped
 from pathlab.cli.common import handle_errors, load
 
 #: (label, file, variant, overrides). The minimal model twice, the second four times longer:
@@ -23,6 +24,23 @@ BENCHMARKS = (
     ("minimal 80 s", "bench-minimal.toml", None, ("run.duration=80s",)),
     ("C1 iops=1", "c1-vmax-1lun.toml", "iops1", ()),
 )
+
+
+#: Devices of the large-host benchmark (8 paths each).
+LARGE_HOST_DEVICES = 10_000
+
+
+def large_host_child() -> None:
+    """Entry of the child process: validate a host of 10,000 devices and start its run."""
+    from pathlab.api import Scenario
+    from pathlab.large_host import scenario_text
+
+    text = scenario_text(LARGE_HOST_DEVICES)
+    started = time.perf_counter()
+    scenario = Scenario.from_text(text, "large-host.toml")
+    validated = time.perf_counter()
+    scenario.handle.simulation()
+    print(json.dumps({"validate_s": validated - started, "start_s": time.perf_counter() - validated}))
 
 
 def child() -> None:
@@ -38,9 +56,9 @@ def child() -> None:
     print(json.dumps({"ios": result.data["accounting"]["issued"], "wall_s": wall}))
 
 
-def measure(file: str, variant: str | None, overrides: tuple[str, ...]) -> tuple[dict, float]:
+def measure(file: str, variant: str | None, overrides: tuple[str, ...], entry: str = "child") -> tuple[dict, float]:
     """Runs one benchmark in a child; returns its report and its peak RSS in MiB."""
-    code = "from pathlab.cli.bench import child; child()"
+    code = f"from pathlab.cli.bench import {entry}; {entry}()"
     proc = subprocess.Popen(
         [sys.executable, "-c", code, json.dumps([file, variant, list(overrides)])], stdout=subprocess.PIPE, text=True
     )
@@ -52,8 +70,8 @@ def measure(file: str, variant: str | None, overrides: tuple[str, ...]) -> tuple
 
 
 @click.command("bench")
-@click.option("--scenarios", "folder", default="scenarios", show_default=True, type=click.Path(file_okay=False),
-              help="Where the shipped scenarios are.")
+@click.option("--scenarios", "folder", default=str(shipped.FOLDER), type=click.Path(file_okay=False),
+              help="Where the scenarios are (default: those shipped with pathlab).")
 @click.option("--quick", is_flag=True, help="Simulate 2 s per benchmark (to check that it works).")
 @handle_errors
 def command(folder: str, quick: bool) -> None:
@@ -72,3 +90,7 @@ def command(folder: str, quick: bool) -> None:
         click.echo(f"{label:<16} {ios:>15,} {wall:>8.2f} {ios / wall / 1e6:>12.2f} {rss:>13.1f}")
     click.echo(f"{'(idle python)':<16} {'':>15} {'':>8} {'':>12} {idle_rss:>13.1f}")
     click.echo("one core per benchmark; peak RSS includes the Python interpreter, pandas and the scenario")
+    click.echo(f"pathlab bench: a host of {LARGE_HOST_DEVICES:,} devices", err=True)
+    large, large_rss = measure("", None, (), entry="large_host_child")
+    click.echo(f"\n{LARGE_HOST_DEVICES:,} devices x 8 paths: validate {large['validate_s']:.2f} s, start of the run "
+               f"{large['start_s']:.2f} s, peak RSS {large_rss:.1f} MiB")

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
+import warnings
+from pathlib import Path
 import threading
 import time
 from typing import Any, Callable, Sequence, TypeVar
@@ -12,7 +15,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from pathlab.api import Result, Scenario, ScenarioError, run_many
+from pathlab.api import MAX_SEED, PathlabWarning, Result, Scenario, ScenarioError, run_many, warn
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,7 +28,7 @@ set_option = click.option(
     metavar="KEY=VALUE",
     help="Override a scenario value by its dotted key, e.g. --set policy.iops=1 (repeatable).",
 )
-seed_option = click.option("--seed", type=click.IntRange(min=0), help="Seed of the random streams.")
+seed_option = click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), help="Seed of the random streams.")
 
 
 def error_line(e: ScenarioError) -> str:
@@ -34,17 +37,39 @@ def error_line(e: ScenarioError) -> str:
 
 
 def handle_errors(fn: F) -> F:
-    """Expected errors print one line on stderr and exit with status 2."""
+    """Expected errors print one line on stderr and exit with status 2; warnings print one
+    line on stderr each."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except ScenarioError as e:
-            click.echo(f"pathlab: error: {error_line(e)}", err=True)
-            sys.exit(2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", PathlabWarning)
+            warnings.showwarning = _show_warning
+            try:
+                return fn(*args, **kwargs)
+            except ScenarioError as e:
+                click.echo(f"pathlab: error: {error_line(e)}", err=True)
+                sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _show_warning(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
+    click.echo(f"pathlab: warning: {message}", err=True)
+
+
+def writable_output(path: str | None, option: str) -> None:
+    """Checks, before any run, that an output file can be created: one line and exit 2 if not."""
+    if path is None:
+        return
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise ScenarioError(option, path, "is a directory: give a file name")
+    if not folder.is_dir():
+        raise ScenarioError(option, path, f"folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ScenarioError(option, path, "permission denied")
 
 
 class LazyProgress:
@@ -99,4 +124,7 @@ def run_all(scenarios: Sequence[Scenario]) -> list[Result]:
 
 
 def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: int | None = None) -> Scenario:
-    return Scenario.load(path, variant=variant, set=list(sets), seed=seed)
+    scenario = Scenario.load(path, variant=variant, set=list(sets), seed=seed)
+    for field, message in scenario.warnings:
+        warn(scenario.file, field, message)
+    return scenario

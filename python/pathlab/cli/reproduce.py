@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from pathlab import shipped
+
 from pathlab.api import Scenario, ScenarioError
 from pathlab.cli.common import handle_errors, load, run_all
 
@@ -92,14 +94,14 @@ def table(rows: list[dict]) -> str:
 
 
 @click.command("reproduce")
-@click.argument("target", required=False, default="scenarios")
+@click.argument("target", required=False, default=str(shipped.FOLDER))
 @click.option("--check", is_flag=True,
               help="Exit 1 when a checked figure is out of tolerance without an explanation in its scenario.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @handle_errors
 def command(target: str, check: bool, fmt: str) -> None:
-    """Run every scenario in TARGET (a file or directory; default: scenarios/) that carries
-    published figures and print published against simulated."""
+    """Run every scenario in TARGET (a file or directory; default: the shipped scenarios) that
+    carries published figures and print published against simulated."""
     scenarios = with_published(scenario_files(target))
     if not scenarios:
         raise ScenarioError(target, "", "no scenario here publishes figures")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import pandas as pd
 
-from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option
+from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option, writable_output
 from pathlab.output import esxtop, esxtop_csv, vdbench
 
 
@@ -78,12 +78,13 @@ def summary_csv(rows: list[dict]) -> str:
 @seed_option
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @click.option("--intervals", is_flag=True, help="Print every interval line, as vdbench does.")
-@click.option("--esxtop-csv", "esxtop_out", type=click.Path(dir_okay=False, writable=True),
+@click.option("--esxtop-csv", "esxtop_out",
               help="Also write the run as an esxtop batch-mode CSV (esxtop -b) to this file.")
 @handle_errors
 def command(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None, fmt: str, intervals: bool,
             esxtop_out: str | None) -> None:
     """Run one scenario and print what vdbench and esxtop would show."""
+    writable_output(esxtop_out, "--esxtop-csv")
     scenario = load(file, variant, sets, seed)
     (result,) = run_all([scenario])
     if esxtop_out:

@@ -34,8 +34,14 @@ def devices(data: dict[str, Any]) -> str:
 
 
 def paths(data: dict[str, Any]) -> str:
-    rows = [[p["name"], p["target"], p["state"]] + _rates(p) for p in data["paths"]]
-    return _table(("PATH", "TARGET", "STATE") + _RATES, rows, 3)
+    """Esxtop's path panel, with what an admin checks next to it: the device, the path's state
+    and ALUA state (as `esxcli storage nmp path list` shows them), errors and retries."""
+    rows = [
+        [p["name"], p["device"], p["target"], p["state"], p["alua"]] + _rates(p)
+        + [str(p["errors"]), str(p["retries"])]
+        for p in data["paths"]
+    ]
+    return _table(("PATH", "DEVICE", "TARGET", "STATE", "ALUA") + _RATES + ("ERRS", "RETRY"), rows, 5)
 
 
 def adapters(data: dict[str, Any]) -> str:

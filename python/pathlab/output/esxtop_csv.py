@@ -7,9 +7,12 @@ adapters, the adapter-expanded paths, then each device followed by its paths."""
 from __future__ import annotations
 
 import csv
+import io
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterable
+
+from pathlab.api import ScenarioError
 
 HEADER_FIRST = "(PDH-CSV 4.0) (UTC)(0)"
 #: The nine rate and latency counters of adapters and paths, with their result keys.
@@ -29,19 +32,26 @@ DEVICE_QUEUE = ("Device Q Depth", "World Q Depth", "Active Commands", "Queued Co
 DEFAULT_START = datetime(2026, 1, 1)
 
 
-def _columns(data: dict[str, Any]) -> list[tuple[str, str, str, str]]:
-    """(object, instance, counter, key) for every column after the timestamp."""
-    cols = []
+#: A column: (object, instance, counter, result key, (object, name) of the row it reads).
+Column = tuple[str, str, str, str, tuple[str, str]]
+
+
+def _columns(data: dict[str, Any]) -> list[Column]:
+    """Every column after the timestamp."""
+    cols: list[Column] = []
     for a in data["adapters"]:
-        cols += [("Physical Disk Adapter", a["name"], c, k) for c, k in RATES]
+        cols += [("Physical Disk Adapter", a["name"], c, k, ("Physical Disk Adapter", a["name"])) for c, k in RATES]
     for a in data["adapters"]:
         for p in (p for p in data["paths"] if p["adapter"] == a["name"]):
-            cols += [("Physical Disk", f"{a['name']}:{p['name']}", c, k) for c, k in RATES]
+            # The adapter-expanded path carries the path's own figures.
+            source = ("Physical Disk Path", p["name"])
+            cols += [("Physical Disk", f"{a['name']}:{p['name']}", c, k, source) for c, k in RATES]
     for d in data["devices"]:
-        cols += [("Physical Disk SCSI Device", d["name"], c, c) for c in DEVICE_QUEUE]
-        cols += [("Physical Disk SCSI Device", d["name"], c, k) for c, k in RATES]
+        device = ("Physical Disk SCSI Device", d["name"])
+        cols += [("Physical Disk SCSI Device", d["name"], c, c, device) for c in DEVICE_QUEUE]
+        cols += [("Physical Disk SCSI Device", d["name"], c, k, device) for c, k in RATES]
         for p in (p for p in data["paths"] if p["device"] == d["name"]):
-            cols += [("Physical Disk Path", p["name"], c, k) for c, k in RATES]
+            cols += [("Physical Disk Path", p["name"], c, k, ("Physical Disk Path", p["name"])) for c, k in RATES]
     return cols
 
 
@@ -60,7 +70,8 @@ def _value(obj: str, counter: str, key: str, row: dict[str, Any], dqlen: int) ->
 
 
 def _line(fields: Iterable[str]) -> str:
-    return ",".join(f'"{f}"' for f in fields) + ","
+    # CSV quoting: a quote inside a field is doubled.
+    return ",".join('"' + f.replace('"', '""') + '"' for f in fields) + ","
 
 
 def write(data: dict[str, Any], out: str | Path, start: datetime = DEFAULT_START) -> int:
@@ -75,26 +86,27 @@ def write(data: dict[str, Any], out: str | Path, start: datetime = DEFAULT_START
             rows[kind, r["name"], r["t_s"]] = r
     times = sorted({r["t_s"] for r in data["device_intervals"]})
     stamp = lambda t: (start + timedelta(seconds=t)).strftime("%m/%d/%Y %H:%M:%S")  # noqa: E731
-    lines = [_line([HEADER_FIRST] + [f"\\\\{host}\\{o}({i})\\{c}" for o, i, c, _ in cols])]
+    lines = [_line([HEADER_FIRST] + [f"\\\\{host}\\{o}({i})\\{c}" for o, i, c, _, _ in cols])]
     zero = {k: 0.0 for _, k in RATES} | {"actv": 0.0, "qued": 0.0}
-    lines.append(_line([stamp(0)] + [_value(o, c, k, zero, dqlen.get(i, 1)) for o, i, c, k in cols]))
+    lines.append(_line([stamp(0)] + [_value(o, c, k, zero, dqlen.get(i, 1)) for o, i, c, k, _ in cols]))
     for t in times:
         cells = [stamp(t)]
-        for obj, inst, counter, key in cols:
-            if obj == "Physical Disk":  # the adapter-expanded path: the path's own figures
-                adapter, _, path = inst.partition(":")
-                row = rows["Physical Disk Path", path, t]
-            else:
-                row = rows[obj, inst, t]
-            cells.append(_value(obj, counter, key, row, dqlen.get(inst, 1)))
+        for obj, inst, counter, key, (kind, name) in cols:
+            cells.append(_value(obj, counter, key, rows[kind, name, t], dqlen.get(inst, 1)))
         lines.append(_line(cells))
-    Path(out).write_text("\n".join(lines) + "\n", encoding="ascii")
+    Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return len(times) + 1
 
 
 def read(path: str | Path) -> tuple[list[str], list[list[str]]]:
     """Reads an esxtop batch CSV back: the header (counter paths) and the rows, without the
     trailing empty column."""
-    with open(path, newline="", encoding="latin-1") as f:
-        table = [r[:-1] if r and r[-1] == "" else r for r in csv.reader(f)]
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:  # older captures: host names in a legacy code page
+        text = raw.decode("latin-1")
+    table = [r[:-1] if r and r[-1] == "" else r for r in csv.reader(io.StringIO(text, newline=""))]
+    if not table or not table[0] or not table[0][0].startswith("(PDH-CSV"):
+        raise ScenarioError(str(path), "line 1", "not an esxtop batch capture: expected a (PDH-CSV 4.0) header")
     return table[0], table[1:]

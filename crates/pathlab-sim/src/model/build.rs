@@ -103,6 +103,12 @@ fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
     unique(&host.adapters.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), "host.adapters")?;
     let mut adapters = Vec::new();
     for (i, a) in host.adapters.iter().enumerate() {
+        if a.name.is_empty() || a.name.contains([':', '"', '\\', '(', ')']) || a.name.chars().any(char::is_whitespace) {
+            return err(
+                format!("host.adapters.{i}.name"),
+                format!("\"{}\": an adapter name is one word without : \" \\ ( ) (it is part of runtime names like vmhba1:C0:T0:L1)", a.name),
+            );
+        }
         if a.queue_depth == 0 {
             return err(format!("host.adapters.{i}.queue_depth"), "must be at least 1");
         }

@@ -1,0 +1,38 @@
+"""`pathlab scenarios`: the shipped scenarios, and a copy of one to start a scenario of one's own."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import click
+
+from pathlab import shipped
+from pathlab.api import Scenario, ScenarioError
+from pathlab.cli.common import handle_errors, writable_output
+
+
+@click.command("scenarios")
+@click.option("--copy", "copy_name", metavar="NAME", help="Copy the shipped scenario NAME to DEST.")
+@click.argument("dest", required=False)
+@handle_errors
+def command(copy_name: str | None, dest: str | None) -> None:
+    """List the scenarios shipped with pathlab, or copy one (--copy NAME [DEST]) to edit."""
+    if copy_name is None:
+        if dest is not None:
+            raise ScenarioError("DEST", dest, "give --copy NAME to say what to copy")
+        for name in shipped.names():
+            scenario = Scenario.load(shipped.path(name))
+            first = scenario.description.strip().splitlines()[0] if scenario.description.strip() else ""
+            click.echo(f"{name:<36} {first}")
+        click.echo(f"(in {shipped.FOLDER})", err=True)
+        return
+    source = shipped.path(copy_name)
+    target = Path(dest) if dest else Path(source.name)
+    if target.is_dir():
+        target = target / source.name
+    writable_output(str(target), "DEST")
+    if target.exists():
+        raise ScenarioError("DEST", str(target), "already exists: not overwritten")
+    shutil.copyfile(source, target)
+    click.echo(f"pathlab: copied {copy_name} to {target}", err=True)

@@ -1,0 +1,47 @@
+"""Python values as TOML literals: the one way `set=` and `--set` values reach the scenario."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Mapping
+
+
+def to_toml(value: Any) -> str:
+    """A TOML literal for a Python value: strings quoted, booleans as true/false, lists as
+    arrays, mappings as inline tables. None and non-finite floats have no TOML form."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value} has no TOML form")
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{_key(k)} = {to_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(to_toml(v) for v in value) + "]"
+    if value is None:
+        raise ValueError("None has no TOML form: leave the key out instead")
+    raise ValueError(f"a {type(value).__name__} has no TOML form")
+
+
+def _key(key: Any) -> str:
+    text = str(key)
+    bare = text and all(c.isascii() and (c.isalnum() or c in "-_") for c in text)
+    return text if bare else json.dumps(text, ensure_ascii=False)
+
+
+def flatten(values: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """{"policy": {"iops": 1}} as [("policy.iops", 1)]: nested mappings name dotted keys."""
+    pairs: list[tuple[str, Any]] = []
+    for key, value in values.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            pairs += flatten(value, f"{dotted}.")
+        else:
+            pairs.append((dotted, value))
+    return pairs

@@ -1,0 +1,168 @@
+"""Hostile input: every bad value gives one line naming the file and field, exit 2, within a
+memory limit (a regression that allocates without bound fails here instead of swapping)."""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pathlab
+from conftest import ROOT, SCENARIOS
+
+C1 = str(SCENARIOS / "c1-vmax-1lun.toml")
+#: Address space allowed to each command: Python, pandas and the engine fit well inside.
+MEMORY_LIMIT = 1536 * 1024 * 1024
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def limited(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pathlab", *args], capture_output=True, text=True, cwd=cwd,
+                          preexec_fn=_limit_memory, timeout=120)
+
+
+def one_error_line(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    # Progress lines (a run longer than a second) are chatter; the error is one line.
+    lines = [line for line in done.stderr.strip().splitlines() if not line.endswith("% simulated")]
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        ("run.interval=1ns", "run.interval: 360000000000 intervals × 12 objects is too many rows"),
+        ("workloads.0.outstanding=2147483648", "workloads.0.outstanding: 2147483648: at most 4000000 I/Os"),
+        ("workloads.0.outstanding=-1", "workloads.0.outstanding: -1 is out of range: expected a whole number"),
+        ("run.duration=9999999999999h", 'run.duration: "9999999999999h" is too large: at most 100 days'),
+        ("run.interval=99999999999h", 'run.interval: "99999999999h" is too large'),
+        ('arrays.0.read_latency="99999999999h"', "arrays.0.read_latency: \"99999999999h\" is too large"),
+        ("policy=3", "policy: integer `3`: expected a table naming the policy"),
+        ('host.adapters.0.name="vmhba:1"', 'host.adapters.0.name: "vmhba:1": an adapter name is one word'),
+        ('devices.0.owner="1D"', "devices.0.owner: unknown controller"),
+    ],
+)
+def test_bad_values_give_one_line_and_exit_2(setting: str, expected: str) -> None:
+    line = one_error_line(limited("validate", C1, "--set", setting))
+    assert line.startswith(f"pathlab: error: {C1}: "), line
+    assert expected in line, line
+
+
+def open_loop(tmp_path: Path, rate: str) -> str:
+    path = tmp_path / "open.toml"
+    path.write_text(Path(C1).read_text().replace("outstanding = 128", f"rate = {rate}"))
+    return str(path)
+
+
+def test_an_open_loop_rate_beyond_capacity_stops_with_an_error_not_an_abort(tmp_path: Path) -> None:
+    # 1e9 I/Os per second into a host that serves 150,000: the I/Os pile up until the limit.
+    done = limited("run", open_loop(tmp_path, "1e9"), "--set", "run.duration=1s", "--set", "run.warmup=0s")
+    line = one_error_line(done)
+    assert "workloads.0.rate: 4000000 I/Os were waiting" in line, line
+
+
+def test_a_rate_above_one_per_nanosecond_is_refused(tmp_path: Path) -> None:
+    line = one_error_line(limited("validate", open_loop(tmp_path, "1e12")))
+    assert "workloads.0.rate: 1000000000000: at most 1000000000 I/Os per second" in line
+
+
+def test_seeds_outside_64_bits_are_refused_and_large_ones_kept_exact() -> None:
+    done = limited("run", C1, "--seed", str(2**64))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "18446744073709551615" in done.stderr
+    big = limited("run", C1, "--seed", str(2**63), "--set", "run.duration=1s", "--set", "run.warmup=0s",
+                  "--format", "json")
+    assert big.returncode == 0, big.stderr
+    assert f'"seed": {2**63}' in big.stdout
+    with pytest.raises(pathlab.ScenarioError, match="allowed a whole number from 0 to 18446744073709551615"):
+        pathlab.Scenario.load(C1, seed=-1)
+
+
+def test_output_files_are_checked_before_the_run(tmp_path: Path) -> None:
+    line = one_error_line(limited("run", C1, "--esxtop-csv", "/nonexistent/x.csv"))
+    assert line == "pathlab: error: --esxtop-csv: /nonexistent/x.csv: folder /nonexistent does not exist"
+
+
+def test_names_that_csv_quoting_must_escape_are_written_readably(tmp_path: Path) -> None:
+    out = tmp_path / "run.csv"
+    done = limited("run", str(SCENARIOS / "bench-minimal.toml"), "--set", "run.duration=1s",
+                   "--set", 'host.name="ésx \\"lab\\""', "--esxtop-csv", str(out))
+    assert done.returncode == 0, done.stderr
+    from pathlab.output import esxtop_csv
+
+    header, rows = esxtop_csv.read(out)
+    assert header[1].startswith('\\\\ésx "lab"\\Physical Disk Adapter(vmhba1)')
+    assert len(rows) >= 2
+
+
+def test_contradictions_are_refused(tmp_path: Path) -> None:
+    text = (SCENARIOS / "vmax3-shared-director.toml").read_text()
+    symmetric_owner = text.replace('lun = 1\n', 'lun = 1\nowner = "1D"\n')
+    path = tmp_path / "s.toml"
+    path.write_text(symmetric_owner)
+    assert "devices.0.owner: array \"vmax3\" is symmetric" in one_error_line(limited("validate", str(path)))
+    c1 = Path(C1).read_text()
+    twin = c1.replace("[policy]", '[[devices]]\nname = "naa.2"\narray = "vmax250f"\nlun = 1\n\n[policy]')
+    path.write_text(twin)
+    assert "devices.1.lun: LUN 1 is already used on array \"vmax250f\"" in one_error_line(limited("validate", str(path)))
+
+
+def test_what_would_be_ignored_is_said_on_stderr() -> None:
+    cx4 = str(SCENARIOS / "cx4-alua-path-failure.toml")
+    done = limited("validate", cx4, "--set", "run.duration=10s")
+    assert done.returncode == 0
+    assert "pathlab: warning: " in done.stderr and "faults.0: starts at 120 s" in done.stderr
+    shown = limited("show", "devices", str(SCENARIOS / "bench-minimal.toml"), "--at", "999s")
+    assert shown.returncode == 0
+    assert "--at: 999 s is past the end of the run" in shown.stderr
+
+
+def test_api_inputs_that_used_to_raise_python_errors() -> None:
+    with pytest.raises(pathlab.ScenarioError, match="no file name given"):
+        pathlab.Scenario.load("")
+    with pytest.raises(pathlab.ScenarioError, match="None has no TOML form"):
+        pathlab.Scenario.load(C1, set={"policy": {"iops": None}})
+    nested = pathlab.Scenario.load(C1, set={"policy": {"iops": 1}, "run": {"duration": "1s", "warmup": "0s"}})
+    assert nested.run().summary["iops"] > 100_000  # iops=1 took effect: all four ports work
+    assert pathlab.Scenario.load(C1, set="policy.iops=1").file == C1
+    with pytest.raises(pathlab.ScenarioError, match="a time from 0"):
+        nested.describe(-1)
+    from pathlab.output import esxtop_csv
+
+    with pytest.raises(pathlab.ScenarioError, match="not an esxtop batch capture"):
+        esxtop_csv.read(Path(C1))
+
+
+def test_a_result_says_what_it_measured() -> None:
+    r = pathlab.Scenario.load(str(SCENARIOS / "bench-minimal.toml"), set={"run.duration": "1s"}).run()
+    assert repr(r).startswith("<pathlab.Result bench-minimal seed=1: ")
+    assert "I/O/s" in repr(r) and "ms p99" in repr(r)
+    assert r.summary["iops"] == r.data["summary"]["iops"]
+
+
+def test_shipped_scenarios_work_from_any_directory(tmp_path: Path) -> None:
+    listed = limited("scenarios", cwd=tmp_path)
+    assert listed.returncode == 0 and "c1-vmax-1lun" in listed.stdout
+    copied = limited("scenarios", "--copy", "c1-vmax-1lun", "mine.toml", cwd=tmp_path)
+    assert copied.returncode == 0, copied.stderr
+    assert (tmp_path / "mine.toml").read_text() == Path(C1).read_text()
+    assert limited("scenarios", "--copy", "c1-vmax-1lun", "mine.toml", cwd=tmp_path).returncode == 2
+    done = limited("reproduce", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert '"scenario": "c1-vmax-1lun"' in done.stdout
+
+
+def test_policies_table_fits_100_columns_and_speaks_plainly() -> None:
+    done = limited("policies")
+    assert done.returncode == 0
+    assert max(len(line) for line in done.stdout.splitlines()) <= 100
+    assert "..=" not in done.stdout
+    assert "manual, immediate, followover, or 1 to 2147483647" in done.stdout
+    assert "fail, queue, or 1 to 2147483647" in done.stdout
