@@ -12,6 +12,8 @@ from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_optio
 from pathlab.cli.reproduce import scenario_files
 from pathlab.cli.run import csv_lines, summary_csv
 from pathlab.lineup import LINEUP, OURS, overrides
+from pathlab.replicate import replicate
+from pathlab.replicate import table as replicate_table
 
 FIGURES = (
     ("iops", "I/O rate", "{:.1f}"),
@@ -75,11 +77,16 @@ def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], seed: int 
 @click.option("--variant", help="With --lineup: the variant to start from.")
 @set_option
 @seed_option
+@click.option("--seeds", type=click.IntRange(min=2), help="Replications (seeds SEED, SEED+1, ...): means with 95% intervals.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @handle_errors
-def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], seed: int | None, fmt: str) -> None:
+def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], seed: int | None, seeds: int | None,
+            fmt: str) -> None:
     """Run every variant of FILE on the same I/Os and print them side by side; with --lineup,
     every stack's policies on FILE (or on every scenario of a directory)."""
+    if seeds:
+        replicated(file, lineup, variant, sets, range(seed or 1, (seed or 1) + seeds), fmt)
+        return
     if lineup:
         files = scenario_files(file) if Path(file).is_dir() else [file]
         reports = [run_lineup(f, variant, sets, seed) for f in files]
@@ -112,3 +119,23 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
         click.echo("")
         for name, desc in base.variants:
             click.echo(f"{name}: {desc}")
+
+
+def replicated(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], seeds: range, fmt: str) -> None:
+    """Every variant (or with --lineup every policy) over several seeds, paired by seed."""
+    files = scenario_files(file) if lineup and Path(file).is_dir() else [file]
+    for f in files:
+        if lineup:
+            settings = [(label, variant, overrides(policy)) for label, policy in LINEUP]
+        else:
+            base = load(f, None, sets)
+            if not base.variants:
+                raise ScenarioError(f, "variants", "the file defines no variants to compare")
+            settings = [(name, name, []) for name, _ in base.variants]
+        runs = replicate(f, sets, settings, seeds)
+        if fmt == "json":
+            click.echo(runs.assign(scenario=f).to_json(orient="records", indent=2))
+        elif fmt == "csv":
+            click.echo(runs.assign(scenario=f).to_csv(index=False), nl=False)
+        else:
+            click.echo(f"{f}\n{replicate_table(runs, OURS if lineup else None)}\n")
