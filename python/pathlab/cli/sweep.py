@@ -14,6 +14,7 @@ from rich.console import Console
 
 from pathlab.api import Scenario, ScenarioError, _read
 from pathlab.cli.common import handle_errors, set_option
+from pathlab.cli.report import write
 from pathlab.stats import aggregate
 from pathlab.sweep import FIGURES, Job, Journal, expand, file_axes, parse_axis, run_local, run_ray, sweep_table, default_workers
 
@@ -57,10 +58,11 @@ def write_table(df: pd.DataFrame, stem: Path, meta: dict) -> None:
 @click.option("--workers", type=click.IntRange(min=1), help="Local runs side by side (default: every core).")
 @click.option("--batch", type=click.IntRange(min=1), help="With --executor ray: runs per Ray task (default: points / (4 x CPUs)).")
 @click.option("--out", "out", help="Output stem: STEM-runs.{parquet,csv} and STEM-points.{parquet,csv} (default: FILE's name + -sweep).")
+@click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write the sweep's report to this HTML file.")
 @handle_errors
 def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds: int | None, first_seed: int,
             sets: tuple[str, ...], executor: str, address: str | None, workers: int | None, batch: int | None,
-            out: str | None) -> None:
+            out: str | None, html: str | None) -> None:
     """Run FILE at every point of a grid (from --grid or the file's [sweep] table), every variant,
     SEEDS times; print the mean and 95% interval of each figure per point. A sweep stopped and
     started again with the same output stem skips the runs it has done."""
@@ -102,3 +104,7 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     click.echo(f"pathlab sweep: {len(points)} runs; tables in {stem}-runs.* and {stem}-points.*", err=True)
     shown = ["variant", *keys, "seeds"] + [f"{f}_{s}" for f in ("iops", "resp_ms", "p99_ms") for s in ("mean", "ci95")]
     click.echo(points_df[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    if html:
+        from pathlab.report import sweep_report
+
+        write(html, sweep_report(runs, meta))
