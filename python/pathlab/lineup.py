@@ -40,6 +40,8 @@ def toml_inline(table: dict[str, Any]) -> str:
             return "true" if v else "false"
         if isinstance(v, (int, float)):
             return str(v)
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(value(x) for x in v) + "]"
         return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
     return "{ " + ", ".join(f"{k} = {value(v)}" for k, v in table.items()) + " }"

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from pathlab.api import ScenarioError, _read
-from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option
+from pathlab.cli.common import with_workload, workload_option, FORMATS, handle_errors, load, run_all, seed_option, set_option
 from pathlab.cli.report import provenance, write
 from pathlab.cli.reproduce import scenario_files
 from pathlab.cli.run import csv_lines, summary_csv
@@ -65,7 +65,7 @@ def lineup_table(name: str, labels: list[str], summaries: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None) -> tuple[str, list[str], list[dict]]:
+def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None) -> tuple[str, list[str], list[dict]]:
     """Every lineup policy on FILE: the scenario's label, the policies, each run's JSON result."""
     base = load(file, variant, sets, seed)
     scenarios = [load(file, variant, list(sets) + overrides(policy), seed) for _, policy in LINEUP]
@@ -78,6 +78,7 @@ def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], seed: int 
 @click.option("--lineup", is_flag=True, help="Compare every stack's policies (the standard lineup) instead of the variants.")
 @click.option("--variant", help="With --lineup: the variant to start from.")
 @set_option
+@workload_option
 @seed_option
 @click.option("--seeds", type=click.IntRange(min=2), help="Replications (seeds SEED, SEED+1, ...): means with 95% intervals.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
@@ -87,6 +88,7 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
             fmt: str, html: str | None) -> None:
     """Run every variant of FILE on the same I/Os and print them side by side; with --lineup,
     every stack's policies on FILE (or on every scenario of a directory)."""
+    sets = with_workload(file, workload, sets)
     if seeds:
         replicated(file, lineup, variant, sets, range(seed or 1, (seed or 1) + seeds), fmt, html)
         return

@@ -6,7 +6,7 @@ import click
 import pandas as pd
 
 from pathlab.cli.report import html_option, provenance, write
-from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option
+from pathlab.cli.common import with_workload, workload_option, FORMATS, handle_errors, load, run_all, seed_option, set_option
 from pathlab.output import esxtop, esxtop_csv, vdbench
 
 
@@ -76,6 +76,7 @@ def summary_csv(rows: list[dict]) -> str:
 @click.argument("file")
 @click.option("--variant", help="Apply one of the file's named variants.")
 @set_option
+@workload_option
 @seed_option
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @click.option("--intervals", is_flag=True, help="Print every interval line, as vdbench does.")
@@ -83,9 +84,10 @@ def summary_csv(rows: list[dict]) -> str:
               help="Also write the run as an esxtop batch-mode CSV (esxtop -b) to this file.")
 @html_option
 @handle_errors
-def command(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None, fmt: str, intervals: bool,
+def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None, fmt: str, intervals: bool,
             esxtop_out: str | None, html: str | None) -> None:
     """Run one scenario and print what vdbench and esxtop would show."""
+    sets = with_workload(file, workload, sets)
     scenario = load(file, variant, sets, seed)
     (result,) = run_all([scenario])
     if esxtop_out:

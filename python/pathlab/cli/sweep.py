@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 from rich.console import Console
 
 from pathlab.api import Scenario, ScenarioError, _read
-from pathlab.cli.common import handle_errors, set_option
+from pathlab.cli.common import with_workload, workload_option, handle_errors, set_option
 from pathlab.cli.report import write
 from pathlab.stats import aggregate
 from pathlab.sweep import FIGURES, Job, Journal, expand, file_axes, parse_axis, run_local, run_ray, sweep_table, default_workers
@@ -53,6 +53,7 @@ def write_table(df: pd.DataFrame, stem: Path, meta: dict) -> None:
 @click.option("--seeds", type=click.IntRange(min=1), help="Replications per point (default: the [sweep] table's, else 1).")
 @click.option("--seed", "first_seed", type=click.IntRange(min=0), default=1, show_default=True, help="Seed of the first replication.")
 @set_option
+@workload_option
 @click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True)
 @click.option("--address", help="With --executor ray: the cluster to join (default: start a local one).")
 @click.option("--workers", type=click.IntRange(min=1), help="Local runs side by side (default: every core).")
@@ -61,11 +62,12 @@ def write_table(df: pd.DataFrame, stem: Path, meta: dict) -> None:
 @click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write the sweep's report to this HTML file.")
 @handle_errors
 def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds: int | None, first_seed: int,
-            sets: tuple[str, ...], executor: str, address: str | None, workers: int | None, batch: int | None,
+            sets: tuple[str, ...], workload: str | None, executor: str, address: str | None, workers: int | None, batch: int | None,
             out: str | None, html: str | None) -> None:
     """Run FILE at every point of a grid (from --grid or the file's [sweep] table), every variant,
     SEEDS times; print the mean and 95% interval of each figure per point. A sweep stopped and
     started again with the same output stem skips the runs it has done."""
+    sets = with_workload(file, workload, sets)
     table = sweep_table(file)
     axes = [parse_axis(g) for g in grids] if grids else file_axes(file, table)
     base = Scenario.load(file, set=list(sets))
