@@ -208,4 +208,5 @@ def sweep_report(runs: pd.DataFrame, meta: dict[str, Any]) -> str:
     sections = [("Sweep curves", "".join(plots)), ("Points", shown.to_html(index=False, float_format=lambda v: f"{v:.4g}"))]
     provenance = {"scenario file": meta["file"], "grid": ", ".join(axes), "seeds": f"{meta['seeds']} from {meta['first_seed']}",
                   "overrides": " ".join(meta["sets"]) or "none"}
-    return page(f"pathlab sweep: {meta['scenario']}", sections, meta["text"], provenance)
+    text = f"{meta['study']}\n# ---- {meta['scenario']}, the scenario this study sweeps ----\n{meta['text']}" if meta.get("study") else meta["text"]
+    return page(f"pathlab sweep: {meta['scenario']}", sections, text, provenance)

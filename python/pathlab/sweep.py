@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from pathlab.api import Scenario, ScenarioError
+from pathlab.lineup import toml_value
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -104,13 +105,15 @@ def parse_axis(spec: str) -> Axis:
 
 def sweep_table(path: str) -> dict[str, Any]:
     """The `[sweep]` table of a scenario file: `grid` ({key = list or "a:b:step"}), `seeds`,
-    `variants`; empty when there is none."""
+    `variants`; empty when there is none. A study file holds only this table: `scenario` names
+    the scenario it sweeps (relative to the study file) and `cases` its named settings
+    (`[sweep.cases.NAME] set = {key = value}`), swept as variants are."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return {}  # Scenario.load reports an unreadable file with its reason
     table = data.get("sweep", {})
-    allowed = {"grid", "seeds", "variants"}
+    allowed = {"grid", "seeds", "variants", "scenario", "cases"}
     for name in table:
         if name not in allowed:
             raise ScenarioError(path, f"sweep.{name}", f"unknown field; allowed: {', '.join(sorted(allowed))}")
@@ -140,17 +143,34 @@ def expand(axes: Sequence[Axis], variants: Sequence[str | None], seeds: Sequence
     ]
 
 
+def study_cases(path: str, table: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The `[sweep.cases]` of a study: (name, its `key=value` overrides) in file order."""
+    cases = []
+    for name, case in table.get("cases", {}).items():
+        if not isinstance(case, dict) or set(case) - {"set", "description"} or not isinstance(case.get("set", {}), dict):
+            raise ScenarioError(path, f"sweep.cases.{name}", "a table with `set = {key = value, ...}` and a `description`")
+        cases.append((name, tuple(f"{k}={toml_value(v)}" for k, v in case.get("set", {}).items())))
+    return tuple(cases)
+
+
 @dataclass(frozen=True)
 class Job:
-    """Everything a worker (a thread here, a Ray task elsewhere) needs to run points."""
+    """Everything a worker (a process here, a Ray task elsewhere) needs to run points. A point's
+    `variant` is one of the file's variants or, for a study, one of its `cases`."""
 
     text: str
     file: str
     sets: tuple[str, ...]
+    cases: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def _load(self, point: Point, seed: int | None) -> Scenario:
+        case = dict(self.cases).get(point.variant or "")
+        variant = None if case is not None else point.variant
+        sets = [*self.sets, *(case or ()), *(f"{k}={v}" for k, v in point.values)]
+        return Scenario.from_text(self.text, self.file, variant, sets, seed)
 
     def run(self, point: Point) -> dict[str, Any]:
-        sets = list(self.sets) + [f"{k}={v}" for k, v in point.values]
-        result = Scenario.from_text(self.text, self.file, point.variant, sets, point.seed).run()
+        result = self._load(point, point.seed).run()
         summary = result.data["summary"]
         return {
             "point": point.id,
@@ -166,7 +186,7 @@ class Job:
         for p in points:
             if (p.variant, p.values) not in seen:
                 seen.add((p.variant, p.values))
-                Scenario.from_text(self.text, self.file, p.variant, list(self.sets) + [f"{k}={v}" for k, v in p.values])
+                self._load(p, None)
 
 
 def run_batch(job: Job, points: Sequence[Point]) -> list[dict[str, Any]]:

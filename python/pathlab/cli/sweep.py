@@ -16,7 +16,7 @@ from pathlab.api import Scenario, ScenarioError, _read
 from pathlab.cli.common import with_workload, workload_option, handle_errors, set_option
 from pathlab.cli.report import write
 from pathlab.stats import aggregate
-from pathlab.sweep import FIGURES, Job, Journal, expand, file_axes, parse_axis, run_local, run_ray, sweep_table, default_workers
+from pathlab.sweep import FIGURES, Job, Journal, expand, file_axes, parse_axis, run_local, run_ray, study_cases, sweep_table, default_workers
 
 
 class Eta:
@@ -70,11 +70,14 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     sets = with_workload(file, workload, sets)
     table = sweep_table(file)
     axes = [parse_axis(g) for g in grids] if grids else file_axes(file, table)
-    base = Scenario.load(file, set=list(sets))
-    chosen: list[str | None] = list(variants or table.get("variants") or [n for n, _ in base.variants] or [None])
+    cases = study_cases(file, table)
+    scenario_file = str(Path(file).parent / table["scenario"]) if "scenario" in table else file
+    base = Scenario.load(scenario_file, set=list(sets))
+    chosen: list[str | None] = list(variants or table.get("variants") or [n for n, _ in cases]
+                                    or [n for n, _ in base.variants] or [None])
     n_seeds = seeds or int(table.get("seeds", 1))
     points = expand(axes, chosen, range(first_seed, first_seed + n_seeds))
-    job = Job(_read(file), file, tuple(sets))
+    job = Job(_read(scenario_file), scenario_file, tuple(sets), cases)
     job.check(points)
 
     stem = Path(out) if out else Path(Path(file).stem + "-sweep")
@@ -99,7 +102,7 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     keys = [a.key for a in axes]
     runs = pd.DataFrame([finished[p.id] for p in points]).drop(columns="point")
     points_df = aggregate(runs, ["variant", *keys], FIGURES)
-    meta = {"kind": "sweep", "file": file, "scenario": base.name, "text": job.text, "sets": list(sets),
+    meta = {"kind": "sweep", "file": file, "scenario": base.name, "study": _read(file) if cases else "", "text": job.text, "sets": list(sets),
             "axes": keys, "seeds": n_seeds, "first_seed": first_seed}
     write_table(runs, Path(f"{stem}-runs"), meta)
     write_table(points_df, Path(f"{stem}-points"), meta)
