@@ -93,3 +93,24 @@ def test_ray_gives_the_same_table_as_the_local_run(tmp_path) -> None:
         ray.shutdown()
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "ray-runs.parquet"), local)
     assert json.loads(pd.read_csv(tmp_path / "ray-runs.csv").to_json()) == json.loads(pd.read_csv(tmp_path / "local" / "bm-runs.csv").to_json())
+
+
+def test_study_file_sweeps_its_cases_over_the_scenario_it_names(tmp_path, scenarios) -> None:
+    study = tmp_path / "study.toml"
+    study.write_text(f'''[sweep]
+scenario = "{scenarios / 'bench-minimal.toml'}"
+grid = {{ "policy.iops" = [1, 1000] }}
+[sweep.cases.reads]
+description = "all reads"
+set = {{ "run.duration" = "1s", "workloads.0.read_pct" = 100 }}
+[sweep.cases.writes]
+description = "all writes"
+set = {{ "run.duration" = "1s", "workloads.0.read_pct" = 0 }}
+''')
+    done = pathlab("sweep", str(study), "--out", str(tmp_path / "st"))
+    assert done.returncode == 0, done.stderr
+    runs = pd.read_csv(tmp_path / "st-runs.csv")
+    assert list(runs["variant"]) == ["reads", "reads", "writes", "writes"]
+    assert list(runs["policy.iops"]) == [1, 1000, 1, 1000]
+    # the cases reach the runs: the figures of a read-only and a write-only run differ
+    assert runs.loc[0, "read_resp_ms"] > 0 and runs.loc[2, "read_resp_ms"] == 0 and runs.loc[2, "write_resp_ms"] > 0

@@ -4,6 +4,7 @@ files (the real samples in /work/shared/format-samples), named mixes."""
 from __future__ import annotations
 
 import io
+import json
 import os
 from pathlib import Path
 
@@ -108,3 +109,27 @@ def test_unsupported_option_is_refused_by_name_in_one_line(tmp_path, file: str, 
 def test_named_oltp_mix_is_8k_random_70_percent_read() -> None:
     s = csv_summary("--workload", "oltp", "--set", "run.duration=2s", "--set", "run.warmup=1s")
     assert s["bytes_per_io"] == 8192 and s["read_pct"] == pytest.approx(70, abs=1)
+
+
+def test_vdbench_flatfile_has_vdbench_columns_and_the_interval_rates(tmp_path) -> None:
+    flat = tmp_path / "flatfile.html"
+    done = pathlab("run", C1, "--set", "run.duration=4s", "--set", "run.warmup=1s", "--set", "run.interval=1s",
+                   "--vdbench-flatfile", str(flat), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    table = pd.read_csv(flat, sep=" ", comment="*", skipinitialspace=True)
+    assert list(table.columns[:6]) == ["tod", "timestamp", "Run", "Interval", "reqrate", "rate"]
+    assert len(table.columns) == 34 and table["cpu_used"].isna().all()  # n/a: the host CPU is not simulated
+    assert table["rate"].tolist()[:-1] == pytest.approx([i["iops"] for i in data["intervals"]], abs=0.01)
+    assert table["Interval"].iloc[-1] == "avg_2-5" and table["rate"].iloc[-1] == pytest.approx(data["summary"]["iops"], abs=0.01)
+
+
+@needs_samples
+def test_vdbench_flatfile_columns_are_those_of_a_real_flatfile(tmp_path) -> None:
+    import re
+
+    from pathlab.output.vdbench_flatfile import COLUMNS
+
+    real = re.sub(r"<[^>]+>", "", (SAMPLES / "vdbench_masakioui-vdb_oceanstor_output_flatfile.html").read_text())
+    header = next(line for line in real.splitlines() if line.startswith(" ") and "tod" in line)
+    assert header.split() == list(COLUMNS)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from pathlab.api import ScenarioError, _read
-from pathlab.cli.common import with_workload, workload_option, FORMATS, handle_errors, load, run_all, seed_option, set_option
+from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option, with_workload, workload_option
 from pathlab.cli.report import provenance, write
 from pathlab.cli.reproduce import scenario_files
 from pathlab.cli.run import csv_lines, summary_csv
@@ -65,7 +65,7 @@ def lineup_table(name: str, labels: list[str], summaries: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None) -> tuple[str, list[str], list[dict]]:
+def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None) -> tuple[str, list[str], list[dict]]:
     """Every lineup policy on FILE: the scenario's label, the policies, each run's JSON result."""
     base = load(file, variant, sets, seed)
     scenarios = [load(file, variant, list(sets) + overrides(policy), seed) for _, policy in LINEUP]
@@ -84,7 +84,7 @@ def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], workload: 
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write a report to this HTML file (one scenario).")
 @handle_errors
-def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], seed: int | None, seeds: int | None,
+def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None, seeds: int | None,
             fmt: str, html: str | None) -> None:
     """Run every variant of FILE on the same I/Os and print them side by side; with --lineup,
     every stack's policies on FILE (or on every scenario of a directory)."""

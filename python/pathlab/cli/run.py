@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 import pandas as pd
 
+from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option, with_workload, workload_option
 from pathlab.cli.report import html_option, provenance, write
-from pathlab.cli.common import with_workload, workload_option, FORMATS, handle_errors, load, run_all, seed_option, set_option
 from pathlab.output import esxtop, esxtop_csv, vdbench
+from pathlab.output.vdbench_flatfile import flatfile
 
 
 def text_report(data: dict, intervals: bool) -> str:
@@ -82,10 +85,12 @@ def summary_csv(rows: list[dict]) -> str:
 @click.option("--intervals", is_flag=True, help="Print every interval line, as vdbench does.")
 @click.option("--esxtop-csv", "esxtop_out", type=click.Path(dir_okay=False, writable=True),
               help="Also write the run as an esxtop batch-mode CSV (esxtop -b) to this file.")
+@click.option("--vdbench-flatfile", "flat_out", type=click.Path(dir_okay=False),
+              help="Also write the interval lines as vdbench's flatfile (flatfile.html columns) to this file.")
 @html_option
 @handle_errors
 def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None, fmt: str, intervals: bool,
-            esxtop_out: str | None, html: str | None) -> None:
+            esxtop_out: str | None, flat_out: str | None, html: str | None) -> None:
     """Run one scenario and print what vdbench and esxtop would show."""
     sets = with_workload(file, workload, sets)
     scenario = load(file, variant, sets, seed)
@@ -93,6 +98,9 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     if esxtop_out:
         rows = esxtop_csv.write(result.data, esxtop_out)
         click.echo(f"pathlab: wrote {rows} esxtop rows to {esxtop_out}", err=True)
+    if flat_out:
+        Path(flat_out).write_text(flatfile(result.data), encoding="utf-8")
+        click.echo(f"pathlab: wrote the vdbench flatfile to {flat_out}", err=True)
     if html:
         from pathlab.report import run_report
 

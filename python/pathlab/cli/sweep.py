@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 from rich.console import Console
 
 from pathlab.api import Scenario, ScenarioError, _read
-from pathlab.cli.common import with_workload, workload_option, handle_errors, set_option
+from pathlab.cli.common import handle_errors, set_option, with_workload, workload_option
 from pathlab.cli.report import write
 from pathlab.stats import aggregate
 from pathlab.sweep import FIGURES, Job, Journal, expand, file_axes, parse_axis, run_local, run_ray, study_cases, sweep_table, default_workers
@@ -67,11 +67,11 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     """Run FILE at every point of a grid (from --grid or the file's [sweep] table), every variant,
     SEEDS times; print the mean and 95% interval of each figure per point. A sweep stopped and
     started again with the same output stem skips the runs it has done."""
-    sets = with_workload(file, workload, sets)
     table = sweep_table(file)
     axes = [parse_axis(g) for g in grids] if grids else file_axes(file, table)
     cases = study_cases(file, table)
     scenario_file = str(Path(file).parent / table["scenario"]) if "scenario" in table else file
+    sets = with_workload(scenario_file, workload, sets)
     base = Scenario.load(scenario_file, set=list(sets))
     chosen: list[str | None] = list(variants or table.get("variants") or [n for n, _ in cases]
                                     or [n for n, _ in base.variants] or [None])
