@@ -8,13 +8,14 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from pathlab import _core
 from pathlab._core import ScenarioError
 from pathlab.toml_values import flatten, to_toml
+
+if TYPE_CHECKING:  # pandas is imported where tables are built: `import pathlab` stays quick
+    import pandas as pd
 
 #: Seeds are 64-bit unsigned integers, as the engine's random streams take them.
 MAX_SEED = 2**64 - 1
@@ -207,7 +208,12 @@ def run_many(
 
 def _table(key: str, doc: str) -> Any:
     """A DataFrame view of one list of the JSON result."""
-    return property(lambda self: pd.DataFrame(self.data[key]), doc=doc)
+    def view(self: Result) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self.data[key])
+
+    return property(view, doc=doc)
 
 
 class Result:
@@ -231,6 +237,8 @@ class Result:
     @property
     def summary(self) -> pd.Series:
         """The vdbench figures and percentiles of the measurement window, by name."""
+        import pandas as pd
+
         return pd.Series(self.data["summary"], name=self.data["scenario"])
 
     devices = _table("devices", "Esxtop figures per device, with its SATP, policy and working paths.")

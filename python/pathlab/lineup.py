@@ -34,15 +34,21 @@ LINEUP: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def toml_inline(table: dict[str, Any]) -> str:
-    def value(v: Any) -> str:
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, (int, float)):
-            return str(v)
-        return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
+def toml_value(v: Any) -> str:
+    """A Python value (from TOML or JSON) as a TOML literal."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return toml_inline(v)
+    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
-    return "{ " + ", ".join(f"{k} = {value(v)}" for k, v in table.items()) + " }"
+
+def toml_inline(table: dict[str, Any]) -> str:
+    return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in table.items()) + " }"
 
 
 def overrides(policy: dict[str, Any]) -> list[str]:

@@ -28,6 +28,10 @@ set_option = click.option(
     metavar="KEY=VALUE",
     help="Override a scenario value by its dotted key, e.g. --set policy.iops=1 (repeatable).",
 )
+workload_option = click.option(
+    "--workload",
+    help="Replace the scenario's workloads: a named mix (oltp, exchange, orion), a fio job file or a vdbench parameter file.",
+)
 seed_option = click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), help="Seed of the random streams.")
 
 
@@ -128,3 +132,10 @@ def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: 
     for field, message in scenario.warnings:
         warn(scenario.file, field, message)
     return scenario
+
+
+def with_workload(path: str, workload: str | None, sets: Sequence[str]) -> tuple[str, ...]:
+    """The `--set` overrides with those of `--workload` first, so that --set can still adjust them."""
+    from pathlab.workload_files import workload_overrides
+
+    return (*workload_overrides(workload, path), *sets) if workload else tuple(sets)

@@ -7,11 +7,14 @@ from pathlib import Path
 
 import click
 
-from pathlab.api import ScenarioError
-from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option
+from pathlab.api import ScenarioError, _read
+from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option, with_workload, workload_option
+from pathlab.cli.report import provenance, write
 from pathlab.cli.reproduce import scenario_files
 from pathlab.cli.run import csv_lines, summary_csv
 from pathlab.lineup import LINEUP, OURS, overrides
+from pathlab.replicate import replicate
+from pathlab.replicate import table as replicate_table
 
 FIGURES = (
     ("iops", "I/O rate", "{:.1f}"),
@@ -63,10 +66,11 @@ def lineup_table(name: str, labels: list[str], summaries: list[dict]) -> str:
 
 
 def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None) -> tuple[str, list[str], list[dict]]:
+    """Every lineup policy on FILE: the scenario's label, the policies, each run's JSON result."""
     base = load(file, variant, sets, seed)
     scenarios = [load(file, variant, list(sets) + overrides(policy), seed) for _, policy in LINEUP]
     results = run_all(scenarios)
-    return base.label, [label for label, _ in LINEUP], [r.data["summary"] for r in results]
+    return base.label, [label for label, _ in LINEUP], [r.data for r in results]
 
 
 @click.command("compare")
@@ -74,15 +78,31 @@ def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], seed: int 
 @click.option("--lineup", is_flag=True, help="Compare every stack's policies (the standard lineup) instead of the variants.")
 @click.option("--variant", help="With --lineup: the variant to start from.")
 @set_option
+@workload_option
 @seed_option
+@click.option("--seeds", type=click.IntRange(min=2), help="Replications (seeds SEED, SEED+1, ...): means with 95% intervals.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write a report to this HTML file (one scenario).")
 @handle_errors
-def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], seed: int | None, fmt: str) -> None:
+def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None, seeds: int | None,
+            fmt: str, html: str | None) -> None:
     """Run every variant of FILE on the same I/Os and print them side by side; with --lineup,
     every stack's policies on FILE (or on every scenario of a directory)."""
+    sets = with_workload(file, workload, sets)
+    if seeds:
+        replicated(file, lineup, variant, sets, range(seed or 1, (seed or 1) + seeds), fmt, html)
+        return
+    if html and Path(file).is_dir():
+        raise ScenarioError(file, "--html", "a report covers one scenario file, not a directory")
     if lineup:
         files = scenario_files(file) if Path(file).is_dir() else [file]
         reports = [run_lineup(f, variant, sets, seed) for f in files]
+        if html:
+            from pathlab.report import compare_report
+
+            name, labels, runs = reports[0]
+            write(html, compare_report(f"pathlab lineup: {name}", labels, runs, _read(file), provenance(file)))
+        reports = [(n, ls, [r["summary"] for r in rs]) for n, ls, rs in reports]
         if fmt == "json":
             data = [{"scenario": n, "policies": [{"policy": p, "summary": s} for p, s in zip(ls, ss)]} for n, ls, ss in reports]
             click.echo(json.dumps(data, indent=2))
@@ -98,6 +118,10 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
     scenarios = [base.with_variant(name) for name, _ in base.variants]
     results = run_all(scenarios)
     names = [name for name, _ in base.variants]
+    if html:
+        from pathlab.report import compare_report
+
+        write(html, compare_report(f"pathlab compare: {base.name}", names, [r.data for r in results], base.text, provenance(file)))
     if fmt == "json":
         rows = [
             {"variant": name, "description": desc, "summary": r.data["summary"]}
@@ -112,3 +136,28 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
         click.echo("")
         for name, desc in base.variants:
             click.echo(f"{name}: {desc}")
+
+
+def replicated(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], seeds: range, fmt: str,
+               html: str | None) -> None:
+    """Every variant (or with --lineup every policy) over several seeds, paired by seed."""
+    files = scenario_files(file) if lineup and Path(file).is_dir() else [file]
+    for f in files:
+        if lineup:
+            settings = [(label, variant, overrides(policy)) for label, policy in LINEUP]
+        else:
+            base = load(f, None, sets)
+            if not base.variants:
+                raise ScenarioError(f, "variants", "the file defines no variants to compare")
+            settings = [(name, name, []) for name, _ in base.variants]
+        runs = replicate(f, sets, settings, seeds)
+        if html:
+            from pathlab.report import replicated_report
+
+            write(html, replicated_report(f"pathlab compare: {f}", runs, _read(f), provenance(f)))
+        if fmt == "json":
+            click.echo(runs.assign(scenario=f).to_json(orient="records", indent=2))
+        elif fmt == "csv":
+            click.echo(runs.assign(scenario=f).to_csv(index=False), nl=False)
+        else:
+            click.echo(f"{f}\n{replicate_table(runs, OURS if lineup else None)}\n")

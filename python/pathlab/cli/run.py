@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 import pandas as pd
 
-from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option, writable_output
+from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option, with_workload, workload_option, writable_output
+from pathlab.cli.report import html_option, provenance, write
 from pathlab.output import esxtop, esxtop_csv, vdbench
+from pathlab.output.vdbench_flatfile import flatfile
 
 
 def text_report(data: dict, intervals: bool) -> str:
@@ -75,21 +79,34 @@ def summary_csv(rows: list[dict]) -> str:
 @click.argument("file")
 @click.option("--variant", help="Apply one of the file's named variants.")
 @set_option
+@workload_option
 @seed_option
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @click.option("--intervals", is_flag=True, help="Print every interval line, as vdbench does.")
 @click.option("--esxtop-csv", "esxtop_out",
               help="Also write the run as an esxtop batch-mode CSV (esxtop -b) to this file.")
+@click.option("--vdbench-flatfile", "flat_out", type=click.Path(dir_okay=False),
+              help="Also write the interval lines as vdbench's flatfile (flatfile.html columns) to this file.")
+@html_option
 @handle_errors
-def command(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None, fmt: str, intervals: bool,
-            esxtop_out: str | None) -> None:
+def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None, fmt: str, intervals: bool,
+            esxtop_out: str | None, flat_out: str | None, html: str | None) -> None:
     """Run one scenario and print what vdbench and esxtop would show."""
-    writable_output(esxtop_out, "--esxtop-csv")
+    for out, option in ((esxtop_out, "--esxtop-csv"), (flat_out, "--vdbench-flatfile"), (html, "--html")):
+        writable_output(out, option)
+    sets = with_workload(file, workload, sets)
     scenario = load(file, variant, sets, seed)
     (result,) = run_all([scenario])
     if esxtop_out:
         rows = esxtop_csv.write(result.data, esxtop_out)
         click.echo(f"pathlab: wrote {rows} esxtop rows to {esxtop_out}", err=True)
+    if flat_out:
+        Path(flat_out).write_text(flatfile(result.data), encoding="utf-8")
+        click.echo(f"pathlab: wrote the vdbench flatfile to {flat_out}", err=True)
+    if html:
+        from pathlab.report import run_report
+
+        write(html, run_report(result.data, scenario.text, provenance(file)))
     if fmt == "json":
         click.echo(result.to_json())
     elif fmt == "csv":

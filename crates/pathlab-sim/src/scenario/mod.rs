@@ -177,6 +177,8 @@ impl Scenario {
             let msg = e.to_string().replace('\n', " ").split_whitespace().collect::<Vec<_>>().join(" ");
             ScenarioError::new(file, "", format!("not valid TOML: {msg}"))
         })?;
+        // A `[sweep]` table is read by `pathlab sweep` (Python) and means nothing to one run.
+        table.remove("sweep");
         let mut variants = Vec::new();
         if let Some(v) = table.remove("variants") {
             let toml::Value::Table(vt) = v else {

@@ -328,6 +328,20 @@ pub struct WorkloadSpec {
     /// issues the next (an application that logs the error and moves on).
     #[serde(default = "default_error_backoff")]
     pub error_backoff: DurationNs,
+    /// Bursts on top of an open-loop Poisson base (`rate`), as Iometer's burst/delay and
+    /// vdbench's variable `iorate` make them.
+    #[serde(default)]
+    pub burst: Option<BurstSpec>,
+}
+
+/// A burst of `length` every `length / duty`, adding `rate` I/Os per second while it lasts.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BurstSpec {
+    pub rate: f64,
+    pub length: DurationNs,
+    /// Fraction of the time in bursts, above 0 and below 1.
+    pub duty: f64,
 }
 
 fn default_error_backoff() -> DurationNs {

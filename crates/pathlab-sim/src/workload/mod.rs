@@ -4,7 +4,7 @@
 use crate::engine::rng::{Purpose, Stream};
 use crate::engine::TimeNs;
 use crate::model::FieldError;
-use crate::scenario::schema::{Access, Arrival, WorkloadSpec};
+use crate::scenario::schema::{Access, Arrival, BurstSpec, WorkloadSpec};
 use rand_distr::Zipf;
 
 /// How a worker decides when to issue.
@@ -39,6 +39,9 @@ pub struct Worker {
     pub workload: usize,
     pub device: usize,
     pub mode: Loop,
+    /// Open loop only: bursts on the base rate, and the time of the last arrival they need.
+    burst: Option<Bursts>,
+    last_arrival_ns: TimeNs,
     pub in_flight: u32,
     /// Closed loop: wait after a failed I/O before issuing the next. Never zero, or a device
     /// that fails I/O at once would be asked again in no time.
@@ -88,11 +91,66 @@ impl Worker {
 
     /// Time to the next open-loop arrival.
     pub fn next_gap_ns(&mut self) -> TimeNs {
-        match self.mode {
-            Loop::Open { mean_gap_ns, poisson: true } => (-self.arrivals.open01().ln() * mean_gap_ns).round() as TimeNs,
-            Loop::Open { mean_gap_ns, poisson: false } => mean_gap_ns.round() as TimeNs,
-            Loop::Closed { .. } => 0,
+        let gap = match (self.mode, &self.burst) {
+            (Loop::Open { mean_gap_ns, .. }, Some(b)) => {
+                b.gap_ns(self.last_arrival_ns, 1e9 / mean_gap_ns, self.arrivals.open01())
+            }
+            (Loop::Open { mean_gap_ns, poisson: true }, None) => {
+                (-self.arrivals.open01().ln() * mean_gap_ns).round() as TimeNs
+            }
+            (Loop::Open { mean_gap_ns, poisson: false }, None) => mean_gap_ns.round() as TimeNs,
+            (Loop::Closed { .. }, _) => 0,
+        };
+        self.last_arrival_ns += gap;
+        gap
+    }
+}
+
+/// A Poisson stream whose rate is the base plus `extra_per_s` during the first `length_ns` of
+/// every `period_ns` (a modulated Poisson process, drawn exactly by walking the rate's steps).
+#[derive(Clone, Copy, Debug)]
+struct Bursts {
+    extra_per_s: f64,
+    length_ns: f64,
+    period_ns: f64,
+}
+
+impl Bursts {
+    fn from_spec(b: &BurstSpec, field: impl Fn(&str) -> String) -> Result<Self, FieldError> {
+        if !(b.rate > 0.0 && b.rate.is_finite()) {
+            return Err((field("burst.rate"), "must be a positive number of I/Os per second".into()));
         }
+        if !(b.duty > 0.0 && b.duty < 1.0) {
+            return Err((field("burst.duty"), format!("{} is out of range: allowed above 0 and below 1", b.duty)));
+        }
+        if b.length.0 == 0 {
+            return Err((field("burst.length"), "must be above zero".into()));
+        }
+        let length_ns = b.length.0 as f64;
+        Ok(Bursts { extra_per_s: b.rate, length_ns, period_ns: length_ns / b.duty })
+    }
+
+    /// Time from `from_ns` to the next arrival, for the uniform draw `u`: an exponential amount
+    /// of "rate × time" spent step by step.
+    fn gap_ns(&self, from_ns: TimeNs, base_per_s: f64, u: f64) -> TimeNs {
+        let mut need = -u.ln();
+        let mut t = from_ns as f64;
+        loop {
+            let phase = t % self.period_ns;
+            let (rate, step_end) = if phase < self.length_ns {
+                (base_per_s + self.extra_per_s, t - phase + self.length_ns)
+            } else {
+                (base_per_s, t - phase + self.period_ns)
+            };
+            let available = rate * (step_end - t) / 1e9;
+            if need <= available {
+                t += need / rate * 1e9;
+                break;
+            }
+            need -= available;
+            t = step_end;
+        }
+        (t.round() as TimeNs).saturating_sub(from_ns)
     }
 }
 
@@ -211,6 +269,16 @@ pub fn build_workers(
             (_, Some(_)) => return Err((field("zipf_theta"), "applies to access = \"zipf\" only".into())),
             (_, None) => None,
         };
+        let burst = match (w.burst, mode) {
+            (None, _) => None,
+            (Some(b), Loop::Open { poisson: true, .. }) => Some(Bursts::from_spec(&b, field)?),
+            (Some(_), _) => {
+                return Err((
+                    field("burst"),
+                    "bursts go on an open-loop Poisson base: give `rate` and arrival = \"poisson\"".into(),
+                ))
+            }
+        };
         for (k, name) in w.devices.iter().enumerate() {
             let device = device_index(name)
                 .ok_or_else(|| (format!("workloads.{wi}.devices.{k}"), format!("unknown device \"{name}\"")))?;
@@ -219,6 +287,8 @@ pub fn build_workers(
                 workload: wi,
                 device,
                 mode,
+                burst,
+                last_arrival_ns: 0,
                 in_flight: 0,
                 error_backoff_ns: w.error_backoff.0,
                 sizes: sizes.clone(),

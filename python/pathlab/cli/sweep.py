@@ -1,0 +1,115 @@
+"""`pathlab sweep`: a grid of settings times variants times seeds, on every core or on Ray."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from rich.console import Console
+
+from pathlab.api import Scenario, ScenarioError, _read
+from pathlab.cli.common import handle_errors, set_option, with_workload, workload_option
+from pathlab.cli.report import write
+from pathlab.stats import aggregate
+from pathlab.sweep import FIGURES, Job, Journal, expand, file_axes, parse_axis, run_local, run_ray, study_cases, sweep_table, default_workers
+
+
+class Eta:
+    """Runs done, elapsed and the time left on stderr: every run on a terminal, else every tenth."""
+
+    def __init__(self, total: int, already: int):
+        self.total, self.done, self.fresh = total, already, 0
+        self.started = time.monotonic()
+        self.console = Console(stderr=True)
+        self.step = 1 if self.console.is_terminal else max(1, (total - already) // 10)
+
+    def __call__(self) -> None:
+        self.done += 1
+        self.fresh += 1
+        if self.fresh % self.step and self.done < self.total:
+            return
+        elapsed = time.monotonic() - self.started
+        left = elapsed / self.fresh * (self.total - self.done)
+        self.console.print(f"pathlab sweep: {self.done}/{self.total} runs, {elapsed:.0f} s, about {left:.0f} s left", highlight=False)
+
+
+def write_table(df: pd.DataFrame, stem: Path, meta: dict) -> None:
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"pathlab": json.dumps(meta).encode()})
+    pq.write_table(table, stem.with_suffix(".parquet"))
+    df.to_csv(stem.with_suffix(".csv"), index=False)
+
+
+@click.command("sweep")
+@click.argument("file")
+@click.option("--grid", "grids", multiple=True, metavar="KEY=VALUES",
+              help="An axis: key=v1,v2,... or key=a:b:step or key=a:b:*factor (repeatable: cartesian product).")
+@click.option("--variant", "variants", multiple=True, help="Variants to sweep (repeatable; default: every variant, or the base).")
+@click.option("--seeds", type=click.IntRange(min=1), help="Replications per point (default: the [sweep] table's, else 1).")
+@click.option("--seed", "first_seed", type=click.IntRange(min=0), default=1, show_default=True, help="Seed of the first replication.")
+@set_option
+@workload_option
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--address", help="With --executor ray: the cluster to join (default: start a local one).")
+@click.option("--workers", type=click.IntRange(min=1), help="Local runs side by side (default: every core).")
+@click.option("--batch", type=click.IntRange(min=1), help="With --executor ray: runs per Ray task (default: points / (4 x CPUs)).")
+@click.option("--out", "out", help="Output stem: STEM-runs.{parquet,csv} and STEM-points.{parquet,csv} (default: FILE's name + -sweep).")
+@click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write the sweep's report to this HTML file.")
+@handle_errors
+def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds: int | None, first_seed: int,
+            sets: tuple[str, ...], workload: str | None, executor: str, address: str | None, workers: int | None, batch: int | None,
+            out: str | None, html: str | None) -> None:
+    """Run FILE at every point of a grid (from --grid or the file's [sweep] table), every variant,
+    SEEDS times; print the mean and 95% interval of each figure per point. A sweep stopped and
+    started again with the same output stem skips the runs it has done."""
+    table = sweep_table(file)
+    axes = [parse_axis(g) for g in grids] if grids else file_axes(file, table)
+    cases = study_cases(file, table)
+    scenario_file = str(Path(file).parent / table["scenario"]) if "scenario" in table else file
+    sets = with_workload(scenario_file, workload, sets)
+    base = Scenario.load(scenario_file, set=list(sets))
+    chosen: list[str | None] = list(variants or table.get("variants") or [n for n, _ in cases]
+                                    or [n for n, _ in base.variants] or [None])
+    n_seeds = seeds or int(table.get("seeds", 1))
+    points = expand(axes, chosen, range(first_seed, first_seed + n_seeds))
+    job = Job(_read(scenario_file), scenario_file, tuple(sets), cases)
+    job.check(points)
+
+    stem = Path(out) if out else Path(Path(file).stem + "-sweep")
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    journal = Journal(Path(f"{stem}-runs.jsonl"))
+    finished = {k: v for k, v in journal.done().items() if k in {p.id for p in points}}
+    todo = [p for p in points if p.id not in finished]
+    eta = Eta(len(points), len(points) - len(todo))
+    if finished:
+        click.echo(f"pathlab sweep: {len(finished)} of {len(points)} runs already done in {journal.path}", err=True)
+
+    def done(row: dict) -> None:
+        journal.append(row)
+        finished[row["point"]] = row
+        eta()
+
+    if executor == "ray":
+        run_ray(job, todo, address, batch or max(1, len(todo) // (4 * default_workers())), done)
+    else:
+        run_local(job, todo, workers or default_workers(), done)
+
+    keys = [a.key for a in axes]
+    runs = pd.DataFrame([finished[p.id] for p in points]).drop(columns="point")
+    points_df = aggregate(runs, ["variant", *keys], FIGURES)
+    meta = {"kind": "sweep", "file": file, "scenario": base.name, "study": _read(file) if cases else "", "text": job.text, "sets": list(sets),
+            "axes": keys, "seeds": n_seeds, "first_seed": first_seed}
+    write_table(runs, Path(f"{stem}-runs"), meta)
+    write_table(points_df, Path(f"{stem}-points"), meta)
+    click.echo(f"pathlab sweep: {len(points)} runs; tables in {stem}-runs.* and {stem}-points.*", err=True)
+    shown = ["variant", *keys, "seeds"] + [f"{f}_{s}" for f in ("iops", "resp_ms", "p99_ms") for s in ("mean", "ci95")]
+    click.echo(points_df[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    if html:
+        from pathlab.report import sweep_report
+
+        write(html, sweep_report(runs, meta))

@@ -1,0 +1,52 @@
+"""Settings side by side over several seeds: means with 95% intervals, and which settings the
+seeds cannot tell apart (paired on common random numbers, `stats.distinguishable`)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import pandas as pd
+
+from pathlab.api import _read
+from pathlab.stats import aggregate, distinguishable
+from pathlab.sweep import FIGURES, Job, Point, default_workers, run_local
+
+#: Figures shown with their intervals: key, label, format, which end is better.
+SHOWN = (("iops", "I/O rate", "{:.1f}", max), ("resp_ms", "resp ms", "{:.3f}", min), ("p99_ms", "p99 ms", "{:.3f}", min))
+
+
+def replicate(file: str, sets: Sequence[str], settings: Sequence[tuple[str, str | None, Sequence[str]]],
+              seeds: Sequence[int]) -> pd.DataFrame:
+    """One row per (setting, seed); a setting is (label, variant, its own `key=value` overrides)."""
+    job = Job(_read(file), file, tuple(sets))
+    points = [Point(variant, tuple(tuple(o.split("=", 1)) for o in own), seed)  # type: ignore[misc]
+              for _, variant, own in settings for seed in seeds]
+    job.check(points)
+    rows: dict[str, dict] = {}
+    run_local(job, points, default_workers(), lambda row: rows.__setitem__(row["point"], row))
+    labels = [label for label, _, _ in settings for _ in seeds]
+    return pd.DataFrame([{"setting": label, "seed": p.seed, **{f: rows[p.id][f] for f in FIGURES}}
+                         for label, p in zip(labels, points)])
+
+
+def table(runs: pd.DataFrame, reference: str | None = None) -> str:
+    """Mean ± 95% half-width per setting; then, against `reference` (default: the best of each
+    figure), the settings the seeds cannot tell apart from it."""
+    agg = aggregate(runs, ["setting"], [k for k, _, _, _ in SHOWN]).set_index("setting")
+    width = max(len(s) for s in agg.index) + 2
+    lines = [f"{runs['seed'].nunique()} seeds each, mean ± 95% interval (Student t)",
+             "".ljust(width) + "".join(h.rjust(22) for _, h, _, _ in SHOWN)]
+    for name, row in agg.iterrows():
+        cells = [f"{fmt.format(row[f'{k}_mean'])} ± {fmt.format(row[f'{k}_ci95'])}".rjust(22) for k, _, fmt, _ in SHOWN]
+        lines.append(str(name).ljust(width) + "".join(cells))
+    for key, label, _, pick in SHOWN:
+        best = reference or pick(agg.index, key=lambda s: agg.loc[s, f"{key}_mean"])
+        ties = [s for s in agg.index if s != best and not distinguishable(figure(runs, s, key), figure(runs, best, key))]
+        verdict = f"cannot be told apart from it: {', '.join(ties)}" if ties else "told apart from every other"
+        lines.append(f"{label}: {'against' if reference else 'best'} {best}; {verdict} "
+                     "(paired 95% interval of the difference over the same seeds)")
+    return "\n".join(lines)
+
+
+def figure(runs: pd.DataFrame, setting: str, key: str) -> list[float]:
+    return runs[runs["setting"] == setting].sort_values("seed")[key].tolist()

@@ -1,0 +1,259 @@
+"""Sweeps: a grid over dotted scenario keys, times variants, times seeds; run on every core or
+as Ray tasks; one tidy row per run and an aggregate (mean and 95% interval) per point.
+
+An axis is written `policy.iops=1,2,4,1000` (a list), `policy.iops=1:10:3` (1, 4, 7, 10: a
+range, both ends included) or `policy.iops=1:1024:*2` (1, 2, 4, ... 1024: a log range). Values
+are TOML literals; a word that is not one (`sequential`) is taken as a string."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from pathlab.api import Scenario, ScenarioError
+from pathlab.lineup import toml_value
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+#: The figures of a run's summary that a sweep keeps, in the order tables show them.
+FIGURES = (
+    "iops", "mbps", "resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms", "resp_stddev_ms",
+    "queue_depth", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "errors", "retries", "failed",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Axis:
+    key: str
+    values: tuple[str, ...]  # TOML literals
+
+
+@dataclass(frozen=True)
+class Point:
+    """One run of a sweep: a variant, one value per axis, a seed."""
+
+    variant: str | None
+    values: tuple[tuple[str, str], ...]
+    seed: int
+
+    @property
+    def id(self) -> str:
+        return json.dumps([self.variant, list(self.values), self.seed])
+
+
+def toml_literal(word: str) -> str:
+    """`word` if it is a TOML value, else the word as a TOML string."""
+    try:
+        tomllib.loads(f"v = {word}")
+        return word
+    except tomllib.TOMLDecodeError:
+        return json.dumps(word)
+
+
+def _number(text: str, where: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ScenarioError("--grid", where, f"{text!r} is not a number (ranges are a:b:step or a:b:*factor)") from None
+
+
+def _range(spec: str, where: str) -> list[str]:
+    first, last, step = spec.split(":")
+    a, b = _number(first, where), _number(last, where)
+    integral = all(x.lstrip("+-").isdigit() for x in (first, last, step.lstrip("*")))
+    fmt = (lambda x: str(round(x))) if integral else (lambda x: repr(round(x, 12)))
+    out = []
+    if step.startswith("*"):
+        factor = _number(step[1:], where)
+        if factor <= 1 or a <= 0:
+            raise ScenarioError("--grid", where, "a log range a:b:*factor needs a > 0 and factor > 1")
+        x = a
+        while x <= b * (1 + 1e-12):
+            out.append(fmt(x))
+            x *= factor
+    else:
+        d = _number(step, where)
+        if d <= 0:
+            raise ScenarioError("--grid", where, "a range a:b:step needs step > 0")
+        out = [fmt(a + i * d) for i in range(int(math.floor((b - a) / d + 1e-9)) + 1)]
+    return list(dict.fromkeys(out))
+
+
+def parse_axis(spec: str) -> Axis:
+    """`key=v1,v2`, `key=a:b:step` or `key=a:b:*factor`."""
+    key, sep, rest = spec.partition("=")
+    key = key.strip()
+    if not sep or not key or not rest.strip():
+        raise ScenarioError("--grid", spec, "expected dotted.key=v1,v2,... or dotted.key=a:b:step or a:b:*factor")
+    rest = rest.strip()
+    if rest.count(":") == 2 and "," not in rest and not rest.startswith(("[", "{", '"')):
+        values = _range(rest, key)
+    else:
+        values = [v.strip() for v in rest.split(",") if v.strip()]
+    return Axis(key, tuple(toml_literal(v) for v in values))
+
+
+def sweep_table(path: str) -> dict[str, Any]:
+    """The `[sweep]` table of a scenario file: `grid` ({key = list or "a:b:step"}), `seeds`,
+    `variants`; empty when there is none. A study file holds only this table: `scenario` names
+    the scenario it sweeps (relative to the study file) and `cases` its named settings
+    (`[sweep.cases.NAME] set = {key = value}`), swept as variants are."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}  # Scenario.load reports an unreadable file with its reason
+    table = data.get("sweep", {})
+    allowed = {"grid", "seeds", "variants", "scenario", "cases"}
+    for name in table:
+        if name not in allowed:
+            raise ScenarioError(path, f"sweep.{name}", f"unknown field; allowed: {', '.join(sorted(allowed))}")
+    return table
+
+
+def file_axes(path: str, table: dict[str, Any]) -> list[Axis]:
+    axes = []
+    for key, spec in table.get("grid", {}).items():
+        if isinstance(spec, str):
+            axes.append(parse_axis(f"{key}={spec}"))
+        elif isinstance(spec, list) and spec:
+            axes.append(Axis(key, tuple(toml_literal(json.dumps(v)) for v in spec)))
+        else:
+            raise ScenarioError(path, f"sweep.grid.{key}", "a non-empty list of values or a range \"a:b:step\"")
+    return axes
+
+
+def expand(axes: Sequence[Axis], variants: Sequence[str | None], seeds: Sequence[int]) -> list[Point]:
+    """The cartesian product, variants outermost and seeds innermost."""
+    keys = [a.key for a in axes]
+    return [
+        Point(variant, tuple(zip(keys, combo)), seed)
+        for variant in variants
+        for combo in itertools.product(*(a.values for a in axes))
+        for seed in seeds
+    ]
+
+
+def study_cases(path: str, table: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The `[sweep.cases]` of a study: (name, its `key=value` overrides) in file order."""
+    cases = []
+    for name, case in table.get("cases", {}).items():
+        if not isinstance(case, dict) or set(case) - {"set", "description"} or not isinstance(case.get("set", {}), dict):
+            raise ScenarioError(path, f"sweep.cases.{name}", "a table with `set = {key = value, ...}` and a `description`")
+        cases.append((name, tuple(f"{k}={toml_value(v)}" for k, v in case.get("set", {}).items())))
+    return tuple(cases)
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker (a process here, a Ray task elsewhere) needs to run points. A point's
+    `variant` is one of the file's variants or, for a study, one of its `cases`."""
+
+    text: str
+    file: str
+    sets: tuple[str, ...]
+    cases: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def _load(self, point: Point, seed: int | None) -> Scenario:
+        case = dict(self.cases).get(point.variant or "")
+        variant = None if case is not None else point.variant
+        sets = [*self.sets, *(case or ()), *(f"{k}={v}" for k, v in point.values)]
+        return Scenario.from_text(self.text, self.file, variant, sets, seed)
+
+    def run(self, point: Point) -> dict[str, Any]:
+        result = self._load(point, point.seed).run()
+        summary = result.data["summary"]
+        return {
+            "point": point.id,
+            "variant": point.variant or "",
+            **{k: _plain(v) for k, v in point.values},
+            "seed": point.seed,
+            **{f: summary[f] for f in FIGURES},
+        }
+
+    def check(self, points: Iterable[Point]) -> None:
+        """Loads every distinct setting once, so bad input stops the sweep before it starts."""
+        seen = set()
+        for p in points:
+            if (p.variant, p.values) not in seen:
+                seen.add((p.variant, p.values))
+                self._load(p, None)
+
+
+def run_batch(job: Job, points: Sequence[Point]) -> list[dict[str, Any]]:
+    return [job.run(p) for p in points]
+
+
+def _plain(literal: str) -> Any:
+    return tomllib.loads(f"v = {literal}")["v"]
+
+
+def run_local(job: Job, points: Sequence[Point], workers: int, done: Callable[[dict[str, Any]], None]) -> None:
+    """Processes, one run each: measured 1.94x from 1 to 2 workers where threads over the
+    engine gained 4% (NOTES.md)."""
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for future in as_completed([pool.submit(job.run, p) for p in points]):
+            done(future.result())
+
+
+def batches(points: Sequence[Point], size: int) -> Iterator[list[Point]]:
+    for i in range(0, len(points), size):
+        yield list(points[i : i + size])
+
+
+def run_ray(job: Job, points: Sequence[Point], address: str | None, batch: int, done: Callable[[dict[str, Any]], None]) -> None:
+    """Ray tasks of `batch` points each, so a task's scheduling cost is spread over several runs."""
+    try:
+        import ray
+    except ImportError:
+        raise ScenarioError("--executor", "ray", "Ray is not installed: pip install 'pathlab[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(run_batch)
+    job_ref = ray.put(job)
+    pending = [remote.remote(job_ref, b) for b in batches(points, batch)]
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        for row in ray.get(ready[0]):
+            done(row)
+
+
+class Journal:
+    """Rows of finished runs, one JSON line each, appended as they finish: a sweep that is
+    stopped and started again skips what is in it."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def done(self) -> dict[str, dict[str, Any]]:
+        """The rows written so far; a line cut short when the sweep was stopped is dropped from
+        the file (its run is done again)."""
+        if not self.path.exists():
+            return {}
+        rows, good = {}, []
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            rows[row["point"]] = row
+            good.append(line)
+        self.path.write_text("".join(f"{line}\n" for line in good), encoding="utf-8")
+        return rows
+
+    def append(self, row: dict[str, Any]) -> None:
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(row) + "\n")
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1

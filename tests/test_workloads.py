@@ -1,0 +1,135 @@
+"""Workloads as the field runs them: bursts on a base load, fio job files, vdbench parameter
+files (the real samples in /work/shared/format-samples), named mixes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from conftest import ROOT, pathlab
+from test_theory import ONE_PORT
+
+from pathlab import Scenario, ScenarioError
+from pathlab.workload_files import workload_overrides
+
+# 20,000 I/O/s of Poisson base, +40,000 I/O/s for 200 ms of every 800 ms (duty 0.25).
+BURSTY = ONE_PORT.format(shape='distribution = "exponential"', duration="8s",
+                         load='rate = 20000\nburst = { rate = 40000, length = "200ms", duty = 0.25 }').replace(
+    'interval = "10s"', 'interval = "100ms"')
+
+
+def test_bursts_have_the_configured_rate_and_duty_cycle() -> None:
+    data = Scenario.from_text(BURSTY, "bursty.toml").run().data
+    lines = [i for i in data["intervals"] if i["measured"]]
+    assert len(lines) == 80
+    bursts = [i["iops"] for i in lines if i["iops"] > 40_000]
+    calm = [i["iops"] for i in lines if i["iops"] <= 40_000]
+    assert len(bursts) / len(lines) == pytest.approx(0.25)  # bursts fill 2 of every 8 intervals
+    assert sum(bursts) / len(bursts) == pytest.approx(60_000, rel=0.02)
+    assert sum(calm) / len(calm) == pytest.approx(20_000, rel=0.02)
+    assert data["summary"]["iops"] == pytest.approx(30_000, rel=0.02)
+
+
+@pytest.mark.parametrize(("burst", "field", "message"), [
+    ('{ rate = 40000, length = "200ms", duty = 1.0 }', "workloads.0.burst.duty", "allowed above 0 and below 1"),
+    ('{ rate = 0, length = "200ms", duty = 0.5 }', "workloads.0.burst.rate", "positive"),
+    ('{ rate = 10, length = "200ms", duty = 0.5, every = "1s" }', "workloads.0.burst", "every"),
+])
+def test_bad_bursts_are_refused_by_field(burst: str, field: str, message: str) -> None:
+    text = BURSTY.replace('burst = { rate = 40000, length = "200ms", duty = 0.25 }', f"burst = {burst}")
+    with pytest.raises(ScenarioError) as e:
+        Scenario.from_text(text, "bursty.toml")
+    assert e.value.args[1].startswith(field) and message in e.value.args[2]
+
+
+def test_bursts_need_an_open_loop_base() -> None:
+    text = BURSTY.replace("rate = 20000\n", "outstanding = 4\n")
+    with pytest.raises(ScenarioError, match="open-loop Poisson base"):
+        Scenario.from_text(text, "bursty.toml")
+
+
+# The real files of ../shared/format-samples (their licences keep them out of this repository).
+SAMPLES = Path(os.environ.get("PATHLAB_FORMAT_SAMPLES", "/work/shared/format-samples"))
+needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason=f"format samples not found at {SAMPLES} (set PATHLAB_FORMAT_SAMPLES)")
+C1 = "scenarios/c1-vmax-1lun.toml"
+
+
+def csv_summary(*args: str) -> dict:
+    done = pathlab("run", C1, *args, "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    return pd.read_csv(io.StringIO(done.stdout)).iloc[0].to_dict()
+
+
+@needs_samples
+def test_fio_iometer_file_server_job_loads_with_its_size_mix_and_depth() -> None:
+    sets = workload_overrides(str(SAMPLES / "fio-jobfile_axboe-fio_examples_iometer-file-access-server.fio"), C1)
+    assert "outstanding = 64" in sets[0] and 'access = "random"' in sets[0] and "read_pct = 80" in sets[0]
+    s = csv_summary("--workload", str(SAMPLES / "fio-jobfile_axboe-fio_examples_iometer-file-access-server.fio"),
+                    "--set", "run.duration=2s", "--set", "run.warmup=1s")
+    # bssplit 512/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10 has a mean of 11,345.9 bytes
+    assert s["bytes_per_io"] == pytest.approx(11_345.9, rel=0.02)
+    assert s["read_pct"] == pytest.approx(80, abs=1)
+
+
+@needs_samples
+def test_fio_poisson_rate_job_is_an_open_loop_at_its_rate() -> None:
+    sets = workload_overrides(str(SAMPLES / "fio-jobfile_axboe-fio_examples_poisson-rate-submission.fio"), C1)
+    assert "rate = 50.0" in sets[0] and 'arrival = "poisson"' in sets[0] and "134217728B" in sets[0]
+    sets = workload_overrides(str(SAMPLES / "fio-jobfile_bensonjohnson-FIO-tests_mixed_read_write.ini"), C1)
+    assert sets[1:] == ['run.duration="300000ms"'] and "read_pct = 70" in sets[0] and "outstanding = 16" in sets[0]
+
+
+@needs_samples
+def test_vdbench_parameter_file_loads_with_abbreviations() -> None:
+    # sd=sd1,lun=...,size=40m / wd=wd1,sd=sd1,xf=1k,rdpct=50 / rd=rd1,wd=wd1,iorate=100,elapsed=5,interval=1
+    s = csv_summary("--workload", str(SAMPLES / "vdbench_masakioui-vdb_oceanstor_output_parmfile.html"))
+    assert s["bytes_per_io"] == 1024 and s["read_pct"] == pytest.approx(50, abs=6)
+    assert s["iops"] == pytest.approx(100, rel=0.15)  # iorate=100 over elapsed=5
+
+
+@needs_samples
+@pytest.mark.parametrize(("file", "message"), [
+    ("vdbench_masakioui-vdb_oceanstor_test_parmfile.html", "line 25: range: WD parameter not supported"),
+    ("verify.fio", "job.verify: option not supported"),
+    ("think.fio", "job.thinktime: not modelled"),
+])
+def test_unsupported_option_is_refused_by_name_in_one_line(tmp_path, file: str, message: str) -> None:
+    (tmp_path / "verify.fio").write_text("[job]\nrw=randread\nverify=md5\n")
+    (tmp_path / "think.fio").write_text("[job]\nrw=randread\nthinktime=100\n")
+    path = SAMPLES / file if (SAMPLES / file).exists() else tmp_path / file
+    done = pathlab("run", C1, "--workload", str(path))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"pathlab: error: {path}: {message}")
+
+
+def test_named_oltp_mix_is_8k_random_70_percent_read() -> None:
+    s = csv_summary("--workload", "oltp", "--set", "run.duration=2s", "--set", "run.warmup=1s")
+    assert s["bytes_per_io"] == 8192 and s["read_pct"] == pytest.approx(70, abs=1)
+
+
+def test_vdbench_flatfile_has_vdbench_columns_and_the_interval_rates(tmp_path) -> None:
+    flat = tmp_path / "flatfile.html"
+    done = pathlab("run", C1, "--set", "run.duration=4s", "--set", "run.warmup=1s", "--set", "run.interval=1s",
+                   "--vdbench-flatfile", str(flat), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    table = pd.read_csv(flat, sep=" ", comment="*", skipinitialspace=True)
+    assert list(table.columns[:6]) == ["tod", "timestamp", "Run", "Interval", "reqrate", "rate"]
+    assert len(table.columns) == 34 and table["cpu_used"].isna().all()  # n/a: the host CPU is not simulated
+    assert table["rate"].tolist()[:-1] == pytest.approx([i["iops"] for i in data["intervals"]], abs=0.01)
+    assert table["Interval"].iloc[-1] == "avg_2-5" and table["rate"].iloc[-1] == pytest.approx(data["summary"]["iops"], abs=0.01)
+
+
+@needs_samples
+def test_vdbench_flatfile_columns_are_those_of_a_real_flatfile(tmp_path) -> None:
+    import re
+
+    from pathlab.output.vdbench_flatfile import COLUMNS
+
+    real = re.sub(r"<[^>]+>", "", (SAMPLES / "vdbench_masakioui-vdb_oceanstor_output_flatfile.html").read_text())
+    header = next(line for line in real.splitlines() if line.startswith(" ") and "tod" in line)
+    assert header.split() == list(COLUMNS)
