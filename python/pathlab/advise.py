@@ -1,0 +1,193 @@
+"""The advisor: what is wrong with a host's multipathing, which setting to change, and what the
+change gains, predicted by simulating the host (a scenario) with each candidate on the same I/Os
+over several seeds.
+
+Findings are read off the run of the setting in force, each with the counters that show it, as
+an admin would read them in esxtop. Candidates are the setting in force, the array vendor's
+practice, the other settings of the host's stack, and pathlab's own policy."""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+from pathlab.api import Result, Scenario, run_many
+from pathlab.stats import half_width
+from pathlab.toml_values import to_toml
+
+#: Figures the ranking reports, with their mean and 95% interval over seeds.
+FIGURES = ("iops", "resp_ms", "p99_ms", "failed")
+
+
+@dataclass(frozen=True)
+class Finding:
+    title: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Candidate:
+    label: str
+    #: Overrides applied to the host's scenario (dotted key to Python value).
+    overrides: dict[str, Any]
+    #: The commands that apply it on the host, one per line.
+    commands: list[str] = field(default_factory=list)
+    caveat: str = ""
+
+
+@dataclass
+class Ranked:
+    candidate: Candidate
+    figures: dict[str, tuple[float, float]]  # figure -> (mean, 95% half-width)
+    gain: float  # I/O rate against the setting in force
+
+
+# The array vendors' published practice for ESXi round robin, as (vendor, model) -> the
+# candidate's label. Sources: Dell EMC's VMAX field test of iops=1 against iops=1000
+# (CALIBRATION.md C1) and Pure Storage's FlashArray claim rule (`-O iops=1`, DOMAIN.md §2;
+# ActiveCluster at distance: the latency sub-type or a preferred array, CALIBRATION.md C2).
+VENDOR_PRACTICE = {
+    ("EMC", "SYMMETRIX"): "round robin, iops=1",
+    ("PURE", "FlashArray"): "round robin, iops=1",
+}
+
+
+def _device_limit(device_config: str) -> int | None:
+    """The round robin I/O limit in force, from `{policy=iops,iops=1000,...}`."""
+    match = re.search(r"policy=(?:rr|iops)\b.*?iops=(\d+)", device_config)
+    return int(match.group(1)) if match else None
+
+
+def findings(data: dict[str, Any]) -> list[Finding]:
+    """What the run of the setting in force shows, each with its counters."""
+    found: list[Finding] = []
+    ports = data["ports"]
+    mean_busy = sum(p["util_pct"] for p in ports) / len(ports) if ports else 0.0
+    for d in data["devices"]:
+        limit = _device_limit(d["device_config"])
+        full = d["actv"] >= 0.9 * d["dqlen"]
+        if d["policy"] == "VMW_PSP_RR" and limit is not None and limit >= 100 and full and mean_busy < 60:
+            found.append(Finding(
+                f"{d['name']}: round robin at iops={limit} keeps the device's whole queue on one path at a time",
+                f"ACTV {d['actv']:.0f} of DQLEN {d['dqlen']}, QUED {d['qued']:.0f}, KAVG {d['kavg_ms']:.2f} ms, "
+                f"while the array ports are {mean_busy:.0f}% busy on average: the queue waits although the ports "
+                f"have room, because {limit} I/Os in a row go down the same path",
+            ))
+        elif d["qued"] > 1 and d["kavg_ms"] > 0.5 * max(d["davg_ms"], 1e-9):
+            found.append(Finding(
+                f"{d['name']}: the device queue is full",
+                f"QUED {d['qued']:.1f}, KAVG {d['kavg_ms']:.2f} ms against DAVG {d['davg_ms']:.2f} ms (DQLEN {d['dqlen']})",
+            ))
+        paths = [p for p in data["paths"] if p["device"] == d["name"] and p["cmds_s"] > 0]
+        if not paths:
+            continue
+        best = min(p["davg_ms"] for p in paths)
+        slow = [p for p in paths if p["davg_ms"] > 2 * best and p["davg_ms"] - best > 0.2]
+        if slow:
+            share = sum(p["cmds_s"] for p in slow) / sum(p["cmds_s"] for p in paths)
+            kinds = "non-optimized or remote" if any(p["alua"] != "AO" for p in slow) else "slow"
+            worst = max(slow, key=lambda p: p["davg_ms"])
+            found.append(Finding(
+                f"{d['name']}: {len(slow)} {kinds} paths carry {share:.0%} of its I/O at higher latency",
+                f"DAVG {best:.2f} ms on the best path against {worst['davg_ms']:.2f} ms on {worst['name']} "
+                f"({worst['alua']}, {worst['target']})",
+            ))
+        erring = [p for p in paths if p["errors"] > 0]
+        for p in erring:
+            found.append(Finding(f"{p['name']}: the path returns errors",
+                                 f"{p['errors']} errors, {p['retries']} retries during the measurement"))
+    return found
+
+
+def practice_findings(scenario: Scenario, data: dict[str, Any]) -> list[Finding]:
+    """Devices whose round robin setting differs from their array vendor's published practice."""
+    arrays = _arrays(scenario)
+    found = []
+    for d in data["devices"]:
+        practice = VENDOR_PRACTICE.get(arrays.get(d["array"], ("", "")))
+        limit = _device_limit(d["device_config"])
+        if practice == "round robin, iops=1" and limit not in (None, 1):
+            vendor, model = arrays[d["array"]]
+            found.append(Finding(
+                f"{d['name']}: round robin at iops={limit}, where {vendor} {model}'s practice is iops=1",
+                f"{d['policy']} {d['device_config']}",
+            ))
+    return found
+
+
+def _arrays(scenario: Scenario) -> dict[str, tuple[str, str]]:
+    spec = tomllib.loads(scenario.text)
+    return {a["name"]: (a.get("vendor", ""), a.get("model", "")) for a in spec.get("arrays", [])}
+
+
+def _with_policy(scenario: Scenario, policy: dict[str, Any]) -> dict[str, Any]:
+    """Overrides that give every device `policy`: the admin's per-device esxcli commands are
+    replaced by it, the claim rules (which choose the SATP) are kept."""
+    esxcli = tomllib.loads(scenario.text).get("esxcli", [])
+    return {"devices.*.policy": policy, "esxcli": [c for c in esxcli if "satp rule add" in c]}
+
+
+def candidates(scenario: Scenario, data: dict[str, Any]) -> list[Candidate]:
+    """The settings worth simulating on this host (ESXi NMP hosts: round robin variants and
+    pathlab's own policy; other stacks: pathlab's own policy against the setting in force)."""
+    devices = [d["name"] for d in data["devices"]]
+    nmp = all(d["policy"] == "VMW_PSP_RR" for d in data["devices"])
+    out = [Candidate("the setting in force", {})]
+    if nmp:
+        arrays = _arrays(scenario)
+        rules = sorted({(d["satp"], *arrays.get(d["array"], ("", ""))) for d in data["devices"]})
+        for label, iops_or_type in (("round robin, iops=1", "iops=1"), ("round robin, latency", "latency")):
+            per_device = [
+                f"esxcli storage nmp psp roundrobin deviceconfig set --device={n} "
+                + ("--type=iops --iops=1" if iops_or_type == "iops=1" else "--type=latency")
+                for n in devices
+            ]
+            claim = [
+                f"esxcli storage nmp satp rule add -s {satp} -V {vendor} -M {model} -P VMW_PSP_RR -O {iops_or_type}"
+                for satp, vendor, model in rules if vendor
+            ] if iops_or_type == "iops=1" else []
+            policy = {"name": "VMW_PSP_RR", "type": "iops", "iops": 1} if iops_or_type == "iops=1" else \
+                {"name": "VMW_PSP_RR", "type": "latency"}
+            caveat = "latency sub-type: ESXi 6.7 U1 or later" if iops_or_type == "latency" else \
+                "the claim rule applies to LUNs presented after it is added; existing LUNs take the device command"
+            out.append(Candidate(label, _with_policy(scenario, policy), per_device + claim, caveat))
+    out.append(Candidate(
+        "pathlab gated-least-load", _with_policy(scenario, {"name": "gated-least-load"}), [],
+        "pathlab's own policy: not in any shipping stack; shown as the bar the others could reach",
+    ))
+    return out
+
+
+def _summaries(results: list[Result]) -> dict[str, tuple[float, float]]:
+    out = {}
+    for f in FIGURES:
+        values = [r.data["summary"][f] for r in results]
+        hw = half_width(values)
+        out[f] = (sum(values) / len(values), 0.0 if math.isnan(hw) else hw)
+    return out
+
+
+def rank(scenario: Scenario, cands: list[Candidate], seeds: int, length: dict[str, str]) -> list[Ranked]:
+    """Simulates every candidate on the same I/Os (same seeds) and ranks them by I/O rate."""
+    base = [f"{k}={v}" for k, v in scenario.overrides] + [f"{k}={to_toml(v)}" for k, v in length.items()]
+    runs = [
+        Scenario.from_text(scenario.text, scenario.file, scenario.variant,
+                           base + [f"{k}={to_toml(v)}" for k, v in c.overrides.items()], seed=seed)
+        for c in cands for seed in range(1, seeds + 1)
+    ]
+    results = run_many(runs)
+    ranked = []
+    for i, c in enumerate(cands):
+        ranked.append(Ranked(c, _summaries(results[i * seeds:(i + 1) * seeds]), 0.0))
+    in_force = ranked[0].figures["iops"][0]
+    for r in ranked:
+        r.gain = r.figures["iops"][0] / in_force if in_force > 0 else math.nan
+    return sorted(ranked, key=lambda r: (-r.figures["iops"][0], r.figures["p99_ms"][0]))

@@ -1,0 +1,42 @@
+"""The advisor on the field reports' own hosts: the diagnosis, the recommendation, its commands
+and the predicted gain against what the field measured."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import pathlab
+
+PUBLISHED_C1_GAIN = 151_892.44 / 38_334.82  # iops=1 against iops=1000 (CALIBRATION.md C1): 3.96
+
+
+def advise(*args: str) -> dict:
+    done = pathlab("advise", *args, "--duration", "10s", "--warmup", "2s", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_vmax_host_at_iops_1000_is_told_to_set_iops_1_for_about_four_times_the_rate(scenarios) -> None:
+    out = advise(str(scenarios / "c1-vmax-1lun.toml"), "--variant", "iops1000")
+    titles = [f["title"] for f in out["findings"]]
+    assert any("round robin at iops=1000 keeps the device's whole queue on one path" in t for t in titles), titles
+    assert any("where EMC SYMMETRIX's practice is iops=1" in t for t in titles), titles
+    best = out["candidates"][0]
+    assert best["label"] == "round robin, iops=1"
+    assert abs(best["gain"] / PUBLISHED_C1_GAIN - 1) < 0.10, best["gain"]
+    assert "esxcli storage nmp psp roundrobin deviceconfig set --device=naa.60000970000197900123533030303031 " \
+           "--type=iops --iops=1" in best["commands"]
+    assert "esxcli storage nmp satp rule add -s VMW_SATP_SYMM -V EMC -M SYMMETRIX -P VMW_PSP_RR -O iops=1" \
+           in best["commands"]
+    mean, half_width = best["figures"]["iops"]
+    assert 0 < half_width < 0.05 * mean
+
+
+def test_activecluster_host_on_all_paths_is_told_to_leave_the_remote_paths(scenarios) -> None:
+    out = advise(str(scenarios / "c2-activecluster-distance.toml"), "--variant", "rr_all_paths")
+    assert any("slow paths carry 50% of its I/O at higher latency" in f["title"] for f in out["findings"])
+    best = next(c for c in out["candidates"] if c["commands"])
+    assert best["label"] == "round robin, latency"
+    # Back to the preferred array's 13,500 (CALIBRATION.md C2) from the 6,600 of the rotation.
+    assert abs(best["figures"]["iops"][0] / 13_500 - 1) < 0.10
+    assert best["gain"] > 1.8

@@ -1,0 +1,49 @@
+"""`esxcli storage nmp device list`: the figures the text says, and one clear error otherwise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pathlab
+from conftest import SCENARIOS, pathlab as run_pathlab
+from pathlab.readers import esxcli_devices
+
+DATA = Path(__file__).parent / "data" / "esxcli"
+
+
+def test_alua_round_robin_and_mru_devices_read_as_printed() -> None:
+    df = esxcli_devices.read(DATA / "nmp-device-list-alua.txt").set_index("device")
+    pure = df.loc["naa.624a9370b5a8f1e44f0b4e5a00011c2d"]
+    assert (pure.satp, pure.psp, pure.rr_type, pure.iops, pure.bytes, pure.use_ano) == \
+        ("VMW_SATP_ALUA", "VMW_PSP_RR", "rr", 1000, 10485760, False)
+    assert pure.working_paths == ["vmhba3:C0:T10:L2", "vmhba3:C0:T1:L2"]
+    mru = df.loc["naa.6000eb3b4bb5a11a0000000000000056"]
+    assert (mru.psp, mru.psp_config, mru.working_paths) == \
+        ("VMW_PSP_MRU", "Current Path=vmhba37:C0:T1:L6", ["vmhba37:C0:T1:L6"])
+
+
+def test_what_pathlab_shows_reads_back(tmp_path: Path) -> None:
+    done = run_pathlab("show", "devices", str(SCENARIOS / "c1-vmax-1lun.toml"), "--set", "policy.iops=1000")
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "devices.txt"
+    out.write_text(done.stdout)
+    (row,) = esxcli_devices.read(out).itertuples()
+    assert (row.satp, row.rr_type, row.iops, len(row.working_paths)) == ("VMW_SATP_SYMM", "iops", 1000, 8)
+
+
+@pytest.mark.parametrize(("text", "where", "message"), [
+    ("Device Display Name: x\n", "line 1", "expected a device name"),
+    ("   Storage Array Type: VMW_SATP_ALUA\n", "line 1", "a `Key: value` line before any device name"),
+    ("naa.1\n   no colon here\n", "line 2", "expected `Key: value`"),
+    ("naa.1\n   Storage Array Type: VMW_SATP_ALUA\n", "naa.1", "missing Device Display Name"),
+    ("\n\n", "", "no device"),
+])
+def test_what_is_not_the_command_output_is_refused_with_its_line(tmp_path: Path, text: str, where: str,
+                                                                   message: str) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text)
+    with pytest.raises(pathlab.ScenarioError) as e:
+        esxcli_devices.read(bad)
+    assert e.value.args[1] == where and message in e.value.args[2]
