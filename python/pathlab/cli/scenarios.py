@@ -3,13 +3,30 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 import click
 
 from pathlab import shipped
 from pathlab.api import Scenario, ScenarioError
 from pathlab.cli.common import handle_errors, writable_output
+
+
+def _summary(path: Path) -> str:
+    """A scenario's first line of description; a study's (a `[sweep]` over another scenario)
+    first comment line."""
+    text = path.read_text(encoding="utf-8")
+    if tomllib.loads(text).get("sweep", {}).get("scenario"):
+        comment = next((line.lstrip("# ") for line in text.splitlines() if line.startswith("#")), "")
+        return f"(study for pathlab sweep) {comment}"
+    description = Scenario.load(path).description.strip()
+    return description.splitlines()[0] if description else ""
 
 
 @click.command("scenarios")
@@ -22,9 +39,7 @@ def command(copy_name: str | None, dest: str | None) -> None:
         if dest is not None:
             raise ScenarioError("DEST", dest, "give --copy NAME to say what to copy")
         for name in shipped.names():
-            scenario = Scenario.load(shipped.path(name))
-            first = scenario.description.strip().splitlines()[0] if scenario.description.strip() else ""
-            click.echo(f"{name:<36} {first}")
+            click.echo(f"{name:<36} {_summary(shipped.path(name))}")
         click.echo(f"(in {shipped.FOLDER})", err=True)
         return
     source = shipped.path(copy_name)

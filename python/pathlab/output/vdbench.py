@@ -15,7 +15,8 @@ def _line(cells: Iterable[str]) -> str:
     return cells[0].ljust(_WIDTHS[0]) + "".join(c.rjust(w) for c, w in zip(cells[1:], _WIDTHS[1:]))
 
 
-def _clock(seconds: float) -> str:
+def clock(seconds: float) -> str:
+    """Simulated time as vdbench prints the time of day: HH:MM:SS.mmm."""
     ms = round(seconds * 1000)
     h, rest = divmod(ms, 3_600_000)
     m, rest = divmod(rest, 60_000)
@@ -47,9 +48,9 @@ def report(data: dict[str, Any], intervals: bool) -> str:
     rows = data["intervals"]
     lines = [_line(_HEAD1), _line(_HEAD2)]
     if intervals:
-        lines += [_row(_clock(r["t_s"]), str(i), r) for i, r in enumerate(rows, start=1)]
+        lines += [_row(clock(r["t_s"]), str(i), r) for i, r in enumerate(rows, start=1)]
     measured = [i for i, r in enumerate(rows, start=1) if r["measured"]]
     label = f"avg_{measured[0]}-{measured[-1]}" if measured else "avg"
     end = data["warmup_s"] + data["duration_s"]
-    lines.append(_row(_clock(end), label, data["summary"]))
+    lines.append(_row(clock(end), label, data["summary"]))
     return "\n".join(lines)

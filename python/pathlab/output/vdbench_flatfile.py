@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pathlab import __version__
+from pathlab.output.vdbench import clock
 
 COLUMNS = ("tod timestamp Run Interval reqrate rate MB/sec bytes/io read% resp read_resp write_resp resp_max read_max "
            "write_max resp_std read_std write_std xfersize threads rdpct rhpct whpct seekpct lunsize version compratio "
@@ -16,18 +17,10 @@ DESCRIPTIONS = {"tod": "Time of day (simulated time from the start)", "Run": "Ru
                 "rate": "Observed i/o rate per second", "resp": "Response time (ms)", "queue_depth": "Average i/o queue depth"}
 
 
-def _clock(seconds: float) -> str:
-    ms = round(seconds * 1000)
-    h, rest = divmod(ms, 3_600_000)
-    m, rest = divmod(rest, 60_000)
-    s, ms = divmod(rest, 1000)
-    return f"{h:02d}:{m:02d}:{s:02d}.{ms:03d}"
-
-
 def _row(run: str, label: str, t_s: float, f: dict[str, Any]) -> str:
-    clock = _clock(t_s)
+    tod = clock(t_s)
     values = {
-        "tod": clock, "timestamp": f"01/01/1970-{clock[:8]}-UTC", "Run": run, "Interval": label, "rate": f"{f['iops']:.2f}",
+        "tod": tod, "timestamp": f"01/01/1970-{tod[:8]}-UTC", "Run": run, "Interval": label, "rate": f"{f['iops']:.2f}",
         "MB/sec": f"{f['mbps']:.4f}", "bytes/io": f"{f['bytes_per_io']:.0f}", "read%": f"{f['read_pct']:.4f}",
         "resp": f"{f['resp_ms']:.4f}", "read_resp": f"{f['read_resp_ms']:.4f}", "write_resp": f"{f['write_resp_ms']:.4f}",
         "resp_max": f"{f['resp_max_ms']:.3f}", "resp_std": f"{f['resp_stddev_ms']:.4f}", "version": f"pathlab-{__version__}",
