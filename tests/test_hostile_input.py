@@ -157,6 +157,8 @@ def test_shipped_scenarios_work_from_any_directory(tmp_path: Path) -> None:
     done = limited("reproduce", "--format", "json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert '"scenario": "c1-vmax-1lun"' in done.stdout
+    by_name = limited("validate", "c1-vmax-1lun", cwd=tmp_path)
+    assert by_name.returncode == 0 and "scenario c1-vmax-1lun" in by_name.stdout, by_name.stderr
 
 
 def test_policies_table_fits_100_columns_and_speaks_plainly() -> None:

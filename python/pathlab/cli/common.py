@@ -127,8 +127,17 @@ def run_all(scenarios: Sequence[Scenario]) -> list[Result]:
         progress.close()
 
 
+def resolve(path: str) -> str:
+    """A scenario file, or the name of a shipped one (`c1-vmax-1lun`) when no such file exists."""
+    from pathlab import shipped
+
+    if Path(path).exists() or path.removesuffix(".toml") not in shipped.names():
+        return path
+    return str(shipped.path(path))
+
+
 def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: int | None = None) -> Scenario:
-    scenario = Scenario.load(path, variant=variant, set=list(sets), seed=seed)
+    scenario = Scenario.load(resolve(path), variant=variant, set=list(sets), seed=seed)
     for field, message in scenario.warnings:
         warn(scenario.file, field, message)
     return scenario
