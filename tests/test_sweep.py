@@ -116,3 +116,15 @@ set = {{ "run.duration" = "1s", "workloads.0.read_pct" = 0 }}
     assert list(runs["policy.iops"]) == [1, 1000, 1, 1000]
     # the cases reach the runs: the figures of a read-only and a write-only run differ
     assert runs.loc[0, "read_resp_ms"] > 0 and runs.loc[2, "read_resp_ms"] == 0 and runs.loc[2, "write_resp_ms"] > 0
+
+
+def test_a_journal_left_by_another_sweep_to_the_same_output_is_not_reused(tmp_path) -> None:
+    sweep(tmp_path)
+    done = pathlab("sweep", "scenarios/bench-minimal.toml", "--grid", "policy.iops=1,1000", "--seeds", "2",
+                   "--set", 'run.duration="1s"', "--set", 'run.warmup="200ms"', "--out", str(tmp_path / "bm"))
+    assert done.returncode == 0 and "already done" not in done.stderr
+
+
+def test_a_sweep_with_nothing_to_sweep_says_so() -> None:
+    done = pathlab("sweep", "scenarios/bench-minimal.toml")
+    assert done.returncode == 2 and "sweep.grid: nothing to sweep" in done.stderr

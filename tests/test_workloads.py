@@ -133,3 +133,14 @@ def test_vdbench_flatfile_columns_are_those_of_a_real_flatfile(tmp_path) -> None
     real = re.sub(r"<[^>]+>", "", (SAMPLES / "vdbench_masakioui-vdb_oceanstor_output_flatfile.html").read_text())
     header = next(line for line in real.splitlines() if line.startswith(" ") and "tod" in line)
     assert header.split() == list(COLUMNS)
+
+
+def test_vdbench_streams_become_sequential_streams(tmp_path) -> None:
+    parm = tmp_path / "parm"
+    parm.write_text("sd=sd1,lun=/dev/sdb,threads=16\nwd=w1,sd=sd1,xf=64k,seek=seq,streams=4,rdpct=100\n"
+                    "rd=r1,wd=w1,iorate=max,elapsed=2,interval=1\n")
+    (sets, *run) = workload_overrides(str(parm), C1)
+    assert "streams = 4" in sets and 'access = "sequential"' in sets and "outstanding = 16" in sets
+    assert run == ['run.duration="2000ms"', 'run.interval="1000ms"']
+    s = csv_summary("--workload", str(parm), "--set", "run.warmup=1s")
+    assert s["bytes_per_io"] == 65536 and s["read_pct"] == 100

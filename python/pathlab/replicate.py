@@ -25,7 +25,7 @@ def replicate(file: str, sets: Sequence[str], settings: Sequence[tuple[str, str 
     rows: dict[str, dict] = {}
     run_local(job, points, default_workers(), lambda row: rows.__setitem__(row["point"], row))
     labels = [label for label, _, _ in settings for _ in seeds]
-    return pd.DataFrame([{"setting": label, "seed": p.seed, **{f: rows[p.id][f] for f in FIGURES}}
+    return pd.DataFrame([{"setting": label, "seed": p.seed, **{f: rows[job.key(p)][f] for f in FIGURES}}
                          for label, p in zip(labels, points)])
 
 

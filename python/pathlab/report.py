@@ -95,7 +95,7 @@ def _path_share(labels: Sequence[str], runs: Sequence[dict[str, Any]]) -> Any:
         ax.bar(labels, shares, bottom=bottom, label=path)
         bottom = [b + s for b, s in zip(bottom, shares)]
     ax.set_ylabel("share of I/O (%)")
-    ax.tick_params(axis="x", labelrotation=30)
+    ax.tick_params(axis="x", labelrotation=30 if len(labels) <= 6 else 90)
     ax.legend(fontsize=6, ncol=2, loc="upper left", bbox_to_anchor=(1, 1))
     return fig
 
@@ -148,10 +148,7 @@ def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, A
     summaries = [d["summary"] for d in runs]
     bars = []
     for key, name in (("iops", "I/O rate"), ("resp_ms", "mean response (ms)"), ("p99_ms", "p99 (ms)")):
-        fig, ax = plt.subplots()
-        ax.bar(labels, [s[key] for s in summaries])
-        ax.set_ylabel(name)
-        ax.tick_params(axis="x", labelrotation=30)
+        fig, ax = _bars(labels, [s[key] for s in summaries], None, name)
         bars.append(figure(fig, f"{name} per setting (one seed: replicate with --seeds for error bars)."))
     sections = [("Comparison", "".join(bars))]
     if all("paths" in d for d in runs):  # a compare's JSON output keeps the summaries only
@@ -161,11 +158,17 @@ def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, A
     return page(title, sections, scenario_text, provenance)
 
 
+def _bars(labels: Sequence[str], values: Sequence[float], errors: Sequence[float] | None, name: str) -> tuple[Any, Any]:
+    """Horizontal bars, first setting on top: long policy names stay readable however many."""
+    fig, ax = plt.subplots(figsize=(7.5, 0.8 + 0.25 * len(labels)))
+    ax.barh(list(labels), list(values), xerr=None if errors is None else list(errors), capsize=3)
+    ax.invert_yaxis()
+    ax.set_xlabel(name)
+    return fig, ax
+
+
 def _error_bars(agg: pd.DataFrame, key: str, name: str) -> str:
-    fig, ax = plt.subplots()
-    ax.bar(agg["setting"], agg[f"{key}_mean"], yerr=agg[f"{key}_ci95"].fillna(0), capsize=3)
-    ax.set_ylabel(name)
-    ax.tick_params(axis="x", labelrotation=30)
+    fig, _ = _bars(agg["setting"].tolist(), agg[f"{key}_mean"].tolist(), agg[f"{key}_ci95"].fillna(0).tolist(), name)
     return figure(fig, f"{name}: mean over seeds with its 95% interval (Student t).")
 
 

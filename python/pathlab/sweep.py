@@ -7,6 +7,7 @@ are TOML literals; a word that is not one (`sequential`) is taken as a string.""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import math
@@ -169,11 +170,17 @@ class Job:
         sets = [*self.sets, *(case or ()), *(f"{k}={v}" for k, v in point.values)]
         return Scenario.from_text(self.text, self.file, variant, sets, seed)
 
+    def key(self, point: Point) -> str:
+        """A run's key in the journal: the point, and a digest of the scenario and overrides, so
+        that a journal left by another sweep to the same output is not taken for this one's."""
+        digest = hashlib.sha256(json.dumps([self.text, self.sets, self.cases]).encode()).hexdigest()[:16]
+        return f"{digest} {point.id}"
+
     def run(self, point: Point) -> dict[str, Any]:
         result = self._load(point, point.seed).run()
         summary = result.data["summary"]
         return {
-            "point": point.id,
+            "point": self.key(point),
             "variant": point.variant or "",
             **{k: _plain(v) for k, v in point.values},
             "seed": point.seed,

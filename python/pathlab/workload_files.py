@@ -144,7 +144,7 @@ def fio_overrides(path: str, devices: list[str]) -> list[str]:
 _VDB_KEYS = {
     "hd": {"hd", "vdbench", "user", "shell", "master", "system", "jvms"},
     "sd": {"sd", "lun", "size", "threads", "openflags", "host", "align"},
-    "wd": {"wd", "sd", "rdpct", "xfersize", "seekpct", "iorate", "host"},
+    "wd": {"wd", "sd", "rdpct", "xfersize", "seekpct", "iorate", "streams", "host"},
     "rd": {"rd", "wd", "sd", "iorate", "elapsed", "interval", "warmup", "threads", "distribution"},
 }
 _VDB_NO_EFFECT = {"hd", "vdbench", "user", "shell", "master", "system", "jvms", "lun", "openflags", "host", "align"}
@@ -203,6 +203,8 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
             w["access"] = "random"
         else:
             raise ScenarioError(path, f"line {n}: seekpct", f"{seek}: allowed 0 (sequential) or 100 (random)")
+        if "streams" in wd:
+            w["streams"] = int(wd["streams"])
         if iorate == "max":
             w["outstanding"] = max(1, threads // len(wds))
         else:

@@ -69,6 +69,8 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     started again with the same output stem skips the runs it has done."""
     table = sweep_table(file)
     axes = [parse_axis(g) for g in grids] if grids else file_axes(file, table)
+    if not axes:
+        raise ScenarioError(file, "sweep.grid", "nothing to sweep: give --grid KEY=VALUES or a [sweep] table with a grid")
     cases = study_cases(file, table)
     scenario_file = str(Path(file).parent / table["scenario"]) if "scenario" in table else file
     sets = with_workload(scenario_file, workload, sets)
@@ -83,8 +85,9 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     stem = Path(out) if out else Path(Path(file).stem + "-sweep")
     stem.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal(Path(f"{stem}-runs.jsonl"))
-    finished = {k: v for k, v in journal.done().items() if k in {p.id for p in points}}
-    todo = [p for p in points if p.id not in finished]
+    ids = {p: job.key(p) for p in points}
+    finished = {k: v for k, v in journal.done().items() if k in set(ids.values())}
+    todo = [p for p in points if ids[p] not in finished]
     eta = Eta(len(points), len(points) - len(todo))
     if finished:
         click.echo(f"pathlab sweep: {len(finished)} of {len(points)} runs already done in {journal.path}", err=True)
@@ -100,7 +103,7 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
         run_local(job, todo, workers or default_workers(), done)
 
     keys = [a.key for a in axes]
-    runs = pd.DataFrame([finished[p.id] for p in points]).drop(columns="point")
+    runs = pd.DataFrame([finished[ids[p]] for p in points]).drop(columns="point")
     points_df = aggregate(runs, ["variant", *keys], FIGURES)
     meta = {"kind": "sweep", "file": file, "scenario": base.name, "study": _read(file) if cases else "", "text": job.text, "sets": list(sets),
             "axes": keys, "seeds": n_seeds, "first_seed": first_seed}

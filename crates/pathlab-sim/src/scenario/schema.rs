@@ -332,6 +332,10 @@ pub struct WorkloadSpec {
     /// vdbench's variable `iorate` make them.
     #[serde(default)]
     pub burst: Option<BurstSpec>,
+    /// Sequential access: independent streams, each over its own slice of the range, taken in
+    /// turn (vdbench's `streams=`, several sequential readers of one LUN).
+    #[serde(default)]
+    pub streams: Option<u32>,
 }
 
 /// A burst of `length` every `length / duty`, adding `rate` I/Os per second while it lasts.

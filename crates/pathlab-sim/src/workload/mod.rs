@@ -52,7 +52,9 @@ pub struct Worker {
     range_bytes: u64,
     /// For `zipf` access: the popularity law over slots of the largest block size.
     zipf: Option<ZipfSlots>,
-    next_offset: u64,
+    /// Sequential access: the next offset of each stream, and the stream whose turn it is.
+    cursors: Vec<u64>,
+    next_stream: usize,
     arrivals: Stream,
     size_rng: Stream,
     rw_rng: Stream,
@@ -78,11 +80,15 @@ impl Worker {
                 z.offset(self.offset_rng.sample_f64(&z.law))
             }
             Access::Sequential => {
-                if self.next_offset + bytes > self.range_bytes {
-                    self.next_offset = 0;
+                let k = self.next_stream;
+                self.next_stream = (k + 1) % self.cursors.len();
+                let slice = self.range_bytes / self.cursors.len() as u64;
+                let start = k as u64 * slice;
+                if self.cursors[k] + bytes > start + slice {
+                    self.cursors[k] = start;
                 }
-                let o = self.next_offset;
-                self.next_offset += bytes;
+                let o = self.cursors[k];
+                self.cursors[k] += bytes;
                 o
             }
         };
@@ -279,6 +285,18 @@ pub fn build_workers(
                 ))
             }
         };
+        let streams = match (w.streams, w.access) {
+            (None, _) => 1,
+            (Some(n), Access::Sequential) if n >= 1 && w.range.0 / u64::from(n) >= largest => n,
+            (Some(_), Access::Sequential) => {
+                return Err((
+                    field("streams"),
+                    "at least 1, and each stream's slice of the range must hold a block".into(),
+                ))
+            }
+            (Some(_), _) => return Err((field("streams"), "applies to access = \"sequential\" only".into())),
+        };
+        let slice = w.range.0 / u64::from(streams);
         for (k, name) in w.devices.iter().enumerate() {
             let device = device_index(name)
                 .ok_or_else(|| (format!("workloads.{wi}.devices.{k}"), format!("unknown device \"{name}\"")))?;
@@ -296,7 +314,8 @@ pub fn build_workers(
                 access: w.access,
                 range_bytes: w.range.0,
                 zipf: zipf.clone(),
-                next_offset: 0,
+                cursors: (0..u64::from(streams)).map(|k| k * slice).collect(),
+                next_stream: 0,
                 arrivals: Stream::new(seed, owner, Purpose::Arrivals),
                 size_rng: Stream::new(seed, owner, Purpose::Sizes),
                 rw_rng: Stream::new(seed, owner, Purpose::ReadWrite),
@@ -306,4 +325,40 @@ pub fn build_workers(
         }
     }
     Ok(workers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn worker(extra: &str) -> Result<Worker, FieldError> {
+        let text = format!("devices = [\"d\"]\noutstanding = 1\nblock_size = \"8KiB\"\nrange = \"1MiB\"\n{extra}");
+        let spec: WorkloadSpec = toml::from_str(&text).expect("valid workload");
+        build_workers(&[spec], |_| Some(0), 1).map(|mut w| w.remove(0))
+    }
+
+    #[test]
+    fn sequential_streams_take_turns_each_in_its_own_slice() {
+        let mut w = worker("access = \"sequential\"\nstreams = 4").unwrap();
+        let offsets: Vec<u64> = (0..8).map(|_| w.next_io().offset).collect();
+        let q = 256 * 1024; // 1 MiB in four slices
+        assert_eq!(offsets, [0, q, 2 * q, 3 * q, 8192, q + 8192, 2 * q + 8192, 3 * q + 8192]);
+        // each stream wraps at the end of its own slice: its 33rd I/O (32 blocks of 8 KiB fit)
+        let wrapped: Vec<u64> = (0..4 * 31).map(|_| w.next_io().offset).skip(4 * 30).collect();
+        assert_eq!(wrapped, [0, q, 2 * q, 3 * q]);
+    }
+
+    #[test]
+    fn one_stream_is_plain_sequential_access() {
+        let mut w = worker("access = \"sequential\"").unwrap();
+        let offsets: Vec<u64> = (0..129).map(|_| w.next_io().offset).collect();
+        assert_eq!(offsets[..3], [0, 8192, 16384]);
+        assert_eq!(offsets[128], 0); // 128 blocks of 8 KiB fill 1 MiB
+    }
+
+    #[test]
+    fn streams_are_refused_off_sequential_access_or_too_thin() {
+        assert_eq!(worker("streams = 2").err().unwrap().0, "workloads.0.streams");
+        assert_eq!(worker("access = \"sequential\"\nstreams = 200").err().unwrap().0, "workloads.0.streams");
+    }
 }
