@@ -95,11 +95,9 @@ def test_vdbench_parameter_file_loads_with_abbreviations() -> None:
 @pytest.mark.parametrize(("file", "message"), [
     ("vdbench_masakioui-vdb_oceanstor_test_parmfile.html", "line 25: range: WD parameter not supported"),
     ("verify.fio", "job.verify: option not supported"),
-    ("think.fio", "job.thinktime: not modelled"),
 ])
 def test_unsupported_option_is_refused_by_name_in_one_line(tmp_path, file: str, message: str) -> None:
     (tmp_path / "verify.fio").write_text("[job]\nrw=randread\nverify=md5\n")
-    (tmp_path / "think.fio").write_text("[job]\nrw=randread\nthinktime=100\n")
     path = SAMPLES / file if (SAMPLES / file).exists() else tmp_path / file
     done = pathlab("run", C1, "--workload", str(path))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
@@ -144,3 +142,17 @@ def test_vdbench_streams_become_sequential_streams(tmp_path) -> None:
     assert run == ['run.duration="2000ms"', 'run.interval="1000ms"']
     s = csv_summary("--workload", str(parm), "--set", "run.warmup=1s")
     assert s["bytes_per_io"] == 65536 and s["read_pct"] == 100
+
+
+def test_fio_thinktime_spaces_a_closed_loop_by_the_think_time(tmp_path) -> None:
+    # One outstanding I/O, 100 us of think time after each completion: one I/O per response
+    # plus think time. The minimal model's read costs 2 x 50 us on the wire and 25 us of
+    # exponential port service on average, 125 us, so 1 / (225 us) = 4,444 I/O/s.
+    job = tmp_path / "think.fio"
+    job.write_text("[job]\nrw=randread\nbs=8k\niodepth=1\nthinktime=100\n")
+    done = pathlab("run", str(ROOT / "scenarios" / "bench-minimal.toml"), "--workload", str(job), "--set", "run.duration=20s",
+                   "--format", "json")
+    assert done.returncode == 0, done.stderr
+    s = json.loads(done.stdout)["summary"]
+    assert s["iops"] == pytest.approx(1e6 / (125 + 100), rel=0.02)
+    assert s["resp_ms"] == pytest.approx(0.125, rel=0.02)

@@ -52,6 +52,15 @@ def _seconds(text: str, file: str, field: str, unit: str = "s") -> str:
     return f'"{round(float(m.group(1)) * scale * 1000)}ms"'
 
 
+def _micros(text: str, file: str, field: str) -> str:
+    """fio's time with microseconds as the default unit, as a scenario duration."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(us|ms|s)?", text.strip().lower())
+    if not m:
+        raise ScenarioError(file, field, f"{text!r} is not a time like 100, 100us, 2ms")
+    scale = {"us": 1, "ms": 1e3, "s": 1e6}[m.group(2) or "us"]
+    return f"{round(float(m.group(1)) * scale)}us"
+
+
 def _devices(scenario: str) -> list[str]:
     try:
         data = tomllib.loads(_read(scenario))
@@ -128,8 +137,8 @@ def fio_overrides(path: str, devices: list[str]) -> list[str]:
             run["duration"] = _seconds(opts.pop("runtime"), path, field("runtime"))
         if "ramp_time" in opts:
             run["warmup"] = _seconds(opts.pop("ramp_time"), path, field("ramp_time"))
-        if "thinktime" in opts:
-            raise ScenarioError(path, field("thinktime"), "not modelled: the engine has no think time between a worker's I/Os")
+        if "thinktime" in opts:  # microseconds unless a unit is given
+            w["think_time"] = _micros(opts.pop("thinktime"), path, field("thinktime"))
         for key in opts:
             if key not in _FIO_NO_EFFECT:
                 raise ScenarioError(path, field(key), "option not supported; supported: rw, rwmixread, rwmixwrite, bs, bssplit, "

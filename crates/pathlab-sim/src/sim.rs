@@ -759,8 +759,12 @@ impl Simulation {
         self.dispatch_adapter(a);
         self.dispatch_device(d);
         if self.issuing {
-            if let Loop::Closed { .. } = self.workers[r.worker as usize].mode {
-                self.issue(r.worker as usize);
+            let w = r.worker as usize;
+            if let Loop::Closed { .. } = self.workers[w].mode {
+                match self.workers[w].think_ns {
+                    0 => self.issue(w),
+                    think => self.events.schedule(self.now + think, Event::Reissue { worker: r.worker }),
+                }
             }
         }
     }

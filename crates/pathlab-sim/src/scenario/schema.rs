@@ -328,6 +328,10 @@ pub struct WorkloadSpec {
     /// issues the next (an application that logs the error and moves on).
     #[serde(default = "default_error_backoff")]
     pub error_backoff: DurationNs,
+    /// A closed-loop worker waits this long after an I/O completes before it issues the next
+    /// (fio `thinktime`, Iometer's transfer delay).
+    #[serde(default)]
+    pub think_time: DurationNs,
     /// Bursts on top of an open-loop Poisson base (`rate`), as Iometer's burst/delay and
     /// vdbench's variable `iorate` make them.
     #[serde(default)]

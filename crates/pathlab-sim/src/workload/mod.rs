@@ -46,6 +46,8 @@ pub struct Worker {
     /// Closed loop: wait after a failed I/O before issuing the next. Never zero, or a device
     /// that fails I/O at once would be asked again in no time.
     pub error_backoff_ns: TimeNs,
+    /// Closed loop: the wait between a completion and the next issue (zero: at once).
+    pub think_ns: TimeNs,
     sizes: Sizes,
     write_fraction: f64,
     access: Access,
@@ -309,6 +311,7 @@ pub fn build_workers(
                 last_arrival_ns: 0,
                 in_flight: 0,
                 error_backoff_ns: w.error_backoff.0,
+                think_ns: w.think_time.0,
                 sizes: sizes.clone(),
                 write_fraction: 1.0 - w.read_pct / 100.0,
                 access: w.access,
