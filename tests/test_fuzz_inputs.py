@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import pathlab
 from conftest import SCENARIOS
-from pathlab.output import esxtop_csv
+from pathlab.readers import esxtop
 
 BASE = str(SCENARIOS / "bench-minimal.toml")
 KEYS = st.sampled_from([
@@ -44,6 +44,6 @@ def test_any_bytes_as_an_esxtop_capture_read_or_refused(tmp_path_factory, data: 
     path = Path(tmp_path_factory.mktemp("capture")) / "c.csv"
     path.write_bytes(data)
     try:
-        esxtop_csv.read(path)
+        esxtop.read(path)
     except pathlab.ScenarioError as e:
         assert e.args[0] == str(path)

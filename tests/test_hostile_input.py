@@ -95,11 +95,12 @@ def test_names_that_csv_quoting_must_escape_are_written_readably(tmp_path: Path)
     done = limited("run", str(SCENARIOS / "bench-minimal.toml"), "--set", "run.duration=1s",
                    "--set", 'host.name="ésx \\"lab\\""', "--esxtop-csv", str(out))
     assert done.returncode == 0, done.stderr
-    from pathlab.output import esxtop_csv
+    from pathlab.readers import esxtop
 
-    header, rows = esxtop_csv.read(out)
-    assert header[1].startswith('\\\\ésx "lab"\\Physical Disk Adapter(vmhba1)')
-    assert len(rows) >= 2
+    raw = out.read_text(encoding="utf-8")
+    assert raw.split(",")[1] == '"\\\\ésx ""lab""\\Physical Disk Adapter(vmhba1)\\Commands/sec"'
+    tables = esxtop.read(out)
+    assert list(tables["adapters"]["name"].unique()) == ["vmhba1"] and len(tables["adapters"]) >= 2
 
 
 def test_contradictions_are_refused(tmp_path: Path) -> None:
@@ -134,10 +135,10 @@ def test_api_inputs_that_used_to_raise_python_errors() -> None:
     assert pathlab.Scenario.load(C1, set="policy.iops=1").file == C1
     with pytest.raises(pathlab.ScenarioError, match="a time from 0"):
         nested.describe(-1)
-    from pathlab.output import esxtop_csv
+    from pathlab.readers import esxtop
 
     with pytest.raises(pathlab.ScenarioError, match="not an esxtop batch capture"):
-        esxtop_csv.read(Path(C1))
+        esxtop.read(Path(C1))
 
 
 def test_a_result_says_what_it_measured() -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
 
 from conftest import pathlab
 from pathlab import Scenario
-from pathlab.output import esxtop_csv
+from pathlab.readers import esxtop
 
 C2 = "c2-activecluster-distance.toml"
 ZERO_LOAD = """
@@ -137,7 +138,8 @@ def test_esxtop_csv_parses_back_with_esxtop_counter_names(tmp_path, scenarios) -
     raw = out.read_text()
     assert raw.startswith('"(PDH-CSV 4.0) (UTC)(0)","\\\\esx-c2\\Physical Disk Adapter(vmhba1)\\Commands/sec"')
     assert all(line.endswith(",") for line in raw.splitlines())
-    header, rows = esxtop_csv.read(out)
+    with open(out, newline="") as f:  # the raw layout, as esxtop viewers read it
+        header, *rows = [r[:-1] for r in csv.reader(f)]  # without the trailing empty column
     assert len(rows) == 1 + len(data["intervals"])
     assert rows[0][0] == "01/01/2026 00:00:00" and rows[1][0] == "01/01/2026 00:00:05"
     device = data["devices"][0]["name"]
@@ -148,6 +150,10 @@ def test_esxtop_csv_parses_back_with_esxtop_counter_names(tmp_path, scenarios) -
     p = header.index(f"\\\\esx-c2\\Physical Disk Path({path})\\Average Driver MilliSec/Command")
     assert float(rows[2][p]) == pytest.approx(data["path_intervals"][len(data["paths"])]["davg_ms"], abs=0.005)
     assert f"\\\\esx-c2\\Physical Disk(vmhba1:{path})\\Commands/sec" in header
+    # pathlab's own reader gives back the run's figures.
+    paths = esxtop.read(out)["paths"]
+    first = paths[paths.name == path].iloc[2]
+    assert first["Average Driver MilliSec/Command"] == pytest.approx(float(rows[2][p]))
     for counter in ("Reads/sec", "Writes/sec", "MBytes Read/sec", "MBytes Written/sec", "Average Kernel MilliSec/Command",
                     "Average Guest MilliSec/Command", "Average Queue MilliSec/Command", "Active Commands",
                     "Queued Commands", "% Used", "Load"):

@@ -6,13 +6,10 @@ adapters, the adapter-expanded paths, then each device followed by its paths."""
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterable
 
-from pathlab.api import ScenarioError
 
 HEADER_FIRST = "(PDH-CSV 4.0) (UTC)(0)"
 #: The nine rate and latency counters of adapters and paths, with their result keys.
@@ -96,17 +93,3 @@ def write(data: dict[str, Any], out: str | Path, start: datetime = DEFAULT_START
         lines.append(_line(cells))
     Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return len(times) + 1
-
-
-def read(path: str | Path) -> tuple[list[str], list[list[str]]]:
-    """Reads an esxtop batch CSV back: the header (counter paths) and the rows, without the
-    trailing empty column."""
-    raw = Path(path).read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:  # older captures: host names in a legacy code page
-        text = raw.decode("latin-1")
-    table = [r[:-1] if r and r[-1] == "" else r for r in csv.reader(io.StringIO(text, newline=""))]
-    if not table or not table[0] or not table[0][0].startswith("(PDH-CSV"):
-        raise ScenarioError(str(path), "line 1", "not an esxtop batch capture: expected a (PDH-CSV 4.0) header")
-    return table[0], table[1:]
