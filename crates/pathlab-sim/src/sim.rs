@@ -97,6 +97,10 @@ enum Event {
     },
     /// The host pauses (`model::pause`).
     HostPause,
+    /// A pause is over: the application sees a completion it could not see during it.
+    Reap {
+        io: u32,
+    },
     WarmupEnd,
     MeasureEnd,
 }
@@ -110,6 +114,8 @@ enum IoState {
     WaitAdapter,
     /// Issued to the driver.
     InFlight,
+    /// Completed by the kernel; the application has not seen it yet (a host pause).
+    Reaping,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -121,6 +127,8 @@ struct Io {
     attrs: IoAttrs,
     issued_at: TimeNs,
     dispatched_at: TimeNs,
+    /// When the kernel completed it (the application may see it later: a host pause).
+    kernel_done_at: TimeNs,
     /// Changes at every dispatch: events of an abandoned attempt no longer match and are dropped.
     attempt: u32,
     state: IoState,
@@ -379,10 +387,11 @@ impl Simulation {
             Event::StationDone { station, io, attempt } => self.station_done(station as usize, io, attempt),
             Event::ExtentRequest { group, device, extent } => self.extent_request(group, (device, extent)),
             Event::ExtentGrant { group, device, extent } => self.extent_grant(group, (device, extent)),
-            Event::Complete { io, attempt } if self.now < self.paused_until => {
-                self.events.schedule(self.paused_until, Event::Complete { io, attempt });
-            }
             Event::Complete { io, attempt } => self.complete(io, attempt),
+            Event::Reap { io } if self.now < self.paused_until => {
+                self.events.schedule(self.paused_until, Event::Reap { io });
+            }
+            Event::Reap { io } => self.reap(io),
             Event::HostPause => self.host_pause(),
             Event::Fault { index } => self.apply_fault(index as usize),
             Event::Timeout { io, attempt } => {
@@ -453,6 +462,7 @@ impl Simulation {
             attrs,
             issued_at: self.now,
             dispatched_at: self.now,
+            kernel_done_at: self.now,
             attempt: 0,
             state: IoState::Queued,
             route: 0,
@@ -738,26 +748,47 @@ impl Simulation {
             driver_ns: now - r.dispatched_at,
             kernel_ns: r.dispatched_at - r.issued_at,
         };
+        // The kernel's part: esxtop's counters, the policy, the slots.
         self.rec.paths[p].record(&c);
         self.rec.devices[d].record(&c);
         self.rec.adapters[a].record(&c);
-        self.rec.guest.record(&c);
-        let resp = now - r.issued_at;
         if self.measuring {
-            self.latency.saturating_record(resp.max(1));
-            self.device_latency[d].saturating_record(resp.max(1));
-            self.window_max_ns = self.window_max_ns.max(resp);
+            self.device_latency[d].saturating_record((now - r.issued_at).max(1));
         }
-        self.interval_max_ns = self.interval_max_ns.max(resp);
         let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
         self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
-        self.completed += 1;
         self.release_slot(p);
         self.rec.device_active[d].add(now, -1);
         self.model.devices[d].active -= 1;
-        self.retire(io);
+        let rec = self.ios.get_mut(io);
+        rec.state = IoState::Reaping;
+        rec.kernel_done_at = now;
         self.dispatch_adapter(a);
         self.dispatch_device(d);
+        // The application's part, once the host is not paused (`model::pause`).
+        if now < self.paused_until {
+            self.events.schedule(self.paused_until, Event::Reap { io });
+        } else {
+            self.reap(io);
+        }
+    }
+
+    /// The application sees the I/O complete: vdbench's figures, and a closed loop issues again.
+    fn reap(&mut self, io: u32) {
+        let r = *self.ios.get(io);
+        let resp = self.now - r.issued_at;
+        let driver_ns = r.kernel_done_at - r.dispatched_at;
+        // The time the application took to see it counts as host time, as vdbench sees it.
+        let seen =
+            Completion { bytes: r.attrs.bytes, is_write: r.attrs.is_write, driver_ns, kernel_ns: resp - driver_ns };
+        self.rec.guest.record(&seen);
+        if self.measuring {
+            self.latency.saturating_record(resp.max(1));
+            self.window_max_ns = self.window_max_ns.max(resp);
+        }
+        self.interval_max_ns = self.interval_max_ns.max(resp);
+        self.completed += 1;
+        self.retire(io);
         if self.issuing {
             let w = r.worker as usize;
             if let Loop::Closed { .. } = self.workers[w].mode {

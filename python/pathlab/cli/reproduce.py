@@ -11,7 +11,7 @@ import click
 from pathlab import shipped
 
 from pathlab.api import Scenario, ScenarioError
-from pathlab.cli.common import handle_errors, load, run_all
+from pathlab.cli.common import handle_errors, load, resolve, run_all
 
 #: Order in which figures are shown (vdbench's column order, then percentiles).
 ORDER = ("iops", "mbps", "resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms", "resp_stddev_ms",
@@ -19,7 +19,7 @@ ORDER = ("iops", "mbps", "resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_m
 
 
 def scenario_files(target: str) -> list[str]:
-    path = Path(target)
+    path = Path(resolve(target))
     if path.is_dir():
         files = sorted(str(p) for p in path.glob("*.toml"))
         if not files:

@@ -1,8 +1,9 @@
 //! Host pauses: moments when the host stops reaping completions. A guest's vCPU descheduled by
 //! the VMkernel, a VMkernel world waiting for a physical CPU, or a load generator's own stall (a
 //! Java tool such as vdbench stops its threads for garbage collection) all look the same from
-//! the storage: I/Os finish at the array, but the application sees them only when the pause
-//! ends, and a closed-loop application issues nothing meanwhile.
+//! the storage: I/Os finish at the array and the VMkernel completes them (esxtop's counters, the
+//! multipath policy and the queue slots see them at once), but the application sees them only
+//! when the pause ends, and a closed-loop application issues nothing meanwhile.
 
 use crate::engine::dist::Shape;
 use crate::engine::rng::Stream;
