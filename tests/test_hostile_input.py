@@ -47,6 +47,8 @@ def one_error_line(done: subprocess.CompletedProcess) -> str:
         ("policy=3", "policy: integer `3`: expected a table naming the policy"),
         ('host.adapters.0.name="vmhba:1"', 'host.adapters.0.name: "vmhba:1": an adapter name is one word'),
         ('devices.0.owner="1D"', "devices.0.owner: unknown controller"),
+        ('arrays.0.service={ fixed = "25us", distribution = "lognormal", cv = 11.0 }',
+         "arrays.0.service.cv: lognormal needs cv, a coefficient of variation from above 0 to 10"),
     ],
 )
 def test_bad_values_give_one_line_and_exit_2(setting: str, expected: str) -> None:

@@ -421,7 +421,7 @@ impl Simulation {
     /// A pause starts now; the next one is scheduled while the run still issues I/O.
     fn host_pause(&mut self) {
         let pauses = self.model.host_pauses.expect("pauses are scheduled only when configured");
-        let until = self.now + pauses.next_duration_ns(&mut self.pause_rng);
+        let until = self.now.saturating_add(pauses.next_duration_ns(&mut self.pause_rng));
         self.paused_until = self.paused_until.max(until);
         let next = self.now + pauses.next_gap_ns(&mut self.pause_rng);
         if next < self.measure_end() {

@@ -52,9 +52,10 @@ fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), Fi
 /// The shape of a distribution given with its optional coefficient of variation.
 fn shape(distribution: Distribution, cv: Option<f64>, field: &str) -> Result<Shape, FieldError> {
     Ok(match (distribution, cv) {
-        (Distribution::Lognormal, Some(cv)) if cv > 0.0 && cv.is_finite() => Shape::lognormal_with_cv(cv),
+        // Up to 10: wider tails give draws beyond any run's length (and the clock's range).
+        (Distribution::Lognormal, Some(cv)) if cv > 0.0 && cv <= 10.0 => Shape::lognormal_with_cv(cv),
         (Distribution::Lognormal, _) => {
-            return err(format!("{field}.cv"), "lognormal needs cv, a coefficient of variation above 0")
+            return err(format!("{field}.cv"), "lognormal needs cv, a coefficient of variation from above 0 to 10")
         }
         (_, Some(_)) => return err(format!("{field}.cv"), "cv applies to the lognormal distribution only"),
         (Distribution::Fixed, None) => Shape::Fixed,

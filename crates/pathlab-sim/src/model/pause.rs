@@ -8,6 +8,7 @@
 use crate::engine::dist::Shape;
 use crate::engine::rng::Stream;
 use crate::engine::TimeNs;
+use crate::scenario::units::MAX_DURATION_NS;
 
 /// Pauses at Poisson instants with a mean gap, each with a duration drawn from `shape`.
 #[derive(Clone, Copy, Debug)]
@@ -24,6 +25,7 @@ impl HostPauses {
     }
 
     pub fn next_duration_ns(&self, rng: &mut Stream) -> TimeNs {
-        (self.mean_duration_ns * self.shape.factor(rng.open01())).round() as TimeNs
+        // Capped like service times: a far tail draw stays on the clock.
+        (self.mean_duration_ns * self.shape.factor(rng.open01())).min(MAX_DURATION_NS as f64).round() as TimeNs
     }
 }

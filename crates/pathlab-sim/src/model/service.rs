@@ -3,6 +3,7 @@
 
 use crate::engine::dist::Shape;
 use crate::engine::TimeNs;
+use crate::scenario::units::MAX_DURATION_NS;
 
 #[derive(Clone, Copy, Debug)]
 pub struct ServiceModel {
@@ -17,6 +18,7 @@ impl ServiceModel {
     }
 
     pub fn sample_ns(&self, bytes: u64, quantile: f64) -> TimeNs {
-        (self.mean_ns(bytes) * self.shape.factor(quantile)).round() as TimeNs
+        // Capped at the longest time a scenario may name: a far tail draw stays on the clock.
+        (self.mean_ns(bytes) * self.shape.factor(quantile)).min(MAX_DURATION_NS as f64).round() as TimeNs
     }
 }
