@@ -86,47 +86,22 @@ def test_minimal_model_matches_mean_value_analysis(scenarios) -> None:
     assert s["resp_ms"] == pytest.approx(0.1451, rel=0.02)
 
 
-TANDEM = """
-[run]
-duration = "{duration}"
-warmup = "2s"
-interval = "10s"
-seed = {seed}
-
-[host]
-adapters = [{{ name = "vmhba1", queue_depth = 100000 }}]
-
-[[arrays]]
-name = "a"
-symmetric = true
-service = {{ fixed = "{port}", distribution = "exponential" }}
-controllers = [{{ name = "c", service = {{ fixed = "{controller}", distribution = "exponential" }} }}]
-ports = [{{ name = "P0", controller = "c" }}]
-
-[[fabric]]
-adapters = ["vmhba1"]
-ports = ["a/P0"]
-latency = "{one_way}"
-
-[[devices]]
-name = "naa.1"
-array = "a"
-queue_depth = 65535
-
-[policy]
-name = "VMW_PSP_RR"
-
-[[workloads]]
-devices = ["naa.1"]
-{load}
-read_pct = 100
-"""
-
-
 def tandem(load: str, *, port: str = "10us", controller: str = "10us", one_way: str = "0us",
            duration: str = "60s", seed: int = 11) -> dict:
-    text = TANDEM.format(load=load, port=port, controller=controller, one_way=one_way,
-                         duration=duration, seed=seed)
+    """The one-port model with a controller behind the port: two exponential stations in series."""
+    one_port = ONE_PORT.format(shape='distribution = "exponential"', load=load, duration=duration)
+    changes = {
+        'service = { fixed = "10us", distribution = "exponential" }\nports = [{ name = "P0" }]':
+            f'symmetric = true\nservice = {{ fixed = "{port}", distribution = "exponential" }}\n'
+            f'controllers = [{{ name = "c", service = {{ fixed = "{controller}", distribution = "exponential" }} }}]\n'
+            'ports = [{ name = "P0", controller = "c" }]',
+        'latency = "0us"': f'latency = "{one_way}"',
+        "seed = 11": f"seed = {seed}",
+    }
+    text = one_port
+    for old, new in changes.items():
+        assert old in text, old
+        text = text.replace(old, new)
     return Scenario.from_text(text, "tandem.toml").run().data["summary"]
 
 

@@ -10,6 +10,7 @@ import click
 
 from pathlab import advise
 from pathlab.cli.common import handle_errors, load, run_all, set_option
+from pathlab.toml_values import to_toml
 
 
 def _cell(figure: tuple[float, float], digits: int) -> str:
@@ -50,7 +51,7 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], seeds: int, d
             fmt: str) -> None:
     """Diagnose the host of FILE, simulate each candidate setting on it and rank them."""
     length = {"run.duration": duration, "run.warmup": warmup}
-    scenario = load(file, variant, (*sets, *(f'{k}="{v}"' for k, v in length.items())))
+    scenario = load(file, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
     (in_force,) = run_all([scenario])
     found = advise.findings(in_force.data) + advise.practice_findings(scenario, in_force.data)
     ranked = advise.rank(scenario, advise.candidates(scenario, in_force.data), seeds, length)

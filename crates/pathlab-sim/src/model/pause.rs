@@ -3,7 +3,9 @@
 //! Java tool such as vdbench stops its threads for garbage collection) all look the same from
 //! the storage: I/Os finish at the array and the VMkernel completes them (esxtop's counters, the
 //! multipath policy and the queue slots see them at once), but the application sees them only
-//! when the pause ends, and a closed-loop application issues nothing meanwhile.
+//! when the pause ends, and a closed-loop application issues nothing meanwhile. Open-loop
+//! arrivals are not held back (as if the load generator's issuing thread ran elsewhere): a
+//! model of a paused open-loop generator would also defer them to the pause's end.
 
 use crate::engine::dist::Shape;
 use crate::engine::rng::Stream;
