@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pathlab.toml_values import to_toml
+
 OURS = "gated-least-load"
 
 #: (label, policy table) in the order they are shown.
@@ -34,25 +36,8 @@ LINEUP: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def toml_value(v: Any) -> str:
-    """A Python value (from TOML or JSON) as a TOML literal."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return str(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return toml_inline(v)
-    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def toml_inline(table: dict[str, Any]) -> str:
-    return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in table.items()) + " }"
-
-
 def overrides(policy: dict[str, Any]) -> list[str]:
     """`--set` items that give every device this policy (and drop per-device esxcli settings,
     which name VMware policies)."""
-    table = toml_inline(policy)
+    table = to_toml(policy)
     return [f"policy={table}", f"devices.*.policy={table}", "esxcli=[]"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from pathlab.api import Scenario, ScenarioError
-from pathlab.lineup import toml_value
+from pathlab.toml_values import to_toml
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -150,7 +150,7 @@ def study_cases(path: str, table: dict[str, Any]) -> tuple[tuple[str, tuple[str,
     for name, case in table.get("cases", {}).items():
         if not isinstance(case, dict) or set(case) - {"set", "description"} or not isinstance(case.get("set", {}), dict):
             raise ScenarioError(path, f"sweep.cases.{name}", "a table with `set = {key = value, ...}` and a `description`")
-        cases.append((name, tuple(f"{k}={toml_value(v)}" for k, v in case.get("set", {}).items())))
+        cases.append((name, tuple(f"{k}={to_toml(v)}" for k, v in case.get("set", {}).items())))
     return tuple(cases)
 
 

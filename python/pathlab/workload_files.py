@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pathlab.api import ScenarioError, _read
-from pathlab.lineup import toml_inline
+from pathlab.toml_values import to_toml
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -70,7 +70,7 @@ def _devices(scenario: str) -> list[str]:
 
 
 def _sets(workloads: list[dict[str, Any]], run: dict[str, str]) -> list[str]:
-    return [f"workloads=[{', '.join(toml_inline(w) for w in workloads)}]", *(f"run.{k}={v}" for k, v in run.items())]
+    return [f"workloads=[{', '.join(to_toml(w) for w in workloads)}]", *(f"run.{k}={v}" for k, v in run.items())]
 
 
 def mix_overrides(name: str, devices: list[str], outstanding: int = 32) -> list[str]:

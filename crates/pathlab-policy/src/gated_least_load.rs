@@ -43,38 +43,38 @@
 
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, path_set_membership};
+use crate::registry::{HostStack, Registered};
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
-    name: "gated-least-load",
     stack: "pathlab",
     summary: "Fastest array, fast paths only, least expected completion time; adapts in well under a second",
     params: &[
         ParamSpec {
             name: "gate_percent",
-            default: "150",
+            unset: None,
             range: Some((105, 1000)),
             choices: &[],
             help: "a path (a group) is left out when slower than this % of the best",
         },
         ParamSpec {
             name: "tau_ms",
-            default: "100",
+            unset: None,
             range: Some((1, 60_000)),
             choices: &[],
             help: "time constant of the latency estimates",
         },
         ParamSpec {
             name: "probe_ms",
-            default: "500",
+            unset: None,
             range: Some((10, 600_000)),
             choices: &[],
             help: "a usable path unused this long gets one I/O to re-measure it",
         },
         ParamSpec {
             name: "error_gate_percent",
-            default: "10",
+            unset: None,
             range: Some((1, 100)),
             choices: &[],
             help: "a path whose recent error rate is above this % is left out",
@@ -82,7 +82,7 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
     ],
 };
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct GatedLeastLoadConfig {
     pub gate_percent: u64,
@@ -97,12 +97,19 @@ impl Default for GatedLeastLoadConfig {
     }
 }
 
-impl GatedLeastLoadConfig {
-    pub fn validate(&self) -> Result<(), PolicyError> {
+impl Registered for GatedLeastLoadConfig {
+    const SPEC: &'static PolicySpec = &SPEC;
+    const HOST: HostStack = HostStack::Esxi;
+
+    fn validate(&self) -> Result<(), PolicyError> {
         check_range(SPEC.param("gate_percent"), self.gate_percent)?;
         check_range(SPEC.param("tau_ms"), self.tau_ms)?;
         check_range(SPEC.param("probe_ms"), self.probe_ms)?;
         check_range(SPEC.param("error_gate_percent"), self.error_gate_percent)
+    }
+
+    fn build(&self) -> Box<dyn PathSelector> {
+        Box::new(GatedLeastLoad::new(self.clone()))
     }
 }
 

@@ -35,58 +35,58 @@
 //! `sampling_ios_per_path` 16..=160, default 16. HPP's defaults differ from NMP's latency
 //! sub-type (180000 ms).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::latency_sampler::LatencySampler;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, path_set_membership};
+use crate::registry::{HostStack, Registered};
 use crate::{
     AluaState, FixedConfig, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs, VmwPspFixed,
 };
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
-    name: "HPP",
     stack: "VMware ESXi HPP",
     summary: "High-Performance Plug-in: fixed, round robin, least outstanding by I/Os or bytes, or sampled latency",
     params: &[
         ParamSpec {
             name: "scheme",
-            default: "LB-RR",
+            unset: None,
             range: None,
             choices: &["FIXED", "LB-RR", "LB-IOPS", "LB-BYTES", "LB-Latency"],
             help: "path selection scheme (esxcli storage hpp device set -P)",
         },
         ParamSpec {
             name: "preferred",
-            default: "first working path discovered",
+            unset: Some("first working path discovered"),
             range: None,
             choices: &[],
             help: "FIXED: runtime name of the preferred path",
         },
         ParamSpec {
             name: "iops",
-            default: "1000",
+            unset: None,
             range: Some((1, 10_000)),
             choices: &[],
             help: "LB-RR, LB-IOPS: I/Os on a path before switching",
         },
         ParamSpec {
             name: "bytes",
-            default: "10485760",
+            unset: None,
             range: Some((1, 104_857_600)),
             choices: &[],
             help: "LB-RR, LB-BYTES: bytes on a path before switching",
         },
         ParamSpec {
             name: "latency_eval_time",
-            default: "30000",
+            unset: None,
             range: Some((10_000, 300_000)),
             choices: &[],
             help: "LB-Latency: ms between latency evaluations",
         },
         ParamSpec {
             name: "sampling_ios_per_path",
-            default: "16",
+            unset: None,
             range: Some((16, 160)),
             choices: &[],
             help: "LB-Latency: sample I/Os per path at each evaluation",
@@ -94,7 +94,7 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
     ],
 };
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 pub enum HppScheme {
     #[serde(rename = "FIXED")]
     Fixed,
@@ -121,7 +121,7 @@ impl HppScheme {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct HppConfig {
     pub scheme: HppScheme,
@@ -146,8 +146,11 @@ impl Default for HppConfig {
     }
 }
 
-impl HppConfig {
-    pub fn validate(&self) -> Result<(), PolicyError> {
+impl Registered for HppConfig {
+    const SPEC: &'static PolicySpec = &SPEC;
+    const HOST: HostStack = HostStack::Esxi;
+
+    fn validate(&self) -> Result<(), PolicyError> {
         check_range(SPEC.param("iops"), self.iops)?;
         check_range(SPEC.param("bytes"), self.bytes)?;
         check_range(SPEC.param("latency_eval_time"), self.latency_eval_time)?;
@@ -159,7 +162,7 @@ impl HppConfig {
     }
 
     /// A policy instance for one device: FIXED is VMW_PSP_FIXED's rule.
-    pub fn build(&self) -> Box<dyn PathSelector> {
+    fn build(&self) -> Box<dyn PathSelector> {
         match self.scheme {
             HppScheme::Fixed => Box::new(VmwPspFixed::new(FixedConfig { preferred: self.preferred.clone() })),
             _ => Box::new(HppLoadBalance::new(self.clone())),

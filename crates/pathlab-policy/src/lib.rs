@@ -6,42 +6,36 @@
 //! bookkeeping. One policy instance serves one device (LUN), as in ESXi NMP where
 //! `lastPathIndex` is per device.
 //!
-//! Adding a policy is one new file and one arm of [`PolicyConfig`].
+//! Adding a policy is one new file and one line of the registration list (`registry.rs`).
 
-mod dm_historical_service_time;
-mod dm_io_affinity;
-mod dm_multipath;
-mod dm_queue_length;
-mod dm_round_robin;
-mod dm_selector;
-mod dm_service_time;
+mod dm;
 mod gated_least_load;
 mod hpp;
 mod latency_sampler;
-mod mpio_msdsm;
-mod nvme_multipath;
+mod mpio;
+mod nmp;
+mod nvme;
 mod params;
 mod path_set;
 mod powerpath;
-mod spdk_bdev_nvme;
-mod vmw_psp_fixed;
-mod vmw_psp_mru;
-mod vmw_psp_rr;
+mod registry;
+mod spdk;
 
 use serde::Deserialize;
 
-pub use dm_multipath::{DmMultipath, DmMultipathConfig, DmSelectorKind, Failback, NoPathRetry, PathGrouping};
+pub use dm::multipath::{DmMultipath, DmMultipathConfig, DmSelectorKind, Failback, NoPathRetry, PathGrouping};
 pub use gated_least_load::{GatedLeastLoad, GatedLeastLoadConfig};
 pub use hpp::{HppConfig, HppScheme};
-pub use mpio_msdsm::{MpioConfig, MpioPolicy, MsdsmMpio};
-pub use nvme_multipath::{NvmeConfig, NvmeIoPolicy, NvmeMultipath};
+pub use mpio::{MpioConfig, MpioPolicy, MsdsmMpio};
+pub use nmp::fixed::{FixedConfig, VmwPspFixed};
+pub use nmp::mru::{MruConfig, VmwPspMru};
+pub use nmp::round_robin::{RoundRobinConfig, RrType, VmwPspRr};
+pub use nvme::{NvmeConfig, NvmeIoPolicy, NvmeMultipath};
 pub use params::{check_range, ParamSpec, PolicyError, PolicySpec};
 pub use path_set::{flat_group, PathSet};
 pub use powerpath::{Autostandby, PowerPath, PowerPathConfig, PowerPathPolicy};
-pub use spdk_bdev_nvme::{SpdkBdevNvme, SpdkConfig, SpdkPolicy, SpdkSelector};
-pub use vmw_psp_fixed::{FixedConfig, VmwPspFixed};
-pub use vmw_psp_mru::{MruConfig, VmwPspMru};
-pub use vmw_psp_rr::{RoundRobinConfig, RrType, VmwPspRr};
+pub use registry::{catalog, CatalogEntry, HostStack, PolicyConfig, Registered};
+pub use spdk::{SpdkBdevNvme, SpdkConfig, SpdkPolicy, SpdkSelector};
 
 /// Simulated time: an integer count of nanoseconds.
 pub type TimeNs = u64;
@@ -197,110 +191,15 @@ pub trait PathSelector: Send {
     }
     /// The policy's path groups; flat policies have one, holding every path.
     fn path_groups(&self) -> Vec<PathGroup>;
+    /// The preferred path in force (ESXi Fixed, HPP FIXED), for views that mark it.
+    fn preferred_path(&self) -> Option<PathId> {
+        None
+    }
     /// The device config as the stack prints it (e.g. ESXi's `Path Selection Policy Device
     /// Config`); `name` turns a path id into its runtime name.
     fn status(&self, name: &dyn Fn(PathId) -> String) -> String;
     /// The paths the policy would use now (ESXi's `Working Paths`), in path order.
     fn working_paths(&self) -> Vec<PathId>;
-}
-
-/// Every built-in policy with its parameters, as written in a scenario file:
-/// `policy = { name = "VMW_PSP_RR", type = "iops", iops = 1 }`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(tag = "name")]
-pub enum PolicyConfig {
-    #[serde(rename = "VMW_PSP_RR")]
-    VmwRoundRobin(RoundRobinConfig),
-    #[serde(rename = "VMW_PSP_FIXED")]
-    VmwFixed(FixedConfig),
-    #[serde(rename = "VMW_PSP_MRU")]
-    VmwMru(MruConfig),
-    #[serde(rename = "dm-multipath")]
-    DmMultipath(DmMultipathConfig),
-    #[serde(rename = "nvme")]
-    Nvme(NvmeConfig),
-    #[serde(rename = "spdk")]
-    Spdk(SpdkConfig),
-    #[serde(rename = "mpio")]
-    Mpio(MpioConfig),
-    #[serde(rename = "powerpath")]
-    PowerPath(PowerPathConfig),
-    #[serde(rename = "HPP")]
-    Hpp(HppConfig),
-    /// pathlab's own policy.
-    #[serde(rename = "gated-least-load")]
-    GatedLeastLoad(GatedLeastLoadConfig),
-}
-
-impl Default for PolicyConfig {
-    fn default() -> Self {
-        PolicyConfig::VmwRoundRobin(RoundRobinConfig::default())
-    }
-}
-
-impl PolicyConfig {
-    /// Checks every parameter against the range the real stack accepts.
-    pub fn validate(&self) -> Result<(), PolicyError> {
-        match self {
-            PolicyConfig::VmwRoundRobin(c) => c.validate(),
-            PolicyConfig::VmwFixed(_) | PolicyConfig::VmwMru(_) | PolicyConfig::Nvme(_) => Ok(()),
-            PolicyConfig::DmMultipath(c) => c.validate(),
-            PolicyConfig::Spdk(c) => c.validate(),
-            PolicyConfig::Mpio(c) => c.validate(),
-            PolicyConfig::PowerPath(c) => c.validate(),
-            PolicyConfig::Hpp(c) => c.validate(),
-            PolicyConfig::GatedLeastLoad(c) => c.validate(),
-        }
-    }
-
-    /// A fresh policy instance for one device.
-    pub fn build(&self) -> Result<Box<dyn PathSelector>, PolicyError> {
-        self.validate()?;
-        Ok(match self {
-            PolicyConfig::VmwRoundRobin(c) => Box::new(VmwPspRr::new(c.clone())),
-            PolicyConfig::VmwFixed(c) => Box::new(VmwPspFixed::new(c.clone())),
-            PolicyConfig::VmwMru(c) => Box::new(VmwPspMru::new(c.clone())),
-            PolicyConfig::DmMultipath(c) => Box::new(DmMultipath::new(c.clone())),
-            PolicyConfig::Nvme(c) => Box::new(NvmeMultipath::new(c.clone())),
-            PolicyConfig::Spdk(c) => Box::new(SpdkBdevNvme::new(*c)),
-            PolicyConfig::Mpio(c) => Box::new(MsdsmMpio::new(c.clone())),
-            PolicyConfig::PowerPath(c) => Box::new(PowerPath::new(c.clone())),
-            PolicyConfig::Hpp(c) => c.build(),
-            PolicyConfig::GatedLeastLoad(c) => Box::new(GatedLeastLoad::new(c.clone())),
-        })
-    }
-
-    /// The policy's name as the stack spells it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            PolicyConfig::VmwRoundRobin(_) => vmw_psp_rr::SPEC.name,
-            PolicyConfig::VmwFixed(_) => vmw_psp_fixed::SPEC.name,
-            PolicyConfig::VmwMru(_) => vmw_psp_mru::SPEC.name,
-            PolicyConfig::DmMultipath(_) => dm_multipath::SPEC.name,
-            PolicyConfig::Nvme(_) => nvme_multipath::SPEC.name,
-            PolicyConfig::Spdk(_) => spdk_bdev_nvme::SPEC.name,
-            PolicyConfig::Mpio(_) => mpio_msdsm::SPEC.name,
-            PolicyConfig::PowerPath(_) => powerpath::SPEC.name,
-            PolicyConfig::Hpp(_) => hpp::SPEC.name,
-            PolicyConfig::GatedLeastLoad(_) => gated_least_load::SPEC.name,
-        }
-    }
-}
-
-/// The catalogue shown by `pathlab policies`: every policy, its parameters, defaults and ranges.
-pub fn catalog() -> Vec<&'static PolicySpec> {
-    vec![
-        &vmw_psp_rr::SPEC,
-        &vmw_psp_fixed::SPEC,
-        &vmw_psp_mru::SPEC,
-        &hpp::SPEC,
-        &gated_least_load::SPEC,
-        &dm_multipath::SPEC,
-        &nvme_multipath::SPEC,
-        &spdk_bdev_nvme::SPEC,
-        &mpio_msdsm::SPEC,
-        &powerpath::SPEC,
-    ]
 }
 
 #[cfg(test)]

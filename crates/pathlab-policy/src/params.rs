@@ -7,8 +7,10 @@ use std::fmt;
 #[derive(Debug)]
 pub struct ParamSpec {
     pub name: &'static str,
-    /// The default, as the user would write it.
-    pub default: &'static str,
+    /// What leaving the parameter out means, for parameters whose default is no value (a
+    /// preferred path, a per-path list). Every other default is the config's `Default`, read by
+    /// the catalogue: stated once.
+    pub unset: Option<&'static str>,
     /// Inclusive integer range, when the parameter is an integer.
     pub range: Option<(u64, u64)>,
     /// Allowed words, when the parameter is a choice.
@@ -16,10 +18,9 @@ pub struct ParamSpec {
     pub help: &'static str,
 }
 
-/// A policy as listed by `pathlab policies`.
+/// A policy's description and parameters (its name is in the registration list, `registry.rs`).
 #[derive(Debug)]
 pub struct PolicySpec {
-    pub name: &'static str,
     pub stack: &'static str,
     pub summary: &'static str,
     pub params: &'static [ParamSpec],
@@ -28,7 +29,10 @@ pub struct PolicySpec {
 impl PolicySpec {
     /// The parameter called `name` (a policy table lists each parameter once).
     pub fn param(&self, name: &str) -> &ParamSpec {
-        self.params.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("{} has no parameter {name}", self.name))
+        self.params
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("{} has no parameter {name}", self.summary))
     }
 }
 

@@ -35,62 +35,62 @@
 //!   and coming back. A failure is the path going down, or an I/O error while it is up; the
 //!   burst of errors of the in-flight I/Os of a dead path counts once.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::least_from;
+use crate::registry::{HostStack, Registered};
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
-    name: "powerpath",
     stack: "Dell EMC PowerPath (modelled from documented intent)",
     summary: "Per-I/O least queued work (adaptive), least I/Os or least blocks; autostandby for slow or flaky paths",
     params: &[
         ParamSpec {
             name: "policy",
-            default: "adaptive",
+            unset: None,
             range: None,
             choices: &["adaptive", "least_ios", "least_blocks"],
             help: "load-balancing policy (powermt set policy=ad|li|lb)",
         },
         ParamSpec {
             name: "autostandby",
-            default: "off",
+            unset: None,
             range: None,
             choices: &["off", "prox", "iopf"],
             help: "put slow (prox) or intermittently failing (iopf) paths in standby",
         },
         ParamSpec {
             name: "ewma_shift",
-            default: "3",
+            unset: None,
             range: Some((0, 16)),
             choices: &[],
             help: "latency EWMA weight 2^-shift (adaptive, prox); 0 keeps only the last sample",
         },
         ParamSpec {
             name: "prox_ratio_percent",
-            default: "200",
+            unset: None,
             range: Some((101, 100_000)),
             choices: &[],
             help: "prox: standby when latency exceeds this % of the fastest active path's",
         },
         ParamSpec {
             name: "prox_min_ios",
-            default: "100",
+            unset: None,
             range: Some((1, 4_294_967_295)),
             choices: &[],
             help: "prox: completions a path needs before it is judged",
         },
         ParamSpec {
             name: "iopf_errors",
-            default: "2",
+            unset: None,
             range: Some((1, 1000)),
             choices: &[],
             help: "iopf: failures within the window that put a path in standby",
         },
         ParamSpec {
             name: "iopf_window_ios",
-            default: "6000",
+            unset: None,
             range: Some((1, 4_294_967_295)),
             choices: &[],
             help: "iopf: the window, in I/Os issued on the path",
@@ -98,7 +98,7 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
     ],
 };
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum PowerPathPolicy {
     #[default]
@@ -107,7 +107,7 @@ pub enum PowerPathPolicy {
     LeastBlocks,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Autostandby {
     #[default]
@@ -116,7 +116,7 @@ pub enum Autostandby {
     Iopf,
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct PowerPathConfig {
     pub policy: PowerPathPolicy,
@@ -142,13 +142,20 @@ impl Default for PowerPathConfig {
     }
 }
 
-impl PowerPathConfig {
-    pub fn validate(&self) -> Result<(), PolicyError> {
+impl Registered for PowerPathConfig {
+    const SPEC: &'static PolicySpec = &SPEC;
+    const HOST: HostStack = HostStack::Esxi;
+
+    fn validate(&self) -> Result<(), PolicyError> {
         check_range(SPEC.param("ewma_shift"), self.ewma_shift)?;
         check_range(SPEC.param("prox_ratio_percent"), self.prox_ratio_percent)?;
         check_range(SPEC.param("prox_min_ios"), self.prox_min_ios)?;
         check_range(SPEC.param("iopf_errors"), self.iopf_errors)?;
         check_range(SPEC.param("iopf_window_ios"), self.iopf_window_ios)
+    }
+
+    fn build(&self) -> Box<dyn PathSelector> {
+        Box::new(PowerPath::new(self.clone()))
     }
 }
 

@@ -5,7 +5,7 @@ mod errors;
 
 use errors::{run_error, scenario_error, ScenarioError};
 use pathlab_sim::scenario::parse_override_value;
-use pathlab_sim::{Scenario, Simulation};
+use pathlab_sim::{run, Scenario, Simulation};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::collections::BTreeMap;
@@ -78,7 +78,7 @@ impl ScenarioHandle {
     }
 
     fn simulation(&self) -> PyResult<SimulationHandle> {
-        let sim = self.inner.simulation().map_err(scenario_error)?;
+        let sim = pathlab_sim::run::simulation(&self.inner).map_err(scenario_error)?;
         Ok(SimulationHandle { inner: Mutex::new(Some(sim)), file: self.inner.file.clone() })
     }
 }
@@ -143,7 +143,7 @@ fn load_scenario(
 ) -> PyResult<ScenarioHandle> {
     let parsed: Vec<(String, toml::Value)> =
         overrides.into_iter().map(|(k, v)| (k, parse_override_value(&v))).collect();
-    let inner = Scenario::load(text, file, variant, &parsed, seed).map_err(scenario_error)?;
+    let inner = run::load(text, file, variant, &parsed, seed).map_err(scenario_error)?;
     Ok(ScenarioHandle { inner })
 }
 
@@ -160,19 +160,21 @@ fn policy_catalog() -> String {
         .into_iter()
         .map(|p| {
             let params: Vec<serde_json::Value> = p
+                .spec
                 .params
                 .iter()
-                .map(|q| {
+                .zip(&p.defaults)
+                .map(|(q, default)| {
                     serde_json::json!({
                         "name": q.name,
-                        "default": q.default,
+                        "default": default,
                         "range": q.range.map(|(lo, hi)| format!("{lo} to {hi}")),
                         "choices": q.choices,
                         "help": q.help,
                     })
                 })
                 .collect();
-            serde_json::json!({ "name": p.name, "stack": p.stack, "summary": p.summary, "params": params })
+            serde_json::json!({ "name": p.name, "stack": p.spec.stack, "summary": p.spec.summary, "params": params })
         })
         .collect();
     serde_json::Value::Array(policies).to_string()

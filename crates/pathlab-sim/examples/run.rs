@@ -3,9 +3,9 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let text = std::fs::read_to_string(&args[1]).expect("readable file");
     let variant = args.get(2).map(String::as_str);
-    let scenario = pathlab_sim::Scenario::load(&text, &args[1], variant, &[], None).unwrap_or_else(|e| panic!("{e}"));
+    let scenario = pathlab_sim::run::load(&text, &args[1], variant, &[], None).unwrap_or_else(|e| panic!("{e}"));
     let t = std::time::Instant::now();
-    let result = scenario.simulation().unwrap().finish().unwrap();
+    let result = pathlab_sim::run::simulation(&scenario).unwrap().finish().unwrap();
     let secs = t.elapsed().as_secs_f64();
     eprintln!(
         "{} I/Os in {:.2} s: {:.2} M simulated I/O/s",

@@ -1,6 +1,6 @@
 //! Engine properties checked on small scenarios: determinism, accounting, failover.
 
-use pathlab_sim::{RunResult, Scenario};
+use pathlab_sim::{run, RunResult};
 
 /// Two adapters × two ports, one LUN; `policy` and `faults` are TOML fragments.
 fn scenario(policy: &str, faults: &str) -> String {
@@ -48,8 +48,8 @@ read_pct = 60
 }
 
 fn run(text: &str) -> RunResult {
-    let s = Scenario::load(text, "test.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
-    s.simulation().unwrap().finish().unwrap()
+    let s = run::load(text, "test.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
+    run::simulation(&s).unwrap().finish().unwrap()
 }
 
 fn json(r: &RunResult) -> String {
@@ -65,7 +65,8 @@ fn same_seed_gives_byte_identical_results_and_another_seed_does_not() {
     let text = scenario(RR1, "");
     let a = json(&run(&text));
     assert_eq!(a, json(&run(&text)));
-    let other = Scenario::load(&text, "t", None, &[], Some(8)).unwrap().simulation().unwrap().finish().unwrap();
+    let other =
+        run::load(&text, "t", None, &[], Some(8)).map(|s| run::simulation(&s)).unwrap().unwrap().finish().unwrap();
     assert_ne!(a, json(&other));
 }
 
@@ -206,6 +207,7 @@ fn policies_are_compared_on_the_same_generated_ios() {
     assert!(rr.accounting.issued > 30_000);
     assert_eq!(rr.accounting.issued, mru.accounting.issued);
     assert_ne!(json(&rr), json(&mru), "the policies did differ");
-    let reseeded = Scenario::load(&open(RR1), "t", None, &[], Some(8)).unwrap().simulation().unwrap().finish().unwrap();
+    let reseeded =
+        run::load(&open(RR1), "t", None, &[], Some(8)).map(|s| run::simulation(&s)).unwrap().unwrap().finish().unwrap();
     assert_ne!(rr.accounting.issued, reseeded.accounting.issued);
 }

@@ -3,7 +3,7 @@
 //! degraded paths, controller failover, and the accounting invariant under every fault kind.
 
 use pathlab_sim::observe::result::HostEvent;
-use pathlab_sim::{RunResult, Scenario};
+use pathlab_sim::{run, RunResult};
 
 /// Two adapters zoned to two ports of one array, one LUN: paths vmhba1:C0:T0:L3 (port P0),
 /// vmhba1:C0:T1:L3 (P1), vmhba2:C0:T0:L3 (P0), vmhba2:C0:T1:L3 (P1). A read costs 10 us out,
@@ -100,8 +100,8 @@ read_pct = 100
 
     fn run(&self) -> RunResult {
         let text = self.text();
-        let s = Scenario::load(&text, "test.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
-        let r = s.simulation().unwrap().finish().unwrap_or_else(|e| panic!("{e}"));
+        let s = run::load(&text, "test.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
+        let r = run::simulation(&s).unwrap().finish().unwrap_or_else(|e| panic!("{e}"));
         let a = &r.accounting;
         assert_eq!(a.issued, a.completed + a.failed, "each I/O completes or fails exactly once");
         r
@@ -109,7 +109,7 @@ read_pct = 100
 }
 
 fn load_error(text: &str) -> String {
-    Scenario::load(text, "test.toml", None, &[], None).map(|_| ()).unwrap_err().to_string()
+    run::load(text, "test.toml", None, &[], None).map(|_| ()).unwrap_err().to_string()
 }
 
 /// A `[[faults]]` table from its lines.

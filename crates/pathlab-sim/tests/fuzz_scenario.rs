@@ -3,7 +3,7 @@
 //! than random text: each replaces one value with a hostile one (huge, negative, empty, wrong
 //! type, odd unit) or deletes a line.
 
-use pathlab_sim::Scenario;
+use pathlab_sim::run;
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -56,8 +56,8 @@ fn mutate(text: &str, line_pick: usize, hostile: Option<&str>) -> String {
 
 fn load(text: &str) {
     // Loading checks every reference and limit; a short run is then safe to build.
-    if let Ok(s) = Scenario::load(text, "fuzz.toml", None, &[], None) {
-        let _ = s.simulation();
+    if let Ok(s) = run::load(text, "fuzz.toml", None, &[], None) {
+        let _ = run::simulation(&s);
     }
 }
 

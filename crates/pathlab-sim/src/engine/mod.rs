@@ -3,7 +3,9 @@
 
 pub mod dist;
 pub mod event_queue;
+pub mod level;
 pub mod rng;
+pub mod scheduler;
 pub mod slab;
 
 /// Simulated time in nanoseconds.

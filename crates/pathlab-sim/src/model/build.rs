@@ -2,20 +2,19 @@
 //! Errors name the field by its dotted path, as `--set` would.
 
 use super::contention::Contention;
-use super::nmp::{self, ClaimRule};
 use super::pause::HostPauses;
 use super::service::ServiceModel;
 use super::stack::StackRules;
 use super::{Adapter, Array, Controller, Device, HostState, Model, Outage, Path, Port, Replication, Station};
 use crate::engine::dist::Shape;
-use crate::scenario::esxcli::{self, EsxcliCommand};
+use crate::engine::level::Level;
+use crate::nmp::esxcli::{self, EsxcliCommand};
+use crate::nmp::{self, ClaimRule};
+use crate::scenario::error::FieldError;
 use crate::scenario::schema::{Distribution, PauseSpec, ScenarioSpec, ServiceSpec};
 use crate::scenario::units::FIBRE_NS_PER_KM;
 use pathlab_policy::{PathDesc, PathId, PolicyConfig};
 use std::collections::VecDeque;
-
-/// A problem with one field: (dotted path, message).
-pub type FieldError = (String, String);
 
 fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, FieldError> {
     Err((field.into(), message.into()))
@@ -77,7 +76,7 @@ fn host_pauses(spec: Option<&PauseSpec>) -> Result<Option<HostPauses>, FieldErro
 
 fn station(name: String, s: &ServiceSpec, field: &str) -> Result<Station, FieldError> {
     let (service, servers) = service_model(s, field)?;
-    Ok(Station { name, service, servers, busy: 0, queue: VecDeque::new() })
+    Ok(Station { name, service, servers, busy: Level::default(), commands: 0, queue: VecDeque::new() })
 }
 
 fn one_way(latency: Option<u64>, distance: Option<f64>, field: &str) -> Result<u64, FieldError> {
@@ -124,7 +123,8 @@ fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
             name: a.name.clone(),
             numa_node: a.numa_node,
             queue_depth: a.queue_depth,
-            active: 0,
+            active: Level::default(),
+            queued: Level::default(),
             waiting: VecDeque::new(),
             bytes_per_ns: rate,
             tx_free_at: 0,
@@ -382,6 +382,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let mut m = Model {
         host_name: spec.host.name.clone(),
         host: HostState {
+            outstanding: Level::default(),
             nexus_outstanding: vec![0; nexuses.len()],
             cpus: spec.host.cpus,
             numa_nodes: spec.host.numa_nodes,
@@ -473,7 +474,8 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             name: d.name.clone(),
             array,
             queue_depth: d.queue_depth,
-            active: 0,
+            active: Level::default(),
+            queued: Level::default(),
             queue: VecDeque::new(),
             no_path: VecDeque::new(),
             outage: Outage::None,

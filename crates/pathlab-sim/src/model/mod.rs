@@ -13,13 +13,14 @@
 mod build;
 pub mod contention;
 pub mod fault;
-pub mod nmp;
 pub mod pause;
 pub mod service;
 pub mod stack;
 
-pub use build::{build_model, paths_matching, FieldError};
+pub use crate::scenario::error::FieldError;
+pub use build::{build_model, paths_matching};
 
+use crate::engine::level::Level;
 use crate::engine::TimeNs;
 use contention::Contention;
 use fault::ErrorProfile;
@@ -32,6 +33,8 @@ use std::collections::VecDeque;
 /// The host beyond one device, as policies may see it: load per I_T nexus across devices, and
 /// the CPU topology.
 pub struct HostState {
+    /// I/Os the applications have issued and not yet seen complete.
+    pub outstanding: Level,
     pub nexus_outstanding: Vec<u32>,
     pub cpus: u32,
     pub numa_nodes: u32,
@@ -62,8 +65,10 @@ pub struct Adapter {
     pub numa_node: u32,
     /// Esxtop AQLEN.
     pub queue_depth: u32,
-    pub active: u32,
-    /// I/Os that have a path but wait for an adapter slot.
+    /// Commands in flight (esxtop ACTV).
+    pub active: Level,
+    /// I/Os that have a path but wait for an adapter slot (esxtop QUED: `waiting`'s length).
+    pub queued: Level,
     pub waiting: VecDeque<u32>,
     /// Bytes per nanosecond; `None`: transfers take no time.
     pub bytes_per_ns: Option<f64>,
@@ -105,7 +110,10 @@ pub struct Station {
     pub name: String,
     pub service: ServiceModel,
     pub servers: u32,
-    pub busy: u32,
+    /// Servers at work.
+    pub busy: Level,
+    /// Commands it has started serving.
+    pub commands: u64,
     /// I/Os waiting: (slot, attempt, service time fixed on arrival).
     pub queue: VecDeque<(u32, u32, TimeNs)>,
 }
@@ -177,8 +185,10 @@ pub struct Device {
     /// Esxtop DQLEN.
     pub queue_depth: u32,
     /// Commands issued to a path and not completed (esxtop ACTV).
-    pub active: u32,
-    /// Waiting in the kernel for a device slot (esxtop QUED), retries first.
+    pub active: Level,
+    /// I/Os waiting in the kernel, in `queue` or `no_path` (esxtop QUED).
+    pub queued: Level,
+    /// Waiting for a device slot, retries first.
     pub queue: VecDeque<u32>,
     /// Waiting because no path is usable.
     pub no_path: VecDeque<u32>,
@@ -322,10 +332,10 @@ impl Model {
     pub fn policy_alua(&self, path: usize) -> AluaState {
         let p = &self.paths[path];
         let device = &self.devices[p.device];
-        match nmp::satp_kind(&device.satp) {
-            nmp::SatpKind::Alua => p.alua,
-            nmp::SatpKind::ActiveActive => AluaState::ActiveOptimized,
-            nmp::SatpKind::ActivePassive => {
+        match crate::nmp::satp_kind(&device.satp) {
+            crate::nmp::SatpKind::Alua => p.alua,
+            crate::nmp::SatpKind::ActiveActive => AluaState::ActiveOptimized,
+            crate::nmp::SatpKind::ActivePassive => {
                 let port = &self.ports[p.port];
                 let owner = device.owners.iter().find(|o| o.0 == port.array).map(|o| o.1);
                 if self.arrays[port.array].symmetric || owner == Some(port.controller) {

@@ -28,7 +28,7 @@ use crate::engine::TimeNs;
 use crate::scenario::schema::StackSpec;
 use pathlab_policy::{NoPathAction, PolicyConfig};
 
-use super::build::FieldError;
+use crate::scenario::error::FieldError;
 
 const SECOND_NS: TimeNs = 1_000_000_000;
 
@@ -73,35 +73,8 @@ pub const SPDK_MAX_RETRIES: u32 = 3;
 /// Windows MPIO `RetryCount`, default 3 [doc: Microsoft, MPIO_TIMERS_COUNTERS WMI class].
 pub const WINDOWS_MAX_RETRIES: u32 = 3;
 
-/// The host multipath stack a policy belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stack {
-    /// VMware ESXi: NMP with its PSPs, HPP, and PowerPath/VE (a third-party plug-in under the
-    /// same storage stack and APD handling). pathlab's own policies (gated-least-load) run on
-    /// it too: it is the host pathlab models by default (claim rules, esxcli, esxtop).
-    Esxi,
-    LinuxDm,
-    LinuxNvme,
-    Spdk,
-    Windows,
-}
-
-impl Stack {
-    pub fn of(policy: &PolicyConfig) -> Stack {
-        match policy {
-            PolicyConfig::VmwRoundRobin(_)
-            | PolicyConfig::VmwFixed(_)
-            | PolicyConfig::VmwMru(_)
-            | PolicyConfig::Hpp(_)
-            | PolicyConfig::PowerPath(_)
-            | PolicyConfig::GatedLeastLoad(_) => Stack::Esxi,
-            PolicyConfig::DmMultipath(_) => Stack::LinuxDm,
-            PolicyConfig::Nvme(_) => Stack::LinuxNvme,
-            PolicyConfig::Spdk(_) => Stack::Spdk,
-            PolicyConfig::Mpio(_) => Stack::Windows,
-        }
-    }
-}
+/// The host multipath stack a policy belongs to (the policy's registration says which).
+pub use pathlab_policy::HostStack as Stack;
 
 /// What an error on a path that still works does to the path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,7 +153,7 @@ impl StackRules {
         if !(low * SECOND_NS..=high * SECOND_NS).contains(&apd) {
             return Err(("host.stack.apd_timeout".into(), format!("allowed {low}s..={high}s (Misc.APDTimeout)")));
         }
-        let stack = Stack::of(policy);
+        let stack = policy.host_stack();
         let (default_timeout, on_error, max_retries, reinstate, loss_timeout) = match stack {
             Stack::Esxi => {
                 (ESXI_IO_TIMEOUT_NS, OnPathError::Retry, Some(ESXI_MAX_RETRIES), Reinstate::AtOnce, Some(apd))

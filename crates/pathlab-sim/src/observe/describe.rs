@@ -3,7 +3,8 @@
 //! and ALUA target port group (`esxcli storage nmp path list`), and the policy's path groups
 //! (`multipath -ll`). Taken from the model at any moment of a run.
 
-use crate::model::{nmp, Model};
+use crate::model::Model;
+use crate::nmp::views;
 use pathlab_policy::{AluaState, GroupState, PathId};
 use serde::Serialize;
 
@@ -80,7 +81,7 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
                 vendor: array.vendor.clone(),
                 model: array.model.clone(),
                 satp: d.satp.clone(),
-                satp_config: nmp::satp_device_config(&d.satp, &tpgs),
+                satp_config: views::satp_device_config(&d.satp, &tpgs),
                 psp: d.policy_config.name().to_string(),
                 psp_config: d.policy.status(&name_of),
                 working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
@@ -112,26 +113,10 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
                 (true, AluaState::Standby) => "standby",
                 (true, AluaState::Unavailable) => "unavailable",
             };
-            let satp_path_config = match nmp::satp_kind(&d.satp) {
-                nmp::SatpKind::Alua => format!(
-                    "{{TPG_id={},TPG_state={},RTP_id={},RTP_health={}}}",
-                    p.tpg_id,
-                    p.alua.short_name(),
-                    p.rtp_id,
-                    if p.up { "UP" } else { "DOWN" }
-                ),
-                _ => format!("SATP {} does not support path configuration.", d.satp),
-            };
-            let psp = d.policy_config.name();
-            let psp_path_config = match psp {
-                "VMW_PSP_FIXED" | "VMW_PSP_MRU" => {
-                    let current = d.policy.working_paths().first().map(|&id| id.0 as usize) == Some(i);
-                    let preferred = d.policy.status(&name_of).contains(&format!("preferred={}", p.name));
-                    let yes = |b: bool| if b { "yes" } else { "no" };
-                    format!("{{current: {}; preferred: {}}}", yes(current), yes(preferred))
-                }
-                _ => format!("PSP {psp} does not support path configuration."),
-            };
+            let satp_path_config = views::satp_path_config(&d.satp, p.tpg_id, p.alua.short_name(), p.rtp_id, p.up);
+            let current = d.policy.working_paths().first().map(|&id| id.0 as usize) == Some(i);
+            let preferred = d.policy.preferred_path() == Some(PathId(i as u32));
+            let psp_path_config = views::psp_path_config(d.policy_config.name(), current, preferred);
             let port = &m.ports[p.port];
             PathView {
                 name: p.name.clone(),

@@ -1,11 +1,13 @@
-//! Observation: models report completions and level changes; this module accumulates them into
-//! cumulative counters, and turns differences of snapshots into the figures people read
+//! Observation: the simulation reports completions, errors and retries; this module accumulates
+//! them into cumulative counters, reads the model's gauges, and turns differences of snapshots into the figures people read
 //! (vdbench's summary line, esxtop's per-object columns). Memory is fixed per object.
 
 pub mod describe;
 pub mod result;
 
 use crate::engine::TimeNs;
+use crate::model::Model;
+use hdrhistogram::Histogram;
 
 /// What one finished command tells the counters.
 #[derive(Clone, Copy, Debug)]
@@ -111,32 +113,6 @@ impl GuestCounters {
     }
 }
 
-/// A quantity that holds a level over time (commands active, queued, outstanding), integrated
-/// so that its time average over any window is exact.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Level {
-    value: u64,
-    area: u128,
-    since: TimeNs,
-}
-
-impl Level {
-    pub fn add(&mut self, now: TimeNs, delta: i64) {
-        self.area = self.area_at(now);
-        self.since = now;
-        self.value = self.value.checked_add_signed(delta).expect("a level never goes below zero");
-    }
-
-    /// ∫ level dt from time zero to `now`, in level × ns.
-    pub fn area_at(&self, now: TimeNs) -> u128 {
-        self.area + u128::from(self.value) * u128::from(now - self.since)
-    }
-
-    pub fn value(&self) -> u64 {
-        self.value
-    }
-}
-
 /// Counters of every object at one instant; two snapshots give the figures of the window
 /// between them.
 #[derive(Clone, Debug, Default)]
@@ -155,53 +131,156 @@ pub struct Snapshot {
     pub station_busy_area: Vec<u128>,
 }
 
-/// Live counters of a run.
-#[derive(Default)]
+/// Where the I/Os of a run went: each issued I/O completes or fails exactly once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IoAccounting {
+    pub issued: u64,
+    pub completed: u64,
+    pub failed: u64,
+    /// I/Os queued again after an error.
+    pub retried: u64,
+    /// Retries issued on another path than the one that erred.
+    pub failovers: u64,
+}
+
+/// The one place observations are aggregated. The simulation reports each event once
+/// (a command done, an error, a retry); the levels (active, queued, busy) are the model
+/// objects' own gauges, read at each snapshot.
 pub struct Recorder {
-    pub guest: GuestCounters,
-    pub outstanding: Level,
-    pub devices: Vec<IoCounters>,
-    pub device_active: Vec<Level>,
-    pub device_queued: Vec<Level>,
-    pub paths: Vec<IoCounters>,
-    pub adapters: Vec<IoCounters>,
-    pub adapter_active: Vec<Level>,
-    pub adapter_queued: Vec<Level>,
-    pub station_commands: Vec<u64>,
-    pub station_busy: Vec<Level>,
+    guest: GuestCounters,
+    devices: Vec<IoCounters>,
+    paths: Vec<IoCounters>,
+    adapters: Vec<IoCounters>,
+    pub accounting: IoAccounting,
+    /// Inside the measurement window: response times are kept only there.
+    measuring: bool,
+    /// Responses as the application saw them, in the window.
+    pub latency: Histogram<u64>,
+    /// Responses per device, from issue to the kernel's completion, in the window.
+    pub device_latency: Vec<Histogram<u32>>,
+    /// The longest response in the window, and in the current interval.
+    pub window_max_ns: u64,
+    interval_max_ns: u64,
+}
+
+fn new_histogram() -> Histogram<u64> {
+    // 1 ns to 1 hour at 3 significant digits: fixed size whatever the run's length.
+    Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
+}
+
+/// Per device (for its p99): 2 significant digits and 32-bit counts, 16 KiB instead of 270, so
+/// that a host of 10,000 devices fits in memory.
+fn new_device_histogram() -> Histogram<u32> {
+    Histogram::new_with_bounds(1, 3_600_000_000_000, 2).expect("valid histogram bounds")
 }
 
 impl Recorder {
-    pub fn new(devices: usize, paths: usize, adapters: usize, stations: usize) -> Self {
+    pub fn new(devices: usize, paths: usize, adapters: usize, measuring: bool) -> Self {
         Recorder {
+            guest: GuestCounters::default(),
             devices: vec![IoCounters::default(); devices],
-            device_active: vec![Level::default(); devices],
-            device_queued: vec![Level::default(); devices],
             paths: vec![IoCounters::default(); paths],
             adapters: vec![IoCounters::default(); adapters],
-            adapter_active: vec![Level::default(); adapters],
-            adapter_queued: vec![Level::default(); adapters],
-            station_commands: vec![0; stations],
-            station_busy: vec![Level::default(); stations],
-            ..Default::default()
+            accounting: IoAccounting::default(),
+            measuring,
+            latency: new_histogram(),
+            device_latency: (0..devices).map(|_| new_device_histogram()).collect(),
+            window_max_ns: 0,
+            interval_max_ns: 0,
         }
     }
 
-    pub fn snapshot(&self, now: TimeNs) -> Snapshot {
-        let areas = |levels: &[Level]| levels.iter().map(|l| l.area_at(now)).collect();
+    /// The measurement window opens or closes.
+    pub fn set_measuring(&mut self, measuring: bool) {
+        self.measuring = measuring;
+    }
+
+    /// The longest response since the last call (one interval's).
+    pub fn take_interval_max_ns(&mut self) -> u64 {
+        std::mem::take(&mut self.interval_max_ns)
+    }
+
+    pub fn io_issued(&mut self) {
+        self.accounting.issued += 1;
+    }
+
+    /// The kernel completed a command: esxtop's counters of its path, adapter and device.
+    pub fn command_done(&mut self, device: usize, path: usize, adapter: usize, c: &Completion) {
+        self.paths[path].record(c);
+        self.devices[device].record(c);
+        self.adapters[adapter].record(c);
+    }
+
+    /// The application saw an I/O complete (vdbench's counters).
+    pub fn io_completed(&mut self, seen: &Completion) {
+        self.guest.record(seen);
+        let resp = seen.driver_ns + seen.kernel_ns;
+        if self.measuring {
+            self.latency.saturating_record(resp.max(1));
+            self.window_max_ns = self.window_max_ns.max(resp);
+        }
+        self.interval_max_ns = self.interval_max_ns.max(resp);
+        self.accounting.completed += 1;
+    }
+
+    /// The kernel completed an I/O of `device` `response_ns` after it was issued.
+    pub fn device_response(&mut self, device: usize, response_ns: TimeNs) {
+        if self.measuring {
+            self.device_latency[device].saturating_record(response_ns.max(1));
+        }
+    }
+
+    /// A command ended in error on a path.
+    pub fn command_error(&mut self, device: usize, path: usize, adapter: usize) {
+        for counters in
+            [&mut self.paths[path], &mut self.adapters[adapter], &mut self.devices[device], &mut self.guest.io]
+        {
+            counters.errors += 1;
+        }
+    }
+
+    /// An I/O that erred is queued again on its device.
+    pub fn io_requeued(&mut self, device: usize) {
+        self.devices[device].retries += 1;
+        self.guest.io.retries += 1;
+        self.accounting.retried += 1;
+    }
+
+    /// A retry is issued on `to` after an error on `from` (each a path and its adapter); a
+    /// failover when they differ.
+    pub fn retry_issued(&mut self, device: usize, from: (usize, usize), to: (usize, usize)) {
+        self.paths[to.0].retries += 1;
+        self.adapters[to.1].retries += 1;
+        if from.0 != to.0 {
+            for counters in
+                [&mut self.paths[from.0], &mut self.adapters[from.1], &mut self.devices[device], &mut self.guest.io]
+            {
+                counters.failovers += 1;
+            }
+            self.accounting.failovers += 1;
+        }
+    }
+
+    /// An I/O failed for good: the application saw an error.
+    pub fn io_failed(&mut self) {
+        self.guest.failed += 1;
+        self.accounting.failed += 1;
+    }
+
+    pub fn snapshot(&self, model: &Model, now: TimeNs) -> Snapshot {
         Snapshot {
             time: now,
             guest: self.guest,
-            outstanding_area: self.outstanding.area_at(now),
+            outstanding_area: model.host.outstanding.area_at(now),
             devices: self.devices.clone(),
-            device_active_area: areas(&self.device_active),
-            device_queued_area: areas(&self.device_queued),
+            device_active_area: model.devices.iter().map(|d| d.active.area_at(now)).collect(),
+            device_queued_area: model.devices.iter().map(|d| d.queued.area_at(now)).collect(),
             paths: self.paths.clone(),
             adapters: self.adapters.clone(),
-            adapter_active_area: areas(&self.adapter_active),
-            adapter_queued_area: areas(&self.adapter_queued),
-            station_commands: self.station_commands.clone(),
-            station_busy_area: areas(&self.station_busy),
+            adapter_active_area: model.adapters.iter().map(|a| a.active.area_at(now)).collect(),
+            adapter_queued_area: model.adapters.iter().map(|a| a.queued.area_at(now)).collect(),
+            station_commands: model.stations.iter().map(|s| s.commands).collect(),
+            station_busy_area: model.stations.iter().map(|s| s.busy.area_at(now)).collect(),
         }
     }
 }

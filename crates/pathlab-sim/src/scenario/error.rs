@@ -2,6 +2,10 @@
 
 use std::fmt;
 
+/// An error inside one scenario, before the file name is known: the dotted field and what is
+/// allowed. Every layer that checks input (model, workload, limits) returns it.
+pub type FieldError = (String, String);
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScenarioError {
     pub file: String,

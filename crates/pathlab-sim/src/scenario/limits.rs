@@ -2,8 +2,11 @@
 //! allocated or simulated. Each error names the field and the limit.
 
 use super::schema::ScenarioSpec;
-use crate::model::FieldError;
-use crate::sim::MAX_LIVE_IOS;
+use crate::scenario::error::FieldError;
+
+/// The most I/Os alive at once (about 100 bytes each): an open-loop rate that the paths cannot
+/// serve piles I/Os up without end, and the run stops there rather than exhaust memory.
+pub const MAX_LIVE_IOS: usize = 4_000_000;
 
 /// Per-interval figures are kept for every object (host, device, path, adapter), about 200
 /// bytes a row: 2,000,000 rows is about 400 MB.

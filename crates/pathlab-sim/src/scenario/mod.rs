@@ -1,7 +1,8 @@
-//! Scenario files: parsing, variants, `--set` overrides, validation, and building a simulation.
+//! Scenario files: parsing, variants, `--set` overrides and the checks of each table on its own.
+//! The bottom layer: it knows nothing of the model; `crate::run` builds a simulation from it and
+//! checks what spans tables (names that refer to other objects, limits against memory).
 
 pub mod error;
-pub mod esxcli;
 pub mod limits;
 pub mod schema;
 pub mod units;
@@ -9,11 +10,6 @@ mod wording;
 
 pub use error::ScenarioError;
 
-use crate::model::build_model;
-use crate::model::fault::{resolve_faults, ScheduledFault};
-use crate::model::Model;
-use crate::sim::{RunPlan, Simulation};
-use crate::workload::{build_workers, Worker};
 use schema::{ScenarioSpec, VariantSpec, PUBLISHABLE};
 use std::collections::BTreeMap;
 
@@ -166,7 +162,7 @@ fn check_published(
 impl Scenario {
     /// Reads a scenario from `text` (named `file` in errors), applies `variant` and then the
     /// `overrides` (dotted key, value) in order, and `seed` if given.
-    pub fn load(
+    pub fn parse(
         text: &str,
         file: &str,
         variant: Option<&str>,
@@ -232,7 +228,6 @@ impl Scenario {
             explained,
             warnings,
         };
-        scenario.parts()?; // every cross-reference and limit is checked here, before anyone runs it
         Ok(scenario)
     }
 
@@ -242,37 +237,5 @@ impl Scenario {
         } else {
             &self.spec.name
         }
-    }
-
-    /// A fresh simulation of this scenario.
-    pub fn simulation(&self) -> Result<Simulation, ScenarioError> {
-        let (model, workers, plan, faults) = self.parts()?;
-        Ok(Simulation::new(model, workers, plan, faults))
-    }
-
-    /// What a simulation is made of, every input checked.
-    fn parts(&self) -> Result<(Model, Vec<Worker>, RunPlan, Vec<ScheduledFault>), ScenarioError> {
-        let err = |(field, message): (String, String)| ScenarioError::new(&self.file, field, message);
-        let run = &self.spec.run;
-        if run.duration.0 == 0 {
-            return Err(ScenarioError::new(&self.file, "run.duration", "must be above zero"));
-        }
-        if run.interval.0 == 0 {
-            return Err(ScenarioError::new(&self.file, "run.interval", "must be above zero"));
-        }
-        let model = build_model(&self.spec).map_err(err)?;
-        limits::check(&self.spec, model.paths.len()).map_err(err)?;
-        let workers = build_workers(&self.spec.workloads, |n| model.devices.iter().position(|d| d.name == n), run.seed)
-            .map_err(err)?;
-        let faults = resolve_faults(&self.spec.faults, &model, run.warmup.0 + run.duration.0).map_err(err)?;
-        let plan = RunPlan {
-            scenario: self.name().to_string(),
-            variant: self.variant.clone(),
-            seed: run.seed,
-            warmup_ns: run.warmup.0,
-            duration_ns: run.duration.0,
-            interval_ns: run.interval.0,
-        };
-        Ok((model, workers, plan, faults))
     }
 }

@@ -62,7 +62,7 @@ impl LogEntry {
 
 impl Simulation {
     fn note(&mut self, device: usize, path: Option<usize>, seen: Seen) {
-        self.log.push(LogEntry { t_ns: self.now, device, path, seen });
+        self.log.push(LogEntry { t_ns: self.events.now(), device, path, seen });
     }
 
     fn note_path(&mut self, p: usize, seen: Seen) {
@@ -135,11 +135,11 @@ impl Simulation {
     /// next reconnect attempt, or at once, by its stack.
     fn schedule_reinstate(&mut self, p: usize) {
         let path = &self.model.paths[p];
-        let at = self.model.devices[path.device].stack.reinstate.at(path.failed_at_ns, self.now);
-        if at == self.now {
+        let at = self.model.devices[path.device].stack.reinstate.at(path.failed_at_ns, self.events.now());
+        if at == self.events.now() {
             self.host_reinstate_path(p);
         } else {
-            self.events.schedule(at, Event::Reinstate { path: p as u32 });
+            self.events.at(at, Event::Reinstate { path: p as u32 });
         }
     }
 
@@ -158,7 +158,7 @@ impl Simulation {
         }
         let path = &mut self.model.paths[p];
         path.up = false;
-        path.failed_at_ns = self.now;
+        path.failed_at_ns = self.events.now();
         let (d, a) = (path.device, path.adapter);
         self.model.devices[d].policy.fail_path(PathId(p as u32));
         self.note_path(p, Seen::PathFailed);
@@ -230,25 +230,22 @@ impl Simulation {
     /// the adapter's queue), its hold on an extent and the policy's count of it go, and the
     /// error is counted. The array may still be working on it.
     fn abandon(&mut self, io: u32) {
-        let now = self.now;
+        let now = self.events.now();
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
         let a = self.model.paths[p].adapter;
         if r.state == IoState::InFlight {
             self.release_slot(p);
         } else {
-            self.model.adapters[a].waiting.retain(|&w| w != io);
-            self.rec.adapter_queued[a].add(now, -1);
+            let adapter = &mut self.model.adapters[a];
+            adapter.waiting.retain(|&w| w != io);
+            adapter.queued.add(now, -1);
         }
         self.release_extent(io);
         let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };
         self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
-        self.model.devices[d].active -= 1;
-        self.rec.device_active[d].add(now, -1);
-        let rec = &mut self.rec;
-        for counters in [&mut rec.paths[p], &mut rec.adapters[a], &mut rec.devices[d], &mut rec.guest.io] {
-            counters.errors += 1;
-        }
+        self.model.devices[d].active.add(now, -1);
+        self.rec.command_error(d, p, a);
     }
 
     /// `io` goes back to the front of its device's queue, to be retried.
@@ -257,38 +254,27 @@ impl Simulation {
         r.state = IoState::Queued;
         r.retry_of = from as u32;
         let d = r.device as usize;
-        self.rec.device_queued[d].add(self.now, 1);
-        self.rec.devices[d].retries += 1;
-        self.rec.guest.io.retries += 1;
-        self.retried += 1;
-        self.model.devices[d].queue.push_front(io);
+        self.rec.io_requeued(d);
+        let device = &mut self.model.devices[d];
+        device.queued.add(self.events.now(), 1);
+        device.queue.push_front(io);
     }
 
     /// A retry of an I/O that erred on path `from` is issued on path `to`.
     pub(super) fn count_retry(&mut self, d: usize, from: usize, to: usize) {
-        let a = self.model.paths[to].adapter;
-        self.rec.paths[to].retries += 1;
-        self.rec.adapters[a].retries += 1;
-        if from != to {
-            let a = self.model.paths[from].adapter;
-            let rec = &mut self.rec;
-            for counters in [&mut rec.paths[from], &mut rec.adapters[a], &mut rec.devices[d], &mut rec.guest.io] {
-                counters.failovers += 1;
-            }
-            self.failovers += 1;
-        }
+        let on = |p: usize| (p, self.model.paths[p].adapter);
+        self.rec.retry_issued(d, on(from), on(to));
     }
 
     /// `io` fails for good: the application sees the error, and a closed-loop worker issues
     /// its next I/O after its backoff.
     fn fail_io(&mut self, io: u32) {
         let w = self.ios.get(io).worker as usize;
-        self.failed += 1;
-        self.rec.guest.failed += 1;
+        self.rec.io_failed();
         self.retire(io);
         if self.issuing && matches!(self.workers[w].mode, Loop::Closed { .. }) {
-            let at = self.now + self.workers[w].error_backoff_ns;
-            self.events.schedule(at, Event::Reissue { worker: w as u32 });
+            let at = self.events.now() + self.workers[w].error_backoff_ns;
+            self.events.at(at, Event::Reissue { worker: w as u32 });
         }
     }
 
@@ -323,11 +309,11 @@ impl Simulation {
         if !path.connected {
             let r = self.ios.get(io);
             let timeout = self.model.devices[path.device].stack.io_timeout_ns;
-            let at = (r.dispatched_at + timeout).max(self.now);
-            self.events.schedule(at, Event::Timeout { io, attempt: r.attempt });
+            let at = (r.dispatched_at + timeout).max(self.events.now());
+            self.events.at(at, Event::Timeout { io, attempt: r.attempt });
             return true;
         }
-        let now = self.now;
+        let now = self.events.now();
         let fails = path.errors.is_some_and(|e| e.fails(now, &mut self.fault_rng[p]));
         if fails {
             self.command_error(io);
@@ -346,7 +332,7 @@ impl Simulation {
                     self.outages += 1;
                     let episode = self.outages;
                     if let Some(wait) = give_up_after_ns {
-                        self.events.schedule(self.now + wait, Event::GiveUp { device: d as u32, episode });
+                        self.events.after(wait, Event::GiveUp { device: d as u32, episode });
                     }
                     Outage::Waiting { episode }
                 }
@@ -383,7 +369,7 @@ impl Simulation {
             let Some(io) = device.no_path.pop_front().or_else(|| device.queue.pop_front()) else {
                 return;
             };
-            self.rec.device_queued[d].add(self.now, -1);
+            device.queued.add(self.events.now(), -1);
             self.fail_io(io);
         }
     }

@@ -3,7 +3,7 @@
 
 use crate::engine::rng::{Purpose, Stream};
 use crate::engine::TimeNs;
-use crate::model::FieldError;
+use crate::scenario::error::FieldError;
 use crate::scenario::schema::{Access, Arrival, BurstSpec, WorkloadSpec};
 use rand_distr::Zipf;
 

@@ -35,43 +35,43 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
+use crate::registry::{HostStack, Registered};
 use crate::{AluaState, HostView, IoDesc, IoDone, NoPathAction, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 
 /// `bdev_nvme_queue_retry_io(..., 1000)` when no path is available but one may come back.
 const RETRY_DELAY_NS: TimeNs = 1_000_000_000;
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
-    name: "spdk",
     stack: "SPDK bdev_nvme",
     summary: "Per-thread path cache: first optimized path, rr_min_io I/Os per path, or least busy qpair",
     params: &[
         ParamSpec {
             name: "policy",
-            default: "active_passive",
+            unset: None,
             range: None,
             choices: &["active_passive", "active_active"],
             help: "multipath policy (bdev_nvme_set_multipath_policy -p)",
         },
         ParamSpec {
             name: "selector",
-            default: "round_robin",
+            unset: None,
             range: None,
             choices: &["round_robin", "queue_depth"],
             help: "active_active path selector (-s)",
         },
         ParamSpec {
             name: "rr_min_io",
-            default: "1",
+            unset: None,
             range: Some((1, 4_294_967_294)),
             choices: &[],
             help: "round_robin: I/Os sent down a path before moving on (-r)",
         },
         ParamSpec {
             name: "disable_auto_failback",
-            default: "false",
+            unset: None,
             range: None,
             choices: &["false", "true"],
             help: "do not return to the preferred (first) path when it reconnects",
@@ -79,7 +79,7 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
     ],
 };
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum SpdkPolicy {
     #[default]
@@ -87,7 +87,7 @@ pub enum SpdkPolicy {
     ActiveActive,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum SpdkSelector {
     #[default]
@@ -95,7 +95,7 @@ pub enum SpdkSelector {
     QueueDepth,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct SpdkConfig {
     pub policy: SpdkPolicy,
@@ -115,11 +115,20 @@ impl Default for SpdkConfig {
     }
 }
 
-impl SpdkConfig {
-    pub fn validate(&self) -> Result<(), PolicyError> {
+impl Registered for SpdkConfig {
+    const SPEC: &'static PolicySpec = &SPEC;
+    const HOST: HostStack = HostStack::Spdk;
+
+    fn validate(&self) -> Result<(), PolicyError> {
         check_range(SPEC.param("rr_min_io"), self.rr_min_io)
     }
 
+    fn build(&self) -> Box<dyn PathSelector> {
+        Box::new(SpdkBdevNvme::new(*self))
+    }
+}
+
+impl SpdkConfig {
     fn caches_paths(&self) -> bool {
         self.policy == SpdkPolicy::ActivePassive || self.selector == SpdkSelector::RoundRobin
     }

@@ -2,8 +2,8 @@
 //! plugin claims a device and which path selection policy it gets by default) and the esxcli
 //! commands that change them.
 
-use crate::scenario::esxcli::EsxcliCommand;
-use pathlab_policy::{FixedConfig, MruConfig, PolicyConfig, RoundRobinConfig, RrType};
+use super::esxcli::EsxcliCommand;
+use pathlab_policy::{FixedConfig, MruConfig, PolicyConfig, Registered, RoundRobinConfig, RrType};
 
 /// How an array-type plugin treats the paths of a device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,18 +196,6 @@ pub fn apply_device_command(
         EsxcliCommand::SatpRuleAdd { .. } | EsxcliCommand::DeviceSet { .. } => {}
     }
     Ok(())
-}
-
-/// The device's "Storage Array Type Device Config" as `esxcli storage nmp device list` prints it.
-pub fn satp_device_config(satp: &str, tpg_states: &[(u32, &str)]) -> String {
-    match satp_kind(satp) {
-        SatpKind::Alua => {
-            let tpgs: String = tpg_states.iter().map(|(id, s)| format!("{{TPG_id={id},TPG_state={s}}}")).collect();
-            format!("{{implicit_support=on; explicit_support=off; explicit_allow=on; alua_followover=on; action_OnRetryErrors=off; {tpgs}}}")
-        }
-        SatpKind::ActiveActive if satp == "VMW_SATP_DEFAULT_AA" => "{action_OnRetryErrors=off}".into(),
-        _ => format!("SATP {satp} does not support device configuration."),
-    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 //! seen.
 //! Tie-break: first in the current list order, which the tail move rotates.
 
-use crate::dm_selector::{DmPathArgs, DmPathSelector, PathLists, Rejoin};
+use crate::dm::selector::{DmPathArgs, DmPathSelector, PathLists, Rejoin};
 use crate::{HostView, IoDesc, IoDone, PathId, TimeNs};
 
 pub(crate) struct QueueLength {
@@ -74,7 +74,7 @@ impl DmPathSelector for QueueLength {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dm_selector::test_support::{add_paths, finish, pick};
+    use crate::dm::selector::test_support::{add_paths, finish, pick};
 
     #[test]
     fn least_loaded_wins_and_the_winner_moves_to_the_tail() {

@@ -11,7 +11,7 @@
 //! choice. Info args in `dmsetup status`: none.
 //! Tie-break: none needed; the list order decides.
 
-use crate::dm_selector::{DmPathArgs, DmPathSelector, PathLists, Rejoin};
+use crate::dm::selector::{DmPathArgs, DmPathSelector, PathLists, Rejoin};
 use crate::{HostView, IoDesc, PathId, TimeNs};
 
 pub(crate) struct RoundRobin {
@@ -53,7 +53,7 @@ impl DmPathSelector for RoundRobin {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dm_selector::test_support::{add_paths, pick};
+    use crate::dm::selector::test_support::{add_paths, pick};
     use crate::IdleHost;
 
     #[test]

@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::dm_selector::{DmPathArgs, DmPathSelector};
+use crate::dm::selector::{DmPathArgs, DmPathSelector};
 use crate::{HostView, IoDesc, PathId, TimeNs};
 
 pub(crate) struct IoAffinity {

@@ -13,26 +13,35 @@
 
 use crate::params::{ParamSpec, PolicySpec};
 use crate::path_set::path_set_membership;
+use crate::registry::{HostStack, Registered};
 use crate::{AluaState, HostView, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
-    name: "VMW_PSP_FIXED",
     stack: "VMware ESXi NMP",
     summary: "Fixed: the preferred path while it works, fail back to it when it returns",
     params: &[ParamSpec {
         name: "preferred",
-        default: "first path discovered",
+        unset: Some("first path discovered"),
         range: None,
         choices: &[],
         help: "runtime name of the preferred path, e.g. vmhba1:C0:T0:L1",
     }],
 };
 
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct FixedConfig {
     pub preferred: Option<String>,
+}
+
+impl Registered for FixedConfig {
+    const SPEC: &'static PolicySpec = &SPEC;
+    const HOST: HostStack = HostStack::Esxi;
+
+    fn build(&self) -> Box<dyn PathSelector> {
+        Box::new(VmwPspFixed::new(self.clone()))
+    }
 }
 
 pub struct VmwPspFixed {
@@ -80,6 +89,10 @@ impl PathSelector for VmwPspFixed {
         };
         self.current = Some(chosen);
         Some(self.paths.id(chosen))
+    }
+
+    fn preferred_path(&self) -> Option<PathId> {
+        self.preferred.map(|i| self.paths.id(i))
     }
 
     fn status(&self, name: &dyn Fn(PathId) -> String) -> String {

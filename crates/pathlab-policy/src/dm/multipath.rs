@@ -10,8 +10,8 @@
 //! 3. else the current PG: the kernel never leaves a PG while it has a usable path;
 //! 4. else the first PG in table order whose selector returns a path; it becomes current.
 //!
-//! The selectors are `dm_round_robin.rs`, `dm_queue_length.rs`, `dm_service_time.rs`,
-//! `dm_historical_service_time.rs` and `dm_io_affinity.rs`. PG bypassing and pg_init (the
+//! The selectors are `round_robin.rs`, `queue_length.rs`, `service_time.rs`,
+//! `historical_service_time.rs` and `io_affinity.rs`. PG bypassing and pg_init (the
 //! hardware handler's activation on a PG switch, during which I/O is held) are not modelled.
 //! The kernel does not look at ALUA states: a standby or unavailable path in the PG in use is
 //! chosen like any other, and scsi_dh_alua fails its I/O (the harness reports the error and
@@ -62,15 +62,16 @@ use std::cmp::Reverse;
 use std::fmt::{self, Write as _};
 
 use serde::de::{self, Unexpected, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::dm_historical_service_time::{HistoricalServiceTime, DEFAULT_BASE_WEIGHT};
-use crate::dm_io_affinity::IoAffinity;
-use crate::dm_queue_length::QueueLength;
-use crate::dm_round_robin::RoundRobin;
-use crate::dm_selector::{DmPathArgs, DmPathSelector};
-use crate::dm_service_time::ServiceTime;
+use crate::dm::historical_service_time::{HistoricalServiceTime, DEFAULT_BASE_WEIGHT};
+use crate::dm::io_affinity::IoAffinity;
+use crate::dm::queue_length::QueueLength;
+use crate::dm::round_robin::RoundRobin;
+use crate::dm::selector::{DmPathArgs, DmPathSelector};
+use crate::dm::service_time::ServiceTime;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
+use crate::registry::{HostStack, Registered};
 use crate::{
     AluaState, GroupState, HostView, IoDesc, IoDone, NoPathAction, PathDesc, PathGroup, PathId, PathSelector, TimeNs,
 };
@@ -82,62 +83,61 @@ const POLLING_INTERVAL_NS: TimeNs = 5 * NS_PER_S;
 const REQUEUE_DELAY_NS: TimeNs = 100_000_000;
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
-    name: "dm-multipath",
     stack: "Linux dm-multipath + multipath-tools",
     summary: "Priority groups from ALUA priorities, a path selector in the current group, multipathd failback",
     params: &[
         ParamSpec {
             name: "selector",
-            default: "service-time",
+            unset: None,
             range: None,
             choices: &["round-robin", "queue-length", "service-time", "historical-service-time", "io-affinity"],
             help: "path selector inside a priority group (multipath.conf path_selector)",
         },
         ParamSpec {
             name: "path_grouping_policy",
-            default: "group_by_prio",
+            unset: None,
             range: None,
             choices: &["failover", "multibus", "group_by_prio"],
             help: "how paths form priority groups (group_by_prio: by ALUA priority)",
         },
         ParamSpec {
             name: "failback",
-            default: "manual",
+            unset: None,
             range: Some((1, 2_147_483_647)),
             choices: &["manual", "immediate", "followover"],
             help: "return to the best priority group: never, at once, when its first path returns, or after N s",
         },
         ParamSpec {
             name: "no_path_retry",
-            default: "fail",
+            unset: None,
             range: Some((1, 2_147_483_647)),
             choices: &["fail", "queue"],
             help: "with no path: fail I/O, queue it for ever, or queue it for N polling intervals of 5 s",
         },
         ParamSpec {
             name: "base_weight",
-            default: "972",
+            unset: None,
             range: Some((0, 1023)),
             choices: &[],
             help: "historical-service-time: weight of history, in 1024ths (0 ignores history)",
         },
         ParamSpec {
             name: "threshold_multiplier",
-            default: "0",
+            unset: None,
             range: Some((0, 4_294_967_295)),
             choices: &[],
             help: "historical-service-time: paths count as different only beyond this ratio (0, 1: always)",
         },
         ParamSpec {
             name: "relative_throughput",
-            default: "1 for every path",
+            unset: Some("1 for every path"),
             range: Some((0, 100)),
             choices: &[],
             help: "service-time: one value per path in path order (0: use only if no other path)",
         },
         ParamSpec {
             name: "cpu_map",
-            default: "none",
+            unset: Some("none"),
             range: None,
             choices: &[],
             help: "io-affinity (required): one list of CPUs per path in path order; first mapping of a CPU wins",
@@ -145,7 +145,7 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
     ],
 };
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum DmSelectorKind {
     RoundRobin,
@@ -156,7 +156,7 @@ pub enum DmSelectorKind {
     IoAffinity,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum PathGrouping {
     Failover,
@@ -166,6 +166,8 @@ pub enum PathGrouping {
 }
 
 /// A multipath.conf value that is a word or a number (`failback`, `no_path_retry`).
+#[derive(Serialize)]
+#[serde(untagged)]
 enum WordOrNumber {
     Word(String),
     Number(u64),
@@ -193,8 +195,8 @@ impl<'de> Deserialize<'de> for WordOrNumber {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(try_from = "WordOrNumber")]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(try_from = "WordOrNumber", into = "WordOrNumber")]
 pub enum Failback {
     #[default]
     Manual,
@@ -216,13 +218,34 @@ impl TryFrom<WordOrNumber> for Failback {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(try_from = "WordOrNumber")]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(try_from = "WordOrNumber", into = "WordOrNumber")]
 pub enum NoPathRetry {
     #[default]
     Fail,
     Queue,
     Retries(u64),
+}
+
+impl From<Failback> for WordOrNumber {
+    fn from(value: Failback) -> Self {
+        match value {
+            Failback::Manual => WordOrNumber::Word("manual".into()),
+            Failback::Immediate => WordOrNumber::Word("immediate".into()),
+            Failback::Followover => WordOrNumber::Word("followover".into()),
+            Failback::AfterSeconds(s) => WordOrNumber::Number(s),
+        }
+    }
+}
+
+impl From<NoPathRetry> for WordOrNumber {
+    fn from(value: NoPathRetry) -> Self {
+        match value {
+            NoPathRetry::Fail => WordOrNumber::Word("fail".into()),
+            NoPathRetry::Queue => WordOrNumber::Word("queue".into()),
+            NoPathRetry::Retries(n) => WordOrNumber::Number(n),
+        }
+    }
 }
 
 impl TryFrom<WordOrNumber> for NoPathRetry {
@@ -237,7 +260,7 @@ impl TryFrom<WordOrNumber> for NoPathRetry {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DmMultipathConfig {
     pub selector: DmSelectorKind,
@@ -265,8 +288,11 @@ impl Default for DmMultipathConfig {
     }
 }
 
-impl DmMultipathConfig {
-    pub fn validate(&self) -> Result<(), PolicyError> {
+impl Registered for DmMultipathConfig {
+    const SPEC: &'static PolicySpec = &SPEC;
+    const HOST: HostStack = HostStack::LinuxDm;
+
+    fn validate(&self) -> Result<(), PolicyError> {
         check_range(SPEC.param("base_weight"), self.base_weight)?;
         check_range(SPEC.param("threshold_multiplier"), self.threshold_multiplier)?;
         if let Failback::AfterSeconds(s) = self.failback {
@@ -297,6 +323,12 @@ impl DmMultipathConfig {
         Ok(())
     }
 
+    fn build(&self) -> Box<dyn PathSelector> {
+        Box::new(DmMultipath::new(self.clone()))
+    }
+}
+
+impl DmMultipathConfig {
     fn new_selector(&self) -> Box<dyn DmPathSelector> {
         match self.selector {
             DmSelectorKind::RoundRobin => Box::new(RoundRobin::new()),

@@ -38,20 +38,20 @@
 //! Parameters: `policy` (default `round_robin_with_subset`), `active_paths` (positions in path
 //! order), `weights`, `failback` (default true), `pdo_remove_period` (s, default 20).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, next_from, path_set_membership};
+use crate::registry::{HostStack, Registered};
 use crate::{AluaState, HostView, IoDesc, IoDone, NoPathAction, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
-    name: "mpio",
     stack: "Windows MPIO (msdsm)",
     summary: "Failover only, round robin (with subset), least queue depth, weighted paths, least blocks",
     params: &[
         ParamSpec {
             name: "policy",
-            default: "round_robin_with_subset",
+            unset: None,
             range: None,
             choices: &[
                 "failover_only",
@@ -65,28 +65,28 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
         },
         ParamSpec {
             name: "active_paths",
-            default: "failover_only: the first path; round_robin_with_subset: the optimized paths",
+            unset: Some("failover_only: the first path; round_robin_with_subset: the optimized paths"),
             range: Some((0, 4_294_967_295)),
             choices: &[],
             help: "positions (in path order) of the active path(s); the others stand by",
         },
         ParamSpec {
             name: "weights",
-            default: "0 for every path",
+            unset: Some("0 for every path"),
             range: Some((0, 4_294_967_295)),
             choices: &[],
             help: "weighted_paths: one weight per path in path order; larger = lower priority",
         },
         ParamSpec {
             name: "failback",
-            default: "true",
+            unset: None,
             range: None,
             choices: &["true", "false"],
             help: "failover_only: return to the active path when it comes back",
         },
         ParamSpec {
             name: "pdo_remove_period",
-            default: "20",
+            unset: None,
             range: Some((0, 4_294_967_295)),
             choices: &[],
             help: "seconds I/O is held while no path works, then failed (PDORemovePeriod)",
@@ -94,7 +94,7 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
     ],
 };
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum MpioPolicy {
     FailoverOnly,
@@ -120,7 +120,7 @@ impl MpioPolicy {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct MpioConfig {
     pub policy: MpioPolicy,
@@ -142,8 +142,11 @@ impl Default for MpioConfig {
     }
 }
 
-impl MpioConfig {
-    pub fn validate(&self) -> Result<(), PolicyError> {
+impl Registered for MpioConfig {
+    const SPEC: &'static PolicySpec = &SPEC;
+    const HOST: HostStack = HostStack::Windows;
+
+    fn validate(&self) -> Result<(), PolicyError> {
         for &w in &self.weights {
             check_range(SPEC.param("weights"), w)?;
         }
@@ -162,6 +165,10 @@ impl MpioConfig {
             return only_for("active_paths", "failover_only or round_robin_with_subset");
         }
         Ok(())
+    }
+
+    fn build(&self) -> Box<dyn PathSelector> {
+        Box::new(MsdsmMpio::new(self.clone()))
     }
 }
 

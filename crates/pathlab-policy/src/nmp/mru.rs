@@ -11,23 +11,32 @@
 
 use crate::params::PolicySpec;
 use crate::path_set::path_set_membership;
+use crate::registry::{HostStack, Registered};
 use crate::{AluaState, HostView, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
-    name: "VMW_PSP_MRU",
     stack: "VMware ESXi NMP",
     summary: "Most recently used: stay on the current path until it fails; no failback",
     params: &[],
 };
 
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct MruConfig {}
 
 pub struct VmwPspMru {
     paths: PathSet,
     current: Option<usize>,
+}
+
+impl Registered for MruConfig {
+    const SPEC: &'static PolicySpec = &SPEC;
+    const HOST: HostStack = HostStack::Esxi;
+
+    fn build(&self) -> Box<dyn PathSelector> {
+        Box::new(VmwPspMru::new(self.clone()))
+    }
 }
 
 impl VmwPspMru {

@@ -46,28 +46,28 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::params::{ParamSpec, PolicySpec};
+use crate::registry::{HostStack, Registered};
 use crate::{AluaState, HostView, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 
 /// Linux `LOCAL_DISTANCE`: every distance when the iopolicy is not numa.
 const LOCAL_DISTANCE: u32 = 10;
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
-    name: "nvme",
     stack: "Linux NVMe native multipath",
     summary: "ANA-aware: nearest optimized controller per NUMA node, per-node round robin, or least busy controller",
     params: &[ParamSpec {
         name: "iopolicy",
-        default: "numa",
+        unset: None,
         range: None,
         choices: &["numa", "round-robin", "queue-depth"],
         help: "subsystem I/O policy (nvme_core.iopolicy)",
     }],
 };
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum NvmeIoPolicy {
     #[default]
@@ -86,10 +86,19 @@ impl NvmeIoPolicy {
     }
 }
 
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct NvmeConfig {
     pub iopolicy: NvmeIoPolicy,
+}
+
+impl Registered for NvmeConfig {
+    const SPEC: &'static PolicySpec = &SPEC;
+    const HOST: HostStack = HostStack::LinuxNvme;
+
+    fn build(&self) -> Box<dyn PathSelector> {
+        Box::new(NvmeMultipath::new(self.clone()))
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

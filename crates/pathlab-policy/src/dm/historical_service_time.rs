@@ -32,7 +32,7 @@
 //! info args per path: hst, outstanding, stale_after. The kernel's unsigned arithmetic wraps;
 //! ours does too, so that its decisions are reproduced bit for bit.
 
-use crate::dm_selector::{DmPathArgs, DmPathSelector, PathLists, Rejoin};
+use crate::dm::selector::{DmPathArgs, DmPathSelector, PathLists, Rejoin};
 use crate::{HostView, IoDesc, IoDone, PathId, TimeNs};
 
 const FIXED_SHIFT: u32 = 10;
@@ -192,7 +192,7 @@ impl DmPathSelector for HistoricalServiceTime {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dm_selector::test_support::{add_paths, finish, pick};
+    use crate::dm::selector::test_support::{add_paths, finish, pick};
 
     fn hst(base_weight: u32, threshold_multiplier: u32, n: u32) -> HistoricalServiceTime {
         let mut s = HistoricalServiceTime::new(base_weight, threshold_multiplier);
@@ -288,7 +288,7 @@ mod tests {
         assert_eq!(pick(&mut s, 4096, 100_000), 1);
         // The list is now [0 1]: equal (1+1)*hst, so 1 replaces 0, then [0 1] again.
         assert_eq!(pick(&mut s, 4096, 100_001), 1);
-        let mut q = crate::dm_queue_length::QueueLength::new();
+        let mut q = crate::dm::queue_length::QueueLength::new();
         add_paths(&mut q, 2);
         pick(&mut q, 4096, 0);
         pick(&mut q, 4096, 0);

@@ -27,7 +27,7 @@
 //! is "fewest in-flight bytes". Info args: in-flight bytes and rt.
 //! Tie-break: first in the current list order, rotated by the tail move.
 
-use crate::dm_selector::{DmPathArgs, DmPathSelector, PathLists, Rejoin};
+use crate::dm::selector::{DmPathArgs, DmPathSelector, PathLists, Rejoin};
 use crate::{HostView, IoDesc, IoDone, PathId, TimeNs};
 
 /// `ST_MAX_INFLIGHT_SIZE`: `(size_t)-1 >> ST_MAX_RELATIVE_THROUGHPUT_SHIFT`.
@@ -125,7 +125,7 @@ impl DmPathSelector for ServiceTime {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dm_selector::test_support::{add_paths, finish, pick};
+    use crate::dm::selector::test_support::{add_paths, finish, pick};
 
     #[test]
     fn equal_throughput_compares_in_flight_bytes_only() {

@@ -39,52 +39,52 @@
 use crate::latency_sampler::LatencySampler;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::path_set_membership;
+use crate::registry::{HostStack, Registered};
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
-    name: "VMW_PSP_RR",
     stack: "VMware ESXi NMP",
     summary: "Round robin: N I/Os or B bytes down one path, then the next usable path in order",
     params: &[
         ParamSpec {
             name: "type",
-            default: "default",
+            unset: None,
             range: None,
             choices: &["default", "iops", "bytes", "latency"],
             help: "what triggers the switch to the next path (default: whichever limit first)",
         },
         ParamSpec {
             name: "iops",
-            default: "1000",
+            unset: None,
             range: Some((1, 2_147_483_647)),
             choices: &[],
             help: "I/Os sent down a path before switching",
         },
         ParamSpec {
             name: "bytes",
-            default: "10485760",
+            unset: None,
             range: Some((1, 2_147_483_647)),
             choices: &[],
             help: "bytes sent down a path before switching",
         },
         ParamSpec {
             name: "num_sampling_cycles",
-            default: "16",
+            unset: None,
             range: Some((16, 2_147_483_647)),
             choices: &[],
             help: "type=latency: sample I/Os per path at each evaluation",
         },
         ParamSpec {
             name: "latency_eval_time",
-            default: "180000",
+            unset: None,
             range: Some((30_000, 2_147_483_647)),
             choices: &[],
             help: "type=latency: ms between evaluations",
         },
         ParamSpec {
             name: "use_ano",
-            default: "false",
+            unset: None,
             range: None,
             choices: &["false", "true"],
             help: "use active-non-optimized ALUA paths too (esxcli --useano)",
@@ -93,7 +93,7 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
 };
 
 /// What triggers the switch to the next path.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum RrType {
     #[default]
@@ -115,7 +115,7 @@ impl RrType {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct RoundRobinConfig {
     #[serde(rename = "type")]
@@ -141,12 +141,19 @@ impl Default for RoundRobinConfig {
     }
 }
 
-impl RoundRobinConfig {
-    pub fn validate(&self) -> Result<(), PolicyError> {
+impl Registered for RoundRobinConfig {
+    const SPEC: &'static PolicySpec = &SPEC;
+    const HOST: HostStack = HostStack::Esxi;
+
+    fn validate(&self) -> Result<(), PolicyError> {
         check_range(SPEC.param("iops"), self.iops)?;
         check_range(SPEC.param("bytes"), self.bytes)?;
         check_range(SPEC.param("num_sampling_cycles"), self.num_sampling_cycles)?;
         check_range(SPEC.param("latency_eval_time"), self.latency_eval_time)
+    }
+
+    fn build(&self) -> Box<dyn PathSelector> {
+        Box::new(VmwPspRr::new(self.clone()))
     }
 }
 

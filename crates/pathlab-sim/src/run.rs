@@ -1,0 +1,57 @@
+//! The top layer: a scenario file becomes a checked scenario, and a scenario becomes a
+//! simulation (the model, the workers, the plan and the faults).
+
+use crate::model::build_model;
+use crate::model::fault::{resolve_faults, ScheduledFault};
+use crate::model::Model;
+use crate::scenario::{limits, Scenario, ScenarioError};
+use crate::sim::{RunPlan, Simulation};
+use crate::workload::{build_workers, Worker};
+
+/// Reads a scenario (see [`Scenario::parse`]) and checks everything a run needs: names that
+/// refer to other objects, faults, limits against memory. Nothing is simulated.
+pub fn load(
+    text: &str,
+    file: &str,
+    variant: Option<&str>,
+    overrides: &[(String, toml::Value)],
+    seed: Option<u64>,
+) -> Result<Scenario, ScenarioError> {
+    let scenario = Scenario::parse(text, file, variant, overrides, seed)?;
+    parts(&scenario)?;
+    Ok(scenario)
+}
+
+/// A fresh simulation of a scenario.
+pub fn simulation(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
+    let (model, workers, plan, faults) = parts(scenario)?;
+    Ok(Simulation::new(model, workers, plan, faults))
+}
+
+/// What a simulation is made of, every input checked.
+fn parts(scenario: &Scenario) -> Result<(Model, Vec<Worker>, RunPlan, Vec<ScheduledFault>), ScenarioError> {
+    let file = &scenario.file;
+    let err = |(field, message): (String, String)| ScenarioError::new(file, field, message);
+    let spec = &scenario.spec;
+    let run = &spec.run;
+    if run.duration.0 == 0 {
+        return Err(ScenarioError::new(file, "run.duration", "must be above zero"));
+    }
+    if run.interval.0 == 0 {
+        return Err(ScenarioError::new(file, "run.interval", "must be above zero"));
+    }
+    let model = build_model(spec).map_err(err)?;
+    limits::check(spec, model.paths.len()).map_err(err)?;
+    let workers =
+        build_workers(&spec.workloads, |n| model.devices.iter().position(|d| d.name == n), run.seed).map_err(err)?;
+    let faults = resolve_faults(&spec.faults, &model, run.warmup.0 + run.duration.0).map_err(err)?;
+    let plan = RunPlan {
+        scenario: scenario.name().to_string(),
+        variant: scenario.variant.clone(),
+        seed: run.seed,
+        warmup_ns: run.warmup.0,
+        duration_ns: run.duration.0,
+        interval_ns: run.interval.0,
+    };
+    Ok((model, workers, plan, faults))
+}

@@ -1,0 +1,191 @@
+//! An I/O's life on the host: a worker issues it, the device queue and the policy give it a
+//! path, an adapter slot sends it, the kernel completes it and the application reaps it.
+
+use super::*;
+
+impl Simulation {
+    /// A worker issues a new I/O to its device.
+    pub(super) fn issue(&mut self, w: usize) {
+        let worker = &mut self.workers[w];
+        let attrs = worker.next_io();
+        worker.in_flight += 1;
+        let device = worker.device;
+        let io = self.ios.insert(Io {
+            worker: w as u32,
+            cpu: w as u32 % self.model.host.cpus,
+            device: device as u32,
+            path: 0,
+            attrs,
+            issued_at: self.events.now(),
+            dispatched_at: self.events.now(),
+            kernel_done_at: self.events.now(),
+            attempt: 0,
+            state: IoState::Queued,
+            route: 0,
+            stage: 0,
+            errors: 0,
+            retry_of: NOT_A_RETRY,
+            extent: ExtentHold::None,
+        });
+        let now = self.events.now();
+        self.rec.io_issued();
+        self.model.host.outstanding.add(now, 1);
+        let device_state = &mut self.model.devices[device];
+        device_state.queued.add(now, 1);
+        device_state.queue.push_back(io);
+        self.dispatch_device(device);
+    }
+
+    /// Moves queued I/Os of a device onto paths while it has free slots.
+    pub(super) fn dispatch_device(&mut self, d: usize) {
+        loop {
+            let now = self.events.now();
+            let device = &mut self.model.devices[d];
+            if device.active.value() >= u64::from(device.queue_depth) {
+                return;
+            }
+            let Some(&io) = device.queue.front() else {
+                return;
+            };
+            let desc = self.ios.get(io).desc();
+            let Some(PathId(p)) = device.policy.select_path(&desc, now, &self.model.host) else {
+                return self.no_usable_path(d);
+            };
+            if device.outage != Outage::None {
+                self.path_restored(d);
+            }
+            let device = &mut self.model.devices[d];
+            device.queue.pop_front();
+            device.queued.add(now, -1);
+            device.active.add(now, 1);
+            device.policy.start_io(PathId(p), &desc, now);
+            let r = self.ios.get_mut(io);
+            r.path = p;
+            if r.retry_of != NOT_A_RETRY {
+                let from = std::mem::replace(&mut r.retry_of, NOT_A_RETRY);
+                self.count_retry(d, from as usize, p as usize);
+            }
+            let a = self.model.paths[p as usize].adapter;
+            let adapter = &mut self.model.adapters[a];
+            if adapter.active.value() < u64::from(adapter.queue_depth) {
+                self.send(io);
+            } else {
+                adapter.waiting.push_back(io);
+                adapter.queued.add(now, 1);
+                self.ios.get_mut(io).state = IoState::WaitAdapter;
+            }
+        }
+    }
+
+    pub(super) fn complete(&mut self, io: u32) {
+        let now = self.events.now();
+        let r = *self.ios.get(io);
+        let (d, p) = (r.device as usize, r.path as usize);
+        let path = &self.model.paths[p];
+        if (!path.connected || path.errors.is_some()) && self.faulty_response(io, p) {
+            return;
+        }
+        let a = self.model.paths[p].adapter;
+        let c = Completion {
+            bytes: r.attrs.bytes,
+            is_write: r.attrs.is_write,
+            driver_ns: now - r.dispatched_at,
+            kernel_ns: r.dispatched_at - r.issued_at,
+        };
+        // The kernel's part: esxtop's counters, the policy, the slots.
+        self.rec.command_done(d, p, a, &c);
+        self.rec.device_response(d, now - r.issued_at);
+        let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
+        self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
+        self.release_slot(p);
+        self.model.devices[d].active.add(now, -1);
+        let rec = self.ios.get_mut(io);
+        rec.state = IoState::Reaping;
+        rec.kernel_done_at = now;
+        self.dispatch_adapter(a);
+        self.dispatch_device(d);
+        // The application's part, once the host is not paused (`model::pause`).
+        if now < self.paused_until {
+            self.events.at(self.paused_until, Event::Reap { io });
+        } else {
+            self.reap(io);
+        }
+    }
+
+    /// The application sees the I/O complete: vdbench's figures, and a closed loop issues again.
+    pub(super) fn reap(&mut self, io: u32) {
+        let r = *self.ios.get(io);
+        let resp = self.events.now() - r.issued_at;
+        let driver_ns = r.kernel_done_at - r.dispatched_at;
+        // The time the application took to see it counts as host time, as vdbench sees it.
+        let seen =
+            Completion { bytes: r.attrs.bytes, is_write: r.attrs.is_write, driver_ns, kernel_ns: resp - driver_ns };
+        self.rec.io_completed(&seen);
+        self.retire(io);
+        if self.issuing {
+            let w = r.worker as usize;
+            if let Loop::Closed { .. } = self.workers[w].mode {
+                match self.workers[w].think_ns {
+                    0 => self.issue(w),
+                    think => self.events.after(think, Event::Reissue { worker: r.worker }),
+                }
+            }
+        }
+    }
+
+    /// Frees the adapter slot an in-flight command on path `p` held.
+    pub(super) fn release_slot(&mut self, p: usize) {
+        let path = &self.model.paths[p];
+        self.model.adapters[path.adapter].active.add(self.events.now(), -1);
+        self.model.host.nexus_outstanding[path.nexus] -= 1;
+    }
+
+    /// The I/O is finished for good (completed or failed): the worker and the slab forget it.
+    pub(super) fn retire(&mut self, io: u32) {
+        let r = self.ios.get_mut(io);
+        r.state = IoState::Free;
+        let w = r.worker as usize;
+        self.workers[w].in_flight -= 1;
+        self.model.host.outstanding.add(self.events.now(), -1);
+        self.ios.remove(io);
+    }
+
+    pub(super) fn dispatch_adapter(&mut self, a: usize) {
+        loop {
+            let adapter = &mut self.model.adapters[a];
+            if adapter.active.value() >= u64::from(adapter.queue_depth) {
+                return;
+            }
+            let Some(io) = adapter.waiting.pop_front() else {
+                return;
+            };
+            adapter.queued.add(self.events.now(), -1);
+            self.send(io);
+        }
+    }
+
+    /// Open-loop arrivals have piled up to `MAX_LIVE_IOS`: stop issuing and say which workload.
+    pub(super) fn overload(&mut self, w: usize) {
+        self.issuing = false;
+        let workload = self.workers[w].workload;
+        let secs = self.events.now() as f64 / 1e9;
+        self.overloaded = Some(RunError::Overloaded {
+            field: format!("workloads.{workload}.rate"),
+            message: format!(
+                "{MAX_LIVE_IOS} I/Os were waiting at {secs:.3} s of simulated time: the paths cannot serve this \
+                 rate; lower it, or give `outstanding` (a closed loop) instead"
+            ),
+        });
+    }
+
+    /// A pause starts now; the next one is scheduled while the run still issues I/O.
+    pub(super) fn host_pause(&mut self) {
+        let pauses = self.model.host_pauses.expect("pauses are scheduled only when configured");
+        let until = self.events.now().saturating_add(pauses.next_duration_ns(&mut self.pause_rng));
+        self.paused_until = self.paused_until.max(until);
+        let next = self.events.now() + pauses.next_gap_ns(&mut self.pause_rng);
+        if next < self.measure_end() {
+            self.events.at(next, Event::HostPause);
+        }
+    }
+}

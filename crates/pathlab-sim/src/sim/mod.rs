@@ -1,0 +1,396 @@
+//! The simulation: one host's workers issue I/O through the kernel's device queue, the path
+//! selection policy, the adapter and the fabric to array ports, and back.
+//!
+//! The SCSI exchange (DOMAIN.md §3): a read costs one round trip (command out; data and status
+//! back) plus the data transfer; a write costs two (command out, transfer-ready back, data out,
+//! status back). When the command (read) or the data (write) reaches the array port, the I/O
+//! walks its path's route inside the arrays (`model::Step`): port, controller, forwarding to
+//! the owning controller, cache, extent ownership and replication to the peer array. Then the
+//! data (read) or the status (write) goes back to the host.
+//!
+//! Faults and each stack's handling of them (errors, timeouts, failover, no path) are in
+//! `sim/failure.rs`; the per-I/O path only checks a path's flags.
+
+mod contention;
+mod failure;
+mod io_life;
+mod result;
+mod route;
+mod sampling;
+
+use crate::engine::rng::{stage_quantile, Purpose, Stream};
+use crate::engine::scheduler::Scheduler;
+use crate::engine::slab::Slab;
+use crate::engine::TimeNs;
+use crate::model::fault::ScheduledFault;
+use crate::model::{transfer, Model, Outage, Step};
+use crate::observe::result::{
+    Accounting, AdapterResult, DeviceResult, EsxtopFigures, Figures, IntervalRow, ObjectIntervalRow, PathResult,
+    ReplicationResult, RunResult, StationResult, Summary,
+};
+use crate::observe::{Completion, IoCounters, Recorder, Snapshot};
+use crate::scenario::limits::MAX_LIVE_IOS;
+use crate::workload::{IoAttrs, Loop, Worker};
+use failure::LogEntry;
+use hdrhistogram::Histogram;
+use pathlab_policy::{IoDesc, IoDone, PathId};
+
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    /// An open-loop worker issues its next I/O.
+    Arrival {
+        worker: u32,
+    },
+    /// The command (read) or the data (write) reaches the array port: its route starts.
+    AtPort {
+        io: u32,
+        attempt: u32,
+    },
+    /// Transfer-ready reached the host: the write's data goes on the link.
+    SendWriteData {
+        io: u32,
+        attempt: u32,
+    },
+    /// A station (port, controller) finished serving an I/O.
+    StationDone {
+        station: u32,
+        io: u32,
+        attempt: u32,
+    },
+    /// A delay step (forwarding, cache, replication round trip) is over.
+    StepDone {
+        io: u32,
+        attempt: u32,
+    },
+    /// A request for an extent reaches the array that owns it.
+    ExtentRequest {
+        group: u32,
+        device: u32,
+        extent: u64,
+    },
+    /// The grant of an extent reaches the array that asked for it.
+    ExtentGrant {
+        group: u32,
+        device: u32,
+        extent: u64,
+    },
+    /// The status reached the host.
+    Complete {
+        io: u32,
+        attempt: u32,
+    },
+    /// A scheduled fault (an index into the run's fault list) starts or ends.
+    Fault {
+        index: u32,
+    },
+    /// The host's I/O timeout for a command that got no answer.
+    Timeout {
+        io: u32,
+        attempt: u32,
+    },
+    /// The host's checker or reconnect attempt looks at a path it failed.
+    Reinstate {
+        path: u32,
+    },
+    /// A device has waited for a path as long as its stack allows.
+    GiveUp {
+        device: u32,
+        episode: u32,
+    },
+    /// A closed-loop worker issues again after one of its I/Os failed.
+    Reissue {
+        worker: u32,
+    },
+    /// The host pauses (`model::pause`).
+    HostPause,
+    /// A pause is over: the application sees a completion it could not see during it.
+    Reap {
+        io: u32,
+    },
+    WarmupEnd,
+    MeasureEnd,
+}
+
+impl Event {
+    /// The attempt of an I/O an event belongs to, if it dies with that attempt: such events are
+    /// dropped unhandled once the I/O has moved to another attempt or ended (see
+    /// `engine::scheduler`). A station's `StationDone` is not among them: the station serves
+    /// whatever reached it, even work whose path has since failed.
+    fn ticket(&self) -> Option<(u32, u32)> {
+        match *self {
+            Event::AtPort { io, attempt }
+            | Event::SendWriteData { io, attempt }
+            | Event::StepDone { io, attempt }
+            | Event::Complete { io, attempt }
+            | Event::Timeout { io, attempt } => Some((io, attempt)),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum IoState {
+    Free,
+    /// In the device queue, or waiting for a usable path.
+    Queued,
+    /// Has a path, waits for an adapter slot.
+    WaitAdapter,
+    /// Issued to the driver.
+    InFlight,
+    /// Completed by the kernel; the application has not seen it yet (a host pause).
+    Reaping,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Io {
+    worker: u32,
+    cpu: u32,
+    device: u32,
+    path: u32,
+    attrs: IoAttrs,
+    issued_at: TimeNs,
+    dispatched_at: TimeNs,
+    /// When the kernel completed it (the application may see it later: a host pause).
+    kernel_done_at: TimeNs,
+    /// Changes at every dispatch: events of an abandoned attempt no longer match and are dropped.
+    attempt: u32,
+    state: IoState,
+    route: u32,
+    /// Next step of the route.
+    stage: u8,
+    /// Errors met so far (against the stack's retries).
+    errors: u8,
+    /// The path the previous attempt erred on, until the retry is dispatched; `NOT_A_RETRY`.
+    retry_of: u32,
+    extent: ExtentHold,
+}
+
+const NOT_A_RETRY: u32 = u32::MAX;
+
+/// Why a run could not produce a result.
+#[derive(Debug, Clone)]
+pub enum RunError {
+    /// The workload asked for more than the host could hold in flight: bad input, not a bug.
+    Overloaded { field: String, message: String },
+    /// An I/O was lost or counted twice: a bug in the engine.
+    Accounting(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Overloaded { field, message } => write!(f, "{field}: {message}"),
+            RunError::Accounting(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Where a write stands with the ownership of its extent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExtentHold {
+    None,
+    Waiting { group: u32, side: u8 },
+    Holding { group: u32, side: u8 },
+}
+
+impl Io {
+    fn desc(&self) -> IoDesc {
+        IoDesc { bytes: self.attrs.bytes, is_write: self.attrs.is_write, cpu: self.cpu }
+    }
+}
+
+/// Timing and labels of a run.
+#[derive(Clone, Debug)]
+pub struct RunPlan {
+    pub scenario: String,
+    pub variant: Option<String>,
+    pub seed: u64,
+    pub warmup_ns: TimeNs,
+    pub duration_ns: TimeNs,
+    pub interval_ns: TimeNs,
+}
+
+pub struct Simulation {
+    model: Model,
+    workers: Vec<Worker>,
+    plan: RunPlan,
+    events: Scheduler<Event>,
+    ios: Slab<Io>,
+    next_attempt: u32,
+    issuing: bool,
+    rec: Recorder,
+    last_sample: Snapshot,
+    at_warmup: Option<Snapshot>,
+    at_end: Option<Snapshot>,
+    intervals: Vec<IntervalRow>,
+    device_intervals: Vec<ObjectIntervalRow>,
+    path_intervals: Vec<ObjectIntervalRow>,
+    adapter_intervals: Vec<ObjectIntervalRow>,
+    faults: Vec<ScheduledFault>,
+    /// One stream per path for the errors of flaky paths.
+    fault_rng: Vec<Stream>,
+    pause_rng: Stream,
+    /// The host reaps no completion before this time (`model::pause`).
+    paused_until: TimeNs,
+    /// The next interval boundary. Samples are kept out of the event queue (one at a time, not
+    /// all scheduled up front) and run before any event of the same time.
+    next_sample_at: Option<TimeNs>,
+    /// Set when open-loop arrivals pile up beyond what memory allows: the run stops issuing.
+    overloaded: Option<RunError>,
+    log: Vec<LogEntry>,
+    /// Outages of any device so far: tells a give-up timer from an older one.
+    outages: u32,
+}
+
+impl Simulation {
+    pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
+        let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), plan.warmup_ns == 0);
+        let last_sample = rec.snapshot(&model, 0);
+        let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
+        let mut sim = Simulation {
+            model,
+            workers,
+            events: Scheduler::default(),
+            ios: Slab::default(),
+            next_attempt: 0,
+            issuing: true,
+            rec,
+            at_warmup: (plan.warmup_ns == 0).then(|| last_sample.clone()),
+            last_sample,
+            at_end: None,
+            intervals: Vec::new(),
+            device_intervals: Vec::new(),
+            path_intervals: Vec::new(),
+            adapter_intervals: Vec::new(),
+            faults,
+            fault_rng,
+            pause_rng: Stream::new(plan.seed, 0, Purpose::HostPauses),
+            paused_until: 0,
+            next_sample_at: None,
+            overloaded: None,
+            log: Vec::new(),
+            outages: 0,
+            plan,
+        };
+        let end = sim.measure_end();
+        sim.next_sample_at = sim.sample_after(0);
+        if sim.plan.warmup_ns > 0 {
+            sim.events.at(sim.plan.warmup_ns, Event::WarmupEnd);
+        }
+        sim.events.at(end, Event::MeasureEnd);
+        if let Some(pauses) = sim.model.host_pauses {
+            let first = pauses.next_gap_ns(&mut sim.pause_rng);
+            if first < end {
+                sim.events.at(first, Event::HostPause);
+            }
+        }
+        for (index, f) in sim.faults.iter().enumerate() {
+            sim.events.at(f.at_ns, Event::Fault { index: index as u32 });
+        }
+        for w in 0..sim.workers.len() {
+            match sim.workers[w].mode {
+                Loop::Closed { outstanding } => (0..outstanding).for_each(|_| sim.issue(w)),
+                Loop::Open { .. } => {
+                    let gap = sim.workers[w].next_gap_ns();
+                    sim.events.at(gap, Event::Arrival { worker: w as u32 });
+                }
+            }
+        }
+        sim
+    }
+
+    pub fn now(&self) -> TimeNs {
+        self.events.now()
+    }
+
+    /// Devices and paths as the host's tools would show them now.
+    pub fn describe(&self) -> crate::observe::describe::Description {
+        crate::observe::describe::describe(&self.model, self.events.now())
+    }
+
+    /// End of the measurement window: no I/O is issued after it.
+    pub fn measure_end(&self) -> TimeNs {
+        self.plan.warmup_ns + self.plan.duration_ns
+    }
+
+    /// Processes every event up to and including time `until`.
+    pub fn run_until(&mut self, until: TimeNs) {
+        while self.step_until(until) {}
+        self.events.advance_to(until.min(self.measure_end()));
+    }
+
+    /// Processes the next event (or interval sample) if it is due by `until`; false when none is.
+    /// A sample due at the time of an event comes first.
+    pub fn step_until(&mut self, until: TimeNs) -> bool {
+        let next_event = self.events.next_time();
+        if let Some(t) = self.next_sample_at.filter(|&t| t <= until && next_event.is_none_or(|e| t <= e)) {
+            self.events.advance_to(t);
+            self.sample();
+            self.next_sample_at = self.sample_after(t);
+            return true;
+        }
+        match self.events.next_until(until) {
+            Some(event) => {
+                self.handle(event);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn handle(&mut self, event: Event) {
+        if let Some((io, attempt)) = event.ticket() {
+            if !self.current(io, attempt) {
+                return; // cancelled: the I/O has moved to another attempt or ended
+            }
+        }
+        match event {
+            Event::Arrival { worker } => {
+                let w = worker as usize;
+                if self.ios.live() >= MAX_LIVE_IOS {
+                    return self.overload(w);
+                }
+                self.issue(w);
+                let next = self.events.now() + self.workers[w].next_gap_ns();
+                if next < self.measure_end() {
+                    self.events.at(next, Event::Arrival { worker });
+                }
+            }
+            Event::AtPort { io, attempt } | Event::StepDone { io, attempt } => self.advance(io, attempt),
+            Event::SendWriteData { io, attempt } => self.send_write_data(io, attempt),
+            Event::StationDone { station, io, attempt } => self.station_done(station as usize, io, attempt),
+            Event::ExtentRequest { group, device, extent } => self.extent_request(group, (device, extent)),
+            Event::ExtentGrant { group, device, extent } => self.extent_grant(group, (device, extent)),
+            Event::Complete { io, .. } => self.complete(io),
+            Event::Reap { io } if self.events.now() < self.paused_until => {
+                self.events.at(self.paused_until, Event::Reap { io });
+            }
+            Event::Reap { io } => self.reap(io),
+            Event::HostPause => self.host_pause(),
+            Event::Fault { index } => self.apply_fault(index as usize),
+            Event::Timeout { io, .. } => self.command_error(io),
+            Event::Reinstate { path } => self.checker_sees(path as usize),
+            Event::GiveUp { device, episode } => self.give_up(device as usize, episode),
+            Event::Reissue { worker } => {
+                if self.issuing {
+                    self.issue(worker as usize);
+                }
+            }
+            Event::WarmupEnd => {
+                self.rec.set_measuring(true);
+                self.at_warmup = Some(self.rec.snapshot(&self.model, self.events.now()));
+            }
+            Event::MeasureEnd => {
+                self.rec.set_measuring(false);
+                self.issuing = false;
+                self.at_end = Some(self.rec.snapshot(&self.model, self.events.now()));
+            }
+        }
+    }
+
+    /// Whether `attempt` is the I/O's attempt in flight: the ticket of its events.
+    pub(super) fn current(&self, io: u32, attempt: u32) -> bool {
+        let r = self.ios.get(io);
+        r.state == IoState::InFlight && r.attempt == attempt
+    }
+}

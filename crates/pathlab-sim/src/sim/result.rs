@@ -1,0 +1,164 @@
+//! The end of a run: the I/O accounting check, and the figures of the measurement window.
+
+use super::*;
+
+impl Simulation {
+    /// Lets every I/O in flight finish, fails those that can never finish, checks that every
+    /// I/O issued completed or failed exactly once, and returns the results.
+    pub fn finish(mut self) -> Result<RunResult, RunError> {
+        self.run_until(TimeNs::MAX);
+        for d in 0..self.model.devices.len() {
+            self.fail_waiting(d);
+        }
+        if let Some(e) = self.overloaded.take() {
+            return Err(e);
+        }
+        let n = self.rec.accounting;
+        if n.issued != n.completed + n.failed || self.ios.live() != 0 {
+            return Err(RunError::Accounting(format!(
+                "I/O accounting broken: issued {} but completed {} and failed {} ({} still alive)",
+                n.issued,
+                n.completed,
+                n.failed,
+                self.ios.live()
+            )));
+        }
+        Ok(self.result())
+    }
+
+    pub(super) fn result(&self) -> RunResult {
+        let start = self.at_warmup.as_ref().expect("warm-up snapshot taken");
+        let end = self.at_end.as_ref().expect("end snapshot taken");
+        let secs = (end.time - start.time) as f64 / 1e9;
+        let g = end.guest.since(&start.guest);
+        let summary = Summary {
+            figures: Figures::from_counters(
+                &g,
+                secs,
+                end.outstanding_area - start.outstanding_area,
+                self.rec.window_max_ns,
+            ),
+            p50_ms: quantile_ms(&self.rec.latency, 0.50),
+            p90_ms: quantile_ms(&self.rec.latency, 0.90),
+            p99_ms: quantile_ms(&self.rec.latency, 0.99),
+            p999_ms: quantile_ms(&self.rec.latency, 0.999),
+            errors: end.paths.iter().zip(&start.paths).map(|(e, s)| e.errors - s.errors).sum(),
+            retries: end.devices.iter().zip(&start.devices).map(|(e, s)| e.retries - s.retries).sum(),
+            failed: self.rec.accounting.failed,
+        };
+        let m = &self.model;
+        let name_of = |id: PathId| m.paths[id.0 as usize].name.clone();
+        let devices = m
+            .devices
+            .iter()
+            .enumerate()
+            .map(|(i, d)| DeviceResult {
+                name: d.name.clone(),
+                array: m.arrays[d.array].name.clone(),
+                satp: d.satp.clone(),
+                policy: d.policy_config.name().to_string(),
+                device_config: d.policy.status(&name_of),
+                working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
+                dqlen: d.queue_depth,
+                actv: level_mean(end.device_active_area[i] - start.device_active_area[i], secs),
+                qued: level_mean(end.device_queued_area[i] - start.device_queued_area[i], secs),
+                p99_ms: quantile_ms(&self.rec.device_latency[i], 0.99),
+                figures: EsxtopFigures::from_counters(&end.devices[i].since(&start.devices[i]), secs),
+            })
+            .collect();
+        let paths = m
+            .paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PathResult {
+                name: p.name.clone(),
+                device: m.devices[p.device].name.clone(),
+                adapter: m.adapters[p.adapter].name.clone(),
+                target: format!("{}/{}", m.arrays[m.ports[p.port].array].name, m.ports[p.port].name),
+                state: if p.up { "active" } else { "dead" }.to_string(),
+                alua: p.alua.short_name().to_string(),
+                tpg_id: p.tpg_id,
+                one_way_us: p.one_way_ns as f64 / 1e3,
+                connected: p.connected,
+                figures: EsxtopFigures::from_counters(&end.paths[i].since(&start.paths[i]), secs),
+            })
+            .collect();
+        let adapters = m
+            .adapters
+            .iter()
+            .enumerate()
+            .map(|(i, a)| AdapterResult {
+                name: a.name.clone(),
+                aqlen: a.queue_depth,
+                actv: level_mean(end.adapter_active_area[i] - start.adapter_active_area[i], secs),
+                qued: level_mean(end.adapter_queued_area[i] - start.adapter_queued_area[i], secs),
+                figures: EsxtopFigures::from_counters(&end.adapters[i].since(&start.adapters[i]), secs),
+            })
+            .collect();
+        let station = |st: usize| StationResult {
+            name: m.stations[st].name.clone(),
+            cmds_s: (end.station_commands[st] - start.station_commands[st]) as f64 / secs.max(f64::MIN_POSITIVE),
+            util_pct: 100.0 * level_mean(end.station_busy_area[st] - start.station_busy_area[st], secs)
+                / f64::from(m.stations[st].servers),
+        };
+        let ports = m.ports.iter().map(|p| station(p.station)).collect();
+        let controllers = m.controllers.iter().filter_map(|c| c.station).map(station).collect();
+        let replication = m
+            .replications
+            .iter()
+            .map(|r| ReplicationResult {
+                name: r.name.clone(),
+                arrays: r.arrays.map(|a| m.arrays[a].name.clone()),
+                writes: r.writes,
+                ownership_moves: r.contention.as_ref().map_or([0, 0], |c| c.transfers),
+            })
+            .collect();
+        RunResult {
+            scenario: self.plan.scenario.clone(),
+            variant: self.plan.variant.clone(),
+            seed: self.plan.seed,
+            host: m.host_name.clone(),
+            warmup_s: self.plan.warmup_ns as f64 / 1e9,
+            duration_s: self.plan.duration_ns as f64 / 1e9,
+            interval_s: self.plan.interval_ns as f64 / 1e9,
+            summary,
+            devices,
+            paths,
+            adapters,
+            ports,
+            controllers,
+            replication,
+            intervals: self.intervals.clone(),
+            device_intervals: self.device_intervals.clone(),
+            path_intervals: self.path_intervals.clone(),
+            adapter_intervals: self.adapter_intervals.clone(),
+            events: self.log.iter().map(|e| e.to_result(m)).collect(),
+            accounting: Accounting {
+                issued: self.rec.accounting.issued,
+                completed: self.rec.accounting.completed,
+                failed: self.rec.accounting.failed,
+                retried: self.rec.accounting.retried,
+                failovers: self.rec.accounting.failovers,
+                peak_in_flight: self.ios.capacity_used() as u64,
+            },
+        }
+    }
+}
+
+/// A latency quantile in milliseconds; 0 for an empty histogram.
+pub(super) fn quantile_ms<T: hdrhistogram::Counter>(h: &Histogram<T>, q: f64) -> f64 {
+    if h.is_empty() {
+        0.0
+    } else {
+        h.value_at_quantile(q) as f64 / 1e6
+    }
+}
+
+/// Mean level over a window from its integrated area (level × ns).
+pub(super) fn level_mean(area: u128, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        area as f64 / (seconds * 1e9)
+    } else {
+        0.0
+    }
+}

@@ -1,0 +1,123 @@
+//! An I/O on the wire and in the arrays: the SCSI exchange over the path, and the walk of its
+//! route (stations, delays, replication, extent ownership) until the answer goes back.
+
+use super::*;
+
+impl Simulation {
+    /// Issues the command to the driver: the start of DAVG.
+    pub(super) fn send(&mut self, io: u32) {
+        self.next_attempt = self.next_attempt.wrapping_add(1);
+        let attempt = self.next_attempt;
+        let now = self.events.now();
+        let r = self.ios.get_mut(io);
+        let (is_write, p) = (r.attrs.is_write, r.path as usize);
+        let path = &self.model.paths[p];
+        r.state = IoState::InFlight;
+        r.dispatched_at = now;
+        r.attempt = attempt;
+        r.route = path.routes[usize::from(is_write)];
+        r.stage = 0;
+        let one_way = path.one_way_ns;
+        let adapter = &mut self.model.adapters[path.adapter];
+        adapter.active.add(now, 1);
+        self.model.host.nexus_outstanding[path.nexus] += 1;
+        let timed_link = adapter.bytes_per_ns.is_some();
+        let event = match (is_write, timed_link) {
+            // Lost on a path whose connection is gone: the host only learns by its timeout.
+            _ if !path.connected => {
+                (now + self.model.devices[path.device].stack.io_timeout_ns, Event::Timeout { io, attempt })
+            }
+            (false, _) => (now + one_way, Event::AtPort { io, attempt }),
+            (true, true) => (now + 2 * one_way, Event::SendWriteData { io, attempt }),
+            (true, false) => (now + 3 * one_way, Event::AtPort { io, attempt }),
+        };
+        self.events.at(event.0, event.1);
+    }
+
+    pub(super) fn send_write_data(&mut self, io: u32, attempt: u32) {
+        let r = self.ios.get(io);
+        let path = &self.model.paths[r.path as usize];
+        let adapter = &mut self.model.adapters[path.adapter];
+        let sent = transfer(&mut adapter.tx_free_at, adapter.bytes_per_ns, self.events.now(), r.attrs.bytes);
+        self.events.at(sent + path.one_way_ns, Event::AtPort { io, attempt });
+    }
+
+    /// Walks the I/O's route from its current step until it has to wait; at the end of the
+    /// route, sends the data (read) or the status (write) back to the host.
+    pub(super) fn advance(&mut self, io: u32, attempt: u32) {
+        loop {
+            // One borrow of the record per step: the step, and what the step needs of the I/O.
+            let r = self.ios.get_mut(io);
+            let (stage, bytes, key) = (r.stage, r.attrs.bytes, r.attrs.service_key);
+            let Some(&step) = self.model.routes[r.route as usize].get(usize::from(stage)) else {
+                return self.respond(io, attempt);
+            };
+            r.stage += 1;
+            match step {
+                Step::Serve(st) => {
+                    let st = st as usize;
+                    let station = &mut self.model.stations[st];
+                    let service = station.service.sample_ns(bytes, stage_quantile(key, stage));
+                    if station.busy.value() < u64::from(station.servers) {
+                        self.start_service(st, io, attempt, service);
+                    } else {
+                        station.queue.push_back((io, attempt, service));
+                    }
+                    return;
+                }
+                Step::Delay(ns) => {
+                    self.events.after(ns, Event::StepDone { io, attempt });
+                    return;
+                }
+                Step::Replicate { group, side } => {
+                    let rep = &mut self.model.replications[group as usize];
+                    let peer = rep.arrays[usize::from(1 - side)];
+                    let sent =
+                        transfer(&mut rep.free_at[usize::from(side)], rep.bytes_per_ns, self.events.now(), bytes);
+                    rep.writes[usize::from(side)] += 1;
+                    let acked = sent + rep.one_way_ns + self.model.arrays[peer].write_latency_ns + rep.one_way_ns;
+                    self.events.at(acked, Event::StepDone { io, attempt });
+                    return;
+                }
+                Step::Acquire { group, side } => {
+                    if !self.acquire(io, group, side) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn start_service(&mut self, st: usize, io: u32, attempt: u32, service_ns: TimeNs) {
+        let station = &mut self.model.stations[st];
+        station.busy.add(self.events.now(), 1);
+        station.commands += 1;
+        self.events.after(service_ns, Event::StationDone { station: st as u32, io, attempt });
+    }
+
+    pub(super) fn station_done(&mut self, st: usize, io: u32, attempt: u32) {
+        // The station serves whatever reached it, even work whose path has since failed.
+        self.model.stations[st].busy.add(self.events.now(), -1);
+        if let Some((next, next_attempt, service)) = self.model.stations[st].queue.pop_front() {
+            self.start_service(st, next, next_attempt, service);
+        }
+        if self.current(io, attempt) {
+            self.advance(io, attempt);
+        }
+    }
+
+    /// The route is done: data or status travels back to the host.
+    pub(super) fn respond(&mut self, io: u32, attempt: u32) {
+        self.release_extent(io);
+        let r = *self.ios.get(io);
+        let path = &self.model.paths[r.path as usize];
+        let back = self.events.now() + path.one_way_ns + path.added_latency_ns;
+        let done = if r.attrs.is_write {
+            back
+        } else {
+            let adapter = &mut self.model.adapters[path.adapter];
+            transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.attrs.bytes)
+        };
+        self.events.at(done, Event::Complete { io, attempt });
+    }
+}
