@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 import pathlab
-from conftest import SCENARIOS, pathlab as run_pathlab
+from conftest import SCENARIOS
+from conftest import pathlab as run_pathlab
 from pathlab.readers import esxcli_devices
 
 DATA = Path(__file__).parent / "data" / "esxcli"

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from test_theory import ONE_PORT
-
 import pytest
 
 from pathlab import Scenario
 from pathlab.stats import distinguishable, half_width
+from test_theory import ONE_PORT
 
 # M/M/1 at 50% load, service 10 us: R = S / (1 - rho) = 20 us exactly.
 MM1 = ONE_PORT.format(shape='distribution = "exponential"', load='rate = 50000\narrival = "poisson"', duration="200ms")

@@ -6,8 +6,8 @@ import json
 
 import pandas as pd
 import pytest
-from conftest import pathlab
 
+from conftest import pathlab
 from pathlab import ScenarioError
 from pathlab.sweep import expand, file_axes, parse_axis, sweep_table
 
@@ -50,7 +50,8 @@ def test_sweep_table_in_the_scenario_file_is_read_here_and_ignored_by_a_run(tmp_
     assert done.returncode == 0, done.stderr
     path.write_text(text + "\n[sweep]\nsteps = 3\n")
     done = pathlab("sweep", str(path))
-    assert done.returncode == 2 and done.stderr.strip().endswith("sweep.steps: unknown field; allowed: cases, grid, scenario, seeds, variants")
+    allowed = "allowed: cases, grid, scenario, seeds, variants"
+    assert done.returncode == 2 and done.stderr.strip().endswith(f"sweep.steps: unknown field; {allowed}")
 
 
 def sweep(tmp_path, *args: str) -> tuple[pd.DataFrame, pd.DataFrame, str]:
@@ -94,7 +95,8 @@ def test_ray_gives_the_same_table_as_the_local_run(tmp_path) -> None:
     finally:
         ray.shutdown()
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "ray-runs.parquet"), local)
-    assert json.loads(pd.read_csv(tmp_path / "ray-runs.csv").to_json()) == json.loads(pd.read_csv(tmp_path / "local" / "bm-runs.csv").to_json())
+    from_csv = lambda path: json.loads(pd.read_csv(path).to_json())  # noqa: E731
+    assert from_csv(tmp_path / "ray-runs.csv") == from_csv(tmp_path / "local" / "bm-runs.csv")
 
 
 def test_study_file_sweeps_its_cases_over_the_scenario_it_names(tmp_path, scenarios) -> None:

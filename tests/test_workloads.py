@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import ROOT, pathlab
-from test_theory import ONE_PORT
 
+from conftest import ROOT, pathlab
 from pathlab import Scenario, ScenarioError
 from pathlab.workload_files import workload_overrides
+from test_theory import ONE_PORT
 
 # 20,000 I/O/s of Poisson base, +40,000 I/O/s for 200 ms of every 800 ms (duty 0.25).
 BURSTY = ONE_PORT.format(shape='distribution = "exponential"', duration="8s",

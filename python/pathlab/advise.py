@@ -20,11 +20,12 @@ else:
     import tomli as tomllib
 
 from pathlab.api import Result, Scenario, run_many
+from pathlab.figures import HEADLINE
 from pathlab.stats import half_width
 from pathlab.toml_values import to_toml
 
 #: Figures the ranking reports, with their mean and 95% interval over seeds.
-FIGURES = ("iops", "resp_ms", "p99_ms", "failed")
+FIGURES = (*(f.key for f in HEADLINE), "failed")
 
 
 @dataclass(frozen=True)

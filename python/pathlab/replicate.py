@@ -3,16 +3,14 @@ seeds cannot tell apart (paired on common random numbers, `stats.distinguishable
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 
 from pathlab.api import _read
+from pathlab.figures import HEADLINE, KEYS
 from pathlab.stats import aggregate, distinguishable
-from pathlab.sweep import FIGURES, Job, Point, default_workers, run_local
-
-#: Figures shown with their intervals: key, label, format, which end is better.
-SHOWN = (("iops", "I/O rate", "{:.1f}", max), ("resp_ms", "resp ms", "{:.3f}", min), ("p99_ms", "p99 ms", "{:.3f}", min))
+from pathlab.sweep import Job, Point, default_workers, run_local
 
 
 def replicate(file: str, sets: Sequence[str], settings: Sequence[tuple[str, str | None, Sequence[str]]],
@@ -25,25 +23,27 @@ def replicate(file: str, sets: Sequence[str], settings: Sequence[tuple[str, str 
     rows: dict[str, dict] = {}
     run_local(job, points, default_workers(), lambda row: rows.__setitem__(row["point"], row))
     labels = [label for label, _, _ in settings for _ in seeds]
-    return pd.DataFrame([{"setting": label, "seed": p.seed, **{f: rows[job.key(p)][f] for f in FIGURES}}
+    return pd.DataFrame([{"setting": label, "seed": p.seed, **{f: rows[job.key(p)][f] for f in KEYS}}
                          for label, p in zip(labels, points)])
 
 
 def table(runs: pd.DataFrame, reference: str | None = None) -> str:
     """Mean ± 95% half-width per setting; then, against `reference` (default: the best of each
     figure), the settings the seeds cannot tell apart from it."""
-    agg = aggregate(runs, ["setting"], [k for k, _, _, _ in SHOWN]).set_index("setting")
+    agg = aggregate(runs, ["setting"], [f.key for f in HEADLINE]).set_index("setting")
     width = max(len(s) for s in agg.index) + 2
     lines = [f"{runs['seed'].nunique()} seeds each, mean ± 95% interval (Student t)",
-             "".ljust(width) + "".join(h.rjust(22) for _, h, _, _ in SHOWN)]
+             "".ljust(width) + "".join(f.heading.rjust(22) for f in HEADLINE)]
     for name, row in agg.iterrows():
-        cells = [f"{fmt.format(row[f'{k}_mean'])} ± {fmt.format(row[f'{k}_ci95'])}".rjust(22) for k, _, fmt, _ in SHOWN]
+        cells = [f"{f.show(row[f'{f.key}_mean'])} ± {f.show(row[f'{f.key}_ci95'])}".rjust(22) for f in HEADLINE]
         lines.append(str(name).ljust(width) + "".join(cells))
-    for key, label, _, pick in SHOWN:
+    for f in HEADLINE:
+        key = f.key
+        pick = max if f.better is max else min
         best = reference or pick(agg.index, key=lambda s: agg.loc[s, f"{key}_mean"])
         ties = [s for s in agg.index if s != best and not distinguishable(figure(runs, s, key), figure(runs, best, key))]
         verdict = f"cannot be told apart from it: {', '.join(ties)}" if ties else "told apart from every other"
-        lines.append(f"{label}: {'against' if reference else 'best'} {best}; {verdict} "
+        lines.append(f"{f.heading}: {'against' if reference else 'best'} {best}; {verdict} "
                      "(paired 95% interval of the difference over the same seeds)")
     return "\n".join(lines)
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import hashlib
 import html
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import matplotlib
 
@@ -16,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402 - after the backend is chosen
 import pandas as pd  # noqa: E402
 
 from pathlab import __version__  # noqa: E402
+from pathlab.figures import HEADLINE, KEYS, PERCENTILES
 
 matplotlib.rcParams.update({"svg.hashsalt": "pathlab", "svg.fonttype": "none", "figure.figsize": (7.5, 3.4),
                             "axes.grid": True, "grid.alpha": 0.3, "font.size": 9})
@@ -100,9 +102,6 @@ def _path_share(labels: Sequence[str], runs: Sequence[dict[str, Any]]) -> Any:
     return fig
 
 
-PERCENTILES = (("p50_ms", 0.5), ("p90_ms", 0.9), ("p99_ms", 0.99), ("p999_ms", 0.999))
-
-
 def _latency_cdf(labels: Sequence[str], summaries: Sequence[dict[str, Any]]) -> Any:
     """The response-time distribution through its percentiles (the engine keeps a histogram and
     reports these points of it)."""
@@ -119,7 +118,7 @@ def _latency_cdf(labels: Sequence[str], summaries: Sequence[dict[str, Any]]) -> 
 def _percentile_table(labels: Sequence[str], summaries: Sequence[dict[str, Any]]) -> str:
     head = "".join(f"<th>{h}</th>" for h in ("", "mean ms", "p50", "p90", "p99", "p99.9", "max"))
     rows = "".join(f"<tr><th>{html.escape(label)}</th>" + "".join(
-        f"<td>{s[k]:.3f}</td>" for k in ("resp_ms", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "resp_max_ms")) + "</tr>"
+        f"<td>{s[k]:.3f}</td>" for k in ("resp_ms", *(k for k, _ in PERCENTILES), "resp_max_ms")) + "</tr>"
         for label, s in zip(labels, summaries))
     return f"<table><tr>{head}</tr>{rows}</table>"
 
@@ -147,9 +146,9 @@ def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, A
     """Settings side by side, one run each (a compare of variants or a lineup of policies)."""
     summaries = [d["summary"] for d in runs]
     bars = []
-    for key, name in (("iops", "I/O rate"), ("resp_ms", "mean response (ms)"), ("p99_ms", "p99 (ms)")):
-        fig, ax = _bars(labels, [s[key] for s in summaries], None, name)
-        bars.append(figure(fig, f"{name} per setting (one seed: replicate with --seeds for error bars)."))
+    for f in HEADLINE:
+        fig, ax = _bars(labels, [s[f.key] for s in summaries], None, f.name)
+        bars.append(figure(fig, f"{f.name} per setting (one seed: replicate with --seeds for error bars)."))
     sections = [("Comparison", "".join(bars))]
     if all("paths" in d for d in runs):  # a compare's JSON output keeps the summaries only
         sections.append(("Share of I/O per path", figure(_path_share(labels, runs), "Each setting's share of the commands per path.")))
@@ -177,8 +176,8 @@ def replicated_report(title: str, runs: pd.DataFrame, scenario_text: str | None,
     from pathlab.replicate import table
     from pathlab.stats import aggregate
 
-    agg = aggregate(runs, ["setting"], ["iops", "resp_ms", "p99_ms"])
-    plots = "".join(_error_bars(agg, k, n) for k, n in (("iops", "I/O rate"), ("resp_ms", "mean response (ms)"), ("p99_ms", "p99 (ms)")))
+    agg = aggregate(runs, ["setting"], [f.key for f in HEADLINE])
+    plots = "".join(_error_bars(agg, f.key, f.name) for f in HEADLINE)
     sections = [("Comparison over seeds", plots + f"<pre>{html.escape(table(runs))}</pre>")]
     return page(title, sections, scenario_text, {**provenance, "seeds": ", ".join(map(str, sorted(runs["seed"].unique())))})
 
@@ -187,15 +186,14 @@ def sweep_report(runs: pd.DataFrame, meta: dict[str, Any]) -> str:
     """One plot per figure against the first swept key, one line (with 95% bars) per variant and
     value of the other keys."""
     from pathlab.stats import aggregate
-    from pathlab.sweep import FIGURES
-
     axes: list[str] = meta["axes"]
-    agg = aggregate(runs, ["variant", *axes], FIGURES)
+    agg = aggregate(runs, ["variant", *axes], KEYS)
     x, others = axes[0], ["variant", *axes[1:]]
     numeric = pd.api.types.is_numeric_dtype(agg[x])
     log_x = numeric and agg[x].min() > 0 and agg[x].max() / agg[x].min() >= 100
     plots = []
-    for key, name in (("iops", "I/O rate"), ("resp_ms", "mean response (ms)"), ("p99_ms", "p99 (ms)")):
+    for f in HEADLINE:
+        key, name = f.key, f.name
         fig, ax = plt.subplots()
         for line, g in agg.groupby(others, sort=False, dropna=False):
             parts = line if isinstance(line, tuple) else (line,)
@@ -207,9 +205,11 @@ def sweep_report(runs: pd.DataFrame, meta: dict[str, Any]) -> str:
         ax.set_ylabel(name)
         ax.legend(fontsize=7)
         plots.append(figure(fig, f"{name} against {x}: mean over {meta['seeds']} seed(s) with 95% intervals."))
-    shown = agg[["variant", *axes, "seeds", "iops_mean", "iops_ci95", "resp_ms_mean", "resp_ms_ci95", "p99_ms_mean", "p99_ms_ci95"]]
+    shown = agg[["variant", *axes, "seeds", *(f"{f.key}_{s}" for f in HEADLINE for s in ("mean", "ci95"))]]
     sections = [("Sweep curves", "".join(plots)), ("Points", shown.to_html(index=False, float_format=lambda v: f"{v:.4g}"))]
     provenance = {"scenario file": meta["file"], "grid": ", ".join(axes), "seeds": f"{meta['seeds']} from {meta['first_seed']}",
                   "overrides": " ".join(meta["sets"]) or "none"}
-    text = f"{meta['study']}\n# ---- {meta['scenario']}, the scenario this study sweeps ----\n{meta['text']}" if meta.get("study") else meta["text"]
+    text = meta["text"]
+    if meta.get("study"):
+        text = f"{meta['study']}\n# ---- {meta['scenario']}, the scenario this study sweeps ----\n{text}"
     return page(f"pathlab sweep: {meta['scenario']}", sections, text, provenance)

@@ -4,7 +4,7 @@ numbers (two settings run with the same seeds see the same generated I/Os)."""
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 from scipy import stats

@@ -13,12 +13,14 @@ import json
 import math
 import os
 import sys
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable
 
 from pathlab.api import Scenario, ScenarioError
+from pathlab.figures import KEYS
 from pathlab.toml_values import to_toml
 
 if sys.version_info >= (3, 11):
@@ -27,10 +29,7 @@ else:
     import tomli as tomllib
 
 #: The figures of a run's summary that a sweep keeps, in the order tables show them.
-FIGURES = (
-    "iops", "mbps", "resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms", "resp_stddev_ms",
-    "queue_depth", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "errors", "retries", "failed",
-)  # fmt: skip
+FIGURES = KEYS
 
 
 @dataclass(frozen=True)

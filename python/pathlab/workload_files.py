@@ -172,7 +172,8 @@ def _vdb_key(kind: str, word: str, path: str, line: int) -> str:
 
 
 def _vdb_fields(text: str) -> list[tuple[str, str]]:
-    return [tuple(p.split("=", 1)) if "=" in p else (p, "") for p in re.findall(r"[^,(]+(?:\([^)]*\))?[^,]*", text)]  # type: ignore[misc]
+    parts = re.findall(r"[^,(]+(?:\([^)]*\))?[^,]*", text)
+    return [(p.split("=", 1)[0], p.split("=", 1)[1]) if "=" in p else (p, "") for p in parts]
 
 
 def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
@@ -192,7 +193,7 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
     rd_line, rd = entries["rd"][0]  # vdbench runs the RDs in turn; the first is the workload here
     pattern = re.compile("^" + re.escape(rd["wd"]).replace(r"\*", ".*") + "$")
     wds = [(n, wd) for n, wd in entries["wd"] if pattern.match(wd["wd"])]
-    threads = int(rd.get("threads") or next((sd.get("threads") for _, sd in entries["sd"] if sd.get("threads")), 8))
+    threads = int(rd.get("threads") or next((sd["threads"] for _, sd in entries["sd"] if sd.get("threads")), "8"))
     iorate = rd.get("iorate", "max").lower()
     sizes = {sd["size"] for _, sd in entries["sd"] if sd.get("size")}
     workloads = []
@@ -221,7 +222,8 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
             dist = rd.get("distribution", "exponential").lower()
             w["arrival"] = "poisson" if dist.startswith("exp") else "uniform"
         workloads.append(w)
-    run = {k: _seconds(rd[v], path, f"line {rd_line}: {v}") for k, v in (("duration", "elapsed"), ("interval", "interval"), ("warmup", "warmup")) if v in rd}
+    timing = (("duration", "elapsed"), ("interval", "interval"), ("warmup", "warmup"))
+    run = {k: _seconds(rd[v], path, f"line {rd_line}: {v}") for k, v in timing if v in rd}
     return _sets(workloads, run)
 
 

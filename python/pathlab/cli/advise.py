@@ -9,7 +9,7 @@ from dataclasses import asdict
 import click
 
 from pathlab import advise
-from pathlab.cli.common import handle_errors, load, run_all, set_option
+from pathlab.cli.common import format_option, handle_errors, load, run_all, set_option
 from pathlab.toml_values import to_toml
 
 
@@ -45,7 +45,7 @@ def text(findings: list[advise.Finding], ranked: list[advise.Ranked], seeds: int
 @click.option("--seeds", type=click.IntRange(2, 100), default=3, show_default=True, help="Replications per candidate.")
 @click.option("--duration", default="20s", show_default=True, help="Simulated measurement per run.")
 @click.option("--warmup", default="5s", show_default=True, help="Simulated warm-up per run.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@format_option("json")
 @handle_errors
 def command(file: str, variant: str | None, sets: tuple[str, ...], seeds: int, duration: str, warmup: str,
             fmt: str) -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
-import warnings
-from pathlib import Path
 import threading
 import time
-from typing import Any, Callable, Sequence, TypeVar
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Callable, TypeVar
 
 import click
 from rich.console import Console
@@ -19,7 +19,14 @@ from pathlab.api import MAX_SEED, PathlabWarning, Result, Scenario, ScenarioErro
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FORMATS = click.Choice(["table", "json", "csv"])
+
+
+def format_option(*choices: str) -> Callable[[F], F]:
+    """`--format`: table for people (the default), and the machine formats the verb offers."""
+    return click.option("--format", "fmt", type=click.Choice(["table", *choices]), default="table", show_default=True)
+
+
+variant_option = click.option("--variant", help="Apply one of the file's named variants.")
 
 set_option = click.option(
     "--set",
@@ -40,9 +47,18 @@ def error_line(e: ScenarioError) -> str:
     return f"{file}: {field}: {message}" if field else f"{file}: {message}"
 
 
+class BadInput(click.ClickException):
+    """Input pathlab cannot use: one line on stderr naming the file and field, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"pathlab: error: {self.message}", err=True)
+
+
 def handle_errors(fn: F) -> F:
-    """Expected errors print one line on stderr and exit with status 2; warnings print one
-    line on stderr each."""
+    """Expected errors become a `BadInput` (one line, status 2); warnings print one line on
+    stderr each."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -52,8 +68,7 @@ def handle_errors(fn: F) -> F:
             try:
                 return fn(*args, **kwargs)
             except ScenarioError as e:
-                click.echo(f"pathlab: error: {error_line(e)}", err=True)
-                sys.exit(2)
+                raise BadInput(error_line(e)) from None
 
     return wrapper  # type: ignore[return-value]
 

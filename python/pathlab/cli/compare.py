@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
+from pathlab import figures
 from pathlab.api import ScenarioError, _read
-from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option, with_workload, workload_option
+from pathlab.cli.common import format_option, handle_errors, load, run_all, seed_option, set_option, with_workload, workload_option
 from pathlab.cli.report import provenance, write
 from pathlab.cli.reproduce import scenario_files
 from pathlab.cli.run import csv_lines, summary_csv
@@ -16,41 +17,29 @@ from pathlab.lineup import LINEUP, OURS, overrides
 from pathlab.replicate import replicate
 from pathlab.replicate import table as replicate_table
 
-FIGURES = (
-    ("iops", "I/O rate", "{:.1f}"),
-    ("mbps", "MB/sec", "{:.2f}"),
-    ("resp_ms", "resp (ms)", "{:.3f}"),
-    ("read_resp_ms", "read resp", "{:.3f}"),
-    ("write_resp_ms", "write resp", "{:.3f}"),
-    ("resp_max_ms", "resp max", "{:.3f}"),
-    ("resp_stddev_ms", "resp stddev", "{:.3f}"),
-    ("queue_depth", "queue depth", "{:.1f}"),
-    ("p50_ms", "p50 (ms)", "{:.3f}"),
-    ("p99_ms", "p99 (ms)", "{:.3f}"),
-    ("p999_ms", "p99.9 (ms)", "{:.3f}"),
-    ("errors", "errors", "{:d}"),
-    ("failed", "failed", "{:d}"),
-)
+#: The figures `compare` shows side by side.
+SIDE_BY_SIDE = figures.pick("iops", "mbps", "resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms", "resp_stddev_ms",
+                            "queue_depth", "p50_ms", "p99_ms", "p999_ms", "errors", "failed")
+#: The figures of a lineup table.
+LINEUP_COLUMNS = figures.pick("iops", "resp_ms", "p99_ms", "resp_max_ms", "errors", "failed")
 
 
 def side_by_side(names: list[str], summaries: list[dict]) -> str:
     width = max(12, *(len(n) + 2 for n in names))
     lines = ["".ljust(14) + "".join(n.rjust(width) for n in names)]
-    for key, label, fmt in FIGURES:
-        lines.append(label.ljust(14) + "".join(fmt.format(s[key]).rjust(width) for s in summaries))
+    for f in SIDE_BY_SIDE:
+        lines.append(f.heading.ljust(14) + "".join(f.show(s[f.key]).rjust(width) for s in summaries))
     return "\n".join(lines)
 
 
 def lineup_table(name: str, labels: list[str], summaries: list[dict]) -> str:
     """One line per policy; * marks the best of a column, and ours is compared with the best of
     the others."""
-    cols = (("iops", "I/O rate", "{:.1f}", max), ("resp_ms", "resp ms", "{:.3f}", min), ("p99_ms", "p99 ms", "{:.3f}", min),
-            ("resp_max_ms", "max ms", "{:.3f}", min), ("errors", "errors", "{:d}", min), ("failed", "failed", "{:d}", min))
-    best = {key: pick(s[key] for s in summaries) for key, _, _, pick in cols}
+    best = {f.key: f.better(s[f.key] for s in summaries) for f in LINEUP_COLUMNS if f.better}
     width = max(len(x) for x in labels) + 2
-    lines = [f"{name}", "".ljust(width) + "".join(h.rjust(13) for _, h, _, _ in cols)]
+    lines = [f"{name}", "".ljust(width) + "".join(f.heading.rjust(13) for f in LINEUP_COLUMNS)]
     for label, s in zip(labels, summaries):
-        cells = [(fmt.format(s[k]) + ("*" if s[k] == best[k] else " ")).rjust(13) for k, _, fmt, _ in cols]
+        cells = [(f.show(s[f.key]) + ("*" if s[f.key] == best.get(f.key) else " ")).rjust(13) for f in LINEUP_COLUMNS]
         lines.append(label.ljust(width) + "".join(cells))
     if OURS in labels:
         ours = summaries[labels.index(OURS)]
@@ -81,7 +70,7 @@ def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], seed: int 
 @workload_option
 @seed_option
 @click.option("--seeds", type=click.IntRange(min=2), help="Replications (seeds SEED, SEED+1, ...): means with 95% intervals.")
-@click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@format_option("json", "csv")
 @click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write a report to this HTML file (one scenario).")
 @handle_errors
 def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None, seeds: int | None,

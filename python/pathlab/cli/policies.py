@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from pathlab.api import policies
-
+from pathlab.cli.common import format_option
 
 #: The table's width: it fits a 100-column terminal.
 WIDTH = 100
@@ -47,7 +47,7 @@ def _block(policy: dict[str, Any]) -> str:
 
 
 @click.command("policies")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@format_option("json")
 def command(fmt: str) -> None:
     """List every path selection policy, its parameters, defaults and allowed values."""
     catalog = policies()

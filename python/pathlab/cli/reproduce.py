@@ -9,13 +9,9 @@ from pathlib import Path
 import click
 
 from pathlab import shipped
-
 from pathlab.api import Scenario, ScenarioError
-from pathlab.cli.common import handle_errors, load, resolve, run_all
-
-#: Order in which figures are shown (vdbench's column order, then percentiles).
-ORDER = ("iops", "mbps", "resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms", "resp_stddev_ms",
-         "queue_depth", "p50_ms", "p90_ms", "p99_ms", "p999_ms")
+from pathlab.cli.common import format_option, handle_errors, load, resolve, run_all
+from pathlab.figures import PUBLISHABLE
 
 
 def scenario_files(target: str) -> list[str]:
@@ -45,7 +41,7 @@ def comparisons(scenarios: list[Scenario], results: list) -> list[dict]:
     rows = []
     for s, r in zip(scenarios, results):
         summary = r.data["summary"]
-        for key in sorted(s.published, key=ORDER.index):
+        for key in sorted(s.published, key=PUBLISHABLE.index):
             published, simulated = s.published[key], summary[key]
             error = (simulated - published) / published if published else float("inf")
             tol = s.tolerance.get(key)
@@ -97,7 +93,7 @@ def table(rows: list[dict]) -> str:
 @click.argument("target", required=False, default=str(shipped.FOLDER))
 @click.option("--check", is_flag=True,
               help="Exit 1 when a checked figure is out of tolerance without an explanation in its scenario.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@format_option("json")
 @handle_errors
 def command(target: str, check: bool, fmt: str) -> None:
     """Run every scenario in TARGET (a file or directory; default: the shipped scenarios) that

@@ -7,7 +7,18 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from pathlab.cli.common import FORMATS, handle_errors, load, run_all, seed_option, set_option, with_workload, workload_option, writable_output
+from pathlab.cli.common import (
+    format_option,
+    handle_errors,
+    load,
+    run_all,
+    seed_option,
+    set_option,
+    variant_option,
+    with_workload,
+    workload_option,
+    writable_output,
+)
 from pathlab.cli.report import html_option, provenance, write
 from pathlab.output import esxtop, esxtop_csv, vdbench
 from pathlab.output.vdbench_flatfile import flatfile
@@ -77,11 +88,11 @@ def summary_csv(rows: list[dict]) -> str:
 
 @click.command("run")
 @click.argument("file")
-@click.option("--variant", help="Apply one of the file's named variants.")
+@variant_option
 @set_option
 @workload_option
 @seed_option
-@click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@format_option("json", "csv")
 @click.option("--intervals", is_flag=True, help="Print every interval line, as vdbench does.")
 @click.option("--esxtop-csv", "esxtop_out",
               help="Also write the run as an esxtop batch-mode CSV (esxtop -b) to this file.")

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pathlab.cli.common import handle_errors, load, seed_option, set_option
+from pathlab.cli.common import handle_errors, load, seed_option, set_option, variant_option
 from pathlab.output import esxcli, multipath
 
 VIEWS = click.Choice(["devices", "paths"])
@@ -15,7 +15,7 @@ VIEWS = click.Choice(["devices", "paths"])
 @click.command("show")
 @click.argument("what", type=VIEWS)
 @click.argument("file")
-@click.option("--variant", help="Apply one of the file's named variants.")
+@variant_option
 @set_option
 @seed_option
 @click.option("--at", "at", default="0s", show_default=True,

@@ -15,8 +15,21 @@ from rich.console import Console
 from pathlab.api import Scenario, ScenarioError, _read
 from pathlab.cli.common import handle_errors, set_option, with_workload, workload_option
 from pathlab.cli.report import write
+from pathlab.figures import HEADLINE
 from pathlab.stats import aggregate
-from pathlab.sweep import FIGURES, Job, Journal, expand, file_axes, parse_axis, run_local, run_ray, study_cases, sweep_table, default_workers
+from pathlab.sweep import (
+    FIGURES,
+    Job,
+    Journal,
+    default_workers,
+    expand,
+    file_axes,
+    parse_axis,
+    run_local,
+    run_ray,
+    study_cases,
+    sweep_table,
+)
 
 
 class Eta:
@@ -105,12 +118,12 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     keys = [a.key for a in axes]
     runs = pd.DataFrame([finished[ids[p]] for p in points]).drop(columns="point")
     points_df = aggregate(runs, ["variant", *keys], FIGURES)
-    meta = {"kind": "sweep", "file": file, "scenario": base.name, "study": _read(file) if cases else "", "text": job.text, "sets": list(sets),
-            "axes": keys, "seeds": n_seeds, "first_seed": first_seed}
+    meta = {"kind": "sweep", "file": file, "scenario": base.name, "study": _read(file) if cases else "", "text": job.text,
+            "sets": list(sets), "axes": keys, "seeds": n_seeds, "first_seed": first_seed}
     write_table(runs, Path(f"{stem}-runs"), meta)
     write_table(points_df, Path(f"{stem}-points"), meta)
     click.echo(f"pathlab sweep: {len(points)} runs; tables in {stem}-runs.* and {stem}-points.*", err=True)
-    shown = ["variant", *keys, "seeds"] + [f"{f}_{s}" for f in ("iops", "resp_ms", "p99_ms") for s in ("mean", "ci95")]
+    shown = ["variant", *keys, "seeds"] + [f"{f.key}_{s}" for f in HEADLINE for s in ("mean", "ci95")]
     click.echo(points_df[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
     if html:
         from pathlab.report import sweep_report

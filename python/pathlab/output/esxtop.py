@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 _RATES = ("CMDS/s", "READS/s", "WRITES/s", "MBREAD/s", "MBWRTN/s", "DAVG/cmd", "KAVG/cmd", "GAVG/cmd", "QAVG/cmd")
 _RATE_KEYS = ("cmds_s", "reads_s", "writes_s", "mbread_s", "mbwrtn_s", "davg_ms", "kavg_ms", "gavg_ms", "qavg_ms")

@@ -6,10 +6,10 @@ adapters, the adapter-expanded paths, then each device followed by its paths."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterable
-
+from typing import Any
 
 HEADER_FIRST = "(PDH-CSV 4.0) (UTC)(0)"
 #: The nine rate and latency counters of adapters and paths, with their result keys.

@@ -3,7 +3,8 @@ columns (the host's CPU is not simulated). The time of day is simulated time fro
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 _HEAD1 = ("", "interval", "i/o", "MB/sec", "bytes", "read", "resp", "read", "write", "resp", "resp", "queue")
 _HEAD2 = ("", "", "rate", "1024**2", "i/o", "pct", "time", "resp", "resp", "max", "stddev", "depth")

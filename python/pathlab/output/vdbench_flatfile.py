@@ -9,9 +9,12 @@ from typing import Any
 from pathlab import __version__
 from pathlab.output.vdbench import clock
 
-COLUMNS = ("tod timestamp Run Interval reqrate rate MB/sec bytes/io read% resp read_resp write_resp resp_max read_max "
-           "write_max resp_std read_std write_std xfersize threads rdpct rhpct whpct seekpct lunsize version compratio "
-           "dedupratio queue_depth cpu_used cpu_user cpu_kernel cpu_wait cpu_idle").split()
+COLUMNS = [
+    "tod", "timestamp", "Run", "Interval", "reqrate", "rate", "MB/sec", "bytes/io", "read%", "resp", "read_resp",
+    "write_resp", "resp_max", "read_max", "write_max", "resp_std", "read_std", "write_std", "xfersize", "threads",
+    "rdpct", "rhpct", "whpct", "seekpct", "lunsize", "version", "compratio", "dedupratio", "queue_depth", "cpu_used",
+    "cpu_user", "cpu_kernel", "cpu_wait", "cpu_idle",
+]  # fmt: skip
 
 DESCRIPTIONS = {"tod": "Time of day (simulated time from the start)", "Run": "Run name", "Interval": "Reporting interval",
                 "rate": "Observed i/o rate per second", "resp": "Response time (ms)", "queue_depth": "Average i/o queue depth"}
