@@ -4,6 +4,7 @@
 
 pub mod describe;
 pub mod result;
+pub mod window;
 
 use crate::engine::TimeNs;
 use crate::model::Model;

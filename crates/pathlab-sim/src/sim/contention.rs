@@ -2,7 +2,7 @@
 //! own array, or waits while ownership is asked for and granted across the link. The per-extent
 //! state is `model::contention`.
 
-use super::*;
+use super::{Event, ExtentHold, Simulation};
 
 impl Simulation {
     pub(super) fn extent_key(&self, io: u32, group: u32) -> (u32, u64) {

@@ -1,7 +1,12 @@
 //! An I/O's life on the host: a worker issues it, the device queue and the policy give it a
 //! path, an adapter slot sends it, the kernel completes it and the application reaps it.
 
-use super::*;
+use super::{Event, ExtentHold, Io, IoState, RunError, Simulation, NOT_A_RETRY};
+use crate::model::Outage;
+use crate::observe::Completion;
+use crate::scenario::limits::MAX_LIVE_IOS;
+use crate::workload::Loop;
+use pathlab_policy::{IoDone, PathId};
 
 impl Simulation {
     /// A worker issues a new I/O to its device.

@@ -8,8 +8,13 @@
 //! the owning controller, cache, extent ownership and replication to the peer array. Then the
 //! data (read) or the status (write) goes back to the host.
 //!
-//! Faults and each stack's handling of them (errors, timeouts, failover, no path) are in
-//! `sim/failure.rs`; the per-I/O path only checks a path's flags.
+//! One idea per file: this one holds the state and dispatches events; `io_life.rs` is an I/O's
+//! life on the host (issue, device queue, adapter slot, completion, reaping); `route.rs` the
+//! wire and the arrays; `contention.rs` the extent ownership protocol; `failure.rs` faults and
+//! each stack's handling of them (errors, timeouts, failover, no path; the per-I/O path only
+//! checks a path's flags); `sampling.rs` the interval rows; `result.rs` the end of the run.
+//! Time and the event queue are `engine::scheduler`; counters are `observe::Recorder`, fed one
+//! call per observation; levels (active, queued, busy) are the model objects' own gauges.
 
 mod contention;
 mod failure;
@@ -18,22 +23,18 @@ mod result;
 mod route;
 mod sampling;
 
-use crate::engine::rng::{stage_quantile, Purpose, Stream};
+use crate::engine::rng::{Purpose, Stream};
 use crate::engine::scheduler::Scheduler;
 use crate::engine::slab::Slab;
 use crate::engine::TimeNs;
 use crate::model::fault::ScheduledFault;
-use crate::model::{transfer, Model, Outage, Step};
-use crate::observe::result::{
-    Accounting, AdapterResult, DeviceResult, EsxtopFigures, Figures, IntervalRow, ObjectIntervalRow, PathResult,
-    ReplicationResult, RunResult, StationResult, Summary,
-};
-use crate::observe::{Completion, IoCounters, Recorder, Snapshot};
+use crate::model::Model;
+use crate::observe::result::{IntervalRow, ObjectIntervalRow};
+use crate::observe::{Recorder, Snapshot};
 use crate::scenario::limits::MAX_LIVE_IOS;
 use crate::workload::{IoAttrs, Loop, Worker};
 use failure::LogEntry;
-use hdrhistogram::Histogram;
-use pathlab_policy::{IoDesc, IoDone, PathId};
+use pathlab_policy::IoDesc;
 
 #[derive(Clone, Copy, Debug)]
 enum Event {

@@ -1,6 +1,13 @@
 //! The end of a run: the I/O accounting check, and the figures of the measurement window.
 
-use super::*;
+use super::{RunError, Simulation};
+use crate::engine::TimeNs;
+use crate::observe::result::{
+    Accounting, AdapterResult, DeviceResult, PathResult, ReplicationResult, RunResult, StationResult, Summary,
+};
+use crate::observe::window::Window;
+use hdrhistogram::Histogram;
+use pathlab_policy::PathId;
 
 impl Simulation {
     /// Lets every I/O in flight finish, fails those that can never finish, checks that every
@@ -29,21 +36,15 @@ impl Simulation {
     pub(super) fn result(&self) -> RunResult {
         let start = self.at_warmup.as_ref().expect("warm-up snapshot taken");
         let end = self.at_end.as_ref().expect("end snapshot taken");
-        let secs = (end.time - start.time) as f64 / 1e9;
-        let g = end.guest.since(&start.guest);
+        let window = Window::new(start, end);
         let summary = Summary {
-            figures: Figures::from_counters(
-                &g,
-                secs,
-                end.outstanding_area - start.outstanding_area,
-                self.rec.window_max_ns,
-            ),
+            figures: window.guest_figures(self.rec.window_max_ns),
             p50_ms: quantile_ms(&self.rec.latency, 0.50),
             p90_ms: quantile_ms(&self.rec.latency, 0.90),
             p99_ms: quantile_ms(&self.rec.latency, 0.99),
             p999_ms: quantile_ms(&self.rec.latency, 0.999),
-            errors: end.paths.iter().zip(&start.paths).map(|(e, s)| e.errors - s.errors).sum(),
-            retries: end.devices.iter().zip(&start.devices).map(|(e, s)| e.retries - s.retries).sum(),
+            errors: window.errors(),
+            retries: window.retries(),
             failed: self.rec.accounting.failed,
         };
         let m = &self.model;
@@ -52,7 +53,8 @@ impl Simulation {
             .devices
             .iter()
             .enumerate()
-            .map(|(i, d)| DeviceResult {
+            .map(|(i, d)| (d, window.device(i), i))
+            .map(|(d, w, i)| DeviceResult {
                 name: d.name.clone(),
                 array: m.arrays[d.array].name.clone(),
                 satp: d.satp.clone(),
@@ -60,10 +62,10 @@ impl Simulation {
                 device_config: d.policy.status(&name_of),
                 working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
                 dqlen: d.queue_depth,
-                actv: level_mean(end.device_active_area[i] - start.device_active_area[i], secs),
-                qued: level_mean(end.device_queued_area[i] - start.device_queued_area[i], secs),
+                actv: w.actv,
+                qued: w.qued,
                 p99_ms: quantile_ms(&self.rec.device_latency[i], 0.99),
-                figures: EsxtopFigures::from_counters(&end.devices[i].since(&start.devices[i]), secs),
+                figures: w.figures,
             })
             .collect();
         let paths = m
@@ -80,26 +82,29 @@ impl Simulation {
                 tpg_id: p.tpg_id,
                 one_way_us: p.one_way_ns as f64 / 1e3,
                 connected: p.connected,
-                figures: EsxtopFigures::from_counters(&end.paths[i].since(&start.paths[i]), secs),
+                figures: window.path(i),
             })
             .collect();
         let adapters = m
             .adapters
             .iter()
             .enumerate()
-            .map(|(i, a)| AdapterResult {
+            .map(|(i, a)| (a, window.adapter(i)))
+            .map(|(a, w)| AdapterResult {
                 name: a.name.clone(),
                 aqlen: a.queue_depth,
-                actv: level_mean(end.adapter_active_area[i] - start.adapter_active_area[i], secs),
-                qued: level_mean(end.adapter_queued_area[i] - start.adapter_queued_area[i], secs),
-                figures: EsxtopFigures::from_counters(&end.adapters[i].since(&start.adapters[i]), secs),
+                actv: w.actv,
+                qued: w.qued,
+                figures: w.figures,
             })
             .collect();
-        let station = |st: usize| StationResult {
-            name: m.stations[st].name.clone(),
-            cmds_s: (end.station_commands[st] - start.station_commands[st]) as f64 / secs.max(f64::MIN_POSITIVE),
-            util_pct: 100.0 * level_mean(end.station_busy_area[st] - start.station_busy_area[st], secs)
-                / f64::from(m.stations[st].servers),
+        let station = |st: usize| {
+            let (cmds_s, busy) = window.station(st);
+            StationResult {
+                name: m.stations[st].name.clone(),
+                cmds_s,
+                util_pct: 100.0 * busy / f64::from(m.stations[st].servers),
+            }
         };
         let ports = m.ports.iter().map(|p| station(p.station)).collect();
         let controllers = m.controllers.iter().filter_map(|c| c.station).map(station).collect();
@@ -151,14 +156,5 @@ pub(super) fn quantile_ms<T: hdrhistogram::Counter>(h: &Histogram<T>, q: f64) ->
         0.0
     } else {
         h.value_at_quantile(q) as f64 / 1e6
-    }
-}
-
-/// Mean level over a window from its integrated area (level × ns).
-pub(super) fn level_mean(area: u128, seconds: f64) -> f64 {
-    if seconds > 0.0 {
-        area as f64 / (seconds * 1e9)
-    } else {
-        0.0
     }
 }

@@ -1,7 +1,10 @@
 //! An I/O on the wire and in the arrays: the SCSI exchange over the path, and the walk of its
 //! route (stations, delays, replication, extent ownership) until the answer goes back.
 
-use super::*;
+use super::{Event, IoState, Simulation};
+use crate::engine::rng::stage_quantile;
+use crate::engine::TimeNs;
+use crate::model::{transfer, Step};
 
 impl Simulation {
     /// Issues the command to the driver: the start of DAVG.
