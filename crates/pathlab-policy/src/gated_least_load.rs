@@ -44,6 +44,7 @@
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, path_set_membership};
 use crate::registry::{HostStack, Registered};
+use crate::status::{GatedPath, PolicyStatus};
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 use serde::{Deserialize, Serialize};
 
@@ -284,20 +285,19 @@ impl PathSelector for GatedLeastLoad {
         s.last_sample_ns = done.now_ns;
     }
 
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
-        let shown: Vec<String> = (0..self.paths.len())
+    fn status(&self) -> PolicyStatus {
+        let paths = (0..self.paths.len())
             .map(|i| {
                 let s = &self.state[i];
-                let est = s.estimate_ns.map_or("-".to_string(), |e| format!("{:.0}us", e / 1e3));
-                format!("{}:tpg{}:{}:q{}", name(self.paths.id(i)), s.group, est, s.outstanding)
+                GatedPath {
+                    path: self.paths.id(i),
+                    group: s.group,
+                    estimate_ns: s.estimate_ns,
+                    outstanding: s.outstanding,
+                }
             })
             .collect();
-        format!(
-            "{{policy=gated-least-load,gate={}%,tau={}ms; {}}}",
-            self.config.gate_percent,
-            self.config.tau_ms,
-            shown.join(" ")
-        )
+        PolicyStatus::GatedLeastLoad { gate_percent: self.config.gate_percent, tau_ms: self.config.tau_ms, paths }
     }
 
     fn working_paths(&self) -> Vec<PathId> {

@@ -41,6 +41,7 @@ use crate::latency_sampler::LatencySampler;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, path_set_membership};
 use crate::registry::{HostStack, Registered};
+use crate::status::{HppCurrent, PolicyStatus};
 use crate::{
     AluaState, FixedConfig, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs, VmwPspFixed,
 };
@@ -283,19 +284,20 @@ impl PathSelector for HppLoadBalance {
     }
 
     /// The scheme and its config, then the current path's pending I/Os (and latency, ns/KiB).
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
+    fn status(&self) -> PolicyStatus {
         let c = &self.config;
-        let config = match c.scheme {
+        let settings = match c.scheme {
             HppScheme::LbLatency => {
-                format!("latencyEvalTime={},samplingIOsPerPath={}", c.latency_eval_time, c.sampling_ios_per_path)
+                [("latencyEvalTime", c.latency_eval_time), ("samplingIOsPerPath", c.sampling_ios_per_path)]
             }
-            _ => format!("iops={},bytes={}", c.iops, c.bytes),
+            _ => [("iops", c.iops), ("bytes", c.bytes)],
         };
-        let current = self.current.map_or(String::new(), |i| {
-            let latency = self.sampler.ns_per_kib(i).map_or(String::new(), |l| format!(",latencyPerKiB={l:.0}"));
-            format!("{}: NumIOsPending={}{latency}", name(self.paths.id(i)), self.outstanding[i])
+        let current = self.current.map(|i| HppCurrent {
+            path: self.paths.id(i),
+            pending_ios: self.outstanding[i],
+            latency_per_kib_ns: self.sampler.ns_per_kib(i),
         });
-        format!("{{scheme={},{config}; CurrentPath={current}}}", c.scheme.name())
+        PolicyStatus::Hpp { scheme: c.scheme.name(), settings, current }
     }
 
     fn working_paths(&self) -> Vec<PathId> {
@@ -389,7 +391,7 @@ mod tests {
         assert_eq!(sampled, [0, 1].repeat(16));
         let expected = "{scheme=LB-Latency,latencyEvalTime=30000,samplingIOsPerPath=16; \
                         CurrentPath=1: NumIOsPending=0,latencyPerKiB=375000}";
-        assert_eq!(p.status(&|id| id.0.to_string()), expected);
+        assert_eq!(p.status().render(&|id| id.0.to_string()), expected);
         // Outside sampling, with queues: 125000 * (q + 1) against 375000 * (q + 1).
         let host = TestHost::default();
         let io = io(8192, 0);

@@ -20,6 +20,7 @@ mod path_set;
 mod powerpath;
 mod registry;
 mod spdk;
+mod status;
 
 use serde::Deserialize;
 
@@ -36,12 +37,13 @@ pub use path_set::{flat_group, PathSet};
 pub use powerpath::{Autostandby, PowerPath, PowerPathConfig, PowerPathPolicy};
 pub use registry::{catalog, CatalogEntry, HostStack, PolicyConfig, Registered};
 pub use spdk::{SpdkBdevNvme, SpdkConfig, SpdkPolicy, SpdkSelector};
+pub use status::PolicyStatus;
 
 /// Simulated time: an integer count of nanoseconds.
 pub type TimeNs = u64;
 
 /// Index of a path in the harness's path table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub struct PathId(pub u32);
 
 /// Asymmetric access state of the target port group a path leads to (SPC-4 ALUA).
@@ -152,7 +154,8 @@ pub enum NoPathAction {
 }
 
 /// State of a priority group, as `multipath -ll` prints it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GroupState {
     Active,
     Enabled,
@@ -191,13 +194,9 @@ pub trait PathSelector: Send {
     }
     /// The policy's path groups; flat policies have one, holding every path.
     fn path_groups(&self) -> Vec<PathGroup>;
-    /// The preferred path in force (ESXi Fixed, HPP FIXED), for views that mark it.
-    fn preferred_path(&self) -> Option<PathId> {
-        None
-    }
-    /// The device config as the stack prints it (e.g. ESXi's `Path Selection Policy Device
-    /// Config`); `name` turns a path id into its runtime name.
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String;
+    /// The policy's state as typed data; `PolicyStatus::render` prints it as the stack does
+    /// (e.g. ESXi's `Path Selection Policy Device Config`).
+    fn status(&self) -> PolicyStatus;
     /// The paths the policy would use now (ESXi's `Working Paths`), in path order.
     fn working_paths(&self) -> Vec<PathId>;
 }

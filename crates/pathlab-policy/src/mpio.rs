@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, next_from, path_set_membership};
 use crate::registry::{HostStack, Registered};
+use crate::status::{MpioPath, PolicyStatus};
 use crate::{AluaState, HostView, IoDesc, IoDone, NoPathAction, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
@@ -285,21 +286,22 @@ impl PathSelector for MsdsmMpio {
     }
 
     /// The policy, then each path's state as the disk's MPIO properties show it.
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
-        let mut out = format!("Load Balance Policy: {}", self.config.policy.display());
+    fn status(&self) -> PolicyStatus {
         let working = self.working_paths();
-        for i in 0..self.paths.len() {
-            let id = self.paths.id(i);
-            let state = match (self.paths.failed(i), self.paths.alua(i)) {
-                (true, _) => "Failed",
-                (false, AluaState::Unavailable) => "Unavailable",
-                _ if !working.contains(&id) => "Standby",
-                (false, AluaState::ActiveOptimized) => "Active/Optimized",
-                (false, _) => "Active/Unoptimized",
-            };
-            out.push_str(&format!("\n{}: {state} weight={}", name(id), self.weight(i)));
-        }
-        out
+        let paths = (0..self.paths.len())
+            .map(|i| {
+                let id = self.paths.id(i);
+                let state = match (self.paths.failed(i), self.paths.alua(i)) {
+                    (true, _) => "Failed",
+                    (false, AluaState::Unavailable) => "Unavailable",
+                    _ if !working.contains(&id) => "Standby",
+                    (false, AluaState::ActiveOptimized) => "Active/Optimized",
+                    (false, _) => "Active/Unoptimized",
+                };
+                MpioPath { path: id, state, weight: self.weight(i) }
+            })
+            .collect();
+        PolicyStatus::Mpio { policy: self.config.policy.display(), paths }
     }
 
     fn working_paths(&self) -> Vec<PathId> {
@@ -435,7 +437,7 @@ mod tests {
         add_paths_with(&mut p, 2, |i, d| d.alua = if i == 0 { AluaState::Standby } else { AO });
         assert_eq!(run_sequence(&mut p, &[4096; 2]), [1, 1]);
         assert_eq!(
-            p.status(&|id| format!("Path{}", id.0)),
+            p.status().render(&|id| format!("Path{}", id.0)),
             "Load Balance Policy: Round Robin\nPath0: Standby weight=0\nPath1: Active/Optimized weight=0"
         );
     }

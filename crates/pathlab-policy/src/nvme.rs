@@ -50,6 +50,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::params::{ParamSpec, PolicySpec};
 use crate::registry::{HostStack, Registered};
+use crate::status::{NvmePath, PolicyStatus};
 use crate::{AluaState, HostView, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 
 /// Linux `LOCAL_DISTANCE`: every distance when the iopolicy is not numa.
@@ -307,18 +308,19 @@ impl PathSelector for NvmeMultipath {
     }
 
     /// Like `nvme list-subsys`: the iopolicy, then each controller's state and ANA state.
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
-        let mut out = format!("iopolicy={}", self.iopolicy.name());
-        for i in 0..self.paths.len() {
-            let state = if self.disabled(i) { "connecting" } else { "live" };
-            let ana = match self.paths.alua(i) {
-                AluaState::ActiveOptimized => "optimized",
-                AluaState::ActiveNonOptimized => "non-optimized",
-                AluaState::Standby | AluaState::Unavailable => "inaccessible",
-            };
-            out.push_str(&format!("\n +- {} {state} {ana}", name(self.paths.id(i))));
-        }
-        out
+    fn status(&self) -> PolicyStatus {
+        let paths = (0..self.paths.len())
+            .map(|i| NvmePath {
+                path: self.paths.id(i),
+                live: !self.disabled(i),
+                ana: match self.paths.alua(i) {
+                    AluaState::ActiveOptimized => "optimized",
+                    AluaState::ActiveNonOptimized => "non-optimized",
+                    AluaState::Standby | AluaState::Unavailable => "inaccessible",
+                },
+            })
+            .collect();
+        PolicyStatus::Nvme { iopolicy: self.iopolicy.name(), paths }
     }
 
     /// Enabled optimized paths, or the non-optimized ones when no optimized path is left.

@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::least_from;
 use crate::registry::{HostStack, Registered};
+use crate::status::{PolicyStatus, PowerPathPath};
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
@@ -341,24 +342,25 @@ impl PathSelector for PowerPath {
     }
 
     /// Like `powermt display dev=`: each path's mode, state, queued I/Os and errors.
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
+    fn status(&self) -> PolicyStatus {
         let policy = match self.config.policy {
             PowerPathPolicy::Adaptive => "Adaptive",
             PowerPathPolicy::LeastIos => "LeastIos",
             PowerPathPolicy::LeastBlocks => "LeastBlocks",
         };
-        let mut out = format!("policy={policy}");
-        for (i, p) in self.state.iter().enumerate() {
-            let state = if self.paths.failed(i) { "dead" } else { "alive" };
-            out.push_str(&format!(
-                "\n{} {} {state} q_ios={} errors={}",
-                name(self.paths.id(i)),
-                p.mode.display(),
-                p.outstanding_ios,
-                p.errors
-            ));
-        }
-        out
+        let paths = self
+            .state
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PowerPathPath {
+                path: self.paths.id(i),
+                mode: p.mode.display(),
+                alive: !self.paths.failed(i),
+                queued: p.outstanding_ios,
+                errors: p.errors,
+            })
+            .collect();
+        PolicyStatus::PowerPath { policy, paths }
     }
 
     fn working_paths(&self) -> Vec<PathId> {
@@ -481,7 +483,7 @@ mod tests {
         p.fail_path(PathId(0));
         assert_eq!(drive(&mut p, &host, 2, |_| 1000), [1, 1]);
         assert_eq!(
-            p.status(&|id| format!("sd{}", id.0)),
+            p.status().render(&|id| format!("sd{}", id.0)),
             "policy=LeastIos\nsd0 active dead q_ios=0 errors=3\nsd1 asb:iopf alive q_ios=0 errors=2"
         );
     }

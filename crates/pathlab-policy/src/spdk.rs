@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::registry::{HostStack, Registered};
+use crate::status::{PolicyStatus, SpdkPath};
 use crate::{AluaState, HostView, IoDesc, IoDone, NoPathAction, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 
 /// `bdev_nvme_queue_retry_io(..., 1000)` when no path is available but one may come back.
@@ -284,30 +285,28 @@ impl PathSelector for SpdkBdevNvme {
     }
 
     /// Like `bdev_nvme_get_io_paths`: each path's ANA state and whether thread 0 uses it.
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
-        let policy = match (self.config.policy, self.config.selector) {
-            (SpdkPolicy::ActivePassive, _) => "active_passive".to_string(),
+    fn status(&self) -> PolicyStatus {
+        let (policy, selector) = match (self.config.policy, self.config.selector) {
+            (SpdkPolicy::ActivePassive, _) => ("active_passive", None),
             (SpdkPolicy::ActiveActive, SpdkSelector::RoundRobin) => {
-                format!("active_active round_robin rr_min_io={}", self.config.rr_min_io)
+                ("active_active", Some(("round_robin", Some(self.config.rr_min_io))))
             }
-            (SpdkPolicy::ActiveActive, SpdkSelector::QueueDepth) => "active_active queue_depth".to_string(),
+            (SpdkPolicy::ActiveActive, SpdkSelector::QueueDepth) => ("active_active", Some(("queue_depth", None))),
         };
         let current = self.channels.get(&0).and_then(|ch| ch.current);
-        let mut out = format!("multipath_policy={policy}");
-        for i in 0..self.paths.len() {
-            let ana = match self.paths.alua(i) {
-                AluaState::ActiveOptimized => "optimized",
-                AluaState::ActiveNonOptimized => "non_optimized",
-                AluaState::Standby | AluaState::Unavailable => "inaccessible",
-            };
-            let connected = !self.paths.failed(i);
-            let is_current = current == Some(i);
-            out.push_str(&format!(
-                "\n{}: ana_state={ana} connected={connected} current={is_current}",
-                name(self.paths.id(i))
-            ));
-        }
-        out
+        let paths = (0..self.paths.len())
+            .map(|i| SpdkPath {
+                path: self.paths.id(i),
+                ana: match self.paths.alua(i) {
+                    AluaState::ActiveOptimized => "optimized",
+                    AluaState::ActiveNonOptimized => "non_optimized",
+                    AluaState::Standby | AluaState::Unavailable => "inaccessible",
+                },
+                connected: !self.paths.failed(i),
+                current: current == Some(i),
+            })
+            .collect();
+        PolicyStatus::Spdk { policy, selector, paths }
     }
 
     /// Available optimized paths, or the non-optimized ones when none is left; active_passive

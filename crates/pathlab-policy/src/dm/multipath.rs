@@ -59,7 +59,7 @@
 //! order.
 
 use std::cmp::Reverse;
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use serde::de::{self, Unexpected, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -72,6 +72,7 @@ use crate::dm::selector::{DmPathArgs, DmPathSelector};
 use crate::dm::service_time::ServiceTime;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::registry::{HostStack, Registered};
+use crate::status::{DmGroupStatus, DmPathStatus, PolicyStatus};
 use crate::{
     AluaState, GroupState, HostView, IoDesc, IoDone, NoPathAction, PathDesc, PathGroup, PathId, PathSelector, TimeNs,
 };
@@ -679,33 +680,28 @@ impl PathSelector for DmMultipath {
 
     /// Like `multipath -ll`: the features line, then each PG and its paths, each path followed
     /// by its selector's info args from `dmsetup status` when the selector has any.
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
-        let features = match self.config.no_path_retry {
-            NoPathRetry::Fail => "0",
-            NoPathRetry::Queue | NoPathRetry::Retries(_) => "1 queue_if_no_path",
-        };
-        let mut out = format!("features='{features}' hwhandler='1 alua' wp=rw");
-        for (g, (group, pg)) in self.path_groups().iter().zip(&self.groups).enumerate() {
-            let last_group = g + 1 == self.groups.len();
-            let state = match group.state {
-                GroupState::Active => "active",
-                GroupState::Enabled => "enabled",
-                GroupState::Disabled => "disabled",
-            };
-            let (branch, stem) = if last_group { ("`-+-", " ") } else { ("|-+-", "|") };
-            let _ = write!(out, "\n{branch} policy='{}' prio={} status={state}", group.selector, group.priority);
-            for (k, &id) in group.paths.iter().enumerate() {
-                let leaf = if k + 1 == group.paths.len() { "`-" } else { "|-" };
-                let failed = self.index_of(id).is_some_and(|i| self.paths[i].failed);
-                let dm_state = if failed { "failed faulty" } else { "active ready" };
-                let _ = write!(out, "\n{stem} {leaf} {} {dm_state} running", name(id));
-                let info = pg.selector.path_info(id);
-                if !info.is_empty() {
-                    let _ = write!(out, " ps_info='{info}'");
-                }
-            }
-        }
-        out
+    fn status(&self) -> PolicyStatus {
+        let queue_if_no_path = !matches!(self.config.no_path_retry, NoPathRetry::Fail);
+        let groups = self
+            .path_groups()
+            .into_iter()
+            .zip(&self.groups)
+            .map(|(group, pg)| DmGroupStatus {
+                paths: group
+                    .paths
+                    .iter()
+                    .map(|&id| DmPathStatus {
+                        path: id,
+                        failed: self.index_of(id).is_some_and(|i| self.paths[i].failed),
+                        info: pg.selector.path_info(id),
+                    })
+                    .collect(),
+                selector: group.selector,
+                priority: group.priority,
+                state: group.state,
+            })
+            .collect();
+        PolicyStatus::DmMultipath { queue_if_no_path, groups }
     }
 
     /// The paths up in the PG the next I/O would use.
@@ -889,7 +885,7 @@ mod tests {
         let mut p = ao_ano(DmMultipathConfig { no_path_retry: NoPathRetry::Queue, ..Default::default() });
         one_io(&mut p, 0);
         p.fail_path(PathId(3));
-        let text = p.status(&|id| format!("sd{}", (b'a' + id.0 as u8) as char));
+        let text = p.status().render(&|id| format!("sd{}", (b'a' + id.0 as u8) as char));
         assert_eq!(
             text,
             "features='1 queue_if_no_path' hwhandler='1 alua' wp=rw\n\

@@ -14,6 +14,7 @@
 use crate::params::{ParamSpec, PolicySpec};
 use crate::path_set::path_set_membership;
 use crate::registry::{HostStack, Registered};
+use crate::status::PolicyStatus;
 use crate::{AluaState, HostView, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 use serde::{Deserialize, Serialize};
 
@@ -91,13 +92,9 @@ impl PathSelector for VmwPspFixed {
         Some(self.paths.id(chosen))
     }
 
-    fn preferred_path(&self) -> Option<PathId> {
-        self.preferred.map(|i| self.paths.id(i))
-    }
-
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
-        let show = |i: Option<usize>| i.map(|i| name(self.paths.id(i))).unwrap_or_default();
-        format!("{{preferred={};current={}}}", show(self.preferred), show(self.current))
+    fn status(&self) -> PolicyStatus {
+        let id = |i: Option<usize>| i.map(|i| self.paths.id(i));
+        PolicyStatus::Fixed { preferred: id(self.preferred), current: id(self.current) }
     }
 
     fn working_paths(&self) -> Vec<PathId> {
@@ -135,7 +132,7 @@ mod tests {
         p.reinstate_path(PathId(0));
         assert_eq!(run_sequence(&mut p, &[4096; 2]), [1, 1]);
         assert_eq!(
-            p.status(&|id| format!("vmhba1:C0:T{}:L0", id.0)),
+            p.status().render(&|id| format!("vmhba1:C0:T{}:L0", id.0)),
             "{preferred=vmhba1:C0:T1:L0;current=vmhba1:C0:T1:L0}"
         );
     }

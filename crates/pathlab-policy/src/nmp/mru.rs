@@ -12,6 +12,7 @@
 use crate::params::PolicySpec;
 use crate::path_set::path_set_membership;
 use crate::registry::{HostStack, Registered};
+use crate::status::PolicyStatus;
 use crate::{AluaState, HostView, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 use serde::{Deserialize, Serialize};
 
@@ -63,9 +64,8 @@ impl PathSelector for VmwPspMru {
         Some(self.paths.id(chosen))
     }
 
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
-        let current = self.current.map(|i| name(self.paths.id(i))).unwrap_or_default();
-        format!("Current Path={current}")
+    fn status(&self) -> PolicyStatus {
+        PolicyStatus::Mru { current: self.current.map(|i| self.paths.id(i)) }
     }
 
     fn working_paths(&self) -> Vec<PathId> {

@@ -40,6 +40,7 @@ use crate::latency_sampler::LatencySampler;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::path_set_membership;
 use crate::registry::{HostStack, Registered};
+use crate::status::PolicyStatus;
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 use serde::{Deserialize, Serialize};
 
@@ -260,33 +261,29 @@ impl PathSelector for VmwPspRr {
         }
     }
 
-    fn status(&self, name: &dyn Fn(PathId) -> String) -> String {
+    fn status(&self) -> PolicyStatus {
         let c = &self.config;
         if let Some(s) = &self.sampler {
             let current = self.current.unwrap_or(0);
-            let path = if self.paths.is_empty() { String::new() } else { name(self.paths.id(current)) };
-            let latency_us = s.judged_mean_ns(current).map_or(0, |ns| (ns / 1e3).round() as u64);
-            return format!(
-                "{{policy=latency,latencyEvalTime={},samplingCycles={},curSamplingCycle={},useANO={}; CurrentPath={}: NumIOsPending={},latency={}}}",
-                c.latency_eval_time,
-                c.num_sampling_cycles,
-                s.current_cycle(&self.paths, c.use_ano),
-                u8::from(c.use_ano),
-                path,
-                self.pending_per_path.get(current).copied().unwrap_or(0),
-                latency_us
-            );
+            return PolicyStatus::RoundRobinLatency {
+                eval_time_ms: c.latency_eval_time,
+                sampling_cycles: c.num_sampling_cycles,
+                current_cycle: s.current_cycle(&self.paths, c.use_ano),
+                use_ano: c.use_ano,
+                current: (!self.paths.is_empty()).then(|| self.paths.id(current)),
+                pending_ios: self.pending_per_path.get(current).copied().unwrap_or(0),
+                latency_us: s.judged_mean_ns(current).map_or(0, |ns| (ns / 1e3).round() as u64),
+            };
         }
-        format!(
-            "{{policy={},iops={},bytes={},useANO={}; lastPathIndex={}: NumIOsPending={},numBytesPending={}}}",
-            c.limit_type.display(),
-            c.iops,
-            c.bytes,
-            u8::from(c.use_ano),
-            self.current.unwrap_or(0),
-            self.pending_ios,
-            self.pending_bytes
-        )
+        PolicyStatus::RoundRobin {
+            policy: c.limit_type.display(),
+            iops: c.iops,
+            bytes: c.bytes,
+            use_ano: c.use_ano,
+            last_path_index: self.current.unwrap_or(0),
+            pending_ios: self.pending_ios,
+            pending_bytes: self.pending_bytes,
+        }
     }
 
     fn working_paths(&self) -> Vec<PathId> {
@@ -388,7 +385,7 @@ mod tests {
         let path = p.select_path(&io, 0, &crate::IdleHost).unwrap();
         p.start_io(path, &io, 0);
         assert_eq!(
-            p.status(&|_| String::new()),
+            p.status().render(&|_| String::new()),
             "{policy=rr,iops=1000,bytes=10485760,useANO=0; lastPathIndex=0: NumIOsPending=1,numBytesPending=4096}"
         );
     }
@@ -421,7 +418,7 @@ mod tests {
         let slow2 = |path: u32, _now: u64| if path == 2 { 600 } else { 200 };
         let sampling = drive(&mut p, 48, 0, slow2);
         assert_eq!(sampling, [0, 1, 2].repeat(16), "16 cycles, one I/O per path in turn");
-        assert!(p.status(&|id| format!("p{}", id.0)).contains("curSamplingCycle=16"));
+        assert!(p.status().render(&|id| format!("p{}", id.0)).contains("curSamplingCycle=16"));
         // Judged: rotation over paths 0 and 1 only, two I/Os each (iops=2).
         assert_eq!(drive(&mut p, 8, 48, slow2), [0, 0, 1, 1, 0, 0, 1, 1]);
         assert_eq!(p.working_paths(), [PathId(0), PathId(1)]);
@@ -444,7 +441,7 @@ mod tests {
     fn latency_type_prints_its_device_config_like_esxi() {
         let p = rr(RoundRobinConfig { limit_type: RrType::Latency, ..Default::default() }, 2);
         assert_eq!(
-            p.status(&|id| format!("vmhba1:C0:T{}:L0", id.0)),
+            p.status().render(&|id| format!("vmhba1:C0:T{}:L0", id.0)),
             "{policy=latency,latencyEvalTime=180000,samplingCycles=16,curSamplingCycle=0,useANO=0; CurrentPath=vmhba1:C0:T0:L0: NumIOsPending=0,latency=0}"
         );
         let err = RoundRobinConfig { latency_eval_time: 29_999, ..Default::default() }.validate().unwrap_err();

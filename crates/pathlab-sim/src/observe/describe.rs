@@ -83,7 +83,7 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
                 satp: d.satp.clone(),
                 satp_config: views::satp_device_config(&d.satp, &tpgs),
                 psp: d.policy_config.name().to_string(),
-                psp_config: d.policy.status(&name_of),
+                psp_config: d.policy.status().render(&name_of),
                 working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
                 groups: d
                     .policy
@@ -115,7 +115,7 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
             };
             let satp_path_config = views::satp_path_config(&d.satp, p.tpg_id, p.alua.short_name(), p.rtp_id, p.up);
             let current = d.policy.working_paths().first().map(|&id| id.0 as usize) == Some(i);
-            let preferred = d.policy.preferred_path() == Some(PathId(i as u32));
+            let preferred = d.policy.status().preferred() == Some(PathId(i as u32));
             let psp_path_config = views::psp_path_config(d.policy_config.name(), current, preferred);
             let port = &m.ports[p.port];
             PathView {

@@ -59,7 +59,7 @@ impl Simulation {
                 array: m.arrays[d.array].name.clone(),
                 satp: d.satp.clone(),
                 policy: d.policy_config.name().to_string(),
-                device_config: d.policy.status(&name_of),
+                device_config: d.policy.status().render(&name_of),
                 working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
                 dqlen: d.queue_depth,
                 actv: w.actv,
