@@ -188,7 +188,8 @@ class Scenario:
             sim.run_until(t)
             if progress:
                 progress(t / end)
-        return Result(json.loads(sim.finish()))
+        data = json.loads(sim.finish())
+        return Result(data, sim.events)
 
 
 def run_many(
@@ -220,8 +221,10 @@ def _table(key: str, doc: str) -> Any:
 class Result:
     """What a run measured. `data` is the JSON result; the properties are DataFrame views."""
 
-    def __init__(self, data: dict[str, Any]):
+    def __init__(self, data: dict[str, Any], events: int = 0):
         self.data = data
+        #: Events the engine processed (for benchmarks; not a figure of the run).
+        self.events = events
 
     def __repr__(self) -> str:
         s = self.data["summary"]

@@ -1,31 +1,40 @@
-"""A large host as a scenario: N devices, each with 8 paths (2 adapters × 4 array ports), for
-measuring what validation and the start of a run cost at scale."""
+"""Generated hosts for the benchmarks: N devices with P paths each (P array ports, one adapter
+or two), for measuring what validation, the start of a run and each simulated I/O cost at scale."""
 
 from __future__ import annotations
 
 
-def scenario_text(devices: int) -> str:
+def scenario_text(devices: int, paths: int = 8, outstanding: int = 1, duration: str = "1s", busy: int | None = None) -> str:
+    """`devices` devices on one array, each with `paths` paths (one per array port; two adapters
+    when `paths` is even), round robin after every I/O, `outstanding` I/Os on each of the first
+    `busy` devices (default: every device); the others are idle."""
+    adapters = ["vmhba1", "vmhba2"] if paths % 2 == 0 else ["vmhba1"]
+    ports = paths // len(adapters)
+    port_names = [f"P{p}" for p in range(ports)]
     lines = [
         'name = "large-host"',
         "[run]",
-        'duration = "1s"',
-        'interval = "1s"',
+        f'duration = "{duration}"',
+        'warmup = "0s"',
+        f'interval = "{duration}"',
         "[host]",
-        'adapters = [{ name = "vmhba1" }, { name = "vmhba2" }]',
+        "adapters = [" + ", ".join(f'{{ name = "{a}", queue_depth = 1000000 }}' for a in adapters) + "]",
         "[[arrays]]",
         'name = "a"',
-        'service = { fixed = "20us" }',
-        'ports = [{ name = "P0" }, { name = "P1" }, { name = "P2" }, { name = "P3" }]',
+        'service = { fixed = "20us", distribution = "exponential" }',
+        "ports = [" + ", ".join(f'{{ name = "{p}" }}' for p in port_names) + "]",
         "[[fabric]]",
-        'adapters = ["vmhba1", "vmhba2"]',
-        'ports = ["a/P0", "a/P1", "a/P2", "a/P3"]',
-        'latency = "2us"',
+        "adapters = [" + ", ".join(f'"{a}"' for a in adapters) + "]",
+        "ports = [" + ", ".join(f'"a/{p}"' for p in port_names) + "]",
+        'latency = "50us"',
         "[policy]",
         'name = "VMW_PSP_RR"',
+        'type = "iops"',
         "iops = 1",
     ]
     names = [f"naa.6{n:031x}" for n in range(devices)]
     for lun, name in enumerate(names):
-        lines += ["[[devices]]", f'name = "{name}"', 'array = "a"', f"lun = {lun}"]
-    lines += ["[[workloads]]", "devices = [" + ", ".join(f'"{n}"' for n in names) + "]", "outstanding = 1"]
+        lines += ["[[devices]]", f'name = "{name}"', 'array = "a"', f"lun = {lun}", f"queue_depth = {max(outstanding, 1)}"]
+    working = names[: devices if busy is None else busy]
+    lines += ["[[workloads]]", "devices = [" + ", ".join(f'"{n}"' for n in working) + "]", f"outstanding = {outstanding}"]
     return "\n".join(lines) + "\n"

@@ -3,6 +3,7 @@
 //! paths, and active-non-optimized ones only when no optimized path is left or `useANO=1`.
 
 use crate::{AluaState, GroupState, PathDesc, PathGroup, PathId};
+use std::collections::HashMap;
 
 #[derive(Clone, Debug)]
 struct Entry {
@@ -19,12 +20,26 @@ pub struct PathSet {
     /// Whether any working path is active-optimized; kept current on every change so that the
     /// per-I/O usability test is O(1).
     has_optimized: bool,
+    /// Position of each path by id, kept once the device has more paths than a linear search
+    /// handles faster: look-ups stay O(1) however many paths there are.
+    positions: HashMap<PathId, usize>,
 }
+
+/// Up to this many paths, `index_of` searches the list (faster than hashing for a few).
+const LINEAR_SEARCH_PATHS: usize = 16;
 
 impl PathSet {
     pub fn add(&mut self, path: &PathDesc) {
         self.entries.push(Entry { id: path.id, name: path.name.to_string(), alua: path.alua, failed: false });
-        self.refresh();
+        let n = self.entries.len();
+        if n == LINEAR_SEARCH_PATHS + 1 {
+            self.positions = self.entries.iter().enumerate().rev().map(|(i, e)| (e.id, i)).collect();
+        } else if n > LINEAR_SEARCH_PATHS {
+            self.positions.entry(path.id).or_insert(n - 1);
+        }
+        if path.alua == AluaState::ActiveOptimized {
+            self.has_optimized = true;
+        }
     }
 
     fn refresh(&mut self) {
@@ -45,7 +60,10 @@ impl PathSet {
 
     /// Position of a path in discovery order.
     pub fn index_of(&self, id: PathId) -> Option<usize> {
-        self.entries.iter().position(|e| e.id == id)
+        if self.entries.len() <= LINEAR_SEARCH_PATHS {
+            return self.entries.iter().position(|e| e.id == id);
+        }
+        self.positions.get(&id).copied()
     }
 
     pub fn set_failed(&mut self, id: PathId, failed: bool) {
@@ -155,3 +173,32 @@ macro_rules! path_set_membership {
     };
 }
 pub(crate) use path_set_membership;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set_of(ids: &[u32]) -> PathSet {
+        let mut set = PathSet::default();
+        for &id in ids {
+            set.add(&PathDesc::simple(PathId(id), "p", AluaState::ActiveOptimized));
+        }
+        set
+    }
+
+    #[test]
+    fn index_of_finds_every_path_and_no_other_whatever_the_ids() {
+        let many: Vec<u32> = (0..40).map(|i| 1000 - 7 * i).collect();
+        for ids in [vec![7, 5, 6, 4], vec![100, 3, 2_000_000, 8], vec![0], vec![9, 11, 13], many] {
+            let set = set_of(&ids);
+            for (i, &id) in ids.iter().enumerate() {
+                assert_eq!(set.index_of(PathId(id)), Some(i), "{ids:?}");
+            }
+            for absent in [1, 10, 12, 99, 3_000_000] {
+                if !ids.contains(&absent) {
+                    assert_eq!(set.index_of(PathId(absent)), None, "{ids:?}");
+                }
+            }
+        }
+    }
+}

@@ -79,7 +79,11 @@ impl ScenarioHandle {
 
     fn simulation(&self) -> PyResult<SimulationHandle> {
         let sim = pathlab_sim::run::simulation(&self.inner).map_err(scenario_error)?;
-        Ok(SimulationHandle { inner: Mutex::new(Some(sim)), file: self.inner.file.clone() })
+        Ok(SimulationHandle {
+            inner: Mutex::new(Some(sim)),
+            events: std::sync::atomic::AtomicU64::new(0),
+            file: self.inner.file.clone(),
+        })
     }
 }
 
@@ -87,6 +91,8 @@ impl ScenarioHandle {
 #[pyclass(module = "pathlab._core", frozen)]
 struct SimulationHandle {
     inner: Mutex<Option<Simulation>>,
+    /// Events the engine processed, once finished (the benchmark's events per second).
+    events: std::sync::atomic::AtomicU64,
     /// The scenario's file, for errors the run itself finds in the input.
     file: String,
 }
@@ -111,6 +117,12 @@ impl SimulationHandle {
         py.detach(|| self.with(|s| s.run_until(until_ns)))
     }
 
+    /// Events the engine processed, once the run is finished.
+    #[getter]
+    fn events(&self) -> u64 {
+        self.events.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Devices and paths as esxcli / multipath would show them now, as JSON.
     fn describe(&self) -> PyResult<String> {
         let d = self.with(|s| s.describe())?;
@@ -126,6 +138,7 @@ impl SimulationHandle {
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
         let result = py.detach(|| sim.finish()).map_err(|e| run_error(&self.file, e))?;
+        self.events.store(result.engine_events, std::sync::atomic::Ordering::Relaxed);
         serde_json::to_string(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
 }

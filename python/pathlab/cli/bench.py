@@ -1,6 +1,8 @@
-"""`pathlab bench`: simulated I/Os per second of wall time and peak memory.
+"""`pathlab bench`: simulated I/Os and events per second of wall time, peak memory, and the ratio
+to a hand-written loop of the minimal model.
 
-Each benchmark runs in a child process so that its peak resident memory is its own.
+Each benchmark runs in a child process so that its peak resident memory is its own. The engine
+figure is the time of the run alone; Python's start-up and `import pathlab` are timed apart.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 import click
 
 from pathlab import shipped
-from pathlab.cli.common import handle_errors, load
+from pathlab.cli.common import BadInput, handle_errors, load
 
 #: (label, file, variant, overrides). The minimal model twice, the second four times longer:
 #: equal peak memory shows that memory follows what is in flight, not the run's length.
@@ -53,7 +55,7 @@ def child() -> None:
     started = time.perf_counter()
     result = scenario.run()
     wall = time.perf_counter() - started
-    print(json.dumps({"ios": result.data["accounting"]["issued"], "wall_s": wall}))
+    print(json.dumps({"ios": result.data["accounting"]["issued"], "events": result.events, "wall_s": wall}))
 
 
 def measure(file: str, variant: str | None, overrides: tuple[str, ...], entry: str = "child") -> tuple[dict, float]:
@@ -69,13 +71,104 @@ def measure(file: str, variant: str | None, overrides: tuple[str, ...], entry: s
     return json.loads(out), usage.ru_maxrss / 1024
 
 
+#: (devices, paths per device, busy devices, outstanding per busy device) of the scaling table:
+#: paths from 8 to 10,000 on one device; devices from 1 to 10,000 with 8 paths each, first with
+#: 32 I/Os outstanding on 32 of them (what idle devices cost), then one on every device (what
+#: 10,000 I/Os in flight cost: the event queue grows with them).
+SCALING = (
+    (1, 8, 1, 32), (1, 64, 1, 32), (1, 512, 1, 32), (1, 10_000, 1, 32),
+    (32, 8, 32, 1), (1_000, 8, 32, 1), (10_000, 8, 32, 1),
+    (1_000, 8, 1_000, 1), (10_000, 8, 10_000, 1),
+)  # fmt: skip
+
+
+def scaling(quick: bool) -> None:
+    """Wall time per simulated I/O as paths and devices grow: a policy or engine step that scans
+    every path or device per I/O shows as a cost that grows with them. Each host runs twice, for
+    a short and a ten times longer simulated time: the difference is the cost per I/O alone
+    (setting up the host, its histograms and its result are in `setup s`)."""
+    import tempfile
+
+    from pathlab.large_host import scenario_text
+
+    short, long = ("0.1s", "1s") if quick else ("1s", "11s")
+    click.echo(f"\n{'devices':>8} {'paths each':>11} {'busy':>7} {'outstanding':>12} {'ns per I/O':>11} {'M events/s':>11} "
+               f"{'setup s':>8} {'peak RSS MiB':>13}")
+    with tempfile.TemporaryDirectory() as folder:
+        for devices, paths, busy, outstanding in SCALING:
+            click.echo(f"pathlab bench: {devices} device(s) x {paths} paths, {busy} busy", err=True)
+            runs = []
+            for duration in (short, long):
+                file = Path(folder) / f"scale-{devices}-{paths}-{busy}-{duration}.toml"
+                file.write_text(scenario_text(devices, paths, outstanding, duration, busy))
+                runs.append(measure(str(file), None, ()))
+            (a, _), (b, rss) = runs
+            per_io = (b["wall_s"] - a["wall_s"]) / (b["ios"] - a["ios"])
+            events_s = (b["events"] - a["events"]) / (b["wall_s"] - a["wall_s"])
+            setup = a["wall_s"] - a["ios"] * per_io
+            click.echo(f"{devices:>8,} {paths:>11,} {busy:>7,} {busy * outstanding:>12,} {per_io * 1e9:>11.0f} "
+                       f"{events_s / 1e6:>11.2f} {setup:>8.2f} {rss:>13.1f}")
+
+
+def import_seconds() -> float:
+    """Python's start-up and `import pathlab` in a fresh process (what every command pays first)."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import pathlab"], check=True)
+    return time.perf_counter() - started
+
+
+def reference_binary(folder: Path) -> Path:
+    """The hand-written loop of the minimal model, built with cargo into pathlab's cache."""
+    target = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pathlab" / "reference-target"
+    binary = target / "release" / "desbench"
+    if not binary.exists():
+        click.echo(f"pathlab bench: building the reference loop in {folder}", err=True)
+        built = subprocess.run(["cargo", "build", "--release", "--quiet", "--manifest-path", str(folder / "Cargo.toml")],
+                               env={**os.environ, "CARGO_TARGET_DIR": str(target)}, capture_output=True, text=True)
+        if built.returncode != 0:
+            raise BadInput(f"{folder}: the reference loop did not build: {built.stderr.strip().splitlines()[-1:]}")
+    return binary
+
+
+def reference_rate(binary: Path, ios: int) -> float:
+    """The reference loop's simulated I/Os per second of wall time for `ios` completions."""
+    out = subprocess.run([str(binary), str(ios)], capture_output=True, text=True, check=True).stdout
+    fields = dict(f.split("=", 1) for f in out.split() if "=" in f)
+    return float(fields["ios_per_wall_s"])
+
+
+def against_reference(folder: str, scenarios: str, rounds: int, quick: bool) -> None:
+    """pathlab and the reference loop on the minimal model, alternately in one run (this machine's
+    speed drifts: only ratios taken side by side mean anything)."""
+    binary = reference_binary(Path(folder))
+    file = str(Path(scenarios) / "bench-minimal.toml")
+    extra = ("run.duration=2s", "run.warmup=0s") if quick else ()
+    pairs = []
+    for r in range(rounds):
+        click.echo(f"pathlab bench: minimal model against the reference loop, round {r + 1} of {rounds}", err=True)
+        report, _ = measure(file, None, extra)
+        ours = report["ios"] / report["wall_s"]
+        pairs.append((ours, reference_rate(binary, report["ios"])))
+    click.echo(f"\nminimal model, {rounds} rounds alternating with the reference loop ({binary}):")
+    click.echo(f"{'round':<6} {'pathlab M I/O/s':>16} {'reference M I/O/s':>18} {'ratio':>6}")
+    for r, (ours, ref) in enumerate(pairs, 1):
+        click.echo(f"{r:<6} {ours / 1e6:>16.2f} {ref / 1e6:>18.2f} {ours / ref:>6.2f}")
+    ratios = sorted(ours / ref for ours, ref in pairs)
+    click.echo(f"median ratio {ratios[len(ratios) // 2]:.2f} (pathlab's engine time against the loop's whole run)")
+
+
 @click.command("bench")
 @click.option("--scenarios", "folder", default=str(shipped.FOLDER), type=click.Path(file_okay=False),
               help="Where the scenarios are (default: those shipped with pathlab).")
 @click.option("--quick", is_flag=True, help="Simulate 2 s per benchmark (to check that it works).")
+@click.option("--reference", "reference", type=click.Path(file_okay=False, exists=True),
+              help="Folder of the hand-written reference loop (minimal-rust): compare with it, alternately.")
+@click.option("--rounds", type=click.IntRange(1, 20), default=3, show_default=True, help="Rounds against the reference.")
+@click.option("--scaling", "scale", is_flag=True, help="Also the cost per I/O from 8 to 10,000 paths and 1 to 10,000 devices.")
 @handle_errors
-def command(folder: str, quick: bool) -> None:
-    """Print simulated I/Os per second of wall time and peak memory."""
+def command(folder: str, quick: bool, reference: str | None, rounds: int, scale: bool) -> None:
+    """Print simulated I/Os and events per second of wall time, peak memory, start-up time, and
+    with --reference the ratio to a hand-written loop."""
     rows = []
     for label, name, variant, overrides in BENCHMARKS:
         file = str(Path(folder) / name)
@@ -83,14 +176,19 @@ def command(folder: str, quick: bool) -> None:
         extra = ("run.duration=2s", "run.warmup=0s") if quick else ()
         click.echo(f"pathlab bench: {label}", err=True)
         report, rss = measure(file, variant, overrides + extra)
-        rows.append((label, report["ios"], report["wall_s"], rss))
+        rows.append((label, report["ios"], report["events"], report["wall_s"], rss))
     _, idle_rss = measure("", None, ())
-    click.echo(f"{'benchmark':<16} {'simulated I/Os':>15} {'wall s':>8} {'M I/O per s':>12} {'peak RSS MiB':>13}")
-    for label, ios, wall, rss in rows:
-        click.echo(f"{label:<16} {ios:>15,} {wall:>8.2f} {ios / wall / 1e6:>12.2f} {rss:>13.1f}")
-    click.echo(f"{'(idle python)':<16} {'':>15} {'':>8} {'':>12} {idle_rss:>13.1f}")
-    click.echo("one core per benchmark; peak RSS includes the Python interpreter, pandas and the scenario")
+    click.echo(f"{'benchmark':<16} {'simulated I/Os':>15} {'wall s':>8} {'M I/O per s':>12} {'M events/s':>11} {'peak RSS MiB':>13}")
+    for label, ios, events, wall, rss in rows:
+        click.echo(f"{label:<16} {ios:>15,} {wall:>8.2f} {ios / wall / 1e6:>12.2f} {events / wall / 1e6:>11.2f} {rss:>13.1f}")
+    click.echo(f"{'(idle python)':<16} {'':>15} {'':>8} {'':>12} {'':>11} {idle_rss:>13.1f}")
+    click.echo("one core per benchmark; wall s is the run alone; peak RSS includes the Python interpreter and the scenario")
+    click.echo(f"Python start-up and import pathlab: {import_seconds():.3f} s (not in the figures above)")
     click.echo(f"pathlab bench: a host of {LARGE_HOST_DEVICES:,} devices", err=True)
     large, large_rss = measure("", None, (), entry="large_host_child")
     click.echo(f"\n{LARGE_HOST_DEVICES:,} devices x 8 paths: validate {large['validate_s']:.2f} s, start of the run "
                f"{large['start_s']:.2f} s, peak RSS {large_rss:.1f} MiB")
+    if scale:
+        scaling(quick)
+    if reference:
+        against_reference(reference, folder, rounds, quick)

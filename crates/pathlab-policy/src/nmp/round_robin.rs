@@ -219,9 +219,11 @@ impl PathSelector for VmwPspRr {
             self.current = Some(i);
             return Some(self.paths.id(i));
         }
-        // Paths the latency evaluation left out are skipped, unless it left out every usable one.
+        // Paths the latency evaluation left out are skipped, unless it left out every usable one
+        // (only type=latency has a sampler: the others need no scan of the paths here).
         let admitted = |i: usize| self.sampler.as_ref().is_none_or(|s| s.admits(i));
-        let any_admitted = (0..self.paths.len()).any(|i| self.paths.usable(i, use_ano) && admitted(i));
+        let any_admitted =
+            self.sampler.is_none() || (0..self.paths.len()).any(|i| self.paths.usable(i, use_ano) && admitted(i));
         let allowed = |i: usize| self.paths.usable(i, use_ano) && (admitted(i) || !any_admitted);
         if let Some(i) = self.current {
             if allowed(i) && !self.limit_reached() {

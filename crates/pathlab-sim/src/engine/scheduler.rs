@@ -12,11 +12,13 @@ use super::TimeNs;
 pub struct Scheduler<E> {
     now: TimeNs,
     queue: EventQueue<E>,
+    /// Events taken so far (the benchmark's events per second).
+    taken: u64,
 }
 
 impl<E> Default for Scheduler<E> {
     fn default() -> Self {
-        Scheduler { now: 0, queue: EventQueue::default() }
+        Scheduler { now: 0, queue: EventQueue::default(), taken: 0 }
     }
 }
 
@@ -28,6 +30,12 @@ impl<E> Scheduler<E> {
     /// Schedules `event` `delay` ns from now.
     pub fn after(&mut self, delay: TimeNs, event: E) {
         self.queue.schedule(self.now.saturating_add(delay), event);
+    }
+
+    /// Schedules `event` `delay` ns from now, where `delay` is a constant of the model (a wire's
+    /// one-way trip, a fixed step): such events wait in a FIFO lane instead of the heap.
+    pub fn after_fixed(&mut self, delay: TimeNs, event: E) {
+        self.queue.schedule_fixed(self.now, delay, event);
     }
 
     /// Schedules `event` at `time`, which must not be in the past: an engine bug otherwise.
@@ -48,7 +56,13 @@ impl<E> Scheduler<E> {
         }
         let (time, event) = self.queue.pop().expect("peeked");
         self.now = time;
+        self.taken += 1;
         Some(event)
+    }
+
+    /// Events taken so far.
+    pub fn taken(&self) -> u64 {
+        self.taken
     }
 
     /// Moves the clock to `time` without an event; never backwards.

@@ -2,6 +2,7 @@
 //! Errors name the field by its dotted path, as `--set` would.
 
 use super::contention::Contention;
+use super::names::Names;
 use super::pause::HostPauses;
 use super::service::ServiceModel;
 use super::stack::StackRules;
@@ -20,20 +21,9 @@ fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, Fie
     Err((field.into(), message.into()))
 }
 
-fn find(names: &[&str], wanted: &str, field: &str, what: &str) -> Result<usize, FieldError> {
-    names
-        .iter()
-        .position(|n| *n == wanted)
-        .ok_or_else(|| (field.to_string(), format!("unknown {what} \"{wanted}\"; defined: {}", names.join(", "))))
-}
-
-fn unique(names: &[&str], field: &str) -> Result<(), FieldError> {
-    for (i, n) in names.iter().enumerate() {
-        if names[..i].contains(n) {
-            return err(format!("{field}.{i}.name"), format!("\"{n}\" is defined twice"));
-        }
-    }
-    Ok(())
+/// Checks that no name in the list is defined twice.
+fn unique<'a>(names: impl IntoIterator<Item = &'a str>, field: &str) -> Result<(), FieldError> {
+    Names::new(names.into_iter().collect()).unique(field)
 }
 
 fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), FieldError> {
@@ -100,7 +90,7 @@ fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
     if host.adapters.is_empty() {
         return err("host.adapters", "at least one adapter is needed");
     }
-    unique(&host.adapters.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), "host.adapters")?;
+    unique(host.adapters.iter().map(|a| a.name.as_str()), "host.adapters")?;
     let mut adapters = Vec::new();
     for (i, a) in host.adapters.iter().enumerate() {
         if a.name.is_empty() || a.name.contains([':', '"', '\\', '(', ')']) || a.name.chars().any(char::is_whitespace) {
@@ -147,7 +137,7 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
     if spec.arrays.is_empty() {
         return err("arrays", "at least one array is needed");
     }
-    unique(&spec.arrays.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), "arrays")?;
+    unique(spec.arrays.iter().map(|a| a.name.as_str()), "arrays")?;
     let mut side = ArraySide {
         arrays: Vec::new(),
         controllers: Vec::new(),
@@ -158,8 +148,8 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
     for (ai, a) in spec.arrays.iter().enumerate() {
         let field = format!("arrays.{ai}");
         let mut controllers = Vec::new();
-        let declared: Vec<&str> = a.controllers.iter().map(|c| c.name.as_str()).collect();
-        unique(&declared, &format!("{field}.controllers"))?;
+        let declared = Names::new(a.controllers.iter().map(|c| c.name.as_str()).collect());
+        declared.unique(&format!("{field}.controllers"))?;
         for (ci, c) in a.controllers.iter().enumerate() {
             let st = match &c.service {
                 Some(s) => {
@@ -179,7 +169,7 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
         if a.ports.is_empty() {
             return err(format!("{field}.ports"), "an array needs at least one port");
         }
-        unique(&a.ports.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), &format!("{field}.ports"))?;
+        unique(a.ports.iter().map(|p| p.name.as_str()), &format!("{field}.ports"))?;
         for (pi, p) in a.ports.iter().enumerate() {
             let pfield = format!("{field}.ports.{pi}");
             let controller = match (&p.controller, declared.is_empty()) {
@@ -190,7 +180,7 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
                         format!("name the port's controller: {}", declared.join(", ")),
                     )
                 }
-                (Some(c), _) => controllers[find(&declared, c, &format!("{pfield}.controller"), "controller")?],
+                (Some(c), _) => controllers[declared.find(c, &format!("{pfield}.controller"), "controller")?],
             };
             let (sfield, service) = match (&p.service, &a.service) {
                 (Some(s), _) => (format!("{pfield}.service"), s),
@@ -225,8 +215,9 @@ fn build_fabric(
     adapters: &[Adapter],
     port_keys: &[String],
 ) -> Result<Vec<(usize, usize, u64)>, FieldError> {
-    let adapter_names: Vec<&str> = adapters.iter().map(|a| a.name.as_str()).collect();
-    let keys: Vec<&str> = port_keys.iter().map(String::as_str).collect();
+    let adapter_names = Names::new(adapters.iter().map(|a| a.name.as_str()).collect());
+    let keys = Names::new(port_keys.iter().map(String::as_str).collect());
+    let mut zoned = std::collections::HashSet::new();
     if spec.fabric.is_empty() {
         return err("fabric", "no zoning: add a [[fabric]] table connecting adapters to ports");
     }
@@ -234,10 +225,10 @@ fn build_fabric(
     for (fi, f) in spec.fabric.iter().enumerate() {
         let latency = one_way(f.latency.map(|l| l.0), f.distance.map(|d| d.0), &format!("fabric.{fi}"))?;
         for (k, an) in f.adapters.iter().enumerate() {
-            let a = find(&adapter_names, an, &format!("fabric.{fi}.adapters.{k}"), "adapter")?;
+            let a = adapter_names.find(an, &format!("fabric.{fi}.adapters.{k}"), "adapter")?;
             for (k, pn) in f.ports.iter().enumerate() {
-                let p = find(&keys, pn, &format!("fabric.{fi}.ports.{k}"), "port (write array/port)")?;
-                if nexuses.iter().any(|n: &(usize, usize, u64)| n.0 == a && n.1 == p) {
+                let p = keys.find(pn, &format!("fabric.{fi}.ports.{k}"), "port (write array/port)")?;
+                if !zoned.insert((a, p)) {
                     return err(format!("fabric.{fi}"), format!("{an} is zoned to {pn} twice"));
                 }
                 nexuses.push((a, p, latency));
@@ -256,9 +247,9 @@ struct ReplicationPlan {
 fn build_replication(
     spec: &ScenarioSpec,
     arrays: &[Array],
-    device_names: &[&str],
+    device_names: &Names,
 ) -> Result<ReplicationPlan, FieldError> {
-    let array_names: Vec<&str> = arrays.iter().map(|a| a.name.as_str()).collect();
+    let array_names = Names::new(arrays.iter().map(|a| a.name.as_str()).collect());
     let mut groups = Vec::new();
     let mut of_device = vec![None; device_names.len()];
     for (ri, r) in spec.replication.iter().enumerate() {
@@ -266,8 +257,8 @@ fn build_replication(
         if r.arrays.len() != 2 {
             return err(format!("{field}.arrays"), "name exactly two arrays");
         }
-        let a = find(&array_names, &r.arrays[0], &format!("{field}.arrays.0"), "array")?;
-        let b = find(&array_names, &r.arrays[1], &format!("{field}.arrays.1"), "array")?;
+        let a = array_names.find(&r.arrays[0], &format!("{field}.arrays.0"), "array")?;
+        let b = array_names.find(&r.arrays[1], &format!("{field}.arrays.1"), "array")?;
         if a == b {
             return err(format!("{field}.arrays"), "an array cannot replicate to itself");
         }
@@ -296,7 +287,7 @@ fn build_replication(
             return err(format!("{field}.devices"), "name at least one device");
         }
         for (k, d) in r.devices.iter().enumerate() {
-            let di = find(device_names, d, &format!("{field}.devices.{k}"), "device")?;
+            let di = device_names.find(d, &format!("{field}.devices.{k}"), "device")?;
             if of_device[di].is_some() {
                 return err(format!("{field}.devices.{k}"), format!("\"{d}\" is already in a replication group"));
             }
@@ -367,8 +358,8 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     if spec.devices.is_empty() {
         return err("devices", "at least one device is needed");
     }
-    let device_names: Vec<&str> = spec.devices.iter().map(|d| d.name.as_str()).collect();
-    unique(&device_names, "devices")?;
+    let device_names = Names::new(spec.devices.iter().map(|d| d.name.as_str()).collect());
+    device_names.unique("devices")?;
     let ReplicationPlan { groups: replications, group_of } = build_replication(spec, &side.arrays, &device_names)?;
 
     let mut commands = Vec::new();
@@ -378,7 +369,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let rules = claim_rules(&commands)?;
 
     let array_names: Vec<String> = side.arrays.iter().map(|a| a.name.clone()).collect();
-    let array_names: Vec<&str> = array_names.iter().map(String::as_str).collect();
+    let array_names = Names::new(array_names.iter().map(String::as_str).collect());
     let mut m = Model {
         host_name: spec.host.name.clone(),
         host: HostState {
@@ -396,13 +387,27 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         paths: Vec::new(),
         devices: Vec::new(),
         routes: Vec::new(),
+        route_ids: Default::default(),
         replications,
     };
 
+    // Looked up per path: the zoning's index of an (adapter, port) pair, and each port's
+    // relative target port id (its number among its array's ports, from 1).
+    let nexus_of: std::collections::HashMap<(usize, usize), usize> =
+        nexuses.iter().enumerate().map(|(i, &(a, p, _))| ((a, p), i)).collect();
+    let mut per_array = vec![0u32; m.arrays.len()];
+    let rtp_ids: Vec<u32> = m
+        .ports
+        .iter()
+        .map(|q| {
+            per_array[q.array] += 1;
+            per_array[q.array]
+        })
+        .collect();
     let mut luns_seen = std::collections::HashSet::new();
     for (di, d) in spec.devices.iter().enumerate() {
         let field = format!("devices.{di}");
-        let array = find(&array_names, &d.array, &format!("{field}.array"), "array")?;
+        let array = array_names.find(&d.array, &format!("{field}.array"), "array")?;
         if d.queue_depth == 0 {
             return err(format!("{field}.queue_depth"), "must be at least 1");
         }
@@ -427,10 +432,10 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         let mut owners = Vec::new();
         for &a in &arrays_of_device {
             let ctrls = &m.arrays[a].controllers;
-            let names: Vec<&str> = ctrls.iter().map(|&c| m.controllers[c].name.as_str()).collect();
+            let names = Names::new(ctrls.iter().map(|&c| m.controllers[c].name.as_str()).collect());
             let owner = match &d.owner {
-                Some(o) if a == array => ctrls[find(&names, o, &format!("{field}.owner"), "controller")?],
-                Some(o) => names.iter().position(|n| n == o).map_or(ctrls[0], |i| ctrls[i]),
+                Some(o) if a == array => ctrls[names.find(o, &format!("{field}.owner"), "controller")?],
+                Some(o) => names.position(o).map_or(ctrls[0], |i| ctrls[i]),
                 None => ctrls[0],
             };
             owners.push((a, owner));
@@ -456,12 +461,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
                 | EsxcliCommand::FixedSet { device, .. } => device,
                 EsxcliCommand::SatpRuleAdd { .. } => continue,
             };
-            if !device_names.contains(&target.as_str()) {
-                return err(
-                    format!("esxcli.{i}"),
-                    format!("unknown device \"{target}\"; devices: {}", device_names.join(", ")),
-                );
-            }
+            device_names.find(target, &format!("esxcli.{i}"), "device")?;
             if target == &d.name {
                 nmp::apply_device_command(cmd, &default_psp, &mut policy_config)
                     .map_err(|e| (format!("esxcli.{i}"), e))?;
@@ -495,9 +495,9 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
                 if !arrays_of_device.contains(&port_array) {
                     continue;
                 }
-                let nexus = nexuses.iter().position(|n| n.0 == a && n.1 == p).expect("zoned pair");
+                let nexus = *nexus_of.get(&(a, p)).expect("zoned pair");
                 let alua = m.reported_alua(di, p);
-                let rtp_id = 1 + m.ports[..p].iter().filter(|q| q.array == port_array).count() as u32;
+                let rtp_id = rtp_ids[p];
                 let path = Path {
                     name: format!("{}:C0:T{}:L{}", m.adapters[a].name, t, d.lun),
                     device: di,

@@ -33,18 +33,27 @@ pub struct Extent {
 pub struct Contention {
     pub extent_bytes: u64,
     pub grant_ns: TimeNs,
-    /// (device, extent number) → state. Bounded by the extents the workload touches.
-    pub extents: HashMap<(u32, u64), Extent, Deterministic>,
+    /// (device, extent number) → the extent's id: its index in `extents`, numbered as the
+    /// workload first touches it (events carry the id, which keeps them small).
+    ids: HashMap<(u32, u64), u32, Deterministic>,
+    /// Bounded by the extents the workload touches.
+    pub extents: Vec<Extent>,
     /// Ownership moves towards each side.
     pub transfers: [u64; 2],
 }
 
 impl Contention {
     pub fn new(extent_bytes: u64, grant_ns: TimeNs) -> Self {
-        Contention { extent_bytes, grant_ns, extents: HashMap::default(), transfers: [0, 0] }
+        Contention { extent_bytes, grant_ns, ids: HashMap::default(), extents: Vec::new(), transfers: [0, 0] }
     }
 
-    pub fn key(&self, device: u32, offset: u64) -> (u32, u64) {
-        (device, offset / self.extent_bytes)
+    /// The id of the extent that holds `offset` of `device`, new if the workload never touched it.
+    pub fn extent_id(&mut self, device: u32, offset: u64) -> u32 {
+        let next = self.extents.len() as u32;
+        let id = *self.ids.entry((device, offset / self.extent_bytes)).or_insert(next);
+        if id == next {
+            self.extents.push(Extent::default());
+        }
+        id
     }
 }

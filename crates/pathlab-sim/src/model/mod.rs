@@ -13,6 +13,7 @@
 mod build;
 pub mod contention;
 pub mod fault;
+mod names;
 pub mod pause;
 pub mod service;
 pub mod stack;
@@ -135,7 +136,7 @@ pub struct Port {
 }
 
 /// One step of an I/O inside the arrays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
     /// Queue for and be served by a station.
     Serve(u32),
@@ -249,6 +250,8 @@ pub struct Model {
     pub paths: Vec<Path>,
     pub devices: Vec<Device>,
     pub routes: Vec<Vec<Step>>,
+    /// Each distinct route's id in `routes`, so that paths share routes without a search.
+    pub route_ids: std::collections::HashMap<Vec<Step>, u32>,
     pub replications: Vec<Replication>,
 }
 
@@ -318,11 +321,12 @@ impl Model {
     pub fn set_routes(&mut self, p: usize) {
         for (rw, is_write) in [(0, false), (1, true)] {
             let steps = self.route_steps(p, is_write);
-            let id = self.routes.iter().position(|r| *r == steps).unwrap_or_else(|| {
+            let next = self.routes.len() as u32;
+            let id = *self.route_ids.entry(steps.clone()).or_insert(next);
+            if id == next {
                 self.routes.push(steps);
-                self.routes.len() - 1
-            });
-            self.paths[p].routes[rw] = id as u32;
+            }
+            self.paths[p].routes[rw] = id;
         }
     }
 

@@ -272,4 +272,8 @@ pub struct RunResult {
     pub adapter_intervals: Vec<ObjectIntervalRow>,
     pub events: Vec<HostEvent>,
     pub accounting: Accounting,
+    /// Events the engine processed: for the benchmark's events per second, not a result (a
+    /// fault that changes nothing still adds its events), so not serialized.
+    #[serde(skip)]
+    pub engine_events: u64,
 }

@@ -5,18 +5,19 @@
 use super::{Event, ExtentHold, Simulation};
 
 impl Simulation {
-    pub(super) fn extent_key(&self, io: u32, group: u32) -> (u32, u64) {
+    /// The id of the extent the write `io` goes to.
+    pub(super) fn extent_of(&mut self, io: u32, group: u32) -> u32 {
         let r = self.ios.get(io);
-        let c = self.model.replications[group as usize].contention.as_ref().expect("acquire needs contention");
-        c.key(r.device, r.attrs.offset)
+        let c = self.model.replications[group as usize].contention.as_mut().expect("acquire needs contention");
+        c.extent_id(r.device, r.attrs.offset)
     }
 
     /// Takes the written extent at `side`, or queues for it; true when the write may go on.
     pub(super) fn acquire(&mut self, io: u32, group: u32, side: u8) -> bool {
-        let key = self.extent_key(io, group);
+        let extent = self.extent_of(io, group);
         let one_way = self.model.replications[group as usize].one_way_ns;
         let c = self.model.replications[group as usize].contention.as_mut().expect("contention");
-        let e = c.extents.entry(key).or_default();
+        let e = &mut c.extents[extent as usize];
         if e.owner == side && e.moving_to.is_none() {
             e.holders += 1;
             self.ios.get_mut(io).extent = ExtentHold::Holding { group, side };
@@ -26,8 +27,7 @@ impl Simulation {
         self.ios.get_mut(io).extent = ExtentHold::Waiting { group, side };
         if e.moving_to.is_none() && e.owner != side {
             e.moving_to = Some(side);
-            let event = Event::ExtentRequest { group, device: key.0, extent: key.1 };
-            self.events.after(one_way, event);
+            self.events.after(one_way, Event::ExtentRequest { group, extent });
         }
         false
     }
@@ -40,33 +40,33 @@ impl Simulation {
             ExtentHold::Holding { group, .. } => (group, None),
             ExtentHold::Waiting { group, side } => (group, Some(side)),
         };
-        let key = self.extent_key(io, group);
+        let extent = self.extent_of(io, group);
         let c = self.model.replications[group as usize].contention.as_mut().expect("contention");
-        let e = c.extents.get_mut(&key).expect("held extent exists");
+        let e = &mut c.extents[extent as usize];
         match waiting_side {
             Some(side) => e.waiters[usize::from(side)].retain(|&w| w != io),
             None => {
                 e.holders -= 1;
                 if e.holders == 0 && e.request_arrived {
-                    self.send_grant(group, key);
+                    self.send_grant(group, extent);
                 }
             }
         }
     }
 
-    pub(super) fn send_grant(&mut self, group: u32, key: (u32, u64)) {
+    pub(super) fn send_grant(&mut self, group: u32, extent: u32) {
         let rep = &mut self.model.replications[group as usize];
-        let delay = rep.one_way_ns + rep.contention.as_ref().expect("contention").grant_ns;
-        let e = rep.contention.as_mut().expect("contention").extents.get_mut(&key).expect("extent");
-        e.request_arrived = false;
-        self.events.after(delay, Event::ExtentGrant { group, device: key.0, extent: key.1 });
+        let c = rep.contention.as_mut().expect("contention");
+        let delay = rep.one_way_ns + c.grant_ns;
+        c.extents[extent as usize].request_arrived = false;
+        self.events.after(delay, Event::ExtentGrant { group, extent });
     }
 
-    pub(super) fn extent_request(&mut self, group: u32, key: (u32, u64)) {
+    pub(super) fn extent_request(&mut self, group: u32, extent: u32) {
         let c = self.model.replications[group as usize].contention.as_mut().expect("contention");
-        let e = c.extents.get_mut(&key).expect("requested extent exists");
+        let e = &mut c.extents[extent as usize];
         if e.holders == 0 {
-            self.send_grant(group, key);
+            self.send_grant(group, extent);
         } else {
             e.request_arrived = true;
         }
@@ -74,19 +74,19 @@ impl Simulation {
 
     /// Ownership arrives: every write waiting on this side goes on; if the other side is now
     /// waiting, ownership is asked back at once.
-    pub(super) fn extent_grant(&mut self, group: u32, key: (u32, u64)) {
+    pub(super) fn extent_grant(&mut self, group: u32, extent: u32) {
         let one_way = self.model.replications[group as usize].one_way_ns;
         let c = self.model.replications[group as usize].contention.as_mut().expect("contention");
-        let e = c.extents.get_mut(&key).expect("granted extent exists");
+        let e = &mut c.extents[extent as usize];
         let side = e.moving_to.take().expect("a grant answers a request");
         e.owner = side;
         c.transfers[usize::from(side)] += 1;
-        let e = c.extents.get_mut(&key).expect("extent");
+        let e = &mut c.extents[extent as usize];
         let released: Vec<u32> = e.waiters[usize::from(side)].drain(..).collect();
         e.holders += released.len() as u32;
         if !e.waiters[usize::from(1 - side)].is_empty() {
             e.moving_to = Some(1 - side);
-            self.events.after(one_way, Event::ExtentRequest { group, device: key.0, extent: key.1 });
+            self.events.after(one_way, Event::ExtentRequest { group, extent });
         }
         for io in released {
             self.ios.get_mut(io).extent = ExtentHold::Holding { group, side };

@@ -146,6 +146,7 @@ impl Simulation {
                 failovers: self.rec.accounting.failovers,
                 peak_in_flight: self.ios.capacity_used() as u64,
             },
+            engine_events: self.events.taken(),
         }
     }
 }

@@ -25,16 +25,16 @@ impl Simulation {
         adapter.active.add(now, 1);
         self.model.host.nexus_outstanding[path.nexus] += 1;
         let timed_link = adapter.bytes_per_ns.is_some();
-        let event = match (is_write, timed_link) {
+        match (is_write, timed_link) {
             // Lost on a path whose connection is gone: the host only learns by its timeout.
             _ if !path.connected => {
-                (now + self.model.devices[path.device].stack.io_timeout_ns, Event::Timeout { io, attempt })
+                let timeout = self.model.devices[path.device].stack.io_timeout_ns;
+                self.events.after(timeout, Event::Timeout { io, attempt });
             }
-            (false, _) => (now + one_way, Event::AtPort { io, attempt }),
-            (true, true) => (now + 2 * one_way, Event::SendWriteData { io, attempt }),
-            (true, false) => (now + 3 * one_way, Event::AtPort { io, attempt }),
-        };
-        self.events.at(event.0, event.1);
+            (false, _) => self.events.after_fixed(one_way, Event::AtPort { io, attempt }),
+            (true, true) => self.events.after_fixed(2 * one_way, Event::SendWriteData { io, attempt }),
+            (true, false) => self.events.after_fixed(3 * one_way, Event::AtPort { io, attempt }),
+        }
     }
 
     pub(super) fn send_write_data(&mut self, io: u32, attempt: u32) {
@@ -69,7 +69,7 @@ impl Simulation {
                     return;
                 }
                 Step::Delay(ns) => {
-                    self.events.after(ns, Event::StepDone { io, attempt });
+                    self.events.after_fixed(ns, Event::StepDone { io, attempt });
                     return;
                 }
                 Step::Replicate { group, side } => {
@@ -114,13 +114,15 @@ impl Simulation {
         self.release_extent(io);
         let r = *self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
-        let back = self.events.now() + path.one_way_ns + path.added_latency_ns;
-        let done = if r.attrs.is_write {
-            back
+        let trip = path.one_way_ns + path.added_latency_ns;
+        let adapter = &mut self.model.adapters[path.adapter];
+        if r.attrs.is_write || adapter.bytes_per_ns.is_none() {
+            // Nothing but the trip back: a fixed delay.
+            self.events.after_fixed(trip, Event::Complete { io, attempt });
         } else {
-            let adapter = &mut self.model.adapters[path.adapter];
-            transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.attrs.bytes)
-        };
-        self.events.at(done, Event::Complete { io, attempt });
+            let back = self.events.now() + trip;
+            let done = transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.attrs.bytes);
+            self.events.at(done, Event::Complete { io, attempt });
+        }
     }
 }
