@@ -1,0 +1,225 @@
+"""What the esxcli listing readers share: the file read as lines, `Key: value` blocks under an
+optional name line (research/formats.md §2), the keys that tell one listing from another, and the
+small value grammars (runtime names, booleans, `{k=v,...}` configs).
+
+Every error is a ScenarioError(file, "line N", what was expected), never a traceback."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from pathlab.api import ScenarioError
+
+#: `Key: value` (or `Key:` with nothing after it). Keys are words in title case, as esxcli prints
+#: them (`Runtime Name`, `IOOperation Limit`, `UID`); device and path names (`naa.…`,
+#: `fc.…:…-naa.…`, `vmhba1:C0:T0:L0`) start in lower case or have no blank after their colons.
+KEY = re.compile(r"^\s*([A-Z][A-Za-z0-9 /()._-]{0,60}?):(?:\s+(.*?))?\s*$")
+#: A shell prompt pasted with the output (`[root@esx:~]`, `root@esx:~]`, `~ #`, `#`).
+_PROMPT = re.compile(r"^\s*(?:\[[^\]]*\]\s*[#$]?|\S*@\S*?\]\s*[#$]?|~\s*#|[#$])\s*")
+_COMMAND = re.compile(r"^(?:esxcli|localcli|esxcfg-[a-z]+|vicfg-[a-z]+|for|grep)\b")
+_TABLE = re.compile(r"^Name\s{2,}\S")
+RUNTIME_NAME = re.compile(r"^(vmhba\d+):C(\d+):T(\d+):L(\d+)$")
+
+#: Keys that belong to one listing only: seeing one in another reader's input names the listing
+#: the file really is.
+SIGNATURES: dict[str, tuple[str, ...]] = {
+    "esxcli storage nmp device list": (
+        "Storage Array Type", "Storage Array Type Device Config", "Path Selection Policy",
+        "Path Selection Policy Device Config", "Path Selection Policy Device Custom Config",
+        "Working Paths"),
+    "esxcli storage nmp path list": (
+        "Group State", "Array Priority", "Storage Array Type Path Config",
+        "Path Selection Policy Path Config"),
+    "esxcli storage core path list": (
+        "UID", "Plugin", "Adapter Identifier", "Target Identifier", "Adapter Transport Details",
+        "Target Transport Details", "Maximum IO Size"),
+    "esxcli storage core device list": (
+        "Display Name", "Has Settable Display Name", "Size", "Device Type", "Multipath Plugin",
+        "Devfs Path", "Vendor", "Model", "Revision"),
+    "esxcli storage nmp psp roundrobin deviceconfig get": (
+        "Byte Limit", "IOOperation Limit", "I/O Operation Limit", "Latency Evaluation Interval",
+        "Limit Type", "Number Of Sampling IOs Per Path", "Use Active Unoptimized Paths"),
+    "esxcli storage hpp device list": (
+        "Path Selection Scheme", "Path Selection Scheme Config", "Current Path", "Working Path Set",
+        "Use ANO", "Paths"),
+    "esxcli storage hpp path list": ("Path State",),
+}
+
+
+@dataclass
+class Block:
+    """One record: the name line above it (None for listings without one) and its keys, each
+    with its value and line number."""
+
+    header: str | None
+    line: int
+    last: int
+    fields: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+    def get(self, key: str) -> str | None:
+        return self.fields[key][0] if key in self.fields else None
+
+    def where(self, key: str) -> str:
+        return f"line {self.fields[key][1] if key in self.fields else self.line}"
+
+    @property
+    def label(self) -> str:
+        return f"`{self.header}`" if self.header else "the block"
+
+
+class Reader:
+    """Errors of one file, named as the user gave it."""
+
+    def __init__(self, path: str | Path, command: str) -> None:
+        self.name = str(path)
+        self.command = command
+        try:
+            data = Path(path).read_bytes()
+        except IsADirectoryError:
+            self.fail("", "is a directory, not a file")
+        except FileNotFoundError:
+            self.fail("", "no such file")
+        except OSError as e:
+            self.fail("", e.strerror or "cannot be read")
+        # A capture redirected by Windows PowerShell is UTF-16 with a byte order mark.
+        utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")
+        text = data.decode("utf-16" if utf16 else "utf-8", errors="replace").lstrip("\ufeff")
+        #: The lines as an editor numbers them (CR, LF or CRLF ends).
+        self.lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+    def fail(self, where: str | int, message: str) -> NoReturn:
+        raise ScenarioError(self.name, f"line {where}" if isinstance(where, int) else where, message)
+
+    def empty(self) -> NoReturn:
+        self.fail(1, f"no output: the file is empty; expected `{self.command}` output")
+
+
+def is_shell(line: str) -> bool:
+    """A prompt or a command pasted with the output, not output: `[root@esx:~] esxcli …`,
+    `~ # esxcli …`, `esxcli …`, or a bare prompt."""
+    prompt = _PROMPT.match(line)
+    rest = line[prompt.end():] if prompt else line.strip()
+    return bool(prompt and not rest) or bool(_COMMAND.match(rest))
+
+
+def blocks(reader: Reader) -> list[Block]:
+    """The file as blocks: a name line (optional) then `Key: value` lines; a blank line, a grep
+    `--`, a new name line or, for blocks without a name, a key seen again starts the next one.
+    Pasted prompts and commands are skipped."""
+    out: list[Block] = []
+    current: Block | None = None
+    for number, raw in enumerate(reader.lines, start=1):
+        line = raw.rstrip()
+        if not line.strip() or line.strip() == "--":
+            current = None
+            continue
+        key = KEY.match(line)
+        if key:
+            name, value = key.group(1).strip(), (key.group(2) or "").strip()
+            if current is None or (current.header is None and name in current.fields):
+                current = Block(None, number, number)
+                out.append(current)
+            elif name in current.fields:
+                reader.fail(number, f"`{name}` a second time in {current.label} (line {current.line}): "
+                                    "expected a blank line or a new name between two blocks")
+            current.fields[name] = (value, number)
+            current.last = number
+            continue
+        if is_shell(line):
+            continue
+        if current is not None and current.header is not None and not current.fields:
+            if _TABLE.match(current.header):
+                reader.fail(current.line, "a table header (`Name  Device  Vendor …`): this is a table such as "
+                                          f"`esxcli storage nmp satp rule list`, not `{reader.command}` output")
+            reader.fail(number, f"expected `Key: value` lines under {current.label} (line {current.line}), "
+                                f"found {line.strip()[:60]!r}")
+        current = Block(line.strip().rstrip(":").strip(), number, number)
+        out.append(current)
+    return out
+
+
+def check_listing(reader: Reader, block: Block, known: Iterable[str]) -> None:
+    """Refuses a block holding a key of another listing, naming that listing."""
+    own = set(known)
+    for key, (_, number) in block.fields.items():
+        if key in own:
+            continue
+        for command, keys in SIGNATURES.items():
+            if key in keys and command != reader.command:
+                reader.fail(number, f"`{key}` is printed by `{command}`: this is not `{reader.command}` output")
+
+
+def require(reader: Reader, block: Block, keys: Iterable[str],
+            filled: Iterable[str] = ("Device", "Runtime Name")) -> None:
+    """Refuses a block without one of `keys` (a truncated block, or another listing), or with
+    one of `filled` empty."""
+    missing = [k for k in keys if k not in block.fields]
+    if missing:
+        span = f"line {block.line}" if block.last == block.line else f"lines {block.line}–{block.last}"
+        listed = ", ".join(f"`{k}`" for k in missing)
+        reader.fail(block.line, f"{block.label} ({span}) has no {listed}: expected every `{reader.command}` "
+                                "block to have them (is the file cut short?)")
+    for key in filled:
+        if key in block.fields and not block.fields[key][0]:
+            reader.fail(block.where(key), f"`{key}` is empty")
+
+
+def integer(reader: Reader, block: Block, key: str, unit: str = "") -> int | None:
+    """The value of `key` as a whole number (an optional unit word after it), None when absent."""
+    value = block.get(key)
+    if value is None:
+        return None
+    text = value[: -len(unit)].strip() if unit and value.endswith(unit) else value
+    if not text.isdigit():
+        reader.fail(block.where(key), f"`{key}`: expected a whole number{' of ' + unit if unit else ''}, "
+                                      f"found {value[:40]!r}")
+    return int(text)
+
+
+def boolean(reader: Reader, block: Block, key: str) -> bool | None:
+    value = block.get(key)
+    if value is None:
+        return None
+    if value not in ("true", "false"):
+        reader.fail(block.where(key), f"`{key}`: expected true or false, found {value[:40]!r}")
+    return value == "true"
+
+
+def runtime_name(reader: Reader, block: Block, key: str, value: str) -> dict[str, Any]:
+    """`vmhbaA:Cc:Tt:Ll` as adapter, channel, target, lun."""
+    match = RUNTIME_NAME.match(value)
+    if not match:
+        reader.fail(block.where(key), f"`{key}`: expected a runtime name like vmhba2:C0:T1:L4, "
+                                      f"found {value[:40]!r}")
+    return {"adapter": match.group(1), "channel": int(match.group(2)), "target": int(match.group(3)),
+            "lun": int(match.group(4))}
+
+
+def path_list(value: str | None) -> list[str]:
+    """`vmhba3:C0:T1:L2, vmhba2:C0:T1:L2` as a list."""
+    return [p.strip() for p in (value or "").split(",") if p.strip()]
+
+
+def pairs(config: str, separators: str = ",;") -> dict[str, str]:
+    """`{TPG_id=1,TPG_state=AO}` or `{preferred=none;}` as a dict (the braces and empty
+    items dropped; a value's quotes removed)."""
+    out = {}
+    for item in re.split(f"[{re.escape(separators)}]", config.strip().strip("{}")):
+        key, sep, value = item.partition("=")
+        if sep and key.strip():
+            out[key.strip()] = value.strip().strip("'\"")
+    return out
+
+
+def frame(rows: list[dict[str, Any]], dtypes: dict[str, str], command: str) -> Any:
+    """The rows as a DataFrame with these columns in this order and these dtypes (pandas'
+    nullable ones, so a missing figure is <NA>, not a float NaN), tagged with the listing."""
+    import pandas as pd
+
+    df = pd.DataFrame(rows, columns=list(dtypes)).astype(dtypes)
+    df.attrs["listing"] = command
+    return df
