@@ -1,0 +1,141 @@
+"""`iostat -x` (sysstat 9 to 12; `-k`, `-m`, `-t`, `-y`, `-z`, `-d`, `-p`, `--pretty`) as text
+(research/formats.md §3.4). The column set is read from each `Device` header, so every version's
+reads: sysstat ≤ 11.4 `rrqm/s wrqm/s r/s w/s rkB/s wkB/s avgrq-sz avgqu-sz await [r_await w_await]
+svctm %util`, 11.5 to 12.0 `r/s w/s rkB/s wkB/s rrqm/s wrqm/s %rrqm %wrqm r_await w_await aqu-sz
+rareq-sz wareq-sz svctm %util`, 12.1 on with the discard (`d/s` …) and flush (`f/s f_await`)
+columns; `-m` prints `rMB/s`, older versions `rsec/s` without `-k`. `normalise` renames the old
+names to the current ones and converts MB/s and sectors to kB.
+
+The banner (`Linux 5.4.0 (host) 06/01/20 _x86_64_ (8 CPU)`), `avg-cpu` blocks and blank lines are
+skipped; a timestamp line (`-t`: `11/10/14 17:44:13`, `06/22/2020 12:46:10 AM`, ISO
+`2020-06-22T12:46:10+0000`, …) dates the report that follows it. Values may use a decimal comma
+(locales that print `0,00`). Human-readable values (`-h`: `1.2M`, `10.0%`) are refused."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pathlab.api import ScenarioError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+_BANNER = re.compile(r"^Linux \S+ \(.*\)\s+\S+\s+_\S+_\s+\(\d+ CPU\)\s*$")
+_NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
+_HUMAN = re.compile(r"^-?\d+(?:[.,]\d+)?[kMGTP%]$")
+_TIME_FORMATS = ("%m/%d/%y %H:%M:%S", "%m/%d/%Y %H:%M:%S", "%m/%d/%y %I:%M:%S %p", "%m/%d/%Y %I:%M:%S %p",
+                 "%d/%m/%Y %H:%M:%S", "%d.%m.%Y %H:%M:%S", "%d.%m.%y %H:%M:%S", "%Y-%m-%d %H:%M:%S",
+                 "%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M:%S")
+_TIME_SHAPE = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}[ T]\d{1,2}:\d\d:\d\d(?: ?[AaPp][Mm])?(?:Z|[+-]\d\d:?\d\d)?$")
+#: Old column names and the current ones, with the factor from the old unit to the new.
+RENAMES = {"avgqu-sz": ("aqu-sz", 1.0), "rMB/s": ("rkB/s", 1024.0), "wMB/s": ("wkB/s", 1024.0),
+           "dMB/s": ("dkB/s", 1024.0), "rsec/s": ("rkB/s", 0.5), "wsec/s": ("wkB/s", 0.5),
+           "avgrq-sz": ("areq-sz", 0.5)}
+
+
+def _time(text: str) -> datetime | None:
+    for fmt in _TIME_FORMATS:
+        try:
+            stamp = datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+        return stamp.replace(tzinfo=None)
+    return None
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """One row per report and device: `report` (from 0), `time` (with `-t`, else missing),
+    `device`, one float column per header column, named as the header prints it (`r/s`, `rkB/s`,
+    `r_await`, `aqu-sz` or `avgqu-sz`, `%util`, …), and the line."""
+    import pandas as pd
+
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
+    rows: list[dict[str, Any]] = []
+    columns: list[str] = []
+    order: dict[str, None] = {}
+    device_last = False
+    report, headers = -1, 0
+    stamp: datetime | None = None
+    pending: datetime | None = None
+    skip_cpu = False
+    orphan: tuple[str, int] | None = None  # a device name alone on its line (long names)
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip("\r")
+        where = f"line {number}"
+        words = line.split()
+        if skip_cpu:
+            skip_cpu = False
+            if words and all(_NUMBER.match(w) or _HUMAN.match(w) for w in words):
+                continue
+        if not words or _BANNER.match(line):
+            continue
+        if words[0] == "avg-cpu:":
+            skip_cpu = True
+            continue
+        if words[0].rstrip(":") == "Device" or words[-1] == "Device":
+            device_last = words[0].rstrip(":") != "Device"
+            columns = words[:-1] if device_last else words[1:]
+            if not columns or len(set(columns)) != len(columns):
+                raise ScenarioError(name, where, "a Device header without columns, or with a column twice")
+            order.update(dict.fromkeys(columns))
+            report, headers = report + 1, headers + 1
+            stamp, pending = pending, None
+            orphan = None
+            continue
+        if _TIME_SHAPE.match(line.strip()):
+            pending = _time(line.strip())
+            if pending is None:
+                raise ScenarioError(name, where, f"{line.strip()!r} looks like an iostat -t timestamp but is not a date")
+            continue
+        if not columns:
+            raise ScenarioError(name, where, "expected iostat output: a `Device` header line before the device lines, "
+                                             f"found {line.strip()[:50]!r}")
+        if orphan is not None:
+            if not (line[:1].isspace() and len(words) == len(columns)):
+                raise ScenarioError(name, f"line {orphan[1]}", f"{orphan[0]!r}: a device name alone on its line, not "
+                                                               f"followed by its {len(columns)} values")
+            device, values = orphan[0], words
+        elif len(words) == 1 and not line[:1].isspace():
+            orphan = (words[0], number)
+            continue
+        else:
+            if len(words) != len(columns) + 1:
+                raise ScenarioError(name, where, f"expected a device name and {len(columns)} values ({' '.join(columns)}), "
+                                                 f"found {len(words)} fields (truncated?)")
+            device, values = (words[-1], words[:-1]) if device_last else (words[0], words[1:])
+        orphan = None
+        row: dict[str, Any] = {"report": report, "time": stamp, "device": device, "line": number}
+        for column, value in zip(columns, values):
+            if _HUMAN.match(value):
+                raise ScenarioError(name, where, f"{value!r} in column {column}: human-readable values (iostat -h) "
+                                                 "are not supported; capture without -h")
+            if not _NUMBER.match(value):
+                raise ScenarioError(name, where, f"{value[:20]!r} in column {column} of {device} is not a number")
+            row[column] = float(value.replace(",", "."))
+        rows.append(row)
+    if orphan is not None:
+        raise ScenarioError(name, f"line {orphan[1]}", f"{orphan[0]!r}: a device name without its values (truncated?)")
+    if not headers:
+        raise ScenarioError(name, "line 1", "empty file: expected iostat -x output" if not text.strip() else
+                            "no `Device` header: not iostat output")
+    table = pd.DataFrame(rows, columns=["report", "time", "device", *order, "line"])
+    table = table.astype({"report": "Int64", "device": "string", "line": "Int64"} | {c: "float64" for c in order})
+    table["time"] = pd.to_datetime(table["time"])
+    return table
+
+
+def normalise(table: pd.DataFrame) -> pd.DataFrame:
+    """The same report with the current sysstat names: `avgqu-sz` → `aqu-sz`, `rMB/s`/`rsec/s` →
+    `rkB/s` (and `w…`, `d…`), `avgrq-sz` (sectors) → `areq-sz` (kB), values converted."""
+    out = table.copy()
+    for old, (new, factor) in RENAMES.items():
+        if old in out.columns and new not in out.columns:
+            out[new] = out.pop(old) * factor
+    return out

@@ -1,0 +1,229 @@
+"""`multipath -ll` and `multipath -l` (and `multipathd show topology`): every layout hosts print
+(research/formats.md §3.1, multipath-tools `libmultipath/print.c`).
+
+* multipath-tools ≥ 0.4.9 (RHEL 6 on): a map header `alias (wwid) dm-N VENDOR,PRODUCT` (no `(wwid)`
+  when the map has no alias, an `action: ` prefix while a map is being created or reloaded), then
+  `size=… features='…' hwhandler='…' wp=rw` (`wp=` missing in early versions), then path groups
+  `|-+- policy='service-time 0' prio=50 status=active` holding paths
+  `| |- 3:0:0:1 sdb 8:16 active ready running` (dm state, checker state — two words for
+  `i/o pending`, `i/o timeout` — and online state). `-l` runs no checker: the checker state is `undef`.
+* multipath-tools 0.4.7 and 0.4.8 (RHEL 4, 5): `[size=…][features=…][hwhandler=…][rw]` on the header
+  or the next line, groups `\\_ round-robin 0 [prio=1][active]`, paths
+  `  \\_ 2:0:0:6 sdb 8:16 [active][ready]` (RHEL 4: only the dm state, and no group priority).
+* native NVMe namespaces shown through multipath's `nvme` foreign library:
+  `eui.… [nvme]:nvme1n1 NVMe,MODEL,FIRMWARE`, paths `1:1:1 nvme1c1n1 0:0 n/a optimized live`.
+
+Log lines (`Aug 30 05:09:18 | …`, `12.345 | …`), checker messages (`sdb: checker msg is …`), the
+`===== paths list =====` block of `-v3`/`-v4` and `multipathd> ` prompts are skipped; any other line
+that is not part of the topology is refused with its line number."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pathlab.api import ScenarioError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The two tables and their columns.
+MAP_COLUMNS = ["name", "wwid", "dm", "vendor", "product", "revision", "size", "size_bytes", "features",
+               "hwhandler", "wp", "action", "paths", "line"]
+PATH_COLUMNS = ["map", "group", "selector", "group_prio", "group_status", "hctl", "device", "dev_t",
+                "dm_state", "checker_state", "online_state", "line"]
+
+ACTIONS = ("create", "reload", "switchpg", "rename", "resize", "reject", "unchanged")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_LOG = re.compile(r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d+\.\d+) \| ")
+_CHECKER_MSG = re.compile(r"^\S+: checker msg is ")
+#: The tree drawn in front of groups and paths: `|-+- `, `` `- ``, `\\_ ` and spaces.
+_TREE = re.compile(r"^[\s|`+\\_-]*")
+_DM = re.compile(r" (dm-\d+|undef|\[[A-Za-z0-9_-]+\]:\S+)(?= |$)")
+_PROPS = re.compile(r"^size=(?P<size>\S+) features='(?P<features>[^']*)' hwhandler='(?P<hwhandler>[^']*)'"
+                    r"(?: wp=(?P<wp>\S+))?\s*$")
+_OLD_PROPS = re.compile(r"^\[size=(?P<size>[^\]]*)\]\[features=(?P<features>[^\]]*)\]"
+                        r"\[hwhandler=(?P<hwhandler>[^\]]*)\](?:\[(?P<wp>[^\]]*)\])?\s*$")
+_GROUP = re.compile(r"^policy='(?P<selector>[^']*)' prio=(?P<prio>\S+) status=(?P<status>\S+)\s*$")
+_OLD_GROUP = re.compile(r"^(?P<selector>[a-z][\w-]*(?: \d+)?) (?:\[prio=(?P<prio>[^\]]*)\])?"
+                        r"\[(?P<status>[a-z]+)\]\s*$")
+_PATH = re.compile(r"^(?P<hctl>\d+:\d+:\d+(?::\d+)?|#:#:#:#)\s+(?P<device>\S+)\s+(?P<dev_t>\d+:\d+|#:#)"
+                   r"(?:\s+(?P<rest>.*?))?\s*$")
+_SIZE_UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50, "E": 1 << 60}
+_INT64 = 1 << 63
+
+
+def _size_bytes(size: str) -> float | None:
+    """`54T`, `2.0G`, `576 GB` (RHEL 4/5) as bytes; a bare number (the nvme foreign library prints
+    the namespace's sysfs `size`) counts 512-byte sectors."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)?) ?([KMGTPE]?)B?", size.strip())
+    if not m:
+        return None
+    value = float(m.group(1))
+    return value * _SIZE_UNITS[m.group(2)] if m.group(2) else value * 512
+
+
+def _prio(text: str | None, name: str, where: str) -> int | None:
+    if text is None or text in ("", "undef"):
+        return None
+    if not re.fullmatch(r"-?\d+", text) or abs(int(text)) >= _INT64:
+        raise ScenarioError(name, where, f"prio={text!r}: expected a whole number")
+    return int(text)
+
+
+def _header(line: str) -> dict[str, Any] | None:
+    """The map a header line names, or None if the line is not a header."""
+    if not line or line[0].isspace():
+        return None
+    action = None
+    m = re.match(r"^([a-z]+): (.*)$", line)
+    if m and m.group(1) in ACTIONS:
+        action, line = m.group(1), m.group(2)
+    props = None
+    inline = line.find(" [size=")
+    if inline >= 0:
+        line, props = line[:inline], line[inline + 1:]
+    dm = _DM.search(line)
+    if dm:
+        left, vp = line[:dm.start()], line[dm.end():].strip()
+        if vp and "," not in vp:
+            return None
+    else:
+        left, vp = line.rstrip(), ""
+        if not (left.endswith(")") and " (" in left):
+            return None
+    name, wwid = left, left
+    if left.endswith(")") and " (" in left:
+        cut = left.rfind(" (")
+        name, wwid = left[:cut], left[cut + 2:-1]
+        if not re.fullmatch(r"\S+", name):  # an alias has no spaces (a bare wwid may: `1IET     00080001`)
+            return None
+    if not name or "'" in name or "=" in name:
+        return None
+    vendor = product = revision = None
+    if vp:
+        vendor, _, product = vp.partition(",")
+        if dm and dm.group(1).startswith("[") and product.count(",") == 1:
+            product, _, revision = product.partition(",")
+        vendor, product = vendor.strip(), product.strip()
+    return {"name": name, "wwid": wwid, "dm": dm.group(1) if dm else None, "vendor": vendor,
+            "product": product, "revision": revision, "action": action, "_props": props}
+
+
+def _props(m: re.Match[str]) -> dict[str, Any]:
+    unquote = lambda s: s.strip().strip('"').strip() if s is not None else None  # noqa: E731
+    size = unquote(m.group("size")) or ""
+    return {"size": size, "size_bytes": _size_bytes(size), "features": unquote(m.group("features")),
+            "hwhandler": unquote(m.group("hwhandler")), "wp": unquote(m.group("wp"))}
+
+
+def _path_states(rest: str | None) -> tuple[str | None, str | None, str | None] | None:
+    """(dm state, checker state, online state) of what follows major:minor, or None."""
+    if not rest:
+        return None
+    if rest.startswith("["):
+        states = re.findall(r"\[([^\]]*)\]", rest)
+        if not states or re.sub(r"\[[^\]]*\]", "", rest).strip():
+            return None
+        return states[0].strip(), states[1].strip() if len(states) > 1 else None, None
+    words = rest.split()
+    if len(words) < 3:
+        return None
+    return words[0], " ".join(words[1:-1]), words[-1]
+
+
+def read(path: str | Path) -> dict[str, pd.DataFrame]:
+    """`maps` (one row per map: name, wwid, dm device, vendor, product, size as printed and in bytes,
+    features, hardware handler, write permission, pending action, number of paths, line) and `paths`
+    (one row per path: map, group number from 1, selector, group priority and status, H:C:T:L,
+    device, major:minor, dm, checker and online states, line)."""
+    import pandas as pd
+
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
+    maps: list[dict[str, Any]] = []
+    paths: list[dict[str, Any]] = []
+    group: dict[str, Any] | None = None
+    need_props: int | None = None
+    in_paths_list = False
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = _ANSI.sub("", raw.rstrip("\r"))
+        if line.startswith("multipathd> "):
+            line = line[len("multipathd> "):]
+        where = f"line {number}"
+        if not line.strip() or _LOG.match(line) or _CHECKER_MSG.match(line):
+            continue
+        if line.strip() == "===== paths list =====":
+            in_paths_list = True
+            continue
+        if need_props is not None:
+            m = _PROPS.match(line) or _OLD_PROPS.match(line)
+            if not m:
+                raise ScenarioError(name, where, "expected the map's `size=… features='…' hwhandler='…'` line "
+                                                 f"after the map header at line {need_props}, found {line.strip()[:50]!r}")
+            maps[-1].update(_props(m))
+            need_props = None
+            continue
+        header = _header(line)
+        if in_paths_list and header is None:
+            continue
+        in_paths_list = False
+        if header is not None:
+            inline = header.pop("_props")
+            header.update(size=None, size_bytes=None, features=None, hwhandler=None, wp=None, paths=0, line=number)
+            maps.append(header)
+            group = None
+            if inline is not None:
+                m = _OLD_PROPS.match(inline)
+                if not m:
+                    raise ScenarioError(name, where, f"expected [size=…][features=…][hwhandler=…], found {inline[:50]!r}")
+                header.update(_props(m))
+            else:
+                need_props = number
+            continue
+        tree = _TREE.match(line)
+        body = line[tree.end():] if tree else line
+        m_group = _GROUP.match(body) or (_OLD_GROUP.match(body) if line.lstrip().startswith("\\_") else None)
+        m_path = _PATH.match(body)
+        if m_group and not m_path:
+            if not maps:
+                raise ScenarioError(name, where, "a path group before any map header (`mpatha (3600…) dm-0 VENDOR,PRODUCT`)")
+            maps[-1]["_groups"] = maps[-1].get("_groups", 0) + 1
+            group = {"map": maps[-1]["name"], "group": maps[-1]["_groups"], "selector": m_group.group("selector"),
+                     "group_prio": _prio(m_group.group("prio"), name, where), "group_status": m_group.group("status")}
+            continue
+        if m_path:
+            if group is None:
+                raise ScenarioError(name, where, "a path line before any path group (`|-+- policy='…' prio=… status=…`)")
+            states = _path_states(m_path.group("rest"))
+            if states is None:
+                raise ScenarioError(name, where, "expected `dm_state checker_state online_state` (or `[active][ready]`) "
+                                                 f"after {m_path.group('dev_t')}, found {(m_path.group('rest') or '')[:40]!r}")
+            paths.append({**group, "hctl": m_path.group("hctl"), "device": m_path.group("device"),
+                          "dev_t": m_path.group("dev_t"), "dm_state": states[0], "checker_state": states[1],
+                          "online_state": states[2], "line": number})
+            maps[-1]["paths"] += 1
+            continue
+        raise ScenarioError(name, where, "expected a map header (`mpatha (3600…) dm-0 VENDOR,PRODUCT`), a path group "
+                                         f"(`|-+- policy='…' prio=… status=…`) or a path (`|- 3:0:0:1 sdb 8:16 active "
+                                         f"ready running`), found {line.strip()[:50]!r}")
+    if need_props is not None:
+        raise ScenarioError(name, f"line {need_props}", "the file ends after this map header: expected "
+                                                        "`size=… features='…' hwhandler='…'` next (truncated?)")
+    if not maps:
+        where = "line 1"
+        raise ScenarioError(name, where, "empty file: expected `multipath -ll` output" if not text.strip() else
+                            "no multipath map: not `multipath -ll` output")
+    for entry in maps:
+        entry.pop("_groups", None)
+    map_table = pd.DataFrame(maps, columns=MAP_COLUMNS).astype(
+        {c: "string" for c in MAP_COLUMNS if c not in ("size_bytes", "paths", "line")}
+        | {"size_bytes": "float64", "paths": "Int64", "line": "Int64"})
+    path_table = pd.DataFrame(paths, columns=PATH_COLUMNS).astype(
+        {c: "string" for c in PATH_COLUMNS if c not in ("group", "group_prio", "line")}
+        | {"group": "Int64", "group_prio": "Int64", "line": "Int64"})
+    return {"maps": map_table, "paths": path_table}

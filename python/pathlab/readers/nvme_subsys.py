@@ -1,0 +1,271 @@
+"""`nvme list-subsys` and `nvme show-topology` (nvme-cli), as text or JSON (`-o json`): the paths of
+native NVMe multipath subsystems, with controller and ANA states (research/formats.md §3.5,
+nvme-cli `nvme-print-stdout.c` and `nvme-print-json.c`).
+
+Text: a subsystem line `nvme-subsys0 - NQN=…`, indented `hostnqn=…`/`iopolicy=…` lines, a `\\`
+line, then ` +- nvme0 tcp traddr=…,trsvcid=4420 live optimized` per controller (nvme-cli 1.x prints
+the address fields separated by spaces and no ANA state; the state is missing in the oldest).
+`show-topology` nests paths under ` +- ns 1` (`+- ns id 1` in its first version), under
+` +- nvme0n1 (ns 1)` with path rows `+- nvme0c0n1 optimized 0 nvme0 tcp … live` (ranking by
+multipath), or lists ` +- ns 1 live optimized` under each controller (ranking by controller).
+
+JSON: nvme-cli 1.x `{"Subsystems": [{"Name", "NQN"}, {"Paths": […]}, …]}` (each subsystem's paths
+in the element after it); 2.x `[{"HostNQN", "Subsystems": [{"Name", "NQN", "IOPolicy"?, "Paths": […]}]}]`,
+and for `show-topology` `"Namespaces": [{"NSID", "Paths": […]}]` whose paths are either flat
+(`Name`, `Transport`, `Address`, `State`, `ANAState`) or `{"Path", "ANAState", "Controller": [{…}]}`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pathlab.api import ScenarioError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+COLUMNS = ["subsystem", "nqn", "hostnqn", "iopolicy", "nsid", "path", "controller", "transport", "address",
+           "state", "ana_state", "line"]
+#: Controller states (kernel `nvme_sysfs_show_state`) and ANA states (`nvme_ana_state_names`).
+STATES = ("new", "live", "resetting", "connecting", "deleting", "dead", "unknown")
+ANA_STATES = ("optimized", "non-optimized", "inaccessible", "persistent-loss", "change")
+_SUBSYS = re.compile(r"^(?P<name>nvme-subsys\d+) - NQN=(?P<nqn>.*?)\s*$")
+_ATTR = re.compile(r"^\s+(?P<key>hostnqn|hostid|iopolicy|model|serial|firmware|type)=(?P<value>.*?)\s*$")
+_NS = re.compile(r"^\s*\+- ns(?: id)? (?P<nsid>\d+)\s*$")
+_NS_HEAD = re.compile(r"^\s*\+- (?P<head>nvme\d+n\d+) \(ns (?P<nsid>\d+)\)\s*$")
+_NS_UNDER_CTRL = re.compile(r"^\s*\+- ns (?P<nsid>\d+) (?P<rest>.*)$")
+_ROW = re.compile(r"^\s*\+- (?P<body>\S.*)$")
+_CTRL = re.compile(r"^nvme\d+(?:c\d+n\d+)?$")
+_PATH_NAME = re.compile(r"^nvme\d+c\d+n\d+$")
+_TRANSPORT = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+def _tail_states(words: list[str]) -> tuple[list[str], str | None, str | None]:
+    """Splits `… live optimized` into (the words before, state, ANA state)."""
+    ana = state = None
+    if words and words[-1] in ANA_STATES:
+        ana = words.pop()
+    if len(words) >= 3 and words[-3:] == ["deleting", "(no", "IO)"]:
+        del words[-3:]
+        state = "deleting (no IO)"
+    elif len(words) >= 2 and words[-2:] == ["unknown", "state"]:
+        del words[-2:]
+        state = "unknown state"
+    elif words and words[-1] in STATES:
+        state = words.pop()
+    return words, state, ana
+
+
+def _read_text(name: str, text: str) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    subsys: dict[str, Any] | None = None
+    nsid: int | None = None
+    ctrl_row: dict[str, Any] | None = None  # the controller a `+- ns N state ana` line belongs to
+    count_at: dict[int, int] = {}
+
+    def close(s: dict[str, Any] | None) -> None:
+        if s is not None and count_at[s["line"]] == len(rows):
+            raise ScenarioError(name, f"line {s['line']}", f"subsystem {s['subsystem']} lists no controller "
+                                                           "(` +- nvme0 tcp traddr=… live`): truncated?")
+
+    lines = text.split("\n")
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r")
+        where = f"line {number}"
+        if not line.strip() or line.strip() == "\\":
+            continue
+        m = _SUBSYS.match(line)
+        if m:
+            close(subsys)
+            if not m.group("nqn"):
+                raise ScenarioError(name, where, "expected `nvme-subsysN - NQN=<subsystem NQN>`, the NQN is empty")
+            subsys = {"subsystem": m.group("name"), "nqn": m.group("nqn"), "hostnqn": None, "iopolicy": None,
+                      "line": number}
+            count_at[number] = len(rows)
+            nsid, ctrl_row = None, None
+            continue
+        if subsys is None:
+            raise ScenarioError(name, where, "expected a subsystem line `nvme-subsys0 - NQN=…` first, found "
+                                             f"{line.strip()[:50]!r}")
+        m = _ATTR.match(line)
+        if m:
+            if m.group("key") in ("hostnqn", "iopolicy"):
+                subsys[m.group("key")] = m.group("value")
+            continue
+        m = _NS.match(line) or _NS_HEAD.match(line)
+        if m:
+            nsid, ctrl_row = int(m.group("nsid")), None
+            continue
+        m = _NS_UNDER_CTRL.match(line)
+        if m and ctrl_row is not None:
+            words, state, ana = _tail_states(m.group("rest").split())
+            if words:
+                raise ScenarioError(name, where, f"expected `+- ns N <state> [<ANA state>]`, found {line.strip()[:50]!r}")
+            rows.append({**ctrl_row, "nsid": int(m.group("nsid")), "state": state, "ana_state": ana, "line": number})
+            continue
+        m = _ROW.match(line)
+        if not m:
+            raise ScenarioError(name, where, "expected a controller line ` +- nvme0 tcp traddr=… live [optimized]`, "
+                                             f"found {line.strip()[:50]!r}")
+        words = m.group("body").split()
+        base = {k: subsys[k] for k in ("subsystem", "nqn", "hostnqn", "iopolicy")}
+        if len(words) >= 2 and _PATH_NAME.match(words[0]) and words[1] in ANA_STATES:
+            # show-topology ranked by multipath: path, ANA state, [numa nodes | queue depth], controller …
+            at = next((i for i in range(2, len(words)) if re.fullmatch(r"nvme\d+", words[i])), None)
+            if at is None or at > 3 or len(words) < at + 2:
+                raise ScenarioError(name, where, "expected `+- nvmeXcYnZ <ANA state> [numa|qdepth] nvmeX <transport> "
+                                                 f"<address> <state>`, found {line.strip()[:60]!r}")
+            rest, state, _ = _tail_states(words[at + 2:])
+            rows.append({**base, "nsid": nsid, "path": words[0], "controller": words[at], "transport": words[at + 1],
+                         "address": " ".join(rest) or None, "state": state, "ana_state": words[1], "line": number})
+            continue
+        if len(words) < 2 or not _CTRL.match(words[0]) or not _TRANSPORT.match(words[1]):
+            raise ScenarioError(name, where, "expected ` +- nvme0 <transport> <address> <state> [<ANA state>]`, "
+                                             f"found {line.strip()[:60]!r}")
+        rest, state, ana = _tail_states(words[2:])
+        if not rest and state is None:
+            raise ScenarioError(name, where, f"expected the address and state of {words[0]} after {words[1]!r} "
+                                             "(truncated?)")
+        row = {**base, "nsid": nsid, "path": None, "controller": words[0], "transport": words[1],
+               "address": " ".join(rest) or None, "state": state, "ana_state": ana, "line": number}
+        if state is None and ana is None and _namespaces_follow(lines, number):
+            ctrl_row = row  # show-topology ranked by controller: namespaces follow
+            continue
+        rows.append(row)
+    close(subsys)
+    return rows
+
+
+def _namespaces_follow(lines: list[str], number: int) -> bool:
+    """Whether the lines after line `number` (from 1) are ` \\` and `+- ns N …` (ranking by controller)."""
+    after = [line.strip() for line in lines[number:number + 3] if line.strip()]
+    return len(after) >= 2 and after[0] == "\\" and bool(_NS_UNDER_CTRL.match(" " + after[1]))
+
+
+def _str(value: Any, name: str, where: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value or None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise ScenarioError(name, where, f"expected a string, found {type(value).__name__}")
+
+
+def _list(value: Any, name: str, where: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ScenarioError(name, where, f"expected a list, found {type(value).__name__}")
+    return value
+
+
+def _dict(value: Any, name: str, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ScenarioError(name, where, f"expected an object, found {type(value).__name__}")
+    return value
+
+
+def _read_json(name: str, text: str) -> list[dict[str, Any]]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(name, f"line {e.lineno}", f"not JSON: {e.msg}") from None
+    except (ValueError, RecursionError) as e:
+        raise ScenarioError(name, "line 1", f"not JSON that can be read: {str(e)[:60]}") from None
+    hosts = doc if isinstance(doc, list) else [doc]
+    rows: list[dict[str, Any]] = []
+    for h, host in enumerate(hosts):
+        hwhere = f"[{h}]" if isinstance(doc, list) else "(top)"
+        host = _dict(host, name, hwhere)
+        hostnqn = _str(host.get("HostNQN"), name, f"{hwhere}.HostNQN")
+        subsys: dict[str, Any] | None = None
+        for i, item in enumerate(_list(host.get("Subsystems"), name, f"{hwhere}.Subsystems")):
+            where = f"{hwhere}.Subsystems[{i}]"
+            item = _dict(item, name, where)
+            if "NQN" in item or "Name" in item:
+                subsys = {"subsystem": _str(item.get("Name"), name, f"{where}.Name"),
+                          "nqn": _str(item.get("NQN"), name, f"{where}.NQN"), "hostnqn": hostnqn,
+                          "iopolicy": _str(item.get("IOPolicy"), name, f"{where}.IOPolicy")}
+            if subsys is None:
+                raise ScenarioError(name, where, "paths before any subsystem (an object with Name and NQN)")
+            rows.extend(_json_paths(name, item, subsys, where))
+    return rows
+
+
+def _json_controller(name: str, obj: dict[str, Any], where: str) -> dict[str, Any]:
+    """Controller fields of an object: `Name` (or a `Controller` name), transport, address, state."""
+    ctrl = obj.get("Name", obj.get("Controller") if isinstance(obj.get("Controller"), str) else None)
+    return {"controller": _str(ctrl, name, f"{where}.Name"),
+            "transport": _str(obj.get("Transport"), name, f"{where}.Transport"),
+            "address": _str(obj.get("Address"), name, f"{where}.Address"),
+            "state": _str(obj.get("State"), name, f"{where}.State")}
+
+
+def _json_path(name: str, p: dict[str, Any], where: str) -> dict[str, Any]:
+    """A path object: flat (`Name`, `Transport`, …, `ANAState`) or with its controller nested
+    (`Path`, `ANAState`, `Controller`: [{`Name`, `Transport`, `Address`, `State`}], nvme-cli ≥ 2.12)."""
+    row = {"path": _str(p.get("Path"), name, f"{where}.Path"),
+           "ana_state": _str(p.get("ANAState"), name, f"{where}.ANAState"), **_json_controller(name, p, where)}
+    nested = p.get("Controller")
+    if isinstance(nested, list):
+        for c, entry in enumerate(nested):
+            cwhere = f"{where}.Controller[{c}]"
+            row.update({k: v for k, v in _json_controller(name, _dict(entry, name, cwhere), cwhere).items()
+                        if v is not None})
+    elif nested is not None and not isinstance(nested, str):
+        raise ScenarioError(name, f"{where}.Controller", f"expected a list or a name, found {type(nested).__name__}")
+    return row
+
+
+def _json_paths(name: str, item: dict[str, Any], subsys: dict[str, Any], where: str) -> list[dict[str, Any]]:
+    rows = []
+    for j, p in enumerate(_list(item.get("Paths"), name, f"{where}.Paths")):
+        rows.append({**subsys, "nsid": None, **_json_path(name, _dict(p, name, f"{where}.Paths[{j}]"),
+                                                          f"{where}.Paths[{j}]")})
+    for k, ns in enumerate(_list(item.get("Namespaces"), name, f"{where}.Namespaces")):
+        nwhere = f"{where}.Namespaces[{k}]"
+        ns = _dict(ns, name, nwhere)
+        nsid = ns.get("NSID")
+        if nsid is not None and (not isinstance(nsid, int) or isinstance(nsid, bool) or not 0 <= nsid < 1 << 32):
+            raise ScenarioError(name, f"{nwhere}.NSID", f"expected a namespace number, found {nsid!r}")
+        for j, p in enumerate(_list(ns.get("Paths"), name, f"{nwhere}.Paths")):
+            rows.append({**subsys, "nsid": nsid, **_json_path(name, _dict(p, name, f"{nwhere}.Paths[{j}]"),
+                                                              f"{nwhere}.Paths[{j}]")})
+        for j, c in enumerate(_list(ns.get("Controller"), name, f"{nwhere}.Controller")):
+            cwhere = f"{nwhere}.Controller[{j}]"
+            rows.append({**subsys, "nsid": nsid, "path": None, "ana_state": None,
+                         **_json_controller(name, _dict(c, name, cwhere), cwhere)})
+    for k, c in enumerate(_list(item.get("Controllers"), name, f"{where}.Controllers")):
+        cwhere = f"{where}.Controllers[{k}]"
+        c = _dict(c, name, cwhere)
+        ctrl = _json_controller(name, c, cwhere)
+        paths = _list(c.get("Paths"), name, f"{cwhere}.Paths")
+        for j, p in enumerate(paths):
+            p = _dict(p, name, f"{cwhere}.Paths[{j}]")
+            rows.append({**subsys, "nsid": None, **ctrl, "path": _str(p.get("Path"), name, f"{cwhere}.Paths[{j}].Path"),
+                         "ana_state": _str(p.get("ANAState"), name, f"{cwhere}.Paths[{j}].ANAState")})
+        if not paths:
+            rows.append({**subsys, "nsid": None, **ctrl, "path": None, "ana_state": None})
+    return rows
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """One row per path (per namespace for `show-topology`): subsystem name and NQN, host NQN and
+    I/O policy when shown, namespace id, path device (`nvme0c0n1`, when shown), controller,
+    transport, address, controller state (`live`, `connecting`, …) and ANA state (`optimized`,
+    `non-optimized`, `inaccessible`, …; missing when not shown), and the line (text only)."""
+    import pandas as pd
+
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
+    if not text.strip():
+        raise ScenarioError(name, "line 1", "empty file: expected `nvme list-subsys` or `nvme show-topology` output")
+    rows = _read_json(name, text) if text.lstrip()[:1] in "[{" else _read_text(name, text)
+    if not rows:
+        raise ScenarioError(name, "line 1", "no subsystem with a controller: not `nvme list-subsys` output")
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    return table.astype({c: "string" for c in COLUMNS if c not in ("nsid", "line")} | {"nsid": "Int64", "line": "Int64"})
