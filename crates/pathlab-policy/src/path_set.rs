@@ -20,25 +20,63 @@ pub struct PathSet {
     /// Whether any working path is active-optimized; kept current on every change so that the
     /// per-I/O usability test is O(1).
     has_optimized: bool,
-    /// Position of each path by id, kept once the device has more paths than a linear search
-    /// handles faster: look-ups stay O(1) however many paths there are.
-    positions: HashMap<PathId, usize>,
+    /// Position of each path by id: a look-up is O(1) however many paths there are.
+    positions: Positions,
 }
 
-/// Up to this many paths, `index_of` searches the list (faster than hashing for a few).
-const LINEAR_SEARCH_PATHS: usize = 16;
+/// Where each path id sits in discovery order.
+#[derive(Clone, Debug)]
+enum Positions {
+    /// Ids close together (the harness numbers a device's paths so): a table indexed by
+    /// `id - first`, at most 4 slots per path.
+    Dense { first: u32, slots: Vec<Option<u32>> },
+    /// Ids spread apart.
+    Sparse(HashMap<PathId, usize>),
+}
+
+impl Default for Positions {
+    fn default() -> Self {
+        Positions::Dense { first: 0, slots: Vec::new() }
+    }
+}
 
 impl PathSet {
     pub fn add(&mut self, path: &PathDesc) {
         self.entries.push(Entry { id: path.id, name: path.name.to_string(), alua: path.alua, failed: false });
-        let n = self.entries.len();
-        if n == LINEAR_SEARCH_PATHS + 1 {
-            self.positions = self.entries.iter().enumerate().rev().map(|(i, e)| (e.id, i)).collect();
-        } else if n > LINEAR_SEARCH_PATHS {
-            self.positions.entry(path.id).or_insert(n - 1);
-        }
+        self.place(path.id, self.entries.len() - 1);
         if path.alua == AluaState::ActiveOptimized {
             self.has_optimized = true;
+        }
+    }
+
+    /// Records where a new path sits: O(1) amortized while ids come in order.
+    fn place(&mut self, id: PathId, index: usize) {
+        let n = self.entries.len();
+        if let Positions::Dense { first, slots } = &mut self.positions {
+            if slots.is_empty() {
+                *first = id.0;
+            }
+            let lo = (*first).min(id.0);
+            let span = (*first as usize + slots.len()).max(id.0 as usize + 1) - lo as usize;
+            if span <= 4 * n {
+                if lo < *first {
+                    let shift = (*first - lo) as usize;
+                    slots.splice(0..0, std::iter::repeat_n(None, shift));
+                    *first = lo;
+                }
+                let slot = (id.0 - *first) as usize;
+                if slot >= slots.len() {
+                    slots.resize(slot + 1, None);
+                }
+                slots[slot].get_or_insert(index as u32);
+                return;
+            }
+            let map = self.entries.iter().enumerate().rev().map(|(i, e)| (e.id, i)).collect();
+            self.positions = Positions::Sparse(map);
+            return;
+        }
+        if let Positions::Sparse(map) = &mut self.positions {
+            map.entry(id).or_insert(index);
         }
     }
 
@@ -60,10 +98,13 @@ impl PathSet {
 
     /// Position of a path in discovery order.
     pub fn index_of(&self, id: PathId) -> Option<usize> {
-        if self.entries.len() <= LINEAR_SEARCH_PATHS {
-            return self.entries.iter().position(|e| e.id == id);
+        match &self.positions {
+            Positions::Dense { first, slots } => {
+                let slot = id.0.checked_sub(*first)? as usize;
+                slots.get(slot).copied().flatten().map(|i| i as usize)
+            }
+            Positions::Sparse(map) => map.get(&id).copied(),
         }
-        self.positions.get(&id).copied()
     }
 
     pub fn set_failed(&mut self, id: PathId, failed: bool) {
