@@ -4,8 +4,10 @@ seeds cannot tell apart (paired on common random numbers, `stats.distinguishable
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # loaded when replications are tabulated: `pathlab` starts fast
+    import pandas as pd
 
 from pathlab.api import _read
 from pathlab.figures import HEADLINE, KEYS
@@ -23,6 +25,8 @@ def replicate(file: str, sets: Sequence[str], settings: Sequence[tuple[str, str 
     rows: dict[str, dict] = {}
     run_local(job, points, default_workers(), lambda row: rows.__setitem__(row["point"], row))
     labels = [label for label, _, _ in settings for _ in seeds]
+    import pandas as pd
+
     return pd.DataFrame([{"setting": label, "seed": p.seed, **{f: rows[job.key(p)][f] for f in KEYS}}
                          for label, p in zip(labels, points)])
 

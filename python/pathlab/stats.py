@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import pandas as pd
-from scipy import stats
+if TYPE_CHECKING:  # pandas and scipy load when a statistic is computed: `pathlab` starts fast
+    import pandas as pd
 
 LEVEL = 0.95
 
@@ -17,6 +18,9 @@ def half_width(values: Sequence[float]) -> float:
     n = len(values)
     if n < 2:
         return math.nan
+    import pandas as pd
+    from scipy import stats
+
     sd = pd.Series(values, dtype=float).std(ddof=1)
     return float(stats.t.ppf(0.5 + LEVEL / 2, n - 1) * sd / math.sqrt(n))
 

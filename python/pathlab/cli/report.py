@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import pandas as pd
 
 from pathlab.api import ScenarioError, _read
 from pathlab.cli.common import handle_errors
@@ -44,6 +43,8 @@ def from_file(result: str, scenario: str | None) -> str:
             raise ScenarioError(result, "", "not a table written by pathlab sweep (its STEM-runs.parquet)")
         return report.sweep_report(table.to_pandas(), json.loads(meta))
     if result.endswith(".csv"):
+        import pandas as pd
+
         runs = pd.read_csv(result)
         if not {"setting", "seed", "iops"} <= set(runs.columns):
             raise ScenarioError(result, "", "expected the CSV of `pathlab compare --seeds N --format csv`")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-import pandas as pd
 
 from pathlab.cli.common import (
     format_option,
@@ -78,6 +77,8 @@ def _optional_sections(data: dict) -> list[str]:
 
 def csv_lines(rows: list[dict]) -> str:
     """Rows of flat dicts as CSV with a header, without a trailing newline."""
+    import pandas as pd
+
     return pd.DataFrame(rows).to_csv(index=False, lineterminator="\n").rstrip("\n")
 
 

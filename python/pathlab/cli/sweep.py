@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
+
+if TYPE_CHECKING:  # loaded when a sweep writes its tables: `pathlab` starts fast
+    import pandas as pd
 from rich.console import Console
 
 from pathlab.api import Scenario, ScenarioError, _read
@@ -52,6 +53,9 @@ class Eta:
 
 
 def write_table(df: pd.DataFrame, stem: Path, meta: dict) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     table = pa.Table.from_pandas(df, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"pathlab": json.dumps(meta).encode()})
     pq.write_table(table, stem.with_suffix(".parquet"))
@@ -116,6 +120,8 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
         run_local(job, todo, workers or default_workers(), done)
 
     keys = [a.key for a in axes]
+    import pandas as pd
+
     runs = pd.DataFrame([finished[ids[p]] for p in points]).drop(columns="point")
     points_df = aggregate(runs, ["variant", *keys], FIGURES)
     meta = {"kind": "sweep", "file": file, "scenario": base.name, "study": _read(file) if cases else "", "text": job.text,
