@@ -17,6 +17,7 @@ mod nmp;
 mod nvme;
 mod params;
 mod path_set;
+mod positions;
 mod powerpath;
 mod registry;
 mod spdk;

@@ -2,8 +2,8 @@
 //! not, and ALUA state. Which paths are usable follows ESXi's VMW_SATP_ALUA rule: active-optimized
 //! paths, and active-non-optimized ones only when no optimized path is left or `useANO=1`.
 
+use crate::positions::PathPositions;
 use crate::{AluaState, GroupState, PathDesc, PathGroup, PathId};
-use std::collections::HashMap;
 
 #[derive(Clone, Debug)]
 struct Entry {
@@ -21,62 +21,15 @@ pub struct PathSet {
     /// per-I/O usability test is O(1).
     has_optimized: bool,
     /// Position of each path by id: a look-up is O(1) however many paths there are.
-    positions: Positions,
-}
-
-/// Where each path id sits in discovery order.
-#[derive(Clone, Debug)]
-enum Positions {
-    /// Ids close together (the harness numbers a device's paths so): a table indexed by
-    /// `id - first`, at most 4 slots per path.
-    Dense { first: u32, slots: Vec<Option<u32>> },
-    /// Ids spread apart.
-    Sparse(HashMap<PathId, usize>),
-}
-
-impl Default for Positions {
-    fn default() -> Self {
-        Positions::Dense { first: 0, slots: Vec::new() }
-    }
+    positions: PathPositions,
 }
 
 impl PathSet {
     pub fn add(&mut self, path: &PathDesc) {
         self.entries.push(Entry { id: path.id, name: path.name.to_string(), alua: path.alua, failed: false });
-        self.place(path.id, self.entries.len() - 1);
+        self.positions.add(path.id, self.entries.len() - 1);
         if path.alua == AluaState::ActiveOptimized {
             self.has_optimized = true;
-        }
-    }
-
-    /// Records where a new path sits: O(1) amortized while ids come in order.
-    fn place(&mut self, id: PathId, index: usize) {
-        let n = self.entries.len();
-        if let Positions::Dense { first, slots } = &mut self.positions {
-            if slots.is_empty() {
-                *first = id.0;
-            }
-            let lo = (*first).min(id.0);
-            let span = (*first as usize + slots.len()).max(id.0 as usize + 1) - lo as usize;
-            if span <= 4 * n {
-                if lo < *first {
-                    let shift = (*first - lo) as usize;
-                    slots.splice(0..0, std::iter::repeat_n(None, shift));
-                    *first = lo;
-                }
-                let slot = (id.0 - *first) as usize;
-                if slot >= slots.len() {
-                    slots.resize(slot + 1, None);
-                }
-                slots[slot].get_or_insert(index as u32);
-                return;
-            }
-            let map = self.entries.iter().enumerate().rev().map(|(i, e)| (e.id, i)).collect();
-            self.positions = Positions::Sparse(map);
-            return;
-        }
-        if let Positions::Sparse(map) = &mut self.positions {
-            map.entry(id).or_insert(index);
         }
     }
 
@@ -98,13 +51,7 @@ impl PathSet {
 
     /// Position of a path in discovery order.
     pub fn index_of(&self, id: PathId) -> Option<usize> {
-        match &self.positions {
-            Positions::Dense { first, slots } => {
-                let slot = id.0.checked_sub(*first)? as usize;
-                slots.get(slot).copied().flatten().map(|i| i as usize)
-            }
-            Positions::Sparse(map) => map.get(&id).copied(),
-        }
+        self.positions.get(id)
     }
 
     pub fn set_failed(&mut self, id: PathId, failed: bool) {
@@ -214,32 +161,3 @@ macro_rules! path_set_membership {
     };
 }
 pub(crate) use path_set_membership;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn set_of(ids: &[u32]) -> PathSet {
-        let mut set = PathSet::default();
-        for &id in ids {
-            set.add(&PathDesc::simple(PathId(id), "p", AluaState::ActiveOptimized));
-        }
-        set
-    }
-
-    #[test]
-    fn index_of_finds_every_path_and_no_other_whatever_the_ids() {
-        let many: Vec<u32> = (0..40).map(|i| 1000 - 7 * i).collect();
-        for ids in [vec![7, 5, 6, 4], vec![100, 3, 2_000_000, 8], vec![0], vec![9, 11, 13], many] {
-            let set = set_of(&ids);
-            for (i, &id) in ids.iter().enumerate() {
-                assert_eq!(set.index_of(PathId(id)), Some(i), "{ids:?}");
-            }
-            for absent in [1, 10, 12, 99, 3_000_000] {
-                if !ids.contains(&absent) {
-                    assert_eq!(set.index_of(PathId(absent)), None, "{ids:?}");
-                }
-            }
-        }
-    }
-}

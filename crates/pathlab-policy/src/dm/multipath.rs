@@ -71,6 +71,7 @@ use crate::dm::round_robin::RoundRobin;
 use crate::dm::selector::{DmPathArgs, DmPathSelector};
 use crate::dm::service_time::ServiceTime;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
+use crate::positions::PathPositions;
 use crate::registry::{HostStack, Registered};
 use crate::status::{DmGroupStatus, DmPathStatus, PolicyStatus};
 use crate::{
@@ -378,6 +379,8 @@ pub struct DmMultipath {
     config: DmMultipathConfig,
     /// In discovery order.
     paths: Vec<DmPath>,
+    /// Positions in `paths` by id.
+    positions: PathPositions,
     /// In table order.
     groups: Vec<PriorityGroup>,
     current: Option<usize>,
@@ -392,6 +395,7 @@ impl DmMultipath {
         DmMultipath {
             config,
             paths: Vec::new(),
+            positions: PathPositions::default(),
             groups: Vec::new(),
             current: None,
             next: None,
@@ -401,7 +405,7 @@ impl DmMultipath {
     }
 
     fn index_of(&self, id: PathId) -> Option<usize> {
-        self.paths.iter().position(|p| p.id == id)
+        self.positions.get(id)
     }
 
     fn priority(&self, index: usize) -> i32 {
@@ -583,6 +587,7 @@ impl DmMultipath {
 
 impl PathSelector for DmMultipath {
     fn add_path(&mut self, path: &PathDesc) {
+        self.positions.add(path.id, self.paths.len());
         self.paths.push(DmPath {
             id: path.id,
             alua: path.alua,

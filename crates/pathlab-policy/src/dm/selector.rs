@@ -5,6 +5,7 @@
 //! A selector instance belongs to one priority group and knows only that group's paths. The
 //! core calls `fail_path` and `reinstate_path` only on a real change of state, as dm-mpath does.
 
+use crate::positions::PathPositions;
 use crate::{HostView, IoDesc, IoDone, PathId, TimeNs};
 
 /// What the dm table gives a selector for one path (`<dev> <per-path args>`).
@@ -47,21 +48,24 @@ pub(crate) struct PathLists<T> {
     all: Vec<(PathId, T)>,
     /// Positions in `all`, in `valid_paths` order.
     valid: Vec<usize>,
+    /// Positions in `all` by path id.
+    positions: PathPositions,
 }
 
 impl<T> PathLists<T> {
     pub fn new() -> Self {
-        PathLists { all: Vec::new(), valid: Vec::new() }
+        PathLists { all: Vec::new(), valid: Vec::new(), positions: PathPositions::default() }
     }
 
     /// A new path joins the tail of the valid list (`list_add_tail`).
     pub fn add(&mut self, id: PathId, state: T) {
         self.valid.push(self.all.len());
+        self.positions.add(id, self.all.len());
         self.all.push((id, state));
     }
 
     fn position(&self, id: PathId) -> Option<usize> {
-        self.all.iter().position(|(p, _)| *p == id)
+        self.positions.get(id)
     }
 
     pub fn fail(&mut self, id: PathId) {

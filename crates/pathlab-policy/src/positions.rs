@@ -1,0 +1,94 @@
+//! Where each path sits in a policy's own list, by its id: O(1) look-ups however many paths a
+//! device has (the harness numbers a device's paths close together, so a table indexed by id
+//! usually does; ids spread apart go to a hash map).
+
+use crate::PathId;
+use std::collections::HashMap;
+
+#[derive(Clone, Debug)]
+pub enum PathPositions {
+    /// A table indexed by `id - first`, at most 4 slots per path.
+    Dense {
+        first: u32,
+        slots: Vec<Option<u32>>,
+        count: usize,
+    },
+    Sparse(HashMap<PathId, usize>),
+}
+
+impl Default for PathPositions {
+    fn default() -> Self {
+        PathPositions::Dense { first: 0, slots: Vec::new(), count: 0 }
+    }
+}
+
+impl PathPositions {
+    /// Records that path `id` is at `index` (the first position given for an id stays): O(1)
+    /// amortized while ids come in order.
+    pub fn add(&mut self, id: PathId, index: usize) {
+        if let PathPositions::Dense { first, slots, count } = self {
+            *count += 1;
+            if slots.is_empty() {
+                *first = id.0;
+            }
+            let lo = (*first).min(id.0);
+            let span = (*first as usize + slots.len()).max(id.0 as usize + 1) - lo as usize;
+            if span <= 4 * *count {
+                if lo < *first {
+                    slots.splice(0..0, std::iter::repeat_n(None, (*first - lo) as usize));
+                    *first = lo;
+                }
+                let slot = (id.0 - *first) as usize;
+                if slot >= slots.len() {
+                    slots.resize(slot + 1, None);
+                }
+                slots[slot].get_or_insert(index as u32);
+                return;
+            }
+            let mut map: HashMap<PathId, usize> = HashMap::with_capacity(*count);
+            for (slot, i) in slots.iter().enumerate() {
+                if let Some(i) = i {
+                    map.insert(PathId(*first + slot as u32), *i as usize);
+                }
+            }
+            *self = PathPositions::Sparse(map);
+        }
+        if let PathPositions::Sparse(map) = self {
+            map.entry(id).or_insert(index);
+        }
+    }
+
+    pub fn get(&self, id: PathId) -> Option<usize> {
+        match self {
+            PathPositions::Dense { first, slots, .. } => {
+                let slot = id.0.checked_sub(*first)? as usize;
+                slots.get(slot).copied().flatten().map(|i| i as usize)
+            }
+            PathPositions::Sparse(map) => map.get(&id).copied(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_every_path_and_no_other_whatever_the_ids() {
+        let many: Vec<u32> = (0..40).map(|i| 1000 - 7 * i).collect();
+        for ids in [vec![7, 5, 6, 4], vec![100, 3, 2_000_000, 8], vec![0], vec![9, 11, 13], many] {
+            let mut p = PathPositions::default();
+            for (i, &id) in ids.iter().enumerate() {
+                p.add(PathId(id), i);
+            }
+            for (i, &id) in ids.iter().enumerate() {
+                assert_eq!(p.get(PathId(id)), Some(i), "{ids:?}");
+            }
+            for absent in [1, 10, 12, 99, 3_000_000] {
+                if !ids.contains(&absent) {
+                    assert_eq!(p.get(PathId(absent)), None, "{ids:?}");
+                }
+            }
+        }
+    }
+}
