@@ -152,7 +152,8 @@ def candidates(scenario: Scenario, data: dict[str, Any]) -> list[Candidate]:
                 for n in devices
             ]
             claim = [
-                f"esxcli storage nmp satp rule add -s {satp} -V {vendor} -M {model} -P VMW_PSP_RR -O {iops_or_type}"
+                f"esxcli storage nmp satp rule add -s {satp} -V {vendor}" + (f" -M {model}" if model else "")
+                + f" -P VMW_PSP_RR -O {iops_or_type}"
                 for satp, vendor, model in rules if vendor
             ] if iops_or_type == "iops=1" else []
             policy = {"name": "VMW_PSP_RR", "type": "iops", "iops": 1} if iops_or_type == "iops=1" else \

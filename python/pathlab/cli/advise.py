@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from pathlib import Path
 
 import click
 
 from pathlab import advise
+from pathlab.api import Scenario
 from pathlab.cli.common import format_option, handle_errors, load, run_all, set_option
 from pathlab.toml_values import to_toml
 
@@ -38,8 +40,18 @@ def text(findings: list[advise.Finding], ranked: list[advise.Ranked], seeds: int
     return "\n".join(lines)
 
 
+def _scenario(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...]) -> Scenario:
+    """A scenario file (or a shipped scenario's name), or the host the captures describe."""
+    if len(files) == 1 and (files[0].endswith(".toml") or not Path(files[0]).is_file()):
+        return load(files[0], variant, sets)
+    from pathlab.cli.import_host import imported_scenario
+
+    text, _ = imported_scenario(files)
+    return Scenario.from_text(text, "imported-host.toml", variant=variant, set=list(sets))
+
+
 @click.command("advise")
-@click.argument("file")
+@click.argument("files", nargs=-1, required=True)
 @click.option("--variant", help="Advise on one of the file's named variants (the setting in force).")
 @set_option
 @click.option("--seeds", type=click.IntRange(2, 100), default=3, show_default=True, help="Replications per candidate.")
@@ -47,11 +59,14 @@ def text(findings: list[advise.Finding], ranked: list[advise.Ranked], seeds: int
 @click.option("--warmup", default="5s", show_default=True, help="Simulated warm-up per run.")
 @format_option("json")
 @handle_errors
-def command(file: str, variant: str | None, sets: tuple[str, ...], seeds: int, duration: str, warmup: str,
+def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int, duration: str, warmup: str,
             fmt: str) -> None:
-    """Diagnose the host of FILE, simulate each candidate setting on it and rank them."""
+    """Diagnose a host, simulate each candidate setting on it and rank them. FILES is a scenario
+    (or a shipped scenario's name), or what the host prints: `esxcli storage nmp device list`,
+    `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, imported as
+    `pathlab import` does."""
     length = {"run.duration": duration, "run.warmup": warmup}
-    scenario = load(file, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
+    scenario = _scenario(files, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
     (in_force,) = run_all([scenario])
     found = advise.findings(in_force.data) + advise.practice_findings(scenario, in_force.data)
     ranked = advise.rank(scenario, advise.candidates(scenario, in_force.data), seeds, length)

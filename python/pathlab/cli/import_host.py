@@ -1,0 +1,39 @@
+"""`pathlab import FILES... -o host.toml`: a scenario of the admin's host from its esxcli
+listings and esxtop capture, every value commented with where it came from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pathlab.api import Scenario, warn
+from pathlab.cli.common import handle_errors, writable_output
+
+
+def imported_scenario(files: tuple[str, ...]) -> tuple[str, Scenario]:
+    """The TOML text of the host the captures describe, checked by loading it; warnings for
+    every assumed value go to stderr."""
+    from pathlab.host_import import build, read_captures
+
+    result = build(read_captures(list(files)))
+    label = ", ".join(files)
+    for field, message in result.warnings:
+        warn(label, field, message)
+    return result.text, Scenario.from_text(result.text, "imported-host.toml")
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the scenario here (default: stdout).")
+@handle_errors
+def command(files: tuple[str, ...], output: str | None) -> None:
+    """Build a scenario of an ESXi host from `esxcli storage nmp device list`, `esxcli storage
+    nmp path list` (or `core path list`) and optionally an `esxtop -b` capture."""
+    writable_output(output, "--output")
+    text, _ = imported_scenario(files)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"pathlab import: wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)

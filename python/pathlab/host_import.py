@@ -1,0 +1,306 @@
+"""`pathlab import`: a scenario of an ESXi host built from what the host prints: `esxcli storage
+nmp device list` (devices, SATP, the policy in force), `esxcli storage nmp path list` or `core
+path list` (paths, their targets and ALUA states) and an `esxtop -b` capture (queue depths, the
+workload, the array ports' capacity). Every value the captures give carries a comment naming the
+file and the counter; every value they do not give is a stated default with a warning, so that
+the admin sees what to confirm."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pathlab.api import ScenarioError
+from pathlab.toml_values import to_toml
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: A round robin limit at or above this many I/Os keeps a device on one path for long stretches.
+LARGE_RR_LIMIT = 100
+#: Outstanding I/Os from which one path's port is taken to be saturated when it works alone: deep
+#: enough that the port's queue, not the round trip, bounds the rate (C1's field run had 128;
+#: at 8, as in the CX4 runs, the round trip can bound it and nothing is inferred).
+SATURATING_OUTSTANDING = 32
+#: Defaults for what no capture says (each one is warned about).
+DEFAULT_ONE_WAY = "5us"  # a fabric within one room: a few metres of fibre and one switch hop
+DEFAULT_PORT_SERVICE_US = 20.0  # an array front-end port of the 2010s: about 50,000 I/O/s
+DEFAULT_DQLEN = 32
+DEFAULT_AQLEN = 4096
+DEFAULT_OUTSTANDING = 32
+
+
+@dataclass
+class Captures:
+    """What was given, read; `files` names the file each came from (for the comments)."""
+
+    devices: pd.DataFrame | None = None
+    paths: pd.DataFrame | None = None
+    esxtop: dict[str, pd.DataFrame] | None = None
+    files: dict[str, str] = field(default_factory=dict)
+
+
+def read_captures(files: list[str]) -> Captures:
+    """Each file read by the reader of its kind, told apart by content."""
+    from pathlab.readers import esxcli_devices, esxcli_paths, esxtop
+
+    out = Captures()
+    for name in files:
+        path = Path(name)
+        if not path.is_file():
+            raise ScenarioError(name, "", "no such file")
+        head = path.read_bytes()[:4096].decode("utf-8", errors="replace")
+        if head.lstrip('"').startswith("(PDH-CSV"):
+            out.esxtop, out.files["esxtop"] = esxtop.read(path), name
+        elif "Path Selection Policy Device Config" in head:
+            out.devices, out.files["devices"] = esxcli_devices.read(path), name
+        elif "Runtime Name" in head:
+            out.paths, out.files["paths"] = esxcli_paths.read(path), name
+        else:
+            raise ScenarioError(name, "line 1", "not a capture pathlab imports: give `esxcli storage nmp device list`, "
+                                                "`esxcli storage nmp path list` or `core path list`, or an `esxtop -b` capture")
+    if out.devices is None:
+        raise ScenarioError(", ".join(files), "", "`esxcli storage nmp device list` is needed: it names the devices and "
+                                                  "the policy in force")
+    if out.paths is None:
+        raise ScenarioError(", ".join(files), "", "`esxcli storage nmp path list` (or `core path list`) is needed: it "
+                                                  "names the paths")
+    return out
+
+
+@dataclass
+class Port:
+    array: str
+    name: str
+    target: str
+    tpg: int | None = None
+
+
+@dataclass
+class Imported:
+    text: str
+    warnings: list[tuple[str, str]]
+
+
+def _value(v: Any) -> Any:
+    """A table cell, or None where it is missing (None, NaN, pandas' NA)."""
+    import pandas as pd
+
+    return None if v is None or (not isinstance(v, (list, tuple)) and pd.isna(v)) else v
+
+
+def _vendor(display_name: str) -> str:
+    """`EMC Fibre Channel Disk (naa.…)` → EMC."""
+    return (display_name or "").split(" ")[0] or "UNKNOWN"
+
+
+def _target_of(row: Any) -> str:
+    """The target port a path reaches: the target's WWNN:WWPN in the path's name
+    (`fc.<adapter>-fc.<target>-naa…`), else its Target Identifier, else its adapter and target."""
+    name = str(_value(getattr(row, "path", None)) or "")
+    parts = name.split("-")
+    if len(parts) >= 3 and parts[1]:
+        return parts[1]
+    target = _value(getattr(row, "target_identifier", None))
+    if isinstance(target, str) and target:
+        return target
+    return f"{row.adapter}:T{row.target}"
+
+
+def _mean(frame: pd.DataFrame, name: str, counter: str) -> float | None:
+    if frame is None or counter not in frame.columns:
+        return None
+    values = frame.loc[frame["name"] == name, counter].dropna()
+    # The first sample of a capture covers the time before esxtop started: leave it out.
+    values = values.iloc[1:] if len(values) > 1 else values
+    return float(values.mean()) if len(values) else None
+
+
+def _policy(row: Any) -> dict[str, Any]:
+    psp = row.psp
+    if psp == "VMW_PSP_RR":
+        policy: dict[str, Any] = {"name": psp}
+        rr_type = {"rr": "default", None: "default"}.get(_value(row.rr_type), _value(row.rr_type))
+        if rr_type != "default":
+            policy["type"] = rr_type
+        for key in ("iops", "bytes"):
+            value = _value(getattr(row, key))
+            if value is not None:
+                policy[key] = int(value)
+        if _value(row.use_ano):
+            policy["use_ano"] = True
+        return policy
+    if psp in ("VMW_PSP_FIXED", "VMW_PSP_MRU"):
+        return {"name": psp}
+    raise ScenarioError("", "psp", f"{psp} is not a policy pathlab imports; supported: VMW_PSP_RR, VMW_PSP_FIXED, VMW_PSP_MRU")
+
+
+def build(c: Captures) -> Imported:
+    """The scenario's TOML text, commented, and the warnings for every value assumed."""
+    assert c.devices is not None and c.paths is not None
+    dev_file, path_file = c.files["devices"], c.files["paths"]
+    warnings: list[tuple[str, str]] = []
+    esx = c.esxtop or {}
+    esx_file = c.files.get("esxtop", "")
+
+    devices = list(c.devices.itertuples())
+    vendor_of = {d.device: _vendor(d.display_name) for d in devices}
+    paths = [p for p in c.paths.itertuples() if p.device in vendor_of]
+    if not paths:
+        raise ScenarioError(path_file, "", f"no path of the devices in {dev_file}")
+
+    # Ports: one per target the paths reach, per array (named by vendor), with its TPG.
+    ports: dict[tuple[str, str], Port] = {}
+    for p in paths:
+        key = (vendor_of[p.device], _target_of(p))
+        port = ports.setdefault(key, Port(key[0], f"P{sum(1 for k in ports if k[0] == key[0])}", key[1]))
+        tpg = _value(getattr(p, "tpg_id", None))
+        if tpg is not None:
+            port.tpg = int(tpg)
+    adapters = sorted({p.adapter for p in paths}, key=lambda a: (len(a), a))
+
+    satps = {(vendor_of[d.device], d.satp) for d in devices}
+    claims: list[str] = []
+    if satps:
+        claims = ["# The array-type plugin each device is claimed by, as the host shows it.", "esxcli = ["]
+        for vendor, satp in sorted(satps):
+            alua = " -c tpgs_on" if "ALUA" in str(satp) else ""
+            claims.append(f'  "esxcli storage nmp satp rule add -s {satp} -V {vendor}{alua}",  # {dev_file}: Storage Array Type')
+        claims.append("]")
+
+    lines = [
+        f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(c.files.values()))}.",
+        "# Values the captures give name their file and counter; `default:` marks what they do not",
+        "# say: confirm those (pathlab printed a warning for each).",
+        'name = "imported-host"',
+        'description = "An ESXi host as its esxcli listings and esxtop capture describe it."',
+        *claims,
+        "",
+        "[run]",
+        'duration = "60s"',
+        'warmup = "10s"',
+        'interval = "5s"',
+        "",
+        "[host]",
+        "adapters = [",
+    ]
+    for a in adapters:
+        aqlen = None  # esxtop's batch capture has no AQLEN column for adapters
+        lines.append(f'  {{ name = "{a}", queue_depth = {aqlen or DEFAULT_AQLEN} }},  '
+                     f"# {path_file}: runtime names; queue_depth default: AQLEN is not in the captures")
+    lines.append("]")
+    warnings.append(("host.adapters.queue_depth", f"AQLEN is not in the captures: {DEFAULT_AQLEN} assumed"))
+
+    # The device rows of the capture, per device, for the workload and the port capacity.
+    dev_rows = esx.get("devices")
+    rates = {d.device: _mean(dev_rows, d.device, "Commands/sec") for d in devices} if dev_rows is not None else {}
+    outstanding = {}
+    for d in devices:
+        actv = _mean(dev_rows, d.device, "Active Commands") if dev_rows is not None else None
+        qued = _mean(dev_rows, d.device, "Queued Commands") if dev_rows is not None else None
+        if actv is not None:
+            outstanding[d.device] = actv + (qued or 0.0)
+
+    for array in dict.fromkeys(vendor_of.values()):
+        array_ports = [p for p in ports.values() if p.array == array]
+        array_devices = [d for d in devices if vendor_of[d.device] == array]
+        tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None})
+        states = [_value(getattr(p, "tpg_state", None)) for p in paths if vendor_of[p.device] == array]
+        symmetric = all(s in (None, "AO") for s in states)
+        service, service_note = _port_service(array_devices, rates, outstanding, esx_file, warnings, array)
+        lines += ["", "[[arrays]]", f'name = "{array}"',
+                  f'vendor = "{array}"  # {dev_file}: Device Display Name',
+                  f"tpgs = {to_toml(bool(tpgs))}  # {path_file}: "
+                  + ("TPG_id in Storage Array Type Path Config" if tpgs else "no TPG in the path configs"),
+                  f"symmetric = {to_toml(symmetric or not tpgs)}  # {path_file}: "
+                  + ("every path active-optimized" if symmetric or not tpgs else "paths active-optimized and not, by TPG"),
+                  f"service = {service}  # {service_note}"]
+        if tpgs and not symmetric:
+            lines.append("controllers = [" + ", ".join(f'{{ name = "TPG{t}" }}' for t in tpgs) + "]"
+                         + f"  # {path_file}: one per target port group")
+        lines.append("ports = [")
+        for p in array_ports:
+            owner = f', controller = "TPG{p.tpg}"' if tpgs and not symmetric and p.tpg is not None else ""
+            lines.append(f'  {{ name = "{p.name}"{owner} }},  # {path_file}: target {p.target}')
+        lines.append("]")
+
+    for a in adapters:
+        reached = sorted({(p.target, _target_of(p), vendor_of[p.device]) for p in paths if p.adapter == a},
+                         key=lambda t: t[0])
+        names = [f"{arr}/{ports[(arr, target)].name}" for _, target, arr in dict.fromkeys(reached)]
+        lines += ["", "[[fabric]]", f'adapters = ["{a}"]  # {path_file}: the targets this adapter reaches, in T order',
+                  "ports = [" + ", ".join(f'"{n}"' for n in dict.fromkeys(names)) + "]",
+                  f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, a fabric within one room']
+    warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
+
+    for d in devices:
+        lun = next((p.lun for p in paths if p.device == d.device), 0)
+        dqlen = _mean(dev_rows, d.device, "Device Q Depth") if dev_rows is not None else None
+        lines += ["", "[[devices]]", f'name = "{d.device}"', f'array = "{vendor_of[d.device]}"',
+                  f"lun = {int(lun)}  # {path_file}: runtime names"]
+        if dqlen:
+            lines.append(f"queue_depth = {round(dqlen)}  # {esx_file}: Device Q Depth (DQLEN)")
+        else:
+            lines.append(f"queue_depth = {DEFAULT_DQLEN}  # default: DQLEN is not in the captures")
+            warnings.append((f"devices.{d.device}.queue_depth", f"DQLEN is not in the captures: {DEFAULT_DQLEN} assumed"))
+        state = lambda p: _value(getattr(p, "tpg_state", None))  # noqa: E731
+        owning = next((f"TPG{int(p.tpg_id)}" for p in paths if p.device == d.device and state(p) == "AO"
+                       and _value(p.tpg_id) is not None), None)
+        if owning and any(state(p) == "ANO" for p in paths if p.device == d.device):
+            lines.append(f'owner = "{owning}"  # {path_file}: the TPG whose paths are active-optimized')
+        try:
+            policy = _policy(d)
+        except ScenarioError as e:
+            raise ScenarioError(dev_file, f"{d.device}: Path Selection Policy", e.args[2]) from None
+        lines.append(f"policy = {to_toml(policy)}  # {dev_file}: Path Selection Policy (Device Config)")
+
+    lines += _workload(devices, dev_rows, esx_file, outstanding, warnings)
+    return Imported("\n".join(lines) + "\n", warnings)
+
+
+def _port_service(devices: list[Any], rates: dict[str, float | None], outstanding: dict[str, float], esx_file: str,
+                  warnings: list[tuple[str, str]], array: str) -> tuple[str, str]:
+    """The array's port service time: from the capture where the array's one busy device works
+    one path at a time under a deep queue (round robin at a large limit: the device's rate is
+    then one port's capacity), else a stated default."""
+    busy = [d for d in devices if rates.get(d.device)]
+    for d in busy if len(busy) == 1 else []:
+        rate = rates.get(d.device)
+        if (d.psp == "VMW_PSP_RR" and (_value(d.iops) or 0) >= LARGE_RR_LIMIT and rate
+                and outstanding.get(d.device, 0) >= SATURATING_OUTSTANDING):
+            us = 1e6 / rate
+            return (to_toml({"fixed": f"{us:.1f}us", "distribution": "exponential"}),
+                    f"{esx_file}: {d.device} Commands/sec {rate:,.0f} with {outstanding[d.device]:.0f} outstanding "
+                    f"and round robin switching every {int(d.iops)} I/Os: one path at a time, so one port's capacity "
+                    "(exponential: assumed)")
+    warnings.append((f"arrays.{array}.service", f"no capture shows a port at capacity: {DEFAULT_PORT_SERVICE_US} µs per I/O assumed"))
+    return (to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"}),
+            "default: no capture shows a port at capacity")
+
+
+def _workload(devices: list[Any], dev_rows: pd.DataFrame | None, esx_file: str, outstanding: dict[str, float],
+              warnings: list[tuple[str, str]]) -> list[str]:
+    """One closed-loop workload per device: outstanding = ACTV + QUED, the read share and the
+    bytes per I/O of the capture."""
+    out = []
+    for d in devices:
+        cmds = _mean(dev_rows, d.device, "Commands/sec") if dev_rows is not None else None
+        out += ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", d.device)[-12:]}"', f'devices = ["{d.device}"]']
+        if not cmds or d.device not in outstanding:
+            out += [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no esxtop capture of this device",
+                    'block_size = "8KiB"  # default', "read_pct = 70  # default"]
+            warnings.append((f"workloads.{d.device}", "no esxtop figures for this device: 32 outstanding 8 KiB I/Os, "
+                                                      "70% reads assumed"))
+            continue
+        reads = _mean(dev_rows, d.device, "Reads/sec") or 0.0
+        mb = (_mean(dev_rows, d.device, "MBytes Read/sec") or 0.0) + (_mean(dev_rows, d.device, "MBytes Written/sec") or 0.0)
+        size = max(512, round(mb * 2**20 / cmds / 512) * 512)
+        out += [f"outstanding = {max(1, round(outstanding[d.device]))}  # {esx_file}: Active Commands + Queued Commands",
+                f'block_size = "{size // 1024}KiB"  # {esx_file}: MBytes Read/sec + MBytes Written/sec over Commands/sec'
+                if size % 1024 == 0 else f'block_size = "{size}B"  # {esx_file}: MBytes over Commands/sec',
+                f"read_pct = {100 * reads / cmds:.1f}  # {esx_file}: Reads/sec over Commands/sec",
+                'range = "1GiB"  # default: the capture does not say how far apart the I/Os fall']
+        warnings.append((f"workloads.{d.device}.range", "the span of the I/Os is not in the captures: 1 GiB assumed"))
+    return out
