@@ -96,3 +96,10 @@ def test_without_the_device_list_import_says_what_is_missing(vmax) -> None:
     done = pathlab("import", vmax[1], vmax[2])
     assert done.returncode == 2
     assert "`esxcli storage nmp device list` is needed" in done.stderr
+
+
+def test_the_shipped_vmax_capture_is_advised_from_any_directory(tmp_path) -> None:
+    done = pathlab("advise", "vmax-iops1000", "--seeds", "2", "--duration", "10s", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Recommendation: round robin, iops=1" in done.stdout
+    assert "--type=iops --iops=1" in done.stdout

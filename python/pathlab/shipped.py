@@ -21,3 +21,17 @@ def path(name: str) -> Path:
     if name not in names() and name.removesuffix(".toml") not in names():
         raise ScenarioError(name, "", f"no shipped scenario of that name; shipped: {', '.join(names())}")
     return candidate
+
+
+#: Host captures that ship with pathlab: one folder per host, each file a listing or capture
+#: `pathlab import` and `advise` read.
+CAPTURES = Path(__file__).resolve().parent / "captures"
+
+
+def capture_files(name: str) -> list[str] | None:
+    """The files of a shipped host capture (`vmax-iops1000`), or of a folder of captures; None
+    when `name` is neither."""
+    folder = Path(name) if Path(name).is_dir() else CAPTURES / name
+    if not folder.is_dir():
+        return None
+    return sorted(str(f) for f in folder.iterdir() if f.is_file() and f.name != "README.md")

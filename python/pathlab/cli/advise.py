@@ -41,12 +41,16 @@ def text(findings: list[advise.Finding], ranked: list[advise.Ranked], seeds: int
 
 
 def _scenario(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...]) -> Scenario:
-    """A scenario file (or a shipped scenario's name), or the host the captures describe."""
-    if len(files) == 1 and (files[0].endswith(".toml") or not Path(files[0]).is_file()):
+    """A scenario file (or a shipped scenario's name), or the host the captures describe (files,
+    a folder of them, or a shipped capture's name)."""
+    from pathlab import shipped
+
+    captured = shipped.capture_files(files[0]) if len(files) == 1 else None
+    if len(files) == 1 and captured is None and (files[0].endswith(".toml") or not Path(files[0]).is_file()):
         return load(files[0], variant, sets)
     from pathlab.cli.import_host import imported_scenario
 
-    text, _ = imported_scenario(files)
+    text, _ = imported_scenario(tuple(captured) if captured else files)
     return Scenario.from_text(text, "imported-host.toml", variant=variant, set=list(sets))
 
 

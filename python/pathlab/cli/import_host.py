@@ -29,9 +29,13 @@ def imported_scenario(files: tuple[str, ...]) -> tuple[str, Scenario]:
 @handle_errors
 def command(files: tuple[str, ...], output: str | None) -> None:
     """Build a scenario of an ESXi host from `esxcli storage nmp device list`, `esxcli storage
-    nmp path list` (or `core path list`) and optionally an `esxtop -b` capture."""
+    nmp path list` (or `core path list`) and optionally an `esxtop -b` capture (files, a folder
+    of them, or a shipped capture's name such as vmax-iops1000)."""
+    from pathlab import shipped
+
     writable_output(output, "--output")
-    text, _ = imported_scenario(files)
+    captured = shipped.capture_files(files[0]) if len(files) == 1 else None
+    text, _ = imported_scenario(tuple(captured) if captured else files)
     if output:
         Path(output).write_text(text, encoding="utf-8")
         click.echo(f"pathlab import: wrote {output}", err=True)
