@@ -42,6 +42,55 @@ class Captures:
     files: dict[str, str] = field(default_factory=dict)
 
 
+def _kind(name: str) -> str:
+    """What a capture is, from its first 4 KiB."""
+    path = Path(name)
+    if not path.is_file():
+        raise ScenarioError(name, "", "no such file")
+    head = path.read_bytes()[:4096].decode("utf-8", errors="replace")
+    if head.lstrip('"').startswith("(PDH-CSV"):
+        return "esxtop"
+    if "Path Selection Policy Device Config" in head:
+        return "devices"
+    if "Runtime Name" in head:
+        return "paths"
+    if "hwhandler=" in head or "policy='" in head or re.search(r"\bdm-\d+\b.*,", head):
+        return "multipath"
+    if re.search(r"^\s*Device\b.*\br/s\b", head, re.M):
+        return "iostat"
+    if re.search(r"^\s*\d+\s+\d+\s+\S+(\s+\d+){10,}\s*$", head, re.M):
+        return "diskstats"
+    raise ScenarioError(name, "line 1", "not a capture pathlab imports: give `esxcli storage nmp device list`, "
+                                        "`esxcli storage nmp path list` or `core path list` and an `esxtop -b` capture "
+                                        "(ESXi), or `multipath -ll` and `/proc/diskstats` samples or `iostat -x` (Linux)")
+
+
+def import_files(files: list[str]) -> Imported:
+    """A scenario of the host the files describe: an ESXi host, or a Linux host when `multipath
+    -ll` is among them."""
+    kinds = {name: _kind(name) for name in files}
+    if "multipath" not in kinds.values():
+        return build(read_captures(files))
+    from pathlab.host_import_linux import LinuxCaptures, rates_from_iostat
+    from pathlab.host_import_linux import build as build_linux
+    from pathlab.readers import diskstats, iostat, multipath_ll
+
+    found: dict[str, Any] = {}
+    names: dict[str, str] = {}
+    for name, kind in kinds.items():
+        if kind == "multipath":
+            found["multipath"], names["multipath"] = multipath_ll.read(name), name
+        elif kind == "diskstats":
+            found["rates"], names["rates"] = diskstats.rates(diskstats.read(name)), name
+        elif kind == "iostat":
+            found["rates"], names["rates"] = rates_from_iostat(iostat.read(name)), name
+        else:
+            raise ScenarioError(name, "", f"an ESXi capture ({kind}) given with `multipath -ll`: import one host at a time")
+    tables = found["multipath"]
+    text, warnings = build_linux(LinuxCaptures(tables["maps"], tables["paths"], found.get("rates"), names))
+    return Imported(text, warnings)
+
+
 def read_captures(files: list[str]) -> Captures:
     """Each file read by the reader of its kind, told apart by content."""
     from pathlab.readers import esxcli_devices, esxcli_paths, esxtop
@@ -49,18 +98,15 @@ def read_captures(files: list[str]) -> Captures:
     out = Captures()
     for name in files:
         path = Path(name)
-        if not path.is_file():
-            raise ScenarioError(name, "", "no such file")
-        head = path.read_bytes()[:4096].decode("utf-8", errors="replace")
-        if head.lstrip('"').startswith("(PDH-CSV"):
+        kind = _kind(name)
+        if kind == "esxtop":
             out.esxtop, out.files["esxtop"] = esxtop.read(path), name
-        elif "Path Selection Policy Device Config" in head:
+        elif kind == "devices":
             out.devices, out.files["devices"] = esxcli_devices.read(path), name
-        elif "Runtime Name" in head:
+        elif kind == "paths":
             out.paths, out.files["paths"] = esxcli_paths.read(path), name
         else:
-            raise ScenarioError(name, "line 1", "not a capture pathlab imports: give `esxcli storage nmp device list`, "
-                                                "`esxcli storage nmp path list` or `core path list`, or an `esxtop -b` capture")
+            raise ScenarioError(name, "", f"a Linux capture ({kind}) given without `multipath -ll`")
     if out.devices is None:
         raise ScenarioError(", ".join(files), "", "`esxcli storage nmp device list` is needed: it names the devices and "
                                                   "the policy in force")

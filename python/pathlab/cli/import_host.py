@@ -14,9 +14,9 @@ from pathlab.cli.common import handle_errors, writable_output
 def imported_scenario(files: tuple[str, ...]) -> tuple[str, Scenario]:
     """The TOML text of the host the captures describe, checked by loading it; warnings for
     every assumed value go to stderr."""
-    from pathlab.host_import import build, read_captures
+    from pathlab.host_import import import_files
 
-    result = build(read_captures(list(files)))
+    result = import_files(list(files))
     label = ", ".join(files)
     for field, message in result.warnings:
         warn(label, field, message)

@@ -1,0 +1,191 @@
+"""`pathlab import` for a Linux dm-multipath host: `multipath -ll` (maps, their path groups with
+the selector and priority, each path's SCSI address), and optionally `/proc/diskstats` samples or
+`iostat -x` reports of the dm devices (the workload). Every value the captures give carries a
+comment naming the file and field; everything else is a stated default with a warning."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pathlab.api import ScenarioError
+from pathlab.toml_values import to_toml
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+DEFAULT_ONE_WAY = "5us"  # a fabric within one room
+DEFAULT_PORT_SERVICE_US = 20.0  # an array front-end port of the 2010s: about 50,000 I/O/s
+DEFAULT_QUEUE_DEPTH = 32  # a SCSI disk's queue_depth as most FC drivers set it
+DEFAULT_OUTSTANDING = 32
+#: multipath -ll's selector words → pathlab's dm selector names.
+SELECTORS = {"service-time": "service-time", "round-robin": "round-robin", "queue-length": "queue-length",
+             "historical-service-time": "historical-service-time", "io-affinity": "io-affinity"}
+
+
+@dataclass
+class LinuxCaptures:
+    maps: pd.DataFrame
+    paths: pd.DataFrame
+    #: Per-interval rates of block devices (`device`, reads_per_s, writes_per_s, read_kib_per_s,
+    #: write_kib_per_s, queue_length), from diskstats or iostat.
+    rates: pd.DataFrame | None = None
+    files: dict[str, str] = field(default_factory=dict)
+
+
+def rates_from_iostat(table: pd.DataFrame) -> pd.DataFrame:
+    """`iostat -x` reports as the diskstats rates' columns (the first report, since boot, left out)."""
+    from pathlab.readers import iostat
+
+    t = iostat.normalise(table)
+    t = t[t["report"] > t["report"].min()] if t["report"].nunique() > 1 else t
+    queue = t["aqu-sz"] if "aqu-sz" in t.columns else None
+    return t.assign(reads_per_s=t["r/s"], writes_per_s=t["w/s"], read_kib_per_s=t["rkB/s"], write_kib_per_s=t["wkB/s"],
+                    queue_length=queue if queue is not None else float("nan"))
+
+
+def _mean(rates: pd.DataFrame | None, device: str, column: str) -> float | None:
+    if rates is None or column not in rates.columns:
+        return None
+    values = rates.loc[rates["device"] == device, column].dropna()
+    return float(values.mean()) if len(values) else None
+
+
+def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
+    """The scenario's TOML text, commented, and the warnings for every value assumed."""
+    mfile = c.files["multipath"]
+    rfile = c.files.get("rates", "")
+    warnings: list[tuple[str, str]] = []
+    maps = list(c.maps.itertuples())
+    paths = [p for p in c.paths.itertuples() if isinstance(p.hctl, str) and re.fullmatch(r"\d+:\d+:\d+:\d+", p.hctl)]
+    if not maps or not paths:
+        raise ScenarioError(mfile, "", "no map with SCSI paths (H:C:T:L) to import")
+
+    def prio(p: Any) -> int:
+        import pandas as pd
+
+        return 0 if pd.isna(p.group_prio) else int(p.group_prio)
+
+    def hctl(p: Any) -> tuple[int, int, int, int]:
+        h, ch, t, lun = (int(x) for x in p.hctl.split(":"))
+        return h, ch, t, lun
+
+    hosts = sorted({hctl(p)[0] for p in paths})
+    maps = [m for m in maps if any(p.map == m.name for p in paths)]  # maps with no SCSI path are left out
+    # An array per vendor and set of target ports: maps whose paths reach ports another map of
+    # the vendor already reached share its array; others (a SAS shelf's disks, a second array)
+    # get their own, so that LUN numbers are unique per array as on the real ones.
+    vendor_of: dict[str, str] = {}
+    array_of_port: dict[tuple[int, int], str] = {}
+    per_vendor: dict[str, int] = {}
+    for m in maps:
+        reached = [(hctl(p)[0], hctl(p)[2]) for p in paths if p.map == m.name]
+        known = next((array_of_port[k] for k in reached if k in array_of_port), None)
+        if known is None:
+            vendor = re.sub(r"[^A-Za-z0-9_-]", "", str(m.vendor).strip()) or "UNKNOWN"
+            per_vendor[vendor] = per_vendor.get(vendor, 0) + 1
+            known = vendor if per_vendor[vendor] == 1 else f"{vendor}-{per_vendor[vendor]}"
+        vendor_of[m.name] = known
+        for k in reached:
+            array_of_port.setdefault(k, known)
+    # A port per SCSI target an HBA sees; with ALUA, a controller per priority rank: the paths of a
+    # map's best group lead to the controller that owns it.
+    ports: dict[tuple[int, int], str] = {}
+    for p in paths:
+        h, _, t, _ = hctl(p)
+        ports.setdefault((h, t), f"H{h}T{t}")
+    alua = bool(any("alua" in str(m.hwhandler) for m in maps) or c.paths.groupby("map")["group"].nunique().max() > 1)
+    owner_of_port: dict[tuple[int, int], str] = {}
+    owner_of_map: dict[str, str] = {}
+    if alua:
+        for m in maps:
+            groups = [p for p in paths if p.map == m.name]
+            if not groups:
+                continue
+            best = max(prio(p) for p in groups)
+            best_ports = {(hctl(p)[0], hctl(p)[2]) for p in groups if prio(p) == best}
+            others = {(hctl(p)[0], hctl(p)[2]) for p in groups} - best_ports
+            owners = {owner_of_port[k] for k in best_ports if k in owner_of_port}
+            name = next(iter(owners)) if owners else ("A" if "A" not in owner_of_port.values() else "B")
+            for k in best_ports:
+                owner_of_port.setdefault(k, name)
+            for k in others:
+                owner_of_port.setdefault(k, "B" if name == "A" else "A")
+            owner_of_map[m.name] = name
+
+    lines = [
+        f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(c.files.values()))}.",
+        "# Values the captures give name their file and field; `default:` marks what they do not say:",
+        "# confirm those (pathlab printed a warning for each).",
+        'name = "imported-linux-host"',
+        'description = "A Linux dm-multipath host as multipath -ll and its I/O statistics describe it."',
+        "",
+        "[run]", 'duration = "60s"', 'warmup = "10s"', 'interval = "5s"',
+        "",
+        "[host]",
+        'name = "linux01"',
+        "adapters = [" + ", ".join(f'{{ name = "host{h}" }}' for h in hosts) + f"]  # {mfile}: SCSI hosts of the paths",
+    ]
+    for array in dict.fromkeys(vendor_of.values()):
+        array_ports = [k for k in ports if array_of_port.get(k) == array]
+        first = next(m for m in maps if vendor_of[m.name] == array)
+        product = str(first.product).strip()
+        lines += ["", "[[arrays]]", f'name = "{array}"', f'vendor = "{str(first.vendor).strip()}"  # {mfile}: map header',
+                  f'model = "{product}"  # {mfile}: map header',
+                  f"tpgs = {to_toml(alua)}  # {mfile}: " + ("hwhandler alua or groups by priority" if alua else "one group"),
+                  f"symmetric = {to_toml(not alua)}",
+                  f'service = {to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"})}'
+                  "  # default: the captures do not show a port at capacity"]
+        warnings.append((f"arrays.{array}.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs "
+                                                    "per I/O assumed"))
+        if alua:
+            lines.append('controllers = [{ name = "A" }, { name = "B" }]  # one per priority rank of the groups')
+        lines.append("ports = [")
+        for k in array_ports:
+            controller = f', controller = "{owner_of_port.get(k, "A")}"' if alua else ""
+            lines.append(f'  {{ name = "{ports[k]}"{controller} }},  # {mfile}: SCSI host {k[0]}, target {k[1]}')
+        lines.append("]")
+    for h in hosts:
+        targets = sorted({hctl(p)[2] for p in paths if hctl(p)[0] == h})
+        names = [f"{array_of_port[(h, t)]}/{ports[(h, t)]}" for t in targets]
+        lines += ["", "[[fabric]]", f'adapters = ["host{h}"]', "ports = [" + ", ".join(f'"{n}"' for n in names) + "]",
+                  f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, a fabric within one room']
+    warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
+
+    for m in maps:
+        mine = [p for p in paths if p.map == m.name]
+        if not mine:
+            continue
+        selector = SELECTORS.get(str(mine[0].selector).split(" ")[0], "service-time")
+        group_numbers = {p.group for p in mine}
+        grouping = "group_by_prio" if len(group_numbers) > 1 and len({p.group_prio for p in mine}) > 1 else \
+            ("failover" if len(group_numbers) == len(mine) > 1 else "multibus")
+        policy: dict[str, Any] = {"name": "dm-multipath", "selector": selector, "path_grouping_policy": grouping}
+        if "queue_if_no_path" in str(m.features):
+            policy["no_path_retry"] = "queue"
+        lines += ["", "[[devices]]", f'name = "{m.wwid}"  # {mfile}: WWID of map {m.name}', f'array = "{vendor_of[m.name]}"',
+                  f"lun = {hctl(mine[0])[3]}  # {mfile}: the L of the paths' H:C:T:L",
+                  f"queue_depth = {DEFAULT_QUEUE_DEPTH}  # default: the disks' queue_depth is in sysfs, not in these captures"]
+        if alua and m.name in owner_of_map:
+            lines.append(f'owner = "{owner_of_map[m.name]}"  # {mfile}: the controller of its best group\'s paths')
+        lines.append(f"policy = {to_toml(policy)}  # {mfile}: the groups' selector, priorities and features")
+    warnings.append(("devices.queue_depth", f"the disks' queue_depth is not in the captures: {DEFAULT_QUEUE_DEPTH} assumed"))
+
+    for m in maps:
+        dm = str(m.dm)
+        cmds = sum(v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v) or None
+        lines += ["", "[[workloads]]", f'name = "{m.name}"', f'devices = ["{m.wwid}"]']
+        queue = _mean(c.rates, dm, "queue_length")
+        if not cmds or queue is None:
+            lines += [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no I/O statistics of {dm}",
+                      'block_size = "8KiB"  # default', "read_pct = 70  # default"]
+            warnings.append((f"workloads.{m.name}", f"no I/O statistics of {dm}: 32 outstanding 8 KiB I/Os, 70% reads assumed"))
+            continue
+        reads = _mean(c.rates, dm, "reads_per_s") or 0.0
+        kib = (_mean(c.rates, dm, "read_kib_per_s") or 0.0) + (_mean(c.rates, dm, "write_kib_per_s") or 0.0)
+        size = max(512, round(kib * 1024 / cmds / 512) * 512)
+        lines += [f"outstanding = {max(1, round(queue))}  # {rfile}: {dm}'s average queue (weighted I/O time per interval)",
+                  f'block_size = "{f"{size // 1024}KiB" if size % 1024 == 0 else f"{size}B"}"  # {rfile}: {dm}\'s KiB per I/O',
+                  f"read_pct = {100 * reads / cmds:.1f}  # {rfile}: {dm}'s reads over reads and writes"]
+    return "\n".join(lines) + "\n", warnings

@@ -1,0 +1,58 @@
+"""`pathlab import` of Linux hosts: real `multipath -ll` captures become scenarios that load, with
+the maps, groups and selectors the captures show; the workload comes from diskstats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import pathlab
+from pathlab import Scenario
+
+DATA = Path(__file__).parent / "data" / "linux"
+NETAPP = DATA / "multipath_check-multipath-20_netapp-debian-squeeze.txt"
+
+
+@pytest.mark.parametrize("capture", sorted(p.name for p in DATA.glob("multipath*.txt")))
+def test_every_real_multipath_capture_imports_or_says_why_not(capture) -> None:
+    done = pathlab("import", str(DATA / capture))
+    if done.returncode != 0:
+        # NVMe-only maps, maps without paths, paths of unknown address: refused in one line.
+        assert done.returncode == 2 and "no map with SCSI paths" in done.stderr, done.stderr
+        return
+    scenario = Scenario.from_text(done.stdout, capture, set={"run.duration": "0.2s"})
+    assert scenario.run().data["accounting"]["issued"] > 0
+
+
+def test_the_netapp_host_keeps_its_maps_groups_and_features() -> None:
+    done = pathlab("import", str(NETAPP))
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    maps = NETAPP.read_text().count(" dm-")
+    assert text.count("[[devices]]") == maps
+    # Two groups per map by priority (8 and 2): group_by_prio, round-robin, queue_if_no_path.
+    assert text.count('policy = { name = "dm-multipath", selector = "round-robin", path_grouping_policy = "group_by_prio", '
+                      'no_path_retry = "queue" }') == maps
+    result = Scenario.from_text(text, "netapp.toml", set={"run.duration": "0.2s"}).run()
+    # Each map's paths: the runtime names carry the SCSI host and LUN of the capture.
+    assert any(name.startswith("host0:C0:T0:L0") for name in result.paths["name"])
+    assert "the disks' queue_depth is not in the captures" in done.stderr
+
+
+def test_a_workload_comes_from_diskstats_of_the_dm_device(tmp_path) -> None:
+    capture = tmp_path / "mp.txt"
+    # A map on dm-1, which the pt-diskstats sample also measures.
+    capture.write_text(NETAPP.read_text().split("foobar_postgresql_lun0")[0])
+    done = pathlab("import", str(capture), str(DATA / "diskstats_pt-diskstats-small.txt"))
+    assert done.returncode == 0, done.stderr
+    assert "dm-1's average queue" in done.stdout and "dm-1's reads over reads and writes" in done.stdout
+    # The sample's dm-1 writes 4 KiB pages, with a read now and then: 1.4% over its samples.
+    assert 'block_size = "4KiB"' in done.stdout and "read_pct = 1.4" in done.stdout
+
+
+def test_an_esxi_capture_with_a_linux_one_is_refused(tmp_path) -> None:
+    devices = tmp_path / "devices.txt"
+    devices.write_text(pathlab("show", "devices", "c1-vmax-1lun").stdout)
+    done = pathlab("import", str(NETAPP), str(devices))
+    assert done.returncode == 2 and "import one host at a time" in done.stderr
