@@ -103,3 +103,11 @@ def test_the_shipped_vmax_capture_is_advised_from_any_directory(tmp_path) -> Non
     assert done.returncode == 0, done.stderr
     assert "Recommendation: round robin, iops=1" in done.stdout
     assert "--type=iops --iops=1" in done.stdout
+
+
+def test_a_slow_path_in_the_capture_is_a_finding(tmp_path) -> None:
+    files = capture(tmp_path, "four-paths-one-slow")
+    done = pathlab("advise", *files, "--seeds", "2", "--duration", "5s", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    titles = [f["title"] for f in json.loads(done.stdout)["findings"]]
+    assert any("answers far slower than its peers (captured)" in t for t in titles), titles

@@ -3,6 +3,7 @@ the maps, groups and selectors the captures show; the workload comes from diskst
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,18 @@ def test_an_esxi_capture_with_a_linux_one_is_refused(tmp_path) -> None:
     devices.write_text(pathlab("show", "devices", "c1-vmax-1lun").stdout)
     done = pathlab("import", str(NETAPP), str(devices))
     assert done.returncode == 2 and "import one host at a time" in done.stderr
+
+
+def test_a_failed_path_is_a_finding_and_stays_failed_in_the_imported_host() -> None:
+    capture = DATA / "multipath_check-multipath-24_iscsi-failed-path.txt"
+    done = pathlab("advise", str(capture), "--seeds", "2", "--duration", "2s", "--warmup", "1s", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert any(f["title"].startswith("sdd (10:0:0:1)") and "failed/faulty" in f["title"] for f in out["findings"])
+    imported = pathlab("import", str(capture)).stdout
+    assert 'kind = "path_down"' in imported and 'path = "host10:C0:T0:L1"' in imported
+    # Linux candidates: each kernel selector not in force, with its multipath.conf stanza.
+    labels = {c["label"]: c for c in out["candidates"]}
+    assert {"dm service-time", "dm queue-length"} <= set(labels)
+    assert '        path_selector "queue-length 0"' in labels["dm queue-length"]["commands"]
+    assert "multipathd reconfigure" in labels["dm queue-length"]["commands"]

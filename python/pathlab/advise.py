@@ -161,10 +161,39 @@ def candidates(scenario: Scenario, data: dict[str, Any]) -> list[Candidate]:
             caveat = "latency sub-type: ESXi 6.7 U1 or later" if iops_or_type == "latency" else \
                 "the claim rule applies to LUNs presented after it is added; existing LUNs take the device command"
             out.append(Candidate(label, _with_policy(scenario, policy), per_device + claim, caveat))
+    if all(d["policy"] == "dm-multipath" for d in data["devices"]):
+        out += _dm_candidates(scenario, data)
     out.append(Candidate(
         "pathlab gated-least-load", _with_policy(scenario, {"name": "gated-least-load"}), [],
         "pathlab's own policy: not in any shipping stack; shown as the bar the others could reach",
     ))
+    return out
+
+
+#: The dm-multipath path selectors worth trying, as multipath.conf spells them.
+DM_SELECTORS = ("service-time 0", "queue-length 0", "round-robin 0")
+
+
+def _dm_candidates(scenario: Scenario, data: dict[str, Any]) -> list[Candidate]:
+    """Each kernel path selector not in force, with the multipath.conf stanza that sets it for
+    the host's arrays (then `multipathd reconfigure`)."""
+    spec = tomllib.loads(scenario.text)
+    in_force = {d.get("policy", {}).get("selector", "service-time") for d in spec.get("devices", [])}
+    arrays = _arrays(scenario)
+    out = []
+    for selector in DM_SELECTORS:
+        name = selector.split(" ")[0]
+        if in_force == {name}:
+            continue
+        stanza = ["# /etc/multipath.conf", "devices {"]
+        for vendor, model in sorted(set(arrays.values())):
+            stanza += ["    device {", f'        vendor "{vendor}"', f'        product "{model}"',
+                       f'        path_selector "{selector}"', "    }"]
+        stanza += ["}", "multipathd reconfigure"]
+        policies = {d["name"]: {**d.get("policy", {"name": "dm-multipath"}), "selector": name} for d in spec.get("devices", [])}
+        overrides = {f"devices.{i}.policy": policies[d["name"]] for i, d in enumerate(spec.get("devices", []))}
+        out.append(Candidate(f"dm {name}", overrides, stanza,
+                             "the stanza adds to the device's built-in settings; `multipath -ll` shows the selector in force"))
     return out
 
 

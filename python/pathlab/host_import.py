@@ -86,9 +86,11 @@ def import_files(files: list[str]) -> Imported:
             found["rates"], names["rates"] = rates_from_iostat(iostat.read(name)), name
         else:
             raise ScenarioError(name, "", f"an ESXi capture ({kind}) given with `multipath -ll`: import one host at a time")
+    from pathlab.capture_findings import multipath_findings
+
     tables = found["multipath"]
     text, warnings = build_linux(LinuxCaptures(tables["maps"], tables["paths"], found.get("rates"), names))
-    return Imported(text, warnings)
+    return Imported(text, warnings, multipath_findings(tables["paths"], names["multipath"]))
 
 
 def read_captures(files: list[str]) -> Captures:
@@ -128,6 +130,8 @@ class Port:
 class Imported:
     text: str
     warnings: list[tuple[str, str]]
+    #: What the captures themselves show (`capture_findings`).
+    findings: list[Any] = field(default_factory=list)
 
 
 def _value(v: Any) -> Any:
@@ -303,7 +307,13 @@ def build(c: Captures) -> Imported:
         lines.append(f"policy = {to_toml(policy)}  # {dev_file}: Path Selection Policy (Device Config)")
 
     lines += _workload(devices, dev_rows, esx_file, outstanding, warnings)
-    return Imported("\n".join(lines) + "\n", warnings)
+    found = []
+    if c.esxtop is not None:
+        from pathlab.capture_findings import esxtop_findings
+
+        path_device = {str(p.runtime_name): str(p.device) for p in paths}
+        found = esxtop_findings(c.esxtop, path_device, esx_file)
+    return Imported("\n".join(lines) + "\n", warnings, found)
 
 
 def _port_service(devices: list[Any], rates: dict[str, float | None], outstanding: dict[str, float], esx_file: str,

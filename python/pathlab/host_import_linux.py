@@ -172,6 +172,15 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         lines.append(f"policy = {to_toml(policy)}  # {mfile}: the groups' selector, priorities and features")
     warnings.append(("devices.queue_depth", f"the disks' queue_depth is not in the captures: {DEFAULT_QUEUE_DEPTH} assumed"))
 
+    # Paths the capture shows failed stay failed: a path fault from the start.
+    for p in paths:
+        states = {str(p.dm_state), str(p.checker_state)}
+        if states & {"failed", "faulty"}:
+            h, _, t, lun = hctl(p)
+            index = sorted({hctl(q)[2] for q in paths if hctl(q)[0] == h}).index(t)
+            lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"', f'path = "host{h}:C0:T{index}:L{lun}"'
+                      f"  # {mfile}, line {p.line}: {p.device} is {p.dm_state}/{p.checker_state}"]
+
     for m in maps:
         dm = str(m.dm)
         cmds = sum(v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v) or None

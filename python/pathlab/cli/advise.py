@@ -40,18 +40,18 @@ def text(findings: list[advise.Finding], ranked: list[advise.Ranked], seeds: int
     return "\n".join(lines)
 
 
-def _scenario(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...]) -> Scenario:
+def _scenario(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...]) -> tuple[Scenario, list[advise.Finding]]:
     """A scenario file (or a shipped scenario's name), or the host the captures describe (files,
-    a folder of them, or a shipped capture's name)."""
+    a folder of them, or a shipped capture's name) with what the captures show."""
     from pathlab import shipped
 
     captured = shipped.capture_files(files[0]) if len(files) == 1 else None
     if len(files) == 1 and captured is None and (files[0].endswith(".toml") or not Path(files[0]).is_file()):
-        return load(files[0], variant, sets)
+        return load(files[0], variant, sets), []
     from pathlab.cli.import_host import imported_scenario
 
-    text, _ = imported_scenario(tuple(captured) if captured else files)
-    return Scenario.from_text(text, "imported-host.toml", variant=variant, set=list(sets))
+    imported, _ = imported_scenario(tuple(captured) if captured else files)
+    return Scenario.from_text(imported.text, "imported-host.toml", variant=variant, set=list(sets)), imported.findings
 
 
 @click.command("advise")
@@ -70,9 +70,9 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
     `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, imported as
     `pathlab import` does."""
     length = {"run.duration": duration, "run.warmup": warmup}
-    scenario = _scenario(files, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
+    scenario, captured = _scenario(files, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
     (in_force,) = run_all([scenario])
-    found = advise.findings(in_force.data) + advise.practice_findings(scenario, in_force.data)
+    found = captured + advise.findings(in_force.data) + advise.practice_findings(scenario, in_force.data)
     ranked = advise.rank(scenario, advise.candidates(scenario, in_force.data), seeds, length)
     if fmt == "json":
         out = {

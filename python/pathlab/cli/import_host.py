@@ -4,23 +4,27 @@ listings and esxtop capture, every value commented with where it came from."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pathlab.api import Scenario, warn
+
+if TYPE_CHECKING:
+    from pathlab.host_import import Imported
 from pathlab.cli.common import handle_errors, writable_output
 
 
-def imported_scenario(files: tuple[str, ...]) -> tuple[str, Scenario]:
-    """The TOML text of the host the captures describe, checked by loading it; warnings for
-    every assumed value go to stderr."""
+def imported_scenario(files: tuple[str, ...]) -> tuple[Imported, Scenario]:
+    """The host the captures describe (its TOML text and what the captures show), checked by
+    loading it; warnings for every assumed value go to stderr."""
     from pathlab.host_import import import_files
 
     result = import_files(list(files))
     label = ", ".join(files)
     for field, message in result.warnings:
         warn(label, field, message)
-    return result.text, Scenario.from_text(result.text, "imported-host.toml")
+    return result, Scenario.from_text(result.text, "imported-host.toml")
 
 
 @click.command("import")
@@ -35,7 +39,8 @@ def command(files: tuple[str, ...], output: str | None) -> None:
 
     writable_output(output, "--output")
     captured = shipped.capture_files(files[0]) if len(files) == 1 else None
-    text, _ = imported_scenario(tuple(captured) if captured else files)
+    imported, _ = imported_scenario(tuple(captured) if captured else files)
+    text = imported.text
     if output:
         Path(output).write_text(text, encoding="utf-8")
         click.echo(f"pathlab import: wrote {output}", err=True)

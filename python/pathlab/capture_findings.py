@@ -1,0 +1,75 @@
+"""What a host's own captures show, before anything is simulated: each finding names the file and
+the counters that show it (a full device queue, a path much slower than its peers, a path in
+error or failed)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pathlab.advise import Finding
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: A path is slow when its latency is more than this many times its device's best path's, and
+#: at least `SLOW_MS` above it (a tenth of a millisecond apart is noise at these figures).
+SLOW_RATIO = 2.0
+SLOW_MS = 0.2
+
+
+def _means(table: pd.DataFrame) -> pd.DataFrame:
+    """Each object's mean counters over the capture (the first sample, before esxtop's first
+    interval, left out)."""
+    later = table[table["time"] > table["time"].min()] if table["time"].nunique() > 1 else table
+    return later.groupby("name").mean(numeric_only=True)
+
+
+def esxtop_findings(esxtop: dict[str, pd.DataFrame], path_device: dict[str, str], file: str) -> list[Finding]:
+    """Full device queues, slow paths and paths with failed commands in an `esxtop -b` capture;
+    `path_device` maps a path's runtime name to its device (from the nmp path list)."""
+    found = []
+    devices = _means(esxtop["devices"]) if len(esxtop.get("devices", [])) else None
+    if devices is not None and {"Queued Commands", "Active Commands", "Device Q Depth"} <= set(devices.columns):
+        for name, d in devices.iterrows():
+            if d["Queued Commands"] >= 1 and d["Active Commands"] >= 0.9 * d["Device Q Depth"]:
+                kavg = d.get("Average Kernel MilliSec/Command", float("nan"))
+                found.append(Finding(
+                    f"{name}: the device queue is full (captured)",
+                    f"{file}: Active Commands {d['Active Commands']:.0f} of Device Q Depth {d['Device Q Depth']:.0f}, "
+                    f"Queued Commands {d['Queued Commands']:.0f}, Average Kernel MilliSec/Command {kavg:.2f}",
+                ))
+    paths = _means(esxtop["paths"]) if len(esxtop.get("paths", [])) else None
+    if paths is None or "Average Driver MilliSec/Command" not in paths.columns:
+        return found
+    davg = paths["Average Driver MilliSec/Command"]
+    busy = paths[paths["Commands/sec"] > 0] if "Commands/sec" in paths.columns else paths
+    for device in sorted(set(path_device.values())):
+        own = [p for p in busy.index if path_device.get(p) == device]
+        if len(own) < 2:
+            continue
+        best = min(davg[p] for p in own)
+        for p in own:
+            if davg[p] > SLOW_RATIO * best and davg[p] - best > SLOW_MS:
+                found.append(Finding(
+                    f"{p}: a path of {device} answers far slower than its peers (captured)",
+                    f"{file}: Average Driver MilliSec/Command {davg[p]:.2f} against {best:.2f} on the best path",
+                ))
+    failed = "Failed Commands/sec"
+    if failed in paths.columns:
+        for p, row in paths[paths[failed] > 0].iterrows():
+            found.append(Finding(f"{p}: the path returns errors (captured)", f"{file}: {failed} {row[failed]:.2f}"))
+    return found
+
+
+def multipath_findings(paths: pd.DataFrame, file: str) -> list[Finding]:
+    """Paths `multipath -ll` shows failed, faulty, shaky or ghost."""
+    found = []
+    for row in paths.itertuples():
+        states = {str(row.dm_state), str(row.checker_state)}
+        bad = states & {"failed", "faulty", "shaky", "ghost"}
+        if bad:
+            found.append(Finding(
+                f"{row.device} ({row.hctl}) of map {row.map} is {'/'.join(sorted(bad))} (captured)",
+                f"{file}, line {row.line}: dm state {row.dm_state}, checker {row.checker_state}",
+            ))
+    return found
