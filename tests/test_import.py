@@ -111,3 +111,18 @@ def test_a_slow_path_in_the_capture_is_a_finding(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     titles = [f["title"] for f in json.loads(done.stdout)["findings"]]
     assert any("answers far slower than its peers (captured)" in t for t in titles), titles
+
+
+def test_the_activecluster_host_on_all_paths_is_told_to_use_the_latency_policy(tmp_path) -> None:
+    # Only the captures: the remote paths' distance comes from their DAVG against the local ones.
+    files = capture(tmp_path, "c2-activecluster-distance", "rr_all_paths")
+    done = pathlab("advise", *files, "--seeds", "2", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert sum("answers far slower than its peers (captured)" in f["title"] for f in out["findings"]) == 10
+    by_label = {c["label"]: c for c in out["candidates"]}
+    in_force, latency = by_label["the setting in force"], by_label["round robin, latency"]
+    # The published runs (CALIBRATION.md C2): the AO-only and latency settings about 13,500 I/O/s.
+    assert abs(latency["figures"]["iops"][0] / 13_500 - 1) < 0.10, latency["figures"]
+    assert latency["gain"] > 1.8 and in_force["gain"] == 1.0
+    assert any("--type=latency" in c for c in latency["commands"])

@@ -24,6 +24,9 @@ LARGE_RR_LIMIT = 100
 #: enough that the port's queue, not the round trip, bounds the rate (C1's field run had 128;
 #: at 8, as in the CX4 runs, the round trip can bound it and nothing is inferred).
 SATURATING_OUTSTANDING = 32
+#: A device's paths are lightly loaded when fewer I/Os than this are on each on average (its
+#: active commands over its busy paths): their DAVG is then round trip plus service, not queueing.
+LIGHT_PATH_OUTSTANDING = 4.0
 #: Defaults for what no capture says (each one is warned about).
 DEFAULT_ONE_WAY = "5us"  # a fabric within one room: a few metres of fibre and one switch hop
 DEFAULT_PORT_SERVICE_US = 20.0  # an array front-end port of the 2010s: about 50,000 I/O/s
@@ -253,13 +256,16 @@ def build(c: Captures) -> Imported:
         if actv is not None:
             outstanding[d.device] = actv + (qued or 0.0)
 
+    services = {array: _port_service([d for d in devices if vendor_of[d.device] == array], rates, outstanding,
+                                     esx_file, warnings, array) for array in dict.fromkeys(vendor_of.values())}
+    service_us = {a: float(t.split('"')[1].removesuffix("us")) for a, (t, _) in services.items()}
+    latency = _latencies(paths, vendor_of, esx, esx_file, devices, service_us)
     for array in dict.fromkeys(vendor_of.values()):
         array_ports = [p for p in ports.values() if p.array == array]
-        array_devices = [d for d in devices if vendor_of[d.device] == array]
         tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None})
         states = [_value(getattr(p, "tpg_state", None)) for p in paths if vendor_of[p.device] == array]
         symmetric = all(s in (None, "AO") for s in states)
-        service, service_note = _port_service(array_devices, rates, outstanding, esx_file, warnings, array)
+        service, service_note = services[array]
         lines += ["", "[[arrays]]", f'name = "{array}"',
                   f'vendor = "{array}"  # {dev_file}: Device Display Name',
                   f"tpgs = {to_toml(bool(tpgs))}  # {path_file}: "
@@ -267,6 +273,10 @@ def build(c: Captures) -> Imported:
                   f"symmetric = {to_toml(symmetric or not tpgs)}  # {path_file}: "
                   + ("every path active-optimized" if symmetric or not tpgs else "paths active-optimized and not, by TPG"),
                   f"service = {service}  # {service_note}"]
+        if array in latency.array_ms:
+            ms = latency.array_ms[array]
+            lines += [f'read_latency = "{ms * 1000:.0f}us"  # {latency.notes[array]}',
+                      f'write_latency = "{ms * 1000:.0f}us"  # the same: one figure for both']
         if tpgs and not symmetric:
             lines.append("controllers = [" + ", ".join(f'{{ name = "TPG{t}" }}' for t in tpgs) + "]"
                          + f"  # {path_file}: one per target port group")
@@ -276,14 +286,24 @@ def build(c: Captures) -> Imported:
             lines.append(f'  {{ name = "{p.name}"{owner} }},  # {path_file}: target {p.target}')
         lines.append("]")
 
+    default_us = float(DEFAULT_ONE_WAY.removesuffix("us"))
     for a in adapters:
         reached = sorted({(p.target, _target_of(p), vendor_of[p.device]) for p in paths if p.adapter == a},
                          key=lambda t: t[0])
-        names = [f"{arr}/{ports[(arr, target)].name}" for _, target, arr in dict.fromkeys(reached)]
-        lines += ["", "[[fabric]]", f'adapters = ["{a}"]  # {path_file}: the targets this adapter reaches, in T order',
-                  "ports = [" + ", ".join(f'"{n}"' for n in dict.fromkeys(names)) + "]",
-                  f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, a fabric within one room']
-    warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
+        # One zoning table per port, in T order (runtime names number an adapter's ports in order
+        # of appearance), each with the distance its paths' DAVG shows.
+        for target_number, target, arr in dict.fromkeys(reached):
+            name = str(next(p.runtime_name for p in paths if p.adapter == a and p.target == target_number))
+            extra = latency.extra_one_way_us.get(name)
+            lines += ["", "[[fabric]]", f'adapters = ["{a}"]  # {path_file}: T{target_number} of {a}',
+                      f'ports = ["{arr}/{ports[(arr, target)].name}"]']
+            if extra is None:
+                lines.append(f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, a fabric within one room')
+            else:
+                lines.append(f'latency = "{default_us + extra:.0f}us"  # one way: {DEFAULT_ONE_WAY} by default, plus '
+                             f"{extra:.0f} µs from {latency.notes[name]}")
+    warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed "
+                                       "(plus what lightly loaded paths' DAVG shows beyond their device's best path)"))
 
     for d in devices:
         lun = next((p.lun for p in paths if p.device == d.device), 0)
@@ -314,6 +334,56 @@ def build(c: Captures) -> Imported:
         path_device = {str(p.runtime_name): str(p.device) for p in paths}
         found = esxtop_findings(c.esxtop, path_device, esx_file)
     return Imported("\n".join(lines) + "\n", warnings, found)
+
+
+@dataclass
+class Latencies:
+    """What the DAVG of lightly loaded paths says: each path's extra one-way distance (µs) beyond
+    its device's best path, and the array's own latency (ms) on the best path."""
+
+    extra_one_way_us: dict[str, float]
+    array_ms: dict[str, float]
+    notes: dict[str, str]
+
+
+def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: dict[str, Any], esx_file: str,
+               devices: list[Any], service_us: dict[str, float]) -> Latencies:
+    """Per path, the DAVG beyond the device's best path is distance: a read pays it on two
+    one-way trips, a write on four (command, transfer-ready, data, status): one-way extra =
+    (DAVG - best) / (2 + 2 x write share). The best path's DAVG less its default trips and the
+    port's service is the array's own latency. Only where the device's paths are lightly loaded
+    (its active commands over its busy paths below `LIGHT_PATH_OUTSTANDING`, and no long turns
+    on one path)."""
+    out = Latencies({}, {}, {})
+    table = esx.get("paths")
+    dev_rows = esx.get("devices")
+    if table is None or "Average Driver MilliSec/Command" not in table.columns:
+        return out
+    default_us = float(DEFAULT_ONE_WAY.removesuffix("us"))
+    for d in devices:
+        names = [str(p.runtime_name) for p in paths if p.device == d.device]
+        davg = {n: _mean(table, n, "Average Driver MilliSec/Command") for n in names}
+        rate = {n: _mean(table, n, "Commands/sec") for n in names}
+        busy = {n: v for n, v in davg.items() if v and rate[n]}
+        active = _mean(dev_rows, d.device, "Active Commands") if dev_rows is not None else None
+        # A path used in long turns (round robin at a large limit) is loaded while its turn lasts,
+        # whatever its average says: only devices spread over their paths I/O by I/O qualify.
+        in_turns = d.psp == "VMW_PSP_RR" and (_value(d.iops) or 0) >= LARGE_RR_LIMIT
+        if not busy or in_turns or active is None or active / len(busy) >= LIGHT_PATH_OUTSTANDING:
+            continue
+        cmds = _mean(dev_rows, d.device, "Commands/sec") or 0.0
+        writes = (_mean(dev_rows, d.device, "Writes/sec") or 0.0) / cmds if cmds else 0.0
+        best = min(busy.values())
+        for n, v in busy.items():
+            out.extra_one_way_us[n] = 1000 * (v - best) / (2 + 2 * writes)
+            out.notes[n] = f"{esx_file}: {n} Average Driver MilliSec/Command {v:.2f} against {best:.2f} on its device's best path"
+        array = vendor_of[d.device]
+        trips_ms = (2 + 2 * writes) * default_us / 1000
+        own = max(0.0, best - trips_ms - service_us.get(array, DEFAULT_PORT_SERVICE_US) / 1000)
+        out.array_ms[array] = min(out.array_ms.get(array, own), own)
+        out.notes[array] = (f"{esx_file}: {d.device}'s best path answers in {best:.2f} ms, less {trips_ms * 1000:.0f} µs of "
+                            "default trips and the port's service")
+    return out
 
 
 def _port_service(devices: list[Any], rates: dict[str, float | None], outstanding: dict[str, float], esx_file: str,
