@@ -72,3 +72,26 @@ def test_a_failed_path_is_a_finding_and_stays_failed_in_the_imported_host() -> N
     assert {"dm service-time", "dm queue-length"} <= set(labels)
     assert '        path_selector "queue-length 0"' in labels["dm queue-length"]["commands"]
     assert "multipathd reconfigure" in labels["dm queue-length"]["commands"]
+
+
+@pytest.mark.parametrize("capture", sorted(p.name for p in DATA.glob("nvme-*")))
+def test_every_nvme_capture_imports_into_a_host_that_runs(capture) -> None:
+    done = pathlab("import", str(DATA / capture))
+    assert done.returncode == 0, done.stderr
+    result = Scenario.from_text(done.stdout, capture, set={"run.duration": "0.2s"}).run()
+    assert result.data["accounting"]["issued"] > 0
+    assert all(d["policy"] == "nvme" for d in result.data["devices"])
+
+
+def test_the_netapp_nvme_host_keeps_its_ana_groups_and_gets_iopolicy_candidates() -> None:
+    capture = DATA / "nvme-list-subsys_v2_netapp-ubuntu2404-tcp.txt"
+    done = pathlab("import", str(capture))
+    assert done.returncode == 0, done.stderr
+    assert 'policy = { name = "nvme", iopolicy = "round-robin" }' in done.stdout
+    result = Scenario.from_text(done.stdout, "n.toml", set={"run.duration": "0.2s"}).run()
+    # Two paths optimized, two not, as the capture shows (nvme0, nvme1 against nvme2, nvme3).
+    assert sorted(result.paths["alua"]) == ["ANO", "ANO", "AO", "AO"]
+    advised = pathlab("advise", str(capture), "--seeds", "2", "--duration", "2s", "--warmup", "1s", "--format", "json")
+    labels = {c["label"]: c for c in json.loads(advised.stdout)["candidates"]}
+    assert {"nvme numa", "nvme queue-depth"} <= set(labels)
+    assert any('ATTR{iopolicy}="queue-depth"' in c for c in labels["nvme queue-depth"]["commands"])

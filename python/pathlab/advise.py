@@ -163,6 +163,8 @@ def candidates(scenario: Scenario, data: dict[str, Any]) -> list[Candidate]:
             out.append(Candidate(label, _with_policy(scenario, policy), per_device + claim, caveat))
     if all(d["policy"] == "dm-multipath" for d in data["devices"]):
         out += _dm_candidates(scenario, data)
+    if all(d["policy"] == "nvme" for d in data["devices"]):
+        out += _nvme_candidates(scenario)
     out.append(Candidate(
         "pathlab gated-least-load", _with_policy(scenario, {"name": "gated-least-load"}), [],
         "pathlab's own policy: not in any shipping stack; shown as the bar the others could reach",
@@ -194,6 +196,25 @@ def _dm_candidates(scenario: Scenario, data: dict[str, Any]) -> list[Candidate]:
         overrides = {f"devices.{i}.policy": policies[d["name"]] for i, d in enumerate(spec.get("devices", []))}
         out.append(Candidate(f"dm {name}", overrides, stanza,
                              "the stanza adds to the device's built-in settings; `multipath -ll` shows the selector in force"))
+    return out
+
+
+def _nvme_candidates(scenario: Scenario) -> list[Candidate]:
+    """Each native NVMe iopolicy not in force, set through sysfs now and a udev rule for good."""
+    spec = tomllib.loads(scenario.text)
+    in_force = {d.get("policy", {}).get("iopolicy", "numa") for d in spec.get("devices", [])}
+    out = []
+    for iopolicy in ("numa", "round-robin", "queue-depth"):
+        if in_force == {iopolicy}:
+            continue
+        commands = [
+            f"echo {iopolicy} | tee /sys/class/nvme-subsystem/nvme-subsys*/iopolicy",
+            "# for good, /etc/udev/rules.d/71-nvme-iopolicy.rules:",
+            f'ACTION=="add|change", SUBSYSTEM=="nvme-subsystem", ATTR{{subsystype}}=="nvm", ATTR{{iopolicy}}="{iopolicy}"',
+        ]
+        caveat = "queue-depth: kernel 6.11 or later" if iopolicy == "queue-depth" else ""
+        overrides = {f"devices.{i}.policy": {"name": "nvme", "iopolicy": iopolicy} for i, _ in enumerate(spec.get("devices", []))}
+        out.append(Candidate(f"nvme {iopolicy}", overrides, commands, caveat))
     return out
 
 

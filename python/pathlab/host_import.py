@@ -57,6 +57,8 @@ def _kind(name: str) -> str:
         return "devices"
     if "Runtime Name" in head:
         return "paths"
+    if "NQN=" in head or '"Subsystems"' in head or "nvme-subsys" in head:
+        return "nvme"
     if "hwhandler=" in head or "policy='" in head or re.search(r"\bdm-\d+\b.*,", head):
         return "multipath"
     if re.search(r"^\s*Device\b.*\br/s\b", head, re.M):
@@ -72,6 +74,8 @@ def import_files(files: list[str]) -> Imported:
     """A scenario of the host the files describe: an ESXi host, or a Linux host when `multipath
     -ll` is among them."""
     kinds = {name: _kind(name) for name in files}
+    if "nvme" in kinds.values():
+        return _import_nvme(kinds)
     if "multipath" not in kinds.values():
         return build(read_captures(files))
     from pathlab.host_import_linux import LinuxCaptures, rates_from_iostat
@@ -94,6 +98,29 @@ def import_files(files: list[str]) -> Imported:
     tables = found["multipath"]
     text, warnings = build_linux(LinuxCaptures(tables["maps"], tables["paths"], found.get("rates"), names))
     return Imported(text, warnings, multipath_findings(tables["paths"], names["multipath"]))
+
+
+def _rates(name: str, kind: str) -> pd.DataFrame:
+    from pathlab.host_import_linux import rates_from_iostat
+    from pathlab.readers import diskstats, iostat
+
+    return diskstats.rates(diskstats.read(name)) if kind == "diskstats" else rates_from_iostat(iostat.read(name))
+
+
+def _import_nvme(kinds: dict[str, str]) -> Imported:
+    """A host on native NVMe multipath: `nvme list-subsys`, and the namespaces' I/O statistics."""
+    from pathlab.host_import_nvme import build as build_nvme
+    from pathlab.readers import nvme_subsys
+
+    subsys = [n for n, k in kinds.items() if k == "nvme"]
+    stats = [n for n, k in kinds.items() if k in ("diskstats", "iostat")]
+    other = [n for n, k in kinds.items() if k not in ("nvme", "diskstats", "iostat")]
+    if other or len(subsys) > 1 or len(stats) > 1:
+        raise ScenarioError(", ".join(kinds), "", "give one `nvme list-subsys` and at most one diskstats or iostat capture "
+                                                  "of the same host")
+    rates = _rates(stats[0], kinds[stats[0]]) if stats else None
+    text, warnings = build_nvme(nvme_subsys.read(subsys[0]), subsys[0], rates, stats[0] if stats else "")
+    return Imported(text, warnings)
 
 
 def read_captures(files: list[str]) -> Captures:

@@ -1,0 +1,143 @@
+"""`pathlab import` for a Linux host on native NVMe multipath: `nvme list-subsys` (text or JSON)
+gives each subsystem's controllers (the paths), their transport addresses, state and ANA state,
+and the iopolicy; `/proc/diskstats` or `iostat -x` of the namespace heads (`nvmeXnY`) give the
+workload. Every value the captures give carries a comment naming the file and field; everything
+else is a stated default with a warning."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from pathlab.api import ScenarioError
+from pathlab.toml_values import to_toml
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+DEFAULT_ONE_WAY = "10us"  # NVMe over TCP or FC within one room: a switch hop and the NIC/HBA
+DEFAULT_PORT_SERVICE_US = 10.0  # an NVMe-oF target port: about 100,000 I/O/s
+DEFAULT_OUTSTANDING = 32
+IOPOLICIES = {"numa", "round-robin", "queue-depth"}
+
+
+def _field(address: str, key: str) -> str | None:
+    match = re.search(rf"(?:^|,){key}=([^,]+)", address or "")
+    return match.group(1) if match else None
+
+
+def _vendor(nqn: str) -> str:
+    """`nqn.1992-08.com.netapp:sn…` → NETAPP (the reversed domain's second part)."""
+    match = re.match(r"nqn\.\d{4}-\d{2}\.([^:]+)", nqn or "")
+    parts = match.group(1).split(".") if match else []
+    return re.sub(r"[^A-Za-z0-9]", "", parts[1]).upper() if len(parts) > 1 else "NVME"
+
+
+def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str) -> tuple[str, list[tuple[str, str]]]:
+    """The scenario's TOML text, commented, and the warnings for every value assumed."""
+    import pandas as pd
+
+    rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
+    if not rows:
+        raise ScenarioError(file, "", "no subsystem with controllers to import")
+    warnings: list[tuple[str, str]] = []
+    text = lambda v: "" if v is None or pd.isna(v) else str(v)  # noqa: E731
+    subsystems = list(dict.fromkeys(text(r.subsystem) for r in rows))
+    # Host side: one adapter per host address (host_traddr, or the transport when none is shown).
+    adapter_of = {r.controller: _field(text(r.address), "host_traddr") or text(r.transport) or "fabric" for r in rows}
+    adapters = {a: f"nic{i}" for i, a in enumerate(dict.fromkeys(adapter_of.values()))}
+    # Array side: one port per target address, per vendor.
+    target_of = {r.controller: _field(text(r.address), "traddr") or r.controller for r in rows}
+    vendor_of = {s: _vendor(next(text(r.nqn) for r in rows if text(r.subsystem) == s)) for s in subsystems}
+    ports: dict[tuple[str, str], str] = {}
+    for r in rows:
+        key = (vendor_of[text(r.subsystem)], target_of[r.controller])
+        ports.setdefault(key, f"P{sum(1 for k in ports if k[0] == key[0])}")
+    # ANA: a port is on the controller that serves the first subsystem optimized through it.
+    ana = any(text(r.ana_state) == "non-optimized" for r in rows)
+    side: dict[tuple[str, str], str] = {}
+    for r in rows:
+        key = (vendor_of[text(r.subsystem)], target_of[r.controller])
+        if text(r.ana_state) in ("optimized", "non-optimized"):
+            side.setdefault(key, "A" if text(r.ana_state) == "optimized" else "B")
+
+    lines = [
+        f"# Imported by `pathlab import` from {file}" + (f" and {rates_file}" if rates_file else "") + ".",
+        "# Values the captures give name their file and field; `default:` marks what they do not say:",
+        "# confirm those (pathlab printed a warning for each).",
+        'name = "imported-nvme-host"',
+        'description = "A Linux host on native NVMe multipath as nvme list-subsys describes it."',
+        "", "[run]", 'duration = "60s"', 'warmup = "10s"', 'interval = "5s"',
+        "", "[host]", 'name = "linux01"',
+        "adapters = [" + ", ".join(f'{{ name = "{n}" }}' for n in adapters.values()) + f"]  # {file}: host addresses "
+        + ", ".join(adapters),
+    ]
+    for vendor in dict.fromkeys(vendor_of.values()):
+        lines += ["", "[[arrays]]", f'name = "{vendor}"', f'vendor = "{vendor}"  # {file}: the subsystem NQN\'s domain',
+                  f"symmetric = {to_toml(not ana)}  # {file}: " + ("ANA optimized and non-optimized" if ana else "every path optimized"),
+                  f"tpgs = {to_toml(ana)}  # ANA groups: the host sees each path's state",
+                  f'service = {to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"})}'
+                  "  # default: the captures do not show a port at capacity"]
+        if ana:
+            lines.append('controllers = [{ name = "A" }, { name = "B" }]  # one per ANA state the paths show')
+        lines.append("ports = [")
+        for (v, target), name in ports.items():
+            if v == vendor:
+                controller = f', controller = "{side.get((v, target), "A")}"' if ana else ""
+                lines.append(f'  {{ name = "{name}"{controller} }},  # {file}: traddr {target}')
+        lines.append("]")
+    warnings.append(("arrays.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs per I/O assumed"))
+    for host, adapter in adapters.items():
+        reached = [r for r in rows if adapter_of[r.controller] == host]
+        names = [f"{vendor_of[text(r.subsystem)]}/{ports[(vendor_of[text(r.subsystem)], target_of[r.controller])]}"
+                 for r in reached]
+        lines += ["", "[[fabric]]", f'adapters = ["{adapter}"]  # {file}: controllers from {host}',
+                  "ports = [" + ", ".join(f'"{n}"' for n in dict.fromkeys(names)) + "]",
+                  f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, within one room']
+    warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
+    for i, s in enumerate(subsystems):
+        own = [r for r in rows if text(r.subsystem) == s]
+        policy = text(own[0].iopolicy) if text(own[0].iopolicy) in IOPOLICIES else "numa"
+        if text(own[0].iopolicy) not in IOPOLICIES:
+            warnings.append((f"devices.{s}.policy", "the iopolicy is not in the capture: numa (the kernel's default) assumed"))
+        lines += ["", "[[devices]]", f'name = "{text(own[0].nqn) or s}"  # {file}: {s}', f'array = "{vendor_of[s]}"',
+                  f"lun = {i + 1}", "queue_depth = 128  # default: the namespace's nr_requests is not in the captures",
+                  f'policy = {{ name = "nvme", iopolicy = "{policy}" }}  # {file}: iopolicy']
+        if ana:
+            owner = next((side[(vendor_of[s], target_of[r.controller])] for r in own if text(r.ana_state) == "optimized"), "A")
+            lines.append(f'owner = "{owner}"  # {file}: the controller its optimized paths lead to')
+        down = [r for r in own if text(r.state) not in ("live", "")]
+        for r in down:
+            lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"',
+                      f'path = "{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{i + 1}"'
+                      f"  # {file}, line {r.line}: {r.controller} is {r.state}"]
+    for i, s in enumerate(subsystems):
+        head = f"nvme{re.sub(r'[^0-9]', '', s) or i}n1"
+        lines += _workload(s, next(text(r.nqn) for r in rows if text(r.subsystem) == s) or s, head, rates, rates_file, warnings)
+    return "\n".join(lines) + "\n", warnings
+
+
+def _target_number(rows: list[Any], adapter_of: dict[str, str], row: Any) -> int:
+    """The T of a controller's runtime name: its place among its adapter's targets."""
+    mine = [r.controller for r in rows if adapter_of[r.controller] == adapter_of[row.controller]]
+    return list(dict.fromkeys(mine)).index(row.controller)
+
+
+def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
+              warnings: list[tuple[str, str]]) -> list[str]:
+    out = ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", subsystem)}"', f'devices = ["{device}"]']
+    have = rates is not None and (rates["device"] == head).any()
+    if not have:
+        warnings.append((f"workloads.{subsystem}", f"no I/O statistics of {head}: 32 outstanding 4 KiB I/Os, 70% reads assumed"))
+        return out + [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no I/O statistics of {head}",
+                      'block_size = "4KiB"  # default', "read_pct = 70  # default"]
+    assert rates is not None
+    mine = rates[rates["device"] == head]
+    reads, writes = float(mine["reads_per_s"].mean()), float(mine["writes_per_s"].mean())
+    kib = float(mine["read_kib_per_s"].mean() + mine["write_kib_per_s"].mean())
+    cmds = reads + writes
+    size = max(512, round(kib * 1024 / cmds / 512) * 512) if cmds else 4096
+    queue = float(mine["queue_length"].mean())
+    return out + [f"outstanding = {max(1, round(queue))}  # {rates_file}: {head}'s average queue",
+                  f'block_size = "{f"{size // 1024}KiB" if size % 1024 == 0 else f"{size}B"}"  # {rates_file}: {head}\'s KiB per I/O',
+                  f"read_pct = {100 * reads / cmds if cmds else 70:.1f}  # {rates_file}: {head}'s reads over reads and writes"]
