@@ -213,3 +213,27 @@ def sweep_report(runs: pd.DataFrame, meta: dict[str, Any]) -> str:
     if meta.get("study"):
         text = f"{meta['study']}\n# ---- {meta['scenario']}, the scenario this study sweeps ----\n{text}"
     return page(f"pathlab sweep: {meta['scenario']}", sections, text, provenance)
+
+
+def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], seeds: int, scenario_text: str,
+                  provenance: dict[str, Any]) -> str:
+    """The advisor's findings, the candidates' figures with 95% error bars, and each one's
+    commands and caveat."""
+    items = "".join(f"<li><b>{html.escape(f.title)}</b><br>{html.escape(f.evidence)}</li>" for f in findings)
+    sections = [("Findings", f"<ul>{items}</ul>" if items else "<p>Nothing stands out.</p>")]
+    labels = [r.candidate.label for r in ranked]
+    plots = ""
+    for f in HEADLINE:
+        fig, _ = _bars(labels, [r.figures[f.key][0] for r in ranked], [r.figures[f.key][1] for r in ranked], f.name)
+        plots += figure(fig, f"{f.name}: mean over {seeds} seeds with its 95% interval, every candidate on the same I/Os.")
+    head = "".join(f"<th>{h}</th>" for h in ("candidate", *(f.heading for f in HEADLINE), "gain"))
+    rows = "".join(
+        f"<tr><th style='text-align:left'>{html.escape(r.candidate.label)}</th>"
+        + "".join(f"<td>{f.show(r.figures[f.key][0])} ± {f.show(r.figures[f.key][1])}</td>" for f in HEADLINE)
+        + f"<td>{r.gain:.2f}x</td></tr>" for r in ranked)
+    sections.append(("Candidates", plots + f"<table><tr>{head}</tr>{rows}</table>"))
+    how = "".join(f"<h3>{html.escape(r.candidate.label)}</h3><pre>{html.escape(chr(10).join(r.candidate.commands))}</pre>"
+                  + (f"<p>{html.escape(r.candidate.caveat)}</p>" if r.candidate.caveat else "")
+                  for r in ranked if r.candidate.commands)
+    sections.append(("How to apply each", how or "<p>No commands: the setting in force is kept.</p>"))
+    return page(title, sections, scenario_text, provenance)

@@ -11,7 +11,8 @@ import click
 
 from pathlab import advise
 from pathlab.api import Scenario
-from pathlab.cli.common import format_option, handle_errors, load, run_all, set_option
+from pathlab.cli.common import format_option, handle_errors, load, run_all, set_option, writable_output
+from pathlab.cli.report import html_option, provenance, write
 from pathlab.toml_values import to_toml
 
 
@@ -62,18 +63,25 @@ def _scenario(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...]
 @click.option("--duration", default="20s", show_default=True, help="Simulated measurement per run.")
 @click.option("--warmup", default="5s", show_default=True, help="Simulated warm-up per run.")
 @format_option("json")
+@html_option
 @handle_errors
 def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int, duration: str, warmup: str,
-            fmt: str) -> None:
+            fmt: str, html: str | None) -> None:
     """Diagnose a host, simulate each candidate setting on it and rank them. FILES is a scenario
     (or a shipped scenario's name), or what the host prints: `esxcli storage nmp device list`,
     `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, imported as
     `pathlab import` does."""
+    writable_output(html, "--html")
     length = {"run.duration": duration, "run.warmup": warmup}
     scenario, captured = _scenario(files, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
     (in_force,) = run_all([scenario])
     found = captured + advise.findings(in_force.data) + advise.practice_findings(scenario, in_force.data)
     ranked = advise.rank(scenario, advise.candidates(scenario, in_force.data), seeds, length)
+    if html:
+        from pathlab.report import advise_report
+
+        write(html, advise_report(f"pathlab advise: {', '.join(files)}", found, ranked, seeds, scenario.text,
+                                  provenance(", ".join(files))))
     if fmt == "json":
         out = {
             "findings": [asdict(f) for f in found],
