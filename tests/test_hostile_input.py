@@ -100,7 +100,8 @@ def test_names_that_csv_quoting_must_escape_are_written_readably(tmp_path: Path)
     from pathlab.readers import esxtop
 
     raw = out.read_text(encoding="utf-8")
-    assert raw.split(",")[1] == '"\\\\ésx ""lab""\\Physical Disk Adapter(vmhba1)\\Commands/sec"'
+    assert raw.split(",")[1:3] == ['"\\\\ésx ""lab""\\Physical Disk(vmhba1)\\Adapter Q Depth"',
+                                   '"\\\\ésx ""lab""\\Physical Disk Adapter(vmhba1)\\Commands/sec"']
     tables = esxtop.read(out)
     assert list(tables["adapters"]["name"].unique()) == ["vmhba1"] and len(tables["adapters"]) >= 2
 

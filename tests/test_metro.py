@@ -136,7 +136,8 @@ def test_esxtop_csv_parses_back_with_esxtop_counter_names(tmp_path, scenarios) -
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     raw = out.read_text()
-    assert raw.startswith('"(PDH-CSV 4.0) (UTC)(0)","\\\\esx-c2\\Physical Disk Adapter(vmhba1)\\Commands/sec"')
+    assert raw.startswith('"(PDH-CSV 4.0) (UTC)(0)","\\\\esx-c2\\Physical Disk(vmhba1)\\Adapter Q Depth",'
+                          '"\\\\esx-c2\\Physical Disk Adapter(vmhba1)\\Commands/sec"')
     assert all(line.endswith(",") for line in raw.splitlines())
     with open(out, newline="") as f:  # the raw layout, as esxtop viewers read it
         header, *rows = [r[:-1] for r in csv.reader(f)]  # without the trailing empty column

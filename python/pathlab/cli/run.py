@@ -96,7 +96,7 @@ def summary_csv(rows: list[dict]) -> str:
 @format_option("json", "csv")
 @click.option("--intervals", is_flag=True, help="Print every interval line, as vdbench does.")
 @click.option("--esxtop-csv", "esxtop_out",
-              help="Also write the run as an esxtop batch-mode CSV (esxtop -b) to this file.")
+              help="Also write the measured window as an esxtop batch-mode CSV (esxtop -b -a) to this file.")
 @click.option("--vdbench-flatfile", "flat_out", type=click.Path(dir_okay=False),
               help="Also write the interval lines as vdbench's flatfile (flatfile.html columns) to this file.")
 @html_option

@@ -1,95 +1,140 @@
-"""Esxtop batch mode (`esxtop -b`) CSV, as ESXi writes it, so that existing esxtop viewers open
+"""Esxtop batch mode (`esxtop -b -a`) CSV, as ESXi writes it, so that existing esxtop viewers open
 a simulated run: the PDH-CSV header, `\\\\host\\Object(instance)\\Counter` columns, quoted values,
-a trailing comma on every line, one row per interval and a first row of zero rates (esxtop has
-no previous sample to difference on its first row). Column order follows a real capture: the
-adapters, the adapter-expanded paths, then each device followed by its paths."""
+a trailing comma and an LF on every line.
+
+Layout, from the real captures (research/formats.md §1.4, `format-samples/esxtop-batch*.csv`):
+per adapter, `Physical Disk(vmhbaN)\\Adapter Q Depth`, the adapter's `Physical Disk Adapter`
+block, then its paths as the adapter panel expands them (`Physical Disk(vmhbaN:path)`, the
+adapter's queue depth then the path's figures); then each `Physical Disk SCSI Device` followed by
+its `Physical Disk Path` blocks. Each block has the counters of an `-a` capture, named and
+ordered as ESXi prints them (31 for adapters and paths, 32 for an adapter's path, 52 for a
+device).
+
+Rows: the first is the capture's start (rates 0.00: esxtop has no previous sample to difference
+on its first row), then one row per measured interval, stamped `start` plus the time since the
+end of the warm-up (no warm-up rows: the capture is the measured window). Errors: `Failed
+Commands/sec` is the object's commands that ended in error (pathlab's `errors`) per second of
+the interval. What pathlab does not model reads 0: reservations and conflicts, failed reads and
+writes told apart, failed bytes, aborts and resets told apart from other errors, PAE and split
+commands, VAAI primitives, and the world queue depth (0 at device level in real captures)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from datetime import datetime, timedelta
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 HEADER_FIRST = "(PDH-CSV 4.0) (UTC)(0)"
-#: The nine rate and latency counters of adapters and paths, with their result keys.
-RATES = (
-    ("Commands/sec", "cmds_s"),
-    ("Reads/sec", "reads_s"),
-    ("Writes/sec", "writes_s"),
-    ("MBytes Read/sec", "mbread_s"),
-    ("MBytes Written/sec", "mbwrtn_s"),
-    ("Average Driver MilliSec/Command", "davg_ms"),
-    ("Average Kernel MilliSec/Command", "kavg_ms"),
-    ("Average Guest MilliSec/Command", "gavg_ms"),
-    ("Average Queue MilliSec/Command", "qavg_ms"),
-)
-#: Queue counters that come before the rates on a SCSI device.
-DEVICE_QUEUE = ("Device Q Depth", "World Q Depth", "Active Commands", "Queued Commands", "% Used", "Load")
+#: The first row's time when none is given: a fixed date, so that a scenario and seed always
+#: give the same bytes.
 DEFAULT_START = datetime(2026, 1, 1)
 
+#: A cell: its text from the object's interval row and the interval's context (`seconds`,
+#: the device's `dqlen`, the adapter's `aqlen`).
+Cell = Callable[[dict[str, Any], dict[str, Any]], str]
 
-#: A column: (object, instance, counter, result key, (object, name) of the row it reads).
-Column = tuple[str, str, str, str, tuple[str, str]]
+
+def _figure(key: str) -> Cell:
+    return lambda row, ctx: f"{row[key]:.2f}"
 
 
-def _columns(data: dict[str, Any]) -> list[Column]:
-    """Every column after the timestamp."""
-    cols: list[Column] = []
+def _per_second(key: str) -> Cell:
+    return lambda row, ctx: f"{row[key] / ctx['seconds']:.2f}" if ctx["seconds"] > 0 else "0.00"
+
+
+def _const(text: str) -> Cell:
+    return lambda row, ctx: text
+
+
+RATE, COUNT = _const("0.00"), _const("0")
+_RATES = (("Commands/sec", _figure("cmds_s")), ("Reads/sec", _figure("reads_s")), ("Writes/sec", _figure("writes_s")),
+          ("MBytes Read/sec", _figure("mbread_s")), ("MBytes Written/sec", _figure("mbwrtn_s")),
+          ("Reserves/sec", RATE), ("Conflicts/sec", RATE))
+# The model's kernel time is all queueing (QAVG = KAVG), for reads and writes alike.
+_LATENCIES = tuple((f"Average {kind} MilliSec/{what}", _figure(f"{key}{suffix}_ms"))
+                   for what, suffix in (("Command", ""), ("Read", "_rd"), ("Write", "_wr"))
+                   for kind, key in (("Driver", "davg"), ("Kernel", "kavg"), ("Guest", "gavg"), ("Queue", "kavg")))
+_ERRORS = (("Failed Commands/sec", _per_second("errors")), ("Failed Reads/sec", RATE), ("Failed Writes/sec", RATE),
+           ("Failed Bytes Read/sec", RATE), ("Failed Bytes Written/sec", RATE), ("Failed Reserves/sec", RATE),
+           ("Aborts/sec", RATE), ("Resets/sec", RATE))
+_PAE_SPLIT = (("PAE Commands/sec", RATE), ("PAE Copies/sec", RATE), ("Split Commands/sec", RATE),
+              ("Split Copies/sec", RATE))
+_QUEUE = (("Device Q Depth", lambda row, ctx: str(ctx["dqlen"])), ("World Q Depth", COUNT),
+          ("Active Commands", lambda row, ctx: str(round(row["actv"]))),
+          ("Queued Commands", lambda row, ctx: str(round(row["qued"]))),
+          ("% Used", lambda row, ctx: f"{100.0 * row['actv'] / max(ctx['dqlen'], 1):.2f}"),
+          ("Load", lambda row, ctx: f"{(row['actv'] + row['qued']) / max(ctx['dqlen'], 1):.2f}"))
+_VAAI = (("CReads", COUNT), ("CWrites", COUNT), ("CFailed", COUNT), ("MBytes CReads/sec", RATE),
+         ("MBytes CWrites/sec", RATE), ("ATS", COUNT), ("ATS Failed", COUNT), ("Zeros", COUNT), ("Zeros Failed", COUNT),
+         ("MBytes Zeroed/sec", RATE), ("Delete", COUNT), ("Deletes Failed", COUNT), ("MBytes Deletes/sec", RATE),
+         *((f"Average {result} Latency ms/{op}", RATE) for op in ("Clone", "ATS", "Zero") for result in ("Success", "Failure")))
+_ADAPTER_DEPTH = (("Adapter Q Depth", lambda row, ctx: str(ctx["aqlen"])),)
+
+#: The counters of each block, in the order of a real `-a` capture.
+COUNTERS: dict[str, tuple[tuple[str, Cell], ...]] = {
+    "adapter_depth": _ADAPTER_DEPTH,
+    "adapter": _RATES + _LATENCIES + _ERRORS + _PAE_SPLIT,
+    "adapter_path": _ADAPTER_DEPTH + _RATES + _LATENCIES + _ERRORS + _PAE_SPLIT,
+    "device": _QUEUE + _RATES + _LATENCIES + _ERRORS + _VAAI,
+    "path": _RATES + _LATENCIES + _ERRORS + _PAE_SPLIT,
+}
+
+#: A block: (esxtop object, instance, block kind, (result table, name) of the rows it reads, context).
+Block = tuple[str, str, str, tuple[str, str], dict[str, Any]]
+
+
+def _blocks(data: dict[str, Any]) -> list[Block]:
+    """Every block of columns after the timestamp, in a real capture's order."""
+    blocks: list[Block] = []
     for a in data["adapters"]:
-        cols += [("Physical Disk Adapter", a["name"], c, k, ("Physical Disk Adapter", a["name"])) for c, k in RATES]
-    for a in data["adapters"]:
-        for p in (p for p in data["paths"] if p["adapter"] == a["name"]):
-            # The adapter-expanded path carries the path's own figures.
-            source = ("Physical Disk Path", p["name"])
-            cols += [("Physical Disk", f"{a['name']}:{p['name']}", c, k, source) for c, k in RATES]
+        name, ctx = a["name"], {"aqlen": a["aqlen"]}
+        blocks.append(("Physical Disk", name, "adapter_depth", ("adapter_intervals", name), ctx))
+        blocks.append(("Physical Disk Adapter", name, "adapter", ("adapter_intervals", name), ctx))
+        blocks += [("Physical Disk", f"{name}:{p['name']}", "adapter_path", ("path_intervals", p["name"]), ctx)
+                   for p in data["paths"] if p["adapter"] == name]
     for d in data["devices"]:
-        device = ("Physical Disk SCSI Device", d["name"])
-        cols += [("Physical Disk SCSI Device", d["name"], c, c, device) for c in DEVICE_QUEUE]
-        cols += [("Physical Disk SCSI Device", d["name"], c, k, device) for c, k in RATES]
-        for p in (p for p in data["paths"] if p["device"] == d["name"]):
-            cols += [("Physical Disk Path", p["name"], c, k, ("Physical Disk Path", p["name"])) for c, k in RATES]
-    return cols
-
-
-def _value(obj: str, counter: str, key: str, row: dict[str, Any], dqlen: int) -> str:
-    if obj == "Physical Disk SCSI Device" and counter in DEVICE_QUEUE:
-        actv, qued = row["actv"], row["qued"]
-        return {
-            "Device Q Depth": str(dqlen),
-            "World Q Depth": str(dqlen),
-            "Active Commands": str(round(actv)),
-            "Queued Commands": str(round(qued)),
-            "% Used": f"{100.0 * actv / dqlen:.2f}",
-            "Load": f"{(actv + qued) / dqlen:.2f}",
-        }[counter]
-    return f"{row[key]:.2f}"
+        blocks.append(("Physical Disk SCSI Device", d["name"], "device", ("device_intervals", d["name"]),
+                       {"dqlen": d["dqlen"]}))
+        blocks += [("Physical Disk Path", p["name"], "path", ("path_intervals", p["name"]), {})
+                   for p in data["paths"] if p["device"] == d["name"]]
+    return blocks
 
 
 def _line(fields: Iterable[str]) -> str:
     # CSV quoting: a quote inside a field is doubled.
-    return ",".join('"' + f.replace('"', '""') + '"' for f in fields) + ","
+    return ",".join('"' + f.replace('"', '""') + '"' for f in fields) + ",\n"
 
 
 def write(data: dict[str, Any], out: str | Path, start: datetime = DEFAULT_START) -> int:
-    """Writes the run's intervals as an esxtop batch CSV; returns the number of data rows."""
-    host = data["host"]
-    cols = _columns(data)
-    dqlen = {d["name"]: d["dqlen"] for d in data["devices"]}
+    """Writes the run's measured window as an esxtop batch CSV, the first row at `start` (UTC;
+    an aware time is converted); returns the number of data rows."""
+    if start.tzinfo is not None:
+        start = start.astimezone(timezone.utc).replace(tzinfo=None)
+    host, warmup = data["host"], data["warmup_s"]
+    blocks = _blocks(data)
     rows: dict[tuple[str, str, float], dict[str, Any]] = {}
-    for kind, key in (("Physical Disk Adapter", "adapter_intervals"), ("Physical Disk Path", "path_intervals"),
-                      ("Physical Disk SCSI Device", "device_intervals")):
-        for r in data[key]:
-            rows[kind, r["name"], r["t_s"]] = r
-    times = sorted({r["t_s"] for r in data["device_intervals"]})
-    stamp = lambda t: (start + timedelta(seconds=t)).strftime("%m/%d/%Y %H:%M:%S")  # noqa: E731
-    lines = [_line([HEADER_FIRST] + [f"\\\\{host}\\{o}({i})\\{c}" for o, i, c, _, _ in cols])]
-    zero = {k: 0.0 for _, k in RATES} | {"actv": 0.0, "qued": 0.0}
-    lines.append(_line([stamp(0)] + [_value(o, c, k, zero, dqlen.get(i, 1)) for o, i, c, k, _ in cols]))
-    for t in times:
-        cells = [stamp(t)]
-        for obj, inst, counter, key, (kind, name) in cols:
-            cells.append(_value(obj, counter, key, rows[kind, name, t], dqlen.get(inst, 1)))
-        lines.append(_line(cells))
-    Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for table in ("adapter_intervals", "path_intervals", "device_intervals"):
+        for r in data[table]:
+            rows[table, r["name"], r["t_s"]] = r
+    times = [r["t_s"] for r in data["intervals"] if r["measured"]]
+    # (to the microsecond: 5 s after a warm-up of 0.1 s is not 4.999… s)
+    stamp = lambda t: (start + timedelta(microseconds=round((t - warmup) * 1e6))).strftime("%m/%d/%Y %H:%M:%S")  # noqa: E731
+    zero: dict[str, Any] = defaultdict(float)  # every figure 0
+    with open(out, "w", encoding="utf-8", newline="") as f:
+        f.write(_line([HEADER_FIRST] + [f"\\\\{host}\\{obj}({inst})\\{counter}"
+                                        for obj, inst, kind, _, _ in blocks for counter, _ in COUNTERS[kind]]))
+        cells = [stamp(warmup)]
+        for _, _, kind, _, ctx in blocks:
+            cells += [cell(zero, ctx | {"seconds": 0.0}) for _, cell in COUNTERS[kind]]
+        f.write(_line(cells))
+        previous = warmup
+        for t in times:
+            cells = [stamp(t)]
+            for _, _, kind, (table, name), ctx in blocks:
+                row, own = rows[table, name, t], ctx | {"seconds": t - previous}
+                cells += [cell(row, own) for _, cell in COUNTERS[kind]]
+            f.write(_line(cells))
+            previous = t
     return len(times) + 1

@@ -1,27 +1,34 @@
-"""`esxtop -b` batch captures (PDH-CSV): the disk objects only, read column-selectively with
-pandas, so that a capture of every counter (17,000 columns, hundreds of MB) costs the memory of
-the few hundred columns wanted (research/formats.md §1).
+"""`esxtop -b` batch captures (PDH-CSV): the disk objects only. The file's line ends are counted
+first (at most that many samples), then it is read once, a row at a time (csv: quoted commas,
+any line end), and only the disk objects' fields become numbers, written straight into each
+table's array: a capture of every counter (17,000 columns and more, hundreds of MB) costs the
+memory of the disk figures kept, not of the file (research/formats.md §1;
+`scripts/bench_esxtop_reader.py` and its figures in NOTES.md).
 
 A column is named `\\\\host\\Object(instance)\\Counter`; the first column is the sample time."""
 
 from __future__ import annotations
 
 import csv
+import operator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pathlab.api import ScenarioError
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
 #: The objects read, with the table each becomes. `Physical Disk` (paths listed under their
-#: adapter) repeats `Physical Disk Path` and is skipped.
+#: adapter) repeats `Physical Disk Path` and is skipped, but for the adapter's own entry,
+#: `Physical Disk(vmhbaN)\\Adapter Q Depth` (with -a), which goes to the adapters' table.
 OBJECTS = {
     "Physical Disk Adapter": "adapters",
     "Physical Disk Path": "paths",
     "Physical Disk SCSI Device": "devices",
 }
+ADAPTER_DEPTH = ("Physical Disk", "Adapter Q Depth")
 TIME_FORMATS = ("%m/%d/%Y %H:%M:%S", "%H:%M:%S")
 
 
@@ -39,55 +46,167 @@ def _split(column: str) -> tuple[str, str, str] | None:
     return obj, rest[:-1], counter
 
 
-def _header(path: Path) -> list[str]:
-    """The first line only, however long, whatever its line ends (CR, LF or CRLF)."""
-    with open(path, newline="", encoding="utf-8", errors="replace") as f:
-        try:
-            return next(csv.reader(f))
-        except StopIteration:
-            return []
-        except csv.Error as e:
-            raise ScenarioError(str(path), "line 1", f"not CSV: {e}") from None
+def _wanted(parts: tuple[str, str, str] | None) -> tuple[str, str, str] | None:
+    """(table, instance, counter) of a column read, or None for a column skipped."""
+    if parts is None:
+        return None
+    obj, instance, counter = parts
+    if obj in OBJECTS:
+        return OBJECTS[obj], instance, counter
+    if (obj, counter) == ADAPTER_DEPTH and ":" not in instance:
+        return "adapters", instance, counter
+    return None
+
+
+class _Group:
+    """Instances of one object with the same counters (every instance, in a real capture): their
+    figures as one array (instance, sample, counter), filled a sample at a time."""
+
+    def __init__(self, counters: tuple[str, ...], ranks: list[int], picks: list[list[int]], rows: int) -> None:
+        import numpy as np
+
+        self.counters, self.ranks = counters, ranks
+        self.picks = np.array(picks, dtype=np.intp).reshape(len(ranks), len(counters))  # among the fields read
+        # np.empty: the pages are only taken as samples are written, so a generous `rows` costs nothing.
+        self.values = np.empty((len(ranks), rows, len(counters)))
+
+
+class _Table:
+    """One object's columns: the instances in the order the header first names them, each with
+    its counters (`counters`), then their figures (`start`, `put`) and the table (`frame`)."""
+
+    def __init__(self) -> None:
+        self.counters: dict[str, list[tuple[str, int]]] = {}  # instance -> [(counter, file column)]
+        self.groups: list[_Group] = []
+
+    def columns(self) -> list[int]:
+        return [i for own in self.counters.values() for _, i in own]
+
+    def start(self, where: dict[int, int], rows: int) -> None:
+        """Room for `rows` samples; `where` gives each file column's place among the fields read."""
+        groups: dict[tuple[str, ...], tuple[list[int], list[list[int]]]] = {}
+        for rank, own in enumerate(self.counters.values()):
+            ranks, picks = groups.setdefault(tuple(c for c, _ in own), ([], []))
+            ranks.append(rank)
+            picks.append([where[i] for _, i in own])
+        self.groups = [_Group(key, ranks, picks, rows) for key, (ranks, picks) in groups.items()]
+
+    def put(self, row: int, values: np.ndarray) -> None:
+        for g in self.groups:
+            g.values[:, row] = values[g.picks]
+
+    def frame(self, times: pd.Series) -> pd.DataFrame:
+        """One row per sample and instance (instance after instance), `time`, `name` and one
+        column per counter; the figures are the group's array itself, not a copy."""
+        import numpy as np
+        import pandas as pd
+
+        rows, names = len(times), list(self.counters)
+        frames = []
+        while self.groups:
+            g = self.groups.pop(0)
+            values = g.values if g.values.shape[1] == rows else np.ascontiguousarray(g.values[:, :rows])
+            del g.values
+            frame = pd.DataFrame(values.reshape(len(g.ranks) * rows, len(g.counters)), columns=list(g.counters),
+                                 copy=False)
+            frame.insert(0, "name", np.repeat(np.array([names[r] for r in g.ranks], dtype=object), rows))
+            frame.insert(0, "time", np.tile(times.to_numpy(), len(g.ranks)))
+            frames.append((frame, g.ranks, g.counters))
+        if not frames:
+            return pd.DataFrame(columns=["time", "name"])
+        if len(frames) == 1:
+            return frames[0][0]
+        # Instances with other counters: the union of the counters, instances in header order.
+        order = np.argsort(np.repeat(np.concatenate([ranks for _, ranks, _ in frames]), rows), kind="stable")
+        counters = list(dict.fromkeys(c for _, _, key in frames for c in key))
+        return pd.concat([f for f, _, _ in frames], ignore_index=True).take(order).reset_index(drop=True)[
+            ["time", "name", *counters]]
+
+
+def _line_ends(path: Path, chunk_size: int = 1 << 24) -> int:
+    """How many lines the file has (LF, CR or CRLF ends; a last line without one counts): at
+    least as many as its CSV records."""
+    ends = crlf = 0
+    last = b""
+    with open(path, "rb") as f:
+        while chunk := f.read(chunk_size):
+            ends += chunk.count(b"\n") + chunk.count(b"\r")
+            crlf += chunk.count(b"\r\n") + (last == b"\r" and chunk[:1] == b"\n")
+            last = chunk[-1:]
+    return ends - crlf + (last not in (b"", b"\n", b"\r"))
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")
 
 
 def read(path: str | Path) -> dict[str, pd.DataFrame]:
     """The capture's adapters, paths and devices: one table each, one row per sample and
-    instance, with `time` (the sample's timestamp), `name` and one column per counter."""
+    instance, with `time` (the sample's timestamp), `name` and one column per counter (float64;
+    a figure that is not a number is missing)."""
+    import numpy as np
     import pandas as pd
 
     path = Path(path)
     name = str(path)
     if not path.is_file():
         raise ScenarioError(name, "", "no such file")
-    header = _header(path)
-    if not header or not header[0].startswith("(PDH-CSV"):
-        raise ScenarioError(name, "line 1", "not an esxtop batch capture: expected a (PDH-CSV 4.0) header")
-    wanted = {i: parts for i, c in enumerate(header) if (parts := _split(c)) and parts[0] in OBJECTS}
-    if not wanted:
-        raise ScenarioError(name, "line 1", "no Physical Disk Adapter, Path or SCSI Device counters: capture the "
-                                            "disk panels (esxtop -b with its default fields or -a)")
-    try:
-        data = pd.read_csv(path, usecols=[0, *wanted], header=0, dtype=str, keep_default_na=False,
-                           encoding="utf-8", encoding_errors="replace")
-    except (ValueError, pd.errors.ParserError) as e:
-        raise ScenarioError(name, "", f"cannot be read as CSV: {str(e).splitlines()[0]}") from None
-    stamps = data.iloc[:, 0]
-    times = next((t for fmt in TIME_FORMATS if (t := pd.to_datetime(stamps, format=fmt, errors="coerce")).notna().all()),
+    tables = {table: _Table() for table in OBJECTS.values()}
+    stamps: list[str] = []
+    lines: list[int] = []
+    with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
+        rows = csv.reader(f)
+        try:
+            header = next(rows, [])
+        except csv.Error as e:
+            raise ScenarioError(name, "line 1", f"not CSV: {e}") from None
+        if not header or not header[0].startswith("(PDH-CSV"):
+            raise ScenarioError(name, "line 1", "not an esxtop batch capture: expected a (PDH-CSV 4.0) header")
+        for i, column in enumerate(header):
+            if i and (wanted := _wanted(_split(column))):
+                table, instance, counter = wanted
+                own = tables[table].counters.setdefault(instance, [])
+                if all(c != counter for c, _ in own):  # a counter named twice: the first
+                    own.append((counter, i))
+        if not any(t.counters for t in tables.values()):
+            raise ScenarioError(name, "line 1", "no Physical Disk Adapter, Path or SCSI Device counters: capture the "
+                                                "disk panels (esxtop -b with its default fields or -a)")
+        # The adapter's queue depth comes first, as on esxtop's adapter panel.
+        adapters = tables["adapters"]
+        adapters.counters = {inst: sorted(own, key=lambda c: c[0] != ADAPTER_DEPTH[1])
+                             for inst, own in adapters.counters.items()}
+        columns = sorted(i for t in tables.values() for i in t.columns())
+        where = {column: j for j, column in enumerate(columns)}
+        room = max(_line_ends(path) - rows.line_num, 0)
+        for t in tables.values():
+            t.start(where, room)
+        pick = operator.itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
+        width, values = columns[-1] + 1, np.empty(len(columns))
+        try:
+            for row in rows:
+                if not row:  # a blank line
+                    continue
+                if len(stamps) == room:  # (cannot happen: a record ends a line at least)
+                    raise ScenarioError(name, f"line {rows.line_num}", "more rows than lines")
+                if len(row) < width:
+                    row += [""] * (width - len(row))
+                try:
+                    values[:] = pick(row)
+                except ValueError:  # not all numbers
+                    values[:] = [_number(v) for v in pick(row)]
+                for t in tables.values():
+                    t.put(len(stamps), values)
+                stamps.append(row[0])
+                lines.append(rows.line_num)
+        except csv.Error as e:
+            raise ScenarioError(name, f"line {rows.line_num}", f"not CSV: {e}") from None
+    text = pd.Series(stamps, dtype=object)
+    times = next((t for fmt in TIME_FORMATS if (t := pd.to_datetime(text, format=fmt, errors="coerce")).notna().all()),
                  None)
     if times is None:
-        bad = stamps[pd.to_datetime(stamps, format=TIME_FORMATS[0], errors="coerce").isna()].index[0]
-        raise ScenarioError(name, f"line {bad + 2}", f"{stamps[bad]!r} is not a sample time like 04/26/2018 14:06:27")
-    tables = {}
-    for obj, table in OBJECTS.items():
-        columns = [(i, inst, counter) for i, (o, inst, counter) in wanted.items() if o == obj]
-        frames = []
-        for instance in dict.fromkeys(inst for _, inst, _ in columns):
-            own = {counter: header[i] for i, inst, counter in columns if inst == instance}
-            values = data[list(own.values())].apply(pd.to_numeric, errors="coerce")
-            values.columns = list(own)
-            frames.append(values.assign(time=times.values, name=instance))
-        if frames:
-            tables[table] = pd.concat(frames, ignore_index=True)[["time", "name", *frames[0].columns[:-2]]]
-        else:
-            tables[table] = pd.DataFrame(columns=["time", "name"])
-    return tables
+        bad = int(np.flatnonzero(pd.to_datetime(text, format=TIME_FORMATS[0], errors="coerce").isna())[0])
+        raise ScenarioError(name, f"line {lines[bad]}", f"{stamps[bad]!r} is not a sample time like 04/26/2018 14:06:27")
+    return {table: t.frame(times) for table, t in tables.items()}
