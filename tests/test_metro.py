@@ -178,8 +178,8 @@ def test_show_devices_and_paths_print_like_esxcli(scenarios) -> None:
     linux = pathlab("show", "paths", str(scenarios / C2), "--style", "linux").stdout.splitlines()
     assert linux[0] == "mpatha (3624a9370b5a8f1e44f0b4e5a00011c2d) dm-0 PURE,FlashArray"
     assert linux[1] == "size=100G features='0' hwhandler='1 alua' wp=rw"
-    assert linux[2].startswith("`-+- policy='VMW_PSP_RR' prio=1 status=active")
-    assert linux[3] == "  |- 0:0:0:1 sda 8:0 active ready running"
+    assert linux[2] == "`-+- policy='service-time 0' prio=50 status=active"
+    assert linux[3] == "  |- 0:0:0:1 sda 8:0   active ready running"
 
 
 def test_bad_esxcli_in_a_scenario_names_the_command(tmp_path, scenarios) -> None:

@@ -155,7 +155,8 @@ class Scenario:
 
     def describe(self, at: str | int = 0) -> dict[str, Any]:
         """Devices and paths as esxcli / multipath show them, at simulated time `at` (ns, or a
-        duration like "60s"; the run is simulated up to then)."""
+        duration like "60s"; the run is simulated up to then). `linux` holds what `multipath -ll`
+        needs besides: the adapters in SCSI host order and, per device, ALUA support and queueing."""
         try:
             at_ns = at if isinstance(at, int) else _core.parse_duration_ns(at)
         except ValueError as e:

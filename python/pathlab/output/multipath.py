@@ -1,48 +1,159 @@
-"""`multipath -ll`, as multipath-tools prints a map (libmultipath/print.c): the map line, its
-properties, then each path group with its paths."""
+"""`multipath -ll` for the host's devices, as a Linux host on the same SAN would print it.
+
+Layout from multipath-tools `libmultipath/print.c` (`snprint_multipath_topology__`, 0.9 to 0.14):
+the map line `NAME (WWID) dm-N VENDOR,PRODUCT` (`(WWID)` because the name is an alias), then
+`size=%S features='%f' hwhandler='%h' wp=%r`, then each path group `|-+- policy='%s' prio=%p
+status=%t` (`` `-+- `` for the last) and its paths `| |- %i %d %D %t %T %o` (H:C:T:L, device,
+major:minor, dm state, checker state, sysfs state). `print_multipath_topology__` measures every
+path field over the map's paths and pads each one to that width (`snprint_path__`).
+
+Names and numbers as the kernel gives them, the paths discovered in H:C:T:L order (each adapter
+a SCSI host, in order; targets and LUNs as in the runtime names):
+* `sd_format_disk_name` (drivers/scsi/sd.c): index 0 is `sda`, 25 `sdz`, 26 `sdaa`, 701 `sdzz`,
+  702 `sdaaa` (bijective base 26);
+* `sd_probe`: major `sd_major((index & 0xf0) >> 4)`, first minor `((index & 0xf) << 4) |
+  (index & 0xfff00)`: sixteen disks per major, 8 then 65-71 then 128-135
+  (Documentation/admin-guide/devices.txt, "SCSI disk devices"), then round again from 8 with
+  minors above 255;
+* maps are made in the order of their first path; with `user_friendly_names` each takes the next
+  alias (`mpatha`, …, `mpathz`, `mpathaa`) and the next dm minor (`dm-0`, `dm-1`, …);
+  `multipath -ll` lists them by name, as the kernel's DM_LIST_DEVICES returns them (dm-ioctl.c
+  keeps names in a red-black tree ordered by `strcmp`).
+
+Path groups: a device under the dm-multipath policy shows the policy's own groups. Any other
+device (ESXi's PSPs, HPP, NVMe, MPIO, …) shows the map multipath-tools' defaults would build:
+`detect_prio` picks the `alua` prioritizer on an array that answers ALUA (active-optimized 50,
+non-optimized 10, standby 1, unavailable 0) and `detect_pgpolicy` then groups by priority
+(`group_by_prio`), selector `service-time 0`, `no_path_retry fail` (features `0`),
+hardware handler `1 alua`. An array without ALUA gets the `const` prioritizer (1 for every path),
+hence one group, and no hardware handler. Groups are sorted by priority when the map is loaded
+(every path up) and keep that order when paths fail (`failback manual`); a group's priority is
+the average over its paths that are up, 0 when none is (`path_group_prio_update`); the group
+in use is `active`: the kernel keeps to the first group, in table order, that has a path up.
+
+The model has no LUN capacity: every map shows 100G."""
 
 from __future__ import annotations
 
-import string
 from typing import Any
 
+#: multipath-tools' `alua` prioritizer (prioritizers/alua.c), by the ALUA state the array reports.
+ALUA_PRIO = {"AO": 50, "ANO": 10, "STBY": 1, "UNAV": 0}
+#: multipath-tools' default `path_selector`.
+DEFAULT_SELECTOR = "service-time 0"
+#: What every map shows as its size (512-byte sectors): the model has no LUN capacity.
+SIZE_SECTORS = 100 << 21
 
-def _alias(i: int) -> str:
-    letters = string.ascii_lowercase
-    name = ""
-    i += 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        name = letters[r] + name
-    return "mpath" + name
+
+def letters(index: int) -> str:
+    """The kernel's disk-name suffix for a 0-based index: a..z, aa..zz, aaa.. (`sd_format_disk_name`)."""
+    out = ""
+    while True:
+        out = chr(ord("a") + index % 26) + out
+        index = index // 26 - 1
+        if index < 0:
+            return out
+
+
+def sd_name(index: int) -> str:
+    return "sd" + letters(index)
+
+
+def sd_dev_t(index: int) -> str:
+    """`major:minor` of the index-th SCSI disk (drivers/scsi/sd.c `sd_probe`, `sd_major`)."""
+    group = (index & 0xF0) >> 4
+    major = 8 if group == 0 else 65 + group - 1 if group < 8 else 128 + group - 8
+    minor = ((index & 0xF) << 4) | (index & 0xFFF00)
+    return f"{major}:{minor}"
+
+
+def size_text(sectors: int) -> str:
+    """`snprint_size`: kilobytes divided by 1024 while at least 1024, one decimal under 10."""
+    s = float(sectors >> 1)
+    units = "KMGTP"
+    u = 0
+    while s >= 1024 and u < len(units) - 1:
+        s /= 1024
+        u += 1
+    return f"{s:.{1 if s < 10 else 0}f}{units[u]}"
+
+
+def wwid(device: str) -> str:
+    """The WWID multipath reads (udev's ID_SERIAL): the designator's type digit, then its hex."""
+    kind, _, rest = device.partition(".")
+    prefix = {"naa": "3", "eui": "2", "t10": "1"}.get(kind)
+    return prefix + rest if prefix and rest else device
+
+
+def _hctl(path: dict[str, Any], hosts: list[str]) -> tuple[int, int, int, int]:
+    _, channel, target, lun = path["name"].split(":")
+    return hosts.index(path["adapter"]), int(channel[1:]), int(target[1:]), int(lun[1:])
+
+
+def _prio_average(paths: list[dict[str, Any]], prio: dict[str, int]) -> int:
+    up = [prio[p["name"]] for p in paths if p["up"]]
+    return sum(up) // len(up) if up else 0
+
+
+def _default_groups(paths: list[dict[str, Any]], tpgs: bool) -> list[dict[str, Any]]:
+    """The groups multipath-tools' defaults make of `paths` (in discovery order)."""
+    prio = {p["name"]: ALUA_PRIO[p["alua"]] if tpgs else 1 for p in paths}
+    grouped: dict[int, list[dict[str, Any]]] = {}
+    for p in paths:
+        grouped.setdefault(prio[p["name"]], []).append(p)
+    # Sorted as loaded, every path up: by priority, then by number of paths (stable).
+    members = sorted(grouped.values(), key=lambda g: (-prio[g[0]["name"]], -len(g)))
+    in_use = next((i for i, g in enumerate(members) if any(p["up"] for p in g)), None)
+    return [{"selector": DEFAULT_SELECTOR, "priority": _prio_average(g, prio),
+             "state": "active" if i == in_use else "enabled", "paths": [p["name"] for p in g]}
+            for i, g in enumerate(members)]
+
+
+def _policy_groups(device: dict[str, Any]) -> list[dict[str, Any]]:
+    """A dm-multipath device's own groups; `active` on the one the next I/O uses."""
+    in_use = device["working_paths"][0] if device["working_paths"] else None
+    return [{"selector": g["selector"], "priority": g["priority"],
+             "state": g["state"] if g["state"] == "disabled" else "active" if in_use in g["paths"] else "enabled",
+             "paths": g["paths"]}
+            for g in device["groups"]]
 
 
 def multipath_ll(desc: dict[str, Any]) -> str:
+    hosts: list[str] = desc["linux"]["hosts"]
+    order = sorted(desc["paths"], key=lambda p: _hctl(p, hosts))
+    sd_index = {p["name"]: i for i, p in enumerate(order)}
     paths = {p["name"]: p for p in desc["paths"]}
-    adapters = sorted({p["adapter"] for p in desc["paths"]})
-    sd_index = {p["name"]: i for i, p in enumerate(desc["paths"])}
-    blocks = []
-    for di, d in enumerate(desc["devices"]):
-        wwid = "3" + d["name"].split(".", 1)[-1]
-        alua = d["satp"].startswith("VMW_SATP_ALUA") or d["psp"] in ("dm-multipath", "nvme")
+    by_device: dict[str, list[dict[str, Any]]] = {}
+    for p in order:
+        by_device.setdefault(p["device"], []).append(p)
+    devices = [(d, facts) for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if by_device.get(d["name"])]
+    devices.sort(key=lambda df: sd_index[by_device[df[0]["name"]][0]["name"]])
+    maps = []
+    for minor, (d, facts) in enumerate(devices):
+        groups = (_policy_groups(d) if d["psp"] == "dm-multipath"
+                  else _default_groups(by_device[d["name"]], facts["tpgs"]))
+        alias = "mpath" + letters(minor)
         lines = [
-            f"{_alias(di)} ({wwid}) dm-{di} {d['vendor']},{d['model']}",
-            f"size=100G features='0' hwhandler='{'1 alua' if alua else '0'}' wp=rw",
+            f"{alias} ({wwid(d['name'])}) dm-{minor} {d['vendor']},{d['model']}",
+            f"size={size_text(SIZE_SECTORS)} features='{'1 queue_if_no_path' if facts['queue_if_no_path'] else '0'}' "
+            f"hwhandler='{'1 alua' if facts['tpgs'] else '0'}' wp=rw",
         ]
-        groups = d["groups"]
+        fields = {}
+        for g in groups:
+            for name in g["paths"]:
+                p, k = paths[name], sd_index[name]
+                h, c, t, lun = _hctl(p, hosts)
+                states = ("active", "ready", "running") if p["up"] else ("failed", "faulty", "running")
+                fields[name] = (f"{h}:{c}:{t}:{lun}", sd_name(k), sd_dev_t(k), *states)
+        widths = [max(len(f[i]) for f in fields.values()) for i in range(6)] if fields else [0] * 6
         for gi, g in enumerate(groups):
             last_group = gi == len(groups) - 1
-            selector = g["selector"] or d["psp"]
-            lines.append(f"{'`' if last_group else '|'}-+- policy='{selector}' prio={g['priority']} status={g['state']}")
+            lines.append(f"{'`' if last_group else '|'}-+- policy='{g['selector']}' prio={g['priority']} "
+                         f"status={g['state']}")
             for pi, name in enumerate(g["paths"]):
-                p = paths[name]
-                last_path = pi == len(g["paths"]) - 1
-                host = adapters.index(p["adapter"])
-                target, lun = name.split(":")[2][1:], name.split(":")[3][1:]
-                k = sd_index[name]
-                dev = "sd" + _alias(k)[len("mpath"):]
-                state = "active ready running" if p["up"] else "failed faulty running"
-                lead = "  " if last_group else "| "
-                lines.append(f"{lead}{'`-' if last_path else '|-'} {host}:0:{target}:{lun} {dev} 8:{16 * k} {state}")
-        blocks.append("\n".join(lines))
-    return "\n".join(blocks) + "\n"
+                leaf = "`-" if pi == len(g["paths"]) - 1 else "|-"
+                padded = " ".join(f.ljust(w) for f, w in zip(fields[name], widths))
+                lines.append(f"{' ' if last_group else '|'} {leaf} {padded}")
+        maps.append((alias, "\n".join(lines)))
+    maps.sort(key=lambda m: m[0].encode())
+    return "".join(text + "\n" for _, text in maps)

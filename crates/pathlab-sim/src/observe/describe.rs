@@ -5,7 +5,7 @@
 
 use crate::model::Model;
 use crate::nmp::views;
-use pathlab_policy::{AluaState, GroupState, PathId};
+use pathlab_policy::{AluaState, GroupState, PathId, PolicyStatus};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -48,12 +48,33 @@ pub struct PathView {
     pub up: bool,
 }
 
+/// What a Linux host's `multipath -ll` shows beyond the esxcli views: SCSI host numbers and,
+/// per map, its features and hardware handler.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinuxFacts {
+    /// The adapters in order: SCSI host `N` (the `H` of `H:C:T:L`) is the N-th.
+    pub hosts: Vec<String>,
+    /// One per device, in the order of `devices`.
+    pub devices: Vec<LinuxDevice>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LinuxDevice {
+    /// The array answers ALUA (REPORT TARGET PORT GROUPS): scsi_dh_alua attaches and
+    /// multipath-tools' `detect_prio` picks the `alua` prioritizer.
+    pub tpgs: bool,
+    /// The map queues I/O while no path is left (a dm-multipath policy with `no_path_retry`
+    /// `queue` or N); multipath-tools' default, `fail`, does not.
+    pub queue_if_no_path: bool,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Description {
     pub host: String,
     pub time_s: f64,
     pub devices: Vec<DeviceView>,
     pub paths: Vec<PathView>,
+    pub linux: LinuxFacts,
 }
 
 fn group_state(s: GroupState) -> &'static str {
@@ -133,5 +154,16 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
             }
         })
         .collect();
-    Description { host: m.host_name.clone(), time_s: now_ns as f64 / 1e9, devices, paths }
+    let linux = LinuxFacts {
+        hosts: m.adapters.iter().map(|a| a.name.clone()).collect(),
+        devices: m
+            .devices
+            .iter()
+            .map(|d| LinuxDevice {
+                tpgs: m.arrays[d.array].tpgs,
+                queue_if_no_path: matches!(d.policy.status(), PolicyStatus::DmMultipath { queue_if_no_path: true, .. }),
+            })
+            .collect(),
+    };
+    Description { host: m.host_name.clone(), time_s: now_ns as f64 / 1e9, devices, paths, linux }
 }
