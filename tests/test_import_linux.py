@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import pathlab
+from conftest import SCENARIOS, pathlab
 from pathlab import Scenario
 
 DATA = Path(__file__).parent / "data" / "linux"
@@ -95,3 +95,16 @@ def test_the_netapp_nvme_host_keeps_its_ana_groups_and_gets_iopolicy_candidates(
     labels = {c["label"]: c for c in json.loads(advised.stdout)["candidates"]}
     assert {"nvme numa", "nvme queue-depth"} <= set(labels)
     assert any('ATTR{iopolicy}="queue-depth"' in c for c in labels["nvme queue-depth"]["commands"])
+
+
+def test_multipath_ll_of_an_alua_host_imports_back_to_the_same_paths_and_states(tmp_path) -> None:
+    # The loop closed on Linux: pathlab's own `multipath -ll` of the CX4 host, imported.
+    capture = tmp_path / "multipath-ll.txt"
+    capture.write_text(pathlab("show", "devices", "cx4-alua-path-failure", "--style", "linux").stdout)
+    done = pathlab("import", str(capture))
+    assert done.returncode == 0, done.stderr
+    run = lambda s: s.run().paths  # noqa: E731
+    imported = run(Scenario.from_text(done.stdout, "imported.toml", set={"run.duration": "0.5s"}))
+    original = run(Scenario.load(SCENARIOS / "cx4-alua-path-failure.toml", set={"run.duration": "0.5s", "run.warmup": "0s"}))
+    key = lambda paths: sorted((n.split(":", 1)[1], a) for n, a in zip(paths["name"], paths["alua"]))  # noqa: E731
+    assert key(imported) == key(original)  # C:T:L and AO/ANO of every path
