@@ -135,3 +135,27 @@ def test_advise_writes_an_html_report_with_findings_figures_and_commands(tmp_pat
     page = out.read_text()
     assert page.count("<figure>") == 3 and "How to apply each" in page
     assert "--type=iops --iops=1" in page and "the device queue is full (captured)" in page
+
+
+def test_errors_that_come_and_go_are_a_flapping_path(tmp_path) -> None:
+    # Bursts of errors 200 ms long every 5 s on one path: with 1 s intervals, some have errors
+    # and some not.
+    files = [tmp_path / "devices.txt", tmp_path / "paths.txt", tmp_path / "esxtop.csv"]
+    files[0].write_text(pathlab("show", "devices", "flaky-path").stdout)
+    files[1].write_text(pathlab("show", "paths", "flaky-path").stdout)
+    done = pathlab("run", "flaky-path", "--set", "run.duration=20s", "--set", "run.warmup=2s", "--set", "run.interval=1s",
+                   "--esxtop-csv", str(files[2]))
+    assert done.returncode == 0, done.stderr
+    advised = pathlab("advise", *map(str, files), "--seeds", "2", "--duration", "5s", "--format", "json")
+    titles = [f["title"] for f in json.loads(advised.stdout)["findings"]]
+    assert any("the path flaps, erring on and off (captured)" in t for t in titles), titles
+
+
+def test_alua_states_changing_again_and_again_are_thrashing() -> None:
+    moves = ", ".join(f'{{ kind = "controller_failover", at = "{t}s", array = "cx4", owner = "{o}" }}'
+                      for t, o in ((2, "SPB"), (4, "SPA"), (6, "SPB")))
+    done = pathlab("advise", "cx4-alua-path-failure", "--set", f"faults=[{moves}]", "--seeds", "2", "--duration", "8s",
+                   "--warmup", "1s", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    titles = [f["title"] for f in json.loads(done.stdout)["findings"]]
+    assert any("its paths' ALUA states thrash" in t for t in titles), titles

@@ -105,7 +105,24 @@ def findings(data: dict[str, Any]) -> list[Finding]:
         for p in erring:
             found.append(Finding(f"{p['name']}: the path returns errors",
                                  f"{p['errors']} errors, {p['retries']} retries during the measurement"))
+    found += _alua_thrashing(data)
     return found
+
+
+#: ALUA state changes of one device within a run above which its paths are thrashing.
+THRASHING_CHANGES = 3
+
+
+def _alua_thrashing(data: dict[str, Any]) -> list[Finding]:
+    """Devices whose paths changed ALUA state again and again during the run (the run's event
+    log): each change moves I/O between controllers and costs the array a transition."""
+    changes: dict[str, list[float]] = {}
+    for e in data.get("events", []):
+        if e["event"] == "alua":
+            changes.setdefault(e["device"], []).append(e["t_s"])
+    return [Finding(f"{device}: its paths' ALUA states thrash",
+                    f"{len(times)} ALUA state changes between {min(times):.1f} s and {max(times):.1f} s")
+            for device, times in sorted(changes.items()) if len(times) >= THRASHING_CHANGES]
 
 
 def practice_findings(scenario: Scenario, data: dict[str, Any]) -> list[Finding]:

@@ -54,10 +54,49 @@ def esxtop_findings(esxtop: dict[str, pd.DataFrame], path_device: dict[str, str]
                     f"{p}: a path of {device} answers far slower than its peers (captured)",
                     f"{file}: Average Driver MilliSec/Command {davg[p]:.2f} against {best:.2f} on the best path",
                 ))
+    found += _error_findings(esxtop["paths"], file)
+    found += _adapter_findings(esxtop.get("adapters"), file, queue_full=any("queue is full" in f.title for f in found))
+    return found
+
+
+def _error_findings(table: pd.DataFrame, file: str) -> list[Finding]:
+    """Paths with failed commands: erring throughout, or flapping (errors that come and go: at
+    least two changes between intervals with and without them)."""
     failed = "Failed Commands/sec"
-    if failed in paths.columns:
-        for p, row in paths[paths[failed] > 0].iterrows():
-            found.append(Finding(f"{p}: the path returns errors (captured)", f"{file}: {failed} {row[failed]:.2f}"))
+    if failed not in table.columns:
+        return []
+    later = table[table["time"] > table["time"].min()] if table["time"].nunique() > 1 else table
+    found = []
+    for name, rows in later.groupby("name", sort=True):
+        erring = (rows[failed].fillna(0) > 0).tolist()
+        if not any(erring):
+            continue
+        changes = sum(a != b for a, b in zip(erring, erring[1:]))
+        mean = rows[failed].mean()
+        if changes >= 2:
+            found.append(Finding(f"{name}: the path flaps, erring on and off (captured)",
+                                 f"{file}: {failed} above 0 in {sum(erring)} of {len(erring)} intervals, "
+                                 f"{changes} changes; {mean:.2f} on average"))
+        else:
+            found.append(Finding(f"{name}: the path returns errors (captured)", f"{file}: {failed} {mean:.2f} on average"))
+    return found
+
+
+def _adapter_findings(table: pd.DataFrame | None, file: str, queue_full: bool) -> list[Finding]:
+    """Adapters whose commands wait in the kernel for a slot (QAVG a large share of their DAVG),
+    unless a full device queue already explains the wait."""
+    if table is None or not len(table) or queue_full:
+        return []
+    means = _means(table)
+    q, d = "Average Queue MilliSec/Command", "Average Driver MilliSec/Command"
+    if not {q, d} <= set(means.columns):
+        return []
+    found = []
+    for name, row in means.iterrows():
+        if row[q] >= 0.1 and row[q] >= 0.5 * row[d]:
+            aqlen = row.get("Adapter Q Depth", float("nan"))
+            found.append(Finding(f"{name}: commands wait for the adapter's queue (captured)",
+                                 f"{file}: {q} {row[q]:.2f} against {d} {row[d]:.2f} (Adapter Q Depth {aqlen:.0f})"))
     return found
 
 
