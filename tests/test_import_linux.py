@@ -108,3 +108,16 @@ def test_multipath_ll_of_an_alua_host_imports_back_to_the_same_paths_and_states(
     original = run(Scenario.load(SCENARIOS / "cx4-alua-path-failure.toml", set={"run.duration": "0.5s", "run.warmup": "0s"}))
     key = lambda paths: sorted((n.split(":", 1)[1], a) for n, a in zip(paths["name"], paths["alua"]))  # noqa: E731
     assert key(imported) == key(original)  # C:T:L and AO/ANO of every path
+
+
+def test_multipath_conf_adds_what_multipath_ll_does_not_show_by_precedence(tmp_path) -> None:
+    conf = tmp_path / "multipath.conf"
+    conf.write_text('defaults {\n    failback manual\n    no_path_retry 12\n}\n'
+                    'devices {\n    device {\n        vendor "NETA.*"\n        product "LUN"\n        failback immediate\n    }\n}\n')
+    done = pathlab("import", str(NETAPP), str(conf))
+    assert done.returncode == 0, done.stderr
+    policies = [line for line in done.stdout.splitlines() if line.startswith("policy = ")]
+    # The device entry (vendor and product as regular expressions) wins over defaults for
+    # failback; no_path_retry comes from defaults.
+    assert policies and all('failback = "immediate"' in p and "no_path_retry = 12" in p for p in policies), policies[0]
+    assert "failback from" in policies[0] and "(devices)" in policies[0] and "(defaults)" in policies[0]

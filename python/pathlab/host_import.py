@@ -61,6 +61,8 @@ def _kind(name: str) -> str:
         return "nvme"
     if "hwhandler=" in head or "policy='" in head or re.search(r"\bdm-\d+\b.*,", head):
         return "multipath"
+    if re.search(r"^\s*(defaults|devices|blacklist|multipaths|overrides)\s*\{", head, re.M):
+        return "multipath.conf"
     if re.search(r"^\s*Device\b.*\br/s\b", head, re.M):
         return "iostat"
     if re.search(r"^\s*\d+\s+\d+\s+\S+(\s+\d+){10,}\s*$", head, re.M):
@@ -91,12 +93,16 @@ def import_files(files: list[str]) -> Imported:
             found["rates"], names["rates"] = diskstats.rates(diskstats.read(name)), name
         elif kind == "iostat":
             found["rates"], names["rates"] = rates_from_iostat(iostat.read(name)), name
+        elif kind == "multipath.conf":
+            from pathlab.readers import multipath_conf
+
+            found["conf"], names["conf"] = multipath_conf.read(name), name
         else:
             raise ScenarioError(name, "", f"an ESXi capture ({kind}) given with `multipath -ll`: import one host at a time")
     from pathlab.capture_findings import multipath_findings
 
     tables = found["multipath"]
-    text, warnings = build_linux(LinuxCaptures(tables["maps"], tables["paths"], found.get("rates"), names))
+    text, warnings = build_linux(LinuxCaptures(tables["maps"], tables["paths"], found.get("conf"), found.get("rates"), names))
     return Imported(text, warnings, multipath_findings(tables["paths"], names["multipath"]))
 
 

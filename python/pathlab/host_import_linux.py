@@ -28,6 +28,9 @@ SELECTORS = {"service-time": "service-time", "round-robin": "round-robin", "queu
 class LinuxCaptures:
     maps: pd.DataFrame
     paths: pd.DataFrame
+    #: `multipath.conf` as `readers.multipath_conf` reads it: what `multipath -ll` does not show
+    #: (failback, a number of no_path_retry retries).
+    conf: dict[str, pd.DataFrame] | None = None
     #: Per-interval rates of block devices (`device`, reads_per_s, writes_per_s, read_kib_per_s,
     #: write_kib_per_s, queue_length), from diskstats or iostat.
     rates: pd.DataFrame | None = None
@@ -43,6 +46,44 @@ def rates_from_iostat(table: pd.DataFrame) -> pd.DataFrame:
     queue = t["aqu-sz"] if "aqu-sz" in t.columns else None
     return t.assign(reads_per_s=t["r/s"], writes_per_s=t["w/s"], read_kib_per_s=t["rkB/s"], write_kib_per_s=t["wkB/s"],
                     queue_length=queue if queue is not None else float("nan"))
+
+
+#: What multipath.conf adds to what `multipath -ll` shows, as pathlab's dm-multipath parameters.
+CONF_KEYS = ("failback", "no_path_retry")
+
+
+def conf_settings(conf: dict[str, pd.DataFrame] | None, wwid: str, vendor: str, product: str) -> dict[str, tuple[Any, str]]:
+    """The failback and no_path_retry in force for a map, with the section that sets them, by
+    multipath-tools' precedence: overrides, then the map's `multipaths` entry, then a matching
+    `devices` entry (vendor and product are regular expressions), then `defaults`."""
+    import pandas as pd
+
+    if conf is None:
+        return {}
+    def rows(section: str, match: Any = None) -> list[Any]:
+        table = conf.get(section)
+        return [] if table is None else [r for r in table.itertuples() if match is None or match(r)]
+    searched = lambda pattern, text: pattern is None or pd.isna(pattern) or re.search(str(pattern), text) is not None  # noqa: E731
+    layers = [
+        ("overrides", rows("overrides")),
+        ("multipaths", rows("multipaths", lambda r: str(r.wwid) == wwid)),
+        ("devices", rows("devices", lambda r: searched(r.vendor, vendor) and searched(r.product, product))),
+        ("defaults", rows("defaults")),
+    ]
+    out: dict[str, tuple[Any, str]] = {}
+    for section, found in layers:
+        for r in found:
+            for key in CONF_KEYS:
+                value = getattr(r, key, None)
+                if key not in out and value is not None and not pd.isna(value):
+                    out[key] = (value, section)
+    return out
+
+
+def _conf_value(value: Any) -> Any:
+    """A multipath.conf word or number as the scenario writes it (`queue`, `manual`, 30)."""
+    text = str(value).strip()
+    return int(text) if text.isdigit() else text
 
 
 def _mean(rates: pd.DataFrame | None, device: str, column: str) -> float | None:
@@ -164,12 +205,17 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         policy: dict[str, Any] = {"name": "dm-multipath", "selector": selector, "path_grouping_policy": grouping}
         if "queue_if_no_path" in str(m.features):
             policy["no_path_retry"] = "queue"
+        from_conf = conf_settings(c.conf, str(m.wwid), str(m.vendor).strip(), str(m.product).strip())
+        for key, (value, _) in from_conf.items():
+            policy[key] = _conf_value(value)
+        conf_note = "; " + ", ".join(f"{k} from {c.files.get('conf')} ({sec})" for k, (_, sec) in from_conf.items()) \
+            if from_conf else ""
         lines += ["", "[[devices]]", f'name = "{m.wwid}"  # {mfile}: WWID of map {m.name}', f'array = "{vendor_of[m.name]}"',
                   f"lun = {hctl(mine[0])[3]}  # {mfile}: the L of the paths' H:C:T:L",
                   f"queue_depth = {DEFAULT_QUEUE_DEPTH}  # default: the disks' queue_depth is in sysfs, not in these captures"]
         if alua and m.name in owner_of_map:
             lines.append(f'owner = "{owner_of_map[m.name]}"  # {mfile}: the controller of its best group\'s paths')
-        lines.append(f"policy = {to_toml(policy)}  # {mfile}: the groups' selector, priorities and features")
+        lines.append(f"policy = {to_toml(policy)}  # {mfile}: the groups' selector, priorities and features{conf_note}")
     warnings.append(("devices.queue_depth", f"the disks' queue_depth is not in the captures: {DEFAULT_QUEUE_DEPTH} assumed"))
 
     # Paths the capture shows failed stay failed: a path fault from the start.
