@@ -4,6 +4,7 @@ output (esxcli listings and an esxtop capture of a simulated host) and bad captu
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,18 @@ def test_alua_states_changing_again_and_again_are_thrashing() -> None:
     assert done.returncode == 0, done.stderr
     titles = [f["title"] for f in json.loads(done.stdout)["findings"]]
     assert any("its paths' ALUA states thrash" in t for t in titles), titles
+
+
+@pytest.mark.parametrize("capture", ["hpp-device-list-esxi7-dell-local.txt", "hpp-device-list-esxi7-ovh-sas.txt"])
+def test_an_hpp_host_imports_from_its_device_list_alone(capture) -> None:
+    listing = Path(__file__).parent / "data" / "esxcli" / capture
+    done = pathlab("import", str(listing))
+    assert done.returncode == 0, done.stderr
+    assert 'policy = { name = "HPP", scheme = "FIXED" }' in done.stdout
+    result = Scenario.from_text(done.stdout, capture, set={"run.duration": "0.2s"}).run()
+    # Every path the listing names: as many per adapter, on the same LUN. (pathlab numbers an
+    # adapter's targets 0, 1, … and every channel 0: SAS targets T72 and T175 are T0 and T1 here.)
+    adapter_lun = lambda name: re.sub(r":C\d+:T\d+:", ":", name.strip())  # noqa: E731
+    named = sorted(adapter_lun(p) for line in listing.read_text().splitlines() if line.strip().startswith("Paths:")
+                   for p in line.split(":", 1)[1].split(","))
+    assert sorted(adapter_lun(n) for n in result.paths["name"]) == named

@@ -55,6 +55,8 @@ def _kind(name: str) -> str:
         return "esxtop"
     if "Path Selection Policy Device Config" in head:
         return "devices"
+    if "Path Selection Scheme" in head:
+        return "hpp-devices"
     if "Runtime Name" in head:
         return "paths"
     if "NQN=" in head or '"Subsystems"' in head or "nvme-subsys" in head:
@@ -129,6 +131,27 @@ def _import_nvme(kinds: dict[str, str]) -> Imported:
     return Imported(text, warnings)
 
 
+def _hpp_devices(name: str) -> pd.DataFrame:
+    """`esxcli storage hpp device list` as the device table `build` takes (policy HPP, no SATP),
+    with the paths it lists by runtime name in `attrs["paths"]` (for hosts with no path list)."""
+    import pandas as pd
+
+    from pathlab.readers import esxcli_hpp
+
+    hpp = esxcli_hpp.read_devices(name)
+    devices = hpp.assign(psp="HPP", satp=None, rr_type=None)
+    rows = []
+    for d in hpp.itertuples():
+        for runtime in (d.paths if isinstance(d.paths, list) else []):
+            match = re.fullmatch(r"(\w+):C(\d+):T(\d+):L(\d+)", runtime)
+            if match:
+                rows.append({"path": None, "runtime_name": runtime, "adapter": match[1], "channel": int(match[2]),
+                             "target": int(match[3]), "lun": int(match[4]), "device": d.device, "tpg_state": None,
+                             "tpg_id": None})
+    devices.attrs["paths"] = pd.DataFrame(rows)
+    return devices
+
+
 def read_captures(files: list[str]) -> Captures:
     """Each file read by the reader of its kind, told apart by content."""
     from pathlab.readers import esxcli_devices, esxcli_paths, esxtop
@@ -143,11 +166,15 @@ def read_captures(files: list[str]) -> Captures:
             out.devices, out.files["devices"] = esxcli_devices.read(path), name
         elif kind == "paths":
             out.paths, out.files["paths"] = esxcli_paths.read(path), name
+        elif kind == "hpp-devices":
+            out.devices, out.files["devices"] = _hpp_devices(name), name
         else:
             raise ScenarioError(name, "", f"a Linux capture ({kind}) given without `multipath -ll`")
     if out.devices is None:
-        raise ScenarioError(", ".join(files), "", "`esxcli storage nmp device list` is needed: it names the devices and "
-                                                  "the policy in force")
+        raise ScenarioError(", ".join(files), "", "`esxcli storage nmp device list` (or `hpp device list`) is needed: it "
+                                                  "names the devices and the policy in force")
+    if out.paths is None and "paths" in out.devices.attrs:
+        out.paths, out.files["paths"] = out.devices.attrs["paths"], out.files["devices"]
     if out.paths is None:
         raise ScenarioError(", ".join(files), "", "`esxcli storage nmp path list` (or `core path list`) is needed: it "
                                                   "names the paths")
@@ -220,7 +247,18 @@ def _policy(row: Any) -> dict[str, Any]:
         return policy
     if psp in ("VMW_PSP_FIXED", "VMW_PSP_MRU"):
         return {"name": psp}
-    raise ScenarioError("", "psp", f"{psp} is not a policy pathlab imports; supported: VMW_PSP_RR, VMW_PSP_FIXED, VMW_PSP_MRU")
+    if psp == "HPP":
+        hpp: dict[str, Any] = {"name": "HPP", "scheme": str(row.scheme)}
+        for key in ("iops", "bytes"):
+            value = _value(getattr(row, key, None))
+            if value is not None and row.scheme in ("LB-IOPS", "LB-BYTES"):
+                hpp[key] = int(value)
+        preferred = _value(getattr(row, "preferred", None))
+        if preferred and row.scheme == "FIXED":
+            hpp["preferred"] = str(preferred)
+        return hpp
+    raise ScenarioError("", "psp", f"{psp} is not a policy pathlab imports; supported: VMW_PSP_RR, VMW_PSP_FIXED, "
+                                   "VMW_PSP_MRU, HPP")
 
 
 def build(c: Captures) -> Imported:
@@ -247,7 +285,7 @@ def build(c: Captures) -> Imported:
             port.tpg = int(tpg)
     adapters = sorted({p.adapter for p in paths}, key=lambda a: (len(a), a))
 
-    satps = {(vendor_of[d.device], d.satp) for d in devices}
+    satps = {(vendor_of[d.device], d.satp) for d in devices if _value(d.satp)}
     claims: list[str] = []
     if satps:
         claims = ["# The array-type plugin each device is claimed by, as the host shows it.", "esxcli = ["]
