@@ -96,7 +96,7 @@ def test_what_is_not_a_capture_is_refused_in_one_line(tmp_path, content, message
 def test_without_the_device_list_import_says_what_is_missing(vmax) -> None:
     done = pathlab("import", vmax[1], vmax[2])
     assert done.returncode == 2
-    assert "`esxcli storage nmp device list` is needed" in done.stderr
+    assert "`esxcli storage nmp device list` (or `hpp device list`) is needed" in done.stderr
 
 
 def test_the_shipped_vmax_capture_is_advised_from_any_directory(tmp_path) -> None:
@@ -169,9 +169,9 @@ def test_an_hpp_host_imports_from_its_device_list_alone(capture) -> None:
     assert done.returncode == 0, done.stderr
     assert 'policy = { name = "HPP", scheme = "FIXED" }' in done.stdout
     result = Scenario.from_text(done.stdout, capture, set={"run.duration": "0.2s"}).run()
-    # Every path the listing names: as many per adapter, on the same LUN. (pathlab numbers an
-    # adapter's targets 0, 1, … and every channel 0: SAS targets T72 and T175 are T0 and T1 here.)
-    adapter_lun = lambda name: re.sub(r":C\d+:T\d+:", ":", name.strip())  # noqa: E731
+    # Every path the listing names, with its target number (SAS T72, T175): the same runtime names
+    # but for the channel, which pathlab numbers 0 everywhere.
+    adapter_lun = lambda name: re.sub(r":C\d+:", ":", name.strip())  # noqa: E731
     named = sorted(adapter_lun(p) for line in listing.read_text().splitlines() if line.strip().startswith("Paths:")
                    for p in line.split(":", 1)[1].split(","))
     assert sorted(adapter_lun(n) for n in result.paths["name"]) == named

@@ -367,7 +367,7 @@ def build(c: Captures) -> Imported:
             name = str(next(p.runtime_name for p in paths if p.adapter == a and p.target == target_number))
             extra = latency.extra_one_way_us.get(name)
             lines += ["", "[[fabric]]", f'adapters = ["{a}"]  # {path_file}: T{target_number} of {a}',
-                      f'ports = ["{arr}/{ports[(arr, target)].name}"]']
+                      f'ports = ["{arr}/{ports[(arr, target)].name}"]', f"targets = [{int(target_number)}]"]
             if extra is None:
                 lines.append(f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, a fabric within one room')
             else:

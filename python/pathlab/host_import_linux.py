@@ -191,6 +191,7 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         targets = sorted({hctl(p)[2] for p in paths if hctl(p)[0] == h})
         names = [f"{array_of_port[(h, t)]}/{ports[(h, t)]}" for t in targets]
         lines += ["", "[[fabric]]", f'adapters = ["host{h}"]', "ports = [" + ", ".join(f'"{n}"' for n in names) + "]",
+                  f"targets = {to_toml(targets)}  # {mfile}: the SCSI target numbers",
                   f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, a fabric within one room']
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
 
@@ -223,8 +224,7 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         states = {str(p.dm_state), str(p.checker_state)}
         if states & {"failed", "faulty"}:
             h, _, t, lun = hctl(p)
-            index = sorted({hctl(q)[2] for q in paths if hctl(q)[0] == h}).index(t)
-            lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"', f'path = "host{h}:C0:T{index}:L{lun}"'
+            lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"', f'path = "host{h}:C0:T{t}:L{lun}"'
                       f"  # {mfile}, line {p.line}: {p.device} is {p.dm_state}/{p.checker_state}"]
 
     for m in maps:

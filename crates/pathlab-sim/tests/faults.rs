@@ -606,3 +606,40 @@ fn bad_fault_specs_name_the_field_and_what_is_allowed() {
         assert!(message.starts_with(&format!("test.toml: {expected}")), "{message}\nexpected: {expected}");
     }
 }
+
+#[test]
+fn target_numbers_given_in_the_zoning_name_the_paths() {
+    // SAS hosts number targets sparsely (T72, T175): the fabric may give them.
+    let text = r#"
+[host]
+adapters = [{ name = "vmhba2" }]
+[[arrays]]
+name = "a"
+service = { fixed = "20us" }
+ports = [{ name = "P0" }, { name = "P1" }]
+[[fabric]]
+adapters = ["vmhba2"]
+ports = ["a/P1", "a/P0"]
+latency = "5us"
+targets = [175, 72]
+[[devices]]
+name = "naa.1"
+array = "a"
+lun = 0
+[[workloads]]
+devices = ["naa.1"]
+outstanding = 1
+[run]
+duration = "10ms"
+"#;
+    let s = run::load(text, "t.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
+    let r = run::simulation(&s).unwrap().finish().unwrap();
+    let names: Vec<&str> = r.paths.iter().map(|p| p.name.as_str()).collect();
+    // Discovery order follows the target numbers.
+    assert_eq!(names, ["vmhba2:C0:T72:L0", "vmhba2:C0:T175:L0"]);
+    assert_eq!(r.paths[0].target, "a/P0");
+    let bad = text.replace("targets = [175, 72]", "targets = [7]");
+    assert!(load_error(&bad).contains("fabric.0.targets: one target number per port: 2 ports, 1 numbers"));
+    let twice = text.replace("targets = [175, 72]", "targets = [3, 3]");
+    assert!(load_error(&twice).contains("target number 3 is given twice on adapter vmhba2"));
+}

@@ -210,11 +210,7 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
 }
 
 /// (adapter, port, one-way latency) in zoning order.
-fn build_fabric(
-    spec: &ScenarioSpec,
-    adapters: &[Adapter],
-    port_keys: &[String],
-) -> Result<Vec<(usize, usize, u64)>, FieldError> {
+fn build_fabric(spec: &ScenarioSpec, adapters: &[Adapter], port_keys: &[String]) -> Result<Vec<Zoned>, FieldError> {
     let adapter_names = Names::new(adapters.iter().map(|a| a.name.as_str()).collect());
     let keys = Names::new(port_keys.iter().map(String::as_str).collect());
     let mut zoned = std::collections::HashSet::new();
@@ -224,6 +220,15 @@ fn build_fabric(
     let mut nexuses = Vec::new();
     for (fi, f) in spec.fabric.iter().enumerate() {
         let latency = one_way(f.latency.map(|l| l.0), f.distance.map(|d| d.0), &format!("fabric.{fi}"))?;
+        if let Some(t) = &f.targets {
+            if t.len() != f.ports.len() {
+                let n = f.ports.len();
+                return err(
+                    format!("fabric.{fi}.targets"),
+                    format!("one target number per port: {n} ports, {} numbers", t.len()),
+                );
+            }
+        }
         for (k, an) in f.adapters.iter().enumerate() {
             let a = adapter_names.find(an, &format!("fabric.{fi}.adapters.{k}"), "adapter")?;
             for (k, pn) in f.ports.iter().enumerate() {
@@ -231,11 +236,26 @@ fn build_fabric(
                 if !zoned.insert((a, p)) {
                     return err(format!("fabric.{fi}"), format!("{an} is zoned to {pn} twice"));
                 }
-                nexuses.push((a, p, latency));
+                nexuses.push(Zoned {
+                    adapter: a,
+                    port: p,
+                    one_way_ns: latency,
+                    target: f.targets.as_ref().map(|t| t[k]),
+                });
             }
         }
     }
     Ok(nexuses)
+}
+
+/// One (adapter, port) pair of the zoning: its one-way latency and the target number given for
+/// it, if any.
+#[derive(Clone, Copy)]
+struct Zoned {
+    adapter: usize,
+    port: usize,
+    one_way_ns: u64,
+    target: Option<u32>,
 }
 
 /// Replication groups, and for each device the group it belongs to.
@@ -350,9 +370,17 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let adapters = build_adapters(spec)?;
     let side = build_arrays(spec)?;
     let nexuses = build_fabric(spec, &adapters, &side.port_keys)?;
-    let mut targets: Vec<Vec<usize>> = vec![Vec::new(); adapters.len()];
-    for &(a, p, _) in &nexuses {
-        targets[a].push(p);
+    // Each adapter's ports by target number: as given, or 0, 1, … in order of appearance.
+    let mut targets: Vec<Vec<(u32, usize)>> = vec![Vec::new(); adapters.len()];
+    for &Zoned { adapter: a, port: p, target, .. } in &nexuses {
+        let t = target.unwrap_or(targets[a].len() as u32);
+        if targets[a].iter().any(|&(u, _)| u == t) {
+            return err("fabric", format!("target number {t} is given twice on adapter {}", adapters[a].name));
+        }
+        targets[a].push((t, p));
+    }
+    for ports_of_adapter in &mut targets {
+        ports_of_adapter.sort_by_key(|&(t, _)| t);
     }
 
     if spec.devices.is_empty() {
@@ -394,7 +422,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     // Looked up per path: the zoning's index of an (adapter, port) pair, and each port's
     // relative target port id (its number among its array's ports, from 1).
     let nexus_of: std::collections::HashMap<(usize, usize), usize> =
-        nexuses.iter().enumerate().map(|(i, &(a, p, _))| ((a, p), i)).collect();
+        nexuses.iter().enumerate().map(|(i, z)| ((z.adapter, z.port), i)).collect();
     let mut per_array = vec![0u32; m.arrays.len()];
     let rtp_ids: Vec<u32> = m
         .ports
@@ -490,7 +518,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
 
         // Discovery order: by adapter, then by target number.
         for (a, ports_of_adapter) in targets.iter().enumerate() {
-            for (t, &p) in ports_of_adapter.iter().enumerate() {
+            for &(t, p) in ports_of_adapter {
                 let port_array = m.ports[p].array;
                 if !arrays_of_device.contains(&port_array) {
                     continue;
@@ -504,7 +532,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
                     adapter: a,
                     port: p,
                     nexus,
-                    one_way_ns: nexuses[nexus].2,
+                    one_way_ns: nexuses[nexus].one_way_ns,
                     up: true,
                     failed_at_ns: 0,
                     cut: false,

@@ -292,6 +292,10 @@ pub struct FabricSpec {
     pub latency: Option<DurationNs>,
     #[serde(default)]
     pub distance: Option<Kilometres>,
+    /// The target numbers (the `T` of runtime names) of `ports`, in order, as the host numbered
+    /// them (SAS `T72`); left out, each adapter numbers its ports 0, 1, … in order of appearance.
+    #[serde(default)]
+    pub targets: Option<Vec<u32>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
