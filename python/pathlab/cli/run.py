@@ -99,12 +99,15 @@ def summary_csv(rows: list[dict]) -> str:
               help="Also write the measured window as an esxtop batch-mode CSV (esxtop -b -a) to this file.")
 @click.option("--vdbench-flatfile", "flat_out", type=click.Path(dir_okay=False),
               help="Also write the interval lines as vdbench's flatfile (flatfile.html columns) to this file.")
+@click.option("--diskstats", "diskstats_out", type=click.Path(dir_okay=False),
+              help="Also write /proc/diskstats of every path device (sdX) and map (dm-N) once an interval to this file.")
 @html_option
 @handle_errors
 def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None, fmt: str, intervals: bool,
-            esxtop_out: str | None, flat_out: str | None, html: str | None) -> None:
+            esxtop_out: str | None, flat_out: str | None, diskstats_out: str | None, html: str | None) -> None:
     """Run one scenario and print what vdbench and esxtop would show."""
-    for out, option in ((esxtop_out, "--esxtop-csv"), (flat_out, "--vdbench-flatfile"), (html, "--html")):
+    for out, option in ((esxtop_out, "--esxtop-csv"), (flat_out, "--vdbench-flatfile"), (diskstats_out, "--diskstats"),
+                        (html, "--html")):
         writable_output(out, option)
     sets = with_workload(file, workload, sets)
     scenario = load(file, variant, sets, seed)
@@ -112,6 +115,11 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     if esxtop_out:
         rows = esxtop_csv.write(result.data, esxtop_out)
         click.echo(f"pathlab: wrote {rows} esxtop rows to {esxtop_out}", err=True)
+    if diskstats_out:
+        from pathlab.output.diskstats import diskstats
+
+        Path(diskstats_out).write_text(diskstats(result.data), encoding="utf-8")
+        click.echo(f"pathlab: wrote /proc/diskstats samples to {diskstats_out}", err=True)
     if flat_out:
         Path(flat_out).write_text(flatfile(result.data), encoding="utf-8")
         click.echo(f"pathlab: wrote the vdbench flatfile to {flat_out}", err=True)
