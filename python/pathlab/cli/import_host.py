@@ -32,9 +32,11 @@ def imported_scenario(files: tuple[str, ...]) -> tuple[Imported, Scenario]:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the scenario here (default: stdout).")
 @handle_errors
 def command(files: tuple[str, ...], output: str | None) -> None:
-    """Build a scenario of an ESXi host from `esxcli storage nmp device list`, `esxcli storage
-    nmp path list` (or `core path list`) and optionally an `esxtop -b` capture (files, a folder
-    of them, or a shipped capture's name such as vmax-iops1000)."""
+    """Build a scenario of a host from what it prints: ESXi (`esxcli storage nmp device list` or
+    `hpp device list`, `nmp path list` or `core path list`, an `esxtop -b` capture), Linux
+    dm-multipath (`multipath -ll`, `multipath.conf`, /proc/diskstats or `iostat -x`) or native
+    NVMe (`nvme list-subsys`). FILES may be a folder of them or a shipped capture's name
+    (vmax-iops1000)."""
     from pathlab import shipped
 
     writable_output(output, "--output")
