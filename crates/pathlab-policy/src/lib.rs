@@ -25,7 +25,9 @@ mod status;
 
 use serde::Deserialize;
 
-pub use dm::multipath::{DmMultipath, DmMultipathConfig, DmSelectorKind, Failback, NoPathRetry, PathGrouping};
+pub use dm::multipath::{
+    DmMultipath, DmMultipathConfig, DmSelectorKind, Failback, MarginalPathgroups, NoPathRetry, PathGrouping,
+};
 pub use gated_least_load::{GatedLeastLoad, GatedLeastLoadConfig};
 pub use hpp::{HppConfig, HppScheme};
 pub use mpio::{MpioConfig, MpioPolicy, MsdsmMpio};
@@ -183,6 +185,9 @@ pub trait PathSelector: Send {
     fn reinstate_path(&mut self, path: PathId);
     /// The array reported a new ALUA state for the path's target port group.
     fn set_alua_state(&mut self, path: PathId, state: AluaState);
+    /// The fabric marked the path marginal (a Fibre Channel FPIN link-integrity notification),
+    /// or no longer. Stacks that do not act on FPIN keep this default and ignore it.
+    fn set_marginal(&mut self, _path: PathId, _marginal: bool) {}
     /// The path for the next I/O; `None` when no path is usable.
     fn select_path(&mut self, io: &IoDesc, now_ns: TimeNs, host: &dyn HostView) -> Option<PathId>;
     /// The I/O was issued on `path` (called right after `select_path`).

@@ -121,6 +121,8 @@ pub struct NvmeMultipath {
     current_path: BTreeMap<u32, Option<usize>>,
     /// What a node not seen yet holds.
     unseen_node: Option<usize>,
+    /// Paths the fabric marked marginal (FPIN): demoted to the non-optimized tier.
+    marginal: Vec<bool>,
 }
 
 impl NvmeMultipath {
@@ -132,11 +134,15 @@ impl NvmeMultipath {
             controller: Vec::new(),
             current_path: BTreeMap::new(),
             unseen_node: None,
+            marginal: Vec::new(),
         }
     }
 
+    /// The path's ANA state as the selection sees it: a marginal path counts as non-optimized
+    /// (the kernel's `nvme_path_is_optimized` is false for a marginal controller).
     fn ana(&self, i: usize) -> Ana {
         match self.paths.alua(i) {
+            AluaState::ActiveOptimized if self.marginal[i] => Ana::NonOptimized,
             AluaState::ActiveOptimized => Ana::Optimized,
             AluaState::ActiveNonOptimized => Ana::NonOptimized,
             AluaState::Standby | AluaState::Unavailable => Ana::Inaccessible,
@@ -264,6 +270,7 @@ impl PathSelector for NvmeMultipath {
         self.paths.add(path);
         self.controller_node.push(path.numa_node);
         self.controller.push(path.nexus);
+        self.marginal.push(false);
         self.current_path.entry(path.numa_node).or_insert(self.unseen_node);
         self.set_live(self.paths.len() - 1);
     }
@@ -288,6 +295,14 @@ impl PathSelector for NvmeMultipath {
         } else {
             self.set_live(i);
         }
+    }
+
+    fn set_marginal(&mut self, path: PathId, marginal: bool) {
+        let Some(i) = self.paths.index_of(path) else { return };
+        self.marginal[i] = marginal;
+        // The cached path of every node is chosen again, as on an ANA change.
+        self.clear_current_path(i);
+        self.set_live(i);
     }
 
     fn select_path(&mut self, io: &IoDesc, _now_ns: TimeNs, host: &dyn HostView) -> Option<PathId> {
@@ -420,6 +435,24 @@ mod tests {
         // Every node's cache holds path 0 after the last path went live: the walk starts at 1.
         assert_eq!(run_on_cpus(&mut p, &host, &[0, 0, 0, 0]), [1, 2, 0, 1]);
         assert_eq!(run_on_cpus(&mut p, &host, &[1, 0, 1]), [1, 2, 2]);
+    }
+
+    #[test]
+    fn a_marginal_path_is_demoted_to_the_non_optimized_tier_until_cleared() {
+        let mut p = nvme(NvmeIoPolicy::RoundRobin, &[(AO, 0), (AO, 0), (ANO, 0)]);
+        let host = TestHost::default();
+        // FPIN marks path 0: the optimized tier is path 1 alone; the non-optimized path 2 and
+        // the demoted path 0 wait until no optimized path is left.
+        p.set_marginal(PathId(0), true);
+        assert_eq!(run_on_cpus(&mut p, &host, &[0, 0, 0]), [1, 1, 1]);
+        p.fail_path(PathId(1));
+        let fallback = run_on_cpus(&mut p, &host, &[0, 0]);
+        assert!(fallback.iter().all(|&k| k == 0 || k == 2), "{fallback:?}");
+        p.reinstate_path(PathId(1));
+        p.set_marginal(PathId(0), false);
+        // Both optimized again: the rotation takes them in turn.
+        let back = run_on_cpus(&mut p, &host, &[0, 0, 0, 0]);
+        assert!(back.windows(2).all(|w| w[0] != w[1]) && back.iter().all(|&k| k < 2), "{back:?}");
     }
 
     #[test]

@@ -81,6 +81,9 @@ use crate::{
 const NS_PER_S: u64 = 1_000_000_000;
 /// multipathd's default `polling_interval`, the unit of `no_path_retry`.
 const POLLING_INTERVAL_NS: TimeNs = 5 * NS_PER_S;
+/// How far below the lowest ALUA priority a marginal path's group goes (any non-marginal group,
+/// whose priorities are 0 to 130, stays above it).
+const MARGINAL_PRIORITY_DROP: i32 = 1000;
 /// dm-rq's delay before re-kicking a request that found no path (`delay_requeue`).
 const REQUEUE_DELAY_NS: TimeNs = 100_000_000;
 
@@ -144,6 +147,13 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             choices: &[],
             help: "io-affinity (required): one list of CPUs per path in path order; first mapping of a CPU wins",
         },
+        ParamSpec {
+            name: "marginal_pathgroups",
+            unset: None,
+            range: None,
+            choices: &["off", "on", "fpin"],
+            help: "paths the fabric marks marginal (FPIN) go to a group of their own, below every other",
+        },
     ],
 };
 
@@ -156,6 +166,19 @@ pub enum DmSelectorKind {
     ServiceTime,
     HistoricalServiceTime,
     IoAffinity,
+}
+
+/// multipath.conf `marginal_pathgroups`: what multipathd does with paths the fabric marks
+/// marginal (FPIN link integrity). Off: nothing. On / fpin: they leave their group for a group
+/// of their own, below every other (`fpin`: marked by FPIN notifications; `on`: by multipathd's
+/// own marginal-path detection, which FPIN also feeds here).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum MarginalPathgroups {
+    #[default]
+    Off,
+    On,
+    Fpin,
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
@@ -273,6 +296,7 @@ pub struct DmMultipathConfig {
     pub threshold_multiplier: u64,
     pub relative_throughput: Vec<u64>,
     pub cpu_map: Vec<Vec<u32>>,
+    pub marginal_pathgroups: MarginalPathgroups,
 }
 
 impl Default for DmMultipathConfig {
@@ -286,6 +310,7 @@ impl Default for DmMultipathConfig {
             threshold_multiplier: 0,
             relative_throughput: Vec::new(),
             cpu_map: Vec::new(),
+            marginal_pathgroups: MarginalPathgroups::default(),
         }
     }
 }
@@ -364,6 +389,8 @@ struct DmPath {
     alua: AluaState,
     preferred: bool,
     failed: bool,
+    /// Marked marginal by the fabric (FPIN).
+    marginal: bool,
     in_flight_ios: u64,
     in_flight_bytes: u64,
 }
@@ -409,7 +436,14 @@ impl DmMultipath {
     }
 
     fn priority(&self, index: usize) -> i32 {
-        alua_priority(self.paths[index].alua, self.paths[index].preferred)
+        let p = &self.paths[index];
+        let prio = alua_priority(p.alua, p.preferred);
+        // A marginal path sits below every other: its own group, the last one tried.
+        if p.marginal && self.config.marginal_pathgroups != MarginalPathgroups::Off {
+            prio - MARGINAL_PRIORITY_DROP
+        } else {
+            prio
+        }
     }
 
     /// `path_group_prio_update`: (integer average priority of the paths up, number up).
@@ -593,6 +627,7 @@ impl PathSelector for DmMultipath {
             alua: path.alua,
             preferred: path.preferred,
             failed: false,
+            marginal: false,
             in_flight_ios: 0,
             in_flight_bytes: 0,
         });
@@ -627,6 +662,17 @@ impl PathSelector for DmMultipath {
         self.paths[i].alua = state;
         let changed = self.priority(i) != before;
         self.after_checker(i, false, changed);
+    }
+
+    fn set_marginal(&mut self, path: PathId, marginal: bool) {
+        let Some(i) = self.index_of(path) else { return };
+        let before = self.priority(i);
+        self.paths[i].marginal = marginal;
+        // multipathd reloads the map at once, the marginal path in a group of its own
+        // (`reload_and_sync_map` on a marginal state change), whatever failback says.
+        if self.priority(i) != before {
+            self.load_table();
+        }
     }
 
     fn select_path(&mut self, io: &IoDesc, now_ns: TimeNs, host: &dyn HostView) -> Option<PathId> {
@@ -756,6 +802,23 @@ mod tests {
     /// Two active-optimized paths (0, 1) and two non-optimized (2, 3), grouped by priority.
     fn ao_ano(config: DmMultipathConfig) -> DmMultipath {
         dm(config, &[(AO, false), (AO, false), (ANO, false), (ANO, false)])
+    }
+
+    #[test]
+    fn marginal_pathgroups_puts_a_marginal_path_in_a_group_of_its_own_below_the_others() {
+        let fpin = DmMultipathConfig { marginal_pathgroups: MarginalPathgroups::Fpin, ..Default::default() };
+        let mut p = dm(fpin, &[(AO, false), (AO, false), (ANO, false)]);
+        assert_eq!(groups(&p), [(50, vec![0, 1]), (10, vec![2])]);
+        p.set_marginal(PathId(1), true);
+        // Its own group, below the non-optimized one (priority 50 - 1000).
+        assert_eq!(groups(&p), [(50, vec![0]), (10, vec![2]), (-950, vec![1])]);
+        assert!((0..6).all(|k| one_io(&mut p, k * 1000) == 0));
+        p.set_marginal(PathId(1), false);
+        assert_eq!(groups(&p), [(50, vec![0, 1]), (10, vec![2])]);
+        // Off (multipath-tools' default): the notification changes nothing.
+        let mut off = dm(DmMultipathConfig::default(), &[(AO, false), (AO, false)]);
+        off.set_marginal(PathId(1), true);
+        assert_eq!(groups(&off), [(50, vec![0, 1])]);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::engine::rng::Stream;
 use crate::engine::TimeNs;
 use crate::scenario::schema::{
     AllPathsDownSpec, AluaStateSpec, CongestionSpec, ControllerFailoverSpec, Detection, FaultSpec, FlakySpec,
-    LinkSpeedSpec, PathDownSpec, PathUpSpec, PortDownSpec, PortUpSpec,
+    LinkSpeedSpec, MarginalSpec, PathDownSpec, PathUpSpec, PortDownSpec, PortUpSpec,
 };
 use crate::scenario::units::DurationNs;
 use pathlab_policy::AluaState;
@@ -30,6 +30,8 @@ pub enum FaultAction {
     Congestion { paths: Vec<usize>, added_ns: TimeNs, add: bool },
     /// An adapter's link rate changes (bytes per ns).
     LinkRate { adapter: usize, bytes_per_ns: Option<f64> },
+    /// The fabric marks these paths marginal (FPIN), or no longer.
+    Marginal { paths: Vec<usize>, marginal: bool },
 }
 
 #[derive(Clone, Debug)]
@@ -283,6 +285,12 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 let stop = FaultAction::Errors { paths: paths.clone(), profile: None };
                 let span = plan.window(from.0, *until, start, stop, &field)?;
                 check_overlap(&mut flaky_windows, &paths, span, i, "path", path_name)?;
+            }
+            FaultSpec::Marginal(MarginalSpec { path, port, from, until }) => {
+                let paths = target_paths(model, path, port, &field)?;
+                let start = FaultAction::Marginal { paths: paths.clone(), marginal: true };
+                let stop = FaultAction::Marginal { paths, marginal: false };
+                plan.window(from.0, *until, start, stop, &field)?;
             }
             FaultSpec::Congestion(CongestionSpec { path, port, from, until, added_latency }) => {
                 let paths = target_paths(model, path, port, &field)?;

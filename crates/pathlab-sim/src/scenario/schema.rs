@@ -413,6 +413,7 @@ pub enum FaultSpec {
     Flaky(FlakySpec),
     Congestion(CongestionSpec),
     LinkSpeed(LinkSpeedSpec),
+    Marginal(MarginalSpec),
 }
 
 impl FaultSpec {
@@ -429,6 +430,7 @@ impl FaultSpec {
             FaultSpec::Flaky(f) => f.from,
             FaultSpec::Congestion(f) => f.from,
             FaultSpec::LinkSpeed(f) => f.from,
+            FaultSpec::Marginal(f) => f.from,
         }
     }
 }
@@ -445,6 +447,7 @@ pub const FAULT_KINDS: &[&str] = &[
     "flaky",
     "congestion",
     "link_speed",
+    "marginal",
 ];
 
 /// Separates the path of a field inside a fault from serde's message, so that the loader can
@@ -482,6 +485,7 @@ impl<'de> Deserialize<'de> for FaultSpec {
             "flaky" => FaultSpec::Flaky(body(table)?),
             "congestion" => FaultSpec::Congestion(body(table)?),
             "link_speed" => FaultSpec::LinkSpeed(body(table)?),
+            "marginal" => FaultSpec::Marginal(body(table)?),
             other => {
                 let allowed = FAULT_KINDS.join(", ");
                 return Err(D::Error::custom(format!(
@@ -597,6 +601,22 @@ pub struct CongestionSpec {
     #[serde(default)]
     pub until: Option<DurationNs>,
     pub added_latency: DurationNs,
+}
+
+/// The fabric marks a path, or every path through a port, marginal (a Fibre Channel FPIN
+/// link-integrity notification) from `from` until `until`: each stack reacts as it does to FPIN
+/// (NVMe demotes the paths to non-optimized; dm-multipath with `marginal_pathgroups` moves them
+/// to a group of their own; the others ignore it).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarginalSpec {
+    #[serde(default)]
+    pub path: Option<String>,
+    #[serde(default)]
+    pub port: Option<String>,
+    pub from: DurationNs,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
 }
 
 /// An adapter's link runs at `speed` (a renegotiated lower rate).

@@ -28,6 +28,8 @@ enum Seen {
     NoPath,
     GaveUp,
     PathRestored,
+    Marginal,
+    NotMarginal,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -49,6 +51,8 @@ impl LogEntry {
             Seen::NoPath => ("no_path", ""),
             Seen::GaveUp => ("gave_up", ""),
             Seen::PathRestored => ("path_restored", ""),
+            Seen::Marginal => ("marginal", ""),
+            Seen::NotMarginal => ("not_marginal", ""),
         };
         HostEvent {
             t_s: self.t_ns as f64 / 1e9,
@@ -97,6 +101,14 @@ impl Simulation {
                 }
             }
             FaultAction::Failover { devices, array, owner } => self.failover(devices, *array, *owner),
+            FaultAction::Marginal { paths, marginal } => {
+                for &p in paths {
+                    let d = self.model.paths[p].device;
+                    self.model.devices[d].policy.set_marginal(PathId(p as u32), *marginal);
+                    self.note_path(p, if *marginal { Seen::Marginal } else { Seen::NotMarginal });
+                    self.dispatch_device(d);
+                }
+            }
             FaultAction::Errors { paths, profile } => paths.iter().for_each(|&p| self.model.paths[p].errors = *profile),
             FaultAction::Congestion { paths, added_ns, add } => {
                 for &p in paths {
