@@ -66,3 +66,19 @@ def test_a_marginal_window_that_ends_gives_the_path_back() -> None:
     share = (on / total).round(3)
     assert share.loc[4.0] == 0.0  # marginal (from 2 s, this whole interval)
     assert share.loc[6.0] > 0.2  # back in the rotation once the notification is cleared
+
+
+def test_the_latency_iopolicy_gives_a_30_ms_path_one_credit_in_64() -> None:
+    # Two paths per device, one 30 ms away: after the first 15 s window the fast path's weight is
+    # floor(64 · s_fast / (s_fast + s_slow)) = 63 and the slow one's the minimum, 1 (anchors-2026.md
+    # §1.1.1): the slow path carries one I/O in 64. The 2024 design sends it nothing.
+    policy = {"name": "nvme-latency"}
+    s = Scenario.load(SCENARIOS / "two-paths-one-30ms.toml", set=["run.duration=40s", "run.warmup=20s", *overrides(policy)])
+    by_path = s.run().paths.set_index("name")["cmds_s"]
+    slow = by_path[by_path < by_path.max() / 10]
+    fast = by_path[by_path >= by_path.max() / 10]
+    assert len(slow) == len(fast) == 4
+    assert abs(fast.sum() / slow.sum() - 63) < 2, (fast.sum(), slow.sum())
+    nlatency = {"name": "nvme-latency", "design": "nlatency"}
+    s = Scenario.load(SCENARIOS / "two-paths-one-30ms.toml", set=["run.duration=10s", "run.warmup=5s", *overrides(nlatency)])
+    assert sorted(s.run().paths["cmds_s"])[:4] == [0.0] * 4

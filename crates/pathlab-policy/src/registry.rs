@@ -10,6 +10,7 @@ use crate::nmp::fixed::FixedConfig;
 use crate::nmp::mru::MruConfig;
 use crate::nmp::round_robin::RoundRobinConfig;
 use crate::nvme::NvmeConfig;
+use crate::nvme_latency::NvmeLatencyConfig;
 use crate::params::{PolicyError, PolicySpec};
 use crate::powerpath::PowerPathConfig;
 use crate::spdk::SpdkConfig;
@@ -134,6 +135,8 @@ register_policies! {
     GatedLeastLoad = "gated-least-load" => GatedLeastLoadConfig,
     DmMultipath = "dm-multipath" => DmMultipathConfig,
     Nvme = "nvme" => NvmeConfig,
+    /// The latency iopolicies under review upstream (not in a released kernel).
+    NvmeLatency = "nvme-latency" => NvmeLatencyConfig,
     Spdk = "spdk" => SpdkConfig,
     Mpio = "mpio" => MpioConfig,
     PowerPath = "powerpath" => PowerPathConfig,
