@@ -21,6 +21,7 @@ mod path_set;
 mod positions;
 mod powerpath;
 mod registry;
+mod rnbd;
 mod spdk;
 mod status;
 
@@ -41,6 +42,7 @@ pub use params::{check_range, ParamSpec, PolicyError, PolicySpec};
 pub use path_set::{flat_group, PathSet};
 pub use powerpath::{Autostandby, PowerPath, PowerPathConfig, PowerPathPolicy};
 pub use registry::{catalog, CatalogEntry, HostStack, PolicyConfig, Registered};
+pub use rnbd::{Rnbd, RnbdConfig, RnbdPolicy};
 pub use spdk::{SpdkBdevNvme, SpdkConfig, SpdkPolicy, SpdkSelector};
 pub use status::PolicyStatus;
 

@@ -13,6 +13,7 @@ use crate::nvme::NvmeConfig;
 use crate::nvme_latency::NvmeLatencyConfig;
 use crate::params::{PolicyError, PolicySpec};
 use crate::powerpath::PowerPathConfig;
+use crate::rnbd::RnbdConfig;
 use crate::spdk::SpdkConfig;
 use crate::PathSelector;
 use serde::{Deserialize, Serialize};
@@ -140,6 +141,8 @@ register_policies! {
     Spdk = "spdk" => SpdkConfig,
     Mpio = "mpio" => MpioConfig,
     PowerPath = "powerpath" => PowerPathConfig,
+    /// RNBD/RTRS path selection (Linux RDMA block device).
+    Rnbd = "rnbd" => RnbdConfig,
 }
 
 impl Default for PolicyConfig {
