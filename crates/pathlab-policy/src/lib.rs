@@ -37,7 +37,7 @@ pub use nmp::fixed::{FixedConfig, VmwPspFixed};
 pub use nmp::mru::{MruConfig, VmwPspMru};
 pub use nmp::round_robin::{RoundRobinConfig, RrType, VmwPspRr};
 pub use nvme::{NvmeConfig, NvmeIoPolicy, NvmeMultipath};
-pub use nvme_latency::{KeyedBy, LatencyDesign, NvmeLatency, NvmeLatencyConfig};
+pub use nvme_latency::{KeyedBy, LatencyDesign, NvmeLatency, NvmeLatencyConfig, SizeBuckets};
 pub use params::{check_range, ParamSpec, PolicyError, PolicySpec};
 pub use path_set::{flat_group, PathSet};
 pub use powerpath::{Autostandby, PowerPath, PowerPathConfig, PowerPathPolicy};

@@ -4,7 +4,10 @@
 //! `design = "weighted"` (Nilay Shroff's "nvme-multipath: introduce latency I/O policy", RFC
 //! Sept 2025 to PATCHv6 May 2026, not merged; research/anchors-2026.md §1.1.1):
 //! - Each completion is a sample: its latency, keyed by path × the NUMA node of the CPU (or the
-//!   CPU itself, `keyed_by = "cpu"`) × read or write. Samples of 0 or above 1 s are ignored, as
+//!   CPU itself, `keyed_by = "cpu"`) × read or write (× I/O size bucket with `size_buckets =
+//!   "log2"`: the per-CPU + buckets and per-NUMA + buckets candidates of LSF/MM 2026; the
+//!   bucket edges of the proposal are not in the sources here, pathlab uses powers of two from
+//!   4 KiB, ≤4 KiB, 8 KiB, … ≥1 MiB, 9 buckets, each with its own weights and credits). Samples of 0 or above 1 s are ignored, as
 //!   is every sample when the head has one path.
 //! - Samples are summed over a window (`window_ms`, 15 s). When a sample arrives a window or more
 //!   after its key's window began, the window's mean becomes the first smoothed latency, or is
@@ -59,6 +62,13 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             range: Some((1, 3_600_000)),
             choices: &[],
             help: "weighted: the window samples are summed over before they update the smoothed latency",
+        },
+        ParamSpec {
+            name: "size_buckets",
+            unset: None,
+            range: None,
+            choices: &["off", "log2"],
+            help: "weighted: separate latencies, weights and credits per I/O size (powers of two, 4 KiB to 1 MiB)",
         },
         ParamSpec {
             name: "ewma_shift",
@@ -119,11 +129,34 @@ pub enum KeyedBy {
     Cpu,
 }
 
+/// Whether the weighted design splits its classes by I/O size.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SizeBuckets {
+    #[default]
+    Off,
+    /// ≤4 KiB, 8 KiB, 16 KiB, … ≥1 MiB (rounded up to a power of two).
+    Log2,
+}
+
+impl SizeBuckets {
+    fn bucket(self, bytes: u64) -> u8 {
+        match self {
+            SizeBuckets::Off => 0,
+            SizeBuckets::Log2 => {
+                let blocks = bytes.div_ceil(4096).max(1);
+                (blocks.next_power_of_two().trailing_zeros() as u8).min(8)
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct NvmeLatencyConfig {
     pub design: LatencyDesign,
     pub keyed_by: KeyedBy,
+    pub size_buckets: SizeBuckets,
     pub window_ms: u64,
     pub ewma_shift: u64,
     pub weight_scale: u64,
@@ -137,6 +170,7 @@ impl Default for NvmeLatencyConfig {
         NvmeLatencyConfig {
             design: LatencyDesign::Weighted,
             keyed_by: KeyedBy::Node,
+            size_buckets: SizeBuckets::Off,
             window_ms: 15_000,
             ewma_shift: 3,
             weight_scale: 64,
@@ -174,17 +208,19 @@ struct Track {
     value_ns: Option<u64>,
 }
 
-/// (path, key, is_write).
-type TrackKey = (usize, u32, bool);
+/// An I/O class: (is_write, size bucket).
+type Class = (bool, u8);
+/// (path, key, class).
+type TrackKey = (usize, u32, Class);
 
 pub struct NvmeLatency {
     config: NvmeLatencyConfig,
     paths: PathSet,
     tracks: HashMap<TrackKey, Track>,
-    /// Weights per (key, is_write), one per path; 0: not measured yet.
-    weights: HashMap<(u32, bool), Vec<u64>>,
-    /// Per (CPU, is_write): the current path and the credit left on it.
-    turns: HashMap<(u32, bool), (usize, u64)>,
+    /// Weights per (key, class), one per path; 0: not measured yet.
+    weights: HashMap<(u32, Class), Vec<u64>>,
+    /// Per (CPU, class): the current path and the credit left on it.
+    turns: HashMap<(u32, Class), (usize, u64)>,
     /// The NUMA node of each CPU seen (completions know the CPU, not its node).
     node_of_cpu: HashMap<u32, u32>,
 }
@@ -224,42 +260,48 @@ impl NvmeLatency {
     }
 
     /// The weighted design's weights for one key and class, from the smoothed latencies.
-    fn reweigh(&mut self, key: u32, write: bool) {
+    fn reweigh(&mut self, key: u32, class: Class) {
         let n = self.paths.len();
         let scores: Vec<f64> = (0..n)
             .map(|i| {
-                self.tracks.get(&(i, key, write)).and_then(|t| t.value_ns).map_or(0.0, |ns| 1e9 / ns.max(1) as f64)
+                self.tracks.get(&(i, key, class)).and_then(|t| t.value_ns).map_or(0.0, |ns| 1e9 / ns.max(1) as f64)
             })
             .collect();
         let total: f64 = scores.iter().sum();
         let scale = self.config.weight_scale as f64;
         let weights =
             scores.iter().map(|&s| if s == 0.0 { 0 } else { ((scale * s / total).floor() as u64).max(1) }).collect();
-        self.weights.insert((key, write), weights);
+        self.weights.insert((key, class), weights);
     }
 
     fn weighted_path(&mut self, io: &IoDesc) -> Option<usize> {
         let n = self.paths.len();
-        let class = (io.cpu, io.is_write);
-        let key = (self.key(io.cpu), io.is_write);
-        if let Some(&(current, credit)) = self.turns.get(&class) {
+        let class = self.class(io);
+        let turn = (io.cpu, class);
+        let key = (self.key(io.cpu), class);
+        if let Some(&(current, credit)) = self.turns.get(&turn) {
             if credit > 0 && current < n && self.usable(current) {
-                self.turns.insert(class, (current, credit - 1));
+                self.turns.insert(turn, (current, credit - 1));
                 return Some(current);
             }
         }
-        let start = self.turns.get(&class).map_or(0, |&(c, _)| c + 1);
+        let start = self.turns.get(&turn).map_or(0, |&(c, _)| c + 1);
         let next = (0..n).map(|k| (start + k) % n).find(|&i| self.usable(i))?;
         let weight = self.weights.get(&key).and_then(|w| w.get(next)).copied().unwrap_or(0).max(1);
-        self.turns.insert(class, (next, weight - 1));
+        self.turns.insert(turn, (next, weight - 1));
         Some(next)
+    }
+
+    /// The weighted design's class of an I/O: read or write, and its size bucket.
+    fn class(&self, io: &IoDesc) -> Class {
+        (io.is_write, self.config.size_buckets.bucket(io.bytes))
     }
 
     fn least_latency_path(&self, io: &IoDesc) -> Option<usize> {
         let key = self.key(io.cpu);
         let value = |i: usize| {
-            let read = self.tracks.get(&(i, key, false)).and_then(|t| t.value_ns);
-            let write = self.tracks.get(&(i, key, true)).and_then(|t| t.value_ns);
+            let read = self.tracks.get(&(i, key, (false, 0))).and_then(|t| t.value_ns);
+            let write = self.tracks.get(&(i, key, (true, 0))).and_then(|t| t.value_ns);
             read.or(write).unwrap_or(0)
         };
         (0..self.paths.len()).filter(|&i| self.usable(i)).min_by_key(|&i| (value(i), i))
@@ -271,9 +313,9 @@ impl NvmeLatency {
             return;
         }
         // The 2024 design keys by node and does not tell reads from writes.
-        let (key, write) = match self.config.design {
-            LatencyDesign::Weighted => (self.key(io.cpu), io.is_write),
-            LatencyDesign::Nlatency => (self.node_of_cpu.get(&io.cpu).copied().unwrap_or(0), false),
+        let (key, class) = match self.config.design {
+            LatencyDesign::Weighted => (self.key(io.cpu), self.class(io)),
+            LatencyDesign::Nlatency => (self.node_of_cpu.get(&io.cpu).copied().unwrap_or(0), (false, 0)),
         };
         let window_ns = match self.config.design {
             LatencyDesign::Weighted => self.config.window_ms * 1_000_000,
@@ -282,7 +324,7 @@ impl NvmeLatency {
         let (shift, decay) = (self.config.ewma_shift, self.config.decay_percent);
         let design = self.config.design;
         let track =
-            self.tracks.entry((path, key, write)).or_insert(Track { window_start: done.now_ns, ..Track::default() });
+            self.tracks.entry((path, key, class)).or_insert(Track { window_start: done.now_ns, ..Track::default() });
         let mut closed = false;
         if done.now_ns.saturating_sub(track.window_start) >= window_ns {
             closed = true;
@@ -304,7 +346,7 @@ impl NvmeLatency {
         track.sum_ns += done.latency_ns;
         track.samples += 1;
         if closed && design == LatencyDesign::Weighted {
-            self.reweigh(key, write);
+            self.reweigh(key, class);
         }
     }
 }
@@ -389,7 +431,7 @@ mod tests {
         // scores 1e9/1e5 = 10,000 and 1e9/3e5 = 3,333.3; weights floor(64·10,000/13,333.3) = 48
         // and floor(64·3,333.3/13,333.3) = 16.
         drive(&mut p, 4, 12, slow1);
-        assert_eq!(p.weights[&(0, false)], [48, 16]);
+        assert_eq!(p.weights[&(0, (false, 0))], [48, 16]);
         // The next turns: 48 I/Os on path 0, then 16 on path 1 (after the one in progress).
         let turns = drive(&mut p, 200, 16, slow1);
         let runs: Vec<(u32, usize)> = turns.chunk_by(|a, b| a == b).map(|c| (c[0], c.len())).collect();
@@ -414,7 +456,7 @@ mod tests {
         at(15, 900);
         at(20, 900);
         let mean = (100_000 + 900_000 + 900_000) / 3;
-        assert_eq!(p.tracks[&(0, 0, false)].value_ns, Some((100_000 * 7 + mean) >> 3));
+        assert_eq!(p.tracks[&(0, 0, (false, 0))].value_ns, Some((100_000 * 7 + mean) >> 3));
     }
 
     #[test]
@@ -426,15 +468,103 @@ mod tests {
         assert_eq!(first, [0, 0, 0]);
         // Its 2 ms window closed with 2 samples of 500 µs: 500,000 ns; path 1, never measured,
         // is 0 and takes the I/O.
-        assert_eq!(p.tracks[&(0, 0, false)].value_ns, Some(500_000));
+        assert_eq!(p.tracks[&(0, 0, (false, 0))].value_ns, Some(500_000));
         assert_eq!(drive(&mut p, 1, 3, |_| 100), [1]);
         // A window of path 0 with fewer than 2 samples keeps half the old mean.
-        let mut track = p.tracks[&(0, 0, false)];
+        let mut track = p.tracks[&(0, 0, (false, 0))];
         track.samples = 1;
-        p.tracks.insert((0, 0, false), track);
+        p.tracks.insert((0, 0, (false, 0)), track);
         let late = IoDone { now_ns: 20 * MS, latency_ns: 500_000, failed: false };
         p.sample(0, &io(4096, 0), &late);
-        assert_eq!(p.tracks[&(0, 0, false)].value_ns, Some(250_000));
+        assert_eq!(p.tracks[&(0, 0, (false, 0))].value_ns, Some(250_000));
+    }
+
+    /// One completion of `us` µs on `path` at `ms`, CPU 0, `bytes` long.
+    fn sample_at(p: &mut NvmeLatency, path: usize, ms: u64, us: u64, bytes: u64) {
+        let done = IoDone { now_ns: ms * MS, latency_ns: us * 1000, failed: false };
+        p.sample(path, &io(bytes, 0), &done);
+    }
+
+    #[test]
+    fn weights_follow_the_kernel_arithmetic_window_by_window() {
+        let mut p = NvmeLatency::new(NvmeLatencyConfig { window_ms: 10, ..Default::default() });
+        add_paths(&mut p, 3, |_| AluaState::ActiveOptimized);
+        let latency_us = |path: usize, ms: u64| match (path, ms) {
+            (0, 0 | 5) => 100,
+            (0, _) => 900,
+            (1, _) => 200,
+            _ => 400,
+        };
+        for ms in [0, 5] {
+            for path in 0..3 {
+                sample_at(&mut p, path, ms, latency_us(path, ms), 4096);
+            }
+        }
+        let class = (0, (false, 0));
+        // At 10 ms each path's sample closes its first window (mean of the samples at 0 and 5
+        // ms: 100, 200, 400 µs, the first smoothed values) and the weights are recomputed:
+        // - path 0 alone measured: score 1e9/1e5 = 10,000, weight floor(64 · 10,000/10,000) = 64;
+        // - with path 1 (score 1e9/2e5 = 5,000): floor(64 · 10,000/15,000) = floor(42.67) = 42
+        //   and floor(64 · 5,000/15,000) = floor(21.33) = 21; path 2 still 0 (not measured);
+        // - with path 2 (score 2,500, Σ 17,500): floor(36.57) = 36, floor(18.29) = 18,
+        //   floor(9.14) = 9.
+        let mut seen = Vec::new();
+        for path in 0..3 {
+            sample_at(&mut p, path, 10, latency_us(path, 10), 4096);
+            seen.push(p.weights[&class].clone());
+        }
+        assert_eq!(seen, [vec![64, 0, 0], vec![42, 21, 0], vec![36, 18, 9]]);
+        // Second window (10..20 ms, the closing samples at 10 ms included): path 0 answers in
+        // 900 µs, mean 900,000 ns; slat = (100,000 · 7 + 900,000) >> 3 = 200,000. Paths 1 and 2
+        // are unchanged ((s · 7 + s) >> 3 = s). Scores 5,000, 5,000, 2,500 (Σ 12,500): weights
+        // floor(25.6) = 25, 25, floor(12.8) = 12.
+        sample_at(&mut p, 0, 15, 900, 4096);
+        for path in 0..3 {
+            sample_at(&mut p, path, 20, latency_us(path, 20), 4096);
+        }
+        assert_eq!(p.tracks[&(0, 0, (false, 0))].value_ns, Some(200_000));
+        assert_eq!(p.weights[&class], [25, 25, 12]);
+    }
+
+    #[test]
+    fn credits_keep_each_cpu_on_a_path_for_its_weight_then_move_on() {
+        let mut p = NvmeLatency::new(NvmeLatencyConfig { window_ms: 10, weight_scale: 4, ..Default::default() });
+        add_paths(&mut p, 2, |_| AluaState::ActiveOptimized);
+        // 100 and 300 µs: scores 10,000 and 3,333.3, weights floor(4 · 0.75) = 3 and
+        // floor(4 · 0.25) = 1.
+        for ms in [0, 10] {
+            sample_at(&mut p, 0, ms, 100, 4096);
+            sample_at(&mut p, 1, ms, 300, 4096);
+        }
+        assert_eq!(p.weights[&(0, (false, 0))], [3, 1]);
+        // CPUs 0 and 1 alternate; each has its own credit: 3 I/Os on path 0, 1 on path 1, again.
+        let mut took = [Vec::new(), Vec::new()];
+        for k in 0..16u32 {
+            let cpu = k % 2;
+            let path = p.select_path(&io(4096, cpu), 0, &IdleHost).unwrap();
+            took[cpu as usize].push(path.0);
+        }
+        assert_eq!(took[0], [0, 0, 0, 1, 0, 0, 0, 1]);
+        assert_eq!(took[1], took[0]);
+    }
+
+    #[test]
+    fn size_buckets_give_each_io_size_its_own_weights_and_credits() {
+        let buckets = SizeBuckets::Log2;
+        let sizes = [512, 4096, 8192, 12_288, 65_536, 1 << 20, 4 << 20];
+        assert_eq!(sizes.map(|b| buckets.bucket(b)), [0, 0, 1, 2, 4, 8, 8]);
+        assert_eq!(SizeBuckets::Off.bucket(1 << 20), 0);
+        let config = NvmeLatencyConfig { window_ms: 10, weight_scale: 4, size_buckets: buckets, ..Default::default() };
+        let mut p = NvmeLatency::new(config);
+        add_paths(&mut p, 2, |_| AluaState::ActiveOptimized);
+        for ms in [0, 10] {
+            sample_at(&mut p, 0, ms, 100, 4096);
+            sample_at(&mut p, 1, ms, 300, 4096);
+        }
+        // 4 KiB I/Os are weighted 3:1; 64 KiB ones have no measure yet and go round robin.
+        let mut run = |bytes| (0..4).map(|_| p.select_path(&io(bytes, 0), 0, &IdleHost).unwrap().0).collect::<Vec<_>>();
+        assert_eq!(run(4096), [0, 0, 0, 1]);
+        assert_eq!(run(65_536), [0, 1, 0, 1]);
     }
 
     #[test]
