@@ -244,19 +244,12 @@ impl NvmeLatency {
         }
     }
 
-    /// Paths the head may use: live, and not inaccessible; with `ana_aware`, the optimized ones
-    /// while any is usable.
+    /// Paths the head may use: live, and not inaccessible; with `ana_aware` (and in the 2024
+    /// design), the optimized ones while any is usable. `PathSet::usable` keeps whether any
+    /// optimized path works, so this is O(1) per path.
     fn usable(&self, i: usize) -> bool {
-        let reachable = !self.paths.failed(i)
-            && matches!(self.paths.alua(i), AluaState::ActiveOptimized | AluaState::ActiveNonOptimized);
-        if !reachable || !(self.config.ana_aware || self.config.design == LatencyDesign::Nlatency) {
-            return reachable;
-        }
-        self.paths.alua(i) == AluaState::ActiveOptimized || !self.any_optimized()
-    }
-
-    fn any_optimized(&self) -> bool {
-        (0..self.paths.len()).any(|i| !self.paths.failed(i) && self.paths.alua(i) == AluaState::ActiveOptimized)
+        let tiered = self.config.ana_aware || self.config.design == LatencyDesign::Nlatency;
+        self.paths.usable(i, !tiered)
     }
 
     /// The weighted design's weights for one key and class, from the smoothed latencies.
