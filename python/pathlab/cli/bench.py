@@ -118,29 +118,41 @@ def import_seconds() -> float:
 
 
 def reference_binary(folder: Path) -> Path:
-    """The hand-written loop of the minimal model, built with cargo into pathlab's cache."""
-    target = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pathlab" / "reference-target"
+    """The hand-written loop of the minimal model, built with cargo into pathlab's cache (one
+    build per reference folder)."""
+    import hashlib
+
+    if not (folder / "Cargo.toml").is_file():
+        raise BadInput(f"{folder}: --reference: no Cargo.toml: give the reference loop's folder (minimal-rust)")
+    digest = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:12]
+    target = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pathlab" / f"reference-{digest}"
     binary = target / "release" / "desbench"
     if not binary.exists():
         click.echo(f"pathlab bench: building the reference loop in {folder}", err=True)
-        built = subprocess.run(["cargo", "build", "--release", "--quiet", "--manifest-path", str(folder / "Cargo.toml")],
-                               env={**os.environ, "CARGO_TARGET_DIR": str(target)}, capture_output=True, text=True)
-        if built.returncode != 0:
-            raise BadInput(f"{folder}: the reference loop did not build: {built.stderr.strip().splitlines()[-1:]}")
+        try:
+            built = subprocess.run(["cargo", "build", "--release", "--quiet", "--manifest-path", str(folder / "Cargo.toml")],
+                                   env={**os.environ, "CARGO_TARGET_DIR": str(target)}, capture_output=True, text=True)
+        except OSError as e:
+            raise BadInput(f"{folder}: --reference: cargo cannot be run ({e.strerror}): the reference loop is built with it") from None
+        if built.returncode != 0 or not binary.exists():
+            last = (built.stderr.strip().splitlines() or ["no desbench binary"])[-1]
+            raise BadInput(f"{folder}: --reference: the reference loop did not build: {last}")
     return binary
 
 
 def reference_rate(binary: Path, ios: int) -> float:
     """The reference loop's simulated I/Os per second of wall time for `ios` completions."""
-    out = subprocess.run([str(binary), str(ios)], capture_output=True, text=True, check=True).stdout
-    fields = dict(f.split("=", 1) for f in out.split() if "=" in f)
-    return float(fields["ios_per_wall_s"])
+    done = subprocess.run([str(binary), str(ios)], capture_output=True, text=True)
+    fields = dict(f.split("=", 1) for f in done.stdout.split() if "=" in f)
+    try:
+        return float(fields["ios_per_wall_s"])
+    except (KeyError, ValueError):
+        raise BadInput(f"{binary}: --reference: the loop printed no ios_per_wall_s (status {done.returncode})") from None
 
 
-def against_reference(folder: str, scenarios: str, rounds: int, quick: bool) -> None:
+def against_reference(binary: Path, scenarios: str, rounds: int, quick: bool) -> None:
     """pathlab and the reference loop on the minimal model, alternately in one run (this machine's
     speed drifts: only ratios taken side by side mean anything)."""
-    binary = reference_binary(Path(folder))
     file = str(Path(scenarios) / "bench-minimal.toml")
     extra = ("run.duration=2s", "run.warmup=0s") if quick else ()
     pairs = []
@@ -169,6 +181,7 @@ def against_reference(folder: str, scenarios: str, rounds: int, quick: bool) -> 
 def command(folder: str, quick: bool, reference: str | None, rounds: int, scale: bool) -> None:
     """Print simulated I/Os and events per second of wall time, peak memory, start-up time, and
     with --reference the ratio to a hand-written loop."""
+    binary = reference_binary(Path(reference)) if reference else None  # bad --reference before any run
     rows = []
     for label, name, variant, overrides in BENCHMARKS:
         file = str(Path(folder) / name)
@@ -190,5 +203,5 @@ def command(folder: str, quick: bool, reference: str | None, rounds: int, scale:
                f"{large['start_s']:.2f} s, peak RSS {large_rss:.1f} MiB")
     if scale:
         scaling(quick)
-    if reference:
-        against_reference(reference, folder, rounds, quick)
+    if binary:
+        against_reference(binary, folder, rounds, quick)
