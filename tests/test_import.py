@@ -175,3 +175,16 @@ def test_an_hpp_host_imports_from_its_device_list_alone(capture) -> None:
     named = sorted(adapter_lun(p) for line in listing.read_text().splitlines() if line.strip().startswith("Paths:")
                    for p in line.split(":", 1)[1].split(","))
     assert sorted(adapter_lun(n) for n in result.paths["name"]) == named
+
+
+def test_ports_come_from_fc_target_names_and_iscsi_names_are_not_split_on_their_dashes() -> None:
+    from types import SimpleNamespace
+
+    from pathlab.host_import import _target_of
+
+    fc = SimpleNamespace(path="fc.20000000c9:10000000c9-fc.50060160:50060161-naa.600601", adapter="vmhba1", target=0)
+    assert _target_of(fc) == "fc.50060160:50060161"
+    # An IQN has dashes of its own: two targets must not collapse into one port.
+    iscsi = [SimpleNamespace(path=f"iqn.1998-01.com.vmware:esx-1a2b-00023d000001,iqn.1992-04.com.emc:cx.apm-{t},t,1-naa.6006",
+                             adapter="vmhba33", target=t) for t in (0, 1)]
+    assert [_target_of(p) for p in iscsi] == ["vmhba33:T0", "vmhba33:T1"]

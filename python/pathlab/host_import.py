@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
+from pathlab.import_values import io_size, size_text
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -28,7 +29,8 @@ SATURATING_OUTSTANDING = 32
 #: active commands over its busy paths): their DAVG is then round trip plus service, not queueing.
 LIGHT_PATH_OUTSTANDING = 4.0
 #: Defaults for what no capture says (each one is warned about).
-DEFAULT_ONE_WAY = "5us"  # a fabric within one room: a few metres of fibre and one switch hop
+DEFAULT_ONE_WAY_US = 5.0  # a fabric within one room: a few metres of fibre and one switch hop
+DEFAULT_ONE_WAY = f"{DEFAULT_ONE_WAY_US:g}us"
 DEFAULT_PORT_SERVICE_US = 20.0  # an array front-end port of the 2010s: about 50,000 I/O/s
 DEFAULT_DQLEN = 32
 DEFAULT_AQLEN = 4096
@@ -82,19 +84,17 @@ def import_files(files: list[str]) -> Imported:
         return _import_nvme(kinds)
     if "multipath" not in kinds.values():
         return build(read_captures(files))
-    from pathlab.host_import_linux import LinuxCaptures, rates_from_iostat
+    from pathlab.host_import_linux import LinuxCaptures
     from pathlab.host_import_linux import build as build_linux
-    from pathlab.readers import diskstats, iostat, multipath_ll
+    from pathlab.readers import multipath_ll
 
     found: dict[str, Any] = {}
     names: dict[str, str] = {}
     for name, kind in kinds.items():
         if kind == "multipath":
             found["multipath"], names["multipath"] = multipath_ll.read(name), name
-        elif kind == "diskstats":
-            found["rates"], names["rates"] = diskstats.rates(diskstats.read(name)), name
-        elif kind == "iostat":
-            found["rates"], names["rates"] = rates_from_iostat(iostat.read(name)), name
+        elif kind in ("diskstats", "iostat"):
+            found["rates"], names["rates"] = _rates(name, kind), name
         elif kind == "multipath.conf":
             from pathlab.readers import multipath_conf
 
@@ -209,13 +209,17 @@ def _vendor(display_name: str) -> str:
     return (display_name or "").split(" ")[0] or "UNKNOWN"
 
 
+#: An FC path's name in `nmp path list`: `fc.<adapter WWNN:WWPN>-fc.<target WWNN:WWPN>-<device>`.
+#: (iSCSI names carry IQNs with dashes of their own and are not split.)
+FC_PATH_NAME = re.compile(r"^fc\.[0-9A-Fa-f:]+-(fc\.[0-9A-Fa-f:]+)-")
+
+
 def _target_of(row: Any) -> str:
-    """The target port a path reaches: the target's WWNN:WWPN in the path's name
-    (`fc.<adapter>-fc.<target>-naa…`), else its Target Identifier, else its adapter and target."""
-    name = str(_value(getattr(row, "path", None)) or "")
-    parts = name.split("-")
-    if len(parts) >= 3 and parts[1]:
-        return parts[1]
+    """The target port a path reaches: the target's WWNN:WWPN in an FC path's name, else its
+    Target Identifier (core path list), else its adapter and target number."""
+    match = FC_PATH_NAME.match(str(_value(getattr(row, "path", None)) or ""))
+    if match:
+        return match.group(1)
     target = _value(getattr(row, "target_identifier", None))
     if isinstance(target, str) and target:
         return target
@@ -311,8 +315,7 @@ def build(c: Captures) -> Imported:
         "adapters = [",
     ]
     for a in adapters:
-        aqlen = None  # esxtop's batch capture has no AQLEN column for adapters
-        lines.append(f'  {{ name = "{a}", queue_depth = {aqlen or DEFAULT_AQLEN} }},  '
+        lines.append(f'  {{ name = "{a}", queue_depth = {DEFAULT_AQLEN} }},  '
                      f"# {path_file}: runtime names; queue_depth default: AQLEN is not in the captures")
     lines.append("]")
     warnings.append(("host.adapters.queue_depth", f"AQLEN is not in the captures: {DEFAULT_AQLEN} assumed"))
@@ -329,14 +332,15 @@ def build(c: Captures) -> Imported:
 
     services = {array: _port_service([d for d in devices if vendor_of[d.device] == array], rates, outstanding,
                                      esx_file, warnings, array) for array in dict.fromkeys(vendor_of.values())}
-    service_us = {a: float(t.split('"')[1].removesuffix("us")) for a, (t, _) in services.items()}
+    service_us = {a: us for a, (us, _) in services.items()}
     latency = _latencies(paths, vendor_of, esx, esx_file, devices, service_us)
     for array in dict.fromkeys(vendor_of.values()):
         array_ports = [p for p in ports.values() if p.array == array]
         tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None})
         states = [_value(getattr(p, "tpg_state", None)) for p in paths if vendor_of[p.device] == array]
         symmetric = all(s in (None, "AO") for s in states)
-        service, service_note = services[array]
+        us, service_note = services[array]
+        service = to_toml({"fixed": f"{us:.1f}us", "distribution": "exponential"})
         lines += ["", "[[arrays]]", f'name = "{array}"',
                   f'vendor = "{array}"  # {dev_file}: Device Display Name',
                   f"tpgs = {to_toml(bool(tpgs))}  # {path_file}: "
@@ -357,7 +361,6 @@ def build(c: Captures) -> Imported:
             lines.append(f'  {{ name = "{p.name}"{owner} }},  # {path_file}: target {p.target}')
         lines.append("]")
 
-    default_us = float(DEFAULT_ONE_WAY.removesuffix("us"))
     for a in adapters:
         reached = sorted({(p.target, _target_of(p), vendor_of[p.device]) for p in paths if p.adapter == a},
                          key=lambda t: t[0])
@@ -371,7 +374,7 @@ def build(c: Captures) -> Imported:
             if extra is None:
                 lines.append(f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, a fabric within one room')
             else:
-                lines.append(f'latency = "{default_us + extra:.0f}us"  # one way: {DEFAULT_ONE_WAY} by default, plus '
+                lines.append(f'latency = "{DEFAULT_ONE_WAY_US + extra:.0f}us"  # one way: {DEFAULT_ONE_WAY} by default, plus '
                              f"{extra:.0f} µs from {latency.notes[name]}")
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed "
                                        "(plus what lightly loaded paths' DAVG shows beyond their device's best path)"))
@@ -430,7 +433,6 @@ def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: dict[str, Any],
     dev_rows = esx.get("devices")
     if table is None or "Average Driver MilliSec/Command" not in table.columns:
         return out
-    default_us = float(DEFAULT_ONE_WAY.removesuffix("us"))
     for d in devices:
         names = [str(p.runtime_name) for p in paths if p.device == d.device]
         davg = {n: _mean(table, n, "Average Driver MilliSec/Command") for n in names}
@@ -449,7 +451,7 @@ def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: dict[str, Any],
             out.extra_one_way_us[n] = 1000 * (v - best) / (2 + 2 * writes)
             out.notes[n] = f"{esx_file}: {n} Average Driver MilliSec/Command {v:.2f} against {best:.2f} on its device's best path"
         array = vendor_of[d.device]
-        trips_ms = (2 + 2 * writes) * default_us / 1000
+        trips_ms = (2 + 2 * writes) * DEFAULT_ONE_WAY_US / 1000
         own = max(0.0, best - trips_ms - service_us.get(array, DEFAULT_PORT_SERVICE_US) / 1000)
         out.array_ms[array] = min(out.array_ms.get(array, own), own)
         out.notes[array] = (f"{esx_file}: {d.device}'s best path answers in {best:.2f} ms, less {trips_ms * 1000:.0f} µs of "
@@ -458,7 +460,7 @@ def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: dict[str, Any],
 
 
 def _port_service(devices: list[Any], rates: dict[str, float | None], outstanding: dict[str, float], esx_file: str,
-                  warnings: list[tuple[str, str]], array: str) -> tuple[str, str]:
+                  warnings: list[tuple[str, str]], array: str) -> tuple[float, str]:
     """The array's port service time: from the capture where the array's one busy device works
     one path at a time under a deep queue (round robin at a large limit: the device's rate is
     then one port's capacity), else a stated default."""
@@ -467,14 +469,12 @@ def _port_service(devices: list[Any], rates: dict[str, float | None], outstandin
         rate = rates.get(d.device)
         if (d.psp == "VMW_PSP_RR" and (_value(d.iops) or 0) >= LARGE_RR_LIMIT and rate
                 and outstanding.get(d.device, 0) >= SATURATING_OUTSTANDING):
-            us = 1e6 / rate
-            return (to_toml({"fixed": f"{us:.1f}us", "distribution": "exponential"}),
+            return (round(1e6 / rate, 1),
                     f"{esx_file}: {d.device} Commands/sec {rate:,.0f} with {outstanding[d.device]:.0f} outstanding "
                     f"and round robin switching every {int(d.iops)} I/Os: one path at a time, so one port's capacity "
                     "(exponential: assumed)")
     warnings.append((f"arrays.{array}.service", f"no capture shows a port at capacity: {DEFAULT_PORT_SERVICE_US} µs per I/O assumed"))
-    return (to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"}),
-            "default: no capture shows a port at capacity")
+    return DEFAULT_PORT_SERVICE_US, "default: no capture shows a port at capacity"
 
 
 def _workload(devices: list[Any], dev_rows: pd.DataFrame | None, esx_file: str, outstanding: dict[str, float],
@@ -493,10 +493,9 @@ def _workload(devices: list[Any], dev_rows: pd.DataFrame | None, esx_file: str, 
             continue
         reads = _mean(dev_rows, d.device, "Reads/sec") or 0.0
         mb = (_mean(dev_rows, d.device, "MBytes Read/sec") or 0.0) + (_mean(dev_rows, d.device, "MBytes Written/sec") or 0.0)
-        size = max(512, round(mb * 2**20 / cmds / 512) * 512)
+        size = io_size(mb * 2**20, cmds)
         out += [f"outstanding = {max(1, round(outstanding[d.device]))}  # {esx_file}: Active Commands + Queued Commands",
-                f'block_size = "{size // 1024}KiB"  # {esx_file}: MBytes Read/sec + MBytes Written/sec over Commands/sec'
-                if size % 1024 == 0 else f'block_size = "{size}B"  # {esx_file}: MBytes over Commands/sec',
+                f'block_size = "{size_text(size)}"  # {esx_file}: MBytes Read/sec + MBytes Written/sec over Commands/sec',
                 f"read_pct = {100 * reads / cmds:.1f}  # {esx_file}: Reads/sec over Commands/sec",
                 'range = "1GiB"  # default: the capture does not say how far apart the I/Os fall']
         warnings.append((f"workloads.{d.device}.range", "the span of the I/Os is not in the captures: 1 GiB assumed"))

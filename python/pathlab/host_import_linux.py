@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
+from pathlab.import_values import io_size, size_text
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -239,8 +240,8 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
             continue
         reads = _mean(c.rates, dm, "reads_per_s") or 0.0
         kib = (_mean(c.rates, dm, "read_kib_per_s") or 0.0) + (_mean(c.rates, dm, "write_kib_per_s") or 0.0)
-        size = max(512, round(kib * 1024 / cmds / 512) * 512)
+        size = io_size(kib * 1024, cmds)
         lines += [f"outstanding = {max(1, round(queue))}  # {rfile}: {dm}'s average queue (weighted I/O time per interval)",
-                  f'block_size = "{f"{size // 1024}KiB" if size % 1024 == 0 else f"{size}B"}"  # {rfile}: {dm}\'s KiB per I/O',
+                  f'block_size = "{size_text(size)}"  # {rfile}: {dm}\'s KiB per I/O',
                   f"read_pct = {100 * reads / cmds:.1f}  # {rfile}: {dm}'s reads over reads and writes"]
     return "\n".join(lines) + "\n", warnings

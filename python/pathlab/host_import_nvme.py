@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
+from pathlab.import_values import io_size, size_text
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -136,8 +137,8 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
     reads, writes = float(mine["reads_per_s"].mean()), float(mine["writes_per_s"].mean())
     kib = float(mine["read_kib_per_s"].mean() + mine["write_kib_per_s"].mean())
     cmds = reads + writes
-    size = max(512, round(kib * 1024 / cmds / 512) * 512) if cmds else 4096
+    size = io_size(kib * 1024, cmds)
     queue = float(mine["queue_length"].mean())
     return out + [f"outstanding = {max(1, round(queue))}  # {rates_file}: {head}'s average queue",
-                  f'block_size = "{f"{size // 1024}KiB" if size % 1024 == 0 else f"{size}B"}"  # {rates_file}: {head}\'s KiB per I/O',
+                  f'block_size = "{size_text(size)}"  # {rates_file}: {head}\'s KiB per I/O',
                   f"read_pct = {100 * reads / cmds if cmds else 70:.1f}  # {rates_file}: {head}'s reads over reads and writes"]
