@@ -82,3 +82,11 @@ def test_the_latency_iopolicy_gives_a_30_ms_path_one_credit_in_64() -> None:
     nlatency = {"name": "nvme-latency", "design": "nlatency"}
     s = Scenario.load(SCENARIOS / "two-paths-one-30ms.toml", set=["run.duration=10s", "run.warmup=5s", *overrides(nlatency)])
     assert sorted(s.run().paths["cmds_s"])[:4] == [0.0] * 4
+
+
+def test_a_marginal_notice_no_stack_acts_on_is_said() -> None:
+    policy = POLICIES["ESXi round robin"]
+    s = Scenario.load(SCENARIOS / "symmetric-fabric.toml", set=_sets(MARGINAL, policy))
+    assert any(field == "faults.0" and "changes nothing" in message for field, message in s.warnings)
+    s = Scenario.load(SCENARIOS / "symmetric-fabric.toml", set=_sets(MARGINAL, POLICIES["nvme round-robin"]))
+    assert not s.warnings

@@ -1,8 +1,9 @@
 //! Limits on what a scenario may ask for, derived from memory, checked before anything is
 //! allocated or simulated. Each error names the field and the limit.
 
-use super::schema::ScenarioSpec;
+use super::schema::{FaultSpec, ScenarioSpec};
 use crate::scenario::error::FieldError;
+use pathlab_policy::{MarginalPathgroups, PolicyConfig};
 
 /// The most I/Os alive at once (about 100 bytes each): an open-loop rate that the paths cannot
 /// serve piles I/Os up without end, and the run stops there rather than exhaust memory.
@@ -63,7 +64,8 @@ pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
 /// Settings that are legal but probably not what was meant: one line each, for stderr.
 pub fn warnings(spec: &ScenarioSpec) -> Vec<(String, String)> {
     let end = spec.run.warmup.0 + spec.run.duration.0;
-    spec.faults
+    let mut out: Vec<(String, String)> = spec
+        .faults
         .iter()
         .enumerate()
         .filter(|(_, f)| f.starts_at().0 >= end)
@@ -75,5 +77,29 @@ pub fn warnings(spec: &ScenarioSpec) -> Vec<(String, String)> {
             );
             (format!("faults.{i}"), message)
         })
-        .collect()
+        .collect();
+    // A marginal-path notice changes nothing on stacks without FPIN handling: say so rather
+    // than let the fault pass unnoticed.
+    if !spec.faults.iter().any(|f| matches!(f, FaultSpec::Marginal(_)))
+        || spec.devices.iter().any(|d| d.policy.as_ref().or(spec.policy.as_ref()).is_some_and(reacts_to_fpin))
+    {
+        return out;
+    }
+    for (i, f) in spec.faults.iter().enumerate() {
+        if matches!(f, FaultSpec::Marginal(_)) {
+            let message = "no device's policy acts on a marginal-path notice (NVMe does; dm-multipath with \
+                           marginal_pathgroups on or fpin does): the fault changes nothing";
+            out.push((format!("faults.{i}"), message.to_string()));
+        }
+    }
+    out
+}
+
+/// Whether a policy's stack acts on FPIN marginal-path notices.
+fn reacts_to_fpin(policy: &PolicyConfig) -> bool {
+    match policy {
+        PolicyConfig::Nvme(_) => true,
+        PolicyConfig::DmMultipath(c) => c.marginal_pathgroups != MarginalPathgroups::Off,
+        _ => false,
+    }
 }
