@@ -7,7 +7,7 @@ Every error is a ScenarioError(file, "line N", what was expected), never a trace
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -140,6 +140,26 @@ def blocks(reader: Reader) -> list[Block]:
         current = Block(line.strip().rstrip(":").strip(), number, number)
         out.append(current)
     return out
+
+
+def listing(reader: Reader) -> list[Block]:
+    """The file's blocks; a file with none (empty, or only prompts) is refused."""
+    found = blocks(reader)
+    if not found:
+        reader.empty()
+    return found
+
+
+def named_blocks(reader: Reader, found: list[Block], known: Iterable[str], name: str,
+                 under: str) -> Iterator[tuple[Block, str]]:
+    """The blocks of a listing that prints each block under its `name` (a device or path name),
+    each checked against the keys of other listings, with that name."""
+    for block in found:
+        check_listing(reader, block, known)
+        if block.header is None:
+            reader.fail(block.line, f"`Key: value` lines without the {name} above them: expected "
+                                    f"`{reader.command}` blocks, each under its {under}")
+        yield block, block.header
 
 
 def check_listing(reader: Reader, block: Block, known: Iterable[str]) -> None:

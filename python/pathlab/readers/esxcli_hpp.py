@@ -49,15 +49,9 @@ def read_devices(path: str | Path) -> pd.DataFrame:
     (`preferred` for FIXED, <NA> when `none`; `iops`, `bytes` where given), the current path,
     `working_paths` and `paths` as lists of runtime names, and `is_ssd`, `is_local`, `use_ano`."""
     reader = t.Reader(path, DEVICES)
-    found = t.blocks(reader)
-    if not found:
-        reader.empty()
     rows = []
-    for block in found:
-        t.check_listing(reader, block, DEVICE_KEYS)
-        if block.header is None:
-            reader.fail(block.line, f"`Key: value` lines without the device name above them: expected "
-                                    f"`{DEVICES}` blocks, each under its device (naa.…, eui.…, t10.…)")
+    for block, device in t.named_blocks(reader, t.listing(reader), DEVICE_KEYS, "device name",
+                                "device (naa.…, eui.…, t10.…)"):
         t.require(reader, block, DEVICE_REQUIRED)
         scheme = block.fields["Path Selection Scheme"][0]
         if scheme not in SCHEMES:
@@ -74,7 +68,7 @@ def read_devices(path: str | Path) -> pd.DataFrame:
             numbers[key] = int(value) if value is not None else None
         preferred = items.get("preferred")
         rows.append({
-            "device": block.header, "display_name": block.get("Device Display Name"), "scheme": scheme,
+            "device": device, "display_name": block.get("Device Display Name"), "scheme": scheme,
             "scheme_config": config, "preferred": None if preferred in (None, "", "none") else preferred,
             **numbers, "current_path": block.get("Current Path") or None,
             "working_paths": t.path_list(block.get("Working Path Set")),
@@ -89,24 +83,17 @@ def read_paths(path: str | Path) -> pd.DataFrame:
     """`esxcli storage hpp path list`: one row per path with its runtime name split into adapter,
     channel, target and LUN, its device and its state (the layout is unconfirmed: see above)."""
     reader = t.Reader(path, PATHS)
-    found = t.blocks(reader)
-    if not found:
-        reader.empty()
     rows = []
-    for block in found:
-        t.check_listing(reader, block, PATH_KEYS)
-        if block.header is None:
-            reader.fail(block.line, f"`Key: value` lines without the path name above them: expected "
-                                    f"`{PATHS}` blocks, each under its path name")
+    for block, name in t.named_blocks(reader, t.listing(reader), PATH_KEYS, "path name", "path name"):
         if "Runtime Name" not in block.fields:
             if "Path Name" in block.fields:
                 block.fields["Runtime Name"] = block.fields["Path Name"]
-            elif t.RUNTIME_NAME.match(block.header):
-                block.fields["Runtime Name"] = (block.header, block.line)
+            elif t.RUNTIME_NAME.match(name):
+                block.fields["Runtime Name"] = (name, block.line)
         t.require(reader, block, ("Runtime Name", "Device", "Path State"))
         runtime = block.fields["Runtime Name"][0]
         rows.append({
-            "path": block.header, "runtime_name": runtime,
+            "path": name, "runtime_name": runtime,
             **t.runtime_name(reader, block, "Runtime Name", runtime),
             "device": block.get("Device"), "display_name": block.get("Device Display Name"),
             "path_state": block.get("Path State"), "path_config": block.get("Path Config"),

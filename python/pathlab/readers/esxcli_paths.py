@@ -55,9 +55,7 @@ def read(path: str | Path) -> pd.DataFrame:
     `Adapter Identifier` for core); `df.attrs["listing"]` says which was read. A file that is
     neither is refused with the line that shows it."""
     reader = t.Reader(path, f"{NMP}` or `{CORE}")
-    found = t.blocks(reader)
-    if not found:
-        reader.empty()
+    found = t.listing(reader)
     first = found[0]
     if set(first.fields) & set(t.SIGNATURES[CORE]):
         return _core(t.Reader(path, CORE), found)
@@ -74,10 +72,7 @@ def read_nmp(path: str | Path) -> pd.DataFrame:
     ANO, STBY, …), `rtp_id`, `rtp_health`; FIXED and MRU's as `current` and `preferred`
     (<NA> where the SATP or PSP has no path configuration, as round robin)."""
     reader = t.Reader(path, NMP)
-    found = t.blocks(reader)
-    if not found:
-        reader.empty()
-    return _nmp(reader, found)
+    return _nmp(reader, t.listing(reader))
 
 
 def read_core(path: str | Path) -> pd.DataFrame:
@@ -85,21 +80,14 @@ def read_core(path: str | Path) -> pd.DataFrame:
     runtime name, device, adapter, channel, target, LUN, plugin (NMP, HPP, …), state, transport
     and the adapter and target identifiers."""
     reader = t.Reader(path, CORE)
-    found = t.blocks(reader)
-    if not found:
-        reader.empty()
-    return _core(reader, found)
+    return _core(reader, t.listing(reader))
 
 
 def _nmp(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
     rows = []
-    for block in found:
-        t.check_listing(reader, block, NMP_KEYS)
-        if block.header is None:
-            reader.fail(block.line, f"`Key: value` lines without the path name above them: expected "
-                                    f"`{NMP}` blocks, each under its path UID")
+    for block, name in t.named_blocks(reader, found, NMP_KEYS, "path name", "path UID"):
         t.require(reader, block, NMP_REQUIRED)
-        row: dict[str, Any] = {"path": block.header, "line": block.line}
+        row: dict[str, Any] = {"path": name, "line": block.line}
         runtime = block.fields["Runtime Name"][0]
         row["runtime_name"] = runtime
         row.update(t.runtime_name(reader, block, "Runtime Name", runtime))
@@ -151,17 +139,13 @@ def _psp_config(reader: t.Reader, block: t.Block) -> dict[str, Any]:
 
 def _core(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
     rows = []
-    for block in found:
-        t.check_listing(reader, block, CORE_KEYS)
-        if block.header is None:
-            reader.fail(block.line, f"`Key: value` lines without the path name above them: expected "
-                                    f"`{CORE}` blocks, each under its path UID")
+    for block, name in t.named_blocks(reader, found, CORE_KEYS, "path name", "path UID"):
         _split_adapter_line(reader, block)
         t.require(reader, block, CORE_REQUIRED + ("Channel", "Target", "LUN"))
         runtime = block.fields["Runtime Name"][0]
         t.runtime_name(reader, block, "Runtime Name", runtime)
         rows.append({
-            "uid": block.get("UID") or block.header, "runtime_name": runtime,
+            "uid": block.get("UID") or name, "runtime_name": runtime,
             "device": block.get("Device"), "display_name": block.get("Device Display Name"),
             "adapter": block.get("Adapter"), "channel": t.integer(reader, block, "Channel"),
             "target": t.integer(reader, block, "Target"), "lun": t.integer(reader, block, "LUN"),

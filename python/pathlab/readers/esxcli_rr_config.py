@@ -33,11 +33,8 @@ def read(path: str | Path) -> pd.DataFrame:
     Limit), `bytes` (the Byte Limit), `latency_eval_ms` and `sampling_ios` (<NA> before ESXi 6.7),
     `use_ano`, and `line`, where the device's block starts."""
     reader = t.Reader(path, COMMAND)
-    found = t.blocks(reader)
-    if not found:
-        reader.empty()
     rows = []
-    for block in found:
+    for block in t.listing(reader):
         t.check_listing(reader, block, KEYS)
         if block.header is not None:
             reader.fail(block.line, f"a name line {block.header[:60]!r}: `{COMMAND}` prints only "
