@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
+from pathlab.readers._file import text_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,10 +54,7 @@ def read(path: str | Path) -> pd.DataFrame:
     import pandas as pd
 
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
+    text = text_of(path)
     rows: list[dict[str, Any]] = []
     columns: list[str] = []
     order: dict[str, None] = {}

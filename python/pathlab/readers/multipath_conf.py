@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
+from pathlab.readers._file import text_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -212,10 +213,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
     import pandas as pd
 
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
+    text = text_of(path)
     rows: dict[str, list[dict[str, Any]]] = {s: [] for s in SECTIONS}
     settings: list[dict[str, Any]] = []
     stack: list[_Block] = []

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
+from pathlab.readers._file import text_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -141,10 +142,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
     import pandas as pd
 
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
+    text = text_of(path)
     maps: list[dict[str, Any]] = []
     paths: list[dict[str, Any]] = []
     group: dict[str, Any] | None = None

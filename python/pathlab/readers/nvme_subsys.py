@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
+from pathlab.readers._file import text_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -258,10 +259,7 @@ def read(path: str | Path) -> pd.DataFrame:
     import pandas as pd
 
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
+    text = text_of(path)
     if not text.strip():
         raise ScenarioError(name, "line 1", "empty file: expected `nvme list-subsys` or `nvme show-topology` output")
     rows = _read_json(name, text) if text.lstrip()[:1] in "[{" else _read_text(name, text)
