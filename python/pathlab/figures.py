@@ -52,6 +52,9 @@ KEYS: tuple[str, ...] = tuple(f.key for f in ALL)
 PUBLISHABLE: tuple[str, ...] = KEYS[:12]
 #: The three a decision turns on: rate, mean response, p99.
 HEADLINE: tuple[Figure, ...] = tuple(BY_KEY[k] for k in ("iops", "resp_ms", "p99_ms"))
+#: What a comparison over seeds shows with intervals: the headline and the far tail (p99.9), so
+#: that a tail claim comes with its confidence.
+REPLICATED: tuple[Figure, ...] = (*HEADLINE, BY_KEY["p999_ms"])
 #: Response-time percentiles with their quantile.
 PERCENTILES: tuple[tuple[str, float], ...] = (("p50_ms", 0.5), ("p90_ms", 0.9), ("p99_ms", 0.99), ("p999_ms", 0.999))
 

@@ -10,7 +10,7 @@ if TYPE_CHECKING:  # loaded when replications are tabulated: `pathlab` starts fa
     import pandas as pd
 
 from pathlab.api import _read
-from pathlab.figures import HEADLINE, KEYS
+from pathlab.figures import KEYS, REPLICATED
 from pathlab.stats import aggregate, distinguishable
 from pathlab.sweep import Job, Point, default_workers, run_local
 
@@ -34,14 +34,14 @@ def replicate(file: str, sets: Sequence[str], settings: Sequence[tuple[str, str 
 def table(runs: pd.DataFrame, reference: str | None = None) -> str:
     """Mean ± 95% half-width per setting; then, against `reference` (default: the best of each
     figure), the settings the seeds cannot tell apart from it."""
-    agg = aggregate(runs, ["setting"], [f.key for f in HEADLINE]).set_index("setting")
+    agg = aggregate(runs, ["setting"], [f.key for f in REPLICATED]).set_index("setting")
     width = max(len(s) for s in agg.index) + 2
     lines = [f"{runs['seed'].nunique()} seeds each, mean ± 95% interval (Student t)",
-             "".ljust(width) + "".join(f.heading.rjust(22) for f in HEADLINE)]
+             "".ljust(width) + "".join(f.heading.rjust(22) for f in REPLICATED)]
     for name, row in agg.iterrows():
-        cells = [f"{f.show(row[f'{f.key}_mean'])} ± {f.show(row[f'{f.key}_ci95'])}".rjust(22) for f in HEADLINE]
+        cells = [f"{f.show(row[f'{f.key}_mean'])} ± {f.show(row[f'{f.key}_ci95'])}".rjust(22) for f in REPLICATED]
         lines.append(str(name).ljust(width) + "".join(cells))
-    for f in HEADLINE:
+    for f in REPLICATED:
         key = f.key
         pick = max if f.better is max else min
         best = reference or pick(agg.index, key=lambda s: agg.loc[s, f"{key}_mean"])

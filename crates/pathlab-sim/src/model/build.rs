@@ -12,7 +12,7 @@ use crate::engine::level::Level;
 use crate::nmp::esxcli::{self, EsxcliCommand};
 use crate::nmp::{self, ClaimRule};
 use crate::scenario::error::FieldError;
-use crate::scenario::schema::{Distribution, PauseSpec, ScenarioSpec, ServiceSpec};
+use crate::scenario::schema::{Distribution, HostSpec, PauseSpec, ScenarioSpec, ServiceSpec};
 use crate::scenario::units::FIBRE_NS_PER_KM;
 use pathlab_policy::{PathDesc, PathId, PolicyConfig};
 use std::collections::VecDeque;
@@ -52,15 +52,23 @@ fn shape(distribution: Distribution, cv: Option<f64>, field: &str) -> Result<Sha
     })
 }
 
-fn host_pauses(spec: Option<&PauseSpec>) -> Result<Option<HostPauses>, FieldError> {
+/// Every host with the field path of its table: `[host]` first, then `[[hosts]]` in order. A
+/// host's index in this list is its index everywhere in the model.
+pub(crate) fn hosts_of(spec: &ScenarioSpec) -> Vec<(String, &HostSpec)> {
+    std::iter::once(("host".to_string(), &spec.host))
+        .chain(spec.hosts.iter().enumerate().map(|(i, h)| (format!("hosts.{i}"), h)))
+        .collect()
+}
+
+fn host_pauses(spec: Option<&PauseSpec>, field: &str) -> Result<Option<HostPauses>, FieldError> {
     let Some(p) = spec else { return Ok(None) };
     if p.every.0 == 0 {
-        return err("host.pauses.every", "must be above zero");
+        return err(format!("{field}.pauses.every"), "must be above zero");
     }
     if p.duration.0 == 0 {
-        return err("host.pauses.duration", "must be above zero");
+        return err(format!("{field}.pauses.duration"), "must be above zero");
     }
-    let shape = shape(p.distribution, p.cv, "host.pauses")?;
+    let shape = shape(p.distribution, p.cv, &format!("{field}.pauses"))?;
     Ok(Some(HostPauses { mean_gap_ns: p.every.0 as f64, mean_duration_ns: p.duration.0 as f64, shape }))
 }
 
@@ -80,46 +88,57 @@ fn one_way(latency: Option<u64>, distance: Option<f64>, field: &str) -> Result<u
 }
 
 fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
-    let host = &spec.host;
-    if host.cpus == 0 {
-        return err("host.cpus", "must be at least 1");
-    }
-    if host.numa_nodes == 0 || host.numa_nodes > host.cpus {
-        return err("host.numa_nodes", format!("allowed 1 to {} (one CPU at least per node)", host.cpus));
-    }
-    if host.adapters.is_empty() {
-        return err("host.adapters", "at least one adapter is needed");
-    }
-    unique(host.adapters.iter().map(|a| a.name.as_str()), "host.adapters")?;
+    let hosts = hosts_of(spec);
+    unique(hosts.iter().map(|(_, h)| h.name.as_str()), "hosts")?;
+    unique(hosts.iter().flat_map(|(_, h)| h.adapters.iter().map(|a| a.name.as_str())), "host.adapters")?;
     let mut adapters = Vec::new();
-    for (i, a) in host.adapters.iter().enumerate() {
-        if a.name.is_empty() || a.name.contains([':', '"', '\\', '(', ')']) || a.name.chars().any(char::is_whitespace) {
+    for (index, (field, host)) in hosts.iter().enumerate() {
+        if host.cpus == 0 {
+            return err(format!("{field}.cpus"), "must be at least 1");
+        }
+        if host.numa_nodes == 0 || host.numa_nodes > host.cpus {
             return err(
-                format!("host.adapters.{i}.name"),
-                format!("\"{}\": an adapter name is one word without : \" \\ ( ) (it is part of runtime names like vmhba1:C0:T0:L1)", a.name),
+                format!("{field}.numa_nodes"),
+                format!("allowed 1 to {} (one CPU at least per node)", host.cpus),
             );
         }
-        if a.queue_depth == 0 {
-            return err(format!("host.adapters.{i}.queue_depth"), "must be at least 1");
+        if host.adapters.is_empty() {
+            return err(format!("{field}.adapters"), "at least one adapter is needed");
         }
-        if a.numa_node >= host.numa_nodes {
-            return err(format!("host.adapters.{i}.numa_node"), format!("allowed 0 to {}", host.numa_nodes - 1));
+        for (i, a) in host.adapters.iter().enumerate() {
+            let at = format!("{field}.adapters.{i}");
+            if a.name.is_empty()
+                || a.name.contains([':', '"', '\\', '(', ')'])
+                || a.name.chars().any(char::is_whitespace)
+            {
+                return err(
+                    format!("{at}.name"),
+                    format!("\"{}\": an adapter name is one word without : \" \\ ( ) (it is part of runtime names like vmhba1:C0:T0:L1)", a.name),
+                );
+            }
+            if a.queue_depth == 0 {
+                return err(format!("{at}.queue_depth"), "must be at least 1");
+            }
+            if a.numa_node >= host.numa_nodes {
+                return err(format!("{at}.numa_node"), format!("allowed 0 to {}", host.numa_nodes - 1));
+            }
+            let rate = a.link_speed.map(|r| r.0 / 1e9);
+            if rate.is_some_and(|r| r <= 0.0 || !r.is_finite()) {
+                return err(format!("{at}.link_speed"), "must be above zero");
+            }
+            adapters.push(Adapter {
+                name: a.name.clone(),
+                host: index,
+                numa_node: a.numa_node,
+                queue_depth: a.queue_depth,
+                active: Level::default(),
+                queued: Level::default(),
+                waiting: VecDeque::new(),
+                bytes_per_ns: rate,
+                tx_free_at: 0,
+                rx_free_at: 0,
+            });
         }
-        let rate = a.link_speed.map(|r| r.0 / 1e9);
-        if rate.is_some_and(|r| r <= 0.0 || !r.is_finite()) {
-            return err(format!("host.adapters.{i}.link_speed"), "must be above zero");
-        }
-        adapters.push(Adapter {
-            name: a.name.clone(),
-            numa_node: a.numa_node,
-            queue_depth: a.queue_depth,
-            active: Level::default(),
-            queued: Level::default(),
-            waiting: VecDeque::new(),
-            bytes_per_ns: rate,
-            tx_free_at: 0,
-            rx_free_at: 0,
-        });
     }
     Ok(adapters)
 }
@@ -406,7 +425,8 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             cpus: spec.host.cpus,
             numa_nodes: spec.host.numa_nodes,
         },
-        host_pauses: host_pauses(spec.host.pauses.as_ref())?,
+        host_pauses: hosts_of(spec).iter().map(|(f, h)| host_pauses(h.pauses.as_ref(), f)).collect::<Result<_, _>>()?,
+        host_stack_ns: hosts_of(spec).iter().map(|(_, h)| h.stack_time.0).collect(),
         adapters,
         arrays: side.arrays,
         controllers: side.controllers,
@@ -432,10 +452,16 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             per_array[q.array]
         })
         .collect();
+    let hosts = hosts_of(spec);
+    let host_names = Names::new(hosts.iter().map(|(_, h)| h.name.as_str()).collect());
     let mut luns_seen = std::collections::HashSet::new();
     for (di, d) in spec.devices.iter().enumerate() {
         let field = format!("devices.{di}");
         let array = array_names.find(&d.array, &format!("{field}.array"), "array")?;
+        let host = match &d.host {
+            Some(h) => host_names.find(h, &format!("{field}.host"), "host")?,
+            None => 0,
+        };
         if d.queue_depth == 0 {
             return err(format!("{field}.queue_depth"), "must be at least 1");
         }
@@ -445,10 +471,13 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
                 format!("array \"{}\" is symmetric: every controller serves the LUN, none owns it", d.array),
             );
         }
-        if !luns_seen.insert((array, d.lun)) {
+        if !luns_seen.insert((array, d.lun, host)) {
             return err(
                 format!("{field}.lun"),
-                format!("LUN {} is already used on array \"{}\": give each device its own number", d.lun, d.array),
+                format!(
+                    "LUN {} is already used on array \"{}\" by host \"{}\": give each device its own number",
+                    d.lun, d.array, hosts[host].1.name
+                ),
             );
         }
         let arrays_of_device: Vec<usize> = match group_of[di] {
@@ -497,9 +526,12 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             }
         }
         let policy = policy_config.build().map_err(|e| (format!("{policy_field}.{}", e.field), e.message))?;
-        let stack = StackRules::resolve(&policy_config, policy.no_path_action(), &spec.host.stack)?;
+        let (host_field, host_spec) = &hosts[host];
+        let stack = StackRules::resolve(&policy_config, policy.no_path_action(), &host_spec.stack)
+            .map_err(|(f, m)| (f.replacen("host", host_field, 1), m))?;
         m.devices.push(Device {
             name: d.name.clone(),
+            host,
             array,
             queue_depth: d.queue_depth,
             active: Level::default(),
@@ -517,7 +549,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         });
 
         // Discovery order: by adapter, then by target number.
-        for (a, ports_of_adapter) in targets.iter().enumerate() {
+        for (a, ports_of_adapter) in targets.iter().enumerate().filter(|&(a, _)| m.adapters[a].host == host) {
             for &(t, p) in ports_of_adapter {
                 let port_array = m.ports[p].array;
                 if !arrays_of_device.contains(&port_array) {
@@ -555,7 +587,13 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             }
         }
         if m.devices[di].paths.is_empty() {
-            return err(field, format!("no path: no adapter is zoned to a port of array \"{}\"", d.array));
+            return err(
+                field,
+                format!(
+                    "no path: no adapter of host \"{}\" is zoned to a port of array \"{}\"",
+                    hosts[host].1.name, d.array
+                ),
+            );
         }
         if let PolicyConfig::VmwFixed(c) = &m.devices[di].policy_config {
             if let Some(pref) = &c.preferred {

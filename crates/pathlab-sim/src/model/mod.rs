@@ -63,6 +63,8 @@ impl HostView for HostState {
 /// A host bus adapter (vmhbaN) with its command slots and its link.
 pub struct Adapter {
     pub name: String,
+    /// The host it sits in (0: `[host]`, then `[[hosts]]` in order).
+    pub host: usize,
     pub numa_node: u32,
     /// Esxtop AQLEN.
     pub queue_depth: u32,
@@ -182,6 +184,8 @@ pub struct Path {
 
 pub struct Device {
     pub name: String,
+    /// The host that sees it (index as `Adapter::host`).
+    pub host: usize,
     pub array: usize,
     /// Esxtop DQLEN.
     pub queue_depth: u32,
@@ -241,7 +245,10 @@ pub struct Replication {
 pub struct Model {
     pub host_name: String,
     pub host: HostState,
-    pub host_pauses: Option<HostPauses>,
+    /// Per host (`[host]`, then `[[hosts]]`): when its application stops reaping.
+    pub host_pauses: Vec<Option<HostPauses>>,
+    /// Per host: time per I/O outside the device queue, spent before the application reaps it.
+    pub host_stack_ns: Vec<TimeNs>,
     pub adapters: Vec<Adapter>,
     pub arrays: Vec<Array>,
     pub controllers: Vec<Controller>,

@@ -22,7 +22,8 @@ pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
     if spec.devices.len() > MAX_DEVICES {
         return Err(("devices".into(), format!("{} devices: at most {MAX_DEVICES}", spec.devices.len())));
     }
-    if spec.host.adapters.len() > MAX_ADAPTERS {
+    let adapters: usize = spec.host.adapters.len() + spec.hosts.iter().map(|h| h.adapters.len()).sum::<usize>();
+    if adapters > MAX_ADAPTERS {
         return Err(("host.adapters".into(), format!("at most {MAX_ADAPTERS} adapters")));
     }
     let mut outstanding: u64 = 0;
@@ -45,7 +46,7 @@ pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
     if run.interval.0 > 0 {
         // Boundaries every interval up to the warm-up, then from it to the end.
         let intervals = run.warmup.0.div_ceil(run.interval.0) + run.duration.0.div_ceil(run.interval.0);
-        let objects = 1 + spec.devices.len() as u64 + paths as u64 + spec.host.adapters.len() as u64;
+        let objects = 1 + spec.devices.len() as u64 + paths as u64 + adapters as u64;
         if intervals.saturating_mul(objects) > MAX_INTERVAL_ROWS {
             let shortest = (end as u128 * objects as u128).div_ceil(MAX_INTERVAL_ROWS as u128);
             return Err((

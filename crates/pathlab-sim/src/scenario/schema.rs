@@ -16,6 +16,10 @@ pub struct ScenarioSpec {
     #[serde(default)]
     pub run: RunSpec,
     pub host: HostSpec,
+    /// `[[hosts]]`: more hosts sharing the arrays, each with its own adapters, stack time,
+    /// pauses and failure timings. A device belongs to `[host]` unless it names one of these.
+    #[serde(default)]
+    pub hosts: Vec<HostSpec>,
     pub arrays: Vec<ArraySpec>,
     pub devices: Vec<DeviceSpec>,
     /// Which adapter reaches which array port, and how far away it is.
@@ -87,6 +91,12 @@ pub struct HostSpec {
     /// scheduling, a load generator's garbage collection). Off unless given.
     #[serde(default)]
     pub pauses: Option<PauseSpec>,
+    /// Host time per I/O outside the device queue (guest block layer and driver, the
+    /// hypervisor's virtual adapter and storage stack, interrupt to the application): every
+    /// I/O spends it between the kernel's completion and the application seeing it, holding
+    /// no device or adapter slot. Zero unless given.
+    #[serde(default)]
+    pub stack_time: DurationNs,
 }
 
 /// `[host.pauses]`: pauses at Poisson instants `every` apart on average, each lasting
@@ -274,6 +284,10 @@ pub struct DeviceSpec {
     /// Overrides the scenario's `policy` for this device.
     #[serde(default)]
     pub policy: Option<PolicyConfig>,
+    /// The host that sees the device (a `[[hosts]]` name): its paths are that host's adapters'.
+    /// Left out, `[host]`. A LUN several hosts share is one device per host, same array and LUN.
+    #[serde(default)]
+    pub host: Option<String>,
 }
 
 fn default_device_queue_depth() -> u32 {

@@ -109,9 +109,14 @@ impl Simulation {
         rec.kernel_done_at = now;
         self.dispatch_adapter(a);
         self.dispatch_device(d);
-        // The application's part, once the host is not paused (`model::pause`).
-        if now < self.paused_until {
-            self.events.at(self.paused_until, Event::Reap { io });
+        // The application's part: after the host stack's own time, once the host is not paused
+        // (`model::pause`; the Reap event waits out a pause itself).
+        let host = self.model.devices[d].host;
+        let stack = self.model.host_stack_ns[host];
+        if stack > 0 {
+            self.events.after_fixed(stack, Event::Reap { io });
+        } else if now < self.paused_until[host] {
+            self.events.at(self.paused_until[host], Event::Reap { io });
         } else {
             self.reap(io);
         }
@@ -183,14 +188,20 @@ impl Simulation {
         });
     }
 
-    /// A pause starts now; the next one is scheduled while the run still issues I/O.
-    pub(super) fn host_pause(&mut self) {
-        let pauses = self.model.host_pauses.expect("pauses are scheduled only when configured");
-        let until = self.events.now().saturating_add(pauses.next_duration_ns(&mut self.pause_rng));
-        self.paused_until = self.paused_until.max(until);
-        let next = self.events.now() + pauses.next_gap_ns(&mut self.pause_rng);
+    /// A pause of `host` starts now; its next one is scheduled while the run still issues I/O.
+    pub(super) fn host_pause(&mut self, host: usize) {
+        let pauses = self.model.host_pauses[host].expect("pauses are scheduled only when configured");
+        let rng = &mut self.pause_rng[host];
+        let until = self.events.now().saturating_add(pauses.next_duration_ns(rng));
+        let next = self.events.now() + pauses.next_gap_ns(rng);
+        self.paused_until[host] = self.paused_until[host].max(until);
         if next < self.measure_end() {
-            self.events.at(next, Event::HostPause);
+            self.events.at(next, Event::HostPause { host: host as u32 });
         }
+    }
+
+    /// The host whose application waits for `io`.
+    pub(super) fn host_of(&self, io: u32) -> usize {
+        self.model.devices[self.ios.get(io).device as usize].host
     }
 }

@@ -100,8 +100,10 @@ enum Event {
     Reissue {
         worker: u32,
     },
-    /// The host pauses (`model::pause`).
-    HostPause,
+    /// A host pauses (`model::pause`).
+    HostPause {
+        host: u32,
+    },
     /// A pause is over: the application sees a completion it could not see during it.
     Reap {
         io: u32,
@@ -231,9 +233,10 @@ pub struct Simulation {
     faults: Vec<ScheduledFault>,
     /// One stream per path for the errors of flaky paths.
     fault_rng: Vec<Stream>,
-    pause_rng: Stream,
-    /// The host reaps no completion before this time (`model::pause`).
-    paused_until: TimeNs,
+    /// Per host: its pauses' own stream, and the time before which its application reaps no
+    /// completion (`model::pause`).
+    pause_rng: Vec<Stream>,
+    paused_until: Vec<TimeNs>,
     /// The next interval boundary. Samples are kept out of the event queue (one at a time, not
     /// all scheduled up front) and run before any event of the same time.
     next_sample_at: Option<TimeNs>,
@@ -249,6 +252,8 @@ impl Simulation {
         let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), plan.warmup_ns == 0);
         let last_sample = rec.snapshot(&model, 0);
         let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
+        let hosts = model.host_pauses.len();
+        let pause_rng = (0..hosts as u64).map(|h| Stream::new(plan.seed, h, Purpose::HostPauses)).collect();
         let mut sim = Simulation {
             model,
             workers,
@@ -266,8 +271,8 @@ impl Simulation {
             adapter_intervals: Vec::new(),
             faults,
             fault_rng,
-            pause_rng: Stream::new(plan.seed, 0, Purpose::HostPauses),
-            paused_until: 0,
+            pause_rng,
+            paused_until: vec![0; hosts],
             next_sample_at: None,
             overloaded: None,
             log: Vec::new(),
@@ -280,10 +285,12 @@ impl Simulation {
             sim.events.at(sim.plan.warmup_ns, Event::WarmupEnd);
         }
         sim.events.at(end, Event::MeasureEnd);
-        if let Some(pauses) = sim.model.host_pauses {
-            let first = pauses.next_gap_ns(&mut sim.pause_rng);
-            if first < end {
-                sim.events.at(first, Event::HostPause);
+        for host in 0..sim.model.host_pauses.len() {
+            if let Some(pauses) = sim.model.host_pauses[host] {
+                let first = pauses.next_gap_ns(&mut sim.pause_rng[host]);
+                if first < end {
+                    sim.events.at(first, Event::HostPause { host: host as u32 });
+                }
             }
         }
         for (index, f) in sim.faults.iter().enumerate() {
@@ -364,11 +371,11 @@ impl Simulation {
             Event::ExtentRequest { group, extent } => self.extent_request(group, extent),
             Event::ExtentGrant { group, extent } => self.extent_grant(group, extent),
             Event::Complete { io, .. } => self.complete(io),
-            Event::Reap { io } if self.events.now() < self.paused_until => {
-                self.events.at(self.paused_until, Event::Reap { io });
+            Event::Reap { io } if self.events.now() < self.paused_until[self.host_of(io)] => {
+                self.events.at(self.paused_until[self.host_of(io)], Event::Reap { io });
             }
             Event::Reap { io } => self.reap(io),
-            Event::HostPause => self.host_pause(),
+            Event::HostPause { host } => self.host_pause(host as usize),
             Event::Fault { index } => self.apply_fault(index as usize),
             Event::Timeout { io, .. } => self.command_error(io),
             Event::Reinstate { path } => self.checker_sees(path as usize),

@@ -1,0 +1,81 @@
+"""C1's array away from its calibration point: prints I/O rate and mean response against
+outstanding I/Os, against offered load in an open loop, and against LUN count, for iops=1 and
+iops=1000, with the host pauses as the shipped scenario has them (`--no-pauses` takes them out, as
+`tests/test_c1_curves.py` does). Progress on stderr, tables on stdout.
+
+    python scripts/c1_curves.py [--seconds 10] [--no-pauses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+import tomllib
+
+from pathlab import Scenario
+from pathlab.shipped import path as shipped_path
+
+VARIANTS = ("iops1", "iops1000")
+
+
+def run(text: str, variant: str, seconds: float, **overrides) -> dict:
+    settings = {"run.duration": f"{seconds}s", "run.warmup": "2s", **overrides}
+    print(f"  {variant} {overrides}", file=sys.stderr)
+    return Scenario.from_text(text, "c1-vmax-1lun.toml", variant=variant, set=settings).run().data["summary"]
+
+
+def without_pauses(text: str) -> str:
+    """The host pauses (fitted to the tails) taken out: the curves are then the array's."""
+    pauses = re.search(r"^pauses = .*\n", text, re.MULTILINE)
+    assert pauses, "the C1 scenario states its host pauses on one line"
+    return text.replace(pauses.group(0), "")
+
+
+def open_loop(text: str, rate: float) -> str:
+    """The same host with vdbench's closed loop of 128 replaced by Poisson arrivals at `rate`."""
+    closed = "outstanding = 128\n"
+    assert text.count(closed) == 1
+    return text.replace(closed, f'rate = {rate}\narrival = "poisson"\n')
+
+
+def with_luns(text: str, count: int) -> tuple[str, list[str]]:
+    """The C1 host with `count` LUNs on the same eight paths, and their names."""
+    device = tomllib.loads(text)["devices"][0]
+    names = [device["name"]] + [f'{device["name"][:-1]}{lun}' for lun in range(2, count + 1)]
+    extra = "".join(f'\n[[devices]]\nname = "{n}"\narray = "{device["array"]}"\nlun = {lun}\nqueue_depth = {device["queue_depth"]}\n'
+                    for lun, n in enumerate(names[1:], start=2))
+    return text + extra, names
+
+
+def row(label: str, figures: list[dict]) -> str:
+    return f"| {label} | " + " | ".join(f"{s['iops']:,.0f}, {s['resp_ms']:.3f}" for s in figures) + " |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--no-pauses", action="store_true")
+    args = parser.parse_args()
+    text = shipped_path("c1-vmax-1lun").read_text()
+    if args.no_pauses:
+        text = without_pauses(text)
+    head = "| {} | iops=1: I/O/s, ms | iops=1000: I/O/s, ms |\n|---|---|---|"
+    print(head.format("outstanding"))
+    for n in (1, 4, 16, 32, 64, 128, 256, 512):
+        print(row(str(n), [run(text, v, args.seconds, **{"workloads.0.outstanding": n}) for v in VARIANTS]))
+    port = tomllib.loads(text)["arrays"][0]["service"]["fixed"]
+    one_port = 1e3 / float(port.removesuffix("us"))
+    print("\n" + head.format("offered load (share of the working ports' capacity)"))
+    for load in (0.1, 0.5, 0.8, 0.9, 0.95):
+        print(row(f"{load:.0%}", [run(open_loop(text, load * ports * one_port), v, args.seconds)
+                                  for v, ports in zip(VARIANTS, (4, 1))]))
+    print("\n" + head.format("LUNs (128 outstanding each)"))
+    for luns in (1, 2, 4, 8):
+        lun_text, names = with_luns(text, luns)
+        print(row(str(luns), [run(lun_text, v, args.seconds, **{"workloads.0.devices": names}) for v in VARIANTS]))
+
+
+if __name__ == "__main__":
+    main()
