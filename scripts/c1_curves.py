@@ -66,7 +66,7 @@ def main() -> None:
     for n in (1, 4, 16, 32, 64, 128, 256, 512):
         print(row(str(n), [run(text, v, args.seconds, **{"workloads.0.outstanding": n}) for v in VARIANTS]))
     port = tomllib.loads(text)["arrays"][0]["service"]["fixed"]
-    one_port = 1e3 / float(port.removesuffix("us"))
+    one_port = 1e6 / float(port.removesuffix("us"))
     print("\n" + head.format("offered load (share of the working ports' capacity)"))
     for load in (0.1, 0.5, 0.8, 0.9, 0.95):
         print(row(f"{load:.0%}", [run(open_loop(text, load * ports * one_port), v, args.seconds)

@@ -46,7 +46,7 @@ def one_error_line(done: subprocess.CompletedProcess) -> str:
         ('arrays.0.read_latency="99999999999h"', "arrays.0.read_latency: \"99999999999h\" is too large"),
         ("policy=3", "policy: integer `3`: expected a table naming the policy"),
         ('host.adapters.0.name="vmhba:1"', 'host.adapters.0.name: "vmhba:1": an adapter name is one word'),
-        ('devices.0.owner="1D"', "devices.0.owner: unknown controller"),
+        ('devices.0.owner="1D"', 'devices.0.owner: array "vmax250f" is symmetric'),
         ('arrays.0.service={ fixed = "25us", distribution = "lognormal", cv = 11.0 }',
          "arrays.0.service.cv: lognormal needs cv, a coefficient of variation from above 0 to 10"),
     ],
@@ -112,6 +112,9 @@ def test_contradictions_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "s.toml"
     path.write_text(symmetric_owner)
     assert "devices.0.owner: array \"vmax3\" is symmetric" in one_error_line(limited("validate", str(path)))
+    cx4 = (SCENARIOS / "cx4-alua-path-failure.toml").read_text()
+    path.write_text(cx4.replace('owner = "SPA"', 'owner = "SPZ"', 1))
+    assert "owner: unknown controller \"SPZ\"" in one_error_line(limited("validate", str(path)))
     c1 = Path(C1).read_text()
     twin = c1.replace("[policy]", '[[devices]]\nname = "naa.2"\narray = "vmax250f"\nlun = 1\n\n[policy]')
     path.write_text(twin)
