@@ -11,7 +11,7 @@ use super::{Event, IoState, Simulation};
 use crate::engine::TimeNs;
 use crate::model::fault::FaultAction;
 use crate::model::stack::{NoPath, OnPathError};
-use crate::model::{Device, Model, Outage};
+use crate::model::{Device, Model, Outage, Step};
 use crate::observe::result::HostEvent;
 use crate::scenario::schema::Detection;
 use crate::workload::Loop;
@@ -19,7 +19,7 @@ use pathlab_policy::{AluaState, IoDone, PathId};
 
 /// Something the host saw, for the run's event log.
 #[derive(Clone, Copy, Debug)]
-enum Seen {
+pub(super) enum Seen {
     LinkDown,
     LinkUp,
     PathFailed,
@@ -30,6 +30,8 @@ enum Seen {
     PathRestored,
     Marginal,
     NotMarginal,
+    /// The array moved the LUN to this controller (its own balancing).
+    OwnerMoved(usize),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +45,7 @@ pub(super) struct LogEntry {
 impl LogEntry {
     pub(super) fn to_result(self, m: &Model) -> HostEvent {
         let (event, detail) = match self.seen {
+            Seen::OwnerMoved(c) => ("owner_moved", m.controllers[c].name.as_str()),
             Seen::LinkDown => ("link_down", ""),
             Seen::LinkUp => ("link_up", ""),
             Seen::PathFailed => ("path_failed", ""),
@@ -65,7 +68,7 @@ impl LogEntry {
 }
 
 impl Simulation {
-    fn note(&mut self, device: usize, path: Option<usize>, seen: Seen) {
+    pub(super) fn note(&mut self, device: usize, path: Option<usize>, seen: Seen) {
         self.log.push(LogEntry { t_ns: self.events.now(), device, path, seen });
     }
 
@@ -220,7 +223,7 @@ impl Simulation {
 
     /// Controller `owner` takes over the devices' LUNs on `array`: their paths there get new
     /// ALUA states and new routes. I/O already on the old routes finishes on them.
-    fn failover(&mut self, devices: &[usize], array: usize, owner: usize) {
+    pub(super) fn failover(&mut self, devices: &[usize], array: usize, owner: usize) {
         for &d in devices {
             let m = &self.model;
             let paths: Vec<usize> =
@@ -314,8 +317,9 @@ impl Simulation {
     }
 
     /// The response of `io` reaches the host on a faulty path: lost if the path has lost its
-    /// connection (the host's timeout will end the command), or an error status at the path's
-    /// error rate. True when the I/O does not complete now.
+    /// connection (the host's timeout will end the command), an error status if the array
+    /// rejected it (its route ends in `Reject`: sent while the LUN was inaccessible there), or
+    /// an error status at the path's error rate. True when the I/O does not complete now.
     pub(super) fn faulty_response(&mut self, io: u32, p: usize) -> bool {
         let path = &self.model.paths[p];
         if !path.connected {
@@ -326,7 +330,8 @@ impl Simulation {
             return true;
         }
         let now = self.events.now();
-        let fails = path.errors.is_some_and(|e| e.fails(now, &mut self.fault_rng[p]));
+        let rejected = self.model.routes[self.ios.get(io).route as usize].last() == Some(&Step::Reject);
+        let fails = rejected || path.errors.is_some_and(|e| e.fails(now, &mut self.fault_rng[p]));
         if fails {
             self.command_error(io);
         }

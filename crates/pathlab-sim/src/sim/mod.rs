@@ -16,6 +16,7 @@
 //! Time and the event queue are `engine::scheduler`; counters are `observe::Recorder`, fed one
 //! call per observation; levels (active, queued, busy) are the model objects' own gauges.
 
+mod balance;
 mod contention;
 mod failure;
 mod io_life;
@@ -90,6 +91,10 @@ enum Event {
     /// The host's checker or reconnect attempt looks at a path it failed.
     Reinstate {
         path: u32,
+    },
+    /// An array's balancer makes its periodic pass (`model::balance`).
+    Rebalance {
+        array: u32,
     },
     /// A device has waited for a path as long as its stack allows.
     GiveUp {
@@ -286,6 +291,11 @@ impl Simulation {
                 sim.events.at(first, Event::HostPause);
             }
         }
+        for (array, a) in sim.model.arrays.iter().enumerate() {
+            if let Some(b) = a.balance.filter(|b| b.period_ns < end) {
+                sim.events.at(b.period_ns, Event::Rebalance { array: array as u32 });
+            }
+        }
         for (index, f) in sim.faults.iter().enumerate() {
             sim.events.at(f.at_ns, Event::Fault { index: index as u32 });
         }
@@ -373,6 +383,7 @@ impl Simulation {
             Event::Timeout { io, .. } => self.command_error(io),
             Event::Reinstate { path } => self.checker_sees(path as usize),
             Event::GiveUp { device, episode } => self.give_up(device as usize, episode),
+            Event::Rebalance { array } => self.rebalance(array as usize),
             Event::Reissue { worker } => {
                 if self.issuing {
                     self.issue(worker as usize);
