@@ -19,6 +19,8 @@ struct Case {
     /// Two controllers owning nothing in common: P0 on CT0 (the owner, active-optimized), P1 on
     /// CT1 (active-non-optimized, 200 us forwarding each way).
     alua: bool,
+    /// More lines of the array's table.
+    array_extra: &'static str,
 }
 
 impl Default for Case {
@@ -32,6 +34,7 @@ impl Default for Case {
             outstanding: 24,
             block: "4KiB",
             alua: false,
+            array_extra: "",
         }
     }
 }
@@ -65,6 +68,7 @@ read_latency = "100us"
 write_latency = "50us"
 service = {{ fixed = "20us", distribution = "fixed", servers = 4 }}
 {array}
+{array_extra}
 
 [[fabric]]
 adapters = ["vmhba1", "vmhba2"]
@@ -95,6 +99,7 @@ read_pct = 100
             outstanding = self.outstanding,
             block = self.block,
             faults = self.faults,
+            array_extra = self.array_extra,
         )
     }
 
@@ -170,6 +175,8 @@ fn every_fault_kind_keeps_each_io_completing_or_failing_exactly_once() {
         fault(&format!("kind = \"alua_state\"\nat = \"1300ms\"\npath = \"{P0_1}\"\nstate = \"standby\"")),
         fault("kind = \"all_paths_down\"\nat = \"1400ms\"\nuntil = \"1450ms\""),
         fault("kind = \"all_paths_down\"\nat = \"1700ms\"\nuntil = \"1900ms\"\ndetection = \"timeout\""),
+        fault(&format!("kind = \"marginal\"\nfrom = \"100ms\"\nuntil = \"1600ms\"\npath = \"{P1_1}\"")),
+        fault("kind = \"marginal\"\nfrom = \"800ms\"\nport = \"a/P0\""),
     ]
     .concat();
     let policies = [
@@ -180,18 +187,24 @@ fn every_fault_kind_keeps_each_io_completing_or_failing_exactly_once() {
         "name = \"powerpath\"",
         "name = \"dm-multipath\"",
         "name = \"dm-multipath\"\nno_path_retry = \"queue\"\nfailback = \"immediate\"",
+        "name = \"dm-multipath\"\nmarginal_pathgroups = \"on\"\nsan_path_err_threshold = 1\nsan_path_err_forget_rate = 5\nsan_path_err_recovery_time = 1",
+        "name = \"dm-multipath\"\nmarginal_path_double_failed_time = 1\nmarginal_path_err_sample_time = 120\nmarginal_path_err_rate_threshold = 10\nmarginal_path_err_recheck_gap_time = 1",
         "name = \"nvme\"\niopolicy = \"round-robin\"",
         "name = \"spdk\"\npolicy = \"active_active\"",
         "name = \"mpio\"\npolicy = \"least_queue_depth\"",
         "name = \"gated-least-load\"",
     ];
-    for policy in policies {
+    // Non-owners that answer with an error (ANA inaccessible) and the NVMe head kept after its
+    // controllers, on every policy too.
+    let arrays = ["", "non_owner_state = \"unavailable\""];
+    for (policy, array_extra) in policies.iter().flat_map(|p| arrays.map(|a| (p, a))) {
         let case = Case {
             policy: policy.to_string(),
             faults: faults.clone(),
-            stack: "io_timeout = \"150ms\", checker_interval = \"1s\", reconnect_delay = \"250ms\"",
+            stack: "io_timeout = \"150ms\", checker_interval = \"1s\", reconnect_delay = \"250ms\", controller_loss_timeout = \"100ms\", delayed_removal = \"50ms\"",
             outstanding: 8,
             alua: true,
+            array_extra,
             ..Case::default()
         };
         let r = case.run();
