@@ -22,11 +22,15 @@
 //! Waiting I/O is re-dispatched as soon as a path comes back or changes ALUA state; the
 //! policies' polling periods (`NoPathAction::Queue.retry_ns`) are not modelled.
 //!
+//! dm-multipath's shaky-path checks (`san_path_err_*`, `marginal_path_*`: multipathd holds a
+//! path that keeps failing and coming back) come from the policy's settings; the checker applies
+//! them (`sim/shaky.rs`).
+//!
 //! `[host.stack]` overrides the timings for every device, whatever its stack.
 
 use crate::engine::TimeNs;
 use crate::scenario::schema::StackSpec;
-use pathlab_policy::{NoPathAction, PolicyConfig};
+use pathlab_policy::{MarginalPathgroups, NoPathAction, PolicyConfig, ShakyCheck};
 
 use crate::scenario::error::FieldError;
 
@@ -139,6 +143,11 @@ pub struct StackRules {
     pub max_retries: Option<u32>,
     pub reinstate: Reinstate,
     pub no_path: NoPath,
+    /// multipathd's shaky-path check (`san_path_err_*`, `marginal_path_*`), if configured.
+    pub shaky: Option<ShakyCheck>,
+    /// A path the check holds goes to a marginal group (`marginal_pathgroups on`) instead of
+    /// staying failed.
+    pub shaky_to_marginal_group: bool,
 }
 
 fn positive(value: Option<TimeNs>, field: &str) -> Result<Option<TimeNs>, FieldError> {
@@ -196,7 +205,13 @@ impl StackRules {
                 NoPath::Queue { give_up_after_ns: bounds.into_iter().flatten().min() }
             }
         };
+        let (shaky, shaky_to_marginal_group) = match policy {
+            PolicyConfig::DmMultipath(c) => (c.shaky_check(), c.marginal_pathgroups == MarginalPathgroups::On),
+            _ => (None, false),
+        };
         Ok(StackRules {
+            shaky,
+            shaky_to_marginal_group,
             stack,
             io_timeout_ns: io_timeout.unwrap_or(default_timeout),
             on_error,

@@ -32,6 +32,8 @@ pub(super) enum Seen {
     NotMarginal,
     /// The array moved the LUN to this controller (its own balancing).
     OwnerMoved(usize),
+    /// multipathd holds the path failed: it keeps failing and coming back.
+    PathDelayed,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -56,6 +58,7 @@ impl LogEntry {
             Seen::PathRestored => ("path_restored", ""),
             Seen::Marginal => ("marginal", ""),
             Seen::NotMarginal => ("not_marginal", ""),
+            Seen::PathDelayed => ("path_delayed", ""),
         };
         HostEvent {
             t_s: self.t_ns as f64 / 1e9,
@@ -72,7 +75,7 @@ impl Simulation {
         self.log.push(LogEntry { t_ns: self.events.now(), device, path, seen });
     }
 
-    fn note_path(&mut self, p: usize, seen: Seen) {
+    pub(super) fn note_path(&mut self, p: usize, seen: Seen) {
         self.note(self.model.paths[p].device, Some(p), seen);
     }
 
@@ -158,9 +161,9 @@ impl Simulation {
         }
     }
 
-    /// The checker (or a reconnect attempt) looks at a path the host failed.
+    /// The checker (or a reconnect attempt) looks at a path the host failed, or holds.
     pub(super) fn checker_sees(&mut self, p: usize) {
-        if self.model.paths[p].connected {
+        if self.model.paths[p].connected && !self.shaky_check(p) {
             self.host_reinstate_path(p);
         }
     }
@@ -177,6 +180,7 @@ impl Simulation {
         let (d, a) = (path.device, path.adapter);
         self.model.devices[d].policy.fail_path(PathId(p as u32));
         self.note_path(p, Seen::PathFailed);
+        self.shaky_failed(p);
         let aborted: Vec<u32> = self
             .ios
             .iter_mut()
@@ -196,7 +200,7 @@ impl Simulation {
         self.dispatch_device(d);
     }
 
-    fn host_reinstate_path(&mut self, p: usize) {
+    pub(super) fn host_reinstate_path(&mut self, p: usize) {
         if self.model.paths[p].up {
             return;
         }

@@ -23,6 +23,7 @@ mod io_life;
 mod result;
 mod route;
 mod sampling;
+mod shaky;
 
 use crate::engine::rng::{Purpose, Stream};
 use crate::engine::scheduler::Scheduler;
@@ -236,6 +237,8 @@ pub struct Simulation {
     faults: Vec<ScheduledFault>,
     /// One stream per path for the errors of flaky paths.
     fault_rng: Vec<Stream>,
+    /// Per path: multipathd's shaky-path checks (`shaky.rs`).
+    checks: Vec<shaky::PathChecks>,
     pause_rng: Stream,
     /// The host reaps no completion before this time (`model::pause`).
     paused_until: TimeNs,
@@ -253,6 +256,7 @@ impl Simulation {
     pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
         let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), plan.warmup_ns == 0);
         let last_sample = rec.snapshot(&model, 0);
+        let model_paths = model.paths.len();
         let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
         let mut sim = Simulation {
             model,
@@ -271,6 +275,7 @@ impl Simulation {
             adapter_intervals: Vec::new(),
             faults,
             fault_rng,
+            checks: vec![shaky::PathChecks::default(); model_paths],
             pause_rng: Stream::new(plan.seed, 0, Purpose::HostPauses),
             paused_until: 0,
             next_sample_at: None,
