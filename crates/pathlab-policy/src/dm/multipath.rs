@@ -41,6 +41,8 @@
 //!   - `followover`: only when the path that came back is in the best PG and every other path of
 //!     that PG is down (the first path of the group returns), so as not to fight a failover that
 //!     another cluster node caused by changing ALUA states.
+//! - Shaky paths (`san_path_err_*`, `marginal_path_*`, default off): multipathd holds a path
+//!   that keeps failing and coming back (`shaky_paths.rs`); the harness's checker applies it.
 //! - `no_path_retry`: `fail` (default: no `queue_if_no_path`, I/O fails at once), `queue` (hold
 //!   I/O for ever; request-based dm re-kicks it every 100 ms), or N: hold it for N checker
 //!   intervals of 5 s (`polling_interval`), then fail it.

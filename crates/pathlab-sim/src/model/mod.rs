@@ -8,7 +8,8 @@
 //! walks a route with a cursor, so every array model is the same few mechanisms.
 //!
 //! `fault` resolves the faults a scenario schedules; `stack` holds each host stack's failure
-//! handling (timeouts, retries, reinstatement, no-path behaviour).
+//! handling (timeouts, retries, reinstatement, no-path behaviour); `balance` an array's own
+//! moves of LUN ownership between its controllers.
 
 pub mod balance;
 mod build;

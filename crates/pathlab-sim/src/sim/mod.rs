@@ -12,7 +12,9 @@
 //! life on the host (issue, device queue, adapter slot, completion, reaping); `route.rs` the
 //! wire and the arrays; `contention.rs` the extent ownership protocol; `failure.rs` faults and
 //! each stack's handling of them (errors, timeouts, failover, no path; the per-I/O path only
-//! checks a path's flags); `sampling.rs` the interval rows; `result.rs` the end of the run.
+//! checks a path's flags); `shaky.rs` multipathd's shaky-path checks at its checker's ticks;
+//! `balance.rs` an array's periodic rebalancing pass; `sampling.rs` the interval rows;
+//! `result.rs` the end of the run.
 //! Time and the event queue are `engine::scheduler`; counters are `observe::Recorder`, fed one
 //! call per observation; levels (active, queued, busy) are the model objects' own gauges.
 
