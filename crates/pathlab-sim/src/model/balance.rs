@@ -25,11 +25,10 @@ pub struct Balance {
     pub max_moves: u32,
 }
 
-/// One namespace changing owner on an array.
+/// One namespace changing owner on an array: `device` goes to controller `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
     pub device: usize,
-    pub from: usize,
     pub to: usize,
 }
 
@@ -57,7 +56,7 @@ impl Model {
         });
         (owned[most].len() >= owned[least].len() + 2).then(|| {
             let controllers = &self.arrays[array].controllers;
-            Move { device: owned[most][0], from: controllers[most], to: controllers[least] }
+            Move { device: owned[most][0], to: controllers[least] }
         })
     }
 }
