@@ -9,12 +9,12 @@ from collections import Counter
 import pytest
 
 from conftest import SCENARIOS
-from pathlab import Scenario
+from pathlab import Result, Scenario
 
 REACTIONS = SCENARIOS / "reactions"
 
 
-def _run(name: str, variant: str) -> tuple[dict, object]:
+def _run(name: str, variant: str) -> tuple[dict, Result]:
     r = Scenario.load(REACTIONS / f"{name}.toml", variant=variant).run()
     accounting = r.data["accounting"]
     assert accounting["issued"] == accounting["completed"] + accounting["failed"], (name, variant)
