@@ -122,3 +122,9 @@ def test_dm_with_manual_failback_learns_of_a_move_from_errors() -> None:
     assert data["summary"]["errors"] == 96 and data["accounting"]["failed"] == 0
     ios = dict(zip(r.intervals["t_s"], r.intervals["ios"]))
     assert ios[5.0] == 50_000 and 99_000 < ios[8.0] < 100_000 and ios[9.0] == 100_000
+
+
+def test_a_gateway_group_that_reports_no_ana_states_is_warned_about() -> None:
+    s = Scenario.load(REACTIONS / "nvmeof-gateway-rebalance.toml", set={"arrays.0.tpgs": False})
+    assert [field for field, _ in s.warnings] == ["arrays.0.tpgs"]
+    assert not Scenario.load(REACTIONS / "nvmeof-gateway-rebalance.toml").warnings
