@@ -30,6 +30,7 @@ use serde::Deserialize;
 pub use dm::multipath::{
     DmMultipath, DmMultipathConfig, DmSelectorKind, Failback, MarginalPathgroups, NoPathRetry, PathGrouping,
 };
+pub use dm::shaky_paths::{ShakyCheck, ShakyPath, Verdict};
 pub use gated_least_load::{GatedLeastLoad, GatedLeastLoadConfig};
 pub use hpp::{HppConfig, HppScheme};
 pub use mpio::{MpioConfig, MpioPolicy, MsdsmMpio};

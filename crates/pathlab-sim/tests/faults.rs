@@ -19,6 +19,10 @@ struct Case {
     /// Two controllers owning nothing in common: P0 on CT0 (the owner, active-optimized), P1 on
     /// CT1 (active-non-optimized, 200 us forwarding each way).
     alua: bool,
+    /// More lines of the array's table.
+    array_extra: &'static str,
+    /// The workload's think time.
+    think: &'static str,
 }
 
 impl Default for Case {
@@ -32,6 +36,8 @@ impl Default for Case {
             outstanding: 24,
             block: "4KiB",
             alua: false,
+            array_extra: "",
+            think: "0s",
         }
     }
 }
@@ -65,6 +71,7 @@ read_latency = "100us"
 write_latency = "50us"
 service = {{ fixed = "20us", distribution = "fixed", servers = 4 }}
 {array}
+{array_extra}
 
 [[fabric]]
 adapters = ["vmhba1", "vmhba2"]
@@ -85,6 +92,7 @@ devices = ["naa.1"]
 outstanding = {outstanding}
 block_size = "{block}"
 read_pct = 100
+think_time = "{think}"
 
 {faults}
 "#,
@@ -95,6 +103,8 @@ read_pct = 100
             outstanding = self.outstanding,
             block = self.block,
             faults = self.faults,
+            array_extra = self.array_extra,
+            think = self.think,
         )
     }
 
@@ -170,6 +180,8 @@ fn every_fault_kind_keeps_each_io_completing_or_failing_exactly_once() {
         fault(&format!("kind = \"alua_state\"\nat = \"1300ms\"\npath = \"{P0_1}\"\nstate = \"standby\"")),
         fault("kind = \"all_paths_down\"\nat = \"1400ms\"\nuntil = \"1450ms\""),
         fault("kind = \"all_paths_down\"\nat = \"1700ms\"\nuntil = \"1900ms\"\ndetection = \"timeout\""),
+        fault(&format!("kind = \"marginal\"\nfrom = \"100ms\"\nuntil = \"1600ms\"\npath = \"{P1_1}\"")),
+        fault("kind = \"marginal\"\nfrom = \"800ms\"\nport = \"a/P0\""),
     ]
     .concat();
     let policies = [
@@ -180,18 +192,24 @@ fn every_fault_kind_keeps_each_io_completing_or_failing_exactly_once() {
         "name = \"powerpath\"",
         "name = \"dm-multipath\"",
         "name = \"dm-multipath\"\nno_path_retry = \"queue\"\nfailback = \"immediate\"",
+        "name = \"dm-multipath\"\nmarginal_pathgroups = \"on\"\nsan_path_err_threshold = 1\nsan_path_err_forget_rate = 5\nsan_path_err_recovery_time = 1",
+        "name = \"dm-multipath\"\nmarginal_path_double_failed_time = 1\nmarginal_path_err_sample_time = 120\nmarginal_path_err_rate_threshold = 10\nmarginal_path_err_recheck_gap_time = 1",
         "name = \"nvme\"\niopolicy = \"round-robin\"",
         "name = \"spdk\"\npolicy = \"active_active\"",
         "name = \"mpio\"\npolicy = \"least_queue_depth\"",
         "name = \"gated-least-load\"",
     ];
-    for policy in policies {
+    // Non-owners that answer with an error (ANA inaccessible) and the NVMe head kept after its
+    // controllers, on every policy too.
+    let arrays = ["", "non_owner_state = \"unavailable\""];
+    for (policy, array_extra) in policies.iter().flat_map(|p| arrays.map(|a| (p, a))) {
         let case = Case {
             policy: policy.to_string(),
             faults: faults.clone(),
-            stack: "io_timeout = \"150ms\", checker_interval = \"1s\", reconnect_delay = \"250ms\"",
+            stack: "io_timeout = \"150ms\", checker_interval = \"1s\", reconnect_delay = \"250ms\", controller_loss_timeout = \"100ms\", delayed_removal = \"50ms\"",
             outstanding: 8,
             alua: true,
+            array_extra,
             ..Case::default()
         };
         let r = case.run();
@@ -642,4 +660,89 @@ duration = "10ms"
     assert!(load_error(&bad).contains("fabric.0.targets: one target number per port: 2 ports, 1 numbers"));
     let twice = text.replace("targets = [175, 72]", "targets = [3, 3]");
     assert!(load_error(&twice).contains("target number 3 is given twice on adapter vmhba2"));
+}
+
+#[test]
+fn nvme_delayed_removal_holds_io_beyond_the_controller_loss_and_a_path_back_in_time_takes_it() {
+    let stack = "controller_loss_timeout = \"2s\", reconnect_delay = \"1s\", delayed_removal = \"3s\"";
+    let back_at = |until: &str| {
+        let faults = fault(&format!("kind = \"all_paths_down\"\nat = \"500ms\"\nuntil = \"{until}\""));
+        let policy = "name = \"nvme\"".to_string();
+        Case { duration: "9s", interval: "500ms", policy, faults, stack, ..Case::default() }.run()
+    };
+    // Back at 4 s, inside 0.5 s + 2 s (ctrl_loss_tmo) + 3 s: the reconnect attempt at 4.5 s
+    // finds it and the 24 queued I/Os go on; none fails.
+    let r = back_at("4s");
+    assert_eq!(times(&r, "no_path", ""), [0.5]);
+    assert_eq!(times(&r, "path_restored", ""), [4.5]);
+    assert!(times(&r, "gave_up", "").is_empty());
+    assert_eq!(r.accounting.failed, 0);
+    let ios = |r: &RunResult, from: f64, to: f64| -> Vec<u64> {
+        r.intervals.iter().filter(|i| i.t_s > from && i.t_s <= to).map(|i| i.figures.ios).collect()
+    };
+    assert!(ios(&r, 0.6, 4.5).iter().all(|&n| n == 0), "queued on the head");
+    assert!(ios(&r, 4.5, 5.0).iter().all(|&n| n > 1000), "resumed");
+    // Back at 7 s: the head is removed at 5.5 s and what it queued fails.
+    let r = back_at("7s");
+    assert_eq!(times(&r, "gave_up", ""), [5.5]);
+    let failed_at = |t: f64| r.intervals.iter().find(|i| (i.t_s - t).abs() < 1e-9).unwrap().failed;
+    assert_eq!(failed_at(6.0), 24);
+    // Without delayed removal (the kernel's default, 0) the head goes with the controllers.
+    let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"\nuntil = \"4s\"");
+    let stack = "controller_loss_timeout = \"2s\", reconnect_delay = \"1s\"";
+    let policy = "name = \"nvme\"".to_string();
+    let r = Case { duration: "9s", interval: "500ms", policy, faults, stack, ..Case::default() }.run();
+    assert_eq!(times(&r, "gave_up", ""), [2.5]);
+}
+
+#[test]
+fn san_path_err_holds_a_flaky_path_out_for_the_recovery_time() {
+    let faults = fault(&format!("kind = \"flaky\"\nfrom = \"1s\"\nuntil = \"11s\"\npath = \"{P0_1}\""));
+    let shaky = "san_path_err_threshold = 1\nsan_path_err_forget_rate = 5\nsan_path_err_recovery_time = 12";
+    let case = |policy: String| Case {
+        duration: "30s",
+        interval: "500ms",
+        policy,
+        faults: faults.clone(),
+        outstanding: 4,
+        ..Case::default()
+    };
+    // Failed at the first error after 1 s, back at the 5 s check (one failure, not above 1);
+    // failed again at once, and at the 10 s check two failures: held. Checks at 15 and 20 s
+    // find 5 and 10 s passed; at 25 s, 15 > 12: back (without the check: 10, 15 s, as
+    // `dm_fails_a_flaky_path_at_its_first_error_and_the_checker_takes_it_back` shows).
+    let r = case(format!("name = \"dm-multipath\"\nselector = \"round-robin\"\n{shaky}")).run();
+    assert_eq!(times(&r, "path_reinstated", P0_1), [5.0, 25.0]);
+    assert_eq!(times(&r, "path_delayed", P0_1), [10.0]);
+    assert_eq!(times(&r, "path_failed", P0_1).len(), 2);
+    let carried = path_cmds(&r, 10.0, 25.0);
+    assert_eq!(carried[0], 0.0, "held out");
+    assert!(path_cmds(&r, 25.5, 30.0)[0] > 0.0, "back in use");
+    // With marginal_pathgroups on, the held path is back at once in a group of its own below
+    // the others, and leaves it when the hold ends.
+    let r = case(format!("name = \"dm-multipath\"\nselector = \"round-robin\"\nmarginal_pathgroups = \"on\"\n{shaky}"))
+        .run();
+    assert_eq!(times(&r, "path_reinstated", P0_1), [5.0, 10.0]);
+    assert_eq!(times(&r, "marginal", P0_1), [10.0]);
+    assert_eq!(times(&r, "not_marginal", P0_1), [25.0]);
+    assert_eq!(path_cmds(&r, 10.0, 25.0)[0], 0.0, "the marginal group is not used while others work");
+    assert_eq!(r.accounting.failed, 0);
+}
+
+#[test]
+fn marginal_path_probes_a_twice_failed_path_before_it_is_put_back() {
+    // Errors from 1 s to 200 s at 20%: failed at 1 s, back at 5 s, failed again at once: the
+    // second failure within 60 s holds it; the 10 s check starts 120 s of probes, which see
+    // 200 per mille > 10 at the 130 s check: held 60 s more, probed again from the 195 s check
+    // to 315 s, when the errors are gone: back then.
+    let faults =
+        fault(&format!("kind = \"flaky\"\nfrom = \"1s\"\nuntil = \"200s\"\npath = \"{P0_1}\"\nerror_rate = 0.2"));
+    let policy = "name = \"dm-multipath\"\nselector = \"round-robin\"\nmarginal_path_double_failed_time = 60\n\
+                  marginal_path_err_sample_time = 120\nmarginal_path_err_rate_threshold = 10\n\
+                  marginal_path_err_recheck_gap_time = 60"
+        .to_string();
+    let r = Case { duration: "330s", interval: "5s", policy, faults, outstanding: 2, think: "5ms", ..Case::default() }
+        .run();
+    assert_eq!(times(&r, "path_reinstated", P0_1), [5.0, 315.0]);
+    assert_eq!(times(&r, "path_delayed", P0_1), [10.0]);
 }

@@ -8,3 +8,4 @@ pub(crate) mod queue_length;
 pub(crate) mod round_robin;
 pub(crate) mod selector;
 pub(crate) mod service_time;
+pub mod shaky_paths;

@@ -41,6 +41,8 @@
 //!   - `followover`: only when the path that came back is in the best PG and every other path of
 //!     that PG is down (the first path of the group returns), so as not to fight a failover that
 //!     another cluster node caused by changing ALUA states.
+//! - Shaky paths (`san_path_err_*`, `marginal_path_*`, default off): multipathd holds a path
+//!   that keeps failing and coming back (`shaky_paths.rs`); the harness's checker applies it.
 //! - `no_path_retry`: `fail` (default: no `queue_if_no_path`, I/O fails at once), `queue` (hold
 //!   I/O for ever; request-based dm re-kicks it every 100 ms), or N: hold it for N checker
 //!   intervals of 5 s (`polling_interval`), then fail it.
@@ -70,6 +72,7 @@ use crate::dm::queue_length::QueueLength;
 use crate::dm::round_robin::RoundRobin;
 use crate::dm::selector::{DmPathArgs, DmPathSelector};
 use crate::dm::service_time::ServiceTime;
+use crate::dm::shaky_paths::ShakyCheck;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::positions::PathPositions;
 use crate::registry::{HostStack, Registered};
@@ -153,6 +156,55 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             range: None,
             choices: &["off", "on", "fpin"],
             help: "paths the fabric marks marginal (FPIN) go to a group of their own, below every other",
+        },
+        ParamSpec {
+            name: "san_path_err_threshold",
+            unset: Some("no"),
+            range: Some((1, 2_147_483_647)),
+            choices: &[],
+            help: "san_path_err: failures counted above this hold the path (needs the three san_path_err settings)",
+        },
+        ParamSpec {
+            name: "san_path_err_forget_rate",
+            unset: Some("no"),
+            range: Some((1, 2_147_483_647)),
+            choices: &[],
+            help: "san_path_err: one failure forgotten every this many checks that find the path up",
+        },
+        ParamSpec {
+            name: "san_path_err_recovery_time",
+            unset: Some("no"),
+            range: Some((1, 2_147_483_647)),
+            choices: &[],
+            help: "san_path_err: seconds a path past the threshold is held after its last failure",
+        },
+        ParamSpec {
+            name: "marginal_path_double_failed_time",
+            unset: Some("no"),
+            range: Some((1, 2_147_483_647)),
+            choices: &[],
+            help: "marginal_path: two failures within this many seconds start the probing (needs the four marginal_path settings)",
+        },
+        ParamSpec {
+            name: "marginal_path_err_sample_time",
+            unset: Some("no"),
+            range: Some((120, 2_147_483_647)),
+            choices: &[],
+            help: "marginal_path: seconds of direct-read probes (multipathd raises less than 120 to 120)",
+        },
+        ParamSpec {
+            name: "marginal_path_err_rate_threshold",
+            unset: Some("no"),
+            range: Some((1, 2_147_483_647)),
+            choices: &[],
+            help: "marginal_path: probe errors per thousand above which the path stays held",
+        },
+        ParamSpec {
+            name: "marginal_path_err_recheck_gap_time",
+            unset: Some("no"),
+            range: Some((1, 2_147_483_647)),
+            choices: &[],
+            help: "marginal_path: seconds a path over the rate is held before it is probed again",
         },
     ],
 };
@@ -297,6 +349,14 @@ pub struct DmMultipathConfig {
     pub relative_throughput: Vec<u64>,
     pub cpu_map: Vec<Vec<u32>>,
     pub marginal_pathgroups: MarginalPathgroups,
+    /// Shaky-path detection (`shaky_paths.rs`); each left out is multipath-tools' `no`.
+    pub san_path_err_threshold: Option<u64>,
+    pub san_path_err_forget_rate: Option<u64>,
+    pub san_path_err_recovery_time: Option<u64>,
+    pub marginal_path_double_failed_time: Option<u64>,
+    pub marginal_path_err_sample_time: Option<u64>,
+    pub marginal_path_err_rate_threshold: Option<u64>,
+    pub marginal_path_err_recheck_gap_time: Option<u64>,
 }
 
 impl Default for DmMultipathConfig {
@@ -311,6 +371,13 @@ impl Default for DmMultipathConfig {
             relative_throughput: Vec::new(),
             cpu_map: Vec::new(),
             marginal_pathgroups: MarginalPathgroups::default(),
+            san_path_err_threshold: None,
+            san_path_err_forget_rate: None,
+            san_path_err_recovery_time: None,
+            marginal_path_double_failed_time: None,
+            marginal_path_err_sample_time: None,
+            marginal_path_err_rate_threshold: None,
+            marginal_path_err_recheck_gap_time: None,
         }
     }
 }
@@ -328,6 +395,7 @@ impl Registered for DmMultipathConfig {
         if let NoPathRetry::Retries(n) = self.no_path_retry {
             check_range(SPEC.param("no_path_retry"), n)?;
         }
+        self.shaky_settings()?;
         for &rt in &self.relative_throughput {
             check_range(SPEC.param("relative_throughput"), rt)?;
         }
@@ -356,6 +424,63 @@ impl Registered for DmMultipathConfig {
 }
 
 impl DmMultipathConfig {
+    /// The shaky-path check multipathd runs with these settings, if any: both methods need
+    /// every one of their settings (`san_path_check_enabled`, `marginal_path_check_enabled` in
+    /// `libmultipath/structs.h`). multipathd turns them off for `marginal_pathgroups fpin` and
+    /// san_path_err off when marginal_path is on (`propsel.c`); both are refused here instead.
+    pub fn shaky_check(&self) -> Option<ShakyCheck> {
+        self.shaky_settings().ok().flatten()
+    }
+
+    fn shaky_settings(&self) -> Result<Option<ShakyCheck>, PolicyError> {
+        let s = |v: u64| v * NS_PER_S;
+        let san = [self.san_path_err_threshold, self.san_path_err_forget_rate, self.san_path_err_recovery_time];
+        let marginal = [
+            self.marginal_path_double_failed_time,
+            self.marginal_path_err_sample_time,
+            self.marginal_path_err_rate_threshold,
+            self.marginal_path_err_recheck_gap_time,
+        ];
+        let names = [
+            "san_path_err_threshold",
+            "san_path_err_forget_rate",
+            "san_path_err_recovery_time",
+            "marginal_path_double_failed_time",
+            "marginal_path_err_sample_time",
+            "marginal_path_err_rate_threshold",
+            "marginal_path_err_recheck_gap_time",
+        ];
+        for (name, value) in names.iter().zip(san.iter().chain(&marginal)) {
+            if let Some(v) = value {
+                check_range(SPEC.param(name), *v)?;
+            }
+        }
+        let refuse = |field: &str, message: &str| Err(PolicyError { field: field.into(), message: message.into() });
+        let method = match (san, marginal) {
+            ([None, None, None], [None, None, None, None]) => return Ok(None),
+            ([Some(threshold), Some(forget_rate), Some(recovery)], [None, None, None, None]) => {
+                ShakyCheck::SanPathErr { threshold, forget_rate, recovery_ns: s(recovery) }
+            }
+            ([None, None, None], [Some(double), Some(sample), Some(rate), Some(gap)]) => ShakyCheck::MarginalPath {
+                double_failed_ns: s(double),
+                sample_ns: s(sample),
+                rate_threshold_permille: rate,
+                recheck_gap_ns: s(gap),
+            },
+            ([None, None, None], _) => {
+                return refuse(names[3], "the marginal_path check needs all four marginal_path_* settings")
+            }
+            (_, [None, None, None, None]) => {
+                return refuse(names[0], "the san_path_err check needs all three san_path_err_* settings")
+            }
+            _ => return refuse(names[0], "set the san_path_err or the marginal_path check, not both"),
+        };
+        if self.marginal_pathgroups == MarginalPathgroups::Fpin {
+            return refuse("marginal_pathgroups", "fpin turns the san_path_err and marginal_path checks off");
+        }
+        Ok(Some(method))
+    }
+
     fn new_selector(&self) -> Box<dyn DmPathSelector> {
         match self.selector {
             DmSelectorKind::RoundRobin => Box::new(RoundRobin::new()),

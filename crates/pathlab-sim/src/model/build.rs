@@ -1,6 +1,7 @@
 //! From a parsed scenario to the running model, checking every cross-reference on the way.
 //! Errors name the field by its dotted path, as `--set` would.
 
+use super::balance::Balance;
 use super::contention::Contention;
 use super::names::Names;
 use super::pause::HostPauses;
@@ -12,9 +13,11 @@ use crate::engine::level::Level;
 use crate::nmp::esxcli::{self, EsxcliCommand};
 use crate::nmp::{self, ClaimRule};
 use crate::scenario::error::FieldError;
-use crate::scenario::schema::{Distribution, HostSpec, PauseSpec, ScenarioSpec, ServiceSpec};
+use crate::scenario::schema::{
+    ArraySpec, BalanceLoad, BalanceSpec, Distribution, HostSpec, PauseSpec, ScenarioSpec, ServiceSpec,
+};
 use crate::scenario::units::FIBRE_NS_PER_KM;
-use pathlab_policy::{PathDesc, PathId, PolicyConfig};
+use pathlab_policy::{AluaState, PathDesc, PathId, PolicyConfig};
 use std::collections::VecDeque;
 
 fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, FieldError> {
@@ -213,6 +216,13 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
             side.ports.push(Port { name: p.name.clone(), array: ai, controller, station, down: false });
             side.port_keys.push(format!("{}/{}", a.name, p.name));
         }
+        if a.non_owner_state == AluaState::ActiveOptimized {
+            return err(
+                format!("{field}.non_owner_state"),
+                "allowed: active_non_optimized, standby, unavailable (the owner's paths are the optimized ones)",
+            );
+        }
+        let balance = a.balance.as_ref().map(|b| array_balance(b, a, controllers.len(), &field)).transpose()?;
         side.arrays.push(Array {
             name: a.name.clone(),
             vendor: a.vendor.clone(),
@@ -223,9 +233,29 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
             write_latency_ns: a.write_latency.0,
             forward_ns: a.forward_latency.0,
             controllers,
+            non_owner: a.non_owner_state,
+            balance,
         });
     }
     Ok(side)
+}
+
+/// `[arrays.balance]` of an array with `controllers` controllers, checked.
+fn array_balance(b: &BalanceSpec, a: &ArraySpec, controllers: usize, field: &str) -> Result<Balance, FieldError> {
+    if a.symmetric || controllers < 2 {
+        return err(
+            format!("{field}.balance"),
+            "balancing moves LUN ownership: it needs an array that is not symmetric, with two controllers or more",
+        );
+    }
+    if b.period.0 == 0 {
+        return err(format!("{field}.balance.period"), "must be above zero");
+    }
+    if b.max_moves == 0 {
+        return err(format!("{field}.balance.max_moves"), "must be at least 1");
+    }
+    let BalanceLoad::Namespaces = b.load;
+    Ok(Balance { period_ns: b.period.0, max_moves: b.max_moves })
 }
 
 /// (adapter, port, one-way latency) in zoning order.

@@ -8,8 +8,10 @@
 //! walks a route with a cursor, so every array model is the same few mechanisms.
 //!
 //! `fault` resolves the faults a scenario schedules; `stack` holds each host stack's failure
-//! handling (timeouts, retries, reinstatement, no-path behaviour).
+//! handling (timeouts, retries, reinstatement, no-path behaviour); `balance` an array's own
+//! moves of LUN ownership between its controllers.
 
+pub mod balance;
 mod build;
 pub mod contention;
 pub mod fault;
@@ -106,6 +108,10 @@ pub struct Array {
     pub forward_ns: TimeNs,
     /// Indices into the controller table.
     pub controllers: Vec<usize>,
+    /// What the controllers that do not own a LUN report for it.
+    pub non_owner: AluaState,
+    /// The array moves LUN ownership between its controllers by itself.
+    pub balance: Option<balance::Balance>,
 }
 
 /// A FIFO queue in front of `servers` identical servers: an array port, a controller's cores.
@@ -148,6 +154,9 @@ pub enum Step {
     Acquire { group: u32, side: u8 },
     /// Send the write to the peer and wait for its acknowledgement.
     Replicate { group: u32, side: u8 },
+    /// The port answers with an error status and the I/O goes no further: the LUN is
+    /// inaccessible through this controller (NVMe ANA inaccessible, ALUA unavailable).
+    Reject,
 }
 
 /// A path: adapter → fabric → array port → LUN, with its ESXi runtime name.
@@ -265,7 +274,9 @@ pub struct Model {
 impl Model {
     /// The ALUA state an array reports for `device` through `port`: active-optimized on the
     /// owning controller (every controller of a symmetric array) of the preferred array, if the
-    /// device's replication group names one; active-non-optimized elsewhere.
+    /// device's replication group names one; on other controllers the array's non-owner state
+    /// (active-non-optimized unless it says otherwise); active-non-optimized on the array that
+    /// is not preferred.
     pub fn reported_alua(&self, device: usize, port: usize) -> AluaState {
         let port = &self.ports[port];
         let d = &self.devices[device];
@@ -274,7 +285,9 @@ impl Model {
             false => d.owners.iter().find(|o| o.0 == port.array).map(|o| o.1),
         };
         let preferred = d.replication.and_then(|g| self.replications[g].preferred_array);
-        if owner != Some(port.controller) || preferred.is_some_and(|a| a != port.array) {
+        if owner != Some(port.controller) {
+            self.arrays[port.array].non_owner
+        } else if preferred.is_some_and(|a| a != port.array) {
             AluaState::ActiveNonOptimized
         } else {
             AluaState::ActiveOptimized
@@ -292,6 +305,10 @@ impl Model {
             false => device.owners.iter().find(|o| o.0 == port.array).map_or(port.controller, |o| o.1),
         };
         let mut steps = vec![Step::Serve(port.station as u32)];
+        if self.reported_alua(path.device, path.port) == AluaState::Unavailable {
+            steps.push(Step::Reject);
+            return steps;
+        }
         let serve_at = |c: usize, steps: &mut Vec<Step>| {
             if let Some(st) = self.controllers[c].station {
                 steps.push(Step::Serve(st as u32));

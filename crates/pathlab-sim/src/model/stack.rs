@@ -8,7 +8,7 @@
 //! |---|---|---|---|---|---|
 //! | ESXi (VMW_PSP_*, HPP, PowerPath/VE, gated-least-load) | 30 s | retried, path kept | 5 | at once | queue; APD: fail after 140 s |
 //! | Linux dm-multipath | 30 s | path failed | no limit | next checker tick (5 s) | policy's `no_path_retry` |
-//! | Linux NVMe | 30 s | retried, path kept | 5 | next reconnect (10 s grid) | queue; fail after ctrl_loss_tmo 600 s |
+//! | Linux NVMe | 30 s | retried, path kept | 5 | next reconnect (10 s grid) | queue; fail after ctrl_loss_tmo 600 s + delayed_removal_secs 0 |
 //! | SPDK bdev_nvme | 10 s | retried, path kept | 3 | next reconnect (10 s grid) | queue, no limit |
 //! | Windows MPIO | 120 s | retried, path kept | 3 | at once | policy's PDORemovePeriod |
 //!
@@ -22,11 +22,15 @@
 //! Waiting I/O is re-dispatched as soon as a path comes back or changes ALUA state; the
 //! policies' polling periods (`NoPathAction::Queue.retry_ns`) are not modelled.
 //!
+//! dm-multipath's shaky-path checks (`san_path_err_*`, `marginal_path_*`: multipathd holds a
+//! path that keeps failing and coming back) come from the policy's settings; the checker applies
+//! them (`sim/shaky.rs`).
+//!
 //! `[host.stack]` overrides the timings for every device, whatever its stack.
 
 use crate::engine::TimeNs;
 use crate::scenario::schema::StackSpec;
-use pathlab_policy::{NoPathAction, PolicyConfig};
+use pathlab_policy::{MarginalPathgroups, NoPathAction, PolicyConfig, ShakyCheck};
 
 use crate::scenario::error::FieldError;
 
@@ -58,6 +62,13 @@ pub const MULTIPATHD_CHECKER_INTERVAL_NS: TimeNs = 5 * SECOND_NS;
 pub const NVME_RECONNECT_DELAY_NS: TimeNs = 10 * SECOND_NS;
 /// NVMe-oF `ctrl_loss_tmo`, default 600 s (`NVMF_DEF_CTRL_LOSS_TMO`) [drivers/nvme/host/fabrics.h].
 pub const NVME_CTRL_LOSS_TIMEOUT_NS: TimeNs = 600 * SECOND_NS;
+/// Linux NVMe `delayed_removal_secs`, default 0: the multipath head is removed, and what it
+/// queued fails, as soon as its last path is removed (the controllers deleted when
+/// `ctrl_loss_tmo` runs out); set, the head keeps queueing that much longer and a path that
+/// comes back within it takes the queued I/O [torvalds/linux `drivers/nvme/host/multipath.c`
+/// `nvme_mpath_remove_disk` and `nvme_available_path`, commit 62188639ec16 "nvme-multipath:
+/// introduce delayed removal of the multipath head node", 6.16].
+pub const NVME_DELAYED_REMOVAL_NS: TimeNs = 0;
 /// SPDK `reconnect_delay_sec` as SPDK's multipath HOWTO sets it (`-o 10`, with
 /// `ctrlr_loss_timeout_sec -1`: never give up). The library defaults (0 and 0) delete a
 /// controller whose reset fails, so that a lost path never returns; multipath setups avoid them
@@ -132,6 +143,11 @@ pub struct StackRules {
     pub max_retries: Option<u32>,
     pub reinstate: Reinstate,
     pub no_path: NoPath,
+    /// multipathd's shaky-path check (`san_path_err_*`, `marginal_path_*`), if configured.
+    pub shaky: Option<ShakyCheck>,
+    /// A path the check holds goes to a marginal group (`marginal_pathgroups on`) instead of
+    /// staying failed.
+    pub shaky_to_marginal_group: bool,
 }
 
 fn positive(value: Option<TimeNs>, field: &str) -> Result<Option<TimeNs>, FieldError> {
@@ -148,6 +164,7 @@ impl StackRules {
         let checker = positive(spec.checker_interval.map(|d| d.0), "checker_interval")?;
         let reconnect = positive(spec.reconnect_delay.map(|d| d.0), "reconnect_delay")?;
         let controller_loss = positive(spec.controller_loss_timeout.map(|d| d.0), "controller_loss_timeout")?;
+        let delayed_removal = spec.delayed_removal.map_or(NVME_DELAYED_REMOVAL_NS, |d| d.0);
         let apd = spec.apd_timeout.map_or(ESXI_APD_TIMEOUT_NS, |d| d.0);
         let (low, high) = ESXI_APD_TIMEOUT_RANGE_S;
         if !(low * SECOND_NS..=high * SECOND_NS).contains(&apd) {
@@ -167,7 +184,8 @@ impl StackRules {
                 OnPathError::Retry,
                 Some(NVME_MAX_RETRIES),
                 Reinstate::Reconnect { delay_ns: reconnect.unwrap_or(NVME_RECONNECT_DELAY_NS) },
-                Some(controller_loss.unwrap_or(NVME_CTRL_LOSS_TIMEOUT_NS)),
+                // The head outlives its deleted controllers by `delayed_removal_secs`.
+                Some(controller_loss.unwrap_or(NVME_CTRL_LOSS_TIMEOUT_NS) + delayed_removal),
             ),
             Stack::Spdk => (
                 SPDK_IO_TIMEOUT_NS,
@@ -187,7 +205,13 @@ impl StackRules {
                 NoPath::Queue { give_up_after_ns: bounds.into_iter().flatten().min() }
             }
         };
+        let (shaky, shaky_to_marginal_group) = match policy {
+            PolicyConfig::DmMultipath(c) => (c.shaky_check(), c.marginal_pathgroups == MarginalPathgroups::On),
+            _ => (None, false),
+        };
         Ok(StackRules {
+            shaky,
+            shaky_to_marginal_group,
             stack,
             io_timeout_ns: io_timeout.unwrap_or(default_timeout),
             on_error,
@@ -237,7 +261,11 @@ mod tests {
         // Lost at 1 s, back at 3 s: the attempt at 11 s finds it; back at 21 s: that attempt.
         assert_eq!(nvme.reinstate.at(SECOND_NS, 3 * SECOND_NS), 11 * SECOND_NS);
         assert_eq!(nvme.reinstate.at(SECOND_NS, 21 * SECOND_NS), 21 * SECOND_NS);
-        let spdk = rules(PolicyConfig::Spdk(SpdkConfig::default()), &StackSpec::default());
+        // The head queues `delayed_removal_secs` beyond the controllers' loss; SPDK has no head.
+        let delayed = StackSpec { delayed_removal: Some(DurationNs(30 * SECOND_NS)), ..Default::default() };
+        let kept = rules(PolicyConfig::Nvme(NvmeConfig::default()), &delayed);
+        assert_eq!(kept.no_path, NoPath::Queue { give_up_after_ns: Some(630 * SECOND_NS) });
+        let spdk = rules(PolicyConfig::Spdk(SpdkConfig::default()), &delayed);
         assert_eq!(spdk.no_path, NoPath::Queue { give_up_after_ns: None });
         assert_eq!((spdk.io_timeout_ns, spdk.max_retries), (10 * SECOND_NS, Some(3)));
     }

@@ -79,6 +79,15 @@ pub fn warnings(spec: &ScenarioSpec) -> Vec<(String, String)> {
             (format!("faults.{i}"), message)
         })
         .collect();
+    // Non-owners that reject I/O on an array that reports no access states: no host can tell
+    // which paths to avoid, and every policy sends I/O there to be rejected.
+    for (i, a) in spec.arrays.iter().enumerate() {
+        if !a.tpgs && a.non_owner_state == pathlab_policy::AluaState::Unavailable {
+            let message = "non_owner_state is unavailable (I/O through a non-owner is rejected) but the array \
+                           reports no ALUA/ANA states (tpgs = false): hosts see every path alike";
+            out.push((format!("arrays.{i}.tpgs"), message.to_string()));
+        }
+    }
     // A marginal-path notice changes nothing on stacks without FPIN handling: say so rather
     // than let the fault pass unnoticed.
     if !spec.faults.iter().any(|f| matches!(f, FaultSpec::Marginal(_)))

@@ -135,6 +135,11 @@ pub struct StackSpec {
     /// path before it fails.
     #[serde(default)]
     pub controller_loss_timeout: Option<DurationNs>,
+    /// Linux NVMe `delayed_removal_secs` (the multipath head's sysfs attribute, 6.16): how long
+    /// the head keeps queueing I/O after its last path is removed (the controllers deleted at
+    /// `ctrl_loss_tmo`) before it is removed and the I/O fails. 0 (the kernel's default): at once.
+    #[serde(default)]
+    pub delayed_removal: Option<DurationNs>,
 }
 
 fn default_cpus() -> u32 {
@@ -202,6 +207,52 @@ pub struct ArraySpec {
     #[serde(default)]
     pub forward_latency: DurationNs,
     pub ports: Vec<PortSpec>,
+    /// The state the array reports for a LUN through the controllers that do not own it:
+    /// `active_non_optimized` (forwarded, the default), or `unavailable` (NVMe ANA inaccessible:
+    /// a Ceph NVMe-oF gateway answers I/O for another gateway's namespaces with an error).
+    #[serde(default = "non_owner_default")]
+    pub non_owner_state: pathlab_policy::AluaState,
+    /// `[arrays.balance]`: the array moves LUN ownership between its controllers by itself.
+    #[serde(default)]
+    pub balance: Option<BalanceSpec>,
+}
+
+fn non_owner_default() -> pathlab_policy::AluaState {
+    pathlab_policy::AluaState::ActiveNonOptimized
+}
+
+/// Array-side balancing, as Ceph NVMe-oF gateway groups do it (`control/rebalance.py`): every
+/// `period` a pass moves up to `max_moves` namespaces, one at a time, from the most loaded
+/// controller (gateway, ANA group) to the least loaded, while they differ by two or more.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BalanceSpec {
+    /// Time between passes (Ceph `rebalance_period_sec`, default 7 s).
+    #[serde(default = "default_balance_period")]
+    pub period: DurationNs,
+    /// Namespaces moved per pass at most (Ceph `max_ns_to_change_lb_grp`, default 8).
+    #[serde(default = "default_balance_moves")]
+    pub max_moves: u32,
+    /// What a controller's load is.
+    #[serde(default)]
+    pub load: BalanceLoad,
+}
+
+/// How the balancer weighs a controller.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum BalanceLoad {
+    /// The namespaces it owns (Ceph's `ana_grp_ns_load`: a count, not I/O).
+    #[default]
+    Namespaces,
+}
+
+fn default_balance_period() -> DurationNs {
+    DurationNs(7_000_000_000)
+}
+
+fn default_balance_moves() -> u32 {
+    8
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -11,7 +11,7 @@ use super::{Event, IoState, Simulation};
 use crate::engine::TimeNs;
 use crate::model::fault::FaultAction;
 use crate::model::stack::{NoPath, OnPathError};
-use crate::model::{Device, Model, Outage};
+use crate::model::{Device, Model, Outage, Step};
 use crate::observe::result::HostEvent;
 use crate::scenario::schema::Detection;
 use crate::workload::Loop;
@@ -19,7 +19,7 @@ use pathlab_policy::{AluaState, IoDone, PathId};
 
 /// Something the host saw, for the run's event log.
 #[derive(Clone, Copy, Debug)]
-enum Seen {
+pub(super) enum Seen {
     LinkDown,
     LinkUp,
     PathFailed,
@@ -30,6 +30,10 @@ enum Seen {
     PathRestored,
     Marginal,
     NotMarginal,
+    /// The array moved the LUN to this controller (its own balancing).
+    OwnerMoved(usize),
+    /// multipathd holds the path failed: it keeps failing and coming back.
+    PathDelayed,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +47,7 @@ pub(super) struct LogEntry {
 impl LogEntry {
     pub(super) fn to_result(self, m: &Model) -> HostEvent {
         let (event, detail) = match self.seen {
+            Seen::OwnerMoved(c) => ("owner_moved", m.controllers[c].name.as_str()),
             Seen::LinkDown => ("link_down", ""),
             Seen::LinkUp => ("link_up", ""),
             Seen::PathFailed => ("path_failed", ""),
@@ -53,6 +58,7 @@ impl LogEntry {
             Seen::PathRestored => ("path_restored", ""),
             Seen::Marginal => ("marginal", ""),
             Seen::NotMarginal => ("not_marginal", ""),
+            Seen::PathDelayed => ("path_delayed", ""),
         };
         HostEvent {
             t_s: self.t_ns as f64 / 1e9,
@@ -65,11 +71,11 @@ impl LogEntry {
 }
 
 impl Simulation {
-    fn note(&mut self, device: usize, path: Option<usize>, seen: Seen) {
+    pub(super) fn note(&mut self, device: usize, path: Option<usize>, seen: Seen) {
         self.log.push(LogEntry { t_ns: self.events.now(), device, path, seen });
     }
 
-    fn note_path(&mut self, p: usize, seen: Seen) {
+    pub(super) fn note_path(&mut self, p: usize, seen: Seen) {
         self.note(self.model.paths[p].device, Some(p), seen);
     }
 
@@ -155,9 +161,9 @@ impl Simulation {
         }
     }
 
-    /// The checker (or a reconnect attempt) looks at a path the host failed.
+    /// The checker (or a reconnect attempt) looks at a path the host failed, or holds.
     pub(super) fn checker_sees(&mut self, p: usize) {
-        if self.model.paths[p].connected {
+        if self.model.paths[p].connected && !self.shaky_check(p) {
             self.host_reinstate_path(p);
         }
     }
@@ -174,6 +180,7 @@ impl Simulation {
         let (d, a) = (path.device, path.adapter);
         self.model.devices[d].policy.fail_path(PathId(p as u32));
         self.note_path(p, Seen::PathFailed);
+        self.shaky_failed(p);
         let aborted: Vec<u32> = self
             .ios
             .iter_mut()
@@ -193,7 +200,7 @@ impl Simulation {
         self.dispatch_device(d);
     }
 
-    fn host_reinstate_path(&mut self, p: usize) {
+    pub(super) fn host_reinstate_path(&mut self, p: usize) {
         if self.model.paths[p].up {
             return;
         }
@@ -220,7 +227,7 @@ impl Simulation {
 
     /// Controller `owner` takes over the devices' LUNs on `array`: their paths there get new
     /// ALUA states and new routes. I/O already on the old routes finishes on them.
-    fn failover(&mut self, devices: &[usize], array: usize, owner: usize) {
+    pub(super) fn failover(&mut self, devices: &[usize], array: usize, owner: usize) {
         for &d in devices {
             let m = &self.model;
             let paths: Vec<usize> =
@@ -314,8 +321,9 @@ impl Simulation {
     }
 
     /// The response of `io` reaches the host on a faulty path: lost if the path has lost its
-    /// connection (the host's timeout will end the command), or an error status at the path's
-    /// error rate. True when the I/O does not complete now.
+    /// connection (the host's timeout will end the command), an error status if the array
+    /// rejected it (its route ends in `Reject`: sent while the LUN was inaccessible there), or
+    /// an error status at the path's error rate. True when the I/O does not complete now.
     pub(super) fn faulty_response(&mut self, io: u32, p: usize) -> bool {
         let path = &self.model.paths[p];
         if !path.connected {
@@ -326,7 +334,8 @@ impl Simulation {
             return true;
         }
         let now = self.events.now();
-        let fails = path.errors.is_some_and(|e| e.fails(now, &mut self.fault_rng[p]));
+        let rejected = self.model.routes[self.ios.get(io).route as usize].last() == Some(&Step::Reject);
+        let fails = rejected || path.errors.is_some_and(|e| e.fails(now, &mut self.fault_rng[p]));
         if fails {
             self.command_error(io);
         }

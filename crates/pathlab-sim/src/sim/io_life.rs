@@ -6,7 +6,7 @@ use crate::model::Outage;
 use crate::observe::Completion;
 use crate::scenario::limits::MAX_LIVE_IOS;
 use crate::workload::Loop;
-use pathlab_policy::{IoDone, PathId};
+use pathlab_policy::{AluaState, IoDone, PathId};
 
 impl Simulation {
     /// A worker issues a new I/O to its device.
@@ -87,7 +87,8 @@ impl Simulation {
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
         let path = &self.model.paths[p];
-        if (!path.connected || path.errors.is_some()) && self.faulty_response(io, p) {
+        let inaccessible = path.alua == AluaState::Unavailable;
+        if (!path.connected || path.errors.is_some() || inaccessible) && self.faulty_response(io, p) {
             return;
         }
         let a = self.model.paths[p].adapter;

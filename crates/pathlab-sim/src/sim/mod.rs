@@ -12,16 +12,20 @@
 //! life on the host (issue, device queue, adapter slot, completion, reaping); `route.rs` the
 //! wire and the arrays; `contention.rs` the extent ownership protocol; `failure.rs` faults and
 //! each stack's handling of them (errors, timeouts, failover, no path; the per-I/O path only
-//! checks a path's flags); `sampling.rs` the interval rows; `result.rs` the end of the run.
+//! checks a path's flags); `shaky.rs` multipathd's shaky-path checks at its checker's ticks;
+//! `balance.rs` an array's periodic rebalancing pass; `sampling.rs` the interval rows;
+//! `result.rs` the end of the run.
 //! Time and the event queue are `engine::scheduler`; counters are `observe::Recorder`, fed one
 //! call per observation; levels (active, queued, busy) are the model objects' own gauges.
 
+mod balance;
 mod contention;
 mod failure;
 mod io_life;
 mod result;
 mod route;
 mod sampling;
+mod shaky;
 
 use crate::engine::rng::{Purpose, Stream};
 use crate::engine::scheduler::Scheduler;
@@ -90,6 +94,10 @@ enum Event {
     /// The host's checker or reconnect attempt looks at a path it failed.
     Reinstate {
         path: u32,
+    },
+    /// An array's balancer makes its periodic pass (`model::balance`).
+    Rebalance {
+        array: u32,
     },
     /// A device has waited for a path as long as its stack allows.
     GiveUp {
@@ -233,6 +241,8 @@ pub struct Simulation {
     faults: Vec<ScheduledFault>,
     /// One stream per path for the errors of flaky paths.
     fault_rng: Vec<Stream>,
+    /// Per path: multipathd's shaky-path checks (`shaky.rs`).
+    checks: Vec<shaky::PathChecks>,
     /// Per host: its pauses' own stream, and the time before which its application reaps no
     /// completion (`model::pause`).
     pause_rng: Vec<Stream>,
@@ -251,6 +261,7 @@ impl Simulation {
     pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
         let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), plan.warmup_ns == 0);
         let last_sample = rec.snapshot(&model, 0);
+        let model_paths = model.paths.len();
         let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
         let hosts = model.host_pauses.len();
         let pause_rng = (0..hosts as u64).map(|h| Stream::new(plan.seed, h, Purpose::HostPauses)).collect();
@@ -271,6 +282,7 @@ impl Simulation {
             adapter_intervals: Vec::new(),
             faults,
             fault_rng,
+            checks: vec![shaky::PathChecks::default(); model_paths],
             pause_rng,
             paused_until: vec![0; hosts],
             next_sample_at: None,
@@ -291,6 +303,11 @@ impl Simulation {
                 if first < end {
                     sim.events.at(first, Event::HostPause { host: host as u32 });
                 }
+            }
+        }
+        for (array, a) in sim.model.arrays.iter().enumerate() {
+            if let Some(b) = a.balance.filter(|b| b.period_ns < end) {
+                sim.events.at(b.period_ns, Event::Rebalance { array: array as u32 });
             }
         }
         for (index, f) in sim.faults.iter().enumerate() {
@@ -380,6 +397,7 @@ impl Simulation {
             Event::Timeout { io, .. } => self.command_error(io),
             Event::Reinstate { path } => self.checker_sees(path as usize),
             Event::GiveUp { device, episode } => self.give_up(device as usize, episode),
+            Event::Rebalance { array } => self.rebalance(array as usize),
             Event::Reissue { worker } => {
                 if self.issuing {
                     self.issue(worker as usize);

@@ -87,6 +87,8 @@ impl Simulation {
                         return;
                     }
                 }
+                // The error status goes back like any answer; `faulty_response` reads it.
+                Step::Reject => {}
             }
         }
     }
