@@ -105,7 +105,11 @@ impl Simulation {
             }
         }
         let c = self.model.backends.caches[array].as_mut().expect("a destage has a cache");
-        c.flushing = c.dirty.value() > c.low_bytes || !c.waiting.is_empty();
+        // Hysteresis: a destage only ends flushing (at the low watermark); the high watermark
+        // or a waiting write starts it.
+        if c.dirty.value() <= c.low_bytes && c.waiting.is_empty() {
+            c.flushing = false;
+        }
         self.flush(array);
     }
 
