@@ -161,6 +161,25 @@ fn writes_above_the_destage_rate_fill_the_cache_and_then_wait_for_the_disks() {
 }
 
 #[test]
+fn below_the_destage_rate_the_dirty_share_cycles_between_the_watermarks() {
+    // 100 writes a second against a destage rate of about 220: the 64 MiB cache fills to its
+    // 80% high watermark (6,554 writes, 66 s), flushes down to 60%, fills again, and so on. Both
+    // slopes are straight lines, so the dirty share averages the midpoint, 70%, less half the
+    // overshoot at the bottom: the destages in flight at the low watermark (at most 32 per
+    // disk, 1.25 MiB, 2% of the cache) still finish. No write ever waits.
+    let load = "rate = 100\narrival = \"uniform\"\nread_pct = 0";
+    let mut text = scenario(RAID5, &cache("64MiB"), load, RR1);
+    text = text.replace("duration = \"20s\"", "duration = \"120s\"").replace("warmup = \"2s\"", "warmup = \"70s\"");
+    let r = run(&text);
+    let c = &r.write_caches[0];
+    assert!(c.dirty_pct > 68.5 && c.dirty_pct < 70.5, "{}", c.dirty_pct);
+    assert_eq!(c.forced_waits, 0);
+    assert!(close(r.summary.figures.resp_max_ms, PORT_MS + 0.1, 1e-3), "{}", r.summary.figures.resp_max_ms);
+    // Every write is destaged once: over the window, the disks did four operations per write.
+    assert!(close(r.raid_groups[0].disk_ops_s, 4.0 * 100.0, 0.05), "{}", r.raid_groups[0].disk_ops_s);
+}
+
+#[test]
 fn reads_hit_the_cache_at_the_given_ratio_and_the_same_ios_hit_whatever_the_path() {
     let hit = "cache = { read_hit = 0.3 }";
     let rr1000 = "name = \"VMW_PSP_RR\"\ntype = \"iops\"\niops = 1000";
