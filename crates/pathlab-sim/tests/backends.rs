@@ -232,6 +232,12 @@ fn bad_back_end_fields_are_refused_with_their_path() {
         ("raid_group = \"rg0\"", "raid_group = \"rg9\"", "devices.0.raid_group", "its groups: rg0"),
         ("write_size = \"4MiB\"", "write_size = \"4MiB\", flush = 1", "arrays.0.cache", "unknown field `flush`"),
         (
+            "write_size = \"4MiB\"",
+            "write_size = \"1TB\"",
+            "arrays.0.cache.write_size",
+            "more than 4000000 writes of 8192",
+        ),
+        (
             "seek = \"3.4ms\"",
             "seek = \"3.4ms\", cv = 0.5",
             "arrays.0.raid_groups.0.disk.cv",
