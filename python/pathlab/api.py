@@ -250,6 +250,8 @@ class Result:
     paths = _table("paths", "Esxtop figures per path, with its ALUA state, target and errors.")
     adapters = _table("adapters", "Esxtop figures per host adapter.")
     ports = _table("ports", "Commands and busy time per array port.")
+    raid_groups = _table("raid_groups", "Disk operations, utilisation, read hits and destages per RAID group.")
+    write_caches = _table("write_caches", "Size, watermarks, mean dirty share and forced-flush waits per write cache.")
     intervals = _table("intervals", "Vdbench's interval lines.")
     path_intervals = _table("path_intervals", "Esxtop figures per path and interval.")
     device_intervals = _table("device_intervals", "Esxtop figures per device and interval.")

@@ -16,4 +16,6 @@ fn main() {
     println!("{}", serde_json::to_string(&result.summary).unwrap());
     eprintln!("replication {}", serde_json::to_string(&result.replication).unwrap());
     eprintln!("controllers {}", serde_json::to_string(&result.controllers).unwrap());
+    eprintln!("raid groups {}", serde_json::to_string(&result.raid_groups).unwrap());
+    eprintln!("write caches {}", serde_json::to_string(&result.write_caches).unwrap());
 }

@@ -54,10 +54,18 @@ def text_report(data: dict, intervals: bool) -> str:
 
 
 def _optional_sections(data: dict) -> list[str]:
-    """Controllers, replication and the host's event log, when the run has them."""
+    """Controllers, RAID groups, write caches, replication and the host's event log, when the run has them."""
     parts = []
     if data["controllers"]:
         parts += [esxtop.controllers(data), ""]
+    if data["raid_groups"]:
+        parts += [esxtop.raid_groups(data), ""]
+    for c in data["write_caches"]:
+        parts.append(f"write cache {c['array']}: {c['dirty_pct']:.1f}% dirty on average (watermarks "
+                     f"{c['high_watermark_pct']:.0f}/{c['low_watermark_pct']:.0f}), {c['forced_waits']} writes "
+                     "waited for a destage")
+    if data["write_caches"]:
+        parts.append("")
     for r in data["replication"]:
         a, b = r["arrays"]
         parts.append(

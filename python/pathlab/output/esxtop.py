@@ -64,3 +64,9 @@ def ports(data: dict[str, Any]) -> str:
 
 def controllers(data: dict[str, Any]) -> str:
     return _stations("CONTROLLER", data["controllers"])
+
+
+def raid_groups(data: dict[str, Any]) -> str:
+    """Each RAID group's disks together: operations per second and mean %BUSY."""
+    groups = [{"name": g["name"], "cmds_s": g["disk_ops_s"], "util_pct": g["util_pct"]} for g in data["raid_groups"]]
+    return _stations("RAID GROUP", groups)

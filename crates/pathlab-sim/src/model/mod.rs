@@ -11,6 +11,7 @@
 //! handling (timeouts, retries, reinstatement, no-path behaviour); `balance` an array's own
 //! moves of LUN ownership between its controllers.
 
+pub mod backend;
 pub mod balance;
 mod build;
 pub mod contention;
@@ -25,6 +26,7 @@ pub use build::{build_model, paths_matching};
 
 use crate::engine::level::Level;
 use crate::engine::TimeNs;
+use backend::Backends;
 use contention::Contention;
 use fault::ErrorProfile;
 use pathlab_policy::{AluaState, HostView, PathSelector, PolicyConfig};
@@ -150,6 +152,9 @@ pub enum Step {
     Serve(u32),
     /// Pure latency: an internal link, cache.
     Delay(TimeNs),
+    /// The LUN's RAID group (`model::backend`): the read cache or the disks for a read, the
+    /// write cache or the disks for a write.
+    Backend(u32),
     /// Get ownership of the written extent at side `side` of replication `group`.
     Acquire { group: u32, side: u8 },
     /// Send the write to the peer and wait for its acknowledgement.
@@ -221,6 +226,8 @@ pub struct Device {
     pub owners: Vec<(usize, usize)>,
     /// Its replication group, if it lives on two arrays.
     pub replication: Option<usize>,
+    /// The RAID group holding the LUN (`model::backend`); `None`: cache-served.
+    pub raid_group: Option<usize>,
 }
 
 /// A device's state with respect to having no usable path.
@@ -269,6 +276,8 @@ pub struct Model {
     /// Each distinct route's id in `routes`, so that paths share routes without a search.
     pub route_ids: std::collections::HashMap<Vec<Step>, u32>,
     pub replications: Vec<Replication>,
+    /// RAID groups and write caches; their disks are stations.
+    pub backends: Backends,
 }
 
 impl Model {
@@ -326,8 +335,10 @@ impl Model {
             }
         }
         let cache = if is_write { array.write_latency_ns } else { array.read_latency_ns };
-        if cache > 0 {
-            steps.push(Step::Delay(cache));
+        match device.raid_group {
+            Some(g) => steps.push(Step::Backend(g as u32)),
+            None if cache > 0 => steps.push(Step::Delay(cache)),
+            None => {}
         }
         if let (true, Some(g)) = (is_write, device.replication) {
             let r = &self.replications[g];

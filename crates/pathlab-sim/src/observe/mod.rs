@@ -130,6 +130,8 @@ pub struct Snapshot {
     pub adapter_queued_area: Vec<u128>,
     pub station_commands: Vec<u64>,
     pub station_busy_area: Vec<u128>,
+    /// Dirty bytes of each array's write cache, integrated (zero without one).
+    pub cache_dirty_area: Vec<u128>,
 }
 
 /// Where the I/Os of a run went: each issued I/O completes or fails exactly once.
@@ -282,6 +284,12 @@ impl Recorder {
             adapter_queued_area: model.adapters.iter().map(|a| a.queued.area_at(now)).collect(),
             station_commands: model.stations.iter().map(|s| s.commands).collect(),
             station_busy_area: model.stations.iter().map(|s| s.busy.area_at(now)).collect(),
+            cache_dirty_area: model
+                .backends
+                .caches
+                .iter()
+                .map(|c| c.as_ref().map_or(0, |c| c.dirty.area_at(now)))
+                .collect(),
         }
     }
 }

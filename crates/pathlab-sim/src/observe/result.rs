@@ -184,6 +184,38 @@ pub struct StationResult {
     pub util_pct: f64,
 }
 
+/// A RAID group over the window: its disks' operations and how busy they were; and over the
+/// whole run, where its reads were served and how much it destaged.
+#[derive(Debug, Clone, Serialize)]
+pub struct RaidGroupResult {
+    /// `array/group`.
+    pub name: String,
+    pub level: String,
+    pub disks: u32,
+    /// Disk operations per second, every disk of the group together.
+    pub disk_ops_s: f64,
+    /// Mean utilisation of its disks, in percent.
+    pub util_pct: f64,
+    pub read_hits: u64,
+    pub read_misses: u64,
+    /// Destage requests finished (each one costs the RAID write penalty).
+    pub destages: u64,
+    /// Each disk's operations per second and utilisation (`array/group/diskN`).
+    pub per_disk: Vec<StationResult>,
+}
+
+/// An array's write cache: its size, watermarks, mean dirty share over the window, and the
+/// writes that had to wait for room over the whole run (forced flushing).
+#[derive(Debug, Clone, Serialize)]
+pub struct WriteCacheResult {
+    pub array: String,
+    pub size_bytes: u64,
+    pub high_watermark_pct: f64,
+    pub low_watermark_pct: f64,
+    pub dirty_pct: f64,
+    pub forced_waits: u64,
+}
+
 /// Writes replicated between two arrays and, with contention, how often extents changed hands.
 #[derive(Debug, Clone, Serialize)]
 pub struct ReplicationResult {
@@ -266,6 +298,8 @@ pub struct RunResult {
     pub ports: Vec<StationResult>,
     pub controllers: Vec<StationResult>,
     pub replication: Vec<ReplicationResult>,
+    pub raid_groups: Vec<RaidGroupResult>,
+    pub write_caches: Vec<WriteCacheResult>,
     pub intervals: Vec<IntervalRow>,
     pub device_intervals: Vec<ObjectIntervalRow>,
     pub path_intervals: Vec<ObjectIntervalRow>,

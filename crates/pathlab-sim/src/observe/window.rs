@@ -61,6 +61,11 @@ impl<'a> Window<'a> {
         (commands / self.seconds.max(f64::MIN_POSITIVE), busy)
     }
 
+    /// Mean dirty bytes of array `i`'s write cache.
+    pub fn cache_dirty(&self, i: usize) -> f64 {
+        self.level(&self.start.cache_dirty_area, &self.end.cache_dirty_area, i)
+    }
+
     /// Commands in error over the window, counted on the paths.
     pub fn errors(&self) -> u64 {
         self.end.paths.iter().zip(&self.start.paths).map(|(e, s)| e.errors - s.errors).sum()

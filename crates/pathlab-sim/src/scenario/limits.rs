@@ -41,6 +41,7 @@ pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
             return Err((format!("workloads.{i}.rate"), format!("{rate}: at most {MAX_RATE} I/Os per second")));
         }
     }
+    dirty_records(spec)?;
     let run = &spec.run;
     let end = run.warmup.0 + run.duration.0;
     if run.interval.0 > 0 {
@@ -63,6 +64,35 @@ pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
 }
 
 /// Settings that are legal but probably not what was meant: one line each, for stderr.
+/// Writes a write cache may hold at once (`model::backend`: one record of 24 bytes each, so
+/// about 100 MB): its size over the smallest write any workload makes.
+pub const MAX_DIRTY_RECORDS: u64 = 4_000_000;
+
+fn dirty_records(spec: &ScenarioSpec) -> Result<(), FieldError> {
+    let smallest = spec
+        .workloads
+        .iter()
+        .flat_map(|w| match (&w.block_size, &w.bssplit) {
+            (_, Some(split)) => split.iter().map(|s| s.0 .0).collect(),
+            (Some(b), None) => vec![b.0],
+            (None, None) => vec![8192],
+        })
+        .filter(|&b| b > 0)
+        .min()
+        .unwrap_or(8192);
+    for (i, a) in spec.arrays.iter().enumerate() {
+        let Some(size) = a.cache.as_ref().and_then(|c| c.write_size) else { continue };
+        if size.0 / smallest > MAX_DIRTY_RECORDS {
+            let most = MAX_DIRTY_RECORDS * smallest;
+            return Err((
+                format!("arrays.{i}.cache.write_size"),
+                format!("holds more than {MAX_DIRTY_RECORDS} writes of {smallest} bytes: at most {most} bytes"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn warnings(spec: &ScenarioSpec) -> Vec<(String, String)> {
     let end = spec.run.warmup.0 + spec.run.duration.0;
     let mut out: Vec<(String, String)> = spec

@@ -215,6 +215,14 @@ pub struct ArraySpec {
     /// `[arrays.balance]`: the array moves LUN ownership between its controllers by itself.
     #[serde(default)]
     pub balance: Option<BalanceSpec>,
+    /// `[[arrays.raid_groups]]`: disk back ends. A device that names one is served by its disks
+    /// on a read miss and on destage; the others stay cache-served (`read_latency`,
+    /// `write_latency`).
+    #[serde(default)]
+    pub raid_groups: Vec<RaidGroupSpec>,
+    /// `[arrays.cache]`: read hit ratio and write cache of the RAID groups' devices.
+    #[serde(default)]
+    pub cache: Option<CacheSpec>,
 }
 
 fn non_owner_default() -> pathlab_policy::AluaState {
@@ -253,6 +261,108 @@ fn default_balance_period() -> DurationNs {
 
 fn default_balance_moves() -> u32 {
     8
+}
+
+/// A RAID group: `disks` identical disks in `level`, data laid out in stripe elements.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaidGroupSpec {
+    pub name: String,
+    pub level: RaidLevel,
+    pub disks: u32,
+    /// Bytes of a LUN on one disk before the next disk takes over. FLARE's default (and only
+    /// Navisphere choice) is 128 blocks, 64 KiB (EMC CLARiiON Best Practices for Performance
+    /// and Availability, R28-R30: "stripe element size").
+    #[serde(default = "default_stripe_element")]
+    pub stripe_element: Bytes,
+    pub disk: DiskSpec,
+    /// Fraction of reads served from the read cache, from 0 to 1; left out, the array's
+    /// `cache.read_hit`.
+    #[serde(default)]
+    pub read_hit: Option<f64>,
+}
+
+fn default_stripe_element() -> Bytes {
+    Bytes(64 * 1024)
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum RaidLevel {
+    /// Rotating single parity: a small write reads and writes data and parity (4 disk ops).
+    #[default]
+    Raid5,
+    /// Rotating double parity (P and Q): a small write costs 6 disk ops over 3 disks.
+    Raid6,
+    /// Mirrored pairs, striped: a write goes to both sides of its pair.
+    Raid10,
+}
+
+/// A disk drive from its datasheet: average seek, spindle speed, sustained media rate.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiskSpec {
+    /// Average seek of a read (the datasheet's "average seek, read").
+    pub seek: DurationNs,
+    /// Average seek of a write (write settling is longer); left out, `seek`.
+    #[serde(default)]
+    pub write_seek: Option<DurationNs>,
+    /// Spindle speed: the rotational latency is uniform over one revolution (60 / rpm).
+    pub rpm: u32,
+    /// Sustained media transfer rate.
+    pub transfer_rate: BytesPerSec,
+    /// How seek times spread about their mean; left out, every seek takes the average.
+    #[serde(default)]
+    pub seek_distribution: Distribution,
+    /// Coefficient of variation of the seek, for `lognormal` only.
+    #[serde(default)]
+    pub cv: Option<f64>,
+}
+
+/// The array's cache in front of its RAID groups (FLARE: read cache per SP, one mirrored write
+/// cache with high and low watermarks).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CacheSpec {
+    /// Fraction of reads served from cache, from 0 to 1 (decided by each read's own draw).
+    #[serde(default)]
+    pub read_hit: f64,
+    /// Write cache size; left out, writes go through to the disks (write cache disabled).
+    #[serde(default)]
+    pub write_size: Option<Bytes>,
+    /// Writes larger than this bypass the write cache. FLARE's default write-aside size is 2048
+    /// blocks, 1 MiB (EMC CLARiiON Best Practices for Performance and Availability, R28-R30).
+    #[serde(default = "default_write_aside")]
+    pub write_aside: Bytes,
+    /// Destage requests the array keeps in flight per disk of a group while it flushes. Not
+    /// published for FLARE: pathlab's choice, deep enough that every disk always has flushing
+    /// work (the destage rate is then the disks' rate, whatever the depth), shallow enough that
+    /// a read miss queues behind a few destage operations only.
+    #[serde(default = "default_destage_depth")]
+    pub destage_depth: u32,
+    /// Dirty share of the write cache, in percent, at which the array starts flushing to the
+    /// disks. FLARE's default is 80 (EMC CLARiiON Best Practices, R30: "80% high watermark").
+    #[serde(default = "default_high_watermark")]
+    pub high_watermark: f64,
+    /// Dirty share at which flushing stops; FLARE's default 60.
+    #[serde(default = "default_low_watermark")]
+    pub low_watermark: f64,
+}
+
+fn default_destage_depth() -> u32 {
+    4
+}
+
+fn default_write_aside() -> Bytes {
+    Bytes(1 << 20)
+}
+
+fn default_high_watermark() -> f64 {
+    80.0
+}
+
+fn default_low_watermark() -> f64 {
+    60.0
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -339,6 +449,9 @@ pub struct DeviceSpec {
     /// Left out, `[host]`. A LUN several hosts share is one device per host, same array and LUN.
     #[serde(default)]
     pub host: Option<String>,
+    /// The RAID group of its array that holds the LUN; left out, the LUN is cache-served.
+    #[serde(default)]
+    pub raid_group: Option<String>,
 }
 
 fn default_device_queue_depth() -> u32 {

@@ -18,6 +18,7 @@
 //! Time and the event queue are `engine::scheduler`; counters are `observe::Recorder`, fed one
 //! call per observation; levels (active, queued, busy) are the model objects' own gauges.
 
+mod backend;
 mod balance;
 mod contention;
 mod failure;
@@ -56,7 +57,8 @@ enum Event {
         io: u32,
         attempt: u32,
     },
-    /// A station (port, controller) finished serving an I/O.
+    /// A station (port, controller, disk) finished serving an I/O (a disk: an operation of a
+    /// back-end request, whose id `io` then holds).
     StationDone {
         station: u32,
         io: u32,
@@ -228,6 +230,8 @@ pub struct Simulation {
     plan: RunPlan,
     events: Scheduler<Event>,
     ios: Slab<Io>,
+    /// Requests on RAID groups' disks (`model::backend`), by the id their disk work carries.
+    requests: Slab<crate::model::backend::Request>,
     next_attempt: u32,
     issuing: bool,
     rec: Recorder,
@@ -270,6 +274,7 @@ impl Simulation {
             workers,
             events: Scheduler::default(),
             ios: Slab::default(),
+            requests: Slab::default(),
             next_attempt: 0,
             issuing: true,
             rec,

@@ -3,7 +3,8 @@
 use super::{RunError, Simulation};
 use crate::engine::TimeNs;
 use crate::observe::result::{
-    Accounting, AdapterResult, DeviceResult, PathResult, ReplicationResult, RunResult, StationResult, Summary,
+    Accounting, AdapterResult, DeviceResult, PathResult, RaidGroupResult, ReplicationResult, RunResult, StationResult,
+    Summary, WriteCacheResult,
 };
 use crate::observe::window::Window;
 use hdrhistogram::Histogram;
@@ -108,6 +109,43 @@ impl Simulation {
         };
         let ports = m.ports.iter().map(|p| station(p.station)).collect();
         let controllers = m.controllers.iter().filter_map(|c| c.station).map(station).collect();
+        let raid_groups = m
+            .backends
+            .groups
+            .iter()
+            .map(|g| {
+                let per_disk: Vec<StationResult> = (0..g.disks as u8).map(|d| station(g.station(d))).collect();
+                RaidGroupResult {
+                    name: g.name.clone(),
+                    level: format!("{:?}", g.level).to_lowercase(),
+                    disks: g.disks,
+                    disk_ops_s: per_disk.iter().map(|d| d.cmds_s).sum(),
+                    util_pct: per_disk.iter().map(|d| d.util_pct).sum::<f64>() / f64::from(g.disks),
+                    read_hits: g.read_hits,
+                    read_misses: g.read_misses,
+                    destages: g.destages,
+                    per_disk,
+                }
+            })
+            .collect();
+        let write_caches = m
+            .backends
+            .caches
+            .iter()
+            .enumerate()
+            .filter_map(|(a, c)| c.as_ref().map(|c| (a, c)))
+            .map(|(a, c)| {
+                let pct = |bytes: f64| 100.0 * bytes / c.capacity_bytes as f64;
+                WriteCacheResult {
+                    array: m.arrays[a].name.clone(),
+                    size_bytes: c.capacity_bytes,
+                    high_watermark_pct: pct(c.high_bytes as f64),
+                    low_watermark_pct: pct(c.low_bytes as f64),
+                    dirty_pct: pct(window.cache_dirty(a)),
+                    forced_waits: c.forced,
+                }
+            })
+            .collect();
         let replication = m
             .replications
             .iter()
@@ -133,6 +171,8 @@ impl Simulation {
             ports,
             controllers,
             replication,
+            raid_groups,
+            write_caches,
             intervals: self.intervals.clone(),
             device_intervals: self.device_intervals.clone(),
             path_intervals: self.path_intervals.clone(),

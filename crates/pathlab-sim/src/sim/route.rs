@@ -59,15 +59,10 @@ impl Simulation {
             match step {
                 Step::Serve(st) => {
                     let st = st as usize;
-                    let station = &mut self.model.stations[st];
-                    let service = station.service.sample_ns(bytes, stage_quantile(key, stage));
-                    if station.busy.value() < u64::from(station.servers) {
-                        self.start_service(st, io, attempt, service);
-                    } else {
-                        station.queue.push_back((io, attempt, service));
-                    }
-                    return;
+                    let service = self.model.stations[st].service.sample_ns(bytes, stage_quantile(key, stage));
+                    return self.enter_station(st, io, attempt, service);
                 }
+                Step::Backend(group) => return self.backend(io, attempt, group),
                 Step::Delay(ns) => {
                     self.events.after_fixed(ns, Event::StepDone { io, attempt });
                     return;
@@ -93,6 +88,16 @@ impl Simulation {
         }
     }
 
+    /// Work reaches a station: served at once by a free server, or queued.
+    pub(super) fn enter_station(&mut self, st: usize, io: u32, attempt: u32, service_ns: TimeNs) {
+        let station = &mut self.model.stations[st];
+        if station.busy.value() < u64::from(station.servers) {
+            self.start_service(st, io, attempt, service_ns);
+        } else {
+            station.queue.push_back((io, attempt, service_ns));
+        }
+    }
+
     pub(super) fn start_service(&mut self, st: usize, io: u32, attempt: u32, service_ns: TimeNs) {
         let station = &mut self.model.stations[st];
         station.busy.add(self.events.now(), 1);
@@ -106,7 +111,10 @@ impl Simulation {
         if let Some((next, next_attempt, service)) = self.model.stations[st].queue.pop_front() {
             self.start_service(st, next, next_attempt, service);
         }
-        if self.current(io, attempt) {
+        if self.model.backends.is_disk(st) {
+            // A disk's work is an operation of a back-end request (`io` is the request).
+            self.disk_op_done(io);
+        } else if self.current(io, attempt) {
             self.advance(io, attempt);
         }
     }
