@@ -33,6 +33,7 @@
 //!   current path whatever it holds, so iops=1000 still puts a whole queue on one port at a time
 //!   (CALIBRATION.md C1, 38,335 I/O/s, one port's capacity); with iops=1 and every path equally
 //!   loaded (C1: 128 outstanding over 8 equal paths) it is the plain rotation.
+//!
 //! Read against: Chad Sakac (EMC, 2009, vSphere 4.0) "RR is literally round robin … no treatment
 //! for varying degrees of congestion" (comment on Vaughn Stewart's "vSphere introduces the
 //! plug-n-play SAN"); the C2 table, ten years later, cannot come from a rotation blind to pending
