@@ -34,9 +34,12 @@ def test_vmax_host_at_iops_1000_is_told_to_set_iops_1_for_about_four_times_the_r
 
 def test_activecluster_host_on_all_paths_is_told_to_leave_the_remote_paths(scenarios) -> None:
     out = advise(str(scenarios / "c2-activecluster-distance.toml"), "--variant", "rr_all_paths")
-    assert any("slow paths carry 50% of its I/O at higher latency" in f["title"] for f in out["findings"])
+    # Round robin passes over paths still holding commands (nmp/round_robin.rs), so the remote
+    # paths carry (5 x 285 + 5 x 228) / 8,270 = 31% of the I/O, not a strict rotation's 50%.
+    assert any("slow paths carry 31% of its I/O at higher latency" in f["title"] for f in out["findings"])
     best = next(c for c in out["candidates"] if c["commands"])
     assert best["label"] == "round robin, latency"
-    # Back to the preferred array's 13,500 (CALIBRATION.md C2) from the 6,600 of the rotation.
+    # Back to the preferred array's 13,500 (CALIBRATION.md C2) from the all-paths 8,500: a gain
+    # of 1.59 published.
     assert abs(best["figures"]["iops"][0] / 13_500 - 1) < 0.10
-    assert best["gain"] > 1.8
+    assert abs(best["gain"] / (13_500 / 8_500) - 1) < 0.10, best["gain"]

@@ -81,5 +81,8 @@ def test_own_policy_moves_load_off_a_path_that_slows_down_within_a_second() -> N
     # Finer: in 50 ms intervals, below 1% from the second one on (within 100 ms).
     fine = share_after_congestion("gated_least_load", "50ms")
     assert fine[0] < 0.1 and max(fine[1:]) < 0.01, fine
-    # Round robin keeps sending the congested path its quarter.
-    assert min(share_after_congestion("rr_iops1")) > 0.24
+    # Round robin passes over the congested path while it holds more commands than the others
+    # (nmp/round_robin.rs), but never leaves it: it still takes its turn whenever every path
+    # holds as many, about 9% of the I/O against our 1% (a strict rotation would give it 25%).
+    rr = share_after_congestion("rr_iops1")
+    assert 0.05 < min(rr) and max(rr) < 0.15, rr

@@ -193,6 +193,10 @@ pub trait PathSelector: Send {
     /// The fabric marked the path marginal (a Fibre Channel FPIN link-integrity notification),
     /// or no longer. Stacks that do not act on FPIN keep this default and ignore it.
     fn set_marginal(&mut self, _path: PathId, _marginal: bool) {}
+    /// The stack has claimed the device, named `device`, with every path added so far. ESXi's
+    /// round robin starts on a path that depends on the device (`nmp/round_robin.rs`); policies
+    /// that start where their path order does keep this default.
+    fn claimed(&mut self, _device: &str) {}
     /// The path for the next I/O; `None` when no path is usable.
     fn select_path(&mut self, io: &IoDesc, now_ns: TimeNs, host: &dyn HostView) -> Option<PathId>;
     /// The I/O was issued on `path` (called right after `select_path`).

@@ -807,6 +807,9 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         };
         m.devices[p.device].policy.add_path(&desc);
     }
+    for d in &mut m.devices {
+        d.policy.claimed(&d.name);
+    }
     Ok(m)
 }
 
