@@ -82,8 +82,8 @@ impl LinuxClaim {
     }
 
     /// Every setting in force for a device under `config`, with its origin: the multipath.conf
-    /// attributes for a dm-multipath device, the iopolicy for a native NVMe one, and for any
-    /// other what a default Linux host's multipathd would set.
+    /// attributes (a dm-multipath device's own; for any other device what a default Linux
+    /// host's multipathd would set), and the iopolicy of a native NVMe device.
     pub fn settings(&self, config: &PolicyConfig, given: &[String]) -> Vec<Setting> {
         let origin = |key: &str, claimed: &'static str| {
             if given.iter().any(|g| g == key) {
@@ -93,16 +93,12 @@ impl LinuxClaim {
             }
         };
         let m = &self.multipath;
-        if let PolicyConfig::Nvme(c) = config {
-            let claimed = self.nvme_rule.map_or("nvme_core.iopolicy", |r| r.file);
-            return vec![Setting { name: "iopolicy", value: word(&c.iopolicy), origin: origin("iopolicy", claimed) }];
-        }
         let (selector, grouping, failback, no_path_retry) = match config {
             PolicyConfig::DmMultipath(c) => (c.selector, c.path_grouping_policy, c.failback, c.no_path_retry),
             _ => (m.selector.value, m.pgpolicy.value, m.failback.value, m.no_path_retry.value),
         };
         let fixed = |name, value: &str, origin| Setting { name, value: value.to_string(), origin };
-        vec![
+        let mut settings = vec![
             Setting {
                 name: "path_selector",
                 value: format!("{} 0", word(&selector)),
@@ -125,7 +121,12 @@ impl LinuxClaim {
             fixed("path_checker", m.checker.value, m.checker.origin),
             fixed("rr_weight", hwtable::DEFAULT_RR_WEIGHT, hwtable::FROM_DEFAULT),
             fixed("rr_min_io_rq", &hwtable::DEFAULT_MINIO_RQ.to_string(), hwtable::FROM_DEFAULT),
-        ]
+        ];
+        if let PolicyConfig::Nvme(c) = config {
+            let claimed = self.nvme_rule.map_or("nvme_core.iopolicy", |r| r.file);
+            settings.push(Setting { name: "iopolicy", value: word(&c.iopolicy), origin: origin("iopolicy", claimed) });
+        }
+        settings
     }
 }
 
@@ -176,9 +177,7 @@ mod tests {
         netapp.fill(&mut nvme, &[]);
         assert_eq!(nvme, PolicyConfig::Nvme(pathlab_policy::NvmeConfig { iopolicy: NvmeIoPolicy::QueueDepth }));
         let settings = netapp.settings(&nvme, &[]);
-        assert_eq!(
-            settings[0],
-            Setting { name: "iopolicy", value: "queue-depth".into(), origin: "71-nvmf-netapp.rules" }
-        );
+        let iopolicy = Setting { name: "iopolicy", value: "queue-depth".into(), origin: "71-nvmf-netapp.rules" };
+        assert_eq!(settings.last(), Some(&iopolicy));
     }
 }
