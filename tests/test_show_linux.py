@@ -232,3 +232,47 @@ def test_sizes_print_as_snprint_size() -> None:
     assert multipath.size_text(1 << 31) == "1.0T"
     assert multipath.size_text(54 << 31) == "54T"
     assert multipath.size_text(3 << 11) == "3.0M"
+
+
+def test_a_scenario_naming_only_the_array_shows_what_the_hwtable_gives_a_default_host(scenarios: Path) -> None:
+    """C1 names only EMC SYMMETRIX (its policy is ESXi's): a Linux host's multipath-tools 0.14.3
+    would make one multibus group (hwtable.c `.pgpolicy = MULTIBUS`) of const-priority paths
+    (no ALUA), service-time 0, queueing (`.no_path_retry = 6`) and no hardware handler."""
+    text = show(scenarios / "c1-vmax-1lun.toml")
+    assert text.splitlines()[:4] == [
+        "mpatha (360000970000197900123533030303031) dm-0 EMC,SYMMETRIX",
+        "size=100G features='1 queue_if_no_path' hwhandler='0' wp=rw",
+        "`-+- policy='service-time 0' prio=1 status=active",
+        "  |- 0:0:0:1 sda 8:0   active ready running",
+    ]
+    assert len(text.splitlines()) == 3 + 8
+    # The CX4 in PNR mode (no ALUA): scsi_dh_emc, the emc prioritizer (4 on the owning SP's
+    # paths, 1 on the other's), grouped by priority, queueing for 300 s / 5 s = 60 checks.
+    assert show(scenarios / CX4, "--set", "arrays.0.tpgs=false").splitlines()[:6] == [
+        "mpatha (36006016000000000000000000000a001) dm-0 DGC,VRAID",
+        "size=100G features='1 queue_if_no_path' hwhandler='1 emc' wp=rw",
+        "|-+- policy='service-time 0' prio=4 status=active",
+        "| |- 0:0:0:1 sda 8:0    active ready running",
+        "| `- 1:0:0:1 sdq 65:0   active ready running",
+        "`-+- policy='service-time 0' prio=1 status=enabled",
+    ]
+    # An array with no entry and no ALUA: defaults.h's failover grouping, one path per group.
+    four = show(scenarios / "four-paths-one-slow.toml").splitlines()
+    assert four[1] == "size=100G features='0' hwhandler='0' wp=rw"
+    assert four[2:5] == ["|-+- policy='service-time 0' prio=1 status=active", "| `- 0:0:0:1 sda 8:0   active ready running",
+                         "|-+- policy='service-time 0' prio=1 status=enabled"]
+
+
+def test_describe_names_each_setting_and_where_it_came_from(scenarios: Path) -> None:
+    """`describe`: the CX4 under `policy = { name = "dm-multipath" }` with failback given."""
+    pol = '{ name = "dm-multipath", failback = "manual" }'
+    desc = Scenario.load(scenarios / CX4, set=[f"policy={pol}", f"devices.*.policy={pol}"]).describe()
+    facts = desc["linux"]["devices"][0]
+    assert facts["hwtable"] == ["DGC CLARiiON CX/AX / VNX and Unity"]
+    settings = {s["name"]: (s["value"], s["origin"]) for s in facts["settings"]}
+    assert settings["failback"] == ("manual", "scenario")
+    assert settings["no_path_retry"] == ("60", "storage device configuration")
+    assert settings["path_grouping_policy"] == ("group_by_prio", "storage device autodetected")
+    assert settings["path_selector"] == ("service-time 0", "multipath internal")
+    assert settings["hardware_handler"] == ("1 alua", "retained by kernel driver")
+    assert settings["path_checker"] == ("emc_clariion", "storage device configuration")
