@@ -53,13 +53,13 @@ def rates_from_iostat(table: pd.DataFrame) -> pd.DataFrame:
 CONF_KEYS = ("failback", "no_path_retry")
 
 
-def hwtable_sets(vendor: str, product: str, tpgs: bool) -> set[str]:
-    """The attributes multipath-tools' built-in hardware table sets for the array."""
+def hwtable_sets(vendor: str, product: str, tpgs: bool) -> dict[str, str]:
+    """The attributes multipath-tools' built-in hardware table sets for the array, and their values."""
     import json
 
     from pathlab import _core
 
-    return {s["name"] for s in json.loads(_core.linux_claim(vendor, product, tpgs))["settings"]
+    return {s["name"]: s["value"] for s in json.loads(_core.linux_claim(vendor, product, tpgs))["settings"]
             if s["origin"] == "storage device configuration"}
 
 
@@ -221,10 +221,10 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         grouping = "group_by_prio" if len(group_numbers) > 1 and len({p.group_prio for p in mine}) > 1 else \
             ("failover" if len(group_numbers) == len(mine) > 1 else "multibus")
         policy: dict[str, Any] = {"name": "dm-multipath", "selector": selector, "path_grouping_policy": grouping}
-        # Queueing the capture shows is the hwtable's no_path_retry where the table sets one
-        # (the scenario's claim gives it, with its number of retries).
-        if "queue_if_no_path" in str(m.features) and "no_path_retry" not in hwtable_sets(
-                str(m.vendor).strip(), str(m.product).strip(), alua):
+        # Queueing the capture shows is the hwtable's number of retries where the table sets one
+        # (the claim gives it; -ll cannot tell N retries from queue).
+        table_retries = hwtable_sets(str(m.vendor).strip(), str(m.product).strip(), alua).get("no_path_retry", "")
+        if "queue_if_no_path" in str(m.features) and not table_retries.isdigit():
             policy["no_path_retry"] = "queue"
         from_conf = conf_settings(c.conf, str(m.wwid), str(m.vendor).strip(), str(m.product).strip(), alua)
         for key, (value, _) in from_conf.items():
