@@ -442,3 +442,101 @@ mod tests {
         );
     }
 }
+
+/// Checks the table against multipath-tools' own source: `MULTIPATH_TOOLS_HWTABLE=path/to/
+/// hwtable.c cargo test -p pathlab-sim -- --ignored hwtable_agrees`. Every entry here must be
+/// an entry of `default_hw` with the same vendor and product, and set the same values of the
+/// attributes modelled here (and no other of them: a `selector` or `hwhandler` there fails).
+#[cfg(test)]
+mod source_check {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// `default_hw`'s entries as `.field` → value text, from the `{` … `},` blocks.
+    fn entries(source: &str) -> Vec<BTreeMap<String, String>> {
+        let body = &source[source.find("default_hw[]").expect("default_hw")..];
+        let mut out = Vec::new();
+        let mut current: Option<BTreeMap<String, String>> = None;
+        for line in body.lines().map(str::trim) {
+            if line == "{" {
+                current = Some(BTreeMap::new());
+            } else if line.starts_with("},") || line == "}" {
+                out.extend(current.take());
+            } else if let (Some(entry), Some(rest)) = (current.as_mut(), line.strip_prefix('.')) {
+                if let Some((key, value)) = rest.split_once('=') {
+                    entry.insert(
+                        key.trim().to_string(),
+                        value.trim().trim_end_matches(',').trim_matches('"').to_string(),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    fn c_value(e: &HwEntry, key: &str) -> Option<String> {
+        let grouping = |g: PathGrouping| match g {
+            PathGrouping::Failover => "FAILOVER",
+            PathGrouping::Multibus => "MULTIBUS",
+            PathGrouping::GroupByPrio => "GROUP_BY_PRIO",
+        };
+        Some(match key {
+            "pgpolicy" => grouping(e.pgpolicy?).to_string(),
+            "pgfailback" => match e.failback? {
+                Failback::Immediate => "-FAILBACK_IMMEDIATE".to_string(),
+                Failback::Manual => "-FAILBACK_MANUAL".to_string(),
+                Failback::Followover => "-FAILBACK_FOLLOWOVER".to_string(),
+                Failback::AfterSeconds(s) => s.to_string(),
+            },
+            "no_path_retry" => match e.no_path_retry? {
+                NoPathRetry::Queue => "NO_PATH_RETRY_QUEUE".to_string(),
+                NoPathRetry::Fail => "NO_PATH_RETRY_FAIL".to_string(),
+                NoPathRetry::Retries(n) => n.to_string(),
+            },
+            "prio_name" => format!("PRIO_{}", e.prio?.name().to_uppercase()),
+            "checker_name" => e.checker?.to_uppercase(),
+            "features" => e.features?.to_string(),
+            "detect_prio" => if e.detect_prio? { "DETECT_PRIO_ON" } else { "DETECT_PRIO_OFF" }.to_string(),
+            "detect_checker" => if e.detect_checker? { "DETECT_CHECKER_ON" } else { "DETECT_CHECKER_OFF" }.to_string(),
+            _ => return None,
+        })
+    }
+
+    #[test]
+    #[ignore = "needs multipath-tools' hwtable.c: MULTIPATH_TOOLS_HWTABLE"]
+    fn hwtable_agrees_with_the_source() {
+        let path = std::env::var("MULTIPATH_TOOLS_HWTABLE").expect("MULTIPATH_TOOLS_HWTABLE");
+        let source = std::fs::read_to_string(path).unwrap();
+        let table = entries(&source);
+        const MODELLED: &[&str] = &[
+            "pgpolicy",
+            "pgfailback",
+            "no_path_retry",
+            "prio_name",
+            "checker_name",
+            "features",
+            "detect_prio",
+            "detect_checker",
+            "selector",
+            "hwhandler",
+            "prio_args",
+            "rr_weight",
+            "minio_rq",
+        ];
+        for e in HWTABLE {
+            let found = table
+                .iter()
+                .find(|t| {
+                    t.get("vendor").map(String::as_str) == Some(e.vendor.0)
+                        && t.get("product").map(String::as_str) == Some(e.product.0)
+                })
+                .unwrap_or_else(|| panic!("{} {} is not in the source", e.vendor.0, e.product.0));
+            for key in MODELLED {
+                // (300 / DEFAULT_CHECKINT) is written as the expression.
+                let theirs =
+                    found.get(*key).map(|v| if v == "(300 / DEFAULT_CHECKINT)" { "60".to_string() } else { v.clone() });
+                assert_eq!(c_value(e, key), theirs, "{} {}: .{key}", e.vendor.0, e.product.0);
+            }
+        }
+    }
+}
