@@ -101,16 +101,14 @@ fn nvme_takes_the_vendors_udev_iopolicy_unless_the_scenario_sets_one() {
     assert!(iopolicy(C2, "{ name = \"nvme\" }").iter().all(|&p| p == NvmeIoPolicy::Numa));
 }
 
-/// serde reads a policy table whole (its `name` picks the type), so a bad value is named by the
-/// table; an unknown field by the table and the field (`policy.type`).
 #[test]
-fn a_bad_value_in_a_policy_table_names_the_table_and_what_is_allowed() {
+fn a_bad_value_in_a_policy_table_names_its_field_and_what_is_allowed() {
     let sets = [(
         "policy".to_string(),
         pathlab_sim::scenario::parse_override_value("{ name = \"dm-multipath\", failback = \"sometimes\" }"),
     )];
     let e = run::load(CX4, "t.toml", None, &sets, None).unwrap_err().to_string();
-    assert_eq!(e, "t.toml: policy: unknown failback \"sometimes\": manual, immediate, followover or seconds");
+    assert_eq!(e, "t.toml: policy.failback: unknown failback \"sometimes\": manual, immediate, followover or seconds");
     let sets = [(
         "policy".to_string(),
         pathlab_sim::scenario::parse_override_value("{ name = \"dm-multipath\", prio = \"emc\" }"),

@@ -289,12 +289,30 @@ pub struct PolicySetting {
 
 impl<'de> Deserialize<'de> for PolicySetting {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
         let value = toml::Value::deserialize(deserializer)?;
-        let given = match &value {
+        let given: Vec<String> = match &value {
             toml::Value::Table(t) => t.keys().filter(|k| *k != "name").cloned().collect(),
             _ => Vec::new(),
         };
-        Ok(PolicySetting { config: typed(value)?, given })
+        let config = typed::<PolicyConfig, serde::de::value::Error>(value.clone()).map_err(|e| {
+            // serde reads the table whole (its `name` picks the type) and loses the field of a
+            // bad value: it is the given field whose text the message quotes.
+            let message = e.to_string();
+            let quoted = |k: &String| match value.get(k) {
+                Some(toml::Value::String(v)) => {
+                    message.contains(&format!("`{v}`")) || message.contains(&format!("\"{v}\""))
+                }
+                _ => false,
+            };
+            match given.iter().find(|k| quoted(k)) {
+                Some(k) if !message.contains(FIELD_PATH_END) => {
+                    D::Error::custom(format!("{k}{FIELD_PATH_END}{message}"))
+                }
+                _ => D::Error::custom(message),
+            }
+        })?;
+        Ok(PolicySetting { config, given })
     }
 }
 
