@@ -118,6 +118,10 @@ def test_multipath_conf_adds_what_multipath_ll_does_not_show_by_precedence(tmp_p
     assert done.returncode == 0, done.stderr
     policies = [line for line in done.stdout.splitlines() if line.startswith("policy = ")]
     # The device entry (vendor and product as regular expressions) wins over defaults for
-    # failback; no_path_retry comes from defaults.
-    assert policies and all('failback = "immediate"' in p and "no_path_retry = 12" in p for p in policies), policies[0]
-    assert "failback from" in policies[0] and "(devices)" in policies[0] and "(defaults)" in policies[0]
+    # failback. The defaults section's no_path_retry 12 does not apply: multipath-tools' own
+    # hwtable entry for NETAPP LUN (`.no_path_retry = NO_PATH_RETRY_QUEUE`) comes before
+    # multipath.conf's defaults (propsel.c: mp_set_hwe before mp_set_conf), so the map queues
+    # as its features show.
+    assert policies and all('failback = "immediate"' in p and 'no_path_retry = "queue"' in p for p in policies), \
+        policies[0]
+    assert "failback from" in policies[0] and "(devices)" in policies[0] and "(defaults)" not in policies[0]

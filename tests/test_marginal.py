@@ -15,8 +15,12 @@ MARGINAL = {"faults": [{"kind": "marginal", "port": "aa/P0", "from": "2s"}],
             "run": {"duration": "4s", "warmup": "2s", "interval": "1s"}}
 POLICIES = {
     "nvme round-robin": {"name": "nvme", "iopolicy": "round-robin"},
-    "dm, marginal_pathgroups fpin": {"name": "dm-multipath", "selector": "round-robin", "marginal_pathgroups": "fpin"},
-    "dm, marginal_pathgroups off": {"name": "dm-multipath", "selector": "round-robin"},
+    # Grouped by priority: one group of every path on this array (no ALUA, every path equal),
+    # which a default host would instead group failover (no hwtable entry, defaults.h).
+    "dm, marginal_pathgroups fpin": {"name": "dm-multipath", "selector": "round-robin", "marginal_pathgroups": "fpin",
+                                     "path_grouping_policy": "group_by_prio"},
+    "dm, marginal_pathgroups off": {"name": "dm-multipath", "selector": "round-robin",
+                                    "path_grouping_policy": "group_by_prio"},
     "ESXi round robin": {"name": "VMW_PSP_RR", "type": "iops", "iops": 1},
 }
 

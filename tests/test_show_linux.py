@@ -39,7 +39,8 @@ def hctl(path: dict, hosts: list[str]) -> str:
 
 def check_against_model(tables: dict[str, pd.DataFrame], desc: dict) -> None:
     """Every figure read back is the model's: one map per device, its paths, each path's state,
-    and groups by ALUA priority (dm-multipath devices: the policy's own groups)."""
+    and groups as the array's hwtable entry or multipath-tools' defaults make them (dm-multipath
+    devices: the policy's own groups)."""
     maps, paths = tables["maps"], tables["paths"]
     hosts = desc["linux"]["hosts"]
     assert len(maps) == len(desc["devices"])
@@ -49,7 +50,8 @@ def check_against_model(tables: dict[str, pd.DataFrame], desc: dict) -> None:
     for device, facts in zip(desc["devices"], desc["linux"]["devices"]):
         (m,) = [m for _, m in maps.iterrows() if m["wwid"] == "3" + device["name"].removeprefix("naa.")]
         assert (m["vendor"], m["product"]) == (device["vendor"], device["model"])
-        assert m["hwhandler"] == ("1 alua" if facts["tpgs"] else "0")
+        dgc = device["vendor"] == "DGC"  # scsi_dh_emc attaches to a CLARiiON without ALUA
+        assert m["hwhandler"] == facts["hwhandler"] == ("1 alua" if facts["tpgs"] else "1 emc" if dgc else "0")
         rows = paths[paths["map"] == m["name"]]
         assert m["paths"] == len(rows) == sum(p["device"] == device["name"] for p in desc["paths"])
         for _, row in rows.iterrows():
@@ -69,10 +71,16 @@ def check_against_model(tables: dict[str, pd.DataFrame], desc: dict) -> None:
         else:
             assert set(rows["selector"]) == {"service-time 0"}
             path_prio = [{ALUA_PRIO[model_paths[h]["alua"]] if facts["tpgs"] else 1 for h in g["hctl"]} for g in groups]
+            grouping = next(x["value"] for x in facts["settings"] if x["name"] == "path_grouping_policy")
+            assert len(groups) == {"failover": len(rows), "multibus": 1}.get(grouping, len(groups)), grouping
             assert all(len(s) == 1 for s in path_prio), "a group holds paths of one priority"
             own = [s.pop() for s in path_prio]
-            assert own == sorted(own, reverse=True), "groups in priority order"
-            assert prios == [prio if any(u) else 0 for prio, u in zip(own, up)]
+            now = [prio if any(u) else 0 for prio, u in zip(own, up)]
+            # failback immediate: multipathd reloads the map in the order the paths stand now.
+            immediate = next(x["value"] for x in facts["settings"] if x["name"] == "failback") == "immediate"
+            order = now if immediate else own
+            assert order == sorted(order, reverse=True), "groups in priority order"
+            assert prios == now
         first_up = next((i for i, u in enumerate(up) if any(u)), None)
         assert statuses == ["active" if i == first_up else "enabled" for i in range(len(groups))]
 
@@ -97,7 +105,10 @@ def test_shipped_scenarios_read_back_as_the_model_has_them(tmp_path: Path, scena
     desc = Scenario.load(scenarios / file, variant=variant, set=sets).describe()
     tables = read_back(tmp_path, text)
     check_against_model(tables, desc)
-    assert set(tables["maps"]["features"]) == {"1 queue_if_no_path" if "policy.no_path_retry=queue" in sets else "0"}
+    # hwtable.c queues on Symmetrix (no_path_retry 6) and CLARiiON (300 / 5 = 60 checks), not on
+    # FlashArray or an array without an entry (defaults.h: no queueing).
+    queueing = {d["vendor"] in ("EMC", "DGC") or "policy.no_path_retry=queue" in sets for d in desc["devices"]}
+    assert set(tables["maps"]["features"]) == {"1 queue_if_no_path" if q else "0" for q in queueing}
     assert set(tables["maps"]["size"]) == {"100G"} and set(tables["maps"]["wp"]) == {"rw"}
 
 
@@ -118,7 +129,8 @@ def test_a_failed_path_after_the_cx4_fault_reads_back_failed(tmp_path: Path, sce
     assert groups.loc["mpathb"].to_dict("list") == {"prio": [50, 10], "status": ["active", "enabled"], "failed": [0, 1]}
     assert text.splitlines()[:8] == [
         "mpatha (36006016000000000000000000000a001) dm-0 DGC,VRAID",
-        "size=100G features='0' hwhandler='1 alua' wp=rw",
+        # The CLARiiON's hwtable entry queues for 60 checks (no_path_retry 300 / 5).
+        "size=100G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw",
         "|-+- policy='service-time 0' prio=50 status=active",
         "| |- 0:0:0:1 sda 8:0    failed faulty running",
         "| `- 1:0:0:1 sdq 65:0   active ready  running",
@@ -141,7 +153,9 @@ def test_a_group_without_a_path_up_shows_prio_0_and_the_next_group_is_active(tmp
     check_against_model(tables, desc)
     groups = tables["paths"].groupby(["map", "group"]).agg(prio=("group_prio", "first"),
                                                            status=("group_status", "first"))
-    assert groups.loc["mpatha"].to_dict("list") == {"prio": [0, 10], "status": ["enabled", "active"]}
+    # The CLARiiON's hwtable entry fails back immediately: the map is reloaded with the group
+    # left without a path last (manual failback would keep it first, at prio 0).
+    assert groups.loc["mpatha"].to_dict("list") == {"prio": [10, 0], "status": ["active", "enabled"]}
     assert groups.loc["mpathb"].to_dict("list") == {"prio": [50, 0], "status": ["active", "enabled"]}
 
 
@@ -218,3 +232,47 @@ def test_sizes_print_as_snprint_size() -> None:
     assert multipath.size_text(1 << 31) == "1.0T"
     assert multipath.size_text(54 << 31) == "54T"
     assert multipath.size_text(3 << 11) == "3.0M"
+
+
+def test_a_scenario_naming_only_the_array_shows_what_the_hwtable_gives_a_default_host(scenarios: Path) -> None:
+    """C1 names only EMC SYMMETRIX (its policy is ESXi's): a Linux host's multipath-tools 0.14.3
+    would make one multibus group (hwtable.c `.pgpolicy = MULTIBUS`) of const-priority paths
+    (no ALUA), service-time 0, queueing (`.no_path_retry = 6`) and no hardware handler."""
+    text = show(scenarios / "c1-vmax-1lun.toml")
+    assert text.splitlines()[:4] == [
+        "mpatha (360000970000197900123533030303031) dm-0 EMC,SYMMETRIX",
+        "size=100G features='1 queue_if_no_path' hwhandler='0' wp=rw",
+        "`-+- policy='service-time 0' prio=1 status=active",
+        "  |- 0:0:0:1 sda 8:0   active ready running",
+    ]
+    assert len(text.splitlines()) == 3 + 8
+    # The CX4 in PNR mode (no ALUA): scsi_dh_emc, the emc prioritizer (4 on the owning SP's
+    # paths, 1 on the other's), grouped by priority, queueing for 300 s / 5 s = 60 checks.
+    assert show(scenarios / CX4, "--set", "arrays.0.tpgs=false").splitlines()[:6] == [
+        "mpatha (36006016000000000000000000000a001) dm-0 DGC,VRAID",
+        "size=100G features='1 queue_if_no_path' hwhandler='1 emc' wp=rw",
+        "|-+- policy='service-time 0' prio=4 status=active",
+        "| |- 0:0:0:1 sda 8:0    active ready running",
+        "| `- 1:0:0:1 sdq 65:0   active ready running",
+        "`-+- policy='service-time 0' prio=1 status=enabled",
+    ]
+    # An array with no entry and no ALUA: defaults.h's failover grouping, one path per group.
+    four = show(scenarios / "four-paths-one-slow.toml").splitlines()
+    assert four[1] == "size=100G features='0' hwhandler='0' wp=rw"
+    assert four[2:5] == ["|-+- policy='service-time 0' prio=1 status=active", "| `- 0:0:0:1 sda 8:0   active ready running",
+                         "|-+- policy='service-time 0' prio=1 status=enabled"]
+
+
+def test_describe_names_each_setting_and_where_it_came_from(scenarios: Path) -> None:
+    """`describe`: the CX4 under `policy = { name = "dm-multipath" }` with failback given."""
+    pol = '{ name = "dm-multipath", failback = "manual" }'
+    desc = Scenario.load(scenarios / CX4, set=[f"policy={pol}", f"devices.*.policy={pol}"]).describe()
+    facts = desc["linux"]["devices"][0]
+    assert facts["hwtable"] == ["DGC CLARiiON CX/AX / VNX and Unity"]
+    settings = {s["name"]: (s["value"], s["origin"]) for s in facts["settings"]}
+    assert settings["failback"] == ("manual", "scenario")
+    assert settings["no_path_retry"] == ("60", "storage device configuration")
+    assert settings["path_grouping_policy"] == ("group_by_prio", "storage device autodetected")
+    assert settings["path_selector"] == ("service-time 0", "multipath internal")
+    assert settings["hardware_handler"] == ("1 alua", "retained by kernel driver")
+    assert settings["path_checker"] == ("emc_clariion", "storage device configuration")

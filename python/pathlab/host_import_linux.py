@@ -53,10 +53,24 @@ def rates_from_iostat(table: pd.DataFrame) -> pd.DataFrame:
 CONF_KEYS = ("failback", "no_path_retry")
 
 
-def conf_settings(conf: dict[str, pd.DataFrame] | None, wwid: str, vendor: str, product: str) -> dict[str, tuple[Any, str]]:
+def hwtable_sets(vendor: str, product: str, tpgs: bool) -> dict[str, str]:
+    """The attributes multipath-tools' built-in hardware table sets for the array, and their values."""
+    import json
+
+    from pathlab import _core
+
+    return {s["name"]: s["value"] for s in json.loads(_core.linux_claim(vendor, product, tpgs))["settings"]
+            if s["origin"] == "storage device configuration"}
+
+
+def conf_settings(conf: dict[str, pd.DataFrame] | None, wwid: str, vendor: str, product: str,
+                  tpgs: bool = False) -> dict[str, tuple[Any, str]]:
     """The failback and no_path_retry in force for a map, with the section that sets them, by
-    multipath-tools' precedence: overrides, then the map's `multipaths` entry, then a matching
-    `devices` entry (vendor and product are regular expressions), then `defaults`."""
+    multipath-tools' precedence for map attributes (propsel.c `mp_set_mpe`, `mp_set_ovr`,
+    `mp_set_hwe`, `mp_set_conf`): the map's `multipaths` entry, then overrides, then a matching
+    `devices` entry (vendor and product are regular expressions), then the built-in hardware
+    table, then `defaults`. What the hardware table sets is left out: the scenario's claim
+    tables give it (`_core.linux_claim`)."""
     import pandas as pd
 
     if conf is None:
@@ -65,9 +79,10 @@ def conf_settings(conf: dict[str, pd.DataFrame] | None, wwid: str, vendor: str, 
         table = conf.get(section)
         return [] if table is None else [r for r in table.itertuples() if match is None or match(r)]
     searched = lambda pattern, text: pattern is None or pd.isna(pattern) or re.search(str(pattern), text) is not None  # noqa: E731
+    hwtable = hwtable_sets(vendor, product, tpgs)
     layers = [
-        ("overrides", rows("overrides")),
         ("multipaths", rows("multipaths", lambda r: str(r.wwid) == wwid)),
+        ("overrides", rows("overrides")),
         ("devices", rows("devices", lambda r: searched(r.vendor, vendor) and searched(r.product, product))),
         ("defaults", rows("defaults")),
     ]
@@ -76,7 +91,8 @@ def conf_settings(conf: dict[str, pd.DataFrame] | None, wwid: str, vendor: str, 
         for r in found:
             for key in CONF_KEYS:
                 value = getattr(r, key, None)
-                if key not in out and value is not None and not pd.isna(value):
+                below_hwtable = section == "defaults" and key in hwtable
+                if key not in out and not below_hwtable and value is not None and not pd.isna(value):
                     out[key] = (value, section)
     return out
 
@@ -205,9 +221,12 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         grouping = "group_by_prio" if len(group_numbers) > 1 and len({p.group_prio for p in mine}) > 1 else \
             ("failover" if len(group_numbers) == len(mine) > 1 else "multibus")
         policy: dict[str, Any] = {"name": "dm-multipath", "selector": selector, "path_grouping_policy": grouping}
-        if "queue_if_no_path" in str(m.features):
+        # Queueing the capture shows is the hwtable's number of retries where the table sets one
+        # (the claim gives it; -ll cannot tell N retries from queue).
+        table_retries = hwtable_sets(str(m.vendor).strip(), str(m.product).strip(), alua).get("no_path_retry", "")
+        if "queue_if_no_path" in str(m.features) and not table_retries.isdigit():
             policy["no_path_retry"] = "queue"
-        from_conf = conf_settings(c.conf, str(m.wwid), str(m.vendor).strip(), str(m.product).strip())
+        from_conf = conf_settings(c.conf, str(m.wwid), str(m.vendor).strip(), str(m.product).strip(), alua)
         for key, (value, _) in from_conf.items():
             policy[key] = _conf_value(value)
         conf_note = "; " + ", ".join(f"{k} from {c.files.get('conf')} ({sec})" for k, (_, sec) in from_conf.items()) \

@@ -18,10 +18,15 @@ LINEUP: list[tuple[str, dict[str, Any]]] = [
     ("VMW_PSP_FIXED", {"name": "VMW_PSP_FIXED"}),
     ("VMW_PSP_MRU", {"name": "VMW_PSP_MRU"}),
     ("HPP LB-Latency", {"name": "HPP", "scheme": "LB-Latency"}),
-    ("dm round-robin", {"name": "dm-multipath", "selector": "round-robin"}),
-    ("dm queue-length", {"name": "dm-multipath", "selector": "queue-length"}),
-    ("dm service-time", {"name": "dm-multipath", "selector": "service-time"}),
-    ("dm historical-st", {"name": "dm-multipath", "selector": "historical-service-time"}),
+    # Grouped by priority on every array: by ALUA where the array reports it, else one group of
+    # every path (a default host would group a non-ALUA array without a hwtable entry failover,
+    # one path per group, and the selectors would have nothing to choose from). The rest of
+    # each map is what the array's hwtable entry gives a default host.
+    ("dm round-robin", {"name": "dm-multipath", "selector": "round-robin", "path_grouping_policy": "group_by_prio"}),
+    ("dm queue-length", {"name": "dm-multipath", "selector": "queue-length", "path_grouping_policy": "group_by_prio"}),
+    ("dm service-time", {"name": "dm-multipath", "selector": "service-time", "path_grouping_policy": "group_by_prio"}),
+    ("dm historical-st", {"name": "dm-multipath", "selector": "historical-service-time",
+                          "path_grouping_policy": "group_by_prio"}),
     ("nvme numa", {"name": "nvme", "iopolicy": "numa"}),
     ("nvme round-robin", {"name": "nvme", "iopolicy": "round-robin"}),
     ("nvme queue-depth", {"name": "nvme", "iopolicy": "queue-depth"}),

@@ -166,6 +166,15 @@ fn parse_duration_ns(text: &str) -> PyResult<u64> {
     pathlab_sim::scenario::units::parse_duration_ns(text).map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
+/// What a default Linux host sets for an array's LUNs (multipath-tools' hwtable and defaults,
+/// the NVMe udev rules) as JSON: the matching hwtable entries and every setting with its origin.
+#[pyfunction]
+fn linux_claim(vendor: &str, product: &str, tpgs: bool) -> String {
+    let claim = pathlab_sim::linux::claim::claim(vendor, product, tpgs);
+    let settings = claim.settings(&pathlab_policy::PolicyConfig::default(), &[]);
+    serde_json::json!({ "hwtable": claim.multipath.entries, "settings": settings }).to_string()
+}
+
 /// The policy catalogue as JSON: name, stack, summary and parameters of every policy.
 #[pyfunction]
 fn policy_catalog() -> String {
@@ -199,6 +208,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SimulationHandle>()?;
     m.add_function(wrap_pyfunction!(load_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(policy_catalog, m)?)?;
+    m.add_function(wrap_pyfunction!(linux_claim, m)?)?;
     m.add_function(wrap_pyfunction!(parse_duration_ns, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     Ok(())

@@ -478,7 +478,8 @@ fn flaky_errors_are_retried_and_esxi_keeps_the_path() {
 #[test]
 fn dm_fails_a_flaky_path_at_its_first_error_and_the_checker_takes_it_back() {
     let faults = fault(&format!("kind = \"flaky\"\nfrom = \"1s\"\nuntil = \"11s\"\npath = \"{P0_1}\""));
-    let policy = "name = \"dm-multipath\"\nselector = \"round-robin\"".to_string();
+    // One group of every path: a default host would group this non-ALUA array failover.
+    let policy = "name = \"dm-multipath\"\nselector = \"round-robin\"\npath_grouping_policy = \"multibus\"".to_string();
     let r = Case { duration: "12s", interval: "500ms", policy, faults, outstanding: 4, ..Case::default() }.run();
     // Failed at the first error after 1 s, 5 s and 10 s; taken back at each 5 s tick (the last
     // one after the end of the measurement, while the run drains).

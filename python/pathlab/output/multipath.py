@@ -21,15 +21,17 @@ a SCSI host, in order; targets and LUNs as in the runtime names):
   keeps names in a red-black tree ordered by `strcmp`).
 
 Path groups: a device under the dm-multipath policy shows the policy's own groups. Any other
-device (ESXi's PSPs, HPP, NVMe, MPIO, …) shows the map multipath-tools' defaults would build:
-`detect_prio` picks the `alua` prioritizer on an array that answers ALUA (active-optimized 50,
-non-optimized 10, standby 1, unavailable 0) and `detect_pgpolicy` then groups by priority
-(`group_by_prio`), selector `service-time 0`, `no_path_retry fail` (features `0`),
-hardware handler `1 alua`. An array without ALUA gets the `const` prioritizer (1 for every path),
-hence one group, and no hardware handler. Groups are sorted by priority when the map is loaded
-(every path up) and keep that order when paths fail (`failback manual`); a group's priority is
-the average over its paths that are up, 0 when none is (`path_group_prio_update`); the group
-in use is `active`: the kernel keeps to the first group, in table order, that has a path up.
+device (ESXi's PSPs, HPP, NVMe, MPIO, …) shows the map a default Linux host would build, as
+`describe`'s `linux` facts give it (the Rust `linux` module: multipath-tools' hardware table
+entry for the array, else its compiled-in defaults): the prioritizer (`alua`: active-optimized
+50, non-optimized 10, standby 1, unavailable 0; `const`: 1 for every path; `emc`/`ontap`: 4 on
+the paths to the LUN's owning controller, 1 on the others), the grouping (`group_by_prio`,
+`multibus`: one group, `failover`: one group per path), selector, features and hardware
+handler. Groups are sorted by priority when the map is loaded (every path up) and keep that
+order when paths fail, unless failback is immediate (then the map is reloaded, sorted as the
+paths stand); a group's priority is the average over its paths that are up, 0 when
+none is (`path_group_prio_update`); the group in use is `active`: the kernel keeps to the first
+group, in table order, that has a path up.
 
 The model has no LUN capacity: every map shows 100G."""
 
@@ -39,8 +41,8 @@ from typing import Any
 
 #: multipath-tools' `alua` prioritizer (prioritizers/alua.c), by the ALUA state the array reports.
 ALUA_PRIO = {"AO": 50, "ANO": 10, "STBY": 1, "UNAV": 0}
-#: multipath-tools' default `path_selector`.
-DEFAULT_SELECTOR = "service-time 0"
+#: The `emc` and `ontap` prioritizers: the owning controller's paths (reported AO) 4, others 1.
+OWNER_PRIO = {"AO": 4, "ANO": 1, "STBY": 1, "UNAV": 1}
 #: What every map shows as its size (512-byte sectors): the model has no LUN capacity.
 SIZE_SECTORS = 100 << 21
 
@@ -90,21 +92,42 @@ def _hctl(path: dict[str, Any], hosts: list[str]) -> tuple[int, int, int, int]:
     return hosts.index(path["adapter"]), int(channel[1:]), int(target[1:]), int(lun[1:])
 
 
-def _prio_average(paths: list[dict[str, Any]], prio: dict[str, int]) -> int:
-    up = [prio[p["name"]] for p in paths if p["up"]]
+def _prio_average(paths: list[dict[str, Any]], prio: dict[str, int], every: bool = False) -> int:
+    up = [prio[p["name"]] for p in paths if p["up"] or every]
     return sum(up) // len(up) if up else 0
 
 
-def _default_groups(paths: list[dict[str, Any]], tpgs: bool) -> list[dict[str, Any]]:
-    """The groups multipath-tools' defaults make of `paths` (in discovery order)."""
-    prio = {p["name"]: ALUA_PRIO[p["alua"]] if tpgs else 1 for p in paths}
-    grouped: dict[int, list[dict[str, Any]]] = {}
-    for p in paths:
-        grouped.setdefault(prio[p["name"]], []).append(p)
-    # Sorted as loaded, every path up: by priority, then by number of paths (stable).
-    members = sorted(grouped.values(), key=lambda g: (-prio[g[0]["name"]], -len(g)))
+def _setting(facts: dict[str, Any], name: str) -> str:
+    return next(str(s["value"]) for s in facts["settings"] if s["name"] == name)
+
+
+def _path_prio(prio: str, alua: str) -> int:
+    return ALUA_PRIO[alua] if prio == "alua" else OWNER_PRIO[alua] if prio in ("emc", "ontap") else 1
+
+
+def _default_groups(paths: list[dict[str, Any]], facts: dict[str, Any]) -> list[dict[str, Any]]:
+    """The groups a default Linux host makes of `paths` (in discovery order)."""
+    kind = _setting(facts, "prio")
+    prio = {p["name"]: _path_prio(kind, p["alua"]) for p in paths}
+    grouping = _setting(facts, "path_grouping_policy")
+    if grouping == "failover":
+        members = [[p] for p in paths]
+    elif grouping == "multibus":
+        members = [list(paths)]
+    else:
+        grouped: dict[int, list[dict[str, Any]]] = {}
+        for p in paths:
+            grouped.setdefault(prio[p["name"]], []).append(p)
+        members = list(grouped.values())
+    # Sorted as loaded, every path up: by priority, then by number of paths (stable). With
+    # failback immediate multipathd reloads the map as soon as the groups fall out of priority
+    # order (`need_switch_pathgroup`), so they are sorted as the paths stand now.
+    now = _setting(facts, "failback") == "immediate"
+    members.sort(key=lambda g: (-_prio_average(g, prio, every=not now),
+                                -sum(1 for p in g if p["up"] or not now)))
     in_use = next((i for i, g in enumerate(members) if any(p["up"] for p in g)), None)
-    return [{"selector": DEFAULT_SELECTOR, "priority": _prio_average(g, prio),
+    selector = _setting(facts, "path_selector")
+    return [{"selector": selector, "priority": _prio_average(g, prio),
              "state": "active" if i == in_use else "enabled", "paths": [p["name"] for p in g]}
             for i, g in enumerate(members)]
 
@@ -131,12 +154,11 @@ def multipath_ll(desc: dict[str, Any]) -> str:
     maps = []
     for minor, (d, facts) in enumerate(devices):
         groups = (_policy_groups(d) if d["psp"] == "dm-multipath"
-                  else _default_groups(by_device[d["name"]], facts["tpgs"]))
+                  else _default_groups(by_device[d["name"]], facts))
         alias = "mpath" + letters(minor)
         lines = [
             f"{alias} ({wwid(d['name'])}) dm-{minor} {d['vendor']},{d['model']}",
-            f"size={size_text(SIZE_SECTORS)} features='{'1 queue_if_no_path' if facts['queue_if_no_path'] else '0'}' "
-            f"hwhandler='{'1 alua' if facts['tpgs'] else '0'}' wp=rw",
+            f"size={size_text(SIZE_SECTORS)} features='{facts['features']}' hwhandler='{facts['hwhandler']}' wp=rw",
         ]
         fields = {}
         for g in groups:

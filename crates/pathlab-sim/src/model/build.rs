@@ -11,6 +11,7 @@ use super::stack::StackRules;
 use super::{Adapter, Array, Controller, Device, HostState, Model, Outage, Path, Port, Replication, Station};
 use crate::engine::dist::Shape;
 use crate::engine::level::Level;
+use crate::linux;
 use crate::nmp::esxcli::{self, EsxcliCommand};
 use crate::nmp::{self, ClaimRule};
 use crate::scenario::error::FieldError;
@@ -18,7 +19,7 @@ use crate::scenario::schema::{
     ArraySpec, BalanceLoad, BalanceSpec, Distribution, HostSpec, PauseSpec, RaidLevel, ScenarioSpec, ServiceSpec,
 };
 use crate::scenario::units::FIBRE_NS_PER_KM;
-use pathlab_policy::{AluaState, PathDesc, PathId, PolicyConfig};
+use pathlab_policy::{AluaState, HostStack, PathDesc, PathId, PolicyConfig};
 use std::collections::VecDeque;
 
 fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, FieldError> {
@@ -688,11 +689,15 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             None => nmp::psp_config("VMW_PSP_FIXED", None),
         }
         .map_err(|e| ("esxcli".to_string(), e))?;
-        let (mut policy_field, mut policy_config) = match (&d.policy, &spec.policy) {
-            (Some(p), _) => (format!("{field}.policy"), p.clone()),
-            (None, Some(p)) => ("policy".to_string(), p.clone()),
-            (None, None) => ("esxcli".to_string(), default_psp.clone()),
+        let (mut policy_field, mut policy_config, given) = match (&d.policy, &spec.policy) {
+            (Some(p), _) => (format!("{field}.policy"), p.config.clone(), p.given.clone()),
+            (None, Some(p)) => ("policy".to_string(), p.config.clone(), p.given.clone()),
+            (None, None) => ("esxcli".to_string(), default_psp.clone(), Vec::new()),
         };
+        // A Linux policy's parameters the scenario leaves out are the claim tables' (multipath-tools'
+        // hwtable, the NVMe udev rules), as ESXi's come from its SATP claim rules above.
+        let linux = linux::claim::claim(vendor, &m.arrays[array].model, m.arrays[array].tpgs);
+        linux.fill(&mut policy_config, &given);
         for (i, cmd) in &commands {
             let target = match cmd {
                 EsxcliCommand::DeviceSet { device, .. }
@@ -711,6 +716,10 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         let (host_field, host_spec) = &hosts[host];
         let stack = StackRules::resolve(&policy_config, policy.no_path_action(), &host_spec.stack)
             .map_err(|(f, m)| (f.replacen("host", host_field, 1), m))?;
+        let path_states = match policy_config.host_stack() {
+            HostStack::LinuxDm => linux.path_states(),
+            _ => nmp::satp_kind(&satp),
+        };
         m.devices.push(Device {
             name: d.name.clone(),
             host,
@@ -723,6 +732,9 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             outage: Outage::None,
             stack,
             satp,
+            linux,
+            given,
+            path_states,
             policy_config,
             policy,
             paths: Vec::new(),

@@ -26,6 +26,8 @@ pub use build::{build_model, paths_matching};
 
 use crate::engine::level::Level;
 use crate::engine::TimeNs;
+use crate::linux::claim::LinuxClaim;
+use crate::nmp::SatpKind;
 use backend::Backends;
 use contention::Contention;
 use fault::ErrorProfile;
@@ -217,6 +219,14 @@ pub struct Device {
     pub stack: StackRules,
     /// The array-type plugin that claimed it.
     pub satp: String,
+    /// What a Linux host's claim tables give it (`crate::linux`).
+    pub linux: LinuxClaim,
+    /// The parameters of its policy the scenario gives; the others are the stack's or the
+    /// claim's.
+    pub given: Vec<String>,
+    /// How its stack sees path states: the SATP's kind on ESXi, the prioritizer's on Linux
+    /// dm-multipath.
+    pub path_states: SatpKind,
     pub policy_config: PolicyConfig,
     /// Knows paths by their index in the path table (`PathId(i)`).
     pub policy: Box<dyn PathSelector>,
@@ -371,10 +381,10 @@ impl Model {
     pub fn policy_alua(&self, path: usize) -> AluaState {
         let p = &self.paths[path];
         let device = &self.devices[p.device];
-        match crate::nmp::satp_kind(&device.satp) {
-            crate::nmp::SatpKind::Alua => p.alua,
-            crate::nmp::SatpKind::ActiveActive => AluaState::ActiveOptimized,
-            crate::nmp::SatpKind::ActivePassive => {
+        match device.path_states {
+            SatpKind::Alua => p.alua,
+            SatpKind::ActiveActive => AluaState::ActiveOptimized,
+            SatpKind::ActivePassive => {
                 let port = &self.ports[p.port];
                 let owner = device.owners.iter().find(|o| o.0 == port.array).map(|o| o.1);
                 if self.arrays[port.array].symmetric || owner == Some(port.controller) {

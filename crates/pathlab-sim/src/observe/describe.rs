@@ -3,9 +3,10 @@
 //! and ALUA target port group (`esxcli storage nmp path list`), and the policy's path groups
 //! (`multipath -ll`). Taken from the model at any moment of a run.
 
+use crate::linux::claim::{self, Setting};
 use crate::model::Model;
 use crate::nmp::views;
-use pathlab_policy::{AluaState, GroupState, PathId, PolicyStatus};
+use pathlab_policy::{AluaState, GroupState, NoPathRetry, PathId, PolicyConfig, PolicyStatus};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -64,8 +65,15 @@ pub struct LinuxDevice {
     /// multipath-tools' `detect_prio` picks the `alua` prioritizer.
     pub tpgs: bool,
     /// The map queues I/O while no path is left (a dm-multipath policy with `no_path_retry`
-    /// `queue` or N); multipath-tools' default, `fail`, does not.
+    /// `queue` or N; for another policy, what the claim's `no_path_retry` gives a default host).
     pub queue_if_no_path: bool,
+    /// The map's features and hardware handler as `multipath -ll` prints them.
+    pub features: String,
+    pub hwhandler: String,
+    /// The multipath-tools hardware table entries that match the array, the winning one first.
+    pub hwtable: Vec<String>,
+    /// Every setting in force (multipath.conf attributes, or the NVMe iopolicy) and its origin.
+    pub settings: Vec<Setting>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -159,9 +167,21 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
         devices: m
             .devices
             .iter()
-            .map(|d| LinuxDevice {
-                tpgs: m.arrays[d.array].tpgs,
-                queue_if_no_path: matches!(d.policy.status(), PolicyStatus::DmMultipath { queue_if_no_path: true, .. }),
+            .map(|d| {
+                let queue_if_no_path = match d.policy_config {
+                    PolicyConfig::DmMultipath(_) => {
+                        matches!(d.policy.status(), PolicyStatus::DmMultipath { queue_if_no_path: true, .. })
+                    }
+                    _ => d.linux.multipath.no_path_retry.value != NoPathRetry::Fail,
+                };
+                LinuxDevice {
+                    tpgs: m.arrays[d.array].tpgs,
+                    queue_if_no_path,
+                    features: claim::features(d.linux.multipath.features.value, queue_if_no_path),
+                    hwhandler: d.linux.multipath.hwhandler.value.to_string(),
+                    hwtable: d.linux.multipath.entries.iter().map(|e| e.to_string()).collect(),
+                    settings: d.linux.settings(&d.policy_config, &d.given),
+                }
             })
             .collect(),
     };

@@ -121,7 +121,10 @@ pub fn warnings(spec: &ScenarioSpec) -> Vec<(String, String)> {
     // A marginal-path notice changes nothing on stacks without FPIN handling: say so rather
     // than let the fault pass unnoticed.
     if !spec.faults.iter().any(|f| matches!(f, FaultSpec::Marginal(_)))
-        || spec.devices.iter().any(|d| d.policy.as_ref().or(spec.policy.as_ref()).is_some_and(reacts_to_fpin))
+        || spec
+            .devices
+            .iter()
+            .any(|d| d.policy.as_ref().or(spec.policy.as_ref()).is_some_and(|p| reacts_to_fpin(&p.config)))
     {
         return out;
     }

@@ -25,9 +25,10 @@ pub struct ScenarioSpec {
     /// Which adapter reaches which array port, and how far away it is.
     pub fabric: Vec<FabricSpec>,
     /// The policy of every device that does not name its own; left out, each device gets the
-    /// path selection policy its array-type claim rule gives (as ESXi does).
+    /// path selection policy its array-type claim rule gives (as ESXi does). A Linux policy's
+    /// parameters left out take the Linux claim tables' values (`crate::linux`).
     #[serde(default)]
-    pub policy: Option<PolicyConfig>,
+    pub policy: Option<PolicySetting>,
     /// The admin's own esxcli commands, applied in order before the devices are claimed
     /// (`satp rule add`) or after (`device set`, `psp roundrobin deviceconfig set`).
     #[serde(default)]
@@ -444,7 +445,7 @@ pub struct DeviceSpec {
     pub queue_depth: u32,
     /// Overrides the scenario's `policy` for this device.
     #[serde(default)]
-    pub policy: Option<PolicyConfig>,
+    pub policy: Option<PolicySetting>,
     /// The host that sees the device (a `[[hosts]]` name): its paths are that host's adapters'.
     /// Left out, `[host]`. A LUN several hosts share is one device per host, same array and LUN.
     #[serde(default)]
@@ -452,6 +453,45 @@ pub struct DeviceSpec {
     /// The RAID group of its array that holds the LUN; left out, the LUN is cache-served.
     #[serde(default)]
     pub raid_group: Option<String>,
+}
+
+/// A `policy` table: the policy, and which of its parameters the file gives. The others hold
+/// the policy's own defaults, which a host's claim tables may replace (as multipath-tools'
+/// hardware table fills what multipath.conf leaves out).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicySetting {
+    pub config: PolicyConfig,
+    /// The parameters written, `name` aside.
+    pub given: Vec<String>,
+}
+
+impl<'de> Deserialize<'de> for PolicySetting {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let value = toml::Value::deserialize(deserializer)?;
+        let given: Vec<String> = match &value {
+            toml::Value::Table(t) => t.keys().filter(|k| *k != "name").cloned().collect(),
+            _ => Vec::new(),
+        };
+        let config = typed::<PolicyConfig, serde::de::value::Error>(value.clone()).map_err(|e| {
+            // serde reads the table whole (its `name` picks the type) and loses the field of a
+            // bad value: it is the given field whose text the message quotes.
+            let message = e.to_string();
+            let quoted = |k: &String| match value.get(k) {
+                Some(toml::Value::String(v)) => {
+                    message.contains(&format!("`{v}`")) || message.contains(&format!("\"{v}\""))
+                }
+                _ => false,
+            };
+            match given.iter().find(|k| quoted(k)) {
+                Some(k) if !message.contains(FIELD_PATH_END) => {
+                    D::Error::custom(format!("{k}{FIELD_PATH_END}{message}"))
+                }
+                _ => D::Error::custom(message),
+            }
+        })?;
+        Ok(PolicySetting { config, given })
+    }
 }
 
 fn default_device_queue_depth() -> u32 {
@@ -633,6 +673,19 @@ pub const FAULT_KINDS: &[&str] = &[
 /// `FaultSpec` reads its kind and then its body itself.
 pub const FIELD_PATH_END: char = '\u{1f}';
 
+/// Reads a table the loader already holds as TOML, keeping the path of a field inside it in the
+/// message (after `FIELD_PATH_END`) for the loader to name.
+fn typed<T: serde::de::DeserializeOwned, E: serde::de::Error>(value: toml::Value) -> Result<T, E> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let message = e.into_inner().to_string();
+        match path.as_str() {
+            "." | "?" | "" => E::custom(message),
+            _ => E::custom(format!("{path}{FIELD_PATH_END}{message}")),
+        }
+    })
+}
+
 impl<'de> Deserialize<'de> for FaultSpec {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         use serde::de::Error;
@@ -643,14 +696,7 @@ impl<'de> Deserialize<'de> for FaultSpec {
             None => return Err(D::Error::missing_field("kind")),
         };
         fn body<T: serde::de::DeserializeOwned, E: Error>(table: toml::Table) -> Result<T, E> {
-            serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
-                let path = e.path().to_string();
-                let message = e.into_inner().to_string();
-                match path.as_str() {
-                    "." | "?" | "" => E::custom(message),
-                    _ => E::custom(format!("{path}{FIELD_PATH_END}{message}")),
-                }
-            })
+            typed(toml::Value::Table(table))
         }
         Ok(match kind.as_str() {
             "path_down" => FaultSpec::PathDown(body(table)?),
