@@ -177,14 +177,16 @@ path = "vmhba1:C0:T0:L3"
 }
 
 #[test]
-fn round_robin_iops_one_spreads_commands_evenly_over_the_paths() {
+fn round_robin_iops_one_spreads_commands_evenly_over_equal_paths() {
     let r = run(&scenario(RR1, ""));
     let counts: Vec<f64> = r.paths.iter().map(|p| p.figures.cmds_s).collect();
     let max = counts.iter().cloned().fold(0.0, f64::max);
     let min = counts.iter().cloned().fold(f64::MAX, f64::min);
-    // Dispatches differ by at most one; completions in the 2 s window by at most the 16
-    // commands (DQLEN) in flight at its edges.
-    assert!(max - min <= 16.0 / 2.0, "{counts:?}");
+    let mean = counts.iter().sum::<f64>() / counts.len() as f64;
+    // Each switch goes to the path holding the fewest commands (`nmp/round_robin.rs`), so on
+    // equal paths a path that fell behind is picked first and no share drifts: within 1% of the
+    // mean (a strict rotation would keep them within one dispatch).
+    assert!(max - min <= 0.01 * mean, "{counts:?}");
     assert!(min > 8000.0, "{counts:?}");
 }
 

@@ -249,13 +249,17 @@ fn silent_loss_moves_traffic_after_the_io_timeout() {
     let failed = times(&r, "path_failed", P0_1);
     assert_eq!(failed.len(), 1);
     assert!((failed[0] - 30.5).abs() < 0.000_2, "{failed:?}");
-    // Round robin sends each of the 4 I/Os down the lost path in turn: all hang there until the
-    // timeout, then the one that timed out and the 3 aborted with it move to other paths.
+    // Round robin sends one I/O down the lost path, which then holds it: every later switch
+    // passes over a path still holding a command (`nmp/round_robin.rs`), so the other 3 of the
+    // 4 outstanding I/Os keep cycling on the other paths. The run is latency-bound, so each
+    // interval carries 3/4 of what it carries with all 4 I/Os moving; at the timeout the one
+    // stuck I/O moves to another path.
+    let full = r.intervals.last().unwrap().figures.ios as f64;
     let stalled: Vec<_> = r.intervals.iter().filter(|i| i.t_s > 1.0 && i.t_s <= 30.0).collect();
-    assert!(stalled.len() == 58 && stalled.iter().all(|i| i.figures.ios == 0));
+    assert_eq!(stalled.len(), 58);
+    assert!(stalled.iter().all(|i| (i.figures.ios as f64 / full - 0.75).abs() < 0.001), "{full}");
     let lost = path(&r, P0_1);
-    assert_eq!((lost.figures.errors, lost.figures.failovers), (4, 4));
-    assert!(r.intervals.last().unwrap().figures.ios > 1000, "traffic resumed on the other paths");
+    assert_eq!((lost.figures.errors, lost.figures.failovers), (1, 1));
     assert_eq!(r.accounting.failed, 0);
 }
 
@@ -712,7 +716,10 @@ fn san_path_err_holds_a_flaky_path_out_for_the_recovery_time() {
     // failed again at once, and at the 10 s check two failures: held. Checks at 15 and 20 s
     // find 5 and 10 s passed; at 25 s, 15 > 12: back (without the check: 10, 15 s, as
     // `dm_fails_a_flaky_path_at_its_first_error_and_the_checker_takes_it_back` shows).
-    let r = case(format!("name = \"dm-multipath\"\nselector = \"round-robin\"\n{shaky}")).run();
+    let r = case(format!(
+        "name = \"dm-multipath\"\nselector = \"round-robin\"\npath_grouping_policy = \"multibus\"\n{shaky}"
+    ))
+    .run();
     assert_eq!(times(&r, "path_reinstated", P0_1), [5.0, 25.0]);
     assert_eq!(times(&r, "path_delayed", P0_1), [10.0]);
     assert_eq!(times(&r, "path_failed", P0_1).len(), 2);
@@ -721,7 +728,7 @@ fn san_path_err_holds_a_flaky_path_out_for_the_recovery_time() {
     assert!(path_cmds(&r, 25.5, 30.0)[0] > 0.0, "back in use");
     // With marginal_pathgroups on, the held path is back at once in a group of its own below
     // the others, and leaves it when the hold ends.
-    let r = case(format!("name = \"dm-multipath\"\nselector = \"round-robin\"\nmarginal_pathgroups = \"on\"\n{shaky}"))
+    let r = case(format!("name = \"dm-multipath\"\nselector = \"round-robin\"\npath_grouping_policy = \"multibus\"\nmarginal_pathgroups = \"on\"\n{shaky}"))
         .run();
     assert_eq!(times(&r, "path_reinstated", P0_1), [5.0, 10.0]);
     assert_eq!(times(&r, "marginal", P0_1), [10.0]);
@@ -738,7 +745,7 @@ fn marginal_path_probes_a_twice_failed_path_before_it_is_put_back() {
     // to 315 s, when the errors are gone: back then.
     let faults =
         fault(&format!("kind = \"flaky\"\nfrom = \"1s\"\nuntil = \"200s\"\npath = \"{P0_1}\"\nerror_rate = 0.2"));
-    let policy = "name = \"dm-multipath\"\nselector = \"round-robin\"\nmarginal_path_double_failed_time = 60\n\
+    let policy = "name = \"dm-multipath\"\nselector = \"round-robin\"\npath_grouping_policy = \"multibus\"\nmarginal_path_double_failed_time = 60\n\
                   marginal_path_err_sample_time = 120\nmarginal_path_err_rate_threshold = 10\n\
                   marginal_path_err_recheck_gap_time = 60"
         .to_string();

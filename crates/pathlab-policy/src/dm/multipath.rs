@@ -561,14 +561,16 @@ impl DmMultipath {
     }
 
     fn priority(&self, index: usize) -> i32 {
-        let p = &self.paths[index];
-        let prio = alua_priority(p.alua, p.preferred);
+        let prio = alua_priority(self.paths[index].alua, self.paths[index].preferred);
         // A marginal path sits below every other: its own group, the last one tried.
-        if p.marginal && self.config.marginal_pathgroups != MarginalPathgroups::Off {
-            prio - MARGINAL_PRIORITY_DROP
-        } else {
-            prio
+        match self.in_marginal_group(index) {
+            true => prio - MARGINAL_PRIORITY_DROP,
+            false => prio,
         }
+    }
+
+    fn in_marginal_group(&self, index: usize) -> bool {
+        self.paths[index].marginal && self.config.marginal_pathgroups != MarginalPathgroups::Off
     }
 
     /// `path_group_prio_update`: (integer average priority of the paths up, number up).
@@ -583,14 +585,26 @@ impl DmMultipath {
     }
 
     /// The path grouping policy, in order of each group's first path.
+    /// multipath-tools' `group_paths` (`libmultipath/pgpolicies.c`): with marginal_pathgroups,
+    /// the marginal paths are split off first and grouped by the same policy on their own, so
+    /// even multibus puts them in a group apart.
     fn grouping(&self) -> Vec<Vec<usize>> {
-        let n = self.paths.len();
+        let (marginal, normal): (Vec<usize>, Vec<usize>) =
+            (0..self.paths.len()).partition(|&i| self.in_marginal_group(i));
+        let mut groups = self.group(&normal);
+        groups.extend(self.group(&marginal));
+        groups
+    }
+
+    /// The grouping policy over `members` (indices into `paths`).
+    fn group(&self, members: &[usize]) -> Vec<Vec<usize>> {
         match self.config.path_grouping_policy {
-            PathGrouping::Failover => (0..n).map(|i| vec![i]).collect(),
-            PathGrouping::Multibus => vec![(0..n).collect()],
+            PathGrouping::Failover => members.iter().map(|&i| vec![i]).collect(),
+            PathGrouping::Multibus if members.is_empty() => Vec::new(),
+            PathGrouping::Multibus => vec![members.to_vec()],
             PathGrouping::GroupByPrio => {
                 let mut groups: Vec<Vec<usize>> = Vec::new();
-                for i in 0..n {
+                for &i in members {
                     match groups.iter_mut().find(|g| self.priority(g[0]) == self.priority(i)) {
                         Some(g) => g.push(i),
                         None => groups.push(vec![i]),
@@ -944,6 +958,20 @@ mod tests {
         let mut off = dm(DmMultipathConfig::default(), &[(AO, false), (AO, false)]);
         off.set_marginal(PathId(1), true);
         assert_eq!(groups(&off), [(50, vec![0, 1])]);
+    }
+
+    #[test]
+    fn marginal_paths_leave_a_multibus_group_too_as_group_paths_splits_them_first() {
+        let on = DmMultipathConfig {
+            marginal_pathgroups: MarginalPathgroups::On,
+            path_grouping_policy: PathGrouping::Multibus,
+            ..Default::default()
+        };
+        let mut p = dm(on, &[(AO, false), (AO, false), (AO, false)]);
+        assert_eq!(groups(&p), [(50, vec![0, 1, 2])]);
+        p.set_marginal(PathId(2), true);
+        assert_eq!(groups(&p), [(50, vec![0, 1]), (-950, vec![2])]);
+        assert!((0..6).all(|k| one_io(&mut p, k * 1000) != 2));
     }
 
     #[test]
