@@ -97,6 +97,7 @@ def test_a_pause_stops_only_its_own_host() -> None:
         (('host = "esx-b"\n', ""), "devices.1.lun", 'LUN 1 is already used on array "shared" by host "esx-a"'),
         (('name = "esx-b"', 'name = "esx-a"'), "hosts", "esx-a"),
         (('adapters = [{ name = "vmhba2" }]', 'adapters = [{ name = "vmhba1" }]'), "host.adapters", "vmhba1"),
+        (('name = "esx-b"\n', 'name = "esx-b"\ncpus = 4\n'), "hosts.0.cpus", "every host shares [host]'s CPU topology"),
     ],
 )
 def test_bad_hosts_are_refused_by_field(tmp_path, change, field, message) -> None:

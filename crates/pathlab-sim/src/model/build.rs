@@ -110,6 +110,17 @@ fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
         if host.adapters.is_empty() {
             return err(format!("{field}.adapters"), "at least one adapter is needed");
         }
+        // The CPU topology policies see (`HostState`) is one for the run: a second host's own
+        // would be ignored, so it is refused rather than dropped without a word.
+        if index > 0 && (host.cpus, host.numa_nodes) != (spec.host.cpus, spec.host.numa_nodes) {
+            return err(
+                format!("{field}.cpus"),
+                format!(
+                    "every host shares [host]'s CPU topology ({} CPUs, {} NUMA nodes): leave cpus and numa_nodes out",
+                    spec.host.cpus, spec.host.numa_nodes
+                ),
+            );
+        }
         for (i, a) in host.adapters.iter().enumerate() {
             let at = format!("{field}.adapters.{i}");
             if a.name.is_empty()
@@ -576,6 +587,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
 
     let array_names: Vec<String> = side.arrays.iter().map(|a| a.name.clone()).collect();
     let array_names = Names::new(array_names.iter().map(String::as_str).collect());
+    let hosts = hosts_of(spec);
     let mut m = Model {
         host_name: spec.host.name.clone(),
         host: HostState {
@@ -584,8 +596,8 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             cpus: spec.host.cpus,
             numa_nodes: spec.host.numa_nodes,
         },
-        host_pauses: hosts_of(spec).iter().map(|(f, h)| host_pauses(h.pauses.as_ref(), f)).collect::<Result<_, _>>()?,
-        host_stack_ns: hosts_of(spec).iter().map(|(_, h)| h.stack_time.0).collect(),
+        host_pauses: hosts.iter().map(|(f, h)| host_pauses(h.pauses.as_ref(), f)).collect::<Result<_, _>>()?,
+        host_stack_ns: hosts.iter().map(|(_, h)| h.stack_time.0).collect(),
         adapters,
         arrays: side.arrays,
         controllers: side.controllers,
@@ -612,7 +624,6 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             per_array[q.array]
         })
         .collect();
-    let hosts = hosts_of(spec);
     let host_names = Names::new(hosts.iter().map(|(_, h)| h.name.as_str()).collect());
     let mut luns_seen = std::collections::HashSet::new();
     for (di, d) in spec.devices.iter().enumerate() {

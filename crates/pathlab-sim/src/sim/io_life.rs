@@ -201,8 +201,12 @@ impl Simulation {
         }
     }
 
-    /// The host whose application waits for `io`.
-    pub(super) fn host_of(&self, io: u32) -> usize {
-        self.model.devices[self.ios.get(io).device as usize].host
+    /// The application reaps `io` now, or when its host's pause ends.
+    pub(super) fn reap_unless_paused(&mut self, io: u32) {
+        let host = self.model.devices[self.ios.get(io).device as usize].host;
+        match self.paused_until[host] {
+            until if self.events.now() < until => self.events.at(until, Event::Reap { io }),
+            _ => self.reap(io),
+        }
     }
 }

@@ -393,10 +393,7 @@ impl Simulation {
             Event::ExtentRequest { group, extent } => self.extent_request(group, extent),
             Event::ExtentGrant { group, extent } => self.extent_grant(group, extent),
             Event::Complete { io, .. } => self.complete(io),
-            Event::Reap { io } if self.events.now() < self.paused_until[self.host_of(io)] => {
-                self.events.at(self.paused_until[self.host_of(io)], Event::Reap { io });
-            }
-            Event::Reap { io } => self.reap(io),
+            Event::Reap { io } => self.reap_unless_paused(io),
             Event::HostPause { host } => self.host_pause(host as usize),
             Event::Fault { index } => self.apply_fault(index as usize),
             Event::Timeout { io, .. } => self.command_error(io),
