@@ -49,6 +49,8 @@ def one_error_line(done: subprocess.CompletedProcess) -> str:
         ('devices.0.owner="1D"', 'devices.0.owner: array "vmax250f" is symmetric'),
         ('arrays.0.service={ fixed = "25us", distribution = "lognormal", cv = 11.0 }',
          "arrays.0.service.cv: lognormal needs cv, a coefficient of variation from above 0 to 10"),
+        ("host.stack.nvme_queue_size=8", "host.stack.nvme_queue_size: 8: allowed 16..=1024 (nvme connect --queue-size)"),
+        ("host.stack.nvme_io_queues=99", "host.stack.nvme_io_queues: 99: allowed 1..=8"),
     ],
 )
 def test_bad_values_give_one_line_and_exit_2(setting: str, expected: str) -> None:
@@ -129,6 +131,10 @@ def test_what_would_be_ignored_is_said_on_stderr() -> None:
     shown = limited("show", "devices", str(SCENARIOS / "bench-minimal.toml"), "--at", "999s")
     assert shown.returncode == 0
     assert "--at: 999 s is past the end of the run" in shown.stderr
+    # The NVMe connect options mean nothing to a host whose devices are all SCSI.
+    unused = limited("validate", C1, "--set", "host.stack.nvme_queue_size=64")
+    assert unused.returncode == 0
+    assert "pathlab: warning: " in unused.stderr and "host.stack.nvme_queue_size" in unused.stderr
 
 
 def test_api_inputs_that_used_to_raise_python_errors() -> None:

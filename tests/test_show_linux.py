@@ -276,3 +276,17 @@ def test_describe_names_each_setting_and_where_it_came_from(scenarios: Path) -> 
     assert settings["path_selector"] == ("service-time 0", "multipath internal")
     assert settings["hardware_handler"] == ("1 alua", "retained by kernel driver")
     assert settings["path_checker"] == ("emc_clariion", "storage device configuration")
+
+
+def test_an_nvme_head_shows_its_controllers_connect_options(scenarios: Path) -> None:
+    """NVMe heads list `nvme connect`'s queue size and I/O queues (the block layer's tag maps);
+    SCSI devices under dm-multipath do not."""
+    removal = scenarios / "reactions" / "nvme-delayed-removal.toml"
+    default = Scenario.load(removal).describe()["linux"]["devices"][0]
+    assert {(s["name"], s["value"], s["origin"]) for s in default["settings"]} >= {
+        ("queue_size", "128", "nvme connect"), ("nr_io_queues", "8", "nvme connect")}
+    given = Scenario.load(removal, set=["host.stack.nvme_queue_size=32", "host.stack.nvme_io_queues=2"])
+    facts = given.describe()["linux"]["devices"][0]
+    assert {(s["name"], s["value"]) for s in facts["settings"]} >= {("queue_size", "32"), ("nr_io_queues", "2")}
+    cx4 = Scenario.load(scenarios / CX4).describe()["linux"]["devices"][0]
+    assert not {"queue_size", "nr_io_queues"} & {s["name"] for s in cx4["settings"]}

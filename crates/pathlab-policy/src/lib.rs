@@ -124,7 +124,8 @@ pub struct IoDone {
 /// What the harness knows of the host beyond one device. Policies that only look at their own
 /// device ignore it.
 pub trait HostView {
-    /// Commands in flight on an I_T nexus across every device of the host.
+    /// Commands in flight on an I_T nexus across every device of the host: sent to the driver
+    /// and not completed (what waits above the driver is not counted).
     fn nexus_outstanding(&self, nexus: u32) -> u32;
     /// NUMA node of a host CPU.
     fn cpu_node(&self, cpu: u32) -> u32;

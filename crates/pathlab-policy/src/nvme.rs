@@ -25,7 +25,9 @@
 //!   non-optimized path (cached); else none.
 //! - `queue-depth`: no cache. Scan every enabled path reading its controller's active-request
 //!   count, which spans every namespace on the controller (here
-//!   `HostView::nexus_outstanding`); keep the least among optimized and among non-optimized
+//!   `HostView::nexus_outstanding`) and counts a request only once it has a blk-mq tag and is
+//!   started at the driver, so bios waiting for a tag are not in it (the engine's
+//!   `model::tags`); keep the least among optimized and among non-optimized
 //!   (strict `<`: ties go to the first in list), returning at once an optimized path with 0;
 //!   the best optimized else the best non-optimized.
 //!

@@ -8,6 +8,7 @@ use super::names::Names;
 use super::pause::HostPauses;
 use super::service::ServiceModel;
 use super::stack::StackRules;
+use super::tags::{TagSets, NVME_DEFAULT_QUEUE_SIZE, NVME_QUEUE_SIZE_RANGE};
 use super::{Adapter, Array, Controller, Device, HostState, Model, Outage, Path, Port, Replication, Station};
 use crate::engine::dist::Shape;
 use crate::engine::level::Level;
@@ -609,6 +610,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         route_ids: Default::default(),
         replications,
         backends,
+        tags: TagSets::new(nexuses.len(), spec.host.cpus),
     };
 
     // Looked up per path: the zoning's index of an (adapter, port) pair, and each port's
@@ -736,6 +738,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             host,
             array,
             queue_depth: d.queue_depth,
+            bio_based: policy_config.host_stack() == HostStack::LinuxNvme,
             active: Level::default(),
             queued: Level::default(),
             queue: VecDeque::new(),
@@ -833,7 +836,44 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     for d in &mut m.devices {
         d.policy.claimed(&d.name);
     }
+    build_tags(&mut m, &hosts)?;
     Ok(m)
+}
+
+/// Tag maps for the controllers under Linux NVMe heads, sized by their host's `nvme connect`
+/// options (checked on every host, used or not).
+fn build_tags(m: &mut Model, hosts: &[(String, &HostSpec)]) -> Result<(), FieldError> {
+    let mut options = Vec::new();
+    for (field, host) in hosts {
+        let queue_size = host.stack.nvme_queue_size.unwrap_or(NVME_DEFAULT_QUEUE_SIZE);
+        let (low, high) = NVME_QUEUE_SIZE_RANGE;
+        if !(low..=high).contains(&queue_size) {
+            return err(
+                format!("{field}.stack.nvme_queue_size"),
+                format!("{queue_size}: allowed {low}..={high} (nvme connect --queue-size)"),
+            );
+        }
+        let cpus = m.host.cpus;
+        let io_queues = host.stack.nvme_io_queues.unwrap_or(cpus);
+        if !(1..=cpus).contains(&io_queues) {
+            return err(
+                format!("{field}.stack.nvme_io_queues"),
+                format!("{io_queues}: allowed 1..={cpus}: the kernel makes at most one I/O queue per CPU"),
+            );
+        }
+        options.push((queue_size, io_queues));
+    }
+    for (p, path) in m.paths.iter().enumerate() {
+        let device = &m.devices[path.device];
+        if device.bio_based {
+            let (queue_size, io_queues) = options[device.host];
+            m.tags.add_controller(path.nexus, queue_size, io_queues);
+            m.tags.add_path(p, Some(path.nexus));
+        } else {
+            m.tags.add_path(p, None);
+        }
+    }
+    Ok(())
 }
 
 /// Paths whose runtime name is `prefix` or starts with `prefix:`.

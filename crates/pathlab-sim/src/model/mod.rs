@@ -9,7 +9,8 @@
 //!
 //! `fault` resolves the faults a scenario schedules; `stack` holds each host stack's failure
 //! handling (timeouts, retries, reinstatement, no-path behaviour); `balance` an array's own
-//! moves of LUN ownership between its controllers.
+//! moves of LUN ownership between its controllers; `tags` the Linux block layer's tags under
+//! NVMe controllers.
 
 pub mod backend;
 pub mod balance;
@@ -20,8 +21,10 @@ mod names;
 pub mod pause;
 pub mod service;
 pub mod stack;
+pub mod tags;
 
 pub use crate::scenario::error::FieldError;
+pub(crate) use build::hosts_of;
 pub use build::{build_model, paths_matching};
 
 use crate::engine::level::Level;
@@ -203,8 +206,11 @@ pub struct Device {
     /// The host that sees it (index as `Adapter::host`).
     pub host: usize,
     pub array: usize,
-    /// Esxtop DQLEN.
+    /// Esxtop DQLEN. Not a limit on a `bio_based` device.
     pub queue_depth: u32,
+    /// A Linux NVMe multipath head: it has no queue of its own and sends each I/O down a path
+    /// as it comes; the controller's blk-mq tags hold it there (`tags`).
+    pub bio_based: bool,
     /// Commands issued to a path and not completed (esxtop ACTV).
     pub active: Level,
     /// I/Os waiting in the kernel, in `queue` or `no_path` (esxtop QUED).
@@ -288,6 +294,8 @@ pub struct Model {
     pub replications: Vec<Replication>,
     /// RAID groups and write caches; their disks are stations.
     pub backends: Backends,
+    /// blk-mq's tag maps under each NVMe controller, for the `bio_based` devices' paths.
+    pub tags: tags::TagSets,
 }
 
 impl Model {

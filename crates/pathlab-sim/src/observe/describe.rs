@@ -180,10 +180,27 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
                     features: claim::features(d.linux.multipath.features.value, queue_if_no_path),
                     hwhandler: d.linux.multipath.hwhandler.value.to_string(),
                     hwtable: d.linux.multipath.entries.iter().map(|e| e.to_string()).collect(),
-                    settings: d.linux.settings(&d.policy_config, &d.given),
+                    settings: d
+                        .linux
+                        .settings(&d.policy_config, &d.given)
+                        .into_iter()
+                        .chain(tag_settings(m, d))
+                        .collect(),
                 }
             })
             .collect(),
     };
     Description { host: m.host_name.clone(), time_s: now_ns as f64 / 1e9, devices, paths, linux }
+}
+
+/// An NVMe head's controllers as connected: entries per I/O queue and queues (`model::tags`).
+fn tag_settings(m: &Model, d: &crate::model::Device) -> Vec<Setting> {
+    let first_nexus = d.paths.first().map(|&p| m.paths[p].nexus);
+    match first_nexus.and_then(|n| m.tags.connect_options(n)) {
+        Some((queue_size, io_queues)) if d.bio_based => {
+            let connect = |name, value: u32| Setting { name, value: value.to_string(), origin: "nvme connect" };
+            vec![connect("queue_size", queue_size), connect("nr_io_queues", io_queues)]
+        }
+        _ => Vec::new(),
+    }
 }

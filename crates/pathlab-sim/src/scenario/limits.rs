@@ -3,7 +3,7 @@
 
 use super::schema::{FaultSpec, ScenarioSpec};
 use crate::scenario::error::FieldError;
-use pathlab_policy::{MarginalPathgroups, PolicyConfig};
+use pathlab_policy::{HostStack, MarginalPathgroups, PolicyConfig};
 
 /// The most I/Os alive at once (about 100 bytes each): an open-loop rate that the paths cannot
 /// serve piles I/Os up without end, and the run stops there rather than exhaust memory.
@@ -116,6 +116,20 @@ pub fn warnings(spec: &ScenarioSpec) -> Vec<(String, String)> {
             let message = "non_owner_state is unavailable (I/O through a non-owner is rejected) but the array \
                            reports no ALUA/ANA states (tpgs = false): hosts see every path alike";
             out.push((format!("arrays.{i}.tpgs"), message.to_string()));
+        }
+    }
+    // The NVMe connect options size tag maps that only Linux NVMe heads use.
+    let nvme_head = |d: &crate::scenario::schema::DeviceSpec| {
+        d.policy.as_ref().or(spec.policy.as_ref()).is_some_and(|p| p.config.host_stack() == HostStack::LinuxNvme)
+    };
+    if !spec.devices.iter().any(nvme_head) {
+        for (field, host) in crate::model::hosts_of(spec) {
+            let given =
+                [("nvme_queue_size", host.stack.nvme_queue_size), ("nvme_io_queues", host.stack.nvme_io_queues)];
+            for (name, _) in given.iter().filter(|(_, v)| v.is_some()) {
+                let message = "no device is a Linux NVMe head (policy nvme): the setting does nothing";
+                out.push((format!("{field}.stack.{name}"), message.to_string()));
+            }
         }
     }
     // A marginal-path notice changes nothing on stacks without FPIN handling: say so rather

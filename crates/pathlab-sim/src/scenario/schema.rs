@@ -141,6 +141,14 @@ pub struct StackSpec {
     /// `ctrl_loss_tmo`) before it is removed and the I/O fails. 0 (the kernel's default): at once.
     #[serde(default)]
     pub delayed_removal: Option<DurationNs>,
+    /// Linux NVMe-oF `nvme connect --queue-size`: entries per I/O submission queue, which
+    /// bounds blk-mq's tags per controller queue (`model::tags`). Default 128.
+    #[serde(default)]
+    pub nvme_queue_size: Option<u32>,
+    /// Linux NVMe-oF `nvme connect --nr-io-queues`: I/O queues (tag maps) per controller.
+    /// Default: one per CPU, as the kernel gives.
+    #[serde(default)]
+    pub nvme_io_queues: Option<u32>,
 }
 
 fn default_cpus() -> u32 {

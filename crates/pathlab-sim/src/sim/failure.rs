@@ -184,10 +184,16 @@ impl Simulation {
         let aborted: Vec<u32> = self
             .ios
             .iter_mut()
-            .filter(|(_, r)| r.path as usize == p && matches!(r.state, IoState::InFlight | IoState::WaitAdapter))
+            .filter(|(_, r)| {
+                r.path as usize == p && matches!(r.state, IoState::InFlight | IoState::WaitAdapter | IoState::WaitTag)
+            })
             .map(|(i, _)| i)
             .collect();
-        for &io in &aborted {
+        // Those still waiting for a tag leave first, so that the tags the others free do not
+        // send them down the failed path.
+        let (waiting, started): (Vec<u32>, Vec<u32>) =
+            aborted.iter().partition(|&&io| self.ios.get(io).state == IoState::WaitTag);
+        for io in waiting.into_iter().chain(started) {
             self.abandon(io);
         }
         for &io in aborted.iter().rev() {
@@ -253,12 +259,21 @@ impl Simulation {
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
         let a = self.model.paths[p].adapter;
-        if r.state == IoState::InFlight {
-            self.release_slot(p);
-        } else {
-            let adapter = &mut self.model.adapters[a];
-            adapter.waiting.retain(|&w| w != io);
-            adapter.queued.add(now, -1);
+        match r.state {
+            IoState::InFlight => {
+                self.release_slot(p);
+                self.release_tag(io);
+            }
+            IoState::WaitAdapter => {
+                let adapter = &mut self.model.adapters[a];
+                adapter.waiting.retain(|&w| w != io);
+                adapter.queued.add(now, -1);
+                self.release_tag(io);
+            }
+            _ => {
+                let slot = self.tag_slot(io).expect("only an NVMe head's I/O waits for a tag");
+                self.model.tags.leave(slot, io);
+            }
         }
         self.release_extent(io);
         let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };

@@ -2,6 +2,7 @@
 //! path, an adapter slot sends it, the kernel completes it and the application reaps it.
 
 use super::{Event, ExtentHold, Io, IoState, RunError, Simulation, NOT_A_RETRY};
+use crate::model::tags::TagSlot;
 use crate::model::Outage;
 use crate::observe::Completion;
 use crate::scenario::limits::MAX_LIVE_IOS;
@@ -46,7 +47,7 @@ impl Simulation {
         loop {
             let now = self.events.now();
             let device = &mut self.model.devices[d];
-            if device.active.value() >= u64::from(device.queue_depth) {
+            if !device.bio_based && device.active.value() >= u64::from(device.queue_depth) {
                 return;
             }
             let Some(&io) = device.queue.front() else {
@@ -70,15 +71,48 @@ impl Simulation {
                 let from = std::mem::replace(&mut r.retry_of, NOT_A_RETRY);
                 self.count_retry(d, from as usize, p as usize);
             }
-            let a = self.model.paths[p as usize].adapter;
-            let adapter = &mut self.model.adapters[a];
-            if adapter.active.value() < u64::from(adapter.queue_depth) {
-                self.send(io);
-            } else {
-                adapter.waiting.push_back(io);
-                adapter.queued.add(now, 1);
-                self.ios.get_mut(io).state = IoState::WaitAdapter;
+            match self.tag_slot(io) {
+                Some(slot) if !self.model.tags.take_or_wait(slot, io) => self.ios.get_mut(io).state = IoState::WaitTag,
+                _ => self.onto_adapter(io),
             }
+        }
+    }
+
+    /// The I/O has its path (and its tag, under an NVMe head): sent if its adapter has a free
+    /// slot, else queued there.
+    fn onto_adapter(&mut self, io: u32) {
+        let a = self.model.paths[self.ios.get(io).path as usize].adapter;
+        let adapter = &mut self.model.adapters[a];
+        if adapter.active.value() < u64::from(adapter.queue_depth) {
+            self.send(io);
+        } else {
+            adapter.waiting.push_back(io);
+            adapter.queued.add(self.events.now(), 1);
+            self.ios.get_mut(io).state = IoState::WaitAdapter;
+        }
+    }
+
+    /// Where the I/O's request takes its blk-mq tag, if its device is an NVMe head.
+    pub(super) fn tag_slot(&self, io: u32) -> Option<TagSlot> {
+        let r = self.ios.get(io);
+        let p = r.path as usize;
+        self.model.tags.slot(p, self.model.paths[p].nexus, r.cpu)
+    }
+
+    /// The I/O gives its tag back; the oldest waiters that may take one get it and go on.
+    pub(super) fn release_tag(&mut self, io: u32) {
+        let Some(slot) = self.tag_slot(io) else { return };
+        self.model.tags.release(slot);
+        let (ios, paths, tags) = (&self.ios, &self.model.paths, &mut self.model.tags);
+        let mut admitted = Vec::new();
+        while let Some(next) = tags.admit_next(slot.pool, |w| {
+            let r = ios.get(w);
+            (r.path as usize, paths[r.path as usize].nexus, r.cpu)
+        }) {
+            admitted.push(next);
+        }
+        for next in admitted {
+            self.onto_adapter(next);
         }
     }
 
@@ -104,6 +138,7 @@ impl Simulation {
         let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
         self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
         self.release_slot(p);
+        self.release_tag(io);
         self.model.devices[d].active.add(now, -1);
         let rec = self.ios.get_mut(io);
         rec.state = IoState::Reaping;

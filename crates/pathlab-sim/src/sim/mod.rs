@@ -147,6 +147,8 @@ enum IoState {
     Free,
     /// In the device queue, or waiting for a usable path.
     Queued,
+    /// Has a path, waits for a blk-mq tag of the path's controller (`model::tags`).
+    WaitTag,
     /// Has a path, waits for an adapter slot.
     WaitAdapter,
     /// Issued to the driver.

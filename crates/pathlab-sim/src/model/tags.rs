@@ -1,0 +1,275 @@
+//! The Linux block layer under a native NVMe multipath device: blk-mq's tags per controller.
+//!
+//! The multipath head is bio-based and has no queue of its own: `nvme_ns_head_submit_bio`
+//! picks a path (`nvme_find_path`) as each bio arrives, before any request exists. The bio then
+//! needs a tag from that path's controller. A controller's tag set has one tag map per I/O
+//! queue (blk-mq hardware context); a submitting CPU uses the queue its CPU maps to (CPUs split
+//! in consecutive blocks over the queues, `blk_mq_map_queues`). Each map holds `sqsize` tags
+//! (`queue_size` − 1), one of them reserved for the fabric's connect command, so 126 serve I/O
+//! at the default `queue_size` of 128 [torvalds/linux `drivers/nvme/host/core.c`
+//! `nvme_alloc_io_tag_set`; `fabrics.h` `NVMF_DEF_QUEUE_SIZE`]. Every namespace on the
+//! controller shares the map; when several are busy, blk-mq lets each hold at most
+//! max(⌈tags / busy namespaces⌉, 4) (`hctx_may_queue`). A bio that finds no tag sleeps until
+//! one frees (FIFO here).
+//!
+//! Only with a tag is the request started (`nvme_start_request`), and only then does the
+//! controller's `nr_active`, which `iopolicy=queue-depth` reads, count it: bios waiting here are
+//! invisible to the policy, which is how thousands of outstanding requests pile up behind one
+//! controller on real hosts.
+//!
+//! One simplification: the kernel marks a namespace's queue idle only when its timeout timer
+//! finds it empty; here it counts as busy exactly while it holds or waits for a tag.
+
+use std::collections::VecDeque;
+
+/// `nvme connect --queue-size` default (`NVMF_DEF_QUEUE_SIZE`).
+pub const NVME_DEFAULT_QUEUE_SIZE: u32 = 128;
+/// The range `nvme connect --queue-size` accepts (`NVMF_MIN_QUEUE_SIZE`, `NVMF_MAX_QUEUE_SIZE`).
+pub const NVME_QUEUE_SIZE_RANGE: (u32, u32) = (16, 1024);
+/// Tags of a map kept from I/O: the fabric's connect command (`reserved_tags = 1`).
+const RESERVED_TAGS: u32 = 1;
+/// The least a busy namespace may hold however many share the map (`hctx_may_queue`).
+const FAIR_SHARE_FLOOR: u32 = 4;
+
+/// Tags for I/O in one map of a controller with `queue_size` entries per submission queue.
+pub fn tags_per_queue(queue_size: u32) -> u32 {
+    queue_size - 1 - RESERVED_TAGS
+}
+
+/// One tag map: a controller's I/O queue.
+#[derive(Debug, Default)]
+pub struct TagPool {
+    pub depth: u32,
+    pub held: u32,
+    /// Namespaces holding or waiting for one of its tags (blk-mq's `active_queues`).
+    pub busy_namespaces: u32,
+    /// Requests waiting for a tag, by I/O id, oldest first.
+    pub waiting: VecDeque<u32>,
+}
+
+/// A namespace's use of one tag map (its request queue's hardware context on that path).
+#[derive(Debug, Default, Clone, Copy)]
+struct NamespaceQueue {
+    held: u32,
+    waiting: u32,
+}
+
+/// Where a request of a given path and CPU gets its tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TagSlot {
+    pub pool: u32,
+    queue: u32,
+}
+
+const NO_TAGS: u32 = u32::MAX;
+
+/// Every controller's tag maps, and each path's namespace queues on them.
+#[derive(Debug, Default)]
+pub struct TagSets {
+    pub pools: Vec<TagPool>,
+    /// Per nexus: its first pool and its number of pools (0: no NVMe device uses it).
+    nexus_pools: Vec<(u32, u32)>,
+    /// Per path: its first namespace queue, or `NO_TAGS` for a device above no blk-mq tags.
+    path_queues: Vec<u32>,
+    queues: Vec<NamespaceQueue>,
+    cpus: u32,
+}
+
+impl TagSets {
+    pub fn new(nexuses: usize, cpus: u32) -> TagSets {
+        TagSets { nexus_pools: vec![(0, 0); nexuses], cpus, ..Default::default() }
+    }
+
+    /// Gives the controller behind `nexus` its `io_queues` maps of `queue_size`, unless it has
+    /// them already.
+    pub fn add_controller(&mut self, nexus: usize, queue_size: u32, io_queues: u32) {
+        if self.nexus_pools[nexus].1 > 0 {
+            return;
+        }
+        self.nexus_pools[nexus] = (self.pools.len() as u32, io_queues);
+        let depth = tags_per_queue(queue_size);
+        self.pools.extend((0..io_queues).map(|_| TagPool { depth, ..Default::default() }));
+    }
+
+    /// The `nvme connect` options of the controller behind `nexus`: queue size and I/O queues.
+    pub fn connect_options(&self, nexus: usize) -> Option<(u32, u32)> {
+        let (first, maps) = self.nexus_pools[nexus];
+        (maps > 0).then(|| (self.pools[first as usize].depth + 1 + RESERVED_TAGS, maps))
+    }
+
+    /// Path `path` (over `nexus`, whose controller must have its maps) takes tags: its
+    /// namespace gets a queue on each map. Paths are added in order, all of them.
+    pub fn add_path(&mut self, path: usize, nexus: Option<usize>) {
+        debug_assert_eq!(self.path_queues.len(), path);
+        match nexus {
+            Some(n) => {
+                self.path_queues.push(self.queues.len() as u32);
+                let maps = self.nexus_pools[n].1 as usize;
+                self.queues.extend(std::iter::repeat_n(NamespaceQueue::default(), maps));
+            }
+            None => self.path_queues.push(NO_TAGS),
+        }
+    }
+
+    /// Where a request on `path` over `nexus`, submitted on `cpu`, gets its tag; `None` for a
+    /// path with no tags.
+    pub fn slot(&self, path: usize, nexus: usize, cpu: u32) -> Option<TagSlot> {
+        let first_queue = *self.path_queues.get(path)?;
+        if first_queue == NO_TAGS {
+            return None;
+        }
+        let (first_pool, maps) = self.nexus_pools[nexus];
+        let map = (u64::from(cpu) * u64::from(maps) / u64::from(self.cpus)) as u32;
+        Some(TagSlot { pool: first_pool + map, queue: first_queue + map })
+    }
+
+    /// The request `io` takes a tag (true), or waits for one at the end of the line (false).
+    pub fn take_or_wait(&mut self, slot: TagSlot, io: u32) -> bool {
+        self.mark_busy(slot);
+        if self.may_take(slot) {
+            self.take(slot);
+            true
+        } else {
+            self.pools[slot.pool as usize].waiting.push_back(io);
+            self.queues[slot.queue as usize].waiting += 1;
+            false
+        }
+    }
+
+    /// A request that held a tag on `slot` gives it back.
+    pub fn release(&mut self, slot: TagSlot) {
+        self.pools[slot.pool as usize].held -= 1;
+        self.queues[slot.queue as usize].held -= 1;
+        self.mark_idle_if_empty(slot);
+    }
+
+    /// A waiting request `io` leaves the line without a tag (its path failed).
+    pub fn leave(&mut self, slot: TagSlot, io: u32) {
+        let pool = &mut self.pools[slot.pool as usize];
+        let at = pool.waiting.iter().position(|&w| w == io).expect("a request waiting for a tag is in its pool's line");
+        pool.waiting.remove(at);
+        self.queues[slot.queue as usize].waiting -= 1;
+        self.mark_idle_if_empty(slot);
+    }
+
+    /// The oldest waiting request of `pool` whose namespace may now take a tag, given its tag
+    /// (`place_of` gives each waiting request's path, nexus and CPU).
+    pub fn admit_next(&mut self, pool: u32, place_of: impl Fn(u32) -> (usize, usize, u32)) -> Option<u32> {
+        let slot_of = |io: u32| {
+            let (path, nexus, cpu) = place_of(io);
+            self.slot(path, nexus, cpu).expect("a waiting request's path has tags")
+        };
+        let line = &self.pools[pool as usize].waiting;
+        if self.pools[pool as usize].held >= self.pools[pool as usize].depth {
+            return None; // no tag free: nobody may take one (and the line need not be read)
+        }
+        let at = line.iter().position(|&io| self.may_take(slot_of(io)))?;
+        let slot = slot_of(line[at]);
+        let io = self.pools[pool as usize].waiting.remove(at).expect("position is in the line");
+        self.queues[slot.queue as usize].waiting -= 1;
+        self.take(slot);
+        Some(io)
+    }
+
+    fn may_take(&self, slot: TagSlot) -> bool {
+        let pool = &self.pools[slot.pool as usize];
+        if pool.held >= pool.depth {
+            return false;
+        }
+        let sharers = pool.busy_namespaces.max(1);
+        let share = pool.depth.div_ceil(sharers).max(FAIR_SHARE_FLOOR);
+        self.queues[slot.queue as usize].held < share
+    }
+
+    fn take(&mut self, slot: TagSlot) {
+        self.pools[slot.pool as usize].held += 1;
+        self.queues[slot.queue as usize].held += 1;
+    }
+
+    fn mark_busy(&mut self, slot: TagSlot) {
+        let q = self.queues[slot.queue as usize];
+        if q.held + q.waiting == 0 {
+            self.pools[slot.pool as usize].busy_namespaces += 1;
+        }
+    }
+
+    fn mark_idle_if_empty(&mut self, slot: TagSlot) {
+        let q = self.queues[slot.queue as usize];
+        if q.held + q.waiting == 0 {
+            self.pools[slot.pool as usize].busy_namespaces -= 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One controller (nexus 0) with one map of `queue_size`, and `namespaces` paths over it.
+    fn one_map(queue_size: u32, namespaces: usize) -> TagSets {
+        let mut t = TagSets::new(1, 1);
+        t.add_controller(0, queue_size, 1);
+        for p in 0..namespaces {
+            t.add_path(p, Some(0));
+        }
+        t
+    }
+
+    #[test]
+    fn the_default_queue_size_leaves_126_tags_for_io() {
+        let mut t = one_map(NVME_DEFAULT_QUEUE_SIZE, 1);
+        let slot = t.slot(0, 0, 0).unwrap();
+        let taken = (0..200).filter(|&io| t.take_or_wait(slot, io)).count();
+        assert_eq!(taken, 126);
+        assert_eq!(t.pools[0].waiting.len(), 74);
+        // A freed tag goes to the oldest waiter.
+        t.release(slot);
+        assert_eq!(t.admit_next(0, |_| (0, 0, 0)), Some(126));
+        assert_eq!(t.admit_next(0, |_| (0, 0, 0)), None);
+    }
+
+    #[test]
+    fn busy_namespaces_share_a_map_fairly_with_a_floor_of_four() {
+        // Queue size 16: 14 tags. Two busy namespaces: at most 7 each.
+        let mut t = one_map(16, 2);
+        let (a, b) = (t.slot(0, 0, 0).unwrap(), t.slot(1, 0, 0).unwrap());
+        assert!(t.take_or_wait(b, 1000));
+        let taken_by_a = (0..20).filter(|&io| t.take_or_wait(a, io)).count();
+        assert_eq!(taken_by_a, 7);
+        // Alone again (b's one request done), a may have all 14: its waiters come in.
+        t.release(b);
+        let admitted: Vec<u32> = std::iter::from_fn(|| t.admit_next(0, |_| (0, 0, 0))).collect();
+        assert_eq!(admitted, vec![7, 8, 9, 10, 11, 12, 13]);
+        // Five namespaces on 14 tags: ⌈14/5⌉ = 3, raised to the floor of 4.
+        let mut five = one_map(16, 5);
+        for p in 1..5 {
+            assert!(five.take_or_wait(five.slot(p, 0, 0).unwrap(), 100 + p as u32));
+        }
+        let first = five.slot(0, 0, 0).unwrap();
+        assert_eq!((0..10).filter(|&io| five.take_or_wait(first, io)).count(), 4);
+    }
+
+    #[test]
+    fn cpus_map_to_queues_in_consecutive_blocks_and_untagged_paths_have_no_slot() {
+        let mut t = TagSets::new(2, 8);
+        t.add_controller(1, 128, 2);
+        t.add_path(0, None);
+        t.add_path(1, Some(1));
+        assert_eq!(t.slot(0, 0, 3), None);
+        let pools: Vec<u32> = (0..8).map(|cpu| t.slot(1, 1, cpu).unwrap().pool).collect();
+        assert_eq!(pools, vec![0, 0, 0, 0, 1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn a_waiter_that_leaves_frees_its_namespace() {
+        let mut t = one_map(16, 2);
+        let (a, b) = (t.slot(0, 0, 0).unwrap(), t.slot(1, 0, 0).unwrap());
+        for io in 0..14 {
+            assert!(t.take_or_wait(a, io));
+        }
+        assert!(!t.take_or_wait(b, 99));
+        assert_eq!(t.pools[0].busy_namespaces, 2);
+        t.leave(b, 99);
+        assert_eq!((t.pools[0].busy_namespaces, t.pools[0].waiting.len()), (1, 0));
+    }
+}
