@@ -22,6 +22,7 @@ POLICIES = {
     "dm, marginal_pathgroups off": {"name": "dm-multipath", "selector": "round-robin",
                                     "path_grouping_policy": "group_by_prio"},
     "ESXi round robin": {"name": "VMW_PSP_RR", "type": "iops", "iops": 1},
+    "PowerPath adaptive, autostandby iopf": {"name": "powerpath", "policy": "adaptive", "autostandby": "iopf"},
 }
 
 
@@ -42,12 +43,16 @@ def share_on_marginal_port(policy: dict) -> tuple[float, dict]:
     # NVMe demotes the marginal path to the non-optimized tier: optimized paths remain, so none
     # of the I/O goes there. dm-multipath with marginal_pathgroups moves it to a group of its
     # own, below the others: none either. Without it, and on ESXi (no FPIN handling), the path
-    # keeps its quarter of the round robin.
+    # keeps its quarter of the round robin. PowerPath's handling of FPIN is not published (Dell
+    # documents autostandby for flaky paths, asb:iopf, and for distant ones, asb:prox): a marginal
+    # path that answers without errors keeps its share under adaptive balancing; once the link's
+    # errors reach I/Os, iopf takes it out (tests/test_reactions.py, dm-shaky-path).
     # (Next to nothing: the I/Os already in flight when the notification came complete there.)
     ("nvme round-robin", (0.0, 0.001)),
     ("dm, marginal_pathgroups fpin", (0.0, 0.001)),
     ("dm, marginal_pathgroups off", (0.24, 0.26)),
     ("ESXi round robin", (0.24, 0.26)),
+    ("PowerPath adaptive, autostandby iopf", (0.24, 0.26)),
 ])
 def test_each_stack_reacts_to_a_marginal_path_as_it_does_to_fpin(label, expected) -> None:
     share, data = share_on_marginal_port(POLICIES[label])

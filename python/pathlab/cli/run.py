@@ -19,11 +19,12 @@ from pathlab.cli.common import (
     writable_output,
 )
 from pathlab.cli.report import html_option, provenance, write
-from pathlab.output import esxtop, esxtop_csv, vdbench
+from pathlab.output import esxtop, esxtop_csv, hosts, vdbench
 from pathlab.output.vdbench_flatfile import flatfile
 
 
-def text_report(data: dict, intervals: bool) -> str:
+def text_report(data: dict, intervals: bool, views: list[tuple[str, dict]]) -> str:
+    """The report, with the device, adapter and path tables of each host's view (`hosts.each`)."""
     s = data["summary"]
     acc = data["accounting"]
     variant = f", variant {data['variant']}" if data["variant"] else ""
@@ -37,16 +38,20 @@ def text_report(data: dict, intervals: bool) -> str:
         vdbench.report(data, intervals),
         f"response percentiles (ms): p50 {s['p50_ms']:.3f}  p90 {s['p90_ms']:.3f}  "
         f"p99 {s['p99_ms']:.3f}  p99.9 {s['p999_ms']:.3f}",
+        *([f"(every host's I/Os together: {', '.join(hosts.names(data))})"] if len(data["hosts"]) > 1 else []),
         "",
-        esxtop.devices(data),
-        "",
-        esxtop.adapters(data),
-        "",
-        esxtop.paths(data),
-        "",
+    ]
+    for name, view in views:
+        if len(views) > 1:
+            parts.append(hosts.heading(name))
+        parts += [esxtop.devices(view), "", esxtop.adapters(view), "", esxtop.paths(view), ""]
+    # The array side is every host's; the event log is the hosts' shown.
+    events = [e for _, view in views for e in view["events"]]
+    events.sort(key=lambda e: e["t_s"])
+    parts += [
         esxtop.ports(data),
         "",
-        *_optional_sections(data),
+        *_optional_sections(dict(data, events=events)),
         f"I/Os issued {acc['issued']}, completed {acc['completed']}, failed {acc['failed']}, "
         f"retried {acc['retried']}; errors {s['errors']}",
     ]
@@ -104,30 +109,48 @@ def summary_csv(rows: list[dict]) -> str:
 @format_option("json", "csv")
 @click.option("--intervals", is_flag=True, help="Print every interval line, as vdbench does.")
 @click.option("--esxtop-csv", "esxtop_out",
-              help="Also write the measured window as an esxtop batch-mode CSV (esxtop -b -a) to this file.")
+              help="Also write the measured window as an esxtop batch-mode CSV (esxtop -b -a) to this file "
+                   "(one per host: see below).")
 @click.option("--vdbench-flatfile", "flat_out", type=click.Path(dir_okay=False),
               help="Also write the interval lines as vdbench's flatfile (flatfile.html columns) to this file.")
 @click.option("--diskstats", "diskstats_out", type=click.Path(dir_okay=False),
-              help="Also write /proc/diskstats of every path device (sdX) and map (dm-N) once an interval to this file.")
+              help="Also write /proc/diskstats of every path device (sdX) and map (dm-N) once an interval to this file "
+                   "(one per host: see below).")
+@click.option("--host", help="Show only this host's devices, adapters and paths, of a scenario with several hosts.")
 @html_option
 @handle_errors
 def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None, fmt: str, intervals: bool,
-            esxtop_out: str | None, flat_out: str | None, diskstats_out: str | None, html: str | None) -> None:
-    """Run one scenario and print what vdbench and esxtop would show."""
+            esxtop_out: str | None, flat_out: str | None, diskstats_out: str | None, host: str | None,
+            html: str | None) -> None:
+    """Run one scenario and print what vdbench and esxtop would show.
+
+    Each host's esxtop and /proc/diskstats know only its own devices, adapters and paths. With
+    several hosts in the scenario, the tables are printed per host, each under a line
+    `==> host NAME <==`, and --esxtop-csv and --diskstats write one file per host, the host's
+    name added before the extension (run.csv: run-esx-a.csv, run-esx-b.csv); with --host, only
+    that host's tables and a file of the name given. The vdbench figures and the flatfile are the
+    workload's, every host's I/Os together. JSON and CSV output are the whole run (each device,
+    path and adapter names its host)."""
     for out, option in ((esxtop_out, "--esxtop-csv"), (flat_out, "--vdbench-flatfile"), (diskstats_out, "--diskstats"),
                         (html, "--html")):
         writable_output(out, option)
     sets = with_workload(file, workload, sets)
     scenario = load(file, variant, sets, seed)
+    if host is not None:
+        hosts.check(scenario.describe(), host, scenario.file)
     (result,) = run_all([scenario])
-    if esxtop_out:
-        rows = esxtop_csv.write(result.data, esxtop_out)
-        click.echo(f"pathlab: wrote {rows} esxtop rows to {esxtop_out}", err=True)
-    if diskstats_out:
-        from pathlab.output.diskstats import diskstats
+    views = hosts.each(result.data, host, scenario.file)
+    for name, view in views:
+        if esxtop_out:
+            csv_file = hosts.file_for(esxtop_out, name, len(views) > 1)
+            rows = esxtop_csv.write(view, csv_file)
+            click.echo(f"pathlab: wrote {rows} esxtop rows to {csv_file}", err=True)
+        if diskstats_out:
+            from pathlab.output.diskstats import diskstats
 
-        Path(diskstats_out).write_text(diskstats(result.data), encoding="utf-8")
-        click.echo(f"pathlab: wrote /proc/diskstats samples to {diskstats_out}", err=True)
+            stats_file = hosts.file_for(diskstats_out, name, len(views) > 1)
+            stats_file.write_text(diskstats(view), encoding="utf-8")
+            click.echo(f"pathlab: wrote /proc/diskstats samples to {stats_file}", err=True)
     if flat_out:
         Path(flat_out).write_text(flatfile(result.data), encoding="utf-8")
         click.echo(f"pathlab: wrote the vdbench flatfile to {flat_out}", err=True)
@@ -140,4 +163,4 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     elif fmt == "csv":
         click.echo(summary_csv([result.data]))
     else:
-        click.echo(text_report(result.data, intervals))
+        click.echo(text_report(result.data, intervals, views))

@@ -7,7 +7,7 @@ import json
 import click
 
 from pathlab.cli.common import handle_errors, load, seed_option, set_option, variant_option
-from pathlab.output import esxcli, multipath
+from pathlab.output import esxcli, hosts, multipath
 
 VIEWS = click.Choice(["devices", "paths"])
 
@@ -22,18 +22,22 @@ VIEWS = click.Choice(["devices", "paths"])
               help="Simulated time to show it at, e.g. 60s (the run is simulated up to then).")
 @click.option("--style", type=click.Choice(["esxi", "linux", "json"]), default="esxi", show_default=True,
               help="esxi: esxcli storage nmp device/path list; linux: multipath -ll.")
+@click.option("--host", help="Show only this host's view, of a scenario with several hosts.")
 @handle_errors
 def command(what: str, file: str, variant: str | None, sets: tuple[str, ...], seed: int | None, at: str,
-            style: str) -> None:
+            style: str, host: str | None) -> None:
     """Print devices (esxcli storage nmp device list) or paths (esxcli storage nmp path list,
-    or multipath -ll with --style linux)."""
+    or multipath -ll with --style linux).
+
+    Each host's tools know only its own devices, adapters and paths: with several hosts in the
+    scenario and no --host, each host's view is printed in turn under a line `==> host NAME <==`
+    (JSON: one list, each device or path naming its host)."""
     scenario = load(file, variant, sets, seed)
     desc = scenario.describe(at)
     if style == "json":
-        click.echo(json.dumps(desc[what], indent=2))
-    elif style == "linux":
-        click.echo(multipath.multipath_ll(desc), nl=False)
-    elif what == "devices":
-        click.echo(esxcli.device_list(desc), nl=False)
-    else:
-        click.echo(esxcli.path_list(desc), nl=False)
+        hosts.check(desc, host, scenario.file)
+        click.echo(json.dumps((hosts.view(desc, host) if host else desc)[what], indent=2))
+        return
+    render = (multipath.multipath_ll if style == "linux"
+              else esxcli.device_list if what == "devices" else lambda view: esxcli.path_list(view, desc))
+    click.echo(hosts.joined([(name, render(view)) for name, view in hosts.each(desc, host, scenario.file)]), nl=False)

@@ -30,11 +30,14 @@ def device_list(desc: dict[str, Any]) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
-def path_list(desc: dict[str, Any]) -> str:
-    """Each block opens with the path UID: FC WWNs made up from the adapter and target numbers."""
+def path_list(desc: dict[str, Any], san: dict[str, Any] | None = None) -> str:
+    """Each block opens with the path UID: FC WWNs made up from the adapter and target numbers,
+    counted over `san`, the whole description when `desc` is one host's view, so that no two
+    hosts' adapters share a WWN and an array port has the same one on every host."""
     display = {d["name"]: d["display_name"] for d in desc["devices"]}
-    adapters = sorted({p["adapter"] for p in desc["paths"]})
-    targets = sorted({p["target"] for p in desc["paths"]})
+    every = (san or desc)["paths"]
+    adapters = sorted({p["adapter"] for p in every})
+    targets = sorted({p["target"] for p in every})
     blocks = []
     for p in desc["paths"]:
         a, t = adapters.index(p["adapter"]) + 1, targets.index(p["target"]) + 1

@@ -590,7 +590,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let array_names = Names::new(array_names.iter().map(String::as_str).collect());
     let hosts = hosts_of(spec);
     let mut m = Model {
-        host_name: spec.host.name.clone(),
+        host_names: hosts.iter().map(|(_, h)| h.name.clone()).collect(),
         host: HostState {
             outstanding: Level::default(),
             nexus_outstanding: vec![0; nexuses.len()],

@@ -275,7 +275,8 @@ pub struct Replication {
 
 /// Everything the engine needs to run, built once per run.
 pub struct Model {
-    pub host_name: String,
+    /// Every host's name: `[host]`, then `[[hosts]]` in order (index as `Adapter::host`).
+    pub host_names: Vec<String>,
     pub host: HostState,
     /// Per host (`[host]`, then `[[hosts]]`): when its application stops reaping.
     pub host_pauses: Vec<Option<HostPauses>>,

@@ -1,7 +1,8 @@
 //! The configuration as the host's own tools show it: each device with its array-type plugin,
 //! policy and working paths (`esxcli storage nmp device list`), each path with its group state
 //! and ALUA target port group (`esxcli storage nmp path list`), and the policy's path groups
-//! (`multipath -ll`). Taken from the model at any moment of a run.
+//! (`multipath -ll`). Taken from the model at any moment of a run. It holds every host's
+//! devices, each naming its host; a view shows one host's, as that host's tools would.
 
 use crate::linux::claim::{self, Setting};
 use crate::model::Model;
@@ -12,6 +13,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, Serialize)]
 pub struct DeviceView {
     pub name: String,
+    /// The host that sees it.
+    pub host: String,
     pub display_name: String,
     pub vendor: String,
     pub model: String,
@@ -36,6 +39,8 @@ pub struct GroupView {
 pub struct PathView {
     pub name: String,
     pub device: String,
+    /// The host whose adapter it leaves from.
+    pub host: String,
     pub adapter: String,
     pub target: String,
     /// `esxcli storage nmp path list`'s Group State: active, active unoptimized, standby, dead.
@@ -53,7 +58,8 @@ pub struct PathView {
 /// per map, its features and hardware handler.
 #[derive(Debug, Clone, Serialize)]
 pub struct LinuxFacts {
-    /// The adapters in order: SCSI host `N` (the `H` of `H:C:T:L`) is the N-th.
+    /// Every host's adapters in order: on one host, SCSI host `N` (the `H` of `H:C:T:L`) is
+    /// the N-th of that host's (`Description::hosts`).
     pub hosts: Vec<String>,
     /// One per device, in the order of `devices`.
     pub devices: Vec<LinuxDevice>,
@@ -76,9 +82,19 @@ pub struct LinuxDevice {
     pub settings: Vec<Setting>,
 }
 
+/// One host and its adapters, in order: each host's tools see only its own.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostAdapters {
+    pub name: String,
+    pub adapters: Vec<String>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Description {
+    /// The first host's name (`[host]`).
     pub host: String,
+    /// Every host, `[host]` first.
+    pub hosts: Vec<HostAdapters>,
     pub time_s: f64,
     pub devices: Vec<DeviceView>,
     pub paths: Vec<PathView>,
@@ -106,6 +122,7 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
             tpgs.dedup();
             DeviceView {
                 name: d.name.clone(),
+                host: m.host_names[d.host].clone(),
                 display_name: format!("{} Fibre Channel Disk ({})", array.vendor, d.name),
                 vendor: array.vendor.clone(),
                 model: array.model.clone(),
@@ -150,6 +167,7 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
             PathView {
                 name: p.name.clone(),
                 device: d.name.clone(),
+                host: m.host_names[d.host].clone(),
                 adapter: m.adapters[p.adapter].name.clone(),
                 target: format!("{}/{}", m.arrays[port.array].name, port.name),
                 group_state: group_state.to_string(),
@@ -190,7 +208,19 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
             })
             .collect(),
     };
-    Description { host: m.host_name.clone(), time_s: now_ns as f64 / 1e9, devices, paths, linux }
+    Description { host: m.host_names[0].clone(), hosts: hosts(m), time_s: now_ns as f64 / 1e9, devices, paths, linux }
+}
+
+/// Every host with its adapters, `[host]` first.
+pub fn hosts(m: &Model) -> Vec<HostAdapters> {
+    m.host_names
+        .iter()
+        .enumerate()
+        .map(|(h, name)| HostAdapters {
+            name: name.clone(),
+            adapters: m.adapters.iter().filter(|a| a.host == h).map(|a| a.name.clone()).collect(),
+        })
+        .collect()
 }
 
 /// An NVMe head's controllers as connected: entries per I/O queue and queues (`model::tags`).

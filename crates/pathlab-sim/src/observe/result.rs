@@ -2,6 +2,7 @@
 //! path and adapter, and the same per interval. Serialised once to JSON; everything that prints
 //! (tables, CSV, esxtop batch files) reads from it.
 
+use super::describe::HostAdapters;
 use super::{GuestCounters, IoCounters};
 use serde::Serialize;
 
@@ -133,6 +134,8 @@ pub struct Summary {
 #[derive(Debug, Clone, Serialize)]
 pub struct DeviceResult {
     pub name: String,
+    /// The host that sees it.
+    pub host: String,
     pub array: String,
     pub satp: String,
     pub policy: String,
@@ -151,6 +154,8 @@ pub struct DeviceResult {
 pub struct PathResult {
     pub name: String,
     pub device: String,
+    /// The host whose adapter it leaves from.
+    pub host: String,
     pub adapter: String,
     /// The array port as `array/port`.
     pub target: String,
@@ -168,6 +173,8 @@ pub struct PathResult {
 #[derive(Debug, Clone, Serialize)]
 pub struct AdapterResult {
     pub name: String,
+    /// The host it sits in.
+    pub host: String,
     pub aqlen: u32,
     pub actv: f64,
     pub qued: f64,
@@ -287,7 +294,10 @@ pub struct RunResult {
     pub scenario: String,
     pub variant: Option<String>,
     pub seed: u64,
+    /// The first host's name (`[host]`).
     pub host: String,
+    /// Every host with its adapters, `[host]` first: each sees only its own devices and adapters.
+    pub hosts: Vec<HostAdapters>,
     pub warmup_s: f64,
     pub duration_s: f64,
     pub interval_s: f64,

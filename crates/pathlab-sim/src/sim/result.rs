@@ -2,6 +2,7 @@
 
 use super::{RunError, Simulation};
 use crate::engine::TimeNs;
+use crate::observe::describe;
 use crate::observe::result::{
     Accounting, AdapterResult, DeviceResult, PathResult, RaidGroupResult, ReplicationResult, RunResult, StationResult,
     Summary, WriteCacheResult,
@@ -57,6 +58,7 @@ impl Simulation {
             .map(|(i, d)| (d, window.device(i), i))
             .map(|(d, w, i)| DeviceResult {
                 name: d.name.clone(),
+                host: m.host_names[d.host].clone(),
                 array: m.arrays[d.array].name.clone(),
                 satp: d.satp.clone(),
                 policy: d.policy_config.name().to_string(),
@@ -76,6 +78,7 @@ impl Simulation {
             .map(|(i, p)| PathResult {
                 name: p.name.clone(),
                 device: m.devices[p.device].name.clone(),
+                host: m.host_names[m.devices[p.device].host].clone(),
                 adapter: m.adapters[p.adapter].name.clone(),
                 target: format!("{}/{}", m.arrays[m.ports[p.port].array].name, m.ports[p.port].name),
                 state: if p.up { "active" } else { "dead" }.to_string(),
@@ -93,6 +96,7 @@ impl Simulation {
             .map(|(i, a)| (a, window.adapter(i)))
             .map(|(a, w)| AdapterResult {
                 name: a.name.clone(),
+                host: m.host_names[a.host].clone(),
                 aqlen: a.queue_depth,
                 actv: w.actv,
                 qued: w.qued,
@@ -160,7 +164,8 @@ impl Simulation {
             scenario: self.plan.scenario.clone(),
             variant: self.plan.variant.clone(),
             seed: self.plan.seed,
-            host: m.host_name.clone(),
+            host: m.host_names[0].clone(),
+            hosts: describe::hosts(m),
             warmup_s: self.plan.warmup_ns as f64 / 1e9,
             duration_s: self.plan.duration_ns as f64 / 1e9,
             interval_s: self.plan.interval_ns as f64 / 1e9,
