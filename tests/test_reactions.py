@@ -128,3 +128,97 @@ def test_a_gateway_group_that_reports_no_ana_states_is_warned_about() -> None:
     s = Scenario.load(REACTIONS / "nvmeof-gateway-rebalance.toml", set={"arrays.0.tpgs": False})
     assert [field for field, _ in s.warnings] == ["arrays.0.tpgs"]
     assert not Scenario.load(REACTIONS / "nvmeof-gateway-rebalance.toml").warnings
+
+
+def _errors_and_share(data: dict, port: str, split_s: float) -> tuple[int, int, float]:
+    """Errors up to and after `split_s`, and the share of commands through `port` after it."""
+    rows = data["path_intervals"]
+    through = {p["name"] for p in data["paths"] if p["target"] == port}
+    before = sum(r["errors"] for r in rows if r["t_s"] <= split_s)
+    after = sum(r["errors"] for r in rows if r["t_s"] > split_s)
+    late = [r for r in rows if r["t_s"] > split_s]
+    share = sum(r["cmds_s"] for r in late if r["name"] in through) / sum(r["cmds_s"] for r in late)
+    return before, after, share
+
+
+# fpin-marginal: 2 LUNs × 4 outstanding, 1 ms think time, about 0.128 ms response: an I/O rate of
+# 8 / 1.128 ms = 7,092/s. Port P0 carries two of the four paths and fails 2% of its commands
+# from 10 s; the fabric marks it marginal at 40 s. A stack that keeps rotating over it sees
+# 7,092 / 2 × 0.02 = 71 errors a second: 2,128 in the 30 s before the notice, 4,255 in the 60 s
+# after (8% allowed: Bernoulli noise is ±2% at 2,000, and each error adds a retried command).
+# dm-multipath fails a path at its first error and reinstates it at the next checker tick (5 s):
+# one error per path per tick, 4 × 6 before and 4 × 12 after, unless marginal_pathgroups fpin
+# parks the paths. PowerPath iopf: 2 failures per path and the path is in autostandby.
+RATE_THROUGH_P0_ERRORS = 7_092 / 2 * 0.02
+
+
+@pytest.mark.parametrize(("variant", "before", "after", "share"), [
+    # (A share of next to nothing: what was in flight at the notice completes there.)
+    ("nvme", 30 * RATE_THROUGH_P0_ERRORS, 0, (0.0, 0.001)),
+    ("dm_fpin", 4 * 6, 0, (0.0, 0.001)),
+    ("dm_default", 4 * 6, 4 * 12, (0.0, 0.01)),
+    ("esxi_rr", 30 * RATE_THROUGH_P0_ERRORS, 60 * RATE_THROUGH_P0_ERRORS, (0.49, 0.51)),
+    ("powerpath_iopf", 4 * 2, 0, (0.0, 0.001)),
+])
+def test_each_stack_reacts_to_fpin_link_integrity_as_it_does(variant, before, after, share) -> None:
+    data, _ = _run("fpin-marginal", variant)
+    seen_before, seen_after, seen_share = _errors_and_share(data, "aa/P0", 40.0)
+    assert seen_before == pytest.approx(before, rel=0.08), (variant, seen_before)
+    assert seen_after == pytest.approx(after, rel=0.08), (variant, seen_after)
+    assert share[0] <= seen_share <= share[1], (variant, seen_share)
+    assert data["accounting"]["failed"] == 0  # every error retried on another path
+
+
+def test_powerpath_without_autostandby_keeps_a_marginal_port_and_its_errors() -> None:
+    # Adaptive weighs paths by their queued work, not by their errors or the fabric's notice: the
+    # port keeps most of its share and the errors go on after 40 s.
+    data, _ = _run("fpin-marginal", "powerpath_adaptive")
+    _, after, share = _errors_and_share(data, "aa/P0", 40.0)
+    assert 0.35 <= share <= 0.5 and after > 0.7 * 60 * RATE_THROUGH_P0_ERRORS * 2 * share
+
+
+# nvme-shared-controllers: each array port serves a command in 5 us, 200,000/s, and the bulk
+# namespace keeps 1,024 reads outstanding, far more than the 126 tags of a map (queue size 128).
+# A port with a full map in front of it is saturated, and by Little's law a read's time below
+# the driver (DAVG) is the tags in use over the port's rate: 126 / 200,000/s = 0.63 ms, on the
+# near path and the far one alike. The small namespace submits on another CPU: with a queue per
+# CPU it has maps of its own but meets the bulk's 126 at the port (0.63 ms too); with one queue
+# per controller the two share each map, blk-mq caps the bulk at ⌈126 / 2⌉ = 63, and both wait
+# behind 63 (0.315 ms), at the same bulk rate (the port stays saturated).
+PORT_RATE = 1 / 5e-6
+TAGS = 128 - 2
+
+
+def _devices(data: dict) -> dict[str, dict]:
+    return {d["name"].rsplit("/", 1)[1]: d for d in data["devices"]}
+
+
+@pytest.mark.parametrize(("variant", "ports", "in_front"), [
+    ("numa", 1, TAGS),  # every bulk read down the nearest path: one port
+    ("round_robin", 2, TAGS),
+    ("queue_depth", 2, TAGS),
+    ("latency", 2, TAGS),
+    ("queue_depth_one_queue", 2, TAGS // 2),
+    ("round_robin_one_queue", 2, TAGS // 2),
+])
+def test_thousands_outstanding_fill_the_tags_and_the_ports(variant, ports, in_front) -> None:
+    data, _ = _run("nvme-shared-controllers", variant)
+    devices = _devices(data)
+    bulk, small = devices["ns1"], devices["ns2"]
+    assert bulk["cmds_s"] == pytest.approx(ports * PORT_RATE, rel=0.01)
+    assert bulk["gavg_ms"] == pytest.approx(1024 / bulk["cmds_s"] * 1e3, rel=0.01)  # Little
+    assert bulk["davg_ms"] == pytest.approx(in_front / PORT_RATE * 1e3, rel=0.03)
+    assert small["davg_ms"] == pytest.approx(in_front / PORT_RATE * 1e3, rel=0.03)
+
+
+def test_queue_depth_cannot_see_the_bulk_waiting_for_tags() -> None:
+    # Both controllers hold 126 started requests: queue-depth sees a tie and takes the first,
+    # so the bulk's line forms in front of the near controller's tags; round-robin splits it.
+    def waits(variant: str) -> list[float]:
+        data, _ = _run("nvme-shared-controllers", variant)
+        return [p["kavg_ms"] for p in data["paths"] if p["device"].endswith("ns1")]
+
+    near, far = waits("queue_depth")
+    assert near > 10 * far, (near, far)
+    near, far = waits("round_robin")
+    assert near == pytest.approx(far, rel=0.1)

@@ -17,8 +17,13 @@
 //! invisible to the policy, which is how thousands of outstanding requests pile up behind one
 //! controller on real hosts.
 //!
-//! One simplification: the kernel marks a namespace's queue idle only when its timeout timer
-//! finds it empty; here it counts as busy exactly while it holds or waits for a tag.
+//! A namespace counts as busy from its first request on a map (`blk_mq_tag_busy`) until the
+//! queue's timeout timer fires and finds none of its requests started (`blk_mq_timeout_work`,
+//! then `blk_mq_tag_idle`). The timer is armed at most `BLK_MAX_TIMEOUT` (5 s) ahead, so a
+//! namespace with a request now and then stays busy, and keeps its share from the others. Here
+//! every namespace is checked on one 5 s grid (`idle_check`) rather than by its own timer, and
+//! one still waiting for a tag counts as not idle (the kernel's marks itself busy again when it
+//! retries).
 
 use std::collections::VecDeque;
 
@@ -30,6 +35,9 @@ pub const NVME_QUEUE_SIZE_RANGE: (u32, u32) = (16, 1024);
 const RESERVED_TAGS: u32 = 1;
 /// The least a busy namespace may hold however many share the map (`hctx_may_queue`).
 const FAIR_SHARE_FLOOR: u32 = 4;
+/// How often idle namespaces are found (`BLK_MAX_TIMEOUT`, 5 × HZ: the furthest a queue's
+/// timeout timer is armed ahead).
+pub const IDLE_CHECK_NS: u64 = 5_000_000_000;
 
 /// Tags for I/O in one map of a controller with `queue_size` entries per submission queue.
 pub fn tags_per_queue(queue_size: u32) -> u32 {
@@ -52,6 +60,8 @@ pub struct TagPool {
 struct NamespaceQueue {
     held: u32,
     waiting: u32,
+    /// Counted among its map's busy namespaces (`BLK_MQ_S_TAG_ACTIVE`).
+    busy: bool,
 }
 
 /// Where a request of a given path and CPU gets its tag.
@@ -63,14 +73,23 @@ pub struct TagSlot {
 
 const NO_TAGS: u32 = u32::MAX;
 
+/// A path's namespace queues: `maps` of them from `first_queue`, on the maps from `first_pool`.
+#[derive(Debug, Clone, Copy)]
+struct PathQueues {
+    first_queue: u32,
+    first_pool: u32,
+    maps: u32,
+}
+
 /// Every controller's tag maps, and each path's namespace queues on them.
 #[derive(Debug, Default)]
 pub struct TagSets {
     pub pools: Vec<TagPool>,
     /// Per nexus: its first pool and its number of pools (0: no NVMe device uses it).
     nexus_pools: Vec<(u32, u32)>,
-    /// Per path: its first namespace queue, or `NO_TAGS` for a device above no blk-mq tags.
-    path_queues: Vec<u32>,
+    /// Per path: its namespace's queues on its controller's maps, or `NO_TAGS` for a device above
+    /// no blk-mq tags.
+    path_queues: Vec<PathQueues>,
     queues: Vec<NamespaceQueue>,
     cpus: u32,
 }
@@ -103,24 +122,24 @@ impl TagSets {
         debug_assert_eq!(self.path_queues.len(), path);
         match nexus {
             Some(n) => {
-                self.path_queues.push(self.queues.len() as u32);
-                let maps = self.nexus_pools[n].1 as usize;
-                self.queues.extend(std::iter::repeat_n(NamespaceQueue::default(), maps));
+                let (first_pool, maps) = self.nexus_pools[n];
+                self.path_queues.push(PathQueues { first_queue: self.queues.len() as u32, first_pool, maps });
+                self.queues.extend(std::iter::repeat_n(NamespaceQueue::default(), maps as usize));
             }
-            None => self.path_queues.push(NO_TAGS),
+            None => self.path_queues.push(PathQueues { first_queue: NO_TAGS, first_pool: 0, maps: 0 }),
         }
     }
 
     /// Where a request on `path` over `nexus`, submitted on `cpu`, gets its tag; `None` for a
     /// path with no tags.
     pub fn slot(&self, path: usize, nexus: usize, cpu: u32) -> Option<TagSlot> {
-        let first_queue = *self.path_queues.get(path)?;
-        if first_queue == NO_TAGS {
+        let queues = *self.path_queues.get(path)?;
+        if queues.first_queue == NO_TAGS {
             return None;
         }
-        let (first_pool, maps) = self.nexus_pools[nexus];
-        let map = (u64::from(cpu) * u64::from(maps) / u64::from(self.cpus)) as u32;
-        Some(TagSlot { pool: first_pool + map, queue: first_queue + map })
+        debug_assert_eq!(self.nexus_pools[nexus], (queues.first_pool, queues.maps));
+        let map = (u64::from(cpu) * u64::from(queues.maps) / u64::from(self.cpus)) as u32;
+        Some(TagSlot { pool: queues.first_pool + map, queue: queues.first_queue + map })
     }
 
     /// The request `io` takes a tag (true), or waits for one at the end of the line (false).
@@ -140,7 +159,6 @@ impl TagSets {
     pub fn release(&mut self, slot: TagSlot) {
         self.pools[slot.pool as usize].held -= 1;
         self.queues[slot.queue as usize].held -= 1;
-        self.mark_idle_if_empty(slot);
     }
 
     /// A waiting request `io` leaves the line without a tag (its path failed).
@@ -149,7 +167,29 @@ impl TagSets {
         let at = pool.waiting.iter().position(|&w| w == io).expect("a request waiting for a tag is in its pool's line");
         pool.waiting.remove(at);
         self.queues[slot.queue as usize].waiting -= 1;
-        self.mark_idle_if_empty(slot);
+    }
+
+    /// The timeout timers' pass: each path's namespace with nothing started or waiting on any
+    /// of its controller's maps is no longer busy. Returns the maps whose busy count fell, where
+    /// a waiting request of another namespace may now take a tag.
+    pub fn idle_check(&mut self) -> Vec<u32> {
+        let mut freed = Vec::new();
+        for path in self.path_queues.iter().filter(|p| p.maps > 0) {
+            let queues = path.first_queue as usize..(path.first_queue + path.maps) as usize;
+            if self.queues[queues.clone()].iter().any(|q| q.held + q.waiting > 0) {
+                continue;
+            }
+            for (map, queue) in queues.enumerate() {
+                if std::mem::take(&mut self.queues[queue].busy) {
+                    let pool = path.first_pool + map as u32;
+                    self.pools[pool as usize].busy_namespaces -= 1;
+                    freed.push(pool);
+                }
+            }
+        }
+        freed.sort_unstable();
+        freed.dedup();
+        freed
     }
 
     /// The oldest waiting request of `pool` whose namespace may now take a tag, given its tag
@@ -187,16 +227,10 @@ impl TagSets {
     }
 
     fn mark_busy(&mut self, slot: TagSlot) {
-        let q = self.queues[slot.queue as usize];
-        if q.held + q.waiting == 0 {
+        let q = &mut self.queues[slot.queue as usize];
+        if !q.busy {
+            q.busy = true;
             self.pools[slot.pool as usize].busy_namespaces += 1;
-        }
-    }
-
-    fn mark_idle_if_empty(&mut self, slot: TagSlot) {
-        let q = self.queues[slot.queue as usize];
-        if q.held + q.waiting == 0 {
-            self.pools[slot.pool as usize].busy_namespaces -= 1;
         }
     }
 }
@@ -236,8 +270,12 @@ mod tests {
         assert!(t.take_or_wait(b, 1000));
         let taken_by_a = (0..20).filter(|&io| t.take_or_wait(a, io)).count();
         assert_eq!(taken_by_a, 7);
-        // Alone again (b's one request done), a may have all 14: its waiters come in.
+        // b's one request done: b stays busy, and a at 7, until the idle check finds b empty.
         t.release(b);
+        assert_eq!(t.admit_next(0, |_| (0, 0, 0)), None);
+        assert_eq!(t.idle_check(), vec![0]);
+        assert_eq!(t.idle_check(), Vec::<u32>::new(), "b is idle already; a is not empty");
+        // Alone again, a may have all 14: its waiters come in.
         let admitted: Vec<u32> = std::iter::from_fn(|| t.admit_next(0, |_| (0, 0, 0))).collect();
         assert_eq!(admitted, vec![7, 8, 9, 10, 11, 12, 13]);
         // Five namespaces on 14 tags: ⌈14/5⌉ = 3, raised to the floor of 4.
@@ -261,7 +299,7 @@ mod tests {
     }
 
     #[test]
-    fn a_waiter_that_leaves_frees_its_namespace() {
+    fn a_waiter_that_leaves_is_idle_at_the_next_check() {
         let mut t = one_map(16, 2);
         let (a, b) = (t.slot(0, 0, 0).unwrap(), t.slot(1, 0, 0).unwrap());
         for io in 0..14 {
@@ -270,6 +308,8 @@ mod tests {
         assert!(!t.take_or_wait(b, 99));
         assert_eq!(t.pools[0].busy_namespaces, 2);
         t.leave(b, 99);
-        assert_eq!((t.pools[0].busy_namespaces, t.pools[0].waiting.len()), (1, 0));
+        assert_eq!((t.pools[0].busy_namespaces, t.pools[0].waiting.len()), (2, 0));
+        assert_eq!(t.idle_check(), vec![0]);
+        assert_eq!(t.pools[0].busy_namespaces, 1);
     }
 }

@@ -2,7 +2,7 @@
 //! path, an adapter slot sends it, the kernel completes it and the application reaps it.
 
 use super::{Event, ExtentHold, Io, IoState, RunError, Simulation, NOT_A_RETRY};
-use crate::model::tags::TagSlot;
+use crate::model::tags::{TagSlot, IDLE_CHECK_NS};
 use crate::model::Outage;
 use crate::observe::Completion;
 use crate::scenario::limits::MAX_LIVE_IOS;
@@ -103,9 +103,14 @@ impl Simulation {
     pub(super) fn release_tag(&mut self, io: u32) {
         let Some(slot) = self.tag_slot(io) else { return };
         self.model.tags.release(slot);
+        self.admit_tag_waiters(slot.pool);
+    }
+
+    /// Requests waiting on tag map `pool` that may now take a tag go on to the adapter.
+    fn admit_tag_waiters(&mut self, pool: u32) {
         let (ios, paths, tags) = (&self.ios, &self.model.paths, &mut self.model.tags);
         let mut admitted = Vec::new();
-        while let Some(next) = tags.admit_next(slot.pool, |w| {
+        while let Some(next) = tags.admit_next(pool, |w| {
             let r = ios.get(w);
             (r.path as usize, paths[r.path as usize].nexus, r.cpu)
         }) {
@@ -113,6 +118,17 @@ impl Simulation {
         }
         for next in admitted {
             self.onto_adapter(next);
+        }
+    }
+
+    /// Idle namespaces stop counting in their maps' fair shares; the next check 5 s later.
+    pub(super) fn tag_idle_check(&mut self) {
+        for pool in self.model.tags.idle_check() {
+            self.admit_tag_waiters(pool);
+        }
+        let next = self.events.now() + IDLE_CHECK_NS;
+        if next < self.measure_end() {
+            self.events.at(next, Event::TagIdleCheck);
         }
     }
 

@@ -33,6 +33,7 @@ use crate::engine::scheduler::Scheduler;
 use crate::engine::slab::Slab;
 use crate::engine::TimeNs;
 use crate::model::fault::ScheduledFault;
+use crate::model::tags::IDLE_CHECK_NS;
 use crate::model::Model;
 use crate::observe::result::{IntervalRow, ObjectIntervalRow};
 use crate::observe::{Recorder, Snapshot};
@@ -97,6 +98,8 @@ enum Event {
     Reinstate {
         path: u32,
     },
+    /// The block layer's timeout timers find idle namespaces (`model::tags`).
+    TagIdleCheck,
     /// An array's balancer makes its periodic pass (`model::balance`).
     Rebalance {
         array: u32,
@@ -317,6 +320,9 @@ impl Simulation {
                 sim.events.at(b.period_ns, Event::Rebalance { array: array as u32 });
             }
         }
+        if !sim.model.tags.pools.is_empty() && IDLE_CHECK_NS < end {
+            sim.events.at(IDLE_CHECK_NS, Event::TagIdleCheck);
+        }
         for (index, f) in sim.faults.iter().enumerate() {
             sim.events.at(f.at_ns, Event::Fault { index: index as u32 });
         }
@@ -402,6 +408,7 @@ impl Simulation {
             Event::Reinstate { path } => self.checker_sees(path as usize),
             Event::GiveUp { device, episode } => self.give_up(device as usize, episode),
             Event::Rebalance { array } => self.rebalance(array as usize),
+            Event::TagIdleCheck => self.tag_idle_check(),
             Event::Reissue { worker } => {
                 if self.issuing {
                     self.issue(worker as usize);
