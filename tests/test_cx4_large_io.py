@@ -26,8 +26,9 @@ def _number(text: str, unit: str) -> float:
     return float(text.removesuffix(unit))
 
 
-#: One direction of one HBA's link, bytes per second (the scenario states it in MB/s).
-LINK = _number(SPEC["host"]["adapters"][0]["link_speed"], "MB/s") * 1e6
+#: One direction of one HBA's link, bytes per second: the scenario states Fibre Channel's speed
+#: name, whose payload is 100 MB/s per G (4GFC: 400 MB/s).
+LINK = _number(SPEC["host"]["adapters"][0]["link_speed"], "GFC") * 100e6
 #: A front-end port's time per command: fixed plus per KiB (microseconds).
 PORT_FIXED_US = _number(SPEC["arrays"][0]["service"]["fixed"], "us")
 PORT_PER_KIB_US = _number(SPEC["arrays"][0]["service"]["per_kib"], "us")

@@ -46,8 +46,12 @@ const SIZE_UNITS: &[(&str, f64)] = &[
     ("GB", 1e9),
     ("TB", 1e12),
 ];
-/// Link speeds in bits or bytes per second, converted to bytes per second.
+/// Link speeds in bits or bytes per second, converted to bytes per second. Fibre Channel's
+/// speed names carry 100 MB/s of payload per "G" in every generation (4GFC: 4.25 Gbaud with
+/// 8b/10b, 400 MB/s; 16GFC: 14.025 Gbaud with 64b/66b, 1,600 MB/s; FC-PI-5/6, the FCIA
+/// roadmap), not the bit rate the name suggests: "16GFC" is 1,600 MB/s where "16Gb" is 2,000.
 const RATE_UNITS: &[(&str, f64)] = &[
+    ("GFC", 1e8),
     ("Mb", 1e6 / 8.0),
     ("Gb", 1e9 / 8.0),
     ("Mbps", 1e6 / 8.0),
@@ -130,6 +134,8 @@ mod tests {
         assert_eq!(parse_bytes("8KiB").unwrap(), 8192);
         assert_eq!(parse_bytes("1GiB").unwrap(), 1 << 30);
         assert_eq!(parse_with("16Gb", RATE_UNITS).unwrap(), 2e9);
+        assert_eq!(parse_with("16GFC", RATE_UNITS).unwrap(), 1.6e9);
+        assert_eq!(parse_with("4GFC", RATE_UNITS).unwrap(), 4e8);
         assert_eq!(parse_with("50km", DISTANCE_UNITS).unwrap(), 50.0);
     }
 
