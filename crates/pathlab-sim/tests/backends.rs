@@ -3,6 +3,9 @@
 //! 15,000 rpm, so one revolution is 4 ms and the mean rotational latency 2 ms; 204 MB/s
 //! outer-zone media rate) in RAID groups behind a port whose own time is negligible.
 
+mod common;
+
+use common::*;
 use pathlab_sim::{run, RunResult};
 
 const READ_SEEK_MS: f64 = 3.4;
@@ -71,12 +74,7 @@ const RR1: &str = "name = \"VMW_PSP_RR\"\ntype = \"iops\"\niops = 1";
 const RAID5: &str = "level = \"raid5\"\ndisks = 5";
 
 fn run(text: &str) -> RunResult {
-    let s = run::load(text, "backends.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
-    run::simulation(&s).unwrap().finish().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn close(measured: f64, expected: f64, rel: f64) -> bool {
-    (measured / expected - 1.0).abs() <= rel
+    common::run_text(text, "backends.toml")
 }
 
 #[test]

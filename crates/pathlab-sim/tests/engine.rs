@@ -1,5 +1,7 @@
 //! Engine properties checked on small scenarios: determinism, accounting, failover.
 
+mod common;
+
 use pathlab_sim::{run, RunResult};
 
 /// Two adapters × two ports, one LUN; `policy` and `faults` are TOML fragments.
@@ -48,8 +50,7 @@ read_pct = 60
 }
 
 fn run(text: &str) -> RunResult {
-    let s = run::load(text, "test.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
-    run::simulation(&s).unwrap().finish().unwrap()
+    common::run_text(text, "test.toml")
 }
 
 fn json(r: &RunResult) -> String {

@@ -8,7 +8,10 @@
 //! request at once (64 servers) in an exponential time of mean 1 ms, so a controller completes
 //! 14 requests per ms while its tags are all held.
 
-use pathlab_sim::{run, RunResult};
+mod common;
+
+use common::*;
+use pathlab_sim::RunResult;
 
 const TAGS: f64 = 14.0;
 const SERVICE_MS: f64 = 1.0;
@@ -58,12 +61,7 @@ const HEAVY: &str =
     "[[workloads]]\ndevices = [\"ns1\"]\nblock_size = \"4KiB\"\nrange = \"1GiB\"\nread_pct = 100\noutstanding = 64";
 
 fn run(text: &str) -> RunResult {
-    let s = run::load(text, "nvme_tags.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
-    run::simulation(&s).unwrap().finish().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn close(measured: f64, expected: f64, rel: f64) -> bool {
-    (measured / expected - 1.0).abs() <= rel
+    common::run_text(text, "nvme_tags.toml")
 }
 
 #[test]
