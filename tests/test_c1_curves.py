@@ -36,7 +36,10 @@ class Components:
         array = spec["arrays"][0]
         self.host_ns = _ns(spec["host"]["stack_time"])
         self.one_way_ns = _ns(spec["fabric"][0]["latency"])
-        link_bytes_per_ns = float(spec["host"]["adapters"][0]["link_speed"].removesuffix("Gb")) / 8
+        # Fibre Channel's speed name: 100 MB/s of payload per "G" (16GFC: 1.6 bytes per ns).
+        link = spec["host"]["adapters"][0]["link_speed"]
+        assert link.endswith("GFC"), link
+        link_bytes_per_ns = float(link.removesuffix("GFC")) / 10
         self.serialise_ns = 8192 / link_bytes_per_ns
         self.port_ns = _ns(array["service"]["fixed"])
         self.ports = len(array["ports"])
