@@ -131,6 +131,10 @@ def test_what_would_be_ignored_is_said_on_stderr() -> None:
     shown = limited("show", "devices", str(SCENARIOS / "bench-minimal.toml"), "--at", "999s")
     assert shown.returncode == 0
     assert "--at: 999 s is past the end of the run" in shown.stderr
+    # nvme list-subsys of a host without NVMe heads: nothing, and a word why.
+    nothing = limited("show", "paths", C1, "--style", "nvme")
+    assert nothing.returncode == 0 and nothing.stdout == ""
+    assert "pathlab: warning: no device is a native NVMe multipath head" in nothing.stderr
     # The NVMe connect options mean nothing to a host whose devices are all SCSI.
     unused = limited("validate", C1, "--set", "host.stack.nvme_queue_size=64")
     assert unused.returncode == 0

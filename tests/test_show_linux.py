@@ -290,3 +290,29 @@ def test_an_nvme_head_shows_its_controllers_connect_options(scenarios: Path) -> 
     assert {(s["name"], s["value"]) for s in facts["settings"]} >= {("queue_size", "32"), ("nr_io_queues", "2")}
     cx4 = Scenario.load(scenarios / CX4).describe()["linux"]["devices"][0]
     assert not {"queue_size", "nr_io_queues"} & {s["name"] for s in cx4["settings"]}
+
+
+def test_nvme_heads_print_as_nvme_list_subsys_and_read_back(scenarios: Path, tmp_path: Path) -> None:
+    """`show --style nvme`: one subsystem per array, a controller per (adapter, port), read back by
+    pathlab's own `nvme list-subsys` reader."""
+    from pathlab.output.nvme import list_subsys
+    from pathlab.readers import nvme_subsys
+
+    shared = Scenario.load(scenarios / "reactions" / "nvme-shared-controllers.toml", variant="queue_depth")
+    out = tmp_path / "list-subsys.txt"
+    out.write_text(list_subsys(shared.describe()))
+    table = nvme_subsys.read(out)
+    assert list(table["controller"]) == ["nvme0", "nvme1"]
+    assert set(table["nqn"]) == {"nqn.2014-08.org.nvmexpress:uuid:bulk"}
+    assert set(table["iopolicy"]) == {"queue-depth"} and set(table["transport"]) == {"tcp"}
+    assert list(table["address"]) == ["traddr=subsys/P0,trsvcid=4420", "traddr=subsys/P1,trsvcid=4420"]
+    assert set(table["state"]) == {"live"} and set(table["ana_state"]) == {"optimized"}
+    # Every path down from 5 s (nvme-delayed-removal): the controllers reconnect.
+    removal = Scenario.load(scenarios / "reactions" / "nvme-delayed-removal.toml")
+    out.write_text(list_subsys(removal.describe("7s")))
+    assert set(nvme_subsys.read(out)["state"]) == {"connecting"}
+    # The CX4 under NVMe: each SP owns half the namespaces, so a controller is optimized for some
+    # and non-optimized for others: no one ANA state to show.
+    cx4_nvme = ['policy={ name = "nvme" }', 'devices.*.policy={ name = "nvme" }']
+    out.write_text(list_subsys(Scenario.load(scenarios / CX4, set=cx4_nvme).describe()))
+    assert nvme_subsys.read(out)["ana_state"].isna().all()

@@ -7,7 +7,7 @@ import json
 import click
 
 from pathlab.cli.common import handle_errors, load, seed_option, set_option, variant_option
-from pathlab.output import esxcli, hosts, multipath
+from pathlab.output import esxcli, hosts, multipath, nvme
 
 VIEWS = click.Choice(["devices", "paths"])
 
@@ -20,14 +20,15 @@ VIEWS = click.Choice(["devices", "paths"])
 @seed_option
 @click.option("--at", "at", default="0s", show_default=True,
               help="Simulated time to show it at, e.g. 60s (the run is simulated up to then).")
-@click.option("--style", type=click.Choice(["esxi", "linux", "json"]), default="esxi", show_default=True,
-              help="esxi: esxcli storage nmp device/path list; linux: multipath -ll.")
+@click.option("--style", type=click.Choice(["esxi", "linux", "nvme", "json"]), default="esxi", show_default=True,
+              help="esxi: esxcli storage nmp device/path list; linux: multipath -ll; nvme: nvme list-subsys "
+                   "(native NVMe multipath heads).")
 @click.option("--host", help="Show only this host's view, of a scenario with several hosts.")
 @handle_errors
 def command(what: str, file: str, variant: str | None, sets: tuple[str, ...], seed: int | None, at: str,
             style: str, host: str | None) -> None:
     """Print devices (esxcli storage nmp device list) or paths (esxcli storage nmp path list,
-    or multipath -ll with --style linux).
+    or multipath -ll with --style linux, or nvme list-subsys with --style nvme).
 
     Each host's tools know only its own devices, adapters and paths: with several hosts in the
     scenario and no --host, each host's view is printed in turn under a line `==> host NAME <==`
@@ -38,6 +39,9 @@ def command(what: str, file: str, variant: str | None, sets: tuple[str, ...], se
         hosts.check(desc, host, scenario.file)
         click.echo(json.dumps((hosts.view(desc, host) if host else desc)[what], indent=2))
         return
-    render = (multipath.multipath_ll if style == "linux"
+    if style == "nvme" and not any(f["nvme_head"] for f in desc["linux"]["devices"]):
+        click.echo("pathlab: warning: no device is a native NVMe multipath head (policy nvme or nvme-latency): "
+                   "nvme list-subsys lists nothing", err=True)
+    render = (multipath.multipath_ll if style == "linux" else nvme.list_subsys if style == "nvme"
               else esxcli.device_list if what == "devices" else lambda view: esxcli.path_list(view, desc))
     click.echo(hosts.joined([(name, render(view)) for name, view in hosts.each(desc, host, scenario.file)]), nl=False)

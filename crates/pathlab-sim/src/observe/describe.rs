@@ -80,6 +80,8 @@ pub struct LinuxDevice {
     pub hwtable: Vec<String>,
     /// Every setting in force (multipath.conf attributes, or the NVMe iopolicy) and its origin.
     pub settings: Vec<Setting>,
+    /// A native NVMe multipath head (`nvme list-subsys` shows it, not a dm map).
+    pub nvme_head: bool,
 }
 
 /// One host and its adapters, in order: each host's tools see only its own.
@@ -204,6 +206,8 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
                         .into_iter()
                         .chain(tag_settings(m, d))
                         .collect(),
+                    // RNBD's devices sit over the same block layer but are not NVMe.
+                    nvme_head: d.bio_based && !matches!(d.policy_config, PolicyConfig::Rnbd(_)),
                 }
             })
             .collect(),

@@ -1,0 +1,67 @@
+"""`nvme list-subsys` for the host's native NVMe multipath heads, as nvme-cli 2.x prints it
+(`nvme-print-stdout.c`, research/formats.md §3.5; `readers/nvme_subsys.py` reads it back):
+
+    nvme-subsys0 - NQN=nqn.2014-08.org.nvmexpress:uuid:bulk
+                   hostnqn=nqn.2014-08.org.nvmexpress:uuid:nvmeof-client
+                   iopolicy=numa
+    \\
+     +- nvme0 tcp traddr=subsys/P0,trsvcid=4420 live optimized
+
+One subsystem per array, in the order of its first namespace; its NQN is the namespaces' name
+before `/ns` (the scenario names them so), else pathlab's own for the array. One controller per
+(adapter, array port) the namespaces are reached over, numbered `nvme0`, `nvme1`, … in order of
+appearance, as the host connected them. Transport from the adapter's name (`tcp`, `rdma`, else
+`fc`); the address is the array port as the scenario names it. The state is `live`, or
+`connecting` while the path is down (the kernel reconnects until ctrl_loss_tmo, then deletes the
+controller; this view keeps listing it). The ANA state is shown, as for one namespace, when
+every namespace of the subsystem sees that controller the same way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: ALUA states as `describe` gives them, and the ANA state names (`nvme_ana_state_names`).
+ANA = {"AO": "optimized", "ANO": "non-optimized"}
+#: An NVMe/TCP or RDMA target's port (IANA: 4420, NVMe-oF).
+TRSVCID = 4420
+
+
+def subsystem_nqn(device: str, array: str) -> str:
+    """The subsystem a namespace belongs to: its name before `/ns`."""
+    return device.split("/ns", 1)[0] if "/ns" in device else f"nqn.2024-01.org.pathlab:{array}"
+
+
+def transport(adapter: str) -> str:
+    return next((t for t in ("tcp", "rdma") if t in adapter.lower()), "fc")
+
+
+def _address(target: str, kind: str) -> str:
+    return f"traddr={target}" + (f",trsvcid={TRSVCID}" if kind != "fc" else "")
+
+
+def list_subsys(desc: dict[str, Any]) -> str:
+    heads = [d for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if facts["nvme_head"]]
+    policy = {d["name"]: next((s["value"] for s in facts["settings"] if s["name"] == "iopolicy"), "numa")
+              for d, facts in zip(desc["devices"], desc["linux"]["devices"])}
+    subsystems: dict[str, list[dict[str, Any]]] = {}
+    for d in heads:
+        array = next(p["target"].split("/")[0] for p in desc["paths"] if p["device"] == d["name"])
+        subsystems.setdefault(subsystem_nqn(d["name"], array), []).append(d)
+    controllers: dict[tuple[str, str], str] = {}
+    blocks = []
+    for number, (nqn, namespaces) in enumerate(subsystems.items()):
+        names = {d["name"] for d in namespaces}
+        paths = [p for p in desc["paths"] if p["device"] in names]
+        lines = [f"nvme-subsys{number} - NQN={nqn}",
+                 f"{'':15}hostnqn=nqn.2014-08.org.nvmexpress:uuid:{desc['host']}",
+                 f"{'':15}iopolicy={policy[namespaces[0]['name']]}", "\\"]
+        for nexus in dict.fromkeys((p["adapter"], p["target"]) for p in paths):
+            name = controllers.setdefault(nexus, f"nvme{len(controllers)}")
+            on = [p for p in paths if (p["adapter"], p["target"]) == nexus]
+            state = "live" if all(p["up"] for p in on) else "connecting"
+            ana = {ANA.get(p["alua"], "inaccessible") for p in on}
+            kind = transport(nexus[0])
+            tail = f" {ana.pop()}" if len(ana) == 1 else ""
+            lines.append(f" +- {name} {kind} {_address(nexus[1], kind)} {state}{tail}")
+        blocks.append("\n".join(lines) + "\n")
+    return "".join(blocks)
