@@ -135,6 +135,11 @@ def test_what_would_be_ignored_is_said_on_stderr() -> None:
     nothing = limited("show", "paths", C1, "--style", "nvme")
     assert nothing.returncode == 0 and nothing.stdout == ""
     assert "pathlab: warning: no device is a native NVMe multipath head" in nothing.stderr
+    # Nor a device queue depth to an NVMe head (its limit is the controllers' tags).
+    head = limited("validate", str(SCENARIOS / "symmetric-fabric.toml"), "--set", 'policy={ name = "nvme" }',
+                   "--set", "esxcli=[]")
+    assert head.returncode == 0
+    assert "devices.0.queue_depth: a Linux NVMe head has no device queue" in head.stderr
     # The NVMe connect options mean nothing to a host whose devices are all SCSI.
     unused = limited("validate", C1, "--set", "host.stack.nvme_queue_size=64")
     assert unused.returncode == 0

@@ -102,7 +102,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         if text(own[0].iopolicy) not in IOPOLICIES:
             warnings.append((f"devices.{s}.policy", "the iopolicy is not in the capture: numa (the kernel's default) assumed"))
         lines += ["", "[[devices]]", f'name = "{text(own[0].nqn) or s}"  # {file}: {s}', f'array = "{vendor_of[s]}"',
-                  f"lun = {i + 1}", "queue_depth = 128  # default: the namespace's nr_requests is not in the captures",
+                  f"lun = {i + 1}",
                   f'policy = {{ name = "nvme", iopolicy = "{policy}" }}  # {file}: iopolicy']
         if ana:
             owner = next((side[(vendor_of[s], target_of[r.controller])] for r in own if text(r.ana_state) == "optimized"), "A")

@@ -635,7 +635,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             Some(h) => host_names.find(h, &format!("{field}.host"), "host")?,
             None => 0,
         };
-        if d.queue_depth == 0 {
+        if d.queue_depth() == 0 {
             return err(format!("{field}.queue_depth"), "must be at least 1");
         }
         if d.owner.is_some() && m.arrays[array].symmetric {
@@ -737,7 +737,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             name: d.name.clone(),
             host,
             array,
-            queue_depth: d.queue_depth,
+            queue_depth: d.queue_depth(),
             bio_based: policy_config.host_stack() == HostStack::LinuxNvme,
             active: Level::default(),
             queued: Level::default(),

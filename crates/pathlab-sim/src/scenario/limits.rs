@@ -122,6 +122,14 @@ pub fn warnings(spec: &ScenarioSpec) -> Vec<(String, String)> {
     let nvme_head = |d: &crate::scenario::schema::DeviceSpec| {
         d.policy.as_ref().or(spec.policy.as_ref()).is_some_and(|p| p.config.host_stack() == HostStack::LinuxNvme)
     };
+    // Nor does a device queue depth: an NVMe head is bio-based, its limit the controllers' tags.
+    for (i, d) in spec.devices.iter().enumerate() {
+        if d.queue_depth.is_some() && nvme_head(d) {
+            let message = "a Linux NVMe head has no device queue: the controllers' blk-mq tags limit it \
+                           (host.stack.nvme_queue_size, nvme_io_queues)";
+            out.push((format!("devices.{i}.queue_depth"), message.to_string()));
+        }
+    }
     if !spec.devices.iter().any(nvme_head) {
         for (field, host) in crate::model::hosts_of(spec) {
             let given =

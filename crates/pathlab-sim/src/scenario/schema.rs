@@ -448,9 +448,9 @@ pub struct DeviceSpec {
     #[serde(default)]
     pub owner: Option<String>,
     /// Device queue depth (esxtop DQLEN): commands in flight to the array at once; the rest
-    /// wait in the kernel (QUED).
-    #[serde(default = "default_device_queue_depth")]
-    pub queue_depth: u32,
+    /// wait in the kernel (QUED). Left out, 32 (`queue_depth()`). A Linux NVMe head has none.
+    #[serde(default)]
+    pub queue_depth: Option<u32>,
     /// Overrides the scenario's `policy` for this device.
     #[serde(default)]
     pub policy: Option<PolicySetting>,
@@ -502,8 +502,14 @@ impl<'de> Deserialize<'de> for PolicySetting {
     }
 }
 
-fn default_device_queue_depth() -> u32 {
-    32
+/// ESXi's DQLEN for a LUN when the scenario gives none (Disk.SchedNumReqOutstanding's 32).
+pub const DEFAULT_DEVICE_QUEUE_DEPTH: u32 = 32;
+
+impl DeviceSpec {
+    /// The device queue depth given, or the default.
+    pub fn queue_depth(&self) -> u32 {
+        self.queue_depth.unwrap_or(DEFAULT_DEVICE_QUEUE_DEPTH)
+    }
 }
 
 /// Zoning: every listed adapter reaches every listed port, `latency` (one way) or `distance`
