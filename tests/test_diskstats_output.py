@@ -26,3 +26,19 @@ def test_diskstats_samples_read_back_to_the_runs_path_figures(tmp_path) -> None:
     # Every path device and map appears in every sample: 32 paths and 8 maps of the CX4 host.
     assert set(rates.groupby("time")["device"].count()) == {40}
     assert {d for d in rates["device"] if d.startswith("dm-")} == {f"dm-{i}" for i in range(8)}
+
+
+def test_nvme_heads_and_paths_are_named_as_the_kernel_names_them(tmp_path) -> None:
+    # nvme-shared-controllers: two namespaces of one subsystem over two controllers. The heads are
+    # nvme0n1 and nvme0n2, their paths nvme0c0n1 … nvme0c1n2 (major 259); no sd or dm devices.
+    out = tmp_path / "diskstats.txt"
+    done = pathlab("run", "scenarios/reactions/nvme-shared-controllers.toml", "--variant", "round_robin",
+                   "--set", "run.duration=2s", "--diskstats", str(out), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    table = diskstats.read(out)
+    assert set(table["device"]) == {"nvme0n1", "nvme0n2", "nvme0c0n1", "nvme0c1n1", "nvme0c0n2", "nvme0c1n2"}
+    assert set(table["major"]) == {259}
+    # The bulk namespace keeps 1,024 outstanding; each of its paths holds a full tag map (126).
+    last = table[table["time"] == table["time"].max()].set_index("device")
+    assert last.loc["nvme0n1", "in_flight"] == 1024
+    assert last.loc["nvme0c0n1", "in_flight"] == last.loc["nvme0c1n1", "in_flight"] == 126

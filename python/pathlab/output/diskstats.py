@@ -1,7 +1,8 @@
 """A run as `/proc/diskstats` sampled once an interval (as admins and kernel developers collect it:
 `TS <epoch>` and the file, again and again, the layout pt-diskstats reads): one line per path
-device (`sdX`, named and numbered as the kernel would for the host's SCSI addresses) and per
-multipath map (`dm-N`), with the 20 fields of kernels 5.5 and later
+device (`sdX`, named and numbered as the kernel would for the host's SCSI addresses; `nvmeXcYnZ`
+under a native NVMe head) and per multipath map (`dm-N`) or NVMe head (`nvmeXnY`), with the
+20 fields of kernels 5.5 and later
 (Documentation/admin-guide/iostats.rst).
 
 Cumulative counters are the interval figures integrated: I/Os, 512-byte sectors, and the time
@@ -15,11 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from pathlab.output.multipath import sd_dev_t, sd_name
+from pathlab.output.nvme import NVME_POLICIES, Names
 
 #: Start of the capture's clock (epoch seconds), fixed so that a run's output is the same each time.
 START_EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z
 #: The device-mapper major most distributions assign.
 DM_MAJOR = 253
+#: Block-extended devices, NVMe namespaces among them (Documentation/admin-guide/devices.txt).
+BLKEXT_MAJOR = 259
 SECTOR = 512
 
 
@@ -52,18 +56,34 @@ class _Counters:
         return f"{int(major):4d} {int(minor):7d} {name} " + " ".join(map(str, fields))
 
 
-def diskstats(data: dict[str, Any]) -> str:
-    """The samples' text."""
+def _block_devices(data: dict[str, Any]) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
+    """(object, dev_t, kernel name) of every path device, then of every head or map. SCSI paths
+    are `sdX` under `dm-N` maps; native NVMe heads are `nvme<s>n<i>` over their paths
+    `nvme<s>c<C>n<i>`, block-extended devices (major 259) numbered in order of appearance (the
+    kernel's minors follow discovery order)."""
+    heads = [d["name"] for d in data["devices"] if d["policy"] in NVME_POLICIES]
     adapters = [a["name"] for a in data["adapters"]]
     address = lambda p: (adapters.index(p["adapter"]), *(int(x[1:]) for x in p["name"].split(":")[1:]))  # noqa: E731
-    order = sorted(data["paths"], key=address)
+    order = sorted((p for p in data["paths"] if p["device"] not in heads), key=address)
     sd_of = {p["name"]: i for i, p in enumerate(order)}
     first_path: dict[str, int] = {}
     for p in order:
         first_path.setdefault(p["device"], sd_of[p["name"]])
     dm_of = {d: i for i, d in enumerate(sorted(first_path, key=first_path.__getitem__))}
-    paths = {p["name"]: _Counters() for p in order}
-    maps = {d: _Counters() for d in dm_of}
+    nvme = Names(heads, [p for p in data["paths"] if p["device"] in heads])
+    minor = {name: i for i, name in enumerate([*nvme.head, *nvme.path])}
+    paths = [(p["name"], sd_dev_t(sd_of[p["name"]]), sd_name(sd_of[p["name"]])) for p in order]
+    paths += [(p, f"{BLKEXT_MAJOR}:{minor[p]}", name) for p, name in nvme.path.items()]
+    tops = [(d, f"{DM_MAJOR}:{dm_of[d]}", f"dm-{dm_of[d]}") for d in sorted(dm_of, key=dm_of.__getitem__)]
+    tops += [(d, f"{BLKEXT_MAJOR}:{minor[d]}", name) for d, name in nvme.head.items()]
+    return paths, tops
+
+
+def diskstats(data: dict[str, Any]) -> str:
+    """The samples' text."""
+    path_devices, top_devices = _block_devices(data)
+    paths = {name: _Counters() for name, _, _ in path_devices}
+    maps = {name: _Counters() for name, _, _ in top_devices}
     times = sorted({r["t_s"] for r in data["path_intervals"]})
     by_time: dict[float, list[dict[str, Any]]] = {}
     for r in data["path_intervals"] + data["device_intervals"]:
@@ -79,6 +99,6 @@ def diskstats(data: dict[str, Any]) -> str:
             elif r["name"] in maps:
                 maps[r["name"]].add(r, seconds, r["gavg_rd_ms"], r["gavg_wr_ms"], r["actv"] + r["qued"])
         out.append(f"TS {START_EPOCH + t:.3f}")
-        out += [paths[p["name"]].line(sd_dev_t(sd_of[p["name"]]), sd_name(sd_of[p["name"]])) for p in order]
-        out += [maps[d].line(f"{DM_MAJOR}:{dm_of[d]}", f"dm-{dm_of[d]}") for d in sorted(dm_of, key=dm_of.__getitem__)]
+        out += [paths[obj].line(dev_t, name) for obj, dev_t, name in path_devices]
+        out += [maps[obj].line(dev_t, name) for obj, dev_t, name in top_devices]
     return "\n".join(out) + "\n"

@@ -39,29 +39,50 @@ def _address(target: str, kind: str) -> str:
     return f"traddr={target}" + (f",trsvcid={TRSVCID}" if kind != "fc" else "")
 
 
+#: Policies whose devices are native NVMe multipath heads.
+NVME_POLICIES = ("nvme", "nvme-latency")
+
+
+class Names:
+    """The kernel's names for NVMe heads and their paths: subsystem `s` (one per array, in the
+    order of its first namespace), controllers `nvmeC` per (adapter, array port) in order of
+    appearance, heads `nvme<s>n<i>` and paths `nvme<s>c<C>n<i>` (namespace `i` counted from 1
+    within its subsystem)."""
+
+    def __init__(self, heads: list[str], paths: list[dict[str, Any]]) -> None:
+        self.subsystems: dict[str, list[str]] = {}
+        array_of = {p["device"]: p["target"].split("/")[0] for p in paths}
+        for d in heads:
+            self.subsystems.setdefault(subsystem_nqn(d, array_of[d]), []).append(d)
+        self.head: dict[str, str] = {}
+        self.controller: dict[tuple[str, str], str] = {}
+        self.path: dict[str, str] = {}
+        for s, (_, namespaces) in enumerate(self.subsystems.items()):
+            for i, d in enumerate(namespaces, start=1):
+                self.head[d] = f"nvme{s}n{i}"
+            for p in (p for p in paths if p["device"] in namespaces):
+                nexus = (p["adapter"], p["target"])
+                c = self.controller.setdefault(nexus, f"nvme{len(self.controller)}")
+                self.path[p["name"]] = f"nvme{s}c{c.removeprefix('nvme')}n{self.head[p['device']].rsplit('n', 1)[1]}"
+
+
 def list_subsys(desc: dict[str, Any]) -> str:
-    heads = [d for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if facts["nvme_head"]]
+    heads = [d["name"] for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if facts["nvme_head"]]
     policy = {d["name"]: next((s["value"] for s in facts["settings"] if s["name"] == "iopolicy"), "numa")
               for d, facts in zip(desc["devices"], desc["linux"]["devices"])}
-    subsystems: dict[str, list[dict[str, Any]]] = {}
-    for d in heads:
-        array = next(p["target"].split("/")[0] for p in desc["paths"] if p["device"] == d["name"])
-        subsystems.setdefault(subsystem_nqn(d["name"], array), []).append(d)
-    controllers: dict[tuple[str, str], str] = {}
+    names = Names(heads, [p for p in desc["paths"] if p["device"] in heads])
     blocks = []
-    for number, (nqn, namespaces) in enumerate(subsystems.items()):
-        names = {d["name"] for d in namespaces}
-        paths = [p for p in desc["paths"] if p["device"] in names]
+    for number, (nqn, namespaces) in enumerate(names.subsystems.items()):
+        paths = [p for p in desc["paths"] if p["device"] in namespaces]
         lines = [f"nvme-subsys{number} - NQN={nqn}",
                  f"{'':15}hostnqn=nqn.2014-08.org.nvmexpress:uuid:{desc['host']}",
-                 f"{'':15}iopolicy={policy[namespaces[0]['name']]}", "\\"]
+                 f"{'':15}iopolicy={policy[namespaces[0]]}", "\\"]
         for nexus in dict.fromkeys((p["adapter"], p["target"]) for p in paths):
-            name = controllers.setdefault(nexus, f"nvme{len(controllers)}")
             on = [p for p in paths if (p["adapter"], p["target"]) == nexus]
             state = "live" if all(p["up"] for p in on) else "connecting"
             ana = {ANA.get(p["alua"], "inaccessible") for p in on}
             kind = transport(nexus[0])
             tail = f" {ana.pop()}" if len(ana) == 1 else ""
-            lines.append(f" +- {name} {kind} {_address(nexus[1], kind)} {state}{tail}")
+            lines.append(f" +- {names.controller[nexus]} {kind} {_address(nexus[1], kind)} {state}{tail}")
         blocks.append("\n".join(lines) + "\n")
     return "".join(blocks)
