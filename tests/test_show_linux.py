@@ -91,7 +91,7 @@ def check_against_model(tables: dict[str, pd.DataFrame], desc: dict) -> None:
     ("c2-activecluster-distance.toml", ("--variant", "preferred_array")),
     ("four-paths-one-slow.toml", ()),
     ("congested-path.toml", ("--variant", "dm_service_time", "--set", "policy.no_path_retry=queue")),
-    ("flaky-path.toml", ("--variant", "nvme_queue_depth")),
+    ("flaky-path.toml", ("--variant", "dm_service_time")),
     ("srdf-metro-50km.toml", ()),
     (CX4, ()),
     (CX4, ("--variant", "powerpath_adaptive")),
@@ -307,6 +307,8 @@ def test_nvme_heads_print_as_nvme_list_subsys_and_read_back(scenarios: Path, tmp
     assert set(table["iopolicy"]) == {"queue-depth"} and set(table["transport"]) == {"tcp"}
     assert list(table["address"]) == ["traddr=subsys/P0,trsvcid=4420", "traddr=subsys/P1,trsvcid=4420"]
     assert set(table["state"]) == {"live"} and set(table["ana_state"]) == {"optimized"}
+    # multipath -ll leaves native NVMe heads alone: dm-multipath does not claim them.
+    assert show(scenarios / "reactions" / "nvme-shared-controllers.toml") == ""
     # Every path down from 5 s (nvme-delayed-removal): the controllers reconnect.
     removal = Scenario.load(scenarios / "reactions" / "nvme-delayed-removal.toml")
     out.write_text(list_subsys(removal.describe("7s")))

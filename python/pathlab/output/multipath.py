@@ -21,7 +21,7 @@ a SCSI host, in order; targets and LUNs as in the runtime names):
   keeps names in a red-black tree ordered by `strcmp`).
 
 Path groups: a device under the dm-multipath policy shows the policy's own groups. Any other
-device (ESXi's PSPs, HPP, NVMe, MPIO, …) shows the map a default Linux host would build, as
+SCSI device (ESXi's PSPs, HPP, MPIO, …) shows the map a default Linux host would build, as
 `describe`'s `linux` facts give it (the Rust `linux` module: multipath-tools' hardware table
 entry for the array, else its compiled-in defaults): the prioritizer (`alua`: active-optimized
 50, non-optimized 10, standby 1, unavailable 0; `const`: 1 for every path; `emc`/`ontap`: 4 on
@@ -143,7 +143,10 @@ def _policy_groups(device: dict[str, Any]) -> list[dict[str, Any]]:
 
 def multipath_ll(desc: dict[str, Any]) -> str:
     hosts: list[str] = desc["linux"]["hosts"]
-    order = sorted(desc["paths"], key=lambda p: _hctl(p, hosts))
+    # Native NVMe heads are not SCSI disks: dm-multipath leaves them alone (`nvme list-subsys`
+    # shows them, `output/nvme.py`), and their paths take no sd names.
+    heads = {d["name"] for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if facts["nvme_head"]}
+    order = sorted((p for p in desc["paths"] if p["device"] not in heads), key=lambda p: _hctl(p, hosts))
     sd_index = {p["name"]: i for i, p in enumerate(order)}
     paths = {p["name"]: p for p in desc["paths"]}
     by_device: dict[str, list[dict[str, Any]]] = {}
