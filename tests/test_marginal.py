@@ -98,4 +98,4 @@ def test_a_marginal_notice_no_stack_acts_on_is_said() -> None:
     s = Scenario.load(SCENARIOS / "symmetric-fabric.toml", set=_sets(MARGINAL, policy))
     assert any(field == "faults.0" and "changes nothing" in message for field, message in s.warnings)
     s = Scenario.load(SCENARIOS / "symmetric-fabric.toml", set=_sets(MARGINAL, POLICIES["nvme round-robin"]))
-    assert not s.warnings
+    assert not [field for field, _ in s.warnings if field.startswith("faults")]
