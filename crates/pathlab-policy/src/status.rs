@@ -86,6 +86,8 @@ pub struct GatedPath {
     pub path: PathId,
     pub group: u32,
     pub estimate_ns: Option<f64>,
+    /// Latency relative to the device's typical for the same kind of I/O: what the gate compares.
+    pub relative: Option<f64>,
     pub outstanding: u64,
 }
 
@@ -192,7 +194,8 @@ impl PolicyStatus {
                     .iter()
                     .map(|p| {
                         let est = p.estimate_ns.map_or("-".to_string(), |e| format!("{:.0}us", e / 1e3));
-                        format!("{}:tpg{}:{est}:q{}", name(p.path), p.group, p.outstanding)
+                        let rel = p.relative.map_or("-".to_string(), |r| format!("x{r:.2}"));
+                        format!("{}:tpg{}:{est}:{rel}:q{}", name(p.path), p.group, p.outstanding)
                     })
                     .collect();
                 format!("{{policy=gated-least-load,gate={gate_percent}%,tau={tau_ms}ms; {}}}", shown.join(" "))
