@@ -58,23 +58,26 @@ class BadInput(click.ClickException):
 
 def handle_errors(fn: F) -> F:
     """Expected errors become a `BadInput` (one line, status 2); warnings print one line on
-    stderr each."""
+    stderr each, once (a lineup loads the same file for each policy)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        shown: set[str] = set()
+
+        def show_once(message: Warning | str, *_: Any, **__: Any) -> None:
+            if str(message) not in shown:
+                shown.add(str(message))
+                click.echo(f"pathlab: warning: {message}", err=True)
+
         with warnings.catch_warnings():
             warnings.simplefilter("always", PathlabWarning)
-            warnings.showwarning = _show_warning
+            warnings.showwarning = show_once
             try:
                 return fn(*args, **kwargs)
             except ScenarioError as e:
                 raise BadInput(error_line(e)) from None
 
     return wrapper  # type: ignore[return-value]
-
-
-def _show_warning(message: Warning | str, category: type[Warning], *_: Any, **__: Any) -> None:
-    click.echo(f"pathlab: warning: {message}", err=True)
 
 
 def writable_output(path: str | None, option: str) -> None:
