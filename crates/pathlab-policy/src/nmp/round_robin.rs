@@ -291,9 +291,19 @@ impl PathSelector for VmwPspRr {
         }
         let n = self.paths.len();
         let from = self.current.map_or(self.start, |i| (i + 1) % n.max(1));
-        // `min_by_key` keeps the first of equal keys: the next path in rotation order.
+        // The first of the fewest pending in rotation order. None fewer than 0: the first idle
+        // path ends the scan, so a lightly loaded device with many paths looks at few of them.
         let pending = &self.pending_per_path;
-        let next = (0..n).map(|k| (from + k) % n).filter(|&i| allowed(i)).min_by_key(|&i| pending[i])?;
+        let mut next: Option<usize> = None;
+        for i in (0..n).map(|k| (from + k) % n).filter(|&i| allowed(i)) {
+            if next.is_none_or(|b| pending[i] < pending[b]) {
+                next = Some(i);
+                if pending[i] == 0 {
+                    break;
+                }
+            }
+        }
+        let next = next?;
         self.current = Some(next);
         self.ios_on_current = 0;
         self.bytes_on_current = 0;
