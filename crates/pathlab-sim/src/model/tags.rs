@@ -49,17 +49,24 @@ pub fn tags_per_queue(queue_size: u32) -> u32 {
 pub struct TagPool {
     pub depth: u32,
     pub held: u32,
-    /// Namespaces holding or waiting for one of its tags (blk-mq's `active_queues`).
+    /// Namespaces counted busy on it (blk-mq's `active_queues`).
     pub busy_namespaces: u32,
-    /// Requests waiting for a tag, by I/O id, oldest first.
-    pub waiting: VecDeque<u32>,
+    /// Requests waiting for one of its tags, in all its namespaces' lines.
+    pub waiting: u32,
+    /// The namespace queues on it: the lines a freed tag is offered to.
+    queues: Vec<u32>,
+    /// Order of arrival in its lines: the oldest request that may take a freed tag gets it.
+    next_arrival: u64,
 }
 
 /// A namespace's use of one tag map (its request queue's hardware context on that path).
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 struct NamespaceQueue {
     held: u32,
-    waiting: u32,
+    /// Its requests waiting for a tag: (order of arrival on the map, I/O id), oldest first. A
+    /// namespace's requests are all held back by the same share, so one line each keeps the
+    /// map's order while a freed tag is offered to each namespace's oldest only.
+    line: VecDeque<(u64, u32)>,
     /// Counted among its map's busy namespaces (`BLK_MQ_S_TAG_ACTIVE`).
     busy: bool,
 }
@@ -123,8 +130,12 @@ impl TagSets {
         match nexus {
             Some(n) => {
                 let (first_pool, maps) = self.nexus_pools[n];
-                self.path_queues.push(PathQueues { first_queue: self.queues.len() as u32, first_pool, maps });
+                let first_queue = self.queues.len() as u32;
+                self.path_queues.push(PathQueues { first_queue, first_pool, maps });
                 self.queues.extend(std::iter::repeat_n(NamespaceQueue::default(), maps as usize));
+                for map in 0..maps {
+                    self.pools[(first_pool + map) as usize].queues.push(first_queue + map);
+                }
             }
             None => self.path_queues.push(PathQueues { first_queue: NO_TAGS, first_pool: 0, maps: 0 }),
         }
@@ -149,8 +160,10 @@ impl TagSets {
             self.take(slot);
             true
         } else {
-            self.pools[slot.pool as usize].waiting.push_back(io);
-            self.queues[slot.queue as usize].waiting += 1;
+            let pool = &mut self.pools[slot.pool as usize];
+            pool.waiting += 1;
+            pool.next_arrival += 1;
+            self.queues[slot.queue as usize].line.push_back((pool.next_arrival, io));
             false
         }
     }
@@ -163,10 +176,10 @@ impl TagSets {
 
     /// A waiting request `io` leaves the line without a tag (its path failed).
     pub fn leave(&mut self, slot: TagSlot, io: u32) {
-        let pool = &mut self.pools[slot.pool as usize];
-        let at = pool.waiting.iter().position(|&w| w == io).expect("a request waiting for a tag is in its pool's line");
-        pool.waiting.remove(at);
-        self.queues[slot.queue as usize].waiting -= 1;
+        let line = &mut self.queues[slot.queue as usize].line;
+        let at = line.iter().position(|&(_, w)| w == io).expect("a request waiting for a tag is in its line");
+        line.remove(at);
+        self.pools[slot.pool as usize].waiting -= 1;
     }
 
     /// The timeout timers' pass: each path's namespace with nothing started or waiting on any
@@ -176,7 +189,7 @@ impl TagSets {
         let mut freed = Vec::new();
         for path in self.path_queues.iter().filter(|p| p.maps > 0) {
             let queues = path.first_queue as usize..(path.first_queue + path.maps) as usize;
-            if self.queues[queues.clone()].iter().any(|q| q.held + q.waiting > 0) {
+            if self.queues[queues.clone()].iter().any(|q| q.held > 0 || !q.line.is_empty()) {
                 continue;
             }
             for (map, queue) in queues.enumerate() {
@@ -192,21 +205,23 @@ impl TagSets {
         freed
     }
 
-    /// The oldest waiting request of `pool` whose namespace may now take a tag, given its tag
-    /// (`place_of` gives each waiting request's path, nexus and CPU).
-    pub fn admit_next(&mut self, pool: u32, place_of: impl Fn(u32) -> (usize, usize, u32)) -> Option<u32> {
-        let slot_of = |io: u32| {
-            let (path, nexus, cpu) = place_of(io);
-            self.slot(path, nexus, cpu).expect("a waiting request's path has tags")
-        };
-        let line = &self.pools[pool as usize].waiting;
-        if self.pools[pool as usize].held >= self.pools[pool as usize].depth {
-            return None; // no tag free: nobody may take one (and the line need not be read)
+    /// The oldest waiting request of `pool` whose namespace may now take a tag, given its tag.
+    /// Looks at each namespace's oldest only: the map's namespaces, not its waiting requests.
+    pub fn admit_next(&mut self, pool: u32) -> Option<u32> {
+        let p = &self.pools[pool as usize];
+        if p.waiting == 0 || p.held >= p.depth {
+            return None;
         }
-        let at = line.iter().position(|&io| self.may_take(slot_of(io)))?;
-        let slot = slot_of(line[at]);
-        let io = self.pools[pool as usize].waiting.remove(at).expect("position is in the line");
-        self.queues[slot.queue as usize].waiting -= 1;
+        let slot = p
+            .queues
+            .iter()
+            .map(|&queue| TagSlot { pool, queue })
+            .filter(|&slot| self.may_take(slot))
+            .filter_map(|slot| self.queues[slot.queue as usize].line.front().map(|&(arrival, _)| (arrival, slot)))
+            .min_by_key(|&(arrival, _)| arrival)?
+            .1;
+        let (_, io) = self.queues[slot.queue as usize].line.pop_front().expect("the line has a front");
+        self.pools[pool as usize].waiting -= 1;
         self.take(slot);
         Some(io)
     }
@@ -255,11 +270,11 @@ mod tests {
         let slot = t.slot(0, 0, 0).unwrap();
         let taken = (0..200).filter(|&io| t.take_or_wait(slot, io)).count();
         assert_eq!(taken, 126);
-        assert_eq!(t.pools[0].waiting.len(), 74);
+        assert_eq!(t.pools[0].waiting, 74);
         // A freed tag goes to the oldest waiter.
         t.release(slot);
-        assert_eq!(t.admit_next(0, |_| (0, 0, 0)), Some(126));
-        assert_eq!(t.admit_next(0, |_| (0, 0, 0)), None);
+        assert_eq!(t.admit_next(0), Some(126));
+        assert_eq!(t.admit_next(0), None);
     }
 
     #[test]
@@ -272,11 +287,11 @@ mod tests {
         assert_eq!(taken_by_a, 7);
         // b's one request done: b stays busy, and a at 7, until the idle check finds b empty.
         t.release(b);
-        assert_eq!(t.admit_next(0, |_| (0, 0, 0)), None);
+        assert_eq!(t.admit_next(0), None);
         assert_eq!(t.idle_check(), vec![0]);
         assert_eq!(t.idle_check(), Vec::<u32>::new(), "b is idle already; a is not empty");
         // Alone again, a may have all 14: its waiters come in.
-        let admitted: Vec<u32> = std::iter::from_fn(|| t.admit_next(0, |_| (0, 0, 0))).collect();
+        let admitted: Vec<u32> = std::iter::from_fn(|| t.admit_next(0)).collect();
         assert_eq!(admitted, vec![7, 8, 9, 10, 11, 12, 13]);
         // Five namespaces on 14 tags: ⌈14/5⌉ = 3, raised to the floor of 4.
         let mut five = one_map(16, 5);
@@ -308,7 +323,7 @@ mod tests {
         assert!(!t.take_or_wait(b, 99));
         assert_eq!(t.pools[0].busy_namespaces, 2);
         t.leave(b, 99);
-        assert_eq!((t.pools[0].busy_namespaces, t.pools[0].waiting.len()), (2, 0));
+        assert_eq!((t.pools[0].busy_namespaces, t.pools[0].waiting), (2, 0));
         assert_eq!(t.idle_check(), vec![0]);
         assert_eq!(t.pools[0].busy_namespaces, 1);
     }

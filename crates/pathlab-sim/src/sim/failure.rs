@@ -270,10 +270,11 @@ impl Simulation {
                 adapter.queued.add(now, -1);
                 self.release_tag(io);
             }
-            _ => {
+            IoState::WaitTag => {
                 let slot = self.tag_slot(io).expect("only an NVMe head's I/O waits for a tag");
                 self.model.tags.leave(slot, io);
             }
+            other => unreachable!("abandon: an I/O {other:?} has no command on a path"),
         }
         self.release_extent(io);
         let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };

@@ -108,15 +108,7 @@ impl Simulation {
 
     /// Requests waiting on tag map `pool` that may now take a tag go on to the adapter.
     fn admit_tag_waiters(&mut self, pool: u32) {
-        let (ios, paths, tags) = (&self.ios, &self.model.paths, &mut self.model.tags);
-        let mut admitted = Vec::new();
-        while let Some(next) = tags.admit_next(pool, |w| {
-            let r = ios.get(w);
-            (r.path as usize, paths[r.path as usize].nexus, r.cpu)
-        }) {
-            admitted.push(next);
-        }
-        for next in admitted {
+        while let Some(next) = self.model.tags.admit_next(pool) {
             self.onto_adapter(next);
         }
     }
