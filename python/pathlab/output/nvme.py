@@ -55,15 +55,15 @@ class Names:
         for d in heads:
             self.subsystems.setdefault(subsystem_nqn(d, array_of[d]), []).append(d)
         self.head: dict[str, str] = {}
+        #: Per (adapter, array port): the controller's instance number (`nvme<number>`).
         self.controller: dict[tuple[str, str], str] = {}
         self.path: dict[str, str] = {}
-        for s, (_, namespaces) in enumerate(self.subsystems.items()):
-            for i, d in enumerate(namespaces, start=1):
-                self.head[d] = f"nvme{s}n{i}"
-            for p in (p for p in paths if p["device"] in namespaces):
-                nexus = (p["adapter"], p["target"])
-                c = self.controller.setdefault(nexus, f"nvme{len(self.controller)}")
-                self.path[p["name"]] = f"nvme{s}c{c.removeprefix('nvme')}n{self.head[p['device']].rsplit('n', 1)[1]}"
+        for s, namespaces in enumerate(self.subsystems.values()):
+            nsid = {d: i for i, d in enumerate(namespaces, start=1)}
+            self.head.update((d, f"nvme{s}n{i}") for d, i in nsid.items())
+            for p in (p for p in paths if p["device"] in nsid):
+                number = self.controller.setdefault((p["adapter"], p["target"]), f"{len(self.controller)}")
+                self.path[p["name"]] = f"nvme{s}c{number}n{nsid[p['device']]}"
 
 
 def list_subsys(desc: dict[str, Any]) -> str:
@@ -83,6 +83,6 @@ def list_subsys(desc: dict[str, Any]) -> str:
             ana = {ANA.get(p["alua"], "inaccessible") for p in on}
             kind = transport(nexus[0])
             tail = f" {ana.pop()}" if len(ana) == 1 else ""
-            lines.append(f" +- {names.controller[nexus]} {kind} {_address(nexus[1], kind)} {state}{tail}")
+            lines.append(f" +- nvme{names.controller[nexus]} {kind} {_address(nexus[1], kind)} {state}{tail}")
         blocks.append("\n".join(lines) + "\n")
     return "".join(blocks)
