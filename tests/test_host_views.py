@@ -201,3 +201,10 @@ def test_a_single_host_run_writes_the_file_named_with_its_host_in_the_header(tmp
     assert [p.name for p in tmp_path.iterdir()] == ["c1.csv"]
     assert all(c.startswith('"\\\\esx-c1\\') for c in csv_header(out))
     assert "==> host" not in text and "every host's" not in text
+
+
+def test_run_json_with_host_holds_that_hosts_objects(two_hosts) -> None:
+    data = pathlab_json("run", two_hosts, "--host", "esx-b")
+    assert [d["name"] for d in data["devices"]] == ["naa.b1"]
+    assert [a["name"] for a in data["adapters"]] == ["vmhba3"]
+    assert {p["host"] for p in data["paths"]} == {"esx-b"}

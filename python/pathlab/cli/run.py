@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -129,8 +130,8 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     `==> host NAME <==`, and --esxtop-csv and --diskstats write one file per host, the host's
     name added before the extension (run.csv: run-esx-a.csv, run-esx-b.csv); with --host, only
     that host's tables and a file of the name given. The vdbench figures and the flatfile are the
-    workload's, every host's I/Os together. JSON and CSV output are the whole run (each device,
-    path and adapter names its host)."""
+    workload's, every host's I/Os together. JSON output is the whole run (each device, path and
+    adapter names its host), or with --host that host's objects; CSV is the run's summary line."""
     for out, option in ((esxtop_out, "--esxtop-csv"), (flat_out, "--vdbench-flatfile"), (diskstats_out, "--diskstats"),
                         (html, "--html")):
         writable_output(out, option)
@@ -159,7 +160,8 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
 
         write(html, run_report(result.data, scenario.text, provenance(file)))
     if fmt == "json":
-        click.echo(result.to_json())
+        # With --host, that host's devices, paths and adapters (the summary stays the run's).
+        click.echo(json.dumps(views[0][1], indent=2) if host else result.to_json())
     elif fmt == "csv":
         click.echo(summary_csv([result.data]))
     else:
