@@ -158,7 +158,7 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     if html:
         from pathlab.report import run_report
 
-        write(html, run_report(result.data, scenario.text, provenance(file)))
+        write(html, run_report(views[0][1] if host else result.data, scenario.text, provenance(file)))
     if fmt == "json":
         # With --host, that host's devices, paths and adapters (the summary stays the run's).
         click.echo(json.dumps(views[0][1], indent=2) if host else result.to_json())
