@@ -295,7 +295,8 @@ impl PathSelector for VmwPspRr {
         // path ends the scan, so a lightly loaded device with many paths looks at few of them.
         let pending = &self.pending_per_path;
         let mut next: Option<usize> = None;
-        for i in (0..n).map(|k| (from + k) % n).filter(|&i| allowed(i)) {
+        // Rotation order from `from`, wrapping without a division per path.
+        for i in (from..n).chain(0..from).filter(|&i| allowed(i)) {
             if next.is_none_or(|b| pending[i] < pending[b]) {
                 next = Some(i);
                 if pending[i] == 0 {
