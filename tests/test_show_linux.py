@@ -13,7 +13,7 @@ import pytest
 from conftest import pathlab
 from pathlab import Scenario
 from pathlab.output import multipath
-from pathlab.readers import multipath_ll
+from pathlab.readers import esxtop, multipath_ll
 
 CX4 = "cx4-alua-path-failure.toml"
 ALUA_PRIO = {"AO": 50, "ANO": 10, "STBY": 1, "UNAV": 0}
@@ -318,3 +318,23 @@ def test_nvme_heads_print_as_nvme_list_subsys_and_read_back(scenarios: Path, tmp
     cx4_nvme = ['policy={ name = "nvme" }', 'devices.*.policy={ name = "nvme" }']
     out.write_text(list_subsys(Scenario.load(scenarios / CX4, set=cx4_nvme).describe()))
     assert nvme_subsys.read(out)["ana_state"].isna().all()
+
+
+def test_esxtop_views_of_an_nvme_head_show_no_device_queue(tmp_path, scenarios) -> None:
+    # A Linux NVMe head has no device queue: DQLEN, %USD and LOAD have nothing to divide by.
+    # The esxtop panel prints "-", the CSV leaves the cells empty (as esxtop leaves a counter it
+    # does not have), the JSON says null; a SCSI device beside it keeps its figures.
+    file = scenarios / "reactions" / "nvme-shared-controllers.toml"
+    csv_out = tmp_path / "run.csv"
+    done = pathlab("run", str(file), "--variant", "round_robin", "--set", "run.duration=1s", "--set", "run.warmup=0s",
+                   "--esxtop-csv", str(csv_out))
+    assert done.returncode == 0, done.stderr
+    bulk = next(line for line in done.stdout.splitlines() if line.startswith("nqn.2014-08.org.nvmexpress:uuid:bulk/ns1"))
+    assert bulk.split()[1:3] == ["2", "-"] and bulk.split()[5:7] == ["-", "-"]
+    frame = esxtop.read(csv_out)["devices"]
+    assert frame["Device Q Depth"].isna().all() and frame["% Used"].isna().all()
+    data = Scenario.load(file, variant="round_robin", set={"run.duration": "1s", "run.warmup": "0s"}).run().data
+    assert {d["dqlen"] for d in data["devices"]} == {None}
+    scsi = Scenario.load(file, variant="round_robin", set=['policy={ name = "dm-multipath" }',
+                                                           "run.duration=1s", "run.warmup=0s"]).run().data
+    assert {d["dqlen"] for d in scsi["devices"]} == {32}

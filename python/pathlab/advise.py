@@ -74,7 +74,7 @@ def findings(data: dict[str, Any]) -> list[Finding]:
     mean_busy = sum(p["util_pct"] for p in ports) / len(ports) if ports else 0.0
     for d in data["devices"]:
         limit = _device_limit(d["device_config"])
-        full = d["actv"] >= 0.9 * d["dqlen"]
+        full = d["dqlen"] is not None and d["actv"] >= 0.9 * d["dqlen"]
         if d["policy"] == "VMW_PSP_RR" and limit is not None and limit >= 100 and full and mean_busy < 60:
             found.append(Finding(
                 f"{d['name']}: round robin at iops={limit} keeps the device's whole queue on one path at a time",
@@ -85,7 +85,8 @@ def findings(data: dict[str, Any]) -> list[Finding]:
         elif d["qued"] > 1 and d["kavg_ms"] > 0.5 * max(d["davg_ms"], 1e-9):
             found.append(Finding(
                 f"{d['name']}: the device queue is full",
-                f"QUED {d['qued']:.1f}, KAVG {d['kavg_ms']:.2f} ms against DAVG {d['davg_ms']:.2f} ms (DQLEN {d['dqlen']})",
+                f"QUED {d['qued']:.1f}, KAVG {d['kavg_ms']:.2f} ms against DAVG {d['davg_ms']:.2f} ms "
+                + (f"(DQLEN {d['dqlen']})" if d["dqlen"] is not None else "(no device queue: the controllers' tags)"),
             ))
         paths = [p for p in data["paths"] if p["device"] == d["name"] and p["cmds_s"] > 0]
         if not paths:

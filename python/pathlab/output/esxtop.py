@@ -23,13 +23,21 @@ def _table(headers: Sequence[str], rows: list[list[str]], left: int) -> str:
     return "\n".join([fmt(headers)] + [fmt(r) for r in rows])
 
 
+def _queue(d: dict[str, Any]) -> list[str]:
+    """DQLEN, ACTV, QUED, %USD and LOAD. A Linux NVMe head has no device queue (`dqlen` null):
+    its DQLEN, %USD and LOAD print as "-", since nothing there is a share of a queue."""
+    if d["dqlen"] is None:
+        return ["-", f"{d['actv']:.2f}", f"{d['qued']:.2f}", "-", "-"]
+    usd = 100.0 * d["actv"] / d["dqlen"]
+    load = (d["actv"] + d["qued"]) / d["dqlen"]
+    return [str(d["dqlen"]), f"{d['actv']:.2f}", f"{d['qued']:.2f}", f"{usd:.0f}", f"{load:.2f}"]
+
+
 def devices(data: dict[str, Any]) -> str:
     rows = []
     for d in data["devices"]:
-        usd = 100.0 * d["actv"] / d["dqlen"]
-        load = (d["actv"] + d["qued"]) / d["dqlen"]
         npth = sum(1 for p in data["paths"] if p["device"] == d["name"])
-        cells = [d["name"], str(npth), str(d["dqlen"]), f"{d['actv']:.2f}", f"{d['qued']:.2f}", f"{usd:.0f}", f"{load:.2f}"]
+        cells = [d["name"], str(npth), *_queue(d)]
         rows.append(cells + _rates(d))
     return _table(("DEVICE", "NPTH", "DQLEN", "ACTV", "QUED", "%USD", "LOAD") + _RATES, rows, 1)
 

@@ -61,11 +61,17 @@ _ERRORS = (("Failed Commands/sec", _per_second("errors")), ("Failed Reads/sec", 
            ("Aborts/sec", RATE), ("Resets/sec", RATE))
 _PAE_SPLIT = (("PAE Commands/sec", RATE), ("PAE Copies/sec", RATE), ("Split Commands/sec", RATE),
               ("Split Copies/sec", RATE))
-_QUEUE = (("Device Q Depth", lambda row, ctx: str(ctx["dqlen"])), ("World Q Depth", COUNT),
+def _share_of_queue(count: Callable[[dict[str, Any]], float]) -> Cell:
+    """A count over the device queue depth; empty for a Linux NVMe head, which has none."""
+    return lambda row, ctx: "" if ctx["dqlen"] is None else f"{count(row) / max(ctx['dqlen'], 1):.2f}"
+
+
+_QUEUE = (("Device Q Depth", lambda row, ctx: "" if ctx["dqlen"] is None else str(ctx["dqlen"])),
+          ("World Q Depth", COUNT),
           ("Active Commands", lambda row, ctx: str(round(row["actv"]))),
           ("Queued Commands", lambda row, ctx: str(round(row["qued"]))),
-          ("% Used", lambda row, ctx: f"{100.0 * row['actv'] / max(ctx['dqlen'], 1):.2f}"),
-          ("Load", lambda row, ctx: f"{(row['actv'] + row['qued']) / max(ctx['dqlen'], 1):.2f}"))
+          ("% Used", _share_of_queue(lambda row: 100.0 * row["actv"])),
+          ("Load", _share_of_queue(lambda row: row["actv"] + row["qued"])))
 _VAAI = (("CReads", COUNT), ("CWrites", COUNT), ("CFailed", COUNT), ("MBytes CReads/sec", RATE),
          ("MBytes CWrites/sec", RATE), ("ATS", COUNT), ("ATS Failed", COUNT), ("Zeros", COUNT), ("Zeros Failed", COUNT),
          ("MBytes Zeroed/sec", RATE), ("Delete", COUNT), ("Deletes Failed", COUNT), ("MBytes Deletes/sec", RATE),

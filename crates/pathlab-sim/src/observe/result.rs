@@ -142,7 +142,8 @@ pub struct DeviceResult {
     /// As `esxcli storage nmp device list` prints "Path Selection Policy Device Config".
     pub device_config: String,
     pub working_paths: Vec<String>,
-    pub dqlen: u32,
+    /// None for a Linux NVMe head: it has no device queue, only the controllers' tags.
+    pub dqlen: Option<u32>,
     pub actv: f64,
     pub qued: f64,
     pub p99_ms: f64,

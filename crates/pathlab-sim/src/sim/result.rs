@@ -64,7 +64,7 @@ impl Simulation {
                 policy: d.policy_config.name().to_string(),
                 device_config: d.policy.status().render(&name_of),
                 working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
-                dqlen: d.queue_depth,
+                dqlen: (!d.bio_based).then_some(d.queue_depth),
                 actv: w.actv,
                 qued: w.qued,
                 p99_ms: quantile_ms(&self.rec.device_latency[i], 0.99),
