@@ -333,8 +333,15 @@ def test_esxtop_views_of_an_nvme_head_show_no_device_queue(tmp_path, scenarios) 
     assert bulk.split()[1:3] == ["2", "-"] and bulk.split()[5:7] == ["-", "-"]
     frame = esxtop.read(csv_out)["devices"]
     assert frame["Device Q Depth"].isna().all() and frame["% Used"].isna().all()
-    data = Scenario.load(file, variant="round_robin", set={"run.duration": "1s", "run.warmup": "0s"}).run().data
+    data = Scenario.load(file, variant="round_robin", set={"run.duration": "2s", "run.warmup": "1s"}).run().data
     assert {d["dqlen"] for d in data["devices"]} == {None}
+    # ACTV counts the started requests, each holding a tag: the bulk namespace's worker submits
+    # on one CPU, so one map of 126 tags (queue_size 128 - 2) per controller, two controllers.
+    # QUED is the rest of its 1,024, waiting for a tag, and by Little's law QUED / rate = KAVG.
+    bulk = data["devices"][0]
+    assert bulk["actv"] == pytest.approx(2 * 126, abs=0.5)
+    assert bulk["actv"] + bulk["qued"] == pytest.approx(1024, abs=0.5)
+    assert bulk["qued"] / bulk["cmds_s"] * 1e3 == pytest.approx(bulk["kavg_ms"], rel=0.01)
     scsi = Scenario.load(file, variant="round_robin", set=['policy={ name = "dm-multipath" }',
                                                            "run.duration=1s", "run.warmup=0s"]).run().data
     assert {d["dqlen"] for d in scsi["devices"]} == {32}

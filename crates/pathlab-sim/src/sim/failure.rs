@@ -279,7 +279,13 @@ impl Simulation {
         self.release_extent(io);
         let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };
         self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
-        self.model.devices[d].active.add(now, -1);
+        // A request still waiting for its tag was counted as queued (`dispatch_device`).
+        let counted = if r.state == IoState::WaitTag {
+            &mut self.model.devices[d].queued
+        } else {
+            &mut self.model.devices[d].active
+        };
+        counted.add(now, -1);
         self.rec.command_error(d, p, a);
     }
 

@@ -72,7 +72,14 @@ impl Simulation {
                 self.count_retry(d, from as usize, p as usize);
             }
             match self.tag_slot(io) {
-                Some(slot) if !self.model.tags.take_or_wait(slot, io) => self.ios.get_mut(io).state = IoState::WaitTag,
+                Some(slot) if !self.model.tags.take_or_wait(slot, io) => {
+                    // Not started: blk-mq holds the bio until a tag frees, so esxtop's view of
+                    // the head counts it as queued (QUED), not active (ACTV).
+                    self.ios.get_mut(io).state = IoState::WaitTag;
+                    let device = &mut self.model.devices[d];
+                    device.active.add(now, -1);
+                    device.queued.add(now, 1);
+                }
                 _ => self.onto_adapter(io),
             }
         }
@@ -106,9 +113,14 @@ impl Simulation {
         self.admit_tag_waiters(slot.pool);
     }
 
-    /// Requests waiting on tag map `pool` that may now take a tag go on to the adapter.
+    /// Requests waiting on tag map `pool` that may now take a tag are started: from queued to
+    /// active, and on to the adapter.
     fn admit_tag_waiters(&mut self, pool: u32) {
         while let Some(next) = self.model.tags.admit_next(pool) {
+            let now = self.events.now();
+            let device = &mut self.model.devices[self.ios.get(next).device as usize];
+            device.queued.add(now, -1);
+            device.active.add(now, 1);
             self.onto_adapter(next);
         }
     }
