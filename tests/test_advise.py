@@ -43,3 +43,19 @@ def test_activecluster_host_on_all_paths_is_told_to_leave_the_remote_paths(scena
     # of 1.59 published.
     assert abs(best["figures"]["iops"][0] / 13_500 - 1) < 0.10
     assert abs(best["gain"] / (13_500 / 8_500) - 1) < 0.10, best["gain"]
+
+
+def test_commands_for_several_hosts_say_which_host_each_is_for(scenarios) -> None:
+    # VMAX3: four hosts, one device each, at iops=1000. Each host's device command goes under
+    # that host's name, the claim rule under "every host".
+    out = advise(str(scenarios / "vmax3-shared-director.toml"), "--variant", "iops1000")
+    best = next(c for c in out["candidates"] if c["label"] == "round robin, iops=1")
+    commands = best["commands"]
+    hosts = [c for c in commands if c.startswith("# on esx-")]
+    assert hosts == ["# on esx-1:", "# on esx-2:", "# on esx-3:", "# on esx-4:"]
+    for host, lun in zip(hosts, "1234"):
+        after = commands[commands.index(host) + 1]
+        assert after == f"esxcli storage nmp psp roundrobin deviceconfig set --device=naa.6000097000019790012353303030314{lun} " \
+                        "--type=iops --iops=1"
+    assert commands[-2:] == ["# on every host:",
+                             "esxcli storage nmp satp rule add -s VMW_SATP_SYMM -V EMC -M SYMMETRIX -P VMW_PSP_RR -O iops=1"]

@@ -157,23 +157,21 @@ def _with_policy(scenario: Scenario, policy: dict[str, Any]) -> dict[str, Any]:
 def candidates(scenario: Scenario, data: dict[str, Any]) -> list[Candidate]:
     """The settings worth simulating on this host (ESXi NMP hosts: round robin variants and
     pathlab's own policy; other stacks: pathlab's own policy against the setting in force)."""
-    devices = [d["name"] for d in data["devices"]]
     nmp = all(d["policy"] == "VMW_PSP_RR" for d in data["devices"])
     out = [Candidate("the setting in force", {})]
     if nmp:
         arrays = _arrays(scenario)
         rules = sorted({(d["satp"], *arrays.get(d["array"], ("", ""))) for d in data["devices"]})
         for label, iops_or_type in (("round robin, iops=1", "iops=1"), ("round robin, latency", "latency")):
-            per_device = [
-                f"esxcli storage nmp psp roundrobin deviceconfig set --device={n} "
-                + ("--type=iops --iops=1" if iops_or_type == "iops=1" else "--type=latency")
-                for n in devices
-            ]
+            setting = "--type=iops --iops=1" if iops_or_type == "iops=1" else "--type=latency"
+            per_device = _per_host(data, f"esxcli storage nmp psp roundrobin deviceconfig set --device={{}} {setting}")
             claim = [
                 f"esxcli storage nmp satp rule add -s {satp} -V {vendor}" + (f" -M {model}" if model else "")
                 + f" -P VMW_PSP_RR -O {iops_or_type}"
                 for satp, vendor, model in rules if vendor
             ] if iops_or_type == "iops=1" else []
+            if claim and len(_hosts(data)) > 1:
+                claim.insert(0, "# on every host:")
             policy = {"name": "VMW_PSP_RR", "type": "iops", "iops": 1} if iops_or_type == "iops=1" else \
                 {"name": "VMW_PSP_RR", "type": "latency"}
             caveat = "latency sub-type: ESXi 6.7 U1 or later" if iops_or_type == "latency" else \
@@ -187,6 +185,26 @@ def candidates(scenario: Scenario, data: dict[str, Any]) -> list[Candidate]:
         "pathlab gated-least-load", _with_policy(scenario, {"name": "gated-least-load"}), [],
         "pathlab's own policy: not in any shipping stack; shown as the bar the others could reach",
     ))
+    return out
+
+
+def _hosts(data: dict[str, Any]) -> dict[str, list[str]]:
+    """Each host's devices, hosts in the order the run lists them."""
+    hosts: dict[str, list[str]] = {}
+    for d in data["devices"]:
+        hosts.setdefault(d.get("host", ""), []).append(d["name"])
+    return hosts
+
+
+def _per_host(data: dict[str, Any], command: str) -> list[str]:
+    """`command` with each device's name in its `{}`; with several hosts, each host's under a
+    `# on HOST:` line, since an admin pastes them into each host's shell."""
+    hosts = _hosts(data)
+    out: list[str] = []
+    for host, names in hosts.items():
+        if len(hosts) > 1:
+            out.append(f"# on {host}:")
+        out += [command.format(n) for n in names]
     return out
 
 
