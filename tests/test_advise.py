@@ -59,3 +59,14 @@ def test_commands_for_several_hosts_say_which_host_each_is_for(scenarios) -> Non
                         "--type=iops --iops=1"
     assert commands[-2:] == ["# on every host:",
                              "esxcli storage nmp satp rule add -s VMW_SATP_SYMM -V EMC -M SYMMETRIX -P VMW_PSP_RR -O iops=1"]
+
+
+def test_an_nvme_head_waiting_for_tags_is_not_told_its_device_queue_is_full(scenarios) -> None:
+    # 1,024 outstanding on two controllers' 126 tags each: 772 wait in blk-mq for a tag. A Linux
+    # NVMe head has no device queue, so the finding names the tags and where their number is set.
+    out = advise(str(scenarios / "reactions" / "nvme-shared-controllers.toml"), "--variant", "round_robin")
+    titles = {f["title"]: f["evidence"] for f in out["findings"]}
+    bulk = "nqn.2014-08.org.nvmexpress:uuid:bulk/ns1: every blk-mq tag of its controllers is in use"
+    assert bulk in titles, titles
+    assert titles[bulk].startswith("QUED 772.0, KAVG 1.93 ms") and "nvme connect --queue-size" in titles[bulk]
+    assert not any("device queue is full" in t for t in titles)

@@ -83,10 +83,12 @@ def findings(data: dict[str, Any]) -> list[Finding]:
                 f"have room, because {limit} I/Os in a row go down the same path",
             ))
         elif d["qued"] > 1 and d["kavg_ms"] > 0.5 * max(d["davg_ms"], 1e-9):
+            # A Linux NVMe head has no device queue: its requests wait for the controllers' tags.
+            full_queue, bound = ("the device queue is full", f"DQLEN {d['dqlen']}") if d["dqlen"] is not None \
+                else ("every blk-mq tag of its controllers is in use", "no device queue: nvme connect --queue-size")
             found.append(Finding(
-                f"{d['name']}: the device queue is full",
-                f"QUED {d['qued']:.1f}, KAVG {d['kavg_ms']:.2f} ms against DAVG {d['davg_ms']:.2f} ms "
-                + (f"(DQLEN {d['dqlen']})" if d["dqlen"] is not None else "(no device queue: the controllers' tags)"),
+                f"{d['name']}: {full_queue}",
+                f"QUED {d['qued']:.1f}, KAVG {d['kavg_ms']:.2f} ms against DAVG {d['davg_ms']:.2f} ms ({bound})",
             ))
         paths = [p for p in data["paths"] if p["device"] == d["name"] and p["cmds_s"] > 0]
         if not paths:

@@ -61,6 +61,8 @@ _ERRORS = (("Failed Commands/sec", _per_second("errors")), ("Failed Reads/sec", 
            ("Aborts/sec", RATE), ("Resets/sec", RATE))
 _PAE_SPLIT = (("PAE Commands/sec", RATE), ("PAE Copies/sec", RATE), ("Split Commands/sec", RATE),
               ("Split Copies/sec", RATE))
+
+
 def _share_of_queue(count: Callable[[dict[str, Any]], float]) -> Cell:
     """A count over the device queue depth; empty for a Linux NVMe head, which has none."""
     return lambda row, ctx: "" if ctx["dqlen"] is None else f"{count(row) / max(ctx['dqlen'], 1):.2f}"
