@@ -62,8 +62,6 @@ impl Simulation {
             }
             let device = &mut self.model.devices[d];
             device.queue.pop_front();
-            device.queued.add(now, -1);
-            device.active.add(now, 1);
             device.policy.start_io(PathId(p), &desc, now);
             let r = self.ios.get_mut(io);
             r.path = p;
@@ -72,17 +70,22 @@ impl Simulation {
                 self.count_retry(d, from as usize, p as usize);
             }
             match self.tag_slot(io) {
-                Some(slot) if !self.model.tags.take_or_wait(slot, io) => {
-                    // Not started: blk-mq holds the bio until a tag frees, so esxtop's view of
-                    // the head counts it as queued (QUED), not active (ACTV).
-                    self.ios.get_mut(io).state = IoState::WaitTag;
-                    let device = &mut self.model.devices[d];
-                    device.active.add(now, -1);
-                    device.queued.add(now, 1);
-                }
-                _ => self.onto_adapter(io),
+                // Not started: blk-mq holds the bio until a tag frees, so esxtop's view of the
+                // head keeps counting it as queued (QUED), not active (ACTV).
+                Some(slot) if !self.model.tags.take_or_wait(slot, io) => self.ios.get_mut(io).state = IoState::WaitTag,
+                _ => self.start(io),
             }
         }
+    }
+
+    /// The I/O has its path (and its tag, under an NVMe head): it leaves the device's queue
+    /// for its active commands, and goes to its adapter.
+    fn start(&mut self, io: u32) {
+        let now = self.events.now();
+        let device = &mut self.model.devices[self.ios.get(io).device as usize];
+        device.queued.add(now, -1);
+        device.active.add(now, 1);
+        self.onto_adapter(io);
     }
 
     /// The I/O has its path (and its tag, under an NVMe head): sent if its adapter has a free
@@ -113,15 +116,10 @@ impl Simulation {
         self.admit_tag_waiters(slot.pool);
     }
 
-    /// Requests waiting on tag map `pool` that may now take a tag are started: from queued to
-    /// active, and on to the adapter.
+    /// Requests waiting on tag map `pool` that may now take a tag are started.
     fn admit_tag_waiters(&mut self, pool: u32) {
         while let Some(next) = self.model.tags.admit_next(pool) {
-            let now = self.events.now();
-            let device = &mut self.model.devices[self.ios.get(next).device as usize];
-            device.queued.add(now, -1);
-            device.active.add(now, 1);
-            self.onto_adapter(next);
+            self.start(next);
         }
     }
 
