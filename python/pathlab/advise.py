@@ -21,6 +21,7 @@ else:
 
 from pathlab.api import Result, Scenario, run_many
 from pathlab.figures import HEADLINE
+from pathlab.output import hosts
 from pathlab.stats import half_width
 from pathlab.toml_values import to_toml
 
@@ -172,7 +173,7 @@ def candidates(scenario: Scenario, data: dict[str, Any]) -> list[Candidate]:
                 + f" -P VMW_PSP_RR -O {iops_or_type}"
                 for satp, vendor, model in rules if vendor
             ] if iops_or_type == "iops=1" else []
-            if claim and len(_hosts(data)) > 1:
+            if claim and len(hosts.names(data)) > 1:
                 claim.insert(0, "# on every host:")
             policy = {"name": "VMW_PSP_RR", "type": "iops", "iops": 1} if iops_or_type == "iops=1" else \
                 {"name": "VMW_PSP_RR", "type": "latency"}
@@ -190,23 +191,15 @@ def candidates(scenario: Scenario, data: dict[str, Any]) -> list[Candidate]:
     return out
 
 
-def _hosts(data: dict[str, Any]) -> dict[str, list[str]]:
-    """Each host's devices, hosts in the order the run lists them."""
-    hosts: dict[str, list[str]] = {}
-    for d in data["devices"]:
-        hosts.setdefault(d.get("host", ""), []).append(d["name"])
-    return hosts
-
-
 def _per_host(data: dict[str, Any], command: str) -> list[str]:
     """`command` with each device's name in its `{}`; with several hosts, each host's under a
     `# on HOST:` line, since an admin pastes them into each host's shell."""
-    hosts = _hosts(data)
+    every = hosts.names(data)
     out: list[str] = []
-    for host, names in hosts.items():
-        if len(hosts) > 1:
+    for host in every:
+        if len(every) > 1:
             out.append(f"# on {host}:")
-        out += [command.format(n) for n in names]
+        out += [command.format(d["name"]) for d in data["devices"] if d["host"] == host]
     return out
 
 
