@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pathlab.output.multipath import sd_dev_t, sd_name
-from pathlab.output.nvme import NVME_POLICIES, Names
+from pathlab.output.nvme import Names
 
 #: Start of the capture's clock (epoch seconds), fixed so that a run's output is the same each time.
 START_EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z
@@ -61,7 +61,7 @@ def _block_devices(data: dict[str, Any]) -> tuple[list[tuple[str, str, str]], li
     are `sdX` under `dm-N` maps; native NVMe heads are `nvme<s>n<i>` over their paths
     `nvme<s>c<C>n<i>`, block-extended devices (major 259) numbered in order of appearance (the
     kernel's minors follow discovery order)."""
-    heads = [d["name"] for d in data["devices"] if d["policy"] in NVME_POLICIES]
+    heads = [d["name"] for d in data["devices"] if d["nvme_head"]]
     adapters = [a["name"] for a in data["adapters"]]
     address = lambda p: (adapters.index(p["adapter"]), *(int(x[1:]) for x in p["name"].split(":")[1:]))  # noqa: E731
     order = sorted((p for p in data["paths"] if p["device"] not in heads), key=address)

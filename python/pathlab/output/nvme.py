@@ -39,10 +39,6 @@ def _address(target: str, kind: str) -> str:
     return f"traddr={target}" + (f",trsvcid={TRSVCID}" if kind != "fc" else "")
 
 
-#: Policies whose devices are native NVMe multipath heads.
-NVME_POLICIES = ("nvme", "nvme-latency")
-
-
 class Names:
     """The kernel's names for NVMe heads and their paths: subsystem `s` (one per array, in the
     order of its first namespace), controllers `nvmeC` per (adapter, array port) in order of

@@ -299,6 +299,14 @@ pub struct Model {
     pub tags: tags::TagSets,
 }
 
+impl Device {
+    /// A native NVMe multipath head: bio-based, and not RNBD (which sits over the same block
+    /// layer but is not NVMe). `nvme list-subsys` shows it; dm-multipath leaves it alone.
+    pub fn nvme_head(&self) -> bool {
+        self.bio_based && !matches!(self.policy_config, pathlab_policy::PolicyConfig::Rnbd(_))
+    }
+}
+
 impl Model {
     /// The ALUA state an array reports for `device` through `port`: active-optimized on the
     /// owning controller (every controller of a symmetric array) of the preferred array, if the

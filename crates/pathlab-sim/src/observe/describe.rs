@@ -206,8 +206,7 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
                         .into_iter()
                         .chain(tag_settings(m, d))
                         .collect(),
-                    // RNBD's devices sit over the same block layer but are not NVMe.
-                    nvme_head: d.bio_based && !matches!(d.policy_config, PolicyConfig::Rnbd(_)),
+                    nvme_head: d.nvme_head(),
                 }
             })
             .collect(),

@@ -144,6 +144,8 @@ pub struct DeviceResult {
     pub working_paths: Vec<String>,
     /// None for a Linux NVMe head: it has no device queue, only the controllers' tags.
     pub dqlen: Option<u32>,
+    /// A native NVMe multipath head (`Device::nvme_head`): its block devices are `nvmeXnY`.
+    pub nvme_head: bool,
     pub actv: f64,
     pub qued: f64,
     pub p99_ms: f64,

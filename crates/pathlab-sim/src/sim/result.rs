@@ -65,6 +65,7 @@ impl Simulation {
                 device_config: d.policy.status().render(&name_of),
                 working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
                 dqlen: (!d.bio_based).then_some(d.queue_depth),
+                nvme_head: d.nvme_head(),
                 actv: w.actv,
                 qued: w.qued,
                 p99_ms: quantile_ms(&self.rec.device_latency[i], 0.99),
