@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use crate::latency_sampler::LatencySampler;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, path_set_membership};
-use crate::registry::{HostStack, Registered};
+use crate::registered::{HostStack, Registered};
 use crate::status::{HppCurrent, PolicyStatus};
 use crate::{
     AluaState, FixedConfig, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs, VmwPspFixed,

@@ -20,6 +20,7 @@ mod params;
 mod path_set;
 mod positions;
 mod powerpath;
+mod registered;
 mod registry;
 mod rnbd;
 mod spdk;
@@ -42,7 +43,8 @@ pub use nvme_latency::{KeyedBy, LatencyDesign, NvmeLatency, NvmeLatencyConfig, S
 pub use params::{check_range, ParamSpec, PolicyError, PolicySpec};
 pub use path_set::{flat_group, PathSet};
 pub use powerpath::{Autostandby, PowerPath, PowerPathConfig, PowerPathPolicy};
-pub use registry::{catalog, CatalogEntry, HostStack, PolicyConfig, Registered};
+pub use registered::{HostStack, Registered};
+pub use registry::{catalog, CatalogEntry, PolicyConfig};
 pub use rnbd::{Rnbd, RnbdConfig, RnbdPolicy};
 pub use spdk::{SpdkBdevNvme, SpdkConfig, SpdkPolicy, SpdkSelector};
 pub use status::PolicyStatus;

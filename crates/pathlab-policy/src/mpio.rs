@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, next_from, path_set_membership};
-use crate::registry::{HostStack, Registered};
+use crate::registered::{HostStack, Registered};
 use crate::status::{MpioPath, PolicyStatus};
 use crate::{AluaState, HostView, IoDesc, IoDone, NoPathAction, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 

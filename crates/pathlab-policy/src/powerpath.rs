@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::least_from;
-use crate::registry::{HostStack, Registered};
+use crate::registered::{HostStack, Registered};
 use crate::status::{PolicyStatus, PowerPathPath};
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 

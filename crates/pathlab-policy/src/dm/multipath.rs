@@ -75,7 +75,7 @@ use crate::dm::service_time::ServiceTime;
 use crate::dm::shaky_paths::ShakyCheck;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::positions::PathPositions;
-use crate::registry::{HostStack, Registered};
+use crate::registered::{HostStack, Registered};
 use crate::status::{DmGroupStatus, DmPathStatus, PolicyStatus};
 use crate::{
     AluaState, GroupState, HostView, IoDesc, IoDone, NoPathAction, PathDesc, PathGroup, PathId, PathSelector, TimeNs,

@@ -13,7 +13,7 @@
 
 use crate::params::{ParamSpec, PolicySpec};
 use crate::path_set::path_set_membership;
-use crate::registry::{HostStack, Registered};
+use crate::registered::{HostStack, Registered};
 use crate::status::PolicyStatus;
 use crate::{AluaState, HostView, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 use serde::{Deserialize, Serialize};

@@ -11,7 +11,7 @@
 
 use crate::params::PolicySpec;
 use crate::path_set::path_set_membership;
-use crate::registry::{HostStack, Registered};
+use crate::registered::{HostStack, Registered};
 use crate::status::PolicyStatus;
 use crate::{AluaState, HostView, IoDesc, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 use serde::{Deserialize, Serialize};

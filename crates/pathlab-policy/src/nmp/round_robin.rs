@@ -88,7 +88,7 @@
 use crate::latency_sampler::LatencySampler;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::path_set_membership;
-use crate::registry::{HostStack, Registered};
+use crate::registered::{HostStack, Registered};
 use crate::status::PolicyStatus;
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
 use serde::{Deserialize, Serialize};
