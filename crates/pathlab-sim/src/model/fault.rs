@@ -3,7 +3,7 @@
 //! one at its end; the engine applies them as events, so that nothing on the per-I/O path
 //! looks at the list.
 
-use super::{paths_matching, FieldError, Model};
+use super::{FieldError, Model};
 use crate::engine::rng::Stream;
 use crate::engine::TimeNs;
 use crate::scenario::schema::{
@@ -317,4 +317,15 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
         }
     }
     Ok(plan.into_changes())
+}
+
+/// Paths whose runtime name is `prefix` or starts with `prefix:`.
+fn paths_matching(model: &Model, prefix: &str) -> Vec<usize> {
+    model
+        .paths
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.name == prefix || p.name.starts_with(&format!("{prefix}:")))
+        .map(|(i, _)| i)
+        .collect()
 }

@@ -24,8 +24,7 @@ pub mod stack;
 pub mod tags;
 
 pub use crate::scenario::error::FieldError;
-pub(crate) use build::hosts_of;
-pub use build::{build_model, paths_matching};
+pub use build::build_model;
 
 use crate::engine::level::Level;
 use crate::engine::TimeNs;

@@ -131,7 +131,7 @@ pub fn warnings(spec: &ScenarioSpec) -> Vec<(String, String)> {
         }
     }
     if !spec.devices.iter().any(nvme_head) {
-        for (field, host) in crate::model::hosts_of(spec) {
+        for (field, host) in spec.every_host() {
             let given =
                 [("nvme_queue_size", host.stack.nvme_queue_size), ("nvme_io_queues", host.stack.nvme_io_queues)];
             for (name, _) in given.iter().filter(|(_, v)| v.is_some()) {

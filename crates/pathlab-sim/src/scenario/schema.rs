@@ -49,6 +49,16 @@ pub struct ScenarioSpec {
     pub source: String,
 }
 
+impl ScenarioSpec {
+    /// Every host with the field path of its table: `[host]` first, then `[[hosts]]` in order. A
+    /// host's index in this list is its index everywhere in the model.
+    pub fn every_host(&self) -> Vec<(String, &HostSpec)> {
+        std::iter::once(("host".to_string(), &self.host))
+            .chain(self.hosts.iter().enumerate().map(|(i, h)| (format!("hosts.{i}"), h)))
+            .collect()
+    }
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RunSpec {

@@ -1,0 +1,147 @@
+//! The arrays: controllers, ports, the stations that serve them (a port's or a
+//! controller's processing), and an array's own balancing of LUN ownership.
+
+use super::values::{err, shape, unique};
+use crate::engine::level::Level;
+use crate::model::balance::Balance;
+use crate::model::names::Names;
+use crate::model::service::ServiceModel;
+use crate::model::{Array, Controller, Port, Station};
+use crate::scenario::error::FieldError;
+use crate::scenario::schema::{ArraySpec, BalanceLoad, BalanceSpec, ScenarioSpec, ServiceSpec};
+use pathlab_policy::AluaState;
+use std::collections::VecDeque;
+
+pub(super) struct ArraySide {
+    pub(super) arrays: Vec<Array>,
+    pub(super) controllers: Vec<Controller>,
+    pub(super) stations: Vec<Station>,
+    pub(super) ports: Vec<Port>,
+    /// `array/port` names, in port order.
+    pub(super) port_keys: Vec<String>,
+    /// Each port's relative target port id: its number among its array's ports, from 1.
+    pub(super) rtp_ids: Vec<u32>,
+}
+
+/// The arrays, their controllers and ports, and the stations that serve them.
+pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
+    if spec.arrays.is_empty() {
+        return err("arrays", "at least one array is needed");
+    }
+    unique(spec.arrays.iter().map(|a| a.name.as_str()), "arrays")?;
+    let mut side = ArraySide {
+        arrays: Vec::new(),
+        controllers: Vec::new(),
+        stations: Vec::new(),
+        ports: Vec::new(),
+        port_keys: Vec::new(),
+        rtp_ids: Vec::new(),
+    };
+    for (ai, a) in spec.arrays.iter().enumerate() {
+        let field = format!("arrays.{ai}");
+        let mut controllers = Vec::new();
+        let declared = Names::new(a.controllers.iter().map(|c| c.name.as_str()).collect());
+        declared.unique(&format!("{field}.controllers"))?;
+        for (ci, c) in a.controllers.iter().enumerate() {
+            let st = match &c.service {
+                Some(s) => {
+                    let name = format!("{}/{}", a.name, c.name);
+                    side.stations.push(station(name, s, &format!("{field}.controllers.{ci}.service"))?);
+                    Some(side.stations.len() - 1)
+                }
+                None => None,
+            };
+            controllers.push(side.controllers.len());
+            side.controllers.push(Controller { name: c.name.clone(), array: ai, station: st });
+        }
+        if controllers.is_empty() {
+            controllers.push(side.controllers.len());
+            side.controllers.push(Controller { name: "CT0".into(), array: ai, station: None });
+        }
+        if a.ports.is_empty() {
+            return err(format!("{field}.ports"), "an array needs at least one port");
+        }
+        unique(a.ports.iter().map(|p| p.name.as_str()), &format!("{field}.ports"))?;
+        for (pi, p) in a.ports.iter().enumerate() {
+            let pfield = format!("{field}.ports.{pi}");
+            let controller = match (&p.controller, declared.is_empty()) {
+                (None, true) => controllers[0],
+                (None, false) => {
+                    return err(
+                        format!("{pfield}.controller"),
+                        format!("name the port's controller: {}", declared.join(", ")),
+                    )
+                }
+                (Some(c), _) => controllers[declared.find(c, &format!("{pfield}.controller"), "controller")?],
+            };
+            let (sfield, service) = match (&p.service, &a.service) {
+                (Some(s), _) => (format!("{pfield}.service"), s),
+                (None, Some(s)) => (format!("{field}.service"), s),
+                (None, None) => {
+                    return err(format!("{pfield}.service"), "no service time: give the port or its array a `service`")
+                }
+            };
+            side.stations.push(station(format!("{}/{}", a.name, p.name), service, &sfield)?);
+            let station = side.stations.len() - 1;
+            side.ports.push(Port { name: p.name.clone(), array: ai, controller, station, down: false });
+            side.port_keys.push(format!("{}/{}", a.name, p.name));
+            side.rtp_ids.push(pi as u32 + 1);
+        }
+        if a.non_owner_state == AluaState::ActiveOptimized {
+            return err(
+                format!("{field}.non_owner_state"),
+                "allowed: active_non_optimized, standby, unavailable (the owner's paths are the optimized ones)",
+            );
+        }
+        let balance = a.balance.as_ref().map(|b| array_balance(b, a, controllers.len(), &field)).transpose()?;
+        side.arrays.push(Array {
+            name: a.name.clone(),
+            vendor: a.vendor.clone(),
+            model: a.model.clone(),
+            tpgs: a.tpgs,
+            symmetric: a.symmetric,
+            read_latency_ns: a.read_latency.0,
+            write_latency_ns: a.write_latency.0,
+            forward_ns: a.forward_latency.0,
+            controllers,
+            non_owner: a.non_owner_state,
+            balance,
+        });
+    }
+    Ok(side)
+}
+
+/// `[arrays.balance]` of an array with `controllers` controllers, checked.
+fn array_balance(b: &BalanceSpec, a: &ArraySpec, controllers: usize, field: &str) -> Result<Balance, FieldError> {
+    if a.symmetric || controllers < 2 {
+        return err(
+            format!("{field}.balance"),
+            "balancing moves LUN ownership: it needs an array that is not symmetric, with two controllers or more",
+        );
+    }
+    if b.period.0 == 0 {
+        return err(format!("{field}.balance.period"), "must be above zero");
+    }
+    if b.max_moves == 0 {
+        return err(format!("{field}.balance.max_moves"), "must be at least 1");
+    }
+    let BalanceLoad::Namespaces = b.load;
+    Ok(Balance { period_ns: b.period.0, max_moves: b.max_moves })
+}
+
+fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), FieldError> {
+    if s.servers == 0 {
+        return err(format!("{field}.servers"), "must be at least 1");
+    }
+    if s.fixed.0 == 0 && s.per_kib.0 == 0 {
+        return err(format!("{field}.fixed"), "a service time above zero is needed");
+    }
+    let shape = shape(s.distribution, s.cv, field)?;
+    let model = ServiceModel { fixed_ns: s.fixed.0 as f64, per_kib_ns: s.per_kib.0 as f64, shape };
+    Ok((model, s.servers))
+}
+
+fn station(name: String, s: &ServiceSpec, field: &str) -> Result<Station, FieldError> {
+    let (service, servers) = service_model(s, field)?;
+    Ok(Station { name, service, servers, busy: Level::default(), commands: 0, queue: VecDeque::new() })
+}

@@ -1,0 +1,147 @@
+//! The claim: which plugin and policy each device gets. ESXi's claim rules (the system's and the
+//! user's `satp rule add`) give the SATP and its default PSP; the scenario's policy, then the
+//! esxcli device commands, replace it; a Linux policy's parameters the scenario leaves out come
+//! from the Linux claim tables; the host stack's failure rules follow from the policy.
+
+use super::values::err;
+use crate::linux::{self, claim::LinuxClaim};
+use crate::model::names::Names;
+use crate::model::stack::StackRules;
+use crate::model::{Array, Model};
+use crate::nmp::esxcli::{self, EsxcliCommand};
+use crate::nmp::{self, ClaimRule, SatpKind};
+use crate::scenario::error::FieldError;
+use crate::scenario::schema::{HostSpec, ScenarioSpec};
+use pathlab_policy::{HostStack, PathSelector, PolicyConfig};
+
+/// The scenario's esxcli commands, parsed, and the claim rules in force.
+pub(super) struct Esxcli {
+    commands: Vec<(usize, EsxcliCommand)>,
+    rules: Vec<ClaimRule>,
+}
+
+impl Esxcli {
+    pub(super) fn parse(spec: &ScenarioSpec) -> Result<Esxcli, FieldError> {
+        let mut commands = Vec::new();
+        for (i, line) in spec.esxcli.iter().enumerate() {
+            commands.push((i, esxcli::parse(line).map_err(|m| (format!("esxcli.{i}"), m))?));
+        }
+        let rules = claim_rules(&commands)?;
+        Ok(Esxcli { commands, rules })
+    }
+}
+
+/// What a device's claim gives it.
+pub(super) struct Claim {
+    pub(super) satp: String,
+    pub(super) linux: LinuxClaim,
+    pub(super) given: Vec<String>,
+    pub(super) path_states: SatpKind,
+    pub(super) policy_config: PolicyConfig,
+    pub(super) policy: Box<dyn PathSelector>,
+    pub(super) stack: StackRules,
+    /// The field that set the policy last, where errors in its parameters point.
+    pub(super) policy_field: String,
+}
+
+/// The claim of device `di` on `array`, seen by `host` (its field path and table).
+pub(super) fn claim(
+    spec: &ScenarioSpec,
+    di: usize,
+    array: &Array,
+    host: &(String, &HostSpec),
+    esxcli: &Esxcli,
+    device_names: &Names,
+) -> Result<Claim, FieldError> {
+    let d = &spec.devices[di];
+    let field = format!("devices.{di}");
+    let vendor = &array.vendor;
+    let claimed = nmp::claim(&esxcli.rules, vendor, &array.model, array.tpgs);
+    let satp = claimed.map_or("VMW_SATP_DEFAULT_AA".to_string(), |r| r.satp.clone());
+    let default_psp = match claimed.and_then(|r| r.psp.as_deref()) {
+        Some(psp) => nmp::psp_config(psp, claimed.and_then(|r| r.psp_options.as_deref())),
+        None => nmp::psp_config("VMW_PSP_FIXED", None),
+    }
+    .map_err(|e| ("esxcli".to_string(), e))?;
+    let (mut policy_field, mut policy_config, given) = match (&d.policy, &spec.policy) {
+        (Some(p), _) => (format!("{field}.policy"), p.config.clone(), p.given.clone()),
+        (None, Some(p)) => ("policy".to_string(), p.config.clone(), p.given.clone()),
+        (None, None) => ("esxcli".to_string(), default_psp.clone(), Vec::new()),
+    };
+    // A Linux policy's parameters the scenario leaves out are the claim tables' (multipath-tools'
+    // hwtable, the NVMe udev rules), as ESXi's come from its SATP claim rules above.
+    let linux = linux::claim::claim(vendor, &array.model, array.tpgs);
+    linux.fill(&mut policy_config, &given);
+    for (i, cmd) in &esxcli.commands {
+        let target = match cmd {
+            EsxcliCommand::DeviceSet { device, .. }
+            | EsxcliCommand::RoundRobinSet { device, .. }
+            | EsxcliCommand::FixedSet { device, .. } => device,
+            EsxcliCommand::SatpRuleAdd { .. } => continue,
+        };
+        device_names.find(target, &format!("esxcli.{i}"), "device")?;
+        if target == &d.name {
+            nmp::apply_device_command(cmd, &default_psp, &mut policy_config).map_err(|e| (format!("esxcli.{i}"), e))?;
+            policy_field = format!("esxcli.{i}");
+        }
+    }
+    let policy = policy_config.build().map_err(|e| (format!("{policy_field}.{}", e.field), e.message))?;
+    let (host_field, host_spec) = host;
+    let stack = StackRules::resolve(&policy_config, policy.no_path_action(), &host_spec.stack)
+        .map_err(|(f, m)| (f.replacen("host", host_field, 1), m))?;
+    let path_states = match policy_config.host_stack() {
+        HostStack::LinuxDm => linux.path_states(),
+        _ => nmp::satp_kind(&satp),
+    };
+    Ok(Claim { satp, linux, given, path_states, policy_config, policy, stack, policy_field })
+}
+
+/// A Fixed policy's preferred path, once the device's paths are known, is one of them.
+pub(super) fn check_preferred(m: &Model, di: usize, policy_field: &str) -> Result<(), FieldError> {
+    let device = &m.devices[di];
+    if let PolicyConfig::VmwFixed(c) = &device.policy_config {
+        if let Some(pref) = &c.preferred {
+            if !device.paths.iter().any(|&i| &m.paths[i].name == pref) {
+                let names: Vec<&str> = device.paths.iter().map(|&i| m.paths[i].name.as_str()).collect();
+                return err(
+                    format!("{policy_field}.preferred"),
+                    format!("\"{pref}\" is not a path of {}; paths: {}", device.name, names.join(", ")),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The claim rules in force: the user's `satp rule add` commands on top of the system rules.
+fn claim_rules(commands: &[(usize, EsxcliCommand)]) -> Result<Vec<ClaimRule>, FieldError> {
+    let mut rules = nmp::system_rules();
+    for (i, cmd) in commands {
+        if let EsxcliCommand::SatpRuleAdd { satp, vendor, model, psp, psp_options, claim_option } = cmd {
+            let field = format!("esxcli.{i}");
+            if !nmp::SATPS.iter().any(|s| s.0 == satp) {
+                let known: Vec<&str> = nmp::SATPS.iter().map(|s| s.0).collect();
+                return err(field, format!("unknown SATP \"{satp}\"; allowed: {}", known.join(", ")));
+            }
+            let tpgs = match claim_option.as_deref() {
+                None => None,
+                Some("tpgs_on") => Some(true),
+                Some("tpgs_off") => Some(false),
+                Some(o) => return err(field, format!("claim option \"{o}\"; allowed: tpgs_on, tpgs_off")),
+            };
+            if let Some(p) = psp {
+                nmp::psp_config(p, psp_options.as_deref()).map_err(|m| (field.clone(), m))?;
+            }
+            rules.push(ClaimRule {
+                satp: satp.clone(),
+                vendor: vendor.clone(),
+                model: model.clone(),
+                tpgs,
+                psp: psp.clone(),
+                psp_options: psp_options.clone(),
+                user: true,
+            });
+        }
+    }
+    Ok(rules)
+}

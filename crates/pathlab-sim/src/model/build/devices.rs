@@ -1,0 +1,150 @@
+//! The devices: each LUN checked against the arrays, hosts, RAID groups and replication it
+//! names, its owning controller on each array that serves it, and its claim (`claim.rs`).
+
+use super::claim::{self, Esxcli};
+use super::values::err;
+use crate::engine::level::Level;
+use crate::model::names::Names;
+use crate::model::{Device, Model, Outage};
+use crate::scenario::error::FieldError;
+use crate::scenario::schema::{HostSpec, ScenarioSpec};
+use pathlab_policy::HostStack;
+use std::collections::{HashSet, VecDeque};
+
+/// The device names, each defined once.
+pub(super) fn names(spec: &ScenarioSpec) -> Result<Names<'_>, FieldError> {
+    if spec.devices.is_empty() {
+        return err("devices", "at least one device is needed");
+    }
+    let device_names = Names::new(spec.devices.iter().map(|d| d.name.as_str()).collect());
+    device_names.unique("devices")?;
+    Ok(device_names)
+}
+
+/// What each device is resolved against, and the LUN numbers taken so far.
+pub(super) struct DeviceScope<'a> {
+    spec: &'a ScenarioSpec,
+    hosts: &'a [(String, &'a HostSpec)],
+    device_names: &'a Names<'a>,
+    /// Each device's replication group, if it has one.
+    replication_of: &'a [Option<usize>],
+    esxcli: &'a Esxcli,
+    array_names: Names<'a>,
+    host_names: Names<'a>,
+    /// (array, LUN, host) of every device so far.
+    luns_seen: HashSet<(usize, u32, usize)>,
+}
+
+impl<'a> DeviceScope<'a> {
+    pub(super) fn new(
+        spec: &'a ScenarioSpec,
+        hosts: &'a [(String, &'a HostSpec)],
+        device_names: &'a Names<'a>,
+        replication_of: &'a [Option<usize>],
+        esxcli: &'a Esxcli,
+    ) -> Self {
+        DeviceScope {
+            spec,
+            hosts,
+            device_names,
+            replication_of,
+            esxcli,
+            array_names: Names::new(spec.arrays.iter().map(|a| a.name.as_str()).collect()),
+            host_names: Names::new(hosts.iter().map(|(_, h)| h.name.as_str()).collect()),
+            luns_seen: HashSet::new(),
+        }
+    }
+}
+
+/// Adds device `di` to the model, without paths; returns the field that set its policy.
+pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<String, FieldError> {
+    let spec = scope.spec;
+    let d = &spec.devices[di];
+    let field = format!("devices.{di}");
+    let array = scope.array_names.find(&d.array, &format!("{field}.array"), "array")?;
+    let host = match &d.host {
+        Some(h) => scope.host_names.find(h, &format!("{field}.host"), "host")?,
+        None => 0,
+    };
+    if d.queue_depth() == 0 {
+        return err(format!("{field}.queue_depth"), "must be at least 1");
+    }
+    if d.owner.is_some() && m.arrays[array].symmetric {
+        return err(
+            format!("{field}.owner"),
+            format!("array \"{}\" is symmetric: every controller serves the LUN, none owns it", d.array),
+        );
+    }
+    if !scope.luns_seen.insert((array, d.lun, host)) {
+        return err(
+            format!("{field}.lun"),
+            format!(
+                "LUN {} is already used on array \"{}\" by host \"{}\": give each device its own number",
+                d.lun, d.array, scope.hosts[host].1.name
+            ),
+        );
+    }
+    let replication = scope.replication_of[di];
+    let raid_group = match &d.raid_group {
+        None => None,
+        Some(_) if replication.is_some() => {
+            return err(format!("{field}.raid_group"), "a replicated device's back end is not modelled: leave it out")
+        }
+        Some(g) => {
+            let key = format!("{}/{g}", d.array);
+            match m.backends.groups.iter().position(|rg| rg.array == array && rg.name == key) {
+                Some(i) => Some(i),
+                None => {
+                    let known: Vec<&str> = spec.arrays[array].raid_groups.iter().map(|r| r.name.as_str()).collect();
+                    let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                    return err(
+                        format!("{field}.raid_group"),
+                        format!("\"{g}\" is not a RAID group of array \"{}\" (its groups: {known})", d.array),
+                    );
+                }
+            }
+        }
+    };
+    let arrays_of_device: Vec<usize> = match replication {
+        Some(g) => m.replications[g].arrays.to_vec(),
+        None => vec![array],
+    };
+    // The owner is named on the device's own array; on a peer, the controller of that name
+    // or else its first.
+    let mut owners = Vec::new();
+    for &a in &arrays_of_device {
+        let ctrls = &m.arrays[a].controllers;
+        let names = Names::new(ctrls.iter().map(|&c| m.controllers[c].name.as_str()).collect());
+        let owner = match &d.owner {
+            Some(o) if a == array => ctrls[names.find(o, &format!("{field}.owner"), "controller")?],
+            Some(o) => names.position(o).map_or(ctrls[0], |i| ctrls[i]),
+            None => ctrls[0],
+        };
+        owners.push((a, owner));
+    }
+    let claimed = claim::claim(spec, di, &m.arrays[array], &scope.hosts[host], scope.esxcli, scope.device_names)?;
+    m.devices.push(Device {
+        name: d.name.clone(),
+        host,
+        array,
+        queue_depth: d.queue_depth(),
+        bio_based: claimed.policy_config.host_stack() == HostStack::LinuxNvme,
+        active: Level::default(),
+        queued: Level::default(),
+        queue: VecDeque::new(),
+        no_path: VecDeque::new(),
+        outage: Outage::None,
+        stack: claimed.stack,
+        satp: claimed.satp,
+        linux: claimed.linux,
+        given: claimed.given,
+        path_states: claimed.path_states,
+        policy_config: claimed.policy_config,
+        policy: claimed.policy,
+        paths: Vec::new(),
+        owners,
+        replication,
+        raid_group,
+    });
+    Ok(claimed.policy_field)
+}

@@ -1,0 +1,94 @@
+//! The hosts: their adapters (each with its host, NUMA node, queue and link) and the
+//! pauses each host takes.
+
+use super::values::{err, shape, unique};
+use crate::engine::level::Level;
+use crate::model::pause::HostPauses;
+use crate::model::Adapter;
+use crate::scenario::error::FieldError;
+use crate::scenario::schema::{HostSpec, PauseSpec, ScenarioSpec};
+use std::collections::VecDeque;
+
+/// Every host's adapters, in host order; an adapter's `host` is its host's index in `hosts`.
+pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Result<Vec<Adapter>, FieldError> {
+    unique(hosts.iter().map(|(_, h)| h.name.as_str()), "hosts")?;
+    unique(hosts.iter().flat_map(|(_, h)| h.adapters.iter().map(|a| a.name.as_str())), "host.adapters")?;
+    let mut adapters = Vec::new();
+    for (index, (field, host)) in hosts.iter().enumerate() {
+        if host.cpus == 0 {
+            return err(format!("{field}.cpus"), "must be at least 1");
+        }
+        if host.numa_nodes == 0 || host.numa_nodes > host.cpus {
+            return err(
+                format!("{field}.numa_nodes"),
+                format!("allowed 1 to {} (one CPU at least per node)", host.cpus),
+            );
+        }
+        if host.adapters.is_empty() {
+            return err(format!("{field}.adapters"), "at least one adapter is needed");
+        }
+        // The CPU topology policies see (`HostState`) is one for the run: a second host's own
+        // would be ignored, so it is refused rather than dropped without a word.
+        if index > 0 && (host.cpus, host.numa_nodes) != (spec.host.cpus, spec.host.numa_nodes) {
+            return err(
+                format!("{field}.cpus"),
+                format!(
+                    "every host shares [host]'s CPU topology ({} CPUs, {} NUMA nodes): leave cpus and numa_nodes out",
+                    spec.host.cpus, spec.host.numa_nodes
+                ),
+            );
+        }
+        for (i, a) in host.adapters.iter().enumerate() {
+            let at = format!("{field}.adapters.{i}");
+            if a.name.is_empty()
+                || a.name.contains([':', '"', '\\', '(', ')'])
+                || a.name.chars().any(char::is_whitespace)
+            {
+                return err(
+                    format!("{at}.name"),
+                    format!("\"{}\": an adapter name is one word without : \" \\ ( ) (it is part of runtime names like vmhba1:C0:T0:L1)", a.name),
+                );
+            }
+            if a.queue_depth == 0 {
+                return err(format!("{at}.queue_depth"), "must be at least 1");
+            }
+            if a.numa_node >= host.numa_nodes {
+                return err(format!("{at}.numa_node"), format!("allowed 0 to {}", host.numa_nodes - 1));
+            }
+            let rate = a.link_speed.map(|r| r.0 / 1e9);
+            if rate.is_some_and(|r| r <= 0.0 || !r.is_finite()) {
+                return err(format!("{at}.link_speed"), "must be above zero");
+            }
+            adapters.push(Adapter {
+                name: a.name.clone(),
+                host: index,
+                numa_node: a.numa_node,
+                queue_depth: a.queue_depth,
+                active: Level::default(),
+                queued: Level::default(),
+                waiting: VecDeque::new(),
+                bytes_per_ns: rate,
+                tx_free_at: 0,
+                rx_free_at: 0,
+            });
+        }
+    }
+    Ok(adapters)
+}
+
+/// Each host's pauses, if it takes any.
+pub(super) fn pauses(hosts: &[(String, &HostSpec)]) -> Result<Vec<Option<HostPauses>>, FieldError> {
+    hosts.iter().map(|(field, h)| host_pauses(h.pauses.as_ref(), field)).collect()
+}
+
+fn host_pauses(spec: Option<&PauseSpec>, field: &str) -> Result<Option<HostPauses>, FieldError> {
+    let Some(p) = spec else { return Ok(None) };
+    if p.every.0 == 0 {
+        return err(format!("{field}.pauses.every"), "must be above zero");
+    }
+    if p.duration.0 == 0 {
+        return err(format!("{field}.pauses.duration"), "must be above zero");
+    }
+    let shape = shape(p.distribution, p.cv, &format!("{field}.pauses"))?;
+    Ok(Some(HostPauses { mean_gap_ns: p.every.0 as f64, mean_duration_ns: p.duration.0 as f64, shape }))
+}

@@ -1,0 +1,65 @@
+//! From a parsed scenario to the running model, checking every cross-reference on the way: one
+//! file per step, taken in the order `build_model` lists them. Errors name the field by its
+//! dotted path, as `--set` would.
+
+mod arrays;
+mod backends;
+mod claim;
+mod devices;
+mod fabric;
+mod hosts;
+mod paths;
+mod replication;
+mod routes;
+mod tag_maps;
+mod values;
+
+use super::{HostState, Model};
+use crate::engine::level::Level;
+use crate::model::tags::TagSets;
+use crate::scenario::error::FieldError;
+use crate::scenario::schema::ScenarioSpec;
+use devices::DeviceScope;
+
+pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
+    let hosts = spec.every_host();
+    let adapters = hosts::adapters(spec, &hosts)?;
+    let mut side = arrays::arrays(spec)?;
+    let backends = backends::backends(spec, &mut side.stations)?;
+    let zoning = fabric::zoning(spec, &adapters, &side.port_keys)?;
+    let device_names = devices::names(spec)?;
+    let replication = replication::plan(spec, &side.arrays, &device_names)?;
+    let esxcli = claim::Esxcli::parse(spec)?;
+    let mut m = Model {
+        host_names: hosts.iter().map(|(_, h)| h.name.clone()).collect(),
+        host: HostState {
+            outstanding: Level::default(),
+            nexus_outstanding: vec![0; zoning.nexuses.len()],
+            cpus: spec.host.cpus,
+            numa_nodes: spec.host.numa_nodes,
+        },
+        host_pauses: hosts::pauses(&hosts)?,
+        host_stack_ns: hosts.iter().map(|(_, h)| h.stack_time.0).collect(),
+        adapters,
+        arrays: side.arrays,
+        controllers: side.controllers,
+        stations: side.stations,
+        ports: side.ports,
+        paths: Vec::new(),
+        devices: Vec::new(),
+        routes: Vec::new(),
+        route_ids: Default::default(),
+        replications: replication.groups,
+        backends,
+        tags: TagSets::new(zoning.nexuses.len(), spec.host.cpus),
+    };
+    let mut scope = DeviceScope::new(spec, &hosts, &device_names, &replication.group_of, &esxcli);
+    for (di, d) in spec.devices.iter().enumerate() {
+        let policy_field = devices::add(&mut m, &mut scope, di)?;
+        paths::discover(&mut m, di, d.lun, &zoning, &side.rtp_ids)?;
+        claim::check_preferred(&m, di, &policy_field)?;
+    }
+    routes::connect(&mut m);
+    tag_maps::tag_maps(&mut m, &hosts)?;
+    Ok(m)
+}
