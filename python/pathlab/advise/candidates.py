@@ -22,7 +22,7 @@ else:
 from pathlab.api import Result, Scenario, run_many
 from pathlab.figures import HEADLINE
 from pathlab.output import hosts
-from pathlab.stats import half_width
+from pathlab.study.stats import half_width
 from pathlab.toml_values import to_toml
 
 #: Figures the ranking reports, with their mean and 95% interval over seeds.
