@@ -10,14 +10,9 @@ from __future__ import annotations
 
 import math
 import re
-import sys
+import tomllib
 from dataclasses import dataclass, field
 from typing import Any
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 from pathlab.api import Result, Scenario, run_many
 from pathlab.figures import HEADLINE
