@@ -9,10 +9,13 @@ from pathlib import Path
 
 import click
 
-from pathlab.advise import candidates as advise
+from pathlab.advise.candidates import candidates
+from pathlab.advise.findings import findings, practice_findings
+from pathlab.advise.rank import Ranked, rank
 from pathlab.api import Scenario
 from pathlab.cli.common import format_option, handle_errors, load, run_all, set_option, writable_output
 from pathlab.cli.report import html_option, provenance, write
+from pathlab.finding import Finding
 from pathlab.toml_values import to_toml
 
 
@@ -21,9 +24,9 @@ def _cell(figure: tuple[float, float], digits: int) -> str:
     return f"{mean:,.{digits}f} ± {hw:,.{digits}f}"
 
 
-def text(findings: list[advise.Finding], ranked: list[advise.Ranked], seeds: int) -> str:
+def text(found: list[Finding], ranked: list[Ranked], seeds: int) -> str:
     lines = ["Findings (the setting in force):"]
-    lines += [f"  - {f.title}\n      {f.evidence}" for f in findings] or ["  (nothing stands out)"]
+    lines += [f"  - {f.title}\n      {f.evidence}" for f in found] or ["  (nothing stands out)"]
     lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds} seeds (mean ± 95% interval):"]
     head = f"  {'setting':<28} {'I/O per s':>22} {'mean ms':>16} {'p99 ms':>16} {'gain':>6}"
     lines.append(head)
@@ -41,7 +44,7 @@ def text(findings: list[advise.Finding], ranked: list[advise.Ranked], seeds: int
     return "\n".join(lines)
 
 
-def _scenario(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...]) -> tuple[Scenario, list[advise.Finding]]:
+def _scenario(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...]) -> tuple[Scenario, list[Finding]]:
     """A scenario file (or a shipped scenario's name), or the host the captures describe (files,
     a folder of them, or a shipped capture's name) with what the captures show."""
     from pathlab import shipped
@@ -75,8 +78,8 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
     length = {"run.duration": duration, "run.warmup": warmup}
     scenario, captured = _scenario(files, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
     (in_force,) = run_all([scenario])
-    found = captured + advise.findings(in_force.data) + advise.practice_findings(scenario, in_force.data)
-    ranked = advise.rank(scenario, advise.candidates(scenario, in_force.data), seeds, length)
+    found = captured + findings(in_force) + practice_findings(in_force)
+    ranked = rank(scenario, candidates(scenario, in_force), seeds, length)
     if html:
         from pathlab.study.report import advise_report
 

@@ -162,7 +162,8 @@ def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: 
 
 
 def with_workload(path: str, workload: str | None, sets: Sequence[str]) -> tuple[str, ...]:
-    """The `--set` overrides with those of `--workload` first, so that --set can still adjust them."""
+    """The `--set` overrides with those of `--workload` first, so that --set can still adjust them.
+    The workload goes to the devices of the scenario `path` names (a file or a shipped name)."""
     from pathlab.workload_files import workload_overrides
 
-    return (*workload_overrides(workload, path), *sets) if workload else tuple(sets)
+    return (*workload_overrides(workload, resolve(path)), *sets) if workload else tuple(sets)

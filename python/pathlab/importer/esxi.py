@@ -343,6 +343,7 @@ def build(c: Captures) -> Imported:
         service = to_toml({"fixed": f"{us:.1f}us", "distribution": "exponential"})
         lines += ["", "[[arrays]]", f'name = "{array}"',
                   f'vendor = "{array}"  # {dev_file}: Device Display Name',
+                  'model = ""  # not in the listings (esxcli storage core device list shows it)',
                   f"tpgs = {to_toml(bool(tpgs))}  # {path_file}: "
                   + ("TPG_id in Storage Array Type Path Config" if tpgs else "no TPG in the path configs"),
                   f"symmetric = {to_toml(symmetric or not tpgs)}  # {path_file}: "
