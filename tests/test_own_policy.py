@@ -38,8 +38,8 @@ KNOWN_GAPS = {("two-paths-one-30ms", "p99_ms"): 1.05, ("c1-vmax-1lun", "p99_ms")
 def lineups() -> dict[str, dict[str, dict]]:
     out = {}
     for file in sorted(SCENARIOS.glob("*.toml")):
-        _, labels, runs = run_lineup(str(file), None, SHORT + INSIDE_THE_WINDOW.get(file.stem, ()), None)
-        out[file.stem] = {label: run["summary"] for label, run in zip(labels, runs)}
+        one = run_lineup(str(file), None, SHORT + INSIDE_THE_WINDOW.get(file.stem, ()), None)
+        out[file.stem] = {label: run["summary"] for label, run in zip(one.labels, one.runs)}
     return out
 
 

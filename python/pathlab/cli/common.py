@@ -21,11 +21,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 
-def format_option(*choices: str) -> Callable[[F], F]:
-    """`--format`: table for people (the default), and the machine formats the verb offers."""
-    return click.option("--format", "fmt", type=click.Choice(["table", *choices]), default="table", show_default=True)
-
-
 variant_option = click.option("--variant", help="Apply one of the file's named variants.")
 
 set_option = click.option(
@@ -152,6 +147,19 @@ def resolve(path: str) -> str:
     if Path(path).exists() or path.removesuffix(".toml") not in shipped.names():
         return path
     return str(shipped.path(path))
+
+
+def scenario_files(target: str) -> list[str]:
+    """The scenario files of a folder, or the one file (or shipped name) given."""
+    path = Path(resolve(target))
+    if path.is_dir():
+        files = sorted(str(p) for p in path.glob("*.toml"))
+        if not files:
+            raise ScenarioError(target, "", "no scenario files (*.toml) in this directory")
+        return files
+    if not path.exists():
+        raise ScenarioError(target, "", "no such file or directory")
+    return [target]
 
 
 def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: int | None = None) -> Scenario:
