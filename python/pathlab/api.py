@@ -283,3 +283,9 @@ def warn(file: str, field: str, message: str) -> None:
 def policies() -> list[dict[str, Any]]:
     """Every policy with its parameters, defaults and valid ranges."""
     return json.loads(_core.policy_catalog())
+
+
+def policy_choices(policy: str, parameter: str) -> list[str]:
+    """The values a policy's parameter allows, as the catalogue lists them (`iopolicy` of nvme:
+    numa, round-robin, queue-depth)."""
+    return next(q["choices"] for p in policies() if p["name"] == policy for q in p["params"] if q["name"] == parameter)

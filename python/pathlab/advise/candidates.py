@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pathlab.api import Result, Scenario
+from pathlab.api import Result, Scenario, policy_choices
 from pathlab.devices import Device
 from pathlab.output import hosts
 
@@ -114,16 +114,12 @@ def _dm_candidates(devices: Sequence[Device]) -> list[Candidate]:
     return out
 
 
-#: The native NVMe iopolicies of a released kernel.
-NVME_IOPOLICIES = ("numa", "round-robin", "queue-depth")
-
-
 def _nvme_candidates(devices: Sequence[Device]) -> list[Candidate]:
     """Each native NVMe iopolicy not in force (the kernel's default, or what the vendor's udev
     rule set), set through sysfs now and a udev rule for good."""
     in_force = {d.policy["iopolicy"] for d in devices}
     out = []
-    for iopolicy in NVME_IOPOLICIES:
+    for iopolicy in policy_choices("nvme", "iopolicy"):
         if in_force == {iopolicy}:
             continue
         commands = [

@@ -26,7 +26,7 @@ def _scenario(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...]
     captured = shipped.capture_files(files[0]) if len(files) == 1 else None
     if len(files) == 1 and captured is None and (files[0].endswith(".toml") or not Path(files[0]).is_file()):
         return load(files[0], variant, sets), []
-    from pathlab.cli.import_host import imported_scenario
+    from pathlab.importer import imported_scenario
 
     imported, _ = imported_scenario(tuple(captured) if captured else files)
     return Scenario.from_text(imported.text, "imported-host.toml", variant=variant, set=list(sets)), imported.findings
