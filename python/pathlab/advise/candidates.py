@@ -1,0 +1,133 @@
+"""The settings worth simulating on a host, per stack it runs: the setting in force, ESXi round
+robin variants (with the esxcli commands and the array vendor's claim rule), the dm-multipath path
+selectors (with the multipath.conf stanza), the native NVMe iopolicies (sysfs and a udev rule), and
+pathlab's own policy as the bar the others could reach. Each reads the devices as the engine
+resolved them (`Scenario.devices`): the policy in force, its host stack and the array."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pathlab.api import Result, Scenario, policy_choices
+from pathlab.devices import Device
+from pathlab.output import hosts
+
+
+@dataclass(frozen=True)
+class Candidate:
+    label: str
+    #: Overrides applied to the host's scenario (dotted key to Python value).
+    overrides: dict[str, Any]
+    #: The commands that apply it on the host, one per line.
+    commands: list[str] = field(default_factory=list)
+    caveat: str = ""
+
+
+def candidates(scenario: Scenario, run: Result) -> list[Candidate]:
+    """The setting in force, each stack's alternatives when every device runs that stack's policy,
+    and pathlab's own policy."""
+    devices = run.setups
+    out = [Candidate("the setting in force", {})]
+    if all(d.policy.name == "VMW_PSP_RR" for d in devices):
+        out += _round_robin_candidates(scenario, run)
+    if all(d.policy.name == "dm-multipath" for d in devices):
+        out += _dm_candidates(devices)
+    if all(d.policy.name == "nvme" for d in devices):
+        out += _nvme_candidates(devices)
+    out.append(Candidate(
+        "pathlab gated-least-load", _with_policy(scenario, {"name": "gated-least-load"}), [],
+        "pathlab's own policy: not in any shipping stack; shown as the bar the others could reach",
+    ))
+    return out
+
+
+def _with_policy(scenario: Scenario, policy: dict[str, Any]) -> dict[str, Any]:
+    """Overrides that give every device `policy`: the admin's per-device esxcli commands are
+    replaced by it, the claim rules (which choose the SATP) are kept."""
+    return {"devices.*.policy": policy, "esxcli": [c for c in scenario.esxcli if "satp rule add" in c]}
+
+
+def _round_robin_candidates(scenario: Scenario, run: Result) -> list[Candidate]:
+    """Round robin after every I/O (with the claim rule for the host's arrays) and the latency
+    sub-type, as esxcli sets them per device."""
+    rules = sorted({(d.satp or "", d.array.vendor, d.array.model) for d in run.setups})
+    out = []
+    for label, iops_or_type in (("round robin, iops=1", "iops=1"), ("round robin, latency", "latency")):
+        setting = "--type=iops --iops=1" if iops_or_type == "iops=1" else "--type=latency"
+        per_device = _per_host(run.data, f"esxcli storage nmp psp roundrobin deviceconfig set --device={{}} {setting}")
+        claim = [
+            f"esxcli storage nmp satp rule add -s {satp} -V {vendor}" + (f" -M {model}" if model else "")
+            + f" -P VMW_PSP_RR -O {iops_or_type}"
+            for satp, vendor, model in rules if vendor
+        ] if iops_or_type == "iops=1" else []
+        if claim and len(hosts.names(run.data)) > 1:
+            claim.insert(0, "# on every host:")
+        policy = {"name": "VMW_PSP_RR", "type": "iops", "iops": 1} if iops_or_type == "iops=1" else \
+            {"name": "VMW_PSP_RR", "type": "latency"}
+        caveat = "latency sub-type: ESXi 6.7 U1 or later" if iops_or_type == "latency" else \
+            "the claim rule applies to LUNs presented after it is added; existing LUNs take the device command"
+        out.append(Candidate(label, _with_policy(scenario, policy), per_device + claim, caveat))
+    return out
+
+
+def _per_host(data: dict[str, Any], command: str) -> list[str]:
+    """`command` with each device's name in its `{}`; with several hosts, each host's under a
+    `# on HOST:` line, since an admin pastes them into each host's shell."""
+    every = hosts.names(data)
+    out: list[str] = []
+    for host in every:
+        if len(every) > 1:
+            out.append(f"# on {host}:")
+        out += [command.format(d["name"]) for d in data["devices"] if d["host"] == host]
+    return out
+
+
+#: The dm-multipath path selectors worth trying, as multipath.conf spells them.
+DM_SELECTORS = ("service-time 0", "queue-length 0", "round-robin 0")
+
+
+def _given(device: Device) -> dict[str, Any]:
+    """The device's policy table as the scenario gives it (the rest is the claim's)."""
+    return {"name": device.policy.name, **{k: device.policy[k] for k in device.policy.given}}
+
+
+def _dm_candidates(devices: Sequence[Device]) -> list[Candidate]:
+    """Each kernel path selector not in force, with the multipath.conf stanza that sets it for
+    the host's arrays (then `multipathd reconfigure`)."""
+    in_force = {d.policy["selector"] for d in devices}
+    arrays = sorted({(d.array.vendor, d.array.model) for d in devices})
+    out = []
+    for selector in DM_SELECTORS:
+        name = selector.split(" ")[0]
+        if in_force == {name}:
+            continue
+        stanza = ["# /etc/multipath.conf", "devices {"]
+        for vendor, model in arrays:
+            stanza += ["    device {", f'        vendor "{vendor}"', f'        product "{model}"',
+                       f'        path_selector "{selector}"', "    }"]
+        stanza += ["}", "multipathd reconfigure"]
+        overrides = {f"devices.{i}.policy": {**_given(d), "selector": name} for i, d in enumerate(devices)}
+        out.append(Candidate(f"dm {name}", overrides, stanza,
+                             "the stanza adds to the device's built-in settings; `multipath -ll` shows the selector in force"))
+    return out
+
+
+def _nvme_candidates(devices: Sequence[Device]) -> list[Candidate]:
+    """Each native NVMe iopolicy not in force (the kernel's default, or what the vendor's udev
+    rule set), set through sysfs now and a udev rule for good."""
+    in_force = {d.policy["iopolicy"] for d in devices}
+    out = []
+    for iopolicy in policy_choices("nvme", "iopolicy"):
+        if in_force == {iopolicy}:
+            continue
+        commands = [
+            f"echo {iopolicy} | tee /sys/class/nvme-subsystem/nvme-subsys*/iopolicy",
+            "# for good, /etc/udev/rules.d/71-nvme-iopolicy.rules:",
+            f'ACTION=="add|change", SUBSYSTEM=="nvme-subsystem", ATTR{{subsystype}}=="nvm", ATTR{{iopolicy}}="{iopolicy}"',
+        ]
+        caveat = "queue-depth: kernel 6.11 or later" if iopolicy == "queue-depth" else ""
+        overrides = {f"devices.{i}.policy": {"name": "nvme", "iopolicy": iopolicy} for i, _ in enumerate(devices)}
+        out.append(Candidate(f"nvme {iopolicy}", overrides, commands, caveat))
+    return out
