@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pathlab.api import PathlabWarning, ScenarioError
-from pathlab.readers import multipath_ll, nvme_subsys
+from pathlab.readers import esxcli_devices, esxcli_hpp, esxcli_paths, esxcli_rr_config, esxcli_satp_rules, multipath_ll, nvme_subsys
 from pathlab.readers.pasted import command_of
 
 DATA = Path(__file__).parent / "data" / "linux"
@@ -43,9 +43,17 @@ SAID = {
     "sudo at a user prompt": ["`exit`"],
     "CRLF": [],
     "other commands around": ["`lsscsi` (line 1) and its output", "`cat /proc/diskstats`"],
-    "prose around": ["from 'Here is what the host prints:'", "from 'Why is only one path used?'"],
-    "log line before": ["from 'Jun 10 12:00:01 host01 multipathd[1234]"],
+    # A sample that starts with its own command line has the added text before that line.
+    "prose around": [("from 'Here is what the host prints:'", "text before the first command line"),
+                     "from 'Why is only one path used?'"],
+    "log line before": [("from 'Jun 10 12:00:01 host01 multipathd[1234]", "text before the first command line")],
 }
+
+
+def _says(said: list[str], path: Path, fragment: str | tuple[str, ...]) -> bool:
+    """Whether a warning about `path` says `fragment` (or one of them)."""
+    either = (fragment,) if isinstance(fragment, str) else fragment
+    return any(str(path) in w and any(f in w for f in either) for w in said)
 
 
 def _read_all(reader: Callable[[Path], object], path: Path) -> tuple[object, list[str]]:
@@ -56,7 +64,7 @@ def _read_all(reader: Callable[[Path], object], path: Path) -> tuple[object, lis
 
 
 def _without_lines(table):  # type: ignore[no-untyped-def]
-    return table.drop(columns=["line"]).reset_index(drop=True)
+    return table.drop(columns=["line"], errors="ignore").reset_index(drop=True)
 
 
 @pytest.mark.parametrize("sample", MULTIPATH, ids=lambda p: p.stem)
@@ -69,7 +77,7 @@ def test_multipath_sample_reads_the_same_as_pasted(sample: Path, variant: str, t
     for name in ("maps", "paths"):
         assert _without_lines(tables[name]).equals(_without_lines(bare[name])), name  # type: ignore[index]
     for fragment in SAID[variant]:
-        assert any(str(pasted) in w and fragment in w for w in said), (fragment, said)
+        assert _says(said, pasted, fragment), (fragment, said)
 
 
 @pytest.mark.parametrize("sample", MULTIPATH, ids=lambda p: p.stem)
@@ -91,7 +99,7 @@ def test_nvme_sample_reads_the_same_as_pasted(sample: Path, variant: str, tmp_pa
     table, said = _read_all(nvme_subsys.read, pasted)
     assert _without_lines(table).equals(_without_lines(bare))  # type: ignore[arg-type]
     for fragment in SAID[variant]:
-        assert any(str(pasted) in w and fragment in w for w in said), (fragment, said)
+        assert _says(said, pasted, fragment), (fragment, said)
 
 
 def test_two_runs_of_multipath_in_one_file_are_refused_by_line(tmp_path: Path) -> None:
@@ -131,3 +139,57 @@ def test_command_lines_are_recognised(line: str, command: str) -> None:
 ])
 def test_output_lines_are_not_command_lines(line: str) -> None:
     assert command_of(line) is None
+
+
+ESXCLI = Path(__file__).parent / "data" / "esxcli"
+#: Each esxcli sample's reader and the command that prints it, by the sample's name.
+ESXCLI_READERS = {
+    "nmp-device-list": (esxcli_devices.read, "esxcli storage nmp device list"),
+    "nmp-path-list": (esxcli_paths.read_nmp, "esxcli storage nmp path list"),
+    "core-path-list": (esxcli_paths.read_core, "esxcli storage core path list"),
+    "esxcfg-mpath-l": (esxcli_paths.read_core, "esxcfg-mpath -l"),
+    "hpp-device-list": (esxcli_hpp.read_devices, "esxcli storage hpp device list"),
+    "hpp-path-list": (esxcli_hpp.read_paths, "esxcli storage hpp path list"),
+    "rr-deviceconfig-get": (esxcli_rr_config.read, "esxcli storage nmp psp roundrobin deviceconfig get -d naa.1"),
+    "satp-rule-list": (esxcli_satp_rules.read, "esxcli storage nmp satp rule list"),
+}
+ESXCLI_SAMPLES = sorted((p, kind) for p in ESXCLI.glob("*.txt") for kind in ESXCLI_READERS if p.name.startswith(kind))
+
+
+@pytest.mark.parametrize(("sample", "kind"), ESXCLI_SAMPLES, ids=lambda v: v.stem if isinstance(v, Path) else v)
+@pytest.mark.parametrize("variant", [*_variants("x"), "lost indentation"])
+def test_esxcli_sample_reads_the_same_as_pasted(sample: Path, kind: str, variant: str, tmp_path: Path) -> None:
+    reader, command = ESXCLI_READERS[kind]
+    try:
+        bare, _ = _read_all(reader, sample)
+    except ScenarioError as refused:
+        bare = refused  # a sample refused bare is refused pasted, for the same reason
+    text = sample.read_text()
+    pasted = tmp_path / "pasted.txt"
+    if variant == "lost indentation":
+        pasted.write_text("\n".join(line.lstrip() for line in text.split("\n")))
+    else:
+        pasted.write_bytes(_variants(command)[variant](text).encode())
+    if isinstance(bare, ScenarioError):
+        with pytest.raises(ScenarioError) as again:
+            reader(pasted)
+        assert again.value.args[2] == bare.args[2]
+        return
+    table, said = _read_all(reader, pasted)
+    assert _without_lines(table).equals(_without_lines(bare))  # type: ignore[arg-type]
+    for fragment in SAID.get(variant, []):
+        assert _says(said, pasted, fragment), (fragment, said)
+
+
+def test_a_device_list_wrapped_by_a_forum_reads_whole(tmp_path: Path) -> None:
+    """A forum wraps the long config and path lines; the values are joined again."""
+    text = (ESXCLI / "nmp-device-list-alua.txt").read_text()
+    wrapped = text.replace("useANO=0; lastPathIndex=", "useANO=0;\n   lastPathIndex=").replace(
+        "vmhba3:C0:T10:L2, vmhba3:C0:T1:L2", "vmhba3:C0:T10:L2,\n   vmhba3:C0:T1:L2")
+    assert wrapped != text
+    path = tmp_path / "wrapped.txt"
+    path.write_text(wrapped)
+    df = esxcli_devices.read(path).set_index("device")
+    pure = df.loc["naa.624a9370b5a8f1e44f0b4e5a00011c2d"]
+    assert pure.working_paths == ["vmhba3:C0:T10:L2", "vmhba3:C0:T1:L2"]
+    assert (pure.rr_type, pure.iops, pure.use_ano) == ("rr", 1000, False)

@@ -81,7 +81,8 @@ class Reader:
         self.name = str(path)
         self.command = command
         text = pasted.read_text(path)
-        ours = {line.number for line in pasted.output_of(self.name, text, _patterns(command), command)}
+        lines = pasted.output_of(self.name, text, _patterns(command), command)
+        ours = {line.number for line in pasted.between(self.name, lines, _listing_line, _listing_line, command, _name_line)}
         self.lines = [line.text if line.number in ours else "" for line in pasted.lines_of(text)]
 
     def fail(self, where: str | int, message: str) -> NoReturn:
@@ -89,6 +90,28 @@ class Reader:
 
     def empty(self) -> NoReturn:
         self.fail(1, f"no output: the file is empty; expected `{self.command}` output")
+
+
+#: Keys every path or device listing prints (with those of SIGNATURES, they tell a listing's lines
+#: from a remark pasted around it).
+_COMMON_KEYS = frozenset({"Runtime Name", "Device", "Device Display Name", "Adapter", "Channel", "Target", "LUN",
+                          "State", "Transport", "Is USB", "Is Local SAS Device", "Is Boot USB Device"})
+_KNOWN_KEYS = _COMMON_KEYS.union(*SIGNATURES.values())
+#: A table row: cells apart by two spaces or more (a remark has single spaces).
+_ROW = re.compile(r"^\S.*?\S\s{2,}\S")
+
+
+def _listing_line(line: str) -> bool:
+    """A line of a listing: a known `Key: value`, a table header, its dashes or a row."""
+    key = KEY.match(line)
+    if key:
+        return key.group(1).strip() in _KNOWN_KEYS
+    return bool(_TABLE.match(line) or _ROW.match(line) or (line.strip() and set(line.strip()) <= {"-", " "}))
+
+
+def _name_line(line: str) -> bool:
+    """A device or path name above a block (`naa.…`, `fc.…-naa.…`, `vmhba1:C0:T0:L0`): one word."""
+    return bool(re.fullmatch(r"\s*\S+\s*", line)) and not KEY.match(line) and not is_shell(line)
 
 
 #: The other names a listing is printed by.

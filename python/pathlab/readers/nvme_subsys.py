@@ -78,7 +78,7 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             raise ScenarioError(name, f"line {s['line']}", f"subsystem {s['subsystem']} lists no controller "
                                                            "(` +- nvme0 tcp traddr=… live`): truncated?")
 
-    body = between(name, lines, _SUBSYS.match, _is_listing, "nvme list-subsys")
+    body = between(name, lines, lambda line: bool(_SUBSYS.match(line)), _is_listing, "nvme list-subsys")
     for index, (number, line) in enumerate((line.number, line.text) for line in body):
         where = f"line {number}"
         if not line.strip() or line.strip() == "\\":

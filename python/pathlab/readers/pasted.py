@@ -146,12 +146,14 @@ def _lines_of(left: list[Section]) -> str:
 
 
 def _describe(section: Section) -> str:
+    first = next((line.text.strip() for line in section.lines if line.text.strip()), "")
+    text = f", from {first[:50]!r}" if first else ""
     if section.command is None:
-        return "text before the first command line"
+        return "text before the first command line" + text
     if not section.command:
-        return f"a shell prompt (line {section.line})"
+        return f"a shell prompt (line {section.line})" + (f" and the text after it{text}" if first else "")
     shown = section.command if len(section.command) <= 40 else section.command[:37] + "..."
-    return f"`{shown}` (line {section.line})" + (" and its output" if section.has_output() else "")
+    return f"`{shown}` (line {section.line})" + (f" and its output{text}" if first else "")
 
 
 def read_text(path: str | Path) -> str:
@@ -167,14 +169,18 @@ def read_text(path: str | Path) -> str:
 
 
 def between(name: str, lines: list[Line], first: Callable[[str], bool], last: Callable[[str], bool],
-            what: str) -> list[Line]:
+            what: str, heading: Callable[[str], bool] | None = None) -> list[Line]:
     """The lines from the first where `first` holds to the last where `last` holds: the output
     itself. What stands before or after it (a greeting, a question, a log line) is said on stderr;
     what stands inside is the reader's to read or refuse, and so is an indented line right after
-    the last one (a listing's line the reader does not know, not a remark)."""
+    the last one (a listing's line the reader does not know, not a remark). `heading` tells a line
+    that belongs above the first one (a block's name)."""
     start = next((i for i, line in enumerate(lines) if first(line.text)), None)
     if start is None:
         return lines
+    above = next((i for i in range(start - 1, -1, -1) if lines[i].text.strip()), None)
+    if heading is not None and above is not None and heading(lines[above].text):
+        start = above  # the name line a first block stands under
     end = max((i for i, line in enumerate(lines) if i >= start and last(line.text)), default=start)
     after = lines[end + 1:]
     if after and after[0].text[:1].isspace() and after[0].text.strip():
