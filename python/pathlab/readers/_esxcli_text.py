@@ -102,11 +102,12 @@ _ROW = re.compile(r"^\S.*?\S\s{2,}\S")
 
 
 def _listing_line(line: str) -> bool:
-    """A line of a listing: a known `Key: value`, a table header, its dashes or a row."""
+    """A line of a listing: a known `Key: value`, a table header or a row (the dashes under a
+    header lie between them; a page's `----` around a listing is not one)."""
     key = KEY.match(line)
     if key:
         return key.group(1).strip() in _KNOWN_KEYS
-    return bool(_TABLE.match(line) or _ROW.match(line) or (line.strip() and set(line.strip()) <= {"-", " "}))
+    return bool(_TABLE.match(line) or _ROW.match(line))
 
 
 def _name_line(line: str) -> bool:

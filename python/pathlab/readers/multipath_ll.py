@@ -101,8 +101,8 @@ def _header(line: str) -> dict[str, Any] | None:
         name, wwid = left[:cut], left[cut + 2:-1]
         if not re.fullmatch(r"\S+", name):  # an alias has no spaces (a bare wwid may: `1IET     00080001`)
             return None
-    if not name or "'" in name or "=" in name:
-        return None
+    if not name or "'" in name or "=" in name or len(name.split()) > 2:
+        return None  # a bare wwid has at most one run of blanks (`1IET     00080001`); a remark has more
     vendor = product = revision = None
     if vp:
         vendor, _, product = vp.partition(",")
@@ -120,7 +120,7 @@ def _clean(line: str) -> str:
 def _is_topology(line: str) -> bool:
     """A line of the listing itself: a map header, its properties, a path group or a path."""
     line = _clean(line)
-    if _header(line) is not None or _PROPS.match(line) or _OLD_PROPS.match(line):
+    if _header(line) is not None or _PROPS.match(line) or _OLD_PROPS.match(line) or line.strip() == "===== paths list =====":
         return True
     tree = _TREE.match(line)
     body = line[tree.end():] if tree else line

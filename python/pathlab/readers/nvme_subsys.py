@@ -32,17 +32,30 @@ COLUMNS = ["subsystem", "nqn", "hostnqn", "iopolicy", "nsid", "path", "controlle
 #: Controller states (kernel `nvme_sysfs_show_state`) and ANA states (`nvme_ana_state_names`).
 STATES = ("new", "live", "resetting", "connecting", "deleting", "dead", "unknown")
 ANA_STATES = ("optimized", "non-optimized", "inaccessible", "persistent-loss", "change")
-_SUBSYS = re.compile(r"^(?P<name>nvme-subsys\d+) - NQN=(?P<nqn>.*?)\s*$")
+_SUBSYS = re.compile(r"^\s*(?P<name>nvme-subsys\d+) - NQN=(?P<nqn>.*?)\s*\\?\s*$")
 _ATTR = re.compile(r"^\s*(?P<key>hostnqn|hostid|iopolicy|model|serial|firmware|type)=(?P<value>.*?)\s*$")
 _NS = re.compile(r"^\s*\+- ns(?: id)? (?P<nsid>\d+)\s*$")
 _NS_HEAD = re.compile(r"^\s*\+- (?P<head>nvme\d+n\d+) \(ns (?P<nsid>\d+)\)\s*$")
 _NS_UNDER_CTRL = re.compile(r"^\s*\+- ns (?P<nsid>\d+) (?P<rest>.*)$")
-_ROW = re.compile(r"^\s*\+- (?P<body>\S.*)$")
+_ROW = re.compile(r"^\s*\+-\s+(?P<body>\S.*)$")
 _CTRL = re.compile(r"^nvme\d+(?:c\d+n\d+)?$")
 _PATH_NAME = re.compile(r"^nvme\d+c\d+n\d+$")
 _TRANSPORT = re.compile(r"^[a-z][a-z0-9_-]*$")
 #: Commands whose output this is, as pasted before it.
 _COMMANDS = (re.compile(r"^nvme\s+(?:list-subsys|show-topology)\b"),)
+
+
+def _joined(lines: list[Line]) -> list[Line]:
+    """The lines with a controller row that a page wrapped after a comma (`…,host_traddr=…,` then
+    `src_addr=… live optimized`) joined again; the joined line keeps the row's number."""
+    out: list[Line] = []
+    for line in lines:
+        text = line.text.strip()
+        if out and out[-1].text.rstrip().endswith(",") and _ROW.match(out[-1].text) and text and not _is_listing(line.text):
+            out[-1] = Line(out[-1].number, out[-1].text.rstrip() + text)
+            continue
+        out.append(line)
+    return out
 
 
 def _is_listing(line: str) -> bool:
@@ -78,7 +91,7 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             raise ScenarioError(name, f"line {s['line']}", f"subsystem {s['subsystem']} lists no controller "
                                                            "(` +- nvme0 tcp traddr=… live`): truncated?")
 
-    body = between(name, lines, lambda line: bool(_SUBSYS.match(line)), _is_listing, "nvme list-subsys")
+    body = between(name, _joined(lines), lambda line: bool(_SUBSYS.match(line)), _is_listing, "nvme list-subsys")
     for index, (number, line) in enumerate((line.number, line.text) for line in body):
         where = f"line {number}"
         if not line.strip() or line.strip() == "\\":
@@ -98,8 +111,10 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
                                              f"{line.strip()[:50]!r}")
         m = _ATTR.match(line)
         if m:
-            if m.group("key") in ("hostnqn", "iopolicy"):
-                subsys[m.group("key")] = m.group("value")
+            # One attribute a line, or several on one (`hostnqn=… iopolicy=round-robin\\`, a page's layout).
+            for key, value in re.findall(r"(\w+)=(\S+)", line.rstrip().rstrip("\\")):
+                if key in ("hostnqn", "iopolicy"):
+                    subsys[key] = value
             continue
         m = _NS.match(line) or _NS_HEAD.match(line)
         if m:

@@ -97,6 +97,36 @@ def _program(command: str) -> str:
     return command.split(maxsplit=1)[0].rsplit("/", 1)[-1] if command else ""
 
 
+#: Prefixes a logger or a test harness puts before each line of a command's output, each with
+#: whether the lines without it are the harness's own (dropped) or the output's (kept):
+#: avocado's `09:22:43 DEBUG| [stdout] `, a journal's `Jun 10 12:00:01 host01 script[42]: `,
+#: an ISO time stamp.
+_LOG_PREFIXES = (
+    (re.compile(r"^.{0,60}?\[stdout\] ?"), True),
+    (re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w./@-]+(?:\[\d+\])?: "), False),
+    (re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "), False),
+)
+#: A word a wiki or asciidoc page set in bold (`*tcp*`, `**live**`): the word is the output's.
+_BOLD = re.compile(r"(?<!\S)\*{1,2}([^\s*](?:[^*\n]*?[^\s*])?)\*{1,2}(?!\S)")
+
+
+def unwrapped(name: str, lines: list[Line]) -> list[Line]:
+    """The lines with what a page or a logger wrapped around the output taken off: a log prefix
+    that most lines carry (said on stderr), bold markers around words, lone `**` lines."""
+    shown = [line for line in lines if line.text.strip()]
+    for prefix, drop_others in _LOG_PREFIXES:
+        carrying = [line for line in shown if prefix.match(line.text)]
+        if shown and len(carrying) * 2 >= len(shown):
+            example = prefix.match(carrying[0].text).group(0)  # type: ignore[union-attr]
+            dropped = len(shown) - len(carrying) if drop_others else 0
+            warn(name, f"lines {carrying[0].number}-{carrying[-1].number}",
+                 f"read without the log prefix {example!r}" + (f"; {dropped} line(s) without it skipped" if dropped else ""))
+            lines = [Line(line.number, prefix.sub("", line.text, count=1)) if prefix.match(line.text)
+                     else Line(line.number, "" if drop_others else line.text) for line in lines]
+            break
+    return [Line(line.number, "" if line.text.strip() == "**" else _BOLD.sub(r"\1", line.text)) for line in lines]
+
+
 def sections(lines: Iterable[Line]) -> list[Section]:
     """The text cut at each command line."""
     out = [Section(None, None)]
@@ -113,10 +143,10 @@ def output_of(name: str, text: str, commands: Sequence[re.Pattern[str]], what: s
               several: bool = False) -> list[Line]:
     """The lines of `what`'s output in a pasted file. The sections whose command matches one of
     `commands` are taken; with none, the text before the first command line (or the only
-    section that has output). More than one
-    matching section with output is refused unless `several` (samples over time), naming both.
-    Everything else that is not blank is said on stderr."""
-    cut = sections(lines_of(text))
+    section that has output). More than one matching section with output is refused unless
+    `several` (samples over time), naming both. Everything else that is not blank is said on
+    stderr."""
+    cut = sections(unwrapped(name, lines_of(text)))
     ours = [s for s in cut if s.command is not None and any(c.search(s.command) for c in commands)]
     if not ours:
         # No section names the command: the text before the first command line, or else the one
