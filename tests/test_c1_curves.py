@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 import sys
+import tomllib
 
 import pytest
-import tomllib
 
 from conftest import ROOT, SCENARIOS
 from pathlab import Scenario

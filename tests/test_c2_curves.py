@@ -5,17 +5,12 @@ replication link before it answers. Expected values come from the file's own fig
 
 from __future__ import annotations
 
-import sys
+import tomllib
 
 import pytest
 
 from conftest import SCENARIOS
 from pathlab import Scenario
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 C2 = SCENARIOS / "c2-activecluster-distance.toml"
 SPEC = tomllib.loads(C2.read_text())

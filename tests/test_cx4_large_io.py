@@ -4,17 +4,12 @@ figures (the study is scenarios/studies/cx4-large-io.toml)."""
 
 from __future__ import annotations
 
-import sys
+import tomllib
 
 import pytest
 
 from conftest import SCENARIOS
 from pathlab import Scenario
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 CX4 = SCENARIOS / "cx4-alua-path-failure.toml"
 SPEC = tomllib.loads(CX4.read_text())

@@ -33,9 +33,12 @@ VALUES = st.one_of(
 @given(key=KEYS, value=VALUES, seed=st.one_of(st.none(), st.integers(min_value=-(2**65), max_value=2**65)))
 def test_any_override_and_seed_loads_or_says_what_is_wrong(key: str, value: object, seed: int | None) -> None:
     try:
-        pathlab.Scenario.load(BASE, set={key: value}, seed=seed)
+        scenario = pathlab.Scenario.load(BASE, set={key: value}, seed=seed)
     except pathlab.ScenarioError as e:
         assert len(e.args) == 3 and e.args[2]
+        return
+    # Loading checks everything a run needs: a scenario that loads is one the engine builds.
+    assert [d["name"] for d in scenario.describe()["devices"]] == ["naa.600000000000000000000000000000b1"]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -44,6 +47,11 @@ def test_any_bytes_as_an_esxtop_capture_read_or_refused(tmp_path_factory, data: 
     path = Path(tmp_path_factory.mktemp("capture")) / "c.csv"
     path.write_bytes(data)
     try:
-        esxtop.read(path)
+        tables = esxtop.read(path)
     except pathlab.ScenarioError as e:
         assert e.args[0] == str(path)
+        return
+    # Read: the disk objects' tables, each sample and instance with its time and name.
+    assert sorted(tables) == ["adapters", "devices", "paths"]
+    for table in tables.values():
+        assert list(table.columns[:2]) == ["time", "name"] and table["name"].notna().all()

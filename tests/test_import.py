@@ -181,7 +181,7 @@ def test_an_hpp_host_imports_from_its_device_list_alone(capture) -> None:
 def test_ports_come_from_fc_target_names_and_iscsi_names_are_not_split_on_their_dashes() -> None:
     from types import SimpleNamespace
 
-    from pathlab.host_import import _target_of
+    from pathlab.importer.esxi import _target_of
 
     fc = SimpleNamespace(path="fc.20000000c9:10000000c9-fc.50060160:50060161-naa.600601", adapter="vmhba1", target=0)
     assert _target_of(fc) == "fc.50060160:50060161"

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import SCENARIOS
 from pathlab import Scenario
-from pathlab.lineup import overrides
+from pathlab.study.lineup import overrides
 from pathlab.toml_values import flatten, to_toml
 
 #: vmhba1's target 0 (port aa/P0) is marked marginal from 2 s to the end; the window is 2–6 s.

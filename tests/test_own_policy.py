@@ -7,7 +7,7 @@ import pytest
 from conftest import SCENARIOS
 from pathlab import Scenario
 from pathlab.cli.compare import run_lineup
-from pathlab.lineup import LINEUP, OURS
+from pathlab.study.lineup import LINEUP, OURS
 
 #: 15 s measured after 3 s of warm-up: long enough for every figure asserted below to settle (the
 #: same assertions held at 40 s), short enough for the 252 runs to take about a minute and a half

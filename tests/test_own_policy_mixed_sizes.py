@@ -4,18 +4,13 @@ Both 4GFC links and the 80 disks are then near saturation, so a path left out co
 
 from __future__ import annotations
 
-import sys
+import tomllib
 
 import pandas as pd
 import pytest
 
 from conftest import SCENARIOS
 from pathlab import Scenario
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 SIXTEEN_LUNS = SCENARIOS / "cx4-two-vms-16-luns.toml"
 SPEC = tomllib.loads(SIXTEEN_LUNS.read_text())

@@ -16,7 +16,8 @@ from conftest import pathlab as pathlab_cli
 from pathlab.output import esxtop_csv
 from pathlab.readers import esxtop
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "format-samples"
+# Real captures, with their source in the folder's README.
+SAMPLES = Path(__file__).resolve().parent / "data" / "esxtop"
 SMALL = SAMPLES / "esxtop-batch_rach-sharp-esxtopd_small-esxtop-data.csv"
 ALL = SAMPLES / "esxtop-batch-allcounters_rach-sharp-esxtopd_esxtop-data.csv"
 
@@ -27,7 +28,6 @@ def raw_value(path: Path, column: str, row: int) -> float:
     return float(rows[row][header.index(column)])
 
 
-@pytest.mark.skipif(not SMALL.exists(), reason="../shared/format-samples is not beside this checkout")
 @pytest.mark.parametrize("capture", [SMALL, ALL], ids=["default-fields", "all-counters"])
 def test_real_captures_give_the_disk_objects_with_the_files_figures(capture: Path) -> None:
     tables = esxtop.read(capture)
@@ -113,8 +113,6 @@ def test_the_writer_lays_out_objects_and_counters_as_a_real_all_counters_capture
         expected += [f"Physical Disk SCSI Device({d['name']})"]
         expected += [f"Physical Disk Path({p['name']})" for p in data["paths"] if p["device"] == d["name"]]
     assert [obj for obj, _ in blocks] == expected
-    if not ALL.exists():
-        pytest.skip("../shared/format-samples is not beside this checkout")
     with open(ALL, newline="", encoding="latin-1") as f:
         real = dict(blocks_of(next(csv.reader(f))[:-1]))
     # The counters of each object, named and ordered as ESXi prints them with -a.
@@ -187,8 +185,6 @@ def test_the_reader_gives_back_the_runs_figures_per_path_errors_included(flaky_c
 
 
 def test_a_real_all_counters_capture_gives_the_adapters_queue_depth() -> None:
-    if not ALL.exists():
-        pytest.skip("../shared/format-samples is not beside this checkout")
     adapters = esxtop.read(ALL)["adapters"]
     assert list(adapters.columns[:4]) == ["time", "name", "Adapter Q Depth", "Commands/sec"]
     assert list(adapters["Adapter Q Depth"]) == [31, 31, 31]

@@ -504,6 +504,18 @@ def read_or_refuse(kind: str, text: str) -> None:
                 diskstats.rates(result)  # type: ignore[arg-type]
         except pathlab.ScenarioError as e:
             assert e.args[0] == str(path) and e.args[2]
+            return
+    # Read: something was found, and every row names a line of the text it came from.
+    tables = result if isinstance(result, dict) else {kind: result}
+    assert any(len(t) for t in tables.values())
+    last = len(path_lines(text))
+    for table in tables.values():
+        assert table["line"].between(1, last).all(), kind
+
+
+def path_lines(text: str) -> list[str]:
+    """The lines a reader numbers: split at line ends, as a file is read."""
+    return text.splitlines() or [""]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pathlab import Scenario
-from pathlab.stats import distinguishable, half_width
+from pathlab.study.stats import distinguishable, half_width
 from test_theory import ONE_PORT
 
 # M/M/1 at 50% load, service 10 us: R = S / (1 - rho) = 20 us exactly.

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import pathlab
 from pathlab import ScenarioError
-from pathlab.sweep import expand, file_axes, parse_axis, sweep_table
+from pathlab.study.sweep import expand, file_axes, parse_axis, sweep_table
 
 SHORT = ("--set", 'run.duration="1s"', "--set", 'run.warmup="100ms"')
 

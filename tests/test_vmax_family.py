@@ -6,16 +6,11 @@ same components predict what happens past one port's capacity."""
 from __future__ import annotations
 
 import json
-import sys
+import tomllib
 
 import pytest
 
 from conftest import SCENARIOS, pathlab
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 C1 = "c1-vmax-1lun.toml"
 FAMILY = ("vmax3-shared-director.toml", "srdf-metro-one-room.toml", "srdf-metro-50km.toml")

@@ -4,9 +4,8 @@ engine's summary (a test checks that they agree)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable
 
 
 @dataclass(frozen=True)

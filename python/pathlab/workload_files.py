@@ -8,17 +8,12 @@ from __future__ import annotations
 import configparser
 import html
 import re
-import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 from pathlab.api import ScenarioError, _read
 from pathlab.toml_values import to_toml
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 #: Named mixes: each a list of workloads sharing `outstanding` I/Os per device by `share`.
 MIXES: dict[str, tuple[str, list[dict[str, Any]]]] = {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pathlab import advise
+from pathlab.advise import candidates as advise
 from pathlab.api import Scenario
 from pathlab.cli.common import format_option, handle_errors, load, run_all, set_option, writable_output
 from pathlab.cli.report import html_option, provenance, write
@@ -78,7 +78,7 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
     found = captured + advise.findings(in_force.data) + advise.practice_findings(scenario, in_force.data)
     ranked = advise.rank(scenario, advise.candidates(scenario, in_force.data), seeds, length)
     if html:
-        from pathlab.report import advise_report
+        from pathlab.study.report import advise_report
 
         write(html, advise_report(f"pathlab advise: {', '.join(files)}", found, ranked, seeds, scenario.text,
                                   provenance(", ".join(files))))

@@ -13,9 +13,9 @@ from pathlab.cli.common import format_option, handle_errors, load, run_all, seed
 from pathlab.cli.report import provenance, write
 from pathlab.cli.reproduce import scenario_files
 from pathlab.cli.run import csv_lines, summary_csv
-from pathlab.lineup import LINEUP, OURS, overrides
-from pathlab.replicate import replicate
-from pathlab.replicate import table as replicate_table
+from pathlab.study.lineup import LINEUP, OURS, overrides
+from pathlab.study.replicate import replicate
+from pathlab.study.replicate import table as replicate_table
 
 #: The figures `compare` shows side by side.
 SIDE_BY_SIDE = figures.pick("iops", "mbps", "resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms", "resp_stddev_ms",
@@ -87,7 +87,7 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
         files = scenario_files(file) if Path(file).is_dir() else [file]
         reports = [run_lineup(f, variant, sets, seed) for f in files]
         if html:
-            from pathlab.report import compare_report
+            from pathlab.study.report import compare_report
 
             name, labels, runs = reports[0]
             write(html, compare_report(f"pathlab lineup: {name}", labels, runs, _read(file), provenance(file)))
@@ -108,7 +108,7 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
     results = run_all(scenarios)
     names = [name for name, _ in base.variants]
     if html:
-        from pathlab.report import compare_report
+        from pathlab.study.report import compare_report
 
         write(html, compare_report(f"pathlab compare: {base.name}", names, [r.data for r in results], base.text, provenance(file)))
     if fmt == "json":
@@ -141,7 +141,7 @@ def replicated(file: str, lineup: bool, variant: str | None, sets: tuple[str, ..
             settings = [(name, name, []) for name, _ in base.variants]
         runs = replicate(f, sets, settings, seeds)
         if html:
-            from pathlab.report import replicated_report
+            from pathlab.study.report import replicated_report
 
             write(html, replicated_report(f"pathlab compare: {f}", runs, _read(f), provenance(f)))
         if fmt == "json":

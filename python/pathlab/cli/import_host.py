@@ -11,14 +11,14 @@ import click
 from pathlab.api import Scenario, warn
 
 if TYPE_CHECKING:
-    from pathlab.host_import import Imported
+    from pathlab.importer.esxi import Imported
 from pathlab.cli.common import handle_errors, writable_output
 
 
 def imported_scenario(files: tuple[str, ...]) -> tuple[Imported, Scenario]:
     """The host the captures describe (its TOML text and what the captures show), checked by
     loading it; warnings for every assumed value go to stderr."""
-    from pathlab.host_import import import_files
+    from pathlab.importer.esxi import import_files
 
     result = import_files(list(files))
     label = ", ".join(files)

@@ -27,7 +27,7 @@ def write(path: str, text: str) -> None:
 def from_file(result: str, scenario: str | None) -> str:
     """The report of a result file: a sweep's -runs.parquet, a `compare --seeds --format csv`,
     or the JSON of `run`, `compare` or `compare --lineup`."""
-    from pathlab import report
+    from pathlab.study import report
 
     text = _read(scenario) if scenario else None
     prov = {"result file": result, **({"scenario file": scenario} if scenario else {})}

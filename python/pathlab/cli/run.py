@@ -156,7 +156,7 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
         Path(flat_out).write_text(flatfile(result.data), encoding="utf-8")
         click.echo(f"pathlab: wrote the vdbench flatfile to {flat_out}", err=True)
     if html:
-        from pathlab.report import run_report
+        from pathlab.study.report import run_report
 
         write(html, run_report(views[0][1] if host else result.data, scenario.text, provenance(file)))
     if fmt == "json":

@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import shutil
-import sys
+import tomllib
 from pathlib import Path
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 import click
 

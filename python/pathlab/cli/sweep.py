@@ -17,8 +17,8 @@ from pathlab.api import Scenario, ScenarioError, _read
 from pathlab.cli.common import handle_errors, set_option, with_workload, workload_option
 from pathlab.cli.report import write
 from pathlab.figures import HEADLINE
-from pathlab.stats import aggregate
-from pathlab.sweep import (
+from pathlab.study.stats import aggregate
+from pathlab.study.sweep import (
     FIGURES,
     Job,
     Journal,
@@ -132,6 +132,6 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     shown = ["variant", *keys, "seeds"] + [f"{f.key}_{s}" for f in HEADLINE for s in ("mean", "ci95")]
     click.echo(points_df[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
     if html:
-        from pathlab.report import sweep_report
+        from pathlab.study.report import sweep_report
 
         write(html, sweep_report(runs, meta))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +119,7 @@ def write(data: dict[str, Any], out: str | Path, start: datetime = DEFAULT_START
     """Writes the run's measured window as an esxtop batch CSV, the first row at `start` (UTC;
     an aware time is converted); returns the number of data rows."""
     if start.tzinfo is not None:
-        start = start.astimezone(timezone.utc).replace(tzinfo=None)
+        start = start.astimezone(UTC).replace(tzinfo=None)
     host, warmup = data["host"], data["warmup_s"]
     blocks = _blocks(data)
     rows: dict[tuple[str, str, float], dict[str, Any]] = {}

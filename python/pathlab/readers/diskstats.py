@@ -18,7 +18,7 @@ read as far as they go; the counters they lack are missing."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +49,7 @@ def _stamp(line: str) -> datetime | None:
     m = re.fullmatch(r"(?:TS\s+)?(\d{9,11}(?:\.\d+)?)(?:\s+\S.*)?", s)
     if m and (s.startswith("TS") or " " not in s):
         try:
-            return datetime.fromtimestamp(float(m.group(1)), tz=timezone.utc).replace(tzinfo=None)
+            return datetime.fromtimestamp(float(m.group(1)), tz=UTC).replace(tzinfo=None)
         except (OverflowError, OSError, ValueError):
             return None
     m = re.fullmatch(r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d| [A-Z]{2,5})?", s)

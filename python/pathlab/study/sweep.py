@@ -12,21 +12,16 @@ import itertools
 import json
 import math
 import os
-import sys
-from collections.abc import Iterable, Iterator, Sequence
+import tomllib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pathlab.api import Scenario, ScenarioError
 from pathlab.figures import KEYS
 from pathlab.toml_values import to_toml
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 #: The figures of a run's summary that a sweep keeps, in the order tables show them.
 FIGURES = KEYS

@@ -10,19 +10,14 @@ from __future__ import annotations
 
 import math
 import re
-import sys
+import tomllib
 from dataclasses import dataclass, field
 from typing import Any
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 from pathlab.api import Result, Scenario, run_many
 from pathlab.figures import HEADLINE
 from pathlab.output import hosts
-from pathlab.stats import half_width
+from pathlab.study.stats import half_width
 from pathlab.toml_values import to_toml
 
 #: Figures the ranking reports, with their mean and 95% interval over seeds.

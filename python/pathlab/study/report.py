@@ -173,8 +173,8 @@ def _error_bars(agg: pd.DataFrame, key: str, name: str) -> str:
 
 def replicated_report(title: str, runs: pd.DataFrame, scenario_text: str | None, provenance: dict[str, Any]) -> str:
     """Settings over several seeds: bars with 95% error bars."""
-    from pathlab.replicate import table
-    from pathlab.stats import aggregate
+    from pathlab.study.replicate import table
+    from pathlab.study.stats import aggregate
 
     agg = aggregate(runs, ["setting"], [f.key for f in HEADLINE])
     plots = "".join(_error_bars(agg, f.key, f.name) for f in HEADLINE)
@@ -185,7 +185,7 @@ def replicated_report(title: str, runs: pd.DataFrame, scenario_text: str | None,
 def sweep_report(runs: pd.DataFrame, meta: dict[str, Any]) -> str:
     """One plot per figure against the first swept key, one line (with 95% bars) per variant and
     value of the other keys."""
-    from pathlab.stats import aggregate
+    from pathlab.study.stats import aggregate
     axes: list[str] = meta["axes"]
     agg = aggregate(runs, ["variant", *axes], KEYS)
     x, others = axes[0], ["variant", *axes[1:]]

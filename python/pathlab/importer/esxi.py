@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
-from pathlab.import_values import io_size, size_text
+from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -84,8 +84,8 @@ def import_files(files: list[str]) -> Imported:
         return _import_nvme(kinds)
     if "multipath" not in kinds.values():
         return build(read_captures(files))
-    from pathlab.host_import_linux import LinuxCaptures
-    from pathlab.host_import_linux import build as build_linux
+    from pathlab.importer.linux import LinuxCaptures
+    from pathlab.importer.linux import build as build_linux
     from pathlab.readers import multipath_ll
 
     found: dict[str, Any] = {}
@@ -101,7 +101,7 @@ def import_files(files: list[str]) -> Imported:
             found["conf"], names["conf"] = multipath_conf.read(name), name
         else:
             raise ScenarioError(name, "", f"an ESXi capture ({kind}) given with `multipath -ll`: import one host at a time")
-    from pathlab.capture_findings import multipath_findings
+    from pathlab.importer.capture_findings import multipath_findings
 
     tables = found["multipath"]
     text, warnings = build_linux(LinuxCaptures(tables["maps"], tables["paths"], found.get("conf"), found.get("rates"), names))
@@ -109,7 +109,7 @@ def import_files(files: list[str]) -> Imported:
 
 
 def _rates(name: str, kind: str) -> pd.DataFrame:
-    from pathlab.host_import_linux import rates_from_iostat
+    from pathlab.importer.linux import rates_from_iostat
     from pathlab.readers import diskstats, iostat
 
     return diskstats.rates(diskstats.read(name)) if kind == "diskstats" else rates_from_iostat(iostat.read(name))
@@ -117,7 +117,7 @@ def _rates(name: str, kind: str) -> pd.DataFrame:
 
 def _import_nvme(kinds: dict[str, str]) -> Imported:
     """A host on native NVMe multipath: `nvme list-subsys`, and the namespaces' I/O statistics."""
-    from pathlab.host_import_nvme import build as build_nvme
+    from pathlab.importer.nvme import build as build_nvme
     from pathlab.readers import nvme_subsys
 
     subsys = [n for n, k in kinds.items() if k == "nvme"]
@@ -403,7 +403,7 @@ def build(c: Captures) -> Imported:
     lines += _workload(devices, dev_rows, esx_file, outstanding, warnings)
     found = []
     if c.esxtop is not None:
-        from pathlab.capture_findings import esxtop_findings
+        from pathlab.importer.capture_findings import esxtop_findings
 
         path_device = {str(p.runtime_name): str(p.device) for p in paths}
         found = esxtop_findings(c.esxtop, path_device, esx_file)

@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
-from pathlab.import_values import io_size, size_text
+from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:

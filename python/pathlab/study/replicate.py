@@ -11,8 +11,8 @@ if TYPE_CHECKING:  # loaded when replications are tabulated: `pathlab` starts fa
 
 from pathlab.api import _read
 from pathlab.figures import KEYS, REPLICATED
-from pathlab.stats import aggregate, distinguishable
-from pathlab.sweep import Job, Point, default_workers, run_local
+from pathlab.study.stats import aggregate, distinguishable
+from pathlab.study.sweep import Job, Point, default_workers, run_local
 
 
 def replicate(file: str, sets: Sequence[str], settings: Sequence[tuple[str, str | None, Sequence[str]]],

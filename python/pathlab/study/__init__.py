@@ -1,0 +1,2 @@
+"""Studies of settings: sweeps over a grid, replications over seeds and their statistics, the
+standard lineup of every stack's policies, and the HTML reports."""
