@@ -34,6 +34,7 @@ KINDS = {
     "esxcfg-mpath",
     "esxcli-satp-rule-list",
     "esxcli-hpp-device-list",
+    "esxcli-hpp-path-list",
     "esxtop-batch",
     "proc-diskstats",
     "iostat-x",
