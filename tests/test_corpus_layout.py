@@ -10,14 +10,16 @@ can be tested against the corpus without checking its shape again.
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python < 3.11
+else:
     import tomli as tomllib
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
