@@ -10,17 +10,12 @@ can be tested against the corpus without checking its shape again.
 from __future__ import annotations
 
 import re
-import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 

@@ -25,7 +25,7 @@ FIELDS = {
 COMMAND = "esxcli storage nmp device list"
 #: Every key the listing prints (ESXi 5 to 8): a line starting with one starts a new value.
 _KEYS = frozenset(FIELDS) | frozenset(t.SIGNATURES[COMMAND]) | {"Is USB", "Is Local SAS Device", "Is Boot USB Device"}
-_DEVICE = re.compile(r"^(naa|eui|t10|mpx|vml)\.\S+$")
+_DEVICE = re.compile(r"^(naa|eui|t10|mpx|vml)\.\S+?:?$")
 
 
 def _unfinished(value: str) -> bool:
@@ -55,7 +55,7 @@ def read(path: str | Path) -> pd.DataFrame:
         if not line.strip() or t.is_shell(line):
             continue
         if _DEVICE.match(line.strip()):  # at any indentation: a blog may have lost it
-            rows.append({"device": line.strip()})
+            rows.append({"device": line.strip().rstrip(":")})  # some pages print `naa.…:`
             last_key = None
             continue
         key = t.KEY.match(line)

@@ -106,13 +106,15 @@ _LOG_PREFIXES = (
     (re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w./@-]+(?:\[\d+\])?: "), False),
     (re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "), False),
 )
-#: A word a wiki or asciidoc page set in bold (`*tcp*`, `**live**`): the word is the output's.
+#: Words a wiki, markdown or asciidoc page set in bold or italics (`*tcp*`, `**live optimized**`,
+#: `_optimized_`): the words are the output's.
 _BOLD = re.compile(r"(?<!\S)\*{1,2}([^\s*](?:[^*\n]*?[^\s*])?)\*{1,2}(?!\S)")
+_ITALIC = re.compile(r"(?<!\S)_([A-Za-z][\w-]*[A-Za-z])_(?!\S)")
 
 
 def unwrapped(name: str, lines: list[Line]) -> list[Line]:
     """The lines with what a page or a logger wrapped around the output taken off: a log prefix
-    that most lines carry (said on stderr), bold markers around words, lone `**` lines."""
+    that most lines carry (said on stderr), bold and italic markers around words, lone `**` lines."""
     shown = [line for line in lines if line.text.strip()]
     for prefix, drop_others in _LOG_PREFIXES:
         carrying = [line for line in shown if prefix.match(line.text)]
@@ -124,7 +126,8 @@ def unwrapped(name: str, lines: list[Line]) -> list[Line]:
             lines = [Line(line.number, prefix.sub("", line.text, count=1)) if prefix.match(line.text)
                      else Line(line.number, "" if drop_others else line.text) for line in lines]
             break
-    return [Line(line.number, "" if line.text.strip() == "**" else _BOLD.sub(r"\1", line.text)) for line in lines]
+    return [Line(line.number, "" if line.text.strip() == "**" else _ITALIC.sub(r"\1", _BOLD.sub(r"\1", line.text)))
+            for line in lines]
 
 
 def sections(lines: Iterable[Line]) -> list[Section]:
