@@ -230,8 +230,14 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
         where = "line 1"
         raise ScenarioError(name, where, "empty file: expected `multipath -ll` output" if not text.strip() else
                             "no multipath map: not `multipath -ll` output")
+    first_line: dict[str, int] = {}
     for entry in maps:
         entry.pop("_groups", None)
+        if entry["name"] in first_line:
+            raise ScenarioError(name, f"line {entry['line']}", f"map {entry['name']} a second time (first at line "
+                                                              f"{first_line[entry['name']]}): two listings in one file? "
+                                                              "give one listing of one host")
+        first_line[entry["name"]] = entry["line"]
     map_table = pd.DataFrame(maps, columns=MAP_COLUMNS).astype(
         {c: "string" for c in MAP_COLUMNS if c not in ("size_bytes", "paths", "line")}
         | {"size_bytes": "float64", "paths": "Int64", "line": "Int64"})
