@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
@@ -134,22 +134,29 @@ def _import_nvme(kinds: dict[str, str]) -> Imported:
 def _hpp_devices(name: str) -> pd.DataFrame:
     """`esxcli storage hpp device list` as the device table `build` takes (policy HPP, no SATP),
     with the paths it lists by runtime name in `attrs["paths"]` (for hosts with no path list)."""
-    import pandas as pd
 
     from pathlab.readers import esxcli_hpp
 
     hpp = esxcli_hpp.read_devices(name)
     devices = hpp.assign(psp="HPP", satp=None, rr_type=None)
+    devices.attrs["paths"] = _runtime_paths(hpp, "paths")
+    return devices
+
+
+def _runtime_paths(devices: pd.DataFrame, column: str) -> pd.DataFrame:
+    """The paths a device listing names by runtime name (`vmhba2:C0:T1:L4`) in `column`, as the
+    path table `build` takes, with no state of their own."""
+    import pandas as pd
+
     rows = []
-    for d in hpp.itertuples():
-        for runtime in (d.paths if isinstance(d.paths, list) else []):
+    for d in devices.itertuples():
+        for runtime in (getattr(d, column) if isinstance(getattr(d, column), list) else []):
             match = re.fullmatch(r"(\w+):C(\d+):T(\d+):L(\d+)", runtime)
             if match:
                 rows.append({"path": None, "runtime_name": runtime, "adapter": match[1], "channel": int(match[2]),
                              "target": int(match[3]), "lun": int(match[4]), "device": d.device, "tpg_state": None,
                              "tpg_id": None})
-    devices.attrs["paths"] = pd.DataFrame(rows)
-    return devices
+    return pd.DataFrame(rows)
 
 
 def read_captures(files: list[str]) -> Captures:
@@ -175,7 +182,13 @@ def read_captures(files: list[str]) -> Captures:
                                                   "names the devices and the policy in force")
     if out.paths is None and "paths" in out.devices.attrs:
         out.paths, out.files["paths"] = out.devices.attrs["paths"], out.files["devices"]
-    if out.paths is None:
+    if out.paths is None and "working_paths" in out.devices.columns:
+        out.paths, out.files["paths"] = _runtime_paths(out.devices, "working_paths"), out.files["devices"]
+        warn(out.files["devices"], "Working Paths", "no path list given: the paths are the devices' Working Paths, "
+                                                    "those carrying I/O now (standby and non-optimized paths are not "
+                                                    "listed there), their states taken as active; `esxcli storage nmp "
+                                                    "path list` shows every path and its ALUA state")
+    if out.paths is None or out.paths.empty:
         raise ScenarioError(", ".join(files), "", "`esxcli storage nmp path list` (or `core path list`) is needed: it "
                                                   "names the paths")
     return out
