@@ -63,3 +63,31 @@ def test_a_folder_without_captures_is_refused_naming_what_was_looked_for(tmp_pat
         files_in(tmp_path)
     assert refused.value.args[0] == str(tmp_path)
     assert "multipath_-v4_-ll" in refused.value.args[2] and "localcli_storage-nmp-device-list.txt" in refused.value.args[2]
+
+
+def test_import_reads_a_sosreport_folder(tmp_path: Path) -> None:
+    from pathlab.importer.esxi import import_files
+
+    root = tmp_path / "sosreport-db01"
+    _place(root, "sos_commands/multipath/multipath_-v4_-ll", LINUX / "multipathd-topology_etva-rdac-ghost.txt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(root)])
+    assert "multipath_-v4_-ll" in done.text.splitlines()[0]
+    assert "[[devices]]" in done.text
+
+
+def test_import_takes_a_vm_support_folder(tmp_path: Path) -> None:
+    """The listings of one host (pathlab's own view of the C1 host) where vm-support keeps them."""
+    from conftest import SCENARIOS, pathlab
+
+    root = tmp_path / "esx-esx01-vm-support"
+    for listing, name in (("devices", "localcli_storage-nmp-device-list.txt"), ("paths", "localcli_storage-nmp-path-list.txt")):
+        shown = pathlab("show", listing, str(SCENARIOS / "c1-vmax-1lun.toml"))
+        assert shown.returncode == 0, shown.stderr
+        (root / "commands").mkdir(parents=True, exist_ok=True)
+        (root / "commands" / name).write_text(shown.stdout)
+    done = pathlab("import", str(root))
+    assert done.returncode == 0, done.stderr
+    assert "localcli_storage-nmp-device-list.txt" in done.stdout.splitlines()[0]
+    assert done.stdout.count("[[devices]]") == 1

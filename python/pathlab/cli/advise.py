@@ -47,7 +47,7 @@ def _scenario(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...]
     from pathlab import shipped
 
     captured = shipped.capture_files(files[0]) if len(files) == 1 else None
-    if len(files) == 1 and captured is None and (files[0].endswith(".toml") or not Path(files[0]).is_file()):
+    if len(files) == 1 and captured is None and (files[0].endswith(".toml") or not Path(files[0]).exists()):
         return load(files[0], variant, sets), []
     from pathlab.cli.import_host import imported_scenario
 

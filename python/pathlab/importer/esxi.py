@@ -78,7 +78,10 @@ def _kind(name: str) -> str:
 
 def import_files(files: list[str]) -> Imported:
     """A scenario of the host the files describe: an ESXi host, or a Linux host when `multipath
-    -ll` is among them."""
+    -ll` is among them. A folder (a sosreport or vm-support tree) gives the captures it holds."""
+    from pathlab.readers.bundle import files_in
+
+    files = [found for name in files for found in (files_in(name) if Path(name).is_dir() else [name])]
     kinds = {name: _kind(name) for name in files}
     if "nvme" in kinds.values():
         return _import_nvme(kinds)
