@@ -70,3 +70,19 @@ def test_an_nvme_head_waiting_for_tags_is_not_told_its_device_queue_is_full(scen
     assert bulk in titles, titles
     assert titles[bulk].startswith("QUED 772.0, KAVG 1.93 ms") and "nvme connect --queue-size" in titles[bulk]
     assert not any("device queue is full" in t for t in titles)
+
+
+def test_an_nvme_head_whose_udev_rule_sets_queue_depth_is_offered_numa_and_round_robin(scenarios) -> None:
+    # nvme-cli's 71-nvmf-netapp.rules sets queue-depth on "NetApp ONTAP Controller" subsystems
+    # (linux/nvme_udev.rs): that is the setting in force, never a change to offer, and the
+    # kernel's default numa is one. The advisor reads the iopolicy the engine resolved.
+    from pathlab import Scenario
+    from pathlab.advise.candidates import candidates
+
+    scenario = Scenario.load(scenarios / "reactions" / "nvme-shared-controllers.toml",
+                             set=['policy={ name = "nvme" }', 'arrays.0.model="NetApp ONTAP Controller"',
+                                  'run.duration="50ms"', 'run.warmup="0s"'])
+    assert {d.policy["iopolicy"] for d in scenario.devices} == {"queue-depth"}
+    assert {d.policy.given for d in scenario.devices} == {()}
+    labels = [c.label for c in candidates(scenario, scenario.run())]
+    assert labels == ["the setting in force", "nvme numa", "nvme round-robin", "pathlab gated-least-load"]

@@ -66,7 +66,7 @@ def test_a_folder_without_captures_is_refused_naming_what_was_looked_for(tmp_pat
 
 
 def test_import_reads_a_sosreport_folder(tmp_path: Path) -> None:
-    from pathlab.importer.esxi import import_files
+    from pathlab.importer import import_files
 
     root = tmp_path / "sosreport-db01"
     _place(root, "sos_commands/multipath/multipath_-v4_-ll", LINUX / "multipathd-topology_etva-rdac-ghost.txt")

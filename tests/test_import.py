@@ -197,7 +197,7 @@ def test_an_esxi_device_list_alone_imports_its_working_paths_and_says_so(tmp_pat
     import warnings
 
     from pathlab.api import PathlabWarning
-    from pathlab.importer.esxi import import_files
+    from pathlab.importer import import_files
 
     sample = Path(__file__).parent / "data" / "esxcli" / "nmp-device-list-alua.txt"
     with warnings.catch_warnings(record=True) as seen:

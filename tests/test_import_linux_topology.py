@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from pathlab.api import PathlabWarning, ScenarioError
-from pathlab.importer.esxi import import_files
+from pathlab.importer import import_files
 from test_corpus_layout import expected, sample_id, samples
 from test_corpus_readers import REFUSED
 

@@ -12,8 +12,7 @@ from typing import Any
 import pandas as pd
 
 from pathlab.api import PathlabWarning
-from pathlab.importer import nvme
-from pathlab.importer.esxi import import_files
+from pathlab.importer import import_files, nvme
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 

@@ -7,7 +7,7 @@ import pytest
 from conftest import SCENARIOS
 from pathlab import Scenario
 from pathlab.cli.compare import run_lineup
-from pathlab.study.lineup import LINEUP, OURS
+from pathlab.study.lineup import LINEUP, OURS, overrides
 
 #: 15 s measured after 3 s of warm-up: long enough for every figure asserted below to settle (the
 #: same assertions held at 40 s), short enough for the 252 runs to take about a minute and a half
@@ -28,8 +28,9 @@ INSIDE_THE_WINDOW = {"congested-path": ("faults.0.from=8s",), "cx4-alua-path-fai
 #: port's arrivals evenly spaced, so no I/O waits more than about one service (p99 = max =
 #: 0.162 ms). A policy that chooses by its own host's queues cannot see the other hosts' I/Os on
 #: a port: the queue-depth policies come out at 0.167 ms, ours at 0.169 (4% above).
-#: The lineup's Linux NVMe heads (`model/tags.rs`).
-BIO_BASED = {label for label, policy in LINEUP if policy["name"] == "nvme"}
+#: The lineup's Linux NVMe heads (`model/tags.rs`): the policies whose host stack is native NVMe.
+BIO_BASED = {label for label, policy in LINEUP
+             if Scenario.load(SCENARIOS / "bench-minimal.toml", set=overrides(policy)).devices[0].stack == "linux-nvme"}
 KNOWN_GAPS = {("two-paths-one-30ms", "p99_ms"): 1.05, ("c1-vmax-1lun", "p99_ms"): 1.03,
               ("vmax3-shared-director", "p99_ms"): 1.05}
 
@@ -38,14 +39,14 @@ KNOWN_GAPS = {("two-paths-one-30ms", "p99_ms"): 1.05, ("c1-vmax-1lun", "p99_ms")
 def lineups() -> dict[str, dict[str, dict]]:
     out = {}
     for file in sorted(SCENARIOS.glob("*.toml")):
-        _, labels, runs = run_lineup(str(file), None, SHORT + INSIDE_THE_WINDOW.get(file.stem, ()), None)
-        out[file.stem] = {label: run["summary"] for label, run in zip(labels, runs)}
+        one = run_lineup(str(file), None, SHORT + INSIDE_THE_WINDOW.get(file.stem, ()), None)
+        out[file.stem] = {label: run["summary"] for label, run in zip(one.labels, one.runs)}
     return out
 
 
 def test_every_shipped_scenario_is_in_the_comparison(lineups) -> None:
     assert set(lineups) == {p.stem for p in SCENARIOS.glob("*.toml")}
-    assert all(len(policies) == len(LINEUP) == 21 for policies in lineups.values())
+    assert all(len(policies) == len(LINEUP) == 23 for policies in lineups.values())
 
 
 @pytest.mark.parametrize("scenario", sorted(p.stem for p in SCENARIOS.glob("*.toml")))

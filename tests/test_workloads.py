@@ -148,3 +148,16 @@ def test_fio_thinktime_spaces_a_closed_loop_by_the_think_time(tmp_path) -> None:
     s = json.loads(done.stdout)["summary"]
     assert s["iops"] == pytest.approx(1e6 / (125 + 100), rel=0.02)
     assert s["resp_ms"] == pytest.approx(0.125, rel=0.02)
+
+
+def test_a_named_mix_on_a_shipped_scenario_by_name_goes_to_its_devices() -> None:
+    # `pathlab run c1-vmax-1lun --workload oltp` from any directory: the mix goes to the devices
+    # of the shipped file the name resolves to, exactly as with the file's path.
+    by_name = pathlab("run", "c1-vmax-1lun", "--workload", "oltp", "--set", "run.duration=1s", "--set", "run.warmup=0.5s",
+                      "--format", "json", cwd=ROOT / "tests")
+    assert by_name.returncode == 0, by_name.stderr
+    by_path = pathlab("run", C1, "--workload", "oltp", "--set", "run.duration=1s", "--set", "run.warmup=0.5s",
+                      "--format", "json")
+    assert by_name.stdout == by_path.stdout
+    s = json.loads(by_name.stdout)["summary"]
+    assert s["bytes_per_io"] == 8192 and s["read_pct"] == pytest.approx(70, abs=2)

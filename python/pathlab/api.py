@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab import _core
 from pathlab._core import ScenarioError
+from pathlab.devices import Device, from_json
 from pathlab.toml_values import flatten, to_toml
 
 if TYPE_CHECKING:  # pandas is imported where tables are built: `import pathlab` stays quick
@@ -174,6 +175,16 @@ class Scenario:
         return json.loads(sim.describe())
 
     @property
+    def esxcli(self) -> list[str]:
+        """The esxcli commands the scenario runs on its hosts (claim rules, device settings)."""
+        return self.handle.esxcli
+
+    @property
+    def devices(self) -> list[Device]:
+        """Each device's resolved policy, status, host stack and array, as the run starts."""
+        return from_json(self.handle.simulation().devices())
+
+    @property
     def warnings(self) -> list[tuple[str, str]]:
         """Legal settings that are probably not what was meant, as (field, message)."""
         return self.handle.warnings
@@ -189,8 +200,8 @@ class Scenario:
             sim.run_until(t)
             if progress:
                 progress(t / end)
-        data = json.loads(sim.finish())
-        return Result(data, sim.events)
+        data, setups = sim.finish()
+        return Result(json.loads(data), sim.events, from_json(setups))
 
 
 def run_many(
@@ -222,10 +233,12 @@ def _table(key: str, doc: str) -> Any:
 class Result:
     """What a run measured. `data` is the JSON result; the properties are DataFrame views."""
 
-    def __init__(self, data: dict[str, Any], events: int = 0):
+    def __init__(self, data: dict[str, Any], events: int = 0, setups: Sequence[Device] = ()):
         self.data = data
         #: Events the engine processed (for benchmarks; not a figure of the run).
         self.events = events
+        #: Each device's resolved policy, status, host stack and array at the end of the run.
+        self.setups = list(setups)
 
     def __repr__(self) -> str:
         s = self.data["summary"]
@@ -270,3 +283,9 @@ def warn(file: str, field: str, message: str) -> None:
 def policies() -> list[dict[str, Any]]:
     """Every policy with its parameters, defaults and valid ranges."""
     return json.loads(_core.policy_catalog())
+
+
+def policy_choices(policy: str, parameter: str) -> list[str]:
+    """The values a policy's parameter allows, as the catalogue lists them (`iopolicy` of nvme:
+    numa, round-robin, queue-depth)."""
+    return next(q["choices"] for p in policies() if p["name"] == policy for q in p["params"] if q["name"] == parameter)

@@ -10,7 +10,7 @@ use std::fmt::Write;
 /// One device's policy state, one variant per policy family.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum PolicyStatus {
+pub enum PolicyStatus<P = PathId> {
     /// VMW_PSP_RR switching by I/O count or bytes.
     RoundRobin {
         /// ESXi's word after `policy=`: rr, iops or bytes.
@@ -28,62 +28,62 @@ pub enum PolicyStatus {
         sampling_cycles: u64,
         current_cycle: u64,
         use_ano: bool,
-        current: Option<PathId>,
+        current: Option<P>,
         pending_ios: u64,
         latency_us: u64,
     },
     Fixed {
-        preferred: Option<PathId>,
-        current: Option<PathId>,
+        preferred: Option<P>,
+        current: Option<P>,
     },
     Mru {
-        current: Option<PathId>,
+        current: Option<P>,
     },
     Hpp {
         scheme: &'static str,
         /// The scheme's two settings as esxcli names them.
         settings: [(&'static str, u64); 2],
-        current: Option<HppCurrent>,
+        current: Option<HppCurrent<P>>,
     },
     GatedLeastLoad {
         gate_percent: u64,
         tau_ms: u64,
-        paths: Vec<GatedPath>,
+        paths: Vec<GatedPath<P>>,
     },
     DmMultipath {
         queue_if_no_path: bool,
-        groups: Vec<DmGroupStatus>,
+        groups: Vec<DmGroupStatus<P>>,
     },
     Nvme {
         iopolicy: &'static str,
-        paths: Vec<NvmePath>,
+        paths: Vec<NvmePath<P>>,
     },
     Spdk {
         policy: &'static str,
         /// Active-active only: the selector and, for round robin, its `rr_min_io`.
         selector: Option<(&'static str, Option<u64>)>,
-        paths: Vec<SpdkPath>,
+        paths: Vec<SpdkPath<P>>,
     },
     Mpio {
         policy: &'static str,
-        paths: Vec<MpioPath>,
+        paths: Vec<MpioPath<P>>,
     },
     PowerPath {
         policy: &'static str,
-        paths: Vec<PowerPathPath>,
+        paths: Vec<PowerPathPath<P>>,
     },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct HppCurrent {
-    pub path: PathId,
+pub struct HppCurrent<P = PathId> {
+    pub path: P,
     pub pending_ios: u64,
     pub latency_per_kib_ns: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GatedPath {
-    pub path: PathId,
+pub struct GatedPath<P = PathId> {
+    pub path: P,
     pub group: u32,
     pub estimate_ns: Option<f64>,
     /// Latency relative to the device's typical for the same kind of I/O: what the gate compares.
@@ -92,49 +92,49 @@ pub struct GatedPath {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DmGroupStatus {
+pub struct DmGroupStatus<P = PathId> {
     /// As `multipath -ll` prints it (`service-time 0`).
     pub selector: String,
     pub priority: i32,
     pub state: GroupState,
-    pub paths: Vec<DmPathStatus>,
+    pub paths: Vec<DmPathStatus<P>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DmPathStatus {
-    pub path: PathId,
+pub struct DmPathStatus<P = PathId> {
+    pub path: P,
     pub failed: bool,
     /// The selector's per-path status (`ps_info`), empty when it has none.
     pub info: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct NvmePath {
-    pub path: PathId,
+pub struct NvmePath<P = PathId> {
+    pub path: P,
     pub live: bool,
     /// optimized, non-optimized or inaccessible.
     pub ana: &'static str,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SpdkPath {
-    pub path: PathId,
+pub struct SpdkPath<P = PathId> {
+    pub path: P,
     pub ana: &'static str,
     pub connected: bool,
     pub current: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct MpioPath {
-    pub path: PathId,
+pub struct MpioPath<P = PathId> {
+    pub path: P,
     /// Active/Optimized, Active/Unoptimized, Standby, Unavailable or Failed.
     pub state: &'static str,
     pub weight: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PowerPathPath {
-    pub path: PathId,
+pub struct PowerPathPath<P = PathId> {
+    pub path: P,
     /// active, asb:prox or asb:iopf.
     pub mode: &'static str,
     pub alive: bool,
@@ -247,6 +247,119 @@ impl PolicyStatus {
                 }
                 out
             }
+        }
+    }
+}
+
+impl<P: Copy> PolicyStatus<P> {
+    /// The same status with each path shown as `name` gives it (a runtime name for a reader
+    /// outside the simulation, which knows no path index).
+    pub fn named<Q>(&self, name: &dyn Fn(P) -> Q) -> PolicyStatus<Q> {
+        let each = |p: Option<P>| p.map(name);
+        match self {
+            PolicyStatus::RoundRobin { policy, iops, bytes, use_ano, last_path_index, pending_ios, pending_bytes } => {
+                PolicyStatus::RoundRobin {
+                    policy,
+                    iops: *iops,
+                    bytes: *bytes,
+                    use_ano: *use_ano,
+                    last_path_index: *last_path_index,
+                    pending_ios: *pending_ios,
+                    pending_bytes: *pending_bytes,
+                }
+            }
+            PolicyStatus::RoundRobinLatency {
+                eval_time_ms,
+                sampling_cycles,
+                current_cycle,
+                use_ano,
+                current,
+                pending_ios,
+                latency_us,
+            } => PolicyStatus::RoundRobinLatency {
+                eval_time_ms: *eval_time_ms,
+                sampling_cycles: *sampling_cycles,
+                current_cycle: *current_cycle,
+                use_ano: *use_ano,
+                current: each(*current),
+                pending_ios: *pending_ios,
+                latency_us: *latency_us,
+            },
+            PolicyStatus::Fixed { preferred, current } => {
+                PolicyStatus::Fixed { preferred: each(*preferred), current: each(*current) }
+            }
+            PolicyStatus::Mru { current } => PolicyStatus::Mru { current: each(*current) },
+            PolicyStatus::Hpp { scheme, settings, current } => PolicyStatus::Hpp {
+                scheme,
+                settings: *settings,
+                current: current.as_ref().map(|c| HppCurrent {
+                    path: name(c.path),
+                    pending_ios: c.pending_ios,
+                    latency_per_kib_ns: c.latency_per_kib_ns,
+                }),
+            },
+            PolicyStatus::GatedLeastLoad { gate_percent, tau_ms, paths } => PolicyStatus::GatedLeastLoad {
+                gate_percent: *gate_percent,
+                tau_ms: *tau_ms,
+                paths: paths
+                    .iter()
+                    .map(|p| GatedPath {
+                        path: name(p.path),
+                        group: p.group,
+                        estimate_ns: p.estimate_ns,
+                        relative: p.relative,
+                        outstanding: p.outstanding,
+                    })
+                    .collect(),
+            },
+            PolicyStatus::DmMultipath { queue_if_no_path, groups } => PolicyStatus::DmMultipath {
+                queue_if_no_path: *queue_if_no_path,
+                groups: groups
+                    .iter()
+                    .map(|g| DmGroupStatus {
+                        selector: g.selector.clone(),
+                        priority: g.priority,
+                        state: g.state,
+                        paths: g
+                            .paths
+                            .iter()
+                            .map(|p| DmPathStatus { path: name(p.path), failed: p.failed, info: p.info.clone() })
+                            .collect(),
+                    })
+                    .collect(),
+            },
+            PolicyStatus::Nvme { iopolicy, paths } => PolicyStatus::Nvme {
+                iopolicy,
+                paths: paths.iter().map(|p| NvmePath { path: name(p.path), live: p.live, ana: p.ana }).collect(),
+            },
+            PolicyStatus::Spdk { policy, selector, paths } => PolicyStatus::Spdk {
+                policy,
+                selector: *selector,
+                paths: paths
+                    .iter()
+                    .map(|p| SpdkPath { path: name(p.path), ana: p.ana, connected: p.connected, current: p.current })
+                    .collect(),
+            },
+            PolicyStatus::Mpio { policy, paths } => PolicyStatus::Mpio {
+                policy,
+                paths: paths
+                    .iter()
+                    .map(|p| MpioPath { path: name(p.path), state: p.state, weight: p.weight })
+                    .collect(),
+            },
+            PolicyStatus::PowerPath { policy, paths } => PolicyStatus::PowerPath {
+                policy,
+                paths: paths
+                    .iter()
+                    .map(|p| PowerPathPath {
+                        path: name(p.path),
+                        mode: p.mode,
+                        alive: p.alive,
+                        queued: p.queued,
+                        errors: p.errors,
+                    })
+                    .collect(),
+            },
         }
     }
 }

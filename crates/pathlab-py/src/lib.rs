@@ -65,6 +65,12 @@ impl ScenarioHandle {
         self.inner.explained.clone()
     }
 
+    /// The esxcli commands the scenario runs on its hosts, in order (`esxcli = [...]`).
+    #[getter]
+    fn esxcli(&self) -> Vec<String> {
+        self.inner.spec.esxcli.clone()
+    }
+
     /// Legal settings that are probably not what was meant, as (field, message).
     #[getter]
     fn warnings(&self) -> Vec<(String, String)> {
@@ -129,8 +135,15 @@ impl SimulationHandle {
         serde_json::to_string(&d).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
 
-    /// Drains the I/Os in flight, checks the accounting and returns the result as JSON.
-    fn finish(&self, py: Python<'_>) -> PyResult<String> {
+    /// Each device's resolved policy configuration, status, stack and array now, as JSON.
+    fn devices(&self) -> PyResult<String> {
+        let setups = self.with(|s| s.device_setups())?;
+        serde_json::to_string(&setups).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
+    /// Drains the I/Os in flight, checks the accounting and returns the result as JSON, with
+    /// each device's setup at the end (as `devices` gives it) beside it.
+    fn finish(&self, py: Python<'_>) -> PyResult<(String, String)> {
         let sim = self
             .inner
             .lock()
@@ -139,7 +152,8 @@ impl SimulationHandle {
             .ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
         let result = py.detach(|| sim.finish()).map_err(|e| run_error(&self.file, e))?;
         self.events.store(result.engine_events, std::sync::atomic::Ordering::Relaxed);
-        serde_json::to_string(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+        let json = |e: serde_json::Error| PyRuntimeError::new_err(e.to_string());
+        Ok((serde_json::to_string(&result).map_err(json)?, serde_json::to_string(&result.setups).map_err(json)?))
     }
 }
 

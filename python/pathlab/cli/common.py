@@ -21,11 +21,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 
-def format_option(*choices: str) -> Callable[[F], F]:
-    """`--format`: table for people (the default), and the machine formats the verb offers."""
-    return click.option("--format", "fmt", type=click.Choice(["table", *choices]), default="table", show_default=True)
-
-
 variant_option = click.option("--variant", help="Apply one of the file's named variants.")
 
 set_option = click.option(
@@ -154,6 +149,19 @@ def resolve(path: str) -> str:
     return str(shipped.path(path))
 
 
+def scenario_files(target: str) -> list[str]:
+    """The scenario files of a folder, or the one file (or shipped name) given."""
+    path = Path(resolve(target))
+    if path.is_dir():
+        files = sorted(str(p) for p in path.glob("*.toml"))
+        if not files:
+            raise ScenarioError(target, "", "no scenario files (*.toml) in this directory")
+        return files
+    if not path.exists():
+        raise ScenarioError(target, "", "no such file or directory")
+    return [target]
+
+
 def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: int | None = None) -> Scenario:
     scenario = Scenario.load(resolve(path), variant=variant, set=list(sets), seed=seed)
     for field, message in scenario.warnings:
@@ -162,7 +170,8 @@ def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: 
 
 
 def with_workload(path: str, workload: str | None, sets: Sequence[str]) -> tuple[str, ...]:
-    """The `--set` overrides with those of `--workload` first, so that --set can still adjust them."""
+    """The `--set` overrides with those of `--workload` first, so that --set can still adjust them.
+    The workload goes to the devices of the scenario `path` names (a file or a shipped name)."""
     from pathlab.workload_files import workload_overrides
 
-    return (*workload_overrides(workload, path), *sets) if workload else tuple(sets)
+    return (*workload_overrides(workload, resolve(path)), *sets) if workload else tuple(sets)

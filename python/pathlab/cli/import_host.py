@@ -4,27 +4,11 @@ listings and esxtop capture, every value commented with where it came from."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from pathlab.api import Scenario, warn
-
-if TYPE_CHECKING:
-    from pathlab.importer.esxi import Imported
 from pathlab.cli.common import handle_errors, writable_output
-
-
-def imported_scenario(files: tuple[str, ...]) -> tuple[Imported, Scenario]:
-    """The host the captures describe (its TOML text and what the captures show), checked by
-    loading it; warnings for every assumed value go to stderr."""
-    from pathlab.importer.esxi import import_files
-
-    result = import_files(list(files))
-    label = ", ".join(files)
-    for field, message in result.warnings:
-        warn(label, field, message)
-    return result, Scenario.from_text(result.text, "imported-host.toml")
+from pathlab.importer import imported_scenario
 
 
 @click.command("import")

@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
-from typing import Any
 
 import click
 
 from pathlab.api import ScenarioError, _read
 from pathlab.cli.common import handle_errors
-
-html_option = click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write a report of this run to an HTML file.")
-
-
-def provenance(file: str) -> dict[str, Any]:
-    return {"command": "pathlab " + " ".join(sys.argv[1:]), "scenario file": file}
-
-
-def write(path: str, text: str) -> None:
-    Path(path).write_text(text, encoding="utf-8")
-    click.echo(f"pathlab: report written to {path}", err=True)
+from pathlab.output.sink import write_html
 
 
 def from_file(result: str, scenario: str | None) -> str:
@@ -73,4 +60,4 @@ def from_file(result: str, scenario: str | None) -> str:
 @handle_errors
 def command(result: str, scenario: str | None, html: str) -> None:
     """Write RESULT (a run, compare, lineup or sweep result file) as one self-contained HTML page."""
-    write(html, from_file(result, scenario))
+    write_html(html, from_file(result, scenario))

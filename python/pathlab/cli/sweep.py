@@ -15,8 +15,8 @@ from rich.console import Console
 
 from pathlab.api import Scenario, ScenarioError, _read
 from pathlab.cli.common import handle_errors, set_option, with_workload, workload_option
-from pathlab.cli.report import write
-from pathlab.figures import HEADLINE
+from pathlab.output.sink import emit
+from pathlab.output.sweep import SweepOutput
 from pathlab.study.stats import aggregate
 from pathlab.study.sweep import (
     FIGURES,
@@ -129,9 +129,4 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     write_table(runs, Path(f"{stem}-runs"), meta)
     write_table(points_df, Path(f"{stem}-points"), meta)
     click.echo(f"pathlab sweep: {len(points)} runs; tables in {stem}-runs.* and {stem}-points.*", err=True)
-    shown = ["variant", *keys, "seeds"] + [f"{f.key}_{s}" for f in HEADLINE for s in ("mean", "ci95")]
-    click.echo(points_df[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
-    if html:
-        from pathlab.study.report import sweep_report
-
-        write(html, sweep_report(runs, meta))
+    emit(SweepOutput(runs, points_df, keys, meta), "table", html)

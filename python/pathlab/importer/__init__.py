@@ -1,2 +1,55 @@
-"""What a host prints, made into a scenario of it: the kinds of input pathlab reads, how each is
-recognised, its reader and what it contributes; one builder per host stack."""
+"""What a host prints, made into a scenario of it. `kinds.py` is the table of inputs (how each
+is recognised, its reader, what it contributes, which host stacks it describes); the inputs given
+decide the host's stack, and that stack's module builds the scenario: `esxi.py` (NMP and HPP),
+`linux.py` (dm-multipath), `nvme.py` (native NVMe multipath). `capture_findings.py` says what the
+captures themselves show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pathlab.api import Scenario, warn
+from pathlab.importer.kinds import kind_of
+
+if TYPE_CHECKING:
+    from pathlab.finding import Finding
+
+
+@dataclass
+class Imported:
+    text: str
+    warnings: list[tuple[str, str]]
+    #: What the captures themselves show (`capture_findings`).
+    findings: list[Finding] = field(default_factory=list)
+
+
+#: The inputs that decide the host's stack, first match first: a `nvme list-subsys` makes it a
+#: native NVMe host, a `multipath -ll` a dm-multipath one; anything else is read as an ESXi host.
+STACK_OF = (("nvme", "nvme"), ("multipath", "linux"))
+
+
+def import_files(files: list[str]) -> Imported:
+    """A scenario of the host the files describe, each file read by the reader of its kind; a
+    folder (a sosreport or vm-support tree) gives the captures it holds."""
+    from pathlib import Path
+
+    from pathlab.importer import esxi, linux, nvme
+    from pathlab.readers.bundle import files_in
+
+    files = [found for name in files for found in (files_in(name) if Path(name).is_dir() else [name])]
+    found = {name: kind_of(name) for name in files}
+    names = {k.name for k in found.values()}
+    stack = next((s for kind, s in STACK_OF if kind in names), "esxi")
+    builder: dict[str, Any] = {"esxi": esxi.import_host, "linux": linux.import_host, "nvme": nvme.import_host}
+    return builder[stack](found)
+
+
+def imported_scenario(files: tuple[str, ...]) -> tuple[Imported, Scenario]:
+    """The host the captures describe (its TOML text and what the captures show), checked by
+    loading it; warnings for every assumed value go to stderr."""
+    result = import_files(list(files))
+    label = ", ".join(files)
+    for field_name, message in result.warnings:
+        warn(label, field_name, message)
+    return result, Scenario.from_text(result.text, "imported-host.toml")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pathlab.advise.candidates import Finding
+from pathlab.finding import Finding
 
 if TYPE_CHECKING:
     import pandas as pd

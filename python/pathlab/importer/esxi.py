@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, warn
+from pathlab.importer import Imported
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from pathlab.importer.kinds import Kind
 
 #: A round robin limit at or above this many I/Os keeps a device on one path for long stretches.
 LARGE_RR_LIMIT = 100
@@ -37,6 +39,10 @@ DEFAULT_AQLEN = 4096
 DEFAULT_OUTSTANDING = 32
 
 
+#: Where each kind of ESXi input goes in `Captures`.
+SLOTS = {"esxtop": "esxtop", "devices": "devices", "hpp-devices": "devices", "paths": "paths"}
+
+
 @dataclass
 class Captures:
     """What was given, read; `files` names the file each came from (for the comments)."""
@@ -47,94 +53,7 @@ class Captures:
     files: dict[str, str] = field(default_factory=dict)
 
 
-def _kind(name: str) -> str:
-    """What a capture is, from its first 4 KiB."""
-    path = Path(name)
-    if not path.is_file():
-        raise ScenarioError(name, "", "no such file")
-    head = path.read_bytes()[:4096].decode("utf-8", errors="replace")
-    if head.lstrip('"').startswith("(PDH-CSV"):
-        return "esxtop"
-    if "Path Selection Policy Device Config" in head:
-        return "devices"
-    if "Path Selection Scheme" in head:
-        return "hpp-devices"
-    if "Runtime Name" in head:
-        return "paths"
-    if "NQN=" in head or '"Subsystems"' in head or "nvme-subsys" in head:
-        return "nvme"
-    if "hwhandler=" in head or "policy='" in head or re.search(r"\bdm-\d+\b.*,", head):
-        return "multipath"
-    if re.search(r"^\s*(defaults|devices|blacklist|multipaths|overrides)\s*\{", head, re.M):
-        return "multipath.conf"
-    if re.search(r"^\s*Device\b.*\br/s\b", head, re.M):
-        return "iostat"
-    if re.search(r"^\s*\d+\s+\d+\s+\S+(\s+\d+){10,}\s*$", head, re.M):
-        return "diskstats"
-    raise ScenarioError(name, "line 1", "not a capture pathlab imports: give `esxcli storage nmp device list`, "
-                                        "`esxcli storage nmp path list` or `core path list` and an `esxtop -b` capture "
-                                        "(ESXi), or `multipath -ll` and `/proc/diskstats` samples or `iostat -x` (Linux)")
-
-
-def import_files(files: list[str]) -> Imported:
-    """A scenario of the host the files describe: an ESXi host, or a Linux host when `multipath
-    -ll` is among them. A folder (a sosreport or vm-support tree) gives the captures it holds."""
-    from pathlab.readers.bundle import files_in
-
-    files = [found for name in files for found in (files_in(name) if Path(name).is_dir() else [name])]
-    kinds = {name: _kind(name) for name in files}
-    if "nvme" in kinds.values():
-        return _import_nvme(kinds)
-    if "multipath" not in kinds.values():
-        return build(read_captures(files))
-    from pathlab.importer.linux import LinuxCaptures
-    from pathlab.importer.linux import build as build_linux
-    from pathlab.readers import multipath_ll
-
-    found: dict[str, Any] = {}
-    names: dict[str, str] = {}
-    for name, kind in kinds.items():
-        if kind == "multipath":
-            found["multipath"], names["multipath"] = multipath_ll.read(name), name
-        elif kind in ("diskstats", "iostat"):
-            found["rates"], names["rates"] = _rates(name, kind), name
-        elif kind == "multipath.conf":
-            from pathlab.readers import multipath_conf
-
-            found["conf"], names["conf"] = multipath_conf.read(name), name
-        else:
-            raise ScenarioError(name, "", f"an ESXi capture ({kind}) given with `multipath -ll`: import one host at a time")
-    from pathlab.importer.capture_findings import multipath_findings
-
-    tables = found["multipath"]
-    text, warnings = build_linux(LinuxCaptures(tables["maps"], tables["paths"], found.get("conf"), found.get("rates"), names))
-    return Imported(text, warnings, multipath_findings(tables["paths"], names["multipath"]))
-
-
-def _rates(name: str, kind: str) -> pd.DataFrame:
-    from pathlab.importer.linux import rates_from_iostat
-    from pathlab.readers import diskstats, iostat
-
-    return diskstats.rates(diskstats.read(name)) if kind == "diskstats" else rates_from_iostat(iostat.read(name))
-
-
-def _import_nvme(kinds: dict[str, str]) -> Imported:
-    """A host on native NVMe multipath: `nvme list-subsys`, and the namespaces' I/O statistics."""
-    from pathlab.importer.nvme import build as build_nvme
-    from pathlab.readers import nvme_subsys
-
-    subsys = [n for n, k in kinds.items() if k == "nvme"]
-    stats = [n for n, k in kinds.items() if k in ("diskstats", "iostat")]
-    other = [n for n, k in kinds.items() if k not in ("nvme", "diskstats", "iostat")]
-    if other or len(subsys) > 1 or len(stats) > 1:
-        raise ScenarioError(", ".join(kinds), "", "give one `nvme list-subsys` and at most one diskstats or iostat capture "
-                                                  "of the same host")
-    rates = _rates(stats[0], kinds[stats[0]]) if stats else None
-    text, warnings = build_nvme(nvme_subsys.read(subsys[0]), subsys[0], rates, stats[0] if stats else "")
-    return Imported(text, warnings)
-
-
-def _hpp_devices(name: str) -> pd.DataFrame:
+def hpp_devices(name: str) -> pd.DataFrame:
     """`esxcli storage hpp device list` as the device table `build` takes (policy HPP, no SATP),
     with the paths it lists by runtime name in `attrs["paths"]` (for hosts with no path list)."""
 
@@ -162,24 +81,16 @@ def _runtime_paths(devices: pd.DataFrame, column: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def read_captures(files: list[str]) -> Captures:
-    """Each file read by the reader of its kind, told apart by content."""
-    from pathlab.readers import esxcli_devices, esxcli_paths, esxtop
-
+def import_host(found: dict[str, Kind]) -> Imported:
+    """An ESXi host from its listings and capture, each read by the reader of its kind."""
     out = Captures()
-    for name in files:
-        path = Path(name)
-        kind = _kind(name)
-        if kind == "esxtop":
-            out.esxtop, out.files["esxtop"] = esxtop.read(path), name
-        elif kind == "devices":
-            out.devices, out.files["devices"] = esxcli_devices.read(path), name
-        elif kind == "paths":
-            out.paths, out.files["paths"] = esxcli_paths.read(path), name
-        elif kind == "hpp-devices":
-            out.devices, out.files["devices"] = _hpp_devices(name), name
-        else:
-            raise ScenarioError(name, "", f"a Linux capture ({kind}) given without `multipath -ll`")
+    for name, kind in found.items():
+        if "esxi" not in kind.stacks:
+            raise ScenarioError(name, "", f"a Linux capture ({kind.name}) given without `multipath -ll`")
+        slot = SLOTS[kind.name]
+        setattr(out, slot, kind.read(name))
+        out.files[slot] = name
+    files = list(found)
     if out.devices is None:
         raise ScenarioError(", ".join(files), "", "`esxcli storage nmp device list` (or `hpp device list`) is needed: it "
                                                   "names the devices and the policy in force")
@@ -194,7 +105,7 @@ def read_captures(files: list[str]) -> Captures:
     if out.paths is None or out.paths.empty:
         raise ScenarioError(", ".join(files), "", "`esxcli storage nmp path list` (or `core path list`) is needed: it "
                                                   "names the paths")
-    return out
+    return build(out)
 
 
 @dataclass
@@ -203,14 +114,6 @@ class Port:
     name: str
     target: str
     tpg: int | None = None
-
-
-@dataclass
-class Imported:
-    text: str
-    warnings: list[tuple[str, str]]
-    #: What the captures themselves show (`capture_findings`).
-    findings: list[Any] = field(default_factory=list)
 
 
 def _value(v: Any) -> Any:
@@ -359,6 +262,7 @@ def build(c: Captures) -> Imported:
         service = to_toml({"fixed": f"{us:.1f}us", "distribution": "exponential"})
         lines += ["", "[[arrays]]", f'name = "{array}"',
                   f'vendor = "{array}"  # {dev_file}: Device Display Name',
+                  'model = ""  # not in the listings (esxcli storage core device list shows it)',
                   f"tpgs = {to_toml(bool(tpgs))}  # {path_file}: "
                   + ("TPG_id in Storage Array Type Path Config" if tpgs else "no TPG in the path configs"),
                   f"symmetric = {to_toml(symmetric or not tpgs)}  # {path_file}: "

@@ -10,12 +10,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
+from pathlab.importer import Imported
 from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, map_topology
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from pathlab.importer.kinds import Kind
 
 DEFAULT_ONE_WAY = "5us"  # a fabric within one room
 DEFAULT_PORT_SERVICE_US = 20.0  # an array front-end port of the 2010s: about 50,000 I/O/s
@@ -233,8 +236,9 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         mine = [p for p in paths if p.map == m.name]
         if not mine:
             continue
-        selector = SELECTORS.get(str(mine[0].selector).split(" ")[0], "service-time")
-        policy: dict[str, Any] = {"name": "dm-multipath", "selector": selector,
+        # A selector the listing does not name is left to the claim (the hwtable or defaults).
+        selector = SELECTORS.get(str(mine[0].selector).split(" ")[0])
+        policy: dict[str, Any] = {"name": "dm-multipath", **({"selector": selector} if selector else {}),
                                   "path_grouping_policy": topology[m.name].grouping}
         # Queueing the capture shows is the hwtable's number of retries where the table sets one
         # (the claim gives it; -ll cannot tell N retries from queue).
@@ -279,3 +283,23 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
                   f'block_size = "{size_text(size)}"  # {rfile}: {dm}\'s KiB per I/O',
                   f"read_pct = {100 * reads / cmds:.1f}  # {rfile}: {dm}'s reads over reads and writes"]
     return "\n".join(lines) + "\n", warnings
+
+
+#: Where each kind of Linux input goes.
+SLOTS = {"multipath": "multipath", "multipath.conf": "conf", "iostat": "rates", "diskstats": "rates"}
+
+
+def import_host(found: dict[str, Kind]) -> Imported:
+    """A dm-multipath host from `multipath -ll`, with multipath.conf and the devices' rates."""
+    from pathlab.importer.capture_findings import multipath_findings
+
+    tables: dict[str, Any] = {}
+    names: dict[str, str] = {}
+    for name, kind in found.items():
+        if "linux" not in kind.stacks:
+            raise ScenarioError(name, "", f"an ESXi capture ({kind.name}) given with `multipath -ll`: import one host at a time")
+        slot = SLOTS[kind.name]
+        tables[slot], names[slot] = kind.read(name), name
+    listing = tables["multipath"]
+    text, warnings = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"), tables.get("rates"), names))
+    return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"]))

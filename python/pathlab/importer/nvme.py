@@ -9,17 +9,19 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, policy_choices
+from pathlab.importer import Imported
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from pathlab.importer.kinds import Kind
+
 DEFAULT_ONE_WAY = "10us"  # NVMe over TCP or FC within one room: a switch hop and the NIC/HBA
 DEFAULT_PORT_SERVICE_US = 10.0  # an NVMe-oF target port: about 100,000 I/O/s
 DEFAULT_OUTSTANDING = 32
-IOPOLICIES = {"numa", "round-robin", "queue-depth"}
 #: ANA states in which a path takes no I/O (the kernel's `nvme_path_is_disabled`, `nvme_state_is_live`).
 UNUSABLE_ANA = ("inaccessible", "persistent-loss", "change")
 
@@ -113,12 +115,15 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
     for i, s in enumerate(subsystems):
         own = [r for r in rows if text(r.subsystem) == s]
-        policy = text(own[0].iopolicy) if text(own[0].iopolicy) in IOPOLICIES else "numa"
-        if text(own[0].iopolicy) not in IOPOLICIES:
-            warnings.append((f"devices.{s}.policy", "the iopolicy is not in the capture: numa (the kernel's default) assumed"))
+        iopolicy = text(own[0].iopolicy)
+        if iopolicy in policy_choices("nvme", "iopolicy"):
+            policy = f'policy = {{ name = "nvme", iopolicy = "{iopolicy}" }}  # {file}: iopolicy'
+        else:  # the host's default: the vendor's udev rule where one matches, else the kernel's
+            policy = f'policy = {{ name = "nvme" }}  # {file} does not show the iopolicy: the host\'s default'
+            warnings.append((f"devices.{s}.policy", "the iopolicy is not in the capture: the host's default assumed "
+                                                    "(a vendor's udev rule, else the kernel's numa)"))
         lines += ["", "[[devices]]", f'name = "{text(own[0].nqn) or s}"  # {file}: {s}', f'array = "{vendor_of[s]}"',
-                  f"lun = {i + 1}",
-                  f'policy = {{ name = "nvme", iopolicy = "{policy}" }}  # {file}: iopolicy']
+                  f"lun = {i + 1}", policy]
         if ana:
             owner = next((side[(vendor_of[s], target_of[r.controller])] for r in own if text(r.ana_state) == "optimized"), "A")
             lines.append(f'owner = "{owner}"  # {file}: the controller its optimized paths lead to')
@@ -165,3 +170,16 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
     return out + [f"outstanding = {max(1, round(queue))}  # {rates_file}: {head}'s average queue",
                   f'block_size = "{size_text(size)}"  # {rates_file}: {head}\'s KiB per I/O',
                   f"read_pct = {100 * reads / cmds if cmds else 70:.1f}  # {rates_file}: {head}'s reads over reads and writes"]
+
+
+def import_host(found: dict[str, Kind]) -> Imported:
+    """A host on native NVMe multipath: `nvme list-subsys`, and the namespaces' I/O statistics."""
+    subsys = [n for n, k in found.items() if k.name == "nvme"]
+    stats = [n for n, k in found.items() if k.name != "nvme" and "nvme" in k.stacks]
+    other = [n for n, k in found.items() if "nvme" not in k.stacks]
+    if other or len(subsys) > 1 or len(stats) > 1:
+        raise ScenarioError(", ".join(found), "", "give one `nvme list-subsys` and at most one diskstats or iostat capture "
+                                                  "of the same host")
+    rates = found[stats[0]].read(stats[0]) if stats else None
+    text, warnings = build(found[subsys[0]].read(subsys[0]), subsys[0], rates, stats[0] if stats else "")
+    return Imported(text, warnings)

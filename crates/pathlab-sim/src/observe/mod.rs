@@ -3,6 +3,7 @@
 //! (vdbench's summary line, esxtop's per-object columns). Memory is fixed per object.
 
 pub mod describe;
+pub mod devices;
 pub mod result;
 pub mod window;
 

@@ -323,4 +323,8 @@ pub struct RunResult {
     /// fault that changes nothing still adds its events), so not serialized.
     #[serde(skip)]
     pub engine_events: u64,
+    /// Each device's setup at the end of the run, as typed data (`devices::setups`); its
+    /// status is in `devices` as the stack prints it, so not serialized again.
+    #[serde(skip)]
+    pub setups: Vec<super::devices::DeviceSetup>,
 }

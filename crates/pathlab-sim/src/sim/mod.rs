@@ -347,6 +347,11 @@ impl Simulation {
         crate::observe::describe::describe(&self.model, self.events.now())
     }
 
+    /// Each device's resolved policy, status, stack and array now.
+    pub fn device_setups(&self) -> Vec<crate::observe::devices::DeviceSetup> {
+        crate::observe::devices::setups(&self.model)
+    }
+
     /// End of the measurement window: no I/O is issued after it.
     pub fn measure_end(&self) -> TimeNs {
         self.plan.warmup_ns + self.plan.duration_ns

@@ -2,12 +2,12 @@
 
 use super::{RunError, Simulation};
 use crate::engine::TimeNs;
-use crate::observe::describe;
 use crate::observe::result::{
     Accounting, AdapterResult, DeviceResult, PathResult, RaidGroupResult, ReplicationResult, RunResult, StationResult,
     Summary, WriteCacheResult,
 };
 use crate::observe::window::Window;
+use crate::observe::{describe, devices};
 use hdrhistogram::Histogram;
 use pathlab_policy::PathId;
 
@@ -193,6 +193,7 @@ impl Simulation {
                 peak_in_flight: self.ios.capacity_used() as u64,
             },
             engine_events: self.events.taken(),
+            setups: devices::setups(m),
         }
     }
 }

@@ -1,0 +1,98 @@
+"""Findings read off the run of the setting in force, each with the counters that show it, as an
+admin would read them in esxtop; and the devices set apart from their array vendor's practice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pathlab.advise.practice import practice
+from pathlab.api import Result
+from pathlab.devices import Device
+from pathlab.finding import Finding
+
+#: ALUA state changes of one device within a run above which its paths are thrashing.
+THRASHING_CHANGES = 3
+
+
+def round_robin_limit(device: Device) -> int | None:
+    """The round robin I/O limit in force: VMW_PSP_RR switching by I/O count (`policy=rr` or
+    `iops`), not by bytes or latency."""
+    status = device.status
+    if status.kind == "round_robin" and status["policy"] in ("rr", "iops"):
+        return int(status["iops"])
+    return None
+
+
+def findings(run: Result) -> list[Finding]:
+    """What the run of the setting in force shows, each with its counters."""
+    data = run.data
+    setups = {d.name: d for d in run.setups}
+    found: list[Finding] = []
+    ports = data["ports"]
+    mean_busy = sum(p["util_pct"] for p in ports) / len(ports) if ports else 0.0
+    for d in data["devices"]:
+        limit = round_robin_limit(setups[d["name"]])
+        full = d["dqlen"] is not None and d["actv"] >= 0.9 * d["dqlen"]
+        if limit is not None and limit >= 100 and full and mean_busy < 60:
+            found.append(Finding(
+                f"{d['name']}: round robin at iops={limit} keeps the device's whole queue on one path at a time",
+                f"ACTV {d['actv']:.0f} of DQLEN {d['dqlen']}, QUED {d['qued']:.0f}, KAVG {d['kavg_ms']:.2f} ms, "
+                f"while the array ports are {mean_busy:.0f}% busy on average: the queue waits although the ports "
+                f"have room, because {limit} I/Os in a row go down the same path",
+            ))
+        elif d["qued"] > 1 and d["kavg_ms"] > 0.5 * max(d["davg_ms"], 1e-9):
+            # A Linux NVMe head has no device queue: its requests wait for the controllers' tags.
+            full_queue, bound = ("the device queue is full", f"DQLEN {d['dqlen']}") if d["dqlen"] is not None \
+                else ("every blk-mq tag of its controllers is in use", "no device queue: nvme connect --queue-size")
+            found.append(Finding(
+                f"{d['name']}: {full_queue}",
+                f"QUED {d['qued']:.1f}, KAVG {d['kavg_ms']:.2f} ms against DAVG {d['davg_ms']:.2f} ms ({bound})",
+            ))
+        paths = [p for p in data["paths"] if p["device"] == d["name"] and p["cmds_s"] > 0]
+        if not paths:
+            continue
+        best = min(p["davg_ms"] for p in paths)
+        slow = [p for p in paths if p["davg_ms"] > 2 * best and p["davg_ms"] - best > 0.2]
+        if slow:
+            share = sum(p["cmds_s"] for p in slow) / sum(p["cmds_s"] for p in paths)
+            kinds = "non-optimized or remote" if any(p["alua"] != "AO" for p in slow) else "slow"
+            worst = max(slow, key=lambda p: p["davg_ms"])
+            found.append(Finding(
+                f"{d['name']}: {len(slow)} {kinds} paths carry {share:.0%} of its I/O at higher latency",
+                f"DAVG {best:.2f} ms on the best path against {worst['davg_ms']:.2f} ms on {worst['name']} "
+                f"({worst['alua']}, {worst['target']})",
+            ))
+        erring = [p for p in paths if p["errors"] > 0]
+        for p in erring:
+            found.append(Finding(f"{p['name']}: the path returns errors",
+                                 f"{p['errors']} errors, {p['retries']} retries during the measurement"))
+    found += _alua_thrashing(data)
+    return found
+
+
+def _alua_thrashing(data: dict[str, Any]) -> list[Finding]:
+    """Devices whose paths changed ALUA state again and again during the run (the run's event
+    log): each change moves I/O between controllers and costs the array a transition."""
+    changes: dict[str, list[float]] = {}
+    for e in data.get("events", []):
+        if e["event"] == "alua":
+            changes.setdefault(e["device"], []).append(e["t_s"])
+    return [Finding(f"{device}: its paths' ALUA states thrash",
+                    f"{len(times)} ALUA state changes between {min(times):.1f} s and {max(times):.1f} s")
+            for device, times in sorted(changes.items()) if len(times) >= THRASHING_CHANGES]
+
+
+def practice_findings(run: Result) -> list[Finding]:
+    """Devices whose round robin setting differs from their array vendor's published practice."""
+    shown = {d["name"]: d for d in run.data["devices"]}
+    found = []
+    for device in run.setups:
+        limit = round_robin_limit(device)
+        if practice(device) == "round robin, iops=1" and limit not in (None, 1):
+            d = shown[device.name]
+            found.append(Finding(
+                f"{device.name}: round robin at iops={limit}, where {device.array.vendor} {device.array.model}'s "
+                "practice is iops=1",
+                f"{d['policy']} {d['device_config']}",
+            ))
+    return found

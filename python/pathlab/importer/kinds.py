@@ -1,0 +1,132 @@
+"""The kinds of input `pathlab import` and `advise` read, in the order they are tried: how each is
+recognised in the file's first 4 KiB, the reader that reads it, what it contributes to the host's
+scenario, and the host stacks whose scenario it can describe."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pathlab.api import ScenarioError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: How much of a file is looked at to tell its kind.
+HEAD_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    #: The command whose output it is.
+    command: str
+    #: Whether a file's first `HEAD_BYTES` (as text) are this kind.
+    recognise: Callable[[str], bool]
+    #: The file read into tables.
+    read: Callable[[str], Any]
+    #: What it gives the host's scenario.
+    contributes: str
+    #: The host stacks it describes: esxi, linux (dm-multipath), nvme (native NVMe multipath).
+    stacks: tuple[str, ...]
+
+
+def _esxtop(name: str) -> dict[str, pd.DataFrame]:
+    from pathlab.readers import esxtop
+
+    return esxtop.read(Path(name))
+
+
+def _nmp_devices(name: str) -> pd.DataFrame:
+    from pathlab.readers import esxcli_devices
+
+    return esxcli_devices.read(Path(name))
+
+
+def _hpp_devices(name: str) -> pd.DataFrame:
+    from pathlab.importer.esxi import hpp_devices
+
+    return hpp_devices(name)
+
+
+def _paths(name: str) -> pd.DataFrame:
+    from pathlab.readers import esxcli_paths
+
+    return esxcli_paths.read(Path(name))
+
+
+def _nvme(name: str) -> pd.DataFrame:
+    from pathlab.readers import nvme_subsys
+
+    return nvme_subsys.read(name)
+
+
+def _multipath(name: str) -> dict[str, pd.DataFrame]:
+    from pathlab.readers import multipath_ll
+
+    return multipath_ll.read(name)
+
+
+def _multipath_conf(name: str) -> dict[str, pd.DataFrame]:
+    from pathlab.readers import multipath_conf
+
+    return multipath_conf.read(name)
+
+
+def _iostat_rates(name: str) -> pd.DataFrame:
+    from pathlab.importer.linux import rates_from_iostat
+    from pathlab.readers import iostat
+
+    return rates_from_iostat(iostat.read(name))
+
+
+def _diskstats_rates(name: str) -> pd.DataFrame:
+    from pathlab.readers import diskstats
+
+    return diskstats.rates(diskstats.read(name))
+
+
+WORKLOAD = "the workload: each device's I/O rate, size and queue"
+
+KINDS: tuple[Kind, ...] = (
+    Kind("esxtop", "esxtop -b", lambda head: head.lstrip('"').startswith("(PDH-CSV"), _esxtop,
+         "device queue depths, the workload (ACTV + QUED per device) and, where one path works alone under a deep "
+         "queue, the array ports' capacity", ("esxi",)),
+    Kind("devices", "esxcli storage nmp device list", lambda head: "Path Selection Policy Device Config" in head,
+         _nmp_devices, "the devices, the SATP that claimed each and the policy in force", ("esxi",)),
+    Kind("hpp-devices", "esxcli storage hpp device list", lambda head: "Path Selection Scheme" in head, _hpp_devices,
+         "the devices under HPP with their scheme, and their paths when no path list is given", ("esxi",)),
+    Kind("paths", "esxcli storage nmp path list, core path list or esxcfg-mpath -l", lambda head: "Runtime Name" in head,
+         _paths, "the paths: adapter, target port and ALUA target port group of each", ("esxi",)),
+    Kind("nvme", "nvme list-subsys or show-topology",
+         lambda head: "NQN=" in head or '"Subsystems"' in head or "nvme-subsys" in head, _nvme,
+         "the subsystems, their controllers (the paths), transport addresses, ANA states and iopolicy", ("nvme",)),
+    Kind("multipath", "multipath -ll",
+         lambda head: "hwhandler=" in head or "policy='" in head or re.search(r"\bdm-\d+\b.*,", head) is not None,
+         _multipath, "the maps, their path groups with selector and priority, and each path's states", ("linux",)),
+    Kind("multipath.conf", "/etc/multipath.conf",
+         lambda head: re.search(r"^\s*(defaults|devices|blacklist|multipaths|overrides)\s*\{", head, re.M) is not None,
+         _multipath_conf, "the settings multipath -ll does not show (failback, no_path_retry)", ("linux",)),
+    Kind("iostat", "iostat -x", lambda head: re.search(r"^\s*Device\b.*\br/s\b", head, re.M) is not None,
+         _iostat_rates, WORKLOAD, ("linux", "nvme")),
+    Kind("diskstats", "/proc/diskstats samples",
+         lambda head: re.search(r"^\s*\d+\s+\d+\s+\S+(\s+\d+){10,}\s*$", head, re.M) is not None,
+         _diskstats_rates, WORKLOAD, ("linux", "nvme")),
+)
+
+
+def kind_of(name: str) -> Kind:
+    """What a capture is, from its first 4 KiB."""
+    path = Path(name)
+    if not path.is_file():
+        raise ScenarioError(name, "", "no such file")
+    head = path.read_bytes()[:HEAD_BYTES].decode("utf-8", errors="replace")
+    for kind in KINDS:
+        if kind.recognise(head):
+            return kind
+    raise ScenarioError(name, "line 1", "not a capture pathlab imports: give `esxcli storage nmp device list`, "
+                                        "`esxcli storage nmp path list` or `core path list` and an `esxtop -b` capture "
+                                        "(ESXi), or `multipath -ll` and `/proc/diskstats` samples or `iostat -x` (Linux)")

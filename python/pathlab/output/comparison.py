@@ -1,0 +1,146 @@
+"""Settings side by side, as `pathlab compare` prints them: a scenario's variants on the same
+I/Os, the standard lineup of every stack's policies, and either of them replicated over seeds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pathlab import figures
+from pathlab.output.run import summary_row
+from pathlab.output.sink import Output
+from pathlab.study.lineup import OURS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The figures `compare` shows side by side.
+SIDE_BY_SIDE = figures.pick("iops", "mbps", "resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms", "resp_stddev_ms",
+                            "queue_depth", "p50_ms", "p99_ms", "p999_ms", "errors", "failed")
+#: The figures of a lineup table.
+LINEUP_COLUMNS = figures.pick("iops", "resp_ms", "p99_ms", "resp_max_ms", "errors", "failed")
+
+
+@dataclass
+class Variants(Output):
+    """Every variant of one scenario, one run each on the same I/Os."""
+
+    scenario: str
+    #: (name, description) of each variant, in file order.
+    variants: list[tuple[str, str]]
+    #: Each variant's JSON result.
+    runs: list[dict[str, Any]]
+    scenario_text: str
+
+    def table(self) -> str:
+        names = [name for name, _ in self.variants]
+        head = f"pathlab compare: {self.scenario}, seed {self.runs[0]['seed']}, every variant on the same I/Os\n"
+        notes = [f"{name}: {desc}" for name, desc in self.variants]
+        return "\n".join([head, side_by_side(names, [r["summary"] for r in self.runs]), "", *notes])
+
+    def document(self) -> Any:
+        rows = [{"variant": name, "description": desc, "summary": r["summary"]}
+                for (name, desc), r in zip(self.variants, self.runs)]
+        return {"scenario": self.scenario, "seed": self.runs[0]["seed"], "variants": rows}
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [summary_row(r) for r in self.runs]
+
+    def html(self, provenance: dict[str, Any]) -> str:
+        from pathlab.study.report import compare_report
+
+        return compare_report(f"pathlab compare: {self.scenario}", [n for n, _ in self.variants], self.runs,
+                              self.scenario_text, provenance)
+
+
+@dataclass
+class Lineup:
+    """The lineup on one scenario: its label, the policies' labels and each run's JSON result."""
+
+    scenario: str
+    labels: list[str]
+    runs: list[dict[str, Any]]
+
+
+@dataclass
+class Lineups(Output):
+    """The standard lineup on one scenario or on each of a folder's."""
+
+    lineups: list[Lineup]
+    #: The scenario file's text, for the report (one scenario).
+    scenario_text: str | None = None
+
+    def table(self) -> str:
+        return "\n\n".join(lineup_table(one.scenario, one.labels, [r["summary"] for r in one.runs]) for one in self.lineups)
+
+    def document(self) -> Any:
+        return [{"scenario": one.scenario, "policies": [{"policy": p, "summary": r["summary"]}
+                                                        for p, r in zip(one.labels, one.runs)]} for one in self.lineups]
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [{"scenario": one.scenario, "policy": p, **r["summary"]} for one in self.lineups
+                for p, r in zip(one.labels, one.runs)]
+
+    def html(self, provenance: dict[str, Any]) -> str:
+        from pathlab.study.report import compare_report
+
+        one = self.lineups[0]
+        return compare_report(f"pathlab lineup: {one.scenario}", one.labels, one.runs, self.scenario_text, provenance)
+
+
+@dataclass
+class Replicated(Output):
+    """Settings (variants or lineup policies) of one scenario file over several seeds: one row per
+    (setting, seed)."""
+
+    file: str
+    runs: pd.DataFrame
+    #: The setting the others are tested against (ours in a lineup), or the best of each figure.
+    reference: str | None
+    scenario_text: str
+
+    def table(self) -> str:
+        from pathlab.study.replicate import table
+
+        return f"{self.file}\n{table(self.runs, self.reference)}\n"
+
+    def document(self) -> pd.DataFrame:
+        return self.runs.assign(scenario=self.file)
+
+    def rows(self) -> pd.DataFrame:
+        return self.runs.assign(scenario=self.file)
+
+    def html(self, provenance: dict[str, Any]) -> str:
+        from pathlab.study.report import replicated_report
+
+        return replicated_report(f"pathlab compare: {self.file}", self.runs, self.scenario_text, provenance)
+
+
+def side_by_side(names: list[str], summaries: list[dict]) -> str:
+    width = max(12, *(len(n) + 2 for n in names))
+    lines = ["".ljust(14) + "".join(n.rjust(width) for n in names)]
+    for f in SIDE_BY_SIDE:
+        lines.append(f.heading.ljust(14) + "".join(f.show(s[f.key]).rjust(width) for s in summaries))
+    return "\n".join(lines)
+
+
+def lineup_table(name: str, labels: list[str], summaries: list[dict]) -> str:
+    """One line per policy; * marks the best of a column, and ours is compared with the best of
+    the others."""
+    best = {f.key: f.better(s[f.key] for s in summaries) for f in LINEUP_COLUMNS if f.better}
+    width = max(len(x) for x in labels) + 2
+    lines = [f"{name}", "".ljust(width) + "".join(f.heading.rjust(13) for f in LINEUP_COLUMNS)]
+    for label, s in zip(labels, summaries):
+        cells = [(f.show(s[f.key]) + ("*" if s[f.key] == best.get(f.key) else " ")).rjust(13) for f in LINEUP_COLUMNS]
+        lines.append(label.ljust(width) + "".join(cells))
+    if OURS in labels:
+        ours = summaries[labels.index(OURS)]
+        others = [s for label, s in zip(labels, summaries) if label != OURS]
+        top_rate = max(s["iops"] for s in others)
+        top_resp = min(s["resp_ms"] for s in others)
+        top_p99 = min(s["p99_ms"] for s in others)
+        lines.append(
+            f"{OURS} against the best other: I/O rate {100 * (ours['iops'] / top_rate - 1):+.1f}%, "
+            f"resp {100 * (ours['resp_ms'] / top_resp - 1):+.1f}%, p99 {100 * (ours['p99_ms'] / top_p99 - 1):+.1f}%"
+        )
+    return "\n".join(lines)
