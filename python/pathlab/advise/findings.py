@@ -3,6 +3,7 @@ admin would read them in esxtop; and the devices set apart from their array vend
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pathlab.advise.practice import practice
@@ -82,17 +83,22 @@ def _alua_thrashing(data: dict[str, Any]) -> list[Finding]:
             for device, times in sorted(changes.items()) if len(times) >= THRASHING_CHANGES]
 
 
-def practice_findings(run: Result) -> list[Finding]:
-    """Devices whose round robin setting differs from their array vendor's published practice."""
-    shown = {d["name"]: d for d in run.data["devices"]}
+def practice_findings(devices: list[Device], shown: Mapping[str, str] | None = None) -> list[Finding]:
+    """Devices whose round robin setting differs from their array vendor's published practice;
+    `shown` gives each device's configuration as the host prints it, for the evidence."""
     found = []
-    for device in run.setups:
+    for device in devices:
         limit = round_robin_limit(device)
         if practice(device) == "round robin, iops=1" and limit not in (None, 1):
-            d = shown[device.name]
+            evidence = shown[device.name] if shown else f"{device.policy.name} iops={limit}"
             found.append(Finding(
                 f"{device.name}: round robin at iops={limit}, where {device.array.vendor} {device.array.model}'s "
                 "practice is iops=1",
-                f"{d['policy']} {d['device_config']}",
+                evidence,
             ))
     return found
+
+
+def printed_configs(run: Result) -> dict[str, str]:
+    """Each device's policy and configuration as esxcli prints them, from a run."""
+    return {d["name"]: f"{d['policy']} {d['device_config']}" for d in run.data["devices"]}
