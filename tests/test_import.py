@@ -209,3 +209,25 @@ def test_an_esxi_device_list_alone_imports_its_working_paths_and_says_so(tmp_pat
     runtime = {f"{f['adapters'][0]}:T{t}" for f in scenario["fabric"] for t in f["targets"]}
     assert {"vmhba3:T10", "vmhba3:T1"} <= runtime  # its Working Paths: vmhba3:C0:T10:L2, vmhba3:C0:T1:L2
     assert any("the devices' Working Paths" in str(w.message) for w in seen)
+
+
+def test_a_device_idle_in_the_capture_stays_idle(tmp_path: Path) -> None:
+    """C1's host with a second LUN nobody uses: esxtop shows it at 0 commands a second, and the
+    imported host leaves it without a workload instead of giving it an assumed one."""
+    text = (SCENARIOS / "c1-vmax-1lun.toml").read_text()
+    second = '[[devices]]\nname = "naa.60000970000197900123533030303032"\narray = "vmax250f"\nlun = 2\nqueue_depth = 64\n\n'
+    host = tmp_path / "two-luns.toml"
+    host.write_text(text.replace("[[devices]]\n", second + "[[devices]]\n", 1))
+    files = []
+    for what in ("devices", "paths"):
+        shown = pathlab("show", what, str(host))
+        assert shown.returncode == 0, shown.stderr
+        (tmp_path / f"{what}.txt").write_text(shown.stdout)
+        files.append(str(tmp_path / f"{what}.txt"))
+    ran = pathlab("run", str(host), *SHORT, "--esxtop-csv", str(tmp_path / "esxtop.csv"))
+    assert ran.returncode == 0, ran.stderr
+    done = pathlab("import", *files, str(tmp_path / "esxtop.csv"))
+    assert done.returncode == 0, done.stderr
+    workloads = tomllib.loads(done.stdout)["workloads"]
+    assert [w["devices"] for w in workloads] == [["naa.60000970000197900123533030303031"]]
+    assert "naa.60000970000197900123533030303032: idle in" in done.stdout

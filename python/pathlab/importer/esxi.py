@@ -404,6 +404,9 @@ def _workload(devices: list[Any], dev_rows: pd.DataFrame | None, esx_file: str, 
     out = []
     for d in devices:
         cmds = _mean(dev_rows, d.device, "Commands/sec") if dev_rows is not None else None
+        if cmds == 0:  # captured, and idle: it stays idle in the scenario
+            out += ["", f"# {d.device}: idle in {esx_file} (0 Commands/sec): no workload"]
+            continue
         out += ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", d.device)[-12:]}"', f'devices = ["{d.device}"]']
         if not cmds or d.device not in outstanding:
             out += [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no esxtop capture of this device",

@@ -268,7 +268,11 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
 
     for m in maps:
         dm = str(m.dm)
-        cmds = sum(v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v) or None
+        measured = [v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v is not None]
+        if measured and not any(measured):  # captured, and idle: it stays idle in the scenario
+            lines += ["", f"# {m.name} ({dm}): idle in {rfile} (no reads or writes): no workload"]
+            continue
+        cmds = sum(measured) or None
         lines += ["", "[[workloads]]", f'name = "{m.name}"', f'devices = ["{m.wwid}"]']
         queue = _mean(c.rates, dm, "queue_length")
         if not cmds or queue is None:

@@ -165,11 +165,13 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
     reads, writes = float(mine["reads_per_s"].mean()), float(mine["writes_per_s"].mean())
     kib = float(mine["read_kib_per_s"].mean() + mine["write_kib_per_s"].mean())
     cmds = reads + writes
+    if cmds == 0:  # captured, and idle: it stays idle in the scenario
+        return ["", f"# {subsystem} ({head}): idle in {rates_file} (no reads or writes): no workload"]
     size = io_size(kib * 1024, cmds)
     queue = float(mine["queue_length"].mean())
     return out + [f"outstanding = {max(1, round(queue))}  # {rates_file}: {head}'s average queue",
                   f'block_size = "{size_text(size)}"  # {rates_file}: {head}\'s KiB per I/O',
-                  f"read_pct = {100 * reads / cmds if cmds else 70:.1f}  # {rates_file}: {head}'s reads over reads and writes"]
+                  f"read_pct = {100 * reads / cmds:.1f}  # {rates_file}: {head}'s reads over reads and writes"]
 
 
 def import_host(found: dict[str, Kind]) -> Imported:
