@@ -114,6 +114,9 @@ def _header(line: str) -> dict[str, Any] | None:
 
 
 def _clean(line: str) -> str:
+    """The line without a `multipathd> ` prompt or the indentation a page added (a markdown list
+    indents a whole listing); the tree characters, not the indentation, tell groups and paths."""
+    line = line.lstrip(" \t")
     return line[len("multipathd> "):] if line.startswith("multipathd> ") else line
 
 

@@ -110,11 +110,15 @@ _LOG_PREFIXES = (
 #: `_optimized_`): the words are the output's.
 _BOLD = re.compile(r"(?<!\S)\*{1,2}([^\s*](?:[^*\n]*?[^\s*])?)\*{1,2}(?!\S)")
 _ITALIC = re.compile(r"(?<!\S)_([A-Za-z][\w-]*[A-Za-z])_(?!\S)")
+#: A page's code fence or block delimiter around a listing (markdown ``` or ~~~, asciidoc ---- or
+#: ====): never part of the output.
+_FENCE = re.compile(r"^\s*(?:```+\s*[\w+-]*|~~~+\s*[\w+-]*|-{4,}|={4,})\s*$")
 
 
 def unwrapped(name: str, lines: list[Line]) -> list[Line]:
     """The lines with what a page or a logger wrapped around the output taken off: a log prefix
-    that most lines carry (said on stderr), bold and italic markers around words, lone `**` lines."""
+    that most lines carry (said on stderr), bold and italic markers around words, lone `**` lines,
+    code fences."""
     shown = [line for line in lines if line.text.strip()]
     for prefix, drop_others in _LOG_PREFIXES:
         carrying = [line for line in shown if prefix.match(line.text)]
@@ -126,8 +130,8 @@ def unwrapped(name: str, lines: list[Line]) -> list[Line]:
             lines = [Line(line.number, prefix.sub("", line.text, count=1)) if prefix.match(line.text)
                      else Line(line.number, "" if drop_others else line.text) for line in lines]
             break
-    return [Line(line.number, "" if line.text.strip() == "**" else _ITALIC.sub(r"\1", _BOLD.sub(r"\1", line.text)))
-            for line in lines]
+    return [Line(line.number, "" if line.text.strip() == "**" or _FENCE.match(line.text)
+                 else _ITALIC.sub(r"\1", _BOLD.sub(r"\1", line.text))) for line in lines]
 
 
 def sections(lines: Iterable[Line]) -> list[Section]:
