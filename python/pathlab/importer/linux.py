@@ -296,6 +296,7 @@ SLOTS = {"multipath": "multipath", "multipath.conf": "conf", "iostat": "rates", 
 def import_host(found: dict[str, Kind]) -> Imported:
     """A dm-multipath host from `multipath -ll`, with multipath.conf and the devices' rates."""
     from pathlab.importer.capture_findings import multipath_findings
+    from pathlab.importer.listing_findings import listing_findings
 
     tables: dict[str, Any] = {}
     names: dict[str, str] = {}
@@ -306,4 +307,5 @@ def import_host(found: dict[str, Kind]) -> Imported:
         tables[slot], names[slot] = kind.read(name), name
     listing = tables["multipath"]
     text, warnings = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"), tables.get("rates"), names))
-    return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"]))
+    return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"])
+                    + listing_findings(listing["maps"], listing["paths"], names["multipath"]))
