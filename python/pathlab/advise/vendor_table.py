@@ -319,8 +319,9 @@ class _Reader:
             self.fail("not_published", "expected [[not_published]] entries")
         not_published = []
         for i, entry in enumerate(missing):
-            e = self.table(entry, f"not_published.{i}", NOT_PUBLISHED)
-            not_published.append(NotPublished(e["vendor"], e["model"], tuple(e["stacks"]), " ".join(e["searched"].split())))
+            gap = self.table(entry, f"not_published.{i}", NOT_PUBLISHED)
+            not_published.append(NotPublished(gap["vendor"], gap["model"], tuple(gap["stacks"]),
+                                              " ".join(gap["searched"].split())))
         return VendorTable(practices, tuple(not_published))
 
 
