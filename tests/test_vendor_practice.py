@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,11 +45,11 @@ def label(p: Practice) -> str:
     return f"{p.vendor} {p.model} {p.stack} tpgs={p.tpgs}"
 
 
-def claim(p: Practice) -> dict[str, tuple[str, str]]:
-    """What a default Linux host sets for the row's array, read from `describe` of a one-path
-    scenario of it: setting name -> (value, origin)."""
+def described(p: Practice, policy: str | None) -> dict[str, Any]:
+    """`describe` of a one-path scenario of the row's array: its only device, claimed by the
+    given policy, or by ESXi's claim rules when `policy` is None."""
     vendor, product = p.identity()
-    policy = "nvme" if p.stack == "nvme-native" else "dm-multipath"
+    policy_table = f'[policy]\nname = "{policy}"' if policy else ""
     text = f"""
 name = "vendor-practice"
 description = "one path to {vendor} {product}"
@@ -72,15 +73,31 @@ latency = "5us"
 name = "d0"
 array = "arr"
 lun = 1
-[policy]
-name = "{policy}"
+{policy_table}
 [[workloads]]
 name = "w"
 devices = ["d0"]
 outstanding = 1
 """
-    (device,) = Scenario.from_text(text, "vendor-practice.toml").describe()["linux"]["devices"]
+    return Scenario.from_text(text, "vendor-practice.toml").describe()
+
+
+def claim(p: Practice) -> dict[str, tuple[str, str]]:
+    """What a default Linux host sets for the row's array: setting name -> (value, origin)."""
+    (device,) = described(p, "nvme" if p.stack == "nvme-native" else "dm-multipath")["linux"]["devices"]
     return {s["name"]: (s["value"], s["origin"]) for s in device["settings"]}
+
+
+def esxi_claim(p: Practice) -> dict[str, object]:
+    """What pathlab's ESXi claim rules give the row's array: satp, psp and, under round robin,
+    rr_type and iops read from the PSP's device config ("{policy=iops,iops=1,...")."""
+    (device,) = described(p, None)["devices"]
+    out: dict[str, object] = {"satp": device["satp"], "psp": device["psp"]}
+    options = re.match(r"\{policy=(\w+),iops=(\d+)", device["psp_config"])
+    if device["psp"] == "VMW_PSP_RR" and options:
+        out["rr_type"] = {"rr": "default"}.get(options[1], options[1])
+        out["iops"] = int(options[2])
+    return out
 
 
 def written(value: object) -> str:
@@ -165,6 +182,23 @@ def test_nvme_rows_agree_with_pathlabs_udev_rules(row: Practice):
     assert (value == row.setting.iopolicy) == ("iopolicy" not in row.claim_differs)
 
 
+@pytest.mark.parametrize("row", [p for p in rows("esxi-nmp") if p.esxi_default], ids=label)
+def test_esxi_rows_that_name_a_system_rule_agree_with_pathlabs_claim_rules_except_where_noted(row: Practice):
+    resolved = esxi_claim(row)
+    given = row.setting.given()
+    found = {name for name in row.esxi_default if name in resolved and resolved[name] != given[name]}
+    assert found == set(row.claim_differs), f"{label(row)}: pathlab's ESXi claim gives {resolved}"
+    for name in row.claim_differs:
+        assert name in row.note
+
+
+def test_without_the_vendors_rule_esxi_claims_xtremio_fixed():
+    """What the XtremIO rule changes, as its note says: the default active/active claim."""
+    (xtremio,) = practice_for("XtremIO", "XtremApp", "esxi-nmp")
+    assert esxi_claim(xtremio) == {"satp": "VMW_SATP_DEFAULT_AA", "psp": "VMW_PSP_FIXED"}
+    assert (xtremio.setting.psp, xtremio.setting.iops) == ("VMW_PSP_RR", 1)
+
+
 def test_every_udev_rule_of_a_named_vendor_has_its_row():
     """nvme_udev.rs's rules (nvme-cli's 71-nvmf-*.rules) for the vendors the issue names each have
     an nvme-native row with the same iopolicy (VASTData is not one of them)."""
@@ -245,6 +279,8 @@ def test_a_minimal_table_loads(tmp_path: Path):
     (('scsi_product = "^FlashArray"\n', ''), "practice.0.scsi_product", "both scsi_vendor and scsi_product"),
     (('claim_differs = []', 'claim_differs = ["satp"]'), "practice.0.claim_differs", "'satp' is not a setting"),
     (('tpgs = true', 'tpgs = "yes"'), "practice.0.tpgs", "true or false"),
+    (('claim_differs = []', 'claim_differs = []\nesxi_default = ["iopolicy"]'), "practice.0.esxi_default",
+     "'iopolicy' is not a setting"),
 ])
 def test_a_bad_row_is_refused_naming_the_file_and_field(tmp_path: Path, change: tuple[str, str], field: str,
                                                           message: str):

@@ -92,8 +92,11 @@ class Practice:
     source: str
     date: str
     note: str
-    #: Settings where the vendor differs from pathlab's claim tables (hwtable / udev rules).
+    #: Settings where the vendor differs from pathlab's claim tables (hwtable, udev rules, ESXi
+    #: system claim rules).
     claim_differs: tuple[str, ...]
+    #: ESXi rows: the settings the source says ESXi's own system claim rules already give.
+    esxi_default: tuple[str, ...] = ()
 
     def matches(self, vendor: str, product: str) -> bool:
         if self.nvme_model is not None:
@@ -214,6 +217,7 @@ def _pattern(value: Any) -> bool:
 
 
 _STACK: Check = (lambda v: v in STACKS), "one of " + ", ".join(STACKS)
+_NAMES: Check = (lambda v: isinstance(v, list) and all(isinstance(s, str) for s in v)), "a list of setting names"
 _PATTERN: Check = _pattern, "a regular expression"
 
 #: A row's fields, whether each is required, and what it may be.
@@ -232,8 +236,8 @@ ROW: dict[str, tuple[bool, Check]] = {
     "source": (True, _TEXT),
     "date": (True, (_date, "a date, YYYY-MM-DD (or YYYY-MM where the source gives only the month)")),
     "note": (True, _TEXT),
-    "claim_differs": (True, ((lambda v: isinstance(v, list) and all(isinstance(s, str) for s in v)),
-                             "a list of setting names")),
+    "claim_differs": (True, _NAMES),
+    "esxi_default": (False, _NAMES),
 }
 
 NOT_PUBLISHED: dict[str, tuple[bool, Check]] = {
@@ -286,16 +290,19 @@ class _Reader:
                 self.fail(f"{where}.setting.{key}", f"not a setting of {stack}; it belongs to {', '.join(stacks)}")
             if not test(value):
                 self.fail(f"{where}.setting.{key}", f"{value!r}: expected {allowed}")
-        for name in row["claim_differs"]:
-            if name not in given:
-                self.fail(f"{where}.claim_differs", f"{name!r} is not a setting this row gives")
+        for key in ("claim_differs", "esxi_default"):
+            for name in row.get(key, []):
+                if name not in given:
+                    self.fail(f"{where}.{key}", f"{name!r} is not a setting this row gives")
+        if "esxi_default" in row and stack != "esxi-nmp":
+            self.fail(f"{where}.esxi_default", "only for esxi-nmp rows")
         practice = Practice(
             vendor=row["vendor"], model=row["model"], stack=stack,
             scsi_vendor=row.get("scsi_vendor"), scsi_product=row.get("scsi_product"), nvme_model=row.get("nvme_model"),
             example=row["example"], tpgs=row["tpgs"], setting=Setting(**given),
             command=row["command"].strip(), command_from_source=row["command_from_source"],
             source=row["source"], date=row["date"], note=" ".join(row["note"].split()),
-            claim_differs=tuple(row["claim_differs"]),
+            claim_differs=tuple(row["claim_differs"]), esxi_default=tuple(row.get("esxi_default", [])),
         )
         vendor, product = practice.identity()
         if not practice.matches(vendor, product):
