@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pathlab.api import ScenarioError
 
@@ -255,7 +255,7 @@ class _Reader:
     def __init__(self, file: str):
         self.file = file
 
-    def fail(self, field: str, message: str) -> None:
+    def fail(self, field: str, message: str) -> NoReturn:
         raise ScenarioError(self.file, field, message)
 
     def table(self, entry: Any, where: str, spec: Mapping[str, tuple[bool, Check]]) -> dict[str, Any]:
