@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pathlab.advise.practice import practice
+from pathlab.advise.practice import departures
 from pathlab.api import Result
 from pathlab.devices import Device
 from pathlab.finding import Finding
@@ -84,18 +84,21 @@ def _alua_thrashing(data: dict[str, Any]) -> list[Finding]:
 
 
 def practice_findings(devices: list[Device], shown: Mapping[str, str] | None = None) -> list[Finding]:
-    """Devices whose round robin setting differs from their array vendor's published practice;
-    `shown` gives each device's configuration as the host prints it, for the evidence."""
+    """Devices whose settings differ from their array vendor's published practice, each with the
+    vendor's source and the command that sets the practice; `shown` gives each device's
+    configuration as the host prints it, for the evidence."""
     found = []
     for device in devices:
-        limit = round_robin_limit(device)
-        if practice(device) == "round robin, iops=1" and limit not in (None, 1):
-            evidence = shown[device.name] if shown else f"{device.policy.name} iops={limit}"
-            found.append(Finding(
-                f"{device.name}: round robin at iops={limit}, where {device.array.vendor} {device.array.model}'s "
-                "practice is iops=1",
-                evidence,
-            ))
+        away = departures(device)
+        if not away:
+            continue
+        row = away[0].row
+        what = "; ".join(f"{d.setting} {d.in_force} where it says {d.practice}" for d in away)
+        in_force = shown[device.name] if shown else device.policy.name
+        found.append(Finding(
+            f"{device.name}: {what}: not {row.vendor} {row.model}'s practice",
+            f"{in_force}; {row.source} ({row.date}): {row.command.splitlines()[0]}",
+        ))
     return found
 
 
