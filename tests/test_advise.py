@@ -20,7 +20,10 @@ def test_vmax_host_at_iops_1000_is_told_to_set_iops_1_for_about_four_times_the_r
     out = advise(str(scenarios / "c1-vmax-1lun.toml"), "--variant", "iops1000")
     titles = [f["title"] for f in out["findings"]]
     assert any("round robin at iops=1000 keeps the device's whole queue on one path" in t for t in titles), titles
-    assert any("where EMC SYMMETRIX's practice is iops=1" in t for t in titles), titles
+    # No vendor practice finding: the vendor table holds no published Dell ESXi practice for
+    # PowerMax/VMAX (advise/vendor_practice.toml lists it as searched and not found); the field
+    # test's iops=1 gain is the candidate's ranking, below, not a vendor's published rule.
+    assert not any("practice" in t for t in titles), titles
     best = out["candidates"][0]
     assert best["label"] == "round robin, iops=1"
     assert abs(best["gain"] / PUBLISHED_C1_GAIN - 1) < 0.10, best["gain"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,44 @@ def test_ports_come_from_fc_target_names_and_iscsi_names_are_not_split_on_their_
     iscsi = [SimpleNamespace(path=f"iqn.1998-01.com.vmware:esx-1a2b-00023d000001,iqn.1992-04.com.emc:cx.apm-{t},t,1-naa.6006",
                              adapter="vmhba33", target=t) for t in (0, 1)]
     assert [_target_of(p) for p in iscsi] == ["vmhba33:T0", "vmhba33:T1"]
+
+
+def test_an_esxi_device_list_alone_imports_its_working_paths_and_says_so(tmp_path: Path) -> None:
+    """The issue's case: `esxcli storage nmp device list` alone names every working path."""
+    import warnings
+
+    from pathlab.api import PathlabWarning
+    from pathlab.importer import import_files
+
+    sample = Path(__file__).parent / "data" / "esxcli" / "nmp-device-list-alua.txt"
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", PathlabWarning)
+        done = import_files([str(sample)])
+    scenario = tomllib.loads(done.text)
+    pure = next(d for d in scenario["devices"] if d["name"] == "naa.624a9370b5a8f1e44f0b4e5a00011c2d")
+    assert pure["policy"]["iops"] == 1000
+    runtime = {f"{f['adapters'][0]}:T{t}" for f in scenario["fabric"] for t in f["targets"]}
+    assert {"vmhba3:T10", "vmhba3:T1"} <= runtime  # its Working Paths: vmhba3:C0:T10:L2, vmhba3:C0:T1:L2
+    assert any("the devices' Working Paths" in str(w.message) for w in seen)
+
+
+def test_a_device_idle_in_the_capture_stays_idle(tmp_path: Path) -> None:
+    """C1's host with a second LUN nobody uses: esxtop shows it at 0 commands a second, and the
+    imported host leaves it without a workload instead of giving it an assumed one."""
+    text = (SCENARIOS / "c1-vmax-1lun.toml").read_text()
+    second = '[[devices]]\nname = "naa.60000970000197900123533030303032"\narray = "vmax250f"\nlun = 2\nqueue_depth = 64\n\n'
+    host = tmp_path / "two-luns.toml"
+    host.write_text(text.replace("[[devices]]\n", second + "[[devices]]\n", 1))
+    files = []
+    for what in ("devices", "paths"):
+        shown = pathlab("show", what, str(host))
+        assert shown.returncode == 0, shown.stderr
+        (tmp_path / f"{what}.txt").write_text(shown.stdout)
+        files.append(str(tmp_path / f"{what}.txt"))
+    ran = pathlab("run", str(host), *SHORT, "--esxtop-csv", str(tmp_path / "esxtop.csv"))
+    assert ran.returncode == 0, ran.stderr
+    done = pathlab("import", *files, str(tmp_path / "esxtop.csv"))
+    assert done.returncode == 0, done.stderr
+    workloads = tomllib.loads(done.stdout)["workloads"]
+    assert [w["devices"] for w in workloads] == [["naa.60000970000197900123533030303031"]]
+    assert "naa.60000970000197900123533030303032: idle in" in done.stdout

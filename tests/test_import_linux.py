@@ -10,6 +10,7 @@ import pytest
 
 from conftest import SCENARIOS, pathlab
 from pathlab import Scenario
+from pathlab.advise.candidates import Candidate, candidates
 
 DATA = Path(__file__).parent / "data" / "linux"
 NETAPP = DATA / "multipath_check-multipath-20_netapp-debian-squeeze.txt"
@@ -67,11 +68,13 @@ def test_a_failed_path_is_a_finding_and_stays_failed_in_the_imported_host() -> N
     assert any(f["title"].startswith("sdd (10:0:0:1)") and "failed/faulty" in f["title"] for f in out["findings"])
     imported = pathlab("import", str(capture)).stdout
     assert 'kind = "path_down"' in imported and 'path = "host10:C0:T0:L1"' in imported
+    # A listing has no performance counters: no candidate is simulated, a capture is asked for.
+    assert out["candidates"] == [] and "iostat -xt 5 61 > iostat.txt" in " ".join(out["capture_needed"])
     # Linux candidates: each kernel selector not in force, with its multipath.conf stanza.
-    labels = {c["label"]: c for c in out["candidates"]}
+    labels = {c.label: c for c in _candidates(imported)}
     assert {"dm service-time", "dm queue-length"} <= set(labels)
-    assert '        path_selector "queue-length 0"' in labels["dm queue-length"]["commands"]
-    assert "multipathd reconfigure" in labels["dm queue-length"]["commands"]
+    assert '        path_selector "queue-length 0"' in labels["dm queue-length"].commands
+    assert "multipathd reconfigure" in labels["dm queue-length"].commands
 
 
 @pytest.mark.parametrize("capture", sorted(p.name for p in DATA.glob("nvme-*")))
@@ -91,10 +94,15 @@ def test_the_netapp_nvme_host_keeps_its_ana_groups_and_gets_iopolicy_candidates(
     result = Scenario.from_text(done.stdout, "n.toml", set={"run.duration": "0.2s"}).run()
     # Two paths optimized, two not, as the capture shows (nvme0, nvme1 against nvme2, nvme3).
     assert sorted(result.paths["alua"]) == ["ANO", "ANO", "AO", "AO"]
-    advised = pathlab("advise", str(capture), "--seeds", "2", "--duration", "2s", "--warmup", "1s", "--format", "json")
-    labels = {c["label"]: c for c in json.loads(advised.stdout)["candidates"]}
+    labels = {c.label: c for c in _candidates(done.stdout)}
     assert {"nvme numa", "nvme queue-depth"} <= set(labels)
-    assert any('ATTR{iopolicy}="queue-depth"' in c for c in labels["nvme queue-depth"]["commands"])
+    assert any('ATTR{iopolicy}="queue-depth"' in c for c in labels["nvme queue-depth"].commands)
+
+
+def _candidates(imported: str) -> list[Candidate]:
+    """The settings the advisor would simulate on an imported host, from a short run of it."""
+    scenario = Scenario.from_text(imported, "imported.toml", set={"run.duration": "0.2s", "run.warmup": "0s"})
+    return candidates(scenario, scenario.run())
 
 
 def test_multipath_ll_of_an_alua_host_imports_back_to_the_same_paths_and_states(tmp_path) -> None:

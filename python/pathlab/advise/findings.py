@@ -3,9 +3,10 @@ admin would read them in esxtop; and the devices set apart from their array vend
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from pathlab.advise.practice import practice
+from pathlab.advise.practice import departures
 from pathlab.api import Result
 from pathlab.devices import Device
 from pathlab.finding import Finding
@@ -82,17 +83,25 @@ def _alua_thrashing(data: dict[str, Any]) -> list[Finding]:
             for device, times in sorted(changes.items()) if len(times) >= THRASHING_CHANGES]
 
 
-def practice_findings(run: Result) -> list[Finding]:
-    """Devices whose round robin setting differs from their array vendor's published practice."""
-    shown = {d["name"]: d for d in run.data["devices"]}
+def practice_findings(devices: list[Device], shown: Mapping[str, str] | None = None) -> list[Finding]:
+    """Devices whose settings differ from their array vendor's published practice, each with the
+    vendor's source and the command that sets the practice; `shown` gives each device's
+    configuration as the host prints it, for the evidence."""
     found = []
-    for device in run.setups:
-        limit = round_robin_limit(device)
-        if practice(device) == "round robin, iops=1" and limit not in (None, 1):
-            d = shown[device.name]
-            found.append(Finding(
-                f"{device.name}: round robin at iops={limit}, where {device.array.vendor} {device.array.model}'s "
-                "practice is iops=1",
-                f"{d['policy']} {d['device_config']}",
-            ))
+    for device in devices:
+        away = departures(device)
+        if not away:
+            continue
+        row = away[0].row
+        what = "; ".join(f"{d.setting} {d.in_force} where it says {d.practice}" for d in away)
+        in_force = shown[device.name] if shown else device.policy.name
+        found.append(Finding(
+            f"{device.name}: {what}: not {row.vendor} {row.model}'s practice",
+            f"{in_force}; {row.source} ({row.date}): {row.command.splitlines()[0]}",
+        ))
     return found
+
+
+def printed_configs(run: Result) -> dict[str, str]:
+    """Each device's policy and configuration as esxcli prints them, from a run."""
+    return {d["name"]: f"{d['policy']} {d['device_config']}" for d in run.data["devices"]}

@@ -1,5 +1,6 @@
-"""Each candidate simulated on the host over several seeds, on the same I/Os, and ranked by I/O
-rate (ties by p99)."""
+"""Each candidate simulated on the host over several seeds, on the same I/Os: its figures with
+their 95% intervals and its gain in I/O rate over the setting in force. `decide.py` orders them
+by the admin's objective and chooses."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ def _summaries(results: list[Result]) -> dict[str, tuple[float, float]]:
 
 
 def rank(scenario: Scenario, cands: list[Candidate], seeds: int, length: dict[str, str]) -> list[Ranked]:
-    """Simulates every candidate on the same I/Os (same seeds) and ranks them by I/O rate."""
+    """Simulates every candidate on the same I/Os (same seeds); the figures in the candidates'
+    order, the setting in force first."""
     base = [f"{k}={v}" for k, v in scenario.overrides] + [f"{k}={to_toml(v)}" for k, v in length.items()]
     runs = [
         Scenario.from_text(scenario.text, scenario.file, scenario.variant,
@@ -47,8 +49,4 @@ def rank(scenario: Scenario, cands: list[Candidate], seeds: int, length: dict[st
     in_force = ranked[0].figures["iops"][0]
     for r in ranked:
         r.gain = r.figures["iops"][0] / in_force if in_force > 0 else math.nan
-    # Rates are compared in steps of 0.1% of the best, so that two settings held by the same
-    # resource (a closed loop's rates then differ by a few I/Os) rank by the lower p99.
-    best = max((r.figures["iops"][0] for r in ranked), default=0.0)
-    return sorted(ranked, key=lambda r: (-round(r.figures["iops"][0] / (best * 1e-3)) if best > 0 else 0,
-                                         r.figures["p99_ms"][0]))
+    return ranked

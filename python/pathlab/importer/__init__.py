@@ -22,6 +22,10 @@ class Imported:
     warnings: list[tuple[str, str]]
     #: What the captures themselves show (`capture_findings`).
     findings: list[Finding] = field(default_factory=list)
+    #: The host's stack (esxi, linux, nvme), and whether a capture gave its load (performance
+    #: counters): without one, a simulated gain would rest on an assumed load.
+    stack: str = "esxi"
+    measured_load: bool = False
 
 
 #: The inputs that decide the host's stack, first match first: a `nvme list-subsys` makes it a
@@ -30,14 +34,22 @@ STACK_OF = (("nvme", "nvme"), ("multipath", "linux"))
 
 
 def import_files(files: list[str]) -> Imported:
-    """A scenario of the host the files describe, each file read by the reader of its kind."""
-    from pathlab.importer import esxi, linux, nvme
+    """A scenario of the host the files describe, each file read by the reader of its kind; a
+    folder (a sosreport or vm-support tree) gives the captures it holds."""
+    from pathlib import Path
 
+    from pathlab.importer import esxi, linux, nvme
+    from pathlab.readers.bundle import files_in
+
+    files = [found for name in files for found in (files_in(name) if Path(name).is_dir() else [name])]
     found = {name: kind_of(name) for name in files}
     names = {k.name for k in found.values()}
     stack = next((s for kind, s in STACK_OF if kind in names), "esxi")
     builder: dict[str, Any] = {"esxi": esxi.import_host, "linux": linux.import_host, "nvme": nvme.import_host}
-    return builder[stack](found)
+    imported: Imported = builder[stack](found)
+    imported.stack = stack
+    imported.measured_load = any(k.measures_load for k in found.values())
+    return imported
 
 
 def imported_scenario(files: tuple[str, ...]) -> tuple[Imported, Scenario]:
@@ -47,4 +59,10 @@ def imported_scenario(files: tuple[str, ...]) -> tuple[Imported, Scenario]:
     label = ", ".join(files)
     for field_name, message in result.warnings:
         warn(label, field_name, message)
-    return result, Scenario.from_text(result.text, "imported-host.toml")
+    return result, Scenario.from_text(result.text, imported_name(files))
+
+
+def imported_name(files: tuple[str, ...]) -> str:
+    """The name errors in an imported scenario give: the user's own files, never an
+    intermediate file they did not write."""
+    return f"the host imported from {', '.join(files)}"

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.importer import Imported
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
@@ -56,22 +56,29 @@ class Captures:
 def hpp_devices(name: str) -> pd.DataFrame:
     """`esxcli storage hpp device list` as the device table `build` takes (policy HPP, no SATP),
     with the paths it lists by runtime name in `attrs["paths"]` (for hosts with no path list)."""
-    import pandas as pd
 
     from pathlab.readers import esxcli_hpp
 
     hpp = esxcli_hpp.read_devices(name)
     devices = hpp.assign(psp="HPP", satp=None, rr_type=None)
+    devices.attrs["paths"] = _runtime_paths(hpp, "paths")
+    return devices
+
+
+def _runtime_paths(devices: pd.DataFrame, column: str) -> pd.DataFrame:
+    """The paths a device listing names by runtime name (`vmhba2:C0:T1:L4`) in `column`, as the
+    path table `build` takes, with no state of their own."""
+    import pandas as pd
+
     rows = []
-    for d in hpp.itertuples():
-        for runtime in (d.paths if isinstance(d.paths, list) else []):
+    for d in devices.itertuples():
+        for runtime in (getattr(d, column) if isinstance(getattr(d, column), list) else []):
             match = re.fullmatch(r"(\w+):C(\d+):T(\d+):L(\d+)", runtime)
             if match:
                 rows.append({"path": None, "runtime_name": runtime, "adapter": match[1], "channel": int(match[2]),
                              "target": int(match[3]), "lun": int(match[4]), "device": d.device, "tpg_state": None,
                              "tpg_id": None})
-    devices.attrs["paths"] = pd.DataFrame(rows)
-    return devices
+    return pd.DataFrame(rows)
 
 
 def import_host(found: dict[str, Kind]) -> Imported:
@@ -89,7 +96,13 @@ def import_host(found: dict[str, Kind]) -> Imported:
                                                   "names the devices and the policy in force")
     if out.paths is None and "paths" in out.devices.attrs:
         out.paths, out.files["paths"] = out.devices.attrs["paths"], out.files["devices"]
-    if out.paths is None:
+    if out.paths is None and "working_paths" in out.devices.columns:
+        out.paths, out.files["paths"] = _runtime_paths(out.devices, "working_paths"), out.files["devices"]
+        warn(out.files["devices"], "Working Paths", "no path list given: the paths are the devices' Working Paths, "
+                                                    "those carrying I/O now (standby and non-optimized paths are not "
+                                                    "listed there), their states taken as active; `esxcli storage nmp "
+                                                    "path list` shows every path and its ALUA state")
+    if out.paths is None or out.paths.empty:
         raise ScenarioError(", ".join(files), "", "`esxcli storage nmp path list` (or `core path list`) is needed: it "
                                                   "names the paths")
     return build(out)
@@ -391,6 +404,9 @@ def _workload(devices: list[Any], dev_rows: pd.DataFrame | None, esx_file: str, 
     out = []
     for d in devices:
         cmds = _mean(dev_rows, d.device, "Commands/sec") if dev_rows is not None else None
+        if cmds == 0:  # captured, and idle: it stays idle in the scenario
+            out += ["", f"# {d.device}: idle in {esx_file} (0 Commands/sec): no workload"]
+            continue
         out += ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", d.device)[-12:]}"', f'devices = ["{d.device}"]']
         if not cmds or d.device not in outstanding:
             out += [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no esxtop capture of this device",

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
 from pathlab.importer import Imported
+from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, map_topology
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
@@ -113,6 +114,14 @@ def _mean(rates: pd.DataFrame | None, device: str, column: str) -> float | None:
     return float(values.mean()) if len(values) else None
 
 
+def _tpgs_reason(alua: bool, ownership: list[str]) -> str:
+    if ownership:
+        return f"hwhandler {ownership[0]}: LUN ownership without ALUA"
+    if alua:
+        return "hwhandler alua, or path groups of different priorities"
+    return "equal paths (one group, or groups of one priority)"
+
+
 def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
     """The scenario's TOML text, commented, and the warnings for every value assumed."""
     mfile = c.files["multipath"]
@@ -123,17 +132,17 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
     if not maps or not paths:
         raise ScenarioError(mfile, "", "no map with SCSI paths (H:C:T:L) to import")
 
-    def prio(p: Any) -> int:
-        import pandas as pd
-
-        return 0 if pd.isna(p.group_prio) else int(p.group_prio)
-
     def hctl(p: Any) -> tuple[int, int, int, int]:
         h, ch, t, lun = (int(x) for x in p.hctl.split(":"))
         return h, ch, t, lun
 
     hosts = sorted({hctl(p)[0] for p in paths})
-    maps = [m for m in maps if any(p.map == m.name for p in paths)]  # maps with no SCSI path are left out
+    for m in maps:
+        if not any(p.map == m.name for p in paths):
+            hangs = "; with queue_if_no_path its I/O waits until a path returns" if "queue_if_no_path" in str(m.features) else ""
+            warnings.append((f"maps.{m.name}", f"{mfile}, line {m.line}: no path with a SCSI address (H:C:T:L), so "
+                                               f"nothing to simulate: left out of the scenario{hangs}"))
+    maps = [m for m in maps if any(p.map == m.name for p in paths)]
     # An array per vendor and set of target ports: maps whose paths reach ports another map of
     # the vendor already reached share its array; others (a SAS shelf's disks, a second array)
     # get their own, so that LUN numbers are unique per array as on the real ones.
@@ -156,24 +165,29 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
     for p in paths:
         h, _, t, _ = hctl(p)
         ports.setdefault((h, t), f"H{h}T{t}")
-    alua = bool(any("alua" in str(m.hwhandler) for m in maps) or c.paths.groupby("map")["group"].nunique().max() > 1)
+    topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name]) for m in maps}
+    handlers = {t.handler for t in topology.values() if t.handler is not None}
+    owned = any(t.groups_by_owner for t in topology.values())
+    ownership = sorted(handlers & set(OWNERSHIP_HANDLERS))
+    alua = "alua" in handlers or (owned and not ownership)
+    if not any(t.checked for t in topology.values()):
+        warnings.append(("paths", f"{mfile} shows no checker state (`multipath -l`): path states and priorities "
+                                  "were not read, every path is taken as usable; `multipath -ll` shows them"))
     owner_of_port: dict[tuple[int, int], str] = {}
     owner_of_map: dict[str, str] = {}
-    if alua:
+    if owned:
         for m in maps:
-            groups = [p for p in paths if p.map == m.name]
-            if not groups:
-                continue
-            best = max(prio(p) for p in groups)
-            best_ports = {(hctl(p)[0], hctl(p)[2]) for p in groups if prio(p) == best}
-            others = {(hctl(p)[0], hctl(p)[2]) for p in groups} - best_ports
-            owners = {owner_of_port[k] for k in best_ports if k in owner_of_port}
+            shape = topology[m.name]
+            owners = {owner_of_port[k] for k in shape.owner_ports if k in owner_of_port}
             name = next(iter(owners)) if owners else ("A" if "A" not in owner_of_port.values() else "B")
-            for k in best_ports:
+            for k in shape.owner_ports:
                 owner_of_port.setdefault(k, name)
-            for k in others:
+            for k in shape.other_ports:
                 owner_of_port.setdefault(k, "B" if name == "A" else "A")
             owner_of_map[m.name] = name
+        for k in sorted(set(ports) - set(owner_of_port)):
+            warnings.append((f"arrays.ports.{ports[k]}", f"{mfile}: every path through SCSI host {k[0]}, target {k[1]} "
+                                                        "failed, so its controller is not shown: taken as A"))
 
     lines = [
         f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(c.files.values()))}.",
@@ -194,17 +208,20 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         product = str(first.product).strip()
         lines += ["", "[[arrays]]", f'name = "{array}"', f'vendor = "{str(first.vendor).strip()}"  # {mfile}: map header',
                   f'model = "{product}"  # {mfile}: map header',
-                  f"tpgs = {to_toml(alua)}  # {mfile}: " + ("hwhandler alua or groups by priority" if alua else "one group"),
-                  f"symmetric = {to_toml(not alua)}",
+                  f"tpgs = {to_toml(alua)}  # {mfile}: " + _tpgs_reason(alua, ownership),
+                  f"symmetric = {to_toml(not owned)}",
                   f'service = {to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"})}'
                   "  # default: the captures do not show a port at capacity"]
         warnings.append((f"arrays.{array}.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs "
                                                     "per I/O assumed"))
-        if alua:
-            lines.append('controllers = [{ name = "A" }, { name = "B" }]  # one per priority rank of the groups')
+        if owned:
+            lines.append('controllers = [{ name = "A" }, { name = "B" }]  # the owner\'s group and the others')
+        if ownership:
+            lines.append(f'non_owner_state = "standby"  # {mfile}: hwhandler {ownership[0]}: the other controller\'s paths '
+                         "are passive until a failover moves the LUN")
         lines.append("ports = [")
         for k in array_ports:
-            controller = f', controller = "{owner_of_port.get(k, "A")}"' if alua else ""
+            controller = f', controller = "{owner_of_port.get(k, "A")}"' if owned else ""
             lines.append(f'  {{ name = "{ports[k]}"{controller} }},  # {mfile}: SCSI host {k[0]}, target {k[1]}')
         lines.append("]")
     for h in hosts:
@@ -221,11 +238,8 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
             continue
         # A selector the listing does not name is left to the claim (the hwtable or defaults).
         selector = SELECTORS.get(str(mine[0].selector).split(" ")[0])
-        group_numbers = {p.group for p in mine}
-        grouping = "group_by_prio" if len(group_numbers) > 1 and len({p.group_prio for p in mine}) > 1 else \
-            ("failover" if len(group_numbers) == len(mine) > 1 else "multibus")
         policy: dict[str, Any] = {"name": "dm-multipath", **({"selector": selector} if selector else {}),
-                                  "path_grouping_policy": grouping}
+                                  "path_grouping_policy": topology[m.name].grouping}
         # Queueing the capture shows is the hwtable's number of retries where the table sets one
         # (the claim gives it; -ll cannot tell N retries from queue).
         table_retries = hwtable_sets(str(m.vendor).strip(), str(m.product).strip(), alua).get("no_path_retry", "")
@@ -239,7 +253,7 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         lines += ["", "[[devices]]", f'name = "{m.wwid}"  # {mfile}: WWID of map {m.name}', f'array = "{vendor_of[m.name]}"',
                   f"lun = {hctl(mine[0])[3]}  # {mfile}: the L of the paths' H:C:T:L",
                   f"queue_depth = {DEFAULT_QUEUE_DEPTH}  # default: the disks' queue_depth is in sysfs, not in these captures"]
-        if alua and m.name in owner_of_map:
+        if owned and m.name in owner_of_map:
             lines.append(f'owner = "{owner_of_map[m.name]}"  # {mfile}: the controller of its best group\'s paths')
         lines.append(f"policy = {to_toml(policy)}  # {mfile}: the groups' selector, priorities and features{conf_note}")
     warnings.append(("devices.queue_depth", f"the disks' queue_depth is not in the captures: {DEFAULT_QUEUE_DEPTH} assumed"))
@@ -254,7 +268,11 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
 
     for m in maps:
         dm = str(m.dm)
-        cmds = sum(v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v) or None
+        measured = [v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v is not None]
+        if measured and not any(measured):  # captured, and idle: it stays idle in the scenario
+            lines += ["", f"# {m.name} ({dm}): idle in {rfile} (no reads or writes): no workload"]
+            continue
+        cmds = sum(measured) or None
         lines += ["", "[[workloads]]", f'name = "{m.name}"', f'devices = ["{m.wwid}"]']
         queue = _mean(c.rates, dm, "queue_length")
         if not cmds or queue is None:
@@ -278,6 +296,7 @@ SLOTS = {"multipath": "multipath", "multipath.conf": "conf", "iostat": "rates", 
 def import_host(found: dict[str, Kind]) -> Imported:
     """A dm-multipath host from `multipath -ll`, with multipath.conf and the devices' rates."""
     from pathlab.importer.capture_findings import multipath_findings
+    from pathlab.importer.listing_findings import listing_findings
 
     tables: dict[str, Any] = {}
     names: dict[str, str] = {}
@@ -288,4 +307,5 @@ def import_host(found: dict[str, Kind]) -> Imported:
         tables[slot], names[slot] = kind.read(name), name
     listing = tables["multipath"]
     text, warnings = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"), tables.get("rates"), names))
-    return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"]))
+    return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"])
+                    + listing_findings(listing["maps"], listing["paths"], names["multipath"]))

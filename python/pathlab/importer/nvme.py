@@ -22,18 +22,30 @@ if TYPE_CHECKING:
 DEFAULT_ONE_WAY = "10us"  # NVMe over TCP or FC within one room: a switch hop and the NIC/HBA
 DEFAULT_PORT_SERVICE_US = 10.0  # an NVMe-oF target port: about 100,000 I/O/s
 DEFAULT_OUTSTANDING = 32
+#: ANA states in which a path takes no I/O (the kernel's `nvme_path_is_disabled`, `nvme_state_is_live`).
+UNUSABLE_ANA = ("inaccessible", "persistent-loss", "change")
 
 
 def _field(address: str, key: str) -> str | None:
-    match = re.search(rf"(?:^|,){key}=([^,]+)", address or "")
+    """A field of a controller's address, `traddr=…,trsvcid=…` (nvme-cli 2) or blank-separated (1.x)."""
+    match = re.search(rf"(?:^|[,\s]){key}=([^,\s]+)", address or "")
     return match.group(1) if match else None
 
 
+def _target(address: str, controller: str) -> str:
+    """The array port a controller reaches: its target address and service (TCP/RDMA port 4420 and
+    4421 of one address are two ports), or the controller itself when no address is shown."""
+    traddr = _field(address, "traddr")
+    service = _field(address, "trsvcid")
+    return f"{traddr}:{service}" if traddr and service else traddr or controller
+
+
 def _vendor(nqn: str) -> str:
-    """`nqn.1992-08.com.netapp:sn…` → NETAPP (the reversed domain's second part)."""
+    """`nqn.1992-08.com.netapp:sn…` → NETAPP, `nqn.2017-03.jp.co.toshiba:…` → TOSHIBA (the reversed
+    domain's last part: the name the vendor registered)."""
     match = re.match(r"nqn\.\d{4}-\d{2}\.([^:]+)", nqn or "")
     parts = match.group(1).split(".") if match else []
-    return re.sub(r"[^A-Za-z0-9]", "", parts[1]).upper() if len(parts) > 1 else "NVME"
+    return re.sub(r"[^A-Za-z0-9]", "", parts[-1]).upper() if len(parts) > 1 else "NVME"
 
 
 def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str) -> tuple[str, list[tuple[str, str]]]:
@@ -50,7 +62,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     adapter_of = {r.controller: _field(text(r.address), "host_traddr") or text(r.transport) or "fabric" for r in rows}
     adapters = {a: f"nic{i}" for i, a in enumerate(dict.fromkeys(adapter_of.values()))}
     # Array side: one port per target address, per vendor.
-    target_of = {r.controller: _field(text(r.address), "traddr") or r.controller for r in rows}
+    target_of = {r.controller: _target(text(r.address), r.controller) for r in rows}
     vendor_of = {s: _vendor(next(text(r.nqn) for r in rows if text(r.subsystem) == s)) for s in subsystems}
     ports: dict[tuple[str, str], str] = {}
     for r in rows:
@@ -58,6 +70,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         ports.setdefault(key, f"P{sum(1 for k in ports if k[0] == key[0])}")
     # ANA: a port is on the controller that serves the first subsystem optimized through it.
     ana = any(text(r.ana_state) == "non-optimized" for r in rows)
+    if not any(text(r.ana_state) for r in rows):
+        warnings.append(("arrays.symmetric", f"{file} shows no ANA state (nvme-cli 1.x, or a target without ANA): "
+                                             "every path taken as optimized; `cat /sys/block/nvme*c*n*/ana_state` shows them"))
     side: dict[tuple[str, str], str] = {}
     for r in rows:
         key = (vendor_of[text(r.subsystem)], target_of[r.controller])
@@ -77,7 +92,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     ]
     for vendor in dict.fromkeys(vendor_of.values()):
         lines += ["", "[[arrays]]", f'name = "{vendor}"', f'vendor = "{vendor}"  # {file}: the subsystem NQN\'s domain',
-                  f"symmetric = {to_toml(not ana)}  # {file}: " + ("ANA optimized and non-optimized" if ana else "every path optimized"),
+                  f"symmetric = {to_toml(not ana)}  # {file}: " + _ana_reason(rows, ana),
                   f"tpgs = {to_toml(ana)}  # ANA groups: the host sees each path's state",
                   f'service = {to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"})}'
                   "  # default: the captures do not show a port at capacity"]
@@ -112,15 +127,23 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         if ana:
             owner = next((side[(vendor_of[s], target_of[r.controller])] for r in own if text(r.ana_state) == "optimized"), "A")
             lines.append(f'owner = "{owner}"  # {file}: the controller its optimized paths lead to')
-        down = [r for r in own if text(r.state) not in ("live", "")]
+        down = [r for r in own if text(r.state) not in ("live", "") or text(r.ana_state) in UNUSABLE_ANA]
         for r in down:
+            why = f"ANA {r.ana_state}" if text(r.ana_state) in UNUSABLE_ANA else str(r.state)
             lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"',
                       f'path = "{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{i + 1}"'
-                      f"  # {file}, line {r.line}: {r.controller} is {r.state}"]
+                      f"  # {file}, line {r.line}: {r.controller} is {why}"]
     for i, s in enumerate(subsystems):
         head = f"nvme{re.sub(r'[^0-9]', '', s) or i}n1"
         lines += _workload(s, next(text(r.nqn) for r in rows if text(r.subsystem) == s) or s, head, rates, rates_file, warnings)
     return "\n".join(lines) + "\n", warnings
+
+
+def _ana_reason(rows: list[Any], ana: bool) -> str:
+    if ana:
+        return "ANA optimized and non-optimized"
+    shown = any(isinstance(r.ana_state, str) and r.ana_state for r in rows)
+    return "every path optimized" if shown else "no ANA state shown: every path taken as optimized (default)"
 
 
 def _target_number(rows: list[Any], adapter_of: dict[str, str], row: Any) -> int:
@@ -142,11 +165,13 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
     reads, writes = float(mine["reads_per_s"].mean()), float(mine["writes_per_s"].mean())
     kib = float(mine["read_kib_per_s"].mean() + mine["write_kib_per_s"].mean())
     cmds = reads + writes
+    if cmds == 0:  # captured, and idle: it stays idle in the scenario
+        return ["", f"# {subsystem} ({head}): idle in {rates_file} (no reads or writes): no workload"]
     size = io_size(kib * 1024, cmds)
     queue = float(mine["queue_length"].mean())
     return out + [f"outstanding = {max(1, round(queue))}  # {rates_file}: {head}'s average queue",
                   f'block_size = "{size_text(size)}"  # {rates_file}: {head}\'s KiB per I/O',
-                  f"read_pct = {100 * reads / cmds if cmds else 70:.1f}  # {rates_file}: {head}'s reads over reads and writes"]
+                  f"read_pct = {100 * reads / cmds:.1f}  # {rates_file}: {head}'s reads over reads and writes"]
 
 
 def import_host(found: dict[str, Kind]) -> Imported:

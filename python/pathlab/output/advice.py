@@ -3,12 +3,23 @@ figures over seeds, and the recommendation with the commands to paste."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from pathlab.advise.decide import MARGIN, Decision
 from pathlab.advise.rank import Ranked
 from pathlab.finding import Finding
 from pathlab.output.sink import Output
+
+#: What to capture so that advise can predict a gain, by the host's stack: the performance
+#: counters each importer reads as the host's load (5 s samples for 5 minutes).
+CAPTURE_COMMANDS = {
+    "esxi": ["esxtop -b -d 5 -n 61 > esxtop.csv",
+             "esxcli storage nmp device list > devices.txt; esxcli storage nmp path list > paths.txt"],
+    "linux": ["multipath -ll > multipath.txt", "iostat -xt 5 61 > iostat.txt   # or: for i in $(seq 61); do date +%s; "
+              "cat /proc/diskstats; sleep 5; done > diskstats.txt"],
+    "nvme": ["nvme list-subsys > subsys.txt", "iostat -xt 5 61 > iostat.txt"],
+}
 
 
 @dataclass
@@ -16,24 +27,43 @@ class Advice(Output):
     #: What was advised on, for the report's title.
     subject: str
     findings: list[Finding]
+    #: The candidates in the objective's order; empty when nothing was simulated (no measured load).
     ranked: list[Ranked]
     seeds: int
     scenario_text: str
+    decision: Decision | None = None
+    objective: str = "balanced"
+    #: Values the captures did not give, as (field, what was assumed): the prediction rests on them.
+    assumptions: list[tuple[str, str]] = field(default_factory=list)
+    #: Set when the captures carry no performance counters: the host's stack, for what to capture.
+    unmeasured_stack: str | None = None
+
+    @property
+    def ranked_in_force(self) -> Ranked:
+        return next(r for r in self.ranked if r.candidate.label == "the setting in force")
 
     def table(self) -> str:
-        return text(self.findings, self.ranked, self.seeds)
+        return text(self)
 
     def document(self) -> Any:
+        choice = self.decision.choice if self.decision else None
         return {
             "findings": [asdict(f) for f in self.findings],
-            "candidates": [{**asdict(r.candidate), "figures": r.figures, "gain": r.gain} for r in self.ranked],
+            "objective": self.objective,
+            "candidates": [{**asdict(r.candidate), "figures": r.figures, "gain": r.gain,
+                            "simulated": True} for r in self.ranked],
+            "recommendation": None if self.decision is None else {
+                "change": choice is not None, "to": choice.candidate.label if choice else "the setting in force",
+                "reason": self.decision.reason, "margin": MARGIN},
+            "assumptions": [{"field": f, "assumed": m} for f, m in self.assumptions],
+            "capture_needed": CAPTURE_COMMANDS[self.unmeasured_stack] if self.unmeasured_stack else None,
         }
 
     def html(self, provenance: dict[str, Any]) -> str:
         from pathlab.study.report import advise_report
 
         return advise_report(f"pathlab advise: {self.subject}", self.findings, self.ranked, self.seeds,
-                             self.scenario_text, provenance)
+                             self.scenario_text, provenance, recommendation(self), self.assumptions)
 
 
 def _cell(figure: tuple[float, float], digits: int) -> str:
@@ -41,21 +71,41 @@ def _cell(figure: tuple[float, float], digits: int) -> str:
     return f"{mean:,.{digits}f} ± {hw:,.{digits}f}"
 
 
-def text(found: list[Finding], ranked: list[Ranked], seeds: int) -> str:
+def recommendation(a: Advice) -> list[str]:
+    """The recommendation's lines: the change and its commands, or keep, or what to capture."""
+    if a.unmeasured_stack:
+        return ["No prediction: the captures carry no performance counters, so the host's load is not known and a",
+                "gain cannot be predicted from them. Take a capture on the host and run advise again with it:"] + \
+               [f"    {c}" for c in CAPTURE_COMMANDS[a.unmeasured_stack]]
+    assert a.decision is not None
+    choice = a.decision.choice
+    if choice is None:
+        return [f"Recommendation: keep the setting in force ({a.decision.reason})."]
+    f, base = choice.figures, a.ranked_in_force.figures
+    p99 = f["p99_ms"][0] / base["p99_ms"][0] if base["p99_ms"][0] > 0 else float("nan")
+    lines = [f"Recommendation: {choice.candidate.label} (simulated: {choice.gain:.2f}x the I/O rate in force, "
+             f"p99 {p99:.2f}x; {a.decision.reason})"]
+    if choice.candidate.commands:
+        lines += ["  Commands:"] + [f"    {c}" for c in choice.candidate.commands]
+    if choice.candidate.caveat:
+        lines.append(f"  Note: {choice.candidate.caveat}")
+    return lines
+
+
+def text(a: Advice) -> str:
     lines = ["Findings (the setting in force):"]
-    lines += [f"  - {f.title}\n      {f.evidence}" for f in found] or ["  (nothing stands out)"]
-    lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds} seeds (mean ± 95% interval):"]
-    head = f"  {'setting':<28} {'I/O per s':>22} {'mean ms':>16} {'p99 ms':>16} {'gain':>6}"
-    lines.append(head)
-    for r in ranked:
-        f = r.figures
-        lines.append(f"  {r.candidate.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
-                     f"{_cell(f['p99_ms'], 3):>16} {r.gain:>5.2f}x")
-    best = next((r for r in ranked if r.candidate.commands or r.candidate.label == "the setting in force"), ranked[0])
-    lines += ["", f"Recommendation: {best.candidate.label} (predicted {best.gain:.2f}x the I/O rate in force)"]
-    if best.candidate.commands:
-        lines += ["  Commands:"] + [f"    {c}" for c in best.candidate.commands]
-    if best.candidate.caveat:
-        lines.append(f"  Note: {best.candidate.caveat}")
-    lines.append("  The prediction assumes the scenario's workload and hardware figures; see its comments.")
+    lines += [f"  - {f.title}\n      {f.evidence}" for f in a.findings] or ["  (nothing stands out)"]
+    if a.ranked:
+        lines += ["", f"Candidates, simulated on this host on the same I/Os over {a.seeds} seeds (mean ± 95% interval), "
+                      f"in the order of the objective ({a.objective}):"]
+        lines.append(f"  {'setting':<28} {'I/O per s':>22} {'mean ms':>16} {'p99 ms':>16} {'gain':>6}")
+        for r in a.ranked:
+            f = r.figures
+            lines.append(f"  {r.candidate.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
+                         f"{_cell(f['p99_ms'], 3):>16} {r.gain:>5.2f}x")
+    lines += [""] + recommendation(a)
+    if a.ranked:
+        lines.append("  Simulated figures, not measured ones: they rest on the scenario's workload and hardware figures"
+                     + (", and on these values the captures do not give:" if a.assumptions else "."))
+        lines += [f"    {field_name}: {message}" for field_name, message in a.assumptions]
     return "\n".join(lines)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from pathlab.api import ScenarioError
+from pathlab.readers import pasted
 
 #: `Key: value` (or `Key:` with nothing after it). Keys are words in title case, as esxcli prints
 #: them (`Runtime Name`, `IOOperation Limit`, `UID`); device and path names (`naa.…`,
@@ -72,30 +73,61 @@ class Block:
 
 
 class Reader:
-    """Errors of one file, named as the user gave it."""
+    """Errors of one file, named as the user gave it; `lines` are the file's lines as an editor
+    numbers them (CR, LF or CRLF ends), with what is not this listing's output (other commands'
+    sections of a pasted bundle) blanked and said on stderr."""
 
     def __init__(self, path: str | Path, command: str) -> None:
         self.name = str(path)
         self.command = command
-        try:
-            data = Path(path).read_bytes()
-        except IsADirectoryError:
-            self.fail("", "is a directory, not a file")
-        except FileNotFoundError:
-            self.fail("", "no such file")
-        except OSError as e:
-            self.fail("", e.strerror or "cannot be read")
-        # A capture redirected by Windows PowerShell is UTF-16 with a byte order mark.
-        utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")
-        text = data.decode("utf-16" if utf16 else "utf-8", errors="replace").lstrip("\ufeff")
-        #: The lines as an editor numbers them (CR, LF or CRLF ends).
-        self.lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        text = pasted.read_text(path)
+        lines = pasted.output_of(self.name, text, _patterns(command), command)
+        ours = {line.number for line in pasted.between(self.name, lines, _listing_line, _listing_line, command, _name_line)}
+        self.lines = [line.text if line.number in ours else "" for line in pasted.lines_of(text)]
 
     def fail(self, where: str | int, message: str) -> NoReturn:
         raise ScenarioError(self.name, f"line {where}" if isinstance(where, int) else where, message)
 
     def empty(self) -> NoReturn:
         self.fail(1, f"no output: the file is empty; expected `{self.command}` output")
+
+
+#: Keys every path or device listing prints (with those of SIGNATURES, they tell a listing's lines
+#: from a remark pasted around it).
+_COMMON_KEYS = frozenset({"Runtime Name", "Device", "Device Display Name", "Adapter", "Channel", "Target", "LUN",
+                          "State", "Transport", "Is USB", "Is Local SAS Device", "Is Boot USB Device"})
+_KNOWN_KEYS = _COMMON_KEYS.union(*SIGNATURES.values())
+#: A table row: cells apart by two spaces or more (a remark has single spaces).
+_ROW = re.compile(r"^\S.*?\S\s{2,}\S")
+
+
+def _listing_line(line: str) -> bool:
+    """A line of a listing: a known `Key: value`, a table header or a row (the dashes under a
+    header lie between them; a page's `----` around a listing is not one)."""
+    key = KEY.match(line)
+    if key:
+        return key.group(1).strip() in _KNOWN_KEYS
+    return bool(_TABLE.match(line) or _ROW.match(line))
+
+
+def _name_line(line: str) -> bool:
+    """A device or path name above a block (`naa.…`, `fc.…-naa.…`, `vmhba1:C0:T0:L0`): one word."""
+    return bool(re.fullmatch(r"\s*\S+\s*", line)) and not KEY.match(line) and not is_shell(line)
+
+
+#: The other names a listing is printed by.
+_ALIASES = {"esxcli storage core path list": (r"^esxcfg-mpath\b.*\s-(?:l|-list)\b",)}
+
+
+def _patterns(command: str) -> tuple[re.Pattern[str], ...]:
+    """The command lines a listing follows: `esxcli storage nmp device list` as `esxcli` or
+    `localcli` runs it, with options anywhere (`esxcli --server h storage nmp device list -d naa.…`)."""
+    out: list[re.Pattern[str]] = []
+    for one in command.split("` or `"):
+        words = one.split()[1:]
+        out.append(re.compile(r"^(?:esxcli|localcli)\b.*\b" + r"\s+(?:-\S+\s+)*".join(map(re.escape, words)) + r"\b"))
+        out.extend(re.compile(alias) for alias in _ALIASES.get(one, ()))
+    return tuple(out)
 
 
 def is_shell(line: str) -> bool:

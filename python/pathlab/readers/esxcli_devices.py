@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
-from pathlab.readers._file import text_of
+from pathlab.readers import _esxcli_text as t
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -22,7 +22,15 @@ FIELDS = {
     "Path Selection Policy Device Config": "psp_config",
     "Working Paths": "working_paths",
 }
-_DEVICE = re.compile(r"^(naa|eui|t10|mpx|vml)\.\S+$")
+COMMAND = "esxcli storage nmp device list"
+#: Every key the listing prints (ESXi 5 to 8): a line starting with one starts a new value.
+_KEYS = frozenset(FIELDS) | frozenset(t.SIGNATURES[COMMAND]) | {"Is USB", "Is Local SAS Device", "Is Boot USB Device"}
+_DEVICE = re.compile(r"^(naa|eui|t10|mpx|vml)\.\S+?:?$")
+
+
+def _unfinished(value: str) -> bool:
+    """A value cut by a line wrap: a `{…}` config not yet closed, or a path list ending in a comma."""
+    return value.count("{") > value.count("}") or value.endswith(",")
 
 
 def _round_robin(config: str) -> dict[str, Any]:
@@ -39,24 +47,32 @@ def read(path: str | Path) -> pd.DataFrame:
     get `rr_type` (rr, iops, bytes, latency), `iops`, `bytes` and `use_ano`."""
     import pandas as pd
 
-    name = str(path)
-    text = text_of(path)
+    reader = t.Reader(path, COMMAND)
+    name = reader.name
     rows: list[dict[str, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
+    last_key: str | None = None
+    for number, line in enumerate(reader.lines, start=1):
+        if not line.strip() or t.is_shell(line):
             continue
-        if not line.startswith((" ", "\t")):
-            if not _DEVICE.match(line.strip()):
-                raise ScenarioError(name, f"line {number}", f"expected a device name (naa.…), found {line.strip()[:40]!r}")
-            rows.append({"device": line.strip()})
+        if _DEVICE.match(line.strip()):  # at any indentation: a blog may have lost it
+            rows.append({"device": line.strip().rstrip(":")})  # some pages print `naa.…:`
+            last_key = None
             continue
+        key = t.KEY.match(line)
         if not rows:
-            raise ScenarioError(name, f"line {number}", "a `Key: value` line before any device name")
-        key, sep, value = line.strip().partition(":")
-        if not sep:
-            raise ScenarioError(name, f"line {number}", f"expected `Key: value`, found {line.strip()[:40]!r}")
-        if key in FIELDS:
-            rows[-1][FIELDS[key]] = value.strip()
+            if key and line[:1].isspace():
+                raise ScenarioError(name, f"line {number}", "a `Key: value` line before any device name")
+            raise ScenarioError(name, f"line {number}", f"expected a device name (naa.…), found {line.strip()[:40]!r}")
+        wrapped = last_key is not None and _unfinished(rows[-1][last_key])
+        if key is None or (wrapped and key.group(1).strip() not in _KEYS):
+            if last_key is None or not wrapped:
+                raise ScenarioError(name, f"line {number}", f"expected `Key: value`, found {line.strip()[:40]!r}")
+            rows[-1][last_key] += line.strip()  # a value wrapped onto the next line
+            continue
+        field, value = key.group(1).strip(), (key.group(2) or "").strip()
+        last_key = FIELDS.get(field)
+        if last_key is not None:
+            rows[-1][last_key] = value
     if not rows:
         raise ScenarioError(name, "", "no device: not `esxcli storage nmp device list` output")
     for row in rows:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
-from pathlab.readers._file import text_of
+from pathlab.readers.pasted import between, output_of, read_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -36,7 +36,6 @@ PATH_COLUMNS = ["map", "group", "selector", "group_prio", "group_status", "hctl"
                 "dm_state", "checker_state", "online_state", "line"]
 
 ACTIONS = ("create", "reload", "switchpg", "rename", "resize", "reject", "unchanged")
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _LOG = re.compile(r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d+\.\d+) \| ")
 _CHECKER_MSG = re.compile(r"^\S+: checker msg is ")
 #: The tree drawn in front of groups and paths: `|-+- `, `` `- ``, `\\_ ` and spaces.
@@ -51,6 +50,8 @@ _OLD_GROUP = re.compile(r"^(?P<selector>[a-z][\w-]*(?: \d+)?) (?:\[prio=(?P<prio
                         r"\[(?P<status>[a-z]+)\]\s*$")
 _PATH = re.compile(r"^(?P<hctl>\d+:\d+:\d+(?::\d+)?|#:#:#:#)\s+(?P<device>\S+)\s+(?P<dev_t>\d+:\d+|#:#)"
                    r"(?:\s+(?P<rest>.*?))?\s*$")
+#: Commands whose output this is, as pasted before it.
+_COMMANDS = (re.compile(r"^multipath\b"), re.compile(r"^multipathd\b.*\btopo"), re.compile(r"^show\s+(?:maps\s+)?topo"))
 _SIZE_UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50, "E": 1 << 60}
 _INT64 = 1 << 63
 
@@ -100,8 +101,8 @@ def _header(line: str) -> dict[str, Any] | None:
         name, wwid = left[:cut], left[cut + 2:-1]
         if not re.fullmatch(r"\S+", name):  # an alias has no spaces (a bare wwid may: `1IET     00080001`)
             return None
-    if not name or "'" in name or "=" in name:
-        return None
+    if not name or "'" in name or "=" in name or len(name.split()) > 2:
+        return None  # a bare wwid has at most one run of blanks (`1IET     00080001`); a remark has more
     vendor = product = revision = None
     if vp:
         vendor, _, product = vp.partition(",")
@@ -110,6 +111,23 @@ def _header(line: str) -> dict[str, Any] | None:
         vendor, product = vendor.strip(), product.strip()
     return {"name": name, "wwid": wwid, "dm": dm.group(1) if dm else None, "vendor": vendor,
             "product": product, "revision": revision, "action": action, "_props": props}
+
+
+def _clean(line: str) -> str:
+    """The line without a `multipathd> ` prompt or the indentation a page added (a markdown list
+    indents a whole listing); the tree characters, not the indentation, tell groups and paths."""
+    line = line.lstrip(" \t")
+    return line[len("multipathd> "):] if line.startswith("multipathd> ") else line
+
+
+def _is_topology(line: str) -> bool:
+    """A line of the listing itself: a map header, its properties, a path group or a path."""
+    line = _clean(line)
+    if _header(line) is not None or _PROPS.match(line) or _OLD_PROPS.match(line) or line.strip() == "===== paths list =====":
+        return True
+    tree = _TREE.match(line)
+    body = line[tree.end():] if tree else line
+    return bool(_GROUP.match(body) or _PATH.match(body) or (line.lstrip().startswith("\\_") and _OLD_GROUP.match(body)))
 
 
 def _props(m: re.Match[str]) -> dict[str, Any]:
@@ -142,16 +160,15 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
     import pandas as pd
 
     name = str(path)
-    text = text_of(path)
+    text = read_text(path)
+    lines = between(name, output_of(name, text, _COMMANDS, "multipath -ll"),
+                    _is_topology, _is_topology, "multipath -ll")
     maps: list[dict[str, Any]] = []
     paths: list[dict[str, Any]] = []
     group: dict[str, Any] | None = None
     need_props: int | None = None
     in_paths_list = False
-    for number, raw in enumerate(text.split("\n"), start=1):
-        line = _ANSI.sub("", raw.rstrip("\r"))
-        if line.startswith("multipathd> "):
-            line = line[len("multipathd> "):]
+    for number, line in ((line.number, _clean(line.text)) for line in lines):
         where = f"line {number}"
         if not line.strip() or _LOG.match(line) or _CHECKER_MSG.match(line):
             continue
@@ -216,8 +233,14 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
         where = "line 1"
         raise ScenarioError(name, where, "empty file: expected `multipath -ll` output" if not text.strip() else
                             "no multipath map: not `multipath -ll` output")
+    first_line: dict[str, int] = {}
     for entry in maps:
         entry.pop("_groups", None)
+        if entry["name"] in first_line:
+            raise ScenarioError(name, f"line {entry['line']}", f"map {entry['name']} a second time (first at line "
+                                                              f"{first_line[entry['name']]}): two listings in one file? "
+                                                              "give one listing of one host")
+        first_line[entry["name"]] = entry["line"]
     map_table = pd.DataFrame(maps, columns=MAP_COLUMNS).astype(
         {c: "string" for c in MAP_COLUMNS if c not in ("size_bytes", "paths", "line")}
         | {"size_bytes": "float64", "paths": "Int64", "line": "Int64"})

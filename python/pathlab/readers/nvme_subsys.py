@@ -21,8 +21,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
-from pathlab.readers._file import text_of
+from pathlab.api import ScenarioError, warn
+from pathlab.readers.pasted import Line, between, output_of, read_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,15 +32,35 @@ COLUMNS = ["subsystem", "nqn", "hostnqn", "iopolicy", "nsid", "path", "controlle
 #: Controller states (kernel `nvme_sysfs_show_state`) and ANA states (`nvme_ana_state_names`).
 STATES = ("new", "live", "resetting", "connecting", "deleting", "dead", "unknown")
 ANA_STATES = ("optimized", "non-optimized", "inaccessible", "persistent-loss", "change")
-_SUBSYS = re.compile(r"^(?P<name>nvme-subsys\d+) - NQN=(?P<nqn>.*?)\s*$")
-_ATTR = re.compile(r"^\s+(?P<key>hostnqn|hostid|iopolicy|model|serial|firmware|type)=(?P<value>.*?)\s*$")
+_SUBSYS = re.compile(r"^\s*(?P<name>nvme-subsys\d+) - NQN=(?P<nqn>.*?)\s*\\?\s*$")
+_ATTR = re.compile(r"^\s*(?P<key>hostnqn|hostid|iopolicy|model|serial|firmware|type)=(?P<value>.*?)\s*$")
 _NS = re.compile(r"^\s*\+- ns(?: id)? (?P<nsid>\d+)\s*$")
 _NS_HEAD = re.compile(r"^\s*\+- (?P<head>nvme\d+n\d+) \(ns (?P<nsid>\d+)\)\s*$")
 _NS_UNDER_CTRL = re.compile(r"^\s*\+- ns (?P<nsid>\d+) (?P<rest>.*)$")
-_ROW = re.compile(r"^\s*\+- (?P<body>\S.*)$")
+_ROW = re.compile(r"^\s*\+-\s+(?P<body>\S.*)$")
 _CTRL = re.compile(r"^nvme\d+(?:c\d+n\d+)?$")
 _PATH_NAME = re.compile(r"^nvme\d+c\d+n\d+$")
 _TRANSPORT = re.compile(r"^[a-z][a-z0-9_-]*$")
+#: Commands whose output this is, as pasted before it.
+_COMMANDS = (re.compile(r"^nvme\s+(?:list-subsys|show-topology)\b"),)
+
+
+def _joined(lines: list[Line]) -> list[Line]:
+    """The lines with a controller row that a page wrapped after a comma (`…,host_traddr=…,` then
+    `src_addr=… live optimized`) joined again; the joined line keeps the row's number."""
+    out: list[Line] = []
+    for line in lines:
+        text = line.text.strip()
+        if out and out[-1].text.rstrip().endswith(",") and _ROW.match(out[-1].text) and text and not _is_listing(line.text):
+            out[-1] = Line(out[-1].number, out[-1].text.rstrip() + text)
+            continue
+        out.append(line)
+    return out
+
+
+def _is_listing(line: str) -> bool:
+    """A line of the text listing itself: a subsystem, its attributes, the `\\`, a namespace or a row."""
+    return bool(_SUBSYS.match(line) or _ATTR.match(line) or _ROW.match(line) or line.strip() == "\\")
 
 
 def _tail_states(words: list[str]) -> tuple[list[str], str | None, str | None]:
@@ -59,7 +79,7 @@ def _tail_states(words: list[str]) -> tuple[list[str], str | None, str | None]:
     return words, state, ana
 
 
-def _read_text(name: str, text: str) -> list[dict[str, Any]]:
+def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     subsys: dict[str, Any] | None = None
     nsid: int | None = None
@@ -71,9 +91,8 @@ def _read_text(name: str, text: str) -> list[dict[str, Any]]:
             raise ScenarioError(name, f"line {s['line']}", f"subsystem {s['subsystem']} lists no controller "
                                                            "(` +- nvme0 tcp traddr=… live`): truncated?")
 
-    lines = text.split("\n")
-    for number, raw in enumerate(lines, start=1):
-        line = raw.rstrip("\r")
+    body = between(name, _joined(lines), lambda line: bool(_SUBSYS.match(line)), _is_listing, "nvme list-subsys")
+    for index, (number, line) in enumerate((line.number, line.text) for line in body):
         where = f"line {number}"
         if not line.strip() or line.strip() == "\\":
             continue
@@ -92,8 +111,10 @@ def _read_text(name: str, text: str) -> list[dict[str, Any]]:
                                              f"{line.strip()[:50]!r}")
         m = _ATTR.match(line)
         if m:
-            if m.group("key") in ("hostnqn", "iopolicy"):
-                subsys[m.group("key")] = m.group("value")
+            # One attribute a line, or several on one (`hostnqn=… iopolicy=round-robin\\`, a page's layout).
+            for key, value in re.findall(r"(\w+)=(\S+)", line.rstrip().rstrip("\\")):
+                if key in ("hostnqn", "iopolicy"):
+                    subsys[key] = value
             continue
         m = _NS.match(line) or _NS_HEAD.match(line)
         if m:
@@ -131,7 +152,7 @@ def _read_text(name: str, text: str) -> list[dict[str, Any]]:
                                              "(truncated?)")
         row = {**base, "nsid": nsid, "path": None, "controller": words[0], "transport": words[1],
                "address": " ".join(rest) or None, "state": state, "ana_state": ana, "line": number}
-        if state is None and ana is None and _namespaces_follow(lines, number):
+        if state is None and ana is None and _namespaces_follow(body, index):
             ctrl_row = row  # show-topology ranked by controller: namespaces follow
             continue
         rows.append(row)
@@ -139,9 +160,9 @@ def _read_text(name: str, text: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _namespaces_follow(lines: list[str], number: int) -> bool:
-    """Whether the lines after line `number` (from 1) are ` \\` and `+- ns N …` (ranking by controller)."""
-    after = [line.strip() for line in lines[number:number + 3] if line.strip()]
+def _namespaces_follow(lines: list[Line], index: int) -> bool:
+    """Whether the lines after `lines[index]` are ` \\` and `+- ns N …` (ranking by controller)."""
+    after = [line.text.strip() for line in lines[index + 1:index + 4] if line.text.strip()]
     return len(after) >= 2 and after[0] == "\\" and bool(_NS_UNDER_CTRL.match(" " + after[1]))
 
 
@@ -167,13 +188,18 @@ def _dict(value: Any, name: str, where: str) -> dict[str, Any]:
     return value
 
 
-def _read_json(name: str, text: str) -> list[dict[str, Any]]:
+def _read_json(name: str, text: str, offset: int) -> list[dict[str, Any]]:
+    """The first JSON document of `text`, which starts at line `offset` + 1 of the file; what
+    follows it (a prompt, a remark) is said on stderr."""
     try:
-        doc = json.loads(text)
+        doc, end = json.JSONDecoder().raw_decode(text)
     except json.JSONDecodeError as e:
-        raise ScenarioError(name, f"line {e.lineno}", f"not JSON: {e.msg}") from None
+        raise ScenarioError(name, f"line {e.lineno + offset}", f"not JSON: {e.msg}") from None
     except (ValueError, RecursionError) as e:
         raise ScenarioError(name, "line 1", f"not JSON that can be read: {str(e)[:60]}") from None
+    if text[end:].strip():
+        after = offset + text.count("\n", 0, end) + 1
+        warn(name, f"line {after}", f"skipped what follows the JSON document, from {text[end:].strip()[:50]!r}")
     hosts = doc if isinstance(doc, list) else [doc]
     rows: list[dict[str, Any]] = []
     for h, host in enumerate(hosts):
@@ -259,10 +285,14 @@ def read(path: str | Path) -> pd.DataFrame:
     import pandas as pd
 
     name = str(path)
-    text = text_of(path)
-    if not text.strip():
+    lines = output_of(name, read_text(path), _COMMANDS, "nvme list-subsys")
+    if not any(line.text.strip() for line in lines):
         raise ScenarioError(name, "line 1", "empty file: expected `nvme list-subsys` or `nvme show-topology` output")
-    rows = _read_json(name, text) if text.lstrip()[:1] in "[{" else _read_text(name, text)
+    start = next(i for i, line in enumerate(lines) if line.text.strip())
+    if lines[start].text.lstrip()[:1] in "[{":
+        rows = _read_json(name, "\n".join(line.text for line in lines[start:]), lines[start].number - 1)
+    else:
+        rows = _read_text(name, lines)
     if not rows:
         raise ScenarioError(name, "line 1", "no subsystem with a controller: not `nvme list-subsys` output")
     table = pd.DataFrame(rows, columns=COLUMNS)

@@ -216,11 +216,17 @@ def sweep_report(runs: pd.DataFrame, meta: dict[str, Any]) -> str:
 
 
 def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], seeds: int, scenario_text: str,
-                  provenance: dict[str, Any]) -> str:
-    """The advisor's findings, the candidates' figures with 95% error bars, and each one's
-    commands and caveat."""
+                  provenance: dict[str, Any], recommendation: Sequence[str] = (),
+                  assumptions: Sequence[tuple[str, str]] = ()) -> str:
+    """The advisor's findings, its recommendation with the values it assumed, the candidates'
+    figures with 95% error bars, and each one's commands and caveat."""
     items = "".join(f"<li><b>{html.escape(f.title)}</b><br>{html.escape(f.evidence)}</li>" for f in findings)
     sections = [("Findings", f"<ul>{items}</ul>" if items else "<p>Nothing stands out.</p>")]
+    assumed = "".join(f"<li><code>{html.escape(k)}</code>: {html.escape(v)}</li>" for k, v in assumptions)
+    sections.append(("Recommendation", f"<pre>{html.escape(chr(10).join(recommendation))}</pre>"
+                     + (f"<p>Assumed, not in the captures:</p><ul>{assumed}</ul>" if assumed else "")))
+    if not ranked:
+        return page(title, sections, scenario_text, provenance)
     labels = [r.candidate.label for r in ranked]
     plots = ""
     for f in HEADLINE:

@@ -1,0 +1,96 @@
+"""What a `multipath -ll` map's groups say about the array behind it, as multipath-tools builds
+them (libmultipath/pgpolicies.c, propsel.c) and the kernel's hardware handlers serve them:
+
+* grouping: one group is `multibus`; a group per path with some priorities equal is `failover`
+  (one path carries I/O; group_by_prio would have grouped the equal ones); other groupings by
+  priority are `group_by_prio` (the default of every ALUA entry of the hardware table, and what
+  detect_pgpolicy picks on TPGS arrays; `group_by_serial` and `group_by_node_name` build the same
+  shape and are not told apart).
+* the owner's group: the group I/O goes to, the best priority among groups with a usable path;
+  where priorities tie or were not read (`multipath -l` runs no prioritizer), the group multipathd
+  marked `active`. A group whose every path failed says nothing of the array: its priority is 0
+  because the prioritizer could not reach the port, not because another controller stands there.
+* the handler: `alua` (SCSI ALUA: the other controller's paths are active/non-optimized), or a
+  LUN-ownership handler (`rdac`, `emc`, `hp_sw`: the other controller's paths are passive until a
+  failover moves the LUN; `ghost` in the checker state), or none.
+* `multipath -l`: no checker ran (every checker state `undef`), so path states and priorities are
+  not known: the paths are taken as usable, and that is said."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+#: Handlers of arrays where one controller owns a LUN and the other's paths are passive.
+OWNERSHIP_HANDLERS = ("rdac", "emc", "hp_sw")
+#: Path states that carry no I/O.
+DOWN = frozenset({"failed", "faulty", "shaky", "offline"})
+
+Port = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class MapTopology:
+    grouping: str
+    #: The ports of the owner's group, and of the other groups with a usable path.
+    owner_ports: frozenset[Port]
+    other_ports: frozenset[Port]
+    #: `alua`, `rdac`, `emc`, `hp_sw` or None, from `hwhandler='1 rdac'`.
+    handler: str | None
+    #: False for `multipath -l`: no checker or prioritizer ran.
+    checked: bool
+
+    @property
+    def groups_by_owner(self) -> bool:
+        """Whether the map shows controllers: paths to the owner apart from the others."""
+        return bool(self.other_ports)
+
+
+def handler_of(hwhandler: Any) -> str | None:
+    """`1 alua` → alua; `0` or nothing → None."""
+    words = str(hwhandler or "").strip().strip('"').split()
+    return words[1] if len(words) >= 2 and re.fullmatch(r"\d+", words[0]) and words[0] != "0" else None
+
+
+def port_of(path: Any) -> Port:
+    """(SCSI host, target) of a path's H:C:T:L: the array port it reaches through that HBA."""
+    h, _, t, _ = (int(x) for x in str(path.hctl).split(":"))
+    return h, t
+
+
+def is_down(path: Any) -> bool:
+    return bool({str(path.dm_state), str(path.checker_state)} & DOWN)
+
+
+def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
+    """The topology of one map from its path rows (readers.multipath_ll's `paths` table)."""
+    groups: dict[int, list[Any]] = {}
+    for p in paths:
+        groups.setdefault(int(p.group), []).append(p)
+    checked = any(str(p.checker_state) not in ("undef", "None", "<NA>", "nan") for p in paths)
+    prios = [str(g[0].group_prio) for g in groups.values()]
+    if len(groups) == 1:
+        grouping = "multibus"
+    elif all(len(g) == 1 for g in groups.values()) and len(set(prios)) < len(prios):
+        grouping = "failover"  # group_by_prio would have put the paths of one priority together
+    else:
+        grouping = "group_by_prio"
+    usable = {n: g for n, g in groups.items() if not all(is_down(p) for p in g)} or groups
+
+    def prio(group: list[Any]) -> int | None:
+        value = group[0].group_prio
+        return int(value) if checked and value is not None and str(value) not in ("<NA>", "nan") else None
+
+    known = [value for value in (prio(g) for g in usable.values()) if value is not None]
+    best = max(known, default=None)
+    if best is not None and any(prio(g) != best for g in usable.values()):
+        owner = [g for g in usable.values() if prio(g) == best]  # every group at the best priority
+    else:  # priorities tie or were not read: the group multipathd made active
+        owner = [next((g for g in usable.values() if str(g[0].group_status) == "active"), next(iter(usable.values())))]
+    owner_ports = frozenset(port_of(p) for g in owner for p in g)
+    other_ports = frozenset(port_of(p) for g in usable.values() for p in g) - owner_ports
+    handler = handler_of(hwhandler)
+    if handler is None and (best is None or all(prio(g) == best for g in usable.values())):
+        other_ports = frozenset()  # equal paths and no handler: no controller to tell apart
+    return MapTopology(grouping, owner_ports, other_ports, handler, checked)

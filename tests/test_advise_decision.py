@@ -1,0 +1,93 @@
+"""The advisor decides as an engineer: a change only when it clears the setting in force by the
+margin beyond the intervals, on the objective's figure, and not clearly worse on the other; and
+from listings without performance counters, no predicted gain at all, but what to capture."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import SCENARIOS, pathlab
+from pathlab.advise.candidates import Candidate
+from pathlab.advise.decide import MARGIN, decide, order
+from pathlab.advise.rank import Ranked
+
+
+def _ranked(label: str, iops: tuple[float, float], p99: tuple[float, float], commands: bool = True) -> Ranked:
+    figures = {"iops": iops, "p99_ms": p99, "resp_ms": (1.0, 0.0)}
+    return Ranked(Candidate(label, {}, ["esxcli ..."] if commands else []), figures, 0.0)
+
+
+IN_FORCE = _ranked("the setting in force", (100_000, 500), (2.0, 0.05), commands=False)
+
+
+def test_a_difference_the_intervals_cannot_tell_apart_keeps_the_setting_in_force() -> None:
+    """The issue's case: 0.005 ms of p99 inside a ±0.55 ms interval, the rate level."""
+    noise = _ranked("round robin, iops=1", (100_300, 600), (1.995, 0.55))
+    for objective in ("balanced", "throughput", "latency"):
+        decision = decide([IN_FORCE, noise], objective)
+        assert decision.choice is None and "no candidate beats the setting in force" in decision.reason
+
+
+def test_a_gain_below_the_margin_is_no_reason_to_change_even_with_tight_intervals() -> None:
+    small = _ranked("round robin, iops=1", (100_000 * (1 + MARGIN / 2), 10), (2.0, 0.01))
+    assert decide([IN_FORCE, small], "throughput").choice is None
+
+
+def test_a_far_better_tail_wins_over_a_few_percent_of_rate_when_balanced() -> None:
+    """The issue's case: p99 30 ms kept over 2.7 ms for 3% more I/O rate."""
+    in_force = _ranked("the setting in force", (100_000, 300), (30.0, 1.0), commands=False)
+    faster_tail = _ranked("round robin, latency", (97_000, 300), (2.7, 0.1))
+    more_rate = _ranked("round robin, iops=1", (103_000, 300), (31.0, 1.0))
+    ranked = [in_force, more_rate, faster_tail]
+    assert decide(ranked, "balanced").choice is faster_tail
+    assert order(ranked, "balanced")[0] is faster_tail
+    assert decide(ranked, "latency").choice is faster_tail
+    assert decide(ranked, "throughput").choice is None  # 3% of rate is below the margin
+
+
+def test_balanced_refuses_a_rate_gain_bought_with_a_clearly_worse_tail() -> None:
+    in_force = _ranked("the setting in force", (100_000, 300), (2.0, 0.05), commands=False)
+    worse_tail = _ranked("round robin, iops=1", (120_000, 300), (3.0, 0.05))
+    assert decide([in_force, worse_tail], "balanced").choice is None
+    assert decide([in_force, worse_tail], "throughput").choice is worse_tail
+
+
+def test_a_candidate_without_commands_is_shown_never_recommended() -> None:
+    ours = _ranked("pathlab gated-least-load", (200_000, 300), (1.0, 0.01), commands=False)
+    assert decide([IN_FORCE, ours], "balanced").choice is None
+
+
+def _listings(tmp_path: Path) -> list[str]:
+    """The C1 host's device and path lists, as pathlab shows them: no performance counters."""
+    files = []
+    for listing in ("devices", "paths"):
+        shown = pathlab("show", listing, str(SCENARIOS / "c1-vmax-1lun.toml"), "--set", "policy.iops=1000")
+        assert shown.returncode == 0, shown.stderr
+        (tmp_path / f"{listing}.txt").write_text(shown.stdout)
+        files.append(str(tmp_path / f"{listing}.txt"))
+    return files
+
+
+def test_advise_without_counters_predicts_no_gain_and_says_what_to_capture(tmp_path: Path) -> None:
+    files = _listings(tmp_path)
+    done = pathlab("advise", *files)
+    assert done.returncode == 0, done.stderr
+    assert "No prediction" in done.stdout and "esxtop -b -d 5 -n 61 > esxtop.csv" in done.stdout
+    assert "x the I/O rate" not in done.stdout and "gain" not in done.stdout.split("No prediction")[0]
+    document = json.loads(pathlab("advise", *files, "--format", "json").stdout)
+    assert document["candidates"] == [] and document["recommendation"] is None
+    assert document["capture_needed"][0].startswith("esxtop -b")
+
+
+@pytest.mark.parametrize("objective", ["throughput", "latency"])
+def test_the_shipped_vmax_capture_is_told_to_change_whatever_the_objective(objective: str) -> None:
+    done = pathlab("advise", "vmax-iops1000", "--seeds", "2", "--duration", "4s", "--warmup", "1s",
+                   "--objective", objective, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["objective"] == objective
+    assert document["recommendation"]["change"] and document["recommendation"]["to"] == "round robin, iops=1"
+    assert any(a["field"].startswith("arrays") or a["field"].startswith("fabric") for a in document["assumptions"])

@@ -1,0 +1,87 @@
+"""`pathlab import` of `multipath -ll` gets the topology as the host has it: the grouping each map
+shows, the controllers its groups stand for, LUN-ownership handlers, `multipath -l`'s missing
+states, failed paths that say nothing of a controller, maps with no path left."""
+
+from __future__ import annotations
+
+import tomllib
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pathlab.api import PathlabWarning, ScenarioError
+from pathlab.importer import import_files
+from test_corpus_layout import expected, sample_id, samples
+from test_corpus_readers import REFUSED
+
+LINUX = Path(__file__).parent / "data" / "linux"
+
+
+def _imported(path: Path) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(path)])
+    return tomllib.loads(done.text), done.warnings
+
+
+def _maps_with_grouping() -> list[Path]:
+    """The multipath samples the readers read (the others are pinned in test_corpus_readers)."""
+    return [s for s in samples() if s.parent.name in ("multipath-ll", "multipath-l")
+            and (sample_id(s), "bare.txt") not in REFUSED
+            and "maps" in expected(s) and all("grouping" in m for m in expected(s)["maps"])]
+
+
+@pytest.mark.parametrize("sample", _maps_with_grouping(), ids=sample_id)
+def test_each_corpus_map_is_imported_with_the_grouping_it_shows(sample: Path) -> None:
+    scenario, _ = _imported(sample / "bare.txt")
+    grouping = {d["name"]: d["policy"]["path_grouping_policy"] for d in scenario["devices"]}
+    for m in expected(sample)["maps"]:
+        assert grouping[m.get("wwid", m["name"])] == m["grouping"], m["name"]
+
+
+def test_an_rdac_array_keeps_its_owner_and_passive_paths() -> None:
+    scenario, _ = _imported(LINUX / "multipathd-topology_etva-rdac-ghost.txt")
+    (array,) = scenario["arrays"]
+    assert (array["tpgs"], array["symmetric"], array["non_owner_state"]) == (False, False, "standby")
+    controller = {p["name"]: p["controller"] for p in array["ports"]}
+    # mpath3's active group: 5:0:0 and 4:0:0 (targets 0); its ghost paths: targets 1.
+    assert controller["H5T0"] == controller["H4T0"] != controller["H5T1"] == controller["H4T1"]
+
+
+def test_multipath_l_is_said_to_show_no_state() -> None:
+    _, said = _imported(LINUX / "multipath-l_fusioninventory-multipath1.txt")
+    assert any("no checker state (`multipath -l`)" in message for _, message in said)
+
+
+def test_a_failed_paths_group_is_not_taken_for_a_second_controller() -> None:
+    """MD32xx: group 2's only path failed (prio 0 because the prioritizer could not reach it)."""
+    scenario, said = _imported(LINUX / "multipath_check-multipath-26_dell-md32xx-rdac.txt")
+    (array,) = scenario["arrays"]
+    assert "controllers" not in array and array["symmetric"]
+    assert [f["path"] for f in scenario["faults"]] == ["host2:C0:T0:L0"]
+
+
+def test_a_map_without_a_path_left_is_said_to_be_left_out(tmp_path: Path) -> None:
+    """A NetApp map whose only path is gone (`#:#:#:#`) under queue_if_no_path (the first map of a
+    real listing), beside a real listing of maps with paths."""
+    gone = (LINUX / "multipath_check-multipath-21_netapp-unknown-path.txt").read_text().split("\n")[:4]
+    both = tmp_path / "maps.txt"
+    both.write_text("\n".join(gone) + "\n" + (LINUX / "multipath_check-multipath-01_falcon-ipstor.txt").read_text())
+    scenario, said = _imported(both)
+    dropped = [message for field, message in said if field.startswith("maps.")]
+    assert len(dropped) == 1 and "no path with a SCSI address" in dropped[0]
+    assert "its I/O waits until a path returns" in dropped[0]
+    assert scenario["devices"], "the maps with paths are imported"
+
+
+def test_a_map_listed_twice_is_refused_naming_both_lines(tmp_path: Path) -> None:
+    text = (LINUX / "multipath_check-multipath-01_falcon-ipstor.txt").read_text()
+    twice = tmp_path / "twice.txt"
+    twice.write_text(text + "\n" + text)
+    with pytest.raises(ScenarioError) as refused:
+        import_files([str(twice)])
+    second = len(text.split("\n")) + 1
+    assert refused.value.args[:2] == (str(twice), f"line {second}")
+    assert "a second time (first at line 1)" in refused.value.args[2]
