@@ -65,6 +65,11 @@ class Table:
             return f'kind = "{self.kind}"'
         return f"[[{self.dotted}]]" if self.segments[-1][1] else f"[{self.dotted}]"
 
+    @property
+    def anchor(self) -> str:
+        """The id Python-Markdown's toc gives the heading: lower case, punctuation dropped, spaces as -."""
+        return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", self.heading).strip().lower())
+
 
 def _read_items(text: str) -> tuple[dict[str, Item], dict[str, str]]:
     """Every `pub struct`/`pub enum` with its docs and fields, and every `fn name() -> T { body }`."""
@@ -307,11 +312,6 @@ def _units() -> list[str]:
     return [*rows, "", '`"16GFC"` is Fibre Channel\'s speed name: 100 MB/s of payload per G (1,600 MB/s), where `"16Gb"` is 2,000 MB/s.', ""]
 
 
-def _anchor(heading: str) -> str:
-    """The id Python-Markdown's toc gives a heading: lower case, punctuation dropped, spaces as -."""
-    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", heading).strip().lower())
-
-
 def _cell(text: str) -> str:
     return text.replace("|", "\\|") or " "
 
@@ -338,10 +338,10 @@ def render(schema: Schema) -> str:
             out += ["`name` picks the policy; the other fields are its parameters ([policies](policies.md)).", ""]
             continue
         if table.same_as:
-            out += [f"The fields of [`{table.same_as.heading}`](#{_anchor(table.same_as.heading)}).", ""]
+            out += [f"The fields of [`{table.same_as.heading}`](#{table.same_as.anchor}).", ""]
             continue
         if table.item.name == "FaultSpec":
-            kinds = ", ".join(f"[`{k}`](#{_anchor(f'kind = {k}')})" for k in schema.fault_kinds)
+            kinds = ", ".join(f"[`{t.kind}`](#{t.anchor})" for t in schema.tables if t.kind)
             out += [f"`kind` is one of {kinds}; the other fields depend on it.", ""]
             continue
         out += ["| field | value | default | meaning |", "|---|---|---|---|"]
@@ -350,7 +350,7 @@ def render(schema: Schema) -> str:
             value = schema.describe_type(f.rust_type)
             child = sections.get(".".join(filter(None, (table.dotted, f.name))))
             if child is not None and value.endswith("table" if not child.segments[-1][1] else "tables"):
-                value = f"[{value}](#{_anchor(child.heading)})"
+                value = f"[{value}](#{child.anchor})"
             out.append(
                 f"| `{f.name}` | {_cell(value)} | "
                 f"{'required' if default is None else default} | {_cell(f.doc)} |"
