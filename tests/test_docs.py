@@ -16,10 +16,11 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import ROOT
 
+from conftest import ROOT
 from pathlab import Scenario, ScenarioError
 from pathlab.cli import main
 
@@ -65,7 +66,7 @@ def _blocks(page: Path) -> list[Block]:
                 if text.startswith("$ "):
                     commands.append(Command(text[2:], []))
                 else:
-                    commands[-1].output.append(text)  # type: ignore[union-attr]
+                    commands[-1].output.append(text)  # type: ignore[union-attr]  # a list until the loop ends
             for command in commands:
                 command.output = command.output or None
         blocks.append(Block(page, i + 1, commands, mark[1] if mark else None))
@@ -118,9 +119,8 @@ def test_documented_commands_run_and_print_what_the_page_shows(block: Block, wor
 
 def test_site_builds_strict_with_every_verb_and_table(tmp_path: Path) -> None:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, env=env
-    )
+    build = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)]
+    done = subprocess.run(build, capture_output=True, text=True, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr
     cli = (tmp_path / "reference/cli/index.html").read_text()
     for verb in main.commands:
@@ -132,11 +132,13 @@ def test_site_builds_strict_with_every_verb_and_table(tmp_path: Path) -> None:
         assert (tmp_path / kept).exists(), kept
 
 
-def _schema():  # type: ignore[no-untyped-def]
+def _schema() -> Any:
+    """The scenario reference's reading of the schema (the docs hook, loaded from its file)."""
     spec = importlib.util.spec_from_file_location("scenario_reference", ROOT / "docs/hooks/scenario_reference.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[spec.name] = module  # type: ignore[union-attr]  # its dataclasses look themselves up
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while being defined
+    spec.loader.exec_module(module)
     return module.Schema()
 
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+
+import pathlab
+
 PAGE = "reference/policies.md"
 
 
@@ -42,10 +47,7 @@ def render(catalog: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def on_files(files, config):  # type: ignore[no-untyped-def]  # mkdocs hook
-    from mkdocs.structure.files import File
-
-    import pathlab
-
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    """The mkdocs hook: the page joins the site's files before pages are read."""
     files.append(File.generated(config, PAGE, content=render(pathlab.policies())))
     return files

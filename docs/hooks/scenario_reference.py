@@ -12,6 +12,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "crates/pathlab-sim/src/scenario/schema.rs"
 UNITS = ROOT / "crates/pathlab-sim/src/scenario/units.rs"
@@ -159,9 +162,8 @@ class Schema:
         root = self.items["ScenarioSpec"]
         tables = [Table([], root, "")]
         self._children(root, [], tables, {})
-        faults = next(t for t in tables if t.dotted == "faults")
-        for kind, item in self.fault_kinds.items():
-            tables.append(Table([("faults", True)], item, item.doc, kind))
+        after_faults = next(i for i, t in enumerate(tables) if t.dotted == "faults") + 1
+        tables[after_faults:after_faults] = [Table([("faults", True)], item, item.doc, kind) for kind, item in self.fault_kinds.items()]
         variant = self.items["VariantSpec"]
         tables.append(Table([("variants", False), ("NAME", False)], variant, variant.doc))
         return tables
@@ -304,12 +306,14 @@ def _units() -> list[str]:
     """The units section, from the unit tables of `units.rs`."""
     text = UNITS.read_text()
     rows = ["## Units", "", "Quantities are strings with a unit; a bare number is refused.", "", "| quantity | units |", "|---|---|"]
-    for quantity, table in (("time", "DURATION_UNITS"), ("size", "SIZE_UNITS"), ("link speed", "RATE_UNITS"), ("distance", "DISTANCE_UNITS")):
+    quantities = (("time", "DURATION_UNITS"), ("size", "SIZE_UNITS"), ("link speed", "RATE_UNITS"), ("distance", "DISTANCE_UNITS"))
+    for quantity, table in quantities:
         units = re.findall(r'\("([^"]+)", [^)]+\)', _block(text, f"const {table}").split("];")[0])
         if not units:
             raise SchemaError(f"units.rs: no units in {table}")
         rows.append(f"| {quantity} | {', '.join(f'`{u}`' for u in units)} |")
-    return [*rows, "", '`"16GFC"` is Fibre Channel\'s speed name: 100 MB/s of payload per G (1,600 MB/s), where `"16Gb"` is 2,000 MB/s.', ""]
+    fibre_channel = '`"16GFC"` is Fibre Channel\'s speed name: 100 MB/s of payload per G (1,600 MB/s), where `"16Gb"` is 2,000 MB/s.'
+    return [*rows, "", fibre_channel, ""]
 
 
 def _cell(text: str) -> str:
@@ -359,8 +363,7 @@ def render(schema: Schema) -> str:
     return "\n".join(out)
 
 
-def on_files(files, config):  # type: ignore[no-untyped-def]  # mkdocs hook
-    from mkdocs.structure.files import File
-
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    """The mkdocs hook: the page joins the site's files before pages are read."""
     files.append(File.generated(config, PAGE, content=render(Schema())))
     return files
