@@ -218,6 +218,13 @@ class Schema:
             return "array of tables" if is_array else "table"  # render() links it to its section
         raise SchemaError(f"no description for the type `{rust_type}`")
 
+    def value_docs(self, rust_type: str) -> list[str]:
+        """`value`: its doc comment, for each documented value of an enum field."""
+        name = _table_type(rust_type)[0].removeprefix("pathlab_policy::")
+        if name not in self.items or not self.is_value_enum(name):
+            return []
+        return [f"`{self.enum_value(name, v)}`: {doc}" for v, doc, _ in self.items[name].variants if doc]
+
     def _enum_values(self, name: str) -> str:
         return "one of " + ", ".join(f"`{self.enum_value(name, v)}`" for v, _, _ in self.items[name].variants)
 
@@ -355,10 +362,8 @@ def render(schema: Schema) -> str:
             child = sections.get(".".join(filter(None, (table.dotted, f.name))))
             if child is not None and value.endswith("table" if not child.segments[-1][1] else "tables"):
                 value = f"[{value}](#{child.anchor})"
-            out.append(
-                f"| `{f.name}` | {_cell(value)} | "
-                f"{'required' if default is None else default} | {_cell(f.doc)} |"
-            )
+            meaning = " ".join([f.doc, *schema.value_docs(f.rust_type)]).strip()
+            out.append(f"| `{f.name}` | {_cell(value)} | {'required' if default is None else default} | {_cell(meaning)} |")
         out.append("")
     return "\n".join(out)
 
