@@ -15,6 +15,7 @@ use crate::engine::level::Level;
 use crate::linux;
 use crate::nmp::esxcli::{self, EsxcliCommand};
 use crate::nmp::{self, ClaimRule};
+use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{
     ArraySpec, BalanceLoad, BalanceSpec, Distribution, HostSpec, PauseSpec, RaidLevel, ScenarioSpec, ServiceSpec,
@@ -33,9 +34,9 @@ fn unique<'a>(names: impl IntoIterator<Item = &'a str>, field: &str) -> Result<(
 }
 
 fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), FieldError> {
-    if s.servers == 0 {
-        return err(format!("{field}.servers"), "must be at least 1");
-    }
+    bounds::within(s.servers, &bounds::SERVERS, "1 to 1024").map_err(|m| (format!("{field}.servers"), m))?;
+    bounds::within(s.per_kib.0, &bounds::PER_KIB_NS, "up to 1s (a port moving 1 KB/s)")
+        .map_err(|m| (format!("{field}.per_kib"), m))?;
     if s.fixed.0 == 0 && s.per_kib.0 == 0 {
         return err(format!("{field}.fixed"), "a service time above zero is needed");
     }
@@ -68,12 +69,8 @@ pub(crate) fn hosts_of(spec: &ScenarioSpec) -> Vec<(String, &HostSpec)> {
 
 fn host_pauses(spec: Option<&PauseSpec>, field: &str) -> Result<Option<HostPauses>, FieldError> {
     let Some(p) = spec else { return Ok(None) };
-    if p.every.0 == 0 {
-        return err(format!("{field}.pauses.every"), "must be above zero");
-    }
-    if p.duration.0 == 0 {
-        return err(format!("{field}.pauses.duration"), "must be above zero");
-    }
+    bounds::long_enough(p.every.0, bounds::PAUSE_EVERY).map_err(|m| (format!("{field}.pauses.every"), m))?;
+    bounds::long_enough(p.duration.0, bounds::PAUSE_DURATION).map_err(|m| (format!("{field}.pauses.duration"), m))?;
     let shape = shape(p.distribution, p.cv, &format!("{field}.pauses"))?;
     Ok(Some(HostPauses { mean_gap_ns: p.every.0 as f64, mean_duration_ns: p.duration.0 as f64, shape }))
 }
@@ -99,10 +96,9 @@ fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
     unique(hosts.iter().flat_map(|(_, h)| h.adapters.iter().map(|a| a.name.as_str())), "host.adapters")?;
     let mut adapters = Vec::new();
     for (index, (field, host)) in hosts.iter().enumerate() {
-        if host.cpus == 0 {
-            return err(format!("{field}.cpus"), "must be at least 1");
-        }
-        if host.numa_nodes == 0 || host.numa_nodes > host.cpus {
+        bounds::within(host.cpus, &bounds::CPUS, "1 to 8192 (Linux's largest NR_CPUS)")
+            .map_err(|m| (format!("{field}.cpus"), m))?;
+        if !bounds::NUMA_NODES.contains(&host.numa_nodes) || host.numa_nodes > host.cpus {
             return err(
                 format!("{field}.numa_nodes"),
                 format!("allowed 1 to {} (one CPU at least per node)", host.cpus),
@@ -133,16 +129,13 @@ fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
                     format!("\"{}\": an adapter name is one word without : \" \\ ( ) (it is part of runtime names like vmhba1:C0:T0:L1)", a.name),
                 );
             }
-            if a.queue_depth == 0 {
-                return err(format!("{at}.queue_depth"), "must be at least 1");
-            }
+            bounds::within(a.queue_depth, &bounds::QUEUE_DEPTH, "1 to 65535 (a command tag is 16 bits)")
+                .map_err(|m| (format!("{at}.queue_depth"), m))?;
             if a.numa_node >= host.numa_nodes {
                 return err(format!("{at}.numa_node"), format!("allowed 0 to {}", host.numa_nodes - 1));
             }
+            // Speeds are bounded as they are read (`units::LINK_SPEED_RANGE`).
             let rate = a.link_speed.map(|r| r.0 / 1e9);
-            if rate.is_some_and(|r| r <= 0.0 || !r.is_finite()) {
-                return err(format!("{at}.link_speed"), "must be above zero");
-            }
             adapters.push(Adapter {
                 name: a.name.clone(),
                 host: index,
@@ -262,9 +255,7 @@ fn array_balance(b: &BalanceSpec, a: &ArraySpec, controllers: usize, field: &str
             "balancing moves LUN ownership: it needs an array that is not symmetric, with two controllers or more",
         );
     }
-    if b.period.0 == 0 {
-        return err(format!("{field}.balance.period"), "must be above zero");
-    }
+    bounds::long_enough(b.period.0, bounds::TIMER).map_err(|m| (format!("{field}.balance.period"), m))?;
     if b.max_moves == 0 {
         return err(format!("{field}.balance.max_moves"), "must be at least 1");
     }
@@ -303,13 +294,9 @@ fn raid_groups(a: &ArraySpec, ai: usize, stations: &mut Vec<Station>, out: &mut 
             return err(format!("{gfield}.stripe_element"), "must be above zero");
         }
         let d = &g.disk;
-        if d.rpm == 0 || d.rpm > 100_000 {
-            return err(format!("{gfield}.disk.rpm"), "allowed 1 to 100000");
-        }
+        bounds::within(d.rpm, &bounds::RPM, "3600 to 15000 (the spindle speeds made)")
+            .map_err(|m| (format!("{gfield}.disk.rpm"), m))?;
         let rate = d.transfer_rate.0 / 1e9;
-        if rate <= 0.0 || !rate.is_finite() {
-            return err(format!("{gfield}.disk.transfer_rate"), "must be above zero");
-        }
         let disk = DiskModel {
             read_seek_ns: d.seek.0 as f64,
             write_seek_ns: d.write_seek.unwrap_or(d.seek).0 as f64,
@@ -473,9 +460,6 @@ fn build_replication(
         }
         let latency = one_way(r.latency.map(|l| l.0), r.distance.map(|d| d.0), &field)?;
         let bandwidth = r.bandwidth.map(|b| b.0 / 1e9);
-        if bandwidth.is_some_and(|b| b <= 0.0 || !b.is_finite()) {
-            return err(format!("{field}.bandwidth"), "must be above zero");
-        }
         let pref = match &r.preferred_array {
             None => None,
             Some(p) if *p == r.arrays[0] => Some(a),
@@ -635,9 +619,8 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             Some(h) => host_names.find(h, &format!("{field}.host"), "host")?,
             None => 0,
         };
-        if d.queue_depth() == 0 {
-            return err(format!("{field}.queue_depth"), "must be at least 1");
-        }
+        bounds::within(d.queue_depth(), &bounds::QUEUE_DEPTH, "1 to 65535 (a command tag is 16 bits)")
+            .map_err(|m| (format!("{field}.queue_depth"), m))?;
         if d.owner.is_some() && m.arrays[array].symmetric {
             return err(
                 format!("{field}.owner"),
