@@ -51,6 +51,19 @@ def one_error_line(done: subprocess.CompletedProcess) -> str:
          "arrays.0.service.cv: lognormal needs cv, a coefficient of variation from above 0 to 10"),
         ("host.stack.nvme_queue_size=8", "host.stack.nvme_queue_size: 8: allowed 16..=1024 (nvme connect --queue-size)"),
         ("host.stack.nvme_io_queues=99", "host.stack.nvme_io_queues: 99: allowed 1..=8"),
+        # Physical bounds (issue 24): what no real system has is refused, not run as a plausible number.
+        ('host.adapters.0.link_speed="0.000000000000001Gb"',
+         'host.adapters.0.link_speed: "0.000000000000001Gb" is out of range: allowed 1Mb (1 Mb/s) to 1TB/s'),
+        ('fabric.0.distance="100000000000000000km"',
+         'fabric.0.distance: "100000000000000000km" is out of range: at most 40000km (once round the Earth)'),
+        # 115 days one way at 5 us per km: beyond the bound of times, and of distances.
+        ('fabric.0.distance="1987200000000km"', "fabric.0.distance: \"1987200000000km\" is out of range"),
+        ('host.pauses={ every = "1ns", duration = "1ns" }',
+         "host.pauses.every: 1ns is too short: at least 1ms (a scheduler's time slice)"),
+        ("host.cpus=100000", "host.cpus: 100000 is out of range: allowed 1 to 8192 (Linux's largest NR_CPUS)"),
+        ("devices.0.queue_depth=70000", "devices.0.queue_depth: 70000 is out of range: allowed 1 to 65535"),
+        ('workloads.0.block_size="1B"', "workloads.0.block_size: 1 is out of range: allowed 512B (one sector) to 1GiB"),
+        ('host.stack.io_timeout="1ns"', "host.stack.io_timeout: 1ns is too short: at least 1ms"),
     ],
 )
 def test_bad_values_give_one_line_and_exit_2(setting: str, expected: str) -> None:
@@ -72,9 +85,17 @@ def test_an_open_loop_rate_beyond_capacity_stops_with_an_error_not_an_abort(tmp_
     assert "workloads.0.rate: 4000000 I/Os were waiting" in line, line
 
 
-def test_a_rate_above_one_per_nanosecond_is_refused(tmp_path: Path) -> None:
-    line = one_error_line(limited("validate", open_loop(tmp_path, "1e12")))
-    assert "workloads.0.rate: 1000000000000: at most 1000000000 I/Os per second" in line
+@pytest.mark.parametrize("rate", ["1e12", "1e-11"])
+def test_a_rate_beyond_one_per_nanosecond_or_below_one_in_eleven_days_is_refused(tmp_path: Path, rate: str) -> None:
+    line = one_error_line(limited("validate", open_loop(tmp_path, rate)))
+    assert "workloads.0.rate: " in line
+    assert "is out of range: allowed from 0.000001 (one I/O in 11.6 days) to 1000000000 (one per ns) I/Os per second" in line
+
+
+def test_a_replication_distance_beyond_the_earth_is_refused_not_run_faster() -> None:
+    srdf = str(SCENARIOS / "srdf-metro-50km.toml")
+    line = one_error_line(limited("validate", srdf, "--set", 'replication.0.distance="100000000000000000km"'))
+    assert 'replication.0.distance: "100000000000000000km" is out of range: at most 40000km' in line, line
 
 
 def test_seeds_outside_64_bits_are_refused_and_large_ones_kept_exact() -> None:

@@ -14,12 +14,11 @@ import math
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from pathlab.api import Scenario, ScenarioError
+from pathlab.api import Scenario, ScenarioError, warn
 from pathlab.figures import KEYS
 from pathlab.toml_values import to_toml
 
@@ -49,6 +48,17 @@ class Point:
     @property
     def id(self) -> str:
         return json.dumps([self.variant, list(self.values), self.seed])
+
+    @property
+    def label(self) -> str:
+        """The point as a person names it: `variant rr, policy.iops=1, seed 3`."""
+        parts = [*([f"variant {self.variant}"] if self.variant else []), *(f"{k}={v}" for k, v in self.values)]
+        return ", ".join([*parts, f"seed {self.seed}"])
+
+
+class PointFailed(Exception):
+    """A run of a sweep that stopped on bad input, as (file, field, message): plain strings, so
+    that it reaches the sweep from a worker process or a Ray task whole."""
 
 
 def toml_literal(word: str) -> str:
@@ -176,7 +186,13 @@ class Job:
         return f"{digest} {point.id}"
 
     def run(self, point: Point) -> dict[str, Any]:
-        result = self._load(point, point.seed).run()
+        try:
+            result = self._load(point, point.seed).run()
+        except ScenarioError as e:
+            # The native error does not cross a process boundary (it cannot be pickled): its
+            # three strings do, with the point that met it.
+            file, field, message = e.args
+            raise PointFailed(file, field, f"{message} (at {point.label})") from None
         summary = result.data["summary"]
         return {
             "point": self.key(point),
@@ -205,10 +221,47 @@ def _plain(literal: str) -> Any:
 
 def run_local(job: Job, points: Sequence[Point], workers: int, done: Callable[[dict[str, Any]], None]) -> None:
     """Processes, one run each: measured 1.94x from 1 to 2 workers where threads over the
-    engine gained 4% (NOTES.md)."""
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for future in as_completed([pool.submit(job.run, p) for p in points]):
-            done(future.result())
+    engine gained 4% (NOTES.md). No more workers than runs; points are handed out as workers
+    free up. Whatever ends the sweep (a bad point, Ctrl-C, an error) ends the workers with it,
+    and a worker whose sweep is killed ends itself (`_die_with_parent`)."""
+    import multiprocessing
+
+    if not points:
+        return
+    pool = multiprocessing.Pool(min(workers, len(points)), initializer=_die_with_parent, initargs=(os.getpid(),))
+    try:
+        for row in pool.imap_unordered(job.run, points):
+            done(row)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a worker: end when the sweep's process ends, however it ends (SIGKILL included). Linux
+    does it for us (PR_SET_PDEATHSIG); elsewhere a thread watches for the parent to change."""
+    import signal
+
+    # Ctrl-C reaches every process of the terminal: the sweep itself ends its workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    except (OSError, AttributeError):
+        import threading
+        import time
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the sweep ended before the line above took effect
+        os._exit(1)
 
 
 def batches(points: Sequence[Point], size: int) -> Iterator[list[Point]]:
@@ -239,6 +292,25 @@ class Journal:
 
     def __init__(self, path: Path):
         self.path = path
+        self.held: Any = None
+
+    def lock(self) -> None:
+        """Holds the journal for this sweep until it ends: a second sweep to the same output is
+        refused rather than run every point again beside the first."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: no advisory locks
+            return
+        self.held = self.path.open("a", encoding="utf-8")
+        try:
+            fcntl.flock(self.held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ScenarioError("--out", str(self.path), "another sweep is writing to it: wait for it to end, "
+                                "or give another --out") from None
+
+    def clear(self) -> None:
+        """Forgets the runs of another sweep (`--replace`)."""
+        self.path.write_text("", encoding="utf-8")
 
     def done(self) -> dict[str, dict[str, Any]]:
         """The rows written so far; a line cut short when the sweep was stopped is dropped from
@@ -263,3 +335,18 @@ class Journal:
 
 def default_workers() -> int:
     return os.cpu_count() or 1
+
+
+#: The most local workers a sweep starts, whatever the cores: each holds a Python interpreter
+#: with pandas (about 100 MB).
+MAX_WORKERS = 64
+
+
+def bounded_workers(asked: int | None) -> int:
+    """Local workers: `asked`, at most one per core and `MAX_WORKERS` (a warning says so when
+    more were asked for); default one per core."""
+    most = min(default_workers(), MAX_WORKERS)
+    if asked is not None and asked > most:
+        warn("--workers", str(asked), f"this machine has {default_workers()} cores: running {most} workers "
+             f"(at most one per core, and {MAX_WORKERS})")
+    return min(asked or most, most)

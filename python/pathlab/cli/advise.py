@@ -11,7 +11,7 @@ import click
 
 from pathlab import advise
 from pathlab.api import Scenario
-from pathlab.cli.common import format_option, handle_errors, load, run_all, set_option, writable_output
+from pathlab.cli.common import format_option, handle_errors, load, resolve, run_all, set_option, writable_output
 from pathlab.cli.report import html_option, provenance, write
 from pathlab.toml_values import to_toml
 
@@ -71,7 +71,7 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
     (or a shipped scenario's name), or what the host prints: `esxcli storage nmp device list`,
     `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, imported as
     `pathlab import` does."""
-    writable_output(html, "--html")
+    writable_output(html, "--html", inputs=[resolve(f) for f in files])
     length = {"run.duration": duration, "run.warmup": warmup}
     scenario, captured = _scenario(files, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
     (in_force,) = run_all([scenario])

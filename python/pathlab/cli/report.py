@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from pathlab.api import ScenarioError, _read
-from pathlab.cli.common import handle_errors
+from pathlab.cli.common import handle_errors, writable_output, written
 
 html_option = click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write a report of this run to an HTML file.")
 
@@ -20,7 +19,8 @@ def provenance(file: str) -> dict[str, Any]:
 
 
 def write(path: str, text: str) -> None:
-    Path(path).write_text(text, encoding="utf-8")
+    with written(path, "--html") as part:
+        part.write_text(text, encoding="utf-8")
     click.echo(f"pathlab: report written to {path}", err=True)
 
 
@@ -73,4 +73,5 @@ def from_file(result: str, scenario: str | None) -> str:
 @handle_errors
 def command(result: str, scenario: str | None, html: str) -> None:
     """Write RESULT (a run, compare, lineup or sweep result file) as one self-contained HTML page."""
+    writable_output(html, "--html", inputs=[result, *([scenario] if scenario else [])])
     write(html, from_file(result, scenario))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
@@ -11,13 +10,15 @@ from pathlab.cli.common import (
     format_option,
     handle_errors,
     load,
+    resolve,
     run_all,
     seed_option,
     set_option,
     variant_option,
     with_workload,
     workload_option,
-    writable_output,
+    writable_outputs,
+    written,
 )
 from pathlab.cli.report import html_option, provenance, write
 from pathlab.output import esxtop, esxtop_csv, hosts, vdbench
@@ -141,9 +142,8 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     that host's tables and a file of the name given. The vdbench figures and the flatfile are the
     workload's, every host's I/Os together. JSON output is the whole run (each device, path and
     adapter names its host), or with --host that host's objects; CSV is the run's summary line."""
-    for out, option in ((esxtop_out, "--esxtop-csv"), (flat_out, "--vdbench-flatfile"), (diskstats_out, "--diskstats"),
-                        (html, "--html")):
-        writable_output(out, option)
+    writable_outputs(((esxtop_out, "--esxtop-csv"), (flat_out, "--vdbench-flatfile"), (diskstats_out, "--diskstats"),
+                      (html, "--html")), inputs=[resolve(file), *([workload] if workload else [])])
     sets = with_workload(file, workload, sets)
     scenario = load(file, variant, sets, seed)
     if host is not None:
@@ -153,16 +153,19 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     for name, view in views:
         if esxtop_out:
             csv_file = hosts.file_for(esxtop_out, name, len(views) > 1)
-            rows = esxtop_csv.write(view, csv_file)
+            with written(csv_file, "--esxtop-csv") as part:
+                rows = esxtop_csv.write(view, part)
             click.echo(f"pathlab: wrote {rows} esxtop rows to {csv_file}", err=True)
         if diskstats_out:
             from pathlab.output.diskstats import diskstats
 
             stats_file = hosts.file_for(diskstats_out, name, len(views) > 1)
-            stats_file.write_text(diskstats(view), encoding="utf-8")
+            with written(stats_file, "--diskstats") as part:
+                part.write_text(diskstats(view), encoding="utf-8")
             click.echo(f"pathlab: wrote /proc/diskstats samples to {stats_file}", err=True)
     if flat_out:
-        Path(flat_out).write_text(flatfile(result.data), encoding="utf-8")
+        with written(flat_out, "--vdbench-flatfile") as part:
+            part.write_text(flatfile(result.data), encoding="utf-8")
         click.echo(f"pathlab: wrote the vdbench flatfile to {flat_out}", err=True)
     if html:
         from pathlab.report import run_report
