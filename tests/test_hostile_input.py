@@ -3,36 +3,14 @@ memory limit (a regression that allocates without bound fails here instead of sw
 
 from __future__ import annotations
 
-import resource
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import pathlab
-from conftest import ROOT, SCENARIOS
+from conftest import SCENARIOS, limited, one_error_line
 
 C1 = str(SCENARIOS / "c1-vmax-1lun.toml")
-#: Address space allowed to each command: Python, pandas and the engine fit well inside.
-MEMORY_LIMIT = 1536 * 1024 * 1024
-
-
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
-def limited(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pathlab", *args], capture_output=True, text=True, cwd=cwd,
-                          preexec_fn=_limit_memory, timeout=120)
-
-
-def one_error_line(done: subprocess.CompletedProcess) -> str:
-    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
-    # Progress lines (a run longer than a second) are chatter; the error is one line.
-    lines = [line for line in done.stderr.strip().splitlines() if not line.endswith("% simulated")]
-    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
-    return lines[0]
 
 
 @pytest.mark.parametrize(
