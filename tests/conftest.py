@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import resource
 import subprocess
 import sys
@@ -36,8 +37,9 @@ def limited(*args: str, cwd: Path = ROOT, timeout: float = 120, **kwargs: Any) -
 def one_error_line(done: subprocess.CompletedProcess) -> str:
     """The one line of a refusal (exit status 2, no traceback)."""
     assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
-    # Progress lines (a run longer than a second) are chatter; the error is one line.
-    lines = [line for line in done.stderr.strip().splitlines() if not line.endswith("% simulated")]
+    # Progress lines (a run longer than a second, a sweep's runs done) are chatter; the error is one line.
+    progress = re.compile(r"(.*% simulated|pathlab sweep: \d+/\d+ runs, .* left)$")
+    lines = [line for line in done.stderr.strip().splitlines() if not progress.match(line)]
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     return lines[0]
 

@@ -70,11 +70,19 @@ def toml_literal(word: str) -> str:
         return json.dumps(word)
 
 
+#: The most runs one sweep may ask for (points x variants x seeds): a grid beyond it is a typo
+#: (1:1000000:1) and would take days before the first table.
+MAX_RUNS = 100_000
+
+
 def _number(text: str, where: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        raise ScenarioError("--grid", where, f"{text!r} is not a number (ranges are a:b:step or a:b:*factor)") from None
+        value = math.nan
+    if not math.isfinite(value):
+        raise ScenarioError("--grid", where, f"{text!r} is not a finite number (ranges are a:b:step or a:b:*factor)")
+    return value
 
 
 def _range(spec: str, where: str) -> list[str]:
@@ -83,10 +91,13 @@ def _range(spec: str, where: str) -> list[str]:
     integral = all(x.lstrip("+-").isdigit() for x in (first, last, step.lstrip("*")))
     fmt = (lambda x: str(round(x))) if integral else (lambda x: repr(round(x, 12)))
     out = []
+    if b < a:
+        raise ScenarioError("--grid", where, f"{spec}: a range a:b needs a <= b")
     if step.startswith("*"):
         factor = _number(step[1:], where)
         if factor <= 1 or a <= 0:
             raise ScenarioError("--grid", where, "a log range a:b:*factor needs a > 0 and factor > 1")
+        _few(math.log(b / a) / math.log(factor) + 1, spec, where)
         x = a
         while x <= b * (1 + 1e-12):
             out.append(fmt(x))
@@ -95,8 +106,14 @@ def _range(spec: str, where: str) -> list[str]:
         d = _number(step, where)
         if d <= 0:
             raise ScenarioError("--grid", where, "a range a:b:step needs step > 0")
+        _few((b - a) / d + 1, spec, where)
         out = [fmt(a + i * d) for i in range(int(math.floor((b - a) / d + 1e-9)) + 1)]
     return list(dict.fromkeys(out))
+
+
+def _few(count: float, spec: str, where: str) -> None:
+    if count > MAX_RUNS:
+        raise ScenarioError("--grid", where, f"{spec}: {count:.3g} values: at most {MAX_RUNS} runs in one sweep")
 
 
 def parse_axis(spec: str) -> Axis:
@@ -110,6 +127,8 @@ def parse_axis(spec: str) -> Axis:
         values = _range(rest, key)
     else:
         values = [v.strip() for v in rest.split(",") if v.strip()]
+    if not values:
+        raise ScenarioError("--grid", key, f"{rest!r} holds no value: expected v1,v2,... or a:b:step")
     return Axis(key, tuple(toml_literal(v) for v in values))
 
 
@@ -143,14 +162,29 @@ def file_axes(path: str, table: dict[str, Any]) -> list[Axis]:
 
 
 def expand(axes: Sequence[Axis], variants: Sequence[str | None], seeds: Sequence[int]) -> list[Point]:
-    """The cartesian product, variants outermost and seeds innermost."""
+    """The cartesian product, variants outermost and seeds innermost; refused when a key is on
+    two axes or the runs are more than `MAX_RUNS`."""
     keys = [a.key for a in axes]
+    twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+    if twice is not None:
+        raise ScenarioError("--grid", twice, "is on two axes: give each key once, with all its values")
+    runs = math.prod(len(a.values) for a in axes) * len(variants) * len(seeds)
+    if runs > MAX_RUNS:
+        raise ScenarioError("--grid", " x ".join(keys), f"{runs} runs: at most {MAX_RUNS} in one sweep")
     return [
         Point(variant, tuple(zip(keys, combo)), seed)
         for variant in variants
         for combo in itertools.product(*(a.values for a in axes))
         for seed in seeds
     ]
+
+
+def table_seeds(path: str, table: dict[str, Any]) -> int:
+    """The `[sweep]` table's `seeds` (replications per point), 1 when it gives none."""
+    seeds = table.get("seeds", 1)
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 1 <= seeds <= MAX_RUNS:
+        raise ScenarioError(path, "sweep.seeds", f"{seeds!r}: a whole number from 1 to {MAX_RUNS}")
+    return seeds
 
 
 def study_cases(path: str, table: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -295,8 +329,8 @@ class Journal:
         self.held: Any = None
 
     def lock(self) -> None:
-        """Holds the journal for this sweep until it ends: a second sweep to the same output is
-        refused rather than run every point again beside the first."""
+        """Holds the journal for this sweep until `unlock` (or the process ends): a second sweep
+        to the same output is refused rather than run every point again beside the first."""
         try:
             import fcntl
         except ImportError:  # Windows: no advisory locks
@@ -307,6 +341,11 @@ class Journal:
         except BlockingIOError:
             raise ScenarioError("--out", str(self.path), "another sweep is writing to it: wait for it to end, "
                                 "or give another --out") from None
+
+    def unlock(self) -> None:
+        if self.held is not None:
+            self.held.close()  # closing the file releases its lock
+            self.held = None
 
     def clear(self) -> None:
         """Forgets the runs of another sweep (`--replace`)."""

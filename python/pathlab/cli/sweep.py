@@ -32,6 +32,7 @@ from pathlab.sweep import (
     run_ray,
     study_cases,
     sweep_table,
+    table_seeds,
 )
 
 
@@ -99,7 +100,7 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     base = Scenario.load(scenario_file, set=list(sets))
     chosen: list[str | None] = list(variants or table.get("variants") or [n for n, _ in cases]
                                     or [n for n, _ in base.variants] or [None])
-    n_seeds = seeds or int(table.get("seeds", 1))
+    n_seeds = seeds or table_seeds(file, table)
     points = expand(axes, chosen, range(first_seed, first_seed + n_seeds))
     job = Job(_read(scenario_file), scenario_file, tuple(sets), cases)
     job.check(points)
@@ -111,6 +112,7 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
                       if (t, x) != ("points", "jsonl")] + [(html, "--html")], inputs)
     journal = Journal(Path(f"{stem}-runs.jsonl"))
     journal.lock()
+    click.get_current_context().call_on_close(journal.unlock)
     ids = {p: job.key(p) for p in points}
     earlier = journal.done()
     others = set(earlier) - set(ids.values())
