@@ -39,7 +39,7 @@ C1 = str(SCENARIOS / "c1-vmax-1lun.toml")
         ('host.pauses={ every = "1ns", duration = "1ns" }',
          "host.pauses.every: 1ns is too short: at least 1ms (a scheduler's time slice)"),
         ("host.cpus=100000", "host.cpus: 100000 is out of range: allowed 1 to 8192 (Linux's largest NR_CPUS)"),
-        ("devices.0.queue_depth=70000", "devices.0.queue_depth: 70000 is out of range: allowed 1 to 65535"),
+        ("devices.0.queue_depth=5000000", "devices.0.queue_depth: 5000000 is out of range: allowed 1 to 4000000"),
         ('workloads.0.block_size="1B"', "workloads.0.block_size: 1 is out of range: allowed 512B (one sector) to 1GiB"),
         ('host.stack.io_timeout="1ns"', "host.stack.io_timeout: 1ns is too short: at least 1ms"),
     ],

@@ -35,7 +35,7 @@ const HOSTILE: &[&str] = &[
     "\"1Mb\"",
     "\"1GiB\"",
     "\"2400h\"",
-    "65535",
+    "4000001",
 ];
 
 /// Events simulated per loaded scenario: enough to issue, route and complete I/Os.

@@ -129,7 +129,7 @@ fn build_adapters(spec: &ScenarioSpec) -> Result<Vec<Adapter>, FieldError> {
                     format!("\"{}\": an adapter name is one word without : \" \\ ( ) (it is part of runtime names like vmhba1:C0:T0:L1)", a.name),
                 );
             }
-            bounds::within(a.queue_depth, &bounds::QUEUE_DEPTH, "1 to 65535 (a command tag is 16 bits)")
+            bounds::within(a.queue_depth, &bounds::QUEUE_DEPTH, bounds::QUEUE_DEPTH_WORDS)
                 .map_err(|m| (format!("{at}.queue_depth"), m))?;
             if a.numa_node >= host.numa_nodes {
                 return err(format!("{at}.numa_node"), format!("allowed 0 to {}", host.numa_nodes - 1));
@@ -619,7 +619,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             Some(h) => host_names.find(h, &format!("{field}.host"), "host")?,
             None => 0,
         };
-        bounds::within(d.queue_depth(), &bounds::QUEUE_DEPTH, "1 to 65535 (a command tag is 16 bits)")
+        bounds::within(d.queue_depth(), &bounds::QUEUE_DEPTH, bounds::QUEUE_DEPTH_WORDS)
             .map_err(|m| (format!("{field}.queue_depth"), m))?;
         if d.owner.is_some() && m.arrays[array].symmetric {
             return err(

@@ -26,8 +26,10 @@ pub const BURST_LENGTH: (u64, &str) = (1_000, "1us");
 /// Host CPUs: Linux's largest `NR_CPUS` (8192); NUMA nodes: its `MAX_NUMNODES` (1024).
 pub const CPUS: RangeInclusive<u32> = 1..=8192;
 pub const NUMA_NODES: RangeInclusive<u32> = 1..=1024;
-/// Commands a queue can hold: a SCSI or NVMe command tag is 16 bits.
-pub const QUEUE_DEPTH: RangeInclusive<u32> = 1..=65_535;
+/// Commands a queue can hold: no more than the I/Os that may be alive at once
+/// (`limits::MAX_LIVE_IOS`); tests of queueing theory give a queue that never fills.
+pub const QUEUE_DEPTH: RangeInclusive<u32> = 1..=4_000_000;
+pub const QUEUE_DEPTH_WORDS: &str = "1 to 4000000 (the most I/Os alive at once)";
 /// Servers of a port or controller (its cores): 1 to 1024.
 pub const SERVERS: RangeInclusive<u32> = 1..=1024;
 /// Sequential streams of one workload: each keeps a cursor, one per fio job at most.
@@ -68,8 +70,9 @@ mod tests {
 
     #[test]
     fn values_outside_a_bound_name_what_is_allowed() {
-        assert_eq!(within(4, &QUEUE_DEPTH, "1 to 65535"), Ok(4));
-        assert_eq!(within(0, &QUEUE_DEPTH, "1 to 65535").unwrap_err(), "0 is out of range: allowed 1 to 65535");
+        assert_eq!(within(4, &QUEUE_DEPTH, QUEUE_DEPTH_WORDS), Ok(4));
+        let refused = within(0, &QUEUE_DEPTH, QUEUE_DEPTH_WORDS).unwrap_err();
+        assert_eq!(refused, "0 is out of range: allowed 1 to 4000000 (the most I/Os alive at once)");
         assert!(within(f64::NAN, &RATE, RATE_WORDS).is_err());
         assert!(within(1e-11, &RATE, RATE_WORDS).unwrap_err().starts_with("0.00000000001 is out of range"));
         assert_eq!(
