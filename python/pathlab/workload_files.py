@@ -254,18 +254,40 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
         entries[kind].append((n, {_vdb_key(kind, k.strip(), path, n): v.strip() for k, v in fields}))
     if not entries["rd"] or not entries["wd"]:
         raise ScenarioError(path, "rd", "a run definition (rd=) with its workload definitions (wd=) is needed")
-    rd_line, rd = entries["rd"][0]  # vdbench runs the RDs in turn; the first is the workload here
+    if len(entries["rd"]) > 1:
+        n = entries["rd"][1][0]
+        raise ScenarioError(path, f"line {n}: rd", "a second run definition: vdbench runs each in turn, a run here is "
+                            "one workload; give one rd= per file")
+    rd_line, rd = entries["rd"][0]
+    if "wd" not in rd:
+        raise ScenarioError(path, f"line {rd_line}: rd", "names no workload definition: add wd=NAME (or wd=*)")
     pattern = re.compile("^" + re.escape(rd["wd"]).replace(r"\*", ".*") + "$")
     wds = [(n, wd) for n, wd in entries["wd"] if pattern.match(wd["wd"])]
-    threads = int(rd.get("threads") or next((sd["threads"] for _, sd in entries["sd"] if sd.get("threads")), "8"))
+    if not wds:
+        raise ScenarioError(path, f"line {rd_line}: wd", f"{rd['wd']!r} matches no wd= entry")
+    threads_text, threads_line = next(((e["threads"], n) for n, e in [(rd_line, rd), *entries["sd"]] if e.get("threads")),
+                                      ("8", rd_line))
+    if not threads_text.isdigit() or int(threads_text) < 1:
+        raise ScenarioError(path, f"line {threads_line}: threads", f"{threads_text!r}: a whole number of at least 1")
+    threads = int(threads_text)
     iorate = rd.get("iorate", "max").lower()
+    if iorate != "max" and not re.fullmatch(r"\d+(\.\d+)?", iorate):
+        raise ScenarioError(path, f"line {rd_line}: iorate", f"{iorate!r} is not supported (curve and lists of rates run "
+                            "several runs in turn): give max or one rate")
     sizes = {sd["size"] for _, sd in entries["sd"] if sd.get("size")}
     workloads = []
     for n, wd in wds:
-        w: dict[str, Any] = {"devices": devices, "read_pct": float(wd.get("rdpct", 100))}
+        if "iorate" in wd:
+            raise ScenarioError(path, f"line {n}: iorate", "a WD's own rate is not supported: give iorate on the rd=")
+        rdpct = wd.get("rdpct", "100")
+        if not re.fullmatch(r"\d+(\.\d+)?", rdpct) or float(rdpct) > 100:
+            raise ScenarioError(path, f"line {n}: rdpct", f"{rdpct!r} is not a percentage from 0 to 100")
+        w: dict[str, Any] = {"devices": devices, "read_pct": float(rdpct)}
         if len(sizes) == 1:
             w["range"] = f"{_bytes(next(iter(sizes)), path, 'sd.size')}B"
         xfer = wd.get("xfersize", "4k").strip("()").split(",")
+        if len(xfer) > 1 and len(xfer) % 2:
+            raise ScenarioError(path, f"line {n}: xfersize", "a distribution is size,percent pairs: (4k,50,8k,50)")
         if len(xfer) == 1:
             w["block_size"] = f"{_bytes(xfer[0], path, f'line {n}: xfersize')}B"
         else:
@@ -278,6 +300,8 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
         else:
             raise ScenarioError(path, f"line {n}: seekpct", f"{seek}: allowed 0 (sequential) or 100 (random)")
         if "streams" in wd:
+            if not wd["streams"].isdigit():
+                raise ScenarioError(path, f"line {n}: streams", f"{wd['streams']!r} is not a whole number")
             w["streams"] = int(wd["streams"])
         if iorate == "max":
             w["outstanding"] = max(1, threads // len(wds))
