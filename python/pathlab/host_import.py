@@ -80,6 +80,14 @@ def import_files(files: list[str]) -> Imported:
     """A scenario of the host the files describe: an ESXi host, or a Linux host when `multipath
     -ll` is among them."""
     kinds = {name: _kind(name) for name in files}
+    # One capture of each kind: of two, one would silently win (captures are not merged).
+    first: dict[str, str] = {}
+    for name, kind in kinds.items():
+        same = {"hpp-devices": "devices", "iostat": "diskstats"}.get(kind, kind)
+        if same in first:
+            raise ScenarioError(name, "", f"a second {kind} capture (the first: {first[same]}): give one capture of each "
+                                          "kind, of one host at one time")
+        first[same] = name
     if "nvme" in kinds.values():
         return _import_nvme(kinds)
     if "multipath" not in kinds.values():
