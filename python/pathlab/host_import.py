@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, regular_file
 from pathlab.import_values import io_size, size_text
 from pathlab.toml_values import to_toml
 
@@ -49,10 +49,9 @@ class Captures:
 
 def _kind(name: str) -> str:
     """What a capture is, from its first 4 KiB."""
-    path = Path(name)
-    if not path.is_file():
-        raise ScenarioError(name, "", "no such file")
-    head = path.read_bytes()[:4096].decode("utf-8", errors="replace")
+    regular_file(name)
+    with open(name, "rb") as f:
+        head = f.read(4096).decode("utf-8", errors="replace")
     if head.lstrip('"').startswith("(PDH-CSV"):
         return "esxtop"
     if "Path Selection Policy Device Config" in head:

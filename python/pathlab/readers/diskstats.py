@@ -82,6 +82,7 @@ def read(path: str | Path) -> pd.DataFrame:
     given = {c: array("B") for c in COUNTERS}  # 1 where the line has the counter
     samples, lines = array("q"), array("q")
     devices: list[str] = []
+    names: dict[str, str] = {}
     times: list[datetime | None] = []
     sample, time = 0, None
     seen: set[tuple[str, str, str]] = set()
@@ -152,7 +153,7 @@ def read(path: str | Path) -> pd.DataFrame:
             times.append(time)
             columns["major"].append(int(major))
             columns["minor"].append(int(minor))
-            devices.append(device)
+            devices.append(names.setdefault(device, device))  # one string per device, not per line
             for c in COUNTERS:
                 columns[c].append(values.get(c, 0))
                 given[c].append(c in values)
