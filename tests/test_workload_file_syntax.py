@@ -124,19 +124,13 @@ def _lines(words: st.SearchStrategy[str], joiner: str) -> st.SearchStrategy[str]
     return st.lists(line, max_size=12).map("\n".join)
 
 
+@pytest.mark.parametrize(("read", "words", "joiner"), [(fio, FIO_WORDS, ""), (vdbench, VDB_WORDS, ",")],
+                         ids=["fio", "vdbench"])
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=_lines(FIO_WORDS, "") | st.text(max_size=300))
-def test_fio_reader_gives_workloads_or_one_error(tmp_path: Path, text: str) -> None:
+@given(data=st.data())
+def test_the_readers_give_workloads_or_one_error(tmp_path: Path, read, words, joiner: str, data: st.DataObject) -> None:
+    text = data.draw(_lines(words, joiner) | st.text(max_size=300))
     try:
-        fio(tmp_path, text)
-    except ScenarioError as e:
-        assert len(e.args) == 3 and "\n" not in e.args[2]
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=_lines(VDB_WORDS, ",") | st.text(max_size=300))
-def test_vdbench_reader_gives_workloads_or_one_error(tmp_path: Path, text: str) -> None:
-    try:
-        vdbench(tmp_path, text)
+        read(tmp_path, text)
     except ScenarioError as e:
         assert len(e.args) == 3 and "\n" not in e.args[2]
