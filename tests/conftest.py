@@ -2,11 +2,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import resource
 import subprocess
 import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +18,30 @@ from pathlab.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
+#: Address space allowed to each command run by `limited`: Python, pandas and the engine fit
+#: well inside.
+MEMORY_LIMIT = 1536 * 1024 * 1024
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def limited(*args: str, cwd: Path = ROOT, timeout: float = 120, **kwargs: Any) -> subprocess.CompletedProcess:
+    """The command in its own process under a memory and a time limit: a regression that
+    allocates without bound or never ends fails here instead of swapping or hanging."""
+    return subprocess.run([sys.executable, "-m", "pathlab", *args], capture_output=True, text=True, cwd=cwd,
+                          preexec_fn=_limit_memory, timeout=timeout, **kwargs)
+
+
+def one_error_line(done: subprocess.CompletedProcess) -> str:
+    """The one line of a refusal (exit status 2, no traceback)."""
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    # Progress lines (a run longer than a second, a sweep's runs done) are chatter; the error is one line.
+    progress = re.compile(r"(.*% simulated|pathlab sweep: \d+/\d+ runs, .* left)$")
+    lines = [line for line in done.stderr.strip().splitlines() if not progress.match(line)]
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    return lines[0]
 
 
 @dataclass

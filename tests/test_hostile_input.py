@@ -3,36 +3,14 @@ memory limit (a regression that allocates without bound fails here instead of sw
 
 from __future__ import annotations
 
-import resource
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import pathlab
-from conftest import ROOT, SCENARIOS
+from conftest import SCENARIOS, limited, one_error_line
 
 C1 = str(SCENARIOS / "c1-vmax-1lun.toml")
-#: Address space allowed to each command: Python, pandas and the engine fit well inside.
-MEMORY_LIMIT = 1536 * 1024 * 1024
-
-
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
-def limited(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pathlab", *args], capture_output=True, text=True, cwd=cwd,
-                          preexec_fn=_limit_memory, timeout=120)
-
-
-def one_error_line(done: subprocess.CompletedProcess) -> str:
-    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
-    # Progress lines (a run longer than a second) are chatter; the error is one line.
-    lines = [line for line in done.stderr.strip().splitlines() if not line.endswith("% simulated")]
-    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
-    return lines[0]
 
 
 @pytest.mark.parametrize(
@@ -51,6 +29,19 @@ def one_error_line(done: subprocess.CompletedProcess) -> str:
          "arrays.0.service.cv: lognormal needs cv, a coefficient of variation from above 0 to 10"),
         ("host.stack.nvme_queue_size=8", "host.stack.nvme_queue_size: 8: allowed 16..=1024 (nvme connect --queue-size)"),
         ("host.stack.nvme_io_queues=99", "host.stack.nvme_io_queues: 99: allowed 1..=8"),
+        # Physical bounds (issue 24): what no real system has is refused, not run as a plausible number.
+        ('host.adapters.0.link_speed="0.000000000000001Gb"',
+         'host.adapters.0.link_speed: "0.000000000000001Gb" is out of range: allowed 1Mb (1 Mb/s) to 1TB/s'),
+        ('fabric.0.distance="100000000000000000km"',
+         'fabric.0.distance: "100000000000000000km" is out of range: at most 40000km (once round the Earth)'),
+        # 115 days one way at 5 us per km: beyond the bound of times, and of distances.
+        ('fabric.0.distance="1987200000000km"', "fabric.0.distance: \"1987200000000km\" is out of range"),
+        ('host.pauses={ every = "1ns", duration = "1ns" }',
+         "host.pauses.every: 1ns is too short: at least 1ms (a scheduler's time slice)"),
+        ("host.cpus=100000", "host.cpus: 100000 is out of range: allowed 1 to 8192 (Linux's largest NR_CPUS)"),
+        ("devices.0.queue_depth=5000000", "devices.0.queue_depth: 5000000 is out of range: allowed 1 to 4000000"),
+        ('workloads.0.block_size="1B"', "workloads.0.block_size: 1 is out of range: allowed 512B (one sector) to 1GiB"),
+        ('host.stack.io_timeout="1ns"', "host.stack.io_timeout: 1ns is too short: at least 1ms"),
     ],
 )
 def test_bad_values_give_one_line_and_exit_2(setting: str, expected: str) -> None:
@@ -72,15 +63,22 @@ def test_an_open_loop_rate_beyond_capacity_stops_with_an_error_not_an_abort(tmp_
     assert "workloads.0.rate: 4000000 I/Os were waiting" in line, line
 
 
-def test_a_rate_above_one_per_nanosecond_is_refused(tmp_path: Path) -> None:
-    line = one_error_line(limited("validate", open_loop(tmp_path, "1e12")))
-    assert "workloads.0.rate: 1000000000000: at most 1000000000 I/Os per second" in line
+@pytest.mark.parametrize("rate", ["1e12", "1e-11"])
+def test_a_rate_beyond_one_per_nanosecond_or_below_one_in_eleven_days_is_refused(tmp_path: Path, rate: str) -> None:
+    line = one_error_line(limited("validate", open_loop(tmp_path, rate)))
+    assert "workloads.0.rate: " in line
+    assert "is out of range: allowed from 0.000001 (one I/O in 11.6 days) to 1000000000 (one per ns) I/Os per second" in line
+
+
+def test_a_replication_distance_beyond_the_earth_is_refused_not_run_faster() -> None:
+    srdf = str(SCENARIOS / "srdf-metro-50km.toml")
+    line = one_error_line(limited("validate", srdf, "--set", 'replication.0.distance="100000000000000000km"'))
+    assert 'replication.0.distance: "100000000000000000km" is out of range: at most 40000km' in line, line
 
 
 def test_seeds_outside_64_bits_are_refused_and_large_ones_kept_exact() -> None:
-    done = limited("run", C1, "--seed", str(2**64))
-    assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "18446744073709551615" in done.stderr
+    line = one_error_line(limited("run", C1, "--seed", str(2**64)))
+    assert line == f"pathlab: error: run: Invalid value for '--seed': {2**64} is not in the range 0<=x<=18446744073709551615."
     big = limited("run", C1, "--seed", str(2**63), "--set", "run.duration=1s", "--set", "run.warmup=0s",
                   "--format", "json")
     assert big.returncode == 0, big.stderr

@@ -122,8 +122,11 @@ set = {{ "run.duration" = "1s", "workloads.0.read_pct" = 0 }}
 
 def test_a_journal_left_by_another_sweep_to_the_same_output_is_not_reused(tmp_path) -> None:
     sweep(tmp_path)
-    done = pathlab("sweep", "scenarios/bench-minimal.toml", "--grid", "policy.iops=1,1000", "--seeds", "2",
-                   "--set", 'run.duration="1s"', "--set", 'run.warmup="200ms"', "--out", str(tmp_path / "bm"))
+    args = ("sweep", "scenarios/bench-minimal.toml", "--grid", "policy.iops=1,1000", "--seeds", "2",
+            "--set", 'run.duration="1s"', "--set", 'run.warmup="200ms"', "--out", str(tmp_path / "bm"))
+    refused = pathlab(*args)
+    assert refused.returncode == 2 and "runs of another sweep" in refused.stderr
+    done = pathlab(*args, "--replace")
     assert done.returncode == 0 and "already done" not in done.stderr
 
 

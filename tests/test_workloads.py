@@ -34,7 +34,7 @@ def test_bursts_have_the_configured_rate_and_duty_cycle() -> None:
 
 @pytest.mark.parametrize(("burst", "field", "message"), [
     ('{ rate = 40000, length = "200ms", duty = 1.0 }', "workloads.0.burst.duty", "allowed above 0 and below 1"),
-    ('{ rate = 0, length = "200ms", duty = 0.5 }', "workloads.0.burst.rate", "positive"),
+    ('{ rate = 0, length = "200ms", duty = 0.5 }', "workloads.0.burst.rate", "0 is out of range: allowed from 0.000001"),
     ('{ rate = 10, length = "200ms", duty = 0.5, every = "1s" }', "workloads.0.burst", "every"),
 ])
 def test_bad_bursts_are_refused_by_field(burst: str, field: str, message: str) -> None:
@@ -87,7 +87,7 @@ def test_vdbench_parameter_file_loads_with_abbreviations() -> None:
 
 @pytest.mark.parametrize(("file", "message"), [
     ("vdbench_masakioui-vdb_oceanstor_test_parmfile.html", "line 25: range: WD parameter not supported"),
-    ("verify.fio", "job.verify: option not supported"),
+    ("verify.fio", "line 3: job.verify: option not supported"),
 ])
 def test_unsupported_option_is_refused_by_name_in_one_line(tmp_path, file: str, message: str) -> None:
     (tmp_path / "verify.fio").write_text("[job]\nrw=randread\nverify=md5\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -28,11 +29,28 @@ _STEPS = 200
 ProgressCallback = Callable[[float], None]
 
 
-def _read(path: str | os.PathLike[str]) -> str:
-    """Reads a scenario file, turning every way it can be unreadable into a ScenarioError."""
+def regular_file(path: str | os.PathLike[str]) -> None:
+    """Refuses a name that is no regular file: missing, a folder, or a device or FIFO, which
+    would be read for ever (/dev/zero) or block (a FIFO nobody writes)."""
     name = str(path)
     if not name.strip():
         raise ScenarioError(name, "", "no file name given")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise ScenarioError(name, "", "no such file") from None
+    except OSError as e:
+        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
+    if stat.S_ISDIR(mode):
+        raise ScenarioError(name, "", "is a directory, not a file")
+    if not stat.S_ISREG(mode):
+        raise ScenarioError(name, "", "is not a regular file (a device, a FIFO or a socket): give a file")
+
+
+def _read(path: str | os.PathLike[str]) -> str:
+    """Reads a scenario file, turning every way it can be unreadable into a ScenarioError."""
+    name = str(path)
+    regular_file(path)
     try:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -41,6 +41,7 @@ ALL: tuple[Figure, ...] = (
     Figure("errors", "errors", "commands in error", "{:d}", min),
     Figure("retries", "retries", "I/Os retried", "{:d}", min),
     Figure("failed", "failed", "I/Os failed", "{:d}", min),
+    Figure("in_flight", "in flight", "I/Os in flight at the end", "{:d}", None),
 )  # fmt: skip
 
 BY_KEY: dict[str, Figure] = {f.key: f for f in ALL}

@@ -5,7 +5,6 @@ by name; options that only say how the real tool reaches the disk are accepted w
 
 from __future__ import annotations
 
-import configparser
 import html
 import re
 import tomllib
@@ -78,53 +77,118 @@ def mix_overrides(name: str, devices: list[str], outstanding: int = 32) -> list[
 
 _FIO_NO_EFFECT = {"ioengine", "direct", "description", "filename", "group_reporting", "invalidate", "time_based",
                   "io_submit_mode", "stonewall", "new_group", "name"}
+#: Options fio takes without a value (a bare `time_based`).
+_FIO_FLAGS = {"time_based", "group_reporting", "stonewall", "new_group", "invalidate", "direct"}
+#: rw values that mix reads and writes: only they take rwmixread/rwmixwrite.
+_FIO_MIXED = ("rw", "readwrite", "randrw")
 _FIO_RW = {"read": (100, "sequential"), "write": (0, "sequential"), "rw": (50, "sequential"), "readwrite": (50, "sequential"),
            "randread": (100, "random"), "randwrite": (0, "random"), "randrw": (50, "random")}
 
 
+def _fio_jobs(path: str) -> list[tuple[str, int, dict[str, tuple[str | None, int]]]]:
+    """The jobs of a fio job file, each (name, line, {option: (value or None, line)}): every
+    section is one job, even when two share a name (as fio runs them), and a `[global]` section
+    applies to the jobs after it."""
+    glob: dict[str, tuple[str | None, int]] = {}
+    jobs: list[tuple[str, int, dict[str, tuple[str | None, int]]]] = []
+    current: dict[str, tuple[str | None, int]] | None = None
+    for n, raw in enumerate(_read(path).splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            if not line.endswith("]") or len(line) < 3:
+                raise ScenarioError(path, f"line {n}", f"{line!r} is not a section header like [job]")
+            name = line[1:-1].strip()
+            current = glob if name == "global" else {}
+            if name != "global":
+                jobs.append((name, n, current))
+            continue
+        if current is None:
+            raise ScenarioError(path, f"line {n}", "an option before any [section]")
+        key, sep, value = line.partition("=")
+        current[key.strip()] = (value.strip() if sep else None, n)
+    return [(name, n, {**glob, **opts}) for name, n, opts in jobs]
+
+
+def _fio_int(text: str, kb_base: int, file: str, field: str) -> int:
+    """A fio integer: digits with an optional unit prefix (k, m, g, t: kb_base to the power)."""
+    m = re.fullmatch(r"(\d+)\s*([kmgt]?)", text.strip().lower())
+    if not m:
+        raise ScenarioError(file, field, f"{text!r} is not a whole number (like 16 or 1k)")
+    return int(m.group(1)) * kb_base ** "_kmgt".index(m.group(2) or "_")
+
+
+def _fio_pct(text: str, file: str, field: str) -> int:
+    m = re.fullmatch(r"(\d+)\s*%?", text.strip())
+    if not m or int(m.group(1)) > 100:
+        raise ScenarioError(file, field, f"{text!r} is not a percentage from 0 to 100")
+    return int(m.group(1))
+
+
 def fio_overrides(path: str, devices: list[str]) -> list[str]:
-    parser = configparser.ConfigParser(strict=False, interpolation=None, delimiters=("=",), comment_prefixes=("#", ";"),
-                                       inline_comment_prefixes=None, allow_no_value=True)
-    parser.optionxform = str  # type: ignore[assignment,method-assign]
-    try:
-        parser.read_string(_read(path))
-    except configparser.Error as e:
-        raise ScenarioError(path, "", f"not a fio job file ({e.message.splitlines()[0]})") from None
-    glob = dict(parser["global"]) if parser.has_section("global") else {}
-    jobs = [s for s in parser.sections() if s != "global"]
+    """Each job of a fio job file as one workload, its options read as the fio HOWTO defines
+    them (integers with k/m/g suffixes of kb_base, percentages with or without %); every option
+    is honoured or refused with its line."""
+    jobs = _fio_jobs(path)
     if not jobs:
         raise ScenarioError(path, "", "no job section")
     workloads, run = [], {}
-    for job in jobs:
-        opts = {**glob, **dict(parser[job])}
-        field = lambda k, job=job: f"{job}.{k}"  # noqa: E731
+    for job, job_line, options in jobs:
+        lines = {k: n for k, (_, n) in options.items()}
+        field = lambda k, job=job, lines=lines, at=job_line: f"line {lines.get(k, at)}: {job}.{k}"  # noqa: E731
+        for key, (value, _) in options.items():
+            if value is None and key not in _FIO_FLAGS:
+                raise ScenarioError(path, field(key), "needs a value (key=value)")
+        opts = {k: v for k, (v, _) in options.items() if v is not None}
+        kb_base = int(opts.pop("kb_base", "1024"))
+        if kb_base not in (1000, 1024):
+            raise ScenarioError(path, field("kb_base"), f"{kb_base}: allowed 1000, 1024")
         w: dict[str, Any] = {"devices": devices}
-        rw = (opts.pop("rw", None) or opts.pop("readwrite", None) or "read").split(":")[0]
+        rw_key = "rw" if "rw" in opts else "readwrite"
+        rw = opts.pop("rw", None) or opts.pop("readwrite", None) or "read"
+        if ":" in rw:
+            raise ScenarioError(path, field(rw_key), f"{rw!r}: an offset modifier (:N) is not supported")
         if rw not in _FIO_RW:
-            raise ScenarioError(path, field("rw"), f"{rw!r} is not supported; supported: {', '.join(_FIO_RW)}")
+            raise ScenarioError(path, field(rw_key), f"{rw!r} is not supported; supported: {', '.join(_FIO_RW)}")
         w["read_pct"], w["access"] = _FIO_RW[rw]
-        if "rwmixread" in opts:
-            w["read_pct"] = int(opts.pop("rwmixread"))
-        if "rwmixwrite" in opts:
-            w["read_pct"] = 100 - int(opts.pop("rwmixwrite"))
+        for mix in ("rwmixread", "rwmixwrite"):
+            if mix in opts:
+                if rw not in _FIO_MIXED:
+                    raise ScenarioError(path, field(mix), f"applies to mixed I/O (rw={', '.join(_FIO_MIXED)}), not rw={rw}")
+                pct = _fio_pct(opts.pop(mix), path, field(mix))
+                w["read_pct"] = pct if mix == "rwmixread" else 100 - pct
         if "bs" in opts:
             sizes = {_bytes(b, path, field("bs")) for b in opts.pop("bs").split(",") if b}
             if len(sizes) != 1:
                 raise ScenarioError(path, field("bs"), "different read and write sizes are not supported")
             w["block_size"] = f"{sizes.pop()}B"
         if "bssplit" in opts:
-            pairs = [p.split("/") for p in opts.pop("bssplit").split(",")[0].split(":") if p]
+            split = opts.pop("bssplit").split(",")
+            if len({part for part in split if part}) > 1:
+                raise ScenarioError(path, field("bssplit"), "different read and write size mixes are not supported")
+            pairs = [part.split("/") for part in split[0].split(":") if part]
+            if any(len(pair) != 2 for pair in pairs):
+                raise ScenarioError(path, field("bssplit"), "expected size/percent pairs like 4k/50:8k/50")
             w.pop("block_size", None)
-            w["bssplit"] = [[f"{_bytes(s, path, field('bssplit'))}B", int(pct or 0)] for s, pct in pairs if int(pct or 0) > 0]
-        iodepth, numjobs = int(opts.pop("iodepth", 1)), int(opts.pop("numjobs", 1))
+            w["bssplit"] = [[f"{_bytes(size, path, field('bssplit'))}B", pct] for size, pct_text in pairs
+                            if (pct := _fio_pct(pct_text, path, field("bssplit"))) > 0]
+        iodepth = _fio_int(opts.pop("iodepth", "1"), kb_base, path, field("iodepth"))
+        numjobs = _fio_int(opts.pop("numjobs", "1"), kb_base, path, field("numjobs"))
+        if iodepth < 1 or numjobs < 1:
+            raise ScenarioError(path, field("iodepth" if iodepth < 1 else "numjobs"), "must be at least 1")
         if "rate_iops" in opts:  # per job: numjobs jobs issue numjobs times as many
-            w["rate"] = float(opts.pop("rate_iops").split(",")[0]) * numjobs
+            rates = opts.pop("rate_iops").split(",")
+            if len({r for r in rates if r}) > 1:
+                raise ScenarioError(path, field("rate_iops"), "different read and write rates are not supported: give one")
+            w["rate"] = float(_fio_int(rates[0], kb_base, path, field("rate_iops")) * numjobs)
             process = opts.pop("rate_process", "linear")
             if process not in ("linear", "poisson"):
                 raise ScenarioError(path, field("rate_process"), f"{process!r}: allowed linear, poisson")
             w["arrival"] = "poisson" if process == "poisson" else "uniform"
         else:
-            opts.pop("rate_process", None)
+            if "rate_process" in opts:
+                raise ScenarioError(path, field("rate_process"), "applies with rate_iops only")
             w["outstanding"] = iodepth * numjobs
         if "size" in opts:
             w["range"] = f"{_bytes(opts.pop('size'), path, field('size'))}B"
@@ -137,8 +201,8 @@ def fio_overrides(path: str, devices: list[str]) -> list[str]:
         for key in opts:
             if key not in _FIO_NO_EFFECT:
                 raise ScenarioError(path, field(key), "option not supported; supported: rw, rwmixread, rwmixwrite, bs, bssplit, "
-                                    "iodepth, numjobs, rate_iops, rate_process, ramp_time, runtime, size (and, without "
-                                    f"effect on the model: {', '.join(sorted(_FIO_NO_EFFECT))})")
+                                    "iodepth, numjobs, rate_iops, rate_process, ramp_time, runtime, size, thinktime, "
+                                    f"kb_base (and, without effect on the model: {', '.join(sorted(_FIO_NO_EFFECT))})")
         workloads.append(w)
     return _sets(workloads, run)
 
@@ -185,18 +249,40 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
         entries[kind].append((n, {_vdb_key(kind, k.strip(), path, n): v.strip() for k, v in fields}))
     if not entries["rd"] or not entries["wd"]:
         raise ScenarioError(path, "rd", "a run definition (rd=) with its workload definitions (wd=) is needed")
-    rd_line, rd = entries["rd"][0]  # vdbench runs the RDs in turn; the first is the workload here
+    if len(entries["rd"]) > 1:
+        n = entries["rd"][1][0]
+        raise ScenarioError(path, f"line {n}: rd", "a second run definition: vdbench runs each in turn, a run here is "
+                            "one workload; give one rd= per file")
+    rd_line, rd = entries["rd"][0]
+    if "wd" not in rd:
+        raise ScenarioError(path, f"line {rd_line}: rd", "names no workload definition: add wd=NAME (or wd=*)")
     pattern = re.compile("^" + re.escape(rd["wd"]).replace(r"\*", ".*") + "$")
     wds = [(n, wd) for n, wd in entries["wd"] if pattern.match(wd["wd"])]
-    threads = int(rd.get("threads") or next((sd["threads"] for _, sd in entries["sd"] if sd.get("threads")), "8"))
+    if not wds:
+        raise ScenarioError(path, f"line {rd_line}: wd", f"{rd['wd']!r} matches no wd= entry")
+    threads_text, threads_line = next(((e["threads"], n) for n, e in [(rd_line, rd), *entries["sd"]] if e.get("threads")),
+                                      ("8", rd_line))
+    if not threads_text.isdigit() or int(threads_text) < 1:
+        raise ScenarioError(path, f"line {threads_line}: threads", f"{threads_text!r}: a whole number of at least 1")
+    threads = int(threads_text)
     iorate = rd.get("iorate", "max").lower()
+    if iorate != "max" and not re.fullmatch(r"\d+(\.\d+)?", iorate):
+        raise ScenarioError(path, f"line {rd_line}: iorate", f"{iorate!r} is not supported (curve and lists of rates run "
+                            "several runs in turn): give max or one rate")
     sizes = {sd["size"] for _, sd in entries["sd"] if sd.get("size")}
     workloads = []
     for n, wd in wds:
-        w: dict[str, Any] = {"devices": devices, "read_pct": float(wd.get("rdpct", 100))}
+        if "iorate" in wd:
+            raise ScenarioError(path, f"line {n}: iorate", "a WD's own rate is not supported: give iorate on the rd=")
+        rdpct = wd.get("rdpct", "100")
+        if not re.fullmatch(r"\d+(\.\d+)?", rdpct) or float(rdpct) > 100:
+            raise ScenarioError(path, f"line {n}: rdpct", f"{rdpct!r} is not a percentage from 0 to 100")
+        w: dict[str, Any] = {"devices": devices, "read_pct": float(rdpct)}
         if len(sizes) == 1:
             w["range"] = f"{_bytes(next(iter(sizes)), path, 'sd.size')}B"
         xfer = wd.get("xfersize", "4k").strip("()").split(",")
+        if len(xfer) > 1 and len(xfer) % 2:
+            raise ScenarioError(path, f"line {n}: xfersize", "a distribution is size,percent pairs: (4k,50,8k,50)")
         if len(xfer) == 1:
             w["block_size"] = f"{_bytes(xfer[0], path, f'line {n}: xfersize')}B"
         else:
@@ -209,6 +295,8 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
         else:
             raise ScenarioError(path, f"line {n}: seekpct", f"{seek}: allowed 0 (sequential) or 100 (random)")
         if "streams" in wd:
+            if not wd["streams"].isdigit():
+                raise ScenarioError(path, f"line {n}: streams", f"{wd['streams']!r} is not a whole number")
             w["streams"] = int(wd["streams"])
         if iorate == "max":
             w["outstanding"] = max(1, threads // len(wds))

@@ -224,7 +224,7 @@ fn bad_back_end_fields_are_refused_with_their_path() {
     let cases = [
         ("disks = 5", "disks = 2", "arrays.0.raid_groups.0.disks", "from 3 to 128"),
         ("level = \"raid5\"", "level = \"raid7\"", "arrays.0.raid_groups.0.level", "raid5"),
-        ("rpm = 15000", "rpm = 0", "arrays.0.raid_groups.0.disk.rpm", "allowed 1 to 100000"),
+        ("rpm = 15000", "rpm = 0", "arrays.0.raid_groups.0.disk.rpm", "0 is out of range: allowed 3600 to 15000"),
         ("high_watermark = 80", "high_watermark = 120", "arrays.0.cache.high_watermark", "at most 100"),
         ("low_watermark = 60", "low_watermark = 90", "arrays.0.cache.low_watermark", "high watermark (80)"),
         ("raid_group = \"rg0\"", "raid_group = \"rg9\"", "devices.0.raid_group", "its groups: rg0"),

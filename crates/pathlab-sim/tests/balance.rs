@@ -122,7 +122,9 @@ fn bad_balance_settings_name_the_field() {
         let text = scenario(2, balance, NVME, "1s");
         run::load(&text, "test.toml", None, &[], None).map(|_| ()).unwrap_err().to_string()
     };
-    assert!(error("[arrays.balance]\nperiod = \"0s\"").contains("arrays.0.balance.period: must be above zero"));
+    assert!(
+        error("[arrays.balance]\nperiod = \"0s\"").contains("arrays.0.balance.period: 0ns is too short: at least 1ms")
+    );
     assert!(error("[arrays.balance]\nmax_moves = 0").contains("arrays.0.balance.max_moves: must be at least 1"));
     assert!(error("[arrays.balance]\nload = \"iops\"").contains("arrays.0.balance.load"));
     assert!(error("[arrays.balance]\nevery = \"1s\"").contains("every"));

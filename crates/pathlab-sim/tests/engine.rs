@@ -125,6 +125,33 @@ path = "vmhba2"
     let r = run(&scenario(RR1, faults));
     assert_eq!(r.accounting.failed, 24, "the 24 outstanding I/Os never find a path");
     assert_eq!(r.accounting.issued, r.accounting.completed + r.accounting.failed);
+    // When the measurement ended they were still waiting, the oldest issued just before the
+    // paths went at 1 s (within one response time, about 1 ms at 24 outstanding).
+    let end = &r.accounting.at_end;
+    assert_eq!((end.failed, end.in_flight), (0, 24));
+    assert_eq!(r.accounting.issued, end.completed + end.failed + end.in_flight);
+    assert!((1.0..1.005).contains(&end.oldest_in_flight_s), "{}", end.oldest_in_flight_s);
+}
+
+#[test]
+fn io_stuck_behind_a_100_day_path_is_counted_in_flight_at_the_end() {
+    // From 1 s every I/O sent to port P0 takes 100 days more: round robin sends every other I/O
+    // there, so within a few ms all 24 wait behind it (the oldest issued within a response time
+    // of 1 s, about 1 ms), and none of them completes in the window.
+    let faults = r#"
+[[faults]]
+kind = "congestion"
+from = "1s"
+port = "a/P0"
+added_latency = "2400h"
+"#;
+    let r = run(&scenario(RR1, faults));
+    let end = &r.accounting.at_end;
+    assert_eq!(end.in_flight, 24);
+    assert_eq!(r.accounting.issued, end.completed + end.failed + end.in_flight);
+    assert!((1.0..1.005).contains(&end.oldest_in_flight_s), "{}", end.oldest_in_flight_s);
+    // The drain lets them finish, 100 days later, outside every figure of the window.
+    assert_eq!(r.accounting.completed, r.accounting.issued);
 }
 
 fn path_share(r: &RunResult, from_s: f64, to_s: f64) -> Vec<f64> {

@@ -1,7 +1,8 @@
 //! Fuzzing the scenario parser: whatever the text, loading a scenario returns a scenario or an
 //! error naming a field; it never panics. Mutations of the shipped scenarios reach far deeper
 //! than random text: each replaces one value with a hostile one (huge, negative, empty, wrong
-//! type, odd unit) or deletes a line.
+//! type, odd unit) or deletes a line. What loads is then simulated for a few thousand events:
+//! debug builds check every addition for overflow, and the scheduler refuses time going back.
 
 use pathlab_sim::run;
 use proptest::prelude::*;
@@ -27,7 +28,18 @@ const HOSTILE: &[&str] = &[
     "\"vmhba:1\"",
     "\"naa.1\"",
     "[[\"8KiB\", 0]]",
+    "1e-11",
+    "\"0.000000000000001Gb\"",
+    "\"100000000000000000km\"",
+    "\"40000km\"",
+    "\"1Mb\"",
+    "\"1GiB\"",
+    "\"2400h\"",
+    "4000001",
 ];
+
+/// Events simulated per loaded scenario: enough to issue, route and complete I/Os.
+const EVENTS: usize = 3_000;
 
 fn shipped() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
@@ -57,7 +69,12 @@ fn mutate(text: &str, line_pick: usize, hostile: Option<&str>) -> String {
 fn load(text: &str) {
     // Loading checks every reference and limit; a short run is then safe to build.
     if let Ok(s) = run::load(text, "fuzz.toml", None, &[], None) {
-        let _ = run::simulation(&s);
+        let mut sim = run::simulation(&s).expect("a loaded scenario builds");
+        for _ in 0..EVENTS {
+            if !sim.step_until(u64::MAX) {
+                break;
+            }
+        }
     }
 }
 

@@ -12,17 +12,13 @@ from __future__ import annotations
 import datetime
 import functools
 import re
+import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, NoReturn
 
 from pathlab.api import ScenarioError
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python < 3.11
-    import tomli as tomllib  # type: ignore[no-redef]
 
 #: The table shipped with pathlab.
 TABLE = Path(__file__).resolve().parent / "vendor_practice.toml"

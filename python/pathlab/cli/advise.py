@@ -12,7 +12,7 @@ from pathlab.advise.decide import MARGIN, OBJECTIVES, decide, order
 from pathlab.advise.findings import findings, practice_findings, printed_configs
 from pathlab.advise.rank import rank
 from pathlab.api import Scenario
-from pathlab.cli.common import handle_errors, load, run_all, set_option, writable_output
+from pathlab.cli.common import handle_errors, load, resolve, run_all, set_option, writable_output
 from pathlab.finding import Finding
 from pathlab.importer import Imported
 from pathlab.output.advice import Advice
@@ -55,7 +55,7 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
     (or a shipped scenario's name), or what the host prints: `esxcli storage nmp device list`,
     `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, imported as
     `pathlab import` does."""
-    writable_output(html, "--html")
+    writable_output(html, "--html", inputs=[resolve(f) for f in files])
     length = {"run.duration": duration, "run.warmup": warmup}
     scenario, captured, imported = _scenario(files, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
     subject = ", ".join(files)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import tempfile
 import threading
 import time
 import warnings
@@ -75,8 +76,9 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def writable_output(path: str | None, option: str) -> None:
-    """Checks, before any run, that an output file can be created: one line and exit 2 if not."""
+def writable_output(path: str | None, option: str, inputs: Sequence[str] = (), replace: bool = True) -> None:
+    """Checks, before any run, that an output file can be created, is none of the command's
+    `inputs` and, unless `replace`, does not exist yet: one line and exit 2 if not."""
     if path is None:
         return
     target = Path(path)
@@ -85,8 +87,39 @@ def writable_output(path: str | None, option: str) -> None:
         raise ScenarioError(option, path, "is a directory: give a file name")
     if not folder.is_dir():
         raise ScenarioError(option, path, f"folder {folder} does not exist")
+    if target.exists() and not target.is_file():
+        raise ScenarioError(option, path, "is not a regular file (a device, a FIFO or a socket): give a file name")
+    # A folder given as input stands for the files in it (a capture folder to import).
+    files = [c for i in map(Path, inputs) for c in (sorted(i.iterdir()) if i.is_dir() else [i])]
+    if any(_same_file(target, f) for f in files):
+        raise ScenarioError(option, path, "is an input of this command: writing it would destroy it")
+    if target.exists() and not replace:
+        raise ScenarioError(option, path, "already exists: give --force to replace it")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise ScenarioError(option, path, "permission denied")
+    # The one sure test (a read-only file system, /proc, a full quota): create a file beside it.
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise ScenarioError(option, path, f"cannot be written: {e.strerror or e}") from None
+
+
+def writable_outputs(outputs: Sequence[tuple[str | None, str]], inputs: Sequence[str] = (), replace: bool = True) -> None:
+    """`writable_output` for each (path, option), and no two options naming one file."""
+    given = [(path, option) for path, option in outputs if path is not None]
+    for i, (path, option) in enumerate(given):
+        writable_output(path, option, inputs, replace)
+        for other, other_option in given[:i]:
+            if _same_file(Path(path), Path(other)):
+                raise ScenarioError(option, path, f"is also the file of {other_option}: give each output its own file")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two names are one file (links and relative names included), existing or not."""
+    if a.exists() and b.exists():
+        return os.path.samefile(a, b)
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 class LazyProgress:

@@ -3,19 +3,19 @@ listings and esxtop capture, every value commented with where it came from."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from pathlab.cli.common import handle_errors, writable_output
 from pathlab.importer import imported_scenario
+from pathlab.output.files import written
 
 
 @click.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the scenario here (default: stdout).")
+@click.option("--force", is_flag=True, help="Replace the --output file if it exists.")
 @handle_errors
-def command(files: tuple[str, ...], output: str | None) -> None:
+def command(files: tuple[str, ...], output: str | None, force: bool) -> None:
     """Build a scenario of a host from what it prints: ESXi (`esxcli storage nmp device list` or
     `hpp device list`, `nmp path list` or `core path list`, an `esxtop -b` capture), Linux
     dm-multipath (`multipath -ll`, `multipath.conf`, /proc/diskstats or `iostat -x`) or native
@@ -23,12 +23,13 @@ def command(files: tuple[str, ...], output: str | None) -> None:
     (vmax-iops1000)."""
     from pathlab import shipped
 
-    writable_output(output, "--output")
     captured = shipped.capture_files(files[0]) if len(files) == 1 else None
+    writable_output(output, "--output", inputs=[str(f) for f in captured or files], replace=force)
     imported, _ = imported_scenario(tuple(captured) if captured else files)
     text = imported.text
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        with written(output, "--output") as part:
+            part.write_text(text, encoding="utf-8")
         click.echo(f"pathlab import: wrote {output}", err=True)
     else:
         click.echo(text, nl=False)

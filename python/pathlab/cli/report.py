@@ -7,7 +7,7 @@ import json
 import click
 
 from pathlab.api import ScenarioError, _read
-from pathlab.cli.common import handle_errors
+from pathlab.cli.common import handle_errors, writable_output
 from pathlab.output.sink import write_html
 
 
@@ -60,4 +60,5 @@ def from_file(result: str, scenario: str | None) -> str:
 @handle_errors
 def command(result: str, scenario: str | None, html: str) -> None:
     """Write RESULT (a run, compare, lineup or sweep result file) as one self-contained HTML page."""
+    writable_output(html, "--html", inputs=[result, *([scenario] if scenario else [])])
     write_html(html, from_file(result, scenario))

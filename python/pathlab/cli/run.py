@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from pathlab.cli.common import (
     handle_errors,
     load,
+    resolve,
     run_all,
     seed_option,
     set_option,
     variant_option,
     with_workload,
     workload_option,
-    writable_output,
+    writable_outputs,
 )
 from pathlab.output import esxtop_csv, hosts
+from pathlab.output.files import written
 from pathlab.output.run import RunOutput
 from pathlab.output.sink import emit, format_option, html_option
 from pathlab.output.vdbench_flatfile import flatfile
@@ -54,9 +54,8 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     that host's tables and a file of the name given. The vdbench figures and the flatfile are the
     workload's, every host's I/Os together. JSON output is the whole run (each device, path and
     adapter names its host), or with --host that host's objects; CSV is the run's summary line."""
-    for out, option in ((esxtop_out, "--esxtop-csv"), (flat_out, "--vdbench-flatfile"), (diskstats_out, "--diskstats"),
-                        (html, "--html")):
-        writable_output(out, option)
+    writable_outputs(((esxtop_out, "--esxtop-csv"), (flat_out, "--vdbench-flatfile"), (diskstats_out, "--diskstats"),
+                      (html, "--html")), inputs=[resolve(file), *([workload] if workload else [])])
     sets = with_workload(file, workload, sets)
     scenario = load(file, variant, sets, seed)
     if host is not None:
@@ -66,15 +65,18 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     for name, view in views:
         if esxtop_out:
             csv_file = hosts.file_for(esxtop_out, name, len(views) > 1)
-            rows = esxtop_csv.write(view, csv_file)
+            with written(csv_file, "--esxtop-csv") as part:
+                rows = esxtop_csv.write(view, part)
             click.echo(f"pathlab: wrote {rows} esxtop rows to {csv_file}", err=True)
         if diskstats_out:
             from pathlab.output.diskstats import diskstats
 
             stats_file = hosts.file_for(diskstats_out, name, len(views) > 1)
-            stats_file.write_text(diskstats(view), encoding="utf-8")
+            with written(stats_file, "--diskstats") as part:
+                part.write_text(diskstats(view), encoding="utf-8")
             click.echo(f"pathlab: wrote /proc/diskstats samples to {stats_file}", err=True)
     if flat_out:
-        Path(flat_out).write_text(flatfile(result.data), encoding="utf-8")
+        with written(flat_out, "--vdbench-flatfile") as part:
+            part.write_text(flatfile(result.data), encoding="utf-8")
         click.echo(f"pathlab: wrote the vdbench flatfile to {flat_out}", err=True)
     emit(RunOutput(result.data, views, intervals, host, scenario.text), fmt, html, file)

@@ -14,7 +14,8 @@ if TYPE_CHECKING:  # loaded when a sweep writes its tables: `pathlab` starts fas
 from rich.console import Console
 
 from pathlab.api import Scenario, ScenarioError, _read
-from pathlab.cli.common import handle_errors, set_option, with_workload, workload_option
+from pathlab.cli.common import handle_errors, set_option, with_workload, workload_option, writable_outputs
+from pathlab.output.files import written
 from pathlab.output.sink import emit
 from pathlab.output.sweep import SweepOutput
 from pathlab.study.stats import aggregate
@@ -22,6 +23,8 @@ from pathlab.study.sweep import (
     FIGURES,
     Job,
     Journal,
+    PointFailed,
+    bounded_workers,
     default_workers,
     expand,
     file_axes,
@@ -30,6 +33,7 @@ from pathlab.study.sweep import (
     run_ray,
     study_cases,
     sweep_table,
+    table_seeds,
 )
 
 
@@ -58,8 +62,10 @@ def write_table(df: pd.DataFrame, stem: Path, meta: dict) -> None:
 
     table = pa.Table.from_pandas(df, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"pathlab": json.dumps(meta).encode()})
-    pq.write_table(table, stem.with_suffix(".parquet"))
-    df.to_csv(stem.with_suffix(".csv"), index=False)
+    with written(stem.with_suffix(".parquet"), "--out") as part:
+        pq.write_table(table, part)
+    with written(stem.with_suffix(".csv"), "--out") as part:
+        df.to_csv(part, index=False)
 
 
 @click.command("sweep")
@@ -76,11 +82,12 @@ def write_table(df: pd.DataFrame, stem: Path, meta: dict) -> None:
 @click.option("--workers", type=click.IntRange(min=1), help="Local runs side by side (default: every core).")
 @click.option("--batch", type=click.IntRange(min=1), help="With --executor ray: runs per Ray task (default: points / (4 x CPUs)).")
 @click.option("--out", "out", help="Output stem: STEM-runs.{parquet,csv} and STEM-points.{parquet,csv} (default: FILE's name + -sweep).")
+@click.option("--replace", is_flag=True, help="Start over when --out holds the runs of another sweep (another grid or scenario).")
 @click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write the sweep's report to this HTML file.")
 @handle_errors
 def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds: int | None, first_seed: int,
             sets: tuple[str, ...], workload: str | None, executor: str, address: str | None, workers: int | None, batch: int | None,
-            out: str | None, html: str | None) -> None:
+            out: str | None, replace: bool, html: str | None) -> None:
     """Run FILE at every point of a grid (from --grid or the file's [sweep] table), every variant,
     SEEDS times; print the mean and 95% interval of each figure per point. A sweep stopped and
     started again with the same output stem skips the runs it has done."""
@@ -94,16 +101,28 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     base = Scenario.load(scenario_file, set=list(sets))
     chosen: list[str | None] = list(variants or table.get("variants") or [n for n, _ in cases]
                                     or [n for n, _ in base.variants] or [None])
-    n_seeds = seeds or int(table.get("seeds", 1))
+    n_seeds = seeds or table_seeds(file, table)
     points = expand(axes, chosen, range(first_seed, first_seed + n_seeds))
     job = Job(_read(scenario_file), scenario_file, tuple(sets), cases)
     job.check(points)
 
     stem = Path(out) if out else Path(Path(file).stem + "-sweep")
     stem.parent.mkdir(parents=True, exist_ok=True)
+    inputs = [file, scenario_file, *([workload] if workload else [])]
+    writable_outputs([(f"{stem}-{t}.{x}", "--out") for t in ("runs", "points") for x in ("parquet", "csv", "jsonl")
+                      if (t, x) != ("points", "jsonl")] + [(html, "--html")], inputs)
     journal = Journal(Path(f"{stem}-runs.jsonl"))
+    journal.lock()
+    click.get_current_context().call_on_close(journal.unlock)
     ids = {p: job.key(p) for p in points}
-    finished = {k: v for k, v in journal.done().items() if k in set(ids.values())}
+    earlier = journal.done()
+    others = set(earlier) - set(ids.values())
+    if others and not replace:
+        raise ScenarioError("--out", str(stem), f"holds {len(others)} runs of another sweep (another grid, scenario or "
+                            "settings): give --replace to start over, or another --out")
+    if others:
+        journal.clear()
+    finished = {k: v for k, v in earlier.items() if k in set(ids.values())}
     todo = [p for p in points if ids[p] not in finished]
     eta = Eta(len(points), len(points) - len(todo))
     if finished:
@@ -114,10 +133,13 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
         finished[row["point"]] = row
         eta()
 
-    if executor == "ray":
-        run_ray(job, todo, address, batch or max(1, len(todo) // (4 * default_workers())), done)
-    else:
-        run_local(job, todo, workers or default_workers(), done)
+    try:
+        if executor == "ray":
+            run_ray(job, todo, address, batch or max(1, len(todo) // (4 * default_workers())), done)
+        else:
+            run_local(job, todo, bounded_workers(workers), done)
+    except PointFailed as e:
+        raise ScenarioError(*e.args) from None
 
     keys = [a.key for a in axes]
     import pandas as pd

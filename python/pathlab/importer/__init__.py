@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import Scenario, warn
+from pathlab.api import Scenario, ScenarioError, warn
 from pathlab.importer.kinds import kind_of
 
 if TYPE_CHECKING:
@@ -43,6 +43,14 @@ def import_files(files: list[str]) -> Imported:
 
     files = [found for name in files for found in (files_in(name) if Path(name).is_dir() else [name])]
     found = {name: kind_of(name) for name in files}
+    # One capture of each kind: of two, one would silently win (captures are not merged).
+    first: dict[str, str] = {}
+    for name, kind in found.items():
+        same = {"hpp-devices": "devices", "iostat": "diskstats"}.get(kind.name, kind.name)
+        if same in first:
+            raise ScenarioError(name, "", f"a second {kind.name} capture (the first: {first[same]}): give one capture "
+                                          "of each kind, of one host at one time")
+        first[same] = name
     names = {k.name for k in found.values()}
     stack = next((s for kind, s in STACK_OF if kind in names), "esxi")
     builder: dict[str, Any] = {"esxi": esxi.import_host, "linux": linux.import_host, "nvme": nvme.import_host}

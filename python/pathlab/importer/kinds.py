@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, regular_file
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -122,10 +122,9 @@ KINDS: tuple[Kind, ...] = (
 
 def kind_of(name: str) -> Kind:
     """What a capture is, from its first 4 KiB."""
-    path = Path(name)
-    if not path.is_file():
-        raise ScenarioError(name, "", "no such file")
-    head = path.read_bytes()[:HEAD_BYTES].decode("utf-8", errors="replace")
+    regular_file(name)
+    with open(name, "rb") as f:
+        head = f.read(HEAD_BYTES).decode("utf-8", errors="replace")
     for kind in KINDS:
         if kind.recognise(head):
             return kind

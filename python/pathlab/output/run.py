@@ -74,8 +74,17 @@ def text_report(data: dict, intervals: bool, views: list[tuple[str, dict]]) -> s
         *_optional_sections(dict(data, events=events)),
         f"I/Os issued {acc['issued']}, completed {acc['completed']}, failed {acc['failed']}, "
         f"retried {acc['retried']}; errors {s['errors']}",
+        _at_end(acc),
     ]
     return "\n".join(parts)
+
+
+def _at_end(acc: dict) -> str:
+    """Where the I/Os stood when the measurement ended: those in flight are in no other figure."""
+    end = acc["at_end"]
+    oldest = f", the oldest for {end['oldest_in_flight_s']:.3f} s" if end["in_flight"] else ""
+    return (f"at the end of the measurement: completed {end['completed']}, failed {end['failed']}, "
+            f"in flight {end['in_flight']}{oldest} (ended after it, in no figure above)")
 
 
 def _optional_sections(data: dict) -> list[str]:

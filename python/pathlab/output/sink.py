@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+from pathlab.output.files import written
 
 if TYPE_CHECKING:  # pandas is imported where tables are written: `pathlab` starts fast
     import pandas as pd
@@ -82,7 +83,8 @@ def provenance(file: str) -> dict[str, Any]:
 
 
 def write_html(path: str, text: str) -> None:
-    Path(path).write_text(text, encoding="utf-8")
+    with written(path, "--html") as part:
+        part.write_text(text, encoding="utf-8")
     click.echo(f"pathlab: report written to {path}", err=True)
 
 

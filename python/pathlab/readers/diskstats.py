@@ -18,12 +18,12 @@ read as far as they go; the counters they lack are missing."""
 from __future__ import annotations
 
 import re
+from array import array
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from pathlab.api import ScenarioError
-from pathlab.readers._file import text_of
+from pathlab.api import ScenarioError, regular_file
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -70,70 +70,122 @@ def _stamp(line: str) -> datetime | None:
 def read(path: str | Path) -> pd.DataFrame:
     """One row per sample and device: `sample` (from 0), `time` (the sample's timestamp, missing if
     the file has none), major, minor, device and the counters of iostats.rst (missing where the
-    kernel does not print them), and the line."""
+    kernel does not print them), and the line. Read line by line into one array per column, so
+    that memory follows the rows, not the text. Every sample lists the devices of the first (the
+    last may stop short: a capture cut off); lines out of order are refused."""
+    import numpy as np
     import pandas as pd
 
     name = str(path)
-    text = text_of(path)
-    rows: list[dict[str, Any]] = []
+    regular_file(path)
+    columns: dict[str, array[int]] = {c: array("Q") for c in ("major", "minor", *COUNTERS)}
+    given = {c: array("B") for c in COUNTERS}  # 1 where the line has the counter
+    samples, lines = array("q"), array("q")
+    devices: list[str] = []
+    names: dict[str, str] = {}
+    times: list[datetime | None] = []
     sample, time = 0, None
     seen: set[tuple[str, str, str]] = set()
+    first: set[tuple[str, str, str]] | None = None
+    separated = False  # blank or timestamp lines mark the samples
     pending: datetime | None = None
-    for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw.rstrip("\r")
-        where = f"line {number}"
-        if not line.strip():
-            if seen:
-                sample, seen, time = sample + 1, set(), None
-            continue
-        m = _LINE.match(line)
-        if not m:
-            stamp = _stamp(line)
-            if stamp is None:
-                raise ScenarioError(name, where, "expected a /proc/diskstats line (`major minor name` and 11, 15 or 17 "
-                                                 "counters) or a timestamp line (`TS 1298130003.07`, a date), found "
-                                                 f"{line.strip()[:50]!r}")
-            if seen:
-                sample, seen = sample + 1, set()
-            pending = time = stamp
-            continue
-        major, minor, device, rest = m.groups()
-        counters = rest.split()
-        if len(counters) != 4 and not 11 <= len(counters) <= 17:
-            raise ScenarioError(name, where, f"{device}: expected 11, 15 or 17 counters after `major minor name` "
-                                             f"(14, 18 or 20 fields), found {len(counters)} (truncated?)")
-        fields = SHORT_PARTITION if len(counters) == 4 else COUNTERS[:len(counters)]
-        values: dict[str, int] = {}
-        for i, (field, value) in enumerate(zip(fields, counters)):
-            if not value.isdigit() or not value.isascii() or int(value) >= _MAX:
-                raise ScenarioError(name, where, f"{device}: field {i + 4} ({field}) {value[:20]!r} is not a "
-                                                 "counter (a whole number below 2^64)")
-            values[field] = int(value)
-        if int(major) >= _MAX or int(minor) >= _MAX:
-            raise ScenarioError(name, where, f"{device}: major/minor {major}:{minor} out of range")
-        key = (major, minor, device)
-        if key in seen:  # no separator: the device comes round again
-            sample, seen, time = sample + 1, set(), None
-        if pending is not None:
-            time, pending = pending, None
-        seen.add(key)
-        rows.append({"sample": sample, "time": time, "major": int(major), "minor": int(minor), "device": device,
-                     **values, "line": number})
-    if not rows:
-        raise ScenarioError(name, "line 1", "empty file: expected /proc/diskstats samples" if not text.strip()
-                            else "no /proc/diskstats line: not a diskstats capture")
-    # Built column by column so that counters above 2^53 keep every digit (no float on the way).
+    any_text = False
+
+    def next_sample(where: str) -> None:
+        nonlocal sample, seen, first
+        if first is None:
+            first = seen
+        elif seen != first:
+            raise ScenarioError(name, where, f"sample {sample} lists {len(seen)} devices where the first lists "
+                                             f"{len(first)} ({_differ(seen, first)}): lines out of order, or a sample cut short")
+        sample, seen = sample + 1, set()
+
+    try:
+        f = open(path, encoding="utf-8", errors="replace", newline="\n")  # noqa: SIM115
+    except OSError as e:
+        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
+    with f:
+        for number, raw in enumerate(f, start=1):
+            line = raw.rstrip("\n").rstrip("\r")
+            where = f"line {number}"
+            any_text = any_text or bool(line.strip())
+            if not line.strip():
+                if seen:
+                    next_sample(where)
+                    time, separated = None, True
+                continue
+            m = _LINE.match(line)
+            if not m:
+                stamp = _stamp(line)
+                if stamp is None:
+                    raise ScenarioError(name, where, "expected a /proc/diskstats line (`major minor name` and 11, 15 or "
+                                                     "17 counters) or a timestamp line (`TS 1298130003.07`, a date), "
+                                                     f"found {line.strip()[:50]!r}")
+                if seen:
+                    next_sample(where)
+                    separated = True
+                pending = time = stamp
+                continue
+            major, minor, device, rest = m.groups()
+            counters = rest.split()
+            if len(counters) != 4 and not 11 <= len(counters) <= 17:
+                raise ScenarioError(name, where, f"{device}: expected 11, 15 or 17 counters after `major minor name` "
+                                                 f"(14, 18 or 20 fields), found {len(counters)} (truncated?)")
+            fields = SHORT_PARTITION if len(counters) == 4 else COUNTERS[:len(counters)]
+            values: dict[str, int] = {}
+            for i, (field, value) in enumerate(zip(fields, counters)):
+                if not value.isdigit() or not value.isascii() or int(value) >= _MAX:
+                    raise ScenarioError(name, where, f"{device}: field {i + 4} ({field}) {value[:20]!r} is not a "
+                                                     "counter (a whole number below 2^64)")
+                values[field] = int(value)
+            if int(major) >= _MAX or int(minor) >= _MAX:
+                raise ScenarioError(name, where, f"{device}: major/minor {major}:{minor} out of range")
+            key = (major, minor, device)
+            if key in seen:
+                if separated:
+                    raise ScenarioError(name, where, f"{device} appears twice in one sample: lines out of order")
+                next_sample(where)  # no separator: the device comes round again
+                time = None
+            if pending is not None:
+                time, pending = pending, None
+            seen.add(key)
+            samples.append(sample)
+            times.append(time)
+            columns["major"].append(int(major))
+            columns["minor"].append(int(minor))
+            devices.append(names.setdefault(device, device))  # one string per device, not per line
+            for c in COUNTERS:
+                columns[c].append(values.get(c, 0))
+                given[c].append(c in values)
+            lines.append(number)
+    if not devices:
+        raise ScenarioError(name, "line 1", "no /proc/diskstats line: not a diskstats capture" if any_text
+                            else "empty file: expected /proc/diskstats samples")
+
+    def unsigned(c: str) -> pd.api.extensions.ExtensionArray:
+        values = np.frombuffer(columns[c], dtype=np.uint64)
+        mask = np.zeros(len(values), dtype=bool) if c in ("major", "minor") else np.frombuffer(given[c], dtype=np.uint8) == 0
+        return pd.arrays.IntegerArray(values, mask)
+
+    # Counters above 2^53 keep every digit: unsigned 64-bit arrays all the way, no float.
     table = pd.DataFrame({
-        "sample": pd.array([r["sample"] for r in rows], dtype="Int64"),
-        "time": pd.to_datetime(pd.Series([r["time"] for r in rows], dtype="object")),
-        "major": pd.array([r["major"] for r in rows], dtype="UInt64"),
-        "minor": pd.array([r["minor"] for r in rows], dtype="UInt64"),
-        "device": pd.array([r["device"] for r in rows], dtype="string"),
-        **{c: pd.array([r.get(c) for r in rows], dtype="UInt64") for c in COUNTERS},
-        "line": pd.array([r["line"] for r in rows], dtype="Int64"),
+        "sample": pd.array(np.frombuffer(samples, dtype=np.int64), dtype="Int64"),
+        "time": pd.to_datetime(pd.Series(times, dtype="object")),
+        "major": unsigned("major"),
+        "minor": unsigned("minor"),
+        "device": pd.array(devices, dtype="string"),
+        **{c: unsigned(c) for c in COUNTERS},
+        "line": pd.array(np.frombuffer(lines, dtype=np.int64), dtype="Int64"),
     })
     table.attrs["source"] = name
     return table
+
+
+def _differ(seen: set[tuple[str, str, str]], first: set[tuple[str, str, str]]) -> str:
+    """What one sample's devices lack or add against the first's, briefly."""
+    missing, extra = sorted(d for _, _, d in first - seen), sorted(d for _, _, d in seen - first)
+    return "; ".join(part for part in (f"without {', '.join(missing[:3])}" if missing else "",
+                                       f"with {', '.join(extra[:3])}" if extra else "") if part)
 
 
 def rates(samples: pd.DataFrame, interval: float = 1.0) -> pd.DataFrame:

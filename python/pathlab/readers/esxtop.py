@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import csv
 import operator
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, regular_file
 
 if TYPE_CHECKING:
     import numpy as np
@@ -124,16 +125,19 @@ class _Table:
 
 
 def _line_ends(path: Path, chunk_size: int = 1 << 24) -> int:
-    """How many lines the file has (LF, CR or CRLF ends; a last line without one counts): at
-    least as many as its CSV records."""
-    ends = crlf = 0
+    """How many lines of the file are not blank (LF, CR or CRLF ends; a last line without one
+    counts), or a few more (a CRLF or blank run cut by a chunk's end counts twice): at least as
+    many as its CSV records, and not inflated by blank lines (a capture padded with megabytes of
+    them would otherwise size the tables for millions of samples)."""
+    ends = 0
     last = b""
     with open(path, "rb") as f:
         while chunk := f.read(chunk_size):
-            ends += chunk.count(b"\n") + chunk.count(b"\r")
-            crlf += chunk.count(b"\r\n") + (last == b"\r" and chunk[:1] == b"\n")
+            lf = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+            blank = len(lf) - len(re.sub(rb"\n+", b"\n", lf))  # line ends right after another
+            ends += lf.count(b"\n") - blank - (lf[:1] == b"\n" and last in (b"\n", b"\r"))
             last = chunk[-1:]
-    return ends - crlf + (last not in (b"", b"\n", b"\r"))
+    return ends + (last not in (b"", b"\n", b"\r"))
 
 
 def _number(text: str) -> float:
@@ -152,8 +156,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
 
     path = Path(path)
     name = str(path)
-    if not path.is_file():
-        raise ScenarioError(name, "", "no such file")
+    regular_file(path)
     tables = {table: _Table() for table in OBJECTS.values()}
     stamps: list[str] = []
     lines: list[int] = []
@@ -209,4 +212,11 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
     if times is None:
         bad = int(np.flatnonzero(pd.to_datetime(text, format=TIME_FORMATS[0], errors="coerce").isna())[0])
         raise ScenarioError(name, f"line {lines[bad]}", f"{stamps[bad]!r} is not a sample time like 04/26/2018 14:06:27")
+    # Samples in time order, each once: rates between them are meaningless otherwise.
+    back = np.flatnonzero(np.diff(times.to_numpy()) <= np.timedelta64(0))
+    if len(back):
+        k = int(back[0]) + 1
+        raise ScenarioError(name, f"line {lines[k]}", f"sample time {stamps[k]!r} is not after the previous sample's "
+                                                     f"{stamps[k - 1]!r}: samples out of time order (or two captures "
+                                                     "joined): give one capture, in order")
     return {table: t.frame(times) for table, t in tables.items()}

@@ -14,12 +14,11 @@ import math
 import os
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pathlab.api import Scenario, ScenarioError
+from pathlab.api import Scenario, ScenarioError, warn
 from pathlab.figures import KEYS
 from pathlab.toml_values import to_toml
 
@@ -45,6 +44,17 @@ class Point:
     def id(self) -> str:
         return json.dumps([self.variant, list(self.values), self.seed])
 
+    @property
+    def label(self) -> str:
+        """The point as a person names it: `variant rr, policy.iops=1, seed 3`."""
+        parts = [*([f"variant {self.variant}"] if self.variant else []), *(f"{k}={v}" for k, v in self.values)]
+        return ", ".join([*parts, f"seed {self.seed}"])
+
+
+class PointFailed(Exception):
+    """A run of a sweep that stopped on bad input, as (file, field, message): plain strings, so
+    that it reaches the sweep from a worker process or a Ray task whole."""
+
 
 def toml_literal(word: str) -> str:
     """`word` if it is a TOML value, else the word as a TOML string."""
@@ -55,11 +65,19 @@ def toml_literal(word: str) -> str:
         return json.dumps(word)
 
 
+#: The most runs one sweep may ask for (points x variants x seeds): a grid beyond it is a typo
+#: (1:1000000:1) and would take days before the first table.
+MAX_RUNS = 100_000
+
+
 def _number(text: str, where: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        raise ScenarioError("--grid", where, f"{text!r} is not a number (ranges are a:b:step or a:b:*factor)") from None
+        value = math.nan
+    if not math.isfinite(value):
+        raise ScenarioError("--grid", where, f"{text!r} is not a finite number (ranges are a:b:step or a:b:*factor)")
+    return value
 
 
 def _range(spec: str, where: str) -> list[str]:
@@ -68,10 +86,13 @@ def _range(spec: str, where: str) -> list[str]:
     integral = all(x.lstrip("+-").isdigit() for x in (first, last, step.lstrip("*")))
     fmt = (lambda x: str(round(x))) if integral else (lambda x: repr(round(x, 12)))
     out = []
+    if b < a:
+        raise ScenarioError("--grid", where, f"{spec}: a range a:b needs a <= b")
     if step.startswith("*"):
         factor = _number(step[1:], where)
         if factor <= 1 or a <= 0:
             raise ScenarioError("--grid", where, "a log range a:b:*factor needs a > 0 and factor > 1")
+        _few(math.log(b / a) / math.log(factor) + 1, spec, where)
         x = a
         while x <= b * (1 + 1e-12):
             out.append(fmt(x))
@@ -80,8 +101,14 @@ def _range(spec: str, where: str) -> list[str]:
         d = _number(step, where)
         if d <= 0:
             raise ScenarioError("--grid", where, "a range a:b:step needs step > 0")
+        _few((b - a) / d + 1, spec, where)
         out = [fmt(a + i * d) for i in range(int(math.floor((b - a) / d + 1e-9)) + 1)]
     return list(dict.fromkeys(out))
+
+
+def _few(count: float, spec: str, where: str) -> None:
+    if count > MAX_RUNS:
+        raise ScenarioError("--grid", where, f"{spec}: {count:.3g} values: at most {MAX_RUNS} runs in one sweep")
 
 
 def parse_axis(spec: str) -> Axis:
@@ -95,6 +122,8 @@ def parse_axis(spec: str) -> Axis:
         values = _range(rest, key)
     else:
         values = [v.strip() for v in rest.split(",") if v.strip()]
+    if not values:
+        raise ScenarioError("--grid", key, f"{rest!r} holds no value: expected v1,v2,... or a:b:step")
     return Axis(key, tuple(toml_literal(v) for v in values))
 
 
@@ -128,14 +157,29 @@ def file_axes(path: str, table: dict[str, Any]) -> list[Axis]:
 
 
 def expand(axes: Sequence[Axis], variants: Sequence[str | None], seeds: Sequence[int]) -> list[Point]:
-    """The cartesian product, variants outermost and seeds innermost."""
+    """The cartesian product, variants outermost and seeds innermost; refused when a key is on
+    two axes or the runs are more than `MAX_RUNS`."""
     keys = [a.key for a in axes]
+    twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+    if twice is not None:
+        raise ScenarioError("--grid", twice, "is on two axes: give each key once, with all its values")
+    runs = math.prod(len(a.values) for a in axes) * len(variants) * len(seeds)
+    if runs > MAX_RUNS:
+        raise ScenarioError("--grid", " x ".join(keys), f"{runs} runs: at most {MAX_RUNS} in one sweep")
     return [
         Point(variant, tuple(zip(keys, combo)), seed)
         for variant in variants
         for combo in itertools.product(*(a.values for a in axes))
         for seed in seeds
     ]
+
+
+def table_seeds(path: str, table: dict[str, Any]) -> int:
+    """The `[sweep]` table's `seeds` (replications per point), 1 when it gives none."""
+    seeds = table.get("seeds", 1)
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 1 <= seeds <= MAX_RUNS:
+        raise ScenarioError(path, "sweep.seeds", f"{seeds!r}: a whole number from 1 to {MAX_RUNS}")
+    return seeds
 
 
 def study_cases(path: str, table: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -171,7 +215,13 @@ class Job:
         return f"{digest} {point.id}"
 
     def run(self, point: Point) -> dict[str, Any]:
-        result = self._load(point, point.seed).run()
+        try:
+            result = self._load(point, point.seed).run()
+        except ScenarioError as e:
+            # The native error does not cross a process boundary (it cannot be pickled): its
+            # three strings do, with the point that met it.
+            file, field, message = e.args
+            raise PointFailed(file, field, f"{message} (at {point.label})") from None
         summary = result.data["summary"]
         return {
             "point": self.key(point),
@@ -200,10 +250,47 @@ def _plain(literal: str) -> Any:
 
 def run_local(job: Job, points: Sequence[Point], workers: int, done: Callable[[dict[str, Any]], None]) -> None:
     """Processes, one run each: measured 1.94x from 1 to 2 workers where threads over the
-    engine gained 4% (NOTES.md)."""
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for future in as_completed([pool.submit(job.run, p) for p in points]):
-            done(future.result())
+    engine gained 4% (NOTES.md). No more workers than runs; points are handed out as workers
+    free up. Whatever ends the sweep (a bad point, Ctrl-C, an error) ends the workers with it,
+    and a worker whose sweep is killed ends itself (`_die_with_parent`)."""
+    import multiprocessing
+
+    if not points:
+        return
+    pool = multiprocessing.Pool(min(workers, len(points)), initializer=_die_with_parent, initargs=(os.getpid(),))
+    try:
+        for row in pool.imap_unordered(job.run, points):
+            done(row)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a worker: end when the sweep's process ends, however it ends (SIGKILL included). Linux
+    does it for us (PR_SET_PDEATHSIG); elsewhere a thread watches for the parent to change."""
+    import signal
+
+    # Ctrl-C reaches every process of the terminal: the sweep itself ends its workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    except (OSError, AttributeError):
+        import threading
+        import time
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the sweep ended before the line above took effect
+        os._exit(1)
 
 
 def batches(points: Sequence[Point], size: int) -> Iterator[list[Point]]:
@@ -234,6 +321,30 @@ class Journal:
 
     def __init__(self, path: Path):
         self.path = path
+        self.held: Any = None
+
+    def lock(self) -> None:
+        """Holds the journal for this sweep until `unlock` (or the process ends): a second sweep
+        to the same output is refused rather than run every point again beside the first."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: no advisory locks
+            return
+        self.held = self.path.open("a", encoding="utf-8")
+        try:
+            fcntl.flock(self.held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ScenarioError("--out", str(self.path), "another sweep is writing to it: wait for it to end, "
+                                "or give another --out") from None
+
+    def unlock(self) -> None:
+        if self.held is not None:
+            self.held.close()  # closing the file releases its lock
+            self.held = None
+
+    def clear(self) -> None:
+        """Forgets the runs of another sweep (`--replace`)."""
+        self.path.write_text("", encoding="utf-8")
 
     def done(self) -> dict[str, dict[str, Any]]:
         """The rows written so far; a line cut short when the sweep was stopped is dropped from
@@ -258,3 +369,18 @@ class Journal:
 
 def default_workers() -> int:
     return os.cpu_count() or 1
+
+
+#: The most local workers a sweep starts, whatever the cores: each holds a Python interpreter
+#: with pandas (about 100 MB).
+MAX_WORKERS = 64
+
+
+def bounded_workers(asked: int | None) -> int:
+    """Local workers: `asked`, at most one per core and `MAX_WORKERS` (a warning says so when
+    more were asked for); default one per core."""
+    most = min(default_workers(), MAX_WORKERS)
+    if asked is not None and asked > most:
+        warn("--workers", str(asked), f"this machine has {default_workers()} cores: running {most} workers "
+             f"(at most one per core, and {MAX_WORKERS})")
+    return min(asked or most, most)

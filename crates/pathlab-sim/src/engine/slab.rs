@@ -50,6 +50,11 @@ impl<T> Slab<T> {
         self.items.len() - self.free.len()
     }
 
+    /// Every slot, live or free (callers keep their own liveness flag).
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.items.iter()
+    }
+
     /// Every slot with its index, live or free (callers keep their own liveness flag).
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut T)> {
         self.items.iter_mut().enumerate().map(|(i, t)| (i as u32, t))

@@ -6,6 +6,7 @@
 use super::{FieldError, Model};
 use crate::engine::rng::Stream;
 use crate::engine::TimeNs;
+use crate::scenario::bounds;
 use crate::scenario::schema::{
     AllPathsDownSpec, AluaStateSpec, CongestionSpec, ControllerFailoverSpec, Detection, FaultSpec, FlakySpec,
     LinkSpeedSpec, MarginalSpec, PathDownSpec, PathUpSpec, PortDownSpec, PortUpSpec,
@@ -269,10 +270,12 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 }
                 let burst = match (burst_every, burst_length) {
                     (None, None) => None,
-                    (Some(every), Some(length)) if length.0 > 0 && length.0 <= every.0 => Some((every.0, length.0)),
-                    (Some(_), Some(_)) => {
-                        return err(format!("{field}.burst_length"), "must be above zero and at most burst_every")
+                    (Some(every), Some(length)) if length.0 <= every.0 => {
+                        bounds::long_enough(length.0, bounds::BURST_LENGTH)
+                            .map_err(|m| (format!("{field}.burst_length"), m))?;
+                        Some((every.0, length.0))
                     }
+                    (Some(_), Some(_)) => return err(format!("{field}.burst_length"), "must be at most burst_every"),
                     _ => {
                         return err(
                             format!("{field}.burst_every"),
@@ -306,9 +309,6 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 let names = model.adapters.iter().map(|a| a.name.as_str()).collect();
                 let a = index_named(names, adapter, format!("{field}.adapter"), "adapter")?;
                 let rate = speed.0 / 1e9;
-                if !(rate > 0.0 && rate.is_finite()) {
-                    return err(format!("{field}.speed"), "must be above zero");
-                }
                 let start = FaultAction::LinkRate { adapter: a, bytes_per_ns: Some(rate) };
                 let stop = FaultAction::LinkRate { adapter: a, bytes_per_ns: model.adapters[a].bytes_per_ns };
                 let span = plan.window(from.0, *until, start, stop, &field)?;

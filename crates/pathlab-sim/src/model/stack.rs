@@ -29,6 +29,7 @@
 //! `[host.stack]` overrides the timings for every device, whatever its stack.
 
 use crate::engine::TimeNs;
+use crate::scenario::bounds;
 use crate::scenario::schema::StackSpec;
 use pathlab_policy::{MarginalPathgroups, NoPathAction, PolicyConfig, ShakyCheck};
 
@@ -150,20 +151,17 @@ pub struct StackRules {
     pub shaky_to_marginal_group: bool,
 }
 
-fn positive(value: Option<TimeNs>, field: &str) -> Result<Option<TimeNs>, FieldError> {
-    match value {
-        Some(0) => Err((format!("host.stack.{field}"), "must be above zero".into())),
-        v => Ok(v),
-    }
+fn timer(value: Option<TimeNs>, field: &str) -> Result<Option<TimeNs>, FieldError> {
+    value.map(|v| bounds::long_enough(v, bounds::TIMER)).transpose().map_err(|m| (format!("host.stack.{field}"), m))
 }
 
 impl StackRules {
     /// The rules of `policy`'s stack, its no-path action bounded by the stack's own loss timeout.
     pub fn resolve(policy: &PolicyConfig, action: NoPathAction, spec: &StackSpec) -> Result<StackRules, FieldError> {
-        let io_timeout = positive(spec.io_timeout.map(|d| d.0), "io_timeout")?;
-        let checker = positive(spec.checker_interval.map(|d| d.0), "checker_interval")?;
-        let reconnect = positive(spec.reconnect_delay.map(|d| d.0), "reconnect_delay")?;
-        let controller_loss = positive(spec.controller_loss_timeout.map(|d| d.0), "controller_loss_timeout")?;
+        let io_timeout = timer(spec.io_timeout.map(|d| d.0), "io_timeout")?;
+        let checker = timer(spec.checker_interval.map(|d| d.0), "checker_interval")?;
+        let reconnect = timer(spec.reconnect_delay.map(|d| d.0), "reconnect_delay")?;
+        let controller_loss = timer(spec.controller_loss_timeout.map(|d| d.0), "controller_loss_timeout")?;
         let delayed_removal = spec.delayed_removal.map_or(NVME_DELAYED_REMOVAL_NS, |d| d.0);
         let apd = spec.apd_timeout.map_or(ESXI_APD_TIMEOUT_NS, |d| d.0);
         let (low, high) = ESXI_APD_TIMEOUT_RANGE_S;

@@ -133,6 +133,8 @@ pub struct Snapshot {
     pub station_busy_area: Vec<u128>,
     /// Dirty bytes of each array's write cache, integrated (zero without one).
     pub cache_dirty_area: Vec<u128>,
+    /// Where the I/Os issued so far went; those neither completed nor failed are in flight.
+    pub accounting: IoAccounting,
 }
 
 /// Where the I/Os of a run went: each issued I/O completes or fails exactly once.
@@ -291,6 +293,7 @@ impl Recorder {
                 .iter()
                 .map(|c| c.as_ref().map_or(0, |c| c.dirty.area_at(now)))
                 .collect(),
+            accounting: self.accounting,
         }
     }
 }

@@ -129,6 +129,9 @@ pub struct Summary {
     pub errors: u64,
     pub retries: u64,
     pub failed: u64,
+    /// I/Os issued but neither completed nor failed when the measurement ended: in no other
+    /// figure (an I/O stuck behind a slow path shows here, not in the response times).
+    pub in_flight: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -279,17 +282,30 @@ pub struct HostEvent {
     pub detail: String,
 }
 
-/// Every I/O issued completes or fails exactly once.
+/// Every I/O issued completes or fails exactly once: the totals after the drain that follows the
+/// measurement, and where the I/Os stood when it ended (`at_end`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Accounting {
     pub issued: u64,
     pub completed: u64,
     pub failed: u64,
+    pub at_end: AccountingAtEnd,
     pub retried: u64,
     /// I/Os re-issued on another path than the one they erred on.
     pub failovers: u64,
     /// Slots of the I/O slab ever used: the most I/Os alive at once.
     pub peak_in_flight: u64,
+}
+
+/// The I/Os issued, as the measurement ended: issued = completed + failed + in flight (no I/O is
+/// issued after it). Those in flight end in the drain, after every figure of the window.
+#[derive(Debug, Clone, Serialize)]
+pub struct AccountingAtEnd {
+    pub completed: u64,
+    pub failed: u64,
+    pub in_flight: u64,
+    /// How long the oldest of them had been in flight then (0 when none).
+    pub oldest_in_flight_s: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -12,8 +12,6 @@ pub const MAX_LIVE_IOS: usize = 4_000_000;
 /// Per-interval figures are kept for every object (host, device, path, adapter), about 200
 /// bytes a row: 2,000,000 rows is about 400 MB.
 pub const MAX_INTERVAL_ROWS: u64 = 2_000_000;
-/// One I/O per nanosecond: the engine's clock cannot space arrivals closer.
-pub const MAX_RATE: f64 = 1e9;
 pub const MAX_DEVICES: usize = 100_000;
 pub const MAX_ADAPTERS: usize = 4_096;
 
@@ -36,9 +34,6 @@ pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
                     format!("{n}: at most {MAX_LIVE_IOS} I/Os outstanding in all (about 100 bytes each)"),
                 ));
             }
-        }
-        if let Some(rate) = w.rate.filter(|r| *r > MAX_RATE) {
-            return Err((format!("workloads.{i}.rate"), format!("{rate}: at most {MAX_RATE} I/Os per second")));
         }
     }
     dirty_records(spec)?;

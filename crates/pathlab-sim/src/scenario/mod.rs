@@ -2,6 +2,7 @@
 //! The bottom layer: it knows nothing of the model; `crate::run` builds a simulation from it and
 //! checks what spans tables (names that refer to other objects, limits against memory).
 
+pub mod bounds;
 pub mod error;
 pub mod limits;
 pub mod schema;

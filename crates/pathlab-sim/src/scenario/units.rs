@@ -82,13 +82,33 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
     bounded(s, parse_with(s, SIZE_UNITS)?, MAX_BYTES, "1 EiB (1024PiB)")
 }
 
-/// A rate or distance: any finite number, refused when it overflows to infinity.
-fn parse_finite(s: &str, units: &[(&str, f64)]) -> Result<f64, String> {
-    let value = parse_with(s, units)?;
-    if value.is_finite() {
+/// The slowest and fastest link a scenario may name, in bytes per second: 1 Mb/s (below any
+/// storage link still in service) to 1 TB/s (ten times 800 Gb Ethernet, the fastest link
+/// shipping). A speed outside them is a typo, and near zero the time to send one I/O would
+/// leave the engine's 64-bit clock.
+pub const LINK_SPEED_RANGE: (f64, f64) = (125_000.0, 1e12);
+/// The longest fibre route a scenario may name: once round the Earth (40,000 km, 0.2 s one
+/// way), so that every trip stays within the bounds of times.
+pub const MAX_DISTANCE_KM: f64 = 40_000.0;
+
+/// A link speed, refused outside `LINK_SPEED_RANGE` (and when not a finite number).
+fn parse_link_speed(s: &str) -> Result<f64, String> {
+    let value = parse_with(s, RATE_UNITS)?;
+    let (least, most) = LINK_SPEED_RANGE;
+    if value.is_finite() && (least..=most).contains(&value) {
         Ok(value)
     } else {
-        Err(format!("\"{s}\" is too large"))
+        Err(format!("\"{s}\" is out of range: allowed 1Mb (1 Mb/s) to 1TB/s"))
+    }
+}
+
+/// A distance, refused beyond `MAX_DISTANCE_KM` (and when not a finite number).
+fn parse_distance(s: &str) -> Result<f64, String> {
+    let value = parse_with(s, DISTANCE_UNITS)?;
+    if value.is_finite() && value <= MAX_DISTANCE_KM {
+        Ok(value)
+    } else {
+        Err(format!("\"{s}\" is out of range: at most 40000km (once round the Earth)"))
     }
 }
 
@@ -119,8 +139,8 @@ macro_rules! unit_type {
 
 unit_type!(DurationNs, u64, "a duration", "26us", parse_duration_ns);
 unit_type!(Bytes, u64, "a size", "8KiB", parse_bytes);
-unit_type!(BytesPerSec, f64, "a link speed", "16Gb", |s| parse_finite(s, RATE_UNITS));
-unit_type!(Kilometres, f64, "a distance", "50km", |s| parse_finite(s, DISTANCE_UNITS));
+unit_type!(BytesPerSec, f64, "a link speed", "16Gb", parse_link_speed);
+unit_type!(Kilometres, f64, "a distance", "50km", parse_distance);
 
 #[cfg(test)]
 mod tests {
@@ -155,6 +175,17 @@ mod tests {
         assert!(parse_duration_ns("99999999999h").is_err());
         assert!(parse_bytes("2048PiB").unwrap_err().contains("at most 1 EiB"));
         let huge = format!("{}Gb", "9".repeat(400));
-        assert!(parse_finite(&huge, RATE_UNITS).unwrap_err().contains("too large"));
+        assert!(parse_link_speed(&huge).unwrap_err().contains("out of range"));
+    }
+
+    #[test]
+    fn speeds_and_distances_outside_what_a_real_network_has_are_refused() {
+        assert_eq!(parse_link_speed("1Mb").unwrap(), 125_000.0);
+        assert_eq!(parse_link_speed("1000GB/s").unwrap(), 1e12);
+        let crawl = parse_link_speed("0.000000000000001Gb").unwrap_err();
+        assert!(crawl.contains("allowed 1Mb (1 Mb/s) to 1TB/s"), "{crawl}");
+        assert!(parse_link_speed("2000GB/s").is_err());
+        assert_eq!(parse_distance("40000km").unwrap(), 40_000.0);
+        assert!(parse_distance("100000000000000000km").unwrap_err().contains("at most 40000km"));
     }
 }

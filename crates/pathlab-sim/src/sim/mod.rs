@@ -243,6 +243,8 @@ pub struct Simulation {
     last_sample: Snapshot,
     at_warmup: Option<Snapshot>,
     at_end: Option<Snapshot>,
+    /// Age of the oldest I/O still in flight when the measurement ended.
+    oldest_in_flight_ns: TimeNs,
     intervals: Vec<IntervalRow>,
     device_intervals: Vec<ObjectIntervalRow>,
     path_intervals: Vec<ObjectIntervalRow>,
@@ -286,6 +288,7 @@ impl Simulation {
             at_warmup: (plan.warmup_ns == 0).then(|| last_sample.clone()),
             last_sample,
             at_end: None,
+            oldest_in_flight_ns: 0,
             intervals: Vec::new(),
             device_intervals: Vec::new(),
             path_intervals: Vec::new(),
@@ -427,6 +430,9 @@ impl Simulation {
                 self.rec.set_measuring(false);
                 self.issuing = false;
                 self.at_end = Some(self.rec.snapshot(&self.model, self.events.now()));
+                let now = self.events.now();
+                let alive = self.ios.iter().filter(|io| io.state != IoState::Free);
+                self.oldest_in_flight_ns = alive.map(|io| now - io.issued_at).max().unwrap_or(0);
             }
         }
     }

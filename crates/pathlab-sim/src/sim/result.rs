@@ -3,8 +3,8 @@
 use super::{RunError, Simulation};
 use crate::engine::TimeNs;
 use crate::observe::result::{
-    Accounting, AdapterResult, DeviceResult, PathResult, RaidGroupResult, ReplicationResult, RunResult, StationResult,
-    Summary, WriteCacheResult,
+    Accounting, AccountingAtEnd, AdapterResult, DeviceResult, PathResult, RaidGroupResult, ReplicationResult,
+    RunResult, StationResult, Summary, WriteCacheResult,
 };
 use crate::observe::window::Window;
 use crate::observe::{describe, devices};
@@ -39,6 +39,8 @@ impl Simulation {
         let start = self.at_warmup.as_ref().expect("warm-up snapshot taken");
         let end = self.at_end.as_ref().expect("end snapshot taken");
         let window = Window::new(start, end);
+        let done = end.accounting;
+        let in_flight = done.issued - done.completed - done.failed;
         let summary = Summary {
             figures: window.guest_figures(self.rec.window_max_ns),
             p50_ms: quantile_ms(&self.rec.latency, 0.50),
@@ -48,6 +50,7 @@ impl Simulation {
             errors: window.errors(),
             retries: window.retries(),
             failed: self.rec.accounting.failed,
+            in_flight,
         };
         let m = &self.model;
         let name_of = |id: PathId| m.paths[id.0 as usize].name.clone();
@@ -188,6 +191,12 @@ impl Simulation {
                 issued: self.rec.accounting.issued,
                 completed: self.rec.accounting.completed,
                 failed: self.rec.accounting.failed,
+                at_end: AccountingAtEnd {
+                    completed: done.completed,
+                    failed: done.failed,
+                    in_flight,
+                    oldest_in_flight_s: self.oldest_in_flight_ns as f64 / 1e9,
+                },
                 retried: self.rec.accounting.retried,
                 failovers: self.rec.accounting.failovers,
                 peak_in_flight: self.ios.capacity_used() as u64,

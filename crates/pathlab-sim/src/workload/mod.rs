@@ -3,6 +3,7 @@
 
 use crate::engine::rng::{Purpose, Stream};
 use crate::engine::TimeNs;
+use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{Access, Arrival, BurstSpec, WorkloadSpec};
 use rand_distr::Zipf;
@@ -125,15 +126,11 @@ struct Bursts {
 
 impl Bursts {
     fn from_spec(b: &BurstSpec, field: impl Fn(&str) -> String) -> Result<Self, FieldError> {
-        if !(b.rate > 0.0 && b.rate.is_finite()) {
-            return Err((field("burst.rate"), "must be a positive number of I/Os per second".into()));
-        }
+        bounds::within(b.rate, &bounds::RATE, bounds::RATE_WORDS).map_err(|m| (field("burst.rate"), m))?;
         if !(b.duty > 0.0 && b.duty < 1.0) {
             return Err((field("burst.duty"), format!("{} is out of range: allowed above 0 and below 1", b.duty)));
         }
-        if b.length.0 == 0 {
-            return Err((field("burst.length"), "must be above zero".into()));
-        }
+        bounds::long_enough(b.length.0, bounds::BURST_LENGTH).map_err(|m| (field("burst.length"), m))?;
         let length_ns = b.length.0 as f64;
         Ok(Bursts { extra_per_s: b.rate, length_ns, period_ns: length_ns / b.duty })
     }
@@ -143,6 +140,14 @@ impl Bursts {
     fn gap_ns(&self, from_ns: TimeNs, base_per_s: f64, u: f64) -> TimeNs {
         let mut need = -u.ln();
         let mut t = from_ns as f64;
+        // The rate repeats every period, so any whole number of periods holds the same amount:
+        // a gap spanning many periods (a low base rate, short bursts) skips them at once.
+        let per_period = (base_per_s * self.period_ns + self.extra_per_s * self.length_ns) / 1e9;
+        if need > per_period {
+            let whole = (need / per_period).floor();
+            need -= whole * per_period;
+            t += whole * self.period_ns;
+        }
         loop {
             let phase = t % self.period_ns;
             let (rate, step_end) = if phase < self.length_ns {
@@ -213,10 +218,10 @@ pub fn build_workers(
         let mode = match (w.outstanding, w.rate) {
             (Some(0), None) => return Err((field("outstanding"), "must be at least 1".into())),
             (Some(n), None) => Loop::Closed { outstanding: n },
-            (None, Some(r)) if r > 0.0 && r.is_finite() => {
+            (None, Some(r)) => {
+                let r = bounds::within(r, &bounds::RATE, bounds::RATE_WORDS).map_err(|m| (field("rate"), m))?;
                 Loop::Open { mean_gap_ns: 1e9 / r, poisson: w.arrival == Arrival::Poisson }
             }
-            (None, Some(_)) => return Err((field("rate"), "must be a positive number of I/Os per second".into())),
             _ => {
                 return Err((
                     field("outstanding"),
@@ -229,17 +234,18 @@ pub fn build_workers(
         }
         let sizes = match (&w.block_size, &w.bssplit) {
             (Some(_), Some(_)) => return Err((field("bssplit"), "give `block_size` or `bssplit`, not both".into())),
-            (Some(b), None) => Sizes::Fixed(b.0),
+            (Some(b), None) => Sizes::Fixed(
+                bounds::within(b.0, &bounds::BLOCK_BYTES, bounds::BLOCK_WORDS).map_err(|m| (field("block_size"), m))?,
+            ),
             (None, None) => Sizes::Fixed(8192),
             (None, Some(split)) => {
                 let mut cum = Vec::new();
                 let mut total = 0;
                 for (k, (size, weight)) in split.iter().enumerate() {
-                    if *weight == 0 || size.0 == 0 {
-                        return Err((
-                            format!("workloads.{wi}.bssplit.{k}"),
-                            "sizes and weights must be above zero".into(),
-                        ));
+                    let at = format!("workloads.{wi}.bssplit.{k}");
+                    bounds::within(size.0, &bounds::BLOCK_BYTES, bounds::BLOCK_WORDS).map_err(|m| (at.clone(), m))?;
+                    if *weight == 0 {
+                        return Err((at, "a weight must be above zero".into()));
                     }
                     total += u64::from(*weight);
                     cum.push((size.0, total));
@@ -254,9 +260,6 @@ pub fn build_workers(
             Sizes::Fixed(b) => *b,
             Sizes::Split(cum) => cum.iter().map(|c| c.0).max().unwrap_or(0),
         };
-        if largest == 0 {
-            return Err((field("block_size"), "must be above zero".into()));
-        }
         if w.range.0 < largest {
             return Err((field("range"), "must hold at least one block".into()));
         }
@@ -289,11 +292,11 @@ pub fn build_workers(
         };
         let streams = match (w.streams, w.access) {
             (None, _) => 1,
-            (Some(n), Access::Sequential) if n >= 1 && w.range.0 / u64::from(n) >= largest => n,
+            (Some(n), Access::Sequential) if bounds::STREAMS.contains(&n) && w.range.0 / u64::from(n) >= largest => n,
             (Some(_), Access::Sequential) => {
                 return Err((
                     field("streams"),
-                    "at least 1, and each stream's slice of the range must hold a block".into(),
+                    "1 to 65536, and each stream's slice of the range must hold a block".into(),
                 ))
             }
             (Some(_), _) => return Err((field("streams"), "applies to access = \"sequential\" only".into())),
@@ -363,5 +366,19 @@ mod tests {
     fn streams_are_refused_off_sequential_access_or_too_thin() {
         assert_eq!(worker("streams = 2").err().unwrap().0, "workloads.0.streams");
         assert_eq!(worker("access = \"sequential\"\nstreams = 200").err().unwrap().0, "workloads.0.streams");
+    }
+
+    #[test]
+    fn a_gap_spanning_many_burst_periods_is_drawn_at_once_and_exactly() {
+        // 1 I/O/s of base and 1 more during the first 1 µs of every 2 µs: 3e-6 I/Os a period.
+        // A unit of "rate x time" (u = 1/e) takes 333,333 whole periods (0.999999), then the
+        // last 1e-6 at 2 I/O/s inside the next burst: 500 ns.
+        let b = Bursts { extra_per_s: 1.0, length_ns: 1_000.0, period_ns: 2_000.0 };
+        let gap = b.gap_ns(0, 1.0, (-1.0f64).exp());
+        assert!(gap.abs_diff(666_666_500) <= 1, "{gap}");
+        // At the lowest rates allowed, the same draw spans 3.3e11 periods (7.7 days) and still
+        // returns at once, 500 ns into the burst after them.
+        let slow = Bursts { extra_per_s: 1e-6, ..b }.gap_ns(0, 1e-6, (-1.0f64).exp());
+        assert!(slow.abs_diff(666_666_666_666_500) <= 1_000, "{slow}");
     }
 }

@@ -7,6 +7,7 @@ use crate::model::balance::Balance;
 use crate::model::names::Names;
 use crate::model::service::ServiceModel;
 use crate::model::{Array, Controller, Port, Station};
+use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{ArraySpec, BalanceLoad, BalanceSpec, ScenarioSpec, ServiceSpec};
 use pathlab_policy::AluaState;
@@ -119,9 +120,7 @@ fn array_balance(b: &BalanceSpec, a: &ArraySpec, controllers: usize, field: &str
             "balancing moves LUN ownership: it needs an array that is not symmetric, with two controllers or more",
         );
     }
-    if b.period.0 == 0 {
-        return err(format!("{field}.balance.period"), "must be above zero");
-    }
+    bounds::long_enough(b.period.0, bounds::TIMER).map_err(|m| (format!("{field}.balance.period"), m))?;
     if b.max_moves == 0 {
         return err(format!("{field}.balance.max_moves"), "must be at least 1");
     }
@@ -130,9 +129,9 @@ fn array_balance(b: &BalanceSpec, a: &ArraySpec, controllers: usize, field: &str
 }
 
 fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), FieldError> {
-    if s.servers == 0 {
-        return err(format!("{field}.servers"), "must be at least 1");
-    }
+    bounds::within(s.servers, &bounds::SERVERS, "1 to 1024").map_err(|m| (format!("{field}.servers"), m))?;
+    bounds::within(s.per_kib.0, &bounds::PER_KIB_NS, "up to 1s (a port moving 1 KB/s)")
+        .map_err(|m| (format!("{field}.per_kib"), m))?;
     if s.fixed.0 == 0 && s.per_kib.0 == 0 {
         return err(format!("{field}.fixed"), "a service time above zero is needed");
     }

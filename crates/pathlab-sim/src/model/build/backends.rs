@@ -5,6 +5,7 @@ use super::values::{err, fraction, shape, unique};
 use crate::engine::level::Level;
 use crate::model::backend::{self, Backends, DiskModel, RaidGroup, WriteCache};
 use crate::model::Station;
+use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{ArraySpec, RaidLevel, ScenarioSpec};
 use std::collections::VecDeque;
@@ -32,13 +33,9 @@ fn raid_groups(a: &ArraySpec, ai: usize, stations: &mut Vec<Station>, out: &mut 
             return err(format!("{gfield}.stripe_element"), "must be above zero");
         }
         let d = &g.disk;
-        if d.rpm == 0 || d.rpm > 100_000 {
-            return err(format!("{gfield}.disk.rpm"), "allowed 1 to 100000");
-        }
+        bounds::within(d.rpm, &bounds::RPM, "3600 to 15000 (the spindle speeds made)")
+            .map_err(|m| (format!("{gfield}.disk.rpm"), m))?;
         let rate = d.transfer_rate.0 / 1e9;
-        if rate <= 0.0 || !rate.is_finite() {
-            return err(format!("{gfield}.disk.transfer_rate"), "must be above zero");
-        }
         let disk = DiskModel {
             read_seek_ns: d.seek.0 as f64,
             write_seek_ns: d.write_seek.unwrap_or(d.seek).0 as f64,

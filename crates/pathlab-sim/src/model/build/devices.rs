@@ -6,6 +6,7 @@ use super::values::err;
 use crate::engine::level::Level;
 use crate::model::names::Names;
 use crate::model::{Device, Model, Outage};
+use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, ScenarioSpec};
 use pathlab_policy::HostStack;
@@ -66,9 +67,8 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         Some(h) => scope.host_names.find(h, &format!("{field}.host"), "host")?,
         None => 0,
     };
-    if d.queue_depth() == 0 {
-        return err(format!("{field}.queue_depth"), "must be at least 1");
-    }
+    bounds::within(d.queue_depth(), &bounds::QUEUE_DEPTH, bounds::QUEUE_DEPTH_WORDS)
+        .map_err(|m| (format!("{field}.queue_depth"), m))?;
     if d.owner.is_some() && m.arrays[array].symmetric {
         return err(
             format!("{field}.owner"),

@@ -5,6 +5,7 @@ use super::values::{err, shape, unique};
 use crate::engine::level::Level;
 use crate::model::pause::HostPauses;
 use crate::model::Adapter;
+use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, PauseSpec, ScenarioSpec};
 use std::collections::VecDeque;
@@ -15,10 +16,9 @@ pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Re
     unique(hosts.iter().flat_map(|(_, h)| h.adapters.iter().map(|a| a.name.as_str())), "host.adapters")?;
     let mut adapters = Vec::new();
     for (index, (field, host)) in hosts.iter().enumerate() {
-        if host.cpus == 0 {
-            return err(format!("{field}.cpus"), "must be at least 1");
-        }
-        if host.numa_nodes == 0 || host.numa_nodes > host.cpus {
+        bounds::within(host.cpus, &bounds::CPUS, "1 to 8192 (Linux's largest NR_CPUS)")
+            .map_err(|m| (format!("{field}.cpus"), m))?;
+        if !bounds::NUMA_NODES.contains(&host.numa_nodes) || host.numa_nodes > host.cpus {
             return err(
                 format!("{field}.numa_nodes"),
                 format!("allowed 1 to {} (one CPU at least per node)", host.cpus),
@@ -49,16 +49,13 @@ pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Re
                     format!("\"{}\": an adapter name is one word without : \" \\ ( ) (it is part of runtime names like vmhba1:C0:T0:L1)", a.name),
                 );
             }
-            if a.queue_depth == 0 {
-                return err(format!("{at}.queue_depth"), "must be at least 1");
-            }
+            bounds::within(a.queue_depth, &bounds::QUEUE_DEPTH, bounds::QUEUE_DEPTH_WORDS)
+                .map_err(|m| (format!("{at}.queue_depth"), m))?;
             if a.numa_node >= host.numa_nodes {
                 return err(format!("{at}.numa_node"), format!("allowed 0 to {}", host.numa_nodes - 1));
             }
+            // Speeds are bounded as they are read (`units::LINK_SPEED_RANGE`).
             let rate = a.link_speed.map(|r| r.0 / 1e9);
-            if rate.is_some_and(|r| r <= 0.0 || !r.is_finite()) {
-                return err(format!("{at}.link_speed"), "must be above zero");
-            }
             adapters.push(Adapter {
                 name: a.name.clone(),
                 host: index,
@@ -83,12 +80,8 @@ pub(super) fn pauses(hosts: &[(String, &HostSpec)]) -> Result<Vec<Option<HostPau
 
 fn host_pauses(spec: Option<&PauseSpec>, field: &str) -> Result<Option<HostPauses>, FieldError> {
     let Some(p) = spec else { return Ok(None) };
-    if p.every.0 == 0 {
-        return err(format!("{field}.pauses.every"), "must be above zero");
-    }
-    if p.duration.0 == 0 {
-        return err(format!("{field}.pauses.duration"), "must be above zero");
-    }
+    bounds::long_enough(p.every.0, bounds::PAUSE_EVERY).map_err(|m| (format!("{field}.pauses.every"), m))?;
+    bounds::long_enough(p.duration.0, bounds::PAUSE_DURATION).map_err(|m| (format!("{field}.pauses.duration"), m))?;
     let shape = shape(p.distribution, p.cv, &format!("{field}.pauses"))?;
     Ok(Some(HostPauses { mean_gap_ns: p.every.0 as f64, mean_duration_ns: p.duration.0 as f64, shape }))
 }

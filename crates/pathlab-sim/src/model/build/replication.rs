@@ -5,6 +5,7 @@ use super::values::{err, one_way};
 use crate::model::contention::Contention;
 use crate::model::names::Names;
 use crate::model::{Array, Replication};
+use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::ScenarioSpec;
 
@@ -30,9 +31,6 @@ pub(super) fn plan(spec: &ScenarioSpec, arrays: &[Array], device_names: &Names) 
         }
         let latency = one_way(r.latency.map(|l| l.0), r.distance.map(|d| d.0), &field)?;
         let bandwidth = r.bandwidth.map(|b| b.0 / 1e9);
-        if bandwidth.is_some_and(|b| b <= 0.0 || !b.is_finite()) {
-            return err(format!("{field}.bandwidth"), "must be above zero");
-        }
         let pref = match &r.preferred_array {
             None => None,
             Some(p) if *p == r.arrays[0] => Some(a),

@@ -1,0 +1,32 @@
+"""Output files written whole or not at all, whatever the verb."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from pathlab.api import ScenarioError
+
+
+@contextlib.contextmanager
+def written(path: str | Path, option: str) -> Iterator[Path]:
+    """A temporary file beside `path` for the block to write, renamed onto `path` when the block
+    ends well and removed otherwise: a failed write (a full disk) leaves no half-written file,
+    and the old one whole. A write error becomes one line naming the option and the file."""
+    target = Path(path)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(name, 0o666 & ~umask)  # as a plain open() would have made it
+    try:
+        yield Path(name)
+        os.replace(name, target)
+    except OSError as e:
+        raise ScenarioError(option, str(path), f"could not be written: {e.strerror or e}") from None
+    finally:
+        if os.path.exists(name):
+            os.unlink(name)

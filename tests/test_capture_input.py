@@ -1,0 +1,95 @@
+"""Captures and input files as a careless or hostile user gives them (issue 24): special files
+refused, not read for ever; padding that would size the tables for millions of samples; samples
+out of time order or shuffled; two captures of one kind. Each is read right or refused in one
+line, under the memory and time limit of `limited`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import pathlab
+from conftest import SCENARIOS, limited, one_error_line
+from pathlab.readers import diskstats, esxtop
+
+CAPTURE = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000"
+FILES = sorted(f.name for f in CAPTURE.iterdir() if f.name != "README.md")
+MINIMAL = str(SCENARIOS / "bench-minimal.toml")
+
+
+@pytest.fixture
+def capture(tmp_path: Path) -> Path:
+    for name in FILES:
+        shutil.copy(CAPTURE / name, tmp_path / name)
+    return tmp_path
+
+
+@pytest.mark.parametrize("how", ["validate", "workload", "import"])
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
+def test_special_files_are_refused_not_read_for_ever(tmp_path: Path, how: str, special: str) -> None:
+    if special == "fifo":
+        special = str(tmp_path / "fifo")
+        os.mkfifo(special)
+    args = {"validate": ("validate", special), "workload": ("run", MINIMAL, "--workload", special),
+            "import": ("import", special)}[how]
+    line = one_error_line(limited(*args, timeout=60))
+    assert line == f"pathlab: error: {special}: is not a regular file (a device, a FIFO or a socket): give a file"
+
+
+def test_an_esxtop_capture_padded_with_blank_lines_reads_as_the_capture(capture: Path) -> None:
+    csv = capture / "esxtop-batch.csv"
+    plain = esxtop.read(csv)
+    with csv.open("a") as f:
+        f.write("\n" * 10_000_000)  # 10 MB: the tables were sized for ten million samples
+    padded = limited("import", *FILES, cwd=capture, timeout=60)
+    assert padded.returncode == 0, padded.stderr
+    assert limited("import", *FILES, cwd=CAPTURE, timeout=60).stdout == padded.stdout
+    assert all(esxtop.read(csv)[t].equals(plain[t]) for t in plain)
+
+
+def test_esxtop_rows_out_of_time_order_are_refused_with_their_line(capture: Path) -> None:
+    csv = capture / "esxtop-batch.csv"
+    header, first, second, *rest = csv.read_text().splitlines(keepends=True)
+    csv.write_text("".join([header, second, first, *rest]))
+    line = one_error_line(limited("import", *FILES, cwd=capture, timeout=60))
+    assert line.startswith("pathlab: error: esxtop-batch.csv: line 3: sample time ")
+    assert "samples out of time order (or two captures joined)" in line
+
+
+def test_two_captures_of_one_kind_are_refused_not_one_dropped(capture: Path) -> None:
+    shutil.copy(capture / "esxtop-batch.csv", capture / "later.csv")
+    line = one_error_line(limited("import", *FILES, "later.csv", cwd=capture, timeout=60))
+    assert line == "pathlab: error: later.csv: a second esxtop capture (the first: esxtop-batch.csv): give one " \
+                   "capture of each kind, of one host at one time"
+
+
+SAMPLE = "8 0 sda 100 0 800 50 40 0 320 30 {q} 60 90\n8 16 sdb 100 0 800 50 40 0 320 30 {q} 60 90\n"
+
+
+def test_diskstats_lines_out_of_their_sample_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "d.txt"
+    first, second = SAMPLE.format(q=15).splitlines(keepends=True)
+    # Separated samples: a device twice in one is a line out of place.
+    path.write_text(SAMPLE.format(q=15) + "\n" + first + first + second)
+    with pytest.raises(pathlab.ScenarioError) as refused:
+        diskstats.read(path)
+    assert refused.value.args[1:] == ("line 5", "sda appears twice in one sample: lines out of order")
+    # Without separators a device coming round again starts a sample: a shuffle shows as
+    # samples of other devices than the first.
+    path.write_text(SAMPLE.format(q=15) + first + first + second)
+    with pytest.raises(pathlab.ScenarioError) as refused:
+        diskstats.read(path)
+    assert refused.value.args[1:] == ("line 4", "sample 1 lists 1 devices where the first lists 2 (without sdb): "
+                                                "lines out of order, or a sample cut short")
+
+
+def test_diskstats_keeps_every_sample_in_order_and_a_last_one_cut_short(tmp_path: Path) -> None:
+    path = tmp_path / "d.txt"
+    path.write_text(SAMPLE.format(q=15) + "\n" + SAMPLE.format(q=15) + "\n" + SAMPLE.format(q=15).splitlines()[0])
+    table = diskstats.read(path)
+    assert list(table["sample"]) == [0, 0, 1, 1, 2]
+    assert list(table["in_flight"]) == [15] * 5
+    assert list(table["device"]) == ["sda", "sdb", "sda", "sdb", "sda"]

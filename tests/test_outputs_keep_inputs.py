@@ -1,0 +1,117 @@
+"""Outputs never destroy inputs (issue 24): an output named as one of the command's inputs, or
+as another output of it, is refused before anything runs; an existing scenario is not replaced
+without --force; a file that cannot be written is refused up front, and a write that fails late
+leaves the old file whole and nothing half-written beside it."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+import pathlab
+from conftest import SCENARIOS, limited, one_error_line
+from pathlab.cli.common import written
+
+MINIMAL = SCENARIOS / "bench-minimal.toml"
+CAPTURE = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000"
+SHORT = ("--set", "run.duration=1s", "--set", "run.warmup=0s")
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> Path:
+    """A scenario, a capture and a fio job file of the user's own, in one folder."""
+    shutil.copy(MINIMAL, tmp_path / "victim.toml")
+    for f in CAPTURE.iterdir():
+        if f.name != "README.md":
+            shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "job.fio").write_text("[job]\nrw=randread\nbs=4k\niodepth=4\n")
+    return tmp_path
+
+
+# Every command that writes a file, each pointed at one of its own inputs.
+OVERWRITES = [
+    ("run", "victim.toml", *SHORT, "--esxtop-csv", "victim.toml"),
+    ("run", "victim.toml", *SHORT, "--html", "victim.toml"),
+    ("run", "victim.toml", *SHORT, "--diskstats", "victim.toml"),
+    ("run", "victim.toml", *SHORT, "--vdbench-flatfile", "./victim.toml"),
+    ("run", "victim.toml", *SHORT, "--workload", "job.fio", "--esxtop-csv", "job.fio"),
+    ("import", "esxcli-storage-nmp-device-list.txt", "esxcli-storage-nmp-path-list.txt", "esxtop-batch.csv",
+     "--force", "--output", "esxcli-storage-nmp-device-list.txt"),
+    ("import", ".", "--force", "--output", "esxtop-batch.csv"),
+    ("advise", "victim.toml", "--html", "victim.toml"),
+    ("report", "victim.toml", "--html", "victim.toml"),
+    ("sweep", "victim.toml", "--grid", "workloads.0.outstanding=1", *SHORT, "--html", "victim.toml"),
+]
+
+
+@pytest.mark.parametrize("args", OVERWRITES, ids=lambda a: " ".join(a[:1] + a[-2:]))
+def test_no_command_writes_over_one_of_its_inputs(inputs: Path, args: tuple[str, ...]) -> None:
+    before = digest(inputs)
+    line = one_error_line(limited(*args, cwd=inputs, timeout=60))
+    option, target = args[-2:]
+    assert line == f"pathlab: error: {option}: {target}: is an input of this command: writing it would destroy it"
+    assert digest(inputs) == before
+
+
+def test_two_outputs_of_one_command_may_not_name_one_file(inputs: Path) -> None:
+    line = one_error_line(limited("run", "victim.toml", *SHORT, "--esxtop-csv", "x.csv", "--diskstats", "x.csv",
+                                  cwd=inputs, timeout=60))
+    assert line == "pathlab: error: --diskstats: x.csv: is also the file of --esxtop-csv: give each output its own file"
+    assert not (inputs / "x.csv").exists()
+
+
+def test_import_replaces_an_existing_scenario_only_when_told(inputs: Path) -> None:
+    (inputs / "host.toml").write_text("# mine\n")
+    captures = [f.name for f in CAPTURE.iterdir() if f.name != "README.md"]
+    line = one_error_line(limited("import", *captures, "-o", "host.toml", cwd=inputs, timeout=60))
+    assert line == "pathlab: error: --output: host.toml: already exists: give --force to replace it"
+    assert (inputs / "host.toml").read_text() == "# mine\n"
+    forced = limited("import", *captures, "-o", "host.toml", "--force", cwd=inputs, timeout=60)
+    assert forced.returncode == 0, forced.stderr
+    assert pathlab.Scenario.load(str(inputs / "host.toml")).name
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("/dev/full", "/dev/full: is not a regular file (a device, a FIFO or a socket): give a file name"),
+        ("/proc/pathlab.csv", "/proc/pathlab.csv: cannot be written: "),
+        ("/", "/: is a directory: give a file name"),
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_the_run(target: str, expected: str) -> None:
+    line = one_error_line(limited("run", str(MINIMAL), "--esxtop-csv", target, timeout=60))
+    assert line.startswith(f"pathlab: error: --esxtop-csv: {expected}"), line
+
+
+def test_a_folder_given_for_an_output_file_is_one_line_not_a_usage_text(tmp_path: Path) -> None:
+    line = one_error_line(limited("run", str(MINIMAL), "--diskstats", str(tmp_path), timeout=60))
+    assert line.startswith("pathlab: error: run: Invalid value for '--diskstats': ") and "is a directory" in line
+
+
+def test_a_write_that_fails_late_leaves_the_old_file_whole_and_no_part(tmp_path: Path) -> None:
+    old = tmp_path / "run.csv"
+    old.write_text("the last good capture\n")
+    with pytest.raises(pathlab.ScenarioError) as refused, written(old, "--esxtop-csv") as part:
+        part.write_text("half a capt")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    assert refused.value.args == ("--esxtop-csv", str(old), "could not be written: No space left on device")
+    assert old.read_text() == "the last good capture\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["run.csv"]
+
+
+def test_a_new_file_is_written_whole_with_the_usual_permissions(tmp_path: Path) -> None:
+    done = limited("run", str(MINIMAL), *SHORT, "--diskstats", str(tmp_path / "d.txt"), timeout=60)
+    assert done.returncode == 0, done.stderr
+    written_file = tmp_path / "d.txt"
+    assert written_file.read_text().count("dm-0") >= 1
+    assert written_file.stat().st_mode & 0o644 == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["d.txt"]

@@ -1,0 +1,131 @@
+"""fio and vdbench files read as their manuals define them (issue 24): suffixes, percentages,
+repeated sections and read/write pairs give the right workload or a refusal naming the file,
+its line and the option; no text makes the readers fail any other way (Hypothesis)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import SCENARIOS, limited, one_error_line
+from pathlab import ScenarioError
+from pathlab.workload_files import fio_overrides, vdbench_overrides
+
+DEVICES = ["naa.1"]
+
+
+def fio(tmp_path: Path, text: str) -> list[dict]:
+    path = tmp_path / "job.fio"
+    path.write_text(text)
+    return tomllib.loads(fio_overrides(str(path), DEVICES)[0])["workloads"]
+
+
+def vdbench(tmp_path: Path, text: str) -> list[dict]:
+    path = tmp_path / "parm"
+    path.write_text(text)
+    return tomllib.loads(vdbench_overrides(str(path), DEVICES)[0])["workloads"]
+
+
+def refusal(read, tmp_path: Path, text: str) -> tuple[str, str, str]:
+    with pytest.raises(ScenarioError) as refused:
+        read(tmp_path, text)
+    return refused.value.args
+
+
+def test_fio_integers_take_k_of_kb_base_and_percentages_their_sign(tmp_path: Path) -> None:
+    (w,) = fio(tmp_path, "[job]\nrw=randrw\nrwmixread=70%\nrate_iops=1k\nbssplit=4k/50%:8k/50%\n")
+    assert w["read_pct"] == 70
+    assert w["rate"] == 1024  # fio's default kb_base=1024: "1k" is 1024 (HOWTO, "int")
+    assert w["bssplit"] == [["4096B", 50], ["8192B", 50]]
+    (si,) = fio(tmp_path, "[job]\nkb_base=1000\nrate_iops=1k\n")
+    assert si["rate"] == 1000
+
+
+def test_every_fio_section_is_a_job_even_two_of_one_name(tmp_path: Path) -> None:
+    text = "[global]\nbs=4k\n[job]\nrw=randread\niodepth=2\n[job]\nrw=randwrite\niodepth=8\n"
+    reads, writes = fio(tmp_path, text)
+    assert (reads["read_pct"], reads["outstanding"], reads["block_size"]) == (100, 2, "4096B")
+    assert (writes["read_pct"], writes["outstanding"], writes["block_size"]) == (0, 8, "4096B")
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "message"),
+    [
+        ("[job]\nrw=randread\nrwmixread=30\n", "line 3: job.rwmixread",
+         "applies to mixed I/O (rw=rw, readwrite, randrw), not rw=randread"),
+        ("[job]\nrate_iops=1000,200\n", "line 2: job.rate_iops", "different read and write rates are not supported"),
+        ("[job]\nbssplit=4k/50:8k/50,64k/100\n", "line 2: job.bssplit", "different read and write size mixes"),
+        ("[job]\niodepth\n", "line 2: job.iodepth", "needs a value (key=value)"),
+        ("[job]\nrwmixread=170\nrw=randrw\n", "line 2: job.rwmixread", "'170' is not a percentage from 0 to 100"),
+        ("[job]\niodepth=lots\n", "line 2: job.iodepth", "'lots' is not a whole number"),
+        ("[job]\nrw=randread\nverify=md5\n", "line 3: job.verify", "option not supported"),
+        ("bs=4k\n", "line 1", "an option before any [section]"),
+    ],
+)
+def test_fio_options_are_honoured_or_refused_with_their_line(tmp_path: Path, text: str, field: str, message: str) -> None:
+    file, where, said = refusal(fio, tmp_path, text)
+    assert (file, where) == (str(tmp_path / "job.fio"), field) and said.startswith(message), said
+
+
+VDB = "sd=sd1,lun=/dev/sdb,threads=8\nwd=wd1,sd=sd1,xfersize=4k,rdpct=70\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "message"),
+    [
+        (VDB + "rd=rd1,wd=wd1,iorate=curve,elapsed=10\n", "line 3: iorate", "'curve' is not supported"),
+        (VDB + "rd=rd1,wd=wd1,iorate=(100,200),elapsed=10\n", "line 3: iorate", "'(100,200)' is not supported"),
+        (VDB + "rd=rd1,iorate=max,elapsed=10\n", "line 3: rd", "names no workload definition"),
+        (VDB + "rd=rd1,wd=wd1,threads=0\n", "line 3: threads", "'0': a whole number of at least 1"),
+        (VDB.replace("xfersize=4k", "xfersize=(4k,50,8k)") + "rd=rd1,wd=wd1\n", "line 2: xfersize", "a distribution is size,percent pairs"),
+        (VDB + "rd=rd1,wd=wd1\nrd=rd2,wd=wd1,iorate=100\n", "line 4: rd", "a second run definition"),
+        (VDB + "rd=rd1,wd=nope\n", "line 3: wd", "'nope' matches no wd= entry"),
+    ],
+)
+def test_vdbench_parameters_are_honoured_or_refused_with_their_line(tmp_path: Path, text: str, field: str,
+                                                                      message: str) -> None:
+    file, where, said = refusal(vdbench, tmp_path, text)
+    assert (file, where) == (str(tmp_path / "parm"), field) and said.startswith(message), said
+
+
+def test_vdbench_threads_and_a_paired_distribution_are_read_exactly(tmp_path: Path) -> None:
+    (w,) = vdbench(tmp_path, VDB.replace("xfersize=4k", "xfersize=(4k,25,64k,75)") + "rd=rd1,wd=wd1,threads=3\n")
+    assert (w["outstanding"], w["read_pct"]) == (3, 70.0)
+    assert w["bssplit"] == [["4096B", 25], ["65536B", 75]]
+
+
+def test_a_bad_workload_file_is_one_line_from_the_command(tmp_path: Path) -> None:
+    job = tmp_path / "job.fio"
+    job.write_text("[job]\nrw=randread\nrwmixread=30\n")
+    line = one_error_line(limited("run", str(SCENARIOS / "bench-minimal.toml"), "--workload", str(job), timeout=60))
+    assert line.startswith(f"pathlab: error: {job}: line 3: job.rwmixread: applies to mixed I/O"), line
+
+
+# Fuzzing: lines built from the readers' own vocabulary reach far deeper than random text.
+FIO_WORDS = st.sampled_from(["[job]", "[global]", "[", "rw", "randrw", "randread", "rwmixread", "bs", "bssplit",
+                             "rate_iops", "iodepth", "numjobs", "kb_base", "size", "runtime", "thinktime", "4k",
+                             "1k", "50%", "70", "0", "-1", "=", ",", ":", "/", "", "1e9", "time_based", "x"])
+VDB_WORDS = st.sampled_from(["sd=sd1", "wd=wd1", "rd=rd1", "sd=", "wd=*", "threads=", "xfersize=", "(4k,50,8k,50)",
+                             "rdpct=", "seekpct=", "iorate=", "max", "curve", "elapsed=", "10", "0", "-3", "4k",
+                             "streams=", "hd=", "=", ",", "(", ")", "*", "lun=/dev/sdb", "x"])
+
+
+def _lines(words: st.SearchStrategy[str], joiner: str) -> st.SearchStrategy[str]:
+    line = st.lists(words, max_size=6).map(joiner.join)
+    return st.lists(line, max_size=12).map("\n".join)
+
+
+@pytest.mark.parametrize(("read", "words", "joiner"), [(fio, FIO_WORDS, ""), (vdbench, VDB_WORDS, ",")],
+                         ids=["fio", "vdbench"])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_readers_give_workloads_or_one_error(tmp_path: Path, read, words, joiner: str, data: st.DataObject) -> None:
+    text = data.draw(_lines(words, joiner) | st.text(max_size=300))
+    try:
+        read(tmp_path, text)
+    except ScenarioError as e:
+        assert len(e.args) == 3 and "\n" not in e.args[2]
