@@ -5,7 +5,6 @@ use super::values::{err, one_way};
 use crate::model::contention::Contention;
 use crate::model::names::Names;
 use crate::model::{Array, Replication};
-use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::ScenarioSpec;
 
