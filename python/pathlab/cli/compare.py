@@ -9,7 +9,18 @@ import click
 
 from pathlab import figures
 from pathlab.api import ScenarioError, _read
-from pathlab.cli.common import format_option, handle_errors, load, run_all, seed_option, set_option, with_workload, workload_option
+from pathlab.cli.common import (
+    format_option,
+    handle_errors,
+    load,
+    resolve,
+    run_all,
+    seed_option,
+    set_option,
+    with_workload,
+    workload_option,
+    writable_output,
+)
 from pathlab.cli.report import provenance, write
 from pathlab.cli.reproduce import scenario_files
 from pathlab.cli.run import csv_lines, summary_csv
@@ -77,6 +88,7 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
             fmt: str, html: str | None) -> None:
     """Run every variant of FILE on the same I/Os and print them side by side; with --lineup,
     every stack's policies on FILE (or on every scenario of a directory)."""
+    writable_output(html, "--html", inputs=[resolve(file), *([workload] if workload else [])])
     sets = with_workload(file, workload, sets)
     if seeds:
         replicated(file, lineup, variant, sets, range(seed or 1, (seed or 1) + seeds), fmt, html)
