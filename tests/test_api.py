@@ -23,7 +23,7 @@ def test_bad_override_raises_scenario_error_with_file_and_field(scenarios) -> No
     with pytest.raises(ScenarioError) as e:
         Scenario.load(scenarios / "bench-minimal.toml", set={"devices.0.queue_depth": 0})
     file, field, message = e.value.args
-    assert file.endswith("bench-minimal.toml") and field == "devices.0.queue_depth" and "at least 1" in message
+    assert file.endswith("bench-minimal.toml") and field == "devices.0.queue_depth" and "allowed 1 to 4000000" in message
 
 
 def test_policies_lists_every_stack() -> None:

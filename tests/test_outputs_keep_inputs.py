@@ -47,6 +47,7 @@ OVERWRITES = [
      "--force", "--output", "esxcli-storage-nmp-device-list.txt"),
     ("import", ".", "--force", "--output", "esxtop-batch.csv"),
     ("advise", "victim.toml", "--html", "victim.toml"),
+    ("compare", "victim.toml", "--html", "victim.toml"),
     ("report", "victim.toml", "--html", "victim.toml"),
     ("sweep", "victim.toml", "--grid", "workloads.0.outstanding=1", *SHORT, "--html", "victim.toml"),
 ]

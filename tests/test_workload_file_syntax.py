@@ -105,6 +105,14 @@ def test_a_bad_workload_file_is_one_line_from_the_command(tmp_path: Path) -> Non
     assert line.startswith(f"pathlab: error: {job}: line 3: job.rwmixread: applies to mixed I/O"), line
 
 
+def test_a_value_the_engine_refuses_is_blamed_on_the_workload_file(tmp_path: Path) -> None:
+    job = tmp_path / "job.fio"
+    job.write_text("[reads]\nrw=randread\nbs=4k\n[tiny]\nrw=randread\nbs=1\n")
+    line = one_error_line(limited("run", str(SCENARIOS / "bench-minimal.toml"), "--workload", str(job), timeout=60))
+    assert line == f"pathlab: error: {job}: job or WD 2 of the file: workloads.1.block_size: 1 is out of range: " \
+                   "allowed 512B (one sector) to 1GiB"
+
+
 # Fuzzing: lines built from the readers' own vocabulary reach far deeper than random text.
 FIO_WORDS = st.sampled_from(["[job]", "[global]", "[", "rw", "randrw", "randread", "rwmixread", "bs", "bssplit",
                              "rate_iops", "iodepth", "numjobs", "kb_base", "size", "runtime", "thinktime", "4k",

@@ -7,7 +7,18 @@ from pathlib import Path
 import click
 
 from pathlab.api import ScenarioError, _read
-from pathlab.cli.common import handle_errors, load, run_all, scenario_files, seed_option, set_option, with_workload, workload_option
+from pathlab.cli.common import (
+    handle_errors,
+    load,
+    resolve,
+    run_all,
+    scenario_files,
+    seed_option,
+    set_option,
+    with_workload,
+    workload_option,
+    writable_output,
+)
 from pathlab.output.comparison import Lineup, Lineups, Replicated, Variants
 from pathlab.output.sink import emit, format_option
 from pathlab.study.lineup import LINEUP, OURS, overrides
@@ -37,6 +48,7 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
             fmt: str, html: str | None) -> None:
     """Run every variant of FILE on the same I/Os and print them side by side; with --lineup,
     every stack's policies on FILE (or on every scenario of a directory)."""
+    writable_output(html, "--html", inputs=[resolve(file), *([workload] if workload else [])])
     sets = with_workload(file, workload, sets)
     if seeds:
         replicated(file, lineup, variant, sets, range(seed or 1, (seed or 1) + seeds), fmt, html)

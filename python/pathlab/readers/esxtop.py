@@ -126,11 +126,10 @@ class _Table:
 
 def _line_ends(path: Path, chunk_size: int = 1 << 24) -> int:
     """How many lines of the file are not blank (LF, CR or CRLF ends; a last line without one
-    counts), or a few more (a CRLF or blank run cut by a chunk's end counts twice): at least as
-    many as its CSV records, and not inflated by blank lines (a capture padded with megabytes of
-    them would otherwise size the tables for millions of samples)."""
+    counts): at least as many as its CSV records, and not inflated by blank lines (a capture
+    padded with megabytes of them would otherwise size the tables for millions of samples)."""
     ends = 0
-    last = b""
+    last = b"\n"  # the file starts as after a line end: a first empty line is blank
     with open(path, "rb") as f:
         while chunk := f.read(chunk_size):
             lf = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
