@@ -243,6 +243,43 @@ impl VmwPspRr {
         }
     }
 
+    /// The current path until its limit, then the first `allowed` path with the fewest
+    /// commands pending in rotation order. None fewer than 0: the first idle path ends the scan,
+    /// so a lightly loaded device with many paths looks at few of them. Returns the position
+    /// and whether it is a switch (`go` makes it).
+    fn rotate(&self, allowed: impl Fn(usize) -> bool) -> Option<(usize, bool)> {
+        if let Some(i) = self.current {
+            if allowed(i) && !self.limit_reached() {
+                return Some((i, false));
+            }
+        }
+        let n = self.paths.len();
+        let from = self.current.map_or(self.start, |i| (i + 1) % n.max(1));
+        let pending = &self.pending_per_path;
+        let (mut next, mut least) = (None, u64::MAX);
+        // Rotation order from `from`, wrapping without a division per path.
+        for i in (from..n).chain(0..from) {
+            if pending[i] < least && allowed(i) {
+                (next, least) = (Some(i), pending[i]);
+                if least == 0 {
+                    break;
+                }
+            }
+        }
+        next.map(|i| (i, true))
+    }
+
+    /// Takes the path `rotate` chose; a switch restarts the counts towards the limit.
+    fn go(&mut self, chosen: Option<(usize, bool)>) -> Option<PathId> {
+        let (i, switch) = chosen?;
+        if switch {
+            self.current = Some(i);
+            self.ios_on_current = 0;
+            self.bytes_on_current = 0;
+        }
+        Some(self.paths.id(i))
+    }
+
     fn limit_reached(&self) -> bool {
         let by_ios = self.ios_on_current >= self.config.iops;
         let by_bytes = self.bytes_on_current >= self.config.bytes;
@@ -274,51 +311,33 @@ impl PathSelector for VmwPspRr {
 
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
         let use_ano = self.config.use_ano;
-        if let Some(i) = self.sampler.as_mut().and_then(|s| s.sample_path(&self.paths, use_ano, now_ns)) {
+        let Some(sampler) = &mut self.sampler else {
+            // Every type but latency: no path is left out, the usable flags say it all.
+            let usable = self.paths.usable_flags(use_ano);
+            let chosen = self.rotate(|i| usable[i]);
+            return self.go(chosen);
+        };
+        if let Some(i) = sampler.sample_path(&self.paths, use_ano, now_ns) {
             self.current = Some(i);
             return Some(self.paths.id(i));
         }
-        // Paths the latency evaluation left out are skipped, unless it left out every usable one
-        // (only type=latency has a sampler: the others need no scan of the paths here).
-        let admitted = |i: usize| self.sampler.as_ref().is_none_or(|s| s.admits(i));
-        let any_admitted =
-            self.sampler.is_none() || (0..self.paths.len()).any(|i| self.paths.usable(i, use_ano) && admitted(i));
-        let allowed = |i: usize| self.paths.usable(i, use_ano) && (admitted(i) || !any_admitted);
-        if let Some(i) = self.current {
-            if allowed(i) && !self.limit_reached() {
-                return Some(self.paths.id(i));
-            }
-        }
-        let n = self.paths.len();
-        let from = self.current.map_or(self.start, |i| (i + 1) % n.max(1));
-        // The first of the fewest pending in rotation order. None fewer than 0: the first idle
-        // path ends the scan, so a lightly loaded device with many paths looks at few of them.
-        let pending = &self.pending_per_path;
-        let mut next: Option<usize> = None;
-        // Rotation order from `from`, wrapping without a division per path.
-        for i in (from..n).chain(0..from).filter(|&i| allowed(i)) {
-            if next.is_none_or(|b| pending[i] < pending[b]) {
-                next = Some(i);
-                if pending[i] == 0 {
-                    break;
-                }
-            }
-        }
-        let next = next?;
-        self.current = Some(next);
-        self.ios_on_current = 0;
-        self.bytes_on_current = 0;
-        Some(self.paths.id(next))
+        // Paths the latency evaluation left out are skipped, unless it left out every usable one.
+        let usable = self.paths.usable_flags(use_ano);
+        let any_admitted = (0..usable.len()).any(|i| usable[i] && sampler.admits(i));
+        let sampler = self.sampler.as_ref().expect("matched above");
+        let chosen = self.rotate(|i| usable[i] && (sampler.admits(i) || !any_admitted));
+        self.go(chosen)
     }
 
     fn start_io(&mut self, path: PathId, io: &IoDesc, _now_ns: TimeNs) {
-        if self.current.map(|i| self.paths.id(i)) == Some(path) {
+        let on_current = self.current.filter(|&i| self.paths.id(i) == path);
+        if on_current.is_some() {
             self.ios_on_current += 1;
             self.bytes_on_current += io.bytes;
         }
         self.pending_ios += 1;
         self.pending_bytes += io.bytes;
-        if let Some(i) = self.paths.index_of(path) {
+        if let Some(i) = on_current.or_else(|| self.paths.index_of(path)) {
             self.pending_per_path[i] += 1;
         }
     }
