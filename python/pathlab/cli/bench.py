@@ -53,9 +53,15 @@ IN_FLIGHT = (
 #: slot to complete many times.
 GENERATED_ROUND_TRIP_S = 120e-6
 
+#: The minimal model's eight ports split between two controllers (directors).
+_TWO_CONTROLLER_PORTS = "arrays.0.ports=[" + ", ".join(f'{{name="P{i}", controller="{"AB"[i % 2]}"}}' for i in range(8)) + "]"
+
 #: (label, overrides) switched on one at a time on the minimal model for `--profile`.
 MECHANISMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("minimal model", ()),
+    ("directors (2, 2 us each)",
+     ('arrays.0.controllers=[{name="A", service={fixed="2us"}}, {name="B", service={fixed="2us"}}]', _TWO_CONTROLLER_PORTS)),
+    ("NVMe head, blk-mq tags", ('policy={name="nvme", iopolicy="round-robin"}',)),
     ("host stack time", ('host.stack_time="5us"',)),
     ("host pauses", ('host.pauses={every="100ms", duration="1ms"}',)),
     ("cache latency step", ('arrays.0.read_latency="10us"',)),

@@ -255,14 +255,15 @@ impl VmwPspRr {
         }
         let n = self.paths.len();
         let from = self.current.map_or(self.start, |i| (i + 1) % n.max(1));
-        let pending = &self.pending_per_path;
+        // Rotation order: from `from` to the end, then from the start (no division per path).
         let (mut next, mut least) = (None, u64::MAX);
-        // Rotation order from `from`, wrapping without a division per path.
-        for i in (from..n).chain(0..from) {
-            if pending[i] < least && allowed(i) {
-                (next, least) = (Some(i), pending[i]);
-                if least == 0 {
-                    break;
+        for (offset, range) in [(from, from..n), (0, 0..from)] {
+            for (k, &pending) in self.pending_per_path[range].iter().enumerate() {
+                if pending < least && allowed(offset + k) {
+                    (next, least) = (Some(offset + k), pending);
+                    if least == 0 {
+                        return next.map(|i| (i, true));
+                    }
                 }
             }
         }
