@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -75,13 +76,21 @@ def test_validate_and_policies() -> None:
 
 
 def test_bench_quick_prints_rates_and_memory() -> None:
-    done = pathlab_process("bench", "--quick")  # its own process: it reports that process's peak memory
+    done = pathlab_process("bench", "--quick", "--rounds", "2", "--markdown")  # its own process: its own peak memory
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].split()[:2] == ["benchmark", "simulated"]
-    minimal = next(line for line in lines if line.startswith("minimal 20 s"))
-    rate = float(minimal.split()[-2])
-    assert rate > 0.1, "millions of simulated I/Os per second of wall time"
+    assert lines[3].startswith("| benchmark | simulated I/Os | set-up s | run s | M simulated I/O per s |")
+    minimal = next(line for line in lines if line.startswith("| minimal 20 s |")).split(" | ")
+    rate, low, high = map(float, re.fullmatch(r"([\d.]+) \(([\d.]+)-([\d.]+)\)", minimal[4]).groups())  # type: ignore[union-attr]
+    assert 0.1 < low <= rate <= high, "millions of simulated I/Os per second of wall time: median of 2 and its spread"
+
+
+def test_bench_spread_is_the_median_with_the_least_and_greatest() -> None:
+    from pathlab.cli.bench import median, spread
+
+    assert median([3.0, 1.0, 2.0]) == 2.0 and median([4.0, 1.0, 2.0, 3.0]) == 2.5
+    assert spread([1.0, 5.0, 2.0]) == "2.00 (1.00-5.00)"
+    assert spread([1234.0, 1234.0], 0) == "1,234"
 
 
 BAD_INPUTS = [

@@ -4,10 +4,12 @@ or two), for measuring what validation, the start of a run and each simulated I/
 from __future__ import annotations
 
 
-def scenario_text(devices: int, paths: int = 8, outstanding: int = 1, duration: str = "1s", busy: int | None = None) -> str:
+def scenario_text(devices: int, paths: int = 8, outstanding: int = 1, duration: str = "1s", busy: int | None = None,
+                  servers: int = 1) -> str:
     """`devices` devices on one array, each with `paths` paths (one per array port; two adapters
     when `paths` is even), round robin after every I/O, `outstanding` I/Os on each of the first
-    `busy` devices (default: every device); the others are idle."""
+    `busy` devices (default: every device); the others are idle. Each port serves `servers` I/Os
+    at once (enough of them, and no I/O waits at a port)."""
     adapters = ["vmhba1", "vmhba2"] if paths % 2 == 0 else ["vmhba1"]
     ports = paths // len(adapters)
     port_names = [f"P{p}" for p in range(ports)]
@@ -21,7 +23,7 @@ def scenario_text(devices: int, paths: int = 8, outstanding: int = 1, duration: 
         "adapters = [" + ", ".join(f'{{ name = "{a}", queue_depth = 1000000 }}' for a in adapters) + "]",
         "[[arrays]]",
         'name = "a"',
-        'service = { fixed = "20us", distribution = "exponential" }',
+        f'service = {{ fixed = "20us", distribution = "exponential", servers = {servers} }}',
         "ports = [" + ", ".join(f'{{ name = "{p}" }}' for p in port_names) + "]",
         "[[fabric]]",
         "adapters = [" + ", ".join(f'"{a}"' for a in adapters) + "]",

@@ -17,9 +17,11 @@ struct Entry {
 #[derive(Clone, Debug, Default)]
 pub struct PathSet {
     entries: Vec<Entry>,
-    /// Whether any working path is active-optimized; kept current on every change so that the
-    /// per-I/O usability test is O(1).
+    /// Whether any working path is active-optimized.
     has_optimized: bool,
+    /// Whether each path may carry I/O, without and with `use_ano`: kept current on every change
+    /// so that the per-I/O test is one load, and a scan of the paths reads one dense array.
+    usable: [Vec<bool>; 2],
     /// Position of each path by id: a look-up is O(1) however many paths there are.
     positions: PathPositions,
 }
@@ -28,13 +30,32 @@ impl PathSet {
     pub fn add(&mut self, path: &PathDesc) {
         self.entries.push(Entry { id: path.id, name: path.name.to_string(), alua: path.alua, failed: false });
         self.positions.add(path.id, self.entries.len() - 1);
-        if path.alua == AluaState::ActiveOptimized {
-            self.has_optimized = true;
+        if path.alua == AluaState::ActiveOptimized && !self.has_optimized {
+            self.refresh(); // the first optimized path: non-optimized ones stop being usable
+        } else {
+            let last = self.entries.len() - 1;
+            for use_ano in [false, true] {
+                let usable = self.compute_usable(last, use_ano);
+                self.usable[usize::from(use_ano)].push(usable);
+            }
         }
     }
 
     fn refresh(&mut self) {
         self.has_optimized = self.entries.iter().any(|e| !e.failed && e.alua == AluaState::ActiveOptimized);
+        for use_ano in [false, true] {
+            self.usable[usize::from(use_ano)] = (0..self.len()).map(|i| self.compute_usable(i, use_ano)).collect();
+        }
+    }
+
+    fn compute_usable(&self, index: usize, use_ano: bool) -> bool {
+        let e = &self.entries[index];
+        !e.failed
+            && match e.alua {
+                AluaState::ActiveOptimized => true,
+                AluaState::ActiveNonOptimized => use_ano || !self.has_optimized,
+                AluaState::Standby | AluaState::Unavailable => false,
+            }
     }
 
     pub fn len(&self) -> usize {
@@ -79,13 +100,12 @@ impl PathSet {
 
     /// Whether the path at `index` may carry I/O now.
     pub fn usable(&self, index: usize, use_ano: bool) -> bool {
-        let e = &self.entries[index];
-        !e.failed
-            && match e.alua {
-                AluaState::ActiveOptimized => true,
-                AluaState::ActiveNonOptimized => use_ano || !self.has_optimized,
-                AluaState::Standby | AluaState::Unavailable => false,
-            }
+        self.usable[usize::from(use_ano)][index]
+    }
+
+    /// Whether each path may carry I/O now, by position.
+    pub fn usable_flags(&self, use_ano: bool) -> &[bool] {
+        &self.usable[usize::from(use_ano)]
     }
 
     /// The first usable path at or after `start` going round the list.

@@ -1,17 +1,24 @@
-"""`pathlab bench`: simulated I/Os and events per second of wall time, peak memory, and the ratio
-to a hand-written loop of the minimal model.
+"""`pathlab bench`: what the engine costs, in figures that hold from one run to the next.
 
-Each benchmark runs in a child process so that its peak resident memory is its own. The engine
-figure is the time of the run alone; Python's start-up and `import pathlab` are timed apart.
+Every figure is the median of `--rounds` repetitions, printed with its spread (the least and the
+greatest); each repetition runs in a child process of its own, so that its peak resident memory
+is its own. A child times the set-up (validating the scenario and starting its run) apart from
+the run itself; nothing is subtracted from anything. Instruction counts (`--profile`, with
+valgrind) are the figure to decide by on a shared machine: they repeat to the instruction.
+`--markdown` prints the same tables as Markdown, for the documentation.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
@@ -26,10 +33,98 @@ BENCHMARKS = (
     ("minimal 80 s", "bench-minimal.toml", None, ("run.duration=80s",)),
     ("C1 iops=1", "c1-vmax-1lun.toml", "iops1", ()),
 )
-
+QUICK = ("run.duration=2s", "run.warmup=0s")
 
 #: Devices of the large-host benchmark (8 paths each).
 LARGE_HOST_DEVICES = 10_000
+
+#: (devices, paths per device, I/Os outstanding per device) of the in-flight table. Ports serve
+#: every I/O at once (as many servers as I/Os), so nothing waits in a FIFO: what is in flight is
+#: in the event queue. One device with more and more outstanding measures the event queue; more
+#: and more devices with one each measure per-device state as well (it no longer fits in cache).
+IN_FLIGHT = (
+    (1, 8, 32), (1, 8, 1_000), (1, 8, 10_000), (1, 8, 100_000),
+    (32, 8, 1), (1_000, 8, 1), (10_000, 8, 1), (10_000, 8, 10),
+    (1, 64, 32), (1, 512, 32), (1, 10_000, 32),
+)  # fmt: skip
+
+#: An I/O's round trip on the generated hosts without queueing: 50 µs each way and 20 µs of
+#: service on average (`large_host.scenario_text`). Runs are made long enough for each I/O
+#: slot to complete many times.
+GENERATED_ROUND_TRIP_S = 120e-6
+
+#: The minimal model's eight ports split between two controllers (directors).
+_TWO_CONTROLLER_PORTS = "arrays.0.ports=[" + ", ".join(f'{{name="P{i}", controller="{"AB"[i % 2]}"}}' for i in range(8)) + "]"
+
+#: (label, overrides) switched on one at a time on the minimal model for `--profile`.
+MECHANISMS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("minimal model", ()),
+    ("directors (2, 2 us each)",
+     ('arrays.0.controllers=[{name="A", service={fixed="2us"}}, {name="B", service={fixed="2us"}}]', _TWO_CONTROLLER_PORTS)),
+    ("NVMe head, blk-mq tags", ('policy={name="nvme", iopolicy="round-robin"}',)),
+    ("host stack time", ('host.stack_time="5us"',)),
+    ("host pauses", ('host.pauses={every="100ms", duration="1ms"}',)),
+    ("cache latency step", ('arrays.0.read_latency="10us"',)),
+    ("link transfer time", ('host.adapters.0.link_speed="16Gb"',)),
+    ("writes", ("workloads.0.read_pct=0",)),
+    ("lognormal service", ('arrays.0.service={fixed="25us", distribution="lognormal", cv=1.0}',)),
+    ("intervals of 1 ms", ('run.interval="1ms"',)),
+    ("round robin iops=1000", ("policy.iops=1000",)),
+)
+
+#: Devices of the generated hosts that `--advise` times `pathlab advise` on.
+ADVISE_DEVICES = (50, 500, 5_000)
+
+
+def median(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def spread(values: Sequence[float], digits: int = 2) -> str:
+    """The median, with the least and greatest value when they differ."""
+    if len(values) == 1 or min(values) == max(values):
+        return f"{median(values):,.{digits}f}"
+    return f"{median(values):,.{digits}f} ({min(values):,.{digits}f}-{max(values):,.{digits}f})"
+
+
+class Tables:
+    """Prints tables aligned for a terminal, or as Markdown."""
+
+    def __init__(self, markdown: bool):
+        self.markdown = markdown
+
+    def show(self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]], note: str = "") -> None:
+        click.echo(f"\n{title}")
+        if self.markdown:
+            click.echo("\n| " + " | ".join(headers) + " |\n|" + "---|" * len(headers))
+            for row in rows:
+                click.echo("| " + " | ".join(row) + " |")
+        else:
+            widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+            for cells in (headers, *rows):  # labels to the left, figures to the right
+                click.echo("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))))
+        if note:
+            click.echo(("\n" if self.markdown else "") + note)
+
+
+def child() -> None:
+    """Entry of the child process: set up one scenario, run it, and print what it did with the
+    set-up and the run timed apart."""
+    file, variant, overrides = json.loads(sys.argv[1])
+    if not file:  # the baseline: an idle interpreter with pathlab imported
+        print(json.dumps({"ios": 0, "events": 0, "setup_s": 0.0, "run_s": 0.0}))
+        return
+    started = time.perf_counter()
+    scenario = load(file, variant, overrides)
+    sim = scenario.handle.simulation()
+    ready = time.perf_counter()
+    sim.run_until(scenario.handle.end_ns)
+    ran = time.perf_counter()
+    data = json.loads(sim.finish())
+    print(json.dumps({"ios": data["accounting"]["issued"], "events": sim.events, "setup_s": ready - started,
+                      "run_s": ran - ready, "finish_s": time.perf_counter() - ran}))
 
 
 def large_host_child() -> None:
@@ -45,25 +140,14 @@ def large_host_child() -> None:
     print(json.dumps({"validate_s": validated - started, "start_s": time.perf_counter() - validated}))
 
 
-def child() -> None:
-    """Entry of the child process: run one scenario, print what it did and how long it took."""
-    file, variant, overrides = json.loads(sys.argv[1])
-    if not file:  # the baseline: an idle interpreter with pathlab imported
-        print(json.dumps({"ios": 0, "wall_s": 0.0}))
-        return
-    scenario = load(file, variant, overrides)
-    started = time.perf_counter()
-    result = scenario.run()
-    wall = time.perf_counter() - started
-    print(json.dumps({"ios": result.data["accounting"]["issued"], "events": result.events, "wall_s": wall}))
-
-
-def measure(file: str, variant: str | None, overrides: tuple[str, ...], entry: str = "child") -> tuple[dict, float]:
-    """Runs one benchmark in a child; returns its report and its peak RSS in MiB."""
+def child_command(entry: str, file: str, variant: str | None, overrides: Sequence[str]) -> list[str]:
     code = f"from pathlab.cli.bench import {entry}; {entry}()"
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code, json.dumps([file, variant, list(overrides)])], stdout=subprocess.PIPE, text=True
-    )
+    return [sys.executable, "-c", code, json.dumps([file, variant, list(overrides)])]
+
+
+def measure(file: str, variant: str | None, overrides: Sequence[str], entry: str = "child") -> tuple[dict, float]:
+    """Runs one benchmark in a child; returns its report and its peak RSS in MiB."""
+    proc = subprocess.Popen(child_command(entry, file, variant, overrides), stdout=subprocess.PIPE, text=True)
     out = proc.stdout.read() if proc.stdout else ""
     _, status, usage = os.wait4(proc.pid, 0)
     if status != 0:
@@ -71,44 +155,175 @@ def measure(file: str, variant: str | None, overrides: tuple[str, ...], entry: s
     return json.loads(out), usage.ru_maxrss / 1024
 
 
-#: (devices, paths per device, busy devices, outstanding per busy device) of the scaling table:
-#: paths from 8 to 10,000 on one device; devices from 1 to 10,000 with 8 paths each, first with
-#: 32 I/Os outstanding on 32 of them (what idle devices cost), then one on every device (what
-#: 10,000 I/Os in flight cost: the event queue grows with them).
-SCALING = (
-    (1, 8, 1, 32), (1, 64, 1, 32), (1, 512, 1, 32), (1, 10_000, 1, 32),
-    (32, 8, 32, 1), (1_000, 8, 32, 1), (10_000, 8, 32, 1),
-    (1_000, 8, 1_000, 1), (10_000, 8, 10_000, 1),
-)  # fmt: skip
+def repeat(rounds: int, label: str, file: str, variant: str | None, overrides: Sequence[str]) -> list[tuple[dict, float]]:
+    runs = []
+    for r in range(rounds):
+        click.echo(f"pathlab bench: {label}, round {r + 1} of {rounds}", err=True)
+        runs.append(measure(file, variant, overrides))
+    return runs
 
 
-def scaling(quick: bool) -> None:
-    """Wall time per simulated I/O as paths and devices grow: a policy or engine step that scans
-    every path or device per I/O shows as a cost that grows with them. Each host runs twice, for
-    a short and a ten times longer simulated time: the difference is the cost per I/O alone
-    (setting up the host, its histograms and its result are in `setup s`)."""
-    import tempfile
+def main_table(tables: Tables, folder: str, rounds: int, quick: bool) -> None:
+    rows = []
+    for label, name, variant, overrides in BENCHMARKS:
+        runs = repeat(rounds, label, str(Path(folder) / name), variant, overrides + (QUICK if quick else ()))
+        reports = [r for r, _ in runs]
+        rows.append([
+            label,
+            f"{reports[0]['ios']:,}",
+            spread([r["setup_s"] for r in reports]),
+            spread([r["run_s"] for r in reports]),
+            spread([r["ios"] / r["run_s"] / 1e6 for r in reports]),
+            spread([r["events"] / r["run_s"] / 1e6 for r in reports], 1),
+            f"{max(rss for _, rss in runs):.1f}",
+        ])
+    _, idle_rss = measure("", None, ())
+    rows.append(["idle Python with pathlab imported", "", "", "", "", "", f"{idle_rss:.1f}"])
+    tables.show(
+        f"Simulated I/Os per second of wall time (median (least-greatest) of {rounds} rounds, one core each):",
+        ["benchmark", "simulated I/Os", "set-up s", "run s", "M simulated I/O per s", "M events per s", "peak RSS MiB"],
+        rows,
+        "Set-up is validating the scenario and starting its run; the rates are the run alone. Peak RSS includes "
+        f"the Python interpreter. Python start-up and import pathlab: {import_seconds():.3f} s (apart).",
+    )
+    click.echo(f"pathlab bench: a host of {LARGE_HOST_DEVICES:,} devices", err=True)
+    large, large_rss = measure("", None, (), entry="large_host_child")
+    click.echo(f"\n{LARGE_HOST_DEVICES:,} devices x 8 paths: validate {large['validate_s']:.2f} s, start of the run "
+               f"{large['start_s']:.2f} s, peak RSS {large_rss:.1f} MiB")
 
+
+def generated_host(folder: Path, devices: int, paths: int, outstanding: int, quick: bool) -> Path:
+    """A generated host whose ports serve every I/O at once, simulated long enough for the
+    figure (100,000 I/Os quick, 2 million otherwise, and each I/O slot 20 times at least)."""
     from pathlab.large_host import scenario_text
 
-    short, long = ("0.1s", "1s") if quick else ("1s", "11s")
-    click.echo(f"\n{'devices':>8} {'paths each':>11} {'busy':>7} {'outstanding':>12} {'ns per I/O':>11} {'M events/s':>11} "
-               f"{'setup s':>8} {'peak RSS MiB':>13}")
+    in_flight = devices * outstanding
+    target = max(100_000 if quick else 2_000_000, 20 * in_flight)
+    duration_us = max(1, round(target * GENERATED_ROUND_TRIP_S / in_flight * 1e6))
+    file = folder / f"inflight-{devices}-{paths}-{outstanding}.toml"
+    file.write_text(scenario_text(devices, paths, outstanding, f"{duration_us}us", servers=in_flight))
+    return file
+
+
+def in_flight_table(tables: Tables, rounds: int, quick: bool) -> None:
+    """Cost per simulated I/O against I/Os in flight and paths: a step whose cost grows with
+    what is in flight (a heap's depth, state out of cache) or with the paths shows here."""
+    rows = []
+    base: float | None = None
     with tempfile.TemporaryDirectory() as folder:
-        for devices, paths, busy, outstanding in SCALING:
-            click.echo(f"pathlab bench: {devices} device(s) x {paths} paths, {busy} busy", err=True)
-            runs = []
-            for duration in (short, long):
-                file = Path(folder) / f"scale-{devices}-{paths}-{busy}-{duration}.toml"
-                file.write_text(scenario_text(devices, paths, outstanding, duration, busy))
-                runs.append(measure(str(file), None, ()))
-            (a, _), (b, rss) = runs
-            per_io = (b["wall_s"] - a["wall_s"]) / (b["ios"] - a["ios"])
-            events_s = (b["events"] - a["events"]) / (b["wall_s"] - a["wall_s"])
-            # An extrapolation: timing noise can put a set-up of next to nothing below zero.
-            setup = max(0.0, a["wall_s"] - a["ios"] * per_io)
-            click.echo(f"{devices:>8,} {paths:>11,} {busy:>7,} {busy * outstanding:>12,} {per_io * 1e9:>11.0f} "
-                       f"{events_s / 1e6:>11.2f} {setup:>8.2f} {rss:>13.1f}")
+        for devices, paths, outstanding in IN_FLIGHT:
+            file = generated_host(Path(folder), devices, paths, outstanding, quick)
+            label = f"{devices:,} device(s) x {paths:,} paths, {outstanding:,} outstanding each"
+            runs = repeat(rounds, label, str(file), None, ())
+            per_io = [r["run_s"] / r["ios"] * 1e9 for r, _ in runs]
+            base = base or median(per_io)
+            rows.append([
+                f"{devices:,}", f"{paths:,}", f"{devices * outstanding:,}", f"{runs[0][0]['ios']:,}", spread(per_io, 0),
+                f"{median(per_io) / base:.2f}", spread([r["setup_s"] for r, _ in runs]),
+                f"{max(rss for _, rss in runs):.1f}",
+            ])
+    tables.show(
+        f"Cost per simulated I/O against I/Os in flight and paths (median (least-greatest) of {rounds} rounds):",
+        ["devices", "paths each", "I/Os in flight", "simulated I/Os", "ns per I/O", "x first row", "set-up s",
+         "peak RSS MiB"],
+        rows,
+        "Round robin after every I/O; ports serve every I/O at once, so what is in flight is in the event queue. "
+        "ns per I/O is the run alone divided by its I/Os; the set-up is timed apart, not subtracted.",
+    )
+
+
+def callgrind_instructions(file: str, overrides: Sequence[str]) -> tuple[int, int]:
+    """Instructions a child executes under callgrind, and the I/Os it simulated."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+               *child_command("child", file, None, overrides)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    collected = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or not collected:
+        raise click.ClickException(f"callgrind on {file} failed: {done.stderr.strip().splitlines()[-1:]}")
+    return int(collected.group(1)), json.loads(done.stdout)["ios"]
+
+
+def profile_table(tables: Tables, folder: str, quick: bool) -> None:
+    """Instructions per simulated I/O of the minimal model with each mechanism switched on in
+    turn: the difference between a run and one twice as long, so Python, the set-up and the
+    result do not count."""
+    file = str(Path(folder) / "bench-minimal.toml")
+    short, long = ("0.2s", "0.4s") if quick else ("1s", "2s")
+    rows = []
+    base: float | None = None
+    for label, overrides in MECHANISMS:
+        load(file, None, overrides)  # bad input is reported before valgrind starts
+        click.echo(f"pathlab bench: callgrind, {label}", err=True)
+        (ir_a, ios_a), (ir_b, ios_b) = (
+            callgrind_instructions(file, (*overrides, f'run.duration="{d}"', 'run.warmup="0s"')) for d in (short, long)
+        )
+        per_io = (ir_b - ir_a) / (ios_b - ios_a)
+        base = base or per_io
+        rows.append([label, ", ".join(overrides) or "(bench-minimal.toml)", f"{per_io:,.0f}", f"{per_io - base:+,.0f}"])
+    tables.show(
+        f"Instructions per simulated I/O by mechanism (callgrind; a {long} run less a {short} run):",
+        ["mechanism", "switched on by", "instructions per I/O", "against the minimal model"],
+        rows,
+        "Counts repeat to the instruction from run to run: decide by them, not by wall time, on a shared machine.",
+    )
+
+
+def cores_table(tables: Tables, folder: str, rounds: int, quick: bool) -> None:
+    """A sweep of the minimal model (four runs per core) on 1 worker, then on more, up to every
+    core: how far sweeps scale."""
+    from pathlab.sweep import Job, expand, run_local
+
+    file = Path(folder) / "bench-minimal.toml"
+    cpus = os.cpu_count() or 1
+    job = Job(file.read_text(encoding="utf-8"), str(file), ("run.duration=0.5s" if quick else "run.duration=4s",
+                                                             "run.warmup=0s"))
+    points = expand([], [None], range(1, 4 * cpus + 1))
+    rows = []
+    one: float | None = None
+    for workers in sorted({1, *range(2, cpus + 1)}):
+        walls = []
+        for r in range(rounds):
+            click.echo(f"pathlab bench: sweep of {len(points)} runs on {workers} worker(s), round {r + 1} of {rounds}",
+                       err=True)
+            started = time.perf_counter()
+            run_local(job, points, workers, lambda _row: None)
+            walls.append(time.perf_counter() - started)
+        one = one or median(walls)
+        rows.append([f"{workers}", f"{len(points)}", spread(walls), f"{one / median(walls):.2f}"])
+    tables.show(
+        f"Sweep scaling over cores ({len(points)} runs of the minimal model, median (least-greatest) of {rounds} rounds):",
+        ["workers", "runs", "wall s", "speed-up"], rows,
+    )
+
+
+def advise_table(tables: Tables, rounds: int, quick: bool) -> None:
+    """`pathlab advise` end to end on generated hosts of more and more devices (8 paths each,
+    one I/O outstanding on each device), 2 seeds per candidate."""
+    from pathlab.large_host import scenario_text
+
+    duration = "0.2s" if quick else "1s"
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for devices in ADVISE_DEVICES[:2] if quick else ADVISE_DEVICES:
+            file = Path(folder) / f"advise-{devices}.toml"
+            file.write_text(scenario_text(devices, 8, 1, duration))
+            command = [sys.executable, "-m", "pathlab", "advise", str(file), "--seeds", "2", "--duration", duration,
+                       "--warmup", "0s", "--format", "json"]
+            walls, candidates = [], 0
+            for r in range(rounds):
+                click.echo(f"pathlab bench: advise on {devices:,} devices, round {r + 1} of {rounds}", err=True)
+                started = time.perf_counter()
+                done = subprocess.run(command, capture_output=True, text=True)
+                walls.append(time.perf_counter() - started)
+                if done.returncode != 0:
+                    raise click.ClickException(f"advise on {devices} devices failed: {done.stderr.strip()[-300:]}")
+                candidates = len(json.loads(done.stdout)["candidates"])
+            rows.append([f"{devices:,}", f"{devices * 8:,}", f"{candidates}", spread(walls)])
+    tables.show(
+        f"pathlab advise on generated hosts ({duration} simulated per run, 2 seeds per candidate, median "
+        f"(least-greatest) of {rounds} rounds, the whole command):",
+        ["devices", "paths", "candidates", "wall s"], rows,
+    )
 
 
 def import_seconds() -> float:
@@ -151,58 +366,73 @@ def reference_rate(binary: Path, ios: int) -> float:
         raise BadInput(f"{binary}: --reference: the loop printed no ios_per_wall_s (status {done.returncode})") from None
 
 
-def against_reference(binary: Path, scenarios: str, rounds: int, quick: bool) -> None:
+def reference_table(tables: Tables, binary: Path, folder: str, rounds: int, quick: bool) -> None:
     """pathlab and the reference loop on the minimal model, alternately in one run (this machine's
     speed drifts: only ratios taken side by side mean anything)."""
-    file = str(Path(scenarios) / "bench-minimal.toml")
-    extra = ("run.duration=2s", "run.warmup=0s") if quick else ()
-    pairs = []
+    file = str(Path(folder) / "bench-minimal.toml")
+    ours, theirs = [], []
     for r in range(rounds):
         click.echo(f"pathlab bench: minimal model against the reference loop, round {r + 1} of {rounds}", err=True)
-        report, _ = measure(file, None, extra)
-        ours = report["ios"] / report["wall_s"]
-        pairs.append((ours, reference_rate(binary, report["ios"])))
-    click.echo(f"\nminimal model, {rounds} rounds alternating with the reference loop ({binary}):")
-    click.echo(f"{'round':<6} {'pathlab M I/O/s':>16} {'reference M I/O/s':>18} {'ratio':>6}")
-    for r, (ours, ref) in enumerate(pairs, 1):
-        click.echo(f"{r:<6} {ours / 1e6:>16.2f} {ref / 1e6:>18.2f} {ours / ref:>6.2f}")
-    ratios = sorted(ours / ref for ours, ref in pairs)
-    click.echo(f"median ratio {ratios[len(ratios) // 2]:.2f} (pathlab's engine time against the loop's whole run)")
+        report, _ = measure(file, None, QUICK if quick else ())
+        ours.append(report["ios"] / report["run_s"] / 1e6)
+        theirs.append(reference_rate(binary, report["ios"]) / 1e6)
+    ratios = [a / b for a, b in zip(ours, theirs)]
+    tables.show(
+        f"The minimal model against the hand-written loop ({binary}), alternating, median (least-greatest) of "
+        f"{rounds} rounds:",
+        ["pathlab M I/O per s", "reference M I/O per s", "ratio"],
+        [[spread(ours), spread(theirs), spread(ratios)]],
+        "pathlab's run alone (set-up apart) against the loop's own timing of its whole run; the ratio is taken "
+        "round by round.",
+    )
+
+
+def sections(scale: bool, profile: bool, cores: bool, advise: bool) -> list[str]:
+    return [name for name, on in (("scaling", scale), ("profile", profile), ("cores", cores), ("advise", advise)) if on]
 
 
 @click.command("bench")
 @click.option("--scenarios", "folder", default=str(shipped.FOLDER), type=click.Path(file_okay=False),
               help="Where the scenarios are (default: those shipped with pathlab).")
-@click.option("--quick", is_flag=True, help="Simulate 2 s per benchmark (to check that it works).")
+@click.option("--quick", is_flag=True, help="Short runs, to check that it works (the figures mean little).")
+@click.option("--rounds", type=click.IntRange(1, 20), default=3, show_default=True,
+              help="Repetitions of every figure (the median and the spread are printed).")
 @click.option("--reference", "reference", type=click.Path(file_okay=False, exists=True),
               help="Folder of the hand-written reference loop (minimal-rust): compare with it, alternately.")
-@click.option("--rounds", type=click.IntRange(1, 20), default=3, show_default=True, help="Rounds against the reference.")
-@click.option("--scaling", "scale", is_flag=True, help="Also the cost per I/O from 8 to 10,000 paths and 1 to 10,000 devices.")
+@click.option("--scaling", "scale", is_flag=True, help="Also the cost per I/O from 32 to 100,000 I/Os in flight and 8 to "
+              "10,000 paths.")
+@click.option("--profile", is_flag=True, help="Also instructions per I/O by mechanism (needs valgrind; minutes).")
+@click.option("--cores", is_flag=True, help="Also a sweep's wall time on 1 worker and up to every core.")
+@click.option("--advise", is_flag=True, help="Also pathlab advise's wall time on hosts of 50, 500 and 5,000 devices.")
+@click.option("--only", is_flag=True, help="Only the sections asked for (--scaling, --profile, --cores, --advise, "
+              "--reference), not the rates of the shipped benchmarks.")
+@click.option("--markdown", is_flag=True, help="Print the tables as Markdown (for docs/benchmarks.md).")
 @handle_errors
-def command(folder: str, quick: bool, reference: str | None, rounds: int, scale: bool) -> None:
-    """Print simulated I/Os and events per second of wall time, peak memory, start-up time, and
-    with --reference the ratio to a hand-written loop."""
+def command(folder: str, quick: bool, rounds: int, reference: str | None, scale: bool, profile: bool, cores: bool,
+            advise: bool, only: bool, markdown: bool) -> None:
+    """Print simulated I/Os and events per second of wall time, set-up time, peak memory and start-up
+    time, each a median over rounds with its spread; optionally the ratio to a hand-written loop, the
+    cost against I/Os in flight, instructions per I/O by mechanism, sweep scaling and advise's time."""
     binary = reference_binary(Path(reference)) if reference else None  # bad --reference before any run
-    rows = []
-    for label, name, variant, overrides in BENCHMARKS:
-        file = str(Path(folder) / name)
-        load(file, variant, overrides)  # bad input is reported before any child starts
-        extra = ("run.duration=2s", "run.warmup=0s") if quick else ()
-        click.echo(f"pathlab bench: {label}", err=True)
-        report, rss = measure(file, variant, overrides + extra)
-        rows.append((label, report["ios"], report["events"], report["wall_s"], rss))
-    _, idle_rss = measure("", None, ())
-    click.echo(f"{'benchmark':<16} {'simulated I/Os':>15} {'wall s':>8} {'M I/O per s':>12} {'M events/s':>11} {'peak RSS MiB':>13}")
-    for label, ios, events, wall, rss in rows:
-        click.echo(f"{label:<16} {ios:>15,} {wall:>8.2f} {ios / wall / 1e6:>12.2f} {events / wall / 1e6:>11.2f} {rss:>13.1f}")
-    click.echo(f"{'(idle python)':<16} {'':>15} {'':>8} {'':>12} {'':>11} {idle_rss:>13.1f}")
-    click.echo("one core per benchmark; wall s is the run alone; peak RSS includes the Python interpreter and the scenario")
-    click.echo(f"Python start-up and import pathlab: {import_seconds():.3f} s (not in the figures above)")
-    click.echo(f"pathlab bench: a host of {LARGE_HOST_DEVICES:,} devices", err=True)
-    large, large_rss = measure("", None, (), entry="large_host_child")
-    click.echo(f"\n{LARGE_HOST_DEVICES:,} devices x 8 paths: validate {large['validate_s']:.2f} s, start of the run "
-               f"{large['start_s']:.2f} s, peak RSS {large_rss:.1f} MiB")
-    if scale:
-        scaling(quick)
+    for _label, name, variant, overrides in BENCHMARKS:
+        load(str(Path(folder) / name), variant, overrides)  # bad input is reported before any child starts
+    if profile and shutil.which("valgrind") is None:
+        raise BadInput("--profile: valgrind is not installed (apt-get install valgrind): it counts the instructions")
+    if only and not (binary or sections(scale, profile, cores, advise)):
+        raise BadInput("--only: name a section too (--scaling, --profile, --cores, --advise or --reference)")
+    tables = Tables(markdown)
+    steps: list[Callable[[], None]] = []
+    if not only:
+        steps.append(lambda: main_table(tables, folder, rounds, quick))
     if binary:
-        against_reference(binary, folder, rounds, quick)
+        steps.append(lambda: reference_table(tables, binary, folder, rounds, quick))
+    if scale:
+        steps.append(lambda: in_flight_table(tables, rounds, quick))
+    if profile:
+        steps.append(lambda: profile_table(tables, folder, quick))
+    if cores:
+        steps.append(lambda: cores_table(tables, folder, rounds, quick))
+    if advise:
+        steps.append(lambda: advise_table(tables, rounds, quick))
+    for step in steps:
+        step()

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pathlab.api import ScenarioError, warn
+from pathlab.api import ScenarioError, regular_file, warn
 
 #: Commands whose lines start a section (the first word after any `sudo`, a path stripped).
 #: A bare `# word` or `$ word` counts as a command line only for these, so that a comment such
@@ -195,6 +195,7 @@ def _describe(section: Section) -> str:
 
 def read_text(path: str | Path) -> str:
     """The text of a capture, or one line naming the file and why it cannot be read."""
+    regular_file(path)
     try:
         return decode(Path(path).read_bytes())
     except IsADirectoryError:

@@ -264,6 +264,44 @@ impl VmwPspRr {
         }
     }
 
+    /// The current path until its limit, then the first `allowed` path with the fewest
+    /// commands pending in rotation order. None fewer than 0: the first idle path ends the scan,
+    /// so a lightly loaded device with many paths looks at few of them. Returns the position
+    /// and whether it is a switch (`go` makes it).
+    fn rotate(&self, allowed: impl Fn(usize) -> bool) -> Option<(usize, bool)> {
+        if let Some(i) = self.current {
+            if allowed(i) && !self.limit_reached() {
+                return Some((i, false));
+            }
+        }
+        let n = self.paths.len();
+        let from = self.current.map_or(self.start, |i| (i + 1) % n.max(1));
+        // Rotation order: from `from` to the end, then from the start (no division per path).
+        let (mut next, mut least) = (None, u64::MAX);
+        for (offset, range) in [(from, from..n), (0, 0..from)] {
+            for (k, &pending) in self.pending_per_path[range].iter().enumerate() {
+                if pending < least && allowed(offset + k) {
+                    (next, least) = (Some(offset + k), pending);
+                    if least == 0 {
+                        return next.map(|i| (i, true));
+                    }
+                }
+            }
+        }
+        next.map(|i| (i, true))
+    }
+
+    /// Takes the path `rotate` chose; a switch restarts the counts towards the limit.
+    fn go(&mut self, chosen: Option<(usize, bool)>) -> Option<PathId> {
+        let (i, switch) = chosen?;
+        if switch {
+            self.current = Some(i);
+            self.ios_on_current = 0;
+            self.bytes_on_current = 0;
+        }
+        Some(self.paths.id(i))
+    }
+
     fn limit_reached(&self) -> bool {
         let by_ios = self.ios_on_current >= self.config.iops;
         let by_bytes = self.bytes_on_current >= self.config.bytes;
@@ -295,46 +333,42 @@ impl PathSelector for VmwPspRr {
 
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
         let use_ano = self.config.use_ano;
+        let Some(sampler) = &mut self.sampler else {
+            // Every type but latency: no path is left out, the usable flags say it all.
+            let usable = self.paths.usable_flags(use_ano);
+            let chosen = self.rotate(|i| usable[i]);
+            return self.go(chosen);
+        };
         let after_current = self.current.map_or(self.start, |i| (i + 1) % self.paths.len().max(1));
-        if let Some(i) = self.sampler.as_mut().and_then(|s| s.sample_path(&self.paths, use_ano, now_ns, after_current))
-        {
+        if let Some(i) = sampler.sample_path(&self.paths, use_ano, now_ns, after_current) {
             self.current = Some(i);
             return Some(self.paths.id(i));
         }
-        // Paths the latency evaluation left out are skipped, unless it left out every usable one
-        // (only type=latency has a sampler: the others need no scan of the paths here).
-        let admitted = |i: usize| self.sampler.as_ref().is_none_or(|s| s.admits(i));
-        let any_admitted =
-            self.sampler.is_none() || (0..self.paths.len()).any(|i| self.paths.usable(i, use_ano) && admitted(i));
-        let allowed = |i: usize| self.paths.usable(i, use_ano) && (admitted(i) || !any_admitted);
+        // Paths the latency evaluation left out are skipped, unless it left out every usable one.
+        let usable = self.paths.usable_flags(use_ano);
+        let sampler = self.sampler.as_ref().expect("matched above");
+        let any_admitted = (0..usable.len()).any(|i| usable[i] && sampler.admits(i));
+        let allowed = |i: usize| usable[i] && (sampler.admits(i) || !any_admitted);
         if let Some(i) = self.current {
             if allowed(i) && !self.limit_reached() {
                 return Some(self.paths.id(i));
             }
         }
-        let n = self.paths.len();
-        let from = after_current;
-        // The fewest commands pending; type=latency: then the lowest floor. Ties: the first in
-        // rotation order.
+        // The fewest commands pending, then the lowest floor. Ties: the first in rotation order.
         let pending = &self.pending_per_path;
-        let next = match &self.sampler {
-            Some(s) => least_from(n, from, allowed, |i| (pending[i], s.floor_ns(i)))?,
-            None => fewest_pending_from(from, n, allowed, pending)?,
-        };
-        self.current = Some(next);
-        self.ios_on_current = 0;
-        self.bytes_on_current = 0;
-        Some(self.paths.id(next))
+        let next = least_from(self.paths.len(), after_current, allowed, |i| (pending[i], sampler.floor_ns(i)));
+        self.go(next.map(|i| (i, true)))
     }
 
     fn start_io(&mut self, path: PathId, io: &IoDesc, _now_ns: TimeNs) {
-        if self.current.map(|i| self.paths.id(i)) == Some(path) {
+        let on_current = self.current.filter(|&i| self.paths.id(i) == path);
+        if on_current.is_some() {
             self.ios_on_current += 1;
             self.bytes_on_current += io.bytes;
         }
         self.pending_ios += 1;
         self.pending_bytes += io.bytes;
-        if let Some(i) = self.paths.index_of(path) {
+        if let Some(i) = on_current.or_else(|| self.paths.index_of(path)) {
             self.pending_per_path[i] += 1;
         }
     }
@@ -383,23 +417,6 @@ impl PathSelector for VmwPspRr {
         let chosen = if admitted.is_empty() { usable } else { admitted };
         chosen.into_iter().map(|i| self.paths.id(i)).collect()
     }
-}
-
-/// The first of the paths with the fewest commands pending, in rotation order from `from`. None
-/// fewer than 0: the first idle path ends the scan, so a lightly loaded device with many paths
-/// looks at few of them.
-fn fewest_pending_from(from: usize, n: usize, allowed: impl Fn(usize) -> bool, pending: &[u64]) -> Option<usize> {
-    let mut next: Option<usize> = None;
-    // Rotation order from `from`, wrapping without a division per path.
-    for i in (from..n).chain(0..from).filter(|&i| allowed(i)) {
-        if next.is_none_or(|b| pending[i] < pending[b]) {
-            next = Some(i);
-            if pending[i] == 0 {
-                break;
-            }
-        }
-    }
-    next
 }
 
 /// FNV-1a, 64 bits (Fowler, Noll, Vo): a fixed hash, so a device starts on the same path on

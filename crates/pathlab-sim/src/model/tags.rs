@@ -144,6 +144,9 @@ impl TagSets {
     /// Where a request on `path` over `nexus`, submitted on `cpu`, gets its tag; `None` for a
     /// path with no tags.
     pub fn slot(&self, path: usize, nexus: usize, cpu: u32) -> Option<TagSlot> {
+        if self.pools.is_empty() {
+            return None; // no NVMe head on the host: no per-path table to read (a cache miss on a large host)
+        }
         let queues = *self.path_queues.get(path)?;
         if queues.first_queue == NO_TAGS {
             return None;
