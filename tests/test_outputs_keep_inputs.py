@@ -14,7 +14,7 @@ import pytest
 
 import pathlab
 from conftest import SCENARIOS, limited, one_error_line
-from pathlab.cli.common import written
+from pathlab.output.files import written
 
 MINIMAL = SCENARIOS / "bench-minimal.toml"
 CAPTURE = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000"
