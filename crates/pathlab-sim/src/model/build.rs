@@ -9,7 +9,7 @@ use super::pause::HostPauses;
 use super::service::ServiceModel;
 use super::stack::StackRules;
 use super::tags::{TagSets, NVME_DEFAULT_QUEUE_SIZE, NVME_QUEUE_SIZE_RANGE};
-use super::{Adapter, Array, Controller, Device, HostState, Model, Outage, Path, Port, Replication, Station};
+use super::{Adapter, Array, BusyRule, Controller, Device, HostState, Model, Outage, Path, Port, Replication, Station};
 use crate::engine::dist::Shape;
 use crate::engine::level::Level;
 use crate::linux;
@@ -17,7 +17,8 @@ use crate::nmp::esxcli::{self, EsxcliCommand};
 use crate::nmp::{self, ClaimRule};
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{
-    ArraySpec, BalanceLoad, BalanceSpec, Distribution, HostSpec, PauseSpec, RaidLevel, ScenarioSpec, ServiceSpec,
+    ArraySpec, BalanceLoad, BalanceSpec, BusySpec, Distribution, HostSpec, PauseSpec, RaidLevel, ScenarioSpec,
+    ServiceSpec,
 };
 use crate::scenario::units::FIBRE_NS_PER_KM;
 use pathlab_policy::{AluaState, HostStack, PathDesc, PathId, PolicyConfig};
@@ -181,6 +182,9 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
         ports: Vec::new(),
         port_keys: Vec::new(),
     };
+    // Every LUN number a device uses: a port with a `device_service` serves each one's commands
+    // in its own FIFO (LUNs on another array never reach it, and cost only an idle station).
+    let luns: std::collections::BTreeSet<u32> = spec.devices.iter().map(|d| d.lun).collect();
     for (ai, a) in spec.arrays.iter().enumerate() {
         let field = format!("arrays.{ai}");
         let mut controllers = Vec::new();
@@ -227,7 +231,15 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
             };
             side.stations.push(station(format!("{}/{}", a.name, p.name), service, &sfield)?);
             let station = side.stations.len() - 1;
-            side.ports.push(Port { name: p.name.clone(), array: ai, controller, station, down: false });
+            let mut lun_stations = Vec::new();
+            if let Some(s) = &a.device_service {
+                for &lun in &luns {
+                    let name = format!("{}/{}/L{lun}", a.name, p.name);
+                    side.stations.push(self::station(name, s, &format!("{field}.device_service"))?);
+                    lun_stations.push((lun, side.stations.len() - 1));
+                }
+            }
+            side.ports.push(Port { name: p.name.clone(), array: ai, controller, station, lun_stations, down: false });
             side.port_keys.push(format!("{}/{}", a.name, p.name));
         }
         if a.non_owner_state == AluaState::ActiveOptimized {
@@ -249,9 +261,17 @@ fn build_arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
             controllers,
             non_owner: a.non_owner_state,
             balance,
+            busy: a.busy.as_ref().map(|b| busy_rule(b, &field)).transpose()?,
         });
     }
     Ok(side)
+}
+
+fn busy_rule(b: &BusySpec, field: &str) -> Result<BusyRule, FieldError> {
+    if !(b.depth.is_finite() && b.depth > 0.0) {
+        return err(format!("{field}.busy.depth"), "must be a number of commands above zero");
+    }
+    Ok(BusyRule { depth: b.depth, retry_ns: b.retry.0 })
 }
 
 /// `[arrays.balance]` of an array with `controllers` controllers, checked.
@@ -737,6 +757,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             name: d.name.clone(),
             host,
             array,
+            lun: d.lun,
             queue_depth: d.queue_depth(),
             bio_based: policy_config.host_stack() == HostStack::LinuxNvme,
             active: Level::default(),
