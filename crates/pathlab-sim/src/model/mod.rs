@@ -450,3 +450,21 @@ impl Model {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::BusyRule;
+
+    #[test]
+    fn a_port_refuses_in_proportion_to_the_commands_queued_there() {
+        let rule = BusyRule { depth: 100.0, retry_ns: 1 };
+        let share = |waiting: u64| {
+            let n = 100_000;
+            (0..n).filter(|i| rule.refuses(waiting, (*i as f64 + 0.5) / n as f64)).count() as f64 / n as f64
+        };
+        assert_eq!(share(0), 0.0);
+        assert!((share(5) - 0.05).abs() < 1e-4);
+        assert!((share(50) - 0.5).abs() < 1e-4);
+        assert_eq!(share(100), 1.0);
+    }
+}
