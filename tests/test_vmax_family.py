@@ -1,7 +1,8 @@
 """Issues 8 and 23: the VMAX family (HYPERMAX OS 5977) on one set of components. C1, C3 and C4
 fit them (c1-vmax-1lun.toml says which value comes from which); the C3, C4, VMAX3 and SRDF/Metro
-scenarios reuse every component as it is and differ only in topology and load. Their qualitative field claims come out at the loads the files state, and the
-same components predict what happens past one port's capacity."""
+scenarios reuse every component as it is and differ only in topology and load. Their
+qualitative field claims come out at the loads the files state, and the same components predict
+what happens past one port's capacity."""
 
 from __future__ import annotations
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from pathlab import Scenario
-
 from conftest import SCENARIOS
+from pathlab import Scenario
 
 
 def measured(file: str, duration: str) -> tuple[dict, dict]:
