@@ -1,9 +1,9 @@
 """C1's array away from its calibration point: prints I/O rate and mean response against
 outstanding I/Os, against offered load in an open loop, and against LUN count, for iops=1 and
-iops=1000, with the host pauses as the shipped scenario has them (`--no-pauses` takes them out, as
-`tests/test_c1_curves.py` does). Progress on stderr, tables on stdout.
+iops=1000, with the ports' BUSY refusals as the shipped scenario has them (`--no-busy` takes them
+out, as `tests/test_c1_curves.py` does). Progress on stderr, tables on stdout.
 
-    python scripts/c1_curves.py [--seconds 10] [--no-pauses]
+    python scripts/c1_curves.py [--seconds 10] [--no-busy]
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ def run(text: str, variant: str, seconds: float, **overrides) -> dict:
     return Scenario.from_text(text, "c1-vmax-1lun.toml", variant=variant, set=settings).run().data["summary"]
 
 
-def without_pauses(text: str) -> str:
-    """The host pauses (fitted to the tails) taken out: the curves are then the array's."""
-    pauses = re.search(r"^pauses = .*\n", text, re.MULTILINE)
-    assert pauses, "the C1 scenario states its host pauses on one line"
-    return text.replace(pauses.group(0), "")
+def without_busy(text: str) -> str:
+    """The ports' BUSY refusals (fitted to the tails) taken out: the curves are then the queues'."""
+    busy = re.search(r"^busy = .*\n", text, re.MULTILINE)
+    assert busy, "the C1 scenario states its BUSY law on one line"
+    return text.replace(busy.group(0), "")
 
 
 def open_loop(text: str, rate: float) -> str:
@@ -56,20 +56,20 @@ def row(label: str, figures: list[dict]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--no-pauses", action="store_true")
+    parser.add_argument("--no-busy", action="store_true")
     args = parser.parse_args()
     text = shipped_path("c1-vmax-1lun").read_text()
-    if args.no_pauses:
-        text = without_pauses(text)
+    if args.no_busy:
+        text = without_busy(text)
     head = "| {} | iops=1: I/O/s, ms | iops=1000: I/O/s, ms |\n|---|---|---|"
     print(head.format("outstanding"))
     for n in (1, 4, 16, 32, 64, 128, 256, 512):
         print(row(str(n), [run(text, v, args.seconds, **{"workloads.0.outstanding": n}) for v in VARIANTS]))
-    port = tomllib.loads(text)["arrays"][0]["service"]["fixed"]
-    one_port = 1e6 / float(port.removesuffix("us"))
+    port = tomllib.loads(text)["arrays"][0]["device_service"]["fixed"]
+    one_lun_port = 1e6 / float(port.removesuffix("us"))
     print("\n" + head.format("offered load (share of the working ports' capacity)"))
     for load in (0.1, 0.5, 0.8, 0.9, 0.95):
-        print(row(f"{load:.0%}", [run(open_loop(text, load * ports * one_port), v, args.seconds)
+        print(row(f"{load:.0%}", [run(open_loop(text, load * ports * one_lun_port), v, args.seconds)
                                   for v, ports in zip(VARIANTS, (4, 1))]))
     print("\n" + head.format("LUNs (128 outstanding each)"))
     for luns in (1, 2, 4, 8):

@@ -20,6 +20,8 @@ pub enum Purpose {
     Faults = 6,
     /// Host pauses: their own stream, so that the I/Os stay the same with or without them.
     HostPauses = 7,
+    /// Ports refusing commands (`model::BusyRule`): their own stream, like host pauses.
+    Busy = 8,
 }
 
 /// SplitMix64 finaliser: spreads nearby seeds far apart.

@@ -102,6 +102,21 @@ pub fn transfer(free_at: &mut TimeNs, bytes_per_ns: Option<f64>, ready: TimeNs, 
     }
 }
 
+/// When an array's ports refuse commands: with probability waiting / depth for a port with
+/// `waiting` commands queued, the host sending a refused command again `retry_ns` after the
+/// status reaches it.
+#[derive(Clone, Copy, Debug)]
+pub struct BusyRule {
+    pub depth: f64,
+    pub retry_ns: TimeNs,
+}
+
+impl BusyRule {
+    pub fn refuses(&self, waiting: u64, uniform: f64) -> bool {
+        uniform * self.depth < waiting as f64
+    }
+}
+
 pub struct Array {
     pub name: String,
     pub vendor: String,
@@ -118,6 +133,7 @@ pub struct Array {
     pub non_owner: AluaState,
     /// The array moves LUN ownership between its controllers by itself.
     pub balance: Option<balance::Balance>,
+    pub busy: Option<BusyRule>,
 }
 
 /// A FIFO queue in front of `servers` identical servers: an array port, a controller's cores.
@@ -145,6 +161,9 @@ pub struct Port {
     pub array: usize,
     pub controller: usize,
     pub station: usize,
+    /// (LUN, station) pairs sorted by LUN: each LUN's own FIFO at this port, when the array
+    /// gives a `device_service`.
+    pub lun_stations: Vec<(u32, usize)>,
     /// The port has failed: no path through it carries anything.
     pub down: bool,
 }
@@ -154,6 +173,8 @@ pub struct Port {
 pub enum Step {
     /// Queue for and be served by a station.
     Serve(u32),
+    /// Be taken or refused (BUSY) by a port whose array has a `BusyRule`.
+    Admit(u32),
     /// Pure latency: an internal link, cache.
     Delay(TimeNs),
     /// The LUN's RAID group (`model::backend`): the read cache or the disks for a read, the
@@ -205,6 +226,8 @@ pub struct Device {
     /// The host that sees it (index as `Adapter::host`).
     pub host: usize,
     pub array: usize,
+    /// Its LUN number: on a port with per-LUN service, the FIFO it queues in.
+    pub lun: u32,
     /// Esxtop DQLEN. Not a limit on a `bio_based` device.
     pub queue_depth: u32,
     /// A Linux NVMe multipath head: it has no queue of its own and sends each I/O down a path
@@ -307,6 +330,13 @@ impl Device {
 }
 
 impl Model {
+    /// Commands queued at port `p`, for the port or for one of its LUNs' FIFOs (not in service).
+    pub fn port_waiting(&self, p: usize) -> u64 {
+        let port = &self.ports[p];
+        let waiting = |st: usize| self.stations[st].queue.len() as u64;
+        waiting(port.station) + port.lun_stations.iter().map(|&(_, st)| waiting(st)).sum::<u64>()
+    }
+
     /// The ALUA state an array reports for `device` through `port`: active-optimized on the
     /// owning controller (every controller of a symmetric array) of the preferred array, if the
     /// device's replication group names one; on other controllers the array's non-owner state
@@ -339,10 +369,17 @@ impl Model {
             true => port.controller,
             false => device.owners.iter().find(|o| o.0 == port.array).map_or(port.controller, |o| o.1),
         };
-        let mut steps = vec![Step::Serve(port.station as u32)];
+        let mut steps = Vec::new();
+        if array.busy.is_some() {
+            steps.push(Step::Admit(path.port as u32));
+        }
+        steps.push(Step::Serve(port.station as u32));
         if self.reported_alua(path.device, path.port) == AluaState::Unavailable {
             steps.push(Step::Reject);
             return steps;
+        }
+        if let Ok(i) = port.lun_stations.binary_search_by_key(&device.lun, |&(lun, _)| lun) {
+            steps.push(Step::Serve(port.lun_stations[i].1 as u32));
         }
         let serve_at = |c: usize, steps: &mut Vec<Step>| {
             if let Some(st) = self.controllers[c].station {
@@ -410,5 +447,23 @@ impl Model {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BusyRule;
+
+    #[test]
+    fn a_port_refuses_in_proportion_to_the_commands_queued_there() {
+        let rule = BusyRule { depth: 100.0, retry_ns: 1 };
+        let share = |waiting: u64| {
+            let n = 100_000;
+            (0..n).filter(|i| rule.refuses(waiting, (*i as f64 + 0.5) / n as f64)).count() as f64 / n as f64
+        };
+        assert_eq!(share(0), 0.0);
+        assert!((share(5) - 0.05).abs() < 1e-4);
+        assert!((share(50) - 0.5).abs() < 1e-4);
+        assert_eq!(share(100), 1.0);
     }
 }

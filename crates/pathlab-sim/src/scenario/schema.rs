@@ -210,6 +210,10 @@ pub struct ArraySpec {
     /// Service of every port that does not give its own.
     #[serde(default)]
     pub service: Option<ServiceSpec>,
+    /// Service of one LUN's commands at one port, after the port's own: a FIFO per (port, LUN)
+    /// pair, so a LUN's work through a port is done one command at a time. Left out, none.
+    #[serde(default)]
+    pub device_service: Option<ServiceSpec>,
     /// Whether the array reports ALUA target port groups (SCSI TPGS): what claim rules match
     /// with `tpgs_on` / `tpgs_off`.
     #[serde(default)]
@@ -242,6 +246,20 @@ pub struct ArraySpec {
     /// `[arrays.cache]`: read hit ratio and write cache of the RAID groups' devices.
     #[serde(default)]
     pub cache: Option<CacheSpec>,
+    /// `busy`: the ports refuse commands when deep in work (SCSI BUSY / TASK SET FULL), and the
+    /// host sends a refused command again after a delay. Left out, ports take every command.
+    #[serde(default)]
+    pub busy: Option<BusySpec>,
+}
+
+/// A command reaching a port with w commands queued (for the port or its LUNs' FIFOs, not in
+/// service) is refused with probability w / `depth`; the host sends it again down the same path
+/// `retry` after the status reaches it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BusySpec {
+    pub depth: f64,
+    pub retry: DurationNs,
 }
 
 fn non_owner_default() -> pathlab_policy::AluaState {

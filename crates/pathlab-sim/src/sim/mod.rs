@@ -113,6 +113,11 @@ enum Event {
     Reissue {
         worker: u32,
     },
+    /// A command refused with BUSY is sent again (`Step::Admit`).
+    Resend {
+        io: u32,
+        attempt: u32,
+    },
     /// A host pauses (`model::pause`).
     HostPause {
         host: u32,
@@ -139,6 +144,7 @@ impl Event {
             | Event::SendWriteData { io, attempt }
             | Event::StepDone { io, attempt }
             | Event::Complete { io, attempt }
+            | Event::Resend { io, attempt }
             | Event::Timeout { io, attempt } => Some((io, attempt)),
             _ => None,
         }
@@ -257,6 +263,8 @@ pub struct Simulation {
     /// Per host: its pauses' own stream, and the time before which its application reaps no
     /// completion (`model::pause`).
     pause_rng: Vec<Stream>,
+    /// Draws of ports refusing commands (`Step::Admit`).
+    busy_rng: Stream,
     paused_until: Vec<TimeNs>,
     /// The next interval boundary. Samples are kept out of the event queue (one at a time, not
     /// all scheduled up front) and run before any event of the same time.
@@ -297,6 +305,7 @@ impl Simulation {
             fault_rng,
             checks: vec![shaky::PathChecks::default(); model_paths],
             pause_rng,
+            busy_rng: Stream::new(plan.seed, 0, Purpose::Busy),
             paused_until: vec![0; hosts],
             next_sample_at: None,
             overloaded: None,
@@ -410,6 +419,7 @@ impl Simulation {
             Event::ExtentGrant { group, extent } => self.extent_grant(group, extent),
             Event::Complete { io, .. } => self.complete(io),
             Event::Reap { io } => self.reap_unless_paused(io),
+            Event::Resend { io, .. } => self.resend(io),
             Event::HostPause { host } => self.host_pause(host as usize),
             Event::Fault { index } => self.apply_fault(index as usize),
             Event::Timeout { io, .. } => self.command_error(io),

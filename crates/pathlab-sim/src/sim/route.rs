@@ -62,6 +62,11 @@ impl Simulation {
                     let service = self.model.stations[st].service.sample_ns(bytes, stage_quantile(key, stage));
                     return self.enter_station(st, io, attempt, service);
                 }
+                Step::Admit(port) => {
+                    if !self.admitted(io, attempt, port as usize) {
+                        return;
+                    }
+                }
                 Step::Backend(group) => return self.backend(io, attempt, group),
                 Step::Delay(ns) => {
                     self.events.after_fixed(ns, Event::StepDone { io, attempt });
@@ -86,6 +91,26 @@ impl Simulation {
                 Step::Reject => {}
             }
         }
+    }
+
+    /// The command reaches port `p`: taken, or refused with BUSY by a port with commands queued;
+    /// the status goes back and the host sends the command again after the array's retry delay.
+    fn admitted(&mut self, io: u32, attempt: u32, p: usize) -> bool {
+        let rule = self.model.arrays[self.model.ports[p].array].busy.expect("Admit steps come from a busy rule");
+        if !rule.refuses(self.model.port_waiting(p), self.busy_rng.open01()) {
+            return true;
+        }
+        let path = &self.model.paths[self.ios.get(io).path as usize];
+        let back = path.one_way_ns + path.added_latency_ns;
+        self.events.after_fixed(back + rule.retry_ns, Event::Resend { io, attempt });
+        false
+    }
+
+    /// A command refused with BUSY goes down its path again: its adapter slot is given back and
+    /// taken anew, as the driver completes the refused command and issues the retry.
+    pub(super) fn resend(&mut self, io: u32) {
+        self.release_slot(self.ios.get(io).path as usize);
+        self.send(io);
     }
 
     /// Work reaches a station: served at once by a free server, or queued.

@@ -6,10 +6,10 @@ use crate::engine::level::Level;
 use crate::model::balance::Balance;
 use crate::model::names::Names;
 use crate::model::service::ServiceModel;
-use crate::model::{Array, Controller, Port, Station};
+use crate::model::{Array, BusyRule, Controller, Port, Station};
 use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
-use crate::scenario::schema::{ArraySpec, BalanceLoad, BalanceSpec, ScenarioSpec, ServiceSpec};
+use crate::scenario::schema::{ArraySpec, BalanceLoad, BalanceSpec, BusySpec, ScenarioSpec, ServiceSpec};
 use pathlab_policy::AluaState;
 use std::collections::VecDeque;
 
@@ -38,6 +38,9 @@ pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
         port_keys: Vec::new(),
         rtp_ids: Vec::new(),
     };
+    // Every LUN number a device uses: a port with a `device_service` serves each one's commands
+    // in its own FIFO (LUNs on another array never reach it, and cost only an idle station).
+    let luns: std::collections::BTreeSet<u32> = spec.devices.iter().map(|d| d.lun).collect();
     for (ai, a) in spec.arrays.iter().enumerate() {
         let field = format!("arrays.{ai}");
         let mut controllers = Vec::new();
@@ -84,7 +87,15 @@ pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
             };
             side.stations.push(station(format!("{}/{}", a.name, p.name), service, &sfield)?);
             let station = side.stations.len() - 1;
-            side.ports.push(Port { name: p.name.clone(), array: ai, controller, station, down: false });
+            let mut lun_stations = Vec::new();
+            if let Some(s) = &a.device_service {
+                for &lun in &luns {
+                    let name = format!("{}/{}/L{lun}", a.name, p.name);
+                    side.stations.push(self::station(name, s, &format!("{field}.device_service"))?);
+                    lun_stations.push((lun, side.stations.len() - 1));
+                }
+            }
+            side.ports.push(Port { name: p.name.clone(), array: ai, controller, station, lun_stations, down: false });
             side.port_keys.push(format!("{}/{}", a.name, p.name));
             side.rtp_ids.push(pi as u32 + 1);
         }
@@ -107,9 +118,17 @@ pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
             controllers,
             non_owner: a.non_owner_state,
             balance,
+            busy: a.busy.as_ref().map(|b| busy_rule(b, &field)).transpose()?,
         });
     }
     Ok(side)
+}
+
+fn busy_rule(b: &BusySpec, field: &str) -> Result<BusyRule, FieldError> {
+    if !(b.depth.is_finite() && b.depth > 0.0) {
+        return err(format!("{field}.busy.depth"), "must be a number of commands above zero");
+    }
+    Ok(BusyRule { depth: b.depth, retry_ns: b.retry.0 })
 }
 
 /// `[arrays.balance]` of an array with `controllers` controllers, checked.

@@ -127,6 +127,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         name: d.name.clone(),
         host,
         array,
+        lun: d.lun,
         queue_depth: d.queue_depth(),
         bio_based: claimed.policy_config.host_stack() == HostStack::LinuxNvme,
         active: Level::default(),
