@@ -22,7 +22,7 @@ from c1_curves import open_loop, with_luns  # noqa: E402 - the script beside thi
 
 from pathlab import Scenario  # noqa: E402
 from pathlab.shipped import path as shipped_path  # noqa: E402
-from pathlab.stats import half_width  # noqa: E402
+from pathlab.study.stats import half_width  # noqa: E402
 
 VARIANTS = ("iops1", "iops1000")
 LUNS = (1, 2, 4, 8, 16)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SCENARIOS, _limit_memory, limited, one_error_line
-from pathlab.sweep import MAX_WORKERS, Journal, bounded_workers
+from pathlab.study.sweep import MAX_WORKERS, Journal, bounded_workers
 
 MINIMAL = str(SCENARIOS / "bench-minimal.toml")
 SHORT = ("--set", "run.duration=1s", "--set", "run.warmup=0s")

@@ -64,11 +64,18 @@ def _round_robin_candidates(scenario: Scenario, run: Result) -> list[Candidate]:
         ] if iops_or_type == "iops=1" else []
         if claim and len(hosts.names(run.data)) > 1:
             claim.insert(0, "# on every host:")
-        policy = {"name": "VMW_PSP_RR", "type": "iops", "iops": 1} if iops_or_type == "iops=1" else \
-            {"name": "VMW_PSP_RR", "type": "latency"}
         caveat = "latency sub-type: ESXi 6.7 U1 or later" if iops_or_type == "latency" else \
             "the claim rule applies to LUNs presented after it is added; existing LUNs take the device command"
-        out.append(Candidate(label, _with_policy(scenario, policy), per_device + claim, caveat))
+        if iops_or_type == "iops=1":
+            overrides = _with_policy(scenario, {"name": "VMW_PSP_RR", "type": "iops", "iops": 1})
+        else:
+            # `deviceconfig set --type=latency` keeps each device's I/O limit: simulate it so.
+            limits = {d.policy.get("iops", 1000) for d in run.setups}
+            latency = {"name": "VMW_PSP_RR", "type": "latency"}
+            overrides = _with_policy(scenario, latency | {"iops": limits.pop()}) if len(limits) == 1 else \
+                {"esxcli": _with_policy(scenario, {})["esxcli"]} | {
+                    f"devices.{i}.policy": latency | {"iops": d.policy.get("iops", 1000)} for i, d in enumerate(run.setups)}
+        out.append(Candidate(label, overrides, per_device + claim, caveat))
     return out
 
 

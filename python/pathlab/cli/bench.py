@@ -122,7 +122,7 @@ def child() -> None:
     ready = time.perf_counter()
     sim.run_until(scenario.handle.end_ns)
     ran = time.perf_counter()
-    data = json.loads(sim.finish())
+    data = json.loads(sim.finish()[0])
     print(json.dumps({"ios": data["accounting"]["issued"], "events": sim.events, "setup_s": ready - started,
                       "run_s": ran - ready, "finish_s": time.perf_counter() - ran}))
 
@@ -271,7 +271,7 @@ def profile_table(tables: Tables, folder: str, quick: bool) -> None:
 def cores_table(tables: Tables, folder: str, rounds: int, quick: bool) -> None:
     """A sweep of the minimal model (four runs per core) on 1 worker, then on more, up to every
     core: how far sweeps scale."""
-    from pathlab.sweep import Job, expand, run_local
+    from pathlab.study.sweep import Job, expand, run_local
 
     file = Path(folder) / "bench-minimal.toml"
     cpus = os.cpu_count() or 1
