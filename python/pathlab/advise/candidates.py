@@ -6,13 +6,16 @@ resolved them (`Scenario.devices`): the policy in force, its host stack and the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pathlab.api import Result, Scenario, policy_choices
 from pathlab.devices import Device
 from pathlab.output import hosts
+
+#: ESXi NMP's path selection plugins that round robin can replace per device.
+NMP_PSPS = ("VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU")
 
 
 @dataclass(frozen=True)
@@ -26,14 +29,14 @@ class Candidate:
 
 
 def candidates(scenario: Scenario, run: Result) -> list[Candidate]:
-    """The setting in force, each stack's alternatives when every device runs that stack's policy,
-    and pathlab's own policy."""
+    """The setting in force, each stack's alternatives when every device runs that stack's policy
+    (on ESXi NMP round robin whatever the PSP in force), and pathlab's own policy."""
     devices = run.setups
     out = [Candidate("the setting in force", {})]
-    if all(d.policy.name == "VMW_PSP_RR" for d in devices):
+    if all(d.policy.name in NMP_PSPS for d in devices):  # Fixed and MRU hosts are offered round robin too
         out += _round_robin_candidates(scenario, run)
     if all(d.policy.name == "dm-multipath" for d in devices):
-        out += _dm_candidates(devices)
+        out += _dm_candidates(devices) + _grouping_candidates(devices)
     if all(d.policy.name == "nvme" for d in devices):
         out += _nvme_candidates(devices)
     out.append(Candidate(
@@ -53,10 +56,16 @@ def _round_robin_candidates(scenario: Scenario, run: Result) -> list[Candidate]:
     """Round robin after every I/O (with the claim rule for the host's arrays) and the latency
     sub-type, as esxcli sets them per device."""
     rules = sorted({(d.satp or "", d.array.vendor, d.array.model) for d in run.setups})
+    psp = {d.name: d.policy.name for d in run.setups}
     out = []
     for label, iops_or_type in (("round robin, iops=1", "iops=1"), ("round robin, latency", "latency")):
         setting = "--type=iops --iops=1" if iops_or_type == "iops=1" else "--type=latency"
-        per_device = _per_host(run.data, f"esxcli storage nmp psp roundrobin deviceconfig set --device={{}} {setting}")
+
+        def commands(name: str, setting: str = setting) -> list[str]:
+            switch = [f"esxcli storage nmp device set --device={name} --psp=VMW_PSP_RR"] if psp[name] != "VMW_PSP_RR" else []
+            return [*switch, f"esxcli storage nmp psp roundrobin deviceconfig set --device={name} {setting}"]
+
+        per_device = _per_host(run.data, commands)
         claim = [
             f"esxcli storage nmp satp rule add -s {satp} -V {vendor}" + (f" -M {model}" if model else "")
             + f" -P VMW_PSP_RR -O {iops_or_type}"
@@ -79,15 +88,15 @@ def _round_robin_candidates(scenario: Scenario, run: Result) -> list[Candidate]:
     return out
 
 
-def _per_host(data: dict[str, Any], command: str) -> list[str]:
-    """`command` with each device's name in its `{}`; with several hosts, each host's under a
+def _per_host(data: dict[str, Any], commands: Callable[[str], list[str]]) -> list[str]:
+    """Each device's commands (`commands` of its name); with several hosts, each host's under a
     `# on HOST:` line, since an admin pastes them into each host's shell."""
     every = hosts.names(data)
     out: list[str] = []
     for host in every:
         if len(every) > 1:
             out.append(f"# on {host}:")
-        out += [command.format(d["name"]) for d in data["devices"] if d["host"] == host]
+        out += [line for d in data["devices"] if d["host"] == host for line in commands(d["name"])]
     return out
 
 
@@ -118,6 +127,30 @@ def _dm_candidates(devices: Sequence[Device]) -> list[Candidate]:
         overrides = {f"devices.{i}.policy": {**_given(d), "selector": name} for i, d in enumerate(devices)}
         out.append(Candidate(f"dm {name}", overrides, stanza,
                              "the stanza adds to the device's built-in settings; `multipath -ll` shows the selector in force"))
+    return out
+
+
+#: The path groupings worth trying: every path in one group, or groups by priority (ALUA).
+DM_GROUPINGS = ("multibus", "group_by_prio")
+
+
+def _grouping_candidates(devices: Sequence[Device]) -> list[Candidate]:
+    """Each grouping not in force (a failover grouping keeps one path busy), with its stanza;
+    simulated like the selectors, so an ALUA array's non-optimized paths show what multibus costs."""
+    in_force = {d.policy.get("path_grouping_policy") for d in devices}
+    arrays = sorted({(d.array.vendor, d.array.model) for d in devices})
+    out = []
+    for grouping in DM_GROUPINGS:
+        if in_force == {grouping}:
+            continue
+        stanza = ["# /etc/multipath.conf", "devices {"]
+        for vendor, model in arrays:
+            stanza += ["    device {", f'        vendor "{vendor}"', f'        product "{model}"',
+                       f'        path_grouping_policy "{grouping}"', "    }"]
+        stanza += ["}", "multipathd reconfigure"]
+        overrides = {f"devices.{i}.policy": {**_given(d), "path_grouping_policy": grouping} for i, d in enumerate(devices)}
+        out.append(Candidate(f"dm {grouping}", overrides, stanza,
+                             "the stanza adds to the device's built-in settings; `multipath -ll` shows the groups"))
     return out
 
 
