@@ -36,7 +36,7 @@ def candidates(scenario: Scenario, run: Result) -> list[Candidate]:
     if all(d.policy.name in NMP_PSPS for d in devices):  # Fixed and MRU hosts are offered round robin too
         out += _round_robin_candidates(scenario, run)
     if all(d.policy.name == "dm-multipath" for d in devices):
-        out += _dm_candidates(devices) + _grouping_candidates(devices)
+        out += _dm_candidates(devices)
     if all(d.policy.name == "nvme" for d in devices):
         out += _nvme_candidates(devices)
     out.append(Candidate(
@@ -110,48 +110,30 @@ def _given(device: Device) -> dict[str, Any]:
 
 
 def _dm_candidates(devices: Sequence[Device]) -> list[Candidate]:
-    """Each kernel path selector not in force, with the multipath.conf stanza that sets it for
-    the host's arrays (then `multipathd reconfigure`)."""
-    in_force = {d.policy["selector"] for d in devices}
-    arrays = sorted({(d.array.vendor, d.array.model) for d in devices})
-    out = []
-    for selector in DM_SELECTORS:
-        name = selector.split(" ")[0]
-        if in_force == {name}:
-            continue
-        stanza = ["# /etc/multipath.conf", "devices {"]
-        for vendor, model in arrays:
-            stanza += ["    device {", f'        vendor "{vendor}"', f'        product "{model}"',
-                       f'        path_selector "{selector}"', "    }"]
-        stanza += ["}", "multipathd reconfigure"]
-        overrides = {f"devices.{i}.policy": {**_given(d), "selector": name} for i, d in enumerate(devices)}
-        out.append(Candidate(f"dm {name}", overrides, stanza,
-                             "the stanza adds to the device's built-in settings; `multipath -ll` shows the selector in force"))
-    return out
+    """Each kernel path selector and each path grouping not in force (a failover grouping keeps
+    one path busy), with the multipath.conf stanza that sets it for the host's arrays (then
+    `multipathd reconfigure`); groupings are simulated like selectors, so an ALUA array's
+    non-optimized paths show what multibus costs."""
+    selectors = [(selector.split(" ")[0], "selector", "path_selector", selector) for selector in DM_SELECTORS]
+    groupings = [(grouping, "path_grouping_policy", "path_grouping_policy", grouping) for grouping in DM_GROUPINGS]
+    return [_dm_candidate(devices, *choice) for choice in selectors + groupings
+            if {d.policy.get(choice[1]) for d in devices} != {choice[0]}]
 
 
 #: The path groupings worth trying: every path in one group, or groups by priority (ALUA).
 DM_GROUPINGS = ("multibus", "group_by_prio")
 
 
-def _grouping_candidates(devices: Sequence[Device]) -> list[Candidate]:
-    """Each grouping not in force (a failover grouping keeps one path busy), with its stanza;
-    simulated like the selectors, so an ALUA array's non-optimized paths show what multibus costs."""
-    in_force = {d.policy.get("path_grouping_policy") for d in devices}
-    arrays = sorted({(d.array.vendor, d.array.model) for d in devices})
-    out = []
-    for grouping in DM_GROUPINGS:
-        if in_force == {grouping}:
-            continue
-        stanza = ["# /etc/multipath.conf", "devices {"]
-        for vendor, model in arrays:
-            stanza += ["    device {", f'        vendor "{vendor}"', f'        product "{model}"',
-                       f'        path_grouping_policy "{grouping}"', "    }"]
-        stanza += ["}", "multipathd reconfigure"]
-        overrides = {f"devices.{i}.policy": {**_given(d), "path_grouping_policy": grouping} for i, d in enumerate(devices)}
-        out.append(Candidate(f"dm {grouping}", overrides, stanza,
-                             "the stanza adds to the device's built-in settings; `multipath -ll` shows the groups"))
-    return out
+def _dm_candidate(devices: Sequence[Device], name: str, param: str, keyword: str, value: str) -> Candidate:
+    """Every device with the dm policy parameter `param` set to `name`, and the stanza that sets
+    multipath.conf's `keyword` to `value` for the host's arrays."""
+    stanza = ["# /etc/multipath.conf", "devices {"]
+    for vendor, model in sorted({(d.array.vendor, d.array.model) for d in devices}):
+        stanza += ["    device {", f'        vendor "{vendor}"', f'        product "{model}"', f'        {keyword} "{value}"', "    }"]
+    stanza += ["}", "multipathd reconfigure"]
+    overrides = {f"devices.{i}.policy": {**_given(d), param: name} for i, d in enumerate(devices)}
+    return Candidate(f"dm {name}", overrides, stanza,
+                     f"the stanza adds to the device's built-in settings; `multipath -ll` shows the {keyword} in force")
 
 
 def _nvme_candidates(devices: Sequence[Device]) -> list[Candidate]:
