@@ -146,13 +146,11 @@ def sections(lines: Iterable[Line]) -> list[Section]:
     return out
 
 
-def output_of(name: str, text: str, commands: Sequence[re.Pattern[str]], what: str,
-              several: bool = False) -> list[Line]:
+def output_of(name: str, text: str, commands: Sequence[re.Pattern[str]], what: str) -> list[Line]:
     """The lines of `what`'s output in a pasted file. The sections whose command matches one of
     `commands` are taken; with none, the text before the first command line (or the only
-    section that has output). More than one matching section with output is refused unless
-    `several` (samples over time), naming both. Everything else that is not blank is said on
-    stderr."""
+    section that has output). More than one matching section with output is refused, naming
+    both. Everything else that is not blank is said on stderr."""
     cut = sections(unwrapped(name, lines_of(text)))
     ours = [s for s in cut if s.command is not None and any(c.search(s.command) for c in commands)]
     if not ours:
@@ -161,7 +159,7 @@ def output_of(name: str, text: str, commands: Sequence[re.Pattern[str]], what: s
         with_any = [s for s in cut if s.has_output()]
         ours = with_any if len(with_any) == 1 else [cut[0]]
     with_output = [s for s in ours if s.has_output()]
-    if len(with_output) > 1 and not several:
+    if len(with_output) > 1:
         first, second = with_output[0], with_output[1]
         raise ScenarioError(name, f"line {second.line}", f"`{what}` output a second time (first at line "
                                                          f"{first.line}): give one run per file")
@@ -175,11 +173,14 @@ def output_of(name: str, text: str, commands: Sequence[re.Pattern[str]], what: s
 def _lines_of(left: list[Section]) -> str:
     spans = []
     for s in left:
-        numbers = [n for n in ([s.line] if s.line else []) + [ln.number for ln in s.lines if ln.text.strip()]]
+        numbers = ([s.line] if s.line else []) + [ln.number for ln in s.lines if ln.text.strip()]
         if numbers:
-            first, last = min(numbers), max(numbers)
-            spans.append(f"{first}" if first == last else f"{first}-{last}")
-    return "line " + ", ".join(spans) if len(spans) == 1 and "-" not in spans[0] else "lines " + ", ".join(spans)
+            spans.append(_span(min(numbers), max(numbers)))
+    return ("line " if len(spans) == 1 and "-" not in spans[0] else "lines ") + ", ".join(spans)
+
+
+def _span(first: int, last: int) -> str:
+    return f"{first}" if first == last else f"{first}-{last}"
 
 
 def _describe(section: Section) -> str:
@@ -195,13 +196,9 @@ def _describe(section: Section) -> str:
 
 def read_text(path: str | Path) -> str:
     """The text of a capture, or one line naming the file and why it cannot be read."""
-    regular_file(path)
+    regular_file(path)  # missing, a folder, a device or a FIFO: one line each
     try:
         return decode(Path(path).read_bytes())
-    except IsADirectoryError:
-        raise ScenarioError(str(path), "", "is a directory, not a file") from None
-    except FileNotFoundError:
-        raise ScenarioError(str(path), "", "no such file") from None
     except OSError as e:
         raise ScenarioError(str(path), "", e.strerror or "cannot be read") from None
 
@@ -226,8 +223,7 @@ def between(name: str, lines: list[Line], first: Callable[[str], bool], last: Ca
     for part, where in ((lines[:start], f"before the `{what}` output"), (lines[end + 1:], f"after the `{what}` output")):
         numbers = [line.number for line in part if line.text.strip()]
         if numbers:
-            span = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
             shown = next(line.text.strip() for line in part if line.text.strip())
-            warn(name, f"line {span}" if len(numbers) == 1 else f"lines {span}",
+            warn(name, ("line " if len(numbers) == 1 else "lines ") + _span(numbers[0], numbers[-1]),
                  f"skipped {len(numbers)} line(s) {where}, from {shown[:50]!r}")
     return lines[start:end + 1]
