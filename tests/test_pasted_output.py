@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,15 +68,28 @@ def _without_lines(table):  # type: ignore[no-untyped-def]
     return table.drop(columns=["line"], errors="ignore").reset_index(drop=True)
 
 
-@pytest.mark.parametrize("sample", MULTIPATH, ids=lambda p: p.stem)
-@pytest.mark.parametrize("variant", list(_variants("multipath -ll")))
-def test_multipath_sample_reads_the_same_as_pasted(sample: Path, variant: str, tmp_path: Path) -> None:
-    bare, _ = _read_all(multipath_ll.read, sample)
+def _same(read: Any, bare: Any) -> bool:
+    """Whether two readings hold the same tables (a reader's dict of tables, or one table),
+    their line numbers aside."""
+    if isinstance(bare, dict):
+        return all(_without_lines(read[name]).equals(_without_lines(bare[name])) for name in bare)
+    return bool(_without_lines(read).equals(_without_lines(bare)))
+
+
+#: Each Linux listing sample with its reader and the command that prints it.
+LINUX_CASES = [(sample, multipath_ll.read, "multipath -ll") for sample in MULTIPATH] + \
+              [(sample, nvme_subsys.read, "nvme list-subsys") for sample in NVME_TEXT]
+
+
+@pytest.mark.parametrize(("sample", "reader", "command"), LINUX_CASES, ids=lambda v: v.stem if isinstance(v, Path) else "")
+@pytest.mark.parametrize("variant", list(SAID))
+def test_linux_sample_reads_the_same_as_pasted(sample: Path, reader: Callable[[Path], Any], command: str, variant: str,
+                                               tmp_path: Path) -> None:
+    bare, _ = _read_all(reader, sample)
     pasted = tmp_path / "pasted.txt"
-    pasted.write_bytes(_variants("multipath -ll")[variant](sample.read_text()).encode())
-    tables, said = _read_all(multipath_ll.read, pasted)
-    for name in ("maps", "paths"):
-        assert _without_lines(tables[name]).equals(_without_lines(bare[name])), name  # type: ignore[index]
+    pasted.write_bytes(_variants(command)[variant](sample.read_text()).encode())
+    read, said = _read_all(reader, pasted)
+    assert _same(read, bare)
     for fragment in SAID[variant]:
         assert _says(said, pasted, fragment), (fragment, said)
 
@@ -85,21 +99,8 @@ def test_multipath_sample_with_lost_indentation_reads_the_same(sample: Path, tmp
     bare, _ = _read_all(multipath_ll.read, sample)
     flat = tmp_path / "flat.txt"
     flat.write_text("\n".join(line.lstrip() for line in sample.read_text().split("\n")))
-    tables, _ = _read_all(multipath_ll.read, flat)
-    for name in ("maps", "paths"):
-        assert _without_lines(tables[name]).equals(_without_lines(bare[name])), name  # type: ignore[index]
-
-
-@pytest.mark.parametrize("sample", NVME_TEXT, ids=lambda p: p.stem)
-@pytest.mark.parametrize("variant", list(_variants("nvme list-subsys")))
-def test_nvme_sample_reads_the_same_as_pasted(sample: Path, variant: str, tmp_path: Path) -> None:
-    bare, _ = _read_all(nvme_subsys.read, sample)
-    pasted = tmp_path / "pasted.txt"
-    pasted.write_bytes(_variants("nvme list-subsys")[variant](sample.read_text()).encode())
-    table, said = _read_all(nvme_subsys.read, pasted)
-    assert _without_lines(table).equals(_without_lines(bare))  # type: ignore[arg-type]
-    for fragment in SAID[variant]:
-        assert _says(said, pasted, fragment), (fragment, said)
+    read, _ = _read_all(multipath_ll.read, flat)
+    assert _same(read, bare)
 
 
 def test_two_runs_of_multipath_in_one_file_are_refused_by_line(tmp_path: Path) -> None:
@@ -176,7 +177,7 @@ def test_esxcli_sample_reads_the_same_as_pasted(sample: Path, kind: str, variant
         assert again.value.args[2] == bare.args[2]
         return
     table, said = _read_all(reader, pasted)
-    assert _without_lines(table).equals(_without_lines(bare))  # type: ignore[arg-type]
+    assert _same(table, bare)
     for fragment in SAID.get(variant, []):
         assert _says(said, pasted, fragment), (fragment, said)
 
