@@ -91,3 +91,18 @@ def test_the_shipped_vmax_capture_is_told_to_change_whatever_the_objective(objec
     assert document["objective"] == objective
     assert document["recommendation"]["change"] and document["recommendation"]["to"] == "round robin, iops=1"
     assert any(a["field"].startswith("arrays") or a["field"].startswith("fabric") for a in document["assumptions"])
+
+
+def test_a_setting_in_force_that_moves_no_io_shows_no_gain_not_nan() -> None:
+    """All paths faulty: the rate in force is 0, so no candidate has a gain over it."""
+    import math
+
+    from pathlab.advise.decide import decide
+    from pathlab.output.advice import Advice
+
+    dead = _ranked("the setting in force", (0.0, 0.0), (0.0, 0.0), commands=False)
+    other = _ranked("round robin, iops=1", (0.0, 0.0), (0.0, 0.0))
+    dead.gain = other.gain = math.nan
+    advice = Advice("host", [], [dead, other], 2, "", decide([dead, other], "balanced"))
+    assert "nan" not in advice.table() and "keep the setting in force" in advice.table()
+    assert all(c["gain"] is None for c in advice.document()["candidates"])

@@ -3,6 +3,7 @@ figures over seeds, and the recommendation with the commands to paste."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -50,7 +51,7 @@ class Advice(Output):
         return {
             "findings": [asdict(f) for f in self.findings],
             "objective": self.objective,
-            "candidates": [{**asdict(r.candidate), "figures": r.figures, "gain": r.gain,
+            "candidates": [{**asdict(r.candidate), "figures": r.figures, "gain": None if math.isnan(r.gain) else r.gain,
                             "simulated": True} for r in self.ranked],
             "recommendation": None if self.decision is None else {
                 "change": choice is not None, "to": choice.candidate.label if choice else "the setting in force",
@@ -64,6 +65,11 @@ class Advice(Output):
 
         return advise_report(f"pathlab advise: {self.subject}", self.findings, self.ranked, self.seeds,
                              self.scenario_text, provenance, recommendation(self), self.assumptions)
+
+
+def gain_text(gain: float) -> str:
+    """A gain as people read it; none where the setting in force moved no I/O at all."""
+    return "-" if math.isnan(gain) else f"{gain:.2f}x"
 
 
 def _cell(figure: tuple[float, float], digits: int) -> str:
@@ -102,7 +108,7 @@ def text(a: Advice) -> str:
         for r in a.ranked:
             f = r.figures
             lines.append(f"  {r.candidate.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
-                         f"{_cell(f['p99_ms'], 3):>16} {r.gain:>5.2f}x")
+                         f"{_cell(f['p99_ms'], 3):>16} {gain_text(r.gain):>6}")
     lines += [""] + recommendation(a)
     if a.ranked:
         lines.append("  Simulated figures, not measured ones: they rest on the scenario's workload and hardware figures"

@@ -220,6 +220,8 @@ def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], se
                   assumptions: Sequence[tuple[str, str]] = ()) -> str:
     """The advisor's findings, its recommendation with the values it assumed, the candidates'
     figures with 95% error bars, and each one's commands and caveat."""
+    from pathlab.output.advice import gain_text
+
     items = "".join(f"<li><b>{html.escape(f.title)}</b><br>{html.escape(f.evidence)}</li>" for f in findings)
     sections = [("Findings", f"<ul>{items}</ul>" if items else "<p>Nothing stands out.</p>")]
     assumed = "".join(f"<li><code>{html.escape(k)}</code>: {html.escape(v)}</li>" for k, v in assumptions)
@@ -236,7 +238,7 @@ def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], se
     rows = "".join(
         f"<tr><th style='text-align:left'>{html.escape(r.candidate.label)}</th>"
         + "".join(f"<td>{f.show(r.figures[f.key][0])} ± {f.show(r.figures[f.key][1])}</td>" for f in HEADLINE)
-        + f"<td>{r.gain:.2f}x</td></tr>" for r in ranked)
+        + f"<td>{gain_text(r.gain)}</td></tr>" for r in ranked)
     sections.append(("Candidates", plots + f"<table><tr>{head}</tr>{rows}</table>"))
     how = "".join(f"<h3>{html.escape(r.candidate.label)}</h3><pre>{html.escape(chr(10).join(r.candidate.commands))}</pre>"
                   + (f"<p>{html.escape(r.candidate.caveat)}</p>" if r.candidate.caveat else "")
