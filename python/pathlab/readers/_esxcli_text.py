@@ -19,8 +19,6 @@ from pathlab.readers import pasted
 #: them (`Runtime Name`, `IOOperation Limit`, `UID`); device and path names (`naa.…`,
 #: `fc.…:…-naa.…`, `vmhba1:C0:T0:L0`) start in lower case or have no blank after their colons.
 KEY = re.compile(r"^\s*([A-Z][A-Za-z0-9 /()._-]{0,60}?):(?:\s+(.*?))?\s*$")
-#: A shell prompt pasted with the output (`[root@esx:~]`, `root@esx:~]`, `~ #`, `#`).
-_PROMPT = re.compile(r"^\s*(?:\[[^\]]*\]\s*[#$]?|\S*@\S*?\]\s*[#$]?|~\s*#|[#$])\s*")
 _COMMAND = re.compile(r"^(?:esxcli|localcli|esxcfg-[a-z]+|vicfg-[a-z]+|for|grep)\b")
 _TABLE = re.compile(r"^Name\s{2,}\S")
 RUNTIME_NAME = re.compile(r"^(vmhba\d+):C(\d+):T(\d+):L(\d+)$")
@@ -133,9 +131,7 @@ def _patterns(command: str) -> tuple[re.Pattern[str], ...]:
 def is_shell(line: str) -> bool:
     """A prompt or a command pasted with the output, not output: `[root@esx:~] esxcli …`,
     `~ # esxcli …`, `esxcli …`, or a bare prompt."""
-    prompt = _PROMPT.match(line)
-    rest = line[prompt.end():] if prompt else line.strip()
-    return bool(prompt and not rest) or bool(_COMMAND.match(rest))
+    return pasted.command_of(line) is not None or bool(_COMMAND.match(line.strip()))
 
 
 def blocks(reader: Reader) -> list[Block]:
