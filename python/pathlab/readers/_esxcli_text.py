@@ -19,6 +19,7 @@ from pathlab.readers import pasted
 #: them (`Runtime Name`, `IOOperation Limit`, `UID`); device and path names (`naa.…`,
 #: `fc.…:…-naa.…`, `vmhba1:C0:T0:L0`) start in lower case or have no blank after their colons.
 KEY = re.compile(r"^\s*([A-Z][A-Za-z0-9 /()._-]{0,60}?):(?:\s+(.*?))?\s*$")
+#: A command line pasted without its prompt.
 _COMMAND = re.compile(r"^(?:esxcli|localcli|esxcfg-[a-z]+|vicfg-[a-z]+|for|grep)\b")
 _TABLE = re.compile(r"^Name\s{2,}\S")
 RUNTIME_NAME = re.compile(r"^(vmhba\d+):C(\d+):T(\d+):L(\d+)$")
