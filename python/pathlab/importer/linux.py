@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
 from pathlab.importer import Imported
-from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, map_topology
+from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, has_address, map_topology
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
@@ -128,7 +128,7 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
     rfile = c.files.get("rates", "")
     warnings: list[tuple[str, str]] = []
     maps = list(c.maps.itertuples())
-    paths = [p for p in c.paths.itertuples() if isinstance(p.hctl, str) and re.fullmatch(r"\d+:\d+:\d+:\d+", p.hctl)]
+    paths = [p for p in c.paths.itertuples() if has_address(p)]
     if not maps or not paths:
         raise ScenarioError(mfile, "", "no map with SCSI paths (H:C:T:L) to import")
 

@@ -53,6 +53,11 @@ def handler_of(hwhandler: Any) -> str | None:
     return words[1] if len(words) >= 2 and re.fullmatch(r"\d+", words[0]) and words[0] != "0" else None
 
 
+def has_address(path: Any) -> bool:
+    """Whether a path still has its SCSI address (H:C:T:L); a path whose device is gone shows `#:#:#:#`."""
+    return isinstance(path.hctl, str) and re.fullmatch(r"\d+:\d+:\d+:\d+", path.hctl) is not None
+
+
 def port_of(path: Any) -> Port:
     """(SCSI host, target) of a path's H:C:T:L: the array port it reaches through that HBA."""
     h, _, t, _ = (int(x) for x in str(path.hctl).split(":"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pathlab.finding import Finding
-from pathlab.importer.linux_topology import is_down, map_topology
+from pathlab.importer.linux_topology import has_address, is_down, map_topology
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,7 +27,7 @@ def listing_findings(maps: pd.DataFrame, paths: pd.DataFrame, file: str) -> list
 
 
 def _map_findings(m: Any, mine: list[Any], file: str) -> list[Finding]:
-    addressed = [p for p in mine if _has_address(p)]
+    addressed = [p for p in mine if has_address(p)]
     usable = [p for p in addressed if not is_down(p)]
     queues = "queue_if_no_path" in str(m.features)
     if not usable:
@@ -51,6 +51,3 @@ def _map_findings(m: Any, mine: list[Any], file: str) -> list[Finding]:
                            "(or group_by_prio on ALUA) would use them all"))
     return out
 
-
-def _has_address(p: Any) -> bool:
-    return isinstance(p.hctl, str) and p.hctl.count(":") == 3 and "#" not in p.hctl
