@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -20,15 +22,16 @@ VIEWS = click.Choice(["devices", "paths"])
 @seed_option
 @click.option("--at", "at", default="0s", show_default=True,
               help="Simulated time to show it at, e.g. 60s (the run is simulated up to then).")
-@click.option("--style", type=click.Choice(["esxi", "linux", "nvme", "json"]), default="esxi", show_default=True,
-              help="esxi: esxcli storage nmp device/path list; linux: multipath -ll; nvme: nvme list-subsys "
+@click.option("--style", type=click.Choice(["esxi", "linux", "linux-l", "nvme", "json"]), default="esxi", show_default=True,
+              help="esxi: esxcli storage nmp device/path list; linux: multipath -ll; linux-l: multipath -l (no "
+                   "checker or prioritizer run: undef, prio=0); nvme: nvme list-subsys "
                    "(native NVMe multipath heads).")
 @click.option("--host", help="Show only this host's view, of a scenario with several hosts.")
 @handle_errors
 def command(what: str, file: str, variant: str | None, sets: tuple[str, ...], seed: int | None, at: str,
             style: str, host: str | None) -> None:
     """Print devices (esxcli storage nmp device list) or paths (esxcli storage nmp path list,
-    or multipath -ll with --style linux, or nvme list-subsys with --style nvme).
+    or multipath -ll with --style linux, -l with linux-l, or nvme list-subsys with --style nvme).
 
     Each host's tools know only its own devices, adapters and paths: with several hosts in the
     scenario and no --host, each host's view is printed in turn under a line `==> host NAME <==`
@@ -42,6 +45,9 @@ def command(what: str, file: str, variant: str | None, sets: tuple[str, ...], se
     if style == "nvme" and not any(f["nvme_head"] for f in desc["linux"]["devices"]):
         click.echo("pathlab: warning: no device is a native NVMe multipath head (policy nvme or nvme-latency): "
                    "nvme list-subsys lists nothing", err=True)
-    render = (multipath.multipath_ll if style == "linux" else nvme.list_subsys if style == "nvme"
-              else esxcli.device_list if what == "devices" else lambda view: esxcli.path_list(view, desc))
+    styles: dict[str, Callable[[dict[str, Any]], str]] = {
+        "linux": multipath.multipath_ll, "linux-l": lambda view: multipath.multipath_ll(view, checked=False),
+        "nvme": nvme.list_subsys,
+        "esxi": esxcli.device_list if what == "devices" else lambda view: esxcli.path_list(view, desc)}
+    render = styles[style]
     click.echo(hosts.joined([(name, render(view)) for name, view in hosts.each(desc, host, scenario.file)]), nl=False)

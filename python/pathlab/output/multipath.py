@@ -33,6 +33,11 @@ paths stand); a group's priority is the average over its paths that are up, 0 wh
 none is (`path_group_prio_update`); the group in use is `active`: the kernel keeps to the first
 group, in table order, that has a path up.
 
+`multipath -l` (`checked=False`) prints the same maps from the kernel's tables alone: no path
+checker and no prioritizer is run, so every group shows `prio=0` and every path's checker state
+`undef`; the dm state (`active`/`failed`) and the group status are the kernel's
+(`snprint_multipath_topology` with `DI_CHECKER | DI_PRIO` off, multipath-tools `cli_handlers.c`).
+
 The model has no LUN capacity: every map shows 100G."""
 
 from __future__ import annotations
@@ -141,7 +146,8 @@ def _policy_groups(device: dict[str, Any]) -> list[dict[str, Any]]:
             for g in device["groups"]]
 
 
-def multipath_ll(desc: dict[str, Any]) -> str:
+def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
+    """`multipath -ll`, or `multipath -l` when not `checked`."""
     hosts: list[str] = desc["linux"]["hosts"]
     # Native NVMe heads are not SCSI disks: dm-multipath leaves them alone (`nvme list-subsys`
     # shows them, `output/nvme.py`), and their paths take no sd names.
@@ -168,12 +174,13 @@ def multipath_ll(desc: dict[str, Any]) -> str:
             for name in g["paths"]:
                 p, k = paths[name], sd_index[name]
                 h, c, t, lun = _hctl(p, hosts)
-                states = ("active", "ready", "running") if p["up"] else ("failed", "faulty", "running")
+                states = ("active" if p["up"] else "failed",
+                          ("ready" if p["up"] else "faulty") if checked else "undef", "running")
                 fields[name] = (f"{h}:{c}:{t}:{lun}", sd_name(k), sd_dev_t(k), *states)
         widths = [max(len(f[i]) for f in fields.values()) for i in range(6)] if fields else [0] * 6
         for gi, g in enumerate(groups):
             last_group = gi == len(groups) - 1
-            lines.append(f"{'`' if last_group else '|'}-+- policy='{g['selector']}' prio={g['priority']} "
+            lines.append(f"{'`' if last_group else '|'}-+- policy='{g['selector']}' prio={g['priority'] if checked else 0} "
                          f"status={g['state']}")
             for pi, name in enumerate(g["paths"]):
                 leaf = "`-" if pi == len(g["paths"]) - 1 else "|-"
