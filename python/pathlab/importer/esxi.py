@@ -72,13 +72,30 @@ def _runtime_paths(devices: pd.DataFrame, column: str) -> pd.DataFrame:
 
     rows = []
     for d in devices.itertuples():
+        tpg_id, tpg_state = _working_tpg(d)
         for runtime in (getattr(d, column) if isinstance(getattr(d, column), list) else []):
             match = re.fullmatch(r"(\w+):C(\d+):T(\d+):L(\d+)", runtime)
             if match:
                 rows.append({"path": None, "runtime_name": runtime, "adapter": match[1], "channel": int(match[2]),
-                             "target": int(match[3]), "lun": int(match[4]), "device": d.device, "tpg_state": None,
-                             "tpg_id": None})
+                             "target": int(match[3]), "lun": int(match[4]), "device": d.device,
+                             "tpg_state": tpg_state, "tpg_id": tpg_id})
     return pd.DataFrame(rows)
+
+
+def _working_tpg(device: Any) -> tuple[int | None, str | None]:
+    """The target port group a device's working paths are in, where its SATP config shows it: round
+    robin (without useANO) and MRU keep to active-optimized paths, so with one AO group among
+    the device's `{TPG_id=…,TPG_state=…}` that group is theirs; where every group is AO (an
+    all-active array) the listing does not say which path is in which, and the first is taken:
+    every path is AO either way. Fixed may run on a non-optimized preferred path: not placed."""
+    groups = re.findall(r"TPG_id=(\d+),TPG_state=(\w+)", str(_value(getattr(device, "satp_config", None)) or ""))
+    optimized = [int(tpg) for tpg, state in groups if state == "AO"]
+    policy = str(_value(getattr(device, "psp", None)) or "")
+    if not optimized or policy not in ("VMW_PSP_RR", "VMW_PSP_MRU") or getattr(device, "use_ano", False) is True:
+        return None, None
+    if len(optimized) > 1 and len(optimized) < len(groups):
+        return None, None
+    return optimized[0], "AO"
 
 
 def import_host(found: dict[str, Kind]) -> Imported:

@@ -58,19 +58,20 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     warnings: list[tuple[str, str]] = []
     text = lambda v: "" if v is None or pd.isna(v) else str(v)  # noqa: E731
     subsystems = list(dict.fromkeys(text(r.subsystem) for r in rows))
-    # Host side: one adapter per host address (host_traddr, or the transport when none is shown).
+    # Host side: one adapter per host address (host_traddr, or the transport when none is shown),
+    # named by its transport (`tcp0`, `fc1`): `show --style nvme` prints the transport from it.
     adapter_of = {r.controller: _field(text(r.address), "host_traddr") or text(r.transport) or "fabric" for r in rows}
-    adapters = {a: f"nic{i}" for i, a in enumerate(dict.fromkeys(adapter_of.values()))}
-    # Array side: one port per target address, per vendor.
+    transport_of = {adapter_of[r.controller]: text(r.transport) or "fc" for r in rows}
+    adapters = {a: f"{transport_of[a]}{i}" for i, a in enumerate(dict.fromkeys(adapter_of.values()))}
+    # Array side: one port per target address, per vendor, named by that address (`10.0.0.1:4420`,
+    # `nn-0x…:pn-0x…`) so that the scenario and `show` keep it.
     target_of = {r.controller: _target(text(r.address), r.controller) for r in rows}
     vendor_of = {s: _vendor(next(text(r.nqn) for r in rows if text(r.subsystem) == s)) for s in subsystems}
-    ports: dict[tuple[str, str], str] = {}
-    for r in rows:
-        key = (vendor_of[text(r.subsystem)], target_of[r.controller])
-        ports.setdefault(key, f"P{sum(1 for k in ports if k[0] == key[0])}")
+    ports = {(vendor_of[text(r.subsystem)], target_of[r.controller]): target_of[r.controller] for r in rows}
     # ANA: a port is on the controller that serves the first subsystem optimized through it.
     ana = any(text(r.ana_state) == "non-optimized" for r in rows)
-    if not any(text(r.ana_state) for r in rows):
+    reported = any(text(r.ana_state) for r in rows)
+    if not reported:
         warnings.append(("arrays.symmetric", f"{file} shows no ANA state (nvme-cli 1.x, or a target without ANA): "
                                              "every path taken as optimized; `cat /sys/block/nvme*c*n*/ana_state` shows them"))
     side: dict[tuple[str, str], str] = {}
@@ -93,7 +94,8 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     for vendor in dict.fromkeys(vendor_of.values()):
         lines += ["", "[[arrays]]", f'name = "{vendor}"', f'vendor = "{vendor}"  # {file}: the subsystem NQN\'s domain',
                   f"symmetric = {to_toml(not ana)}  # {file}: " + _ana_reason(rows, ana),
-                  f"tpgs = {to_toml(ana)}  # ANA groups: the host sees each path's state",
+                  f"tpgs = {to_toml(reported)}  # {file}: " + ("ANA states shown: the host sees each path's state"
+                                                                 if reported else "no ANA state shown"),
                   f'service = {to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"})}'
                   "  # default: the captures do not show a port at capacity"]
         if ana:
@@ -122,7 +124,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
             policy = f'policy = {{ name = "nvme" }}  # {file} does not show the iopolicy: the host\'s default'
             warnings.append((f"devices.{s}.policy", "the iopolicy is not in the capture: the host's default assumed "
                                                     "(a vendor's udev rule, else the kernel's numa)"))
-        lines += ["", "[[devices]]", f'name = "{text(own[0].nqn) or s}"  # {file}: {s}', f'array = "{vendor_of[s]}"',
+        lines += ["", "[[devices]]", f'name = "{_nqn(own[0]) or s}"  # {file}: {s}', f'array = "{vendor_of[s]}"',
                   f"lun = {i + 1}", policy]
         if ana:
             owner = next((side[(vendor_of[s], target_of[r.controller])] for r in own if text(r.ana_state) == "optimized"), "A")
@@ -135,8 +137,13 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                       f"  # {file}, line {r.line}: {r.controller} is {why}"]
     for i, s in enumerate(subsystems):
         head = f"nvme{re.sub(r'[^0-9]', '', s) or i}n1"
-        lines += _workload(s, next(text(r.nqn) for r in rows if text(r.subsystem) == s) or s, head, rates, rates_file, warnings)
+        lines += _workload(s, next(_nqn(r) for r in rows if text(r.subsystem) == s) or s, head, rates, rates_file, warnings)
     return "\n".join(lines) + "\n", warnings
+
+
+def _nqn(row: Any) -> str:
+    """The subsystem's NQN, without the blanks a page left around it."""
+    return row.nqn.strip() if isinstance(row.nqn, str) else ""
 
 
 def _ana_reason(rows: list[Any], ana: bool) -> str:

@@ -14,10 +14,12 @@ appearance, as the host connected them. Transport from the adapter's name (`tcp`
 `fc`); the address is the array port as the scenario names it. The state is `live`, or
 `connecting` while the path is down (the kernel reconnects until ctrl_loss_tmo, then deletes the
 controller; this view keeps listing it). The ANA state is shown, as for one namespace, when
-every namespace of the subsystem sees that controller the same way."""
+every namespace of the subsystem sees that controller the same way, and the array reports ANA
+(target port groups: `tpgs`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 #: ALUA states as `describe` gives them, and the ANA state names (`nvme_ana_state_names`).
@@ -27,8 +29,12 @@ TRSVCID = 4420
 
 
 def subsystem_nqn(device: str, array: str) -> str:
-    """The subsystem a namespace belongs to: its name before `/ns`."""
-    return device.split("/ns", 1)[0] if "/ns" in device else f"nqn.2024-01.org.pathlab:{array}"
+    """The subsystem a namespace belongs to: its name before `/ns`, or the name itself when it is
+    an NQN (`nqn.…`, or `…:…` as a page may have cut it: an imported subsystem), else pathlab's own
+    for the array."""
+    if "/ns" in device:
+        return device.split("/ns", 1)[0]
+    return device if device.startswith("nqn.") or ":" in device else f"nqn.2024-01.org.pathlab:{array}"
 
 
 def transport(adapter: str) -> str:
@@ -36,6 +42,14 @@ def transport(adapter: str) -> str:
 
 
 def _address(target: str, kind: str) -> str:
+    """An imported port is named by its address (`10.0.0.1:4420`, `nn-0x…:pn-0x…`): that address;
+    any other is named by the scenario's `ARRAY/PORT`, on the IANA service for IP transports."""
+    port = target.split("/", 1)[-1]
+    service = re.fullmatch(r"(.+):(\d+)", port)
+    if kind != "fc" and service:
+        return f"traddr={service.group(1)},trsvcid={service.group(2)}"
+    if kind == "fc" and port.startswith("nn-0x"):
+        return f"traddr={port}"
     return f"traddr={target}" + (f",trsvcid={TRSVCID}" if kind != "fc" else "")
 
 
@@ -66,6 +80,8 @@ def list_subsys(desc: dict[str, Any]) -> str:
     heads = [d["name"] for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if facts["nvme_head"]]
     policy = {d["name"]: next((s["value"] for s in facts["settings"] if s["name"] == "iopolicy"), "numa")
               for d, facts in zip(desc["devices"], desc["linux"]["devices"])}
+    # A subsystem without ANA (the array reports no target port groups) shows no ANA state.
+    ana_reported = {d["name"]: facts["tpgs"] for d, facts in zip(desc["devices"], desc["linux"]["devices"])}
     names = Names(heads, [p for p in desc["paths"] if p["device"] in heads])
     blocks = []
     for number, (nqn, namespaces) in enumerate(names.subsystems.items()):
@@ -78,7 +94,7 @@ def list_subsys(desc: dict[str, Any]) -> str:
             state = "live" if all(p["up"] for p in on) else "connecting"
             ana = {ANA.get(p["alua"], "inaccessible") for p in on}
             kind = transport(nexus[0])
-            tail = f" {ana.pop()}" if len(ana) == 1 else ""
+            tail = f" {ana.pop()}" if len(ana) == 1 and ana_reported[namespaces[0]] else ""
             lines.append(f" +- nvme{names.controller[nexus]} {kind} {_address(nexus[1], kind)} {state}{tail}")
         blocks.append("\n".join(lines) + "\n")
     return "".join(blocks)
