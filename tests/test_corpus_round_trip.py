@@ -83,8 +83,6 @@ NOT_IMPORTED = {
 #: model, pinned with what differs and why (a strict xfail: the day it comes back, this fails).
 _HWTABLE = ("the prioritizer, hardware handler and features of a dm-multipath device come from the model's "
             "copy of multipath-tools' hardware table for the array (Rust `linux::hwtable`), not from the listing")
-_CHANNEL = ("ESXi channels are not modelled (runtime names are always C0): two sessions of one adapter to one "
-            "target (C0 and C1, iSCSI port binding) become one path")
 NOT_ROUND_TRIPPED = {
     "multipath-l/003-hp-3par-ubuntu-guide-lost-indent":
         "multipath-tools before 0.4.9 printed `prio=-1` (PRIO_UNDEF) under -l; `show --style linux-l` prints today's 0",
@@ -106,8 +104,6 @@ NOT_ROUND_TRIPPED = {
     "esxcli-nmp-device-list/003-esx41-clariion-alua-cx-fixed":
         "Fixed may run on a non-optimized path: the working path's target port group is not placed, so "
         "VMW_SATP_ALUA_CX does not claim (shown VMW_SATP_CX)",
-    "esxcli-nmp-device-list/014-blockbridge-esxi-default-aa-rr-iops1000": _CHANNEL,
-    "esxcli-nmp-device-list/015-blockbridge-esxi-rr-iops8": _CHANNEL,
 }
 
 

@@ -189,7 +189,8 @@ def test_ports_come_from_fc_target_names_and_iscsi_names_are_not_split_on_their_
     # An IQN has dashes of its own: two targets must not collapse into one port.
     iscsi = [SimpleNamespace(path=f"iqn.1998-01.com.vmware:esx-1a2b-00023d000001,iqn.1992-04.com.emc:cx.apm-{t},t,1-naa.6006",
                              adapter="vmhba33", target=t) for t in (0, 1)]
-    assert [_target_of(p) for p in iscsi] == ["vmhba33:T0", "vmhba33:T1"]
+    assert [_target_of(p) for p in iscsi] == ["00023d000001,iqn.1992-04.com.emc:cx.apm-0,t,1",
+                                              "00023d000001,iqn.1992-04.com.emc:cx.apm-1,t,1"]
 
 
 def test_an_esxi_device_list_alone_imports_its_working_paths_and_says_so(tmp_path: Path) -> None:

@@ -146,20 +146,64 @@ def _vendor(display_name: str) -> str:
 
 
 #: An FC path's name in `nmp path list`: `fc.<adapter WWNN:WWPN>-fc.<target WWNN:WWPN>-<device>`.
-#: (iSCSI names carry IQNs with dashes of their own and are not split.)
 FC_PATH_NAME = re.compile(r"^fc\.[0-9A-Fa-f:]+-(fc\.[0-9A-Fa-f:]+)-")
+#: An iSCSI path's name in `nmp path list`: `<initiator IQN>[-<ISID>],<target IQN>,t,<portal group
+#: tag>-<device>` (the IQNs have dashes of their own; ESX 4 names no ISID), and `core path list`'s
+#: Target Identifier `<ISID>,<target IQN>,t,<tag>`: the session, and the target portal group it
+#: logged in to.
+ISCSI_PATH_NAME = re.compile(r"^iqn\.[^,]*?(?:-([0-9A-Fa-f]{12}))?,([^,]+,t,\d+)-")
+ISCSI_TARGET_ID = re.compile(r"^(?:([0-9A-Fa-f]{12}),)?([^,]+,t,\d+)$")
+
+
+def iscsi_session(row: Any) -> tuple[str | None, str] | None:
+    """An iSCSI path's session (its ISID, None where the listing names none) and target portal
+    group (`<target IQN>,t,<tag>`); None for any other transport."""
+    match = (ISCSI_PATH_NAME.match(str(_value(getattr(row, "path", None)) or ""))
+             or ISCSI_TARGET_ID.match(str(_value(getattr(row, "target_identifier", None)) or "")))
+    return (match.group(1), match.group(2)) if match else None
 
 
 def _target_of(row: Any) -> str:
-    """The target port a path reaches: the target's WWNN:WWPN in an FC path's name, else its
-    Target Identifier (core path list), else its adapter and target number."""
+    """The target port a path reaches: the target's WWNN:WWPN in an FC path's name; for iSCSI the
+    portal its session reached, named by the session and its target portal group (each session
+    logs in to one portal; which address is not in the path listings), or the portal group where
+    no session is named; else its Target Identifier (core path list), else its adapter and target
+    number."""
     match = FC_PATH_NAME.match(str(_value(getattr(row, "path", None)) or ""))
     if match:
         return match.group(1)
+    session = iscsi_session(row)
+    if session:
+        return ",".join(part for part in session if part)
     target = _value(getattr(row, "target_identifier", None))
     if isinstance(target, str) and target:
         return target
-    return f"{row.adapter}:T{row.target}"
+    # A session of its own per channel (iSCSI port binding), the listing naming neither.
+    return f"{row.adapter}:C{_channel(row)}:T{row.target}" if _channel(row) else f"{row.adapter}:T{row.target}"
+
+
+def _channel(row: Any) -> int:
+    channel = _value(getattr(row, "channel", None))
+    return int(channel) if channel is not None else 0
+
+
+def _portal_groups(paths: list[Any], path_file: str) -> list[tuple[str, str]]:
+    """What the import cannot say of iSCSI portals, one warning per target portal group: its
+    sessions are ports of their own, but the portal each reached (address:port) is not in the
+    path listings, and pathlab models no portal group (two sessions to one portal are two ports)."""
+    groups: dict[str, set[str | None]] = {}
+    for p in paths:
+        session = iscsi_session(p)
+        if session:
+            groups.setdefault(session[1], set()).add(session[0])
+    said = []
+    for group, sessions in groups.items():
+        ports = (f"{len(sessions)} session(s), each taken as its own array port" if None not in sessions
+                 else "no session named (ESX 4): one array port for the whole group")
+        said.append((f"arrays.ports.{group}", f"{path_file}: iSCSI target portal group {group}: {ports}; the portals' "
+                                              "addresses are not in the path listings (`esxcli iscsi session connection "
+                                              "list` shows them) and a portal group is not represented"))
+    return said
 
 
 def _mean(frame: pd.DataFrame, name: str, counter: str) -> float | None:
@@ -224,6 +268,7 @@ def build(c: Captures) -> Imported:
         if tpg is not None:
             port.tpg = int(tpg)
     adapters = sorted({p.adapter for p in paths}, key=lambda a: (len(a), a))
+    warnings_of_portals = _portal_groups(paths, path_file)
 
     satps = {(vendor_of[d.device], d.satp) for d in devices if _value(d.satp)}
     claims: list[str] = []
@@ -255,6 +300,7 @@ def build(c: Captures) -> Imported:
                      f"# {path_file}: runtime names; queue_depth default: AQLEN is not in the captures")
     lines.append("]")
     warnings.append(("host.adapters.queue_depth", f"AQLEN is not in the captures: {DEFAULT_AQLEN} assumed"))
+    warnings += warnings_of_portals
 
     # The device rows of the capture, per device, for the workload and the port capacity.
     dev_rows = esx.get("devices")
@@ -299,15 +345,19 @@ def build(c: Captures) -> Imported:
         lines.append("]")
 
     for a in adapters:
-        reached = sorted({(p.target, _target_of(p), vendor_of[p.device]) for p in paths if p.adapter == a},
-                         key=lambda t: t[0])
-        # One zoning table per port, in T order (runtime names number an adapter's ports in order
-        # of appearance), each with the distance its paths' DAVG shows.
-        for target_number, target, arr in dict.fromkeys(reached):
-            name = str(next(p.runtime_name for p in paths if p.adapter == a and p.target == target_number))
+        reached = sorted({(_channel(p), p.target, _target_of(p), vendor_of[p.device]) for p in paths if p.adapter == a},
+                         key=lambda t: (t[0], t[1]))
+        # One zoning table per port, in C and T order (runtime names number an adapter's ports in
+        # order of appearance; iSCSI port binding puts each bound port's sessions on a channel of
+        # its own), each with the distance its paths' DAVG shows.
+        for channel, target_number, target, arr in dict.fromkeys(reached):
+            name = str(next(p.runtime_name for p in paths
+                            if p.adapter == a and _channel(p) == channel and p.target == target_number))
             extra = latency.extra_one_way_us.get(name)
-            lines += ["", "[[fabric]]", f'adapters = ["{a}"]  # {path_file}: T{target_number} of {a}',
+            lines += ["", "[[fabric]]", f'adapters = ["{a}"]  # {path_file}: C{channel}:T{target_number} of {a}',
                       f'ports = ["{arr}/{ports[(arr, target)].name}"]', f"targets = [{int(target_number)}]"]
+            if channel:
+                lines.append(f"channel = {channel}")
             if extra is None:
                 lines.append(f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, a fabric within one room')
             else:

@@ -556,6 +556,10 @@ pub struct FabricSpec {
     /// them (SAS `T72`); left out, each adapter numbers its ports 0, 1, … in order of appearance.
     #[serde(default)]
     pub targets: Option<Vec<u32>>,
+    /// The channel (the `C` of runtime names) these paths are on: ESXi numbers each iSCSI port
+    /// binding's sessions of one software adapter on a channel of its own (`vmhba64:C1:T0:L0`).
+    #[serde(default)]
+    pub channel: u32,
 }
 
 #[derive(Debug, Clone, Deserialize)]

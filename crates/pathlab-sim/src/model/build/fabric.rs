@@ -12,24 +12,26 @@ use std::collections::HashMap;
 pub(super) struct Zoning {
     /// Every (adapter, port) pair, in zoning order: a pair's index is its nexus.
     pub(super) nexuses: Vec<Zoned>,
-    /// Each adapter's ports by target number: as given, or 0, 1, … in order of appearance.
-    pub(super) targets: Vec<Vec<(u32, usize)>>,
+    /// Each adapter's ports by channel and target number: as given, or channel 0 and targets
+    /// 0, 1, … in order of appearance.
+    pub(super) targets: Vec<Vec<(u32, u32, usize)>>,
     /// The nexus of an (adapter, port) pair.
     pub(super) nexus_of: HashMap<(usize, usize), usize>,
 }
 
 pub(super) fn zoning(spec: &ScenarioSpec, adapters: &[Adapter], port_keys: &[String]) -> Result<Zoning, FieldError> {
     let nexuses = zoned_pairs(spec, adapters, port_keys)?;
-    let mut targets: Vec<Vec<(u32, usize)>> = vec![Vec::new(); adapters.len()];
-    for &Zoned { adapter: a, port: p, target, .. } in &nexuses {
+    let mut targets: Vec<Vec<(u32, u32, usize)>> = vec![Vec::new(); adapters.len()];
+    for &Zoned { adapter: a, port: p, channel: c, target, .. } in &nexuses {
         let t = target.unwrap_or(targets[a].len() as u32);
-        if targets[a].iter().any(|&(u, _)| u == t) {
-            return err("fabric", format!("target number {t} is given twice on adapter {}", adapters[a].name));
+        if targets[a].iter().any(|&(d, u, _)| (d, u) == (c, t)) {
+            let on = if c == 0 { String::new() } else { format!(" channel {c} of") };
+            return err("fabric", format!("target number {t} is given twice on{on} adapter {}", adapters[a].name));
         }
-        targets[a].push((t, p));
+        targets[a].push((c, t, p));
     }
     for ports_of_adapter in &mut targets {
-        ports_of_adapter.sort_by_key(|&(t, _)| t);
+        ports_of_adapter.sort_by_key(|&(c, t, _)| (c, t));
     }
     let nexus_of = nexuses.iter().enumerate().map(|(i, z)| ((z.adapter, z.port), i)).collect();
     Ok(Zoning { nexuses, targets, nexus_of })
@@ -66,6 +68,7 @@ fn zoned_pairs(spec: &ScenarioSpec, adapters: &[Adapter], port_keys: &[String]) 
                     adapter: a,
                     port: p,
                     one_way_ns: latency,
+                    channel: f.channel,
                     target: f.targets.as_ref().map(|t| t[k]),
                 });
             }
@@ -81,5 +84,6 @@ pub(super) struct Zoned {
     pub(super) adapter: usize,
     pub(super) port: usize,
     pub(super) one_way_ns: u64,
+    channel: u32,
     target: Option<u32>,
 }

@@ -12,7 +12,7 @@ use crate::scenario::error::FieldError;
 pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_ids: &[u32]) -> Result<(), FieldError> {
     let host = m.devices[di].host;
     for (a, ports_of_adapter) in zoning.targets.iter().enumerate().filter(|&(a, _)| m.adapters[a].host == host) {
-        for &(t, p) in ports_of_adapter {
+        for &(c, t, p) in ports_of_adapter {
             let port_array = m.ports[p].array;
             if !m.devices[di].owners.iter().any(|&(served_by, _)| served_by == port_array) {
                 continue;
@@ -20,7 +20,7 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
             let nexus = *zoning.nexus_of.get(&(a, p)).expect("zoned pair");
             let alua = m.reported_alua(di, p);
             let path = Path {
-                name: format!("{}:C0:T{}:L{}", m.adapters[a].name, t, lun),
+                name: format!("{}:C{}:T{}:L{}", m.adapters[a].name, c, t, lun),
                 device: di,
                 adapter: a,
                 port: p,
