@@ -104,7 +104,7 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             # A page may put `hostnqn=…` (and `iopolicy=…`) on the subsystem line, after the NQN.
             nqn, *attributes = re.split(r"\s+(?=(?:hostnqn|iopolicy)=)", m.group("nqn").strip())
             subsys = {"subsystem": m.group("name"), "nqn": nqn, "hostnqn": None, "iopolicy": None, "line": number}
-            subsys.update(a.split("=", 1) for a in attributes)
+            subsys.update(a.partition("=")[::2] for a in attributes)
             count_at[number] = len(rows)
             nsid, ctrl_row = None, None
             continue
