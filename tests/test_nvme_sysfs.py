@@ -104,6 +104,9 @@ def test_the_snapshot_is_the_imported_load_and_the_counters_are_findings(tmp_pat
     assert imported.returncode == 0, imported.stderr
     # 3 + 14 + 2 + 13 I/Os in flight on subsystem 4's four paths at that instant.
     assert f"outstanding = 32  # {sysfs}: queue_depth of nvme4c4n1 3 (line 2)" in imported.stdout
+    # The listing shows no iopolicy; a path's queue_depth is printed only under queue-depth.
+    assert (f'policy = {{ name = "nvme", iopolicy = "queue-depth" }}  # {sysfs}: the paths print queue_depth'
+            in imported.stdout)
     done = pathlab("advise", str(SUBSYS), sysfs, "--seeds", "2", "--duration", "1s", "--warmup", "0.5s", "--format", "json")
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)

@@ -120,8 +120,13 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     for i, s in enumerate(subsystems):
         own = [r for r in rows if text(r.subsystem) == s]
         iopolicy = text(own[0].iopolicy)
+        instance = re.sub(r"[^0-9]", "", s) or str(i)
         if iopolicy in policy_choices("nvme", "iopolicy"):
             policy = f'policy = {{ name = "nvme", iopolicy = "{iopolicy}" }}  # {file}: iopolicy'
+        elif instance in (snapshot or {}):  # the kernel prints a path's queue_depth only under queue-depth
+            where = (snapshot or {})[instance][1].split(":")[0]
+            policy = (f'policy = {{ name = "nvme", iopolicy = "queue-depth" }}  # {where}: the paths print queue_depth, '
+                      "which the kernel does only under iopolicy queue-depth")
         else:  # the host's default: the vendor's udev rule where one matches, else the kernel's
             policy = f'policy = {{ name = "nvme" }}  # {file} does not show the iopolicy: the host\'s default'
             warnings.append((f"devices.{s}.policy", "the iopolicy is not in the capture: the host's default assumed "
@@ -138,7 +143,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                       f'path = "{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{i + 1}"'
                       f"  # {file}, line {r.line}: {r.controller} is {why}"]
     for i, s in enumerate(subsystems):
-        instance = re.sub(r"[^0-9]", "", s) or str(i)
+        instance = re.sub(r"[^0-9]", "", s) or str(i)  # X of nvmeXnY and nvmeXcZnY
         head = f"nvme{instance}n1"
         lines += _workload(s, next(text(r.nqn) for r in rows if text(r.subsystem) == s) or s, head, rates, rates_file,
                            warnings, (snapshot or {}).get(instance))
