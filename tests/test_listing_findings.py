@@ -18,7 +18,8 @@ from pathlab.readers import multipath_ll
 from test_corpus_layout import expected, sample_id, samples
 
 LINUX = Path(__file__).parent / "data" / "linux"
-TROUBLE = ("no usable path", "runs on one path", "failover grouping")
+TROUBLE = ("no usable path", "runs on one path", "failover grouping", "without the `1 alua` hardware handler",
+           "non-optimized paths carry I/O", "on an ALUA array")
 
 
 def _titles(listing: Path) -> list[str]:
@@ -63,3 +64,62 @@ def test_a_map_whose_only_path_is_gone_waits_under_queue_if_no_path() -> None:
 
 def test_readable_samples_are_most_of_the_multipath_corpus() -> None:
     assert len(_readable()) >= 25
+
+
+@pytest.mark.parametrize("listing", [Path(__file__).parent / "data" / "corpus" / "multipath-ll" /
+                                     "015-ddn-s2a-guide-brackets-lost-indent" / "bare.txt",
+                                     LINUX / "multipath-ll_opensvc-issue6_ibm-one-group-per-path.txt"],
+                         ids=["ddn-s2a", "ibm-2145"])
+def test_alua_priorities_without_the_alua_handler_are_found(listing: Path) -> None:
+    """Both maps show hwhandler='0' on line 2 of the map (the header's line 1 names the map) with
+    groups at priorities 50 and 10, the alua prioritizer's optimized and non-optimized."""
+    (found,) = [f for f in _all(listing) if "without the `1 alua` hardware handler" in f.title]
+    assert found.evidence.startswith(f"{listing}, line 1: hwhandler='0', while the groups' priorities [50, 10] "
+                                     "(first path at line 4) are the alua prioritizer's")
+
+
+def _all(listing: Path, conf: Path | None = None) -> list:
+    from pathlab.readers import multipath_conf
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        tables = multipath_ll.read(listing)
+    return listing_findings(tables["maps"], tables["paths"], str(listing),
+                            multipath_conf.read(conf) if conf else None, str(conf or ""))
+
+
+# Hand-built, in multipath-tools 0.9's layout: one path group over four paths of an ALUA array.
+ONE_GROUP = """\
+mpatha (3600a098038314962485d543078486c7a) dm-0 NETAPP,LUN C-Mode
+size=10G features='3 queue_if_no_path pg_init_retries 50' hwhandler='1 alua' wp=rw
+`-+- policy='service-time 0' prio={prio} status=active
+  |- 1:0:0:0 sda 8:0   active ready running
+  |- 1:0:1:0 sdb 8:16  active ready running
+  |- 2:0:0:0 sdc 8:32  active ready running
+  `- 2:0:1:0 sdd 8:48  active ready running
+"""
+
+
+def test_one_group_at_an_average_of_alua_priorities_is_multibus_over_non_optimized_paths(tmp_path: Path) -> None:
+    """multipathd gives a group the average of its paths' priorities: two at 50 and two at 10 make 30."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ONE_GROUP.format(prio=30))
+    (found,) = [f for f in _all(listing) if "non-optimized paths carry I/O" in f.title]
+    assert found.title == ("map mpatha: one path group over optimized and non-optimized paths of an ALUA array "
+                           "(multibus): non-optimized paths carry I/O (captured)")
+    assert found.evidence.startswith(f"{listing}, line 4: the group's priority 30 is no single ALUA state's")
+    listing.write_text(ONE_GROUP.format(prio=50))  # every path optimized (an ASA): nothing to say
+    assert not [f for f in _all(listing) if "ALUA" in f.title]
+
+
+def test_prio_const_in_multipath_conf_shown_in_force_on_an_alua_array_names_the_conf_line(tmp_path: Path) -> None:
+    listing, conf = tmp_path / "mp.txt", tmp_path / "multipath.conf"
+    listing.write_text(ONE_GROUP.format(prio=1))
+    conf.write_text('defaults {\n    user_friendly_names yes\n}\ndevices {\n    device {\n        vendor "NETAPP"\n'
+                    '        product "LUN.*"\n        prio const\n        path_grouping_policy multibus\n    }\n}\n')
+    titles = {f.title: f.evidence for f in _all(listing, conf)}
+    assert titles["map mpatha: prio const on an ALUA array (captured)"].startswith(
+        f"{conf}, line 8: prio const; {listing}, line 1: hwhandler='1 alua', and the listing shows it in force")
+    assert titles["map mpatha: path_grouping_policy multibus on an ALUA array (captured)"].startswith(f"{conf}, line 9:")
+    # Without multipath.conf the listing alone cannot tell const from a group of standby paths.
+    assert not [f for f in _all(listing) if "on an ALUA array" in f.title]

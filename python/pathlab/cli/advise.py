@@ -10,6 +10,7 @@ import click
 from pathlab.advise.candidates import candidates
 from pathlab.advise.decide import MARGIN, OBJECTIVES, decide, order
 from pathlab.advise.findings import findings, practice_findings, printed_configs
+from pathlab.advise.ranges import gain_ranges
 from pathlab.advise.rank import rank
 from pathlab.api import Scenario
 from pathlab.cli.common import handle_errors, load, resolve, run_all, set_option, writable_output
@@ -67,6 +68,9 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
         return
     (in_force,) = run_all([scenario])
     found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force))
-    ranked = rank(scenario, candidates(scenario, in_force), seeds, length)
+    cands = candidates(scenario, in_force)
+    ranked = rank(scenario, cands, seeds, length)
+    # An imported host's assumed port capacity and load span a range of gains; a scenario file is the user's own.
+    ranges = gain_ranges(scenario, cands, ranked, seeds, length) if imported else None
     emit(Advice(subject, found, order(ranked, objective), seeds, scenario.text, decide(ranked, objective), objective,
-                imported.warnings if imported else []), fmt, html, subject)
+                imported.warnings if imported else [], ranges=ranges), fmt, html, subject)

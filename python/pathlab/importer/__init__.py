@@ -28,9 +28,10 @@ class Imported:
     measured_load: bool = False
 
 
-#: The inputs that decide the host's stack, first match first: a `nvme list-subsys` makes it a
-#: native NVMe host, a `multipath -ll` a dm-multipath one; anything else is read as an ESXi host.
-STACK_OF = (("nvme", "nvme"), ("multipath", "linux"))
+#: The inputs that decide the host's stack, first match first: a `nvme list-subsys` (or the paths'
+#: sysfs attributes) makes it a native NVMe host, a `multipath -ll` a dm-multipath one; anything
+#: else is read as an ESXi host.
+STACK_OF = (("nvme", "nvme"), ("nvme-sysfs", "nvme"), ("multipath", "linux"))
 
 
 def import_files(files: list[str]) -> Imported:
@@ -56,7 +57,8 @@ def import_files(files: list[str]) -> Imported:
     builder: dict[str, Any] = {"esxi": esxi.import_host, "linux": linux.import_host, "nvme": nvme.import_host}
     imported: Imported = builder[stack](found)
     imported.stack = stack
-    imported.measured_load = any(k.measures_load for k in found.values())
+    # Performance counters over time, or what the stack's importer measured itself (a sysfs snapshot).
+    imported.measured_load = imported.measured_load or any(k.measures_load for k in found.values())
     return imported
 
 

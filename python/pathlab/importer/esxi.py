@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, warn
 from pathlab.importer import Imported
+from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
@@ -388,12 +389,12 @@ def build(c: Captures) -> Imported:
         lines.append(f"policy = {to_toml(policy)}  # {dev_file}: Path Selection Policy (Device Config)")
 
     lines += _workload(devices, dev_rows, esx_file, outstanding, warnings)
-    found = []
+    found = esxi_listing_findings(c.devices, c.paths, vendor_of, dev_file, path_file)
     if c.esxtop is not None:
         from pathlab.importer.capture_findings import esxtop_findings
 
         path_device = {str(p.runtime_name): str(p.device) for p in paths}
-        found = esxtop_findings(c.esxtop, path_device, esx_file)
+        found += esxtop_findings(c.esxtop, path_device, esx_file)
     return Imported("\n".join(lines) + "\n", warnings, found)
 
 

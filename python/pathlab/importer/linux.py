@@ -308,4 +308,5 @@ def import_host(found: dict[str, Kind]) -> Imported:
     listing = tables["multipath"]
     text, warnings = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"), tables.get("rates"), names))
     return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"])
-                    + listing_findings(listing["maps"], listing["paths"], names["multipath"]))
+                    + listing_findings(listing["maps"], listing["paths"], names["multipath"], tables.get("conf"),
+                                       names.get("conf", "")))

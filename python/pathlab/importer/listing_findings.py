@@ -1,10 +1,16 @@
 """What a `multipath -ll` listing shows by itself, with no performance counter: maps with no
 usable path (and whether their I/O waits or fails), lost redundancy (one path, one HBA), a
-failover grouping over paths the array serves alike, and `multipath -l`, which shows no state to
-judge. Each finding names the line of the listing that shows it."""
+failover grouping over paths the array serves alike, `multipath -l`, which shows no state to
+judge, and a handler, grouping or prioritizer that contradicts an ALUA array (with multipath.conf
+when given). Each finding names the line of the listing (or of multipath.conf) that shows it.
+
+An array is ALUA when the kernel attached its ALUA handler (`hwhandler='1 alua'`) or when the
+groups' priorities are the alua prioritizer's (50 active/optimized, 10 non-optimized, 1 standby;
++80 with the preferred bit): no other prioritizer of multipath-tools gives those pairs."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from pathlab.finding import Finding
@@ -14,7 +20,14 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-def listing_findings(maps: pd.DataFrame, paths: pd.DataFrame, file: str) -> list[Finding]:
+#: The alua prioritizer's priorities of a path group whose paths share one state: optimized,
+#: non-optimized, standby, each with and without the preferred bit.
+ALUA_OPTIMIZED = (50, 130)
+ALUA_OTHER = (10, 90, 1, 81)
+
+
+def listing_findings(maps: pd.DataFrame, paths: pd.DataFrame, file: str,
+                     conf: dict[str, pd.DataFrame] | None = None, conf_file: str = "") -> list[Finding]:
     found: list[Finding] = []
     rows = list(paths.itertuples())
     if rows and all(str(p.checker_state) == "undef" for p in rows):
@@ -22,8 +35,78 @@ def listing_findings(maps: pd.DataFrame, paths: pd.DataFrame, file: str) -> list
                              f"{file}, line {rows[0].line}: checker state undef on every path; `multipath -ll` shows them"))
     for m in maps.itertuples():
         mine = [p for p in rows if p.map == m.name]
-        found += _map_findings(m, mine, file)
+        found += _map_findings(m, mine, file) + _alua_findings(m, mine, file, conf, conf_file)
     return found
+
+
+def _prio(path: Any) -> int | None:
+    try:
+        return int(path.group_prio)
+    except (TypeError, ValueError):  # not read (`multipath -l`, old brackets without one)
+        return None
+
+
+def _alua_findings(m: Any, mine: list[Any], file: str, conf: dict[str, pd.DataFrame] | None,
+                   conf_file: str) -> list[Finding]:
+    """A grouping, handler or prioritizer that contradicts an ALUA array."""
+    usable = [p for p in mine if has_address(p) and not is_down(p)]
+    groups = {p.group: p for p in mine}
+    prios = {v for v in (_prio(p) for p in groups.values()) if v is not None}
+    alua_handler = "alua" in str(m.hwhandler)
+    alua_prios = bool(prios & set(ALUA_OPTIMIZED)) and bool(prios & set(ALUA_OTHER)) and \
+        prios <= set(ALUA_OPTIMIZED + ALUA_OTHER)
+    out = []
+    if alua_prios and not alua_handler:
+        first = min(groups.values(), key=lambda p: p.line)
+        out.append(Finding(f"map {m.name}: an ALUA array without the `1 alua` hardware handler (captured)",
+                           f"{file}, line {m.line}: hwhandler='{m.hwhandler}', while the groups' priorities "
+                           f"{sorted(prios, reverse=True)} (first path at line {first.line}) are the alua prioritizer's: the "
+                           "kernel does not follow the array's ALUA state changes; `hardware_handler \"1 alua\"` (or "
+                           "a kernel that attaches scsi_dh_alua) would"))
+    if alua_handler and len(groups) == 1 and len(usable) > 1:
+        prio = next(iter(prios)) if len(prios) == 1 else None
+        if prio is not None and prio not in ALUA_OPTIMIZED + ALUA_OTHER:
+            out.append(Finding(f"map {m.name}: one path group over optimized and non-optimized paths of an ALUA array "
+                               "(multibus): non-optimized paths carry I/O (captured)",
+                               f"{file}, line {usable[0].line}: the group's priority {prio} is no single ALUA state's "
+                               "(50 optimized, 10 non-optimized): an average over paths in both; group_by_prio would "
+                               "keep I/O on the optimized ones"))
+    if conf is None or not alua_handler:
+        return out
+    # multipathd's detect_prio and detect_pgpolicy can overrule multipath.conf on an ALUA array: a
+    # setting is a finding only where the listing shows it took effect.
+    in_force = {"path_grouping_policy": len(groups) == 1 and len(usable) > 1 and not out, "prio": prios == {1}}
+    for keyword, wrong, why in (("path_grouping_policy", "multibus", "every path in one group: non-optimized paths carry "
+                                 "I/O; group_by_prio keeps it on the optimized ones"),
+                                ("prio", "const", "every path the same priority (1): the array's optimized paths are not "
+                                 "preferred; prio alua reads them")):
+        setting = configured(conf, m, keyword)
+        if setting is not None and setting[0] == wrong and in_force[keyword]:
+            out.append(Finding(f"map {m.name}: {keyword} {wrong} on an ALUA array (captured)",
+                               f"{conf_file}, line {setting[1]}: {keyword} {wrong}; {file}, line {m.line}: "
+                               f"hwhandler='{m.hwhandler}', and the listing shows it in force: {why}"))
+    return out
+
+
+def configured(conf: dict[str, pd.DataFrame], m: Any, keyword: str) -> tuple[str, int] | None:
+    """The value multipath.conf gives `keyword` for map `m`, and its line, in multipathd's order of
+    precedence: the map's `multipaths` entry, `overrides`, the `devices` entry matching its vendor
+    and product (the last such), `defaults`."""
+    rows = [r for r in conf["settings"].itertuples() if r.keyword == keyword]
+
+    def entry(section: str, keep: Any) -> tuple[str, int] | None:
+        chosen = [r for r in rows if r.section == section and keep(r)]
+        return (str(chosen[-1].value), int(chosen[-1].line)) if chosen else None
+
+    def device_matches(r: Any) -> bool:
+        d = conf["devices"].iloc[int(r.entry)]  # by key: a Series has a .product method
+        return all(isinstance(pattern, str) and re.match(pattern, str(value).strip()) is not None
+                   for pattern, value in ((d["vendor"], m.vendor), (d["product"], m.product)))
+
+    wwids = conf["multipaths"]
+    return (entry("multipaths", lambda r: str(wwids.iloc[int(r.entry)]["wwid"]) == str(m.wwid))
+            or entry("overrides", lambda r: True) or entry("devices", device_matches)
+            or entry("defaults", lambda r: True))
 
 
 def _map_findings(m: Any, mine: list[Any], file: str) -> list[Finding]:

@@ -1,8 +1,9 @@
 """`pathlab import` for a Linux host on native NVMe multipath: `nvme list-subsys` (text or JSON)
 gives each subsystem's controllers (the paths), their transport addresses, state and ANA state,
 and the iopolicy; `/proc/diskstats` or `iostat -x` of the namespace heads (`nvmeXnY`) give the
-workload. Every value the captures give carries a comment naming the file and field; everything
-else is a stated default with a warning."""
+workload, or else the paths' sysfs `queue_depth` (one snapshot of the I/Os in flight), whose
+diagnostic counters give health findings (`nvme_counters.py`). Every value the captures give
+carries a comment naming the file and field; everything else is a stated default with a warning."""
 
 from __future__ import annotations
 
@@ -48,8 +49,11 @@ def _vendor(nqn: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "", parts[-1]).upper() if len(parts) > 1 else "NVME"
 
 
-def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str) -> tuple[str, list[tuple[str, str]]]:
-    """The scenario's TOML text, commented, and the warnings for every value assumed."""
+def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str,
+          snapshot: dict[str, tuple[float, str]] | None = None) -> tuple[str, list[tuple[str, str]]]:
+    """The scenario's TOML text, commented, and the warnings for every value assumed. `snapshot`
+    is each subsystem instance's I/Os in flight from sysfs (`nvme_counters.snapshot_load`), used
+    where `rates` has no figures of its head."""
     import pandas as pd
 
     rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
@@ -118,8 +122,13 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     for i, s in enumerate(subsystems):
         own = [r for r in rows if text(r.subsystem) == s]
         iopolicy = text(own[0].iopolicy)
+        instance = re.sub(r"[^0-9]", "", s) or str(i)
         if iopolicy in policy_choices("nvme", "iopolicy"):
             policy = f'policy = {{ name = "nvme", iopolicy = "{iopolicy}" }}  # {file}: iopolicy'
+        elif instance in (snapshot or {}):  # the kernel prints a path's queue_depth only under queue-depth
+            where = (snapshot or {})[instance][1].split(":")[0]
+            policy = (f'policy = {{ name = "nvme", iopolicy = "queue-depth" }}  # {where}: the paths print queue_depth, '
+                      "which the kernel does only under iopolicy queue-depth")
         else:  # the host's default: the vendor's udev rule where one matches, else the kernel's
             policy = f'policy = {{ name = "nvme" }}  # {file} does not show the iopolicy: the host\'s default'
             warnings.append((f"devices.{s}.policy", "the iopolicy is not in the capture: the host's default assumed "
@@ -136,8 +145,10 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                       f'path = "{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{i + 1}"'
                       f"  # {file}, line {r.line}: {r.controller} is {why}"]
     for i, s in enumerate(subsystems):
-        head = f"nvme{re.sub(r'[^0-9]', '', s) or i}n1"
-        lines += _workload(s, next(_nqn(r) for r in rows if text(r.subsystem) == s) or s, head, rates, rates_file, warnings)
+        instance = re.sub(r"[^0-9]", "", s) or str(i)  # X of nvmeXnY and nvmeXcZnY
+        head = f"nvme{instance}n1"
+        lines += _workload(s, next(_nqn(r) for r in rows if text(r.subsystem) == s) or s, head, rates, rates_file,
+                           warnings, (snapshot or {}).get(instance))
     return "\n".join(lines) + "\n", warnings
 
 
@@ -160,9 +171,18 @@ def _target_number(rows: list[Any], adapter_of: dict[str, str], row: Any) -> int
 
 
 def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
-              warnings: list[tuple[str, str]]) -> list[str]:
+              warnings: list[tuple[str, str]], snapshot: tuple[float, str] | None = None) -> list[str]:
     out = ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", subsystem)}"', f'devices = ["{device}"]']
     have = rates is not None and (rates["device"] == head).any()
+    if not have and snapshot is not None:
+        in_flight, where = snapshot
+        if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells
+            warnings.append((f"workloads.{subsystem}", f"{where}: no I/O in flight, taken as idle"))
+            return ["", f"# {subsystem} ({head}): no I/O in flight in {where.split(':')[0]} (one snapshot): no workload"]
+        warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight, not their size or read "
+                                                   "share: 4 KiB, 70% reads assumed"))
+        return out + [f"outstanding = {round(in_flight)}  # {where}",
+                      'block_size = "4KiB"  # default', "read_pct = 70  # default"]
     if not have:
         warnings.append((f"workloads.{subsystem}", f"no I/O statistics of {head}: 32 outstanding 4 KiB I/Os, 70% reads assumed"))
         return out + [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no I/O statistics of {head}",
@@ -183,12 +203,19 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
 
 def import_host(found: dict[str, Kind]) -> Imported:
     """A host on native NVMe multipath: `nvme list-subsys`, and the namespaces' I/O statistics."""
+    from pathlab.importer.nvme_counters import counter_findings, snapshot_load
+
     subsys = [n for n, k in found.items() if k.name == "nvme"]
-    stats = [n for n, k in found.items() if k.name != "nvme" and "nvme" in k.stacks]
+    sysfs = [n for n, k in found.items() if k.name == "nvme-sysfs"]
+    stats = [n for n, k in found.items() if k.name not in ("nvme", "nvme-sysfs") and "nvme" in k.stacks]
     other = [n for n, k in found.items() if "nvme" not in k.stacks]
-    if other or len(subsys) > 1 or len(stats) > 1:
-        raise ScenarioError(", ".join(found), "", "give one `nvme list-subsys` and at most one diskstats or iostat capture "
-                                                  "of the same host")
+    if other or len(subsys) != 1 or len(stats) > 1:
+        raise ScenarioError(", ".join(found), "", "give one `nvme list-subsys`, and at most one diskstats or iostat capture "
+                                                  "and one capture of the paths' sysfs attributes, of the same host")
     rates = found[stats[0]].read(stats[0]) if stats else None
-    text, warnings = build(found[subsys[0]].read(subsys[0]), subsys[0], rates, stats[0] if stats else "")
-    return Imported(text, warnings)
+    attributes = found[sysfs[0]].read(sysfs[0]) if sysfs else None
+    snapshot = snapshot_load(attributes, sysfs[0]) if attributes is not None else {}
+    text, warnings = build(found[subsys[0]].read(subsys[0]), subsys[0], rates, stats[0] if stats else "", snapshot)
+    found_here = counter_findings(attributes, sysfs[0]) if attributes is not None else []
+    # A snapshot of the I/Os in flight is a measured load (of one instant), where the rates give none.
+    return Imported(text, warnings, found_here, measured_load=bool(snapshot))

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pathlab.advise.decide import MARGIN, Decision
+from pathlab.advise.ranges import GainRanges
 from pathlab.advise.rank import Ranked
 from pathlab.finding import Finding
 from pathlab.output.sink import Output
@@ -19,7 +20,9 @@ CAPTURE_COMMANDS = {
              "esxcli storage nmp device list > devices.txt; esxcli storage nmp path list > paths.txt"],
     "linux": ["multipath -ll > multipath.txt", "iostat -xt 5 61 > iostat.txt   # or: for i in $(seq 61); do date +%s; "
               "cat /proc/diskstats; sleep 5; done > diskstats.txt"],
-    "nvme": ["nvme list-subsys > subsys.txt", "iostat -xt 5 61 > iostat.txt"],
+    "nvme": ["nvme list-subsys > subsys.txt", "iostat -xt 5 61 > iostat.txt",
+             "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/* > sysfs.txt"
+             "   # kernels of 2026: per-path failover, retry and error counters"],
 }
 
 
@@ -38,6 +41,9 @@ class Advice(Output):
     assumptions: list[tuple[str, str]] = field(default_factory=list)
     #: Set when the captures carry no performance counters: the host's stack, for what to capture.
     unmeasured_stack: str | None = None
+    #: Each candidate's gain over the spans of the assumptions that matter (port capacity, load);
+    #: None when the prediction rests on none of them.
+    ranges: GainRanges | None = None
 
     @property
     def ranked_in_force(self) -> Ranked:
@@ -51,8 +57,9 @@ class Advice(Output):
         return {
             "findings": [asdict(f) for f in self.findings],
             "objective": self.objective,
-            "candidates": [{**asdict(r.candidate), "figures": r.figures, "gain": None if math.isnan(r.gain) else r.gain,
-                            "simulated": True} for r in self.ranked],
+            "candidates": [{**asdict(r.candidate), "figures": r.figures, "gain": _number(r.gain),
+                            "gain_range": self._gain_range(r), "simulated": True} for r in self.ranked],
+            "gain_range_over": self.ranges.over if self.ranges else None,
             "recommendation": None if self.decision is None else {
                 "change": choice is not None, "to": choice.candidate.label if choice else "the setting in force",
                 "reason": self.decision.reason, "margin": MARGIN},
@@ -64,7 +71,33 @@ class Advice(Output):
         from pathlab.study.report import advise_report
 
         return advise_report(f"pathlab advise: {self.subject}", self.findings, self.ranked, self.seeds,
-                             self.scenario_text, provenance, recommendation(self), self.assumptions)
+                             self.scenario_text, provenance, recommendation(self), self.assumptions,
+                             [self.gain_cell(r) for r in self.ranked], ranges_note(self))
+
+    def _gain_range(self, r: Ranked) -> list[float | None] | None:
+        if self.ranges is None:
+            return None
+        return [_number(g) for g in self.ranges.gains[r.candidate.label]]
+
+    def gain_cell(self, r: Ranked) -> str:
+        """The gain as the table shows it: the range over the assumptions' spans where there are
+        some, else the one figure."""
+        if self.ranges is None:
+            return gain_text(r.gain)
+        low, high = self.ranges.gains[r.candidate.label]
+        return gain_text(low) if math.isnan(low) or f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}x to {high:.2f}x"
+
+
+def _number(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def ranges_note(a: Advice) -> list[str]:
+    """What the gain ranges are over, or nothing when the gains are single figures."""
+    if a.ranges is None:
+        return []
+    return ["Gains are ranges: each candidate simulated at both ends of each assumption's span (the others at their",
+            "assumed value, the same seeds and I/Os), lowest to highest, over:"] + [f"    {o}" for o in a.ranges.over]
 
 
 def gain_text(gain: float) -> str:
@@ -89,7 +122,9 @@ def recommendation(a: Advice) -> list[str]:
         return [f"Recommendation: keep the setting in force ({a.decision.reason})."]
     f, base = choice.figures, a.ranked_in_force.figures
     p99 = f["p99_ms"][0] / base["p99_ms"][0] if base["p99_ms"][0] > 0 else float("nan")
-    lines = [f"Recommendation: {choice.candidate.label} (simulated: {choice.gain:.2f}x the I/O rate in force, "
+    gain = f"{choice.gain:.2f}x the I/O rate in force" if a.ranges is None else \
+        f"{a.gain_cell(choice)} the I/O rate in force over the assumptions' spans, {choice.gain:.2f}x at the assumed values"
+    lines = [f"Recommendation: {choice.candidate.label} (simulated: {gain}, "
              f"p99 {p99:.2f}x; {a.decision.reason})"]
     if choice.candidate.commands:
         lines += ["  Commands:"] + [f"    {c}" for c in choice.candidate.commands]
@@ -104,11 +139,13 @@ def text(a: Advice) -> str:
     if a.ranked:
         lines += ["", f"Candidates, simulated on this host on the same I/Os over {a.seeds} seeds (mean ± 95% interval), "
                       f"in the order of the objective ({a.objective}):"]
-        lines.append(f"  {'setting':<28} {'I/O per s':>22} {'mean ms':>16} {'p99 ms':>16} {'gain':>6}")
+        width = max(6, *(len(a.gain_cell(r)) for r in a.ranked))
+        lines.append(f"  {'setting':<28} {'I/O per s':>22} {'mean ms':>16} {'p99 ms':>16} {'gain':>{width}}")
         for r in a.ranked:
             f = r.figures
             lines.append(f"  {r.candidate.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
-                         f"{_cell(f['p99_ms'], 3):>16} {gain_text(r.gain):>6}")
+                         f"{_cell(f['p99_ms'], 3):>16} {a.gain_cell(r):>{width}}")
+        lines += [f"  {line}" for line in ranges_note(a)]
     lines += [""] + recommendation(a)
     if a.ranked:
         lines.append("  Simulated figures, not measured ones: they rest on the scenario's workload and hardware figures"

@@ -44,7 +44,9 @@ def _round_robin(config: str) -> dict[str, Any]:
 
 def read(path: str | Path) -> pd.DataFrame:
     """One row per device; `working_paths` is a list of runtime names; round robin devices also
-    get `rr_type` (rr, iops, bytes, latency), `iops`, `bytes` and `use_ano`."""
+    get `rr_type` (rr, iops, bytes, latency), `iops`, `bytes` and `use_ano`. `line` is the
+    device name's line, `satp_line`, `psp_config_line`, `working_paths_line` (and so on) each
+    value's."""
     import pandas as pd
 
     reader = t.Reader(path, COMMAND)
@@ -55,7 +57,7 @@ def read(path: str | Path) -> pd.DataFrame:
         if not line.strip() or t.is_shell(line):
             continue
         if _DEVICE.match(line.strip()):  # at any indentation: a blog may have lost it
-            rows.append({"device": line.strip().rstrip(":")})  # some pages print `naa.…:`
+            rows.append({"device": line.strip().rstrip(":"), "line": number})  # some pages print `naa.…:`
             last_key = None
             continue
         key = t.KEY.match(line)
@@ -73,6 +75,7 @@ def read(path: str | Path) -> pd.DataFrame:
         last_key = FIELDS.get(field)
         if last_key is not None:
             rows[-1][last_key] = value
+            rows[-1][f"{last_key}_line"] = number  # where a finding points
     if not rows:
         raise ScenarioError(name, "", "no device: not `esxcli storage nmp device list` output")
     for row in rows:

@@ -217,10 +217,11 @@ def sweep_report(runs: pd.DataFrame, meta: dict[str, Any]) -> str:
 
 def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], seeds: int, scenario_text: str,
                   provenance: dict[str, Any], recommendation: Sequence[str] = (),
-                  assumptions: Sequence[tuple[str, str]] = ()) -> str:
+                  assumptions: Sequence[tuple[str, str]] = (), gains: Sequence[str] = (),
+                  gains_note: Sequence[str] = ()) -> str:
     """The advisor's findings, its recommendation with the values it assumed, the candidates'
-    figures with 95% error bars, and each one's commands and caveat."""
-    from pathlab.output.advice import gain_text
+    figures with 95% error bars, and each one's commands and caveat. `gains` are the gain cells
+    as the table shows them (ranges over the assumptions' spans, `gains_note` says over what)."""
 
     items = "".join(f"<li><b>{html.escape(f.title)}</b><br>{html.escape(f.evidence)}</li>" for f in findings)
     sections = [("Findings", f"<ul>{items}</ul>" if items else "<p>Nothing stands out.</p>")]
@@ -238,8 +239,9 @@ def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], se
     rows = "".join(
         f"<tr><th style='text-align:left'>{html.escape(r.candidate.label)}</th>"
         + "".join(f"<td>{f.show(r.figures[f.key][0])} ± {f.show(r.figures[f.key][1])}</td>" for f in HEADLINE)
-        + f"<td>{gain_text(r.gain)}</td></tr>" for r in ranked)
-    sections.append(("Candidates", plots + f"<table><tr>{head}</tr>{rows}</table>"))
+        + f"<td>{html.escape(gain)}</td></tr>" for r, gain in zip(ranked, gains, strict=True))
+    note = f"<p>{html.escape(' '.join(line.strip() for line in gains_note))}</p>" if gains_note else ""
+    sections.append(("Candidates", plots + f"<table><tr>{head}</tr>{rows}</table>" + note))
     how = "".join(f"<h3>{html.escape(r.candidate.label)}</h3><pre>{html.escape(chr(10).join(r.candidate.commands))}</pre>"
                   + (f"<p>{html.escape(r.candidate.caveat)}</p>" if r.candidate.caveat else "")
                   for r in ranked if r.candidate.commands)

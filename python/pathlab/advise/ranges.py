@@ -1,0 +1,122 @@
+"""The gain as a range over the assumptions that matter. An imported host marks every value the
+captures did not give with a `# default` comment; of those, two move a predicted gain: a port's
+capacity (assumed whenever no capture shows a port working alone at capacity) and a device's load
+(assumed for a device a capture with counters does not measure). Each is simulated at the two ends
+of its span, the others at their assumed value, every candidate on the same I/Os and seeds as the
+central run; a candidate's range is the lowest and highest of its gains over those runs.
+
+The spans, and why:
+- port capacity ±50% (service time ×2 and ×2/3): the default (20 µs per I/O for a SCSI array's
+  port, 10 µs for an NVMe-oF port) stands for ports whose calibrated service times in the shipped
+  scenarios run from 15 to 25 µs (VMAX, CX4, the C3/C4 arrays) and 8 µs (the NVMe array): ±50%
+  of capacity (13.3 to 40 µs; 6.7 to 20 µs) holds every one of them.
+- load 8 to 64 outstanding I/Os per device: the default 32 is the device queue most FC drivers
+  give (DQLEN, a SCSI disk's queue_depth); 64 fills twice that (QLogic's per-LUN default, the
+  shipped VMAX capture's DQLEN), beyond which I/Os only wait in the host's queue; 8 is a quarter,
+  a device lightly used."""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass
+
+from pathlab.advise.candidates import Candidate
+from pathlab.advise.rank import Ranked, rank
+from pathlab.api import Scenario
+
+#: Port capacity at the span's ends, as factors of the assumed capacity.
+CAPACITY_FACTORS = (0.5, 1.5)
+#: Outstanding I/Os per device at the span's ends.
+LOAD_ENDS = (8, 64)
+
+
+@dataclass(frozen=True)
+class Span:
+    #: What the span is over, as the output says it ("port capacity ±50%").
+    over: str
+    #: Each end's overrides (dotted key = TOML value).
+    ends: tuple[list[str], list[str]]
+
+
+@dataclass(frozen=True)
+class GainRanges:
+    #: The spans simulated, as the output says them.
+    over: list[str]
+    #: Per candidate label: its lowest and highest gain over the spans' ends and the assumed values.
+    gains: dict[str, tuple[float, float]]
+
+
+def assumed_lines(text: str) -> list[tuple[str, int, str]]:
+    """(table, index, key) of every `[[arrays]]` service and `[[workloads]]` outstanding that
+    the imported scenario marks `# default`."""
+    out = []
+    count = {"arrays": -1, "workloads": -1}
+    table = ""
+    for line in text.splitlines():
+        header = re.match(r"\s*\[\[(\w+)\]\]", line)
+        if header:
+            table = header.group(1)
+            if table in count:
+                count[table] += 1
+            continue
+        setting = re.match(r"\s*(service|outstanding)\s*=.*#\s*default\b", line)
+        if setting and (table, setting.group(1)) in (("arrays", "service"), ("workloads", "outstanding")):
+            out.append((table, count[table], setting.group(1)))
+    return out
+
+
+def spans(text: str, user_sets: list[str]) -> list[Span]:
+    """The spans of the assumptions the imported host rests on, except what the user set with
+    `--set` (that is no longer assumed)."""
+    scenario = tomllib.loads(text)
+    assumed = [(t, i, k) for t, i, k in assumed_lines(text)
+               if not any(s.startswith((f"{t}.{i}.{k}", f"{t}.*.{k}")) for s in user_sets)]
+    out = []
+    ports = [i for t, i, _ in assumed if t == "arrays"]
+    if ports:
+        def capacity(factor: float) -> list[str]:
+            return [f'arrays.{i}.service.fixed="{_us(scenario["arrays"][i]["service"]["fixed"]) / factor:.4g}us"'
+                    for i in ports]
+        out.append(Span(f"port capacity ±50% ({_ends(scenario, ports)})", (capacity(CAPACITY_FACTORS[0]),
+                                                                          capacity(CAPACITY_FACTORS[1]))))
+    loads = [i for t, i, _ in assumed if t == "workloads"]
+    if loads:
+        low, high = ([f"workloads.{i}.outstanding={n}" for i in loads] for n in LOAD_ENDS)
+        out.append(Span(f"load {LOAD_ENDS[0]}-{LOAD_ENDS[1]} outstanding per device where none was measured "
+                        f"({', '.join(scenario['workloads'][i]['name'] for i in loads)})", (low, high)))
+    return out
+
+
+def _us(value: str) -> float:
+    """`20us` or `20.0us` (as the importers write a port's service time) in µs."""
+    match = re.fullmatch(r"([0-9.]+)us", value)
+    if match is None:
+        raise ValueError(f"a port service time the importers do not write: {value!r}")
+    return float(match.group(1))
+
+
+def _ends(scenario: dict, ports: list[int]) -> str:
+    services = sorted({_us(scenario["arrays"][i]["service"]["fixed"]) for i in ports})
+    return "; ".join(f"{s / CAPACITY_FACTORS[1]:.4g} to {s / CAPACITY_FACTORS[0]:.4g} µs per I/O instead of {s:.4g}"
+                     for s in services)
+
+
+def gain_ranges(scenario: Scenario, cands: list[Candidate], central: list[Ranked], seeds: int,
+                length: dict[str, str]) -> GainRanges | None:
+    """Each candidate's gain at both ends of every span (same seeds and I/Os as `central`), or
+    None when the host rests on no assumption that matters."""
+    user_sets = [f"{k}={v}" for k, v in scenario.overrides]
+    found = spans(scenario.text, user_sets)
+    if not found:
+        return None
+    gains = {r.candidate.label: [r.gain] for r in central}
+    for span in found:
+        for end in span.ends:
+            at_end = Scenario.from_text(scenario.text, scenario.file, scenario.variant, user_sets + end)
+            for r in rank(at_end, cands, seeds, length):
+                gains[r.candidate.label].append(r.gain)
+    return GainRanges([s.over for s in found],
+                      {label: (min(g), max(g)) if not any(math.isnan(x) for x in g) else (math.nan, math.nan)
+                       for label, g in gains.items()})

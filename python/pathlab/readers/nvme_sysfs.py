@@ -1,0 +1,109 @@
+"""Linux NVMe multipath's per-path sysfs attributes and diagnostic counters (merged in 2026:
+commit 66ee95b3d490, moved under `diag/` by 37afebc79a11), as people capture them: `grep -r .
+/sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*}` (`FILE:VALUE`) or a shell loop's `echo
+"$f: $(cat $f)"` (`FILE: VALUE`), with the controllers' `/sys/class/nvme/nvmeY/diag/*`.
+
+What each is (the kernel's `drivers/nvme/host/multipath.c`, libnvme's accessors' documentation):
+- `/sys/block/nvmeXcYnZ/` is namespace Z of subsystem X reached through controller Y: one path.
+  `queue_depth` is the controller's count of I/Os in flight (`ctrl->nr_active`, every namespace
+  of that controller), printed only under iopolicy queue-depth (empty otherwise): one instant,
+  not an average. `ana_state` is the path's ANA state, `ana_grpid` its group.
+- Per path, since the path was created: `diag/multipath_failover_count` (I/Os failed over from
+  this path to another after an error on it), `diag/command_retry_count` (commands retried),
+  `diag/command_error_count` (commands that ended with an error status).
+- Per controller (`/sys/class/nvme/nvmeY/diag/`): `reset_count`, `reconnect_count` and
+  `command_error_count` (admin commands that failed).
+- Per head (`/sys/block/nvmeXnZ/diag/`): `io_requeue_no_usable_path_count` (I/Os queued because
+  no path was usable) and `io_fail_no_available_path_count` (I/Os failed for want of a path).
+
+Any other file under those folders is refused with its line; so are values that are not what
+the kernel prints. `grep`'s "No such file or directory" (a kernel without these attributes) is
+said on stderr."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pathlab.api import ScenarioError, warn
+from pathlab.readers import pasted
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Attributes by the object they belong to: a path (nvmeXcYnZ), a controller (nvmeY), a head (nvmeXnZ).
+ATTRIBUTES = {
+    "path": ("queue_depth", "ana_state", "ana_grpid", "numa_nodes", "diag/multipath_failover_count",
+             "diag/command_retry_count", "diag/command_error_count"),
+    "controller": ("diag/reset_count", "diag/reconnect_count", "diag/command_error_count"),
+    "head": ("diag/io_requeue_no_usable_path_count", "diag/io_fail_no_available_path_count"),
+}
+#: The ANA states the kernel prints (`nvme_ana_state_names`).
+ANA_STATES = ("optimized", "non-optimized", "inaccessible", "persistent-loss", "change")
+COLUMNS = ["name", "object", "attribute", "value", "line"]
+
+_ATTRIBUTE = re.compile(r"^\s*(?P<file>/?(?:\S*/)?sys/\S*?/(?P<name>nvme\d+(?:c\d+)?(?:n\d+)?)/"
+                        r"(?P<attribute>(?:device/)?(?:diag/)?[a-z_]+))\s*:\s?(?P<value>.*?)\s*$")
+_MISSING = re.compile(r"^\s*(?:grep|cat): \S*sys/\S*nvme\S*: No such file or directory\s*$")
+_COMMANDS = [re.compile(r"/sys/(?:block|class|devices)/\S*nvme")]
+
+
+def _object(name: str) -> str:
+    if re.fullmatch(r"nvme\d+c\d+n\d+", name):
+        return "path"
+    return "head" if re.fullmatch(r"nvme\d+n\d+", name) else "controller"
+
+
+def _checked(file: str, number: int, kind: str, attribute: str, value: str) -> str:
+    if attribute not in ATTRIBUTES[kind]:
+        raise ScenarioError(file, f"line {number}", f"{attribute} of a {kind}: not an NVMe multipath attribute pathlab "
+                                                     f"reads (a {kind} has {', '.join(ATTRIBUTES[kind])})")
+    counter = attribute.startswith("diag/") or attribute in ("queue_depth", "ana_grpid")
+    if attribute == "queue_depth" and value == "":
+        return value  # empty unless the iopolicy is queue-depth
+    if counter and not value.isdigit():
+        raise ScenarioError(file, f"line {number}", f"{attribute} {value!r}: the kernel prints a whole number here")
+    if attribute == "ana_state" and value not in ANA_STATES:
+        raise ScenarioError(file, f"line {number}", f"ana_state {value!r}: one of {', '.join(ANA_STATES)}")
+    return value
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """One row per attribute: name (nvme0c1n1, nvme1, nvme0n1), object (path, controller, head),
+    attribute (`queue_depth`, `diag/reset_count`, ...), value as printed, line."""
+    import pandas as pd
+
+    file = str(path)
+    lines = pasted.output_of(file, pasted.read_text(path), _COMMANDS, "grep -r . /sys/block/nvme*c*n*/...")
+    known = lambda text: _ATTRIBUTE.match(text) is not None or _MISSING.match(text) is not None  # noqa: E731
+    rows = []
+    seen: dict[tuple[str, str], int] = {}
+    for line in pasted.between(file, lines, known, known, "sysfs attributes"):
+        text = line.text
+        if not text.strip():
+            continue
+        if _MISSING.match(text):
+            warn(file, f"line {line.number}", f"{text.strip()}: this kernel lacks the attribute (merged in 2026)")
+            continue
+        m = _ATTRIBUTE.match(text)
+        if m is None:
+            raise ScenarioError(file, f"line {line.number}", "expected `/sys/.../nvmeXcYnZ/ATTRIBUTE:VALUE` as `grep -r .` "
+                                                             f"prints it, found {text.strip()[:50]!r}")
+        name, attribute = m["name"], m["attribute"]
+        if attribute.startswith("device/"):  # a path's link to its controller
+            controller = re.fullmatch(r"nvme\d+c(\d+)n\d+", name)
+            if controller is None:
+                raise ScenarioError(file, f"line {line.number}", f"{name}/device: only a path (nvmeXcYnZ) links to its "
+                                                                 "controller")
+            name, attribute = f"nvme{controller[1]}", attribute.removeprefix("device/")
+        kind = _object(name)
+        value = _checked(file, line.number, kind, attribute, m["value"])
+        if (name, attribute) in seen:
+            raise ScenarioError(file, f"line {line.number}", f"{name}/{attribute} a second time (first at line "
+                                                             f"{seen[(name, attribute)]}): give one snapshot per file")
+        seen[(name, attribute)] = line.number
+        rows.append({"name": name, "object": kind, "attribute": attribute, "value": value, "line": line.number})
+    if not rows:
+        raise ScenarioError(file, "", "no NVMe sysfs attribute (`/sys/block/nvmeXcYnZ/queue_depth:3` and the like)")
+    return pd.DataFrame(rows, columns=COLUMNS)

@@ -1,0 +1,103 @@
+"""The gain as a range over the assumptions that matter: an imported host whose port capacity no
+capture shows gets, per candidate, the lowest and highest gain over the capacity's span, and those
+ends are exactly the gains of separate runs at the span's ends (same seeds, same I/Os); a host whose
+capture measured both its load and its ports gets one figure."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import pathlab
+from pathlab.advise.ranges import assumed_lines, spans
+
+CAPTURE = Path(__file__).parents[1] / "python" / "pathlab" / "captures" / "vmax-iops1000"
+SHORT = ("--seeds", "2", "--duration", "1s", "--warmup", "0.5s", "--format", "json")
+
+
+@pytest.fixture(scope="module")
+def mru_host(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The shipped C1 capture with its device on MRU (one path carries I/O): esxtop measures the
+    load (ACTV + QUED), but no capture shows a port at capacity, so the port's is assumed."""
+    folder = tmp_path_factory.mktemp("mru")
+    devices = (CAPTURE / "esxcli-storage-nmp-device-list.txt").read_text()
+    lines = []
+    for line in devices.splitlines():
+        if "Path Selection Policy:" in line:
+            line = "   Path Selection Policy: VMW_PSP_MRU"
+        elif "Path Selection Policy Device Config:" in line:
+            line = "   Path Selection Policy Device Config: Current Path=vmhba1:C0:T0:L1"
+        elif "Working Paths:" in line:
+            line = "   Working Paths: vmhba1:C0:T0:L1"
+        lines.append(line)
+    (folder / "devices.txt").write_text("\n".join(lines) + "\n")
+    return [str(folder / "devices.txt"), str(CAPTURE / "esxcli-storage-nmp-path-list.txt"),
+            str(CAPTURE / "esxtop-batch.csv")]
+
+
+def _advise(files: list[str], *sets: str) -> dict:
+    done = pathlab("advise", *files, *SHORT, *(a for s in sets for a in ("--set", s)))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _gains(document: dict) -> dict[str, float]:
+    return {c["label"]: c["gain"] for c in document["candidates"]}
+
+
+def test_the_range_ends_are_the_gains_of_runs_at_the_span_ends(mru_host: list[str]) -> None:
+    central = _advise(mru_host)
+    assert central["gain_range_over"] == ["port capacity ±50% (13.33 to 40 µs per I/O instead of 20)"]
+    # The span's ends, run on their own: the port's service time 40 µs (capacity -50%) and
+    # 13.33 µs (+50%); a value the user sets is no longer assumed, so these carry no range.
+    ends = [_advise(mru_host, f'arrays.0.service.fixed="{us}"') for us in ("40us", "13.33us")]
+    assert all(e["gain_range_over"] is None and all(c["gain_range"] is None for c in e["candidates"]) for e in ends)
+    for c in central["candidates"]:
+        gains = [c["gain"]] + [_gains(e)[c["label"]] for e in ends]
+        assert c["gain_range"] == [min(gains), max(gains)], c["label"]
+    # The port's capacity moves the rate in force: MRU runs one path, so one port's capacity.
+    in_force = [next(c for c in e["candidates"] if c["label"] == "the setting in force")["figures"]["iops"][0]
+                for e in ends]
+    assert in_force[1] > 2 * in_force[0]
+    # Round robin's latency sub-type gains differently at each end: a range, not one figure.
+    latency = next(c for c in central["candidates"] if c["label"] == "round robin, latency")
+    assert latency["gain_range"][0] < latency["gain_range"][1]
+
+
+def test_the_table_and_the_report_show_the_range_and_what_it_is_over(mru_host: list[str], tmp_path: Path) -> None:
+    report = tmp_path / "advice.html"
+    done = pathlab("advise", *mru_host, *SHORT[:-2], "--html", str(report))
+    assert done.returncode == 0, done.stderr
+    document = _advise(mru_host)
+    low, high = next(c["gain_range"] for c in document["candidates"] if c["label"] == "round robin, latency")
+    cell = f"{low:.2f}x to {high:.2f}x"
+    assert cell in done.stdout and "port capacity ±50% (13.33 to 40 µs per I/O instead of 20)" in done.stdout
+    html = report.read_text()
+    assert cell in html and "13.33 to 40 µs per I/O instead of 20" in html
+
+
+def test_a_capture_that_shows_a_port_at_capacity_gives_one_figure() -> None:
+    """The shipped capture: round robin at iops=1000 under 127 outstanding shows one port's
+    capacity, and esxtop the load, so nothing that matters is assumed."""
+    document = _advise(["vmax-iops1000"])
+    assert document["gain_range_over"] is None
+    assert all(c["gain_range"] is None and c["gain"] is not None for c in document["candidates"])
+
+
+def test_assumed_port_capacity_and_load_are_found_by_their_default_mark() -> None:
+    text = "\n".join([
+        "[[arrays]]", 'name = "A"', 'service = { fixed = "20.0us", distribution = "exponential" }  # capture.csv: measured',
+        "[[arrays]]", 'name = "B"', 'service = { fixed = "20.0us", distribution = "exponential" }  # default: no capture',
+        "[[workloads]]", 'name = "w0"', "outstanding = 12  # capture.csv: ACTV + QUED",
+        "[[workloads]]", 'name = "w1"', "outstanding = 32  # default: no esxtop capture of this device",
+    ])
+    assert assumed_lines(text) == [("arrays", 1, "service"), ("workloads", 1, "outstanding")]
+    found = spans(text, [])
+    assert [s.ends for s in found] == [
+        (['arrays.1.service.fixed="40us"'], ['arrays.1.service.fixed="13.33us"']),
+        (["workloads.1.outstanding=8"], ["workloads.1.outstanding=64"]),
+    ]
+    assert found[1].over == "load 8-64 outstanding per device where none was measured (w1)"
+    assert spans(text, ["workloads.*.outstanding=16"])[-1].over.startswith("port capacity")
