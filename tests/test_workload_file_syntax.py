@@ -21,13 +21,13 @@ DEVICES = ["naa.1"]
 def fio(tmp_path: Path, text: str) -> list[dict]:
     path = tmp_path / "job.fio"
     path.write_text(text)
-    return tomllib.loads(fio_overrides(str(path), DEVICES)[0])["workloads"]
+    return tomllib.loads(fio_overrides(str(path), DEVICES).sets[0])["workloads"]
 
 
 def vdbench(tmp_path: Path, text: str) -> list[dict]:
     path = tmp_path / "parm"
     path.write_text(text)
-    return tomllib.loads(vdbench_overrides(str(path), DEVICES)[0])["workloads"]
+    return tomllib.loads(vdbench_overrides(str(path), DEVICES).sets[0])["workloads"]
 
 
 def refusal(read, tmp_path: Path, text: str) -> tuple[str, str, str]:
@@ -105,12 +105,43 @@ def test_a_bad_workload_file_is_one_line_from_the_command(tmp_path: Path) -> Non
     assert line.startswith(f"pathlab: error: {job}: line 3: job.rwmixread: applies to mixed I/O"), line
 
 
-def test_a_value_the_engine_refuses_is_blamed_on_the_workload_file(tmp_path: Path) -> None:
-    job = tmp_path / "job.fio"
-    job.write_text("[reads]\nrw=randread\nbs=4k\n[tiny]\nrw=randread\nbs=1\n")
+BELOW_A_SECTOR = "1 is out of range: allowed 512B (one sector) to 1GiB"
+
+
+@pytest.mark.parametrize(("name", "text", "where", "message"), [
+    ("job.fio", "[reads]\nrw=randread\nbs=4k\n[tiny]\nrw=randread\n\nbs=1\n", "line 7: tiny.bs (workloads.1.block_size)",
+     BELOW_A_SECTOR),
+    # A [global] option is blamed on its own line; it applies to the jobs below it only (fio HOWTO).
+    ("global.fio", "[a]\nbs=4k\n[global]\nbs=1\n[b]\n", "line 4: b.bs (workloads.1.block_size)", BELOW_A_SECTOR),
+    ("split.fio", "[a]\nbssplit=4k/50:1/50\n", "line 2: a.bssplit (workloads.0.bssplit.1)", BELOW_A_SECTOR),
+    ("deep.fio", "[a]\nrw=randread\niodepth=10000000\n", "line 3: a.iodepth (workloads.0.outstanding)",
+     "10000000: at most 4000000 I/Os outstanding in all (about 100 bytes each)"),
+    ("long.fio", "[a]\nruntime=1000000000\n", "line 2: a.runtime (run.duration)",
+     '"1000000000000ms" is too large: at most 100 days (2400h)'),
+    ("small.vdb", "sd=sd1,lun=/dev/sdb,size=100\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,iorate=max\n",
+     "line 1: size (workloads.0.range)", "must hold at least one block"),
+    ("tiny.vdb", "sd=sd1,lun=/dev/sdb\n* a comment\nwd=wd1,sd=sd1,xfersize=1\nrd=rd1,wd=wd1,iorate=max\n",
+     "line 3: xfersize (workloads.0.block_size)", BELOW_A_SECTOR),
+    ("fast.vdb", "sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,iorate=5000000000\n", "line 3: iorate (workloads.0.rate)",
+     "5000000000 is out of range: allowed from 0.000001 (one I/O in 11.6 days) to 1000000000 (one per ns) I/Os per second"),
+])  # fmt: skip
+def test_a_value_the_engine_refuses_names_the_workload_file_and_its_line(tmp_path: Path, name: str, text: str,
+                                                                         where: str, message: str) -> None:
+    job = tmp_path / name
+    job.write_text(text)
     line = one_error_line(limited("run", str(SCENARIOS / "bench-minimal.toml"), "--workload", str(job), timeout=60))
-    assert line == f"pathlab: error: {job}: job or WD 2 of the file: workloads.1.block_size: 1 is out of range: " \
-                   "allowed 512B (one sector) to 1GiB"
+    assert line == f"pathlab: error: {job}: {where}: {message}"
+
+
+def test_a_global_section_applies_to_the_jobs_below_it_only(tmp_path: Path) -> None:
+    a, b = fio(tmp_path, "[a]\nrw=randread\n[global]\nbs=64k\n[b]\nrw=randread\n")
+    assert "block_size" not in a and b["block_size"] == "65536B"
+
+
+def test_jobs_with_different_runtimes_are_refused_not_the_last_kept(tmp_path: Path) -> None:
+    assert refusal(fio, tmp_path, "[a]\nruntime=10\n[b]\nruntime=20\n")[1:] == (
+        "line 4: b.runtime", "'20' where line 2: a.runtime gives another time: the jobs run as one run here; give one "
+                             "runtime")
 
 
 # Fuzzing: lines built from the readers' own vocabulary reach far deeper than random text.

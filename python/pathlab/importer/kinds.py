@@ -88,7 +88,7 @@ def _iostat_rates(name: str) -> pd.DataFrame:
 def _diskstats_rates(name: str) -> pd.DataFrame:
     from pathlab.readers import diskstats
 
-    return diskstats.rates(diskstats.read(name))
+    return diskstats.device_means(name)
 
 
 WORKLOAD = "the workload: each device's I/O rate, size and queue"
