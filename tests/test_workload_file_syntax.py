@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import SCENARIOS, limited, one_error_line
-from pathlab import ScenarioError
-from pathlab.workload_files import fio_overrides, vdbench_overrides
+from pathlab import Scenario, ScenarioError
+from pathlab.workload_files import _devices, fio_overrides, vdbench_overrides
 
 DEVICES = ["naa.1"]
+MINIMAL = SCENARIOS / "bench-minimal.toml"
 
 
 def fio(tmp_path: Path, text: str) -> list[dict]:
@@ -64,6 +65,9 @@ def test_every_fio_section_is_a_job_even_two_of_one_name(tmp_path: Path) -> None
         ("[job]\niodepth=lots\n", "line 2: job.iodepth", "'lots' is not a whole number"),
         ("[job]\nrw=randread\nverify=md5\n", "line 3: job.verify", "option not supported"),
         ("bs=4k\n", "line 1", "an option before any [section]"),
+        ("[job]\nkb_base=x\n", "line 2: job.kb_base", "'x': allowed 1000, 1024"),
+        ("[job]\nbs=" + "9" * 400 + "\n", "line 2: job.bs", "'" + "9" * 24 + "'...: a number of more than 20 digits"),
+        ("[job]\nrate_iops=" + "9" * 21 + "\n", "line 2: job.rate_iops", "'" + "9" * 21 + "'...: a number of more"),
     ],
 )
 def test_fio_options_are_honoured_or_refused_with_their_line(tmp_path: Path, text: str, field: str, message: str) -> None:
@@ -84,6 +88,11 @@ VDB = "sd=sd1,lun=/dev/sdb,threads=8\nwd=wd1,sd=sd1,xfersize=4k,rdpct=70\n"
         (VDB.replace("xfersize=4k", "xfersize=(4k,50,8k)") + "rd=rd1,wd=wd1\n", "line 2: xfersize", "a distribution is size,percent pairs"),
         (VDB + "rd=rd1,wd=wd1\nrd=rd2,wd=wd1,iorate=100\n", "line 4: rd", "a second run definition"),
         (VDB + "rd=rd1,wd=nope\n", "line 3: wd", "'nope' matches no wd= entry"),
+        (VDB.replace("threads=8", "threads=²") + "rd=rd1,wd=wd1\n", "line 1: threads", "'²': a whole number of at least 1"),
+        (VDB + "rd=rd1,wd=wd1,iorate=" + "9" * 400 + "\n", "line 3: iorate", "'" + "9" * 24 + "'...: a number of more"),
+        (VDB.replace("xfersize=4k", "xfersize=(4k,x)") + "rd=rd1,wd=wd1\n", "line 2: xfersize",
+         "'x' is not a percentage from 0 to 100"),
+        (VDB.replace("rdpct=70", "streams=²") + "rd=rd1,wd=wd1\n", "line 2: streams", "'²' is not a whole number"),
     ],
 )
 def test_vdbench_parameters_are_honoured_or_refused_with_their_line(tmp_path: Path, text: str, field: str,
@@ -145,26 +154,40 @@ def test_jobs_with_different_runtimes_are_refused_not_the_last_kept(tmp_path: Pa
 
 
 # Fuzzing: lines built from the readers' own vocabulary reach far deeper than random text.
-FIO_WORDS = st.sampled_from(["[job]", "[global]", "[", "rw", "randrw", "randread", "rwmixread", "bs", "bssplit",
-                             "rate_iops", "iodepth", "numjobs", "kb_base", "size", "runtime", "thinktime", "4k",
-                             "1k", "50%", "70", "0", "-1", "=", ",", ":", "/", "", "1e9", "time_based", "x"])
-VDB_WORDS = st.sampled_from(["sd=sd1", "wd=wd1", "rd=rd1", "sd=", "wd=*", "threads=", "xfersize=", "(4k,50,8k,50)",
-                             "rdpct=", "seekpct=", "iorate=", "max", "curve", "elapsed=", "10", "0", "-3", "4k",
-                             "streams=", "hd=", "=", ",", "(", ")", "*", "lun=/dev/sdb", "x"])
+NUMBERS = ["4k", "1k", "50%", "70", "0", "-1", "1e9", "1e400", "9" * 400, "²", "x", "", "(4k,50,8k,50)", "(4k,x)",
+           "4k/50:8k/50", "1000,200", "curve", "max"]
+FIO_KEYS = ["rw", "rwmixread", "rwmixwrite", "bs", "bssplit", "rate_iops", "rate_process", "iodepth", "numjobs", "kb_base",
+            "size", "runtime", "ramp_time", "thinktime", "time_based", "x"]
+FIO_LINE = st.one_of(st.sampled_from(["[job]", "[global]", "[", "# c"]),
+                     st.tuples(st.sampled_from(FIO_KEYS), st.sampled_from(["=", ""]),
+                               st.sampled_from(NUMBERS + ["randrw", "randread", "poisson"])).map("".join))
+VDB_KEYS = ["sd", "wd", "rd", "hd", "lun", "size", "threads", "xfersize", "rdpct", "seekpct", "iorate", "streams",
+            "elapsed", "interval", "warmup", "distribution", "x"]
+VDB_LINE = st.tuples(st.sampled_from(["sd=sd1,lun=/dev/sdb", "wd=wd1,sd=sd1", "rd=rd1,wd=*", "hd=default", ""]),
+                     st.lists(st.tuples(st.sampled_from(VDB_KEYS), st.sampled_from(["=", ""]),
+                                        st.sampled_from(NUMBERS + ["sd1", "wd1", "rd1", "*", "/dev/sdb", "seq"])).map("".join),
+                              max_size=4)).map(lambda entry: ",".join([entry[0], *entry[1]]))
+FIO_WORDS = st.sampled_from(["[job]", "[global]", "[", "=", ",", ":", "/", *FIO_KEYS, *NUMBERS])
+VDB_WORDS = st.sampled_from(["sd=sd1", "wd=wd1", "rd=rd1", "wd=*", "=", ",", "(", ")", "*", *VDB_KEYS, *NUMBERS])
 
 
-def _lines(words: st.SearchStrategy[str], joiner: str) -> st.SearchStrategy[str]:
-    line = st.lists(words, max_size=6).map(joiner.join)
-    return st.lists(line, max_size=12).map("\n".join)
+def _lines(line: st.SearchStrategy[str], words: st.SearchStrategy[str], joiner: str) -> st.SearchStrategy[str]:
+    loose = st.lists(words, max_size=6).map(joiner.join)
+    return st.lists(line | loose, max_size=12).map("\n".join)
 
 
-@pytest.mark.parametrize(("read", "words", "joiner"), [(fio, FIO_WORDS, ""), (vdbench, VDB_WORDS, ",")],
+@pytest.mark.parametrize(("overrides", "line", "words", "joiner"), [(fio_overrides, FIO_LINE, FIO_WORDS, ""),
+                                                              (vdbench_overrides, VDB_LINE, VDB_WORDS, ",")],
                          ids=["fio", "vdbench"])
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_the_readers_give_workloads_or_one_error(tmp_path: Path, read, words, joiner: str, data: st.DataObject) -> None:
-    text = data.draw(_lines(words, joiner) | st.text(max_size=300))
+def test_the_readers_give_workloads_or_one_error(tmp_path: Path, overrides, line, words, joiner: str,
+                                                 data: st.DataObject) -> None:
+    """The file's workloads then go to the engine's checks, as `--workload` sends them."""
+    path = tmp_path / "workload"
+    path.write_text(data.draw(_lines(line, words, joiner) | st.text(max_size=300)), encoding="utf-8",
+                    errors="surrogatepass")
     try:
-        read(tmp_path, text)
+        Scenario.load(MINIMAL, set=overrides(str(path), _devices(str(MINIMAL))).sets)
     except ScenarioError as e:
         assert len(e.args) == 3 and "\n" not in e.args[2]

@@ -30,9 +30,20 @@ MIXES: dict[str, tuple[str, list[dict[str, Any]]]] = {
 }
 
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+#: The most digits a whole part may have: 20 hold any 64-bit quantity, and with them every
+#: product below stays a finite float (1e20 TiB per second is still one).
+_MAX_DIGITS = 20
+
+
+def _short(text: str, file: str, field: str) -> str:
+    """`text`, or a refusal when a number in it has more digits than any quantity needs."""
+    if re.search(rf"[0-9]{{{_MAX_DIGITS + 1},}}", text):
+        raise ScenarioError(file, field, f"{text.strip()[:24]!r}...: a number of more than {_MAX_DIGITS} digits")
+    return text
 
 
 def _bytes(text: str, file: str, field: str) -> int:
+    _short(text, file, field)
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?", text.strip().lower())
     if not m:
         raise ScenarioError(file, field, f"{text!r} is not a size like 4k, 512 or 1m")
@@ -40,6 +51,7 @@ def _bytes(text: str, file: str, field: str) -> int:
 
 
 def _seconds(text: str, file: str, field: str, unit: str = "s") -> str:
+    _short(text, file, field)
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(us|ms|s|m|h)?", text.strip().lower())
     if not m:
         raise ScenarioError(file, field, f"{text!r} is not a time like 30, 30s, 5m")
@@ -49,6 +61,7 @@ def _seconds(text: str, file: str, field: str, unit: str = "s") -> str:
 
 def _micros(text: str, file: str, field: str) -> str:
     """fio's time with microseconds as the default unit, as a scenario duration."""
+    _short(text, file, field)
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(us|ms|s)?", text.strip().lower())
     if not m:
         raise ScenarioError(file, field, f"{text!r} is not a time like 100, 100us, 2ms")
@@ -137,6 +150,7 @@ def _fio_jobs(path: str) -> list[tuple[str, int, dict[str, tuple[str | None, int
 
 def _fio_int(text: str, kb_base: int, file: str, field: str) -> int:
     """A fio integer: digits with an optional unit prefix (k, m, g, t: kb_base to the power)."""
+    _short(text, file, field)
     m = re.fullmatch(r"(\d+)\s*([kmgt]?)", text.strip().lower())
     if not m:
         raise ScenarioError(file, field, f"{text!r} is not a whole number (like 16 or 1k)")
@@ -170,9 +184,10 @@ def fio_overrides(path: str, devices: list[str]) -> Overrides:
             if value is None and key not in _FIO_FLAGS:
                 raise ScenarioError(path, field(key), "needs a value (key=value)")
         opts = {k: v for k, (v, _) in options.items() if v is not None}
-        kb_base = int(opts.pop("kb_base", "1024"))
-        if kb_base not in (1000, 1024):
-            raise ScenarioError(path, field("kb_base"), f"{kb_base}: allowed 1000, 1024")
+        kb_text = opts.pop("kb_base", "1024")
+        if kb_text not in ("1000", "1024"):
+            raise ScenarioError(path, field("kb_base"), f"{kb_text!r}: allowed 1000, 1024")
+        kb_base = int(kb_text)
         w: dict[str, Any] = {"devices": devices}
         rw_key = "rw" if "rw" in opts else "readwrite"
         rw = opts.pop("rw", None) or opts.pop("readwrite", None) or "read"
@@ -295,11 +310,11 @@ def vdbench_overrides(path: str, devices: list[str]) -> Overrides:
         raise ScenarioError(path, f"line {rd_line}: wd", f"{rd['wd']!r} matches no wd= entry")
     threads_text, threads_line = next(((e["threads"], n) for n, e in [(rd_line, rd), *entries["sd"]] if e.get("threads")),
                                       ("8", rd_line))
-    if not threads_text.isdigit() or int(threads_text) < 1:
+    if not re.fullmatch("[0-9]+", _short(threads_text, path, f"line {threads_line}: threads")) or int(threads_text) < 1:
         raise ScenarioError(path, f"line {threads_line}: threads", f"{threads_text!r}: a whole number of at least 1")
     threads = int(threads_text)
     iorate = rd.get("iorate", "max").lower()
-    if iorate != "max" and not re.fullmatch(r"\d+(\.\d+)?", iorate):
+    if iorate != "max" and not re.fullmatch(r"[0-9]+(\.[0-9]+)?", _short(iorate, path, f"line {rd_line}: iorate")):
         raise ScenarioError(path, f"line {rd_line}: iorate", f"{iorate!r} is not supported (curve and lists of rates run "
                             "several runs in turn): give max or one rate")
     sizes = {sd["size"]: n for n, sd in entries["sd"] if sd.get("size")}
@@ -329,6 +344,8 @@ def vdbench_overrides(path: str, devices: list[str]) -> Overrides:
         if len(xfer) == 1:
             w["block_size"] = f"{_bytes(xfer[0], path, f'line {n}: xfersize')}B"
         else:
+            if bad := next((p for p in xfer[1::2] if not re.fullmatch(r"[0-9]{1,3}(\.[0-9]+)?", p) or float(p) > 100), None):
+                raise ScenarioError(path, f"line {n}: xfersize", f"{bad!r} is not a percentage from 0 to 100")
             w["bssplit"] = [[f"{_bytes(s, path, f'line {n}: xfersize')}B", round(float(p))] for s, p in zip(xfer[::2], xfer[1::2])]
         seek = wd.get("seekpct", "100").lower()
         if seek in ("0", "seq", "sequential", "eof"):
@@ -338,7 +355,7 @@ def vdbench_overrides(path: str, devices: list[str]) -> Overrides:
         else:
             raise ScenarioError(path, f"line {n}: seekpct", f"{seek}: allowed 0 (sequential) or 100 (random)")
         if "streams" in wd:
-            if not wd["streams"].isdigit():
+            if not re.fullmatch("[0-9]+", _short(wd["streams"], path, f"line {n}: streams")):
                 raise ScenarioError(path, f"line {n}: streams", f"{wd['streams']!r} is not a whole number")
             w["streams"] = int(wd["streams"])
         if iorate == "max":
