@@ -456,6 +456,19 @@ def test_iostat_xm_and_the_normalised_names() -> None:
     assert "avgqu-sz" not in iostat.normalise(t).columns
 
 
+def test_iostat_device_means_leave_out_the_report_since_boot(tmp_path: Path) -> None:
+    # Three reports of sda in MB/s, the first since boot: the means are of the second and third.
+    header = "Device: rrqm/s wrqm/s r/s w/s rMB/s wMB/s avgrq-sz avgqu-sz await svctm %util\n"
+    reports = [(500, 1.0, 9.0), (100, 2.0, 3.0), (300, 4.0, 5.0)]
+    path = write(tmp_path, "i.txt", "".join(f"{header}sda 0 0 {r} 10 {mb} 1 8 {q} 1 1 50\n\n" for r, mb, q in reports))
+    (sda,) = iostat.device_means(path).itertuples()
+    assert (sda.device, sda.reads_per_s, sda.writes_per_s) == ("sda", 200.0, 10.0)
+    assert (sda.read_kib_per_s, sda.write_kib_per_s, sda.queue_length) == (3.0 * 1024, 1024.0, 4.0)
+    # One report: it is all there is.
+    one = write(tmp_path, "one.txt", f"{header}sda 0 0 500 10 1 1 8 9 1 1 50\n")
+    assert iostat.device_means(one)["reads_per_s"].tolist() == [500.0]
+
+
 def test_decimal_commas_pretty_and_empty_z_reports(tmp_path: Path) -> None:
     # Layouts of sysstat's iostat.c: a locale with a decimal comma, --pretty (device last) and -z
     # reports where no device was active.

@@ -25,7 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError, regular_file
+from pathlab.api import ScenarioError
+from pathlab.readers._file import lines_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -43,6 +44,8 @@ RATE_COLUMNS = ["sample", "time", "device", "interval_s", "reads_per_s", "writes
 
 _LINE = re.compile(r"^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*?)\s*$")
 _MAX = 1 << 64
+#: Counters that are all plain ASCII numbers.
+_COUNTS = re.compile(r"[0-9]+(?:\s+[0-9]+)*")
 
 
 def _stamp(line: str) -> datetime | None:
@@ -88,7 +91,6 @@ def lines(path: str | Path) -> Iterator[Line]:
     devices of the first (the last may stop short: a capture cut off); lines out of order are
     refused. Memory follows the devices, not the file."""
     name = str(path)
-    regular_file(path)
     names: dict[str, str] = {}
     sample, time = 0, None
     seen: set[tuple[str, str, str]] = set()
@@ -105,56 +107,52 @@ def lines(path: str | Path) -> Iterator[Line]:
                                              f"{len(first)} ({_differ(seen, first)}): lines out of order, or a sample cut short")
         sample, seen = sample + 1, set()
 
-    try:
-        f = open(path, encoding="utf-8", errors="replace", newline="\n")  # noqa: SIM115
-    except OSError as e:
-        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
-    with f:
-        for number, raw in enumerate(f, start=1):
-            line = raw.rstrip("\n").rstrip("\r")
-            where = f"line {number}"
-            any_text = any_text or bool(line.strip())
-            if not line.strip():
-                if seen:
-                    next_sample(where)
-                    time, separated = None, True
-                continue
-            m = _LINE.match(line)
-            if not m:
-                stamp = _stamp(line)
-                if stamp is None:
-                    raise ScenarioError(name, where, "expected a /proc/diskstats line (`major minor name` and 11, 15 or "
-                                                     "17 counters) or a timestamp line (`TS 1298130003.07`, a date), "
-                                                     f"found {line.strip()[:50]!r}")
-                if seen:
-                    next_sample(where)
-                    separated = True
-                time = stamp
-                continue
-            major, minor, device, rest = m.groups()
-            counters = rest.split()
-            if len(counters) != 4 and not 11 <= len(counters) <= 17:
-                raise ScenarioError(name, where, f"{device}: expected 11, 15 or 17 counters after `major minor name` "
-                                                 f"(14, 18 or 20 fields), found {len(counters)} (truncated?)")
-            fields = SHORT_PARTITION if len(counters) == 4 else COUNTERS[:len(counters)]
-            values: dict[str, int] = {}
-            for i, (field, value) in enumerate(zip(fields, counters)):
-                if not value.isdigit() or not value.isascii() or int(value) >= _MAX:
-                    raise ScenarioError(name, where, f"{device}: field {i + 4} ({field}) {value[:20]!r} is not a "
-                                                     "counter (a whole number below 2^64)")
-                values[field] = int(value)
-            if int(major) >= _MAX or int(minor) >= _MAX:
-                raise ScenarioError(name, where, f"{device}: major/minor {major}:{minor} out of range")
-            key = (major, minor, device)
-            if key in seen:
-                if separated:
-                    raise ScenarioError(name, where, f"{device} appears twice in one sample: lines out of order")
-                next_sample(where)  # no separator: the device comes round again
-                time = None
-            seen.add(key)
-            any_line = True
-            # One string per device, not per line.
-            yield Line(sample, time, number, int(major), int(minor), names.setdefault(device, device), values)
+    for number, line in enumerate(lines_of(path), start=1):
+        where = f"line {number}"
+        any_text = any_text or bool(line.strip())
+        if not line.strip():
+            if seen:
+                next_sample(where)
+                time, separated = None, True
+            continue
+        m = _LINE.match(line)
+        if not m:
+            stamp = _stamp(line)
+            if stamp is None:
+                raise ScenarioError(name, where, "expected a /proc/diskstats line (`major minor name` and 11, 15 or "
+                                                 "17 counters) or a timestamp line (`TS 1298130003.07`, a date), "
+                                                 f"found {line.strip()[:50]!r}")
+            if seen:
+                next_sample(where)
+                separated = True
+            time = stamp
+            continue
+        major, minor, device, rest = m.groups()
+        counters = rest.split()
+        if len(counters) != 4 and not 11 <= len(counters) <= 17:
+            raise ScenarioError(name, where, f"{device}: expected 11, 15 or 17 counters after `major minor name` "
+                                             f"(14, 18 or 20 fields), found {len(counters)} (truncated?)")
+        fields = SHORT_PARTITION if len(counters) == 4 else COUNTERS[:len(counters)]
+        values: dict[str, int] = {}
+        if _COUNTS.fullmatch(rest) and max(map(len, counters)) < 20:  # below 2^64: the common case, at C speed
+            values = dict(zip(fields, map(int, counters)))
+        for i, (field, value) in enumerate(zip(fields, counters) if not values else ()):
+            if not value.isdigit() or not value.isascii() or len(value) > 20 or int(value) >= _MAX:
+                raise ScenarioError(name, where, f"{device}: field {i + 4} ({field}) {value[:20]!r} is not a "
+                                                 "counter (a whole number below 2^64)")
+            values[field] = int(value)
+        if len(major) > 20 or len(minor) > 20 or int(major) >= _MAX or int(minor) >= _MAX:
+            raise ScenarioError(name, where, f"{device}: major/minor {major[:20]}:{minor[:20]} out of range")
+        key = (major, minor, device)
+        if key in seen:
+            if separated:
+                raise ScenarioError(name, where, f"{device} appears twice in one sample: lines out of order")
+            next_sample(where)  # no separator: the device comes round again
+            time = None
+        seen.add(key)
+        any_line = True
+        # One string per device, not per line.
+        yield Line(sample, time, number, int(major), int(minor), names.setdefault(device, device), values)
     if not any_line:
         raise ScenarioError(name, "line 1", "no /proc/diskstats line: not a diskstats capture" if any_text
                             else "empty file: expected /proc/diskstats samples")
