@@ -60,6 +60,7 @@ def test_every_fio_section_is_a_job_even_two_of_one_name(tmp_path: Path) -> None
          "applies to mixed I/O (rw=rw, readwrite, randrw), not rw=randread"),
         ("[job]\nrate_iops=1000,200\n", "line 2: job.rate_iops", "different read and write rates are not supported"),
         ("[job]\nbssplit=4k/50:8k/50,64k/100\n", "line 2: job.bssplit", "different read and write size mixes"),
+        ("[job]\nrw=randrw\n\nbs=4k,8k\n", "line 4: job.bs", "different read and write sizes are not supported"),
         ("[job]\niodepth\n", "line 2: job.iodepth", "needs a value (key=value)"),
         ("[job]\nrwmixread=170\nrw=randrw\n", "line 2: job.rwmixread", "'170' is not a percentage from 0 to 100"),
         ("[job]\niodepth=lots\n", "line 2: job.iodepth", "'lots' is not a whole number"),
