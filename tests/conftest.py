@@ -23,17 +23,20 @@ SCENARIOS = ROOT / "scenarios"
 MEMORY_LIMIT = 1536 * 1024 * 1024
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+def _limit_memory(limit: int = MEMORY_LIMIT) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def limited(*args: str, cwd: Path = ROOT, timeout: float = 300, **kwargs: Any) -> subprocess.CompletedProcess:
-    """The command in its own process under a memory and a time limit: a regression that
-    allocates without bound or never ends fails here instead of swapping or hanging. The limit
-    guards against hangs, not speed: `reproduce` of every shipped scenario takes about 60 s of
-    CPU (C1's two 300 s runs most of it, C3 and C4 the rest), longer on a shared machine."""
+def limited(*args: str, cwd: Path = ROOT, timeout: float = 300, memory: int = MEMORY_LIMIT,
+            **kwargs: Any) -> subprocess.CompletedProcess:
+    """The command in its own process under a memory (address space, bytes) and a time limit: a
+    regression that allocates without bound or never ends fails here instead of swapping or
+    hanging. The limit guards against hangs, not speed: `reproduce` of every shipped scenario
+    takes about 60 s of CPU (C1's two 300 s runs most of it, C3 and C4 the rest), longer on a
+    shared machine."""
     return subprocess.run([sys.executable, "-m", "pathlab", *args], capture_output=True, text=True, cwd=cwd,
-                          preexec_fn=_limit_memory, timeout=timeout, **kwargs)
+                          preexec_fn=lambda: _limit_memory(memory), timeout=timeout,
+                          **kwargs)
 
 
 def one_error_line(done: subprocess.CompletedProcess) -> str:

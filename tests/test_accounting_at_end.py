@@ -29,3 +29,14 @@ def test_the_report_says_how_many_were_in_flight() -> None:
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stdout.splitlines() if line.startswith("at the end of the measurement"))
     assert ", failed 0, in flight 32, the oldest for 0.00" in line and line.endswith("(ended after it, in no figure above)")
+
+
+def test_ios_stuck_behind_a_100_day_path_are_counted_in_flight() -> None:
+    # Every path 99 days away: none of the 32 comes back inside the 1 s measured; they are not
+    # dropped from the figures but counted, with the age of the oldest (the whole second).
+    done = pathlab("run", MINIMAL, *SHORT, "--set", 'fabric.0.latency="2376h"', "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    end = data["accounting"]["at_end"]
+    assert (end["completed"], end["failed"], end["in_flight"]) == (0, 0, 32) and data["summary"]["in_flight"] == 32
+    assert end["oldest_in_flight_s"] == 1.0 and data["summary"]["iops"] == 0

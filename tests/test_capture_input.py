@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import pathlab
-from conftest import SCENARIOS, limited, one_error_line
+from conftest import ROOT, SCENARIOS, _limit_memory, limited, one_error_line
 from pathlab.readers import diskstats, esxtop
 
 CAPTURE = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000"
@@ -93,3 +95,31 @@ def test_diskstats_keeps_every_sample_in_order_and_a_last_one_cut_short(tmp_path
     assert list(table["sample"]) == [0, 0, 1, 1, 2]
     assert list(table["in_flight"]) == [15] * 5
     assert list(table["device"]) == ["sda", "sdb", "sda", "sdb", "sda"]
+
+
+# Memory bounded by the devices, not the samples: 100 devices, 3 MB and 30 MB of samples.
+MAKE_CAPTURE = ROOT / "scripts" / "make_diskstats_capture.py"
+MULTIPATH = ROOT / "tests" / "data" / "linux" / "multipath_check-multipath-20_netapp-debian-squeeze.txt"
+#: Address space for `import` of the 30 MB capture: Python, pandas and the engine take about
+#: 350 MB of it; the reader of session 7 (a frame of every sample, then rates) did not fit in
+#: 600 MB with this capture, nor in 400 MB with the 3 MB one.
+BOUNDED = 450 << 20
+
+
+def _import_peak_rss(capture: Path) -> int:
+    """Peak resident memory (KiB) of `pathlab import` of the capture, under `BOUNDED`."""
+    done = subprocess.Popen([sys.executable, "-m", "pathlab", "import", str(MULTIPATH), str(capture)], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=lambda: _limit_memory(BOUNDED))
+    _, status, usage = os.wait4(done.pid, 0)
+    assert done.stderr is not None
+    assert os.waitstatus_to_exitcode(status) == 0, done.stderr.read()
+    done.stderr.close()
+    return usage.ru_maxrss
+
+
+def test_a_diskstats_capture_ten_times_longer_takes_no_more_memory(tmp_path: Path) -> None:
+    small, large = tmp_path / "small.txt", tmp_path / "large.txt"
+    for path, megabytes in ((small, "3"), (large, "30")):
+        subprocess.run([sys.executable, str(MAKE_CAPTURE), str(path), megabytes], check=True, capture_output=True)
+    assert large.stat().st_size >= 9.9 * small.stat().st_size
+    assert _import_peak_rss(large) < 1.2 * _import_peak_rss(small)

@@ -15,7 +15,7 @@ def test_diskstats_samples_read_back_to_the_runs_path_figures(tmp_path) -> None:
                    "--set", "run.interval=1s", "--diskstats", str(out), "--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    rates = diskstats.rates(diskstats.read(out))
+    rates = diskstats.rates(out)
     # sda is the first path the kernel would find: host 0 (vmhba1), target 0, LUN 1.
     sda = rates[rates["device"] == "sda"].reset_index(drop=True)
     run = [r for r in data["path_intervals"] if r["name"] == "vmhba1:C0:T0:L1"]

@@ -3,14 +3,16 @@ capture file, the answer is a result or a ScenarioError, never another exception
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pathlab
-from conftest import SCENARIOS
-from pathlab.readers import esxtop
+from conftest import ROOT, SCENARIOS
+from pathlab.importer import import_files
+from pathlab.readers import diskstats, esxcli_devices, esxtop, iostat, pasted
 
 BASE = str(SCENARIOS / "bench-minimal.toml")
 KEYS = st.sampled_from([
@@ -55,3 +57,81 @@ def test_any_bytes_as_an_esxtop_capture_read_or_refused(tmp_path_factory, data: 
     assert sorted(tables) == ["adapters", "devices", "paths"]
     for table in tables.values():
         assert list(table.columns[:2]) == ["time", "name"] and table["name"].notna().all()
+
+
+# Every reader of a capture, listing or pasted text, and `import` over them: a result or a
+# ScenarioError, whatever the bytes. Lines of the real samples reach deeper than random text.
+SAMPLE_FILES = sorted(f for folder in ("linux", "esxcli", "corpus") for f in (ROOT / "tests" / "data" / folder).rglob("*")
+                      if f.is_file() and f.suffix != ".md")
+SAMPLE_LINES = sorted({line for f in SAMPLE_FILES for line in f.read_text(errors="replace").splitlines()})
+CAPTURE_BYTES = st.one_of(
+    st.binary(max_size=2000),
+    st.lists(st.sampled_from(SAMPLE_LINES) | st.text(max_size=30), max_size=40)
+    .map(lambda lines: "\n".join(lines).encode("utf-8", errors="surrogatepass")),
+)
+MULTIPATH = ROOT / "tests" / "data" / "linux" / "multipath_check-multipath-20_netapp-debian-squeeze.txt"
+#: Each reader (module.function, found by `_readers`) and the test that fuzzes it.
+FUZZED = {
+    "esxtop.read": "test_any_bytes_as_an_esxtop_capture_read_or_refused",
+    **{f"{reader}": "test_readers_linux.py::test_shuffled_and_cut_sample_lines_are_read_or_refused" for reader in (
+        "multipath_ll.read", "nvme_subsys.read", "diskstats.read", "iostat.read")},
+    **{f"esxcli_{reader}": "test_readers_esxcli_listings.py::test_any_text_is_read_or_refused_with_a_scenario_error"
+       for reader in ("paths.read", "paths.read_nmp", "paths.read_core", "satp_rules.read", "rr_config.read",
+                      "hpp.read_devices", "hpp.read_paths")},
+    "multipath_conf.read": "test_readers_multipath_conf.py::test_random_text_is_read_or_refused_with_a_scenario_error",
+    **{reader: "test_any_bytes_through_every_other_reader_and_import" for reader in (
+        "esxcli_devices.read", "pasted.read_text", "diskstats.lines", "diskstats.rates", "diskstats.device_means",
+        "iostat.rows", "iostat.device_means", "bundle.files_in")},
+}
+
+
+def _readers() -> set[str]:
+    """Every public function of `pathlab.readers` that reads a file or folder it is given."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import pathlab.readers
+
+    found = set()
+    for module in pkgutil.iter_modules(pathlab.readers.__path__):
+        if module.name.startswith("_"):
+            continue
+        loaded = importlib.import_module(f"pathlab.readers.{module.name}")
+        for name, function in inspect.getmembers(loaded, inspect.isfunction):
+            parameters = list(inspect.signature(function).parameters)
+            if function.__module__ == loaded.__name__ and not name.startswith("_") and parameters[:1] in (["path"], ["folder"]):
+                found.add(f"{module.name}.{name}")
+    return found
+
+
+def test_every_reader_is_fuzzed() -> None:
+    assert _readers() == set(FUZZED)
+
+
+def _read_or_refused(read, *args) -> None:
+    try:
+        result = read(*args)
+        if hasattr(result, "__next__"):
+            list(result)
+    except pathlab.ScenarioError as e:
+        assert len(e.args) == 3 and "\n" not in e.args[2]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=CAPTURE_BYTES)
+def test_any_bytes_through_every_other_reader_and_import(tmp_path_factory, data: bytes) -> None:
+    folder = Path(tmp_path_factory.mktemp("capture"))
+    path = folder / "c.txt"
+    path.write_bytes(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)  # what a reader skips, said on stderr
+        for read in (esxcli_devices.read, pasted.read_text, diskstats.lines, diskstats.rates, diskstats.device_means,
+                     iostat.rows, iostat.device_means):
+            _read_or_refused(read, path)
+        # `import` of the file alone, beside a multipath -ll, and as a sosreport's diskstats.
+        _read_or_refused(import_files, [str(path)])
+        _read_or_refused(import_files, [str(MULTIPATH), str(path)])
+        (folder / "sos" / "proc").mkdir(parents=True)
+        (folder / "sos" / "proc" / "diskstats").write_bytes(data)
+        _read_or_refused(import_files, [str(folder / "sos")])

@@ -63,6 +63,17 @@ def test_an_open_loop_rate_beyond_capacity_stops_with_an_error_not_an_abort(tmp_
     assert "workloads.0.rate: 4000000 I/Os were waiting" in line, line
 
 
+@pytest.mark.parametrize(("scenario", "setting", "expected"), [
+    ("flaky-path", 'faults.1.burst_length="1ns"', 'faults.1.burst_length: 1ns is too short: at least 1us'),
+    ("open", 'workloads.0.burst={ length = "1ns", duty = 0.5, rate = 10000 }',
+     "workloads.0.burst.length: 1ns is too short: at least 1us"),
+])  # fmt: skip
+def test_nanosecond_bursts_are_refused_before_they_crawl(tmp_path: Path, scenario: str, setting: str, expected: str) -> None:
+    # Pauses and the balancer's period: test_bad_values_give_one_line_and_exit_2, tests/balance.rs.
+    file = open_loop(tmp_path, "1000") if scenario == "open" else str(SCENARIOS / f"{scenario}.toml")
+    assert one_error_line(limited("validate", file, "--set", setting, timeout=60)) == f"pathlab: error: {file}: {expected}"
+
+
 @pytest.mark.parametrize("rate", ["1e12", "1e-11"])
 def test_a_rate_beyond_one_per_nanosecond_or_below_one_in_eleven_days_is_refused(tmp_path: Path, rate: str) -> None:
     line = one_error_line(limited("validate", open_loop(tmp_path, rate)))

@@ -340,8 +340,7 @@ def test_pt_stalk_diskstats_samples_with_their_timestamps() -> None:
 
 
 def test_read_latency_between_two_samples_is_the_hand_calculation() -> None:
-    t = diskstats.read(DATA / "diskstats_pt-diskstats-diskstats-004.txt")
-    r = diskstats.rates(t)
+    r = diskstats.rates(DATA / "diskstats_pt-diskstats-diskstats-004.txt")
     first = r[(r.device == "sda3") & (r["sample"] == 1)].iloc[0]
     # sda3 in the first two samples (TS 1298130003.073935000 and TS 1298130004.088149000):
     # reads 4257315954 -> 4257317380, read ticks 1922644483 -> 1922645044 ms,
@@ -369,11 +368,20 @@ def test_18_and_20_field_lines_and_the_interval_parameter(tmp_path: Path) -> Non
     # The two snapshots one after the other, a blank line between, no timestamps: the interval is given.
     both = write(tmp_path, "two.txt", (DATA / "diskstats_sysstat-root1.txt").read_text() + "\n"
                  + (DATA / "diskstats_sysstat-root3.txt").read_text())
-    r = diskstats.rates(diskstats.read(both), interval=2.0)
+    r = diskstats.rates(both, interval=2.0)
     sda = r[r.device == "sda"].iloc[0]
     # sda: reads 49601 -> 49701, read ticks 623970 -> 624070 ms, io_ticks 32862 -> 32962 ms.
     assert (sda.interval_s, sda.reads_per_s, sda.read_latency_ms, sda.utilisation) == (2.0, 50.0, 1.0, 0.05)
-    assert diskstats.rates(diskstats.read(both))["interval_s"].eq(1.0).all()
+    assert diskstats.rates(both)["interval_s"].eq(1.0).all()
+
+
+def test_device_means_are_the_means_of_the_rates_per_interval() -> None:
+    path = DATA / "diskstats_pt-diskstats-diskstats-004.txt"
+    means = diskstats.device_means(path).set_index("device")
+    by_device = diskstats.rates(path).groupby("device")
+    assert list(means.index) == sorted(by_device.groups) and (means["intervals"] == 5).all()
+    for column in diskstats.MEAN_COLUMNS:
+        pd.testing.assert_series_equal(means[column], by_device[column].mean(), check_names=False, rtol=1e-12)
 
 
 def test_samples_without_separators_split_where_a_device_comes_round_again(tmp_path: Path) -> None:
@@ -385,7 +393,7 @@ def test_samples_without_separators_split_where_a_device_comes_round_again(tmp_p
 
 def test_a_counter_that_goes_down_is_a_reset_not_a_rate(tmp_path: Path) -> None:
     path = write(tmp_path, "reset.txt", "8 0 sda 10 0 80 20 0 0 0 0 0 30 40\n\n8 0 sda 2 0 16 4 0 0 0 0 0 5 6\n")
-    row = diskstats.rates(diskstats.read(path)).iloc[0]
+    row = diskstats.rates(path).iloc[0]
     assert bool(row.reset) and pd.isna(row.reads_per_s) and pd.isna(row.read_latency_ms)
 
 
@@ -410,10 +418,10 @@ def test_a_truncated_capture_another_format_or_time_going_back_is_refused(tmp_pa
     back = write(tmp_path, "back.txt", "TS 1298130004\n8 0 sda 1 0 0 0 0 0 0 0 0 0 0\nTS 1298130003\n"
                  "8 0 sda 2 0 0 0 0 0 0 0 0 0 0\n")
     with pytest.raises(pathlab.ScenarioError) as info:
-        diskstats.rates(diskstats.read(back))
+        diskstats.rates(back)
     assert info.value.args[:2] == (str(back), "sample 1") and "not after" in info.value.args[2]
     with pytest.raises(pathlab.ScenarioError) as info:
-        diskstats.rates(diskstats.read(back), interval=0)
+        diskstats.rates(back, interval=0)
     assert info.value.args[1] == "interval"
 
 
@@ -446,6 +454,19 @@ def test_iostat_xm_and_the_normalised_names() -> None:
     n = iostat.normalise(t).iloc[0]
     assert (n["rkB/s"], n["wkB/s"], n["aqu-sz"], n["areq-sz"]) == (10.61 * 1024, 43.66 * 1024, 48.63, 106.87 / 2)
     assert "avgqu-sz" not in iostat.normalise(t).columns
+
+
+def test_iostat_device_means_leave_out_the_report_since_boot(tmp_path: Path) -> None:
+    # Three reports of sda in MB/s, the first since boot: the means are of the second and third.
+    header = "Device: rrqm/s wrqm/s r/s w/s rMB/s wMB/s avgrq-sz avgqu-sz await svctm %util\n"
+    reports = [(500, 1.0, 9.0), (100, 2.0, 3.0), (300, 4.0, 5.0)]
+    path = write(tmp_path, "i.txt", "".join(f"{header}sda 0 0 {r} 10 {mb} 1 8 {q} 1 1 50\n\n" for r, mb, q in reports))
+    (sda,) = iostat.device_means(path).itertuples()
+    assert (sda.device, sda.reads_per_s, sda.writes_per_s) == ("sda", 200.0, 10.0)
+    assert (sda.read_kib_per_s, sda.write_kib_per_s, sda.queue_length) == (3.0 * 1024, 1024.0, 4.0)
+    # One report: it is all there is.
+    one = write(tmp_path, "one.txt", f"{header}sda 0 0 500 10 1 1 8 9 1 1 50\n")
+    assert iostat.device_means(one)["reads_per_s"].tolist() == [500.0]
 
 
 def test_decimal_commas_pretty_and_empty_z_reports(tmp_path: Path) -> None:
@@ -501,7 +522,7 @@ def read_or_refuse(kind: str, text: str) -> None:
         try:
             result = READERS[kind](path)
             if kind == "diskstats":
-                diskstats.rates(result)  # type: ignore[arg-type]
+                diskstats.device_means(path)
         except pathlab.ScenarioError as e:
             assert e.args[0] == str(path) and e.args[2]
             return

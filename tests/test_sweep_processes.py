@@ -37,7 +37,7 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name)
 def test_a_sweep_killed_mid_way_leaves_no_process_behind(tmp_path: Path, how: signal.Signals) -> None:
     # Four runs of 20 simulated seconds on two workers: both are busy when the signal comes.
     sweep = subprocess.Popen(
@@ -52,7 +52,7 @@ def test_a_sweep_killed_mid_way_leaves_no_process_behind(tmp_path: Path, how: si
             workers = children(sweep.pid)
         assert len(workers) == 2, "the sweep started its two workers"
         time.sleep(1.0)  # inside a run
-        # Ctrl-C reaches every process of the terminal's group; kill and TERM only the sweep.
+        # Ctrl-C reaches every process of the terminal's group; kill, TERM and HUP only the sweep.
         if how == signal.SIGINT:
             os.killpg(sweep.pid, how)
         else:
@@ -78,6 +78,13 @@ def test_workers_are_bounded_by_the_cores_and_a_stated_maximum() -> None:
     assert bounded_workers(1) == 1
     with pytest.warns(UserWarning, match=f"this machine has {cores} cores: running {most} workers"):
         assert bounded_workers(100_000) == most
+
+
+def test_a_sweep_asked_for_100000_workers_runs_on_the_cores(tmp_path: Path) -> None:
+    done = limited("sweep", MINIMAL, "--grid", "workloads.0.outstanding=1,2", *SHORT, "--workers", "100000",
+                   "--out", str(tmp_path / "s"), timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"running {bounded_workers(None)} workers (at most one per core" in done.stderr, done.stderr
 
 
 def open_loop(tmp_path: Path) -> str:
@@ -131,6 +138,8 @@ def test_another_grid_on_the_same_output_is_refused_unless_replaced(tmp_path: Pa
         (("--grid", "workloads.0.outstanding=1:inf:1"), "--grid: workloads.0.outstanding: 'inf' is not a finite number " + RANGES),
         (("--grid", "workloads.0.outstanding=1:1000000000:1"),
          "--grid: workloads.0.outstanding: 1:1000000000:1: 1e+09 values: at most 100000 runs in one sweep"),
+        (("--grid", "workloads.0.outstanding=1:1000:1", "--grid", "policy.iops=1:1000:1"),
+         "--grid: workloads.0.outstanding x policy.iops: 1000000 runs: at most 100000 in one sweep"),
         (("--grid", "policy.iops=1,2", "--grid", "policy.iops=4"),
          "--grid: policy.iops: is on two axes: give each key once, with all its values"),
         (("--grid", "policy.iops=1", "--seeds", "0"), "sweep: Invalid value for '--seeds': 0 is not in the range x>=1."),

@@ -12,22 +12,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import SCENARIOS, limited, one_error_line
-from pathlab import ScenarioError
-from pathlab.workload_files import fio_overrides, vdbench_overrides
+from pathlab import Scenario, ScenarioError
+from pathlab.workload_files import _devices, fio_overrides, vdbench_overrides
 
 DEVICES = ["naa.1"]
+MINIMAL = SCENARIOS / "bench-minimal.toml"
 
 
 def fio(tmp_path: Path, text: str) -> list[dict]:
     path = tmp_path / "job.fio"
     path.write_text(text)
-    return tomllib.loads(fio_overrides(str(path), DEVICES)[0])["workloads"]
+    return tomllib.loads(fio_overrides(str(path), DEVICES).sets[0])["workloads"]
 
 
 def vdbench(tmp_path: Path, text: str) -> list[dict]:
     path = tmp_path / "parm"
     path.write_text(text)
-    return tomllib.loads(vdbench_overrides(str(path), DEVICES)[0])["workloads"]
+    return tomllib.loads(vdbench_overrides(str(path), DEVICES).sets[0])["workloads"]
 
 
 def refusal(read, tmp_path: Path, text: str) -> tuple[str, str, str]:
@@ -59,11 +60,15 @@ def test_every_fio_section_is_a_job_even_two_of_one_name(tmp_path: Path) -> None
          "applies to mixed I/O (rw=rw, readwrite, randrw), not rw=randread"),
         ("[job]\nrate_iops=1000,200\n", "line 2: job.rate_iops", "different read and write rates are not supported"),
         ("[job]\nbssplit=4k/50:8k/50,64k/100\n", "line 2: job.bssplit", "different read and write size mixes"),
+        ("[job]\nrw=randrw\n\nbs=4k,8k\n", "line 4: job.bs", "different read and write sizes are not supported"),
         ("[job]\niodepth\n", "line 2: job.iodepth", "needs a value (key=value)"),
         ("[job]\nrwmixread=170\nrw=randrw\n", "line 2: job.rwmixread", "'170' is not a percentage from 0 to 100"),
         ("[job]\niodepth=lots\n", "line 2: job.iodepth", "'lots' is not a whole number"),
         ("[job]\nrw=randread\nverify=md5\n", "line 3: job.verify", "option not supported"),
         ("bs=4k\n", "line 1", "an option before any [section]"),
+        ("[job]\nkb_base=x\n", "line 2: job.kb_base", "'x': allowed 1000, 1024"),
+        ("[job]\nbs=" + "9" * 400 + "\n", "line 2: job.bs", "'" + "9" * 24 + "'...: a number of more than 20 digits"),
+        ("[job]\nrate_iops=" + "9" * 21 + "\n", "line 2: job.rate_iops", "'" + "9" * 21 + "'...: a number of more"),
     ],
 )
 def test_fio_options_are_honoured_or_refused_with_their_line(tmp_path: Path, text: str, field: str, message: str) -> None:
@@ -84,6 +89,11 @@ VDB = "sd=sd1,lun=/dev/sdb,threads=8\nwd=wd1,sd=sd1,xfersize=4k,rdpct=70\n"
         (VDB.replace("xfersize=4k", "xfersize=(4k,50,8k)") + "rd=rd1,wd=wd1\n", "line 2: xfersize", "a distribution is size,percent pairs"),
         (VDB + "rd=rd1,wd=wd1\nrd=rd2,wd=wd1,iorate=100\n", "line 4: rd", "a second run definition"),
         (VDB + "rd=rd1,wd=nope\n", "line 3: wd", "'nope' matches no wd= entry"),
+        (VDB.replace("threads=8", "threads=²") + "rd=rd1,wd=wd1\n", "line 1: threads", "'²': a whole number of at least 1"),
+        (VDB + "rd=rd1,wd=wd1,iorate=" + "9" * 400 + "\n", "line 3: iorate", "'" + "9" * 24 + "'...: a number of more"),
+        (VDB.replace("xfersize=4k", "xfersize=(4k,x)") + "rd=rd1,wd=wd1\n", "line 2: xfersize",
+         "'x' is not a percentage from 0 to 100"),
+        (VDB.replace("rdpct=70", "streams=²") + "rd=rd1,wd=wd1\n", "line 2: streams", "'²' is not a whole number"),
     ],
 )
 def test_vdbench_parameters_are_honoured_or_refused_with_their_line(tmp_path: Path, text: str, field: str,
@@ -105,35 +115,80 @@ def test_a_bad_workload_file_is_one_line_from_the_command(tmp_path: Path) -> Non
     assert line.startswith(f"pathlab: error: {job}: line 3: job.rwmixread: applies to mixed I/O"), line
 
 
-def test_a_value_the_engine_refuses_is_blamed_on_the_workload_file(tmp_path: Path) -> None:
-    job = tmp_path / "job.fio"
-    job.write_text("[reads]\nrw=randread\nbs=4k\n[tiny]\nrw=randread\nbs=1\n")
+BELOW_A_SECTOR = "1 is out of range: allowed 512B (one sector) to 1GiB"
+
+
+@pytest.mark.parametrize(("name", "text", "where", "message"), [
+    ("job.fio", "[reads]\nrw=randread\nbs=4k\n[tiny]\nrw=randread\n\nbs=1\n", "line 7: tiny.bs (workloads.1.block_size)",
+     BELOW_A_SECTOR),
+    # A [global] option is blamed on its own line; it applies to the jobs below it only (fio HOWTO).
+    ("global.fio", "[a]\nbs=4k\n[global]\nbs=1\n[b]\n", "line 4: b.bs (workloads.1.block_size)", BELOW_A_SECTOR),
+    ("split.fio", "[a]\nbssplit=4k/50:1/50\n", "line 2: a.bssplit (workloads.0.bssplit.1)", BELOW_A_SECTOR),
+    ("deep.fio", "[a]\nrw=randread\niodepth=10000000\n", "line 3: a.iodepth (workloads.0.outstanding)",
+     "10000000: at most 4000000 I/Os outstanding in all (about 100 bytes each)"),
+    ("long.fio", "[a]\nruntime=1000000000\n", "line 2: a.runtime (run.duration)",
+     '"1000000000000ms" is too large: at most 100 days (2400h)'),
+    ("small.vdb", "sd=sd1,lun=/dev/sdb,size=100\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,iorate=max\n",
+     "line 1: size (workloads.0.range)", "must hold at least one block"),
+    ("tiny.vdb", "sd=sd1,lun=/dev/sdb\n* a comment\nwd=wd1,sd=sd1,xfersize=1\nrd=rd1,wd=wd1,iorate=max\n",
+     "line 3: xfersize (workloads.0.block_size)", BELOW_A_SECTOR),
+    ("fast.vdb", "sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,iorate=5000000000\n", "line 3: iorate (workloads.0.rate)",
+     "5000000000 is out of range: allowed from 0.000001 (one I/O in 11.6 days) to 1000000000 (one per ns) I/Os per second"),
+])  # fmt: skip
+def test_a_value_the_engine_refuses_names_the_workload_file_and_its_line(tmp_path: Path, name: str, text: str,
+                                                                         where: str, message: str) -> None:
+    job = tmp_path / name
+    job.write_text(text)
     line = one_error_line(limited("run", str(SCENARIOS / "bench-minimal.toml"), "--workload", str(job), timeout=60))
-    assert line == f"pathlab: error: {job}: job or WD 2 of the file: workloads.1.block_size: 1 is out of range: " \
-                   "allowed 512B (one sector) to 1GiB"
+    assert line == f"pathlab: error: {job}: {where}: {message}"
+
+
+def test_a_global_section_applies_to_the_jobs_below_it_only(tmp_path: Path) -> None:
+    a, b = fio(tmp_path, "[a]\nrw=randread\n[global]\nbs=64k\n[b]\nrw=randread\n")
+    assert "block_size" not in a and b["block_size"] == "65536B"
+
+
+def test_jobs_with_different_runtimes_are_refused_not_the_last_kept(tmp_path: Path) -> None:
+    assert refusal(fio, tmp_path, "[a]\nruntime=10\n[b]\nruntime=20\n")[1:] == (
+        "line 4: b.runtime", "'20' where line 2: a.runtime gives another time: the jobs run as one run here; give one "
+                             "runtime")
 
 
 # Fuzzing: lines built from the readers' own vocabulary reach far deeper than random text.
-FIO_WORDS = st.sampled_from(["[job]", "[global]", "[", "rw", "randrw", "randread", "rwmixread", "bs", "bssplit",
-                             "rate_iops", "iodepth", "numjobs", "kb_base", "size", "runtime", "thinktime", "4k",
-                             "1k", "50%", "70", "0", "-1", "=", ",", ":", "/", "", "1e9", "time_based", "x"])
-VDB_WORDS = st.sampled_from(["sd=sd1", "wd=wd1", "rd=rd1", "sd=", "wd=*", "threads=", "xfersize=", "(4k,50,8k,50)",
-                             "rdpct=", "seekpct=", "iorate=", "max", "curve", "elapsed=", "10", "0", "-3", "4k",
-                             "streams=", "hd=", "=", ",", "(", ")", "*", "lun=/dev/sdb", "x"])
+NUMBERS = ["4k", "1k", "50%", "70", "0", "-1", "1e9", "1e400", "9" * 400, "²", "x", "", "(4k,50,8k,50)", "(4k,x)",
+           "4k/50:8k/50", "1000,200", "curve", "max"]
+FIO_KEYS = ["rw", "rwmixread", "rwmixwrite", "bs", "bssplit", "rate_iops", "rate_process", "iodepth", "numjobs", "kb_base",
+            "size", "runtime", "ramp_time", "thinktime", "time_based", "x"]
+FIO_LINE = st.one_of(st.sampled_from(["[job]", "[global]", "[", "# c"]),
+                     st.tuples(st.sampled_from(FIO_KEYS), st.sampled_from(["=", ""]),
+                               st.sampled_from(NUMBERS + ["randrw", "randread", "poisson"])).map("".join))
+VDB_KEYS = ["sd", "wd", "rd", "hd", "lun", "size", "threads", "xfersize", "rdpct", "seekpct", "iorate", "streams",
+            "elapsed", "interval", "warmup", "distribution", "x"]
+VDB_LINE = st.tuples(st.sampled_from(["sd=sd1,lun=/dev/sdb", "wd=wd1,sd=sd1", "rd=rd1,wd=*", "hd=default", ""]),
+                     st.lists(st.tuples(st.sampled_from(VDB_KEYS), st.sampled_from(["=", ""]),
+                                        st.sampled_from(NUMBERS + ["sd1", "wd1", "rd1", "*", "/dev/sdb", "seq"])).map("".join),
+                              max_size=4)).map(lambda entry: ",".join([entry[0], *entry[1]]))
+FIO_WORDS = st.sampled_from(["[job]", "[global]", "[", "=", ",", ":", "/", *FIO_KEYS, *NUMBERS])
+VDB_WORDS = st.sampled_from(["sd=sd1", "wd=wd1", "rd=rd1", "wd=*", "=", ",", "(", ")", "*", *VDB_KEYS, *NUMBERS])
 
 
-def _lines(words: st.SearchStrategy[str], joiner: str) -> st.SearchStrategy[str]:
-    line = st.lists(words, max_size=6).map(joiner.join)
-    return st.lists(line, max_size=12).map("\n".join)
+def _lines(line: st.SearchStrategy[str], words: st.SearchStrategy[str], joiner: str) -> st.SearchStrategy[str]:
+    loose = st.lists(words, max_size=6).map(joiner.join)
+    return st.lists(line | loose, max_size=12).map("\n".join)
 
 
-@pytest.mark.parametrize(("read", "words", "joiner"), [(fio, FIO_WORDS, ""), (vdbench, VDB_WORDS, ",")],
+@pytest.mark.parametrize(("overrides", "line", "words", "joiner"), [(fio_overrides, FIO_LINE, FIO_WORDS, ""),
+                                                              (vdbench_overrides, VDB_LINE, VDB_WORDS, ",")],
                          ids=["fio", "vdbench"])
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_the_readers_give_workloads_or_one_error(tmp_path: Path, read, words, joiner: str, data: st.DataObject) -> None:
-    text = data.draw(_lines(words, joiner) | st.text(max_size=300))
+def test_the_readers_give_workloads_or_one_error(tmp_path: Path, overrides, line, words, joiner: str,
+                                                 data: st.DataObject) -> None:
+    """The file's workloads then go to the engine's checks, as `--workload` sends them."""
+    path = tmp_path / "workload"
+    path.write_text(data.draw(_lines(line, words, joiner) | st.text(max_size=300)), encoding="utf-8",
+                    errors="surrogatepass")
     try:
-        read(tmp_path, text)
+        Scenario.load(MINIMAL, set=overrides(str(path), _devices(str(MINIMAL))).sets)
     except ScenarioError as e:
         assert len(e.args) == 3 and "\n" not in e.args[2]

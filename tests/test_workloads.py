@@ -62,7 +62,7 @@ def csv_summary(*args: str) -> dict:
 
 
 def test_fio_iometer_file_server_job_loads_with_its_size_mix_and_depth() -> None:
-    sets = workload_overrides(str(SAMPLES / "fio-jobfile_axboe-fio_examples_iometer-file-access-server.fio"), C1)
+    sets = workload_overrides(str(SAMPLES / "fio-jobfile_axboe-fio_examples_iometer-file-access-server.fio"), C1).sets
     assert "outstanding = 64" in sets[0] and 'access = "random"' in sets[0] and "read_pct = 80" in sets[0]
     s = csv_summary("--workload", str(SAMPLES / "fio-jobfile_axboe-fio_examples_iometer-file-access-server.fio"),
                     "--set", "run.duration=2s", "--set", "run.warmup=1s")
@@ -72,9 +72,9 @@ def test_fio_iometer_file_server_job_loads_with_its_size_mix_and_depth() -> None
 
 
 def test_fio_poisson_rate_job_is_an_open_loop_at_its_rate() -> None:
-    sets = workload_overrides(str(SAMPLES / "fio-jobfile_axboe-fio_examples_poisson-rate-submission.fio"), C1)
+    sets = workload_overrides(str(SAMPLES / "fio-jobfile_axboe-fio_examples_poisson-rate-submission.fio"), C1).sets
     assert "rate = 50.0" in sets[0] and 'arrival = "poisson"' in sets[0] and "134217728B" in sets[0]
-    sets = workload_overrides(str(SAMPLES / "fio-jobfile_bensonjohnson-FIO-tests_mixed_read_write.ini"), C1)
+    sets = workload_overrides(str(SAMPLES / "fio-jobfile_bensonjohnson-FIO-tests_mixed_read_write.ini"), C1).sets
     assert sets[1:] == ['run.duration="300000ms"'] and "read_pct = 70" in sets[0] and "outstanding = 16" in sets[0]
 
 
@@ -129,7 +129,7 @@ def test_vdbench_streams_become_sequential_streams(tmp_path) -> None:
     parm = tmp_path / "parm"
     parm.write_text("sd=sd1,lun=/dev/sdb,threads=16\nwd=w1,sd=sd1,xf=64k,seek=seq,streams=4,rdpct=100\n"
                     "rd=r1,wd=w1,iorate=max,elapsed=2,interval=1\n")
-    (sets, *run) = workload_overrides(str(parm), C1)
+    (sets, *run) = workload_overrides(str(parm), C1).sets
     assert "streams = 4" in sets and 'access = "sequential"' in sets and "outstanding = 16" in sets
     assert run == ['run.duration="2000ms"', 'run.interval="1000ms"']
     s = csv_summary("--workload", str(parm), "--set", "run.warmup=1s")

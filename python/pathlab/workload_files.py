@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +30,20 @@ MIXES: dict[str, tuple[str, list[dict[str, Any]]]] = {
 }
 
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+#: The most digits a whole part may have: 20 hold any 64-bit quantity, and with them every
+#: product below stays a finite float (1e20 TiB per second is still one).
+_MAX_DIGITS = 20
+
+
+def _short(text: str, file: str, field: str) -> str:
+    """`text`, or a refusal when a number in it has more digits than any quantity needs."""
+    if re.search(rf"[0-9]{{{_MAX_DIGITS + 1},}}", text):
+        raise ScenarioError(file, field, f"{text.strip()[:24]!r}...: a number of more than {_MAX_DIGITS} digits")
+    return text
 
 
 def _bytes(text: str, file: str, field: str) -> int:
+    _short(text, file, field)
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?", text.strip().lower())
     if not m:
         raise ScenarioError(file, field, f"{text!r} is not a size like 4k, 512 or 1m")
@@ -39,6 +51,7 @@ def _bytes(text: str, file: str, field: str) -> int:
 
 
 def _seconds(text: str, file: str, field: str, unit: str = "s") -> str:
+    _short(text, file, field)
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(us|ms|s|m|h)?", text.strip().lower())
     if not m:
         raise ScenarioError(file, field, f"{text!r} is not a time like 30, 30s, 5m")
@@ -48,6 +61,7 @@ def _seconds(text: str, file: str, field: str, unit: str = "s") -> str:
 
 def _micros(text: str, file: str, field: str) -> str:
     """fio's time with microseconds as the default unit, as a scenario duration."""
+    _short(text, file, field)
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(us|ms|s)?", text.strip().lower())
     if not m:
         raise ScenarioError(file, field, f"{text!r} is not a time like 100, 100us, 2ms")
@@ -63,11 +77,28 @@ def _devices(scenario: str) -> list[str]:
     return [d.get("name", "") for d in data.get("devices", [])]
 
 
-def _sets(workloads: list[dict[str, Any]], run: dict[str, str]) -> list[str]:
-    return [f"workloads=[{', '.join(to_toml(w) for w in workloads)}]", *(f"run.{k}={v}" for k, v in run.items())]
+@dataclass
+class Overrides:
+    """A workload as `--set` overrides, and where in the workload file each value was written."""
+    sets: list[str]
+    #: Scenario field (`workloads.1.block_size`, `run.duration`) → the option that gave it, as
+    #: `line 6: tiny.bs`: an error the engine finds in the value names the file's line.
+    origins: dict[str, str] = field(default_factory=dict)
+
+    def origin(self, scenario_field: str) -> str | None:
+        """Where the value of `scenario_field` (or of the field holding it: `workloads.0.bssplit.1`
+        is in `workloads.0.bssplit`) was written, if the workload file wrote it."""
+        parts = scenario_field.split(".")
+        return next((self.origins[key] for n in range(len(parts), 0, -1) if (key := ".".join(parts[:n])) in self.origins),
+                    None)
 
 
-def mix_overrides(name: str, devices: list[str], outstanding: int = 32) -> list[str]:
+def _sets(workloads: list[dict[str, Any]], run: dict[str, str], origins: dict[str, str] | None = None) -> Overrides:
+    return Overrides([f"workloads=[{', '.join(to_toml(w) for w in workloads)}]", *(f"run.{k}={v}" for k, v in run.items())],
+                     origins or {})
+
+
+def mix_overrides(name: str, devices: list[str], outstanding: int = 32) -> Overrides:
     _, parts = MIXES[name]
     return _sets([{"devices": devices, "outstanding": max(1, round(outstanding * p["share"])),
                    **{k: v for k, v in p.items() if k != "share"}} for p in parts], {})
@@ -84,13 +115,19 @@ _FIO_MIXED = ("rw", "readwrite", "randrw")
 _FIO_RW = {"read": (100, "sequential"), "write": (0, "sequential"), "rw": (50, "sequential"), "readwrite": (50, "sequential"),
            "randread": (100, "random"), "randwrite": (0, "random"), "randrw": (50, "random")}
 
+#: Each workload value and the fio options it comes from (the first the job gives is blamed).
+_FIO_ORIGINS = {"read_pct": ("rwmixread", "rwmixwrite", "rw", "readwrite"), "access": ("rw", "readwrite"),
+                "block_size": ("bs",), "bssplit": ("bssplit",), "outstanding": ("iodepth", "numjobs"),
+                "rate": ("rate_iops",), "arrival": ("rate_process",), "range": ("size",), "think_time": ("thinktime",)}
+
 
 def _fio_jobs(path: str) -> list[tuple[str, int, dict[str, tuple[str | None, int]]]]:
     """The jobs of a fio job file, each (name, line, {option: (value or None, line)}): every
     section is one job, even when two share a name (as fio runs them), and a `[global]` section
-    applies to the jobs after it."""
+    applies to the jobs after it (only: "a job is only affected by a global section residing
+    above it", fio HOWTO)."""
     glob: dict[str, tuple[str | None, int]] = {}
-    jobs: list[tuple[str, int, dict[str, tuple[str | None, int]]]] = []
+    jobs: list[tuple[str, int, dict[str, tuple[str | None, int]], dict[str, tuple[str | None, int]]]] = []
     current: dict[str, tuple[str | None, int]] | None = None
     for n, raw in enumerate(_read(path).splitlines(), 1):
         line = raw.strip()
@@ -102,17 +139,18 @@ def _fio_jobs(path: str) -> list[tuple[str, int, dict[str, tuple[str | None, int
             name = line[1:-1].strip()
             current = glob if name == "global" else {}
             if name != "global":
-                jobs.append((name, n, current))
+                jobs.append((name, n, dict(glob), current))
             continue
         if current is None:
             raise ScenarioError(path, f"line {n}", "an option before any [section]")
         key, sep, value = line.partition("=")
         current[key.strip()] = (value.strip() if sep else None, n)
-    return [(name, n, {**glob, **opts}) for name, n, opts in jobs]
+    return [(name, n, {**above, **opts}) for name, n, above, opts in jobs]
 
 
 def _fio_int(text: str, kb_base: int, file: str, field: str) -> int:
     """A fio integer: digits with an optional unit prefix (k, m, g, t: kb_base to the power)."""
+    _short(text, file, field)
     m = re.fullmatch(r"(\d+)\s*([kmgt]?)", text.strip().lower())
     if not m:
         raise ScenarioError(file, field, f"{text!r} is not a whole number (like 16 or 1k)")
@@ -126,24 +164,30 @@ def _fio_pct(text: str, file: str, field: str) -> int:
     return int(m.group(1))
 
 
-def fio_overrides(path: str, devices: list[str]) -> list[str]:
+def fio_overrides(path: str, devices: list[str]) -> Overrides:
     """Each job of a fio job file as one workload, its options read as the fio HOWTO defines
     them (integers with k/m/g suffixes of kb_base, percentages with or without %); every option
     is honoured or refused with its line."""
     jobs = _fio_jobs(path)
     if not jobs:
         raise ScenarioError(path, "", "no job section")
-    workloads, run = [], {}
+    workloads: list[dict[str, Any]] = []
+    run: dict[str, str] = {}
+    origins: dict[str, str] = {}
     for job, job_line, options in jobs:
         lines = {k: n for k, (_, n) in options.items()}
         field = lambda k, job=job, lines=lines, at=job_line: f"line {lines.get(k, at)}: {job}.{k}"  # noqa: E731
+        for taken, keys in _FIO_ORIGINS.items():
+            if option := next((k for k in keys if k in options), None):
+                origins[f"workloads.{len(workloads)}.{taken}"] = field(option)
         for key, (value, _) in options.items():
             if value is None and key not in _FIO_FLAGS:
                 raise ScenarioError(path, field(key), "needs a value (key=value)")
         opts = {k: v for k, (v, _) in options.items() if v is not None}
-        kb_base = int(opts.pop("kb_base", "1024"))
-        if kb_base not in (1000, 1024):
-            raise ScenarioError(path, field("kb_base"), f"{kb_base}: allowed 1000, 1024")
+        kb_text = opts.pop("kb_base", "1024")
+        if kb_text not in ("1000", "1024"):
+            raise ScenarioError(path, field("kb_base"), f"{kb_text!r}: allowed 1000, 1024")
+        kb_base = int(kb_text)
         w: dict[str, Any] = {"devices": devices}
         rw_key = "rw" if "rw" in opts else "readwrite"
         rw = opts.pop("rw", None) or opts.pop("readwrite", None) or "read"
@@ -192,10 +236,14 @@ def fio_overrides(path: str, devices: list[str]) -> list[str]:
             w["outstanding"] = iodepth * numjobs
         if "size" in opts:
             w["range"] = f"{_bytes(opts.pop('size'), path, field('size'))}B"
-        if "runtime" in opts:
-            run["duration"] = _seconds(opts.pop("runtime"), path, field("runtime"))
-        if "ramp_time" in opts:
-            run["warmup"] = _seconds(opts.pop("ramp_time"), path, field("ramp_time"))
+        for key, option in (("duration", "runtime"), ("warmup", "ramp_time")):
+            if option in opts:
+                text = opts.pop(option)
+                value = _seconds(text, path, field(option))
+                if run.setdefault(key, value) != value:  # one run: fio's jobs may each stop at their own time
+                    raise ScenarioError(path, field(option), f"{text!r} where {origins[f'run.{key}']} gives another "
+                                                             f"time: the jobs run as one run here; give one {option}")
+                origins.setdefault(f"run.{key}", field(option))
         if "thinktime" in opts:  # microseconds unless a unit is given
             w["think_time"] = _micros(opts.pop("thinktime"), path, field("thinktime"))
         for key in opts:
@@ -204,7 +252,7 @@ def fio_overrides(path: str, devices: list[str]) -> list[str]:
                                     "iodepth, numjobs, rate_iops, rate_process, ramp_time, runtime, size, thinktime, "
                                     f"kb_base (and, without effect on the model: {', '.join(sorted(_FIO_NO_EFFECT))})")
         workloads.append(w)
-    return _sets(workloads, run)
+    return _sets(workloads, run, origins)
 
 
 # vdbench --------------------------------------------------------------------------------------
@@ -235,7 +283,7 @@ def _vdb_fields(text: str) -> list[tuple[str, str]]:
     return [(p.split("=", 1)[0], p.split("=", 1)[1]) if "=" in p else (p, "") for p in parts]
 
 
-def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
+def vdbench_overrides(path: str, devices: list[str]) -> Overrides:
     text = html.unescape(re.sub(r"<[^>]+>", "", _read(path)))  # vdbench's parmfile.html echo too
     entries: dict[str, list[tuple[int, dict[str, str]]]] = {"hd": [], "sd": [], "wd": [], "rd": []}
     for n, raw in enumerate(text.splitlines(), 1):
@@ -262,16 +310,24 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
         raise ScenarioError(path, f"line {rd_line}: wd", f"{rd['wd']!r} matches no wd= entry")
     threads_text, threads_line = next(((e["threads"], n) for n, e in [(rd_line, rd), *entries["sd"]] if e.get("threads")),
                                       ("8", rd_line))
-    if not threads_text.isdigit() or int(threads_text) < 1:
+    if not re.fullmatch("[0-9]+", _short(threads_text, path, f"line {threads_line}: threads")) or int(threads_text) < 1:
         raise ScenarioError(path, f"line {threads_line}: threads", f"{threads_text!r}: a whole number of at least 1")
     threads = int(threads_text)
     iorate = rd.get("iorate", "max").lower()
-    if iorate != "max" and not re.fullmatch(r"\d+(\.\d+)?", iorate):
+    if iorate != "max" and not re.fullmatch(r"[0-9]+(\.[0-9]+)?", _short(iorate, path, f"line {rd_line}: iorate")):
         raise ScenarioError(path, f"line {rd_line}: iorate", f"{iorate!r} is not supported (curve and lists of rates run "
                             "several runs in turn): give max or one rate")
-    sizes = {sd["size"] for _, sd in entries["sd"] if sd.get("size")}
-    workloads = []
+    sizes = {sd["size"]: n for n, sd in entries["sd"] if sd.get("size")}
+    workloads: list[dict[str, Any]] = []
+    origins: dict[str, str] = {}
     for n, wd in wds:
+        at = f"workloads.{len(workloads)}"
+        origins |= {f"{at}.{value}": f"line {n}: {key}" for value, key in (
+            ("read_pct", "rdpct"), ("block_size", "xfersize"), ("bssplit", "xfersize"), ("access", "seekpct"),
+            ("streams", "streams")) if key in wd}
+        origins |= {f"{at}.{value}": f"line {rd_line}: {key}" for value, key in (
+            ("rate", "iorate"), ("arrival", "distribution")) if key in rd}
+        origins[f"{at}.outstanding"] = f"line {threads_line}: threads"
         if "iorate" in wd:
             raise ScenarioError(path, f"line {n}: iorate", "a WD's own rate is not supported: give iorate on the rd=")
         rdpct = wd.get("rdpct", "100")
@@ -279,13 +335,17 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
             raise ScenarioError(path, f"line {n}: rdpct", f"{rdpct!r} is not a percentage from 0 to 100")
         w: dict[str, Any] = {"devices": devices, "read_pct": float(rdpct)}
         if len(sizes) == 1:
-            w["range"] = f"{_bytes(next(iter(sizes)), path, 'sd.size')}B"
+            (size, size_line), = sizes.items()
+            w["range"] = f"{_bytes(size, path, f'line {size_line}: size')}B"
+            origins[f"{at}.range"] = f"line {size_line}: size"
         xfer = wd.get("xfersize", "4k").strip("()").split(",")
         if len(xfer) > 1 and len(xfer) % 2:
             raise ScenarioError(path, f"line {n}: xfersize", "a distribution is size,percent pairs: (4k,50,8k,50)")
         if len(xfer) == 1:
             w["block_size"] = f"{_bytes(xfer[0], path, f'line {n}: xfersize')}B"
         else:
+            if bad := next((p for p in xfer[1::2] if not re.fullmatch(r"[0-9]{1,3}(\.[0-9]+)?", p) or float(p) > 100), None):
+                raise ScenarioError(path, f"line {n}: xfersize", f"{bad!r} is not a percentage from 0 to 100")
             w["bssplit"] = [[f"{_bytes(s, path, f'line {n}: xfersize')}B", round(float(p))] for s, p in zip(xfer[::2], xfer[1::2])]
         seek = wd.get("seekpct", "100").lower()
         if seek in ("0", "seq", "sequential", "eof"):
@@ -295,7 +355,7 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
         else:
             raise ScenarioError(path, f"line {n}: seekpct", f"{seek}: allowed 0 (sequential) or 100 (random)")
         if "streams" in wd:
-            if not wd["streams"].isdigit():
+            if not re.fullmatch("[0-9]+", _short(wd["streams"], path, f"line {n}: streams")):
                 raise ScenarioError(path, f"line {n}: streams", f"{wd['streams']!r} is not a whole number")
             w["streams"] = int(wd["streams"])
         if iorate == "max":
@@ -307,10 +367,11 @@ def vdbench_overrides(path: str, devices: list[str]) -> list[str]:
         workloads.append(w)
     timing = (("duration", "elapsed"), ("interval", "interval"), ("warmup", "warmup"))
     run = {k: _seconds(rd[v], path, f"line {rd_line}: {v}") for k, v in timing if v in rd}
-    return _sets(workloads, run)
+    origins |= {f"run.{k}": f"line {rd_line}: {v}" for k, v in timing if v in rd}
+    return _sets(workloads, run, origins)
 
 
-def workload_overrides(spec: str, scenario: str) -> list[str]:
+def workload_overrides(spec: str, scenario: str) -> Overrides:
     """`--workload`: a named mix, a fio job file (.fio, .ini, .job) or a vdbench parameter file."""
     devices = _devices(scenario)
     if spec in MIXES:

@@ -205,8 +205,9 @@ def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: 
 def with_workload(path: str, workload: str | None, sets: Sequence[str]) -> tuple[str, ...]:
     """The `--set` overrides with those of `--workload` first, so that --set can still adjust them.
     The workload goes to the devices of the scenario `path` names (a file or a shipped name). A
-    value of the workload file the engine refuses (a block below 512 B) is blamed on that file,
-    not on the scenario: the workloads it becomes are checked on the scenario first."""
+    value of the workload file the engine refuses (a block below 512 B) is blamed on that file
+    and the line that gave it, not on the scenario: the workloads it becomes are checked on the
+    scenario first."""
     from pathlab.workload_files import MIXES, workload_overrides
 
     if not workload:
@@ -214,12 +215,14 @@ def with_workload(path: str, workload: str | None, sets: Sequence[str]) -> tuple
     overrides = workload_overrides(workload, resolve(path))
     if workload not in MIXES:
         try:
-            Scenario.load(resolve(path), set=list(overrides))
+            Scenario.load(resolve(path), set=overrides.sets)
         except ScenarioError as e:
             _, field, message = e.args
             parts = field.split(".")
+            if origin := overrides.origin(field):
+                raise ScenarioError(workload, f"{origin} ({field})", message) from None
             if parts[0] == "workloads" and len(parts) > 1 and parts[1].isdigit():
                 raise ScenarioError(workload, f"job or WD {int(parts[1]) + 1} of the file: {field}", message) from None
             if parts[0] in ("workloads", "run"):
                 raise ScenarioError(workload, field, message) from None
-    return (*overrides, *sets)
+    return (*overrides.sets, *sets)

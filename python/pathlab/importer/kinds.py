@@ -85,16 +85,15 @@ def _multipath_conf(name: str) -> dict[str, pd.DataFrame]:
 
 
 def _iostat_rates(name: str) -> pd.DataFrame:
-    from pathlab.importer.linux import rates_from_iostat
     from pathlab.readers import iostat
 
-    return rates_from_iostat(iostat.read(name))
+    return iostat.device_means(name)
 
 
 def _diskstats_rates(name: str) -> pd.DataFrame:
     from pathlab.readers import diskstats
 
-    return diskstats.rates(diskstats.read(name))
+    return diskstats.device_means(name)
 
 
 WORKLOAD = "the workload: each device's I/O rate, size and queue"

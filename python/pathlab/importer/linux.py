@@ -36,21 +36,10 @@ class LinuxCaptures:
     #: `multipath.conf` as `readers.multipath_conf` reads it: what `multipath -ll` does not show
     #: (failback, a number of no_path_retry retries).
     conf: dict[str, pd.DataFrame] | None = None
-    #: Per-interval rates of block devices (`device`, reads_per_s, writes_per_s, read_kib_per_s,
-    #: write_kib_per_s, queue_length), from diskstats or iostat.
+    #: Each block device's mean rates over the capture (`device`, reads_per_s, writes_per_s,
+    #: read_kib_per_s, write_kib_per_s, queue_length), from diskstats or iostat (`device_means`).
     rates: pd.DataFrame | None = None
     files: dict[str, str] = field(default_factory=dict)
-
-
-def rates_from_iostat(table: pd.DataFrame) -> pd.DataFrame:
-    """`iostat -x` reports as the diskstats rates' columns (the first report, since boot, left out)."""
-    from pathlab.readers import iostat
-
-    t = iostat.normalise(table)
-    t = t[t["report"] > t["report"].min()] if t["report"].nunique() > 1 else t
-    queue = t["aqu-sz"] if "aqu-sz" in t.columns else None
-    return t.assign(reads_per_s=t["r/s"], writes_per_s=t["w/s"], read_kib_per_s=t["rkB/s"], write_kib_per_s=t["wkB/s"],
-                    queue_length=queue if queue is not None else float("nan"))
 
 
 #: What multipath.conf adds to what `multipath -ll` shows, as pathlab's dm-multipath parameters.

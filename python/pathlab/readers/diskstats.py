@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError, regular_file
+from pathlab.api import ScenarioError
+from pathlab.readers._file import lines_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,6 +44,8 @@ RATE_COLUMNS = ["sample", "time", "device", "interval_s", "reads_per_s", "writes
 
 _LINE = re.compile(r"^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*?)\s*$")
 _MAX = 1 << 64
+#: Counters that are all plain ASCII numbers.
+_COUNTS = re.compile(r"[0-9]+(?:\s+[0-9]+)*")
 
 
 def _stamp(line: str) -> datetime | None:
@@ -67,29 +72,31 @@ def _stamp(line: str) -> datetime | None:
     return None
 
 
-def read(path: str | Path) -> pd.DataFrame:
-    """One row per sample and device: `sample` (from 0), `time` (the sample's timestamp, missing if
-    the file has none), major, minor, device and the counters of iostats.rst (missing where the
-    kernel does not print them), and the line. Read line by line into one array per column, so
-    that memory follows the rows, not the text. Every sample lists the devices of the first (the
-    last may stop short: a capture cut off); lines out of order are refused."""
-    import numpy as np
-    import pandas as pd
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One device's line of one sample."""
+    sample: int
+    #: The sample's timestamp, None if the file has none.
+    time: datetime | None
+    number: int
+    major: int
+    minor: int
+    device: str
+    #: The counters the line has (4 on old partition lines, 11 to 17 on the others).
+    values: dict[str, int]
 
+
+def lines(path: str | Path) -> Iterator[Line]:
+    """The capture's device lines in file order, sample after sample. Every sample lists the
+    devices of the first (the last may stop short: a capture cut off); lines out of order are
+    refused. Memory follows the devices, not the file."""
     name = str(path)
-    regular_file(path)
-    columns: dict[str, array[int]] = {c: array("Q") for c in ("major", "minor", *COUNTERS)}
-    given = {c: array("B") for c in COUNTERS}  # 1 where the line has the counter
-    samples, lines = array("q"), array("q")
-    devices: list[str] = []
     names: dict[str, str] = {}
-    times: list[datetime | None] = []
     sample, time = 0, None
     seen: set[tuple[str, str, str]] = set()
     first: set[tuple[str, str, str]] | None = None
     separated = False  # blank or timestamp lines mark the samples
-    pending: datetime | None = None
-    any_text = False
+    any_text = any_line = False
 
     def next_sample(where: str) -> None:
         nonlocal sample, seen, first
@@ -100,67 +107,80 @@ def read(path: str | Path) -> pd.DataFrame:
                                              f"{len(first)} ({_differ(seen, first)}): lines out of order, or a sample cut short")
         sample, seen = sample + 1, set()
 
-    try:
-        f = open(path, encoding="utf-8", errors="replace", newline="\n")  # noqa: SIM115
-    except OSError as e:
-        raise ScenarioError(name, "", e.strerror or "cannot be read") from None
-    with f:
-        for number, raw in enumerate(f, start=1):
-            line = raw.rstrip("\n").rstrip("\r")
-            where = f"line {number}"
-            any_text = any_text or bool(line.strip())
-            if not line.strip():
-                if seen:
-                    next_sample(where)
-                    time, separated = None, True
-                continue
-            m = _LINE.match(line)
-            if not m:
-                stamp = _stamp(line)
-                if stamp is None:
-                    raise ScenarioError(name, where, "expected a /proc/diskstats line (`major minor name` and 11, 15 or "
-                                                     "17 counters) or a timestamp line (`TS 1298130003.07`, a date), "
-                                                     f"found {line.strip()[:50]!r}")
-                if seen:
-                    next_sample(where)
-                    separated = True
-                pending = time = stamp
-                continue
-            major, minor, device, rest = m.groups()
-            counters = rest.split()
-            if len(counters) != 4 and not 11 <= len(counters) <= 17:
-                raise ScenarioError(name, where, f"{device}: expected 11, 15 or 17 counters after `major minor name` "
-                                                 f"(14, 18 or 20 fields), found {len(counters)} (truncated?)")
-            fields = SHORT_PARTITION if len(counters) == 4 else COUNTERS[:len(counters)]
-            values: dict[str, int] = {}
-            for i, (field, value) in enumerate(zip(fields, counters)):
-                if not value.isdigit() or not value.isascii() or int(value) >= _MAX:
-                    raise ScenarioError(name, where, f"{device}: field {i + 4} ({field}) {value[:20]!r} is not a "
-                                                     "counter (a whole number below 2^64)")
-                values[field] = int(value)
-            if int(major) >= _MAX or int(minor) >= _MAX:
-                raise ScenarioError(name, where, f"{device}: major/minor {major}:{minor} out of range")
-            key = (major, minor, device)
-            if key in seen:
-                if separated:
-                    raise ScenarioError(name, where, f"{device} appears twice in one sample: lines out of order")
-                next_sample(where)  # no separator: the device comes round again
-                time = None
-            if pending is not None:
-                time, pending = pending, None
-            seen.add(key)
-            samples.append(sample)
-            times.append(time)
-            columns["major"].append(int(major))
-            columns["minor"].append(int(minor))
-            devices.append(names.setdefault(device, device))  # one string per device, not per line
-            for c in COUNTERS:
-                columns[c].append(values.get(c, 0))
-                given[c].append(c in values)
-            lines.append(number)
-    if not devices:
+    for number, line in enumerate(lines_of(path), start=1):
+        where = f"line {number}"
+        any_text = any_text or bool(line.strip())
+        if not line.strip():
+            if seen:
+                next_sample(where)
+                time, separated = None, True
+            continue
+        m = _LINE.match(line)
+        if not m:
+            stamp = _stamp(line)
+            if stamp is None:
+                raise ScenarioError(name, where, "expected a /proc/diskstats line (`major minor name` and 11, 15 or "
+                                                 "17 counters) or a timestamp line (`TS 1298130003.07`, a date), "
+                                                 f"found {line.strip()[:50]!r}")
+            if seen:
+                next_sample(where)
+                separated = True
+            time = stamp
+            continue
+        major, minor, device, rest = m.groups()
+        counters = rest.split()
+        if len(counters) != 4 and not 11 <= len(counters) <= 17:
+            raise ScenarioError(name, where, f"{device}: expected 11, 15 or 17 counters after `major minor name` "
+                                             f"(14, 18 or 20 fields), found {len(counters)} (truncated?)")
+        fields = SHORT_PARTITION if len(counters) == 4 else COUNTERS[:len(counters)]
+        values: dict[str, int] = {}
+        if _COUNTS.fullmatch(rest) and max(map(len, counters)) < 20:  # below 2^64: the common case, at C speed
+            values = dict(zip(fields, map(int, counters)))
+        for i, (field, value) in enumerate(zip(fields, counters) if not values else ()):
+            if not value.isdigit() or not value.isascii() or len(value) > 20 or int(value) >= _MAX:
+                raise ScenarioError(name, where, f"{device}: field {i + 4} ({field}) {value[:20]!r} is not a "
+                                                 "counter (a whole number below 2^64)")
+            values[field] = int(value)
+        if len(major) > 20 or len(minor) > 20 or int(major) >= _MAX or int(minor) >= _MAX:
+            raise ScenarioError(name, where, f"{device}: major/minor {major[:20]}:{minor[:20]} out of range")
+        key = (major, minor, device)
+        if key in seen:
+            if separated:
+                raise ScenarioError(name, where, f"{device} appears twice in one sample: lines out of order")
+            next_sample(where)  # no separator: the device comes round again
+            time = None
+        seen.add(key)
+        any_line = True
+        # One string per device, not per line.
+        yield Line(sample, time, number, int(major), int(minor), names.setdefault(device, device), values)
+    if not any_line:
         raise ScenarioError(name, "line 1", "no /proc/diskstats line: not a diskstats capture" if any_text
                             else "empty file: expected /proc/diskstats samples")
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """One row per sample and device: `sample` (from 0), `time` (the sample's timestamp, missing if
+    the file has none), major, minor, device and the counters of iostats.rst (missing where the
+    kernel does not print them), and the line. Built in one array per column, so that memory
+    follows the rows, not the text; `rates` and `device_means` need no table."""
+    import numpy as np
+    import pandas as pd
+
+    columns: dict[str, array[int]] = {c: array("Q") for c in ("major", "minor", *COUNTERS)}
+    given = {c: array("B") for c in COUNTERS}  # 1 where the line has the counter
+    samples, numbers = array("q"), array("q")
+    devices: list[str] = []
+    times: list[datetime | None] = []
+    for line in lines(path):
+        samples.append(line.sample)
+        times.append(line.time)
+        columns["major"].append(line.major)
+        columns["minor"].append(line.minor)
+        devices.append(line.device)
+        for c in COUNTERS:
+            columns[c].append(line.values.get(c, 0))
+            given[c].append(c in line.values)
+        numbers.append(line.number)
 
     def unsigned(c: str) -> pd.api.extensions.ExtensionArray:
         values = np.frombuffer(columns[c], dtype=np.uint64)
@@ -175,9 +195,9 @@ def read(path: str | Path) -> pd.DataFrame:
         "minor": unsigned("minor"),
         "device": pd.array(devices, dtype="string"),
         **{c: unsigned(c) for c in COUNTERS},
-        "line": pd.array(np.frombuffer(lines, dtype=np.int64), dtype="Int64"),
+        "line": pd.array(np.frombuffer(numbers, dtype=np.int64), dtype="Int64"),
     })
-    table.attrs["source"] = name
+    table.attrs["source"] = str(path)
     return table
 
 
@@ -188,60 +208,85 @@ def _differ(seen: set[tuple[str, str, str]], first: set[tuple[str, str, str]]) -
                                        f"with {', '.join(extra[:3])}" if extra else "") if part)
 
 
-def rates(samples: pd.DataFrame, interval: float = 1.0) -> pd.DataFrame:
+#: The counters rates are taken from: their differences between samples.
+_DELTAS = ("reads", "writes", "sectors_read", "sectors_written", "read_ms", "write_ms", "io_ms", "weighted_io_ms")
+#: The figures `device_means` averages.
+MEAN_COLUMNS = ["reads_per_s", "writes_per_s", "read_kib_per_s", "write_kib_per_s", "read_latency_ms",
+                "write_latency_ms", "in_flight", "utilisation", "queue_length"]
+_NAN = float("nan")
+
+
+def _intervals(path: str | Path, interval: float) -> Iterator[dict[str, Any]]:
+    """The rows of `rates`, in file order, from the lines as they are read: only each device's
+    previous line is kept."""
+    source = str(path)
+    if not isinstance(interval, (int, float)) or isinstance(interval, bool) or not interval > 0 or interval == float("inf"):
+        raise ScenarioError(source, "interval", f"{interval!r}: expected a positive number of seconds")
+    previous: dict[tuple[int, int, str], Line] = {}
+    for now in lines(path):
+        key = (now.major, now.minor, now.device)
+        before, previous[key] = previous.get(key), now
+        if before is None or before.sample != now.sample - 1:
+            continue
+        stamped = now.time is not None and before.time is not None
+        if stamped:
+            assert now.time is not None and before.time is not None
+            span = (now.time - before.time).total_seconds()
+            if not span > 0:
+                raise ScenarioError(source, f"sample {now.sample}", f"its time {now.time} is not after the previous "
+                                                                    f"sample's {before.time}: cannot compute rates")
+        else:
+            span = float(interval)
+        delta = {c: float(now.values.get(c, _NAN)) - float(before.values.get(c, _NAN)) for c in _DELTAS}
+        reset = any(d < 0 for d in delta.values())
+
+        def per(value: float, divisor: float, reset: bool = reset) -> float:
+            return value / divisor if not reset and divisor > 0 else _NAN
+
+        yield {
+            "sample": now.sample, "time": now.time, "device": now.device, "interval_s": span,
+            "reads_per_s": per(delta["reads"], span), "writes_per_s": per(delta["writes"], span),
+            "read_kib_per_s": per(delta["sectors_read"] * 512 / 1024, span),
+            "write_kib_per_s": per(delta["sectors_written"] * 512 / 1024, span),
+            "read_latency_ms": per(delta["read_ms"], delta["reads"]),
+            "write_latency_ms": per(delta["write_ms"], delta["writes"]),
+            "in_flight": float(now.values.get("in_flight", _NAN)),
+            "utilisation": per(delta["io_ms"], span * 1000), "queue_length": per(delta["weighted_io_ms"], span * 1000),
+            "reset": reset,
+        }
+
+
+def rates(path: str | Path, interval: float = 1.0) -> pd.DataFrame:
     """Per device and pair of consecutive samples: I/Os and KiB per second, mean read and write
     latency in ms (ticks delta / I/Os delta, missing when no I/O completed), in-flight I/Os at the
     later sample, utilisation (io_ms delta / interval, 0 to 1) and mean queue length
     (weighted_io_ms delta / interval). The interval is the difference of the samples' timestamps,
     or `interval` seconds when either has none. A counter that went down (a reset, or a 32-bit
     wrap on old kernels) leaves that row's figures missing, with `reset` true."""
-    import numpy as np
     import pandas as pd
 
-    source = str(samples.attrs.get("source", "diskstats"))
-    if not isinstance(interval, (int, float)) or isinstance(interval, bool) or not interval > 0 or interval == float("inf"):
-        raise ScenarioError(source, "interval", f"{interval!r}: expected a positive number of seconds")
-    if samples.empty:
-        return pd.DataFrame(columns=RATE_COLUMNS)
-    frame = samples.copy()
-    frame["key"] = frame["major"].astype(str) + ":" + frame["minor"].astype(str) + ":" + frame["device"].astype(str)
-    count = frame[["reads", "writes", "sectors_read", "sectors_written", "read_ms", "write_ms", "io_ms",
-                   "weighted_io_ms", "in_flight"]].astype("float64")
-    frame = pd.concat([frame[["sample", "time", "device", "key"]], count], axis=1)
-    times = frame.groupby("sample")["time"].first()
-    later = frame.merge(frame.assign(sample=frame["sample"] + 1), on=["sample", "key"], suffixes=("", "_prev"))
-    if later.empty:
-        return pd.DataFrame(columns=RATE_COLUMNS)
-    t_now = later["sample"].map(times)
-    t_prev = (later["sample"] - 1).map(times)
-    stamped = t_now.notna() & t_prev.notna()
-    seconds = (pd.to_datetime(t_now) - pd.to_datetime(t_prev)).dt.total_seconds()
-    bad = stamped & ~(seconds > 0)
-    if bad.any():
-        k = int(later.loc[bad, "sample"].iloc[0])
-        raise ScenarioError(source, f"sample {k}", f"its time {t_now[bad].iloc[0]} is not after the previous "
-                                                   f"sample's {t_prev[bad].iloc[0]}: cannot compute rates")
-    span = seconds.where(stamped, float(interval)).astype("float64")
-    delta = {c: later[c] - later[f"{c}_prev"] for c in ("reads", "writes", "sectors_read", "sectors_written",
-                                                        "read_ms", "write_ms", "io_ms", "weighted_io_ms")}
-    reset = pd.concat([d < 0 for d in delta.values()], axis=1).any(axis=1)
-    ok = ~reset
-
-    def per(value: pd.Series, divisor: pd.Series) -> pd.Series:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = value / divisor
-        return out.where(ok & (divisor > 0))
-
-    table = pd.DataFrame({
-        "sample": later["sample"].astype("Int64"), "time": pd.to_datetime(t_now), "device": later["device"],
-        "interval_s": span,
-        "reads_per_s": per(delta["reads"], span), "writes_per_s": per(delta["writes"], span),
-        "read_kib_per_s": per(delta["sectors_read"] * 512 / 1024, span),
-        "write_kib_per_s": per(delta["sectors_written"] * 512 / 1024, span),
-        "read_latency_ms": per(delta["read_ms"], delta["reads"]),
-        "write_latency_ms": per(delta["write_ms"], delta["writes"]),
-        "in_flight": later["in_flight"],
-        "utilisation": per(delta["io_ms"], span * 1000), "queue_length": per(delta["weighted_io_ms"], span * 1000),
-        "reset": reset.astype(bool),
-    })
+    table = pd.DataFrame(list(_intervals(path, interval)), columns=RATE_COLUMNS)
+    table = table.astype({"sample": "Int64", "time": "datetime64[ns]", "reset": bool})
     return table.sort_values(["sample", "device"], kind="stable").reset_index(drop=True)
+
+
+def device_means(path: str | Path, interval: float = 1.0) -> pd.DataFrame:
+    """One row per device: the number of intervals and the mean of each of `rates`' figures over
+    them (intervals where it is missing left out; missing if it is missing in all). Running sums
+    per device as the file is read, so memory follows the devices, not the samples."""
+    import pandas as pd
+
+    sums: dict[str, list[float]] = {}
+    counts: dict[str, list[int]] = {}
+    intervals: dict[str, int] = {}
+    for row in _intervals(path, interval):
+        device = row["device"]
+        total = sums.setdefault(device, [0.0] * len(MEAN_COLUMNS))
+        count = counts.setdefault(device, [0] * len(MEAN_COLUMNS))
+        intervals[device] = intervals.get(device, 0) + 1
+        for i, column in enumerate(MEAN_COLUMNS):
+            if row[column] == row[column]:  # not NaN
+                total[i] += row[column]
+                count[i] += 1
+    return pd.DataFrame([[device, intervals[device], *(s / c if c else _NAN for s, c in zip(sums[device], counts[device]))]
+                         for device in sorted(sums)], columns=["device", "intervals", *MEAN_COLUMNS])

@@ -14,12 +14,13 @@ skipped; a timestamp line (`-t`: `11/10/14 17:44:13`, `06/22/2020 12:46:10 AM`, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
-from pathlab.readers._file import text_of
+from pathlab.readers._file import lines_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -47,25 +48,20 @@ def _time(text: str) -> datetime | None:
     return None
 
 
-def read(path: str | Path) -> pd.DataFrame:
-    """One row per report and device: `report` (from 0), `time` (with `-t`, else missing),
-    `device`, one float column per header column, named as the header prints it (`r/s`, `rkB/s`,
-    `r_await`, `aqu-sz` or `avgqu-sz`, `%util`, …), and the line."""
-    import pandas as pd
-
+def rows(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The device lines in file order, one dict each: `report` (from 0), `time` (with `-t`, else
+    None), `device`, the header's columns as floats, and `line`. Read a line at a time."""
     name = str(path)
-    text = text_of(path)
-    rows: list[dict[str, Any]] = []
     columns: list[str] = []
-    order: dict[str, None] = {}
     device_last = False
     report, headers = -1, 0
     stamp: datetime | None = None
     pending: datetime | None = None
     skip_cpu = False
     orphan: tuple[str, int] | None = None  # a device name alone on its line (long names)
-    for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw.rstrip("\r")
+    any_text = False
+    for number, line in enumerate(lines_of(path), start=1):
+        any_text = any_text or bool(line.strip())
         where = f"line {number}"
         words = line.split()
         if skip_cpu:
@@ -82,7 +78,6 @@ def read(path: str | Path) -> pd.DataFrame:
             columns = words[:-1] if device_last else words[1:]
             if not columns or len(set(columns)) != len(columns):
                 raise ScenarioError(name, where, "a Device header without columns, or with a column twice")
-            order.update(dict.fromkeys(columns))
             report, headers = report + 1, headers + 1
             stamp, pending = pending, None
             orphan = None
@@ -117,13 +112,23 @@ def read(path: str | Path) -> pd.DataFrame:
             if not _NUMBER.match(value):
                 raise ScenarioError(name, where, f"{value[:20]!r} in column {column} of {device} is not a number")
             row[column] = float(value.replace(",", "."))
-        rows.append(row)
+        yield row
     if orphan is not None:
         raise ScenarioError(name, f"line {orphan[1]}", f"{orphan[0]!r}: a device name without its values (truncated?)")
     if not headers:
-        raise ScenarioError(name, "line 1", "empty file: expected iostat -x output" if not text.strip() else
+        raise ScenarioError(name, "line 1", "empty file: expected iostat -x output" if not any_text else
                             "no `Device` header: not iostat output")
-    table = pd.DataFrame(rows, columns=["report", "time", "device", *order, "line"])
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """One row per report and device: `report` (from 0), `time` (with `-t`, else missing),
+    `device`, one float column per header column, named as the header prints it (`r/s`, `rkB/s`,
+    `r_await`, `aqu-sz` or `avgqu-sz`, `%util`, …), and the line."""
+    import pandas as pd
+
+    found = list(rows(path))
+    order = dict.fromkeys(c for row in found for c in row if c not in ("report", "time", "device", "line"))
+    table = pd.DataFrame(found, columns=["report", "time", "device", *order, "line"])
     table = table.astype({"report": "Int64", "device": "string", "line": "Int64"} | {c: "float64" for c in order})
     table["time"] = pd.to_datetime(table["time"])
     return table
@@ -137,3 +142,36 @@ def normalise(table: pd.DataFrame) -> pd.DataFrame:
         if old in out.columns and new not in out.columns:
             out[new] = out.pop(old) * factor
     return out
+
+
+#: iostat's columns (as `normalise` names them) and the names of `diskstats.device_means`.
+MEANS = {"r/s": "reads_per_s", "w/s": "writes_per_s", "rkB/s": "read_kib_per_s", "wkB/s": "write_kib_per_s",
+         "aqu-sz": "queue_length"}
+
+
+def device_means(path: str | Path) -> pd.DataFrame:
+    """One row per device: the mean of its reads and writes per second, KiB per second and
+    queue over the reports (the first left out when there are more: it counts since boot),
+    named as `diskstats.device_means` names them (a queue missing if iostat printed none).
+    Running sums per device as the file is read, so memory follows the devices, not the reports.
+    The means are taken of the columns as printed, then `normalise`d: a mean of values in MB/s
+    is the mean of the same values in kB/s, over 1024."""
+    import pandas as pd
+
+    # For the first report with devices, and for the rest: device -> column -> [sum, count].
+    first: dict[str, dict[str, list[float]]] = {}
+    later: dict[str, dict[str, list[float]]] = {}
+    first_report: int | None = None
+    for row in rows(path):
+        if first_report is None:
+            first_report = row["report"]
+        sums = (first if row["report"] == first_report else later).setdefault(row["device"], {})
+        for column, value in row.items():
+            if column not in ("report", "time", "device", "line"):
+                total = sums.setdefault(column, [0.0, 0])
+                total[0] += value
+                total[1] += 1
+    kept = later or first
+    table = normalise(pd.DataFrame([{"device": device, **{c: s / n for c, (s, n) in sums.items()}}
+                                    for device, sums in kept.items()]))
+    return table.reindex(columns=["device", *MEANS]).rename(columns=MEANS)
