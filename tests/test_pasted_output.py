@@ -65,7 +65,8 @@ def _read_all(reader: Callable[[Path], object], path: Path) -> tuple[object, lis
 
 
 def _without_lines(table):  # type: ignore[no-untyped-def]
-    return table.drop(columns=["line"], errors="ignore").reset_index(drop=True)
+    # `line`, and the `<value>_line` of readers that keep each value's line (the device list)
+    return table.drop(columns=[c for c in table.columns if c == "line" or c.endswith("_line")]).reset_index(drop=True)
 
 
 def _same(read: Any, bare: Any) -> bool:
