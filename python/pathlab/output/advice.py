@@ -52,7 +52,7 @@ class Advice(Output):
             "findings": [asdict(f) for f in self.findings],
             "objective": self.objective,
             "candidates": [{**asdict(r.candidate), "figures": r.figures, "gain": None if math.isnan(r.gain) else r.gain,
-                            "simulated": True} for r in self.ranked],
+                            "simulated": True, "seeds": r.seeds} for r in self.ranked],
             "recommendation": None if self.decision is None else {
                 "change": choice is not None, "to": choice.candidate.label if choice else "the setting in force",
                 "reason": self.decision.reason, "margin": MARGIN},
@@ -102,13 +102,18 @@ def text(a: Advice) -> str:
     lines = ["Findings (the setting in force):"]
     lines += [f"  - {f.title}\n      {f.evidence}" for f in a.findings] or ["  (nothing stands out)"]
     if a.ranked:
-        lines += ["", f"Candidates, simulated on this host on the same I/Os over {a.seeds} seeds (mean ± 95% interval), "
+        taken = sorted({r.seeds for r in a.ranked})
+        seeds = f"{taken[0]}" if len(taken) == 1 else f"{taken[0]} to {taken[-1]}"
+        lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds} seeds (mean ± 95% interval), "
                       f"in the order of the objective ({a.objective}):"]
         lines.append(f"  {'setting':<28} {'I/O per s':>22} {'mean ms':>16} {'p99 ms':>16} {'gain':>6}")
         for r in a.ranked:
             f = r.figures
             lines.append(f"  {r.candidate.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
                          f"{_cell(f['p99_ms'], 3):>16} {gain_text(r.gain):>6}")
+        if len({r.seeds for r in a.ranked}) > 1:
+            lines.append("  Seeds per candidate (more only while the intervals left the decision open): "
+                         + ", ".join(f"{r.candidate.label} {r.seeds}" for r in a.ranked))
     lines += [""] + recommendation(a)
     if a.ranked:
         lines.append("  Simulated figures, not measured ones: they rest on the scenario's workload and hardware figures"
