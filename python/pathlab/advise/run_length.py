@@ -62,7 +62,7 @@ def has_timeline(scenario: Scenario) -> bool:
     hosts = [table.get("host", {}), *table.get("hosts", [])]
     overridden = [k for k, _ in scenario.overrides]
     return bool(table.get("faults")) or any("pauses" in h for h in hosts) or \
-        any(k.startswith("faults") or k.endswith("pauses") for k in overridden)
+        any(k.startswith("faults") or "pauses" in k.split(".") for k in overridden)
 
 
 def choose(pilot: Result, full_s: float, full_warmup_s: float) -> RunLength:
@@ -74,7 +74,7 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float) -> RunLength:
         paths = max(len(devices[setup.name]["working_paths"]), 1)
         if rate <= 0:
             continue  # an idle device needs no length
-        ios = paths * max(PER_PATH_IOS, ROTATIONS * in_a_row(setup.policy.params, pilot))
+        ios = paths * max(PER_PATH_IOS, ROTATIONS * in_a_row(setup.policy.params, pilot.data["summary"]["bytes_per_io"]))
         needed_s = max(needed_s, ios / rate)
     host_rate = pilot.data["summary"]["iops"]
     if host_rate > 0:
@@ -87,13 +87,12 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float) -> RunLength:
                      f"device at the rates a {PILOT_S:g} s pilot run measured")
 
 
-def in_a_row(params: Any, pilot: Result) -> float:
+def in_a_row(params: Any, bytes_per_io: float) -> float:
     """I/Os a policy sends down one path before it moves on: round robin's `iops` (or its `bytes`
     in I/Os of the host's size), dm-multipath's rr_min_io; 1 for the policies that choose per I/O."""
     kind = params.get("type")
     if kind == "bytes" and "bytes" in params:
-        size = pilot.data["summary"]["bytes_per_io"] or 1.0
-        return max(params["bytes"] / size, 1.0)
+        return max(params["bytes"] / (bytes_per_io or 1.0), 1.0)
     runs = [params[k] for k in ("iops", "rr_min_io", "rr_min_io_rq") if k in params and kind in (None, "iops")]
     return float(max([1, *runs]))
 
@@ -111,3 +110,17 @@ def _round_up(seconds: float) -> float:
 
 def _seconds(value: float) -> str:
     return f"{round(value / _GRANULE_S)}us"
+
+
+def same_ranking(full: list[dict[str, Any]], short: list[dict[str, Any]]) -> bool:
+    """Whether two rankings (advise's JSON candidates, in order) agree wherever the longer one's
+    intervals tell two candidates apart (on the I/O rate or the p99): the order of candidates
+    within each other's intervals is the seeds' noise, not the length's."""
+    position = {c["label"]: n for n, c in enumerate(short)}
+    for n, a in enumerate(full):
+        for b in full[n + 1:]:
+            apart = any(abs(a["figures"][f][0] - b["figures"][f][0]) > a["figures"][f][1] + b["figures"][f][1]
+                        for f in ("iops", "p99_ms"))
+            if apart and position[a["label"]] > position[b["label"]]:
+                return False
+    return True
