@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SCENARIOS, pathlab
 
+from conftest import SCENARIOS, pathlab
 from pathlab import Scenario
 from pathlab.advise import run_length
 from pathlab.advise.candidates import Candidate, candidates

@@ -68,9 +68,10 @@ def has_timeline(scenario: Scenario) -> bool:
 def choose(pilot: Result, full_s: float, full_warmup_s: float) -> RunLength:
     """The length from the pilot run's rates, at most the full one."""
     devices = {d["name"]: d for d in pilot.data["devices"]}
+    rates = _device_rates(pilot)
     needed_s = 0.0
     for setup in pilot.setups:
-        rate = _device_rate(pilot, setup.name)
+        rate = rates.get(setup.name, 0.0)
         paths = max(len(devices[setup.name]["working_paths"]), 1)
         if rate <= 0:
             continue  # an idle device needs no length
@@ -97,9 +98,12 @@ def in_a_row(params: Any, bytes_per_io: float) -> float:
     return float(max([1, *runs]))
 
 
-def _device_rate(pilot: Result, name: str) -> float:
-    rows = [r for r in pilot.data["device_intervals"] if r["name"] == name]
-    return sum(r["cmds_s"] for r in rows) / len(rows) if rows else 0.0
+def _device_rates(pilot: Result) -> dict[str, float]:
+    """Each device's I/O rate, the mean over the pilot's intervals."""
+    rows: dict[str, list[float]] = {}
+    for r in pilot.data["device_intervals"]:
+        rows.setdefault(r["name"], []).append(r["cmds_s"])
+    return {name: sum(v) / len(v) for name, v in rows.items()}
 
 
 def _round_up(seconds: float) -> float:

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import click
 
+from pathlab._core import parse_duration_ns
 from pathlab.advise import run_length
 from pathlab.advise.candidates import candidates
 from pathlab.advise.decide import MARGIN, OBJECTIVES, decide, order
 from pathlab.advise.findings import findings, practice_findings, printed_configs
 from pathlab.advise.rank import rank
-from pathlab._core import parse_duration_ns
 from pathlab.api import Scenario
 from pathlab.cli.common import handle_errors, load, resolve, run_all, set_option, writable_output
 from pathlab.finding import Finding
