@@ -31,6 +31,10 @@ def findings(run: Result) -> list[Finding]:
     found: list[Finding] = []
     ports = data["ports"]
     mean_busy = sum(p["util_pct"] for p in ports) / len(ports) if ports else 0.0
+    busy_paths: dict[str, list[dict[str, Any]]] = {}  # by device, in one pass: hosts have thousands of devices
+    for p in data["paths"]:
+        if p["cmds_s"] > 0:
+            busy_paths.setdefault(p["device"], []).append(p)
     for d in data["devices"]:
         limit = round_robin_limit(setups[d["name"]])
         full = d["dqlen"] is not None and d["actv"] >= 0.9 * d["dqlen"]
@@ -49,7 +53,7 @@ def findings(run: Result) -> list[Finding]:
                 f"{d['name']}: {full_queue}",
                 f"QUED {d['qued']:.1f}, KAVG {d['kavg_ms']:.2f} ms against DAVG {d['davg_ms']:.2f} ms ({bound})",
             ))
-        paths = [p for p in data["paths"] if p["device"] == d["name"] and p["cmds_s"] > 0]
+        paths = busy_paths.get(d["name"], [])
         if not paths:
             continue
         best = min(p["davg_ms"] for p in paths)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from pathlab._core import parse_duration_ns
+from pathlab.advise import run_length
 from pathlab.advise.candidates import candidates
 from pathlab.advise.decide import MARGIN, OBJECTIVES, decide, order
 from pathlab.advise.findings import findings, practice_findings, printed_configs
@@ -37,13 +39,39 @@ def _scenario(files: tuple[str, ...], variant: str | None,
     return scenario, imported.findings, imported
 
 
+#: The longest simulated measurement `--duration auto` chooses (the fixed length before session 8).
+FULL_DURATION = "20s"
+
+
+def _sets(length: dict[str, str]) -> list[str]:
+    return [f"{k}={to_toml(v)}" for k, v in length.items()]
+
+
+def _auto_length(scenario: Scenario, full: dict[str, str]) -> dict[str, str]:
+    """The run length from a pilot run of the setting in force (`run_length.choose`)."""
+    pilot = Scenario.from_text(scenario.text, scenario.file, scenario.variant,
+                               [*(f"{k}={v}" for k, v in scenario.overrides), *_sets(run_length.pilot_length())],
+                               scenario.seed)
+    (measured,) = run_all([pilot])
+    chosen = run_length.choose(measured, parse_duration_ns(full["run.duration"]) / 1e9,
+                               parse_duration_ns(full["run.warmup"]) / 1e9)
+    click.echo(f"pathlab advise: runs of {chosen.duration_s:g} s after {chosen.warmup_s:g} s of warm-up "
+               f"({chosen.reason})", err=True)
+    return chosen.overrides()
+
+
 @click.command("advise")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--variant", help="Advise on one of the file's named variants (the setting in force).")
 @set_option
-@click.option("--seeds", type=click.IntRange(2, 100), default=3, show_default=True, help="Replications per candidate.")
-@click.option("--duration", default="20s", show_default=True, help="Simulated measurement per run.")
-@click.option("--warmup", default="5s", show_default=True, help="Simulated warm-up per run.")
+@click.option("--seeds", type=click.IntRange(2, 100), default=3, show_default=True,
+              help="Replications per candidate, at most: 2, and more only while the intervals leave the decision open.")
+@click.option("--duration", default="auto", show_default=True,
+              help=f"Simulated measurement per run, or `auto`: as long as the host's rates and its policy's rotation "
+                   f"need (a short pilot run measures them), at most {FULL_DURATION}; {FULL_DURATION} on a scenario "
+                   "with scheduled faults or host pauses.")
+@click.option("--warmup", default="5s", show_default=True,
+              help="Simulated warm-up per run (with --duration auto: a quarter of the run, at most this).")
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="balanced", show_default=True,
               help="What a change must improve: the I/O rate, the p99 response, or either without a clear loss on "
                    f"the other (by {MARGIN:.0%}, beyond the 95% intervals).")
@@ -57,8 +85,9 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
     `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, imported as
     `pathlab import` does."""
     writable_output(html, "--html", inputs=[resolve(f) for f in files])
-    length = {"run.duration": duration, "run.warmup": warmup}
-    scenario, captured, imported = _scenario(files, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
+    auto = duration == "auto"
+    length = {"run.duration": FULL_DURATION if auto else duration, "run.warmup": warmup}
+    scenario, captured, imported = _scenario(files, variant, (*sets, *_sets(length)))
     subject = ", ".join(files)
     if imported is not None and not imported.measured_load:
         # No counters: findings and vendor practice from the listings alone, and no simulated gain.
@@ -66,6 +95,10 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
         emit(Advice(subject, found, [], seeds, scenario.text, objective=objective,
                     assumptions=imported.warnings, unmeasured_stack=imported.stack), fmt, html, subject)
         return
+    if auto and not run_length.has_timeline(scenario):
+        length = _auto_length(scenario, length)
+        scenario = Scenario.from_text(scenario.text, scenario.file, scenario.variant,
+                                      [*(f"{k}={v}" for k, v in scenario.overrides), *_sets(length)], scenario.seed)
     (in_force,) = run_all([scenario])
     found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force))
     cands = candidates(scenario, in_force)

@@ -298,18 +298,17 @@ def cores_table(tables: Tables, folder: str, rounds: int, quick: bool) -> None:
 
 def advise_table(tables: Tables, rounds: int, quick: bool) -> None:
     """`pathlab advise` end to end on generated hosts of more and more devices (8 paths each,
-    one I/O outstanding on each device), 2 seeds per candidate."""
+    one I/O outstanding on each device), as an admin runs it: the run length chosen from the
+    host's rates, seeds while the intervals leave the decision open."""
     from pathlab.large_host import scenario_text
 
-    duration = "0.2s" if quick else "1s"
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for devices in ADVISE_DEVICES[:2] if quick else ADVISE_DEVICES:
             file = Path(folder) / f"advise-{devices}.toml"
-            file.write_text(scenario_text(devices, 8, 1, duration))
-            command = [sys.executable, "-m", "pathlab", "advise", str(file), "--seeds", "2", "--duration", duration,
-                       "--warmup", "0s", "--format", "json"]
-            walls, candidates = [], 0
+            file.write_text(scenario_text(devices, 8, 1))
+            command = [sys.executable, "-m", "pathlab", "advise", str(file), "--format", "json"]
+            walls, document, length = [], {}, ""
             for r in range(rounds):
                 click.echo(f"pathlab bench: advise on {devices:,} devices, round {r + 1} of {rounds}", err=True)
                 started = time.perf_counter()
@@ -317,12 +316,17 @@ def advise_table(tables: Tables, rounds: int, quick: bool) -> None:
                 walls.append(time.perf_counter() - started)
                 if done.returncode != 0:
                     raise click.ClickException(f"advise on {devices} devices failed: {done.stderr.strip()[-300:]}")
-                candidates = len(json.loads(done.stdout)["candidates"])
-            rows.append([f"{devices:,}", f"{devices * 8:,}", f"{candidates}", spread(walls)])
+                document = json.loads(done.stdout)
+                length = next((line.split("runs of ")[1].split(" (")[0] for line in done.stderr.splitlines()
+                               if "runs of " in line), "the full length")
+            runs = sum(c["seeds"] for c in document["candidates"])
+            rows.append([f"{devices:,}", f"{devices * 8:,}", f"{len(document['candidates'])}", f"{runs}", length,
+                         spread(walls)])
     tables.show(
-        f"pathlab advise on generated hosts ({duration} simulated per run, 2 seeds per candidate, median "
-        f"(least-greatest) of {rounds} rounds, the whole command):",
-        ["devices", "paths", "candidates", "wall s"], rows,
+        f"pathlab advise on generated hosts (the run length it chooses, 2 or 3 seeds per candidate as the intervals "
+        f"decide, median (least-greatest) of {rounds} rounds, the whole command, load average "
+        f"{os.getloadavg()[0]:.1f}):",
+        ["devices", "paths", "candidates", "seeds in all", "runs of", "wall s"], rows,
     )
 
 

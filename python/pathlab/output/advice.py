@@ -58,7 +58,8 @@ class Advice(Output):
             "findings": [asdict(f) for f in self.findings],
             "objective": self.objective,
             "candidates": [{**asdict(r.candidate), "figures": r.figures, "gain": _number(r.gain),
-                            "gain_range": self._gain_range(r), "simulated": True} for r in self.ranked],
+                            "gain_range": self._gain_range(r), "simulated": True, "seeds": r.seeds}
+                           for r in self.ranked],
             "gain_range_over": self.ranges.over if self.ranges else None,
             "recommendation": None if self.decision is None else {
                 "change": choice is not None, "to": choice.candidate.label if choice else "the setting in force",
@@ -137,7 +138,9 @@ def text(a: Advice) -> str:
     lines = ["Findings (the setting in force):"]
     lines += [f"  - {f.title}\n      {f.evidence}" for f in a.findings] or ["  (nothing stands out)"]
     if a.ranked:
-        lines += ["", f"Candidates, simulated on this host on the same I/Os over {a.seeds} seeds (mean ± 95% interval), "
+        taken = sorted({r.seeds for r in a.ranked})
+        seeds = f"{taken[0]}" if len(taken) == 1 else f"{taken[0]} to {taken[-1]}"
+        lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds} seeds (mean ± 95% interval), "
                       f"in the order of the objective ({a.objective}):"]
         width = max(6, *(len(a.gain_cell(r)) for r in a.ranked))
         lines.append(f"  {'setting':<28} {'I/O per s':>22} {'mean ms':>16} {'p99 ms':>16} {'gain':>{width}}")
@@ -145,6 +148,9 @@ def text(a: Advice) -> str:
             f = r.figures
             lines.append(f"  {r.candidate.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
                          f"{_cell(f['p99_ms'], 3):>16} {a.gain_cell(r):>{width}}")
+        if len({r.seeds for r in a.ranked}) > 1:
+            lines.append("  Seeds per candidate (more only while the intervals left the decision open): "
+                         + ", ".join(f"{r.candidate.label} {r.seeds}" for r in a.ranked))
         lines += [f"  {line}" for line in ranges_note(a)]
     lines += [""] + recommendation(a)
     if a.ranked:
