@@ -79,7 +79,8 @@ def _runtime_paths(devices: pd.DataFrame, column: str) -> pd.DataFrame:
             if match:
                 rows.append({"path": None, "runtime_name": runtime, "adapter": match[1], "channel": int(match[2]),
                              "target": int(match[3]), "lun": int(match[4]), "device": d.device,
-                             "tpg_state": tpg_state, "tpg_id": tpg_id})
+                             "tpg_state": tpg_state, "tpg_id": tpg_id,
+                             "line": getattr(d, f"{column}_line", None)})  # where the listing names it
     return pd.DataFrame(rows)
 
 
