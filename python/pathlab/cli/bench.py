@@ -11,6 +11,7 @@ valgrind) are the figure to decide by on a shared machine: they repeat to the in
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -52,6 +53,7 @@ IN_FLIGHT = (
 #: service on average (`large_host.scenario_text`). Runs are made long enough for each I/O
 #: slot to complete many times.
 GENERATED_ROUND_TRIP_S = 120e-6
+GENERATED_SERVICE_S = 20e-6
 
 #: Servers a port may have (`scenario/bounds.rs`, a port's cores): past it, the generated hosts
 #: get more ports instead (`generated_host`).
@@ -200,12 +202,14 @@ def generated_host(folder: Path, devices: int, paths: int, outstanding: int, qui
     """A generated host whose ports serve every I/O at once, simulated long enough for the
     figure (100,000 I/Os quick, 2 million otherwise, and each I/O slot 20 times at least), and
     its paths per device. A port has at most `MAX_PORT_SERVERS` servers: past what the ports
-    hold (with a quarter to spare, as a port's share varies a little around its mean), many
-    devices go on more arrays, and one device with many I/Os gets more paths."""
+    hold (the I/Os in service, a sixth of those in flight, with a quarter to spare: a port's
+    share varies a little around its mean), many devices go on more arrays, and one device with
+    many I/Os gets more paths."""
     from pathlab.large_host import scenario_text
 
     in_flight = devices * outstanding
-    ports_needed = -(-in_flight * 5 // (4 * MAX_PORT_SERVERS))
+    in_service = in_flight * GENERATED_SERVICE_S / GENERATED_ROUND_TRIP_S
+    ports_needed = math.ceil(1.25 * in_service / MAX_PORT_SERVERS)
     ports_each = paths // 2 if paths % 2 == 0 else paths
     if ports_needed > ports_each and paths % 2 == 0:
         ports_each = max(ports_each, -(-ports_needed // devices))
