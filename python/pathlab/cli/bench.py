@@ -11,6 +11,7 @@ valgrind) are the figure to decide by on a shared machine: they repeat to the in
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -52,6 +53,11 @@ IN_FLIGHT = (
 #: service on average (`large_host.scenario_text`). Runs are made long enough for each I/O
 #: slot to complete many times.
 GENERATED_ROUND_TRIP_S = 120e-6
+GENERATED_SERVICE_S = 20e-6
+
+#: Servers a port may have (`scenario/bounds.rs`, a port's cores): past it, the generated hosts
+#: get more ports instead (`generated_host`).
+MAX_PORT_SERVERS = 1024
 
 #: The minimal model's eight ports split between two controllers (directors).
 _TWO_CONTROLLER_PORTS = "arrays.0.ports=[" + ", ".join(f'{{name="P{i}", controller="{"AB"[i % 2]}"}}' for i in range(8)) + "]"
@@ -192,17 +198,29 @@ def main_table(tables: Tables, folder: str, rounds: int, quick: bool) -> None:
                f"{large['start_s']:.2f} s, peak RSS {large_rss:.1f} MiB")
 
 
-def generated_host(folder: Path, devices: int, paths: int, outstanding: int, quick: bool) -> Path:
+def generated_host(folder: Path, devices: int, paths: int, outstanding: int, quick: bool) -> tuple[Path, int]:
     """A generated host whose ports serve every I/O at once, simulated long enough for the
-    figure (100,000 I/Os quick, 2 million otherwise, and each I/O slot 20 times at least)."""
+    figure (100,000 I/Os quick, 2 million otherwise, and each I/O slot 20 times at least), and
+    its paths per device. A port has at most `MAX_PORT_SERVERS` servers: past what the ports
+    hold (the I/Os in service, a sixth of those in flight, with a quarter to spare: a port's
+    share varies a little around its mean), many devices go on more arrays, and one device with
+    many I/Os gets more paths."""
     from pathlab.large_host import scenario_text
 
     in_flight = devices * outstanding
+    in_service = in_flight * GENERATED_SERVICE_S / GENERATED_ROUND_TRIP_S
+    ports_needed = math.ceil(1.25 * in_service / MAX_PORT_SERVERS)
+    ports_each = paths // 2 if paths % 2 == 0 else paths
+    if ports_needed > ports_each and paths % 2 == 0:
+        ports_each = max(ports_each, -(-ports_needed // devices))
+        paths = 2 * ports_each
+    arrays = max(1, -(-ports_needed // ports_each))
     target = max(100_000 if quick else 2_000_000, 20 * in_flight)
     duration_us = max(1, round(target * GENERATED_ROUND_TRIP_S / in_flight * 1e6))
     file = folder / f"inflight-{devices}-{paths}-{outstanding}.toml"
-    file.write_text(scenario_text(devices, paths, outstanding, f"{duration_us}us", servers=in_flight))
-    return file
+    servers = min(in_flight, MAX_PORT_SERVERS)
+    file.write_text(scenario_text(devices, paths, outstanding, f"{duration_us}us", servers=servers, arrays=arrays))
+    return file, paths
 
 
 def in_flight_table(tables: Tables, rounds: int, quick: bool) -> None:
@@ -212,13 +230,13 @@ def in_flight_table(tables: Tables, rounds: int, quick: bool) -> None:
     base: float | None = None
     with tempfile.TemporaryDirectory() as folder:
         for devices, paths, outstanding in IN_FLIGHT:
-            file = generated_host(Path(folder), devices, paths, outstanding, quick)
-            label = f"{devices:,} device(s) x {paths:,} paths, {outstanding:,} outstanding each"
+            file, paths_each = generated_host(Path(folder), devices, paths, outstanding, quick)
+            label = f"{devices:,} device(s) x {paths_each:,} paths, {outstanding:,} outstanding each"
             runs = repeat(rounds, label, str(file), None, ())
             per_io = [r["run_s"] / r["ios"] * 1e9 for r, _ in runs]
             base = base or median(per_io)
             rows.append([
-                f"{devices:,}", f"{paths:,}", f"{devices * outstanding:,}", f"{runs[0][0]['ios']:,}", spread(per_io, 0),
+                f"{devices:,}", f"{paths_each:,}", f"{devices * outstanding:,}", f"{runs[0][0]['ios']:,}", spread(per_io, 0),
                 f"{median(per_io) / base:.2f}", spread([r["setup_s"] for r, _ in runs]),
                 f"{max(rss for _, rss in runs):.1f}",
             ])
@@ -227,7 +245,8 @@ def in_flight_table(tables: Tables, rounds: int, quick: bool) -> None:
         ["devices", "paths each", "I/Os in flight", "simulated I/Os", "ns per I/O", "x first row", "set-up s",
          "peak RSS MiB"],
         rows,
-        "Round robin after every I/O; ports serve every I/O at once, so what is in flight is in the event queue. "
+        "Round robin after every I/O; ports serve every I/O at once (past 1,024 servers a port, more arrays or, for one "
+        "device, more paths: the paths column), so what is in flight is in the event queue. "
         "ns per I/O is the run alone divided by its I/Os; the set-up is timed apart, not subtracted.",
     )
 

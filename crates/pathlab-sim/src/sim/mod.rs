@@ -371,7 +371,17 @@ impl Simulation {
 
     /// Processes every event up to and including time `until`.
     pub fn run_until(&mut self, until: TimeNs) {
-        while self.step_until(until) {}
+        loop {
+            // The events before the next sample without looking for it at each event (a sample
+            // comes first at its own time, and times are whole nanoseconds), then the sample.
+            let before_sample = self.next_sample_at.filter(|&t| t <= until).map_or(until, |t| t - 1);
+            while let Some(event) = self.events.next_until(before_sample) {
+                self.handle(event);
+            }
+            if !self.step_until(until) {
+                break;
+            }
+        }
         self.events.advance_to(until.min(self.measure_end()));
     }
 

@@ -75,7 +75,12 @@ impl Worker {
                 cum.iter().find(|c| pick < c.1).map_or(cum[0].0, |c| c.0)
             }
         };
-        let is_write = self.rw_rng.open01() < self.write_fraction;
+        // All reads or all writes: no draw (the stream serves nothing else).
+        let is_write = match self.write_fraction {
+            0.0 => false,
+            1.0 => true,
+            f => self.rw_rng.open01() < f,
+        };
         let offset = match self.access {
             Access::Random => self.offset_rng.below((self.range_bytes / bytes).max(1)) * bytes,
             Access::Zipf => {
