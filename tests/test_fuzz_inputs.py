@@ -52,11 +52,22 @@ def test_any_bytes_as_an_esxtop_capture_read_or_refused(tmp_path_factory, data: 
         tables = esxtop.read(path)
     except pathlab.ScenarioError as e:
         assert e.args[0] == str(path)
-        return
+        # The summary reads the same way: the same refusal.
+        try:
+            esxtop.summary(path)
+        except pathlab.ScenarioError as again:
+            assert again.args == e.args
+            return
+        raise AssertionError(f"the summary read what read refused: {e}") from None
     # Read: the disk objects' tables, each sample and instance with its time and name.
     assert sorted(tables) == ["adapters", "devices", "paths"]
     for table in tables.values():
         assert list(table.columns[:2]) == ["time", "name"] and table["name"].notna().all()
+    summary = esxtop.summary(path)
+    for name, table in tables.items():
+        assert summary[name].empty == table.empty and summary[name].counters == list(table.columns[2:])
+        if not table.empty:
+            assert list(summary[name].means().index) == sorted(set(table["name"]))
 
 
 # Every reader of a capture, listing or pasted text, and `import` over them: a result or a
@@ -73,6 +84,7 @@ MULTIPATH = ROOT / "tests" / "data" / "linux" / "multipath_check-multipath-20_ne
 #: Each reader (module.function, found by `_readers`) and the test that fuzzes it.
 FUZZED = {
     "esxtop.read": "test_any_bytes_as_an_esxtop_capture_read_or_refused",
+    "esxtop.summary": "test_any_bytes_as_an_esxtop_capture_read_or_refused",
     **{f"{reader}": "test_readers_linux.py::test_shuffled_and_cut_sample_lines_are_read_or_refused" for reader in (
         "multipath_ll.read", "nvme_subsys.read", "diskstats.read", "iostat.read")},
     **{f"esxcli_{reader}": "test_readers_esxcli_listings.py::test_any_text_is_read_or_refused_with_a_scenario_error"

@@ -219,3 +219,43 @@ def test_non_blank_lines_are_counted_whatever_their_ends(tmp_path: Path, text: b
     f.write_bytes(text)
     for chunk_size in (1, 2, 3, 1 << 24):  # a CRLF split between two reads is one end
         assert esxtop._line_ends(f, chunk_size) == lines, chunk_size
+
+
+def test_the_summary_gives_each_users_figures_from_the_samples(tmp_path: Path) -> None:
+    # Path p: Commands/sec missing in the first sample; failures on, off, on, off after it. Path
+    # q has no Failed Commands/sec column; device d has a single number, in the last sample.
+    head = ['"(PDH-CSV 4.0) (UTC)(0)"', '"\\\\h\\Physical Disk Path(p)\\Commands/sec"',
+            '"\\\\h\\Physical Disk Path(p)\\Failed Commands/sec"', '"\\\\h\\Physical Disk Path(q)\\Commands/sec"',
+            '"\\\\h\\Physical Disk SCSI Device(d)\\Commands/sec"']
+    figures = [("", "5", "1", ""), ("2", "0", "2", ""), ("4", "3", "4", ""), ("6", "0", "6", ""), ("8", "3", "8", "7")]
+    f = tmp_path / "c.csv"
+    f.write_text("\n".join([",".join(head), *(f'"04/26/2018 14:06:{5 * i:02d}",' + ",".join(row)
+                                              for i, row in enumerate(figures))]) + "\n")
+    summary = esxtop.summary(f)
+    paths, devices = summary["paths"], summary["devices"]
+    # The findings' means leave the first sample out: p (2+4+6+8)/4, q the same.
+    means = paths.means()
+    assert list(means.index) == ["p", "q"] and list(means.columns) == ["Commands/sec", "Failed Commands/sec"]
+    assert list(means["Commands/sec"]) == [5.0, 5.0] and means.loc["p", "Failed Commands/sec"] == 1.5
+    assert pd.isna(means.loc["q", "Failed Commands/sec"])
+    # The importer's leave each counter's first value out: p's first is 2 (sample 1), q's 1.
+    assert paths.mean("p", "Commands/sec") == 6.0 and paths.mean("q", "Commands/sec") == 5.0
+    assert devices.mean("d", "Commands/sec") == 7.0  # the only value is kept
+    assert paths.mean("q", "Failed Commands/sec") is None and paths.mean("x", "Commands/sec") is None
+    assert devices.mean("d", "Reads/sec") is None
+    # Four intervals after the first sample: p errs in two, with three changes between them.
+    failures = paths.failures("Failed Commands/sec")
+    assert paths.intervals == 4
+    assert failures.loc["p"].tolist() == [2, 3, 1.5] and failures.loc["q", "erring"] == 0
+
+
+@pytest.mark.parametrize("capture", [SMALL, ALL], ids=["default-fields", "all-counters"])
+def test_the_summary_agrees_with_the_frames_of_every_sample(capture: Path) -> None:
+    tables, summary = esxtop.read(capture), esxtop.summary(capture)
+    for name, frame in tables.items():
+        later = frame[frame["time"] > frame["time"].min()]
+        expected = later.groupby("name").mean(numeric_only=True)
+        pd.testing.assert_frame_equal(summary[name].means(), expected, check_exact=False, rtol=1e-12)
+        for instance in expected.index:
+            values = frame.loc[frame["name"] == instance, "Commands/sec"].dropna()
+            assert summary[name].mean(instance, "Commands/sec") == pytest.approx(values.iloc[1:].mean(), rel=1e-12)

@@ -11,24 +11,21 @@ from pathlab.finding import Finding
 if TYPE_CHECKING:
     import pandas as pd
 
+    from pathlab.readers.esxtop_summary import Summary, TableSummary
+
 #: A path is slow when its latency is more than this many times its device's best path's, and
 #: at least `SLOW_MS` above it (a tenth of a millisecond apart is noise at these figures).
 SLOW_RATIO = 2.0
 SLOW_MS = 0.2
 
 
-def _means(table: pd.DataFrame) -> pd.DataFrame:
-    """Each object's mean counters over the capture (the first sample, before esxtop's first
-    interval, left out)."""
-    later = table[table["time"] > table["time"].min()] if table["time"].nunique() > 1 else table
-    return later.groupby("name").mean(numeric_only=True)
-
-
-def esxtop_findings(esxtop: dict[str, pd.DataFrame], path_device: dict[str, str], file: str) -> list[Finding]:
+def esxtop_findings(esxtop: Summary, path_device: dict[str, str], file: str) -> list[Finding]:
     """Full device queues, slow paths and paths with failed commands in an `esxtop -b` capture;
     `path_device` maps a path's runtime name to its device (from the nmp path list)."""
     found = []
-    devices = _means(esxtop["devices"]) if len(esxtop.get("devices", [])) else None
+    # Each object's mean counters over the capture: the first sample, before esxtop's first
+    # interval, left out.
+    devices = esxtop["devices"].means() if not esxtop["devices"].empty else None
     if devices is not None and {"Queued Commands", "Active Commands", "Device Q Depth"} <= set(devices.columns):
         for name, d in devices.iterrows():
             if d["Queued Commands"] >= 1 and d["Active Commands"] >= 0.9 * d["Device Q Depth"]:
@@ -38,7 +35,7 @@ def esxtop_findings(esxtop: dict[str, pd.DataFrame], path_device: dict[str, str]
                     f"{file}: Active Commands {d['Active Commands']:.0f} of Device Q Depth {d['Device Q Depth']:.0f}, "
                     f"Queued Commands {d['Queued Commands']:.0f}, Average Kernel MilliSec/Command {kavg:.2f}",
                 ))
-    paths = _means(esxtop["paths"]) if len(esxtop.get("paths", [])) else None
+    paths = esxtop["paths"].means() if not esxtop["paths"].empty else None
     if paths is None or "Average Driver MilliSec/Command" not in paths.columns:
         return found
     davg = paths["Average Driver MilliSec/Command"]
@@ -55,39 +52,36 @@ def esxtop_findings(esxtop: dict[str, pd.DataFrame], path_device: dict[str, str]
                     f"{file}: Average Driver MilliSec/Command {davg[p]:.2f} against {best:.2f} on the best path",
                 ))
     found += _error_findings(esxtop["paths"], file)
-    found += _adapter_findings(esxtop.get("adapters"), file, queue_full=any("queue is full" in f.title for f in found))
+    found += _adapter_findings(esxtop["adapters"], file, queue_full=any("queue is full" in f.title for f in found))
     return found
 
 
-def _error_findings(table: pd.DataFrame, file: str) -> list[Finding]:
+def _error_findings(table: TableSummary, file: str) -> list[Finding]:
     """Paths with failed commands: erring throughout, or flapping (errors that come and go: at
     least two changes between intervals with and without them)."""
     failed = "Failed Commands/sec"
-    if failed not in table.columns:
+    if failed not in table.counters or table.empty:
         return []
-    later = table[table["time"] > table["time"].min()] if table["time"].nunique() > 1 else table
     found = []
-    for name, rows in later.groupby("name", sort=True):
-        erring = (rows[failed].fillna(0) > 0).tolist()
-        if not any(erring):
+    for name, row in table.failures(failed).iterrows():
+        if not row["erring"]:
             continue
-        changes = sum(a != b for a, b in zip(erring, erring[1:]))
-        mean = rows[failed].mean()
+        changes, mean = int(row["changes"]), row["mean"]
         if changes >= 2:
             found.append(Finding(f"{name}: the path flaps, erring on and off (captured)",
-                                 f"{file}: {failed} above 0 in {sum(erring)} of {len(erring)} intervals, "
+                                 f"{file}: {failed} above 0 in {int(row['erring'])} of {table.intervals} intervals, "
                                  f"{changes} changes; {mean:.2f} on average"))
         else:
             found.append(Finding(f"{name}: the path returns errors (captured)", f"{file}: {failed} {mean:.2f} on average"))
     return found
 
 
-def _adapter_findings(table: pd.DataFrame | None, file: str, queue_full: bool) -> list[Finding]:
+def _adapter_findings(table: TableSummary, file: str, queue_full: bool) -> list[Finding]:
     """Adapters whose commands wait in the kernel for a slot (QAVG a large share of their DAVG),
     unless a full device queue already explains the wait."""
-    if table is None or not len(table) or queue_full:
+    if table.empty or queue_full:
         return []
-    means = _means(table)
+    means = table.means()
     q, d = "Average Queue MilliSec/Command", "Average Driver MilliSec/Command"
     if not {q, d} <= set(means.columns):
         return []

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from pathlab.importer.kinds import Kind
+    from pathlab.readers.esxtop_summary import Summary, TableSummary
 
 #: A round robin limit at or above this many I/Os keeps a device on one path for long stretches.
 LARGE_RR_LIMIT = 100
@@ -50,7 +51,7 @@ class Captures:
 
     devices: pd.DataFrame | None = None
     paths: pd.DataFrame | None = None
-    esxtop: dict[str, pd.DataFrame] | None = None
+    esxtop: Summary | None = None
     files: dict[str, str] = field(default_factory=dict)
 
 
@@ -208,13 +209,9 @@ def _portal_groups(paths: list[Any], path_file: str) -> list[tuple[str, str]]:
     return said
 
 
-def _mean(frame: pd.DataFrame, name: str, counter: str) -> float | None:
-    if frame is None or counter not in frame.columns:
-        return None
-    values = frame.loc[frame["name"] == name, counter].dropna()
-    # The first sample of a capture covers the time before esxtop started: leave it out.
-    values = values.iloc[1:] if len(values) > 1 else values
-    return float(values.mean()) if len(values) else None
+def _mean(table: TableSummary | None, name: str, counter: str) -> float | None:
+    # The first value of a capture covers the time before esxtop started: `mean` leaves it out.
+    return table.mean(name, counter) if table is not None else None
 
 
 def _policy(row: Any) -> dict[str, Any]:
@@ -252,7 +249,7 @@ def build(c: Captures) -> Imported:
     assert c.devices is not None and c.paths is not None
     dev_file, path_file = c.files["devices"], c.files["paths"]
     warnings: list[tuple[str, str]] = []
-    esx = c.esxtop or {}
+    esx = c.esxtop
     esx_file = c.files.get("esxtop", "")
 
     devices = list(c.devices.itertuples())
@@ -305,12 +302,12 @@ def build(c: Captures) -> Imported:
     warnings += warnings_of_portals
 
     # The device rows of the capture, per device, for the workload and the port capacity.
-    dev_rows = esx.get("devices")
+    dev_rows = esx["devices"] if esx is not None else None
     rates = {d.device: _mean(dev_rows, d.device, "Commands/sec") for d in devices} if dev_rows is not None else {}
     outstanding = {}
     for d in devices:
-        actv = _mean(dev_rows, d.device, "Active Commands") if dev_rows is not None else None
-        qued = _mean(dev_rows, d.device, "Queued Commands") if dev_rows is not None else None
+        actv = _mean(dev_rows, d.device, "Active Commands")
+        qued = _mean(dev_rows, d.device, "Queued Commands")
         if actv is not None:
             outstanding[d.device] = actv + (qued or 0.0)
 
@@ -370,7 +367,7 @@ def build(c: Captures) -> Imported:
 
     for d in devices:
         lun = next((p.lun for p in paths if p.device == d.device), 0)
-        dqlen = _mean(dev_rows, d.device, "Device Q Depth") if dev_rows is not None else None
+        dqlen = _mean(dev_rows, d.device, "Device Q Depth")
         lines += ["", "[[devices]]", f'name = "{d.device}"', f'array = "{vendor_of[d.device]}"',
                   f"lun = {int(lun)}  # {path_file}: runtime names"]
         if dqlen:
@@ -409,7 +406,7 @@ class Latencies:
     notes: dict[str, str]
 
 
-def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: dict[str, Any], esx_file: str,
+def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: Summary | None, esx_file: str,
                devices: list[Any], service_us: dict[str, float]) -> Latencies:
     """Per path, the DAVG beyond the device's best path is distance: a read pays it on two
     one-way trips, a write on four (command, transfer-ready, data, status): one-way extra =
@@ -418,16 +415,15 @@ def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: dict[str, Any],
     (its active commands over its busy paths below `LIGHT_PATH_OUTSTANDING`, and no long turns
     on one path)."""
     out = Latencies({}, {}, {})
-    table = esx.get("paths")
-    dev_rows = esx.get("devices")
-    if table is None or "Average Driver MilliSec/Command" not in table.columns:
+    if esx is None or "Average Driver MilliSec/Command" not in esx["paths"].counters:
         return out
+    table, dev_rows = esx["paths"], esx["devices"]
     for d in devices:
         names = [str(p.runtime_name) for p in paths if p.device == d.device]
         davg = {n: _mean(table, n, "Average Driver MilliSec/Command") for n in names}
         rate = {n: _mean(table, n, "Commands/sec") for n in names}
         busy = {n: v for n, v in davg.items() if v and rate[n]}
-        active = _mean(dev_rows, d.device, "Active Commands") if dev_rows is not None else None
+        active = _mean(dev_rows, d.device, "Active Commands")
         # A path used in long turns (round robin at a large limit) is loaded while its turn lasts,
         # whatever its average says: only devices spread over their paths I/O by I/O qualify.
         in_turns = d.psp == "VMW_PSP_RR" and (_value(d.iops) or 0) >= LARGE_RR_LIMIT
@@ -466,13 +462,13 @@ def _port_service(devices: list[Any], rates: dict[str, float | None], outstandin
     return DEFAULT_PORT_SERVICE_US, "default: no capture shows a port at capacity"
 
 
-def _workload(devices: list[Any], dev_rows: pd.DataFrame | None, esx_file: str, outstanding: dict[str, float],
+def _workload(devices: list[Any], dev_rows: TableSummary | None, esx_file: str, outstanding: dict[str, float],
               warnings: list[tuple[str, str]]) -> list[str]:
     """One closed-loop workload per device: outstanding = ACTV + QUED, the read share and the
     bytes per I/O of the capture."""
     out = []
     for d in devices:
-        cmds = _mean(dev_rows, d.device, "Commands/sec") if dev_rows is not None else None
+        cmds = _mean(dev_rows, d.device, "Commands/sec")
         if cmds == 0:  # captured, and idle: it stays idle in the scenario
             out += ["", f"# {d.device}: idle in {esx_file} (0 Commands/sec): no workload"]
             continue

@@ -15,6 +15,8 @@ from pathlab.api import ScenarioError, regular_file
 if TYPE_CHECKING:
     import pandas as pd
 
+    from pathlab.readers.esxtop_summary import Summary
+
 #: How much of a file is looked at to tell its kind.
 HEAD_BYTES = 4096
 
@@ -36,10 +38,10 @@ class Kind:
     measures_load: bool = False
 
 
-def _esxtop(name: str) -> dict[str, pd.DataFrame]:
+def _esxtop(name: str) -> Summary:
     from pathlab.readers import esxtop
 
-    return esxtop.read(Path(name))
+    return esxtop.summary(Path(name))
 
 
 def _nmp_devices(name: str) -> pd.DataFrame:

@@ -1,9 +1,11 @@
-"""`esxtop -b` batch captures (PDH-CSV): the disk objects only. The file's line ends are counted
-first (at most that many samples), then it is read once, a row at a time (csv: quoted commas,
-any line end), and only the disk objects' fields become numbers, written straight into each
-table's array: a capture of every counter (17,000 columns and more, hundreds of MB) costs the
-memory of the disk figures kept, not of the file (research/formats.md §1;
-`scripts/bench_esxtop_reader.py` and its figures in NOTES.md).
+"""`esxtop -b` batch captures (PDH-CSV): the disk objects only. The file is read once, a row at a
+time (csv: quoted commas, any line end), and only the disk objects' fields become numbers, handed
+sample by sample to what keeps them: `read` writes them into each table's array (memory grows
+with the samples), `summary` (`esxtop_summary`, what `import` and `advise` use) into running
+figures per instance and counter (memory bounded by the counters, whatever the capture's length).
+A capture of every counter (17,000 columns and more, hundreds of MB) costs the memory of the disk
+figures kept, not of the file (research/formats.md §1; `scripts/bench_esxtop_reader.py`,
+`scripts/make_esxtop_capture.py` and their figures in NOTES.md).
 
 A column is named `\\\\host\\Object(instance)\\Counter`; the first column is the sample time."""
 
@@ -12,14 +14,17 @@ from __future__ import annotations
 import csv
 import operator
 import re
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pathlab.api import ScenarioError, regular_file
 
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
+
+    from pathlab.readers.esxtop_summary import Summary
 
 #: The objects read, with the table each becomes. `Physical Disk` (paths listed under their
 #: adapter) repeats `Physical Disk Path` and is skipped, but for the adapter's own entry,
@@ -72,7 +77,7 @@ class _Group:
         self.values = np.empty((len(ranks), rows, len(counters)))
 
 
-class _Table:
+class Table:
     """One object's columns: the instances in the order the header first names them, each with
     its counters (`counters`), then their figures (`start`, `put`) and the table (`frame`)."""
 
@@ -146,19 +151,34 @@ def _number(text: str) -> float:
         return float("nan")
 
 
-def read(path: str | Path) -> dict[str, pd.DataFrame]:
-    """The capture's adapters, paths and devices: one table each, one row per sample and
-    instance, with `time` (the sample's timestamp), `name` and one column per counter (float64;
-    a figure that is not a number is missing)."""
-    import numpy as np
-    import pandas as pd
+class Sink(Protocol):
+    """What keeps a capture's samples: told the tables (instances and their counters, `where`
+    each file column is among the fields read, how many lines the header took), then given each
+    sample's fields read, in file column order, once its time is checked."""
 
-    path = Path(path)
+    def start(self, tables: dict[str, Table], where: dict[int, int], header_lines: int) -> None: ...
+
+    def add(self, line: int, stamp: str, values: np.ndarray) -> None: ...
+
+
+def _time(name: str, line: int, stamp: str, fmt: str | None) -> tuple[datetime, str]:
+    """The sample time and its format: the first sample's decides it among `TIME_FORMATS`."""
+    for candidate in (fmt,) if fmt else TIME_FORMATS:
+        try:
+            return datetime.strptime(stamp, candidate), candidate
+        except ValueError:
+            pass
+    raise ScenarioError(name, f"line {line}", f"{stamp!r} is not a sample time like 04/26/2018 14:06:27")
+
+
+def _read(path: Path, sink: Sink) -> str:
+    """Read the capture into `sink`, refusing what is not an esxtop capture of the disk objects
+    and samples out of time order; the format of its sample times."""
+    import numpy as np
+
     name = str(path)
     regular_file(path)
-    tables = {table: _Table() for table in OBJECTS.values()}
-    stamps: list[str] = []
-    lines: list[int] = []
+    tables = {table: Table() for table in OBJECTS.values()}
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
         rows = csv.reader(f)
         try:
@@ -181,41 +201,71 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
         adapters.counters = {inst: sorted(own, key=lambda c: c[0] != ADAPTER_DEPTH[1])
                              for inst, own in adapters.counters.items()}
         columns = sorted(i for t in tables.values() for i in t.columns())
-        where = {column: j for j, column in enumerate(columns)}
-        room = max(_line_ends(path) - rows.line_num, 0)
-        for t in tables.values():
-            t.start(where, room)
+        sink.start(tables, {column: j for j, column in enumerate(columns)}, rows.line_num)
         pick = operator.itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
         width, values = columns[-1] + 1, np.empty(len(columns))
+        fmt, previous, before = None, None, ""
         try:
             for row in rows:
                 if not row:  # a blank line
                     continue
-                if len(stamps) == room:  # (cannot happen: a record ends a line at least)
-                    raise ScenarioError(name, f"line {rows.line_num}", "more rows than lines")
+                # Samples in time order, each once: rates between them are meaningless otherwise.
+                when, fmt = _time(name, rows.line_num, row[0], fmt)
+                if previous is not None and when <= previous:
+                    raise ScenarioError(name, f"line {rows.line_num}",
+                                        f"sample time {row[0]!r} is not after the previous sample's {before!r}: samples "
+                                        "out of time order (or two captures joined): give one capture, in order")
+                previous, before = when, row[0]
                 if len(row) < width:
                     row += [""] * (width - len(row))
                 try:
                     values[:] = pick(row)
                 except ValueError:  # not all numbers
                     values[:] = [_number(v) for v in pick(row)]
-                for t in tables.values():
-                    t.put(len(stamps), values)
-                stamps.append(row[0])
-                lines.append(rows.line_num)
+                sink.add(rows.line_num, row[0], values)
         except csv.Error as e:
             raise ScenarioError(name, f"line {rows.line_num}", f"not CSV: {e}") from None
-    text = pd.Series(stamps, dtype=object)
-    times = next((t for fmt in TIME_FORMATS if (t := pd.to_datetime(text, format=fmt, errors="coerce")).notna().all()),
-                 None)
-    if times is None:
-        bad = int(np.flatnonzero(pd.to_datetime(text, format=TIME_FORMATS[0], errors="coerce").isna())[0])
-        raise ScenarioError(name, f"line {lines[bad]}", f"{stamps[bad]!r} is not a sample time like 04/26/2018 14:06:27")
-    # Samples in time order, each once: rates between them are meaningless otherwise.
-    back = np.flatnonzero(np.diff(times.to_numpy()) <= np.timedelta64(0))
-    if len(back):
-        k = int(back[0]) + 1
-        raise ScenarioError(name, f"line {lines[k]}", f"sample time {stamps[k]!r} is not after the previous sample's "
-                                                     f"{stamps[k - 1]!r}: samples out of time order (or two captures "
-                                                     "joined): give one capture, in order")
-    return {table: t.frame(times) for table, t in tables.items()}
+    return fmt or TIME_FORMATS[0]
+
+
+class _Samples:
+    """Every sample, in each table's arrays (sized by the file's lines, `_line_ends`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.stamps = path, []  # type: ignore[var-annotated]
+
+    def start(self, tables: dict[str, Table], where: dict[int, int], header_lines: int) -> None:
+        self.tables, self.room = tables, max(_line_ends(self.path) - header_lines, 0)
+        for t in tables.values():
+            t.start(where, self.room)
+
+    def add(self, line: int, stamp: str, values: np.ndarray) -> None:
+        if len(self.stamps) == self.room:  # (cannot happen: a record ends a line at least)
+            raise ScenarioError(str(self.path), f"line {line}", "more rows than lines")
+        for t in self.tables.values():
+            t.put(len(self.stamps), values)
+        self.stamps.append(stamp)
+
+
+def read(path: str | Path) -> dict[str, pd.DataFrame]:
+    """The capture's adapters, paths and devices: one table each, one row per sample and
+    instance, with `time` (the sample's timestamp), `name` and one column per counter (float64;
+    a figure that is not a number is missing). Every sample is kept: `summary` is what a long
+    capture needs."""
+    import pandas as pd
+
+    samples = _Samples(Path(path))
+    fmt = _read(samples.path, samples)
+    times = pd.to_datetime(pd.Series(samples.stamps, dtype=object), format=fmt)
+    return {table: t.frame(times) for table, t in samples.tables.items()}
+
+
+def summary(path: str | Path) -> Summary:
+    """The capture's adapters, paths and devices as `esxtop_summary.Summary`: each instance's
+    counters summed as they are read (means, intervals with failures), in memory that does not
+    grow with the samples."""
+    from pathlab.readers.esxtop_summary import Summary
+
+    figures = Summary()
+    _read(Path(path), figures)
+    return figures
