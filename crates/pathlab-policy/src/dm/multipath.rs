@@ -599,8 +599,17 @@ impl DmMultipath {
         self.positions.get(id)
     }
 
+    /// The path's priority from its prioritizer (`alua` when none is set): `const` gives every
+    /// path 1, so `group_by_prio` makes one group of them all; `emc` and `ontap` 4 on the LUN
+    /// owner's paths (seen active-optimized) and 1 on the others.
     fn priority(&self, index: usize) -> i32 {
-        let prio = alua_priority(self.paths[index].alua, self.paths[index].preferred);
+        let path = &self.paths[index];
+        let prio = match self.config.prio {
+            Some(Prioritizer::Const) => 1,
+            Some(Prioritizer::Emc | Prioritizer::Ontap) if path.alua == AluaState::ActiveOptimized => 4,
+            Some(Prioritizer::Emc | Prioritizer::Ontap) => 1,
+            _ => alua_priority(path.alua, path.preferred),
+        };
         // A marginal path sits below every other: its own group, the last one tried.
         match self.in_marginal_group(index) {
             true => prio - MARGINAL_PRIORITY_DROP,
@@ -1023,6 +1032,23 @@ mod tests {
         assert_eq!(groups(&p), [(90, vec![3]), (50, vec![0, 2]), (10, vec![1]), (1, vec![4])]);
         let g = &p.path_groups()[0];
         assert_eq!((g.state, g.selector.as_str()), (GroupState::Enabled, "service-time 0"));
+    }
+
+    /// `prio const`: every path 1, so group_by_prio (multipathd's `group_by_prio`) makes one
+    /// group of every path whatever ALUA says, and I/O spreads over the non-optimized paths too.
+    /// `emc`: the owner's paths (seen AO) 4, the others 1, two groups.
+    #[test]
+    fn the_prioritizer_gives_the_priorities_the_groups_follow() {
+        let states = [(AO, false), (AO, false), (ANO, false), (ANO, false)];
+        let mut constant = dm(DmMultipathConfig { prio: Some(Prioritizer::Const), ..Default::default() }, &states);
+        assert_eq!(groups(&constant), [(1, vec![0, 1, 2, 3])]);
+        let used: std::collections::BTreeSet<u32> = (0..8).map(|k| one_io(&mut constant, k * 1000)).collect();
+        assert_eq!(used.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
+        let emc = dm(
+            DmMultipathConfig { prio: Some(Prioritizer::Emc), ..Default::default() },
+            &[(AluaState::Standby, false), (AO, false), (AluaState::Standby, false), (AO, false)],
+        );
+        assert_eq!(groups(&emc), [(4, vec![1, 3]), (1, vec![0, 2])]);
     }
 
     #[test]

@@ -79,6 +79,8 @@ impl LinuxClaim {
                 if unset("no_path_retry") {
                     c.no_path_retry = m.no_path_retry.value;
                 }
+                // The prioritizer in force (the scenario's, or multipathd's fallback from it).
+                c.prio = Some(m.prio.value);
             }
             PolicyConfig::Nvme(c) if unset("iopolicy") => c.iopolicy = self.nvme_iopolicy(),
             _ => {}
