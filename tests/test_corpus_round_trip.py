@@ -81,23 +81,16 @@ NOT_IMPORTED = {
 
 #: Samples that import and show, but whose topology does not come back: each a real limit of the
 #: model, pinned with what differs and why (a strict xfail: the day it comes back, this fails).
-_HWTABLE = ("the prioritizer, hardware handler and features of a dm-multipath device come from the model's "
-            "copy of multipath-tools' hardware table for the array (Rust `linux::hwtable`), not from the listing")
 NOT_ROUND_TRIPPED = {
     "multipath-l/003-hp-3par-ubuntu-guide-lost-indent":
         "multipath-tools before 0.4.9 printed `prio=-1` (PRIO_UNDEF) under -l; `show --style linux-l` prints today's 0",
-    "multipath-ll/004-netapp-citrix-mpathutil-create": f"features '4 … retain_attached_hw_handler' shown as '3 …': {_HWTABLE}",
     "multipath-ll/005-netapp-citrix-mpathutil-two-prio50-groups":
-        f"two groups of equal priority 50 both `active` (mpathutil's create) come back as 50/10, and features: {_HWTABLE}",
-    "multipath-ll/011-hp-3par-ubuntu-guide-lost-indent": f"prio=1 (const) shown as alua's 50: {_HWTABLE}",
-    "multipath-ll/012-rhel6-guide-winsys-failover": f"prio=1 (const) shown as 50: {_HWTABLE}",
-    "multipath-ll/013-rhel6-guide-copy-lost-indent": f"prio=1 (const) shown as 50: {_HWTABLE}",
-    "multipath-ll/015-ddn-s2a-guide-brackets-lost-indent": f"hwhandler='0' shown as '1 alua': {_HWTABLE}",
+        "two groups of equal priority 50 both `active` (mpathutil's create) come back as 50/10",
     "multipath-ll/016-hp-eva-hsv210-guide-brackets":
         "one map sees its 8 paths as one group (prio=240), the other splits the same 8 ports 4/4 (200/40): a port is "
-        f"on one controller for every LUN, so the first map cannot be both; old summed priorities and hwhandler: {_HWTABLE}",
+        "on one controller for every LUN, so the first map cannot be both; old summed priorities (240, 200/40)",
     "multipath-ll/019-insights-rhel5-clariion-emc-debug-lines":
-        f"the emc prioritizer of RHEL 5 printed 1 and 0 where today's prints 4 and 1: {_HWTABLE}",
+        "the emc prioritizer of RHEL 5 printed 1 and 0 where today's (the one simulated) prints 4 and 1",
     "nvme-show-topology/001-nvme-cli-pr1693-four-ports-one-address":
         "four namespaces each optimized through another port: the import makes one device per subsystem (the "
         "first namespace's ANA states); a PCIe drive is shown as fc; the NQN `nvmet-test` is not an NQN the view keeps",

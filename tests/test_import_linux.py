@@ -33,9 +33,11 @@ def test_the_netapp_host_keeps_its_maps_groups_and_features() -> None:
     text = done.stdout
     maps = NETAPP.read_text().count(" dm-")
     assert text.count("[[devices]]") == maps
-    # Two groups per map by priority (8 and 2): group_by_prio, round-robin, queue_if_no_path.
+    # Two groups per map by priority (8 and 2): group_by_prio, round-robin, queue_if_no_path; the
+    # listing's features without queue_if_no_path and its handler win over the NetApp table's
+    # `2 pg_init_retries 50` and the kernel's.
     assert text.count('policy = { name = "dm-multipath", selector = "round-robin", path_grouping_policy = "group_by_prio", '
-                      'no_path_retry = "queue" }') == maps
+                      'no_path_retry = "queue", features = "0", hardware_handler = "0" }') == maps
     result = Scenario.from_text(text, "netapp.toml", set={"run.duration": "0.2s"}).run()
     # Each map's paths: the runtime names carry the SCSI host and LUN of the capture.
     assert any(name.startswith("host0:C0:T0:L0") for name in result.paths["name"])

@@ -28,6 +28,7 @@ mod status;
 
 use serde::Deserialize;
 
+pub use dm::map_table::{Prioritizer, HARDWARE_HANDLERS, SIMULATED_PRIORITIZERS};
 pub use dm::multipath::{
     DmMultipath, DmMultipathConfig, DmSelectorKind, Failback, MarginalPathgroups, NoPathRetry, PathGrouping,
 };

@@ -9,9 +9,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
-from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, has_address, map_topology
+from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, MapTopology, has_address, map_topology, table_features
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
@@ -94,6 +94,22 @@ def _conf_value(value: Any) -> Any:
     """A multipath.conf word or number as the scenario writes it (`queue`, `manual`, 30)."""
     text = str(value).strip()
     return int(text) if text.isdigit() else text
+
+
+def _listed_table(m: Any, topology: MapTopology, mfile: str, warnings: list[tuple[str, str]]) -> dict[str, str]:
+    """The prioritizer, hardware handler and features the listing shows for a map, as policy keys
+    (they win over the hardware table, as multipath.conf's do)."""
+    keys = {"prio": topology.prioritizer} if topology.prioritizer else {}
+    features = table_features(m.features)
+    if features is not None:
+        keys["features"] = features
+    handler = " ".join(str(m.hwhandler or "").strip("'\"").split())
+    if handler in policy_choices("dm-multipath", "hardware_handler"):
+        keys["hardware_handler"] = handler
+    elif handler:
+        warnings.append(("devices.policy.hardware_handler",
+                         f"{mfile}: map {m.name}: hwhandler '{handler}' is not a handler pathlab models: the claim's used"))
+    return keys
 
 
 def _mean(rates: pd.DataFrame | None, device: str, column: str) -> float | None:
@@ -234,6 +250,7 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         table_retries = hwtable_sets(str(m.vendor).strip(), str(m.product).strip(), alua).get("no_path_retry", "")
         if "queue_if_no_path" in str(m.features) and not table_retries.isdigit():
             policy["no_path_retry"] = "queue"
+        policy.update(_listed_table(m, topology[m.name], mfile, warnings))
         from_conf = conf_settings(c.conf, str(m.wwid), str(m.vendor).strip(), str(m.product).strip(), alua)
         for key, (value, _) in from_conf.items():
             policy[key] = _conf_value(value)

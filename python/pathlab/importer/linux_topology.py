@@ -40,6 +40,9 @@ class MapTopology:
     handler: str | None
     #: False for `multipath -l`: no checker or prioritizer ran.
     checked: bool
+    #: `const` when every group that was prioritized shows priority 1 (the const prioritizer's
+    #: value for every path), else None: alua, emc and ontap come from the claim (TPGS, table).
+    prioritizer: str | None = None
 
     @property
     def groups_by_owner(self) -> bool:
@@ -51,6 +54,17 @@ def handler_of(hwhandler: Any) -> str | None:
     """`1 alua` → alua; `0` or nothing → None."""
     words = str(hwhandler or "").strip().strip('"').split()
     return words[1] if len(words) >= 2 and re.fullmatch(r"\d+", words[0]) and words[0] != "0" else None
+
+
+def table_features(features: Any) -> str | None:
+    """A map's features as multipath.conf writes them: the listing's without `queue_if_no_path`
+    (dm-mpath prints it while the map queues; `no_path_retry` sets it), recounted; None when the
+    listing shows none or no count."""
+    words = str(features or "").strip().strip("'\"").split()
+    if not words or not words[0].isdigit():
+        return None
+    kept = [w for w in words[1:] if w != "queue_if_no_path"]
+    return " ".join([str(len(kept)), *kept])
 
 
 def has_address(path: Any) -> bool:
@@ -98,4 +112,5 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
     handler = handler_of(hwhandler)
     if handler is None and (best is None or all(prio(g) == best for g in usable.values())):
         other_ports = frozenset()  # equal paths and no handler: no controller to tell apart
-    return MapTopology(grouping, owner_ports, other_ports, handler, checked)
+    prioritizer = "const" if known and all(value == 1 for value in known) else None
+    return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer)

@@ -3,6 +3,7 @@
 
 pub(crate) mod historical_service_time;
 pub(crate) mod io_affinity;
+pub(crate) mod map_table;
 pub(crate) mod multipath;
 pub(crate) mod queue_length;
 pub(crate) mod round_robin;

@@ -68,6 +68,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::dm::historical_service_time::{HistoricalServiceTime, DEFAULT_BASE_WEIGHT};
 use crate::dm::io_affinity::IoAffinity;
+use crate::dm::map_table::{self, Prioritizer};
 use crate::dm::queue_length::QueueLength;
 use crate::dm::round_robin::RoundRobin;
 use crate::dm::selector::{DmPathArgs, DmPathSelector};
@@ -121,6 +122,27 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             range: Some((1, 2_147_483_647)),
             choices: &["fail", "queue"],
             help: "with no path: fail I/O, queue it for ever, or queue it for N polling intervals of 5 s",
+        },
+        ParamSpec {
+            name: "prio",
+            unset: Some("the hardware table's for the array"),
+            range: None,
+            choices: &["const", "alua", "emc", "ontap"],
+            help: "prioritizer: path priorities 1 (const), from ALUA states, or the LUN owner's paths above the others",
+        },
+        ParamSpec {
+            name: "hardware_handler",
+            unset: Some("the handler the kernel attached"),
+            range: None,
+            choices: &["0", "1 alua", "1 rdac", "1 emc", "1 hp_sw", "1 ana"],
+            help: "the kernel's device handler, as multipath -ll prints it (0: none)",
+        },
+        ParamSpec {
+            name: "features",
+            unset: Some("the hardware table's"),
+            range: None,
+            choices: &[],
+            help: "the table's features as 'N word...', N the count of words (queue_if_no_path is no_path_retry's)",
         },
         ParamSpec {
             name: "base_weight",
@@ -349,6 +371,11 @@ pub struct DmMultipathConfig {
     pub relative_throughput: Vec<u64>,
     pub cpu_map: Vec<Vec<u32>>,
     pub marginal_pathgroups: MarginalPathgroups,
+    /// The prioritizer, hardware handler and features (`map_table.rs`); each left out is the
+    /// hardware table's for the array, as multipathd picks it (`LinuxClaim`).
+    pub prio: Option<Prioritizer>,
+    pub hardware_handler: Option<String>,
+    pub features: Option<String>,
     /// Shaky-path detection (`shaky_paths.rs`); each left out is multipath-tools' `no`.
     pub san_path_err_threshold: Option<u64>,
     pub san_path_err_forget_rate: Option<u64>,
@@ -371,6 +398,9 @@ impl Default for DmMultipathConfig {
             relative_throughput: Vec::new(),
             cpu_map: Vec::new(),
             marginal_pathgroups: MarginalPathgroups::default(),
+            prio: None,
+            hardware_handler: None,
+            features: None,
             san_path_err_threshold: None,
             san_path_err_forget_rate: None,
             san_path_err_recovery_time: None,
@@ -396,6 +426,15 @@ impl Registered for DmMultipathConfig {
             check_range(SPEC.param("no_path_retry"), n)?;
         }
         self.shaky_settings()?;
+        if let Some(prio) = self.prio {
+            map_table::check_prio(prio)?;
+        }
+        if let Some(handler) = &self.hardware_handler {
+            map_table::check_hardware_handler(handler)?;
+        }
+        if let Some(features) = &self.features {
+            map_table::check_features(features)?;
+        }
         for &rt in &self.relative_throughput {
             check_range(SPEC.param("relative_throughput"), rt)?;
         }
@@ -560,8 +599,17 @@ impl DmMultipath {
         self.positions.get(id)
     }
 
+    /// The path's priority from its prioritizer (`alua` when none is set): `const` gives every
+    /// path 1, so `group_by_prio` makes one group of them all; `emc` and `ontap` 4 on the LUN
+    /// owner's paths (seen active-optimized) and 1 on the others.
     fn priority(&self, index: usize) -> i32 {
-        let prio = alua_priority(self.paths[index].alua, self.paths[index].preferred);
+        let path = &self.paths[index];
+        let prio = match self.config.prio {
+            Some(Prioritizer::Const) => 1,
+            Some(Prioritizer::Emc | Prioritizer::Ontap) if path.alua == AluaState::ActiveOptimized => 4,
+            Some(Prioritizer::Emc | Prioritizer::Ontap) => 1,
+            _ => alua_priority(path.alua, path.preferred),
+        };
         // A marginal path sits below every other: its own group, the last one tried.
         match self.in_marginal_group(index) {
             true => prio - MARGINAL_PRIORITY_DROP,
@@ -984,6 +1032,23 @@ mod tests {
         assert_eq!(groups(&p), [(90, vec![3]), (50, vec![0, 2]), (10, vec![1]), (1, vec![4])]);
         let g = &p.path_groups()[0];
         assert_eq!((g.state, g.selector.as_str()), (GroupState::Enabled, "service-time 0"));
+    }
+
+    /// `prio const`: every path 1, so group_by_prio (multipathd's `group_by_prio`) makes one
+    /// group of every path whatever ALUA says, and I/O spreads over the non-optimized paths too.
+    /// `emc`: the owner's paths (seen AO) 4, the others 1, two groups.
+    #[test]
+    fn the_prioritizer_gives_the_priorities_the_groups_follow() {
+        let states = [(AO, false), (AO, false), (ANO, false), (ANO, false)];
+        let mut constant = dm(DmMultipathConfig { prio: Some(Prioritizer::Const), ..Default::default() }, &states);
+        assert_eq!(groups(&constant), [(1, vec![0, 1, 2, 3])]);
+        let used: std::collections::BTreeSet<u32> = (0..8).map(|k| one_io(&mut constant, k * 1000)).collect();
+        assert_eq!(used.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
+        let emc = dm(
+            DmMultipathConfig { prio: Some(Prioritizer::Emc), ..Default::default() },
+            &[(AluaState::Standby, false), (AO, false), (AluaState::Standby, false), (AO, false)],
+        );
+        assert_eq!(groups(&emc), [(4, vec![1, 3]), (1, vec![0, 2])]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! the claim's (the hardware table or udev rule for the array, else the defaults), as
 //! multipath-tools' `select_*` and udev would set it.
 
-use super::hwtable::{self, MultipathClaim, Prio, FROM_SCENARIO};
+use super::hwtable::{self, Chosen, MultipathClaim, Prio, FROM_SCENARIO};
 use super::nvme_udev::{self, IopolicyRule};
 use crate::nmp::SatpKind;
 use pathlab_policy::{NvmeIoPolicy, PolicyConfig};
@@ -29,6 +29,21 @@ pub struct LinuxClaim {
 /// whether it reports ALUA target port groups.
 pub fn claim(vendor: &str, model: &str, tpgs: bool) -> LinuxClaim {
     LinuxClaim { multipath: hwtable::claim(vendor, model, tpgs), nvme_rule: nvme_udev::rule_for(model) }
+}
+
+/// The claim under a scenario's policy: a dm-multipath table's `prio`, `hardware_handler` and
+/// `features` win over the hardware table and the kernel, as multipath.conf's `devices` and
+/// `multipaths` sections do (the grouping then follows the prioritizer).
+pub fn claim_for(vendor: &str, model: &str, tpgs: bool, config: &PolicyConfig) -> LinuxClaim {
+    let PolicyConfig::DmMultipath(c) = config else { return claim(vendor, model, tpgs) };
+    let mut multipath = hwtable::claim_with_prio(vendor, model, tpgs, c.prio);
+    if let Some(handler) = &c.hardware_handler {
+        multipath.hwhandler = Chosen { value: handler.clone(), origin: FROM_SCENARIO };
+    }
+    if let Some(features) = &c.features {
+        multipath.features = Chosen { value: features.clone(), origin: FROM_SCENARIO };
+    }
+    LinuxClaim { multipath, nvme_rule: nvme_udev::rule_for(model) }
 }
 
 /// A value as multipath.conf or sysfs writes it (`group_by_prio`, `immediate`, `12`).
@@ -64,6 +79,8 @@ impl LinuxClaim {
                 if unset("no_path_retry") {
                     c.no_path_retry = m.no_path_retry.value;
                 }
+                // The prioritizer in force (the scenario's, or multipathd's fallback from it).
+                c.prio = Some(m.prio.value);
             }
             PolicyConfig::Nvme(c) if unset("iopolicy") => c.iopolicy = self.nvme_iopolicy(),
             _ => {}
@@ -76,8 +93,9 @@ impl LinuxClaim {
     pub fn path_states(&self) -> SatpKind {
         match self.multipath.prio.value {
             Prio::Alua => SatpKind::Alua,
-            Prio::Const => SatpKind::ActiveActive,
             Prio::Emc | Prio::Ontap => SatpKind::ActivePassive,
+            // The policy table refuses the prioritizers not simulated (`map_table.rs`).
+            _ => SatpKind::ActiveActive,
         }
     }
 
@@ -110,8 +128,8 @@ impl LinuxClaim {
                 origin: origin("path_grouping_policy", m.pgpolicy.origin),
             },
             fixed("prio", m.prio.value.name(), m.prio.origin),
-            fixed("hardware_handler", m.hwhandler.value, m.hwhandler.origin),
-            fixed("features", m.features.value, m.features.origin),
+            fixed("hardware_handler", &m.hwhandler.value, m.hwhandler.origin),
+            fixed("features", &m.features.value, m.features.origin),
             Setting { name: "failback", value: word(&failback), origin: origin("failback", m.failback.origin) },
             Setting {
                 name: "no_path_retry",
@@ -148,6 +166,8 @@ pub fn features(table: &str, queueing: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hwtable::FROM_DEFAULT;
+    use pathlab_policy::PathGrouping;
 
     /// dm-mpath's status: the word count, `queue_if_no_path` first, then the table's features.
     #[test]
@@ -156,6 +176,36 @@ mod tests {
         assert_eq!(features("0", true), "1 queue_if_no_path");
         assert_eq!(features("2 pg_init_retries 50", true), "3 queue_if_no_path pg_init_retries 50");
         assert_eq!(features("2 pg_init_retries 50", false), "2 pg_init_retries 50");
+    }
+
+    /// multipath.conf's `prio const` on an ALUA array: every path 1, so the policy sees every
+    /// path alike; detect_pgpolicy no longer applies, so the grouping is the table's
+    /// (defaults.h `failover` for an unknown array). Handler and features are the table's words.
+    #[test]
+    fn a_given_prioritizer_handler_and_features_win_over_the_tables() {
+        let config: PolicyConfig = toml::from_str(
+            "name = \"dm-multipath\"\nprio = \"const\"\nhardware_handler = \"0\"\nfeatures = \"1 retain_attached_hw_handler\"",
+        )
+        .unwrap();
+        let c = claim_for("PATHLAB", "SIMARRAY", true, &config);
+        assert_eq!(c.path_states(), SatpKind::ActiveActive);
+        assert_eq!((c.multipath.pgpolicy.value, c.multipath.pgpolicy.origin), (PathGrouping::Failover, FROM_DEFAULT));
+        let settings = c.settings(&config, &[]);
+        let of = |name: &str| settings.iter().find(|s| s.name == name).map(|s| (s.value.as_str(), s.origin)).unwrap();
+        assert_eq!(of("prio"), ("const", FROM_SCENARIO));
+        assert_eq!(of("hardware_handler"), ("0", FROM_SCENARIO));
+        assert_eq!(of("features"), ("1 retain_attached_hw_handler", FROM_SCENARIO));
+        // Left out: detection gives alua, the kernel alua, and the groups follow the priorities.
+        let table = claim_for("PATHLAB", "SIMARRAY", true, &toml::from_str("name = \"dm-multipath\"").unwrap());
+        assert_eq!((table.multipath.prio.value, table.multipath.hwhandler.value.as_str()), (Prio::Alua, "1 alua"));
+        assert_eq!(table.multipath.pgpolicy.value, PathGrouping::GroupByPrio);
+        // alua named on an array without TPGS: multipathd's emergency fallback to const.
+        let alua: PolicyConfig = toml::from_str("name = \"dm-multipath\"\nprio = \"alua\"").unwrap();
+        let fallback = claim_for("PATHLAB", "SIMARRAY", false, &alua);
+        assert_eq!(
+            (fallback.multipath.prio.value, fallback.multipath.prio.origin),
+            (Prio::Const, hwtable::FROM_FALLBACK)
+        );
     }
 
     #[test]

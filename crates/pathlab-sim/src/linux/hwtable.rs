@@ -26,29 +26,9 @@
 
 use pathlab_policy::{DmSelectorKind, Failback, NoPathRetry, PathGrouping};
 
-/// A prioritizer (multipath.conf `prio`), of those the entries here name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Prio {
-    /// Every path 1.
-    Const,
-    /// From the ALUA state the array reports (`prioritizers/alua.c`).
-    Alua,
-    /// CLARiiON: the LUN's owning storage processor above the other (`prioritizers/emc.c`).
-    Emc,
-    /// ONTAP: paths to the owning node above the proxy paths (`prioritizers/ontap.c`).
-    Ontap,
-}
-
-impl Prio {
-    pub fn name(self) -> &'static str {
-        match self {
-            Prio::Const => "const",
-            Prio::Alua => "alua",
-            Prio::Emc => "emc",
-            Prio::Ontap => "ontap",
-        }
-    }
-}
+/// A prioritizer (multipath.conf `prio`): the policy table's own type, so a scenario's value
+/// and the table's are one.
+pub use pathlab_policy::Prioritizer as Prio;
 
 /// A vendor or product expression of the table (POSIX extended, unanchored unless `^`), of the
 /// forms it uses here: `TEXT`, `^TEXT`, `^(A|B|C)`, `(A|B)`, `.*`.
@@ -246,8 +226,8 @@ pub struct MultipathClaim {
     pub prio: Chosen<Prio>,
     pub failback: Chosen<Failback>,
     pub no_path_retry: Chosen<NoPathRetry>,
-    pub features: Chosen<&'static str>,
-    pub hwhandler: Chosen<&'static str>,
+    pub features: Chosen<String>,
+    pub hwhandler: Chosen<String>,
     pub checker: Chosen<&'static str>,
 }
 
@@ -270,9 +250,17 @@ fn kernel_handler(vendor: &str, product: &str, tpgs: bool) -> Option<&'static st
 
 /// The claim of an array's LUNs: `tpgs` is whether the array answers REPORT TARGET PORT GROUPS.
 pub fn claim(vendor: &str, product: &str, tpgs: bool) -> MultipathClaim {
+    claim_with_prio(vendor, product, tpgs, None)
+}
+
+/// The claim when multipath.conf names the prioritizer (`given`): it wins over detection and
+/// the table, and the grouping follows it (`select_prio`, then `select_pgpolicy`).
+pub fn claim_with_prio(vendor: &str, product: &str, tpgs: bool, given: Option<Prio>) -> MultipathClaim {
     let entries = find(vendor, product);
     let detect_prio = entries.iter().find_map(|e| e.detect_prio).unwrap_or(true);
-    let mut prio = if detect_prio && tpgs {
+    let mut prio = if let Some(value) = given {
+        Chosen { value, origin: FROM_SCENARIO }
+    } else if detect_prio && tpgs {
         Chosen { value: Prio::Alua, origin: FROM_DEVICE }
     } else {
         pick(&entries, |e| e.prio, DEFAULT_PRIO)
@@ -292,9 +280,10 @@ pub fn claim(vendor: &str, product: &str, tpgs: bool) -> MultipathClaim {
         pick(&entries, |e| e.checker, DEFAULT_CHECKER)
     };
     let hwhandler = match kernel_handler(vendor, product, tpgs) {
-        Some(h) => Chosen { value: h, origin: FROM_KERNEL },
-        None => Chosen { value: DEFAULT_HWHANDLER, origin: FROM_DEFAULT },
+        Some(h) => Chosen { value: h.to_string(), origin: FROM_KERNEL },
+        None => Chosen { value: DEFAULT_HWHANDLER.to_string(), origin: FROM_DEFAULT },
     };
+    let features = pick(&entries, |e| e.features, DEFAULT_FEATURES);
     MultipathClaim {
         entries: entries.iter().map(|e| e.family).collect(),
         selector: Chosen { value: DEFAULT_SELECTOR, origin: FROM_DEFAULT },
@@ -302,7 +291,7 @@ pub fn claim(vendor: &str, product: &str, tpgs: bool) -> MultipathClaim {
         prio,
         failback: pick(&entries, |e| e.failback, DEFAULT_FAILBACK),
         no_path_retry: pick(&entries, |e| e.no_path_retry, DEFAULT_NO_PATH_RETRY),
-        features: pick(&entries, |e| e.features, DEFAULT_FEATURES),
+        features: Chosen { value: features.value.to_string(), origin: features.origin },
         hwhandler,
         checker,
     }
@@ -314,7 +303,7 @@ mod tests {
 
     /// (selector, grouping, prio, failback, no_path_retry, hardware handler) of a claim.
     fn summary(c: &MultipathClaim) -> (DmSelectorKind, PathGrouping, Prio, Failback, NoPathRetry, &str) {
-        (c.selector.value, c.pgpolicy.value, c.prio.value, c.failback.value, c.no_path_retry.value, c.hwhandler.value)
+        (c.selector.value, c.pgpolicy.value, c.prio.value, c.failback.value, c.no_path_retry.value, &c.hwhandler.value)
     }
 
     #[test]
@@ -416,10 +405,10 @@ mod tests {
             "0",
         );
         assert_eq!(summary(&c), expected);
-        assert_eq!((c.features.value, c.checker.value), ("0", "tur"));
+        assert_eq!((c.features.value.as_str(), c.checker.value), ("0", "tur"));
         let alua = claim("PATHLAB", "SIMARRAY", true);
         assert_eq!(
-            (alua.prio.value, alua.pgpolicy.value, alua.hwhandler.value),
+            (alua.prio.value, alua.pgpolicy.value, alua.hwhandler.value.as_str()),
             (Prio::Alua, PathGrouping::GroupByPrio, "1 alua")
         );
     }
@@ -437,7 +426,7 @@ mod tests {
         );
         let ontap = claim("NETAPP", "LUN", false);
         assert_eq!(
-            (ontap.features.value, ontap.no_path_retry.value, ontap.prio.value),
+            (ontap.features.value.as_str(), ontap.no_path_retry.value, ontap.prio.value),
             ("2 pg_init_retries 50", NoPathRetry::Queue, Prio::Ontap)
         );
     }

@@ -197,8 +197,8 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
                 LinuxDevice {
                     tpgs: m.arrays[d.array].tpgs,
                     queue_if_no_path,
-                    features: claim::features(d.linux.multipath.features.value, queue_if_no_path),
-                    hwhandler: d.linux.multipath.hwhandler.value.to_string(),
+                    features: claim::features(&d.linux.multipath.features.value, queue_if_no_path),
+                    hwhandler: d.linux.multipath.hwhandler.value.clone(),
                     hwtable: d.linux.multipath.entries.iter().map(|e| e.to_string()).collect(),
                     settings: d
                         .linux

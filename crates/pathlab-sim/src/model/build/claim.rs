@@ -70,7 +70,7 @@ pub(super) fn claim(
     };
     // A Linux policy's parameters the scenario leaves out are the claim tables' (multipath-tools'
     // hwtable, the NVMe udev rules), as ESXi's come from its SATP claim rules above.
-    let linux = linux::claim::claim(vendor, &array.model, array.tpgs);
+    let linux = linux::claim::claim_for(vendor, &array.model, array.tpgs, &policy_config);
     linux.fill(&mut policy_config, &given);
     for (i, cmd) in &esxcli.commands {
         let target = match cmd {
