@@ -24,9 +24,8 @@ def _number(text: str, unit: str) -> float:
 #: One direction of one HBA's link, bytes per second: the scenario states Fibre Channel's speed
 #: name, whose payload is 100 MB/s per G (4GFC: 400 MB/s).
 LINK = _number(SPEC["host"]["adapters"][0]["link_speed"], "GFC") * 100e6
-#: A front-end port's time per command: fixed plus per KiB (microseconds).
+#: A front-end port's processing of each command (microseconds); its data moves beside it.
 PORT_FIXED_US = _number(SPEC["arrays"][0]["service"]["fixed"], "us")
-PORT_PER_KIB_US = _number(SPEC["arrays"][0]["service"]["per_kib"], "us")
 #: The study's mix: equal weights over 8 KiB to 1 MiB.
 LARGE_MIX = [[f"{k}KiB", 1] for k in (8, 16, 32, 64, 128, 256, 512, 1024)]
 POLICIES = ("powerpath_adaptive", "rr_iops1", "rr_iops1000", "rr_never_switch", "gated_least_load")
@@ -56,7 +55,7 @@ def test_a_lun_that_never_switches_is_held_to_one_4gb_link() -> None:
 
 def test_switching_every_io_spreads_the_lun_over_both_links() -> None:
     # iops=1 alternates over the two optimized paths, one per HBA: two links, twice the bound.
-    # The two SPA ports each serve 1 / (20 us + 1024 x 1.5 us) = 643 MiB reads a second, above a
+    # The two SPA ports each send 1 MiB of reads in 1024 x 1.5 us: 651 MiB a second, above a
     # link's 381, so the links still decide.
     data = one_lun_of_1mib_reads("rr_iops1")
     rate = data["summary"]["mbps"] * MIB
@@ -102,31 +101,34 @@ def moderate() -> dict[str, dict]:
 
 
 def test_a_never_switching_limit_doubles_the_load_on_half_the_ports(moderate) -> None:
-    # A port spends 20 us + 1.5 us per KiB on each command it passes. Under iops=1 each LUN uses
-    # both ports of its owning SP (4 ports busy); never switching, each LUN keeps the one port
-    # its start path names (2 ports busy here): the same work on half the ports.
+    # A port's processor spends 20 us on each command it passes (its `util_pct`; the 1.5 us per
+    # KiB of data moves in a direction of its own, beside it). Under iops=1 each LUN uses both
+    # ports of its owning SP (4 ports busy); never switching, each LUN keeps the one port its
+    # start path names (2 ports busy here): the same work on half the ports.
     for variant, used in (("rr_iops1", 4), ("rr_never_switch", 2)):
         s = moderate[variant]["summary"]
-        per_io_us = PORT_FIXED_US + PORT_PER_KIB_US * s["bytes_per_io"] / 1024
-        expected_pct = s["iops"] * per_io_us / 1e6 / used * 100
+        expected_pct = s["iops"] * PORT_FIXED_US / 1e6 / used * 100
         busy = [p["util_pct"] for p in moderate[variant]["ports"] if p["util_pct"] > 0]
         assert len(busy) == used, variant
         assert busy == pytest.approx([expected_pct] * used, rel=0.05), variant
-    # The doubled port queues cost the closed loop I/O rate (measured: 2.8% over 5 seeds).
+    # The doubled port queues cost the closed loop I/O rate (measured: 1.3 ± 0.6% over 5 seeds;
+    # 2.8% while a port's reads and writes shared one data FIFO, before session 8).
     one, never = (moderate[v]["summary"]["iops"] for v in ("rr_iops1", "rr_never_switch"))
-    assert never < 0.99 * one
+    assert never < one
 
 
 def test_two_vms_on_16_luns_iops1000_leaves_a_link_idle_and_adaptive_ties_with_iops1() -> None:
     # The published third phase (cx4-two-vms-16-luns.toml, 8 per LUN): the reads' data nearly
     # fills both 4 Gb links, so whenever iops=1000's LUNs crowd onto one HBA for their 1000 I/Os,
     # the other link idles while this one is overrun. iops=1 and adaptive keep both links busy.
-    # The field says iops=1 beats iops=1000 (it does, by about 15%) and adaptive beats round
-    # robin (it ties with iops=1: the recorded disagreement, NOTES.md).
+    # The field says iops=1 beats iops=1000 (it does, by 6.1% at 60 s; 15% while a port's reads
+    # and writes shared one data FIFO, before session 8: crowded ports then also queued the
+    # writes' data behind the reads') and adaptive beats round robin (it ties with iops=1: the
+    # recorded disagreement, NOTES.md).
     file = SCENARIOS / "cx4-two-vms-16-luns.toml"
     done = {v: Scenario.load(file, variant=v, set={"run.duration": "60s"}).run().data for v in POLICIES}
     rate = {v: d["summary"]["iops"] for v, d in done.items()}
-    assert rate["rr_iops1000"] < 0.9 * rate["rr_iops1"], rate
+    assert rate["rr_iops1000"] < 0.97 * rate["rr_iops1"], rate
     assert rate["powerpath_adaptive"] == pytest.approx(rate["rr_iops1"], rel=0.01), rate
     assert rate["gated_least_load"] == pytest.approx(rate["rr_iops1"], rel=0.01), rate
     # What iops=1 moves in reads: close to both links' 400 MB/s a direction.

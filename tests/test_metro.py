@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import tomllib
 
 import pytest
 
@@ -107,12 +108,30 @@ def test_srdf_metro_in_one_room_iops1_is_worst_and_iops1000_is_close_to_latency(
     assert runs["iops1"]["resp_ms"] > 1.05 * max(runs["iops1000"]["resp_ms"], runs["latency"]["resp_ms"])
 
 
-@pytest.mark.xfail(strict=True, reason="session 7: with the VMAX family's per-LUN port FIFOs and the revised latency "
-                                       "sub-type together, latency runs 4.7% above iops=1000 (6,880 against 6,571 I/O/s, "
-                                       "20 s): the field's 'close' holds only loosely; the cause is not analysed (NOTES)")
-def test_srdf_metro_in_one_room_latency_is_within_2_percent_of_iops1000(scenarios) -> None:
-    runs = {v: _metro(scenarios, "srdf-metro-one-room.toml", v)["summary"] for v in ("iops1000", "latency")}
-    assert runs["latency"]["iops"] == pytest.approx(runs["iops1000"]["iops"], rel=0.02)
+def test_srdf_metro_in_one_room_latency_and_iops1000_differ_only_by_the_ownership_moves_they_make(scenarios) -> None:
+    # The field says iops=1000 and latency are "close" and gives no figure. At the file's four
+    # outstanding I/Os both send every I/O down one path at a time, to arrays in one room: they
+    # differ only in how often the next path is on the other array. Each such change moves the hot
+    # tracks' ownership, and a write that needs a track owned by the peer waits for a request
+    # and a grant over the inter-array link (100 us each way) and the owner's 30 us grant. So
+    # without ownership the two tie, and with it each one's response exceeds that tie by its moves
+    # per I/O times 230 us. Which array the latency type's next path is on follows its sampled
+    # floors: with seed 1 it keeps to one array (384 moves in 30 s, 6,864 I/O/s), with seeds 2
+    # and 3 it crosses as often as iops=1000 or more (6,513 and 6,655 against 6,553 and 6,564).
+    over = {"run.duration": "30s", "run.warmup": "0s"}  # the replication counters cover the whole run
+    spec = tomllib.loads((scenarios / "srdf-metro-one-room.toml").read_text())
+    unowned = [{k: v for k, v in r.items() if k != "contention"} for r in spec["replication"]]
+    load = lambda v, **more: Scenario.load(scenarios / "srdf-metro-one-room.toml", variant=v,  # noqa: E731
+                                           set={**over, **more}).run().data
+    tie = {v: load(v, replication=unowned)["summary"] for v in ("iops1000", "latency")}
+    assert tie["latency"]["iops"] == pytest.approx(tie["iops1000"]["iops"], rel=0.005)
+    one_way_ms = float(spec["replication"][0]["latency"].removesuffix("us")) / 1e3
+    grant_ms = float(spec["replication"][0]["contention"]["grant_cost"].removesuffix("us")) / 1e3
+    for v in ("iops1000", "latency"):
+        run = load(v)
+        moves_per_io = sum(run["replication"][0]["ownership_moves"]) / run["summary"]["ios"]
+        cost = moves_per_io * (2 * one_way_ms + grant_ms)
+        assert run["summary"]["resp_ms"] - tie[v]["resp_ms"] == pytest.approx(cost, rel=0.05, abs=0.001), v
 
 
 def test_srdf_metro_at_50km_latency_sends_most_io_down_the_local_paths(scenarios) -> None:

@@ -164,8 +164,19 @@ pub struct Port {
     /// (LUN, station) pairs sorted by LUN: each LUN's own FIFO at this port, when the array
     /// gives a `device_service`.
     pub lun_stations: Vec<(u32, usize)>,
+    /// The port's data, in both directions at once (FC is full duplex), when its service has a
+    /// `per_kib`.
+    pub data: Option<PortData>,
     /// The port has failed: no path through it carries anything.
     pub down: bool,
+}
+
+/// A port's data engines: one per direction, each a FIFO at the port's rate (`transfer`), so a
+/// read's data going out and a write's data coming in do not wait for each other.
+pub struct PortData {
+    pub bytes_per_ns: f64,
+    /// When the array→host (0) and host→array (1) directions are next free.
+    pub free_at: [TimeNs; 2],
 }
 
 /// One step of an I/O inside the arrays.
@@ -175,6 +186,8 @@ pub enum Step {
     Serve(u32),
     /// Be taken or refused (BUSY) by a port whose array has a `BusyRule`.
     Admit(u32),
+    /// Move the I/O's data through port `port` in one direction: out for a read, in for a write.
+    PortData { port: u32, inbound: bool },
     /// Pure latency: an internal link, cache.
     Delay(TimeNs),
     /// The LUN's RAID group (`model::backend`): the read cache or the disks for a read, the
@@ -378,6 +391,11 @@ impl Model {
             steps.push(Step::Reject);
             return steps;
         }
+        let data = port.data.is_some().then_some(Step::PortData { port: path.port as u32, inbound: is_write });
+        // A write's data comes in once the port has taken the command (FCP XFER_RDY).
+        if is_write {
+            steps.extend(data);
+        }
         if let Ok(i) = port.lun_stations.binary_search_by_key(&device.lun, |&(lun, _)| lun) {
             steps.push(Step::Serve(port.lun_stations[i].1 as u32));
         }
@@ -410,6 +428,10 @@ impl Model {
                 steps.push(Step::Acquire { group: g as u32, side });
             }
             steps.push(Step::Replicate { group: g as u32, side });
+        }
+        // A read's data goes out once the array has it.
+        if !is_write {
+            steps.extend(data);
         }
         steps
     }

@@ -431,8 +431,11 @@ pub struct PortSpec {
     pub controller: Option<String>,
 }
 
-/// A front-end port as a FIFO server: service time = fixed + per_kib × KiB, drawn from the
-/// distribution with that mean.
+/// A station's service time: fixed + per_kib × KiB, drawn from the distribution with that mean.
+/// On a port (its own `service` or its array's) the station serves only `fixed`, per command;
+/// `per_kib` is the time its data takes in the I/O's direction, at a constant rate, reads' data
+/// going out while writes' data comes in (Fibre Channel is full duplex; before session 8 both
+/// shared the one FIFO). On a controller or `device_service` both parts stay in the station.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceSpec {

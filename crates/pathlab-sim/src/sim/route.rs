@@ -68,6 +68,18 @@ impl Simulation {
                     }
                 }
                 Step::Backend(group) => return self.backend(io, attempt, group),
+                Step::PortData { port, inbound } => {
+                    let data =
+                        self.model.ports[port as usize].data.as_mut().expect("PortData steps come from a port's data");
+                    let done = transfer(
+                        &mut data.free_at[usize::from(inbound)],
+                        Some(data.bytes_per_ns),
+                        self.events.now(),
+                        bytes,
+                    );
+                    self.events.at(done, Event::StepDone { io, attempt });
+                    return;
+                }
                 Step::Delay(ns) => {
                     self.events.after_fixed(ns, Event::StepDone { io, attempt });
                     return;

@@ -6,7 +6,7 @@ use crate::engine::level::Level;
 use crate::model::balance::Balance;
 use crate::model::names::Names;
 use crate::model::service::ServiceModel;
-use crate::model::{Array, BusyRule, Controller, Port, Station};
+use crate::model::{Array, BusyRule, Controller, Port, PortData, Station};
 use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{ArraySpec, BalanceLoad, BalanceSpec, BusySpec, ScenarioSpec, ServiceSpec};
@@ -85,7 +85,8 @@ pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
                     return err(format!("{pfield}.service"), "no service time: give the port or its array a `service`")
                 }
             };
-            side.stations.push(station(format!("{}/{}", a.name, p.name), service, &sfield)?);
+            let (commands, data) = port_service(format!("{}/{}", a.name, p.name), service, &sfield)?;
+            side.stations.push(commands);
             let station = side.stations.len() - 1;
             let mut lun_stations = Vec::new();
             if let Some(s) = &a.device_service {
@@ -95,7 +96,15 @@ pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
                     lun_stations.push((lun, side.stations.len() - 1));
                 }
             }
-            side.ports.push(Port { name: p.name.clone(), array: ai, controller, station, lun_stations, down: false });
+            side.ports.push(Port {
+                name: p.name.clone(),
+                array: ai,
+                controller,
+                station,
+                lun_stations,
+                data,
+                down: false,
+            });
             side.port_keys.push(format!("{}/{}", a.name, p.name));
             side.rtp_ids.push(pi as u32 + 1);
         }
@@ -162,4 +171,13 @@ fn service_model(s: &ServiceSpec, field: &str) -> Result<(ServiceModel, u32), Fi
 fn station(name: String, s: &ServiceSpec, field: &str) -> Result<Station, FieldError> {
     let (service, servers) = service_model(s, field)?;
     Ok(Station { name, service, servers, busy: Level::default(), commands: 0, queue: VecDeque::new() })
+}
+
+/// A port's station serves each command's fixed time; its `per_kib` moves the data, each
+/// direction on its own (FC is full duplex, as the host adapters' links are).
+fn port_service(name: String, s: &ServiceSpec, field: &str) -> Result<(Station, Option<PortData>), FieldError> {
+    let mut commands = station(name, s, field)?;
+    let per_kib_ns = std::mem::take(&mut commands.service.per_kib_ns);
+    let data = (per_kib_ns > 0.0).then(|| PortData { bytes_per_ns: 1024.0 / per_kib_ns, free_at: [0, 0] });
+    Ok((commands, data))
 }
