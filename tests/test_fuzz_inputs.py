@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import pathlab
 from conftest import ROOT, SCENARIOS
 from pathlab.importer import import_files
-from pathlab.readers import diskstats, esxcli_devices, esxtop, iostat, pasted
+from pathlab.readers import diskstats, esxcli_devices, esxtop, iostat, nvme_sysfs, pasted
 
 BASE = str(SCENARIOS / "bench-minimal.toml")
 KEYS = st.sampled_from([
@@ -74,7 +74,12 @@ def test_any_bytes_as_an_esxtop_capture_read_or_refused(tmp_path_factory, data: 
 # ScenarioError, whatever the bytes. Lines of the real samples reach deeper than random text.
 SAMPLE_FILES = sorted(f for folder in ("linux", "esxcli", "corpus") for f in (ROOT / "tests" / "data" / folder).rglob("*")
                       if f.is_file() and f.suffix != ".md")
-SAMPLE_LINES = sorted({line for f in SAMPLE_FILES for line in f.read_text(errors="replace").splitlines()})
+#: NVMe's per-path sysfs attributes as `grep -r .` prints them (no corpus sample has them yet).
+NVME_SYSFS_LINES = ["/sys/block/nvme4c4n1/queue_depth:3", "/sys/block/nvme4c53n1/ana_state:optimized",
+                    "/sys/block/nvme4c151n1/diag/command_retry_count:9", "/sys/class/nvme/nvme53/diag/reset_count:1",
+                    "/sys/block/nvme4c151n1/diag/multipath_failover_count: 4"]
+SAMPLE_LINES = sorted({line for f in SAMPLE_FILES for line in f.read_text(errors="replace").splitlines()}
+                      | set(NVME_SYSFS_LINES))
 CAPTURE_BYTES = st.one_of(
     st.binary(max_size=2000),
     st.lists(st.sampled_from(SAMPLE_LINES) | st.text(max_size=30), max_size=40)
@@ -93,7 +98,7 @@ FUZZED = {
     "multipath_conf.read": "test_readers_multipath_conf.py::test_random_text_is_read_or_refused_with_a_scenario_error",
     **{reader: "test_any_bytes_through_every_other_reader_and_import" for reader in (
         "esxcli_devices.read", "pasted.read_text", "diskstats.lines", "diskstats.rates", "diskstats.device_means",
-        "iostat.rows", "iostat.device_means", "bundle.files_in")},
+        "iostat.rows", "iostat.device_means", "bundle.files_in", "nvme_sysfs.read")},
 }
 
 
@@ -139,7 +144,7 @@ def test_any_bytes_through_every_other_reader_and_import(tmp_path_factory, data:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pathlab.PathlabWarning)  # what a reader skips, said on stderr
         for read in (esxcli_devices.read, pasted.read_text, diskstats.lines, diskstats.rates, diskstats.device_means,
-                     iostat.rows, iostat.device_means):
+                     iostat.rows, iostat.device_means, nvme_sysfs.read):
             _read_or_refused(read, path)
         # `import` of the file alone, beside a multipath -ll, and as a sosreport's diskstats.
         _read_or_refused(import_files, [str(path)])
