@@ -64,7 +64,9 @@ def single_seed_table(files: list[Path], length: tuple[str, str]) -> str:
         for key, better in AIMED.items():
             best = better(pool, key=lambda k: pool[k][key])
             if abs(ours[key] / pool[best][key] - 1) > 0.02 and better(ours[key], pool[best][key]) != ours[key]:
-                gaps.append(f"- {file.stem}: {key} {ours[key]:,.3f} against {best}'s {pool[best][key]:,.3f} "
+                shown = "{:,.0f}" if key == "iops" else "{:.3f}"
+                gaps.append(f"- {file.stem}: {key} {shown.format(ours[key])} against {best}'s "
+                            f"{shown.format(pool[best][key])} "
                             f"({ours[key] / pool[best][key] - 1:+.1%})")
     verdict = ["Beyond 2% of the best comparable policy:", *gaps] if gaps else \
         ["Within 2% of the best comparable policy in every figure and every scenario."]
