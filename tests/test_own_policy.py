@@ -7,7 +7,7 @@ import pytest
 from conftest import SCENARIOS
 from pathlab import Scenario
 from pathlab.cli.compare import run_lineup
-from pathlab.study.lineup import LINEUP, OURS, overrides
+from pathlab.study.lineup import LINEUP, OURS, bio_based, comparable
 
 #: 15 s measured after 3 s of warm-up: long enough for every figure asserted below to settle (the
 #: same assertions held at 40 s), short enough for the 252 runs to take about a minute and a half
@@ -27,9 +27,7 @@ INSIDE_THE_WINDOW = {"congested-path": ("faults.0.from=8s",), "cx4-alua-path-fai
 #: gone; p99 +0.1% over the latency type's), VMAX3 with four hosts (+0.3% over iops=1's; its
 #: stations lognormal since session 7), two paths one +30 ms (+1.7% over PowerPath-style adaptive's).
 KNOWN_GAPS = {("four-paths-one-slow", "p99_ms"): 1.035}
-#: The lineup's Linux NVMe heads (`model/tags.rs`): the policies whose host stack is native NVMe.
-BIO_BASED = {label for label, policy in LINEUP
-             if Scenario.load(SCENARIOS / "bench-minimal.toml", set=overrides(policy)).devices[0].stack == "linux-nvme"}
+BIO_BASED = bio_based(SCENARIOS / "bench-minimal.toml")
 
 
 @pytest.fixture(scope="module")
@@ -48,20 +46,13 @@ def test_every_shipped_scenario_is_in_the_comparison(lineups) -> None:
 
 @pytest.mark.parametrize("scenario", sorted(p.stem for p in SCENARIOS.glob("*.toml")))
 def test_own_policy_is_within_2_percent_of_the_best_comparable_policy(lineups, scenario) -> None:
-    # Comparable: fails no more I/O than ours and keeps its p99 within twice ours. A policy that
-    # buys a better mean by failing I/O (flaky path), or by parking I/O on a path 30 ms away
-    # (a 30 ms p99), is not the better one; the README lists the raw comparison.
     results = lineups[scenario]
     ours = results[OURS]
     others = {k: v for k, v in results.items() if k != OURS}
-    comparable = {k: v for k, v in others.items()
-                  if v["failed"] <= ours["failed"] and v["p99_ms"] <= 2 * ours["p99_ms"] and k not in BIO_BASED}
-    # Nor is a Linux NVMe head: it has no device queue (DQLEN), only the block layer's tags per
-    # controller, so where a scenario's DQLEN holds I/O back it keeps every I/O in flight, an
-    # advantage of the host stack, not of its policy.
+    comparable_ones = comparable(results, BIO_BASED)
     # None comparable: every other policy fails more I/O or has more than twice our p99 (the
     # congested path); then ours must still match the best of all of them.
-    pool = comparable or others
+    pool = comparable_ones or others
     best_rate = max(v["iops"] for v in pool.values())
     best_resp = min(v["resp_ms"] for v in pool.values())
     best_p99 = min(v["p99_ms"] for v in pool.values())
