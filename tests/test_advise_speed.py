@@ -46,7 +46,7 @@ def test_a_host_that_needs_more_than_the_full_length_gets_the_full_length() -> N
     assert (chosen.duration_s, chosen.warmup_s) == (1.0, 0.5)
 
 
-def test_scheduled_faults_and_host_pauses_keep_the_full_length() -> None:
+def test_scheduled_faults_host_pauses_bursts_and_balancing_keep_the_full_length() -> None:
     assert run_length.has_timeline(Scenario.load(SCENARIOS / "flaky-path.toml"))
     generated = scenario_text(4, 4)
     assert not run_length.has_timeline(Scenario.from_text(generated))

@@ -55,14 +55,20 @@ def pilot_length() -> dict[str, str]:
             "run.interval": _seconds(PILOT_S)}
 
 
+#: Keys of a host, workload or array that place events on the timeline: host pauses, a
+#: workload's periodic bursts, an array's balancing passes (a run shorter than their period would
+#: show a burst or a pass, or none of them, instead of their share).
+TIMED_KEYS = ("pauses", "burst", "balance")
+
+
 def has_timeline(scenario: Scenario) -> bool:
-    """Whether the scenario places events on its timeline (faults, host pauses): those need the
-    full length."""
+    """Whether the scenario places events on its timeline (faults, host pauses, bursts, an
+    array's balancing): those need the full length."""
     table = tomllib.loads(scenario.text)
-    hosts = [table.get("host", {}), *table.get("hosts", [])]
+    tables = [table.get("host", {}), *table.get("hosts", []), *table.get("workloads", []), *table.get("arrays", [])]
     overridden = [k for k, _ in scenario.overrides]
-    return bool(table.get("faults")) or any("pauses" in h for h in hosts) or \
-        any(k.startswith("faults") or "pauses" in k.split(".") for k in overridden)
+    return bool(table.get("faults")) or any(key in t for t in tables for key in TIMED_KEYS) or \
+        any(k.startswith("faults") or set(k.split(".")) & set(TIMED_KEYS) for k in overridden)
 
 
 def choose(pilot: Result, full_s: float, full_warmup_s: float) -> RunLength:
