@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import pathlab
 from conftest import ROOT, SCENARIOS
 from pathlab.importer import import_files
-from pathlab.readers import diskstats, esxcli_devices, esxtop, iostat, nvme_sysfs, pasted
+from pathlab.readers import diskstats, esxcli_devices, esxtop, iostat, iscsi_sessions, nvme_sysfs, pasted
 
 BASE = str(SCENARIOS / "bench-minimal.toml")
 KEYS = st.sampled_from([
@@ -98,7 +98,7 @@ FUZZED = {
     "multipath_conf.read": "test_readers_multipath_conf.py::test_random_text_is_read_or_refused_with_a_scenario_error",
     **{reader: "test_any_bytes_through_every_other_reader_and_import" for reader in (
         "esxcli_devices.read", "pasted.read_text", "diskstats.lines", "diskstats.rates", "diskstats.device_means",
-        "iostat.rows", "iostat.device_means", "bundle.files_in", "nvme_sysfs.read")},
+        "iostat.rows", "iostat.device_means", "bundle.files_in", "nvme_sysfs.read", "iscsi_sessions.read")},
 }
 
 
@@ -144,7 +144,7 @@ def test_any_bytes_through_every_other_reader_and_import(tmp_path_factory, data:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pathlab.PathlabWarning)  # what a reader skips, said on stderr
         for read in (esxcli_devices.read, pasted.read_text, diskstats.lines, diskstats.rates, diskstats.device_means,
-                     iostat.rows, iostat.device_means, nvme_sysfs.read):
+                     iostat.rows, iostat.device_means, nvme_sysfs.read, iscsi_sessions.read):
             _read_or_refused(read, path)
         # `import` of the file alone, beside a multipath -ll, and as a sosreport's diskstats.
         _read_or_refused(import_files, [str(path)])
