@@ -142,7 +142,10 @@ KINDS: tuple[Kind, ...] = (
 
 
 def kind_of(name: str) -> Kind:
-    """What a capture is, from its first 4 KiB."""
+    """What a capture is, from its first 4 KiB; a folder is a copy of /sys (`bundle.files_in`
+    gives a sosreport's `sys/` so)."""
+    if Path(name).is_dir():
+        return next(kind for kind in KINDS if kind.name == "nvme-sysfs")
     regular_file(name)
     with open(name, "rb") as f:
         head = f.read(HEAD_BYTES).decode("utf-8", errors="replace")
