@@ -107,3 +107,18 @@ def test_sessions_alone_are_refused(tmp_path: Path) -> None:
     p3 = CORPUS / "001-flatcar-emc-p3-one-session-tabs" / "as-collected.txt"
     line = one_error_line(pathlab("import", str(p3), "-o", str(tmp_path / "h.toml")))
     assert str(p3) in line and "without `multipath -ll`" in line, line
+
+
+def test_a_line_iscsiadm_does_not_print_is_refused_naming_it(tmp_path: Path) -> None:
+    for wrong, at, says in (("\t\tscsi2 Channel 00 Id 0 Lun: 0\n", "\t\tscsi9 Channel 00 Id 0 Lun: 0\n",
+                             "scsi9 under Host Number 2"),
+                            ("\t\tSID: 11\n", "\t\tSID: eleven\n", "SID 'eleven'"),
+                            ("\tCurrent Portal: 10.37.120.10:3260,1024\n", "\tCurrent Portal: 10.37.120.10 (tpgt 1024)\n",
+                             "a session of iqn.2000-05.com.3pardata:20220002ac019d4a with no `Current Portal:`")):
+        text = _sessions().replace(wrong, at, 1)
+        number = text.splitlines().index(at.rstrip("\n")) + 1
+        multipath, sessions = _files(tmp_path, text)
+        line = one_error_line(pathlab("import", multipath, sessions, "-o", str(tmp_path / "h.toml")))
+        assert says in line and str(sessions) in line, line
+        if "Current Portal" not in wrong:
+            assert f"line {number}:" in line, line
