@@ -35,12 +35,13 @@ KINDS = {
     "esxtop-batch",
     "proc-diskstats",
     "iostat-x",
+    "iscsiadm-session",
 }
 STACKS = {"dm-multipath", "nvme-native", "esxi-nmp", "esxi-hpp", "esxi", "linux-block"}
 VERDICTS = {"healthy", "degraded", "down", "misconfigured", "not-judgeable", "informational"}
 FORMATS = {"text", "json", "csv"}
 METADATA_KEYS = {"command", "stack", "source", "verdict", "findings", "format", "host", "array", "note"}
-TOPOLOGY_KEYS = {"maps", "subsystems", "devices", "paths", "rules", "sections", "samples"}
+TOPOLOGY_KEYS = {"maps", "subsystems", "devices", "paths", "rules", "sections", "samples", "sessions"}
 # Values an expert infers from the lines rather than reads on them: exempt from the
 # "every string is on a line of bare.txt" rule.
 INFERRED_KEYS = {"grouping", "transport", "note", "role"}

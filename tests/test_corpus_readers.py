@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from pathlab.api import PathlabWarning, ScenarioError
-from pathlab.readers import diskstats, esxcli_devices, esxcli_hpp, esxcli_paths, iostat, multipath_ll, nvme_subsys
+from pathlab.readers import diskstats, esxcli_devices, esxcli_hpp, esxcli_paths, iostat, iscsi_sessions, multipath_ll, nvme_subsys
 from test_corpus_layout import expected, sample_id, samples
 
 Groups = dict[str, list[tuple[Any, list[str]]]]
@@ -70,6 +70,19 @@ def expected_nvme_controller_names(spec: dict[str, Any]) -> dict[str, set[str]]:
     return {s["name"]: {p["name"] for p in s["paths"]} for s in spec["subsystems"]}
 
 
+def iscsi_sessions_read(bare: Path) -> list[tuple[str, str, int, int | None, list[str]]]:
+    """Per session: target, current portal `address:port,tag`, SID, SCSI host, its disks."""
+    tables = iscsi_sessions.read(bare)
+    disks = tables["devices"]
+    return [(str(s.target), f"{s.portal},{s.tpgt}", int(s.sid), None if s.host is None else int(s.host),
+             [str(d) for d in disks.loc[disks["sid"] == s.sid, "disk"]]) for s in tables["sessions"].itertuples()]
+
+
+def expected_iscsi_sessions(spec: dict[str, Any]) -> list[tuple[str, str, int, int | None, list[str]]]:
+    return [(s["name"], s["portal"].removeprefix("Current Portal: "), s["sid"], s.get("host_number"),
+             [d.split()[3] for d in s.get("disks", [])]) for s in spec["sessions"]]
+
+
 def esxi_devices(bare: Path) -> dict[str, tuple[str, list[str]]]:
     table = esxcli_devices.read(bare)
     return {str(r.device): (str(r.psp), list(r.working_paths)) for r in table.itertuples()}
@@ -106,6 +119,7 @@ READERS: dict[str, tuple[Callable[[Path], Any], Callable[[dict[str, Any]], Any]]
     "esxcli-hpp-path-list": (runtime_names(esxcli_hpp.read_paths), expected_runtime_names),
     "proc-diskstats": (device_names(diskstats.read), expected_device_names),
     "iostat-x": (device_names(iostat.read), expected_device_names),
+    "iscsiadm-session": (iscsi_sessions_read, expected_iscsi_sessions),
 }
 
 

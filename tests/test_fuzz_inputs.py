@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import pathlab
 from conftest import ROOT, SCENARIOS
 from pathlab.importer import import_files
-from pathlab.readers import diskstats, esxcli_devices, esxtop, iostat, nvme_sysfs, pasted
+from pathlab.readers import diskstats, esxcli_devices, esxtop, iostat, iscsi_sessions, nvme_sysfs, pasted
 
 BASE = str(SCENARIOS / "bench-minimal.toml")
 KEYS = st.sampled_from([
@@ -86,6 +86,7 @@ CAPTURE_BYTES = st.one_of(
     .map(lambda lines: "\n".join(lines).encode("utf-8", errors="surrogatepass")),
 )
 MULTIPATH = ROOT / "tests" / "data" / "linux" / "multipath_check-multipath-20_netapp-debian-squeeze.txt"
+NVME_SUBSYS = ROOT / "tests" / "data" / "corpus" / "nvme-list-subsys" / "009-netapp-rocky10-tcp-two-subnets" / "bare.txt"
 #: Each reader (module.function, found by `_readers`) and the test that fuzzes it.
 FUZZED = {
     "esxtop.read": "test_any_bytes_as_an_esxtop_capture_read_or_refused",
@@ -98,7 +99,8 @@ FUZZED = {
     "multipath_conf.read": "test_readers_multipath_conf.py::test_random_text_is_read_or_refused_with_a_scenario_error",
     **{reader: "test_any_bytes_through_every_other_reader_and_import" for reader in (
         "esxcli_devices.read", "pasted.read_text", "diskstats.lines", "diskstats.rates", "diskstats.device_means",
-        "iostat.rows", "iostat.device_means", "bundle.files_in", "nvme_sysfs.read")},
+        "iostat.rows", "iostat.device_means", "bundle.files_in", "nvme_sysfs.read", "nvme_sysfs.attribute_files",
+        "iscsi_sessions.read")},
 }
 
 
@@ -144,7 +146,7 @@ def test_any_bytes_through_every_other_reader_and_import(tmp_path_factory, data:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pathlab.PathlabWarning)  # what a reader skips, said on stderr
         for read in (esxcli_devices.read, pasted.read_text, diskstats.lines, diskstats.rates, diskstats.device_means,
-                     iostat.rows, iostat.device_means, nvme_sysfs.read):
+                     iostat.rows, iostat.device_means, nvme_sysfs.read, iscsi_sessions.read):
             _read_or_refused(read, path)
         # `import` of the file alone, beside a multipath -ll, and as a sosreport's diskstats.
         _read_or_refused(import_files, [str(path)])
@@ -152,3 +154,11 @@ def test_any_bytes_through_every_other_reader_and_import(tmp_path_factory, data:
         (folder / "sos" / "proc").mkdir(parents=True)
         (folder / "sos" / "proc" / "diskstats").write_bytes(data)
         _read_or_refused(import_files, [str(folder / "sos")])
+        # As an NVMe path's attribute in a sosreport's copy of /sys, beside a real list-subsys.
+        attribute = folder / "sos-nvme" / "sys" / "block" / "nvme4c4n1" / "queue_depth"
+        attribute.parent.mkdir(parents=True)
+        attribute.write_bytes(data)
+        (folder / "sos-nvme" / "sos_commands").mkdir()
+        (folder / "sos-nvme" / "sos_commands" / "nvme_list-subsys").write_bytes(NVME_SUBSYS.read_bytes())
+        _read_or_refused(nvme_sysfs.read, folder / "sos-nvme" / "sys")
+        _read_or_refused(import_files, [str(folder / "sos-nvme")])

@@ -18,9 +18,9 @@ from pathlab.output.files import written
 def command(files: tuple[str, ...], output: str | None, force: bool) -> None:
     """Build a scenario of a host from what it prints: ESXi (`esxcli storage nmp device list` or
     `hpp device list`, `nmp path list` or `core path list`, an `esxtop -b` capture), Linux
-    dm-multipath (`multipath -ll`, `multipath.conf`, /proc/diskstats or `iostat -x`) or native
-    NVMe (`nvme list-subsys`). FILES may be a folder of them or a shipped capture's name
-    (vmax-iops1000)."""
+    dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, /proc/diskstats or
+    `iostat -x`) or native NVMe (`nvme list-subsys`, the paths' sysfs attributes). FILES may be a
+    folder of them (a sosreport or vm-support tree) or a shipped capture's name (vmax-iops1000)."""
     from pathlab import shipped
 
     captured = shipped.capture_files(files[0]) if len(files) == 1 else None

@@ -86,6 +86,12 @@ def _multipath_conf(name: str) -> dict[str, pd.DataFrame]:
     return multipath_conf.read(name)
 
 
+def _iscsi_sessions(name: str) -> dict[str, pd.DataFrame]:
+    from pathlab.readers import iscsi_sessions
+
+    return iscsi_sessions.read(name)
+
+
 def _iostat_rates(name: str) -> pd.DataFrame:
     from pathlab.readers import iostat
 
@@ -117,6 +123,10 @@ KINDS: tuple[Kind, ...] = (
     Kind("nvme", "nvme list-subsys or show-topology",
          lambda head: "NQN=" in head or '"Subsystems"' in head or "nvme-subsys" in head, _nvme,
          "the subsystems, their controllers (the paths), transport addresses, ANA states and iopolicy", ("nvme",)),
+    Kind("iscsi-sessions", "iscsiadm -m session -P 3 (or -P 1)",
+         lambda head: re.search(r"^\s*Current Portal:", head, re.M) is not None, _iscsi_sessions,
+         "each iSCSI session's target, the portal it runs to (address:port) and its portal group; with -P 3 the SCSI "
+         "host and disks it carries, so that multipath -ll's paths reach one array port per portal", ("linux",)),
     Kind("multipath", "multipath -ll",
          lambda head: "hwhandler=" in head or "policy='" in head or re.search(r"\bdm-\d+\b.*,", head) is not None,
          _multipath, "the maps, their path groups with selector and priority, and each path's states", ("linux",)),
@@ -132,7 +142,10 @@ KINDS: tuple[Kind, ...] = (
 
 
 def kind_of(name: str) -> Kind:
-    """What a capture is, from its first 4 KiB."""
+    """What a capture is, from its first 4 KiB; a folder is a copy of /sys (`bundle.files_in`
+    gives a sosreport's `sys/` so)."""
+    if Path(name).is_dir():
+        return next(kind for kind in KINDS if kind.name == "nvme-sysfs")
     regular_file(name)
     with open(name, "rb") as f:
         head = f.read(HEAD_BYTES).decode("utf-8", errors="replace")

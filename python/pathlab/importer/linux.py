@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
+from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, MapTopology, has_address, map_topology, table_features
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
@@ -39,6 +40,8 @@ class LinuxCaptures:
     #: Each block device's mean rates over the capture (`device`, reads_per_s, writes_per_s,
     #: read_kib_per_s, write_kib_per_s, queue_length), from diskstats or iostat (`device_means`).
     rates: pd.DataFrame | None = None
+    #: `iscsiadm -m session -P 3` as `readers.iscsi_sessions` reads it: the portal of each session.
+    sessions: dict[str, pd.DataFrame] | None = None
     files: dict[str, str] = field(default_factory=dict)
 
 
@@ -164,12 +167,14 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         vendor_of[m.name] = known
         for k in reached:
             array_of_port.setdefault(k, known)
-    # A port per SCSI target an HBA sees; with ALUA, a controller per priority rank: the paths of a
-    # map's best group lead to the controller that owns it.
+    # A port per SCSI target an HBA sees, or per iSCSI portal a session runs to; with ALUA, a
+    # controller per priority rank: the paths of a map's best group lead to the controller that owns it.
+    sfile = c.files.get("sessions", "")
+    portals = portals_by_host(c.sessions, sfile, paths, mfile) if c.sessions is not None else {}
     ports: dict[tuple[int, int], str] = {}
     for p in paths:
         h, _, t, _ = hctl(p)
-        ports.setdefault((h, t), f"H{h}T{t}")
+        ports.setdefault((h, t), portals[h].name if h in portals else f"H{h}T{t}")
     topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name]) for m in maps}
     handlers = {t.handler for t in topology.values() if t.handler is not None}
     owned = any(t.groups_by_owner for t in topology.values())
@@ -208,7 +213,12 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         "adapters = [" + ", ".join(f'{{ name = "host{h}" }}' for h in hosts) + f"]  # {mfile}: SCSI hosts of the paths",
     ]
     for array in dict.fromkeys(vendor_of.values()):
-        array_ports = [k for k in ports if array_of_port.get(k) == array]
+        # One line per port: the sessions to one portal share it; portals listed by portal group.
+        first_key: dict[str, tuple[int, int]] = {}
+        for k in sorted((k for k in ports if array_of_port.get(k) == array),
+                        key=lambda k: portals[k[0]].group if k[0] in portals else ""):
+            first_key.setdefault(ports[k], k)
+        array_ports = list(first_key.values())
         first = next(m for m in maps if vendor_of[m.name] == array)
         product = str(first.product).strip()
         lines += ["", "[[arrays]]", f'name = "{array}"', f'vendor = "{str(first.vendor).strip()}"  # {mfile}: map header',
@@ -227,7 +237,9 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         lines.append("ports = [")
         for k in array_ports:
             controller = f', controller = "{owner_of_port.get(k, "A")}"' if owned else ""
-            lines.append(f'  {{ name = "{ports[k]}"{controller} }},  # {mfile}: SCSI host {k[0]}, target {k[1]}')
+            lines.append(f'  {{ name = "{ports[k]}"{controller} }},  # ' + (_portal_note(k, ports, portals, sfile)
+                                                                             if k[0] in portals
+                                                                             else f"{mfile}: SCSI host {k[0]}, target {k[1]}"))
         lines.append("]")
     for h in hosts:
         targets = sorted({hctl(p)[2] for p in paths if hctl(p)[0] == h})
@@ -295,8 +307,18 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
     return "\n".join(lines) + "\n", warnings
 
 
+def _portal_note(key: tuple[int, int], ports: dict[tuple[int, int], str], portals: dict[int, Portal], sfile: str) -> str:
+    """Where an iSCSI portal's port comes from: the session listing's line, its portal group, and
+    the SCSI hosts (sessions) that reach it."""
+    portal = portals[key[0]]
+    hosts = sorted({k[0] for k, name in ports.items() if name == ports[key]})
+    return (f"{sfile}, line {portal.line}: portal of target portal group {portal.group}, sessions of SCSI host "
+            + ", ".join(str(h) for h in hosts))
+
+
 #: Where each kind of Linux input goes.
-SLOTS = {"multipath": "multipath", "multipath.conf": "conf", "iostat": "rates", "diskstats": "rates"}
+SLOTS = {"multipath": "multipath", "multipath.conf": "conf", "iostat": "rates", "diskstats": "rates",
+         "iscsi-sessions": "sessions"}
 
 
 def import_host(found: dict[str, Kind]) -> Imported:
@@ -312,7 +334,8 @@ def import_host(found: dict[str, Kind]) -> Imported:
         slot = SLOTS[kind.name]
         tables[slot], names[slot] = kind.read(name), name
     listing = tables["multipath"]
-    text, warnings = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"), tables.get("rates"), names))
+    text, warnings = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"), tables.get("rates"),
+                                         tables.get("sessions"), names))
     return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"])
                     + listing_findings(listing["maps"], listing["paths"], names["multipath"], tables.get("conf"),
                                        names.get("conf", "")))

@@ -33,6 +33,20 @@ def _field(address: str, key: str) -> str | None:
     return match.group(1) if match else None
 
 
+#: The fields of a controller's address that name the host's side, in the kernel's order:
+#: `nvmf_get_address` prints host_traddr and host_iface after traddr and trsvcid when the
+#: connection was made with them, NVMe/TCP's `nvme_tcp_get_address` adds the source address.
+HOST_FIELDS = ("host_traddr", "host_iface", "src_addr")
+
+
+def _host_port(address: str) -> str:
+    """The host port a controller was connected from, as its address prints it
+    (`,host_traddr=192.168.1.22,host_iface=eth0,src_addr=192.168.1.22`), "" where it names none. An adapter's name
+    has no `:` (runtime names are `ADAPTER:C0:T0:L1`): an FC port name's or IPv6 address's `:` is
+    written `+`, which no address has, and `show` turns it back (`output.nvme.host_port`)."""
+    return "".join(f",{key}={value.replace(':', '+')}" for key in HOST_FIELDS if (value := _field(address, key)))
+
+
 def _target(address: str, controller: str) -> str:
     """The array port a controller reaches: its target address and service (TCP/RDMA port 4420 and
     4421 of one address are two ports), or the controller itself when no address is shown."""
@@ -62,11 +76,13 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     warnings: list[tuple[str, str]] = []
     text = lambda v: "" if v is None or pd.isna(v) else str(v)  # noqa: E731
     subsystems = list(dict.fromkeys(text(r.subsystem) for r in rows))
-    # Host side: one adapter per host address (host_traddr, or the transport when none is shown),
-    # named by its transport (`tcp0`, `fc1`): `show --style nvme` prints the transport from it.
-    adapter_of = {r.controller: _field(text(r.address), "host_traddr") or text(r.transport) or "fabric" for r in rows}
+    # Host side: one adapter per host port (the host_traddr, host_iface and src_addr a newer
+    # nvme-cli prints, or the transport when none is shown), named by its transport (`tcp0`, `fc1`) and the host
+    # fields as printed (`tcp0,host_traddr=192.168.1.22`): `show --style nvme` prints both back.
+    adapter_of = {r.controller: _host_port(text(r.address)) or text(r.transport) or "fabric" for r in rows}
     transport_of = {adapter_of[r.controller]: text(r.transport) or "fc" for r in rows}
-    adapters = {a: f"{transport_of[a]}{i}" for i, a in enumerate(dict.fromkeys(adapter_of.values()))}
+    adapters = {a: f"{transport_of[a]}{i}" + (a if a.startswith(",") else "")
+                for i, a in enumerate(dict.fromkeys(adapter_of.values()))}
     # Array side: one port per target address, per vendor, named by that address (`10.0.0.1:4420`,
     # `nn-0x…:pn-0x…`) so that the scenario and `show` keep it.
     target_of = {r.controller: _target(text(r.address), r.controller) for r in rows}

@@ -43,7 +43,7 @@ def snapshot_load(table: pd.DataFrame, file: str) -> dict[str, tuple[float, str]
         x, y, _ = _PATH.fullmatch(r.name).groups()  # type: ignore[union-attr]
         share = len(heads_of[y])
         load[x] += int(r.value) / share
-        shown[x].append(f"{r.name} {r.value} (line {r.line}" + (f", shared by {share} namespaces)" if share > 1 else ")"))
+        shown[x].append(f"{r.name} {r.value} ({r.where}" + (f", shared by {share} namespaces)" if share > 1 else ")"))
     return {x: (load[x], f"{file}: queue_depth of " + ", ".join(shown[x])
                 + ": one snapshot of the controllers' I/Os in flight, not an average") for x in load}
 
@@ -61,6 +61,6 @@ def counter_findings(table: pd.DataFrame, file: str) -> list[Finding]:
             f"{'controller' if kind == 'controller' else 'namespace head'} {name}"
         counts = ", ".join(f"{r.value} {COUNTERS[r.attribute]}" for r in nonzero)
         found.append(Finding(f"{what}: {counts}, since it was created (captured)",
-                             "; ".join(f"{file}, line {r.line}: {r.attribute} {r.value}" for r in nonzero)
+                             "; ".join(f"{file}, {r.where}: {r.attribute} {r.value}" for r in nonzero)
                              + ": counts since creation, not rates; two captures minutes apart give a rate"))
     return found

@@ -11,7 +11,8 @@ One subsystem per array, in the order of its first namespace; its NQN is the nam
 before `/ns` (the scenario names them so), else pathlab's own for the array. One controller per
 (adapter, array port) the namespaces are reached over, numbered `nvme0`, `nvme1`, … in order of
 appearance, as the host connected them. Transport from the adapter's name (`tcp`, `rdma`, else
-`fc`); the address is the array port as the scenario names it. The state is `live`, or
+`fc`); the address is the array port as the scenario names it, followed by the host fields an
+imported adapter carries (`host_traddr=`, `host_iface=`, `src_addr=`, where the listing had them). The state is `live`, or
 `connecting` while the path is down (the kernel reconnects until ctrl_loss_tmo, then deletes the
 controller; this view keeps listing it). The ANA state is shown, as for one namespace, when
 every namespace of the subsystem sees that controller the same way, and the array reports ANA
@@ -39,6 +40,13 @@ def subsystem_nqn(device: str, array: str) -> str:
 
 def transport(adapter: str) -> str:
     return next((t for t in ("tcp", "rdma") if t in adapter.lower()), "fc")
+
+
+def host_port(adapter: str) -> str:
+    """The host fields an imported adapter carries in its name (`tcp0,host_traddr=192.168.1.22`):
+    `,host_traddr=…,host_iface=…,src_addr=…` as the original listing printed them (the `:` the name could
+    not hold written `+`), else nothing."""
+    return adapter[adapter.index(","):].replace("+", ":") if "," in adapter else ""
 
 
 def _address(target: str, kind: str) -> str:
@@ -95,6 +103,7 @@ def list_subsys(desc: dict[str, Any]) -> str:
             ana = {ANA.get(p["alua"], "inaccessible") for p in on}
             kind = transport(nexus[0])
             tail = f" {ana.pop()}" if len(ana) == 1 and ana_reported[namespaces[0]] else ""
-            lines.append(f" +- nvme{names.controller[nexus]} {kind} {_address(nexus[1], kind)} {state}{tail}")
+            lines.append(f" +- nvme{names.controller[nexus]} {kind} {_address(nexus[1], kind)}{host_port(nexus[0])} "
+                         f"{state}{tail}")
         blocks.append("\n".join(lines) + "\n")
     return "".join(blocks)

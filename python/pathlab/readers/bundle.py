@@ -3,7 +3,9 @@ captures. The files pathlab reads are found by the names those tools give them (
 command's output after the command, `sos_commands/multipath/multipath_-v4_-ll`; vm-support
 keeps `commands/localcli_storage-nmp-device-list.txt`), one file per kind, the most informative
 where a tree has several (`-ll` runs the path checkers, `-l` does not; the nmp path list has the
-ALUA states, the core one has not). What was taken, and what was left, is said on stderr."""
+ALUA states, the core one has not). A sosreport's copy of /sys (`sys/`) is given whole as the
+NVMe multipath attributes when it holds any (`readers.nvme_sysfs` reads the files in it). What
+was taken, and what was left, is said on stderr."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pathlab.api import ScenarioError, warn
+from pathlab.readers.nvme_sysfs import attribute_files
 
 #: Folders not worth walking into (a sosreport's copies of /proc and /sys hold thousands of files).
 _SKIP_DIRS = frozenset({"sys", "dev", "run", ".git", "__pycache__"})
@@ -40,6 +43,8 @@ KNOWN = (
     Known("diskstats", re.compile(r"(?:^|/)proc/diskstats$"), 0),
     Known("nvme", re.compile(r"(?:^|/)nvme_list-subsys(?:_-o_json)?$"), 0),
     Known("nvme", re.compile(r"(?:^|/)nvme_show-topology\S*$"), 1),
+    # sos's iscsi plugin runs `iscsiadm -m session -P 3` (sos/report/plugins/iscsi.py).
+    Known("iscsi-sessions", re.compile(r"(?:^|/)iscsiadm_-m_session_-P_?[13]$"), 0),
     Known("devices", re.compile(r"(?:^|/)(?:localcli|esxcli)_storage-nmp-device-list\.txt$"), 0),
     Known("paths", re.compile(r"(?:^|/)(?:localcli|esxcli)_storage-nmp-path-list\.txt$"), 0),
     Known("paths", re.compile(r"(?:^|/)(?:localcli|esxcli)_storage-core-path-list\.txt$"), 1),
@@ -61,13 +66,22 @@ def files_in(folder: str | Path) -> list[str]:
                 if known.name.search(inside) and _is_listing(path, known.kind):
                     found.setdefault(known.kind, []).append((known.rank, str(path)))
                     break
+    copied_sys = root / "sys"
+    if copied_sys.is_dir() and attribute_files(copied_sys):
+        # The attributes belong to the paths `nvme list-subsys` lists: without it they describe nothing.
+        if "nvme" in found:
+            found["nvme-sysfs"] = [(0, str(copied_sys))]
+        else:
+            warn(str(folder), "nvme-sysfs", "sys/ holds NVMe multipath attributes, but the tree has no `nvme list-subsys` "
+                                            "(sos_commands/nvme/nvme_list-subsys) they belong to: left")
     if not found:
         raise ScenarioError(str(folder), "", "no capture pathlab reads in this folder: looked for sosreport's "
                                              "sos_commands/multipath/multipath_-v4_-ll, etc/multipath.conf, proc/diskstats, "
-                                             "nvme_list-subsys, and vm-support's commands/localcli_storage-nmp-device-list.txt "
-                                             "and storage-nmp-path-list.txt, or an esxtop*.csv")
+                                             "nvme_list-subsys, iscsiadm_-m_session_-P_3, sys/ (NVMe attributes), and "
+                                             "vm-support's commands/localcli_storage-nmp-device-list.txt and "
+                                             "storage-nmp-path-list.txt, or an esxtop*.csv")
     chosen = []
-    for kind in dict.fromkeys(k.kind for k in KNOWN):
+    for kind in [*dict.fromkeys(k.kind for k in KNOWN), "nvme-sysfs"]:
         if kind not in found:
             continue
         ranked = sorted(found[kind])

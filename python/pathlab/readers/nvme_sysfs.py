@@ -18,7 +18,11 @@ What each is (the kernel's `drivers/nvme/host/multipath.c`, libnvme's accessors'
 
 Any other file under those folders is refused with its line; so are values that are not what
 the kernel prints. `grep`'s "No such file or directory" (a kernel without these attributes) is
-said on stderr."""
+said on stderr.
+
+A folder is read as a copy of `/sys` (a sosreport's `sys/`): the same attributes, one file each,
+wherever they stand under it (`block/nvmeXcYnZ/`, `class/nvme/nvmeY/`, the `devices/` tree they
+link to); other files are passed over, and an attribute found at two places is read once."""
 
 from __future__ import annotations
 
@@ -41,10 +45,13 @@ ATTRIBUTES = {
 }
 #: The ANA states the kernel prints (`nvme_ana_state_names`).
 ANA_STATES = ("optimized", "non-optimized", "inaccessible", "persistent-loss", "change")
-COLUMNS = ["name", "object", "attribute", "value", "line"]
+#: `where`: the line of a capture (`line 5`), or the file of a copied /sys (`sys/block/nvme0c1n1/queue_depth`).
+COLUMNS = ["name", "object", "attribute", "value", "line", "where"]
 
 _ATTRIBUTE = re.compile(r"^\s*(?P<file>/?(?:\S*/)?sys/\S*?/(?P<name>nvme\d+(?:c\d+)?(?:n\d+)?)/"
                         r"(?P<attribute>(?:device/)?(?:diag/)?[a-z_]+))\s*:\s?(?P<value>.*?)\s*$")
+#: An attribute's file in a copy of /sys: the object's folder, then the attribute.
+_TREE_FILE = re.compile(r"(?:^|/)(?P<name>nvme\d+(?:c\d+)?(?:n\d+)?)/(?P<attribute>(?:diag/)?[a-z_]+)$")
 _MISSING = re.compile(r"^\s*(?:grep|cat): \S*sys/\S*nvme\S*: No such file or directory\s*$")
 _COMMANDS = [re.compile(r"/sys/(?:block|class|devices)/\S*nvme")]
 
@@ -71,9 +78,12 @@ def _checked(file: str, number: int, kind: str, attribute: str, value: str) -> s
 
 def read(path: str | Path) -> pd.DataFrame:
     """One row per attribute: name (nvme0c1n1, nvme1, nvme0n1), object (path, controller, head),
-    attribute (`queue_depth`, `diag/reset_count`, ...), value as printed, line."""
+    attribute (`queue_depth`, `diag/reset_count`, ...), value as printed, line, and where it was
+    read (`line N`, or the attribute's file in a copy of /sys)."""
     import pandas as pd
 
+    if Path(path).is_dir():
+        return _read_tree(Path(path))
     file = str(path)
     lines = pasted.output_of(file, pasted.read_text(path), _COMMANDS, "grep -r . /sys/block/nvme*c*n*/...")
     known = lambda text: _ATTRIBUTE.match(text) is not None or _MISSING.match(text) is not None  # noqa: E731
@@ -103,7 +113,56 @@ def read(path: str | Path) -> pd.DataFrame:
             raise ScenarioError(file, f"line {line.number}", f"{name}/{attribute} a second time (first at line "
                                                              f"{seen[(name, attribute)]}): give one snapshot per file")
         seen[(name, attribute)] = line.number
-        rows.append({"name": name, "object": kind, "attribute": attribute, "value": value, "line": line.number})
+        rows.append({"name": name, "object": kind, "attribute": attribute, "value": value, "line": line.number,
+                     "where": f"line {line.number}"})
     if not rows:
         raise ScenarioError(file, "", "no NVMe sysfs attribute (`/sys/block/nvmeXcYnZ/queue_depth:3` and the like)")
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def attribute_files(folder: str | Path) -> list[tuple[Path, str, str]]:
+    """The NVMe multipath attribute files in a copy of /sys, as (file, object name, attribute), in
+    the order of their paths; symbolic links are not followed (sos stores /sys/block's as links
+    into the copied devices tree)."""
+    import os
+
+    root = Path(folder)
+    found = []
+    for directory, subdirs, names in os.walk(root):
+        subdirs.sort()
+        for name in sorted(names):
+            file = Path(directory) / name
+            m = _TREE_FILE.search(file.relative_to(root).as_posix())
+            if m and m["attribute"] in ATTRIBUTES[_object(m["name"])] and file.is_file() and not file.is_symlink():
+                found.append((file, m["name"], m["attribute"]))
+    return found
+
+
+def _read_tree(root: Path) -> pd.DataFrame:
+    """The attributes of a copied /sys, one row each as `read` gives them; an attribute found at a
+    second place (the kernel's links: `block/nvme0c1n1` and `devices/…/nvme0/nvme0c1n1`) is read
+    from the first and the others said on stderr."""
+    import pandas as pd
+
+    rows = []
+    first: dict[tuple[str, str], Path] = {}
+    again = []
+    for file, name, attribute in attribute_files(root):
+        if (name, attribute) in first:
+            again.append(file)
+            continue
+        first[(name, attribute)] = file
+        value = pasted.read_text(file).strip()
+        if "\n" in value:
+            raise ScenarioError(str(file), "line 2", f"{attribute}: one value per file in sysfs, found several lines")
+        rows.append({"name": name, "object": _object(name), "attribute": attribute,
+                     "value": _checked(str(file), 1, _object(name), attribute, value), "line": 1,
+                     "where": file.relative_to(root).as_posix()})
+    if again:
+        warn(str(root), f"{len(again)} file(s)", "the same attributes again under other folders of the copy, read once: "
+                                                 + ", ".join(p.relative_to(root).as_posix() for p in again[:3])
+                                                 + (", ..." if len(again) > 3 else ""))
+    if not rows:
+        raise ScenarioError(str(root), "", "no NVMe multipath attribute (nvmeXcYnZ/queue_depth, ana_state, diag/...) "
+                                           "in this copy of /sys")
     return pd.DataFrame(rows, columns=COLUMNS)
