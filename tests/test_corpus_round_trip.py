@@ -94,9 +94,6 @@ NOT_ROUND_TRIPPED = {
     "nvme-show-topology/001-nvme-cli-pr1693-four-ports-one-address":
         "four namespaces each optimized through another port: the import makes one device per subsystem (the "
         "first namespace's ANA states); a PCIe drive is shown as fc; the NQN `nvmet-test` is not an NQN the view keeps",
-    "esxcli-nmp-device-list/003-esx41-clariion-alua-cx-fixed":
-        "Fixed may run on a non-optimized path: the working path's target port group is not placed, so "
-        "VMW_SATP_ALUA_CX does not claim (shown VMW_SATP_CX)",
 }
 
 

@@ -232,3 +232,40 @@ def test_a_device_idle_in_the_capture_stays_idle(tmp_path: Path) -> None:
     workloads = tomllib.loads(done.stdout)["workloads"]
     assert [w["devices"] for w in workloads] == [["naa.60000970000197900123533030303031"]]
     assert "naa.60000970000197900123533030303032: idle in" in done.stdout
+
+
+FIXED_ON_ALUA = """naa.600601604670290026cca5f7836fe111
+   Device Display Name: DGC Fibre Channel Disk (naa.600601604670290026cca5f7836fe111)
+   Storage Array Type: VMW_SATP_ALUA_CX
+   Storage Array Type Device Config: {navireg=on, ipfilter=on}{implicit_support=on;explicit_support=on;explicit_allow=on;alua_followover=on;{TPG_id=1,TPG_state=ANO}{TPG_id=2,TPG_state=AO}}
+   Path Selection Policy: VMW_PSP_FIXED
+   Path Selection Policy Device Config: {preferred=vmhba2:C0:T1:L1;current=vmhba2:C0:T1:L1}
+   Working Paths: vmhba2:C0:T1:L1
+"""
+
+
+@pytest.mark.parametrize(("psp", "assumed"), [("VMW_PSP_FIXED", True), ("VMW_PSP_MRU", False)])
+def test_a_device_lists_working_path_is_placed_in_its_optimized_tpg_and_fixed_says_it_is_assumed(
+        tmp_path: Path, psp: str, assumed: bool) -> None:
+    """ALUA_CX claims only an array that reports target port groups: the working path must be in
+    one. MRU keeps to the AO group, so it is there; Fixed runs on its preferred path, which the
+    device list does not place: taken as the AO group, and the import says so."""
+    import warnings
+
+    from pathlab.api import PathlabWarning
+    from pathlab.importer import import_files
+
+    listing = tmp_path / "devices.txt"
+    listing.write_text(FIXED_ON_ALUA.replace("VMW_PSP_FIXED", psp))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", PathlabWarning)
+        done = import_files([str(listing)])
+    array = tomllib.loads(done.text)["arrays"][0]
+    assert array["tpgs"] is True
+    said = [str(w.message) for w in seen if "which target port group vmhba2:C0:T1:L1 is in" in str(w.message)]
+    assert bool(said) is assumed
+    assert not said or "the active-optimized TPG 2" in said[0]
+    shown = tmp_path / "host.toml"
+    shown.write_text(done.text)
+    out = pathlab("show", "devices", str(shown), "--style", "esxi")
+    assert "Storage Array Type: VMW_SATP_ALUA_CX" in out.stdout, out.stderr
