@@ -234,14 +234,8 @@ def test_a_device_idle_in_the_capture_stays_idle(tmp_path: Path) -> None:
     assert "naa.60000970000197900123533030303032: idle in" in done.stdout
 
 
-FIXED_ON_ALUA = """naa.600601604670290026cca5f7836fe111
-   Device Display Name: DGC Fibre Channel Disk (naa.600601604670290026cca5f7836fe111)
-   Storage Array Type: VMW_SATP_ALUA_CX
-   Storage Array Type Device Config: {navireg=on, ipfilter=on}{implicit_support=on;explicit_support=on;explicit_allow=on;alua_followover=on;{TPG_id=1,TPG_state=ANO}{TPG_id=2,TPG_state=AO}}
-   Path Selection Policy: VMW_PSP_FIXED
-   Path Selection Policy Device Config: {preferred=vmhba2:C0:T1:L1;current=vmhba2:C0:T1:L1}
-   Working Paths: vmhba2:C0:T1:L1
-"""
+#: ESX 4.1 on a CLARiiON CX4 in ALUA mode, Fixed (corpus device list 003).
+FIXED_ON_ALUA = Path(__file__).parent / "data" / "corpus" / "esxcli-nmp-device-list" / "003-esx41-clariion-alua-cx-fixed"
 
 
 @pytest.mark.parametrize(("psp", "assumed"), [("VMW_PSP_FIXED", True), ("VMW_PSP_MRU", False)])
@@ -256,7 +250,7 @@ def test_a_device_lists_working_path_is_placed_in_its_optimized_tpg_and_fixed_sa
     from pathlab.importer import import_files
 
     listing = tmp_path / "devices.txt"
-    listing.write_text(FIXED_ON_ALUA.replace("VMW_PSP_FIXED", psp))
+    listing.write_text((FIXED_ON_ALUA / "bare.txt").read_text().replace("VMW_PSP_FIXED", psp))
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always", PathlabWarning)
         done = import_files([str(listing)])
