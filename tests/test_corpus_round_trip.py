@@ -84,7 +84,12 @@ NOT_ROUND_TRIPPED = {
     "multipath-l/003-hp-3par-ubuntu-guide-lost-indent":
         "multipath-tools before 0.4.9 printed `prio=-1` (PRIO_UNDEF) under -l; `show --style linux-l` prints today's 0",
     "multipath-ll/005-netapp-citrix-mpathutil-two-prio50-groups":
-        "two groups of equal priority 50 both `active` (mpathutil's create) come back as 50/10",
+        "an edited listing no host prints (imported as four optimized paths, shown as one group of 4 at prio 50): two "
+        "groups `status=active`, but the kernel marks only its current group `A` (dm-mpath.c multipath_status: "
+        "`pg == m->current_pg`), and a `create:` listing prints `undef` (multipath-tools print.c snprint_pg_state of a "
+        "map not yet read back, dmparser.c); and no grouping splits one LUN's paths of one priority in two: "
+        "group_by_prio merges them (pgpolicies.c), multibus makes one group, failover one path per group, and "
+        "group_by_serial/group_by_node_name one group for an ONTAP SVM's LIFs (one serial, one WWNN)",
     "multipath-ll/016-hp-eva-hsv210-guide-brackets":
         "one map sees its 8 paths as one group (prio=240), the other splits the same 8 ports 4/4 (200/40): a port is "
         "on one controller for every LUN, so the first map cannot be both; old summed priorities (240, 200/40)",
