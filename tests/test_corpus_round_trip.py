@@ -81,8 +81,6 @@ NOT_IMPORTED = {
 #: Samples that import and show, but whose topology does not come back: each a real limit of the
 #: model, pinned with what differs and why (a strict xfail: the day it comes back, this fails).
 NOT_ROUND_TRIPPED = {
-    "multipath-l/003-hp-3par-ubuntu-guide-lost-indent":
-        "multipath-tools before 0.4.9 printed `prio=-1` (PRIO_UNDEF) under -l; `show --style linux-l` prints today's 0",
     "multipath-ll/005-netapp-citrix-mpathutil-two-prio50-groups":
         "an edited listing no host prints (imported as four optimized paths, shown as one group of 4 at prio 50): two "
         "groups `status=active`, but the kernel marks only its current group `A` (dm-mpath.c multipath_status: "
@@ -90,11 +88,11 @@ NOT_ROUND_TRIPPED = {
         "map not yet read back, dmparser.c); and no grouping splits one LUN's paths of one priority in two: "
         "group_by_prio merges them (pgpolicies.c), multibus makes one group, failover one path per group, and "
         "group_by_serial/group_by_node_name one group for an ONTAP SVM's LIFs (one serial, one WWNN)",
-    "multipath-ll/016-hp-eva-hsv210-guide-brackets":
-        "one map sees its 8 paths as one group (prio=240), the other splits the same 8 ports 4/4 (200/40): a port is "
-        "on one controller for every LUN, so the first map cannot be both; old summed priorities (240, 200/40)",
     "multipath-ll/019-insights-rhel5-clariion-emc-debug-lines":
-        "the emc prioritizer of RHEL 5 printed 1 and 0 where today's (the one simulated) prints 4 and 1",
+        "RHEL 5's build prints the bracket layout with averaged group priorities (prio=1 for two paths of the old emc "
+        "prioritizer's 1), a pairing of no upstream release: the bracket layout summed (0.4.8 switchgroup.c "
+        "select_path_group; shown as 0.4.8: prio=2/0) until 105e5507 (0.4.9) averaged, after 9b2de924 had replaced "
+        "the layout; Red Hat's patches to its 0.4.7 are not in opensvc/multipath-tools to source a third rule",
 }
 
 
