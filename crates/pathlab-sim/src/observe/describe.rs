@@ -89,7 +89,9 @@ pub struct LinuxDevice {
 pub struct HostAdapters {
     pub name: String,
     pub adapters: Vec<String>,
-    /// The multipath-tools release its `multipath -ll` follows, when not today's.
+    /// The multipath-tools release its `multipath -ll` follows, when not today's (left out of
+    /// descriptions and results otherwise, which stay as they were).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub multipath_tools: Option<String>,
 }
 
