@@ -41,8 +41,7 @@ STYLE = {
     "multipath-ll": ("paths", "linux"),
     "multipath-l": ("paths", "linux-l"),
     "nvme-list-subsys": ("paths", "nvme"),
-    # `show` prints list-subsys; the reader reads both layouts to the same controllers.
-    "nvme-show-topology": ("paths", "nvme"),
+    "nvme-show-topology": ("paths", "nvme-topology"),
     "esxcli-nmp-device-list": ("devices", "esxi"),
 }
 
@@ -82,21 +81,18 @@ NOT_IMPORTED = {
 #: Samples that import and show, but whose topology does not come back: each a real limit of the
 #: model, pinned with what differs and why (a strict xfail: the day it comes back, this fails).
 NOT_ROUND_TRIPPED = {
-    "multipath-l/003-hp-3par-ubuntu-guide-lost-indent":
-        "multipath-tools before 0.4.9 printed `prio=-1` (PRIO_UNDEF) under -l; `show --style linux-l` prints today's 0",
     "multipath-ll/005-netapp-citrix-mpathutil-two-prio50-groups":
-        "two groups of equal priority 50 both `active` (mpathutil's create) come back as 50/10",
-    "multipath-ll/016-hp-eva-hsv210-guide-brackets":
-        "one map sees its 8 paths as one group (prio=240), the other splits the same 8 ports 4/4 (200/40): a port is "
-        "on one controller for every LUN, so the first map cannot be both; old summed priorities (240, 200/40)",
+        "an edited listing no host prints (imported as four optimized paths, shown as one group of 4 at prio 50): two "
+        "groups `status=active`, but the kernel marks only its current group `A` (dm-mpath.c multipath_status: "
+        "`pg == m->current_pg`), and a `create:` listing prints `undef` (multipath-tools print.c snprint_pg_state of a "
+        "map not yet read back, dmparser.c); and no grouping splits one LUN's paths of one priority in two: "
+        "group_by_prio merges them (pgpolicies.c), multibus makes one group, failover one path per group, and "
+        "group_by_serial/group_by_node_name one group for an ONTAP SVM's LIFs (one serial, one WWNN)",
     "multipath-ll/019-insights-rhel5-clariion-emc-debug-lines":
-        "the emc prioritizer of RHEL 5 printed 1 and 0 where today's (the one simulated) prints 4 and 1",
-    "nvme-show-topology/001-nvme-cli-pr1693-four-ports-one-address":
-        "four namespaces each optimized through another port: the import makes one device per subsystem (the "
-        "first namespace's ANA states); a PCIe drive is shown as fc; the NQN `nvmet-test` is not an NQN the view keeps",
-    "esxcli-nmp-device-list/003-esx41-clariion-alua-cx-fixed":
-        "Fixed may run on a non-optimized path: the working path's target port group is not placed, so "
-        "VMW_SATP_ALUA_CX does not claim (shown VMW_SATP_CX)",
+        "RHEL 5's build prints the bracket layout with averaged group priorities (prio=1 for two paths of the old emc "
+        "prioritizer's 1), a pairing of no upstream release: the bracket layout summed (0.4.8 switchgroup.c "
+        "select_path_group; shown as 0.4.8: prio=2/0) until 105e5507 (0.4.9) averaged, after 9b2de924 had replaced "
+        "the layout; Red Hat's patches to its 0.4.7 are not in opensvc/multipath-tools to source a third rule",
 }
 
 
@@ -178,27 +174,38 @@ def _nvme_state(text: str) -> str:
 
 
 def expected_subsystems(spec: dict[str, Any]) -> dict[str, Any]:
+    """Each subsystem's iopolicy, its controllers (transport, port, state), and where its
+    namespaces differ (show-topology), the port each namespace is optimized through."""
     result = {}
     for s in spec["subsystems"]:
         ports = [_port(p.get("port", "")) for p in s["paths"]]
         controllers = Counter((p["transport"], port if None not in ports else None, _nvme_state(p.get("state", "")))
                               for p, port in zip(s["paths"], ports))
-        result[s["nqn"].strip()] = (s.get("iopolicy"), controllers)
+        port_of = {p["name"]: port for p, port in zip(s["paths"], ports)}
+        optimized = sorted((int(n["name"].split()[-1]), port_of[n["optimized"]]) for n in s.get("namespaces", []))
+        result[s["nqn"].strip()] = (s.get("iopolicy"), controllers, optimized)
     return result
 
 
 def shown_subsystems(shown: Path, spec: dict[str, Any]) -> dict[str, Any]:
-    table = nvme_subsys.read(shown).drop_duplicates(["subsystem", "controller"])
+    namespaces = nvme_subsys.read(shown)
+    table = namespaces.drop_duplicates(["subsystem", "controller"])
     wanted = expected_subsystems(spec)
     result = {}
     for nqn, rows in table.groupby("nqn", sort=False):
         want = wanted.get(str(nqn))
         with_ports = not want or all(port is not None for _, port, _ in want[1])
+        # A sample whose states differ by namespace prints none per controller: compared by namespace.
+        with_states = not want or any(state for _, _, state in want[1])
         controllers = Counter((str(r.transport), _port(str(r.address)) if with_ports else None,
-                               _words(" ".join(str(s) for s in (r.state, r.ana_state) if isinstance(s, str))))
+                               _words(" ".join(str(s) for s in (r.state, r.ana_state) if isinstance(s, str)))
+                               if with_states else "")
                               for r in rows.itertuples())
         iopolicy = str(rows["iopolicy"].iloc[0]) if want and want[0] else None
-        result[str(nqn)] = (iopolicy, controllers)
+        every = namespaces[namespaces["nqn"] == nqn]
+        optimized = sorted((int(r.nsid), _port(str(r.address))) for r in every.itertuples()
+                           if r.ana_state == "optimized") if want and want[2] else []
+        result[str(nqn)] = (iopolicy, controllers, optimized)
     return result
 
 

@@ -232,3 +232,34 @@ def test_a_device_idle_in_the_capture_stays_idle(tmp_path: Path) -> None:
     workloads = tomllib.loads(done.stdout)["workloads"]
     assert [w["devices"] for w in workloads] == [["naa.60000970000197900123533030303031"]]
     assert "naa.60000970000197900123533030303032: idle in" in done.stdout
+
+
+#: ESX 4.1 on a CLARiiON CX4 in ALUA mode, Fixed (corpus device list 003).
+FIXED_ON_ALUA = Path(__file__).parent / "data" / "corpus" / "esxcli-nmp-device-list" / "003-esx41-clariion-alua-cx-fixed"
+
+
+@pytest.mark.parametrize(("psp", "assumed"), [("VMW_PSP_FIXED", True), ("VMW_PSP_MRU", False)])
+def test_a_device_lists_working_path_is_placed_in_its_optimized_tpg_and_fixed_says_it_is_assumed(
+        tmp_path: Path, psp: str, assumed: bool) -> None:
+    """ALUA_CX claims only an array that reports target port groups: the working path must be in
+    one. MRU keeps to the AO group, so it is there; Fixed runs on its preferred path, which the
+    device list does not place: taken as the AO group, and the import says so."""
+    import warnings
+
+    from pathlab.api import PathlabWarning
+    from pathlab.importer import import_files
+
+    listing = tmp_path / "devices.txt"
+    listing.write_text((FIXED_ON_ALUA / "bare.txt").read_text().replace("VMW_PSP_FIXED", psp))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", PathlabWarning)
+        done = import_files([str(listing)])
+    array = tomllib.loads(done.text)["arrays"][0]
+    assert array["tpgs"] is True
+    said = [str(w.message) for w in seen if "which target port group vmhba2:C0:T1:L1 is in" in str(w.message)]
+    assert bool(said) is assumed
+    assert not said or "the active-optimized TPG 2" in said[0]
+    shown = tmp_path / "host.toml"
+    shown.write_text(done.text)
+    out = pathlab("show", "devices", str(shown), "--style", "esxi")
+    assert "Storage Array Type: VMW_SATP_ALUA_CX" in out.stdout, out.stderr

@@ -17,6 +17,7 @@ from test_corpus_layout import expected, sample_id, samples
 from test_corpus_readers import REFUSED
 
 LINUX = Path(__file__).parent / "data" / "linux"
+CORPUS = Path(__file__).parent / "data" / "corpus"
 
 
 def _imported(path: Path) -> tuple[dict[str, Any], list[tuple[str, str]]]:
@@ -61,6 +62,15 @@ def test_a_failed_paths_group_is_not_taken_for_a_second_controller() -> None:
     (array,) = scenario["arrays"]
     assert "controllers" not in array and array["symmetric"]
     assert [f["path"] for f in scenario["faults"]] == ["host2:C0:T0:L0"]
+
+
+def test_groups_of_equal_priority_are_all_optimized_whichever_the_kernel_made_active() -> None:
+    """NetApp's Citrix listing: two groups at prio 50 under `1 alua` (the alua prioritizer gives 50
+    to active/optimized paths only): all four paths optimized, no second controller."""
+    scenario, _ = _imported(CORPUS / "multipath-ll/005-netapp-citrix-mpathutil-two-prio50-groups/bare.txt")
+    (array,) = scenario["arrays"]
+    assert array["symmetric"] and "controllers" not in array
+    assert "owner" not in scenario["devices"][0]
 
 
 def test_a_map_without_a_path_left_is_said_to_be_left_out(tmp_path: Path) -> None:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import tomllib
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
 
 from pathlab.api import PathlabWarning
 from pathlab.importer import import_files, nvme
+from pathlab.importer.nvme_namespaces import controllers
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 
@@ -55,3 +57,49 @@ def test_paths_in_an_ana_state_without_io_are_down_from_the_start() -> None:
     faults = tomllib.loads(text).get("faults", [])
     assert len(faults) == 2
     assert all("ANA inaccessible" in line for line in text.splitlines() if line.startswith("path =") and "nvme" in line)
+
+
+def test_each_namespace_is_a_device_owned_by_the_controller_of_its_optimized_port() -> None:
+    """nvme-cli PR 1693: namespace 1 optimized through 4420, 2 through 4421, 3 through 4422, 4
+    through 4423; the local Toshiba drive is PCIe, without ANA."""
+    scenario, _ = _imported(CORPUS / "nvme-show-topology/001-nvme-cli-pr1693-four-ports-one-address/bare.txt")
+    arrays = {a["name"]: a for a in scenario["arrays"]}
+    controller_of = {p["name"]: p["controller"] for p in arrays["NVME"]["ports"]}
+    owner = {d["name"]: d.get("owner") for d in scenario["devices"]}
+    assert {f"nvmet-test/ns{n}": controller_of[f"192.168.154.10:{4419 + n}"] for n in range(1, 5)} == \
+        {k: v for k, v in owner.items() if k.startswith("nvmet-test")}
+    assert len({owner[f"nvmet-test/ns{n}"] for n in range(1, 5)}) == 4
+    assert arrays["TOSHIBA"]["tpgs"] is False and arrays["TOSHIBA"]["symmetric"] is True
+    assert [p["name"] for p in arrays["TOSHIBA"]["ports"]] == ["0000:3d:00.0"]
+    assert {a["name"] for a in scenario["host"]["adapters"]} == {"tcp0", "pcie1"}
+
+
+def _row(ns: int, controller: str, state: str) -> SimpleNamespace:
+    return SimpleNamespace(subsystem="nvme-subsys0", nsid=ns, controller=controller, ana_state=state)
+
+
+def test_namespaces_whose_optimized_ports_overlap_cannot_each_own_one_controller() -> None:
+    """Namespace 1 optimized through P1 and P2, namespace 2 through P2 and P3: no grouping of the
+    ports into controllers gives both; the first optimized port's controller owns, and it is said."""
+    states = {1: {"P1": "optimized", "P2": "optimized", "P3": "non-optimized"},
+              2: {"P1": "non-optimized", "P2": "optimized", "P3": "optimized"}}
+    rows = [_row(ns, port, state) for ns, by_port in states.items() for port, state in by_port.items()]
+    found = controllers(rows, {("nvme-subsys0", p): ("NVME", p) for p in ("P1", "P2", "P3")})
+    assert found.of_port == {("NVME", "P1"): "A", ("NVME", "P2"): "B", ("NVME", "P3"): "C"}
+    assert found.owner == {("nvme-subsys0", 1): "A", ("nvme-subsys0", 2): "B"}
+    assert found.split == [("nvme-subsys0", 1), ("nvme-subsys0", 2)]
+
+
+def test_two_sides_keep_the_optimized_side_as_a() -> None:
+    """One namespace, the list-subsys case: the optimized ports are controller A, the others B."""
+    rows = [_row(None, p, s) for p, s in (("P0", "non-optimized"), ("P1", "optimized"), ("P2", "optimized"))]
+    found = controllers(rows, {("nvme-subsys0", p): ("NVME", p) for p in ("P0", "P1", "P2")})
+    assert found.of_port == {("NVME", "P0"): "B", ("NVME", "P1"): "A", ("NVME", "P2"): "A"}
+    assert found.owner == {("nvme-subsys0", None): "A"} and found.split == []
+
+
+def test_show_topology_keeps_the_nsid_and_a_pcie_drives_address() -> None:
+    from pathlab.output import nvme as view
+
+    assert view._nsid("nvmet-test/ns4", 1) == 4 and view._nsid("nqn.2014-08.org.example:one", 2) == 2
+    assert view.transport("pcie1") == "pcie" and view._address("TOSHIBA/0000:3d:00.0", "pcie") == "0000:3d:00.0"

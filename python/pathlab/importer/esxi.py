@@ -41,6 +41,9 @@ DEFAULT_AQLEN = 4096
 DEFAULT_OUTSTANDING = 32
 
 
+#: The PSPs that keep to active-optimized paths while there is one.
+FOLLOW_ALUA = ("VMW_PSP_RR", "VMW_PSP_MRU")
+
 #: Where each kind of ESXi input goes in `Captures`.
 SLOTS = {"esxtop": "esxtop", "devices": "devices", "hpp-devices": "devices", "paths": "paths"}
 
@@ -74,31 +77,33 @@ def _runtime_paths(devices: pd.DataFrame, column: str) -> pd.DataFrame:
 
     rows = []
     for d in devices.itertuples():
-        tpg_id, tpg_state = _working_tpg(d)
+        tpg_id, tpg_state, assumed = _working_tpg(d)
         for runtime in (getattr(d, column) if isinstance(getattr(d, column), list) else []):
             match = re.fullmatch(r"(\w+):C(\d+):T(\d+):L(\d+)", runtime)
             if match:
                 rows.append({"path": None, "runtime_name": runtime, "adapter": match[1], "channel": int(match[2]),
                              "target": int(match[3]), "lun": int(match[4]), "device": d.device,
-                             "tpg_state": tpg_state, "tpg_id": tpg_id,
+                             "tpg_state": tpg_state, "tpg_id": tpg_id, "tpg_assumed": assumed,
                              "line": getattr(d, f"{column}_line", None)})  # where the listing names it
     return pd.DataFrame(rows)
 
 
-def _working_tpg(device: Any) -> tuple[int | None, str | None]:
-    """The target port group a device's working paths are in, where its SATP config shows it: round
-    robin (without useANO) and MRU keep to active-optimized paths, so with one AO group among
-    the device's `{TPG_id=…,TPG_state=…}` that group is theirs; where every group is AO (an
-    all-active array) the listing does not say which path is in which, and the first is taken:
-    every path is AO either way. Fixed may run on a non-optimized preferred path: not placed."""
+def _working_tpg(device: Any) -> tuple[int | None, str | None, bool]:
+    """The target port group a device's working paths are in, where its SATP config shows it, and
+    whether that is assumed. Round robin (without useANO) and MRU keep to active-optimized paths,
+    so with one AO group among the device's `{TPG_id=…,TPG_state=…}` that group is theirs; where
+    every group is AO (an all-active array) the listing does not say which path is in which, and
+    the first is taken: every path is AO either way. Fixed runs on its preferred path whatever
+    its ALUA state, so the listing does not say where that path is: with one AO group it is taken
+    to be there (assumed, and said: the path list's `TPG_state` shows it)."""
     groups = re.findall(r"TPG_id=(\d+),TPG_state=(\w+)", str(_value(getattr(device, "satp_config", None)) or ""))
     optimized = [int(tpg) for tpg, state in groups if state == "AO"]
     policy = str(_value(getattr(device, "psp", None)) or "")
-    if not optimized or policy not in ("VMW_PSP_RR", "VMW_PSP_MRU") or getattr(device, "use_ano", False) is True:
-        return None, None
+    if not optimized or policy not in FOLLOW_ALUA + ("VMW_PSP_FIXED",) or getattr(device, "use_ano", False) is True:
+        return None, None, False
     if len(optimized) > 1 and len(optimized) < len(groups):
-        return None, None
-    return optimized[0], "AO"
+        return None, None, False
+    return optimized[0], "AO", policy not in FOLLOW_ALUA and len(optimized) < len(groups)
 
 
 def import_host(found: dict[str, Kind]) -> Imported:
@@ -122,6 +127,11 @@ def import_host(found: dict[str, Kind]) -> Imported:
                                                     "those carrying I/O now (standby and non-optimized paths are not "
                                                     "listed there), their states taken as active; `esxcli storage nmp "
                                                     "path list` shows every path and its ALUA state")
+        for p in out.paths[out.paths["tpg_assumed"]].itertuples() if not out.paths.empty else ():
+            warn(out.files["devices"], f"{p.device}: Working Paths",
+                 f"which target port group {p.runtime_name} is in is not in the device list (Fixed runs on its "
+                 f"preferred path, optimized or not): taken as the active-optimized TPG {p.tpg_id}; `esxcli storage "
+                 "nmp path list` shows its TPG_state")
     if out.paths is None or out.paths.empty:
         raise ScenarioError(", ".join(files), "", "`esxcli storage nmp path list` (or `core path list`) is needed: it "
                                                   "names the paths")

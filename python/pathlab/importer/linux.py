@@ -130,6 +130,19 @@ def _tpgs_reason(alua: bool, ownership: list[str]) -> str:
     return "equal paths (one group, or groups of one priority)"
 
 
+def listing_release(maps: list[Any], paths: list[Any]) -> tuple[str, str] | None:
+    """The multipath-tools release whose printing the listing shows, where it is not today's, and
+    the sign: the bracket layout (`[size=…][features=…]`) is 0.4.8's (9b2de924 replaced it in
+    0.4.9), and a group `prio=-1` under `-l` (every checker state `undef`) is 0.4.9's average of
+    PRIO_UNDEF (0.5.0 prints 0). `output/multipath.py` prints by the same rules."""
+    if any(str(m.layout) == "brackets" for m in maps):
+        return "0.4.8", "the bracket layout ([size=…][features=…]), printed before multipath-tools 0.4.9"
+    unchecked = all(str(p.checker_state) in ("undef", "<NA>", "None", "nan") for p in paths)
+    if unchecked and any(str(p.group_prio) == "-1" for p in paths):
+        return "0.4.9", "prio=-1 under multipath -l: 0.4.9 averaged PRIO_UNDEF, 0.5.0 on print 0"
+    return None
+
+
 def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
     """The scenario's TOML text, commented, and the warnings for every value assumed."""
     mfile = c.files["multipath"]
@@ -188,6 +201,8 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
     if owned:
         for m in maps:
             shape = topology[m.name]
+            if not shape.groups_by_owner:  # one group, or groups of one priority: no controller shown
+                continue
             owners = {owner_of_port[k] for k in shape.owner_ports if k in owner_of_port}
             name = next(iter(owners)) if owners else ("A" if "A" not in owner_of_port.values() else "B")
             for k in shape.owner_ports:
@@ -212,6 +227,9 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         'name = "linux01"',
         "adapters = [" + ", ".join(f'{{ name = "host{h}" }}' for h in hosts) + f"]  # {mfile}: SCSI hosts of the paths",
     ]
+    release = listing_release(maps, list(c.paths.itertuples()))
+    if release is not None:
+        lines.append(f'multipath_tools = "{release[0]}"  # {mfile}: {release[1]}')
     for array in dict.fromkeys(vendor_of.values()):
         # One line per port: the sessions to one portal share it; portals listed by portal group.
         first_key: dict[str, tuple[int, int]] = {}

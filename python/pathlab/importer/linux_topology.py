@@ -6,10 +6,11 @@ them (libmultipath/pgpolicies.c, propsel.c) and the kernel's hardware handlers s
   priority are `group_by_prio` (the default of every ALUA entry of the hardware table, and what
   detect_pgpolicy picks on TPGS arrays; `group_by_serial` and `group_by_node_name` build the same
   shape and are not told apart).
-* the owner's group: the group I/O goes to, the best priority among groups with a usable path;
-  where priorities tie or were not read (`multipath -l` runs no prioritizer), the group multipathd
-  marked `active`. A group whose every path failed says nothing of the array: its priority is 0
-  because the prioritizer could not reach the port, not because another controller stands there.
+* the owner's groups: those at the best priority among groups with a usable path (groups of equal
+  priority are paths in one ALUA state, whichever the kernel made active); where priorities were
+  not read (`multipath -l` runs no prioritizer), the group multipathd marked `active`. A group
+  whose every path failed says nothing of the array: its priority is 0 because the prioritizer
+  could not reach the port, not because another controller stands there.
 * the handler: `alua` (SCSI ALUA: the other controller's paths are active/non-optimized), or a
   LUN-ownership handler (`rdac`, `emc`, `hp_sw`: the other controller's paths are passive until a
   failover moves the LUN; `ghost` in the checker state), or none.
@@ -103,9 +104,11 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
 
     known = [value for value in (prio(g) for g in usable.values()) if value is not None]
     best = max(known, default=None)
-    if best is not None and any(prio(g) != best for g in usable.values()):
-        owner = [g for g in usable.values() if prio(g) == best]  # every group at the best priority
-    else:  # priorities tie or were not read: the group multipathd made active
+    if best is not None:
+        # Every group at the best priority: groups of one priority are paths in one ALUA state
+        # (two prio-50 groups are all optimized), whichever of them the kernel made active.
+        owner = [g for g in usable.values() if prio(g) == best]
+    else:  # priorities were not read (`multipath -l`): the group multipathd made active
         owner = [next((g for g in usable.values() if str(g[0].group_status) == "active"), next(iter(usable.values())))]
     owner_ports = frozenset(port_of(p) for g in owner for p in g)
     other_ports = frozenset(port_of(p) for g in usable.values() for p in g) - owner_ports

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
+from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
@@ -55,6 +56,18 @@ def _target(address: str, controller: str) -> str:
     return f"{traddr}:{service}" if traddr and service else traddr or controller
 
 
+def _port_name(address: str, transport: str, controller: str) -> str:
+    """The array port a controller reaches; a PCIe drive's is its PCI address (`0000:3d:00.0`)."""
+    return address.strip() if transport == "pcie" and address.strip() else _target(address, controller)
+
+
+def _device_name(nqn: str, ns: int | None, several: bool) -> str:
+    """A namespace's device: its subsystem's NQN, with `/nsN` where the subsystem shows several
+    namespaces or the NQN is not one (`nvmet-test`: `show` keeps a name only as an NQN or with `/ns`)."""
+    plain = nqn.startswith("nqn.") or ":" in nqn
+    return f"{nqn}/ns{ns if ns is not None else 1}" if several or not plain else nqn
+
+
 def _vendor(nqn: str) -> str:
     """`nqn.1992-08.com.netapp:sn…` → NETAPP, `nqn.2017-03.jp.co.toshiba:…` → TOSHIBA (the reversed
     domain's last part: the name the vendor registered)."""
@@ -85,20 +98,23 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                 for i, a in enumerate(dict.fromkeys(adapter_of.values()))}
     # Array side: one port per target address, per vendor, named by that address (`10.0.0.1:4420`,
     # `nn-0x…:pn-0x…`) so that the scenario and `show` keep it.
-    target_of = {r.controller: _target(text(r.address), r.controller) for r in rows}
+    target_of = {r.controller: _port_name(text(r.address), text(r.transport), r.controller) for r in rows}
     vendor_of = {s: _vendor(next(text(r.nqn) for r in rows if text(r.subsystem) == s)) for s in subsystems}
     ports = {(vendor_of[text(r.subsystem)], target_of[r.controller]): target_of[r.controller] for r in rows}
-    # ANA: a port is on the controller that serves the first subsystem optimized through it.
-    ana = any(text(r.ana_state) == "non-optimized" for r in rows)
-    reported = any(text(r.ana_state) for r in rows)
-    if not reported:
+    # ANA: ports grouped into controllers by their states over every namespace (`nvme_namespaces`).
+    ana_of = {v: any(text(r.ana_state) == "non-optimized" for r in rows if vendor_of[text(r.subsystem)] == v)
+              for v in vendor_of.values()}
+    reported_by = {v: any(text(r.ana_state) for r in rows if vendor_of[text(r.subsystem)] == v) for v in vendor_of.values()}
+    if not any(reported_by.values()):
         warnings.append(("arrays.symmetric", f"{file} shows no ANA state (nvme-cli 1.x, or a target without ANA): "
                                              "every path taken as optimized; `cat /sys/block/nvme*c*n*/ana_state` shows them"))
-    side: dict[tuple[str, str], str] = {}
-    for r in rows:
-        key = (vendor_of[text(r.subsystem)], target_of[r.controller])
-        if text(r.ana_state) in ("optimized", "non-optimized"):
-            side.setdefault(key, "A" if text(r.ana_state) == "optimized" else "B")
+    sides = controllers(rows, {(text(r.subsystem), r.controller): (vendor_of[text(r.subsystem)], target_of[r.controller])
+                               for r in rows})
+    side = sides.of_port
+    for s, ns in sides.split:
+        warnings.append((f"devices.{s}", f"{file}: {s} namespace {ns}: its optimized paths lead to ports whose other "
+                                         "namespaces' states differ: owned by the first one's controller, the other "
+                                         "optimized paths taken as non-optimized"))
 
     lines = [
         f"# Imported by `pathlab import` from {file}" + (f" and {rates_file}" if rates_file else "") + ".",
@@ -113,17 +129,19 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     ]
     for vendor in dict.fromkeys(vendor_of.values()):
         lines += ["", "[[arrays]]", f'name = "{vendor}"', f'vendor = "{vendor}"  # {file}: the subsystem NQN\'s domain',
-                  f"symmetric = {to_toml(not ana)}  # {file}: " + _ana_reason(rows, ana),
-                  f"tpgs = {to_toml(reported)}  # {file}: " + ("ANA states shown: the host sees each path's state"
-                                                                 if reported else "no ANA state shown"),
+                  f"symmetric = {to_toml(not ana_of[vendor])}  # {file}: " + _ana_reason(rows, ana_of[vendor]),
+                  f"tpgs = {to_toml(reported_by[vendor])}  # {file}: "
+                  + ("ANA states shown: the host sees each path's state" if reported_by[vendor] else "no ANA state shown"),
                   f'service = {to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"})}'
                   "  # default: the captures do not show a port at capacity"]
-        if ana:
-            lines.append('controllers = [{ name = "A" }, { name = "B" }]  # one per ANA state the paths show')
+        if ana_of[vendor]:
+            names = sorted({c for (v, _), c in side.items() if v == vendor} | {"A", "B"})
+            lines.append("controllers = [" + ", ".join(f'{{ name = "{n}" }}' for n in names) + "]  # ports with the "
+                         "same ANA state for every namespace on one")
         lines.append("ports = [")
         for (v, target), name in ports.items():
             if v == vendor:
-                controller = f', controller = "{side.get((v, target), "A")}"' if ana else ""
+                controller = f', controller = "{side.get((v, target), "A")}"' if ana_of[vendor] else ""
                 lines.append(f'  {{ name = "{name}"{controller} }},  # {file}: traddr {target}')
         lines.append("]")
     warnings.append(("arrays.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs per I/O assumed"))
@@ -135,10 +153,14 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                   "ports = [" + ", ".join(f'"{n}"' for n in dict.fromkeys(names)) + "]",
                   f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, within one room']
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
-    for i, s in enumerate(subsystems):
-        own = [r for r in rows if text(r.subsystem) == s]
+    listed = namespaces(rows)
+    device_of = {}
+    for lun, (s, ns) in enumerate(listed, start=1):
+        own = [r for r in rows if text(r.subsystem) == s and nsid(r) == ns]
+        several = sum(1 for k in listed if k[0] == s) > 1
+        device_of[(s, ns)] = _device_name(_nqn(own[0]) or s, ns, several)
         iopolicy = text(own[0].iopolicy)
-        instance = re.sub(r"[^0-9]", "", s) or str(i)
+        instance = re.sub(r"[^0-9]", "", s) or str(lun - 1)
         if iopolicy in policy_choices("nvme", "iopolicy"):
             policy = f'policy = {{ name = "nvme", iopolicy = "{iopolicy}" }}  # {file}: iopolicy'
         elif instance in (snapshot or {}):  # the kernel prints a path's queue_depth only under queue-depth
@@ -149,21 +171,22 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
             policy = f'policy = {{ name = "nvme" }}  # {file} does not show the iopolicy: the host\'s default'
             warnings.append((f"devices.{s}.policy", "the iopolicy is not in the capture: the host's default assumed "
                                                     "(a vendor's udev rule, else the kernel's numa)"))
-        lines += ["", "[[devices]]", f'name = "{_nqn(own[0]) or s}"  # {file}: {s}', f'array = "{vendor_of[s]}"',
-                  f"lun = {i + 1}", policy]
-        if ana:
-            owner = next((side[(vendor_of[s], target_of[r.controller])] for r in own if text(r.ana_state) == "optimized"), "A")
+        where = f"{s}" + (f" namespace {ns}" if ns is not None else "")
+        lines += ["", "[[devices]]", f'name = "{device_of[(s, ns)]}"  # {file}: {where}', f'array = "{vendor_of[s]}"',
+                  f"lun = {lun}", policy]
+        if ana_of[vendor_of[s]]:
+            owner = sides.owner.get((s, ns), "A")
             lines.append(f'owner = "{owner}"  # {file}: the controller its optimized paths lead to')
         down = [r for r in own if text(r.state) not in ("live", "") or text(r.ana_state) in UNUSABLE_ANA]
         for r in down:
             why = f"ANA {r.ana_state}" if text(r.ana_state) in UNUSABLE_ANA else str(r.state)
             lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"',
-                      f'path = "{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{i + 1}"'
+                      f'path = "{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{lun}"'
                       f"  # {file}, line {r.line}: {r.controller} is {why}"]
-    for i, s in enumerate(subsystems):
+    for i, (s, ns) in enumerate(listed):
         instance = re.sub(r"[^0-9]", "", s) or str(i)  # X of nvmeXnY and nvmeXcZnY
-        head = f"nvme{instance}n1"
-        lines += _workload(s, next(_nqn(r) for r in rows if text(r.subsystem) == s) or s, head, rates, rates_file,
+        head = f"nvme{instance}n{ns if ns is not None else 1}"
+        lines += _workload(s if ns is None else f"{s}n{ns}", device_of[(s, ns)], head, rates, rates_file,
                            warnings, (snapshot or {}).get(instance))
     return "\n".join(lines) + "\n", warnings
 

@@ -38,6 +38,21 @@ checker and no prioritizer is run, so every group shows `prio=0` and every path'
 `undef`; the dm state (`active`/`failed`) and the group status are the kernel's
 (`snprint_multipath_topology` with `DI_CHECKER | DI_PRIO` off, multipath-tools `cli_handlers.c`).
 
+Older multipath-tools printed differently (`[host] multipath_tools`, as the import read it from
+the listing); each rule from opensvc/multipath-tools' history:
+* 0.4.8 (tag of 2007-08-02): the bracket layout, `NAME (WWID) dm-N VENDOR,PRODUCT`, then
+  `[size=%S][features=%f][hwhandler=%h][rw]`, each group `\\_ %s [prio=%p]%t` and each path
+  ` \\_ %i %d %D %t%T` (print.h `PRINT_PG_INDENT`, `PRINT_PATH_INDENT`; `[rw]` from 1cf191f3 of
+  2008-05-18, which the distributions' builds of that layout carry; 9b2de924 of 2008-11-19 made
+  today's layout). A group's priority is the sum over its paths not down (switchgroup.c
+  `select_path_group`).
+* 0.4.9 (tag of 2010-05-22): today's layout; the average over the group's paths not down
+  (105e5507, 2010-03-17, print.c `snprint_pg_pri`). Under `-l` no prioritizer runs and every
+  path keeps PRIO_UNDEF, -1, so the average is -1 (`prio=-1`); 25251f26 (2011-02-10, in 0.5.0)
+  counts only paths up or ghost, so today's `-l` prints 0.
+* Both: the emc prioritizer gave the default owner's paths 1 and the others 0; 8950cc8f
+  (2009-03-20, in 0.5.0) made it the LUN state plus 2 for the owner (today's 4 and 1 here).
+
 The model has no LUN capacity: every map shows 100G."""
 
 from __future__ import annotations
@@ -106,8 +121,27 @@ def _setting(facts: dict[str, Any], name: str) -> str:
     return next(str(s["value"]) for s in facts["settings"] if s["name"] == name)
 
 
-def _path_prio(prio: str, alua: str) -> int:
+#: The emc prioritizer before multipath-tools 0.5.0 (8950cc8f): the default owner 1, others 0.
+OLD_EMC_PRIO = {"AO": 1, "ANO": 0, "STBY": 0, "UNAV": 0}
+#: multipath-tools' releases whose printing differs (`[host] multipath_tools`), oldest first.
+RELEASES = ("0.4.8", "0.4.9")
+#: A path's priority when no prioritizer ran (structs.c `alloc_path`: PRIO_UNDEF).
+PRIO_UNDEF = -1
+
+
+def _path_prio(prio: str, alua: str, release: str | None = None) -> int:
+    if prio == "emc" and release in RELEASES:
+        return OLD_EMC_PRIO[alua]
     return ALUA_PRIO[alua] if prio == "alua" else OWNER_PRIO[alua] if prio in ("emc", "ontap") else 1
+
+
+def _old_group_prio(members: list[dict[str, Any]], prio: str, release: str, checked: bool) -> int:
+    """A group's priority as `release` printed it: the sum (0.4.8) or the average (0.4.9) over
+    its paths not down, of the prioritizer's values, or of PRIO_UNDEF under `-l`."""
+    values = [_path_prio(prio, p["alua"], release) if checked else PRIO_UNDEF for p in members if p["up"]]
+    if release == "0.4.8":
+        return sum(values)
+    return sum(values) // len(values) if values else 0
 
 
 def _default_groups(paths: list[dict[str, Any]], facts: dict[str, Any]) -> list[dict[str, Any]]:
@@ -147,8 +181,9 @@ def _policy_groups(device: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
-    """`multipath -ll`, or `multipath -l` when not `checked`."""
+    """`multipath -ll`, or `multipath -l` when not `checked`, as the host's multipath-tools prints it."""
     hosts: list[str] = desc["linux"]["hosts"]
+    release = desc["hosts"][0].get("multipath_tools")
     # Native NVMe heads are not SCSI disks: dm-multipath leaves them alone (`nvme list-subsys`
     # shows them, `output/nvme.py`), and their paths take no sd names.
     heads = {d["name"] for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if facts["nvme_head"]}
@@ -164,12 +199,15 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
     for minor, (d, facts) in enumerate(devices):
         groups = (_policy_groups(d) if d["psp"] == "dm-multipath"
                   else _default_groups(by_device[d["name"]], facts))
+        if release in RELEASES:
+            kind = _setting(facts, "prio")
+            groups = [dict(g, priority=_old_group_prio([paths[n] for n in g["paths"]], kind, release, checked))
+                      for g in groups]
+        elif not checked:
+            groups = [dict(g, priority=0) for g in groups]
         alias = "mpath" + letters(minor)
-        lines = [
-            f"{alias} ({wwid(d['name'])}) dm-{minor} {d['vendor']},{d['model']}",
-            f"size={size_text(SIZE_SECTORS)} features='{facts['features']}' hwhandler='{facts['hwhandler']}' wp=rw",
-        ]
-        fields = {}
+        header = f"{alias} ({wwid(d['name'])}) dm-{minor} {d['vendor']},{d['model']}"
+        fields: dict[str, tuple[str, ...]] = {}
         for g in groups:
             for name in g["paths"]:
                 p, k = paths[name], sd_index[name]
@@ -178,14 +216,35 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
                           ("ready" if p["up"] else "faulty") if checked else "undef", "running")
                 fields[name] = (f"{h}:{c}:{t}:{lun}", sd_name(k), sd_dev_t(k), *states)
         widths = [max(len(f[i]) for f in fields.values()) for i in range(6)] if fields else [0] * 6
-        for gi, g in enumerate(groups):
-            last_group = gi == len(groups) - 1
-            lines.append(f"{'`' if last_group else '|'}-+- policy='{g['selector']}' prio={g['priority'] if checked else 0} "
-                         f"status={g['state']}")
-            for pi, name in enumerate(g["paths"]):
-                leaf = "`-" if pi == len(g["paths"]) - 1 else "|-"
-                padded = " ".join(f.ljust(w) for f, w in zip(fields[name], widths))
-                lines.append(f"{' ' if last_group else '|'} {leaf} {padded}")
+        layout = _brackets if release == "0.4.8" else _tree
+        lines = [header, *layout(facts, groups, fields, widths)]
         maps.append((alias, "\n".join(lines)))
     maps.sort(key=lambda m: m[0].encode())
     return "".join(text + "\n" for _, text in maps)
+
+
+def _tree(facts: dict[str, Any], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
+          widths: list[int]) -> list[str]:
+    """Today's layout (0.4.9 on): `size=… features=…` and the `|-+-` tree."""
+    lines = [f"size={size_text(SIZE_SECTORS)} features='{facts['features']}' hwhandler='{facts['hwhandler']}' wp=rw"]
+    for gi, g in enumerate(groups):
+        last_group = gi == len(groups) - 1
+        lines.append(f"{'`' if last_group else '|'}-+- policy='{g['selector']}' prio={g['priority']} status={g['state']}")
+        for pi, name in enumerate(g["paths"]):
+            leaf = "`-" if pi == len(g["paths"]) - 1 else "|-"
+            padded = " ".join(f.ljust(w) for f, w in zip(fields[name], widths))
+            lines.append(f"{' ' if last_group else '|'} {leaf} {padded}")
+    return lines
+
+
+def _brackets(facts: dict[str, Any], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
+              widths: list[int]) -> list[str]:
+    """0.4.8's layout: `[size=…][features=…][hwhandler=…][rw]`, `\\_ selector [prio=N][state]`,
+    ` \\_ H:C:T:L dev maj:min [dm][checker]` (the sysfs state was not printed then)."""
+    lines = [f"[size={size_text(SIZE_SECTORS)}][features={facts['features']}][hwhandler={facts['hwhandler']}][rw]"]
+    for g in groups:
+        lines.append(f"\\_ {g['selector']} [prio={g['priority']}][{g['state']}]")
+        for name in g["paths"]:
+            address = " ".join(f.ljust(w) for f, w in zip(fields[name][:3], widths[:3]))
+            lines.append(f" \\_ {address} [{fields[name][3]}][{fields[name][4]}]")
+    return lines

@@ -16,7 +16,13 @@ imported adapter carries (`host_traddr=`, `host_iface=`, `src_addr=`, where the 
 `connecting` while the path is down (the kernel reconnects until ctrl_loss_tmo, then deletes the
 controller; this view keeps listing it). The ANA state is shown, as for one namespace, when
 every namespace of the subsystem sees that controller the same way, and the array reports ANA
-(target port groups: `tpgs`)."""
+(target port groups: `tpgs`).
+
+`nvme show-topology` (`show_topology`) prints the same subsystems with each namespace's paths
+under it, each with that namespace's ANA state, in the layout of nvme-cli PR 1693 (the corpus
+sample `nvme-show-topology/001`: ` +- ns id N`, a line ` \\`, then `  +- nvmeC …` per controller).
+A namespace named `NQN/nsN` keeps its NSID N (an imported one); others are numbered from 1.
+A PCIe drive (adapter `pcie…`) shows its PCI address as the address, as nvme-cli does."""
 
 from __future__ import annotations
 
@@ -39,7 +45,7 @@ def subsystem_nqn(device: str, array: str) -> str:
 
 
 def transport(adapter: str) -> str:
-    return next((t for t in ("tcp", "rdma") if t in adapter.lower()), "fc")
+    return next((t for t in ("tcp", "rdma", "pcie") if t in adapter.lower()), "fc")
 
 
 def host_port(adapter: str) -> str:
@@ -53,6 +59,8 @@ def _address(target: str, kind: str) -> str:
     """An imported port is named by its address (`10.0.0.1:4420`, `nn-0x…:pn-0x…`): that address;
     any other is named by the scenario's `ARRAY/PORT`, on the IANA service for IP transports."""
     port = target.split("/", 1)[-1]
+    if kind == "pcie":
+        return port
     service = re.fullmatch(r"(.+):(\d+)", port)
     if kind != "fc" and service:
         return f"traddr={service.group(1)},trsvcid={service.group(2)}"
@@ -77,33 +85,68 @@ class Names:
         self.controller: dict[tuple[str, str], str] = {}
         self.path: dict[str, str] = {}
         for s, namespaces in enumerate(self.subsystems.values()):
-            nsid = {d: i for i, d in enumerate(namespaces, start=1)}
+            nsid = {d: _nsid(d, i) for i, d in enumerate(namespaces, start=1)}
             self.head.update((d, f"nvme{s}n{i}") for d, i in nsid.items())
             for p in (p for p in paths if p["device"] in nsid):
                 number = self.controller.setdefault((p["adapter"], p["target"]), f"{len(self.controller)}")
                 self.path[p["name"]] = f"nvme{s}c{number}n{nsid[p['device']]}"
 
 
+def _nsid(device: str, place: int) -> int:
+    """A namespace's NSID: N of an imported `NQN/nsN`, else its place in its subsystem."""
+    named = re.search(r"/ns(\d+)$", device)
+    return int(named.group(1)) if named else place
+
+
+class Subsystems:
+    """The heads of a host's view, by subsystem, with what every layout prints of them."""
+
+    def __init__(self, desc: dict[str, Any]) -> None:
+        facts = list(zip(desc["devices"], desc["linux"]["devices"]))
+        heads = [d["name"] for d, f in facts if f["nvme_head"]]
+        self.policy = {d["name"]: next((s["value"] for s in f["settings"] if s["name"] == "iopolicy"), "numa")
+                       for d, f in facts}
+        # A subsystem without ANA (the array reports no target port groups) shows no ANA state.
+        self.ana_reported = {d["name"]: f["tpgs"] for d, f in facts}
+        self.paths = [p for p in desc["paths"] if p["device"] in heads]
+        self.names = Names(heads, self.paths)
+        self.host = desc["host"]
+
+    def header(self, number: int, nqn: str, namespaces: list[str]) -> list[str]:
+        return [f"nvme-subsys{number} - NQN={nqn}", f"{'':15}hostnqn=nqn.2014-08.org.nvmexpress:uuid:{self.host}",
+                f"{'':15}iopolicy={self.policy[namespaces[0]]}", "\\"]
+
+    def controller(self, nexus: tuple[str, str], on: list[dict[str, Any]], ana_shown: bool) -> str:
+        """A controller's row: name, transport, address, state, and the ANA state of `on` (its
+        paths) when they agree and `ana_shown`."""
+        state = "live" if all(p["up"] for p in on) else "connecting"
+        ana = {ANA.get(p["alua"], "inaccessible") for p in on}
+        kind = transport(nexus[0])
+        tail = f" {ana.pop()}" if len(ana) == 1 and ana_shown else ""
+        return f"+- nvme{self.names.controller[nexus]} {kind} {_address(nexus[1], kind)}{host_port(nexus[0])} {state}{tail}"
+
+
 def list_subsys(desc: dict[str, Any]) -> str:
-    heads = [d["name"] for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if facts["nvme_head"]]
-    policy = {d["name"]: next((s["value"] for s in facts["settings"] if s["name"] == "iopolicy"), "numa")
-              for d, facts in zip(desc["devices"], desc["linux"]["devices"])}
-    # A subsystem without ANA (the array reports no target port groups) shows no ANA state.
-    ana_reported = {d["name"]: facts["tpgs"] for d, facts in zip(desc["devices"], desc["linux"]["devices"])}
-    names = Names(heads, [p for p in desc["paths"] if p["device"] in heads])
+    view = Subsystems(desc)
     blocks = []
-    for number, (nqn, namespaces) in enumerate(names.subsystems.items()):
-        paths = [p for p in desc["paths"] if p["device"] in namespaces]
-        lines = [f"nvme-subsys{number} - NQN={nqn}",
-                 f"{'':15}hostnqn=nqn.2014-08.org.nvmexpress:uuid:{desc['host']}",
-                 f"{'':15}iopolicy={policy[namespaces[0]]}", "\\"]
+    for number, (nqn, namespaces) in enumerate(view.names.subsystems.items()):
+        paths = [p for p in view.paths if p["device"] in namespaces]
+        lines = view.header(number, nqn, namespaces)
         for nexus in dict.fromkeys((p["adapter"], p["target"]) for p in paths):
             on = [p for p in paths if (p["adapter"], p["target"]) == nexus]
-            state = "live" if all(p["up"] for p in on) else "connecting"
-            ana = {ANA.get(p["alua"], "inaccessible") for p in on}
-            kind = transport(nexus[0])
-            tail = f" {ana.pop()}" if len(ana) == 1 and ana_reported[namespaces[0]] else ""
-            lines.append(f" +- nvme{names.controller[nexus]} {kind} {_address(nexus[1], kind)}{host_port(nexus[0])} "
-                         f"{state}{tail}")
+            lines.append(" " + view.controller(nexus, on, view.ana_reported[namespaces[0]]))
+        blocks.append("\n".join(lines) + "\n")
+    return "".join(blocks)
+
+
+def show_topology(desc: dict[str, Any]) -> str:
+    view = Subsystems(desc)
+    blocks = []
+    for number, (nqn, namespaces) in enumerate(view.names.subsystems.items()):
+        lines = view.header(number, nqn, namespaces)
+        for place, device in sorted(enumerate(namespaces, start=1), key=lambda nd: _nsid(nd[1], nd[0])):
+            lines += [f" +- ns id {_nsid(device, place)}", " \\"]
+            for p in (p for p in view.paths if p["device"] == device):
+                lines.append("  " + view.controller((p["adapter"], p["target"]), [p], view.ana_reported[device]))
         blocks.append("\n".join(lines) + "\n")
     return "".join(blocks)

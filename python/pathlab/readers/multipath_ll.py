@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 #: The two tables and their columns.
 MAP_COLUMNS = ["name", "wwid", "dm", "vendor", "product", "revision", "size", "size_bytes", "features",
-               "hwhandler", "wp", "action", "paths", "line"]
+               "hwhandler", "wp", "layout", "action", "paths", "line"]
 PATH_COLUMNS = ["map", "group", "selector", "group_prio", "group_status", "hctl", "device", "dev_t",
                 "dm_state", "checker_state", "online_state", "line"]
 
@@ -134,7 +134,9 @@ def _props(m: re.Match[str]) -> dict[str, Any]:
     unquote = lambda s: s.strip().strip('"').strip() if s is not None else None  # noqa: E731
     size = unquote(m.group("size")) or ""
     return {"size": size, "size_bytes": _size_bytes(size), "features": unquote(m.group("features")),
-            "hwhandler": unquote(m.group("hwhandler")), "wp": unquote(m.group("wp"))}
+            "hwhandler": unquote(m.group("hwhandler")), "wp": unquote(m.group("wp")),
+            # Which layout printed it: `[size=…]…` is multipath-tools' before 0.4.9 (9b2de924).
+            "layout": "brackets" if m.re is _OLD_PROPS else "tree"}
 
 
 def _path_states(rest: str | None) -> tuple[str | None, str | None, str | None] | None:
@@ -189,7 +191,8 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
         in_paths_list = False
         if header is not None:
             inline = header.pop("_props")
-            header.update(size=None, size_bytes=None, features=None, hwhandler=None, wp=None, paths=0, line=number)
+            header.update(size=None, size_bytes=None, features=None, hwhandler=None, wp=None, layout=None, paths=0,
+                          line=number)
             maps.append(header)
             group = None
             if inline is not None:

@@ -312,6 +312,8 @@ pub struct Replication {
 pub struct Model {
     /// Every host's name: `[host]`, then `[[hosts]]` in order (index as `Adapter::host`).
     pub host_names: Vec<String>,
+    /// Per host: the multipath-tools release its listings follow (`[host] multipath_tools`).
+    pub host_multipath_tools: Vec<Option<String>>,
     pub host: HostState,
     /// Per host (`[host]`, then `[[hosts]]`): when its application stops reaping.
     pub host_pauses: Vec<Option<HostPauses>>,

@@ -89,6 +89,10 @@ pub struct LinuxDevice {
 pub struct HostAdapters {
     pub name: String,
     pub adapters: Vec<String>,
+    /// The multipath-tools release its `multipath -ll` follows, when not today's (left out of
+    /// descriptions and results otherwise, which stay as they were).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multipath_tools: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -222,6 +226,7 @@ pub fn hosts(m: &Model) -> Vec<HostAdapters> {
         .map(|(h, name)| HostAdapters {
             name: name.clone(),
             adapters: m.adapters.iter().filter(|a| a.host == h).map(|a| a.name.clone()).collect(),
+            multipath_tools: m.host_multipath_tools[h].clone(),
         })
         .collect()
 }

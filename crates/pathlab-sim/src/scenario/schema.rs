@@ -108,6 +108,11 @@ pub struct HostSpec {
     /// no device or adapter slot. Zero unless given.
     #[serde(default)]
     pub stack_time: DurationNs,
+    /// The multipath-tools release whose listing rules `multipath -ll`/`-l` of this host follow
+    /// (`show --style linux`): one of `model::build::hosts::MULTIPATH_TOOLS` (the releases whose
+    /// printing differs), left out for today's. Display only: the simulation does not read it.
+    #[serde(default)]
+    pub multipath_tools: Option<String>,
 }
 
 /// `[host.pauses]`: pauses at Poisson instants `every` apart on average, each lasting

@@ -10,6 +10,12 @@ use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, PauseSpec, ScenarioSpec};
 use std::collections::VecDeque;
 
+/// The multipath-tools releases whose `multipath -ll` printing differs from today's, as
+/// `[host] multipath_tools` takes them (what differs: `output/multipath.py`): 0.4.8, the bracket
+/// layout with summed group priorities; 0.4.9, today's layout with averaged ones (`prio=-1`
+/// under `-l`); both before the emc prioritizer's 4/1 (0.5.0).
+pub const MULTIPATH_TOOLS: &[&str] = &["0.4.8", "0.4.9"];
+
 /// Every host's adapters, in host order; an adapter's `host` is its host's index in `hosts`.
 pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Result<Vec<Adapter>, FieldError> {
     unique(hosts.iter().map(|(_, h)| h.name.as_str()), "hosts")?;
@@ -22,6 +28,15 @@ pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Re
             return err(
                 format!("{field}.numa_nodes"),
                 format!("allowed 1 to {} (one CPU at least per node)", host.cpus),
+            );
+        }
+        if let Some(release) = host.multipath_tools.as_deref().filter(|r| !MULTIPATH_TOOLS.contains(r)) {
+            return err(
+                format!("{field}.multipath_tools"),
+                format!(
+                    "\"{release}\": allowed {} (releases whose listings differ from today's), or leave it out",
+                    MULTIPATH_TOOLS.join(", ")
+                ),
             );
         }
         if host.adapters.is_empty() {

@@ -32,6 +32,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let esxcli = claim::Esxcli::parse(spec)?;
     let mut m = Model {
         host_names: hosts.iter().map(|(_, h)| h.name.clone()).collect(),
+        host_multipath_tools: hosts.iter().map(|(_, h)| h.multipath_tools.clone()).collect(),
         host: HostState {
             outstanding: Level::default(),
             nexus_outstanding: vec![0; zoning.nexuses.len()],
