@@ -13,7 +13,7 @@ from conftest import SCENARIOS, pathlab
 from pathlab import Scenario
 from pathlab.advise import run_length
 from pathlab.advise.candidates import Candidate, candidates
-from pathlab.advise.rank import Ranked, rank, settled
+from pathlab.advise.rank import Ranked, rank_together, settled
 from pathlab.large_host import scenario_text
 
 SHORT = {"run.duration": "0.3s", "run.warmup": "0.05s"}
@@ -34,7 +34,7 @@ def test_the_length_covers_twenty_rotations_of_iops_1000_on_the_slowest_device()
     pilot = scenario.run()
     (device,) = pilot.data["devices"]
     assert len(device["working_paths"]) == 8
-    chosen = run_length.choose(pilot, 20.0, 5.0)
+    chosen = run_length.choose(pilot, 20.0, 5.0, [[device['name']]], [])
     needed = 8 * 20 * 1000 / pilot.data["summary"]["iops"]
     assert needed <= chosen.duration_s <= needed * 1.1 and chosen.duration_s < 20.0
     assert chosen.warmup_s == pytest.approx(chosen.duration_s / 4)
@@ -42,7 +42,7 @@ def test_the_length_covers_twenty_rotations_of_iops_1000_on_the_slowest_device()
 
 def test_a_host_that_needs_more_than_the_full_length_gets_the_full_length() -> None:
     pilot = Scenario.load(SCENARIOS / "c1-vmax-1lun.toml", variant="iops1000", set=run_length.pilot_length()).run()
-    chosen = run_length.choose(pilot, 1.0, 0.5)
+    chosen = run_length.choose(pilot, 1.0, 0.5, [[d['name'] for d in pilot.data['devices']]], [])
     assert (chosen.duration_s, chosen.warmup_s) == (1.0, 0.5)
 
 
@@ -75,7 +75,8 @@ def test_seeds_are_added_only_to_candidates_the_intervals_leave_open() -> None:
     """iops=1000 against iops=1 on the VMAX scenario is decided on 2 seeds; the setting in force
     runs every seed an open candidate runs."""
     scenario = Scenario.load(SCENARIOS / "c1-vmax-1lun.toml", variant="iops1000", set=SHORT)
-    ranked = rank(scenario, candidates(scenario, scenario.run()), 5, SHORT)
+    cands = candidates(scenario, scenario.run())
+    (ranked,) = rank_together([scenario], cands, 5, [SHORT] * len(cands))
     seeds = {r.candidate.label: r.seeds for r in ranked}
     assert seeds["round robin, iops=1"] == 2
     assert seeds["the setting in force"] == max(seeds.values())
@@ -86,7 +87,9 @@ def test_a_candidate_that_resolves_to_the_setting_in_force_takes_its_figures_whi
     """The generated host runs round robin iops=1 already: the candidate of the same setting is not
     simulated, and simulating it gives the very same figures (same seeds, same resolved devices)."""
     scenario = Scenario.from_text(scenario_text(8, 4, 2), set=SHORT)
-    ranked = {r.candidate.label: r for r in rank(scenario, candidates(scenario, scenario.run()), 2, SHORT)}
+    cands = candidates(scenario, scenario.run())
+    (ranking,) = rank_together([scenario], cands, 2, [SHORT] * len(cands))
+    ranked = {r.candidate.label: r for r in ranking}
     same = ranked["round robin, iops=1"]
     assert same.figures == ranked["the setting in force"].figures
     sets = [f"{k}={v}" for k, v in scenario.overrides]

@@ -22,8 +22,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 
-from pathlab.advise.candidates import Candidate
-from pathlab.advise.rank import Ranked, rank
+from pathlab.advise.rank import Ranked
 from pathlab.api import Scenario
 
 #: Port capacity at the span's ends, as factors of the assumed capacity.
@@ -103,20 +102,24 @@ def _ends(scenario: dict, ports: list[int]) -> str:
                      for s in services)
 
 
-def gain_ranges(scenario: Scenario, cands: list[Candidate], central: list[Ranked], seeds: int,
-                length: dict[str, str]) -> GainRanges | None:
-    """Each candidate's gain at both ends of every span (same seeds and I/Os as `central`), or
-    None when the host rests on no assumption that matters."""
+def span_ends(scenario: Scenario) -> tuple[list[Span], list[Scenario]]:
+    """The spans of the host's assumptions and the host at each end of each (two per span, in
+    the spans' order), for `rank_together` to simulate beside the host itself."""
     user_sets = [f"{k}={v}" for k, v in scenario.overrides]
     found = spans(scenario.text, user_sets)
+    return found, [Scenario.from_text(scenario.text, scenario.file, scenario.variant, user_sets + end)
+                   for span in found for end in span.ends]
+
+
+def gain_ranges(found: list[Span], central: list[Ranked], at_ends: list[list[Ranked]]) -> GainRanges | None:
+    """Each candidate's lowest and highest gain over the central ranking and its rankings at the
+    spans' ends (same seeds and I/Os), or None when the host rests on no assumption that matters."""
     if not found:
         return None
     gains = {r.candidate.label: [r.gain] for r in central}
-    for span in found:
-        for end in span.ends:
-            at_end = Scenario.from_text(scenario.text, scenario.file, scenario.variant, user_sets + end)
-            for r in rank(at_end, cands, seeds, length):
-                gains[r.candidate.label].append(r.gain)
+    for ranking in at_ends:
+        for r in ranking:
+            gains[r.candidate.label].append(r.gain)
     return GainRanges([s.over for s in found],
                       {label: (min(g), max(g)) if not any(math.isnan(x) for x in g) else (math.nan, math.nan)
                        for label, g in gains.items()})
