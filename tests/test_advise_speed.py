@@ -13,8 +13,8 @@ from conftest import SCENARIOS, pathlab
 from pathlab import Scenario
 from pathlab.advise import alike, run_length
 from pathlab.advise.candidates import Candidate, candidates
-from pathlab.advise.rank import Ranked, rank_together, settled
 from pathlab.advise.ranges import span_ends
+from pathlab.advise.rank import Ranked, rank_together, settled
 from pathlab.large_host import scenario_text
 
 SHORT = {"run.duration": "0.3s", "run.warmup": "0.05s"}
@@ -85,8 +85,8 @@ def test_alike_devices_count_their_ios_together_and_the_odd_device_gets_its_full
 
 
 def test_devices_on_a_saturated_port_are_counted_one_by_one() -> None:
-    """One server per port and 500 devices (the host measured): the ports are saturated, and each device needs its
-    own 800 I/Os as if it had no like."""
+    """One server per port and 500 devices (the host measured): the ports are saturated, and
+    each device needs its own 800 I/Os as if it had no like."""
     scenario, pilot = _pilot(scenario_text(500, 8, 1))
     assert len(run_length.saturated(pilot)) == 500
     classes = alike.classes(scenario, pilot)
