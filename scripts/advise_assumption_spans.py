@@ -72,7 +72,7 @@ def main() -> None:
             print(f"advise {host}", file=sys.stderr)
             central = advise(files, [])
             ends = {a: [advise(files, sets) for sets in pair] for a, pair in ASSUMPTIONS.items()}
-            for n, c in enumerate(central["candidates"]):
+            for c in central["candidates"]:
                 span = c.get("gain_range")
                 shown = f"{span[0]:.2f}-{span[1]:.2f}" if span else "one figure"
                 for a, docs in ends.items():
