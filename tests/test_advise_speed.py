@@ -105,7 +105,16 @@ def test_a_latency_sampling_candidate_gets_a_warm_up_through_every_devices_first
     chosen = run_length.choose(pilot, 20.0, 5.0, alike.classes(scenario, pilot), [pilot.setups, latency.devices])
     needed = 2 * 8 * 16 / (pilot.data["summary"]["iops"] / 40)
     assert needed <= chosen.sampling_warmup_s <= needed * 1.1
-    assert chosen.overrides(samples=True)["run.warmup"] != chosen.overrides()["run.warmup"]
+    assert chosen.overrides(latency.devices)["run.warmup"] != chosen.overrides(pilot.setups)["run.warmup"]
+    assert chosen.overrides(pilot.setups) == chosen.overrides()
+
+
+def test_pathlab_s_own_policy_which_learns_its_paths_keeps_the_full_warm_up() -> None:
+    scenario, pilot = _pilot(scenario_text(40, 8, 1, servers=4))
+    gated = Scenario.from_text(scenario.text, set={"devices.*.policy": {"name": "gated-least-load"}}).devices
+    assert run_length.learns(gated[0].policy.params) and not run_length.learns(pilot.setups[0].policy.params)
+    chosen = run_length.choose(pilot, 20.0, 5.0, alike.classes(scenario, pilot), [pilot.setups, gated])
+    assert chosen.overrides(gated)["run.warmup"] == "5000000us" and chosen.duration_s < 1.0
 
 
 def test_a_host_that_needs_more_than_the_full_length_gets_the_full_length() -> None:
@@ -201,12 +210,13 @@ def test_the_same_host_gets_byte_identical_advice(tmp_path) -> None:  # noqa: AN
 
 
 def test_the_ends_of_the_spans_rank_in_the_same_batches_with_the_figures_they_get_alone() -> None:
-    """An imported-looking host (its ports' service marked `# default`): ranked together with its
-    span ends, each scenario has the very figures it gets ranked alone."""
+    """An imported-looking host (its ports' service marked `# default`, no array latency):
+    ranked together with its span ends, each scenario has the very figures it gets ranked alone."""
     text = scenario_text(8, 4, 4).replace('servers = 1 }', 'servers = 1 }  # default')
     scenario = Scenario.from_text(text, set=SHORT)
     found, at_ends = span_ends(scenario)
-    assert len(found) == 1 and len(at_ends) == 2
+    # The port's capacity at both ends; the zero-load time (none written) at its far end only.
+    assert len(found) == 2 and len(at_ends) == 3
     cands = candidates(scenario, scenario.run())
     lengths = [SHORT] * len(cands)
     together = rank_together([scenario, *at_ends], cands, 3, lengths)

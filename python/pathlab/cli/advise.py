@@ -62,8 +62,7 @@ def _auto_length(scenario: Scenario, full: dict[str, str]) -> tuple[list[dict[st
                                parse_duration_ns(full["run.warmup"]) / 1e9, alike.classes(pilot, measured), resolved)
     click.echo(f"pathlab advise: runs of {chosen.duration_s:g} s after {chosen.warmup_s:g} s of warm-up "
                f"({chosen.reason})", err=True)
-    return [chosen.overrides(any(run_length.samples_per_path(d.policy.params) for d in devices))
-            for devices in resolved], cands
+    return [chosen.overrides(devices) for devices in resolved], cands
 
 
 @click.command("advise")
