@@ -21,30 +21,15 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CAPTURE = ROOT / "python" / "pathlab" / "captures" / "vmax-iops1000"
 LINUX = ROOT / "tests" / "data" / "linux"
+sys.path.insert(0, str(ROOT / "tests"))
+from test_advise_ranges import mru_capture  # noqa: E402  (the tests' MRU variant of the capture)
+
 #: The assumption, and the overrides at its two ends.
 ASSUMPTIONS = {
     "fabric one way 1-50 µs (assumed 5)": (['fabric.*.latency="1us"'], ['fabric.*.latency="50us"']),
     "zero-load time +0-0.3 ms": ([], ['arrays.*.read_latency="300us"', 'arrays.*.write_latency="300us"']),
 }
-
-
-def mru_host(folder: Path) -> list[str]:
-    """The shipped C1 capture with its device on MRU (as tests/test_advise_ranges.py makes it):
-    load measured, the port's capacity assumed."""
-    lines = []
-    for line in (CAPTURE / "esxcli-storage-nmp-device-list.txt").read_text().splitlines():
-        if "Path Selection Policy:" in line:
-            line = "   Path Selection Policy: VMW_PSP_MRU"
-        elif "Path Selection Policy Device Config:" in line:
-            line = "   Path Selection Policy Device Config: Current Path=vmhba1:C0:T0:L1"
-        elif "Working Paths:" in line:
-            line = "   Working Paths: vmhba1:C0:T0:L1"
-        lines.append(line)
-    (folder / "devices.txt").write_text("\n".join(lines) + "\n")
-    return [str(folder / "devices.txt"), str(CAPTURE / "esxcli-storage-nmp-path-list.txt"),
-            str(CAPTURE / "esxtop-batch.csv")]
 
 
 def netapp_map(folder: Path) -> list[str]:
@@ -64,7 +49,7 @@ def advise(files: list[str], sets: list[str]) -> dict:
 def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        hosts = {"C1 capture, MRU": mru_host(folder), "C1 capture (vmax-iops1000)": ["vmax-iops1000"],
+        hosts = {"C1 capture, MRU": mru_capture(folder), "C1 capture (vmax-iops1000)": ["vmax-iops1000"],
                  "NetApp dm-1 + pt-diskstats": netapp_map(folder)}
         print("| host | candidate | gain (assumed) | advise's range | assumption | gain at its ends |")
         print("|---|---|---:|---|---|---|")

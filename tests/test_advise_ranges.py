@@ -19,9 +19,13 @@ SHORT = ("--seeds", "2", "--duration", "1s", "--warmup", "0.5s", "--format", "js
 
 @pytest.fixture(scope="module")
 def mru_host(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """The shipped C1 capture with its device on MRU (one path carries I/O): esxtop measures the
-    load (ACTV + QUED), but no capture shows a port at capacity, so the port's is assumed."""
-    folder = tmp_path_factory.mktemp("mru")
+    return mru_capture(tmp_path_factory.mktemp("mru"))
+
+
+def mru_capture(folder: Path) -> list[str]:
+    """The shipped C1 capture with its device on MRU (one path carries I/O), written in `folder`:
+    esxtop measures the load (ACTV + QUED), but no capture shows a port at capacity, so the
+    port's is assumed. (scripts/advise_assumption_spans.py advises on it too.)"""
     devices = (CAPTURE / "esxcli-storage-nmp-device-list.txt").read_text()
     lines = []
     for line in devices.splitlines():
