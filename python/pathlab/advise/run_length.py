@@ -10,12 +10,14 @@ device's rate; the length is what the slowest class of alike devices (`alike.cla
 
 counted over the class's devices together (alike devices are exchangeable: the host-wide figures
 gain as much from an I/O on one as on another; a device unlike every other is a class of its own
-and gets the whole count), and, where the policy sends several I/Os down a path in a row, ROTATIONS
-rotations on each device itself (a device that stays on one path for the whole run shows its
-ports' load as one draw, however many devices are alike). The warm-up holds each device's first
-path sampling of every latency-sampling policy simulated (`samples_per_path`). Capped at the full length, and never
-shorter than HOST_IOS over the host (a p99 from enough I/Os beyond it). Scenarios with their own
-timeline (scheduled faults, host pauses) keep the full length: their events are placed on it."""
+and gets the whole count) unless they wait for each other at a saturated port (`saturated`: then
+per device), and, where the policy sends several I/Os down a path in a row, ROTATIONS rotations on
+each device itself (a device that stays on one path for the whole run shows its ports' load as
+one draw, however many devices are alike). A candidate whose policy samples its paths first gets
+a warm-up through each device's first sampling (`samples_per_path`), one that learns them the
+full warm-up (`learns`). Capped at the full length, and never shorter than HOST_IOS over the host
+(a p99 from enough I/Os beyond it). Scenarios with their own timeline (scheduled faults, host
+pauses) keep the full length: their events are placed on it."""
 
 from __future__ import annotations
 
@@ -27,9 +29,8 @@ from typing import Any
 from pathlab.api import Result, Scenario
 from pathlab.devices import Device
 
-#: I/Os per device and path: the count's relative spread is then about 1/sqrt(100) = 10% per
-#: path, and every candidate's per-path sampling fits (ESXi's latency sub-type samples each path
-#: num_sampling_cycles = 16 times before it chooses).
+#: I/Os per path (of a device, or of a class of alike devices together): the count's relative
+#: spread is then about 1/sqrt(100) = 10% per path.
 PER_PATH_IOS = 100
 #: Full rotations of the policy in force per device: a rotation cut short at the end of the run
 #: then weighs at most 1/20 on the device's figures.
