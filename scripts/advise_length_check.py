@@ -1,7 +1,9 @@
 """Whether `pathlab advise --duration auto` ranks and decides as the full length (20 s after 5 s
-of warm-up) does, on the shipped scenarios advise is tested on, the shipped capture and a
-generated host of 500 devices × 8 paths. Prints one row per host with both wall times; slow (the
-full length is what it checks against): minutes on 2 cores.
+of warm-up) does, on the shipped scenarios advise is tested on, the shipped capture, a generated
+host of 500 devices × 8 paths with one I/O outstanding on each (its ports saturated: each
+device's I/Os counted on their own) and one of 5,000 devices × 8 paths at 20 I/O/s each (ports
+half busy: the alike devices' I/Os counted together). Prints one row per host with both wall
+times; slow (the full length is what it checks against): minutes on 2 cores.
 
     python scripts/advise_length_check.py
 """
@@ -39,9 +41,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         generated = Path(folder) / "generated-500x8.toml"
         generated.write_text(scenario_text(500, 8, 1))
+        light = Path(folder) / "generated-5000x8-20iops.toml"
+        light.write_text(scenario_text(5000, 8, 1, rate=20.0))
         print("| host | decision (full) | decision (auto) | same ranking | wall s full | wall s auto |")
         print("|---|---|---|---|---:|---:|")
-        for args in [*HOSTS, [str(generated)]]:
+        for args in [*HOSTS, [str(generated)], [str(light)]]:
             print(f"pathlab advise {' '.join(args)}", file=sys.stderr)
             full, full_s = advise(args, "20s")
             short, short_s = advise(args, "auto")

@@ -11,9 +11,10 @@ import pytest
 
 from conftest import SCENARIOS, pathlab
 from pathlab import Scenario
-from pathlab.advise import run_length
+from pathlab.advise import alike, run_length
 from pathlab.advise.candidates import Candidate, candidates
-from pathlab.advise.rank import Ranked, rank, settled
+from pathlab.advise.ranges import span_ends
+from pathlab.advise.rank import Ranked, rank_together, settled
 from pathlab.large_host import scenario_text
 
 SHORT = {"run.duration": "0.3s", "run.warmup": "0.05s"}
@@ -34,15 +35,91 @@ def test_the_length_covers_twenty_rotations_of_iops_1000_on_the_slowest_device()
     pilot = scenario.run()
     (device,) = pilot.data["devices"]
     assert len(device["working_paths"]) == 8
-    chosen = run_length.choose(pilot, 20.0, 5.0)
+    chosen = run_length.choose(pilot, 20.0, 5.0, [[device['name']]], [])
     needed = 8 * 20 * 1000 / pilot.data["summary"]["iops"]
     assert needed <= chosen.duration_s <= needed * 1.1 and chosen.duration_s < 20.0
     assert chosen.warmup_s == pytest.approx(chosen.duration_s / 4)
 
 
+ODD = f"naa.6{39:031x}"
+#: 39 alike devices and an odd one, driven by a workload of its own (one I/O at a time after 2 ms
+#: of think time: about 475 I/O/s against 8,300 on each of the others); 4 servers per port, so
+#: no port is saturated.
+ODD_ONE_OUT = scenario_text(40, 8, 1, busy=39, servers=4) + \
+    f'[[workloads]]\ndevices = ["{ODD}"]\noutstanding = 1\nthink_time = "2ms"\n'
+
+
+def _pilot(text: str) -> tuple[Scenario, run_length.Result]:
+    scenario = Scenario.from_text(text, set=run_length.pilot_length())
+    return scenario, scenario.run()
+
+
+def test_devices_alike_in_every_resolved_setting_share_a_class_and_an_odd_one_has_its_own() -> None:
+    scenario, pilot = _pilot(ODD_ONE_OUT)
+    classes = alike.classes(scenario, pilot)
+    assert sorted(len(c) for c in classes) == [1, 39] and [ODD] in classes
+    # A device's own policy, queue depth or path set also sets it apart (the resolved data, not the file's text).
+    for change, sizes in (({"devices.3.policy": {"name": "VMW_PSP_MRU"}}, [1, 1, 38]),
+                          ({"devices.3.queue_depth": 2}, [1, 1, 38]),
+                          ({"fabric.0.latency": "60us"}, [1, 39])):  # every path moves alike
+        other = Scenario.from_text(ODD_ONE_OUT, set={**change, **dict(run_length.pilot_length())})
+        classes = alike.classes(other, other.run())
+        assert sorted(len(c) for c in classes) == sizes
+        assert ([f"naa.6{3:031x}"] in classes) is (sizes[1] == 1)
+
+
+def test_alike_devices_count_their_ios_together_and_the_odd_device_gets_its_full_count() -> None:
+    """The 39 alike devices together need 8 × 100 I/Os (a few ms at ~320,000 I/O/s); the odd
+    device needs its own 800 I/Os at its own rate: the length is set by it alone."""
+    scenario, pilot = _pilot(ODD_ONE_OUT)
+    assert not run_length.saturated(pilot)
+    rate = next(r["cmds_s"] for r in pilot.data["device_intervals"] if r["name"] == ODD)
+    chosen = run_length.choose(pilot, 20.0, 5.0, alike.classes(scenario, pilot), [])
+    assert 8 * 100 / rate <= chosen.duration_s <= 8 * 100 / rate * 1.1
+    alike_only, alike_pilot = _pilot(scenario_text(40, 8, 1, servers=4))
+    host_rate = alike_pilot.data["summary"]["iops"]
+    short = run_length.choose(alike_pilot, 20.0, 5.0, alike.classes(alike_only, alike_pilot), [])
+    # Only the host-wide floor of 20,000 I/Os is left.
+    assert run_length.HOST_IOS / host_rate <= short.duration_s <= run_length.HOST_IOS / host_rate * 1.1
+    assert "counted over 1 class of alike devices" in short.reason
+
+
+def test_devices_on_a_saturated_port_are_counted_one_by_one() -> None:
+    """One server per port and 500 devices (the host measured): the ports are saturated, and
+    each device needs its own 800 I/Os as if it had no like."""
+    scenario, pilot = _pilot(scenario_text(500, 8, 1))
+    assert len(run_length.saturated(pilot)) == 500
+    classes = alike.classes(scenario, pilot)
+    assert len(classes) == 1
+    device_rate = pilot.data["summary"]["iops"] / 500
+    chosen = run_length.choose(pilot, 20.0, 5.0, classes, [])
+    assert 800 / device_rate * 0.8 <= chosen.duration_s and "alike" not in chosen.reason
+
+
+def test_a_latency_sampling_candidate_gets_a_warm_up_through_every_devices_first_sampling() -> None:
+    """Round robin's latency sub-type samples 16 I/Os down each of the 8 paths first: twice that
+    at each device's rate, for that candidate's runs only."""
+    scenario, pilot = _pilot(scenario_text(40, 8, 1, servers=4))
+    latency = Scenario.from_text(scenario.text, set={"devices.*.policy": {"name": "VMW_PSP_RR", "type": "latency"}})
+    assert run_length.samples_per_path(latency.devices[0].policy.params) == 16
+    chosen = run_length.choose(pilot, 20.0, 5.0, alike.classes(scenario, pilot), [pilot.setups, latency.devices])
+    needed = 2 * 8 * 16 / (pilot.data["summary"]["iops"] / 40)
+    assert needed <= chosen.sampling_warmup_s <= needed * 1.1
+    assert chosen.overrides(latency.devices)["run.warmup"] != chosen.overrides(pilot.setups)["run.warmup"]
+    assert chosen.overrides(pilot.setups) == chosen.overrides()
+
+
+def test_pathlab_s_own_policy_which_learns_its_paths_keeps_the_full_warm_up() -> None:
+    scenario, pilot = _pilot(scenario_text(40, 8, 1, servers=4))
+    gated = Scenario.from_text(scenario.text, set={"devices.*.policy": {"name": "gated-least-load"}}).devices
+    assert run_length.learns(gated[0].policy.params) and not run_length.learns(pilot.setups[0].policy.params)
+    chosen = run_length.choose(pilot, 20.0, 5.0, alike.classes(scenario, pilot), [pilot.setups, gated])
+    assert chosen.overrides(gated)["run.warmup"] == "5000000us" and chosen.duration_s < 1.0
+
+
 def test_a_host_that_needs_more_than_the_full_length_gets_the_full_length() -> None:
     pilot = Scenario.load(SCENARIOS / "c1-vmax-1lun.toml", variant="iops1000", set=run_length.pilot_length()).run()
-    chosen = run_length.choose(pilot, 1.0, 0.5)
+    chosen = run_length.choose(pilot, 1.0, 0.5, [[d['name'] for d in pilot.data['devices']]], [])
     assert (chosen.duration_s, chosen.warmup_s) == (1.0, 0.5)
 
 
@@ -75,7 +152,8 @@ def test_seeds_are_added_only_to_candidates_the_intervals_leave_open() -> None:
     """iops=1000 against iops=1 on the VMAX scenario is decided on 2 seeds; the setting in force
     runs every seed an open candidate runs."""
     scenario = Scenario.load(SCENARIOS / "c1-vmax-1lun.toml", variant="iops1000", set=SHORT)
-    ranked = rank(scenario, candidates(scenario, scenario.run()), 5, SHORT)
+    cands = candidates(scenario, scenario.run())
+    (ranked,) = rank_together([scenario], cands, 5, [SHORT] * len(cands))
     seeds = {r.candidate.label: r.seeds for r in ranked}
     assert seeds["round robin, iops=1"] == 2
     assert seeds["the setting in force"] == max(seeds.values())
@@ -86,7 +164,9 @@ def test_a_candidate_that_resolves_to_the_setting_in_force_takes_its_figures_whi
     """The generated host runs round robin iops=1 already: the candidate of the same setting is not
     simulated, and simulating it gives the very same figures (same seeds, same resolved devices)."""
     scenario = Scenario.from_text(scenario_text(8, 4, 2), set=SHORT)
-    ranked = {r.candidate.label: r for r in rank(scenario, candidates(scenario, scenario.run()), 2, SHORT)}
+    cands = candidates(scenario, scenario.run())
+    (ranking,) = rank_together([scenario], cands, 2, [SHORT] * len(cands))
+    ranked = {r.candidate.label: r for r in ranking}
     same = ranked["round robin, iops=1"]
     assert same.figures == ranked["the setting in force"].figures
     sets = [f"{k}={v}" for k, v in scenario.overrides]
@@ -127,3 +207,28 @@ def test_the_same_host_gets_byte_identical_advice(tmp_path) -> None:  # noqa: AN
     host.write_text(scenario_text(8, 4, 4))
     first, second = (pathlab("advise", str(host), "--seeds", "3") for _ in range(2))
     assert first.returncode == 0 and first.stdout == second.stdout
+
+
+def test_the_ends_of_the_spans_rank_in_the_same_batches_with_the_figures_they_get_alone() -> None:
+    """An imported-looking host (its ports' service marked `# default`, no array latency):
+    ranked together with its span ends, each scenario has the very figures it gets ranked alone."""
+    text = scenario_text(8, 4, 4).replace('servers = 1 }', 'servers = 1 }  # default')
+    scenario = Scenario.from_text(text, set=SHORT)
+    found, at_ends = span_ends(scenario)
+    # The port's capacity at both ends; the zero-load time (none written) at its far end only.
+    assert len(found) == 2 and len(at_ends) == 3
+    cands = candidates(scenario, scenario.run())
+    lengths = [SHORT] * len(cands)
+    together = rank_together([scenario, *at_ends], cands, 3, lengths)
+    alone = [rank_together([s], cands, 3, lengths)[0] for s in (scenario, *at_ends)]
+    assert [[r.figures for r in ranking] for ranking in together] == [[r.figures for r in ranking] for ranking in alone]
+    assert together[1][0].figures["iops"] != together[2][0].figures["iops"]  # the ends differ
+
+
+def test_the_in_force_run_taken_as_seed_one_is_the_run_rank_would_make() -> None:
+    scenario = Scenario.from_text(scenario_text(8, 4, 2), set=SHORT)
+    in_force = scenario.run()
+    cands = candidates(scenario, in_force)
+    lengths = [SHORT] * len(cands)
+    assert [r.figures for r in rank_together([scenario], cands, 2, lengths, in_force)[0]] == \
+        [r.figures for r in rank_together([scenario], cands, 2, lengths)[0]]

@@ -207,8 +207,10 @@ class Scenario:
         """Legal settings that are probably not what was meant, as (field, message)."""
         return self.handle.warnings
 
-    def run(self, progress: ProgressCallback | None = None) -> Result:
-        """Runs the scenario; `progress` is called with the fraction of simulated time done."""
+    def run(self, progress: ProgressCallback | None = None, figures_only: bool = False) -> Result:
+        """Runs the scenario; `progress` is called with the fraction of simulated time done.
+        `figures_only`: the result holds the summary and accounting alone (no per-object tables,
+        no setups), for rankings over many runs of a large host."""
         sim = self.handle.simulation()
         end = self.handle.end_ns
         step = max(1, end // _STEPS)
@@ -218,7 +220,7 @@ class Scenario:
             sim.run_until(t)
             if progress:
                 progress(t / end)
-        data, setups = sim.finish()
+        data, setups = sim.finish(figures_only)
         return Result(json.loads(data), sim.events, from_json(setups))
 
 
@@ -226,13 +228,15 @@ def run_many(
     scenarios: Sequence[Scenario],
     progress: Callable[[int, float], None] | None = None,
     workers: int | None = None,
+    figures_only: bool = False,
 ) -> list[Result]:
-    """Runs scenarios side by side on the machine's cores; results come back in input order."""
+    """Runs scenarios side by side on the machine's cores; results come back in input order
+    (`figures_only` as `Scenario.run` takes it)."""
     workers = workers or min(len(scenarios), os.cpu_count() or 1) or 1
 
     def one(index: int) -> Result:
         report = (lambda f: progress(index, f)) if progress else None
-        return scenarios[index].run(report)
+        return scenarios[index].run(report, figures_only)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, range(len(scenarios))))

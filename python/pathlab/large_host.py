@@ -5,12 +5,13 @@ from __future__ import annotations
 
 
 def scenario_text(devices: int, paths: int = 8, outstanding: int = 1, duration: str = "1s", busy: int | None = None,
-                  servers: int = 1, arrays: int = 1) -> str:
+                  servers: int = 1, arrays: int = 1, rate: float | None = None) -> str:
     """`devices` devices spread over `arrays` arrays (device i on array i mod `arrays`), each
     device with `paths` paths (one per port of its array; two adapters when `paths` is even),
     round robin after every I/O, `outstanding` I/Os on each of the first `busy` devices (default:
-    every device); the others are idle. Each port serves `servers` I/Os at once (enough of them,
-    and no I/O waits at a port)."""
+    every device), or with `rate` Poisson arrivals of that many I/Os per second each instead; the
+    others are idle. Each port serves `servers` I/Os at once (enough of them, and no I/O waits at
+    a port)."""
     adapters = ["vmhba1", "vmhba2"] if paths % 2 == 0 else ["vmhba1"]
     ports = paths // len(adapters)
     port_names = [f"P{p}" for p in range(ports)]
@@ -47,5 +48,6 @@ def scenario_text(devices: int, paths: int = 8, outstanding: int = 1, duration: 
         lines += ["[[devices]]", f'name = "{name}"', f'array = "{array}"', f"lun = {lun}",
                   f"queue_depth = {max(outstanding, 1)}"]
     working = names[: devices if busy is None else busy]
-    lines += ["[[workloads]]", "devices = [" + ", ".join(f'"{n}"' for n in working) + "]", f"outstanding = {outstanding}"]
+    load = f"rate = {rate}" if rate is not None else f"outstanding = {outstanding}"
+    lines += ["[[workloads]]", "devices = [" + ", ".join(f'"{n}"' for n in working) + "]", load]
     return "\n".join(lines) + "\n"

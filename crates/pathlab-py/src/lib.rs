@@ -77,6 +77,42 @@ impl ScenarioHandle {
         self.inner.warnings.clone()
     }
 
+    /// What sets each device apart besides its policy and paths, as the scenario resolved it
+    /// (variant and overrides applied), one entry per device in file order: (name, its device
+    /// table without name and LUN, every workload that drives it and every replication group it
+    /// is in, each without its name and device list). Equal texts are equal settings: the
+    /// advisor pools devices alike in everything (`pathlab.advise.alike`).
+    #[getter]
+    fn device_settings(&self) -> Vec<(String, String, Vec<String>)> {
+        let spec = &self.inner.spec;
+        let mut workloads: Vec<_> = spec
+            .workloads
+            .iter()
+            .map(|w| {
+                let mut w = w.clone();
+                w.name.clear();
+                (std::mem::take(&mut w.devices), format!("workload {w:?}"))
+            })
+            .collect();
+        workloads.extend(spec.replication.iter().map(|r| {
+            let mut r = r.clone();
+            r.name.clear();
+            (std::mem::take(&mut r.devices), format!("replication {r:?}"))
+        }));
+        spec.devices
+            .iter()
+            .map(|d| {
+                let mut table = d.clone();
+                table.name.clear();
+                table.lun = 0;
+                let mut with: Vec<String> =
+                    workloads.iter().filter(|(names, _)| names.contains(&d.name)).map(|(_, w)| w.clone()).collect();
+                with.sort();
+                (d.name.clone(), format!("{table:?}"), with)
+            })
+            .collect()
+    }
+
     /// End of the measurement window in simulated nanoseconds.
     #[getter]
     fn end_ns(&self) -> u64 {
@@ -143,7 +179,11 @@ impl SimulationHandle {
 
     /// Drains the I/Os in flight, checks the accounting and returns the result as JSON, with
     /// each device's setup at the end (as `devices` gives it) beside it.
-    fn finish(&self, py: Python<'_>) -> PyResult<(String, String)> {
+    /// With `figures_only`, the JSON holds the run's identity, `summary` and `accounting` and
+    /// no per-object tables, and no setups come back (what a ranking over many runs reads: the
+    /// tables of a host of thousands of paths are megabytes to write and parse per run).
+    #[pyo3(signature = (figures_only=false))]
+    fn finish(&self, py: Python<'_>, figures_only: bool) -> PyResult<(String, String)> {
         let sim = self
             .inner
             .lock()
@@ -153,6 +193,14 @@ impl SimulationHandle {
         let result = py.detach(|| sim.finish()).map_err(|e| run_error(&self.file, e))?;
         self.events.store(result.engine_events, std::sync::atomic::Ordering::Relaxed);
         let json = |e: serde_json::Error| PyRuntimeError::new_err(e.to_string());
+        if figures_only {
+            let figures = serde_json::json!({
+                "scenario": result.scenario, "variant": result.variant, "seed": result.seed,
+                "warmup_s": result.warmup_s, "duration_s": result.duration_s,
+                "summary": result.summary, "accounting": result.accounting,
+            });
+            return Ok((figures.to_string(), "[]".to_string()));
+        }
         Ok((serde_json::to_string(&result).map_err(json)?, serde_json::to_string(&result.setups).map_err(json)?))
     }
 }

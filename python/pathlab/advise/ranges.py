@@ -1,9 +1,11 @@
 """The gain as a range over the assumptions that matter. An imported host marks every value the
-captures did not give with a `# default` comment; of those, two move a predicted gain: a port's
-capacity (assumed whenever no capture shows a port working alone at capacity) and a device's load
-(assumed for a device a capture with counters does not measure). Each is simulated at the two ends
-of its span, the others at their assumed value, every candidate on the same I/Os and seeds as the
-central run; a candidate's range is the lowest and highest of its gains over those runs.
+captures did not give with a `# default` comment, and leaves out the array's latency beyond its
+ports' service (`read_latency`, `write_latency`) where no capture showed it. Three move a predicted
+gain: a port's capacity (assumed whenever no capture shows a port working alone at capacity), a
+device's load (assumed for a device a capture with counters does not measure) and the array's
+zero-load time. Each is simulated at the ends of its span, the others at their assumed value,
+every candidate on the same I/Os and seeds as the central run; a candidate's range is the lowest
+and highest of its gains over those runs.
 
 The spans, and why:
 - port capacity ±50% (service time ×2 and ×2/3): the default (20 µs per I/O for a SCSI array's
@@ -13,7 +15,17 @@ The spans, and why:
 - load 8 to 64 outstanding I/Os per device: the default 32 is the device queue most FC drivers
   give (DQLEN, a SCSI disk's queue_depth); 64 fills twice that (QLogic's per-LUN default, the
   shipped VMAX capture's DQLEN), beyond which I/Os only wait in the host's queue; 8 is a quarter,
-  a device lightly used."""
+  a device lightly used.
+- the array's zero-load time, 0 to 0.3 ms beyond its port's service: an imported array without a
+  `read_latency` (no capture showed its latency at low load) answers in its port's service time
+  alone, the low end; 0.3 ms more is the zero-load time measured on the VMAX of C1 (0.31 ms), the
+  highest of the shipped calibrations. Measured (`scripts/advise_assumption_spans.py`, session
+  9): it moved round robin iops=1's gain on the shipped capture from 3.75x to 3.54x and on its MRU
+  variant from 3.97x to 3.31x, where the port capacity's span moved it by 0.02. The fabric's
+  distance (1 to 50 µs one way, 5 assumed) moved no shipping stack's candidate by more than 0.03
+  on those hosts (pathlab's own policy, 2.98x-3.96x on the MRU variant, moves as much between the
+  port capacity's ends, 3.47x-3.97x): a response of 0.8-3 ms there is queueing and service, and
+  2 × 45 µs more of fixed delay is within the seeds' noise, so it is not spanned."""
 
 from __future__ import annotations
 
@@ -22,14 +34,16 @@ import re
 import tomllib
 from dataclasses import dataclass
 
-from pathlab.advise.candidates import Candidate
-from pathlab.advise.rank import Ranked, rank
+from pathlab.advise.rank import Ranked
 from pathlab.api import Scenario
 
 #: Port capacity at the span's ends, as factors of the assumed capacity.
 CAPACITY_FACTORS = (0.5, 1.5)
 #: Outstanding I/Os per device at the span's ends.
 LOAD_ENDS = (8, 64)
+#: The array's zero-load time beyond its port's service at the span's far end (the near end is
+#: the imported 0).
+ZERO_LOAD_END = "300us"
 
 
 @dataclass(frozen=True)
@@ -86,6 +100,15 @@ def spans(text: str, user_sets: list[str]) -> list[Span]:
         low, high = ([f"workloads.{i}.outstanding={n}" for i in loads] for n in LOAD_ENDS)
         out.append(Span(f"load {LOAD_ENDS[0]}-{LOAD_ENDS[1]} outstanding per device where none was measured "
                         f"({', '.join(scenario['workloads'][i]['name'] for i in loads)})", (low, high)))
+    quiet = [i for i, a in enumerate(scenario.get("arrays", []))
+             if not {"read_latency", "write_latency"} & set(a)
+             and not any(s.startswith((f"arrays.{i}.{k}", f"arrays.*.{k}"))
+                         for s in user_sets for k in ("read_latency", "write_latency"))]
+    if quiet:
+        far = [f'arrays.{i}.{k}="{ZERO_LOAD_END}"' for i in quiet for k in ("read_latency", "write_latency")]
+        out.append(Span(f"the array's zero-load time 0-{_us(ZERO_LOAD_END) / 1000:g} ms beyond its port's service, "
+                        f"where no capture showed it ({', '.join(scenario['arrays'][i]['name'] for i in quiet)})",
+                        ([], far)))
     return out
 
 
@@ -103,20 +126,25 @@ def _ends(scenario: dict, ports: list[int]) -> str:
                      for s in services)
 
 
-def gain_ranges(scenario: Scenario, cands: list[Candidate], central: list[Ranked], seeds: int,
-                length: dict[str, str]) -> GainRanges | None:
-    """Each candidate's gain at both ends of every span (same seeds and I/Os as `central`), or
-    None when the host rests on no assumption that matters."""
+def span_ends(scenario: Scenario) -> tuple[list[Span], list[Scenario]]:
+    """The spans of the host's assumptions and the host at each end of each that is not the
+    assumed value (in the spans' order), for `rank_together` to simulate beside the host itself."""
     user_sets = [f"{k}={v}" for k, v in scenario.overrides]
     found = spans(scenario.text, user_sets)
+    # An end without overrides is the assumed value itself: the host's own runs.
+    return found, [Scenario.from_text(scenario.text, scenario.file, scenario.variant, user_sets + end)
+                   for span in found for end in span.ends if end]
+
+
+def gain_ranges(found: list[Span], central: list[Ranked], at_ends: list[list[Ranked]]) -> GainRanges | None:
+    """Each candidate's lowest and highest gain over the central ranking and its rankings at the
+    spans' ends (same seeds and I/Os), or None when the host rests on no assumption that matters."""
     if not found:
         return None
     gains = {r.candidate.label: [r.gain] for r in central}
-    for span in found:
-        for end in span.ends:
-            at_end = Scenario.from_text(scenario.text, scenario.file, scenario.variant, user_sets + end)
-            for r in rank(at_end, cands, seeds, length):
-                gains[r.candidate.label].append(r.gain)
+    for ranking in at_ends:
+        for r in ranking:
+            gains[r.candidate.label].append(r.gain)
     return GainRanges([s.over for s in found],
                       {label: (min(g), max(g)) if not any(math.isnan(x) for x in g) else (math.nan, math.nan)
                        for label, g in gains.items()})

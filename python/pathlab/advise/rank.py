@@ -45,40 +45,72 @@ def _summaries(results: list[Result]) -> dict[str, tuple[float, float]]:
     return out
 
 
-def rank(scenario: Scenario, cands: list[Candidate], seeds: int, length: dict[str, str]) -> list[Ranked]:
-    """Simulates every candidate on the same I/Os (seeds 1, 2, ...), as many seeds as the
-    decision needs up to `seeds`; the figures in the candidates' order, the setting in force
-    first."""
-    base = [f"{k}={v}" for k, v in scenario.overrides] + [f"{k}={to_toml(v)}" for k, v in length.items()]
-
-    def runs(c: Candidate, first: int, last: int) -> list[Scenario]:
-        return [Scenario.from_text(scenario.text, scenario.file, scenario.variant,
-                                   base + [f"{k}={to_toml(v)}" for k, v in c.overrides.items()], seed=seed)
-                for seed in range(first, last + 1)]
-
-    in_force_devices = runs(cands[0], 1, 1)[0].devices
-    # A candidate that resolves to the devices in force is the setting in force: its runs would be
-    # the same runs (same seeds), so it takes the setting in force's figures.
-    simulated = [i for i, c in enumerate(cands) if i == 0 or not _same_as_in_force(c, runs(c, 1, 1)[0], in_force_devices)]
+def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int, lengths: list[dict[str, str]],
+                  in_force_run: Result | None = None) -> list[list[Ranked]]:
+    """Simulates every candidate on each scenario (a host, and the same host at the ends of its
+    assumed values' spans) on the same I/Os (seeds 1, 2, ...), as many seeds as each scenario's
+    decision needs up to `seeds`, each candidate's runs as long as `lengths` says (one per
+    candidate: `RunLength.overrides`); per scenario, the figures in the candidates' order, the setting
+    in force first. Every round's runs of every scenario go in one batch (the cores stay busy
+    while the slowest scenario runs); a scenario's figures are those it gets ranked alone (same
+    runs, same seeds). `in_force_run`: a run of the first scenario itself, taken as the setting in
+    force's seed 1 when it ran that seed (the very run this would make)."""
+    rankings = [_Ranking(s, cands, lengths) for s in scenarios]
+    if in_force_run is not None and in_force_run.data["seed"] == 1:
+        rankings[0].results[0] = [in_force_run]
     first = min(FIRST_SEEDS, seeds)
-    batch = run_many([s for i in simulated for s in runs(cands[i], 1, first)])
-    results = {i: batch[n * first:(n + 1) * first] for n, i in enumerate(simulated)}
-    ranked = {i: _ranked(cands[i], results[i]) for i in simulated}
+    _simulate([(r, i, seed) for r in rankings for i in r.simulated for seed in range(1, first + 1)
+               if len(r.results[i]) < seed])
     for seed in range(first + 1, seeds + 1):
-        # A candidate without commands (pathlab's own policy) is never recommended: shown, not decided on.
-        open_ = [i for i in simulated[1:] if cands[i].commands and not settled(ranked[i], ranked[0])]
-        if not open_:
+        wanted = [(r, i, seed) for r in rankings for i in r.open()]
+        if not wanted:
             break
-        more = [0, *open_]  # the setting in force runs every seed an open candidate runs
-        batch = run_many([s for i in more for s in runs(cands[i], seed, seed)])
-        for i, result in zip(more, batch):
-            results[i].append(result)
-            ranked[i] = _ranked(cands[i], results[i])
-    ranked_all = [ranked[i] if i in ranked else _ranked(c, results[0]) for i, c in enumerate(cands)]
-    in_force = ranked_all[0].figures["iops"][0]
-    for r in ranked_all:
-        r.gain = r.figures["iops"][0] / in_force if in_force > 0 else math.nan
-    return ranked_all
+        _simulate(wanted)
+    return [r.ranked_all() for r in rankings]
+
+
+def _simulate(wanted: list[tuple[_Ranking, int, int]]) -> None:
+    """Runs (ranking, candidate, seed) in one batch and files each result under its ranking, in
+    seed order."""
+    batch = run_many([r.run(i, seed) for r, i, seed in wanted], figures_only=True)
+    for (r, i, _), result in zip(wanted, batch):
+        r.results[i].append(result)
+
+
+class _Ranking:
+    """One scenario's candidates, their runs so far and what they rank at."""
+
+    def __init__(self, scenario: Scenario, cands: list[Candidate], lengths: list[dict[str, str]]):
+        self.scenario, self.cands, self.lengths = scenario, cands, lengths
+        in_force_devices = self.run(0, 1).devices
+        # A candidate that resolves to the devices in force is the setting in force: its runs would be
+        # the same runs (same seeds), so it takes the setting in force's figures.
+        self.simulated = [i for i, c in enumerate(cands)
+                          if i == 0 or not _same_as_in_force(c, self.run(i, 1), in_force_devices)]
+        self.results: dict[int, list[Result]] = {i: [] for i in self.simulated}
+
+    def run(self, i: int, seed: int) -> Scenario:
+        overrides = [f"{k}={v}" for k, v in self.scenario.overrides] + \
+            [f"{k}={to_toml(v)}" for k, v in (self.lengths[i] | self.cands[i].overrides).items()]
+        return Scenario.from_text(self.scenario.text, self.scenario.file, self.scenario.variant, overrides, seed=seed)
+
+    def ranked(self, i: int) -> Ranked:
+        return _ranked(self.cands[i], self.results[i])
+
+    def open(self) -> list[int]:
+        """The candidates another seed can still decide, with the setting in force (which runs every
+        seed an open candidate runs); none when every candidate is settled."""
+        # A candidate without commands (pathlab's own policy) is never recommended: shown, not decided on.
+        in_force = self.ranked(0)
+        open_ = [i for i in self.simulated[1:] if self.cands[i].commands and not settled(self.ranked(i), in_force)]
+        return [0, *open_] if open_ else []
+
+    def ranked_all(self) -> list[Ranked]:
+        out = [self.ranked(i) if i in self.results else _ranked(c, self.results[0]) for i, c in enumerate(self.cands)]
+        in_force = out[0].figures["iops"][0]
+        for r in out:
+            r.gain = r.figures["iops"][0] / in_force if in_force > 0 else math.nan
+        return out
 
 
 def _same_as_in_force(c: Candidate, run: Scenario, in_force_devices: list[Device]) -> bool:

@@ -1,16 +1,23 @@
 """How long advise simulates each run: long enough for the host's own time scales, and no longer.
 
-The figures a decision rests on settle once every device has moved enough I/Os down every path
-and the policy in force has gone round its paths many times; a host doing 400,000 I/O per s over
-500 devices gets there in a second or two of simulated time, where the fixed default (20 s after
-5 s of warm-up) simulates ten times as much. A short pilot run of the setting in force measures
-each device's rate; the length is what the slowest device needs:
+The figures a decision rests on settle once enough I/Os have gone down every path and the
+policy in force has gone round its paths many times; a host doing 400,000 I/O per s over 500
+devices gets there in a second or two of simulated time, where the fixed default (20 s after 5 s
+of warm-up) simulates ten times as much. A short pilot run of the setting in force measures each
+device's rate; the length is what the slowest class of alike devices (`alike.classes`) needs:
 
-    I/Os per device = paths × max(PER_PATH_IOS, ROTATIONS × I/Os the policy sends down a path in a row)
+    I/Os of the class = paths × max(PER_PATH_IOS, ROTATIONS × I/Os the policy sends down a path in a row)
 
-capped at the full length, and never shorter than HOST_IOS over the host (a p99 from enough I/Os
-beyond it). Scenarios with their own timeline (scheduled faults, host pauses) keep the full
-length: their events are placed on it."""
+counted over the class's devices together (alike devices are exchangeable: the host-wide figures
+gain as much from an I/O on one as on another; a device unlike every other is a class of its own
+and gets the whole count) unless they wait for each other at a saturated port (`saturated`: then
+per device), and, where the policy sends several I/Os down a path in a row, ROTATIONS rotations on
+each device itself (a device that stays on one path for the whole run shows its ports' load as
+one draw, however many devices are alike). A candidate whose policy samples its paths first gets
+a warm-up through each device's first sampling (`samples_per_path`), one that learns them the
+full warm-up (`learns`). Capped at the full length, and never shorter than HOST_IOS over the host
+(a p99 from enough I/Os beyond it). Scenarios with their own timeline (scheduled faults, host
+pauses) keep the full length: their events are placed on it."""
 
 from __future__ import annotations
 
@@ -20,10 +27,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathlab.api import Result, Scenario
+from pathlab.devices import Device
 
-#: I/Os per device and path: the count's relative spread is then about 1/sqrt(100) = 10% per
-#: path, and every candidate's per-path sampling fits (ESXi's latency sub-type samples each path
-#: num_sampling_cycles = 16 times before it chooses).
+#: I/Os per path (of a device, or of a class of alike devices together): the count's relative
+#: spread is then about 1/sqrt(100) = 10% per path.
 PER_PATH_IOS = 100
 #: Full rotations of the policy in force per device: a rotation cut short at the end of the run
 #: then weighs at most 1/20 on the device's figures.
@@ -34,6 +41,13 @@ HOST_IOS = 20_000
 PILOT_S = 0.1
 #: Warm-up as a share of the measurement, as in the default 5 s before 20 s.
 WARMUP_SHARE = 0.25
+#: The warm-up holds this many times a device's first path sampling (the I/Os of the sampling
+#: come back late on a loaded path: margin for them).
+SAMPLING_MARGIN = 2
+#: A port at least this busy in the pilot is saturated: the devices using it wait for each other
+#: (`saturated`). Two hosts measured (89% busy: counting over alike devices kept the p99; 100%:
+#: it did not), so the line lies between them.
+SATURATED_PCT = 95.0
 #: Simulated seconds are given to the engine in microseconds.
 _GRANULE_S = 1e-6
 
@@ -44,9 +58,18 @@ class RunLength:
     warmup_s: float
     #: Why this length, for the progress line.
     reason: str
+    #: The warm-up of a run whose policy samples its paths first (`samples_per_path`): long
+    #: enough for every device's first sampling; the other runs need no more than `warmup_s`.
+    sampling_warmup_s: float = 0.0
+    #: The warm-up of a run whose policy learns its paths from every completion (`learns`).
+    learning_warmup_s: float = 0.0
 
-    def overrides(self) -> dict[str, str]:
-        return {"run.duration": _seconds(self.duration_s), "run.warmup": _seconds(self.warmup_s)}
+    def overrides(self, devices: list[Device] | None = None) -> dict[str, str]:
+        """The run length of a candidate whose policies are those of `devices` (as resolved)."""
+        params = [d.policy.params for d in devices or []]
+        warmup = max([self.warmup_s, *(self.sampling_warmup_s for p in params if samples_per_path(p)),
+                      *(self.learning_warmup_s for p in params if learns(p))])
+        return {"run.duration": _seconds(self.duration_s), "run.warmup": _seconds(warmup)}
 
 
 def pilot_length() -> dict[str, str]:
@@ -71,27 +94,94 @@ def has_timeline(scenario: Scenario) -> bool:
         any(k.startswith("faults") or set(k.split(".")) & set(TIMED_KEYS) for k in overridden)
 
 
-def choose(pilot: Result, full_s: float, full_warmup_s: float) -> RunLength:
-    """The length from the pilot run's rates, at most the full one."""
+def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[str]],
+           simulated: list[list[Device]]) -> RunLength:
+    """The length from the pilot run's rates and the classes of alike devices, at most the full
+    one; for the runs of a policy that samples its paths first, a warm-up long enough for every
+    device to finish the first sampling of each such policy `simulated` gives it (every
+    candidate's resolved devices)."""
     devices = {d["name"]: d for d in pilot.data["devices"]}
+    setups = {s.name: s for s in pilot.setups}
+    samples: dict[str, int] = {}
+    for resolved in simulated:
+        for d in resolved:
+            samples[d.name] = max(samples.get(d.name, 0), samples_per_path(d.policy.params))
     rates = _device_rates(pilot)
-    needed_s = 0.0
-    for setup in pilot.setups:
-        rate = rates.get(setup.name, 0.0)
-        paths = max(len(devices[setup.name]["working_paths"]), 1)
-        if rate <= 0:
-            continue  # an idle device needs no length
-        ios = paths * max(PER_PATH_IOS, ROTATIONS * in_a_row(setup.policy.params, pilot.data["summary"]["bytes_per_io"]))
-        needed_s = max(needed_s, ios / rate)
+    bytes_per_io = pilot.data["summary"]["bytes_per_io"]
+    needed_s = sampling_s = 0.0
+    crowded = saturated(pilot)
+    pooled = 0
+    for names in alike:
+        class_rate = sum(rates.get(name, 0.0) for name in names)
+        if class_rate <= 0:
+            continue  # idle devices need no length
+        # A device's own time scales at the class's mean rate (alike devices' rates differ in a short pilot only
+        # by its noise).
+        device_rate = class_rate / len(names)
+        paths = max(len(devices[names[0]]["working_paths"]), 1)
+        row = in_a_row(setups[names[0]].policy.params, bytes_per_io)
+        # Counted over the class where its devices do not wait for each other; per device where they do.
+        counted_rate = device_rate if names[0] in crowded else class_rate
+        pooled += counted_rate == class_rate and len(names) > 1
+        needed_s = max(needed_s, paths * max(PER_PATH_IOS, ROTATIONS * row) / counted_rate)
+        if row > 1:  # each device goes round its paths itself
+            needed_s = max(needed_s, paths * ROTATIONS * row / device_rate)
+        sampling_s = max(sampling_s, SAMPLING_MARGIN * paths * max(samples.get(n, 0) for n in names) / device_rate)
     host_rate = pilot.data["summary"]["iops"]
     if host_rate > 0:
         needed_s = max(needed_s, HOST_IOS / host_rate)
     if needed_s <= 0 or needed_s >= full_s:
-        return RunLength(full_s, full_warmup_s, "the full length: the host's slowest device needs it")
+        return RunLength(full_s, full_warmup_s, "the full length: the host's slowest device needs it",
+                         full_warmup_s, full_warmup_s)
     duration = _round_up(needed_s)
-    return RunLength(duration, min(duration * WARMUP_SHARE, full_warmup_s),
-                     f"{PER_PATH_IOS} I/Os per device and path and {ROTATIONS} rotations of the policy on every "
-                     f"device at the rates a {PILOT_S:g} s pilot run measured")
+    warmup = min(duration * WARMUP_SHARE, full_warmup_s)
+    sampling_warmup = min(_round_up(sampling_s), full_warmup_s) if sampling_s > warmup else 0.0
+    counted = f", counted over {pooled:,} class{'es' if pooled > 1 else ''} of alike devices" if pooled else ""
+    sampled = f"; {sampling_warmup:g} s of warm-up for the policies that sample their paths first, to the end of " \
+              "every device's first sampling" if sampling_warmup else ""
+    learning = any(learns(d.policy.params) for resolved in simulated for d in resolved)
+    learned = f"; {full_warmup_s:g} s for pathlab's own policy, which learns its paths" if learning else ""
+    return RunLength(duration, warmup,
+                     f"{PER_PATH_IOS} I/Os per path and {ROTATIONS} rotations of the policy{counted} at the rates a "
+                     f"{PILOT_S:g} s pilot run measured{sampled}{learned}", sampling_warmup,
+                     full_warmup_s if learning else 0.0)
+
+
+def saturated(pilot: Result) -> set[str]:
+    """Devices with a path through a port the pilot found saturated (at least SATURATED_PCT busy)
+    or an adapter with I/Os queued. Their waits depend on every other device's queue at once,
+    and that joint state moves only as fast as each device issues I/Os: alike devices there are
+    not independent draws, and the p99 needs each device's own count (measured on the 500-device
+    host, ports 100% busy: p99 5.1 ms over 0.11 s counted over the class, 7.0 ms from 0.5 s on,
+    7.7-7.8 ms in 20 s runs; on the 50-device host, ports 89% busy, 0.72-0.75 ms over 0.12 s
+    against 0.71 ms in 20 s)."""
+    ports = {p["name"] for p in pilot.data["ports"] if p["util_pct"] >= SATURATED_PCT}
+    adapters = {(a["host"], a["name"]) for a in pilot.data["adapters"] if a["qued"] > 0}
+    return {p["device"] for p in pilot.data["paths"]
+            if p["target"] in ports or (p["host"], p["adapter"]) in adapters}
+
+
+def learns(params: Any) -> bool:
+    """Whether a policy learns each path's latency from its completions, starting from nothing:
+    pathlab's gated-least-load (`tau_ms`, `probe_ms`). How many I/Os per path its estimates need
+    is not measured, so its runs keep the full warm-up (in 0.25 s runs after 0.05 s of warm-up on
+    5,000 devices at 20 I/O/s each, 4 I/Os per device, its p99 was 16 ms against 0.28 ms for round
+    robin: all devices started on the same paths)."""
+    return "tau_ms" in params and "probe_ms" in params
+
+
+def samples_per_path(params: Any) -> int:
+    """I/Os a latency-sampling policy sends down each path before it judges them: NMP round
+    robin's `type = "latency"` (num_sampling_cycles) and HPP's LB-Latency (sampling_ios_per_path);
+    0 for the others. They sample again only every `latency_eval_time` (30 s to 3 min), so a
+    run whose warm-up holds the first sampling measures the policy as it runs between samplings
+    (a run without it measured round robin: 199,800 I/O/s for the latency sub-type on the
+    500-device host in 0.11 s runs, against 130,000-150,000 from 0.6 s of warm-up on, as in 20 s)."""
+    if params.get("type") == "latency":
+        return int(params["num_sampling_cycles"])
+    if params.get("scheme") == "LB-Latency":
+        return int(params["sampling_ios_per_path"])
+    return 0
 
 
 def in_a_row(params: Any, bytes_per_io: float) -> float:

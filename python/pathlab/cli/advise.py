@@ -8,12 +8,12 @@ from pathlib import Path
 import click
 
 from pathlab._core import parse_duration_ns
-from pathlab.advise import run_length
-from pathlab.advise.candidates import candidates
+from pathlab.advise import alike, run_length
+from pathlab.advise.candidates import Candidate, candidates
 from pathlab.advise.decide import MARGIN, OBJECTIVES, decide, order
 from pathlab.advise.findings import findings, practice_findings, printed_configs
-from pathlab.advise.ranges import gain_ranges
-from pathlab.advise.rank import rank
+from pathlab.advise.ranges import gain_ranges, span_ends
+from pathlab.advise.rank import rank_together
 from pathlab.api import Scenario
 from pathlab.cli.common import handle_errors, load, resolve, run_all, set_option, writable_output
 from pathlab.finding import Finding
@@ -47,17 +47,22 @@ def _sets(length: dict[str, str]) -> list[str]:
     return [f"{k}={to_toml(v)}" for k, v in length.items()]
 
 
-def _auto_length(scenario: Scenario, full: dict[str, str]) -> dict[str, str]:
-    """The run length from a pilot run of the setting in force (`run_length.choose`)."""
+def _auto_length(scenario: Scenario, full: dict[str, str]) -> tuple[list[dict[str, str]], list[Candidate]]:
+    """The candidates (from a pilot run of the setting in force) and each one's run length
+    (`run_length.choose`: from the pilot's rates, for the policies of every candidate)."""
+    sets = [f"{k}={v}" for k, v in scenario.overrides]
     pilot = Scenario.from_text(scenario.text, scenario.file, scenario.variant,
-                               [*(f"{k}={v}" for k, v in scenario.overrides), *_sets(run_length.pilot_length())],
-                               scenario.seed)
+                               [*sets, *_sets(run_length.pilot_length())], scenario.seed)
     (measured,) = run_all([pilot])
+    cands = candidates(scenario, measured)
+    resolved = [measured.setups] + [
+        Scenario.from_text(scenario.text, scenario.file, scenario.variant, sets + _sets(c.overrides)).devices
+        for c in cands[1:]]
     chosen = run_length.choose(measured, parse_duration_ns(full["run.duration"]) / 1e9,
-                               parse_duration_ns(full["run.warmup"]) / 1e9)
+                               parse_duration_ns(full["run.warmup"]) / 1e9, alike.classes(pilot, measured), resolved)
     click.echo(f"pathlab advise: runs of {chosen.duration_s:g} s after {chosen.warmup_s:g} s of warm-up "
                f"({chosen.reason})", err=True)
-    return chosen.overrides()
+    return [chosen.overrides(devices) for devices in resolved], cands
 
 
 @click.command("advise")
@@ -95,15 +100,19 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
         emit(Advice(subject, found, [], seeds, scenario.text, objective=objective,
                     assumptions=imported.warnings, unmeasured_stack=imported.stack), fmt, html, subject)
         return
+    cands, lengths = None, None
     if auto and not run_length.has_timeline(scenario):
-        length = _auto_length(scenario, length)
+        lengths, cands = _auto_length(scenario, length)
         scenario = Scenario.from_text(scenario.text, scenario.file, scenario.variant,
-                                      [*(f"{k}={v}" for k, v in scenario.overrides), *_sets(length)], scenario.seed)
+                                      [*(f"{k}={v}" for k, v in scenario.overrides), *_sets(lengths[0])], scenario.seed)
     (in_force,) = run_all([scenario])
     found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force))
-    cands = candidates(scenario, in_force)
-    ranked = rank(scenario, cands, seeds, length)
+    cands = cands or candidates(scenario, in_force)
+    lengths = lengths or [length] * len(cands)
     # An imported host's assumed port capacity and load span a range of gains; a scenario file is the user's own.
-    ranges = gain_ranges(scenario, cands, ranked, seeds, length) if imported else None
+    # The host at the spans' ends is ranked in the same batches as the host itself.
+    spans, at_ends = span_ends(scenario) if imported else ([], [])
+    ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force)
+    ranges = gain_ranges(spans, ranked, ranked_at_ends)
     emit(Advice(subject, found, order(ranked, objective), seeds, scenario.text, decide(ranked, objective), objective,
                 imported.warnings if imported else [], ranges=ranges), fmt, html, subject)

@@ -80,6 +80,9 @@ MECHANISMS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 #: Devices of the generated hosts that `--advise` times `pathlab advise` on.
 ADVISE_DEVICES = (50, 500, 5_000)
+#: I/Os per second per device of `--advise`'s lightly loaded hosts: 100,000 over 5,000 devices,
+#: half what the generated array's four ports serve.
+ADVISE_RATE = 20.0
 
 
 def median(values: Sequence[float]) -> float:
@@ -316,36 +319,40 @@ def cores_table(tables: Tables, folder: str, rounds: int, quick: bool) -> None:
 
 
 def advise_table(tables: Tables, rounds: int, quick: bool) -> None:
-    """`pathlab advise` end to end on generated hosts of more and more devices (8 paths each,
-    one I/O outstanding on each device), as an admin runs it: the run length chosen from the
-    host's rates, seeds while the intervals leave the decision open."""
+    """`pathlab advise` end to end on generated hosts of more and more devices (8 paths each),
+    as an admin runs it: the run length chosen from the host's rates, seeds while the intervals
+    leave the decision open. Two loads: one I/O outstanding on each device (the ports saturated
+    from 500 devices on: each device's I/Os are counted on their own), and ADVISE_RATE I/Os per
+    second on each (the ports half busy at 5,000 devices: alike devices' I/Os counted together)."""
     from pathlab.large_host import scenario_text
 
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        for devices in ADVISE_DEVICES[:2] if quick else ADVISE_DEVICES:
-            file = Path(folder) / f"advise-{devices}.toml"
-            file.write_text(scenario_text(devices, 8, 1))
-            command = [sys.executable, "-m", "pathlab", "advise", str(file), "--format", "json"]
-            walls, document, length = [], {}, ""
-            for r in range(rounds):
-                click.echo(f"pathlab bench: advise on {devices:,} devices, round {r + 1} of {rounds}", err=True)
-                started = time.perf_counter()
-                done = subprocess.run(command, capture_output=True, text=True)
-                walls.append(time.perf_counter() - started)
-                if done.returncode != 0:
-                    raise click.ClickException(f"advise on {devices} devices failed: {done.stderr.strip()[-300:]}")
-                document = json.loads(done.stdout)
-                length = next((line.split("runs of ")[1].split(" (")[0] for line in done.stderr.splitlines()
-                               if "runs of " in line), "the full length")
-            runs = sum(c["seeds"] for c in document["candidates"])
-            rows.append([f"{devices:,}", f"{devices * 8:,}", f"{len(document['candidates'])}", f"{runs}", length,
-                         spread(walls)])
+        for load, rate in (("1 outstanding", None), (f"{ADVISE_RATE:g} I/O/s", ADVISE_RATE)):
+            for devices in ADVISE_DEVICES[:2] if quick else ADVISE_DEVICES:
+                file = Path(folder) / f"advise-{devices}.toml"
+                file.write_text(scenario_text(devices, 8, 1, rate=rate))
+                command = [sys.executable, "-m", "pathlab", "advise", str(file), "--format", "json"]
+                walls, document, length = [], {}, ""
+                for r in range(rounds):
+                    click.echo(f"pathlab bench: advise on {devices:,} devices at {load}, round {r + 1} of {rounds}",
+                               err=True)
+                    started = time.perf_counter()
+                    done = subprocess.run(command, capture_output=True, text=True)
+                    walls.append(time.perf_counter() - started)
+                    if done.returncode != 0:
+                        raise click.ClickException(f"advise on {devices} devices failed: {done.stderr.strip()[-300:]}")
+                    document = json.loads(done.stdout)
+                    length = next((line.split("runs of ")[1].split(" (")[0] for line in done.stderr.splitlines()
+                                   if "runs of " in line), "the full length")
+                runs = sum(c["seeds"] for c in document["candidates"])
+                rows.append([f"{devices:,}", f"{devices * 8:,}", load, f"{len(document['candidates'])}", f"{runs}",
+                             length, spread(walls)])
     tables.show(
         f"pathlab advise on generated hosts (the run length it chooses, 2 or 3 seeds per candidate as the intervals "
         f"decide, median (least-greatest) of {rounds} rounds, the whole command, load average "
         f"{os.getloadavg()[0]:.1f}):",
-        ["devices", "paths", "candidates", "seeds in all", "runs of", "wall s"], rows,
+        ["devices", "paths", "load per device", "candidates", "seeds in all", "runs of", "wall s"], rows,
     )
 
 

@@ -1,0 +1,42 @@
+"""Devices alike in everything the simulation gives them: the same resolved policy, stack, array
+and claim (`pathlab.devices.Device` without its name and runtime status), the same device table
+but for its name and LUN, the same workloads and replication groups driving it (as the engine
+resolved the scenario: `ScenarioHandle.device_settings`), and paths in the same places (adapter,
+array port, state, ALUA state, target port group, fabric distance, in the same order). Such
+devices are exchangeable: a host-wide figure gains as much from an I/O on one of them as on
+another, so the run length can count their I/Os together (`run_length.choose`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from pathlab.api import Result, Scenario
+from pathlab.devices import Device, Status
+
+#: Per path, what places it in the topology (the path's name and device aside).
+PATH_PLACE = ("host", "adapter", "target", "state", "alua", "tpg_id", "one_way_us", "connected")
+
+
+def classes(scenario: Scenario, run: Result) -> list[list[str]]:
+    """The devices of a run of `scenario` in classes of alike devices (names, in the run's order;
+    classes in the order of their first device)."""
+    settings = {name: (table, tuple(driven_by)) for name, table, driven_by in scenario.handle.device_settings}
+    paths: dict[str, list[tuple[Any, ...]]] = {}
+    for p in run.data["paths"]:
+        paths.setdefault(p["device"], []).append(tuple(p[k] for k in PATH_PLACE))
+    rows = {d["name"]: d for d in run.data["devices"]}
+    found: dict[tuple[Any, ...], list[str]] = {}
+    for setup in run.setups:
+        row = rows[setup.name]
+        key = (_without_identity(setup), settings[setup.name], tuple(paths.get(setup.name, [])),
+               row["dqlen"], row["nvme_head"])
+        found.setdefault(key, []).append(setup.name)
+    return list(found.values())
+
+
+def _without_identity(setup: Device) -> str:
+    """The resolved setup but for the device's name and what its policy shows of its own state
+    (the path it is on, its I/Os pending): the policy's kind stays. As text: the policy's
+    parameters are a mapping, and its text is the same for the same parameters in the same order."""
+    return repr(dataclasses.replace(setup, name="", status=Status(setup.status.kind, {})))
