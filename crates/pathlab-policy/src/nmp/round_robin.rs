@@ -111,7 +111,7 @@ use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, path_set_membership};
 use crate::registered::{HostStack, Registered};
 use crate::status::PolicyStatus;
-use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
+use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, Selector, TimeNs};
 use serde::{Deserialize, Serialize};
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
@@ -225,6 +225,10 @@ impl Registered for RoundRobinConfig {
 
     fn build(&self) -> Box<dyn PathSelector> {
         Box::new(VmwPspRr::new(self.clone()))
+    }
+
+    fn selector(&self) -> Selector {
+        Selector::RoundRobin(VmwPspRr::new(self.clone()))
     }
 }
 
