@@ -335,6 +335,7 @@ impl PathSelector for VmwPspRr {
         }
     }
 
+    #[inline]
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
         let use_ano = self.config.use_ano;
         let Some(sampler) = &mut self.sampler else {
@@ -364,6 +365,7 @@ impl PathSelector for VmwPspRr {
         self.go(next.map(|i| (i, true)))
     }
 
+    #[inline]
     fn start_io(&mut self, path: PathId, io: &IoDesc, _now_ns: TimeNs) {
         let on_current = self.current.filter(|&i| self.paths.id(i) == path);
         if on_current.is_some() {
@@ -377,6 +379,7 @@ impl PathSelector for VmwPspRr {
         }
     }
 
+    #[inline]
     fn end_io(&mut self, path: PathId, io: &IoDesc, done: &IoDone) {
         self.pending_ios -= 1;
         self.pending_bytes -= io.bytes;
