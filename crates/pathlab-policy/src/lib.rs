@@ -23,6 +23,7 @@ mod powerpath;
 mod registered;
 mod registry;
 mod rnbd;
+mod selector;
 mod spdk;
 mod status;
 
@@ -47,6 +48,7 @@ pub use powerpath::{Autostandby, PowerPath, PowerPathConfig, PowerPathPolicy};
 pub use registered::{HostStack, Registered};
 pub use registry::{catalog, CatalogEntry, PolicyConfig};
 pub use rnbd::{Rnbd, RnbdConfig, RnbdPolicy};
+pub use selector::Selector;
 pub use spdk::{SpdkBdevNvme, SpdkConfig, SpdkPolicy, SpdkSelector};
 pub use status::PolicyStatus;
 

@@ -3,7 +3,7 @@
 //! policy files and they import only this.
 
 use crate::params::{PolicyError, PolicySpec};
-use crate::PathSelector;
+use crate::{PathSelector, Selector};
 use serde::Serialize;
 
 /// The host multipath stack a policy runs in: it decides timeouts, retries and what happens
@@ -31,4 +31,9 @@ pub trait Registered: Default + Serialize {
     }
     /// A fresh policy instance for one device, from a config that passed `validate`.
     fn build(&self) -> Box<dyn PathSelector>;
+    /// The instance as a harness holds it (`selector.rs`): through the trait unless the
+    /// policy is one the harness calls directly.
+    fn selector(&self) -> Selector {
+        Selector::Other(self.build())
+    }
 }

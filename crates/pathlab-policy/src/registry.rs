@@ -16,7 +16,7 @@ use crate::powerpath::PowerPathConfig;
 use crate::registered::{HostStack, Registered};
 use crate::rnbd::RnbdConfig;
 use crate::spdk::SpdkConfig;
-use crate::PathSelector;
+use crate::Selector;
 use serde::{Deserialize, Serialize};
 
 /// One policy in the catalogue shown by `pathlab policies`.
@@ -66,10 +66,10 @@ macro_rules! register_policies {
             }
 
             /// A fresh policy instance for one device.
-            pub fn build(&self) -> Result<Box<dyn PathSelector>, PolicyError> {
+            pub fn build(&self) -> Result<Selector, PolicyError> {
                 self.validate()?;
                 Ok(match self {
-                    $(PolicyConfig::$variant(c) => c.build(),)*
+                    $(PolicyConfig::$variant(c) => c.selector(),)*
                 })
             }
 

@@ -111,7 +111,7 @@ use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, path_set_membership};
 use crate::registered::{HostStack, Registered};
 use crate::status::PolicyStatus;
-use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
+use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, Selector, TimeNs};
 use serde::{Deserialize, Serialize};
 
 pub(crate) const SPEC: PolicySpec = PolicySpec {
@@ -226,6 +226,10 @@ impl Registered for RoundRobinConfig {
     fn build(&self) -> Box<dyn PathSelector> {
         Box::new(VmwPspRr::new(self.clone()))
     }
+
+    fn selector(&self) -> Selector {
+        Selector::RoundRobin(VmwPspRr::new(self.clone()))
+    }
 }
 
 /// Round robin state of one device.
@@ -331,6 +335,7 @@ impl PathSelector for VmwPspRr {
         }
     }
 
+    #[inline]
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
         let use_ano = self.config.use_ano;
         let Some(sampler) = &mut self.sampler else {
@@ -360,6 +365,7 @@ impl PathSelector for VmwPspRr {
         self.go(next.map(|i| (i, true)))
     }
 
+    #[inline]
     fn start_io(&mut self, path: PathId, io: &IoDesc, _now_ns: TimeNs) {
         let on_current = self.current.filter(|&i| self.paths.id(i) == path);
         if on_current.is_some() {
@@ -373,6 +379,7 @@ impl PathSelector for VmwPspRr {
         }
     }
 
+    #[inline]
     fn end_io(&mut self, path: PathId, io: &IoDesc, done: &IoDone) {
         self.pending_ios -= 1;
         self.pending_bytes -= io.bytes;

@@ -33,7 +33,7 @@ use crate::nmp::SatpKind;
 use backend::Backends;
 use contention::Contention;
 use fault::ErrorProfile;
-use pathlab_policy::{AluaState, HostView, PathSelector, PolicyConfig};
+use pathlab_policy::{AluaState, HostView, PolicyConfig, Selector};
 use pause::HostPauses;
 use service::ServiceModel;
 use stack::StackRules;
@@ -270,7 +270,7 @@ pub struct Device {
     pub path_states: SatpKind,
     pub policy_config: PolicyConfig,
     /// Knows paths by their index in the path table (`PathId(i)`).
-    pub policy: Box<dyn PathSelector>,
+    pub policy: Selector,
     /// This device's paths in discovery order (indices into the path table).
     pub paths: Vec<usize>,
     /// The owning controller on each array the device lives on, by array index.

@@ -143,6 +143,7 @@ impl TagSets {
 
     /// Where a request on `path` over `nexus`, submitted on `cpu`, gets its tag; `None` for a
     /// path with no tags.
+    #[inline]
     pub fn slot(&self, path: usize, nexus: usize, cpu: u32) -> Option<TagSlot> {
         if self.pools.is_empty() {
             return None; // no NVMe head on the host: no per-path table to read (a cache miss on a large host)

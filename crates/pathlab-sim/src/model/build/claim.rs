@@ -12,7 +12,7 @@ use crate::nmp::esxcli::{self, EsxcliCommand};
 use crate::nmp::{self, ClaimRule, SatpKind};
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, ScenarioSpec};
-use pathlab_policy::{HostStack, PathSelector, PolicyConfig};
+use pathlab_policy::{HostStack, PolicyConfig, Selector};
 
 /// The scenario's esxcli commands, parsed, and the claim rules in force.
 pub(super) struct Esxcli {
@@ -38,7 +38,7 @@ pub(super) struct Claim {
     pub(super) given: Vec<String>,
     pub(super) path_states: SatpKind,
     pub(super) policy_config: PolicyConfig,
-    pub(super) policy: Box<dyn PathSelector>,
+    pub(super) policy: Selector,
     pub(super) stack: StackRules,
     /// The field that set the policy last, where errors in its parameters point.
     pub(super) policy_field: String,
