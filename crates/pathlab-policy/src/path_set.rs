@@ -160,19 +160,24 @@ pub fn flat_group(paths: &PathSet) -> Vec<PathGroup> {
     vec![PathGroup { priority: 1, state: GroupState::Active, selector: String::new(), paths: ids }]
 }
 
-/// The membership methods of a policy whose path bookkeeping is a `PathSet` in `self.paths`.
+/// The membership methods of a policy whose path bookkeeping is a `PathSet` in `self.paths`;
+/// `path_set_membership!(method)` also calls `self.method()` after every change, for a policy
+/// that keeps a copy of what the set says.
 macro_rules! path_set_membership {
-    () => {
+    ($($after_change:ident)?) => {
         fn fail_path(&mut self, path: PathId) {
             self.paths.set_failed(path, true);
+            $(self.$after_change();)?
         }
 
         fn reinstate_path(&mut self, path: PathId) {
             self.paths.set_failed(path, false);
+            $(self.$after_change();)?
         }
 
         fn set_alua_state(&mut self, path: PathId, state: AluaState) {
             self.paths.set_alua(path, state);
+            $(self.$after_change();)?
         }
 
         fn path_groups(&self) -> Vec<crate::PathGroup> {
