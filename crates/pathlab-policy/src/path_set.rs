@@ -13,17 +13,20 @@ struct Entry {
     failed: bool,
 }
 
-/// A device's paths in discovery order.
+/// A device's paths in discovery order. The positions first (`repr(C)`): a completion reads
+/// them and nothing else, so a policy that puts its set after its own per-I/O fields keeps
+/// them next to those.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct PathSet {
+    /// Position of each path by id: a look-up is O(1) however many paths there are.
+    positions: PathPositions,
     entries: Vec<Entry>,
     /// Whether any working path is active-optimized.
     has_optimized: bool,
     /// Whether each path may carry I/O, without and with `use_ano`: kept current on every change
     /// so that the per-I/O test is one load, and a scan of the paths reads one dense array.
     usable: [Vec<bool>; 2],
-    /// Position of each path by id: a look-up is O(1) however many paths there are.
-    positions: PathPositions,
 }
 
 impl PathSet {

@@ -232,10 +232,10 @@ impl Registered for RoundRobinConfig {
     }
 }
 
-/// Round robin state of one device.
+/// Round robin state of one device. In declared order (`repr(C)`), what an I/O reads first, so
+/// that on a host of many devices it spans as few cache lines as it can.
+#[repr(C)]
 pub struct VmwPspRr {
-    config: RoundRobinConfig,
-    paths: PathSet,
     /// Position of the current path (ESXi's `lastPathIndex`).
     current: Option<usize>,
     /// Position of the path the device starts on, chosen at claim (`claimed`).
@@ -246,8 +246,10 @@ pub struct VmwPspRr {
     pending_bytes: u64,
     /// What an I/O reads and writes of each path, by position.
     lanes: Vec<Lane>,
-    /// Only for type=latency.
-    sampler: Option<LatencySampler>,
+    /// Only for type=latency (boxed: the other types read no more of it than whether it is there).
+    sampler: Option<Box<LatencySampler>>,
+    config: RoundRobinConfig,
+    paths: PathSet,
 }
 
 /// One path as round robin's per-I/O calls see it, in one record: the path list, the usable
@@ -266,7 +268,7 @@ struct Lane {
 impl VmwPspRr {
     pub fn new(config: RoundRobinConfig) -> Self {
         let sampler = (config.limit_type == RrType::Latency)
-            .then(|| LatencySampler::new(config.num_sampling_cycles, config.latency_eval_time * 1_000_000));
+            .then(|| Box::new(LatencySampler::new(config.num_sampling_cycles, config.latency_eval_time * 1_000_000)));
         VmwPspRr {
             lanes: Vec::new(),
             sampler,
