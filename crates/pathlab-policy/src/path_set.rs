@@ -13,17 +13,20 @@ struct Entry {
     failed: bool,
 }
 
-/// A device's paths in discovery order.
+/// A device's paths in discovery order. The positions first (`repr(C)`): a completion reads
+/// them and nothing else, so a policy that puts its set after its own per-I/O fields keeps
+/// them next to those.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct PathSet {
+    /// Position of each path by id: a look-up is O(1) however many paths there are.
+    positions: PathPositions,
     entries: Vec<Entry>,
     /// Whether any working path is active-optimized.
     has_optimized: bool,
     /// Whether each path may carry I/O, without and with `use_ano`: kept current on every change
     /// so that the per-I/O test is one load, and a scan of the paths reads one dense array.
     usable: [Vec<bool>; 2],
-    /// Position of each path by id: a look-up is O(1) however many paths there are.
-    positions: PathPositions,
 }
 
 impl PathSet {
@@ -160,19 +163,24 @@ pub fn flat_group(paths: &PathSet) -> Vec<PathGroup> {
     vec![PathGroup { priority: 1, state: GroupState::Active, selector: String::new(), paths: ids }]
 }
 
-/// The membership methods of a policy whose path bookkeeping is a `PathSet` in `self.paths`.
+/// The membership methods of a policy whose path bookkeeping is a `PathSet` in `self.paths`;
+/// `path_set_membership!(method)` also calls `self.method()` after every change, for a policy
+/// that keeps a copy of what the set says.
 macro_rules! path_set_membership {
-    () => {
+    ($($after_change:ident)?) => {
         fn fail_path(&mut self, path: PathId) {
             self.paths.set_failed(path, true);
+            $(self.$after_change();)?
         }
 
         fn reinstate_path(&mut self, path: PathId) {
             self.paths.set_failed(path, false);
+            $(self.$after_change();)?
         }
 
         fn set_alua_state(&mut self, path: PathId, state: AluaState) {
             self.paths.set_alua(path, state);
+            $(self.$after_change();)?
         }
 
         fn path_groups(&self) -> Vec<crate::PathGroup> {

@@ -232,10 +232,10 @@ impl Registered for RoundRobinConfig {
     }
 }
 
-/// Round robin state of one device.
+/// Round robin state of one device. In declared order (`repr(C)`), what an I/O reads first, so
+/// that on a host of many devices it spans as few cache lines as it can.
+#[repr(C)]
 pub struct VmwPspRr {
-    config: RoundRobinConfig,
-    paths: PathSet,
     /// Position of the current path (ESXi's `lastPathIndex`).
     current: Option<usize>,
     /// Position of the path the device starts on, chosen at claim (`claimed`).
@@ -244,18 +244,33 @@ pub struct VmwPspRr {
     bytes_on_current: u64,
     pending_ios: u64,
     pending_bytes: u64,
-    /// Commands pending per path (the latency type prints the current path's).
-    pending_per_path: Vec<u64>,
-    /// Only for type=latency.
-    sampler: Option<LatencySampler>,
+    /// What an I/O reads and writes of each path, by position.
+    lanes: Vec<Lane>,
+    /// Only for type=latency (boxed: the other types read no more of it than whether it is there).
+    sampler: Option<Box<LatencySampler>>,
+    config: RoundRobinConfig,
+    paths: PathSet,
+}
+
+/// One path as round robin's per-I/O calls see it, in one record: the path list, the usable
+/// flags and the pending counts kept apart cost three cache misses per I/O on a host of many
+/// devices, one record one (12 bytes: five paths to a cache line).
+#[derive(Clone, Copy, Debug)]
+struct Lane {
+    id: PathId,
+    /// Commands pending on the path (the latency type prints the current path's).
+    pending: u32,
+    /// Whether the path may carry I/O with this device's `use_ano`: `PathSet::usable`, copied
+    /// on every change of the set (`copy_usable`).
+    usable: bool,
 }
 
 impl VmwPspRr {
     pub fn new(config: RoundRobinConfig) -> Self {
         let sampler = (config.limit_type == RrType::Latency)
-            .then(|| LatencySampler::new(config.num_sampling_cycles, config.latency_eval_time * 1_000_000));
+            .then(|| Box::new(LatencySampler::new(config.num_sampling_cycles, config.latency_eval_time * 1_000_000)));
         VmwPspRr {
-            pending_per_path: Vec::new(),
+            lanes: Vec::new(),
             sampler,
             config,
             paths: PathSet::default(),
@@ -268,24 +283,24 @@ impl VmwPspRr {
         }
     }
 
-    /// The current path until its limit, then the first `allowed` path with the fewest
-    /// commands pending in rotation order. None fewer than 0: the first idle path ends the scan,
-    /// so a lightly loaded device with many paths looks at few of them. Returns the position
-    /// and whether it is a switch (`go` makes it).
-    fn rotate(&self, allowed: impl Fn(usize) -> bool) -> Option<(usize, bool)> {
+    /// The current path until its limit, then the first usable path with the fewest commands
+    /// pending in rotation order. None fewer than 0: the first idle path ends the scan, so a
+    /// lightly loaded device with many paths looks at few of them. Returns the position and
+    /// whether it is a switch (`go` makes it).
+    fn rotate(&self) -> Option<(usize, bool)> {
         if let Some(i) = self.current {
-            if allowed(i) && !self.limit_reached() {
+            if self.lanes[i].usable && !self.limit_reached() {
                 return Some((i, false));
             }
         }
-        let n = self.paths.len();
+        let n = self.lanes.len();
         let from = self.current.map_or(self.start, |i| (i + 1) % n.max(1));
         // Rotation order: from `from` to the end, then from the start (no division per path).
-        let (mut next, mut least) = (None, u64::MAX);
+        let (mut next, mut least) = (None, u32::MAX);
         for (offset, range) in [(from, from..n), (0, 0..from)] {
-            for (k, &pending) in self.pending_per_path[range].iter().enumerate() {
-                if pending < least && allowed(offset + k) {
-                    (next, least) = (Some(offset + k), pending);
+            for (k, lane) in self.lanes[range].iter().enumerate() {
+                if lane.pending < least && lane.usable {
+                    (next, least) = (Some(offset + k), lane.pending);
                     if least == 0 {
                         return next.map(|i| (i, true));
                     }
@@ -303,7 +318,15 @@ impl VmwPspRr {
             self.ios_on_current = 0;
             self.bytes_on_current = 0;
         }
-        Some(self.paths.id(i))
+        Some(self.lanes[i].id)
+    }
+
+    /// Brings the lanes' usable flags in line with the path set after a change to it.
+    fn copy_usable(&mut self) {
+        let usable = self.paths.usable_flags(self.config.use_ano);
+        for (lane, &u) in self.lanes.iter_mut().zip(usable) {
+            lane.usable = u;
+        }
     }
 
     fn limit_reached(&self) -> bool {
@@ -320,13 +343,14 @@ impl VmwPspRr {
 impl PathSelector for VmwPspRr {
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
-        self.pending_per_path.push(0);
+        self.lanes.push(Lane { id: path.id, pending: 0, usable: false });
+        self.copy_usable();
         if let Some(s) = &mut self.sampler {
             s.add_path();
         }
     }
 
-    path_set_membership!();
+    path_set_membership!(copy_usable);
 
     fn claimed(&mut self, device: &str) {
         let usable = self.paths.usable_indices(self.config.use_ano);
@@ -340,8 +364,7 @@ impl PathSelector for VmwPspRr {
         let use_ano = self.config.use_ano;
         let Some(sampler) = &mut self.sampler else {
             // Every type but latency: no path is left out, the usable flags say it all.
-            let usable = self.paths.usable_flags(use_ano);
-            let chosen = self.rotate(|i| usable[i]);
+            let chosen = self.rotate();
             return self.go(chosen);
         };
         let after_current = self.current.map_or(self.start, |i| (i + 1) % self.paths.len().max(1));
@@ -360,14 +383,14 @@ impl PathSelector for VmwPspRr {
             }
         }
         // The fewest commands pending, then the lowest floor. Ties: the first in rotation order.
-        let pending = &self.pending_per_path;
-        let next = least_from(self.paths.len(), after_current, allowed, |i| (pending[i], sampler.floor_ns(i)));
+        let lanes = &self.lanes;
+        let next = least_from(lanes.len(), after_current, allowed, |i| (lanes[i].pending, sampler.floor_ns(i)));
         self.go(next.map(|i| (i, true)))
     }
 
     #[inline]
     fn start_io(&mut self, path: PathId, io: &IoDesc, _now_ns: TimeNs) {
-        let on_current = self.current.filter(|&i| self.paths.id(i) == path);
+        let on_current = self.current.filter(|&i| self.lanes[i].id == path);
         if on_current.is_some() {
             self.ios_on_current += 1;
             self.bytes_on_current += io.bytes;
@@ -375,7 +398,7 @@ impl PathSelector for VmwPspRr {
         self.pending_ios += 1;
         self.pending_bytes += io.bytes;
         if let Some(i) = on_current.or_else(|| self.paths.index_of(path)) {
-            self.pending_per_path[i] += 1;
+            self.lanes[i].pending += 1;
         }
     }
 
@@ -384,7 +407,7 @@ impl PathSelector for VmwPspRr {
         self.pending_ios -= 1;
         self.pending_bytes -= io.bytes;
         if let Some(i) = self.paths.index_of(path) {
-            self.pending_per_path[i] -= 1;
+            self.lanes[i].pending -= 1;
             if let Some(s) = &mut self.sampler {
                 let started = done.now_ns.saturating_sub(done.latency_ns);
                 s.on_complete(i, started, done.latency_ns, io.bytes, done.failed);
@@ -402,7 +425,7 @@ impl PathSelector for VmwPspRr {
                 current_cycle: s.current_cycle(&self.paths, c.use_ano),
                 use_ano: c.use_ano,
                 current: (!self.paths.is_empty()).then(|| self.paths.id(current)),
-                pending_ios: self.pending_per_path.get(current).copied().unwrap_or(0),
+                pending_ios: self.lanes.get(current).map_or(0, |lane| u64::from(lane.pending)),
                 latency_us: s.judged_mean_ns(current).map_or(0, |ns| (ns / 1e3).round() as u64),
             };
         }

@@ -234,28 +234,34 @@ pub struct Path {
     pub routes: [u32; 2],
 }
 
+/// A device. In declared order (`repr(C)`), what every I/O reads and writes first, its policy
+/// last of those (round robin's per-I/O fields lead it): on a host of many devices an I/O then
+/// spans a few adjacent cache lines of the record rather than lines all over it.
+#[repr(C)]
 pub struct Device {
-    pub name: String,
-    /// The host that sees it (index as `Adapter::host`).
-    pub host: usize,
-    pub array: usize,
-    /// Its LUN number: on a port with per-LUN service, the FIFO it queues in.
-    pub lun: u32,
-    /// Esxtop DQLEN. Not a limit on a `bio_based` device.
-    pub queue_depth: u32,
-    /// A Linux NVMe multipath head: it has no queue of its own and sends each I/O down a path
-    /// as it comes; the controller's blk-mq tags hold it there (`tags`).
-    pub bio_based: bool,
     /// Commands issued to a path and not completed (esxtop ACTV).
     pub active: Level,
     /// I/Os waiting in the kernel, in `queue` or `no_path` (esxtop QUED).
     pub queued: Level,
     /// Waiting for a device slot, retries first.
     pub queue: VecDeque<u32>,
-    /// Waiting because no path is usable.
-    pub no_path: VecDeque<u32>,
+    /// The host that sees it (index as `Adapter::host`).
+    pub host: usize,
+    /// Esxtop DQLEN. Not a limit on a `bio_based` device.
+    pub queue_depth: u32,
+    /// A Linux NVMe multipath head: it has no queue of its own and sends each I/O down a path
+    /// as it comes; the controller's blk-mq tags hold it there (`tags`).
+    pub bio_based: bool,
     /// Where the device stands with having no usable path.
     pub outage: Outage,
+    /// Knows paths by their index in the path table (`PathId(i)`).
+    pub policy: Selector,
+    pub name: String,
+    pub array: usize,
+    /// Its LUN number: on a port with per-LUN service, the FIFO it queues in.
+    pub lun: u32,
+    /// Waiting because no path is usable.
+    pub no_path: VecDeque<u32>,
     /// The failure handling of its stack.
     pub stack: StackRules,
     /// The array-type plugin that claimed it.
@@ -269,8 +275,6 @@ pub struct Device {
     /// dm-multipath.
     pub path_states: SatpKind,
     pub policy_config: PolicyConfig,
-    /// Knows paths by their index in the path table (`PathId(i)`).
-    pub policy: Selector,
     /// This device's paths in discovery order (indices into the path table).
     pub paths: Vec<usize>,
     /// The owning controller on each array the device lives on, by array index.
