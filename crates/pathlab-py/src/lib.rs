@@ -85,7 +85,11 @@ impl ScenarioHandle {
     #[getter]
     fn device_settings(&self) -> Vec<(String, String, Vec<String>)> {
         let spec = &self.inner.spec;
-        let mut workloads: Vec<_> = spec
+        // One pass over the workloads and groups, each text given to the devices it names
+        // (a name look-up per device and workload is quadratic on a host of thousands); keyed
+        // by the entry's place, so a name listed twice in one entry counts once.
+        let mut with: BTreeMap<String, BTreeMap<usize, String>> = BTreeMap::new();
+        let texts = spec
             .workloads
             .iter()
             .map(|w| {
@@ -93,22 +97,26 @@ impl ScenarioHandle {
                 w.name.clear();
                 (std::mem::take(&mut w.devices), format!("workload {w:?}"))
             })
-            .collect();
-        workloads.extend(spec.replication.iter().map(|r| {
-            let mut r = r.clone();
-            r.name.clear();
-            (std::mem::take(&mut r.devices), format!("replication {r:?}"))
-        }));
+            .chain(spec.replication.iter().map(|r| {
+                let mut r = r.clone();
+                r.name.clear();
+                (std::mem::take(&mut r.devices), format!("replication {r:?}"))
+            }));
+        for (place, (devices, text)) in texts.enumerate() {
+            for name in devices {
+                with.entry(name).or_default().insert(place, text.clone());
+            }
+        }
         spec.devices
             .iter()
             .map(|d| {
                 let mut table = d.clone();
                 table.name.clear();
                 table.lun = 0;
-                let mut with: Vec<String> =
-                    workloads.iter().filter(|(names, _)| names.contains(&d.name)).map(|(_, w)| w.clone()).collect();
-                with.sort();
-                (d.name.clone(), format!("{table:?}"), with)
+                let mut driven_by: Vec<String> =
+                    with.get(&d.name).map(|w| w.values().cloned().collect()).unwrap_or_default();
+                driven_by.sort();
+                (d.name.clone(), format!("{table:?}"), driven_by)
             })
             .collect()
     }
