@@ -90,12 +90,14 @@ def test_what_the_kernel_does_not_print_is_refused_with_its_line(tmp_path: Path,
 
 def test_a_controller_serving_two_namespaces_shares_its_in_flight_count(tmp_path: Path) -> None:
     """`queue_depth` is the controller's nr_active, for every namespace behind it: 8 in flight on
-    nvme1, seen from namespaces 1 and 2, is 4 each."""
+    nvme1, seen from namespaces 1 and 2, is 4 each; each namespace's head has its own paths' share
+    (the subsystem's 9 in all, not 9 for each namespace)."""
     file = _write(tmp_path, "/sys/block/nvme0c1n1/queue_depth:8\n/sys/block/nvme0c1n2/queue_depth:8\n"
                             "/sys/block/nvme0c2n1/queue_depth:1\n")
     load = snapshot_load(nvme_sysfs.read(file), file)
-    assert load["0"][0] == 4 + 4 + 1
-    assert "nvme0c1n1 8 (line 1, shared by 2 namespaces)" in load["0"][1] and "one snapshot" in load["0"][1]
+    assert load["nvme0n1"][0] == 4 + 1 and load["nvme0n2"][0] == 4
+    assert "nvme0c1n1 8 (line 1, shared by 2 namespaces)" in load["nvme0n1"][1] and "one snapshot" in load["nvme0n1"][1]
+    assert "nvme0c1n2" not in load["nvme0n1"][1] and "nvme0c2n1" not in load["nvme0n2"][1]
 
 
 def test_the_snapshot_is_the_imported_load_and_the_counters_are_findings(tmp_path: Path) -> None:
@@ -125,3 +127,26 @@ def test_the_snapshot_is_the_imported_load_and_the_counters_are_findings(tmp_pat
 def test_sysfs_attributes_without_the_listing_are_refused_in_one_line(tmp_path: Path) -> None:
     done = pathlab("import", _write(tmp_path, GREP))
     assert "give one `nvme list-subsys`" in one_error_line(done)
+
+
+TOPOLOGY = Path(__file__).parent / "data" / "corpus" / "nvme-show-topology" / "001-nvme-cli-pr1693-four-ports-one-address" / "bare.txt"
+
+
+def test_each_namespace_takes_its_own_share_of_the_snapshot(tmp_path: Path) -> None:
+    """Four namespaces behind controllers nvme2-nvme5, which hold 8, 4, 12 and 0 I/Os in flight
+    for all four: each namespace's workload has its quarter, (8 + 4 + 12 + 0) / 4 = 6, and the
+    host the 24 the controllers hold, not 24 for each namespace."""
+    in_flight = {2: 8, 3: 4, 4: 12, 5: 0}
+    sysfs = _write(tmp_path, "".join(f"/sys/block/nvme2c{c}n{n}/queue_depth:{v}\n"
+                                     for c, v in in_flight.items() for n in range(1, 5)))
+    imported = pathlab("import", str(TOPOLOGY), sysfs)
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.count("outstanding = 6  #") == 4, imported.stdout
+    assert "outstanding = 24" not in imported.stdout
+
+
+def test_a_snapshot_of_another_host_is_refused(tmp_path: Path) -> None:
+    sysfs = _write(tmp_path, "/sys/block/nvme9c9n1/queue_depth:8\n/sys/block/nvme9c9n1/diag/command_retry_count:5\n")
+    done = pathlab("import", str(TOPOLOGY), sysfs)
+    line = one_error_line(done)
+    assert done.returncode == 2 and sysfs in line and "lead to none of the controllers" in line, done.stderr

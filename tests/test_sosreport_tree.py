@@ -20,7 +20,7 @@ from test_nvme_sysfs import SUBSYS
 
 #: Attribute files as a copy of /sys holds them (one value per file, a line end after it).
 ATTRIBUTES = {
-    "sys/block/nvme4c4n1/queue_depth": "3", "sys/block/nvme4c53n1/queue_depth": "14",
+    "sys/block/nvme4c4n1/queue_depth": "3", "sys/block/nvme4c53n1/queue_depth": "15",
     "sys/block/nvme4c102n1/queue_depth": "2", "sys/block/nvme4c151n1/queue_depth": "13",
     "sys/block/nvme4c4n1/ana_state": "non-optimized", "sys/block/nvme4c53n1/ana_state": "optimized",
     "sys/block/nvme4c151n1/diag/command_error_count": "2", "sys/block/nvme4c151n1/diag/command_retry_count": "9",
@@ -47,8 +47,8 @@ def test_the_trees_sys_gives_the_snapshot_and_the_counters(tmp_path: Path) -> No
     done = pathlab("import", str(tree))
     assert done.returncode == 0, done.stderr
     sysfs = tree / "sys"
-    # 3 + 14 + 2 + 13 in flight on subsystem 4's paths, as from the same values grepped.
-    assert (f"outstanding = 32  # {sysfs}: queue_depth of nvme4c102n1 2 (block/nvme4c102n1/queue_depth), nvme4c151n1 13 "
+    # 3 + 15 + 2 + 13 in flight on subsystem 4's paths (33: not the default 32 of a host without figures).
+    assert (f"outstanding = 33  # {sysfs}: queue_depth of nvme4c102n1 2 (block/nvme4c102n1/queue_depth), nvme4c151n1 13 "
             "(block/nvme4c151n1/queue_depth), nvme4c4n1 3 (block/nvme4c4n1/queue_depth)") in done.stdout
     assert 'iopolicy = "queue-depth" }' in done.stdout
     assert "read sys" in done.stderr and "read once: devices/virtual/nvme-fabrics/ctl/nvme4/nvme4c4n1/queue_depth" \

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
-from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid
+from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
 from pathlab.importer.values import io_size, size_text
 from pathlab.toml_values import to_toml
 
@@ -79,15 +79,12 @@ def _vendor(nqn: str) -> str:
 def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str,
           snapshot: dict[str, tuple[float, str]] | None = None) -> tuple[str, list[tuple[str, str]]]:
     """The scenario's TOML text, commented, and the warnings for every value assumed. `snapshot`
-    is each subsystem instance's I/Os in flight from sysfs (`nvme_counters.snapshot_load`), used
-    where `rates` has no figures of its head."""
-    import pandas as pd
-
+    is each namespace head's I/Os in flight from sysfs (`nvme_counters.snapshot_load`), used
+    where `rates` has no figures of the head."""
     rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
     if not rows:
         raise ScenarioError(file, "", "no subsystem with controllers to import")
     warnings: list[tuple[str, str]] = []
-    text = lambda v: "" if v is None or pd.isna(v) else str(v)  # noqa: E731
     subsystems = list(dict.fromkeys(text(r.subsystem) for r in rows))
     # Host side: one adapter per host port (the host_traddr, host_iface and src_addr a newer
     # nvme-cli prints, or the transport when none is shown), named by its transport (`tcp0`, `fc1`) and the host
@@ -163,8 +160,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         instance = re.sub(r"[^0-9]", "", s) or str(lun - 1)
         if iopolicy in policy_choices("nvme", "iopolicy"):
             policy = f'policy = {{ name = "nvme", iopolicy = "{iopolicy}" }}  # {file}: iopolicy'
-        elif instance in (snapshot or {}):  # the kernel prints a path's queue_depth only under queue-depth
-            where = (snapshot or {})[instance][1].split(":")[0]
+        elif f"nvme{instance}n{ns if ns is not None else 1}" in (snapshot or {}):
+            # the kernel prints a path's queue_depth only under queue-depth
+            where = (snapshot or {})[f"nvme{instance}n{ns if ns is not None else 1}"][1].split(":")[0]
             policy = (f'policy = {{ name = "nvme", iopolicy = "queue-depth" }}  # {where}: the paths print queue_depth, '
                       "which the kernel does only under iopolicy queue-depth")
         else:  # the host's default: the vendor's udev rule where one matches, else the kernel's
@@ -187,7 +185,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         instance = re.sub(r"[^0-9]", "", s) or str(i)  # X of nvmeXnY and nvmeXcZnY
         head = f"nvme{instance}n{ns if ns is not None else 1}"
         lines += _workload(s if ns is None else f"{s}n{ns}", device_of[(s, ns)], head, rates, rates_file,
-                           warnings, (snapshot or {}).get(instance))
+                           warnings, (snapshot or {}).get(head))
     return "\n".join(lines) + "\n", warnings
 
 
@@ -242,7 +240,7 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
 
 def import_host(found: dict[str, Kind]) -> Imported:
     """A host on native NVMe multipath: `nvme list-subsys`, and the namespaces' I/O statistics."""
-    from pathlab.importer.nvme_counters import counter_findings, snapshot_load
+    from pathlab.importer.nvme_counters import counter_findings, refuse_other_host, snapshot_load
 
     subsys = [n for n, k in found.items() if k.name == "nvme"]
     sysfs = [n for n, k in found.items() if k.name == "nvme-sysfs"]
@@ -253,8 +251,12 @@ def import_host(found: dict[str, Kind]) -> Imported:
                                                   "and one capture of the paths' sysfs attributes, of the same host")
     rates = found[stats[0]].read(stats[0]) if stats else None
     attributes = found[sysfs[0]].read(sysfs[0]) if sysfs else None
+    table = found[subsys[0]].read(subsys[0])
+    if attributes is not None:
+        refuse_other_host(attributes, sysfs[0], {text(c) for c in table["controller"]}, subsys[0])
     snapshot = snapshot_load(attributes, sysfs[0]) if attributes is not None else {}
-    text, warnings = build(found[subsys[0]].read(subsys[0]), subsys[0], rates, stats[0] if stats else "", snapshot)
+    scenario, warnings = build(table, subsys[0], rates, stats[0] if stats else "", snapshot)
     found_here = counter_findings(attributes, sysfs[0]) if attributes is not None else []
-    # A snapshot of the I/Os in flight is a measured load (of one instant), where the rates give none.
-    return Imported(text, warnings, found_here, measured_load=bool(snapshot))
+    # A snapshot of the I/Os in flight is a measured load (of one instant), where the rates give
+    # none: measured only where a workload took it (its comment quotes the snapshot).
+    return Imported(scenario, warnings, found_here, measured_load=any(where in scenario for _, where in snapshot.values()))

@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from pathlab.api import ScenarioError
 from pathlab.finding import Finding
 
 if TYPE_CHECKING:
@@ -29,9 +30,10 @@ _PATH = re.compile(r"nvme(\d+)c(\d+)n(\d+)")
 
 
 def snapshot_load(table: pd.DataFrame, file: str) -> dict[str, tuple[float, str]]:
-    """Per subsystem instance (the X of nvmeXcYnZ): the I/Os in flight on its paths, and the
-    comment saying where they come from. A controller serving several namespaces of the capture
-    counts its I/Os for all of them (`nr_active`): they are shared out evenly, and that is said."""
+    """Per namespace head (`nvmeXnZ` of the paths nvmeXcYnZ): the I/Os in flight on its paths,
+    and the comment saying where they come from. A controller serving several namespaces of the
+    capture counts its I/Os for all of them (`nr_active`): they are shared out evenly among
+    those namespaces' heads, and that is said."""
     rows = [r for r in table.itertuples() if r.attribute == "queue_depth" and r.value != ""]
     heads_of: dict[str, set[tuple[str, str]]] = defaultdict(set)
     for r in rows:
@@ -40,12 +42,23 @@ def snapshot_load(table: pd.DataFrame, file: str) -> dict[str, tuple[float, str]
     load: dict[str, float] = defaultdict(float)
     shown: dict[str, list[str]] = defaultdict(list)
     for r in rows:
-        x, y, _ = _PATH.fullmatch(r.name).groups()  # type: ignore[union-attr]
+        x, y, z = _PATH.fullmatch(r.name).groups()  # type: ignore[union-attr]
         share = len(heads_of[y])
-        load[x] += int(r.value) / share
-        shown[x].append(f"{r.name} {r.value} ({r.where}" + (f", shared by {share} namespaces)" if share > 1 else ")"))
-    return {x: (load[x], f"{file}: queue_depth of " + ", ".join(shown[x])
-                + ": one snapshot of the controllers' I/Os in flight, not an average") for x in load}
+        head = f"nvme{x}n{z}"
+        load[head] += int(r.value) / share
+        shown[head].append(f"{r.name} {r.value} ({r.where}" + (f", shared by {share} namespaces)" if share > 1 else ")"))
+    return {head: (load[head], f"{file}: queue_depth of " + ", ".join(shown[head])
+                   + ": one snapshot of the controllers' I/Os in flight, not an average") for head in load}
+
+
+def refuse_other_host(table: pd.DataFrame, file: str, controllers: set[str], listing: str) -> None:
+    """Refuses attributes whose paths lead to none of the listing's controllers (`nvmeY` of
+    nvmeXcYnZ): a capture of another host, which would otherwise be taken as this one's load."""
+    paths = {str(n) for n in table["name"] if _PATH.fullmatch(str(n))}
+    if paths and not any(f"nvme{_PATH.fullmatch(p)[2]}" in controllers for p in paths):  # type: ignore[index]
+        shown = ", ".join(sorted(paths)[:3])
+        raise ScenarioError(file, "", f"its paths ({shown}) lead to none of the controllers of {listing} "
+                                      f"({', '.join(sorted(controllers))}): give the same host's listing and attributes")
 
 
 def counter_findings(table: pd.DataFrame, file: str) -> list[Finding]:
