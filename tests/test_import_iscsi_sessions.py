@@ -122,3 +122,14 @@ def test_a_line_iscsiadm_does_not_print_is_refused_naming_it(tmp_path: Path) -> 
         assert says in line and str(sessions) in line, line
         if "Current Portal" not in wrong:
             assert f"line {number}:" in line, line
+
+
+def test_two_runs_joined_in_one_file_are_refused_naming_the_second(tmp_path: Path) -> None:
+    """iscsiadm prints its version lines once per run: a second pair in the middle of a file is a
+    second run (another host's, or the same host's twice), not more sessions of the first."""
+    first = (CORPUS / "001-flatcar-emc-p3-one-session-tabs" / "bare.txt").read_text()
+    joined = _sessions() + first
+    number = len(_sessions().splitlines()) + 1
+    multipath, sessions = _files(tmp_path, joined)
+    line = one_error_line(pathlab("import", multipath, sessions, "-o", str(tmp_path / "h.toml")))
+    assert f"{sessions}: line {number}:" in line and "two runs of `iscsiadm" in line, line

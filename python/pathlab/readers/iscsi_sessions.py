@@ -81,6 +81,10 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
     lun: dict[str, object] | None = None
     for line in pasted.between(file, lines, first, _listing_line, "iscsiadm -m session -P 3"):
         text, at = line.text, f"line {line.number}"
+        if _HEADER.match(text) and (sessions or target is not None):
+            # iscsiadm prints its version once per run: two runs joined (two hosts, or one twice)
+            raise ScenarioError(file, at, "iscsiadm's version line a second time: two runs of `iscsiadm -m session "
+                                          "-P 3` in one file; give one run per file")
         if not text.strip() or _STARS.match(text) or _HEADER.match(text):
             continue
         if m := _TARGET.match(text):
