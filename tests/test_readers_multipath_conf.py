@@ -213,6 +213,8 @@ BROKEN = [
     ("overrides {\n  protocol {\n    no_path_retry 5\n", "line 3", "`no_path_retry` is not allowed"),
     ('defaults {\n  "verbosity" 2\n}\n', "line 2", 'expected a keyword at the start of the line, found "verbosity"'),
     ("defaults {\n  { 2\n}\n", "line 2", "expected a keyword at the start of the line, found `{`"),
+    ('devices {\n  device {\n    vendor "*NETAPP"\n  }\n}\n', "line 3", "vendor '*NETAPP' is not a regular expression"),
+    ('blacklist {\n  devnode "^(ram|loop"\n}\n', "line 2", "devnode '^(ram|loop' is not a regular expression"),
 ]  # fmt: skip
 
 

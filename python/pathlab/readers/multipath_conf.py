@@ -229,7 +229,26 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
         opened = block.name.rsplit(".", 1)[-1]
         raise ScenarioError(name, f"line {block.line}", f"`{opened} {{` is not closed: expected `}}` before the end "
                                                          "of the file (truncated?)")
+    _check_patterns(name, settings)
     return _tables(pd, rows, settings)
+
+
+#: Keywords whose values multipath-tools matches as regular expressions (vendor and product of a
+#: `device`, `devnode`, and a blacklist's `wwid`).
+PATTERN_KEYWORDS = frozenset({"vendor", "product", "devnode"})
+
+
+def _check_patterns(name: str, settings: list[dict[str, Any]]) -> None:
+    """Refuses a value matched as a regular expression that is not one, naming its line (the
+    importer and the findings match them against the host's arrays)."""
+    for s in settings:
+        patterned = s["keyword"] in PATTERN_KEYWORDS or (s["keyword"] == "wwid" and s["section"].startswith("blacklist"))
+        if patterned:
+            try:
+                re.compile(s["value"])
+            except re.error as e:
+                raise ScenarioError(name, f"line {s['line']}", f"{s['keyword']} {s['value']!r} is not a regular "
+                                                                 f"expression ({e}): multipath-tools matches it as one") from None
 
 
 def _line(toks: list[Token], number: int, stack: list[_Block], rows: dict[str, list[dict[str, Any]]],
