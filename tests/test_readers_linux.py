@@ -397,6 +397,17 @@ def test_a_counter_that_goes_down_is_a_reset_not_a_rate(tmp_path: Path) -> None:
     assert bool(row.reset) and pd.isna(row.reads_per_s) and pd.isna(row.read_latency_ms)
 
 
+def test_the_means_say_a_counter_that_went_down(tmp_path: Path) -> None:
+    """Two captures joined (or a reboot between samples): the interval across the join is left
+    out of the means, and the reader says so rather than average the two silently."""
+    path = write(tmp_path, "joined.txt", "8 0 sda 1000 0 80 20 0 0 0 0 0 30 40\n\n8 0 sda 2000 0 80 20 0 0 0 0 0 30 40\n\n"
+                                         "8 0 sda 5 0 16 4 0 0 0 0 0 5 6\n\n8 0 sda 105 0 16 4 0 0 0 0 0 5 6\n")
+    with pytest.warns(pathlab.PathlabWarning, match="went down in 1 interval.s. of sda: a reboot, a 32-bit wrap or two "
+                                                    "captures joined"):
+        means = diskstats.device_means(path)
+    assert means.iloc[0].reads_per_s == (1000 + 100) / 2
+
+
 @pytest.mark.parametrize(("text", "where", "message"), [
     ("", "line 1", "empty file"),
     ("8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n8 0 sdb 1 2 3\n", "line 2", "found 3 (truncated?)"),

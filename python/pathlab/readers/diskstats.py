@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers._file import lines_of
 
 if TYPE_CHECKING:
@@ -273,14 +273,19 @@ def rates(path: str | Path, interval: float = 1.0) -> pd.DataFrame:
 def device_means(path: str | Path, interval: float = 1.0) -> pd.DataFrame:
     """One row per device: the number of intervals and the mean of each of `rates`' figures over
     them (intervals where it is missing left out; missing if it is missing in all). Running sums
-    per device as the file is read, so memory follows the devices, not the samples."""
+    per device as the file is read, so memory follows the devices, not the samples. Counters that
+    went down (a reboot, a wrap, or two captures joined in one file) are said on stderr: the means
+    then span both sides of it."""
     import pandas as pd
 
     sums: dict[str, list[float]] = {}
     counts: dict[str, list[int]] = {}
     intervals: dict[str, int] = {}
+    resets: dict[str, int] = {}
     for row in _intervals(path, interval):
         device = row["device"]
+        if row["reset"]:
+            resets[device] = resets.get(device, 0) + 1
         total = sums.setdefault(device, [0.0] * len(MEAN_COLUMNS))
         count = counts.setdefault(device, [0] * len(MEAN_COLUMNS))
         intervals[device] = intervals.get(device, 0) + 1
@@ -288,5 +293,9 @@ def device_means(path: str | Path, interval: float = 1.0) -> pd.DataFrame:
             if row[column] == row[column]:  # not NaN
                 total[i] += row[column]
                 count[i] += 1
+    if resets:
+        warn(str(path), "counters", f"went down in {sum(resets.values())} interval(s) of {', '.join(sorted(resets)[:3])}"
+                                    f"{' and others' if len(resets) > 3 else ''}: a reboot, a 32-bit wrap or two captures "
+                                    "joined; those intervals are left out, and the means span both sides")
     return pd.DataFrame([[device, intervals[device], *(s / c if c else _NAN for s, c in zip(sums[device], counts[device]))]
                          for device in sorted(sums)], columns=["device", "intervals", *MEAN_COLUMNS])
