@@ -9,12 +9,12 @@ import json
 
 import pytest
 
-from conftest import SCENARIOS, pathlab
+from conftest import SCENARIOS, one_error_line, pathlab
 from pathlab import Scenario
 from pathlab.advise import alike, run_length
 from pathlab.advise.candidates import Candidate, candidates
 from pathlab.advise.ranges import span_ends
-from pathlab.advise.rank import Ranked, rank_together, settled
+from pathlab.advise.rank import Ranked, _Ranking, rank_together, settled
 from pathlab.large_host import scenario_text
 
 SHORT = {"run.duration": "0.3s", "run.warmup": "0.05s"}
@@ -169,6 +169,8 @@ def test_a_candidate_that_resolves_to_the_setting_in_force_takes_its_figures_whi
     ranked = {r.candidate.label: r for r in ranking}
     same = ranked["round robin, iops=1"]
     assert same.figures == ranked["the setting in force"].figures
+    # Not simulated: the ranking leaves it out of its runs (equal figures alone would hold either way).
+    assert cands.index(same.candidate) not in _Ranking(scenario, cands, [SHORT] * len(cands)).simulated
     sets = [f"{k}={v}" for k, v in scenario.overrides]
     from pathlab.toml_values import to_toml
 
@@ -232,3 +234,12 @@ def test_the_in_force_run_taken_as_seed_one_is_the_run_rank_would_make() -> None
     lengths = [SHORT] * len(cands)
     assert [r.figures for r in rank_together([scenario], cands, 2, lengths, in_force)[0]] == \
         [r.figures for r in rank_together([scenario], cands, 2, lengths)[0]]
+
+
+@pytest.mark.parametrize("given", ["run.duration=5s", "run.warmup=1s", 'run={duration="5s"}'])
+def test_a_run_length_set_by_hand_is_refused_not_replaced(given: str) -> None:
+    """advise sets every run's length itself (after the user's --set): a --set of it would be
+    replaced without a word, so it is refused and the options that do it are named."""
+    done = pathlab("advise", "vmax-iops1000", "--set", given)
+    line = one_error_line(done)
+    assert done.returncode == 2 and "--set" in line and "give --duration and --warmup instead" in line, done.stderr

@@ -90,6 +90,11 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
     `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, imported as
     `pathlab import` does."""
     writable_output(html, "--html", inputs=[resolve(f) for f in files])
+    for given in sets:
+        if given.split("=", 1)[0].strip() in ("run", "run.duration", "run.warmup"):
+            # advise sets every run's length itself: such a --set would be replaced without a word
+            raise click.BadParameter(f"{given!r}: advise chooses the run length; give --duration and --warmup instead",
+                                     param_hint="--set")
     auto = duration == "auto"
     length = {"run.duration": FULL_DURATION if auto else duration, "run.warmup": warmup}
     scenario, captured, imported = _scenario(files, variant, (*sets, *_sets(length)))

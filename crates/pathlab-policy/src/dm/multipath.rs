@@ -134,15 +134,17 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             name: "hardware_handler",
             unset: Some("the handler the kernel attached"),
             range: None,
-            choices: &["0", "1 alua", "1 rdac", "1 emc", "1 hp_sw", "1 ana"],
-            help: "the kernel's device handler, as multipath -ll prints it (0: none)",
+            choices: crate::dm::map_table::HARDWARE_HANDLERS,
+            help: "the kernel's device handler, as multipath -ll prints it (0: none); shown only, not simulated \
+                   (no pg_init or trespass)",
         },
         ParamSpec {
             name: "features",
             unset: Some("the hardware table's"),
             range: None,
             choices: &[],
-            help: "the table's features as 'N word...', N the count of words (queue_if_no_path is no_path_retry's)",
+            help: "the table's features as 'N word...', N the count of words; shown only, not simulated \
+                   (queue_if_no_path is no_path_retry's)",
         },
         ParamSpec {
             name: "base_weight",
