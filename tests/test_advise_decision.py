@@ -106,3 +106,22 @@ def test_a_setting_in_force_that_moves_no_io_shows_no_gain_not_nan() -> None:
     advice = Advice("host", [], [dead, other], 2, "", decide([dead, other], "balanced"))
     assert "nan" not in advice.table() and "keep the setting in force" in advice.table()
     assert all(c["gain"] is None for c in advice.document()["candidates"])
+
+
+def test_a_recommendation_whose_range_reaches_below_the_margin_says_so() -> None:
+    """Decided at the assumed values (1.30x, clear of the margin), but at a span's end the gain
+    is 1.02x: the recommendation says that it pays only if the assumed values hold."""
+    from pathlab.advise.ranges import GainRanges
+    from pathlab.output.advice import Advice
+
+    better = _ranked("round robin, iops=1", (130_000, 500), (1.5, 0.05))
+    better.gain = 1.30
+    in_force = _ranked("the setting in force", (100_000, 500), (2.0, 0.05), commands=False)
+    in_force.gain = 1.0
+    ranked = [in_force, better]
+    spans = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0), "round robin, iops=1": (1.02, 1.30)})
+    shown = Advice("host", [], ranked, 2, "", decide(ranked, "balanced"), ranges=spans).table()
+    assert "Recommendation: round robin, iops=1" in shown
+    assert "at the low end of the assumptions' spans the gain is 1.02x, within the 5%" in shown
+    clear = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0), "round robin, iops=1": (1.20, 1.30)})
+    assert "low end" not in Advice("host", [], ranked, 2, "", decide(ranked, "balanced"), ranges=clear).table()

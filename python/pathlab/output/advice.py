@@ -131,6 +131,12 @@ def recommendation(a: Advice) -> list[str]:
         lines += ["  Commands:"] + [f"    {c}" for c in choice.candidate.commands]
     if choice.candidate.caveat:
         lines.append(f"  Note: {choice.candidate.caveat}")
+    if a.ranges is not None and a.objective != "latency":
+        low = a.ranges.gains[choice.candidate.label][0]
+        if low < 1 + MARGIN:  # the decision is on the assumed values; at a span's end the gain is within the margin
+            lines.append(f"  Note: at the low end of the assumptions' spans the gain is {low:.2f}x, within the "
+                         f"{MARGIN:.0%} that matters: the change pays only if the assumed values hold; a capture "
+                         "with the host's load and its ports' figures tells")
     return lines
 
 
