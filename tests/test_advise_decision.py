@@ -125,3 +125,13 @@ def test_a_recommendation_whose_range_reaches_below_the_margin_says_so() -> None
     assert "at the low end of the assumptions' spans the gain is 1.02x, within the 5%" in shown
     clear = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0), "round robin, iops=1": (1.20, 1.30)})
     assert "low end" not in Advice("host", [], ranked, 2, "", decide(ranked, "balanced"), ranges=clear).table()
+
+
+def test_the_html_report_says_the_seeds_the_candidates_took_not_the_most_allowed() -> None:
+    from pathlab.output.advice import Advice
+
+    in_force = _ranked("the setting in force", (100_000, 500), (2.0, 0.05), commands=False)
+    better = _ranked("round robin, iops=1", (130_000, 500), (1.5, 0.05))
+    better.seeds = in_force.seeds = 2
+    page = Advice("host", [], [in_force, better], 5, "", decide([in_force, better], "balanced")).html({})
+    assert "mean over 2 seeds with its 95% interval" in page and "mean over 5 seeds" not in page

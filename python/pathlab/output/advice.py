@@ -71,7 +71,7 @@ class Advice(Output):
     def html(self, provenance: dict[str, Any]) -> str:
         from pathlab.study.report import advise_report
 
-        return advise_report(f"pathlab advise: {self.subject}", self.findings, self.ranked, self.seeds,
+        return advise_report(f"pathlab advise: {self.subject}", self.findings, self.ranked, seeds_taken(self.ranked),
                              self.scenario_text, provenance, recommendation(self), self.assumptions,
                              [self.gain_cell(r) for r in self.ranked], ranges_note(self))
 
@@ -140,13 +140,18 @@ def recommendation(a: Advice) -> list[str]:
     return lines
 
 
+def seeds_taken(ranked: list[Ranked]) -> str:
+    """The seeds the candidates were simulated over, as the outputs say them ("2", "2 to 3")."""
+    taken = sorted({r.seeds for r in ranked})
+    return f"{taken[0]}" if len(taken) == 1 else f"{taken[0]} to {taken[-1]}"
+
+
 def text(a: Advice) -> str:
     lines = ["Findings (the setting in force):"]
     lines += [f"  - {f.title}\n      {f.evidence}" for f in a.findings] or ["  (nothing stands out)"]
     if a.ranked:
-        taken = sorted({r.seeds for r in a.ranked})
-        seeds = f"{taken[0]}" if len(taken) == 1 else f"{taken[0]} to {taken[-1]}"
-        lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds} seeds (mean ± 95% interval), "
+        lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds_taken(a.ranked)} seeds (mean ± 95% "
+                      "interval), "
                       f"in the order of the objective ({a.objective}):"]
         width = max(6, *(len(a.gain_cell(r)) for r in a.ranked))
         lines.append(f"  {'setting':<28} {'I/O per s':>22} {'mean ms':>16} {'p99 ms':>16} {'gain':>{width}}")

@@ -215,7 +215,7 @@ def sweep_report(runs: pd.DataFrame, meta: dict[str, Any]) -> str:
     return page(f"pathlab sweep: {meta['scenario']}", sections, text, provenance)
 
 
-def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], seeds: int, scenario_text: str,
+def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], seeds: str, scenario_text: str,
                   provenance: dict[str, Any], recommendation: Sequence[str] = (),
                   assumptions: Sequence[tuple[str, str]] = (), gains: Sequence[str] = (),
                   gains_note: Sequence[str] = ()) -> str:
