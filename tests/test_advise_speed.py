@@ -26,6 +26,9 @@ def test_a_policy_moves_after_its_iops_or_bytes_and_per_io_otherwise() -> None:
     assert run_length.in_a_row({"type": "latency", "iops": 1000, "num_sampling_cycles": 16}, 8192) == 1
     assert run_length.in_a_row({"selector": "service-time", "rr_min_io_rq": 4}, 8192) == 4
     assert run_length.in_a_row({"iopolicy": "numa"}, 8192) == 1
+    # ESXi's default type switches at 1000 I/Os or 10 MiB, whichever comes first
+    assert run_length.in_a_row({"type": "default", "iops": 1000, "bytes": 10485760}, 4096) == 1000
+    assert run_length.in_a_row({"type": "default", "iops": 1000, "bytes": 10485760}, 65536) == 160
 
 
 def test_the_length_covers_twenty_rotations_of_iops_1000_on_the_slowest_device() -> None:
@@ -40,6 +43,21 @@ def test_the_length_covers_twenty_rotations_of_iops_1000_on_the_slowest_device()
     assert needed <= chosen.duration_s <= needed * 1.1 and chosen.duration_s < 20.0
     assert chosen.warmup_s == pytest.approx(chosen.duration_s / 4)
 
+
+
+def test_the_length_covers_every_candidates_paths_and_rotations_not_only_the_setting_in_force() -> None:
+    """MRU in force sends everything down one path; round robin iops=1000, a candidate, goes over
+    all 8 in rows of 1000: the length covers its 8 × 20 × 1000 I/Os, not MRU's one path."""
+    scenario = Scenario.load(SCENARIOS / "c1-vmax-1lun.toml", variant="iops1000",
+                             set={**run_length.pilot_length(), "devices.*.policy": {"name": "VMW_PSP_MRU"}})
+    pilot = scenario.run()
+    (device,) = pilot.data["devices"]
+    assert len(device["working_paths"]) == 1
+    alone = run_length.choose(pilot, 20.0, 5.0, [[device["name"]]], [])
+    rr = Scenario.from_text(scenario.text, set={"devices.*.policy": {"name": "VMW_PSP_RR", "iops": 1000}}).devices
+    chosen = run_length.choose(pilot, 20.0, 5.0, [[device["name"]]], [pilot.setups, rr])
+    needed = 8 * 20 * 1000 / pilot.data["summary"]["iops"]
+    assert needed <= chosen.duration_s <= max(needed * 1.1, alone.duration_s) and chosen.duration_s > alone.duration_s
 
 ODD = f"naa.6{39:031x}"
 #: 39 alike devices and an odd one, driven by a workload of its own (one I/O at a time after 2 ms

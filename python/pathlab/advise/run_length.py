@@ -101,13 +101,20 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
     device to finish the first sampling of each such policy `simulated` gives it (every
     candidate's resolved devices)."""
     devices = {d["name"]: d for d in pilot.data["devices"]}
-    setups = {s.name: s for s in pilot.setups}
+    bytes_per_io = pilot.data["summary"]["bytes_per_io"]
+    # Per device, over the setting in force and every candidate: the most I/Os a policy sends
+    # down a path in a row, and the most paths it may spread over (a candidate's round robin
+    # goes over every active-optimized path where the setting in force, MRU or Fixed, has one).
+    optimized: dict[str, int] = {}
+    for p in pilot.data["paths"]:
+        optimized[p["device"]] = optimized.get(p["device"], 0) + (p["state"] == "active")
     samples: dict[str, int] = {}
-    for resolved in simulated:
+    rows: dict[str, float] = {}
+    for resolved in [pilot.setups, *simulated]:
         for d in resolved:
             samples[d.name] = max(samples.get(d.name, 0), samples_per_path(d.policy.params))
+            rows[d.name] = max(rows.get(d.name, 1.0), in_a_row(d.policy.params, bytes_per_io))
     rates = _device_rates(pilot)
-    bytes_per_io = pilot.data["summary"]["bytes_per_io"]
     needed_s = sampling_s = 0.0
     crowded = saturated(pilot)
     pooled = 0
@@ -118,8 +125,8 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
         # A device's own time scales at the class's mean rate (alike devices' rates differ in a short pilot only
         # by its noise).
         device_rate = class_rate / len(names)
-        paths = max(len(devices[names[0]]["working_paths"]), 1)
-        row = in_a_row(setups[names[0]].policy.params, bytes_per_io)
+        paths = max(len(devices[names[0]]["working_paths"]), optimized.get(names[0], 0), 1)
+        row = rows[names[0]]
         # Counted over the class where its devices do not wait for each other; per device where they do.
         counted_rate = device_rate if names[0] in crowded else class_rate
         pooled += counted_rate == class_rate and len(names) > 1
@@ -186,10 +193,13 @@ def samples_per_path(params: Any) -> int:
 
 def in_a_row(params: Any, bytes_per_io: float) -> float:
     """I/Os a policy sends down one path before it moves on: round robin's `iops` (or its `bytes`
-    in I/Os of the host's size), dm-multipath's rr_min_io; 1 for the policies that choose per I/O."""
+    in I/Os of the host's size, or under `type=default` the fewer of the two), dm-multipath's
+    rr_min_io; 1 for the policies that choose per I/O."""
     kind = params.get("type")
     if kind == "bytes" and "bytes" in params:
         return max(params["bytes"] / (bytes_per_io or 1.0), 1.0)
+    if kind == "default" and "iops" in params and "bytes" in params:  # ESXi's default: whichever limit comes first
+        return max(min(float(params["iops"]), params["bytes"] / (bytes_per_io or 1.0)), 1.0)
     runs = [params[k] for k in ("iops", "rr_min_io", "rr_min_io_rq") if k in params and kind in (None, "iops")]
     return float(max([1, *runs]))
 
