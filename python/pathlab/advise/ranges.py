@@ -23,9 +23,11 @@ The spans, and why:
   9): it moved round robin iops=1's gain on the shipped capture from 3.75x to 3.54x and on its MRU
   variant from 3.97x to 3.31x, where the port capacity's span moved it by 0.02. The fabric's
   distance (1 to 50 µs one way, 5 assumed) moved no shipping stack's candidate by more than 0.03
-  on those hosts (pathlab's own policy, 2.98x-3.96x on the MRU variant, moves as much between the
-  port capacity's ends, 3.47x-3.97x): a response of 0.8-3 ms there is queueing and service, and
-  2 × 45 µs more of fixed delay is within the seeds' noise, so it is not spanned."""
+  on those hosts: a response of 0.8-3 ms there is queueing and service, and 2 × 45 µs more of
+  fixed delay is within the seeds' noise, so it is not spanned. Pathlab's own policy is the
+  exception: 2.98x-3.96x over the distance on the MRU variant, about twice its move over the port
+  capacity (3.47x-3.97x); its range as shown leaves the distance out, so it is narrower than it
+  should be (never recommended on it: it is not a shipping stack's setting)."""
 
 from __future__ import annotations
 

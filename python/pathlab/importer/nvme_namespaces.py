@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pathlab.output.multipath import letters
+
 #: A namespace of the listing: (subsystem, NSID), the NSID None where the listing shows none.
 Namespace = tuple[str, "int | None"]
 #: An array port: (array, target address).
@@ -68,7 +70,7 @@ def controllers(rows: list[Any], port_of: dict[tuple[str, str], Port]) -> Contro
     first_optimized = {sig: next((i for i, s in enumerate(sig) if s == "optimized"), len(keys))
                        for sig in signature.values()}
     order = sorted(dict.fromkeys(signature.values()), key=lambda sig: first_optimized[sig])
-    name = {sig: chr(ord("A") + i) for i, sig in enumerate(order)}
+    name = {sig: letters(i).upper() for i, sig in enumerate(order)}  # A..Z, AA..: as many as there are
     out = Controllers({port: name[sig] for port, sig in signature.items()})
     for i, k in enumerate(keys):
         owners = [name[sig] for sig in order if sig[i] == "optimized"]
