@@ -126,6 +126,11 @@ def _readers() -> set[str]:
 
 def test_every_reader_is_fuzzed() -> None:
     assert _readers() == set(FUZZED)
+    # and every test named is there, in the file named (this one where none is)
+    here = Path(__file__)
+    for where in set(FUZZED.values()):
+        file, _, test = where.rpartition("::")
+        assert f"def {test}(" in (here.with_name(file) if file else here).read_text(), where
 
 
 def _read_or_refused(read, *args) -> None:
