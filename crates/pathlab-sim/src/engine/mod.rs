@@ -4,6 +4,7 @@
 pub mod dist;
 pub mod event_queue;
 pub mod level;
+pub mod min_heap;
 pub mod rng;
 pub mod scheduler;
 pub mod slab;
