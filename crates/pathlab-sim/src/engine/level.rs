@@ -5,26 +5,74 @@ use super::TimeNs;
 
 /// A quantity that holds a level over time (commands active, queued, outstanding), integrated
 /// so that its time average over any window is exact.
+///
+/// The integral is kept as a moment rather than as an area brought up to date at each change:
+/// with changes `d_i` at times `t_i`, ∫₀ⁿᵒʷ level dt = Σ d_i (now - t_i) = value × now - Σ d_i t_i.
+/// A change then adds `d × now` to the moment (no multiplication by an elapsed time, no time
+/// stored), about a third of the instructions of the area's update, and the integral is the same
+/// integer. Arithmetic wraps: the moment's terms may overflow on their way, the integral (which
+/// is at most value × now < 2^128) comes out exact.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Level {
     value: u64,
-    area: u128,
-    since: TimeNs,
+    /// Σ d_i t_i, modulo 2^128.
+    moment: u128,
 }
 
 impl Level {
+    #[inline]
     pub fn add(&mut self, now: TimeNs, delta: i64) {
-        self.area = self.area_at(now);
-        self.since = now;
         self.value = self.value.checked_add_signed(delta).expect("a level never goes below zero");
+        self.moment = self.moment.wrapping_add((i128::from(delta) * i128::from(now)) as u128);
     }
 
     /// ∫ level dt from time zero to `now`, in level × ns.
     pub fn area_at(&self, now: TimeNs) -> u128 {
-        self.area + u128::from(self.value) * u128::from(now - self.since)
+        (u128::from(self.value) * u128::from(now)).wrapping_sub(self.moment)
     }
 
     pub fn value(&self) -> u64 {
         self.value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The moment gives the area a step-by-step integration gives, changes of any size included.
+    #[test]
+    fn area_is_the_integral_of_the_steps() {
+        let mut level = Level::default();
+        let (mut area, mut value, mut since) = (0u128, 0u64, 0u64);
+        let mut x: u64 = 99;
+        let mut now = 0;
+        for _ in 0..10_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            now += (x >> 40) % 1_000_000_007;
+            let delta = ((x >> 10) % 7) as i64 - (value.min(3) as i64);
+            area += u128::from(value) * u128::from(now - since);
+            since = now;
+            value = value.checked_add_signed(delta).unwrap();
+            level.add(now, delta);
+            assert_eq!(level.area_at(now), area);
+            assert_eq!(level.area_at(now + 5), area + u128::from(value) * 5);
+            assert_eq!(level.value(), value);
+        }
+    }
+
+    /// Near the end of time (2^64 ns) the moment's terms overflow; the area still comes out.
+    #[test]
+    fn late_times_do_not_overflow_the_area() {
+        let mut level = Level::default();
+        let late = u64::MAX - 10;
+        level.add(late, 3);
+        assert_eq!(level.area_at(late + 10), 30);
+    }
+
+    #[test]
+    #[should_panic(expected = "never goes below zero")]
+    fn a_level_below_zero_is_an_engine_bug() {
+        Level::default().add(5, -1);
     }
 }

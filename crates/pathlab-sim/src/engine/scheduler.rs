@@ -28,6 +28,7 @@ impl<E: Copy> Scheduler<E> {
     }
 
     /// Schedules `event` `delay` ns from now.
+    #[inline(always)]
     pub fn after(&mut self, delay: TimeNs, event: E) {
         self.queue.schedule(self.now.saturating_add(delay), event);
     }
