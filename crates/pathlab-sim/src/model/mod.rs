@@ -340,6 +340,14 @@ pub struct Model {
     pub tags: tags::TagSets,
 }
 
+impl Model {
+    /// Whether anything reads an I/O's offset: extent ownership (`Replication::contention`)
+    /// and RAID back ends. Without them the workers draw none.
+    pub fn reads_offsets(&self) -> bool {
+        self.replications.iter().any(|r| r.contention.is_some()) || !self.backends.groups.is_empty()
+    }
+}
+
 impl Device {
     /// A native NVMe multipath head: bio-based, and not RNBD (which sits over the same block
     /// layer but is not NVMe). `nvme list-subsys` shows it; dm-multipath leaves it alone.

@@ -53,6 +53,9 @@ pub struct Worker {
     write_fraction: f64,
     access: Access,
     range_bytes: u64,
+    /// Whether anything in the model reads an I/O's offset (extent ownership, RAID back ends):
+    /// when nothing does, no offset is drawn (its stream serves nothing else).
+    offsets_read: bool,
     /// For `zipf` access: the popularity law over slots of the largest block size.
     zipf: Option<ZipfSlots>,
     /// Sequential access: the next offset of each stream, and the stream whose turn it is.
@@ -82,6 +85,7 @@ impl Worker {
             f => self.rw_rng.open01() < f,
         };
         let offset = match self.access {
+            _ if !self.offsets_read => 0,
             Access::Random => self.offset_rng.below((self.range_bytes / bytes).max(1)) * bytes,
             Access::Zipf => {
                 let z = self.zipf.as_ref().expect("zipf access has its law");
@@ -209,10 +213,12 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 /// One worker per (workload, device), numbered in file order; `device_index` resolves names.
+/// `offsets_read`: whether the model reads I/Os' offsets (else none is drawn).
 pub fn build_workers(
     specs: &[WorkloadSpec],
     device_index: impl Fn(&str) -> Option<usize>,
     seed: u64,
+    offsets_read: bool,
 ) -> Result<Vec<Worker>, FieldError> {
     let mut workers = Vec::new();
     if specs.is_empty() {
@@ -324,6 +330,7 @@ pub fn build_workers(
                 write_fraction: 1.0 - w.read_pct / 100.0,
                 access: w.access,
                 range_bytes: w.range.0,
+                offsets_read,
                 zipf: zipf.clone(),
                 cursors: (0..u64::from(streams)).map(|k| k * slice).collect(),
                 next_stream: 0,
@@ -345,7 +352,7 @@ mod tests {
     fn worker(extra: &str) -> Result<Worker, FieldError> {
         let text = format!("devices = [\"d\"]\noutstanding = 1\nblock_size = \"8KiB\"\nrange = \"1MiB\"\n{extra}");
         let spec: WorkloadSpec = toml::from_str(&text).expect("valid workload");
-        build_workers(&[spec], |_| Some(0), 1).map(|mut w| w.remove(0))
+        build_workers(&[spec], |_| Some(0), 1, true).map(|mut w| w.remove(0))
     }
 
     #[test]
