@@ -294,7 +294,7 @@ impl VmwPspRr {
             }
         }
         let n = self.lanes.len();
-        let from = self.current.map_or(self.start, |i| (i + 1) % n.max(1));
+        let from = self.current.map_or(self.start, |i| next_in_rotation(i, n));
         // Rotation order: from `from` to the end, then from the start (no division per path).
         let (mut next, mut least) = (None, u32::MAX);
         for (offset, range) in [(from, from..n), (0, 0..from)] {
@@ -340,6 +340,18 @@ impl VmwPspRr {
     }
 }
 
+/// The position after `i` among `n` paths, wrapping: `(i + 1) % n`, without the division on
+/// the usual step (a division costs tens of cycles, and round robin takes this step per I/O).
+#[inline]
+fn next_in_rotation(i: usize, n: usize) -> usize {
+    let next = i + 1;
+    if next < n {
+        next
+    } else {
+        next % n.max(1)
+    }
+}
+
 impl PathSelector for VmwPspRr {
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
@@ -367,7 +379,7 @@ impl PathSelector for VmwPspRr {
             let chosen = self.rotate();
             return self.go(chosen);
         };
-        let after_current = self.current.map_or(self.start, |i| (i + 1) % self.paths.len().max(1));
+        let after_current = self.current.map_or(self.start, |i| next_in_rotation(i, self.paths.len()));
         if let Some(i) = sampler.sample_path(&self.paths, use_ano, now_ns, after_current) {
             self.current = Some(i);
             return Some(self.paths.id(i));
@@ -458,6 +470,15 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn next_in_rotation_is_the_remainder() {
+        for n in 0..6 {
+            for i in 0..8 {
+                assert_eq!(next_in_rotation(i, n), (i + 1) % n.max(1), "i={i} n={n}");
+            }
+        }
+    }
     use crate::test_support::{add_paths, complete, issue, run_sequence};
     use crate::IdleHost;
 

@@ -18,7 +18,7 @@ impl Simulation {
         let device = worker.device;
         let io = self.ios.insert(Io {
             worker: w as u32,
-            cpu: w as u32 % self.model.host.cpus,
+            cpu: worker.cpu,
             device: device as u32,
             path: 0,
             attrs,

@@ -277,7 +277,10 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
+    pub fn new(model: Model, mut workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
+        for (w, worker) in workers.iter_mut().enumerate() {
+            worker.cpu = w as u32 % model.host.cpus;
+        }
         let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), plan.warmup_ns == 0);
         let last_sample = rec.snapshot(&model, 0);
         let model_paths = model.paths.len();

@@ -44,6 +44,8 @@ pub struct Worker {
     burst: Option<Bursts>,
     last_arrival_ns: TimeNs,
     pub in_flight: u32,
+    /// The host CPU its I/O is issued from (workers take the CPUs in turn: `Simulation::new`).
+    pub cpu: u32,
     /// Closed loop: wait after a failed I/O before issuing the next. Never zero, or a device
     /// that fails I/O at once would be asked again in no time.
     pub error_backoff_ns: TimeNs,
@@ -324,6 +326,7 @@ pub fn build_workers(
                 burst,
                 last_arrival_ns: 0,
                 in_flight: 0,
+                cpu: 0,
                 error_backoff_ns: w.error_backoff.0,
                 think_ns: w.think_time.0,
                 sizes: sizes.clone(),
