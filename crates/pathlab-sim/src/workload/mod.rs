@@ -35,29 +35,35 @@ enum Sizes {
     Split(Vec<(u64, u64)>),
 }
 
+/// `repr(C)`, aligned to a cache line, with what every I/O reads and writes first (its draws,
+/// its device, the counts, the closed loop's next step): on a host of many devices the workers
+/// do not stay in the cache, and the rest (bursts, Zipf law, cursors, the other streams) is
+/// read only by the workloads that have them.
+#[repr(C, align(64))]
 pub struct Worker {
-    /// Index of the workload in the scenario (for messages about it).
-    pub workload: usize,
+    service_rng: Stream,
+    sizes: Sizes,
+    write_fraction: f64,
     pub device: usize,
-    pub mode: Loop,
-    /// Open loop only: bursts on the base rate, and the time of the last arrival they need.
-    burst: Option<Bursts>,
-    last_arrival_ns: TimeNs,
     pub in_flight: u32,
     /// The host CPU its I/O is issued from (workers take the CPUs in turn: `Simulation::new`).
     pub cpu: u32,
-    /// Closed loop: wait after a failed I/O before issuing the next. Never zero, or a device
-    /// that fails I/O at once would be asked again in no time.
-    pub error_backoff_ns: TimeNs,
     /// Closed loop: the wait between a completion and the next issue (zero: at once).
     pub think_ns: TimeNs,
-    sizes: Sizes,
-    write_fraction: f64,
-    access: Access,
-    range_bytes: u64,
+    pub mode: Loop,
     /// Whether anything in the model reads an I/O's offset (extent ownership, RAID back ends):
     /// when nothing does, no offset is drawn (its stream serves nothing else).
     offsets_read: bool,
+    access: Access,
+    range_bytes: u64,
+    /// Index of the workload in the scenario (for messages about it).
+    pub workload: usize,
+    /// Open loop only: bursts on the base rate, and the time of the last arrival they need.
+    burst: Option<Bursts>,
+    last_arrival_ns: TimeNs,
+    /// Closed loop: wait after a failed I/O before issuing the next. Never zero, or a device
+    /// that fails I/O at once would be asked again in no time.
+    pub error_backoff_ns: TimeNs,
     /// For `zipf` access: the popularity law over slots of the largest block size.
     zipf: Option<ZipfSlots>,
     /// Sequential access: the next offset of each stream, and the stream whose turn it is.
@@ -67,7 +73,6 @@ pub struct Worker {
     size_rng: Stream,
     rw_rng: Stream,
     offset_rng: Stream,
-    service_rng: Stream,
 }
 
 impl Worker {
