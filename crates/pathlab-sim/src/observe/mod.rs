@@ -24,15 +24,20 @@ pub struct Completion {
 }
 
 /// Cumulative esxtop-style counters of one object (device, path, adapter).
+///
+/// `repr(C, align(32))` with a read's four counters and a write's four each in one aligned
+/// 32 bytes: a completion updates one of the two groups, which then never straddles two cache
+/// lines (on a host of many devices, the paths' and devices' counters are out of the cache).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
 pub struct IoCounters {
     pub reads: u64,
-    pub writes: u64,
     pub bytes_read: u64,
-    pub bytes_written: u64,
     pub driver_read_ns: u64,
-    pub driver_write_ns: u64,
     pub kernel_read_ns: u64,
+    pub writes: u64,
+    pub bytes_written: u64,
+    pub driver_write_ns: u64,
     pub kernel_write_ns: u64,
     /// Commands that ended in error on this object: aborted when the host failed the path,
     /// timed out, or answered with an error status (and were retried or failed).
