@@ -415,6 +415,7 @@ impl Simulation {
         }
     }
 
+    #[inline(always)]
     fn handle(&mut self, event: Event) {
         if let Some((io, attempt)) = event.ticket() {
             if !self.current(io, attempt) {
