@@ -131,6 +131,26 @@ class Scenario:
         """The same file and overrides with another variant."""
         return Scenario.from_text(self.text, self.file, variant, [f"{k}={v}" for k, v in self.overrides], self.seed)
 
+    def with_set(self, values: Mapping[str, Any]) -> Scenario:
+        """The same file, variant and seed with more overrides (dotted key to Python value),
+        applied after the scenario's own; a value is set whole at its key (a table replaces the
+        table there, as `--set key={...}` does)."""
+        return Scenario.from_text(self.text, self.file, self.variant,
+                                  [*(f"{k}={v}" for k, v in self.overrides),
+                                   *(f"{k}={to_toml(v)}" for k, v in values.items())], self.seed)
+
+    def with_seed(self, seed: int) -> Scenario:
+        """The same scenario with another seed, not parsed and checked again (a ranking's runs of
+        one setting over its seeds: a host of thousands of devices takes a tenth of a second to load)."""
+        _check_seed(seed, self.file)
+        return Scenario(self.handle.with_seed(seed), self.text, self.overrides, seed)
+
+    @property
+    def timeline(self) -> list[str]:
+        """What places events on the run's timeline as resolved (variant and overrides applied):
+        "faults", "host pauses", "workload bursts", "array balancing"."""
+        return self.handle.timeline
+
     @property
     def name(self) -> str:
         return self.handle.name

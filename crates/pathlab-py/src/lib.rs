@@ -121,6 +121,30 @@ impl ScenarioHandle {
             .collect()
     }
 
+    /// What places events on the run's timeline, as the scenario resolved it (variant and
+    /// overrides applied, whatever their shape): "faults", "host pauses", "workload bursts",
+    /// "array balancing", each named once when present. A run shorter than their periods shows
+    /// one of them or none instead of their share (the advisor keeps the full length then).
+    #[getter]
+    fn timeline(&self) -> Vec<&'static str> {
+        let spec = &self.inner.spec;
+        let present = [
+            ("faults", !spec.faults.is_empty()),
+            ("host pauses", std::iter::once(&spec.host).chain(&spec.hosts).any(|h| h.pauses.is_some())),
+            ("workload bursts", spec.workloads.iter().any(|w| w.burst.is_some())),
+            ("array balancing", spec.arrays.iter().any(|a| a.balance.is_some())),
+        ];
+        present.into_iter().filter(|(_, on)| *on).map(|(name, _)| name).collect()
+    }
+
+    /// The same scenario with another seed, without parsing and checking it again (the seed
+    /// changes no setting the check reads): a ranking's runs of one candidate over its seeds.
+    fn with_seed(&self, seed: u64) -> ScenarioHandle {
+        let mut inner = self.inner.clone();
+        inner.spec.run.seed = seed;
+        ScenarioHandle { inner }
+    }
+
     /// End of the measurement window in simulated nanoseconds.
     #[getter]
     fn end_ns(&self) -> u64 {

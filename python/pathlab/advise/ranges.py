@@ -138,6 +138,13 @@ def span_ends(scenario: Scenario) -> tuple[list[Span], list[Scenario]]:
                    for span in found for end in span.ends if end]
 
 
+def end_labels(found: list[Span]) -> list[str]:
+    """Each end `span_ends` simulates, as the outputs name it ("port capacity ±50%, low end"), in
+    its order."""
+    return [f"{span.over.split(' (')[0]}, {side} end" for span in found
+            for side, end in zip(("low", "high"), span.ends) if end]
+
+
 def gain_ranges(found: list[Span], central: list[Ranked], at_ends: list[list[Ranked]]) -> GainRanges | None:
     """Each candidate's lowest and highest gain over the central ranking and its rankings at the
     spans' ends (same seeds and I/Os), or None when the host rests on no assumption that matters."""

@@ -17,16 +17,16 @@ one draw, however many devices are alike). A candidate whose policy samples its 
 a warm-up through each device's first sampling (`samples_per_path`), one that learns them the
 full warm-up (`learns`). Capped at the full length, and never shorter than HOST_IOS over the host
 (a p99 from enough I/Os beyond it). Scenarios with their own timeline (scheduled faults, host
-pauses) keep the full length: their events are placed on it."""
+pauses, bursts, an array's balancing: `Scenario.timeline`) keep the full length: their events are
+placed on it."""
 
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from pathlab.api import Result, Scenario
+from pathlab.api import Result
 from pathlab.devices import Device
 
 #: I/Os per path (of a device, or of a class of alike devices together): the count's relative
@@ -76,22 +76,6 @@ def pilot_length() -> dict[str, str]:
     """A pilot run's length, measured as one interval."""
     return {"run.duration": _seconds(PILOT_S), "run.warmup": _seconds(PILOT_S * WARMUP_SHARE),
             "run.interval": _seconds(PILOT_S)}
-
-
-#: Keys of a host, workload or array that place events on the timeline: host pauses, a
-#: workload's periodic bursts, an array's balancing passes (a run shorter than their period would
-#: show a burst or a pass, or none of them, instead of their share).
-TIMED_KEYS = ("pauses", "burst", "balance")
-
-
-def has_timeline(scenario: Scenario) -> bool:
-    """Whether the scenario places events on its timeline (faults, host pauses, bursts, an
-    array's balancing): those need the full length."""
-    table = tomllib.loads(scenario.text)
-    tables = [table.get("host", {}), *table.get("hosts", []), *table.get("workloads", []), *table.get("arrays", [])]
-    overridden = [k for k, _ in scenario.overrides]
-    return bool(table.get("faults")) or any(key in t for t in tables for key in TIMED_KEYS) or \
-        any(k.startswith("faults") or set(k.split(".")) & set(TIMED_KEYS) for k in overridden)
 
 
 def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[str]],
