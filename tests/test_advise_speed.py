@@ -13,8 +13,9 @@ from conftest import SCENARIOS, one_error_line, pathlab
 from pathlab import Scenario
 from pathlab.advise import alike, run_length
 from pathlab.advise.candidates import Candidate, candidates
-from pathlab.advise.ranges import span_ends
+from pathlab.advise.ranges import end_labels, span_ends
 from pathlab.advise.rank import Ranked, _simulated, rank_together, settled
+from pathlab.cli.advise import _auto_lengths
 from pathlab.large_host import scenario_text
 
 SHORT = {"run.duration": "0.3s", "run.warmup": "0.05s"}
@@ -242,6 +243,21 @@ def test_the_same_host_gets_byte_identical_advice(tmp_path) -> None:  # noqa: AN
     assert first.returncode == 0 and first.stdout == second.stdout
 
 
+def test_the_run_length_is_in_the_json_the_html_and_the_text(tmp_path) -> None:  # noqa: ANN001
+    """Session 9 said it on stderr only: the outputs carry the length every run simulated and why."""
+    host = tmp_path / "generated.toml"
+    host.write_text(scenario_text(8, 4, 4))
+    page = tmp_path / "advice.html"
+    done = pathlab("advise", str(host), "--format", "json", "--html", str(page))
+    length = json.loads(done.stdout)["run_length"]
+    said = f"runs of {length['duration_s']:g} s after {length['warmup_s']:g} s of warm-up ({length['reason']})"
+    assert said in done.stderr and length["at_span_ends"] == []
+    assert 0 < length["duration_s"] < 20 and length["reason"].startswith("100 I/Os per path")
+    assert f"Each run simulated {length['duration_s']:g} s after {length['warmup_s']:g} s of warm-up" in page.read_text()
+    text = pathlab("advise", str(host), "--duration", "1s", "--warmup", "0.2s").stdout
+    assert "  Each run simulated 1 s after 0.2 s of warm-up (as given with --duration)." in text.splitlines()
+
+
 def test_the_ends_of_the_spans_rank_in_the_same_batches_with_the_figures_they_get_alone() -> None:
     """An imported-looking host (its ports' service marked `# default`, no array latency):
     ranked together with its span ends, each scenario has the very figures it gets ranked alone."""
@@ -256,6 +272,22 @@ def test_the_ends_of_the_spans_rank_in_the_same_batches_with_the_figures_they_ge
     alone = [rank_together([s], cands, 3, [lengths])[0] for s in (scenario, *at_ends)]
     assert [[r.figures for r in ranking] for ranking in together] == [[r.figures for r in ranking] for ranking in alone]
     assert together[1][0].figures["iops"] != together[2][0].figures["iops"]  # the ends differ
+
+
+def test_each_span_end_gets_the_run_length_of_its_own_pilot() -> None:
+    """100 alike devices at 1,100 I/O/s each on four ports of an assumed capacity (55% busy): the
+    host counts its devices' I/Os together (0.19 s runs, the host-wide floor). At capacity -50%
+    the ports saturate, the devices wait for each other and each needs its own 8 x 100 I/Os at the
+    rate it gets there: 0.83 s. Session 9 ran every end at the host's 0.19 s."""
+    text = scenario_text(100, 8, 1, rate=1100.0).replace('servers = 1 }', 'servers = 1 }  # default')
+    scenario = Scenario.from_text(text, set={"run.duration": "20s", "run.warmup": "5s"})
+    found, at_ends = span_ends(scenario)
+    assert end_labels(found)[0] == "port capacity ±50%, low end"
+    chosen, _, _ = _auto_lengths([scenario, *at_ends], run_length.RunLength(20.0, 5.0, "the full length"))
+    host, slow_ports, fast_ports, zero_load = chosen
+    assert host.duration_s == 0.19 and "counted over 1 class" in host.reason
+    assert slow_ports.duration_s == 0.83 and "counted over" not in slow_ports.reason
+    assert fast_ports == zero_load == host
 
 
 def test_the_in_force_run_taken_as_seed_one_is_the_run_rank_would_make() -> None:

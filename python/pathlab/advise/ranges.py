@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from pathlab.advise.rank import Ranked
 from pathlab.api import Scenario
+from pathlab.toml_values import set_keys
 
 #: Port capacity at the span's ends, as factors of the assumed capacity.
 CAPACITY_FACTORS = (0.5, 1.5)
@@ -87,8 +88,13 @@ def spans(text: str, user_sets: list[str]) -> list[Span]:
     """The spans of the assumptions the imported host rests on, except what the user set with
     `--set` (that is no longer assumed)."""
     scenario = tomllib.loads(text)
-    assumed = [(t, i, k) for t, i, k in assumed_lines(text)
-               if not any(s.startswith((f"{t}.{i}.{k}", f"{t}.*.{k}")) for s in user_sets)]
+    keys = set_keys(s.partition("=")[::2] for s in user_sets)
+
+    def given(table: str, index: int, key: str) -> bool:
+        """Whether the user's overrides set the key of the table's entry (or of every entry), whatever their shape."""
+        return any(k.startswith(f"{t}.{key}") for k in keys for t in (f"{table}.{index}", f"{table}.*"))
+
+    assumed = [(t, i, k) for t, i, k in assumed_lines(text) if not given(t, i, k)]
     out = []
     ports = [i for t, i, _ in assumed if t == "arrays"]
     if ports:
@@ -104,8 +110,7 @@ def spans(text: str, user_sets: list[str]) -> list[Span]:
                         f"({', '.join(scenario['workloads'][i]['name'] for i in loads)})", (low, high)))
     quiet = [i for i, a in enumerate(scenario.get("arrays", []))
              if not {"read_latency", "write_latency"} & set(a)
-             and not any(s.startswith((f"arrays.{i}.{k}", f"arrays.*.{k}"))
-                         for s in user_sets for k in ("read_latency", "write_latency"))]
+             and not any(given("arrays", i, k) for k in ("read_latency", "write_latency"))]
     if quiet:
         far = [f'arrays.{i}.{k}="{ZERO_LOAD_END}"' for i in quiet for k in ("read_latency", "write_latency")]
         out.append(Span(f"the array's zero-load time 0-{_us(ZERO_LOAD_END) / 1000:g} ms beyond its port's service, "

@@ -125,7 +125,7 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
         return RunLength(full_s, full_warmup_s, "the full length: the host's slowest device needs it",
                          full_warmup_s, full_warmup_s)
     duration = _round_up(needed_s)
-    warmup = min(duration * WARMUP_SHARE, full_warmup_s)
+    warmup = min(round(duration * WARMUP_SHARE, 6), full_warmup_s)
     sampling_warmup = min(_round_up(sampling_s), full_warmup_s) if sampling_s > warmup else 0.0
     counted = f", counted over {pooled:,} class{'es' if pooled > 1 else ''} of alike devices" if pooled else ""
     sampled = f"; {sampling_warmup:g} s of warm-up for the policies that sample their paths first, to the end of " \
@@ -199,7 +199,7 @@ def _device_rates(pilot: Result) -> dict[str, float]:
 def _round_up(seconds: float) -> float:
     """Up to two significant digits, for a length people read (2.2 s, not 2.10526 s)."""
     step = 10.0 ** (math.floor(math.log10(seconds)) - 1)
-    return math.ceil(seconds / step - 1e-9) * step
+    return round(math.ceil(seconds / step - 1e-9) * step, 6)  # 0.83, not 0.8300000000000001
 
 
 def _seconds(value: float) -> str:
