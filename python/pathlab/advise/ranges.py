@@ -55,6 +55,8 @@ class Span:
     over: str
     #: Each end's overrides (dotted key = TOML value).
     ends: tuple[list[str], list[str]]
+    #: What the span is over, in short ("port capacity ±50%"), for naming its ends.
+    name: str
 
 
 @dataclass(frozen=True)
@@ -102,12 +104,14 @@ def spans(text: str, user_sets: list[str]) -> list[Span]:
             return [f'arrays.{i}.service.fixed="{_us(scenario["arrays"][i]["service"]["fixed"]) / factor:.4g}us"'
                     for i in ports]
         out.append(Span(f"port capacity ±50% ({_ends(scenario, ports)})", (capacity(CAPACITY_FACTORS[0]),
-                                                                          capacity(CAPACITY_FACTORS[1]))))
+                                                                          capacity(CAPACITY_FACTORS[1])),
+                        "port capacity ±50%"))
     loads = [i for t, i, _ in assumed if t == "workloads"]
     if loads:
         low, high = ([f"workloads.{i}.outstanding={n}" for i in loads] for n in LOAD_ENDS)
         out.append(Span(f"load {LOAD_ENDS[0]}-{LOAD_ENDS[1]} outstanding per device where none was measured "
-                        f"({', '.join(scenario['workloads'][i]['name'] for i in loads)})", (low, high)))
+                        f"({', '.join(scenario['workloads'][i]['name'] for i in loads)})", (low, high),
+                        f"load {LOAD_ENDS[0]}-{LOAD_ENDS[1]} outstanding"))
     quiet = [i for i, a in enumerate(scenario.get("arrays", []))
              if not {"read_latency", "write_latency"} & set(a)
              and not any(given("arrays", i, k) for k in ("read_latency", "write_latency"))]
@@ -115,7 +119,7 @@ def spans(text: str, user_sets: list[str]) -> list[Span]:
         far = [f'arrays.{i}.{k}="{ZERO_LOAD_END}"' for i in quiet for k in ("read_latency", "write_latency")]
         out.append(Span(f"the array's zero-load time 0-{_us(ZERO_LOAD_END) / 1000:g} ms beyond its port's service, "
                         f"where no capture showed it ({', '.join(scenario['arrays'][i]['name'] for i in quiet)})",
-                        ([], far)))
+                        ([], far), f"the array's zero-load time 0-{_us(ZERO_LOAD_END) / 1000:g} ms"))
     return out
 
 
@@ -144,10 +148,9 @@ def span_ends(scenario: Scenario) -> tuple[list[Span], list[Scenario]]:
 
 
 def end_labels(found: list[Span]) -> list[str]:
-    """Each end `span_ends` simulates, as the outputs name it ("port capacity ±50%, low end"), in
-    its order."""
-    return [f"{span.over.split(' (')[0]}, {side} end" for span in found
-            for side, end in zip(("low", "high"), span.ends) if end]
+    """Each end `span_ends` simulates, as the outputs name it ("the low end of port capacity ±50%"),
+    in its order."""
+    return [f"the {side} end of {span.name}" for span in found for side, end in zip(("low", "high"), span.ends) if end]
 
 
 def gain_ranges(found: list[Span], central: list[Ranked], at_ends: list[list[Ranked]]) -> GainRanges | None:

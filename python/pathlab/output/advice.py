@@ -114,10 +114,11 @@ def run_length_note(a: Advice) -> list[str]:
     """How long each run simulated and why, with the span ends' lengths where they differ."""
     if a.run_length is None:
         return []
-    ends = [f"    at {end}: runs of {length.duration_s:g} s after {length.warmup_s:g} s ({length.reason})"
+    ends = [f"    at {end}: {length.duration_s:g} s after {length.warmup_s:g} s"
+            + (f" ({length.reason})" if length.reason != a.run_length.reason else "")
             for end, length in a.run_lengths_at_ends if length != a.run_length]
     return [f"Each run simulated {a.run_length.duration_s:g} s after {a.run_length.warmup_s:g} s of warm-up "
-            f"({a.run_length.reason}){':' if ends else '.'}", *ends]
+            f"({a.run_length.reason}){'; the ends of the spans where they differ:' if ends else '.'}", *ends]
 
 
 def gain_text(gain: float) -> str:
