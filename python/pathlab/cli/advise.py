@@ -51,7 +51,7 @@ def _auto_lengths(scenarios: list[Scenario], full: RunLength) -> tuple[list[RunL
     setting in force on each (`run_length.choose`, for the policies of every candidate); the
     candidates, from the host's pilot, with their devices on the host, resolved once."""
     pilots = [s.with_set(run_length.pilot_length()) for s in scenarios]
-    measured = run_all(pilots)
+    measured = run_all(pilots, path_intervals=False)  # the length reads the devices' and ports' figures
     cands = candidates(scenarios[0], measured[0])
     # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
     resolved = [measured[0].setups] + [scenarios[0].with_set(c.overrides).devices for c in cands[1:]]
@@ -121,7 +121,7 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
         for at, c in [("", chosen[0]), *differing]:
             click.echo(f"pathlab advise: {at}runs of {c.duration_s:g} s after {c.warmup_s:g} s of warm-up ({c.reason})",
                        err=True)
-    (in_force,) = run_all([scenario])
+    (in_force,) = run_all([scenario], path_intervals=False)  # the findings read no path's intervals
     found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force))
     cands = cands or candidates(scenario, in_force)
     lengths = [[c.overrides(devices) for devices in resolved] if resolved else [c.overrides()] * len(cands)
