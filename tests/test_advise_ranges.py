@@ -121,3 +121,19 @@ def test_assumed_port_capacity_and_load_are_found_by_their_default_mark() -> Non
     # An array whose latency a capture showed, or the user set, is not spanned.
     measured = text.replace('name = "B"', 'name = "B"\nread_latency = "120us"')
     assert spans(measured, ['arrays.0.read_latency="50us"'])[-1].over.startswith("load")
+
+
+def test_a_value_the_user_set_is_not_spanned_whatever_the_shape_of_the_override() -> None:
+    """Session 9 read the override's key alone: a whole table (`arrays.1={...}`) or a whole array
+    of tables (`workloads=[...]`) holding the value left it spanned as if assumed."""
+    text = "\n".join([
+        "[[arrays]]", 'name = "A"', 'service = { fixed = "20.0us" }  # default', 'read_latency = "100us"',
+        'write_latency = "100us"',
+        "[[workloads]]", 'name = "w0"', "outstanding = 32  # default",
+    ])
+    assert [s.over.split(" ")[0] for s in spans(text, [])] == ["port", "load"]
+    assert [s.over.split(" ")[0] for s in spans(text, ['arrays.0={ service = { fixed = "25us" } }'])] == ["load"]
+    assert [s.over.split(" ")[0] for s in spans(text, ['arrays.*={ service = { fixed = "25us" } }'])] == ["load"]
+    assert [s.over.split(" ")[0] for s in spans(text, ['workloads=[{ name = "w0", outstanding = 16 }]'])] == ["port"]
+    # A table that leaves the value out still leaves it assumed.
+    assert [s.over.split(" ")[0] for s in spans(text, ['arrays.0={ name = "A" }'])] == ["port", "load"]

@@ -13,8 +13,9 @@ from conftest import SCENARIOS, one_error_line, pathlab
 from pathlab import Scenario
 from pathlab.advise import alike, run_length
 from pathlab.advise.candidates import Candidate, candidates
-from pathlab.advise.ranges import span_ends
-from pathlab.advise.rank import Ranked, _Ranking, rank_together, settled
+from pathlab.advise.ranges import end_labels, span_ends
+from pathlab.advise.rank import Ranked, _simulated, rank_together, settled
+from pathlab.cli.advise import _auto_lengths
 from pathlab.large_host import scenario_text
 
 SHORT = {"run.duration": "0.3s", "run.warmup": "0.05s"}
@@ -142,10 +143,23 @@ def test_a_host_that_needs_more_than_the_full_length_gets_the_full_length() -> N
 
 
 def test_scheduled_faults_host_pauses_bursts_and_balancing_keep_the_full_length() -> None:
-    assert run_length.has_timeline(Scenario.load(SCENARIOS / "flaky-path.toml"))
+    assert Scenario.load(SCENARIOS / "flaky-path.toml").timeline == ["faults"]
     generated = scenario_text(4, 4)
-    assert not run_length.has_timeline(Scenario.from_text(generated))
-    assert run_length.has_timeline(Scenario.from_text(generated, set={"host.pauses": {"every": "1s", "duration": "1ms"}}))
+    assert Scenario.from_text(generated).timeline == []
+    pauses = {"every": "1s", "duration": "1ms"}
+    assert Scenario.from_text(generated, set={"host.pauses": pauses}).timeline == ["host pauses"]
+
+
+def test_what_is_on_the_timeline_is_read_from_what_an_override_sets_whatever_its_shape() -> None:
+    """Session 9 read the override's keys only: a whole-table `--set host={...}` holding pauses,
+    or a variant's `set` of faults, kept the short length of a host without them."""
+    generated = scenario_text(4, 4)
+    host = {"adapters": [{"name": f"vmhba{n}", "queue_depth": 1000000} for n in (1, 2)],
+            "pauses": {"every": "1s", "duration": "1ms"}}
+    assert Scenario.from_text(generated, set={"host": host}).timeline == ["host pauses"]
+    failing = generated + '[variants.failing]\nset = { faults = [{ kind = "port_down", port = "a/P0", at = "1s" }] }\n'
+    assert Scenario.from_text(failing).timeline == []
+    assert Scenario.from_text(failing, variant="failing").timeline == ["faults"]
 
 
 def _ranked(iops: tuple[float, float], p99: tuple[float, float]) -> Ranked:
@@ -171,7 +185,7 @@ def test_seeds_are_added_only_to_candidates_the_intervals_leave_open() -> None:
     runs every seed an open candidate runs."""
     scenario = Scenario.load(SCENARIOS / "c1-vmax-1lun.toml", variant="iops1000", set=SHORT)
     cands = candidates(scenario, scenario.run())
-    (ranked,) = rank_together([scenario], cands, 5, [SHORT] * len(cands))
+    (ranked,) = rank_together([scenario], cands, 5, [[SHORT] * len(cands)])
     seeds = {r.candidate.label: r.seeds for r in ranked}
     assert seeds["round robin, iops=1"] == 2
     assert seeds["the setting in force"] == max(seeds.values())
@@ -183,12 +197,12 @@ def test_a_candidate_that_resolves_to_the_setting_in_force_takes_its_figures_whi
     simulated, and simulating it gives the very same figures (same seeds, same resolved devices)."""
     scenario = Scenario.from_text(scenario_text(8, 4, 2), set=SHORT)
     cands = candidates(scenario, scenario.run())
-    (ranking,) = rank_together([scenario], cands, 2, [SHORT] * len(cands))
+    (ranking,) = rank_together([scenario], cands, 2, [[SHORT] * len(cands)])
     ranked = {r.candidate.label: r for r in ranking}
     same = ranked["round robin, iops=1"]
     assert same.figures == ranked["the setting in force"].figures
     # Not simulated: the ranking leaves it out of its runs (equal figures alone would hold either way).
-    assert cands.index(same.candidate) not in _Ranking(scenario, cands, [SHORT] * len(cands)).simulated
+    assert cands.index(same.candidate) not in _simulated(scenario, cands, None)
     sets = [f"{k}={v}" for k, v in scenario.overrides]
     from pathlab.toml_values import to_toml
 
@@ -229,6 +243,21 @@ def test_the_same_host_gets_byte_identical_advice(tmp_path) -> None:  # noqa: AN
     assert first.returncode == 0 and first.stdout == second.stdout
 
 
+def test_the_run_length_is_in_the_json_the_html_and_the_text(tmp_path) -> None:  # noqa: ANN001
+    """Session 9 said it on stderr only: the outputs carry the length every run simulated and why."""
+    host = tmp_path / "generated.toml"
+    host.write_text(scenario_text(8, 4, 4))
+    page = tmp_path / "advice.html"
+    done = pathlab("advise", str(host), "--format", "json", "--html", str(page))
+    length = json.loads(done.stdout)["run_length"]
+    said = f"runs of {length['duration_s']:g} s after {length['warmup_s']:g} s of warm-up ({length['reason']})"
+    assert said in done.stderr and length["at_span_ends"] == []
+    assert 0 < length["duration_s"] < 20 and length["reason"].startswith("100 I/Os per path")
+    assert f"Each run simulated {length['duration_s']:g} s after {length['warmup_s']:g} s of warm-up" in page.read_text()
+    text = pathlab("advise", str(host), "--duration", "1s", "--warmup", "0.2s").stdout
+    assert "  Each run simulated 1 s after 0.2 s of warm-up (as given with --duration)." in text.splitlines()
+
+
 def test_the_ends_of_the_spans_rank_in_the_same_batches_with_the_figures_they_get_alone() -> None:
     """An imported-looking host (its ports' service marked `# default`, no array latency):
     ranked together with its span ends, each scenario has the very figures it gets ranked alone."""
@@ -239,10 +268,26 @@ def test_the_ends_of_the_spans_rank_in_the_same_batches_with_the_figures_they_ge
     assert len(found) == 2 and len(at_ends) == 3
     cands = candidates(scenario, scenario.run())
     lengths = [SHORT] * len(cands)
-    together = rank_together([scenario, *at_ends], cands, 3, lengths)
-    alone = [rank_together([s], cands, 3, lengths)[0] for s in (scenario, *at_ends)]
+    together = rank_together([scenario, *at_ends], cands, 3, [lengths] * 4)
+    alone = [rank_together([s], cands, 3, [lengths])[0] for s in (scenario, *at_ends)]
     assert [[r.figures for r in ranking] for ranking in together] == [[r.figures for r in ranking] for ranking in alone]
     assert together[1][0].figures["iops"] != together[2][0].figures["iops"]  # the ends differ
+
+
+def test_each_span_end_gets_the_run_length_of_its_own_pilot() -> None:
+    """100 alike devices at 1,100 I/O/s each on four ports of an assumed capacity (55% busy): the
+    host counts its devices' I/Os together (0.19 s runs, the host-wide floor). At capacity -50%
+    the ports saturate, the devices wait for each other and each needs its own 8 x 100 I/Os at the
+    rate it gets there: 0.83 s. Session 9 ran every end at the host's 0.19 s."""
+    text = scenario_text(100, 8, 1, rate=1100.0).replace('servers = 1 }', 'servers = 1 }  # default')
+    scenario = Scenario.from_text(text, set={"run.duration": "20s", "run.warmup": "5s"})
+    found, at_ends = span_ends(scenario)
+    assert end_labels(found)[0] == "the low end of port capacity ±50%"
+    chosen, _, _ = _auto_lengths([scenario, *at_ends], run_length.RunLength(20.0, 5.0, "the full length"))
+    host, slow_ports, fast_ports, zero_load = chosen
+    assert host.duration_s == 0.19 and "counted over 1 class" in host.reason
+    assert slow_ports.duration_s == 0.83 and "counted over" not in slow_ports.reason
+    assert fast_ports == zero_load == host
 
 
 def test_the_in_force_run_taken_as_seed_one_is_the_run_rank_would_make() -> None:
@@ -250,8 +295,8 @@ def test_the_in_force_run_taken_as_seed_one_is_the_run_rank_would_make() -> None
     in_force = scenario.run()
     cands = candidates(scenario, in_force)
     lengths = [SHORT] * len(cands)
-    assert [r.figures for r in rank_together([scenario], cands, 2, lengths, in_force)[0]] == \
-        [r.figures for r in rank_together([scenario], cands, 2, lengths)[0]]
+    assert [r.figures for r in rank_together([scenario], cands, 2, [lengths], in_force)[0]] == \
+        [r.figures for r in rank_together([scenario], cands, 2, [lengths])[0]]
 
 
 @pytest.mark.parametrize("given", ["run.duration=5s", "run.warmup=1s", 'run={duration="5s"}'])

@@ -131,6 +131,26 @@ class Scenario:
         """The same file and overrides with another variant."""
         return Scenario.from_text(self.text, self.file, variant, [f"{k}={v}" for k, v in self.overrides], self.seed)
 
+    def with_set(self, values: Mapping[str, Any]) -> Scenario:
+        """The same file, variant and seed with more overrides (dotted key to Python value),
+        applied after the scenario's own; a value is set whole at its key (a table replaces the
+        table there, as `--set key={...}` does)."""
+        return Scenario.from_text(self.text, self.file, self.variant,
+                                  [*(f"{k}={v}" for k, v in self.overrides),
+                                   *(f"{k}={to_toml(v)}" for k, v in values.items())], self.seed)
+
+    def with_seed(self, seed: int) -> Scenario:
+        """The same scenario with another seed, not parsed and checked again (a ranking's runs of
+        one setting over its seeds: a host of thousands of devices takes a tenth of a second to load)."""
+        _check_seed(seed, self.file)
+        return Scenario(self.handle.with_seed(seed), self.text, self.overrides, seed)
+
+    @property
+    def timeline(self) -> list[str]:
+        """What places events on the run's timeline as resolved (variant and overrides applied):
+        "faults", "host pauses", "workload bursts", "array balancing"."""
+        return self.handle.timeline
+
     @property
     def name(self) -> str:
         return self.handle.name
@@ -207,10 +227,12 @@ class Scenario:
         """Legal settings that are probably not what was meant, as (field, message)."""
         return self.handle.warnings
 
-    def run(self, progress: ProgressCallback | None = None, figures_only: bool = False) -> Result:
+    def run(self, progress: ProgressCallback | None = None, figures_only: bool = False,
+            path_intervals: bool = True) -> Result:
         """Runs the scenario; `progress` is called with the fraction of simulated time done.
         `figures_only`: the result holds the summary and accounting alone (no per-object tables,
-        no setups), for rankings over many runs of a large host."""
+        no setups), for rankings over many runs of a large host. Without `path_intervals`, the
+        result's `path_intervals` is empty (the largest table of a host of thousands of paths)."""
         sim = self.handle.simulation()
         end = self.handle.end_ns
         step = max(1, end // _STEPS)
@@ -220,7 +242,7 @@ class Scenario:
             sim.run_until(t)
             if progress:
                 progress(t / end)
-        data, setups = sim.finish(figures_only)
+        data, setups = sim.finish(figures_only, path_intervals)
         return Result(json.loads(data), sim.events, from_json(setups))
 
 
@@ -229,14 +251,15 @@ def run_many(
     progress: Callable[[int, float], None] | None = None,
     workers: int | None = None,
     figures_only: bool = False,
+    path_intervals: bool = True,
 ) -> list[Result]:
     """Runs scenarios side by side on the machine's cores; results come back in input order
-    (`figures_only` as `Scenario.run` takes it)."""
+    (`figures_only` and `path_intervals` as `Scenario.run` takes them)."""
     workers = workers or min(len(scenarios), os.cpu_count() or 1) or 1
 
     def one(index: int) -> Result:
         report = (lambda f: progress(index, f)) if progress else None
-        return scenarios[index].run(report, figures_only)
+        return scenarios[index].run(report, figures_only, path_intervals)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, range(len(scenarios))))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+import tomllib
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -46,3 +47,25 @@ def flatten(values: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]
         else:
             pairs.append((dotted, value))
     return pairs
+
+
+def set_keys(overrides: Iterable[tuple[str, str]]) -> list[str]:
+    """Every dotted key that overrides (dotted key, TOML literal, as `--set` gives them) set, down
+    to the leaves of the tables and arrays of tables they hold: `arrays.0={service={fixed="40us"}}`
+    sets `arrays.0.service.fixed`, `arrays=[{...}]` sets `arrays.0....`."""
+    keys: list[str] = []
+    for key, literal in overrides:
+        try:
+            value = tomllib.loads(f"v = {literal}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = literal  # the engine reads what is not a TOML literal as a string
+        keys += _leaves(key, value)
+    return keys
+
+
+def _leaves(key: str, value: Any) -> list[str]:
+    if isinstance(value, Mapping) and value:
+        return [leaf for k, v in value.items() for leaf in _leaves(f"{key}.{k}", v)]
+    if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+        return [leaf for i, v in enumerate(value) for leaf in _leaves(f"{key}.{i}", v)]
+    return [key]

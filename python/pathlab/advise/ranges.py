@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from pathlab.advise.rank import Ranked
 from pathlab.api import Scenario
+from pathlab.toml_values import set_keys
 
 #: Port capacity at the span's ends, as factors of the assumed capacity.
 CAPACITY_FACTORS = (0.5, 1.5)
@@ -54,6 +55,8 @@ class Span:
     over: str
     #: Each end's overrides (dotted key = TOML value).
     ends: tuple[list[str], list[str]]
+    #: What the span is over, in short ("port capacity ±50%"), for naming its ends.
+    name: str
 
 
 @dataclass(frozen=True)
@@ -87,8 +90,13 @@ def spans(text: str, user_sets: list[str]) -> list[Span]:
     """The spans of the assumptions the imported host rests on, except what the user set with
     `--set` (that is no longer assumed)."""
     scenario = tomllib.loads(text)
-    assumed = [(t, i, k) for t, i, k in assumed_lines(text)
-               if not any(s.startswith((f"{t}.{i}.{k}", f"{t}.*.{k}")) for s in user_sets)]
+    keys = set_keys(s.partition("=")[::2] for s in user_sets)
+
+    def given(table: str, index: int, key: str) -> bool:
+        """Whether the user's overrides set the key of the table's entry (or of every entry), whatever their shape."""
+        return any(k.startswith(f"{t}.{key}") for k in keys for t in (f"{table}.{index}", f"{table}.*"))
+
+    assumed = [(t, i, k) for t, i, k in assumed_lines(text) if not given(t, i, k)]
     out = []
     ports = [i for t, i, _ in assumed if t == "arrays"]
     if ports:
@@ -96,21 +104,22 @@ def spans(text: str, user_sets: list[str]) -> list[Span]:
             return [f'arrays.{i}.service.fixed="{_us(scenario["arrays"][i]["service"]["fixed"]) / factor:.4g}us"'
                     for i in ports]
         out.append(Span(f"port capacity ±50% ({_ends(scenario, ports)})", (capacity(CAPACITY_FACTORS[0]),
-                                                                          capacity(CAPACITY_FACTORS[1]))))
+                                                                          capacity(CAPACITY_FACTORS[1])),
+                        "port capacity ±50%"))
     loads = [i for t, i, _ in assumed if t == "workloads"]
     if loads:
         low, high = ([f"workloads.{i}.outstanding={n}" for i in loads] for n in LOAD_ENDS)
         out.append(Span(f"load {LOAD_ENDS[0]}-{LOAD_ENDS[1]} outstanding per device where none was measured "
-                        f"({', '.join(scenario['workloads'][i]['name'] for i in loads)})", (low, high)))
+                        f"({', '.join(scenario['workloads'][i]['name'] for i in loads)})", (low, high),
+                        f"load {LOAD_ENDS[0]}-{LOAD_ENDS[1]} outstanding"))
     quiet = [i for i, a in enumerate(scenario.get("arrays", []))
              if not {"read_latency", "write_latency"} & set(a)
-             and not any(s.startswith((f"arrays.{i}.{k}", f"arrays.*.{k}"))
-                         for s in user_sets for k in ("read_latency", "write_latency"))]
+             and not any(given("arrays", i, k) for k in ("read_latency", "write_latency"))]
     if quiet:
         far = [f'arrays.{i}.{k}="{ZERO_LOAD_END}"' for i in quiet for k in ("read_latency", "write_latency")]
         out.append(Span(f"the array's zero-load time 0-{_us(ZERO_LOAD_END) / 1000:g} ms beyond its port's service, "
                         f"where no capture showed it ({', '.join(scenario['arrays'][i]['name'] for i in quiet)})",
-                        ([], far)))
+                        ([], far), f"the array's zero-load time 0-{_us(ZERO_LOAD_END) / 1000:g} ms"))
     return out
 
 
@@ -136,6 +145,12 @@ def span_ends(scenario: Scenario) -> tuple[list[Span], list[Scenario]]:
     # An end without overrides is the assumed value itself: the host's own runs.
     return found, [Scenario.from_text(scenario.text, scenario.file, scenario.variant, user_sets + end)
                    for span in found for end in span.ends if end]
+
+
+def end_labels(found: list[Span]) -> list[str]:
+    """Each end `span_ends` simulates, as the outputs name it ("the low end of port capacity ±50%"),
+    in its order."""
+    return [f"the {side} end of {span.name}" for span in found for side, end in zip(("low", "high"), span.ends) if end]
 
 
 def gain_ranges(found: list[Span], central: list[Ranked], at_ends: list[list[Ranked]]) -> GainRanges | None:

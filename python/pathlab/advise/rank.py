@@ -17,7 +17,6 @@ from pathlab.api import Result, Scenario, run_many
 from pathlab.devices import Device
 from pathlab.figures import HEADLINE
 from pathlab.study.stats import half_width
-from pathlab.toml_values import to_toml
 
 #: Figures the ranking reports, with their mean and 95% interval over seeds.
 FIGURES = (*(f.key for f in HEADLINE), "failed")
@@ -45,17 +44,19 @@ def _summaries(results: list[Result]) -> dict[str, tuple[float, float]]:
     return out
 
 
-def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int, lengths: list[dict[str, str]],
-                  in_force_run: Result | None = None) -> list[list[Ranked]]:
+def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int, lengths: list[list[dict[str, str]]],
+                  in_force_run: Result | None = None, resolved: list[list[Device]] | None = None) -> list[list[Ranked]]:
     """Simulates every candidate on each scenario (a host, and the same host at the ends of its
     assumed values' spans) on the same I/Os (seeds 1, 2, ...), as many seeds as each scenario's
-    decision needs up to `seeds`, each candidate's runs as long as `lengths` says (one per
-    candidate: `RunLength.overrides`); per scenario, the figures in the candidates' order, the setting
-    in force first. Every round's runs of every scenario go in one batch (the cores stay busy
-    while the slowest scenario runs); a scenario's figures are those it gets ranked alone (same
-    runs, same seeds). `in_force_run`: a run of the first scenario itself, taken as the setting in
-    force's seed 1 when it ran that seed (the very run this would make)."""
-    rankings = [_Ranking(s, cands, lengths) for s in scenarios]
+    decision needs up to `seeds`, each candidate's runs as long as `lengths` says (per scenario,
+    one per candidate: `RunLength.overrides`); per scenario, the figures in the candidates' order,
+    the setting in force first. Every round's runs of every scenario go in one batch (the cores
+    stay busy while the slowest scenario runs); a scenario's figures are those it gets ranked alone
+    (same runs, same seeds). `in_force_run`: a run of the first scenario itself, taken as the
+    setting in force's seed 1 when it ran that seed (the very run this would make). `resolved`:
+    each candidate's devices on the first scenario, when the caller has them already."""
+    simulated = _simulated(scenarios[0], cands, resolved)
+    rankings = [_Ranking(s, cands, length, simulated) for s, length in zip(scenarios, lengths, strict=True)]
     if in_force_run is not None and in_force_run.data["seed"] == 1:
         rankings[0].results[0] = [in_force_run]
     first = min(FIRST_SEEDS, seeds)
@@ -69,6 +70,16 @@ def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int,
     return [r.ranked_all() for r in rankings]
 
 
+def _simulated(scenario: Scenario, cands: list[Candidate], resolved: list[list[Device]] | None) -> list[int]:
+    """The candidates that need runs of their own: the setting in force and each one that does not
+    resolve to it. A candidate that resolves to the devices in force is the setting in force: its
+    runs would be the same runs (same seeds), so it takes the setting in force's figures. Decided
+    on the host itself for the spans' ends as well: an end sets a port's service, an array's
+    latency or a workload's load, none of which resolves into a device's policy."""
+    devices = resolved or [scenario.with_set(c.overrides).devices for c in cands]
+    return [i for i, c in enumerate(cands) if i == 0 or not _same_as_in_force(c, devices[i], devices[0])]
+
+
 def _simulate(wanted: list[tuple[_Ranking, int, int]]) -> None:
     """Runs (ranking, candidate, seed) in one batch and files each result under its ranking, in
     seed order."""
@@ -80,19 +91,14 @@ def _simulate(wanted: list[tuple[_Ranking, int, int]]) -> None:
 class _Ranking:
     """One scenario's candidates, their runs so far and what they rank at."""
 
-    def __init__(self, scenario: Scenario, cands: list[Candidate], lengths: list[dict[str, str]]):
-        self.scenario, self.cands, self.lengths = scenario, cands, lengths
-        in_force_devices = self.run(0, 1).devices
-        # A candidate that resolves to the devices in force is the setting in force: its runs would be
-        # the same runs (same seeds), so it takes the setting in force's figures.
-        self.simulated = [i for i, c in enumerate(cands)
-                          if i == 0 or not _same_as_in_force(c, self.run(i, 1), in_force_devices)]
-        self.results: dict[int, list[Result]] = {i: [] for i in self.simulated}
+    def __init__(self, scenario: Scenario, cands: list[Candidate], lengths: list[dict[str, str]], simulated: list[int]):
+        self.cands, self.simulated = cands, simulated
+        # Each candidate's scenario loaded once; its seeds are copies of it (`Scenario.with_seed`).
+        self.loaded = {i: scenario.with_set(lengths[i] | cands[i].overrides) for i in simulated}
+        self.results: dict[int, list[Result]] = {i: [] for i in simulated}
 
     def run(self, i: int, seed: int) -> Scenario:
-        overrides = [f"{k}={v}" for k, v in self.scenario.overrides] + \
-            [f"{k}={to_toml(v)}" for k, v in (self.lengths[i] | self.cands[i].overrides).items()]
-        return Scenario.from_text(self.scenario.text, self.scenario.file, self.scenario.variant, overrides, seed=seed)
+        return self.loaded[i].with_seed(seed)
 
     def ranked(self, i: int) -> Ranked:
         return _ranked(self.cands[i], self.results[i])
@@ -113,11 +119,11 @@ class _Ranking:
         return out
 
 
-def _same_as_in_force(c: Candidate, run: Scenario, in_force_devices: list[Device]) -> bool:
+def _same_as_in_force(c: Candidate, devices: list[Device], in_force_devices: list[Device]) -> bool:
     """Whether the candidate changes only what resolves into the devices' policies (the policy
     tables and esxcli commands) and resolves to the devices in force."""
     policy_only = all(k == "esxcli" or k.split(".")[-1] == "policy" for k in c.overrides)
-    return policy_only and run.devices == in_force_devices
+    return policy_only and devices == in_force_devices
 
 
 def _ranked(c: Candidate, results: list[Result]) -> Ranked:

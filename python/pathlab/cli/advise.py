@@ -12,10 +12,12 @@ from pathlab.advise import alike, run_length
 from pathlab.advise.candidates import Candidate, candidates
 from pathlab.advise.decide import MARGIN, OBJECTIVES, decide, order
 from pathlab.advise.findings import findings, practice_findings, printed_configs
-from pathlab.advise.ranges import gain_ranges, span_ends
+from pathlab.advise.ranges import end_labels, gain_ranges, span_ends
 from pathlab.advise.rank import rank_together
+from pathlab.advise.run_length import RunLength
 from pathlab.api import Scenario
 from pathlab.cli.common import handle_errors, load, resolve, run_all, set_option, writable_output
+from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer import Imported
 from pathlab.output.advice import Advice
@@ -43,26 +45,27 @@ def _scenario(files: tuple[str, ...], variant: str | None,
 FULL_DURATION = "20s"
 
 
-def _sets(length: dict[str, str]) -> list[str]:
-    return [f"{k}={to_toml(v)}" for k, v in length.items()]
+def _auto_lengths(scenarios: list[Scenario], full: RunLength) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
+    """Each scenario's run length (the host, and the host at its spans' ends: a slower port may
+    saturate and change the rates and the counting the length comes from), from a pilot run of the
+    setting in force on each (`run_length.choose`, for the policies of every candidate); the
+    candidates, from the host's pilot, with their devices on the host, resolved once."""
+    pilots = [s.with_set(run_length.pilot_length()) for s in scenarios]
+    measured = run_all(pilots, path_intervals=False)  # the length reads the devices' and ports' figures
+    cands = candidates(scenarios[0], measured[0])
+    # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
+    resolved = [measured[0].setups] + [scenarios[0].with_set(c.overrides).devices for c in cands[1:]]
+    chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved)
+              for p, m in zip(pilots, measured)]
+    return chosen, cands, resolved
 
 
-def _auto_length(scenario: Scenario, full: dict[str, str]) -> tuple[list[dict[str, str]], list[Candidate]]:
-    """The candidates (from a pilot run of the setting in force) and each one's run length
-    (`run_length.choose`: from the pilot's rates, for the policies of every candidate)."""
-    sets = [f"{k}={v}" for k, v in scenario.overrides]
-    pilot = Scenario.from_text(scenario.text, scenario.file, scenario.variant,
-                               [*sets, *_sets(run_length.pilot_length())], scenario.seed)
-    (measured,) = run_all([pilot])
-    cands = candidates(scenario, measured)
-    resolved = [measured.setups] + [
-        Scenario.from_text(scenario.text, scenario.file, scenario.variant, sets + _sets(c.overrides)).devices
-        for c in cands[1:]]
-    chosen = run_length.choose(measured, parse_duration_ns(full["run.duration"]) / 1e9,
-                               parse_duration_ns(full["run.warmup"]) / 1e9, alike.classes(pilot, measured), resolved)
-    click.echo(f"pathlab advise: runs of {chosen.duration_s:g} s after {chosen.warmup_s:g} s of warm-up "
-               f"({chosen.reason})", err=True)
-    return [chosen.overrides(devices) for devices in resolved], cands
+def _given_length(scenario: Scenario, duration: str, warmup: str, auto: bool) -> RunLength:
+    """The length every run takes when advise does not choose it: the one given, or the full one
+    on a scenario with events on its timeline."""
+    reason = f"the full length: the scenario's {' and '.join(scenario.timeline)} are placed on its timeline" \
+        if auto else "as given with --duration"
+    return RunLength(parse_duration_ns(duration) / 1e9, parse_duration_ns(warmup) / 1e9, reason)
 
 
 @click.command("advise")
@@ -97,7 +100,7 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
                                      param_hint="--set")
     auto = duration == "auto"
     length = {"run.duration": FULL_DURATION if auto else duration, "run.warmup": warmup}
-    scenario, captured, imported = _scenario(files, variant, (*sets, *_sets(length)))
+    scenario, captured, imported = _scenario(files, variant, (*sets, *(f"{k}={to_toml(v)}" for k, v in length.items())))
     subject = ", ".join(files)
     if imported is not None and not imported.measured_load:
         # No counters: findings and vendor practice from the listings alone, and no simulated gain.
@@ -105,19 +108,26 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
         emit(Advice(subject, found, [], seeds, scenario.text, objective=objective,
                     assumptions=imported.warnings, unmeasured_stack=imported.stack), fmt, html, subject)
         return
-    cands, lengths = None, None
-    if auto and not run_length.has_timeline(scenario):
-        lengths, cands = _auto_length(scenario, length)
-        scenario = Scenario.from_text(scenario.text, scenario.file, scenario.variant,
-                                      [*(f"{k}={v}" for k, v in scenario.overrides), *_sets(lengths[0])], scenario.seed)
-    (in_force,) = run_all([scenario])
-    found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force))
-    cands = cands or candidates(scenario, in_force)
-    lengths = lengths or [length] * len(cands)
     # An imported host's assumed port capacity and load span a range of gains; a scenario file is the user's own.
     # The host at the spans' ends is ranked in the same batches as the host itself.
     spans, at_ends = span_ends(scenario) if imported else ([], [])
-    ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force)
+    labels = end_labels(spans)
+    fixed = _given_length(scenario, length["run.duration"], warmup, auto)
+    chosen, cands, resolved = [fixed] * (1 + len(at_ends)), None, None
+    if auto and not scenario.timeline:
+        chosen, cands, resolved = _auto_lengths([scenario, *at_ends], fixed)
+        scenario = scenario.with_set(chosen[0].overrides(resolved[0]))
+        differing = [(f"at {end}: ", c) for end, c in zip(labels, chosen[1:]) if c != chosen[0]]
+        for at, c in [("", chosen[0]), *differing]:
+            click.echo(f"pathlab advise: {at}runs of {c.duration_s:g} s after {c.warmup_s:g} s of warm-up ({c.reason})",
+                       err=True)
+    (in_force,) = run_all([scenario], path_intervals=False)  # the findings read no path's intervals
+    found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force))
+    cands = cands or candidates(scenario, in_force)
+    lengths = [[c.overrides(devices) for devices in resolved] if resolved else [c.overrides()] * len(cands)
+               for c in chosen]
+    ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force, resolved)
     ranges = gain_ranges(spans, ranked, ranked_at_ends)
     emit(Advice(subject, found, order(ranked, objective), seeds, scenario.text, decide(ranked, objective), objective,
-                imported.warnings if imported else [], ranges=ranges), fmt, html, subject)
+                imported.warnings if imported else [], ranges=ranges, run_length=chosen[0],
+                run_lengths_at_ends=list(zip(labels, chosen[1:]))), fmt, html, subject)

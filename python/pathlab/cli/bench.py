@@ -343,8 +343,8 @@ def advise_table(tables: Tables, rounds: int, quick: bool) -> None:
                     if done.returncode != 0:
                         raise click.ClickException(f"advise on {devices} devices failed: {done.stderr.strip()[-300:]}")
                     document = json.loads(done.stdout)
-                    length = next((line.split("runs of ")[1].split(" (")[0] for line in done.stderr.splitlines()
-                                   if "runs of " in line), "the full length")
+                    chosen = document["run_length"]
+                    length = f"{chosen['duration_s']:g} s after {chosen['warmup_s']:g} s of warm-up"
                 runs = sum(c["seeds"] for c in document["candidates"])
                 rows.append([f"{devices:,}", f"{devices * 8:,}", load, f"{len(document['candidates'])}", f"{runs}",
                              length, spread(walls)])

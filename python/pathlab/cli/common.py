@@ -164,11 +164,12 @@ class LazyProgress:
             self.bar.stop()
 
 
-def run_all(scenarios: Sequence[Scenario]) -> list[Result]:
-    """Runs scenarios on every core with progress on stderr."""
+def run_all(scenarios: Sequence[Scenario], path_intervals: bool = True) -> list[Result]:
+    """Runs scenarios on every core with progress on stderr (`path_intervals` as `Scenario.run`
+    takes it)."""
     progress = LazyProgress([s.label for s in scenarios])
     try:
-        return run_many(scenarios, progress)
+        return run_many(scenarios, progress, path_intervals=path_intervals)
     finally:
         progress.close()
 

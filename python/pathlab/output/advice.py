@@ -10,6 +10,7 @@ from typing import Any
 from pathlab.advise.decide import MARGIN, Decision
 from pathlab.advise.ranges import GainRanges
 from pathlab.advise.rank import Ranked
+from pathlab.advise.run_length import RunLength
 from pathlab.finding import Finding
 from pathlab.output.sink import Output
 
@@ -44,6 +45,11 @@ class Advice(Output):
     #: Each candidate's gain over the spans of the assumptions that matter (port capacity, load);
     #: None when the prediction rests on none of them.
     ranges: GainRanges | None = None
+    #: How long each run simulated (chosen from a pilot run with `--duration auto`); None when
+    #: nothing was simulated.
+    run_length: RunLength | None = None
+    #: The run length at each span's end the ranges were simulated at, as (end, length).
+    run_lengths_at_ends: list[tuple[str, RunLength]] = field(default_factory=list)
 
     @property
     def ranked_in_force(self) -> Ranked:
@@ -61,6 +67,9 @@ class Advice(Output):
                             "gain_range": self._gain_range(r), "simulated": True, "seeds": r.seeds}
                            for r in self.ranked],
             "gain_range_over": self.ranges.over if self.ranges else None,
+            "run_length": None if self.run_length is None else {
+                **asdict(self.run_length), "at_span_ends": [{"end": end, **asdict(length)}
+                                                             for end, length in self.run_lengths_at_ends]},
             "recommendation": None if self.decision is None else {
                 "change": choice is not None, "to": choice.candidate.label if choice else "the setting in force",
                 "reason": self.decision.reason, "margin": MARGIN},
@@ -73,7 +82,7 @@ class Advice(Output):
 
         return advise_report(f"pathlab advise: {self.subject}", self.findings, self.ranked, seeds_taken(self.ranked),
                              self.scenario_text, provenance, recommendation(self), self.assumptions,
-                             [self.gain_cell(r) for r in self.ranked], ranges_note(self))
+                             [self.gain_cell(r) for r in self.ranked], ranges_note(self) + run_length_note(self))
 
     def _gain_range(self, r: Ranked) -> list[float | None] | None:
         if self.ranges is None:
@@ -99,6 +108,17 @@ def ranges_note(a: Advice) -> list[str]:
         return []
     return ["Gains are ranges: each candidate simulated at both ends of each assumption's span (the others at their",
             "assumed value, the same seeds and I/Os), lowest to highest, over:"] + [f"    {o}" for o in a.ranges.over]
+
+
+def run_length_note(a: Advice) -> list[str]:
+    """How long each run simulated and why, with the span ends' lengths where they differ."""
+    if a.run_length is None:
+        return []
+    ends = [f"    at {end}: {length.duration_s:g} s after {length.warmup_s:g} s"
+            + (f" ({length.reason})" if length.reason != a.run_length.reason else "")
+            for end, length in a.run_lengths_at_ends if length != a.run_length]
+    return [f"Each run simulated {a.run_length.duration_s:g} s after {a.run_length.warmup_s:g} s of warm-up "
+            f"({a.run_length.reason}){'; the ends of the spans where they differ:' if ends else '.'}", *ends]
 
 
 def gain_text(gain: float) -> str:
@@ -162,7 +182,7 @@ def text(a: Advice) -> str:
         if len({r.seeds for r in a.ranked}) > 1:
             lines.append("  Seeds per candidate (more only while the intervals left the decision open): "
                          + ", ".join(f"{r.candidate.label} {r.seeds}" for r in a.ranked))
-        lines += [f"  {line}" for line in ranges_note(a)]
+        lines += [f"  {line}" for line in ranges_note(a) + run_length_note(a)]
     lines += [""] + recommendation(a)
     if a.ranked:
         lines.append("  Simulated figures, not measured ones: they rest on the scenario's workload and hardware figures"
