@@ -9,7 +9,13 @@ names to the current ones and converts MB/s and sectors to kB.
 The banner (`Linux 5.4.0 (host) 06/01/20 _x86_64_ (8 CPU)`), `avg-cpu` blocks and blank lines are
 skipped; a timestamp line (`-t`: `11/10/14 17:44:13`, `06/22/2020 12:46:10 AM`, ISO
 `2020-06-22T12:46:10+0000`, …) dates the report that follows it. Values may use a decimal comma
-(locales that print `0,00`). Human-readable values (`-h`: `1.2M`, `10.0%`) are refused."""
+(locales that print `0,00`). Human-readable values (`-h`: `1.2M`, `10.0%`) are refused.
+
+A report is one table, or several with `--pretty` (read, write, discard, flush: a header whose
+columns the report has not had yet continues it). One run prints every report with the same
+columns: a header with others is a second run joined in the file (`-m` and `-k` runs give `rMB/s`
+and `rkB/s`; its first report counts since boot), refused naming its line. So is a capture of
+headers alone (every report empty): it measures nothing."""
 
 from __future__ import annotations
 
@@ -53,8 +59,11 @@ def rows(path: str | Path) -> Iterator[dict[str, Any]]:
     None), `device`, the header's columns as floats, and `line`. Read a line at a time."""
     name = str(path)
     columns: list[str] = []
+    first_header = 0  # the line of the first `Device` header
+    first_report: set[str] | None = None  # the first report's columns, once it is complete
+    in_report: set[str] = set()  # the columns of the report being read (--pretty splits one in tables)
     device_last = False
-    report, headers = -1, 0
+    report, headers, devices = -1, 0, 0
     stamp: datetime | None = None
     pending: datetime | None = None
     skip_cpu = False
@@ -78,8 +87,19 @@ def rows(path: str | Path) -> Iterator[dict[str, Any]]:
             columns = words[:-1] if device_last else words[1:]
             if not columns or len(set(columns)) != len(columns):
                 raise ScenarioError(name, where, "a Device header without columns, or with a column twice")
-            report, headers = report + 1, headers + 1
-            stamp, pending = pending, None
+            if in_report & set(columns) or not in_report:  # a new report; else --pretty's next table of it
+                if first_report is None and in_report:
+                    first_report = in_report
+                report, in_report = report + 1, set()
+                stamp, pending = pending, None
+            in_report |= set(columns)
+            if first_report is not None and not set(columns) <= first_report:
+                # One run prints the same reports: other columns are a second run joined (its first
+                # report counts since boot, and rMB/s beside rkB/s would be summed as one figure).
+                raise ScenarioError(name, where, f"columns {' '.join(c for c in columns if c not in first_report)} that "
+                                                 f"the first report (line {first_header}) has not: a second iostat run "
+                                                 "joined in one file (as `iostat -xm` and `iostat -xk` would be); give one run")
+            first_header, headers = first_header or number, headers + 1
             orphan = None
             continue
         if _TIME_SHAPE.match(line.strip()):
@@ -104,6 +124,7 @@ def rows(path: str | Path) -> Iterator[dict[str, Any]]:
                                                  f"found {len(words)} fields (truncated?)")
             device, values = (words[-1], words[:-1]) if device_last else (words[0], words[1:])
         orphan = None
+        devices += 1
         row: dict[str, Any] = {"report": report, "time": stamp, "device": device, "line": number}
         for column, value in zip(columns, values):
             if _HUMAN.match(value):
@@ -118,6 +139,10 @@ def rows(path: str | Path) -> Iterator[dict[str, Any]]:
     if not headers:
         raise ScenarioError(name, "line 1", "empty file: expected iostat -x output" if not any_text else
                             "no `Device` header: not iostat output")
+    if not devices:
+        # Headers alone (every report empty) measure nothing: refused as an empty file is.
+        raise ScenarioError(name, f"line {first_header}", f"{headers} `Device` header(s) and no device line: the "
+                                                          "capture holds no report of a device")
 
 
 def read(path: str | Path) -> pd.DataFrame:
