@@ -281,5 +281,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(linux_claim, m)?)?;
     m.add_function(wrap_pyfunction!(parse_duration_ns, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("MULTIPATH_TOOLS", pathlab_sim::linux::MULTIPATH_TOOLS.to_vec())?;
     Ok(())
 }

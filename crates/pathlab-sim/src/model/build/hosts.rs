@@ -3,18 +3,13 @@
 
 use super::values::{err, shape, unique};
 use crate::engine::level::Level;
+use crate::linux::MULTIPATH_TOOLS;
 use crate::model::pause::HostPauses;
 use crate::model::Adapter;
 use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, PauseSpec, ScenarioSpec};
 use std::collections::VecDeque;
-
-/// The multipath-tools releases whose `multipath -ll` printing differs from today's, as
-/// `[host] multipath_tools` takes them (what differs: `output/multipath.py`): 0.4.8, the bracket
-/// layout with summed group priorities; 0.4.9, today's layout with averaged ones (`prio=-1`
-/// under `-l`); both before the emc prioritizer's 4/1 (0.5.0).
-pub const MULTIPATH_TOOLS: &[&str] = &["0.4.8", "0.4.9"];
 
 /// Every host's adapters, in host order; an adapter's `host` is its host's index in `hosts`.
 pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Result<Vec<Adapter>, FieldError> {
