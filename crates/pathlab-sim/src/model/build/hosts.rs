@@ -9,12 +9,36 @@ use crate::model::Adapter;
 use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, PauseSpec, ScenarioSpec};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
+
+/// No adapter name twice, in one host or in two: zones, paths' runtime names and results name an
+/// adapter alone (a second host's `vmhba1`: NOTES, session 10). The error is at the second.
+fn adapter_names_apart(hosts: &[(String, &HostSpec)]) -> Result<(), FieldError> {
+    let mut host_of = HashMap::new();
+    for (field, host) in hosts {
+        for (i, a) in host.adapters.iter().enumerate() {
+            let at = format!("{field}.adapters.{i}.name");
+            match host_of.insert(a.name.as_str(), host.name.as_str()) {
+                None => {}
+                Some(other) if other == host.name => return err(at, format!("\"{}\" is defined twice", a.name)),
+                Some(other) => {
+                    let message = format!(
+                        "\"{}\" is host {other}'s adapter too: adapter names are one table for every host; \
+                         name it apart (\"{}-{}\")",
+                        a.name, host.name, a.name
+                    );
+                    return err(at, message);
+                }
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Every host's adapters, in host order; an adapter's `host` is its host's index in `hosts`.
 pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Result<Vec<Adapter>, FieldError> {
     unique(hosts.iter().map(|(_, h)| h.name.as_str()), "hosts")?;
-    unique(hosts.iter().flat_map(|(_, h)| h.adapters.iter().map(|a| a.name.as_str())), "host.adapters")?;
+    adapter_names_apart(hosts)?;
     let mut adapters = Vec::new();
     for (index, (field, host)) in hosts.iter().enumerate() {
         bounds::within(host.cpus, &bounds::CPUS, "1 to 8192 (Linux's largest NR_CPUS)")
