@@ -71,6 +71,17 @@ def test_an_iostat_capture_that_measures_nothing_or_joins_two_runs_is_one_line(t
     assert error.startswith(f"pathlab: error: {rates}: {where}: "), error
 
 
+def test_diskstats_of_one_sample_measure_no_load(tmp_path) -> None:
+    # One snapshot has no interval: every map's load is assumed, so advise simulates no gain (it
+    # counted as a measured load before).
+    rates = tmp_path / "diskstats.txt"
+    rates.write_text(" 253       1 dm-1 5 0 40 3 7 0 56 9 0 12 12\n 253       2 dm-2 5 0 40 3 7 0 56 9 0 12 12\n")
+    done = pathlab("advise", str(NETAPP), str(rates), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["candidates"] == [] and "iostat -xt 5 61 > iostat.txt" in " ".join(out["capture_needed"])
+
+
 def test_an_esxi_capture_with_a_linux_one_is_refused(tmp_path) -> None:
     devices = tmp_path / "devices.txt"
     devices.write_text(pathlab("show", "devices", "c1-vmax-1lun").stdout)
