@@ -480,6 +480,19 @@ def test_iostat_device_means_leave_out_the_report_since_boot(tmp_path: Path) -> 
     assert iostat.device_means(one)["reads_per_s"].tolist() == [500.0]
 
 
+def test_iostat_z_reports_leave_an_idle_device_out_and_it_counts_as_idle_there(tmp_path: Path) -> None:
+    # `iostat -xz`: sdb did nothing in the second and the last report, so iostat left it out; its
+    # means are over the three reports after the one since boot (they were over its one line).
+    header = "Device: r/s w/s rkB/s wkB/s aqu-sz\n"
+    path = write(tmp_path, "z.txt", f"{header}sda 9 9 9 9 9\nsdb 9 9 9 9 9\n\n{header}sda 2 4 8 16 1\n\n"
+                                   f"{header}sda 4 4 8 16 1\nsdb 6 3 48 12 2\n\n{header}\n")
+    with pytest.warns(pathlab.PathlabWarning, match="sdb missing from some of the 3 reports after the first: taken as "
+                                                    "idle there"):
+        means = iostat.device_means(path).set_index("device")
+    assert means.loc["sdb"].tolist() == [2.0, 1.0, 16.0, 4.0, 2 / 3]
+    assert means.loc["sda"].tolist() == [2.0, 8 / 3, 16 / 3, 32 / 3, 2 / 3]
+
+
 def test_iostat_pretty_tables_are_one_report() -> None:
     # --pretty prints a report as four tables (read, write, discard, flush): one report, whose
     # means have every column (each table counted as a report, the reads were NaN: the first

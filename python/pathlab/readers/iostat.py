@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers._file import lines_of
 
 if TYPE_CHECKING:
@@ -57,6 +57,14 @@ def _time(text: str) -> datetime | None:
 def rows(path: str | Path) -> Iterator[dict[str, Any]]:
     """The device lines in file order, one dict each: `report` (from 0), `time` (with `-t`, else
     None), `device`, the header's columns as floats, and `line`. Read a line at a time."""
+    for item in _read(path):
+        if isinstance(item, dict):
+            yield item
+
+
+def _read(path: str | Path) -> Iterator[int | dict[str, Any]]:
+    """`rows`, each report's number before its rows (an empty report, as `-z` prints an idle
+    host's, is its number alone)."""
     name = str(path)
     columns: list[str] = []
     first_header = 0  # the line of the first `Device` header
@@ -92,6 +100,7 @@ def rows(path: str | Path) -> Iterator[dict[str, Any]]:
                     first_report = in_report
                 report, in_report = report + 1, set()
                 stamp, pending = pending, None
+                yield report
             in_report |= set(columns)
             if first_report is not None and not set(columns) <= first_report:
                 # One run prints the same reports: other columns are a second run joined (its first
@@ -176,27 +185,44 @@ MEANS = {"r/s": "reads_per_s", "w/s": "writes_per_s", "rkB/s": "read_kib_per_s",
 
 def device_means(path: str | Path) -> pd.DataFrame:
     """One row per device: the mean of its reads and writes per second, KiB per second and
-    queue over the reports (the first left out when there are more: it counts since boot),
-    named as `diskstats.device_means` names them (a queue missing if iostat printed none).
-    Running sums per device as the file is read, so memory follows the devices, not the reports.
-    The means are taken of the columns as printed, then `normalise`d: a mean of values in MB/s
-    is the mean of the same values in kB/s, over 1024."""
+    queue over the reports (the first with devices left out when there are more: it counts
+    since boot), named as `diskstats.device_means` names them (a queue missing if iostat printed
+    none). A device missing from a later report counts as idle there (`-z` leaves idle devices
+    out; said on stderr). Running sums per device as the file is read, so memory follows the
+    devices, not the reports. The means are taken of the columns as printed, then `normalise`d:
+    a mean of values in MB/s is the mean of the same values in kB/s, over 1024."""
     import pandas as pd
 
-    # For the first report with devices, and for the rest: device -> column -> [sum, count].
-    first: dict[str, dict[str, list[float]]] = {}
-    later: dict[str, dict[str, list[float]]] = {}
+    # For the first report with devices, and for the rest: device -> column -> sum.
+    first: dict[str, dict[str, float]] = {}
+    later: dict[str, dict[str, float]] = {}
     first_report: int | None = None
-    for row in rows(path):
+    reports_after = 0  # the reports after it, empty ones included
+    reports_of: dict[str, set[int]] = {}  # the later reports each device is in
+    for item in _read(path):
+        if isinstance(item, int):
+            if first_report is not None:
+                reports_after += 1
+            continue
         if first_report is None:
-            first_report = row["report"]
-        sums = (first if row["report"] == first_report else later).setdefault(row["device"], {})
-        for column, value in row.items():
+            first_report = item["report"]
+        is_later = item["report"] != first_report
+        sums = (later if is_later else first).setdefault(item["device"], {})
+        if is_later:
+            reports_of.setdefault(item["device"], set()).add(item["report"])
+        for column, value in item.items():
             if column not in ("report", "time", "device", "line"):
-                total = sums.setdefault(column, [0.0, 0])
-                total[0] += value
-                total[1] += 1
-    kept = later or first
-    table = normalise(pd.DataFrame([{"device": device, **{c: s / n for c, (s, n) in sums.items()}}
-                                    for device, sums in kept.items()]))
+                sums[column] = sums.get(column, 0.0) + value
+    if reports_after:
+        columns = dict.fromkeys(c for sums in [*first.values(), *later.values()] for c in sums)
+        means = [{"device": device, **{c: later.get(device, {}).get(c, 0.0) / reports_after for c in columns}}
+                 for device in dict.fromkeys([*first, *later])]
+        idle = [device for device in dict.fromkeys([*first, *later]) if len(reports_of.get(device, ())) < reports_after]
+        if idle:
+            warn(str(path), "devices", f"{', '.join(idle[:3])}{' and others' if len(idle) > 3 else ''} missing from "
+                                       f"some of the {reports_after} reports after the first: taken as idle there "
+                                       "(iostat -z leaves idle devices out)")
+    else:
+        means = [{"device": device, **sums} for device, sums in first.items()]
+    table = normalise(pd.DataFrame(means))
     return table.reindex(columns=["device", *MEANS]).rename(columns=MEANS)
