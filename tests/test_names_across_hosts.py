@@ -14,55 +14,22 @@ import pytest
 from conftest import SCENARIOS, pathlab
 from pathlab import Scenario
 from pathlab.output import hosts
+from test_hosts import TWO_HOSTS
 
 NAA = "naa.60000970000197900123533030303031"
 
 
 def two_hosts(adapter_b: str = "vmhba2", device_b: str = "naa.b1", zone: str = '"vmhba1", "vmhba2"',
               load: str = '"naa.a1", "naa.b1"', extra: str = "") -> str:
-    """Host esx-a with vmhba1 and LUN 1 as naa.a1, host esx-b with `adapter_b` and LUN 1 as
-    `device_b`, on one array port."""
-    return f"""
-[run]
-duration = "0.2s"
-warmup = "0s"
-
-[host]
-name = "esx-a"
-adapters = [{{ name = "vmhba1" }}]
-
-[[hosts]]
-name = "esx-b"
-adapters = [{{ name = "{adapter_b}" }}]
-
-[[arrays]]
-name = "shared"
-service = {{ fixed = "10us" }}
-ports = [{{ name = "P0" }}]
-
-[[fabric]]
-adapters = [{zone}]
-ports = ["shared/P0"]
-latency = "10us"
-
-[[devices]]
-name = "naa.a1"
-array = "shared"
-lun = 1
-
-[[devices]]
-name = "{device_b}"
-array = "shared"
-lun = 1
-host = "esx-b"
-
-[policy]
-name = "VMW_PSP_RR"
-
-[[workloads]]
-devices = [{load}]
-outstanding = 1
-{extra}"""
+    """test_hosts.py's two hosts (esx-a with vmhba1 and LUN 1 as naa.a1, esx-b with LUN 1 as
+    naa.b1, on one array port), with esx-b's adapter `adapter_b` and device `device_b`."""
+    text = TWO_HOSTS.format(servers=1, outstanding=1, pauses_a="", pauses_b="")
+    for old, new in (('adapters = [{ name = "vmhba2" }]', f'adapters = [{{ name = "{adapter_b}" }}]'),
+                     ('adapters = ["vmhba1", "vmhba2"]', f"adapters = [{zone}]"),
+                     ('name = "naa.b1"', f'name = "{device_b}"'), ('devices = ["naa.a1", "naa.b1"]', f"devices = [{load}]")):
+        assert old in text
+        text = text.replace(old, new, 1)
+    return text + extra
 
 
 def refused(tmp_path: Path, text: str) -> tuple[str, str]:
