@@ -54,7 +54,7 @@ def test_today_a_second_hosts_same_name_is_refused_in_one_line(tmp_path: Path, t
     assert found == field and said.startswith(message), (found, said)
 
 
-BREAKS_ADAPTERS = ("model/build/hosts.rs `adapters`: adapter names are unique over every host (`host.adapters`), and "
+BREAKS_ADAPTERS = ("model/build/hosts.rs `adapter_names_apart`: adapter names are unique over every host, and "
                    "model/build/fabric.rs finds a zone's adapters in one table of all hosts' names")
 BREAKS_DEVICES = ("model/build/devices.rs `names`: device names are unique over every host (`devices`); workloads, "
                   "replication groups and esxcli find a device in that one table (model/names.rs `Names`)")
