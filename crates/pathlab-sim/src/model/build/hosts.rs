@@ -1,7 +1,7 @@
 //! The hosts: their adapters (each with its host, NUMA node, queue and link) and the
 //! pauses each host takes.
 
-use super::values::{err, shape, unique};
+use super::values::{err, one_table_for_every_host, shape, unique};
 use crate::engine::level::Level;
 use crate::linux::MULTIPATH_TOOLS;
 use crate::model::pause::HostPauses;
@@ -9,36 +9,18 @@ use crate::model::Adapter;
 use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, PauseSpec, ScenarioSpec};
-use std::collections::{HashMap, VecDeque};
-
-/// No adapter name twice, in one host or in two: zones, paths' runtime names and results name an
-/// adapter alone (a second host's `vmhba1`: NOTES, session 10). The error is at the second.
-fn adapter_names_apart(hosts: &[(String, &HostSpec)]) -> Result<(), FieldError> {
-    let mut host_of = HashMap::new();
-    for (field, host) in hosts {
-        for (i, a) in host.adapters.iter().enumerate() {
-            let at = format!("{field}.adapters.{i}.name");
-            match host_of.insert(a.name.as_str(), host.name.as_str()) {
-                None => {}
-                Some(other) if other == host.name => return err(at, format!("\"{}\" is defined twice", a.name)),
-                Some(other) => {
-                    let message = format!(
-                        "\"{}\" is host {other}'s adapter too: adapter names are one table for every host; \
-                         name it apart (\"{}-{}\")",
-                        a.name, host.name, a.name
-                    );
-                    return err(at, message);
-                }
-            }
-        }
-    }
-    Ok(())
-}
+use std::collections::VecDeque;
 
 /// Every host's adapters, in host order; an adapter's `host` is its host's index in `hosts`.
 pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Result<Vec<Adapter>, FieldError> {
     unique(hosts.iter().map(|(_, h)| h.name.as_str()), "hosts")?;
-    adapter_names_apart(hosts)?;
+    let adapters = hosts.iter().flat_map(|(field, h)| {
+        h.adapters
+            .iter()
+            .enumerate()
+            .map(move |(i, a)| (format!("{field}.adapters.{i}.name"), a.name.as_str(), h.name.as_str()))
+    });
+    one_table_for_every_host(adapters, "adapter")?;
     let mut adapters = Vec::new();
     for (index, (field, host)) in hosts.iter().enumerate() {
         bounds::within(host.cpus, &bounds::CPUS, "1 to 8192 (Linux's largest NR_CPUS)")
