@@ -82,6 +82,19 @@ def test_advise_without_counters_predicts_no_gain_and_says_what_to_capture(tmp_p
     assert document["capture_needed"][0].startswith("esxtop -b")
 
 
+def test_an_esxtop_capture_of_its_header_alone_measures_no_load(tmp_path: Path) -> None:
+    # The header names the device's counters, no sample fills them: before, the capture counted as
+    # a measured load, and advise ranked candidates on the 32 outstanding I/Os it assumed.
+    capture = tmp_path / "run.csv"
+    done = pathlab("run", str(SCENARIOS / "c1-vmax-1lun.toml"), "--set", "run.duration=0.2s", "--set",
+                   "run.warmup=0s", "--esxtop-csv", str(capture))
+    assert done.returncode == 0, done.stderr
+    header = tmp_path / "esxtop.csv"
+    header.write_text(capture.read_text().splitlines()[0] + "\n")
+    document = json.loads(pathlab("advise", *_listings(tmp_path), str(header), "--format", "json").stdout)
+    assert document["candidates"] == [] and document["capture_needed"][0].startswith("esxtop -b")
+
+
 @pytest.mark.parametrize("objective", ["throughput", "latency"])
 def test_the_shipped_vmax_capture_is_told_to_change_whatever_the_objective(objective: str) -> None:
     done = pathlab("advise", "vmax-iops1000", "--seeds", "2", "--duration", "4s", "--warmup", "1s",

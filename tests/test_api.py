@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import pathlab
@@ -33,3 +35,12 @@ def test_policies_lists_every_stack() -> None:
     rr = {q["name"]: q for q in catalog["VMW_PSP_RR"]["params"]}
     assert rr["latency_eval_time"]["range"] == "30000 to 2147483647"
     assert rr["num_sampling_cycles"]["default"] == "16"
+
+
+def test_a_figures_only_run_gives_the_full_runs_figures_as_written(scenarios) -> None:
+    # Both branches of `finish` write the same fields alike: the same values in the same order
+    # (figures-only went through a sorted JSON tree before, and unwrapped its conversion).
+    s = Scenario.load(scenarios / "bench-minimal.toml", set={"run.duration": "0.05s", "run.warmup": "0s"}, seed=3)
+    full, figures = s.run().data, s.run(figures_only=True).data
+    assert list(figures) == ["scenario", "variant", "seed", "warmup_s", "duration_s", "summary", "accounting"]
+    assert json.dumps(figures) == json.dumps({key: full[key] for key in figures})

@@ -96,7 +96,9 @@ def test_a_pause_stops_only_its_own_host() -> None:
         (('host = "esx-b"', 'host = "esx-c"'), "devices.1.host", 'unknown host "esx-c"; defined: esx-a, esx-b'),
         (('host = "esx-b"\n', ""), "devices.1.lun", 'LUN 1 is already used on array "shared" by host "esx-a"'),
         (('name = "esx-b"', 'name = "esx-a"'), "hosts", "esx-a"),
-        (('adapters = [{ name = "vmhba2" }]', 'adapters = [{ name = "vmhba1" }]'), "host.adapters", "vmhba1"),
+        # Named at the second host's adapter (it was `host.adapters.1.name`, no field there).
+        (('adapters = [{ name = "vmhba2" }]', 'adapters = [{ name = "vmhba1" }]'), "hosts.0.adapters.0.name",
+         '"vmhba1" is host esx-a\'s adapter too'),
         (('name = "esx-b"\n', 'name = "esx-b"\ncpus = 4\n'), "hosts.0.cpus", "every host shares [host]'s CPU topology"),
     ],
 )

@@ -55,6 +55,33 @@ def test_a_workload_comes_from_diskstats_of_the_dm_device(tmp_path) -> None:
     assert 'block_size = "4KiB"' in done.stdout and "read_pct = 1.4" in done.stdout
 
 
+@pytest.mark.parametrize(("reports", "where"), [
+    ("Device: r/s w/s rkB/s wkB/s aqu-sz\n\nDevice: r/s w/s rkB/s wkB/s aqu-sz\n", "line 3"),  # headers alone
+    ("Device: r/s w/s rMB/s wMB/s aqu-sz\ndm-1 1 2 3 4 1\n\nDevice: r/s w/s rkB/s wkB/s aqu-sz\ndm-1 1 2 3 4 1\n",
+     "line 6"),  # an iostat -xm run and an iostat -xk run joined
+])  # fmt: skip
+def test_an_iostat_capture_that_measures_nothing_or_joins_two_runs_is_one_line(tmp_path, reports, where) -> None:
+    # Before, headers alone imported as if measured (every map's load assumed) and the joined runs
+    # averaged MB/s and kB/s reports apart (the kB/s column of the MB/s reports missing).
+    rates = tmp_path / "iostat.txt"
+    rates.write_text("Linux 5.4.0 (h) \t06/01/20 \t_x86_64_\t(8 CPU)\n\n" + reports)
+    done = pathlab("import", str(NETAPP), str(rates))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    (error,) = [line for line in done.stderr.splitlines() if line.startswith("pathlab: error:")]
+    assert error.startswith(f"pathlab: error: {rates}: {where}: "), error
+
+
+def test_diskstats_of_one_sample_measure_no_load(tmp_path) -> None:
+    # One snapshot has no interval: every map's load is assumed, so advise simulates no gain (it
+    # counted as a measured load before).
+    rates = tmp_path / "diskstats.txt"
+    rates.write_text(" 253       1 dm-1 5 0 40 3 7 0 56 9 0 12 12\n 253       2 dm-2 5 0 40 3 7 0 56 9 0 12 12\n")
+    done = pathlab("advise", str(NETAPP), str(rates), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["candidates"] == [] and "iostat -xt 5 61 > iostat.txt" in " ".join(out["capture_needed"])
+
+
 def test_an_esxi_capture_with_a_linux_one_is_refused(tmp_path) -> None:
     devices = tmp_path / "devices.txt"
     devices.write_text(pathlab("show", "devices", "c1-vmax-1lun").stdout)

@@ -233,14 +233,14 @@ def test_the_summary_gives_each_users_figures_from_the_samples(tmp_path: Path) -
                                               for i, row in enumerate(figures))]) + "\n")
     summary = esxtop.summary(f)
     paths, devices = summary["paths"], summary["devices"]
-    # The findings' means leave the first sample out: p (2+4+6+8)/4, q the same.
+    # One rule for the findings' means and the importer's: each counter's first value left out,
+    # p's 2 (sample 1: (4+6+8)/3), q's 1 (sample 0: (2+4+6+8)/4); the only value is kept.
     means = paths.means()
     assert list(means.index) == ["p", "q"] and list(means.columns) == ["Commands/sec", "Failed Commands/sec"]
-    assert list(means["Commands/sec"]) == [5.0, 5.0] and means.loc["p", "Failed Commands/sec"] == 1.5
+    assert list(means["Commands/sec"]) == [6.0, 5.0] and means.loc["p", "Failed Commands/sec"] == 1.5
     assert pd.isna(means.loc["q", "Failed Commands/sec"])
-    # The importer's leave each counter's first value out: p's first is 2 (sample 1), q's 1.
     assert paths.mean("p", "Commands/sec") == 6.0 and paths.mean("q", "Commands/sec") == 5.0
-    assert devices.mean("d", "Commands/sec") == 7.0  # the only value is kept
+    assert devices.mean("d", "Commands/sec") == 7.0 and devices.means().loc["d", "Commands/sec"] == 7.0
     assert paths.mean("q", "Failed Commands/sec") is None and paths.mean("x", "Commands/sec") is None
     assert devices.mean("d", "Reads/sec") is None
     # Four intervals after the first sample: p errs in two, with three changes between them.

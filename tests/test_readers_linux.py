@@ -480,6 +480,30 @@ def test_iostat_device_means_leave_out_the_report_since_boot(tmp_path: Path) -> 
     assert iostat.device_means(one)["reads_per_s"].tolist() == [500.0]
 
 
+def test_iostat_z_reports_leave_an_idle_device_out_and_it_counts_as_idle_there(tmp_path: Path) -> None:
+    # `iostat -xz`: sdb did nothing in the second and the last report, so iostat left it out; its
+    # means are over the three reports after the one since boot (they were over its one line).
+    header = "Device: r/s w/s rkB/s wkB/s aqu-sz\n"
+    path = write(tmp_path, "z.txt", f"{header}sda 9 9 9 9 9\nsdb 9 9 9 9 9\n\n{header}sda 2 4 8 16 1\n\n"
+                                   f"{header}sda 4 4 8 16 1\nsdb 6 3 48 12 2\n\n{header}\n")
+    with pytest.warns(pathlab.PathlabWarning, match="sdb missing from some of the 3 reports after the first: taken as "
+                                                    "idle there"):
+        means = iostat.device_means(path).set_index("device")
+    assert means.loc["sdb"].tolist() == [2.0, 1.0, 16.0, 4.0, 2 / 3]
+    assert means.loc["sda"].tolist() == [2.0, 8 / 3, 16 / 3, 32 / 3, 2 / 3]
+
+
+def test_iostat_pretty_tables_are_one_report() -> None:
+    # --pretty prints a report as four tables (read, write, discard, flush): one report, whose
+    # means have every column (each table counted as a report, the reads were NaN: the first
+    # table's report is the one since boot, left out).
+    sample = DATA.parent / "corpus/iostat-x/004-sysstat-x-pretty-device-last/bare.txt"
+    assert list(iostat.read(sample)["report"].unique()) == [0]
+    sda = iostat.device_means(sample).set_index("device").loc["sda"]
+    assert (sda.reads_per_s, sda.read_kib_per_s, sda.writes_per_s, sda.write_kib_per_s, sda.queue_length) == \
+        (6.90, 222.14, 1.69, 57.08, 0.10)
+
+
 def test_decimal_commas_pretty_and_empty_z_reports(tmp_path: Path) -> None:
     # Layouts of sysstat's iostat.c: a locale with a decimal comma, --pretty (device last) and -z
     # reports where no device was active.
@@ -500,6 +524,12 @@ def test_decimal_commas_pretty_and_empty_z_reports(tmp_path: Path) -> None:
     ("Device: r/s w/s\nsda 1.00 2.00\nsdb\n", "line 3", "without its values (truncated?)"),
     ("Device: r/s r/s\n", "line 1", "a column twice"),
     ("13/45/2020 12:00:00\n", "line 1", "is not a date"),
+    # Headers alone (every report empty, as -z prints an idle host's): nothing measured.
+    ("Linux 5.4.0 (h) 06/01/20 _x86_64_ (8 CPU)\n\nDevice: r/s w/s\n\nDevice: r/s w/s\n", "line 3",
+     "2 `Device` header(s) and no device line: the capture holds no report of a device"),
+    # An `iostat -xm` run and an `iostat -xk` run joined: MB/s and kB/s are not one column.
+    ("Device: r/s rMB/s\nsda 1.00 2.00\n\nDevice: r/s rkB/s\nsda 1.00 2048.00\n", "line 4",
+     "columns rkB/s that the first report (line 1) has not: a second iostat run joined in one file"),
 ])  # fmt: skip
 def test_what_is_not_iostat_output_is_refused_with_its_line(tmp_path: Path, text: str, where: str, message: str) -> None:
     e = refused(iostat.read, write(tmp_path, "i.txt", text))

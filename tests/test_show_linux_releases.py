@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import pathlab
+from pathlab import _core
 from pathlab.api import PathlabWarning
 from pathlab.importer import linux
 from pathlab.output import multipath
@@ -58,6 +59,18 @@ def test_release_0_4_8_prints_the_bracket_layout_with_summed_priorities(tmp_path
     sizes = now.groupby(["map", "group"]).size()
     assert (old.groupby(["map", "group"])["group_prio"].first()
             == now.groupby(["map", "group"])["group_prio"].first() * sizes).all()
+
+
+def test_every_release_the_loader_takes_has_its_own_printing(scenarios: Path) -> None:
+    # One list of releases (Rust's, through the bindings): a release added there without its
+    # printing rules would print as another release does.
+    shown = {None: pathlab("show", "paths", str(scenarios / CX4), "--style", "linux-l").stdout}
+    for release in _core.MULTIPATH_TOOLS:
+        done = pathlab("show", "paths", str(scenarios / CX4), "--style", "linux-l",
+                       "--set", f'host.multipath_tools="{release}"')
+        assert done.returncode == 0, done.stderr
+        shown[release] = done.stdout
+    assert len(set(shown.values())) == len(shown), "two releases print alike"
 
 
 def test_an_unknown_release_is_refused_in_one_line(scenarios: Path) -> None:

@@ -11,10 +11,16 @@ exists: their values are test_nvme_sysfs.py's, written in the kernel's names."""
 
 from __future__ import annotations
 
+import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from conftest import pathlab
+from pathlab.importer import import_files
 from test_import_iscsi_sessions import MULTIPATH, _sessions
 from test_nvme_sysfs import SUBSYS
 
@@ -57,6 +63,22 @@ def test_the_trees_sys_gives_the_snapshot_and_the_counters(tmp_path: Path) -> No
     assert advised.returncode == 0, advised.stderr
     assert (f"{sysfs}, class/nvme/nvme53/diag/reset_count: diag/reset_count 1: counts since creation" in advised.stdout)
     assert f"{sysfs}, block/nvme4c151n1/diag/command_error_count: diag/command_error_count 2" in advised.stdout
+
+
+def test_the_trees_sys_is_walked_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A sosreport's sys/ holds thousands of files: finding the attributes and reading them is one walk.
+    tree = _nvme_tree(tmp_path / "sos", ATTRIBUTES)
+    walked: list[Path] = []
+    walk = os.walk
+
+    def counted(top: Any, *args: Any, **kwargs: Any) -> Iterator[tuple[str, list[str], list[str]]]:
+        walked.append(Path(top))
+        return walk(top, *args, **kwargs)
+
+    monkeypatch.setattr(os, "walk", counted)
+    imported = import_files([str(tree)])
+    assert "outstanding = 33" in imported.text
+    assert walked.count(tree / "sys") == 1, walked
 
 
 def test_a_value_the_kernel_does_not_print_names_its_file(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 
 mod errors;
 
-use errors::{run_error, scenario_error, ScenarioError};
+use errors::{run_error, scenario_error, to_json, ScenarioError};
 use pathlab_sim::scenario::parse_override_value;
 use pathlab_sim::{run, Scenario, Simulation};
 use pyo3::exceptions::PyRuntimeError;
@@ -199,14 +199,12 @@ impl SimulationHandle {
 
     /// Devices and paths as esxcli / multipath would show them now, as JSON.
     fn describe(&self) -> PyResult<String> {
-        let d = self.with(|s| s.describe())?;
-        serde_json::to_string(&d).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+        to_json(&self.with(|s| s.describe())?)
     }
 
     /// Each device's resolved policy configuration, status, stack and array now, as JSON.
     fn devices(&self) -> PyResult<String> {
-        let setups = self.with(|s| s.device_setups())?;
-        serde_json::to_string(&setups).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+        to_json(&self.with(|s| s.device_setups())?)
     }
 
     /// Drains the I/Os in flight, checks the accounting and returns the result as JSON, with
@@ -229,17 +227,33 @@ impl SimulationHandle {
             result.path_intervals = Vec::new();
         }
         self.events.store(result.engine_events, std::sync::atomic::Ordering::Relaxed);
-        let json = |e: serde_json::Error| PyRuntimeError::new_err(e.to_string());
         if figures_only {
-            let figures = serde_json::json!({
-                "scenario": result.scenario, "variant": result.variant, "seed": result.seed,
-                "warmup_s": result.warmup_s, "duration_s": result.duration_s,
-                "summary": result.summary, "accounting": result.accounting,
-            });
-            return Ok((figures.to_string(), "[]".to_string()));
+            let figures = Figures {
+                scenario: &result.scenario,
+                variant: result.variant.as_deref(),
+                seed: result.seed,
+                warmup_s: result.warmup_s,
+                duration_s: result.duration_s,
+                summary: &result.summary,
+                accounting: &result.accounting,
+            };
+            return Ok((to_json(&figures)?, "[]".to_string()));
         }
-        Ok((serde_json::to_string(&result).map_err(json)?, serde_json::to_string(&result.setups).map_err(json)?))
+        Ok((to_json(&result)?, to_json(&result.setups)?))
     }
+}
+
+/// What `finish(figures_only=True)` returns: the run's identity, summary and accounting (the
+/// fields of the full result of the same names, serialized the same way).
+#[derive(serde::Serialize)]
+struct Figures<'a> {
+    scenario: &'a str,
+    variant: Option<&'a str>,
+    seed: u64,
+    warmup_s: f64,
+    duration_s: f64,
+    summary: &'a pathlab_sim::observe::result::Summary,
+    accounting: &'a pathlab_sim::observe::result::Accounting,
 }
 
 /// Loads a scenario from its text. `overrides` are (dotted key, raw value) pairs as given to
@@ -268,10 +282,15 @@ fn parse_duration_ns(text: &str) -> PyResult<u64> {
 /// What a default Linux host sets for an array's LUNs (multipath-tools' hwtable and defaults,
 /// the NVMe udev rules) as JSON: the matching hwtable entries and every setting with its origin.
 #[pyfunction]
-fn linux_claim(vendor: &str, product: &str, tpgs: bool) -> String {
+fn linux_claim(vendor: &str, product: &str, tpgs: bool) -> PyResult<String> {
+    #[derive(serde::Serialize)]
+    struct Claimed<'a> {
+        hwtable: &'a [&'static str],
+        settings: Vec<pathlab_sim::linux::claim::Setting>,
+    }
     let claim = pathlab_sim::linux::claim::claim(vendor, product, tpgs);
     let settings = claim.settings(&pathlab_policy::PolicyConfig::default(), &[]);
-    serde_json::json!({ "hwtable": claim.multipath.entries, "settings": settings }).to_string()
+    to_json(&Claimed { hwtable: &claim.multipath.entries, settings })
 }
 
 /// The policy catalogue as JSON: name, stack, summary and parameters of every policy.
@@ -310,5 +329,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(linux_claim, m)?)?;
     m.add_function(wrap_pyfunction!(parse_duration_ns, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("MULTIPATH_TOOLS", pathlab_sim::linux::MULTIPATH_TOOLS.to_vec())?;
     Ok(())
 }

@@ -22,8 +22,9 @@ class Imported:
     warnings: list[tuple[str, str]]
     #: What the captures themselves show (`capture_findings`).
     findings: list[Finding] = field(default_factory=list)
-    #: The host's stack (esxi, linux, nvme), and whether a capture gave its load (performance
-    #: counters): without one, a simulated gain would rest on an assumed load.
+    #: The host's stack (esxi, linux, nvme), and whether a capture gave any device's load (its
+    #: performance counters, or a snapshot of I/Os in flight; a capture without a figure of the
+    #: host's devices gives none): without one, a simulated gain would rest on an assumed load.
     stack: str = "esxi"
     measured_load: bool = False
 
@@ -57,8 +58,6 @@ def import_files(files: list[str]) -> Imported:
     builder: dict[str, Any] = {"esxi": esxi.import_host, "linux": linux.import_host, "nvme": nvme.import_host}
     imported: Imported = builder[stack](found)
     imported.stack = stack
-    # Performance counters over time, or what the stack's importer measured itself (a sysfs snapshot).
-    imported.measured_load = imported.measured_load or any(k.measures_load for k in found.values())
     return imported
 
 

@@ -403,7 +403,9 @@ def build(c: Captures) -> Imported:
 
         path_device = {str(p.runtime_name): str(p.device) for p in paths}
         found += esxtop_findings(c.esxtop, path_device, esx_file)
-    return Imported("\n".join(lines) + "\n", warnings, found)
+    # The capture measured the load where it has a figure of a device's commands (idle ones too).
+    measured = any(cmds is not None for cmds in rates.values())
+    return Imported("\n".join(lines) + "\n", warnings, found, measured_load=measured)
 
 
 @dataclass

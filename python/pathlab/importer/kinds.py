@@ -34,8 +34,6 @@ class Kind:
     contributes: str
     #: The host stacks it describes: esxi, linux (dm-multipath), nvme (native NVMe multipath).
     stacks: tuple[str, ...]
-    #: Whether it gives the host's load (performance counters over time).
-    measures_load: bool = False
 
 
 def _esxtop(name: str) -> Summary:
@@ -109,7 +107,7 @@ WORKLOAD = "the workload: each device's I/O rate, size and queue"
 KINDS: tuple[Kind, ...] = (
     Kind("esxtop", "esxtop -b", lambda head: head.lstrip('"').startswith("(PDH-CSV"), _esxtop,
          "device queue depths, the workload (ACTV + QUED per device) and, where one path works alone under a deep "
-         "queue, the array ports' capacity", ("esxi",), measures_load=True),
+         "queue, the array ports' capacity", ("esxi",)),
     Kind("devices", "esxcli storage nmp device list", lambda head: "Path Selection Policy Device Config" in head,
          _nmp_devices, "the devices, the SATP that claimed each and the policy in force", ("esxi",)),
     Kind("hpp-devices", "esxcli storage hpp device list", lambda head: "Path Selection Scheme" in head, _hpp_devices,
@@ -134,10 +132,10 @@ KINDS: tuple[Kind, ...] = (
          lambda head: re.search(r"^\s*(defaults|devices|blacklist|multipaths|overrides)\s*\{", head, re.M) is not None,
          _multipath_conf, "the settings multipath -ll does not show (failback, no_path_retry)", ("linux",)),
     Kind("iostat", "iostat -x", lambda head: re.search(r"^\s*Device\b.*\br/s\b", head, re.M) is not None,
-         _iostat_rates, WORKLOAD, ("linux", "nvme"), measures_load=True),
+         _iostat_rates, WORKLOAD, ("linux", "nvme")),
     Kind("diskstats", "/proc/diskstats samples",
          lambda head: re.search(r"^\s*\d+\s+\d+\s+\S+(\s+\d+){10,}\s*$", head, re.M) is not None,
-         _diskstats_rates, WORKLOAD, ("linux", "nvme"), measures_load=True),
+         _diskstats_rates, WORKLOAD, ("linux", "nvme")),
 )
 
 

@@ -143,8 +143,9 @@ def listing_release(maps: list[Any], paths: list[Any]) -> tuple[str, str] | None
     return None
 
 
-def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
-    """The scenario's TOML text, commented, and the warnings for every value assumed."""
+def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool]:
+    """The scenario's TOML text, commented, the warnings for every value assumed, and whether the
+    rates gave any map's load."""
     mfile = c.files["multipath"]
     rfile = c.files.get("rates", "")
     warnings: list[tuple[str, str]] = []
@@ -302,9 +303,11 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
             lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"', f'path = "host{h}:C0:T{t}:L{lun}"'
                       f"  # {mfile}, line {p.line}: {p.device} is {p.dm_state}/{p.checker_state}"]
 
+    any_measured = False
     for m in maps:
         dm = str(m.dm)
         measured = [v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v is not None]
+        any_measured = any_measured or bool(measured)
         if measured and not any(measured):  # captured, and idle: it stays idle in the scenario
             lines += ["", f"# {m.name} ({dm}): idle in {rfile} (no reads or writes): no workload"]
             continue
@@ -322,7 +325,7 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]]]:
         lines += [f"outstanding = {max(1, round(queue))}  # {rfile}: {dm}'s average queue (weighted I/O time per interval)",
                   f'block_size = "{size_text(size)}"  # {rfile}: {dm}\'s KiB per I/O',
                   f"read_pct = {100 * reads / cmds:.1f}  # {rfile}: {dm}'s reads over reads and writes"]
-    return "\n".join(lines) + "\n", warnings
+    return "\n".join(lines) + "\n", warnings, any_measured
 
 
 def _portal_note(key: tuple[int, int], ports: dict[tuple[int, int], str], portals: dict[int, Portal], sfile: str) -> str:
@@ -352,8 +355,8 @@ def import_host(found: dict[str, Kind]) -> Imported:
         slot = SLOTS[kind.name]
         tables[slot], names[slot] = kind.read(name), name
     listing = tables["multipath"]
-    text, warnings = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"), tables.get("rates"),
-                                         tables.get("sessions"), names))
+    text, warnings, measured = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
+                                                   tables.get("rates"), tables.get("sessions"), names))
     return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"])
                     + listing_findings(listing["maps"], listing["paths"], names["multipath"], tables.get("conf"),
-                                       names.get("conf", "")))
+                                       names.get("conf", "")), measured_load=measured)

@@ -77,10 +77,10 @@ def _vendor(nqn: str) -> str:
 
 
 def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str,
-          snapshot: dict[str, tuple[float, str]] | None = None) -> tuple[str, list[tuple[str, str]]]:
-    """The scenario's TOML text, commented, and the warnings for every value assumed. `snapshot`
-    is each namespace head's I/Os in flight from sysfs (`nvme_counters.snapshot_load`), used
-    where `rates` has no figures of the head."""
+          snapshot: dict[str, tuple[float, str]] | None = None) -> tuple[str, list[tuple[str, str]], bool]:
+    """The scenario's TOML text, commented, the warnings for every value assumed, and whether a
+    capture gave any head's load. `snapshot` is each namespace head's I/Os in flight from sysfs
+    (`nvme_counters.snapshot_load`), used where `rates` has no figures of the head."""
     rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
     if not rows:
         raise ScenarioError(file, "", "no subsystem with controllers to import")
@@ -181,12 +181,14 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
             lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"',
                       f'path = "{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{lun}"'
                       f"  # {file}, line {r.line}: {r.controller} is {why}"]
+    measured = False
     for i, (s, ns) in enumerate(listed):
         instance = re.sub(r"[^0-9]", "", s) or str(i)  # X of nvmeXnY and nvmeXcZnY
         head = f"nvme{instance}n{ns if ns is not None else 1}"
-        lines += _workload(s if ns is None else f"{s}n{ns}", device_of[(s, ns)], head, rates, rates_file,
-                           warnings, (snapshot or {}).get(head))
-    return "\n".join(lines) + "\n", warnings
+        workload, from_capture = _workload(s if ns is None else f"{s}n{ns}", device_of[(s, ns)], head, rates,
+                                           rates_file, warnings, (snapshot or {}).get(head))
+        lines, measured = lines + workload, measured or from_capture
+    return "\n".join(lines) + "\n", warnings, measured
 
 
 def _nqn(row: Any) -> str:
@@ -208,34 +210,36 @@ def _target_number(rows: list[Any], adapter_of: dict[str, str], row: Any) -> int
 
 
 def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
-              warnings: list[tuple[str, str]], snapshot: tuple[float, str] | None = None) -> list[str]:
+              warnings: list[tuple[str, str]], snapshot: tuple[float, str] | None = None) -> tuple[list[str], bool]:
+    """The head's workload lines, and whether a capture gave its load (the rates, or a snapshot
+    with I/Os in flight: one instant with none says little)."""
     out = ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", subsystem)}"', f'devices = ["{device}"]']
     have = rates is not None and (rates["device"] == head).any()
     if not have and snapshot is not None:
         in_flight, where = snapshot
         if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells
             warnings.append((f"workloads.{subsystem}", f"{where}: no I/O in flight, taken as idle"))
-            return ["", f"# {subsystem} ({head}): no I/O in flight in {where.split(':')[0]} (one snapshot): no workload"]
+            return ["", f"# {subsystem} ({head}): no I/O in flight in {where.split(':')[0]} (one snapshot): no workload"], False
         warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight, not their size or read "
                                                    "share: 4 KiB, 70% reads assumed"))
         return out + [f"outstanding = {round(in_flight)}  # {where}",
-                      'block_size = "4KiB"  # default', "read_pct = 70  # default"]
+                      'block_size = "4KiB"  # default', "read_pct = 70  # default"], True
     if not have:
         warnings.append((f"workloads.{subsystem}", f"no I/O statistics of {head}: 32 outstanding 4 KiB I/Os, 70% reads assumed"))
         return out + [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no I/O statistics of {head}",
-                      'block_size = "4KiB"  # default', "read_pct = 70  # default"]
+                      'block_size = "4KiB"  # default', "read_pct = 70  # default"], False
     assert rates is not None
     mine = rates[rates["device"] == head]
     reads, writes = float(mine["reads_per_s"].mean()), float(mine["writes_per_s"].mean())
     kib = float(mine["read_kib_per_s"].mean() + mine["write_kib_per_s"].mean())
     cmds = reads + writes
     if cmds == 0:  # captured, and idle: it stays idle in the scenario
-        return ["", f"# {subsystem} ({head}): idle in {rates_file} (no reads or writes): no workload"]
+        return ["", f"# {subsystem} ({head}): idle in {rates_file} (no reads or writes): no workload"], True
     size = io_size(kib * 1024, cmds)
     queue = float(mine["queue_length"].mean())
     return out + [f"outstanding = {max(1, round(queue))}  # {rates_file}: {head}'s average queue",
                   f'block_size = "{size_text(size)}"  # {rates_file}: {head}\'s KiB per I/O',
-                  f"read_pct = {100 * reads / cmds:.1f}  # {rates_file}: {head}'s reads over reads and writes"]
+                  f"read_pct = {100 * reads / cmds:.1f}  # {rates_file}: {head}'s reads over reads and writes"], True
 
 
 def import_host(found: dict[str, Kind]) -> Imported:
@@ -255,8 +259,6 @@ def import_host(found: dict[str, Kind]) -> Imported:
     if attributes is not None:
         refuse_other_host(attributes, sysfs[0], {text(c) for c in table["controller"]}, subsys[0])
     snapshot = snapshot_load(attributes, sysfs[0]) if attributes is not None else {}
-    scenario, warnings = build(table, subsys[0], rates, stats[0] if stats else "", snapshot)
+    scenario, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot)
     found_here = counter_findings(attributes, sysfs[0]) if attributes is not None else []
-    # A snapshot of the I/Os in flight is a measured load (of one instant), where the rates give
-    # none: measured only where a workload took it (its comment quotes the snapshot).
-    return Imported(scenario, warnings, found_here, measured_load=any(where in scenario for _, where in snapshot.values()))
+    return Imported(scenario, warnings, found_here, measured_load=measured)

@@ -59,6 +59,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pathlab import _core
+
 #: multipath-tools' `alua` prioritizer (prioritizers/alua.c), by the ALUA state the array reports.
 ALUA_PRIO = {"AO": 50, "ANO": 10, "STBY": 1, "UNAV": 0}
 #: The `emc` and `ontap` prioritizers: the owning controller's paths (reported AO) 4, others 1.
@@ -123,8 +125,9 @@ def _setting(facts: dict[str, Any], name: str) -> str:
 
 #: The emc prioritizer before multipath-tools 0.5.0 (8950cc8f): the default owner 1, others 0.
 OLD_EMC_PRIO = {"AO": 1, "ANO": 0, "STBY": 0, "UNAV": 0}
-#: multipath-tools' releases whose printing differs (`[host] multipath_tools`), oldest first.
-RELEASES = ("0.4.8", "0.4.9")
+#: multipath-tools' releases whose printing differs (`[host] multipath_tools`), oldest first: the
+#: scenario loader's list (Rust `linux::MULTIPATH_TOOLS`).
+RELEASES = tuple(_core.MULTIPATH_TOOLS)
 #: A path's priority when no prioritizer ran (structs.c `alloc_path`: PRIO_UNDEF).
 PRIO_UNDEF = -1
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pathlab.api import ScenarioError, warn
-from pathlab.readers.nvme_sysfs import attribute_files
+from pathlab.readers.nvme_sysfs import CopiedSys, attribute_files
 
 #: Folders not worth walking into (a sosreport's copies of /proc and /sys hold thousands of files).
 _SKIP_DIRS = frozenset({"sys", "dev", "run", ".git", "__pycache__"})
@@ -67,10 +67,11 @@ def files_in(folder: str | Path) -> list[str]:
                     found.setdefault(known.kind, []).append((known.rank, str(path)))
                     break
     copied_sys = root / "sys"
-    if copied_sys.is_dir() and attribute_files(copied_sys):
+    attributes = attribute_files(copied_sys) if copied_sys.is_dir() else []
+    if attributes:
         # The attributes belong to the paths `nvme list-subsys` lists: without it they describe nothing.
         if "nvme" in found:
-            found["nvme-sysfs"] = [(0, str(copied_sys))]
+            found["nvme-sysfs"] = [(0, CopiedSys(copied_sys, attributes))]
         else:
             warn(str(folder), "nvme-sysfs", "sys/ holds NVMe multipath attributes, but the tree has no `nvme list-subsys` "
                                             "(sos_commands/nvme/nvme_list-subsys) they belong to: left")

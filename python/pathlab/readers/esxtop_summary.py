@@ -1,13 +1,12 @@
 """An `esxtop -b` capture's disk objects summed as they are read, for `import` and `advise`: per
-instance and counter, what they compute from the samples (the means without the first sample, or
-without the first value; the intervals with failed commands and the changes between them), kept
-as a few running figures per counter, so memory does not grow with the samples.
+instance and counter, what they compute from the samples (the means, the intervals with failed
+commands and the changes between them), kept as a few running figures per counter, so memory does
+not grow with the samples.
 
-The first sample covers the time before esxtop started: the findings (`capture_findings`) leave
-the first sample out, the scenario's figures (`importer.esxi`) each counter's first value (the
-same unless a counter is missing in the first sample). Sums are compensated (Kahan): on the shipped
-and generated captures the means are those of the pandas frames used before, or within 2 ulp of
-them (NOTES.md, session 8)."""
+One rule for every figure: a counter's first value is left out (the first sample covers the time
+before esxtop started; a counter first filled in a later sample, the time before it was), unless
+it is the only one. Sums are compensated (Kahan): on the shipped and generated captures the means
+are those of the pandas frames used before, or within 2 ulp of them (NOTES.md, session 8)."""
 
 from __future__ import annotations
 
@@ -50,32 +49,35 @@ class Summary:
 
     def start(self, tables: dict[str, Table], where: dict[int, int], header_lines: int) -> None:
         size = len(where)
-        self.first = np.full(size, np.nan)  # the first sample
-        self.later = _Mean(size)  # the samples after the first
-        self.erring = np.zeros(size, dtype=np.int64)  # later samples with a figure above 0
-        self.changes = np.zeros(size, dtype=np.int64)  # between a later sample above 0 and one not
-        self.was_erring = np.zeros(size, dtype=bool)
-        self.seen = np.zeros(size, dtype=bool)  # a number met: the first value
+        self.seen = np.zeros(size, dtype=bool)  # a number met: the field's first value
         self.first_value = np.full(size, np.nan)
-        self.after_first_value = _Mean(size)
+        self.later = _Mean(size)  # the field's values after its first
+        self.erring = np.zeros(size, dtype=np.int64)  # of those, the ones above 0
+        self.changes = np.zeros(size, dtype=np.int64)  # between one of them above 0 and the next not, or back
+        self.was_erring = np.zeros(size, dtype=bool)  # the last of them above 0
+        self._figures: np.ndarray | None = None
         self.tables = {name: TableSummary(self, {inst: {c: where[i] for c, i in own} for inst, own in t.counters.items()})
                        for name, t in tables.items()}
 
     def add(self, line: int, stamp: str, values: np.ndarray) -> None:
         number = ~np.isnan(values)
-        self.after_first_value.add(values, number & self.seen)
+        counted = number & self.seen
+        followed = self.later.count > 0  # a counted value before this one
+        self.later.add(values, counted)
+        erring = values > 0  # a missing figure is none
+        self.erring += erring & counted
+        self.changes += counted & followed & (erring != self.was_erring)
+        np.copyto(self.was_erring, erring, where=counted)
         np.copyto(self.first_value, values, where=number & ~self.seen)
         self.seen |= number
-        if self.samples:
-            self.later.add(values, number)
-            erring = values > 0  # a missing figure is no failure
-            self.erring += erring
-            if self.samples > 1:
-                self.changes += erring != self.was_erring
-            self.was_erring = erring
-        else:
-            self.first[:] = values
         self.samples += 1
+        self._figures = None
+
+    def figures(self) -> np.ndarray:
+        """Each field's mean without its first value, or its only value; NaN where it has none."""
+        if self._figures is None:
+            self._figures = np.where(self.later.count > 0, self.later.means(), self.first_value)
+        return self._figures
 
     def __getitem__(self, table: str) -> TableSummary:
         return self.tables[table]
@@ -103,33 +105,26 @@ class TableSummary:
                              for n in names], index=pd.Index(names, name="name"), columns=self.counters, dtype=float)
 
     def means(self) -> pd.DataFrame:
-        """Each instance's mean counters over the capture, the first sample left out (unless it
-        is the only one); missing figures are not counted."""
-        s = self.summary
-        return self._frame(s.later.means() if s.samples > 1 else s.first)
+        """Each instance's mean counters over the capture (`Summary.figures`)."""
+        return self._frame(self.summary.figures())
 
     def mean(self, name: str, counter: str) -> float | None:
-        """The instance's mean of the counter, its first value left out (unless it is the only
-        one); None if the capture has no figure of it."""
+        """The instance's mean of the counter (`Summary.figures`); None if the capture has no
+        figure of it."""
         field = self.fields.get(name, {}).get(counter)
-        if field is None:
+        if field is None or not self.summary.seen[field]:
             return None
-        s, later = self.summary, self.summary.after_first_value
-        if later.count[field]:
-            return float(later.sum[field] / later.count[field])
-        return float(s.first_value[field]) if s.seen[field] else None
+        return float(self.summary.figures()[field])
 
     def failures(self, counter: str) -> pd.DataFrame:
-        """Per instance, over the intervals of `means` (`intervals` of them): `erring`, those with
-        the counter above 0, `changes` between such an interval and one without, and its `mean`."""
+        """Per instance, over the figures of `means` (`intervals` of them where a counter is
+        filled in every sample): `erring`, those with the counter above 0, `changes` between such
+        a figure and one without, and its `mean`."""
         s = self.summary
-        if s.samples > 1:
-            erring, changes = s.erring, s.changes
-        else:
-            erring, changes = (s.first > 0).astype(np.int64), np.zeros_like(s.erring)
+        erring = np.where(s.later.count > 0, s.erring, s.first_value > 0)
         # An instance without the counter has no figure of it: no interval with failures.
         table = self._frame(erring)[[counter]].fillna(0).astype(int).rename(columns={counter: "erring"})
-        table["changes"] = self._frame(changes)[counter].fillna(0).astype(int)
+        table["changes"] = self._frame(s.changes)[counter].fillna(0).astype(int)
         table["mean"] = self.means()[counter]
         return table
 

@@ -9,7 +9,13 @@ names to the current ones and converts MB/s and sectors to kB.
 The banner (`Linux 5.4.0 (host) 06/01/20 _x86_64_ (8 CPU)`), `avg-cpu` blocks and blank lines are
 skipped; a timestamp line (`-t`: `11/10/14 17:44:13`, `06/22/2020 12:46:10 AM`, ISO
 `2020-06-22T12:46:10+0000`, …) dates the report that follows it. Values may use a decimal comma
-(locales that print `0,00`). Human-readable values (`-h`: `1.2M`, `10.0%`) are refused."""
+(locales that print `0,00`). Human-readable values (`-h`: `1.2M`, `10.0%`) are refused.
+
+A report is one table, or several with `--pretty` (read, write, discard, flush: a header whose
+columns the report has not had yet continues it). One run prints every report with the same
+columns: a header with others is a second run joined in the file (`-m` and `-k` runs give `rMB/s`
+and `rkB/s`; its first report counts since boot), refused naming its line. So is a capture of
+headers alone (every report empty): it measures nothing."""
 
 from __future__ import annotations
 
@@ -19,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers._file import lines_of
 
 if TYPE_CHECKING:
@@ -51,10 +57,21 @@ def _time(text: str) -> datetime | None:
 def rows(path: str | Path) -> Iterator[dict[str, Any]]:
     """The device lines in file order, one dict each: `report` (from 0), `time` (with `-t`, else
     None), `device`, the header's columns as floats, and `line`. Read a line at a time."""
+    for item in _read(path):
+        if isinstance(item, dict):
+            yield item
+
+
+def _read(path: str | Path) -> Iterator[int | dict[str, Any]]:
+    """`rows`, each report's number before its rows (an empty report, as `-z` prints an idle
+    host's, is its number alone)."""
     name = str(path)
     columns: list[str] = []
+    first_header = 0  # the line of the first `Device` header
+    first_report: set[str] | None = None  # the first report's columns, once it is complete
+    in_report: set[str] = set()  # the columns of the report being read (--pretty splits one in tables)
     device_last = False
-    report, headers = -1, 0
+    report, headers, devices = -1, 0, 0
     stamp: datetime | None = None
     pending: datetime | None = None
     skip_cpu = False
@@ -78,8 +95,20 @@ def rows(path: str | Path) -> Iterator[dict[str, Any]]:
             columns = words[:-1] if device_last else words[1:]
             if not columns or len(set(columns)) != len(columns):
                 raise ScenarioError(name, where, "a Device header without columns, or with a column twice")
-            report, headers = report + 1, headers + 1
-            stamp, pending = pending, None
+            if in_report & set(columns) or not in_report:  # a new report; else --pretty's next table of it
+                if first_report is None and in_report:
+                    first_report = in_report
+                report, in_report = report + 1, set()
+                stamp, pending = pending, None
+                yield report
+            in_report |= set(columns)
+            if first_report is not None and not set(columns) <= first_report:
+                # One run prints the same reports: other columns are a second run joined (its first
+                # report counts since boot, and rMB/s beside rkB/s would be summed as one figure).
+                raise ScenarioError(name, where, f"columns {' '.join(c for c in columns if c not in first_report)} that "
+                                                 f"the first report (line {first_header}) has not: a second iostat run "
+                                                 "joined in one file (as `iostat -xm` and `iostat -xk` would be); give one run")
+            first_header, headers = first_header or number, headers + 1
             orphan = None
             continue
         if _TIME_SHAPE.match(line.strip()):
@@ -104,6 +133,7 @@ def rows(path: str | Path) -> Iterator[dict[str, Any]]:
                                                  f"found {len(words)} fields (truncated?)")
             device, values = (words[-1], words[:-1]) if device_last else (words[0], words[1:])
         orphan = None
+        devices += 1
         row: dict[str, Any] = {"report": report, "time": stamp, "device": device, "line": number}
         for column, value in zip(columns, values):
             if _HUMAN.match(value):
@@ -118,6 +148,10 @@ def rows(path: str | Path) -> Iterator[dict[str, Any]]:
     if not headers:
         raise ScenarioError(name, "line 1", "empty file: expected iostat -x output" if not any_text else
                             "no `Device` header: not iostat output")
+    if not devices:
+        # Headers alone (every report empty) measure nothing: refused as an empty file is.
+        raise ScenarioError(name, f"line {first_header}", f"{headers} `Device` header(s) and no device line: the "
+                                                          "capture holds no report of a device")
 
 
 def read(path: str | Path) -> pd.DataFrame:
@@ -151,27 +185,44 @@ MEANS = {"r/s": "reads_per_s", "w/s": "writes_per_s", "rkB/s": "read_kib_per_s",
 
 def device_means(path: str | Path) -> pd.DataFrame:
     """One row per device: the mean of its reads and writes per second, KiB per second and
-    queue over the reports (the first left out when there are more: it counts since boot),
-    named as `diskstats.device_means` names them (a queue missing if iostat printed none).
-    Running sums per device as the file is read, so memory follows the devices, not the reports.
-    The means are taken of the columns as printed, then `normalise`d: a mean of values in MB/s
-    is the mean of the same values in kB/s, over 1024."""
+    queue over the reports (the first with devices left out when there are more: it counts
+    since boot), named as `diskstats.device_means` names them (a queue missing if iostat printed
+    none). A device missing from a later report counts as idle there (`-z` leaves idle devices
+    out; said on stderr). Running sums per device as the file is read, so memory follows the
+    devices, not the reports. The means are taken of the columns as printed, then `normalise`d:
+    a mean of values in MB/s is the mean of the same values in kB/s, over 1024."""
     import pandas as pd
 
-    # For the first report with devices, and for the rest: device -> column -> [sum, count].
-    first: dict[str, dict[str, list[float]]] = {}
-    later: dict[str, dict[str, list[float]]] = {}
+    # For the first report with devices, and for the rest: device -> column -> sum.
+    first: dict[str, dict[str, float]] = {}
+    later: dict[str, dict[str, float]] = {}
     first_report: int | None = None
-    for row in rows(path):
+    reports_after = 0  # the reports after it, empty ones included
+    reports_of: dict[str, set[int]] = {}  # the later reports each device is in
+    for item in _read(path):
+        if isinstance(item, int):
+            if first_report is not None:
+                reports_after += 1
+            continue
         if first_report is None:
-            first_report = row["report"]
-        sums = (first if row["report"] == first_report else later).setdefault(row["device"], {})
-        for column, value in row.items():
+            first_report = item["report"]
+        is_later = item["report"] != first_report
+        sums = (later if is_later else first).setdefault(item["device"], {})
+        if is_later:
+            reports_of.setdefault(item["device"], set()).add(item["report"])
+        for column, value in item.items():
             if column not in ("report", "time", "device", "line"):
-                total = sums.setdefault(column, [0.0, 0])
-                total[0] += value
-                total[1] += 1
-    kept = later or first
-    table = normalise(pd.DataFrame([{"device": device, **{c: s / n for c, (s, n) in sums.items()}}
-                                    for device, sums in kept.items()]))
+                sums[column] = sums.get(column, 0.0) + value
+    if reports_after:
+        columns = dict.fromkeys(c for sums in [*first.values(), *later.values()] for c in sums)
+        means = [{"device": device, **{c: later.get(device, {}).get(c, 0.0) / reports_after for c in columns}}
+                 for device in dict.fromkeys([*first, *later])]
+        idle = [device for device in dict.fromkeys([*first, *later]) if len(reports_of.get(device, ())) < reports_after]
+        if idle:
+            warn(str(path), "devices", f"{', '.join(idle[:3])}{' and others' if len(idle) > 3 else ''} missing from "
+                                       f"some of the {reports_after} reports after the first: taken as idle there "
+                                       "(iostat -z leaves idle devices out)")
+    else:
+        means = [{"device": device, **sums} for device, sums in first.items()]
+    table = normalise(pd.DataFrame(means))
     return table.reindex(columns=["device", *MEANS]).rename(columns=MEANS)

@@ -82,8 +82,10 @@ def read(path: str | Path) -> pd.DataFrame:
     read (`line N`, or the attribute's file in a copy of /sys)."""
     import pandas as pd
 
+    if isinstance(path, CopiedSys):
+        return _read_tree(Path(path), path.files)
     if Path(path).is_dir():
-        return _read_tree(Path(path))
+        return _read_tree(Path(path), attribute_files(path))
     file = str(path)
     lines = pasted.output_of(file, pasted.read_text(path), _COMMANDS, "grep -r . /sys/block/nvme*c*n*/...")
     known = lambda text: _ATTRIBUTE.match(text) is not None or _MISSING.match(text) is not None  # noqa: E731
@@ -120,6 +122,18 @@ def read(path: str | Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+class CopiedSys(str):
+    """A tree's copy of /sys as `bundle.files_in` gives it on: its path, with the attribute files
+    the tree's walk found in it, so that `read` does not walk it a second time."""
+
+    files: list[tuple[Path, str, str]]
+
+    def __new__(cls, folder: Path, files: list[tuple[Path, str, str]]) -> CopiedSys:
+        copied = super().__new__(cls, str(folder))
+        copied.files = files
+        return copied
+
+
 def attribute_files(folder: str | Path) -> list[tuple[Path, str, str]]:
     """The NVMe multipath attribute files in a copy of /sys, as (file, object name, attribute), in
     the order of their paths; symbolic links are not followed (sos stores /sys/block's as links
@@ -138,16 +152,16 @@ def attribute_files(folder: str | Path) -> list[tuple[Path, str, str]]:
     return found
 
 
-def _read_tree(root: Path) -> pd.DataFrame:
-    """The attributes of a copied /sys, one row each as `read` gives them; an attribute found at a
-    second place (the kernel's links: `block/nvme0c1n1` and `devices/…/nvme0/nvme0c1n1`) is read
-    from the first and the others said on stderr."""
+def _read_tree(root: Path, files: list[tuple[Path, str, str]]) -> pd.DataFrame:
+    """The attributes of a copied /sys (its `attribute_files`), one row each as `read` gives
+    them; an attribute found at a second place (the kernel's links: `block/nvme0c1n1` and
+    `devices/…/nvme0/nvme0c1n1`) is read from the first and the others said on stderr."""
     import pandas as pd
 
     rows = []
     first: dict[tuple[str, str], Path] = {}
     again = []
-    for file, name, attribute in attribute_files(root):
+    for file, name, attribute in files:
         if (name, attribute) in first:
             again.append(file)
             continue

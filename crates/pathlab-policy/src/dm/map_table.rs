@@ -36,15 +36,26 @@ pub enum Prioritizer {
 }
 
 /// The prioritizers the simulation runs; the others are refused rather than run as another.
-pub const SIMULATED_PRIORITIZERS: &[Prioritizer] =
-    &[Prioritizer::Const, Prioritizer::Alua, Prioritizer::Emc, Prioritizer::Ontap];
+pub const SIMULATED_PRIORITIZERS: &[Prioritizer] = &SIMULATED;
+const SIMULATED: [Prioritizer; 4] = [Prioritizer::Const, Prioritizer::Alua, Prioritizer::Emc, Prioritizer::Ontap];
+
+/// Their names, as `prio` takes them (the parameter's choices).
+pub const SIMULATED_PRIORITIZER_NAMES: &[&str] = &{
+    let mut names = [""; SIMULATED.len()];
+    let mut i = 0;
+    while i < SIMULATED.len() {
+        names[i] = SIMULATED[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// `hardware_handler` values, as printed: none, then the handlers with their count.
 pub const HARDWARE_HANDLERS: &[&str] = &["0", "1 alua", "1 rdac", "1 emc", "1 hp_sw", "1 ana"];
 
 impl Prioritizer {
     /// The name multipath.conf and `multipath -v3` use.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Prioritizer::Alua => "alua",
             Prioritizer::Ana => "ana",
@@ -73,8 +84,8 @@ pub fn check_prio(prio: Prioritizer) -> Result<(), PolicyError> {
     if SIMULATED_PRIORITIZERS.contains(&prio) {
         return Ok(());
     }
-    let names: Vec<&str> = SIMULATED_PRIORITIZERS.iter().map(|p| p.name()).collect();
-    refuse("prio", format!("\"{}\" is not simulated; simulated: {}", prio.name(), names.join(", ")))
+    let names = SIMULATED_PRIORITIZER_NAMES.join(", ");
+    refuse("prio", format!("\"{}\" is not simulated; simulated: {names}", prio.name()))
 }
 
 pub fn check_hardware_handler(handler: &str) -> Result<(), PolicyError> {
@@ -136,5 +147,11 @@ mod tests {
         let word = serde::de::value::StrDeserializer::<serde::de::value::Error>::new("hp_sw");
         let hp_sw = Prioritizer::deserialize(word).unwrap();
         assert_eq!(hp_sw.name(), "hp_sw");
+    }
+
+    #[test]
+    fn the_prio_choices_are_the_simulated_prioritizers_names() {
+        let names: Vec<&str> = SIMULATED_PRIORITIZERS.iter().map(|p| p.name()).collect();
+        assert_eq!(crate::dm::multipath::SPEC.param("prio").choices, names.as_slice());
     }
 }

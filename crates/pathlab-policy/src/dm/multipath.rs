@@ -127,7 +127,7 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             name: "prio",
             unset: Some("the hardware table's for the array"),
             range: None,
-            choices: &["const", "alua", "emc", "ontap"],
+            choices: crate::dm::map_table::SIMULATED_PRIORITIZER_NAMES,
             help: "prioritizer: path priorities 1 (const), from ALUA states, or the LUN owner's paths above the others",
         },
         ParamSpec {

@@ -109,7 +109,7 @@ pub struct HostSpec {
     #[serde(default)]
     pub stack_time: DurationNs,
     /// The multipath-tools release whose listing rules `multipath -ll`/`-l` of this host follow
-    /// (`show --style linux`): one of `model::build::hosts::MULTIPATH_TOOLS` (the releases whose
+    /// (`show --style linux`): one of `linux::MULTIPATH_TOOLS` (the releases whose
     /// printing differs), left out for today's. Display only: the simulation does not read it.
     #[serde(default)]
     pub multipath_tools: Option<String>,

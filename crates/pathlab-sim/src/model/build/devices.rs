@@ -2,7 +2,7 @@
 //! names, its owning controller on each array that serves it, and its claim (`claim.rs`).
 
 use super::claim::{self, Esxcli};
-use super::values::err;
+use super::values::{err, one_table_for_every_host};
 use crate::engine::level::Level;
 use crate::model::names::Names;
 use crate::model::{Device, Model, Outage};
@@ -17,9 +17,13 @@ pub(super) fn names(spec: &ScenarioSpec) -> Result<Names<'_>, FieldError> {
     if spec.devices.is_empty() {
         return err("devices", "at least one device is needed");
     }
-    let device_names = Names::new(spec.devices.iter().map(|d| d.name.as_str()).collect());
-    device_names.unique("devices")?;
-    Ok(device_names)
+    let hosts = spec
+        .devices
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (format!("devices.{i}.name"), d.name.as_str(), d.host.as_deref().unwrap_or(&spec.host.name)));
+    one_table_for_every_host(hosts, "device")?;
+    Ok(Names::new(spec.devices.iter().map(|d| d.name.as_str()).collect()))
 }
 
 /// What each device is resolved against, and the LUN numbers taken so far.

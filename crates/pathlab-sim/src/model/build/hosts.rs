@@ -1,8 +1,9 @@
 //! The hosts: their adapters (each with its host, NUMA node, queue and link) and the
 //! pauses each host takes.
 
-use super::values::{err, shape, unique};
+use super::values::{err, one_table_for_every_host, shape, unique};
 use crate::engine::level::Level;
+use crate::linux::MULTIPATH_TOOLS;
 use crate::model::pause::HostPauses;
 use crate::model::Adapter;
 use crate::scenario::bounds;
@@ -10,16 +11,16 @@ use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, PauseSpec, ScenarioSpec};
 use std::collections::VecDeque;
 
-/// The multipath-tools releases whose `multipath -ll` printing differs from today's, as
-/// `[host] multipath_tools` takes them (what differs: `output/multipath.py`): 0.4.8, the bracket
-/// layout with summed group priorities; 0.4.9, today's layout with averaged ones (`prio=-1`
-/// under `-l`); both before the emc prioritizer's 4/1 (0.5.0).
-pub const MULTIPATH_TOOLS: &[&str] = &["0.4.8", "0.4.9"];
-
 /// Every host's adapters, in host order; an adapter's `host` is its host's index in `hosts`.
 pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Result<Vec<Adapter>, FieldError> {
     unique(hosts.iter().map(|(_, h)| h.name.as_str()), "hosts")?;
-    unique(hosts.iter().flat_map(|(_, h)| h.adapters.iter().map(|a| a.name.as_str())), "host.adapters")?;
+    let adapters = hosts.iter().flat_map(|(field, h)| {
+        h.adapters
+            .iter()
+            .enumerate()
+            .map(move |(i, a)| (format!("{field}.adapters.{i}.name"), a.name.as_str(), h.name.as_str()))
+    });
+    one_table_for_every_host(adapters, "adapter")?;
     let mut adapters = Vec::new();
     for (index, (field, host)) in hosts.iter().enumerate() {
         bounds::within(host.cpus, &bounds::CPUS, "1 to 8192 (Linux's largest NR_CPUS)")
