@@ -417,11 +417,28 @@ impl Simulation {
 
     #[inline(always)]
     fn handle(&mut self, event: Event) {
-        if let Some((io, attempt)) = event.ticket() {
-            if !self.current(io, attempt) {
-                return; // cancelled: the I/O has moved to another attempt or ended
-            }
+        // An event that belongs to an attempt of an I/O (`Event::ticket`) is dropped unhandled
+        // once the I/O has moved to another attempt or ended: checked in the one dispatch on
+        // the event's kind (a check before it would dispatch twice).
+        macro_rules! current {
+            ($io:expr, $attempt:expr) => {
+                if !self.current($io, $attempt) {
+                    return;
+                }
+            };
         }
+        debug_assert_eq!(
+            event.ticket().is_some(),
+            matches!(
+                event,
+                Event::AtPort { .. }
+                    | Event::StepDone { .. }
+                    | Event::SendWriteData { .. }
+                    | Event::Complete { .. }
+                    | Event::Resend { .. }
+                    | Event::Timeout { .. }
+            )
+        );
         match event {
             Event::Arrival { worker } => {
                 let w = worker as usize;
@@ -434,17 +451,32 @@ impl Simulation {
                     self.events.at(next, Event::Arrival { worker });
                 }
             }
-            Event::AtPort { io, attempt } | Event::StepDone { io, attempt } => self.advance(io, attempt),
-            Event::SendWriteData { io, attempt } => self.send_write_data(io, attempt),
+            Event::AtPort { io, attempt } | Event::StepDone { io, attempt } => {
+                current!(io, attempt);
+                self.advance(io, attempt)
+            }
+            Event::SendWriteData { io, attempt } => {
+                current!(io, attempt);
+                self.send_write_data(io, attempt)
+            }
             Event::StationDone { station, io, attempt } => self.station_done(station as usize, io, attempt),
             Event::ExtentRequest { group, extent } => self.extent_request(group, extent),
             Event::ExtentGrant { group, extent } => self.extent_grant(group, extent),
-            Event::Complete { io, .. } => self.complete(io),
+            Event::Complete { io, attempt } => {
+                current!(io, attempt);
+                self.complete(io)
+            }
             Event::Reap { io } => self.reap_unless_paused(io),
-            Event::Resend { io, .. } => self.resend(io),
+            Event::Resend { io, attempt } => {
+                current!(io, attempt);
+                self.resend(io)
+            }
             Event::HostPause { host } => self.host_pause(host as usize),
             Event::Fault { index } => self.apply_fault(index as usize),
-            Event::Timeout { io, .. } => self.command_error(io),
+            Event::Timeout { io, attempt } => {
+                current!(io, attempt);
+                self.command_error(io)
+            }
             Event::Reinstate { path } => self.checker_sees(path as usize),
             Event::GiveUp { device, episode } => self.give_up(device as usize, episode),
             Event::Rebalance { array } => self.rebalance(array as usize),
