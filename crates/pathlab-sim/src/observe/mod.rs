@@ -3,12 +3,14 @@
 //! (vdbench's summary line, esxtop's per-object columns). Memory is fixed per object.
 
 pub mod describe;
+pub mod device_latency;
 pub mod devices;
 pub mod result;
 pub mod window;
 
 use crate::engine::TimeNs;
 use crate::model::Model;
+use device_latency::DeviceLatencies;
 use hdrhistogram::Histogram;
 
 /// What one finished command tells the counters.
@@ -168,7 +170,7 @@ pub struct Recorder {
     /// Responses as the application saw them, in the window.
     pub latency: Histogram<u64>,
     /// Responses per device, from issue to the kernel's completion, in the window.
-    pub device_latency: Vec<Histogram<u32>>,
+    pub device_latency: DeviceLatencies,
     /// The longest response in the window, and in the current interval.
     pub window_max_ns: u64,
     interval_max_ns: u64,
@@ -177,12 +179,6 @@ pub struct Recorder {
 fn new_histogram() -> Histogram<u64> {
     // 1 ns to 1 hour at 3 significant digits: fixed size whatever the run's length.
     Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
-}
-
-/// Per device (for its p99): 2 significant digits and 32-bit counts, 16 KiB instead of 270, so
-/// that a host of 10,000 devices fits in memory.
-fn new_device_histogram() -> Histogram<u32> {
-    Histogram::new_with_bounds(1, 3_600_000_000_000, 2).expect("valid histogram bounds")
 }
 
 impl Recorder {
@@ -195,7 +191,7 @@ impl Recorder {
             accounting: IoAccounting::default(),
             measuring,
             latency: new_histogram(),
-            device_latency: (0..devices).map(|_| new_device_histogram()).collect(),
+            device_latency: DeviceLatencies::new(devices),
             window_max_ns: 0,
             interval_max_ns: 0,
         }
@@ -203,6 +199,9 @@ impl Recorder {
 
     /// The measurement window opens or closes.
     pub fn set_measuring(&mut self, measuring: bool) {
+        if self.measuring && !measuring {
+            self.device_latency.flush_all();
+        }
         self.measuring = measuring;
     }
 
@@ -237,7 +236,7 @@ impl Recorder {
     /// The kernel completed an I/O of `device` `response_ns` after it was issued.
     pub fn device_response(&mut self, device: usize, response_ns: TimeNs) {
         if self.measuring {
-            self.device_latency[device].saturating_record(response_ns.max(1));
+            self.device_latency.record(device, response_ns.max(1));
         }
     }
 

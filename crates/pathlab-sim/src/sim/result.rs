@@ -71,7 +71,7 @@ impl Simulation {
                 nvme_head: d.nvme_head(),
                 actv: w.actv,
                 qued: w.qued,
-                p99_ms: quantile_ms(&self.rec.device_latency[i], 0.99),
+                p99_ms: quantile_ms(self.rec.device_latency.histogram(i), 0.99),
                 figures: w.figures,
             })
             .collect();

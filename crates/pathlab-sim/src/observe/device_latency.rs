@@ -1,0 +1,139 @@
+//! Each device's responses in the measurement window, for its p99.
+//!
+//! On a host of many devices a response goes first into a buffer of seven held in one cache line
+//! per device, and the seven go into the device's histogram together: the histograms (16 KiB
+//! each, their headers in another array) are out of the cache there, recording each response
+//! touched two or three lines per I/O, the buffer touches one, and the histogram's lines are paid
+//! once per seven (10,000 devices × 1 outstanding: 1.6 fewer LL misses per I/O, about 15% less
+//! wall time). On a few devices the histograms stay in the cache and the buffer only costs (the
+//! minimal model ran about 5% slower with it), so below `BATCHED_FROM` devices each response goes
+//! straight in. A histogram's counts do not depend on the order of its records, so the p99 is the
+//! same to the bit either way.
+
+use hdrhistogram::Histogram;
+
+/// Responses held per device before they go into its histogram: seven and a count fill 64 bytes.
+const BATCH: usize = 7;
+
+/// Hosts of this many devices or more batch their responses (a judgement between the two
+/// measured ends above: 1,000 devices' histograms' working lines, about 200 KB, still fit in a
+/// core's L2).
+const BATCHED_FROM: usize = 1_000;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Pending {
+    values: [u64; BATCH],
+    len: u64,
+}
+
+pub struct DeviceLatencies {
+    /// Empty when the host has fewer than `BATCHED_FROM` devices (responses go straight in).
+    pending: Vec<Pending>,
+    histograms: Vec<Histogram<u32>>,
+}
+
+/// Per device (for its p99): 2 significant digits and 32-bit counts, 16 KiB instead of 270, so
+/// that a host of 10,000 devices fits in memory.
+fn new_device_histogram() -> Histogram<u32> {
+    Histogram::new_with_bounds(1, 3_600_000_000_000, 2).expect("valid histogram bounds")
+}
+
+impl DeviceLatencies {
+    pub fn new(devices: usize) -> Self {
+        Self::batched(devices, devices >= BATCHED_FROM)
+    }
+
+    fn batched(devices: usize, batched: bool) -> Self {
+        DeviceLatencies {
+            pending: if batched { vec![Pending::default(); devices] } else { Vec::new() },
+            histograms: (0..devices).map(|_| new_device_histogram()).collect(),
+        }
+    }
+
+    /// One response of `device`, in ns (at least 1).
+    #[inline]
+    pub fn record(&mut self, device: usize, response_ns: u64) {
+        let Some(p) = self.pending.get_mut(device) else {
+            return self.histograms[device].saturating_record(response_ns);
+        };
+        p.values[p.len as usize] = response_ns;
+        p.len += 1;
+        if p.len as usize == BATCH {
+            self.flush(device);
+        }
+    }
+
+    #[inline(never)]
+    fn flush(&mut self, device: usize) {
+        let p = &mut self.pending[device];
+        let histogram = &mut self.histograms[device];
+        // `saturating_record_n`, not `saturating_record`: the same count, and the per-I/O call
+        // above stays the one call site of the latter, which the compiler then inlines.
+        for &value in &p.values[..p.len as usize] {
+            histogram.saturating_record_n(value, 1);
+        }
+        p.len = 0;
+    }
+
+    /// Every device's held responses into its histogram (the end of the measurement).
+    pub fn flush_all(&mut self) {
+        for device in 0..self.pending.len() {
+            self.flush(device);
+        }
+    }
+
+    /// The device's histogram; every response recorded must have been flushed (`flush_all`).
+    pub fn histogram(&self, device: usize) -> &Histogram<u32> {
+        assert!(
+            self.pending.get(device).is_none_or(|p| p.len == 0),
+            "device responses are flushed when the measurement ends"
+        );
+        &self.histograms[device]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever the number of responses (below, at and past a batch), the histogram after the
+    /// flush holds exactly what recording each at once gives.
+    #[test]
+    fn batched_records_give_the_histogram_of_single_records() {
+        for n in [0, 1, 6, 7, 8, 13, 14, 100] {
+            let mut batched = DeviceLatencies::batched(2, true);
+            let mut single = new_device_histogram();
+            for k in 0..n {
+                let ns = 1 + (k * 7919 % 1000) * 1000 + k;
+                batched.record(1, ns);
+                single.saturating_record(ns);
+            }
+            batched.flush_all();
+            let h = batched.histogram(1);
+            assert_eq!((h.len(), h.max(), h.min()), (single.len(), single.max(), single.min()), "n={n}");
+            assert_eq!(h.value_at_quantile(0.99), single.value_at_quantile(0.99), "n={n}");
+            assert_eq!(batched.histogram(0).len(), 0);
+        }
+    }
+
+    #[test]
+    fn few_devices_record_straight_in_many_batch() {
+        let mut few = DeviceLatencies::new(BATCHED_FROM - 1);
+        few.record(3, 42);
+        assert_eq!(few.histogram(3).len(), 1);
+        let mut many = DeviceLatencies::new(BATCHED_FROM);
+        many.record(3, 42);
+        assert_eq!(many.histograms[3].len(), 0);
+        many.flush_all();
+        assert_eq!(many.histogram(3).len(), 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "flushed")]
+    fn an_unflushed_histogram_is_not_read() {
+        let mut d = DeviceLatencies::batched(1, true);
+        d.record(0, 5);
+        d.histogram(0);
+    }
+}
