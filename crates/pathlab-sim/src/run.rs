@@ -44,8 +44,9 @@ fn parts(scenario: &Scenario) -> Result<(Model, Vec<Worker>, RunPlan, Vec<Schedu
     limits::check(spec, model.paths.len()).map_err(err)?;
     let device_of: std::collections::HashMap<&str, usize> =
         model.devices.iter().enumerate().map(|(i, d)| (d.name.as_str(), i)).collect();
+    let device_index = |n: &str| device_of.get(n).copied();
     let workers =
-        build_workers(&spec.workloads, |n| device_of.get(n).copied(), run.seed, model.reads_offsets()).map_err(err)?;
+        build_workers(&spec.workloads, device_index, run.seed, model.reads_offsets(), model.host.cpus).map_err(err)?;
     let faults = resolve_faults(&spec.faults, &model, run.warmup.0 + run.duration.0).map_err(err)?;
     let plan = RunPlan {
         scenario: scenario.name().to_string(),

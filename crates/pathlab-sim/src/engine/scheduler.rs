@@ -4,7 +4,7 @@
 //! Cancellation is by ticket, not by searching the heap: an event that belongs to one attempt
 //! of an I/O carries that attempt's ticket, and when the I/O moves to a new attempt or ends,
 //! every event still holding the old ticket is dropped as it comes due (the simulation's
-//! `Event::ticket` and `Simulation::valid`), at the cost of one comparison.
+//! `Simulation::handle` and `Simulation::current`), at the cost of one comparison.
 
 use super::event_queue::EventQueue;
 use super::TimeNs;

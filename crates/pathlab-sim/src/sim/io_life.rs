@@ -45,11 +45,11 @@ impl Simulation {
         // An empty queue: the new I/O would be its front and leave it at once if a slot is free,
         // so it goes straight to a path, without the trip through the queue's buffer (a cache
         // miss per I/O on a host of many devices). The same steps in the same order otherwise.
-        if !self.slot_free(device) || !self.place(device, io, false) {
+        if !self.slot_free(device) {
             self.model.devices[device].queue.push_back(io);
-            if self.slot_free(device) {
-                self.no_usable_path(device);
-            }
+        } else if !self.place(device, io, false) {
+            self.model.devices[device].queue.push_back(io);
+            self.no_usable_path(device);
         }
     }
 

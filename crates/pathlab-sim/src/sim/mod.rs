@@ -133,24 +133,6 @@ enum Event {
 // Events are most of what the engine moves: 16 bytes keep a queue entry at 32.
 const _: () = assert!(std::mem::size_of::<Event>() == 16);
 
-impl Event {
-    /// The attempt of an I/O an event belongs to, if it dies with that attempt: such events are
-    /// dropped unhandled once the I/O has moved to another attempt or ended (see
-    /// `engine::scheduler`). A station's `StationDone` is not among them: the station serves
-    /// whatever reached it, even work whose path has since failed.
-    fn ticket(&self) -> Option<(u32, u32)> {
-        match *self {
-            Event::AtPort { io, attempt }
-            | Event::SendWriteData { io, attempt }
-            | Event::StepDone { io, attempt }
-            | Event::Complete { io, attempt }
-            | Event::Resend { io, attempt }
-            | Event::Timeout { io, attempt } => Some((io, attempt)),
-            _ => None,
-        }
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum IoState {
     Free,
@@ -285,10 +267,7 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    pub fn new(model: Model, mut workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
-        for (w, worker) in workers.iter_mut().enumerate() {
-            worker.cpu = w as u32 % model.host.cpus;
-        }
+    pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
         let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), plan.warmup_ns == 0);
         let last_sample = rec.snapshot(&model, 0);
         let model_paths = model.paths.len();
@@ -417,9 +396,11 @@ impl Simulation {
 
     #[inline(always)]
     fn handle(&mut self, event: Event) {
-        // An event that belongs to an attempt of an I/O (`Event::ticket`) is dropped unhandled
-        // once the I/O has moved to another attempt or ended: checked in the one dispatch on
-        // the event's kind (a check before it would dispatch twice).
+        // The events that belong to one attempt of an I/O (AtPort, StepDone, SendWriteData,
+        // Complete, Resend, Timeout: those carrying `attempt`, its ticket) are dropped unhandled
+        // once the I/O has moved to another attempt or ended, checked in the one dispatch on the
+        // event's kind. A station's `StationDone` is not among them: the station serves whatever
+        // reached it, even work whose path has since failed (`station_done` checks afterwards).
         macro_rules! current {
             ($io:expr, $attempt:expr) => {
                 if !self.current($io, $attempt) {
@@ -427,18 +408,6 @@ impl Simulation {
                 }
             };
         }
-        debug_assert_eq!(
-            event.ticket().is_some(),
-            matches!(
-                event,
-                Event::AtPort { .. }
-                    | Event::StepDone { .. }
-                    | Event::SendWriteData { .. }
-                    | Event::Complete { .. }
-                    | Event::Resend { .. }
-                    | Event::Timeout { .. }
-            )
-        );
         match event {
             Event::Arrival { worker } => {
                 let w = worker as usize;

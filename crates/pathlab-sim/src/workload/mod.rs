@@ -46,7 +46,7 @@ pub struct Worker {
     write_fraction: f64,
     pub device: usize,
     pub in_flight: u32,
-    /// The host CPU its I/O is issued from (workers take the CPUs in turn: `Simulation::new`).
+    /// The host CPU its I/O is issued from: workers take the host's CPUs in turn (`build_workers`).
     pub cpu: u32,
     /// Closed loop: the wait between a completion and the next issue (zero: at once).
     pub think_ns: TimeNs,
@@ -220,12 +220,14 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 /// One worker per (workload, device), numbered in file order; `device_index` resolves names.
-/// `offsets_read`: whether the model reads I/Os' offsets (else none is drawn).
+/// `offsets_read`: whether the model reads I/Os' offsets (else none is drawn); `cpus`: the host's
+/// CPUs, which the workers take in turn.
 pub fn build_workers(
     specs: &[WorkloadSpec],
     device_index: impl Fn(&str) -> Option<usize>,
     seed: u64,
     offsets_read: bool,
+    cpus: u32,
 ) -> Result<Vec<Worker>, FieldError> {
     let mut workers = Vec::new();
     if specs.is_empty() {
@@ -331,7 +333,7 @@ pub fn build_workers(
                 burst,
                 last_arrival_ns: 0,
                 in_flight: 0,
-                cpu: 0,
+                cpu: workers.len() as u32 % cpus,
                 error_backoff_ns: w.error_backoff.0,
                 think_ns: w.think_time.0,
                 sizes: sizes.clone(),
@@ -360,7 +362,7 @@ mod tests {
     fn worker(extra: &str) -> Result<Worker, FieldError> {
         let text = format!("devices = [\"d\"]\noutstanding = 1\nblock_size = \"8KiB\"\nrange = \"1MiB\"\n{extra}");
         let spec: WorkloadSpec = toml::from_str(&text).expect("valid workload");
-        build_workers(&[spec], |_| Some(0), 1, true).map(|mut w| w.remove(0))
+        build_workers(&[spec], |_| Some(0), 1, true, 1).map(|mut w| w.remove(0))
     }
 
     #[test]
