@@ -36,15 +36,15 @@ pub enum Prioritizer {
 }
 
 /// The prioritizers the simulation runs; the others are refused rather than run as another.
-pub const SIMULATED_PRIORITIZERS: &[Prioritizer] = &SIMULATED;
-const SIMULATED: [Prioritizer; 4] = [Prioritizer::Const, Prioritizer::Alua, Prioritizer::Emc, Prioritizer::Ontap];
+pub const SIMULATED_PRIORITIZERS: &[Prioritizer] =
+    &[Prioritizer::Const, Prioritizer::Alua, Prioritizer::Emc, Prioritizer::Ontap];
 
 /// Their names, as `prio` takes them (the parameter's choices).
 pub const SIMULATED_PRIORITIZER_NAMES: &[&str] = &{
-    let mut names = [""; SIMULATED.len()];
+    let mut names = [""; SIMULATED_PRIORITIZERS.len()];
     let mut i = 0;
-    while i < SIMULATED.len() {
-        names[i] = SIMULATED[i].name();
+    while i < SIMULATED_PRIORITIZERS.len() {
+        names[i] = SIMULATED_PRIORITIZERS[i].name();
         i += 1;
     }
     names
