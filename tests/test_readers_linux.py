@@ -530,6 +530,10 @@ def test_decimal_commas_pretty_and_empty_z_reports(tmp_path: Path) -> None:
     # An `iostat -xm` run and an `iostat -xk` run joined: MB/s and kB/s are not one column.
     ("Device: r/s rMB/s\nsda 1.00 2.00\n\nDevice: r/s rkB/s\nsda 1.00 2048.00\n", "line 4",
      "columns rkB/s that the first report (line 1) has not: a second iostat run joined in one file"),
+    # A later report with fewer columns (another run, or an edited file): its missing columns
+    # would have been averaged as zero.
+    ("Device: r/s w/s aqu-sz\nsda 1.00 2.00 3.00\n\nDevice: r/s w/s aqu-sz\nsda 1.00 2.00 3.00\n\n"
+     "Device: r/s w/s\nsda 5.00 5.00\n", "line 7", "a report without the columns aqu-sz that the first report"),
 ])  # fmt: skip
 def test_what_is_not_iostat_output_is_refused_with_its_line(tmp_path: Path, text: str, where: str, message: str) -> None:
     e = refused(iostat.read, write(tmp_path, "i.txt", text))

@@ -72,6 +72,7 @@ def _read(path: str | Path) -> Iterator[int | dict[str, Any]]:
     in_report: set[str] = set()  # the columns of the report being read (--pretty splits one in tables)
     device_last = False
     report, headers, devices = -1, 0, 0
+    report_header = 0  # the line of the current report's first `Device` header
     stamp: datetime | None = None
     pending: datetime | None = None
     skip_cpu = False
@@ -98,7 +99,9 @@ def _read(path: str | Path) -> Iterator[int | dict[str, Any]]:
             if in_report & set(columns) or not in_report:  # a new report; else --pretty's next table of it
                 if first_report is None and in_report:
                     first_report = in_report
-                report, in_report = report + 1, set()
+                elif first_report is not None and in_report != first_report:
+                    raise _fewer_columns(name, report_header, in_report, first_report, first_header)
+                report, in_report, report_header = report + 1, set(), number
                 stamp, pending = pending, None
                 yield report
             in_report |= set(columns)
@@ -145,6 +148,8 @@ def _read(path: str | Path) -> Iterator[int | dict[str, Any]]:
         yield row
     if orphan is not None:
         raise ScenarioError(name, f"line {orphan[1]}", f"{orphan[0]!r}: a device name without its values (truncated?)")
+    if first_report is not None and in_report != first_report:
+        raise _fewer_columns(name, report_header, in_report, first_report, first_header)
     if not headers:
         raise ScenarioError(name, "line 1", "empty file: expected iostat -x output" if not any_text else
                             "no `Device` header: not iostat output")
@@ -178,6 +183,15 @@ def normalise(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _fewer_columns(name: str, line: int, columns: set[str], first: set[str], first_header: int) -> ScenarioError:
+    """A report without some of the first report's columns: one run prints every report alike,
+    so it is another run joined (or an edited file), and its missing columns would be read as
+    zero in the means."""
+    missing = " ".join(sorted(first - columns))
+    return ScenarioError(name, f"line {line}", f"a report without the columns {missing} that the first report (line "
+                                               f"{first_header}) has: a second iostat run joined in one file; give one run")
+
+
 #: iostat's columns (as `normalise` names them) and the names of `diskstats.device_means`.
 MEANS = {"r/s": "reads_per_s", "w/s": "writes_per_s", "rkB/s": "read_kib_per_s", "wkB/s": "write_kib_per_s",
          "aqu-sz": "queue_length"}
@@ -198,7 +212,10 @@ def device_means(path: str | Path) -> pd.DataFrame:
     later: dict[str, dict[str, float]] = {}
     first_report: int | None = None
     reports_after = 0  # the reports after it, empty ones included
-    reports_of: dict[str, set[int]] = {}  # the later reports each device is in
+    # The later reports each device is in, counted (its rows come report by report; --pretty
+    # prints a device once per table of a report, so a report counts once: at its first row).
+    reports_in: dict[str, int] = {}
+    last_report: dict[str, int] = {}
     for item in _read(path):
         if isinstance(item, int):
             if first_report is not None:
@@ -208,8 +225,9 @@ def device_means(path: str | Path) -> pd.DataFrame:
             first_report = item["report"]
         is_later = item["report"] != first_report
         sums = (later if is_later else first).setdefault(item["device"], {})
-        if is_later:
-            reports_of.setdefault(item["device"], set()).add(item["report"])
+        if is_later and last_report.get(item["device"]) != item["report"]:
+            last_report[item["device"]] = item["report"]
+            reports_in[item["device"]] = reports_in.get(item["device"], 0) + 1
         for column, value in item.items():
             if column not in ("report", "time", "device", "line"):
                 sums[column] = sums.get(column, 0.0) + value
@@ -217,7 +235,7 @@ def device_means(path: str | Path) -> pd.DataFrame:
         columns = dict.fromkeys(c for sums in [*first.values(), *later.values()] for c in sums)
         means = [{"device": device, **{c: later.get(device, {}).get(c, 0.0) / reports_after for c in columns}}
                  for device in dict.fromkeys([*first, *later])]
-        idle = [device for device in dict.fromkeys([*first, *later]) if len(reports_of.get(device, ())) < reports_after]
+        idle = [device for device in dict.fromkeys([*first, *later]) if reports_in.get(device, 0) < reports_after]
         if idle:
             warn(str(path), "devices", f"{', '.join(idle[:3])}{' and others' if len(idle) > 3 else ''} missing from "
                                        f"some of the {reports_after} reports after the first: taken as idle there "
