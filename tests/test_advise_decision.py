@@ -116,7 +116,7 @@ def test_a_setting_in_force_that_moves_no_io_shows_no_gain_not_nan() -> None:
     dead = _ranked("the setting in force", (0.0, 0.0), (0.0, 0.0), commands=False)
     other = _ranked("round robin, iops=1", (0.0, 0.0), (0.0, 0.0))
     dead.gain = other.gain = math.nan
-    advice = Advice("host", [], [dead, other], 2, "", decide([dead, other], "balanced"))
+    advice = Advice("host", [], [dead, other], "", decide([dead, other], "balanced"))
     assert "nan" not in advice.table() and "keep the setting in force" in advice.table()
     assert all(c["gain"] is None for c in advice.document()["candidates"])
 
@@ -133,11 +133,11 @@ def test_a_recommendation_whose_range_reaches_below_the_margin_says_so() -> None
     in_force.gain = 1.0
     ranked = [in_force, better]
     spans = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0), "round robin, iops=1": (1.02, 1.30)})
-    shown = Advice("host", [], ranked, 2, "", decide(ranked, "balanced"), ranges=spans).table()
+    shown = Advice("host", [], ranked, "", decide(ranked, "balanced"), ranges=spans).table()
     assert "Recommendation: round robin, iops=1" in shown
     assert "at the low end of the assumptions' spans the gain is 1.02x, within the 5%" in shown
     clear = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0), "round robin, iops=1": (1.20, 1.30)})
-    assert "low end" not in Advice("host", [], ranked, 2, "", decide(ranked, "balanced"), ranges=clear).table()
+    assert "low end" not in Advice("host", [], ranked, "", decide(ranked, "balanced"), ranges=clear).table()
 
 
 def test_the_html_report_says_the_seeds_the_candidates_took_not_the_most_allowed() -> None:
@@ -146,5 +146,5 @@ def test_the_html_report_says_the_seeds_the_candidates_took_not_the_most_allowed
     in_force = _ranked("the setting in force", (100_000, 500), (2.0, 0.05), commands=False)
     better = _ranked("round robin, iops=1", (130_000, 500), (1.5, 0.05))
     better.seeds = in_force.seeds = 2
-    page = Advice("host", [], [in_force, better], 5, "", decide([in_force, better], "balanced")).html({})
+    page = Advice("host", [], [in_force, better], "", decide([in_force, better], "balanced")).html({})
     assert "mean over 2 seeds with its 95% interval" in page and "mean over 5 seeds" not in page

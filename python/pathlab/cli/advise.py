@@ -105,7 +105,7 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
     if imported is not None and not imported.measured_load:
         # No counters: findings and vendor practice from the listings alone, and no simulated gain.
         found = captured + practice_findings(scenario.devices)
-        emit(Advice(subject, found, [], seeds, scenario.text, objective=objective,
+        emit(Advice(subject, found, [], scenario.text, objective=objective,
                     assumptions=imported.warnings, unmeasured_stack=imported.stack), fmt, html, subject)
         return
     # An imported host's assumed port capacity and load span a range of gains; a scenario file is the user's own.
@@ -128,6 +128,6 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
                for c in chosen]
     ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force, resolved)
     ranges = gain_ranges(spans, ranked, ranked_at_ends)
-    emit(Advice(subject, found, order(ranked, objective), seeds, scenario.text, decide(ranked, objective), objective,
+    emit(Advice(subject, found, order(ranked, objective), scenario.text, decide(ranked, objective), objective,
                 imported.warnings if imported else [], ranges=ranges, run_length=chosen[0],
                 run_lengths_at_ends=list(zip(labels, chosen[1:]))), fmt, html, subject)

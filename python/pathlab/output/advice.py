@@ -34,7 +34,6 @@ class Advice(Output):
     findings: list[Finding]
     #: The candidates in the objective's order; empty when nothing was simulated (no measured load).
     ranked: list[Ranked]
-    seeds: int
     scenario_text: str
     decision: Decision | None = None
     objective: str = "balanced"
