@@ -65,6 +65,16 @@ def test_the_trees_sys_gives_the_snapshot_and_the_counters(tmp_path: Path) -> No
     assert f"{sysfs}, block/nvme4c151n1/diag/command_error_count: diag/command_error_count 2" in advised.stdout
 
 
+def test_the_sys_of_a_sosreport_inside_the_folder_given_is_read(tmp_path: Path) -> None:
+    """The folder a tarball was extracted into holds the sosreport's folder: its sys/ is found
+    beside the listing read, as when the sosreport's folder is given."""
+    tree = _nvme_tree(tmp_path / "extracted" / "sosreport-host-2026", ATTRIBUTES)
+    done = pathlab("import", str(tmp_path / "extracted"))
+    assert done.returncode == 0, done.stderr
+    assert f"outstanding = 33  # {tree / 'sys'}: queue_depth of nvme4c102n1 2" in done.stdout
+    assert 'iopolicy = "queue-depth" }' in done.stdout
+
+
 def test_the_trees_sys_is_walked_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A sosreport's sys/ holds thousands of files: finding the attributes and reading them is one walk.
     tree = _nvme_tree(tmp_path / "sos", ATTRIBUTES)

@@ -66,7 +66,7 @@ def files_in(folder: str | Path) -> list[str]:
                 if known.name.search(inside) and _is_listing(path, known.kind):
                     found.setdefault(known.kind, []).append((known.rank, str(path)))
                     break
-    copied_sys = root / "sys"
+    copied_sys = _copied_sys(root, found.get("nvme", []))
     attributes = attribute_files(copied_sys) if copied_sys.is_dir() else []
     if attributes:
         # The attributes belong to the paths `nvme list-subsys` lists: without it they describe nothing.
@@ -92,6 +92,21 @@ def files_in(folder: str | Path) -> list[str]:
         warn(str(folder), kind, f"read {_shown(root, best)}" + (f" (left: {', '.join(_shown(root, p) for p in left)})"
                                                                if left else ""))
     return chosen
+
+
+def _copied_sys(root: Path, nvme_listings: list[tuple[int, str]]) -> Path:
+    """The tree's copy of /sys: at its top, or, when the folder given holds the sosreport's own
+    folder (the folder a tarball was extracted into), the `sys` nearest above the NVMe listing
+    that is read (`sos_commands/nvme/...`), within the folder given."""
+    top = root / "sys"
+    if top.is_dir() or not nvme_listings:
+        return top
+    for folder in Path(min(nvme_listings)[1]).parents:
+        if folder == root or root not in folder.parents:
+            break
+        if (folder / "sys").is_dir():
+            return folder / "sys"
+    return top
 
 
 def _is_listing(path: Path, kind: str) -> bool:
