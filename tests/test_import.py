@@ -40,6 +40,7 @@ def test_the_vmax_host_imports_with_its_policy_paths_workload_and_port_capacity(
     done = pathlab("import", *vmax, "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert "AQLEN is not in the captures" in done.stderr  # what to confirm is said
+    assert "arrays.EMC.read_latency: the array's time beyond its ports' service at low load" in done.stderr
     imported = Scenario.load(out)
     spec = imported.handle  # loads and checks like any scenario
     assert spec.name == "imported-host"

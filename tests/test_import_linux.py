@@ -42,6 +42,9 @@ def test_the_netapp_host_keeps_its_maps_groups_and_features() -> None:
     # Each map's paths: the runtime names carry the SCSI host and LUN of the capture.
     assert any(name.startswith("host0:C0:T0:L0") for name in result.paths["name"])
     assert "the disks' queue_depth is not in the captures" in done.stderr
+    # No capture gives the array's time at low load: the prediction's assumption is said.
+    assert "read_latency: the array's time beyond its ports' service at low load is not in the captures: none assumed" \
+        in done.stderr
 
 
 def test_a_workload_comes_from_diskstats_of_the_dm_device(tmp_path) -> None:

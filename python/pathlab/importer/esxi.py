@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, warn
 from pathlab.importer import Imported
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
-from pathlab.importer.values import io_size, size_text
+from pathlab.importer.values import io_size, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -344,6 +344,8 @@ def build(c: Captures) -> Imported:
             ms = latency.array_ms[array]
             lines += [f'read_latency = "{ms * 1000:.0f}us"  # {latency.notes[array]}',
                       f'write_latency = "{ms * 1000:.0f}us"  # the same: one figure for both']
+        else:
+            warnings.append(zero_load_assumed(array))
         if tpgs and not symmetric:
             lines.append("controllers = [" + ", ".join(f'{{ name = "TPG{t}" }}' for t in tpgs) + "]"
                          + f"  # {path_file}: one per target port group")

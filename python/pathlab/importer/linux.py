@@ -13,7 +13,7 @@ from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, MapTopology, has_address, map_topology, table_features
-from pathlab.importer.values import io_size, size_text
+from pathlab.importer.values import io_size, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -248,6 +248,7 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool]:
                   "  # default: the captures do not show a port at capacity"]
         warnings.append((f"arrays.{array}.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs "
                                                     "per I/O assumed"))
+        warnings.append(zero_load_assumed(array))
         if owned:
             lines.append('controllers = [{ name = "A" }, { name = "B" }]  # the owner\'s group and the others')
         if ownership:

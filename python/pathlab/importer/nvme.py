@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
-from pathlab.importer.values import io_size, size_text
+from pathlab.importer.values import io_size, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -131,6 +131,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                   + ("ANA states shown: the host sees each path's state" if reported_by[vendor] else "no ANA state shown"),
                   f'service = {to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"})}'
                   "  # default: the captures do not show a port at capacity"]
+        warnings.append(zero_load_assumed(vendor))
         if ana_of[vendor]:
             names = sorted({c for (v, _), c in side.items() if v == vendor} | {"A", "B"})
             lines.append("controllers = [" + ", ".join(f'{{ name = "{n}" }}' for n in names) + "]  # ports with the "
