@@ -148,3 +148,21 @@ def test_the_html_report_says_the_seeds_the_candidates_took_not_the_most_allowed
     better.seeds = in_force.seeds = 2
     page = Advice("host", [], [in_force, better], "", decide([in_force, better], "balanced")).html({})
     assert "mean over 2 seeds with its 95% interval" in page and "mean over 5 seeds" not in page
+
+
+def test_the_own_policys_range_says_what_it_leaves_out() -> None:
+    """pathlab's own policy's gain range leaves the fabric's distance out (it moves that gain
+    most: advise.ranges): the table says so where the policy is ranked, and only there."""
+    from pathlab.advise.candidates import OWN_POLICY
+    from pathlab.advise.ranges import GainRanges
+    from pathlab.output.advice import Advice
+
+    in_force = _ranked("the setting in force", (100_000, 500), (2.0, 0.05), commands=False)
+    in_force.gain = 1.0
+    own = _ranked(OWN_POLICY, (120_000, 500), (1.8, 0.05), commands=False)
+    own.gain = 1.2
+    spans = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0), OWN_POLICY: (1.1, 1.2)})
+    said = f"{OWN_POLICY}'s range leaves the fabric's distance out"
+    assert said in Advice("host", [], [in_force, own], "", decide([in_force, own], "balanced"), ranges=spans).table()
+    alone = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0)})
+    assert said not in Advice("host", [], [in_force], "", decide([in_force], "balanced"), ranges=alone).table()

@@ -28,6 +28,11 @@ class Candidate:
     caveat: str = ""
 
 
+#: pathlab's own policy's label: not a shipping stack's setting, never recommended, and its gain
+#: range leaves the fabric's distance out (`advise.ranges`, whose docstring has the measurement).
+OWN_POLICY = "pathlab gated-least-load"
+
+
 def candidates(scenario: Scenario, run: Result) -> list[Candidate]:
     """The setting in force, each stack's alternatives when every device runs that stack's policy
     (on ESXi NMP round robin whatever the PSP in force), and pathlab's own policy."""
@@ -40,7 +45,7 @@ def candidates(scenario: Scenario, run: Result) -> list[Candidate]:
     if all(d.policy.name == "nvme" for d in devices):
         out += _nvme_candidates(devices)
     out.append(Candidate(
-        "pathlab gated-least-load", _with_policy(scenario, {"name": "gated-least-load"}), [],
+        OWN_POLICY, _with_policy(scenario, {"name": "gated-least-load"}), [],
         "pathlab's own policy: not in any shipping stack; shown as the bar the others could reach",
     ))
     return out

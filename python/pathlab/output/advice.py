@@ -7,6 +7,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from pathlab.advise.candidates import OWN_POLICY
 from pathlab.advise.decide import MARGIN, Decision
 from pathlab.advise.ranges import GainRanges
 from pathlab.advise.rank import Ranked
@@ -105,8 +106,11 @@ def ranges_note(a: Advice) -> list[str]:
     """What the gain ranges are over, or nothing when the gains are single figures."""
     if a.ranges is None:
         return []
-    return ["Gains are ranges: each candidate simulated at both ends of each assumption's span (the others at their",
-            "assumed value, the same seeds and I/Os), lowest to highest, over:"] + [f"    {o}" for o in a.ranges.over]
+    own = [f"  {OWN_POLICY}'s range leaves the fabric's distance out, which moves its gain about twice as much as the",
+           "  port capacity's span does (measured: advise.ranges); it is never recommended"]
+    return (["Gains are ranges: each candidate simulated at both ends of each assumption's span (the others at their",
+             "assumed value, the same seeds and I/Os), lowest to highest, over:"] + [f"    {o}" for o in a.ranges.over]
+            + (own if any(r.candidate.label == OWN_POLICY for r in a.ranked) else []))
 
 
 def run_length_note(a: Advice) -> list[str]:
