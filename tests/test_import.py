@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import pathlab as pathlab_package
 from conftest import SCENARIOS, pathlab
 from pathlab import Scenario
 
@@ -264,3 +265,17 @@ def test_a_device_lists_working_path_is_placed_in_its_optimized_tpg_and_fixed_sa
     shown.write_text(done.text)
     out = pathlab("show", "devices", str(shown), "--style", "esxi")
     assert "Storage Array Type: VMW_SATP_ALUA_CX" in out.stdout, out.stderr
+
+
+def test_a_capture_that_saw_no_io_is_refused_in_one_line(tmp_path) -> None:
+    """esxtop's first sample alone counts nothing (0 Commands/sec on every device): no load to
+    simulate, said in one line naming the capture (it ended in the engine's `missing field
+    workloads`)."""
+    shipped = Path(pathlab_package.__file__).parent / "captures" / "vmax-iops1000"
+    one = tmp_path / "one-sample.csv"
+    one.write_text("".join((shipped / "esxtop-batch.csv").read_text().splitlines(keepends=True)[:2]))
+    done = pathlab("import", str(shipped / "esxcli-storage-nmp-device-list.txt"),
+                   str(shipped / "esxcli-storage-nmp-path-list.txt"), str(one))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1] == (f"pathlab: error: {one}: Commands/sec: 0 for every device: the capture saw "
+                                            "no I/O (a first sample alone counts none); capture while the host runs its load")

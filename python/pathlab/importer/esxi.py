@@ -501,4 +501,8 @@ def _workload(devices: list[Any], dev_rows: TableSummary | None, esx_file: str, 
                 f"read_pct = {100 * reads / cmds:.1f}  # {esx_file}: Reads/sec over Commands/sec",
                 'range = "1GiB"  # default: the capture does not say how far apart the I/Os fall']
         warnings.append((f"workloads.{d.device}.range", "the span of the I/Os is not in the captures: 1 GiB assumed"))
+    if devices and "[[workloads]]" not in out:
+        # Every device captured idle: a scenario without load is no host to advise on.
+        raise ScenarioError(esx_file, "Commands/sec", "0 for every device: the capture saw no I/O (a first sample "
+                                                      "alone counts none); capture while the host runs its load")
     return out
