@@ -39,10 +39,12 @@ def alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name)
 def test_a_sweep_killed_mid_way_leaves_no_process_behind(tmp_path: Path, how: signal.Signals) -> None:
-    # Four runs of 20 simulated seconds on two workers: both are busy when the signal comes.
+    # Four runs of 60 simulated seconds at 29-32 outstanding (about 13 M I/Os each, seconds of
+    # CPU) on two workers: both are busy when the signal comes. At 1-4 outstanding a run was
+    # 0.1 s once the engine got faster (session 10), and the sweep could end between two polls.
     sweep = subprocess.Popen(
-        [sys.executable, "-m", "pathlab", "sweep", MINIMAL, "--grid", "workloads.0.outstanding=1,2,3,4",
-         "--workers", "2", "--out", str(tmp_path / "s")],
+        [sys.executable, "-m", "pathlab", "sweep", MINIMAL, "--grid", "workloads.0.outstanding=29,30,31,32",
+         "--set", "run.duration=60s", "--workers", "2", "--out", str(tmp_path / "s")],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_limit_memory, start_new_session=True)
     workers: set[int] = set()
     try:
