@@ -23,3 +23,20 @@ def test_each_row_loads_and_its_ports_hold_what_is_in_service(tmp_path: Path, de
         on_array = sum(1 for d in scenario["devices"] if d["array"] == array["name"])
         in_service = on_array * outstanding * GENERATED_SERVICE_S / GENERATED_ROUND_TRIP_S
         assert len(array["ports"]) * array["service"]["servers"] >= 1.25 * in_service
+
+
+LOOP = Path(__file__).resolve().parents[1] / "benches" / "many-devices-loop"
+
+
+def test_the_hand_written_loop_simulates_the_generated_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--loop`'s loop is the same host: its mean response is the round trip (50 µs of fabric
+    each way and 20 µs of service: nothing queues), as pathlab's is, and every I/O went down a
+    path of its device."""
+    from pathlab.cli.bench import loop_binary, loop_fields
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    binary = loop_binary(LOOP, "--loop", "many-devices-loop")
+    fields = loop_fields(binary, "--loop", [100, 1, 8, 200_000])
+    assert int(fields["ios"]) == int(fields["path_commands"]) == 200_000
+    assert float(fields["mean_us"]) == pytest.approx(GENERATED_ROUND_TRIP_S * 1e6, rel=0.01)
+    assert float(fields["ns_per_io"]) > 0

@@ -129,6 +129,8 @@ def test_bad_scenario_gives_one_line_and_exit_2(tmp_path, scenarios, case, old, 
         (("run", "scenarios/c1-vmax-1lun.toml", "--variant", "iops7"), 'unknown variant "iops7"; defined: iops1000, iops1'),
         (("compare", "scenarios/bench-minimal.toml"), "variants: the file defines no variants"),
         (("reproduce", "no-such-dir"), "no-such-dir: no such file or directory"),
+        (("bench", "--only", "--loop", "benches/many-devices-loop"), "--loop: give --scaling too"),
+        (("bench", "--only", "--scaling", "--loop", "docs"), "docs: --loop: no Cargo.toml"),
     ],
 )
 def test_bad_command_input_gives_one_line_and_exit_2(args, message) -> None:

@@ -11,9 +11,9 @@
 //! hand-written loop would: arrays indexed by device and by path, the device's round-robin
 //! position beside its counters.
 //!
-//! `cargo run --release --example many_devices_loop -p pathlab-sim -- DEVICES IN_FLIGHT PATHS IOS`
-//! prints the wall time per simulated I/O (set-up apart); `pathlab bench --scaling` runs it beside
-//! each generated host (`scripts/many_devices_loop.py` alternates them).
+//! `cargo run --release --manifest-path benches/many-devices-loop/Cargo.toml -- DEVICES IN_FLIGHT
+//! PATHS IOS` prints the wall time per simulated I/O (set-up apart); `pathlab bench --scaling
+//! --loop benches/many-devices-loop` runs it beside each generated host, alternately.
 use hdrhistogram::Histogram;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

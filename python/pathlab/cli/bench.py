@@ -226,31 +226,51 @@ def generated_host(folder: Path, devices: int, paths: int, outstanding: int, qui
     return file, paths
 
 
-def in_flight_table(tables: Tables, rounds: int, quick: bool) -> None:
+def in_flight_table(tables: Tables, rounds: int, quick: bool, scaling_loop: Path | None) -> None:
     """Cost per simulated I/O against I/Os in flight and paths: a step whose cost grows with
-    what is in flight (a heap's depth, state out of cache) or with the paths shows here."""
+    what is in flight (a heap's depth, state out of cache) or with the paths shows here. With
+    `scaling_loop`, the same host's hand-written loop runs after each round (alternately: this
+    machine's speed drifts), to tell what the host costs any simulator from what pathlab adds."""
     rows = []
     base: float | None = None
+    loop_base: float | None = None
     with tempfile.TemporaryDirectory() as folder:
         for devices, paths, outstanding in IN_FLIGHT:
             file, paths_each = generated_host(Path(folder), devices, paths, outstanding, quick)
             label = f"{devices:,} device(s) x {paths_each:,} paths, {outstanding:,} outstanding each"
-            runs = repeat(rounds, label, str(file), None, ())
-            per_io = [r["run_s"] / r["ios"] * 1e9 for r, _ in runs]
+            per_io, loop_per_io, runs = [], [], []
+            for r in range(rounds):
+                click.echo(f"pathlab bench: {label}, round {r + 1} of {rounds}", err=True)
+                report, rss = measure(str(file), None, ())
+                runs.append((report, rss))
+                per_io.append(report["run_s"] / report["ios"] * 1e9)
+                if scaling_loop:
+                    loop_per_io.append(loop_ns_per_io(scaling_loop, devices, outstanding, paths_each, report["ios"]))
             base = base or median(per_io)
-            rows.append([
+            row = [
                 f"{devices:,}", f"{paths_each:,}", f"{devices * outstanding:,}", f"{runs[0][0]['ios']:,}", spread(per_io, 0),
                 f"{median(per_io) / base:.2f}", spread([r["setup_s"] for r, _ in runs]),
                 f"{max(rss for _, rss in runs):.1f}",
-            ])
+            ]
+            if scaling_loop:
+                loop_base = loop_base or median(loop_per_io)
+                row += [spread(loop_per_io, 0), f"{median(loop_per_io) / loop_base:.2f}",
+                        f"{median([a / b for a, b in zip(per_io, loop_per_io)]):.1f}"]
+            rows.append(row)
+    headers = ["devices", "paths each", "I/Os in flight", "simulated I/Os", "ns per I/O", "x first row", "set-up s",
+               "peak RSS MiB"]
+    if scaling_loop:
+        headers += ["loop ns per I/O", "loop x first row", "pathlab / loop"]
     tables.show(
         f"Cost per simulated I/O against I/Os in flight and paths (median (least-greatest) of {rounds} rounds):",
-        ["devices", "paths each", "I/Os in flight", "simulated I/Os", "ns per I/O", "x first row", "set-up s",
-         "peak RSS MiB"],
+        headers,
         rows,
         "Round robin after every I/O; ports serve every I/O at once (past 1,024 servers a port, more arrays or, for one "
         "device, more paths: the paths column), so what is in flight is in the event queue. "
-        "ns per I/O is the run alone divided by its I/Os; the set-up is timed apart, not subtracted.",
+        "ns per I/O is the run alone divided by its I/Os; the set-up is timed apart, not subtracted."
+        + (" The loop is the same host hand-written (--loop): a binary heap, esxtop's counters "
+           "per device and per path, a p99 histogram per device; pathlab / loop is taken round by round."
+           if scaling_loop else ""),
     )
 
 
@@ -363,37 +383,52 @@ def import_seconds() -> float:
     return time.perf_counter() - started
 
 
-def reference_binary(folder: Path) -> Path:
-    """The hand-written loop of the minimal model, built with cargo into pathlab's cache (one
-    build per reference folder)."""
+def loop_binary(folder: Path, option: str, binary_name: str) -> Path:
+    """A hand-written loop (`--reference`'s of the minimal model, `--loop`'s of the scaling hosts),
+    built with cargo into pathlab's cache (one build per folder)."""
     import hashlib
 
     if not (folder / "Cargo.toml").is_file():
-        raise BadInput(f"{folder}: --reference: no Cargo.toml: give the reference loop's folder (minimal-rust)")
+        raise BadInput(f"{folder}: {option}: no Cargo.toml: give the hand-written loop's folder")
     digest = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:12]
     target = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pathlab" / f"reference-{digest}"
-    binary = target / "release" / "desbench"
+    binary = target / "release" / binary_name
     if not binary.exists():
-        click.echo(f"pathlab bench: building the reference loop in {folder}", err=True)
+        click.echo(f"pathlab bench: building the hand-written loop in {folder}", err=True)
         try:
             built = subprocess.run(["cargo", "build", "--release", "--quiet", "--manifest-path", str(folder / "Cargo.toml")],
                                    env={**os.environ, "CARGO_TARGET_DIR": str(target)}, capture_output=True, text=True)
         except OSError as e:
-            raise BadInput(f"{folder}: --reference: cargo cannot be run ({e.strerror}): the reference loop is built with it") from None
+            raise BadInput(f"{folder}: {option}: cargo cannot be run ({e.strerror}): the loop is built with it") from None
         if built.returncode != 0 or not binary.exists():
-            last = (built.stderr.strip().splitlines() or ["no desbench binary"])[-1]
-            raise BadInput(f"{folder}: --reference: the reference loop did not build: {last}")
+            last = (built.stderr.strip().splitlines() or [f"no {binary_name} binary"])[-1]
+            raise BadInput(f"{folder}: {option}: the loop did not build: {last}")
     return binary
+
+
+def loop_fields(binary: Path, option: str, arguments: Sequence[int]) -> dict[str, str]:
+    """What a hand-written loop printed (`key=value` words) for `arguments`."""
+    done = subprocess.run([str(binary), *map(str, arguments)], capture_output=True, text=True)
+    fields = dict(f.split("=", 1) for f in done.stdout.split() if "=" in f)
+    if done.returncode != 0 or not fields:
+        raise BadInput(f"{binary}: {option}: the loop printed nothing to read (status {done.returncode})")
+    return fields
 
 
 def reference_rate(binary: Path, ios: int) -> float:
     """The reference loop's simulated I/Os per second of wall time for `ios` completions."""
-    done = subprocess.run([str(binary), str(ios)], capture_output=True, text=True)
-    fields = dict(f.split("=", 1) for f in done.stdout.split() if "=" in f)
     try:
-        return float(fields["ios_per_wall_s"])
+        return float(loop_fields(binary, "--reference", [ios])["ios_per_wall_s"])
     except (KeyError, ValueError):
-        raise BadInput(f"{binary}: --reference: the loop printed no ios_per_wall_s (status {done.returncode})") from None
+        raise BadInput(f"{binary}: --reference: the loop printed no ios_per_wall_s") from None
+
+
+def loop_ns_per_io(binary: Path, devices: int, outstanding: int, paths: int, ios: int) -> float:
+    """The scaling host's hand-written loop's wall time per simulated I/O (its set-up apart)."""
+    try:
+        return float(loop_fields(binary, "--loop", [devices, outstanding, paths, ios])["ns_per_io"])
+    except (KeyError, ValueError):
+        raise BadInput(f"{binary}: --loop: the loop printed no ns_per_io") from None
 
 
 def reference_table(tables: Tables, binary: Path, folder: str, rounds: int, quick: bool) -> None:
@@ -429,6 +464,9 @@ def sections(scale: bool, profile: bool, cores: bool, advise: bool) -> list[str]
               help="Repetitions of every figure (the median and the spread are printed).")
 @click.option("--reference", "reference", type=click.Path(file_okay=False, exists=True),
               help="Folder of the hand-written reference loop (minimal-rust): compare with it, alternately.")
+@click.option("--loop", "loop", type=click.Path(file_okay=False, exists=True),
+              help="With --scaling: folder of the scaling hosts' hand-written loop (benches/many-devices-loop), run "
+              "beside each row, alternately.")
 @click.option("--scaling", "scale", is_flag=True, help="Also the cost per I/O from 32 to 100,000 I/Os in flight and 8 to "
               "10,000 paths.")
 @click.option("--profile", is_flag=True, help="Also instructions per I/O by mechanism (needs valgrind; minutes).")
@@ -438,12 +476,15 @@ def sections(scale: bool, profile: bool, cores: bool, advise: bool) -> list[str]
               "--reference), not the rates of the shipped benchmarks.")
 @click.option("--markdown", is_flag=True, help="Print the tables as Markdown (for docs/benchmarks.md).")
 @handle_errors
-def command(folder: str, quick: bool, rounds: int, reference: str | None, scale: bool, profile: bool, cores: bool,
-            advise: bool, only: bool, markdown: bool) -> None:
+def command(folder: str, quick: bool, rounds: int, reference: str | None, loop: str | None, scale: bool, profile: bool,
+            cores: bool, advise: bool, only: bool, markdown: bool) -> None:
     """Print simulated I/Os and events per second of wall time, set-up time, peak memory and start-up
     time, each a median over rounds with its spread; optionally the ratio to a hand-written loop, the
     cost against I/Os in flight, instructions per I/O by mechanism, sweep scaling and advise's time."""
-    binary = reference_binary(Path(reference)) if reference else None  # bad --reference before any run
+    if loop and not scale:
+        raise BadInput("--loop: give --scaling too: the loop runs beside the scaling table's rows")
+    binary = loop_binary(Path(reference), "--reference", "desbench") if reference else None  # bad input before any run
+    scaling_loop = loop_binary(Path(loop), "--loop", "many-devices-loop") if loop else None
     for _label, name, variant, overrides in BENCHMARKS:
         load(str(Path(folder) / name), variant, overrides)  # bad input is reported before any child starts
     if profile and shutil.which("valgrind") is None:
@@ -457,7 +498,7 @@ def command(folder: str, quick: bool, rounds: int, reference: str | None, scale:
     if binary:
         steps.append(lambda: reference_table(tables, binary, folder, rounds, quick))
     if scale:
-        steps.append(lambda: in_flight_table(tables, rounds, quick))
+        steps.append(lambda: in_flight_table(tables, rounds, quick, scaling_loop))
     if profile:
         steps.append(lambda: profile_table(tables, folder, quick))
     if cores:
