@@ -462,7 +462,7 @@ mod tests {
     /// cache): on each path, as on the CX4 with its large mix, latency says more about what a
     /// path carried lately than about the path.
     fn mixed(k: u64) -> IoDesc {
-        if k % 3 == 0 {
+        if k.is_multiple_of(3) {
             IoDesc { bytes: 1 << 20, is_write: false, cpu: 0 }
         } else {
             IoDesc { bytes: 8192, is_write: true, cpu: 0 }
@@ -525,7 +525,8 @@ mod tests {
             let path = p.select_path(&io, now, &IdleHost).unwrap();
             p.start_io(path, &io, now);
             on_path1 += u64::from(path.0 == 1);
-            let failed = path.0 == 1 && (if k < 2000 { on_path1 % 50 == 0 } else { on_path1 % 2 == 0 });
+            let failed =
+                path.0 == 1 && (if k < 2000 { on_path1.is_multiple_of(50) } else { on_path1.is_multiple_of(2) });
             p.end_io(path, &io, &IoDone { now_ns: now + 200_000, latency_ns: 200_000, failed });
             // Counted from 1 s in each phase: after the estimates have settled.
             if (1000..2000).contains(&k) || k >= 2100 {

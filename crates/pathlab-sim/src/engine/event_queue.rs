@@ -164,14 +164,14 @@ mod tests {
         for n in 0..2000u64 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let delay = [0, 50, 50, 100, 7, 3, 11, 13][(x >> 60) as usize % 8] + (n % 3) * ((x >> 33) % 2);
-            let fixed = (x >> 20) % 2 == 0;
+            let fixed = (x >> 20).is_multiple_of(2);
             if fixed {
                 mixed.schedule_fixed(now, delay, n);
             } else {
                 mixed.schedule(now + delay, n);
             }
             heap_only.schedule(now + delay, n);
-            if (x >> 40) % 3 == 0 {
+            if (x >> 40).is_multiple_of(3) {
                 let (a, b) = (mixed.pop(), heap_only.pop());
                 assert_eq!(a, b);
                 now = a.map_or(now, |(t, _)| t);

@@ -88,7 +88,7 @@ mod tests {
             let key = (u128::from(x >> 44) << 64) | u128::from(n);
             heap.push(Keyed { key, item: n });
             reference.push(key);
-            if (x >> 20) % 3 == 0 {
+            if (x >> 20).is_multiple_of(3) {
                 reference.sort_unstable_by(|a, b| b.cmp(a));
                 let expected = reference.pop();
                 let got = heap.pop().map(|e| e.key);
