@@ -7,16 +7,21 @@
 //! each way and a port that serves every I/O at once (exponential, mean 20 µs). This loop does
 //! exactly that, tightly, and keeps the least a simulator must keep to print pathlab's figures:
 //! esxtop's counters per device and per path, one response histogram per device (for its p99,
-//! 2 significant digits) and one for all I/O (3 digits). It keeps them where a careful
-//! hand-written loop would: arrays indexed by device and by path, the device's round-robin
-//! position beside its counters.
+//! 2 significant digits) and one for all I/O (3 digits), in arrays indexed by device and by path.
 //!
 //! `cargo run --release --manifest-path benches/many-devices-loop/Cargo.toml -- DEVICES IN_FLIGHT
-//! PATHS IOS` prints the wall time per simulated I/O (set-up apart); `pathlab bench --scaling
-//! --loop benches/many-devices-loop` runs it beside each generated host, alternately.
+//! PATHS IOS [KEEP] [QUEUE]` prints the wall time per simulated I/O (set-up apart); `pathlab bench
+//! --scaling --loop benches/many-devices-loop` runs it (`all heap`) beside each generated host.
+//! To tell what each part costs on many devices:
+//! - KEEP: `all` (the default), `counters` (no histogram per device) or `none` (no figure per
+//!   device or path: the round-robin position only);
+//! - QUEUE: `heap` (the default: one binary heap, as the reference loop) or `lanes` (the
+//!   fixed-delay arrivals in a FIFO and only the departures in the heap, as pathlab's event
+//!   queue, and the device responses into their histograms seven at a time, as pathlab on hosts
+//!   of 1,000 devices or more).
 use hdrhistogram::Histogram;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 use std::time::Instant;
 
 const WIRE_NS: u64 = 50_000;
@@ -80,15 +85,42 @@ struct Io {
     issued: u64,
 }
 
+/// What the loop keeps per device and per path.
+#[derive(Clone, Copy, PartialEq)]
+enum Keep {
+    All,
+    Counters,
+    Nothing,
+}
+
+/// Device responses held before they go into the device's histogram (`lanes`): seven and a
+/// count in one cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Held {
+    values: [u64; 7],
+    len: u64,
+}
+
 /// Time, then order of scheduling (FIFO on ties), then the I/O and whether it is its arrival.
 type Event = Reverse<(u64, u64, u32, bool)>;
 
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).map(|a| a.parse().expect("numbers")).collect();
-    let [devices, in_flight, paths, target] = args[..] else {
-        panic!("usage: many_devices_loop DEVICES IN_FLIGHT PATHS IOS");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: many-devices-loop DEVICES IN_FLIGHT PATHS IOS [all|counters|none] [heap|lanes]";
+    let number = |i: usize| -> u64 { args.get(i).and_then(|a| a.parse().ok()).expect(usage) };
+    let (devices, in_flight, paths, target) = (number(0) as usize, number(1) as usize, number(2) as usize, number(3));
+    let keep = match args.get(4).map_or("all", String::as_str) {
+        "all" => Keep::All,
+        "counters" => Keep::Counters,
+        "none" => Keep::Nothing,
+        _ => panic!("{usage}"),
     };
-    let (devices, in_flight, paths) = (devices as usize, in_flight as usize, paths as usize);
+    let lanes = match args.get(5).map_or("heap", String::as_str) {
+        "heap" => false,
+        "lanes" => true,
+        _ => panic!("{usage}"),
+    };
 
     let set_up = Instant::now();
     let mut rng = Rng::new(1);
@@ -103,25 +135,45 @@ fn main() {
     let set_up = set_up.elapsed();
 
     let start = Instant::now();
+    // Arrivals are a fixed delay after their issue: with `lanes` they wait in a FIFO (its order
+    // is their time order), and only departures go to the heap.
+    let mut arrivals: VecDeque<(u64, u32)> = VecDeque::with_capacity(if lanes { devices * in_flight } else { 0 });
+    let mut held = vec![Held::default(); if lanes { devices } else { 0 }];
     // One I/O on its device's next path: round robin after every I/O.
-    let issue = |io: u32, now: u64, ios: &mut Vec<Io>, device: &mut [Device], heap: &mut BinaryHeap<Event>, seq: &mut u64| {
+    let issue = |io: u32, now: u64, ios: &mut [Io], device: &mut [Device]| {
         let d = ios[io as usize].device as usize;
         let dev = &mut device[d];
         let p = d * paths + dev.next_path as usize;
         dev.next_path = if dev.next_path as usize + 1 == paths { 0 } else { dev.next_path + 1 };
         ios[io as usize].path = p as u32;
         ios[io as usize].issued = now;
-        heap.push(Reverse((now + WIRE_NS, *seq, io, true)));
-        *seq += 1;
     };
     for d in 0..devices {
         for _ in 0..in_flight {
             ios.push(Io { device: d as u32, path: 0, issued: 0 });
-            issue(ios.len() as u32 - 1, 0, &mut ios, &mut device, &mut heap, &mut seq);
+            let io = ios.len() as u32 - 1;
+            issue(io, 0, &mut ios, &mut device);
+            if lanes {
+                arrivals.push_back((WIRE_NS, io));
+            } else {
+                heap.push(Reverse((WIRE_NS, seq, io, true)));
+                seq += 1;
+            }
         }
     }
     let mut done = 0u64;
-    while let Some(Reverse((now, _, io, arrival))) = heap.pop() {
+    loop {
+        let next_arrival = arrivals.front().map_or(u64::MAX, |a| a.0);
+        let (now, io, arrival) = match heap.peek() {
+            Some(&Reverse((t, ..))) if t < next_arrival => {
+                let Reverse((t, _, io, arrival)) = heap.pop().expect("peeked");
+                (t, io, arrival)
+            }
+            _ => match arrivals.pop_front() {
+                Some((t, io)) => (t, io, true),
+                None => break,
+            },
+        };
         if arrival {
             // The port serves it at once; the response crosses the fabric back.
             let back = now + rng.expo_ns(SERVICE_MEAN_NS) + WIRE_NS;
@@ -132,18 +184,38 @@ fn main() {
         let record = ios[io as usize];
         let response = (now - record.issued).max(1);
         let d = record.device as usize;
-        for c in [&mut device[d].counters, &mut path[record.path as usize]] {
-            c.commands += 1;
-            c.bytes += 4096;
-            c.latency_ns += response;
+        if keep != Keep::Nothing {
+            for c in [&mut device[d].counters, &mut path[record.path as usize]] {
+                c.commands += 1;
+                c.bytes += 4096;
+                c.latency_ns += response;
+            }
         }
-        device_latency[d].saturating_record(response);
+        if keep == Keep::All {
+            if lanes {
+                let h = &mut held[d];
+                h.values[h.len as usize] = response;
+                h.len += 1;
+                if h.len == 7 {
+                    h.values.iter().for_each(|&v| device_latency[d].saturating_record(v));
+                    h.len = 0;
+                }
+            } else {
+                device_latency[d].saturating_record(response);
+            }
+        }
         latency.saturating_record(response);
         done += 1;
         if done == target {
             break;
         }
-        issue(io, now, &mut ios, &mut device, &mut heap, &mut seq);
+        issue(io, now, &mut ios, &mut device);
+        if lanes {
+            arrivals.push_back((now + WIRE_NS, io));
+        } else {
+            heap.push(Reverse((now + WIRE_NS, seq, io, true)));
+            seq += 1;
+        }
     }
     let run = start.elapsed();
     let p99: u64 = device_latency.iter().map(|h| h.value_at_quantile(0.99)).max().unwrap_or(0);
