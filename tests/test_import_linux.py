@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SCENARIOS, pathlab
+from conftest import SCENARIOS, one_error_line, pathlab
 from pathlab import Scenario
 from pathlab.advise.candidates import Candidate, candidates
 
@@ -56,6 +56,50 @@ def test_a_workload_comes_from_diskstats_of_the_dm_device(tmp_path) -> None:
     assert "dm-1's average queue" in done.stdout and "dm-1's reads over reads and writes" in done.stdout
     # The sample's dm-1 writes 4 KiB pages, with a read now and then: 1.4% over its samples.
     assert 'block_size = "4KiB"' in done.stdout and "read_pct = 1.4" in done.stdout
+
+
+def _iostat(path: Path, devices: list[str]) -> Path:
+    """Two `iostat -x` reports (the one since boot, one interval) of `devices`, each busy alike."""
+    report = "Device            r/s     w/s     rkB/s     wkB/s   aqu-sz\n" + "".join(
+        f"{d:<12} 70.00   30.00    560.00    240.00     2.00\n" for d in devices)
+    path.write_text("Linux 5.4.0 (db02) \t06/01/20 \t_x86_64_\t(8 CPU)\n\n" + report + "\n" + report)
+    return path
+
+
+def _diskstats(path: Path, devices: list[str]) -> Path:
+    """Two /proc/diskstats samples a second apart of `devices`, each busy alike."""
+    def sample(reads: int) -> str:
+        return "".join(f" 253 {i} {d} {reads} 0 {8 * reads} 10 0 0 0 0 0 {reads} {reads}\n" for i, d in enumerate(devices))
+    path.write_text("TS 1600000000.0\n" + sample(100) + "TS 1600000001.0\n" + sample(200))
+    return path
+
+
+@pytest.mark.parametrize("verb", ["import", "advise"])
+@pytest.mark.parametrize("capture", [_iostat, _diskstats])
+def test_a_capture_of_another_host_is_one_line(tmp_path, capture, verb) -> None:
+    # None of its devices is one of the listing's (dm-1, dm-2, their maps and paths sda-sdh): it
+    # was imported with every map's load assumed and a warning per map.
+    rates = capture(tmp_path / "rates.txt", ["vda", "vdb", "vdc", "vdd", "vde", "dm-10"])
+    line = one_error_line(pathlab(verb, str(NETAPP), str(rates)))
+    assert line.startswith(f"pathlab: error: {rates}: its devices (dm-10, vda, vdb, vdc and 2 more) are none of the "
+                           f"devices of {NETAPP} (dm-1, dm-2, "), line
+    assert line.endswith(": a capture of another host: give the listing and the capture of one host"), line
+
+
+@pytest.mark.parametrize("capture", [_iostat, _diskstats])
+def test_a_capture_sharing_some_devices_measures_those_and_says_which_it_lacks(tmp_path, capture) -> None:
+    rates = capture(tmp_path / "rates.txt", ["vda", "dm-1"])
+    done = pathlab("import", str(NETAPP), str(rates))
+    assert done.returncode == 0, done.stderr
+    assert "dm-1's average queue" in done.stdout and "no I/O statistics of dm-2" in done.stderr, done.stderr
+
+
+def test_an_iostat_capture_of_another_nvme_host_is_one_line(tmp_path) -> None:
+    listing = DATA / "nvme-list-subsys_v2_netapp-ubuntu2404-tcp.txt"
+    rates = _iostat(tmp_path / "iostat.txt", ["nvme1n1", "nvme1n2"])
+    line = one_error_line(pathlab("import", str(listing), str(rates)))
+    assert line == (f"pathlab: error: {rates}: its devices (nvme1n1, nvme1n2) are none of the namespace heads of "
+                    f"{listing} (nvme0n1): a capture of another host: give the listing and the capture of one host")
 
 
 @pytest.mark.parametrize(("reports", "where"), [

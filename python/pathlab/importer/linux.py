@@ -13,6 +13,7 @@ from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, MapTopology, has_address, map_topology, table_features
+from pathlab.importer.same_host import refuse_other_host
 from pathlab.importer.values import io_size, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
@@ -153,6 +154,9 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool]:
     paths = [p for p in c.paths.itertuples() if has_address(p)]
     if not maps or not paths:
         raise ScenarioError(mfile, "", "no map with SCSI paths (H:C:T:L) to import")
+    if c.rates is not None:  # a map's device is dm-N, or its name with iostat -N; its paths are sdX
+        listed = [*c.maps["name"], *c.maps["dm"].dropna(), *c.paths["device"].dropna()]
+        refuse_other_host(rfile, "its devices", c.rates["device"], f"the devices of {mfile}", listed)
 
     def hctl(p: Any) -> tuple[int, int, int, int]:
         h, ch, t, lun = (int(x) for x in p.hctl.split(":"))
