@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
-from pathlab.importer.same_host import refuse_other_host
-from pathlab.importer.values import io_size, size_text, zero_load_assumed
+from pathlab.importer.same_host import refuse_other_hosts_rates
+from pathlab.importer.values import idle_left_out, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     listed = namespaces(rows)
     heads = {(s, ns): _head(s, ns, i) for i, (s, ns) in enumerate(listed)}
     if rates is not None:
-        refuse_other_host(rates_file, "its devices", rates["device"], f"the namespace heads of {file}", heads.values())
+        refuse_other_hosts_rates(rates, rates_file, f"the namespace heads of {file}", heads.values())
     device_of = {}
     for lun, (s, ns) in enumerate(listed, start=1):
         own = [r for r in rows if text(r.subsystem) == s and nsid(r) == ns]
@@ -191,6 +191,10 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         workload, from_capture = _workload(s if ns is None else f"{s}n{ns}", device_of[(s, ns)], head, rates,
                                            rates_file, warnings, (snapshot or {}).get(head))
         lines, measured = lines + workload, measured or from_capture
+    if "[[workloads]]" not in lines:  # every head idle in the rates or the sysfs snapshot
+        captures = [rates_file] if rates is not None else sorted({w.split(":")[0] for _, w in (snapshot or {}).values()})
+        raise saw_no_io(", ".join(captures), "", "every namespace head is idle in it (no reads or writes, no I/O in "
+                                                 "flight, or left out by iostat -z)")
     return "\n".join(lines) + "\n", warnings, measured
 
 
@@ -225,6 +229,10 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
     with I/Os in flight: one instant with none says little)."""
     out = ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", subsystem)}"', f'devices = ["{device}"]']
     have = rates is not None and (rates["device"] == head).any()
+    if left_out_idle(rates, head):
+        comment, warning = idle_left_out(subsystem, head, rates_file)
+        warnings.append(warning)
+        return ["", comment], True
     if not have and snapshot is not None:
         in_flight, where = snapshot
         if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells
