@@ -104,17 +104,16 @@ fn main() {
 
     let start = Instant::now();
     // One I/O on its device's next path: round robin after every I/O.
-    let issue =
-        |io: u32, now: u64, ios: &mut Vec<Io>, device: &mut [Device], heap: &mut BinaryHeap<Event>, seq: &mut u64| {
-            let d = ios[io as usize].device as usize;
-            let dev = &mut device[d];
-            let p = d * paths + dev.next_path as usize;
-            dev.next_path = if dev.next_path as usize + 1 == paths { 0 } else { dev.next_path + 1 };
-            ios[io as usize].path = p as u32;
-            ios[io as usize].issued = now;
-            heap.push(Reverse((now + WIRE_NS, *seq, io, true)));
-            *seq += 1;
-        };
+    let issue = |io: u32, now: u64, ios: &mut Vec<Io>, device: &mut [Device], heap: &mut BinaryHeap<Event>, seq: &mut u64| {
+        let d = ios[io as usize].device as usize;
+        let dev = &mut device[d];
+        let p = d * paths + dev.next_path as usize;
+        dev.next_path = if dev.next_path as usize + 1 == paths { 0 } else { dev.next_path + 1 };
+        ios[io as usize].path = p as u32;
+        ios[io as usize].issued = now;
+        heap.push(Reverse((now + WIRE_NS, *seq, io, true)));
+        *seq += 1;
+    };
     for d in 0..devices {
         for _ in 0..in_flight {
             ios.push(Io { device: d as u32, path: 0, issued: 0 });
