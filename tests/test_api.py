@@ -44,3 +44,19 @@ def test_a_figures_only_run_gives_the_full_runs_figures_as_written(scenarios) ->
     full, figures = s.run().data, s.run(figures_only=True).data
     assert list(figures) == ["scenario", "variant", "seed", "warmup_s", "duration_s", "summary", "accounting"]
     assert json.dumps(figures) == json.dumps({key: full[key] for key in figures})
+
+
+def test_a_run_without_path_intervals_builds_none_and_the_rest_is_the_full_runs(scenarios) -> None:
+    # The simulation is told before it runs (it built every row and `finish` dropped them before):
+    # its result is the full run's, byte for byte, with the per-path interval table empty.
+    s = Scenario.load(scenarios / "flaky-path.toml", set={"run.duration": "0.3s", "run.warmup": "0.1s",
+                                                          "run.interval": "0.1s"})
+    runs = {}
+    for rows in (True, False):
+        sim = s.handle.simulation(path_intervals=rows)
+        sim.run_until(s.handle.end_ns)
+        runs[rows] = json.loads(sim.finish()[0])
+    assert len(runs[True]["path_intervals"]) == 4 * len(runs[True]["paths"]) > 0
+    assert runs[False]["path_intervals"] == []
+    assert json.dumps(runs[False]) == json.dumps(runs[True] | {"path_intervals": []})
+    assert s.run(path_intervals=False).path_intervals.empty

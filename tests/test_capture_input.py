@@ -97,7 +97,8 @@ def test_diskstats_keeps_every_sample_in_order_and_a_last_one_cut_short(tmp_path
     assert list(table["device"]) == ["sda", "sdb", "sda", "sdb", "sda"]
 
 
-# Memory bounded by the devices, not the samples: 100 devices, 3 MB and 30 MB of samples.
+# Memory bounded by the devices, not the samples: 100 devices, 3 MB and 30 MB of samples (sda to
+# sdcv: the listing's paths sda-sdh are among them, so the capture is the same host's).
 MAKE_CAPTURE = ROOT / "scripts" / "make_diskstats_capture.py"
 MULTIPATH = ROOT / "tests" / "data" / "linux" / "multipath_check-multipath-20_netapp-debian-squeeze.txt"
 #: Address space for `import` of the 30 MB capture: Python, pandas and the engine take about

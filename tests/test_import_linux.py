@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SCENARIOS, pathlab
+from conftest import SCENARIOS, one_error_line, pathlab
 from pathlab import Scenario
 from pathlab.advise.candidates import Candidate, candidates
 
@@ -56,6 +56,126 @@ def test_a_workload_comes_from_diskstats_of_the_dm_device(tmp_path) -> None:
     assert "dm-1's average queue" in done.stdout and "dm-1's reads over reads and writes" in done.stdout
     # The sample's dm-1 writes 4 KiB pages, with a read now and then: 1.4% over its samples.
     assert 'block_size = "4KiB"' in done.stdout and "read_pct = 1.4" in done.stdout
+
+
+def _iostat(path: Path, devices: list[str]) -> Path:
+    """Two `iostat -x` reports (the one since boot, one interval) of `devices`, each busy alike."""
+    report = "Device            r/s     w/s     rkB/s     wkB/s   aqu-sz\n" + "".join(
+        f"{d:<12} 70.00   30.00    560.00    240.00     2.00\n" for d in devices)
+    path.write_text("Linux 5.4.0 (db02) \t06/01/20 \t_x86_64_\t(8 CPU)\n\n" + report + "\n" + report)
+    return path
+
+
+def _diskstats(path: Path, devices: list[str]) -> Path:
+    """Two /proc/diskstats samples a second apart of `devices`, each busy alike."""
+    def sample(reads: int) -> str:
+        return "".join(f" 253 {i} {d} {reads} 0 {8 * reads} 10 0 0 0 0 0 {reads} {reads}\n" for i, d in enumerate(devices))
+    path.write_text("TS 1600000000.0\n" + sample(100) + "TS 1600000001.0\n" + sample(200))
+    return path
+
+
+@pytest.mark.parametrize("verb", ["import", "advise"])
+@pytest.mark.parametrize("capture", [_iostat, _diskstats])
+def test_a_capture_of_another_host_is_one_line(tmp_path, capture, verb) -> None:
+    # None of its devices is one of the listing's (dm-1, dm-2, their maps and paths sda-sdh): it
+    # was imported with every map's load assumed and a warning per map.
+    rates = capture(tmp_path / "rates.txt", ["vda", "vdb", "vdc", "vdd", "vde", "dm-10"])
+    line = one_error_line(pathlab(verb, str(NETAPP), str(rates)))
+    assert line.startswith(f"pathlab: error: {rates}: its devices (dm-10, vda, vdb, vdc and 2 more) are none of the "
+                           f"devices of {NETAPP} (dm-1, dm-2, "), line
+    assert line.endswith(": a capture of another host: give the listing and the capture of one host"), line
+
+
+@pytest.mark.parametrize("capture", [_iostat, _diskstats])
+def test_a_capture_sharing_some_devices_measures_those_and_says_which_it_lacks(tmp_path, capture) -> None:
+    rates = capture(tmp_path / "rates.txt", ["vda", "dm-1"])
+    done = pathlab("import", str(NETAPP), str(rates))
+    assert done.returncode == 0, done.stderr
+    assert "dm-1's average queue" in done.stdout and "no I/O statistics of dm-2" in done.stderr, done.stderr
+
+
+def test_an_iostat_capture_of_another_nvme_host_is_one_line(tmp_path) -> None:
+    listing = DATA / "nvme-list-subsys_v2_netapp-ubuntu2404-tcp.txt"
+    rates = _iostat(tmp_path / "iostat.txt", ["nvme1n1", "nvme1n2"])
+    line = one_error_line(pathlab("import", str(listing), str(rates)))
+    assert line == (f"pathlab: error: {rates}: its devices (nvme1n1, nvme1n2) are none of the namespace heads of "
+                    f"{listing} (nvme0n1): a capture of another host: give the listing and the capture of one host")
+
+
+#: `iostat -xz 5 4` of sysstat 12 (banner, CPU block, the extended columns), a device a line:
+#: `-z` leaves a device out of a report in which it did no I/O.
+Z_HEADER = ("Device            r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz     w/s     wkB/s   wrqm/s  %wrqm w_await "
+            "wareq-sz     d/s     dkB/s   drqm/s  %drqm d_await dareq-sz     f/s f_await  aqu-sz  %util\n")
+Z_LINES = {
+    "sda": "sda              0.40      9.60     0.00   0.00    0.51    24.00    2.20     35.20     0.60  21.43    0.82    "
+           "16.00    0.00      0.00     0.00   0.00    0.00     0.00    0.40    0.50    0.00   0.16\n",
+    "dm-1": "dm-1           120.00    960.00     0.00   0.00    0.48     8.00   30.00    240.00     0.00   0.00    0.61    "
+            "8.00    0.00      0.00     0.00   0.00    0.00     0.00    0.00    0.00    0.08   6.10\n",
+    "vda": "vda              1.20     19.20     0.00   0.00    0.35    16.00    4.80     76.80     1.20  20.00    0.90    "
+           "16.00    0.00      0.00     0.00   0.00    0.00     0.00    0.80    0.40    0.01   0.52\n",
+    "sdc": "sdc             60.00    480.00     0.00   0.00    0.47     8.00   15.00    120.00     0.00   0.00    0.60    "
+           "8.00    0.00      0.00     0.00   0.00    0.00     0.00    0.00    0.00    0.04   3.05\n",
+}
+
+
+def _iostat_z(path: Path, reports: list[list[str]]) -> Path:
+    cpu = "avg-cpu:  %user   %nice %system %iowait  %steal   %idle\n           2.31    0.00    1.02    0.35    0.00   96.32\n\n"
+    path.write_text("Linux 6.1.0-18-amd64 (db01) \t11/25/2026 \t_x86_64_\t(8 CPU)\n\n" + "".join(
+        cpu + Z_HEADER + "".join(Z_LINES[d] for d in report) + "\n\n" for report in reports))
+    return path
+
+
+def _error(done) -> str:
+    """The refusal's line (exit 2, no traceback), after the reader's warning of the devices `-z`
+    left out of some reports."""
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    (error,) = [line for line in done.stderr.splitlines() if line.startswith("pathlab: error:")]
+    return error
+
+
+def test_a_map_in_no_report_of_an_iostat_z_capture_is_idle_not_assumed(tmp_path) -> None:
+    # dm-2 (foobar_postgresql_lun0) did no I/O in any report, so `-z` never printed it: it was
+    # imported as unmeasured, 32 outstanding I/Os assumed. sda missing from the third report shows
+    # the capture leaves idle devices out; no line is all zeros (iostat prints those without -z).
+    rates = _iostat_z(tmp_path / "iostat.txt", [["sda", "dm-1", "sdc"], ["sda", "dm-1", "sdc"], ["dm-1", "sdc"],
+                                                ["sda", "dm-1", "sdc"]])
+    done = pathlab("import", str(NETAPP), str(rates))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("[[workloads]]") == 1 and "dm-1's average queue" in done.stdout
+    assert (f"# foobar_postgresql_lun0 (dm-2): in no report of {rates}, which leaves idle devices out (iostat -z): "
+            "idle, no workload") in done.stdout
+    assert (f"workloads.foobar_postgresql_lun0: dm-2 is in no report of {rates}, which leaves idle devices out "
+            "(iostat -z): taken as idle in every report") in done.stderr
+    assert "no I/O statistics" not in done.stderr
+
+
+def test_a_z_capture_naming_none_of_the_listings_devices_says_they_may_all_have_been_idle(tmp_path) -> None:
+    # Only the boot disk did I/O: another host's capture, or one where -z left every map out.
+    rates = _iostat_z(tmp_path / "iostat.txt", [["vda"], ["vda"], [], ["vda"]])
+    line = _error(pathlab("import", str(NETAPP), str(rates)))
+    assert line.endswith("(dm-1, dm-2, foobar_backup_lun0, foobar_postgresql_lun0 and 8 more): a capture of another "
+                         "host: give the listing and the capture of one host; or every one of them was idle and iostat "
+                         "-z left it out: capture without -z"), line
+
+
+@pytest.mark.parametrize("verb", ["import", "advise"])
+def test_a_capture_in_which_every_map_is_idle_is_one_line(tmp_path, verb) -> None:
+    # dm-1 did I/O before the capture (the report since boot) and none in it, dm-2 none at all:
+    # the scenario had no workload, and the engine refused it as "missing field `workloads`".
+    rates = _iostat_z(tmp_path / "iostat.txt", [["sda", "dm-1"], ["sda"], ["sda"]])
+    line = _error(pathlab(verb, str(NETAPP), str(rates)))
+    assert line == (f"pathlab: error: {rates}: every map's device is idle in it (no reads or writes, or left out by "
+                    "iostat -z): the capture saw no I/O; capture while the host runs its load"), line
+
+
+def test_an_nvme_host_idle_in_its_capture_is_one_line(tmp_path) -> None:
+    listing = DATA / "nvme-list-subsys_v2_netapp-ubuntu2404-tcp.txt"
+    rates = tmp_path / "iostat.txt"
+    rates.write_text("Device: r/s w/s rkB/s wkB/s aqu-sz\nnvme0n1 5 1 20 4 1\n\n"
+                     "Device: r/s w/s rkB/s wkB/s aqu-sz\nnvme0n1 0 0 0 0 0\n")
+    line = one_error_line(pathlab("import", str(listing), str(rates)))
+    assert line == (f"pathlab: error: {rates}: every namespace head is idle in it (no reads or writes, no I/O in "
+                    "flight, or left out by iostat -z): the capture saw no I/O; capture while the host runs its load")
 
 
 @pytest.mark.parametrize(("reports", "where"), [

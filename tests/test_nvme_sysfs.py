@@ -149,4 +149,15 @@ def test_a_snapshot_of_another_host_is_refused(tmp_path: Path) -> None:
     sysfs = _write(tmp_path, "/sys/block/nvme9c9n1/queue_depth:8\n/sys/block/nvme9c9n1/diag/command_retry_count:5\n")
     done = pathlab("import", str(TOPOLOGY), sysfs)
     line = one_error_line(done)
-    assert done.returncode == 2 and sysfs in line and "lead to none of the controllers" in line, done.stderr
+    assert done.returncode == 2 and sysfs in line, done.stderr
+    assert f"the controllers its paths lead to (nvme9) are none of the controllers of {TOPOLOGY} (" in line, line
+
+
+def test_a_snapshot_with_no_io_in_flight_on_any_namespace_is_one_line(tmp_path: Path) -> None:
+    # Every head idle at that instant (the four namespaces of nvme-subsys2 and the local disk's):
+    # the scenario had no workload, and the engine refused it as "missing field `workloads`".
+    paths = ["nvme0c0n1", *(f"nvme2c{c}n{n}" for c in range(2, 6) for n in range(1, 5))]
+    sysfs = _write(tmp_path, "".join(f"/sys/block/{p}/queue_depth:0\n" for p in paths))
+    line = one_error_line(pathlab("import", str(TOPOLOGY), sysfs))
+    assert line == (f"pathlab: error: {sysfs}: every namespace head is idle in it (no reads or writes, no I/O in "
+                    "flight, or left out by iostat -z): the capture saw no I/O; capture while the host runs its load")

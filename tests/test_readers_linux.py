@@ -493,6 +493,25 @@ def test_iostat_z_reports_leave_an_idle_device_out_and_it_counts_as_idle_there(t
     assert means.loc["sda"].tolist() == [2.0, 8 / 3, 16 / 3, 32 / 3, 2 / 3]
 
 
+def test_iostat_device_means_say_whether_the_capture_leaves_idle_devices_out(tmp_path: Path) -> None:
+    header = "Device: r/s w/s rkB/s wkB/s aqu-sz\n"
+    z = write(tmp_path, "z.txt", f"{header}sda 9 9 9 9 9\nsdb 9 9 9 9 9\n\n{header}sda 2 4 8 16 1\n\n"
+                                f"{header}sda 4 4 8 16 1\nsdb 6 3 48 12 2\n")
+    every = write(tmp_path, "all.txt", f"{header}sda 9 9 9 9 9\n\n{header}sda 2 4 8 16 1\n")
+    # -z --pretty: sdb only wrote, so its line in the read table is zeros, but its report is not.
+    pretty = write(tmp_path, "pretty.txt", "".join(
+        f"     r/s rkB/s Device\n{reads}\n     w/s wkB/s aqu-sz Device\n{writes}\n\n" for reads, writes in [
+            ("1 8 sda\n1 8 sdb", "1 8 1 sda\n1 8 1 sdb"), ("1 8 sda\n0 0 sdb", "1 8 1 sda\n2 16 1 sdb"),
+            ("1 8 sda", "1 8 1 sda")]))
+    # sysstat's `iostat -x ALL`: dm-2 in one report only, and idle devices printed as zeros: not -z.
+    printed = DATA.parent / "corpus/iostat-x/002-sysstat-x-all-dm-and-idle-devices/bare.txt"
+    with pytest.warns(pathlab.PathlabWarning, match="missing from some"):
+        assert iostat.device_means(z).attrs[iostat.LEAVES_IDLE_OUT] is True
+        assert iostat.device_means(pretty).attrs[iostat.LEAVES_IDLE_OUT] is True
+        assert iostat.device_means(printed).attrs[iostat.LEAVES_IDLE_OUT] is False
+    assert iostat.device_means(every).attrs[iostat.LEAVES_IDLE_OUT] is False
+
+
 def test_iostat_pretty_tables_are_one_report() -> None:
     # --pretty prints a report as four tables (read, write, discard, flush): one report, whose
     # means have every column (each table counted as a report, the reads were NaN: the first

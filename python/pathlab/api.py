@@ -233,7 +233,7 @@ class Scenario:
         `figures_only`: the result holds the summary and accounting alone (no per-object tables,
         no setups), for rankings over many runs of a large host. Without `path_intervals`, the
         result's `path_intervals` is empty (the largest table of a host of thousands of paths)."""
-        sim = self.handle.simulation()
+        sim = self.handle.simulation(path_intervals)
         end = self.handle.end_ns
         step = max(1, end // _STEPS)
         t = 0
@@ -242,7 +242,7 @@ class Scenario:
             sim.run_until(t)
             if progress:
                 progress(t / end)
-        data, setups = sim.finish(figures_only, path_intervals)
+        data, setups = sim.finish(figures_only)
         return Result(json.loads(data), sim.events, from_json(setups))
 
 

@@ -151,8 +151,13 @@ impl ScenarioHandle {
         self.inner.spec.run.warmup.0 + self.inner.spec.run.duration.0
     }
 
-    fn simulation(&self) -> PyResult<SimulationHandle> {
+    /// A fresh simulation of the scenario. Without `path_intervals`, it builds no interval rows
+    /// per path (the advisor's pilot and findings read none: on 5,000 devices × 8 paths they are
+    /// 30 MB of the result's 54), and its result's `path_intervals` is empty.
+    #[pyo3(signature = (path_intervals=true))]
+    fn simulation(&self, path_intervals: bool) -> PyResult<SimulationHandle> {
         let sim = pathlab_sim::run::simulation(&self.inner).map_err(scenario_error)?;
+        let sim = if path_intervals { sim } else { sim.without_path_intervals() };
         Ok(SimulationHandle {
             inner: Mutex::new(Some(sim)),
             events: std::sync::atomic::AtomicU64::new(0),
@@ -212,20 +217,15 @@ impl SimulationHandle {
     /// With `figures_only`, the JSON holds the run's identity, `summary` and `accounting` and
     /// no per-object tables, and no setups come back (what a ranking over many runs reads: the
     /// tables of a host of thousands of paths are megabytes to write and parse per run).
-    /// Without `path_intervals`, the per-path intervals are left empty (the advisor's pilot and
-    /// findings read none: on 5,000 devices × 8 paths they are 30 MB of the result's 54).
-    #[pyo3(signature = (figures_only=false, path_intervals=true))]
-    fn finish(&self, py: Python<'_>, figures_only: bool, path_intervals: bool) -> PyResult<(String, String)> {
+    #[pyo3(signature = (figures_only=false))]
+    fn finish(&self, py: Python<'_>, figures_only: bool) -> PyResult<(String, String)> {
         let sim = self
             .inner
             .lock()
             .map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
-        let mut result = py.detach(|| sim.finish()).map_err(|e| run_error(&self.file, e))?;
-        if !path_intervals {
-            result.path_intervals = Vec::new();
-        }
+        let result = py.detach(|| sim.finish()).map_err(|e| run_error(&self.file, e))?;
         self.events.store(result.engine_events, std::sync::atomic::Ordering::Relaxed);
         if figures_only {
             let figures = Figures {

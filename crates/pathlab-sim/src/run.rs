@@ -55,6 +55,7 @@ fn parts(scenario: &Scenario) -> Result<(Model, Vec<Worker>, RunPlan, Vec<Schedu
         warmup_ns: run.warmup.0,
         duration_ns: run.duration.0,
         interval_ns: run.interval.0,
+        path_intervals: true,
     };
     Ok((model, workers, plan, faults))
 }

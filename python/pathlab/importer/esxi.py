@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, warn
 from pathlab.importer import Imported
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
-from pathlab.importer.values import io_size, size_text, zero_load_assumed
+from pathlab.importer.values import io_size, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -503,6 +503,5 @@ def _workload(devices: list[Any], dev_rows: TableSummary | None, esx_file: str, 
         warnings.append((f"workloads.{d.device}.range", "the span of the I/Os is not in the captures: 1 GiB assumed"))
     if devices and "[[workloads]]" not in out:
         # Every device captured idle: a scenario without load is no host to advise on.
-        raise ScenarioError(esx_file, "Commands/sec", "0 for every device: the capture saw no I/O (a first sample "
-                                                      "alone counts none); capture while the host runs its load")
+        raise saw_no_io(esx_file, "Commands/sec", "0 for every device", " (a first sample alone counts none)")
     return out

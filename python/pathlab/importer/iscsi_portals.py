@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
+from pathlab.importer.same_host import refuse_other_host
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -43,10 +44,8 @@ def portals_by_host(sessions: dict[str, pd.DataFrame], sfile: str, paths: list[A
         portal = Portal(str(s.portal), f"{s.target},t,{s.tpgt}", int(s.portal_line))
         by_host[int(s.host)] = portal
     hosts = {int(p.hctl.split(":")[0]) for p in paths}
-    if not hosts & set(by_host):
-        raise ScenarioError(sfile, "", f"its sessions' SCSI hosts ({_listed(by_host)}) are none of the paths' in "
-                                       f"{mfile} ({_listed(hosts)}): a session listing of another host, or of another "
-                                       "boot")
+    refuse_other_host(sfile, "its sessions' SCSI hosts", by_host, f"the paths' in {mfile}", hosts,
+                      "a session listing of another host, or of another boot")
     disk_at = {(int(d.host), int(d.channel), int(d.id), int(d.lun)): (str(d.disk), int(d.line))
                for d in devices.itertuples() if isinstance(d.disk, str)}
     for p in paths:
@@ -58,6 +57,3 @@ def portals_by_host(sessions: dict[str, pd.DataFrame], sfile: str, paths: list[A
                                                             "hosts or times")
     return {h: portal for h, portal in by_host.items() if h in hosts}
 
-
-def _listed(numbers: Any) -> str:
-    return ", ".join(str(n) for n in sorted(numbers)) or "none"

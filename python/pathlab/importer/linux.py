@@ -13,7 +13,8 @@ from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, MapTopology, has_address, map_topology, table_features
-from pathlab.importer.values import io_size, size_text, zero_load_assumed
+from pathlab.importer.same_host import refuse_other_hosts_rates
+from pathlab.importer.values import idle_left_out, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -153,6 +154,9 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool]:
     paths = [p for p in c.paths.itertuples() if has_address(p)]
     if not maps or not paths:
         raise ScenarioError(mfile, "", "no map with SCSI paths (H:C:T:L) to import")
+    if c.rates is not None:  # a map's device is dm-N, or its name with iostat -N; its paths are sdX
+        listed = [*c.maps["name"], *c.maps["dm"].dropna(), *c.paths["device"].dropna()]
+        refuse_other_hosts_rates(c.rates, rfile, f"the devices of {mfile}", listed)
 
     def hctl(p: Any) -> tuple[int, int, int, int]:
         h, ch, t, lun = (int(x) for x in p.hctl.split(":"))
@@ -307,6 +311,12 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool]:
     any_measured = False
     for m in maps:
         dm = str(m.dm)
+        if left_out_idle(c.rates, dm, str(m.name)):
+            comment, warning = idle_left_out(str(m.name), dm, rfile)
+            lines += ["", comment]
+            warnings.append(warning)
+            any_measured = True
+            continue
         measured = [v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v is not None]
         any_measured = any_measured or bool(measured)
         if measured and not any(measured):  # captured, and idle: it stays idle in the scenario
@@ -326,6 +336,8 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool]:
         lines += [f"outstanding = {max(1, round(queue))}  # {rfile}: {dm}'s average queue (weighted I/O time per interval)",
                   f'block_size = "{size_text(size)}"  # {rfile}: {dm}\'s KiB per I/O',
                   f"read_pct = {100 * reads / cmds:.1f}  # {rfile}: {dm}'s reads over reads and writes"]
+    if "[[workloads]]" not in lines:
+        raise saw_no_io(rfile, "", "every map's device is idle in it (no reads or writes, or left out by iostat -z)")
     return "\n".join(lines) + "\n", warnings, any_measured
 
 

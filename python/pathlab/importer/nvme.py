@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
-from pathlab.importer.values import io_size, size_text, zero_load_assumed
+from pathlab.importer.same_host import refuse_other_hosts_rates
+from pathlab.importer.values import idle_left_out, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -152,18 +153,20 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                   f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, within one room']
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
     listed = namespaces(rows)
+    heads = {(s, ns): _head(s, ns, i) for i, (s, ns) in enumerate(listed)}
+    if rates is not None:
+        refuse_other_hosts_rates(rates, rates_file, f"the namespace heads of {file}", heads.values())
     device_of = {}
     for lun, (s, ns) in enumerate(listed, start=1):
         own = [r for r in rows if text(r.subsystem) == s and nsid(r) == ns]
         several = sum(1 for k in listed if k[0] == s) > 1
         device_of[(s, ns)] = _device_name(_nqn(own[0]) or s, ns, several)
         iopolicy = text(own[0].iopolicy)
-        instance = re.sub(r"[^0-9]", "", s) or str(lun - 1)
         if iopolicy in policy_choices("nvme", "iopolicy"):
             policy = f'policy = {{ name = "nvme", iopolicy = "{iopolicy}" }}  # {file}: iopolicy'
-        elif f"nvme{instance}n{ns if ns is not None else 1}" in (snapshot or {}):
+        elif heads[(s, ns)] in (snapshot or {}):
             # the kernel prints a path's queue_depth only under queue-depth
-            where = (snapshot or {})[f"nvme{instance}n{ns if ns is not None else 1}"][1].split(":")[0]
+            where = (snapshot or {})[heads[(s, ns)]][1].split(":")[0]
             policy = (f'policy = {{ name = "nvme", iopolicy = "queue-depth" }}  # {where}: the paths print queue_depth, '
                       "which the kernel does only under iopolicy queue-depth")
         else:  # the host's default: the vendor's udev rule where one matches, else the kernel's
@@ -183,13 +186,23 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                       f'path = "{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{lun}"'
                       f"  # {file}, line {r.line}: {r.controller} is {why}"]
     measured = False
-    for i, (s, ns) in enumerate(listed):
-        instance = re.sub(r"[^0-9]", "", s) or str(i)  # X of nvmeXnY and nvmeXcZnY
-        head = f"nvme{instance}n{ns if ns is not None else 1}"
+    for s, ns in listed:
+        head = heads[(s, ns)]
         workload, from_capture = _workload(s if ns is None else f"{s}n{ns}", device_of[(s, ns)], head, rates,
                                            rates_file, warnings, (snapshot or {}).get(head))
         lines, measured = lines + workload, measured or from_capture
+    if "[[workloads]]" not in lines:  # every head idle in the rates or the sysfs snapshot
+        captures = [rates_file] if rates is not None else sorted({w.split(":")[0] for _, w in (snapshot or {}).values()})
+        raise saw_no_io(", ".join(captures), "", "every namespace head is idle in it (no reads or writes, no I/O in "
+                                                 "flight, or left out by iostat -z)")
     return "\n".join(lines) + "\n", warnings, measured
+
+
+def _head(subsystem: str, ns: int | None, place: int) -> str:
+    """The namespace head's block device, `nvmeXnY`: X the subsystem's instance (its place in
+    the listing when its name has none), Y the namespace (1 when the listing shows none)."""
+    instance = re.sub(r"[^0-9]", "", subsystem) or str(place)
+    return f"nvme{instance}n{ns if ns is not None else 1}"
 
 
 def _nqn(row: Any) -> str:
@@ -216,6 +229,10 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
     with I/Os in flight: one instant with none says little)."""
     out = ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", subsystem)}"', f'devices = ["{device}"]']
     have = rates is not None and (rates["device"] == head).any()
+    if left_out_idle(rates, head):
+        comment, warning = idle_left_out(subsystem, head, rates_file)
+        warnings.append(warning)
+        return ["", comment], True
     if not have and snapshot is not None:
         in_flight, where = snapshot
         if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells

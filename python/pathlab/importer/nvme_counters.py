@@ -10,8 +10,8 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from pathlab.api import ScenarioError
 from pathlab.finding import Finding
+from pathlab.importer import same_host
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,11 +54,9 @@ def snapshot_load(table: pd.DataFrame, file: str) -> dict[str, tuple[float, str]
 def refuse_other_host(table: pd.DataFrame, file: str, controllers: set[str], listing: str) -> None:
     """Refuses attributes whose paths lead to none of the listing's controllers (`nvmeY` of
     nvmeXcYnZ): a capture of another host, which would otherwise be taken as this one's load."""
-    paths = {str(n) for n in table["name"] if _PATH.fullmatch(str(n))}
-    if paths and not any(f"nvme{_PATH.fullmatch(p)[2]}" in controllers for p in paths):  # type: ignore[index]
-        shown = ", ".join(sorted(paths)[:3])
-        raise ScenarioError(file, "", f"its paths ({shown}) lead to none of the controllers of {listing} "
-                                      f"({', '.join(sorted(controllers))}): give the same host's listing and attributes")
+    paths = [_PATH.fullmatch(str(n)) for n in table["name"]]
+    same_host.refuse_other_host(file, "the controllers its paths lead to", {f"nvme{p[2]}" for p in paths if p},
+                                f"the controllers of {listing}", controllers)
 
 
 def counter_findings(table: pd.DataFrame, file: str) -> list[Finding]:

@@ -1,7 +1,15 @@
 """Values every importer writes the same way: the size of an I/O from a capture's byte and I/O
-rates, as a scenario writes it, and what an importer assumes of every array it writes."""
+rates, as a scenario writes it, what an importer assumes of every array it writes, a device a
+capture leaves out because it was idle, and the refusal of a capture that saw no I/O."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pathlab.api import ScenarioError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def io_size(bytes_per_s: float, ios_per_s: float, default: int = 4096) -> int:
@@ -22,3 +30,26 @@ def zero_load_assumed(array: str) -> tuple[str, str]:
     span 0-0.3 ms of it: `advise.ranges`)."""
     return (f"arrays.{array}.read_latency", "the array's time beyond its ports' service at low load is not in the "
                                             "captures: none assumed")
+
+
+def left_out_idle(rates: pd.DataFrame | None, *names: str) -> bool:
+    """Whether a device (by any of its `names`) is in no report of a capture that leaves idle
+    devices out (`iostat -z`: `readers.iostat.LEAVES_IDLE_OUT`): it was idle in every report."""
+    from pathlab.readers.iostat import LEAVES_IDLE_OUT
+
+    return rates is not None and bool(rates.attrs.get(LEAVES_IDLE_OUT)) and not rates["device"].isin(names).any()
+
+
+def idle_left_out(workload: str, device: str, rates_file: str) -> tuple[str, tuple[str, str]]:
+    """The scenario's comment and the warning of a device `left_out_idle`: measured idle, not
+    assumed busy, and said, since a capture naming its devices (`iostat -xz sdb`) leaves the
+    others out too."""
+    where = f"in no report of {rates_file}, which leaves idle devices out (iostat -z)"
+    return (f"# {workload} ({device}): {where}: idle, no workload",
+            (f"workloads.{workload}", f"{device} is {where}: taken as idle in every report"))
+
+
+def saw_no_io(capture: str, field: str, what: str, note: str = "") -> ScenarioError:
+    """The refusal of a capture in which every device of the host was idle: a scenario without
+    load is no host to advise on (and the engine would refuse it for its missing workloads)."""
+    return ScenarioError(capture, field, f"{what}: the capture saw no I/O{note}; capture while the host runs its load")

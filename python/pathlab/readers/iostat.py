@@ -195,6 +195,9 @@ def _fewer_columns(name: str, line: int, columns: set[str], first: set[str], fir
 #: iostat's columns (as `normalise` names them) and the names of `diskstats.device_means`.
 MEANS = {"r/s": "reads_per_s", "w/s": "writes_per_s", "rkB/s": "read_kib_per_s", "wkB/s": "write_kib_per_s",
          "aqu-sz": "queue_length"}
+#: The key of `device_means`' `attrs` saying the capture leaves idle devices out (`-z`): a device
+#: in none of its reports was idle in every one.
+LEAVES_IDLE_OUT = "leaves_idle_out"
 
 
 def device_means(path: str | Path) -> pd.DataFrame:
@@ -202,9 +205,12 @@ def device_means(path: str | Path) -> pd.DataFrame:
     queue over the reports (the first with devices left out when there are more: it counts
     since boot), named as `diskstats.device_means` names them (a queue missing if iostat printed
     none). A device missing from a later report counts as idle there (`-z` leaves idle devices
-    out; said on stderr). Running sums per device as the file is read, so memory follows the
-    devices, not the reports. The means are taken of the columns as printed, then `normalise`d:
-    a mean of values in MB/s is the mean of the same values in kB/s, over 1024."""
+    out; said on stderr). `attrs[LEAVES_IDLE_OUT]`: a device is missing from a later report and
+    no line after the first report is all zeros (iostat prints one for an idle device without
+    `-z`; a device with any I/O has a non-zero rate, size or wait), so the capture is `-z`'s.
+    Running sums per device as the file is read, so memory follows the devices, not the reports.
+    The means are taken of the columns as printed, then `normalise`d: a mean of values in MB/s is
+    the mean of the same values in kB/s, over 1024."""
     import pandas as pd
 
     # For the first report with devices, and for the rest: device -> column -> sum.
@@ -216,8 +222,14 @@ def device_means(path: str | Path) -> pd.DataFrame:
     # prints a device once per table of a report, so a report counts once: at its first row).
     reports_in: dict[str, int] = {}
     last_report: dict[str, int] = {}
+    # Whether a later report printed a device with zeros alone (idle devices printed: no -z), from
+    # each device's lines in the report being read (--pretty prints one per table of a report).
+    idle_printed = False
+    active: dict[str, bool] = {}
     for item in _read(path):
         if isinstance(item, int):
+            idle_printed = idle_printed or not all(active.values())
+            active.clear()
             if first_report is not None:
                 reports_after += 1
             continue
@@ -228,9 +240,13 @@ def device_means(path: str | Path) -> pd.DataFrame:
         if is_later and last_report.get(item["device"]) != item["report"]:
             last_report[item["device"]] = item["report"]
             reports_in[item["device"]] = reports_in.get(item["device"], 0) + 1
-        for column, value in item.items():
-            if column not in ("report", "time", "device", "line"):
-                sums[column] = sums.get(column, 0.0) + value
+        figures = {c: v for c, v in item.items() if c not in ("report", "time", "device", "line")}
+        if is_later:
+            active[item["device"]] = active.get(item["device"], False) or any(figures.values())
+        for column, value in figures.items():
+            sums[column] = sums.get(column, 0.0) + value
+    idle_printed = idle_printed or not all(active.values())
+    idle: list[str] = []
     if reports_after:
         columns = dict.fromkeys(c for sums in [*first.values(), *later.values()] for c in sums)
         means = [{"device": device, **{c: later.get(device, {}).get(c, 0.0) / reports_after for c in columns}}
@@ -242,5 +258,6 @@ def device_means(path: str | Path) -> pd.DataFrame:
                                        "(iostat -z leaves idle devices out)")
     else:
         means = [{"device": device, **sums} for device, sums in first.items()]
-    table = normalise(pd.DataFrame(means))
-    return table.reindex(columns=["device", *MEANS]).rename(columns=MEANS)
+    table = normalise(pd.DataFrame(means)).reindex(columns=["device", *MEANS]).rename(columns=MEANS)
+    table.attrs[LEAVES_IDLE_OUT] = bool(idle) and not idle_printed
+    return table

@@ -223,6 +223,9 @@ pub struct RunPlan {
     pub warmup_ns: TimeNs,
     pub duration_ns: TimeNs,
     pub interval_ns: TimeNs,
+    /// Whether interval rows are built per path (off for a ranking's runs, which read none: on
+    /// a host of thousands of paths they are most of the result).
+    pub path_intervals: bool,
 }
 
 pub struct Simulation {

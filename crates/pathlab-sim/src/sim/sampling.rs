@@ -7,6 +7,13 @@ use crate::observe::result::{IntervalRow, ObjectIntervalRow};
 use crate::observe::window::{ObjectWindow, Window};
 
 impl Simulation {
+    /// The same simulation building no interval rows per path (`RunPlan::path_intervals`): set
+    /// before it runs, as it takes the simulation by value.
+    pub fn without_path_intervals(mut self) -> Self {
+        self.plan.path_intervals = false;
+        self
+    }
+
     /// The first interval boundary after `t`: every `interval` from the start until the end of
     /// the warm-up, then every `interval` from the end of the warm-up (so that no interval
     /// straddles it), and the end of the measurement.
@@ -46,9 +53,37 @@ impl Simulation {
             let ObjectWindow { actv, qued, figures } = window.adapter(i);
             self.adapter_intervals.push(ObjectIntervalRow { t_s, name: a.name.clone(), actv, qued, figures });
         }
+        if !self.plan.path_intervals {
+            return;
+        }
         for (i, p) in m.paths.iter().enumerate() {
             let figures = window.path(i);
             self.path_intervals.push(ObjectIntervalRow { t_s, name: p.name.clone(), actv: 0.0, qued: 0.0, figures });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::run;
+
+    /// Without path intervals the samples build no row per path (rather than the result dropping
+    /// them at the end), and every other row is the same.
+    #[test]
+    fn without_path_intervals_no_path_row_is_built() {
+        let text = include_str!("../../../../scenarios/bench-minimal.toml");
+        let short = [("run.warmup".to_string(), "100ms".into()), ("run.interval".to_string(), "50ms".into())];
+        let s = run::load(text, "bench-minimal.toml", None, &short, None).unwrap();
+        let end = s.spec.run.warmup.0 + 200_000_000;
+        let mut with = run::simulation(&s).unwrap();
+        let mut without = run::simulation(&s).unwrap().without_path_intervals();
+        with.run_until(end);
+        without.run_until(end);
+        assert_eq!(with.path_intervals.len(), 6 * 8, "six samples of eight paths");
+        assert!(without.path_intervals.is_empty());
+        let rows = |s: &super::Simulation| {
+            serde_json::to_string(&(&s.intervals, &s.device_intervals, &s.adapter_intervals)).unwrap()
+        };
+        assert_eq!(rows(&with), rows(&without));
     }
 }
