@@ -385,7 +385,7 @@ def import_seconds() -> float:
 
 def loop_binary(folder: Path, option: str, binary_name: str) -> Path:
     """A hand-written loop (`--reference`'s of the minimal model, `--loop`'s of the scaling hosts),
-    built with cargo into pathlab's cache (one build per folder)."""
+    built with cargo into pathlab's cache (one target folder per loop folder)."""
     import hashlib
 
     if not (folder / "Cargo.toml").is_file():
@@ -395,14 +395,16 @@ def loop_binary(folder: Path, option: str, binary_name: str) -> Path:
     binary = target / "release" / binary_name
     if not binary.exists():
         click.echo(f"pathlab bench: building the hand-written loop in {folder}", err=True)
-        try:
-            built = subprocess.run(["cargo", "build", "--release", "--quiet", "--manifest-path", str(folder / "Cargo.toml")],
-                                   env={**os.environ, "CARGO_TARGET_DIR": str(target)}, capture_output=True, text=True)
-        except OSError as e:
-            raise BadInput(f"{folder}: {option}: cargo cannot be run ({e.strerror}): the loop is built with it") from None
-        if built.returncode != 0 or not binary.exists():
-            last = (built.stderr.strip().splitlines() or [f"no {binary_name} binary"])[-1]
-            raise BadInput(f"{folder}: {option}: the loop did not build: {last}")
+    # cargo every time: it rebuilds what changed since (the loop in this repository may have),
+    # and otherwise returns at once.
+    try:
+        built = subprocess.run(["cargo", "build", "--release", "--quiet", "--manifest-path", str(folder / "Cargo.toml")],
+                               env={**os.environ, "CARGO_TARGET_DIR": str(target)}, capture_output=True, text=True)
+    except OSError as e:
+        raise BadInput(f"{folder}: {option}: cargo cannot be run ({e.strerror}): the loop is built with it") from None
+    if built.returncode != 0 or not binary.exists():
+        last = (built.stderr.strip().splitlines() or [f"no {binary_name} binary"])[-1]
+        raise BadInput(f"{folder}: {option}: the loop did not build: {last}")
     return binary
 
 
