@@ -233,7 +233,8 @@ class Scenario:
         `figures_only`: the result holds the summary and accounting alone (no per-object tables,
         no setups), for rankings over many runs of a large host. Without `path_intervals`, the
         result's `path_intervals` is empty (the largest table of a host of thousands of paths)."""
-        sim = self.handle.simulation(path_intervals)
+        # A figures-only result has no tables: its per-path rows are not built either.
+        sim = self.handle.simulation(path_intervals and not figures_only)
         end = self.handle.end_ns
         step = max(1, end // _STEPS)
         t = 0
