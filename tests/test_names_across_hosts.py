@@ -106,16 +106,32 @@ def test_an_esxcli_command_naming_a_shared_naa_sets_it_on_every_host() -> None:
     assert [(d["host"], d["psp"]) for d in devices] == [("esx-a", "VMW_PSP_MRU"), ("esx-b", "VMW_PSP_MRU")]
 
 
-@pytest.mark.xfail(strict=True, reason="observe/result.rs: interval rows carry a name and no host, so "
-                                       "output/hosts.py `view` keeps every host's rows of that name")
 def test_one_hosts_view_keeps_its_own_rows_of_a_name_another_host_has() -> None:
-    # A run's result as the bindings give it, cut to what `view` reads: both hosts have a vmhba1.
+    # A run's result as the bindings give it, cut to what `view` reads: both hosts have a vmhba1,
+    # so its interval rows are named esx-a/vmhba1 and esx-b/vmhba1 (sim/sampling.rs `RowNames`).
     data = {"hosts": [{"name": "esx-a", "adapters": ["vmhba1"]}, {"name": "esx-b", "adapters": ["vmhba1"]}],
             "devices": [{"name": "naa.a1", "host": "esx-a"}, {"name": "naa.b1", "host": "esx-b"}],
             "paths": [], "adapters": [{"name": "vmhba1", "host": "esx-a"}, {"name": "vmhba1", "host": "esx-b"}],
-            "adapter_intervals": [{"name": "vmhba1", "t_s": 0.5, "cmds_s": 100.0},
-                                  {"name": "vmhba1", "t_s": 0.5, "cmds_s": 900.0}]}
-    assert [r["cmds_s"] for r in hosts.view(data, "esx-a")["adapter_intervals"]] == [100.0]
+            "adapter_intervals": [{"name": "esx-a/vmhba1", "t_s": 0.5, "cmds_s": 100.0},
+                                  {"name": "esx-b/vmhba1", "t_s": 0.5, "cmds_s": 900.0}]}
+    assert hosts.view(data, "esx-a")["adapter_intervals"] == [{"name": "vmhba1", "t_s": 0.5, "cmds_s": 100.0}]
+
+
+def test_a_run_names_the_rows_of_a_shared_adapter_and_path_by_host() -> None:
+    # Each host's vmhba1 carries its own LUN alone: in each host's view, one adapter row and one
+    # path row per interval, each with its device's commands.
+    text = two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"')
+    text = text.replace('duration = "4s"', 'duration = "0.2s"').replace('warmup = "1s"', 'warmup = "0.1s"')
+    data = Scenario.from_text(text, "two-hosts.toml").run().data
+    assert {r["name"] for r in data["adapter_intervals"]} == {"esx-a/vmhba1", "esx-b/vmhba1"}
+    assert {r["name"] for r in data["path_intervals"]} == {"esx-a/vmhba1:C0:T0:L1", "esx-b/vmhba1:C0:T0:L1"}
+    for host in ("esx-a", "esx-b"):
+        seen = hosts.view(data, host)
+        device = [(r["t_s"], r["cmds_s"]) for r in seen["device_intervals"]]
+        assert [(r["name"], r["t_s"], r["cmds_s"]) for r in seen["adapter_intervals"]] == [
+            ("vmhba1", t, cmds) for t, cmds in device]
+        assert [(r["name"], r["t_s"], r["cmds_s"]) for r in seen["path_intervals"]] == [
+            ("vmhba1:C0:T0:L1", t, cmds) for t, cmds in device]
 
 
 @pytest.mark.xfail(strict=True, reason="importer/__init__.py `import_files`: one capture of each kind, of one host; "

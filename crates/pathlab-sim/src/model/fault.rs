@@ -3,7 +3,7 @@
 //! one at its end; the engine applies them as events, so that nothing on the per-I/O path
 //! looks at the list.
 
-use super::names_per_host::{adapter_named, of_one_host, split, written_as};
+use super::names_per_host::{adapter_named, adapters_written, of_one_host, split};
 use super::{FieldError, Model};
 use crate::engine::rng::Stream;
 use crate::engine::TimeNs;
@@ -316,9 +316,8 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 let start = FaultAction::LinkRate { adapter: a, bytes_per_ns: Some(rate) };
                 let stop = FaultAction::LinkRate { adapter: a, bytes_per_ns: model.adapters[a].bytes_per_ns };
                 let span = plan.window(from.0, *until, start, stop, &field)?;
-                check_overlap(&mut speed_windows, &[a], span, i, "adapter", |a| {
-                    written_as(&model.adapters, &model.host_names, &model.adapters[a])
-                })?;
+                let written = adapters_written(&model.adapters, &model.host_names);
+                check_overlap(&mut speed_windows, &[a], span, i, "adapter", |a| written[a].clone())?;
             }
         }
     }

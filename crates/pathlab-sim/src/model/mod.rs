@@ -18,7 +18,7 @@ mod build;
 pub mod contention;
 pub mod fault;
 mod names;
-mod names_per_host;
+pub(crate) mod names_per_host;
 pub mod pause;
 pub mod service;
 pub mod stack;

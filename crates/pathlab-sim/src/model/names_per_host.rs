@@ -5,6 +5,7 @@
 use crate::model::names::Names;
 use crate::model::Adapter;
 use crate::scenario::error::FieldError;
+use std::collections::HashMap;
 
 /// The adapter `written` names: `HOST/NAME`, or a name alone that one host has.
 pub fn adapter_named(adapters: &[Adapter], hosts: &[String], written: &str, field: &str) -> Result<usize, FieldError> {
@@ -13,18 +14,35 @@ pub fn adapter_named(adapters: &[Adapter], hosts: &[String], written: &str, fiel
     match of_one_host(found, host, name, hosts, field, "an adapter")?[..] {
         [a] => Ok(a),
         _ => {
-            let shown: Vec<String> = adapters.iter().map(|a| written_as(adapters, hosts, a)).collect();
+            let shown = adapters_written(adapters, hosts);
             Err(Names::new(shown.iter().map(String::as_str).collect()).unknown(written, field, "adapter"))
         }
     }
 }
 
-/// An adapter's name as a reference writes it: alone when no other host has the name.
-pub fn written_as(adapters: &[Adapter], hosts: &[String], adapter: &Adapter) -> String {
-    match adapters.iter().any(|a| a.name == adapter.name && a.host != adapter.host) {
-        true => format!("{}/{}", hosts[adapter.host], adapter.name),
-        false => adapter.name.clone(),
+/// Each name as a reference writes it: alone when no other host has it, else `HOST/NAME`.
+pub fn written_where_shared<'a>(
+    named: impl Iterator<Item = (&'a str, usize)> + Clone,
+    hosts: &[String],
+) -> Vec<String> {
+    let mut host_of: HashMap<&str, Option<usize>> = HashMap::new();
+    for (name, host) in named.clone() {
+        let one = host_of.entry(name).or_insert(Some(host));
+        if *one != Some(host) {
+            *one = None;
+        }
     }
+    named
+        .map(|(name, host)| match host_of[name] {
+            Some(_) => name.to_string(),
+            None => format!("{}/{name}", hosts[host]),
+        })
+        .collect()
+}
+
+/// Every adapter's name as a reference writes it.
+pub fn adapters_written(adapters: &[Adapter], hosts: &[String]) -> Vec<String> {
+    written_where_shared(adapters.iter().map(|a| (a.name.as_str(), a.host)), hosts)
 }
 
 /// `written` as (the host it names, the name): `HOST/NAME`, or a name alone with no host.
@@ -86,5 +104,7 @@ mod tests {
             e,
             ("f".to_string(), "\"x\" names paths of hosts esx-a and esx-b: write esx-a/x or esx-b/x".to_string())
         );
+        let named = [("vmhba1", 0), ("vmhba2", 0), ("vmhba1", 1)];
+        assert_eq!(written_where_shared(named.into_iter(), &hosts), ["esx-a/vmhba1", "vmhba2", "esx-b/vmhba1"]);
     }
 }

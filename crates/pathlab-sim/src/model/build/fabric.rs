@@ -3,7 +3,7 @@
 
 use super::values::{err, one_way};
 use crate::model::names::Names;
-use crate::model::names_per_host::{adapter_named, written_as};
+use crate::model::names_per_host::{adapter_named, adapters_written};
 use crate::model::Adapter;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::ScenarioSpec;
@@ -32,7 +32,7 @@ pub(super) fn zoning(
         let t = target.unwrap_or(targets[a].len() as u32);
         if targets[a].iter().any(|&(d, u, _)| (d, u) == (c, t)) {
             let on = if c == 0 { String::new() } else { format!(" channel {c} of") };
-            let adapter = written_as(adapters, hosts, &adapters[a]);
+            let adapter = &adapters_written(adapters, hosts)[a];
             return err("fabric", format!("target number {t} is given twice on{on} adapter {adapter}"));
         }
         targets[a].push((c, t, p));
