@@ -151,3 +151,14 @@ def test_two_hosts_vm_support_trees_import_as_two_hosts_sharing_the_naa(tmp_path
     assert done.returncode == 0, done.stderr
     devices = Scenario.from_text(done.stdout, "imported.toml").describe()["devices"]
     assert len(devices) == 2 and len({d["host"] for d in devices}) == 2 and {d["name"] for d in devices} == {NAA}
+
+
+def test_each_hosts_vmhba1_has_its_own_wwn_in_the_path_list(tmp_path: Path) -> None:
+    scenario = tmp_path / "two-hosts.toml"
+    scenario.write_text(two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"'))
+    done = pathlab("show", "paths", str(scenario))
+    assert done.returncode == 0, done.stderr
+    # Adapters counted by (name, host): esx-a's vmhba1 first; the one array port on both.
+    uids = [line.split("-naa.")[0] for line in done.stdout.splitlines() if line.startswith("fc.")]
+    assert uids == ["fc.2000001b32000001:2100001b32000001-fc.5006016000000001:5006016100000001",
+                    "fc.2000001b32000002:2100001b32000002-fc.5006016000000001:5006016100000001"]
