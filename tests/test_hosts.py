@@ -96,9 +96,13 @@ def test_a_pause_stops_only_its_own_host() -> None:
         (('host = "esx-b"', 'host = "esx-c"'), "devices.1.host", 'unknown host "esx-c"; defined: esx-a, esx-b'),
         (('host = "esx-b"\n', ""), "devices.1.lun", 'LUN 1 is already used on array "shared" by host "esx-a"'),
         (('name = "esx-b"', 'name = "esx-a"'), "hosts", "esx-a"),
-        # Named at the second host's adapter (it was `host.adapters.1.name`, no field there).
-        (('adapters = [{ name = "vmhba2" }]', 'adapters = [{ name = "vmhba1" }]'), "hosts.0.adapters.0.name",
-         '"vmhba1" is host esx-a\'s adapter too'),
+        # Adapter names are per host (every ESXi host has a vmhba1), so twice on one host.
+        (('adapters = [{ name = "vmhba2" }]', 'adapters = [{ name = "vmhba2" }, { name = "vmhba2" }]'),
+         "hosts.0.adapters.1.name", '"vmhba2" is defined twice'),
+        (('adapters = [{ name = "vmhba2" }]', 'adapters = [{ name = "esx-a/vmhba2" }]'), "hosts.0.adapters.0.name",
+         "an adapter name is one word without : /"),
+        (('adapters = ["vmhba1", "vmhba2"]', 'adapters = ["vmhba1", "esx-c/vmhba2"]'), "fabric.0.adapters.1",
+         'unknown host "esx-c" in "esx-c/vmhba2" (write HOST/NAME); hosts: esx-a, esx-b'),
         (('name = "esx-b"\n', 'name = "esx-b"\ncpus = 4\n'), "hosts.0.cpus", "every host shares [host]'s CPU topology"),
     ],
 )

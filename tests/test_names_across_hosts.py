@@ -1,12 +1,14 @@
 """Names repeated across hosts (NOTES "What is left" item 5): a LUN several hosts share keeps its
-NAA on every one of them, and every ESXi host has a `vmhba1`. Today a scenario's names are one
-table per kind for all its hosts, so a second host's same name is refused in one line (the first
-test). The others say what a second host's same name should do, each a strict xfail naming where
-it breaks today (NOTES.md, "Review leftovers (session 10)"): a name of one host written alone,
-a name several hosts have written `HOST/NAME` (as a port is `ARRAY/PORT`)."""
+NAA on every one of them, and every ESXi host has a `vmhba1`. Adapter names are per host (session
+11, `model/names_per_host.rs`): a name of one host may be written alone, a name several hosts have
+is written `HOST/NAME` (as a port is `ARRAY/PORT`), and written alone it is refused naming both.
+Device names are still one table for every host, so a second host's same device name is refused
+in one line (the first test); the rest of the devices' part is strict xfails, each naming where it
+breaks today (NOTES.md, "Review leftovers (session 10)")."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -43,27 +45,21 @@ def refused(tmp_path: Path, text: str) -> tuple[str, str]:
     return field, message
 
 
-@pytest.mark.parametrize(("text", "field", "message"), [
-    (two_hosts(adapter_b="vmhba1", zone='"vmhba1"'), "hosts.0.adapters.0.name",
-     '"vmhba1" is host esx-a\'s adapter too: adapter names are one table for every host; name it apart'),
-    (two_hosts(device_b="naa.a1", load='"naa.a1"'), "devices.1.name",
-     '"naa.a1" is host esx-a\'s device too: device names are one table for every host; name it apart'),
-])  # fmt: skip
-def test_today_a_second_hosts_same_name_is_refused_in_one_line(tmp_path: Path, text: str, field: str,
-                                                                message: str) -> None:
-    found, said = refused(tmp_path, text)
-    assert found == field and said.startswith(message), (found, said)
+def test_a_second_hosts_adapter_name_is_its_own_and_its_device_name_is_refused_in_one_line(tmp_path: Path) -> None:
+    scenario = tmp_path / "two-hosts.toml"
+    scenario.write_text(two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"'))
+    done = pathlab("validate", str(scenario))
+    assert done.returncode == 0, done.stderr
+    field, said = refused(tmp_path, two_hosts(device_b="naa.a1", load='"naa.a1"'))
+    message = '"naa.a1" is host esx-a\'s device too: device names are one table for every host; name it apart'
+    assert field == "devices.1.name" and said.startswith(message), (field, said)
 
 
-BREAKS_ADAPTERS = ("model/build/hosts.rs `adapters` (values.rs `one_table_for_every_host`): adapter names are "
-                   "unique over every host, and model/build/fabric.rs finds a zone's adapters in one table of all "
-                   "hosts' names")
 BREAKS_DEVICES = ("model/build/devices.rs `names` (values.rs `one_table_for_every_host`): device names are unique "
                   "over every host; workloads, replication groups and esxcli find a device in that one table "
                   "(model/names.rs `Names`)")
 
 
-@pytest.mark.xfail(strict=True, reason=BREAKS_ADAPTERS)
 def test_two_hosts_each_with_a_vmhba1_are_zoned_by_host_and_adapter() -> None:
     text = two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"')
     paths = Scenario.from_text(text, "two-hosts.toml").describe()["paths"]
@@ -77,17 +73,27 @@ def test_a_lun_two_hosts_share_keeps_its_naa_on_both() -> None:
     assert [(d["name"], d["host"]) for d in devices] == [(NAA, "esx-a"), (NAA, "esx-b")]
 
 
-@pytest.mark.xfail(strict=True, reason=f"{BREAKS_ADAPTERS}; {BREAKS_DEVICES}; faults find a path by its runtime "
-                                       "name in one table of all hosts' paths (model/fault.rs)")
 @pytest.mark.parametrize(("text", "field"), [
     (two_hosts(adapter_b="vmhba1", zone='"vmhba1"'), "fabric.0.adapters.0"),
-    (two_hosts(device_b="naa.a1", load='"naa.a1"'), "workloads.0.devices.0"),
+    pytest.param(two_hosts(device_b="naa.a1", load='"naa.a1"'), "workloads.0.devices.0",
+                 marks=pytest.mark.xfail(strict=True, reason=BREAKS_DEVICES)),
     (two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"',
                extra='\n[[faults]]\nkind = "path_down"\nat = "0.1s"\npath = "vmhba1:C0:T0:L1"\n'), "faults.0.path"),
 ])  # fmt: skip
 def test_a_name_two_hosts_have_written_alone_is_refused_naming_both(tmp_path: Path, text: str, field: str) -> None:
     found, message = refused(tmp_path, text)
     assert found == field and "esx-a" in message and "esx-b" in message, (found, message)
+
+
+def test_a_fault_on_host_slash_runtime_name_takes_down_that_hosts_path_only() -> None:
+    # Both hosts' paths are vmhba1:C0:T0:L1 (each host's vmhba1 to the one port, LUN 1).
+    extra = '\n[[faults]]\nkind = "path_down"\nat = "0.1s"\npath = "esx-b/vmhba1:C0:T0:L1"\n'
+    text = two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"', extra=extra)
+    sim = Scenario.from_text(text, "two-hosts.toml").handle.simulation(path_intervals=False)
+    sim.run_until(200_000_000)
+    paths = json.loads(sim.describe())["paths"]
+    assert [(p["host"], p["name"], p["up"]) for p in paths] == [("esx-a", "vmhba1:C0:T0:L1", True),
+                                                                ("esx-b", "vmhba1:C0:T0:L1", False)]
 
 
 @pytest.mark.xfail(strict=True, reason=f"{BREAKS_DEVICES}; model/build/claim.rs applies an esxcli command to the one "
@@ -100,16 +106,32 @@ def test_an_esxcli_command_naming_a_shared_naa_sets_it_on_every_host() -> None:
     assert [(d["host"], d["psp"]) for d in devices] == [("esx-a", "VMW_PSP_MRU"), ("esx-b", "VMW_PSP_MRU")]
 
 
-@pytest.mark.xfail(strict=True, reason="observe/result.rs: interval rows carry a name and no host, so "
-                                       "output/hosts.py `view` keeps every host's rows of that name")
 def test_one_hosts_view_keeps_its_own_rows_of_a_name_another_host_has() -> None:
-    # A run's result as the bindings give it, cut to what `view` reads: both hosts have a vmhba1.
+    # A run's result as the bindings give it, cut to what `view` reads: both hosts have a vmhba1,
+    # so its interval rows are named esx-a/vmhba1 and esx-b/vmhba1 (sim/sampling.rs `RowNames`).
     data = {"hosts": [{"name": "esx-a", "adapters": ["vmhba1"]}, {"name": "esx-b", "adapters": ["vmhba1"]}],
             "devices": [{"name": "naa.a1", "host": "esx-a"}, {"name": "naa.b1", "host": "esx-b"}],
             "paths": [], "adapters": [{"name": "vmhba1", "host": "esx-a"}, {"name": "vmhba1", "host": "esx-b"}],
-            "adapter_intervals": [{"name": "vmhba1", "t_s": 0.5, "cmds_s": 100.0},
-                                  {"name": "vmhba1", "t_s": 0.5, "cmds_s": 900.0}]}
-    assert [r["cmds_s"] for r in hosts.view(data, "esx-a")["adapter_intervals"]] == [100.0]
+            "adapter_intervals": [{"name": "esx-a/vmhba1", "t_s": 0.5, "cmds_s": 100.0},
+                                  {"name": "esx-b/vmhba1", "t_s": 0.5, "cmds_s": 900.0}]}
+    assert hosts.view(data, "esx-a")["adapter_intervals"] == [{"name": "vmhba1", "t_s": 0.5, "cmds_s": 100.0}]
+
+
+def test_a_run_names_the_rows_of_a_shared_adapter_and_path_by_host() -> None:
+    # Each host's vmhba1 carries its own LUN alone: in each host's view, one adapter row and one
+    # path row per interval, each with its device's commands.
+    text = two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"')
+    text = text.replace('duration = "4s"', 'duration = "0.2s"').replace('warmup = "1s"', 'warmup = "0.1s"')
+    data = Scenario.from_text(text, "two-hosts.toml").run().data
+    assert {r["name"] for r in data["adapter_intervals"]} == {"esx-a/vmhba1", "esx-b/vmhba1"}
+    assert {r["name"] for r in data["path_intervals"]} == {"esx-a/vmhba1:C0:T0:L1", "esx-b/vmhba1:C0:T0:L1"}
+    for host in ("esx-a", "esx-b"):
+        seen = hosts.view(data, host)
+        device = [(r["t_s"], r["cmds_s"]) for r in seen["device_intervals"]]
+        assert [(r["name"], r["t_s"], r["cmds_s"]) for r in seen["adapter_intervals"]] == [
+            ("vmhba1", t, cmds) for t, cmds in device]
+        assert [(r["name"], r["t_s"], r["cmds_s"]) for r in seen["path_intervals"]] == [
+            ("vmhba1:C0:T0:L1", t, cmds) for t, cmds in device]
 
 
 @pytest.mark.xfail(strict=True, reason="importer/__init__.py `import_files`: one capture of each kind, of one host; "
@@ -129,3 +151,14 @@ def test_two_hosts_vm_support_trees_import_as_two_hosts_sharing_the_naa(tmp_path
     assert done.returncode == 0, done.stderr
     devices = Scenario.from_text(done.stdout, "imported.toml").describe()["devices"]
     assert len(devices) == 2 and len({d["host"] for d in devices}) == 2 and {d["name"] for d in devices} == {NAA}
+
+
+def test_each_hosts_vmhba1_has_its_own_wwn_in_the_path_list(tmp_path: Path) -> None:
+    scenario = tmp_path / "two-hosts.toml"
+    scenario.write_text(two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"'))
+    done = pathlab("show", "paths", str(scenario))
+    assert done.returncode == 0, done.stderr
+    # Adapters counted by (name, host): esx-a's vmhba1 first; the one array port on both.
+    uids = [line.split("-naa.")[0] for line in done.stdout.splitlines() if line.startswith("fc.")]
+    assert uids == ["fc.2000001b32000001:2100001b32000001-fc.5006016000000001:5006016100000001",
+                    "fc.2000001b32000002:2100001b32000002-fc.5006016000000001:5006016100000001"]

@@ -33,14 +33,15 @@ def device_list(desc: dict[str, Any]) -> str:
 def path_list(desc: dict[str, Any], san: dict[str, Any] | None = None) -> str:
     """Each block opens with the path UID: FC WWNs made up from the adapter and target numbers,
     counted over `san`, the whole description when `desc` is one host's view, so that no two
-    hosts' adapters share a WWN and an array port has the same one on every host."""
+    hosts' adapters share a WWN (not even two hosts' vmhba1) and an array port has the same one
+    on every host."""
     display = {d["name"]: d["display_name"] for d in desc["devices"]}
     every = (san or desc)["paths"]
-    adapters = sorted({p["adapter"] for p in every})
+    adapters = sorted({(p["adapter"], p["host"]) for p in every})
     targets = sorted({p["target"] for p in every})
     blocks = []
     for p in desc["paths"]:
-        a, t = adapters.index(p["adapter"]) + 1, targets.index(p["target"]) + 1
+        a, t = adapters.index((p["adapter"], p["host"])) + 1, targets.index(p["target"]) + 1
         uid = (f"fc.{_wwn('2000001b32', a)}:{_wwn('2100001b32', a)}-"
                f"fc.{_wwn('5006016000', t)}:{_wwn('5006016100', t)}-{p['device']}")
         blocks.append(

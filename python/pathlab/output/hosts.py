@@ -14,7 +14,8 @@ from typing import Any
 
 from pathlab.api import ScenarioError
 
-#: Per-object interval rows, each named by its device, path or adapter.
+#: Per-object interval rows, each named by its device, path or adapter: an adapter or path name
+#: another host has too (every ESXi host has a `vmhba1`) is written `HOST/NAME`.
 _INTERVAL_TABLES = ("device_intervals", "path_intervals", "adapter_intervals")
 
 
@@ -40,10 +41,23 @@ def view(data: dict[str, Any], host: str) -> dict[str, Any]:
     objects = devices | {p["name"] for p in out["paths"]} | set(entry["adapters"])
     for table in _INTERVAL_TABLES:
         if table in data:
-            out[table] = [r for r in data[table] if r["name"] in objects]
+            out[table] = _own_rows(data[table], objects, host)
     if "events" in data:
         out["events"] = [e for e in data["events"] if e["device"] in devices]
     return out
+
+
+def _own_rows(rows: list[dict[str, Any]], objects: set[str], host: str) -> list[dict[str, Any]]:
+    """The rows of `host`'s `objects`, each named as the host knows it (`HOST/` taken off)."""
+    prefix = f"{host}/"
+    own = []
+    for r in rows:
+        name = r["name"]
+        if name in objects:
+            own.append(r)
+        elif name.startswith(prefix) and name[len(prefix):] in objects:
+            own.append(dict(r, name=name[len(prefix):]))
+    return own
 
 
 def check(data: dict[str, Any], host: str | None, file: str) -> None:

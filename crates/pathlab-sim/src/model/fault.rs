@@ -3,6 +3,7 @@
 //! one at its end; the engine applies them as events, so that nothing on the per-I/O path
 //! looks at the list.
 
+use super::names_per_host::{adapter_named, adapters_written, of_one_host, split};
 use super::{FieldError, Model};
 use crate::engine::rng::Stream;
 use crate::engine::TimeNs;
@@ -62,9 +63,13 @@ fn err<T>(field: String, message: impl Into<String>) -> Result<T, FieldError> {
     Err((field, message.into()))
 }
 
-fn paths_named(model: &Model, name: &str, field: String) -> Result<Vec<usize>, FieldError> {
-    let paths = paths_matching(model, name);
+/// The paths `written` names (`HOST/` before a runtime name or its start picks that host's).
+fn paths_named(model: &Model, written: &str, field: String) -> Result<Vec<usize>, FieldError> {
+    let (host, name) = split(written, &model.host_names, &field)?;
+    let found = paths_matching(model, name).into_iter().map(|p| (p, model.adapters[model.paths[p].adapter].host));
+    let paths = of_one_host(found.collect(), host, name, &model.host_names, &field, "paths")?;
     if paths.is_empty() {
+        let name = written;
         let names: Vec<&str> = model.paths.iter().map(|p| p.name.as_str()).collect();
         return err(
             field,
@@ -306,13 +311,13 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 plan.window(from.0, *until, start, stop, &field)?;
             }
             FaultSpec::LinkSpeed(LinkSpeedSpec { adapter, from, until, speed }) => {
-                let names = model.adapters.iter().map(|a| a.name.as_str()).collect();
-                let a = index_named(names, adapter, format!("{field}.adapter"), "adapter")?;
+                let a = adapter_named(&model.adapters, &model.host_names, adapter, &format!("{field}.adapter"))?;
                 let rate = speed.0 / 1e9;
                 let start = FaultAction::LinkRate { adapter: a, bytes_per_ns: Some(rate) };
                 let stop = FaultAction::LinkRate { adapter: a, bytes_per_ns: model.adapters[a].bytes_per_ns };
                 let span = plan.window(from.0, *until, start, stop, &field)?;
-                check_overlap(&mut speed_windows, &[a], span, i, "adapter", |a| model.adapters[a].name.clone())?;
+                let written = adapters_written(&model.adapters, &model.host_names);
+                check_overlap(&mut speed_windows, &[a], span, i, "adapter", |a| written[a].clone())?;
             }
         }
     }

@@ -18,6 +18,7 @@ mod build;
 pub mod contention;
 pub mod fault;
 mod names;
+pub(crate) mod names_per_host;
 pub mod pause;
 pub mod service;
 pub mod stack;

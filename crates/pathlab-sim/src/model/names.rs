@@ -23,13 +23,16 @@ impl<'a> Names<'a> {
 
     /// The position of `wanted`, or an error for `field` naming the names that are defined.
     pub fn find(&self, wanted: &str, field: &str, what: &str) -> Result<usize, FieldError> {
-        self.index.get(wanted).copied().ok_or_else(|| {
-            let mut defined = self.list.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ");
-            if self.list.len() > SHOWN {
-                defined += &format!(", ... ({} in all)", self.list.len());
-            }
-            (field.to_string(), format!("unknown {what} \"{wanted}\"; defined: {defined}"))
-        })
+        self.index.get(wanted).copied().ok_or_else(|| self.unknown(wanted, field, what))
+    }
+
+    /// The error for `field` naming a name that is not defined, and the names that are.
+    pub fn unknown(&self, wanted: &str, field: &str, what: &str) -> FieldError {
+        let mut defined = self.list.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ");
+        if self.list.len() > SHOWN {
+            defined += &format!(", ... ({} in all)", self.list.len());
+        }
+        (field.to_string(), format!("unknown {what} \"{wanted}\"; defined: {defined}"))
     }
 
     /// An error at the first name defined a second time.

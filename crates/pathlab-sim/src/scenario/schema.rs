@@ -553,6 +553,8 @@ impl DeviceSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FabricSpec {
+    /// Adapters by name; a name several hosts have (every ESXi host has a `vmhba1`) as
+    /// `host/adapter`.
     pub adapters: Vec<String>,
     /// Ports as `array/port`.
     pub ports: Vec<String>,
@@ -901,6 +903,7 @@ pub struct MarginalSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpeedSpec {
+    /// The adapter by name, or as `host/adapter` when several hosts have the name.
     pub adapter: String,
     pub from: DurationNs,
     #[serde(default)]

@@ -248,6 +248,7 @@ pub struct Simulation {
     device_intervals: Vec<ObjectIntervalRow>,
     path_intervals: Vec<ObjectIntervalRow>,
     adapter_intervals: Vec<ObjectIntervalRow>,
+    row_names: sampling::RowNames,
     faults: Vec<ScheduledFault>,
     /// One stream per path for the errors of flaky paths.
     fault_rng: Vec<Stream>,
@@ -277,6 +278,7 @@ impl Simulation {
         let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
         let hosts = model.host_pauses.len();
         let pause_rng = (0..hosts as u64).map(|h| Stream::new(plan.seed, h, Purpose::HostPauses)).collect();
+        let row_names = sampling::RowNames::new(&model);
         let mut sim = Simulation {
             model,
             workers,
@@ -294,6 +296,7 @@ impl Simulation {
             device_intervals: Vec::new(),
             path_intervals: Vec::new(),
             adapter_intervals: Vec::new(),
+            row_names,
             faults,
             fault_rng,
             checks: vec![shaky::PathChecks::default(); model_paths],

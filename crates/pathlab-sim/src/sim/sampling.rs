@@ -3,8 +3,27 @@
 
 use super::Simulation;
 use crate::engine::TimeNs;
+use crate::model::names_per_host::{adapters_written, written_where_shared};
+use crate::model::Model;
 use crate::observe::result::{IntervalRow, ObjectIntervalRow};
 use crate::observe::window::{ObjectWindow, Window};
+
+/// The names interval rows give adapters and paths: alone, or `HOST/NAME` when another host has
+/// the name (every ESXi host has a `vmhba1`, and so a `vmhba1:C0:T0:L1`), as a scenario writes it.
+pub(super) struct RowNames {
+    adapters: Vec<String>,
+    paths: Vec<String>,
+}
+
+impl RowNames {
+    pub(super) fn new(m: &Model) -> Self {
+        let paths = m.paths.iter().map(|p| (p.name.as_str(), m.adapters[p.adapter].host));
+        RowNames {
+            adapters: adapters_written(&m.adapters, &m.host_names),
+            paths: written_where_shared(paths, &m.host_names),
+        }
+    }
+}
 
 impl Simulation {
     /// The same simulation building no interval rows per path (`RunPlan::path_intervals`): set
@@ -49,16 +68,18 @@ impl Simulation {
             let ObjectWindow { actv, qued, figures } = window.device(i);
             self.device_intervals.push(ObjectIntervalRow { t_s, name: d.name.clone(), actv, qued, figures });
         }
-        for (i, a) in m.adapters.iter().enumerate() {
+        for i in 0..m.adapters.len() {
             let ObjectWindow { actv, qued, figures } = window.adapter(i);
-            self.adapter_intervals.push(ObjectIntervalRow { t_s, name: a.name.clone(), actv, qued, figures });
+            let name = self.row_names.adapters[i].clone();
+            self.adapter_intervals.push(ObjectIntervalRow { t_s, name, actv, qued, figures });
         }
         if !self.plan.path_intervals {
             return;
         }
-        for (i, p) in m.paths.iter().enumerate() {
+        for i in 0..m.paths.len() {
             let figures = window.path(i);
-            self.path_intervals.push(ObjectIntervalRow { t_s, name: p.name.clone(), actv: 0.0, qued: 0.0, figures });
+            let name = self.row_names.paths[i].clone();
+            self.path_intervals.push(ObjectIntervalRow { t_s, name, actv: 0.0, qued: 0.0, figures });
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::values::{err, one_way};
 use crate::model::names::Names;
+use crate::model::names_per_host::{adapter_named, adapters_written};
 use crate::model::Adapter;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::ScenarioSpec;
@@ -19,14 +20,20 @@ pub(super) struct Zoning {
     pub(super) nexus_of: HashMap<(usize, usize), usize>,
 }
 
-pub(super) fn zoning(spec: &ScenarioSpec, adapters: &[Adapter], port_keys: &[String]) -> Result<Zoning, FieldError> {
-    let nexuses = zoned_pairs(spec, adapters, port_keys)?;
+pub(super) fn zoning(
+    spec: &ScenarioSpec,
+    adapters: &[Adapter],
+    hosts: &[String],
+    port_keys: &[String],
+) -> Result<Zoning, FieldError> {
+    let nexuses = zoned_pairs(spec, adapters, hosts, port_keys)?;
     let mut targets: Vec<Vec<(u32, u32, usize)>> = vec![Vec::new(); adapters.len()];
     for &Zoned { adapter: a, port: p, channel: c, target, .. } in &nexuses {
         let t = target.unwrap_or(targets[a].len() as u32);
         if targets[a].iter().any(|&(d, u, _)| (d, u) == (c, t)) {
             let on = if c == 0 { String::new() } else { format!(" channel {c} of") };
-            return err("fabric", format!("target number {t} is given twice on{on} adapter {}", adapters[a].name));
+            let adapter = &adapters_written(adapters, hosts)[a];
+            return err("fabric", format!("target number {t} is given twice on{on} adapter {adapter}"));
         }
         targets[a].push((c, t, p));
     }
@@ -38,8 +45,12 @@ pub(super) fn zoning(spec: &ScenarioSpec, adapters: &[Adapter], port_keys: &[Str
 }
 
 /// (adapter, port, one-way latency) in zoning order.
-fn zoned_pairs(spec: &ScenarioSpec, adapters: &[Adapter], port_keys: &[String]) -> Result<Vec<Zoned>, FieldError> {
-    let adapter_names = Names::new(adapters.iter().map(|a| a.name.as_str()).collect());
+fn zoned_pairs(
+    spec: &ScenarioSpec,
+    adapters: &[Adapter],
+    hosts: &[String],
+    port_keys: &[String],
+) -> Result<Vec<Zoned>, FieldError> {
     let keys = Names::new(port_keys.iter().map(String::as_str).collect());
     let mut zoned = std::collections::HashSet::new();
     if spec.fabric.is_empty() {
@@ -58,7 +69,7 @@ fn zoned_pairs(spec: &ScenarioSpec, adapters: &[Adapter], port_keys: &[String]) 
             }
         }
         for (k, an) in f.adapters.iter().enumerate() {
-            let a = adapter_names.find(an, &format!("fabric.{fi}.adapters.{k}"), "adapter")?;
+            let a = adapter_named(adapters, hosts, an, &format!("fabric.{fi}.adapters.{k}"))?;
             for (k, pn) in f.ports.iter().enumerate() {
                 let p = keys.find(pn, &format!("fabric.{fi}.ports.{k}"), "port (write array/port)")?;
                 if !zoned.insert((a, p)) {

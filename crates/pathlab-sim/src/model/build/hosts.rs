@@ -1,7 +1,7 @@
 //! The hosts: their adapters (each with its host, NUMA node, queue and link) and the
 //! pauses each host takes.
 
-use super::values::{err, one_table_for_every_host, shape, unique};
+use super::values::{err, shape, unique};
 use crate::engine::level::Level;
 use crate::linux::MULTIPATH_TOOLS;
 use crate::model::pause::HostPauses;
@@ -14,13 +14,10 @@ use std::collections::VecDeque;
 /// Every host's adapters, in host order; an adapter's `host` is its host's index in `hosts`.
 pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Result<Vec<Adapter>, FieldError> {
     unique(hosts.iter().map(|(_, h)| h.name.as_str()), "hosts")?;
-    let adapters = hosts.iter().flat_map(|(field, h)| {
-        h.adapters
-            .iter()
-            .enumerate()
-            .map(move |(i, a)| (format!("{field}.adapters.{i}.name"), a.name.as_str(), h.name.as_str()))
-    });
-    one_table_for_every_host(adapters, "adapter")?;
+    // Unique per host, not over every host: every ESXi host has a vmhba1 (`names_per_host`).
+    for (field, h) in hosts {
+        unique(h.adapters.iter().map(|a| a.name.as_str()), &format!("{field}.adapters"))?;
+    }
     let mut adapters = Vec::new();
     for (index, (field, host)) in hosts.iter().enumerate() {
         bounds::within(host.cpus, &bounds::CPUS, "1 to 8192 (Linux's largest NR_CPUS)")
@@ -57,12 +54,12 @@ pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Re
         for (i, a) in host.adapters.iter().enumerate() {
             let at = format!("{field}.adapters.{i}");
             if a.name.is_empty()
-                || a.name.contains([':', '"', '\\', '(', ')'])
+                || a.name.contains([':', '/', '"', '\\', '(', ')'])
                 || a.name.chars().any(char::is_whitespace)
             {
                 return err(
                     format!("{at}.name"),
-                    format!("\"{}\": an adapter name is one word without : \" \\ ( ) (it is part of runtime names like vmhba1:C0:T0:L1)", a.name),
+                    format!("\"{}\": an adapter name is one word without : / \" \\ ( ) (it is part of runtime names like vmhba1:C0:T0:L1; a zone writes HOST/NAME)", a.name),
                 );
             }
             bounds::within(a.queue_depth, &bounds::QUEUE_DEPTH, bounds::QUEUE_DEPTH_WORDS)

@@ -18,8 +18,9 @@ pub(super) fn unique<'a>(names: impl IntoIterator<Item = &'a str>, field: &str) 
 }
 
 /// No name twice among `named` (the field of its name, the name, its host). The error is at the
-/// second; when another host has the name, it says which: a scenario's names are one table for
-/// every host (a second host's `vmhba1`, a LUN's NAA on each host sharing it: NOTES, session 10).
+/// second; when another host has the name, it says which: a scenario's device names are one table
+/// for every host (a LUN's NAA on each host sharing it: NOTES, session 10; adapters are per host,
+/// `model/names_per_host.rs`).
 pub(super) fn one_table_for_every_host<'a>(
     named: impl IntoIterator<Item = (String, &'a str, &'a str)>,
     what: &str,
