@@ -1,10 +1,10 @@
 """Names repeated across hosts (NOTES "What is left" item 5): a LUN several hosts share keeps its
-NAA on every one of them, and every ESXi host has a `vmhba1`. Adapter names are per host (session
-11, `model/names_per_host.rs`): a name of one host may be written alone, a name several hosts have
-is written `HOST/NAME` (as a port is `ARRAY/PORT`), and written alone it is refused naming both.
-Device names are still one table for every host, so a second host's same device name is refused
-in one line (the first test); the rest of the devices' part is strict xfails, each naming where it
-breaks today (NOTES.md, "Review leftovers (session 10)")."""
+NAA on every one of them, and every ESXi host has a `vmhba1`. Adapter and device names are per
+host (session 11, `model/names_per_host.rs`): a name of one host may be written alone, a name
+several hosts have is written `HOST/NAME` (as a port is `ARRAY/PORT`), and written alone it is
+refused naming both; one host's name twice is refused (the first test). Still strict xfails, each
+naming where it breaks: an esxcli command on every host sharing a NAA, and two hosts' imports.
+"""
 
 from __future__ import annotations
 
@@ -45,19 +45,14 @@ def refused(tmp_path: Path, text: str) -> tuple[str, str]:
     return field, message
 
 
-def test_a_second_hosts_adapter_name_is_its_own_and_its_device_name_is_refused_in_one_line(tmp_path: Path) -> None:
+def test_a_second_hosts_adapter_and_device_names_are_its_own_and_one_hosts_twice_is_refused(tmp_path: Path) -> None:
     scenario = tmp_path / "two-hosts.toml"
-    scenario.write_text(two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"'))
+    scenario.write_text(two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"', device_b="naa.a1",
+                                  load='"esx-a/naa.a1", "esx-b/naa.a1"'))
     done = pathlab("validate", str(scenario))
     assert done.returncode == 0, done.stderr
-    field, said = refused(tmp_path, two_hosts(device_b="naa.a1", load='"naa.a1"'))
-    message = '"naa.a1" is host esx-a\'s device too: device names are one table for every host; name it apart'
-    assert field == "devices.1.name" and said.startswith(message), (field, said)
-
-
-BREAKS_DEVICES = ("model/build/devices.rs `names` (values.rs `one_table_for_every_host`): device names are unique "
-                  "over every host; workloads, replication groups and esxcli find a device in that one table "
-                  "(model/names.rs `Names`)")
+    again = '\n[[devices]]\nname = "naa.b1"\narray = "shared"\nlun = 2\nhost = "esx-b"\n'
+    assert refused(tmp_path, two_hosts(extra=again)) == ("devices.2.name", '"naa.b1" is defined twice')
 
 
 def test_two_hosts_each_with_a_vmhba1_are_zoned_by_host_and_adapter() -> None:
@@ -66,7 +61,6 @@ def test_two_hosts_each_with_a_vmhba1_are_zoned_by_host_and_adapter() -> None:
     assert {(p["host"], p["adapter"]) for p in paths} == {("esx-a", "vmhba1"), ("esx-b", "vmhba1")}
 
 
-@pytest.mark.xfail(strict=True, reason=BREAKS_DEVICES)
 def test_a_lun_two_hosts_share_keeps_its_naa_on_both() -> None:
     text = two_hosts(device_b=NAA, load=f'"esx-a/{NAA}", "esx-b/{NAA}"').replace('"naa.a1"', f'"{NAA}"')
     devices = Scenario.from_text(text, "two-hosts.toml").describe()["devices"]
@@ -75,8 +69,7 @@ def test_a_lun_two_hosts_share_keeps_its_naa_on_both() -> None:
 
 @pytest.mark.parametrize(("text", "field"), [
     (two_hosts(adapter_b="vmhba1", zone='"vmhba1"'), "fabric.0.adapters.0"),
-    pytest.param(two_hosts(device_b="naa.a1", load='"naa.a1"'), "workloads.0.devices.0",
-                 marks=pytest.mark.xfail(strict=True, reason=BREAKS_DEVICES)),
+    (two_hosts(device_b="naa.a1", load='"naa.a1"'), "workloads.0.devices.0"),
     (two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"',
                extra='\n[[faults]]\nkind = "path_down"\nat = "0.1s"\npath = "vmhba1:C0:T0:L1"\n'), "faults.0.path"),
 ])  # fmt: skip
@@ -96,8 +89,8 @@ def test_a_fault_on_host_slash_runtime_name_takes_down_that_hosts_path_only() ->
                                                                 ("esx-b", "vmhba1:C0:T0:L1", False)]
 
 
-@pytest.mark.xfail(strict=True, reason=f"{BREAKS_DEVICES}; model/build/claim.rs applies an esxcli command to the one "
-                                       "device its name finds")
+@pytest.mark.xfail(strict=True, reason="model/build/claim.rs applies an esxcli command to the one device its name "
+                                       "finds (`NamesPerHost::find`): a NAA several hosts have, written alone, is refused")
 def test_an_esxcli_command_naming_a_shared_naa_sets_it_on_every_host() -> None:
     # As an admin runs the same esxcli on each host of a cluster.
     extra = f'esxcli = ["esxcli storage nmp device set -d {NAA} -P VMW_PSP_MRU"]\n'

@@ -42,9 +42,8 @@ fn parts(scenario: &Scenario) -> Result<(Model, Vec<Worker>, RunPlan, Vec<Schedu
     }
     let model = build_model(spec).map_err(err)?;
     limits::check(spec, model.paths.len()).map_err(err)?;
-    let device_of: std::collections::HashMap<&str, usize> =
-        model.devices.iter().enumerate().map(|(i, d)| (d.name.as_str(), i)).collect();
-    let device_index = |n: &str| device_of.get(n).copied();
+    let devices = model.device_names();
+    let device_index = |n: &str, field: &str| devices.find(n, field);
     let workers =
         build_workers(&spec.workloads, device_index, run.seed, model.reads_offsets(), model.host.cpus).map_err(err)?;
     let faults = resolve_faults(&spec.faults, &model, run.warmup.0 + run.duration.0).map_err(err)?;

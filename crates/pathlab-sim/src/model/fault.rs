@@ -201,9 +201,8 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
     let mut flaky_windows = Vec::new();
     let mut speed_windows = Vec::new();
     let path_name = |p: usize| model.paths[p].name.clone();
-    let device_named = |name: &str, field: String| {
-        index_named(model.devices.iter().map(|d| d.name.as_str()).collect(), name, field, "device")
-    };
+    let devices = model.device_names();
+    let device_named = |name: &str, field: String| devices.find(name, &field);
     for (i, spec) in specs.iter().enumerate() {
         let field = format!("faults.{i}");
         match spec {

@@ -342,6 +342,12 @@ pub struct Model {
 }
 
 impl Model {
+    /// The devices' names, as a reference finds them: `HOST/NAME`, or a name alone one host has.
+    pub fn device_names(&self) -> names_per_host::NamesPerHost<'_> {
+        let named = self.devices.iter().map(|d| (d.name.as_str(), d.host)).collect();
+        names_per_host::NamesPerHost::new(named, &self.host_names, "device")
+    }
+
     /// Whether anything reads an I/O's offset: extent ownership (`Replication::contention`)
     /// and RAID back ends. Without them the workers draw none.
     pub fn reads_offsets(&self) -> bool {

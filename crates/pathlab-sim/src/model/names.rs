@@ -50,10 +50,6 @@ impl<'a> Names<'a> {
         self.index.get(name).copied()
     }
 
-    pub fn len(&self) -> usize {
-        self.list.len()
-    }
-
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }

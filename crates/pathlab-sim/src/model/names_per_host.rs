@@ -5,17 +5,65 @@
 use crate::model::names::Names;
 use crate::model::Adapter;
 use crate::scenario::error::FieldError;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The adapter `written` names: `HOST/NAME`, or a name alone that one host has.
 pub fn adapter_named(adapters: &[Adapter], hosts: &[String], written: &str, field: &str) -> Result<usize, FieldError> {
-    let (host, name) = split(written, hosts, field)?;
-    let found = adapters.iter().enumerate().filter(|(_, a)| a.name == name).map(|(i, a)| (i, a.host)).collect();
-    match of_one_host(found, host, name, hosts, field, "an adapter")?[..] {
-        [a] => Ok(a),
-        _ => {
-            let shown = adapters_written(adapters, hosts);
-            Err(Names::new(shown.iter().map(String::as_str).collect()).unknown(written, field, "adapter"))
+    NamesPerHost::new(adapters.iter().map(|a| (a.name.as_str(), a.host)).collect(), hosts, "adapter")
+        .find(written, field)
+}
+
+/// One kind of name (adapters, devices) of several hosts, looked up through a hash map: a host
+/// of 10,000 devices checks its references in linear time.
+pub struct NamesPerHost<'a> {
+    /// Each name and its host, in definition order.
+    named: Vec<(&'a str, usize)>,
+    /// Each name's positions in `named`, with their hosts.
+    at: HashMap<&'a str, Vec<(usize, usize)>>,
+    hosts: &'a [String],
+    what: &'static str,
+}
+
+impl<'a> NamesPerHost<'a> {
+    pub fn new(named: Vec<(&'a str, usize)>, hosts: &'a [String], what: &'static str) -> Self {
+        let mut at: HashMap<&str, Vec<(usize, usize)>> = HashMap::with_capacity(named.len());
+        for (i, &(name, host)) in named.iter().enumerate() {
+            at.entry(name).or_default().push((i, host));
+        }
+        NamesPerHost { named, at, hosts, what }
+    }
+
+    /// The position `written` names: `HOST/NAME`, or a name alone that one host has.
+    pub fn find(&self, written: &str, field: &str) -> Result<usize, FieldError> {
+        match self.every(written, field)?[..] {
+            [i] => Ok(i),
+            _ => {
+                let shown = written_where_shared(self.named.iter().copied(), self.hosts);
+                Err(Names::new(shown.iter().map(String::as_str).collect()).unknown(written, field, self.what))
+            }
+        }
+    }
+
+    /// Every position `written` names (none when unknown): `HOST/NAME`'s, or a name alone's when
+    /// one host has it.
+    pub fn every(&self, written: &str, field: &str) -> Result<Vec<usize>, FieldError> {
+        let (host, name) = split(written, self.hosts, field)?;
+        let found = self.at.get(name).cloned().unwrap_or_default();
+        let article = if self.what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        of_one_host(found, host, name, self.hosts, field, &format!("{article} {}", self.what))
+    }
+
+    /// The host of the name at `i`.
+    pub fn host(&self, i: usize) -> usize {
+        self.named[i].1
+    }
+
+    /// An error at the first name its host defines a second time (`{field}.N.name`).
+    pub fn unique(&self, field: &str) -> Result<(), FieldError> {
+        let mut seen = HashSet::with_capacity(self.named.len());
+        match self.named.iter().enumerate().find(|(_, n)| !seen.insert(*n)) {
+            Some((i, (name, _))) => Err((format!("{field}.{i}.name"), format!("\"{name}\" is defined twice"))),
+            None => Ok(()),
         }
     }
 }
@@ -106,5 +154,23 @@ mod tests {
         );
         let named = [("vmhba1", 0), ("vmhba2", 0), ("vmhba1", 1)];
         assert_eq!(written_where_shared(named.into_iter(), &hosts), ["esx-a/vmhba1", "vmhba2", "esx-b/vmhba1"]);
+    }
+
+    #[test]
+    fn a_device_is_found_by_host_slash_name_or_alone_on_one_host_and_unique_per_host() {
+        let hosts = vec!["esx-a".to_string(), "esx-b".to_string()];
+        let devices = NamesPerHost::new(vec![("naa.1", 0), ("naa.2", 0), ("naa.1", 1)], &hosts, "device");
+        assert_eq!(devices.find("esx-b/naa.1", "f"), Ok(2));
+        assert_eq!(devices.find("naa.2", "f"), Ok(1));
+        assert_eq!(devices.unique("devices"), Ok(()));
+        let e = devices.find("naa.1", "f").unwrap_err().1;
+        assert_eq!(e, "\"naa.1\" names a device of hosts esx-a and esx-b: write esx-a/naa.1 or esx-b/naa.1");
+        let e = devices.find("esx-b/naa.2", "f").unwrap_err().1;
+        assert_eq!(e, "unknown device \"esx-b/naa.2\"; defined: esx-a/naa.1, naa.2, esx-b/naa.1");
+        let twice = NamesPerHost::new(vec![("naa.1", 0), ("naa.1", 1), ("naa.1", 1)], &hosts, "device");
+        assert_eq!(
+            twice.unique("devices"),
+            Err(("devices.2.name".to_string(), "\"naa.1\" is defined twice".to_string()))
+        );
     }
 }

@@ -219,12 +219,13 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
-/// One worker per (workload, device), numbered in file order; `device_index` resolves names.
+/// One worker per (workload, device), numbered in file order; `device_index` resolves names
+/// (`HOST/NAME` or a name alone), its error at the field given.
 /// `offsets_read`: whether the model reads I/Os' offsets (else none is drawn); `cpus`: the host's
 /// CPUs, which the workers take in turn.
 pub fn build_workers(
     specs: &[WorkloadSpec],
-    device_index: impl Fn(&str) -> Option<usize>,
+    device_index: impl Fn(&str, &str) -> Result<usize, FieldError>,
     seed: u64,
     offsets_read: bool,
     cpus: u32,
@@ -323,8 +324,7 @@ pub fn build_workers(
         };
         let slice = w.range.0 / u64::from(streams);
         for (k, name) in w.devices.iter().enumerate() {
-            let device = device_index(name)
-                .ok_or_else(|| (format!("workloads.{wi}.devices.{k}"), format!("unknown device \"{name}\"")))?;
+            let device = device_index(name, &format!("workloads.{wi}.devices.{k}"))?;
             let owner = workers.len() as u64;
             workers.push(Worker {
                 workload: wi,
@@ -362,7 +362,7 @@ mod tests {
     fn worker(extra: &str) -> Result<Worker, FieldError> {
         let text = format!("devices = [\"d\"]\noutstanding = 1\nblock_size = \"8KiB\"\nrange = \"1MiB\"\n{extra}");
         let spec: WorkloadSpec = toml::from_str(&text).expect("valid workload");
-        build_workers(&[spec], |_| Some(0), 1, true, 1).map(|mut w| w.remove(0))
+        build_workers(&[spec], |_, _| Ok(0), 1, true, 1).map(|mut w| w.remove(0))
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use super::values::err;
 use crate::linux::{self, claim::LinuxClaim};
-use crate::model::names::Names;
+use crate::model::names_per_host::NamesPerHost;
 use crate::model::stack::StackRules;
 use crate::model::{Array, Model};
 use crate::nmp::esxcli::{self, EsxcliCommand};
@@ -51,7 +51,7 @@ pub(super) fn claim(
     array: &Array,
     host: &(String, &HostSpec),
     esxcli: &Esxcli,
-    device_names: &Names,
+    device_names: &NamesPerHost,
 ) -> Result<Claim, FieldError> {
     let d = &spec.devices[di];
     let field = format!("devices.{di}");
@@ -79,8 +79,7 @@ pub(super) fn claim(
             | EsxcliCommand::FixedSet { device, .. } => device,
             EsxcliCommand::SatpRuleAdd { .. } => continue,
         };
-        device_names.find(target, &format!("esxcli.{i}"), "device")?;
-        if target == &d.name {
+        if device_names.find(target, &format!("esxcli.{i}"))? == di {
             nmp::apply_device_command(cmd, &default_psp, &mut policy_config).map_err(|e| (format!("esxcli.{i}"), e))?;
             policy_field = format!("esxcli.{i}");
         }

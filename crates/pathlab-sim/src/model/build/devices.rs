@@ -2,9 +2,10 @@
 //! names, its owning controller on each array that serves it, and its claim (`claim.rs`).
 
 use super::claim::{self, Esxcli};
-use super::values::{err, one_table_for_every_host};
+use super::values::err;
 use crate::engine::level::Level;
 use crate::model::names::Names;
+use crate::model::names_per_host::NamesPerHost;
 use crate::model::{Device, Model, Outage};
 use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
@@ -12,30 +13,34 @@ use crate::scenario::schema::{HostSpec, ScenarioSpec};
 use pathlab_policy::HostStack;
 use std::collections::{HashSet, VecDeque};
 
-/// The device names, each defined once.
-pub(super) fn names(spec: &ScenarioSpec) -> Result<Names<'_>, FieldError> {
+/// The device names, each defined once on its host: hosts sharing a LUN each see its NAA.
+pub(super) fn names<'a>(spec: &'a ScenarioSpec, hosts: &'a [String]) -> Result<NamesPerHost<'a>, FieldError> {
     if spec.devices.is_empty() {
         return err("devices", "at least one device is needed");
     }
-    let hosts = spec
-        .devices
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (format!("devices.{i}.name"), d.name.as_str(), d.host.as_deref().unwrap_or(&spec.host.name)));
-    one_table_for_every_host(hosts, "device")?;
-    Ok(Names::new(spec.devices.iter().map(|d| d.name.as_str()).collect()))
+    let host_names = Names::new(hosts.iter().map(String::as_str).collect());
+    let mut named = Vec::with_capacity(spec.devices.len());
+    for (i, d) in spec.devices.iter().enumerate() {
+        let host = match &d.host {
+            Some(h) => host_names.find(h, &format!("devices.{i}.host"), "host")?,
+            None => 0,
+        };
+        named.push((d.name.as_str(), host));
+    }
+    let names = NamesPerHost::new(named, hosts, "device");
+    names.unique("devices")?;
+    Ok(names)
 }
 
 /// What each device is resolved against, and the LUN numbers taken so far.
 pub(super) struct DeviceScope<'a> {
     spec: &'a ScenarioSpec,
     hosts: &'a [(String, &'a HostSpec)],
-    device_names: &'a Names<'a>,
+    device_names: &'a NamesPerHost<'a>,
     /// Each device's replication group, if it has one.
     replication_of: &'a [Option<usize>],
     esxcli: &'a Esxcli,
     array_names: Names<'a>,
-    host_names: Names<'a>,
     /// (array, LUN, host) of every device so far.
     luns_seen: HashSet<(usize, u32, usize)>,
 }
@@ -44,7 +49,7 @@ impl<'a> DeviceScope<'a> {
     pub(super) fn new(
         spec: &'a ScenarioSpec,
         hosts: &'a [(String, &'a HostSpec)],
-        device_names: &'a Names<'a>,
+        device_names: &'a NamesPerHost<'a>,
         replication_of: &'a [Option<usize>],
         esxcli: &'a Esxcli,
     ) -> Self {
@@ -55,7 +60,6 @@ impl<'a> DeviceScope<'a> {
             replication_of,
             esxcli,
             array_names: Names::new(spec.arrays.iter().map(|a| a.name.as_str()).collect()),
-            host_names: Names::new(hosts.iter().map(|(_, h)| h.name.as_str()).collect()),
             luns_seen: HashSet::new(),
         }
     }
@@ -67,10 +71,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
     let d = &spec.devices[di];
     let field = format!("devices.{di}");
     let array = scope.array_names.find(&d.array, &format!("{field}.array"), "array")?;
-    let host = match &d.host {
-        Some(h) => scope.host_names.find(h, &format!("{field}.host"), "host")?,
-        None => 0,
-    };
+    let host = scope.device_names.host(di);
     bounds::within(d.queue_depth(), &bounds::QUEUE_DEPTH, bounds::QUEUE_DEPTH_WORDS)
         .map_err(|m| (format!("{field}.queue_depth"), m))?;
     if d.owner.is_some() && m.arrays[array].symmetric {

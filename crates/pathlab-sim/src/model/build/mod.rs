@@ -28,11 +28,11 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let backends = backends::backends(spec, &mut side.stations)?;
     let host_names: Vec<String> = hosts.iter().map(|(_, h)| h.name.clone()).collect();
     let zoning = fabric::zoning(spec, &adapters, &host_names, &side.port_keys)?;
-    let device_names = devices::names(spec)?;
+    let device_names = devices::names(spec, &host_names)?;
     let replication = replication::plan(spec, &side.arrays, &device_names)?;
     let esxcli = claim::Esxcli::parse(spec)?;
     let mut m = Model {
-        host_names,
+        host_names: host_names.clone(),
         host_multipath_tools: hosts.iter().map(|(_, h)| h.multipath_tools.clone()).collect(),
         host: HostState {
             outstanding: Level::default(),

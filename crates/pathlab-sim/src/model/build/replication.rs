@@ -4,6 +4,7 @@
 use super::values::{err, one_way};
 use crate::model::contention::Contention;
 use crate::model::names::Names;
+use crate::model::names_per_host::NamesPerHost;
 use crate::model::{Array, Replication};
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::ScenarioSpec;
@@ -14,10 +15,14 @@ pub(super) struct ReplicationPlan {
     pub(super) group_of: Vec<Option<usize>>,
 }
 
-pub(super) fn plan(spec: &ScenarioSpec, arrays: &[Array], device_names: &Names) -> Result<ReplicationPlan, FieldError> {
+pub(super) fn plan(
+    spec: &ScenarioSpec,
+    arrays: &[Array],
+    device_names: &NamesPerHost,
+) -> Result<ReplicationPlan, FieldError> {
     let array_names = Names::new(arrays.iter().map(|a| a.name.as_str()).collect());
     let mut groups = Vec::new();
-    let mut of_device = vec![None; device_names.len()];
+    let mut of_device = vec![None; spec.devices.len()];
     for (ri, r) in spec.replication.iter().enumerate() {
         let field = format!("replication.{ri}");
         if r.arrays.len() != 2 {
@@ -50,7 +55,7 @@ pub(super) fn plan(spec: &ScenarioSpec, arrays: &[Array], device_names: &Names) 
             return err(format!("{field}.devices"), "name at least one device");
         }
         for (k, d) in r.devices.iter().enumerate() {
-            let di = device_names.find(d, &format!("{field}.devices.{k}"), "device")?;
+            let di = device_names.find(d, &format!("{field}.devices.{k}"))?;
             if of_device[di].is_some() {
                 return err(format!("{field}.devices.{k}"), format!("\"{d}\" is already in a replication group"));
             }

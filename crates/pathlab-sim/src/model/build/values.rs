@@ -6,7 +6,6 @@ use crate::model::names::Names;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::Distribution;
 use crate::scenario::units::FIBRE_NS_PER_KM;
-use std::collections::HashMap;
 
 pub(super) fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, FieldError> {
     Err((field.into(), message.into()))
@@ -15,31 +14,6 @@ pub(super) fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Re
 /// Checks that no name in the list is defined twice.
 pub(super) fn unique<'a>(names: impl IntoIterator<Item = &'a str>, field: &str) -> Result<(), FieldError> {
     Names::new(names.into_iter().collect()).unique(field)
-}
-
-/// No name twice among `named` (the field of its name, the name, its host). The error is at the
-/// second; when another host has the name, it says which: a scenario's device names are one table
-/// for every host (a LUN's NAA on each host sharing it: NOTES, session 10; adapters are per host,
-/// `model/names_per_host.rs`).
-pub(super) fn one_table_for_every_host<'a>(
-    named: impl IntoIterator<Item = (String, &'a str, &'a str)>,
-    what: &str,
-) -> Result<(), FieldError> {
-    let mut host_of = HashMap::new();
-    for (field, name, host) in named {
-        match host_of.insert(name, host) {
-            None => {}
-            Some(other) if other == host => return err(field, format!("\"{name}\" is defined twice")),
-            Some(other) => {
-                let message = format!(
-                    "\"{name}\" is host {other}'s {what} too: {what} names are one table for every host; name it \
-                     apart (\"{host}-{name}\")"
-                );
-                return err(field, message);
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The shape of a distribution given with its optional coefficient of variation.
