@@ -67,9 +67,30 @@ def test_a_lun_two_hosts_share_keeps_its_naa_on_both() -> None:
     assert [(d["name"], d["host"]) for d in devices] == [(NAA, "esx-a"), (NAA, "esx-b")]
 
 
+ALL_PATHS_DOWN = '\n[[faults]]\nkind = "all_paths_down"\nat = "0.1s"\ndevice = "{device}"\n'
+ESXCLI = 'esxcli = ["esxcli storage nmp device set -d {device} -P VMW_PSP_MRU"]\n'
+REPLICATED = """
+[[arrays]]
+name = "peer"
+service = {{ fixed = "10us" }}
+ports = [{{ name = "P0" }}]
+
+[[replication]]
+name = "pod"
+arrays = ["shared", "peer"]
+devices = ["{device}"]
+latency = "1ms"
+bandwidth = "10Gb"
+"""
+
+
 @pytest.mark.parametrize(("text", "field"), [
     (two_hosts(adapter_b="vmhba1", zone='"vmhba1"'), "fabric.0.adapters.0"),
     (two_hosts(device_b="naa.a1", load='"naa.a1"'), "workloads.0.devices.0"),
+    (two_hosts(device_b="naa.a1", load='"esx-a/naa.a1"', extra=ALL_PATHS_DOWN.format(device="naa.a1")), "faults.0.device"),
+    (ESXCLI.format(device="naa.a1") + two_hosts(device_b="naa.a1", load='"esx-a/naa.a1"'), "esxcli.0"),
+    (two_hosts(device_b="naa.a1", load='"esx-a/naa.a1"', extra=REPLICATED.format(device="naa.a1")),
+     "replication.0.devices.0"),
     (two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"',
                extra='\n[[faults]]\nkind = "path_down"\nat = "0.1s"\npath = "vmhba1:C0:T0:L1"\n'), "faults.0.path"),
 ])  # fmt: skip
@@ -87,6 +108,20 @@ def test_a_fault_on_host_slash_runtime_name_takes_down_that_hosts_path_only() ->
     paths = json.loads(sim.describe())["paths"]
     assert [(p["host"], p["name"], p["up"]) for p in paths] == [("esx-a", "vmhba1:C0:T0:L1", True),
                                                                 ("esx-b", "vmhba1:C0:T0:L1", False)]
+
+
+def test_a_device_written_host_slash_name_is_that_hosts_in_faults_esxcli_and_replication() -> None:
+    text = ESXCLI.format(device="esx-b/naa.a1") + two_hosts(
+        device_b="naa.a1", load='"esx-a/naa.a1", "esx-b/naa.a1"', extra=ALL_PATHS_DOWN.format(device="esx-b/naa.a1"))
+    sim = Scenario.from_text(text, "two-hosts.toml").handle.simulation(path_intervals=False)
+    sim.run_until(200_000_000)
+    described = json.loads(sim.describe())
+    assert [(p["host"], p["up"]) for p in described["paths"]] == [("esx-a", True), ("esx-b", False)]
+    assert [(d["host"], d["psp"]) for d in described["devices"]] == [("esx-a", "VMW_PSP_RR"), ("esx-b", "VMW_PSP_MRU")]
+    text = two_hosts(device_b="naa.a1", load='"esx-a/naa.a1", "esx-b/naa.a1"', extra=REPLICATED.format(device="esx-b/naa.a1"))
+    # describe() tells no device's replication group: that esx-b's NAA is found is what is checked.
+    devices = Scenario.from_text(text, "two-hosts.toml").describe()["devices"]
+    assert [(d["name"], d["host"]) for d in devices] == [("naa.a1", "esx-a"), ("naa.a1", "esx-b")]
 
 
 @pytest.mark.xfail(strict=True, reason="model/build/claim.rs applies an esxcli command to the one device its name "
