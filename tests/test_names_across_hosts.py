@@ -162,6 +162,23 @@ def test_a_run_names_the_rows_of_a_shared_adapter_and_path_by_host() -> None:
             ("vmhba1:C0:T0:L1", t, cmds) for t, cmds in device]
 
 
+def test_a_run_names_the_rows_and_events_of_a_shared_naa_by_host() -> None:
+    # Both hosts have the NAA; esx-b loses its one path to it: its events are esx-b's alone.
+    extra = ALL_PATHS_DOWN.format(device=f"esx-b/{NAA}").replace('at = "0.1s"', 'at = "0.15s"')
+    text = two_hosts(device_b=NAA, load=f'"esx-a/{NAA}", "esx-b/{NAA}"', extra=extra).replace('"naa.a1"', f'"{NAA}"')
+    text = text.replace('duration = "4s"', 'duration = "0.2s"').replace('warmup = "1s"', 'warmup = "0.1s"')
+    data = Scenario.from_text(text.replace("seed = 3", 'seed = 3\ninterval = "50ms"'), "two-hosts.toml").run().data
+    assert {r["name"] for r in data["device_intervals"]} == {f"esx-a/{NAA}", f"esx-b/{NAA}"}
+    assert {e["device"] for e in data["events"]} == {f"esx-b/{NAA}"}
+    esx_a, esx_b = hosts.view(data, "esx-a"), hosts.view(data, "esx-b")
+    assert esx_a["events"] == [] and {e["device"] for e in esx_b["events"]} == {NAA}
+    for seen in (esx_a, esx_b):
+        device = [(r["t_s"], r["cmds_s"]) for r in seen["device_intervals"] if r["name"] == NAA]
+        assert [(r["t_s"], r["cmds_s"]) for r in seen["adapter_intervals"]] == device
+    # esx-b's device has no path after 0.15 s: its last interval carries nothing, esx-a's does.
+    assert esx_b["device_intervals"][-1]["cmds_s"] == 0 < esx_a["device_intervals"][-1]["cmds_s"]
+
+
 @pytest.mark.xfail(strict=True, reason="importer/__init__.py `import_files`: one capture of each kind, of one host; "
                                        "the importers build one [host]")
 def test_two_hosts_vm_support_trees_import_as_two_hosts_sharing_the_naa(tmp_path: Path) -> None:

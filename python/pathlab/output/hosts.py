@@ -14,8 +14,9 @@ from typing import Any
 
 from pathlab.api import ScenarioError
 
-#: Per-object interval rows, each named by its device, path or adapter: an adapter or path name
-#: another host has too (every ESXi host has a `vmhba1`) is written `HOST/NAME`.
+#: Per-object interval rows, each named by its device, path or adapter: a name another host has
+#: too (every ESXi host has a `vmhba1`; hosts sharing a LUN each have its NAA) is written
+#: `HOST/NAME`, as is an event's device.
 _INTERVAL_TABLES = ("device_intervals", "path_intervals", "adapter_intervals")
 
 
@@ -43,20 +44,21 @@ def view(data: dict[str, Any], host: str) -> dict[str, Any]:
         if table in data:
             out[table] = _own_rows(data[table], objects, host)
     if "events" in data:
-        out["events"] = [e for e in data["events"] if e["device"] in devices]
+        out["events"] = _own_rows(data["events"], devices, host, key="device")
     return out
 
 
-def _own_rows(rows: list[dict[str, Any]], objects: set[str], host: str) -> list[dict[str, Any]]:
-    """The rows of `host`'s `objects`, each named as the host knows it (`HOST/` taken off)."""
+def _own_rows(rows: list[dict[str, Any]], objects: set[str], host: str, key: str = "name") -> list[dict[str, Any]]:
+    """The rows whose `key` names one of `host`'s `objects`, each named as the host knows it
+    (`HOST/` taken off)."""
     prefix = f"{host}/"
     own = []
     for r in rows:
-        name = r["name"]
+        name = r[key]
         if name in objects:
             own.append(r)
         elif name.startswith(prefix) and name[len(prefix):] in objects:
-            own.append(dict(r, name=name[len(prefix):]))
+            own.append(dict(r, **{key: name[len(prefix):]}))
     return own
 
 

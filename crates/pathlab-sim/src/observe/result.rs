@@ -271,6 +271,7 @@ pub struct ObjectIntervalRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct HostEvent {
     pub t_s: f64,
+    /// `HOST/NAME` when another host has a device of that name, as the interval rows name it.
     pub device: String,
     /// Empty for events of the whole device.
     pub path: String,

@@ -45,7 +45,8 @@ pub(super) struct LogEntry {
 }
 
 impl LogEntry {
-    pub(super) fn to_result(self, m: &Model) -> HostEvent {
+    /// The event as a result gives it, its device named as the interval rows name it.
+    pub(super) fn to_result(self, m: &Model, devices: &[String]) -> HostEvent {
         let (event, detail) = match self.seen {
             Seen::OwnerMoved(c) => ("owner_moved", m.controllers[c].name.as_str()),
             Seen::LinkDown => ("link_down", ""),
@@ -62,7 +63,7 @@ impl LogEntry {
         };
         HostEvent {
             t_s: self.t_ns as f64 / 1e9,
-            device: m.devices[self.device].name.clone(),
+            device: devices[self.device].clone(),
             path: self.path.map_or_else(String::new, |p| m.paths[p].name.clone()),
             event: event.to_string(),
             detail: detail.to_string(),

@@ -186,7 +186,7 @@ impl Simulation {
             device_intervals: self.device_intervals.clone(),
             path_intervals: self.path_intervals.clone(),
             adapter_intervals: self.adapter_intervals.clone(),
-            events: self.log.iter().map(|e| e.to_result(m)).collect(),
+            events: self.log.iter().map(|e| e.to_result(m, &self.row_names.devices)).collect(),
             accounting: Accounting {
                 issued: self.rec.accounting.issued,
                 completed: self.rec.accounting.completed,

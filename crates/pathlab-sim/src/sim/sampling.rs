@@ -8,17 +8,21 @@ use crate::model::Model;
 use crate::observe::result::{IntervalRow, ObjectIntervalRow};
 use crate::observe::window::{ObjectWindow, Window};
 
-/// The names interval rows give adapters and paths: alone, or `HOST/NAME` when another host has
-/// the name (every ESXi host has a `vmhba1`, and so a `vmhba1:C0:T0:L1`), as a scenario writes it.
+/// The names interval rows give devices, adapters and paths, and events their device: alone, or
+/// `HOST/NAME` when another host has the name (every ESXi host has a `vmhba1`, and so a
+/// `vmhba1:C0:T0:L1`; hosts sharing a LUN each have its NAA), as a scenario writes it.
 pub(super) struct RowNames {
+    pub(super) devices: Vec<String>,
     adapters: Vec<String>,
     paths: Vec<String>,
 }
 
 impl RowNames {
     pub(super) fn new(m: &Model) -> Self {
+        let devices = m.devices.iter().map(|d| (d.name.as_str(), d.host));
         let paths = m.paths.iter().map(|p| (p.name.as_str(), m.adapters[p.adapter].host));
         RowNames {
+            devices: written_where_shared(devices, &m.host_names),
             adapters: adapters_written(&m.adapters, &m.host_names),
             paths: written_where_shared(paths, &m.host_names),
         }
@@ -64,9 +68,10 @@ impl Simulation {
             failed: g.failed,
         });
         let m = &self.model;
-        for (i, d) in m.devices.iter().enumerate() {
+        for i in 0..m.devices.len() {
             let ObjectWindow { actv, qued, figures } = window.device(i);
-            self.device_intervals.push(ObjectIntervalRow { t_s, name: d.name.clone(), actv, qued, figures });
+            let name = self.row_names.devices[i].clone();
+            self.device_intervals.push(ObjectIntervalRow { t_s, name, actv, qued, figures });
         }
         for i in 0..m.adapters.len() {
             let ObjectWindow { actv, qued, figures } = window.adapter(i);
