@@ -2,8 +2,9 @@
 NAA on every one of them, and every ESXi host has a `vmhba1`. Adapter and device names are per
 host (session 11, `model/names_per_host.rs`): a name of one host may be written alone, a name
 several hosts have is written `HOST/NAME` (as a port is `ARRAY/PORT`), and written alone it is
-refused naming both; one host's name twice is refused (the first test). Still strict xfails, each
-naming where it breaks: an esxcli command on every host sharing a NAA, and two hosts' imports.
+refused naming both (but an esxcli command naming a NAA alone sets it on every host that has it);
+one host's name twice is refused (the first test). Still a strict xfail, naming where it breaks:
+two hosts' imports.
 """
 
 from __future__ import annotations
@@ -88,7 +89,6 @@ bandwidth = "10Gb"
     (two_hosts(adapter_b="vmhba1", zone='"vmhba1"'), "fabric.0.adapters.0"),
     (two_hosts(device_b="naa.a1", load='"naa.a1"'), "workloads.0.devices.0"),
     (two_hosts(device_b="naa.a1", load='"esx-a/naa.a1"', extra=ALL_PATHS_DOWN.format(device="naa.a1")), "faults.0.device"),
-    (ESXCLI.format(device="naa.a1") + two_hosts(device_b="naa.a1", load='"esx-a/naa.a1"'), "esxcli.0"),
     (two_hosts(device_b="naa.a1", load='"esx-a/naa.a1"', extra=REPLICATED.format(device="naa.a1")),
      "replication.0.devices.0"),
     (two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"',
@@ -124,8 +124,6 @@ def test_a_device_written_host_slash_name_is_that_hosts_in_faults_esxcli_and_rep
     assert [(d["name"], d["host"]) for d in devices] == [("naa.a1", "esx-a"), ("naa.a1", "esx-b")]
 
 
-@pytest.mark.xfail(strict=True, reason="model/build/claim.rs applies an esxcli command to the one device its name "
-                                       "finds (`NamesPerHost::find`): a NAA several hosts have, written alone, is refused")
 def test_an_esxcli_command_naming_a_shared_naa_sets_it_on_every_host() -> None:
     # As an admin runs the same esxcli on each host of a cluster.
     extra = f'esxcli = ["esxcli storage nmp device set -d {NAA} -P VMW_PSP_MRU"]\n'

@@ -37,11 +37,24 @@ impl<'a> NamesPerHost<'a> {
     pub fn find(&self, written: &str, field: &str) -> Result<usize, FieldError> {
         match self.every(written, field)?[..] {
             [i] => Ok(i),
-            _ => {
-                let shown = written_where_shared(self.named.iter().copied(), self.hosts);
-                Err(Names::new(shown.iter().map(String::as_str).collect()).unknown(written, field, self.what))
-            }
+            _ => Err(self.unknown(written, field)),
         }
+    }
+
+    /// Every position `written` names, a name alone naming it on every host that has it (as an
+    /// admin runs one esxcli command on each host of a cluster).
+    pub fn on_every_host(&self, written: &str, field: &str) -> Result<Vec<usize>, FieldError> {
+        let (host, name) = split(written, self.hosts, field)?;
+        let found = self.at.get(name).into_iter().flatten().filter(|&&(_, h)| host.is_none_or(|o| o == h));
+        match found.map(|&(i, _)| i).collect::<Vec<_>>() {
+            none if none.is_empty() => Err(self.unknown(written, field)),
+            some => Ok(some),
+        }
+    }
+
+    fn unknown(&self, written: &str, field: &str) -> FieldError {
+        let shown = written_where_shared(self.named.iter().copied(), self.hosts);
+        Names::new(shown.iter().map(String::as_str).collect()).unknown(written, field, self.what)
     }
 
     /// Every position `written` names (none when unknown): `HOST/NAME`'s, or a name alone's when
@@ -163,6 +176,9 @@ mod tests {
         assert_eq!(devices.find("esx-b/naa.1", "f"), Ok(2));
         assert_eq!(devices.find("naa.2", "f"), Ok(1));
         assert_eq!(devices.unique("devices"), Ok(()));
+        assert_eq!(devices.on_every_host("naa.1", "f"), Ok(vec![0, 2]));
+        assert_eq!(devices.on_every_host("esx-b/naa.1", "f"), Ok(vec![2]));
+        assert!(devices.on_every_host("esx-b/naa.2", "f").unwrap_err().1.starts_with("unknown device"));
         let e = devices.find("naa.1", "f").unwrap_err().1;
         assert_eq!(e, "\"naa.1\" names a device of hosts esx-a and esx-b: write esx-a/naa.1 or esx-b/naa.1");
         let e = devices.find("esx-b/naa.2", "f").unwrap_err().1;

@@ -79,7 +79,8 @@ pub(super) fn claim(
             | EsxcliCommand::FixedSet { device, .. } => device,
             EsxcliCommand::SatpRuleAdd { .. } => continue,
         };
-        if device_names.find(target, &format!("esxcli.{i}"))? == di {
+        // A NAA alone sets it on every host that has it: one command run on each host of a cluster.
+        if device_names.on_every_host(target, &format!("esxcli.{i}"))?.contains(&di) {
             nmp::apply_device_command(cmd, &default_psp, &mut policy_config).map_err(|e| (format!("esxcli.{i}"), e))?;
             policy_field = format!("esxcli.{i}");
         }
