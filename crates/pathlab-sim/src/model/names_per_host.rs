@@ -44,11 +44,19 @@ impl<'a> NamesPerHost<'a> {
     /// Every position `written` names, a name alone naming it on every host that has it (as an
     /// admin runs one esxcli command on each host of a cluster).
     pub fn on_every_host(&self, written: &str, field: &str) -> Result<Vec<usize>, FieldError> {
-        let (host, name) = split(written, self.hosts, field)?;
+        let (host, name) = self.split(written, field)?;
         let found = self.at.get(name).into_iter().flatten().filter(|&&(_, h)| host.is_none_or(|o| o == h));
         match found.map(|&(i, _)| i).collect::<Vec<_>>() {
             none if none.is_empty() => Err(self.unknown(written, field)),
             some => Ok(some),
+        }
+    }
+
+    /// `split`, but a defined name is one whole, `/` and all (`nqn…:uuid:1/ns1`).
+    fn split<'w>(&self, written: &'w str, field: &str) -> Result<(Option<usize>, &'w str), FieldError> {
+        match self.at.contains_key(written) {
+            true => Ok((None, written)),
+            false => split(written, self.hosts, field),
         }
     }
 
@@ -60,7 +68,7 @@ impl<'a> NamesPerHost<'a> {
     /// Every position `written` names (none when unknown): `HOST/NAME`'s, or a name alone's when
     /// one host has it.
     pub fn every(&self, written: &str, field: &str) -> Result<Vec<usize>, FieldError> {
-        let (host, name) = split(written, self.hosts, field)?;
+        let (host, name) = self.split(written, field)?;
         let found = self.at.get(name).cloned().unwrap_or_default();
         let article = if self.what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
         of_one_host(found, host, name, self.hosts, field, &format!("{article} {}", self.what))
@@ -106,12 +114,16 @@ pub fn adapters_written(adapters: &[Adapter], hosts: &[String]) -> Vec<String> {
     written_where_shared(adapters.iter().map(|a| (a.name.as_str(), a.host)), hosts)
 }
 
-/// `written` as (the host it names, the name): `HOST/NAME`, or a name alone with no host.
+/// `written` as (the host it names, the name): `HOST/NAME`, or a name alone with no host. The
+/// host is a prefix, not split at a `/`: an NVMe namespace's name holds one (`nqn…:uuid:1/ns1`).
 pub fn split<'w>(written: &'w str, hosts: &[String], field: &str) -> Result<(Option<usize>, &'w str), FieldError> {
-    let Some((host, name)) = written.rsplit_once('/') else { return Ok((None, written)) };
-    match hosts.iter().position(|h| h == host) {
-        Some(h) => Ok((Some(h), name)),
-        None => Err((
+    let after = |h: &String| written.strip_prefix(h.as_str()).and_then(|rest| rest.strip_prefix('/'));
+    if let Some((h, name)) = hosts.iter().enumerate().find_map(|(i, h)| after(h).map(|name| (i, name))) {
+        return Ok((Some(h), name));
+    }
+    match written.rsplit_once('/') {
+        None => Ok((None, written)),
+        Some((host, _)) => Err((
             field.to_string(),
             format!("unknown host \"{host}\" in \"{written}\" (write HOST/NAME); hosts: {}", hosts.join(", ")),
         )),
@@ -177,6 +189,10 @@ mod tests {
         assert_eq!(devices.find("naa.2", "f"), Ok(1));
         assert_eq!(devices.unique("devices"), Ok(()));
         assert_eq!(devices.on_every_host("naa.1", "f"), Ok(vec![0, 2]));
+        let nvme = NamesPerHost::new(vec![("nqn.x:uuid:1/ns1", 0), ("nqn.x:uuid:1/ns1", 1)], &hosts, "device");
+        assert_eq!(nvme.find("esx-b/nqn.x:uuid:1/ns1", "f"), Ok(1));
+        let one = NamesPerHost::new(vec![("nqn.x:uuid:1/ns1", 1)], &hosts, "device");
+        assert_eq!(one.find("nqn.x:uuid:1/ns1", "f"), Ok(0));
         assert_eq!(devices.on_every_host("esx-b/naa.1", "f"), Ok(vec![2]));
         assert!(devices.on_every_host("esx-b/naa.2", "f").unwrap_err().1.starts_with("unknown device"));
         let e = devices.find("naa.1", "f").unwrap_err().1;
