@@ -1,6 +1,7 @@
-//! Names unique per host rather than over every host (every ESXi host has a `vmhba1`): a
-//! reference writes `HOST/NAME` (as a port is `ARRAY/PORT`), or `NAME` alone when only one host
-//! has it; a name several hosts have, written alone, is refused naming them.
+//! Names unique per host rather than over every host (every ESXi host has a `vmhba1`; hosts
+//! sharing a LUN each have its NAA): a reference writes `HOST/NAME` (as a port is `ARRAY/PORT`),
+//! or `NAME` alone when only one host has it; a name several hosts have, written alone, is
+//! refused naming them.
 
 use crate::model::names::Names;
 use crate::model::Adapter;
@@ -52,11 +53,15 @@ impl<'a> NamesPerHost<'a> {
         }
     }
 
-    /// `split`, but a defined name is one whole, `/` and all (`nqn…:uuid:1/ns1`).
+    /// `split`, but a defined name is one whole, `/` and all (`nqn…:uuid:1/ns1`); where names of
+    /// this kind hold a `/`, a start that is no host's is part of an unknown name.
     fn split<'w>(&self, written: &'w str, field: &str) -> Result<(Option<usize>, &'w str), FieldError> {
-        match self.at.contains_key(written) {
-            true => Ok((None, written)),
-            false => split(written, self.hosts, field),
+        if self.at.contains_key(written) {
+            return Ok((None, written));
+        }
+        match split(written, self.hosts, field) {
+            Err(_) if self.named.iter().any(|(n, _)| n.contains('/')) => Ok((None, written)),
+            found => found,
         }
     }
 
@@ -193,6 +198,8 @@ mod tests {
         assert_eq!(nvme.find("esx-b/nqn.x:uuid:1/ns1", "f"), Ok(1));
         let one = NamesPerHost::new(vec![("nqn.x:uuid:1/ns1", 1)], &hosts, "device");
         assert_eq!(one.find("nqn.x:uuid:1/ns1", "f"), Ok(0));
+        let e = one.find("nqn.x:uuid:2/ns1", "f").unwrap_err().1;
+        assert_eq!(e, "unknown device \"nqn.x:uuid:2/ns1\"; defined: nqn.x:uuid:1/ns1");
         assert_eq!(devices.on_every_host("esx-b/naa.1", "f"), Ok(vec![2]));
         assert!(devices.on_every_host("esx-b/naa.2", "f").unwrap_err().1.starts_with("unknown device"));
         let e = devices.find("naa.1", "f").unwrap_err().1;
