@@ -491,7 +491,8 @@ pub struct DeviceSpec {
     #[serde(default)]
     pub policy: Option<PolicySetting>,
     /// The host that sees the device (a `[[hosts]]` name): its paths are that host's adapters'.
-    /// Left out, `[host]`. A LUN several hosts share is one device per host, same array and LUN.
+    /// Left out, `[host]`. A LUN several hosts share is one device per host, same array and LUN,
+    /// and the same name (its NAA): elsewhere written `host/name`.
     #[serde(default)]
     pub host: Option<String>,
     /// The RAID group of its array that holds the LUN; left out, the LUN is cache-served.
@@ -577,7 +578,8 @@ pub struct FabricSpec {
 pub struct WorkloadSpec {
     #[serde(default)]
     pub name: String,
-    /// Devices driven, each by its own worker (like one vdbench SD with its threads).
+    /// Devices driven, each by its own worker (like one vdbench SD with its threads); a name
+    /// several hosts have as `host/device`.
     pub devices: Vec<String>,
     /// Closed loop: I/Os kept outstanding per device.
     #[serde(default)]
@@ -819,6 +821,7 @@ pub struct PortUpSpec {
 #[serde(deny_unknown_fields)]
 pub struct AllPathsDownSpec {
     pub at: DurationNs,
+    /// The device by name, or as `host/device` when several hosts have the name.
     #[serde(default)]
     pub device: Option<String>,
     #[serde(default)]
@@ -843,6 +846,7 @@ pub struct AluaStateSpec {
 pub struct ControllerFailoverSpec {
     pub at: DurationNs,
     pub array: String,
+    /// The device by name, or as `host/device` when several hosts have the name.
     #[serde(default)]
     pub device: Option<String>,
     pub owner: String,
@@ -926,6 +930,7 @@ pub struct ReplicationSpec {
     /// The two arrays; the first is where the volumes were created (it owns every extent at
     /// the start when contention is modelled).
     pub arrays: Vec<String>,
+    /// Devices by name, or as `host/device` when several hosts have the name.
     pub devices: Vec<String>,
     /// One-way latency of the inter-array link, or its `distance`.
     #[serde(default)]
