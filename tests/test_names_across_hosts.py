@@ -79,7 +79,7 @@ ports = [{{ name = "P0" }}]
 [[replication]]
 name = "pod"
 arrays = ["shared", "peer"]
-devices = ["{device}"]
+devices = [{devices}]
 latency = "1ms"
 bandwidth = "10Gb"
 """
@@ -89,7 +89,7 @@ bandwidth = "10Gb"
     (two_hosts(adapter_b="vmhba1", zone='"vmhba1"'), "fabric.0.adapters.0"),
     (two_hosts(device_b="naa.a1", load='"naa.a1"'), "workloads.0.devices.0"),
     (two_hosts(device_b="naa.a1", load='"esx-a/naa.a1"', extra=ALL_PATHS_DOWN.format(device="naa.a1")), "faults.0.device"),
-    (two_hosts(device_b="naa.a1", load='"esx-a/naa.a1"', extra=REPLICATED.format(device="naa.a1")),
+    (two_hosts(device_b="naa.a1", load='"esx-a/naa.a1"', extra=REPLICATED.format(devices='"naa.a1"')),
      "replication.0.devices.0"),
     (two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"',
                extra='\n[[faults]]\nkind = "path_down"\nat = "0.1s"\npath = "vmhba1:C0:T0:L1"\n'), "faults.0.path"),
@@ -110,7 +110,7 @@ def test_a_fault_on_host_slash_runtime_name_takes_down_that_hosts_path_only() ->
                                                                 ("esx-b", "vmhba1:C0:T0:L1", False)]
 
 
-def test_a_device_written_host_slash_name_is_that_hosts_in_faults_esxcli_and_replication() -> None:
+def test_a_device_written_host_slash_name_is_that_hosts_in_faults_esxcli_and_replication(tmp_path: Path) -> None:
     text = ESXCLI.format(device="esx-b/naa.a1") + two_hosts(
         device_b="naa.a1", load='"esx-a/naa.a1", "esx-b/naa.a1"', extra=ALL_PATHS_DOWN.format(device="esx-b/naa.a1"))
     sim = Scenario.from_text(text, "two-hosts.toml").handle.simulation(path_intervals=False)
@@ -118,10 +118,13 @@ def test_a_device_written_host_slash_name_is_that_hosts_in_faults_esxcli_and_rep
     described = json.loads(sim.describe())
     assert [(p["host"], p["up"]) for p in described["paths"]] == [("esx-a", True), ("esx-b", False)]
     assert [(d["host"], d["psp"]) for d in described["devices"]] == [("esx-a", "VMW_PSP_RR"), ("esx-b", "VMW_PSP_MRU")]
-    text = two_hosts(device_b="naa.a1", load='"esx-a/naa.a1", "esx-b/naa.a1"', extra=REPLICATED.format(device="esx-b/naa.a1"))
-    # describe() tells no device's replication group: that esx-b's NAA is found is what is checked.
-    devices = Scenario.from_text(text, "two-hosts.toml").describe()["devices"]
-    assert [(d["name"], d["host"]) for d in devices] == [("naa.a1", "esx-a"), ("naa.a1", "esx-b")]
+    # describe() tells no device's replication group: that each host's NAA is a device of its own is.
+    load = '"esx-a/naa.a1", "esx-b/naa.a1"'
+    text = two_hosts(device_b="naa.a1", load=load, extra=REPLICATED.format(devices=load))
+    assert Scenario.from_text(text, "two-hosts.toml").describe()["devices"]
+    twice = REPLICATED.format(devices='"esx-b/naa.a1", "esx-b/naa.a1"')
+    assert refused(tmp_path, two_hosts(device_b="naa.a1", load=load, extra=twice)) == (
+        "replication.0.devices.1", '"esx-b/naa.a1" is already in a replication group')
 
 
 def test_an_esxcli_command_naming_a_shared_naa_sets_it_on_every_host() -> None:
