@@ -208,3 +208,15 @@ def test_each_hosts_vmhba1_has_its_own_wwn_in_the_path_list(tmp_path: Path) -> N
     uids = [line.split("-naa.")[0] for line in done.stdout.splitlines() if line.startswith("fc.")]
     assert uids == ["fc.2000001b32000001:2100001b32000001-fc.5006016000000001:5006016100000001",
                     "fc.2000001b32000002:2100001b32000002-fc.5006016000000001:5006016100000001"]
+
+
+def test_advise_refuses_a_scenario_whose_hosts_share_a_naa(tmp_path: Path) -> None:
+    """Advise keys devices by name (advise/findings.py, run_length.py, alike.py): hosts sharing a
+    NAA would be read as one device, so such a scenario is refused in one line, exit 2."""
+    text = two_hosts(device_b=NAA, load=f'"esx-a/{NAA}", "esx-b/{NAA}"').replace('"naa.a1"', f'"{NAA}"')
+    scenario = tmp_path / "two-hosts.toml"
+    scenario.write_text(text)
+    done = pathlab("advise", str(scenario))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("pathlab: error:")]
+    assert f"{scenario}: devices: '{NAA}' is a device of hosts esx-a and esx-b" in line, line

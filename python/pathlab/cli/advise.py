@@ -16,7 +16,7 @@ from pathlab.advise.ranges import end_labels, gain_ranges, span_ends
 from pathlab.advise.rank import rank_together
 from pathlab.advise.run_length import RunLength
 from pathlab.api import Scenario
-from pathlab.cli.common import handle_errors, load, resolve, run_all, set_option, writable_output
+from pathlab.cli.common import BadInput, handle_errors, load, resolve, run_all, set_option, writable_output
 from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer import Imported
@@ -33,12 +33,26 @@ def _scenario(files: tuple[str, ...], variant: str | None,
 
     captured = shipped.capture_files(files[0]) if len(files) == 1 else None
     if len(files) == 1 and captured is None and (files[0].endswith(".toml") or not Path(files[0]).exists()):
-        return load(files[0], variant, sets), [], None
+        scenario = load(files[0], variant, sets)
+        _refuse_names_hosts_share(scenario.devices, files[0])
+        return scenario, [], None
     from pathlab.importer import imported_name, imported_scenario
 
     imported, _ = imported_scenario(tuple(captured) if captured else files)
     scenario = Scenario.from_text(imported.text, imported_name(files), variant=variant, set=list(sets))
     return scenario, imported.findings, imported
+
+
+def _refuse_names_hosts_share(devices: list[Device], file: str) -> None:
+    """Advise keys its findings, run lengths and candidates by device name: a LUN several hosts of
+    the scenario share (its NAA on each) would be taken for one device."""
+    hosts_of: dict[str, list[str]] = {}
+    for d in devices:
+        hosts_of.setdefault(d.name, []).append(d.host)
+    for name, hosts in hosts_of.items():
+        if len(hosts) > 1:
+            raise BadInput(f"{file}: devices: {name!r} is a device of hosts {' and '.join(hosts)}: advise reads one "
+                           "host's devices by name; advise each host's scenario apart")
 
 
 #: The longest simulated measurement `--duration auto` chooses (the fixed length before session 8).
