@@ -14,7 +14,7 @@ from pathlab.importer import Imported
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, MapTopology, has_address, map_topology, table_features
 from pathlab.importer.same_host import refuse_other_hosts_rates
-from pathlab.importer.values import idle_left_out, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
+from pathlab.importer.values import idle_left_out_said, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -312,7 +312,7 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool]:
     for m in maps:
         dm = str(m.dm)
         if left_out_idle(c.rates, dm, str(m.name)):
-            comment, warning = idle_left_out(str(m.name), dm, rfile)
+            comment, warning = idle_left_out_said(str(m.name), dm, rfile)
             lines += ["", comment]
             warnings.append(warning)
             any_measured = True

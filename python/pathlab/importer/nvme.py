@@ -14,7 +14,7 @@ from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer import Imported
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
 from pathlab.importer.same_host import refuse_other_hosts_rates
-from pathlab.importer.values import idle_left_out, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
+from pathlab.importer.values import idle_left_out_said, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -230,7 +230,7 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
     out = ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", subsystem)}"', f'devices = ["{device}"]']
     have = rates is not None and (rates["device"] == head).any()
     if left_out_idle(rates, head):
-        comment, warning = idle_left_out(subsystem, head, rates_file)
+        comment, warning = idle_left_out_said(subsystem, head, rates_file)
         warnings.append(warning)
         return ["", comment], True
     if not have and snapshot is not None:

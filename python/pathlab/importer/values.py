@@ -40,7 +40,7 @@ def left_out_idle(rates: pd.DataFrame | None, *names: str) -> bool:
     return rates is not None and bool(rates.attrs.get(LEAVES_IDLE_OUT)) and not rates["device"].isin(names).any()
 
 
-def idle_left_out(workload: str, device: str, rates_file: str) -> tuple[str, tuple[str, str]]:
+def idle_left_out_said(workload: str, device: str, rates_file: str) -> tuple[str, tuple[str, str]]:
     """The scenario's comment and the warning of a device `left_out_idle`: measured idle, not
     assumed busy, and said, since a capture naming its devices (`iostat -xz sdb`) leaves the
     others out too."""
