@@ -613,3 +613,18 @@ def test_random_text_is_read_or_refused_with_a_scenario_error(kind: str, text: s
 @given(kind=st.sampled_from(sorted(READERS)), lines=st.lists(LINES, max_size=25))
 def test_shuffled_and_cut_sample_lines_are_read_or_refused(kind: str, lines: list[str]) -> None:
     read_or_refuse(kind, "\n".join(lines))
+
+
+def test_iostat_as_pasted_reads_as_the_clean_capture(tmp_path: Path) -> None:
+    # The prompt and command pasted above the output, a bare prompt after it, CRLF line ends and
+    # the indentation a quote adds: the same means as the clean capture.
+    header = "Device: r/s w/s rkB/s wkB/s aqu-sz\n"
+    clean = (f"Linux 5.14.0 (host) \t11/26/2026 \t_x86_64_\t(2 CPU)\n\n{header}sda 9 9 9 9 9\n\n"
+             f"{header}sda 2 4 8 16 1\n\n{header}sda 4 4 8 16 1\n")
+    pasted = "".join(f"  {line}\r\n" for line in f"[root@host ~]# iostat -x 5 3\n{clean}[root@host ~]#".splitlines())
+    expected = iostat.device_means(write(tmp_path, "clean.txt", clean))
+    got = iostat.device_means(write(tmp_path, "pasted.txt", pasted))
+    assert got.to_dict() == expected.to_dict()
+    other = write(tmp_path, "other.txt", f"$ multipath -ll\n{clean}")
+    with pytest.warns(pathlab.PathlabWarning, match="line 1: a pasted command line skipped: '\\$ multipath -ll'"):
+        iostat.device_means(other)

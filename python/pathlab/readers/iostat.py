@@ -27,11 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers._file import lines_of
+from pathlab.readers.pasted import command_of
 
 if TYPE_CHECKING:
     import pandas as pd
 
-_BANNER = re.compile(r"^Linux \S+ \(.*\)\s+\S+\s+_\S+_\s+\(\d+ CPU\)\s*$")
+_BANNER = re.compile(r"^\s*Linux \S+ \(.*\)\s+\S+\s+_\S+_\s+\(\d+ CPU\)\s*$")
 _NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
 _HUMAN = re.compile(r"^-?\d+(?:[.,]\d+)?[kMGTP%]$")
 _TIME_FORMATS = ("%m/%d/%y %H:%M:%S", "%m/%d/%Y %H:%M:%S", "%m/%d/%y %I:%M:%S %p", "%m/%d/%Y %I:%M:%S %p",
@@ -87,6 +88,13 @@ def _read(path: str | Path) -> Iterator[int | dict[str, Any]]:
             if words and all(_NUMBER.match(w) or _HUMAN.match(w) for w in words):
                 continue
         if not words or _BANNER.match(line):
+            continue
+        command = command_of(line)
+        if command is not None:
+            # A prompt or command line pasted with the output: iostat's own is the capture's
+            # heading; another's is said (its output would be refused at its first line).
+            if command and not command.startswith("iostat"):
+                warn(name, where, f"a pasted command line skipped: {line.strip()[:60]!r}")
             continue
         if words[0] == "avg-cpu:":
             skip_cpu = True
