@@ -285,3 +285,28 @@ def test_multipath_conf_adds_what_multipath_ll_does_not_show_by_precedence(tmp_p
     assert policies and all('failback = "immediate"' in p and 'no_path_retry = "queue"' in p for p in policies), \
         policies[0]
     assert "failback from" in policies[0] and "(devices)" in policies[0] and "(defaults)" not in policies[0]
+
+
+def test_rr_min_io_and_rr_weight_in_multipath_conf_are_said_to_do_nothing(tmp_path) -> None:
+    """multipath-tools 0.15.0 deprecates rr_min_io, rr_min_io_rq and rr_weight: the kernel clamps a
+    path's repeat count to 1 since Linux 4.6. Each is a finding naming its lines, and none is a run
+    length (test_advise_speed)."""
+    conf = tmp_path / "multipath.conf"
+    conf.write_text('defaults {\n    rr_min_io 100\n}\ndevices {\n    device {\n        vendor "NETAPP"\n'
+                    '        product "LUN"\n        rr_min_io_rq 4\n        rr_weight priorities\n    }\n}\n'
+                    'multipaths {\n    multipath {\n        wwid 360a98aaaa72d444e423464685a786175\n'
+                    '        rr_min_io_rq 16\n    }\n}\n')
+    done = pathlab("advise", str(NETAPP), str(conf))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    said = {line.strip() for n, line in enumerate(lines) if n and "which does nothing" in lines[n - 1]}
+    assert said == {
+        f"{conf}, line 2: rr_min_io 100: it meant I/Os down a path before the next (bio-based maps); the kernel clamps "
+        "a path's repeat count to 1, so remove it",
+        f"{conf}, line 8: rr_min_io_rq 4; line 15: rr_min_io_rq 16: it meant requests down a path before the next; the "
+        "kernel clamps a path's repeat count to 1, so remove it",
+        f"{conf}, line 9: rr_weight priorities: it meant the repeat count scaled by the path group's priority; the "
+        "kernel clamps a path's repeat count to 1, so remove it",
+    }
+    pathlab_ = pathlab("advise", str(NETAPP))
+    assert "which does nothing" not in pathlab_.stdout

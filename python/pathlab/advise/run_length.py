@@ -182,14 +182,15 @@ def samples_per_path(params: Any) -> int:
 
 def in_a_row(params: Any, bytes_per_io: float) -> float:
     """I/Os a policy sends down one path before it moves on: round robin's `iops` (or its `bytes`
-    in I/Os of the host's size, or under `type=default` the fewer of the two), dm-multipath's
-    rr_min_io; 1 for the policies that choose per I/O."""
+    in I/Os of the host's size, or under `type=default` the fewer of the two), SPDK's rr_min_io;
+    1 for the policies that choose per I/O. dm-multipath's `rr_min_io_rq` (and `rr_min_io`) is no
+    run: the kernel clamps a path's repeat count to 1 since Linux 4.6 (`importer/conf_findings.py`)."""
     kind = params.get("type")
     if kind == "bytes" and "bytes" in params:
         return max(params["bytes"] / (bytes_per_io or 1.0), 1.0)
     if kind == "default" and "iops" in params and "bytes" in params:  # ESXi's default: whichever limit comes first
         return max(min(float(params["iops"]), params["bytes"] / (bytes_per_io or 1.0)), 1.0)
-    runs = [params[k] for k in ("iops", "rr_min_io", "rr_min_io_rq") if k in params and kind in (None, "iops")]
+    runs = [params[k] for k in ("iops", "rr_min_io") if k in params and kind in (None, "iops")]
     return float(max([1, *runs]))
 
 

@@ -358,6 +358,7 @@ SLOTS = {"multipath": "multipath", "multipath.conf": "conf", "iostat": "rates", 
 def import_host(found: dict[str, Kind]) -> Imported:
     """A dm-multipath host from `multipath -ll`, with multipath.conf and the devices' rates."""
     from pathlab.importer.capture_findings import multipath_findings
+    from pathlab.importer.conf_findings import ineffective_settings
     from pathlab.importer.listing_findings import listing_findings
 
     tables: dict[str, Any] = {}
@@ -372,4 +373,5 @@ def import_host(found: dict[str, Kind]) -> Imported:
                                                    tables.get("rates"), tables.get("sessions"), names))
     return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"])
                     + listing_findings(listing["maps"], listing["paths"], names["multipath"], tables.get("conf"),
-                                       names.get("conf", "")), measured_load=measured)
+                                       names.get("conf", ""))
+                    + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured)
