@@ -279,3 +279,49 @@ def test_a_capture_that_saw_no_io_is_refused_in_one_line(tmp_path) -> None:
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines()[-1] == (f"pathlab: error: {one}: Commands/sec: 0 for every device: the capture saw "
                                             "no I/O (a first sample alone counts none); capture while the host runs its load")
+
+
+# A host's own disk as `esxcli storage nmp device list` and `nmp path list` print it (ESXi claims
+# it with VMW_SATP_LOCAL and VMW_PSP_FIXED, one path over the local SAS controller).
+LOCAL_DISK = """\
+naa.600508b1001c4d5a1c2b3e4f5a6b7c8d
+   Device Display Name: Local HP Serial Attached SCSI Disk (naa.600508b1001c4d5a1c2b3e4f5a6b7c8d)
+   Storage Array Type: VMW_SATP_LOCAL
+   Storage Array Type Device Config: SATP VMW_SATP_LOCAL does not support device configuration.
+   Path Selection Policy: VMW_PSP_FIXED
+   Path Selection Policy Device Config: {preferred=vmhba0:C0:T0:L0;current=vmhba0:C0:T0:L0}
+   Path Selection Policy Device Custom Config:
+   Working Paths: vmhba0:C0:T0:L0
+   Is USB: false
+
+"""
+LOCAL_PATH = """
+sas.5001438001234567-sas.1221000000000000-naa.600508b1001c4d5a1c2b3e4f5a6b7c8d
+   Runtime Name: vmhba0:C0:T0:L0
+   Device: naa.600508b1001c4d5a1c2b3e4f5a6b7c8d
+   Device Display Name: Local HP Serial Attached SCSI Disk (naa.600508b1001c4d5a1c2b3e4f5a6b7c8d)
+   Group State: active
+   Array Priority: 0
+   Storage Array Type Path Config: SATP VMW_SATP_LOCAL does not support path configuration.
+   Path Selection Policy Path Config: {current: yes; preferred: yes}
+"""
+
+
+def test_local_disks_are_left_out_and_named_and_a_list_of_local_disks_alone_is_one_line(tmp_path: Path) -> None:
+    captured = Path(pathlab_package.__file__).parent / "captures" / "vmax-iops1000"
+    devices, paths = tmp_path / "devices.txt", tmp_path / "paths.txt"
+    devices.write_text(LOCAL_DISK + (captured / "esxcli-storage-nmp-device-list.txt").read_text())
+    paths.write_text((captured / "esxcli-storage-nmp-path-list.txt").read_text() + LOCAL_PATH)
+    done = pathlab("import", str(devices), str(paths))
+    assert done.returncode == 0, done.stderr
+    assert f"{devices}, {paths}: devices: 1 local disk(s) left out (VMW_SATP_LOCAL: " \
+           "naa.600508b1001c4d5a1c2b3e4f5a6b7c8d): multipathing is about the SAN's devices" in done.stderr
+    imported = tomllib.loads(done.stdout)
+    assert [d["name"] for d in imported["devices"]] == ["naa.60000970000197900123533030303031"]
+    assert [a["vendor"] for a in imported["arrays"]] == ["EMC"]
+    devices.write_text(LOCAL_DISK)
+    refused = pathlab("import", str(devices), str(paths))
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines() == [
+        f"pathlab: error: {devices}: Storage Array Type: every device is a local disk (VMW_SATP_LOCAL): no SAN device "
+        "to advise on; list the host's SAN devices"]

@@ -138,6 +138,22 @@ def import_host(found: dict[str, Kind]) -> Imported:
     return build(out)
 
 
+#: The SATP ESXi claims a host's own disks with (one path, no array): not multipathing's subject.
+LOCAL_SATP = "VMW_SATP_LOCAL"
+
+
+def _san_devices(devices: pd.DataFrame, dev_file: str) -> tuple[pd.DataFrame, list[str]]:
+    """The devices of arrays, and the names of the local disks left out; a list of local disks
+    alone is refused."""
+    if "satp" not in devices.columns:  # `hpp device list`: no SATP, and HPP claims local NVMe as well as SAN
+        return devices, []
+    is_local = devices["satp"].astype(str) == LOCAL_SATP
+    if is_local.all() and len(devices):
+        raise ScenarioError(dev_file, "Storage Array Type", f"every device is a local disk ({LOCAL_SATP}): no SAN "
+                                                            "device to advise on; list the host's SAN devices")
+    return devices[~is_local], [str(name) for name in devices["device"][is_local]]
+
+
 @dataclass
 class Port:
     array: str
@@ -262,7 +278,12 @@ def build(c: Captures) -> Imported:
     esx = c.esxtop
     esx_file = c.files.get("esxtop", "")
 
+    c.devices, local = _san_devices(c.devices, dev_file)
     devices = list(c.devices.itertuples())
+    if local:
+        shown = ", ".join(local[:3]) + (f" and {len(local) - 3} more" if len(local) > 3 else "")
+        warnings.append(("devices", f"{len(local)} local disk(s) left out ({LOCAL_SATP}: {shown}): multipathing "
+                                    "is about the SAN's devices"))
     vendor_of = {d.device: _vendor(d.display_name) for d in devices}
     paths = [p for p in c.paths.itertuples() if p.device in vendor_of]
     if not paths:
