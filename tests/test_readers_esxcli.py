@@ -48,3 +48,19 @@ def test_what_is_not_the_command_output_is_refused_with_its_line(tmp_path: Path,
     with pytest.raises(pathlab.ScenarioError) as e:
         esxcli_devices.read(bad)
     assert e.value.args[1] == where and message in e.value.args[2]
+
+
+def test_a_device_listed_twice_keeps_its_later_listing_and_says_so(tmp_path: Path) -> None:
+    """The command run again (before and after a change) and both outputs pasted: the host as it
+    stood last, not an internal `devices.1.name … defined twice`."""
+    listing = (Path(pathlab.__file__).parent / "captures" / "vmax-iops1000" / "esxcli-storage-nmp-device-list.txt").read_text()
+    twice = tmp_path / "devices.txt"
+    twice.write_text(listing + "\n" + listing.replace("iops=1000", "iops=1"))
+    second = listing.count("\n") + 2
+    with pytest.warns(pathlab.PathlabWarning) as said:
+        devices = esxcli_devices.read(twice)
+    assert [str(w.message) for w in said] == [
+        f"{twice}: line {second}: naa.60000970000197900123533030303031 is listed again (first at line 1): the later "
+        "listing is taken"]
+    assert list(devices["device"]) == ["naa.60000970000197900123533030303031"]
+    assert (devices["iops"].tolist(), devices["line"].tolist()) == ([1], [second])

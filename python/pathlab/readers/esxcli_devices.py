@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers import _esxcli_text as t
 
 if TYPE_CHECKING:
@@ -85,4 +85,16 @@ def read(path: str | Path) -> pd.DataFrame:
         row["working_paths"] = [p.strip() for p in row["working_paths"].split(",") if p.strip()]
         if row["psp"] == "VMW_PSP_RR":
             row.update(_round_robin(row["psp_config"]))
-    return pd.DataFrame(rows)
+    return pd.DataFrame(_latest_listing(rows, name))
+
+
+def _latest_listing(rows: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """One row per device: a device listed twice (the command run again, both outputs pasted)
+    keeps its later listing, as the host stood last, and that is said."""
+    last = {row["device"]: row for row in rows}
+    for device, row in last.items():
+        earlier = [r["line"] for r in rows if r["device"] == device and r is not row]
+        if earlier:
+            warn(name, f"line {row['line']}", f"{device} is listed again (first at line {earlier[0]}): the later "
+                                              "listing is taken")
+    return list(last.values())
