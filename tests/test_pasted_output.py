@@ -183,6 +183,31 @@ def test_esxcli_sample_reads_the_same_as_pasted(sample: Path, kind: str, variant
         assert _says(said, pasted, fragment), (fragment, said)
 
 
+#: ESX 4.x's command names of the listings ESXi 5.0 moved under `storage` (vSphere CLI 4.1).
+ESX4_COMMANDS = {
+    "nmp-device-list": "esxcli nmp device list",
+    "nmp-path-list": "esxcli nmp path list",
+    "rr-deviceconfig-get": "esxcli nmp roundrobin getconfig --device naa.1",
+    "satp-rule-list": "esxcli nmp satp listrules",
+}
+
+
+@pytest.mark.parametrize(("sample", "kind"), [(p, k) for p, k in ESXCLI_SAMPLES if k in ESX4_COMMANDS],
+                         ids=lambda v: v.stem if isinstance(v, Path) else v)
+def test_an_esxcli_sample_pasted_under_its_esx4_command_name_reads_the_same(sample: Path, kind: str,
+                                                                              tmp_path: Path) -> None:
+    reader = ESXCLI_READERS[kind][0]
+    try:
+        bare, _ = _read_all(reader, sample)
+    except ScenarioError:
+        return  # refused bare: test_esxcli_sample_reads_the_same_as_pasted checks it is refused pasted alike
+    pasted = tmp_path / "pasted.txt"
+    pasted.write_text(f"~ # vmware -v\nVMware ESX 4.1.0 build-260247\n~ # {ESX4_COMMANDS[kind]}\n{sample.read_text()}\n~ # \n")
+    table, said = _read_all(reader, pasted)
+    assert _same(table, bare)
+    assert not [w for w in said if "skipped" in w and "line 3" in w], said
+
+
 def test_a_device_list_wrapped_by_a_forum_reads_whole(tmp_path: Path) -> None:
     """A forum wraps the long config and path lines; the values are joined again."""
     text = (ESXCLI / "nmp-device-list-alua.txt").read_text()

@@ -116,6 +116,15 @@ def _name_line(line: str) -> bool:
 
 #: The other names a listing is printed by.
 _ALIASES = {"esxcli storage core path list": (r"^esxcfg-mpath\b.*\s-(?:l|-list)\b",)}
+#: ESX 4.x's names of the same listings, before ESXi 5.0 put them under `storage` (vSphere CLI
+#: 4.1 reference: `esxcli nmp device list`, `nmp path list`, `nmp satp listrules`, `nmp
+#: roundrobin getconfig`); the blocks they print carry the same keys.
+_ESX4 = {
+    "esxcli storage nmp device list": "esxcli nmp device list",
+    "esxcli storage nmp path list": "esxcli nmp path list",
+    "esxcli storage nmp satp rule list": "esxcli nmp satp listrules",
+    "esxcli storage nmp psp roundrobin deviceconfig get": "esxcli nmp roundrobin getconfig",
+}
 
 
 def _patterns(command: str) -> tuple[re.Pattern[str], ...]:
@@ -123,8 +132,9 @@ def _patterns(command: str) -> tuple[re.Pattern[str], ...]:
     `localcli` runs it, with options anywhere (`esxcli --server h storage nmp device list -d naa.…`)."""
     out: list[re.Pattern[str]] = []
     for one in command.split("` or `"):
-        words = one.split()[1:]
-        out.append(re.compile(r"^(?:esxcli|localcli)\b.*\b" + r"\s+(?:-\S+\s+)*".join(map(re.escape, words)) + r"\b"))
+        for spelling in (one, *([_ESX4[one]] if one in _ESX4 else [])):
+            words = spelling.split()[1:]
+            out.append(re.compile(r"^(?:esxcli|localcli)\b.*\b" + r"\s+(?:-\S+\s+)*".join(map(re.escape, words)) + r"\b"))
         out.extend(re.compile(alias) for alias in _ALIASES.get(one, ()))
     return tuple(out)
 
