@@ -34,6 +34,10 @@ def _variants(command: str) -> dict[str, Callable[[str], str]]:
                                             f"$ cat /proc/diskstats\n{DISKSTATS}"),
         "prose around": lambda t: f"Here is what the host prints:\n\n{t}\n\nWhy is only one path used?\n",
         "log line before": lambda t: f"Jun 10 12:00:01 host01 multipathd[1234]: sdb: add path (uevent)\n{t}",
+        "mail quoted": lambda t: "On Tue, Jun 10, 2025 at 12:00 PM Admin wrote:\n" + "\n".join(
+            f"> {line}".rstrip() for line in f"{command}\n{t}".split("\n")),
+        "quote of a quote": lambda t: "Admin wrote:\n> Another admin wrote:\n" + "\n".join(
+            f"> > {line}" for line in f"# {command}\n{t}".split("\n")) + "\n>\n> Same here.\n",
     }
 
 
@@ -48,6 +52,8 @@ SAID = {
     "prose around": [("from 'Here is what the host prints:'", "text before the first command line"),
                      "from 'Why is only one path used?'"],
     "log line before": [("from 'Jun 10 12:00:01 host01 multipathd[1234]", "text before the first command line")],
+    "mail quoted": ["read without mail quoting '> '; 1 line(s) without it skipped"],
+    "quote of a quote": ["read without mail quoting '> '; 1 line(s) without it skipped", "from 'Same here.'"],
 }
 
 

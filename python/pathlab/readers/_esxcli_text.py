@@ -81,8 +81,9 @@ class Reader:
         self.command = command
         text = pasted.read_text(path)
         lines = pasted.output_of(self.name, text, _patterns(command), command)
-        ours = {line.number for line in pasted.between(self.name, lines, _listing_line, _listing_line, command, _name_line)}
-        self.lines = [line.text if line.number in ours else "" for line in pasted.lines_of(text)]
+        ours = {line.number: line.text  # as unwrapped: without mail quoting, a log prefix or bold markers
+                for line in pasted.between(self.name, lines, _listing_line, _listing_line, command, _name_line)}
+        self.lines = [ours.get(line.number, "") for line in pasted.lines_of(text)]
 
     def fail(self, where: str | int, message: str) -> NoReturn:
         raise ScenarioError(self.name, f"line {where}" if isinstance(where, int) else where, message)

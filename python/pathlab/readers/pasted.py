@@ -97,14 +97,16 @@ def _program(command: str) -> str:
     return command.split(maxsplit=1)[0].rsplit("/", 1)[-1] if command else ""
 
 
-#: Prefixes a logger or a test harness puts before each line of a command's output, each with
-#: whether the lines without it are the harness's own (dropped) or the output's (kept):
-#: avocado's `09:22:43 DEBUG| [stdout] `, a journal's `Jun 10 12:00:01 host01 script[42]: `,
-#: an ISO time stamp.
+#: Prefixes a mail reader, a logger or a test harness puts before each line of a command's
+#: output, each with what it is and whether the lines without it are another's (dropped) or the
+#: output's (kept): mail quoting (`> `, `> > ` a quote's quote; the lines without it are the
+#: reply), avocado's `09:22:43 DEBUG| [stdout] `, a journal's `Jun 10 12:00:01 host01
+#: script[42]: `, an ISO time stamp.
 _LOG_PREFIXES = (
-    (re.compile(r"^.{0,60}?\[stdout\] ?"), True),
-    (re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w./@-]+(?:\[\d+\])?: "), False),
-    (re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "), False),
+    ("mail quoting", re.compile(r"^(?:[ \t]*>[ \t]?)+"), True),
+    ("the log prefix", re.compile(r"^.{0,60}?\[stdout\] ?"), True),
+    ("the log prefix", re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w./@-]+(?:\[\d+\])?: "), False),
+    ("the log prefix", re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "), False),
 )
 #: Words a wiki, markdown or asciidoc page set in bold or italics (`*tcp*`, `**live optimized**`,
 #: `_optimized_`): the words are the output's.
@@ -116,17 +118,17 @@ _FENCE = re.compile(r"^\s*(?:```+\s*[\w+-]*|~~~+\s*[\w+-]*|-{4,}|={4,})\s*$")
 
 
 def unwrapped(name: str, lines: list[Line]) -> list[Line]:
-    """The lines with what a page or a logger wrapped around the output taken off: a log prefix
-    that most lines carry (said on stderr), bold and italic markers around words, lone `**` lines,
-    code fences."""
+    """The lines with what a page, a mail reader or a logger wrapped around the output taken off:
+    mail quoting or a log prefix that most lines carry (said on stderr), bold and italic markers
+    around words, lone `**` lines, code fences."""
     shown = [line for line in lines if line.text.strip()]
-    for prefix, drop_others in _LOG_PREFIXES:
+    for what, prefix, drop_others in _LOG_PREFIXES:
         carrying = [line for line in shown if prefix.match(line.text)]
         if shown and len(carrying) * 2 >= len(shown):
             example = prefix.match(carrying[0].text).group(0)  # type: ignore[union-attr]
             dropped = len(shown) - len(carrying) if drop_others else 0
             warn(name, f"lines {carrying[0].number}-{carrying[-1].number}",
-                 f"read without the log prefix {example!r}" + (f"; {dropped} line(s) without it skipped" if dropped else ""))
+                 f"read without {what} {example!r}" + (f"; {dropped} line(s) without it skipped" if dropped else ""))
             lines = [Line(line.number, prefix.sub("", line.text, count=1)) if prefix.match(line.text)
                      else Line(line.number, "" if drop_others else line.text) for line in lines]
             break
