@@ -178,7 +178,8 @@ def test_iops1000_with_more_luns_uses_at_most_one_port_per_lun_and_never_less_th
     # Each LUN keeps its whole queue on one port at a time, so N LUNs can keep at most min(N, 4)
     # ports busy, and never fewer than one; two LUNs on one port share its own service (60,000
     # I/O/s), more than one LUN's FIFO takes. Where in between they land depends on which path
-    # each LUN starts on and how their rotations drift (NOTES.md, "C1 against LUN count").
+    # each LUN starts on and how their rotations drift
+    # (docs/design/2026-11-24-esxi-round-robin-switch.md).
     one_lun = parts.port_capacity()
     overlap = switch_overlap(parts, "iops1000")
     for luns in (1, 2, 4, 8):

@@ -124,7 +124,7 @@ def test_two_vms_on_16_luns_iops1000_leaves_a_link_idle_and_adaptive_ties_with_i
     # The field says iops=1 beats iops=1000 (it does, by 6.1% at 60 s; 15% while a port's reads
     # and writes shared one data FIFO, before session 8: crowded ports then also queued the
     # writes' data behind the reads') and adaptive beats round robin (it ties with iops=1: the
-    # recorded disagreement, NOTES.md).
+    # recorded disagreement, docs/calibration.md).
     file = SCENARIOS / "cx4-two-vms-16-luns.toml"
     done = {v: Scenario.load(file, variant=v, set={"run.duration": "60s"}).run().data for v in POLICIES}
     rate = {v: d["summary"]["iops"] for v, d in done.items()}

@@ -25,5 +25,6 @@ def test_c1_vmax_iops1000_and_iops1_within_tolerance(scenarios) -> None:
         row = figure[(variant, "resp_stddev_ms")]
         assert 0.5 <= row["simulated"] / row["published"] <= 2.0, row
         # The maximum is a command refused twice in 300 s: two 100 ms retries and a normal
-        # response, about twice the published maxima (NOTES: the field's refusals seldom repeat).
+        # response, about twice the published maxima (the field's refusals seldom repeat:
+        # docs/design/2026-11-25-one-vmax-model.md).
         assert 200 < figure[(variant, "resp_max_ms")]["simulated"] < 210

@@ -3,7 +3,7 @@ four LUNs on C1's host and VMAX 250F, saturated (C3) and at light load (C4). Eac
 what it fits (C3 the port, C4 the cache times); the rest, and every tail, is predicted. Shorter
 runs than the published 300 s keep the suite fast: C3's run still holds about 6 million I/Os and
 C4's 3 million, and their tails come from the ports' BUSY refusals, whose rate the runs resolve
-(each asserted figure is checked against the full-length `pathlab reproduce` in NOTES)."""
+(each asserted figure is checked against the full-length `pathlab reproduce` in docs/calibration.md)."""
 
 from __future__ import annotations
 
