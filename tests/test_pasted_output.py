@@ -24,6 +24,12 @@ LSSCSI = "[0:0:0:0]    disk    ATA      VBOX HARDDISK    1.0   /dev/sda\n"
 DISKSTATS = "   8       0 sda 5024 46400 6662 13324 0 0 0 0 0 100 13324\n"
 
 
+def _without_own_command_line(text: str) -> str:
+    """A sample without the command line it starts with, if it has one (the variant gives its own)."""
+    first, _, rest = text.partition("\n")
+    return rest if command_of(first) is not None else text
+
+
 def _variants(command: str) -> dict[str, Callable[[str], str]]:
     return {
         "prompt and command": lambda t: f"[root@host01 ~]# {command}\n{t}\n[root@host01 ~]# \n",
@@ -34,6 +40,8 @@ def _variants(command: str) -> dict[str, Callable[[str], str]]:
                                             f"$ cat /proc/diskstats\n{DISKSTATS}"),
         "prose around": lambda t: f"Here is what the host prints:\n\n{t}\n\nWhy is only one path used?\n",
         "log line before": lambda t: f"Jun 10 12:00:01 host01 multipathd[1234]: sdb: add path (uevent)\n{t}",
+        "date run before it": lambda t: (f"[root@host01 ~]# date; {command}\nTue Jun 10 12:00:01 CEST 2025\n"
+                                         f"{_without_own_command_line(t)}\n[root@host01 ~]# cat /proc/diskstats\n{DISKSTATS}"),
         "mail quoted": lambda t: "On Tue, Jun 10, 2025 at 12:00 PM Admin wrote:\n" + "\n".join(
             f"> {line}".rstrip() for line in f"{command}\n{t}".split("\n")),
         "quote of a quote": lambda t: "Admin wrote:\n> Another admin wrote:\n" + "\n".join(
@@ -52,6 +60,7 @@ SAID = {
     "prose around": [("from 'Here is what the host prints:'", "text before the first command line"),
                      "from 'Why is only one path used?'"],
     "log line before": [("from 'Jun 10 12:00:01 host01 multipathd[1234]", "text before the first command line")],
+    "date run before it": [("skipped 1 line(s) before", "from 'Tue Jun 10 12:00:01 CEST 2025'"), "`cat /proc/diskstats`"],
     "mail quoted": ["read without mail quoting '> '; 1 line(s) without it skipped"],
     "quote of a quote": ["read without mail quoting '> '; 1 line(s) without it skipped", "from 'Same here.'"],
 }

@@ -75,18 +75,28 @@ def lines_of(text: str) -> list[Line]:
 
 
 def command_of(text: str) -> str | None:
-    """The command a pasted command line runs (`multipath -ll`, prompt and `sudo` removed), ""
-    for a bare prompt, or None when the line is not a command line."""
+    """The command a pasted command line runs (`multipath -ll`, prompt, `sudo` and a leading
+    `date;` removed), "" for a bare prompt, or None when the line is not a command line."""
     prompt = _CLEAR_PROMPT.match(text)
     if prompt:
         rest = text[prompt.end():].strip()
-        return _without_sudo(rest)
+        return _without_sudo(_without_header(rest))
     bare = _BARE_PROMPT.match(text)
     if bare:
-        rest = _without_sudo(text[bare.end():].strip())
+        rest = _without_sudo(_without_header(text[bare.end():].strip()))
         if rest and _program(rest) in KNOWN_COMMANDS:
             return rest
     return None
+
+
+#: Commands run before the listing on the same line to date or name the capture (`date;
+#: multipath -ll`, `hostname && nvme list-subsys`): their one line of output stands above the
+#: listing, where the reader skips it and says so.
+_HEADER = re.compile(r"^(?:(?:date|hostname|uname|echo)\b[^;&|]*(?:;|&&)\s*)+")
+
+
+def _without_header(command: str) -> str:
+    return _HEADER.sub("", command)
 
 
 def _without_sudo(command: str) -> str:

@@ -10,26 +10,46 @@ use pathlab_policy::{FixedConfig, MruConfig, PolicyConfig, Registered, RoundRobi
 pub enum SatpKind {
     /// Reads the ALUA states the array reports (VMW_SATP_ALUA, VMW_SATP_ALUA_CX).
     Alua,
-    /// Every path is active (VMW_SATP_DEFAULT_AA, VMW_SATP_SYMM).
+    /// Every path is active (VMW_SATP_DEFAULT_AA, VMW_SATP_SYMM and the other arrays' plugins
+    /// whose default PSP is Fixed or round robin).
     ActiveActive,
     /// Only the owning controller's paths are active, the others standby (VMW_SATP_CX,
-    /// VMW_SATP_DEFAULT_AP).
+    /// VMW_SATP_DEFAULT_AP, VMW_SATP_LSI, VMW_SATP_MSA).
     ActivePassive,
 }
 
-pub const SATPS: &[(&str, SatpKind)] = &[
-    ("VMW_SATP_ALUA", SatpKind::Alua),
-    ("VMW_SATP_ALUA_CX", SatpKind::Alua),
-    ("VMW_SATP_DEFAULT_AA", SatpKind::ActiveActive),
-    ("VMW_SATP_SYMM", SatpKind::ActiveActive),
-    ("VMW_SATP_CX", SatpKind::ActivePassive),
-    ("VMW_SATP_DEFAULT_AP", SatpKind::ActivePassive),
+/// The SATPs an ESXi host lists, with how each treats paths and its default PSP (the PSP a
+/// device gets when no claim rule names one): `esxcli storage nmp satp list` as the vSphere 6.7
+/// Storage guide prints it ("Display SATPs for the Host"; ESXi 7 and 8 list the same). VMware
+/// gives MRU to the plugins of active/passive arrays (MSA, LSI, CX, DEFAULT_AP: MRU does not move
+/// I/O back and forth between controllers), Fixed or round robin to active/active ones (SVC,
+/// EqualLogic, Invista/VPLEX, EVA, Symmetrix); `VMW_SATP_LOCAL` claims a host's own disks.
+pub const SATPS: &[(&str, SatpKind, &str)] = &[
+    ("VMW_SATP_ALUA", SatpKind::Alua, "VMW_PSP_MRU"),
+    ("VMW_SATP_ALUA_CX", SatpKind::Alua, "VMW_PSP_RR"),
+    ("VMW_SATP_DEFAULT_AA", SatpKind::ActiveActive, "VMW_PSP_FIXED"),
+    ("VMW_SATP_SYMM", SatpKind::ActiveActive, "VMW_PSP_RR"),
+    ("VMW_SATP_SVC", SatpKind::ActiveActive, "VMW_PSP_FIXED"),
+    ("VMW_SATP_EQL", SatpKind::ActiveActive, "VMW_PSP_FIXED"),
+    ("VMW_SATP_INV", SatpKind::ActiveActive, "VMW_PSP_FIXED"),
+    ("VMW_SATP_EVA", SatpKind::ActiveActive, "VMW_PSP_FIXED"),
+    ("VMW_SATP_LOCAL", SatpKind::ActiveActive, "VMW_PSP_FIXED"),
+    ("VMW_SATP_CX", SatpKind::ActivePassive, "VMW_PSP_MRU"),
+    ("VMW_SATP_DEFAULT_AP", SatpKind::ActivePassive, "VMW_PSP_MRU"),
+    ("VMW_SATP_LSI", SatpKind::ActivePassive, "VMW_PSP_MRU"),
+    ("VMW_SATP_MSA", SatpKind::ActivePassive, "VMW_PSP_MRU"),
 ];
 
 pub const PSPS: &[&str] = &["VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU"];
 
 pub fn satp_kind(name: &str) -> SatpKind {
     SATPS.iter().find(|s| s.0 == name).map_or(SatpKind::ActiveActive, |s| s.1)
+}
+
+/// The PSP a device claimed by `satp` gets when its claim rule names none (Fixed for a plugin
+/// pathlab does not know, as VMW_SATP_DEFAULT_AA gives).
+pub fn default_psp(satp: &str) -> &'static str {
+    SATPS.iter().find(|s| s.0 == satp).map_or("VMW_PSP_FIXED", |s| s.2)
 }
 
 /// A claim rule: which SATP claims devices of a vendor / model / ALUA support, with which

@@ -58,9 +58,10 @@ pub(super) fn claim(
     let vendor = &array.vendor;
     let claimed = nmp::claim(&esxcli.rules, vendor, &array.model, array.tpgs);
     let satp = claimed.map_or("VMW_SATP_DEFAULT_AA".to_string(), |r| r.satp.clone());
+    // A rule without a PSP gives the SATP's own default (`satp rule add -s VMW_SATP_ALUA_CX -V DGC`: round robin).
     let default_psp = match claimed.and_then(|r| r.psp.as_deref()) {
         Some(psp) => nmp::psp_config(psp, claimed.and_then(|r| r.psp_options.as_deref())),
-        None => nmp::psp_config("VMW_PSP_FIXED", None),
+        None => nmp::psp_config(nmp::default_psp(&satp), None),
     }
     .map_err(|e| ("esxcli".to_string(), e))?;
     let (mut policy_field, mut policy_config, given) = match (&d.policy, &spec.policy) {
