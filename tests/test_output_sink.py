@@ -48,6 +48,16 @@ def test_an_empty_table_prints_nothing_and_a_host_listing_keeps_its_line_ends(ca
     assert capsys.readouterr().out == json.dumps(desc["paths"], indent=2) + "\n"
 
 
+def test_a_bench_table_is_aligned_labels_left_figures_right_or_markdown(capsys) -> None:
+    rows = [["minimal 20 s", "1.65"], ["C1", "0.59"]]
+    emit(BenchTable("Title:", ["benchmark", "M I/O per s"], rows, "A note."), "table")
+    assert capsys.readouterr().out == ("\nTitle:\nbenchmark     M I/O per s\nminimal 20 s         1.65\n"
+                                       "C1                   0.59\nA note.\n")
+    emit(BenchTable("Title:", ["benchmark", "M I/O per s"], rows, "A note.", markdown=True), "table")
+    assert capsys.readouterr().out == ("\nTitle:\n\n| benchmark | M I/O per s |\n|---|---|\n| minimal 20 s | 1.65 |\n"
+                                       "| C1 | 0.59 |\n\nA note.\n")
+
+
 def test_json_of_a_tree_is_indented_and_of_a_table_is_its_records(run, capsys) -> None:
     emit(run, "json")
     assert json.loads(capsys.readouterr().out) == run.data
