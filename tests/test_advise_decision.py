@@ -12,7 +12,7 @@ import pytest
 from conftest import SCENARIOS, pathlab
 from pathlab.advise.candidates import Candidate
 from pathlab.advise.decide import MARGIN, decide, order
-from pathlab.advise.rank import Ranked
+from pathlab.advise.ranked import Ranked
 
 
 def _ranked(label: str, iops: tuple[float, float], p99: tuple[float, float], commands: bool = True) -> Ranked:

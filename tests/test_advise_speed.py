@@ -14,7 +14,8 @@ from pathlab import Scenario
 from pathlab.advise import alike, run_length
 from pathlab.advise.candidates import Candidate, candidates
 from pathlab.advise.ranges import end_labels, span_ends
-from pathlab.advise.rank import Ranked, _simulated, rank_together, settled
+from pathlab.advise.rank import _simulated, rank_together, settled
+from pathlab.advise.ranked import Ranked
 from pathlab.cli.advise import _auto_lengths
 from pathlab.large_host import scenario_text
 

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SCENARIOS, pathlab
-from pathlab import Scenario
-from pathlab.output import hosts
+from pathlab import Scenario, host_views
 from test_hosts import TWO_HOSTS
 
 NAA = "naa.60000970000197900123533030303031"
@@ -143,7 +142,7 @@ def test_one_hosts_view_keeps_its_own_rows_of_a_name_another_host_has() -> None:
             "paths": [], "adapters": [{"name": "vmhba1", "host": "esx-a"}, {"name": "vmhba1", "host": "esx-b"}],
             "adapter_intervals": [{"name": "esx-a/vmhba1", "t_s": 0.5, "cmds_s": 100.0},
                                   {"name": "esx-b/vmhba1", "t_s": 0.5, "cmds_s": 900.0}]}
-    assert hosts.view(data, "esx-a")["adapter_intervals"] == [{"name": "vmhba1", "t_s": 0.5, "cmds_s": 100.0}]
+    assert host_views.view(data, "esx-a")["adapter_intervals"] == [{"name": "vmhba1", "t_s": 0.5, "cmds_s": 100.0}]
 
 
 def test_a_run_names_the_rows_of_a_shared_adapter_and_path_by_host() -> None:
@@ -155,7 +154,7 @@ def test_a_run_names_the_rows_of_a_shared_adapter_and_path_by_host() -> None:
     assert {r["name"] for r in data["adapter_intervals"]} == {"esx-a/vmhba1", "esx-b/vmhba1"}
     assert {r["name"] for r in data["path_intervals"]} == {"esx-a/vmhba1:C0:T0:L1", "esx-b/vmhba1:C0:T0:L1"}
     for host in ("esx-a", "esx-b"):
-        seen = hosts.view(data, host)
+        seen = host_views.view(data, host)
         device = [(r["t_s"], r["cmds_s"]) for r in seen["device_intervals"]]
         assert [(r["name"], r["t_s"], r["cmds_s"]) for r in seen["adapter_intervals"]] == [
             ("vmhba1", t, cmds) for t, cmds in device]
@@ -171,7 +170,7 @@ def test_a_run_names_the_rows_and_events_of_a_shared_naa_by_host() -> None:
     data = Scenario.from_text(text.replace("seed = 3", 'seed = 3\ninterval = "50ms"'), "two-hosts.toml").run().data
     assert {r["name"] for r in data["device_intervals"]} == {f"esx-a/{NAA}", f"esx-b/{NAA}"}
     assert {e["device"] for e in data["events"]} == {f"esx-b/{NAA}"}
-    esx_a, esx_b = hosts.view(data, "esx-a"), hosts.view(data, "esx-b")
+    esx_a, esx_b = host_views.view(data, "esx-a"), host_views.view(data, "esx-b")
     assert esx_a["events"] == [] and {e["device"] for e in esx_b["events"]} == {NAA}
     for seen in (esx_a, esx_b):
         device = [(r["t_s"], r["cmds_s"]) for r in seen["device_intervals"] if r["name"] == NAA]

@@ -12,9 +12,12 @@ import pytest
 from conftest import SCENARIOS
 from pathlab import Scenario
 from pathlab.cli import main
+from pathlab.output import multipath
 from pathlab.output.advice import Advice
+from pathlab.output.bench import BenchTable, LargeHost
 from pathlab.output.catalogue import Catalogue
 from pathlab.output.comparison import Replicated, Variants
+from pathlab.output.configuration import Configuration
 from pathlab.output.reproduction import Reproduction
 from pathlab.output.run import RunOutput
 from pathlab.output.sink import RENDERERS, Output, emit, formats
@@ -32,6 +35,27 @@ def test_table_is_the_results_text_on_one_line_end(run, capsys) -> None:
     emit(run, "table")
     out = capsys.readouterr().out
     assert out == run.table() + "\n" and out.startswith("pathlab run: bench-minimal, seed ")
+
+
+def test_an_empty_table_prints_nothing_and_a_host_listing_keeps_its_line_ends(capsys) -> None:
+    desc = Scenario.load(SCENARIOS / "bench-minimal.toml").describe()
+    emit(Configuration("paths", "nvme", desc, None, "bench-minimal.toml"), "table")  # no NVMe head: nvme lists none
+    assert capsys.readouterr().out == ""
+    emit(Configuration("paths", "linux", desc, None, "bench-minimal.toml"), "table")
+    listing = multipath.multipath_ll(desc)
+    assert capsys.readouterr().out == listing and listing.endswith(" running\n")  # its own line end, not one more
+    emit(Configuration("paths", "json", desc, None, "bench-minimal.toml"), "json")
+    assert capsys.readouterr().out == json.dumps(desc["paths"], indent=2) + "\n"
+
+
+def test_a_bench_table_is_aligned_labels_left_figures_right_or_markdown(capsys) -> None:
+    rows = [["minimal 20 s", "1.65"], ["C1", "0.59"]]
+    emit(BenchTable("Title:", ["benchmark", "M I/O per s"], rows, "A note."), "table")
+    assert capsys.readouterr().out == ("\nTitle:\nbenchmark     M I/O per s\nminimal 20 s         1.65\n"
+                                       "C1                   0.59\nA note.\n")
+    emit(BenchTable("Title:", ["benchmark", "M I/O per s"], rows, "A note.", markdown=True), "table")
+    assert capsys.readouterr().out == ("\nTitle:\n\n| benchmark | M I/O per s |\n|---|---|\n| minimal 20 s | 1.65 |\n"
+                                       "| C1 | 0.59 |\n\nA note.\n")
 
 
 def test_json_of_a_tree_is_indented_and_of_a_table_is_its_records(run, capsys) -> None:
@@ -65,7 +89,8 @@ def test_each_kind_of_result_renders_the_formats_it_overrides() -> None:
     assert formats(Output) == []
     assert formats(RunOutput) == formats(Variants) == formats(Replicated) == ["table", "json", "csv"]
     assert formats(Advice) == formats(Catalogue) == formats(Reproduction) == ["table", "json"]
-    assert formats(SweepOutput) == ["table"]
+    assert formats(SweepOutput) == formats(BenchTable) == formats(LargeHost) == ["table"]
+    assert formats(Configuration) == ["table", "json"]
     assert list(RENDERERS) == ["table", "json", "csv"]
 
 

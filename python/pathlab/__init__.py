@@ -10,6 +10,6 @@ Load a scenario, override what you want, run it, read the results as DataFrames:
 """
 
 from pathlab.api import PathlabWarning, Result, Scenario, ScenarioError, policies, run_many
+from pathlab.version import __version__ as __version__
 
 __all__ = ["PathlabWarning", "Result", "Scenario", "ScenarioError", "policies", "run_many"]
-__version__ = "0.1.0"

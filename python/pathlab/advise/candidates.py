@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pathlab import host_views
 from pathlab.api import Result, Scenario, policy_choices
 from pathlab.devices import Device
-from pathlab.output import hosts
 
 #: ESXi NMP's path selection plugins that round robin can replace per device.
 NMP_PSPS = ("VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU")
@@ -76,7 +76,7 @@ def _round_robin_candidates(scenario: Scenario, run: Result) -> list[Candidate]:
             + f" -P VMW_PSP_RR -O {iops_or_type}"
             for satp, vendor, model in rules if vendor
         ] if iops_or_type == "iops=1" else []
-        if claim and len(hosts.names(run.data)) > 1:
+        if claim and len(host_views.names(run.data)) > 1:
             claim.insert(0, "# on every host:")
         caveat = "latency sub-type: ESXi 6.7 U1 or later" if iops_or_type == "latency" else \
             "the claim rule applies to LUNs presented after it is added; existing LUNs take the device command"
@@ -96,7 +96,7 @@ def _round_robin_candidates(scenario: Scenario, run: Result) -> list[Candidate]:
 def _per_host(data: dict[str, Any], commands: Callable[[str], list[str]]) -> list[str]:
     """Each device's commands (`commands` of its name); with several hosts, each host's under a
     `# on HOST:` line, since an admin pastes them into each host's shell."""
-    every = hosts.names(data)
+    every = host_views.names(data)
     out: list[str] = []
     for host in every:
         if len(every) > 1:

@@ -10,9 +10,10 @@ within the margin of it whichever way the means move inside the intervals (`sett
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from pathlab.advise.candidates import Candidate
+from pathlab.advise.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
+from pathlab.advise.ranked import Ranked
 from pathlab.api import Result, Scenario, run_many
 from pathlab.devices import Device
 from pathlab.figures import HEADLINE
@@ -20,15 +21,6 @@ from pathlab.study.stats import half_width
 
 #: Figures the ranking reports, with their mean and 95% interval over seeds.
 FIGURES = (*(f.key for f in HEADLINE), "failed")
-
-
-@dataclass
-class Ranked:
-    candidate: Candidate
-    figures: dict[str, tuple[float, float]]  # figure -> (mean, 95% half-width)
-    gain: float  # I/O rate against the setting in force
-    #: Seeds it was simulated over (fewer than asked when the intervals decided sooner).
-    seeds: int = 0
 
 
 #: Seeds every candidate runs before the intervals are looked at (the fewest an interval needs).
@@ -134,8 +126,6 @@ def settled(candidate: Ranked, in_force: Ranked) -> bool:
     """Whether more seeds can no longer change what `decide.py` makes of the candidate: on every
     figure it judges, the intervals are apart by the margin, or the candidate lies within the
     margin of the setting in force even at the intervals' far ends."""
-    from pathlab.advise.decide import HIGHER_IS_BETTER, MARGIN, clears, worse  # decide.py imports Ranked from here
-
     for figure in HIGHER_IS_BETTER:
         if clears(candidate, in_force, figure) or worse(candidate, in_force, figure):
             continue

@@ -26,6 +26,8 @@ import click
 
 from pathlab import shipped
 from pathlab.cli.common import BadInput, handle_errors, load
+from pathlab.output.bench import BenchTable, LargeHost
+from pathlab.output.sink import emit
 
 #: (label, file, variant, overrides). The minimal model twice, the second four times longer:
 #: equal peak memory shows that memory follows what is in flight, not the run's length.
@@ -99,23 +101,14 @@ def spread(values: Sequence[float], digits: int = 2) -> str:
 
 
 class Tables:
-    """Prints tables aligned for a terminal, or as Markdown."""
+    """Prints each table through the sink as soon as it is measured (a section takes minutes),
+    aligned for a terminal or as Markdown."""
 
     def __init__(self, markdown: bool):
         self.markdown = markdown
 
     def show(self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]], note: str = "") -> None:
-        click.echo(f"\n{title}")
-        if self.markdown:
-            click.echo("\n| " + " | ".join(headers) + " |\n|" + "---|" * len(headers))
-            for row in rows:
-                click.echo("| " + " | ".join(row) + " |")
-        else:
-            widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-            for cells in (headers, *rows):  # labels to the left, figures to the right
-                click.echo("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))))
-        if note:
-            click.echo(("\n" if self.markdown else "") + note)
+        emit(BenchTable(title, headers, rows, note, self.markdown), "table")
 
 
 def child() -> None:
@@ -197,8 +190,7 @@ def main_table(tables: Tables, folder: str, rounds: int, quick: bool) -> None:
     )
     click.echo(f"pathlab bench: a host of {LARGE_HOST_DEVICES:,} devices", err=True)
     large, large_rss = measure("", None, (), entry="large_host_child")
-    click.echo(f"\n{LARGE_HOST_DEVICES:,} devices x 8 paths: validate {large['validate_s']:.2f} s, start of the run "
-               f"{large['start_s']:.2f} s, peak RSS {large_rss:.1f} MiB")
+    emit(LargeHost(LARGE_HOST_DEVICES, large["validate_s"], large["start_s"], large_rss), "table")
 
 
 def generated_host(folder: Path, devices: int, paths: int, outstanding: int, quick: bool) -> tuple[Path, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from pathlab import host_views
 from pathlab.cli.common import (
     handle_errors,
     load,
@@ -59,9 +60,9 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     sets = with_workload(file, workload, sets)
     scenario = load(file, variant, sets, seed)
     if host is not None:
-        hosts.check(scenario.describe(), host, scenario.file)
+        host_views.check(scenario.describe(), host, scenario.file)
     (result,) = run_all([scenario])
-    views = hosts.each(result.data, host, scenario.file)
+    views = host_views.each(result.data, host, scenario.file)
     for name, view in views:
         if esxtop_out:
             csv_file = hosts.file_for(esxtop_out, name, len(views) > 1)

@@ -1,32 +1,19 @@
 """What a host prints, made into a scenario of it. `kinds.py` is the table of inputs (how each
 is recognised, its reader, what it contributes, which host stacks it describes); the inputs given
 decide the host's stack, and that stack's module builds the scenario: `esxi.py` (NMP and HPP),
-`linux.py` (dm-multipath), `nvme.py` (native NVMe multipath). `capture_findings.py` says what the
-captures themselves show."""
+`linux.py` (dm-multipath), `nvme.py` (native NVMe multipath), each taking the inputs as `kind.py`'s
+`Kind` and giving `imported.py`'s `Imported`. `capture_findings.py` says what the captures
+themselves show."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pathlab.api import Scenario, ScenarioError, warn
+from pathlab.importer.imported import Imported
 from pathlab.importer.kinds import kind_of
 
-if TYPE_CHECKING:
-    from pathlab.finding import Finding
-
-
-@dataclass
-class Imported:
-    text: str
-    warnings: list[tuple[str, str]]
-    #: What the captures themselves show (`capture_findings`).
-    findings: list[Finding] = field(default_factory=list)
-    #: The host's stack (esxi, linux, nvme), and whether a capture gave any device's load (its
-    #: performance counters, or a snapshot of I/Os in flight; a capture without a figure of the
-    #: host's devices gives none): without one, a simulated gain would rest on an assumed load.
-    stack: str = "esxi"
-    measured_load: bool = False
+__all__ = ["Imported", "import_files", "imported_name", "imported_scenario"]
 
 
 #: The inputs that decide the host's stack, first match first: a `nvme list-subsys` (or the paths'

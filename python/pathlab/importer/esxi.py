@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, warn
-from pathlab.importer import Imported
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
+from pathlab.importer.imported import Imported
 from pathlab.importer.values import io_size, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from pathlab.importer.kinds import Kind
+    from pathlab.importer.kind import Kind
     from pathlab.readers.esxtop_summary import Summary, TableSummary
 
 #: A round robin limit at or above this many I/Os keeps a device on one path for long stretches.

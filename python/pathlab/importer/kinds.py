@@ -5,12 +5,11 @@ scenario, and the host stacks whose scenario it can describe."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pathlab.api import ScenarioError, regular_file
+from pathlab.importer.kind import Kind
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -19,21 +18,6 @@ if TYPE_CHECKING:
 
 #: How much of a file is looked at to tell its kind.
 HEAD_BYTES = 4096
-
-
-@dataclass(frozen=True)
-class Kind:
-    name: str
-    #: The command whose output it is.
-    command: str
-    #: Whether a file's first `HEAD_BYTES` (as text) are this kind.
-    recognise: Callable[[str], bool]
-    #: The file read into tables.
-    read: Callable[[str], Any]
-    #: What it gives the host's scenario.
-    contributes: str
-    #: The host stacks it describes: esxi, linux (dm-multipath), nvme (native NVMe multipath).
-    stacks: tuple[str, ...]
 
 
 def _esxtop(name: str) -> Summary:

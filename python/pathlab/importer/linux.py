@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
-from pathlab.importer import Imported
+from pathlab.importer.imported import Imported
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, MapTopology, has_address, map_topology, table_features
 from pathlab.importer.same_host import refuse_other_hosts_rates
@@ -20,7 +20,7 @@ from pathlab.toml_values import to_toml
 if TYPE_CHECKING:
     import pandas as pd
 
-    from pathlab.importer.kinds import Kind
+    from pathlab.importer.kind import Kind
 
 DEFAULT_ONE_WAY = "5us"  # a fabric within one room
 DEFAULT_PORT_SERVICE_US = 20.0  # an array front-end port of the 2010s: about 50,000 I/O/s

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
-from pathlab.importer import Imported
+from pathlab.importer.imported import Imported
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import idle_left_out_said, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
@@ -20,7 +20,7 @@ from pathlab.toml_values import to_toml
 if TYPE_CHECKING:
     import pandas as pd
 
-    from pathlab.importer.kinds import Kind
+    from pathlab.importer.kind import Kind
 
 DEFAULT_ONE_WAY = "10us"  # NVMe over TCP or FC within one room: a switch hop and the NIC/HBA
 DEFAULT_PORT_SERVICE_US = 10.0  # an NVMe-oF target port: about 100,000 I/O/s

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pathlab.output.multipath import letters
+from pathlab.linux_names import letters
 
 #: A namespace of the listing: (subsystem, NSID), the NSID None where the listing shows none.
 Namespace = tuple[str, "int | None"]

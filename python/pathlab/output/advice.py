@@ -10,7 +10,7 @@ from typing import Any
 from pathlab.advise.candidates import OWN_POLICY
 from pathlab.advise.decide import MARGIN, Decision
 from pathlab.advise.ranges import GainRanges
-from pathlab.advise.rank import Ranked
+from pathlab.advise.ranked import Ranked
 from pathlab.advise.run_length import RunLength
 from pathlab.finding import Finding
 from pathlab.output.sink import Output

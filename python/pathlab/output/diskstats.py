@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pathlab.output.multipath import sd_dev_t, sd_name
+from pathlab.linux_names import sd_dev_t, sd_name
 from pathlab.output.nvme import Names
 
 #: Start of the capture's clock (epoch seconds), fixed so that a run's output is the same each time.

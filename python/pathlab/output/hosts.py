@@ -1,81 +1,10 @@
-"""Each host's own view of a scenario or a run. A scenario may put several hosts on the same
-arrays (`[host]` and `[[hosts]]`); `describe` and a run's result hold every host's devices and
-adapters, each naming its host. A real host's esxcli, esxtop, `multipath -ll` and
-/proc/diskstats know only its own devices, adapters and paths (and number its SCSI hosts and
-disks from its first), so every format here prints one host's view at a time: these functions
-take it out. What sits on the array side (ports, controllers, RAID groups, caches, replication)
-is shared and kept whole."""
+"""Several hosts' views printed together: each under its heading, or each to a file of its own
+(`host_views.py` takes each host's view out of a scenario or a run)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
-
-from pathlab.api import ScenarioError
-
-#: Per-object interval rows, each named by its device, path or adapter: a name another host has
-#: too (every ESXi host has a `vmhba1`; hosts sharing a LUN each have its NAA) is written
-#: `HOST/NAME`, as is an event's device.
-_INTERVAL_TABLES = ("device_intervals", "path_intervals", "adapter_intervals")
-
-
-def names(data: dict[str, Any]) -> list[str]:
-    """The hosts, `[host]` first."""
-    return [h["name"] for h in data["hosts"]]
-
-
-def view(data: dict[str, Any], host: str) -> dict[str, Any]:
-    """`data` (a description or a run's result) as `host` sees it: its devices with their paths
-    and Linux facts, its adapters, their interval rows and its events."""
-    entry = next(h for h in data["hosts"] if h["name"] == host)
-    keep = [i for i, d in enumerate(data["devices"]) if d["host"] == host]
-    devices = {data["devices"][i]["name"] for i in keep}
-    out = dict(data, host=host, hosts=[entry])
-    out["devices"] = [data["devices"][i] for i in keep]
-    out["paths"] = [p for p in data["paths"] if p["host"] == host]
-    if "linux" in data:
-        linux = data["linux"]
-        out["linux"] = dict(linux, hosts=entry["adapters"], devices=[linux["devices"][i] for i in keep])
-    if "adapters" in data:
-        out["adapters"] = [a for a in data["adapters"] if a["host"] == host]
-    objects = devices | {p["name"] for p in out["paths"]} | set(entry["adapters"])
-    for table in _INTERVAL_TABLES:
-        if table in data:
-            out[table] = _own_rows(data[table], objects, host)
-    if "events" in data:
-        out["events"] = _own_rows(data["events"], devices, host, key="device")
-    return out
-
-
-def _own_rows(rows: list[dict[str, Any]], objects: set[str], host: str, key: str = "name") -> list[dict[str, Any]]:
-    """The rows whose `key` names one of `host`'s `objects`, each named as the host knows it
-    (`HOST/` taken off)."""
-    prefix = f"{host}/"
-    own = []
-    for r in rows:
-        name = r[key]
-        if name in objects:
-            own.append(r)
-        elif name.startswith(prefix) and name[len(prefix):] in objects:
-            own.append(dict(r, **{key: name[len(prefix):]}))
-    return own
-
-
-def check(data: dict[str, Any], host: str | None, file: str) -> None:
-    """An unknown `--host` is bad input: one line naming the option and the hosts there are."""
-    if host is not None and host not in names(data):
-        raise ScenarioError(file, "--host", f"unknown host \"{host}\"; the scenario's hosts: {', '.join(names(data))}")
-
-
-def each(data: dict[str, Any], host: str | None, file: str) -> list[tuple[str, dict[str, Any]]]:
-    """The views to print, with their host's name: `host`'s alone when given, else every host's
-    in order. A scenario with one host gives `data` itself, so its output is what it always was."""
-    check(data, host, file)
-    if host is not None:
-        return [(host, view(data, host))]
-    every = names(data)
-    return [(every[0], data)] if len(every) == 1 else [(h, view(data, h)) for h in every]
 
 
 def heading(host: str) -> str:

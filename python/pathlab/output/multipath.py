@@ -9,12 +9,7 @@ path field over the map's paths and pads each one to that width (`snprint_path__
 
 Names and numbers as the kernel gives them, the paths discovered in H:C:T:L order (each adapter
 a SCSI host, in order; targets and LUNs as in the runtime names):
-* `sd_format_disk_name` (drivers/scsi/sd.c): index 0 is `sda`, 25 `sdz`, 26 `sdaa`, 701 `sdzz`,
-  702 `sdaaa` (bijective base 26);
-* `sd_probe`: major `sd_major((index & 0xf0) >> 4)`, first minor `((index & 0xf) << 4) |
-  (index & 0xfff00)`: sixteen disks per major, 8 then 65-71 then 128-135
-  (Documentation/admin-guide/devices.txt, "SCSI disk devices"), then round again from 8 with
-  minors above 255;
+* disks named and numbered as sd.c does (`linux_names.py`);
 * maps are made in the order of their first path; with `user_friendly_names` each takes the next
   alias (`mpatha`, …, `mpathz`, `mpathaa`) and the next dm minor (`dm-0`, `dm-1`, …);
   `multipath -ll` lists them by name, as the kernel's DM_LIST_DEVICES returns them (dm-ioctl.c
@@ -60,6 +55,7 @@ from __future__ import annotations
 from typing import Any
 
 from pathlab import _core
+from pathlab.linux_names import letters, sd_dev_t, sd_name
 
 #: multipath-tools' `alua` prioritizer (prioritizers/alua.c), by the ALUA state the array reports.
 ALUA_PRIO = {"AO": 50, "ANO": 10, "STBY": 1, "UNAV": 0}
@@ -67,28 +63,6 @@ ALUA_PRIO = {"AO": 50, "ANO": 10, "STBY": 1, "UNAV": 0}
 OWNER_PRIO = {"AO": 4, "ANO": 1, "STBY": 1, "UNAV": 1}
 #: What every map shows as its size (512-byte sectors): the model has no LUN capacity.
 SIZE_SECTORS = 100 << 21
-
-
-def letters(index: int) -> str:
-    """The kernel's disk-name suffix for a 0-based index: a..z, aa..zz, aaa.. (`sd_format_disk_name`)."""
-    out = ""
-    while True:
-        out = chr(ord("a") + index % 26) + out
-        index = index // 26 - 1
-        if index < 0:
-            return out
-
-
-def sd_name(index: int) -> str:
-    return "sd" + letters(index)
-
-
-def sd_dev_t(index: int) -> str:
-    """`major:minor` of the index-th SCSI disk (drivers/scsi/sd.c `sd_probe`, `sd_major`)."""
-    group = (index & 0xF0) >> 4
-    major = 8 if group == 0 else 65 + group - 1 if group < 8 else 128 + group - 8
-    minor = ((index & 0xF) << 4) | (index & 0xFFF00)
-    return f"{major}:{minor}"
 
 
 def size_text(sectors: int) -> str:

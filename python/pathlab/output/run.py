@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pathlab import host_views
 from pathlab.output import esxtop, hosts, vdbench
 from pathlab.output.sink import Output
 
@@ -20,7 +21,7 @@ def summary_row(data: dict[str, Any]) -> dict[str, Any]:
 class RunOutput(Output):
     #: The run's JSON result.
     data: dict[str, Any]
-    #: Each host's view (`hosts.each`); one when --host chose it.
+    #: Each host's view (`host_views.each`); one when --host chose it.
     views: list[tuple[str, dict[str, Any]]]
     intervals: bool
     #: The host --host chose, if any.
@@ -44,7 +45,7 @@ class RunOutput(Output):
 
 
 def text_report(data: dict, intervals: bool, views: list[tuple[str, dict]]) -> str:
-    """The report, with the device, adapter and path tables of each host's view (`hosts.each`)."""
+    """The report, with the device, adapter and path tables of each host's view (`host_views.each`)."""
     s = data["summary"]
     acc = data["accounting"]
     variant = f", variant {data['variant']}" if data["variant"] else ""
@@ -58,7 +59,7 @@ def text_report(data: dict, intervals: bool, views: list[tuple[str, dict]]) -> s
         vdbench.report(data, intervals),
         f"response percentiles (ms): p50 {s['p50_ms']:.3f}  p90 {s['p90_ms']:.3f}  "
         f"p99 {s['p99_ms']:.3f}  p99.9 {s['p999_ms']:.3f}",
-        *([f"(every host's I/Os together: {', '.join(hosts.names(data))})"] if len(data["hosts"]) > 1 else []),
+        *([f"(every host's I/Os together: {', '.join(host_views.names(data))})"] if len(data["hosts"]) > 1 else []),
         "",
     ]
     for name, view in views:

@@ -40,6 +40,12 @@ class Output:
         raise NotImplementedError
 
 
+def _text(out: Output) -> str:
+    """The table and its line end; an empty table (a host listing of no device) prints nothing."""
+    text = out.table()
+    return text + "\n" if text else ""
+
+
 def _json(out: Output) -> str:
     document = out.document()
     if hasattr(document, "to_json"):
@@ -57,7 +63,7 @@ def _csv(out: Output) -> str:
 
 #: Each format, the method a result has for it, and how its answer becomes stdout's text.
 RENDERERS: dict[str, tuple[str, Callable[[Output], str]]] = {
-    "table": ("table", lambda out: out.table() + "\n"),
+    "table": ("table", _text),
     "json": ("document", _json),
     "csv": ("rows", _csv),
 }

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pathlab import __version__
 from pathlab.output.vdbench import clock
+from pathlab.version import __version__
 
 COLUMNS = [
     "tod", "timestamp", "Run", "Interval", "reqrate", "rate", "MB/sec", "bytes/io", "read%", "resp", "read_resp",

@@ -10,14 +10,21 @@ are those of the pandas frames used before, or within 2 ulp of them (NOTES.md, s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from pathlab.readers.esxtop import Table
+
+class Counters(Protocol):
+    """What `Summary.start` reads of each of the reader's tables (`esxtop.Table`): each
+    instance's counters with their file columns. esxtop's `summary` makes a Summary, so this
+    module does not import esxtop back."""
+
+    counters: dict[str, list[tuple[str, int]]]
 
 
 class _Mean:
@@ -47,7 +54,7 @@ class Summary:
         self.samples = 0
         self.tables: dict[str, TableSummary] = {}
 
-    def start(self, tables: dict[str, Table], where: dict[int, int], header_lines: int) -> None:
+    def start(self, tables: Mapping[str, Counters], where: dict[int, int], header_lines: int) -> None:
         size = len(where)
         self.seen = np.zeros(size, dtype=bool)  # a number met: the field's first value
         self.first_value = np.full(size, np.nan)

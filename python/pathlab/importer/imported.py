@@ -1,0 +1,22 @@
+"""What an import gives: the host's scenario as TOML text, the warnings for every value assumed,
+and what the captures themselves show. Each stack's module (`esxi.py`, `linux.py`, `nvme.py`)
+builds one; `import_files` in `__init__.py` chooses the stack."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pathlab.finding import Finding
+
+
+@dataclass
+class Imported:
+    text: str
+    warnings: list[tuple[str, str]]
+    #: What the captures themselves show (`capture_findings`).
+    findings: list[Finding] = field(default_factory=list)
+    #: The host's stack (esxi, linux, nvme), and whether a capture gave any device's load (its
+    #: performance counters, or a snapshot of I/Os in flight; a capture without a figure of the
+    #: host's devices gives none): without one, a simulated gain would rest on an assumed load.
+    stack: str = "esxi"
+    measured_load: bool = False

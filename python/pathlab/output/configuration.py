@@ -1,0 +1,48 @@
+"""A scenario's devices or paths as `pathlab show` prints them: in the style of the host's own
+tools (esxcli storage nmp device/path list, `multipath -ll` or `-l`, `nvme list-subsys` or `show-
+topology`), each host's view in turn under its heading, or as JSON (one list, each device or path
+naming its host; with `--host`, that host's)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pathlab import host_views
+from pathlab.output import esxcli, hosts, multipath, nvme
+from pathlab.output.sink import Output
+
+#: The host styles, each drawing one host's view (`desc` is the whole description, for the
+#: esxcli path list's array side).
+Style = Callable[[str, dict[str, Any], dict[str, Any]], str]
+STYLES: dict[str, Style] = {
+    "esxi": lambda what, view, desc: esxcli.device_list(view) if what == "devices" else esxcli.path_list(view, desc),
+    "linux": lambda what, view, desc: multipath.multipath_ll(view),
+    "linux-l": lambda what, view, desc: multipath.multipath_ll(view, checked=False),
+    "nvme": lambda what, view, desc: nvme.list_subsys(view),
+    "nvme-topology": lambda what, view, desc: nvme.show_topology(view),
+}
+
+
+@dataclass
+class Configuration(Output):
+    #: `devices` or `paths`.
+    what: str
+    #: One of `STYLES` (the table's), or `json`.
+    style: str
+    #: The scenario's description at the time asked for.
+    desc: dict[str, Any]
+    #: The host --host chose, if any.
+    host: str | None
+    file: str
+
+    def table(self) -> str:
+        draw = STYLES[self.style]
+        views = host_views.each(self.desc, self.host, self.file)
+        # The listings end their own lines; the sink ends the last.
+        return hosts.joined([(name, draw(self.what, view, self.desc)) for name, view in views]).removesuffix("\n")
+
+    def document(self) -> Any:
+        host_views.check(self.desc, self.host, self.file)
+        return (host_views.view(self.desc, self.host) if self.host else self.desc)[self.what]
