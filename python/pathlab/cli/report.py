@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
-from pathlab.api import ScenarioError, _read
+from pathlab.api import Fault, Scenario, ScenarioError, _read
 from pathlab.cli.common import handle_errors, writable_output
 from pathlab.output.sink import write_html
 
@@ -14,7 +15,9 @@ from pathlab.output.sink import write_html
 def from_file(result: str, scenario: str | None) -> str:
     """The report of a result file: a sweep's -runs.parquet, a `compare --seeds --format csv`,
     or the JSON of `run`, `compare` or `compare --lineup`."""
-    from pathlab.study import report
+    from pathlab.output.report import runs as report
+    from pathlab.output.report.sweep import sweep_report
+    from pathlab.output.sweep import setting
 
     text = _read(scenario) if scenario else None
     prov = {"result file": result, **({"scenario file": scenario} if scenario else {})}
@@ -28,7 +31,8 @@ def from_file(result: str, scenario: str | None) -> str:
         meta = (table.schema.metadata or {}).get(b"pathlab")
         if meta is None or "point" in table.column_names:
             raise ScenarioError(result, "", "not a table written by pathlab sweep (its STEM-runs.parquet)")
-        return report.sweep_report(table.to_pandas(), json.loads(meta))
+        meta_data = json.loads(meta)
+        return sweep_report(table.to_pandas(), meta_data, setting(meta_data))
     if result.endswith(".csv"):
         import pandas as pd
 
@@ -41,7 +45,7 @@ def from_file(result: str, scenario: str | None) -> str:
     except json.JSONDecodeError as e:
         raise ScenarioError(result, "", f"not JSON ({e.msg} at line {e.lineno})") from None
     if isinstance(data, dict) and "path_intervals" in data:
-        return report.run_report(data, text, prov)
+        return report.run_report(data, text, prov, *_setting_and_faults(data, scenario))
     if isinstance(data, dict) and "variants" in data:
         return report.compare_report(f"pathlab compare: {data['scenario']}", [v["variant"] for v in data["variants"]],
                                      data["variants"], text, prov)
@@ -51,6 +55,15 @@ def from_file(result: str, scenario: str | None) -> str:
                                      one["policies"], text, prov)
     raise ScenarioError(result, "", "not a pathlab result: expected the JSON of run, compare or compare --lineup, "
                         "a compare --seeds CSV or a sweep's STEM-runs.parquet")
+
+
+def _setting_and_faults(data: dict[str, Any], scenario: str | None) -> tuple[str, list[Fault] | None]:
+    """A run's policy in force and faults, from its scenario file when given (its variant and
+    seed); else the policies the result names, and no faults."""
+    if scenario is None:
+        return ", ".join(sorted({d["policy"] for d in data["devices"]})), None
+    loaded = Scenario.load(scenario, variant=data.get("variant") or None, seed=data["seed"])
+    return loaded.setting, loaded.faults
 
 
 @click.command("report")

@@ -47,7 +47,7 @@ class Variants(Output):
         return [summary_row(r) for r in self.runs]
 
     def html(self, provenance: dict[str, Any]) -> str:
-        from pathlab.study.report import compare_report
+        from pathlab.output.report.runs import compare_report
 
         return compare_report(f"pathlab compare: {self.scenario}", [n for n, _ in self.variants], self.runs,
                               self.scenario_text, provenance)
@@ -82,7 +82,7 @@ class Lineups(Output):
                 for p, r in zip(one.labels, one.runs)]
 
     def html(self, provenance: dict[str, Any]) -> str:
-        from pathlab.study.report import compare_report
+        from pathlab.output.report.runs import compare_report
 
         one = self.lineups[0]
         return compare_report(f"pathlab lineup: {one.scenario}", one.labels, one.runs, self.scenario_text, provenance)
@@ -111,7 +111,7 @@ class Replicated(Output):
         return self.runs.assign(scenario=self.file)
 
     def html(self, provenance: dict[str, Any]) -> str:
-        from pathlab.study.report import replicated_report
+        from pathlab.output.report.runs import replicated_report
 
         return replicated_report(f"pathlab compare: {self.file}", self.runs, self.scenario_text, provenance)
 

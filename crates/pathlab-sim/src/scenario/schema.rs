@@ -709,6 +709,36 @@ impl FaultSpec {
             FaultSpec::Marginal(f) => f.from,
         }
     }
+
+    /// The fault on the run's timeline, for reports that mark it: its kind as written, what it
+    /// hits (a path, port, adapter, device or array), when it starts and when it ends (`None`
+    /// for a moment, such as a path coming back; a window without `until` lasts to the end).
+    pub fn window(&self) -> (&'static str, String, u64, Option<u64>, bool) {
+        fn at(what: &Option<String>, or: &Option<String>) -> String {
+            what.clone().or_else(|| or.clone()).unwrap_or_default()
+        }
+        let until = |u: &Option<DurationNs>| u.map(|d| d.0);
+        let (kind, what, until, lasts) = match self {
+            FaultSpec::PathDown(f) => ("path_down", f.path.clone(), until(&f.until), true),
+            FaultSpec::PathUp(f) => ("path_up", f.path.clone(), None, false),
+            FaultSpec::PortDown(f) => ("port_down", f.port.clone(), until(&f.until), true),
+            FaultSpec::PortUp(f) => ("port_up", f.port.clone(), None, false),
+            FaultSpec::AllPathsDown(f) => {
+                let device = f.device.clone().unwrap_or_else(|| "every device".to_string());
+                ("all_paths_down", device, until(&f.until), true)
+            }
+            FaultSpec::AluaState(f) => ("alua_state", format!("{} to {}", f.path, f.state.short_name()), None, false),
+            FaultSpec::ControllerFailover(f) => {
+                let what = f.device.clone().unwrap_or_else(|| f.array.clone());
+                ("controller_failover", format!("{what} to {}", f.owner), None, false)
+            }
+            FaultSpec::Flaky(f) => ("flaky", at(&f.path, &f.port), until(&f.until), true),
+            FaultSpec::Congestion(f) => ("congestion", at(&f.path, &f.port), until(&f.until), true),
+            FaultSpec::LinkSpeed(f) => ("link_speed", f.adapter.clone(), until(&f.until), true),
+            FaultSpec::Marginal(f) => ("marginal", at(&f.path, &f.port), until(&f.until), true),
+        };
+        (kind, what, self.starts_at().0, until, lasts)
+    }
 }
 
 /// Every `kind`, as written.

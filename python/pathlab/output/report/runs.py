@@ -1,0 +1,89 @@
+"""Reports of runs: one run (its paths over time, their share of the I/O, its response
+percentiles), settings side by side one run each (a compare of variants or a lineup of
+policies), and settings over several seeds with their 95% intervals."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from pathlab.api import Fault
+from pathlab.figures import HEADLINE, PERCENTILES
+from pathlab.output.report import plots
+from pathlab.output.report.page import figure, page
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _percentile_table(labels: Sequence[str], summaries: Sequence[dict[str, Any]]) -> str:
+    head = "".join(f"<th>{h}</th>" for h in ("", "mean ms", "p50", "p90", "p99", "p99.9", "max"))
+    rows = "".join(f"<tr><th>{html.escape(label)}</th>" + "".join(
+        f"<td>{s[k]:.3f}</td>" for k in ("resp_ms", *(k for k, _ in PERCENTILES), "resp_max_ms")) + "</tr>"
+        for label, s in zip(labels, summaries))
+    return f"<table><tr>{head}</tr>{rows}</table>"
+
+
+def _faults_note(faults: Sequence[Fault] | None) -> str:
+    if faults is None:
+        return " Faults are not shaded: give the scenario (--scenario) to mark them."
+    return "".join(f" Shaded: {plots.fault_label(f)}." for f in faults)
+
+
+def run_report(data: dict[str, Any], scenario_text: str | None, provenance: dict[str, Any], setting: str,
+               faults: Sequence[Fault] | None) -> str:
+    """`setting`: the policy in force (`devices.in_force`); `faults`: the scenario's, None when
+    the scenario is not known (a result file alone)."""
+    s = data["summary"]
+    label = data.get("variant") or data["scenario"]
+    n = len(data["paths"])
+    how = "one colour per path" if n <= plots.FEW else "one panel per path, on the same axes"
+    note = _faults_note(faults)
+    sections = [
+        ("Summary", f"<p>{s['iops']:,.1f} I/O per second, {s['mbps']:,.2f} MB/s, mean response {s['resp_ms']:.3f} ms, "
+                    f"{s['errors']} errors, {s['failed']} failed I/Os (seed {data['seed']}), {n} paths.</p>"),
+        ("I/O rate per path over time", figure(plots.per_path_over_time(data, "cmds_s", "commands per second", faults or ()),
+                                                f"CMDS/s per path and interval, as esxtop's disk path panel shows it; {how}.{note}")),
+        ("Latency per path over time", figure(plots.per_path_over_time(data, "davg_ms", "DAVG (ms)", faults or ()),
+                                               f"Device latency (DAVG/cmd) per path and interval; {how}.{note}")),
+        ("Share of I/O per path", figure(plots.path_share(data), "Each path's share of the commands, by device.")),
+        ("Response time", figure(plots.percentiles([label], [s]), "Percentiles of the response time.")
+            + _percentile_table([label], [s])),
+    ]
+    title = f"pathlab run: {data['scenario']}" + (f" ({data['variant']})" if data.get("variant") else "")
+    return page(title, sections, scenario_text, {**provenance, "seed": data["seed"]}, setting)
+
+
+def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, Any]], scenario_text: str | None,
+                   provenance: dict[str, Any], setting: str | None = None) -> str:
+    """Settings side by side, one run each (a compare of variants or a lineup of policies)."""
+    summaries = [d["summary"] for d in runs]
+    bars = "".join(figure(plots.bars(labels, [s[f.key] for s in summaries], None, f.name),
+                          f"{f.name} per setting (one seed: replicate with --seeds for error bars).") for f in HEADLINE)
+    sections = [("Comparison", bars)]
+    if all("paths" in d for d in runs):  # a compare's JSON output keeps the summaries only
+        sections.append(("Share of I/O per path", figure(plots.share_by_setting(labels, runs),
+                                                         "Each setting's share of the commands per path (%).")))
+    sections.append(("Response time", figure(plots.percentiles(labels, summaries),
+                                             "Percentiles of the response time, a row per setting.")
+                     + _percentile_table(labels, summaries)))
+    return page(title, sections, scenario_text, provenance, setting)
+
+
+def _error_bars(agg: pd.DataFrame, key: str, name: str) -> str:
+    fig = plots.bars(agg["setting"].tolist(), agg[f"{key}_mean"].tolist(), agg[f"{key}_ci95"].fillna(0).tolist(), name)
+    return figure(fig, f"{name}: mean over seeds with its 95% interval (Student t).")
+
+
+def replicated_report(title: str, runs: pd.DataFrame, scenario_text: str | None, provenance: dict[str, Any],
+                      setting: str | None = None) -> str:
+    """Settings over several seeds: bars with 95% error bars."""
+    from pathlab.study.replicate import table
+    from pathlab.study.stats import aggregate
+
+    agg = aggregate(runs, ["setting"], [f.key for f in HEADLINE])
+    plotted = "".join(_error_bars(agg, f.key, f.name) for f in HEADLINE)
+    sections = [("Comparison over seeds", plotted + f"<pre>{html.escape(table(runs))}</pre>")]
+    return page(title, sections, scenario_text, {**provenance, "seeds": ", ".join(map(str, sorted(runs["seed"].unique())))},
+                setting)
