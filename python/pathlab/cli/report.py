@@ -9,6 +9,7 @@ import click
 
 from pathlab.api import Fault, Scenario, ScenarioError, _read
 from pathlab.cli.common import handle_errors, writable_output
+from pathlab.output.comparison import Lineup, Lineups, Variants
 from pathlab.output.sink import write_html
 
 
@@ -47,12 +48,12 @@ def from_file(result: str, scenario: str | None) -> str:
     if isinstance(data, dict) and "path_intervals" in data:
         return report.run_report(data, text, prov, *_setting_and_faults(data, scenario))
     if isinstance(data, dict) and "variants" in data:
-        return report.compare_report(f"pathlab compare: {data['scenario']}", [v["variant"] for v in data["variants"]],
-                                     data["variants"], text, prov)
+        described = [(v["variant"], v["description"]) for v in data["variants"]]
+        return Variants(data["scenario"], described, data["variants"], text).html(prov)
     if isinstance(data, list) and data and "policies" in data[0]:
         one = data[0]
-        return report.compare_report(f"pathlab lineup: {one['scenario']}", [p["policy"] for p in one["policies"]],
-                                     one["policies"], text, prov)
+        lineup = Lineup(one["scenario"], [p["policy"] for p in one["policies"]], one["policies"])
+        return Lineups([lineup], text).html(prov)
     raise ScenarioError(result, "", "not a pathlab result: expected the JSON of run, compare or compare --lineup, "
                         "a compare --seeds CSV or a sweep's STEM-runs.parquet")
 

@@ -43,13 +43,19 @@ h1 { font-size: 1.5rem; margin-bottom: 0.2rem } h2 { font-size: 1.15rem; margin-
 .setting { font-size: 1.1rem; font-weight: normal; color: #444 }
 figure { margin: 1rem 0 } figure svg { max-width: 100%; height: auto } figcaption { color: #555; font-size: 0.9em }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums } td, th { padding: 2px 8px; text-align: right }
-th { border-bottom: 1px solid #999 } pre { background: #f6f6f6; padding: 0.8rem; overflow-x: auto; font-size: 12px }
+th { border-bottom: 1px solid #999 }
+pre { background: #f6f6f6; padding: 0.8rem; font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere }
 </style>"""
+
+
+#: The label of a figure whose panels are placed by hand (`plots.panels`): saved as laid out,
+#: since a tight box draws the figure twice, a second or more for a grid of 16 panels.
+LAID_OUT = "laid out"
 
 
 def svg(fig: Any) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches=None if fig.get_label() == LAID_OUT else "tight")
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg") :]

@@ -11,10 +11,12 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.colors import TwoSlopeNorm
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from pathlab.api import Fault
 from pathlab.figures import PERCENTILES
+from pathlab.output.report.page import LAID_OUT
 
 #: A qualitative palette that colour-blind readers tell apart (Okabe and Ito's, the yellow darkened
 #: to read on white). Past this many lines, one panel per line instead.
@@ -82,6 +84,19 @@ def shade(ax: Any, faults: Sequence[Fault], span: tuple[float, float], named: bo
     return drawn
 
 
+def panels(count: int, height: float) -> tuple[Any, list[Any]]:
+    """A grid of `count` panels on shared axes, `COLUMNS` a row, each `height` inches tall, placed
+    by hand with room for a legend below (see `page.LAID_OUT`); the grid's unused cells hidden."""
+    rows = math.ceil(count / COLUMNS)
+    total = 1.0 + height * rows
+    fig, grid = plt.subplots(rows, COLUMNS, sharex=True, sharey=True, squeeze=False, figsize=(10, total))
+    fig.set_label(LAID_OUT)
+    fig.subplots_adjust(left=0.09, right=0.99, top=1 - 0.3 / total, bottom=0.75 / total, hspace=0.45, wspace=0.08)
+    for ax in grid.flat[count:]:
+        ax.set_visible(False)
+    return fig, list(grid.flat[:count])
+
+
 def per_path_over_time(data: dict[str, Any], column: str, ylabel: str, faults: Sequence[Fault]) -> Any:
     """One line per path against time: on one plot in distinct colours up to `FEW` paths, else a
     panel per path on shared axes; the faults shaded and named."""
@@ -103,11 +118,9 @@ def per_path_over_time(data: dict[str, Any], column: str, ylabel: str, faults: S
         plain_axis(ax.yaxis)
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
         return fig
-    rows = math.ceil(len(groups) / COLUMNS)
-    fig, grid = plt.subplots(rows, COLUMNS, sharex=True, sharey=True, squeeze=False,
-                             figsize=(10, 0.6 + 1.55 * rows), layout="constrained")
+    fig, grid = panels(len(groups), 1.55)
     legend: list[Any] = []
-    for ax, (name, g) in zip(grid.flat, groups):
+    for ax, (name, g) in zip(grid, groups):
         ax.plot(g["t_s"], g[column], color=PALETTE[0], linewidth=1.2, gid=f"path-{name}")
         hit = [f for f in faults if _hits(f, paths.get(name, {"name": name}))]
         drawn = shade(ax, faults, span, named=False)
@@ -116,13 +129,11 @@ def per_path_over_time(data: dict[str, Any], column: str, ylabel: str, faults: S
                      fontsize=8, color=FAULT if hit else "#222", loc="left")
         plain_axis(ax.yaxis)
         ax.tick_params(labelsize=7)
-    for ax in grid.flat[len(groups):]:
-        ax.set_visible(False)
-    grid.flat[0].set_ylim(0, 1.05 * float(df[column].max()) or 1)  # shared by every panel
-    fig.supxlabel("time (s)", fontsize=9)
-    fig.supylabel(ylabel, fontsize=9)
+    grid[0].set_ylim(0, 1.05 * float(df[column].max()) or 1)  # shared by every panel
+    fig.supxlabel("time (s)", fontsize=9, y=0.35 / fig.get_figheight())
+    fig.supylabel(ylabel, fontsize=9, x=0.01)
     if legend:
-        fig.legend(handles=legend, loc="outside lower left", fontsize=8)
+        fig.legend(handles=legend, loc="lower left", bbox_to_anchor=(0.09, 0), fontsize=8)
     return fig
 
 
@@ -148,28 +159,34 @@ def path_share(data: dict[str, Any]) -> Any:
 
 
 def share_by_setting(labels: Sequence[str], runs: Sequence[dict[str, Any]]) -> Any:
-    """Each setting's share of the commands per path, as a table of shaded cells (a row per path,
-    a column per setting) with the figure written in each."""
+    """Each setting's share of the commands per path, as a table of cells with the figure written
+    in each: white at an even share, red above it, blue below (an idle path is deep blue). The
+    longer of the two lists runs down the side."""
     paths = sorted({(p["device"], p["name"]) for d in runs for p in d["paths"]})
-    cells = []
+    names = [name for _, name in paths]
+    cells = []  # a row per setting
     for d in runs:
         total = sum(p["cmds_s"] for p in d["paths"]) or 1.0
         by_name = {p["name"]: p["cmds_s"] for p in d["paths"]}
-        cells.append([100 * by_name.get(name, 0.0) / total for _, name in paths])
-    matrix = list(map(list, zip(*cells)))
-    fig, ax = plt.subplots(figsize=(2.6 + 0.75 * len(labels), 0.9 + 0.24 * len(paths)))
-    top = max((v for row in matrix for v in row), default=1.0) or 1.0
-    ax.imshow(matrix, cmap="Blues", vmin=0, vmax=top, aspect="auto")
+        cells.append([100 * by_name.get(name, 0.0) / total for name in names])
+    down, across, matrix = list(labels), names, cells
+    if len(names) > len(labels):
+        down, across, matrix = names, list(labels), [list(row) for row in zip(*cells)]
+    even = 100 / max(len(names), 1)
+    top = max([2 * even, *(v for row in matrix for v in row)])
+    fig, ax = plt.subplots(figsize=(3 + 0.62 * len(across), 1.2 + 0.24 * len(down)))
+    ax.imshow(matrix, cmap="RdBu_r", norm=TwoSlopeNorm(even, 0, top), aspect="auto")
     for i, row in enumerate(matrix):
         for j, v in enumerate(row):
-            ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=7, color="white" if v > 0.6 * top else "#222")
-    ax.set_yticks(range(len(paths)), [name for _, name in paths], fontsize=7)
-    ax.set_xticks(range(len(labels)), labels, rotation=35, ha="right", fontsize=8)
-    ax.xaxis.tick_top()
-    ax.tick_params(axis="x", labeltop=True, labelbottom=False)
-    plt.setp(ax.get_xticklabels(), ha="left")
+            strong = abs(v - even) > 0.6 * even
+            ax.text(j, i, f"{v:.0f}" if v >= 10 else f"{v:.1f}", ha="center", va="center", fontsize=7,
+                    color="white" if strong else "#222")
+    ax.set_yticks(range(len(down)), down, fontsize=7)
+    ax.set_xticks(range(len(across)), across, fontsize=7, rotation=40, ha="left", rotation_mode="anchor")
+    ax.tick_params(axis="x", top=True, labeltop=True, bottom=False, labelbottom=False)
     ax.grid(False)
-    ax.set_title("share of the commands per path (%)", fontsize=9, loc="left", pad=40)
+    for side in ax.spines.values():
+        side.set_visible(False)
     return fig
 
 
@@ -227,15 +244,11 @@ def lines(groups: Sequence[tuple[str, pd.DataFrame]], x: str, y: str, error: str
         if len(groups) > 1:
             ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
         return fig
-    rows = math.ceil(len(groups) / COLUMNS)
-    fig, grid = plt.subplots(rows, COLUMNS, sharex=True, sharey=True, squeeze=False,
-                             figsize=(10, 0.6 + 1.7 * rows), layout="constrained")
-    for ax, (label, g) in zip(grid.flat, groups):
+    fig, grid = panels(len(groups), 1.7)
+    for ax, (label, g) in zip(grid, groups):
         draw(ax, g, PALETTE[0], label)
         ax.set_title(label, fontsize=8, loc="left")
         ax.tick_params(labelsize=7)
-    for ax in grid.flat[len(groups):]:
-        ax.set_visible(False)
-    fig.supxlabel(xlabel, fontsize=9)
-    fig.supylabel(ylabel, fontsize=9)
+    fig.supxlabel(xlabel, fontsize=9, y=0.35 / fig.get_figheight())
+    fig.supylabel(ylabel, fontsize=9, x=0.01)
     return fig

@@ -56,15 +56,24 @@ def run_report(data: dict[str, Any], scenario_text: str | None, provenance: dict
 
 
 def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, Any]], scenario_text: str | None,
-                   provenance: dict[str, Any], setting: str | None = None) -> str:
-    """Settings side by side, one run each (a compare of variants or a lineup of policies)."""
+                   provenance: dict[str, Any], setting: str | None = None,
+                   described: Sequence[tuple[str, str]] = ()) -> str:
+    """Settings side by side, one run each (a compare of variants or a lineup of policies);
+    `setting` says what is compared, `described` is each setting with what it sets (variants)."""
     summaries = [d["summary"] for d in runs]
+    sections = []
+    if described:
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(n)}</th><td style='text-align:left'>"
+                       f"{html.escape(d)}</td></tr>" for n, d in described)
+        sections.append(("Settings", f"<table>{rows}</table>"))
     bars = "".join(figure(plots.bars(labels, [s[f.key] for s in summaries], None, f.name),
                           f"{f.name} per setting (one seed: replicate with --seeds for error bars).") for f in HEADLINE)
-    sections = [("Comparison", bars)]
+    sections.append(("Comparison", bars))
     if all("paths" in d for d in runs):  # a compare's JSON output keeps the summaries only
-        sections.append(("Share of I/O per path", figure(plots.share_by_setting(labels, runs),
-                                                         "Each setting's share of the commands per path (%).")))
+        n = len({p["name"] for d in runs for p in d["paths"]})
+        sections.append(("Share of I/O per path", figure(
+            plots.share_by_setting(labels, runs), f"Each setting's share of the commands per path (%): white is an "
+                                                  f"even share ({100 / max(n, 1):.1f}% of {n} paths), red more, blue less.")))
     sections.append(("Response time", figure(plots.percentiles(labels, summaries),
                                              "Percentiles of the response time, a row per setting.")
                      + _percentile_table(labels, summaries)))

@@ -30,13 +30,15 @@ def sweep_report(runs: pd.DataFrame, meta: dict[str, Any], setting: str | None =
     plotted = "".join(figure(plots.lines(groups, x, f"{f.key}_mean", f"{f.key}_ci95", x, f.name, log_x),
                              f"{f.name} against {x}: mean over {meta['seeds']} seed(s) with 95% intervals.")
                       for f in HEADLINE)
-    shown = agg[["variant", *axes, "seeds", *(f"{f.key}_{s}" for f in HEADLINE for s in ("mean", "ci95"))]]
-    sections = [("Sweep curves", plotted), ("Points", shown.to_html(index=False, float_format=lambda v: f"{v:.4g}"))]
+    cases = ["variant"] if agg["variant"].astype(str).ne("").any() else []
+    shown = agg[[*cases, *axes, "seeds", *(f"{f.key}_{s}" for f in HEADLINE for s in ("mean", "ci95"))]]
+    number = (lambda v: f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}")
+    sections = [("Sweep curves", plotted), ("Points", shown.to_html(index=False, float_format=number))]
     provenance = {"scenario file": meta["file"], "grid": ", ".join(axes), "seeds": f"{meta['seeds']} from {meta['first_seed']}",
                   "overrides": " ".join(meta["sets"]) or "none"}
     text = meta["text"]
     if meta.get("study"):
         text = f"{meta['study']}\n# ---- {meta['scenario']}, the scenario this study sweeps ----\n{text}"
-    swept = f"swept over {', '.join(axes)}"
-    shown_setting = (f"{setting}, {swept}" + ("; each case sets its own" if meta.get("study") else "")) if setting else swept
+    swept = f"swept over {', '.join(axes)}" + (", a line per case (each may set its own policy)" if meta.get("study") else "")
+    shown_setting = f"the scenario's setting: {setting}; {swept}" if setting else swept
     return page(f"pathlab sweep: {meta['scenario']}", sections, text, provenance, shown_setting)
