@@ -51,7 +51,7 @@ def reports(tmp_path_factory) -> dict[str, Path]:
     return {name: d / f"{name}.html" for name in made}
 
 
-FIGURES = {"run": 4, "report": 4, "compare": 5, "lineup": 5, "seeds": 3, "sweep": 3, "advise": 3}
+FIGURES = {"run": 4, "report": 4, "compare": 3, "lineup": 3, "seeds": 1, "sweep": 3, "advise": 1}
 #: What each report's title says is compared or in force.
 SETTINGS = {"run": "round robin, iops=1", "report": "round robin, iops=1", "compare": "2 variants, each on the same I/Os",
             "lineup": "every stack's policies", "seeds": "2 settings over 2 seeds", "advise": "in force: round robin, iops=1000",

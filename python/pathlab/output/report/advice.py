@@ -29,10 +29,9 @@ def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], se
     if not ranked:
         return page(title, sections, scenario_text, provenance, setting)
     labels = [r.candidate.label for r in ranked]
-    drawn = ""
-    for f in HEADLINE:
-        fig = plots.bars(labels, [r.figures[f.key][0] for r in ranked], [r.figures[f.key][1] for r in ranked], f.name)
-        drawn += figure(fig, f"{f.name}: mean over {seeds} seeds with its 95% interval, every candidate on the same I/Os.")
+    bars = plots.bars(labels, [(f.name, [r.figures[f.key][0] for r in ranked], [r.figures[f.key][1] for r in ranked])
+                               for f in HEADLINE])
+    drawn = figure(bars, f"Each candidate's mean over {seeds} seeds with its 95% interval, every candidate on the same I/Os.")
     head = "".join(f"<th>{h}</th>" for h in ("candidate", *(f.heading for f in HEADLINE), "gain"))
     rows = "".join(
         f"<tr><th style='text-align:left'>{html.escape(r.candidate.label)}</th>"

@@ -12,7 +12,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.colors import TwoSlopeNorm
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
 from pathlab.api import Fault
 from pathlab.figures import PERCENTILES
@@ -213,14 +213,19 @@ def percentiles(labels: Sequence[str], summaries: Sequence[dict[str, Any]]) -> A
     return fig
 
 
-def bars(labels: Sequence[str], values: Sequence[float], errors: Sequence[float] | None, name: str) -> Any:
-    """Horizontal bars, first setting on top: long policy names stay readable however many."""
-    fig, ax = plt.subplots(figsize=(8, 0.8 + 0.27 * len(labels)))
-    ax.barh(list(labels), list(values), xerr=None if errors is None else list(errors), capsize=3, color=PALETTE[0])
-    ax.invert_yaxis()
-    ax.grid(axis="y", visible=False)
-    plain_axis(ax.xaxis)
-    ax.set_xlabel(name)
+def bars(labels: Sequence[str], figures: Sequence[tuple[str, Sequence[float], Sequence[float] | None]]) -> Any:
+    """Horizontal bars, a panel per figure side by side (name, values, 95% half-widths or None),
+    the settings down the shared side, first on top: long policy names stay readable however
+    many, and a setting's rate, mean and tail read along one line."""
+    fig, axes = plt.subplots(1, len(figures), sharey=True, squeeze=False, figsize=(10, 0.9 + 0.27 * len(labels)))
+    for ax, (name, values, errors) in zip(axes[0], figures):
+        ax.barh(list(labels), list(values), xerr=None if errors is None else list(errors), capsize=2, color=PALETTE[0],
+                error_kw={"elinewidth": 1})
+        ax.grid(axis="y", visible=False)
+        ax.xaxis.set_major_locator(MaxNLocator(4))  # a third of the width: 250,000 and its neighbours apart
+        plain_axis(ax.xaxis)
+        ax.set_xlabel(name)
+    axes[0][0].invert_yaxis()
     return fig
 
 

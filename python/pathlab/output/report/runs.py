@@ -66,9 +66,9 @@ def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, A
         rows = "".join(f"<tr><th style='text-align:left'>{html.escape(n)}</th><td style='text-align:left'>"
                        f"{html.escape(d)}</td></tr>" for n, d in described)
         sections.append(("Settings", f"<table>{rows}</table>"))
-    bars = "".join(figure(plots.bars(labels, [s[f.key] for s in summaries], None, f.name),
-                          f"{f.name} per setting (one seed: replicate with --seeds for error bars).") for f in HEADLINE)
-    sections.append(("Comparison", bars))
+    bars = plots.bars(labels, [(f.name, [s[f.key] for s in summaries], None) for f in HEADLINE])
+    sections.append(("Comparison", figure(bars, "Each setting's I/O rate, mean response and p99 (one seed: replicate "
+                                                "with --seeds for error bars).")))
     if all("paths" in d for d in runs):  # a compare's JSON output keeps the summaries only
         n = len({p["name"] for d in runs for p in d["paths"]})
         sections.append(("Share of I/O per path", figure(
@@ -80,11 +80,6 @@ def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, A
     return page(title, sections, scenario_text, provenance, setting)
 
 
-def _error_bars(agg: pd.DataFrame, key: str, name: str) -> str:
-    fig = plots.bars(agg["setting"].tolist(), agg[f"{key}_mean"].tolist(), agg[f"{key}_ci95"].fillna(0).tolist(), name)
-    return figure(fig, f"{name}: mean over seeds with its 95% interval (Student t).")
-
-
 def replicated_report(title: str, runs: pd.DataFrame, scenario_text: str | None, provenance: dict[str, Any],
                       setting: str | None = None) -> str:
     """Settings over several seeds: bars with 95% error bars."""
@@ -92,7 +87,9 @@ def replicated_report(title: str, runs: pd.DataFrame, scenario_text: str | None,
     from pathlab.study.stats import aggregate
 
     agg = aggregate(runs, ["setting"], [f.key for f in HEADLINE])
-    plotted = "".join(_error_bars(agg, f.key, f.name) for f in HEADLINE)
+    bars = plots.bars(agg["setting"].tolist(), [(f.name, agg[f"{f.key}_mean"].tolist(), agg[f"{f.key}_ci95"].fillna(0).tolist())
+                                                for f in HEADLINE])
+    plotted = figure(bars, "Each setting's mean over the seeds with its 95% interval (Student t).")
     sections = [("Comparison over seeds", plotted + f"<pre>{html.escape(table(runs))}</pre>")]
     return page(title, sections, scenario_text, {**provenance, "seeds": ", ".join(map(str, sorted(runs["seed"].unique())))},
                 setting)
