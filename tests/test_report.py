@@ -95,6 +95,9 @@ def test_report_from_a_file_that_is_not_a_result_is_refused_in_one_line(tmp_path
     done = pathlab("report", str(bad), "--html", str(tmp_path / "x.html"))
     assert done.returncode == 2
     assert done.stderr.startswith(f"pathlab: error: {bad}: not a pathlab result") and done.stderr.count("\n") == 1
+    done = pathlab("report", str(bad), "--set", "run.duration=3s", "--html", str(tmp_path / "x.html"))
+    assert done.returncode == 2
+    assert done.stderr == f"pathlab: error: {bad}: --set: overrides apply to the scenario: give --scenario with them\n"
 
 
 def test_report_renders_in_headless_chromium_with_every_plot_drawn(reports) -> None:
