@@ -1033,3 +1033,24 @@ pub const PUBLISHABLE: &[&str] = &[
     "p99_ms",
     "p999_ms",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::FaultSpec;
+
+    fn fault(text: &str) -> FaultSpec {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_fault_on_the_timeline_names_its_kind_target_start_and_end() {
+        let window =
+            fault("kind = \"congestion\"\nport = \"aa/P1\"\nfrom = \"20s\"\nuntil = \"100s\"\nadded_latency = \"2ms\"");
+        assert_eq!(window.window(), ("congestion", "aa/P1".to_string(), 20_000_000_000, Some(100_000_000_000), true));
+        // A window without `until` lasts (the caller ends it with the run); a moment does not.
+        let open = fault("kind = \"path_down\"\npath = \"vmhba1:C0:T0\"\nat = \"1s\"");
+        assert_eq!(open.window(), ("path_down", "vmhba1:C0:T0".to_string(), 1_000_000_000, None, true));
+        let moment = fault("kind = \"controller_failover\"\nat = \"2s\"\narray = \"cx4\"\nowner = \"SPB\"");
+        assert_eq!(moment.window(), ("controller_failover", "cx4 to SPB".to_string(), 2_000_000_000, None, false));
+    }
+}
