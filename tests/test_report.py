@@ -29,9 +29,11 @@ def reports(tmp_path_factory) -> dict[str, Path]:
     """Every kind of report pathlab writes, from short runs."""
     d = tmp_path_factory.mktemp("reports")
     short = ("--set", "run.duration=2s", "--set", "run.warmup=1s")
-    # The congestion moved into the run, so that the report has a window to shade.
+    # The congestion moved into the run, so that the report has a window to shade; and host
+    # pauses, which it cannot (random instants), to say so.
     congested = ("--set", "run.duration=3s", "--set", "run.warmup=1s", "--set", "run.interval=0.5s",
-                 "--set", "faults.0.from=2s", "--set", "faults.0.until=3s")
+                 "--set", "faults.0.from=2s", "--set", "faults.0.until=3s",
+                 "--set", 'host.pauses={ every = "1s", duration = "1ms" }')
     run = pathlab("run", CONGESTED, *congested, "--format", "json", "--html", str(d / "run.html"))
     (d / "run.json").write_text(run.stdout)
     made = {
@@ -86,6 +88,7 @@ def test_a_run_report_shades_the_fault_and_draws_a_panel_per_path_past_eight(rep
         assert len(re.findall(r'<g id="path-vmhba\d:C0:T\d:L\d"', text)) == 2 * 16
         assert len(re.findall(r'id="fault-0"', text)) == 2 * 16
         assert "congestion vmhba1:C0:T1, 2-3 s" in text
+        assert "Not marked: host pauses (drawn at random instants)." in text
         assert "DAVG (ms)" in text and "response time (ms)" in text
 
 

@@ -61,13 +61,14 @@ def from_file(result: str, scenario: str | None, sets: Sequence[str] = ()) -> st
 
 
 def _setting_and_faults(data: dict[str, Any], scenario: str | None,
-                        sets: Sequence[str]) -> tuple[str, list[Fault] | None]:
-    """A run's policy in force and faults, from its scenario file when given (its variant and
-    seed, and the overrides given); else the policies the result names, and no faults."""
+                        sets: Sequence[str]) -> tuple[str, list[Fault] | None, list[str]]:
+    """A run's policy in force, faults and what else is on its timeline, from its scenario file
+    when given (its variant and seed, and the overrides given); else the policies the result
+    names, and no faults."""
     if scenario is None:
-        return ", ".join(sorted({d["policy"] for d in data["devices"]})), None
+        return ", ".join(sorted({d["policy"] for d in data["devices"]})), None, []
     loaded = Scenario.load(scenario, variant=data.get("variant") or None, set=sets, seed=data["seed"])
-    return loaded.setting, loaded.faults
+    return loaded.setting, loaded.faults, loaded.timeline
 
 
 @click.command("report")

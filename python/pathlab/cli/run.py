@@ -80,5 +80,5 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
         with written(flat_out, "--vdbench-flatfile") as part:
             part.write_text(flatfile(result.data), encoding="utf-8")
         click.echo(f"pathlab: wrote the vdbench flatfile to {flat_out}", err=True)
-    emit(RunOutput(result.data, views, intervals, host, scenario.text, in_force(result.setups), scenario.faults), fmt,
-         html, file)
+    emit(RunOutput(result.data, views, intervals, host, scenario.text, in_force(result.setups), scenario.faults,
+                   scenario.timeline), fmt, html, file)

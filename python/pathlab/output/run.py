@@ -29,8 +29,9 @@ class RunOutput(Output):
     scenario_text: str
     #: The policy and setting in force (`devices.in_force`), for the report's title.
     setting: str
-    #: The scenario's faults, which the report shades.
+    #: The scenario's faults, which the report shades, and what else is on its timeline.
     faults: list[Fault]
+    timeline: list[str]
 
     def table(self) -> str:
         return text_report(self.data, self.intervals, self.views)
@@ -46,7 +47,7 @@ class RunOutput(Output):
         from pathlab.output.report.runs import run_report
 
         return run_report(self.views[0][1] if self.host else self.data, self.scenario_text, provenance, self.setting,
-                          self.faults)
+                          self.faults, self.timeline)
 
 
 def text_report(data: dict, intervals: bool, views: list[tuple[str, dict]]) -> str:

@@ -25,21 +25,28 @@ def _percentile_table(labels: Sequence[str], summaries: Sequence[dict[str, Any]]
     return f"<table><tr>{head}</tr>{rows}</table>"
 
 
-def _faults_note(faults: Sequence[Fault] | None) -> str:
+#: What else a scenario places on its timeline (`Scenario.timeline`), and why a plot leaves it out.
+UNMARKED = {"host pauses": "drawn at random instants", "workload bursts": "too short and many to shade",
+            "array balancing": "a pass every period"}
+
+
+def _timeline_note(faults: Sequence[Fault] | None, timeline: Sequence[str]) -> str:
     if faults is None:
         return " Faults are not shaded: give the scenario (--scenario) to mark them."
-    return "".join(f" Shaded: {plots.fault_label(f)}." for f in faults)
+    shaded = "".join(f" Shaded: {plots.fault_label(f)}." for f in faults)
+    return shaded + "".join(f" Not marked: {t} ({UNMARKED[t]})." for t in timeline if t in UNMARKED)
 
 
 def run_report(data: dict[str, Any], scenario_text: str | None, provenance: dict[str, Any], setting: str,
-               faults: Sequence[Fault] | None) -> str:
+               faults: Sequence[Fault] | None, timeline: Sequence[str] = ()) -> str:
     """`setting`: the policy in force (`devices.in_force`); `faults`: the scenario's, None when
-    the scenario is not known (a result file alone)."""
+    the scenario is not known (a result file alone); `timeline` what else it places on its
+    timeline (`Scenario.timeline`), said in the captions."""
     s = data["summary"]
     label = data.get("variant") or data["scenario"]
     n = len(data["paths"])
     how = "one colour per path" if n <= plots.FEW else "one panel per path, on the same axes"
-    note = _faults_note(faults)
+    note = _timeline_note(faults, timeline)
     sections = [
         ("Summary", f"<p>{s['iops']:,.1f} I/O per second, {s['mbps']:,.2f} MB/s, mean response {s['resp_ms']:.3f} ms, "
                     f"{s['errors']} errors, {s['failed']} failed I/Os (seed {data['seed']}), {n} paths.</p>"),
