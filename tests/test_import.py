@@ -133,15 +133,6 @@ def test_the_activecluster_host_on_all_paths_is_told_to_use_the_latency_policy(t
     assert any("--type=latency" in c for c in latency["commands"])
 
 
-def test_advise_writes_an_html_report_with_findings_figures_and_commands(tmp_path) -> None:
-    out = tmp_path / "advice.html"
-    done = pathlab("advise", "vmax-iops1000", "--seeds", "2", "--duration", "5s", "--html", str(out))
-    assert done.returncode == 0, done.stderr
-    page = out.read_text()
-    assert page.count("<figure>") == 3 and "How to apply each" in page
-    assert "--type=iops --iops=1" in page and "the device queue is full (captured)" in page
-
-
 def test_errors_that_come_and_go_are_a_flapping_path(tmp_path) -> None:
     # Bursts of errors 200 ms long every 5 s on one path: with 1 s intervals, some have errors
     # and some not.

@@ -30,9 +30,6 @@ LAYERS: dict[str, tuple[int, str]] = {
     # Renderers: tables, JSON, CSV, HTML and the hosts' own styles (multipath -ll, nvme
     # list-subsys, esxcli, esxtop, vdbench). Used by the CLI and the API's render helpers only.
     "pathlab.output": (5, "output"),
-    # The HTML reports are renderers that still live in study/ (issue 35 moves them to output/):
-    # counted as output wherever the file is, so this line only matters until it moves.
-    "pathlab.study.report": (5, "output"),
     # The advisor: findings, candidates, their ranking and the decision. It uses study's
     # statistics and runs; study never uses the advisor.
     "pathlab.advise": (4, "advise"),
@@ -67,10 +64,7 @@ RENDER_HELPERS: dict[str, str] = {}
 
 #: Imports against the table that a change under way removes: (importer, imported) and why.
 #: Delete the line with the import.
-PENDING: dict[tuple[str, str], str] = {
-    ("pathlab.study.report", "pathlab"): "the HTML reports take __version__ from the package root; moved to output/, "
-                                         "they take it from pathlab.version",
-}
+PENDING: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True)
@@ -254,8 +248,7 @@ def test_no_modules_import_each_other() -> None:
 def test_the_table_places_every_module_and_names_none_that_is_gone() -> None:
     names = modules()
     assert sorted(m for m in names if unit_of(m, LAYERS) is None) == []
-    kept = {"pathlab.study.report"}  # counted as output until it moves there
-    assert sorted(n for n in LAYERS if n not in kept and not any(m == n or m.startswith(n + ".") for m in names)) == []
+    assert sorted(n for n in LAYERS if not any(m == n or m.startswith(n + ".") for m in names)) == []
     assert sorted(set(RENDER_HELPERS) - names) == []
 
 

@@ -28,7 +28,8 @@ from pathlab.output.sweep import SweepOutput
 def run() -> RunOutput:
     scenario = Scenario.load(SCENARIOS / "bench-minimal.toml", set={"run.duration": "200ms", "run.warmup": "100ms"})
     data = scenario.run().data
-    return RunOutput(data, [(data["host"], data)], False, None, scenario.text)
+    return RunOutput(data, [(data["host"], data)], False, None, scenario.text, scenario.setting, scenario.faults,
+                     scenario.timeline)
 
 
 def test_table_is_the_results_text_on_one_line_end(run, capsys) -> None:

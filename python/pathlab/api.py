@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab import _core
 from pathlab._core import ScenarioError
-from pathlab.devices import Device, from_json
+from pathlab.devices import Device, from_json, in_force
 from pathlab.toml_values import flatten, to_toml
 
 if TYPE_CHECKING:  # pandas is imported where tables are built: `import pathlab` stays quick
@@ -95,6 +95,19 @@ def _check_seed(seed: Any, file: str) -> None:
 
 
 @dataclass(frozen=True)
+class Fault:
+    """A fault on a run's timeline, in seconds of simulated time from the start (warm-up included)."""
+
+    #: As a scenario's `[[faults]]` writes it: congestion, path_down, ...
+    kind: str
+    #: What it hits: a path, port, adapter, device or array (an ALUA change and a failover say to what).
+    target: str
+    start_s: float
+    #: None for a moment (a path coming back, a failover); a window without `until` ends with the run.
+    end_s: float | None
+
+
+@dataclass(frozen=True)
 class Scenario:
     """A checked scenario: the base file, one variant, and the user's overrides."""
 
@@ -150,6 +163,18 @@ class Scenario:
         """What places events on the run's timeline as resolved (variant and overrides applied):
         "faults", "host pauses", "workload bursts", "array balancing"."""
         return self.handle.timeline
+
+    @property
+    def faults(self) -> list[Fault]:
+        """The faults on the run's timeline as resolved (variant and overrides applied), in file
+        order: what reports shade."""
+        return [Fault(kind, target, start / 1e9, None if end is None else end / 1e9)
+                for kind, target, start, end in self.handle.faults]
+
+    @property
+    def setting(self) -> str:
+        """The policy and setting the devices start with, as an admin says it (`devices.in_force`)."""
+        return in_force(self.devices)
 
     @property
     def name(self) -> str:

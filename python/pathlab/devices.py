@@ -6,7 +6,8 @@ the importer read these instead of the scenario's TOML or the status text the st
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,27 @@ class Policy:
     def table(self) -> dict[str, Any]:
         """The policy table a scenario writes for it (`{"name": ..., **params}`)."""
         return {"name": self.name, **self.params}
+
+    @property
+    def label(self) -> str:
+        """The setting as an admin says it, for titles: "round robin, iops=1000", "dm,
+        service-time, multibus", "nvme, queue-depth"."""
+        if self.name == "VMW_PSP_RR":
+            kind = self.get("type", "iops")
+            limits = {"latency": "latency", "default": f"iops={self.get('iops')} or bytes={self.get('bytes')}"}
+            return f"round robin, {limits.get(kind, f'{kind}={self.get(kind)}')}"
+        family = _FAMILIES.get(self.name, self.name)
+        values = [str(self.params[k]) for k in _SETTING.get(self.name, ()) if self.params.get(k) is not None]
+        return ", ".join([family, *values])
+
+
+#: How a policy's family reads in a label, by its name in a scenario (the rest read as named).
+_FAMILIES = {"VMW_PSP_FIXED": "fixed", "VMW_PSP_MRU": "most recently used", "dm-multipath": "dm",
+             "gated-least-load": "pathlab gated-least-load"}
+#: The parameters that tell a family's settings apart, in the order a label shows them (the
+#: others tune a setting: a label leaves them out).
+_SETTING = {"HPP": ("scheme",), "dm-multipath": ("selector", "path_grouping_policy"), "nvme": ("iopolicy",),
+            "spdk": ("policy", "selector"), "mpio": ("policy",), "powerpath": ("policy",)}
 
 
 @dataclass(frozen=True)
@@ -74,3 +96,11 @@ def _device(d: Mapping[str, Any]) -> Device:
 def from_json(text: str) -> list[Device]:
     """The devices of the engine's JSON (`SimulationHandle.devices`, `finish`)."""
     return [_device(d) for d in json.loads(text)]
+
+
+def in_force(devices: Sequence[Device]) -> str:
+    """The setting the devices run (`Policy.label`), or each setting with how many run it."""
+    counts = Counter(d.policy.label for d in devices)
+    if len(counts) <= 1:
+        return next(iter(counts), "no device")
+    return "; ".join(f"{label} ({n} devices)" for label, n in counts.most_common())

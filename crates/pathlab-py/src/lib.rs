@@ -137,6 +137,20 @@ impl ScenarioHandle {
         present.into_iter().filter(|(_, on)| *on).map(|(name, _)| name).collect()
     }
 
+    /// The faults as the scenario resolved them (variant and overrides applied), in file
+    /// order: (kind, what it hits, start ns, end ns); the end is `None` for a moment (a path
+    /// coming back) and the run's end for a window without `until`. Reports shade them.
+    #[getter]
+    fn faults(&self) -> Vec<(&'static str, String, u64, Option<u64>)> {
+        let end = self.end_ns();
+        let windows = self.inner.spec.faults.iter().map(|f| f.window());
+        windows
+            .map(|(kind, what, from, until, lasts)| {
+                (kind, what, from, if lasts { Some(until.unwrap_or(end)) } else { None })
+            })
+            .collect()
+    }
+
     /// The same scenario with another seed, without parsing and checking it again (the seed
     /// changes no setting the check reads): a ranking's runs of one candidate over its seeds.
     fn with_seed(&self, seed: u64) -> ScenarioHandle {

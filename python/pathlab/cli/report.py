@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
-from pathlab.api import ScenarioError, _read
-from pathlab.cli.common import handle_errors, writable_output
+from pathlab.api import Fault, Scenario, ScenarioError, _read
+from pathlab.cli.common import handle_errors, set_option, writable_output
+from pathlab.output.comparison import Lineup, Lineups, Variants
 from pathlab.output.sink import write_html
 
 
-def from_file(result: str, scenario: str | None) -> str:
+def from_file(result: str, scenario: str | None, sets: Sequence[str] = ()) -> str:
     """The report of a result file: a sweep's -runs.parquet, a `compare --seeds --format csv`,
-    or the JSON of `run`, `compare` or `compare --lineup`."""
-    from pathlab.study import report
+    or the JSON of `run`, `compare` or `compare --lineup`; a run's scenario is read with `sets`
+    (the run's --set overrides) for its policy and faults."""
+    from pathlab.output.report import runs as report
+    from pathlab.output.report.sweep import sweep_report
+    from pathlab.output.sweep import setting
 
     text = _read(scenario) if scenario else None
     prov = {"result file": result, **({"scenario file": scenario} if scenario else {})}
@@ -28,7 +34,8 @@ def from_file(result: str, scenario: str | None) -> str:
         meta = (table.schema.metadata or {}).get(b"pathlab")
         if meta is None or "point" in table.column_names:
             raise ScenarioError(result, "", "not a table written by pathlab sweep (its STEM-runs.parquet)")
-        return report.sweep_report(table.to_pandas(), json.loads(meta))
+        meta_data = json.loads(meta)
+        return sweep_report(table.to_pandas(), meta_data, setting(meta_data))
     if result.endswith(".csv"):
         import pandas as pd
 
@@ -41,24 +48,39 @@ def from_file(result: str, scenario: str | None) -> str:
     except json.JSONDecodeError as e:
         raise ScenarioError(result, "", f"not JSON ({e.msg} at line {e.lineno})") from None
     if isinstance(data, dict) and "path_intervals" in data:
-        return report.run_report(data, text, prov)
+        return report.run_report(data, text, prov, *_setting_and_faults(data, scenario, sets))
     if isinstance(data, dict) and "variants" in data:
-        return report.compare_report(f"pathlab compare: {data['scenario']}", [v["variant"] for v in data["variants"]],
-                                     data["variants"], text, prov)
+        described = [(v["variant"], v["description"]) for v in data["variants"]]
+        return Variants(data["scenario"], described, data["variants"], text).html(prov)
     if isinstance(data, list) and data and "policies" in data[0]:
         one = data[0]
-        return report.compare_report(f"pathlab lineup: {one['scenario']}", [p["policy"] for p in one["policies"]],
-                                     one["policies"], text, prov)
+        lineup = Lineup(one["scenario"], [p["policy"] for p in one["policies"]], one["policies"])
+        return Lineups([lineup], text).html(prov)
     raise ScenarioError(result, "", "not a pathlab result: expected the JSON of run, compare or compare --lineup, "
                         "a compare --seeds CSV or a sweep's STEM-runs.parquet")
+
+
+def _setting_and_faults(data: dict[str, Any], scenario: str | None,
+                        sets: Sequence[str]) -> tuple[str, list[Fault] | None, list[str]]:
+    """A run's policy in force, faults and what else is on its timeline, from its scenario file
+    when given (its variant and seed, and the overrides given); else the policies the result
+    names, and no faults."""
+    if scenario is None:
+        return ", ".join(sorted({d["policy"] for d in data["devices"]})), None, []
+    loaded = Scenario.load(scenario, variant=data.get("variant") or None, set=sets, seed=data["seed"])
+    return loaded.setting, loaded.faults, loaded.timeline
 
 
 @click.command("report")
 @click.argument("result")
 @click.option("--scenario", help="The scenario file, shown in the report with its provenance.")
+@set_option
 @click.option("--html", "html", type=click.Path(dir_okay=False), required=True, help="The HTML file to write.")
 @handle_errors
-def command(result: str, scenario: str | None, html: str) -> None:
-    """Write RESULT (a run, compare, lineup or sweep result file) as one self-contained HTML page."""
+def command(result: str, scenario: str | None, sets: tuple[str, ...], html: str) -> None:
+    """Write RESULT (a run, compare, lineup or sweep result file) as one self-contained HTML page.
+    A run's report shades its scenario's faults: give --scenario, and the run's --set overrides."""
+    if sets and not scenario:
+        raise ScenarioError(result, "--set", "overrides apply to the scenario: give --scenario with them")
     writable_output(html, "--html", inputs=[result, *([scenario] if scenario else [])])
-    write_html(html, from_file(result, scenario))
+    write_html(html, from_file(result, scenario, sets))

@@ -17,6 +17,7 @@ from pathlab.cli.common import (
     workload_option,
     writable_outputs,
 )
+from pathlab.devices import in_force
 from pathlab.output import esxtop_csv, hosts
 from pathlab.output.files import written
 from pathlab.output.run import RunOutput
@@ -80,4 +81,5 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
         with written(flat_out, "--vdbench-flatfile") as part:
             part.write_text(flatfile(result.data), encoding="utf-8")
         click.echo(f"pathlab: wrote the vdbench flatfile to {flat_out}", err=True)
-    emit(RunOutput(result.data, views, intervals, host, scenario.text), fmt, html, file)
+    emit(RunOutput(result.data, views, intervals, host, scenario.text, in_force(result.setups), scenario.faults,
+                   scenario.timeline), fmt, html, file)

@@ -78,11 +78,13 @@ class Advice(Output):
         }
 
     def html(self, provenance: dict[str, Any]) -> str:
-        from pathlab.study.report import advise_report
+        from pathlab.api import Scenario
+        from pathlab.output.report.advice import advise_report
 
         return advise_report(f"pathlab advise: {self.subject}", self.findings, self.ranked, seeds_taken(self.ranked),
                              self.scenario_text, provenance, recommendation(self), self.assumptions,
-                             [self.gain_cell(r) for r in self.ranked], ranges_note(self) + run_length_note(self))
+                             [self.gain_cell(r) for r in self.ranked], ranges_note(self) + run_length_note(self),
+                             f"in force: {Scenario.from_text(self.scenario_text).setting}" if self.scenario_text else None)
 
     def _gain_range(self, r: Ranked) -> list[float | None] | None:
         if self.ranges is None:

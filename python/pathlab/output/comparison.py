@@ -30,7 +30,7 @@ class Variants(Output):
     variants: list[tuple[str, str]]
     #: Each variant's JSON result.
     runs: list[dict[str, Any]]
-    scenario_text: str
+    scenario_text: str | None
 
     def table(self) -> str:
         names = [name for name, _ in self.variants]
@@ -47,10 +47,11 @@ class Variants(Output):
         return [summary_row(r) for r in self.runs]
 
     def html(self, provenance: dict[str, Any]) -> str:
-        from pathlab.study.report import compare_report
+        from pathlab.output.report.runs import compare_report
 
         return compare_report(f"pathlab compare: {self.scenario}", [n for n, _ in self.variants], self.runs,
-                              self.scenario_text, provenance)
+                              self.scenario_text, provenance, f"{len(self.variants)} variants, each on the same I/Os",
+                              self.variants)
 
 
 @dataclass
@@ -82,10 +83,11 @@ class Lineups(Output):
                 for p, r in zip(one.labels, one.runs)]
 
     def html(self, provenance: dict[str, Any]) -> str:
-        from pathlab.study.report import compare_report
+        from pathlab.output.report.runs import compare_report
 
         one = self.lineups[0]
-        return compare_report(f"pathlab lineup: {one.scenario}", one.labels, one.runs, self.scenario_text, provenance)
+        return compare_report(f"pathlab lineup: {one.scenario}", one.labels, one.runs, self.scenario_text, provenance,
+                              f"every stack's policies ({len(one.labels)} settings), each on the same I/Os")
 
 
 @dataclass
@@ -111,9 +113,11 @@ class Replicated(Output):
         return self.runs.assign(scenario=self.file)
 
     def html(self, provenance: dict[str, Any]) -> str:
-        from pathlab.study.report import replicated_report
+        from pathlab.output.report.runs import replicated_report
 
-        return replicated_report(f"pathlab compare: {self.file}", self.runs, self.scenario_text, provenance)
+        settings, seeds = self.runs["setting"].nunique(), self.runs["seed"].nunique()
+        return replicated_report(f"pathlab compare: {self.file}", self.runs, self.scenario_text, provenance,
+                                 f"{settings} settings over {seeds} seeds, each seed's I/Os the same for every setting")
 
 
 def side_by_side(names: list[str], summaries: list[dict]) -> str:

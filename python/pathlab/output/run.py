@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathlab import host_views
+from pathlab.api import Fault
 from pathlab.output import esxtop, hosts, vdbench
 from pathlab.output.sink import Output
 
@@ -27,6 +28,11 @@ class RunOutput(Output):
     #: The host --host chose, if any.
     host: str | None
     scenario_text: str
+    #: The policy and setting in force (`devices.in_force`), for the report's title.
+    setting: str
+    #: The scenario's faults, which the report shades, and what else is on its timeline.
+    faults: list[Fault]
+    timeline: list[str]
 
     def table(self) -> str:
         return text_report(self.data, self.intervals, self.views)
@@ -39,9 +45,10 @@ class RunOutput(Output):
         return [summary_row(self.data)]
 
     def html(self, provenance: dict[str, Any]) -> str:
-        from pathlab.study.report import run_report
+        from pathlab.output.report.runs import run_report
 
-        return run_report(self.views[0][1] if self.host else self.data, self.scenario_text, provenance)
+        return run_report(self.views[0][1] if self.host else self.data, self.scenario_text, provenance, self.setting,
+                          self.faults, self.timeline)
 
 
 def text_report(data: dict, intervals: bool, views: list[tuple[str, dict]]) -> str:

@@ -28,6 +28,13 @@ class SweepOutput(Output):
         return self.points[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}")
 
     def html(self, provenance: dict[str, Any]) -> str:
-        from pathlab.study.report import sweep_report
+        from pathlab.output.report.sweep import sweep_report
 
-        return sweep_report(self.runs, self.meta)
+        return sweep_report(self.runs, self.meta, setting(self.meta))
+
+
+def setting(meta: dict[str, Any]) -> str:
+    """The swept scenario's policy in force before the grid and cases change it."""
+    from pathlab.api import Scenario
+
+    return Scenario.from_text(meta["text"], meta["file"], set=meta["sets"]).setting

@@ -1,2 +1,2 @@
 """Studies of settings: sweeps over a grid, replications over seeds and their statistics, the
-standard lineup of every stack's policies, and the HTML reports."""
+standard lineup of every stack's policies (their reports are drawn in `output.report`)."""

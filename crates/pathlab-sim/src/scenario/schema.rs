@@ -709,6 +709,36 @@ impl FaultSpec {
             FaultSpec::Marginal(f) => f.from,
         }
     }
+
+    /// The fault on the run's timeline, for reports that mark it: its kind as written, what it
+    /// hits (a path, port, adapter, device or array), when it starts and when it ends (`None`
+    /// for a moment, such as a path coming back; a window without `until` lasts to the end).
+    pub fn window(&self) -> (&'static str, String, u64, Option<u64>, bool) {
+        fn at(what: &Option<String>, or: &Option<String>) -> String {
+            what.clone().or_else(|| or.clone()).unwrap_or_default()
+        }
+        let until = |u: &Option<DurationNs>| u.map(|d| d.0);
+        let (kind, what, until, lasts) = match self {
+            FaultSpec::PathDown(f) => ("path_down", f.path.clone(), until(&f.until), true),
+            FaultSpec::PathUp(f) => ("path_up", f.path.clone(), None, false),
+            FaultSpec::PortDown(f) => ("port_down", f.port.clone(), until(&f.until), true),
+            FaultSpec::PortUp(f) => ("port_up", f.port.clone(), None, false),
+            FaultSpec::AllPathsDown(f) => {
+                let device = f.device.clone().unwrap_or_else(|| "every device".to_string());
+                ("all_paths_down", device, until(&f.until), true)
+            }
+            FaultSpec::AluaState(f) => ("alua_state", format!("{} to {}", f.path, f.state.short_name()), None, false),
+            FaultSpec::ControllerFailover(f) => {
+                let what = f.device.clone().unwrap_or_else(|| f.array.clone());
+                ("controller_failover", format!("{what} to {}", f.owner), None, false)
+            }
+            FaultSpec::Flaky(f) => ("flaky", at(&f.path, &f.port), until(&f.until), true),
+            FaultSpec::Congestion(f) => ("congestion", at(&f.path, &f.port), until(&f.until), true),
+            FaultSpec::LinkSpeed(f) => ("link_speed", f.adapter.clone(), until(&f.until), true),
+            FaultSpec::Marginal(f) => ("marginal", at(&f.path, &f.port), until(&f.until), true),
+        };
+        (kind, what, self.starts_at().0, until, lasts)
+    }
 }
 
 /// Every `kind`, as written.
@@ -1003,3 +1033,24 @@ pub const PUBLISHABLE: &[&str] = &[
     "p99_ms",
     "p999_ms",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::FaultSpec;
+
+    fn fault(text: &str) -> FaultSpec {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_fault_on_the_timeline_names_its_kind_target_start_and_end() {
+        let window =
+            fault("kind = \"congestion\"\nport = \"aa/P1\"\nfrom = \"20s\"\nuntil = \"100s\"\nadded_latency = \"2ms\"");
+        assert_eq!(window.window(), ("congestion", "aa/P1".to_string(), 20_000_000_000, Some(100_000_000_000), true));
+        // A window without `until` lasts (the caller ends it with the run); a moment does not.
+        let open = fault("kind = \"path_down\"\npath = \"vmhba1:C0:T0\"\nat = \"1s\"");
+        assert_eq!(open.window(), ("path_down", "vmhba1:C0:T0".to_string(), 1_000_000_000, None, true));
+        let moment = fault("kind = \"controller_failover\"\nat = \"2s\"\narray = \"cx4\"\nowner = \"SPB\"");
+        assert_eq!(moment.window(), ("controller_failover", "cx4 to SPB".to_string(), 2_000_000_000, None, false));
+    }
+}

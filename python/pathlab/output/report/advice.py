@@ -1,0 +1,46 @@
+"""The advisor's report: its findings, its recommendation with the values it assumed, the
+candidates' figures with 95% error bars, and each one's commands and caveat."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from pathlab.figures import HEADLINE
+from pathlab.output.report import plots
+from pathlab.output.report.page import figure, page
+
+
+def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], seeds: str, scenario_text: str,
+                  provenance: dict[str, Any], recommendation: Sequence[str] = (),
+                  assumptions: Sequence[tuple[str, str]] = (), gains: Sequence[str] = (),
+                  gains_note: Sequence[str] = (), setting: str | None = None) -> str:
+    """The advisor's findings, its recommendation with the values it assumed, the candidates'
+    figures with 95% error bars, and each one's commands and caveat. `gains` are the gain cells
+    as the table shows them (ranges over the assumptions' spans, `gains_note` says over what);
+    `setting` the host's policy in force."""
+
+    items = "".join(f"<li><b>{html.escape(f.title)}</b><br>{html.escape(f.evidence)}</li>" for f in findings)
+    sections = [("Findings", f"<ul>{items}</ul>" if items else "<p>Nothing stands out.</p>")]
+    assumed = "".join(f"<li><code>{html.escape(k)}</code>: {html.escape(v)}</li>" for k, v in assumptions)
+    sections.append(("Recommendation", f"<pre>{html.escape(chr(10).join(recommendation))}</pre>"
+                     + (f"<p>Assumed, not in the captures:</p><ul>{assumed}</ul>" if assumed else "")))
+    if not ranked:
+        return page(title, sections, scenario_text, provenance, setting)
+    labels = [r.candidate.label for r in ranked]
+    bars = plots.bars(labels, [(f.name, [r.figures[f.key][0] for r in ranked], [r.figures[f.key][1] for r in ranked])
+                               for f in HEADLINE])
+    drawn = figure(bars, f"Each candidate's mean over {seeds} seeds with its 95% interval, every candidate on the same I/Os.")
+    head = "".join(f"<th>{h}</th>" for h in ("candidate", *(f.heading for f in HEADLINE), "gain"))
+    rows = "".join(
+        f"<tr><th style='text-align:left'>{html.escape(r.candidate.label)}</th>"
+        + "".join(f"<td>{f.show(r.figures[f.key][0])} ± {f.show(r.figures[f.key][1])}</td>" for f in HEADLINE)
+        + f"<td>{html.escape(gain)}</td></tr>" for r, gain in zip(ranked, gains, strict=True))
+    note = f"<p>{html.escape(' '.join(line.strip() for line in gains_note))}</p>" if gains_note else ""
+    sections.append(("Candidates", drawn + f"<table><tr>{head}</tr>{rows}</table>" + note))
+    how = "".join(f"<h3>{html.escape(r.candidate.label)}</h3><pre>{html.escape(chr(10).join(r.candidate.commands))}</pre>"
+                  + (f"<p>{html.escape(r.candidate.caveat)}</p>" if r.candidate.caveat else "")
+                  for r in ranked if r.candidate.commands)
+    sections.append(("How to apply each", how or "<p>No commands: the setting in force is kept.</p>"))
+    return page(title, sections, scenario_text, provenance, setting)
