@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab import _core
+from pathlab import _core, results
 from pathlab._core import ScenarioError
-from pathlab.devices import Device, from_json
+from pathlab.devices import Device, from_engine
 from pathlab.toml_values import flatten, to_toml
 
 if TYPE_CHECKING:  # pandas is imported where tables are built: `import pathlab` stays quick
@@ -210,7 +209,7 @@ class Scenario:
         sim = self.handle.simulation()
         if at_ns > 0:
             sim.run_until(at_ns)
-        return json.loads(sim.describe())
+        return sim.describe()
 
     @property
     def esxcli(self) -> list[str]:
@@ -220,7 +219,7 @@ class Scenario:
     @property
     def devices(self) -> list[Device]:
         """Each device's resolved policy, status, host stack and array, as the run starts."""
-        return from_json(self.handle.simulation().devices())
+        return from_engine(self.handle.simulation().devices())
 
     @property
     def warnings(self) -> list[tuple[str, str]]:
@@ -244,7 +243,7 @@ class Scenario:
             if progress:
                 progress(t / end)
         data, setups = sim.finish(figures_only)
-        return Result(json.loads(data), sim.events, from_json(setups))
+        return Result(data, sim.events, from_engine(setups))
 
 
 def run_many(
@@ -256,6 +255,8 @@ def run_many(
 ) -> list[Result]:
     """Runs scenarios side by side on the machine's cores; results come back in input order
     (`figures_only` and `path_intervals` as `Scenario.run` takes them)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     workers = workers or min(len(scenarios), os.cpu_count() or 1) or 1
 
     def one(index: int) -> Result:
@@ -267,7 +268,7 @@ def run_many(
 
 
 def _table(key: str, doc: str) -> Any:
-    """A DataFrame view of one list of the JSON result."""
+    """A DataFrame view of one list of the result."""
     def view(self: Result) -> pd.DataFrame:
         import pandas as pd
 
@@ -277,12 +278,14 @@ def _table(key: str, doc: str) -> Any:
 
 
 class Result:
-    """What a run measured. `data` is the JSON result; the properties are DataFrame views."""
+    """What a run measured. `data` is the result as the engine gives it (dicts and lists, what
+    `pathlab run --format json` writes); `summary`, `device_rows`, `path_rows` and `events` are
+    typed objects (`pathlab.results`), the other properties DataFrame views."""
 
-    def __init__(self, data: dict[str, Any], events: int = 0, setups: Sequence[Device] = ()):
+    def __init__(self, data: dict[str, Any], engine_events: int = 0, setups: Sequence[Device] = ()):
         self.data = data
         #: Events the engine processed (for benchmarks; not a figure of the run).
-        self.events = events
+        self.engine_events = engine_events
         #: Each device's resolved policy, status, host stack and array at the end of the run.
         self.setups = list(setups)
 
@@ -296,14 +299,30 @@ class Result:
         )
 
     def to_json(self) -> str:
+        import json
+
         return json.dumps(self.data, indent=2)
 
-    @property
-    def summary(self) -> pd.Series:
-        """The vdbench figures and percentiles of the measurement window, by name."""
-        import pandas as pd
+    @cached_property
+    def summary(self) -> results.Summary:
+        """The vdbench figures and percentiles of the measurement window, by attribute or name
+        (`summary.to_pandas()` is the Series)."""
+        return results.summary(self.data)
 
-        return pd.Series(self.data["summary"], name=self.data["scenario"])
+    @cached_property
+    def device_rows(self) -> tuple[results.DeviceFigures, ...]:
+        """Each device's esxtop figures, policy and working paths (`devices` is the DataFrame)."""
+        return results.devices(self.data)
+
+    @cached_property
+    def path_rows(self) -> tuple[results.PathFigures, ...]:
+        """Each path's esxtop figures, states and target (`paths` is the DataFrame)."""
+        return results.paths(self.data)
+
+    @cached_property
+    def events(self) -> tuple[results.HostEvent, ...]:
+        """What the host saw happen to its paths and devices, in time order."""
+        return results.events(self.data)
 
     devices = _table("devices", "Esxtop figures per device, with its SATP, policy and working paths.")
     paths = _table("paths", "Esxtop figures per path, with its ALUA state, target and errors.")
@@ -328,7 +347,7 @@ def warn(file: str, field: str, message: str) -> None:
 
 def policies() -> list[dict[str, Any]]:
     """Every policy with its parameters, defaults and valid ranges."""
-    return json.loads(_core.policy_catalog())
+    return _core.policy_catalog()
 
 
 def policy_choices(policy: str, parameter: str) -> list[str]:

@@ -131,7 +131,7 @@ def child() -> None:
     ready = time.perf_counter()
     sim.run_until(scenario.handle.end_ns)
     ran = time.perf_counter()
-    data = json.loads(sim.finish()[0])
+    data, _ = sim.finish()
     print(json.dumps({"ios": data["accounting"]["issued"], "events": sim.events, "setup_s": ready - started,
                       "run_s": ran - ready, "finish_s": time.perf_counter() - ran}))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import tempfile
 import threading
 import time
@@ -13,8 +14,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from pathlab.api import MAX_SEED, PathlabWarning, Result, Scenario, ScenarioError, run_many, warn
 
@@ -124,15 +123,15 @@ def _same_file(a: Path, b: Path) -> bool:
 
 class LazyProgress:
     """A progress bar on stderr that appears only when the work lasts more than a second.
-    On a terminal it is a live bar; elsewhere (CI logs) one line per quarter done."""
+    On a terminal it is a live bar (rich, imported then); elsewhere (CI logs) one line per
+    quarter done."""
 
     def __init__(self, labels: Sequence[str]):
         self.labels = labels
         self.started = time.monotonic()
         self.lock = threading.Lock()
-        self.console = Console(stderr=True)
-        self.live = self.console.is_terminal
-        self.bar: Progress | None = None
+        self.live = sys.stderr.isatty()
+        self.bar: Any = None
         self.tasks: list[Any] = []
         self.reported = [0] * len(labels)
 
@@ -144,15 +143,18 @@ class LazyProgress:
                 quarter = int(fraction * 4)
                 if quarter > self.reported[index]:
                     self.reported[index] = quarter
-                    self.console.print(f"pathlab: {self.labels[index]}: {quarter * 25}% simulated", highlight=False)
+                    click.echo(f"pathlab: {self.labels[index]}: {quarter * 25}% simulated", err=True)
                 return
             if self.bar is None:
+                from rich.console import Console
+                from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
                 self.bar = Progress(
                     TextColumn("{task.description}"),
                     BarColumn(),
                     TextColumn("{task.percentage:>3.0f}%"),
                     TimeRemainingColumn(),
-                    console=self.console,
+                    console=Console(stderr=True),
                     transient=True,
                 )
                 self.tasks = [self.bar.add_task(label, total=1.0) for label in self.labels]
