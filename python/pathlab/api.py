@@ -11,13 +11,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab import _core, results
+from pathlab import _core
 from pathlab._core import ScenarioError
-from pathlab.devices import Device, from_engine
 from pathlab.toml_values import flatten, to_toml
 
 if TYPE_CHECKING:  # pandas is imported where tables are built: `import pathlab` stays quick
     import pandas as pd
+
+    from pathlab import results
+    from pathlab.devices import Device
 
 #: Seeds are 64-bit unsigned integers, as the engine's random streams take them.
 MAX_SEED = 2**64 - 1
@@ -219,6 +221,8 @@ class Scenario:
     @property
     def devices(self) -> list[Device]:
         """Each device's resolved policy, status, host stack and array, as the run starts."""
+        from pathlab.devices import from_engine
+
         return from_engine(self.handle.simulation().devices())
 
     @property
@@ -243,6 +247,8 @@ class Scenario:
             if progress:
                 progress(t / end)
         data, setups = sim.finish(figures_only)
+        from pathlab.devices import from_engine
+
         return Result(data, sim.events, from_engine(setups))
 
 
@@ -255,13 +261,15 @@ def run_many(
 ) -> list[Result]:
     """Runs scenarios side by side on the machine's cores; results come back in input order
     (`figures_only` and `path_intervals` as `Scenario.run` takes them)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     workers = workers or min(len(scenarios), os.cpu_count() or 1) or 1
 
     def one(index: int) -> Result:
         report = (lambda f: progress(index, f)) if progress else None
         return scenarios[index].run(report, figures_only, path_intervals)
+
+    if workers == 1:  # one run (`pathlab run`): no pool, no thread
+        return [one(i) for i in range(len(scenarios))]
+    from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, range(len(scenarios))))
@@ -307,21 +315,29 @@ class Result:
     def summary(self) -> results.Summary:
         """The vdbench figures and percentiles of the measurement window, by attribute or name
         (`summary.to_pandas()` is the Series)."""
+        from pathlab import results
+
         return results.summary(self.data)
 
     @cached_property
     def device_rows(self) -> tuple[results.DeviceFigures, ...]:
         """Each device's esxtop figures, policy and working paths (`devices` is the DataFrame)."""
+        from pathlab import results
+
         return results.devices(self.data)
 
     @cached_property
     def path_rows(self) -> tuple[results.PathFigures, ...]:
         """Each path's esxtop figures, states and target (`paths` is the DataFrame)."""
+        from pathlab import results
+
         return results.paths(self.data)
 
     @cached_property
     def events(self) -> tuple[results.HostEvent, ...]:
         """What the host saw happen to its paths and devices, in time order."""
+        from pathlab import results
+
         return results.events(self.data)
 
     devices = _table("devices", "Esxtop figures per device, with its SATP, policy and working paths.")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import tempfile
 import threading
 import time
 import warnings
@@ -97,6 +96,8 @@ def writable_output(path: str | None, option: str, inputs: Sequence[str] = (), r
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise ScenarioError(option, path, "permission denied")
     # The one sure test (a read-only file system, /proc, a full quota): create a file beside it.
+    import tempfile
+
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass
@@ -178,9 +179,11 @@ def run_all(scenarios: Sequence[Scenario], path_intervals: bool = True) -> list[
 
 def resolve(path: str) -> str:
     """A scenario file, or the name of a shipped one (`c1-vmax-1lun`) when no such file exists."""
+    if Path(path).exists():
+        return path
     from pathlab import shipped
 
-    if Path(path).exists() or path.removesuffix(".toml") not in shipped.names():
+    if path.removesuffix(".toml") not in shipped.names():
         return path
     return str(shipped.path(path))
 
@@ -211,10 +214,10 @@ def with_workload(path: str, workload: str | None, sets: Sequence[str]) -> tuple
     value of the workload file the engine refuses (a block below 512 B) is blamed on that file
     and the line that gave it, not on the scenario: the workloads it becomes are checked on the
     scenario first."""
-    from pathlab.workload_files import MIXES, workload_overrides
-
     if not workload:
         return tuple(sets)
+    from pathlab.workload_files import MIXES, workload_overrides
+
     overrides = workload_overrides(workload, resolve(path))
     if workload not in MIXES:
         try:

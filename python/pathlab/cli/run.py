@@ -16,11 +16,9 @@ from pathlab.cli.common import (
     workload_option,
     writable_outputs,
 )
-from pathlab.output import esxtop_csv, hosts
-from pathlab.output.files import written
+from pathlab.output import hosts
 from pathlab.output.run import RunOutput
 from pathlab.output.sink import emit, format_option, html_option
-from pathlab.output.vdbench_flatfile import flatfile
 
 
 @click.command("run")
@@ -62,6 +60,10 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
         hosts.check(scenario.describe(), host, scenario.file)
     (result,) = run_all([scenario])
     views = hosts.each(result.data, host, scenario.file)
+    if esxtop_out or diskstats_out or flat_out:  # their writers are imported when asked for
+        from pathlab.output import esxtop_csv
+        from pathlab.output.files import written
+        from pathlab.output.vdbench_flatfile import flatfile
     for name, view in views:
         if esxtop_out:
             csv_file = hosts.file_for(esxtop_out, name, len(views) > 1)

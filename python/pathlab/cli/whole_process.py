@@ -1,0 +1,133 @@
+"""`pathlab bench --whole-process`: `pathlab run FILE --format json` of the minimal model as a
+user runs it (a process of its own, from the interpreter's start to its exit) against the
+hand-written reference loop's process for the same I/Os, alternately; and where the time outside
+the engine goes, from a child that takes the command's steps with a timer between each.
+
+This module imports only the standard library at its top: the child imports pathlab itself,
+after its first timer, as the command does."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+#: The child's steps, in order, as it reports them: (key, what the table calls it).
+STEPS = (
+    ("import_s", "import pathlab and the run verb (CLI, output)"),
+    ("load_s", "read and check the scenario"),
+    ("build_s", "build the simulation"),
+    ("run_s", "the engine's run (in 200 steps, for progress)"),
+    ("finish_s", "finish: drain, result into Python objects"),
+    ("views_s", "Result and each host's view"),
+    ("render_s", "the JSON text"),
+    ("write_s", "write it"),
+)
+
+
+def child(started: float) -> None:
+    """Entry of the breakdown child (`python -c`, `started` its first timer): the steps of
+    `pathlab run FILE --format json`, each timed, the JSON written to /dev/null."""
+    file, overrides = json.loads(sys.argv[1])
+    from pathlab.api import Result
+    from pathlab.cli import main
+    from pathlab.devices import from_engine
+
+    assert main.commands["run"]  # the verb's module, imported as click looks it up
+    from pathlab.cli.common import load
+    from pathlab.output import hosts
+    from pathlab.output.run import RunOutput
+    from pathlab.output.sink import RENDERERS
+
+    times = {"import_s": time.perf_counter()}
+    scenario = load(file, None, overrides)
+    times["load_s"] = time.perf_counter()
+    sim = scenario.handle.simulation()
+    times["build_s"] = time.perf_counter()
+    end = scenario.handle.end_ns
+    step, t = max(1, end // 200), 0
+    while t < end:
+        t = min(end, t + step)
+        sim.run_until(t)
+    times["run_s"] = time.perf_counter()
+    data, setups = sim.finish()
+    times["finish_s"] = time.perf_counter()
+    result = Result(data, sim.events, from_engine(setups))
+    views = hosts.each(result.data, None, scenario.file)
+    times["views_s"] = time.perf_counter()
+    text = RENDERERS["json"][1](RunOutput(result.data, views, False, None, scenario.text))
+    times["render_s"] = time.perf_counter()
+    with open(os.devnull, "w", encoding="utf-8") as out:
+        out.write(text)
+    times["write_s"] = time.perf_counter()
+    marks = [started, *times.values()]
+    print(json.dumps({key: b - a for key, a, b in zip(times, marks, marks[1:])}))
+
+
+def timed(command: Sequence[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, float, str]:
+    """A process's wall time from start to exit, its CPU time (user and system), and its stdout."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=stdout, stderr=subprocess.DEVNULL, text=True)
+    out = proc.stdout.read() if proc.stdout else ""
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    if status != 0:
+        raise RuntimeError(f"{' '.join(command)} failed (status {status})")
+    return wall, usage.ru_utime + usage.ru_stime, out
+
+
+def whole_process_table(show: Callable[[str, Sequence[str], Sequence[Sequence[str]], str], None],
+                        spread: Callable[..., str], median: Callable[[Sequence[float]], float],
+                        binary: Path, folder: str, rounds: int, quick: bool) -> None:
+    """The whole command against the reference loop's process, alternately, round by round; then
+    the breakdown. `show`, `spread` and `median` are the bench's."""
+    import click
+
+    file = str(Path(folder) / "bench-minimal.toml")
+    overrides = ["run.duration=2s", "run.warmup=0s"] if quick else []
+    command = [sys.executable, "-m", "pathlab", "run", file, "--format", "json",
+               *(f"--set={o}" for o in overrides)]
+    _, _, out = timed(command, subprocess.PIPE)  # the I/Os to give the loop; and a warm file cache
+    ios = json.loads(out)["accounting"]["issued"]
+    ours, ours_cpu, theirs, theirs_cpu, starts, parts = [], [], [], [], [], []
+    code = "import time; t = time.perf_counter(); from pathlab.cli.whole_process import child; child(t)"
+    for r in range(rounds):
+        click.echo(f"pathlab bench: the whole process against the reference loop, round {r + 1} of {rounds}", err=True)
+        wall, cpu, _ = timed(command)
+        ours.append(wall)
+        ours_cpu.append(cpu)
+        wall, cpu, _ = timed([str(binary), str(ios)])
+        theirs.append(wall)
+        theirs_cpu.append(cpu)
+        starts.append(timed([sys.executable, "-c", "pass"])[0])
+        parts.append(json.loads(timed([sys.executable, "-c", code, json.dumps([file, overrides])], subprocess.PIPE)[2]))
+    ratios = [b / a for a, b in zip(ours, theirs)]
+    load = os.getloadavg()[0]
+    show(
+        f"`pathlab run bench-minimal --format json{''.join(f' --set {o}' for o in overrides)}` ({ios:,} I/Os) as a "
+        f"whole process against the reference loop's process for as many I/Os ({binary}), alternately, median "
+        f"(least-greatest) of {rounds} rounds, load average {load:.1f}:",
+        ["pathlab s", "pathlab CPU s", "reference s", "reference CPU s", "ratio"],
+        [[spread(ours), spread(ours_cpu), spread(theirs), spread(theirs_cpu), spread(ratios)]],
+        "Wall time from the start of each process to its exit; the ratio is the loop's over pathlab's, taken round by "
+        "round (1 would be as fast as the loop; the issue's goal, within 2x, is 0.5 or more).",
+    )
+    total = median(ours)
+    rows = [["Python's start-up (python -c pass)", spread(starts, 3), f"{median(starts) / total:.0%}"]]
+    rows += [[label, spread([p[key] for p in parts], 3), f"{median([p[key] for p in parts]) / total:.0%}"]
+             for key, label in STEPS]
+    accounted = [s + sum(p.values()) for s, p in zip(starts, parts)]
+    rows.append(["the rest (click, progress, exit), by difference", f"{total - median(accounted):.3f}",
+                 f"{(total - median(accounted)) / total:.0%}"])
+    show(
+        f"Where the whole process's time goes (a child taking the command's steps with a timer between each, in the "
+        f"same rounds; median (least-greatest) of {rounds}):",
+        ["step", "s", "of the whole command"],
+        rows,
+        "The engine's run is the only step the reference loop has too.",
+    )
