@@ -92,11 +92,13 @@ def test_whole_process_child_times_each_step_of_run(scenarios) -> None:
     # a fresh interpreter, the engine's run the longest of a 0.5 s simulated run after the imports.
     from pathlab.cli.whole_process import STEPS
 
-    code = "import time; t = time.perf_counter(); from pathlab.cli.whole_process import child; child(t)"
+    code = ("import time; t, c = time.perf_counter(), time.process_time(); "
+            "from pathlab.cli.whole_process import child; child(t, c)")
     args = json.dumps([str(scenarios / "bench-minimal.toml"), ["run.duration=0.5s", "run.warmup=0s"]])
     done = subprocess.run([sys.executable, "-c", code, args], capture_output=True, text=True, check=True)
-    times = json.loads(done.stdout)
-    assert list(times) == [key for key, _ in STEPS] and all(t >= 0 for t in times.values())
+    report = json.loads(done.stdout)
+    times = {key: step["cpu"] for key, step in report["steps"].items()}
+    assert list(times) == [key for key, _ in STEPS] and all(t >= 0 for t in times.values()) and report["start_cpu"] > 0
     assert times["run_s"] > max(t for key, t in times.items() if key not in ("run_s", "import_s"))
 
 
