@@ -10,8 +10,8 @@
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::IntoPyObjectExt;
 use pyo3::types::{PyBool, PyDict, PyList, PyString};
+use pyo3::IntoPyObjectExt;
 use serde::ser::{self, Serialize};
 use std::collections::HashMap;
 use std::fmt;
