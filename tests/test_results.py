@@ -35,6 +35,8 @@ def test_typed_rows_have_every_field_of_the_engines_rows_and_the_same_values(sce
     assert [e.event for e in r.events] == [e["event"] for e in data["events"]]
     with pytest.raises(KeyError):
         r.summary["devices"]
+    html = r._repr_html_()
+    assert html.startswith("<p>pathlab.Result cx4-alua-path-failure seed=") and "<td>" in html and "p99_ms" in html
 
 
 def test_the_engines_objects_are_what_its_json_reads(scenarios) -> None:

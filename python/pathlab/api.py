@@ -306,6 +306,12 @@ class Result:
             f"{s['failed']} failed>"
         )
 
+    def _repr_html_(self) -> str:
+        """A notebook shows the run's label and headline figures, then its summary as a table."""
+        from html import escape
+
+        return f"<p>{escape(repr(self).strip('<>'))}</p>" + self.summary._repr_html_()
+
     def to_json(self) -> str:
         import json
 
