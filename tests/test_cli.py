@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -85,6 +87,21 @@ def test_bench_quick_prints_rates_and_memory() -> None:
     assert 0.1 < low <= rate <= high, "millions of simulated I/Os per second of wall time: median of 2 and its spread"
 
 
+def test_whole_process_child_times_each_step_of_run(scenarios) -> None:
+    # The breakdown of `bench --whole-process`: every step of `pathlab run --format json` timed in
+    # a fresh interpreter, the engine's run the longest of a 0.5 s simulated run after the imports.
+    from pathlab.cli.whole_process import STEPS
+
+    code = ("import time; t, c = time.perf_counter(), time.process_time(); "
+            "from pathlab.cli.whole_process import child; child(t, c)")
+    args = json.dumps([str(scenarios / "bench-minimal.toml"), ["run.duration=0.5s", "run.warmup=0s"]])
+    done = subprocess.run([sys.executable, "-c", code, args], capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout)
+    times = {key: step["cpu"] for key, step in report["steps"].items()}
+    assert list(times) == [key for key, _ in STEPS] and all(t >= 0 for t in times.values()) and report["start_cpu"] > 0
+    assert times["run_s"] > max(t for key, t in times.items() if key not in ("run_s", "import_s"))
+
+
 def test_bench_spread_is_the_median_with_the_least_and_greatest() -> None:
     from pathlab.cli.bench import median, spread
 
@@ -131,6 +148,7 @@ def test_bad_scenario_gives_one_line_and_exit_2(tmp_path, scenarios, case, old, 
         (("reproduce", "no-such-dir"), "no-such-dir: no such file or directory"),
         (("bench", "--only", "--loop", "benches/many-devices-loop"), "--loop: give --scaling too"),
         (("bench", "--only", "--scaling", "--loop", "docs"), "docs: --loop: no Cargo.toml"),
+        (("bench", "--only", "--whole-process"), "--whole-process: give --reference too"),
     ],
 )
 def test_bad_command_input_gives_one_line_and_exit_2(args, message) -> None:

@@ -53,6 +53,7 @@ LAYERS: dict[str, tuple[int, str]] = {
     "pathlab.linux_names": (0, "base"),
     "pathlab.workload_files": (0, "base"),
     "pathlab.large_host": (0, "base"),
+    "pathlab.results": (0, "base"),
 }
 
 #: Modules outside the CLI and the facade that may import a renderer, each with its reason: the

@@ -9,7 +9,6 @@ two hosts' imports.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -104,7 +103,7 @@ def test_a_fault_on_host_slash_runtime_name_takes_down_that_hosts_path_only() ->
     text = two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"', extra=extra)
     sim = Scenario.from_text(text, "two-hosts.toml").handle.simulation(path_intervals=False)
     sim.run_until(200_000_000)
-    paths = json.loads(sim.describe())["paths"]
+    paths = sim.describe()["paths"]
     assert [(p["host"], p["name"], p["up"]) for p in paths] == [("esx-a", "vmhba1:C0:T0:L1", True),
                                                                 ("esx-b", "vmhba1:C0:T0:L1", False)]
 
@@ -114,7 +113,7 @@ def test_a_device_written_host_slash_name_is_that_hosts_in_faults_esxcli_and_rep
         device_b="naa.a1", load='"esx-a/naa.a1", "esx-b/naa.a1"', extra=ALL_PATHS_DOWN.format(device="esx-b/naa.a1"))
     sim = Scenario.from_text(text, "two-hosts.toml").handle.simulation(path_intervals=False)
     sim.run_until(200_000_000)
-    described = json.loads(sim.describe())
+    described = sim.describe()
     assert [(p["host"], p["up"]) for p in described["paths"]] == [("esx-a", True), ("esx-b", False)]
     assert [(d["host"], d["psp"]) for d in described["devices"]] == [("esx-a", "VMW_PSP_RR"), ("esx-b", "VMW_PSP_MRU")]
     # describe() tells no device's replication group: that each host's NAA is a device of its own is.

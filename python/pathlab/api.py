@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab import _core
 from pathlab._core import ScenarioError
-from pathlab.devices import Device, from_json, in_force
 from pathlab.toml_values import flatten, to_toml
 
 if TYPE_CHECKING:  # pandas is imported where tables are built: `import pathlab` stays quick
     import pandas as pd
+
+    from pathlab import results
+    from pathlab.devices import Device
 
 #: Seeds are 64-bit unsigned integers, as the engine's random streams take them.
 MAX_SEED = 2**64 - 1
@@ -174,6 +175,8 @@ class Scenario:
     @property
     def setting(self) -> str:
         """The policy and setting the devices start with, as an admin says it (`devices.in_force`)."""
+        from pathlab.devices import in_force
+
         return in_force(self.devices)
 
     @property
@@ -235,7 +238,7 @@ class Scenario:
         sim = self.handle.simulation()
         if at_ns > 0:
             sim.run_until(at_ns)
-        return json.loads(sim.describe())
+        return sim.describe()
 
     @property
     def esxcli(self) -> list[str]:
@@ -245,7 +248,9 @@ class Scenario:
     @property
     def devices(self) -> list[Device]:
         """Each device's resolved policy, status, host stack and array, as the run starts."""
-        return from_json(self.handle.simulation().devices())
+        from pathlab.devices import from_engine
+
+        return from_engine(self.handle.simulation().devices())
 
     @property
     def warnings(self) -> list[tuple[str, str]]:
@@ -269,7 +274,9 @@ class Scenario:
             if progress:
                 progress(t / end)
         data, setups = sim.finish(figures_only)
-        return Result(json.loads(data), sim.events, from_json(setups))
+        from pathlab.devices import from_engine
+
+        return Result(data, sim.events, from_engine(setups))
 
 
 def run_many(
@@ -287,12 +294,16 @@ def run_many(
         report = (lambda f: progress(index, f)) if progress else None
         return scenarios[index].run(report, figures_only, path_intervals)
 
+    if workers == 1:  # one run (`pathlab run`): no pool, no thread
+        return [one(i) for i in range(len(scenarios))]
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, range(len(scenarios))))
 
 
 def _table(key: str, doc: str) -> Any:
-    """A DataFrame view of one list of the JSON result."""
+    """A DataFrame view of one list of the result."""
     def view(self: Result) -> pd.DataFrame:
         import pandas as pd
 
@@ -302,12 +313,14 @@ def _table(key: str, doc: str) -> Any:
 
 
 class Result:
-    """What a run measured. `data` is the JSON result; the properties are DataFrame views."""
+    """What a run measured. `data` is the result as the engine gives it (dicts and lists, what
+    `pathlab run --format json` writes); `summary`, `device_rows`, `path_rows` and `events` are
+    typed objects (`pathlab.results`), the other properties DataFrame views."""
 
-    def __init__(self, data: dict[str, Any], events: int = 0, setups: Sequence[Device] = ()):
+    def __init__(self, data: dict[str, Any], engine_events: int = 0, setups: Sequence[Device] = ()):
         self.data = data
         #: Events the engine processed (for benchmarks; not a figure of the run).
-        self.events = events
+        self.engine_events = engine_events
         #: Each device's resolved policy, status, host stack and array at the end of the run.
         self.setups = list(setups)
 
@@ -320,15 +333,45 @@ class Result:
             f"{s['failed']} failed>"
         )
 
+    def _repr_html_(self) -> str:
+        """A notebook shows the run's label and headline figures, then its summary as a table."""
+        from html import escape
+
+        return f"<p>{escape(repr(self).strip('<>'))}</p>" + self.summary._repr_html_()
+
     def to_json(self) -> str:
+        import json
+
         return json.dumps(self.data, indent=2)
 
-    @property
-    def summary(self) -> pd.Series:
-        """The vdbench figures and percentiles of the measurement window, by name."""
-        import pandas as pd
+    @cached_property
+    def summary(self) -> results.Summary:
+        """The vdbench figures and percentiles of the measurement window, by attribute or name
+        (`summary.to_pandas()` is the Series)."""
+        from pathlab import results
 
-        return pd.Series(self.data["summary"], name=self.data["scenario"])
+        return results.summary(self.data)
+
+    @cached_property
+    def device_rows(self) -> tuple[results.DeviceFigures, ...]:
+        """Each device's esxtop figures, policy and working paths (`devices` is the DataFrame)."""
+        from pathlab import results
+
+        return results.devices(self.data)
+
+    @cached_property
+    def path_rows(self) -> tuple[results.PathFigures, ...]:
+        """Each path's esxtop figures, states and target (`paths` is the DataFrame)."""
+        from pathlab import results
+
+        return results.paths(self.data)
+
+    @cached_property
+    def events(self) -> tuple[results.HostEvent, ...]:
+        """What the host saw happen to its paths and devices, in time order."""
+        from pathlab import results
+
+        return results.events(self.data)
 
     devices = _table("devices", "Esxtop figures per device, with its SATP, policy and working paths.")
     paths = _table("paths", "Esxtop figures per path, with its ALUA state, target and errors.")
@@ -353,7 +396,7 @@ def warn(file: str, field: str, message: str) -> None:
 
 def policies() -> list[dict[str, Any]]:
     """Every policy with its parameters, defaults and valid ranges."""
-    return json.loads(_core.policy_catalog())
+    return _core.policy_catalog()
 
 
 def policy_choices(policy: str, parameter: str) -> list[str]:

@@ -5,9 +5,8 @@ the importer read these instead of the scenario's TOML or the status text the st
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,9 +92,9 @@ def _device(d: Mapping[str, Any]) -> Device:
                   Policy(d["policy"]["name"], params, tuple(d["given"])), Status(d["status"]["kind"], status))
 
 
-def from_json(text: str) -> list[Device]:
-    """The devices of the engine's JSON (`SimulationHandle.devices`, `finish`)."""
-    return [_device(d) for d in json.loads(text)]
+def from_engine(rows: Iterable[Mapping[str, Any]]) -> list[Device]:
+    """The devices as the engine gives them (`SimulationHandle.devices`, `finish`: one dict each)."""
+    return [_device(d) for d in rows]
 
 
 def in_force(devices: Sequence[Device]) -> str:

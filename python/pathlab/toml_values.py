@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import tomllib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -53,6 +52,8 @@ def set_keys(overrides: Iterable[tuple[str, str]]) -> list[str]:
     """Every dotted key that overrides (dotted key, TOML literal, as `--set` gives them) set, down
     to the leaves of the tables and arrays of tables they hold: `arrays.0={service={fixed="40us"}}`
     sets `arrays.0.service.fixed`, `arrays=[{...}]` sets `arrays.0....`."""
+    import tomllib
+
     keys: list[str] = []
     for key, literal in overrides:
         try:

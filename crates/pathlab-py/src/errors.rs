@@ -4,7 +4,7 @@ use pathlab_sim::sim::RunError;
 use pathlab_sim::ScenarioError as CoreScenarioError;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
-use pyo3::{PyErr, PyResult};
+use pyo3::PyErr;
 
 create_exception!(_core, ScenarioError, PyValueError, "Bad scenario input; args are (file, field, message).");
 
@@ -19,9 +19,4 @@ pub fn run_error(file: &str, e: RunError) -> PyErr {
         RunError::Overloaded { field, message } => scenario_error(CoreScenarioError::new(file, field, message)),
         RunError::Accounting(m) => PyRuntimeError::new_err(m),
     }
-}
-
-/// A value as JSON; one serde cannot write (an engine bug, not bad input) is a RuntimeError.
-pub fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> PyResult<String> {
-    serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }

@@ -2,14 +2,16 @@
 //! No model logic lives here; the Python package documents and shapes the API.
 
 mod errors;
+mod to_python;
 
-use errors::{run_error, scenario_error, to_json, ScenarioError};
+use errors::{run_error, scenario_error, ScenarioError};
 use pathlab_sim::scenario::parse_override_value;
 use pathlab_sim::{run, Scenario, Simulation};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
+use to_python::to_python;
 
 /// A parsed and checked scenario (one variant and the user's overrides applied).
 #[pyclass(module = "pathlab._core", frozen)]
@@ -216,23 +218,24 @@ impl SimulationHandle {
         self.events.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Devices and paths as esxcli / multipath would show them now, as JSON.
-    fn describe(&self) -> PyResult<String> {
-        to_json(&self.with(|s| s.describe())?)
+    /// Devices and paths as esxcli / multipath would show them now (a dict, as the JSON reads).
+    fn describe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.with(|s| s.describe())?)
     }
 
-    /// Each device's resolved policy configuration, status, stack and array now, as JSON.
-    fn devices(&self) -> PyResult<String> {
-        to_json(&self.with(|s| s.device_setups())?)
+    /// Each device's resolved policy configuration, status, stack and array now (a list of dicts).
+    fn devices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.with(|s| s.device_setups())?)
     }
 
-    /// Drains the I/Os in flight, checks the accounting and returns the result as JSON, with
-    /// each device's setup at the end (as `devices` gives it) beside it.
-    /// With `figures_only`, the JSON holds the run's identity, `summary` and `accounting` and
+    /// Drains the I/Os in flight, checks the accounting and returns the result (a dict, as its
+    /// JSON reads: `pathlab run --format json` writes it), with each device's setup at the end
+    /// (as `devices` gives it) beside it.
+    /// With `figures_only`, the result holds the run's identity, `summary` and `accounting` and
     /// no per-object tables, and no setups come back (what a ranking over many runs reads: the
-    /// tables of a host of thousands of paths are megabytes to write and parse per run).
+    /// tables of a host of thousands of paths are megabytes of objects to make per run).
     #[pyo3(signature = (figures_only=false))]
-    fn finish(&self, py: Python<'_>, figures_only: bool) -> PyResult<(String, String)> {
+    fn finish<'py>(&self, py: Python<'py>, figures_only: bool) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let sim = self
             .inner
             .lock()
@@ -251,9 +254,9 @@ impl SimulationHandle {
                 summary: &result.summary,
                 accounting: &result.accounting,
             };
-            return Ok((to_json(&figures)?, "[]".to_string()));
+            return Ok((to_python(py, &figures)?, pyo3::types::PyList::empty(py).into_any()));
         }
-        Ok((to_json(&result)?, to_json(&result.setups)?))
+        Ok((to_python(py, &result)?, to_python(py, &result.setups)?))
     }
 }
 
@@ -294,9 +297,9 @@ fn parse_duration_ns(text: &str) -> PyResult<u64> {
 }
 
 /// What a default Linux host sets for an array's LUNs (multipath-tools' hwtable and defaults,
-/// the NVMe udev rules) as JSON: the matching hwtable entries and every setting with its origin.
+/// the NVMe udev rules): the matching hwtable entries and every setting with its origin.
 #[pyfunction]
-fn linux_claim(vendor: &str, product: &str, tpgs: bool) -> PyResult<String> {
+fn linux_claim<'py>(py: Python<'py>, vendor: &str, product: &str, tpgs: bool) -> PyResult<Bound<'py, PyAny>> {
     #[derive(serde::Serialize)]
     struct Claimed<'a> {
         hwtable: &'a [&'static str],
@@ -304,12 +307,12 @@ fn linux_claim(vendor: &str, product: &str, tpgs: bool) -> PyResult<String> {
     }
     let claim = pathlab_sim::linux::claim::claim(vendor, product, tpgs);
     let settings = claim.settings(&pathlab_policy::PolicyConfig::default(), &[]);
-    to_json(&Claimed { hwtable: &claim.multipath.entries, settings })
+    to_python(py, &Claimed { hwtable: &claim.multipath.entries, settings })
 }
 
-/// The policy catalogue as JSON: name, stack, summary and parameters of every policy.
+/// The policy catalogue: name, stack, summary and parameters of every policy (a list of dicts).
 #[pyfunction]
-fn policy_catalog() -> String {
+fn policy_catalog(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     let policies: Vec<serde_json::Value> = pathlab_policy::catalog()
         .into_iter()
         .map(|p| {
@@ -331,7 +334,7 @@ fn policy_catalog() -> String {
             serde_json::json!({ "name": p.name, "stack": p.spec.stack, "summary": p.spec.summary, "params": params })
         })
         .collect();
-    serde_json::Value::Array(policies).to_string()
+    to_python(py, &policies)
 }
 
 #[pymodule]

@@ -124,7 +124,7 @@ def child() -> None:
     ready = time.perf_counter()
     sim.run_until(scenario.handle.end_ns)
     ran = time.perf_counter()
-    data = json.loads(sim.finish()[0])
+    data, _ = sim.finish()
     print(json.dumps({"ios": data["accounting"]["issued"], "events": sim.events, "setup_s": ready - started,
                       "run_s": ran - ready, "finish_s": time.perf_counter() - ran}))
 
@@ -461,22 +461,27 @@ def sections(scale: bool, profile: bool, cores: bool, advise: bool) -> list[str]
 @click.option("--loop", "loop", type=click.Path(file_okay=False, exists=True),
               help="With --scaling: folder of the scaling hosts' hand-written loop (benches/many-devices-loop), run "
               "beside each row, alternately.")
+@click.option("--whole-process", "whole", is_flag=True, help="With --reference: also `pathlab run` of the minimal "
+              "model as a whole process (start-up to exit) against the loop's process, and where its time outside "
+              "the engine goes.")
 @click.option("--scaling", "scale", is_flag=True, help="Also the cost per I/O from 32 to 100,000 I/Os in flight and 8 to "
               "10,000 paths.")
 @click.option("--profile", is_flag=True, help="Also instructions per I/O by mechanism (needs valgrind; minutes).")
 @click.option("--cores", is_flag=True, help="Also a sweep's wall time on 1 worker and up to every core.")
 @click.option("--advise", is_flag=True, help="Also pathlab advise's wall time on hosts of 50, 500 and 5,000 devices.")
 @click.option("--only", is_flag=True, help="Only the sections asked for (--scaling, --profile, --cores, --advise, "
-              "--reference), not the rates of the shipped benchmarks.")
+              "--reference, --whole-process), not the rates of the shipped benchmarks.")
 @click.option("--markdown", is_flag=True, help="Print the tables as Markdown (for docs/benchmarks.md).")
 @handle_errors
-def command(folder: str, quick: bool, rounds: int, reference: str | None, loop: str | None, scale: bool, profile: bool,
-            cores: bool, advise: bool, only: bool, markdown: bool) -> None:
+def command(folder: str, quick: bool, rounds: int, reference: str | None, loop: str | None, whole: bool, scale: bool,
+            profile: bool, cores: bool, advise: bool, only: bool, markdown: bool) -> None:
     """Print simulated I/Os and events per second of wall time, set-up time, peak memory and start-up
     time, each a median over rounds with its spread; optionally the ratio to a hand-written loop, the
     cost against I/Os in flight, instructions per I/O by mechanism, sweep scaling and advise's time."""
     if loop and not scale:
         raise BadInput("--loop: give --scaling too: the loop runs beside the scaling table's rows")
+    if whole and not reference:
+        raise BadInput("--whole-process: give --reference too: the whole process is compared with the reference loop")
     binary = loop_binary(Path(reference), "--reference", "desbench") if reference else None  # bad input before any run
     scaling_loop = loop_binary(Path(loop), "--loop", "many-devices-loop") if loop else None
     for _label, name, variant, overrides in BENCHMARKS:
@@ -491,6 +496,10 @@ def command(folder: str, quick: bool, rounds: int, reference: str | None, loop: 
         steps.append(lambda: main_table(tables, folder, rounds, quick))
     if binary:
         steps.append(lambda: reference_table(tables, binary, folder, rounds, quick))
+    if binary and whole:
+        from pathlab.cli.whole_process import whole_process_table
+
+        steps.append(lambda: whole_process_table(tables.show, spread, median, binary, folder, rounds, quick))
     if scale:
         steps.append(lambda: in_flight_table(tables, rounds, quick, scaling_loop))
     if profile:

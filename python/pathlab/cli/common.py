@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
-import tempfile
+import sys
 import threading
 import time
 import warnings
@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from pathlab.api import MAX_SEED, PathlabWarning, Result, Scenario, ScenarioError, run_many, warn
 
@@ -98,6 +96,8 @@ def writable_output(path: str | None, option: str, inputs: Sequence[str] = (), r
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise ScenarioError(option, path, "permission denied")
     # The one sure test (a read-only file system, /proc, a full quota): create a file beside it.
+    import tempfile
+
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass
@@ -124,15 +124,15 @@ def _same_file(a: Path, b: Path) -> bool:
 
 class LazyProgress:
     """A progress bar on stderr that appears only when the work lasts more than a second.
-    On a terminal it is a live bar; elsewhere (CI logs) one line per quarter done."""
+    On a terminal it is a live bar (rich, imported then); elsewhere (CI logs) one line per
+    quarter done."""
 
     def __init__(self, labels: Sequence[str]):
         self.labels = labels
         self.started = time.monotonic()
         self.lock = threading.Lock()
-        self.console = Console(stderr=True)
-        self.live = self.console.is_terminal
-        self.bar: Progress | None = None
+        self.live = sys.stderr.isatty()
+        self.bar: Any = None
         self.tasks: list[Any] = []
         self.reported = [0] * len(labels)
 
@@ -144,15 +144,18 @@ class LazyProgress:
                 quarter = int(fraction * 4)
                 if quarter > self.reported[index]:
                     self.reported[index] = quarter
-                    self.console.print(f"pathlab: {self.labels[index]}: {quarter * 25}% simulated", highlight=False)
+                    click.echo(f"pathlab: {self.labels[index]}: {quarter * 25}% simulated", err=True)
                 return
             if self.bar is None:
+                from rich.console import Console
+                from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
                 self.bar = Progress(
                     TextColumn("{task.description}"),
                     BarColumn(),
                     TextColumn("{task.percentage:>3.0f}%"),
                     TimeRemainingColumn(),
-                    console=self.console,
+                    console=Console(stderr=True),
                     transient=True,
                 )
                 self.tasks = [self.bar.add_task(label, total=1.0) for label in self.labels]
@@ -176,9 +179,11 @@ def run_all(scenarios: Sequence[Scenario], path_intervals: bool = True) -> list[
 
 def resolve(path: str) -> str:
     """A scenario file, or the name of a shipped one (`c1-vmax-1lun`) when no such file exists."""
+    if Path(path).exists():
+        return path
     from pathlab import shipped
 
-    if Path(path).exists() or path.removesuffix(".toml") not in shipped.names():
+    if path.removesuffix(".toml") not in shipped.names():
         return path
     return str(shipped.path(path))
 
@@ -209,10 +214,10 @@ def with_workload(path: str, workload: str | None, sets: Sequence[str]) -> tuple
     value of the workload file the engine refuses (a block below 512 B) is blamed on that file
     and the line that gave it, not on the scenario: the workloads it becomes are checked on the
     scenario first."""
-    from pathlab.workload_files import MIXES, workload_overrides
-
     if not workload:
         return tuple(sets)
+    from pathlab.workload_files import MIXES, workload_overrides
+
     overrides = workload_overrides(workload, resolve(path))
     if workload not in MIXES:
         try:

@@ -17,12 +17,9 @@ from pathlab.cli.common import (
     workload_option,
     writable_outputs,
 )
-from pathlab.devices import in_force
-from pathlab.output import esxtop_csv, hosts
-from pathlab.output.files import written
+from pathlab.output import hosts
 from pathlab.output.run import RunOutput
 from pathlab.output.sink import emit, format_option, html_option
-from pathlab.output.vdbench_flatfile import flatfile
 
 
 @click.command("run")
@@ -64,6 +61,10 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
         host_views.check(scenario.describe(), host, scenario.file)
     (result,) = run_all([scenario])
     views = host_views.each(result.data, host, scenario.file)
+    if esxtop_out or diskstats_out or flat_out:  # their writers are imported when asked for
+        from pathlab.output import esxtop_csv
+        from pathlab.output.files import written
+        from pathlab.output.vdbench_flatfile import flatfile
     for name, view in views:
         if esxtop_out:
             csv_file = hosts.file_for(esxtop_out, name, len(views) > 1)
@@ -81,5 +82,7 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
         with written(flat_out, "--vdbench-flatfile") as part:
             part.write_text(flatfile(result.data), encoding="utf-8")
         click.echo(f"pathlab: wrote the vdbench flatfile to {flat_out}", err=True)
+    from pathlab.devices import in_force
+
     emit(RunOutput(result.data, views, intervals, host, scenario.text, in_force(result.setups), scenario.faults,
                    scenario.timeline), fmt, html, file)

@@ -52,11 +52,9 @@ CONF_KEYS = ("failback", "no_path_retry")
 
 def hwtable_sets(vendor: str, product: str, tpgs: bool) -> dict[str, str]:
     """The attributes multipath-tools' built-in hardware table sets for the array, and their values."""
-    import json
-
     from pathlab import _core
 
-    return {s["name"]: s["value"] for s in json.loads(_core.linux_claim(vendor, product, tpgs))["settings"]
+    return {s["name"]: s["value"] for s in _core.linux_claim(vendor, product, tpgs)["settings"]
             if s["origin"] == "storage device configuration"}
 
 

@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from pathlab.output.files import written
-
 if TYPE_CHECKING:  # pandas is imported where tables are written: `pathlab` starts fast
     import pandas as pd
 
@@ -89,6 +87,8 @@ def provenance(file: str) -> dict[str, Any]:
 
 
 def write_html(path: str, text: str) -> None:
+    from pathlab.output.files import written
+
     with written(path, "--html") as part:
         part.write_text(text, encoding="utf-8")
     click.echo(f"pathlab: report written to {path}", err=True)
