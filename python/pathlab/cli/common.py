@@ -16,7 +16,8 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from pathlab.api import MAX_SEED, PathlabWarning, Result, Scenario, ScenarioError, run_many, warn
+from pathlab.api import MAX_SEED, PathlabWarning, Result, Scenario, ScenarioError, run_many
+from pathlab.loading import load, resolve  # noqa: F401 - every verb loads as the library does
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -174,15 +175,6 @@ def run_all(scenarios: Sequence[Scenario], path_intervals: bool = True) -> list[
         progress.close()
 
 
-def resolve(path: str) -> str:
-    """A scenario file, or the name of a shipped one (`c1-vmax-1lun`) when no such file exists."""
-    from pathlab import shipped
-
-    if Path(path).exists() or path.removesuffix(".toml") not in shipped.names():
-        return path
-    return str(shipped.path(path))
-
-
 def scenario_files(target: str) -> list[str]:
     """The scenario files of a folder, or the one file (or shipped name) given."""
     path = Path(resolve(target))
@@ -194,13 +186,6 @@ def scenario_files(target: str) -> list[str]:
     if not path.exists():
         raise ScenarioError(target, "", "no such file or directory")
     return [target]
-
-
-def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: int | None = None) -> Scenario:
-    scenario = Scenario.load(resolve(path), variant=variant, set=list(sets), seed=seed)
-    for field, message in scenario.warnings:
-        warn(scenario.file, field, message)
-    return scenario
 
 
 def with_workload(path: str, workload: str | None, sets: Sequence[str]) -> tuple[str, ...]:
