@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from pathlab._core import parse_duration_ns
 from pathlab.advise import alike, run_length
@@ -29,7 +29,7 @@ from pathlab.toml_values import to_toml
 
 #: What advise takes: a host imported already, a scenario, a scenario file or shipped scenario's
 #: name, a shipped capture's name, a capture folder, or a host's capture files.
-Subject = Union[Host, Scenario, str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
+Subject = Host | Scenario | str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
 
 #: The longest simulated measurement `duration="auto"` chooses (the fixed length before session 8).
 FULL_DURATION = "20s"
