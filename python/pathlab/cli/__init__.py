@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import click
 
-from pathlab.cli import advise, bench, compare, import_host, policies, report, reproduce, run, scenarios, show, sweep, validate
+from pathlab.cli import (
+    advise,
+    bench,
+    compare,
+    import_host,
+    mcp,
+    policies,
+    report,
+    reproduce,
+    run,
+    scenarios,
+    show,
+    sweep,
+    validate,
+)
 from pathlab.cli.common import BadInput
 
 
@@ -26,5 +40,5 @@ def main() -> None:
     """pathlab: how a host spreads I/O over its paths to storage, simulated."""
 
 
-for module in (advise, import_host, run, compare, sweep, report, reproduce, show, validate, policies, scenarios, bench):
+for module in (advise, import_host, run, compare, sweep, report, reproduce, show, validate, policies, scenarios, bench, mcp):
     main.add_command(module.command)
