@@ -200,5 +200,12 @@ def _plain(document: Any) -> dict[str, Any]:
 
 
 def serve(allow: Sequence[str | os.PathLike[str]]) -> None:
-    """Serves the tools over stdio until the client closes it."""
-    server(allow).run("stdio")
+    """Serves the tools over stdio until the client closes it (or goes away, or Ctrl-C)."""
+    try:
+        server(allow).run("stdio")
+    except KeyboardInterrupt:
+        pass
+    except BaseExceptionGroup as group:
+        _, rest = group.split((BrokenPipeError, ConnectionResetError))
+        if rest is not None:
+            raise
