@@ -167,3 +167,10 @@ def test_import_pathlab_stays_quick_and_advise_is_the_function() -> None:
              "assert callable(pathlab.advise) and advise is pathlab.advise; print('ok')")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout == "ok\n", done.stderr
+
+
+def test_a_sweep_whose_output_is_under_a_file_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(ScenarioError) as refused:
+        pathlab.sweep("bench-minimal", grid={"policy.iops": [1]}, out=tmp_path / "afile" / "x" / "bm")
+    assert refused.value.args == ("--out", str(tmp_path / "afile" / "x" / "bm"), f"{tmp_path / 'afile'} is a file, not a folder")

@@ -167,6 +167,9 @@ class Plan:
 
 def output_folder(stem: Path) -> None:
     """The output stem's folder, made when missing; one line when it cannot be (under a file)."""
+    under_a_file = next((p for p in [stem.parent, *stem.parent.parents] if p.exists() and not p.is_dir()), None)
+    if under_a_file is not None:
+        raise ScenarioError("--out", str(stem), f"{under_a_file} is a file, not a folder")
     try:
         stem.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
