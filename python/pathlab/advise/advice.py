@@ -136,6 +136,13 @@ class Advice:
     #: Set when the captures carry no performance counters: the host's stack, for what to capture.
     unmeasured_stack: str | None = None
 
+    def __repr__(self) -> str:
+        rec = self.recommendation
+        said = "no prediction: capture the host's load" if rec is None else \
+            f"change to {rec.to}" if rec.candidate else "keep the setting in force"
+        gain = f" ({rec.candidate.gain:.2f}x)" if rec and rec.candidate else ""
+        return f"<pathlab.Advice {self.subject}: {said}{gain}; {len(self.candidates)} candidates, {len(self.findings)} findings>"
+
     @property
     def in_force(self) -> CandidateResult:
         """The setting in force, as simulated (the gains' reference)."""

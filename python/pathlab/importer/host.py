@@ -32,6 +32,11 @@ class Host:
     #: The scenario's TOML text, every value commented with where it came from.
     text: str = field(repr=False)
 
+    def __repr__(self) -> str:
+        load = "load measured" if self.measured_load else "no load measured"
+        return (f"<pathlab.Host {', '.join(self.files)}: {self.stack}, {len(self.findings)} findings, "
+                f"{len(self.assumptions)} assumptions, {load}>")
+
     def to_toml(self) -> str:
         """The scenario as `pathlab import` writes it."""
         return self.text

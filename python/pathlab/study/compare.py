@@ -48,6 +48,10 @@ class Comparison:
     #: One row per setting and seed (`setting`, `seed`, every figure) when replicated.
     replicated: pd.DataFrame | None = None
 
+    def __repr__(self) -> str:
+        runs = f"{len(self.replicated)} runs over seeds" if self.replicated is not None else f"{len(self.results)} runs"
+        return f"<pathlab.Comparison {self.scenario}: {self.kind} {', '.join(self.labels)}; {runs}>"
+
     @property
     def labels(self) -> list[str]:
         return [label for label, _ in self.settings]

@@ -57,6 +57,9 @@ class Sweep:
     #: The output stem its tables and journal were written to, if any.
     out: Path | None = None
 
+    def __repr__(self) -> str:
+        return f"<pathlab.Sweep {self.meta['scenario']} over {', '.join(self.axes)}: {len(self.points)} points, {len(self.runs)} runs>"
+
     @property
     def table(self) -> pd.DataFrame:
         """The points: what `pathlab sweep` prints, with every figure."""
