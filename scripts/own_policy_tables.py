@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathlab.cli.compare import run_lineup
+from pathlab.study.compare import run_lineup
 from pathlab.study.lineup import LINEUP, OURS, bio_based, comparable, overrides
 from pathlab.study.replicate import figure, replicate
 from pathlab.study.stats import aggregate, distinguishable

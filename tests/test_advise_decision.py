@@ -10,14 +10,24 @@ from pathlib import Path
 import pytest
 
 from conftest import SCENARIOS, pathlab
+from pathlab import Scenario
+from pathlab.advise.advice import advice_of
 from pathlab.advise.candidates import Candidate
-from pathlab.advise.decide import MARGIN, decide, order
+from pathlab.advise.decide import MARGIN, Decision, decide, order
+from pathlab.advise.ranges import GainRanges
 from pathlab.advise.ranked import Ranked
+from pathlab.output.advice import AdviceOutput
 
 
 def _ranked(label: str, iops: tuple[float, float], p99: tuple[float, float], commands: bool = True) -> Ranked:
     figures = {"iops": iops, "p99_ms": p99, "resp_ms": (1.0, 0.0)}
     return Ranked(Candidate(label, {}, ["esxcli ..."] if commands else []), figures, 0.0)
+
+
+def _advice(ranked: list[Ranked], decision: Decision, ranges: GainRanges | None = None) -> AdviceOutput:
+    """The advice on a host of ranked candidates, for the output sink (a scenario stands in for the host)."""
+    host = Scenario.load(SCENARIOS / "bench-minimal.toml")
+    return AdviceOutput(advice_of("host", host, "balanced", [], ranked, decision, ranges=ranges))
 
 
 IN_FORCE = _ranked("the setting in force", (100_000, 500), (2.0, 0.05), commands=False)
@@ -111,12 +121,11 @@ def test_a_setting_in_force_that_moves_no_io_shows_no_gain_not_nan() -> None:
     import math
 
     from pathlab.advise.decide import decide
-    from pathlab.output.advice import Advice
 
     dead = _ranked("the setting in force", (0.0, 0.0), (0.0, 0.0), commands=False)
     other = _ranked("round robin, iops=1", (0.0, 0.0), (0.0, 0.0))
     dead.gain = other.gain = math.nan
-    advice = Advice("host", [], [dead, other], "", decide([dead, other], "balanced"))
+    advice = _advice([dead, other], decide([dead, other], "balanced"))
     assert "nan" not in advice.table() and "keep the setting in force" in advice.table()
     assert all(c["gain"] is None for c in advice.document()["candidates"])
 
@@ -124,8 +133,6 @@ def test_a_setting_in_force_that_moves_no_io_shows_no_gain_not_nan() -> None:
 def test_a_recommendation_whose_range_reaches_below_the_margin_says_so() -> None:
     """Decided at the assumed values (1.30x, clear of the margin), but at a span's end the gain
     is 1.02x: the recommendation says that it pays only if the assumed values hold."""
-    from pathlab.advise.ranges import GainRanges
-    from pathlab.output.advice import Advice
 
     better = _ranked("round robin, iops=1", (130_000, 500), (1.5, 0.05))
     better.gain = 1.30
@@ -133,20 +140,19 @@ def test_a_recommendation_whose_range_reaches_below_the_margin_says_so() -> None
     in_force.gain = 1.0
     ranked = [in_force, better]
     spans = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0), "round robin, iops=1": (1.02, 1.30)})
-    shown = Advice("host", [], ranked, "", decide(ranked, "balanced"), ranges=spans).table()
+    shown = _advice(ranked, decide(ranked, "balanced"), ranges=spans).table()
     assert "Recommendation: round robin, iops=1" in shown
     assert "at the low end of the assumptions' spans the gain is 1.02x, within the 5%" in shown
     clear = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0), "round robin, iops=1": (1.20, 1.30)})
-    assert "low end" not in Advice("host", [], ranked, "", decide(ranked, "balanced"), ranges=clear).table()
+    assert "low end" not in _advice(ranked, decide(ranked, "balanced"), ranges=clear).table()
 
 
 def test_the_html_report_says_the_seeds_the_candidates_took_not_the_most_allowed() -> None:
-    from pathlab.output.advice import Advice
 
     in_force = _ranked("the setting in force", (100_000, 500), (2.0, 0.05), commands=False)
     better = _ranked("round robin, iops=1", (130_000, 500), (1.5, 0.05))
     better.seeds = in_force.seeds = 2
-    page = Advice("host", [], [in_force, better], "", decide([in_force, better], "balanced")).html({})
+    page = _advice([in_force, better], decide([in_force, better], "balanced")).html({})
     assert "mean over 2 seeds with its 95% interval" in page and "mean over 5 seeds" not in page
 
 
@@ -154,8 +160,6 @@ def test_the_own_policys_range_says_what_it_leaves_out() -> None:
     """pathlab's own policy's gain range leaves the fabric's distance out (it moves that gain
     most: advise.ranges): the table says so where the policy is ranked, and only there."""
     from pathlab.advise.candidates import OWN_POLICY
-    from pathlab.advise.ranges import GainRanges
-    from pathlab.output.advice import Advice
 
     in_force = _ranked("the setting in force", (100_000, 500), (2.0, 0.05), commands=False)
     in_force.gain = 1.0
@@ -163,6 +167,6 @@ def test_the_own_policys_range_says_what_it_leaves_out() -> None:
     own.gain = 1.2
     spans = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0), OWN_POLICY: (1.1, 1.2)})
     said = f"{OWN_POLICY}'s range leaves the fabric's distance out"
-    assert said in Advice("host", [], [in_force, own], "", decide([in_force, own], "balanced"), ranges=spans).table()
+    assert said in _advice([in_force, own], decide([in_force, own], "balanced"), ranges=spans).table()
     alone = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0)})
-    assert said not in Advice("host", [], [in_force], "", decide([in_force], "balanced"), ranges=alone).table()
+    assert said not in _advice([in_force], decide([in_force], "balanced"), ranges=alone).table()

@@ -13,10 +13,10 @@ from conftest import SCENARIOS, one_error_line, pathlab
 from pathlab import Scenario
 from pathlab.advise import alike, run_length
 from pathlab.advise.candidates import Candidate, candidates
+from pathlab.advise.pipeline import auto_lengths
 from pathlab.advise.ranges import end_labels, span_ends
 from pathlab.advise.rank import _simulated, rank_together, settled
 from pathlab.advise.ranked import Ranked
-from pathlab.cli.advise import _auto_lengths
 from pathlab.large_host import scenario_text
 
 SHORT = {"run.duration": "0.3s", "run.warmup": "0.05s"}
@@ -286,7 +286,7 @@ def test_each_span_end_gets_the_run_length_of_its_own_pilot() -> None:
     scenario = Scenario.from_text(text, set={"run.duration": "20s", "run.warmup": "5s"})
     found, at_ends = span_ends(scenario)
     assert end_labels(found)[0] == "the low end of port capacity ±50%"
-    chosen, _, _ = _auto_lengths([scenario, *at_ends], run_length.RunLength(20.0, 5.0, "the full length"))
+    chosen, _, _ = auto_lengths([scenario, *at_ends], run_length.RunLength(20.0, 5.0, "the full length"))
     host, slow_ports, fast_ports, zero_load = chosen
     assert host.duration_s == 0.19 and "counted over 1 class" in host.reason
     assert slow_ports.duration_s == 0.83 and "counted over" not in slow_ports.reason

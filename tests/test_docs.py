@@ -5,11 +5,14 @@ README's and the docs' commands run.
 Commands live in ```console blocks (`$ command`, then the output it prints; `[...]` stands for any
 text within a line, or any lines on a line of its own) and ```bash blocks (each line a command).
 A block that should not run here says so on the line above it: `<!-- not run: the reason -->`.
+Python sessions live in ```pycon blocks (`>>> ` and `... ` lines, then what they print, `[...]`
+as above): a page's blocks run in turn in one interpreter, as a notebook's cells do.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -170,3 +173,57 @@ def test_scenario_reference_lists_exactly_the_fields_the_loader_accepts(tmp_path
         assert _fields_the_loader_expects(raised.value) == documented, table.heading
         checked += 1
     assert checked >= 25
+
+
+@dataclass
+class Statement:
+    source: str
+    output: list[str]  # what it prints (an expression's value, as the prompt shows it)
+
+
+def _session(page: Path) -> list[Statement]:
+    """The statements of a page's ```pycon blocks, in order, with what each prints."""
+    statements: list[Statement] = []
+    inside = False
+    for line in page.read_text().splitlines():
+        if line.strip() == "```pycon":
+            inside = True
+        elif inside and line.strip() == "```":
+            inside = False
+        elif inside and (line.startswith(">>> ") or line == ">>>"):
+            statements.append(Statement(line[4:] + "\n", []))
+        elif inside and (line.startswith("... ") or line == "...") and statements and not statements[-1].output:
+            statements[-1].source += line[4:] + "\n"
+        elif inside:
+            statements[-1].output.append(line)
+    return statements
+
+
+SESSIONS = [page for page in PAGES if "```pycon" in page.read_text()]
+
+#: Runs each statement as the interactive prompt does (an expression's value printed), in one
+#: namespace, and answers what each printed.
+_DRIVER = """
+import contextlib, io, json, sys
+namespace, printed = {"__name__": "__main__"}, []
+for source in json.load(sys.stdin):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, "<page>", "single"), namespace)
+    printed.append(out.getvalue())
+json.dump(printed, sys.__stdout__)
+"""
+
+
+@pytest.mark.parametrize("page", SESSIONS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_documented_python_sessions_print_what_the_page_shows(page: Path, workdir: Path) -> None:
+    statements = _session(page)
+    assert statements, f"{page}: a pycon block without a statement"
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", _DRIVER], input=json.dumps([s.source for s in statements]),
+                          capture_output=True, text=True, cwd=workdir)
+    assert done.returncode == 0, f"{page.name}: the session stopped:\n{done.stderr}"
+    for statement, printed in zip(statements, json.loads(done.stdout), strict=True):
+        if statement.output or printed:
+            shown = "\n".join(statement.output)
+            assert _matches(statement.output, printed), \
+                f"{page.name}: `{statement.source.strip()}` printed\n{printed}\nthe page shows\n{shown}"

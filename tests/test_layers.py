@@ -23,10 +23,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "python" / "pathlab"
 LAYERS: dict[str, tuple[int, str]] = {
     # Entry points: `python -m pathlab`, and the package root, the library's face (`import
     # pathlab` gives the API and may import any layer below it to do so).
-    "pathlab.__main__": (7, "main"),
-    "pathlab": (6, "facade"),
+    "pathlab.__main__": (8, "main"),
+    "pathlab": (7, "facade"),
     # The command line: one module per verb, options and `emit`.
-    "pathlab.cli": (6, "cli"),
+    "pathlab.cli": (7, "cli"),
+    # The agents' front end (`pathlab mcp`, whose verb is the CLI's): the library's verbs as tools.
+    "pathlab.agent": (6, "agent"),
     # Renderers: tables, JSON, CSV, HTML and the hosts' own styles (multipath -ll, nvme
     # list-subsys, esxcli, esxtop, vdbench). Used by the CLI and the API's render helpers only.
     "pathlab.output": (5, "output"),
@@ -54,14 +56,22 @@ LAYERS: dict[str, tuple[int, str]] = {
     "pathlab.workload_files": (0, "base"),
     "pathlab.large_host": (0, "base"),
     "pathlab.results": (0, "base"),
+    "pathlab.progress": (0, "base"),
+    "pathlab.loading": (0, "base"),
+    "pathlab.assumption": (0, "base"),
 }
 
 #: Modules outside the CLI and the facade that may import a renderer, each with its reason: the
 #: API's render helpers, a typed result's methods that draw it (HTML for a notebook, the CLI's
 #: text). The import must be inside the method: then it is allowed, and it is no edge of a circle
 #: (the renderer imports the result's type; the result asks for its renderer only when drawn).
-#: None yet.
-RENDER_HELPERS: dict[str, str] = {}
+RENDER_HELPERS: dict[str, str] = {
+    "pathlab.advise.advice": "Advice.to_dict, to_text and _repr_html_ draw the advice as the CLI does",
+    "pathlab.importer.host": "Host._repr_html_ shows the imported host in a notebook",
+    "pathlab.study.compare": "Comparison.to_dict and _repr_html_ draw the comparison as the CLI does",
+    "pathlab.study.sweep_pipeline": "Sweep.write and _repr_html_ write and draw the sweep's table",
+    "pathlab.api": "Result._repr_html_ shows the run's headline in a notebook",
+}
 
 #: Imports against the table that a change under way removes: (importer, imported) and why.
 #: Delete the line with the import.
@@ -317,6 +327,6 @@ def test_a_render_helper_may_import_output_in_the_method_that_draws_and_nothing_
     kept = counted(imports, LAYERS, {"pathlab.advise.result": "draws Advice"}, {})
     assert upward(kept, LAYERS) == [
         "x.py:1: pathlab.advise.result imports pathlab.output.advice: advise (layer 4) imports output (layer 5), a layer above",
-        "x.py:10: pathlab.advise.result imports pathlab.cli.common: advise (layer 4) imports cli (layer 6), a layer above"]
+        "x.py:10: pathlab.advise.result imports pathlab.cli.common: advise (layer 4) imports cli (layer 7), a layer above"]
     assert [[i.line for i in c] for c in circles(kept)] == [[1, 3]]  # the top-of-file import still closes a circle
     assert circles(kept[1:]) == []

@@ -13,7 +13,7 @@ from conftest import SCENARIOS
 from pathlab import Scenario
 from pathlab.cli import main
 from pathlab.output import multipath
-from pathlab.output.advice import Advice
+from pathlab.output.advice import AdviceOutput
 from pathlab.output.bench import BenchTable, LargeHost
 from pathlab.output.catalogue import Catalogue
 from pathlab.output.comparison import Replicated, Variants
@@ -89,13 +89,13 @@ def test_html_goes_to_its_file_with_the_provenance_and_the_format_to_stdout(run,
 def test_each_kind_of_result_renders_the_formats_it_overrides() -> None:
     assert formats(Output) == []
     assert formats(RunOutput) == formats(Variants) == formats(Replicated) == ["table", "json", "csv"]
-    assert formats(Advice) == formats(Catalogue) == formats(Reproduction) == ["table", "json"]
+    assert formats(AdviceOutput) == formats(Catalogue) == formats(Reproduction) == ["table", "json"]
     assert formats(SweepOutput) == formats(BenchTable) == formats(LargeHost) == ["table"]
     assert formats(Configuration) == ["table", "json"]
     assert list(RENDERERS) == ["table", "json", "csv"]
 
 
-@pytest.mark.parametrize(("verb", "kind"), [("run", RunOutput), ("compare", Variants), ("advise", Advice),
+@pytest.mark.parametrize(("verb", "kind"), [("run", RunOutput), ("compare", Variants), ("advise", AdviceOutput),
                                             ("policies", Catalogue), ("reproduce", Reproduction)])
 def test_every_verb_offers_the_formats_of_its_result(verb: str, kind: type[Output]) -> None:
     option = next(p for p in main.commands[verb].params if p.name == "fmt")

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import SCENARIOS
 from pathlab import Scenario
-from pathlab.cli.compare import run_lineup
+from pathlab.study.compare import run_lineup
 from pathlab.study.lineup import LINEUP, OURS, bio_based, comparable
 
 #: 15 s measured after 3 s of warm-up: long enough for every figure asserted below to settle (the

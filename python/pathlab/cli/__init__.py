@@ -12,7 +12,7 @@ from pathlab.cli.common import BadInput
 #: Each verb and its module, in the order the CLI reference lists them.
 VERBS = {"advise": "advise", "import": "import_host", "run": "run", "compare": "compare", "sweep": "sweep",
          "report": "report", "reproduce": "reproduce", "show": "show", "validate": "validate",
-         "policies": "policies", "scenarios": "scenarios", "bench": "bench"}
+         "policies": "policies", "scenarios": "scenarios", "bench": "bench", "mcp": "mcp"}
 
 
 class LazyVerbs(MutableMapping[str, click.Command]):

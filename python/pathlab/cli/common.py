@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 import click
 
-from pathlab.api import MAX_SEED, PathlabWarning, Result, Scenario, ScenarioError, run_many, warn
+from pathlab.api import MAX_SEED, PathlabWarning, Result, Scenario, ScenarioError, run_many
+from pathlab.loading import load, resolve  # noqa: F401 - every verb loads as the library does
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -177,17 +178,6 @@ def run_all(scenarios: Sequence[Scenario], path_intervals: bool = True) -> list[
         progress.close()
 
 
-def resolve(path: str) -> str:
-    """A scenario file, or the name of a shipped one (`c1-vmax-1lun`) when no such file exists."""
-    if Path(path).exists():
-        return path
-    from pathlab import shipped
-
-    if path.removesuffix(".toml") not in shipped.names():
-        return path
-    return str(shipped.path(path))
-
-
 def scenario_files(target: str) -> list[str]:
     """The scenario files of a folder, or the one file (or shipped name) given."""
     path = Path(resolve(target))
@@ -199,13 +189,6 @@ def scenario_files(target: str) -> list[str]:
     if not path.exists():
         raise ScenarioError(target, "", "no such file or directory")
     return [target]
-
-
-def load(path: str, variant: str | None = None, sets: Sequence[str] = (), seed: int | None = None) -> Scenario:
-    scenario = Scenario.load(resolve(path), variant=variant, set=list(sets), seed=seed)
-    for field, message in scenario.warnings:
-        warn(scenario.file, field, message)
-    return scenario
 
 
 def with_workload(path: str, workload: str | None, sets: Sequence[str]) -> tuple[str, ...]:

@@ -1,4 +1,5 @@
-"""`pathlab compare`: every variant of a scenario side by side, on the same generated I/Os."""
+"""`pathlab compare`: every variant of a scenario side by side, on the same generated I/Os
+(`study/compare.py` does the work)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,10 @@ from pathlib import Path
 
 import click
 
-from pathlab.api import ScenarioError, _read
+from pathlab.api import ScenarioError
 from pathlab.cli.common import (
     handle_errors,
-    load,
     resolve,
-    run_all,
     scenario_files,
     seed_option,
     set_option,
@@ -19,18 +18,10 @@ from pathlab.cli.common import (
     workload_option,
     writable_output,
 )
-from pathlab.output.comparison import Lineup, Lineups, Replicated, Variants
+from pathlab.cli.progress import StderrProgress
+from pathlab.output.comparison import Lineups, Variants, output_of
 from pathlab.output.sink import emit, format_option
-from pathlab.study.lineup import LINEUP, OURS, overrides
-from pathlab.study.replicate import replicate
-
-
-def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], seed: int | None) -> Lineup:
-    """Every lineup policy on FILE: the scenario's label, the policies, each run's JSON result."""
-    base = load(file, variant, sets, seed)
-    scenarios = [load(file, variant, list(sets) + overrides(policy), seed) for _, policy in LINEUP]
-    results = run_all(scenarios)
-    return Lineup(base.label, [label for label, _ in LINEUP], [r.data for r in results])
+from pathlab.study.compare import compare, lineup_of
 
 
 @click.command("compare")
@@ -50,32 +41,16 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
     every stack's policies on FILE (or on every scenario of a directory)."""
     writable_output(html, "--html", inputs=[resolve(file), *([workload] if workload else [])])
     sets = with_workload(file, workload, sets)
+    progress = StderrProgress("compare")
+    files = scenario_files(file) if lineup and Path(resolve(file)).is_dir() else [file]
     if seeds:
-        replicated(file, lineup, variant, sets, range(seed or 1, (seed or 1) + seeds), fmt, html)
+        for f in files:
+            emit(output_of(compare(f, lineup=lineup, variant=variant, set=sets, seed=seed, seeds=seeds)), fmt, html, f)
         return
     if html and Path(file).is_dir():
         raise ScenarioError(file, "--html", "a report covers one scenario file, not a directory")
     if lineup:
-        files = scenario_files(file) if Path(file).is_dir() else [file]
-        emit(Lineups([run_lineup(f, variant, sets, seed) for f in files], _read(file) if html else None), fmt, html, file)
+        done = [compare(f, lineup=True, variant=variant, set=sets, seed=seed, progress=progress) for f in files]
+        emit(Lineups([lineup_of(c) for c in done], done[0].text if html else None), fmt, html, file)
         return
-    base = load(file, None, sets, seed)
-    if not base.variants:
-        raise ScenarioError(file, "variants", "the file defines no variants to compare")
-    results = run_all([base.with_variant(name) for name, _ in base.variants])
-    emit(Variants(base.name, base.variants, [r.data for r in results], base.text), fmt, html, file)
-
-
-def replicated(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], seeds: range, fmt: str,
-               html: str | None) -> None:
-    """Every variant (or with --lineup every policy) over several seeds, paired by seed."""
-    files = scenario_files(file) if lineup and Path(file).is_dir() else [file]
-    for f in files:
-        if lineup:
-            settings = [(label, variant, overrides(policy)) for label, policy in LINEUP]
-        else:
-            base = load(f, None, sets)
-            if not base.variants:
-                raise ScenarioError(f, "variants", "the file defines no variants to compare")
-            settings = [(name, name, []) for name, _ in base.variants]
-        emit(Replicated(f, replicate(f, sets, settings, seeds), OURS if lineup else None, _read(f)), fmt, html, f)
+    emit(output_of(compare(file, set=sets, seed=seed, progress=progress)), fmt, html, file)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from pathlab.cli.common import handle_errors, writable_output
-from pathlab.importer import imported_scenario
+from pathlab.importer.host import capture_inputs, import_host
 from pathlab.output.files import written
 
 
@@ -21,12 +21,8 @@ def command(files: tuple[str, ...], output: str | None, force: bool) -> None:
     dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, /proc/diskstats or
     `iostat -x`) or native NVMe (`nvme list-subsys`, the paths' sysfs attributes). FILES may be a
     folder of them (a sosreport or vm-support tree) or a shipped capture's name (vmax-iops1000)."""
-    from pathlab import shipped
-
-    captured = shipped.capture_files(files[0]) if len(files) == 1 else None
-    writable_output(output, "--output", inputs=[str(f) for f in captured or files], replace=force)
-    imported, _ = imported_scenario(tuple(captured) if captured else files)
-    text = imported.text
+    writable_output(output, "--output", inputs=list(capture_inputs(files)), replace=force)
+    text = import_host(*files).to_toml()
     if output:
         with written(output, "--output") as part:
             part.write_text(text, encoding="utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from pathlab.cli.common import handle_errors, load, seed_option, set_option, variant_option
-from pathlab.output.configuration import STYLES, Configuration
+from pathlab.output.configuration import STYLES, configuration
 from pathlab.output.sink import emit
 
 VIEWS = click.Choice(["devices", "paths"])
@@ -34,9 +34,4 @@ def command(what: str, file: str, variant: str | None, sets: tuple[str, ...], se
     Each host's tools know only its own devices, adapters and paths: with several hosts in the
     scenario and no --host, each host's view is printed in turn under a line `==> host NAME <==`
     (JSON: one list, each device or path naming its host)."""
-    scenario = load(file, variant, sets, seed)
-    desc = scenario.describe(at)
-    if style.startswith("nvme") and not any(f["nvme_head"] for f in desc["linux"]["devices"]):
-        click.echo("pathlab: warning: no device is a native NVMe multipath head (policy nvme or nvme-latency): "
-                   "nvme list-subsys lists nothing", err=True)
-    emit(Configuration(what, style, desc, host, scenario.file), "json" if style == "json" else "table")
+    emit(configuration(load(file, variant, sets, seed), what, style, at, host), "json" if style == "json" else "table")

@@ -48,14 +48,15 @@ def import_files(files: list[str]) -> Imported:
     return imported
 
 
-def imported_scenario(files: tuple[str, ...]) -> tuple[Imported, Scenario]:
+def imported_scenario(files: tuple[str, ...], name: str | None = None) -> tuple[Imported, Scenario]:
     """The host the captures describe (its TOML text and what the captures show), checked by
-    loading it; warnings for every assumed value go to stderr."""
+    loading it (named `name` in its errors, by default after `files`); warnings for every assumed
+    value go to stderr."""
     result = import_files(list(files))
     label = ", ".join(files)
     for field_name, message in result.warnings:
         warn(label, field_name, message)
-    return result, Scenario.from_text(result.text, imported_name(files))
+    return result, Scenario.from_text(result.text, name or imported_name(files))
 
 
 def imported_name(files: tuple[str, ...]) -> str:

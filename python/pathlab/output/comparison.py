@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab import figures
 from pathlab.output.run import summary_row
 from pathlab.output.sink import Output
+from pathlab.study.compare import Comparison, Lineup, lineup_of
 from pathlab.study.lineup import OURS
 
 if TYPE_CHECKING:
@@ -52,15 +53,6 @@ class Variants(Output):
         return compare_report(f"pathlab compare: {self.scenario}", [n for n, _ in self.variants], self.runs,
                               self.scenario_text, provenance, f"{len(self.variants)} variants, each on the same I/Os",
                               self.variants)
-
-
-@dataclass
-class Lineup:
-    """The lineup on one scenario: its label, the policies' labels and each run's JSON result."""
-
-    scenario: str
-    labels: list[str]
-    runs: list[dict[str, Any]]
 
 
 @dataclass
@@ -118,6 +110,24 @@ class Replicated(Output):
         settings, seeds = self.runs["setting"].nunique(), self.runs["seed"].nunique()
         return replicated_report(f"pathlab compare: {self.file}", self.runs, self.scenario_text, provenance,
                                  f"{settings} settings over {seeds} seeds, each seed's I/Os the same for every setting")
+
+
+def output_of(c: Comparison) -> Output:
+    """The comparison for the output sink: its variants, its lineup, or its runs over seeds."""
+    if c.replicated is not None:
+        return Replicated(c.file, c.replicated, c.reference, c.text)
+    if c.kind == "lineup":
+        return Lineups([lineup_of(c)], c.text)
+    return Variants(c.scenario, list(c.settings), [r.data for r in c.results], c.text)
+
+
+def notebook_html(c: Comparison) -> str:
+    """What a notebook shows of a comparison: the table as the command prints it, and the runs'
+    figures as a table."""
+    import html
+
+    shown = output_of(c).table()
+    return f"<pre>{html.escape(shown)}</pre>\n" + c.table.to_html(index=False, float_format=lambda x: f"{x:.4g}")
 
 
 def side_by_side(names: list[str], summaries: list[dict]) -> str:

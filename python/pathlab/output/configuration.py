@@ -5,13 +5,15 @@ naming its host; with `--host`, that host's)."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pathlab import host_views
+from pathlab.api import PathlabWarning, Scenario
 from pathlab.output import esxcli, hosts, multipath, nvme
-from pathlab.output.sink import Output
+from pathlab.output.sink import RENDERERS, Output
 
 #: The host styles, each drawing one host's view (`desc` is the whole description, for the
 #: esxcli path list's array side).
@@ -46,3 +48,18 @@ class Configuration(Output):
     def document(self) -> Any:
         host_views.check(self.desc, self.host, self.file)
         return (host_views.view(self.desc, self.host) if self.host else self.desc)[self.what]
+
+
+def configuration(scenario: Scenario, what: str, style: str, at: str = "0s", host: str | None = None) -> Configuration:
+    """The devices or paths (`what`) of `scenario` at simulated time `at`, to print in `style`
+    (`pathlab show`, and the agents' `show` tool)."""
+    desc = scenario.describe(at)
+    if style.startswith("nvme") and not any(f["nvme_head"] for f in desc["linux"]["devices"]):
+        warnings.warn("no device is a native NVMe multipath head (policy nvme or nvme-latency): nvme list-subsys lists "
+                      "nothing", PathlabWarning, stacklevel=2)
+    return Configuration(what, style, desc, host, scenario.file)
+
+
+def text(shown: Configuration) -> str:
+    """What `pathlab show` prints of it: JSON, or the host's style."""
+    return RENDERERS["json" if shown.style == "json" else "table"][1](shown)

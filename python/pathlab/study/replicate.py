@@ -16,9 +16,10 @@ from pathlab.study.sweep import Job, Point, default_workers, run_local
 
 
 def replicate(file: str, sets: Sequence[str], settings: Sequence[tuple[str, str | None, Sequence[str]]],
-              seeds: Sequence[int]) -> pd.DataFrame:
-    """One row per (setting, seed); a setting is (label, variant, its own `key=value` overrides)."""
-    job = Job(_read(file), file, tuple(sets))
+              seeds: Sequence[int], text: str | None = None) -> pd.DataFrame:
+    """One row per (setting, seed); a setting is (label, variant, its own `key=value` overrides).
+    `text`: the scenario's, when it is in memory rather than in `file`."""
+    job = Job(_read(file) if text is None else text, file, tuple(sets))
     points = [Point(variant, tuple(tuple(o.split("=", 1)) for o in own), seed)  # type: ignore[misc]
               for _, variant, own in settings for seed in seeds]
     job.check(points)

@@ -1,0 +1,223 @@
+"""The advisor's answer, typed: what `pathlab.advise` returns and `pathlab advise` prints
+(`output/advice.py` renders it). Findings, each candidate simulated on the host with its 95%
+intervals and gain range, the recommendation with its commands, and the values assumed."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pathlab.advise.candidates import Candidate
+from pathlab.advise.decide import MARGIN, Decision
+from pathlab.advise.ranges import GainRanges
+from pathlab.advise.ranked import Ranked
+from pathlab.advise.run_length import RunLength
+from pathlab.api import Scenario
+from pathlab.assumption import Assumption
+from pathlab.finding import Finding
+
+if TYPE_CHECKING:  # pandas is imported where a table is asked for: `import pathlab` stays quick
+    import pandas as pd
+
+#: What to capture so that advise can predict a gain, by the host's stack: the performance
+#: counters each importer reads as the host's load (5 s samples for 5 minutes).
+CAPTURE_COMMANDS = {
+    "esxi": ["esxtop -b -d 5 -n 61 > esxtop.csv",
+             "esxcli storage nmp device list > devices.txt; esxcli storage nmp path list > paths.txt"],
+    "linux": ["multipath -ll > multipath.txt", "iostat -xt 5 61 > iostat.txt   # or: for i in $(seq 61); do date +%s; "
+              "cat /proc/diskstats; sleep 5; done > diskstats.txt"],
+    "nvme": ["nvme list-subsys > subsys.txt", "iostat -xt 5 61 > iostat.txt",
+             "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/* > sysfs.txt"
+             "   # kernels of 2026: per-path failover, retry and error counters"],
+}
+
+#: The label of the candidate that changes nothing.
+IN_FORCE = "the setting in force"
+
+
+class Interval(NamedTuple):
+    """A figure's mean over seeds with the half-width of its 95% interval."""
+
+    mean: float
+    half_width: float
+
+    @property
+    def low(self) -> float:
+        return self.mean - self.half_width
+
+    @property
+    def high(self) -> float:
+        return self.mean + self.half_width
+
+
+@dataclass(frozen=True)
+class CandidateResult:
+    """A candidate setting simulated on the host over seeds, on the same I/Os as the others."""
+
+    candidate: Candidate
+    #: Figure (iops, resp_ms, p99_ms, failed) to its mean and 95% interval over the seeds.
+    figures: Mapping[str, Interval]
+    #: The I/O rate against the setting in force's; NaN where the setting in force moved no I/O.
+    gain: float
+    #: The lowest and highest gain over the spans of the assumptions that matter (port capacity,
+    #: load), or None where the prediction rests on none.
+    gain_range: tuple[float, float] | None
+    #: Seeds it was simulated over (fewer than asked when the intervals decided sooner).
+    seeds: int
+
+    @property
+    def label(self) -> str:
+        return self.candidate.label
+
+    @property
+    def commands(self) -> list[str]:
+        """The commands that apply it on the host, one per line."""
+        return self.candidate.commands
+
+    @property
+    def caveat(self) -> str:
+        return self.candidate.caveat
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        """What it sets on the host's scenario (dotted key to value)."""
+        return self.candidate.overrides
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """Whether to change, to what, and why."""
+
+    #: The candidate to change to, or None: keep the setting in force.
+    candidate: CandidateResult | None
+    #: Why, in one sentence, with the figures that decided it.
+    reason: str
+    #: The smallest gain worth a change, as a share of the setting in force's figure.
+    margin: float = MARGIN
+
+    @property
+    def change(self) -> bool:
+        return self.candidate is not None
+
+    @property
+    def to(self) -> str:
+        return self.candidate.label if self.candidate else IN_FORCE
+
+    @property
+    def commands(self) -> list[str]:
+        return self.candidate.commands if self.candidate else []
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What to change on a host, and what it gains, simulated on the host's own scenario."""
+
+    #: What was advised on (the files, capture or scenario as given).
+    subject: str
+    #: The host's scenario as simulated (variant and overrides applied).
+    scenario: Scenario
+    #: What a change must improve: balanced, throughput or latency.
+    objective: str
+    findings: tuple[Finding, ...]
+    #: Every candidate in the objective's order; empty when nothing was simulated (no measured load).
+    candidates: tuple[CandidateResult, ...]
+    #: None when nothing was simulated: `capture_needed` says what to capture.
+    recommendation: Recommendation | None
+    #: Values the captures did not give: the prediction rests on them.
+    assumptions: tuple[Assumption, ...] = ()
+    #: What the gain ranges are over (the assumptions' spans); None when gains are single figures.
+    gain_range_over: tuple[str, ...] | None = None
+    #: How long each run simulated and why; None when nothing was simulated.
+    run_length: RunLength | None = None
+    #: The run length at each span's end the ranges were simulated at, as (end, length).
+    run_lengths_at_ends: tuple[tuple[str, RunLength], ...] = ()
+    #: Set when the captures carry no performance counters: the host's stack, for what to capture.
+    unmeasured_stack: str | None = None
+
+    def __repr__(self) -> str:
+        rec = self.recommendation
+        said = "no prediction: capture the host's load" if rec is None else \
+            f"change to {rec.to}" if rec.candidate else "keep the setting in force"
+        gain = f" ({rec.candidate.gain:.2f}x)" if rec and rec.candidate else ""
+        return f"<pathlab.Advice {self.subject}: {said}{gain}; {len(self.candidates)} candidates, {len(self.findings)} findings>"
+
+    @property
+    def in_force(self) -> CandidateResult:
+        """The setting in force, as simulated (the gains' reference)."""
+        return next(c for c in self.candidates if c.label == IN_FORCE)
+
+    @property
+    def commands(self) -> list[str]:
+        """The commands to paste: the recommended change's, or what to capture when no gain could
+        be predicted; none when the setting in force is kept."""
+        return self.recommendation.commands if self.recommendation else list(self.capture_needed or [])
+
+    @property
+    def capture_needed(self) -> list[str] | None:
+        return CAPTURE_COMMANDS[self.unmeasured_stack] if self.unmeasured_stack else None
+
+    @property
+    def candidates_table(self) -> pd.DataFrame:
+        """One row per candidate: its figures' means and 95% half-widths, gain and gain range."""
+        import pandas as pd
+
+        rows = []
+        for c in self.candidates:
+            row: dict[str, Any] = {"setting": c.label}
+            for key, figure in c.figures.items():
+                row[f"{key}_mean"], row[f"{key}_ci95"] = figure
+            low, high = c.gain_range or (math.nan, math.nan)
+            rows.append(row | {"gain": c.gain, "gain_low": low, "gain_high": high, "seeds": c.seeds})
+        return pd.DataFrame(rows)
+
+    @property
+    def findings_table(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame([{"title": f.title, "evidence": f.evidence} for f in self.findings],
+                            columns=["title", "evidence"])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The advice as `pathlab advise --format json` prints it (JSON-able)."""
+        from pathlab.output.advice import document
+
+        return document(self)
+
+    def to_text(self) -> str:
+        """The advice as `pathlab advise` prints it."""
+        from pathlab.output.advice import text
+
+        return text(self)
+
+    def _repr_html_(self) -> str:
+        from pathlab.output.advice import notebook_html
+
+        return notebook_html(self)
+
+
+def typed(ranked: list[Ranked], ranges: GainRanges | None) -> tuple[CandidateResult, ...]:
+    """The ranking's candidates as typed results, with their gain ranges."""
+    return tuple(CandidateResult(r.candidate, {k: Interval(*v) for k, v in r.figures.items()}, r.gain,
+                                 ranges.gains[r.candidate.label] if ranges else None, r.seeds) for r in ranked)
+
+
+def recommended(decision: Decision, candidates: tuple[CandidateResult, ...]) -> Recommendation:
+    """The decision, on the typed candidates."""
+    choice = decision.choice
+    return Recommendation(next(c for c in candidates if c.label == choice.candidate.label) if choice else None,
+                          decision.reason)
+
+
+def advice_of(subject: str, scenario: Scenario, objective: str, findings: list[Finding], ranked: list[Ranked],
+              decision: Decision | None, assumptions: Sequence[tuple[str, str]] = (),
+              ranges: GainRanges | None = None, run_length: RunLength | None = None,
+              run_lengths_at_ends: Sequence[tuple[str, RunLength]] = (),
+              unmeasured_stack: str | None = None) -> Advice:
+    """The advice from the advisor's products: the ranking in the objective's order, the decision
+    on it, and the gain ranges over the assumptions' spans."""
+    candidates = typed(ranked, ranges)
+    return Advice(subject, scenario, objective, tuple(findings), candidates,
+                  recommended(decision, candidates) if decision else None, tuple(Assumption(*a) for a in assumptions),
+                  tuple(ranges.over) if ranges else None, run_length, tuple(run_lengths_at_ends), unmeasured_stack)

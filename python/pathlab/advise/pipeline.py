@@ -1,0 +1,176 @@
+"""Advice on a host from start to end, as `pathlab.advise` and `pathlab advise` give it: the
+host's scenario (a scenario file, or the host its captures describe), its findings, the run length
+a pilot run chooses, every candidate simulated over seeds (at the ends of the assumptions' spans
+too) and the decision."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pathlab._core import parse_duration_ns
+from pathlab.advise import alike, run_length
+from pathlab.advise.advice import Advice, advice_of
+from pathlab.advise.candidates import Candidate, candidates
+from pathlab.advise.decide import OBJECTIVES, decide, order
+from pathlab.advise.findings import findings, practice_findings, printed_configs
+from pathlab.advise.ranges import end_labels, gain_ranges, span_ends
+from pathlab.advise.rank import rank_together
+from pathlab.advise.run_length import RunLength
+from pathlab.api import Scenario, ScenarioError, _overrides
+from pathlab.devices import Device
+from pathlab.finding import Finding
+from pathlab.importer.host import Host, import_host
+from pathlab.loading import load
+from pathlab.progress import Progress, run_batch
+from pathlab.toml_values import to_toml
+
+#: What advise takes: a host imported already, a scenario, a scenario file or shipped scenario's
+#: name, a shipped capture's name, a capture folder, or a host's capture files.
+Subject = Host | Scenario | str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+
+#: The longest simulated measurement `duration="auto"` chooses (the fixed length before session 8).
+FULL_DURATION = "20s"
+#: The keys advise sets itself on every run: a user's value would be replaced without a word.
+RUN_LENGTH_KEYS = ("run", "run.duration", "run.warmup")
+MOST_SEEDS = 100
+
+
+def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, duration: str = "auto",
+           warmup: str = "5s", variant: str | None = None,
+           set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002 - mirrors --set
+           progress: Progress | None = None) -> Advice:
+    """Diagnoses a host, simulates each candidate setting on it over up to `seeds` seeds on the
+    same I/Os, and decides by `objective` (balanced, throughput or latency) whether to change.
+    `duration`: each run's simulated measurement, or "auto" (as long as the host's rates and its
+    policy's rotation need, at most 20 s); `warmup`: the warm-up (with "auto", at most this).
+    `variant` and `set` as `Scenario.load` takes them (not the run length, which advise sets).
+    Bad input raises `ScenarioError`; assumed values and doubtful settings warn (`PathlabWarning`)."""
+    _check(objective, seeds, duration, warmup)
+    given = [f"{k}={v}" for k, v in _overrides(set)]
+    if refused := run_length_sets(given):
+        raise ScenarioError("set", refused[0], "advise chooses the run length: give duration and warmup instead")
+    auto = duration == "auto"
+    length = {"run.duration": FULL_DURATION if auto else duration, "run.warmup": warmup}
+    sets = [*given, *(f"{k}={to_toml(v)}" for k, v in length.items())]
+    scenario, captured, host = _scenario(subject, variant, sets)
+    name = _subject_name(subject)
+    if host is not None and not host.measured_load:
+        # No counters: findings and vendor practice from the listings alone, and no simulated gain.
+        found = captured + practice_findings(scenario.devices)
+        return advice_of(name, scenario, objective, found, [], None, host.assumptions, unmeasured_stack=host.stack)
+    # An imported host's assumed port capacity and load span a range of gains; a scenario file is the user's own.
+    # The host at the spans' ends is ranked in the same batches as the host itself.
+    spans, at_ends = span_ends(scenario) if host else ([], [])
+    labels = end_labels(spans)
+    fixed = _given_length(scenario, length["run.duration"], warmup, auto)
+    chosen, cands, resolved = [fixed] * (1 + len(at_ends)), None, None
+    if auto and not scenario.timeline:
+        chosen, cands, resolved = auto_lengths([scenario, *at_ends], fixed, progress)
+        scenario = scenario.with_set(chosen[0].overrides(resolved[0]))
+        differing = [(f"at {end}: ", c) for end, c in zip(labels, chosen[1:]) if c != chosen[0]]
+        for at, c in [("", chosen[0]), *differing]:
+            (progress or Progress()).note(f"{at}runs of {c.duration_s:g} s after {c.warmup_s:g} s of warm-up ({c.reason})")
+    (in_force,) = run_batch([scenario], progress, path_intervals=False)  # the findings read no path's intervals
+    found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force))
+    cands = cands or candidates(scenario, in_force)
+    lengths = [[c.overrides(devices) for devices in resolved] if resolved else [c.overrides()] * len(cands)
+               for c in chosen]
+    ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force, resolved)
+    ranges = gain_ranges(spans, ranked, ranked_at_ends)
+    return advice_of(name, scenario, objective, found, order(ranked, objective), decide(ranked, objective),
+                     host.assumptions if host else [], ranges, chosen[0], list(zip(labels, chosen[1:])))
+
+
+def run_length_sets(sets: Sequence[str]) -> list[str]:
+    """The `key=value` overrides that set the run length, which advise sets itself."""
+    return [s for s in sets if s.split("=", 1)[0].strip() in RUN_LENGTH_KEYS]
+
+
+def _check(objective: str, seeds: int, duration: str, warmup: str) -> None:
+    if objective not in OBJECTIVES:
+        raise ScenarioError("advise", "objective", f"{objective!r}: allowed {', '.join(OBJECTIVES)}")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 2 <= seeds <= MOST_SEEDS:
+        raise ScenarioError("advise", "seeds", f"{seeds!r}: a whole number from 2 to {MOST_SEEDS}")
+    for name, value in (("duration", duration), ("warmup", warmup)):
+        if name == "duration" and value == "auto":
+            continue
+        try:
+            parse_duration_ns(value)
+        except (ValueError, TypeError) as e:
+            raise ScenarioError("advise", name, f"{value!r}: {e}") from None
+
+
+def _subject_name(subject: Subject) -> str:
+    """The subject as the outputs name it: the files, capture or scenario as given."""
+    if isinstance(subject, Host):
+        return ", ".join(subject.files)
+    if isinstance(subject, Scenario):
+        return subject.file
+    if isinstance(subject, (str, os.PathLike)):
+        return str(subject)
+    return ", ".join(str(s) for s in subject)
+
+
+def _scenario(subject: Subject, variant: str | None, sets: list[str]) -> tuple[Scenario, list[Finding], Host | None]:
+    """The host's scenario with the variant and overrides, what its captures show, and the
+    imported host (None for a scenario of the user's own)."""
+    if isinstance(subject, Scenario):
+        scenario = Scenario.from_text(subject.text, subject.file, variant or subject.variant,
+                                      [*(f"{k}={v}" for k, v in subject.overrides), *sets], subject.seed)
+        _refuse_names_hosts_share(scenario.devices, subject.file)
+        return scenario, [], None
+    if isinstance(subject, Host):
+        host = subject
+    else:
+        files = [str(subject)] if isinstance(subject, (str, os.PathLike)) else [str(s) for s in subject]
+        if not files:
+            raise ScenarioError("advise", "subject", "nothing to advise on: give a scenario or a host's captures")
+        from pathlab import shipped
+
+        if len(files) == 1 and shipped.capture_files(files[0]) is None and \
+                (files[0].endswith(".toml") or not Path(files[0]).exists()):
+            scenario = load(files[0], variant, sets)
+            _refuse_names_hosts_share(scenario.devices, files[0])
+            return scenario, [], None
+        host = import_host(*files)
+    scenario = Scenario.from_text(host.text, host.scenario.file, variant=variant, set=sets)
+    return scenario, list(host.findings), host
+
+
+def _refuse_names_hosts_share(devices: list[Device], file: str) -> None:
+    """Advise keys its findings, run lengths and candidates by device name: a LUN several hosts of
+    the scenario share (its NAA on each) would be taken for one device."""
+    hosts_of: dict[str, list[str]] = {}
+    for d in devices:
+        hosts_of.setdefault(d.name, []).append(d.host)
+    for name, hosts in hosts_of.items():
+        if len(hosts) > 1:
+            raise ScenarioError(file, "devices", f"{name!r} is a device of hosts {' and '.join(hosts)}: advise reads one "
+                                "host's devices by name; advise each host's scenario apart")
+
+
+def auto_lengths(scenarios: list[Scenario], full: RunLength,
+                 progress: Progress | None = None) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
+    """Each scenario's run length (the host, and the host at its spans' ends: a slower port may
+    saturate and change the rates and the counting the length comes from), from a pilot run of the
+    setting in force on each (`run_length.choose`, for the policies of every candidate); the
+    candidates, from the host's pilot, with their devices on the host, resolved once."""
+    pilots = [s.with_set(run_length.pilot_length()) for s in scenarios]
+    measured = run_batch(pilots, progress, path_intervals=False)  # the length reads the devices' and ports' figures
+    cands = candidates(scenarios[0], measured[0])
+    # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
+    resolved = [measured[0].setups] + [scenarios[0].with_set(c.overrides).devices for c in cands[1:]]
+    chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved)
+              for p, m in zip(pilots, measured)]
+    return chosen, cands, resolved
+
+
+def _given_length(scenario: Scenario, duration: str, warmup: str, auto: bool) -> RunLength:
+    """The length every run takes when advise does not choose it: the one given, or the full one
+    on a scenario with events on its timeline."""
+    reason = f"the full length: the scenario's {' and '.join(scenario.timeline)} are placed on its timeline" \
+        if auto else "as given with --duration"
+    return RunLength(parse_duration_ns(duration) / 1e9, parse_duration_ns(warmup) / 1e9, reason)

@@ -1,0 +1,70 @@
+"""A host as its captures describe it, for the library: `import_host(*files)` builds what
+`pathlab import` writes, typed. Thin on purpose: issue 32 gives every value its provenance."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from pathlab.api import Scenario, ScenarioError
+from pathlab.assumption import Assumption
+from pathlab.finding import Finding
+
+
+@dataclass(frozen=True)
+class Host:
+    """The host the captures describe: its scenario, what the captures show, and what they did
+    not give (assumed)."""
+
+    #: The captures as given (files, a folder, or a shipped capture's name).
+    files: tuple[str, ...]
+    #: The host as a checked scenario, named after the captures in its errors.
+    scenario: Scenario
+    #: What the captures themselves show (a full queue, a failed path).
+    findings: tuple[Finding, ...]
+    #: Values the captures did not give, and what was assumed: a prediction rests on them.
+    assumptions: tuple[Assumption, ...]
+    #: The host's multipathing stack: esxi, linux (dm-multipath) or nvme.
+    stack: str
+    #: Whether a capture gave the devices' load (performance counters, or a snapshot of I/Os in
+    #: flight); without it advise predicts no gain, it says what to capture.
+    measured_load: bool
+    #: The scenario's TOML text, every value commented with where it came from.
+    text: str = field(repr=False)
+
+    def __repr__(self) -> str:
+        load = "load measured" if self.measured_load else "no load measured"
+        return (f"<pathlab.Host {', '.join(self.files)}: {self.stack}, {len(self.findings)} findings, "
+                f"{len(self.assumptions)} assumptions, {load}>")
+
+    def to_toml(self) -> str:
+        """The scenario as `pathlab import` writes it."""
+        return self.text
+
+    def _repr_html_(self) -> str:
+        from pathlab.output.host import host_html
+
+        return host_html(self)
+
+
+def import_host(*files: str | os.PathLike[str]) -> Host:
+    """The host that `files` describe, as `pathlab import` reads them: listings and captures of one
+    host (ESXi, dm-multipath, native NVMe), a folder of them (a sosreport or vm-support tree), or a
+    shipped capture's name (`vmax-iops1000`). Each assumed value is also warned about
+    (`PathlabWarning`); bad input raises `ScenarioError` naming the file and line."""
+    from pathlab.importer import imported_name, imported_scenario
+
+    given = tuple(str(f) for f in files)
+    if not given:
+        raise ScenarioError("import_host", "files", "no capture given: give a host's listings and captures")
+    imported, scenario = imported_scenario(capture_inputs(given), imported_name(given))
+    return Host(given, scenario, tuple(imported.findings), tuple(Assumption(f, m) for f, m in imported.warnings),
+                imported.stack, imported.measured_load, imported.text)
+
+
+def capture_inputs(files: tuple[str, ...]) -> tuple[str, ...]:
+    """The files to read: a shipped capture's (or a folder's) files, or those given."""
+    from pathlab import shipped
+
+    captured = shipped.capture_files(files[0]) if len(files) == 1 else None
+    return tuple(captured) if captured else files
