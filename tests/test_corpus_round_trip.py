@@ -62,10 +62,6 @@ _PATH_LIST = "a device list whose Working Paths name no path of a known kind: th
 NOT_IMPORTED = {
     "esxcli-nmp-device-list/001-esx41-equallogic-psp-eql-routed":
         ("Dell's DELL_PSP_EQL_ROUTED is a third-party PSP pathlab does not model", "is not a policy pathlab imports"),
-    "esxcli-nmp-device-list/002-esx41-equallogic-fixed-one-working-path":
-        ("VMW_SATP_EQL (ESX 4's EqualLogic SATP) is not a SATP pathlab models", 'unknown SATP "VMW_SATP_EQL"'),
-    "esxcli-nmp-device-list/008-esxi5-equallogic-rr-name-colon":
-        ("VMW_SATP_EQL (ESX 4's EqualLogic SATP) is not a SATP pathlab models", 'unknown SATP "VMW_SATP_EQL"'),
     "esxcli-nmp-device-list/006-esx41-vnx5300-iscsi-fixed-ap":
         ("VMW_PSP_FIXED_AP (ESX 4.1's Fixed for ALUA arrays, merged into Fixed in 5.0) is not modelled",
          "VMW_PSP_FIXED_AP is not a policy pathlab imports"),
