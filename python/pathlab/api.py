@@ -83,6 +83,10 @@ def _overrides(values: Mapping[str, Any] | Iterable[str] | str | None) -> list[t
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ScenarioError("--set", item, "expected dotted.key=value, like policy.iops=1")
+        if "\n" in item or "\r" in item:
+            # TOML would end the value at the line break and the text after it be lost
+            raise ScenarioError("--set", key.strip(), f"{value.strip()[:40]!r} runs over a line break: give one "
+                                "key=value per --set, on one line")
         pairs.append((key.strip(), value.strip()))
     return pairs
 

@@ -16,7 +16,7 @@ from pathlab.advise.ranges import end_labels, gain_ranges, span_ends
 from pathlab.advise.rank import rank_together
 from pathlab.advise.run_length import RunLength
 from pathlab.api import Scenario
-from pathlab.cli.common import BadInput, handle_errors, load, resolve, run_all, set_option, writable_output
+from pathlab.cli.common import BadInput, force_option, handle_errors, load, resolve, run_all, set_option, writable_output
 from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer import Imported
@@ -99,14 +99,15 @@ def _given_length(scenario: Scenario, duration: str, warmup: str, auto: bool) ->
                    f"the other (by {MARGIN:.0%}, beyond the 95% intervals).")
 @format_option(Advice)
 @html_option
+@force_option
 @handle_errors
 def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int, duration: str, warmup: str,
-            objective: str, fmt: str, html: str | None) -> None:
+            objective: str, fmt: str, html: str | None, force: bool) -> None:
     """Diagnose a host, simulate each candidate setting on it and rank them. FILES is a scenario
     (or a shipped scenario's name), or what the host prints: `esxcli storage nmp device list`,
     `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, imported as
     `pathlab import` does."""
-    writable_output(html, "--html", inputs=[resolve(f) for f in files])
+    writable_output(html, "--html", [resolve(f) for f in files], force)
     for given in sets:
         if given.split("=", 1)[0].strip() in ("run", "run.duration", "run.warmup"):
             # advise sets every run's length itself: such a --set would be replaced without a word

@@ -8,6 +8,7 @@ import click
 
 from pathlab.api import ScenarioError, _read
 from pathlab.cli.common import (
+    force_option,
     handle_errors,
     load,
     resolve,
@@ -20,6 +21,7 @@ from pathlab.cli.common import (
     writable_output,
 )
 from pathlab.output.comparison import Lineup, Lineups, Replicated, Variants
+from pathlab.output.files import OutputFile
 from pathlab.output.sink import emit, format_option
 from pathlab.study.lineup import LINEUP, OURS, overrides
 from pathlab.study.replicate import replicate
@@ -42,13 +44,14 @@ def run_lineup(file: str, variant: str | None, sets: tuple[str, ...], seed: int 
 @seed_option
 @click.option("--seeds", type=click.IntRange(min=2), help="Replications (seeds SEED, SEED+1, ...): means with 95% intervals.")
 @format_option(Variants)
-@click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write a report to this HTML file (one scenario).")
+@click.option("--html", "html", type=OutputFile(), help="Also write a report to this HTML file (one scenario).")
+@force_option
 @handle_errors
 def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None, seeds: int | None,
-            fmt: str, html: str | None) -> None:
+            fmt: str, html: str | None, force: bool) -> None:
     """Run every variant of FILE on the same I/Os and print them side by side; with --lineup,
     every stack's policies on FILE (or on every scenario of a directory)."""
-    writable_output(html, "--html", inputs=[resolve(file), *([workload] if workload else [])])
+    writable_output(html, "--html", [resolve(file), *([workload] if workload else [])], force)
     sets = with_workload(file, workload, sets)
     if seeds:
         replicated(file, lineup, variant, sets, range(seed or 1, (seed or 1) + seeds), fmt, html)

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import click
 
-from pathlab.cli.common import handle_errors, writable_output
+from pathlab.cli.common import force_option, handle_errors, writable_output
 from pathlab.importer import imported_scenario
-from pathlab.output.files import written
+from pathlab.output.files import OutputFile, written
 
 
 @click.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the scenario here (default: stdout).")
-@click.option("--force", is_flag=True, help="Replace the --output file if it exists.")
+@click.option("-o", "--output", type=OutputFile(), help="Write the scenario here (default: stdout).")
+@force_option
 @handle_errors
 def command(files: tuple[str, ...], output: str | None, force: bool) -> None:
     """Build a scenario of a host from what it prints: ESXi (`esxcli storage nmp device list` or
@@ -24,7 +24,7 @@ def command(files: tuple[str, ...], output: str | None, force: bool) -> None:
     from pathlab import shipped
 
     captured = shipped.capture_files(files[0]) if len(files) == 1 else None
-    writable_output(output, "--output", inputs=[str(f) for f in captured or files], replace=force)
+    writable_output(output, "--output", [str(f) for f in captured or files], force)
     imported, _ = imported_scenario(tuple(captured) if captured else files)
     text = imported.text
     if output:

@@ -7,7 +7,8 @@ import json
 import click
 
 from pathlab.api import ScenarioError, _read
-from pathlab.cli.common import handle_errors, writable_output
+from pathlab.cli.common import force_option, handle_errors, writable_output
+from pathlab.output.files import OutputFile
 from pathlab.output.sink import write_html
 
 
@@ -56,9 +57,10 @@ def from_file(result: str, scenario: str | None) -> str:
 @click.command("report")
 @click.argument("result")
 @click.option("--scenario", help="The scenario file, shown in the report with its provenance.")
-@click.option("--html", "html", type=click.Path(dir_okay=False), required=True, help="The HTML file to write.")
+@click.option("--html", "html", type=OutputFile(), required=True, help="The HTML file to write.")
+@force_option
 @handle_errors
-def command(result: str, scenario: str | None, html: str) -> None:
+def command(result: str, scenario: str | None, html: str, force: bool) -> None:
     """Write RESULT (a run, compare, lineup or sweep result file) as one self-contained HTML page."""
-    writable_output(html, "--html", inputs=[result, *([scenario] if scenario else [])])
+    writable_output(html, "--html", [result, *([scenario] if scenario else [])], force)
     write_html(html, from_file(result, scenario))

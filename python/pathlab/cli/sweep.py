@@ -14,8 +14,8 @@ if TYPE_CHECKING:  # loaded when a sweep writes its tables: `pathlab` starts fas
 from rich.console import Console
 
 from pathlab.api import Scenario, ScenarioError, _read
-from pathlab.cli.common import handle_errors, set_option, with_workload, workload_option, writable_outputs
-from pathlab.output.files import written
+from pathlab.cli.common import force_option, handle_errors, set_option, with_workload, workload_option, writable_outputs
+from pathlab.output.files import OutputFile, written
 from pathlab.output.sink import emit
 from pathlab.output.sweep import SweepOutput
 from pathlab.study.stats import aggregate
@@ -28,6 +28,7 @@ from pathlab.study.sweep import (
     default_workers,
     expand,
     file_axes,
+    out_folder,
     parse_axis,
     run_local,
     run_ray,
@@ -81,13 +82,15 @@ def write_table(df: pd.DataFrame, stem: Path, meta: dict) -> None:
 @click.option("--address", help="With --executor ray: the cluster to join (default: start a local one).")
 @click.option("--workers", type=click.IntRange(min=1), help="Local runs side by side (default: every core).")
 @click.option("--batch", type=click.IntRange(min=1), help="With --executor ray: runs per Ray task (default: points / (4 x CPUs)).")
-@click.option("--out", "out", help="Output stem: STEM-runs.{parquet,csv} and STEM-points.{parquet,csv} (default: FILE's name + -sweep).")
+@click.option("--out", "out", type=OutputFile(stem=True),
+              help="Output stem: STEM-runs.{parquet,csv} and STEM-points.{parquet,csv} (default: FILE's name + -sweep).")
 @click.option("--replace", is_flag=True, help="Start over when --out holds the runs of another sweep (another grid or scenario).")
-@click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write the sweep's report to this HTML file.")
+@click.option("--html", "html", type=OutputFile(), help="Also write the sweep's report to this HTML file.")
+@force_option
 @handle_errors
 def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds: int | None, first_seed: int,
             sets: tuple[str, ...], workload: str | None, executor: str, address: str | None, workers: int | None, batch: int | None,
-            out: str | None, replace: bool, html: str | None) -> None:
+            out: str | None, replace: bool, html: str | None, force: bool) -> None:
     """Run FILE at every point of a grid (from --grid or the file's [sweep] table), every variant,
     SEEDS times; print the mean and 95% interval of each figure per point. A sweep stopped and
     started again with the same output stem skips the runs it has done."""
@@ -107,15 +110,16 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     job.check(points)
 
     stem = Path(out) if out else Path(Path(file).stem + "-sweep")
-    stem.parent.mkdir(parents=True, exist_ok=True)
+    out_folder(stem)
     inputs = [file, scenario_file, *([workload] if workload else [])]
-    writable_outputs([(f"{stem}-{t}.{x}", "--out") for t in ("runs", "points") for x in ("parquet", "csv", "jsonl")
-                      if (t, x) != ("points", "jsonl")] + [(html, "--html")], inputs)
+    outputs = [(f"{stem}-{t}.{x}", "--out") for t in ("runs", "points") for x in ("parquet", "csv")] + [(html, "--html")]
+    writable_outputs([*outputs, (f"{stem}-runs.jsonl", "--out")], inputs, force=True)  # the journal is resumed
+    writable_outputs(outputs, inputs, force)
     journal = Journal(Path(f"{stem}-runs.jsonl"))
     journal.lock()
     click.get_current_context().call_on_close(journal.unlock)
     ids = {p: job.key(p) for p in points}
-    earlier = journal.done()
+    earlier = journal.done(replace)
     others = set(earlier) - set(ids.values())
     if others and not replace:
         raise ScenarioError("--out", str(stem), f"holds {len(others)} runs of another sweep (another grid, scenario or "

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from pathlab.output.files import written
+from pathlab.output.files import OutputFile, written
 
 if TYPE_CHECKING:  # pandas is imported where tables are written: `pathlab` starts fast
     import pandas as pd
@@ -73,7 +73,7 @@ def format_option(kind: type[Output]) -> Callable[[F], F]:
     return click.option("--format", "fmt", type=click.Choice(formats(kind)), default="table", show_default=True)
 
 
-html_option = click.option("--html", "html", type=click.Path(dir_okay=False),
+html_option = click.option("--html", "html", type=OutputFile(),
                            help="Also write a report of this run to an HTML file.")
 
 

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pathlab.api import ScenarioError, regular_file, warn
+from pathlab.api import ScenarioError, warn
+from pathlab.readers._file import listing_size
 
 #: Commands whose lines start a section (the first word after any `sudo`, a path stripped).
 #: A bare `# word` or `$ word` counts as a command line only for these, so that a comment such
@@ -41,7 +42,7 @@ _BARE_PROMPT = re.compile(r"^\s*[#$>]\s*")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """A line as an editor numbers it (from 1), without its line end or terminal colours."""
 
@@ -196,7 +197,7 @@ def _describe(section: Section) -> str:
 
 def read_text(path: str | Path) -> str:
     """The text of a capture, or one line naming the file and why it cannot be read."""
-    regular_file(path)  # missing, a folder, a device or a FIFO: one line each
+    listing_size(path)  # missing, a folder, a device or a FIFO, or too large to be a listing: one line each
     try:
         return decode(Path(path).read_bytes())
     except OSError as e:
