@@ -184,3 +184,32 @@ def test_an_output_that_exists_is_refused_unless_forced(inputs: Path, verb: str,
     else:
         assert forced.returncode == 0, forced.stderr
         assert existing.read_bytes() != b"mine\n"
+
+
+def test_each_hosts_own_output_is_checked_as_the_name_given(tmp_path: Path) -> None:
+    """With several hosts, --esxtop-csv r.toml writes r-HOST.toml for each: a name that is the
+    scenario itself (or exists) is refused before the run, as the name given would be."""
+    from conftest import pathlab
+
+    scenario = tmp_path / "r-esx-2.toml"
+    shutil.copy(SCENARIOS / "vmax3-shared-director.toml", scenario)
+    before = scenario.read_bytes()
+    line = one_error_line(pathlab("run", str(scenario), *SHORT, "--esxtop-csv", str(tmp_path / "r.toml")))
+    assert line == f"pathlab: error: --esxtop-csv: {scenario}: is an input of this command: writing it would destroy it"
+    assert scenario.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["r-esx-2.toml"]
+    (tmp_path / "d-esx-3.txt").write_text("mine\n")
+    line = one_error_line(pathlab("run", str(scenario), *SHORT, "--diskstats", str(tmp_path / "d.txt")))
+    assert line == f"pathlab: error: --diskstats: {tmp_path / 'd-esx-3.txt'}: already exists: give --force to replace it"
+    forced = pathlab("run", str(scenario), *SHORT, "--diskstats", str(tmp_path / "d.txt"), "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert sorted(p.name for p in tmp_path.glob("d-*.txt")) == [f"d-esx-{i}.txt" for i in range(1, 5)]
+    assert "dm-0" in (tmp_path / "d-esx-3.txt").read_text()
+
+
+def test_a_host_name_that_cannot_name_a_file_is_one_line(tmp_path: Path) -> None:
+    from conftest import pathlab
+
+    two = str(SCENARIOS / "vmax3-shared-director.toml")
+    done = pathlab("run", two, *SHORT, "--set", 'host.name="a\\u0000b"', "--esxtop-csv", str(tmp_path / "r.csv"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
