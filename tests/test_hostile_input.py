@@ -270,6 +270,8 @@ def test_a_set_value_running_over_a_line_break_is_refused() -> None:
     line = one_error_line(cli("validate", C1, "--set", 'run.duration="1s"\nrun.warmup="0s"'))
     assert line == ("pathlab: error: --set: run.duration: '\"1s\"\\nrun.warmup=\"0s\"' runs over a line break: give one "
                     "key=value per --set, on one line")
+    # A line end after the value (a script written with CRLF) is only blank.
+    assert cli("validate", C1, "--set", "run.duration=1s\r\n").returncode == 0
 
 
 @pytest.mark.parametrize(("name", "shown"), [('""', '""'), ('"naa.1\\u0000x"', '"naa.1\\0x"'), ('" "', '" "'),
