@@ -162,7 +162,14 @@ def unwrapped(name: str, source: Source) -> Source:
         if taken is not None:
             prefix, drop_others = taken
             text = prefix.sub("", text, count=1) if prefix.match(text) else "" if drop_others else text
-        return Line(line.number, "" if text.strip() == "**" or _FENCE.match(text) else _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text)))
+        if text.strip() == "**" or _FENCE.match(text):
+            text = ""
+        # (each line is unwrapped in every pass: the markers' patterns only where their characters are)
+        if "*" in text:
+            text = _BOLD.sub(r"\1", text)
+        if "_" in text:
+            text = _ITALIC.sub(r"\1", text)
+        return line if text is line.text else Line(line.number, text)
 
     return lambda: map(unwrap, source())
 
