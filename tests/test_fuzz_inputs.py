@@ -98,7 +98,7 @@ FUZZED = {
                       "hpp.read_devices", "hpp.read_paths")},
     "multipath_conf.read": "test_readers_multipath_conf.py::test_random_text_is_read_or_refused_with_a_scenario_error",
     **{reader: "test_any_bytes_through_every_other_reader_and_import" for reader in (
-        "esxcli_devices.read", "pasted.read_text", "diskstats.lines", "diskstats.rates", "diskstats.device_means",
+        "esxcli_devices.read", "pasted.read_text", "pasted.file_lines", "diskstats.lines", "diskstats.rates", "diskstats.device_means",
         "iostat.rows", "iostat.device_means", "bundle.files_in", "nvme_sysfs.read", "nvme_sysfs.attribute_files",
         "iscsi_sessions.read")},
 }
@@ -150,8 +150,9 @@ def test_any_bytes_through_every_other_reader_and_import(tmp_path_factory, data:
     path.write_bytes(data)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pathlab.PathlabWarning)  # what a reader skips, said on stderr
-        for read in (esxcli_devices.read, pasted.read_text, diskstats.lines, diskstats.rates, diskstats.device_means,
-                     iostat.rows, iostat.device_means, nvme_sysfs.read, iscsi_sessions.read):
+        for read in (esxcli_devices.read, pasted.read_text, lambda p: pasted.file_lines(p)(), diskstats.lines,
+                     diskstats.rates, diskstats.device_means, iostat.rows, iostat.device_means, nvme_sysfs.read,
+                     iscsi_sessions.read):
             _read_or_refused(read, path)
         # `import` of the file alone, beside a multipath -ll, and as a sosreport's diskstats.
         _read_or_refused(import_files, [str(path)])

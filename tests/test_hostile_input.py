@@ -3,12 +3,15 @@ memory limit (a regression that allocates without bound fails here instead of sw
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 import pathlab
 from conftest import SCENARIOS, limited, one_error_line
+from conftest import pathlab as cli
 
 C1 = str(SCENARIOS / "c1-vmax-1lun.toml")
 
@@ -199,3 +202,154 @@ def test_policies_table_fits_100_columns_and_speaks_plainly() -> None:
     assert "..=" not in done.stdout
     assert "manual, immediate, followover, or 1 to 2147483647" in done.stdout
     assert "fail, queue, or 1 to 2147483647" in done.stdout
+
+
+# Issue 35: the last cases of the probe, each refused in one line.
+MINIMAL = str(SCENARIOS / "bench-minimal.toml")
+SHORT = ("--set", "run.duration=100ms", "--set", "run.warmup=0s", "--workers", "1")
+
+
+@pytest.mark.parametrize(("table", "expected"), [
+    ('grid = "policy.iops=1,2"', 'sweep.grid: "policy.iops=1,2": expected a table of axes: grid = { "policy.iops" = '),
+    ('grid = { "policy.iops" = [1] }\nscenario = 3', "sweep.scenario: 3: expected the scenario file to sweep"),
+    ('grid = { "policy.iops" = [1] }\nvariants = "rr"', 'sweep.variants: "rr": expected a list of the file\'s variant'),
+    ('grid = { "policy.iops" = [1] }\nvariants = [1]', "sweep.variants: expected a list of the file's variant names"),
+    ('grid = { "policy.iops" = [1] }\ncases = []', "sweep.cases: []: expected [sweep.cases.NAME] tables"),
+])  # fmt: skip
+def test_a_sweep_table_of_the_wrong_shape_is_one_line(tmp_path: Path, table: str, expected: str) -> None:
+    study = tmp_path / "s.toml"
+    study.write_text(Path(MINIMAL).read_text() + f"\n[sweep]\n{table}\n")
+    line = one_error_line(cli("sweep", str(study), "--out", str(tmp_path / "s")))
+    assert line.startswith(f"pathlab: error: {study}: {expected}"), line
+
+
+def test_a_toml_file_nested_deeper_than_the_parser_goes_is_one_line_in_sweep(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    for verb in ("sweep", "validate"):
+        line = one_error_line(limited(verb, str(deep)))
+        assert line.startswith(f"pathlab: error: {deep}: not valid TOML: line 1, column "), line
+        assert len(line) < 200, line  # the 100,000-character line is not quoted back
+
+
+def test_a_damaged_sweep_journal_is_refused_and_replace_starts_over(tmp_path: Path) -> None:
+    out = tmp_path / "s"
+    journal = tmp_path / "s-runs.jsonl"
+    journal.write_text('{"point": "x"}\n[1, 2]\n{"cut sh')
+    line = one_error_line(cli("sweep", MINIMAL, "--grid", "policy.iops=1", *SHORT, "--out", str(out)))
+    assert line == (f"pathlab: error: --out: {journal}: line 2: '[1, 2]' is not a run of a pathlab sweep (a damaged "
+                    "journal?): give --replace to start over, or another --out")
+    again = cli("sweep", MINIMAL, "--grid", "policy.iops=1", *SHORT, "--out", str(out), "--replace")
+    assert again.returncode == 0, again.stderr
+    assert [json.loads(row)["policy.iops"] for row in journal.read_text().splitlines()] == [1]
+
+
+def test_a_sweep_out_under_a_regular_file_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("a file\n")
+    out = tmp_path / "f" / "deeper" / "s"
+    line = one_error_line(cli("sweep", MINIMAL, "--grid", "policy.iops=1", *SHORT, "--out", str(out)))
+    assert line == f"pathlab: error: --out: {out}: {tmp_path / 'f'} is a file, not a folder: give a stem in a folder"
+
+
+def test_an_esxtop_figure_beyond_any_counter_is_refused(tmp_path: Path) -> None:
+    capture = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000"
+    for f in capture.glob("*.*"):
+        shutil.copy(f, tmp_path / f.name)
+    rows = (tmp_path / "esxtop-batch.csv").read_text().splitlines()
+    cells = rows[2].split(",")
+    cells[5] = '"1e308"'
+    rows[2] = ",".join(cells)
+    (tmp_path / "esxtop-batch.csv").write_text("\n".join(rows) + "\n")
+    column = rows[0].split('","')[5]
+    line = one_error_line(cli("import", str(tmp_path)))
+    assert line == (f"pathlab: error: {tmp_path / 'esxtop-batch.csv'}: line 3: 1e+308 in column \"{column}\" is out of "
+                    "range: esxtop's figures are at most 1e+15")
+
+
+def test_a_set_value_running_over_a_line_break_is_refused() -> None:
+    line = one_error_line(cli("validate", C1, "--set", 'run.duration="1s"\nrun.warmup="0s"'))
+    assert line == ("pathlab: error: --set: run.duration: '\"1s\"\\nrun.warmup=\"0s\"' runs over a line break: give one "
+                    "key=value per --set, on one line")
+    # A line end after the value (a script written with CRLF) is only blank.
+    assert cli("validate", C1, "--set", "run.duration=1s\r\n").returncode == 0
+
+
+@pytest.mark.parametrize(("name", "shown"), [('""', '""'), ('"naa.1\\u0000x"', '"naa.1\\0x"'), ('" "', '" "'),
+                                             ('"naa.1\\nx"', '"naa.1\\nx"')])
+def test_an_empty_device_name_or_one_with_a_control_character_is_refused(tmp_path: Path, name: str, shown: str) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(Path(C1).read_text().replace('name = "naa.', f"name = {name}\nx_name = \"naa.", 1)
+                    .replace("x_name = ", "# "))
+    line = one_error_line(limited("validate", str(path)))
+    assert line == (f"pathlab: error: {path}: devices.0.name: {shown}: a device name is the name the host shows "
+                    "(naa.6…, mpatha): not empty, without control characters (NUL, tab, line breaks)")
+
+
+def test_an_alua_state_no_plugin_reads_is_refused_and_unavailable_is_not() -> None:
+    fault = '[{ kind = "alua_state", at = "1s", path = "vmhba1:C0:T0", state = "%s" }]'
+    line = one_error_line(limited("validate", C1, "--set", "faults=" + fault % "standby"))
+    assert line.startswith(f"pathlab: error: {C1}: faults.0.state: \"standby\": array \"vmax250f\" is symmetric and the "
+                           "plugin of naa."), line
+    assert "(VMW_SATP_SYMM) reads no ALUA state, so the change would go unseen" in line
+    assert limited("validate", C1, "--set", "faults=" + fault % "unavailable").returncode == 0
+    # On an ALUA array the same fault is read (the CX4 scenario's own is standby).
+    cx4 = str(SCENARIOS / "cx4-alua-path-failure.toml")
+    assert limited("validate", cx4, "--set", "faults=" + fault % "standby").returncode == 0
+
+
+CAPTURE = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000"
+MULTIPATH_MAP = """mpath{i} (3600a0b80000{i:012x}) dm-{i} DGC,VRAID
+size=10G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+|-+- policy='service-time 0' prio=50 status=active
+| `- 1:0:0:1 sd{i} 8:16 active ready running
+"""
+
+
+@pytest.mark.parametrize("listing", ["multipath -ll", "nmp device list", "nmp path list"])
+def test_a_listing_of_200_mb_is_refused_within_a_small_memory(tmp_path: Path, listing: str) -> None:
+    """Read whole, a 200 MB listing took 3-4 GB; one beyond the largest a host prints is refused
+    before it is read, here under 1 GB of address space (40 MB: reading it whole would take
+    about as much)."""
+    big = tmp_path / "big.txt"
+    block = (MULTIPATH_MAP if listing == "multipath -ll" else
+             (CAPTURE / f"esxcli-storage-{listing.replace(' ', '-')}.txt").read_text())
+    with big.open("w") as f:  # written a block at a time: the test holds no 40 MB string either
+        for i in range(40 * 2**20 // len(block) + 1):
+            f.write(block.replace("{i}", str(i)).replace("{i:012x}", f"{i:012x}") if "{i" in block else block)
+    done = limited("import", str(big), memory=1024 * 2**20, timeout=60)
+    line = one_error_line(done)
+    size = round(big.stat().st_size / 2**20)
+    assert line == (f"pathlab: error: {big}: {size} MiB is larger than any host's listing: at most 16 MiB (ESXi's most "
+                    "paths print about 5 MiB); give the command's output alone")
+
+
+@pytest.mark.parametrize("listing", ["multipath -ll", "nmp device list"])
+def test_a_listing_is_read_a_line_at_a_time(tmp_path: Path, listing: str) -> None:
+    """What a reader keeps is its maps and devices, not the file: 10,000 lines of remarks pasted
+    before one listing (each line looked at in every pass, none kept) cost less than half of the
+    3 to 4 MB the readers took when they held the file whole."""
+    import tracemalloc
+    import warnings
+
+    import pandas  # noqa: F401 (imported before the measure: its own allocations are not the reader's)
+
+    from pathlab.readers import esxcli_devices, multipath_ll
+
+    path = tmp_path / "pasted.txt"
+    with path.open("w") as f:
+        for i in range(10_000):
+            f.write(f"a remark pasted before the listing, number {i}\n")
+        f.write(MULTIPATH_MAP.format(i=1) if listing == "multipath -ll" else
+                (CAPTURE / "esxcli-storage-nmp-device-list.txt").read_text())
+    reader = multipath_ll.read if listing == "multipath -ll" else esxcli_devices.read
+    tracemalloc.start()
+    try:
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            tables = reader(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(tables["maps"] if isinstance(tables, dict) else tables) == 1
+    assert any("skipped 10000 line(s) before the" in str(w.message) for w in said)
+    assert peak < 1.5 * 2**20, f"{peak / 2**20:.1f} MiB"

@@ -95,7 +95,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_run(target: str,
 
 def test_a_folder_given_for_an_output_file_is_one_line_not_a_usage_text(tmp_path: Path) -> None:
     line = one_error_line(limited("run", str(MINIMAL), "--diskstats", str(tmp_path), timeout=60))
-    assert line.startswith("pathlab: error: run: Invalid value for '--diskstats': ") and "is a directory" in line
+    assert line == f"pathlab: error: --diskstats: {tmp_path}: is a directory: give a file name"
 
 
 def test_a_write_that_fails_late_leaves_the_old_file_whole_and_no_part(tmp_path: Path) -> None:
@@ -116,3 +116,100 @@ def test_a_new_file_is_written_whole_with_the_usual_permissions(tmp_path: Path) 
     assert written_file.read_text().count("dm-0") >= 1
     assert written_file.stat().st_mode & 0o644 == 0o644
     assert [p.name for p in tmp_path.iterdir()] == ["d.txt"]
+
+
+# The output rule (issue 35): an output file that exists is refused in one line, exit 2, unless
+# --force is given; the same for every verb and every output flag. The table is built from the
+# commands themselves: a new output option (of type OutputFile) is covered here without a word.
+def output_flags() -> list[tuple[str, str]]:
+    import click
+
+    from pathlab.cli import main
+    from pathlab.output.files import OutputFile
+
+    return [(verb, max(p.opts, key=len) if isinstance(p, click.Option) else p.name.upper())  # type: ignore[union-attr]
+            for verb, command in sorted(main.commands.items()) for p in command.params if isinstance(p.type, OutputFile)]
+
+
+#: What each verb is given before its output flag: short, and for advise and compare a setting
+#: refused right after the outputs are checked (the check is what is tested, not a long run).
+BEFORE = {
+    "run": ("victim.toml", *SHORT),
+    "advise": ("victim.toml", "--set", "run.duration=1s"),
+    "compare": ("victim.toml",),
+    "report": ("run.json",),
+    "sweep": ("victim.toml", "--grid", "policy.iops=1", "--set", "run.duration=100ms", "--set", "run.warmup=0s",
+              "--workers", "1"),
+    "import": ("vmax-iops1000",),
+    "scenarios": ("--copy", "bench-minimal"),
+}
+#: What a forced command ends with, where it goes on to fail by design.
+FORCED_THEN = {
+    "advise": "--set: 'run.duration=1s': advise chooses the run length",
+    "compare": "victim.toml: variants: the file defines no variants to compare",
+}
+
+
+def test_every_output_flag_is_in_the_table() -> None:
+    flags = output_flags()
+    assert {verb for verb, _ in flags} == set(BEFORE), "give the new verb's arguments in BEFORE"
+    assert ("run", "--esxtop-csv") in flags and ("sweep", "--out") in flags and ("scenarios", "DEST") in flags
+    import click
+
+    from pathlab.cli import main
+    from pathlab.output.files import OutputFile
+
+    # An option that says it writes a file is an OutputFile, so that the rule reaches it.
+    writers = [(verb, p.opts[0]) for verb, command in main.commands.items() for p in command.params
+               if isinstance(p, click.Option) and p.help and "write" in p.help.lower().split("(")[0]
+               and not isinstance(p.type, OutputFile)]
+    assert writers == []
+
+
+@pytest.mark.parametrize(("verb", "flag"), output_flags())
+def test_an_output_that_exists_is_refused_unless_forced(inputs: Path, verb: str, flag: str) -> None:
+    from conftest import pathlab
+
+    (inputs / "run.json").write_text(pathlab("run", "victim.toml", *SHORT, "--format", "json", cwd=inputs).stdout)
+    given = "out" if flag == "--out" else "out.txt"
+    existing = inputs / ("out-runs.parquet" if flag == "--out" else given)
+    existing.write_text("mine\n")
+    command = (verb, *BEFORE[verb], *((given,) if flag == "DEST" else (flag, given)))
+    refused = pathlab(*command, cwd=inputs)
+    assert one_error_line(refused) == f"pathlab: error: {flag}: {existing.name}: already exists: give --force to replace it"
+    assert existing.read_text() == "mine\n"
+    forced = pathlab(*command, "--force", cwd=inputs)
+    if verb in FORCED_THEN:
+        assert FORCED_THEN[verb] in one_error_line(forced)
+    else:
+        assert forced.returncode == 0, forced.stderr
+        assert existing.read_bytes() != b"mine\n"
+
+
+def test_each_hosts_own_output_is_checked_as_the_name_given(tmp_path: Path) -> None:
+    """With several hosts, --esxtop-csv r.toml writes r-HOST.toml for each: a name that is the
+    scenario itself (or exists) is refused before the run, as the name given would be."""
+    from conftest import pathlab
+
+    scenario = tmp_path / "r-esx-2.toml"
+    shutil.copy(SCENARIOS / "vmax3-shared-director.toml", scenario)
+    before = scenario.read_bytes()
+    line = one_error_line(pathlab("run", str(scenario), *SHORT, "--esxtop-csv", str(tmp_path / "r.toml")))
+    assert line == f"pathlab: error: --esxtop-csv: {scenario}: is an input of this command: writing it would destroy it"
+    assert scenario.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["r-esx-2.toml"]
+    (tmp_path / "d-esx-3.txt").write_text("mine\n")
+    line = one_error_line(pathlab("run", str(scenario), *SHORT, "--diskstats", str(tmp_path / "d.txt")))
+    assert line == f"pathlab: error: --diskstats: {tmp_path / 'd-esx-3.txt'}: already exists: give --force to replace it"
+    forced = pathlab("run", str(scenario), *SHORT, "--diskstats", str(tmp_path / "d.txt"), "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert sorted(p.name for p in tmp_path.glob("d-*.txt")) == [f"d-esx-{i}.txt" for i in range(1, 5)]
+    assert "dm-0" in (tmp_path / "d-esx-3.txt").read_text()
+
+
+def test_a_host_name_that_cannot_name_a_file_is_one_line(tmp_path: Path) -> None:
+    from conftest import pathlab
+
+    two = str(SCENARIOS / "vmax3-shared-director.toml")
+    done = pathlab("run", two, *SHORT, "--set", 'host.name="a\\u0000b"', "--esxtop-csv", str(tmp_path / "r.csv"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -73,7 +73,7 @@ def test_sweep_writes_runs_and_points_and_a_restart_skips_what_is_done(tmp_path)
     journal = tmp_path / "bm-runs.jsonl"
     lines = journal.read_text().splitlines()
     journal.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])  # stopped while writing the last run
-    again, _, stderr = sweep(tmp_path)
+    again, _, stderr = sweep(tmp_path, "--force")  # the tables of the first run are there: replaced when told
     assert "3 of 4 runs already done" in stderr
     pd.testing.assert_frame_equal(again, runs)
     # every run once: the three kept, the one cut short run again (in whatever order they finished)
@@ -123,7 +123,7 @@ set = {{ "run.duration" = "1s", "workloads.0.read_pct" = 0 }}
 def test_a_journal_left_by_another_sweep_to_the_same_output_is_not_reused(tmp_path) -> None:
     sweep(tmp_path)
     args = ("sweep", "scenarios/bench-minimal.toml", "--grid", "policy.iops=1,1000", "--seeds", "2",
-            "--set", 'run.duration="1s"', "--set", 'run.warmup="200ms"', "--out", str(tmp_path / "bm"))
+            "--set", 'run.duration="1s"', "--set", 'run.warmup="200ms"', "--out", str(tmp_path / "bm"), "--force")
     refused = pathlab(*args)
     assert refused.returncode == 2 and "runs of another sweep" in refused.stderr
     done = pathlab(*args, "--replace")

@@ -122,11 +122,12 @@ def test_another_grid_on_the_same_output_is_refused_unless_replaced(tmp_path: Pa
     first = limited("sweep", MINIMAL, "--grid", "workloads.0.outstanding=1,2", *SHORT, "--out", out)
     assert first.returncode == 0, first.stderr
     tables = (tmp_path / "s-points.csv").read_text()
-    line = one_error_line(limited("sweep", MINIMAL, "--grid", "workloads.0.outstanding=4", *SHORT, "--out", out))
+    # The first sweep's tables are outputs as any (--force); its journal is kept unless --replace.
+    line = one_error_line(limited("sweep", MINIMAL, "--grid", "workloads.0.outstanding=4", *SHORT, "--out", out, "--force"))
     assert line == f"pathlab: error: --out: {out}: holds 2 runs of another sweep (another grid, scenario or " \
                    "settings): give --replace to start over, or another --out"
     assert (tmp_path / "s-points.csv").read_text() == tables
-    again = limited("sweep", MINIMAL, "--grid", "workloads.0.outstanding=4", *SHORT, "--out", out, "--replace")
+    again = limited("sweep", MINIMAL, "--grid", "workloads.0.outstanding=4", *SHORT, "--out", out, "--replace", "--force")
     assert again.returncode == 0, again.stderr
     assert len((tmp_path / "s-runs.jsonl").read_text().splitlines()) == 1
 

@@ -84,6 +84,11 @@ def _overrides(values: Mapping[str, Any] | Iterable[str] | str | None) -> list[t
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ScenarioError("--set", item, "expected dotted.key=value, like policy.iops=1")
+        if "\n" in value.strip() or "\r" in value.strip():
+            # TOML would end the value at the line break and the text after it be lost (a line
+            # end after the value, a script's CRLF, is only blank)
+            raise ScenarioError("--set", key.strip(), f"{value.strip()[:40]!r} runs over a line break: give one "
+                                "key=value per --set, on one line")
         pairs.append((key.strip(), value.strip()))
     return pairs
 

@@ -8,7 +8,7 @@ import click
 
 from pathlab.advise.decide import MARGIN, OBJECTIVES
 from pathlab.advise.pipeline import FULL_DURATION, MOST_SEEDS, advise, run_length_sets
-from pathlab.cli.common import handle_errors, resolve, set_option, writable_output
+from pathlab.cli.common import force_option, handle_errors, resolve, set_option, writable_output
 from pathlab.cli.progress import StderrProgress
 from pathlab.output.advice import AdviceOutput
 from pathlab.output.sink import emit, format_option, html_option
@@ -31,14 +31,15 @@ from pathlab.output.sink import emit, format_option, html_option
                    f"the other (by {MARGIN:.0%}, beyond the 95% intervals).")
 @format_option(AdviceOutput)
 @html_option
+@force_option
 @handle_errors
 def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int, duration: str, warmup: str,
-            objective: str, fmt: str, html: str | None) -> None:
+            objective: str, fmt: str, html: str | None, force: bool) -> None:
     """Diagnose a host, simulate each candidate setting on it and rank them. FILES is a scenario
     (or a shipped scenario's name), or what the host prints: `esxcli storage nmp device list`,
     `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, imported as
     `pathlab import` does."""
-    writable_output(html, "--html", inputs=[resolve(f) for f in files])
+    writable_output(html, "--html", [resolve(f) for f in files], force)
     for given in run_length_sets(sets):
         # advise sets every run's length itself: such a --set would be replaced without a word
         raise click.BadParameter(f"{given!r}: advise chooses the run length; give --duration and --warmup instead",

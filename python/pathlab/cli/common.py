@@ -75,11 +75,16 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def writable_output(path: str | None, option: str, inputs: Sequence[str] = (), replace: bool = True) -> None:
+force_option = click.option("--force", is_flag=True, help="Replace output files that exist (refused without it).")
+
+
+def writable_output(path: str | None, option: str, inputs: Sequence[str] = (), force: bool = False) -> None:
     """Checks, before any run, that an output file can be created, is none of the command's
-    `inputs` and, unless `replace`, does not exist yet: one line and exit 2 if not."""
+    `inputs` and, unless `force`, does not exist yet: one line and exit 2 if not."""
     if path is None:
         return
+    if "\0" in path:
+        raise ScenarioError(option, path.replace("\0", "\\0"), "a file name cannot hold a NUL character")
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
@@ -92,7 +97,7 @@ def writable_output(path: str | None, option: str, inputs: Sequence[str] = (), r
     files = [c for i in map(Path, inputs) for c in (sorted(i.iterdir()) if i.is_dir() else [i])]
     if any(_same_file(target, f) for f in files):
         raise ScenarioError(option, path, "is an input of this command: writing it would destroy it")
-    if target.exists() and not replace:
+    if target.exists() and not force:
         raise ScenarioError(option, path, "already exists: give --force to replace it")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise ScenarioError(option, path, "permission denied")
@@ -106,11 +111,12 @@ def writable_output(path: str | None, option: str, inputs: Sequence[str] = (), r
         raise ScenarioError(option, path, f"cannot be written: {e.strerror or e}") from None
 
 
-def writable_outputs(outputs: Sequence[tuple[str | None, str]], inputs: Sequence[str] = (), replace: bool = True) -> None:
+def writable_outputs(outputs: Sequence[tuple[str | Path | None, str]], inputs: Sequence[str] = (),
+                     force: bool = False) -> None:
     """`writable_output` for each (path, option), and no two options naming one file."""
-    given = [(path, option) for path, option in outputs if path is not None]
+    given = [(str(path), option) for path, option in outputs if path is not None]
     for i, (path, option) in enumerate(given):
-        writable_output(path, option, inputs, replace)
+        writable_output(path, option, inputs, force)
         for other, other_option in given[:i]:
             if _same_file(Path(path), Path(other)):
                 raise ScenarioError(option, path, f"is also the file of {other_option}: give each output its own file")

@@ -9,6 +9,7 @@ import click
 
 from pathlab.api import ScenarioError
 from pathlab.cli.common import (
+    force_option,
     handle_errors,
     resolve,
     scenario_files,
@@ -20,6 +21,7 @@ from pathlab.cli.common import (
 )
 from pathlab.cli.progress import StderrProgress
 from pathlab.output.comparison import Lineups, Variants, output_of
+from pathlab.output.files import OutputFile
 from pathlab.output.sink import emit, format_option
 from pathlab.study.compare import compare, lineup_of
 
@@ -33,13 +35,14 @@ from pathlab.study.compare import compare, lineup_of
 @seed_option
 @click.option("--seeds", type=click.IntRange(min=2), help="Replications (seeds SEED, SEED+1, ...): means with 95% intervals.")
 @format_option(Variants)
-@click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write a report to this HTML file (one scenario).")
+@click.option("--html", "html", type=OutputFile(), help="Also write a report to this HTML file (one scenario).")
+@force_option
 @handle_errors
 def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...], workload: str | None, seed: int | None, seeds: int | None,
-            fmt: str, html: str | None) -> None:
+            fmt: str, html: str | None, force: bool) -> None:
     """Run every variant of FILE on the same I/Os and print them side by side; with --lineup,
     every stack's policies on FILE (or on every scenario of a directory)."""
-    writable_output(html, "--html", inputs=[resolve(file), *([workload] if workload else [])])
+    writable_output(html, "--html", [resolve(file), *([workload] if workload else [])], force)
     sets = with_workload(file, workload, sets)
     progress = StderrProgress("compare")
     files = scenario_files(file) if lineup and Path(resolve(file)).is_dir() else [file]

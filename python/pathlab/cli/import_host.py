@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import click
 
-from pathlab.cli.common import handle_errors, writable_output
+from pathlab.cli.common import force_option, handle_errors, writable_output
 from pathlab.importer.host import capture_inputs, import_host
-from pathlab.output.files import written
+from pathlab.output.files import OutputFile, written
 
 
 @click.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the scenario here (default: stdout).")
-@click.option("--force", is_flag=True, help="Replace the --output file if it exists.")
+@click.option("-o", "--output", type=OutputFile(), help="Write the scenario here (default: stdout).")
+@force_option
 @handle_errors
 def command(files: tuple[str, ...], output: str | None, force: bool) -> None:
     """Build a scenario of a host from what it prints: ESXi (`esxcli storage nmp device list` or
@@ -21,7 +21,7 @@ def command(files: tuple[str, ...], output: str | None, force: bool) -> None:
     dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, /proc/diskstats or
     `iostat -x`) or native NVMe (`nvme list-subsys`, the paths' sysfs attributes). FILES may be a
     folder of them (a sosreport or vm-support tree) or a shipped capture's name (vmax-iops1000)."""
-    writable_output(output, "--output", inputs=list(capture_inputs(files)), replace=force)
+    writable_output(output, "--output", list(capture_inputs(files)), force)
     text = import_host(*files).to_toml()
     if output:
         with written(output, "--output") as part:

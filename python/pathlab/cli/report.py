@@ -9,8 +9,9 @@ from typing import Any
 import click
 
 from pathlab.api import Fault, Scenario, ScenarioError, _read
-from pathlab.cli.common import handle_errors, set_option, writable_output
+from pathlab.cli.common import force_option, handle_errors, set_option, writable_output
 from pathlab.output.comparison import Lineup, Lineups, Variants
+from pathlab.output.files import OutputFile
 from pathlab.output.sink import write_html
 
 
@@ -75,12 +76,13 @@ def _setting_and_faults(data: dict[str, Any], scenario: str | None,
 @click.argument("result")
 @click.option("--scenario", help="The scenario file, shown in the report with its provenance.")
 @set_option
-@click.option("--html", "html", type=click.Path(dir_okay=False), required=True, help="The HTML file to write.")
+@click.option("--html", "html", type=OutputFile(), required=True, help="The HTML file to write.")
+@force_option
 @handle_errors
-def command(result: str, scenario: str | None, sets: tuple[str, ...], html: str) -> None:
+def command(result: str, scenario: str | None, sets: tuple[str, ...], html: str, force: bool) -> None:
     """Write RESULT (a run, compare, lineup or sweep result file) as one self-contained HTML page.
     A run's report shades its scenario's faults: give --scenario, and the run's --set overrides."""
     if sets and not scenario:
         raise ScenarioError(result, "--set", "overrides apply to the scenario: give --scenario with them")
-    writable_output(html, "--html", inputs=[result, *([scenario] if scenario else [])])
+    writable_output(html, "--html", [result, *([scenario] if scenario else [])], force)
     write_html(html, from_file(result, scenario, sets))

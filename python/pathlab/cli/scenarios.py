@@ -10,7 +10,8 @@ import click
 
 from pathlab import shipped
 from pathlab.api import Scenario, ScenarioError
-from pathlab.cli.common import handle_errors, writable_output
+from pathlab.cli.common import force_option, handle_errors, writable_output
+from pathlab.output.files import OutputFile, written
 
 
 def _summary(path: Path) -> str:
@@ -26,9 +27,10 @@ def _summary(path: Path) -> str:
 
 @click.command("scenarios")
 @click.option("--copy", "copy_name", metavar="NAME", help="Copy the shipped scenario NAME to DEST.")
-@click.argument("dest", required=False)
+@click.argument("dest", required=False, type=OutputFile())
+@force_option
 @handle_errors
-def command(copy_name: str | None, dest: str | None) -> None:
+def command(copy_name: str | None, dest: str | None, force: bool) -> None:
     """List the scenarios shipped with pathlab, or copy one (--copy NAME [DEST]) to edit."""
     if copy_name is None:
         if dest is not None:
@@ -41,8 +43,7 @@ def command(copy_name: str | None, dest: str | None) -> None:
     target = Path(dest) if dest else Path(source.name)
     if target.is_dir():
         target = target / source.name
-    writable_output(str(target), "DEST")
-    if target.exists():
-        raise ScenarioError("DEST", str(target), "already exists: not overwritten")
-    shutil.copyfile(source, target)
+    writable_output(str(target), "DEST", force=force)
+    with written(target, "DEST") as part:
+        shutil.copyfile(source, part)
     click.echo(f"pathlab: copied {copy_name} to {target}", err=True)

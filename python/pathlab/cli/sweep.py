@@ -9,11 +9,13 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from pathlab.cli.common import handle_errors, set_option, with_workload, workload_option, writable_outputs
+from pathlab.cli.common import force_option, handle_errors, set_option, with_workload, workload_option, writable_outputs
 from pathlab.cli.progress import StderrProgress
+from pathlab.output.files import OutputFile
 from pathlab.output.sink import emit
 from pathlab.output.sweep import SweepOutput
-from pathlab.study.sweep_pipeline import output_folder, plan, scenario_file_of
+from pathlab.study.sweep import out_folder
+from pathlab.study.sweep_pipeline import plan, scenario_file_of
 
 
 class Eta(StderrProgress):
@@ -52,13 +54,15 @@ class Eta(StderrProgress):
 @click.option("--address", help="With --executor ray: the cluster to join (default: start a local one).")
 @click.option("--workers", type=click.IntRange(min=1), help="Local runs side by side (default: every core).")
 @click.option("--batch", type=click.IntRange(min=1), help="With --executor ray: runs per Ray task (default: points / (4 x CPUs)).")
-@click.option("--out", "out", help="Output stem: STEM-runs.{parquet,csv} and STEM-points.{parquet,csv} (default: FILE's name + -sweep).")
+@click.option("--out", "out", type=OutputFile(stem=True),
+              help="Output stem: STEM-runs.{parquet,csv} and STEM-points.{parquet,csv} (default: FILE's name + -sweep).")
 @click.option("--replace", is_flag=True, help="Start over when --out holds the runs of another sweep (another grid, scenario or settings).")
-@click.option("--html", "html", type=click.Path(dir_okay=False), help="Also write the sweep's report to this HTML file.")
+@click.option("--html", "html", type=OutputFile(), help="Also write the sweep's report to this HTML file.")
+@force_option
 @handle_errors
 def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds: int | None, first_seed: int,
             sets: tuple[str, ...], workload: str | None, executor: str, address: str | None, workers: int | None, batch: int | None,
-            out: str | None, replace: bool, html: str | None) -> None:
+            out: str | None, replace: bool, html: str | None, force: bool) -> None:
     """Run FILE at every point of a grid (from --grid or the file's [sweep] table), every variant,
     SEEDS times; print the mean and 95% interval of each figure per point. A sweep stopped and
     started again with the same output stem skips the runs it has done."""
@@ -66,9 +70,11 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     sets = with_workload(scenario_file, workload, sets)
     planned = plan(file, list(grids) or None, variants=list(variants) or None, seeds=seeds, first_seed=first_seed, set=sets)
     stem = Path(out) if out else Path(Path(file).stem + "-sweep")
-    output_folder(stem)
+    out_folder(stem)
     inputs = [file, scenario_file, *([workload] if workload else [])]
-    writable_outputs([(o, "--out") for o in planned.outputs(stem)] + [(html, "--html")], inputs)
+    outputs = [(o, "--out") for o in planned.outputs(stem)] + [(html, "--html")]
+    writable_outputs(outputs, inputs, force=True)  # the journal is resumed: an input may not be it, that is all
+    writable_outputs([(o, flag) for o, flag in outputs if not str(o).endswith(".jsonl")], inputs, force)
     done = planned.run(workers=workers, executor=executor, address=address, batch=batch, out=stem, resume=True,
                        replace=replace, progress=Eta())
     click.echo(f"pathlab sweep: {len(planned.points)} runs; tables in {stem}-runs.* and {stem}-points.*", err=True)

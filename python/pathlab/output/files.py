@@ -7,6 +7,9 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import click
 
 from pathlab.api import ScenarioError
 
@@ -30,3 +33,18 @@ def written(path: str | Path, option: str) -> Iterator[Path]:
     finally:
         if os.path.exists(name):
             os.unlink(name)
+
+
+class OutputFile(click.ParamType):
+    """The type of every option (or argument) that names a file a verb writes: the verb checks it
+    with `writable_outputs` before anything runs, and one that exists is refused unless --force
+    is given (docs/getting-started.md, "Output files"). `stem` marks a name that several files
+    share (`sweep --out STEM`: STEM-runs.csv, ...)."""
+
+    name = "file"
+
+    def __init__(self, stem: bool = False) -> None:
+        self.stem = stem
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return value  # checked by writable_outputs, with the inputs and the other outputs

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from pathlab.output.files import OutputFile
+
 if TYPE_CHECKING:  # pandas is imported where tables are written: `pathlab` starts fast
     import pandas as pd
 
@@ -77,7 +79,7 @@ def format_option(kind: type[Output]) -> Callable[[F], F]:
     return click.option("--format", "fmt", type=click.Choice(formats(kind)), default="table", show_default=True)
 
 
-html_option = click.option("--html", "html", type=click.Path(dir_okay=False),
+html_option = click.option("--html", "html", type=OutputFile(),
                            help="Also write a report of this run to an HTML file.")
 
 

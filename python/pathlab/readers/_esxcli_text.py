@@ -79,11 +79,22 @@ class Reader:
     def __init__(self, path: str | Path, command: str) -> None:
         self.name = str(path)
         self.command = command
-        text = pasted.read_text(path)
-        lines = pasted.output_of(self.name, text, _patterns(command), command)
-        ours = {line.number: line.text  # as unwrapped: without mail quoting, a log prefix or bold markers
-                for line in pasted.between(self.name, lines, _listing_line, _listing_line, command, _name_line)}
-        self.lines = [ours.get(line.number, "") for line in pasted.lines_of(text)]
+        self.every = pasted.file_lines(path)  # read a line at a time at each pass, never whole
+        lines = pasted.output_lines(self.name, self.every, _patterns(command), command)
+        self.ours = pasted.between_lines(self.name, lines, _listing_line, _listing_line, command, _name_line)
+
+    @property
+    def lines(self) -> Iterator[str]:
+        """Every line of the file, blank where it is not the listing's; the listing's as unwrapped
+        (without mail quoting, a log prefix or bold markers)."""
+        ours = iter(self.ours())
+        next_ours = next(ours, None)
+        for line in self.every():
+            if next_ours is not None and line.number == next_ours.number:
+                yield next_ours.text
+                next_ours = next(ours, None)
+            else:
+                yield ""
 
     def fail(self, where: str | int, message: str) -> NoReturn:
         raise ScenarioError(self.name, f"line {where}" if isinstance(where, int) else where, message)

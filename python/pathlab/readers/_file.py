@@ -3,16 +3,34 @@ readers of counters sampled over time (memory bounded by what they keep, not the
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 from pathlab.api import ScenarioError, regular_file
 
+#: The largest listing read. The most ESXi has (4,096 paths, 1,024 devices) print about 5 MiB in
+#: `esxcli storage core path list`, its longest listing; `multipath -ll` of 4,096 maps of 4 paths
+#: about 2 MiB. A listing is read whole (its sections and blocks are found across the file), at
+#: about 25 times its size in memory: a file beyond this is refused before it is read.
+MAX_LISTING_BYTES = 16 << 20
+
+
+def listing_size(path: str | Path) -> None:
+    """Refuses a listing larger than `MAX_LISTING_BYTES` in one line (a 200 MB file read whole
+    took 3-4 GB)."""
+    regular_file(path)
+    size = os.stat(path).st_size
+    if size > MAX_LISTING_BYTES:
+        raise ScenarioError(str(path), "", f"{size / (1 << 20):.0f} MiB is larger than any host's listing: at most "
+                                           f"{MAX_LISTING_BYTES >> 20} MiB (ESXi's most paths print about 5 MiB); "
+                                           "give the command's output alone")
+
 
 def text_of(path: str | Path) -> str:
     """The file's text (bytes that are not UTF-8 replaced, not refused: a capture may carry a
     stray byte), or a ScenarioError naming the file and why it cannot be read."""
-    regular_file(path)
+    listing_size(path)
     try:
         return Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as e:

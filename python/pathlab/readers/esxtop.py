@@ -151,6 +151,21 @@ def _number(text: str) -> float:
         return float("nan")
 
 
+#: The largest figure a capture may hold: esxtop's counters are rates, times in ms, queue
+#: depths and counts, far below it (a billion commands a second is 1e9); a figure beyond it
+#: (1e308, inf) would overflow the sums and rates made of it.
+LARGEST = 1e15
+
+
+def _refuse_huge(name: str, line: int, values: np.ndarray, columns: list[str]) -> None:
+    """Refuses the first figure beyond `LARGEST` (a missing one, NaN, is let be)."""
+    import numpy as np
+
+    i = int(np.flatnonzero(np.abs(values) > LARGEST)[0])
+    raise ScenarioError(name, f"line {line}", f"{values[i]:g} in column \"{columns[i]}\" is out of range: "
+                                                  f"esxtop's figures are at most {LARGEST:g}")
+
+
 class Sink(Protocol):
     """What keeps a capture's samples: told the tables (instances and their counters, `where`
     each file column is among the fields read, how many lines the header took), then given each
@@ -222,6 +237,8 @@ def _read(path: Path, sink: Sink) -> str:
                     values[:] = pick(row)
                 except ValueError:  # not all numbers
                     values[:] = [_number(v) for v in pick(row)]
+                if (np.abs(values) > LARGEST).any():
+                    _refuse_huge(name, rows.line_num, values, [header[c] for c in columns])
                 sink.add(rows.line_num, row[0], values)
         except csv.Error as e:
             raise ScenarioError(name, f"line {rows.line_num}", f"not CSV: {e}") from None

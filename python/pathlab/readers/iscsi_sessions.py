@@ -72,14 +72,14 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
     import pandas as pd
 
     file = str(path)
-    lines = pasted.output_of(file, pasted.read_text(path), _COMMANDS, "iscsiadm -m session -P 3")
+    lines = pasted.output_lines(file, pasted.file_lines(path), _COMMANDS, "iscsiadm -m session -P 3")
     first = lambda text: _HEADER.match(text) is not None or _TARGET.match(text) is not None  # noqa: E731
     sessions: list[_Session] = []
     target: tuple[str, int] | None = None
     portal: tuple[str, int, int, int] | None = None
     persistent = ""
     lun: dict[str, object] | None = None
-    for line in pasted.between(file, lines, first, _listing_line, "iscsiadm -m session -P 3"):
+    for line in pasted.between_lines(file, lines, first, _listing_line, "iscsiadm -m session -P 3")():
         text, at = line.text, f"line {line.number}"
         if _HEADER.match(text) and (sessions or target is not None):
             # iscsiadm prints its version once per run: two runs joined (two hosts, or one twice)

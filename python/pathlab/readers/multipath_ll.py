@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
-from pathlab.readers.pasted import between, output_of, read_text
+from pathlab.readers.pasted import between_lines, file_lines, output_lines
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -162,15 +162,15 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
     import pandas as pd
 
     name = str(path)
-    text = read_text(path)
-    lines = between(name, output_of(name, text, _COMMANDS, "multipath -ll"),
-                    _is_topology, _is_topology, "multipath -ll")
+    every = file_lines(path)  # read a line at a time, in each pass: what is kept is the maps and paths
+    lines = between_lines(name, output_lines(name, every, _COMMANDS, "multipath -ll"),
+                          _is_topology, _is_topology, "multipath -ll")
     maps: list[dict[str, Any]] = []
     paths: list[dict[str, Any]] = []
     group: dict[str, Any] | None = None
     need_props: int | None = None
     in_paths_list = False
-    for number, line in ((line.number, _clean(line.text)) for line in lines):
+    for number, line in ((line.number, _clean(line.text)) for line in lines()):
         where = f"line {number}"
         if not line.strip() or _LOG.match(line) or _CHECKER_MSG.match(line):
             continue
@@ -234,7 +234,8 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
                                                         "`size=… features='…' hwhandler='…'` next (truncated?)")
     if not maps:
         where = "line 1"
-        raise ScenarioError(name, where, "empty file: expected `multipath -ll` output" if not text.strip() else
+        empty = not any(line.text.strip() for line in every())
+        raise ScenarioError(name, where, "empty file: expected `multipath -ll` output" if empty else
                             "no multipath map: not `multipath -ll` output")
     first_line: dict[str, int] = {}
     for entry in maps:

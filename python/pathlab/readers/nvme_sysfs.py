@@ -87,11 +87,11 @@ def read(path: str | Path) -> pd.DataFrame:
     if Path(path).is_dir():
         return _read_tree(Path(path), attribute_files(path))
     file = str(path)
-    lines = pasted.output_of(file, pasted.read_text(path), _COMMANDS, "grep -r . /sys/block/nvme*c*n*/...")
+    lines = pasted.output_lines(file, pasted.file_lines(path), _COMMANDS, "grep -r . /sys/block/nvme*c*n*/...")
     known = lambda text: _ATTRIBUTE.match(text) is not None or _MISSING.match(text) is not None  # noqa: E731
     rows = []
     seen: dict[tuple[str, str], int] = {}
-    for line in pasted.between(file, lines, known, known, "sysfs attributes"):
+    for line in pasted.between_lines(file, lines, known, known, "sysfs attributes")():
         text = line.text
         if not text.strip():
             continue

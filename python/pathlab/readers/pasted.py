@@ -9,12 +9,16 @@ dropped without a word. Within its text, a reader still refuses what it cannot r
 
 from __future__ import annotations
 
+import io
+import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from pathlab.api import ScenarioError, regular_file, warn
+from pathlab.api import ScenarioError, warn
+from pathlab.readers._file import listing_size
 
 #: Commands whose lines start a section (the first word after any `sudo`, a path stripped).
 #: A bare `# word` or `$ word` counts as a command line only for these, so that a comment such
@@ -41,7 +45,7 @@ _BARE_PROMPT = re.compile(r"^\s*[#$>]\s*")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """A line as an editor numbers it (from 1), without its line end or terminal colours."""
 
@@ -51,14 +55,29 @@ class Line:
 
 @dataclass
 class Section:
-    """The lines after one command line (or before the first): `command` is None for the latter."""
+    """The lines after one command line (or before the first), summed up rather than kept:
+    `command` is None for the latter; its first line of output and the span of its lines that
+    are not blank."""
 
     command: str | None
     line: int | None
-    lines: list[Line] = field(default_factory=list)
+    first_text: str = ""
+    low: int | None = None
+    high: int | None = None
 
     def has_output(self) -> bool:
-        return any(line.text.strip() for line in self.lines)
+        return self.low is not None
+
+    def add(self, line: Line) -> None:
+        if line.text.strip():
+            if self.low is None:
+                self.low, self.first_text = line.number, line.text.strip()
+            self.high = line.number
+
+
+#: Lines to read, as often as needed: each call reads them again from the start (a file a line
+#: at a time, so that what is kept is what each pass keeps, not the file).
+Source = Callable[[], Iterator[Line]]
 
 
 def decode(data: bytes) -> str:
@@ -127,23 +146,44 @@ _ITALIC = re.compile(r"(?<!\S)_([A-Za-z][\w-]*[A-Za-z])_(?!\S)")
 _FENCE = re.compile(r"^\s*(?:```+\s*[\w+-]*|~~~+\s*[\w+-]*|-{4,}|={4,})\s*$")
 
 
-def unwrapped(name: str, lines: list[Line]) -> list[Line]:
+def unwrapped(name: str, source: Source) -> Source:
     """The lines with what a page, a mail reader or a logger wrapped around the output taken off:
     mail quoting or a log prefix that most lines carry (said on stderr), bold and italic markers
     around words, lone `**` lines, code fences."""
-    shown = [line for line in lines if line.text.strip()]
-    for what, prefix, drop_others in _LOG_PREFIXES:
-        carrying = [line for line in shown if prefix.match(line.text)]
-        if shown and len(carrying) * 2 >= len(shown):
-            example = prefix.match(carrying[0].text).group(0)  # type: ignore[union-attr]
-            dropped = len(shown) - len(carrying) if drop_others else 0
-            warn(name, f"lines {carrying[0].number}-{carrying[-1].number}",
+    shown = 0
+    carrying: list[list[Any]] = [[0, 0, 0, ""] for _ in _LOG_PREFIXES]  # count, first, last line, example
+    for line in source():
+        if not line.text.strip():
+            continue
+        shown += 1
+        for seen, (_, prefix, _) in zip(carrying, _LOG_PREFIXES):
+            if m := prefix.match(line.text):
+                seen[0] += 1
+                seen[1], seen[2], seen[3] = seen[1] or line.number, line.number, seen[3] or m.group(0)
+    taken: tuple[re.Pattern[str], bool] | None = None
+    for (count, first, last, example), (what, prefix, drop_others) in zip(carrying, _LOG_PREFIXES):
+        if shown and count * 2 >= shown:
+            dropped = shown - count if drop_others else 0
+            warn(name, f"lines {first}-{last}",
                  f"read without {what} {example!r}" + (f"; {dropped} line(s) without it skipped" if dropped else ""))
-            lines = [Line(line.number, prefix.sub("", line.text, count=1)) if prefix.match(line.text)
-                     else Line(line.number, "" if drop_others else line.text) for line in lines]
+            taken = prefix, drop_others
             break
-    return [Line(line.number, "" if line.text.strip() == "**" or _FENCE.match(line.text)
-                 else _ITALIC.sub(r"\1", _BOLD.sub(r"\1", line.text))) for line in lines]
+
+    def unwrap(line: Line) -> Line:
+        text = line.text
+        if taken is not None:
+            prefix, drop_others = taken
+            text = prefix.sub("", text, count=1) if prefix.match(text) else "" if drop_others else text
+        if text.strip() == "**" or _FENCE.match(text):
+            text = ""
+        # (each line is unwrapped in every pass: the markers' patterns only where their characters are)
+        if "*" in text:
+            text = _BOLD.sub(r"\1", text)
+        if "_" in text:
+            text = _ITALIC.sub(r"\1", text)
+        return line if text is line.text else Line(line.number, text)
+
+    return lambda: map(unwrap, source())
 
 
 def sections(lines: Iterable[Line]) -> list[Section]:
@@ -152,40 +192,56 @@ def sections(lines: Iterable[Line]) -> list[Section]:
     for line in lines:
         command = command_of(line.text)
         if command is None:
-            out[-1].lines.append(line)
+            out[-1].add(line)
         else:
             out.append(Section(command, line.number))
     return out
 
 
-def output_of(name: str, text: str, commands: Sequence[re.Pattern[str]], what: str) -> list[Line]:
+def output_lines(name: str, source: Source, commands: Sequence[re.Pattern[str]], what: str) -> Source:
     """The lines of `what`'s output in a pasted file. The sections whose command matches one of
     `commands` are taken; with none, the text before the first command line (or the only
     section that has output). More than one matching section with output is refused, naming
     both. Everything else that is not blank is said on stderr."""
-    cut = sections(unwrapped(name, lines_of(text)))
-    ours = [s for s in cut if s.command is not None and any(c.search(s.command) for c in commands)]
+    lines = unwrapped(name, source)
+    cut = sections(lines())
+    ours = [i for i, s in enumerate(cut) if s.command is not None and any(c.search(s.command) for c in commands)]
     if not ours:
         # No section names the command: the text before the first command line, or else the one
         # section with output (an alias, a script), which the reader then reads or refuses by content.
-        with_any = [s for s in cut if s.has_output()]
-        ours = with_any if len(with_any) == 1 else [cut[0]]
-    with_output = [s for s in ours if s.has_output()]
+        with_any = [i for i, s in enumerate(cut) if s.has_output()]
+        ours = with_any if len(with_any) == 1 else [0]
+    with_output = [cut[i] for i in ours if cut[i].has_output()]
     if len(with_output) > 1:
         first, second = with_output[0], with_output[1]
         raise ScenarioError(name, f"line {second.line}", f"`{what}` output a second time (first at line "
                                                          f"{first.line}): give one run per file")
-    taken = {id(s) for s in ours}
-    left = [s for s in cut if id(s) not in taken and (s.command or s.has_output())]
+    left = [s for i, s in enumerate(cut) if i not in ours and (s.command or s.has_output())]
     if left:
         warn(name, _lines_of(left), "skipped: " + "; ".join(_describe(s) for s in left))
-    return [line for s in ours for line in s.lines]
+    command_lines, taken = [s.line for s in cut[1:]], set(ours)
+
+    def read() -> Iterator[Line]:
+        section = 0
+        for line in lines():
+            if section < len(command_lines) and line.number == command_lines[section]:
+                section += 1
+            elif section in taken:
+                yield line
+
+    return read
+
+
+def output_of(name: str, text: str, commands: Sequence[re.Pattern[str]], what: str) -> list[Line]:
+    """`output_lines` of a text held whole (a reader that needs it whole, `nvme list-subsys -o json`)."""
+    every = lines_of(text)
+    return list(output_lines(name, lambda: iter(every), commands, what)())
 
 
 def _lines_of(left: list[Section]) -> str:
     spans = []
     for s in left:
-        numbers = ([s.line] if s.line else []) + [ln.number for ln in s.lines if ln.text.strip()]
+        numbers = [n for n in (s.line, s.low, s.high) if n]
         if numbers:
             spans.append(_span(min(numbers), max(numbers)))
     return ("line " if len(spans) == 1 and "-" not in spans[0] else "lines ") + ", ".join(spans)
@@ -196,7 +252,7 @@ def _span(first: int, last: int) -> str:
 
 
 def _describe(section: Section) -> str:
-    first = next((line.text.strip() for line in section.lines if line.text.strip()), "")
+    first = section.first_text
     text = f", from {first[:50]!r}" if first else ""
     if section.command is None:
         return "text before the first command line" + text
@@ -208,34 +264,110 @@ def _describe(section: Section) -> str:
 
 def read_text(path: str | Path) -> str:
     """The text of a capture, or one line naming the file and why it cannot be read."""
-    regular_file(path)  # missing, a folder, a device or a FIFO: one line each
+    listing_size(path)  # missing, a folder, a device or a FIFO, or too large to be a listing: one line each
     try:
         return decode(Path(path).read_bytes())
     except OSError as e:
         raise ScenarioError(str(path), "", e.strerror or "cannot be read") from None
 
 
-def between(name: str, lines: list[Line], first: Callable[[str], bool], last: Callable[[str], bool],
-            what: str, heading: Callable[[str], bool] | None = None) -> list[Line]:
+def file_lines(path: str | Path) -> Source:
+    """The lines of a capture (as `lines_of` its text), read from the file a line at a time at
+    each call: memory for one line, not the file. UTF-16 when it starts with a byte order mark,
+    else UTF-8 with stray bytes replaced (`decode`)."""
+    listing_size(path)
+    name = str(path)
+
+    def read() -> Iterator[Line]:
+        try:
+            f = open(path, "rb")  # noqa: SIM115
+        except OSError as e:
+            raise ScenarioError(name, "", e.strerror or "cannot be read") from None
+        with f:
+            utf16 = f.read(2) in (b"\xff\xfe", b"\xfe\xff")
+            f.seek(0)
+            text = io.TextIOWrapper(f, encoding="utf-16" if utf16 else "utf-8", errors="replace", newline=None)
+            for number, raw in enumerate(text, start=1):
+                raw = raw.removesuffix("\n")
+                yield Line(number, _ANSI.sub("", raw.lstrip("\ufeff") if number == 1 else raw))
+
+    return read
+
+
+class _Part:
+    """The lines of a part that are not blank: how many, the first's and last's numbers, the
+    first's text."""
+
+    def __init__(self) -> None:
+        self.count, self.first, self.last, self.text = 0, 0, 0, ""
+
+    def add(self, line: Line) -> None:
+        if line.text.strip():
+            self.count += 1
+            self.first, self.last = self.first or line.number, line.number
+            self.text = self.text or line.text.strip()
+
+    def said(self, name: str, where: str) -> None:
+        if self.count:
+            warn(name, ("line " if self.count == 1 else "lines ") + _span(self.first, self.last),
+                 f"skipped {self.count} line(s) {where}, from {self.text[:50]!r}")
+
+
+def between_lines(name: str, source: Source, first: Callable[[str], bool], last: Callable[[str], bool],
+                  what: str, heading: Callable[[str], bool] | None = None) -> Source:
     """The lines from the first where `first` holds to the last where `last` holds: the output
     itself. What stands before or after it (a greeting, a question, a log line) is said on stderr;
     what stands inside is the reader's to read or refuse, and so is an indented line right after
     the last one (a listing's line the reader does not know, not a remark). `heading` tells a line
-    that belongs above the first one (a block's name)."""
-    start = next((i for i, line in enumerate(lines) if first(line.text)), None)
+    that belongs above the first one (a block's name). Read in one pass that keeps no line."""
+    start = end = None
+    before, before_above, after = _Part(), _Part(), _Part()
+    above: tuple[int, Line] | None = None  # the last line before the start that is not blank
+    right_after: Line | None = None
+    count = 0
+    for i, line in enumerate(source()):
+        count = i + 1
+        if start is None and first(line.text):
+            start = end = i
+            if heading is not None and above is not None and heading(above[1].text):
+                start = end = above[0]  # the name line a first block stands under
+                before = before_above
+                if not last(line.text):
+                    # this line (and the blank ones between) come after the name line
+                    right_after = line if i == end + 1 else Line(0, "")
+                    after.add(line)
+            if last(line.text):
+                end, after, right_after = i, _Part(), None
+            continue
+        if start is None:
+            if line.text.strip():
+                before_above = _copy(before)
+                above = (i, line)
+            before.add(line)
+            continue
+        if last(line.text):
+            end, after, right_after = i, _Part(), None
+            continue
+        if i == end + 1:  # type: ignore[operator]
+            right_after = line
+        after.add(line)
     if start is None:
-        return lines
-    above = next((i for i in range(start - 1, -1, -1) if lines[i].text.strip()), None)
-    if heading is not None and above is not None and heading(lines[above].text):
-        start = above  # the name line a first block stands under
-    end = max((i for i, line in enumerate(lines) if i >= start and last(line.text)), default=start)
-    after = lines[end + 1:]
-    if after and after[0].text[:1].isspace() and after[0].text.strip():
-        end = len(lines) - 1  # an indented line right after the listing belongs to it: the reader judges it
-    for part, where in ((lines[:start], f"before the `{what}` output"), (lines[end + 1:], f"after the `{what}` output")):
-        numbers = [line.number for line in part if line.text.strip()]
-        if numbers:
-            shown = next(line.text.strip() for line in part if line.text.strip())
-            warn(name, ("line " if len(numbers) == 1 else "lines ") + _span(numbers[0], numbers[-1]),
-                 f"skipped {len(numbers)} line(s) {where}, from {shown[:50]!r}")
-    return lines[start:end + 1]
+        return source
+    if right_after is not None and right_after.text[:1].isspace() and right_after.text.strip():
+        end, after = count - 1, _Part()  # an indented line right after the listing belongs to it: the reader judges it
+    before.said(name, f"before the `{what}` output")
+    after.said(name, f"after the `{what}` output")
+    span = (start, end + 1)  # type: ignore[operator]
+    return lambda: itertools.islice(source(), *span)
+
+
+def _copy(part: _Part) -> _Part:
+    out = _Part()
+    out.count, out.first, out.last, out.text = part.count, part.first, part.last, part.text
+    return out
+
+
+def between(name: str, lines: list[Line], first: Callable[[str], bool], last: Callable[[str], bool],
+            what: str, heading: Callable[[str], bool] | None = None) -> list[Line]:
+    """`between_lines` of lines held whole (a reader that needs them whole)."""
+    return list(between_lines(name, lambda: iter(lines), first, last, what, heading)())

@@ -134,14 +134,38 @@ def sweep_table(path: str) -> dict[str, Any]:
     (`[sweep.cases.NAME] set = {key = value}`), swept as variants are."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return {}  # Scenario.load reports an unreadable file with its reason
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        # The loader says why in one line, as for every verb (a file nested too deep included).
+        Scenario.load(path)
+        return {}
     table = data.get("sweep", {})
+    if not isinstance(table, dict):
+        raise ScenarioError(path, "sweep", "a table: [sweep] with grid, seeds, variants, scenario, cases")
     allowed = {"grid", "seeds", "variants", "scenario", "cases"}
     for name in table:
         if name not in allowed:
             raise ScenarioError(path, f"sweep.{name}", f"unknown field; allowed: {', '.join(sorted(allowed))}")
+    for name, kind, expected in _SWEEP_FIELDS:
+        if name in table and not isinstance(table[name], kind):
+            raise ScenarioError(path, f"sweep.{name}", f"{_shown(table[name])}: expected {expected}")
+    if not all(isinstance(v, str) for v in table.get("variants", [])):
+        raise ScenarioError(path, "sweep.variants", "expected a list of the file's variant names")
     return table
+
+
+#: The `[sweep]` fields whose type the sweep relies on, with the form a user writes.
+_SWEEP_FIELDS = (
+    ("grid", dict, 'a table of axes: grid = { "policy.iops" = [1, 1000] } or { "policy.iops" = "1:1000:*10" }'),
+    ("variants", list, 'a list of the file\'s variant names: variants = ["rr", "fixed"]'),
+    ("scenario", str, 'the scenario file to sweep, as a string: scenario = "../c1-vmax-1lun.toml"'),
+    ("cases", dict, "[sweep.cases.NAME] tables, each with set = { key = value } and a description"),
+)
+
+
+def _shown(value: Any) -> str:
+    """A value as the file wrote it, cut short."""
+    text = to_toml(value) if not isinstance(value, dict) else "a table"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def file_axes(path: str, table: dict[str, Any]) -> list[Axis]:
@@ -346,17 +370,29 @@ class Journal:
         """Forgets the runs of another sweep (`--replace`)."""
         self.path.write_text("", encoding="utf-8")
 
-    def done(self) -> dict[str, dict[str, Any]]:
-        """The rows written so far; a line cut short when the sweep was stopped is dropped from
-        the file (its run is done again)."""
+    def done(self, replace: bool = False) -> dict[str, dict[str, Any]]:
+        """The rows written so far; the last line, cut short when the sweep was stopped, is
+        dropped from the file (its run is done again). Any other line that is not a run's row
+        (an edited or damaged journal) is refused in one line, or with `replace` the journal is
+        started over."""
         if not self.path.exists():
             return {}
         rows, good = {}, []
-        for line in self.path.read_text(encoding="utf-8").splitlines():
+        with self.path.open(encoding="utf-8", errors="replace") as f:
+            lines = [line.rstrip("\n") for line in f]
+        for number, line in enumerate(lines, start=1):
             try:
                 row = json.loads(line)
-            except json.JSONDecodeError:
-                continue
+            except (json.JSONDecodeError, RecursionError):
+                row = None
+                if number == len(lines) and not line.endswith("}"):
+                    continue  # the row being written when the sweep was stopped
+            if not isinstance(row, dict) or not isinstance(row.get("point"), str):
+                if replace:
+                    self.clear()
+                    return {}
+                raise ScenarioError("--out", str(self.path), f"line {number}: {line[:40]!r} is not a run of a pathlab "
+                                    "sweep (a damaged journal?): give --replace to start over, or another --out")
             rows[row["point"]] = row
             good.append(line)
         self.path.write_text("".join(f"{line}\n" for line in good), encoding="utf-8")
@@ -365,6 +401,18 @@ class Journal:
     def append(self, row: dict[str, Any]) -> None:
         with self.path.open("a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
+
+
+def out_folder(stem: Path) -> None:
+    """Makes the folder of a sweep's output stem, or refuses in one line a stem under a file or
+    in a folder that cannot be made."""
+    try:
+        stem.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        above = next((p for p in [stem.parent, *stem.parent.parents] if p.exists() and not p.is_dir()), stem.parent)
+        raise ScenarioError("--out", str(stem), f"{above} is a file, not a folder: give a stem in a folder") from None
+    except OSError as e:
+        raise ScenarioError("--out", str(stem), f"folder {stem.parent} cannot be made: {e.strerror or e}") from None
 
 
 def default_workers() -> int:

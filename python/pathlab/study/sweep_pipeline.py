@@ -27,6 +27,7 @@ from pathlab.study.sweep import (
     default_workers,
     expand,
     file_axes,
+    out_folder,
     parse_axis,
     run_local,
     run_ray,
@@ -110,7 +111,7 @@ class Plan:
             raise ScenarioError("--executor", executor, "allowed: local, ray")
         if out is None:
             return self._runs({}, None, workers, executor, address, batch, progress or Progress())
-        output_folder(Path(out))
+        out_folder(Path(out))
         journal = Journal(Path(f"{out}-runs.jsonl"))
         journal.lock()
         try:
@@ -155,7 +156,7 @@ class Plan:
                  progress: Progress) -> dict[str, dict[str, Any]]:
         """The runs of this sweep the journal holds, when resuming; refuses another sweep's."""
         ours = {self.job.key(p) for p in self.points}
-        earlier = journal.done() if resume else {}
+        earlier = journal.done(replace) if resume else {}
         others = set(earlier) - ours
         if others and not replace:
             raise ScenarioError("--out", stem, f"holds {len(others)} runs of another sweep (another grid, scenario or "
@@ -166,17 +167,6 @@ class Plan:
         if finished:
             progress.note(f"{len(finished)} of {len(self.points)} runs already done in {journal.path}")
         return finished
-
-
-def output_folder(stem: Path) -> None:
-    """The output stem's folder, made when missing; one line when it cannot be (under a file)."""
-    under_a_file = next((p for p in [stem.parent, *stem.parent.parents] if p.exists() and not p.is_dir()), None)
-    if under_a_file is not None:
-        raise ScenarioError("--out", str(stem), f"{under_a_file} is a file, not a folder")
-    try:
-        stem.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ScenarioError("--out", str(stem), f"its folder cannot be made: {e.strerror or e}") from None
 
 
 def plan(scenario_or_file: Scenario | str | os.PathLike[str], grid: Grid | None = None, *,

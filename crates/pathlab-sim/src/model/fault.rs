@@ -7,6 +7,7 @@ use super::names_per_host::{adapter_named, adapters_written, of_one_host, split}
 use super::{FieldError, Model};
 use crate::engine::rng::Stream;
 use crate::engine::TimeNs;
+use crate::nmp::SatpKind;
 use crate::scenario::bounds;
 use crate::scenario::schema::{
     AllPathsDownSpec, AluaStateSpec, CongestionSpec, ControllerFailoverSpec, Detection, FaultSpec, FlakySpec,
@@ -77,6 +78,34 @@ fn paths_named(model: &Model, written: &str, field: String) -> Result<Vec<usize>
         );
     }
     Ok(paths)
+}
+
+/// Refuses an ALUA state no stack on these paths would see: a plugin that takes every path as
+/// active (VMW_SATP_SYMM, a symmetric array's) or the owner's as active and the others standby
+/// reads no reported state, so the fault would change nothing without a word. `unavailable` is
+/// seen all the same: the array refuses the I/O.
+fn unseen_alua(model: &Model, paths: &[usize], state: AluaState, field: &str) -> Result<(), FieldError> {
+    let reads_alua = |&p: &usize| model.devices[model.paths[p].device].path_states == SatpKind::Alua;
+    if state == AluaState::Unavailable || paths.iter().any(reads_alua) {
+        return Ok(());
+    }
+    let device = &model.devices[model.paths[paths[0]].device];
+    let array = &model.arrays[device.array];
+    let written = match state {
+        AluaState::ActiveOptimized => "active_optimized",
+        AluaState::ActiveNonOptimized => "active_non_optimized",
+        AluaState::Standby => "standby",
+        AluaState::Unavailable => "unavailable",
+    };
+    let why = if array.symmetric { format!("array \"{}\" is symmetric and ", array.name) } else { String::new() };
+    err(
+        format!("{field}.state"),
+        format!(
+            "\"{written}\": {why}the plugin of {} ({}) reads no ALUA state, so the change would go unseen: give these paths' devices an \
+             ALUA plugin (VMW_SATP_ALUA), or state = \"unavailable\" (the array refuses I/O on them)",
+            device.name, device.satp
+        ),
+    )
 }
 
 fn port_named(model: &Model, name: &str, field: String) -> Result<usize, FieldError> {
@@ -237,6 +266,7 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
             }
             FaultSpec::AluaState(AluaStateSpec { at, path, state }) => {
                 let paths = paths_named(model, path, format!("{field}.path"))?;
+                unseen_alua(model, &paths, *state, &field)?;
                 plan.at(at.0, FaultAction::Alua { paths, state: *state });
             }
             FaultSpec::ControllerFailover(ControllerFailoverSpec { at, array, device, owner }) => {

@@ -171,7 +171,18 @@ impl Scenario {
         seed: Option<u64>,
     ) -> Result<Scenario, ScenarioError> {
         let mut table: toml::Table = toml::from_str(text).map_err(|e| {
-            let msg = e.to_string().replace('\n', " ").split_whitespace().collect::<Vec<_>>().join(" ");
+            // Where and what, without the line quoted: a line may be megabytes long (a file nested
+            // 50,000 deep is one line of brackets).
+            let what = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+            let msg = match e.span() {
+                Some(span) => {
+                    let before = &text[..span.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+                    format!("line {line}, column {column}: {what}")
+                }
+                None => what,
+            };
             ScenarioError::new(file, "", format!("not valid TOML: {msg}"))
         })?;
         // A `[sweep]` table is read by `pathlab sweep` (Python) and means nothing to one run.

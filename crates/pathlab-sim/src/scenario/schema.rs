@@ -474,6 +474,7 @@ pub enum Distribution {
 #[serde(deny_unknown_fields)]
 pub struct DeviceSpec {
     /// Device name as ESXi shows it (`naa.60000970…`).
+    #[serde(deserialize_with = "device_name")]
     pub name: String,
     pub array: String,
     /// LUN number: the `L` of each path's runtime name.
@@ -537,6 +538,21 @@ impl<'de> Deserialize<'de> for PolicySetting {
         })?;
         Ok(PolicySetting { config, given })
     }
+}
+
+/// A device's name as the host shows it (`naa.6…`, `mpatha`, a bare WWID with a blank in it):
+/// not empty, and without control characters (a NUL or a line break cannot be printed in
+/// esxcli's or multipath's listings, nor named in a workload).
+fn device_name<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    use serde::de::Error;
+    let name = String::deserialize(deserializer)?;
+    if name.trim().is_empty() || name.chars().any(char::is_control) {
+        return Err(D::Error::custom(format!(
+            "{name:?}: a device name is the name the host shows (naa.6…, mpatha): not empty, without control \
+             characters (NUL, tab, line breaks)"
+        )));
+    }
+    Ok(name)
 }
 
 /// ESXi's DQLEN for a LUN when the scenario gives none (Disk.SchedNumReqOutstanding's 32).
