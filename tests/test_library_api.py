@@ -173,4 +173,5 @@ def test_a_sweep_whose_output_is_under_a_file_is_one_line(tmp_path: Path) -> Non
     (tmp_path / "afile").write_text("")
     with pytest.raises(ScenarioError) as refused:
         pathlab.sweep("bench-minimal", grid={"policy.iops": [1]}, out=tmp_path / "afile" / "x" / "bm")
-    assert refused.value.args == ("--out", str(tmp_path / "afile" / "x" / "bm"), f"{tmp_path / 'afile'} is a file, not a folder")
+    assert refused.value.args == ("--out", str(tmp_path / "afile" / "x" / "bm"),
+                                  f"{tmp_path / 'afile'} is a file, not a folder: give a stem in a folder")
