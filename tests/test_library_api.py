@@ -95,7 +95,7 @@ def test_the_candidates_are_a_table_and_the_advice_is_the_commands_json_and_text
     assert list(table["setting"]) == [c.label for c in advice.candidates]
     assert table.loc[0, "setting"] == "round robin, iops=1" and table.loc[0, "gain_low"] > 3
     assert {"iops_mean", "iops_ci95", "p99_ms_mean", "gain", "gain_high", "seeds"} <= set(table.columns)
-    assert list(advice.findings_table.columns) == ["title", "evidence"]
+    assert list(advice.findings_table.columns) == ["title", "evidence", "normal"]
     done = command("advise", "vmax-iops1000", *ADVISE_ARGS, "--format", "json")
     assert done.returncode == 0, done.stderr
     assert json.loads(json.dumps(advice.to_dict())) == json.loads(done.stdout)

@@ -123,3 +123,40 @@ def test_prio_const_in_multipath_conf_shown_in_force_on_an_alua_array_names_the_
     assert titles["map mpatha: path_grouping_policy multibus on an ALUA array (captured)"].startswith(f"{conf}, line 9:")
     # Without multipath.conf the listing alone cannot tell const from a group of standby paths.
     assert not [f for f in _all(listing) if "on an ALUA array" in f.title]
+
+
+# An rdac array's map as multipath-tools prints it: the owning controller's paths `ready`, the
+# other controller's `ghost` (the rdac checker's standby; tur says the same of an ALUA standby port).
+RDAC = """\
+mpathb (3600a0b80005ae2c50000a0c55a2a2b3c) dm-1 LSI,INF-01-00
+size=100G features='3 queue_if_no_path pg_init_retries 50' hwhandler='1 rdac' wp=rw
+|-+- policy='service-time 0' prio=14 status={first}
+| |- 1:0:0:1 sdb 8:16 {a}
+| `- 2:0:0:1 sdd 8:48 {b}
+`-+- policy='service-time 0' prio=9 status=enabled
+  |- 1:0:1:1 sdc 8:32 active ghost running
+  `- 2:0:1:1 sde 8:64 active ghost running
+"""
+
+
+def _path_findings(listing: Path) -> list:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        return multipath_findings(multipath_ll.read(listing)["paths"], str(listing))
+
+
+def test_standby_paths_beside_a_serving_one_are_said_as_normal_and_alone_they_are_a_finding(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(RDAC.format(first="active", a="active ready running", b="active ready running"))
+    found = _path_findings(listing)
+    assert [(f.title, f.evidence, f.normal) for f in found] == [(
+        "map mpathb: 2 standby path(s) to the controller or ports that do not serve the LUN now, as the array works; "
+        "2 serve it (captured)", f"{listing}, line 7: sdc, sde are ghost", True)]
+    # The owner's paths failed: the standby ones are all that is left, and that is a finding.
+    listing.write_text(RDAC.format(first="enabled", a="failed faulty running", b="failed faulty running"))
+    found = _path_findings(listing)
+    assert [(f.title, f.normal) for f in found] == [
+        ("sdb (1:0:0:1) of map mpathb is failed/faulty (captured)", False),
+        ("sdd (2:0:0:1) of map mpathb is failed/faulty (captured)", False),
+        ("map mpathb: no path serves the LUN, every path left is standby (ghost): I/O waits for a failover to make one "
+         "active (captured)", False)]

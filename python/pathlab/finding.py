@@ -11,3 +11,6 @@ from dataclasses import dataclass
 class Finding:
     title: str
     evidence: str
+    #: A state the host shows that is how its array works, not a problem (the standby paths of an
+    #: array with LUN ownership or ALUA standby ports): said once, apart from the findings.
+    normal: bool = False

@@ -176,8 +176,8 @@ class Advice:
     def findings_table(self) -> pd.DataFrame:
         import pandas as pd
 
-        return pd.DataFrame([{"title": f.title, "evidence": f.evidence} for f in self.findings],
-                            columns=["title", "evidence"])
+        return pd.DataFrame([{"title": f.title, "evidence": f.evidence, "normal": f.normal} for f in self.findings],
+                            columns=["title", "evidence", "normal"])
 
     def to_dict(self) -> dict[str, Any]:
         """The advice as `pathlab advise --format json` prints it (JSON-able)."""

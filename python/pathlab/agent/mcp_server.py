@@ -109,7 +109,7 @@ def server(allow: Sequence[str | os.PathLike[str]] = ()) -> MCPServer:
             host = host_of(*allowed.captures(files))
             return {"stack": host.stack, "measured_load": host.measured_load,
                     "devices": len(host.scenario.devices),
-                    "findings": [{"title": f.title, "evidence": f.evidence} for f in host.findings],
+                    "findings": [{"title": f.title, "evidence": f.evidence, "normal": f.normal} for f in host.findings],
                     "assumptions": [{"field": a.field, "assumed": a.assumed} for a in host.assumptions],
                     "scenario_toml": host.to_toml()}
         return _with_warnings(compute)

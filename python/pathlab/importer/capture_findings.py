@@ -4,7 +4,7 @@ error or failed)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pathlab.finding import Finding
 
@@ -95,14 +95,34 @@ def _adapter_findings(table: TableSummary, file: str, queue_full: bool) -> list[
 
 
 def multipath_findings(paths: pd.DataFrame, file: str) -> list[Finding]:
-    """Paths `multipath -ll` shows failed, faulty, shaky or ghost."""
+    """Paths `multipath -ll` shows failed, faulty or shaky; and each map's standby (`ghost`)
+    paths: the checker's state of a port that answers but does not serve the LUN (rdac and hp_sw
+    on the controller that does not own it, tur on an ALUA standby port: multipath-tools
+    `libmultipath/checkers/tur.c`, sense NOT READY / 04h 0Bh). Standby paths beside a working
+    one are how such an array works: said, not a finding; a map left with standby paths alone is."""
     found = []
+    by_map: dict[str, list[Any]] = {}
     for row in paths.itertuples():
+        by_map.setdefault(str(row.map), []).append(row)
         states = {str(row.dm_state), str(row.checker_state)}
-        bad = states & {"failed", "faulty", "shaky", "ghost"}
+        bad = states & {"failed", "faulty", "shaky"}
         if bad:
             found.append(Finding(
                 f"{row.device} ({row.hctl}) of map {row.map} is {'/'.join(sorted(bad))} (captured)",
                 f"{file}, line {row.line}: dm state {row.dm_state}, checker {row.checker_state}",
             ))
+    for name, rows in by_map.items():
+        standby = [r for r in rows if str(r.checker_state) == "ghost" and str(r.dm_state) not in ("failed", "faulty")]
+        if not standby:
+            continue
+        serving = [r for r in rows if str(r.dm_state) == "active" and str(r.checker_state) == "ready"]
+        devices = ", ".join(str(r.device) for r in standby)
+        where = f"{file}, line {standby[0].line}: {devices} {'is' if len(standby) == 1 else 'are'} ghost"
+        if serving:
+            found.append(Finding(f"map {name}: {len(standby)} standby path(s) to the controller or ports that do not "
+                                 f"serve the LUN now, as the array works; {len(serving)} serve it (captured)",
+                                 where, normal=True))
+        else:
+            found.append(Finding(f"map {name}: no path serves the LUN, every path left is standby (ghost): I/O waits "
+                                 "for a failover to make one active (captured)", where))
     return found

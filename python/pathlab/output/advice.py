@@ -157,7 +157,10 @@ def seeds_taken(candidates: tuple[CandidateResult, ...]) -> str:
 
 def text(a: Advice) -> str:
     lines = ["Findings (the setting in force):"]
-    lines += [f"  - {f.title}\n      {f.evidence}" for f in a.findings] or ["  (nothing stands out)"]
+    lines += [f"  - {f.title}\n      {f.evidence}" for f in a.findings if not f.normal] or ["  (nothing stands out)"]
+    normal = [f for f in a.findings if f.normal]
+    if normal:
+        lines += ["As the array works (not findings):", *(f"  - {f.title}\n      {f.evidence}" for f in normal)]
     if a.candidates:
         lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds_taken(a.candidates)} seeds (mean ± 95% "
                       "interval), "

@@ -21,8 +21,11 @@ def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], se
     as the table shows them (ranges over the assumptions' spans, `gains_note` says over what);
     `setting` the host's policy in force."""
 
-    items = "".join(f"<li><b>{html.escape(f.title)}</b><br>{html.escape(f.evidence)}</li>" for f in findings)
+    items = "".join(f"<li><b>{html.escape(f.title)}</b><br>{html.escape(f.evidence)}</li>" for f in findings if not f.normal)
     sections = [("Findings", f"<ul>{items}</ul>" if items else "<p>Nothing stands out.</p>")]
+    normal = "".join(f"<li>{html.escape(f.title)}<br>{html.escape(f.evidence)}</li>" for f in findings if f.normal)
+    if normal:
+        sections.append(("As the array works (not findings)", f"<ul>{normal}</ul>"))
     assumed = "".join(f"<li><code>{html.escape(k)}</code>: {html.escape(v)}</li>" for k, v in assumptions)
     sections.append(("Recommendation", f"<pre>{html.escape(chr(10).join(recommendation))}</pre>"
                      + (f"<p>Assumed, not in the captures:</p><ul>{assumed}</ul>" if assumed else "")))
