@@ -3,13 +3,14 @@ admin would read them in esxtop; and the devices set apart from their array vend
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pathlab.advise.practice import departures
 from pathlab.api import Result
 from pathlab.devices import Device
 from pathlab.finding import Finding
+from pathlab.importer.imported import Undetermined
 
 #: ALUA state changes of one device within a run above which its paths are thrashing.
 THRASHING_CHANGES = 3
@@ -87,21 +88,33 @@ def _alua_thrashing(data: dict[str, Any]) -> list[Finding]:
             for device, times in sorted(changes.items()) if len(times) >= THRASHING_CHANGES]
 
 
-def practice_findings(devices: list[Device], shown: Mapping[str, str] | None = None) -> list[Finding]:
+def practice_findings(devices: list[Device], shown: Mapping[str, str] | None = None,
+                      undetermined: Iterable[Undetermined] = ()) -> list[Finding]:
     """Devices whose settings differ from their array vendor's published practice, each with the
     vendor's source and the command that sets the practice; `shown` gives each device's
-    configuration as the host prints it, for the evidence."""
+    configuration as the host prints it, for the evidence. A setting the captures do not determine
+    (`undetermined`) is never compared: where the practice speaks of it, the finding says so and
+    what would settle it."""
+    open_by_device: dict[str, dict[str, Undetermined]] = {}
+    for u in undetermined:
+        open_by_device.setdefault(u.device, {})[u.setting] = u
     found = []
     for device in devices:
-        away = departures(device)
-        if not away:
+        unknown = open_by_device.get(device.name, {})
+        away, unsettled = departures(device, unknown)
+        if not away and not unsettled:
             continue
-        row = away[0].row
+        row = (away or unsettled)[0].row
+        settle = "; ".join(f"{d.setting}: {unknown[d.setting].why}; {row.vendor} says {d.practice}: "
+                           f"{unknown[d.setting].settle}" for d in unsettled)
+        if not away:
+            found.append(Finding(f"{device.name}: {settle}", f"{row.source} ({row.date}): {row.command.splitlines()[0]}"))
+            continue
         what = "; ".join(f"{d.setting} {d.in_force} where it says {d.practice}" for d in away)
         in_force = shown[device.name] if shown else device.policy.name
         found.append(Finding(
             f"{device.name}: {what}: not {row.vendor} {row.model}'s practice",
-            f"{in_force}; {row.source} ({row.date}): {row.command.splitlines()[0]}",
+            f"{in_force}; {row.source} ({row.date}): {row.command.splitlines()[0]}" + (f"; {settle}" if settle else ""),
         ))
     return found
 

@@ -59,7 +59,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     name = _subject_name(subject)
     if host is not None and not host.measured_load:
         # No counters: findings and vendor practice from the listings alone, and no simulated gain.
-        found = captured + practice_findings(scenario.devices)
+        found = captured + practice_findings(scenario.devices, undetermined=host.undetermined)
         return advice_of(name, scenario, objective, found, [], None, host.assumptions, unmeasured_stack=host.stack)
     # An imported host's assumed port capacity and load span a range of gains; a scenario file is the user's own.
     # The host at the spans' ends is ranked in the same batches as the host itself.
@@ -74,7 +74,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         for at, c in [("", chosen[0]), *differing]:
             (progress or Progress()).note(f"{at}runs of {c.duration_s:g} s after {c.warmup_s:g} s of warm-up ({c.reason})")
     (in_force,) = run_batch([scenario], progress, path_intervals=False)  # the findings read no path's intervals
-    found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force))
+    found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force),
+                                                                     host.undetermined if host else ())
     cands = cands or candidates(scenario, in_force)
     lengths = [[c.overrides(devices) for devices in resolved] if resolved else [c.overrides()] * len(cands)
                for c in chosen]

@@ -4,6 +4,7 @@ row the vendor publishes for the device's array and host stack, each with the ro
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from pathlab.advise.vendor_table import Practice, practice_for
@@ -29,11 +30,14 @@ def rows_for(device: Device) -> list[Practice]:
     return practice_for(device.array.vendor, device.array.model, stack) if stack else []
 
 
-def departures(device: Device) -> list[Departure]:
+def departures(device: Device, unknown: Collection[str] = ()) -> tuple[list[Departure], list[Departure]]:
     """The settings in force that differ from the vendor's practice, judged against the row the
-    device comes closest to (the fewest departures); none when no row is published."""
-    found = [_against(device, row) for row in rows_for(device)]
-    return min(found, key=len) if found else []
+    device comes closest to (the fewest departures); none when no row is published. `unknown`
+    names the settings the captures do not determine: they are never a departure, and come back
+    apart (the second list) where the row speaks of them, for the finding to say what would settle them."""
+    found = [([d for d in away if d.setting not in unknown], [d for d in away if d.setting in unknown])
+             for away in (_against(device, row) for row in rows_for(device))]
+    return min(found, key=lambda split: len(split[0])) if found else ([], [])
 
 
 def _against(device: Device, row: Practice) -> list[Departure]:

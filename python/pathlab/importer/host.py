@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlab.api import Scenario, ScenarioError
 from pathlab.assumption import Assumption
 from pathlab.finding import Finding
+from pathlab.importer.imported import Undetermined
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,9 @@ class Host:
     measured_load: bool
     #: The scenario's TOML text, every value commented with where it came from.
     text: str = field(repr=False)
+    #: Settings the scenario holds that the captures do not determine (a one-group map's
+    #: grouping): simulated as the listing shows them, never checked against a practice.
+    undetermined: tuple[Undetermined, ...] = ()
 
     def __repr__(self) -> str:
         load = "load measured" if self.measured_load else "no load measured"
@@ -59,7 +63,7 @@ def import_host(*files: str | os.PathLike[str]) -> Host:
         raise ScenarioError("import_host", "files", "no capture given: give a host's listings and captures")
     imported, scenario = imported_scenario(capture_inputs(given), imported_name(given))
     return Host(given, scenario, tuple(imported.findings), tuple(Assumption(f, m) for f, m in imported.warnings),
-                imported.stack, imported.measured_load, imported.text)
+                imported.stack, imported.measured_load, imported.text, tuple(imported.undetermined))
 
 
 def capture_inputs(files: tuple[str, ...]) -> tuple[str, ...]:

@@ -9,6 +9,18 @@ from dataclasses import dataclass, field
 from pathlab.finding import Finding
 
 
+@dataclass(frozen=True)
+class Undetermined:
+    """A setting of a device that the captures do not determine: the scenario holds a value that
+    builds the picture the listing shows, for the simulation, but no check may rest on it."""
+
+    device: str
+    setting: str
+    #: Why the captures leave it open, and what would settle it.
+    why: str
+    settle: str
+
+
 @dataclass
 class Imported:
     text: str
@@ -20,3 +32,5 @@ class Imported:
     #: host's devices gives none): without one, a simulated gain would rest on an assumed load.
     stack: str = "esxi"
     measured_load: bool = False
+    #: The settings in the scenario that the captures do not determine.
+    undetermined: list[Undetermined] = field(default_factory=list)

@@ -10,9 +10,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
-from pathlab.importer.imported import Imported
+from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
-from pathlab.importer.linux_topology import OWNERSHIP_HANDLERS, MapTopology, has_address, map_topology, table_features
+from pathlab.importer.linux_topology import (
+    OWNERSHIP_HANDLERS,
+    MapTopology,
+    has_address,
+    is_down,
+    map_topology,
+    table_features,
+)
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import idle_left_out_said, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
@@ -36,7 +43,7 @@ class LinuxCaptures:
     maps: pd.DataFrame
     paths: pd.DataFrame
     #: `multipath.conf` as `readers.multipath_conf` reads it: what `multipath -ll` does not show
-    #: (failback, a number of no_path_retry retries).
+    #: (failback, a number of no_path_retry retries, the grouping of a map of one group).
     conf: dict[str, pd.DataFrame] | None = None
     #: Each block device's mean rates over the capture (`device`, reads_per_s, writes_per_s,
     #: read_kib_per_s, write_kib_per_s, queue_length), from diskstats or iostat (`device_means`).
@@ -47,7 +54,9 @@ class LinuxCaptures:
 
 
 #: What multipath.conf adds to what `multipath -ll` shows, as pathlab's dm-multipath parameters.
-CONF_KEYS = ("failback", "no_path_retry")
+CONF_KEYS = ("failback", "no_path_retry", "path_grouping_policy")
+#: The groupings pathlab simulates (group_by_serial and group_by_node_name are not).
+GROUPINGS = ("failover", "multibus", "group_by_prio")
 
 
 def hwtable_sets(vendor: str, product: str, tpgs: bool) -> dict[str, str]:
@@ -60,7 +69,7 @@ def hwtable_sets(vendor: str, product: str, tpgs: bool) -> dict[str, str]:
 
 def conf_settings(conf: dict[str, pd.DataFrame] | None, wwid: str, vendor: str, product: str,
                   tpgs: bool = False) -> dict[str, tuple[Any, str]]:
-    """The failback and no_path_retry in force for a map, with the section that sets them, by
+    """The failback, no_path_retry and path_grouping_policy in force for a map, with the section that sets them, by
     multipath-tools' precedence for map attributes (propsel.c `mp_set_mpe`, `mp_set_ovr`,
     `mp_set_hwe`, `mp_set_conf`): the map's `multipaths` entry, then overrides, then a matching
     `devices` entry (vendor and product are regular expressions), then the built-in hardware
@@ -142,12 +151,13 @@ def listing_release(maps: list[Any], paths: list[Any]) -> tuple[str, str] | None
     return None
 
 
-def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool]:
-    """The scenario's TOML text, commented, the warnings for every value assumed, and whether the
-    rates gave any map's load."""
+def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Undetermined]]:
+    """The scenario's TOML text, commented, the warnings for every value assumed, whether the
+    rates gave any map's load, and the settings the captures do not determine."""
     mfile = c.files["multipath"]
     rfile = c.files.get("rates", "")
     warnings: list[tuple[str, str]] = []
+    undetermined: list[Undetermined] = []
     maps = list(c.maps.itertuples())
     paths = [p for p in c.paths.itertuples() if has_address(p)]
     if not maps or not paths:
@@ -279,17 +289,33 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool]:
         selector = SELECTORS.get(str(mine[0].selector).split(" ")[0])
         policy: dict[str, Any] = {"name": "dm-multipath", **({"selector": selector} if selector else {}),
                                   "path_grouping_policy": topology[m.name].grouping}
+        notes = []
         # Queueing the capture shows is the hwtable's number of retries where the table sets one
-        # (the claim gives it; -ll cannot tell N retries from queue).
+        # (the claim gives it; -ll cannot tell N retries from queue). A map whose features show no
+        # queue_if_no_path does not queue now, whatever the built-in table would set.
         table_retries = hwtable_sets(str(m.vendor).strip(), str(m.product).strip(), alua).get("no_path_retry", "")
         if "queue_if_no_path" in str(m.features) and not table_retries.isdigit():
             policy["no_path_retry"] = "queue"
+        elif table_features(m.features) is not None and "queue_if_no_path" not in str(m.features) \
+                and not all(is_down(p) for p in mine):  # retries run out drop it too
+            policy["no_path_retry"] = "fail"
+            notes.append(f"no_path_retry fail: the listing's features show no queue_if_no_path (map at line {m.line})"
+                         + (f"; the built-in default would be {table_retries}" if table_retries else ""))
         policy.update(_listed_table(m, topology[m.name], mfile, warnings))
         from_conf = conf_settings(c.conf, str(m.wwid), str(m.vendor).strip(), str(m.product).strip(), alua)
+        if topology[m.name].undetermined is None or _conf_value(from_conf.get("path_grouping_policy", ("",))[0]) not in GROUPINGS:
+            from_conf.pop("path_grouping_policy", None)  # the listing's groups are what the kernel has
         for key, (value, _) in from_conf.items():
             policy[key] = _conf_value(value)
+        if "no_path_retry" in from_conf:
+            notes = [n for n in notes if not n.startswith("no_path_retry")]
+        if topology[m.name].undetermined is not None and "path_grouping_policy" not in from_conf:
+            notes.append(f"path_grouping_policy: {topology[m.name].undetermined}")
+            undetermined.append(Undetermined(str(m.wwid), "path_grouping_policy", topology[m.name].undetermined or "",
+                                             "multipath.conf or `multipathd show config` would tell"))
         conf_note = "; " + ", ".join(f"{k} from {c.files.get('conf')} ({sec})" for k, (_, sec) in from_conf.items()) \
             if from_conf else ""
+        conf_note += "".join(f"; {n}" for n in notes)
         lines += ["", "[[devices]]", f'name = "{m.wwid}"  # {mfile}: WWID of map {m.name}', f'array = "{vendor_of[m.name]}"',
                   f"lun = {hctl(mine[0])[3]}  # {mfile}: the L of the paths' H:C:T:L",
                   f"queue_depth = {DEFAULT_QUEUE_DEPTH}  # default: the disks' queue_depth is in sysfs, not in these captures"]
@@ -336,7 +362,7 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool]:
                   f"read_pct = {100 * reads / cmds:.1f}  # {rfile}: {dm}'s reads over reads and writes"]
     if "[[workloads]]" not in lines:
         raise saw_no_io(rfile, "", "every map's device is idle in it (no reads or writes, or left out by iostat -z)")
-    return "\n".join(lines) + "\n", warnings, any_measured
+    return "\n".join(lines) + "\n", warnings, any_measured, undetermined
 
 
 def _portal_note(key: tuple[int, int], ports: dict[tuple[int, int], str], portals: dict[int, Portal], sfile: str) -> str:
@@ -367,9 +393,10 @@ def import_host(found: dict[str, Kind]) -> Imported:
         slot = SLOTS[kind.name]
         tables[slot], names[slot] = kind.read(name), name
     listing = tables["multipath"]
-    text, warnings, measured = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
+    text, warnings, measured, undetermined = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
                                                    tables.get("rates"), tables.get("sessions"), names))
     return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"])
                     + listing_findings(listing["maps"], listing["paths"], names["multipath"], tables.get("conf"),
                                        names.get("conf", ""))
-                    + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured)
+                    + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured,
+                    undetermined=undetermined)

@@ -1,8 +1,11 @@
 """What a `multipath -ll` map's groups say about the array behind it, as multipath-tools builds
 them (libmultipath/pgpolicies.c, propsel.c) and the kernel's hardware handlers serve them:
 
-* grouping: one group is `multibus`; a group per path with some priorities equal is `failover`
-  (one path carries I/O; group_by_prio would have grouped the equal ones); other groupings by
+* grouping: one group is built by `multibus`, and by `group_by_prio` when every path has one
+  priority: not determined (`multibus` is kept to simulate the picture); a group per path with
+  some priorities equal among the groups with a usable path is `failover` (one path carries I/O;
+  group_by_prio would have grouped the equal ones), and with none equal it is not determined
+  either (failed groups' priorities are 0 because the prioritizer did not reach them); other groupings by
   priority are `group_by_prio` (the default of every ALUA entry of the hardware table, and what
   detect_pgpolicy picks on TPGS arrays; `group_by_serial` and `group_by_node_name` build the same
   shape and are not told apart).
@@ -44,6 +47,9 @@ class MapTopology:
     #: `const` when every group that was prioritized shows priority 1 (the const prioritizer's
     #: value for every path), else None: alua, emc and ontap come from the claim (TPGS, table).
     prioritizer: str | None = None
+    #: Why the listing does not determine `grouping` (which then only builds the picture it
+    #: shows, for the simulation), or None where it does.
+    undetermined: str | None = None
 
     @property
     def groups_by_owner(self) -> bool:
@@ -89,14 +95,9 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
     for p in paths:
         groups.setdefault(int(p.group), []).append(p)
     checked = any(str(p.checker_state) not in ("undef", "None", "<NA>", "nan") for p in paths)
-    prios = [str(g[0].group_prio) for g in groups.values()]
-    if len(groups) == 1:
-        grouping = "multibus"
-    elif all(len(g) == 1 for g in groups.values()) and len(set(prios)) < len(prios):
-        grouping = "failover"  # group_by_prio would have put the paths of one priority together
-    else:
-        grouping = "group_by_prio"
-    usable = {n: g for n, g in groups.items() if not all(is_down(p) for p in g)} or groups
+    live = {n: g for n, g in groups.items() if not all(is_down(p) for p in g)}
+    grouping, undetermined = grouping_of(list(groups.values()), list(live.values()))
+    usable = live or groups
 
     def prio(group: list[Any]) -> int | None:
         value = group[0].group_prio
@@ -116,4 +117,29 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
     if handler is None and (best is None or all(prio(g) == best for g in usable.values())):
         other_ports = frozenset()  # equal paths and no handler: no controller to tell apart
     prioritizer = "const" if known and all(value == 1 for value in known) else None
-    return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer)
+    return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer, undetermined)
+
+
+def grouping_of(groups: list[list[Any]], live: list[list[Any]]) -> tuple[str, str | None]:
+    """The grouping that builds the groups the listing shows, and why the listing does not
+    determine it (None when it does). Only the groups with a usable path say anything: a group
+    whose every path failed shows priority 0 because the prioritizer could not reach its port.
+    The grouping returned where it is not determined builds the same picture, for the simulation."""
+    if len(groups) == 1:
+        return "multibus", ONE_GROUP
+    if not all(len(g) == 1 for g in groups):
+        return "group_by_prio", None
+    prios = [str(g[0].group_prio) for g in live]
+    if len(set(prios)) < len(prios):
+        return "failover", None  # group_by_prio would have put the paths of one priority together
+    if len(live) < 2:
+        return "failover", ONE_PATH_GROUPS_FAILED
+    return "group_by_prio", ONE_PATH_GROUPS_APART
+
+
+#: Why the listing does not determine a map's grouping, per shape.
+ONE_GROUP = "the listing shows one group: multibus or group_by_prio (all paths one priority) build it; not determined"
+ONE_PATH_GROUPS_FAILED = ("the listing shows a group per path and every path but one at most failed (a failed path's "
+                          "priority is not read): failover or group_by_prio build it; not determined")
+ONE_PATH_GROUPS_APART = ("the listing shows a group per path, no two usable ones of one priority: failover or "
+                         "group_by_prio build it; not determined")

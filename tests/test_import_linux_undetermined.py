@@ -1,0 +1,138 @@
+"""What `multipath -ll` does not determine is not decided on a guess (issue 32 item 2): the
+grouping of a one-group map (multibus and group_by_prio build the same group when every path has
+one priority), no_path_retry where the features show no queue_if_no_path (the built-in table's
+value is not the host's), and the grouping of one-path groups whose paths failed. The scenario
+still simulates the picture the listing shows; the vendor-practice check never compares what the
+captures leave open, and says what would settle it."""
+
+from __future__ import annotations
+
+import tomllib
+import warnings
+from pathlib import Path
+from typing import Any
+
+from conftest import pathlab
+from pathlab.api import PathlabWarning
+from pathlab.importer import import_files
+from pathlab.importer.linux_topology import map_topology
+from pathlab.readers import multipath_ll
+
+WWID = "3600a098038314e535a24584e4b496252"
+
+
+def _netapp(features: str = "3 queue_if_no_path pg_init_retries 50") -> str:
+    """One group of four ALUA paths at prio 50, as NetApp's Rocky Linux 10 page prints it."""
+    return (f"{WWID} dm-32 NETAPP,LUN C-Mode\n"
+            f"size=10G features='{features}' hwhandler='1 alua' wp=rw\n"
+            "`-+- policy='service-time 0' prio=50 status=active\n"
+            "  |- 11:0:0:41 sdan 66:112  active ready running\n"
+            "  |- 11:0:1:41 sdcb 68:240  active ready running\n"
+            "  |- 14:0:2:41 sdfd 129:240 active ready running\n"
+            "  `- 14:0:0:41 sddp 71:112  active ready running\n")
+
+
+def _conf(path: Path, body: str) -> Path:
+    path.write_text('devices {\n    device {\n        vendor "NETAPP"\n        product "LUN.*"\n'
+                    f"        {body}\n    }}\n}}\n")
+    return path
+
+
+def _imported(*files: Path) -> tuple[str, dict[str, Any]]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(f) for f in files])
+    return done.text, tomllib.loads(done.text)["devices"][0]["policy"]
+
+
+def _findings(*files: Path) -> str:
+    done = pathlab("advise", *(str(f) for f in files))
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_one_group_alua_map_is_no_multibus_finding_without_a_conf_that_says_so(tmp_path: Path) -> None:
+    listing = tmp_path / "multipath-ll.txt"
+    listing.write_text(_netapp())
+    text, policy = _imported(listing)
+    assert policy["path_grouping_policy"] == "multibus"  # the picture the listing shows, simulated
+    assert ("path_grouping_policy: the listing shows one group: multibus or group_by_prio (all paths one priority) "
+            "build it; not determined") in text
+    found = _findings(listing)
+    assert "path_grouping_policy multibus where it says group_by_prio" not in found
+    assert "NetApp says group_by_prio: multipath.conf or `multipathd show config` would tell" in found
+
+
+def test_a_conf_saying_group_by_prio_settles_a_one_group_map(tmp_path: Path) -> None:
+    listing = tmp_path / "multipath-ll.txt"
+    listing.write_text(_netapp())
+    conf = _conf(tmp_path / "multipath.conf", "path_grouping_policy group_by_prio")
+    text, policy = _imported(listing, conf)
+    assert policy["path_grouping_policy"] == "group_by_prio"
+    assert "path_grouping_policy from" in text and "not determined" not in text
+    found = _findings(listing, conf)
+    assert "path_grouping_policy" not in found
+
+
+def test_a_conf_saying_multibus_keeps_the_practice_finding(tmp_path: Path) -> None:
+    listing = tmp_path / "multipath-ll.txt"
+    listing.write_text(_netapp())
+    conf = _conf(tmp_path / "multipath.conf", "path_grouping_policy multibus")
+    found = _findings(listing, conf)
+    assert "path_grouping_policy multibus where it says group_by_prio" in found
+    assert "would tell" not in found
+
+
+def test_features_without_queue_if_no_path_are_not_overridden_by_the_hwtable(tmp_path: Path) -> None:
+    """NetApp's built-in entry says no_path_retry queue; the map's features say it does not queue."""
+    listing = tmp_path / "multipath-ll.txt"
+    listing.write_text(_netapp("2 pg_init_retries 50"))
+    text, policy = _imported(listing)
+    assert policy["no_path_retry"] == "fail"
+    assert ("no_path_retry fail: the listing's features show no queue_if_no_path (map at line 1); the built-in "
+            "default would be queue") in text
+    imported = tmp_path / "imported.toml"
+    imported.write_text(text)
+    shown = pathlab("show", "devices", str(imported), "--style", "linux")
+    assert shown.returncode == 0, shown.stderr
+    assert "features='2 pg_init_retries 50'" in shown.stdout and "queue_if_no_path" not in shown.stdout
+
+
+def test_a_conf_setting_no_path_retry_wins_over_the_features(tmp_path: Path) -> None:
+    listing = tmp_path / "multipath-ll.txt"
+    listing.write_text(_netapp("2 pg_init_retries 50"))
+    text, policy = _imported(listing, _conf(tmp_path / "multipath.conf", "no_path_retry 12"))
+    assert policy["no_path_retry"] == 12 and "queue_if_no_path" not in text
+
+
+def _paths(text: str, tmp_path: Path) -> list[Any]:
+    listing = tmp_path / "multipath-ll.txt"
+    listing.write_text(text)
+    return list(multipath_ll.read(str(listing))["paths"].itertuples())
+
+
+ONE_PATH_GROUPS = ("mpatha (360000000000000000e00000000010001) dm-0 IET,VIRTUAL-DISK\n"
+                   "size=10G features='0' hwhandler='1 alua' wp=rw\n"
+                   "|-+- policy='service-time 0' prio=50 status=active\n"
+                   "| `- 2:0:0:1 sda 8:0   active ready running\n"
+                   "|-+- policy='service-time 0' prio={second} status=enabled\n"
+                   "| `- 3:0:0:1 sdb 8:16  active ready running\n"
+                   "|-+- policy='service-time 0' prio=0 status=enabled\n"
+                   "| `- 4:0:0:1 sdc 8:32  failed faulty running\n"
+                   "`-+- policy='service-time 0' prio=0 status=enabled\n"
+                   "  `- 5:0:0:1 sdd 8:48  failed faulty running\n")
+
+
+def test_one_path_groups_whose_paths_failed_say_nothing_of_the_grouping(tmp_path: Path) -> None:
+    """The two failed groups show prio 0 (the prioritizer did not reach them): their equal
+    priorities are not failover's sign. The usable groups, at 50 and 10, leave it open."""
+    shape = map_topology("1 alua", _paths(ONE_PATH_GROUPS.format(second=10), tmp_path))
+    assert shape.grouping == "group_by_prio" and shape.undetermined is not None
+    assert "failover or group_by_prio build it; not determined" in shape.undetermined
+    text, _ = _imported(tmp_path / "multipath-ll.txt")
+    assert "path_grouping_policy: the listing shows a group per path" in text
+
+
+def test_one_path_groups_of_one_priority_among_the_usable_are_failover(tmp_path: Path) -> None:
+    shape = map_topology("1 alua", _paths(ONE_PATH_GROUPS.format(second=50), tmp_path))
+    assert (shape.grouping, shape.undetermined) == ("failover", None)
