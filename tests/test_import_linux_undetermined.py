@@ -69,7 +69,7 @@ def test_a_conf_saying_group_by_prio_settles_a_one_group_map(tmp_path: Path) -> 
     conf = _conf(tmp_path / "multipath.conf", "path_grouping_policy group_by_prio")
     text, policy = _imported(listing, conf)
     assert policy["path_grouping_policy"] == "group_by_prio"
-    assert "path_grouping_policy from" in text and "not determined" not in text
+    assert "path_grouping_policy from" in text and "path_grouping_policy: the listing shows" not in text
     found = _findings(listing, conf)
     assert "path_grouping_policy" not in found
 
@@ -136,3 +136,20 @@ def test_one_path_groups_whose_paths_failed_say_nothing_of_the_grouping(tmp_path
 def test_one_path_groups_of_one_priority_among_the_usable_are_failover(tmp_path: Path) -> None:
     shape = map_topology("1 alua", _paths(ONE_PATH_GROUPS.format(second=50), tmp_path))
     assert (shape.grouping, shape.undetermined) == ("failover", None)
+
+
+def test_queue_if_no_path_does_not_tell_queue_from_the_hwtables_retries() -> None:
+    """A CLARiiON map queues (`features=1 queue_if_no_path`): multipath-tools' built-in 60 retries
+    and `queue` both set it, so Dell's 12 is not compared with the built-in 60 as the host's."""
+    import pathlab
+    from pathlab.advise.findings import practice_findings
+
+    sample = Path(__file__).parent / "data/corpus/multipath-ll/019-insights-rhel5-clariion-emc-debug-lines/bare.txt"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        host = pathlab.import_host(sample)
+    assert [(u.setting, u.device) for u in host.undetermined] == [("no_path_retry", "360060160ade32800f2e3baf47665e211")]
+    (found,) = practice_findings(host.scenario.devices, undetermined=host.undetermined)
+    assert "no_path_retry 60 where it says 12" not in found.title
+    assert found.title.endswith("the built-in default would be 60; Dell says 12: multipath.conf or `multipathd show "
+                                "config` would tell")

@@ -107,6 +107,23 @@ def _conf_value(value: Any) -> Any:
     return int(text) if text.isdigit() else text
 
 
+def retry_from_features(m: Any, paths: list[Any], table_retries: str) -> tuple[str | None, str | None, str | None]:
+    """What a map's features say of its no_path_retry: the value to simulate (None: the claim's),
+    why it is derived, and why it is not determined. With paths up, multipathd sets
+    queue_if_no_path for `queue` and for a number of retries alike, and neither for `fail`: a map
+    whose features show none does not queue now, whatever the built-in table would set; one that
+    shows it queues by `queue` or by N retries (the table's number where it sets one, for the claim)."""
+    line = f"(map at line {m.line})"
+    default = f"; the built-in default would be {table_retries}" if table_retries else ""
+    if "queue_if_no_path" in str(m.features):
+        return ("queue" if not table_retries.isdigit() else None, None,
+                f"the listing's features show queue_if_no_path {line}: no_path_retry queue or a number of retries "
+                f"sets it; not determined{default}")
+    if table_features(m.features) is not None and not all(is_down(p) for p in paths):  # retries run out drop it too
+        return "fail", f"the listing's features show no queue_if_no_path {line}{default}", None
+    return None, None, None
+
+
 def _listed_table(m: Any, topology: MapTopology, mfile: str, warnings: list[tuple[str, str]]) -> dict[str, str]:
     """The prioritizer, hardware handler and features the listing shows for a map, as policy keys
     (they win over the hardware table, as multipath.conf's do)."""
@@ -289,30 +306,23 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
         selector = SELECTORS.get(str(mine[0].selector).split(" ")[0])
         policy: dict[str, Any] = {"name": "dm-multipath", **({"selector": selector} if selector else {}),
                                   "path_grouping_policy": topology[m.name].grouping}
-        notes = []
-        # Queueing the capture shows is the hwtable's number of retries where the table sets one
-        # (the claim gives it; -ll cannot tell N retries from queue). A map whose features show no
-        # queue_if_no_path does not queue now, whatever the built-in table would set.
         table_retries = hwtable_sets(str(m.vendor).strip(), str(m.product).strip(), alua).get("no_path_retry", "")
-        if "queue_if_no_path" in str(m.features) and not table_retries.isdigit():
-            policy["no_path_retry"] = "queue"
-        elif table_features(m.features) is not None and "queue_if_no_path" not in str(m.features) \
-                and not all(is_down(p) for p in mine):  # retries run out drop it too
-            policy["no_path_retry"] = "fail"
-            notes.append(f"no_path_retry fail: the listing's features show no queue_if_no_path (map at line {m.line})"
-                         + (f"; the built-in default would be {table_retries}" if table_retries else ""))
+        retry, retry_note, retry_open = retry_from_features(m, mine, table_retries)
+        if retry is not None:
+            policy["no_path_retry"] = retry
         policy.update(_listed_table(m, topology[m.name], mfile, warnings))
         from_conf = conf_settings(c.conf, str(m.wwid), str(m.vendor).strip(), str(m.product).strip(), alua)
         if topology[m.name].undetermined is None or _conf_value(from_conf.get("path_grouping_policy", ("",))[0]) not in GROUPINGS:
             from_conf.pop("path_grouping_policy", None)  # the listing's groups are what the kernel has
         for key, (value, _) in from_conf.items():
             policy[key] = _conf_value(value)
-        if "no_path_retry" in from_conf:
-            notes = [n for n in notes if not n.startswith("no_path_retry")]
-        if topology[m.name].undetermined is not None and "path_grouping_policy" not in from_conf:
-            notes.append(f"path_grouping_policy: {topology[m.name].undetermined}")
-            undetermined.append(Undetermined(str(m.wwid), "path_grouping_policy", topology[m.name].undetermined or "",
-                                             "multipath.conf or `multipathd show config` would tell"))
+        open_settings = {"path_grouping_policy": topology[m.name].undetermined, "no_path_retry": retry_open}
+        notes = [f"no_path_retry fail: {retry_note}"] if retry_note and "no_path_retry" not in from_conf else []
+        for setting, why in open_settings.items():
+            if why is not None and setting not in from_conf:
+                notes.append(f"{setting}: {why}")
+                undetermined.append(Undetermined(str(m.wwid), setting, why,
+                                                 "multipath.conf or `multipathd show config` would tell"))
         conf_note = "; " + ", ".join(f"{k} from {c.files.get('conf')} ({sec})" for k, (_, sec) in from_conf.items()) \
             if from_conf else ""
         conf_note += "".join(f"; {n}" for n in notes)
