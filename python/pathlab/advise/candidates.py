@@ -7,10 +7,11 @@ resolved them (`Scenario.devices`): the policy in force, its host stack and the 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pathlab import host_views
+from pathlab.advise.practice import Departure, departures
 from pathlab.api import Result, Scenario, policy_choices
 from pathlab.devices import Device
 
@@ -138,7 +139,23 @@ def _dm_candidate(devices: Sequence[Device], name: str, param: str, keyword: str
     stanza += ["}", "multipathd reconfigure"]
     overrides = {f"devices.{i}.policy": {**_given(d), param: name} for i, d in enumerate(devices)}
     return Candidate(f"dm {name}", overrides, stanza,
-                     f"the stanza adds to the device's built-in settings; `multipath -ll` shows the {keyword} in force")
+                     f"the stanza adds to the device's built-in settings; `multipath -ll` shows the {keyword} in force"
+                     + practice_flag(devices, param, name, keyword))
+
+
+def practice_flag(devices: Sequence[Device], param: str, value: str, setting: str) -> str:
+    """What the vendor-practice check would find on the devices with `param` set to `value`
+    (`setting` as the check names it), said beside the candidate: advice that its own findings
+    would flag is recommended only with the finding, on its simulated figures (issue 32 item 9)."""
+    said: dict[tuple[str, str], Departure] = {}
+    for d in devices:
+        changed = replace(d, policy=replace(d.policy, params={**d.policy.params, param: value}))
+        for away in departures(changed)[0]:
+            if away.setting == setting:
+                said.setdefault((away.row.vendor, away.row.model), away)
+    return "".join(f"; {away.setting} {away.in_force} is not {vendor} {model}'s practice ({away.practice}): a "
+                   "finding on every device it sets, offered for its simulated figures alone"
+                   for (vendor, model), away in sorted(said.items()))
 
 
 def _nvme_candidates(devices: Sequence[Device]) -> list[Candidate]:
