@@ -310,3 +310,27 @@ def test_rr_min_io_and_rr_weight_in_multipath_conf_are_said_to_do_nothing(tmp_pa
     }
     pathlab_ = pathlab("advise", str(NETAPP))
     assert "which does nothing" not in pathlab_.stdout
+
+
+def test_a_map_the_listing_ends_inside_is_imported_from_its_listed_paths_and_said_so(tmp_path) -> None:
+    import tomllib
+
+    from test_listing_findings import GROUP, PROPS, TWO_MAPS
+
+    listing = tmp_path / "mp.txt"
+    listing.write_text(TWO_MAPS.format(tail=PROPS + GROUP + "| |- 1:0:0:1 sde 8:64 active ready running\n| `- 2:0:0:1 sdf 8:"))
+    done = pathlab("import", str(listing))
+    assert done.returncode == 0, done.stderr
+    assert (f"maps.mpathb: {listing}, line 13: the listing ends inside map mpathb: imported from the paths listed "
+            "before that; its other paths are not known") in done.stderr
+    scenario = tomllib.loads(done.stdout)
+    assert [d["name"] for d in scenario["devices"]] == ["3600a098038314962485d543078486c7a", "3600a098038314962485d543078486c7b"]
+    assert "the listing ends inside it (line 13)" in done.stdout
+    assert "path_down" not in done.stdout  # no path is taken as failed for what the paste left out
+    # Only a header: nothing of the map to import, and it is left out, not said to wait for a path.
+    listing.write_text(TWO_MAPS.format(tail=""))
+    done = pathlab("import", str(listing))
+    assert done.returncode == 0, done.stderr
+    assert (f"maps.mpathb: {listing}, line 9: the listing ends inside map mpathb: no path listed, left out of the "
+            "scenario") in done.stderr
+    assert [d["name"] for d in tomllib.loads(done.stdout)["devices"]] == ["3600a098038314962485d543078486c7a"]

@@ -160,3 +160,63 @@ def test_standby_paths_beside_a_serving_one_are_said_as_normal_and_alone_they_ar
         ("sdd (2:0:0:1) of map mpathb is failed/faulty (captured)", False),
         ("map mpathb: no path serves the LUN, every path left is standby (ghost): I/O waits for a failover to make one "
          "active (captured)", False)]
+
+
+# Two maps of an ALUA array, the second cut by the paste (`{tail}`: what is left of it).
+TWO_MAPS = """\
+mpatha (3600a098038314962485d543078486c7a) dm-0 NETAPP,LUN C-Mode
+size=10G features='3 queue_if_no_path pg_init_retries 50' hwhandler='1 alua' wp=rw
+|-+- policy='service-time 0' prio=50 status=active
+| |- 1:0:0:0 sda 8:0   active ready running
+| `- 2:0:0:0 sdc 8:32  active ready running
+`-+- policy='service-time 0' prio=10 status=enabled
+  |- 1:0:1:0 sdb 8:16  active ready running
+  `- 2:0:1:0 sdd 8:48  active ready running
+mpathb (3600a098038314962485d543078486c7b) dm-1 NETAPP,LUN C-Mode
+{tail}"""
+PROPS = "size=10G features='3 queue_if_no_path pg_init_retries 50' hwhandler='1 alua' wp=rw\n"
+GROUP = "|-+- policy='service-time 0' prio=50 status=active\n"
+
+
+@pytest.mark.parametrize(("tail", "end", "listed"), [
+    ("", 9, 0),  # the header, then the file ends
+    (PROPS[:30], 10, 0),  # the properties cut
+    (PROPS + GROUP, 11, 0),  # a group without paths
+    (PROPS + GROUP + "| |- 1:0:0:1 sde 8:64   active ready running\n| `- 2:0:0:1 sdf 8:", 13, 1),  # a path cut mid-way
+    (PROPS + GROUP + "| |- 1:0:0:1 sde 8:64   active ready running\n| `- 2:0:0:1 sdf 8:80 act", 13, 1),
+], ids=["header", "properties-cut", "group", "path-cut-before-its-states", "path-cut-in-its-states"])
+def test_a_map_the_listing_ends_inside_is_said_so_not_as_a_path_failure(tmp_path: Path, tail: str, end: int,
+                                                                         listed: int) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(TWO_MAPS.format(tail=tail))
+    found = [f for f in _all(listing) if "mpathb" in f.title]
+    assert [(f.title, f.evidence) for f in found] == [(
+        f"map mpathb: the listing ends inside this map (line {end}): its paths after that are not known (captured)",
+        f"{listing}, line 9: map mpathb, {listed} path(s) listed before the end at line {end}; paste the whole "
+        "`multipath -ll` to judge it")]
+    assert not [f for f in _all(listing) if "mpatha" in f.title]
+
+
+def test_a_map_whose_paths_all_failed_or_are_gone_is_not_a_cut_one(tmp_path: Path) -> None:
+    """Groups `enabled` with every path failed, at the end of the file: the map is whole, and has no
+    path; so is a header and its properties without a group, as multipath-tools prints a map whose
+    paths are gone (tests/data/linux/multipath_check-multipath-03_maps-without-paths.txt)."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(TWO_MAPS.format(tail=PROPS))
+    titles = [f.title for f in _all(listing)]
+    assert "map mpathb has no usable path: its I/O waits until a path returns (queue_if_no_path) (captured)" in titles
+    assert not [t for t in titles if "listing ends" in t]
+    listing.write_text(TWO_MAPS.format(tail=PROPS.replace("3 queue_if_no_path pg_init_retries 50", "0")
+                                       + "`-+- policy='service-time 0' prio=0 status=enabled\n"
+                                         "  `- 1:0:0:1 sde 8:64 failed faulty running\n"))
+    titles = [f.title for f in _all(listing)]
+    assert "map mpathb has no usable path: its I/O fails (captured)" in titles
+    assert not [t for t in titles if "listing ends" in t]
+
+
+def test_a_fragment_that_is_not_the_last_line_is_still_refused(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(TWO_MAPS.format(tail=PROPS + GROUP + "| `- 2:0:0:1 sdf 8:\n"
+                                       "  `- 1:0:0:1 sde 8:64 active ready running\n"))
+    with pytest.raises(ScenarioError, match="line 12"):
+        multipath_ll.read(listing)

@@ -15,6 +15,7 @@ from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import (
     OWNERSHIP_HANDLERS,
     MapTopology,
+    cut_at,
     has_address,
     is_down,
     map_topology,
@@ -189,7 +190,13 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
 
     hosts = sorted({hctl(p)[0] for p in paths})
     for m in maps:
-        if not any(p.map == m.name for p in paths):
+        cut = cut_at(m)
+        if cut is not None:  # a paste cut short: what is there is imported, what is not is not guessed
+            shown = any(p.map == m.name for p in paths)
+            warnings.append((f"maps.{m.name}", f"{mfile}, line {cut}: the listing ends inside map {m.name}: "
+                                               + ("imported from the paths listed before that; its other paths are "
+                                                  "not known" if shown else "no path listed, left out of the scenario")))
+        elif not any(p.map == m.name for p in paths):
             hangs = "; with queue_if_no_path its I/O waits until a path returns" if "queue_if_no_path" in str(m.features) else ""
             warnings.append((f"maps.{m.name}", f"{mfile}, line {m.line}: no path with a SCSI address (H:C:T:L), so "
                                                f"nothing to simulate: left out of the scenario{hangs}"))
@@ -326,7 +333,9 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
         conf_note = "; " + ", ".join(f"{k} from {c.files.get('conf')} ({sec})" for k, (_, sec) in from_conf.items()) \
             if from_conf else ""
         conf_note += "".join(f"; {n}" for n in notes)
-        lines += ["", "[[devices]]", f'name = "{m.wwid}"  # {mfile}: WWID of map {m.name}', f'array = "{vendor_of[m.name]}"',
+        lines += ["", "[[devices]]", f'name = "{m.wwid}"  # {mfile}: WWID of map {m.name}'
+                  + (f"; the listing ends inside it (line {cut_at(m)}): its paths after that are not known"
+                     if cut_at(m) is not None else ""), f'array = "{vendor_of[m.name]}"',
                   f"lun = {hctl(mine[0])[3]}  # {mfile}: the L of the paths' H:C:T:L",
                   f"queue_depth = {DEFAULT_QUEUE_DEPTH}  # default: the disks' queue_depth is in sysfs, not in these captures"]
         if owned and m.name in owner_of_map:

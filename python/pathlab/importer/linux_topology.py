@@ -143,3 +143,11 @@ ONE_PATH_GROUPS_FAILED = ("the listing shows a group per path and every path but
                           "priority is not read): failover or group_by_prio build it; not determined")
 ONE_PATH_GROUPS_APART = ("the listing shows a group per path, no two usable ones of one priority: failover or "
                          "group_by_prio build it; not determined")
+
+
+def cut_at(m: Any) -> int | None:
+    """The line a listing cut short inside map `m` ends at (`readers.multipath_ll`'s `cut`), or None."""
+    import pandas as pd
+
+    cut = getattr(m, "cut", None)
+    return None if cut is None or pd.isna(cut) else int(cut)

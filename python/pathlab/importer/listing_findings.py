@@ -1,5 +1,6 @@
 """What a `multipath -ll` listing shows by itself, with no performance counter: maps with no
-usable path (and whether their I/O waits or fails), lost redundancy (one path, one HBA), a
+usable path (and whether their I/O waits or fails), a map the listing ends inside (a paste cut
+short: its paths after the cut are not known, so none of the above is judged), lost redundancy (one path, one HBA), a
 failover grouping over paths the array serves alike, `multipath -l`, which shows no state to
 judge, and a handler, grouping or prioritizer that contradicts an ALUA array (with multipath.conf
 when given). Each finding names the line of the listing (or of multipath.conf) that shows it.
@@ -14,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pathlab.finding import Finding
-from pathlab.importer.linux_topology import has_address, is_down, map_topology
+from pathlab.importer.linux_topology import cut_at, has_address, is_down, map_topology
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -110,6 +111,12 @@ def configured(conf: dict[str, pd.DataFrame], m: Any, keyword: str) -> tuple[str
 
 
 def _map_findings(m: Any, mine: list[Any], file: str) -> list[Finding]:
+    cut = cut_at(m)
+    if cut is not None:  # what the paste left out is not known: not a path failure
+        return [Finding(f"map {m.name}: the listing ends inside this map (line {cut}): its paths after that are not "
+                        "known (captured)",
+                        f"{file}, line {m.line}: map {m.name}, {len(mine)} path(s) listed before the end at line {cut}; "
+                        "paste the whole `multipath -ll` to judge it")]
     addressed = [p for p in mine if has_address(p)]
     usable = [p for p in addressed if not is_down(p)]
     queues = "queue_if_no_path" in str(m.features)

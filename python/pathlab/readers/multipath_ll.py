@@ -15,7 +15,10 @@
 
 Log lines (`Aug 30 05:09:18 | …`, `12.345 | …`), checker messages (`sdb: checker msg is …`), the
 `===== paths list =====` block of `-v3`/`-v4` and `multipathd> ` prompts are skipped; any other line
-that is not part of the topology is refused with its line number."""
+that is not part of the topology is refused with its line number, but for a fragment of one as the
+listing's last line (a paste cut inside a map). A map that the listing ends inside has `cut`, the
+line it ends at: a header without its properties, a group without paths, or that fragment, at the
+end (a header and properties without groups is a map without paths, as multipath-tools prints it)."""
 
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ if TYPE_CHECKING:
 
 #: The two tables and their columns.
 MAP_COLUMNS = ["name", "wwid", "dm", "vendor", "product", "revision", "size", "size_bytes", "features",
-               "hwhandler", "wp", "layout", "action", "paths", "line"]
+               "hwhandler", "wp", "layout", "action", "paths", "line", "cut"]
 PATH_COLUMNS = ["map", "group", "selector", "group_prio", "group_status", "hctl", "device", "dev_t",
                 "dm_state", "checker_state", "online_state", "line"]
 
@@ -154,6 +157,32 @@ def _path_states(rest: str | None) -> tuple[str | None, str | None, str | None] 
     return words[0], " ".join(words[1:-1]), words[-1]
 
 
+#: The start of a group or path line under the tree's branches (`| |- 2:0:0:1 sdf 8:`, `|-+- pol`,
+#: `\\_ 2:0:`): what a paste cut inside a map leaves as its last line.
+_FRAGMENT = re.compile(r"^\s*(?:[|`]\s*)*[|`]-[+-]*\s*(?:\d|#|policy=)|^\s*\\_ \S")
+
+
+def _fragment(line: str, in_props: bool) -> bool:
+    """Whether a line the reader could not read is a fragment of the listing: the start of a
+    map's properties after its header, or of a group or path line."""
+    if in_props:
+        return line.lstrip().startswith(("size=", "[size="))
+    tree = _TREE.match(line)
+    body = line[tree.end():] if tree else line
+    path = _PATH.match(body)
+    whole = _GROUP.match(body) or (path and _path_states(path.group("rest")) is not None)
+    return bool(_FRAGMENT.match(line)) and not whole  # a whole line misplaced is no cut
+
+
+def _mark_cut(last: dict[str, Any], paths: list[dict[str, Any]], end: int) -> None:
+    """The last map as cut at line `end` when the listing ends inside it, after a group with no
+    path (multipath-tools prints none). A header and its properties with no group is how it prints
+    a map whose paths are gone (multipath-tools' test listing of maps without paths), not a cut."""
+    groups = last.get("_groups", 0)
+    if groups and not any(p["map"] == last["name"] and p["group"] == groups for p in paths):
+        last["cut"] = end
+
+
 def read(path: str | Path) -> dict[str, pd.DataFrame]:
     """`maps` (one row per map: name, wwid, dm device, vendor, product, size as printed and in bytes,
     features, hardware handler, write permission, pending action, number of paths, line) and `paths`
@@ -163,75 +192,94 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
 
     name = str(path)
     every = file_lines(path)  # read a line at a time, in each pass: what is kept is the maps and paths
-    lines = between_lines(name, output_lines(name, every, _COMMANDS, "multipath -ll"),
-                          _is_topology, _is_topology, "multipath -ll")
+    lines = between_lines(name, output_lines(name, every, _COMMANDS, "multipath -ll"), _is_topology,
+                          lambda line: _is_topology(line) or _fragment(_clean(line), False)
+                          or _fragment(_clean(line), True), "multipath -ll")
     maps: list[dict[str, Any]] = []
     paths: list[dict[str, Any]] = []
     group: dict[str, Any] | None = None
     need_props: int | None = None
     in_paths_list = False
+    unread: ScenarioError | None = None  # a fragment inside a map: refused unless it is the last line
+    end = 0  # the last line read
     for number, line in ((line.number, _clean(line.text)) for line in lines()):
         where = f"line {number}"
         if not line.strip() or _LOG.match(line) or _CHECKER_MSG.match(line):
             continue
-        if line.strip() == "===== paths list =====":
-            in_paths_list = True
-            continue
-        if need_props is not None:
-            m = _PROPS.match(line) or _OLD_PROPS.match(line)
-            if not m:
-                raise ScenarioError(name, where, "expected the map's `size=… features='…' hwhandler='…'` line "
-                                                 f"after the map header at line {need_props}, found {line.strip()[:50]!r}")
-            maps[-1].update(_props(m))
-            need_props = None
-            continue
-        header = _header(line)
-        if in_paths_list and header is None:
-            continue
-        in_paths_list = False
-        if header is not None:
-            inline = header.pop("_props")
-            header.update(size=None, size_bytes=None, features=None, hwhandler=None, wp=None, layout=None, paths=0,
-                          line=number)
-            maps.append(header)
-            group = None
-            if inline is not None:
-                m = _OLD_PROPS.match(inline)
+        if unread is not None:
+            raise unread
+        end = number
+        try:
+            if line.strip() == "===== paths list =====":
+                in_paths_list = True
+                continue
+            if need_props is not None:
+                m = _PROPS.match(line) or _OLD_PROPS.match(line)
                 if not m:
-                    raise ScenarioError(name, where, f"expected [size=…][features=…][hwhandler=…], found {inline[:50]!r}")
-                header.update(_props(m))
-            else:
-                need_props = number
-            continue
-        tree = _TREE.match(line)
-        body = line[tree.end():] if tree else line
-        m_group = _GROUP.match(body) or (_OLD_GROUP.match(body) if line.lstrip().startswith("\\_") else None)
-        m_path = _PATH.match(body)
-        if m_group and not m_path:
-            if not maps:
-                raise ScenarioError(name, where, "a path group before any map header (`mpatha (3600…) dm-0 VENDOR,PRODUCT`)")
-            maps[-1]["_groups"] = maps[-1].get("_groups", 0) + 1
-            group = {"map": maps[-1]["name"], "group": maps[-1]["_groups"], "selector": m_group.group("selector"),
-                     "group_prio": _prio(m_group.group("prio"), name, where), "group_status": m_group.group("status")}
-            continue
-        if m_path:
-            if group is None:
-                raise ScenarioError(name, where, "a path line before any path group (`|-+- policy='…' prio=… status=…`)")
-            states = _path_states(m_path.group("rest"))
-            if states is None:
-                raise ScenarioError(name, where, "expected `dm_state checker_state online_state` (or `[active][ready]`) "
-                                                 f"after {m_path.group('dev_t')}, found {(m_path.group('rest') or '')[:40]!r}")
-            paths.append({**group, "hctl": m_path.group("hctl"), "device": m_path.group("device"),
-                          "dev_t": m_path.group("dev_t"), "dm_state": states[0], "checker_state": states[1],
-                          "online_state": states[2], "line": number})
-            maps[-1]["paths"] += 1
-            continue
-        raise ScenarioError(name, where, "expected a map header (`mpatha (3600…) dm-0 VENDOR,PRODUCT`), a path group "
-                                         f"(`|-+- policy='…' prio=… status=…`) or a path (`|- 3:0:0:1 sdb 8:16 active "
-                                         f"ready running`), found {line.strip()[:50]!r}")
-    if need_props is not None:
+                    raise ScenarioError(name, where, "expected the map's `size=… features='…' hwhandler='…'` line "
+                                                     f"after the map header at line {need_props}, found {line.strip()[:50]!r}")
+                maps[-1].update(_props(m))
+                need_props = None
+                continue
+            header = _header(line)
+            if in_paths_list and header is None:
+                continue
+            in_paths_list = False
+            if header is not None:
+                inline = header.pop("_props")
+                header.update(size=None, size_bytes=None, features=None, hwhandler=None, wp=None, layout=None, paths=0,
+                              line=number)
+                maps.append(header)
+                group = None
+                if inline is not None:
+                    m = _OLD_PROPS.match(inline)
+                    if not m:
+                        raise ScenarioError(name, where, f"expected [size=…][features=…][hwhandler=…], found {inline[:50]!r}")
+                    header.update(_props(m))
+                else:
+                    need_props = number
+                continue
+            tree = _TREE.match(line)
+            body = line[tree.end():] if tree else line
+            m_group = _GROUP.match(body) or (_OLD_GROUP.match(body) if line.lstrip().startswith("\\_") else None)
+            m_path = _PATH.match(body)
+            if m_group and not m_path:
+                if not maps:
+                    raise ScenarioError(name, where, "a path group before any map header (`mpatha (3600…) dm-0 VENDOR,PRODUCT`)")
+                maps[-1]["_groups"] = maps[-1].get("_groups", 0) + 1
+                group = {"map": maps[-1]["name"], "group": maps[-1]["_groups"], "selector": m_group.group("selector"),
+                         "group_prio": _prio(m_group.group("prio"), name, where), "group_status": m_group.group("status")}
+                continue
+            if m_path:
+                if group is None:
+                    raise ScenarioError(name, where, "a path line before any path group (`|-+- policy='…' prio=… status=…`)")
+                states = _path_states(m_path.group("rest"))
+                if states is None:
+                    raise ScenarioError(name, where, "expected `dm_state checker_state online_state` (or `[active][ready]`) "
+                                                     f"after {m_path.group('dev_t')}, found {(m_path.group('rest') or '')[:40]!r}")
+                paths.append({**group, "hctl": m_path.group("hctl"), "device": m_path.group("device"),
+                              "dev_t": m_path.group("dev_t"), "dm_state": states[0], "checker_state": states[1],
+                              "online_state": states[2], "line": number})
+                maps[-1]["paths"] += 1
+                continue
+            raise ScenarioError(name, where, "expected a map header (`mpatha (3600…) dm-0 VENDOR,PRODUCT`), a path group "
+                                             f"(`|-+- policy='…' prio=… status=…`) or a path (`|- 3:0:0:1 sdb 8:16 active "
+                                             f"ready running`), found {line.strip()[:50]!r}")
+        except ScenarioError as refused:
+            if not maps or not _fragment(line, need_props is not None):
+                raise
+            unread, maps[-1]["cut"] = refused, number
+    # A listing cut inside its last map is read up to the cut when it gave a path to read;
+    # otherwise nothing of it is left, and the cut line is refused as any other.
+    if unread is not None and not paths:
+        raise unread
+    if need_props is not None and unread is None and not paths:
         raise ScenarioError(name, f"line {need_props}", "the file ends after this map header: expected "
                                                         "`size=… features='…' hwhandler='…'` next (truncated?)")
+    if need_props is not None:
+        maps[-1]["cut"] = maps[-1].get("cut", need_props)
+    elif unread is None and maps:
+        _mark_cut(maps[-1], paths, end)
     if not maps:
         where = "line 1"
         empty = not any(line.text.strip() for line in every())
@@ -246,8 +294,8 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
                                                               "give one listing of one host")
         first_line[entry["name"]] = entry["line"]
     map_table = pd.DataFrame(maps, columns=MAP_COLUMNS).astype(
-        {c: "string" for c in MAP_COLUMNS if c not in ("size_bytes", "paths", "line")}
-        | {"size_bytes": "float64", "paths": "Int64", "line": "Int64"})
+        {c: "string" for c in MAP_COLUMNS if c not in ("size_bytes", "paths", "line", "cut")}
+        | {"size_bytes": "float64", "paths": "Int64", "line": "Int64", "cut": "Int64"})
     path_table = pd.DataFrame(paths, columns=PATH_COLUMNS).astype(
         {c: "string" for c in PATH_COLUMNS if c not in ("group", "group_prio", "line")}
         | {"group": "Int64", "group_prio": "Int64", "line": "Int64"})
