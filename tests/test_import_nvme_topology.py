@@ -11,8 +11,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
+import pytest
 
-from pathlab.api import PathlabWarning
+from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.importer import import_files, nvme
 from pathlab.importer.nvme_namespaces import controllers
 
@@ -103,3 +104,63 @@ def test_show_topology_keeps_the_nsid_and_a_pcie_drives_address() -> None:
 
     assert view._nsid("nvmet-test/ns4", 1) == 4 and view._nsid("nqn.2014-08.org.example:one", 2) == 2
     assert view.transport("pcie1") == "pcie" and view._address("TOSHIBA/0000:3d:00.0", "pcie") == "0000:3d:00.0"
+
+
+# nvme-cli 2.x's `nvme list-subsys` of a NetApp subsystem over TCP (the shape of corpus sample 012),
+# the controllers' states and the iopolicy line given.
+LIST_SUBSYS = """\
+nvme-subsys0 - NQN=nqn.1992-08.com.netapp:sn.a2d41235b78211efb57dd039eab67a95:subsystem.nvme1
+               hostnqn=nqn.2014-08.org.nvmexpress:uuid:4c4c4544-0035-4b10-804b-b2c04f344d33
+{iopolicy}\\
+{controllers}"""
+ROW = " +- nvme{i} tcp traddr=192.168.111.{t},trsvcid=4420,host_traddr=192.168.111.80,src_addr=192.168.111.80 {state}"
+
+
+def _listing(tmp_path: Path, states: list[str], iopolicy: str = "") -> Path:
+    listing = tmp_path / "subsys.txt"
+    rows = "\n".join(ROW.format(i=i, t=66 + i, state=s) for i, s in enumerate(states))
+    listing.write_text(LIST_SUBSYS.format(iopolicy=f"               iopolicy={iopolicy}\n" if iopolicy else "",
+                                          controllers=rows + "\n"))
+    return listing
+
+
+def _import(listing: Path) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        return import_files([str(listing)])
+
+
+def test_a_resetting_controller_as_the_only_path_is_a_finding_and_carries_no_io(tmp_path: Path) -> None:
+    listing = _listing(tmp_path, ["resetting"])
+    done = _import(listing)
+    assert [(f.title, f.evidence) for f in done.findings] == [
+        ("nvme0 (tcp traddr=192.168.111.66,trsvcid=4420) of nvme-subsys0: resetting: carries no I/O until it reconnects "
+         "(captured)", f"{listing}, line 4: nvme0 is resetting; the import takes its paths as down"),
+        ("nvme-subsys0 has no usable path: its I/O waits while a controller reconnects, and fails when none is left "
+         "(captured)", f"{listing}, line 4: 1 path(s), none live with an ANA state that takes I/O")]
+    faults = tomllib.loads(done.text)["faults"]
+    assert [(f["kind"], f["at"]) for f in faults] == [("path_down", "0s")]
+    assert f"# {listing}, line 4: nvme0 is resetting" in done.text
+
+
+@pytest.mark.parametrize("state", ["connecting", "deleting", "dead"])
+def test_a_controller_not_live_beside_a_live_one_leaves_one_path(tmp_path: Path, state: str) -> None:
+    listing = _listing(tmp_path, ["live", state])
+    titles = [f.title for f in _import(listing).findings]
+    assert titles[0].startswith(f"nvme1 (tcp traddr=192.168.111.67,trsvcid=4420) of nvme-subsys0: {state}: carries no I/O")
+    assert titles[1:] == ["nvme-subsys0: one path: no redundancy left (captured)"]
+    assert not [f.title for f in _import(_listing(tmp_path, ["live", "live"])).findings]
+
+
+def test_nvme_listing_findings_agree_with_the_corpus_hand_verdicts() -> None:
+    """Samples whose hand verdict names one path get that finding; healthy ones get none."""
+    for sample in sorted(CORPUS.glob("nvme-*/*/expected.toml")):
+        spec = tomllib.loads(sample.read_text())
+        try:
+            titles = [f.title for f in _import(sample.parent / "bare.txt").findings]
+        except ScenarioError:  # refused with one line: test_corpus_readers pins which and why
+            continue
+        if any("one path" in f["text"] for f in spec["findings"]):
+            assert any("one path: no redundancy left" in t for t in titles), (sample, titles)
+        if spec["verdict"] == "healthy":
+            assert titles == [], (sample, titles)

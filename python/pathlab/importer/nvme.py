@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer.imported import Imported
+from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import idle_left_out_said, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
 DEFAULT_ONE_WAY = "10us"  # NVMe over TCP or FC within one room: a switch hop and the NIC/HBA
 DEFAULT_PORT_SERVICE_US = 10.0  # an NVMe-oF target port: about 100,000 I/O/s
 DEFAULT_OUTSTANDING = 32
-#: ANA states in which a path takes no I/O (the kernel's `nvme_path_is_disabled`, `nvme_state_is_live`).
-UNUSABLE_ANA = ("inaccessible", "persistent-loss", "change")
 
 
 def _field(address: str, key: str) -> str | None:
@@ -179,7 +178,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         if ana_of[vendor_of[s]]:
             owner = sides.owner.get((s, ns), "A")
             lines.append(f'owner = "{owner}"  # {file}: the controller its optimized paths lead to')
-        down = [r for r in own if text(r.state) not in ("live", "") or text(r.ana_state) in UNUSABLE_ANA]
+        down = [r for r in own if not usable(r)]
         for r in down:
             why = f"ANA {r.ana_state}" if text(r.ana_state) in UNUSABLE_ANA else str(r.state)
             lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"',
@@ -263,6 +262,7 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
 def import_host(found: dict[str, Kind]) -> Imported:
     """A host on native NVMe multipath: `nvme list-subsys`, and the namespaces' I/O statistics."""
     from pathlab.importer.nvme_counters import counter_findings, refuse_other_host, snapshot_load
+    from pathlab.importer.nvme_findings import listing_findings
 
     subsys = [n for n, k in found.items() if k.name == "nvme"]
     sysfs = [n for n, k in found.items() if k.name == "nvme-sysfs"]
@@ -278,5 +278,6 @@ def import_host(found: dict[str, Kind]) -> Imported:
         refuse_other_host(attributes, sysfs[0], {text(c) for c in table["controller"]}, subsys[0])
     snapshot = snapshot_load(attributes, sysfs[0]) if attributes is not None else {}
     scenario, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot)
-    found_here = counter_findings(attributes, sysfs[0]) if attributes is not None else []
+    found_here = listing_findings(table, subsys[0])
+    found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
     return Imported(scenario, warnings, found_here, measured_load=measured)
