@@ -4,6 +4,7 @@ ANA state that takes no I/O carries none."""
 
 from __future__ import annotations
 
+import json
 import tomllib
 import warnings
 from pathlib import Path
@@ -164,3 +165,38 @@ def test_nvme_listing_findings_agree_with_the_corpus_hand_verdicts() -> None:
             assert any("one path: no redundancy left" in t for t in titles), (sample, titles)
         if spec["verdict"] == "healthy":
             assert titles == [], (sample, titles)
+
+
+def test_an_iopolicy_the_listing_shows_is_read_with_its_line_and_one_it_does_not_is_said_assumed(tmp_path: Path) -> None:
+    listing = _listing(tmp_path, ["live", "live"], iopolicy="queue-depth")
+    done = _import(listing)
+    (device,) = tomllib.loads(done.text)["devices"]
+    assert device["policy"] == {"name": "nvme", "iopolicy": "queue-depth"}
+    assert f'iopolicy = "queue-depth" }}  # {listing}, line 3: iopolicy=queue-depth' in done.text
+    assert not [m for k, m in done.warnings if k.endswith(".policy")]
+    # Not shown: the scenario names none (the claim takes the kernel's numa), and says so as assumed.
+    listing = _listing(tmp_path, ["live", "live"])
+    done = _import(listing)
+    (device,) = tomllib.loads(done.text)["devices"]
+    assert device["policy"] == {"name": "nvme"}
+    assert "# default: " in next(line for line in done.text.splitlines() if line.startswith("policy ="))
+    assert ("devices.nvme-subsys0.policy", f"the iopolicy is not in the captures ({listing} shows no `iopolicy=`): the "
+            "kernel's default numa assumed; `cat /sys/class/nvme-subsystem/nvme-subsys*/iopolicy` shows the host's") \
+        in done.warnings
+
+
+def test_an_iopolicy_pathlab_does_not_know_is_refused_with_its_line(tmp_path: Path) -> None:
+    listing = _listing(tmp_path, ["live", "live"], iopolicy="weighted")
+    with pytest.raises(ScenarioError) as refused:
+        _import(listing)
+    assert refused.value.args[1:] == ("line 3", "iopolicy=weighted: not one of numa, round-robin, queue-depth")
+
+
+def test_an_iopolicy_of_a_json_listing_names_its_subsystem(tmp_path: Path) -> None:
+    listing = tmp_path / "subsys.json"
+    listing.write_text(json.dumps([{"HostNQN": "nqn.2014-08.org.nvmexpress:uuid:4c4c4544", "Subsystems": [{
+        "Name": "nvme-subsys0", "NQN": "nqn.1992-08.com.netapp:sn.a2:subsystem.nvme1", "IOPolicy": "queue-depth",
+        "Paths": [{"Name": f"nvme{i}", "Transport": "tcp", "Address": f"traddr=192.168.111.{66 + i},trsvcid=4420",
+                   "State": "live", "ANAState": "optimized"} for i in range(2)]}]}]))
+    done = _import(listing)
+    assert f'iopolicy = "queue-depth" }}  # {listing}: nvme-subsys0\'s IOPolicy' in done.text

@@ -15,7 +15,7 @@ from pathlab.importer.imported import Imported
 from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
 from pathlab.importer.same_host import refuse_other_hosts_rates
-from pathlab.importer.values import idle_left_out_said, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
+from pathlab.importer.values import idle_left_out_said, io_size, iopolicy_assumed, left_out_idle, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
 if TYPE_CHECKING:
@@ -160,18 +160,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         own = [r for r in rows if text(r.subsystem) == s and nsid(r) == ns]
         several = sum(1 for k in listed if k[0] == s) > 1
         device_of[(s, ns)] = _device_name(_nqn(own[0]) or s, ns, several)
-        iopolicy = text(own[0].iopolicy)
-        if iopolicy in policy_choices("nvme", "iopolicy"):
-            policy = f'policy = {{ name = "nvme", iopolicy = "{iopolicy}" }}  # {file}: iopolicy'
-        elif heads[(s, ns)] in (snapshot or {}):
-            # the kernel prints a path's queue_depth only under queue-depth
-            where = (snapshot or {})[heads[(s, ns)]][1].split(":")[0]
-            policy = (f'policy = {{ name = "nvme", iopolicy = "queue-depth" }}  # {where}: the paths print queue_depth, '
-                      "which the kernel does only under iopolicy queue-depth")
-        else:  # the host's default: the vendor's udev rule where one matches, else the kernel's
-            policy = f'policy = {{ name = "nvme" }}  # {file} does not show the iopolicy: the host\'s default'
-            warnings.append((f"devices.{s}.policy", "the iopolicy is not in the capture: the host's default assumed "
-                                                    "(a vendor's udev rule, else the kernel's numa)"))
+        policy = _policy(own[0], file, s, heads[(s, ns)], snapshot or {}, warnings)
         where = f"{s}" + (f" namespace {ns}" if ns is not None else "")
         lines += ["", "[[devices]]", f'name = "{device_of[(s, ns)]}"  # {file}: {where}', f'array = "{vendor_of[s]}"',
                   f"lun = {lun}", policy]
@@ -195,6 +184,26 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         raise saw_no_io(", ".join(captures), "", "every namespace head is idle in it (no reads or writes, no I/O in "
                                                  "flight, or left out by iostat -z)")
     return "\n".join(lines) + "\n", warnings, measured
+
+
+def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, tuple[float, str]],
+            warnings: list[tuple[str, str]]) -> str:
+    """The device's `policy = …` line: the iopolicy the listing shows (its line named), else the
+    one the sysfs snapshot implies, else the kernel's default, said as assumed."""
+    iopolicy = text(row.iopolicy)
+    line = text(getattr(row, "iopolicy_line", None))
+    where = f"{file}, line {line}: iopolicy={iopolicy}" if line else f"{file}: {subsystem}'s IOPolicy"
+    if iopolicy and iopolicy not in policy_choices("nvme", "iopolicy"):
+        raise ScenarioError(file, f"line {line}" if line else f"{subsystem} IOPolicy",
+                            f"iopolicy={iopolicy}: not one of " + ", ".join(policy_choices("nvme", "iopolicy")))
+    if iopolicy:
+        return f'policy = {{ name = "nvme", iopolicy = "{iopolicy}" }}  # {where}'
+    if head in snapshot:  # the kernel prints a path's queue_depth only under queue-depth
+        shown = snapshot[head][1].split(":")[0]
+        return (f'policy = {{ name = "nvme", iopolicy = "queue-depth" }}  # {shown}: the paths print queue_depth, '
+                "which the kernel does only under iopolicy queue-depth")
+    warnings.append(iopolicy_assumed(subsystem, file))
+    return f'policy = {{ name = "nvme" }}  # default: {file} does not show the iopolicy: the kernel\'s numa assumed'
 
 
 def _head(subsystem: str, ns: int | None, place: int) -> str:

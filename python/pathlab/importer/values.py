@@ -1,6 +1,7 @@
 """Values every importer writes the same way: the size of an I/O from a capture's byte and I/O
-rates, as a scenario writes it, what an importer assumes of every array it writes, a device a
-capture leaves out because it was idle, and the refusal of a capture that saw no I/O."""
+rates, as a scenario writes it, what an importer assumes of every array it writes, an NVMe
+iopolicy no capture shows, a device a capture leaves out because it was idle, and the refusal
+of a capture that saw no I/O."""
 
 from __future__ import annotations
 
@@ -30,6 +31,15 @@ def zero_load_assumed(array: str) -> tuple[str, str]:
     span 0-0.3 ms of it: `advise.ranges`)."""
     return (f"arrays.{array}.read_latency", "the array's time beyond its ports' service at low load is not in the "
                                             "captures: none assumed")
+
+
+def iopolicy_assumed(subsystem: str, file: str) -> tuple[str, str]:
+    """The warning of an NVMe subsystem whose iopolicy no capture shows: the scenario gives none,
+    so the claim takes the kernel's default (`nvme_core.iopolicy`, numa) unless a vendor's udev
+    rule matches the subsystem's model, which `nvme list-subsys` does not print either."""
+    return (f"devices.{subsystem}.policy",
+            f"the iopolicy is not in the captures ({file} shows no `iopolicy=`): the kernel's default numa assumed; "
+            "`cat /sys/class/nvme-subsystem/nvme-subsys*/iopolicy` shows the host's")
 
 
 def left_out_idle(rates: pd.DataFrame | None, *names: str) -> bool:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 COLUMNS = ["subsystem", "nqn", "hostnqn", "iopolicy", "nsid", "path", "controller", "transport", "address",
-           "state", "ana_state", "line"]
+           "state", "ana_state", "line", "iopolicy_line"]
 #: Controller states (kernel `nvme_sysfs_show_state`) and ANA states (`nvme_ana_state_names`).
 STATES = ("new", "live", "resetting", "connecting", "deleting", "dead", "unknown")
 ANA_STATES = ("optimized", "non-optimized", "inaccessible", "persistent-loss", "change")
@@ -103,8 +103,11 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
                 raise ScenarioError(name, where, "expected `nvme-subsysN - NQN=<subsystem NQN>`, the NQN is empty")
             # A page may put `hostnqn=…` (and `iopolicy=…`) on the subsystem line, after the NQN.
             nqn, *attributes = re.split(r"\s+(?=(?:hostnqn|iopolicy)=)", m.group("nqn").strip())
-            subsys = {"subsystem": m.group("name"), "nqn": nqn, "hostnqn": None, "iopolicy": None, "line": number}
+            subsys = {"subsystem": m.group("name"), "nqn": nqn, "hostnqn": None, "iopolicy": None, "line": number,
+                      "iopolicy_line": None}
             subsys.update(a.partition("=")[::2] for a in attributes)
+            if subsys["iopolicy"] is not None:
+                subsys["iopolicy_line"] = number
             count_at[number] = len(rows)
             nsid, ctrl_row = None, None
             continue
@@ -117,6 +120,8 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             for key, value in re.findall(r"(\w+)=(\S+)", line.rstrip().rstrip("\\")):
                 if key in ("hostnqn", "iopolicy"):
                     subsys[key] = value
+                if key == "iopolicy":
+                    subsys["iopolicy_line"] = number
             continue
         m = _NS.match(line) or _NS_HEAD.match(line)
         if m:
@@ -134,7 +139,7 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             raise ScenarioError(name, where, "expected a controller line ` +- nvme0 tcp traddr=… live [optimized]`, "
                                              f"found {line.strip()[:50]!r}")
         words = m.group("body").split()
-        base = {k: subsys[k] for k in ("subsystem", "nqn", "hostnqn", "iopolicy")}
+        base = {k: subsys[k] for k in ("subsystem", "nqn", "hostnqn", "iopolicy", "iopolicy_line")}
         if len(words) >= 2 and _PATH_NAME.match(words[0]) and words[1] in ANA_STATES:
             # show-topology ranked by multipath: path, ANA state, [numa nodes | queue depth], controller …
             at = next((i for i in range(2, len(words)) if re.fullmatch(r"nvme\d+", words[i])), None)
@@ -283,7 +288,8 @@ def read(path: str | Path) -> pd.DataFrame:
     """One row per path (per namespace for `show-topology`): subsystem name and NQN, host NQN and
     I/O policy when shown, namespace id, path device (`nvme0c0n1`, when shown), controller,
     transport, address, controller state (`live`, `connecting`, …) and ANA state (`optimized`,
-    `non-optimized`, `inaccessible`, …; missing when not shown), and the line (text only)."""
+    `non-optimized`, `inaccessible`, …; missing when not shown), the line, and the line of the
+    subsystem's `iopolicy=` (text only)."""
     import pandas as pd
 
     name = str(path)
@@ -298,4 +304,5 @@ def read(path: str | Path) -> pd.DataFrame:
     if not rows:
         raise ScenarioError(name, "line 1", "no subsystem with a controller: not `nvme list-subsys` output")
     table = pd.DataFrame(rows, columns=COLUMNS)
-    return table.astype({c: "string" for c in COLUMNS if c not in ("nsid", "line")} | {"nsid": "Int64", "line": "Int64"})
+    return table.astype({c: "string" for c in COLUMNS if c not in ("nsid", "line", "iopolicy_line")}
+                        | {"nsid": "Int64", "line": "Int64", "iopolicy_line": "Int64"})
