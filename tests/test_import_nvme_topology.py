@@ -200,3 +200,21 @@ def test_an_iopolicy_of_a_json_listing_names_its_subsystem(tmp_path: Path) -> No
                    "State": "live", "ANAState": "optimized"} for i in range(2)]}]}]))
     done = _import(listing)
     assert f'iopolicy = "queue-depth" }}  # {listing}: nvme-subsys0\'s IOPolicy' in done.text
+
+
+def test_the_subsystems_sysfs_iopolicy_is_read_where_the_listing_shows_none(tmp_path: Path) -> None:
+    listing = _listing(tmp_path, ["live", "live"])
+    sysfs = tmp_path / "sysfs.txt"
+    sysfs.write_text("/sys/class/nvme-subsystem/nvme-subsys0/iopolicy:round-robin\n"
+                     "/sys/block/nvme0c0n1/diag/multipath_failover_count:0\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(listing), str(sysfs)])
+    (device,) = tomllib.loads(done.text)["devices"]
+    assert device["policy"] == {"name": "nvme", "iopolicy": "round-robin"}
+    assert f'iopolicy = "round-robin" }}  # {sysfs}, line 1: iopolicy round-robin' in done.text
+    assert not [m for k, m in done.warnings if k.endswith(".policy")]
+    sysfs.write_text("/sys/class/nvme-subsystem/nvme-subsys0/iopolicy:fastest\n")
+    with pytest.raises(ScenarioError) as refused:
+        import_files([str(listing), str(sysfs)])
+    assert refused.value.args[1:] == ("line 1", "iopolicy 'fastest': one of numa, round-robin, queue-depth")

@@ -99,9 +99,11 @@ KINDS: tuple[Kind, ...] = (
     Kind("paths", "esxcli storage nmp path list, core path list or esxcfg-mpath -l", lambda head: "Runtime Name" in head,
          _paths, "the paths: adapter, target port and ALUA target port group of each", ("esxi",)),
     Kind("nvme-sysfs", "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/*",
-         lambda head: re.search(r"/sys/\S*/nvme\d+(c\d+n\d+)?/(queue_depth|ana_state|diag/)", head) is not None,
+         lambda head: re.search(r"/sys/\S*/(nvme\d+(c\d+n\d+)?/(queue_depth|ana_state|diag/)|nvme-subsys\d+/iopolicy)",
+                                head) is not None,
          _nvme_sysfs, "per path: the controller's I/Os in flight (one snapshot, under iopolicy queue-depth) and the ANA "
-         "state; failover, retry, error, reset and no-path counters as health findings", ("nvme",)),
+         "state; failover, retry, error, reset and no-path counters as health findings; each subsystem's iopolicy",
+         ("nvme",)),
     Kind("nvme", "nvme list-subsys or show-topology",
          lambda head: "NQN=" in head or '"Subsystems"' in head or "nvme-subsys" in head, _nvme,
          "the subsystems, their controllers (the paths), transport addresses, ANA states and iopolicy", ("nvme",)),

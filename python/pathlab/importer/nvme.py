@@ -77,10 +77,12 @@ def _vendor(nqn: str) -> str:
 
 
 def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str,
-          snapshot: dict[str, tuple[float, str]] | None = None) -> tuple[str, list[tuple[str, str]], bool]:
+          snapshot: dict[str, tuple[float, str]] | None = None,
+          iopolicies: dict[str, tuple[str, str]] | None = None) -> tuple[str, list[tuple[str, str]], bool]:
     """The scenario's TOML text, commented, the warnings for every value assumed, and whether a
     capture gave any head's load. `snapshot` is each namespace head's I/Os in flight from sysfs
-    (`nvme_counters.snapshot_load`), used where `rates` has no figures of the head."""
+    (`nvme_counters.snapshot_load`), used where `rates` has no figures of the head; `iopolicies`
+    each subsystem's sysfs `iopolicy` and where it was read, used where the listing shows none."""
     rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
     if not rows:
         raise ScenarioError(file, "", "no subsystem with controllers to import")
@@ -160,7 +162,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         own = [r for r in rows if text(r.subsystem) == s and nsid(r) == ns]
         several = sum(1 for k in listed if k[0] == s) > 1
         device_of[(s, ns)] = _device_name(_nqn(own[0]) or s, ns, several)
-        policy = _policy(own[0], file, s, heads[(s, ns)], snapshot or {}, warnings)
+        policy = _policy(own[0], file, s, heads[(s, ns)], snapshot or {}, (iopolicies or {}).get(s), warnings)
         where = f"{s}" + (f" namespace {ns}" if ns is not None else "")
         lines += ["", "[[devices]]", f'name = "{device_of[(s, ns)]}"  # {file}: {where}', f'array = "{vendor_of[s]}"',
                   f"lun = {lun}", policy]
@@ -187,12 +189,15 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
 
 
 def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, tuple[float, str]],
-            warnings: list[tuple[str, str]]) -> str:
+            in_sysfs: tuple[str, str] | None, warnings: list[tuple[str, str]]) -> str:
     """The device's `policy = …` line: the iopolicy the listing shows (its line named), else the
-    one the sysfs snapshot implies, else the kernel's default, said as assumed."""
+    subsystem's sysfs `iopolicy`, else the one the sysfs snapshot implies, else the kernel's
+    default, said as assumed."""
     iopolicy = text(row.iopolicy)
     line = text(getattr(row, "iopolicy_line", None))
     where = f"{file}, line {line}: iopolicy={iopolicy}" if line else f"{file}: {subsystem}'s IOPolicy"
+    if not iopolicy and in_sysfs is not None:
+        iopolicy, where = in_sysfs
     if iopolicy and iopolicy not in policy_choices("nvme", "iopolicy"):
         raise ScenarioError(file, f"line {line}" if line else f"{subsystem} IOPolicy",
                             f"iopolicy={iopolicy}: not one of " + ", ".join(policy_choices("nvme", "iopolicy")))
@@ -286,7 +291,9 @@ def import_host(found: dict[str, Kind]) -> Imported:
     if attributes is not None:
         refuse_other_host(attributes, sysfs[0], {text(c) for c in table["controller"]}, subsys[0])
     snapshot = snapshot_load(attributes, sysfs[0]) if attributes is not None else {}
-    scenario, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot)
+    iopolicies = {str(r.name): (str(r.value), f"{sysfs[0]}, {r.where}: iopolicy {r.value}")
+                  for r in attributes.itertuples() if r.attribute == "iopolicy"} if attributes is not None else {}
+    scenario, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies)
     found_here = listing_findings(table, subsys[0])
     found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
     return Imported(scenario, warnings, found_here, measured_load=measured)

@@ -15,6 +15,7 @@ What each is (the kernel's `drivers/nvme/host/multipath.c`, libnvme's accessors'
   `command_error_count` (admin commands that failed).
 - Per head (`/sys/block/nvmeXnZ/diag/`): `io_requeue_no_usable_path_count` (I/Os queued because
   no path was usable) and `io_fail_no_available_path_count` (I/Os failed for want of a path).
+- Per subsystem (`/sys/class/nvme-subsystem/nvme-subsysX/iopolicy`): the iopolicy in force.
 
 Any other file under those folders is refused with its line; so are values that are not what
 the kernel prints. `grep`'s "No such file or directory" (a kernel without these attributes) is
@@ -42,21 +43,26 @@ ATTRIBUTES = {
              "diag/command_retry_count", "diag/command_error_count"),
     "controller": ("diag/reset_count", "diag/reconnect_count", "diag/command_error_count"),
     "head": ("diag/io_requeue_no_usable_path_count", "diag/io_fail_no_available_path_count"),
+    "subsystem": ("iopolicy",),
 }
+#: The iopolicies the kernel prints (`nvme_iopolicy_names`).
+IOPOLICIES = ("numa", "round-robin", "queue-depth")
 #: The ANA states the kernel prints (`nvme_ana_state_names`).
 ANA_STATES = ("optimized", "non-optimized", "inaccessible", "persistent-loss", "change")
 #: `where`: the line of a capture (`line 5`), or the file of a copied /sys (`sys/block/nvme0c1n1/queue_depth`).
 COLUMNS = ["name", "object", "attribute", "value", "line", "where"]
 
-_ATTRIBUTE = re.compile(r"^\s*(?P<file>/?(?:\S*/)?sys/\S*?/(?P<name>nvme\d+(?:c\d+)?(?:n\d+)?)/"
+_ATTRIBUTE = re.compile(r"^\s*(?P<file>/?(?:\S*/)?sys/\S*?/(?P<name>nvme-subsys\d+|nvme\d+(?:c\d+)?(?:n\d+)?)/"
                         r"(?P<attribute>(?:device/)?(?:diag/)?[a-z_]+))\s*:\s?(?P<value>.*?)\s*$")
 #: An attribute's file in a copy of /sys: the object's folder, then the attribute.
-_TREE_FILE = re.compile(r"(?:^|/)(?P<name>nvme\d+(?:c\d+)?(?:n\d+)?)/(?P<attribute>(?:diag/)?[a-z_]+)$")
+_TREE_FILE = re.compile(r"(?:^|/)(?P<name>nvme-subsys\d+|nvme\d+(?:c\d+)?(?:n\d+)?)/(?P<attribute>(?:diag/)?[a-z_]+)$")
 _MISSING = re.compile(r"^\s*(?:grep|cat): \S*sys/\S*nvme\S*: No such file or directory\s*$")
 _COMMANDS = [re.compile(r"/sys/(?:block|class|devices)/\S*nvme")]
 
 
 def _object(name: str) -> str:
+    if name.startswith("nvme-subsys"):
+        return "subsystem"
     if re.fullmatch(r"nvme\d+c\d+n\d+", name):
         return "path"
     return "head" if re.fullmatch(r"nvme\d+n\d+", name) else "controller"
@@ -71,6 +77,8 @@ def _checked(file: str, number: int, kind: str, attribute: str, value: str) -> s
         return value  # empty unless the iopolicy is queue-depth
     if counter and not value.isdigit():
         raise ScenarioError(file, f"line {number}", f"{attribute} {value!r}: the kernel prints a whole number here")
+    if attribute == "iopolicy" and value not in IOPOLICIES:
+        raise ScenarioError(file, f"line {number}", f"iopolicy {value!r}: one of {', '.join(IOPOLICIES)}")
     if attribute == "ana_state" and value not in ANA_STATES:
         raise ScenarioError(file, f"line {number}", f"ana_state {value!r}: one of {', '.join(ANA_STATES)}")
     return value
