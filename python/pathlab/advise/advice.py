@@ -29,8 +29,9 @@ CAPTURE_COMMANDS = {
     "linux": ["multipath -ll > multipath.txt", "iostat -xt 5 61 > iostat.txt   # or: for i in $(seq 61); do date +%s; "
               "cat /proc/diskstats; sleep 5; done > diskstats.txt"],
     "nvme": ["nvme list-subsys > subsys.txt", "iostat -xt 5 61 > iostat.txt",
-             "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/* > sysfs.txt"
-             "   # kernels of 2026: per-path failover, retry and error counters"],
+             "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/* "
+             "/sys/class/nvme-subsystem/nvme-subsys*/iopolicy > sysfs.txt"
+             "   # the iopolicy in force; kernels of 2026: per-path failover, retry and error counters"],
 }
 
 #: The label of the candidate that changes nothing.
