@@ -91,10 +91,13 @@ def read(path: str | Path) -> pd.DataFrame:
 def _latest_listing(rows: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
     """One row per device: a device listed twice (the command run again, both outputs pasted)
     keeps its later listing, as the host stood last, and that is said."""
-    last = {row["device"]: row for row in rows}
+    first: dict[str, int] = {}
+    last: dict[str, dict[str, Any]] = {}
+    for row in rows:  # one pass: a host lists thousands of devices
+        first.setdefault(row["device"], row["line"])
+        last[row["device"]] = row
     for device, row in last.items():
-        earlier = [r["line"] for r in rows if r["device"] == device and r is not row]
-        if earlier:
-            warn(name, f"line {row['line']}", f"{device} is listed again (first at line {earlier[0]}): the later "
+        if row["line"] != first[device]:
+            warn(name, f"line {row['line']}", f"{device} is listed again (first at line {first[device]}): the later "
                                               "listing is taken")
     return list(last.values())
