@@ -88,6 +88,15 @@ def test_a_path_outside_the_allowed_folders_is_refused_in_one_line(tmp_path: Pat
         (said,) = done.content
         assert said.text.endswith(f"outside the folders this server may read ({allowed}); the server's --allow names "
                                   "them (shipped scenarios and captures are allowed by name)") and "\n" not in said.text
+    # A folder under the allowed one whose file links out, and names that climb out of the shipped
+    # captures' folder: each file the import would read is checked, not only the names given.
+    linked = allowed / "captures"
+    linked.mkdir()
+    (linked / "multipath.txt").symlink_to(secret)
+    for files in ([str(linked)], [".."], ["."]):
+        done = _call([allowed], "import_host", {"files": files})
+        assert done.is_error, (files, done.content)
+        assert "outside the folders this server may read" in done.content[0].text, (files, done.content)
     inside = allowed / "c1.toml"
     inside.write_text(secret.read_text())
     done = _call([allowed], "show", {"what": "devices", "scenario": str(inside)})

@@ -29,9 +29,8 @@ CAPTURES = Path(__file__).resolve().parent / "captures"
 
 
 def capture_files(name: str) -> list[str] | None:
-    """The files of a shipped host capture (`vmax-iops1000`), or of a folder of captures; None
-    when `name` is neither."""
-    folder = Path(name) if Path(name).is_dir() else CAPTURES / name
-    if not folder.is_dir():
+    """The files of a shipped host capture (`vmax-iops1000`); None when `name` is not one (only
+    the shipped folders' own names: `..` or a path is no shipped capture)."""
+    if name not in {p.name for p in CAPTURES.iterdir() if p.is_dir()}:
         return None
-    return sorted(str(f) for f in folder.iterdir() if f.is_file() and f.name != "README.md")
+    return sorted(str(f) for f in (CAPTURES / name).iterdir() if f.is_file() and f.name != "README.md")

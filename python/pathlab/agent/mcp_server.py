@@ -52,17 +52,16 @@ class Allowed:
 
     def captures(self, files: Sequence[str]) -> list[str]:
         """A host's captures to read: a shipped capture by name, or files and folders under an
-        allowed folder (each file a folder holds checked too)."""
-        if len(files) == 1 and "/" not in files[0] and (shipped.CAPTURES / files[0]).is_dir():
-            return [str(shipped.CAPTURES / files[0])]
-        from pathlab.readers.bundle import files_in
+        allowed folder. The files returned are the very ones the import reads (a folder expanded
+        as the importer expands it), each checked, symlinks followed."""
+        from pathlab.importer import capture_files_of
 
-        for f in files:
-            self.path(f)
-            if Path(f).is_dir():
-                for found in files_in(f):
-                    self.path(found)
-        return list(files)
+        shipped_names = len(files) == 1 and shipped.capture_files(files[0]) is not None and not Path(files[0]).exists()
+        read = capture_files_of(files)
+        if not shipped_names:
+            for f in [*files, *read]:
+                self.path(f)
+        return read
 
     def path(self, name: str) -> str:
         resolved = Path(name).resolve()

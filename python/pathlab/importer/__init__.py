@@ -7,13 +7,14 @@ themselves show."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pathlab.api import Scenario, ScenarioError, warn
 from pathlab.importer.imported import Imported
 from pathlab.importer.kinds import kind_of
 
-__all__ = ["Imported", "import_files", "imported_name", "imported_scenario"]
+__all__ = ["Imported", "capture_files_of", "import_files", "imported_name", "imported_scenario"]
 
 
 #: The inputs that decide the host's stack, first match first: a `nvme list-subsys` (or the paths'
@@ -25,13 +26,9 @@ STACK_OF = (("nvme", "nvme"), ("nvme-sysfs", "nvme"), ("multipath", "linux"))
 def import_files(files: list[str]) -> Imported:
     """A scenario of the host the files describe, each file read by the reader of its kind; a
     folder (a sosreport or vm-support tree) gives the captures it holds."""
-    from pathlib import Path
-
     from pathlab.importer import esxi, linux, nvme
-    from pathlab.readers.bundle import files_in
 
-    files = [found for name in files for found in (files_in(name) if Path(name).is_dir() else [name])]
-    found = {name: kind_of(name) for name in files}
+    found = {name: kind_of(name) for name in capture_files_of(files)}
     # One capture of each kind: of two, one would silently win (captures are not merged).
     first: dict[str, str] = {}
     for name, kind in found.items():
@@ -46,6 +43,29 @@ def import_files(files: list[str]) -> Imported:
     imported: Imported = builder[stack](found)
     imported.stack = stack
     return imported
+
+
+def capture_files_of(inputs: Sequence[str]) -> list[str]:
+    """The files an import reads for `inputs`, the one expansion every caller uses (the MCP
+    server checks these very files against its folders): a shipped capture's name gives its
+    files; a folder its own files when it has any (a folder of listings), else the captures of
+    the tree (a sosreport or vm-support bundle, `bundle.files_in`); a file itself."""
+    from pathlib import Path
+
+    from pathlab import shipped
+    from pathlab.readers.bundle import CopiedSys, files_in
+
+    out: list[str] = []
+    for name in inputs:
+        if isinstance(name, CopiedSys):  # a tree's sys/ copy, already found: read as the attributes it holds
+            out.append(name)
+            continue
+        folder = Path(name)
+        own = shipped.capture_files(name) if not folder.exists() else None
+        if own is None and folder.is_dir():
+            own = sorted(str(f) for f in folder.iterdir() if f.is_file() and f.name != "README.md") or files_in(folder)
+        out += own if own is not None else [name]
+    return out
 
 
 def imported_scenario(files: tuple[str, ...], name: str | None = None) -> tuple[Imported, Scenario]:

@@ -67,8 +67,7 @@ def import_host(*files: str | os.PathLike[str]) -> Host:
 
 
 def capture_inputs(files: tuple[str, ...]) -> tuple[str, ...]:
-    """The files to read: a shipped capture's (or a folder's) files, or those given."""
-    from pathlab import shipped
+    """The files an import of `files` reads (`importer.capture_files_of`)."""
+    from pathlab.importer import capture_files_of
 
-    captured = shipped.capture_files(files[0]) if len(files) == 1 else None
-    return tuple(captured) if captured else files
+    return tuple(capture_files_of(files))
