@@ -115,3 +115,14 @@ def test_without_the_sdk_the_verb_says_how_to_install_it() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr == "pathlab: error: mcp: the MCP SDK is not installed: " \
                                                    "pip install 'pathlab[mcp]'\n"
+
+
+def test_run_and_show_answer_with_the_warnings_the_command_line_prints() -> None:
+    # congested-path's congestion starts at 20 s: a 0.3 s run never reaches it, and the CLI says so.
+    done = _call([], "run", {"scenario": "congested-path", "duration": "0.3s", "warmup": "0.1s"})
+    assert not done.is_error, done.content
+    assert any("it never happens" in w for w in done.structured_content["warnings"]), done.structured_content["warnings"]
+    shown = _call([], "show", {"what": "devices", "scenario": "c1-vmax-1lun", "style": "nvme"})
+    assert not shown.is_error and shown.content[0].text == (
+        "pathlab: warning: no device is a native NVMe multipath head (policy nvme or nvme-latency): nvme list-subsys "
+        "lists nothing\n")

@@ -21,7 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from pathlab import shipped
 from pathlab.advise.pipeline import advise as advise_on
-from pathlab.api import PathlabWarning, Scenario, ScenarioError
+from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.importer.host import import_host as host_of
 from pathlab.study.compare import compare as compared
 from pathlab.version import __version__
@@ -137,8 +137,9 @@ def server(allow: Sequence[str | os.PathLike[str]] = ()) -> MCPServer:
         and array port. `duration`/`warmup` shorten or lengthen the run (e.g. "2s")."""
         def compute() -> dict[str, Any]:
             length = [f'run.{k}="{v}"' for k, v in (("duration", duration), ("warmup", warmup)) if v is not None]
-            loaded = Scenario.load(allowed.scenario(scenario), variant=variant, set=[*(set or []), *length],
-                                           seed=seed)
+            from pathlab.loading import load
+
+            loaded = load(allowed.scenario(scenario), variant, [*(set or []), *length], seed)  # its warnings said
             data = loaded.run(path_intervals=False).data
             return {k: v for k, v in data.items() if k not in INTERVAL_TABLES}
         return _with_warnings(compute)
@@ -162,13 +163,15 @@ def server(allow: Sequence[str | os.PathLike[str]] = ()) -> MCPServer:
              at: str = "0s", host: str | None = None) -> str:
         """The scenario's devices or paths as the host's own tools print them: esxcli storage nmp
         device/path list (esxi), multipath -ll (linux; -l: linux-l), nvme list-subsys (nvme), nvme
-        show-topology, or JSON; at simulated time `at` (e.g. "60s", after a fault)."""
+        show-topology, or JSON; at simulated time `at` (e.g. "60s", after a fault). What the command
+        line says on stderr follows the listing, a `pathlab: warning:` line each."""
         said: list[str] = []
         with _answering(said):
             from pathlab.loading import load
             from pathlab.output.configuration import configuration, text
 
-            return text(configuration(load(allowed.scenario(scenario), variant, set or []), what, style, at, host))
+            shown = text(configuration(load(allowed.scenario(scenario), variant, set or []), what, style, at, host))
+        return shown + "".join(f"pathlab: warning: {w}\n" for w in said)
 
     return mcp
 
