@@ -175,3 +175,12 @@ def test_a_sweep_whose_output_is_under_a_file_is_one_line(tmp_path: Path) -> Non
         pathlab.sweep("bench-minimal", grid={"policy.iops": [1]}, out=tmp_path / "afile" / "x" / "bm")
     assert refused.value.args == ("--out", str(tmp_path / "afile" / "x" / "bm"),
                                   f"{tmp_path / 'afile'} is a file, not a folder: give a stem in a folder")
+
+
+def test_compare_over_seeds_starts_at_the_seed_given_even_zero_and_a_lineup_takes_no_variants() -> None:
+    over = pathlab.compare("c1-vmax-1lun", set={"run.duration": "0.1s", "run.warmup": "0s"}, seed=0, seeds=2)
+    assert sorted(set(over.table["seed"])) == [0, 1]  # seed 0 was taken for 1: seeds 1 and 2 ran
+    with pytest.raises(pathlab.ScenarioError) as refused:
+        pathlab.compare("c1-vmax-1lun", lineup=True, variants=["iops1"])
+    assert refused.value.args[1:] == ("variants", "a lineup runs every stack's policies from one setting: name it "
+                                                  "with `variant`, not `variants`")

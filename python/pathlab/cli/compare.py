@@ -46,12 +46,12 @@ def command(file: str, lineup: bool, variant: str | None, sets: tuple[str, ...],
     sets = with_workload(file, workload, sets)
     progress = StderrProgress("compare")
     files = scenario_files(file) if lineup and Path(resolve(file)).is_dir() else [file]
+    if html and Path(resolve(file)).is_dir():  # before any run: one report, not one per file over the last
+        raise ScenarioError(file, "--html", "a report covers one scenario file, not a directory")
     if seeds:
         for f in files:
             emit(output_of(compare(f, lineup=lineup, variant=variant, set=sets, seed=seed, seeds=seeds)), fmt, html, f)
         return
-    if html and Path(file).is_dir():
-        raise ScenarioError(file, "--html", "a report covers one scenario file, not a directory")
     if lineup:
         done = [compare(f, lineup=True, variant=variant, set=sets, seed=seed, progress=progress) for f in files]
         emit(Lineups([lineup_of(c) for c in done], done[0].text if html else None), fmt, html, file)

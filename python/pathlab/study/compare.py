@@ -103,6 +103,9 @@ def compare(scenario_or_file: ScenarioOrFile, *, variants: Sequence[str] | None 
         seed = scenario_or_file.seed if seed is None else seed
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 2):
         raise ScenarioError(file, "seeds", f"{seeds!r}: replications are 2 or more (one run: leave seeds out)")
+    if lineup and variants:
+        raise ScenarioError(file, "variants", "a lineup runs every stack's policies from one setting: name it with "
+                                              "`variant`, not `variants`")
     base = _open(file, text, variant if lineup else None, sets, seed)
     if lineup:
         settings = tuple((label, "") for label, _ in LINEUP)
@@ -112,7 +115,7 @@ def compare(scenario_or_file: ScenarioOrFile, *, variants: Sequence[str] | None 
         settings = _chosen(base, variants, file)
     kind = "lineup" if lineup else "variants"
     if seeds is not None:
-        first = seed or 1
+        first = 1 if seed is None else seed  # seed 0 is a seed: SEED, SEED + 1, ... as --seeds says
         own = [(label, variant, overrides(policy)) for label, policy in LINEUP] if lineup else \
             [(name, name, []) for name, _ in settings]
         runs = replicate(resolve(file), sets, own, range(first, first + seeds), text)
