@@ -18,11 +18,13 @@ from pathlab.output.files import written
 
 MINIMAL = SCENARIOS / "bench-minimal.toml"
 CAPTURE = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000"
+LINUX_LISTING = Path(__file__).parent / "data" / "linux" / "multipath_check-multipath-20_netapp-debian-squeeze.txt"
 SHORT = ("--set", "run.duration=1s", "--set", "run.warmup=0s")
 
 
 def digest(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture
@@ -33,6 +35,9 @@ def inputs(tmp_path: Path) -> Path:
         if f.name != "README.md":
             shutil.copy(f, tmp_path / f.name)
     (tmp_path / "job.fio").write_text("[job]\nrw=randread\nbs=4k\niodepth=4\n")
+    listing = tmp_path / "sos" / "sos_commands" / "multipath" / "multipath_-v4_-ll"
+    listing.parent.mkdir(parents=True)
+    shutil.copy(LINUX_LISTING, listing)
     return tmp_path
 
 
@@ -46,6 +51,9 @@ OVERWRITES = [
     ("import", "esxcli-storage-nmp-device-list.txt", "esxcli-storage-nmp-path-list.txt", "esxtop-batch.csv",
      "--force", "--output", "esxcli-storage-nmp-device-list.txt"),
     ("import", ".", "--force", "--output", "esxtop-batch.csv"),
+    # A capture deep in a sosreport tree given as a folder (it was looked for one level down only).
+    ("import", "sos", "--force", "--output", "sos/sos_commands/multipath/multipath_-v4_-ll"),
+    ("advise", "sos", "--force", "--html", "sos/sos_commands/multipath/multipath_-v4_-ll"),
     ("advise", "victim.toml", "--html", "victim.toml"),
     ("compare", "victim.toml", "--html", "victim.toml"),
     ("report", "victim.toml", "--html", "victim.toml"),

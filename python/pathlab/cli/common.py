@@ -93,9 +93,11 @@ def writable_output(path: str | None, option: str, inputs: Sequence[str] = (), f
         raise ScenarioError(option, path, f"folder {folder} does not exist")
     if target.exists() and not target.is_file():
         raise ScenarioError(option, path, "is not a regular file (a device, a FIFO or a socket): give a file name")
-    # A folder given as input stands for the files in it (a capture folder to import).
-    files = [c for i in map(Path, inputs) for c in (sorted(i.iterdir()) if i.is_dir() else [i])]
-    if any(_same_file(target, f) for f in files):
+    # A folder given as input stands for every file under it (a capture folder, a sosreport tree,
+    # whose captures lie deep in it): none of them may be replaced.
+    given = list(map(Path, inputs))
+    if any(_same_file(target, f) for f in given if not f.is_dir()) or \
+            (target.exists() and any(target.resolve().is_relative_to(f.resolve()) for f in given if f.is_dir())):
         raise ScenarioError(option, path, "is an input of this command: writing it would destroy it")
     if target.exists() and not force:
         raise ScenarioError(option, path, "already exists: give --force to replace it")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from pathlab.cli.common import force_option, handle_errors, writable_output
-from pathlab.importer.host import capture_inputs, import_host
+from pathlab.importer.host import import_host
 from pathlab.output.files import OutputFile, written
 
 
@@ -21,7 +21,10 @@ def command(files: tuple[str, ...], output: str | None, force: bool) -> None:
     dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, /proc/diskstats or
     `iostat -x`) or native NVMe (`nvme list-subsys`, the paths' sysfs attributes). FILES may be a
     folder of them (a sosreport or vm-support tree) or a shipped capture's name (vmax-iops1000)."""
-    writable_output(output, "--output", list(capture_inputs(files)), force)
+    from pathlab import shipped
+
+    # The inputs as given (a folder stands for every file under it), a shipped capture's files.
+    writable_output(output, "--output", [f for name in files for f in (shipped.capture_files(name) or [name])], force)
     text = import_host(*files).to_toml()
     if output:
         with written(output, "--output") as part:

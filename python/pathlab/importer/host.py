@@ -61,13 +61,7 @@ def import_host(*files: str | os.PathLike[str]) -> Host:
     given = tuple(str(f) for f in files)
     if not given:
         raise ScenarioError("import_host", "files", "no capture given: give a host's listings and captures")
-    imported, scenario = imported_scenario(capture_inputs(given), imported_name(given))
+    imported, scenario = imported_scenario(given, imported_name(given))
     return Host(given, scenario, tuple(imported.findings), tuple(Assumption(f, m) for f, m in imported.warnings),
                 imported.stack, imported.measured_load, imported.text, tuple(imported.undetermined))
 
-
-def capture_inputs(files: tuple[str, ...]) -> tuple[str, ...]:
-    """The files an import of `files` reads (`importer.capture_files_of`)."""
-    from pathlab.importer import capture_files_of
-
-    return tuple(capture_files_of(files))
