@@ -12,6 +12,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import pathlab
 from pathlab.api import PathlabWarning
 from pathlab.importer import import_files
@@ -153,3 +155,18 @@ def test_queue_if_no_path_does_not_tell_queue_from_the_hwtables_retries() -> Non
     assert "no_path_retry 60 where it says 12" not in found.title
     assert found.title.endswith("the built-in default would be 60; Dell says 12: multipath.conf or `multipathd show "
                                 "config` would tell")
+
+
+def test_a_setting_not_determined_is_said_with_the_values_the_captures_do_not_give(tmp_path: Path) -> None:
+    """The prediction rests on it as on any assumed value: the import warns, and the host's
+    assumptions (advise's "values the captures do not give") list it."""
+    import pathlab
+
+    listing = tmp_path / "multipath-ll.txt"
+    listing.write_text(_netapp())
+    with pytest.warns(PathlabWarning) as said:
+        host = pathlab.import_host(listing)
+    (grouping,) = [a for a in host.assumptions if a.field.endswith(".policy.path_grouping_policy")]
+    assert grouping.assumed == ("the listing shows one group: multibus or group_by_prio (all paths one priority) build "
+                                "it; not determined; multipath.conf or `multipathd show config` would tell")
+    assert any(grouping.field in str(w.message) for w in said)

@@ -145,9 +145,10 @@ class Advice:
         return f"<pathlab.Advice {self.subject}: {said}{gain}; {len(self.candidates)} candidates, {len(self.findings)} findings>"
 
     @property
-    def in_force(self) -> CandidateResult:
-        """The setting in force, as simulated (the gains' reference)."""
-        return next(c for c in self.candidates if c.label == IN_FORCE)
+    def in_force(self) -> CandidateResult | None:
+        """The setting in force, as simulated (the gains' reference); None when nothing was
+        simulated (captures without performance counters)."""
+        return next((c for c in self.candidates if c.label == IN_FORCE), None)
 
     @property
     def commands(self) -> list[str]:

@@ -328,8 +328,10 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
         for setting, why in open_settings.items():
             if why is not None and setting not in from_conf:
                 notes.append(f"{setting}: {why}")
-                undetermined.append(Undetermined(str(m.wwid), setting, why,
-                                                 "multipath.conf or `multipathd show config` would tell"))
+                settle = "multipath.conf or `multipathd show config` would tell"
+                undetermined.append(Undetermined(str(m.wwid), setting, why, settle))
+                # said with the other values the captures do not give: a prediction rests on it too
+                warnings.append((f"devices.{m.wwid}.policy.{setting}", f"{why}; {settle}"))
         conf_note = "; " + ", ".join(f"{k} from {c.files.get('conf')} ({sec})" for k, (_, sec) in from_conf.items()) \
             if from_conf else ""
         conf_note += "".join(f"; {n}" for n in notes)

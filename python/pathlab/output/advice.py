@@ -127,7 +127,9 @@ def recommendation(a: Advice) -> list[str]:
     choice = a.recommendation.candidate
     if choice is None:
         return [f"Recommendation: keep the setting in force ({a.recommendation.reason})."]
-    f, base = choice.figures, a.in_force.figures
+    in_force = a.in_force
+    assert in_force is not None  # a change is chosen against the setting in force, simulated beside it
+    f, base = choice.figures, in_force.figures
     p99 = f["p99_ms"].mean / base["p99_ms"].mean if base["p99_ms"].mean > 0 else float("nan")
     gain = f"{choice.gain:.2f}x the I/O rate in force" if choice.gain_range is None else \
         f"{gain_cell(choice)} the I/O rate in force over the assumptions' spans, {choice.gain:.2f}x at the assumed values"
