@@ -170,3 +170,22 @@ def test_the_own_policys_range_says_what_it_leaves_out() -> None:
     assert said in _advice([in_force, own], decide([in_force, own], "balanced"), ranges=spans).table()
     alone = GainRanges(["port capacity"], {"the setting in force": (1.0, 1.0)})
     assert said not in _advice([in_force], decide([in_force], "balanced"), ranges=alone).table()
+
+
+def test_a_change_that_replaces_an_assumed_setting_says_the_host_may_already_run_it() -> None:
+    """An NVMe host whose iopolicy no capture shows is simulated at the kernel's numa: a gain of
+    queue-depth over it is a gain over an assumption, and the recommendation says so."""
+    assumed = ("devices.nqn.1992-08.com.netapp:sn.1.policy", "the iopolicy is not in the captures: numa assumed")
+    other = ("fabric.latency", "the fabric's distance is not in the captures: 5us one way assumed")
+    queue_depth = Ranked(Candidate("nvme queue-depth", {"devices.*.policy": {"name": "nvme", "iopolicy": "queue-depth"}},
+                                   ["echo queue-depth > /sys/class/nvme-subsystem/nvme-subsys0/iopolicy"]),
+                         {"iops": (150_000, 500), "p99_ms": (1.0, 0.05), "resp_ms": (0.5, 0.0)}, 1.5)
+    host = Scenario.load(SCENARIOS / "bench-minimal.toml")
+    advice = advice_of("host", host, "balanced", [], [queue_depth, IN_FORCE], Decision(queue_depth, "it beats it"),
+                       [assumed, other])
+    assert advice.recommendation is not None and [tuple(a) for a in advice.recommendation.in_force_assumed] == [assumed]
+    assert ("  Note: the setting it replaces is assumed, not read (devices.nqn.1992-08.com.netapp:sn.1.policy: the "
+            "iopolicy is not in the captures: numa assumed): if the host already runs this setting, there is nothing "
+            "to change") in AdviceOutput(advice).table().splitlines()
+    kept = advice_of("host", host, "balanced", [], [IN_FORCE], Decision(None, "nothing beats it"), [assumed])
+    assert kept.recommendation is not None and kept.recommendation.in_force_assumed == ()

@@ -97,6 +97,9 @@ class Recommendation:
     reason: str
     #: The smallest gain worth a change, as a share of the setting in force's figure.
     margin: float = MARGIN
+    #: What the captures did not show of the setting the change replaces (an NVMe iopolicy, a
+    #: dm grouping): the gain is against an assumed setting, which the host may not run.
+    in_force_assumed: tuple[Assumption, ...] = ()
 
     @property
     def change(self) -> bool:
@@ -205,11 +208,28 @@ def typed(ranked: list[Ranked], ranges: GainRanges | None) -> tuple[CandidateRes
                                  ranges.gains[r.candidate.label] if ranges else None, r.seeds) for r in ranked)
 
 
-def recommended(decision: Decision, candidates: tuple[CandidateResult, ...]) -> Recommendation:
-    """The decision, on the typed candidates."""
+def recommended(decision: Decision, candidates: tuple[CandidateResult, ...],
+                assumptions: Sequence[Assumption] = ()) -> Recommendation:
+    """The decision, on the typed candidates, with the assumed values of the setting it replaces."""
     choice = decision.choice
-    return Recommendation(next(c for c in candidates if c.label == choice.candidate.label) if choice else None,
-                          decision.reason)
+    chosen = next(c for c in candidates if c.label == choice.candidate.label) if choice else None
+    return Recommendation(chosen, decision.reason, MARGIN, _replaced(assumptions, chosen))
+
+
+def _replaced(assumptions: Sequence[Assumption], chosen: CandidateResult | None) -> tuple[Assumption, ...]:
+    """The assumptions about the devices' policy in force (`devices.D.policy`, or one of its keys)
+    that the chosen candidate's policy sets."""
+    policy = chosen.overrides.get("devices.*.policy") if chosen else None
+    if not isinstance(policy, dict):
+        return ()
+
+    def replaced(field: str) -> bool:
+        parts = field.split(".")
+        if len(parts) < 3 or parts[0] != "devices" or "policy" not in parts[2:]:
+            return False
+        key = parts[parts.index("policy", 2) + 1:]
+        return not key or key[0] in policy
+    return tuple(a for a in assumptions if replaced(a.field))
 
 
 def advice_of(subject: str, scenario: Scenario, objective: str, findings: list[Finding], ranked: list[Ranked],
@@ -220,6 +240,7 @@ def advice_of(subject: str, scenario: Scenario, objective: str, findings: list[F
     """The advice from the advisor's products: the ranking in the objective's order, the decision
     on it, and the gain ranges over the assumptions' spans."""
     candidates = typed(ranked, ranges)
+    assumed = tuple(Assumption(*a) for a in assumptions)
     return Advice(subject, scenario, objective, tuple(findings), candidates,
-                  recommended(decision, candidates) if decision else None, tuple(Assumption(*a) for a in assumptions),
+                  recommended(decision, candidates, assumed) if decision else None, assumed,
                   tuple(ranges.over) if ranges else None, run_length, tuple(run_lengths_at_ends), unmeasured_stack)

@@ -45,7 +45,8 @@ def document(a: Advice) -> dict[str, Any]:
             **asdict(a.run_length), "at_span_ends": [{"end": end, **asdict(length)}
                                                      for end, length in a.run_lengths_at_ends]},
         "recommendation": None if rec is None else {
-            "change": rec.change, "to": rec.to, "reason": rec.reason, "margin": rec.margin},
+            "change": rec.change, "to": rec.to, "reason": rec.reason, "margin": rec.margin,
+            "in_force_assumed": [{"field": f, "assumed": m} for f, m in rec.in_force_assumed]},
         "assumptions": [{"field": f, "assumed": m} for f, m in a.assumptions],
         "capture_needed": a.capture_needed,
     }
@@ -139,6 +140,9 @@ def recommendation(a: Advice) -> list[str]:
         lines += ["  Commands:"] + [f"    {c}" for c in choice.commands]
     if choice.caveat:
         lines.append(f"  Note: {choice.caveat}")
+    for field_name, assumed in a.recommendation.in_force_assumed:
+        lines.append(f"  Note: the setting it replaces is assumed, not read ({field_name}: {assumed}): if the host "
+                     "already runs this setting, there is nothing to change")
     if choice.gain_range is not None and a.objective != "latency":
         low = choice.gain_range[0]
         if low < 1 + MARGIN:  # the decision is on the assumed values; at a span's end the gain is within the margin
