@@ -170,3 +170,15 @@ def test_a_setting_not_determined_is_said_with_the_values_the_captures_do_not_gi
     assert grouping.assumed == ("the listing shows one group: multibus or group_by_prio (all paths one priority) build "
                                 "it; not determined; multipath.conf or `multipathd show config` would tell")
     assert any(grouping.field in str(w.message) for w in said)
+
+
+def test_one_group_at_a_priority_no_alua_state_has_is_multibus_determined(tmp_path: Path) -> None:
+    """multipathd gives a group the mean of its paths' priorities: 30 is two paths at 50 and two
+    at 10. group_by_prio would have parted them, so the listing does determine multibus, and the
+    finding of non-optimized paths carrying I/O is not contradicted by a 'not determined'."""
+    listing = tmp_path / "multipath-ll.txt"
+    listing.write_text(_netapp().replace("prio=50", "prio=30"))
+    text, policy = _imported(listing)
+    assert policy["path_grouping_policy"] == "multibus" and "path_grouping_policy: the listing shows" not in text
+    found = _findings(listing)
+    assert "non-optimized paths carry I/O" in found and "path_grouping_policy: the listing shows one group" not in found

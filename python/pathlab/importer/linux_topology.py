@@ -96,7 +96,7 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
         groups.setdefault(int(p.group), []).append(p)
     checked = any(str(p.checker_state) not in ("undef", "None", "<NA>", "nan") for p in paths)
     live = {n: g for n, g in groups.items() if not all(is_down(p) for p in g)}
-    grouping, undetermined = grouping_of(list(groups.values()), list(live.values()))
+    grouping, undetermined = grouping_of(list(groups.values()), list(live.values()), handler_of(hwhandler) == "alua")
     usable = live or groups
 
     def prio(group: list[Any]) -> int | None:
@@ -120,13 +120,24 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
     return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer, undetermined)
 
 
-def grouping_of(groups: list[list[Any]], live: list[list[Any]]) -> tuple[str, str | None]:
+#: The alua prioritizer's priorities of a path group whose paths share one state: optimized,
+#: non-optimized, standby, each with and without the preferred bit (multipath-tools
+#: `prioritizers/alua.c`). A group at another priority averages paths in several states.
+ALUA_OPTIMIZED = (50, 130)
+ALUA_OTHER = (10, 90, 1, 81)
+
+
+def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = False) -> tuple[str, str | None]:
     """The grouping that builds the groups the listing shows, and why the listing does not
     determine it (None when it does). Only the groups with a usable path say anything: a group
     whose every path failed shows priority 0 because the prioritizer could not reach its port.
-    The grouping returned where it is not determined builds the same picture, for the simulation."""
+    The grouping returned where it is not determined builds the same picture, for the simulation.
+    One group of an ALUA map at a priority no single ALUA state has holds paths of several
+    priorities: group_by_prio would have parted them, so it is multibus."""
     if len(groups) == 1:
-        return "multibus", ONE_GROUP
+        prio = str(groups[0][0].group_prio)
+        mixed = alua and prio.isdigit() and int(prio) not in ALUA_OPTIMIZED + ALUA_OTHER
+        return "multibus", None if mixed else ONE_GROUP
     if not all(len(g) == 1 for g in groups):
         return "group_by_prio", None
     prios = [str(g[0].group_prio) for g in live]

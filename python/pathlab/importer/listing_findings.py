@@ -15,16 +15,12 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pathlab.finding import Finding
-from pathlab.importer.linux_topology import cut_at, has_address, is_down, map_topology
+from pathlab.importer.linux_topology import ALUA_OPTIMIZED, ALUA_OTHER, cut_at, has_address, is_down, map_topology
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
-#: The alua prioritizer's priorities of a path group whose paths share one state: optimized,
-#: non-optimized, standby, each with and without the preferred bit.
-ALUA_OPTIMIZED = (50, 130)
-ALUA_OTHER = (10, 90, 1, 81)
 
 
 def listing_findings(maps: pd.DataFrame, paths: pd.DataFrame, file: str,
