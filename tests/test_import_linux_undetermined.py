@@ -182,3 +182,15 @@ def test_one_group_at_a_priority_no_alua_state_has_is_multibus_determined(tmp_pa
     assert policy["path_grouping_policy"] == "multibus" and "path_grouping_policy: the listing shows" not in text
     found = _findings(listing)
     assert "non-optimized paths carry I/O" in found and "path_grouping_policy: the listing shows one group" not in found
+
+
+def test_a_grouping_the_conf_sets_that_pathlab_does_not_simulate_is_said(tmp_path: Path) -> None:
+    listing = tmp_path / "multipath-ll.txt"
+    listing.write_text(_netapp())
+    conf = _conf(tmp_path / "multipath.conf", "path_grouping_policy group_by_serial")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        said = dict(import_files([str(listing), str(conf)]).warnings)
+    assert said[f"devices.{WWID}.policy.path_grouping_policy"] == (
+        f"{conf} (devices) sets group_by_serial, a grouping pathlab does not simulate: the listing's groups are "
+        "simulated as multibus; multipath.conf or `multipathd show config` would tell")

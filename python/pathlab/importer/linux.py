@@ -319,11 +319,16 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
             policy["no_path_retry"] = retry
         policy.update(_listed_table(m, topology[m.name], mfile, warnings))
         from_conf = conf_settings(c.conf, str(m.wwid), str(m.vendor).strip(), str(m.product).strip(), alua)
-        if topology[m.name].undetermined is None or _conf_value(from_conf.get("path_grouping_policy", ("",))[0]) not in GROUPINGS:
+        conf_grouping = from_conf.get("path_grouping_policy")
+        grouping_open = topology[m.name].undetermined
+        if conf_grouping and grouping_open is not None and _conf_value(conf_grouping[0]) not in GROUPINGS:
+            grouping_open = (f"{c.files.get('conf')} ({conf_grouping[1]}) sets {conf_grouping[0]}, a grouping pathlab "
+                             f"does not simulate: the listing's groups are simulated as {topology[m.name].grouping}")
+        if topology[m.name].undetermined is None or _conf_value((conf_grouping or ("",))[0]) not in GROUPINGS:
             from_conf.pop("path_grouping_policy", None)  # the listing's groups are what the kernel has
         for key, (value, _) in from_conf.items():
             policy[key] = _conf_value(value)
-        open_settings = {"path_grouping_policy": topology[m.name].undetermined, "no_path_retry": retry_open}
+        open_settings = {"path_grouping_policy": grouping_open, "no_path_retry": retry_open}
         notes = [f"no_path_retry fail: {retry_note}"] if retry_note and "no_path_retry" not in from_conf else []
         for setting, why in open_settings.items():
             if why is not None and setting not in from_conf:
