@@ -189,3 +189,8 @@ def test_the_setting_in_force_and_the_faults_come_from_the_resolved_scenario() -
     # A window without an end lasts to the end of the run (warm-up 10 s and 120 s measured).
     endless = 'faults=[{kind="congestion", path="vmhba1:C0:T1", from="20s", added_latency="2ms"}]'
     assert Scenario.load(CONGESTED, set=[endless]).faults[0].end_s == 130.0
+    # A path down without `until` ends where a later path_up brings that path back.
+    down_up = ('faults=[{kind="path_down", path="vmhba1:C0:T1", at="20s"}, '
+               '{kind="path_up", path="vmhba1:C0:T1", at="50s"}]')
+    assert Scenario.load(CONGESTED, set=[down_up]).faults == [Fault("path_down", "vmhba1:C0:T1", 20.0, 50.0),
+                                                            Fault("path_up", "vmhba1:C0:T1", 50.0, None)]

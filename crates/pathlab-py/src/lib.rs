@@ -141,14 +141,25 @@ impl ScenarioHandle {
 
     /// The faults as the scenario resolved them (variant and overrides applied), in file
     /// order: (kind, what it hits, start ns, end ns); the end is `None` for a moment (a path
-    /// coming back) and the run's end for a window without `until`. Reports shade them.
+    /// coming back). A window without `until` ends where a later `path_up`/`port_up` brings its
+    /// path or port back, else at the run's end. Reports shade them.
     #[getter]
     fn faults(&self) -> Vec<(&'static str, String, u64, Option<u64>)> {
         let end = self.end_ns();
-        let windows = self.inner.spec.faults.iter().map(|f| f.window());
+        let windows: Vec<_> = self.inner.spec.faults.iter().map(|f| f.window()).collect();
+        let back_at = |kind: &str, what: &str, from: u64| {
+            let up = match kind {
+                "path_down" => "path_up",
+                "port_down" => "port_up",
+                _ => return None,
+            };
+            windows.iter().filter(|w| w.0 == up && w.1 == what && w.2 > from).map(|w| w.2).min()
+        };
         windows
+            .iter()
             .map(|(kind, what, from, until, lasts)| {
-                (kind, what, from, if lasts { Some(until.unwrap_or(end)) } else { None })
+                let ends = lasts.then(|| until.or_else(|| back_at(kind, what, *from)).unwrap_or(end));
+                (*kind, what.clone(), *from, ends)
             })
             .collect()
     }
