@@ -39,6 +39,7 @@ outstanding = 4
 
 
 @pytest.mark.parametrize(("satp", "vendor", "psp"), [
+    ("VMW_SATP_ALUA", "ACME", "VMW_PSP_MRU"),
     ("VMW_SATP_ALUA_CX", "DGC", "VMW_PSP_RR"),
     ("VMW_SATP_SYMM", "EMC", "VMW_PSP_RR"),
     ("VMW_SATP_EQL", "EQLOGIC", "VMW_PSP_FIXED"),

@@ -8,10 +8,14 @@ after its first timer, as the command does."""
 
 from __future__ import annotations
 
+import atexit
+import functools
 import json
 import os
 import subprocess
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -78,11 +82,22 @@ def child(started: float, cpu_started: float) -> None:
     print(json.dumps({"start_cpu": cpu_started, "steps": steps}))
 
 
+@functools.cache
+def _bytecode_folder() -> str:
+    """One folder for every timed process's bytecode (the first run compiles, the rounds reuse it),
+    removed when the bench ends."""
+    folder = tempfile.mkdtemp(prefix="pathlab-bench-bytecode-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
 def timed(command: Sequence[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, float, str]:
     """A process's wall time from start to exit, its CPU time (user and system), and its stdout.
     Python may write its bytecode cache (an installed package has one: without it, every start
-    compiles pathlab's modules again, 0.04 s of CPU; some environments turn it off)."""
+    compiles pathlab's modules again, 0.04 s of CPU; some environments turn it off): kept under a
+    folder of the bench's own, so that a source checkout gets no `__pycache__` from a bench."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = _bytecode_folder()
     started = time.perf_counter()
     proc = subprocess.Popen(command, stdout=stdout, stderr=subprocess.DEVNULL, text=True, env=env)
     out = proc.stdout.read() if proc.stdout else ""
