@@ -12,8 +12,8 @@ import atexit
 import functools
 import json
 import os
-import subprocess
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
