@@ -246,6 +246,11 @@ class Scenario:
         return sim.describe()
 
     @property
+    def hosts(self) -> list[str]:
+        """The hosts' names, `[host]` first (read from the scenario, nothing built)."""
+        return list(self.handle.hosts)
+
+    @property
     def esxcli(self) -> list[str]:
         """The esxcli commands the scenario runs on its hosts (claim rules, device settings)."""
         return self.handle.esxcli

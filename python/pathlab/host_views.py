@@ -60,16 +60,16 @@ def _own_rows(rows: list[dict[str, Any]], objects: set[str], host: str, key: str
     return own
 
 
-def check(data: dict[str, Any], host: str | None, file: str) -> None:
+def check(hosts: list[str], host: str | None, file: str) -> None:
     """An unknown `--host` is bad input: one line naming the option and the hosts there are."""
-    if host is not None and host not in names(data):
-        raise ScenarioError(file, "--host", f"unknown host \"{host}\"; the scenario's hosts: {', '.join(names(data))}")
+    if host is not None and host not in hosts:
+        raise ScenarioError(file, "--host", f"unknown host \"{host}\"; the scenario's hosts: {', '.join(hosts)}")
 
 
 def each(data: dict[str, Any], host: str | None, file: str) -> list[tuple[str, dict[str, Any]]]:
     """The views to print, with their host's name: `host`'s alone when given, else every host's
     in order. A scenario with one host gives `data` itself, so its output is what it always was."""
-    check(data, host, file)
+    check(names(data), host, file)
     if host is not None:
         return [(host, view(data, host))]
     every = names(data)

@@ -67,6 +67,14 @@ impl ScenarioHandle {
         self.inner.explained.clone()
     }
 
+    /// The hosts' names, `[host]` first then `[[hosts]]` in file order (as a description lists
+    /// them, without building the network).
+    #[getter]
+    fn hosts(&self) -> Vec<String> {
+        let spec = &self.inner.spec;
+        std::iter::once(&spec.host).chain(&spec.hosts).map(|h| h.name.clone()).collect()
+    }
+
     /// The esxcli commands the scenario runs on its hosts, in order (`esxcli = [...]`).
     #[getter]
     fn esxcli(&self) -> Vec<String> {

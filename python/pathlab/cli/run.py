@@ -60,10 +60,10 @@ def command(file: str, variant: str | None, sets: tuple[str, ...], workload: str
     sets = with_workload(file, workload, sets)
     scenario = load(file, variant, sets, seed)
     if host is not None:
-        host_views.check(scenario.describe(), host, scenario.file)
+        host_views.check(scenario.hosts, host, scenario.file)
     # Checked before the run; each host's own file, named after it, as the name given would be.
     per_host = [(out, option) for out, option in ((esxtop_out, "--esxtop-csv"), (diskstats_out, "--diskstats")) if out]
-    names = ([host] if host else host_views.names(scenario.describe())) if per_host else []
+    names = ([host] if host else scenario.hosts) if per_host else []
     writable_outputs([(hosts.file_for(out, name, len(names) > 1), option) for out, option in per_host for name in names]
                      + [(flat_out, "--vdbench-flatfile"), (html, "--html")], inputs, force)
     (result,) = run_all([scenario])

@@ -46,7 +46,7 @@ class Configuration(Output):
         return hosts.joined([(name, draw(self.what, view, self.desc)) for name, view in views]).removesuffix("\n")
 
     def document(self) -> Any:
-        host_views.check(self.desc, self.host, self.file)
+        host_views.check(host_views.names(self.desc), self.host, self.file)
         return (host_views.view(self.desc, self.host) if self.host else self.desc)[self.what]
 
 
