@@ -51,6 +51,7 @@ LAYERS: dict[str, tuple[int, str]] = {
     "pathlab.toml_values": (0, "base"),
     "pathlab.shipped": (0, "base"),
     "pathlab.version": (0, "base"),
+    "pathlab.writable": (0, "base"),
     "pathlab.host_views": (0, "base"),
     "pathlab.linux_names": (0, "base"),
     "pathlab.workload_files": (0, "base"),

@@ -152,9 +152,16 @@ def test_sweep_runs_a_tiny_grid_and_resumes_from_its_journal(tmp_path: Path) -> 
     assert list(points["seeds"]) == [2, 2] and done.out == tmp_path / "bm"
     assert (tmp_path / "bm-points.parquet").exists() and (tmp_path / "bm-runs.csv").exists()
     assert done.to_dict()["axes"] == ["policy.iops"] and "<table" in done._repr_html_()
+    # The tables exist: replaced only when told, and refused before any run.
+    with pytest.raises(ScenarioError) as refused:
+        pathlab.sweep("bench-minimal", grid={"policy.iops": [1, 1000]}, seeds=2, set=short, out=tmp_path / "bm",
+                      resume=True, progress=Recorded())
+    assert refused.value.args == ("out", f"{tmp_path}/bm-runs.parquet", "already exists: give force=True to replace it")
+    with pytest.raises(ScenarioError):
+        done.write(tmp_path / "bm")
     again = Recorded()
     resumed = pathlab.sweep("bench-minimal", grid={"policy.iops": [1, 1000]}, seeds=2, set=short,
-                            out=tmp_path / "bm", resume=True, progress=again)
+                            out=tmp_path / "bm", resume=True, force=True, progress=again)
     assert again.counts == [(4, 4)] and again.notes == [f"4 of 4 runs already done in {tmp_path}/bm-runs.jsonl"]
     assert resumed.runs.equals(done.runs)
 

@@ -75,7 +75,8 @@ def command(file: str, grids: tuple[str, ...], variants: tuple[str, ...], seeds:
     outputs = [(o, "--out") for o in planned.outputs(stem)] + [(html, "--html")]
     writable_outputs(outputs, inputs, force=True)  # the journal is resumed: an input may not be it, that is all
     writable_outputs([(o, flag) for o, flag in outputs if not str(o).endswith(".jsonl")], inputs, force)
+    # The tables were checked above in the CLI's words (--force); the run need not again.
     done = planned.run(workers=workers, executor=executor, address=address, batch=batch, out=stem, resume=True,
-                       replace=replace, progress=Eta())
+                       replace=replace, force=True, progress=Eta())
     click.echo(f"pathlab sweep: {len(planned.points)} runs; tables in {stem}-runs.* and {stem}-points.*", err=True)
     emit(SweepOutput.of(done), "table", html)

@@ -35,6 +35,7 @@ from pathlab.study.sweep import (
     sweep_table,
     table_seeds,
 )
+from pathlab.writable import writable_outputs
 
 if TYPE_CHECKING:  # pandas is imported where the tables are built: `import pathlab` stays quick
     import pandas as pd
@@ -69,10 +70,12 @@ class Sweep:
     def to_dict(self) -> dict[str, Any]:
         return {"meta": self.meta, "axes": list(self.axes), "points": self.points.to_dict(orient="records")}
 
-    def write(self, stem: str | os.PathLike[str]) -> None:
-        """The tables as STEM-runs.{parquet,csv} and STEM-points.{parquet,csv}."""
+    def write(self, stem: str | os.PathLike[str], force: bool = False) -> None:
+        """The tables as STEM-runs.{parquet,csv} and STEM-points.{parquet,csv}; tables that exist
+        are refused unless `force`."""
         from pathlab.output.sweep import write_table
 
+        writable_outputs([(t, "stem") for t in table_files(stem)], force=force, how_to_force="force=True")
         write_table(self.runs, Path(f"{stem}-runs"), self.meta)
         write_table(self.points, Path(f"{stem}-points"), self.meta)
 
@@ -80,6 +83,11 @@ class Sweep:
         from pathlab.output.sweep import notebook_html
 
         return notebook_html(self)
+
+
+def table_files(stem: str | os.PathLike[str]) -> list[str]:
+    """A sweep's tables under `stem`: its runs and its points, Parquet and CSV."""
+    return [f"{stem}-{t}.{x}" for t in ("runs", "points") for x in ("parquet", "csv")]
 
 
 @dataclass(frozen=True)
@@ -98,26 +106,28 @@ class Plan:
 
     def outputs(self, stem: str | os.PathLike[str]) -> list[str]:
         """The files a sweep to `stem` writes: its tables and its journal."""
-        return [f"{stem}-{t}.{x}" for t in ("runs", "points") for x in ("parquet", "csv", "jsonl") if (t, x) != ("points", "jsonl")]
+        return [*table_files(stem), f"{stem}-runs.jsonl"]
 
     def run(self, *, workers: int | None = None, executor: str = "local", address: str | None = None,
             batch: int | None = None, out: str | os.PathLike[str] | None = None, resume: bool = False,
-            replace: bool = False, progress: Progress | None = None) -> Sweep:
+            replace: bool = False, force: bool = False, progress: Progress | None = None) -> Sweep:
         """Runs the points not done yet; with `out`, each run is journaled to OUT-runs.jsonl as it
-        finishes and the tables written at the end. `resume`: skip the runs of this sweep the
-        journal holds (runs of another sweep are refused, or with `replace` forgotten); without
-        it the journal starts afresh."""
+        finishes and the tables written at the end (tables that exist are refused, before any
+        run, unless `force`). `resume`: skip the runs of this sweep the journal holds (runs of
+        another sweep are refused, or with `replace` forgotten); without it the journal starts
+        afresh."""
         if executor not in ("local", "ray"):
             raise ScenarioError("--executor", executor, "allowed: local, ray")
         if out is None:
             return self._runs({}, None, workers, executor, address, batch, progress or Progress())
         out_folder(Path(out))
+        writable_outputs([(t, "out") for t in table_files(out)], force=force, how_to_force="force=True")
         journal = Journal(Path(f"{out}-runs.jsonl"))
         journal.lock()
         try:
             finished = self._earlier(journal, resume, replace, str(out), progress or Progress())
             result = self._runs(finished, journal, workers, executor, address, batch, progress or Progress())
-            result.write(out)
+            result.write(out, force=True)  # checked before the runs
             return dataclasses.replace(result, out=Path(out))
         finally:
             journal.unlock()
@@ -213,16 +223,17 @@ def sweep(scenario_or_file: Scenario | str | os.PathLike[str], grid: Grid | None
           variants: Sequence[str] | None = None, seeds: int | None = None, first_seed: int = 1,
           set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002 - mirrors --set
           workers: int | None = None, executor: str = "local", address: str | None = None, batch: int | None = None,
-          out: str | os.PathLike[str] | None = None, resume: bool = False, replace: bool = False,
+          out: str | os.PathLike[str] | None = None, resume: bool = False, replace: bool = False, force: bool = False,
           progress: Progress | None = None) -> Sweep:
     """Runs a scenario at every point of `grid` ({"policy.iops": [1, 1000]}, {"policy.iops":
     "1:1024:*2"} or ["policy.iops=1,1000"]; default: the file's `[sweep]` grid), every variant,
     `seeds` times, on `workers` local processes or on Ray (`executor="ray"`, `address`, `batch`
     runs per task). With `out`, the runs are journaled to OUT-runs.jsonl and the tables written
-    to OUT-runs.* and OUT-points.* (`resume` skips what a stopped sweep did)."""
+    to OUT-runs.* and OUT-points.* (`resume` skips what a stopped sweep did; tables that exist
+    are replaced only with `force`)."""
     return plan(scenario_or_file, grid, variants=variants, seeds=seeds, first_seed=first_seed, set=set).run(
         workers=workers, executor=executor, address=address, batch=batch, out=out, resume=resume, replace=replace,
-        progress=progress)
+        force=force, progress=progress)
 
 
 def _axes(grid: Grid) -> list[Axis]:
