@@ -149,8 +149,8 @@ def _refuse_names_hosts_share(devices: list[Device], file: str) -> None:
         hosts_of.setdefault(d.name, []).append(d.host)
     for name, hosts in hosts_of.items():
         if len(hosts) > 1:
-            raise ScenarioError(file, "devices", f"{name!r} is a device of hosts {' and '.join(hosts)}: advise reads one "
-                                "host's devices by name; advise each host's scenario apart")
+            raise ScenarioError(file, "devices", f"{name!r} is a device of hosts {' and '.join(hosts)}: advice for a "
+                                "cluster is not built yet (issue 33); advise each host's scenario apart")
 
 
 def auto_lengths(scenarios: list[Scenario], full: RunLength,

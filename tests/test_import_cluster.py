@@ -1,0 +1,261 @@
+"""Importing a cluster (issue 33 item 1): several hosts' captures as one scenario, a device the
+same LUN where its NAA or WWID is, an array port the same port where its WWN is, each host with
+its own adapters, paths and load. The captures are pathlab's own views of each host of a
+scenario (`show devices|paths --host`, `run --esxtop-csv`/`--diskstats`, as
+scripts/make_shipped_captures.py makes the shipped ones), so what the import should find is known:
+tests/data/cluster/three-esxi-hosts.toml and linux-pair.toml."""
+
+from __future__ import annotations
+
+import re
+import tarfile
+from pathlib import Path
+
+import pytest
+
+import pathlab
+from conftest import ROOT
+from conftest import pathlab as command
+from pathlab import Scenario, ScenarioError
+
+DATA = ROOT / "tests" / "data" / "cluster"
+NAA1, NAA2, NAA3 = (f"naa.6000097000019790012353303030303{i}" for i in (1, 2, 3))
+WWID1, WWID2 = "360000000000000000000000000000101", "360000000000000000000000000000102"
+#: A target port's WWN in an nmp path name: `fc.<adapter>-fc.<target WWNN:WWPN>-naa…`.
+TARGET = re.compile(r"^fc\.[0-9a-f:]+-(fc\.[0-9a-f:]+)-", re.M)
+
+
+def _ran(*args: str) -> str:
+    done = command(*args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def esxi(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """Each ESXi host's device list, path list and esxtop capture, by host."""
+    folder = tmp_path_factory.mktemp("three-esxi-hosts")
+    scenario = str(DATA / "three-esxi-hosts.toml")
+    _ran("run", scenario, "--esxtop-csv", str(folder / "esxtop.csv"))
+    out = {}
+    for host in ("esx-a", "esx-b", "esx-c"):
+        for what in ("devices", "paths"):
+            (folder / f"{what}-{host}.txt").write_text(_ran("show", what, scenario, "--host", host))
+        out[host] = [str(folder / f"{what}-{host}.txt") for what in ("devices", "paths")] + [str(folder / f"esxtop-{host}.csv")]
+    return out
+
+
+@pytest.fixture(scope="module")
+def linux(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """Each Linux host's `multipath -ll` and /proc/diskstats samples, by host."""
+    folder = tmp_path_factory.mktemp("linux-pair")
+    scenario = str(DATA / "linux-pair.toml")
+    _ran("run", scenario, "--diskstats", str(folder / "diskstats.txt"))
+    out = {}
+    for host in ("lin-a", "lin-b"):
+        (folder / f"multipath-{host}.txt").write_text(_ran("show", "paths", scenario, "--style", "linux", "--host", host))
+        out[host] = [str(folder / f"multipath-{host}.txt"), str(folder / f"diskstats-{host}.txt")]
+    return out
+
+
+def _targets(path_list: str) -> set[str]:
+    """The target WWNs a host's path list reaches."""
+    return set(TARGET.findall(Path(path_list).read_text()))
+
+
+def test_two_esxi_hosts_share_both_luns_and_all_four_ports(esxi: dict[str, list[str]]) -> None:
+    # Host names from the esxtop captures' counter paths (\\esx-a\...): none given.
+    cluster = pathlab.import_cluster([esxi["esx-a"], esxi["esx-b"]])
+    assert list(cluster.hosts) == ["esx-a", "esx-b"]
+    assert cluster.shared_devices == {NAA1: ("esx-a", "esx-b"), NAA2: ("esx-a", "esx-b")}
+    assert list(cluster.ports.values()) == [("esx-a", "esx-b")] * 4
+    assert {i for i in cluster.port_identities.values()} == {f"FC target {t}" for t in _targets(esxi["esx-a"][1])}
+    described = cluster.scenario.describe()
+    assert sorted((d["host"], d["name"]) for d in described["devices"]) == [
+        ("esx-a", NAA1), ("esx-a", NAA2), ("esx-b", NAA1), ("esx-b", NAA2)]
+    # Each host keeps its own paths: two adapters to four ports, two LUNs.
+    assert {h: sum(p["host"] == h for p in described["paths"]) for h in ("esx-a", "esx-b")} == {"esx-a": 16, "esx-b": 16}
+    assert "esx-a" in cluster.named_from["esx-a"] and cluster.named_from["esx-a"].endswith("line 1: counter paths \\\\esx-a\\")
+
+
+def test_three_esxi_hosts_share_a_port_where_its_wwn_matches_whatever_the_target_number(
+        esxi: dict[str, list[str]]) -> None:
+    cluster = pathlab.import_cluster([esxi["esx-a"], esxi["esx-b"], esxi["esx-c"]])
+    assert cluster.shared_devices == {NAA1: ("esx-a", "esx-b", "esx-c"), NAA2: ("esx-a", "esx-b")}
+    # esx-c is zoned to the two 2D ports: its targets 0 and 1 are the second and fourth port of
+    # the others, reached by WWN.
+    reached_by_c = {cluster.port_identities[p] for p, hosts in cluster.ports.items() if "esx-c" in hosts}
+    assert reached_by_c == {f"FC target {t}" for t in _targets(esxi["esx-c"][1])}
+    assert len(reached_by_c) == 2 and sorted(len(h) for h in cluster.ports.values()) == [2, 2, 3, 3]
+    assert all({"esx-a", "esx-b"} <= set(hosts) for hosts in cluster.ports.values())
+    described = cluster.scenario.describe()
+    own = [p for p in described["paths"] if p["host"] == "esx-c"]
+    assert sorted({(p["device"], p["name"].rsplit(":", 1)[1]) for p in own}) == [(NAA1, "L1"), (NAA3, "L3")]
+    assert len(own) == 4 and {cluster.port_identities[p["target"]] for p in own} == reached_by_c
+    # Each host's own measured load: one workload per device of each host, 16 outstanding as captured.
+    assert "outstanding = 16  # " in cluster.text and cluster.text.count("[[workloads]]") == 6
+
+
+def test_the_cluster_runs_shows_per_host_and_advise_refuses_it_in_one_line(esxi: dict[str, list[str]],
+                                                                          tmp_path: Path) -> None:
+    out = tmp_path / "cluster.toml"
+    hosts = [f"--host={h}={','.join(files)}" for h, files in esxi.items()]
+    done = command("import", *hosts, "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "pathlab import: hosts esx-a, esx-b, esx-c; 2 device(s) on several hosts, 4 of 4 array port(s) reached by " \
+           "several" in done.stderr
+    shown = _ran("show", "paths", str(out), "--host", "esx-c")
+    assert _targets_shown(shown) == 2 and shown.count("Runtime Name: vmhba1:C0:T") == 4
+    ran = command("run", str(out), "--set", "run.duration=1s", "--set", "run.warmup=0.5s", "--set", "run.interval=0.5s")
+    assert ran.returncode == 0 and "==> host esx-c <==" in ran.stdout, ran.stderr
+    advised = command("advise", str(out))
+    assert advised.returncode == 2 and "Traceback" not in advised.stderr
+    (line,) = [line for line in advised.stderr.splitlines() if line.startswith("pathlab: error:")]
+    assert "is a device of hosts esx-a and esx-b and esx-c: advice for a cluster is not built yet" in line, line
+
+
+def _targets_shown(path_list: str) -> int:
+    return len(set(TARGET.findall(path_list)))
+
+
+def test_a_linux_pair_shares_its_wwids_and_keeps_its_ports_apart(linux: dict[str, list[str]]) -> None:
+    # multipath -ll names no host and no target WWN: the names are the ones given, and which
+    # array ports the hosts share is not known, so each keeps its own (and that is warned about).
+    with pytest.warns(pathlab.PathlabWarning, match="neither its captures nor theirs name the array ports"):
+        cluster = pathlab.import_cluster(hosts={"lin-a": linux["lin-a"], "lin-b": linux["lin-b"]})
+    assert cluster.shared_devices == {WWID1: ("lin-a", "lin-b"), WWID2: ("lin-a", "lin-b")}
+    assert list(cluster.ports.values()) == [("lin-a",), ("lin-a",), ("lin-b",), ("lin-b",)]
+    assert set(cluster.port_identities.values()) == {None}
+    assert cluster.named_from == {"lin-a": "given: no capture names the host", "lin-b": "given: no capture names the host"}
+    paths = cluster.scenario.describe()["paths"]
+    assert sorted({(p["host"], p["device"], p["name"].rsplit(":", 1)[1]) for p in paths}) == [
+        ("lin-a", WWID1, "L1"), ("lin-a", WWID2, "L2"), ("lin-b", WWID1, "L1"), ("lin-b", WWID2, "L2")]
+    # Each host's paths go to its own ports: two HBAs, one target each.
+    assert {h: sorted({p["target"] for p in paths if p["host"] == h}) for h in ("lin-a", "lin-b")} == {
+        "lin-a": ["PATHLAB/H0T0", "PATHLAB/H1T0"], "lin-b": ["PATHLAB/lin-b-H0T0", "PATHLAB/lin-b-H1T0"]}
+    # Each host's load from its own diskstats.
+    assert all(f"diskstats-{h}.txt: dm-0's average queue" in cluster.text for h in ("lin-a", "lin-b"))
+
+
+def _refused(*args: str) -> str:
+    done = command("import", *args)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("pathlab: error:")]
+    return line
+
+
+def _edited(file: str, old: str, new: str, tmp_path: Path, count: int = -1) -> str:
+    text = Path(file).read_text()
+    assert old in text
+    out = tmp_path / f"edited-{Path(file).name}"
+    out.write_text(text.replace(old, new, count))
+    return str(out)
+
+
+def test_one_naa_on_arrays_of_two_vendors_is_refused_naming_both_listings(esxi: dict[str, list[str]],
+                                                                          tmp_path: Path) -> None:
+    devices_b = _edited(esxi["esx-b"][0], "EMC Fibre Channel Disk", "DGC Fibre Channel Disk", tmp_path)
+    line = _refused("--host", ",".join(esxi["esx-a"]), "--host", ",".join([devices_b, *esxi["esx-b"][1:]]))
+    assert line.startswith(f"pathlab: error: {devices_b}: {NAA1}: esx-b has it on array DGC ({devices_b}: Device "
+                           f"Display Name), esx-a on EMC ({esxi['esx-a'][0]}: Device Display Name): one NAA, WWID or NQN "
+                           "on two arrays is not one LUN"), line
+
+
+def test_one_wwid_at_two_sizes_or_of_two_models_is_refused_naming_both(linux: dict[str, list[str]],
+                                                                       tmp_path: Path) -> None:
+    resized = _edited(linux["lin-b"][0], "size=100G", "size=200G", tmp_path, 1)
+    line = _refused("--host", f"lin-a={','.join(linux['lin-a'])}", "--host", f"lin-b={resized},{linux['lin-b'][1]}")
+    assert line == (f"pathlab: error: {resized}: line 1: {WWID1} is 200G on lin-b, 100G on lin-a ({linux['lin-a'][0]}, "
+                    "line 1): one WWID at two sizes is not one LUN; rescan the host that shows the old size")
+    other = _edited(linux["lin-b"][0], "PATHLAB,SYMMETRIC", "PATHLAB,OTHER", tmp_path)
+    line = _refused("--host", f"lin-a={','.join(linux['lin-a'])}", "--host", f"lin-b={other},{linux['lin-b'][1]}")
+    assert line == (f"pathlab: error: {other}: model: lin-b reads array PATHLAB's model as 'OTHER', {linux['lin-a'][0]} "
+                    "as 'SYMMETRIC', though they share its devices or ports: not one array; give the captures of hosts "
+                    "of one cluster")
+
+
+def test_a_lun_numbered_otherwise_on_one_host_takes_the_first_hosts_number_and_says_so(
+        esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    # esx-b's path list shows LUN 1 as L7 (its esxtop capture names paths by runtime name too).
+    paths_b = _edited(esxi["esx-b"][1], ":L1\n", ":L7\n", tmp_path)
+    esxtop_b = _edited(esxi["esx-b"][2], ":L1)", ":L7)", tmp_path)
+    with pytest.warns(pathlab.PathlabWarning, match=r"esx-b numbers the LUN 7, esx-a 1: the scenario's number is the "
+                                                    r"array's, 1 taken \(its paths on esx-b are named L1\)"):
+        cluster = pathlab.import_cluster([esxi["esx-a"], [esxi["esx-b"][0], paths_b, esxtop_b]])
+    assert cluster.shared_devices[NAA1] == ("esx-a", "esx-b")
+    assert f"lun = 1  # esx-a's number of the LUN; esx-b shows 7 ({paths_b}: runtime names)" in cluster.text
+    assert any(a.field == f"devices.esx-b/{NAA1}.lun" for a in cluster.assumptions)
+
+
+def test_two_captures_of_one_host_are_refused_naming_both(esxi: dict[str, list[str]]) -> None:
+    a = esxi["esx-a"]
+    # The same esxtop capture for two hosts: both name host esx-a.
+    line = _refused("--host", ",".join(a), "--host", ",".join([*esxi["esx-b"][:2], a[2]]))
+    assert "host esx-a" in line and "given twice" in line and a[2] in line and esxi["esx-b"][0] in line, line
+    # The same path list under two names: the adapters' WWNs are one host's.
+    line = _refused("--host", f"one={','.join(a[:2])}", "--host", f"two={esxi['esx-b'][0]},{a[1]}")
+    assert line == (f"pathlab: error: {a[1]}: the same capture as {a[1]} (host one), given for host two: one host's "
+                    "captures given twice; give each host's own")
+
+
+def test_files_of_one_host_naming_two_hosts_are_refused(esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    # A vm-support tree of host esx-z given with esx-a's esxtop capture.
+    tree = _vm_support(tmp_path / "bundle", "esx-z", esxi["esx-a"])
+    line = _refused("--host", f"{tree},{esxi['esx-a'][2]}", "--host", ",".join(esxi["esx-b"]))
+    hostname = next(tree.rglob("localcli_system-hostname-get.txt"))
+    assert line == (f"pathlab: error: {esxi['esx-a'][2]}, line 1: counter paths \\\\esx-a\\: names host esx-a, "
+                    f"{hostname}, line 3 names esx-z: the captures of one host are given together; give each host's "
+                    "apart")
+
+
+def _vm_support(root: Path, host: str, files: list[str]) -> Path:
+    """A vm-support tree of a host: its listings under commands/, its hostname, no esxtop."""
+    commands = root / f"esx-{host}-2026-11-28--10.00-1234" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "localcli_storage-nmp-device-list.txt").write_text(Path(files[0]).read_text())
+    (commands / "localcli_storage-nmp-path-list.txt").write_text(Path(files[1]).read_text())
+    (commands / "localcli_system-hostname-get.txt").write_text(
+        f"   Domain Name: lab.local\n   Fully Qualified Domain Name: {host}.lab.local\n   Host Name: {host}\n")
+    return root
+
+
+def test_vm_support_bundles_extracted_and_as_tarballs_import_as_hosts_named_by_their_hostname(
+        esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    trees = [_vm_support(tmp_path / h, h, esxi[h]) for h in ("esx-a", "esx-b")]
+    cluster = pathlab.import_cluster([str(trees[0]), str(trees[1])])
+    assert list(cluster.hosts) == ["esx-a", "esx-b"] and cluster.shared_devices[NAA1] == ("esx-a", "esx-b")
+    assert cluster.named_from["esx-b"].endswith("commands/localcli_system-hostname-get.txt, line 3")
+    tarball = tmp_path / "esx-b.tgz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(trees[1], arcname=".")
+    from_tarball = pathlab.import_cluster([str(trees[0]), str(tarball)])
+    assert from_tarball.shared_devices == cluster.shared_devices
+    # Its values name the tarball's members, not where it was unpacked.
+    assert f"{tarball}!esx-esx-b-2026-11-28--10.00-1234/commands/localcli_storage-nmp-path-list.txt: runtime names" \
+           in from_tarball.text and "pathlab-bundles-" not in from_tarball.text
+
+
+def test_a_tarball_member_outside_its_folder_is_refused(esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    tarball = tmp_path / "bad.tgz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(esxi["esx-b"][0], arcname="../escaped.txt")
+    line = _refused("--host", ",".join(esxi["esx-a"]), "--host", f"b={tarball}")
+    assert line == f"pathlab: error: {tarball}: ../escaped.txt: a member outside the archive's folder: not unpacked"
+    assert not (tmp_path.parent / "escaped.txt").exists()
+
+
+def test_a_cluster_is_two_hosts_or_more_and_files_go_with_a_host(esxi: dict[str, list[str]]) -> None:
+    with pytest.raises(ScenarioError, match="a cluster is two hosts or more"):
+        pathlab.import_cluster([esxi["esx-a"]])
+    line = _refused(esxi["esx-a"][0], "--host", ",".join(esxi["esx-b"]))
+    assert "give FILES for one host, or --host for each host of a cluster, not both" in line
+    # Listings alone name no host: the name must be given.
+    line = _refused("--host", ",".join(esxi["esx-a"][:2]), "--host", ",".join(esxi["esx-b"]))
+    assert "no capture names its host" in line and "--host NAME=FILES" in line
+
+
+def test_the_cluster_scenario_is_what_the_cli_writes(esxi: dict[str, list[str]]) -> None:
+    cluster = pathlab.import_cluster({"esx-a": esxi["esx-a"], "esx-b": esxi["esx-b"]})
+    assert cluster.to_toml() == _ran("import", "--host", ",".join(esxi["esx-a"]), "--host", ",".join(esxi["esx-b"]))
+    assert repr(cluster) == "<pathlab.Cluster esx-a, esx-b: 2 shared devices, 4 of 4 ports shared>"
+    assert Scenario.from_text(cluster.text, "cluster.toml").describe()["devices"]
