@@ -31,31 +31,34 @@ def _ran(*args: str) -> str:
     return done.stdout
 
 
+def _captures(folder: Path, scenario: str, views: dict[str, list[str]], counters: str, hosts: tuple[str, ...]) -> dict[
+        str, list[str]]:
+    """Each host's listings (`show`, by file name: its arguments) and the counters `run` writes
+    for it (`--esxtop-csv` or `--diskstats`, one file per host), by host."""
+    scenario = str(DATA / scenario)
+    option, file = counters.split("=")
+    _ran("run", scenario, option, str(folder / file))
+    out = {}
+    for host in hosts:
+        for name, args in views.items():
+            (folder / f"{name}-{host}.txt").write_text(_ran("show", *args, scenario, "--host", host))
+        stem, suffix = file.split(".")
+        out[host] = [str(folder / f"{name}-{host}.txt") for name in views] + [str(folder / f"{stem}-{host}.{suffix}")]
+    return out
+
+
 @pytest.fixture(scope="module")
 def esxi(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     """Each ESXi host's device list, path list and esxtop capture, by host."""
-    folder = tmp_path_factory.mktemp("three-esxi-hosts")
-    scenario = str(DATA / "three-esxi-hosts.toml")
-    _ran("run", scenario, "--esxtop-csv", str(folder / "esxtop.csv"))
-    out = {}
-    for host in ("esx-a", "esx-b", "esx-c"):
-        for what in ("devices", "paths"):
-            (folder / f"{what}-{host}.txt").write_text(_ran("show", what, scenario, "--host", host))
-        out[host] = [str(folder / f"{what}-{host}.txt") for what in ("devices", "paths")] + [str(folder / f"esxtop-{host}.csv")]
-    return out
+    return _captures(tmp_path_factory.mktemp("three-esxi-hosts"), "three-esxi-hosts.toml",
+                     {"devices": ["devices"], "paths": ["paths"]}, "--esxtop-csv=esxtop.csv", ("esx-a", "esx-b", "esx-c"))
 
 
 @pytest.fixture(scope="module")
 def linux(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     """Each Linux host's `multipath -ll` and /proc/diskstats samples, by host."""
-    folder = tmp_path_factory.mktemp("linux-pair")
-    scenario = str(DATA / "linux-pair.toml")
-    _ran("run", scenario, "--diskstats", str(folder / "diskstats.txt"))
-    out = {}
-    for host in ("lin-a", "lin-b"):
-        (folder / f"multipath-{host}.txt").write_text(_ran("show", "paths", scenario, "--style", "linux", "--host", host))
-        out[host] = [str(folder / f"multipath-{host}.txt"), str(folder / f"diskstats-{host}.txt")]
-    return out
+    return _captures(tmp_path_factory.mktemp("linux-pair"), "linux-pair.toml",
+                     {"multipath": ["paths", "--style", "linux"]}, "--diskstats=diskstats.txt", ("lin-a", "lin-b"))
 
 
 def _targets(path_list: str) -> set[str]:
