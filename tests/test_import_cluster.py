@@ -140,6 +140,52 @@ def test_a_linux_pair_shares_its_wwids_and_keeps_its_ports_apart(linux: dict[str
     assert all(f"diskstats-{h}.txt: dm-0's average queue" in cluster.text for h in ("lin-a", "lin-b"))
 
 
+def test_a_sosreport_pair_is_named_by_each_reports_hostname(linux: dict[str, list[str]], tmp_path: Path) -> None:
+    trees = []
+    for host, (multipath, diskstats) in linux.items():
+        tree = tmp_path / f"sosreport-{host}-2026-11-28-abcdef"
+        (tree / "sos_commands" / "multipath").mkdir(parents=True)
+        (tree / "proc").mkdir()
+        (tree / "sos_commands" / "multipath" / "multipath_-v4_-ll").write_text(Path(multipath).read_text())
+        (tree / "proc" / "diskstats").write_text(Path(diskstats).read_text())
+        (tree / "hostname").write_text(f"{host}.lab.local\n")
+        trees.append(str(tree))
+    with pytest.warns(pathlab.PathlabWarning):
+        cluster = pathlab.import_cluster(trees)
+    assert list(cluster.hosts) == ["lin-a.lab.local", "lin-b.lab.local"]
+    assert cluster.named_from["lin-b.lab.local"] == f"{trees[1]}/hostname, line 1"
+    assert cluster.shared_devices == {WWID1: ("lin-a.lab.local", "lin-b.lab.local"),
+                                      WWID2: ("lin-a.lab.local", "lin-b.lab.local")}
+
+
+def test_an_nvme_pair_shares_its_subsystems_and_the_target_addresses(tmp_path: Path) -> None:
+    hosts = _captures(tmp_path, "nvme-pair.toml", {"nvme": ["paths", "--style", "nvme"]}, "--diskstats=diskstats.txt",
+                      ("nv-a", "nv-b"))
+    cluster = pathlab.import_cluster(hosts=hosts)
+    subsystems = [f"nqn.2014-08.com.example:sub{i}" for i in (1, 2)]
+    assert cluster.shared_devices == {s: ("nv-a", "nv-b") for s in subsystems}
+    # The traddr pathlab's view prints for a port (array/port) on the subsystems' array.
+    assert cluster.port_identities == {"EXAMPLE/aa/P0": "NVMe EXAMPLE traddr aa/P0",
+                                       "EXAMPLE/aa/P1": "NVMe EXAMPLE traddr aa/P1"}
+    assert list(cluster.ports.values()) == [("nv-a", "nv-b")] * 2
+    assert len(cluster.scenario.describe()["paths"]) == 8
+
+
+@pytest.mark.parametrize(("stack", "port", "comment", "identity"), [
+    ("esxi", "P0", "paths.txt: target fc.5006016000000001:5006016100000001", "FC target fc.5006016000000001:5006016100000001"),
+    ("esxi", "P1", "paths.txt: target 00023d000001,iqn.1992-04.com.emc:cx.apm00,t,1", None),  # an iSCSI session: the host's ISID
+    ("esxi", "P2", "paths.txt: target vmhba33:C0:T1", None),
+    ("linux", "10.37.120.10:3260", "sessions.txt, line 4: portal", "iSCSI portal 10.37.120.10:3260"),
+    ("linux", "H3T0", "multipath.txt: SCSI host 3, target 0", None),
+    ("nvme", "192.168.1.5:4420", "nvme.txt: traddr 192.168.1.5:4420", "NVMe NETAPP traddr 192.168.1.5:4420"),
+])  # fmt: skip
+def test_a_port_is_known_across_hosts_by_its_wwn_portal_or_nvme_address_only(stack: str, port: str, comment: str,
+                                                                             identity: str | None) -> None:
+    from pathlab.importer.port_identity import port_identity
+
+    assert port_identity(stack, "NETAPP", port, comment) == identity
+
+
 def _refused(*args: str) -> str:
     done = command("import", *args)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
