@@ -308,3 +308,9 @@ def test_the_cluster_scenario_is_what_the_cli_writes(esxi: dict[str, list[str]])
     assert cluster.to_toml() == _ran("import", "--host", ",".join(esxi["esx-a"]), "--host", ",".join(esxi["esx-b"]))
     assert repr(cluster) == "<pathlab.Cluster esx-a, esx-b: 2 shared devices, 4 of 4 ports shared>"
     assert Scenario.from_text(cluster.text, "cluster.toml").describe()["devices"]
+    # A name given where the captures hold another: theirs, and that is said.
+    with pytest.warns(pathlab.PathlabWarning, match="host: given as b, named esx-b by .*esxtop-esx-b.csv, line 1: "
+                                                    r"counter paths \\\\esx-b\\: esx-b used"):
+        assert list(pathlab.import_cluster({"a": esxi["esx-a"][:2], "b": esxi["esx-b"]}).hosts) == ["a", "esx-b"]
+    with pytest.raises(ScenarioError, match="host name 'a/b': a host's name is letters, digits"):
+        pathlab.import_cluster({"a/b": esxi["esx-a"][:2], "b": esxi["esx-b"]})

@@ -102,7 +102,7 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
     from pathlab.importer.cluster_merge import Member, merge
     from pathlab.importer.device_sizes import refuse_sizes_that_differ
     from pathlab.importer.host import import_host
-    from pathlab.importer.host_names import host_named
+    from pathlab.importer.host_names import checked_name, host_named
 
     members: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = []  # (name, note, as given, read)
     digests: dict[str, list[str]] = {}  # each host's capture files
@@ -117,7 +117,8 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
                                                       "or vm-support's hostname do): give its name, --host NAME=FILES")
         if named is not None and name is not None and named[0] != name:
             warn(", ".join(files), "host", f"given as {name}, named {named[0]} by {named[1]}: {named[0]} used")
-        host_name, note = named if named is not None else (str(name), "given: no capture names the host")
+        host_name, note = named if named is not None else (checked_name(str(name), ", ".join(files)),
+                                                           "given: no capture names the host")
         members.append((host_name, note, files, read))
         digests.setdefault(host_name, expanded)
     _refuse_one_host_twice(members, digests)

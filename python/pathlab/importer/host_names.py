@@ -56,7 +56,7 @@ def _in_tree(folder: Path) -> tuple[str, str] | None:
                     key, colon, value = line.partition(":")
                     name = line.strip() if how == "whole" else value.strip() if colon and key.strip() == how else ""
                     if name:
-                        return _checked(name, f"{file}, line {number}"), f"{file}, line {number}"
+                        return checked_name(name, f"{file}, line {number}"), f"{file}, line {number}"
     return None
 
 
@@ -71,10 +71,11 @@ def _in_esxtop(file: str) -> tuple[str, str] | None:
     where = f"{file}, line 1"
     if len(hosts) > 1:
         raise ScenarioError(file, "line 1", f"counters of hosts {', '.join(hosts[:4])}: give one host's esxtop capture")
-    return (_checked(hosts[0], where), f"{where}: counter paths \\\\{hosts[0]}\\") if hosts else None
+    return (checked_name(hosts[0], where), f"{where}: counter paths \\\\{hosts[0]}\\") if hosts else None
 
 
-def _checked(name: str, where: str) -> str:
+def checked_name(name: str, where: str) -> str:
+    """`name`, refused (naming `where` it came from) unless a scenario can hold it."""
     if not VALID.match(name):
         raise ScenarioError(where, "", f"host name {name!r}: a host's name is letters, digits, '.', '-' and '_'")
     return name
