@@ -210,6 +210,15 @@ def test_one_naa_on_arrays_of_two_vendors_is_refused_naming_both_listings(esxi: 
                            "on two arrays is not one LUN"), line
 
 
+def test_hosts_claiming_one_vendor_with_two_satps_are_warned_about(esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    devices_b = _edited(esxi["esx-b"][0], "VMW_SATP_SYMM", "VMW_SATP_ALUA", tmp_path)
+    with pytest.warns(pathlab.PathlabWarning, match="esxcli: esx-b claims vendor EMC with `esxcli storage nmp satp rule add "
+                                                    "-s VMW_SATP_ALUA -V EMC -c tpgs_on`, esx-a with `esxcli storage nmp "
+                                                    "satp rule add -s VMW_SATP_SYMM -V EMC`: the hosts disagree"):
+        cluster = pathlab.import_cluster([esxi["esx-a"], [devices_b, *esxi["esx-b"][1:]]])
+    assert cluster.assumptions[0].field == "esxcli"
+
+
 def test_one_wwid_at_two_sizes_or_of_two_models_is_refused_naming_both(linux: dict[str, list[str]],
                                                                        tmp_path: Path) -> None:
     resized = _edited(linux["lin-b"][0], "size=100G", "size=200G", tmp_path, 1)

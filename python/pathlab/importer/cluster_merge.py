@@ -82,11 +82,11 @@ def merge(members: list[Member]) -> Merged:
     device_hosts: dict[str, list[str]] = {}
     host_tables: list[Table] = []
     own_tables: list[tuple[Member, list[Table]]] = []
-    claims: list[str] = []
+    claims: dict[str, str] = {}  # each claim rule → the first host that shows it
     run: Table | None = None
     for i, m in enumerate(members):
         parts = tables(m.text)
-        claims += [c for c in parts[0].get("esxcli", []) if c not in claims]
+        _claims(m, parts[0].get("esxcli", []), claims, warnings)
         kinds = {t.kind for t in parts[1:]} - {"run", "host", "arrays", *HOST_TABLES}
         if kinds:
             raise ScenarioError(", ".join(m.files), "", f"the import of host {m.name} has a table a cluster is not put "
@@ -125,6 +125,25 @@ def merge(members: list[Member]) -> Merged:
         out += [t.text() for t in own]
     text = "\n".join(part.strip("\n") + "\n" for part in out)
     return Merged(re.sub(r"\n{3,}", "\n\n", text.replace("\n[", "\n\n[")), warnings, device_hosts, port_hosts, port_ids)
+
+
+def _claims(m: Member, own: list[str], claims: dict[str, str], warnings: list[tuple[str, str]]) -> None:
+    """The host's claim rules added to the cluster's, which every host takes; a vendor that two
+    hosts claim with different rules is said (the first rule listed wins on every host)."""
+    for rule in own:
+        vendor = _claimed_vendor(rule)
+        other = next((r for r in claims if r != rule and vendor and _claimed_vendor(r) == vendor), None)
+        if other is not None:
+            warnings.append(("esxcli", f"{m.name} claims vendor {vendor} with `{rule}`, {claims[other]} with `{other}`: "
+                                       "the hosts disagree; the rules apply to every host of the scenario, the first "
+                                       "listed first"))
+        claims.setdefault(rule, m.name)
+
+
+def _claimed_vendor(rule: str) -> str | None:
+    """The vendor (`-V`) of a `satp rule add`."""
+    match = re.search(r" -V (\S+)", rule)
+    return match.group(1) if match else None
 
 
 def _name_first(host: Table) -> None:
