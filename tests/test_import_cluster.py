@@ -323,3 +323,17 @@ def test_the_cluster_scenario_is_what_the_cli_writes(esxi: dict[str, list[str]])
         assert list(pathlab.import_cluster({"a": esxi["esx-a"][:2], "b": esxi["esx-b"]}).hosts) == ["a", "esx-b"]
     with pytest.raises(ScenarioError, match="host name 'a/b': a host's name is letters, digits"):
         pathlab.import_cluster({"a/b": esxi["esx-a"][:2], "b": esxi["esx-b"]})
+
+
+def test_an_imported_tables_values_are_set_with_their_comments_kept() -> None:
+    from pathlab.importer.toml_tables import split_comment, tables
+
+    top, array = tables('name = "x"\n\n[[arrays]]\nname = "A#1"  # dev.txt: vendor\nports = [{ name = "P0" }]  # p.txt: T0\n')
+    assert (top.kind, array.kind) == (None, "arrays")
+    assert split_comment('name = "A#1"  # dev.txt: vendor') == ('name = "A#1"', "dev.txt: vendor")
+    array.set("name", '"B"')
+    array.set("host", '"esx-a"', comment="given", after="name")
+    assert array.elements("ports") == [({"name": "P0"}, "p.txt: T0")]
+    array.set_elements("ports", [('{ name = "P0" }', "esx-a: p.txt: T0"), ('{ name = "P1" }', "")])
+    assert array.text() == ('[[arrays]]\nname = "B"  # dev.txt: vendor\nhost = "esx-a"  # given\nports = [\n'
+                            '  { name = "P0" },  # esx-a: p.txt: T0\n  { name = "P1" },\n]')

@@ -67,6 +67,8 @@ class Table:
         start = self._line_of(key)
         if start is None:
             return []
+        if not self._opens_array(start):  # the whole array on the key's line
+            return [(element, self.comment(key)) for element in self.values()[key]]
         out = []
         for line in self.lines[start + 1:]:
             if line.strip() == "]":
@@ -79,8 +81,14 @@ class Table:
         """Replaces the array `key` (one element a line) by `elements`, each (TOML literal, comment)."""
         start = self._line_of(key)
         assert start is not None
+        if not self._opens_array(start):
+            self.lines[start:start + 1] = [f"{key} = [", "]"]
         end = next(j for j in range(start + 1, len(self.lines)) if self.lines[j].strip() == "]")
         self.lines[start + 1:end] = [f"  {literal}," + (f"  # {note}" if note else "") for literal, note in elements]
+
+    def _opens_array(self, i: int) -> bool:
+        """Whether line `i` is `key = [` alone (its elements on the lines after)."""
+        return split_comment(self.lines[i])[0].rstrip().endswith("= [")
 
     def text(self) -> str:
         return "\n".join(([self.header] if self.header else []) + self.lines)
