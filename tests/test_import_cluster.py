@@ -35,7 +35,7 @@ def _captures(folder: Path, scenario: str, views: dict[str, list[str]], counters
         str, list[str]]:
     """Each host's listings (`show`, by file name: its arguments) and the counters `run` writes
     for it (`--esxtop-csv` or `--diskstats`, one file per host), by host."""
-    scenario = str(DATA / scenario)
+    scenario = str(DATA / scenario)  # (a path given whole stays itself)
     option, file = counters.split("=")
     _ran("run", scenario, option, str(folder / file))
     out = {}
@@ -217,6 +217,27 @@ def test_hosts_claiming_one_vendor_with_two_satps_are_warned_about(esxi: dict[st
                                                     "satp rule add -s VMW_SATP_SYMM -V EMC`: the hosts disagree"):
         cluster = pathlab.import_cluster([esxi["esx-a"], [devices_b, *esxi["esx-b"][1:]]])
     assert cluster.assumptions[0].field == "esxcli"
+
+
+def test_hosts_showing_one_lun_owned_by_two_controllers_are_warned_about(tmp_path: Path) -> None:
+    # The pair on an ALUA array (P0 on SPA, P1 on SPB); lin-b's listing of the first LUN has its
+    # priorities swapped. A Linux host names the controllers A and B after its first map's groups,
+    # so its names flip and the second LUN's owner is the one that reads otherwise.
+    alua = (DATA / "linux-pair.toml").read_text().replace(
+        "symmetric = true", 'symmetric = false\ntpgs = true\ncontrollers = [{ name = "SPA" }, { name = "SPB" }]').replace(
+        'ports = [{ name = "P0" }, { name = "P1" }]', 'ports = [{ name = "P0", controller = "SPA" }, '
+                                                      '{ name = "P1", controller = "SPB" }]')
+    (tmp_path / "alua.toml").write_text(alua)
+    hosts = _captures(tmp_path, str(tmp_path / "alua.toml"), {"multipath": ["paths", "--style", "linux"]},
+                      "--diskstats=diskstats.txt", ("lin-a", "lin-b"))
+    first, rest = Path(hosts["lin-b"][0]).read_text().split("mpathb", 1)
+    assert first.count("prio=50") == first.count("prio=10") == 1
+    swapped = first.replace("prio=50", "prio=X").replace("prio=10", "prio=50").replace("prio=X", "prio=10")
+    Path(hosts["lin-b"][0]).write_text(swapped + "mpathb" + rest)
+    with pytest.warns(pathlab.PathlabWarning, match=f"devices.lin-b/{WWID2}.owner: lin-b shows controller B owning it "
+                                                    r"\(.*multipath-lin-b.txt: the controller of its best group's paths\), "
+                                                    "lin-a A: one LUN has one owner"):
+        pathlab.import_cluster(hosts=hosts)
 
 
 def test_one_wwid_at_two_sizes_or_of_two_models_is_refused_naming_both(linux: dict[str, list[str]],

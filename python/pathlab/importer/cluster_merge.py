@@ -58,6 +58,8 @@ class ClusterArray:
     controllers: list[str] = field(default_factory=list)
     #: Device name → (LUN number, first host).
     luns: dict[str, tuple[int, str]] = field(default_factory=dict)
+    #: Device name → (its owning controller, the first host that names one).
+    owners: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: The first host's comment on the array's vendor (the file that shows it).
     vendor_note: str = ""
 
@@ -325,4 +327,12 @@ def _own_device(m: Member, t: Table, values: dict[str, object], renamed: dict[st
                                                              f"host: {new} taken (its paths on {m.name} are named L{new})"))
             moved[lun], lun = new, new
         a.luns[name] = (lun, m.name)
+    owner = values.get("owner")
+    if owner is not None:
+        first_owner, by = a.owners.setdefault(name, (str(owner), m.name))
+        if first_owner != owner:
+            warnings.append((f"devices.{m.name}/{name}.owner",
+                             f"{m.name} shows controller {owner} owning it ({t.comment('owner')}), {by} {first_owner}: "
+                             "one LUN has one owner; each host's controller names are its own reading (a Linux host "
+                             "names them A and B by its paths' priorities), so each host is simulated as it shows it"))
     device_hosts.setdefault(name, []).append(m.name)
