@@ -338,6 +338,10 @@ def test_the_cluster_scenario_is_what_the_cli_writes(esxi: dict[str, list[str]])
     assert cluster.to_toml() == _ran("import", "--host", ",".join(esxi["esx-a"]), "--host", ",".join(esxi["esx-b"]))
     assert repr(cluster) == "<pathlab.Cluster esx-a, esx-b: 2 shared devices, 4 of 4 ports shared>"
     assert Scenario.from_text(cluster.text, "cluster.toml").describe()["devices"]
+    with pytest.raises(ScenarioError, match=r"<pathlab.Cluster esx-a, esx-b: .*>: advice for a cluster is not built yet"):
+        pathlab.advise(cluster)  # type: ignore[arg-type]  # a cluster is refused in one line, not a traceback
+    with pytest.raises(ScenarioError, match="is a device of hosts esx-a and esx-b: advice for a cluster is not built yet"):
+        pathlab.advise(cluster.scenario)
     # A name given where the captures hold another: theirs, and that is said.
     with pytest.warns(pathlab.PathlabWarning, match="host: given as b, named esx-b by .*esxtop-esx-b.csv, line 1: "
                                                     r"counter paths \\\\esx-b\\: esx-b used"):
