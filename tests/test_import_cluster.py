@@ -307,7 +307,11 @@ def test_vm_support_bundles_extracted_and_as_tarballs_import_as_hosts_named_by_t
     tarball = tmp_path / "esx-b.tgz"
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(trees[1], arcname=".")
-    from_tarball = pathlab.import_cluster([str(trees[0]), str(tarball)])
+        link = tarfile.TarInfo("./hostname")  # as a sosreport's top-level files lead into sos_commands/
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/hostname"
+        tar.addfile(link)
+    with pytest.warns(pathlab.PathlabWarning, match=f"{tarball}: links: 1 link\\(s\\) or special file\\(s\\) not unpacked"):
+        from_tarball = pathlab.import_cluster([str(trees[0]), str(tarball)])
     assert from_tarball.shared_devices == cluster.shared_devices
     # Its values name the tarball's members, not where it was unpacked.
     assert f"{tarball}!esx-esx-b-2026-11-28--10.00-1234/commands/localcli_storage-nmp-path-list.txt: runtime names" \
