@@ -318,6 +318,16 @@ def test_vm_support_bundles_extracted_and_as_tarballs_import_as_hosts_named_by_t
            in from_tarball.text and "pathlab-bundles-" not in from_tarball.text
 
 
+def test_a_hostname_linked_out_of_its_tree_names_no_host(esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    # Read, a link to /etc/hostname would name the machine pathlab runs on.
+    tree = _vm_support(tmp_path / "bundle", "esx-a", esxi["esx-a"])
+    (hostname_get,) = tree.rglob("localcli_system-hostname-get.txt")
+    hostname_get.unlink()
+    (hostname_get.parent.parent / "hostname").symlink_to("/etc/hostname")
+    line = _refused("--host", str(tree), "--host", ",".join(esxi["esx-b"]))
+    assert "no capture names its host" in line, line
+
+
 def test_a_tarball_member_outside_its_folder_is_refused(esxi: dict[str, list[str]], tmp_path: Path) -> None:
     tarball = tmp_path / "bad.tgz"
     with tarfile.open(tarball, "w:gz") as tar:

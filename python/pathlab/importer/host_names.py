@@ -51,7 +51,8 @@ def _in_tree(folder: Path) -> tuple[str, str] | None:
     for root in roots:
         for inside, how in HOSTNAME_FILES:
             file = root / inside
-            if file.is_file() and file.stat().st_size < 4096:
+            # (a link out of the tree, as to /etc/hostname, would name the machine pathlab runs on)
+            if file.is_file() and file.resolve().is_relative_to(folder.resolve()) and file.stat().st_size < 4096:
                 for number, line in enumerate(file.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
                     key, colon, value = line.partition(":")
                     name = line.strip() if how == "whole" else value.strip() if colon and key.strip() == how else ""
