@@ -3,8 +3,8 @@ NAA on every one of them, and every ESXi host has a `vmhba1`. Adapter and device
 host (session 11, `model/names_per_host.rs`): a name of one host may be written alone, a name
 several hosts have is written `HOST/NAME` (as a port is `ARRAY/PORT`), and written alone it is
 refused naming both (but an esxcli command naming a NAA alone sets it on every host that has it);
-one host's name twice is refused (the first test). Still a strict xfail, naming where it breaks:
-two hosts' imports.
+one host's name twice is refused (the first test). Two hosts' imports together are
+tests/test_import_cluster.py's.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SCENARIOS, pathlab
+from conftest import pathlab
 from pathlab import Scenario, host_views
 from test_hosts import TWO_HOSTS
 
@@ -176,25 +176,6 @@ def test_a_run_names_the_rows_and_events_of_a_shared_naa_by_host() -> None:
         assert [(r["t_s"], r["cmds_s"]) for r in seen["adapter_intervals"]] == device
     # esx-b's device has no path after 0.15 s: its last interval carries nothing, esx-a's does.
     assert esx_b["device_intervals"][-1]["cmds_s"] == 0 < esx_a["device_intervals"][-1]["cmds_s"]
-
-
-@pytest.mark.xfail(strict=True, reason="importer/__init__.py `import_files`: one capture of each kind, of one host; "
-                                       "the importers build one [host]")
-def test_two_hosts_vm_support_trees_import_as_two_hosts_sharing_the_naa(tmp_path: Path) -> None:
-    trees = []
-    for host in ("esx01", "esx02"):
-        root = tmp_path / f"esx-{host}-vm-support" / "commands"
-        root.mkdir(parents=True)
-        for listing, name in (("devices", "localcli_storage-nmp-device-list.txt"),
-                              ("paths", "localcli_storage-nmp-path-list.txt")):
-            shown = pathlab("show", listing, str(SCENARIOS / "c1-vmax-1lun.toml"))
-            assert shown.returncode == 0, shown.stderr
-            (root / name).write_text(shown.stdout)
-        trees.append(str(root.parent))
-    done = pathlab("import", *trees)
-    assert done.returncode == 0, done.stderr
-    devices = Scenario.from_text(done.stdout, "imported.toml").describe()["devices"]
-    assert len(devices) == 2 and len({d["host"] for d in devices}) == 2 and {d["name"] for d in devices} == {NAA}
 
 
 def test_each_hosts_vmhba1_has_its_own_wwn_in_the_path_list(tmp_path: Path) -> None:

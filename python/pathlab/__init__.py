@@ -29,6 +29,7 @@ from pathlab.version import __version__ as __version__
 if TYPE_CHECKING:
     from pathlab.advise.advice import Advice
     from pathlab.advise.pipeline import advise
+    from pathlab.importer.cluster import Cluster, import_cluster
     from pathlab.importer.host import Host, import_host
     from pathlab.progress import Progress
     from pathlab.study.compare import Comparison, compare
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "Advice": "pathlab.advise.advice",
     "import_host": "pathlab.importer.host", "Host": "pathlab.importer.host",
+    "import_cluster": "pathlab.importer.cluster", "Cluster": "pathlab.importer.cluster",
     "compare": "pathlab.study.compare", "Comparison": "pathlab.study.compare",
     "sweep": "pathlab.study.sweep_pipeline", "Sweep": "pathlab.study.sweep_pipeline",
     "Progress": "pathlab.progress",
@@ -71,5 +73,5 @@ class _Pathlab(types.ModuleType):
 
 sys.modules[__name__].__class__ = _Pathlab
 
-__all__ = ["Advice", "Comparison", "Host", "PathlabWarning", "Progress", "Result", "Scenario", "ScenarioError", "Sweep",
-           "advise", "compare", "import_host", "policies", "run_many", "sweep"]
+__all__ = ["Advice", "Cluster", "Comparison", "Host", "PathlabWarning", "Progress", "Result", "Scenario", "ScenarioError",
+           "Sweep", "advise", "compare", "import_cluster", "import_host", "policies", "run_many", "sweep"]

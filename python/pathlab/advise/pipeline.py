@@ -22,6 +22,7 @@ from pathlab.advise.run_length import RunLength
 from pathlab.api import Scenario, ScenarioError, _overrides
 from pathlab.devices import Device
 from pathlab.finding import Finding
+from pathlab.importer.cluster import Cluster
 from pathlab.importer.host import Host, import_host
 from pathlab.loading import load
 from pathlab.progress import Progress, run_batch
@@ -125,6 +126,9 @@ def _scenario(subject: Subject, variant: str | None, sets: list[str]) -> tuple[S
         return scenario, [], None
     if isinstance(subject, Host):
         host = subject
+    elif isinstance(subject, Cluster):
+        raise ScenarioError("advise", "subject", f"{subject!r}: advice for a cluster is not built yet (issue 33); advise "
+                                                 "each host's captures apart (cluster.hosts[name])")
     else:
         files = [str(subject)] if isinstance(subject, (str, os.PathLike)) else [str(s) for s in subject]
         if not files:
@@ -149,8 +153,8 @@ def _refuse_names_hosts_share(devices: list[Device], file: str) -> None:
         hosts_of.setdefault(d.name, []).append(d.host)
     for name, hosts in hosts_of.items():
         if len(hosts) > 1:
-            raise ScenarioError(file, "devices", f"{name!r} is a device of hosts {' and '.join(hosts)}: advise reads one "
-                                "host's devices by name; advise each host's scenario apart")
+            raise ScenarioError(file, "devices", f"{name!r} is a device of hosts {' and '.join(hosts)}: advice for a "
+                                "cluster is not built yet (issue 33); advise each host's scenario apart")
 
 
 def auto_lengths(scenarios: list[Scenario], full: RunLength,

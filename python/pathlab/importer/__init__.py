@@ -45,11 +45,17 @@ def import_files(files: list[str]) -> Imported:
     return imported
 
 
+#: The folders that make a folder a sosreport (`sos_commands`) or vm-support (`commands`) tree.
+TREE_FOLDERS = ("sos_commands", "commands")
+
+
 def capture_files_of(inputs: Sequence[str]) -> list[str]:
     """The files an import reads for `inputs`, the one expansion every caller uses (the MCP
     server checks these very files against its folders): a shipped capture's name gives its
-    files; a folder its own files when it has any (a folder of listings), else the captures of
-    the tree (a sosreport or vm-support bundle, `bundle.files_in`); a file itself."""
+    files; a folder its own files when it has any (a folder of listings) and is no tree, else the
+    captures of the tree (a sosreport or vm-support bundle, `bundle.files_in`; one with its
+    `sos_commands` or `commands` folder is a tree, whatever files it holds beside, as a real
+    sosreport's `hostname` and `uname`); a file itself."""
     from pathlib import Path
 
     from pathlab import shipped
@@ -63,7 +69,9 @@ def capture_files_of(inputs: Sequence[str]) -> list[str]:
         folder = Path(name)
         own = shipped.capture_files(name) if not folder.exists() else None
         if own is None and folder.is_dir():
-            own = sorted(str(f) for f in folder.iterdir() if f.is_file() and f.name != "README.md") or files_in(folder)
+            tree = any((folder / inside).is_dir() for inside in TREE_FOLDERS)
+            own = [] if tree else sorted(str(f) for f in folder.iterdir() if f.is_file() and f.name != "README.md")
+            own = own or files_in(folder)
         out += own if own is not None else [name]
     return out
 

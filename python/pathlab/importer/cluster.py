@@ -1,0 +1,198 @@
+"""Several hosts that share arrays, for the library: `import_cluster(hosts={name: files})` builds
+what `pathlab import --host NAME=FILES …` writes, typed. Each host is imported as `import_host`
+reads it (its own checks, findings and assumptions); `cluster_merge` puts them together. A host's
+name comes from its captures where they hold one (`host_names`), else from the name given; two
+hosts of one name, or one capture given for two hosts, are refused naming both."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pathlab.api import PathlabWarning, Scenario, ScenarioError, warn
+from pathlab.assumption import Assumption
+from pathlab.importer.host import Host
+
+if TYPE_CHECKING:
+    from pathlab.importer.cluster_merge import Merged
+
+FileName = str | os.PathLike[str]
+#: What `import_cluster` takes: {name: files}, or each host's files alone (the name from its captures).
+Hosts = Mapping[str, FileName | Sequence[FileName]] | Iterable[FileName | Sequence[FileName]]
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """The hosts the captures describe, as one scenario: each host as its own import reads it,
+    what they share, and the scenario of them together."""
+
+    #: Each host by its name, as `import_host` reads its captures alone (findings, assumptions,
+    #: measured load, and its scenario alone).
+    hosts: dict[str, Host]
+    #: The cluster as a checked scenario: every host's adapters, paths and load, the arrays once.
+    scenario: Scenario
+    #: Devices several hosts have (one NAA, WWID or NQN): name → the hosts, in the order given.
+    shared_devices: dict[str, tuple[str, ...]]
+    #: Every array port (`ARRAY/PORT`) → the hosts that reach it.
+    ports: dict[str, tuple[str, ...]]
+    #: Every array port → what it is known by (`FC target fc.…`, `iSCSI portal …`, `NVMe … traddr
+    #: …`), None where the captures name it by nothing another host could match.
+    port_identities: dict[str, str | None]
+    #: What putting the hosts together assumed (a LUN numbered otherwise, values of an array two
+    #: hosts read differently); each host's own are in `hosts[name].assumptions`.
+    assumptions: tuple[Assumption, ...]
+    #: Where each host's name comes from (a capture's file and line, or `given`).
+    named_from: dict[str, str] = field(repr=False)
+    #: The scenario's TOML text, every value commented with where it came from.
+    text: str = field(repr=False)
+
+    def __repr__(self) -> str:
+        return (f"<pathlab.Cluster {', '.join(self.hosts)}: {len(self.shared_devices)} shared devices, "
+                f"{sum(1 for h in self.ports.values() if len(h) > 1)} of {len(self.ports)} ports shared>")
+
+    def to_toml(self) -> str:
+        """The scenario as `pathlab import --host …` writes it."""
+        return self.text
+
+
+def import_cluster(hosts: Hosts) -> Cluster:
+    """The hosts that `hosts` describe, as one scenario: {name: files} (the name used where the
+    captures name no host), or a list of each host's files (a folder, a vm-support bundle or
+    sosreport, extracted or as a tarball; its captures must name the host). Warnings as
+    `import_host`'s; bad input raises `ScenarioError` naming the file."""
+    return cluster_of(_given(hosts))
+
+
+def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]]) -> Cluster:
+    """`import_cluster` of each host's (name or None, files), as `pathlab import --host` gives them."""
+    if len(given) < 2:
+        raise ScenarioError("import_cluster", "hosts", "a cluster is two hosts or more: give each host's captures")
+    unpacked: dict[str, str] = {}  # each tarball given → the folder it was unpacked to
+    with tempfile.TemporaryDirectory(prefix="pathlab-bundles-") as scratch:
+        try:
+            members, imported, said, merged = _imported(given, Path(scratch), unpacked)
+        except ScenarioError as e:  # a file inside a tarball named as the tarball's
+            raise ScenarioError(*(_as_given(str(a), _outside(unpacked)) for a in e.args)) from None
+    outside = _outside(unpacked)
+    text = _as_given(merged.text, outside)
+    for w in said:  # each host's own warnings, its bundles named as given
+        warnings.warn(_as_given(str(w.message), outside), PathlabWarning, stacklevel=2)
+    label = " and ".join(n for n, *_ in members)
+    for field_name, message in merged.warnings:
+        warn(label, field_name, message)
+    scenario = Scenario.from_text(text, f"the cluster imported from {', '.join(f for m in members for f in m[2])}")
+    hosts_of = {d: tuple(h) for d, h in merged.device_hosts.items() if len(h) > 1}
+    return Cluster({n: _as_given_host(imported[n], outside) for n in imported}, scenario, hosts_of,
+                   {p: tuple(h) for p, h in merged.port_hosts.items()}, merged.port_ids,
+                   tuple(Assumption(f, m) for f, m in merged.warnings), {n: _as_given(note, outside) for n, note, *_ in members}, text)
+
+
+def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path, unpacked: dict[str, str]) -> tuple[
+        list[tuple[str, str, tuple[str, ...], tuple[str, ...]]], dict[str, Host], list[warnings.WarningMessage], Merged]:
+    """Each host named, checked against the others, imported alone, and the hosts merged; the
+    hosts' warnings recorded (they name files unpacked from tarballs under `scratch`)."""
+    from pathlab.importer import capture_files_of
+    from pathlab.importer.archives import is_archive, unpack
+    from pathlab.importer.cluster_merge import Member, merge
+    from pathlab.importer.device_sizes import refuse_sizes_that_differ
+    from pathlab.importer.host import import_host
+    from pathlab.importer.host_names import checked_name, host_named
+
+    members: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = []  # (name, note, as given, read)
+    digests: dict[str, list[str]] = {}  # each host's capture files
+    for i, (name, files) in enumerate(given):
+        read = tuple(unpacked.setdefault(f, str(unpack(f, scratch / str(i)))) if is_archive(f) else f for f in files)
+        with warnings.catch_warnings():  # what a tree's files are is said once, by its import
+            warnings.simplefilter("ignore", PathlabWarning)
+            expanded = [f for f in capture_files_of(read) if Path(f).is_file()]
+        named = host_named(read, expanded)
+        if named is None and name is None:
+            raise ScenarioError(", ".join(files), "", "no capture names its host (an esxtop capture, a sosreport's "
+                                                      "or vm-support's hostname do): give its name, --host NAME=FILES")
+        if named is not None and name is not None and named[0] != name:
+            warn(", ".join(files), "host", f"given as {name}, named {named[0]} by {named[1]}: {named[0]} used")
+        host_name, note = named if named is not None else (checked_name(str(name), ", ".join(files)),
+                                                           "given: no capture names the host")
+        members.append((host_name, note, files, read))
+        digests.setdefault(host_name, expanded)
+    _refuse_one_host_twice(members, digests)
+    refuse_sizes_that_differ([(name, digests[name]) for name, *_ in members])
+    imported: dict[str, Host] = {}
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", PathlabWarning)
+        for host_name, _, _, read in members:
+            imported[host_name] = import_host(*read)
+    merged = merge([Member(n, note, imported[n].stack, files, imported[n].text) for n, note, files, _ in members])
+    return members, imported, said, merged
+
+
+def _outside(unpacked: dict[str, str]) -> dict[str, str]:
+    """Each unpacked folder → the tarball given."""
+    return {folder: archive for archive, folder in unpacked.items()}
+
+
+def _given(hosts: Hosts) -> list[tuple[str | None, tuple[str, ...]]]:
+    """(name or None, files) of each host, files as strings."""
+    def files_of(value: FileName | Sequence[FileName]) -> tuple[str, ...]:
+        return (str(value),) if isinstance(value, (str, os.PathLike)) else tuple(str(f) for f in value)
+
+    if isinstance(hosts, Mapping):
+        return [(str(name), files_of(files)) for name, files in hosts.items()]
+    return [(None, files_of(files)) for files in hosts]
+
+
+#: The kinds of capture that are one host's own: two hosts never print them byte for byte alike.
+OWN_KINDS = ("esxtop", "paths", "diskstats", "iostat")
+
+
+def _refuse_one_host_twice(members: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]],
+                           files_of: dict[str, list[str]]) -> None:
+    """Two hosts of one name, or one capture (the same bytes) given for two hosts: the same host
+    twice, whose load would count twice. Only captures no two hosts print alike are compared:
+    measured counters, and ESXi path lists (they name the host's adapters by WWN); hosts of a
+    cluster list the same devices alike."""
+    from pathlab.importer.kinds import kind_of
+
+    seen: dict[str, tuple[str, str]] = {}
+    digests: dict[str, tuple[str, str]] = {}
+    for name, note, files, _ in members:
+        if name in seen:
+            raise ScenarioError(", ".join(files), "", f"host {name} ({note}) is given twice: the other is "
+                                                      f"{seen[name][1]} ({seen[name][0]}); give each host once")
+        seen[name] = (note, ", ".join(files))
+        for f in (f for f in files_of[name] if kind_of(f).name in OWN_KINDS):
+            digest = _digest(f)
+            if digest in digests and digests[digest][0] != name:
+                raise ScenarioError(f, "", f"the same capture as {digests[digest][1]} (host {digests[digest][0]}), given "
+                                           f"for host {name}: one host's captures given twice; give each host's own")
+            digests.setdefault(digest, (name, f))
+
+
+def _digest(file: str) -> str:
+    h = hashlib.sha256()
+    with open(file, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _as_given(text: str, outside: dict[str, str]) -> str:
+    """A text naming files unpacked from a tarball, with the tarball's name (`bundle.tgz!…`) instead."""
+    for folder, archive in outside.items():
+        text = text.replace(folder + os.sep, f"{archive}!")
+    return text
+
+
+def _as_given_host(host: Host, outside: dict[str, str]) -> Host:
+    if not outside:
+        return host
+    from dataclasses import replace
+
+    return replace(host, files=tuple(outside.get(f, f) for f in host.files), text=_as_given(host.text, outside),
+                   assumptions=tuple(Assumption(a.field, _as_given(a.assumed, outside)) for a in host.assumptions))

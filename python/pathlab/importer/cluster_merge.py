@@ -1,0 +1,338 @@
+"""Several hosts' imports made one scenario: each host keeps its adapters, paths, queue depths,
+policies and measured load (its `[host]` becomes one of the scenario's hosts, its names written
+`HOST/NAME`), and what the hosts share is one object. A device is one LUN on several hosts when
+its name (the NAA, WWID or NQN the host reads) is the same on their arrays; an array port is one
+port when its identity matches (`port_identity`: a target WWN, an iSCSI portal, an NVMe target
+address). An array is one array when the hosts share a device or a port on it; otherwise each
+host's is an array of its own. Every value keeps the comment that says where it came from; what
+the merge itself decides is said in a comment (derived) or a warning."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pathlab.api import ScenarioError
+from pathlab.importer.port_identity import port_identity
+from pathlab.importer.toml_tables import Table, split_comment, tables
+from pathlab.toml_values import to_toml
+
+#: The tables of a host's import that stay that host's, in the order they are written.
+HOST_TABLES = ("fabric", "devices", "faults", "workloads")
+#: An array's keys that are the array's own, not one host's reading of it.
+ARRAY_KEYS_MERGED = ("name", "ports", "controllers")
+
+
+@dataclass(frozen=True)
+class Member:
+    """One host of the cluster: its name and where the name comes from, its stack, its files
+    (for messages), and the scenario its own import wrote."""
+
+    name: str
+    name_note: str
+    stack: str
+    files: tuple[str, ...]
+    text: str
+
+
+@dataclass
+class ClusterPort:
+    """A port of a cluster's array: its name there, its identity (None: one host's alone), the
+    controller the first host gave it, and each host's comment on it."""
+
+    name: str
+    identity: str | None
+    controller: str | None
+    seen: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class ClusterArray:
+    """An array of the cluster: the first host's table of it (named `origin` there), its ports,
+    controllers and LUNs."""
+
+    name: str
+    origin: str
+    table: Table
+    ports: list[ClusterPort] = field(default_factory=list)
+    controllers: list[str] = field(default_factory=list)
+    #: Device name → (LUN number, first host).
+    luns: dict[str, tuple[int, str]] = field(default_factory=dict)
+    #: Device name → (its owning controller, the first host that names one).
+    owners: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: The first host's comment on the array's vendor (the file that shows it).
+    vendor_note: str = ""
+
+
+@dataclass
+class Merged:
+    """The cluster's scenario text, the warnings of what the merge assumed, and what the hosts
+    share: each device name's hosts, each port's (`ARRAY/PORT`) hosts."""
+
+    text: str
+    warnings: list[tuple[str, str]]
+    device_hosts: dict[str, list[str]]
+    port_hosts: dict[str, list[str]]
+    #: Each port's identity (`port_identity`), None for a port of one host's alone.
+    port_ids: dict[str, str | None]
+
+
+def merge(members: list[Member]) -> Merged:
+    """One scenario of `members`' hosts (two or more)."""
+    arrays: list[ClusterArray] = []
+    warnings: list[tuple[str, str]] = []
+    device_hosts: dict[str, list[str]] = {}
+    host_tables: list[Table] = []
+    own_tables: list[tuple[Member, list[Table]]] = []
+    claims: dict[str, str] = {}  # each claim rule → the first host that shows it
+    run: Table | None = None
+    for i, m in enumerate(members):
+        parts = tables(m.text)
+        _claims(m, parts[0].get("esxcli", []), claims, warnings)
+        kinds = {t.kind for t in parts[1:]} - {"run", "host", "arrays", *HOST_TABLES}
+        if kinds:
+            raise ScenarioError(", ".join(m.files), "", f"the import of host {m.name} has a table a cluster is not put "
+                                                        f"together from ({', '.join(sorted(str(k) for k in kinds))})")
+        run = run or next(t for t in parts if t.kind == "run")
+        host = next(t for t in parts if t.kind == "host")
+        host.header = "[host]" if i == 0 else "[[hosts]]"
+        host.set("name", to_toml(m.name), comment=m.name_note)
+        _name_first(host)
+        host_tables.append(host)
+        renamed = _merge_arrays(m, [t for t in parts if t.kind == "arrays"], parts, arrays, warnings)
+        own = [t for t in parts[1:] if t.kind in HOST_TABLES]
+        moved: dict[int, int] = {}
+        for t in own:
+            _own_table(m, t, renamed, arrays, warnings, device_hosts, moved)
+        own_tables.append((m, own))
+    port_hosts = {f"{a.name}/{p.name}": list(dict.fromkeys(h for h, _ in p.seen)) for a in arrays for p in a.ports}
+    port_ids = {f"{a.name}/{p.name}": p.identity for a in arrays for p in a.ports}
+    assert run is not None
+    lines = [f"# Imported by `pathlab import` from {len(members)} hosts' captures, put together as one cluster:",
+             *(f"#   {m.name}: {', '.join(m.files)}" for m in members),
+             "# Values the captures give name their file and field; `default:` marks what they do not say:",
+             "# confirm those (pathlab printed a warning for each). A device several hosts list (one NAA, WWID",
+             "# or NQN) is one LUN of their array, a port several reach (one WWN, portal or NVMe address) one port.",
+             'name = "imported-cluster"',
+             f'description = "{len(members)} hosts as their captures describe them, sharing their arrays."']
+    if claims:
+        lines += ["# The array-type plugins the hosts claim their devices with, as they show them (on every host).",
+                  "esxcli = [", *(f"  {to_toml(c)}," for c in claims), "]"]
+    out = ["\n".join(lines), run.text(), *(t.text() for t in host_tables)]
+    for a in arrays:
+        _write_ports(a)
+        out.append(a.table.text())
+    for m, own in own_tables:
+        out.append(f"\n# {m.name}'s own paths, devices and load: {', '.join(m.files)}")
+        out += [t.text() for t in own]
+    text = "\n".join(part.strip("\n") + "\n" for part in out)
+    return Merged(re.sub(r"\n{3,}", "\n\n", text.replace("\n[", "\n\n[")), warnings, device_hosts, port_hosts, port_ids)
+
+
+def _claims(m: Member, own: list[str], claims: dict[str, str], warnings: list[tuple[str, str]]) -> None:
+    """The host's claim rules added to the cluster's, which every host takes; a vendor that two
+    hosts claim with different rules is said (the first rule listed wins on every host)."""
+    for rule in own:
+        vendor = _claimed_vendor(rule)
+        other = next((r for r in claims if r != rule and vendor and _claimed_vendor(r) == vendor), None)
+        if other is not None:
+            warnings.append(("esxcli", f"{m.name} claims vendor {vendor} with `{rule}`, {claims[other]} with `{other}`: "
+                                       "the hosts disagree; the rules apply to every host of the scenario, the first "
+                                       "listed first"))
+        claims.setdefault(rule, m.name)
+
+
+def _claimed_vendor(rule: str) -> str | None:
+    """The vendor (`-V`) of a `satp rule add`."""
+    match = re.search(r" -V (\S+)", rule)
+    return match.group(1) if match else None
+
+
+def _name_first(host: Table) -> None:
+    """The host's `name` line first in its table (where the importers write it)."""
+    i = next(j for j, line in enumerate(host.lines) if line.startswith("name ="))
+    host.lines.insert(0, host.lines.pop(i))
+
+
+def _file_of(comment: str) -> str:
+    """The file a comment names (`dev.txt: Device Display Name` → dev.txt)."""
+    return comment.split(": ")[0].split(", line")[0]
+
+
+def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[ClusterArray],
+                  warnings: list[tuple[str, str]]) -> dict[str, tuple[str, dict[str, str]]]:
+    """Each of the host's arrays as an array of the cluster: the one of that name it shares a
+    device or a port with, else a new one. Returns the host's array name → (the cluster's name,
+    the host's port names → the cluster's)."""
+    renamed: dict[str, tuple[str, dict[str, str]]] = {}
+    devices = [t.values() for t in parts if t.kind == "devices"]
+    for t in own:
+        name = str(t.get("name"))
+        ports = [(ClusterPort(str(e["name"]), port_identity(m.stack, name, str(e["name"]), note),
+                              str(e["controller"]) if "controller" in e else None), note) for e, note in t.elements("ports")]
+        identities = {p.identity for p, _ in ports if p.identity}
+        names = {str(d["name"]) for d in devices if d.get("array") == name}
+        target = next((a for a in arrays if a.origin == name
+                       and ({p.identity for p in a.ports if p.identity} & identities or names & set(a.luns))), None)
+        if target is None:
+            taken = {a.name for a in arrays}
+            fresh = name if name not in taken else next(f"{name}-{k}" for k in range(2, 10_000) if f"{name}-{k}" not in taken)
+            target = ClusterArray(fresh, name, t, vendor_note=t.comment("vendor"))
+            if fresh != name:
+                t.set("name", to_toml(fresh), comment=f"derived: {m.name}'s {name} shares no device or port with the "
+                                                      f"other hosts' {name}: another array")
+            arrays.append(target)
+        else:
+            _agree(m, name, t, target, warnings)
+            if not identities and len(target.ports) and not ({p.identity for p in target.ports} - {None}):
+                warnings.append((f"arrays.{target.name}.ports",
+                                 f"{m.name} shares LUNs of {target.name} with other hosts, but neither its captures nor "
+                                 "theirs name the array ports (multipath -ll shows no target WWN): its ports are taken "
+                                 "as its own, not as ports another host reaches"))
+        port_names: dict[str, str] = {}
+        for port, note in ports:
+            found = next((p for p in target.ports if port.identity and p.identity == port.identity), None)
+            if found is None:
+                found = ClusterPort(_free_port_name(port.name, m.name, {p.name for p in target.ports}), port.identity,
+                                    port.controller)
+                target.ports.append(found)
+                if port.controller and port.controller not in target.controllers:
+                    target.controllers.append(port.controller)
+            found.seen.append((m.name, note))
+            port_names[port.name] = found.name
+        for c in t.get("controllers", []):
+            if c["name"] not in target.controllers:
+                target.controllers.append(str(c["name"]))
+        renamed[name] = (target.name, port_names)
+    return renamed
+
+
+def _free_port_name(port: str, host: str, taken: set[str]) -> str:
+    """The port's name in the cluster's array: its own where free; a `P<n>` (the ESXi importer's
+    numbering) the next number free; else after its host."""
+    if port not in taken:
+        return port
+    if re.fullmatch(r"P\d+", port):
+        return next(f"P{k}" for k in range(len(taken) + 1) if f"P{k}" not in taken)
+    return f"{host}-{port}"
+
+
+def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
+    """The host's reading of an array another host already gave: vendor and model must agree
+    (else they are not one array); another value is taken from this host where the first host's
+    is a default and this host's is not, and where both read different values the first's is
+    kept, and that is said."""
+    theirs = a.table.values()
+    for key in ("vendor", "model"):
+        mine, first = str(t.get(key, "")), str(theirs.get(key, ""))
+        if mine and first and mine != first:
+            raise ScenarioError(_file_of(t.comment(key)) or ", ".join(m.files), key,
+                                f"{m.name} reads array {name}'s {key} as {mine!r}, {_file_of(a.table.comment(key))} as "
+                                f"{first!r}, though they share its devices or ports: not one array; give the "
+                                "captures of hosts of one cluster")
+    for key, value in t.values().items():
+        if key in ARRAY_KEYS_MERGED or theirs.get(key) == value:
+            continue
+        mine_note, first_note = t.comment(key), a.table.comment(key)
+        if key not in theirs or (first_note.startswith("default") and not mine_note.startswith("default")):
+            a.table.set(key, _literal(t, key), comment=f"{m.name}: {mine_note}" if mine_note else m.name)
+        elif not mine_note.startswith("default"):
+            warnings.append((f"arrays.{a.name}.{key}", f"{m.name} gives {to_toml(value)} ({mine_note}), another host "
+                                                       f"{to_toml(theirs[key])} ({first_note}): the first kept"))
+
+
+def _literal(t: Table, key: str) -> str:
+    """The key's value as written on its line."""
+    line = next(line for line in t.lines if re.match(rf"{re.escape(key)}\s*=", line))
+    return split_comment(line)[0].split("=", 1)[1].strip()
+
+
+def _write_ports(a: ClusterArray) -> None:
+    """The array's ports and controllers as the cluster has them, each port's comment naming every
+    host's source of it."""
+    elements = []
+    for p in a.ports:
+        literal = "{ " + f"name = {to_toml(p.name)}" + (f", controller = {to_toml(p.controller)}" if p.controller else "") + " }"
+        hosts = list(dict.fromkeys(h for h, _ in p.seen))
+        if len(hosts) > 1:
+            files = ", ".join(dict.fromkeys(_file_of(note) for _, note in p.seen))
+            elements.append((literal, f"derived: one port of {', '.join(hosts)}, by its {p.identity} ({files})"))
+        else:
+            elements.append((literal, p.seen[0][1]))
+    a.table.set_elements("ports", elements)
+    if a.controllers:
+        a.table.set("controllers", "[" + ", ".join(f"{{ name = {to_toml(c)} }}" for c in a.controllers) + "]")
+
+
+def _own_table(m: Member, t: Table, renamed: dict[str, tuple[str, dict[str, str]]], arrays: list[ClusterArray],
+               warnings: list[tuple[str, str]], device_hosts: dict[str, list[str]], moved: dict[int, int]) -> None:
+    """One of the host's own tables with its names written as the cluster's: `HOST/NAME` for its
+    adapters, devices and paths, the cluster's arrays and ports, the LUN the cluster has (`moved`:
+    the host's LUN numbers the cluster numbers otherwise, for its faults' path names)."""
+    values = t.values()
+    if t.kind == "fabric":
+        t.set("adapters", to_toml([f"{m.name}/{a}" for a in values["adapters"]]))
+        t.set("ports", to_toml([_port_ref(p, renamed) for p in values["ports"]]))
+    elif t.kind == "devices":
+        _own_device(m, t, values, renamed, arrays, warnings, device_hosts, moved)
+    elif t.kind == "faults":
+        if "path" in values:
+            path = re.sub(r":L(\d+)$", lambda x: f":L{moved.get(int(x[1]), int(x[1]))}", str(values["path"]))
+            t.set("path", to_toml(f"{m.name}/{path}"))
+        if "device" in values:
+            t.set("device", to_toml(f"{m.name}/{values['device']}"))
+    elif t.kind == "workloads":
+        t.set("name", to_toml(f"{m.name}-{values['name']}"))
+        t.set("devices", to_toml([f"{m.name}/{d}" for d in values["devices"]]))
+
+
+def _port_ref(ref: str, renamed: dict[str, tuple[str, dict[str, str]]]) -> str:
+    array, _, port = ref.partition("/")
+    name, ports = renamed[array]
+    return f"{name}/{ports[port]}"
+
+
+def _own_device(m: Member, t: Table, values: dict[str, object], renamed: dict[str, tuple[str, dict[str, str]]],
+                arrays: list[ClusterArray], warnings: list[tuple[str, str]], device_hosts: dict[str, list[str]],
+                moved: dict[int, int]) -> None:
+    """The host's device as one of the cluster's: its host named, its array the cluster's, its LUN
+    the one the hosts sharing it have (the first host's number), a number another device of the
+    array has moved to a free one."""
+    name, lun = str(values["name"]), int(str(values["lun"]))
+    a = next(x for x in arrays if x.name == renamed[str(values["array"])][0])
+    elsewhere = next((x for x in arrays if x is not a and name in x.luns), None)
+    if elsewhere is not None:
+        raise ScenarioError(_file_of(a.vendor_note) or ", ".join(m.files), name,
+                            f"{m.name} has it on array {a.origin} ({a.vendor_note}), {elsewhere.luns[name][1]} on "
+                            f"{elsewhere.origin} ({elsewhere.vendor_note}): one NAA, WWID or NQN on two arrays is not one "
+                            "LUN; give the captures of hosts of one cluster")
+    t.set("host", to_toml(m.name), comment="", after="name")
+    t.set("array", to_toml(a.name))
+    if name in a.luns:
+        first, first_host = a.luns[name]
+        t.set("host", to_toml(m.name), comment=f"derived: the LUN {first_host} has too (the same name)")
+        if first != lun:
+            t.set("lun", str(first), comment=f"{first_host}'s number of the LUN; {m.name} shows {lun} ({t.comment('lun')})")
+            warnings.append((f"devices.{m.name}/{name}.lun", f"{m.name} numbers the LUN {lun}, {first_host} {first}: "
+                                                             f"the scenario's number is the array's, {first} taken (its "
+                                                             f"paths on {m.name} are named L{first})"))
+            moved[lun] = first
+    else:
+        used = {n for n, _ in a.luns.values()}
+        if lun in used:
+            new = next(k for k in range(1, len(used) + 2) if k not in used)
+            t.set("lun", str(new), comment=f"derived: {m.name} shows {lun} ({t.comment('lun')}), another LUN's number "
+                                           f"on another host")
+            warnings.append((f"devices.{m.name}/{name}.lun", f"LUN {lun} of {a.name} is another device on another "
+                                                             f"host: {new} taken (its paths on {m.name} are named L{new})"))
+            moved[lun], lun = new, new
+        a.luns[name] = (lun, m.name)
+    owner = values.get("owner")
+    if owner is not None:
+        first_owner, by = a.owners.setdefault(name, (str(owner), m.name))
+        if first_owner != owner:
+            warnings.append((f"devices.{m.name}/{name}.owner",
+                             f"{m.name} shows controller {owner} owning it ({t.comment('owner')}), {by} {first_owner}: "
+                             "one LUN has one owner; each host's controller names are its own reading (a Linux host "
+                             "names them A and B by its paths' priorities), so each host is simulated as it shows it"))
+    device_hosts.setdefault(name, []).append(m.name)

@@ -1,0 +1,378 @@
+"""Importing a cluster (issue 33 item 1): several hosts' captures as one scenario, a device the
+same LUN where its NAA or WWID is, an array port the same port where its WWN is, each host with
+its own adapters, paths and load. The captures are pathlab's own views of each host of a
+scenario (`show devices|paths --host`, `run --esxtop-csv`/`--diskstats`, as
+scripts/make_shipped_captures.py makes the shipped ones), so what the import should find is known:
+tests/data/cluster/three-esxi-hosts.toml and linux-pair.toml."""
+
+from __future__ import annotations
+
+import re
+import tarfile
+from pathlib import Path
+
+import pytest
+
+import pathlab
+from conftest import ROOT
+from conftest import pathlab as command
+from pathlab import Scenario, ScenarioError
+
+DATA = ROOT / "tests" / "data" / "cluster"
+NAA1, NAA2, NAA3 = (f"naa.6000097000019790012353303030303{i}" for i in (1, 2, 3))
+WWID1, WWID2 = "360000000000000000000000000000101", "360000000000000000000000000000102"
+#: A target port's WWN in an nmp path name: `fc.<adapter>-fc.<target WWNN:WWPN>-naa…`.
+TARGET = re.compile(r"^fc\.[0-9a-f:]+-(fc\.[0-9a-f:]+)-", re.M)
+
+
+def _ran(*args: str) -> str:
+    done = command(*args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _captures(folder: Path, scenario: str, views: dict[str, list[str]], counters: str, hosts: tuple[str, ...]) -> dict[
+        str, list[str]]:
+    """Each host's listings (`show`, by file name: its arguments) and the counters `run` writes
+    for it (`--esxtop-csv` or `--diskstats`, one file per host), by host."""
+    scenario = str(DATA / scenario)  # (a path given whole stays itself)
+    option, file = counters.split("=")
+    _ran("run", scenario, option, str(folder / file))
+    out = {}
+    for host in hosts:
+        for name, args in views.items():
+            (folder / f"{name}-{host}.txt").write_text(_ran("show", *args, scenario, "--host", host))
+        stem, suffix = file.split(".")
+        out[host] = [str(folder / f"{name}-{host}.txt") for name in views] + [str(folder / f"{stem}-{host}.{suffix}")]
+    return out
+
+
+@pytest.fixture(scope="module")
+def esxi(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """Each ESXi host's device list, path list and esxtop capture, by host."""
+    return _captures(tmp_path_factory.mktemp("three-esxi-hosts"), "three-esxi-hosts.toml",
+                     {"devices": ["devices"], "paths": ["paths"]}, "--esxtop-csv=esxtop.csv", ("esx-a", "esx-b", "esx-c"))
+
+
+@pytest.fixture(scope="module")
+def linux(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """Each Linux host's `multipath -ll` and /proc/diskstats samples, by host."""
+    return _captures(tmp_path_factory.mktemp("linux-pair"), "linux-pair.toml",
+                     {"multipath": ["paths", "--style", "linux"]}, "--diskstats=diskstats.txt", ("lin-a", "lin-b"))
+
+
+def _targets(path_list: str) -> set[str]:
+    """The target WWNs a host's path list reaches."""
+    return set(TARGET.findall(Path(path_list).read_text()))
+
+
+def test_two_esxi_hosts_share_both_luns_and_all_four_ports(esxi: dict[str, list[str]]) -> None:
+    # Host names from the esxtop captures' counter paths (\\esx-a\...): none given.
+    cluster = pathlab.import_cluster([esxi["esx-a"], esxi["esx-b"]])
+    assert list(cluster.hosts) == ["esx-a", "esx-b"]
+    assert cluster.shared_devices == {NAA1: ("esx-a", "esx-b"), NAA2: ("esx-a", "esx-b")}
+    assert list(cluster.ports.values()) == [("esx-a", "esx-b")] * 4
+    assert {i for i in cluster.port_identities.values()} == {f"FC target {t}" for t in _targets(esxi["esx-a"][1])}
+    described = cluster.scenario.describe()
+    assert sorted((d["host"], d["name"]) for d in described["devices"]) == [
+        ("esx-a", NAA1), ("esx-a", NAA2), ("esx-b", NAA1), ("esx-b", NAA2)]
+    # Each host keeps its own paths: two adapters to four ports, two LUNs.
+    assert {h: sum(p["host"] == h for p in described["paths"]) for h in ("esx-a", "esx-b")} == {"esx-a": 16, "esx-b": 16}
+    assert "esx-a" in cluster.named_from["esx-a"] and cluster.named_from["esx-a"].endswith("line 1: counter paths \\\\esx-a\\")
+
+
+def test_three_esxi_hosts_share_a_port_where_its_wwn_matches_whatever_the_target_number(
+        esxi: dict[str, list[str]]) -> None:
+    cluster = pathlab.import_cluster([esxi["esx-a"], esxi["esx-b"], esxi["esx-c"]])
+    assert cluster.shared_devices == {NAA1: ("esx-a", "esx-b", "esx-c"), NAA2: ("esx-a", "esx-b")}
+    # esx-c is zoned to the two 2D ports: its targets 0 and 1 are the second and fourth port of
+    # the others, reached by WWN.
+    reached_by_c = {cluster.port_identities[p] for p, hosts in cluster.ports.items() if "esx-c" in hosts}
+    assert reached_by_c == {f"FC target {t}" for t in _targets(esxi["esx-c"][1])}
+    assert len(reached_by_c) == 2 and sorted(len(h) for h in cluster.ports.values()) == [2, 2, 3, 3]
+    assert all({"esx-a", "esx-b"} <= set(hosts) for hosts in cluster.ports.values())
+    described = cluster.scenario.describe()
+    own = [p for p in described["paths"] if p["host"] == "esx-c"]
+    assert sorted({(p["device"], p["name"].rsplit(":", 1)[1]) for p in own}) == [(NAA1, "L1"), (NAA3, "L3")]
+    assert len(own) == 4 and {cluster.port_identities[p["target"]] for p in own} == reached_by_c
+    # Each host's own measured load: one workload per device of each host, 16 outstanding as captured.
+    assert "outstanding = 16  # " in cluster.text and cluster.text.count("[[workloads]]") == 6
+
+
+def test_the_cluster_runs_shows_per_host_and_advise_refuses_it_in_one_line(esxi: dict[str, list[str]],
+                                                                          tmp_path: Path) -> None:
+    out = tmp_path / "cluster.toml"
+    hosts = [f"--host={h}={','.join(files)}" for h, files in esxi.items()]
+    done = command("import", *hosts, "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "pathlab import: hosts esx-a, esx-b, esx-c; 2 device(s) on several hosts, 4 of 4 array port(s) reached by " \
+           "several" in done.stderr
+    shown = _ran("show", "paths", str(out), "--host", "esx-c")
+    assert _targets_shown(shown) == 2 and shown.count("Runtime Name: vmhba1:C0:T") == 4
+    ran = command("run", str(out), "--set", "run.duration=1s", "--set", "run.warmup=0.5s", "--set", "run.interval=0.5s")
+    assert ran.returncode == 0 and "==> host esx-c <==" in ran.stdout, ran.stderr
+    advised = command("advise", str(out))
+    assert advised.returncode == 2 and "Traceback" not in advised.stderr
+    (line,) = [line for line in advised.stderr.splitlines() if line.startswith("pathlab: error:")]
+    assert "is a device of hosts esx-a and esx-b and esx-c: advice for a cluster is not built yet" in line, line
+
+
+def _targets_shown(path_list: str) -> int:
+    return len(set(TARGET.findall(path_list)))
+
+
+def test_a_linux_pair_shares_its_wwids_and_keeps_its_ports_apart(linux: dict[str, list[str]]) -> None:
+    # multipath -ll names no host and no target WWN: the names are the ones given, and which
+    # array ports the hosts share is not known, so each keeps its own (and that is warned about).
+    with pytest.warns(pathlab.PathlabWarning, match="neither its captures nor theirs name the array ports"):
+        cluster = pathlab.import_cluster(hosts={"lin-a": linux["lin-a"], "lin-b": linux["lin-b"]})
+    assert cluster.shared_devices == {WWID1: ("lin-a", "lin-b"), WWID2: ("lin-a", "lin-b")}
+    assert list(cluster.ports.values()) == [("lin-a",), ("lin-a",), ("lin-b",), ("lin-b",)]
+    assert set(cluster.port_identities.values()) == {None}
+    assert cluster.named_from == {"lin-a": "given: no capture names the host", "lin-b": "given: no capture names the host"}
+    paths = cluster.scenario.describe()["paths"]
+    assert sorted({(p["host"], p["device"], p["name"].rsplit(":", 1)[1]) for p in paths}) == [
+        ("lin-a", WWID1, "L1"), ("lin-a", WWID2, "L2"), ("lin-b", WWID1, "L1"), ("lin-b", WWID2, "L2")]
+    # Each host's paths go to its own ports: two HBAs, one target each.
+    assert {h: sorted({p["target"] for p in paths if p["host"] == h}) for h in ("lin-a", "lin-b")} == {
+        "lin-a": ["PATHLAB/H0T0", "PATHLAB/H1T0"], "lin-b": ["PATHLAB/lin-b-H0T0", "PATHLAB/lin-b-H1T0"]}
+    # Each host's load from its own diskstats.
+    assert all(f"diskstats-{h}.txt: dm-0's average queue" in cluster.text for h in ("lin-a", "lin-b"))
+
+
+def test_a_sosreport_pair_is_named_by_each_reports_hostname(linux: dict[str, list[str]], tmp_path: Path) -> None:
+    trees = []
+    for host, (multipath, diskstats) in linux.items():
+        tree = tmp_path / f"sosreport-{host}-2026-11-28-abcdef"
+        (tree / "sos_commands" / "multipath").mkdir(parents=True)
+        (tree / "proc").mkdir()
+        (tree / "sos_commands" / "multipath" / "multipath_-v4_-ll").write_text(Path(multipath).read_text())
+        (tree / "proc" / "diskstats").write_text(Path(diskstats).read_text())
+        (tree / "hostname").write_text(f"{host}.lab.local\n")
+        trees.append(str(tree))
+    with pytest.warns(pathlab.PathlabWarning):
+        cluster = pathlab.import_cluster(trees)
+    assert list(cluster.hosts) == ["lin-a.lab.local", "lin-b.lab.local"]
+    assert cluster.named_from["lin-b.lab.local"] == f"{trees[1]}/hostname, line 1"
+    assert cluster.shared_devices == {WWID1: ("lin-a.lab.local", "lin-b.lab.local"),
+                                      WWID2: ("lin-a.lab.local", "lin-b.lab.local")}
+
+
+def test_an_nvme_pair_shares_its_subsystems_and_the_target_addresses(tmp_path: Path) -> None:
+    hosts = _captures(tmp_path, "nvme-pair.toml", {"nvme": ["paths", "--style", "nvme"]}, "--diskstats=diskstats.txt",
+                      ("nv-a", "nv-b"))
+    cluster = pathlab.import_cluster(hosts=hosts)
+    subsystems = [f"nqn.2014-08.com.example:sub{i}" for i in (1, 2)]
+    assert cluster.shared_devices == {s: ("nv-a", "nv-b") for s in subsystems}
+    # The traddr pathlab's view prints for a port (array/port) on the subsystems' array.
+    assert cluster.port_identities == {"EXAMPLE/aa/P0": "NVMe EXAMPLE traddr aa/P0",
+                                       "EXAMPLE/aa/P1": "NVMe EXAMPLE traddr aa/P1"}
+    assert list(cluster.ports.values()) == [("nv-a", "nv-b")] * 2
+    assert len(cluster.scenario.describe()["paths"]) == 8
+
+
+@pytest.mark.parametrize(("stack", "port", "comment", "identity"), [
+    ("esxi", "P0", "paths.txt: target fc.5006016000000001:5006016100000001", "FC target fc.5006016000000001:5006016100000001"),
+    ("esxi", "P1", "paths.txt: target 00023d000001,iqn.1992-04.com.emc:cx.apm00,t,1", None),  # an iSCSI session: the host's ISID
+    ("esxi", "P2", "paths.txt: target vmhba33:C0:T1", None),
+    ("linux", "10.37.120.10:3260", "sessions.txt, line 4: portal", "iSCSI portal 10.37.120.10:3260"),
+    ("linux", "H3T0", "multipath.txt: SCSI host 3, target 0", None),
+    ("nvme", "192.168.1.5:4420", "nvme.txt: traddr 192.168.1.5:4420", "NVMe NETAPP traddr 192.168.1.5:4420"),
+])  # fmt: skip
+def test_a_port_is_known_across_hosts_by_its_wwn_portal_or_nvme_address_only(stack: str, port: str, comment: str,
+                                                                             identity: str | None) -> None:
+    from pathlab.importer.port_identity import port_identity
+
+    assert port_identity(stack, "NETAPP", port, comment) == identity
+
+
+def _refused(*args: str) -> str:
+    done = command("import", *args)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("pathlab: error:")]
+    return line
+
+
+def _edited(file: str, old: str, new: str, tmp_path: Path, count: int = -1) -> str:
+    text = Path(file).read_text()
+    assert old in text
+    out = tmp_path / f"edited-{Path(file).name}"
+    out.write_text(text.replace(old, new, count))
+    return str(out)
+
+
+def test_one_naa_on_arrays_of_two_vendors_is_refused_naming_both_listings(esxi: dict[str, list[str]],
+                                                                          tmp_path: Path) -> None:
+    devices_b = _edited(esxi["esx-b"][0], "EMC Fibre Channel Disk", "DGC Fibre Channel Disk", tmp_path)
+    line = _refused("--host", ",".join(esxi["esx-a"]), "--host", ",".join([devices_b, *esxi["esx-b"][1:]]))
+    assert line.startswith(f"pathlab: error: {devices_b}: {NAA1}: esx-b has it on array DGC ({devices_b}: Device "
+                           f"Display Name), esx-a on EMC ({esxi['esx-a'][0]}: Device Display Name): one NAA, WWID or NQN "
+                           "on two arrays is not one LUN"), line
+
+
+def test_hosts_claiming_one_vendor_with_two_satps_are_warned_about(esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    devices_b = _edited(esxi["esx-b"][0], "VMW_SATP_SYMM", "VMW_SATP_ALUA", tmp_path)
+    with pytest.warns(pathlab.PathlabWarning, match="esxcli: esx-b claims vendor EMC with `esxcli storage nmp satp rule add "
+                                                    "-s VMW_SATP_ALUA -V EMC -c tpgs_on`, esx-a with `esxcli storage nmp "
+                                                    "satp rule add -s VMW_SATP_SYMM -V EMC`: the hosts disagree"):
+        cluster = pathlab.import_cluster([esxi["esx-a"], [devices_b, *esxi["esx-b"][1:]]])
+    assert cluster.assumptions[0].field == "esxcli"
+
+
+def test_hosts_showing_one_lun_owned_by_two_controllers_are_warned_about(tmp_path: Path) -> None:
+    # The pair on an ALUA array (P0 on SPA, P1 on SPB); lin-b's listing of the first LUN has its
+    # priorities swapped. A Linux host names the controllers A and B after its first map's groups,
+    # so its names flip and the second LUN's owner is the one that reads otherwise.
+    alua = (DATA / "linux-pair.toml").read_text().replace(
+        "symmetric = true", 'symmetric = false\ntpgs = true\ncontrollers = [{ name = "SPA" }, { name = "SPB" }]').replace(
+        'ports = [{ name = "P0" }, { name = "P1" }]', 'ports = [{ name = "P0", controller = "SPA" }, '
+                                                      '{ name = "P1", controller = "SPB" }]')
+    (tmp_path / "alua.toml").write_text(alua)
+    hosts = _captures(tmp_path, str(tmp_path / "alua.toml"), {"multipath": ["paths", "--style", "linux"]},
+                      "--diskstats=diskstats.txt", ("lin-a", "lin-b"))
+    first, rest = Path(hosts["lin-b"][0]).read_text().split("mpathb", 1)
+    assert first.count("prio=50") == first.count("prio=10") == 1
+    swapped = first.replace("prio=50", "prio=X").replace("prio=10", "prio=50").replace("prio=X", "prio=10")
+    Path(hosts["lin-b"][0]).write_text(swapped + "mpathb" + rest)
+    with pytest.warns(pathlab.PathlabWarning, match=f"devices.lin-b/{WWID2}.owner: lin-b shows controller B owning it "
+                                                    r"\(.*multipath-lin-b.txt: the controller of its best group's paths\), "
+                                                    "lin-a A: one LUN has one owner"):
+        pathlab.import_cluster(hosts=hosts)
+
+
+def test_one_wwid_at_two_sizes_or_of_two_models_is_refused_naming_both(linux: dict[str, list[str]],
+                                                                       tmp_path: Path) -> None:
+    resized = _edited(linux["lin-b"][0], "size=100G", "size=200G", tmp_path, 1)
+    line = _refused("--host", f"lin-a={','.join(linux['lin-a'])}", "--host", f"lin-b={resized},{linux['lin-b'][1]}")
+    assert line == (f"pathlab: error: {resized}: line 1: {WWID1} is 200G on lin-b, 100G on lin-a ({linux['lin-a'][0]}, "
+                    "line 1): one WWID at two sizes is not one LUN; rescan the host that shows the old size")
+    other = _edited(linux["lin-b"][0], "PATHLAB,SYMMETRIC", "PATHLAB,OTHER", tmp_path)
+    line = _refused("--host", f"lin-a={','.join(linux['lin-a'])}", "--host", f"lin-b={other},{linux['lin-b'][1]}")
+    assert line == (f"pathlab: error: {other}: model: lin-b reads array PATHLAB's model as 'OTHER', {linux['lin-a'][0]} "
+                    "as 'SYMMETRIC', though they share its devices or ports: not one array; give the captures of hosts "
+                    "of one cluster")
+
+
+def test_a_lun_numbered_otherwise_on_one_host_takes_the_first_hosts_number_and_says_so(
+        esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    # esx-b's path list shows LUN 1 as L7 (its esxtop capture names paths by runtime name too).
+    paths_b = _edited(esxi["esx-b"][1], ":L1\n", ":L7\n", tmp_path)
+    esxtop_b = _edited(esxi["esx-b"][2], ":L1)", ":L7)", tmp_path)
+    with pytest.warns(pathlab.PathlabWarning, match=r"esx-b numbers the LUN 7, esx-a 1: the scenario's number is the "
+                                                    r"array's, 1 taken \(its paths on esx-b are named L1\)"):
+        cluster = pathlab.import_cluster([esxi["esx-a"], [esxi["esx-b"][0], paths_b, esxtop_b]])
+    assert cluster.shared_devices[NAA1] == ("esx-a", "esx-b")
+    assert f"lun = 1  # esx-a's number of the LUN; esx-b shows 7 ({paths_b}: runtime names)" in cluster.text
+    assert any(a.field == f"devices.esx-b/{NAA1}.lun" for a in cluster.assumptions)
+
+
+def test_two_captures_of_one_host_are_refused_naming_both(esxi: dict[str, list[str]]) -> None:
+    a = esxi["esx-a"]
+    # The same esxtop capture for two hosts: both name host esx-a.
+    line = _refused("--host", ",".join(a), "--host", ",".join([*esxi["esx-b"][:2], a[2]]))
+    assert "host esx-a" in line and "given twice" in line and a[2] in line and esxi["esx-b"][0] in line, line
+    # The same path list under two names: the adapters' WWNs are one host's.
+    line = _refused("--host", f"one={','.join(a[:2])}", "--host", f"two={esxi['esx-b'][0]},{a[1]}")
+    assert line == (f"pathlab: error: {a[1]}: the same capture as {a[1]} (host one), given for host two: one host's "
+                    "captures given twice; give each host's own")
+
+
+def test_files_of_one_host_naming_two_hosts_are_refused(esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    # A vm-support tree of host esx-z given with esx-a's esxtop capture.
+    tree = _vm_support(tmp_path / "bundle", "esx-z", esxi["esx-a"])
+    line = _refused("--host", f"{tree},{esxi['esx-a'][2]}", "--host", ",".join(esxi["esx-b"]))
+    hostname = next(tree.rglob("localcli_system-hostname-get.txt"))
+    assert line == (f"pathlab: error: {esxi['esx-a'][2]}, line 1: counter paths \\\\esx-a\\: names host esx-a, "
+                    f"{hostname}, line 3 names esx-z: the captures of one host are given together; give each host's "
+                    "apart")
+
+
+def _vm_support(root: Path, host: str, files: list[str]) -> Path:
+    """A vm-support tree of a host: its listings under commands/, its hostname, no esxtop."""
+    commands = root / f"esx-{host}-2026-11-28--10.00-1234" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "localcli_storage-nmp-device-list.txt").write_text(Path(files[0]).read_text())
+    (commands / "localcli_storage-nmp-path-list.txt").write_text(Path(files[1]).read_text())
+    (commands / "localcli_system-hostname-get.txt").write_text(
+        f"   Domain Name: lab.local\n   Fully Qualified Domain Name: {host}.lab.local\n   Host Name: {host}\n")
+    return root
+
+
+def test_vm_support_bundles_extracted_and_as_tarballs_import_as_hosts_named_by_their_hostname(
+        esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    trees = [_vm_support(tmp_path / h, h, esxi[h]) for h in ("esx-a", "esx-b")]
+    cluster = pathlab.import_cluster([str(trees[0]), str(trees[1])])
+    assert list(cluster.hosts) == ["esx-a", "esx-b"] and cluster.shared_devices[NAA1] == ("esx-a", "esx-b")
+    assert cluster.named_from["esx-b"].endswith("commands/localcli_system-hostname-get.txt, line 3")
+    tarball = tmp_path / "esx-b.tgz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(trees[1], arcname=".")
+        link = tarfile.TarInfo("./hostname")  # as a sosreport's top-level files lead into sos_commands/
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/hostname"
+        tar.addfile(link)
+    with pytest.warns(pathlab.PathlabWarning, match=f"{tarball}: links: 1 link\\(s\\) or special file\\(s\\) not unpacked"):
+        from_tarball = pathlab.import_cluster([str(trees[0]), str(tarball)])
+    assert from_tarball.shared_devices == cluster.shared_devices
+    # Its values name the tarball's members, not where it was unpacked.
+    assert f"{tarball}!esx-esx-b-2026-11-28--10.00-1234/commands/localcli_storage-nmp-path-list.txt: runtime names" \
+           in from_tarball.text and "pathlab-bundles-" not in from_tarball.text
+
+
+def test_a_hostname_linked_out_of_its_tree_names_no_host(esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    # Read, a link to /etc/hostname would name the machine pathlab runs on.
+    tree = _vm_support(tmp_path / "bundle", "esx-a", esxi["esx-a"])
+    (hostname_get,) = tree.rglob("localcli_system-hostname-get.txt")
+    hostname_get.unlink()
+    (hostname_get.parent.parent / "hostname").symlink_to("/etc/hostname")
+    line = _refused("--host", str(tree), "--host", ",".join(esxi["esx-b"]))
+    assert "no capture names its host" in line, line
+
+
+def test_a_tarball_member_outside_its_folder_is_refused(esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    tarball = tmp_path / "bad.tgz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(esxi["esx-b"][0], arcname="../escaped.txt")
+    line = _refused("--host", ",".join(esxi["esx-a"]), "--host", f"b={tarball}")
+    assert line == f"pathlab: error: {tarball}: ../escaped.txt: a member outside the archive's folder: not unpacked"
+    assert not (tmp_path.parent / "escaped.txt").exists()
+
+
+def test_a_cluster_is_two_hosts_or_more_and_files_go_with_a_host(esxi: dict[str, list[str]]) -> None:
+    with pytest.raises(ScenarioError, match="a cluster is two hosts or more"):
+        pathlab.import_cluster([esxi["esx-a"]])
+    line = _refused(esxi["esx-a"][0], "--host", ",".join(esxi["esx-b"]))
+    assert "give FILES for one host, or --host for each host of a cluster, not both" in line
+    # Listings alone name no host: the name must be given.
+    line = _refused("--host", ",".join(esxi["esx-a"][:2]), "--host", ",".join(esxi["esx-b"]))
+    assert "no capture names its host" in line and "--host NAME=FILES" in line
+
+
+def test_the_cluster_scenario_is_what_the_cli_writes(esxi: dict[str, list[str]]) -> None:
+    cluster = pathlab.import_cluster({"esx-a": esxi["esx-a"], "esx-b": esxi["esx-b"]})
+    assert cluster.to_toml() == _ran("import", "--host", ",".join(esxi["esx-a"]), "--host", ",".join(esxi["esx-b"]))
+    assert repr(cluster) == "<pathlab.Cluster esx-a, esx-b: 2 shared devices, 4 of 4 ports shared>"
+    assert Scenario.from_text(cluster.text, "cluster.toml").describe()["devices"]
+    with pytest.raises(ScenarioError, match=r"<pathlab.Cluster esx-a, esx-b: .*>: advice for a cluster is not built yet"):
+        pathlab.advise(cluster)  # type: ignore[arg-type]  # a cluster is refused in one line, not a traceback
+    with pytest.raises(ScenarioError, match="is a device of hosts esx-a and esx-b: advice for a cluster is not built yet"):
+        pathlab.advise(cluster.scenario)
+    # A name given where the captures hold another: theirs, and that is said.
+    with pytest.warns(pathlab.PathlabWarning, match="host: given as b, named esx-b by .*esxtop-esx-b.csv, line 1: "
+                                                    r"counter paths \\\\esx-b\\: esx-b used"):
+        assert list(pathlab.import_cluster({"a": esxi["esx-a"][:2], "b": esxi["esx-b"]}).hosts) == ["a", "esx-b"]
+    with pytest.raises(ScenarioError, match="host name 'a/b': a host's name is letters, digits"):
+        pathlab.import_cluster({"a/b": esxi["esx-a"][:2], "b": esxi["esx-b"]})
+
+
+def test_an_imported_tables_values_are_set_with_their_comments_kept() -> None:
+    from pathlab.importer.toml_tables import split_comment, tables
+
+    top, array = tables('name = "x"\n\n[[arrays]]\nname = "A#1"  # dev.txt: vendor\nports = [{ name = "P0" }]  # p.txt: T0\n')
+    assert (top.kind, array.kind) == (None, "arrays")
+    assert split_comment('name = "A#1"  # dev.txt: vendor') == ('name = "A#1"', "dev.txt: vendor")
+    array.set("name", '"B"')
+    array.set("host", '"esx-a"', comment="given", after="name")
+    assert array.elements("ports") == [({"name": "P0"}, "p.txt: T0")]
+    array.set_elements("ports", [('{ name = "P0" }', "esx-a: p.txt: T0"), ('{ name = "P1" }', "")])
+    assert array.text() == ('[[arrays]]\nname = "B"  # dev.txt: vendor\nhost = "esx-a"  # given\nports = [\n'
+                            '  { name = "P0" },  # esx-a: p.txt: T0\n  { name = "P1" },\n]')
