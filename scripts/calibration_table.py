@@ -78,8 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     reports = [r for r in doc["report"] if wanted(r["scenario"])]
     runs = [(f["scenario"], f["variant"], tuple(f["run"])) for f in figures]
     runs += [(r["scenario"], v, None) for r in reports for v in r["runs"]]
+    today, at = datetime.date.today().isoformat(), commit()  # the code as it was when the runs began
     summaries = measure(runs)
-    today, at = datetime.date.today().isoformat(), commit()
     failed = 0
     for f in figures:
         row = validated.Figure(**{**f, "run": tuple(f["run"])})
