@@ -152,9 +152,10 @@ def reports() -> list[Report]:
     return [Report(**{**r, "runs": tuple(r["runs"]), "figures": r.get("figures", {})}) for r in document()["report"]]
 
 
-def family_of(vendor: str, model: str) -> str | None:
-    """The array family of an array by its inquiry vendor and model, or None when none is listed."""
+def family_of(vendor: str, model: str, satp: str | None = None) -> str | None:
+    """The array family of an array by its inquiry vendor and model, or by the ESXi SATP that
+    claimed it; None when no family lists it."""
     for family in document()["family"]:
-        if [vendor.strip(), model.strip()] in family["arrays"]:
+        if [vendor.strip(), model.strip()] in family["arrays"] or (satp and satp in family.get("satps", [])):
             return family["name"]
     return None
