@@ -71,3 +71,6 @@ def test_advise_on_the_c1_host_carries_c1s_error_in_text_and_json(advice) -> Non
                                   "gain": round(rec.gain, digits), "gain_range": [round(low, digits), round(high, digits)]}
     (in_force,) = [c for c in advice.to_dict()["candidates"] if c["label"] == "the setting in force"]
     assert in_force["model_error"] is None
+    # The notebook's view prints the gains as the table does, with the case beside them.
+    page = advice._repr_html_()
+    assert f"{low:.{digits}f}x to {high:.{digits}f}x" in page and c1.says in page

@@ -30,9 +30,10 @@ def _error(row: validated.Figure) -> str:
 def figures_table(rows: list[validated.Figure]) -> str:
     out = ["| case | variant | figure | published | simulated | error | must be | measured at |",
            "|---|---|---|---|---|---|---|---|"]
-    last = None
+    last = ("", "")
     for r in rows:
-        case, variant = (r.case, r.variant) if (r.case, r.variant) != last else ("", "")
+        case = r.case if r.case != last[0] else ""
+        variant = r.variant if (r.case, r.variant) != last else ""
         last = (r.case, r.variant)
         simulated = "–" if r.simulated is None else _value(r.figure, r.simulated)
         allowed = r.allowed + (f" ({r.why})" if r.why else "")

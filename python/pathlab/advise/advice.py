@@ -171,7 +171,8 @@ class Advice:
 
     @property
     def candidates_table(self) -> pd.DataFrame:
-        """One row per candidate: its figures' means and 95% half-widths, gain and gain range."""
+        """One row per candidate: its figures' means and 95% half-widths, gain and gain range as
+        simulated, and the model's error on the nearest validated change (NaN for the setting in force)."""
         import pandas as pd
 
         rows = []
@@ -180,7 +181,8 @@ class Advice:
             for key, figure in c.figures.items():
                 row[f"{key}_mean"], row[f"{key}_ci95"] = figure
             low, high = c.gain_range or (math.nan, math.nan)
-            rows.append(row | {"gain": c.gain, "gain_low": low, "gain_high": high, "seeds": c.seeds})
+            rows.append(row | {"gain": c.gain, "gain_low": low, "gain_high": high, "seeds": c.seeds,
+                               "model_error": c.model_error.error if c.model_error else math.nan})
         return pd.DataFrame(rows)
 
     @property

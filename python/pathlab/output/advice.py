@@ -68,7 +68,11 @@ def notebook_html(a: Advice) -> str:
     parts = [f"<p><b>pathlab advise: {html_text.escape(a.subject)}</b></p>",
              f"<pre>{html_text.escape(chr(10).join(recommendation(a)))}</pre>"]
     if a.candidates:
-        parts.append(a.candidates_table.to_html(index=False, float_format=lambda x: f"{x:.4g}"))
+        # The gains as the table prints them (to the model's error), not the simulated floats.
+        table = a.candidates_table.drop(columns=["gain", "gain_low", "gain_high"])
+        table["gain"] = [gain_cell(c) for c in a.candidates]
+        table["model error"] = [c.model_error.says if c.model_error else "" for c in a.candidates]
+        parts.append(table.to_html(index=False, float_format=lambda x: f"{x:.4g}"))
     parts.append(a.findings_table.to_html(index=False) if a.findings else "<p>Findings: nothing stands out.</p>")
     return "\n".join(parts)
 
