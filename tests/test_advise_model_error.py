@@ -35,16 +35,20 @@ def test_the_c1_host_takes_c1s_error_for_iops1_and_c2s_for_latency() -> None:
     # Symmetrix arrays places it.
     assert vmax == host_families([("EMC", "", "VMW_SATP_SYMM")]) == {"VMAX"}
     assert host_families([("EMC", "", "VMW_SATP_ALUA")]) == set()
-    iops1 = of_candidate("round robin, iops=1", vmax)
+    rr = {"VMW_PSP_RR"}
+    iops1 = of_candidate("round robin, iops=1", vmax, rr)
     c1 = change("C1")
     # C1's error: the simulated iops=1 / iops=1000 against the published 151,892.44 / 38,334.82.
     assert iops1.error == c1.error and iops1.case.startswith("C1 (c1-vmax-1lun, iops1000 to iops1: published 3.962x")
     assert iops1.match == "the same array family (VMAX) and change"
-    latency = of_candidate("round robin, latency", vmax)
+    latency = of_candidate("round robin, latency", vmax, rr)
     assert latency.error == change("C2").error
     assert latency.match.startswith("the same change on another array family (Pure FlashArray)")
     # No validated case of a dm selector: the largest error of any validated change stands for it.
-    dm = of_candidate("dm service-time", vmax)
+    # A host on MRU changing to iops=1: C1's change, from another policy (said).
+    mru = of_candidate("round robin, iops=1", vmax, {"VMW_PSP_MRU"})
+    assert mru.error == c1.error and mru.match == "the same change from VMW_PSP_RR, where this host runs VMW_PSP_MRU"
+    dm = of_candidate("dm service-time", vmax, {"dm-multipath"})
     assert abs(dm.error) == max(abs(c.error) for c in validated.changes())
     assert dm.match.startswith("no validated case of this change")
 

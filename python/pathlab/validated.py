@@ -80,6 +80,8 @@ class Change:
     scenario: str
     from_variant: str
     to_variant: str
+    #: The policy in force before the change (its `name`: "VMW_PSP_RR").
+    from_policy: str
 
     @property
     def published_gain(self) -> float:
@@ -145,7 +147,8 @@ def figures() -> list[Figure]:
 
 
 def changes() -> list[Change]:
-    return [Change(c["case"], c["family"], c["kind"], c["scenario"], c["from"], c["to"]) for c in document()["change"]]
+    return [Change(c["case"], c["family"], c["kind"], c["scenario"], c["from"], c["to"], c["from_policy"])
+            for c in document()["change"]]
 
 
 def reports() -> list[Report]:

@@ -17,6 +17,7 @@ from pathlab.advise.ranked import Ranked
 from pathlab.advise.run_length import RunLength
 from pathlab.api import Scenario
 from pathlab.assumption import Assumption
+from pathlab.devices import Device
 from pathlab.finding import Finding
 
 if TYPE_CHECKING:  # pandas is imported where a table is asked for: `import pathlab` stays quick
@@ -210,12 +211,14 @@ class Advice:
         return notebook_html(self)
 
 
-def typed(ranked: list[Ranked], ranges: GainRanges | None, families: Sequence[str] | set[str] = ()) -> tuple[CandidateResult, ...]:
+def typed(ranked: list[Ranked], ranges: GainRanges | None, devices: Sequence[Device] = ()) -> tuple[CandidateResult, ...]:
     """The ranking's candidates as typed results, with their gain ranges and the model's error on
-    the nearest validated change (on arrays of `families`)."""
+    the nearest validated change (for the host's `devices`: their arrays and policies)."""
+    families = host_families((d.array.vendor, d.array.model, d.satp) for d in devices)
+    policies = {d.policy.name for d in devices}
     return tuple(CandidateResult(r.candidate, {k: Interval(*v) for k, v in r.figures.items()}, r.gain,
                                  ranges.gains[r.candidate.label] if ranges else None, r.seeds,
-                                 None if r.candidate.label == IN_FORCE else of_candidate(r.candidate.label, families))
+                                 None if r.candidate.label == IN_FORCE else of_candidate(r.candidate.label, families, policies))
                  for r in ranked)
 
 
@@ -250,8 +253,7 @@ def advice_of(subject: str, scenario: Scenario, objective: str, findings: list[F
               unmeasured_stack: str | None = None) -> Advice:
     """The advice from the advisor's products: the ranking in the objective's order, the decision
     on it, and the gain ranges over the assumptions' spans."""
-    candidates = typed(ranked, ranges, host_families((d.array.vendor, d.array.model, d.satp) for d in scenario.devices)) \
-        if ranked else ()
+    candidates = typed(ranked, ranges, scenario.devices) if ranked else ()
     assumed = tuple(Assumption(*a) for a in assumptions)
     return Advice(subject, scenario, objective, tuple(findings), candidates,
                   recommended(decision, candidates, assumed) if decision else None, assumed,

@@ -2,12 +2,14 @@
 the nearest validated change (`pathlab.validated`: the simulated gain against the published one
 between two published variants), and the gain rounded to it.
 
-Nearest, in this order: a validated change of the same kind (advise's candidate label) on an
-array of the host's family; the same kind on another family; else no validated case is of this
-kind, and the largest error of any validated change stands for it (said so: the model's error
-on that kind is not measured). A gain is printed to the decimal place of its error's first
-significant figure (± 0.18 on 3.75: tenths, 3.8x; ± 0.045 on 1.6: hundredths, 1.60x), never
-finer than the two places gains had before, so it never reads more precise than the model is."""
+Nearest, in this order: a validated change of the same kind (advise's candidate label) from the
+policy the host runs on an array of the host's family; the same kind with the family or the
+policy in force apart (said which); else no validated case is of this kind, and the largest error
+of any validated change stands for it (said so: the model's error on that kind is not measured).
+
+A gain is printed to the decimal place of its error's first significant figure (± 0.18 on 3.75:
+tenths, 3.8x; ± 0.045 on 1.6: hundredths, 1.60x), never finer than the two places gains had
+before, so it never reads more precise than the model is."""
 
 from __future__ import annotations
 
@@ -51,20 +53,25 @@ class ModelError:
         return f"{self.error * 100:+.1f}% on {self.case}, {self.match}"
 
 
-def of_candidate(kind: str, families: Iterable[str]) -> ModelError:
+def of_candidate(kind: str, families: Iterable[str], policies: Iterable[str]) -> ModelError:
     """The model's error for a change of `kind` (advise's candidate label) on a host whose arrays
-    are of `families`: the nearest validated change's."""
+    are of `families` and whose devices run `policies`: the nearest validated change's (the fewest
+    differences, then the largest error)."""
     changes = validated.changes()
-    family = set(families)
-    same = [c for c in changes if c.kind == kind and c.family in family]
-    if same:
-        worst = max(same, key=lambda c: abs(c.error))
-        return ModelError(worst.says, worst.error, f"the same array family ({worst.family}) and change")
+    family, in_force = set(families), sorted(set(policies))
+
+    def differences(c: validated.Change) -> list[str]:
+        return ([f"on another array family ({c.family}): "
+                 + ("none validated on this host's" if family else "this host's arrays are of no validated family")]
+                * (c.family not in family)
+                + [f"from {c.from_policy}, where this host runs {', '.join(in_force)}"] * (c.from_policy not in in_force))
+
     alike = [c for c in changes if c.kind == kind]
     if alike:
-        worst = max(alike, key=lambda c: abs(c.error))
-        return ModelError(worst.says, worst.error, f"the same change on another array family ({worst.family}): "
-                          + ("none validated on this host's" if family else "this host's arrays are of no validated family"))
+        nearest = min(alike, key=lambda c: (len(differences(c)), -abs(c.error)))
+        apart = differences(nearest)
+        match = f"the same change {' and '.join(apart)}" if apart else f"the same array family ({nearest.family}) and change"
+        return ModelError(nearest.says, nearest.error, match)
     worst = max(changes, key=lambda c: abs(c.error))
     return ModelError(worst.says, worst.error, "no validated case of this change: the largest error of any validated "
                                                "change stands for it")
