@@ -60,6 +60,7 @@ LAYERS: dict[str, tuple[int, str]] = {
     "pathlab.progress": (0, "base"),
     "pathlab.loading": (0, "base"),
     "pathlab.assumption": (0, "base"),
+    "pathlab.validated": (0, "base"),
 }
 
 #: Modules outside the CLI and the facade that may import a renderer, each with its reason: the

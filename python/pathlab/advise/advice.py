@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pathlab.advise.candidates import Candidate
 from pathlab.advise.decide import MARGIN, Decision
+from pathlab.advise.model_error import ModelError, host_families, of_candidate
 from pathlab.advise.ranges import GainRanges
 from pathlab.advise.ranked import Ranked
 from pathlab.advise.run_length import RunLength
 from pathlab.api import Scenario
 from pathlab.assumption import Assumption
+from pathlab.devices import Device
 from pathlab.finding import Finding
 
 if TYPE_CHECKING:  # pandas is imported where a table is asked for: `import pathlab` stays quick
@@ -67,6 +69,9 @@ class CandidateResult:
     gain_range: tuple[float, float] | None
     #: Seeds it was simulated over (fewer than asked when the intervals decided sooner).
     seeds: int
+    #: The model's error on the nearest validated change, which its gain is rounded to; None for
+    #: the setting in force (no change).
+    model_error: ModelError | None = None
 
     @property
     def label(self) -> str:
@@ -144,7 +149,9 @@ class Advice:
         rec = self.recommendation
         said = "no prediction: capture the host's load" if rec is None else \
             f"change to {rec.to}" if rec.candidate else "keep the setting in force"
-        gain = f" ({rec.candidate.gain:.2f}x)" if rec and rec.candidate else ""
+        error = rec.candidate.model_error if rec and rec.candidate else None
+        gain = f" ({error.gain_text(rec.candidate.gain) if error else f'{rec.candidate.gain:.2f}x'})" \
+            if rec and rec.candidate else ""
         return f"<pathlab.Advice {self.subject}: {said}{gain}; {len(self.candidates)} candidates, {len(self.findings)} findings>"
 
     @property
@@ -165,7 +172,8 @@ class Advice:
 
     @property
     def candidates_table(self) -> pd.DataFrame:
-        """One row per candidate: its figures' means and 95% half-widths, gain and gain range."""
+        """One row per candidate: its figures' means and 95% half-widths, gain and gain range as
+        simulated, and the model's error on the nearest validated change (NaN for the setting in force)."""
         import pandas as pd
 
         rows = []
@@ -174,7 +182,8 @@ class Advice:
             for key, figure in c.figures.items():
                 row[f"{key}_mean"], row[f"{key}_ci95"] = figure
             low, high = c.gain_range or (math.nan, math.nan)
-            rows.append(row | {"gain": c.gain, "gain_low": low, "gain_high": high, "seeds": c.seeds})
+            rows.append(row | {"gain": c.gain, "gain_low": low, "gain_high": high, "seeds": c.seeds,
+                               "model_error": c.model_error.error if c.model_error else math.nan})
         return pd.DataFrame(rows)
 
     @property
@@ -202,10 +211,15 @@ class Advice:
         return notebook_html(self)
 
 
-def typed(ranked: list[Ranked], ranges: GainRanges | None) -> tuple[CandidateResult, ...]:
-    """The ranking's candidates as typed results, with their gain ranges."""
+def typed(ranked: list[Ranked], ranges: GainRanges | None, devices: Sequence[Device] = ()) -> tuple[CandidateResult, ...]:
+    """The ranking's candidates as typed results, with their gain ranges and the model's error on
+    the nearest validated change (for the host's `devices`: their arrays and policies)."""
+    families = host_families((d.array.vendor, d.array.model, d.satp) for d in devices)
+    policies = {d.policy.name for d in devices}
     return tuple(CandidateResult(r.candidate, {k: Interval(*v) for k, v in r.figures.items()}, r.gain,
-                                 ranges.gains[r.candidate.label] if ranges else None, r.seeds) for r in ranked)
+                                 ranges.gains[r.candidate.label] if ranges else None, r.seeds,
+                                 None if r.candidate.label == IN_FORCE else of_candidate(r.candidate.label, families, policies))
+                 for r in ranked)
 
 
 def recommended(decision: Decision, candidates: tuple[CandidateResult, ...],
@@ -239,7 +253,7 @@ def advice_of(subject: str, scenario: Scenario, objective: str, findings: list[F
               unmeasured_stack: str | None = None) -> Advice:
     """The advice from the advisor's products: the ranking in the objective's order, the decision
     on it, and the gain ranges over the assumptions' spans."""
-    candidates = typed(ranked, ranges)
+    candidates = typed(ranked, ranges, scenario.devices) if ranked else ()
     assumed = tuple(Assumption(*a) for a in assumptions)
     return Advice(subject, scenario, objective, tuple(findings), candidates,
                   recommended(decision, candidates, assumed) if decision else None, assumed,

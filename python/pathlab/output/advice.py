@@ -38,7 +38,7 @@ def document(a: Advice) -> dict[str, Any]:
         "objective": a.objective,
         "candidates": [{**asdict(c.candidate), "figures": {k: list(v) for k, v in c.figures.items()},
                         "gain": _number(c.gain), "gain_range": None if c.gain_range is None else [_number(g) for g in c.gain_range],
-                        "simulated": True, "seeds": c.seeds}
+                        "simulated": True, "seeds": c.seeds, "model_error": model_error_document(c)}
                        for c in a.candidates],
         "gain_range_over": None if a.gain_range_over is None else list(a.gain_range_over),
         "run_length": None if a.run_length is None else {
@@ -58,7 +58,7 @@ def report(a: Advice, provenance: dict[str, Any]) -> str:
 
     return advise_report(f"pathlab advise: {a.subject}", a.findings, a.candidates, seeds_taken(a.candidates),
                          a.scenario.text, provenance, recommendation(a), a.assumptions,
-                         [gain_cell(c) for c in a.candidates], ranges_note(a) + run_length_note(a),
+                         [gain_cell(c) for c in a.candidates], ranges_note(a) + model_error_note(a) + run_length_note(a),
                          f"in force: {a.scenario.setting}")
 
 
@@ -68,7 +68,11 @@ def notebook_html(a: Advice) -> str:
     parts = [f"<p><b>pathlab advise: {html_text.escape(a.subject)}</b></p>",
              f"<pre>{html_text.escape(chr(10).join(recommendation(a)))}</pre>"]
     if a.candidates:
-        parts.append(a.candidates_table.to_html(index=False, float_format=lambda x: f"{x:.4g}"))
+        # The gains as the table prints them (to the model's error), not the simulated floats.
+        table = a.candidates_table.drop(columns=["gain", "gain_low", "gain_high"])
+        table["gain"] = [gain_cell(c) for c in a.candidates]
+        table["model error"] = [c.model_error.says if c.model_error else "" for c in a.candidates]
+        parts.append(table.to_html(index=False, float_format=lambda x: f"{x:.4g}"))
     parts.append(a.findings_table.to_html(index=False) if a.findings else "<p>Findings: nothing stands out.</p>")
     return "\n".join(parts)
 
@@ -77,9 +81,9 @@ def gain_cell(c: CandidateResult) -> str:
     """The gain as the table shows it: the range over the assumptions' spans where there are
     some, else the one figure."""
     if c.gain_range is None:
-        return gain_text(c.gain)
-    low, high = c.gain_range
-    return gain_text(low) if math.isnan(low) or f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}x to {high:.2f}x"
+        return gain_text(c.gain, c)
+    low, high = (gain_text(g, c) for g in c.gain_range)
+    return low if math.isnan(c.gain_range[0]) or low == high else f"{low} to {high}"
 
 
 def _number(value: float) -> float | None:
@@ -108,9 +112,33 @@ def run_length_note(a: Advice) -> list[str]:
             f"({a.run_length.reason}){'; the ends of the spans where they differ:' if ends else '.'}", *ends]
 
 
-def gain_text(gain: float) -> str:
-    """A gain as people read it; none where the setting in force moved no I/O at all."""
-    return "-" if math.isnan(gain) else f"{gain:.2f}x"
+def gain_text(gain: float, c: CandidateResult | None = None) -> str:
+    """A gain as people read it, to the precision of the model's error on the candidate's nearest
+    validated change (`advise.model_error`); none where the setting in force moved no I/O at all."""
+    if math.isnan(gain):
+        return "-"
+    return c.model_error.gain_text(gain) if c is not None and c.model_error else f"{gain:.2f}x"
+
+
+def model_error_document(c: CandidateResult) -> dict[str, Any] | None:
+    """The model's error a candidate's gain is rounded to, and the rounded gain, for the JSON."""
+    e = c.model_error
+    if e is None:
+        return None
+    return {"case": e.case, "error": e.error, "match": e.match,
+            "gain": None if math.isnan(c.gain) else e.rounded(c.gain),
+            "gain_range": None if c.gain_range is None or math.isnan(c.gain_range[0])
+            else [e.rounded(g) for g in c.gain_range]}
+
+
+def model_error_note(a: Advice) -> list[str]:
+    """Each candidate's model error, and the validated case it comes from."""
+    said = [c for c in a.candidates if c.model_error]
+    if not said:
+        return []
+    return (["Gains are rounded to the model's error on the nearest validated change (its simulated gain against the",
+             "published one; docs/calibration.md):"]
+            + [f"    {c.label}: {c.model_error.says}" for c in said if c.model_error])
 
 
 def _cell(figure: tuple[float, float], digits: int) -> str:
@@ -132,10 +160,13 @@ def recommendation(a: Advice) -> list[str]:
     assert in_force is not None  # a change is chosen against the setting in force, simulated beside it
     f, base = choice.figures, in_force.figures
     p99 = f["p99_ms"].mean / base["p99_ms"].mean if base["p99_ms"].mean > 0 else float("nan")
-    gain = f"{choice.gain:.2f}x the I/O rate in force" if choice.gain_range is None else \
-        f"{gain_cell(choice)} the I/O rate in force over the assumptions' spans, {choice.gain:.2f}x at the assumed values"
+    gain = f"{gain_text(choice.gain, choice)} the I/O rate in force" if choice.gain_range is None else \
+        f"{gain_cell(choice)} the I/O rate in force over the assumptions' spans, {gain_text(choice.gain, choice)} at " \
+        "the assumed values"
     lines = [f"Recommendation: {choice.label} (simulated: {gain}, "
              f"p99 {p99:.2f}x; {a.recommendation.reason})"]
+    if choice.model_error:
+        lines.append(f"  Model error: {choice.model_error.says}")
     if choice.commands:
         lines += ["  Commands:"] + [f"    {c}" for c in choice.commands]
     if choice.caveat:
@@ -146,7 +177,7 @@ def recommendation(a: Advice) -> list[str]:
     if choice.gain_range is not None and a.objective != "latency":
         low = choice.gain_range[0]
         if low < 1 + MARGIN:  # the decision is on the assumed values; at a span's end the gain is within the margin
-            lines.append(f"  Note: at the low end of the assumptions' spans the gain is {low:.2f}x, within the "
+            lines.append(f"  Note: at the low end of the assumptions' spans the gain is {gain_text(low, choice)}, within the "
                          f"{MARGIN:.0%} that matters: the change pays only if the assumed values hold; a capture "
                          "with the host's load and its ports' figures tells")
     return lines
@@ -180,7 +211,7 @@ def text(a: Advice) -> str:
         if len({c.seeds for c in a.candidates}) > 1:
             lines.append("  Seeds per candidate (more only while the intervals left the decision open): "
                          + ", ".join(f"{c.label} {c.seeds}" for c in a.candidates))
-        lines += [f"  {line}" for line in ranges_note(a) + run_length_note(a)]
+        lines += [f"  {line}" for line in ranges_note(a) + model_error_note(a) + run_length_note(a)]
     lines += [""] + recommendation(a)
     if a.candidates:
         lines.append("  Simulated figures, not measured ones: they rest on the scenario's workload and hardware figures"
