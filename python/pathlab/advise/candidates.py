@@ -1,6 +1,8 @@
 """The settings worth simulating on a host, per stack it runs: the setting in force, ESXi round
 robin variants (with the esxcli commands and the array vendor's claim rule), the dm-multipath path
-selectors (with the multipath.conf stanza), the native NVMe iopolicies (sysfs and a udev rule), and
+selectors (with the multipath.conf stanza), the native NVMe iopolicies (sysfs and a udev rule),
+PowerPath's policies (`powermt set`, `powerpath_candidates.py`), Windows MPIO's (`mpclaim -l`,
+`mpio_candidates.py`), and
 pathlab's own policy as the bar the others could reach. Each reads the devices as the engine
 resolved them (`Scenario.devices`): the policy in force, its host stack and the array."""
 
@@ -11,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pathlab import host_views
+from pathlab.advise.mpio_candidates import mpio_candidates
+from pathlab.advise.powerpath_candidates import powerpath_candidates
 from pathlab.advise.practice import Departure, departures
 from pathlab.api import Result, Scenario, policy_choices
 from pathlab.devices import Device
@@ -45,6 +49,10 @@ def candidates(scenario: Scenario, run: Result) -> list[Candidate]:
         out += _dm_candidates(devices)
     if all(d.policy.name == "nvme" for d in devices):
         out += _nvme_candidates(devices)
+    if all(d.policy.name == "powerpath" for d in devices):
+        out += powerpath_candidates(devices)
+    if all(d.policy.name == "mpio" for d in devices):
+        out += mpio_candidates(devices)
     out.append(Candidate(
         OWN_POLICY, _with_policy(scenario, {"name": "gated-least-load"}), [],
         "pathlab's own policy: not in any shipping stack; shown as the bar the others could reach",
