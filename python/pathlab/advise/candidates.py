@@ -9,10 +9,11 @@ resolved them (`Scenario.devices`): the policy in force, its host stack and the 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from pathlab import host_views
+from pathlab.advise.candidate import Candidate, as_given
 from pathlab.advise.mpio_candidates import mpio_candidates
 from pathlab.advise.powerpath_candidates import powerpath_candidates
 from pathlab.advise.practice import Departure, departures
@@ -21,16 +22,6 @@ from pathlab.devices import Device
 
 #: ESXi NMP's path selection plugins that round robin can replace per device.
 NMP_PSPS = ("VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU")
-
-
-@dataclass(frozen=True)
-class Candidate:
-    label: str
-    #: Overrides applied to the host's scenario (dotted key to Python value).
-    overrides: dict[str, Any]
-    #: The commands that apply it on the host, one per line.
-    commands: list[str] = field(default_factory=list)
-    caveat: str = ""
 
 
 #: pathlab's own policy's label: not a shipping stack's setting, never recommended, and its gain
@@ -118,11 +109,6 @@ def _per_host(data: dict[str, Any], commands: Callable[[str], list[str]]) -> lis
 DM_SELECTORS = ("service-time 0", "queue-length 0", "round-robin 0")
 
 
-def _given(device: Device) -> dict[str, Any]:
-    """The device's policy table as the scenario gives it (the rest is the claim's)."""
-    return {"name": device.policy.name, **{k: device.policy[k] for k in device.policy.given}}
-
-
 def _dm_candidates(devices: Sequence[Device]) -> list[Candidate]:
     """Each kernel path selector and each path grouping not in force (a failover grouping keeps
     one path busy), with the multipath.conf stanza that sets it for the host's arrays (then
@@ -145,7 +131,7 @@ def _dm_candidate(devices: Sequence[Device], name: str, param: str, keyword: str
     for vendor, model in sorted({(d.array.vendor, d.array.model) for d in devices}):
         stanza += ["    device {", f'        vendor "{vendor}"', f'        product "{model}"', f'        {keyword} "{value}"', "    }"]
     stanza += ["}", "multipathd reconfigure"]
-    overrides = {f"devices.{i}.policy": {**_given(d), param: name} for i, d in enumerate(devices)}
+    overrides = {f"devices.{i}.policy": {**as_given(d), param: name} for i, d in enumerate(devices)}
     return Candidate(f"dm {name}", overrides, stanza,
                      f"the stanza adds to the device's built-in settings; `multipath -ll` shows the {keyword} in force"
                      + practice_flag(devices, param, name, keyword))

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from pathlab.advise.candidate import Candidate, as_given
 from pathlab.importer.mpio import disk_number
 
 if TYPE_CHECKING:
-    from pathlab.advise.candidates import Candidate
     from pathlab.devices import Device
 
 #: pathlab's policy → mpclaim's short name and `mpclaim -l -m` number.
@@ -24,7 +24,6 @@ PER_POLICY = ("active_paths", "weights")
 
 
 def mpio_candidates(devices: Sequence[Device]) -> list[Candidate]:
-    from pathlab.advise.candidates import Candidate
 
     in_force = {d.policy["policy"] for d in devices}
     held = [d.name for d in devices if "active_paths" in d.policy.given]
@@ -35,7 +34,7 @@ def mpio_candidates(devices: Sequence[Device]) -> list[Candidate]:
         commands = [_disk_command(d.name, number) for d in devices]
         if short in GLOBAL_DEFAULTS:
             commands.append(f"Set-MSDSMGlobalDefaultLoadBalancePolicy -Policy {short}   # disks claimed from now on")
-        overrides: dict[str, Any] = {f"devices.{i}.policy": {**_kept(d), "policy": policy} for i, d in enumerate(devices)}
+        overrides: dict[str, Any] = {f"devices.{i}.policy": {**as_given(d, PER_POLICY), "policy": policy} for i, d in enumerate(devices)}
         caveat = "failover only: one path carries every I/O, the others stand by" if short == "FOO" else \
             "round robin with subset: the optimized paths (ALUA) are the subset" if short == "RRWS" else ""
         if short != "FOO" and held:
@@ -58,9 +57,3 @@ def _disk_command(name: str, number: int) -> str:
     if disk is None:
         return f"mpclaim -l -d <MPIO disk number of {name}> {number}   # mpclaim -s -d lists the numbers"
     return f"mpclaim -l -d {disk} {number}"
-
-
-def _kept(device: Device) -> dict[str, Any]:
-    """The device's policy table as given, without what belongs to the policy in force alone."""
-    return {"name": device.policy.name,
-            **{k: device.policy[k] for k in device.policy.given if k not in PER_POLICY}}

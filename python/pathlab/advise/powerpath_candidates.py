@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from pathlab.advise.candidate import Candidate, as_given
 from pathlab.api import policy_choices
 
 if TYPE_CHECKING:
-    from pathlab.advise.candidates import Candidate
     from pathlab.devices import Device
 
 #: pathlab's policy names → `powermt set policy=`'s abbreviations and display names (CLI reference).
@@ -19,7 +19,6 @@ ABBREVIATIONS = {"adaptive": ("ad", "ADaptive"), "least_ios": ("li", "LeastIos")
 
 def powerpath_candidates(devices: Sequence[Device]) -> list[Candidate]:
     """Each PowerPath policy not in force on every device, autostandby kept as the host has it."""
-    from pathlab.advise.candidates import Candidate
 
     in_force = {d.policy["policy"] for d in devices}
     esxi = any(str(p).startswith("vmhba") for d in devices for p in _path_names(d))
@@ -32,16 +31,12 @@ def powerpath_candidates(devices: Sequence[Device]) -> list[Candidate]:
             commands = [f"rpowermt set policy={short} dev=all host=<esxi-host>", "rpowermt save host=<esxi-host>"]
         else:
             commands = [f"powermt set policy={short} dev=all", "powermt save"]
-        overrides: dict[str, Any] = {f"devices.{i}.policy": {**_given(d), "policy": policy}
+        overrides: dict[str, Any] = {f"devices.{i}.policy": {**as_given(d), "policy": policy}
                                      for i, d in enumerate(devices)}
         out.append(Candidate(f"powerpath {shown}", overrides, commands,
                              "dev=all sets every PowerPath device of the host; `powermt display dev=all` shows the "
                              "policy in force"))
     return out
-
-
-def _given(device: Device) -> dict[str, Any]:
-    return {"name": device.policy.name, **{k: device.policy[k] for k in device.policy.given}}
 
 
 def _path_names(device: Device) -> list[str]:
