@@ -188,3 +188,15 @@ def test_advise_offers_the_microsoft_dsm_policies_with_mpclaim_commands() -> Non
                                             "Set-MSDSMGlobalDefaultLoadBalancePolicy -Policy LQD   # disks claimed from now on"]
     assert offered["mpio LQD"].overrides == {"devices.0.policy": {"name": "mpio", "policy": "least_queue_depth"}}
     assert "keeps in standby (MPIODisk2)" in offered["mpio LQD"].caveat
+
+
+def test_two_states_under_one_target_port_group_are_refused(tmp_path: Path) -> None:
+    """The shape of an edited illustration (a monitoring script's comment): one TPG_Id shown both
+    Active/Optimized and Active/Unoptimized."""
+    bad = tmp_path / "mpclaim.txt"
+    bad.write_text(SYMMETRIC.read_text().replace("0000000087060000 Active/Optimized", "0000000087060000 Active/Unoptimized")
+                   .replace("Optimized  , TPG_Id: 256, : 22", "Unoptimized, TPG_Id: 256, : 22"))
+    with pytest.raises(ScenarioError) as refused:
+        _read(bad)
+    assert refused.value.args[1:] == ("line 14", "TPG_Id 256 is Active/Unoptimized here and Active/Optimized under the "
+                                                 "path of line 10: a target port group has one state per disk")

@@ -19,7 +19,9 @@ def command(files: tuple[str, ...], output: str | None, force: bool) -> None:
     """Build a scenario of a host from what it prints: ESXi (`esxcli storage nmp device list` or
     `hpp device list`, `nmp path list` or `core path list`, an `esxtop -b` capture), Linux
     dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, /proc/diskstats or
-    `iostat -x`) or native NVMe (`nvme list-subsys`, the paths' sysfs attributes). FILES may be a
+    `iostat -x`), native NVMe (`nvme list-subsys`, the paths' sysfs attributes), PowerPath
+    (`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO (`mpclaim -s -d N`,
+    `Get-MPIOSetting`). FILES may be a
     folder of them (a sosreport or vm-support tree) or a shipped capture's name (vmax-iops1000)."""
     from pathlab import shipped
 

@@ -169,4 +169,5 @@ def kind_of(name: str) -> Kind:
             return kind
     raise ScenarioError(name, "line 1", "not a capture pathlab imports: give `esxcli storage nmp device list`, "
                                         "`esxcli storage nmp path list` or `core path list` and an `esxtop -b` capture "
-                                        "(ESXi), or `multipath -ll` and `/proc/diskstats` samples or `iostat -x` (Linux)")
+                                        "(ESXi), `multipath -ll` and `/proc/diskstats` samples or `iostat -x` (Linux), "
+                                        "`powermt display dev=all` (PowerPath) or `mpclaim -s -d N` (Windows MPIO)")

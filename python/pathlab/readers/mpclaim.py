@@ -62,6 +62,7 @@ class MpioPath:
     tpg_state: str | None = None
     tpg_id: int | None = None
     relative_port: int | None = None
+    tpg_line: int = 0
 
 
 @dataclass
@@ -151,7 +152,21 @@ def read(path: str | Path) -> Mpclaim:
         if len(d.paths) != d.path_count:
             raise _refused(name, d.line, f"MPIO Disk{d.number}: {d.path_count} paths announced, {len(d.paths)} listed "
                                          "(the listing was cut or edited)")
+        _one_state_per_group(name, d)
     return out
+
+
+def _one_state_per_group(name: str, disk: MpioDisk) -> None:
+    """A target port group has one ALUA state for a LUN: two states under one TPG_Id are an edited
+    listing, refused rather than read one way or the other."""
+    first: dict[int, MpioPath] = {}
+    for p in disk.paths:
+        if p.tpg_id is None:
+            continue
+        seen = first.setdefault(p.tpg_id, p)
+        if seen.tpg_state != p.tpg_state:
+            raise _refused(name, p.tpg_line, f"TPG_Id {p.tpg_id} is {p.tpg_state} here and {seen.tpg_state} under the "
+                                             f"path of line {seen.line}: a target port group has one state per disk")
 
 
 def _disk(name: str, line: pasted.Line, m: re.Match[str]) -> MpioDisk:
@@ -186,7 +201,7 @@ def _tpg(name: str, line: pasted.Line, m: re.Match[str], disk: MpioDisk) -> None
         raise _refused(name, line.number, f"TPG_State {state!r}: expected one of {', '.join(STATES)}")
     last = disk.paths[-1]
     disk.paths[-1] = MpioPath(last.line, last.path_id, last.state, last.port, last.bus, last.target, last.lun,
-                              last.weight, state, tpg, rtp)
+                              last.weight, state, tpg, rtp, line.number)
 
 
 def _refused(name: str, number: int, why: str) -> ScenarioError:
