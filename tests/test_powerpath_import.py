@@ -190,3 +190,31 @@ def test_advise_on_an_esxi_host_gives_rpowermt_commands(tmp_path: Path) -> None:
     offered = {c.label: c for c in powerpath_candidates(Scenario.from_text(done.text, "x").devices)}
     assert offered["powerpath LeastIos"].commands == ["rpowermt set policy=li dev=all host=<esxi-host>",
                                                       "rpowermt save host=<esxi-host>"]
+
+
+def test_an_aix_listing_names_its_adapters_after_their_fscsi_and_keeps_each_lun_on_its_sp() -> None:
+    scenario, _ = _imported(DATA / "006-clariion-aix-alua-note.bare.txt")
+    assert [a["name"] for a in scenario["host"]["adapters"]] == ["fscsi0", "fscsi2"]
+    (array,) = scenario["arrays"]
+    assert (array["tpgs"], array.get("non_owner_state")) == (True, None)  # failover mode 4: ALUA, non-optimized
+    assert [(f["adapters"], f["ports"]) for f in scenario["fabric"]] == [
+        (["fscsi0"], ["CLARiiON-CKM00130902402/SP-B0", "CLARiiON-CKM00130902402/SP-A0"]),
+        (["fscsi2"], ["CLARiiON-CKM00130902402/SP-A1", "CLARiiON-CKM00130902402/SP-B1"])]
+    assert [(d["name"], d["lun"], d["owner"]) for d in scenario["devices"]] == [("hdiskpower0", 0, "SPA"),
+                                                                               ("hdiskpower4", 4, "SPB")]
+
+
+def test_prose_after_a_fenced_listing_is_refused_at_its_line() -> None:
+    with pytest.raises(ScenarioError) as refused:
+        _read(DATA / "006-clariion-aix-alua-note.txt")
+    assert refused.value.args[1] == "line 32" and refused.value.args[2].startswith("'To be continued': not a line")
+
+
+def test_basic_failover_with_unlicensed_paths_is_read_and_its_import_refused() -> None:
+    (d,) = _read(DATA / "007-clariion-solaris-basicfailover-unlic.txt")
+    assert (d.policy, d.queued, d.owner_default, d.owner_current, d.failover_mode) == ("BasicFailover", 1, "SP B",
+                                                                                       "SP B", None)
+    assert [p.mode for p in d.paths] == ["active", "active", "unlic", "unlic"]
+    with pytest.raises(ScenarioError) as refused:
+        _imported(DATA / "007-clariion-solaris-basicfailover-unlic.txt")
+    assert refused.value.args[1] == "line 4" and "does not simulate PowerPath's BasicFailover" in refused.value.args[2]
