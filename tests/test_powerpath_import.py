@@ -218,3 +218,12 @@ def test_basic_failover_with_unlicensed_paths_is_read_and_its_import_refused() -
     with pytest.raises(ScenarioError) as refused:
         _imported(DATA / "007-clariion-solaris-basicfailover-unlic.txt")
     assert refused.value.args[1] == "line 4" and "does not simulate PowerPath's BasicFailover" in refused.value.args[2]
+
+
+def test_a_device_listed_twice_keeps_its_later_listing_and_says_so(tmp_path: Path) -> None:
+    twice = tmp_path / "powermt.txt"
+    later = SYMMETRIX.read_text().replace("policy=SymmOpt", "policy=LeastIos")
+    twice.write_text(SYMMETRIX.read_text() + "\n" + later)
+    with pytest.warns(PathlabWarning, match=r"line 1: emcpowerh is listed again at line 12: the later listing kept"):
+        (d,) = powermt.read(twice)
+    assert (d.line, d.policy) == (12, "LeastIos")

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
 from pathlab.readers.mpio_settings import DEFAULT_COMMAND, Settings, default_policy, setting_line
 
@@ -120,6 +120,9 @@ def read(path: str | Path) -> Mpclaim:
             after_default = False
         elif m := _DISK.match(text):
             disk, in_table = _disk(name, line, m), False
+            for earlier in (d for d in out.disks if d.number == disk.number):
+                warn(name, f"line {earlier.line}", f"MPIO Disk{disk.number} is listed again at line {line.number}: "
+                                                   "the later listing kept")
             out.disks = [d for d in out.disks if d.number != disk.number] + [disk]
         elif _LIST_HEADER.match(text):
             disk, in_table = None, False

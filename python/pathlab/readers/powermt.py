@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
 
 COMMAND = "powermt display dev=all"
@@ -139,7 +139,17 @@ def read(path: str | Path) -> list[Device]:
         raise ScenarioError(name, "", f"no `Pseudo name=` line: not `{COMMAND}` output")
     for device in devices:
         _complete(name, device)
-    return devices
+    return _later_kept(name, devices)
+
+
+def _later_kept(name: str, devices: list[Device]) -> list[Device]:
+    """Each pseudo device once: one listed twice (two runs pasted together) keeps its later
+    listing, and that is said."""
+    last = {d.name: d for d in devices}
+    for d in devices:
+        if last[d.name] is not d:
+            warn(name, f"line {d.line}", f"{d.name} is listed again at line {last[d.name].line}: the later listing kept")
+    return [d for d in devices if last[d.name] is d]
 
 
 def _row(name: str, number: int, m: re.Match[str]) -> PathRow:
