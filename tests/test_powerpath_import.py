@@ -145,11 +145,11 @@ def test_a_dead_path_is_down_from_the_start_and_said(tmp_path: Path) -> None:
 
 def test_policies_pathlab_does_not_simulate_are_refused_naming_the_line(tmp_path: Path) -> None:
     bad = tmp_path / "powermt.txt"
-    bad.write_text(SYMMETRIX.read_text().replace("policy=SymmOpt", "policy=RoundRobin"))
+    bad.write_text(SYMMETRIX.read_text().replace("policy=SymmOpt", "policy=StreamIo"))
     done = pathlab("import", str(bad))
-    assert one_error_line(done) == (f"pathlab: error: {bad}: line 4: policy=RoundRobin: pathlab does not simulate "
-                                    "PowerPath's RoundRobin policy (it simulates ADaptive, LeastIos, LeastBlocks, "
-                                    "SymmOpt, CLAROpt, XtremIO)")
+    assert one_error_line(done) == (f"pathlab: error: {bad}: line 4: policy=StreamIo: pathlab does not simulate "
+                                    "PowerPath's StreamIo policy (it simulates ADaptive, LeastIos, LeastBlocks, "
+                                    "RoundRobin, BasicFailover, SymmOpt, CLAROpt, XtremIO)")
 
 
 def test_an_esxi_listing_names_its_paths_as_esxi_does(tmp_path: Path) -> None:
@@ -176,7 +176,8 @@ def test_advise_offers_powerpaths_own_policies_with_powermt_commands() -> None:
     _, done = _imported(CLARIION)
     devices = Scenario.from_text(done.text, "imported").devices
     offered = {c.label: c for c in powerpath_candidates(devices)}
-    assert set(offered) == {"powerpath LeastIos", "powerpath LeastBlocks"}  # ADaptive is what CLAROpt simulates as
+    # ADaptive is what CLAROpt simulates as; BasicFailover balances nothing
+    assert set(offered) == {"powerpath LeastIos", "powerpath LeastBlocks", "powerpath RoundRobin"}
     assert offered["powerpath LeastIos"].commands == ["powermt set policy=li dev=all", "powermt save"]
     assert offered["powerpath LeastBlocks"].overrides["devices.0.policy"] == {"name": "powerpath",
                                                                               "policy": "least_blocks"}
@@ -210,14 +211,17 @@ def test_prose_after_a_fenced_listing_is_refused_at_its_line() -> None:
     assert refused.value.args[1] == "line 32" and refused.value.args[2].startswith("'To be continued': not a line")
 
 
-def test_basic_failover_with_unlicensed_paths_is_read_and_its_import_refused() -> None:
+def test_basic_failover_with_unlicensed_paths_is_read_and_imported_as_basic_failover() -> None:
     (d,) = _read(DATA / "007-clariion-solaris-basicfailover-unlic.txt")
     assert (d.policy, d.queued, d.owner_default, d.owner_current, d.failover_mode) == ("BasicFailover", 1, "SP B",
                                                                                        "SP B", None)
     assert [p.mode for p in d.paths] == ["active", "active", "unlic", "unlic"]
-    with pytest.raises(ScenarioError) as refused:
-        _imported(DATA / "007-clariion-solaris-basicfailover-unlic.txt")
-    assert refused.value.args[1] == "line 4" and "does not simulate PowerPath's BasicFailover" in refused.value.args[2]
+    scenario, done = _imported(DATA / "007-clariion-solaris-basicfailover-unlic.txt")
+    assert scenario["devices"][0]["policy"] == {"name": "powerpath", "policy": "basic_failover"}
+    said = dict(done.warnings)
+    assert "no `Array failover mode`" in said["arrays.CLARiiON-C10023500010.non_owner_state"]
+    assert "c3t1d0s0 is in mode unlic: simulated as active" in said["devices.emcpower0a.paths"]
+    assert [(w["devices"], w["outstanding"]) for w in scenario["workloads"]] == [(["emcpower0a"], 1)]
 
 
 def test_a_device_listed_twice_keeps_its_later_listing_and_says_so(tmp_path: Path) -> None:

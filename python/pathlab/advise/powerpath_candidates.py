@@ -1,5 +1,5 @@
 """PowerPath's own candidates: each load-balancing policy pathlab simulates and the host does not
-run, with the `powermt` commands that set it on every device (`rpowermt … host=` on ESXi, where
+run (basic failover, which balances nothing, is not offered), with the `powermt` commands that set it on every device (`rpowermt … host=` on ESXi, where
 PowerPath/VE is managed from a remote host) and `powermt save` to keep it across reboots."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from pathlab.devices import Device
 
 #: pathlab's policy names → `powermt set policy=`'s abbreviations and display names (CLI reference).
-ABBREVIATIONS = {"adaptive": ("ad", "ADaptive"), "least_ios": ("li", "LeastIos"), "least_blocks": ("lb", "LeastBlocks")}
+ABBREVIATIONS = {"adaptive": ("ad", "ADaptive"), "least_ios": ("li", "LeastIos"), "least_blocks": ("lb", "LeastBlocks"),
+                 "round_robin": ("rr", "RoundRobin")}
 
 
 def powerpath_candidates(devices: Sequence[Device]) -> list[Candidate]:
@@ -24,7 +25,7 @@ def powerpath_candidates(devices: Sequence[Device]) -> list[Candidate]:
     esxi = any(str(p).startswith("vmhba") for d in devices for p in _path_names(d))
     out = []
     for policy in policy_choices("powerpath", "policy"):
-        if in_force == {policy}:
+        if in_force == {policy} or policy not in ABBREVIATIONS:  # basic failover balances nothing: no candidate
             continue
         short, shown = ABBREVIATIONS[policy]
         if esxi:

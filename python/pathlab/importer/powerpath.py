@@ -26,6 +26,8 @@ SIMULATED = {
     "ADaptive": ("adaptive", ""),
     "LeastIos": ("least_ios", ""),
     "LeastBlocks": ("least_blocks", ""),
+    "RoundRobin": ("round_robin", ""),
+    "BasicFailover": ("basic_failover", ""),
     "SymmOpt": ("adaptive", "simulated as adaptive: the CLI reference defines Symmetrix optimization by the load "
                             "queued on each path, as it does adaptive"),
     "CLAROpt": ("adaptive", "simulated as adaptive: the CLI reference defines CLARiiON optimization by path load and "
