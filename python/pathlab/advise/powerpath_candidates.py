@@ -1,6 +1,7 @@
 """PowerPath's own candidates: each load-balancing policy pathlab simulates and the host does not
-run (basic failover, which balances nothing, is not offered), with the `powermt` commands that set it on every device (`rpowermt … host=` on ESXi, where
-PowerPath/VE is managed from a remote host) and `powermt save` to keep it across reboots."""
+run (basic failover, which balances nothing, is not offered), with the `powermt` commands that
+set it on every device (`rpowermt … host=` on ESXi, where PowerPath/VE is managed from a remote
+host) and `powermt save` to keep it across reboots."""
 
 from __future__ import annotations
 
