@@ -1,7 +1,8 @@
 """What a host prints, made into a scenario of it. `kinds.py` is the table of inputs (how each
 is recognised, its reader, what it contributes, which host stacks it describes); the inputs given
 decide the host's stack, and that stack's module builds the scenario: `esxi.py` (NMP and HPP),
-`linux.py` (dm-multipath), `nvme.py` (native NVMe multipath), each taking the inputs as `kind.py`'s
+`linux.py` (dm-multipath), `nvme.py` (native NVMe multipath), `powerpath.py` and `mpio.py` (both
+through `scsi_host.py`), each taking the inputs as `kind.py`'s
 `Kind` and giving `imported.py`'s `Imported`. `capture_findings.py` says what the captures
 themselves show."""
 
