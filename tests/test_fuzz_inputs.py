@@ -12,7 +12,18 @@ from hypothesis import strategies as st
 import pathlab
 from conftest import ROOT, SCENARIOS
 from pathlab.importer import import_files
-from pathlab.readers import diskstats, esxcli_devices, esxtop, iostat, iscsi_sessions, nvme_sysfs, pasted
+from pathlab.readers import (
+    diskstats,
+    esxcli_devices,
+    esxtop,
+    iostat,
+    iscsi_sessions,
+    mpclaim,
+    mpio_settings,
+    nvme_sysfs,
+    pasted,
+    powermt,
+)
 
 BASE = str(SCENARIOS / "bench-minimal.toml")
 KEYS = st.sampled_from([
@@ -72,8 +83,8 @@ def test_any_bytes_as_an_esxtop_capture_read_or_refused(tmp_path_factory, data: 
 
 # Every reader of a capture, listing or pasted text, and `import` over them: a result or a
 # ScenarioError, whatever the bytes. Lines of the real samples reach deeper than random text.
-SAMPLE_FILES = sorted(f for folder in ("linux", "esxcli", "corpus") for f in (ROOT / "tests" / "data" / folder).rglob("*")
-                      if f.is_file() and f.suffix != ".md")
+SAMPLE_FILES = sorted(f for folder in ("linux", "esxcli", "corpus", "powerpath", "mpio")
+                      for f in (ROOT / "tests" / "data" / folder).rglob("*") if f.is_file() and f.suffix != ".md")
 #: NVMe's per-path sysfs attributes as `grep -r .` prints them (no corpus sample has them yet).
 NVME_SYSFS_LINES = ["/sys/block/nvme4c4n1/queue_depth:3", "/sys/block/nvme4c53n1/ana_state:optimized",
                     "/sys/block/nvme4c151n1/diag/command_retry_count:9", "/sys/class/nvme/nvme53/diag/reset_count:1",
@@ -100,7 +111,7 @@ FUZZED = {
     **{reader: "test_any_bytes_through_every_other_reader_and_import" for reader in (
         "esxcli_devices.read", "pasted.read_text", "pasted.file_lines", "diskstats.lines", "diskstats.rates", "diskstats.device_means",
         "iostat.rows", "iostat.device_means", "bundle.files_in", "nvme_sysfs.read", "nvme_sysfs.attribute_files",
-        "iscsi_sessions.read")},
+        "iscsi_sessions.read", "powermt.read", "mpclaim.read", "mpio_settings.read")},
 }
 
 
@@ -152,7 +163,7 @@ def test_any_bytes_through_every_other_reader_and_import(tmp_path_factory, data:
         warnings.simplefilter("ignore", pathlab.PathlabWarning)  # what a reader skips, said on stderr
         for read in (esxcli_devices.read, pasted.read_text, lambda p: pasted.file_lines(p)(), diskstats.lines,
                      diskstats.rates, diskstats.device_means, iostat.rows, iostat.device_means, nvme_sysfs.read,
-                     iscsi_sessions.read):
+                     iscsi_sessions.read, powermt.read, mpclaim.read, mpio_settings.read):
             _read_or_refused(read, path)
         # `import` of the file alone, beside a multipath -ll, and as a sosreport's diskstats.
         _read_or_refused(import_files, [str(path)])

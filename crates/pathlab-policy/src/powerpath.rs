@@ -1,5 +1,5 @@
-//! Dell EMC PowerPath (PowerPath/VE): adaptive, least I/Os and least blocks load balancing, with
-//! autostandby.
+//! Dell EMC PowerPath (PowerPath/VE): adaptive, least I/Os, least blocks and round robin load
+//! balancing, basic failover, with autostandby.
 //!
 //! PowerPath is closed source and its weighting formulas and autostandby thresholds are not
 //! published. What follows models its *documented intent* (PowerPath manual definitions as
@@ -22,6 +22,12 @@
 //!   congested port) and `L` the path's latency EWMA: `L += (sample - L) >> ewma_shift` at each
 //!   completion (weight 1/8 by default, TCP's smoothed-RTT gain), the first sample taken as is.
 //!   A path never measured counts 0, so it is tried.
+//! - `round_robin` ("I/O requests are assigned to each available path in rotation"): the next
+//!   eligible path after the last one used.
+//! - `basic_failover` ("load balancing is not in effect": the policy of an unlicensed PowerPath):
+//!   every I/O down one path, the first eligible in order, until it fails; then the first
+//!   eligible one after it takes over and keeps the I/O when the first returns (no failback:
+//!   PowerPath moves it back only on `powermt restore`).
 //!
 //! Ties go round: the first path met after the last one used.
 //!
@@ -51,8 +57,8 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             name: "policy",
             unset: None,
             range: None,
-            choices: &["adaptive", "least_ios", "least_blocks"],
-            help: "load-balancing policy (powermt set policy=ad|li|lb)",
+            choices: &["adaptive", "least_ios", "least_blocks", "round_robin", "basic_failover"],
+            help: "load-balancing policy (powermt set policy=ad|li|lb|rr|bf)",
         },
         ParamSpec {
             name: "autostandby",
@@ -106,6 +112,8 @@ pub enum PowerPathPolicy {
     Adaptive,
     LeastIos,
     LeastBlocks,
+    RoundRobin,
+    BasicFailover,
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
@@ -223,6 +231,8 @@ impl PowerPath {
         match self.config.policy {
             PowerPathPolicy::LeastIos => u128::from(p.outstanding_ios),
             PowerPathPolicy::LeastBlocks => u128::from(p.outstanding_bytes),
+            // Every eligible path ties: the first after the last one used wins.
+            PowerPathPolicy::RoundRobin | PowerPathPolicy::BasicFailover => 0,
             PowerPathPolicy::Adaptive => {
                 let queued = u128::from(host.nexus_outstanding(p.nexus)) + 1;
                 queued * u128::from(p.latency_ewma_ns.unwrap_or(0))
@@ -312,6 +322,11 @@ impl PathSelector for PowerPath {
         let n = self.paths.len();
         let start = self.last.map_or(0, |l| (l + 1) % n);
         let active_left = self.active_left();
+        if self.config.policy == PowerPathPolicy::BasicFailover {
+            if let Some(l) = self.last.filter(|&l| self.eligible(l, active_left)) {
+                return Some(self.paths.id(l));
+            }
+        }
         let chosen = least_from(n, start, |i| self.eligible(i, active_left), |i| self.cost(i, host))?;
         self.last = Some(chosen);
         Some(self.paths.id(chosen))
@@ -347,6 +362,8 @@ impl PathSelector for PowerPath {
             PowerPathPolicy::Adaptive => "Adaptive",
             PowerPathPolicy::LeastIos => "LeastIos",
             PowerPathPolicy::LeastBlocks => "LeastBlocks",
+            PowerPathPolicy::RoundRobin => "RoundRobin",
+            PowerPathPolicy::BasicFailover => "BasicFailover",
         };
         let paths = self
             .state
@@ -413,6 +430,27 @@ mod tests {
         host.nexus_load = vec![0, 0];
         drive(&mut p, &host, 1, |_| 2_000_000);
         assert_eq!(p.state[0].latency_ewma_ns, Some(1_125_000));
+    }
+
+    #[test]
+    fn round_robin_takes_the_paths_in_turn() {
+        let host = TestHost::default();
+        let config = PowerPathConfig { policy: PowerPathPolicy::RoundRobin, ..PowerPathConfig::default() };
+        let mut p = powerpath(config, 3);
+        // However fast path 0 answers, each path takes its turn.
+        assert_eq!(drive(&mut p, &host, 6, |path| [100_000, 5_000_000, 5_000_000][path as usize]), [0, 1, 2, 0, 1, 2]);
+    }
+
+    #[test]
+    fn basic_failover_keeps_one_path_until_it_fails_and_does_not_fail_back() {
+        let host = TestHost::default();
+        let config = PowerPathConfig { policy: PowerPathPolicy::BasicFailover, ..PowerPathConfig::default() };
+        let mut p = powerpath(config, 3);
+        assert_eq!(drive(&mut p, &host, 3, |_| 1_000_000), [0, 0, 0]);
+        p.fail_path(p.paths.id(0));
+        assert_eq!(drive(&mut p, &host, 2, |_| 1_000_000), [1, 1]);
+        p.reinstate_path(p.paths.id(0));
+        assert_eq!(drive(&mut p, &host, 2, |_| 1_000_000), [1, 1]);
     }
 
     #[test]

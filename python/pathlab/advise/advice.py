@@ -34,6 +34,11 @@ CAPTURE_COMMANDS = {
              "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/* "
              "/sys/class/nvme-subsystem/nvme-subsys*/iopolicy > sysfs.txt"
              "   # the iopolicy in force; kernels of 2026: per-path failover, retry and error counters"],
+    "powerpath": ["powermt display dev=all > powermt.txt   # queued-IOs: one snapshot of the load; run it during load"],
+    "windows": ["# pathlab reads no Windows performance counters yet: write the host's scenario,",
+                "pathlab import mpclaim.txt > host.toml",
+                "# set its [[workloads]] to the disks' load (Get-Counter '\\PhysicalDisk(*)\\Current Disk Queue Length'),",
+                "pathlab advise host.toml"],
 }
 
 #: The label of the candidate that changes nothing.

@@ -1,32 +1,27 @@
 """The settings worth simulating on a host, per stack it runs: the setting in force, ESXi round
 robin variants (with the esxcli commands and the array vendor's claim rule), the dm-multipath path
-selectors (with the multipath.conf stanza), the native NVMe iopolicies (sysfs and a udev rule), and
+selectors (with the multipath.conf stanza), the native NVMe iopolicies (sysfs and a udev rule),
+PowerPath's policies (`powermt set`, `powerpath_candidates.py`), Windows MPIO's (`mpclaim -l`,
+`mpio_candidates.py`), and
 pathlab's own policy as the bar the others could reach. Each reads the devices as the engine
 resolved them (`Scenario.devices`): the policy in force, its host stack and the array."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from pathlab import host_views
+from pathlab.advise.candidate import Candidate, as_given
+from pathlab.advise.mpio_candidates import mpio_candidates
+from pathlab.advise.powerpath_candidates import powerpath_candidates
 from pathlab.advise.practice import Departure, departures
 from pathlab.api import Result, Scenario, policy_choices
 from pathlab.devices import Device
 
 #: ESXi NMP's path selection plugins that round robin can replace per device.
 NMP_PSPS = ("VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU")
-
-
-@dataclass(frozen=True)
-class Candidate:
-    label: str
-    #: Overrides applied to the host's scenario (dotted key to Python value).
-    overrides: dict[str, Any]
-    #: The commands that apply it on the host, one per line.
-    commands: list[str] = field(default_factory=list)
-    caveat: str = ""
 
 
 #: pathlab's own policy's label: not a shipping stack's setting, never recommended, and its gain
@@ -45,6 +40,10 @@ def candidates(scenario: Scenario, run: Result) -> list[Candidate]:
         out += _dm_candidates(devices)
     if all(d.policy.name == "nvme" for d in devices):
         out += _nvme_candidates(devices)
+    if all(d.policy.name == "powerpath" for d in devices):
+        out += powerpath_candidates(devices)
+    if all(d.policy.name == "mpio" for d in devices):
+        out += mpio_candidates(devices)
     out.append(Candidate(
         OWN_POLICY, _with_policy(scenario, {"name": "gated-least-load"}), [],
         "pathlab's own policy: not in any shipping stack; shown as the bar the others could reach",
@@ -110,11 +109,6 @@ def _per_host(data: dict[str, Any], commands: Callable[[str], list[str]]) -> lis
 DM_SELECTORS = ("service-time 0", "queue-length 0", "round-robin 0")
 
 
-def _given(device: Device) -> dict[str, Any]:
-    """The device's policy table as the scenario gives it (the rest is the claim's)."""
-    return {"name": device.policy.name, **{k: device.policy[k] for k in device.policy.given}}
-
-
 def _dm_candidates(devices: Sequence[Device]) -> list[Candidate]:
     """Each kernel path selector and each path grouping not in force (a failover grouping keeps
     one path busy), with the multipath.conf stanza that sets it for the host's arrays (then
@@ -137,7 +131,7 @@ def _dm_candidate(devices: Sequence[Device], name: str, param: str, keyword: str
     for vendor, model in sorted({(d.array.vendor, d.array.model) for d in devices}):
         stanza += ["    device {", f'        vendor "{vendor}"', f'        product "{model}"', f'        {keyword} "{value}"', "    }"]
     stanza += ["}", "multipathd reconfigure"]
-    overrides = {f"devices.{i}.policy": {**_given(d), param: name} for i, d in enumerate(devices)}
+    overrides = {f"devices.{i}.policy": {**as_given(d), param: name} for i, d in enumerate(devices)}
     return Candidate(f"dm {name}", overrides, stanza,
                      f"the stanza adds to the device's built-in settings; `multipath -ll` shows the {keyword} in force"
                      + practice_flag(devices, param, name, keyword))

@@ -26,6 +26,8 @@ class Departure:
 
 
 def rows_for(device: Device) -> list[Practice]:
+    if device.policy.name == "powerpath":  # the vendor rows are NMP's PSPs: PowerPath/VE replaces NMP
+        return []
     stack = "esxi-hpp" if device.policy.name == "HPP" else TABLE_STACK.get(device.stack)
     return practice_for(device.array.vendor, device.array.model, stack) if stack else []
 

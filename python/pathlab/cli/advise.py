@@ -37,8 +37,8 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
             objective: str, fmt: str, html: str | None, force: bool) -> None:
     """Diagnose a host, simulate each candidate setting on it and rank them. FILES is a scenario
     (or a shipped scenario's name), or what the host prints: `esxcli storage nmp device list`,
-    `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, imported as
-    `pathlab import` does."""
+    `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, or any input
+    `pathlab import` reads (Linux, NVMe, PowerPath, Windows MPIO), imported as it does."""
     writable_output(html, "--html", [resolve(f) for f in files], force)
     for given in run_length_sets(sets):
         # advise sets every run's length itself: such a --set would be replaced without a word

@@ -30,8 +30,10 @@ def command(files: tuple[str, ...], hosts: tuple[str, ...], output: str | None, 
     """Build a scenario of a host from what it prints: ESXi (`esxcli storage nmp device list` or
     `hpp device list`, `nmp path list` or `core path list`, an `esxtop -b` capture), Linux
     dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, /proc/diskstats or
-    `iostat -x`) or native NVMe (`nvme list-subsys`, the paths' sysfs attributes). FILES may be a
-    folder of them (a sosreport or vm-support tree) or a shipped capture's name (vmax-iops1000).
+    `iostat -x`), native NVMe (`nvme list-subsys`, the paths' sysfs attributes), PowerPath
+    (`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO (`mpclaim -s -d N`,
+    `Get-MPIOSetting`). FILES may be a folder of them (a sosreport or vm-support tree) or a shipped
+    capture's name (vmax-iops1000).
 
     With --host for each of several hosts, the hosts as one scenario: a device that several hosts
     list (one NAA, WWID or NQN) is one LUN of their array, an array port that several reach (one

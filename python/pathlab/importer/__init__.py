@@ -1,7 +1,8 @@
 """What a host prints, made into a scenario of it. `kinds.py` is the table of inputs (how each
 is recognised, its reader, what it contributes, which host stacks it describes); the inputs given
 decide the host's stack, and that stack's module builds the scenario: `esxi.py` (NMP and HPP),
-`linux.py` (dm-multipath), `nvme.py` (native NVMe multipath), each taking the inputs as `kind.py`'s
+`linux.py` (dm-multipath), `nvme.py` (native NVMe multipath), `powerpath.py` and `mpio.py` (both
+through `scsi_host.py`), each taking the inputs as `kind.py`'s
 `Kind` and giving `imported.py`'s `Imported`. `capture_findings.py` says what the captures
 themselves show."""
 
@@ -20,13 +21,14 @@ __all__ = ["Imported", "capture_files_of", "import_files", "imported_name", "imp
 #: The inputs that decide the host's stack, first match first: a `nvme list-subsys` (or the paths'
 #: sysfs attributes) makes it a native NVMe host, a `multipath -ll` a dm-multipath one; anything
 #: else is read as an ESXi host.
-STACK_OF = (("nvme", "nvme"), ("nvme-sysfs", "nvme"), ("multipath", "linux"))
+STACK_OF = (("nvme", "nvme"), ("nvme-sysfs", "nvme"), ("multipath", "linux"), ("powermt", "powerpath"),
+            ("mpclaim", "windows"), ("mpio-settings", "windows"))
 
 
 def import_files(files: list[str]) -> Imported:
     """A scenario of the host the files describe, each file read by the reader of its kind; a
     folder (a sosreport or vm-support tree) gives the captures it holds."""
-    from pathlab.importer import esxi, linux, nvme
+    from pathlab.importer import esxi, linux, mpio, nvme, powerpath
 
     found = {name: kind_of(name) for name in capture_files_of(files)}
     # One capture of each kind: of two, one would silently win (captures are not merged).
@@ -39,7 +41,8 @@ def import_files(files: list[str]) -> Imported:
         first[same] = name
     names = {k.name for k in found.values()}
     stack = next((s for kind, s in STACK_OF if kind in names), "esxi")
-    builder: dict[str, Any] = {"esxi": esxi.import_host, "linux": linux.import_host, "nvme": nvme.import_host}
+    builder: dict[str, Any] = {"esxi": esxi.import_host, "linux": linux.import_host, "nvme": nvme.import_host,
+                               "powerpath": powerpath.import_host, "windows": mpio.import_host}
     imported: Imported = builder[stack](found)
     imported.stack = stack
     return imported

@@ -25,7 +25,7 @@ class Host:
     findings: tuple[Finding, ...]
     #: Values the captures did not give, and what was assumed: a prediction rests on them.
     assumptions: tuple[Assumption, ...]
-    #: The host's multipathing stack: esxi, linux (dm-multipath) or nvme.
+    #: The host's multipathing stack: esxi, linux (dm-multipath), nvme, powerpath or windows (MPIO).
     stack: str
     #: Whether a capture gave the devices' load (performance counters, or a snapshot of I/Os in
     #: flight); without it advise predicts no gain, it says what to capture.

@@ -27,7 +27,7 @@ class Imported:
     warnings: list[tuple[str, str]]
     #: What the captures themselves show (`capture_findings`).
     findings: list[Finding] = field(default_factory=list)
-    #: The host's stack (esxi, linux, nvme), and whether a capture gave any device's load (its
+    #: The host's stack (esxi, linux, nvme, powerpath, windows), and whether a capture gave any device's load (its
     #: performance counters, or a snapshot of I/Os in flight; a capture without a figure of the
     #: host's devices gives none): without one, a simulated gain would rest on an assumed load.
     stack: str = "esxi"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, regular_file
 from pathlab.importer.kind import Kind
@@ -54,6 +54,24 @@ def _nvme_sysfs(name: str) -> pd.DataFrame:
     from pathlab.readers import nvme_sysfs
 
     return nvme_sysfs.read(name)
+
+
+def _powermt(name: str) -> Any:
+    from pathlab.readers import powermt
+
+    return powermt.read(name)
+
+
+def _mpclaim(name: str) -> Any:
+    from pathlab.readers import mpclaim
+
+    return mpclaim.read(name)
+
+
+def _mpio_settings(name: str) -> Any:
+    from pathlab.readers import mpio_settings
+
+    return mpio_settings.read(name)
 
 
 def _multipath(name: str) -> dict[str, pd.DataFrame]:
@@ -111,6 +129,19 @@ KINDS: tuple[Kind, ...] = (
          lambda head: re.search(r"^\s*Current Portal:", head, re.M) is not None, _iscsi_sessions,
          "each iSCSI session's target, the portal it runs to (address:port) and its portal group; with -P 3 the SCSI "
          "host and disks it carries, so that multipath -ll's paths reach one array port per portal", ("linux",)),
+    Kind("powermt", "powermt display dev=all (or rpowermt display dev=all host=…)",
+         lambda head: re.search(r"^\s*Pseudo name=", head, re.M) is not None, _powermt,
+         "the pseudo devices, their policy, owner SP and failover mode, and each path's adapter, array port, mode, "
+         "state, queued I/Os and errors", ("powerpath",)),
+    Kind("mpclaim", "mpclaim -s -d N (a disk's paths; or mpclaim -s -d, the disks and their policies)",
+         lambda head: re.search(r"^\s*MPIO Disk\d+", head, re.M) is not None, _mpclaim,
+         "each MPIO disk's load-balance policy and, with a disk number, its paths: state, SCSI address, weight "
+         "and ALUA state", ("windows",)),
+    Kind("mpio-settings", "Get-MPIOSetting, Get-MSDSMGlobalDefaultLoadBalancePolicy",
+         lambda head: re.search(r"^\s*(PDORemovePeriod|PathVerificationState)\s*:", head, re.M) is not None
+         or "Get-MSDSMGlobalDefaultLoadBalancePolicy" in head, _mpio_settings,
+         "MPIO's timers (PDORemovePeriod: how long I/O waits with no path) and the MSDSM's default policy",
+         ("windows",)),
     Kind("multipath", "multipath -ll",
          lambda head: "hwhandler=" in head or "policy='" in head or re.search(r"\bdm-\d+\b.*,", head) is not None,
          _multipath, "the maps, their path groups with selector and priority, and each path's states", ("linux",)),
@@ -138,4 +169,5 @@ def kind_of(name: str) -> Kind:
             return kind
     raise ScenarioError(name, "line 1", "not a capture pathlab imports: give `esxcli storage nmp device list`, "
                                         "`esxcli storage nmp path list` or `core path list` and an `esxtop -b` capture "
-                                        "(ESXi), or `multipath -ll` and `/proc/diskstats` samples or `iostat -x` (Linux)")
+                                        "(ESXi), `multipath -ll` and `/proc/diskstats` samples or `iostat -x` (Linux), "
+                                        "`powermt display dev=all` (PowerPath) or `mpclaim -s -d N` (Windows MPIO)")

@@ -29,17 +29,19 @@ KNOWN_COMMANDS = frozenset({
     "sg_vpd", "rescan-scsi-bus.sh", "systemctl", "service", "ls", "ll", "grep", "egrep", "head",
     "tail", "less", "more", "uname", "hostname", "vmware", "cd", "echo", "sleep", "watch", "udevadm",
     "iscsiadm", "lspci", "rpm", "dpkg", "modinfo", "for", "while", "sanlun", "powermt", "rescan",
+    "rpowermt", "mpclaim", "mpclaim.exe",
 })
 #: Prompts that cannot be mistaken for output or comments: `[root@host ~]#`, `[root@esx:~]`,
 #: `root@host:~#`, `user@host:/etc$`, `host:~ #` (SUSE), `~ #` (ESXi 5), `sh-4.2#`, `bash$`,
-#: `multipathd>`.
+#: `multipathd>`, Windows' `C:\>` and PowerShell's `PS C:\Users\admin>`.
 _CLEAR_PROMPT = re.compile(
     r"^\s*(?:\[[^\]\n@]*@[^\]\n]*\]\s*[#$%]?"     # [root@host ~]#  [root@esx:~]
     r"|[\w.-]+@[\w.-]+(?::\S*)?\s*[#$%]"            # root@host:~#  user@host:/etc$
     r"|[\w.-]+:\S*\s+[#$]"                          # host:~ #
     r"|~\s*[#$]"                                    # ~ #
     r"|(?:ba|z|k)?sh(?:-[\d.]+)?[#$]"               # sh-4.2#  bash$
-    r"|multipathd>)(?:\s+|$)")
+    r"|multipathd>)(?:\s+|$)"
+    r"|^\s*(?:PS\s+)?[A-Za-z]:\\[^>\n]*>\s*")                   # PS C:\Users\admin>  C:\>
 #: A bare `#`, `$` or `>` before a command (forum posts, man pages).
 _BARE_PROMPT = re.compile(r"^\s*[#$>]\s*")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

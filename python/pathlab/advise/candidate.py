@@ -1,0 +1,28 @@
+"""A setting worth simulating on a host: its label, the scenario overrides that give it, the
+commands that apply it on the host, and what to know before applying it. `candidates.py` and each
+stack's own list (`powerpath_candidates.py`, `mpio_candidates.py`) make them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlab.devices import Device
+
+
+@dataclass(frozen=True)
+class Candidate:
+    label: str
+    #: Overrides applied to the host's scenario (dotted key to Python value).
+    overrides: dict[str, Any]
+    #: The commands that apply it on the host, one per line.
+    commands: list[str] = field(default_factory=list)
+    caveat: str = ""
+
+
+def as_given(device: Device, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The device's policy table as the scenario gives it (the rest is the claim's), without the
+    parameters `leave_out` names (those that mean nothing under another policy)."""
+    return {"name": device.policy.name,
+            **{k: device.policy[k] for k in device.policy.given if k not in leave_out}}

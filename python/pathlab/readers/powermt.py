@@ -1,0 +1,197 @@
+"""`powermt display dev=all` (PowerPath on Linux, Solaris, AIX) and `rpowermt display dev=all
+host=…` (PowerPath/VE on ESXi): one block per pseudo device, as the PowerPath CLI and System
+Messages Reference prints it.
+
+    Pseudo name=emcpower23a
+    CLARiiON ID=HK190074900068 [PLADWS002SM]
+    Logical device ID=6006016082E71E0009B10334FA67DD11 [LUN 113]
+    state=alive; policy=CLAROpt; priority=0; queued-IOs=0
+    Owner: default=SP A, current=SP A       Array failover mode: 1
+    ==============================================================================
+    ---------------- Host ---------------   - Stor -   -- I/O Path -  -- Stats ---
+    ###  HW Path                I/O Paths    Interf.   Mode    State  Q-IOs Errors
+    ==============================================================================
+    3082 ssm@0,0/pci@19,700000/QLGC,qlc@1/fp@0,0 c14t0d6s0 SP A2     active  alive      0      0
+
+The array line names its class (`Symmetrix`, `CLARiiON`, `VNX`, `Unity`, `XtremIO`, `VPLEX`,
+`Invista`, …) and serial; PowerPath 6 adds `Device WWN=`, PowerPath/VE `Standard UID=` and a
+`type=` field in the state line; `Owner:` is printed for arrays with LUN ownership (the SP that
+owns the LUN by default and now, and the array's failover mode: 4 is ALUA, 1 PNR). A path row
+is `### HW-path I/O-path Interf. Mode State Q-IOs Errors`, the interface one or two words (`SP
+A2`, `FA 9dB`). Every line is read or the file refused, naming its line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pathlab.api import ScenarioError, warn
+from pathlab.readers import pasted
+
+COMMAND = "powermt display dev=all"
+COMMANDS = (re.compile(r"\br?powermt(?:\.exe)?\s+display\b"),)
+
+#: The policies `powermt set policy=` sets, as `powermt display` spells them (CLI reference,
+#: "powermt set policy"): ad, bf, co, lb, li, nr, re, rr, si, so, xo.
+POLICIES = ("ADaptive", "BasicFailover", "CLAROpt", "LeastBlocks", "LeastIos", "NoRedirect", "Request", "RoundRobin",
+            "StreamIo", "SymmOpt", "XtremIO")
+#: A path's mode (`powermt set mode=`; autostandby puts a path in `asb:prox` or `asb:iopf`) and state.
+MODES = ("active", "standby", "unlic", "asb:prox", "asb:iopf")
+STATES = ("alive", "dead")
+DEVICE_STATES = ("alive", "dead")
+
+_PSEUDO = re.compile(r"^Pseudo name=(\S+)$")
+_ARRAY = re.compile(r"^([A-Za-z][\w -]*?) ID=(\S+)(?:\s+\[(.*)\])?$")
+_LOGICAL = re.compile(r"^Logical device ID=(\S+)(?:\s+\[(.*)\])?$")
+_WWN = re.compile(r"^(?:Device WWN|Standard UID)=(\S+)(?:\s+\[.*\])?$")
+_OWNER = re.compile(r"^Owner: default=(SP [A-Z]), current=(SP [A-Z])(?:\s+Array failover mode: (\d+))?$")
+_RULE = re.compile(r"^=+$")
+_BANNER = re.compile(r"^-+ Host -+\s+- Stor -\s+-+ I/O Path -+\s+-+ Stats -+$")
+_HEADER = re.compile(r"^###\s+HW Path\s+I/O Paths\s+Interf\.\s+Mode\s+State\s+Q-IOs\s+Errors$")
+_ROW = re.compile(r"^(\d+)\s+(\S+)\s+(\S+)\s+(\S+(?:\s+\S+)?)\s+(\S+)\s+(\S+)\s+(\d+)\s+(\d+)$")
+
+
+@dataclass(frozen=True)
+class PathRow:
+    line: int
+    #: The `###` column: PowerPath's number of the host bus adapter.
+    hba: int
+    hw_path: str
+    io_path: str
+    #: The array port as printed (`SP A2`, `FA 9dB`).
+    interface: str
+    mode: str
+    state: str
+    queued: int
+    errors: int
+
+
+@dataclass
+class Device:
+    name: str
+    line: int
+    array_class: str = ""
+    array_id: str = ""
+    array_label: str = ""
+    array_line: int = 0
+    logical_id: str = ""
+    logical_label: str = ""
+    logical_line: int = 0
+    wwn: str = ""
+    state: str = ""
+    policy: str = ""
+    policy_line: int = 0
+    queued: int | None = None
+    owner_default: str = ""
+    owner_current: str = ""
+    failover_mode: int | None = None
+    owner_line: int = 0
+    paths: list[PathRow] = field(default_factory=list)
+
+
+def read(path: str | Path) -> list[Device]:
+    """Every pseudo device of the listing, with its paths; the file refused at the first line that
+    is not part of the format."""
+    name = str(path)
+    source = pasted.output_lines(name, pasted.file_lines(path), COMMANDS, COMMAND)
+    devices: list[Device] = []
+    header_seen = False
+    for line in source():
+        text = line.text.strip()
+        if not text:
+            continue
+        if m := _PSEUDO.match(text):
+            devices.append(Device(m.group(1), line.number))
+            header_seen = False
+            continue
+        if not devices:
+            raise _refused(name, line.number, f"{text[:60]!r} before the first `Pseudo name=` line")
+        device = devices[-1]
+        if header_seen and (m := _ROW.match(text)):
+            device.paths.append(_row(name, line.number, m))
+        elif m := _LOGICAL.match(text):
+            device.logical_id, device.logical_label = m.group(1), m.group(2) or ""
+            device.logical_line = line.number
+        elif m := _WWN.match(text):
+            device.wwn = m.group(1)
+        elif m := _ARRAY.match(text):
+            device.array_class, device.array_id, device.array_label = m.group(1), m.group(2), m.group(3) or ""
+            device.array_line = line.number
+        elif "state=" in text and ";" in text:
+            _state(name, line.number, text, device)
+        elif m := _OWNER.match(text):
+            device.owner_default, device.owner_current = m.group(1), m.group(2)
+            device.failover_mode = int(m.group(3)) if m.group(3) else None
+            device.owner_line = line.number
+        elif _RULE.match(text) or _BANNER.match(text):
+            continue
+        elif _HEADER.match(text):
+            header_seen = True
+        elif _ROW.match(text):
+            raise _refused(name, line.number, f"a path row of {device.name} before its table's `### HW Path …` header")
+        else:
+            raise _refused(name, line.number, f"{text[:60]!r}: not a line `{COMMAND}` prints (a `Pseudo name=`, "
+                                              "array ID, `Logical device ID=`, `state=…; policy=…` or `Owner:` line, "
+                                              "the path table's header, or a path row `### HW-path I/O-path Interf. "
+                                              "Mode State Q-IOs Errors`)")
+    if not devices:
+        raise ScenarioError(name, "", f"no `Pseudo name=` line: not `{COMMAND}` output")
+    for device in devices:
+        _complete(name, device)
+    return _later_kept(name, devices)
+
+
+def _later_kept(name: str, devices: list[Device]) -> list[Device]:
+    """Each pseudo device once: one listed twice (two runs pasted together) keeps its later
+    listing, and that is said."""
+    last = {d.name: d for d in devices}
+    for d in devices:
+        if last[d.name] is not d:
+            warn(name, f"line {d.line}", f"{d.name} is listed again at line {last[d.name].line}: the later listing kept")
+    return [d for d in devices if last[d.name] is d]
+
+
+def _row(name: str, number: int, m: re.Match[str]) -> PathRow:
+    hba, hw, io, interface, mode, state, queued, errors = m.groups()
+    if mode not in MODES:
+        raise _refused(name, number, f"path mode {mode!r}: expected one of {', '.join(MODES)}")
+    if state not in STATES:
+        raise _refused(name, number, f"path state {state!r}: expected one of {', '.join(STATES)}")
+    return PathRow(number, int(hba), hw, io, re.sub(r"\s+", " ", interface), mode, state, int(queued), int(errors))
+
+
+def _state(name: str, number: int, text: str, device: Device) -> None:
+    """`state=alive; policy=SymmOpt; priority=0; queued-IOs=0` (PowerPath/VE adds `type=…`)."""
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        key, eq, value = part.partition("=")
+        if not eq or key not in ("state", "policy", "priority", "queued-IOs", "type"):
+            raise _refused(name, number, f"{part[:40]!r}: the state line holds state=, policy=, priority=, queued-IOs= "
+                                         "and type=")
+        if key == "state":
+            if value not in DEVICE_STATES:
+                raise _refused(name, number, f"state={value}: expected one of {', '.join(DEVICE_STATES)}")
+            device.state = value
+        elif key == "policy":
+            if value not in POLICIES:
+                raise _refused(name, number, f"policy={value}: not a PowerPath policy pathlab knows "
+                                             f"({', '.join(POLICIES)})")
+            device.policy, device.policy_line = value, number
+        elif key == "queued-IOs":
+            if not value.isdigit():
+                raise _refused(name, number, f"queued-IOs={value[:20]}: expected a whole number")
+            device.queued = int(value)
+
+
+def _complete(name: str, device: Device) -> None:
+    """A device the listing cut before its paths or policy is refused: nothing about it is known."""
+    if not device.policy:
+        raise _refused(name, device.line, f"{device.name}: no `state=…; policy=…` line follows its `Pseudo name=`")
+    if not device.paths:
+        raise _refused(name, device.line, f"{device.name}: no path rows follow it (the listing ends or was cut)")
+
+
+def _refused(name: str, number: int, why: str) -> ScenarioError:
+    return ScenarioError(name, f"line {number}", why)
