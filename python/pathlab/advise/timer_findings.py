@@ -1,0 +1,241 @@
+"""Advice on a host's failure timers, from its own files only (`Host.timers`: multipath.conf or
+`multipathd show config`, the maps' features, NVMe sysfs): what each kind of failure would cost
+the application here, by `stall_rule.py`, with the file and line of every value it rests on;
+timers against the array vendor's published practice (`vendor_practice.toml`); and what no file
+gives, with the built-in default it would be and what would settle it. A stall is estimated only
+where the host gives a timer it rests on; the built-in values it also needs are said as assumed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from pathlab.advise import stall_rule as rule
+from pathlab.advise.practice import rows_for
+from pathlab.devices import Device
+from pathlab.finding import Finding
+from pathlab.importer.timer_values import HWTABLE_SOURCE, TimerValue, hwtable_timer
+
+#: What would settle a timer no file gives, by stack.
+SETTLE_DM = "multipath.conf or `multipathd show config` would settle it"
+SETTLE_SCSI_TIMEOUT = "/sys/block/sdX/device/timeout would settle it"
+SETTLE_NVME = "`grep -r . /sys/class/nvme/nvme*/{kato,ctrl_loss_tmo,reconnect_delay,fast_io_fail_tmo}` would settle it"
+SETTLE_NVME_IO = "/sys/module/nvme_core/parameters/io_timeout would settle it"
+SETTLE_APD = "`esxcli system settings advanced list -o /Misc/APDTimeout` would settle it"
+#: A map's timers, as `timer_values.dm_timers` gives them.
+DM_DEVICE_TIMERS = ("no_path_retry", "queue_if_no_path", "fast_io_fail_tmo", "dev_loss_tmo")
+#: How many devices a finding names before "and N more".
+NAMED = 3
+
+
+@dataclass(frozen=True)
+class Value:
+    """A timer in force: its value, and where it was read or which built-in value it is."""
+
+    value: str
+    where: str
+    read: bool
+
+    @property
+    def said(self) -> str:
+        return f"{self.value} ({'read at ' if self.read else ''}{self.where})"
+
+
+def timer_findings(stack: str, timers: Sequence[TimerValue], devices: Sequence[Device]) -> list[Finding]:
+    """The timer findings of a host of `stack` (linux, nvme, esxi)."""
+    if stack == "linux":
+        return _dm(timers, devices)
+    if stack == "nvme":
+        return _nvme(timers)
+    return [Finding("Failure timers not in the captures: every path down (APD) would hold I/O for Misc.APDTimeout",
+                    f"the built-in default would be {rule.ESXI_APD_TIMEOUT.text()} ({rule.ESXI_APD_TIMEOUT.source}); "
+                    f"{SETTLE_APD}")]
+
+
+def _given(timers: Iterable[TimerValue], scope: str, setting: str) -> Value | None:
+    found = [t for t in timers if t.scope == scope and t.setting == setting]
+    return Value(found[-1].value, found[-1].where, True) if found else None
+
+
+def _or_builtin(value: Value | None, builtin: rule.Builtin) -> Value:
+    return value or Value(builtin.text(""), f"assumed: the built-in default, {builtin.source}", False)
+
+
+def _names(devices: Sequence[str]) -> str:
+    shown = ", ".join(devices[:NAMED])
+    return shown + (f" and {len(devices) - NAMED} more" if len(devices) > NAMED else "")
+
+
+def _dm(timers: Sequence[TimerValue], devices: Sequence[Device]) -> list[Finding]:
+    polling = _or_builtin(_given(timers, "host", "polling_interval"), rule.POLLING_INTERVAL)
+    checker = _given(timers, "host", "checker_timeout")
+    found: list[Finding] = []
+    not_given: dict[str, str] = {}
+    if _given(timers, "host", "polling_interval") or checker:
+        checker_value = _or_builtin(checker, rule.CHECKER_TIMEOUT)
+        stall = rule.dm_path_hang(float(rule.SCSI_COMMAND_TIMEOUT.value or 0), float(polling.value),
+                                  float(checker_value.value))
+        found.append(Finding(
+            f"Every map: {stall.failure} stalls I/O for about {stall.seconds:g} s, then {stall.then}",
+            f"{stall.rule}; polling_interval {polling.said}; checker_timeout {checker_value.said}; the command timeout "
+            f"assumed {rule.SCSI_COMMAND_TIMEOUT.text()} ({rule.SCSI_COMMAND_TIMEOUT.source}; {SETTLE_SCSI_TIMEOUT}); "
+            f"assumes {stall.assumes}"))
+    # Maps of one array with the same values are said once (the first map's lines are cited).
+    groups: dict[tuple[str, str, tuple[str | None, ...]], list[Device]] = {}
+    for d in devices:
+        values = tuple((v.value if (v := _given(timers, d.name, s)) else None) for s in DM_DEVICE_TIMERS)
+        groups.setdefault((d.array.vendor, d.array.model, values), []).append(d)
+    for (vendor, model, _), members in groups.items():
+        given = {s: _given(timers, members[0].name, s) for s in DM_DEVICE_TIMERS}
+        scope = f"{_names([d.name for d in members])} ({vendor},{model})"
+        found += _all_paths_down(scope, given, polling, vendor, model, not_given)
+        found += _link_down(scope, given, members[0], not_given)
+    if not_given:
+        found.append(Finding("Failure timers no capture gives: " + ", ".join(not_given),
+                             "; ".join(f"{k}: {v}" for k, v in not_given.items()) + f"; {SETTLE_DM}"))
+    return found
+
+
+def _all_paths_down(scope: str, given: dict[str, Value | None], polling: Value, vendor: str, model: str,
+                    not_given: dict[str, str]) -> list[Finding]:
+    retry, queueing = given["no_path_retry"], given["queue_if_no_path"]
+    if retry is not None and retry.value:
+        stall = rule.dm_all_paths_down(retry.value, float(polling.value))
+        hangs = "hangs I/O until a path returns" if stall.seconds is None else \
+            f"holds I/O for about {stall.seconds:g} s, then {stall.then}" if stall.seconds else "fails I/O at once"
+        return [Finding(f"{scope}: {stall.failure} {hangs}: no_path_retry {retry.value}",
+                        f"no_path_retry {retry.said}" + (f"; polling_interval {polling.said}; {stall.rule}" if stall.seconds
+                                                         else "") + f"; assumes {stall.assumes}")]
+    from pathlab.importer.linux import hwtable_sets
+
+    table = next((v for tpgs in (False, True) if (v := hwtable_sets(vendor, model, tpgs).get("no_path_retry"))), None)
+    builtin = f"the built-in hardware table would set {table} ({HWTABLE_SOURCE})" if table else \
+        f"the built-in default would be {rule.NO_PATH_RETRY} ({rule.NO_PATH_RETRY_SOURCE})"
+    if queueing is not None and queueing.value == "yes":
+        return [Finding(f"{scope}: every path down holds I/O, until a path returns (no_path_retry queue) or for "
+                        f"no_path_retry × polling_interval: not determined",
+                        f"queue_if_no_path {queueing.said}; {builtin}; {SETTLE_DM}")]
+    if queueing is not None:
+        return [Finding(f"{scope}: every path down fails I/O at once: the map does not queue",
+                        f"no queue_if_no_path {queueing.said}: no_path_retry fail, or its retries have run out")]
+    not_given.setdefault("no_path_retry", builtin)
+    return []
+
+
+def _link_down(scope: str, given: dict[str, Value | None], device: Device, not_given: dict[str, str]) -> list[Finding]:
+    vendor, model = device.array.vendor, device.array.model
+    fast, loss = given["fast_io_fail_tmo"], given["dev_loss_tmo"]
+    practice = _practice(device, given)
+    if fast is None and loss is None:
+        table = hwtable_timer("fast_io_fail_tmo", vendor, model)
+        not_given.setdefault("fast_io_fail_tmo", f"the built-in hardware table would set {table[0]} ({table[1]})" if table
+                             else f"the built-in default would be {rule.FAST_IO_FAIL_TMO.text('')} "
+                                  f"({rule.FAST_IO_FAIL_TMO.source})")
+        return [Finding(f"{scope}: {practice[0]}", practice[1])] if practice else []
+    if (fast is not None and not fast.value) or (loss is not None and not loss.value):
+        undetermined = fast if fast is not None and not fast.value else loss
+        assert undetermined is not None
+        return [Finding(f"{scope}: the FC timers are not determined", undetermined.where)]
+    fast_in_force = fast or _builtin_fast(vendor, model)
+    loss_s = rule.seconds(loss.value) if loss else None
+    retry = given["no_path_retry"]
+    stall = rule.dm_link_down(rule.seconds(fast_in_force.value), loss_s, retry is not None and retry.value == "queue")
+    after = "only when a path returns" if stall.seconds is None else f"after about {stall.seconds:g} s"
+    found = [Finding(f"{scope}: {stall.failure} fails I/O over {after} ({stall.rule})",
+                     f"fast_io_fail_tmo {fast_in_force.said}" + (f"; dev_loss_tmo {loss.said}" if loss else "")
+                     + f"; assumes {stall.assumes}")]
+    fast_s = rule.seconds(fast_in_force.value)
+    if loss_s is not None and fast_s is not None and loss_s <= fast_s:
+        found.append(Finding(f"{scope}: dev_loss_tmo {loss.value if loss else ''} is not above fast_io_fail_tmo "
+                             f"{fast_in_force.value}: the path is removed before its I/O fails over",
+                             f"dev_loss_tmo {loss.said if loss else ''}; fast_io_fail_tmo {fast_in_force.said}; "
+                             "multipath.conf(5): fast_io_fail_tmo should be smaller than dev_loss_tmo"))
+    if practice:
+        found.append(Finding(f"{scope}: {practice[0]}", practice[1]))
+    return found
+
+
+def _builtin_fast(vendor: str, model: str) -> Value:
+    table = hwtable_timer("fast_io_fail_tmo", vendor, model)
+    if table:
+        return Value(table[0], f"assumed: the built-in hardware table, {table[1]}", False)
+    return _or_builtin(None, rule.FAST_IO_FAIL_TMO)
+
+
+def _practice(device: Device, given: dict[str, Value | None]) -> tuple[str, str] | None:
+    """The FC timers the vendor publishes for the array where the ones in force differ (read, or
+    the built-in table's or default where the host gives none), with the stall the vendor's
+    fast_io_fail_tmo would give."""
+    vendor, model = device.array.vendor, device.array.model
+    loss_table = hwtable_timer("dev_loss_tmo", vendor, model)
+    in_force = {"fast_io_fail_tmo": given["fast_io_fail_tmo"] or _builtin_fast(vendor, model),
+                "dev_loss_tmo": given["dev_loss_tmo"] or (Value(loss_table[0], f"assumed: the built-in hardware table, "
+                                                                           f"{loss_table[1]}", False) if loss_table else None)}
+    for row in rows_for(device):
+        said = row.setting.given()
+        away = {k: said[k] for k in in_force
+                if k in said and (in_force[k] is None or str(in_force[k].value) != str(said[k]))}  # type: ignore[union-attr]
+        if not away:
+            continue
+        text = "; ".join(f"{k} {_shown(in_force[k])} where {row.vendor} says {v}" for k, v in away.items())
+        if "fast_io_fail_tmo" in away:
+            text += f": with it an FC link down would fail I/O over after about {away['fast_io_fail_tmo']} s"
+        return text, f"{row.source} ({row.date})"
+    return None
+
+
+def _shown(value: Value | None) -> str:
+    if value is None:
+        return "not given (the HBA driver's own)"
+    return value.value if value.read else f"not given ({value.value}, the built-in)"
+
+
+def _nvme(timers: Sequence[TimerValue]) -> list[Finding]:
+    io_given = _given(timers, "host", "io_timeout")
+    io = _or_builtin(io_given, rule.NVME_IO_TIMEOUT)
+    controllers = sorted({t.scope for t in timers if t.scope != "host"}, key=lambda c: (len(c), c))
+    groups: dict[tuple[object, ...], list[str]] = {}
+    for c in controllers:
+        values = tuple((s, _given(timers, c, s)) for s in ("kato", "ctrl_loss_tmo", "fast_io_fail_tmo"))
+        groups.setdefault(tuple((s, v.value if v else None) for s, v in values), []).append(c)
+    found: list[Finding] = []
+    not_given: dict[str, str] = {}
+    for _, members in groups.items():
+        given = {s: _given(timers, members[0], s) for s in ("kato", "ctrl_loss_tmo", "fast_io_fail_tmo")}
+        scope = _names(members)
+        kato = given["kato"]
+        if kato is not None and int(kato.value) > 0:
+            stall = rule.nvme_controller_silent(float(kato.value), float(io.value))
+            found.append(Finding(f"{scope}: {stall.failure} stalls I/O for about {stall.seconds:g} s, then {stall.then}",
+                                 f"kato {kato.said}; io_timeout {io.said}; {stall.rule}; assumes {stall.assumes}"))
+            found.append(Finding(f"{scope}: KATO {kato.value} s and no CQT hold is shown: an I/O can be retried on "
+                                 "another path while its first copy may still land",
+                                 f"kato {kato.said}; {rule.TP4129}; the kernels pathlab knows retry it once error "
+                                 "recovery starts (drivers/nvme/host/multipath.c nvme_failover_req)"))
+        elif kato is None:
+            not_given.setdefault("kato", f"the built-in default would be {rule.NVME_KATO.text()} ({rule.NVME_KATO.source})")
+        loss, fast = given["ctrl_loss_tmo"], given["fast_io_fail_tmo"]
+        if loss is not None or fast is not None:
+            loss_v = loss or _or_builtin(None, rule.NVME_CTRL_LOSS_TMO)
+            fast_v = fast or _or_builtin(None, rule.NVME_FAST_IO_FAIL_TMO)
+            stall = rule.nvme_all_paths_down(rule.seconds(loss_v.value), rule.seconds(fast_v.value))
+            what = "a controller that never returns is retried forever: I/O hangs until a path returns" \
+                if stall.seconds is None else f"I/O is held for about {stall.seconds:g} s, then {stall.then}"
+            found.append(Finding(f"{scope}: {stall.failure}: {what}",
+                                 f"ctrl_loss_tmo {loss_v.said}; fast_io_fail_tmo {fast_v.said}; {stall.rule}; "
+                                 f"assumes {stall.assumes}"))
+        else:
+            not_given.setdefault("ctrl_loss_tmo", f"the built-in default would be {rule.NVME_CTRL_LOSS_TMO.text()} "
+                                                  f"({rule.NVME_CTRL_LOSS_TMO.source})")
+    if not controllers:
+        not_given["kato"] = f"the built-in default would be {rule.NVME_KATO.text()} ({rule.NVME_KATO.source})"
+        not_given["ctrl_loss_tmo"] = (f"the built-in default would be {rule.NVME_CTRL_LOSS_TMO.text()} "
+                                      f"({rule.NVME_CTRL_LOSS_TMO.source})")
+    settle = [SETTLE_NVME] if not_given else []
+    if io_given is None:
+        not_given["io_timeout"] = f"the built-in default would be {rule.NVME_IO_TIMEOUT.text()} ({rule.NVME_IO_TIMEOUT.source})"
+        settle.append(SETTLE_NVME_IO)
+    if not_given:
+        found.append(Finding("Failure timers no capture gives: " + ", ".join(not_given),
+                             "; ".join(f"{k}: {v}" for k, v in not_given.items()) + "; " + "; ".join(settle)))
+    return found
