@@ -194,43 +194,29 @@ def _nvme(timers: Sequence[TimerValue]) -> list[Finding]:
     io_given = _given(timers, "host", "io_timeout")
     io = _or_builtin(io_given, rule.NVME_IO_TIMEOUT)
     controllers = sorted({t.scope for t in timers if t.scope != "host"}, key=lambda c: (len(c), c))
-    groups: dict[tuple[object, ...], list[str]] = {}
-    for c in controllers:
-        values = tuple((s, _given(timers, c, s)) for s in ("kato", "ctrl_loss_tmo", "fast_io_fail_tmo"))
-        groups.setdefault(tuple((s, v.value if v else None) for s, v in values), []).append(c)
     found: list[Finding] = []
     not_given: dict[str, str] = {}
-    for _, members in groups.items():
-        given = {s: _given(timers, members[0], s) for s in ("kato", "ctrl_loss_tmo", "fast_io_fail_tmo")}
-        scope = _names(members)
-        kato = given["kato"]
-        if kato is not None and int(kato.value) > 0:
-            stall = rule.nvme_controller_silent(float(kato.value), float(io.value))
-            found.append(Finding(f"{scope}: {stall.failure} stalls I/O for about {stall.seconds:g} s, then {stall.then}",
-                                 f"kato {kato.said}; io_timeout {io.said}; {stall.rule}; assumes {stall.assumes}"))
-            found.append(Finding(f"{scope}: KATO {kato.value} s and no CQT hold is shown: an I/O can be retried on "
-                                 "another path while its first copy may still land",
-                                 f"kato {kato.said}; {rule.TP4129}; the kernels pathlab knows retry it once error "
-                                 "recovery starts (drivers/nvme/host/multipath.c nvme_failover_req)"))
-        elif kato is None:
-            not_given.setdefault("kato", f"the built-in default would be {rule.NVME_KATO.text()} ({rule.NVME_KATO.source})")
-        loss, fast = given["ctrl_loss_tmo"], given["fast_io_fail_tmo"]
-        if loss is not None or fast is not None:
-            loss_v = loss or _or_builtin(None, rule.NVME_CTRL_LOSS_TMO)
-            fast_v = fast or _or_builtin(None, rule.NVME_FAST_IO_FAIL_TMO)
-            stall = rule.nvme_all_paths_down(rule.seconds(loss_v.value), rule.seconds(fast_v.value))
-            what = "a controller that never returns is retried forever: I/O hangs until a path returns" \
-                if stall.seconds is None else f"I/O is held for about {stall.seconds:g} s, then {stall.then}"
-            found.append(Finding(f"{scope}: {stall.failure}: {what}",
-                                 f"ctrl_loss_tmo {loss_v.said}; fast_io_fail_tmo {fast_v.said}; {stall.rule}; "
-                                 f"assumes {stall.assumes}"))
-        else:
-            not_given.setdefault("ctrl_loss_tmo", f"the built-in default would be {rule.NVME_CTRL_LOSS_TMO.text()} "
-                                                  f"({rule.NVME_CTRL_LOSS_TMO.source})")
-    if not controllers:
+    by_kato: dict[str, list[str]] = {}
+    for c in controllers:
+        if (kato := _given(timers, c, "kato")) is not None:
+            by_kato.setdefault(kato.value, []).append(c)
+    for value, members in by_kato.items():
+        kato = _given(timers, members[0], "kato")
+        assert kato is not None
+        if int(value) == 0:
+            continue  # no keep-alive (a discovery controller)
+        stall = rule.nvme_controller_silent(float(value), float(io.value))
+        found.append(Finding(f"{_names(members)}: {stall.failure} stalls I/O for about {stall.seconds:g} s, then "
+                             f"{stall.then}", f"kato {kato.said}; io_timeout {io.said}; {stall.rule}; assumes {stall.assumes}"))
+    if by_kato:
+        katos = " and ".join(f"{v} s" for v in by_kato)
+        found.append(Finding(f"KATO {katos} and no CQT hold is shown: an I/O can be retried on another path while its "
+                             "first copy may still land",
+                             f"{rule.TP4129}; Linux's nvme_failover_req (drivers/nvme/host/multipath.c) requeues it on "
+                             "another path as soon as error recovery cancels it"))
+    else:
         not_given["kato"] = f"the built-in default would be {rule.NVME_KATO.text()} ({rule.NVME_KATO.source})"
-        not_given["ctrl_loss_tmo"] = (f"the built-in default would be {rule.NVME_CTRL_LOSS_TMO.text()} "
-                                      f"({rule.NVME_CTRL_LOSS_TMO.source})")
+    found += _nvme_all_paths_down(timers, controllers, not_given)
     settle = [SETTLE_NVME] if not_given else []
     if io_given is None:
         not_given["io_timeout"] = f"the built-in default would be {rule.NVME_IO_TIMEOUT.text()} ({rule.NVME_IO_TIMEOUT.source})"
@@ -239,3 +225,30 @@ def _nvme(timers: Sequence[TimerValue]) -> list[Finding]:
         found.append(Finding("Failure timers no capture gives: " + ", ".join(not_given),
                              "; ".join(f"{k}: {v}" for k, v in not_given.items()) + "; " + "; ".join(settle)))
     return found
+
+
+def _nvme_all_paths_down(timers: Sequence[TimerValue], controllers: Sequence[str],
+                         not_given: dict[str, str]) -> list[Finding]:
+    """Every path of a namespace down: its I/O is held while any of its controllers may come back
+    (`nvme_available_path`), so the longest hold among the controllers read is the stall."""
+    stalls = []
+    for c in controllers:
+        loss, fast = _given(timers, c, "ctrl_loss_tmo"), _given(timers, c, "fast_io_fail_tmo")
+        if loss is None and fast is None:
+            continue
+        loss_v = loss or _or_builtin(None, rule.NVME_CTRL_LOSS_TMO)
+        fast_v = fast or _or_builtin(None, rule.NVME_FAST_IO_FAIL_TMO)
+        stalls.append((c, loss_v, fast_v, rule.nvme_all_paths_down(rule.seconds(loss_v.value), rule.seconds(fast_v.value))))
+    if not stalls:
+        not_given["ctrl_loss_tmo"] = (f"the built-in default would be {rule.NVME_CTRL_LOSS_TMO.text()} "
+                                      f"({rule.NVME_CTRL_LOSS_TMO.source})")
+        return []
+    c, loss_v, fast_v, stall = max(stalls, key=lambda s: float("inf") if s[3].seconds is None else s[3].seconds)
+    what = "a controller that never returns is retried forever: I/O hangs until a path returns" \
+        if stall.seconds is None else f"I/O is held for about {stall.seconds:g} s, then {stall.then}"
+    return [Finding(f"Every path down: {what}",
+                    f"{c}: ctrl_loss_tmo {loss_v.said}; fast_io_fail_tmo {fast_v.said}; {stall.rule}; I/O waits while any "
+                    f"of a namespace's controllers may return (drivers/nvme/host/multipath.c nvme_available_path): the "
+                    f"longest of the {len(stalls)} controllers read; assumes {stall.assumes} and that {c} serves the "
+                    "namespace")]
+
