@@ -22,7 +22,8 @@ The rules (seconds; `None` is "until a path returns"):
 - NVMe, every path down: I/O is held while a controller reconnects (every `reconnect_delay`),
   until `fast_io_fail_tmo` (then it fails) or `ctrl_loss_tmo` (the controller is removed and its
   I/O fails; `off`: never).
-- ESXi, every path down (APD): I/O is retried for `Misc.APDTimeout`, then failed."""
+- ESXi, every path down (APD): I/O is retried for `Misc.APDTimeout`; then the I/O that is not a
+  virtual machine's fails, and the virtual machines' is retried on (VMware's page below)."""
 
 from __future__ import annotations
 
@@ -67,7 +68,9 @@ NVME_FAST_IO_FAIL_TMO = Builtin(None, "Linux drivers/nvme/host/fabrics.h NVMF_DE
 TP4129 = "NVM Express TP4129 (Keep Alive and command quiesce time): hold 2 or 3 × KATO plus CQT before retrying " \
          "elsewhere"
 # ESXi
-ESXI_APD_TIMEOUT = Builtin(140, "VMware vSphere Storage, 'Change Timeout Limits for Storage APD' (Misc.APDTimeout)")
+ESXI_APD_TIMEOUT = Builtin(140, "VMware vSphere 7.0 Storage, 'Change Timeout Limits for Storage APD', "
+                                "https://docs.vmware.com/en/VMware-vSphere/7.0/com.vmware.vsphere.storage.doc/"
+                                "GUID-5CC5A990-AC23-4D51-80DD-37F09175E255.html")
 
 
 @dataclass(frozen=True)

@@ -427,4 +427,5 @@ def import_host(found: dict[str, Kind]) -> Imported:
                                        names.get("conf", ""))
                     + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured,
                     undetermined=undetermined,
-                    timers=dm_timers(tables.get("conf"), names.get("conf", ""), listing["maps"], names["multipath"]))
+                    timers=dm_timers(tables.get("conf"), names.get("conf", ""), listing["maps"], names["multipath"],
+                                     hwtable_sets))

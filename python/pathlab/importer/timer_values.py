@@ -16,6 +16,7 @@ array that sets the timer, a `defaults` line is not in force and is not given as
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -68,8 +69,13 @@ def hwtable_timer(setting: str, vendor: str, product: str) -> tuple[str, str] | 
     return None
 
 
-def dm_timers(conf: dict[str, pd.DataFrame] | None, conf_file: str, maps: pd.DataFrame,
-              mfile: str) -> list[TimerValue]:
+#: The attributes multipath-tools' built-in hardware table sets for an array (vendor, product,
+#: whether it reports ALUA), as `linux.hwtable_sets` gives them.
+Hwtable = Callable[[str, str, bool], dict[str, str]]
+
+
+def dm_timers(conf: dict[str, pd.DataFrame] | None, conf_file: str, maps: pd.DataFrame, mfile: str,
+              hwtable: Hwtable) -> list[TimerValue]:
     """multipathd's timers (host), each map's timers in force from the conf, and the queueing
     each map's features show (`queue_if_no_path`, read from the listing)."""
     out: list[TimerValue] = []
@@ -82,10 +88,10 @@ def dm_timers(conf: dict[str, pd.DataFrame] | None, conf_file: str, maps: pd.Dat
     for m in maps.itertuples():
         vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
         for setting in (*MAP_TIMERS, *PATH_TIMERS):
-            found = _in_force(rows, devices, entries, setting, (wwid, vendor, product), conf_file)
+            found = _in_force(rows, devices, entries, setting, (wwid, vendor, product), conf_file, hwtable)
             if found is not None:
                 out.append(TimerValue(setting, found[0], wwid, found[1]))
-        features = str(m.features or "").strip().strip("'\"")
+        features = "" if _absent(m.features) else str(m.features).strip().strip("'\"")
         if features and features[0].isdigit():
             queueing = "queue_if_no_path" in features.split()
             out.append(TimerValue("queue_if_no_path", "yes" if queueing else "no", wwid,
@@ -94,7 +100,7 @@ def dm_timers(conf: dict[str, pd.DataFrame] | None, conf_file: str, maps: pd.Dat
 
 
 def _in_force(rows: list[Any], devices: list[Any], entries: list[str], setting: str, device: tuple[str, str, str],
-              conf_file: str) -> tuple[str, str] | None:
+              conf_file: str, hwtable: Hwtable) -> tuple[str, str] | None:
     """The conf's line in force for one map's timer (`device`: its WWID, vendor and product), by
     propsel.c's precedence, or None."""
     wwid, vendor, product = device
@@ -128,8 +134,8 @@ def _in_force(rows: list[Any], devices: list[Any], entries: list[str], setting: 
             return said(found[-1], f"devices entry {d.vendor}/{d.product}")
     if hwtable_timer(setting, vendor, product) is not None:
         return None  # the built-in table's entry for the array wins over `defaults`
-    if setting in MAP_TIMERS and _hwtable_sets(setting, vendor, product):
-        return None
+    if setting in MAP_TIMERS and any(setting in hwtable(vendor, product, tpgs) for tpgs in (False, True)):
+        return None  # with or without ALUA
     defaults = lines("defaults")
     return said(defaults[-1], "defaults") if defaults else None
 
@@ -145,16 +151,13 @@ class _QueueFeature:
         self.line, self.subsection, self.entry, self.value = row.line, row.subsection, row.entry, "queue"
 
 
+def _absent(value: Any) -> bool:
+    """A table cell with nothing in it (None, pandas' NA or NaN)."""
+    return value is None or str(value) in ("<NA>", "nan", "None")
+
+
 def _matches(pattern: Any, text: str) -> bool:
-    return pattern is None or str(pattern) in ("<NA>", "nan") or re.search(str(pattern), text) is not None
-
-
-def _hwtable_sets(setting: str, vendor: str, product: str) -> bool:
-    """Whether the built-in hardware table sets a map attribute for the array (above `defaults`),
-    with or without ALUA (pathlab's claim tables, `_core.linux_claim`)."""
-    from pathlab.importer.linux import hwtable_sets
-
-    return any(setting in hwtable_sets(vendor, product, tpgs) for tpgs in (False, True))
+    return _absent(pattern) or re.search(str(pattern), text) is not None
 
 
 def nvme_timers(attributes: pd.DataFrame, file: str) -> list[TimerValue]:
