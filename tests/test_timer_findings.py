@@ -149,9 +149,12 @@ def test_without_a_conf_no_stall_is_estimated_and_what_would_settle_it_is_said()
     host = _host(NETAPP_LISTING)
     found = {f.title: f.evidence for f in _found(host)}
     assert not any("link down" in t or "stops answering" in t for t in found)
-    assert found["Failure timers no capture gives: fast_io_fail_tmo"] == (
-        "fast_io_fail_tmo: the built-in default would be 5 (opensvc/multipath-tools 0.14.3 (c2fcdaf1) "
-        "libmultipath/defaults.h:28 DEFAULT_FAST_IO_FAIL); multipath.conf or `multipathd show config` would settle it")
+    assert found["Failure timers no capture gives: polling_interval, fast_io_fail_tmo, dev_loss_tmo"] == (
+        "polling_interval: the built-in default would be 5 (opensvc/multipath-tools 0.14.3 (c2fcdaf1) "
+        "libmultipath/defaults.h:66 DEFAULT_CHECKINT); fast_io_fail_tmo: the built-in default would be 5 "
+        "(opensvc/multipath-tools 0.14.3 (c2fcdaf1) libmultipath/defaults.h:28 DEFAULT_FAST_IO_FAIL); dev_loss_tmo: the "
+        "built-in hardware table would set infinity (multipath-tools 0.14.3 libmultipath/hwtable.c:822 (NETAPP,LUN)); "
+        "multipath.conf or `multipathd show config` would settle it")
     queue = ("3600a0980383149764b5d567257516273 (NETAPP,LUN C-Mode): every path down holds I/O, until a path returns "
              "(no_path_retry queue) or for no_path_retry × polling_interval: not determined")
     assert found[queue].startswith(f"queue_if_no_path yes (read at {NETAPP_LISTING}, line 1")
@@ -161,9 +164,10 @@ def test_without_a_conf_no_stall_is_estimated_and_what_would_settle_it_is_said()
 
 def test_the_hwtable_timer_is_the_one_said_for_its_array(tmp_path: Path) -> None:
     found = {f.title: f.evidence for f in _found(_host(_listing(tmp_path, "PURE", "FlashArray")))}
-    assert found["Failure timers no capture gives: fast_io_fail_tmo"].startswith(
-        "fast_io_fail_tmo: the built-in hardware table would set 10 (multipath-tools 0.14.3 "
-        "libmultipath/hwtable.c:1092 (PURE,FlashArray))")
+    assert "; fast_io_fail_tmo: the built-in hardware table would set 10 (multipath-tools 0.14.3 " \
+           "libmultipath/hwtable.c:1092 (PURE,FlashArray)); dev_loss_tmo: multipathd leaves the HBA driver's own " \
+           "(multipath.conf(5): hardware dependent);" in found[
+               "Failure timers no capture gives: polling_interval, fast_io_fail_tmo, dev_loss_tmo"]
 
 
 # NVMe sysfs

@@ -78,6 +78,9 @@ def _dm(timers: Sequence[TimerValue], devices: Sequence[Device]) -> list[Finding
             f"{stall.rule}; polling_interval {polling.said}; checker_timeout {checker_value.said}; the command timeout "
             f"assumed {rule.SCSI_COMMAND_TIMEOUT.text()} ({rule.SCSI_COMMAND_TIMEOUT.source}; {SETTLE_SCSI_TIMEOUT}); "
             f"assumes {stall.assumes}"))
+    else:  # the hung path's stall rests on the command timeout, which no capture gives either
+        not_given["polling_interval"] = f"the built-in default would be {rule.POLLING_INTERVAL.text('')} " \
+                                        f"({rule.POLLING_INTERVAL.source})"
     # Maps of one array with the same values are said once (the first map's lines are cited).
     groups: dict[tuple[str, str, tuple[str | None, ...]], list[Device]] = {}
     for d in devices:
@@ -129,6 +132,10 @@ def _link_down(scope: str, given: dict[str, Value | None], device: Device, not_g
         not_given.setdefault("fast_io_fail_tmo", f"the built-in hardware table would set {table[0]} ({table[1]})" if table
                              else f"the built-in default would be {rule.FAST_IO_FAIL_TMO.text('')} "
                                   f"({rule.FAST_IO_FAIL_TMO.source})")
+        loss_table = hwtable_timer("dev_loss_tmo", vendor, model)
+        not_given.setdefault("dev_loss_tmo", f"the built-in hardware table would set {loss_table[0]} ({loss_table[1]})"
+                             if loss_table else "multipathd leaves the HBA driver's own (multipath.conf(5): hardware "
+                                                "dependent)")
         return [Finding(f"{scope}: {practice[0]}", practice[1])] if practice else []
     if (fast is not None and not fast.value) or (loss is not None and not loss.value):
         undetermined = fast if fast is not None and not fast.value else loss
