@@ -4,6 +4,7 @@ and a timer no capture gives said with the built-in default and what would settl
 
 from __future__ import annotations
 
+import math
 import warnings
 from pathlib import Path
 
@@ -67,11 +68,14 @@ def test_an_fc_link_down_fails_over_after_fast_io_fail_tmo_or_the_earlier_dev_lo
     assert rule.dm_link_down(5, 10).seconds == 5
     assert rule.dm_link_down(5, None).seconds == 5
     assert rule.dm_link_down(20, 10).seconds == 10
+    assert rule.dm_link_down(5, math.inf).seconds == 5
     assert rule.dm_link_down(None, 60).seconds == 60
     # Without fast_io_fail_tmo multipathd caps dev_loss_tmo at 600 s, unless no_path_retry is queue.
-    assert rule.dm_link_down(None, None).seconds == 600
+    assert rule.dm_link_down(None, math.inf).seconds == 600
     assert rule.dm_link_down(None, 1000).seconds == 600
-    assert rule.dm_link_down(None, None, queue=True).seconds is None
+    assert rule.dm_link_down(None, 1000, queue=True).seconds == 1000
+    assert rule.dm_link_down(None, math.inf, queue=True).seconds is None
+    assert rule.dm_link_down(None, None).seconds == 600  # the HBA driver's own, which the kernel limits so
 
 
 def test_a_hung_path_stalls_the_command_timeout_and_the_checker_bounds_new_io() -> None:
@@ -104,6 +108,18 @@ def test_netapp_conf_queue_feature_and_fast_io_fail_are_read_with_their_lines() 
     wwid = "3600a0980383149764b5d567257516273 (NETAPP,LUN C-Mode)"
     assert f"{wwid}: every path down hangs I/O until a path returns: no_path_retry queue" in titles
     assert f"{wwid}: an FC link down fails I/O over after about 5 s (fast_io_fail_tmo 5 s)" in titles
+
+
+def test_a_dump_of_the_compiled_in_configuration_is_read_as_show_config_prints_it() -> None:
+    """`multipathd show config` prints the configuration in force in multipath.conf's syntax, the
+    hardware table as `devices` entries: multipath-tools' own dump of it is read so."""
+    dump = DATA / "linux/multipath-conf_multipath-tools-defaults-uncommented.txt"
+    host = _host(NETAPP_LISTING, dump)
+    read = {(t.setting, t.value, t.where.removeprefix(f"{dump}, ")) for t in host.timers}
+    assert {("polling_interval", "5", "line 6 (defaults)"), ("fast_io_fail_tmo", "5", "line 23 (defaults)"),
+            ("dev_loss_tmo", "infinity", "line 700 (devices entry NETAPP/LUN.*)"),
+            ("no_path_retry", "queue", "line 693 (devices entry NETAPP/LUN.*: features with queue_if_no_path, read as "
+                                       "no_path_retry queue)")} <= read
 
 
 def test_powerstore_conf_gives_each_stall_and_dells_guide_value(tmp_path: Path) -> None:

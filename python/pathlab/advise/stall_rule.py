@@ -27,6 +27,7 @@ The rules (seconds; `None` is "until a path returns"):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 MULTIPATH_TOOLS = "opensvc/multipath-tools 0.14.3 (c2fcdaf1)"
@@ -91,30 +92,37 @@ class Stall:
 
 
 def seconds(value: str) -> float | None:
-    """A timer as written (`5`, `off`, `infinity`) in seconds; None for off or infinity."""
-    return None if value in ("off", "infinity", "-1") else float(value)
+    """A timer as written (`5`, `off`, `infinity`) in seconds: None for off (-1), inf for infinity."""
+    if value in ("off", "-1"):
+        return None
+    return math.inf if value == "infinity" else float(value)
 
 
 def dm_link_down(fast_io_fail: float | None, dev_loss: float | None, queue: bool = False) -> Stall:
     """An FC link down the HBA sees: held until fast_io_fail_tmo (or dev_loss_tmo, whichever
-    comes first: the rport is then removed), then retried on another path. `dev_loss` None is
-    infinity, or not given (the HBA driver's own, taken as above fast_io_fail_tmo); `queue`:
+    comes first: the rport is then removed), then retried on another path. `fast_io_fail` None
+    is off; `dev_loss` None is not given (the HBA driver's own), inf is infinity; `queue`:
     no_path_retry queue, under which multipathd does not cap dev_loss_tmo."""
     seen = "the HBA sees the link go (RSCN) and another path works"
     if fast_io_fail is not None and (dev_loss is None or fast_io_fail < dev_loss):
         return Stall("an FC link down", fast_io_fail, "it is retried on another path",
                      f"fast_io_fail_tmo {fast_io_fail:g} s", seen + ("" if dev_loss is not None else
-                                                                      " and dev_loss_tmo is above fast_io_fail_tmo"))
+                                                                      " and the HBA driver's dev_loss_tmo is longer"))
     if fast_io_fail is not None and dev_loss is not None:
         return Stall("an FC link down", dev_loss, "it is retried on another path",
                      f"dev_loss_tmo {dev_loss:g} s comes before fast_io_fail_tmo {fast_io_fail:g} s: the port is "
                      "removed and its I/O fails over", seen)
-    cap = DEV_LOSS_CAP.value or 0
-    held = dev_loss if dev_loss is not None and (queue or dev_loss <= cap) else None if queue else cap
-    capped = "" if held == dev_loss else " (multipathd caps dev_loss_tmo at 600 s without fast_io_fail_tmo, " \
+    cap = DEV_LOSS_CAP.value or 0.0
+    if dev_loss is None:
+        return Stall("an FC link down", cap, "it is retried on another path",
+                     f"fast_io_fail_tmo off: held until the HBA driver's dev_loss_tmo, at most {cap:g} s (the kernel "
+                     "limits it so without fast_io_fail_tmo)", seen)
+    held = None if queue and math.isinf(dev_loss) else dev_loss if queue or dev_loss <= cap else cap
+    capped = "" if held == dev_loss else f" (multipathd caps dev_loss_tmo at {cap:g} s without fast_io_fail_tmo, " \
                                          "unless no_path_retry is queue)"
+    until = "" if held is None else f" {held:g} s"
     return Stall("an FC link down", held, "it is retried on another path",
-                 f"fast_io_fail_tmo off: held until dev_loss_tmo{'' if held is None else f' {held:g} s'}{capped}", seen)
+                 f"fast_io_fail_tmo off: held until dev_loss_tmo{until}{capped}", seen)
 
 
 def dm_path_hang(command_timeout: float, polling: float, checker_timeout: float) -> Stall:

@@ -142,22 +142,29 @@ def _link_down(scope: str, given: dict[str, Value | None], device: Device, not_g
         assert undetermined is not None
         return [Finding(f"{scope}: the FC timers are not determined", undetermined.where)]
     fast_in_force = fast or _builtin_fast(vendor, model)
-    loss_s = rule.seconds(loss.value) if loss else None
+    loss_in_force = loss or _builtin_loss(vendor, model)
+    loss_s = rule.seconds(loss_in_force.value) if loss_in_force else None
     retry = given["no_path_retry"]
     stall = rule.dm_link_down(rule.seconds(fast_in_force.value), loss_s, retry is not None and retry.value == "queue")
     after = "only when a path returns" if stall.seconds is None else f"after about {stall.seconds:g} s"
     found = [Finding(f"{scope}: {stall.failure} fails I/O over {after} ({stall.rule})",
-                     f"fast_io_fail_tmo {fast_in_force.said}" + (f"; dev_loss_tmo {loss.said}" if loss else "")
-                     + f"; assumes {stall.assumes}")]
+                     f"fast_io_fail_tmo {fast_in_force.said}"
+                     + (f"; dev_loss_tmo {loss_in_force.said}" if loss_in_force else "") + f"; assumes {stall.assumes}")]
     fast_s = rule.seconds(fast_in_force.value)
-    if loss_s is not None and fast_s is not None and loss_s <= fast_s:
-        found.append(Finding(f"{scope}: dev_loss_tmo {loss.value if loss else ''} is not above fast_io_fail_tmo "
+    if loss_in_force and loss_s is not None and fast_s is not None and loss_s <= fast_s:
+        found.append(Finding(f"{scope}: dev_loss_tmo {loss_in_force.value} is not above fast_io_fail_tmo "
                              f"{fast_in_force.value}: the path is removed before its I/O fails over",
-                             f"dev_loss_tmo {loss.said if loss else ''}; fast_io_fail_tmo {fast_in_force.said}; "
+                             f"dev_loss_tmo {loss_in_force.said}; fast_io_fail_tmo {fast_in_force.said}; "
                              "multipath.conf(5): fast_io_fail_tmo should be smaller than dev_loss_tmo"))
     if practice:
         found.append(Finding(f"{scope}: {practice[0]}", practice[1]))
     return found
+
+
+def _builtin_loss(vendor: str, model: str) -> Value | None:
+    """The built-in hardware table's dev_loss_tmo for the array, if it sets one (else the HBA driver's own)."""
+    table = hwtable_timer("dev_loss_tmo", vendor, model)
+    return Value(table[0], f"assumed: the built-in hardware table, {table[1]}", False) if table else None
 
 
 def _builtin_fast(vendor: str, model: str) -> Value:
@@ -172,10 +179,8 @@ def _practice(device: Device, given: dict[str, Value | None]) -> tuple[str, str]
     the built-in table's or default where the host gives none), with the stall the vendor's
     fast_io_fail_tmo would give."""
     vendor, model = device.array.vendor, device.array.model
-    loss_table = hwtable_timer("dev_loss_tmo", vendor, model)
     in_force = {"fast_io_fail_tmo": given["fast_io_fail_tmo"] or _builtin_fast(vendor, model),
-                "dev_loss_tmo": given["dev_loss_tmo"] or (Value(loss_table[0], f"assumed: the built-in hardware table, "
-                                                                           f"{loss_table[1]}", False) if loss_table else None)}
+                "dev_loss_tmo": given["dev_loss_tmo"] or _builtin_loss(vendor, model)}
     for row in rows_for(device):
         said = row.setting.given()
         away = {k: said[k] for k in in_force
