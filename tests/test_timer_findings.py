@@ -78,6 +78,11 @@ def test_an_fc_link_down_fails_over_after_fast_io_fail_tmo_or_the_earlier_dev_lo
     assert rule.dm_link_down(None, None).seconds == 600  # the HBA driver's own, which the kernel limits so
 
 
+def test_an_iscsi_connection_loss_is_found_by_the_nop_out_then_held_fast_io_fail_tmo() -> None:
+    assert rule.dm_iscsi_connection_lost(5, 5, 5).seconds == 15
+    assert rule.dm_iscsi_connection_lost(10, 15, 15).seconds == 40
+
+
 def test_a_hung_path_stalls_the_command_timeout_and_the_checker_bounds_new_io() -> None:
     stall = rule.dm_path_hang(30, 5, 15)
     assert stall.seconds == 30

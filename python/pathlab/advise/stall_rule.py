@@ -9,6 +9,9 @@ The rules (seconds; `None` is "until a path returns"):
   `fast_io_fail_tmo`, then failed to dm-multipath, which fails the path and retries the I/O on
   another path: the stall is `fast_io_fail_tmo` (with `off`, `dev_loss_tmo`, which the kernel
   then caps at 600 s).
+- dm-multipath over iSCSI, a connection that stops answering: the NOP-Out, sent every interval,
+  finds it within interval + timeout; the session then holds I/O for `replacement_timeout`, which
+  multipathd sets to `fast_io_fail_tmo`; then another path.
 - dm-multipath, a path that stops answering with no link event: an I/O sent down it waits the
   SCSI command timeout (`/sys/block/sdX/device/timeout`), then is aborted and retried on another
   path; the checker fails the path for new I/O by `polling_interval` + `checker_timeout` at the
@@ -53,6 +56,11 @@ CHECKER_TIMEOUT = Builtin(30, f"{MULTIPATH_TOOLS} libmultipath/propsel.c:637 (th
 FAST_IO_FAIL_TMO = Builtin(5, f"{MULTIPATH_TOOLS} libmultipath/defaults.h:28 DEFAULT_FAST_IO_FAIL")
 #: multipathd caps dev_loss_tmo at 600 s when fast_io_fail_tmo is off.
 DEV_LOSS_CAP = Builtin(600, f"{MULTIPATH_TOOLS} libmultipath/defaults.h:29 DEFAULT_DEV_LOSS_TMO, discovery.c:737")
+# open-iscsi, under dm-multipath
+ISCSI_NOOP_OUT_INTERVAL = Builtin(5, "open-iscsi usr/iscsi_settings.h:8 DEF_NOOP_OUT_INTERVAL (iscsid.conf:138)")
+ISCSI_NOOP_OUT_TIMEOUT = Builtin(5, "open-iscsi usr/iscsi_settings.h:9 DEF_NOOP_OUT_TIMEO (iscsid.conf:145)")
+#: multipathd writes fast_io_fail_tmo into the iSCSI session's recovery_tmo (replacement_timeout).
+ISCSI_RECOVERY_SOURCE = f"{MULTIPATH_TOOLS} libmultipath/discovery.c:819 (recovery_tmo = fast_io_fail_tmo)"
 NO_PATH_RETRY = "fail"
 NO_PATH_RETRY_SOURCE = f"{MULTIPATH_TOOLS} libmultipath/defaults.h:24 NO_PATH_RETRY_UNDEF (multipath.conf(5): fail)"
 RETRY_TICK_SOURCE = f"{MULTIPATH_TOOLS} libmultipath/structs_vec.c:697 (retry_tick = no_path_retry * checkint + 1)"
@@ -123,6 +131,17 @@ def dm_link_down(fast_io_fail: float | None, dev_loss: float | None, queue: bool
     until = "" if held is None else f" {held:g} s"
     return Stall("an FC link down", held, "it is retried on another path",
                  f"fast_io_fail_tmo off: held until dev_loss_tmo{until}{capped}", seen)
+
+
+def dm_iscsi_connection_lost(fast_io_fail: float, noop_interval: float, noop_timeout: float) -> Stall:
+    """An iSCSI connection that stops answering: the NOP-Out finds it within its interval and
+    timeout, then the session holds I/O for replacement_timeout, which multipathd sets to
+    fast_io_fail_tmo; then the I/O is retried on another path."""
+    found = noop_interval + noop_timeout
+    return Stall("an iSCSI connection loss", found + fast_io_fail, "it is retried on another path",
+                 f"found within NOP-Out's {noop_interval:g} s interval and {noop_timeout:g} s timeout, then "
+                 f"replacement_timeout = "
+                 f"fast_io_fail_tmo {fast_io_fail:g} s", "open-iscsi's NOP-Out defaults and another path works")
 
 
 def dm_path_hang(command_timeout: float, polling: float, checker_timeout: float) -> Stall:

@@ -145,12 +145,14 @@ def _link_down(scope: str, given: dict[str, Value | None], device: Device, not_g
     loss_in_force = loss or _builtin_loss(vendor, model)
     loss_s = rule.seconds(loss_in_force.value) if loss_in_force else None
     retry = given["no_path_retry"]
-    stall = rule.dm_link_down(rule.seconds(fast_in_force.value), loss_s, retry is not None and retry.value == "queue")
+    fast_s = rule.seconds(fast_in_force.value)
+    stall = rule.dm_link_down(fast_s, loss_s, retry is not None and retry.value == "queue")
     after = "only when a path returns" if stall.seconds is None else f"after about {stall.seconds:g} s"
+    iscsi = f"; on iSCSI paths, {_iscsi(fast_s)}" if fast_s else ""
     found = [Finding(f"{scope}: {stall.failure} fails I/O over {after} ({stall.rule})",
                      f"fast_io_fail_tmo {fast_in_force.said}"
-                     + (f"; dev_loss_tmo {loss_in_force.said}" if loss_in_force else "") + f"; assumes {stall.assumes}")]
-    fast_s = rule.seconds(fast_in_force.value)
+                     + (f"; dev_loss_tmo {loss_in_force.said}" if loss_in_force else "") + f"; assumes {stall.assumes}"
+                     + iscsi)]
     if loss_in_force and loss_s is not None and fast_s is not None and loss_s <= fast_s:
         found.append(Finding(f"{scope}: dev_loss_tmo {loss_in_force.value} is not above fast_io_fail_tmo "
                              f"{fast_in_force.value}: the path is removed before its I/O fails over",
@@ -159,6 +161,15 @@ def _link_down(scope: str, given: dict[str, Value | None], device: Device, not_g
     if practice:
         found.append(Finding(f"{scope}: {practice[0]}", practice[1]))
     return found
+
+
+def _iscsi(fast_io_fail: float) -> str:
+    """The stall of an iSCSI connection loss under the same fast_io_fail_tmo, for the evidence."""
+    stall = rule.dm_iscsi_connection_lost(fast_io_fail, float(rule.ISCSI_NOOP_OUT_INTERVAL.value or 0),
+                                          float(rule.ISCSI_NOOP_OUT_TIMEOUT.value or 0))
+    return (f"{stall.failure} fails I/O over after about {stall.seconds:g} s ({stall.rule}: "
+            f"{rule.ISCSI_RECOVERY_SOURCE}; {rule.ISCSI_NOOP_OUT_INTERVAL.source}; {rule.ISCSI_NOOP_OUT_TIMEOUT.source}; "
+            f"assumes {stall.assumes})")
 
 
 def _builtin_loss(vendor: str, model: str) -> Value | None:
