@@ -84,9 +84,9 @@ def test_an_iscsi_connection_loss_is_found_by_the_nop_out_then_held_fast_io_fail
 
 
 def test_a_hung_path_stalls_the_command_timeout_and_the_checker_bounds_new_io() -> None:
-    stall = rule.dm_path_hang(30, 5, 15)
+    stall = rule.dm_path_hang(30, 20, 15)
     assert stall.seconds == 30
-    assert "polling_interval 5 + checker_timeout 15 = 20 s" in stall.rule
+    assert "max_polling_interval 20 + checker_timeout 15 = 35 s" in stall.rule
 
 
 def test_a_silent_nvme_controller_is_found_by_the_keep_alive_or_the_io_timeout() -> None:
@@ -133,7 +133,8 @@ def test_powerstore_conf_gives_each_stall_and_dells_guide_value(tmp_path: Path) 
     scope = "3600000000000000000000000000000a1 (DellEMC,PowerStore)"
     hang = "Every map: a path that stops answering (no link event) stalls I/O for about 30 s, then it is retried on " \
            "another path"
-    assert "polling_interval 5 + checker_timeout 15 = 20 s" in found[hang]
+    assert "max_polling_interval 20 + checker_timeout 15 = 35 s" in found[hang]
+    assert "max_polling_interval 20 (assumed: 4 × polling_interval" in found[hang]
     assert f"checker_timeout 15 (read at {POWERSTORE_CONF}, line 3 (defaults))" in found[hang]
     down = f"{scope}: every path down holds I/O for about 15 s, then it fails to the application: no_path_retry 3"
     assert f"no_path_retry 3 (read at {POWERSTORE_CONF}, line 17 (devices entry DellEMC/PowerStore))" in found[down]

@@ -14,8 +14,9 @@ The rules (seconds; `None` is "until a path returns"):
   multipathd sets to `fast_io_fail_tmo`; then another path.
 - dm-multipath, a path that stops answering with no link event: an I/O sent down it waits the
   SCSI command timeout (`/sys/block/sdX/device/timeout`), then is aborted and retried on another
-  path; the checker fails the path for new I/O by `polling_interval` + `checker_timeout` at the
-  latest (its next TUR, unanswered for `checker_timeout`). The stall is the command timeout.
+  path; the checker fails the path for new I/O by `max_polling_interval` + `checker_timeout` at
+  the latest (a healthy path's checks space out to `max_polling_interval`; its next TUR goes
+  unanswered for `checker_timeout`). The stall is the command timeout.
 - dm-multipath, every path down: `no_path_retry queue` holds I/O until a path returns;
   `no_path_retry N` holds it N × `polling_interval` (multipathd counts `retry_tick` down once a
   second from N × checkint + 1), then fails it; `fail` fails it at once.
@@ -144,11 +145,13 @@ def dm_iscsi_connection_lost(fast_io_fail: float, noop_interval: float, noop_tim
                  f"fast_io_fail_tmo {fast_io_fail:g} s", "open-iscsi's NOP-Out defaults and another path works")
 
 
-def dm_path_hang(command_timeout: float, polling: float, checker_timeout: float) -> Stall:
-    """A path that stops answering with no link event: the SCSI command timeout, then another path."""
+def dm_path_hang(command_timeout: float, max_polling: float, checker_timeout: float) -> Stall:
+    """A path that stops answering with no link event: the SCSI command timeout, then another
+    path; a healthy path is checked every max_polling_interval (the interval grows to it)."""
+    bound = max_polling + checker_timeout
     return Stall("a path that stops answering (no link event)", command_timeout, "it is retried on another path",
                  f"the SCSI command timeout {command_timeout:g} s; the checker fails the path for new I/O within "
-                 f"polling_interval {polling:g} + checker_timeout {checker_timeout:g} = {polling + checker_timeout:g} s",
+                 f"max_polling_interval {max_polling:g} + checker_timeout {checker_timeout:g} = {bound:g} s",
                  "the error handler's abort ends the command at once (eh_deadline unset)")
 
 

@@ -65,18 +65,22 @@ def _names(devices: Sequence[str]) -> str:
 
 
 def _dm(timers: Sequence[TimerValue], devices: Sequence[Device]) -> list[Finding]:
-    polling = _or_builtin(_given(timers, "host", "polling_interval"), rule.POLLING_INTERVAL)
+    polling = _polling(timers)
     checker = _given(timers, "host", "checker_timeout")
     found: list[Finding] = []
     not_given: dict[str, str] = {}
-    if _given(timers, "host", "polling_interval") or checker:
+    if any(_given(timers, "host", s) for s in ("polling_interval", "max_polling_interval", "checker_timeout")):
         checker_value = _or_builtin(checker, rule.CHECKER_TIMEOUT)
-        stall = rule.dm_path_hang(float(rule.SCSI_COMMAND_TIMEOUT.value or 0), float(polling.value),
+        max_polling = _given(timers, "host", "max_polling_interval") or Value(
+            f"{float(polling.value) * float(rule.MAX_POLLING_FACTOR.value or 0):g}",
+            f"assumed: {rule.MAX_POLLING_FACTOR.text('')} × polling_interval, {rule.MAX_POLLING_FACTOR.source}", False)
+        stall = rule.dm_path_hang(float(rule.SCSI_COMMAND_TIMEOUT.value or 0), float(max_polling.value),
                                   float(checker_value.value))
         found.append(Finding(
             f"Every map: {stall.failure} stalls I/O for about {stall.seconds:g} s, then {stall.then}",
-            f"{stall.rule}; polling_interval {polling.said}; checker_timeout {checker_value.said}; the command timeout "
-            f"assumed {rule.SCSI_COMMAND_TIMEOUT.text()} ({rule.SCSI_COMMAND_TIMEOUT.source}; {SETTLE_SCSI_TIMEOUT}); "
+            f"{stall.rule}; polling_interval {polling.said}; max_polling_interval {max_polling.said}; checker_timeout "
+            f"{checker_value.said}; the command timeout assumed {rule.SCSI_COMMAND_TIMEOUT.text()} "
+            f"({rule.SCSI_COMMAND_TIMEOUT.source}; {SETTLE_SCSI_TIMEOUT}); "
             f"assumes {stall.assumes}"))
     else:  # the hung path's stall rests on the command timeout, which no capture gives either
         not_given["polling_interval"] = f"the built-in default would be {rule.POLLING_INTERVAL.text('')} " \
@@ -95,6 +99,16 @@ def _dm(timers: Sequence[TimerValue], devices: Sequence[Device]) -> list[Finding
         found.append(Finding("Failure timers no capture gives: " + ", ".join(not_given),
                              "; ".join(f"{k}: {v}" for k, v in not_given.items()) + f"; {SETTLE_DM}"))
     return found
+
+
+def _polling(timers: Sequence[TimerValue]) -> Value:
+    """polling_interval in force: read, else a quarter of a max_polling_interval read
+    (config.c:963), else the built-in default."""
+    given, longest = _given(timers, "host", "polling_interval"), _given(timers, "host", "max_polling_interval")
+    if given is None and longest is not None:
+        return Value(f"{max(1, int(longest.value) // 4)}", f"assumed: max_polling_interval {longest.value} / 4, "
+                     f"{rule.MULTIPATH_TOOLS} libmultipath/config.c:963", False)
+    return _or_builtin(given, rule.POLLING_INTERVAL)
 
 
 def _all_paths_down(scope: str, given: dict[str, Value | None], polling: Value, vendor: str, model: str,
