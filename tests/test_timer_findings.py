@@ -194,25 +194,30 @@ def test_the_hwtable_timer_is_the_one_said_for_its_array(tmp_path: Path) -> None
 
 # NVMe sysfs
 
+#: nvme0's values are those a NetApp ONTAP NVMe/FC controller printed (Daniel Wagner's `find . -type f
+#: -exec grep -aH . {} \;` in /sys/class/nvme/nvme0, linux-kernel list, 2021-07-06, "Re: [PATCH 2/2]
+#: nvme-fc: Wait with a timeout for queue to freeze"), in `grep -r`'s absolute form; nvme1 reconnects
+#: for ever, as nvme-cli's udev rule sets NetApp's NVMe/TCP controllers.
 SYSFS = """\
-/sys/class/nvme/nvme0/ctrl_loss_tmo:off
-/sys/class/nvme/nvme0/reconnect_delay:10
+/sys/class/nvme/nvme0/reconnect_delay:2
 /sys/class/nvme/nvme0/fast_io_fail_tmo:off
 /sys/class/nvme/nvme0/kato:5
-/sys/class/nvme/nvme1/ctrl_loss_tmo:600
+/sys/class/nvme/nvme0/ctrl_loss_tmo:600
+/sys/class/nvme/nvme1/ctrl_loss_tmo:off
 /sys/class/nvme/nvme1/kato:5
 """
 
 
 def test_nvme_controller_timers_give_the_keep_alive_stall_and_an_endless_hold(tmp_path: Path) -> None:
     sysfs = tmp_path / "sysfs.txt"
-    sysfs.write_text(SYSFS)  # the kernel's `grep -r .` format; no public capture of these attributes was found
+    sysfs.write_text(SYSFS)
     found = {f.title: f.evidence for f in _found(_host(NVME_LISTING, sysfs))}
     silent = "nvme0, nvme1: a controller that stops answering stalls I/O for about 7.5 s, then it is retried on " \
              "another path"
-    assert found[silent].startswith(f"kato 5 (read at {sysfs}, line 4); io_timeout 30 (assumed: the built-in default")
+    assert found[silent].startswith(f"kato 5 (read at {sysfs}, line 3); io_timeout 30 (assumed: the built-in default")
     endless = "Every path down: a controller that never returns is retried forever: I/O hangs until a path returns"
-    assert found[endless].startswith(f"nvme0: ctrl_loss_tmo off (read at {sysfs}, line 1)")
+    assert found[endless].startswith(f"nvme1: ctrl_loss_tmo off (read at {sysfs}, line 5); fast_io_fail_tmo off "
+                                     "(assumed: the built-in default")
     assert "KATO 5 s and no CQT hold is shown: an I/O can be retried on another path while its first copy may " \
            "still land" in found
     assert found["Failure timers no capture gives: io_timeout"].endswith(
@@ -238,3 +243,12 @@ def test_advise_carries_the_timer_findings() -> None:
         advice = pathlab.advise([NETAPP_LISTING, NETAPP_CONF])
     assert any(f.title.endswith("an FC link down fails I/O over after about 5 s (fast_io_fail_tmo 5 s)")
                for f in advice.findings)
+
+
+def test_an_nvme_controller_given_up_after_ctrl_loss_tmo_fails_io_after_it(tmp_path: Path) -> None:
+    sysfs = tmp_path / "sysfs.txt"
+    sysfs.write_text("".join(line + "\n" for line in SYSFS.splitlines() if "/nvme0/" in line))
+    found = {f.title: f.evidence for f in _found(_host(NVME_LISTING, sysfs))}
+    held = "Every path down: I/O is held for about 600 s, then it fails to the application (the controllers are removed)"
+    assert found[held].startswith(f"nvme0: ctrl_loss_tmo 600 (read at {sysfs}, line 4); fast_io_fail_tmo off (read at "
+                                  f"{sysfs}, line 2)")
