@@ -44,15 +44,23 @@ def timer_findings(stack: str, timers: Sequence[TimerValue], devices: Sequence[D
     """The timer findings of a host of `stack` (linux, nvme; none yet for esxi, whose advanced
     settings no reader takes)."""
     if stack == "linux":
-        return _dm(timers, devices)
+        return _dm(_read(timers), devices)
     if stack == "nvme":
-        return _nvme(timers)
+        return _nvme(_read(timers))
     return []  # ESXi's advanced settings (Misc.APDTimeout, iSCSI RecoveryTimeout) are not read yet
 
 
-def _given(timers: Iterable[TimerValue], scope: str, setting: str) -> Value | None:
-    found = [t for t in timers if t.scope == scope and t.setting == setting]
-    return Value(found[-1].value, found[-1].where, True) if found else None
+#: The timers read, by what each applies to and its setting (the last read wins): a host has
+#: thousands of maps, each looked up by name.
+Read = dict[tuple[str, str], Value]
+
+
+def _read(timers: Iterable[TimerValue]) -> Read:
+    return {(t.scope, t.setting): Value(t.value, t.where, True) for t in timers}
+
+
+def _given(timers: Read, scope: str, setting: str) -> Value | None:
+    return timers.get((scope, setting))
 
 
 def _or_builtin(value: Value | None, builtin: rule.Builtin) -> Value:
@@ -64,7 +72,7 @@ def _names(devices: Sequence[str]) -> str:
     return shown + (f" and {len(devices) - NAMED} more" if len(devices) > NAMED else "")
 
 
-def _dm(timers: Sequence[TimerValue], devices: Sequence[Device]) -> list[Finding]:
+def _dm(timers: Read, devices: Sequence[Device]) -> list[Finding]:
     polling = _polling(timers)
     checker = _given(timers, "host", "checker_timeout")
     found: list[Finding] = []
@@ -101,7 +109,7 @@ def _dm(timers: Sequence[TimerValue], devices: Sequence[Device]) -> list[Finding
     return found
 
 
-def _polling(timers: Sequence[TimerValue]) -> Value:
+def _polling(timers: Read) -> Value:
     """polling_interval in force: read, else a quarter of a max_polling_interval read
     (config.c:963), else the built-in default."""
     given, longest = _given(timers, "host", "polling_interval"), _given(timers, "host", "max_polling_interval")
@@ -225,10 +233,10 @@ def _shown(value: Value | None) -> str:
     return value.value if value.read else f"not given ({value.value}, the built-in)"
 
 
-def _nvme(timers: Sequence[TimerValue]) -> list[Finding]:
+def _nvme(timers: Read) -> list[Finding]:
     io_given = _given(timers, "host", "io_timeout")
     io = _or_builtin(io_given, rule.NVME_IO_TIMEOUT)
-    controllers = sorted({t.scope for t in timers if t.scope != "host"}, key=lambda c: (len(c), c))
+    controllers = sorted({scope for scope, _ in timers if scope != "host"}, key=lambda c: (len(c), c))
     found: list[Finding] = []
     not_given: dict[str, str] = {}
     by_kato: dict[str, list[str]] = {}
@@ -262,7 +270,7 @@ def _nvme(timers: Sequence[TimerValue]) -> list[Finding]:
     return found
 
 
-def _nvme_all_paths_down(timers: Sequence[TimerValue], controllers: Sequence[str],
+def _nvme_all_paths_down(timers: Read, controllers: Sequence[str],
                          not_given: dict[str, str]) -> list[Finding]:
     """Every path of a namespace down: its I/O is held while any of its controllers may come back
     (`nvme_available_path`), so the longest hold among the controllers read is the stall."""

@@ -79,16 +79,14 @@ def dm_timers(conf: dict[str, pd.DataFrame] | None, conf_file: str, maps: pd.Dat
     """multipathd's timers (host), each map's timers in force from the conf, and the queueing
     each map's features show (`queue_if_no_path`, read from the listing)."""
     out: list[TimerValue] = []
-    rows = [] if conf is None else list(conf["settings"].itertuples())
-    for r in rows:
-        if r.section == "defaults" and r.keyword in DAEMON_TIMERS:
+    placed = _Placed(conf, conf_file, hwtable)
+    for r in placed.at("defaults"):
+        if r.keyword in DAEMON_TIMERS:
             out.append(TimerValue(str(r.keyword), str(r.value), "host", f"{conf_file}, line {r.line} (defaults)"))
-    devices = [] if conf is None else list(conf["devices"].itertuples())
-    entries = [] if conf is None else [str(w) for w in conf["multipaths"]["wwid"]]
     for m in maps.itertuples():
         vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
         for setting in (*MAP_TIMERS, *PATH_TIMERS):
-            found = _in_force(rows, devices, entries, setting, (wwid, vendor, product), conf_file, hwtable)
+            found = placed.in_force(setting, wwid, vendor, product)
             if found is not None:
                 out.append(TimerValue(setting, found[0], wwid, found[1]))
         features = "" if _absent(m.features) else str(m.features).strip().strip("'\"")
@@ -99,45 +97,62 @@ def dm_timers(conf: dict[str, pd.DataFrame] | None, conf_file: str, maps: pd.Dat
     return out
 
 
-def _in_force(rows: list[Any], devices: list[Any], entries: list[str], setting: str, device: tuple[str, str, str],
-              conf_file: str, hwtable: Hwtable) -> tuple[str, str] | None:
-    """The conf's line in force for one map's timer (`device`: its WWID, vendor and product), by
-    propsel.c's precedence, or None."""
-    wwid, vendor, product = device
+class _Placed:
+    """multipath.conf's settings by where they stand (section, subsection, entry), and the line
+    in force for a map's timer by propsel.c's precedence; a host's maps share a few arrays, so
+    each answer is kept (`multipathd show config` has an entry per array of the hardware table)."""
 
-    def lines(section: str, subsection: str | None = None, entry: Any = None) -> list[Any]:
-        here = [r for r in rows if r.section == section and (subsection is None or str(r.subsection) == subsection)
-                and (entry is None or (str(r.entry) != "<NA>" and int(r.entry) == entry))]
+    def __init__(self, conf: dict[str, pd.DataFrame] | None, conf_file: str, hwtable: Hwtable):
+        self.file, self.hwtable = conf_file, hwtable
+        self.places: dict[tuple[str, str | None, int | None], list[Any]] = {}
+        for r in [] if conf is None else conf["settings"].itertuples():
+            entry = None if _absent(r.entry) else int(r.entry)
+            place = (str(r.section), None if _absent(r.subsection) else str(r.subsection), entry)
+            self.places.setdefault(place, []).append(r)
+        self.devices = [] if conf is None else list(conf["devices"].itertuples())
+        self.entries = {} if conf is None else {str(w): i for i, w in enumerate(conf["multipaths"]["wwid"])}
+        self.known: dict[tuple[str, str | None, str, str], tuple[str, str] | None] = {}
+
+    def at(self, section: str, subsection: str | None = None, entry: int | None = None) -> list[Any]:
+        return self.places.get((section, subsection, entry), [])
+
+    def lines(self, setting: str, section: str, subsection: str | None = None, entry: int | None = None) -> list[Any]:
+        here = self.at(section, subsection, entry)
         own = [r for r in here if r.keyword == setting]
         if own or setting != "no_path_retry":
             return own
         return [_QueueFeature(r) for r in here if r.keyword == "features" and "queue_if_no_path" in str(r.value).split()]
 
-    def said(r: Any, section: str) -> tuple[str, str]:
-        return str(r.value), f"{conf_file}, line {r.line} ({section}{r.note if isinstance(r, _QueueFeature) else ''})"
+    def in_force(self, setting: str, wwid: str, vendor: str, product: str) -> tuple[str, str] | None:
+        """The value in force for one map's timer and where it stands, or None."""
+        key = (setting, wwid if wwid in self.entries else None, vendor, product)
+        if key not in self.known:
+            self.known[key] = self._in_force(setting, wwid, vendor, product)
+        return self.known[key]
 
-    if setting in MAP_TIMERS:
-        for i, e in enumerate(entries):
-            if e == wwid and (found := lines("multipaths", "multipath", i)):
-                return said(found[-1], f"multipaths entry {wwid}")
-    else:
-        protocol = lines("overrides", "protocol")
-        if protocol:  # per transport: the paths' transport is not in these captures
-            return "", (f"{conf_file}, line {protocol[-1].line} (overrides protocol): set per transport, and the "
+    def _said(self, r: Any, section: str) -> tuple[str, str]:
+        return str(r.value), f"{self.file}, line {r.line} ({section}{r.note if isinstance(r, _QueueFeature) else ''})"
+
+    def _in_force(self, setting: str, wwid: str, vendor: str, product: str) -> tuple[str, str] | None:
+        if setting in MAP_TIMERS:
+            if wwid in self.entries and (found := self.lines(setting, "multipaths", "multipath", self.entries[wwid])):
+                return self._said(found[-1], f"multipaths entry {wwid}")
+        elif protocol := self.lines(setting, "overrides", "protocol"):  # per transport, which no capture shows
+            return "", (f"{self.file}, line {protocol[-1].line} (overrides protocol): set per transport, and the "
                         "paths' transport is not in the captures: not determined")
-    overrides = [r for r in lines("overrides") if r.subsection is None or str(r.subsection) == "<NA>"]
-    if overrides:
-        return said(overrides[-1], "overrides")
-    for i in reversed(range(len(devices))):  # the later entry wins (find_hwe searches backwards)
-        d = devices[i]
-        if _matches(d.vendor, vendor) and _matches(d.product, product) and (found := lines("devices", "device", i)):
-            return said(found[-1], f"devices entry {d.vendor}/{d.product}")
-    if hwtable_timer(setting, vendor, product) is not None:
-        return None  # the built-in table's entry for the array wins over `defaults`
-    if setting in MAP_TIMERS and any(setting in hwtable(vendor, product, tpgs) for tpgs in (False, True)):
-        return None  # with or without ALUA
-    defaults = lines("defaults")
-    return said(defaults[-1], "defaults") if defaults else None
+        if overrides := self.lines(setting, "overrides"):
+            return self._said(overrides[-1], "overrides")
+        for i in reversed(range(len(self.devices))):  # the later entry wins (find_hwe searches backwards)
+            d = self.devices[i]
+            if _matches(d.vendor, vendor) and _matches(d.product, product) and \
+                    (found := self.lines(setting, "devices", "device", i)):
+                return self._said(found[-1], f"devices entry {d.vendor}/{d.product}")
+        if hwtable_timer(setting, vendor, product) is not None:
+            return None  # the built-in table's entry for the array wins over `defaults`
+        if setting in MAP_TIMERS and any(setting in self.hwtable(vendor, product, tpgs) for tpgs in (False, True)):
+            return None  # with or without ALUA
+        defaults = self.lines(setting, "defaults")
+        return self._said(defaults[-1], "defaults") if defaults else None
 
 
 class _QueueFeature:
