@@ -58,8 +58,8 @@ FAST_IO_FAIL_TMO = Builtin(5, f"{MULTIPATH_TOOLS} libmultipath/defaults.h:28 DEF
 #: multipathd caps dev_loss_tmo at 600 s when fast_io_fail_tmo is off.
 DEV_LOSS_CAP = Builtin(600, f"{MULTIPATH_TOOLS} libmultipath/defaults.h:29 DEFAULT_DEV_LOSS_TMO, discovery.c:737")
 # open-iscsi, under dm-multipath
-ISCSI_NOOP_OUT_INTERVAL = Builtin(5, "open-iscsi usr/iscsi_settings.h:8 DEF_NOOP_OUT_INTERVAL (iscsid.conf:138)")
-ISCSI_NOOP_OUT_TIMEOUT = Builtin(5, "open-iscsi usr/iscsi_settings.h:9 DEF_NOOP_OUT_TIMEO (iscsid.conf:145)")
+ISCSI_NOOP_OUT_INTERVAL = Builtin(5, "open-iscsi@bc236140 usr/iscsi_settings.h:8 DEF_NOOP_OUT_INTERVAL (etc/iscsid.conf:138)")
+ISCSI_NOOP_OUT_TIMEOUT = Builtin(5, "open-iscsi@bc236140 usr/iscsi_settings.h:9 DEF_NOOP_OUT_TIMEO (etc/iscsid.conf:145)")
 #: multipathd writes fast_io_fail_tmo into the iSCSI session's recovery_tmo (replacement_timeout).
 ISCSI_RECOVERY_SOURCE = f"{MULTIPATH_TOOLS} libmultipath/discovery.c:819 (recovery_tmo = fast_io_fail_tmo)"
 NO_PATH_RETRY = "fail"
