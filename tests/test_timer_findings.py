@@ -252,3 +252,12 @@ def test_an_nvme_controller_given_up_after_ctrl_loss_tmo_fails_io_after_it(tmp_p
     held = "Every path down: I/O is held for about 600 s, then it fails to the application (the controllers are removed)"
     assert found[held].startswith(f"nvme0: ctrl_loss_tmo 600 (read at {sysfs}, line 4); fast_io_fail_tmo off (read at "
                                   f"{sysfs}, line 2)")
+
+
+def test_a_listing_with_a_cat_of_kato_after_it_stays_a_listing() -> None:
+    """nvme-cli issue 1520's paste shows `cat /sys/class/nvme-subsystem/nvme-subsys0/nvme0/kato`
+    after `nvme list-subsys`: a path named in a command is not grep's `FILE:VALUE`."""
+    from pathlab.importer.kinds import kind_of
+
+    sample = DATA / "corpus/nvme-list-subsys/020-nvme-cli-issue1520-one-tcp-path-prompt/as-collected.txt"
+    assert kind_of(str(sample)).name == "nvme"

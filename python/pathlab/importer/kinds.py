@@ -100,8 +100,8 @@ KINDS: tuple[Kind, ...] = (
          _paths, "the paths: adapter, target port and ALUA target port group of each", ("esxi",)),
     Kind("nvme-sysfs", "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/*",
          lambda head: re.search(r"/sys/\S*/(nvme\d+(c\d+n\d+)?/(queue_depth|ana_state|diag/)|nvme-subsys\d+/iopolicy"
-                                r"|nvme\d+/(ctrl_loss_tmo|reconnect_delay|fast_io_fail_tmo|kato)"
-                                r"|module/nvme_core/parameters/)", head) is not None,
+                                r"|nvme\d+/(ctrl_loss_tmo|reconnect_delay|fast_io_fail_tmo|kato):"
+                                r"|module/nvme_core/parameters/[a-z_]+:)", head) is not None,
          _nvme_sysfs, "per path: the controller's I/Os in flight (one snapshot, under iopolicy queue-depth) and the ANA "
          "state; failover, retry, error, reset and no-path counters as health findings; each subsystem's iopolicy; "
          "the controllers' timers (ctrl_loss_tmo, reconnect_delay, fast_io_fail_tmo, kato) and nvme_core's io_timeout",
