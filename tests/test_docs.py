@@ -103,9 +103,10 @@ def test_the_pages_have_commands_and_every_block_left_out_says_why() -> None:
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A directory of one's own, where `scenarios/…` paths work as in a checkout."""
+    """A directory of one's own, where `scenarios/…` and `tests/data/…` paths work as in a checkout."""
     path = tmp_path_factory.mktemp("docs-commands")
     (path / "scenarios").symlink_to(ROOT / "scenarios")
+    (path / "tests").symlink_to(ROOT / "tests")  # the test corpus's real samples, as `tests/data/…`
     return path
 
 

@@ -19,6 +19,7 @@ from pathlab.advise.findings import findings, practice_findings, printed_configs
 from pathlab.advise.ranges import end_labels, gain_ranges, span_ends
 from pathlab.advise.rank import rank_together
 from pathlab.advise.run_length import RunLength
+from pathlab.advise.timer_findings import timer_findings
 from pathlab.api import Scenario, ScenarioError, _overrides
 from pathlab.devices import Device
 from pathlab.finding import Finding
@@ -60,7 +61,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     name = _subject_name(subject)
     if host is not None and not host.measured_load:
         # No counters: findings and vendor practice from the listings alone, and no simulated gain.
-        found = captured + practice_findings(scenario.devices, undetermined=host.undetermined)
+        found = captured + practice_findings(scenario.devices, undetermined=host.undetermined) \
+            + timer_findings(host.stack, host.timers, scenario.devices)
         return advice_of(name, scenario, objective, found, [], None, host.assumptions, unmeasured_stack=host.stack)
     # An imported host's assumed port capacity and load span a range of gains; a scenario file is the user's own.
     # The host at the spans' ends is ranked in the same batches as the host itself.
@@ -77,6 +79,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     (in_force,) = run_batch([scenario], progress, path_intervals=False)  # the findings read no path's intervals
     found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force),
                                                                      host.undetermined if host else ())
+    found += timer_findings(host.stack, host.timers, in_force.setups) if host else []
     cands = cands or candidates(scenario, in_force)
     lengths = [[c.overrides(devices) for devices in resolved] if resolved else [c.overrides()] * len(cands)
                for c in chosen]

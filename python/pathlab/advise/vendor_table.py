@@ -59,6 +59,9 @@ class Setting:
     keep_builtin: bool | None = None
     # Linux native NVMe multipath
     iopolicy: str | None = None
+    #: NVMe-oF controllers' ctrl_loss_tmo, seconds (-1: reconnect forever); the rows that give it
+    #: say for which transport in `note`.
+    ctrl_loss_tmo: int | None = None
 
     def given(self) -> dict[str, Any]:
         """The values the source states, by multipath.conf / esxcli / sysfs name."""
@@ -188,6 +191,8 @@ SETTINGS: dict[str, tuple[tuple[str, ...], Check]] = {
     "dev_loss_tmo": (_DM, _whole_or(1, "infinity")),
     "keep_builtin": (_DM, _FLAG),
     "iopolicy": (("nvme-native",), _one_of("numa", "round-robin", "queue-depth")),
+    "ctrl_loss_tmo": (("nvme-native",), ((lambda v: type(v) is int and v >= -1),
+                                         "a whole number of seconds ≥ -1 (-1: reconnect forever)")),
 }
 
 

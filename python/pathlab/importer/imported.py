@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pathlab.finding import Finding
+from pathlab.importer.timer_values import TimerValue
 
 
 @dataclass(frozen=True)
@@ -34,3 +35,5 @@ class Imported:
     measured_load: bool = False
     #: The settings in the scenario that the captures do not determine.
     undetermined: list[Undetermined] = field(default_factory=list)
+    #: The failure timers the host's files give, each with where it was read (`timer_values.py`).
+    timers: list[TimerValue] = field(default_factory=list)

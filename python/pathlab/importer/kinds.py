@@ -117,10 +117,12 @@ KINDS: tuple[Kind, ...] = (
     Kind("paths", "esxcli storage nmp path list, core path list or esxcfg-mpath -l", lambda head: "Runtime Name" in head,
          _paths, "the paths: adapter, target port and ALUA target port group of each", ("esxi",)),
     Kind("nvme-sysfs", "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/*",
-         lambda head: re.search(r"/sys/\S*/(nvme\d+(c\d+n\d+)?/(queue_depth|ana_state|diag/)|nvme-subsys\d+/iopolicy)",
-                                head) is not None,
+         lambda head: re.search(r"/sys/\S*/(nvme\d+(c\d+n\d+)?/(queue_depth|ana_state|diag/)|nvme-subsys\d+/iopolicy"
+                                r"|nvme\d+/(ctrl_loss_tmo|reconnect_delay|fast_io_fail_tmo|kato):"
+                                r"|module/nvme_core/parameters/[a-z_]+:)", head) is not None,
          _nvme_sysfs, "per path: the controller's I/Os in flight (one snapshot, under iopolicy queue-depth) and the ANA "
-         "state; failover, retry, error, reset and no-path counters as health findings; each subsystem's iopolicy",
+         "state; failover, retry, error, reset and no-path counters as health findings; each subsystem's iopolicy; "
+         "the controllers' timers (ctrl_loss_tmo, reconnect_delay, fast_io_fail_tmo, kato) and nvme_core's io_timeout",
          ("nvme",)),
     Kind("nvme", "nvme list-subsys or show-topology",
          lambda head: "NQN=" in head or '"Subsystems"' in head or "nvme-subsys" in head, _nvme,

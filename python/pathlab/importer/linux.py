@@ -410,6 +410,7 @@ def import_host(found: dict[str, Kind]) -> Imported:
     from pathlab.importer.capture_findings import multipath_findings
     from pathlab.importer.conf_findings import ineffective_settings
     from pathlab.importer.listing_findings import listing_findings
+    from pathlab.importer.timer_values import dm_timers
 
     tables: dict[str, Any] = {}
     names: dict[str, str] = {}
@@ -425,4 +426,6 @@ def import_host(found: dict[str, Kind]) -> Imported:
                     + listing_findings(listing["maps"], listing["paths"], names["multipath"], tables.get("conf"),
                                        names.get("conf", ""))
                     + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured,
-                    undetermined=undetermined)
+                    undetermined=undetermined,
+                    timers=dm_timers(tables.get("conf"), names.get("conf", ""), listing["maps"], names["multipath"],
+                                     hwtable_sets))

@@ -277,6 +277,7 @@ def import_host(found: dict[str, Kind]) -> Imported:
     """A host on native NVMe multipath: `nvme list-subsys`, and the namespaces' I/O statistics."""
     from pathlab.importer.nvme_counters import counter_findings, refuse_other_host, snapshot_load
     from pathlab.importer.nvme_findings import listing_findings
+    from pathlab.importer.timer_values import nvme_timers
 
     subsys = [n for n, k in found.items() if k.name == "nvme"]
     sysfs = [n for n, k in found.items() if k.name == "nvme-sysfs"]
@@ -296,4 +297,5 @@ def import_host(found: dict[str, Kind]) -> Imported:
     scenario, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies)
     found_here = listing_findings(table, subsys[0])
     found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
-    return Imported(scenario, warnings, found_here, measured_load=measured)
+    timers = nvme_timers(attributes, sysfs[0]) if attributes is not None else []
+    return Imported(scenario, warnings, found_here, measured_load=measured, timers=timers)

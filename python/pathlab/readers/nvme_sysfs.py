@@ -16,6 +16,12 @@ What each is (the kernel's `drivers/nvme/host/multipath.c`, libnvme's accessors'
 - Per head (`/sys/block/nvmeXnZ/diag/`): `io_requeue_no_usable_path_count` (I/Os queued because
   no path was usable) and `io_fail_no_available_path_count` (I/Os failed for want of a path).
 - Per subsystem (`/sys/class/nvme-subsystem/nvme-subsysX/iopolicy`): the iopolicy in force.
+- Per fabrics controller, its timers (`drivers/nvme/host/sysfs.c`): `ctrl_loss_tmo` (seconds of
+  reconnecting before the controller is removed, `off`: never), `reconnect_delay` (seconds
+  between attempts), `fast_io_fail_tmo` (seconds after which I/O held for a reconnecting
+  controller fails, `off`: held until ctrl_loss_tmo) and `kato` (the keep-alive timeout, seconds).
+- The module's I/O timeout, `/sys/module/nvme_core/parameters/io_timeout` (seconds; `admin_timeout`
+  likewise for admin commands).
 
 Any other file under those folders is refused with its line; so are values that are not what
 the kernel prints. `grep`'s "No such file or directory" (a kernel without these attributes) is
@@ -37,13 +43,21 @@ from pathlab.readers import pasted
 if TYPE_CHECKING:
     import pandas as pd
 
+#: A fabrics controller's timers, in seconds; `ctrl_loss_tmo` and `fast_io_fail_tmo` print `off`
+#: when disabled (`nvme_ctrl_loss_tmo_show`, `nvme_ctrl_fast_io_fail_tmo_show`).
+TIMERS = ("ctrl_loss_tmo", "reconnect_delay", "fast_io_fail_tmo", "kato")
+#: Timers that print `off` when disabled.
+OFF_TIMERS = ("ctrl_loss_tmo", "fast_io_fail_tmo")
+#: nvme_core's module parameters read here (`drivers/nvme/host/core.c`), in seconds.
+MODULE_PARAMETERS = ("io_timeout", "admin_timeout")
 #: Attributes by the object they belong to: a path (nvmeXcYnZ), a controller (nvmeY), a head (nvmeXnZ).
 ATTRIBUTES = {
     "path": ("queue_depth", "ana_state", "ana_grpid", "numa_nodes", "diag/multipath_failover_count",
              "diag/command_retry_count", "diag/command_error_count"),
-    "controller": ("diag/reset_count", "diag/reconnect_count", "diag/command_error_count"),
+    "controller": ("diag/reset_count", "diag/reconnect_count", "diag/command_error_count", *TIMERS),
     "head": ("diag/io_requeue_no_usable_path_count", "diag/io_fail_no_available_path_count"),
     "subsystem": ("iopolicy",),
+    "module": MODULE_PARAMETERS,
 }
 #: The iopolicies the kernel prints (`nvme_iopolicy_names`).
 IOPOLICIES = ("numa", "round-robin", "queue-depth")
@@ -55,12 +69,18 @@ COLUMNS = ["name", "object", "attribute", "value", "line", "where"]
 _ATTRIBUTE = re.compile(r"^\s*(?P<file>/?(?:\S*/)?sys/\S*?/(?P<name>nvme-subsys\d+|nvme\d+(?:c\d+)?(?:n\d+)?)/"
                         r"(?P<attribute>(?:device/)?(?:diag/)?[a-z_]+))\s*:\s?(?P<value>.*?)\s*$")
 #: An attribute's file in a copy of /sys: the object's folder, then the attribute.
-_TREE_FILE = re.compile(r"(?:^|/)(?P<name>nvme-subsys\d+|nvme\d+(?:c\d+)?(?:n\d+)?)/(?P<attribute>(?:diag/)?[a-z_]+)$")
+_TREE_FILE = re.compile(r"(?:^|/)(?:(?P<name>nvme-subsys\d+|nvme\d+(?:c\d+)?(?:n\d+)?)|module/(?P<module>nvme_core)"
+                        r"/parameters)/(?P<attribute>(?:diag/)?[a-z_]+)$")
+#: nvme_core's module parameters as `grep -r . /sys/module/nvme_core/parameters/` prints them.
+_MODULE = re.compile(r"^\s*(?P<file>/?(?:\S*/)?sys/module/(?P<name>nvme_core)/parameters/(?P<attribute>[a-z_]+))"
+                     r"\s*:\s?(?P<value>.*?)\s*$")
 _MISSING = re.compile(r"^\s*(?:grep|cat): \S*sys/\S*nvme\S*: No such file or directory\s*$")
-_COMMANDS = [re.compile(r"/sys/(?:block|class|devices)/\S*nvme")]
+_COMMANDS = [re.compile(r"/sys/(?:block|class|devices)/\S*nvme|/sys/module/nvme_core")]
 
 
 def _object(name: str) -> str:
+    if name == "nvme_core":
+        return "module"
     if name.startswith("nvme-subsys"):
         return "subsystem"
     if re.fullmatch(r"nvme\d+c\d+n\d+", name):
@@ -79,13 +99,18 @@ def _checked(file: str, number: int, kind: str, attribute: str, value: str) -> s
         raise ScenarioError(file, f"line {number}", f"{attribute} {value!r}: the kernel prints a whole number here")
     if attribute == "iopolicy" and value not in IOPOLICIES:
         raise ScenarioError(file, f"line {number}", f"iopolicy {value!r}: one of {', '.join(IOPOLICIES)}")
+    if (attribute in TIMERS or attribute in MODULE_PARAMETERS) and not value.isdigit() \
+            and not (attribute in OFF_TIMERS and value == "off"):
+        allowed = "a whole number of seconds" + (" or off" if attribute in OFF_TIMERS else "")
+        raise ScenarioError(file, f"line {number}", f"{attribute} {value!r}: the kernel prints {allowed} here")
     if attribute == "ana_state" and value not in ANA_STATES:
         raise ScenarioError(file, f"line {number}", f"ana_state {value!r}: one of {', '.join(ANA_STATES)}")
     return value
 
 
 def read(path: str | Path) -> pd.DataFrame:
-    """One row per attribute: name (nvme0c1n1, nvme1, nvme0n1), object (path, controller, head),
+    """One row per attribute: name (nvme0c1n1, nvme1, nvme0n1, nvme_core), object (path,
+    controller, head, subsystem, module),
     attribute (`queue_depth`, `diag/reset_count`, ...), value as printed, line, and where it was
     read (`line N`, or the attribute's file in a copy of /sys)."""
     import pandas as pd
@@ -96,7 +121,7 @@ def read(path: str | Path) -> pd.DataFrame:
         return _read_tree(Path(path), attribute_files(path))
     file = str(path)
     lines = pasted.output_lines(file, pasted.file_lines(path), _COMMANDS, "grep -r . /sys/block/nvme*c*n*/...")
-    known = lambda text: _ATTRIBUTE.match(text) is not None or _MISSING.match(text) is not None  # noqa: E731
+    known = lambda text: any(r.match(text) is not None for r in (_ATTRIBUTE, _MODULE, _MISSING))  # noqa: E731
     rows = []
     seen: dict[tuple[str, str], int] = {}
     for line in pasted.between_lines(file, lines, known, known, "sysfs attributes")():
@@ -106,7 +131,7 @@ def read(path: str | Path) -> pd.DataFrame:
         if _MISSING.match(text):
             warn(file, f"line {line.number}", f"{text.strip()}: this kernel lacks the attribute (merged in 2026)")
             continue
-        m = _ATTRIBUTE.match(text)
+        m = _ATTRIBUTE.match(text) or _MODULE.match(text)
         if m is None:
             raise ScenarioError(file, f"line {line.number}", "expected `/sys/.../nvmeXcYnZ/ATTRIBUTE:VALUE` as `grep -r .` "
                                                              f"prints it, found {text.strip()[:50]!r}")
@@ -155,8 +180,9 @@ def attribute_files(folder: str | Path) -> list[tuple[Path, str, str]]:
         for name in sorted(names):
             file = Path(directory) / name
             m = _TREE_FILE.search(file.relative_to(root).as_posix())
-            if m and m["attribute"] in ATTRIBUTES[_object(m["name"])] and file.is_file() and not file.is_symlink():
-                found.append((file, m["name"], m["attribute"]))
+            owner = m and (m["name"] or m["module"])
+            if m and owner and m["attribute"] in ATTRIBUTES[_object(owner)] and file.is_file() and not file.is_symlink():
+                found.append((file, owner, m["attribute"]))
     return found
 
 

@@ -1,0 +1,190 @@
+"""How long the application's I/O stalls after each kind of failure, by each stack's detection
+and recovery rule, from the timers in force: the one rule advise's timer findings
+(`timer_findings.py`) use. Every built-in value is a `Builtin` with its source; a rule takes the
+host's values (or the built-in ones, which the finding then says it assumed) and gives a `Stall`
+that says what it assumes.
+
+The rules (seconds; `None` is "until a path returns"):
+- dm-multipath, a link down the FC HBA sees (RSCN): the rport is blocked and its I/O held until
+  `fast_io_fail_tmo`, then failed to dm-multipath, which fails the path and retries the I/O on
+  another path: the stall is `fast_io_fail_tmo` (with `off`, `dev_loss_tmo`, which the kernel
+  then caps at 600 s).
+- dm-multipath over iSCSI, a connection that stops answering: the NOP-Out, sent every interval,
+  finds it within interval + timeout; the session then holds I/O for `replacement_timeout`, which
+  multipathd sets to `fast_io_fail_tmo`; then another path.
+- dm-multipath, a path that stops answering with no link event: an I/O sent down it waits the
+  SCSI command timeout (`/sys/block/sdX/device/timeout`), then is aborted and retried on another
+  path; the checker fails the path for new I/O by `max_polling_interval` + `checker_timeout` at
+  the latest (a healthy path's checks space out to `max_polling_interval`; its next TUR goes
+  unanswered for `checker_timeout`). The stall is the command timeout.
+- dm-multipath, every path down: `no_path_retry queue` holds I/O until a path returns;
+  `no_path_retry N` holds it N × `polling_interval` (multipathd counts `retry_tick` down once a
+  second from N × checkint + 1), then fails it; `fail` fails it at once.
+- NVMe/TCP, RDMA or FC, a controller that stops answering: the keep-alive, sent every KATO/2,
+  times out after KATO, so error recovery starts within 1.5 × KATO, or at `io_timeout` if that
+  is shorter; the I/O it held is retried on another path then.
+- NVMe, every path down: I/O is held while a controller reconnects (every `reconnect_delay`),
+  until `fast_io_fail_tmo` (then it fails) or `ctrl_loss_tmo` (the controller is removed and its
+  I/O fails; `off`: never).
+- ESXi, every path down (APD): I/O is retried for `Misc.APDTimeout`; then the I/O that is not a
+  virtual machine's fails, and the virtual machines' is retried on (VMware's page below)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+MULTIPATH_TOOLS = "opensvc/multipath-tools 0.14.3 (c2fcdaf1)"
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A value the stack uses when the host sets none, and where that is written."""
+
+    value: float | None  # None: off / infinity
+    source: str
+
+    def text(self, unit: str = " s") -> str:
+        return "off" if self.value is None else f"{self.value:g}{unit}"
+
+
+# dm-multipath and the SCSI layer under it
+SCSI_COMMAND_TIMEOUT = Builtin(30, "Linux drivers/scsi/sd.h SD_TIMEOUT (30 * HZ)")
+POLLING_INTERVAL = Builtin(5, f"{MULTIPATH_TOOLS} libmultipath/defaults.h:66 DEFAULT_CHECKINT")
+MAX_POLLING_FACTOR = Builtin(4, f"{MULTIPATH_TOOLS} libmultipath/config.c:960 (max_checkint = checkint * 4)")
+CHECKER_TIMEOUT = Builtin(30, f"{MULTIPATH_TOOLS} libmultipath/propsel.c:637 (the device's sysfs timeout, else "
+                              "discovery.h:17 DEF_TIMEOUT 30)")
+FAST_IO_FAIL_TMO = Builtin(5, f"{MULTIPATH_TOOLS} libmultipath/defaults.h:28 DEFAULT_FAST_IO_FAIL")
+#: multipathd caps dev_loss_tmo at 600 s when fast_io_fail_tmo is off.
+DEV_LOSS_CAP = Builtin(600, f"{MULTIPATH_TOOLS} libmultipath/defaults.h:29 DEFAULT_DEV_LOSS_TMO, discovery.c:737")
+# open-iscsi, under dm-multipath
+ISCSI_NOOP_OUT_INTERVAL = Builtin(5, "open-iscsi@bc236140 usr/iscsi_settings.h:8 DEF_NOOP_OUT_INTERVAL (etc/iscsid.conf:138)")
+ISCSI_NOOP_OUT_TIMEOUT = Builtin(5, "open-iscsi@bc236140 usr/iscsi_settings.h:9 DEF_NOOP_OUT_TIMEO (etc/iscsid.conf:145)")
+#: multipathd writes fast_io_fail_tmo into the iSCSI session's recovery_tmo (replacement_timeout).
+ISCSI_RECOVERY_SOURCE = f"{MULTIPATH_TOOLS} libmultipath/discovery.c:819 (recovery_tmo = fast_io_fail_tmo)"
+NO_PATH_RETRY = "fail"
+NO_PATH_RETRY_SOURCE = f"{MULTIPATH_TOOLS} libmultipath/defaults.h:24 NO_PATH_RETRY_UNDEF (multipath.conf(5): fail)"
+RETRY_TICK_SOURCE = f"{MULTIPATH_TOOLS} libmultipath/structs_vec.c:697 (retry_tick = no_path_retry * checkint + 1)"
+# Linux NVMe
+NVME_IO_TIMEOUT = Builtin(30, "Linux drivers/nvme/host/core.c io_timeout (NVME_IO_TIMEOUT, 30 * HZ)")
+NVME_KATO = Builtin(5, "Linux drivers/nvme/host/nvme.h NVME_DEFAULT_KATO")
+#: The keep-alive is sent every KATO/2 (core.c nvme_keep_alive_work_period) and times out after
+#: KATO (nvme_keep_alive_work: rq->timeout = ctrl->kato * HZ).
+KEEP_ALIVE_SOURCE = "Linux drivers/nvme/host/core.c nvme_keep_alive_work_period (KATO/2), nvme_keep_alive_work " \
+                    "(rq->timeout = ctrl->kato * HZ)"
+NVME_RECONNECT_DELAY = Builtin(10, "Linux drivers/nvme/host/fabrics.h NVMF_DEF_RECONNECT_DELAY")
+NVME_CTRL_LOSS_TMO = Builtin(600, "Linux drivers/nvme/host/fabrics.h NVMF_DEF_CTRL_LOSS_TMO")
+NVME_FAST_IO_FAIL_TMO = Builtin(None, "Linux drivers/nvme/host/fabrics.h NVMF_DEF_FAIL_FAST_TMO (-1: off)")
+TP4129 = "NVM Express TP4129 (Keep Alive and command quiesce time): hold 2 or 3 × KATO plus CQT before retrying " \
+         "elsewhere"
+# ESXi
+ESXI_APD_TIMEOUT = Builtin(140, "VMware vSphere 7.0 Storage, 'Change Timeout Limits for Storage APD', "
+                                "https://docs.vmware.com/en/VMware-vSphere/7.0/com.vmware.vsphere.storage.doc/"
+                                "GUID-5CC5A990-AC23-4D51-80DD-37F09175E255.html")
+
+
+@dataclass(frozen=True)
+class Stall:
+    """What the application sees after one kind of failure: the longest wait of an I/O (None:
+    until a path returns), whether the I/O then fails or goes on over another path, how the
+    stall comes from the timers, and what the rule assumes."""
+
+    failure: str
+    seconds: float | None
+    then: str
+    rule: str
+    assumes: str
+
+    def text(self) -> str:
+        wait = "until a path returns" if self.seconds is None else f"about {self.seconds:g} s"
+        return f"{self.failure}: I/O stalls {wait}, then {self.then} ({self.rule}; assumes {self.assumes})"
+
+
+def seconds(value: str) -> float | None:
+    """A timer as written (`5`, `off`, `infinity`) in seconds: None for off (-1), inf for infinity."""
+    if value in ("off", "-1"):
+        return None
+    return math.inf if value == "infinity" else float(value)
+
+
+def dm_link_down(fast_io_fail: float | None, dev_loss: float | None, queue: bool = False) -> Stall:
+    """An FC link down the HBA sees: held until fast_io_fail_tmo (or dev_loss_tmo, whichever
+    comes first: the rport is then removed), then retried on another path. `fast_io_fail` None
+    is off; `dev_loss` None is not given (the HBA driver's own), inf is infinity; `queue`:
+    no_path_retry queue, under which multipathd does not cap dev_loss_tmo."""
+    seen = "the HBA sees the link go (RSCN) and another path works"
+    if fast_io_fail is not None and (dev_loss is None or fast_io_fail < dev_loss):
+        return Stall("an FC link down", fast_io_fail, "it is retried on another path",
+                     f"fast_io_fail_tmo {fast_io_fail:g} s", seen + ("" if dev_loss is not None else
+                                                                      " and the HBA driver's dev_loss_tmo is longer"))
+    if fast_io_fail is not None and dev_loss is not None:
+        return Stall("an FC link down", dev_loss, "it is retried on another path",
+                     f"dev_loss_tmo {dev_loss:g} s comes before fast_io_fail_tmo {fast_io_fail:g} s: the port is "
+                     "removed and its I/O fails over", seen)
+    cap = DEV_LOSS_CAP.value or 0.0
+    if dev_loss is None:
+        return Stall("an FC link down", cap, "it is retried on another path",
+                     f"fast_io_fail_tmo off: held until the HBA driver's dev_loss_tmo, at most {cap:g} s (the kernel "
+                     "limits it so without fast_io_fail_tmo)", seen)
+    held = None if queue and math.isinf(dev_loss) else dev_loss if queue or dev_loss <= cap else cap
+    capped = "" if held == dev_loss else f" (multipathd caps dev_loss_tmo at {cap:g} s without fast_io_fail_tmo, " \
+                                         "unless no_path_retry is queue)"
+    until = "" if held is None else f" {held:g} s"
+    return Stall("an FC link down", held, "it is retried on another path",
+                 f"fast_io_fail_tmo off: held until dev_loss_tmo{until}{capped}", seen)
+
+
+def dm_iscsi_connection_lost(fast_io_fail: float, noop_interval: float, noop_timeout: float) -> Stall:
+    """An iSCSI connection that stops answering: the NOP-Out finds it within its interval and
+    timeout, then the session holds I/O for replacement_timeout, which multipathd sets to
+    fast_io_fail_tmo; then the I/O is retried on another path."""
+    found = noop_interval + noop_timeout
+    return Stall("an iSCSI connection loss", found + fast_io_fail, "it is retried on another path",
+                 f"found within NOP-Out's {noop_interval:g} s interval and {noop_timeout:g} s timeout, then "
+                 f"replacement_timeout = "
+                 f"fast_io_fail_tmo {fast_io_fail:g} s", "open-iscsi's NOP-Out defaults and another path works")
+
+
+def dm_path_hang(command_timeout: float, max_polling: float, checker_timeout: float) -> Stall:
+    """A path that stops answering with no link event: the SCSI command timeout, then another
+    path; a healthy path is checked every max_polling_interval (the interval grows to it)."""
+    bound = max_polling + checker_timeout
+    return Stall("a path that stops answering (no link event)", command_timeout, "it is retried on another path",
+                 f"the SCSI command timeout {command_timeout:g} s; the checker fails the path for new I/O within "
+                 f"max_polling_interval {max_polling:g} + checker_timeout {checker_timeout:g} = {bound:g} s",
+                 "the error handler's abort ends the command at once (eh_deadline unset)")
+
+
+def dm_all_paths_down(no_path_retry: str, polling: float) -> Stall:
+    """Every path down: queue forever, N × polling_interval, or fail at once."""
+    if no_path_retry == "queue":
+        return Stall("every path down", None, "it continues", "no_path_retry queue (queue_if_no_path)",
+                     "multipathd keeps running (queue_without_daemon)")
+    if no_path_retry == "fail":
+        return Stall("every path down", 0, "it fails to the application", "no_path_retry fail",
+                     "nothing beyond the setting")
+    retries = int(no_path_retry)
+    return Stall("every path down", retries * polling, "it fails to the application",
+                 f"no_path_retry {retries} × polling_interval {polling:g} s", "the paths stay down that long")
+
+
+def nvme_controller_silent(kato: float, io_timeout: float) -> Stall:
+    """A controller that stops answering: the keep-alive finds it within 1.5 × KATO, or io_timeout."""
+    found = min(1.5 * kato, io_timeout)
+    rule = f"keep-alive every KATO/2, timing out after KATO {kato:g} s: 1.5 × KATO = {1.5 * kato:g} s" \
+        if found < io_timeout else f"io_timeout {io_timeout:g} s, before the keep-alive's 1.5 × KATO"
+    return Stall("a controller that stops answering", found, "it is retried on another path", rule,
+                 "the controller stops answering keep-alives too (an I/O queue alone that hangs waits io_timeout) "
+                 "and another path works")
+
+
+def nvme_all_paths_down(ctrl_loss: float | None, fast_io_fail: float | None) -> Stall:
+    """Every path down: held while the controllers reconnect, until fast_io_fail_tmo or ctrl_loss_tmo."""
+    if fast_io_fail is not None and (ctrl_loss is None or fast_io_fail < ctrl_loss):
+        return Stall("every path down", fast_io_fail, "it fails to the application", f"fast_io_fail_tmo {fast_io_fail:g} s",
+                     "the controllers stay unreachable that long")
+    if ctrl_loss is None:
+        return Stall("every path down", None, "it continues", "ctrl_loss_tmo off: the controllers reconnect forever",
+                     "nothing beyond the setting")
+    return Stall("every path down", ctrl_loss, "it fails to the application (the controllers are removed)",
+                 f"ctrl_loss_tmo {ctrl_loss:g} s", "delayed_removal_secs 0 and the controllers stay unreachable")
