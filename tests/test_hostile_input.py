@@ -297,6 +297,10 @@ def test_an_alua_state_no_plugin_reads_is_refused_and_unavailable_is_not() -> No
     # On an ALUA array the same fault is read (the CX4 scenario's own is standby).
     cx4 = str(SCENARIOS / "cx4-alua-path-failure.toml")
     assert limited("validate", cx4, "--set", "faults=" + fault % "standby").returncode == 0
+    # A Linux host's states are read by multipathd's prioritizer, not by an ESXi plugin.
+    linux = one_error_line(limited("validate", C1, "--set", "policy={ name = \"dm-multipath\" }", "--set", "faults=" + fault % "standby"))
+    assert "the prioritizer of naa." in linux and "(const) reads no ALUA state" in linux, linux
+    assert 'give these paths\' devices the ALUA prioritizer (policy.prio = "alua")' in linux and "SATP" not in linux, linux
 
 
 CAPTURE = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000"

@@ -14,7 +14,7 @@ use crate::scenario::schema::{
     LinkSpeedSpec, MarginalSpec, PathDownSpec, PathUpSpec, PortDownSpec, PortUpSpec,
 };
 use crate::scenario::units::DurationNs;
-use pathlab_policy::AluaState;
+use pathlab_policy::{AluaState, HostStack};
 
 /// One change to the model at one time.
 #[derive(Clone, Debug)]
@@ -98,12 +98,19 @@ fn unseen_alua(model: &Model, paths: &[usize], state: AluaState, field: &str) ->
         AluaState::Unavailable => "unavailable",
     };
     let why = if array.symmetric { format!("array \"{}\" is symmetric and ", array.name) } else { String::new() };
+    // What reads the states is the host's own: multipathd's prioritizer on Linux, the SATP on ESXi.
+    let (reader, remedy) = match device.policy_config.host_stack() {
+        HostStack::LinuxDm => (
+            format!("the prioritizer of {} ({})", device.name, device.linux.multipath.prio.value.name()),
+            "the ALUA prioritizer (policy.prio = \"alua\")",
+        ),
+        _ => (format!("the plugin of {} ({})", device.name, device.satp), "an ALUA plugin (VMW_SATP_ALUA)"),
+    };
     err(
         format!("{field}.state"),
         format!(
-            "\"{written}\": {why}the plugin of {} ({}) reads no ALUA state, so the change would go unseen: give these paths' devices an \
-             ALUA plugin (VMW_SATP_ALUA), or state = \"unavailable\" (the array refuses I/O on them)",
-            device.name, device.satp
+            "\"{written}\": {why}{reader} reads no ALUA state, so the change would go unseen: give these paths' devices \
+             {remedy}, or state = \"unavailable\" (the array refuses I/O on them)"
         ),
     )
 }
