@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlab.api import Scenario, ScenarioError
 from pathlab.assumption import Assumption
 from pathlab.finding import Finding
+from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.imported import Undetermined
 
 
@@ -35,6 +36,9 @@ class Host:
     #: Settings the scenario holds that the captures do not determine (a one-group map's
     #: grouping): simulated as the listing shows them, never checked against a practice.
     undetermined: tuple[Undetermined, ...] = ()
+    #: Each device's rate and response as a capture measured them: what the setting in force,
+    #: simulated, must reproduce before advise ranks anything.
+    captured: tuple[CapturedLoad, ...] = ()
 
     def __repr__(self) -> str:
         load = "load measured" if self.measured_load else "no load measured"
@@ -63,5 +67,6 @@ def import_host(*files: str | os.PathLike[str]) -> Host:
         raise ScenarioError("import_host", "files", "no capture given: give a host's listings and captures")
     imported, scenario = imported_scenario(given, imported_name(given))
     return Host(given, scenario, tuple(imported.findings), tuple(Assumption(f, m) for f, m in imported.warnings),
-                imported.stack, imported.measured_load, imported.text, tuple(imported.undetermined))
+                imported.stack, imported.measured_load, imported.text, tuple(imported.undetermined),
+                tuple(imported.captured))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pathlab.finding import Finding
+from pathlab.importer.captured_load import CapturedLoad
 
 
 @dataclass(frozen=True)
@@ -34,3 +35,5 @@ class Imported:
     measured_load: bool = False
     #: The settings in the scenario that the captures do not determine.
     undetermined: list[Undetermined] = field(default_factory=list)
+    #: Each device's rate and response as a capture measured them, for the setting in force to reproduce.
+    captured: list[CapturedLoad] = field(default_factory=list)
