@@ -132,6 +132,10 @@ class _Array:
     was_service_us: float = 0.0
     #: Why the fit stopped short, if it did.
     stuck: str | None = None
+    #: The back end time and mean response of the last run before a back end step.
+    tried: tuple[float, float] | None = None
+    #: Whether the devices' rate is their ports' capacity (a back end step moved their response little).
+    port_bound: bool = False
 
 
 def fit_to_capture(scenario: Scenario, captured: Sequence[CapturedLoad], progress: Progress | None = None) -> CaptureCheck | None:
@@ -180,10 +184,11 @@ def fit_to_capture(scenario: Scenario, captured: Sequence[CapturedLoad], progres
         longer = max(duration, _rotations_s(run, rates))
         if runs >= MOST_RUNS or (longer == duration and all(f.agrees for f in figures)):
             break
-        stepped = [_step(a, run, figures) for a in arrays]
-        if longer == duration and not any(stepped):
+        if longer > duration:  # the same values again, long enough: steps compare runs of one length
+            duration = longer
+            continue
+        if not any([_step(a, run, figures) for a in arrays]):
             break
-        duration = longer
     overrides |= _array_sets(arrays)
     fitted += [f for a in arrays for f in _fitted(a, figures)]
     return CaptureCheck(tuple(figures), tuple(fitted), _why(figures, arrays, runs), runs, duration, overrides)
@@ -217,7 +222,15 @@ def _step(a: _Array, run: Result, figures: list[DeviceFigures]) -> bool:
     # The busiest port as it would be at the captured rate.
     busy_at_capture = max((p["util_pct"] for p in ports), default=0.0) * wanted / max(simulated, 1e-9)
     timed = [f for f in mine if f.captured_response_ms is not None]
-    if busy_at_capture >= SATURATED_PCT or not timed:
+    mean_sim = sum(f.simulated_response_ms for f in timed) / len(timed) if timed else 0.0
+    if a.tried is not None and not a.port_bound:
+        before_us, before_ms = a.tried
+        moved_us = a.back_end_us - before_us
+        # A back end step that moves the response by less than half of itself: the rate is held by a port
+        # (a policy that works one path at a time under a deep queue), and the back end time is put back.
+        if moved_us > 0 and 1000 * (mean_sim - before_ms) < 0.5 * moved_us:
+            a.port_bound, a.back_end_us = True, before_us
+    if busy_at_capture >= SATURATED_PCT or not timed or a.port_bound:
         if not a.fit_service:
             a.stuck = "its ports' service is set with --set"
             return False
@@ -233,6 +246,7 @@ def _step(a: _Array, run: Result, figures: list[DeviceFigures]) -> bool:
         return False
     # Off by this much on average over its devices: the back end's time moves the response by about as much.
     short_ms = sum((f.captured_response_ms or 0.0) - f.simulated_response_ms for f in timed) / len(timed) if timed else 0.0
+    a.tried = (a.back_end_us, mean_sim)
     back_end = a.back_end_us + 1000 * short_ms
     if back_end > 1000 * SLOWEST_BACK_END_MS:
         a.stuck = (f"it would need a back end slower than {SLOWEST_BACK_END_MS:g} ms beyond its ports' service, slower "
@@ -245,7 +259,6 @@ def _step(a: _Array, run: Result, figures: list[DeviceFigures]) -> bool:
             return False
         # No back end time left to take away: the port is slower than the array's.
         a.back_end_us = 0.0
-        mean_sim = sum(f.simulated_response_ms for f in timed) / len(timed)
         mean_cap = sum(f.captured_response_ms or 0.0 for f in timed) / len(timed)
         service = max(FASTEST_PORT_US, a.service_us * max(0.5, mean_cap / mean_sim))
         if service == a.service_us:
