@@ -8,6 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from pathlab.advise.capture_check import CaptureCheck, DeviceFigures
+from pathlab.toml_values import to_toml
 
 
 def lines(r: CaptureCheck) -> list[str]:
@@ -46,6 +47,8 @@ def document(r: CaptureCheck) -> dict[str, Any]:
                      "tolerance": {"iops": d.rate_tolerance, "resp_ms": d.response_tolerance},
                      "agrees": d.agrees} for d in r.devices],
         "fitted": [asdict(f) for f in r.fitted],
+        # The fitted values as `--set` takes them: the host as advise simulated it.
+        "set": [f"{key}={to_toml(value)}" for key, value in r.overrides.items()],
         "runs": r.runs,
         "duration_s": r.duration_s,
     }
