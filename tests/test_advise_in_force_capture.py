@@ -143,3 +143,22 @@ def test_a_response_no_array_back_end_gives_is_said_and_not_ranked(tmp_path) -> 
     check = fit_to_capture(host.scenario, host.captured)
     assert check is not None and not check.agrees
     assert "it would need a back end slower than 30 ms beyond its ports' service" in (check.why or ""), check.why
+
+
+def test_an_nvme_head_in_iostat_is_fitted_from_its_r_await_and_w_await(tmp_path) -> None:
+    listing = DATA / "nvme-list-subsys_v2_netapp-ubuntu2404-tcp.txt"
+    header = "Device            r/s     rkB/s r_await     w/s     wkB/s w_await  aqu-sz  %util\n"
+    report = header + "nvme0n1      6000.00  24000.00    0.40 2000.00   8000.00    0.80    4.00  90.00\n"
+    rates = tmp_path / "iostat.txt"
+    rates.write_text("Linux 6.8.0 (ubuntu) \t11/28/2026 \t_x86_64_\t(8 CPU)\n\n" + report + "\n" + report)
+    host = _host(listing, rates)
+    (load,) = host.captured
+    # (6,000 × 0.40 + 2,000 × 0.80) / 8,000 = 0.50 ms at 8,000 I/O/s: 4 in flight.
+    assert load.rate == 8_000 and load.response_ms == pytest.approx(0.5) and load.outstanding == pytest.approx(4.0)
+    assert load.where == f"{rates}: nvme0n1's reads and writes per second, their mean latencies"
+    check = fit_to_capture(host.scenario, host.captured)
+    assert check is not None and check.agrees, check
+    fitted = {f.field: f.value for f in check.fitted}
+    assert fitted["workloads.nvmesubsys0.outstanding"] == "4 outstanding, 0.0 µs of think time"
+    # 0.5 ms less the path's round trip and the assumed 10 µs port: the rest is the array's.
+    assert fitted["arrays.NETAPP.read_latency"].startswith("0.4")
