@@ -132,9 +132,12 @@ def test_devices_of_one_array_at_responses_one_back_end_cannot_give_are_not_rank
     assert check["agrees"] is False
     assert "array FALCON has one back end time for its devices" in check["why"], check["why"]
     assert out["candidates"] == [] and out["recommendation"] is None
-    text = pathlab("advise", str(FALCON), str(rates)).stdout
+    report = tmp_path / "advice.html"
+    text = pathlab("advise", str(FALCON), str(rates), "--html", str(report)).stdout
     assert "They do not agree: " in text and "No prediction: the setting in force, simulated, does not reproduce" in text
     assert "Candidates" not in text
+    html = report.read_text()
+    assert "<h2>The setting in force, captured against simulated</h2>" in html and "They do not agree: " in html
 
 
 def test_a_response_no_array_back_end_gives_is_said_and_not_ranked(tmp_path) -> None:

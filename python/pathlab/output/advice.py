@@ -60,8 +60,9 @@ def report(a: Advice, provenance: dict[str, Any]) -> str:
 
     return advise_report(f"pathlab advise: {a.subject}", a.findings, a.candidates, seeds_taken(a.candidates),
                          a.scenario.text, provenance, recommendation(a), a.assumptions,
-                         [gain_cell(c) for c in a.candidates], _capture_check_lines(a) + ranges_note(a) + run_length_note(a),
-                         f"in force: {a.scenario.setting}")
+                         [gain_cell(c) for c in a.candidates], ranges_note(a) + run_length_note(a),
+                         f"in force: {a.scenario.setting}",
+                         in_force_capture.html(a.capture_check) if a.capture_check is not None else "")
 
 
 def notebook_html(a: Advice) -> str:

@@ -4,6 +4,7 @@ labelled, what was fitted to make them agree, or why they could not be made to."
 
 from __future__ import annotations
 
+import html as html_text
 from dataclasses import asdict
 from typing import Any
 
@@ -52,3 +53,16 @@ def document(r: CaptureCheck) -> dict[str, Any]:
         "runs": r.runs,
         "duration_s": r.duration_s,
     }
+
+
+def html(r: CaptureCheck) -> str:
+    """The HTML report's section: a table of the devices, the captures' files and the verdict."""
+    head = "".join(f"<th>{h}</th>" for h in ("device", "captured I/O per s", "simulated I/O per s", "captured ms",
+                                              "simulated ms", "agree"))
+    rows = "".join(
+        f"<tr><th style='text-align:left'>{html_text.escape(d.device)}</th><td>{d.captured_rate:,.0f}</td>"
+        f"<td>{d.simulated_rate:,.0f}</td><td>{'-' if d.captured_response_ms is None else f'{d.captured_response_ms:.3f}'}</td>"
+        f"<td>{d.simulated_response_ms:.3f}</td><td>{html_text.escape(_agree(d))}</td></tr>" for d in r.devices)
+    said = lines(r)
+    return (f"<p>{html_text.escape(said[0])}</p><table><tr>{head}</tr>{rows}</table>"
+            + "".join(f"<p>{html_text.escape(line.strip())}</p>" for line in said[2 + len(r.devices):]))
