@@ -158,7 +158,7 @@ def fit_to_capture(scenario: Scenario, captured: Sequence[CapturedLoad], progres
         overrides[f"workloads.{i}.outstanding"] = n
         overrides[f"workloads.{i}.think_time"] = f"{think_us:.3f}us"
         fitted.append(Fitted(f"workloads.{w['name']}.outstanding", f"{n} outstanding, {think_us:.1f} µs of think time",
-                             f"Little's law on {c.where}: {c.rate:,.0f} I/O/s × {c.response_ms:.3f} ms = "
+                             f"Little's law on {c.where}: {c.rate:,.0f} I/O/s times {c.response_ms:.3f} ms = "
                              f"{c.rate * c.response_ms / 1000:.2f} in flight"))
     device_array = {d.name: d.array.name for d in scenario.devices}
     arrays = []
