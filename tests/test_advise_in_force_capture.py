@@ -84,7 +84,7 @@ def test_advise_prints_captured_beside_simulated_and_says_each_fitted_value(tmp_
     out = advice.to_dict()  # what --format json prints
     check = out["in_force_against_capture"]
     assert check["agrees"] is True and check["why"] is None
-    assert set(check) == {"agrees", "why", "devices", "fitted", "set", "runs", "duration_s"}
+    assert set(check) == {"agrees", "why", "devices", "fitted", "set", "runs", "duration_s", "seed"}
     assert "workloads.1.outstanding=3" in check["set"] and 'workloads.1.think_time="49.880us"' in check["set"]
     row = check["devices"][0]
     assert set(row) == {"device", "captured", "simulated", "tolerance", "agrees"}

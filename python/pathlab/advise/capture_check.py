@@ -106,9 +106,10 @@ class CaptureCheck:
     fitted: tuple[Fitted, ...]
     #: Why the figures do not agree; None when they do.
     why: str | None
-    #: The fitting runs taken, each this long (simulated seconds).
+    #: The fitting runs taken, each this long (simulated seconds), at this seed.
     runs: int
     duration_s: float
+    seed: int
     #: The fitted values as overrides of the scenario (dotted key to value, `Scenario.with_set`).
     overrides: dict[str, int | str] = field(default_factory=dict)
 
@@ -191,7 +192,8 @@ def fit_to_capture(scenario: Scenario, captured: Sequence[CapturedLoad], progres
             break
     overrides |= _array_sets(arrays)
     fitted += [f for a in arrays for f in _fitted(a, figures)]
-    return CaptureCheck(tuple(figures), tuple(fitted), _why(figures, arrays, runs), runs, duration, overrides)
+    return CaptureCheck(tuple(figures), tuple(fitted), _why(figures, arrays, runs), runs, duration, int(run.data["seed"]),
+                        overrides)
 
 
 def _run(scenario: Scenario, sets: dict[str, int | str], progress: Progress | None) -> Result:

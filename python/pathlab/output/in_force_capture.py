@@ -16,7 +16,7 @@ def lines(r: CaptureCheck) -> list[str]:
     """The text block: a table of the devices, then the verdict."""
     width = max(6, *(len(d.device) for d in r.devices))
     out = [f"The setting in force, captured against simulated ({r.runs} fitting run{'s' if r.runs > 1 else ''} of "
-           f"{r.duration_s:.3g} s, seed 1):",
+           f"{r.duration_s:.3g} s, seed {r.seed}):",
            f"  {'device':<{width}} {'captured I/O per s':>18} {'simulated':>10} {'captured ms':>11} {'simulated':>10}  agree"]
     for d in r.devices:
         captured_ms = "-" if d.captured_response_ms is None else f"{d.captured_response_ms:.3f}"
@@ -52,6 +52,7 @@ def document(r: CaptureCheck) -> dict[str, Any]:
         "set": [f"{key}={to_toml(value)}" for key, value in r.overrides.items()],
         "runs": r.runs,
         "duration_s": r.duration_s,
+        "seed": r.seed,
     }
 
 
