@@ -1,6 +1,7 @@
 """The setting in force, simulated, must reproduce what the captures measured before any gain is
 predicted against it: each device's I/O rate within 5% and its mean response within 20% (wider
-where a device's I/Os in the short runs are too few to tell that closely). Only what the captures
+where a device's I/Os in the short runs are too few to tell that closely, or where the capture's
+own intervals spread so that it gives the mean less closely). Only what the captures
 leave open is fitted:
 
 - the load's shape: a closed loop of N = ⌈rate × response⌉ outstanding I/Os (Little's law on the
@@ -210,7 +211,8 @@ def _figures(run: Result, compared: Sequence[CapturedLoad], duration_s: float) -
         ios = max(d["cmds_s"] * duration_s, 1.0)
         noise = 1.96 / math.sqrt(ios)
         out.append(DeviceFigures(c.device, c.rate, c.response_ms, d["cmds_s"], d["gavg_ms"],
-                                 max(RATE_TOLERANCE, noise), max(RESPONSE_TOLERANCE, noise), c.where))
+                                 max(RATE_TOLERANCE, noise, c.rate_spread), max(RESPONSE_TOLERANCE, noise, c.response_spread),
+                                 c.where))
     return out
 
 

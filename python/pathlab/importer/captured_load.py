@@ -29,6 +29,10 @@ class CapturedLoad:
     response_ms: float | None
     #: Where the figures come from: the file, the device as it names it, and the counters.
     where: str
+    #: How closely the capture gives each mean: the 95% half-width over its intervals as a share
+    #: of the mean (0 where the capture does not tell: one interval, or iostat's means).
+    rate_spread: float = 0.0
+    response_spread: float = 0.0
 
     @property
     def outstanding(self) -> float | None:
@@ -53,7 +57,8 @@ def from_rates(rates: pd.DataFrame | None, name: str, device: str, file: str) ->
     known = all(ms is not None for ms, _ in timed)
     response = sum(ms * n for ms, n in timed if ms is not None) / (reads + writes) if known else None
     counters = "reads and writes per second" + (", their mean latencies" if response is not None else "")
-    return CapturedLoad(device, reads + writes, response, f"{file}: {name}'s {counters}")
+    return CapturedLoad(device, reads + writes, response, f"{file}: {name}'s {counters}", _figure(row, "rate_spread") or 0.0,
+                        _figure(row, "response_spread") or 0.0)
 
 
 def from_esxtop(devices: TableSummary | None, name: str, file: str) -> CapturedLoad | None:
@@ -66,11 +71,12 @@ def from_esxtop(devices: TableSummary | None, name: str, file: str) -> CapturedL
         return None
     gavg = devices.mean(name, "Average Guest MilliSec/Command")
     counters = "Commands/sec, Average Guest MilliSec/Command"
+    spreads = devices.spread(name, "Commands/sec") or 0.0, devices.spread(name, "Average Guest MilliSec/Command") or 0.0
     if gavg is None:
         davg, kavg = devices.mean(name, "Average Driver MilliSec/Command"), devices.mean(name, "Average Kernel MilliSec/Command")
         gavg = davg + (kavg or 0.0) if davg is not None else None
         counters = "Commands/sec, Average Driver + Kernel MilliSec/Command" if gavg is not None else "Commands/sec"
-    return CapturedLoad(name, rate, gavg, f"{file}: {name}'s {counters}")
+    return CapturedLoad(name, rate, gavg, f"{file}: {name}'s {counters}", *spreads)
 
 
 def _figure(row: pd.DataFrame, column: str) -> float | None:

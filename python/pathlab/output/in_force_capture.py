@@ -25,7 +25,7 @@ def lines(r: CaptureCheck) -> list[str]:
     out.append(f"  Captured: {'; '.join(dict.fromkeys(d.where for d in r.devices))}.")
     if r.agrees:
         out.append("  They agree within the tolerance (rate 5%, response 20%, wider where a device's I/Os in the runs are "
-                   "few): the fitted values are in the assumptions.")
+                   "few or its capture's intervals spread): the fitted values are in the assumptions.")
     else:
         out.append(f"  They do not agree: {r.why}. No gain is predicted against a host that is not the one captured.")
     return out
