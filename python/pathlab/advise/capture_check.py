@@ -8,10 +8,14 @@ leave open is fitted:
   captured figures) with a think time of N / rate − response after each completion, so that the
   loop issues at the captured rate when the model answers in the captured time;
 - the array's own time, per array: no capture shows an array's port or back end at work alone (the
-  importers derive them from the same rates and responses by simpler rules, or assume them). Where
-  the captured rate would keep the array's busiest port below `SATURATED_PCT`, the response is
-  fitted by the back end's time beyond the port's service (`read_latency`, `write_latency`); where
-  it would saturate a port, the rate is the port's capacity and the port's service is fitted to it.
+  importers derive them from the same rates and responses by simpler rules, or assume them). The
+  response is fitted by the back end's time beyond the port's service (`read_latency`,
+  `write_latency`), unless the rate is a port's capacity: the captured rate would keep a port at
+  least `SATURATED_PCT` busy, or a back end step moves the response by less than half of itself
+  (round robin working one path at a time under a deep queue keeps each port busy only while its
+  turn lasts); then the port's service is fitted to the rate. A response no back end up to
+  `SLOWEST_BACK_END_MS` gives, devices of one array that one back end time cannot all answer,
+  or a port that would have to be faster than `FASTEST_PORT_US`, is a disagreement, said.
 
 Each run is the setting in force at the scenario's seed (deterministic), long enough for
 `DEVICE_IOS` I/Os per device at its captured rate (at most `LONGEST_S`); the fit takes at most
