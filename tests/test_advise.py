@@ -69,7 +69,7 @@ def test_an_nvme_head_waiting_for_tags_is_not_told_its_device_queue_is_full(scen
     # NVMe head has no device queue, so the finding names the tags and where their number is set.
     out = advise(str(scenarios / "reactions" / "nvme-shared-controllers.toml"), "--variant", "round_robin")
     titles = {f["title"]: f["evidence"] for f in out["findings"]}
-    bulk = "nqn.2014-08.org.nvmexpress:uuid:bulk/ns1: every blk-mq tag of its controllers is in use"
+    bulk = "nqn.2014-08.org.nvmexpress:uuid:bulk/ns1: every blk-mq tag of its controllers is in use (simulated)"
     assert bulk in titles, titles
     assert titles[bulk].startswith("QUED 772.0, KAVG 1.93 ms") and "nvme connect --queue-size" in titles[bulk]
     assert not any("device queue is full" in t for t in titles)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pathlab.advise.candidates import Candidate
+from pathlab.advise.capture_check import CaptureCheck
 from pathlab.advise.decide import MARGIN, Decision
 from pathlab.advise.model_error import ModelError, host_families, of_candidate
 from pathlab.advise.ranges import GainRanges
@@ -149,10 +150,15 @@ class Advice:
     run_lengths_at_ends: tuple[tuple[str, RunLength], ...] = ()
     #: Set when the captures carry no performance counters: the host's stack, for what to capture.
     unmeasured_stack: str | None = None
+    #: The setting in force, simulated, against the captured rate and response of each device,
+    #: with the values fitted to make them agree; None where no capture measured a device's load.
+    #: When they do not agree, nothing is ranked and `capture_check.why` says why.
+    capture_check: CaptureCheck | None = None
 
     def __repr__(self) -> str:
         rec = self.recommendation
-        said = "no prediction: capture the host's load" if rec is None else \
+        said = ("no prediction: the setting in force does not reproduce the captures" if self.unreproduced else
+                "no prediction: capture the host's load") if rec is None else \
             f"change to {rec.to}" if rec.candidate else "keep the setting in force"
         error = rec.candidate.model_error if rec and rec.candidate else None
         gain = f" ({error.gain_text(rec.candidate.gain) if error else f'{rec.candidate.gain:.2f}x'})" \
@@ -164,6 +170,12 @@ class Advice:
         """The setting in force, as simulated (the gains' reference); None when nothing was
         simulated (captures without performance counters)."""
         return next((c for c in self.candidates if c.label == IN_FORCE), None)
+
+    @property
+    def unreproduced(self) -> bool:
+        """Whether the setting in force, simulated, could not be made to reproduce the captures
+        (then nothing is predicted)."""
+        return self.capture_check is not None and not self.capture_check.agrees
 
     @property
     def commands(self) -> list[str]:
@@ -255,11 +267,12 @@ def advice_of(subject: str, scenario: Scenario, objective: str, findings: list[F
               decision: Decision | None, assumptions: Sequence[tuple[str, str]] = (),
               ranges: GainRanges | None = None, run_length: RunLength | None = None,
               run_lengths_at_ends: Sequence[tuple[str, RunLength]] = (),
-              unmeasured_stack: str | None = None) -> Advice:
+              unmeasured_stack: str | None = None, capture_check: CaptureCheck | None = None) -> Advice:
     """The advice from the advisor's products: the ranking in the objective's order, the decision
     on it, and the gain ranges over the assumptions' spans."""
     candidates = typed(ranked, ranges, scenario.devices) if ranked else ()
     assumed = tuple(Assumption(*a) for a in assumptions)
     return Advice(subject, scenario, objective, tuple(findings), candidates,
                   recommended(decision, candidates, assumed) if decision else None, assumed,
-                  tuple(ranges.over) if ranges else None, run_length, tuple(run_lengths_at_ends), unmeasured_stack)
+                  tuple(ranges.over) if ranges else None, run_length, tuple(run_lengths_at_ends), unmeasured_stack,
+                  capture_check)

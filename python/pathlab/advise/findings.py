@@ -4,6 +4,7 @@ admin would read them in esxtop; and the devices set apart from their array vend
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from pathlab.advise.practice import departures
@@ -26,7 +27,12 @@ def round_robin_limit(device: Device) -> int | None:
 
 
 def findings(run: Result) -> list[Finding]:
-    """What the run of the setting in force shows, each with its counters."""
+    """What the run of the setting in force shows, each with its counters, labelled simulated
+    (the importer's findings from the captures are labelled captured)."""
+    return [replace(f, title=f"{f.title} (simulated)") for f in _simulated(run)]
+
+
+def _simulated(run: Result) -> list[Finding]:
     data = run.data
     setups = {d.name: d for d in run.setups}
     found: list[Finding] = []

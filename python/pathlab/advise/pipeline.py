@@ -14,6 +14,7 @@ from pathlab._core import parse_duration_ns
 from pathlab.advise import alike, run_length
 from pathlab.advise.advice import Advice, advice_of
 from pathlab.advise.candidates import Candidate, candidates
+from pathlab.advise.capture_check import fit_to_capture, with_fitted
 from pathlab.advise.decide import OBJECTIVES, decide, order
 from pathlab.advise.findings import findings, practice_findings, printed_configs
 from pathlab.advise.ranges import end_labels, gain_ranges, span_ends
@@ -59,6 +60,14 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     sets = [*given, *(f"{k}={to_toml(v)}" for k, v in length.items())]
     scenario, captured, host = _scenario(subject, variant, sets)
     name = _subject_name(subject)
+    # The setting in force must reproduce the captured rates and responses before a gain is predicted against it.
+    capture_check = fit_to_capture(scenario, host.captured, progress) if host is not None and host.measured_load else None
+    assumptions = with_fitted(host.assumptions, capture_check) if host else []
+    if capture_check is not None and not capture_check.agrees:
+        found = captured + practice_findings(scenario.devices, undetermined=host.undetermined if host else ())
+        return advice_of(name, scenario, objective, found, [], None, assumptions, capture_check=capture_check)
+    if capture_check is not None:
+        scenario = scenario.with_set(capture_check.overrides)
     if host is not None and not host.measured_load:
         # No counters: findings and vendor practice from the listings alone, and no simulated gain.
         found = captured + practice_findings(scenario.devices, undetermined=host.undetermined) \
@@ -86,7 +95,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force, resolved)
     ranges = gain_ranges(spans, ranked, ranked_at_ends)
     return advice_of(name, scenario, objective, found, order(ranked, objective), decide(ranked, objective),
-                     host.assumptions if host else [], ranges, chosen[0], list(zip(labels, chosen[1:])))
+                     assumptions, ranges, chosen[0], list(zip(labels, chosen[1:])), capture_check=capture_check)
 
 
 def run_length_sets(sets: Sequence[str]) -> list[str]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, warn
+from pathlab.importer.captured_load import from_esxtop
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.imported import Imported
 from pathlab.importer.values import io_size, saw_no_io, size_text, zero_load_assumed
@@ -428,7 +429,8 @@ def build(c: Captures) -> Imported:
         found += esxtop_findings(c.esxtop, path_device, esx_file)
     # The capture measured the load where it has a figure of a device's commands (idle ones too).
     measured = any(cmds is not None for cmds in rates.values())
-    return Imported("\n".join(lines) + "\n", warnings, found, measured_load=measured)
+    captured = [load for d in devices if (load := from_esxtop(dev_rows, d.device, esx_file)) is not None]
+    return Imported("\n".join(lines) + "\n", warnings, found, measured_load=measured, captured=captured)
 
 
 @dataclass

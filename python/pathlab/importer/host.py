@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlab.api import Scenario, ScenarioError
 from pathlab.assumption import Assumption
 from pathlab.finding import Finding
+from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.imported import Undetermined
 from pathlab.importer.timer_values import TimerValue
 
@@ -39,6 +40,9 @@ class Host:
     #: The failure timers the host's files give (multipath.conf, the maps' features, NVMe sysfs),
     #: each with the file and line it was read at; a timer no file gives is not here.
     timers: tuple[TimerValue, ...] = ()
+    #: Each device's rate and response as a capture measured them: what the setting in force,
+    #: simulated, must reproduce before advise ranks anything.
+    captured: tuple[CapturedLoad, ...] = ()
 
     def __repr__(self) -> str:
         load = "load measured" if self.measured_load else "no load measured"
@@ -68,5 +72,5 @@ def import_host(*files: str | os.PathLike[str]) -> Host:
     imported, scenario = imported_scenario(given, imported_name(given))
     return Host(given, scenario, tuple(imported.findings), tuple(Assumption(f, m) for f, m in imported.warnings),
                 imported.stack, imported.measured_load, imported.text, tuple(imported.undetermined),
-                tuple(imported.timers))
+                tuple(imported.timers), tuple(imported.captured))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pathlab.finding import Finding
+from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.timer_values import TimerValue
 
 
@@ -37,3 +38,5 @@ class Imported:
     undetermined: list[Undetermined] = field(default_factory=list)
     #: The failure timers the host's files give, each with where it was read (`timer_values.py`).
     timers: list[TimerValue] = field(default_factory=list)
+    #: Each device's rate and response as a capture measured them, for the setting in force to reproduce.
+    captured: list[CapturedLoad] = field(default_factory=list)

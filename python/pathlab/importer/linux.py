@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
+from pathlab.importer.captured_load import from_rates
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import (
@@ -422,10 +423,14 @@ def import_host(found: dict[str, Kind]) -> Imported:
     listing = tables["multipath"]
     text, warnings, measured, undetermined = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
                                                    tables.get("rates"), tables.get("sessions"), names))
+    imported_maps = {str(p.map) for p in listing["paths"].itertuples() if has_address(p)}
+    captured = [load for m in listing["maps"].itertuples() if str(m.name) in imported_maps
+                if (load := from_rates(tables.get("rates"), str(m.dm), str(m.wwid), names.get("rates", ""))) is not None]
     return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"])
                     + listing_findings(listing["maps"], listing["paths"], names["multipath"], tables.get("conf"),
                                        names.get("conf", ""))
                     + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured,
                     undetermined=undetermined,
                     timers=dm_timers(tables.get("conf"), names.get("conf", ""), listing["maps"], names["multipath"],
-                                     hwtable_sets))
+                                     hwtable_sets),
+                    captured=captured)

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
+from pathlab.importer.captured_load import CapturedLoad, from_rates
 from pathlab.importer.imported import Imported
 from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
@@ -78,11 +79,13 @@ def _vendor(nqn: str) -> str:
 
 def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str,
           snapshot: dict[str, tuple[float, str]] | None = None,
-          iopolicies: dict[str, tuple[str, str]] | None = None) -> tuple[str, list[tuple[str, str]], bool]:
+          iopolicies: dict[str, tuple[str, str]] | None = None,
+          captured: list[CapturedLoad] | None = None) -> tuple[str, list[tuple[str, str]], bool]:
     """The scenario's TOML text, commented, the warnings for every value assumed, and whether a
     capture gave any head's load. `snapshot` is each namespace head's I/Os in flight from sysfs
     (`nvme_counters.snapshot_load`), used where `rates` has no figures of the head; `iopolicies`
-    each subsystem's sysfs `iopolicy` and where it was read, used where the listing shows none."""
+    each subsystem's sysfs `iopolicy` and where it was read, used where the listing shows none;
+    `captured` gets each head's rate and response from `rates` (a snapshot gives neither)."""
     rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
     if not rows:
         raise ScenarioError(file, "", "no subsystem with controllers to import")
@@ -181,6 +184,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         workload, from_capture = _workload(s if ns is None else f"{s}n{ns}", device_of[(s, ns)], head, rates,
                                            rates_file, warnings, (snapshot or {}).get(head))
         lines, measured = lines + workload, measured or from_capture
+        load = from_rates(rates, head, device_of[(s, ns)], rates_file) if captured is not None else None
+        if load is not None and captured is not None:
+            captured.append(load)
     if "[[workloads]]" not in lines:  # every head idle in the rates or the sysfs snapshot
         captures = [rates_file] if rates is not None else sorted({w.split(":")[0] for _, w in (snapshot or {}).values()})
         raise saw_no_io(", ".join(captures), "", "every namespace head is idle in it (no reads or writes, no I/O in "
@@ -294,8 +300,9 @@ def import_host(found: dict[str, Kind]) -> Imported:
     snapshot = snapshot_load(attributes, sysfs[0]) if attributes is not None else {}
     iopolicies = {str(r.name): (str(r.value), f"{sysfs[0]}, {r.where}: iopolicy {r.value}")
                   for r in attributes.itertuples() if r.attribute == "iopolicy"} if attributes is not None else {}
-    scenario, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies)
+    captured: list[CapturedLoad] = []
+    scenario, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies, captured)
     found_here = listing_findings(table, subsys[0])
     found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
     timers = nvme_timers(attributes, sysfs[0]) if attributes is not None else []
-    return Imported(scenario, warnings, found_here, measured_load=measured, timers=timers)
+    return Imported(scenario, warnings, found_here, measured_load=measured, timers=timers, captured=captured)

@@ -12,6 +12,7 @@ from typing import Any
 from pathlab.advise.advice import Advice, CandidateResult
 from pathlab.advise.candidates import OWN_POLICY
 from pathlab.advise.decide import MARGIN
+from pathlab.output import in_force_capture
 from pathlab.output.sink import Output
 
 
@@ -49,6 +50,7 @@ def document(a: Advice) -> dict[str, Any]:
             "in_force_assumed": [{"field": f, "assumed": m} for f, m in rec.in_force_assumed]},
         "assumptions": [{"field": f, "assumed": m} for f, m in a.assumptions],
         "capture_needed": a.capture_needed,
+        "in_force_against_capture": None if a.capture_check is None else in_force_capture.document(a.capture_check),
     }
 
 
@@ -59,14 +61,15 @@ def report(a: Advice, provenance: dict[str, Any]) -> str:
     return advise_report(f"pathlab advise: {a.subject}", a.findings, a.candidates, seeds_taken(a.candidates),
                          a.scenario.text, provenance, recommendation(a), a.assumptions,
                          [gain_cell(c) for c in a.candidates], ranges_note(a) + model_error_note(a) + run_length_note(a),
-                         f"in force: {a.scenario.setting}")
+                         f"in force: {a.scenario.setting}",
+                         in_force_capture.html(a.capture_check) if a.capture_check is not None else "")
 
 
 def notebook_html(a: Advice) -> str:
     """What a notebook shows of the advice: the recommendation, the candidates' table and the
     findings (the report with its plots is `pathlab advise --html`)."""
     parts = [f"<p><b>pathlab advise: {html_text.escape(a.subject)}</b></p>",
-             f"<pre>{html_text.escape(chr(10).join(recommendation(a)))}</pre>"]
+             f"<pre>{html_text.escape(chr(10).join(_capture_check_lines(a) + recommendation(a)))}</pre>"]
     if a.candidates:
         # The gains as the table prints them (to the model's error), not the simulated floats.
         table = a.candidates_table.drop(columns=["gain", "gain_low", "gain_high"])
@@ -75,6 +78,10 @@ def notebook_html(a: Advice) -> str:
         parts.append(table.to_html(index=False, float_format=lambda x: f"{x:.4g}"))
     parts.append(a.findings_table.to_html(index=False) if a.findings else "<p>Findings: nothing stands out.</p>")
     return "\n".join(parts)
+
+
+def _capture_check_lines(a: Advice) -> list[str]:
+    return in_force_capture.lines(a.capture_check) if a.capture_check is not None else []
 
 
 def gain_cell(c: CandidateResult) -> str:
@@ -152,6 +159,9 @@ def recommendation(a: Advice) -> list[str]:
         return ["No prediction: the captures carry no performance counters, so the host's load is not known and a",
                 "gain cannot be predicted from them. Take a capture on the host and run advise again with it:"] + \
                [f"    {c}" for c in a.capture_needed]
+    if a.unreproduced:
+        return ["No prediction: the setting in force, simulated, does not reproduce what the captures measured (above),",
+                "so a gain against it would be a gain on another host."]
     assert a.recommendation is not None
     choice = a.recommendation.candidate
     if choice is None:
@@ -198,6 +208,8 @@ def text(a: Advice) -> str:
     normal = [f for f in a.findings if f.normal]
     if normal:
         lines += ["As the array works (not findings):", *(f"  - {f.title}\n      {f.evidence}" for f in normal)]
+    if a.capture_check is not None:
+        lines += ["", *in_force_capture.lines(a.capture_check)]
     if a.candidates:
         lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds_taken(a.candidates)} seeds (mean ± 95% "
                       "interval), "

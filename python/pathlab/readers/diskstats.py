@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers._file import lines_of
+from pathlab.readers._spread import spread
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -275,10 +276,14 @@ def device_means(path: str | Path, interval: float = 1.0) -> pd.DataFrame:
     them (intervals where it is missing left out; missing if it is missing in all). Running sums
     per device as the file is read, so memory follows the devices, not the samples. Counters that
     went down (a reboot, a wrap, or two captures joined in one file) are said on stderr: the means
-    then span both sides of it."""
+    then span both sides of it. `rate_spread` and `response_spread`: the 95% half-width of the
+    mean I/O rate (reads and writes) and mean response over the intervals, as a share of the mean
+    (`spread`)."""
     import pandas as pd
 
     sums: dict[str, list[float]] = {}
+    # Per device: each interval's I/O rate and mean response, as count, sum and sum of squares.
+    moments: dict[str, list[list[float]]] = {}
     counts: dict[str, list[int]] = {}
     intervals: dict[str, int] = {}
     resets: dict[str, int] = {}
@@ -289,6 +294,12 @@ def device_means(path: str | Path, interval: float = 1.0) -> pd.DataFrame:
         total = sums.setdefault(device, [0.0] * len(MEAN_COLUMNS))
         count = counts.setdefault(device, [0] * len(MEAN_COLUMNS))
         intervals[device] = intervals.get(device, 0) + 1
+        ios = row["reads_per_s"] + row["writes_per_s"]
+        response = (row["read_latency_ms"] * row["reads_per_s"] if row["reads_per_s"] else 0.0) + \
+            (row["write_latency_ms"] * row["writes_per_s"] if row["writes_per_s"] else 0.0)
+        for figure, value in zip(moments.setdefault(device, [[0.0] * 3, [0.0] * 3]), (ios, response / ios if ios else _NAN)):
+            if value == value:  # not NaN
+                figure[0], figure[1], figure[2] = figure[0] + 1, figure[1] + value, figure[2] + value * value
         for i, column in enumerate(MEAN_COLUMNS):
             if row[column] == row[column]:  # not NaN
                 total[i] += row[column]
@@ -297,5 +308,11 @@ def device_means(path: str | Path, interval: float = 1.0) -> pd.DataFrame:
         warn(str(path), "counters", f"went down in {sum(resets.values())} interval(s) of {', '.join(sorted(resets)[:3])}"
                                     f"{' and others' if len(resets) > 3 else ''}: a reboot, a 32-bit wrap or two captures "
                                     "joined; those intervals are left out, and the means span both sides")
-    return pd.DataFrame([[device, intervals[device], *(s / c if c else _NAN for s, c in zip(sums[device], counts[device]))]
-                         for device in sorted(sums)], columns=["device", "intervals", *MEAN_COLUMNS])
+    return pd.DataFrame([[device, intervals[device], *(s / c if c else _NAN for s, c in zip(sums[device], counts[device])),
+                          *(spread(*m) for m in moments[device])]
+                         for device in sorted(sums)], columns=["device", "intervals", *MEAN_COLUMNS, *SPREAD_COLUMNS])
+
+
+#: The columns `device_means` adds after the means: how closely the capture gives its means.
+SPREAD_COLUMNS = ["rate_spread", "response_spread"]
+

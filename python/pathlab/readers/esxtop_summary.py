@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from pathlab.readers._spread import spread
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -32,6 +34,7 @@ class _Mean:
 
     def __init__(self, size: int) -> None:
         self.sum, self.compensation, self.count = np.zeros(size), np.zeros(size), np.zeros(size, dtype=np.int64)
+        self.squares = np.zeros(size)  # for the spread (`TableSummary.spread`): no compensation needed there
 
     def add(self, values: np.ndarray, taken: np.ndarray) -> None:
         y = values - self.compensation
@@ -40,6 +43,8 @@ class _Mean:
         compensation[np.isnan(compensation)] = 0  # an infinite figure: its sum stays infinite, not NaN
         np.copyto(self.sum, t, where=taken)
         np.copyto(self.compensation, compensation, where=taken)
+        with np.errstate(invalid="ignore", over="ignore"):
+            np.copyto(self.squares, self.squares + values * values, where=taken)
         self.count += taken
 
     def means(self) -> np.ndarray:
@@ -122,6 +127,16 @@ class TableSummary:
         if field is None or not self.summary.seen[field]:
             return None
         return float(self.summary.figures()[field])
+
+    def spread(self, name: str, counter: str) -> float | None:
+        """The 95% half-width of the instance's mean of the counter over the capture's figures
+        (`mean`'s) as a share of the mean; None with fewer than two figures."""
+        field = self.fields.get(name, {}).get(counter)
+        later = self.summary.later
+        if field is None or later.count[field] < 2:
+            return None
+        value = spread(float(later.count[field]), float(later.sum[field]), float(later.squares[field]))
+        return None if value != value else value
 
     def failures(self, counter: str) -> pd.DataFrame:
         """Per instance, over the figures of `means` (`intervals` of them where a counter is

@@ -202,7 +202,7 @@ def _fewer_columns(name: str, line: int, columns: set[str], first: set[str], fir
 
 #: iostat's columns (as `normalise` names them) and the names of `diskstats.device_means`.
 MEANS = {"r/s": "reads_per_s", "w/s": "writes_per_s", "rkB/s": "read_kib_per_s", "wkB/s": "write_kib_per_s",
-         "aqu-sz": "queue_length"}
+         "aqu-sz": "queue_length", "r_await": "read_latency_ms", "w_await": "write_latency_ms"}
 #: The key of `device_means`' `attrs` saying the capture leaves idle devices out (`-z`): a device
 #: in none of its reports was idle in every one.
 LEAVES_IDLE_OUT = "leaves_idle_out"

@@ -1,0 +1,352 @@
+"""The setting in force, simulated, must reproduce what the captures measured before any gain is
+predicted against it: each device's I/O rate within 5% and its mean response within 20% (wider
+where a device's I/Os in the short runs are too few to tell that closely, or where the capture's
+own intervals spread so that it gives the mean less closely). Only what the captures
+leave open is fitted:
+
+- the load's shape: a closed loop of N = ⌈rate × response⌉ outstanding I/Os (Little's law on the
+  captured figures) with a think time of N / rate − response after each completion, so that the
+  loop issues at the captured rate when the model answers in the captured time;
+- the array's own time, per array: no capture shows an array's port or back end at work alone (the
+  importers derive them from the same rates and responses by simpler rules, or assume them). The
+  response is fitted by the back end's time beyond the port's service (`read_latency`,
+  `write_latency`), unless the rate is a port's capacity: the captured rate would keep a port at
+  least `SATURATED_PCT` busy, or a back end step moves the response by less than half of itself
+  (round robin working one path at a time under a deep queue keeps each port busy only while its
+  turn lasts); then the port's service is fitted to the rate. A response no back end up to
+  `SLOWEST_BACK_END_MS` gives, devices of one array that one back end time cannot all answer,
+  or a port that would have to be faster than `FASTEST_PORT_US`, is a disagreement, said.
+
+Each run is the setting in force at the scenario's seed (deterministic), long enough for
+`DEVICE_IOS` I/Os per device at its captured rate (at most `LONGEST_S`); the fit takes at most
+`MOST_RUNS` of them. A value set with `--set` is the user's and is not fitted. Where the figures
+cannot be made to agree, `CaptureCheck.why` says why and advise predicts nothing."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pathlab.advise.run_length import (
+    ROTATIONS,
+    SAMPLING_MARGIN,
+    SATURATED_PCT,
+    WARMUP_SHARE,
+    in_a_row,
+    samples_per_path,
+)
+from pathlab.api import Result, Scenario
+from pathlab.importer.captured_load import CapturedLoad
+from pathlab.progress import Progress, run_batch
+
+#: How close the simulated figures must come to the captured ones: the rate within 5% (advise's
+#: margin: a gain smaller than that is not decided on) and the mean response within 20% (a
+#: response moves with the load and the back end, which the captures show only as a mean).
+RATE_TOLERANCE = 0.05
+RESPONSE_TOLERANCE = 0.20
+#: A run's I/Os per device at its captured rate: a count of 1,600 is known to ±1.96/40 ≈ 5%.
+DEVICE_IOS = 1_600
+#: The longest and shortest fitting run, in simulated seconds.
+LONGEST_S = 2.0
+SHORTEST_S = 0.05
+#: The most runs the fit takes (the first one included).
+MOST_RUNS = 6
+#: The slowest back end the fit gives an array beyond its ports' service: twice a 7,200 rpm
+#: disk's read miss under load (about 15 ms). A response that needs more is not the array's
+#: service but something the model lacks (a host's own queue, a congested fabric).
+SLOWEST_BACK_END_MS = 30.0
+#: The fastest port the fit gives: one command per µs (a million a second, beyond any array port).
+FASTEST_PORT_US = 1.0
+
+
+@dataclass(frozen=True)
+class DeviceFigures:
+    """One device's captured and simulated rate and mean response, for the setting in force."""
+
+    device: str
+    captured_rate: float
+    #: None where the capture has no time per I/O (the rate alone is compared).
+    captured_response_ms: float | None
+    simulated_rate: float
+    simulated_response_ms: float
+    #: How far apart they may be, as shares of the captured figures.
+    rate_tolerance: float
+    response_tolerance: float
+    #: Where the captured figures come from.
+    where: str
+
+    @property
+    def rate_off(self) -> float:
+        """The simulated rate against the captured, as a share (+0.10: 10% above)."""
+        return self.simulated_rate / self.captured_rate - 1
+
+    @property
+    def response_off(self) -> float | None:
+        if not self.captured_response_ms:
+            return None
+        return self.simulated_response_ms / self.captured_response_ms - 1
+
+    @property
+    def agrees(self) -> bool:
+        off = self.response_off
+        return abs(self.rate_off) <= self.rate_tolerance and (off is None or abs(off) <= self.response_tolerance)
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A value fitted to the capture: the scenario field (by name), its value, and from what."""
+
+    field: str
+    value: str
+    how: str
+
+
+@dataclass(frozen=True)
+class CaptureCheck:
+    """The setting in force against the captures, after the fit."""
+
+    devices: tuple[DeviceFigures, ...]
+    fitted: tuple[Fitted, ...]
+    #: Why the figures do not agree; None when they do.
+    why: str | None
+    #: The fitting runs taken, each this long (simulated seconds), at this seed.
+    runs: int
+    duration_s: float
+    seed: int
+    #: The fitted values as overrides of the scenario (dotted key to value, `Scenario.with_set`).
+    overrides: dict[str, int | str] = field(default_factory=dict)
+
+    @property
+    def agrees(self) -> bool:
+        return self.why is None
+
+
+@dataclass
+class _Array:
+    """An array whose time the fit may set, with what it has reached."""
+
+    index: int
+    name: str
+    service_us: float
+    back_end_us: float
+    fit_service: bool
+    fit_back_end: bool
+    devices: list[str]
+    #: The port's service as the scenario had it, before the fit.
+    was_service_us: float = 0.0
+    #: Why the fit stopped short, if it did.
+    stuck: str | None = None
+    #: The back end time and mean response of the last run before a back end step.
+    tried: tuple[float, float] | None = None
+    #: Whether the devices' rate is their ports' capacity (a back end step moved their response little).
+    port_bound: bool = False
+
+
+def fit_to_capture(scenario: Scenario, captured: Sequence[CapturedLoad], progress: Progress | None = None) -> CaptureCheck | None:
+    """Fits what the captures leave open until the setting in force reproduces their figures, or
+    says why it cannot; None when no captured device is a workload's own (nothing to compare)."""
+    tables = tomllib.loads(scenario.text)
+    given = {k for k, _ in scenario.overrides}
+    workloads = {w["devices"][0]: (i, w) for i, w in enumerate(tables.get("workloads", [])) if len(w["devices"]) == 1}
+    compared = [c for c in captured if c.device in workloads and "rate" not in workloads[c.device][1]]
+    if not compared:
+        return None
+    overrides: dict[str, int | str] = {}
+    fitted: list[Fitted] = []
+    for c in compared:
+        i, w = workloads[c.device]
+        if c.response_ms is None or any(k.startswith((f"workloads.{i}.", "workloads.*.")) for k in given):
+            continue
+        n = max(1, math.ceil(c.rate * c.response_ms / 1000 - 1e-9))
+        think_us = max(0.0, (n / c.rate - c.response_ms / 1000) * 1e6)
+        overrides[f"workloads.{i}.outstanding"] = n
+        overrides[f"workloads.{i}.think_time"] = f"{think_us:.3f}us"
+        fitted.append(Fitted(f"workloads.{w['name']}.outstanding", f"{n} outstanding, {think_us:.1f} µs of think time",
+                             f"Little's law on {c.where}: {c.rate:,.0f} I/O/s times {c.response_ms:.3f} ms = "
+                             f"{c.rate * c.response_ms / 1000:.2f} in flight"))
+    device_array = {d.name: d.array.name for d in scenario.devices}
+    arrays = []
+    for i, a in enumerate(tables.get("arrays", [])):
+        mine = [c.device for c in compared if device_array.get(c.device) == a["name"]]
+        service = a.get("service", {}).get("fixed")
+        if not mine or service is None:
+            continue
+        user = lambda key, i=i: any(k.startswith((f"arrays.{i}.{key}", f"arrays.*.{key}")) for k in given)  # noqa: E731
+        arrays.append(_Array(i, a["name"], _us(service), _us(a.get("read_latency", "0us")),
+                             not user("service"), not user("read_latency") and not user("write_latency")
+                             and a.get("read_latency") == a.get("write_latency"), mine, _us(service)))
+    rates = {c.device: c.rate for c in compared}
+    duration = min(LONGEST_S, max(SHORTEST_S, *(DEVICE_IOS / r for r in rates.values())))
+    runs, figures = 0, []
+    while True:
+        warmup = duration * WARMUP_SHARE
+        length = {"run.duration": f"{duration * 1e6:.0f}us", "run.warmup": f"{warmup * 1e6:.0f}us"}
+        run = _run(scenario, {**length, **overrides, **_array_sets(arrays)}, progress)
+        runs += 1
+        figures = _figures(run, compared, duration)
+        # The paths each device works, known from the first run, may ask for longer runs.
+        longer = max(duration, _rotations_s(run, rates))
+        if runs >= MOST_RUNS or (longer == duration and all(f.agrees for f in figures)):
+            break
+        if longer > duration:  # the same values again, long enough: steps compare runs of one length
+            duration = longer
+            continue
+        if not any([_step(a, run, figures) for a in arrays]):
+            break
+    overrides |= _array_sets(arrays)
+    fitted += [f for a in arrays for f in _fitted(a, figures)]
+    return CaptureCheck(tuple(figures), tuple(fitted), _why(figures, arrays, runs), runs, duration, int(run.data["seed"]),
+                        overrides)
+
+
+def _run(scenario: Scenario, sets: dict[str, int | str], progress: Progress | None) -> Result:
+    (run,) = run_batch([scenario.with_set(sets)], progress, path_intervals=False)
+    return run
+
+
+def _figures(run: Result, compared: Sequence[CapturedLoad], duration_s: float) -> list[DeviceFigures]:
+    rows = {d["name"]: d for d in run.data["devices"]}
+    out = []
+    for c in compared:
+        d = rows[c.device]
+        # A run's count of a device's I/Os is known to about 1/sqrt(count): fewer I/Os widen the tolerance.
+        ios = max(d["cmds_s"] * duration_s, 1.0)
+        noise = 1.96 / math.sqrt(ios)
+        out.append(DeviceFigures(c.device, c.rate, c.response_ms, d["cmds_s"], d["gavg_ms"],
+                                 max(RATE_TOLERANCE, noise, c.rate_spread), max(RESPONSE_TOLERANCE, noise, c.response_spread),
+                                 c.where))
+    return out
+
+
+def _step(a: _Array, run: Result, figures: list[DeviceFigures]) -> bool:
+    """One step of the array's fit from the run; whether anything changed."""
+    mine = [f for f in figures if f.device in a.devices]
+    if all(f.agrees for f in mine):
+        return False
+    simulated, wanted = sum(f.simulated_rate for f in mine), sum(f.captured_rate for f in mine)
+    ports = [p for p in run.data["ports"] if p["name"].split("/")[0] == a.name]
+    # The busiest port as it would be at the captured rate.
+    busy_at_capture = max((p["util_pct"] for p in ports), default=0.0) * wanted / max(simulated, 1e-9)
+    timed = [f for f in mine if f.captured_response_ms is not None]
+    mean_sim = sum(f.simulated_response_ms for f in timed) / len(timed) if timed else 0.0
+    if a.tried is not None and not a.port_bound:
+        before_us, before_ms = a.tried
+        moved_us = a.back_end_us - before_us
+        # A back end step that moves the response by less than half of itself: the rate is held by a port
+        # (a policy that works one path at a time under a deep queue), and the back end time is put back.
+        if moved_us > 0 and 1000 * (mean_sim - before_ms) < 0.5 * moved_us:
+            a.port_bound, a.back_end_us = True, before_us
+    if busy_at_capture >= SATURATED_PCT or not timed or a.port_bound:
+        if not a.fit_service:
+            a.stuck = "its ports' service is set with --set"
+            return False
+        # The rate is the port's capacity: a port that carries too much is slower than the model's.
+        service = max(FASTEST_PORT_US, a.service_us * simulated / wanted)
+        if service == a.service_us:
+            a.stuck = f"a port faster than {FASTEST_PORT_US:g} µs per command would be needed"
+            return False
+        a.service_us = service
+        return True
+    if not a.fit_back_end:
+        a.stuck = "its back end's time is set with --set (or differs for reads and writes)"
+        return False
+    # Off by this much on average over its devices: the back end's time moves the response by about as much.
+    short_ms = sum((f.captured_response_ms or 0.0) - f.simulated_response_ms for f in timed) / len(timed) if timed else 0.0
+    a.tried = (a.back_end_us, mean_sim)
+    back_end = a.back_end_us + 1000 * short_ms
+    if back_end > 1000 * SLOWEST_BACK_END_MS:
+        a.stuck = (f"it would need a back end slower than {SLOWEST_BACK_END_MS:g} ms beyond its ports' service, slower "
+                   "than any array's: the time is spent where the model has nothing (a host's own queue, a congested fabric)")
+        a.back_end_us = 1000 * SLOWEST_BACK_END_MS
+        return True
+    if back_end < 0:
+        if a.back_end_us == 0 and not a.fit_service:
+            a.stuck = "it answers more slowly than captured with no back end time at all, and its ports' service is set"
+            return False
+        # No back end time left to take away: the port is slower than the array's.
+        a.back_end_us = 0.0
+        mean_cap = sum(f.captured_response_ms or 0.0 for f in timed) / len(timed)
+        service = max(FASTEST_PORT_US, a.service_us * max(0.5, mean_cap / mean_sim))
+        if service == a.service_us:
+            a.stuck = f"a port faster than {FASTEST_PORT_US:g} µs per command would be needed"
+            return False
+        a.service_us = service
+        return True
+    a.back_end_us = back_end
+    return True
+
+
+def _array_sets(arrays: list[_Array]) -> dict[str, int | str]:
+    out: dict[str, int | str] = {}
+    for a in arrays:
+        if a.service_us != a.was_service_us:
+            out[f"arrays.{a.index}.service.fixed"] = f"{a.service_us:.3f}us"
+        if a.back_end_us > 0:
+            out[f"arrays.{a.index}.read_latency"] = out[f"arrays.{a.index}.write_latency"] = f"{a.back_end_us:.1f}us"
+    return out
+
+
+def _fitted(a: _Array, figures: list[DeviceFigures]) -> list[Fitted]:
+    mine = ", ".join(f.device for f in figures if f.device in a.devices)
+    out = [Fitted(f"arrays.{a.name}.service", f"{a.service_us:.1f} µs per command (was {a.was_service_us:.1f})",
+                  f"the rate of {mine} as captured, at which its busiest port is saturated")] \
+        if a.service_us != a.was_service_us else []
+    if a.back_end_us > 0:
+        out.append(Fitted(f"arrays.{a.name}.read_latency", f"{a.back_end_us / 1000:.3f} ms beyond its ports' service, "
+                                                           "reads and writes", f"the response of {mine} as captured"))
+    return out
+
+
+def _why(figures: list[DeviceFigures], arrays: list[_Array], runs: int) -> str | None:
+    off = [f for f in figures if not f.agrees]
+    if not off:
+        return None
+    worst = max(off, key=lambda f: abs(f.rate_off) + abs(f.response_off or 0.0))
+    said = (f"{worst.device} was captured at {worst.captured_rate:,.0f} I/O/s"
+            + (f" in {worst.captured_response_ms:.3f} ms" if worst.captured_response_ms is not None else "")
+            + f" and simulated at {worst.simulated_rate:,.0f} I/O/s in {worst.simulated_response_ms:.3f} ms")
+    array = next((a for a in arrays if worst.device in a.devices), None)
+    if array is None:
+        return f"{said}: the model has nothing the captures leave open to fit on its array"
+    if array.stuck:
+        return f"{said}: on array {array.name}, {array.stuck}"
+    others = [f for f in figures if f.device in array.devices and f is not worst]
+    if others and worst.captured_response_ms is not None:
+        return (f"{said}: array {array.name} has one back end time for its devices, and their captured responses "
+                f"({', '.join(f'{f.captured_response_ms:.3f} ms' for f in [worst, *others] if f.captured_response_ms)}) "
+                f"are further apart than one time gives")
+    return f"{said}, after {runs} fitting runs"
+
+
+def _rotations_s(run: Result, rates: dict[str, float]) -> float:
+    """How long a run must be for `ROTATIONS` of each device's policy over its paths at its
+    captured rate, and for its first sampling of its paths (policies that sample them), the
+    warm-up being a quarter of it; at most `LONGEST_S`."""
+    need = 0.0
+    for d in run.setups:
+        rows = {r["name"]: r for r in run.data["devices"]}
+        if d.name not in rates:
+            continue
+        paths = max(len(rows[d.name]["working_paths"]), 1)
+        need = max(need, paths * ROTATIONS * in_a_row(d.policy.params, run.data["summary"]["bytes_per_io"]) / rates[d.name],
+                   SAMPLING_MARGIN * paths * samples_per_path(d.policy.params) / rates[d.name] / WARMUP_SHARE)
+    return min(LONGEST_S, need)
+
+
+def _us(value: str) -> float:
+    """A TOML duration as the importers write them (`20.0us`, `310us`, `0.3ms`) in µs."""
+    from pathlab._core import parse_duration_ns
+
+    return parse_duration_ns(value) / 1000
+
+
+def with_fitted(assumptions: Sequence[tuple[str, str]], capture_check: CaptureCheck | None) -> list[tuple[str, str]]:
+    """The host's assumptions with each fitted value said as fitted to the capture, in place of
+    what was assumed for it (the array's back end time, its ports' service) where it was."""
+    if capture_check is None or not capture_check.fitted:
+        return list(assumptions)
+    fitted = {f.field: f for f in capture_check.fitted}
+    kept = [(field, said) for field, said in assumptions if field not in fitted]
+    return kept + [(f.field, f"fitted to the capture: {f.value} ({f.how})") for f in capture_check.fitted]

@@ -1,0 +1,17 @@
+"""How closely a capture gives a mean: what `diskstats.device_means` and esxtop's
+`TableSummary.spread` say of each device's rate and response, for the tolerance advise allows
+between the captured and the simulated figures."""
+
+from __future__ import annotations
+
+_NAN = float("nan")
+
+
+def spread(count: float, total: float, squares: float) -> float:
+    """The 95% half-width of a mean of `count` values (with their sum and sum of squares) as a
+    share of the mean: 1.96 × the standard error; missing with fewer than two values."""
+    if count < 2 or total == 0:
+        return _NAN
+    mean = total / count
+    variance = max(squares / count - mean * mean, 0.0) * count / (count - 1)
+    return 1.96 * (variance / count) ** 0.5 / abs(mean)
