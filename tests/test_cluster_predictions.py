@@ -6,6 +6,7 @@ what the explanation implies. Short runs (a few hundred thousand to two million 
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from pathlib import Path
 
@@ -165,3 +166,22 @@ def test_activecluster_pair_round_robin_over_every_path_lies_between_its_two_bou
     assert hosts["esx-a"] == pytest.approx(hosts["esx-b"], rel=0.03)
     assert r.summary.resp_ms == pytest.approx(64 / r.summary.iops * 1000, rel=0.02)
 
+
+
+def test_compare_shows_each_hosts_figures_for_a_cluster_and_none_for_one_host() -> None:
+    from conftest import pathlab
+
+    short = ("--set", "run.duration=0.5s", "--set", "run.warmup=0.2s")
+    done = pathlab("compare", str(DATA / "c1-two-hosts.toml"), *short, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    for v in json.loads(done.stdout)["variants"]:
+        hosts = v["hosts"]
+        assert sorted(hosts) == ["esx-a", "esx-b"]
+        # Both hosts' devices together are every command of the run (esxtop's CMDS/s).
+        assert sum(h["cmds_s"] for h in hosts.values()) == pytest.approx(v["summary"]["iops"], rel=0.01)
+        assert all(h["gavg_ms"] > 0.3 for h in hosts.values())
+    table = pathlab("compare", str(DATA / "c1-two-hosts.toml"), *short).stdout
+    assert "per host (esxtop)" in table and "esx-a CMDS/s" in table and "esx-b GAVG" in table
+    one = pathlab("compare", str(SCENARIOS / "c1-vmax-1lun.toml"), *short)
+    assert "per host" not in one.stdout and '"hosts"' not in pathlab(
+        "compare", str(SCENARIOS / "c1-vmax-1lun.toml"), *short, "--format", "json").stdout
