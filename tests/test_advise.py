@@ -48,10 +48,25 @@ def test_activecluster_host_on_all_paths_is_told_to_leave_the_remote_paths(scena
     assert abs(best["gain"] / (13_500 / 8_500) - 1) < 0.10, best["gain"]
 
 
-def test_commands_for_several_hosts_say_which_host_each_is_for(scenarios) -> None:
+def _each_host_its_own_naa(text: str) -> str:
+    """The VMAX3 file with each host's view of the LUN under a NAA of its own (last digit the
+    host's number): advise refuses hosts that share a NAA until advice for a cluster is built
+    (issue 33), and the shipped file now shows the one LUN as one NAA on every host."""
+    naa = "naa.60000970000197900123533030303141"
+    for k in "234":
+        own = naa[:-1] + k
+        block = f'name = "{naa}"\narray = "vmax3"\nlun = 1\nqueue_depth = 32\nhost = "esx-{k}"'
+        assert block in text, k
+        text = text.replace(block, block.replace(naa, own)).replace(f"esx-{k}/{naa}", f"esx-{k}/{own}")
+    return text
+
+
+def test_commands_for_several_hosts_say_which_host_each_is_for(scenarios, tmp_path) -> None:
     # VMAX3: four hosts, one device each, at iops=1000. Each host's device command goes under
     # that host's name, the claim rule under "every host".
-    out = advise(str(scenarios / "vmax3-shared-director.toml"), "--variant", "iops1000")
+    own = tmp_path / "vmax3-own-naas.toml"
+    own.write_text(_each_host_its_own_naa((scenarios / "vmax3-shared-director.toml").read_text()))
+    out = advise(str(own), "--variant", "iops1000")
     best = next(c for c in out["candidates"] if c["label"] == "round robin, iops=1")
     commands = best["commands"]
     hosts = [c for c in commands if c.startswith("# on esx-")]

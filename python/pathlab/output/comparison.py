@@ -37,10 +37,13 @@ class Variants(Output):
         names = [name for name, _ in self.variants]
         head = f"pathlab compare: {self.scenario}, seed {self.runs[0]['seed']}, every variant on the same I/Os\n"
         notes = [f"{name}: {desc}" for name, desc in self.variants]
-        return "\n".join([head, side_by_side(names, [r["summary"] for r in self.runs]), "", *notes])
+        hosts = [per_host(r) for r in self.runs]
+        by_host = ["", hosts_side_by_side(names, hosts)] if any(len(h) > 1 for h in hosts) else []
+        return "\n".join([head, side_by_side(names, [r["summary"] for r in self.runs]), *by_host, "", *notes])
 
     def document(self) -> Any:
         rows = [{"variant": name, "description": desc, "summary": r["summary"]}
+                | ({"hosts": per_host(r)} if any(len(o["hosts"]) > 1 for o in self.runs) else {})
                 for (name, desc), r in zip(self.variants, self.runs)]
         return {"scenario": self.scenario, "seed": self.runs[0]["seed"], "variants": rows}
 
@@ -157,4 +160,31 @@ def lineup_table(name: str, labels: list[str], summaries: list[dict]) -> str:
             f"{OURS} against the best other: I/O rate {100 * (ours['iops'] / top_rate - 1):+.1f}%, "
             f"resp {100 * (ours['resp_ms'] / top_resp - 1):+.1f}%, p99 {100 * (ours['p99_ms'] / top_p99 - 1):+.1f}%"
         )
+    return "\n".join(lines)
+
+
+def per_host(run: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Each host's figures as its esxtop shows them: its devices' commands a second together, and
+    their GAVG weighted by those commands (the response the host measures, stack time left out)."""
+    rates: dict[str, float] = {h["name"]: 0.0 for h in run["hosts"]}
+    weighted: dict[str, float] = dict.fromkeys(rates, 0.0)
+    for d in run["devices"]:
+        rates[d["host"]] += d["cmds_s"]
+        weighted[d["host"]] += d["cmds_s"] * (d["gavg_ms"] or 0.0)
+    return {h: {"cmds_s": rate, "gavg_ms": weighted[h] / rate if rate else 0.0} for h, rate in rates.items()}
+
+
+def hosts_side_by_side(names: list[str], hosts: list[dict[str, dict[str, float]]]) -> str:
+    """Rows per host under the variants' columns: commands a second and GAVG (ms); "-" where a
+    variant has no such host (a variant may set `hosts`)."""
+    every = list(dict.fromkeys(h for one in hosts for h in one))
+    width = max(12, *(len(n) + 2 for n in names))
+    label = max(14, *(len(h) + 10 for h in every))
+
+    def cells(host: str, key: str, fmt: str) -> str:
+        return "".join((format(one[host][key], fmt) if host in one else "-").rjust(width) for one in hosts)
+
+    lines = ["per host (esxtop)"]
+    for h in every:
+        lines += [f"{h} CMDS/s".ljust(label) + cells(h, "cmds_s", ".1f"), f"{h} GAVG".ljust(label) + cells(h, "gavg_ms", ".3f")]
     return "\n".join(lines)
