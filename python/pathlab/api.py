@@ -251,6 +251,12 @@ class Scenario:
         return self.handle.esxcli
 
     @property
+    def listed(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """What a listing printed of each imported device (its `listed` table), by (host, device):
+        `device` (its values) and `paths` (each path's, by path name), for `pathlab show`."""
+        return {(host, name): {"device": own, "paths": paths} for host, name, own, paths in self.handle.listed}
+
+    @property
     def devices(self) -> list[Device]:
         """Each device's resolved policy, status, host stack and array, as the run starts."""
         from pathlab.devices import from_engine

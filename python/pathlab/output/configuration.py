@@ -54,6 +54,10 @@ def configuration(scenario: Scenario, what: str, style: str, at: str = "0s", hos
     """The devices or paths (`what`) of `scenario` at simulated time `at`, to print in `style`
     (`pathlab show`, and the agents' `show` tool)."""
     desc = scenario.describe(at)
+    listed = scenario.listed  # what the listings printed: each style prints it back as read
+    for d in desc["devices"]:
+        if (d["host"], d["name"]) in listed:
+            d["listed"] = listed[(d["host"], d["name"])]
     if style.startswith("nvme") and not any(f["nvme_head"] for f in desc["linux"]["devices"]):
         warnings.warn("no device is a native NVMe multipath head (policy nvme or nvme-latency): nvme list-subsys lists "
                       "nothing", PathlabWarning, stacklevel=2)
