@@ -241,8 +241,7 @@ class Scenario:
                                     f"({end / 1e9:g} s)")
             at_ns = end
         sim = self.handle.simulation()
-        if at_ns > 0:
-            sim.run_until(at_ns)
+        sim.run_until(at_ns)  # at 0 too: what happens at 0 s (a path the captures show failed) is the state at 0 s
         return sim.describe()
 
     @property

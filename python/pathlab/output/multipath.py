@@ -187,7 +187,8 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
     for p in order:
         by_device.setdefault(p["device"], []).append(p)
     devices = [(d, facts) for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if by_device.get(d["name"])]
-    devices.sort(key=lambda df: sd_index[by_device[df[0]["name"]][0]["name"]])
+    if not all(d.get("listed") for d, _ in devices):  # an imported listing keeps its order (the scenario's)
+        devices.sort(key=lambda df: sd_index[by_device[df[0]["name"]][0]["name"]])
     maps = []
     for minor, (d, facts) in enumerate(devices):
         listed = d.get("listed")
@@ -204,6 +205,9 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
         # Paths as read: listed, and up or down in the simulation as the listing showed them.
         as_read = {n for n, v in read.items() if n in paths and paths[n]["up"] != _read_down(v)}
         groups = [_group_as_read(g, read, as_read, checked) for g in groups]
+        numbers = [g.get("read_group") for g in groups]
+        if None not in numbers and len(set(numbers)) == len(numbers):  # every group as read: in the listing's order
+            groups.sort(key=lambda g: int(g["read_group"]))
         alias = own.get("name", "mpath" + letters(minor)) if listed else "mpath" + letters(minor)
         header = _header(d, own, alias, minor) if listed else \
             f"{alias} ({wwid(d['name'])}) dm-{minor} {d['vendor']},{d['model']}"
@@ -226,7 +230,7 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
         layout = _brackets if release == "0.4.8" else _tree
         lines = [header, *layout(props, groups, fields, widths)]
         maps.append((alias, "\n".join(lines)))
-    if not all(d.get("listed") for d, _ in devices):  # as the kernel lists maps; an imported listing keeps its order
+    if not all(d.get("listed") for d, _ in devices):  # as the kernel lists maps
         maps.sort(key=lambda m: m[0].encode())
     return "".join(text + "\n" for _, text in maps)
 
@@ -257,16 +261,18 @@ def _props(facts: dict[str, Any], own: dict[str, str]) -> dict[str, str]:
 def _group_as_read(g: dict[str, Any], read: dict[str, dict[str, str]], as_read: set[str], checked: bool) -> dict[str, Any]:
     """A group as its listing printed it when every path of it stands as read and the listing put
     them in one group: its selector, priority (under `-l` the rule's) and status, and its paths in
-    the listing's order. Otherwise the simulated group."""
+    the listing's order (and its place among the groups, `read_group`). Otherwise the simulated group."""
     listed = [read[n] for n in g["paths"] if n in as_read]
     if not listed or len(listed) != len(g["paths"]) or len({v.get("group") for v in listed}) != 1:
-        return g
+        # The selector is the map's (one for every group of its table): the listing's still.
+        selector = next((v["selector"] for v in read.values() if "selector" in v), g["selector"])
+        return dict(g, selector=selector)
     first = listed[0]
     priority = first.get("group_prio", "undef") if checked else g["priority"]
     return dict(g, selector=first.get("selector", g["selector"]), priority=priority,
                 state=first.get("group_status", g["state"]),
                 paths=sorted(g["paths"], key=lambda n: int(read[n].get("order", 0))),
-                prio_shown="group_prio" in first or not checked)
+                prio_shown="group_prio" in first or not checked, read_group=first.get("group"))
 
 
 def _tree(props: dict[str, str], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
