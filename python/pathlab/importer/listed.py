@@ -44,3 +44,15 @@ def multipath_path(p: Any, order: int) -> dict[str, Any]:
     return {"order": order, "group": p.group, "selector": p.selector, "group_prio": p.group_prio,
             "group_status": p.group_status, "hctl": p.hctl, "dev": p.device, "dev_t": p.dev_t,
             "dm_state": p.dm_state, "checker_state": p.checker_state, "online_state": p.online_state}
+
+
+def nvme_subsystem(r: Any) -> dict[str, Any]:
+    """An `nvme list-subsys` subsystem's lines as read: its name, NQN, host NQN and iopolicy (the
+    last two only where the listing printed them: nvme-cli 1.x prints neither)."""
+    return {"subsystem": r.subsystem, "nqn": r.nqn, "hostnqn": r.hostnqn, "iopolicy": r.iopolicy}
+
+
+def nvme_controller(r: Any, order: int) -> dict[str, Any]:
+    """An `nvme list-subsys` controller row as read: name, transport, address, state, ANA state."""
+    return {"order": order, "controller": r.controller, "transport": r.transport, "address": r.address,
+            "state": r.state, "ana_state": r.ana_state}

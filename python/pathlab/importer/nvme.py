@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer.imported import Imported
+from pathlab.importer.listed import listed_lines, nvme_controller, nvme_subsystem
 from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
 from pathlab.importer.same_host import refuse_other_hosts_rates
@@ -169,12 +170,15 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         if ana_of[vendor_of[s]]:
             owner = sides.owner.get((s, ns), "A")
             lines.append(f'owner = "{owner}"  # {file}: the controller its optimized paths lead to')
+        path_of = {r.controller: f"{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{lun}"
+                   for r in own}
+        read_paths = {path_of[r.controller]: nvme_controller(r, order) for order, r in enumerate(own)}
+        lines += listed_lines(f"{file}, line {own[0].line}", nvme_subsystem(own[0]), read_paths.items())
         down = [r for r in own if not usable(r)]
         for r in down:
             why = f"ANA {r.ana_state}" if text(r.ana_state) in UNUSABLE_ANA else str(r.state)
             lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"',
-                      f'path = "{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{lun}"'
-                      f"  # {file}, line {r.line}: {r.controller} is {why}"]
+                      f'path = "{path_of[r.controller]}"  # {file}, line {r.line}: {r.controller} is {why}']
     measured = False
     for s, ns in listed:
         head = heads[(s, ns)]
