@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+import generated_nvme
 from generated_multipath import Map, listings
 from pathlab.api import Scenario
+from pathlab.importer import nvme
 from pathlab.importer.linux import LinuxCaptures, build
 from pathlab.output.configuration import configuration, text
-from pathlab.readers import multipath_ll
+from pathlab.readers import multipath_ll, nvme_subsys
 
 #: Listings per test and run (about 80 ms each: the reader's and importer's pandas tables cost
 #: most of it): the file stays within a few seconds. PATHLAB_LOSSLESS_EXAMPLES=3000 runs more.
@@ -41,6 +43,16 @@ def shown_linux(listing: str, style: str = "linux") -> str:
         warnings.simplefilter("ignore")
         scenario_text = build(LinuxCaptures(read["maps"], read["paths"], files={"multipath": file}))[0]
         return text(configuration(Scenario.from_text(scenario_text, "imported.toml"), "paths", style))
+
+
+def shown_nvme(listing: str) -> str:
+    """`pathlab import` of an `nvme list-subsys` listing, then `pathlab show paths --style nvme`."""
+    path = Path(_DIR.name) / "list-subsys.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scenario_text = nvme.build(nvme_subsys.read(path), str(path), None, "")[0]
+        return text(configuration(Scenario.from_text(scenario_text, "imported.toml"), "paths", "nvme"))
 
 
 def _text(v: Any) -> str | None:
@@ -81,6 +93,14 @@ def test_multipath_ll_shown_back_byte_for_byte(drawn: tuple[str, list[Map]]) -> 
     or one path per group, comes back byte for byte: groups, priorities and statuses too."""
     listing, _ = drawn
     assert shown_linux(listing) == listing
+
+
+@SETTINGS
+@given(generated_nvme.listings())
+def test_nvme_list_subsys_shown_back_byte_for_byte(listing: str) -> None:
+    """nvme-cli 1.x and 2.x text: every subsystem's name, NQN, host NQN and iopolicy, every
+    controller's name, transport, address (host side too), state and ANA state, as printed."""
+    assert shown_nvme(listing) == listing
 
 
 #: Listings the generated ones found whose groups the import does not give back (`show` prints

@@ -1,0 +1,63 @@
+"""`nvme list-subsys` listings made up at random, printed by nvme-cli's own rules, for the property
+test of `show` (`test_show_lossless.py`).
+
+The text layouts, from linux-nvme/nvme-cli (`nvme-print.c`, then `nvme-print-stdout.c`):
+* 1.x (`show_nvme_subsystem`): `nvme-subsysN - NQN=%s`, a line `\\`, then per controller
+  ` +- nvmeN TRANSPORT ADDRESS STATE` (the address as sysfs `address` holds it, its fields
+  separated by blanks in the oldest), no host NQN, no iopolicy, no ANA state.
+* 2.x and 3.x (`stdout_subsys_config`, `stdout_subsystem_ctrls`): the NQN line, then
+  `%*s   hostnqn=%s` and `%*s   iopolicy=%s` under it (indented to the NQN's `-`: 15 columns for
+  `nvme-subsysN`, as pathlab prints), the `\\`, then ` +- nvmeN TRANSPORT ADDRESS STATE ANA`
+  (the ANA state of the subsystem's namespace through that controller), the address
+  `traddr=…,trsvcid=…` and the host's side where the connection named one (`host_traddr=`,
+  `host_iface=`, NVMe/TCP's `src_addr=`).
+
+Narrowed to what pathlab's model holds: one namespace per subsystem (list-subsys names none), a
+subsystem's controllers each on their own (host port, target port) pair, an array per NQN domain."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+DOMAINS = ["nqn.1992-08.com.netapp", "nqn.2010-06.com.purestorage", "nqn.1988-11.com.dell", "nqn.2014-08.org.nvmexpress"]
+STATES = ["live", "connecting", "resetting"]
+ANA = ["optimized", "non-optimized", "inaccessible"]
+
+
+def _hex(draw: st.DrawFn, n: int) -> str:
+    return "".join(draw(st.lists(st.sampled_from("0123456789abcdef"), min_size=n, max_size=n)))
+
+
+@st.composite
+def listings(draw: st.DrawFn) -> str:
+    """A listing's text."""
+    release = draw(st.sampled_from(["1.x", "2.x"]))
+    transport = draw(st.sampled_from(["tcp", "fc", "rdma"]))
+    hostnqn = f"nqn.2014-08.org.nvmexpress:uuid:{_hex(draw, 8)}-{_hex(draw, 4)}-{_hex(draw, 4)}-{_hex(draw, 4)}-{_hex(draw, 12)}"
+    count = draw(st.integers(1, 3))
+    numbers = iter(draw(st.lists(st.integers(0, 199), min_size=count * 5, max_size=count * 5, unique=True)))
+    host_ports = draw(st.lists(st.integers(10, 250), min_size=1, max_size=2, unique=True))
+    lines = []
+    for s, domain in enumerate(draw(st.lists(st.sampled_from(DOMAINS), min_size=count, max_size=count, unique=True))):
+        nqn = f"{domain}:sn.{_hex(draw, 32)}:subsystem.{draw(st.sampled_from(['nvme', 'vol1', 'ora_db']))}"
+        lines.append(f"nvme-subsys{next(numbers)} - NQN={nqn}")
+        if release == "2.x":
+            lines += [f"{'':15}hostnqn={hostnqn}",
+                      f"{'':15}iopolicy={draw(st.sampled_from(['numa', 'round-robin', 'queue-depth']))}"]
+        lines.append("\\")
+        targets = draw(st.lists(st.integers(1, 99), min_size=1, max_size=2, unique=True))
+        pairs = draw(st.permutations([(h, t) for h in host_ports for t in targets]))
+        for h, t in pairs[:4]:
+            state = draw(st.sampled_from(STATES))
+            if transport == "fc":
+                address = f"traddr=nn-0x20{s}0d039ea{t:06x}:pn-0x20{s}1d039ea{t:06x}"
+                host = f"host_traddr=nn-0x2000f4c7aa{h:06x}:pn-0x2100f4c7aa{h:06x}"
+            else:
+                address = f"traddr=192.168.{s}.{t},trsvcid=4420"
+                host = f"host_traddr=192.168.{s}.{h}"
+            if release == "1.x":
+                row = f"{address.replace(',', ' ')} {host} {state}"
+            else:
+                row = f"{address},{host} {state} {draw(st.sampled_from(ANA))}"
+            lines.append(f" +- nvme{next(numbers)} {transport} {row}")
+    return "\n".join(lines) + "\n"
