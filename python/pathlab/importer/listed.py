@@ -25,7 +25,7 @@ def listed_lines(source: str, device: Mapping[str, Any], paths: Iterable[tuple[s
     path's (its scenario name, its values), the fields the listing printed none of left out."""
     own = {k: t for k, v in device.items() if (t := _text(v)) is not None}
     lines = ["", f"[devices.listed.device]  # {source}, as printed: `pathlab show` prints it back"]
-    lines += [f"{k} = {to_toml(v)}" for k, v in own.items()]
+    lines += [to_toml({k: v})[2:-2] for k, v in own.items()]  # `key = value`, the key quoted where it must be
     rows = [(name, {k: t for k, v in values.items() if (t := _text(v)) is not None}) for name, values in paths]
     if rows:
         lines.append("[devices.listed.paths]")
@@ -56,3 +56,24 @@ def nvme_controller(r: Any, order: int) -> dict[str, Any]:
     """An `nvme list-subsys` controller row as read: name, transport, address, state, ANA state."""
     return {"order": order, "controller": r.controller, "transport": r.transport, "address": r.address,
             "state": r.state, "ana_state": r.ana_state}
+
+
+def esxcli_device(d: Any) -> dict[str, Any]:
+    """An `esxcli storage nmp device list` block as read, by the listing's keys; the keys past
+    the modelled ones in the listing's order (`Other Keys`, one a line)."""
+    others = getattr(d, "others", None)
+    others = others if isinstance(others, dict) else {}
+    paths = d.working_paths if isinstance(d.working_paths, list) else []
+    return {"Device Display Name": getattr(d, "display_name", None), "Storage Array Type": getattr(d, "satp", None),
+            "Storage Array Type Device Config": getattr(d, "satp_config", None),
+            "Path Selection Policy": getattr(d, "psp", None),
+            "Path Selection Policy Device Config": getattr(d, "psp_config", None),
+            "Working Paths": ", ".join(paths), **others, "Other Keys": "\n".join(others) or None}
+
+
+def esxcli_path(p: Any) -> dict[str, Any]:
+    """An `esxcli storage nmp path list` block as read (the path's UID names it)."""
+    return {"UID": getattr(p, "path", None), "Device Display Name": getattr(p, "display_name", None),
+            "Group State": getattr(p, "group_state", None), "Array Priority": getattr(p, "array_priority", None),
+            "Storage Array Type Path Config": getattr(p, "satp_config", None),
+            "Path Selection Policy Path Config": getattr(p, "psp_config", None)}
