@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+import generated_esxcli
 import generated_nvme
 from generated_multipath import Map, listings
 from pathlab.api import Scenario
@@ -53,6 +54,20 @@ def shown_nvme(listing: str) -> str:
         warnings.simplefilter("ignore")
         scenario_text = nvme.build(nvme_subsys.read(path), str(path), None, "")[0]
         return text(configuration(Scenario.from_text(scenario_text, "imported.toml"), "paths", "nvme"))
+
+
+def shown_esxi(devices: str, paths: str) -> tuple[str, str]:
+    """`pathlab import` of an esxcli device list and path list, then `pathlab show devices` and
+    `show paths` in their style."""
+    from pathlab.importer import import_files
+
+    device_file, path_file = Path(_DIR.name) / "device-list.txt", Path(_DIR.name) / "path-list.txt"
+    device_file.write_text(devices)
+    path_file.write_text(paths)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scenario = Scenario.from_text(import_files([str(device_file), str(path_file)]).text, "imported.toml")
+        return text(configuration(scenario, "devices", "esxi")), text(configuration(scenario, "paths", "esxi"))
 
 
 def _text(v: Any) -> str | None:
@@ -101,6 +116,17 @@ def test_nvme_list_subsys_shown_back_byte_for_byte(listing: str) -> None:
     """nvme-cli 1.x and 2.x text: every subsystem's name, NQN, host NQN and iopolicy, every
     controller's name, transport, address (host side too), state and ANA state, as printed."""
     assert shown_nvme(listing) == listing
+
+
+@SETTINGS
+@given(generated_esxcli.listings())
+def test_esxcli_device_and_path_lists_shown_back_byte_for_byte(lists: tuple[str, str]) -> None:
+    """ESXi 5.0 and 5.5-8 field sets: every device's display name, SATP and PSP with their
+    configs, custom config, working paths and flags, every path's UID, group state, priority and
+    configs, as printed (the path blocks in any order: ESXi's is not a value)."""
+    devices, paths = shown_esxi(*lists)
+    assert devices == lists[0]
+    assert sorted(paths.split("\n\n")) == sorted(lists[1].split("\n\n"))
 
 
 #: Listings the generated ones found whose groups the import does not give back (`show` prints
