@@ -36,14 +36,15 @@ def _read(listing: str, name: str) -> dict[str, Any]:
     return multipath_ll.read(path)
 
 
-def shown_linux(listing: str, style: str = "linux") -> str:
-    """`pathlab import` of the listing, then `pathlab show paths --style STYLE` of the scenario."""
+def shown_linux(listing: str, style: str = "linux", at: str = "0s", set: dict[str, Any] | None = None) -> str:  # noqa: A002
+    """`pathlab import` of the listing, then `pathlab show paths --style STYLE [--at] [--set]`."""
     read = _read(listing, "multipath-ll.txt")
     file = str(Path(_DIR.name) / "multipath-ll.txt")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         scenario_text = build(LinuxCaptures(read["maps"], read["paths"], files={"multipath": file}))[0]
-        return text(configuration(Scenario.from_text(scenario_text, "imported.toml"), "paths", style))
+        scenario = Scenario.from_text(scenario_text, "imported.toml", set=set)
+        return text(configuration(scenario, "paths", style, at=at))
 
 
 def shown_nvme(listing: str) -> str:
@@ -204,3 +205,14 @@ size=20G features='0' hwhandler='1 rdac' wp=rw
 @pytest.mark.parametrize("listing", [FAILED_GROUP, ALUA_AND_RDAC], ids=["failed-group", "alua-and-rdac"])
 def test_groups_that_come_back(listing: str) -> None:
     assert shown_linux(listing) == listing
+
+
+def test_what_the_simulation_changes_is_shown_as_simulated() -> None:
+    """A path failed at 10 s prints the simulated states at 20 s, and its group the simulated
+    priority and status; a selector chosen by `--set` is printed as simulated, not as read."""
+    failed = shown_linux(FAILED_GROUP, at="20s", set={"faults": [{"kind": "path_down", "at": "10s",
+                                                                  "path": "host1:C0:T1:L0"}]})
+    assert "1:0:1:0 sdb 8:16 failed faulty running" in failed
+    assert "prio=10 status=active" not in failed  # no group of that priority is left up
+    chosen = shown_linux(FAILED_GROUP, set={"devices.0.policy.selector": "round-robin"})
+    assert "policy='round-robin 0'" in chosen and "service-time" not in chosen

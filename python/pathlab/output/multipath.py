@@ -262,14 +262,17 @@ def _group_as_read(g: dict[str, Any], read: dict[str, dict[str, str]], as_read: 
     """A group as its listing printed it when every path of it stands as read and the listing put
     them in one group: its selector, priority (under `-l` the rule's) and status, and its paths in
     the listing's order (and its place among the groups, `read_group`). Otherwise the simulated group."""
+    # The selector is the map's (one for every group of its table): the listing's words while the
+    # simulation runs that selector (`--set` may choose another).
+    selector = next((v["selector"] for v in read.values() if "selector" in v), g["selector"])
+    if selector.split()[:1] != g["selector"].split()[:1]:
+        selector = g["selector"]
     listed = [read[n] for n in g["paths"] if n in as_read]
     if not listed or len(listed) != len(g["paths"]) or len({v.get("group") for v in listed}) != 1:
-        # The selector is the map's (one for every group of its table): the listing's still.
-        selector = next((v["selector"] for v in read.values() if "selector" in v), g["selector"])
         return dict(g, selector=selector)
     first = listed[0]
     priority = first.get("group_prio", "undef") if checked else g["priority"]
-    return dict(g, selector=first.get("selector", g["selector"]), priority=priority,
+    return dict(g, selector=selector, priority=priority,
                 state=first.get("group_status", g["state"]),
                 paths=sorted(g["paths"], key=lambda n: int(read[n].get("order", 0))),
                 prio_shown="group_prio" in first or not checked, read_group=first.get("group"))
