@@ -83,10 +83,12 @@ def size_text(kib: int) -> str:
 
 
 @st.composite
-def listings(draw: st.DrawFn, shapes: tuple[str, ...] = ("prio", "failover", "one")) -> tuple[str, list[Map]]:
+def listings(draw: st.DrawFn, shapes: tuple[str, ...] = ("prio", "failover", "one"),
+             checked: bool = True) -> tuple[str, list[Map]]:
     """A listing's text and its maps, each grouped by one of `shapes`: by priority (the owner's
-    ports first), one path per group at one priority, or one group."""
-    layout = draw(st.sampled_from(["tree", "brackets"]))
+    ports first), one path per group at one priority, or one group. Not `checked`: `multipath -l`
+    of 0.5.0 on (no checker, no prioritizer: every checker state `undef`, every group `prio=0`)."""
+    layout = draw(st.sampled_from(["tree", "brackets"])) if checked else "tree"
     count = draw(st.integers(1, 4))
     arrays = draw(st.lists(st.sampled_from(list(ARRAYS)), min_size=count, max_size=count))
     hosts = draw(st.lists(st.integers(0, 99), min_size=1, max_size=4, unique=True))
@@ -156,6 +158,10 @@ def listings(draw: st.DrawFn, shapes: tuple[str, ...] = ("prio", "failover", "on
             at += n
             if not any(p.states[1] in ("ready", "ghost") for p in group.paths):
                 group.prio = 0  # the priority of paths up or ghost only (print.c snprint_pg_pri, 25251f26)
+            if not checked:
+                group.prio = 0
+                for p in group.paths:
+                    p.states = (p.states[0], "undef", p.states[2])
             m.groups.append(group)
         maps.append(m)
     return (tree(maps) if layout == "tree" else brackets(maps)), maps

@@ -112,6 +112,14 @@ def test_multipath_ll_shown_back_byte_for_byte(drawn: tuple[str, list[Map]]) -> 
 
 
 @SETTINGS
+@given(listings(shapes=("one", "failover"), checked=False))
+def test_multipath_l_shown_back_byte_for_byte(drawn: tuple[str, list[Map]]) -> None:
+    """`multipath -l` (no checker, no prioritizer) shown in its own style comes back byte for byte."""
+    listing, _ = drawn
+    assert shown_linux(listing, style="linux-l") == listing
+
+
+@SETTINGS
 @given(generated_nvme.listings())
 def test_nvme_list_subsys_shown_back_byte_for_byte(listing: str) -> None:
     """nvme-cli 1.x and 2.x text: every subsystem's name, NQN, host NQN and iopolicy, every
@@ -169,11 +177,24 @@ size=150G features='0' hwhandler='1 rdac' wp=rw
 """
 
 
-@pytest.mark.parametrize("listing", [HANDLER_NOT_IN_TABLE, RDAC_ONE_PATH_EACH, OWNERSHIP_BESIDE],
-                         ids=["handler-not-in-table", "rdac-one-path-each", "ownership-beside"])
+#: `multipath -l` of two groups (no priority read) without a handler: simulated as one group.
+UNCHECKED_TWO_GROUPS = """\
+mpathb (3610188afe3f63c42e72e0946db1e1ba01) dm-38 NETAPP,LUN C-Mode
+size=95M features='1 retain_attached_hw_handler' hwhandler='0' wp=rw
+|-+- policy='queue-length 0' prio=0 status=active
+| `- 72:0:1:1 sdoc 128:384 active undef running
+`-+- policy='queue-length 0' prio=0 status=enabled
+  |- 72:0:0:1 sder 129:48  active undef running
+  `- 89:0:0:1 sdk  8:160   active undef running
+"""
+
+
+@pytest.mark.parametrize(("listing", "style"), [(HANDLER_NOT_IN_TABLE, "linux"), (RDAC_ONE_PATH_EACH, "linux"),
+                                                (OWNERSHIP_BESIDE, "linux"), (UNCHECKED_TWO_GROUPS, "linux-l")],
+                         ids=["handler-not-in-table", "rdac-one-path-each", "ownership-beside", "unchecked-two-groups"])
 @pytest.mark.xfail(strict=True, reason="the import merges the map's groups (see the listings' comments)")
-def test_groups_the_import_merges(listing: str) -> None:
-    assert shown_linux(listing) == listing
+def test_groups_the_import_merges(listing: str, style: str) -> None:
+    assert shown_linux(listing, style=style) == listing
 
 
 #: A group whose every path failed (priority 0) beside a usable one, and arrays of ALUA and of
