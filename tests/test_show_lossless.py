@@ -47,9 +47,9 @@ def shown_linux(listing: str, style: str = "linux", at: str = "0s", set: dict[st
         return text(configuration(scenario, "paths", style, at=at))
 
 
-def shown_nvme(listing: str) -> str:
+def shown_nvme(listing: str, suffix: str = ".txt") -> str:
     """`pathlab import` of an `nvme list-subsys` listing, then `pathlab show paths --style nvme`."""
-    path = Path(_DIR.name) / "list-subsys.txt"
+    path = Path(_DIR.name) / f"list-subsys{suffix}"
     path.write_text(listing)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -136,6 +136,13 @@ def test_esxcli_device_and_path_lists_shown_back_byte_for_byte(lists: tuple[str,
     devices, paths = shown_esxi(*lists)
     assert devices == lists[0]
     assert sorted(paths.split("\n\n")) == sorted(lists[1].split("\n\n"))
+
+
+@SETTINGS
+@given(generated_nvme.subsystems().filter(lambda drawn: drawn[0] == "2.x"))
+def test_nvme_list_subsys_json_shown_back_as_its_text(drawn: tuple[str, list[dict[str, Any]]]) -> None:
+    """nvme-cli 2.x JSON, imported, shows as nvme-cli prints the same subsystems in text."""
+    assert shown_nvme(generated_nvme.json_text(drawn[1]), ".json") == generated_nvme.text(drawn[1])
 
 
 #: Listings the generated ones found whose groups the import does not give back (`show` prints
