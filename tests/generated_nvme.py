@@ -41,17 +41,22 @@ def subsystems(draw: st.DrawFn) -> tuple[str, list[dict[str, Any]]]:
     transport = draw(st.sampled_from(["tcp", "fc", "rdma"]))
     hostnqn = f"nqn.2014-08.org.nvmexpress:uuid:{_hex(draw, 8)}-{_hex(draw, 4)}-{_hex(draw, 4)}-{_hex(draw, 4)}-{_hex(draw, 12)}"
     count = draw(st.integers(1, 3))
-    numbers = iter(draw(st.lists(st.integers(0, 199), min_size=count * 5, max_size=count * 5, unique=True)))
+    numbers = iter(draw(st.lists(st.integers(0, 199), min_size=count * 5, max_size=count * 5, unique=True)))  # ≤ 4 controllers each
     host_ports = draw(st.lists(st.integers(10, 250), min_size=1, max_size=2, unique=True))
     subsystems = []
-    for s, domain in enumerate(draw(st.lists(st.sampled_from(DOMAINS), min_size=count, max_size=count, unique=True))):
-        nqn = f"{domain}:sn.{_hex(draw, 32)}:subsystem.{draw(st.sampled_from(['nvme', 'vol1', 'ora_db']))}"
+    targets_of: dict[str, list[int]] = {}
+    # Subsystems of one array (one NQN domain) share its ports: one controller per subsystem on each.
+    for domain in draw(st.lists(st.sampled_from(DOMAINS), min_size=count, max_size=count)):
+        s = DOMAINS.index(domain)
+        nqn = f"{domain}:sn.{_hex(draw, 30)}{len(subsystems):02x}:subsystem.{draw(st.sampled_from(['nvme', 'vol1', 'ora_db']))}"
         subsystem: dict[str, Any] = {"name": f"nvme-subsys{next(numbers)}", "nqn": nqn, "paths": []}
         if release == "2.x":
             subsystem |= {"hostnqn": hostnqn, "iopolicy": draw(st.sampled_from(["numa", "round-robin", "queue-depth"]))}
-        targets = draw(st.lists(st.integers(1, 99), min_size=1, max_size=2, unique=True))
+        # Every subsystem of an array on each of its (host port, target port) pairs: pathlab zones
+        # every host port to every port of the array (a subsystem on fewer shows `?` controllers).
+        targets = targets_of.setdefault(domain, draw(st.lists(st.integers(1, 99), min_size=1, max_size=2, unique=True)))
         pairs = draw(st.permutations([(h, t) for h in host_ports for t in targets]))
-        for h, t in pairs[:4]:
+        for h, t in pairs:
             if transport == "fc":
                 address = [f"traddr=nn-0x20{s}0d039ea{t:06x}:pn-0x20{s}1d039ea{t:06x}",
                            f"host_traddr=nn-0x2000f4c7aa{h:06x}:pn-0x2100f4c7aa{h:06x}"]

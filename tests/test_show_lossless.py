@@ -244,3 +244,22 @@ def test_what_the_simulation_changes_is_shown_as_simulated() -> None:
     assert "prio=10 status=active" not in failed  # no group of that priority is left up
     chosen = shown_linux(FAILED_GROUP, set={"devices.0.policy.selector": "round-robin"})
     assert "policy='round-robin 0'" in chosen and "service-time" not in chosen
+
+
+def test_a_path_the_listing_did_not_show_is_marked() -> None:
+    """pathlab zones an adapter to every port of the array, so a map that the listing shows on
+    fewer ports than another of its array gets a path more: printed with `?` for what was not read."""
+    listing = """\
+mpatha (3600a098038303634722b4d59646c4436) dm-0 NETAPP,LUN C-Mode
+size=10G features='0' hwhandler='1 alua' wp=rw
+`-+- policy='service-time 0' prio=50 status=active
+  |- 1:0:0:0 sda 8:0  active ready running
+  `- 1:0:1:0 sdb 8:16 active ready running
+mpathb (3600a098038303634722b4d59646c4437) dm-1 NETAPP,LUN C-Mode
+size=20G features='0' hwhandler='1 alua' wp=rw
+`-+- policy='service-time 0' prio=50 status=active
+  `- 1:0:0:1 sdc 8:32 active ready running
+"""
+    shown = shown_linux(listing).splitlines()
+    assert shown[:9] == listing.splitlines()[:8] + ["  |- 1:0:0:1 sdc 8:32 active ready running"]
+    assert shown[9] == "  `- ?       ?   ?    active ready running"

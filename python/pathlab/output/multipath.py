@@ -222,7 +222,10 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
                     v = read[name]
                     states = (v.get("dm_state", ""), v.get("checker_state", "") if checked else "undef",
                               v.get("online_state", ""))
-                r = read.get(name, {})
+                # A path of an imported map that its listing did not show (pathlab zones every adapter to
+                # every port of the array): its address, disk and numbers were not read, and are marked so.
+                r = read.get(name, {}) if not listed or name in read else \
+                    {"hctl": NOT_READ, "dev": NOT_READ, "dev_t": NOT_READ}
                 fields[name] = (r.get("hctl", f"{h}:{c}:{t}:{lun}"), r.get("dev", sd_name(k)),
                                 r.get("dev_t", sd_dev_t(k)), *states)
         widths = [max(len(f[i]) for f in fields.values()) for i in range(6)] if fields else [0] * 6

@@ -33,6 +33,8 @@ from pathlab.importer.nvme_findings import usable_as_listed
 
 #: ALUA states as `describe` gives them, and the ANA state names (`nvme_ana_state_names`).
 ANA = {"AO": "optimized", "ANO": "non-optimized"}
+#: What `show` prints for a value an imported subsystem's listing did not print.
+NOT_READ = "?"
 #: An NVMe/TCP or RDMA target's port (IANA: 4420, NVMe-oF).
 TRSVCID = 4420
 
@@ -137,6 +139,10 @@ class Subsystems:
         kind = transport(nexus[0])
         tail = f" {ana.pop()}" if len(ana) == 1 and ana_shown else ""
         read = [self.read_paths[p["name"]] for p in on if p["name"] in self.read_paths]
+        if not read and any(p["device"] in self.listed for p in on):
+            # A controller the model has that the listing did not show (pathlab zones every host port
+            # to every port of the array): its name was not read, and is marked so.
+            return f"+- {NOT_READ} {kind} {_address(nexus[1], kind)}{host_port(nexus[0])} {state}{tail}"
         if not read:
             return f"+- nvme{self.names.controller[nexus]} {kind} {_address(nexus[1], kind)}{host_port(nexus[0])} {state}{tail}"
         first = read[0]
