@@ -263,3 +263,16 @@ size=20G features='0' hwhandler='1 alua' wp=rw
     shown = shown_linux(listing).splitlines()
     assert shown[:9] == listing.splitlines()[:8] + ["  |- 1:0:0:1 sdc 8:32 active ready running"]
     assert shown[9] == "  `- ?       ?   ?    active ready running"
+
+
+def test_a_listed_path_that_is_no_path_is_said() -> None:
+    """A hand-edited `listed` table naming a path the device does not have is warned about."""
+    from pathlab.api import PathlabWarning
+
+    read = _read(FAILED_GROUP, "multipath-ll.txt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scenario_text = build(LinuxCaptures(read["maps"], read["paths"], files={"multipath": "ll.txt"}))[0]
+    scenario_text = scenario_text.replace('"host1:C0:T1:L0" = {', '"host9:C0:T1:L0" = {')
+    with pytest.warns(PathlabWarning, match=r"listed.paths: host9:C0:T1:L0 is no path of the device"):
+        configuration(Scenario.from_text(scenario_text, "edited.toml"), "paths", "linux")
