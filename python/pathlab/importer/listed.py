@@ -1,8 +1,9 @@
 """What a listing printed of a device and its paths, word for word, as the scenario's `listed`
-table (`[devices.listed.device]`, `[devices.listed.paths]`): `pathlab show` prints these back
-as read instead of values of its own (`output/listed.py` reads them; the docs page of `show`
-names each field). The simulation does not read them: what it simulates comes from the rest of
-the device's table, each value commented with its file and line."""
+table (`listed.device = {…}` and `listed.paths."PATH" = {…}`, keys of the device's own table):
+`pathlab show` prints these back as read instead of values of its own (`Scenario.listed` gives them
+to the renderers in `output/`; "What a host's admin sees" in the docs names each field). The
+simulation does not read them: what it simulates comes from the rest of the device's table, each
+value commented with its file and line."""
 
 from __future__ import annotations
 
@@ -21,15 +22,14 @@ def _text(value: Any) -> str | None:
 
 
 def listed_lines(source: str, device: Mapping[str, Any], paths: Iterable[tuple[str, Mapping[str, Any]]]) -> list[str]:
-    """The `listed` table of the device last opened (`[[devices]]`): `device`'s values and each
-    path's (its scenario name, its values), the fields the listing printed none of left out."""
+    """The `listed` keys of the device last opened (`[[devices]]`), one a line inside its table
+    (dotted keys: the table stays whole for whatever cuts the text into tables): `device`'s values
+    and each path's (its scenario name, its values), the fields the listing printed none of left out."""
     own = {k: t for k, v in device.items() if (t := _text(v)) is not None}
-    lines = ["", f"[devices.listed.device]  # {source}, as printed: `pathlab show` prints it back"]
-    lines += [to_toml({k: v})[2:-2] for k, v in own.items()]  # `key = value`, the key quoted where it must be
-    rows = [(name, {k: t for k, v in values.items() if (t := _text(v)) is not None}) for name, values in paths]
-    if rows:
-        lines.append("[devices.listed.paths]")
-        lines += [f"{to_toml(name)} = {to_toml(values)}" for name, values in rows]
+    lines = [f"listed.device = {to_toml(own)}  # {source}, as printed: `pathlab show` prints it back"]
+    for name, values in paths:
+        row = {k: t for k, v in values.items() if (t := _text(v)) is not None}
+        lines.append(f"listed.paths.{to_toml({name: row})[2:-2]}")  # `"path" = { … }`, the name quoted
     return lines
 
 
