@@ -84,11 +84,6 @@ NOT_ROUND_TRIPPED = {
         "map not yet read back, dmparser.c); and no grouping splits one LUN's paths of one priority in two: "
         "group_by_prio merges them (pgpolicies.c), multibus makes one group, failover one path per group, and "
         "group_by_serial/group_by_node_name one group for an ONTAP SVM's LIFs (one serial, one WWNN)",
-    "multipath-ll/019-insights-rhel5-clariion-emc-debug-lines":
-        "RHEL 5's build prints the bracket layout with averaged group priorities (prio=1 for two paths of the old emc "
-        "prioritizer's 1), a pairing of no upstream release: the bracket layout summed (0.4.8 switchgroup.c "
-        "select_path_group; shown as 0.4.8: prio=2/0) until 105e5507 (0.4.9) averaged, after 9b2de924 had replaced "
-        "the layout; Red Hat's patches to its 0.4.7 are not in opensvc/multipath-tools to source a third rule",
 }
 
 

@@ -206,6 +206,8 @@ class Schema:
             "Vec<(Bytes, u32)>": 'list of [size, weight] (`[["8KiB", 60], ["32KiB", 40]]`)',
             "BTreeMap<String, f64>": "table of summary figure = number",
             "BTreeMap<String, String>": "table of summary figure = text",
+            "ListedValues": "table of field = text",
+            "BTreeMap<String, ListedValues>": "table of path name = table of field = text",
             "toml::Table": "table of dotted key = value",
             "pathlab_policy::AluaState": self._enum_values("AluaState"),
         }
@@ -245,7 +247,7 @@ class Schema:
         if "default" not in f.serde and "default" not in item.serde and not f.rust_type.startswith("Option<"):
             return None
         inner = f.rust_type
-        if inner.startswith(("Option<", "Vec<", "BTreeMap<", "toml::Table")):
+        if inner.startswith(("Option<", "Vec<", "BTreeMap<", "toml::Table", "ListedValues")):
             return "—"
         zero = {"String": '""', "u32": "0", "u64": "0", "f64": "0", "bool": "`false`", "DurationNs": '`"0s"`'}
         if inner in zero:

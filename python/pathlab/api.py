@@ -241,8 +241,7 @@ class Scenario:
                                     f"({end / 1e9:g} s)")
             at_ns = end
         sim = self.handle.simulation()
-        if at_ns > 0:
-            sim.run_until(at_ns)
+        sim.run_until(at_ns)  # at 0 too: what happens at 0 s (a path the captures show failed) is the state at 0 s
         return sim.describe()
 
     @property
@@ -254,6 +253,12 @@ class Scenario:
     def esxcli(self) -> list[str]:
         """The esxcli commands the scenario runs on its hosts (claim rules, device settings)."""
         return self.handle.esxcli
+
+    @property
+    def listed(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """What a listing printed of each imported device (its `listed` table), by (host, device):
+        `device` (its values) and `paths` (each path's, by path name), for `pathlab show`."""
+        return {(host, name): {"device": own, "paths": paths} for host, name, own, paths in self.handle.listed}
 
     @property
     def devices(self) -> list[Device]:

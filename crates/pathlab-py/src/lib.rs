@@ -6,6 +6,7 @@ mod to_python;
 
 use errors::{run_error, scenario_error, ScenarioError};
 use pathlab_sim::scenario::parse_override_value;
+use pathlab_sim::scenario::schema::ListedValues;
 use pathlab_sim::{run, Scenario, Simulation};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -81,6 +82,23 @@ impl ScenarioHandle {
         self.inner.spec.esxcli.clone()
     }
 
+    /// What each device's listing printed (its `listed` table), for `pathlab show` to print
+    /// back as read: (host, device, the device's values, each path's values), devices that
+    /// have one, in file order.
+    #[getter]
+    #[allow(clippy::type_complexity)]
+    fn listed(&self) -> Vec<(String, String, ListedValues, BTreeMap<String, ListedValues>)> {
+        let spec = &self.inner.spec;
+        spec.devices
+            .iter()
+            .filter(|d| !d.listed.device.is_empty() || !d.listed.paths.is_empty())
+            .map(|d| {
+                let host = d.host.clone().unwrap_or_else(|| spec.host.name.clone());
+                (host, d.name.clone(), d.listed.device.clone(), d.listed.paths.clone())
+            })
+            .collect()
+    }
+
     /// Legal settings that are probably not what was meant, as (field, message).
     #[getter]
     fn warnings(&self) -> Vec<(String, String)> {
@@ -123,6 +141,7 @@ impl ScenarioHandle {
                 let mut table = d.clone();
                 table.name.clear();
                 table.lun = 0;
+                table.listed = Default::default(); // what a listing printed sets nothing apart
                 let mut driven_by: Vec<String> =
                     with.get(&d.name).map(|w| w.values().cloned().collect()).unwrap_or_default();
                 driven_by.sort();

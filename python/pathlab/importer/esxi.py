@@ -15,6 +15,7 @@ from pathlab.api import ScenarioError, warn
 from pathlab.importer.captured_load import from_esxtop
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.imported import Imported
+from pathlab.importer.listed import esxcli_device, esxcli_path, listed_lines
 from pathlab.importer.values import io_size, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
 
@@ -419,6 +420,9 @@ def build(c: Captures) -> Imported:
         except ScenarioError as e:
             raise ScenarioError(dev_file, f"{d.device}: Path Selection Policy", e.args[2]) from None
         lines.append(f"policy = {to_toml(policy)}  # {dev_file}: Path Selection Policy (Device Config)")
+        lines += listed_lines(f"{dev_file}, line {d.line}" if _value(getattr(d, "line", None)) is not None else dev_file,
+                              esxcli_device(d),
+                              [(str(p.runtime_name), esxcli_path(p)) for p in paths if p.device == d.device])
 
     lines += _workload(devices, dev_rows, esx_file, outstanding, warnings)
     found = esxi_listing_findings(c.devices, c.paths, vendor_of, dev_file, path_file)

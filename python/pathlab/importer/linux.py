@@ -22,6 +22,7 @@ from pathlab.importer.linux_topology import (
     map_topology,
     table_features,
 )
+from pathlab.importer.listed import listed_lines, multipath_map, multipath_path
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import idle_left_out_said, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
 from pathlab.toml_values import to_toml
@@ -349,6 +350,11 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
         if owned and m.name in owner_of_map:
             lines.append(f'owner = "{owner_of_map[m.name]}"  # {mfile}: the controller of its best group\'s paths')
         lines.append(f"policy = {to_toml(policy)}  # {mfile}: the groups' selector, priorities and features{conf_note}")
+        lun = hctl(mine[0])[3]
+        read_paths: dict[str, Any] = {}  # by the scenario's path name: two lines the model makes one path keep the first
+        for order, p in enumerate(mine):
+            read_paths.setdefault(f"host{hctl(p)[0]}:C0:T{hctl(p)[2]}:L{lun}", multipath_path(p, order))
+        lines += listed_lines(f"{mfile}, map at line {m.line}", multipath_map(m), read_paths.items())
     warnings.append(("devices.queue_depth", f"the disks' queue_depth is not in the captures: {DEFAULT_QUEUE_DEPTH} assumed"))
 
     # Paths the capture shows failed stay failed: a path fault from the start.

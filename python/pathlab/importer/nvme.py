@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer.captured_load import CapturedLoad, from_rates
 from pathlab.importer.imported import Imported
+from pathlab.importer.listed import listed_lines, nvme_controller, nvme_subsystem
 from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
 from pathlab.importer.same_host import refuse_other_hosts_rates
@@ -156,6 +157,14 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                   "ports = [" + ", ".join(f'"{n}"' for n in dict.fromkeys(names)) + "]",
                   f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, within one room']
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
+    # A path's T: its port's place among the ports its adapter's fabric table lists (controllers of
+    # several subsystems through one port are one target: counting controllers named paths that are not).
+    port_of = {r.controller: (vendor_of[text(r.subsystem)], target_of[r.controller]) for r in rows}
+    ports_of_adapter: dict[str, dict[tuple[str, str], int]] = {}
+    for c, port in port_of.items():
+        seen = ports_of_adapter.setdefault(adapter_of[c], {})
+        seen.setdefault(port, len(seen))
+    target_number = {c: ports_of_adapter[adapter_of[c]][port] for c, port in port_of.items()}
     listed = namespaces(rows)
     heads = {(s, ns): _head(s, ns, i) for i, (s, ns) in enumerate(listed)}
     if rates is not None:
@@ -172,12 +181,15 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         if ana_of[vendor_of[s]]:
             owner = sides.owner.get((s, ns), "A")
             lines.append(f'owner = "{owner}"  # {file}: the controller its optimized paths lead to')
+        path_of = {r.controller: f"{adapters[adapter_of[r.controller]]}:C0:T{target_number[r.controller]}:L{lun}"
+                   for r in own}
+        read_paths = {path_of[r.controller]: nvme_controller(r, order) for order, r in enumerate(own)}
+        lines += listed_lines(f"{file}, line {own[0].line}", nvme_subsystem(own[0]), read_paths.items())
         down = [r for r in own if not usable(r)]
         for r in down:
             why = f"ANA {r.ana_state}" if text(r.ana_state) in UNUSABLE_ANA else str(r.state)
             lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"',
-                      f'path = "{adapters[adapter_of[r.controller]]}:C0:T{_target_number(rows, adapter_of, r)}:L{lun}"'
-                      f"  # {file}, line {r.line}: {r.controller} is {why}"]
+                      f'path = "{path_of[r.controller]}"  # {file}, line {r.line}: {r.controller} is {why}']
     measured = False
     for s, ns in listed:
         head = heads[(s, ns)]
@@ -234,12 +246,6 @@ def _ana_reason(rows: list[Any], ana: bool) -> str:
         return "ANA optimized and non-optimized"
     shown = any(isinstance(r.ana_state, str) and r.ana_state for r in rows)
     return "every path optimized" if shown else "no ANA state shown: every path taken as optimized (default)"
-
-
-def _target_number(rows: list[Any], adapter_of: dict[str, str], row: Any) -> int:
-    """The T of a controller's runtime name: its place among its adapter's targets."""
-    mine = [r.controller for r in rows if adapter_of[r.controller] == adapter_of[row.controller]]
-    return list(dict.fromkeys(mine)).index(row.controller)
 
 
 def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,

@@ -25,7 +25,12 @@ NOT_LIVE = {"resetting": "carries no I/O until it reconnects", "connecting": "ca
 def usable(row: Any) -> bool:
     """Whether a path carries I/O: its controller live (or no state shown: nvme-cli's oldest) and
     its ANA state one that takes I/O."""
-    return text(row.state) in ("live", "") and text(row.ana_state) not in UNUSABLE_ANA
+    return usable_as_listed(text(row.state), text(row.ana_state))
+
+
+def usable_as_listed(state: str, ana_state: str) -> bool:
+    """`usable` of a controller's state and ANA state as printed ("" where none was)."""
+    return state in ("live", "") and ana_state not in UNUSABLE_ANA
 
 
 def _where(file: str, row: Any) -> str:

@@ -54,6 +54,17 @@ def configuration(scenario: Scenario, what: str, style: str, at: str = "0s", hos
     """The devices or paths (`what`) of `scenario` at simulated time `at`, to print in `style`
     (`pathlab show`, and the agents' `show` tool)."""
     desc = scenario.describe(at)
+    listed = scenario.listed  # what the listings printed: each style prints it back as read
+    paths_of: dict[tuple[str, str], set[str]] = {}
+    for p in desc["paths"]:
+        paths_of.setdefault((p["host"], p["device"]), set()).add(p["name"])
+    for d in desc["devices"]:
+        key = (d["host"], d["name"])
+        if key in listed:
+            d["listed"] = listed[key]
+            for name in sorted(set(listed[key]["paths"]) - paths_of.get(key, set())):
+                warnings.warn(f"{scenario.file}: devices.{d['name']}.listed.paths: {name} is no path of the device: "
+                              "what it lists is not shown", PathlabWarning, stacklevel=2)
     if style.startswith("nvme") and not any(f["nvme_head"] for f in desc["linux"]["devices"]):
         warnings.warn("no device is a native NVMe multipath head (policy nvme or nvme-latency): nvme list-subsys lists "
                       "nothing", PathlabWarning, stacklevel=2)

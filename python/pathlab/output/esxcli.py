@@ -9,9 +9,44 @@ def _wwn(prefix: str, index: int) -> str:
     return f"{prefix}{index:06x}"
 
 
+#: What `show` prints for a value an imported device's listing did not print.
+NOT_READ = "?"
+
+
+def _imported_device(d: dict[str, Any], at_start: bool) -> str:
+    """An imported device's block as its listing printed it: its display name, the keys pathlab
+    does not model (`Is USB`, the custom config) and, where the simulation has them as read, its
+    SATP and PSP with their configs (the PSP's only at the start: it changes as I/O runs) and its
+    working paths; where it does not, the simulation's."""
+    own = d["listed"]["device"]
+    satp_same = own.get("Storage Array Type") == d["satp"]
+    psp_same = own.get("Path Selection Policy") == d["psp"]
+    working = own.get("Working Paths", "")
+    as_read = sorted(w.strip() for w in working.split(",") if w.strip()) == sorted(d["working_paths"])
+    values = {
+        "Device Display Name": own.get("Device Display Name", NOT_READ),
+        "Storage Array Type": d["satp"],
+        "Storage Array Type Device Config": own.get("Storage Array Type Device Config", NOT_READ) if satp_same
+        else d["satp_config"],
+        "Path Selection Policy": d["psp"],
+        "Path Selection Policy Device Config": own.get("Path Selection Policy Device Config", NOT_READ)
+        if psp_same and at_start else d["psp_config"],
+        "Working Paths": working if as_read else ", ".join(d["working_paths"]),
+    }
+    others = own.get("Other Keys", "").split("\n") if own.get("Other Keys") else []
+    values.update((k, own.get(k, "")) for k in others)
+    # ESXi's order: the custom config before the working paths, the flags after.
+    order = [k for k in values if k != "Working Paths" and k not in others] + \
+        [k for k in others if "Custom Config" in k] + ["Working Paths"] + [k for k in others if "Custom Config" not in k]
+    return "\n".join([d["name"], *(f"   {k}: {values[k]}" for k in order)])
+
+
 def device_list(desc: dict[str, Any]) -> str:
     blocks = []
     for d in desc["devices"]:
+        if d.get("listed"):
+            blocks.append(_imported_device(d, desc.get("time_s", 0) == 0))
+            continue
         blocks.append(
             "\n".join(
                 [
@@ -35,15 +70,26 @@ def path_list(desc: dict[str, Any], san: dict[str, Any] | None = None) -> str:
     counted over `san`, the whole description when `desc` is one host's view, so that no two
     hosts' adapters share a WWN (not even two hosts' vmhba1) and an array port has the same one
     on every host."""
-    display = {d["name"]: d["display_name"] for d in desc["devices"]}
+    display = {d["name"]: d["listed"]["device"].get("Device Display Name", NOT_READ) if d.get("listed")
+               else d["display_name"] for d in desc["devices"]}
     every = (san or desc)["paths"]
     adapters = sorted({(p["adapter"], p["host"]) for p in every})
     targets = sorted({p["target"] for p in every})
+    read = {(d["name"], n): v for d in desc["devices"] if d.get("listed") for n, v in d["listed"]["paths"].items()}
+    imported = {d["name"] for d in desc["devices"] if d.get("listed")}
+    at_start = desc.get("time_s", 0) == 0
     blocks = []
     for p in desc["paths"]:
         a, t = adapters.index((p["adapter"], p["host"])) + 1, targets.index(p["target"]) + 1
         uid = (f"fc.{_wwn('2000001b32', a)}:{_wwn('2100001b32', a)}-"
                f"fc.{_wwn('5006016000', t)}:{_wwn('5006016100', t)}-{p['device']}")
+        satp_config, psp_config, priority = p["satp_path_config"], p["psp_path_config"], "0"
+        if p["device"] in imported:  # as its listing printed it: no made-up WWN, priority or config
+            own = read.get((p["device"], p["name"]), {})
+            uid, priority = own.get("UID", NOT_READ), own.get("Array Priority", NOT_READ)
+            if at_start and own.get("Group State") == p["group_state"]:  # the simulation has it as read
+                satp_config = own.get("Storage Array Type Path Config", NOT_READ)
+                psp_config = own.get("Path Selection Policy Path Config", NOT_READ)
         blocks.append(
             "\n".join(
                 [
@@ -52,9 +98,9 @@ def path_list(desc: dict[str, Any], san: dict[str, Any] | None = None) -> str:
                     f"   Device: {p['device']}",
                     f"   Device Display Name: {display[p['device']]}",
                     f"   Group State: {p['group_state']}",
-                    "   Array Priority: 0",
-                    f"   Storage Array Type Path Config: {p['satp_path_config']}",
-                    f"   Path Selection Policy Path Config: {p['psp_path_config']}",
+                    f"   Array Priority: {priority}",
+                    f"   Storage Array Type Path Config: {satp_config}",
+                    f"   Path Selection Policy Path Config: {psp_config}",
                 ]
             )
         )

@@ -48,7 +48,8 @@ the listing); each rule from opensvc/multipath-tools' history:
 * Both: the emc prioritizer gave the default owner's paths 1 and the others 0; 8950cc8f
   (2009-03-20, in 0.5.0) made it the LUN state plus 2 for the owner (today's 4 and 1 here).
 
-The model has no LUN capacity: every map shows 100G."""
+The model has no LUN capacity: every map that was not imported shows 100G (`_derived_props`).
+An imported map prints its listing's values (`listed`, `pathlab import` keeps them): see `multipath_ll`."""
 
 from __future__ import annotations
 
@@ -157,8 +158,23 @@ def _policy_groups(device: dict[str, Any]) -> list[dict[str, Any]]:
             for g in device["groups"]]
 
 
+#: What `show` prints for a value an imported map's listing did not print (a paste cut before
+#: its `size=` line): a mark no multipath-tools release prints, not a value of pathlab's own.
+NOT_READ = "?"
+
+
+def _read_down(values: dict[str, str]) -> bool:
+    """Whether the listing showed the path failed (the import makes it a path down from 0 s)."""
+    return bool({values.get("dm_state"), values.get("checker_state")} & {"failed", "faulty"})
+
+
 def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
-    """`multipath -ll`, or `multipath -l` when not `checked`, as the host's multipath-tools prints it."""
+    """`multipath -ll`, or `multipath -l` when not `checked`, as the host's multipath-tools prints it.
+    An imported map prints what its listing printed (`listed`) where the simulation still stands
+    as read: its name, dm device, vendor and product, size, features, handler and wp, each group's
+    selector, priority and status, each path's H:C:T:L, device, major:minor and states, in the
+    listing's order; a path whose simulated state departs from the listing's (a fault after the
+    start) prints the simulated state, and its group its simulated priority and status."""
     hosts: list[str] = desc["linux"]["hosts"]
     release = desc["hosts"][0].get("multipath_tools")
     # Native NVMe heads are not SCSI disks: dm-multipath leaves them alone (`nvme list-subsys`
@@ -171,9 +187,13 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
     for p in order:
         by_device.setdefault(p["device"], []).append(p)
     devices = [(d, facts) for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if by_device.get(d["name"])]
-    devices.sort(key=lambda df: sd_index[by_device[df[0]["name"]][0]["name"]])
+    if not all(d.get("listed") for d, _ in devices):  # an imported listing keeps its order (the scenario's)
+        devices.sort(key=lambda df: sd_index[by_device[df[0]["name"]][0]["name"]])
     maps = []
     for minor, (d, facts) in enumerate(devices):
+        listed = d.get("listed")
+        read = listed["paths"] if listed else {}
+        own = listed["device"] if listed else {}
         groups = (_policy_groups(d) if d["psp"] == "dm-multipath"
                   else _default_groups(by_device[d["name"]], facts))
         if release in RELEASES:
@@ -182,8 +202,15 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
                       for g in groups]
         elif not checked:
             groups = [dict(g, priority=0) for g in groups]
-        alias = "mpath" + letters(minor)
-        header = f"{alias} ({wwid(d['name'])}) dm-{minor} {d['vendor']},{d['model']}"
+        # Paths as read: listed, and up or down in the simulation as the listing showed them.
+        as_read = {n for n, v in read.items() if n in paths and paths[n]["up"] != _read_down(v)}
+        groups = [_group_as_read(g, read, as_read, checked) for g in groups]
+        numbers = [g.get("read_group") for g in groups]
+        if None not in numbers and len(set(numbers)) == len(numbers):  # every group as read: in the listing's order
+            groups.sort(key=lambda g: int(g["read_group"]))
+        alias = own.get("name", "mpath" + letters(minor)) if listed else "mpath" + letters(minor)
+        header = _header(d, own, alias, minor) if listed else \
+            f"{alias} ({wwid(d['name'])}) dm-{minor} {d['vendor']},{d['model']}"
         fields: dict[str, tuple[str, ...]] = {}
         for g in groups:
             for name in g["paths"]:
@@ -191,19 +218,74 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
                 h, c, t, lun = _hctl(p, hosts)
                 states = ("active" if p["up"] else "failed",
                           ("ready" if p["up"] else "faulty") if checked else "undef", "running")
-                fields[name] = (f"{h}:{c}:{t}:{lun}", sd_name(k), sd_dev_t(k), *states)
+                if name in as_read:
+                    v = read[name]
+                    states = (v.get("dm_state", ""), v.get("checker_state", "") if checked else "undef",
+                              v.get("online_state", ""))
+                # A path of an imported map that its listing did not show (pathlab zones every adapter to
+                # every port of the array): its address, disk and numbers were not read, and are marked so.
+                r = read.get(name, {}) if not listed or name in read else \
+                    {"hctl": NOT_READ, "dev": NOT_READ, "dev_t": NOT_READ}
+                fields[name] = (r.get("hctl", f"{h}:{c}:{t}:{lun}"), r.get("dev", sd_name(k)),
+                                r.get("dev_t", sd_dev_t(k)), *states)
         widths = [max(len(f[i]) for f in fields.values()) for i in range(6)] if fields else [0] * 6
+        props = _props(facts, own) if listed else _derived_props(facts)
         layout = _brackets if release == "0.4.8" else _tree
-        lines = [header, *layout(facts, groups, fields, widths)]
+        lines = [header, *layout(props, groups, fields, widths)]
         maps.append((alias, "\n".join(lines)))
-    maps.sort(key=lambda m: m[0].encode())
+    if not all(d.get("listed") for d, _ in devices):  # as the kernel lists maps
+        maps.sort(key=lambda m: m[0].encode())
     return "".join(text + "\n" for _, text in maps)
 
 
-def _tree(facts: dict[str, Any], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
+def _header(d: dict[str, Any], own: dict[str, str], alias: str, minor: int) -> str:
+    """An imported map's header as its listing printed it: `[action: ]name[ (wwid)][ dm-N][ VENDOR,PRODUCT[,REV]]`."""
+    name = alias if alias == wwid(d["name"]) else f"{alias} ({wwid(d['name'])})"
+    action = f"{own['action']}: " if "action" in own else ""
+    dm = f" {own['dm']}" if "dm" in own else ""
+    vendor = (f" {own.get('vendor', '')},{own.get('product', '')}" + (f",{own['revision']}" if "revision" in own else "")
+              if "vendor" in own or "product" in own else "")
+    return f"{action}{name}{dm}{vendor}"
+
+
+def _derived_props(facts: dict[str, Any]) -> dict[str, str]:
+    """A modelled map's properties: the model has no LUN capacity (every map 100G); features and
+    handler as the claim gives them; read-write."""
+    return {"size": size_text(SIZE_SECTORS), "features": facts["features"], "hwhandler": facts["hwhandler"], "wp": "rw"}
+
+
+def _props(facts: dict[str, Any], own: dict[str, str]) -> dict[str, str]:
+    """An imported map's properties as read; a value its listing did not print is `?`, and wp,
+    which early releases did not print, is left out as they left it out."""
+    props = {k: own.get(k, NOT_READ) for k in ("size", "features", "hwhandler")}
+    return props | ({"wp": own["wp"]} if "wp" in own else {})
+
+
+def _group_as_read(g: dict[str, Any], read: dict[str, dict[str, str]], as_read: set[str], checked: bool) -> dict[str, Any]:
+    """A group as its listing printed it when every path of it stands as read and the listing put
+    them in one group: its selector, priority (under `-l` the rule's) and status, and its paths in
+    the listing's order (and its place among the groups, `read_group`). Otherwise the simulated group."""
+    # The selector is the map's (one for every group of its table): the listing's words while the
+    # simulation runs that selector (`--set` may choose another).
+    selector = next((v["selector"] for v in read.values() if "selector" in v), g["selector"])
+    if selector.split()[:1] != g["selector"].split()[:1]:
+        selector = g["selector"]
+    listed = [read[n] for n in g["paths"] if n in as_read]
+    if not listed or len(listed) != len(g["paths"]) or len({v.get("group") for v in listed}) != 1:
+        return dict(g, selector=selector)
+    first = listed[0]
+    priority = first.get("group_prio", "undef") if checked else g["priority"]
+    return dict(g, selector=selector, priority=priority,
+                state=first.get("group_status", g["state"]),
+                paths=sorted(g["paths"], key=lambda n: int(read[n].get("order", 0))),
+                prio_shown="group_prio" in first or not checked, read_group=first.get("group"))
+
+
+def _tree(props: dict[str, str], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
           widths: list[int]) -> list[str]:
     """Today's layout (0.4.9 on): `size=… features=…` and the `|-+-` tree."""
-    lines = [f"size={size_text(SIZE_SECTORS)} features='{facts['features']}' hwhandler='{facts['hwhandler']}' wp=rw"]
+    wp = f" wp={props['wp']}" if "wp" in props else ""
+    lines = [f"size={props['size']} features='{props['features']}' hwhandler='{props['hwhandler']}'{wp}"]
     for gi, g in enumerate(groups):
         last_group = gi == len(groups) - 1
         lines.append(f"{'`' if last_group else '|'}-+- policy='{g['selector']}' prio={g['priority']} status={g['state']}")
@@ -214,14 +296,18 @@ def _tree(facts: dict[str, Any], groups: list[dict[str, Any]], fields: dict[str,
     return lines
 
 
-def _brackets(facts: dict[str, Any], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
+def _brackets(props: dict[str, str], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
               widths: list[int]) -> list[str]:
     """0.4.8's layout: `[size=…][features=…][hwhandler=…][rw]`, `\\_ selector [prio=N][state]`,
-    ` \\_ H:C:T:L dev maj:min [dm][checker]` (the sysfs state was not printed then)."""
-    lines = [f"[size={size_text(SIZE_SECTORS)}][features={facts['features']}][hwhandler={facts['hwhandler']}][rw]"]
+    ` \\_ H:C:T:L dev maj:min [dm][checker]` (the sysfs state was not printed then; RHEL 4's
+    build printed no group priority and no checker state: an imported listing's are left out so)."""
+    wp = f"[{props['wp']}]" if "wp" in props else ""
+    lines = [f"[size={props['size']}][features={props['features']}][hwhandler={props['hwhandler']}]{wp}"]
     for g in groups:
-        lines.append(f"\\_ {g['selector']} [prio={g['priority']}][{g['state']}]")
+        prio = f"[prio={g['priority']}]" if g.get("prio_shown", True) else ""
+        lines.append(f"\\_ {g['selector']} {prio}[{g['state']}]")
         for name in g["paths"]:
             address = " ".join(f.ljust(w) for f, w in zip(fields[name][:3], widths[:3]))
-            lines.append(f" \\_ {address} [{fields[name][3]}][{fields[name][4]}]")
+            checker = f"[{fields[name][4]}]" if fields[name][4] else ""
+            lines.append(f" \\_ {address} [{fields[name][3]}]{checker}")
     return lines

@@ -29,8 +29,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pathlab.importer.nvme_findings import usable_as_listed
+
 #: ALUA states as `describe` gives them, and the ANA state names (`nvme_ana_state_names`).
 ANA = {"AO": "optimized", "ANO": "non-optimized"}
+#: What `show` prints for a value an imported subsystem's listing did not print.
+NOT_READ = "?"
 #: An NVMe/TCP or RDMA target's port (IANA: 4420, NVMe-oF).
 TRSVCID = 4420
 
@@ -103,6 +107,9 @@ class Subsystems:
 
     def __init__(self, desc: dict[str, Any]) -> None:
         facts = list(zip(desc["devices"], desc["linux"]["devices"]))
+        #: What the imported listing printed of each namespace and its paths (`listed`).
+        self.listed = {d["name"]: d["listed"] for d in desc["devices"] if d.get("listed")}
+        self.read_paths = {name: values for listed in self.listed.values() for name, values in listed["paths"].items()}
         heads = [d["name"] for d, f in facts if f["nvme_head"]]
         self.policy = {d["name"]: next((s["value"] for s in f["settings"] if s["name"] == "iopolicy"), "numa")
                        for d, f in facts}
@@ -113,17 +120,52 @@ class Subsystems:
         self.host = desc["host"]
 
     def header(self, number: int, nqn: str, namespaces: list[str]) -> list[str]:
-        return [f"nvme-subsys{number} - NQN={nqn}", f"{'':15}hostnqn=nqn.2014-08.org.nvmexpress:uuid:{self.host}",
-                f"{'':15}iopolicy={self.policy[namespaces[0]]}", "\\"]
+        """The subsystem's lines; an imported one's as its listing printed them: its name, NQN,
+        and the host NQN and iopolicy only where it printed them (nvme-cli 1.x prints neither)."""
+        listed = self.listed.get(namespaces[0])
+        if listed is None:
+            return [f"nvme-subsys{number} - NQN={nqn}", f"{'':15}hostnqn=nqn.2014-08.org.nvmexpress:uuid:{self.host}",
+                    f"{'':15}iopolicy={self.policy[namespaces[0]]}", "\\"]
+        own = listed["device"]
+        return [f"{own.get('subsystem', f'nvme-subsys{number}')} - NQN={own.get('nqn', nqn)}",
+                *(f"{'':15}{key}={own[key]}" for key in ("hostnqn", "iopolicy") if key in own), "\\"]
 
     def controller(self, nexus: tuple[str, str], on: list[dict[str, Any]], ana_shown: bool) -> str:
         """A controller's row: name, transport, address, state, and the ANA state of `on` (its
-        paths) when they agree and `ana_shown`."""
+        paths) when they agree and `ana_shown`. An imported controller's as its listing printed
+        them, its states too while the simulation has its paths as the listing had them."""
         state = "live" if all(p["up"] for p in on) else "connecting"
         ana = {ANA.get(p["alua"], "inaccessible") for p in on}
         kind = transport(nexus[0])
         tail = f" {ana.pop()}" if len(ana) == 1 and ana_shown else ""
-        return f"+- nvme{self.names.controller[nexus]} {kind} {_address(nexus[1], kind)}{host_port(nexus[0])} {state}{tail}"
+        read = [self.read_paths[p["name"]] for p in on if p["name"] in self.read_paths]
+        if not read and any(p["device"] in self.listed for p in on):
+            # A controller the model has that the listing did not show (pathlab zones every host port
+            # to every port of the array): its name was not read, and is marked so.
+            return f"+- {NOT_READ} {kind} {_address(nexus[1], kind)}{host_port(nexus[0])} {state}{tail}"
+        if not read:
+            return f"+- nvme{self.names.controller[nexus]} {kind} {_address(nexus[1], kind)}{host_port(nexus[0])} {state}{tail}"
+        first = read[0]
+        if all(p["up"] != _read_down(v) for p, v in zip(on, read)) and len(read) == len(on):
+            states = " ".join(first[k] for k in ("state", "ana_state") if k in first)
+        else:
+            states = f"{state}{tail}"
+        words = [first.get("controller", f"nvme{self.names.controller[nexus]}"), first.get("transport", kind),
+                 first.get("address", ""), states]
+        return "+- " + " ".join(w for w in words if w)
+
+
+def _read_down(values: dict[str, str]) -> bool:
+    """Whether the listing showed the controller unusable (the import makes it a path down from 0 s)."""
+    return not usable_as_listed(values.get("state", ""), values.get("ana_state", ""))
+
+
+def _nexus_order(view: Subsystems, paths: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The controllers of a subsystem's paths, in the listing's order where it was imported."""
+    nexuses = list(dict.fromkeys((p["adapter"], p["target"]) for p in paths))
+    place = {(p["adapter"], p["target"]): int(view.read_paths[p["name"]].get("order", 0))
+             for p in paths if p["name"] in view.read_paths}
+    return sorted(nexuses, key=lambda n: place.get(n, 0)) if len(place) == len(nexuses) else nexuses
 
 
 def list_subsys(desc: dict[str, Any]) -> str:
@@ -132,7 +174,7 @@ def list_subsys(desc: dict[str, Any]) -> str:
     for number, (nqn, namespaces) in enumerate(view.names.subsystems.items()):
         paths = [p for p in view.paths if p["device"] in namespaces]
         lines = view.header(number, nqn, namespaces)
-        for nexus in dict.fromkeys((p["adapter"], p["target"]) for p in paths):
+        for nexus in _nexus_order(view, paths):
             on = [p for p in paths if (p["adapter"], p["target"]) == nexus]
             lines.append(" " + view.controller(nexus, on, view.ana_reported[namespaces[0]]))
         blocks.append("\n".join(lines) + "\n")

@@ -43,7 +43,8 @@ def _round_robin(config: str) -> dict[str, Any]:
 
 
 def read(path: str | Path) -> pd.DataFrame:
-    """One row per device; `working_paths` is a list of runtime names; round robin devices also
+    """One row per device; `working_paths` is a list of runtime names; `others` the other keys
+    of the block and their values, in order (`Is USB: false`); round robin devices also
     get `rr_type` (rr, iops, bytes, latency), `iops`, `bytes` and `use_ano`. `line` is the
     device name's line, `satp_line`, `psp_config_line`, `working_paths_line` (and so on) each
     value's."""
@@ -76,6 +77,8 @@ def read(path: str | Path) -> pd.DataFrame:
         if last_key is not None:
             rows[-1][last_key] = value
             rows[-1][f"{last_key}_line"] = number  # where a finding points
+        elif field in _KEYS:  # printed, not modelled (`Is USB`, the custom config): `show` prints it back
+            rows[-1].setdefault("others", {})[field] = value
     if not rows:
         raise ScenarioError(name, "", "no device: not `esxcli storage nmp device list` output")
     for row in rows:

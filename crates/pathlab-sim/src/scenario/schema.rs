@@ -499,7 +499,28 @@ pub struct DeviceSpec {
     /// The RAID group of its array that holds the LUN; left out, the LUN is cache-served.
     #[serde(default)]
     pub raid_group: Option<String>,
+    /// What the host's own listing printed of the device and its paths, word for word, for
+    /// `pathlab show` to print back as read: `pathlab import` writes it; the simulation does
+    /// not read it.
+    #[serde(default)]
+    pub listed: ListedSpec,
 }
+
+/// A device's `listed` table: the values a listing printed, by the listing's own field names
+/// (`name`, `size`, `dm`, …; "What a host's admin sees" in getting started lists them per style).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListedSpec {
+    /// The device's values.
+    #[serde(default)]
+    pub device: ListedValues,
+    /// Each path's values, by the path's runtime name (`host3:C0:T1:L2`).
+    #[serde(default)]
+    pub paths: BTreeMap<String, ListedValues>,
+}
+
+/// Values as a listing printed them, by its field names.
+pub type ListedValues = BTreeMap<String, String>;
 
 /// A `policy` table: the policy, and which of its parameters the file gives. The others hold
 /// the policy's own defaults, which a host's claim tables may replace (as multipath-tools'

@@ -1,0 +1,79 @@
+"""What a listing printed of a device and its paths, word for word, as the scenario's `listed`
+table (`listed.device = {…}` and `listed.paths."PATH" = {…}`, keys of the device's own table):
+`pathlab show` prints these back as read instead of values of its own (`Scenario.listed` gives them
+to the renderers in `output/`; "What a host's admin sees" in the docs names each field). The
+simulation does not read them: what it simulates comes from the rest of the device's table, each
+value commented with its file and line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pathlab.toml_values import to_toml
+
+
+def _text(value: Any) -> str | None:
+    """A value the reader gave, as text; None where the listing printed none."""
+    if value is None:
+        return None
+    text = str(value)
+    return None if text in ("<NA>", "nan", "None") else text
+
+
+def listed_lines(source: str, device: Mapping[str, Any], paths: Iterable[tuple[str, Mapping[str, Any]]]) -> list[str]:
+    """The `listed` keys of the device last opened (`[[devices]]`), one a line inside its table
+    (dotted keys: the table stays whole for whatever cuts the text into tables): `device`'s values
+    and each path's (its scenario name, its values), the fields the listing printed none of left out."""
+    own = {k: t for k, v in device.items() if (t := _text(v)) is not None}
+    lines = [f"listed.device = {to_toml(own)}  # {source}, as printed: `pathlab show` prints it back"]
+    for name, values in paths:
+        row = {k: t for k, v in values.items() if (t := _text(v)) is not None}
+        lines.append(f"listed.paths.{to_toml({name: row})[2:-2]}")  # `"path" = { … }`, the name quoted
+    return lines
+
+
+def multipath_map(m: Any) -> dict[str, Any]:
+    """A `multipath -ll` map's header and properties as read (`readers.multipath_ll`'s columns)."""
+    return {"name": m.name, "dm": m.dm, "vendor": m.vendor, "product": m.product, "revision": m.revision,
+            "action": m.action, "size": m.size, "features": m.features, "hwhandler": m.hwhandler, "wp": m.wp}
+
+
+def multipath_path(p: Any, order: int) -> dict[str, Any]:
+    """A `multipath -ll` path line and its group's line as read, with its place in the map."""
+    return {"order": order, "group": p.group, "selector": p.selector, "group_prio": p.group_prio,
+            "group_status": p.group_status, "hctl": p.hctl, "dev": p.device, "dev_t": p.dev_t,
+            "dm_state": p.dm_state, "checker_state": p.checker_state, "online_state": p.online_state}
+
+
+def nvme_subsystem(r: Any) -> dict[str, Any]:
+    """An `nvme list-subsys` subsystem's lines as read: its name, NQN, host NQN and iopolicy (the
+    last two only where the listing printed them: nvme-cli 1.x prints neither)."""
+    return {"subsystem": r.subsystem, "nqn": r.nqn, "hostnqn": r.hostnqn, "iopolicy": r.iopolicy}
+
+
+def nvme_controller(r: Any, order: int) -> dict[str, Any]:
+    """An `nvme list-subsys` controller row as read: name, transport, address, state, ANA state."""
+    return {"order": order, "controller": r.controller, "transport": r.transport, "address": r.address,
+            "state": r.state, "ana_state": r.ana_state}
+
+
+def esxcli_device(d: Any) -> dict[str, Any]:
+    """An `esxcli storage nmp device list` block as read, by the listing's keys; the keys past
+    the modelled ones in the listing's order (`Other Keys`, one a line)."""
+    others = getattr(d, "others", None)
+    others = others if isinstance(others, dict) else {}
+    paths = d.working_paths if isinstance(d.working_paths, list) else []
+    return {"Device Display Name": getattr(d, "display_name", None), "Storage Array Type": getattr(d, "satp", None),
+            "Storage Array Type Device Config": getattr(d, "satp_config", None),
+            "Path Selection Policy": getattr(d, "psp", None),
+            "Path Selection Policy Device Config": getattr(d, "psp_config", None),
+            "Working Paths": ", ".join(paths), **others, "Other Keys": "\n".join(others) or None}
+
+
+def esxcli_path(p: Any) -> dict[str, Any]:
+    """An `esxcli storage nmp path list` block as read (the path's UID names it)."""
+    return {"UID": getattr(p, "path", None), "Device Display Name": getattr(p, "display_name", None),
+            "Group State": getattr(p, "group_state", None), "Array Priority": getattr(p, "array_priority", None),
+            "Storage Array Type Path Config": getattr(p, "satp_config", None),
+            "Path Selection Policy Path Config": getattr(p, "psp_config", None)}
