@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pathlab.advise.run_length import same_ranking
+from pathlab.advisor.run_length import same_ranking
 from pathlab.large_host import scenario_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,8 +12,8 @@ not. A minute or two on 2 cores.
 from __future__ import annotations
 
 from pathlab import Scenario, run_many
-from pathlab.advise import alike, run_length
-from pathlab.advise.decide import MARGIN
+from pathlab.advisor import alike, run_length
+from pathlab.advisor.decide import MARGIN
 from pathlab.large_host import scenario_text
 
 #: (label, scenario text): closed loops of one I/O per device (the ports' load set by the number

@@ -21,7 +21,7 @@ def test_vmax_host_at_iops_1000_is_told_to_set_iops_1_for_about_four_times_the_r
     titles = [f["title"] for f in out["findings"]]
     assert any("round robin at iops=1000 keeps the device's whole queue on one path" in t for t in titles), titles
     # No vendor practice finding: the vendor table holds no published Dell ESXi practice for
-    # PowerMax/VMAX (advise/vendor_practice.toml lists it as searched and not found); the field
+    # PowerMax/VMAX (advisor/vendor_practice.toml lists it as searched and not found); the field
     # test's iops=1 gain is the candidate's ranking, below, not a vendor's published rule.
     assert not any("practice" in t for t in titles), titles
     best = out["candidates"][0]
@@ -95,7 +95,7 @@ def test_an_nvme_head_whose_udev_rule_sets_queue_depth_is_offered_numa_and_round
     # (linux/nvme_udev.rs): that is the setting in force, never a change to offer, and the
     # kernel's default numa is one. The advisor reads the iopolicy the engine resolved.
     from pathlab import Scenario
-    from pathlab.advise.candidates import candidates
+    from pathlab.advisor.candidates import candidates
 
     scenario = Scenario.load(scenarios / "reactions" / "nvme-shared-controllers.toml",
                              set=['policy={ name = "nvme" }', 'arrays.0.model="NetApp ONTAP Controller"',

@@ -10,7 +10,7 @@ from pathlib import Path
 import pathlab
 from conftest import SCENARIOS
 from pathlab import Scenario
-from pathlab.advise.candidates import candidates
+from pathlab.advisor.candidates import candidates
 from pathlab.api import PathlabWarning
 
 SHORT = {"run.duration": "0.2s", "run.warmup": "0s"}

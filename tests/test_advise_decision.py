@@ -11,11 +11,11 @@ import pytest
 
 from conftest import SCENARIOS, pathlab
 from pathlab import Scenario
-from pathlab.advise.advice import advice_of
-from pathlab.advise.candidates import Candidate
-from pathlab.advise.decide import MARGIN, Decision, decide, order
-from pathlab.advise.ranges import GainRanges
-from pathlab.advise.ranked import Ranked
+from pathlab.advisor.advice import advice_of
+from pathlab.advisor.candidates import Candidate
+from pathlab.advisor.decide import MARGIN, Decision, decide, order
+from pathlab.advisor.ranges import GainRanges
+from pathlab.advisor.ranked import Ranked
 from pathlab.output.advice import AdviceOutput
 
 
@@ -120,7 +120,7 @@ def test_a_setting_in_force_that_moves_no_io_shows_no_gain_not_nan() -> None:
     """All paths faulty: the rate in force is 0, so no candidate has a gain over it."""
     import math
 
-    from pathlab.advise.decide import decide
+    from pathlab.advisor.decide import decide
 
     dead = _ranked("the setting in force", (0.0, 0.0), (0.0, 0.0), commands=False)
     other = _ranked("round robin, iops=1", (0.0, 0.0), (0.0, 0.0))
@@ -158,8 +158,8 @@ def test_the_html_report_says_the_seeds_the_candidates_took_not_the_most_allowed
 
 def test_the_own_policys_range_says_what_it_leaves_out() -> None:
     """pathlab's own policy's gain range leaves the fabric's distance out (it moves that gain
-    most: advise.ranges): the table says so where the policy is ranked, and only there."""
-    from pathlab.advise.candidates import OWN_POLICY
+    most: advisor.ranges): the table says so where the policy is ranked, and only there."""
+    from pathlab.advisor.candidates import OWN_POLICY
 
     in_force = _ranked("the setting in force", (100_000, 500), (2.0, 0.05), commands=False)
     in_force.gain = 1.0

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import pathlab
 from pathlab import PathlabWarning, advise, import_host
-from pathlab.advise.capture_check import fit_to_capture
+from pathlab.advisor.capture_check import fit_to_capture
 
 DATA = Path(__file__).parent / "data" / "linux"
 #: Two maps on two arrays (their paths reach different targets).

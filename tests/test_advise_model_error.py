@@ -10,7 +10,7 @@ import pytest
 
 import pathlab
 from pathlab import validated
-from pathlab.advise.model_error import ModelError, host_families, of_candidate
+from pathlab.advisor.model_error import ModelError, host_families, of_candidate
 
 
 def change(case: str) -> validated.Change:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import pathlab
-from pathlab.advise.ranges import assumed_lines, spans
+from pathlab.advisor.ranges import assumed_lines, spans
 from test_advise_in_force_capture import NETAPP, diskstats
 
 CAPTURE = Path(__file__).parents[1] / "python" / "pathlab" / "captures" / "vmax-iops1000"

@@ -11,12 +11,12 @@ import pytest
 
 from conftest import SCENARIOS, one_error_line, pathlab
 from pathlab import Scenario
-from pathlab.advise import alike, run_length
-from pathlab.advise.candidates import Candidate, candidates
-from pathlab.advise.pipeline import auto_lengths
-from pathlab.advise.ranges import end_labels, span_ends
-from pathlab.advise.rank import _simulated, rank_together, settled
-from pathlab.advise.ranked import Ranked
+from pathlab.advisor import alike, run_length
+from pathlab.advisor.candidates import Candidate, candidates
+from pathlab.advisor.pipeline import auto_lengths
+from pathlab.advisor.ranges import end_labels, span_ends
+from pathlab.advisor.rank import _simulated, rank_together, settled
+from pathlab.advisor.ranked import Ranked
 from pathlab.large_host import scenario_text
 
 SHORT = {"run.duration": "0.3s", "run.warmup": "0.05s"}

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import SCENARIOS, one_error_line, pathlab
 from pathlab import Scenario
-from pathlab.advise.candidates import Candidate, candidates
+from pathlab.advisor.candidates import Candidate, candidates
 
 DATA = Path(__file__).parent / "data" / "linux"
 NETAPP = DATA / "multipath_check-multipath-20_netapp-debian-squeeze.txt"

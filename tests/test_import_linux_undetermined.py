@@ -144,7 +144,7 @@ def test_queue_if_no_path_does_not_tell_queue_from_the_hwtables_retries() -> Non
     """A CLARiiON map queues (`features=1 queue_if_no_path`): multipath-tools' built-in 60 retries
     and `queue` both set it, so Dell's 12 is not compared with the built-in 60 as the host's."""
     import pathlab
-    from pathlab.advise.findings import practice_findings
+    from pathlab.advisor.findings import practice_findings
 
     sample = Path(__file__).parent / "data/corpus/multipath-ll/019-insights-rhel5-clariion-emc-debug-lines/bare.txt"
     with warnings.catch_warnings():

@@ -34,7 +34,7 @@ LAYERS: dict[str, tuple[int, str]] = {
     "pathlab.output": (5, "output"),
     # The advisor: findings, candidates, their ranking and the decision. It uses study's
     # statistics and runs; study never uses the advisor.
-    "pathlab.advise": (4, "advise"),
+    "pathlab.advisor": (4, "advise"),
     # Sweeps, replications and their statistics, the lineup.
     "pathlab.study": (3, "study"),
     # What a host prints, made into a scenario of it.
@@ -68,7 +68,7 @@ LAYERS: dict[str, tuple[int, str]] = {
 #: text). The import must be inside the method: then it is allowed, and it is no edge of a circle
 #: (the renderer imports the result's type; the result asks for its renderer only when drawn).
 RENDER_HELPERS: dict[str, str] = {
-    "pathlab.advise.advice": "Advice.to_dict, to_text and _repr_html_ draw the advice as the CLI does",
+    "pathlab.advisor.advice": "Advice.to_dict, to_text and _repr_html_ draw the advice as the CLI does",
     "pathlab.importer.host": "Host._repr_html_ shows the imported host in a notebook",
     "pathlab.study.compare": "Comparison.to_dict and _repr_html_ draw the comparison as the CLI does",
     "pathlab.study.sweep_pipeline": "Sweep.write and _repr_html_ write and draw the sweep's table",
@@ -322,13 +322,13 @@ def test_the_checker_names_each_circle_by_its_imports(tmp_path: Path) -> None:
 
 
 def test_a_render_helper_may_import_output_in_the_method_that_draws_and_nothing_else_above_it() -> None:
-    imports = [Import("pathlab.advise.result", "pathlab.output.advice", "x.py", 1),
-               Import("pathlab.advise.result", "pathlab.output.advice", "x.py", 9, lazy=True),
-               Import("pathlab.advise.result", "pathlab.cli.common", "x.py", 10, lazy=True),
-               Import("pathlab.output.advice", "pathlab.advise.result", "y.py", 3)]
-    kept = counted(imports, LAYERS, {"pathlab.advise.result": "draws Advice"}, {})
+    imports = [Import("pathlab.advisor.result", "pathlab.output.advice", "x.py", 1),
+               Import("pathlab.advisor.result", "pathlab.output.advice", "x.py", 9, lazy=True),
+               Import("pathlab.advisor.result", "pathlab.cli.common", "x.py", 10, lazy=True),
+               Import("pathlab.output.advice", "pathlab.advisor.result", "y.py", 3)]
+    kept = counted(imports, LAYERS, {"pathlab.advisor.result": "draws Advice"}, {})
     assert upward(kept, LAYERS) == [
-        "x.py:1: pathlab.advise.result imports pathlab.output.advice: advise (layer 4) imports output (layer 5), a layer above",
-        "x.py:10: pathlab.advise.result imports pathlab.cli.common: advise (layer 4) imports cli (layer 7), a layer above"]
+        "x.py:1: pathlab.advisor.result imports pathlab.output.advice: advise (layer 4) imports output (layer 5), a layer above",
+        "x.py:10: pathlab.advisor.result imports pathlab.cli.common: advise (layer 4) imports cli (layer 7), a layer above"]
     assert [[i.line for i in c] for c in circles(kept)] == [[1, 3]]  # the top-of-file import still closes a circle
     assert circles(kept[1:]) == []

@@ -167,11 +167,12 @@ def test_sweep_runs_a_tiny_grid_and_resumes_from_its_journal(tmp_path: Path) -> 
 
 
 def test_import_pathlab_stays_quick_and_advise_is_the_function() -> None:
-    """No pandas on `import pathlab`; `pathlab.advise` stays the function once the advisor's
-    package of the same name is imported."""
-    probe = ("import sys, pathlab; assert 'pandas' not in sys.modules and 'pathlab.advise' not in sys.modules; "
-             "import pathlab.advise.candidates; from pathlab import advise; "
-             "assert callable(pathlab.advise) and advise is pathlab.advise; print('ok')")
+    """No pandas and no advisor on `import pathlab`; `pathlab.advise` is the function, and the
+    advisor's package (`pathlab.advisor`) imports as any package does."""
+    probe = ("import sys, pathlab; assert 'pandas' not in sys.modules and 'pathlab.advisor' not in sys.modules; "
+             "import pathlab.advisor.candidates as candidates; from pathlab import advise; "
+             "assert callable(pathlab.advise) and advise is pathlab.advise and candidates.__name__ == "
+             "'pathlab.advisor.candidates'; print('ok')")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout == "ok\n", done.stderr
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from conftest import one_error_line, pathlab
-from pathlab.advise.mpio_candidates import mpio_candidates
+from pathlab.advisor.mpio_candidates import mpio_candidates
 from pathlab.api import PathlabWarning, Scenario, ScenarioError
 from pathlab.importer import import_files
 from pathlab.readers import mpclaim, mpio_settings

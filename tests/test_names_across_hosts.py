@@ -190,7 +190,7 @@ def test_each_hosts_vmhba1_has_its_own_wwn_in_the_path_list(tmp_path: Path) -> N
 
 
 def test_advise_refuses_a_scenario_whose_hosts_share_a_naa(tmp_path: Path) -> None:
-    """Advise keys devices by name (advise/findings.py, run_length.py, alike.py): hosts sharing a
+    """Advise keys devices by name (advisor/findings.py, run_length.py, alike.py): hosts sharing a
     NAA would be read as one device, so such a scenario is refused in one line, exit 2."""
     text = two_hosts(device_b=NAA, load=f'"esx-a/{NAA}", "esx-b/{NAA}"').replace('"naa.a1"', f'"{NAA}"')
     scenario = tmp_path / "two-hosts.toml"

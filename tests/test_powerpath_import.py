@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import one_error_line, pathlab
-from pathlab.advise.powerpath_candidates import powerpath_candidates
+from pathlab.advisor.powerpath_candidates import powerpath_candidates
 from pathlab.api import PathlabWarning, Scenario, ScenarioError
 from pathlab.importer import import_files
 from pathlab.readers import powermt

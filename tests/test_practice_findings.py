@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pathlab.advise.findings import practice_findings
+from pathlab.advisor.findings import practice_findings
 from pathlab.devices import Array, Device, Policy, Status
 
 

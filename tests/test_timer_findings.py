@@ -12,8 +12,8 @@ import pytest
 
 import pathlab
 from pathlab import import_host
-from pathlab.advise import stall_rule as rule
-from pathlab.advise.timer_findings import timer_findings
+from pathlab.advisor import stall_rule as rule
+from pathlab.advisor.timer_findings import timer_findings
 from pathlab.api import ScenarioError
 from pathlab.finding import Finding
 from pathlab.importer.host import Host

@@ -1,4 +1,4 @@
-"""The vendor practice table (python/pathlab/advise/vendor_practice.toml): every array family
+"""The vendor practice table (python/pathlab/advisor/vendor_practice.toml): every array family
 issue 22 names has a row on some stack and, for every stack, a row or a note of what was
 searched; every row has a source and a date; the rows agree with pathlab's own claim tables
 (multipath-tools' hwtable in linux/hwtable.rs, nvme-cli's udev rules in linux/nvme_udev.rs),
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from pathlab.advise import vendor_table
-from pathlab.advise.vendor_table import STACKS, Practice, practice_for
+from pathlab.advisor import vendor_table
+from pathlab.advisor.vendor_table import STACKS, Practice, practice_for
 from pathlab.api import Scenario, ScenarioError
 
 TABLE = vendor_table.shipped()

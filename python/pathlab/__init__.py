@@ -19,16 +19,14 @@ Compare settings (`pathlab.compare`) and sweep a grid (`pathlab.sweep`) the same
 
 from __future__ import annotations
 
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import PathlabWarning, Result, Scenario, ScenarioError, policies, run_many
 from pathlab.version import __version__ as __version__
 
 if TYPE_CHECKING:
-    from pathlab.advise.advice import Advice
-    from pathlab.advise.pipeline import advise
+    from pathlab.advisor.advice import Advice
+    from pathlab.advisor.pipeline import advise
     from pathlab.importer.cluster import Cluster, import_cluster
     from pathlab.importer.host import Host, import_host
     from pathlab.progress import Progress
@@ -38,7 +36,7 @@ if TYPE_CHECKING:
 #: The library's pipelines, imported when first used: `import pathlab` stays quick (no pandas,
 #: no importers or advisor until asked for).
 _LAZY = {
-    "Advice": "pathlab.advise.advice",
+    "Advice": "pathlab.advisor.advice", "advise": "pathlab.advisor.pipeline",
     "import_host": "pathlab.importer.host", "Host": "pathlab.importer.host",
     "import_cluster": "pathlab.importer.cluster", "Cluster": "pathlab.importer.cluster",
     "compare": "pathlab.study.compare", "Comparison": "pathlab.study.compare",
@@ -54,24 +52,6 @@ def __getattr__(name: str) -> Any:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'pathlab' has no attribute {name!r}")
 
-
-class _Pathlab(types.ModuleType):
-    """The package, whose `advise` is the function though `pathlab.advise` is also the advisor's
-    package: the import system binds a subpackage's name on its parent when it is first imported,
-    which would hide the function. (So `import pathlab.advise.x as y` does not work: import from it.)"""
-
-    @property
-    def advise(self) -> Any:
-        from pathlab.advise.pipeline import advise
-
-        return advise
-
-    @advise.setter
-    def advise(self, package: Any) -> None:
-        """The import system binding the package `pathlab.advise`: the function stays."""
-
-
-sys.modules[__name__].__class__ = _Pathlab
 
 __all__ = ["Advice", "Cluster", "Comparison", "Host", "PathlabWarning", "Progress", "Result", "Scenario", "ScenarioError",
            "Sweep", "advise", "compare", "import_cluster", "import_host", "policies", "run_many", "sweep"]

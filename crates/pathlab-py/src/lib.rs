@@ -109,7 +109,7 @@ impl ScenarioHandle {
     /// (variant and overrides applied), one entry per device in file order: (name, its device
     /// table without name and LUN, every workload that drives it and every replication group it
     /// is in, each without its name and device list). Equal texts are equal settings: the
-    /// advisor pools devices alike in everything (`pathlab.advise.alike`).
+    /// advisor pools devices alike in everything (`pathlab.advisor.alike`).
     #[getter]
     fn device_settings(&self) -> Vec<(String, String, Vec<String>)> {
         let spec = &self.inner.spec;

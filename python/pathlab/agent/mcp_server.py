@@ -20,7 +20,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from pathlab import shipped
-from pathlab.advise.pipeline import advise as advise_on
+from pathlab.advisor.pipeline import advise as advise_on
 from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.importer.host import import_host as host_of
 from pathlab.study.compare import compare as compared

@@ -1,13 +1,13 @@
 """`pathlab advise SCENARIO`: what is wrong with the host's multipathing, what to change, the
 commands to paste, and what the change gains, predicted on the host's own scenario
-(`advise/pipeline.py` does the work)."""
+(`advisor/pipeline.py` does the work)."""
 
 from __future__ import annotations
 
 import click
 
-from pathlab.advise.decide import MARGIN, OBJECTIVES
-from pathlab.advise.pipeline import FULL_DURATION, MOST_SEEDS, advise, run_length_sets
+from pathlab.advisor.decide import MARGIN, OBJECTIVES
+from pathlab.advisor.pipeline import FULL_DURATION, MOST_SEEDS, advise, run_length_sets
 from pathlab.cli.common import force_option, handle_errors, resolve, set_option, writable_output
 from pathlab.cli.progress import StderrProgress
 from pathlab.output.advice import AdviceOutput

@@ -1,5 +1,5 @@
 """Each device's load as a capture measured it: its I/O rate and mean response, the figures the
-setting in force must reproduce before advise ranks anything (`advise/capture_check.py`). Read from
+setting in force must reproduce before advise ranks anything (`advisor/capture_check.py`). Read from
 the same counters the importers make the workload from: diskstats or `iostat -x` for a Linux
 device (reads and writes per second; read and write ticks per I/O, or r_await and w_await),
 esxtop for an ESXi one (Commands/sec; Average Guest MilliSec/Command, the time the guest sees)."""

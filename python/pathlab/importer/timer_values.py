@@ -2,7 +2,7 @@
 multipath.conf (or `multipathd show config`, printed in the same syntax) sets for each map of
 `multipath -ll`, the queueing its features show, and an NVMe host's controller timers and
 nvme_core's `io_timeout` from sysfs. Nothing here is a default: a timer no file gives is absent,
-and `advise/timer_findings.py` says what would settle it and what the built-in default would be.
+and `advisor/timer_findings.py` says what would settle it and what the built-in default would be.
 
 Which multipath.conf line is in force for a map follows multipath-tools' precedence (0.14.3,
 `libmultipath/propsel.c`): map attributes (`no_path_retry`, `failback`) from the map's

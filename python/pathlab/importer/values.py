@@ -28,7 +28,7 @@ def size_text(size: int) -> str:
 def zero_load_assumed(array: str) -> tuple[str, str]:
     """The warning of an array whose time beyond its ports' service at low load no capture gave:
     none is written, so none is simulated, and the prediction rests on it (advise's gain ranges
-    span 0-0.3 ms of it: `advise.ranges`)."""
+    span 0-0.3 ms of it: `advisor.ranges`)."""
     return (f"arrays.{array}.read_latency", "the array's time beyond its ports' service at low load is not in the "
                                             "captures: none assumed")
 

@@ -9,9 +9,9 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from pathlab.advise.advice import Advice, CandidateResult
-from pathlab.advise.candidates import OWN_POLICY
-from pathlab.advise.decide import MARGIN
+from pathlab.advisor.advice import Advice, CandidateResult
+from pathlab.advisor.candidates import OWN_POLICY
+from pathlab.advisor.decide import MARGIN
 from pathlab.output import in_force_capture
 from pathlab.output.sink import Output
 
@@ -102,7 +102,7 @@ def ranges_note(a: Advice) -> list[str]:
     if a.gain_range_over is None:
         return []
     own = [f"  {OWN_POLICY}'s range leaves the fabric's distance out, which moves its gain about twice as much as the",
-           "  port capacity's span does (measured: advise.ranges); it is never recommended"]
+           "  port capacity's span does (measured: docs, 'Advice ranges'); it is never recommended"]
     return (["Gains are ranges: each candidate simulated at both ends of each assumption's span (the others at their",
              "assumed value, the same seeds and I/Os), lowest to highest, over:"] + [f"    {o}" for o in a.gain_range_over]
             + (own if any(c.label == OWN_POLICY for c in a.candidates) else []))

@@ -8,7 +8,7 @@ import html as html_text
 from dataclasses import asdict
 from typing import Any
 
-from pathlab.advise.capture_check import CaptureCheck, DeviceFigures
+from pathlab.advisor.capture_check import CaptureCheck, DeviceFigures
 from pathlab.toml_values import to_toml
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from pathlab.advise.practice import departures
+from pathlab.advisor.practice import departures
 from pathlab.api import Result
 from pathlab.devices import Device
 from pathlab.finding import Finding

@@ -9,13 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pathlab.advise.candidates import Candidate
-from pathlab.advise.capture_check import CaptureCheck
-from pathlab.advise.decide import MARGIN, Decision
-from pathlab.advise.model_error import ModelError, host_families, of_candidate
-from pathlab.advise.ranges import GainRanges
-from pathlab.advise.ranked import Ranked
-from pathlab.advise.run_length import RunLength
+from pathlab.advisor.candidates import Candidate
+from pathlab.advisor.capture_check import CaptureCheck
+from pathlab.advisor.decide import MARGIN, Decision
+from pathlab.advisor.model_error import ModelError, host_families, of_candidate
+from pathlab.advisor.ranges import GainRanges
+from pathlab.advisor.ranked import Ranked
+from pathlab.advisor.run_length import RunLength
 from pathlab.api import Scenario
 from pathlab.assumption import Assumption
 from pathlab.devices import Device

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pathlab.advise.ranked import Ranked
+from pathlab.advisor.ranked import Ranked
 
 #: The smallest gain worth a change, as a share of the setting in force's figure.
 MARGIN = 0.05

@@ -13,10 +13,10 @@ from dataclasses import replace
 from typing import Any
 
 from pathlab import host_views
-from pathlab.advise.candidate import Candidate, as_given
-from pathlab.advise.mpio_candidates import mpio_candidates
-from pathlab.advise.powerpath_candidates import powerpath_candidates
-from pathlab.advise.practice import Departure, departures
+from pathlab.advisor.candidate import Candidate, as_given
+from pathlab.advisor.mpio_candidates import mpio_candidates
+from pathlab.advisor.powerpath_candidates import powerpath_candidates
+from pathlab.advisor.practice import Departure, departures
 from pathlab.api import Result, Scenario, policy_choices
 from pathlab.devices import Device
 
@@ -25,7 +25,7 @@ NMP_PSPS = ("VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU")
 
 
 #: pathlab's own policy's label: not a shipping stack's setting, never recommended, and its gain
-#: range leaves the fabric's distance out (`advise.ranges`, whose docstring has the measurement).
+#: range leaves the fabric's distance out (`advisor.ranges`, whose docstring has the measurement).
 OWN_POLICY = "pathlab gated-least-load"
 
 

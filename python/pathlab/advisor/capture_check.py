@@ -29,7 +29,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pathlab.advise.run_length import (
+from pathlab.advisor.run_length import (
     ROTATIONS,
     SAMPLING_MARGIN,
     SATURATED_PCT,

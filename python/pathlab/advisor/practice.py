@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from pathlab.advise.vendor_table import Practice, practice_for
+from pathlab.advisor.vendor_table import Practice, practice_for
 from pathlab.devices import Device
 
 #: pathlab's host stacks as the vendor table names them.

@@ -11,16 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from pathlab._core import parse_duration_ns
-from pathlab.advise import alike, run_length
-from pathlab.advise.advice import Advice, advice_of
-from pathlab.advise.candidates import Candidate, candidates
-from pathlab.advise.capture_check import fit_to_capture, with_fitted
-from pathlab.advise.decide import OBJECTIVES, decide, order
-from pathlab.advise.findings import findings, practice_findings, printed_configs
-from pathlab.advise.ranges import end_labels, gain_ranges, span_ends
-from pathlab.advise.rank import rank_together
-from pathlab.advise.run_length import RunLength
-from pathlab.advise.timer_findings import timer_findings
+from pathlab.advisor import alike, run_length
+from pathlab.advisor.advice import Advice, advice_of
+from pathlab.advisor.candidates import Candidate, candidates
+from pathlab.advisor.capture_check import fit_to_capture, with_fitted
+from pathlab.advisor.decide import OBJECTIVES, decide, order
+from pathlab.advisor.findings import findings, practice_findings, printed_configs
+from pathlab.advisor.ranges import end_labels, gain_ranges, span_ends
+from pathlab.advisor.rank import rank_together
+from pathlab.advisor.run_length import RunLength
+from pathlab.advisor.timer_findings import timer_findings
 from pathlab.api import Scenario, ScenarioError, _overrides
 from pathlab.devices import Device
 from pathlab.finding import Finding

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pathlab.advise import stall_rule as rule
-from pathlab.advise.practice import rows_for
+from pathlab.advisor import stall_rule as rule
+from pathlab.advisor.practice import rows_for
 from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer.timer_values import HWTABLE_SOURCE, TimerValue, hwtable_timer

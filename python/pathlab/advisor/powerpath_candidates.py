@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pathlab.advise.candidate import Candidate, as_given
+from pathlab.advisor.candidate import Candidate, as_given
 from pathlab.api import policy_choices
 
 if TYPE_CHECKING:

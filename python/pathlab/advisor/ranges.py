@@ -36,7 +36,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 
-from pathlab.advise.ranked import Ranked
+from pathlab.advisor.ranked import Ranked
 from pathlab.api import Scenario
 from pathlab.toml_values import set_keys
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pathlab.advise.candidates import Candidate
+from pathlab.advisor.candidates import Candidate
 
 
 @dataclass

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 
-from pathlab.advise.candidates import Candidate
-from pathlab.advise.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
-from pathlab.advise.ranked import Ranked
+from pathlab.advisor.candidates import Candidate
+from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
+from pathlab.advisor.ranked import Ranked
 from pathlab.api import Result, Scenario, run_many
 from pathlab.devices import Device
 from pathlab.figures import HEADLINE
