@@ -184,3 +184,23 @@ def test_a_capture_whose_intervals_spread_allows_as_much_between_captured_and_si
     assert check is not None
     tolerance = {d.device: d.rate_tolerance for d in check.devices}
     assert tolerance == {"360a98aaaa72d444e423464685a786175": pytest.approx(0.98), "360a98aaaa470505a684a656930385a4a": 0.05}
+
+
+def test_a_predicted_gain_says_the_load_it_rests_on() -> None:
+    """The recommendation's gain holds at a load: the captured one where the setting in force
+    reproduces it (the sum of the devices' captured rates), else the scenario's own workloads."""
+    from types import SimpleNamespace
+
+    from pathlab.advisor.capture_check import CaptureCheck, DeviceFigures
+    from pathlab.output.advice import assumed_load
+
+    def device(rate: float) -> DeviceFigures:
+        return DeviceFigures("naa.1", rate, 1.0, rate, 1.0, 0.05, 0.20, "esxtop.csv")
+
+    agreed = CaptureCheck((device(30_000.4), device(9_402)), (), None, 4, 2.0, 1)
+    assert assumed_load(SimpleNamespace(capture_check=agreed)).startswith(  # type: ignore[arg-type]
+        "The load it assumes: the captured one (39,402 I/O per s in force over 2 device(s)), as the workloads fitted")
+    disagreed = CaptureCheck((device(30_000),), (), "the response needs a back end slower than 30 ms", 6, 2.0, 1)
+    for check in (None, disagreed):
+        assert assumed_load(SimpleNamespace(capture_check=check)) == (  # type: ignore[arg-type]
+            "The load it assumes: the scenario's [[workloads]], not a capture of the host's own")

@@ -174,7 +174,7 @@ def recommendation(a: Advice) -> list[str]:
         f"{gain_cell(choice)} the I/O rate in force over the assumptions' spans, {gain_text(choice.gain, choice)} at " \
         "the assumed values"
     lines = [f"Recommendation: {choice.label} (simulated: {gain}, "
-             f"p99 {p99:.2f}x; {a.recommendation.reason})"]
+             f"p99 {p99:.2f}x; {a.recommendation.reason})", f"  {assumed_load(a)}"]
     if choice.model_error:
         lines.append(f"  Model error: {choice.model_error.says}")
     if choice.commands:
@@ -191,6 +191,18 @@ def recommendation(a: Advice) -> list[str]:
                          f"{MARGIN:.0%} that matters: the change pays only if the assumed values hold; a capture "
                          "with the host's load and its ports' figures tells")
     return lines
+
+
+def assumed_load(a: Advice) -> str:
+    """The load a predicted gain rests on: the captured one, where the setting in force reproduces
+    it, else the scenario's workloads."""
+    check = a.capture_check
+    if check is None or not check.agrees:
+        return "The load it assumes: the scenario's [[workloads]], not a capture of the host's own"
+    rate = sum(d.captured_rate for d in check.devices)
+    return (f"The load it assumes: the captured one ({rate:,.0f} I/O per s in force over {len(check.devices)} "
+            "device(s)), as the workloads fitted to it issue it (the assumptions: a closed loop keeps its I/Os "
+            "outstanding, so a faster setting completes more of them)")
 
 
 def seeds_taken(candidates: tuple[CandidateResult, ...]) -> str:
