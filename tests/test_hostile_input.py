@@ -287,6 +287,18 @@ def test_an_empty_device_name_or_one_with_a_control_character_is_refused(tmp_pat
                     "(naa.6…, mpatha): not empty, without control characters (NUL, tab, line breaks)")
 
 
+@pytest.mark.parametrize(("field", "what"), [("host.name", "a host name (esx-a)"),
+                                             ("host.adapters.0.name", "an adapter name (vmhba1, host3)"),
+                                             ("arrays.0.name", "an array name (vmax250f)"),
+                                             ("arrays.0.ports.0.name", "a port name (FA-1D:4, SPA0)")])
+def test_a_host_adapter_array_or_port_name_with_a_control_character_is_refused(field: str, what: str) -> None:
+    """Every name the host's listings print is checked as a device's is: one line, not a listing
+    with a line break in it."""
+    line = one_error_line(limited("validate", C1, "--set", f'{field}="a\\tb"'))
+    assert line == (f'pathlab: error: {C1}: {field}: "a\\tb": {what}: not empty, without control characters '
+                    "(NUL, tab, line breaks)")
+
+
 def test_an_alua_state_no_plugin_reads_is_refused_and_unavailable_is_not() -> None:
     fault = '[{ kind = "alua_state", at = "1s", path = "vmhba1:C0:T0", state = "%s" }]'
     line = one_error_line(limited("validate", C1, "--set", "faults=" + fault % "standby"))

@@ -85,7 +85,7 @@ impl Default for RunSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HostSpec {
-    #[serde(default = "default_host_name")]
+    #[serde(default = "default_host_name", deserialize_with = "host_name")]
     pub name: String,
     /// Host CPUs; workers are spread over them in order (worker i submits on CPU i mod cpus).
     #[serde(default = "default_cpus")]
@@ -182,6 +182,7 @@ fn default_host_name() -> String {
 #[serde(deny_unknown_fields)]
 pub struct AdapterSpec {
     /// `vmhbaN`: the first part of every runtime name through this adapter.
+    #[serde(deserialize_with = "adapter_name")]
     pub name: String,
     /// Line rate of the adapter's link; left out, data transfer takes no time.
     #[serde(default)]
@@ -201,6 +202,7 @@ fn default_adapter_queue_depth() -> u32 {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArraySpec {
+    #[serde(deserialize_with = "array_name")]
     pub name: String,
     #[serde(default = "default_vendor")]
     pub vendor: String,
@@ -428,6 +430,7 @@ fn default_model() -> String {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PortSpec {
+    #[serde(deserialize_with = "port_name")]
     pub name: String,
     #[serde(default)]
     pub service: Option<ServiceSpec>,
@@ -565,12 +568,34 @@ impl<'de> Deserialize<'de> for PolicySetting {
 /// not empty, and without control characters (a NUL or a line break cannot be printed in
 /// esxcli's or multipath's listings, nor named in a workload).
 fn device_name<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    shown_name(deserializer, "a device name is the name the host shows (naa.6…, mpatha)")
+}
+
+/// A host's, adapter's, array's or port's name: printed in the host's listings (esxtop's counter
+/// paths, runtime names, `HOST/NAME`) and in every message, so checked as a device's is.
+fn host_name<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    shown_name(deserializer, "a host name (esx-a)")
+}
+
+fn adapter_name<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    shown_name(deserializer, "an adapter name (vmhba1, host3)")
+}
+
+fn array_name<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    shown_name(deserializer, "an array name (vmax250f)")
+}
+
+fn port_name<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    shown_name(deserializer, "a port name (FA-1D:4, SPA0)")
+}
+
+/// A name printed as given: not empty, without control characters.
+fn shown_name<'de, D: serde::Deserializer<'de>>(deserializer: D, what: &str) -> Result<String, D::Error> {
     use serde::de::Error;
     let name = String::deserialize(deserializer)?;
     if name.trim().is_empty() || name.chars().any(char::is_control) {
         return Err(D::Error::custom(format!(
-            "{name:?}: a device name is the name the host shows (naa.6…, mpatha): not empty, without control \
-             characters (NUL, tab, line breaks)"
+            "{name:?}: {what}: not empty, without control characters (NUL, tab, line breaks)"
         )));
     }
     Ok(name)
