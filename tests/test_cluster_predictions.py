@@ -100,41 +100,40 @@ def _local_share(result, near: dict[str, str]) -> dict[str, float]:
 METRO_SITES = {"esx-a1": "r1", "esx-a2": "r1", "esx-b1": "r2", "esx-b2": "r2"}
 
 
-def test_metro_cluster_keeps_the_one_hosts_order_and_latency_stays_local() -> None:
+def test_metro_cluster_round_robin_within_its_predicted_ranges_and_latency_stays_local() -> None:
     rates = {v: _per_host(_metro(v)) for v in ("iops1", "iops1000", "latency")}
-    # Every setting: latency best, then iops=1000, then iops=1, on every host.
+    # Predicted 2,600-2,950 a host at iops=1 and 2,700-3,100 at iops=1000 (the runs: 2,786-2,827
+    # and 2,784-2,822). The predicted iops=1000 >= iops=1 is a tie: with four hosts both arrays
+    # write the hot tracks all the time in either setting, so the two are within 3% on each host.
+    for v, low, high in (("iops1", 2_600, 2_950), ("iops1000", 2_700, 3_100)):
+        assert all(low <= rate <= high for rate in rates[v].values()), (v, rates[v])
     for host in rates["latency"]:
-        assert rates["latency"][host] > rates["iops1000"][host] > rates["iops1"][host], host
-    # iops=1 and iops=1000 are symmetric between the sites (within 5%), and near one host alone
-    # (docs/calibration.md: 2,923 and 3,102 at 4 outstanding): the hosts do not contend.
-    for v, alone in (("iops1", 2_923), ("iops1000", 3_102)):
-        for host, rate in rates[v].items():
-            assert rate == pytest.approx(alone, rel=0.05), (v, host, rate)
+        assert rates["iops1000"][host] == pytest.approx(rates["iops1"][host], rel=0.03), host
+        # Latency stays the best setting on every host.
+        assert rates["latency"][host] > 1.2 * rates["iops1000"][host], host
     latency = _metro("latency")
     assert all(share > 0.95 for share in _local_share(latency, METRO_SITES).values())
 
 
-def test_metro_cluster_latency_site_b_pays_for_r1_owning_every_track_at_the_start() -> None:
-    # Every track starts owned by r1 (the contention's side 0); the hosts at r2's site take each
-    # one over at its first write there (a round trip across the 350 us link), the hosts at r1's
-    # site never move one: r1's hosts run as one host alone (4,812), r2's a few percent under.
-    r = _metro("latency")
-    hosts = _per_host(r)
-    for h in ("esx-a1", "esx-a2"):
-        assert hosts[h] == pytest.approx(4_812, rel=0.03), hosts
-    for h in ("esx-b1", "esx-b2"):
-        assert 0.85 * 4_812 < hosts[h] < 0.98 * 4_812, hosts
-    moves = r.data["replication"][0]["ownership_moves"]
-    assert moves[1] > 10 * moves[0], moves
-
-
-@pytest.mark.xfail(strict=True, reason="the extents are keyed by each host's device, not the LUN the hosts share: "
-                   "hosts at two sites writing the same data never contend (model/contention.rs extent_id)")
 def test_metro_cluster_hosts_at_both_sites_contend_for_the_same_tracks() -> None:
-    # Predicted: with latency, r1's hosts write at r1 and r2's at r2, so the hot tracks of the
-    # one LUN move back and forth, in both directions about as often.
-    moves = _metro("latency").data["replication"][0]["ownership_moves"]
+    # With latency, r1's hosts write at r1 and r2's at r2, so the hot tracks of the one LUN move
+    # back and forth in both directions (predicted). The sites' writes arrive interleaved at
+    # random, so the last writer of a track is the other site about half the time: about half
+    # the writes move a track (writes queued on one side share a grant: a little under half).
+    r = _metro("latency")
+    moves = r.data["replication"][0]["ownership_moves"]
+    writes = r.data["replication"][0]["writes"]
     assert moves[0] > moves[1] / 3, moves
+    assert 0.40 <= sum(moves) / sum(writes) <= 0.55, (moves, writes)
+    # Not as predicted (3,900-4,400 a host, 10-20% under one host alone's 4,812): the prediction
+    # had a fifth to two fifths of writes moving a track. The run: 3,535-3,764, 22-27% under.
+    hosts = _per_host(r)
+    assert all(0.70 * 4_812 < rate < 0.81 * 4_812 for rate in hosts.values()), hosts
+    # Every track starts owned by r1 (the contention's side 0): r2's hosts also take over each
+    # track at its first write there, which r1's never do, so they run 2-9% under r1's.
+    for b in ("esx-b1", "esx-b2"):
+        for a in ("esx-a1", "esx-a2"):
+            assert 0.91 * hosts[a] < hosts[b] < 0.98 * hosts[a], hosts
 
 
 ACTIVECLUSTER = SCENARIOS / "activecluster-uniform-cluster.toml"
