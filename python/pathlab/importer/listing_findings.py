@@ -30,9 +30,10 @@ def listing_findings(maps: pd.DataFrame, paths: pd.DataFrame, file: str,
     if rows and all(str(p.checker_state) == "undef" for p in rows):
         found.append(Finding("no path state to judge: `multipath -l` runs no path checker or prioritizer (captured)",
                              f"{file}, line {rows[0].line}: checker state undef on every path; `multipath -ll` shows them"))
+    lookup = None if conf is None else ConfLookup(conf)
     for m in maps.itertuples():
         mine = [p for p in rows if p.map == m.name]
-        found += _map_findings(m, mine, file) + _alua_findings(m, mine, file, conf, conf_file)
+        found += _map_findings(m, mine, file) + _alua_findings(m, mine, file, lookup, conf_file)
     return found
 
 
@@ -43,8 +44,7 @@ def _prio(path: Any) -> int | None:
         return None
 
 
-def _alua_findings(m: Any, mine: list[Any], file: str, conf: dict[str, pd.DataFrame] | None,
-                   conf_file: str) -> list[Finding]:
+def _alua_findings(m: Any, mine: list[Any], file: str, conf: ConfLookup | None, conf_file: str) -> list[Finding]:
     """A grouping, handler or prioritizer that contradicts an ALUA array."""
     usable = [p for p in mine if has_address(p) and not is_down(p)]
     groups = {p.group: p for p in mine}
@@ -85,23 +85,34 @@ def _alua_findings(m: Any, mine: list[Any], file: str, conf: dict[str, pd.DataFr
     return out
 
 
-def configured(conf: dict[str, pd.DataFrame], m: Any, keyword: str) -> tuple[str, int] | None:
+class ConfLookup:
+    """multipath.conf's tables as plain lists, made once for every map of a listing (a DataFrame
+    row looked up per map and per entry cost 15 s for 300 maps against the compiled-in table)."""
+
+    def __init__(self, conf: dict[str, pd.DataFrame]):
+        self.by_keyword: dict[str, list[Any]] = {}
+        for r in conf["settings"].itertuples():
+            self.by_keyword.setdefault(str(r.keyword), []).append(r)
+        self.devices = list(zip(conf["devices"]["vendor"], conf["devices"]["product"]))
+        self.wwids = [str(w) for w in conf["multipaths"]["wwid"]]
+
+
+def configured(conf: ConfLookup, m: Any, keyword: str) -> tuple[str, int] | None:
     """The value multipath.conf gives `keyword` for map `m`, and its line, in multipathd's order of
     precedence: the map's `multipaths` entry, `overrides`, the `devices` entry matching its vendor
     and product (the last such), `defaults`."""
-    rows = [r for r in conf["settings"].itertuples() if r.keyword == keyword]
+    rows = conf.by_keyword.get(keyword, [])
 
     def entry(section: str, keep: Any) -> tuple[str, int] | None:
         chosen = [r for r in rows if r.section == section and keep(r)]
         return (str(chosen[-1].value), int(chosen[-1].line)) if chosen else None
 
     def device_matches(r: Any) -> bool:
-        d = conf["devices"].iloc[int(r.entry)]  # by key: a Series has a .product method
+        vendor, product = conf.devices[int(r.entry)]
         return all(isinstance(pattern, str) and re.match(pattern, str(value).strip()) is not None
-                   for pattern, value in ((d["vendor"], m.vendor), (d["product"], m.product)))
+                   for pattern, value in ((vendor, m.vendor), (product, m.product)))
 
-    wwids = conf["multipaths"]
-    return (entry("multipaths", lambda r: str(wwids.iloc[int(r.entry)]["wwid"]) == str(m.wwid))
+    return (entry("multipaths", lambda r: conf.wwids[int(r.entry)] == str(m.wwid))
             or entry("overrides", lambda r: True) or entry("devices", device_matches)
             or entry("defaults", lambda r: True))
 
