@@ -39,7 +39,9 @@ def regular_file(path: str | os.PathLike[str]) -> None:
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
-        raise ScenarioError(name, "", "no such file") from None
+        from pathlab.shipped import suggestion
+
+        raise ScenarioError(name, "", f"no such file{suggestion(name)}") from None
     except OSError as e:
         raise ScenarioError(name, "", e.strerror or "cannot be read") from None
     if stat.S_ISDIR(mode):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 from pathlab.api import ScenarioError
@@ -19,7 +20,8 @@ def path(name: str) -> Path:
     """The file of a shipped scenario, by name (with or without `.toml`)."""
     candidate = FOLDER / (name if name.endswith(".toml") else f"{name}.toml")
     if name not in names() and name.removesuffix(".toml") not in names():
-        raise ScenarioError(name, "", f"no shipped scenario of that name; shipped: {', '.join(names())}")
+        raise ScenarioError(name, "", f"no shipped scenario of that name"
+                                      f"{suggestion(name) or '; shipped: ' + ', '.join(names())}")
     return candidate
 
 
@@ -34,3 +36,12 @@ def capture_files(name: str) -> list[str] | None:
     if name not in {p.name for p in CAPTURES.iterdir() if p.is_dir()}:
         return None
     return sorted(str(f) for f in (CAPTURES / name).iterdir() if f.is_file() and f.name != "README.md")
+
+
+def suggestion(name: str) -> str:
+    """`; did you mean c1-vmax-1lun?` for a name one slip away from a shipped scenario's or
+    capture's (the suggestion click makes for a mistyped verb), else nothing."""
+    given = Path(name).name.removesuffix(".toml")
+    known = names() + sorted(p.name for p in CAPTURES.iterdir() if p.is_dir())
+    close = difflib.get_close_matches(given, known, n=1, cutoff=0.8)
+    return f"; did you mean {close[0]}?" if close else ""
