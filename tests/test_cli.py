@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -160,3 +161,19 @@ def test_bad_command_input_gives_one_line_and_exit_2(args, message) -> None:
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+def test_advise_help_lists_every_input_kind_and_examples_on_shipped_names() -> None:
+    from pathlab import shipped
+
+    done = pathlab("advise", "--help")
+    text = " ".join(done.stdout.split())
+    for kind in ("ESXi", "Linux dm-multipath", "native NVMe", "PowerPath", "Windows MPIO"):
+        assert kind in text, kind
+    examples = [line.split() for line in done.stdout.splitlines() if line.strip().startswith("pathlab advise ")]
+    assert [e[2] for e in examples] == ["vmax-iops1000", "esxcli-storage-nmp-device-list.txt", "c1-vmax-1lun"]
+    assert "  pathlab import vmax-iops1000 -o host.toml && pathlab advise host.toml" in done.stdout
+    # each name an example gives is shipped: the capture's files and the scenario
+    assert [Path(f).name for f in shipped.capture_files("vmax-iops1000") or []] == \
+        ["esxcli-storage-nmp-device-list.txt", "esxcli-storage-nmp-path-list.txt", "esxtop-batch.csv"]
+    assert "c1-vmax-1lun" in shipped.names()

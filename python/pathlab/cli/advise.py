@@ -8,13 +8,22 @@ import click
 
 from pathlab.advisor.decide import MARGIN, OBJECTIVES
 from pathlab.advisor.pipeline import FULL_DURATION, MOST_SEEDS, advise, run_length_sets
-from pathlab.cli.common import force_option, handle_errors, resolve, set_option, writable_output
+from pathlab.cli.common import INPUT_KINDS, force_option, handle_errors, resolve, set_option, writable_output
 from pathlab.cli.progress import StderrProgress
 from pathlab.output.advice import AdviceOutput
 from pathlab.output.sink import emit, format_option, html_option
 
 
-@click.command("advise")
+@click.command("advise", help=f"""Diagnose a host, simulate each candidate setting on it and rank them. FILES is a
+scenario (or a shipped scenario's name), or what the host prints, imported as `pathlab import` does: {INPUT_KINDS}
+
+Examples:
+
+\b
+  pathlab advise vmax-iops1000
+  pathlab import vmax-iops1000 -o host.toml && pathlab advise host.toml
+  pathlab advise esxcli-storage-nmp-device-list.txt esxcli-storage-nmp-path-list.txt esxtop-batch.csv
+  pathlab advise c1-vmax-1lun --variant iops1000""")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--variant", help="Advise on one of the file's named variants (the setting in force).")
 @set_option
@@ -35,10 +44,6 @@ from pathlab.output.sink import emit, format_option, html_option
 @handle_errors
 def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int, duration: str, warmup: str,
             objective: str, fmt: str, html: str | None, force: bool) -> None:
-    """Diagnose a host, simulate each candidate setting on it and rank them. FILES is a scenario
-    (or a shipped scenario's name), or what the host prints: `esxcli storage nmp device list`,
-    `esxcli storage nmp path list` (or `core path list`) and an `esxtop -b` capture, or any input
-    `pathlab import` reads (Linux, NVMe, PowerPath, Windows MPIO), imported as it does."""
     writable_output(html, "--html", [resolve(f) for f in files], force)
     for given in run_length_sets(sets):
         # advise sets every run's length itself: such a --set would be replaced without a word

@@ -19,6 +19,15 @@ from pathlab.writable import writable_output, writable_outputs  # noqa: F401 - e
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: What a host prints that `pathlab import` and `advise` read, as their help says it (the kinds
+#: themselves: importer/kinds.py).
+INPUT_KINDS = ("ESXi (`esxcli storage nmp device list` or `hpp device list`, `nmp path list` or `core path list`, "
+               "an `esxtop -b` capture), Linux dm-multipath (`multipath -ll`, `multipath.conf`, "
+               "`iscsiadm -m session -P 3`, /proc/diskstats or `iostat -x`), native NVMe (`nvme list-subsys`, the "
+               "paths' sysfs attributes), PowerPath (`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO "
+               "(`mpclaim -s -d N`, `Get-MPIOSetting`). FILES may be a folder of them (a sosreport or vm-support "
+               "tree) or a shipped capture's name (vmax-iops1000).")
+
 
 
 variant_option = click.option("--variant", help="Apply one of the file's named variants.")

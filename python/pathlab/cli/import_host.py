@@ -9,14 +9,19 @@ import re
 import click
 
 from pathlab.api import ScenarioError
-from pathlab.cli.common import force_option, handle_errors, writable_output
+from pathlab.cli.common import INPUT_KINDS, force_option, handle_errors, writable_output
 from pathlab.output.files import OutputFile, written
 
 #: `NAME=` before a host's files in `--host`.
 NAMED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]*)=(.+)$")
 
 
-@click.command("import")
+@click.command("import", help=f"""Build a scenario of a host from what it prints: {INPUT_KINDS}
+
+With --host for each of several hosts, the hosts as one scenario: a device that several hosts
+list (one NAA, WWID or NQN) is one LUN of their array, an array port that several reach (one
+target WWN, iSCSI portal or NVMe address) one port; each host keeps its adapters, paths,
+queue depths and measured load.""")
 @click.argument("files", nargs=-1, type=click.Path())
 @click.option("--host", "hosts", multiple=True, metavar="[NAME=]FILE[,FILE…]",
               help="One host of a cluster: its captures, comma-separated (or a folder, a vm-support bundle or "
@@ -27,18 +32,6 @@ NAMED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]*)=(.+)$")
 @force_option
 @handle_errors
 def command(files: tuple[str, ...], hosts: tuple[str, ...], output: str | None, force: bool) -> None:
-    """Build a scenario of a host from what it prints: ESXi (`esxcli storage nmp device list` or
-    `hpp device list`, `nmp path list` or `core path list`, an `esxtop -b` capture), Linux
-    dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, /proc/diskstats or
-    `iostat -x`), native NVMe (`nvme list-subsys`, the paths' sysfs attributes), PowerPath
-    (`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO (`mpclaim -s -d N`,
-    `Get-MPIOSetting`). FILES may be a folder of them (a sosreport or vm-support tree) or a shipped
-    capture's name (vmax-iops1000).
-
-    With --host for each of several hosts, the hosts as one scenario: a device that several hosts
-    list (one NAA, WWID or NQN) is one LUN of their array, an array port that several reach (one
-    target WWN, iSCSI portal or NVMe address) one port; each host keeps its adapters, paths,
-    queue depths and measured load."""
     from pathlab import shipped
 
     if files and hosts:
