@@ -54,7 +54,7 @@ NOT_IMPORTED_KINDS = {
                              "`Path State` is printed by `esxcli storage hpp path list`"),
     "esxcfg-mpath": ("`esxcfg-mpath -b` is not an input kind of `import` (ESX 4/5's brief form: no policy, no SATP, "
                      "no ALUA state); `esxcli storage nmp path list` and `device list` carry them",
-                     "not a capture pathlab imports"),
+                     "it looks like `esxcfg-mpath -b`"),
 }
 
 #: Samples of the kinds above that the importer refuses, and why (beyond the readers' REFUSED).
@@ -68,9 +68,9 @@ NOT_IMPORTED = {
     "esxcli-nmp-device-list/004-esx41-infortrend-alua-mru-one-path": (_PATH_LIST, "is needed"),
     "esxcli-nmp-device-list/005-esx41-infortrend-default-aa-fixed": (_PATH_LIST, "is needed"),
     "esxcli-nmp-device-list/016-esx41-infortrend-grep-satp-only":
-        ("grep kept only the SATP lines: no device block to import", "not a capture pathlab imports"),
+        ("grep kept only the SATP lines: no device block to import", "not one of the inputs pathlab reads"),
     "multipath-ll/010-dell-csm-grep-fault-paths-only":
-        ("grep kept only the faulty path lines: no map header to import", "not a capture pathlab imports"),
+        ("grep kept only the faulty path lines: no map header to import", "not one of the inputs pathlab reads"),
 }
 
 

@@ -85,7 +85,11 @@ def test_an_alua_host_keeps_its_owners_and_target_port_groups(tmp_path) -> None:
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    ("hello\n", "not a capture pathlab imports"),
+    ("hello\n", "not one of the inputs pathlab reads (ESXi (`esxcli storage nmp device list`"),
+    ("\n\nhello\n", "Windows MPIO (`mpclaim -s -d N`, `Get-MPIOSetting`)); its first line: 'hello'"),
+    ("naa.6000\n   Display Name: EMC Fibre Channel Disk (naa.6000)\n   Has Settable Display Name: true\n",
+     "; it looks like `esxcli storage core device list`"),
+    ("NAME MAJ:MIN RM SIZE RO TYPE MOUNTPOINTS\nsda    8:0    0  20G  0 disk\n", "; it looks like `lsblk`"),
     ("(PDH-CSV 4.0) (UTC)(0)\n", "no Physical Disk Adapter, Path or SCSI Device counters"),
 ])
 def test_what_is_not_a_capture_is_refused_in_one_line(tmp_path, content, message) -> None:

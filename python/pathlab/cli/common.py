@@ -14,19 +14,14 @@ from typing import Any, TypeVar
 import click
 
 from pathlab.api import MAX_SEED, PathlabWarning, Result, Scenario, ScenarioError, run_many
+from pathlab.importer.kinds import READ
 from pathlab.loading import load, resolve  # noqa: F401 - every verb loads as the library does
 from pathlab.writable import writable_output, writable_outputs  # noqa: F401 - every verb checks its outputs so
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: What a host prints that `pathlab import` and `advise` read, as their help says it (the kinds
-#: themselves: importer/kinds.py).
-INPUT_KINDS = ("ESXi (`esxcli storage nmp device list` or `hpp device list`, `nmp path list` or `core path list`, "
-               "an `esxtop -b` capture), Linux dm-multipath (`multipath -ll`, `multipath.conf`, "
-               "`iscsiadm -m session -P 3`, /proc/diskstats or `iostat -x`), native NVMe (`nvme list-subsys`, the "
-               "paths' sysfs attributes), PowerPath (`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO "
-               "(`mpclaim -s -d N`, `Get-MPIOSetting`). FILES may be a folder of them (a sosreport or vm-support "
-               "tree) or a shipped capture's name (vmax-iops1000).")
+#: What a host prints that `pathlab import` and `advise` read, as their help says it.
+INPUT_KINDS = f"{READ}. FILES may be a folder of them (a sosreport or vm-support tree) or a shipped capture's name (vmax-iops1000)."
 
 
 

@@ -104,6 +104,12 @@ def _diskstats_rates(name: str) -> pd.DataFrame:
     return diskstats.device_means(name)
 
 
+#: The inputs, by host stack, as refusals and the help of `import` and `advise` name them.
+READ = ("ESXi (`esxcli storage nmp device list` or `hpp device list`, `nmp path list` or `core path list`, an "
+        "`esxtop -b` capture), Linux dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, "
+        "/proc/diskstats or `iostat -x`), native NVMe (`nvme list-subsys`, the paths' sysfs attributes), PowerPath "
+        "(`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO (`mpclaim -s -d N`, `Get-MPIOSetting`)")
+
 WORKLOAD = "the workload: each device's I/O rate, size and queue"
 
 KINDS: tuple[Kind, ...] = (
@@ -169,7 +175,6 @@ def kind_of(name: str) -> Kind:
     for kind in KINDS:
         if kind.recognise(head):
             return kind
-    raise ScenarioError(name, "line 1", "not a capture pathlab imports: give `esxcli storage nmp device list`, "
-                                        "`esxcli storage nmp path list` or `core path list` and an `esxtop -b` capture "
-                                        "(ESXi), `multipath -ll` and `/proc/diskstats` samples or `iostat -x` (Linux), "
-                                        "`powermt display dev=all` (PowerPath) or `mpclaim -s -d N` (Windows MPIO)")
+    from pathlab.importer.lookalikes import looks_like
+
+    raise ScenarioError(name, "", f"not one of the inputs pathlab reads ({READ}); {looks_like(head)}")
