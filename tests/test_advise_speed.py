@@ -257,7 +257,8 @@ def test_the_run_length_is_in_the_json_the_html_and_the_text(tmp_path) -> None: 
     assert said in done.stderr and length["at_span_ends"] == []
     assert 0 < length["duration_s"] < 20 and length["reason"].startswith("100 I/Os per path")
     assert f"Each run simulated {length['duration_s']:g} s after {length['warmup_s']:g} s of warm-up" in page.read_text()
-    text = pathlab("advise", str(host), "--duration", "1s", "--warmup", "0.2s").stdout
+    # The text says it with --verbose (the README's advise block shows the default without it).
+    text = pathlab("advise", str(host), "--duration", "1s", "--warmup", "0.2s", "--verbose").stdout
     assert "  Each run simulated 1 s after 0.2 s of warm-up (as given with --duration)." in text.splitlines()
 
 

@@ -216,11 +216,11 @@ class Advice:
 
         return document(self)
 
-    def to_text(self) -> str:
-        """The advice as `pathlab advise` prints it."""
+    def to_text(self, verbose: bool = False) -> str:
+        """The advice as `pathlab advise` prints it (`verbose`: as `--verbose` does)."""
         from pathlab.output.advice import text
 
-        return text(self)
+        return text(self, verbose)
 
     def _repr_html_(self) -> str:
         from pathlab.output.advice import notebook_html

@@ -38,12 +38,15 @@ Examples:
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="balanced", show_default=True,
               help="What a change must improve: the I/O rate, the p99 response, or either without a clear loss on "
                    f"the other (by {MARGIN:.0%}, beyond the 95% intervals).")
+@click.option("--verbose", is_flag=True,
+              help="Also print the seeds each candidate took and how long each run simulated (both always in the JSON; "
+                   "the run length in the HTML report too).")
 @format_option(AdviceOutput)
 @html_option
 @force_option
 @handle_errors
 def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int, duration: str, warmup: str,
-            objective: str, fmt: str, html: str | None, force: bool) -> None:
+            objective: str, verbose: bool, fmt: str, html: str | None, force: bool) -> None:
     writable_output(html, "--html", [resolve(f) for f in files], force)
     for given in run_length_sets(sets):
         # advise sets every run's length itself: such a --set would be replaced without a word
@@ -51,4 +54,4 @@ def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], 
                                  param_hint="--set")
     advice = advise(files[0] if len(files) == 1 else files, objective=objective, seeds=seeds, duration=duration,
                     warmup=warmup, variant=variant, set=sets, progress=StderrProgress("advise"))
-    emit(AdviceOutput(advice), fmt, html, ", ".join(files))
+    emit(AdviceOutput(advice, verbose), fmt, html, ", ".join(files))

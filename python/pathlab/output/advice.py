@@ -21,9 +21,11 @@ class AdviceOutput(Output):
     """The advice for the output sink (`--format`, `--html`)."""
 
     advice: Advice
+    #: With the seeds each candidate took and each run's length (`--verbose`; both always in the JSON).
+    verbose: bool = False
 
     def table(self) -> str:
-        return text(self.advice)
+        return text(self.advice, self.verbose)
 
     def document(self) -> Any:
         return document(self.advice)
@@ -214,7 +216,9 @@ def seeds_taken(candidates: tuple[CandidateResult, ...]) -> str:
     return f"{taken[0]}" if len(taken) == 1 else f"{taken[0]} to {taken[-1]}"
 
 
-def text(a: Advice) -> str:
+def text(a: Advice, verbose: bool = False) -> str:
+    """The text `pathlab advise` prints; `verbose` adds the seeds each candidate took and each
+    run's length."""
     lines = ["Findings (the setting in force):"]
     lines += [f"  - {f.title}\n      {f.evidence}" for f in a.findings if not f.normal] or ["  (nothing stands out)"]
     normal = [f for f in a.findings if f.normal]
@@ -232,10 +236,10 @@ def text(a: Advice) -> str:
             f = c.figures
             lines.append(f"  {c.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
                          f"{_cell(f['p99_ms'], 3):>16} {gain_cell(c):>{width}}")
-        if len({c.seeds for c in a.candidates}) > 1:
+        if verbose and len({c.seeds for c in a.candidates}) > 1:
             lines.append("  Seeds per candidate (more only while the intervals left the decision open): "
                          + ", ".join(f"{c.label} {c.seeds}" for c in a.candidates))
-        lines += [f"  {line}" for line in ranges_note(a) + model_error_note(a) + run_length_note(a)]
+        lines += [f"  {line}" for line in ranges_note(a) + model_error_note(a) + (run_length_note(a) if verbose else [])]
     lines += [""] + recommendation(a)
     if a.candidates:
         lines.append("  Simulated figures, not measured ones: they rest on the scenario's workload and hardware figures"
