@@ -320,3 +320,17 @@ def test_local_disks_are_left_out_and_named_and_a_list_of_local_disks_alone_is_o
     assert refused.stderr.strip().splitlines() == [
         f"pathlab: error: {devices}: Storage Array Type: every device is a local disk (VMW_SATP_LOCAL): no SAN device "
         "to advise on; list the host's SAN devices"]
+
+
+@pytest.mark.parametrize(("head", "said"), [
+    ("Linux 6.1 (host)\n\nDevice             tps    kB_read/s    kB_wrtn/s\nsda  1.00  2.00  3.00\n", "it looks like `iostat` without -x"),
+    ("Node                  SN                   Model\n/dev/nvme0n1  S4  Samsung\n",
+     "it looks like `nvme list` (pathlab reads `nvme list-subsys`)"),
+    ("mpatha: 0 2097152 multipath 1 queue_if_no_path 1 alua 2 1 service-time 0 1 2 8:16 1 1\n", "it looks like `dmsetup table`"),
+    ("\x00\x01binary\n", "its first line: '??binary'"),
+    ("x" * 100 + "\n", f"its first line: '{'x' * 80}' (cut)"),
+])
+def test_a_refused_file_is_said_what_it_looks_like(head, said) -> None:
+    from pathlab.importer.lookalikes import looks_like
+
+    assert looks_like(head) == said
