@@ -72,7 +72,9 @@ def import_cluster(hosts: Hosts) -> Cluster:
 def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]]) -> Cluster:
     """`import_cluster` of each host's (name or None, files), as `pathlab import --host` gives them."""
     if len(given) < 2:
-        raise ScenarioError("import_cluster", "hosts", "a cluster is two hosts or more: give each host's captures")
+        raise ScenarioError("the hosts given", "", f"{'one host only' if given else 'no host'}: a cluster is two hosts "
+                                                    "or more: give each host's captures (pathlab import: --host once "
+                                                    "per host; one host's files without --host)")
     unpacked: dict[str, str] = {}  # each tarball given → the folder it was unpacked to
     with tempfile.TemporaryDirectory(prefix="pathlab-bundles-") as scratch:
         try:
