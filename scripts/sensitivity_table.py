@@ -4,7 +4,10 @@ the scenario's own values and with each fitted value at 0.75 and 1.25 times its 
 overrides; nothing else moves), printed as a markdown table: the figure, the published and the
 base simulated value, then for each fitted value the figure's change from base at -25% and +25%.
 
-    python scripts/sensitivity_table.py [--duration 30s] [--warmup 10s]
+    python scripts/sensitivity_table.py [--assumed] [--duration 30s] [--warmup 10s]
+
+`--assumed` moves the values that were estimated or assumed instead (host stack, fabric,
+directors, every station's coefficient of variation), each the same way.
 
 The runs are shorter than the page's (300 s after 60 s) so that 4 runs x 13 settings fit in a few
 minutes; the base column is measured at the same length, so each change is against its own run.
@@ -24,14 +27,24 @@ from pathlab import shipped, validated
 from pathlab.api import Scenario, run_many
 
 #: The six fitted values of the one-VMAX model (scenarios/c1-vmax-1lun.toml, "How each value was
-#: derived"), by the `--set` key that holds each in the C1, C3 and C4 files, with what it was fitted to.
+#: derived"), with what each was fitted to, by the `--set` keys that hold it in the C1, C3 and C4 files.
 FITTED = (
-    ("port FIFO (C3 rate)", "arrays.0.service.fixed"),
-    ("(port, LUN) FIFO (C1 rates)", "arrays.0.device_service.fixed"),
-    ("cache read (C4 read)", "arrays.0.read_latency"),
-    ("cache write (C4 write)", "arrays.0.write_latency"),
-    ("BUSY depth (C1 iops=1000 stddev)", "arrays.0.busy.depth"),
-    ("BUSY retry (C1 maxima)", "arrays.0.busy.retry"),
+    ("port FIFO (C3 rate)", ("arrays.0.service.fixed",)),
+    ("(port, LUN) FIFO (C1 rates)", ("arrays.0.device_service.fixed",)),
+    ("cache read (C4 read)", ("arrays.0.read_latency",)),
+    ("cache write (C4 write)", ("arrays.0.write_latency",)),
+    ("BUSY depth (C1 iops=1000 stddev)", ("arrays.0.busy.depth",)),
+    ("BUSY retry (C1 maxima)", ("arrays.0.busy.retry",)),
+)
+#: The same files' values that are estimated or assumed, not fitted (`--assumed`): each moved
+#: whole (both directors; every station's coefficient of variation).
+STATIONS = ("arrays.0.service", "arrays.0.device_service", "arrays.0.controllers.0.service",
+            "arrays.0.controllers.1.service")
+ASSUMED = (
+    ("host stack (estimate)", ("host.stack_time",)),
+    ("fabric one way (estimate)", ("fabric.0.latency",)),
+    ("director (data sheet)", ("arrays.0.controllers.0.service.fixed", "arrays.0.controllers.1.service.fixed")),
+    ("stations' cv (assumed)", tuple(f"{station}.cv" for station in STATIONS)),
 )
 FACTORS = (0.75, 1.25)
 #: The validated rows on the one-VMAX model.
@@ -67,7 +80,7 @@ def scaled(value: Any, factor: float) -> Any:
     return f"{float(number) * factor:.6g}{unit}"
 
 
-def measure(rows: list[Row], keys: tuple[str, ...], factors: tuple[float, ...],
+def measure(rows: list[Row], keys: tuple[tuple[str, ...], ...], factors: tuple[float, ...],
             run: tuple[str, str]) -> dict[tuple, dict[str, float]]:
     """Each (scenario, variant, key, factor) once, side by side on the machine's cores: its summary."""
     unique: list[tuple] = []
@@ -78,22 +91,22 @@ def measure(rows: list[Row], keys: tuple[str, ...], factors: tuple[float, ...],
     scenarios = []
     for path, variant, key, factor in unique:
         base = Scenario.load(path, variant=variant, set={"run.duration": run[0], "run.warmup": run[1]})
-        scenarios.append(base if key is None else base.with_set({key: scaled(base_value(path, key), factor)}))
+        scenarios.append(base if key is None else base.with_set({k: scaled(base_value(path, k), factor) for k in key}))
     done = [0]
 
     def progress(index: int, fraction: float) -> None:
         if fraction >= 1.0:
             done[0] += 1
             path, variant, key, factor = unique[index]
-            print(f"  {done[0]}/{len(unique)} {path.stem} {variant} {key or 'base'} x{factor:g}", file=sys.stderr)
+            print(f"  {done[0]}/{len(unique)} {path.stem} {variant} {'+'.join(key) if key else 'base'} x{factor:g}", file=sys.stderr)
 
     print(f"{len(unique)} runs of {run[0]} after {run[1]}", file=sys.stderr)
     results = run_many(scenarios, progress=progress, figures_only=True, path_intervals=False)
     return {k: r.data["summary"] for k, r in zip(unique, results)}
 
 
-def changes(rows: list[Row], keys: tuple[str, ...], factors: tuple[float, ...],
-            run: tuple[str, str]) -> list[tuple[Row, float, dict[tuple[str, float], float]]]:
+def changes(rows: list[Row], keys: tuple[tuple[str, ...], ...], factors: tuple[float, ...],
+            run: tuple[str, str]) -> list[tuple[Row, float, dict[tuple[tuple[str, ...], float], float]]]:
     """Each row's base value and its relative change from base with each key at each factor."""
     summaries = measure(rows, keys, factors, run)
     out = []
@@ -105,15 +118,20 @@ def changes(rows: list[Row], keys: tuple[str, ...], factors: tuple[float, ...],
     return out
 
 
-def markdown(measured: list[tuple[Row, float, dict[tuple[str, float], float]]],
-             labels: dict[str, str], factors: tuple[float, ...]) -> str:
+def shown(value: float) -> str:
+    """A figure as the page prints it: a rate in whole I/Os with commas, a time to four digits."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+
+
+def markdown(measured: list[tuple[Row, float, dict[tuple[tuple[str, ...], float], float]]],
+             labels: dict[tuple[str, ...], str], factors: tuple[float, ...]) -> str:
     """The table: one line per figure, a column per fitted value ("-25% / +25%" changes from base)."""
     head = "| figure | published | simulated | " + " | ".join(labels.values()) + " |"
     lines = [head, "|" + "---|" * 3 + "---:|" * len(labels)]
     for row, base, moved in measured:
-        published = "" if row.published is None else f"{row.published:,.4g}"
+        published = "" if row.published is None else shown(row.published)
         cells = [" / ".join(f"{moved[(key, f)] * 100:+.1f}%" for f in factors) for key in labels]
-        lines.append(f"| {row.name} | {published} | {base:,.4g} | " + " | ".join(cells) + " |")
+        lines.append(f"| {row.name} | {published} | {shown(base)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -121,10 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", default="30s", help="each run's measured length (default 30s)")
     parser.add_argument("--warmup", default="10s", help="each run's warm-up (default 10s)")
+    parser.add_argument("--assumed", action="store_true",
+                        help="move the estimated and assumed values (host stack, fabric, directors, cv) instead")
     args = parser.parse_args(argv)
     rows = [Row(f"{f.case.split()[0]} {f.variant} {f.figure}", shipped.path(f.scenario), f.variant, f.figure,
                 f.published) for f in validated.figures() if f.scenario in VMAX]
-    labels = dict((key, label) for label, key in FITTED)
+    labels = {keys: label for label, keys in (ASSUMED if args.assumed else FITTED)}
     measured = changes(rows, tuple(labels), FACTORS, (args.duration, args.warmup))
     print(markdown(measured, labels, FACTORS))
     return 0

@@ -11,11 +11,11 @@ from conftest import ROOT, SCENARIOS
 sys.path.insert(0, str(ROOT / "scripts"))
 from sensitivity_table import Row, base_value, changes, markdown, scaled  # noqa: E402 - the script under test
 
-KEY = "arrays.0.service.fixed"
+KEY = ("arrays.0.service.fixed",)
 
 
 def test_a_value_is_scaled_with_its_unit_and_read_from_the_file() -> None:
-    assert base_value(SCENARIOS / "bench-minimal.toml", KEY) == "25us"
+    assert base_value(SCENARIOS / "bench-minimal.toml", KEY[0]) == "25us"
     assert scaled("16.6us", 0.75) == "12.45us"
     assert scaled(20000, 1.25) == 25000
 
