@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from pathlab.api import ScenarioError
+from pathlab._core import ScenarioError
 
 #: Where the shipped scenarios are installed (the repository's `scenarios/` links here).
 FOLDER = Path(__file__).resolve().parent / "scenarios"
