@@ -11,9 +11,10 @@
 //! extents back and forth all the time, and at distance each move costs a round trip.
 //!
 //! Extents belong to the LUN, not to a host's view of it: in a cluster every host has a device
-//! entry for the one replicated LUN, and all their writes meet the same tracks (`LunKey`).
+//! entry for the one replicated LUN, and all their writes meet the same tracks. A LUN of a group
+//! is known by its name (the NAA both arrays present for it), whichever array of the pair and
+//! whatever LUN number a host's entry gives (`lun_of`).
 
-use super::Device;
 use crate::engine::TimeNs;
 use std::collections::{HashMap, VecDeque};
 use std::hash::BuildHasherDefault;
@@ -21,20 +22,8 @@ use std::hash::BuildHasherDefault;
 /// A deterministic hasher: lookups only, but nothing here depends on a random seed.
 type Deterministic = BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
 
-/// The LUN whose tracks an extent is: the array the scenario defines it on and its number
-/// there. Each host's device entry for one LUN (a cluster: same array, same LUN, one entry per
-/// host) has the same key; two LUNs never do (the build refuses a LUN twice on one host).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LunKey {
-    pub array: u32,
-    pub lun: u32,
-}
-
-impl LunKey {
-    pub fn of(device: &Device) -> Self {
-        LunKey { array: device.array as u32, lun: device.lun }
-    }
-}
+/// `lun_of` for a device outside the group (its writes never reach the group's extents).
+pub const NOT_IN_GROUP: u32 = u32::MAX;
 
 #[derive(Debug, Default)]
 pub struct Extent {
@@ -54,7 +43,10 @@ pub struct Contention {
     pub grant_ns: TimeNs,
     /// (LUN, extent number) → the extent's id: its index in `extents`, numbered as the
     /// workload first touches it (events carry the id, which keeps them small).
-    ids: HashMap<(LunKey, u64), u32, Deterministic>,
+    ids: HashMap<(u32, u64), u32, Deterministic>,
+    /// Each device's LUN in this group (by device index; `NOT_IN_GROUP` for the others): the
+    /// devices of one name share one, every host's entry and either array's.
+    pub lun_of: Vec<u32>,
     /// Bounded by the extents the workload touches.
     pub extents: Vec<Extent>,
     /// Ownership moves towards each side.
@@ -63,13 +55,21 @@ pub struct Contention {
 
 impl Contention {
     pub fn new(extent_bytes: u64, grant_ns: TimeNs) -> Self {
-        Contention { extent_bytes, grant_ns, ids: HashMap::default(), extents: Vec::new(), transfers: [0, 0] }
+        Contention {
+            extent_bytes,
+            grant_ns,
+            ids: HashMap::default(),
+            lun_of: Vec::new(),
+            extents: Vec::new(),
+            transfers: [0, 0],
+        }
     }
 
-    /// The id of the extent that holds `offset` of `lun`, new if no host's writes touched it.
-    pub fn extent_id(&mut self, lun: LunKey, offset: u64) -> u32 {
+    /// The id of the extent that holds `offset` of `device`'s LUN, new if no host's writes
+    /// touched it.
+    pub fn extent_id(&mut self, device: u32, offset: u64) -> u32 {
         let next = self.extents.len() as u32;
-        let id = *self.ids.entry((lun, offset / self.extent_bytes)).or_insert(next);
+        let id = *self.ids.entry((self.lun_of[device as usize], offset / self.extent_bytes)).or_insert(next);
         if id == next {
             self.extents.push(Extent::default());
         }
@@ -79,11 +79,10 @@ impl Contention {
 
 #[cfg(test)]
 mod tests {
-    use super::{Contention, LunKey};
     use crate::model::build_model;
 
-    /// Two hosts that both see LUN 1 of array r1 (one device entry each, as a cluster scenario
-    /// gives them), and host a's LUN 2 besides.
+    /// One SRDF/Metro LUN seen by two hosts: host a's entry on r1 as LUN 1, host b's on r2 as
+    /// LUN 7 (R1 and R2 numbers often differ), and host a's LUN 2 besides.
     const CLUSTER: &str = r#"
 [run]
 duration = "1s"
@@ -101,9 +100,14 @@ name = "r1"
 service = { fixed = "20us" }
 ports = [{ name = "P0" }]
 
+[[arrays]]
+name = "r2"
+service = { fixed = "20us" }
+ports = [{ name = "P0" }]
+
 [[fabric]]
 adapters = ["a/vmhba1", "b/vmhba1"]
-ports = ["r1/P0"]
+ports = ["r1/P0", "r2/P0"]
 latency = "2us"
 
 [[devices]]
@@ -114,8 +118,8 @@ host = "a"
 
 [[devices]]
 name = "naa.1"
-array = "r1"
-lun = 1
+array = "r2"
+lun = 7
 host = "b"
 
 [[devices]]
@@ -124,27 +128,32 @@ array = "r1"
 lun = 2
 host = "a"
 
+[[replication]]
+arrays = ["r1", "r2"]
+latency = "250us"
+devices = ["a/naa.1", "b/naa.1", "naa.2"]
+contention = { extent = "128KiB", grant_cost = "30us" }
+
 [[workloads]]
 devices = ["a/naa.1"]
 outstanding = 1
 "#;
 
     #[test]
-    fn every_hosts_device_of_one_lun_meets_the_same_extents_and_two_luns_do_not() {
+    fn every_hosts_entry_of_one_lun_meets_the_same_extents_on_either_array_and_two_luns_do_not() {
         let scenario = crate::run::load(CLUSTER, "cluster.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
-        let model = build_model(&scenario.spec).unwrap_or_else(|e| panic!("{e:?}"));
-        let key = |host: usize, lun: u32| {
-            let d = model.devices.iter().find(|d| d.host == host && d.lun == lun).expect("device");
-            LunKey::of(d)
+        let mut model = build_model(&scenario.spec).unwrap_or_else(|e| panic!("{e:?}"));
+        let device = |host: usize, name: &str| {
+            model.devices.iter().position(|d| d.host == host && d.name == name).expect("device") as u32
         };
-        let mut c = Contention::new(128 * 1024, 30_000);
-        // Host a's write at 8 KiB and host b's at 64 KiB of LUN 1: one 128 KiB track.
-        let a_lun1 = c.extent_id(key(0, 1), 8 * 1024);
-        assert_eq!(c.extent_id(key(1, 1), 64 * 1024), a_lun1);
-        // The same offset of LUN 2 is a track of its own, and so is LUN 1's next track.
-        let a_lun2 = c.extent_id(key(0, 2), 8 * 1024);
-        assert_ne!(a_lun2, a_lun1);
-        assert_ne!(c.extent_id(key(1, 1), 128 * 1024), a_lun1);
+        let (a1, b1, a2) = (device(0, "naa.1"), device(1, "naa.1"), device(0, "naa.2"));
+        let c = model.replications[0].contention.as_mut().expect("contention");
+        // Host a's write at 8 KiB and host b's at 64 KiB of the one LUN: one 128 KiB track.
+        let first = c.extent_id(a1, 8 * 1024);
+        assert_eq!(c.extent_id(b1, 64 * 1024), first);
+        // The same offset of LUN 2 is a track of its own, and so is the LUN's next track.
+        assert_ne!(c.extent_id(a2, 8 * 1024), first);
+        assert_ne!(c.extent_id(b1, 128 * 1024), first);
         assert_eq!(c.extents.len(), 3);
     }
 }

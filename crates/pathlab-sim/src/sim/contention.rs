@@ -3,15 +3,13 @@
 //! state is `model::contention`.
 
 use super::{Event, ExtentHold, Simulation};
-use crate::model::contention::LunKey;
 
 impl Simulation {
     /// The id of the extent the write `io` goes to: of its LUN, whichever host wrote it.
     pub(super) fn extent_of(&mut self, io: u32, group: u32) -> u32 {
         let r = self.ios.get(io);
-        let lun = LunKey::of(&self.model.devices[r.device as usize]);
         let c = self.model.replications[group as usize].contention.as_mut().expect("acquire needs contention");
-        c.extent_id(lun, r.attrs.offset)
+        c.extent_id(r.device, r.attrs.offset)
     }
 
     /// Takes the written extent at `side`, or queues for it; true when the write may go on.

@@ -2,7 +2,7 @@
 //! its contention for extents.
 
 use super::values::{err, one_way};
-use crate::model::contention::Contention;
+use crate::model::contention::{Contention, NOT_IN_GROUP};
 use crate::model::names::Names;
 use crate::model::names_per_host::NamesPerHost;
 use crate::model::{Array, Replication};
@@ -46,11 +46,15 @@ pub(super) fn plan(
                 )
             }
         };
-        let contention = match &r.contention {
+        let mut contention = match &r.contention {
             None => None,
             Some(c) if c.extent.0 == 0 => return err(format!("{field}.contention.extent"), "must be above zero"),
             Some(c) => Some(Contention::new(c.extent.0, c.grant_cost.0)),
         };
+        // A LUN of the group is its name: every host's entry for it, on either array and under
+        // either array's LUN number, shares its tracks.
+        let mut luns: Vec<&str> = Vec::new();
+        let mut lun_of = vec![NOT_IN_GROUP; spec.devices.len()];
         if r.devices.is_empty() {
             return err(format!("{field}.devices"), "name at least one device");
         }
@@ -66,6 +70,14 @@ pub(super) fn plan(
                 );
             }
             of_device[di] = Some(groups.len());
+            let name = spec.devices[di].name.as_str();
+            lun_of[di] = luns.iter().position(|n| *n == name).unwrap_or_else(|| {
+                luns.push(name);
+                luns.len() - 1
+            }) as u32;
+        }
+        if let Some(c) = contention.as_mut() {
+            c.lun_of = lun_of;
         }
         groups.push(Replication {
             name: if r.name.is_empty() { format!("{}-{}", r.arrays[0], r.arrays[1]) } else { r.name.clone() },
