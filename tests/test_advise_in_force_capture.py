@@ -146,6 +146,12 @@ def test_a_response_no_array_back_end_gives_is_said_and_not_ranked(tmp_path) -> 
     check = fit_to_capture(host.scenario, host.captured)
     assert check is not None and not check.agrees
     assert "it would need a back end slower than 30 ms beyond its ports' service" in (check.why or ""), check.why
+    # Nothing is ranked, but what the listings show of the failure timers is still said.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        advice = advise([str(NETAPP), str(rates)])
+    assert not advice.candidates and any("Failure timers" in f.title for f in advice.findings), \
+        [f.title for f in advice.findings]
 
 
 def test_an_nvme_head_in_iostat_is_fitted_from_its_r_await_and_w_await(tmp_path) -> None:
@@ -204,3 +210,21 @@ def test_a_predicted_gain_says_the_load_it_rests_on() -> None:
     for check in (None, disagreed):
         assert assumed_load(SimpleNamespace(capture_check=check)) == (  # type: ignore[arg-type]
             "The load it assumes: the scenario's [[workloads]], not a capture of the host's own")
+
+
+def test_a_device_simulated_at_no_rate_never_agrees_and_a_capture_without_time_gives_no_response() -> None:
+    """A quiet device's run may simulate no I/O: its tolerance comes from the I/Os the capture
+    expects in the run, and nothing simulated never matches a captured rate. An I/O counted
+    with no time (0 ms) is no response to reproduce."""
+    import pandas as pd
+
+    from pathlab.advisor.capture_check import DeviceFigures
+    from pathlab.importer.captured_load import from_rates
+
+    quiet = DeviceFigures("dm-1", 0.3, 0.5, 0.0, 0.0, 1.96, 1.96, "diskstats.txt")
+    assert quiet.rate_off == -1.0 and not quiet.agrees
+    rates = pd.DataFrame([{"device": "dm-1", "reads_per_s": 10_000.0, "writes_per_s": 0.0,
+                           "read_latency_ms": 0.0, "write_latency_ms": float("nan")}])
+    load = from_rates(rates, "dm-1", "mpatha", "diskstats.txt")
+    assert load is not None and load.rate == 10_000 and load.response_ms is None
+    assert load.where == "diskstats.txt: dm-1's reads and writes per second"

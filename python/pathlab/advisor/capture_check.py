@@ -91,6 +91,8 @@ class DeviceFigures:
     @property
     def agrees(self) -> bool:
         off = self.response_off
+        if self.simulated_rate <= 0 < self.captured_rate:  # nothing simulated is never the captured load
+            return False
         return abs(self.rate_off) <= self.rate_tolerance and (off is None or abs(off) <= self.response_tolerance)
 
 
@@ -211,8 +213,10 @@ def _figures(run: Result, compared: Sequence[CapturedLoad], duration_s: float) -
     out = []
     for c in compared:
         d = rows[c.device]
-        # A run's count of a device's I/Os is known to about 1/sqrt(count): fewer I/Os widen the tolerance.
-        ios = max(d["cmds_s"] * duration_s, 1.0)
+        # A run's count of a device's I/Os is known to about 1/sqrt(count): fewer I/Os widen the
+        # tolerance. The count the capture expects, not the one simulated (a run that simulated
+        # nothing would otherwise allow anything).
+        ios = max(c.rate * duration_s, 1.0)
         noise = 1.96 / math.sqrt(ios)
         out.append(DeviceFigures(c.device, c.rate, c.response_ms, d["cmds_s"], d["gavg_ms"],
                                  max(RATE_TOLERANCE, noise, c.rate_spread), max(RESPONSE_TOLERANCE, noise, c.response_spread),

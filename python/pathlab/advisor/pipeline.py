@@ -64,7 +64,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     capture_check = fit_to_capture(scenario, host.captured, progress) if host is not None and host.measured_load else None
     assumptions = with_fitted(host.assumptions, capture_check) if host else []
     if capture_check is not None and not capture_check.agrees:
-        found = captured + practice_findings(scenario.devices, undetermined=host.undetermined if host else ())
+        found = captured + practice_findings(scenario.devices, undetermined=host.undetermined if host else ()) \
+            + (timer_findings(host.stack, host.timers, scenario.devices) if host else [])
         return advice_of(name, scenario, objective, found, [], None, assumptions, capture_check=capture_check)
     if capture_check is not None:
         scenario = scenario.with_set(capture_check.overrides)

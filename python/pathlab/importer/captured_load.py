@@ -55,7 +55,7 @@ def from_rates(rates: pd.DataFrame | None, name: str, device: str, file: str) ->
     latencies = [(_figure(row, "read_latency_ms"), reads), (_figure(row, "write_latency_ms"), writes)]
     timed = [(ms, n) for ms, n in latencies if n > 0]
     known = all(ms is not None for ms, _ in timed)
-    response = sum(ms * n for ms, n in timed if ms is not None) / (reads + writes) if known else None
+    response = _timed(sum(ms * n for ms, n in timed if ms is not None) / (reads + writes) if known else None)
     counters = "reads and writes per second" + (", their mean latencies" if response is not None else "")
     return CapturedLoad(device, reads + writes, response, f"{file}: {name}'s {counters}", _figure(row, "rate_spread") or 0.0,
                         _figure(row, "response_spread") or 0.0)
@@ -69,14 +69,20 @@ def from_esxtop(devices: TableSummary | None, name: str, file: str) -> CapturedL
     rate = devices.mean(name, "Commands/sec")
     if not rate:
         return None
-    gavg = devices.mean(name, "Average Guest MilliSec/Command")
+    gavg = _timed(devices.mean(name, "Average Guest MilliSec/Command"))
     counters = "Commands/sec, Average Guest MilliSec/Command"
     spreads = devices.spread(name, "Commands/sec") or 0.0, devices.spread(name, "Average Guest MilliSec/Command") or 0.0
     if gavg is None:
         davg, kavg = devices.mean(name, "Average Driver MilliSec/Command"), devices.mean(name, "Average Kernel MilliSec/Command")
-        gavg = davg + (kavg or 0.0) if davg is not None else None
+        gavg = _timed(davg + (kavg or 0.0) if davg is not None else None)
         counters = "Commands/sec, Average Driver + Kernel MilliSec/Command" if gavg is not None else "Commands/sec"
     return CapturedLoad(name, rate, gavg, f"{file}: {name}'s {counters}", *spreads)
+
+
+def _timed(ms: float | None) -> float | None:
+    """A captured time per I/O, or None where the capture has none: I/Os counted with no time
+    (0 ms, ticks that did not move) give no response to reproduce."""
+    return ms if ms is not None and ms > 0 else None
 
 
 def _figure(row: pd.DataFrame, column: str) -> float | None:
