@@ -65,8 +65,11 @@ def _host(file: str, devices: list[Device]) -> s.Host:
     adapters = _adapters(file, devices)
     arrays: dict[str, s.Array] = {}
     out = []
+    targets = _targets(devices, adapters)
     for place, d in enumerate(devices, start=1):
-        array = arrays.setdefault(_array_name(d), _array(file, d, warnings))
+        if _array_name(d) not in arrays:  # built once: its warnings said once
+            arrays[_array_name(d)] = _array(file, d, warnings)
+        array = arrays[_array_name(d)]
         esxi = [_ESXI_PATH.match(p.io_path) for p in d.paths]
         luns = {int(m.group(3)) for m in esxi if m}
         label = _LUN_LABEL.match(d.logical_label)
@@ -76,12 +79,11 @@ def _host(file: str, devices: list[Device]) -> s.Host:
             lun, lun_note = int(label.group(1)), f"{file}, line {d.logical_line}: [{d.logical_label}]"
         else:
             lun, lun_note = place, "pathlab's numbering: the listing gives no LUN number"
-        targets: dict[tuple[str, str], int] = {}
         paths = []
         for p, m in zip(d.paths, esxi, strict=True):
             port = _port(file, p, array)
             adapter = adapters[p.hba][0]
-            target = int(m.group(2)) if m else targets.setdefault((adapter, port), _target_of(devices, adapters, p))
+            target = int(m.group(2)) if m else targets[(adapter, p.interface)]
             down = f"{file}, line {p.line}: {p.io_path} is dead" if p.state == "dead" else None
             paths.append(s.Path(adapter, f"{array.name}/{port}", target, down))
         policy, note = _policy(file, d, warnings)
@@ -145,11 +147,16 @@ def _port(file: str, p: PathRow, array: s.Array) -> str:
     return name
 
 
-def _target_of(devices: list[Device], adapters: dict[int, tuple[str, str]], p: PathRow) -> int:
-    """The T of a path's runtime name where the listing prints none: its port's place among the
-    ports its adapter reaches, in the order the listing first shows them."""
-    reached = [q.interface for d in devices for q in d.paths if adapters[q.hba][0] == adapters[p.hba][0]]
-    return list(dict.fromkeys(reached)).index(p.interface)
+def _targets(devices: list[Device], adapters: dict[int, tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """The T of each (adapter, port) where the listing prints no runtime name: the port's place
+    among the ports its adapter reaches, in the order the listing first shows them (made once:
+    per path it was a scan of every path)."""
+    reached: dict[str, dict[str, int]] = {}
+    for d in devices:
+        for q in d.paths:
+            ports = reached.setdefault(adapters[q.hba][0], {})
+            ports.setdefault(q.interface, len(ports))
+    return {(adapter, port): t for adapter, ports in reached.items() for port, t in ports.items()}
 
 
 def _policy(file: str, d: Device, warnings: list[tuple[str, str]]) -> tuple[dict[str, object], str]:
