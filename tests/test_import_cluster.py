@@ -334,7 +334,26 @@ def test_a_tarball_member_outside_its_folder_is_refused(esxi: dict[str, list[str
         tar.add(esxi["esx-b"][0], arcname="../escaped.txt")
     line = _refused("--host", ",".join(esxi["esx-a"]), "--host", f"b={tarball}")
     assert line == f"pathlab: error: {tarball}: ../escaped.txt: a member outside the archive's folder: not unpacked"
-    assert not (tmp_path.parent / "escaped.txt").exists()
+    # A name that would forge a line of pathlab's own is printed with its control characters escaped.
+    forged = tmp_path / "forged.tgz"
+    with tarfile.open(forged, "w:gz") as tar:
+        tar.add(esxi["esx-b"][0], arcname="x\npathlab: fine/../../y")
+    line = _refused("--host", ",".join(esxi["esx-a"]), "--host", f"b={forged}")
+    assert line == f"pathlab: error: {forged}: x\\npathlab: fine/../../y: a member outside the archive's folder: not unpacked"
+
+
+def test_one_tarball_given_twice_is_unpacked_once_and_a_pasted_list_of_files_is_read(
+        esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    """The same tarball twice for one host is one bundle (it was a FileExistsError traceback);
+    `NAME=a, b` as pasted names the files a and b; `NAME=` alone says no file follows."""
+    tarball = tmp_path / "esx-b.tgz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        for f in esxi["esx-b"]:
+            tar.add(f, arcname=f"esx-b/{Path(f).name}")
+    # Given twice, it reads as given once (here a folder of files that is no vm-support tree: one line).
+    once = _refused("--host", ",".join(esxi["esx-a"]), "--host", f"b={tarball}")
+    assert _refused("--host", ",".join(esxi["esx-a"]), "--host", f"b={tarball},{tarball}") == once
+    assert "no file after the host's name" in _refused("--host", ",".join(esxi["esx-a"]), "--host", "b=")
 
 
 def test_a_cluster_is_two_hosts_or_more_and_files_go_with_a_host(esxi: dict[str, list[str]]) -> None:

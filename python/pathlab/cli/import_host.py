@@ -13,7 +13,7 @@ from pathlab.cli.common import INPUT_KINDS, force_option, handle_errors, writabl
 from pathlab.output.files import OutputFile, written
 
 #: `NAME=` before a host's files in `--host`.
-NAMED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]*)=(.+)$")
+NAMED = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.-]*)=(.*)$")
 
 
 @click.command("import", help=f"""Build a scenario of a host from what it prints: {INPUT_KINDS}
@@ -70,7 +70,7 @@ def _host(value: str) -> tuple[str | None, list[str]]:
         name, rest = named.group(1), named.group(2)
     else:
         name, rest = None, value
-    files = [f for f in rest.split(",") if f]
+    files = [f.strip() for f in rest.split(",") if f.strip()]  # `a, b` as pasted: no file named " b"
     if not files:
         raise ScenarioError("--host", value, "no file after the host's name: --host NAME=FILE[,FILE…]")
     return name, files

@@ -109,7 +109,10 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
     members: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = []  # (name, note, as given, read)
     digests: dict[str, list[str]] = {}  # each host's capture files
     for i, (name, files) in enumerate(given):
-        read = tuple(unpacked.setdefault(f, str(unpack(f, scratch / str(i)))) if is_archive(f) else f for f in files)
+        for k, f in enumerate(files):  # each tarball unpacked once, into a folder of its own
+            if is_archive(f) and f not in unpacked:
+                unpacked[f] = str(unpack(f, scratch / f"{i}-{k}"))
+        read = tuple(unpacked.get(f, f) for f in files)
         with warnings.catch_warnings():  # what a tree's files are is said once, by its import
             warnings.simplefilter("ignore", PathlabWarning)
             expanded = [f for f in capture_files_of(read) if Path(f).is_file()]
