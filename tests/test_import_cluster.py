@@ -395,3 +395,13 @@ def test_an_imported_tables_values_are_set_with_their_comments_kept() -> None:
     array.set_elements("ports", [('{ name = "P0" }', "esx-a: p.txt: T0"), ('{ name = "P1" }', "")])
     assert array.text() == ('[[arrays]]\nname = "B"  # dev.txt: vendor\nhost = "esx-a"  # given\nports = [\n'
                             '  { name = "P0" },  # esx-a: p.txt: T0\n  { name = "P1" },\n]')
+
+
+def test_a_hosts_short_name_and_its_fqdn_in_any_case_are_one_host_and_two_domains_are_not() -> None:
+    """A real esxtop capture names its host by its FQDN (`\\\\localhost.home\\`, the corpus's
+    rach-sharp sample) where vm-support's `hostname-get` gives `Host Name: localhost`."""
+    from pathlab.importer.host_names import same_host
+
+    assert same_host("localhost.home", "localhost") and same_host("ESX-B", "esx-b")
+    assert same_host("esx-b.lab.example", "ESX-B.lab.example")
+    assert not same_host("esx-b.site1", "esx-b.site2") and not same_host("esx-a", "esx-b")

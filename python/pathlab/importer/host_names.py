@@ -38,10 +38,17 @@ def host_named(inputs: Sequence[str], files: Sequence[str]) -> tuple[str, str] |
         if named:
             found.append(named)
     for name, where in found[1:]:
-        if name != found[0][0]:
+        if not same_host(name, found[0][0]):
             raise ScenarioError(where, "", f"names host {name}, {found[0][1]} names {found[0][0]}: the captures of one "
                                            "host are given together; give each host's apart")
     return found[0] if found else None
+
+
+def same_host(a: str, b: str) -> bool:
+    """Two names of one host: equal but for case (DNS names are not case-sensitive) and the
+    domain one of them may carry (esxtop prints the FQDN, `hostname-get` the short name)."""
+    return a.split(".")[0].casefold() == b.split(".")[0].casefold() and (
+        "." not in a or "." not in b or a.casefold() == b.casefold())
 
 
 def _in_tree(folder: Path) -> tuple[str, str] | None:
