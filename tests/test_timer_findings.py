@@ -261,3 +261,28 @@ def test_a_listing_with_a_cat_of_kato_after_it_stays_a_listing() -> None:
 
     sample = DATA / "corpus/nvme-list-subsys/020-nvme-cli-issue1520-one-tcp-path-prompt/as-collected.txt"
     assert kind_of(str(sample)).name == "nvme"
+
+
+def test_the_three_readers_of_multipath_conf_agree_on_which_devices_entry_wins(tmp_path) -> None:
+    """multipath-tools matches `devices` entries unanchored (regexec) and lets a later matching
+    entry win: the scenario's policy, the ALUA findings and the timers read one conf alike (they
+    gave 5, fail and fail for one map before, and `re.match` missed an unanchored vendor)."""
+    from types import SimpleNamespace
+
+    from pathlab.importer.linux import conf_rows, conf_settings
+    from pathlab.importer.listing_findings import ConfLookup, configured
+    from pathlab.importer.timer_values import _Placed
+    from pathlab.readers import multipath_conf
+
+    file = tmp_path / "multipath.conf"
+    file.write_text('defaults {\n    no_path_retry 12\n}\ndevices {\n    device {\n        vendor "DGC"\n'
+                    '        product ".*"\n        no_path_retry 5\n    }\n    device {\n        vendor "DGC"\n'
+                    '        product "VRAID"\n        no_path_retry fail\n    }\n}\n')
+    conf = multipath_conf.read(str(file))
+    placed = _Placed(conf, str(file), lambda vendor, product, tpgs: {})
+    for vendor in ("DGC", "XDGC"):  # XDGC: "DGC" found inside it, as regexec finds it
+        m = SimpleNamespace(vendor=vendor, product="VRAID", wwid="3600")
+        assert conf_settings(conf_rows(conf), "3600", vendor, "VRAID")["no_path_retry"] == ("fail", "devices")
+        assert configured(ConfLookup(conf), m, "no_path_retry") == ("fail", 13)
+        found = placed.in_force("no_path_retry", "3600", vendor, "VRAID")
+        assert found is not None and found[0] == "fail" and "line 13" in found[1], found

@@ -95,7 +95,8 @@ def conf_settings(conf: dict[str, list[Any]] | None, wwid: str, vendor: str, pro
     layers = [
         ("multipaths", rows("multipaths", lambda r: str(r.wwid) == wwid)),
         ("overrides", rows("overrides")),
-        ("devices", rows("devices", lambda r: searched(r.vendor, vendor) and searched(r.product, product))),
+        # Of several matching entries the later wins, key by key (propsel.c takes them last first).
+        ("devices", rows("devices", lambda r: searched(r.vendor, vendor) and searched(r.product, product))[::-1]),
         ("defaults", rows("defaults")),
     ]
     out: dict[str, tuple[Any, str]] = {}

@@ -109,7 +109,8 @@ def configured(conf: ConfLookup, m: Any, keyword: str) -> tuple[str, int] | None
 
     def device_matches(r: Any) -> bool:
         vendor, product = conf.devices[int(r.entry)]
-        return all(isinstance(pattern, str) and re.match(pattern, str(value).strip()) is not None
+        # Unanchored, as multipath-tools' regexec is (and as the two other readers of the conf do).
+        return all(isinstance(pattern, str) and re.search(pattern, str(value).strip()) is not None
                    for pattern, value in ((vendor, m.vendor), (product, m.product)))
 
     return (entry("multipaths", lambda r: conf.wwids[int(r.entry)] == str(m.wwid))
