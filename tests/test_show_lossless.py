@@ -276,3 +276,22 @@ def test_a_listed_path_that_is_no_path_is_said() -> None:
     scenario_text = scenario_text.replace('"host1:C0:T1:L0" = {', '"host9:C0:T1:L0" = {')
     with pytest.warns(PathlabWarning, match=r"listed.paths: host9:C0:T1:L0 is no path of the device"):
         configuration(Scenario.from_text(scenario_text, "edited.toml"), "paths", "linux")
+
+
+def test_an_esxi_device_config_is_shown_as_read_until_a_fault_moves_its_port_groups(tmp_path: Path) -> None:
+    """The SATP's device config carries the target port groups' ALUA states: as the listing
+    printed it at the start, the simulation's once a fault has moved them (it stayed as read)."""
+    from conftest import pathlab
+
+    listing = Path(__file__).parent / "data/corpus/esxcli-nmp-device-list/003-esx41-clariion-alua-cx-fixed/bare.txt"
+    scenario = tmp_path / "cx.toml"
+    scenario.write_text(pathlab("import", str(listing)).stdout)
+    fault = '[{ kind = "alua_state", at = "1s", path = "vmhba2:C0:T1:L1", state = "standby" }]'
+
+    def config(*args: str) -> str:
+        out = pathlab("show", "devices", str(scenario), "--set", f"faults={fault}", *args).stdout
+        (line,) = [x for x in out.splitlines() if "Storage Array Type Device Config" in x]
+        return line
+
+    assert "{TPG_id=1,TPG_state=ANO}{TPG_id=2,TPG_state=AO}" in config()
+    assert "{TPG_id=1,TPG_state=STBY}" in config("--at", "2s") and "TPG_state=ANO" not in config("--at", "2s")

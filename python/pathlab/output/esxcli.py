@@ -26,8 +26,9 @@ def _imported_device(d: dict[str, Any], at_start: bool) -> str:
     values = {
         "Device Display Name": own.get("Device Display Name", NOT_READ),
         "Storage Array Type": d["satp"],
-        "Storage Array Type Device Config": own.get("Storage Array Type Device Config", NOT_READ) if satp_same
-        else d["satp_config"],
+        # The SATP's config holds the target port groups' states: as read only before a fault moves them.
+        "Storage Array Type Device Config": own.get("Storage Array Type Device Config", NOT_READ)
+        if satp_same and at_start else d["satp_config"],
         "Path Selection Policy": d["psp"],
         "Path Selection Policy Device Config": own.get("Path Selection Policy Device Config", NOT_READ)
         if psp_same and at_start else d["psp_config"],
