@@ -313,6 +313,10 @@ def test_an_alua_state_no_plugin_reads_is_refused_and_unavailable_is_not() -> No
     linux = one_error_line(limited("validate", C1, "--set", "policy={ name = \"dm-multipath\" }", "--set", "faults=" + fault % "standby"))
     assert "the prioritizer of naa." in linux and "(const) reads no ALUA state" in linux, linux
     assert 'give these paths\' devices the ALUA prioritizer (policy.prio = "alua")' in linux and "SATP" not in linux, linux
+    # An NVMe host reads the array's ANA groups: nothing of an ESXi plugin to give it.
+    nvme = one_error_line(limited("validate", C1, "--set", 'policy={ name = "nvme" }', "--set", "faults=" + fault % "standby"))
+    assert "whose array reports no ALUA or ANA groups" in nvme and "(arrays.0.tpgs = true)" in nvme, nvme
+    assert "SATP" not in nvme, nvme
 
 
 CAPTURE = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000"

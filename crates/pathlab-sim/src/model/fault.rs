@@ -98,13 +98,20 @@ fn unseen_alua(model: &Model, paths: &[usize], state: AluaState, field: &str) ->
         AluaState::Unavailable => "unavailable",
     };
     let why = if array.symmetric { format!("array \"{}\" is symmetric and ", array.name) } else { String::new() };
-    // What reads the states is the host's own: multipathd's prioritizer on Linux, the SATP on ESXi.
+    // What reads the states is the host's own: multipathd's prioritizer on Linux dm, the SATP on
+    // ESXi; the other stacks read what the array reports (NVMe's ANA groups, MPIO's and SPDK's).
     let (reader, remedy) = match device.policy_config.host_stack() {
         HostStack::LinuxDm => (
             format!("the prioritizer of {} ({})", device.name, device.linux.multipath.prio.value.name()),
-            "the ALUA prioritizer (policy.prio = \"alua\")",
+            "the ALUA prioritizer (policy.prio = \"alua\")".to_string(),
         ),
-        _ => (format!("the plugin of {} ({})", device.name, device.satp), "an ALUA plugin (VMW_SATP_ALUA)"),
+        HostStack::Esxi => {
+            (format!("the plugin of {} ({})", device.name, device.satp), "an ALUA plugin (VMW_SATP_ALUA)".to_string())
+        }
+        _ => (
+            format!("the host of {}, whose array reports no ALUA or ANA groups,", device.name),
+            format!("an array that reports them (arrays.{}.tpgs = true)", device.array),
+        ),
     };
     err(
         format!("{field}.state"),
