@@ -48,8 +48,8 @@ def test_the_metro_sites_are_two_groups_and_both_take_the_latency_sub_type(metro
     # local), ahead of iops=1000 (the setting in force) and iops=1 at both sites, by about 1.3x; r2's
     # hosts a few percent under r1's (every track starts owned by r1). One setting for every host.
     assert [(g.hosts, g.reach) for g in metro.groups] == [
-        (("esx-a1", "esx-a2"), "r1 at 2 µs, r2 at 252 µs one way"),
-        (("esx-b1", "esx-b2"), "r1 at 252 µs, r2 at 2 µs one way")]
+        (("esx-a1", "esx-a2"), "r1: 2 ports at 2 µs one way; r2: 2 ports at 252 µs one way"),
+        (("esx-b1", "esx-b2"), "r1: 2 ports at 252 µs one way; r2: 2 ports at 2 µs one way")]
     assert metro.recommendation is not None and metro.recommendation.to == "round robin, latency"
     assert [g.own_choice for g in metro.groups] == ["round robin, latency"] * 2
     r1, r2 = (g.gain for g in metro.groups)

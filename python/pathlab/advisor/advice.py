@@ -106,7 +106,7 @@ class GroupResult:
     """A group of a cluster's hosts that reach the arrays alike (`host_groups`): the setting its
     own figures choose, and what the recommendation gives it, both from the cluster's runs."""
 
-    #: How its hosts reach the arrays ("r1 at 2 µs, r2 at 252 µs one way").
+    #: How its hosts reach the arrays ("r1: 4 ports at 2 µs one way; r2: 4 ports at 252 µs one way").
     reach: str
     hosts: tuple[str, ...]
     #: The candidate the group's own figures (its hosts' rates summed, their worst p99) choose

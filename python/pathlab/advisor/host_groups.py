@@ -1,5 +1,6 @@
 """Hosts of a cluster that may need different settings: grouped by how far their paths reach each
-array (a uniform metro cluster's hosts at one array's site against those across the distance),
+array and through how many of its ports (a uniform metro cluster's hosts at one array's site
+against those across the distance; a host zoned to fewer ports),
 each group's figures taken from the cluster's runs (the same runs, the same I/Os), its own best
 candidate decided on them, and the gain the cluster's choice gives it."""
 
@@ -18,24 +19,27 @@ from pathlab.advisor.ranked import Ranked
 class HostGroup:
     """Hosts that reach the arrays alike."""
 
-    #: How they reach the arrays ("r1 at 2 µs, r2 at 252 µs one way").
+    #: How they reach the arrays ("r1: 4 ports at 2 µs one way; r2: 4 ports at 252 µs one way").
     reach: str
     hosts: tuple[str, ...]
 
 
 def host_groups(data: dict[str, Any]) -> list[HostGroup]:
-    """The run's hosts grouped by the one-way time of their nearest path to each array (in the
-    order of their first host); one group when every host reaches the arrays alike."""
+    """The run's hosts grouped by what their paths reach of each array: how many of its ports, and
+    the one-way time of the nearest (in the order of their first host); one group when every host
+    reaches the arrays alike. Hosts zoned to fewer ports crowd those they have: another group."""
     nearest: dict[str, dict[str, float]] = {h["name"]: {} for h in data["hosts"]}
+    ports: dict[str, dict[str, set[str]]] = {h["name"]: {} for h in data["hosts"]}
     for p in data["paths"]:
         array = p["target"].split("/", 1)[0]
         own = nearest[p["host"]]
         own[array] = min(own.get(array, p["one_way_us"]), p["one_way_us"])
-    groups: dict[tuple[tuple[str, float], ...], list[str]] = {}
+        ports[p["host"]].setdefault(array, set()).add(p["target"])
+    groups: dict[tuple[tuple[str, int, float], ...], list[str]] = {}
     for host, arrays in nearest.items():
-        groups.setdefault(tuple(sorted(arrays.items())), []).append(host)
-    return [HostGroup(", ".join(f"{a} at {us:g} µs" for a, us in key) + " one way", tuple(hosts))
-            for key, hosts in groups.items()]
+        groups.setdefault(tuple(sorted((a, len(ports[host][a]), us) for a, us in arrays.items())), []).append(host)
+    return [HostGroup("; ".join(f"{a}: {n} port{'s' if n > 1 else ''} at {us:g} µs one way" for a, n, us in key),
+                      tuple(hosts)) for key, hosts in groups.items()]
 
 
 def group_ranked(ranked: list[Ranked], group: HostGroup) -> list[Ranked]:

@@ -67,7 +67,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     if isinstance(subject, Cluster):
         scenario = Scenario.from_text(subject.text, subject.scenario.file, variant=variant, set=sets)
         return advise_cluster(scenario, name, objective, seeds, _cluster_length(length["run.duration"], warmup, auto),
-                              subject.hosts, [*subject.assumptions, *(a for h in subject.hosts.values() for a in h.assumptions)],
+                              subject.hosts, list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
+                                                                 *(a for h in subject.hosts.values() for a in h.assumptions)])),
                               host, progress)
     scenario, captured, imported = _scenario(subject, variant, sets)
     if imported is None and (host is not None or _shared_luns(scenario.devices)):

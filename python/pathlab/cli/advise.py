@@ -83,10 +83,15 @@ def command(files: tuple[str, ...], hosts: tuple[str, ...], variant: str | None,
 
 
 def _hosts(values: tuple[str, ...]) -> tuple[list[tuple[str | None, list[str]]], str | None]:
-    """`--host` values: each host's captures (`NAME=FILES`, or an existing folder or file), and
-    the one host named alone, to narrow the advice to."""
-    captures = [host_files(v) for v in values if "=" in v or Path(v).exists()]
-    named = [v for v in values if "=" not in v and not Path(v).exists()]
+    """`--host` values: each host's captures (`NAME=FILES`, an existing folder or file, a shipped
+    capture's name), and the one host named alone, to narrow the advice to."""
+    from pathlab import shipped
+
+    def files(value: str) -> bool:
+        return "=" in value or Path(value).exists() or shipped.capture_files(value) is not None
+
+    captures = [host_files(v) for v in values if files(v)]
+    named = [v for v in values if not files(v)]
     if len(named) > 1:
         raise ScenarioError("--host", named[1], f"one host to narrow the advice to; {named[0]} is given already")
     return captures, named[0] if named else None
