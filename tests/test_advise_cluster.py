@@ -54,7 +54,7 @@ def test_the_metro_sites_are_two_groups_and_both_take_the_latency_sub_type(metro
     assert [g.own_choice for g in metro.groups] == ["round robin, latency"] * 2
     r1, r2 = (g.gain for g in metro.groups)
     assert 1.15 < r2 < r1 < 1.6, (r1, r2)
-    assert not any(c.label.startswith("per group") for c in metro.candidates)
+    assert not any(c.label == "a setting per host group" for c in metro.candidates)
     # The commands: each host's device command under its name (latency has no claim rule option).
     assert metro.commands == [line for h in metro.hosts for line in (f"# on {h}:", LATENCY)]
 

@@ -43,7 +43,7 @@ def by_group(scenario: Scenario, choices: Sequence[tuple[HostGroup, Candidate]])
     for g, c in choices:
         own = commands_for(c.commands, g.hosts, every_host=False)
         commands += [f"# hosts {', '.join(g.hosts)} ({g.reach}): {c.label}", *(own or ["#   nothing to change"])]
-    label = "per group: " + "; ".join(f"{', '.join(g.hosts)} {c.label}" for g, c in choices)
+    label = "a setting per host group"  # which group gets which: the commands, and the advice's groups
     return Candidate(label, overrides, commands,
                      "the groups get different settings: set each group's devices with the commands above, not with "
                      "one claim rule for every host")
