@@ -29,7 +29,7 @@ Examples:
   pathlab import vmax-iops1000 -o host.toml && pathlab advise host.toml
   pathlab advise esxcli-storage-nmp-device-list.txt esxcli-storage-nmp-path-list.txt esxtop-batch.csv
   pathlab advise c1-vmax-1lun --variant iops1000
-  pathlab advise --host esx1=esx1-captures/ --host esx2=esx2-captures/ --duration 5s
+  pathlab advise --host vmax-cluster-esx-a --host vmax-cluster-esx-b --host vmax-cluster-esx-c --duration 5s
   pathlab advise srdf-metro-cluster-50km --host esx-b1""")
 @click.argument("files", nargs=-1)
 @click.option("--host", "hosts", multiple=True, metavar="NAME=FILE[,FILE…] | NAME",
