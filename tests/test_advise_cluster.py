@@ -39,6 +39,7 @@ def test_the_metro_cluster_is_advised_whole_with_each_hosts_figures_beside(metro
         assert c.figures["p99_ms"].mean == pytest.approx(max(h["p99_ms"].mean for h in c.hosts.values()), rel=0.05)
     table = metro.hosts_table
     assert len(table) == 4 * len(metro.candidates) and set(table["host"]) == set(metro.hosts)
+    assert metro._repr_html_().count("<td>esx-b2</td>") == len(metro.candidates)  # the notebook's view shows them
     document = metro.to_dict()
     assert document["hosts"] == list(metro.hosts) and set(document["host_figures"]["round robin, latency"]) == set(metro.hosts)
 

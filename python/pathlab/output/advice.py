@@ -90,6 +90,9 @@ def notebook_html(a: Advice) -> str:
         table["gain"] = [gain_cell(c) for c in a.candidates]
         table["model error"] = [c.model_error.says if c.model_error else "" for c in a.candidates]
         parts.append(table.to_html(index=False, float_format=lambda x: f"{x:.4g}"))
+    if a.hosts and a.candidates:  # a cluster: each host's figures in the same runs
+        shown = a.hosts_table if a.shown_host is None else a.hosts_table.query("host == @a.shown_host")
+        parts.append(shown.to_html(index=False, float_format=lambda x: f"{x:.4g}"))
     parts.append(a.findings_table.to_html(index=False) if a.findings else "<p>Findings: nothing stands out.</p>")
     return "\n".join(parts)
 
