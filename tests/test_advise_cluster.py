@@ -12,6 +12,7 @@ import pytest
 
 import pathlab
 from conftest import pathlab as command
+from pathlab.advisor import alike, run_length
 from pathlab.advisor.candidates import candidates
 from pathlab.advisor.group_candidate import by_group, commands_for
 from pathlab.advisor.host_groups import HostGroup
@@ -117,3 +118,16 @@ def test_an_unknown_host_is_one_line_and_exit_2() -> None:
     twice = command("advise", METRO, "--host", "esx-a1", "--host", "esx-b1", *SHORT)
     assert twice.returncode == 2 and twice.stderr.strip().splitlines() == [
         "pathlab: error: --host: esx-b1: one host to narrow the advice to; esx-a1 is given already"]
+
+
+def test_a_clusters_run_length_keys_each_hosts_device_of_one_lun_apart() -> None:
+    # The pilot of the whole cluster: the LUN's four device entries (one per host) are four devices,
+    # keyed as their interval rows are (`HOST/NAME`), never alike (their paths start at different
+    # hosts). At iops=1000 each goes round 4 paths 1,000 I/Os at a time at about 2,700 I/O/s:
+    # 4 × 20 rotations × 1,000 / 2,700 ≈ 30 s, past the full 20 s.
+    scenario = load(METRO)
+    pilot = scenario.with_set(run_length.pilot_length()).run(path_intervals=False)
+    classes = alike.classes(scenario, pilot)
+    assert classes == [[f"{h}/{NAA}"] for h in ("esx-a1", "esx-a2", "esx-b1", "esx-b2")]
+    chosen = run_length.choose(pilot, 20.0, 5.0, classes, [])
+    assert (chosen.duration_s, chosen.reason) == (20.0, "the full length: the host's slowest device needs it")

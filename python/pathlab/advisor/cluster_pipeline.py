@@ -25,39 +25,46 @@ from pathlab.advisor.ranked import Ranked
 from pathlab.advisor.run_length import RunLength
 from pathlab.advisor.timer_findings import timer_findings
 from pathlab.api import Result, Scenario
+from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer.host import Host
 from pathlab.progress import Progress, run_batch
 
-#: Why a cluster's runs take the length they take: the pilot run that chooses a host's length
-#: counts alike devices by name, which hosts of a cluster share.
-CLUSTER_LENGTH = "the full length: advise does not choose a cluster's run length yet"
-
 
 def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int, length: RunLength,
                    imported: Mapping[str, Host] | None = None, assumptions: Sequence[tuple[str, str]] = (),
-                   shown_host: str | None = None, progress: Progress | None = None) -> Advice:
+                   shown_host: str | None = None, progress: Progress | None = None,
+                   chosen: tuple[list[Candidate], list[list[Device]]] | None = None) -> Advice:
     """The cluster's advice (`scenario` with every host, its run length set to `length`);
     `imported`: each host as its captures were read, for their findings; `shown_host`: the host
-    the advice is narrowed to (checked against the scenario's hosts before anything runs)."""
+    the advice is narrowed to (checked against the scenario's hosts before anything runs);
+    `chosen`: the candidates and their resolved devices, where a pilot run chose the length."""
     host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), shown_host, subject)
+    if imported and not all(h.measured_load for h in imported.values()):
+        # No counters on some host: findings from the listings alone, and no simulated gain (as for one host).
+        stack = next(h.stack for h in imported.values() if not h.measured_load)
+        found = _captured(imported) + _listed(scenario.devices, imported)
+        return advice_of(subject, scenario, objective, _narrowed(found, shown_host), [], None, assumptions,
+                         unmeasured_stack=stack, hosts=list(imported), shown_host=shown_host)
     (in_force,) = run_batch([scenario], progress, path_intervals=False)
     hosts = host_views.names(in_force.data)
     found = _captured(imported or {}) + cluster_findings(in_force) + per_host(in_force, _host_findings(imported or {}))
-    if imported and not all(h.measured_load for h in imported.values()):
-        stack = next(h.stack for h in imported.values() if not h.measured_load)
-        return advice_of(subject, scenario, objective, found, [], None, assumptions, unmeasured_stack=stack,
-                         hosts=hosts, shown_host=shown_host)
-    cands = candidates(scenario, in_force)
-    ranked = _ranked(scenario, cands, seeds, length, in_force)
+    cands, resolved = chosen or (candidates(scenario, in_force), None)
+
+    def lengths(of: list[Candidate], devices: list[list[Device]] | None) -> list[dict[str, str]]:
+        return [length.overrides(d) for d in devices] if devices else [length.overrides()] * len(of)
+
+    ranked = _ranked(scenario, cands, seeds, lengths(cands, resolved), in_force)
     groups = host_groups(in_force.data)
     if len(groups) > 1:
         own = [group_choice(ranked, g, objective)[0] for g in groups]
-        chosen = decide(ranked, objective).choice
-        if any(_label(o) != _label(chosen) for o in own):
+        if any(_label(o) != _label(decide(ranked, objective).choice) for o in own):
             # The groups do best with different settings: each its own, simulated with the others.
             mixed = by_group(scenario, [(g, o.candidate if o else cands[0]) for g, o in zip(groups, own)])
-            _, extra = _ranked(scenario, [cands[0], mixed], seeds, length, in_force)
+            pair = [cands[0], mixed]
+            _, extra = _ranked(scenario, pair, seeds, lengths(pair, resolved and [resolved[0],
+                                                                                  scenario.with_set(mixed.overrides).devices]),
+                               in_force)
             extra.gain = extra.figures["iops"][0] / ranked[0].figures["iops"][0]
             ranked.append(extra)
     decision = decide(ranked, objective)
@@ -66,9 +73,20 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
                      assumptions, None, length, hosts=hosts, groups=said, shown_host=shown_host)
 
 
-def _ranked(scenario: Scenario, cands: list[Candidate], seeds: int, length: RunLength, in_force: Result) -> list[Ranked]:
-    (ranked,) = rank_together([scenario], cands, seeds, [[length.overrides()] * len(cands)], in_force, per_host=True)
+def _ranked(scenario: Scenario, cands: list[Candidate], seeds: int, lengths: list[dict[str, str]],
+            in_force: Result) -> list[Ranked]:
+    (ranked,) = rank_together([scenario], cands, seeds, [lengths], in_force, per_host=True)
     return ranked
+
+
+def _listed(devices: list[Device], imported: Mapping[str, Host]) -> list[Finding]:
+    """Each imported host's vendor-practice departures and timers, from its listings alone."""
+    out = []
+    for name, host in imported.items():
+        own = [d for d in devices if d.host == name]
+        out += [Finding(f"{name}: {f.title}", f.evidence, f.normal) for f in
+                practice_findings(own, undetermined=host.undetermined) + timer_findings(host.stack, host.timers, own)]
+    return out
 
 
 def _label(choice: Ranked | None) -> str:

@@ -16,7 +16,7 @@ from pathlab.advisor import alike, run_length
 from pathlab.advisor.advice import Advice, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.capture_check import fit_to_capture, with_fitted
-from pathlab.advisor.cluster_pipeline import CLUSTER_LENGTH, advise_cluster
+from pathlab.advisor.cluster_pipeline import advise_cluster
 from pathlab.advisor.decide import OBJECTIVES, decide, order
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
 from pathlab.advisor.ranges import end_labels, gain_ranges, span_ends
@@ -66,14 +66,13 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     name = _subject_name(subject)
     if isinstance(subject, Cluster):
         scenario = Scenario.from_text(subject.text, subject.scenario.file, variant=variant, set=sets)
-        return advise_cluster(scenario, name, objective, seeds, _cluster_length(length["run.duration"], warmup, auto),
-                              subject.hosts, list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
-                                                                 *(a for h in subject.hosts.values() for a in h.assumptions)])),
-                              host, progress)
+        assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
+                                      *(a for h in subject.hosts.values() for a in h.assumptions)]))
+        return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
+                        subject.hosts, assumed)
     scenario, captured, imported = _scenario(subject, variant, sets)
     if imported is None and (host is not None or _shared_luns(scenario.devices)):
-        return advise_cluster(scenario, name, objective, seeds, _cluster_length(length["run.duration"], warmup, auto),
-                              shown_host=host, progress=progress)
+        return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress)
     if host is not None:  # an imported host's own name
         host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
     read = imported
@@ -179,10 +178,20 @@ def _shared_luns(devices: list[Device]) -> bool:
     return any(seen.setdefault(d.name, d.host) != d.host for d in devices)
 
 
-def _cluster_length(duration: str, warmup: str, auto: bool) -> RunLength:
-    """A cluster's runs: as given, or the full length (`cluster_pipeline.CLUSTER_LENGTH`)."""
-    reason = CLUSTER_LENGTH if auto else "as given with --duration"
-    return RunLength(parse_duration_ns(duration) / 1e9, parse_duration_ns(warmup) / 1e9, reason)
+def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration: str, warmup: str, auto: bool,
+             host: str | None, progress: Progress | None, imported: Mapping[str, Host] | None = None,
+             assumptions: Sequence[tuple[str, str]] = ()) -> Advice:
+    """A cluster's advice (`cluster_pipeline`), its run length chosen as one host's is, from a
+    pilot of the whole cluster (devices keyed `HOST/NAME` where hosts share a LUN; devices of two
+    hosts are never alike: their paths start at different hosts)."""
+    host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
+    length, chosen = _given_length(scenario, duration, warmup, auto), None
+    measured = imported is None or all(h.measured_load for h in imported.values())
+    if auto and not scenario.timeline and measured:
+        (length,), cands, resolved = auto_lengths([scenario], length, progress)
+        scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
+        (progress or Progress()).note(f"runs of {length.duration_s:g} s after {length.warmup_s:g} s of warm-up ({length.reason})")
+    return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, chosen)
 
 
 def auto_lengths(scenarios: list[Scenario], full: RunLength,
