@@ -96,7 +96,7 @@ def test_a_setting_per_group_gives_each_groups_hosts_their_own() -> None:
         "# hosts esx-b1, esx-b2 (r2 near): round robin, iops=1", "# on esx-b1:", set_iops1, "# on esx-b2:", set_iops1]
 
 
-def test_host_narrows_the_output_to_one_host_of_the_whole_clusters_runs(metro: pathlab.Advice) -> None:
+def test_host_narrows_the_output_to_one_host_of_the_whole_clusters_runs(metro: pathlab.Advice, tmp_path) -> None:
     done = command("advise", METRO, "--host", "esx-b1", *SHORT, "--format", "json")
     assert done.returncode == 0, done.stderr
     narrowed = json.loads(done.stdout)
@@ -106,8 +106,11 @@ def test_host_narrows_the_output_to_one_host_of_the_whole_clusters_runs(metro: p
     for label, by_host in narrowed["host_figures"].items():
         assert list(by_host) == ["esx-b1"] and by_host["esx-b1"] == whole["host_figures"][label]["esx-b1"]
     assert [c["figures"] for c in narrowed["candidates"]] == [c["figures"] for c in whole["candidates"]]
-    shown = command("advise", METRO, "--host", "esx-b1", *SHORT)
+    report = tmp_path / "advice.html"
+    shown = command("advise", METRO, "--host", "esx-b1", *SHORT, "--html", str(report))
     assert "    esx-b1 " in shown.stdout and "    esx-a1 " not in shown.stdout and "# on esx-a1:" not in shown.stdout
+    page = report.read_text()  # the report: the groups and the host's figures under the recommendation
+    assert "    esx-b1 " in page and "    esx-a1 " not in page and "esx-b1, esx-b2 (r1: 2 ports at 252 µs" in page
 
 
 def test_an_unknown_host_is_one_line_and_exit_2() -> None:

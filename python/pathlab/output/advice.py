@@ -73,10 +73,15 @@ def report(a: Advice, provenance: dict[str, Any]) -> str:
     from pathlab.output.report.advice import advise_report
 
     return advise_report(f"pathlab advise: {a.subject}", a.findings, a.candidates, seeds_taken(a.candidates),
-                         a.scenario.text, provenance, recommendation(a), a.assumptions,
+                         a.scenario.text, provenance, recommendation(a) + _cluster_lines(a), a.assumptions,
                          [gain_cell(c) for c in a.candidates], ranges_note(a) + model_error_note(a) + run_length_note(a),
                          f"in force: {a.scenario.setting}",
                          in_force_capture.html(a.capture_check) if a.capture_check is not None else "")
+
+
+def _cluster_lines(a: Advice) -> list[str]:
+    """What the report adds under a cluster's recommendation: the groups, and each host's figures."""
+    return groups_lines(a) + (["", *cluster_candidates(a)] if a.hosts and a.candidates else [])
 
 
 def notebook_html(a: Advice) -> str:
