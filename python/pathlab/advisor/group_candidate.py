@@ -38,7 +38,8 @@ def by_group(scenario: Scenario, choices: Sequence[tuple[HostGroup, Candidate]])
     candidate_of = {h: c for g, c in choices for h in g.hosts}
     overrides: dict[str, object] = {"esxcli": [c for c in scenario.esxcli if "satp rule add" in c]}
     for i, d in enumerate(scenario.devices):
-        overrides[f"devices.{i}.policy"] = resolved[candidate_of[d.host].label][i].policy.table()
+        table = resolved[candidate_of[d.host].label][i].policy.table()
+        overrides[f"devices.{i}.policy"] = {k: v for k, v in table.items() if v is not None}  # None: the claim's
     commands: list[str] = []
     for g, c in choices:
         own = commands_for(c.commands, g.hosts, every_host=False)
