@@ -139,7 +139,8 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                   "  # default: the captures do not show a port at capacity"]
         warnings.append(zero_load_assumed(vendor))
         if ana_of[vendor]:
-            names = sorted({c for (v, _), c in side.items() if v == vendor} | {"A", "B"})
+            names = sorted({c for (v, _), c in side.items() if v == vendor} | {"A", "B"}
+                           | {c for (sub, _), c in sides.owner.items() if vendor_of[sub] == vendor})
             lines.append("controllers = [" + ", ".join(f'{{ name = "{n}" }}' for n in names) + "]  # ports with the "
                          "same ANA state for every namespace on one")
         lines.append("ports = [")
@@ -180,7 +181,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                   f"lun = {lun}", policy]
         if ana_of[vendor_of[s]]:
             owner = sides.owner.get((s, ns), "A")
-            lines.append(f'owner = "{owner}"  # {file}: the controller its optimized paths lead to')
+            lines.append(f'owner = "{owner}"  # {file}: ' + ("no path of it optimized: a controller none leads to"
+                                                           if (s, ns) in sides.unreached
+                                                           else "the controller its optimized paths lead to"))
         path_of = {r.controller: f"{adapters[adapter_of[r.controller]]}:C0:T{target_number[r.controller]}:L{lun}"
                    for r in own}
         read_paths = {path_of[r.controller]: nvme_controller(r, order) for order, r in enumerate(own)}
