@@ -320,3 +320,17 @@ def test_a_defaults_line_the_hardware_table_overrules_is_no_alua_finding(tmp_pat
     assert configured(placed, SimpleNamespace(vendor="PURE", product="FlashArray", wwid="3624a"), "prio") is None
     assert configured(placed, SimpleNamespace(vendor="IET", product="VIRTUAL-DISK", wwid="1IET"), "prio") == \
         ("const", 2)
+
+
+def test_an_fc_link_down_under_the_hardware_tables_no_path_retry_queue_is_not_capped(tmp_path) -> None:
+    """NETAPP LUN's hwtable entry sets `no_path_retry queue` and `dev_loss_tmo infinity`: with
+    `fast_io_fail_tmo off` and no conf line for no_path_retry, multipathd does not cap dev_loss_tmo
+    at 600 s, so an FC link down holds I/O until a path returns (it said 600 s)."""
+    conf = tmp_path / "multipath.conf"
+    conf.write_text("defaults {\n    fast_io_fail_tmo off\n}\n")
+    found = {f.title: f.evidence for f in _found(_host(NETAPP_LISTING, conf))}
+    title = ("3600a0980383149764b5d567257516273 (NETAPP,LUN C-Mode): an FC link down fails I/O over only when a "
+             "path returns (fast_io_fail_tmo off: held until dev_loss_tmo)")
+    assert title in found, list(found)
+    assert "no_path_retry queue (assumed: the built-in hardware table, multipath-tools 0.14.3 " \
+           "libmultipath/hwtable.c (NETAPP,LUN C-Mode))" in found[title]
