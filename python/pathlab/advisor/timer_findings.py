@@ -165,9 +165,9 @@ def _link_down(scope: str, given: dict[str, Value | None], device: Device, not_g
     loss_in_force = loss or _builtin_loss(vendor, model)
     loss_s = rule.seconds(loss_in_force.value) if loss_in_force else None
     # No conf line gives no_path_retry: the hardware table's, where it sets one (NETAPP LUN: queue).
-    table = _hwtable_retry(vendor, model)
-    retry = given["no_path_retry"] or (Value(table, f"assumed: the built-in hardware table, {HWTABLE_SOURCE} "
-                                                     f"({vendor},{model})", False) if table else None)
+    table_retry = _hwtable_retry(vendor, model)
+    retry = given["no_path_retry"] or (Value(table_retry, f"assumed: the built-in hardware table, {HWTABLE_SOURCE} "
+                                                           f"({vendor},{model})", False) if table_retry else None)
     fast_s = rule.seconds(fast_in_force.value)
     queue = retry is not None and retry.value == "queue"
     stall = rule.dm_link_down(fast_s, loss_s, queue)
