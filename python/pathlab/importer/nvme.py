@@ -253,8 +253,9 @@ def _ana_reason(rows: list[Any], ana: bool) -> str:
 
 def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
               warnings: list[tuple[str, str]], snapshot: tuple[float, str] | None = None) -> tuple[list[str], bool]:
-    """The head's workload lines, and whether a capture gave its load (the rates, or a snapshot
-    with I/Os in flight: one instant with none says little)."""
+    """The head's workload lines, and whether a capture gave its load (the rates; a sysfs snapshot
+    of the I/Os in flight is simulated but is no rate: advise predicts no gain from it, as from
+    PowerPath's queued-IOs)."""
     out = ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", subsystem)}"', f'devices = ["{device}"]']
     have = rates is not None and (rates["device"] == head).any()
     if left_out_idle(rates, head):
@@ -266,10 +267,11 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
         if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells
             warnings.append((f"workloads.{subsystem}", f"{where}: no I/O in flight, taken as idle"))
             return ["", f"# {subsystem} ({head}): no I/O in flight in {where.split(':')[0]} (one snapshot): no workload"], False
-        warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight, not their size or read "
-                                                   "share: 4 KiB, 70% reads assumed"))
+        warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight at one instant, no rate "
+                                                   "and not their size or read share: 4 KiB, 70% reads assumed; no gain "
+                                                   "is predicted from it"))
         return out + [f"outstanding = {round(in_flight)}  # {where}",
-                      'block_size = "4KiB"  # default', "read_pct = 70  # default"], True
+                      'block_size = "4KiB"  # default', "read_pct = 70  # default"], False
     if not have:
         warnings.append((f"workloads.{subsystem}", f"no I/O statistics of {head}: 32 outstanding 4 KiB I/Os, 70% reads assumed"))
         return out + [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no I/O statistics of {head}",

@@ -158,8 +158,9 @@ def _cell(figure: tuple[float, float], digits: int) -> str:
 def recommendation(a: Advice) -> list[str]:
     """The recommendation's lines: the change and its commands, or keep, or what to capture."""
     if a.capture_needed:
-        return ["No prediction: the captures carry no performance counters, so the host's load is not known and a",
-                "gain cannot be predicted from them. Take a capture on the host and run advise again with it:"] + \
+        return ["No prediction: the captures carry no performance counters over time (one snapshot of the I/Os queued",
+                "is no rate), so the host's load is not known and a gain cannot be predicted from them. Take a capture",
+                "on the host and run advise again with it:"] + \
                [f"    {c}" for c in a.capture_needed]
     if a.unreproduced:
         return ["No prediction: the setting in force, simulated, does not reproduce what the captures measured (above),",
