@@ -232,3 +232,14 @@ def test_a_device_listed_twice_keeps_its_later_listing_and_says_so(tmp_path: Pat
     with pytest.warns(PathlabWarning, match=r"line 1: emcpowerh is listed again at line 12: the later listing kept"):
         (d,) = powermt.read(twice)
     assert (d.line, d.policy) == (12, "LeastIos")
+
+
+def test_pathlabs_own_lun_numbers_skip_those_the_listing_gives_the_arrays_other_luns(tmp_path: Path) -> None:
+    """The first LUN labelled `[LUN 2]`, the second with no label: pathlab's number for the second
+    (its place, 2) was the first's, and the scenario had one LUN where the array has two."""
+    listing = tmp_path / "powermt.txt"
+    listing.write_text(CLARIION.read_text().replace("[LUN 113]", "[LUN 2]", 1).replace(" [LUN 146]", "", 1))
+    scenario, done = _imported(listing)
+    assert [(d["name"], d["lun"]) for d in scenario["devices"]] == [
+        ("emcpower23a", 2), ("emcpower75a", 3), ("emcpower37a", 280), ("emcpower43a", 290)]
+    assert "lun = 3  # pathlab's numbering: the listing gives no LUN number" in done.text
