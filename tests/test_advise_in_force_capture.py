@@ -138,6 +138,11 @@ def test_devices_of_one_array_at_responses_one_back_end_cannot_give_are_not_rank
     assert "Candidates" not in text
     html = report.read_text()
     assert "<h2>The setting in force, captured against simulated</h2>" in html and "They do not agree: " in html
+    # The scenario block holds what was simulated: the file, and the values fitted to the captures.
+    block = html[html.index("<h2>Scenario</h2>"):html.index("<h2>Provenance</h2>")]
+    assert "# Set over it when simulated (dotted keys, as --set gives them):" in block
+    assert "workloads.0.outstanding = " in block and \
+        "  # fitted to the captures (the setting in force, captured against simulated)" in block, block[-1500:]
 
 
 def test_a_response_no_array_back_end_gives_is_said_and_not_ranked(tmp_path) -> None:
