@@ -633,3 +633,16 @@ def test_iostat_as_pasted_reads_as_the_clean_capture(tmp_path: Path) -> None:
     other = write(tmp_path, "other.txt", f"$ multipath -ll\n{clean}")
     with pytest.warns(pathlab.PathlabWarning, match="line 1: a pasted command line skipped: '\\$ multipath -ll'"):
         iostat.device_means(other)
+
+
+def test_a_captured_means_spread_is_students_t_for_its_count_of_intervals() -> None:
+    """Three intervals of 1, 2 and 3: mean 2, standard error 1/√3; t(2 degrees of freedom,
+    0.975) is 4.3027 (scipy.stats.t.ppf), not 1.96; thirty intervals come near 1.96 (2.045)."""
+    from pathlab.readers._spread import spread
+
+    assert spread(3, 6, 14) == pytest.approx(4.302652729749462 / 3 ** 0.5 / 2, rel=1e-9)
+    values = [float(v % 5 + 1) for v in range(30)]
+    mean, sd = sum(values) / 30, pd.Series(values).std()
+    assert spread(30, sum(values), sum(v * v for v in values)) == \
+        pytest.approx(2.045229642132703 * sd / 30 ** 0.5 / mean, rel=1e-9)
+    assert spread(1, 2, 4) != spread(1, 2, 4)  # NaN: one value gives no spread

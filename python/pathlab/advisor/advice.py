@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pathlab.advisor.candidates import Candidate
@@ -35,7 +35,10 @@ CAPTURE_COMMANDS = {
              "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/* "
              "/sys/class/nvme-subsystem/nvme-subsys*/iopolicy > sysfs.txt"
              "   # the iopolicy in force; kernels of 2026: per-path failover, retry and error counters"],
-    "powerpath": ["powermt display dev=all > powermt.txt   # queued-IOs: one snapshot of the load; run it during load"],
+    "powerpath": ["# powermt's queued-IOs is one snapshot, no rate, and pathlab reads no PowerPath host's counters yet:",
+                  "pathlab import powermt.txt > host.toml",
+                  "# set its [[workloads]] to the pseudo devices' load (iostat -xt 5 61 on Linux),",
+                  "pathlab advise host.toml"],
     "windows": ["# pathlab reads no Windows performance counters yet: write the host's scenario,",
                 "pathlab import mpclaim.txt > host.toml",
                 "# set its [[workloads]] to the disks' load (Get-Counter '\\PhysicalDisk(*)\\Current Disk Queue Length'),",
@@ -283,11 +286,26 @@ def typed(ranked: list[Ranked], ranges: GainRanges | None, devices: Sequence[Dev
     the nearest validated change (for the host's `devices`: their arrays and policies)."""
     families = host_families((d.array.vendor, d.array.model, d.satp) for d in devices)
     policies = {d.policy.name for d in devices}
+    in_force = next((r for r in ranked if r.candidate.label == IN_FORCE), None)
+
+    def error(r: Ranked) -> ModelError | None:
+        if r.candidate.label == IN_FORCE:
+            return None
+        found = of_candidate(r.candidate.label, families, policies)
+        return replace(found, seed_half_width=gain_half_width(r, in_force)) if in_force else found
+
     return tuple(CandidateResult(r.candidate, {k: Interval(*v) for k, v in r.figures.items()}, r.gain,
-                                 ranges.gains[r.candidate.label] if ranges else None, r.seeds,
-                                 None if r.candidate.label == IN_FORCE else of_candidate(r.candidate.label, families, policies),
+                                 ranges.gains[r.candidate.label] if ranges else None, r.seeds, error(r),
                                  {h: {k: Interval(*v) for k, v in f.items()} for h, f in r.hosts.items()})
                  for r in ranked)
+
+
+def gain_half_width(r: Ranked, in_force: Ranked) -> float:
+    """The 95% half-width of a gain (a ratio of two I/O rates) over the seeds, from each rate's own:
+    relative half-widths added in quadrature (0 where a rate has no interval: one seed)."""
+    shares = [hw / mean for mean, hw in (r.figures["iops"][:2], in_force.figures["iops"][:2])
+              if mean > 0 and math.isfinite(hw)]
+    return abs(r.gain) * math.sqrt(sum(s * s for s in shares)) if math.isfinite(r.gain) else 0.0
 
 
 def recommended(decision: Decision, candidates: tuple[CandidateResult, ...],

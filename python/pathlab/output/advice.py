@@ -14,6 +14,7 @@ from pathlab.advisor.candidates import OWN_POLICY
 from pathlab.advisor.decide import MARGIN
 from pathlab.output import in_force_capture
 from pathlab.output.sink import Output
+from pathlab.toml_values import to_toml
 
 
 @dataclass
@@ -73,7 +74,7 @@ def report(a: Advice, provenance: dict[str, Any]) -> str:
     from pathlab.output.report.advice import advise_report
 
     return advise_report(f"pathlab advise: {a.subject}", a.findings, a.candidates, seeds_taken(a.candidates),
-                         a.scenario.text, provenance, recommendation(a) + _cluster_lines(a), a.assumptions,
+                         as_simulated(a), provenance, recommendation(a) + _cluster_lines(a), a.assumptions,
                          [gain_cell(c) for c in a.candidates], ranges_note(a) + model_error_note(a) + run_length_note(a),
                          f"in force: {a.scenario.setting}",
                          in_force_capture.html(a.capture_check) if a.capture_check is not None else "")
@@ -82,6 +83,21 @@ def report(a: Advice, provenance: dict[str, Any]) -> str:
 def _cluster_lines(a: Advice) -> list[str]:
     """What the report adds under a cluster's recommendation: the groups, and each host's figures."""
     return groups_lines(a) + (["", *cluster_candidates(a)] if a.hosts and a.candidates else [])
+
+
+def as_simulated(a: Advice) -> str:
+    """The host's scenario as advise simulated it: the file, then what was set over it, each said
+    (`--set`, the run length advise chose, and the load, back end and port times fitted to the
+    captures, which the file alone does not hold)."""
+    fitted = {k: to_toml(v) for k, v in (a.capture_check.overrides if a.capture_check else {}).items()}
+    sets = [f"{k} = {v}  # set over the file: --set, or the run length advise chose" for k, v in a.scenario.overrides
+            if k not in fitted]
+    sets += [f"{k} = {v}  # fitted to the captures (the setting in force, captured against simulated)"
+             for k, v in fitted.items()]
+    if not sets:
+        return a.scenario.text
+    return a.scenario.text.rstrip("\n") + "\n\n# Set over it when simulated (dotted keys, as --set gives them):\n" \
+        + "\n".join(sets) + "\n"
 
 
 def notebook_html(a: Advice) -> str:
@@ -178,8 +194,9 @@ def _cell(figure: tuple[float, float], digits: int) -> str:
 def recommendation(a: Advice) -> list[str]:
     """The recommendation's lines: the change and its commands, or keep, or what to capture."""
     if a.capture_needed:
-        return ["No prediction: the captures carry no performance counters, so the host's load is not known and a",
-                "gain cannot be predicted from them. Take a capture on the host and run advise again with it:"] + \
+        return ["No prediction: the captures carry no performance counters over time (one snapshot of the I/Os queued",
+                "is no rate), so the host's load is not known and a gain cannot be predicted from them. Take a capture",
+                "on the host and run advise again with it:"] + \
                [f"    {c}" for c in a.capture_needed]
     if a.unreproduced:
         return ["No prediction: the setting in force, simulated, does not reproduce what the captures measured (above),",

@@ -133,8 +133,9 @@ def _program(command: str) -> str:
 #: output's (kept): mail quoting (`> `, `> > ` a quote's quote; the lines without it are the
 #: reply), avocado's `09:22:43 DEBUG| [stdout] `, a journal's `Jun 10 12:00:01 host01
 #: script[42]: `, an ISO time stamp.
+MAIL_QUOTE = re.compile(r"^(?:[ \t]*>[ \t]?)+")
 _LOG_PREFIXES = (
-    ("mail quoting", re.compile(r"^(?:[ \t]*>[ \t]?)+"), True),
+    ("mail quoting", MAIL_QUOTE, True),
     ("the log prefix", re.compile(r"^.{0,60}?\[stdout\] ?"), True),
     ("the log prefix", re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w./@-]+(?:\[\d+\])?: "), False),
     ("the log prefix", re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "), False),
