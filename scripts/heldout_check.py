@@ -42,37 +42,50 @@ STYLE = {
 
 # --- fields of a listing, found line by line (prefixes, indentation and markup left around) ----
 
-_MAP = re.compile(r"(?:^|\s)(?:(?P<alias>[^\s(]+) \()?(?P<wwid>[0-9a-fA-F]{17,40}|eui\.\w+)\)?\s+dm-\d+\s+(?P<vp>.*)$")
-_FEAT = re.compile(r"features='(?P<features>[^']*)' hwhandler='(?P<hwh>[^']*)'")
-_GROUP = re.compile(r"policy='(?P<sel>[^']+)' prio=(?P<prio>-?\d+) status=(?P<status>\w+)")
-_PATH = re.compile(r"(?P<hctl>\d+:\d+:\d+:\d+|#:#:#:#)\s+(?P<dev>\S+)\s+(?P<majmin>\d+:\d+|#:#)\s+(?P<states>\w+\s+\w+\s+\w+)")
+_MAP = re.compile(r"(?:^|\s)(?:(?P<alias>[^\s(]+) \((?P<named>[^)]+)\)|(?P<bare>[0-9a-fA-F]{17,40}|eui\.\w+))"
+                  r"\s+(?:dm-\d+|undef)\s+(?P<vp>.*)$")
+_FEAT = re.compile(r"features='(?P<features>[^']*)' hwhandler='(?P<hwh>[^']*)'"
+                   r"|\[features=\"?(?P<bfeatures>[^\]\"]*)\"?\]\[hwhandler=\"?(?P<bhwh>[^\]\"]*)\"?\]")
+_GROUP = re.compile(r"policy='(?P<sel>[^']+)' prio=(?P<prio>-?\d+) status=(?P<status>\w+)"
+                    r"|\\_ (?P<bsel>[\w-]+ \d+) \[prio=(?P<bprio>-?\d+)\]\[(?P<bstatus>\w+)\]")
+_PATH = re.compile(r"(?P<hctl>\d+:\d+:\d+:\d+|#:#:#:#)\s+(?P<dev>\S+)\s+(?P<majmin>\d+:\d+|#:#)\s+"
+                   r"(?:(?P<states>\w+\s+\w+\s+\w+)|\[(?P<b1>\w+)\s*\]\[(?P<b2>\w+)\s*\])")
+
+
+def _feat(f: re.Match[str]) -> tuple[str, str]:
+    """Features and hardware handler, of either layout, with the count's blanks as printed."""
+    return (" ".join((f["features"] if f["features"] is not None else f["bfeatures"]).split()),
+            " ".join((f["hwh"] if f["hwh"] is not None else f["bhwh"]).split()))
 
 
 def multipath_fields(text: str) -> dict[str, Any]:
     """{wwid: {alias, features, hwhandler, groups: [(selector, prio, status, [(hctl, dev, states)])]}}."""
     maps: dict[str, Any] = {}
     current: dict[str, Any] | None = None
-    for line in text.splitlines():
+    for raw in text.splitlines():
+        line = re.sub(r"<[^>]+>", "", raw)  # a page's markup around a field (<span>, <strong>)
         if (m := _MAP.search(line)) and "policy=" not in line:
-            current = {"alias": m["alias"] or m["wwid"], "features": None, "hwhandler": None, "groups": []}
-            maps[m["wwid"]] = current
+            wwid = m["named"] or m["bare"]
+            current = {"alias": m["alias"] or wwid, "features": None, "hwhandler": None, "groups": []}
+            maps[wwid] = current
             if f := _FEAT.search(line):  # a flattened or joined header
-                current["features"], current["hwhandler"] = f["features"], f["hwh"]
+                current["features"], current["hwhandler"] = _feat(f)
             continue
         if current is None:
             continue
         if f := _FEAT.search(line):
-            current["features"], current["hwhandler"] = f["features"], f["hwh"]
+            current["features"], current["hwhandler"] = _feat(f)
         if g := _GROUP.search(line):
-            current["groups"].append((g["sel"], int(g["prio"]), g["status"], []))
-        if (p := _PATH.search(line)) and current["groups"]:
-            current["groups"][-1][3].append((p["hctl"], p["dev"], " ".join(p["states"].split())))
+            current["groups"].append((g["sel"] or g["bsel"], int(g["prio"] or g["bprio"]), g["status"] or g["bstatus"], []))
+        elif (p := _PATH.search(line)) and current["groups"]:
+            states = " ".join(p["states"].split()) if p["states"] else f"{p['b1']} {p['b2']}"
+            current["groups"][-1][3].append((p["hctl"], p["dev"], states))
     return maps
 
 
 _NQN = re.compile(r"NQN=(?P<nqn>\S+)")
-_CTRL = re.compile(r"\+-\s+(?P<name>nvme\d+|\(null\))\s+(?P<transport>\w+)\s+(?P<addr>.*?)\s+(?P<state>live|connecting|"
-                   r"resetting|deleting|new|dead|\(null\))(?:\s+(?P<ana>[\w-]+))?\s*$")
+_CTRL = re.compile(r"\+-\s+(?P<name>nvme\d+|\(null\))\s+(?P<transport>\w+)\s+(?P<addr>.*?)(?:\s+(?P<state>live|connecting|"
+                   r"resetting|deleting|new|dead|\(null\)))?(?:\s+(?P<ana>[\w-]+))?\s*$")
 
 
 def _address(addr: str) -> str:
@@ -88,7 +101,7 @@ def nvme_fields(text: str) -> dict[str, Any]:
             current = subsystems.setdefault(n["nqn"], [])
             continue
         if current is not None and (c := _CTRL.search(line)):
-            current.append((c["transport"], _address(c["addr"]), c["state"], c["ana"]))
+            current.append((c["transport"], _address(c["addr"]), c["state"] or "", c["ana"]))
     return subsystems
 
 
@@ -159,10 +172,10 @@ def topology_mismatches(kind: str, expected: dict[str, Any], shown: dict[str, An
         if set(want) != set(shown):
             return [f"subsystems {sorted(shown)} instead of {sorted(want)}"]
         for nqn, s in want.items():
-            got = sorted((t, a, st) for t, a, st, _ in shown[nqn])
-            wanted = sorted((t, _address(a), st) for _, t, a, st in s["paths"])
-            if got != wanted:
-                out.append(f"{nqn}: paths {got} not {wanted}")
+            controllers = sorted((t, a, st) for t, a, st, _ in shown[nqn])
+            listed = sorted((t, _address(a), st) for _, t, a, st in s["paths"])
+            if controllers != listed:
+                out.append(f"{nqn}: paths {controllers} not {listed}")
     elif kind == "esxcli-nmp-device-list":
         want = {d["naa"]: d for d in expected["devices"]}
         if set(want) != set(shown):
