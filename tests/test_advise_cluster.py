@@ -134,3 +134,18 @@ def test_a_clusters_run_length_keys_each_hosts_device_of_one_lun_apart() -> None
     assert classes == [[f"{h}/{NAA}"] for h in ("esx-a1", "esx-a2", "esx-b1", "esx-b2")]
     chosen = run_length.choose(pilot, 20.0, 5.0, classes, [])
     assert (chosen.duration_s, chosen.reason) == (20.0, "the full length: the host's slowest device needs it")
+
+
+def test_a_clusters_ranking_keeps_the_figures_of_whole_runs() -> None:
+    """A cluster's ranking keeps each run's device rows only (its path rows let go as each batch
+    ends): each seed's host figures are those of the whole run of the same seed."""
+    from pathlab.advisor.host_figures import host_figures
+    from pathlab.advisor.rank import rank_together
+
+    scenario = load(METRO).with_set({"run.duration": "0.2s", "run.warmup": "0.1s"})
+    cands = candidates(scenario, scenario.run(path_intervals=False))
+    latency = next(c for c in cands if c.label == "round robin, latency")
+    (ranked,) = rank_together([scenario], [cands[0], latency], 2, [[{}, {}]], per_host=True)
+    for seed in (1, 2):
+        whole = scenario.with_set(latency.overrides).with_seed(seed).run(path_intervals=False)
+        assert ranked[1].per_seed_hosts[seed - 1] == host_figures(whole.data)
