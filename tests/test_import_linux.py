@@ -365,3 +365,16 @@ def test_a_map_header_holding_markup_pathlab_does_not_know_is_one_line(tmp_path)
     assert line == (f"pathlab: error: {page}: line 2: the map's WWID '<blink>360000970000297800000533030303344' holds "
                      "'<': a WWID is letters, digits and # + - . : = @ _ as udev gives it (3600…, naa.…, eui.…), an "
                      "alias has no blanks; markup or another tool's text left in?")
+
+
+def test_an_nvme_controller_still_connecting_imports_as_a_path_that_is_down(tmp_path) -> None:
+    listing = tmp_path / "subsys.txt"
+    listing.write_text("nvme-subsys0 - NQN=nqn.1992-08.com.example:sn.1234:subsystem.host01\n\\\n"
+                       " +- nvme0 tcp traddr=192.168.10.11,trsvcid=4420,src_addr=192.168.10.1 live optimized\n"
+                       " +- (null) tcp traddr=192.168.20.11,trsvcid=4420,src_addr=192.168.20.1 connecting\n")
+    done = pathlab("import", str(listing), "-o", str(tmp_path / "host.toml"))
+    assert done.returncode == 0, done.stderr
+    assert f"{listing}: line 4: a controller without a name ((null))" in done.stderr
+    faults = tomllib.loads((tmp_path / "host.toml").read_text())["faults"]
+    assert [(f["kind"], f["at"]) for f in faults] == [("path_down", "0s")]
+    assert "(null) is connecting" in (tmp_path / "host.toml").read_text()
