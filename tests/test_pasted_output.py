@@ -5,6 +5,7 @@ the bare sample, and what was skipped is said."""
 
 from __future__ import annotations
 
+import html
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -46,6 +47,10 @@ def _variants(command: str) -> dict[str, Callable[[str], str]]:
             f"> {line}".rstrip() for line in f"{command}\n{t}".split("\n")),
         "quote of a quote": lambda t: "Admin wrote:\n> Another admin wrote:\n" + "\n".join(
             f"> > {line}" for line in f"# {command}\n{t}".split("\n")) + "\n>\n> Same here.\n",
+        # a web page's <pre> block, the output's `<`, `>`, `&` and quotes escaped as a page does
+        "web page": lambda t: f"<pre>[root@host01 ~]# {command}\n{html.escape(t)}\n[root@host01 ~]# </pre>\n",
+        # a markdown list indents the listing and the prompt left after it
+        "indented prompt after": lambda t: f"{t.rstrip()}\n  $\n",
     }
 
 
@@ -63,6 +68,8 @@ SAID = {
     "date run before it": [("skipped 1 line(s) before", "from 'Tue Jun 10 12:00:01 CEST 2025'"), "`cat /proc/diskstats`"],
     "mail quoted": ["read without mail quoting '> '; 1 line(s) without it skipped"],
     "quote of a quote": ["read without mail quoting '> '; 1 line(s) without it skipped", "from 'Same here.'"],
+    "web page": [],
+    "indented prompt after": ["from '$'"],
 }
 
 
