@@ -807,7 +807,8 @@ mod application {
     #[test]
     fn esxi_apd_stalls_until_its_timeout_then_fails_the_io_back() {
         let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
-        let case = Case { duration: "22s", interval: "500ms", faults, stack: "apd_timeout = \"20s\"", ..Case::default() };
+        let case =
+            Case { duration: "22s", interval: "500ms", faults, stack: "apd_timeout = \"20s\"", ..Case::default() };
         let r = case.run();
         let d = &r.application.devices[0];
         // The 24 waiting I/Os fail at the APD timeout, 20 s after the paths went; the workers issue
@@ -826,8 +827,8 @@ mod application {
     #[test]
     fn a_stall_still_going_when_the_measurement_ends_is_counted_to_the_end() {
         let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
-        let r = Case { duration: "3s", interval: "500ms", faults, stack: "apd_timeout = \"20s\"", ..Case::default() }
-            .run();
+        let r =
+            Case { duration: "3s", interval: "500ms", faults, stack: "apd_timeout = \"20s\"", ..Case::default() }.run();
         let d = &r.application.devices[0];
         assert_eq!(d.stall_to_s, None);
         assert!((d.stall_from_s + d.longest_stall_s - 3.0).abs() < 1e-9, "{d:?}");
@@ -844,7 +845,16 @@ mod application {
         // immediate to go back to a path of it when it returns.
         let policy = "name = \"dm-multipath\"\nfailback = \"immediate\"".to_string();
         let stack = "io_timeout = \"2s\", checker_interval = \"1s\"";
-        let case = Case { duration: "8s", interval: "500ms", policy, faults, stack, outstanding: 4, alua: true, ..Case::default() };
+        let case = Case {
+            duration: "8s",
+            interval: "500ms",
+            policy,
+            faults,
+            stack,
+            outstanding: 4,
+            alua: true,
+            ..Case::default()
+        };
         let r = case.run();
         let rows = &r.application.recovery;
         assert_eq!(rows.iter().map(|x| x.device.as_str()).collect::<Vec<_>>(), ["naa.1", ""], "the device, its host");
@@ -861,7 +871,10 @@ mod application {
         assert_eq!(times(&r, "path_reinstated", P0_1), [6.0]);
         assert_eq!(d.paths_before, [P0_1, P0_2]);
         assert_eq!(d.failed_back_s, Some(0.5));
-        assert_eq!((rows[1].host.as_str(), rows[1].failed_back_s, rows[1].back_to_full_rate_s), ("esx01", Some(0.5), Some(2.0)));
+        assert_eq!(
+            (rows[1].host.as_str(), rows[1].failed_back_s, rows[1].back_to_full_rate_s),
+            ("esx01", Some(0.5), Some(2.0))
+        );
     }
 
     #[test]

@@ -188,20 +188,21 @@ impl RunTimeline<'_> {
         for (i, f) in faults.iter().enumerate() {
             let (start_s, end_s) = (seconds(f.start_ns), f.end_ns.map(seconds));
             let until_s = end_s.unwrap_or(start_s).max(start_s + self.interval_s);
-            let row = |host: usize, device: &str, r: &RateRecovery, paths_before: Vec<String>, failed_back_s| Recovery {
-                fault: i,
-                kind: f.kind,
-                target: f.target.clone(),
-                start_s,
-                end_s,
-                host: self.host_names[host].clone(),
-                device: device.to_string(),
-                iops_before: r.before,
-                lowest_iops: r.lowest,
-                back_to_full_rate_s: r.back_s,
-                paths_before,
-                failed_back_s,
-            };
+            let row =
+                |host: usize, device: &str, r: &RateRecovery, paths_before: Vec<String>, failed_back_s| Recovery {
+                    fault: i,
+                    kind: f.kind,
+                    target: f.target.clone(),
+                    start_s,
+                    end_s,
+                    host: self.host_names[host].clone(),
+                    device: device.to_string(),
+                    iops_before: r.before,
+                    lowest_iops: r.lowest,
+                    back_to_full_rate_s: r.back_s,
+                    paths_before,
+                    failed_back_s,
+                };
             // Each host with a touched device, and its touched devices' fail backs.
             let mut hosts: Vec<(usize, Vec<Option<f64>>)> = Vec::new();
             for (d, &(name, host)) in self.devices.iter().enumerate() {

@@ -5,8 +5,8 @@ use crate::engine::TimeNs;
 use crate::observe::application::{ApplicationSaw, ApplicationView, FaultSeen};
 use crate::observe::recovery::{logged_times, RunTimeline};
 use crate::observe::result::{
-    Accounting, AccountingAtEnd, AdapterResult, DeviceResult, PathResult, RaidGroupResult, ReplicationResult,
-    HostEvent, RunResult, StationResult, Summary, WriteCacheResult,
+    Accounting, AccountingAtEnd, AdapterResult, DeviceResult, HostEvent, PathResult, RaidGroupResult,
+    ReplicationResult, RunResult, StationResult, Summary, WriteCacheResult,
 };
 use crate::observe::window::Window;
 use crate::observe::{describe, devices};
