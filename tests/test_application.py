@@ -103,7 +103,7 @@ def test_run_prints_the_stall_the_failed_ios_and_a_timeline(tmp_path: Path) -> N
     # 24 I/Os waited from the loss (0.5 s) to the APD timeout (20.5 s), then failed; the workers'
     # reissues 1 s later failed at once; the run ends at 22 s.
     host = next(line for line in out.splitlines() if line.startswith("host esx01"))
-    assert host.split() == ["host", "esx01", "20.000", "s", "0.500-20.500", "s", "48", "20.500-21.500", "s"]
+    assert host.split() == ["host", "esx01", "20.000", "s", "0.500", "s", "48", "20.500-21.500", "s"]
     timeline = out[out.index("timeline of naa.1:"):].split("\n\n")[0].splitlines()[1:]
     assert "20.500 s  gave up (give-up)" in timeline[-5]
     assert [line.split("  ")[-1] for line in timeline[-4:]] == [

@@ -43,13 +43,14 @@ def stall_rows(data: dict[str, Any]) -> list[list[str]]:
     for h in app["hosts"]:
         for who, r in [(f"host {h['host']}", h)] + [(f"  {d['device']}", d) for d in app["devices"]
                                                     if d["host"] == h["host"]]:
-            stalled = _span(r["stall_from_s"], r["stall_to_s"], "end (still stalled)") if r["longest_stall_s"] else "-"
+            ongoing = " (still stalled at the end)" if r["stall_to_s"] is None else ""
+            stalled = f"{r['stall_from_s']:.3f} s{ongoing}" if r["longest_stall_s"] else "-"
             failed = _span(r["first_failed_s"], r["last_failed_s"], "") if r["failed_ios"] else "-"
             rows.append([who, duration(r["longest_stall_s"]), stalled, f"{r['failed_ios']:,}", failed])
     return rows
 
 
-STALL_HEAD = ["", "longest stall", "stalled", "failed I/Os", "failed"]
+STALL_HEAD = ["", "longest stall", "from", "failed I/Os", "failed"]
 RECOVERY_HEAD = ["fault", "host/device", "full rate", "lowest", "back to full rate", "paths before",
                  "failed back"]
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.lines import Line2D
 
 from pathlab.api import Fault
 from pathlab.output.application import MARKS
@@ -18,6 +19,10 @@ from pathlab.output.report.plots import FAULT, PALETTE, plain_axis, shade
 #: A colour per kind of mark, from the palette the other plots use (the faults' red kept apart).
 MARK_COLOURS = {"detection": PALETTE[1], "failover": PALETTE[4], "give-up": PALETTE[7], "path back": PALETTE[2],
                 "back to full rate": PALETTE[5], "failed back": PALETTE[6]}
+#: Each kind's dashes fill their own slot of one pattern, so that marks at the same time (a path
+#: back and the fail back it brings) show both colours, interleaved.
+DASH = 3
+DASHES = {kind: (i * DASH, (DASH, DASH * (len(MARK_COLOURS) - 1))) for i, kind in enumerate(MARK_COLOURS)}
 
 
 def faults_of(data: dict[str, Any]) -> list[Fault]:
@@ -54,8 +59,7 @@ def device_through_faults(data: dict[str, Any], device: str, faults: Sequence[Fa
     named: set[str] = set()
     for t, kind in sorted(marks(data, device)):
         for ax in (rate, latency):
-            line = ax.axvline(t, color=MARK_COLOURS[kind], linestyle="--", linewidth=1.1,
-                              label=kind if ax is rate and kind not in named else None)
+            line = ax.axvline(t, color=MARK_COLOURS[kind], linestyle=DASHES[kind], linewidth=1.6)
             line.set_gid(f"mark-{kind.replace(' ', '-')}")
         named.add(kind)
     rate.set_ylabel("I/O per second")
@@ -65,6 +69,10 @@ def device_through_faults(data: dict[str, Any], device: str, faults: Sequence[Fa
         ax.set_ylim(bottom=0)
         plain_axis(ax.yaxis)
     rate.set_title(device, fontsize=9, loc="left", color=FAULT if faults else "#222")
-    if named:
-        rate.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
+    if named or faults:
+        # The marks' legend in plain dashes (their interleaved pattern would show a dot or two).
+        keys = [Line2D([], [], color=MARK_COLOURS[k], linestyle="--", linewidth=1.6, label=k)
+                for k in MARK_COLOURS if k in named]
+        handles, _ = rate.get_legend_handles_labels()
+        rate.legend(handles=handles + keys, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
     return fig
