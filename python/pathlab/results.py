@@ -199,7 +199,7 @@ class Recovery:
     #: The paths in use when the fault started (the policy's working paths).
     paths_before: tuple[str, ...]
     #: From the fault's end until those paths were in use again; None: not by the end of the run,
-    #: or a fault without an end.
+    #: or a fault without an end or lasting to the end.
     failed_back_s: float | None
 
 

@@ -64,7 +64,8 @@ def recovery_rows(data: dict[str, Any]) -> list[list[str]]:
         rate = "-" if r["iops_before"] is None else f"{r['iops_before']:,.0f}/s"
         lowest = "-" if r["lowest_iops"] is None else f"{r['lowest_iops']:,.0f}/s"
         back = "no interval before" if r["iops_before"] is None else _seconds(r["back_to_full_rate_s"], "not by the end")
-        failed_back = "-" if r["end_s"] is None else _seconds(r["failed_back_s"], "not by the end")
+        lasts = r["end_s"] is None or r["end_s"] >= data["warmup_s"] + data["duration_s"]
+        failed_back = "-" if lasts else _seconds(r["failed_back_s"], "not by the end")
         who = r["device"] or f"host {r['host']}"
         rows.append([fault_name(f), who, rate, lowest, back, ", ".join(r["paths_before"]) or "-", failed_back])
     return rows
@@ -88,7 +89,7 @@ def timeline(data: dict[str, Any], device: str) -> list[tuple[float, str]]:
             lines.append((f["end_s"], 0, f"{name} ends"))
         if r["back_to_full_rate_s"]:
             lines.append((f["start_s"] + r["back_to_full_rate_s"], 2, "back to full rate"))
-        if f["end_s"] is not None and r["failed_back_s"] is not None and (r["failed_back_s"] or r["paths_before"]):
+        if f["end_s"] is not None and r["failed_back_s"]:
             lines.append((f["end_s"] + r["failed_back_s"], 2, "failed back to " + (", ".join(r["paths_before"]) or "-")))
     for e in data["events"]:
         if e["device"] == device:
@@ -122,8 +123,9 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows]]
 
 
-#: Lines of a device's timeline printed at most (the JSON has every event).
+#: Lines of a device's timeline printed at most, and devices given one (the JSON has it all).
 TIMELINE_LINES = 20
+TIMELINE_DEVICES = 8
 
 
 def text(data: dict[str, Any]) -> list[str]:
@@ -137,10 +139,14 @@ def text(data: dict[str, Any]) -> list[str]:
         parts += ["after each fault (back to full rate: from its start, the first interval within 5% of the rate "
                   "before it; failed back: from its end, until the paths in use before are again):",
                   *_table(RECOVERY_HEAD, rows), ""]
-    for device in devices_with_a_timeline(data):
+    devices = devices_with_a_timeline(data)
+    for device in devices[:TIMELINE_DEVICES]:
         lines = timeline(data, device)
         more = f", first {TIMELINE_LINES} of {len(lines)}" if len(lines) > TIMELINE_LINES else ""
         parts.append(f"timeline of {device}{more}:")
         parts += [f"  {t:10.3f} s  {what}" for t, what in lines[:TIMELINE_LINES]]
         parts.append("")
+    if len(devices) > TIMELINE_DEVICES:
+        parts += [f"({len(devices) - TIMELINE_DEVICES} more devices were touched: --format json gives every "
+                  "timeline's events and figures)", ""]
     return parts

@@ -11,13 +11,13 @@
 //! one interval (`run.interval`). `None` when no measured interval precedes the fault, or when the
 //! rate was not back by the end of the measurement. A host's row sums its devices' rates.
 //!
-//! **Failed back**, from the fault's end (faults with one): the paths in use are the policy's
-//! working paths (esxcli's `Working Paths`), read at each interval boundary. If they never
-//! differed from those at the fault's start at a boundary within the fault, and the host logged
-//! nothing for the device then, 0; else the first boundary at or after the end where they are
-//! the same again, brought forward to the device's last logged event between the end and it
-//! (the reinstatement that did it). `None` when they were not the same by the end of the run. A
-//! host's row is its slowest device's.
+//! **Failed back**, from the fault's end (faults that end before the measurement does): the
+//! paths in use are the policy's working paths (esxcli's `Working Paths`), read at each interval
+//! boundary. If they never differed from those at the fault's start at a boundary within the
+//! fault, 0 (a change shorter than an interval is missed); else the first boundary at or after
+//! the end where they are the same again, brought forward to the device's last logged event
+//! between the end and it (the reinstatement that did it). `None` when they were not the same by
+//! the end of the run, or the fault lasts to the end. A host's row is its slowest device's.
 
 use super::result::{HostEvent, ObjectIntervalRow};
 use crate::engine::TimeNs;
@@ -88,6 +88,8 @@ pub struct Recovery {
 pub struct RunTimeline<'a> {
     pub warmup_s: f64,
     pub interval_s: f64,
+    /// The end of the measurement: a fault lasting to it has no fail back.
+    pub measure_end_s: f64,
     /// The device interval rows, each sample's devices in device order.
     pub device_intervals: &'a [ObjectIntervalRow],
     /// Per device: its row name, its host's index.
@@ -169,11 +171,10 @@ impl RunTimeline<'_> {
         let Some(log) = self.paths_in_use else { return (Vec::new(), None) };
         let before = log.at(d, start_s);
         let names = before.unwrap_or_default().iter().map(|&p| self.path_names[p as usize].to_string()).collect();
-        let Some(end_s) = end_s else { return (names, None) };
+        let Some(end_s) = end_s.filter(|&e| e < self.measure_end_s) else { return (names, None) };
         let n = self.samples();
-        let within = (0..n).map(|k| self.end_s(k)).filter(|&t| t > start_s && t <= end_s);
-        let changed = within.clone().any(|t| log.at(d, t) != before) || self.logged(d, start_s, end_s).next().is_some();
-        if !changed {
+        let mut within = (0..n).map(|k| self.end_s(k)).filter(|&t| t > start_s && t <= end_s);
+        if within.all(|t| log.at(d, t) == before) {
             return (names, Some(0.0));
         }
         let same_again = (0..n).map(|k| self.end_s(k)).find(|&t| t >= end_s && log.at(d, t) == before);
@@ -221,7 +222,8 @@ impl RunTimeline<'_> {
                 let all: Vec<usize> = (0..self.devices.len()).filter(|&d| self.devices[d].1 == *host).collect();
                 let rate = self.rate_recovery(&all, start_s, until_s);
                 let slowest = failed_back.iter().try_fold(0.0_f64, |m, b| b.map(|b| m.max(b)));
-                rows.push(row(*host, "", &rate, Vec::new(), end_s.and(slowest)));
+                let ends = end_s.filter(|&e| e < self.measure_end_s);
+                rows.push(row(*host, "", &rate, Vec::new(), ends.and(slowest)));
             }
         }
         rows

@@ -242,6 +242,7 @@ impl Simulation {
         let timeline = RunTimeline {
             warmup_s: seconds(self.plan.warmup_ns),
             interval_s: seconds(self.plan.interval_ns),
+            measure_end_s: seconds(self.measure_end()),
             device_intervals: &self.device_intervals,
             devices: row_names.iter().zip(&m.devices).map(|(n, d)| (*n, d.host)).collect(),
             host_names: &m.host_names,
