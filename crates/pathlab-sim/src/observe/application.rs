@@ -153,3 +153,30 @@ pub struct ApplicationView {
     pub faults: Vec<FaultSeen>,
     pub recovery: Vec<super::recovery::Recovery>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stall_runs_from_the_later_of_the_last_answer_and_the_first_issue_to_the_next_answer() {
+        let mut w = DeviceWatch::default();
+        w.issued(0);
+        w.issued(1);
+        w.answered(3, true); // 3 from the issue at 0
+        w.answered(10, true); // 7 from the answer at 3, though its I/O was issued at 1
+        assert_eq!(w.longest, Stall { from_ns: 3, ns: 7, ongoing: false });
+        // Idle from 10 to 20: an application that issues nothing is not stalled.
+        w.issued(20);
+        w.answered(22, true);
+        assert_eq!(w.longest.ns, 7);
+        // Still waiting when the measurement ends at 50: counted to the end, and said to be.
+        w.issued(30);
+        w.close(50);
+        assert_eq!(w.longest, Stall { from_ns: 30, ns: 20, ongoing: true });
+        // After the end, answers no longer time stalls; a failure still counts.
+        w.answered(200, false);
+        w.failed(200);
+        assert_eq!((w.longest.ns, w.failed, w.first_failed_ns, w.last_failed_ns), (20, 1, 200, 200));
+    }
+}
