@@ -19,10 +19,13 @@ from pathlab.output.report.plots import FAULT, PALETTE, plain_axis, shade
 #: A colour per kind of mark, from the palette the other plots use (the faults' red kept apart).
 MARK_COLOURS = {"detection": PALETTE[1], "failover": PALETTE[4], "give-up": PALETTE[7], "path back": PALETTE[2],
                 "back to full rate": PALETTE[5], "failed back": PALETTE[6]}
-#: Each kind's dashes fill their own slot of one pattern, so that marks at the same time (a path
-#: back and the fail back it brings) show both colours, interleaved.
-DASH = 3
-DASHES = {kind: (i * DASH, (DASH, DASH * (len(MARK_COLOURS) - 1))) for i, kind in enumerate(MARK_COLOURS)}
+#: Dash length: marks at the same time (a path back and the fail back it brings) take turns along
+#: one line, each colour in its own slot, so that every one shows.
+DASH = 4
+
+
+def _dashes(slot: int, sharing: int) -> Any:
+    return "--" if sharing == 1 else (slot * DASH, (DASH, DASH * (sharing - 1)))
 
 
 def faults_of(data: dict[str, Any]) -> list[Fault]:
@@ -57,11 +60,19 @@ def device_through_faults(data: dict[str, Any], device: str, faults: Sequence[Fa
     shade(rate, faults, span, named=True)
     shade(latency, faults, span, named=False)
     named: set[str] = set()
+    # Marks closer than a line's width on the plot (1/300 of its span) share one line.
+    close = (span[1] - span[0]) / 300
+    at: dict[float, list[str]] = {}
     for t, kind in sorted(marks(data, device)):
-        for ax in (rate, latency):
-            line = ax.axvline(t, color=MARK_COLOURS[kind], linestyle=DASHES[kind], linewidth=1.6)
-            line.set_gid(f"mark-{kind.replace(' ', '-')}")
-        named.add(kind)
+        near = next((u for u in at if t - u < close), t)
+        if kind not in at.setdefault(near, []):
+            at[near].append(kind)
+    for t, kinds in at.items():
+        for slot, kind in enumerate(kinds):
+            for ax in (rate, latency):
+                line = ax.axvline(t, color=MARK_COLOURS[kind], linestyle=_dashes(slot, len(kinds)), linewidth=1.6)
+                line.set_gid(f"mark-{kind.replace(' ', '-')}")
+            named.add(kind)
     rate.set_ylabel("I/O per second")
     latency.set_ylabel("latency (ms)")
     latency.set_xlabel("time (s)")
