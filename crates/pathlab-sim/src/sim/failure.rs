@@ -311,8 +311,9 @@ impl Simulation {
     /// `io` fails for good: the application sees the error, and a closed-loop worker issues
     /// its next I/O after its backoff.
     fn fail_io(&mut self, io: u32) {
-        let w = self.ios.get(io).worker as usize;
-        self.rec.io_failed();
+        let r = self.ios.get(io);
+        let w = r.worker as usize;
+        self.rec.io_failed(r.device as usize, self.events.now());
         self.retire(io);
         if self.issuing && matches!(self.workers[w].mode, Loop::Closed { .. }) {
             let at = self.events.now() + self.workers[w].error_backoff_ns;

@@ -34,7 +34,7 @@ impl Simulation {
             extent: ExtentHold::None,
         });
         let now = self.events.now();
-        self.rec.io_issued();
+        self.rec.io_issued(device, now);
         self.model.host.outstanding.add(now, 1);
         let device_state = &mut self.model.devices[device];
         device_state.queued.add(now, 1);
@@ -216,7 +216,7 @@ impl Simulation {
         // The time the application took to see it counts as host time, as vdbench sees it.
         let seen =
             Completion { bytes: r.attrs.bytes, is_write: r.attrs.is_write, driver_ns, kernel_ns: resp - driver_ns };
-        self.rec.io_completed(&seen);
+        self.rec.io_completed(r.device as usize, self.events.now(), &seen);
         self.retire(io);
         if self.issuing {
             let w = r.worker as usize;

@@ -35,6 +35,7 @@ use crate::engine::TimeNs;
 use crate::model::fault::ScheduledFault;
 use crate::model::tags::IDLE_CHECK_NS;
 use crate::model::Model;
+use crate::observe::recovery::PathsInUse;
 use crate::observe::result::{IntervalRow, ObjectIntervalRow};
 use crate::observe::{Recorder, Snapshot};
 use crate::scenario::limits::MAX_LIVE_IOS;
@@ -226,6 +227,8 @@ pub struct RunPlan {
     /// Whether interval rows are built per path (off for a ranking's runs, which read none: on
     /// a host of thousands of paths they are most of the result).
     pub path_intervals: bool,
+    /// The scenario's faults as windows on the timeline (`observe::recovery` reads them).
+    pub fault_windows: Vec<crate::scenario::fault_windows::FaultWindow>,
 }
 
 pub struct Simulation {
@@ -268,6 +271,8 @@ pub struct Simulation {
     log: Vec<LogEntry>,
     /// Outages of any device so far: tells a give-up timer from an older one.
     outages: u32,
+    /// Each device's paths in use at each interval boundary, on runs with faults.
+    paths_in_use: Option<PathsInUse>,
 }
 
 impl Simulation {
@@ -275,6 +280,7 @@ impl Simulation {
         let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), plan.warmup_ns == 0);
         let last_sample = rec.snapshot(&model, 0);
         let model_paths = model.paths.len();
+        let model_devices = model.devices.len();
         let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
         let hosts = model.host_pauses.len();
         let pause_rng = (0..hosts as u64).map(|h| Stream::new(plan.seed, h, Purpose::HostPauses)).collect();
@@ -307,8 +313,10 @@ impl Simulation {
             overloaded: None,
             log: Vec::new(),
             outages: 0,
+            paths_in_use: (!plan.fault_windows.is_empty()).then(|| PathsInUse::new(model_devices)),
             plan,
         };
+        sim.see_paths_in_use();
         let end = sim.measure_end();
         sim.next_sample_at = sim.sample_after(0);
         if sim.plan.warmup_ns > 0 {
@@ -467,6 +475,7 @@ impl Simulation {
             }
             Event::MeasureEnd => {
                 self.rec.set_measuring(false);
+                self.rec.stop_timing_stalls(self.events.now());
                 self.issuing = false;
                 self.at_end = Some(self.rec.snapshot(&self.model, self.events.now()));
                 let now = self.events.now();
