@@ -320,6 +320,11 @@ mod tests {
             .collect()
     }
 
+    /// `n` choices of the fast paths taking turns in `order`.
+    fn turns(order: [u32; 3], n: usize) -> Vec<u32> {
+        order.iter().copied().cycle().take(n).collect()
+    }
+
     #[test]
     fn at_depth_one_the_stalest_idle_path_wins_whatever_its_service_time() {
         // Every choice finds every path idle, so `hst_compare` returns stale1 - stale2: fresh
@@ -327,11 +332,7 @@ mod tests {
         // after the current time (finished 200 us ago, + 400), and the slow one, fresh until
         // 1.6 ms, is first in the list from the fourth choice on, so it wins its tie at 1.4 ms:
         // 14 fast I/Os, then the slow one (finished at 1.8 ms, fresh to 3.4 ms), then 14 more.
-        let fast = |n: usize| [0, 1, 2].iter().copied().cycle().take(n).collect::<Vec<u32>>();
-        let mut expected = fast(14);
-        expected.push(3);
-        expected.extend([2, 0, 1].iter().copied().cycle().take(14));
-        expected.push(3);
+        let expected = [turns([0, 1, 2], 14), vec![3], turns([2, 0, 1], 14), vec![3]].concat();
         assert_eq!(one_at_a_time(0, 30), expected);
     }
 
@@ -343,10 +344,7 @@ mod tests {
         // (path 0 fresh to 1.7 ms, 1 to 1.9 ms, 2 to 2.1 ms): 9 fast, then the slow one (ends at
         // 2.2 ms, fresh to 3.8 ms); from 2.4 ms the fast paths 0, 1, 2 in turn until 4.0 ms,
         // where its 3.8 ms beats path 2's 3.9 ms: 8 fast per slow from then on, 1/9.
-        let mut expected: Vec<u32> = [0, 1, 2].iter().copied().cycle().take(9).collect();
-        expected.push(3);
-        expected.extend([0, 1, 2].iter().copied().cycle().take(8));
-        expected.push(3);
+        let expected = [turns([0, 1, 2], 9), vec![3], turns([0, 1, 2], 8), vec![3]].concat();
         assert_eq!(one_at_a_time(100_000, 19), expected);
     }
 
