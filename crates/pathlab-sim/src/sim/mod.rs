@@ -141,6 +141,8 @@ enum IoState {
     Queued,
     /// Has a path, waits for a blk-mq tag of the path's controller (`model::tags`).
     WaitTag,
+    /// Has a path, waits for a command slot of the path's own queue (`Device::per_path_depth`).
+    WaitPath,
     /// Has a path, waits for an adapter slot.
     WaitAdapter,
     /// Issued to the driver.
