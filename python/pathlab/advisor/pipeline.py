@@ -61,7 +61,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     scenario, captured, host = _scenario(subject, variant, sets)
     name = _subject_name(subject)
     # The setting in force must reproduce the captured rates and responses before a gain is predicted against it.
-    capture_check = fit_to_capture(scenario, host.captured, progress) if host is not None and host.measured_load else None
+    capture_check = fit_to_capture(scenario, host.tables, host.captured, progress) \
+        if host is not None and host.measured_load else None
     assumptions = with_fitted(host.assumptions, capture_check) if host else []
     if capture_check is not None and not capture_check.agrees:
         found = captured + practice_findings(scenario.devices, undetermined=host.undetermined if host else ()) \
@@ -76,7 +77,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         return advice_of(name, scenario, objective, found, [], None, host.assumptions, unmeasured_stack=host.stack)
     # An imported host's assumed port capacity and load span a range of gains; a scenario file is the user's own.
     # The host at the spans' ends is ranked in the same batches as the host itself.
-    spans, at_ends = span_ends(scenario) if host else ([], [])
+    spans, at_ends = span_ends(scenario, host.tables) if host else ([], [])
     labels = end_labels(spans)
     fixed = _given_length(scenario, length["run.duration"], warmup, auto)
     chosen, cands, resolved = [fixed] * (1 + len(at_ends)), None, None
@@ -154,7 +155,7 @@ def _scenario(subject: Subject, variant: str | None, sets: list[str]) -> tuple[S
             _refuse_names_hosts_share(scenario.devices, files[0])
             return scenario, [], None
         host = import_host(*files)
-    scenario = Scenario.from_text(host.text, host.scenario.file, variant=variant, set=sets)
+    scenario = Scenario.from_values(host.tables.values(), host.text, host.scenario.file, variant=variant, set=sets)
     return scenario, list(host.findings), host
 
 

@@ -45,6 +45,10 @@ def import_files(files: list[str]) -> Imported:
                                "powerpath": powerpath.import_host, "windows": mpio.import_host}
     imported: Imported = builder[stack](found)
     imported.stack = stack
+    if imported.tables is None:
+        from pathlab.importer.host_text import host_tables
+
+        imported.tables = host_tables(imported.text)
     return imported
 
 
@@ -87,7 +91,8 @@ def imported_scenario(files: tuple[str, ...], name: str | None = None) -> tuple[
     label = ", ".join(files)
     for field_name, message in result.warnings:
         warn(label, field_name, message)
-    return result, Scenario.from_text(result.text, name or imported_name(files))
+    assert result.tables is not None
+    return result, Scenario.from_values(result.tables.values(), result.text, name or imported_name(files))
 
 
 def imported_name(files: tuple[str, ...]) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from pathlab.finding import Finding
 from pathlab.importer.captured_load import CapturedLoad
+from pathlab.importer.host_tables import HostTables
 from pathlab.importer.timer_values import TimerValue
 
 
@@ -40,3 +41,6 @@ class Imported:
     timers: list[TimerValue] = field(default_factory=list)
     #: Each device's rate and response as a capture measured them, for the setting in force to reproduce.
     captured: list[CapturedLoad] = field(default_factory=list)
+    #: The host as typed tables, each value with its provenance; an importer that still writes text
+    #: (Linux, NVMe, PowerPath, MPIO) leaves it None and `import_files` reads its text back (`host_text`).
+    tables: HostTables | None = None
