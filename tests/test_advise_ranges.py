@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import pathlab
+from host_text import host_tables
 from pathlab.advisor.ranges import assumed_settings, spans
-from pathlab.importer.host_text import host_tables
 from test_advise_in_force_capture import NETAPP, diskstats
 
 CAPTURE = Path(__file__).parents[1] / "python" / "pathlab" / "captures" / "vmax-iops1000"

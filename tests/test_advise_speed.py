@@ -10,6 +10,7 @@ import json
 import pytest
 
 from conftest import SCENARIOS, one_error_line, pathlab
+from host_text import host_tables
 from pathlab import Scenario
 from pathlab.advisor import alike, run_length
 from pathlab.advisor.candidates import Candidate, candidates
@@ -17,7 +18,6 @@ from pathlab.advisor.pipeline import auto_lengths
 from pathlab.advisor.ranges import end_labels, span_ends
 from pathlab.advisor.rank import _simulated, rank_together, settled
 from pathlab.advisor.ranked import Ranked
-from pathlab.importer.host_text import host_tables
 from pathlab.large_host import scenario_text
 
 SHORT = {"run.duration": "0.3s", "run.warmup": "0.05s"}

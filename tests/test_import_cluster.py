@@ -393,8 +393,8 @@ def test_the_cluster_scenario_is_what_the_cli_writes(esxi: dict[str, list[str]])
 
 
 def test_an_imported_tables_values_are_set_with_their_provenance_kept() -> None:
+    from host_text import host_tables, split_comment
     from pathlab.importer.host_tables import Element, Elements
-    from pathlab.importer.host_text import host_tables, split_comment
     from pathlab.importer.provenance import Assumed, Noted, Read
 
     text = ('name = "x"\n\n[[arrays]]\nname = "A#1"  # dev.txt: vendor\nservice = { fixed = "20.0us" }  # default\n'

@@ -12,7 +12,7 @@ import pytest
 import pathlab
 from conftest import ROOT
 from pathlab import Scenario, ScenarioError
-from pathlab.importer.provenance import Assumed, Derived, Listed, Read, Unknown
+from pathlab.importer.provenance import Assumed, Derived, Listed, Noted, Read, Unknown
 
 LINUX = ROOT / "tests" / "data" / "linux"
 
@@ -72,3 +72,25 @@ def test_a_scenario_built_from_values_refuses_what_its_text_refuses_in_the_same_
     # Variants and overrides rebuild from the values.
     again = host.scenario.with_set({"devices.0.queue_depth": 16})
     assert again.tables is host.scenario.tables and again.devices[0].name == host.scenario.devices[0].name
+
+
+def test_an_nvme_iopolicy_is_read_where_the_listing_shows_it_and_assumed_where_not() -> None:
+    shown = _host(LINUX / "nvme-list-subsys_v2_netapp-ubuntu2404-tcp.txt").tables.of("devices")[0]
+    assert shown.get("policy") == {"name": "nvme", "iopolicy": "round-robin"}
+    assert shown.source("policy") == Read(str(LINUX / "nvme-list-subsys_v2_netapp-ubuntu2404-tcp.txt"), 3,
+                                          "iopolicy=round-robin")
+    unshown = _host(LINUX / "nvme-list-subsys_v1_manpage.txt").tables.of("devices")[0]
+    assert unshown.get("policy") == {"name": "nvme"} and isinstance(unshown.source("policy"), Assumed)
+
+
+def test_a_powerpath_hosts_notes_are_typed_as_far_as_their_words_go() -> None:
+    """The PowerPath and MPIO readers say a value's source in words: a default is assumed, the rest
+    kept as said (`Noted`) until those readers build their provenance typed."""
+    host = _host(ROOT / "tests" / "data" / "powerpath" / "001-clariion-solaris-failover-mode-1.txt")
+    assert host.tables.values() == tomllib.loads(host.text)
+    policy = host.tables.of("devices")[0].source("policy")
+    assert isinstance(policy, Noted) and policy.text.endswith("line 5: policy=CLAROpt; simulated as adaptive: the CLI "
+                                                              "reference defines CLARiiON optimization by path load and "
+                                                              "the device's priority, as it does adaptive")
+    assert host.tables.assumed("arrays", "service") == [0]
+    assert host.tables.assumed("workloads", "outstanding") == []  # the listing's queued I/Os: one snapshot

@@ -45,10 +45,6 @@ def import_files(files: list[str]) -> Imported:
                                "powerpath": powerpath.import_host, "windows": mpio.import_host}
     imported: Imported = builder[stack](found)
     imported.stack = stack
-    if imported.tables is None:
-        from pathlab.importer.host_text import host_tables
-
-        imported.tables = host_tables(imported.text)
     return imported
 
 
@@ -91,7 +87,6 @@ def imported_scenario(files: tuple[str, ...], name: str | None = None) -> tuple[
     label = ", ".join(files)
     for field_name, message in result.warnings:
         warn(label, field_name, message)
-    assert result.tables is not None
     return result, Scenario.from_values(result.tables.values(), result.text, name or imported_name(files))
 
 

@@ -186,8 +186,8 @@ def _name_first(host: Table) -> None:
 
 
 def _file_of(source: Provenance | None) -> str:
-    """The file a value was read from (`dev.txt: Device Display Name` → dev.txt); a comment not
-    typed yet (`host_text`) names it first."""
+    """The file a value was read from (`dev.txt: Device Display Name` → dev.txt); a source said
+    in words only (`Noted`) names it first."""
     if isinstance(source, Read):
         return source.file
     return source.comment().split(": ")[0].split(", line")[0] if source is not None else ""

@@ -17,8 +17,8 @@ from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported
 from pathlab.importer.listed import esxcli_device, esxcli_path, listed_entries
-from pathlab.importer.provenance import Assumed, Derived, Provenance, Read, Unknown
-from pathlab.importer.values import io_size, saw_no_io, size_text, zero_load_assumed
+from pathlab.importer.provenance import Assumed, Derived, Listed, Provenance, Read, Unknown
+from pathlab.importer.values import add_run, heading, io_size, saw_no_io, size_text, zero_load_assumed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -304,22 +304,16 @@ def build(c: Captures) -> Imported:
     warnings_of_portals = _portal_groups(paths, path_file)
 
     satps = {(vendor_of[d.device], d.satp) for d in devices if _value(d.satp)}
-    host = HostTables()
-    top = host.top
-    top.line(f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(c.files.values()))}.")
-    top.line("# Values the captures give name their file and counter; `default:` marks what they do not")
-    top.line("# say: confirm those (pathlab printed a warning for each).")
-    top.key("name", "imported-host")
-    top.key("description", "An ESXi host as its esxcli listings and esxtop capture describe it.")
+    host = heading([f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(c.files.values()))}.",
+                    "# Values the captures give name their file and counter; `default:` marks what they do not",
+                    "# say: confirm those (pathlab printed a warning for each)."],
+                   "imported-host", "An ESXi host as its esxcli listings and esxtop capture describe it.")
     if satps:
-        top.line("# The array-type plugin each device is claimed by, as the host shows it.")
-        top.elements("esxcli", [Element(f"esxcli storage nmp satp rule add -s {satp} -V {vendor}"
-                                        + (" -c tpgs_on" if "ALUA" in str(satp) else ""),
-                                        Read(dev_file, text="Storage Array Type")) for vendor, satp in sorted(satps)])
-    run = host.table("run")
-    run.key("duration", "60s")
-    run.key("warmup", "10s")
-    run.key("interval", "5s")
+        host.top.line("# The array-type plugin each device is claimed by, as the host shows it.")
+        host.top.elements("esxcli", [Element(f"esxcli storage nmp satp rule add -s {satp} -V {vendor}"
+                                             + (" -c tpgs_on" if "ALUA" in str(satp) else ""),
+                                             Read(dev_file, text="Storage Array Type")) for vendor, satp in sorted(satps)])
+    add_run(host)
     host.table("host").elements("adapters", [
         Element({"name": a, "queue_depth": DEFAULT_AQLEN}, Read(path_file, text="runtime names"),
                 {"queue_depth": Assumed("AQLEN is not in the captures")}) for a in adapters])
@@ -416,7 +410,7 @@ def build(c: Captures) -> Imported:
             raise ScenarioError(dev_file, f"{d.device}: Path Selection Policy", e.args[2]) from None
         t.key("policy", policy, Read(dev_file, text="Path Selection Policy (Device Config)"))
         line = _value(getattr(d, "line", None))
-        t.items += listed_entries(dev_file, None if line is None else int(line), esxcli_device(d),
+        t.items += listed_entries(Listed(dev_file, None if line is None else int(line)), esxcli_device(d),
                                   [(str(p.runtime_name), esxcli_path(p)) for p in paths if p.device == d.device])
 
     _workload(host, devices, dev_rows, esx_file, outstanding, warnings)
@@ -429,7 +423,7 @@ def build(c: Captures) -> Imported:
     # The capture measured the load where it has a figure of a device's commands (idle ones too).
     measured = any(cmds is not None for cmds in rates.values())
     captured = [load for d in devices if (load := from_esxtop(dev_rows, d.device, esx_file)) is not None]
-    return Imported(host.render(), warnings, found, measured_load=measured, captured=captured, tables=host)
+    return Imported(host, warnings, found, measured_load=measured, captured=captured)
 
 
 @dataclass

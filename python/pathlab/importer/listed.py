@@ -22,22 +22,16 @@ def _text(value: Any) -> str | None:
     return None if text in ("<NA>", "nan", "None") else text
 
 
-def listed_entries(file: str, line: int | None, device: Mapping[str, Any],
+def listed_entries(source: Listed, device: Mapping[str, Any],
                    paths: Iterable[tuple[str, Mapping[str, Any]]]) -> list[Entry]:
-    """The `listed` keys of a device's table (dotted keys: the table stays whole), read from
-    `file` at `line`: `device`'s values and each path's (its scenario name, its values), the fields
+    """The `listed` keys of a device's table (dotted keys: the table stays whole), read where
+    `source` says: `device`'s values and each path's (its scenario name, its values), the fields
     the listing printed none of left out."""
     own = {k: t for k, v in device.items() if (t := _text(v)) is not None}
-    out = [Entry(("listed", "device"), own, Listed(file, line))]
+    out = [Entry(("listed", "device"), own, source)]
     for name, values in paths:
         out.append(Entry(("listed", "paths", name), {k: t for k, v in values.items() if (t := _text(v)) is not None}))
     return out
-
-
-def listed_lines(source: str, device: Mapping[str, Any], paths: Iterable[tuple[str, Mapping[str, Any]]]) -> list[str]:
-    """`listed_entries` as the lines of an importer that still writes text (`source`: the file,
-    and the line where known)."""
-    return [e.line() for e in listed_entries(source, None, device, paths)]
 
 
 def multipath_map(m: Any) -> dict[str, Any]:

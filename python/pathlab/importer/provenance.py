@@ -11,16 +11,20 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Read:
-    """Read from `file` (at `line` where the reader kept it): `text` names what the file shows
-    there (a field, a counter, the words)."""
+    """Read from `file` (at `line` where the reader kept it, else `at`: another place in it, a
+    copied /sys file's path, `map at line 4`): `text` names what the file shows there (a field, a
+    counter, the words)."""
 
     file: str
     line: int | None = None
     text: str = ""
+    at: str = ""
+
+    def where(self) -> str:
+        return self.file + (f", line {self.line}" if self.line is not None else f", {self.at}" if self.at else "")
 
     def comment(self) -> str:
-        where = self.file + (f", line {self.line}" if self.line is not None else "")
-        return f"{where}: {self.text}" if self.text else where
+        return f"{self.where()}: {self.text}" if self.text else self.where()
 
 
 @dataclass(frozen=True)
@@ -28,8 +32,7 @@ class Listed(Read):
     """A listing's values word for word (the device's `listed` table), for `show` to print back."""
 
     def comment(self) -> str:
-        where = self.file + (f", line {self.line}" if self.line is not None else "")
-        return f"{where}, as printed: `pathlab show` prints it back"
+        return f"{self.where()}, as printed: `pathlab show` prints it back"
 
 
 @dataclass(frozen=True)
@@ -68,8 +71,9 @@ class Unknown:
 
 @dataclass(frozen=True)
 class Noted:
-    """A comment as an importer not yet typed wrote it (`host_text.py`): read, derived or said,
-    the words do not tell apart. Gone once every stack builds its host typed."""
+    """A source said in words only, read or derived, the words do not tell apart: the PowerPath
+    and MPIO readers' notes (`scsi_host.py`), a cluster's host name (`host_names.py`). Gone once
+    those build their provenance typed."""
 
     text: str
 
@@ -89,3 +93,13 @@ class OfHost:
 
 
 Provenance = Read | Derived | Assumed | Unknown | Noted | OfHost
+
+
+def from_note(note: str) -> Provenance:
+    """A source said in words (`default: why`, `derived: …`, or anything else) as a provenance:
+    `Assumed`, `Derived` or `Noted`; each says itself in the same words."""
+    if note == "default" or note.startswith("default: "):
+        return Assumed(note.removeprefix("default").removeprefix(": "))
+    if note.startswith("derived: "):
+        return Derived(note)
+    return Noted(note)

@@ -1,9 +1,8 @@
-"""The typed tables of a host whose importer still writes its scenario as text (Linux, NVMe,
-PowerPath and MPIO, until they build `HostTables` as `esxi.py` does): the text the importers write
-(`key = value  # where`, one key a line, an array of inline tables one element a line) read back
-into tables, each literal kept as written (`render()` gives the text back byte for byte) and each
-comment typed by its words: `default…` is `Assumed`, `derived: …` is `Derived`, any other
-`Noted`. The one place that reads an importer's text; it goes once every stack builds typed."""
+"""For tests: a scenario text in the form `pathlab import` writes (`key = value  # where`, one key
+a line, an array of inline tables one element a line) read into a host's typed tables, each
+literal kept as written (`render()` gives the text back byte for byte) and each comment typed by
+its words (`provenance.from_note`): fixtures written as text (a `# default` port service) stand for
+an imported host. The importers build their tables typed; nothing in the package reads text back."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ import tomllib
 from typing import Any
 
 from pathlab.importer.host_tables import Element, Elements, Entry, HostTables, Table
-from pathlab.importer.provenance import Assumed, Derived, Noted, Provenance
+from pathlab.importer.provenance import from_note
 
 #: A table's header at the start of a line: `[run]`, `[[devices]]`.
 HEADER = re.compile(r"^\[(\[?)([A-Za-z0-9_.-]+)\]\]?\s*$")
@@ -42,7 +41,7 @@ def host_tables(text: str) -> HostTables:
                     i += 1
                     element, said = split_comment(lines[i])
                     literal = element.strip().rstrip(",")
-                    elements.append(Element(tomllib.loads(f"x = {literal}")["x"], _source(said), literal=literal))
+                    elements.append(Element(tomllib.loads(f"x = {literal}")["x"], from_note(said), literal=literal))
                 i += 1
                 out.tables[-1].items.append(Elements(key, elements))
             else:
@@ -50,7 +49,7 @@ def host_tables(text: str) -> HostTables:
                 parsed: Any = tomllib.loads(value)
                 for part in path:
                     parsed = parsed[part]
-                out.tables[-1].items.append(Entry(path, parsed, _source(note), literal))
+                out.tables[-1].items.append(Entry(path, parsed, from_note(note), literal))
         i += 1
     return out
 
@@ -65,16 +64,6 @@ def _key_and_literal(line: str) -> tuple[tuple[str, ...], str]:
         at = part.end()
         if part.group(2) == "=":
             return tuple(parts), line[at:].strip()
-
-
-def _source(note: str) -> Provenance | None:
-    if not note:
-        return None
-    if note == "default" or note.startswith("default: "):
-        return Assumed(note.removeprefix("default").removeprefix(": "))
-    if note.startswith("derived: "):
-        return Derived(note)
-    return Noted(note)
 
 
 def split_comment(line: str) -> tuple[str, str]:
