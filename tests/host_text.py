@@ -41,7 +41,7 @@ def host_tables(text: str) -> HostTables:
                     i += 1
                     element, said = split_comment(lines[i])
                     literal = element.strip().rstrip(",")
-                    elements.append(Element(tomllib.loads(f"x = {literal}")["x"], from_note(said), literal=literal))
+                    elements.append(Element(tomllib.loads(f"x = {literal}")["x"], from_note(said) if said else None, literal=literal))
                 i += 1
                 out.tables[-1].items.append(Elements(key, elements))
             else:
@@ -49,7 +49,7 @@ def host_tables(text: str) -> HostTables:
                 parsed: Any = tomllib.loads(value)
                 for part in path:
                     parsed = parsed[part]
-                out.tables[-1].items.append(Entry(path, parsed, from_note(note), literal))
+                out.tables[-1].items.append(Entry(path, parsed, from_note(note) if note else None, literal))
         i += 1
     return out
 
