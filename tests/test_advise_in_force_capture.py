@@ -59,7 +59,7 @@ def test_the_linux_host_of_the_issue_is_simulated_at_its_captured_rates_once_fit
     # The issue's host: 20,000 and 5,000 I/O/s at about 0.55 ms. Unfitted, the setting in force
     # ran at 95,114 and 71,404 I/O/s in 0.12 and 0.04 ms: the assumed 20 µs ports alone.
     host = _host(NETAPP, diskstats(tmp_path / "diskstats.txt", {"dm-1": (20_000, 0.55), "dm-2": (5_000, 0.55)}))
-    check = fit_to_capture(host.scenario, host.captured)
+    check = fit_to_capture(host.scenario, host.tables, host.captured)
     assert check is not None and check.agrees, check
     by_device = {d.device: d for d in check.devices}
     backup = by_device["360a98aaaa72d444e423464685a786175"]
@@ -106,7 +106,7 @@ def test_advise_prints_captured_beside_simulated_and_says_each_fitted_value(tmp_
 
 def test_the_esxi_capture_is_reproduced_by_the_load_and_the_port_fitted() -> None:
     host = _host("vmax-iops1000")
-    check = fit_to_capture(host.scenario, host.captured)
+    check = fit_to_capture(host.scenario, host.tables, host.captured)
     assert check is not None and check.agrees, check
     (device,) = check.devices
     # esxtop: 39,402 Commands/sec at GAVG 3.23 ms (ACTV 64 + QUED 63).
@@ -148,7 +148,7 @@ def test_devices_of_one_array_at_responses_one_back_end_cannot_give_are_not_rank
 def test_a_response_no_array_back_end_gives_is_said_and_not_ranked(tmp_path) -> None:
     rates = diskstats(tmp_path / "diskstats.txt", {"dm-1": (200, 80.0), "dm-2": (100, 80.0)})
     host = _host(NETAPP, rates)
-    check = fit_to_capture(host.scenario, host.captured)
+    check = fit_to_capture(host.scenario, host.tables, host.captured)
     assert check is not None and not check.agrees
     assert "it would need a back end slower than 30 ms beyond its ports' service" in (check.why or ""), check.why
     # Nothing is ranked, but what the listings show of the failure timers is still said.
@@ -170,7 +170,7 @@ def test_an_nvme_head_in_iostat_is_fitted_from_its_r_await_and_w_await(tmp_path)
     # (6,000 × 0.40 + 2,000 × 0.80) / 8,000 = 0.50 ms at 8,000 I/O/s: 4 in flight.
     assert load.rate == 8_000 and load.response_ms == pytest.approx(0.5) and load.outstanding == pytest.approx(4.0)
     assert load.where == f"{rates}: nvme0n1's reads and writes per second, their mean latencies"
-    check = fit_to_capture(host.scenario, host.captured)
+    check = fit_to_capture(host.scenario, host.tables, host.captured)
     assert check is not None and check.agrees, check
     fitted = {f.field: f.value for f in check.fitted}
     assert fitted["workloads.nvmesubsys0.outstanding"] == "4 outstanding, 0.0 µs of think time"
@@ -192,7 +192,7 @@ def test_a_capture_whose_intervals_spread_allows_as_much_between_captured_and_si
     bursty = next(c for c in host.captured if c.device == "360a98aaaa72d444e423464685a786175")
     assert bursty.rate == 20_000 and bursty.rate_spread == pytest.approx(12.706204736174707 / 2)
     assert bursty.response_ms == 0.5 and bursty.response_spread == 0.0
-    check = fit_to_capture(host.scenario, host.captured)
+    check = fit_to_capture(host.scenario, host.tables, host.captured)
     assert check is not None
     tolerance = {d.device: d.rate_tolerance for d in check.devices}
     assert tolerance == {"360a98aaaa72d444e423464685a786175": pytest.approx(12.706204736174707 / 2),

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import pathlab
-from pathlab.advisor.ranges import assumed_lines, spans
+from host_text import host_tables
+from pathlab.advisor.ranges import assumed_settings, spans
 from test_advise_in_force_capture import NETAPP, diskstats
 
 CAPTURE = Path(__file__).parents[1] / "python" / "pathlab" / "captures" / "vmax-iops1000"
@@ -98,15 +99,16 @@ def test_a_capture_that_shows_a_port_at_capacity_spans_only_the_zero_load_time()
     assert high == rr["gain"] and low < 0.97 * high
 
 
-def test_assumed_port_capacity_and_load_are_found_by_their_default_mark() -> None:
+def test_assumed_port_capacity_and_load_are_found_by_their_provenance() -> None:
     text = "\n".join([
         "[[arrays]]", 'name = "A"', 'service = { fixed = "20.0us", distribution = "exponential" }  # capture.csv: measured',
         "[[arrays]]", 'name = "B"', 'service = { fixed = "20.0us", distribution = "exponential" }  # default: no capture',
         "[[workloads]]", 'name = "w0"', "outstanding = 12  # capture.csv: ACTV + QUED",
         "[[workloads]]", 'name = "w1"', "outstanding = 32  # default: no esxtop capture of this device",
     ])
-    assert assumed_lines(text) == [("arrays", 1, "service"), ("workloads", 1, "outstanding")]
-    found = spans(text, [])
+    host = host_tables(text)  # each `# default` read back as assumed
+    assert assumed_settings(host) == [("arrays", 1, "service"), ("workloads", 1, "outstanding")]
+    found = spans(host, [])
     assert [s.ends for s in found] == [
         (['arrays.1.service.fixed="40us"'], ['arrays.1.service.fixed="13.33us"']),
         (["workloads.1.outstanding=8"], ["workloads.1.outstanding=64"]),
@@ -114,10 +116,10 @@ def test_assumed_port_capacity_and_load_are_found_by_their_default_mark() -> Non
               'arrays.1.read_latency="300us"', 'arrays.1.write_latency="300us"']),
     ]
     assert found[1].over == "load 8-64 outstanding per device where none was measured (w1)"
-    assert [s.over.split(" ")[0] for s in spans(text, ["workloads.*.outstanding=16"])] == ["port", "the"]
+    assert [s.over.split(" ")[0] for s in spans(host, ["workloads.*.outstanding=16"])] == ["port", "the"]
     # An array whose latency a capture showed, or the user set, is not spanned.
     measured = text.replace('name = "B"', 'name = "B"\nread_latency = "120us"')
-    assert spans(measured, ['arrays.0.read_latency="50us"'])[-1].over.startswith("load")
+    assert spans(host_tables(measured), ['arrays.0.read_latency="50us"'])[-1].over.startswith("load")
 
 
 def test_a_value_the_user_set_is_not_spanned_whatever_the_shape_of_the_override() -> None:
@@ -128,9 +130,10 @@ def test_a_value_the_user_set_is_not_spanned_whatever_the_shape_of_the_override(
         'write_latency = "100us"',
         "[[workloads]]", 'name = "w0"', "outstanding = 32  # default",
     ])
-    assert [s.over.split(" ")[0] for s in spans(text, [])] == ["port", "load"]
-    assert [s.over.split(" ")[0] for s in spans(text, ['arrays.0={ service = { fixed = "25us" } }'])] == ["load"]
-    assert [s.over.split(" ")[0] for s in spans(text, ['arrays.*={ service = { fixed = "25us" } }'])] == ["load"]
-    assert [s.over.split(" ")[0] for s in spans(text, ['workloads=[{ name = "w0", outstanding = 16 }]'])] == ["port"]
+    host = host_tables(text)
+    assert [s.over.split(" ")[0] for s in spans(host, [])] == ["port", "load"]
+    assert [s.over.split(" ")[0] for s in spans(host, ['arrays.0={ service = { fixed = "25us" } }'])] == ["load"]
+    assert [s.over.split(" ")[0] for s in spans(host, ['arrays.*={ service = { fixed = "25us" } }'])] == ["load"]
+    assert [s.over.split(" ")[0] for s in spans(host, ['workloads=[{ name = "w0", outstanding = 16 }]'])] == ["port"]
     # A table that leaves the value out still leaves it assumed.
-    assert [s.over.split(" ")[0] for s in spans(text, ['arrays.0={ name = "A" }'])] == ["port", "load"]
+    assert [s.over.split(" ")[0] for s in spans(host, ['arrays.0={ name = "A" }'])] == ["port", "load"]

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from conftest import SCENARIOS, one_error_line, pathlab
+from host_text import host_tables
 from pathlab import Scenario
 from pathlab.advisor import alike, run_length
 from pathlab.advisor.candidates import Candidate, candidates
@@ -267,7 +268,7 @@ def test_the_ends_of_the_spans_rank_in_the_same_batches_with_the_figures_they_ge
     ranked together with its span ends, each scenario has the very figures it gets ranked alone."""
     text = scenario_text(8, 4, 4).replace('servers = 1 }', 'servers = 1 }  # default')
     scenario = Scenario.from_text(text, set=SHORT)
-    found, at_ends = span_ends(scenario)
+    found, at_ends = span_ends(scenario, host_tables(text))
     # The port's capacity at both ends; the zero-load time (none written) at its far end only.
     assert len(found) == 2 and len(at_ends) == 3
     cands = candidates(scenario, scenario.run())
@@ -285,7 +286,7 @@ def test_each_span_end_gets_the_run_length_of_its_own_pilot() -> None:
     rate it gets there: 0.83 s. Session 9 ran every end at the host's 0.19 s."""
     text = scenario_text(100, 8, 1, rate=1100.0).replace('servers = 1 }', 'servers = 1 }  # default')
     scenario = Scenario.from_text(text, set={"run.duration": "20s", "run.warmup": "5s"})
-    found, at_ends = span_ends(scenario)
+    found, at_ends = span_ends(scenario, host_tables(text))
     assert end_labels(found)[0] == "the low end of port capacity ±50%"
     chosen, _, _ = auto_lengths([scenario, *at_ends], run_length.RunLength(20.0, 5.0, "the full length"))
     host, slow_ports, fast_ports, zero_load = chosen

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import tarfile
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -268,6 +269,14 @@ def test_a_lun_numbered_otherwise_on_one_host_takes_the_first_hosts_number_and_s
     assert cluster.shared_devices[NAA1] == ("esx-a", "esx-b")
     assert f"lun = 1  # esx-a's number of the LUN; esx-b shows 7 ({paths_b}: runtime names)" in cluster.text
     assert any(a.field == f"devices.esx-b/{NAA1}.lun" for a in cluster.assumptions)
+    # Its listed paths are named as the scenario names them (L1): `show` finds each path's listing.
+    listed = next(t.values()["listed"]["paths"] for t in cluster.tables.of("devices")
+                  if t.get("name") == NAA1 and t.get("host") == "esx-b")
+    assert len(listed) == 8 and all(name.endswith(":L1") for name in listed)
+    written = tmp_path / "cluster.toml"
+    written.write_text(cluster.text)
+    shown = command("show", "paths", str(written), "--host", "esx-b")
+    assert shown.returncode == 0 and "is no path of the device" not in shown.stderr, shown.stderr
 
 
 def test_two_captures_of_one_host_are_refused_naming_both(esxi: dict[str, list[str]]) -> None:
@@ -383,18 +392,26 @@ def test_the_cluster_scenario_is_what_the_cli_writes(esxi: dict[str, list[str]])
         pathlab.import_cluster({"a/b": esxi["esx-a"][:2], "b": esxi["esx-b"]})
 
 
-def test_an_imported_tables_values_are_set_with_their_comments_kept() -> None:
-    from pathlab.importer.toml_tables import split_comment, tables
+def test_an_imported_tables_values_are_set_with_their_provenance_kept() -> None:
+    from host_text import host_tables, split_comment
+    from pathlab.importer.host_tables import Element, Elements
+    from pathlab.importer.provenance import Assumed, Noted, Read
 
-    top, array = tables('name = "x"\n\n[[arrays]]\nname = "A#1"  # dev.txt: vendor\nports = [{ name = "P0" }]  # p.txt: T0\n')
-    assert (top.kind, array.kind) == (None, "arrays")
+    text = ('name = "x"\n\n[[arrays]]\nname = "A#1"  # dev.txt: vendor\nservice = { fixed = "20.0us" }  # default\n'
+            'ports = [{ name = "P0" }]  # p.txt: T0\n')
+    host = host_tables(text)
+    assert host.render() == text and host.values() == tomllib.loads(text)
+    top, array = host.tables
+    assert (top.kind, array.kind, array.array) == (None, "arrays", True)
     assert split_comment('name = "A#1"  # dev.txt: vendor') == ('name = "A#1"', "dev.txt: vendor")
-    array.set("name", '"B"')
-    array.set("host", '"esx-a"', comment="given", after="name")
-    assert array.elements("ports") == [({"name": "P0"}, "p.txt: T0")]
-    array.set_elements("ports", [('{ name = "P0" }', "esx-a: p.txt: T0"), ('{ name = "P1" }', "")])
-    assert array.text() == ('[[arrays]]\nname = "B"  # dev.txt: vendor\nhost = "esx-a"  # given\nports = [\n'
-                            '  { name = "P0" },  # esx-a: p.txt: T0\n  { name = "P1" },\n]')
+    assert array.source("name") == Noted("dev.txt: vendor") and host.assumed("arrays", "service") == [0]
+    array.set("name", "B")
+    array.set("host", "esx-a", Read("given"), after="name")
+    array.items[-1] = Elements("ports", [Element({"name": "P0"}, Read("p.txt", 3, "T0")),
+                                         Element({"name": "P1"}, None, {"controller": Assumed("no owner shown")})])
+    assert "\n".join(array.lines()) == (
+        '[[arrays]]\nname = "B"  # dev.txt: vendor\nhost = "esx-a"  # given\nservice = { fixed = "20.0us" }  # default\n'
+        'ports = [\n  { name = "P0" },  # p.txt, line 3: T0\n  { name = "P1" },  # controller default: no owner shown\n]')
 
 
 def test_a_hosts_short_name_and_its_fqdn_in_any_case_are_one_host_and_two_domains_are_not() -> None:

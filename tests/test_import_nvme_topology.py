@@ -55,7 +55,8 @@ def test_paths_in_an_ana_state_without_io_are_down_from_the_start() -> None:
          "address": f"traddr=nn-0x20:pn-0x2{i},host_traddr=nn-0x10:pn-0x1{i % 2}", "state": "live",
          "ana_state": state, "line": i + 3}
         for i, state in enumerate(["optimized", "inaccessible", "optimized", "inaccessible"])])
-    text, _, _ = nvme.build(table, "list.txt", None, "")
+    host, _, _ = nvme.build(table, "list.txt", None, "")
+    text = host.render()
     faults = tomllib.loads(text).get("faults", [])
     assert len(faults) == 2
     assert all("ANA inaccessible" in line for line in text.splitlines() if line.startswith("path =") and "nvme" in line)

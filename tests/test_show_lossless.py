@@ -42,7 +42,7 @@ def shown_linux(listing: str, style: str = "linux", at: str = "0s", set: dict[st
     file = str(Path(_DIR.name) / "multipath-ll.txt")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        scenario_text = build(LinuxCaptures(read["maps"], read["paths"], files={"multipath": file}))[0]
+        scenario_text = build(LinuxCaptures(read["maps"], read["paths"], files={"multipath": file}))[0].render()
         scenario = Scenario.from_text(scenario_text, "imported.toml", set=set)
         return text(configuration(scenario, "paths", style, at=at))
 
@@ -53,7 +53,7 @@ def shown_nvme(listing: str, suffix: str = ".txt") -> str:
     path.write_text(listing)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        scenario_text = nvme.build(nvme_subsys.read(path), str(path), None, "")[0]
+        scenario_text = nvme.build(nvme_subsys.read(path), str(path), None, "")[0].render()
         return text(configuration(Scenario.from_text(scenario_text, "imported.toml"), "paths", "nvme"))
 
 
@@ -272,7 +272,7 @@ def test_a_listed_path_that_is_no_path_is_said() -> None:
     read = _read(FAILED_GROUP, "multipath-ll.txt")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        scenario_text = build(LinuxCaptures(read["maps"], read["paths"], files={"multipath": "ll.txt"}))[0]
+        scenario_text = build(LinuxCaptures(read["maps"], read["paths"], files={"multipath": "ll.txt"}))[0].render()
     scenario_text = scenario_text.replace('"host1:C0:T1:L0" = {', '"host9:C0:T1:L0" = {')
     with pytest.warns(PathlabWarning, match=r"listed.paths: host9:C0:T1:L0 is no path of the device"):
         configuration(Scenario.from_text(scenario_text, "edited.toml"), "paths", "linux")

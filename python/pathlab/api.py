@@ -123,6 +123,9 @@ class Scenario:
     text: str = field(repr=False)
     overrides: tuple[tuple[str, str], ...] = ()
     seed: int | None = None
+    #: The tables as Python values where the scenario was built from them (an imported host's,
+    #: `from_values`), else None: variants and overrides rebuild it from them, not from `text`.
+    tables: Mapping[str, Any] | None = field(default=None, repr=False, compare=False, hash=False)
 
     @classmethod
     def load(
@@ -148,23 +151,45 @@ class Scenario:
         handle = _core.load_scenario(text, file, variant, list(pairs), seed)
         return cls(handle, text, pairs, seed)
 
+    @classmethod
+    def from_values(
+        cls,
+        tables: Mapping[str, Any],
+        text: str,
+        file: str,
+        variant: str | None = None,
+        set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002
+        seed: int | None = None,
+    ) -> Scenario:
+        """A scenario from its tables as Python values (what `text`, its annotated form, parses
+        to), checked as a file is, without parsing the text: an imported host's."""
+        pairs = tuple(_overrides(set))
+        _check_seed(seed, file)
+        handle = _core.load_scenario_values(dict(tables), file, variant, list(pairs), seed)
+        return cls(handle, text, pairs, seed, tables)
+
+    def _again(self, variant: str | None, sets: list[str]) -> Scenario:
+        """The same base (text or tables) and seed with this variant and these overrides."""
+        if self.tables is not None:
+            return Scenario.from_values(self.tables, self.text, self.file, variant, sets, self.seed)
+        return Scenario.from_text(self.text, self.file, variant, sets, self.seed)
+
     def with_variant(self, variant: str | None) -> Scenario:
         """The same file and overrides with another variant."""
-        return Scenario.from_text(self.text, self.file, variant, [f"{k}={v}" for k, v in self.overrides], self.seed)
+        return self._again(variant, [f"{k}={v}" for k, v in self.overrides])
 
-    def with_set(self, values: Mapping[str, Any]) -> Scenario:
-        """The same file, variant and seed with more overrides (dotted key to Python value),
-        applied after the scenario's own; a value is set whole at its key (a table replaces the
-        table there, as `--set key={...}` does)."""
-        return Scenario.from_text(self.text, self.file, self.variant,
-                                  [*(f"{k}={v}" for k, v in self.overrides),
-                                   *(f"{k}={to_toml(v)}" for k, v in values.items())], self.seed)
+    def with_set(self, values: Mapping[str, Any] | Iterable[str]) -> Scenario:
+        """The same file, variant and seed with more overrides (dotted key to Python value, or
+        `key=value` as `--set` takes them), applied after the scenario's own; a value is set whole
+        at its key (a table replaces the table there, as `--set key={...}` does)."""
+        more = [f"{k}={to_toml(v)}" for k, v in values.items()] if isinstance(values, Mapping) else list(values)
+        return self._again(self.variant, [*(f"{k}={v}" for k, v in self.overrides), *more])
 
     def with_seed(self, seed: int) -> Scenario:
         """The same scenario with another seed, not parsed and checked again (a ranking's runs of
         one setting over its seeds: a host of thousands of devices takes a tenth of a second to load)."""
         _check_seed(seed, self.file)
-        return Scenario(self.handle.with_seed(seed), self.text, self.overrides, seed)
+        return Scenario(self.handle.with_seed(seed), self.text, self.overrides, seed, self.tables)
 
     @property
     def timeline(self) -> list[str]:

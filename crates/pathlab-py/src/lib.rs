@@ -2,6 +2,7 @@
 //! No model logic lives here; the Python package documents and shapes the API.
 
 mod errors;
+mod from_python;
 mod to_python;
 
 use errors::{run_error, scenario_error, ScenarioError};
@@ -314,6 +315,24 @@ fn load_scenario(
     Ok(ScenarioHandle { inner })
 }
 
+/// Loads a scenario from its tables as Python values (a dict of what its text would parse to:
+/// an imported host's, built without text), checked as `load_scenario` checks a file.
+#[pyfunction]
+#[pyo3(signature = (tables, file, variant=None, overrides=Vec::new(), seed=None))]
+fn load_scenario_values(
+    tables: &Bound<'_, pyo3::types::PyDict>,
+    file: &str,
+    variant: Option<&str>,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+) -> PyResult<ScenarioHandle> {
+    let table = from_python::table(tables, "")?;
+    let parsed: Vec<(String, toml::Value)> =
+        overrides.into_iter().map(|(k, v)| (k, parse_override_value(&v))).collect();
+    let inner = run::load_table(table, file, variant, &parsed, seed).map_err(scenario_error)?;
+    Ok(ScenarioHandle { inner })
+}
+
 /// A duration in nanoseconds from its human form ("60s", "1.5ms"); raises ValueError.
 #[pyfunction]
 fn parse_duration_ns(text: &str) -> PyResult<u64> {
@@ -366,6 +385,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ScenarioHandle>()?;
     m.add_class::<SimulationHandle>()?;
     m.add_function(wrap_pyfunction!(load_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(load_scenario_values, m)?)?;
     m.add_function(wrap_pyfunction!(policy_catalog, m)?)?;
     m.add_function(wrap_pyfunction!(linux_claim, m)?)?;
     m.add_function(wrap_pyfunction!(parse_duration_ns, m)?)?;

@@ -23,6 +23,19 @@ pub fn load(
     Ok(scenario)
 }
 
+/// As [`load`], from the scenario's tables as values (an imported host's, built without text).
+pub fn load_table(
+    table: toml::Table,
+    file: &str,
+    variant: Option<&str>,
+    overrides: &[(String, toml::Value)],
+    seed: Option<u64>,
+) -> Result<Scenario, ScenarioError> {
+    let scenario = Scenario::from_table(table, file, variant, overrides, seed)?;
+    parts(&scenario)?;
+    Ok(scenario)
+}
+
 /// A fresh simulation of a scenario.
 pub fn simulation(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
     let (model, workers, plan, faults) = parts(scenario)?;

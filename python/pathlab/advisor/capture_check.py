@@ -25,7 +25,6 @@ cannot be made to agree, `CaptureCheck.why` says why and advise predicts nothing
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -39,6 +38,7 @@ from pathlab.advisor.run_length import (
 )
 from pathlab.api import Result, Scenario
 from pathlab.importer.captured_load import CapturedLoad
+from pathlab.importer.host_tables import HostTables
 from pathlab.progress import Progress, run_batch
 
 #: How close the simulated figures must come to the captured ones: the rate within 5% (advise's
@@ -146,10 +146,12 @@ class _Array:
     port_bound: bool = False
 
 
-def fit_to_capture(scenario: Scenario, captured: Sequence[CapturedLoad], progress: Progress | None = None) -> CaptureCheck | None:
+def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[CapturedLoad],
+                   progress: Progress | None = None) -> CaptureCheck | None:
     """Fits what the captures leave open until the setting in force reproduces their figures, or
-    says why it cannot; None when no captured device is a workload's own (nothing to compare)."""
-    tables = tomllib.loads(scenario.text)
+    says why it cannot; None when no captured device is a workload's own (nothing to compare).
+    `scenario` is the host's (`host`, its typed tables) with the user's overrides."""
+    tables = host.values()
     given = {k for k, _ in scenario.overrides}
     workloads = {w["devices"][0]: (i, w) for i, w in enumerate(tables.get("workloads", [])) if len(w["devices"]) == 1}
     compared = [c for c in captured if c.device in workloads and "rate" not in workloads[c.device][1]]

@@ -65,7 +65,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     sets = [*given, *(f"{k}={to_toml(v)}" for k, v in length.items())]
     name = _subject_name(subject)
     if isinstance(subject, Cluster):
-        scenario = Scenario.from_text(subject.text, subject.scenario.file, variant=variant, set=sets)
+        scenario = Scenario.from_values(subject.tables.values(), subject.text, subject.scenario.file, variant=variant,
+                                        set=sets)
         assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
                                       *(a for h in subject.hosts.values() for a in h.assumptions)]))
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
@@ -77,7 +78,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
     read = imported
     # The setting in force must reproduce the captured rates and responses before a gain is predicted against it.
-    capture_check = fit_to_capture(scenario, read.captured, progress) if read is not None and read.measured_load else None
+    capture_check = fit_to_capture(scenario, read.tables, read.captured, progress) \
+        if read is not None and read.measured_load else None
     assumptions = with_fitted(read.assumptions, capture_check) if read else []
     if capture_check is not None and not capture_check.agrees:
         found = captured + practice_findings(scenario.devices, undetermined=read.undetermined if read else ()) \
@@ -92,7 +94,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         return advice_of(name, scenario, objective, found, [], None, read.assumptions, unmeasured_stack=read.stack)
     # An imported host's assumed port capacity and load span a range of gains; a scenario file is the user's own.
     # The host at the spans' ends is ranked in the same batches as the host itself.
-    spans, at_ends = span_ends(scenario) if read else ([], [])
+    spans, at_ends = span_ends(scenario, read.tables) if read else ([], [])
     labels = end_labels(spans)
     fixed = _given_length(scenario, length["run.duration"], warmup, auto)
     chosen, cands, resolved = [fixed] * (1 + len(at_ends)), None, None
@@ -167,7 +169,7 @@ def _scenario(subject: Host | Scenario | str | os.PathLike[str] | Sequence[str |
                 (files[0].endswith(".toml") or not Path(files[0]).exists()):
             return load(files[0], variant, sets), [], None
         host = import_host(*files)
-    scenario = Scenario.from_text(host.text, host.scenario.file, variant=variant, set=sets)
+    scenario = Scenario.from_values(host.tables.values(), host.text, host.scenario.file, variant=variant, set=sets)
     return scenario, list(host.findings), host
 
 

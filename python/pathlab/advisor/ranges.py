@@ -1,6 +1,6 @@
-"""The gain as a range over the assumptions that matter. An imported host marks every value the
-captures did not give with a `# default` comment, and leaves out the array's latency beyond its
-ports' service (`read_latency`, `write_latency`) where no capture showed it. Three move a predicted
+"""The gain as a range over the assumptions that matter. An imported host's tables mark every
+value the captures did not give as assumed (`importer.provenance.Assumed`), and leave out the
+array's latency beyond its ports' service (`read_latency`, `write_latency`) where no capture showed it. Three move a predicted
 gain: a port's capacity (assumed whenever no capture shows a port working alone at capacity), a
 device's load (assumed for a device a capture with counters does not measure) and the array's
 zero-load time. Each is simulated at the ends of its span, the others at their assumed value,
@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass
 
 from pathlab.advisor.ranked import Ranked
 from pathlab.api import Scenario
+from pathlab.importer.host_tables import HostTables
 from pathlab.toml_values import set_keys
 
 #: Port capacity at the span's ends, as factors of the assumed capacity.
@@ -67,36 +67,24 @@ class GainRanges:
     gains: dict[str, tuple[float, float]]
 
 
-def assumed_lines(text: str) -> list[tuple[str, int, str]]:
+def assumed_settings(host: HostTables) -> list[tuple[str, int, str]]:
     """(table, index, key) of every `[[arrays]]` service and `[[workloads]]` outstanding that
-    the imported scenario marks `# default`."""
-    out = []
-    count = {"arrays": -1, "workloads": -1}
-    table = ""
-    for line in text.splitlines():
-        header = re.match(r"\s*\[\[(\w+)\]\]", line)
-        if header:
-            table = header.group(1)
-            if table in count:
-                count[table] += 1
-            continue
-        setting = re.match(r"\s*(service|outstanding)\s*=.*#\s*default\b", line)
-        if setting and (table, setting.group(1)) in (("arrays", "service"), ("workloads", "outstanding")):
-            out.append((table, count[table], setting.group(1)))
-    return out
+    the captures did not give (assumed)."""
+    return [("arrays", i, "service") for i in host.assumed("arrays", "service")] + \
+        [("workloads", i, "outstanding") for i in host.assumed("workloads", "outstanding")]
 
 
-def spans(text: str, user_sets: list[str]) -> list[Span]:
+def spans(host: HostTables, user_sets: list[str]) -> list[Span]:
     """The spans of the assumptions the imported host rests on, except what the user set with
     `--set` (that is no longer assumed)."""
-    scenario = tomllib.loads(text)
+    scenario = host.values()
     keys = set_keys(s.partition("=")[::2] for s in user_sets)
 
     def given(table: str, index: int, key: str) -> bool:
         """Whether the user's overrides set the key of the table's entry (or of every entry), whatever their shape."""
         return any(k.startswith(f"{t}.{key}") for k in keys for t in (f"{table}.{index}", f"{table}.*"))
 
-    assumed = [(t, i, k) for t, i, k in assumed_lines(text) if not given(t, i, k)]
+    assumed = [(t, i, k) for t, i, k in assumed_settings(host) if not given(t, i, k)]
     out = []
     ports = [i for t, i, _ in assumed if t == "arrays"]
     if ports:
@@ -137,14 +125,13 @@ def _ends(scenario: dict, ports: list[int]) -> str:
                      for s in services)
 
 
-def span_ends(scenario: Scenario) -> tuple[list[Span], list[Scenario]]:
+def span_ends(scenario: Scenario, host: HostTables) -> tuple[list[Span], list[Scenario]]:
     """The spans of the host's assumptions and the host at each end of each that is not the
-    assumed value (in the spans' order), for `rank_together` to simulate beside the host itself."""
-    user_sets = [f"{k}={v}" for k, v in scenario.overrides]
-    found = spans(scenario.text, user_sets)
+    assumed value (in the spans' order), for `rank_together` to simulate beside the host itself;
+    `scenario` is the host's (`host`, its typed tables) with the user's overrides."""
+    found = spans(host, [f"{k}={v}" for k, v in scenario.overrides])
     # An end without overrides is the assumed value itself: the host's own runs.
-    return found, [Scenario.from_text(scenario.text, scenario.file, scenario.variant, user_sets + end)
-                   for span in found for end in span.ends if end]
+    return found, [scenario.with_set(end) for span in found for end in span.ends if end]
 
 
 def end_labels(found: list[Span]) -> list[str]:

@@ -87,7 +87,7 @@ def imported_scenario(files: tuple[str, ...], name: str | None = None) -> tuple[
     label = ", ".join(files)
     for field_name, message in result.warnings:
         warn(label, field_name, message)
-    return result, Scenario.from_text(result.text, name or imported_name(files))
+    return result, Scenario.from_values(result.tables.values(), result.text, name or imported_name(files))
 
 
 def imported_name(files: tuple[str, ...]) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from pathlab.api import PathlabWarning, Scenario, ScenarioError, warn
 from pathlab.assumption import Assumption
 from pathlab.importer.host import Host
+from pathlab.importer.host_tables import HostTables
 
 if TYPE_CHECKING:
     from pathlab.importer.cluster_merge import Merged
@@ -51,6 +52,9 @@ class Cluster:
     named_from: dict[str, str] = field(repr=False)
     #: The scenario's TOML text, every value commented with where it came from.
     text: str = field(repr=False)
+    #: The scenario as typed tables (`tables.render()` is `text` but for a tarball's files, named
+    #: there as given), each value with its provenance.
+    tables: HostTables = field(default_factory=HostTables, repr=False)
 
     def __repr__(self) -> str:
         return (f"<pathlab.Cluster {', '.join(self.hosts)}: {len(self.shared_devices)} shared devices, "
@@ -88,11 +92,13 @@ def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]]) -> Cluster:
     label = " and ".join(n for n, *_ in members)
     for field_name, message in merged.warnings:
         warn(label, field_name, message)
-    scenario = Scenario.from_text(text, f"the cluster imported from {', '.join(f for m in members for f in m[2])}")
+    scenario = Scenario.from_values(merged.tables.values(), text,
+                                    f"the cluster imported from {', '.join(f for m in members for f in m[2])}")
     hosts_of = {d: tuple(h) for d, h in merged.device_hosts.items() if len(h) > 1}
     return Cluster({n: _as_given_host(imported[n], outside) for n in imported}, scenario, hosts_of,
                    {p: tuple(h) for p, h in merged.port_hosts.items()}, merged.port_ids,
-                   tuple(Assumption(f, m) for f, m in merged.warnings), {n: _as_given(note, outside) for n, note, *_ in members}, text)
+                   tuple(Assumption(f, m) for f, m in merged.warnings), {n: _as_given(note, outside) for n, note, *_ in members}, text,
+                   merged.tables)
 
 
 def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path, unpacked: dict[str, str]) -> tuple[
@@ -133,7 +139,7 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
         warnings.simplefilter("always", PathlabWarning)
         for host_name, _, _, read in members:
             imported[host_name] = import_host(*read)
-    merged = merge([Member(n, note, imported[n].stack, files, imported[n].text) for n, note, files, _ in members])
+    merged = merge([Member(n, note, imported[n].stack, files, imported[n].tables) for n, note, files, _ in members])
     return members, imported, said, merged
 
 

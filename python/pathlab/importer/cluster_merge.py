@@ -4,17 +4,21 @@ policies and measured load (its `[host]` becomes one of the scenario's hosts, it
 its name (the NAA, WWID or NQN the host reads) is the same on their arrays; an array port is one
 port when its identity matches (`port_identity`: a target WWN, an iSCSI portal, an NVMe target
 address). An array is one array when the hosts share a device or a port on it; otherwise each
-host's is an array of its own. Every value keeps the comment that says where it came from; what
-the merge itself decides is said in a comment (derived) or a warning."""
+host's is an array of its own. The merge works on the hosts' typed tables (`host_tables.py`): every
+value keeps its provenance; what the merge itself decides is `Derived` (its comment says so) or a
+warning. A LUN numbered otherwise on the cluster's array has its paths' `listed` keys renamed with
+it (`L<n>` of the cluster's number), as its faults' paths are."""
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 
 from pathlab.api import ScenarioError
+from pathlab.importer.host_tables import Element, Elements, Entry, HostTables, Table
 from pathlab.importer.port_identity import port_identity
-from pathlab.importer.toml_tables import Table, split_comment, tables
+from pathlab.importer.provenance import Assumed, Derived, Noted, OfHost, Provenance, Read
 from pathlab.toml_values import to_toml
 
 #: The tables of a host's import that stay that host's, in the order they are written.
@@ -26,13 +30,13 @@ ARRAY_KEYS_MERGED = ("name", "ports", "controllers")
 @dataclass(frozen=True)
 class Member:
     """One host of the cluster: its name and where the name comes from, its stack, its files
-    (for messages), and the scenario its own import wrote."""
+    (for messages), and the tables of its own import (left as they are: the merge edits a copy)."""
 
     name: str
     name_note: str
     stack: str
     files: tuple[str, ...]
-    text: str
+    tables: HostTables
 
 
 @dataclass
@@ -43,7 +47,7 @@ class ClusterPort:
     name: str
     identity: str | None
     controller: str | None
-    seen: list[tuple[str, str]] = field(default_factory=list)
+    seen: list[tuple[str, Provenance | None]] = field(default_factory=list)
 
 
 @dataclass
@@ -60,21 +64,29 @@ class ClusterArray:
     luns: dict[str, tuple[int, str]] = field(default_factory=dict)
     #: Device name → (its owning controller, the first host that names one).
     owners: dict[str, tuple[str, str]] = field(default_factory=dict)
-    #: The first host's comment on the array's vendor (the file that shows it).
-    vendor_note: str = ""
+
+    @property
+    def vendor_note(self) -> str:
+        """The first host's comment on the array's vendor (the file that shows it)."""
+        return _said(self.table.source("vendor"))
 
 
 @dataclass
 class Merged:
-    """The cluster's scenario text, the warnings of what the merge assumed, and what the hosts
-    share: each device name's hosts, each port's (`ARRAY/PORT`) hosts."""
+    """The cluster's scenario as typed tables, the warnings of what the merge assumed, and what
+    the hosts share: each device name's hosts, each port's (`ARRAY/PORT`) hosts."""
 
-    text: str
+    tables: HostTables
     warnings: list[tuple[str, str]]
     device_hosts: dict[str, list[str]]
     port_hosts: dict[str, list[str]]
     #: Each port's identity (`port_identity`), None for a port of one host's alone.
     port_ids: dict[str, str | None]
+
+    @property
+    def text(self) -> str:
+        """The scenario as `pathlab import --host …` writes it."""
+        return self.tables.render()
 
 
 def merge(members: list[Member]) -> Merged:
@@ -87,7 +99,7 @@ def merge(members: list[Member]) -> Merged:
     claims: dict[str, str] = {}  # each claim rule → the first host that shows it
     run: Table | None = None
     for i, m in enumerate(members):
-        parts = tables(m.text)
+        parts = copy.deepcopy(m.tables).tables
         _claims(m, parts[0].get("esxcli", []), claims, warnings)
         kinds = {t.kind for t in parts[1:]} - {"run", "host", "arrays", *HOST_TABLES}
         if kinds:
@@ -95,8 +107,9 @@ def merge(members: list[Member]) -> Merged:
                                                         f"together from ({', '.join(sorted(str(k) for k in kinds))})")
         run = run or next(t for t in parts if t.kind == "run")
         host = next(t for t in parts if t.kind == "host")
-        host.header = "[host]" if i == 0 else "[[hosts]]"
-        host.set("name", to_toml(m.name), comment=m.name_note)
+        if i:
+            host.kind, host.array = "hosts", True
+        host.set("name", m.name, Noted(m.name_note))
         _name_first(host)
         host_tables.append(host)
         renamed = _merge_arrays(m, [t for t in parts if t.kind == "arrays"], parts, arrays, warnings)
@@ -108,25 +121,43 @@ def merge(members: list[Member]) -> Merged:
     port_hosts = {f"{a.name}/{p.name}": list(dict.fromkeys(h for h, _ in p.seen)) for a in arrays for p in a.ports}
     port_ids = {f"{a.name}/{p.name}": p.identity for a in arrays for p in a.ports}
     assert run is not None
-    lines = [f"# Imported by `pathlab import` from {len(members)} hosts' captures, put together as one cluster:",
-             *(f"#   {m.name}: {', '.join(m.files)}" for m in members),
-             "# Values the captures give name their file and field; `default:` marks what they do not say:",
-             "# confirm those (pathlab printed a warning for each). A device several hosts list (one NAA, WWID",
-             "# or NQN) is one LUN of their array, a port several reach (one WWN, portal or NVMe address) one port.",
-             'name = "imported-cluster"',
-             f'description = "{len(members)} hosts as their captures describe them, sharing their arrays."']
+    cluster = HostTables()
+    top = cluster.top
+    for line in [f"# Imported by `pathlab import` from {len(members)} hosts' captures, put together as one cluster:",
+                 *(f"#   {m.name}: {', '.join(m.files)}" for m in members),
+                 "# Values the captures give name their file and field; `default:` marks what they do not say:",
+                 "# confirm those (pathlab printed a warning for each). A device several hosts list (one NAA, WWID",
+                 "# or NQN) is one LUN of their array, a port several reach (one WWN, portal or NVMe address) one port."]:
+        top.line(line)
+    top.key("name", "imported-cluster")
+    top.key("description", f"{len(members)} hosts as their captures describe them, sharing their arrays.")
     if claims:
-        lines += ["# The array-type plugins the hosts claim their devices with, as they show them (on every host).",
-                  "esxcli = [", *(f"  {to_toml(c)}," for c in claims), "]"]
-    out = ["\n".join(lines), run.text(), *(t.text() for t in host_tables)]
+        top.line("# The array-type plugins the hosts claim their devices with, as they show them (on every host).")
+        top.elements("esxcli", [Element(c) for c in claims])
+    cluster.tables += [run, *host_tables]
     for a in arrays:
         _write_ports(a)
-        out.append(a.table.text())
+        cluster.tables.append(a.table)
     for m, own in own_tables:
-        out.append(f"\n# {m.name}'s own paths, devices and load: {', '.join(m.files)}")
-        out += [t.text() for t in own]
-    text = "\n".join(part.strip("\n") + "\n" for part in out)
-    return Merged(re.sub(r"\n{3,}", "\n\n", text.replace("\n[", "\n\n[")), warnings, device_hosts, port_hosts, port_ids)
+        _tidy(cluster.tables[-1]).items += ["", f"# {m.name}'s own paths, devices and load: {', '.join(m.files)}"]
+        cluster.tables += own
+    for t in cluster.tables[:-1]:
+        _tidy(t).items.append("")
+    _tidy(cluster.tables[-1])
+    return Merged(cluster, warnings, device_hosts, port_hosts, port_ids)
+
+
+def _tidy(t: Table) -> Table:
+    """The table with one blank line where it had several, and none at its end (a blank line is
+    put between tables, and one only)."""
+    items: list = []
+    for item in t.items:
+        if not (item == "" and items and items[-1] == ""):
+            items.append(item)
+    while items and items[-1] == "":
+        items.pop()
+    t.items = items
+    return t
 
 
 def _claims(m: Member, own: list[str], claims: dict[str, str], warnings: list[tuple[str, str]]) -> None:
@@ -149,14 +180,30 @@ def _claimed_vendor(rule: str) -> str | None:
 
 
 def _name_first(host: Table) -> None:
-    """The host's `name` line first in its table (where the importers write it)."""
-    i = next(j for j, line in enumerate(host.lines) if line.startswith("name ="))
-    host.lines.insert(0, host.lines.pop(i))
+    """The host's `name` first in its table (where the importers write it)."""
+    found = host.find("name")
+    host.items.insert(0, host.items.pop(host.items.index(found)))  # type: ignore[arg-type]
 
 
-def _file_of(comment: str) -> str:
-    """The file a comment names (`dev.txt: Device Display Name` → dev.txt)."""
-    return comment.split(": ")[0].split(", line")[0]
+def _file_of(source: Provenance | None) -> str:
+    """The file a value was read from (`dev.txt: Device Display Name` → dev.txt); a source said
+    in words only (`Noted`) names it first."""
+    if isinstance(source, Read):
+        return source.file
+    return source.comment().split(": ")[0].split(", line")[0] if source is not None else ""
+
+
+def _said(source: Provenance | None) -> str:
+    return source.comment() if source is not None else ""
+
+
+def _elements(t: Table, key: str) -> list[tuple[dict, Provenance | None]]:
+    """An array of inline tables of the table: each element and its provenance (a whole array on
+    one line: the line's)."""
+    found = t.find(key)
+    if isinstance(found, Elements):
+        return [(e.value, e.source) for e in found.elements]
+    return [(element, found.source) for element in found.value] if found is not None else []
 
 
 def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[ClusterArray],
@@ -168,8 +215,8 @@ def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[
     devices = [t.values() for t in parts if t.kind == "devices"]
     for t in own:
         name = str(t.get("name"))
-        ports = [(ClusterPort(str(e["name"]), port_identity(m.stack, name, str(e["name"]), note),
-                              str(e["controller"]) if "controller" in e else None), note) for e, note in t.elements("ports")]
+        ports = [(ClusterPort(str(e["name"]), port_identity(m.stack, name, str(e["name"]), _said(note)),
+                              str(e["controller"]) if "controller" in e else None), note) for e, note in _elements(t, "ports")]
         identities = {p.identity for p, _ in ports if p.identity}
         names = {str(d["name"]) for d in devices if d.get("array") == name}
         target = next((a for a in arrays if a.origin == name
@@ -177,10 +224,10 @@ def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[
         if target is None:
             taken = {a.name for a in arrays}
             fresh = name if name not in taken else next(f"{name}-{k}" for k in range(2, 10_000) if f"{name}-{k}" not in taken)
-            target = ClusterArray(fresh, name, t, vendor_note=t.comment("vendor"))
+            target = ClusterArray(fresh, name, t)
             if fresh != name:
-                t.set("name", to_toml(fresh), comment=f"derived: {m.name}'s {name} shares no device or port with the "
-                                                      f"other hosts' {name}: another array")
+                t.set("name", fresh, Derived(f"derived: {m.name}'s {name} shares no device or port with the other hosts' "
+                                             f"{name}: another array"))
             arrays.append(target)
         else:
             _agree(m, name, t, target, warnings)
@@ -226,25 +273,21 @@ def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple
     for key in ("vendor", "model"):
         mine, first = str(t.get(key, "")), str(theirs.get(key, ""))
         if mine and first and mine != first:
-            raise ScenarioError(_file_of(t.comment(key)) or ", ".join(m.files), key,
-                                f"{m.name} reads array {name}'s {key} as {mine!r}, {_file_of(a.table.comment(key))} as "
+            raise ScenarioError(_file_of(t.source(key)) or ", ".join(m.files), key,
+                                f"{m.name} reads array {name}'s {key} as {mine!r}, {_file_of(a.table.source(key))} as "
                                 f"{first!r}, though they share its devices or ports: not one array; give the "
                                 "captures of hosts of one cluster")
     for key, value in t.values().items():
         if key in ARRAY_KEYS_MERGED or theirs.get(key) == value:
             continue
-        mine_note, first_note = t.comment(key), a.table.comment(key)
-        if key not in theirs or (first_note.startswith("default") and not mine_note.startswith("default")):
-            a.table.set(key, _literal(t, key), comment=f"{m.name}: {mine_note}" if mine_note else m.name)
-        elif not mine_note.startswith("default"):
-            warnings.append((f"arrays.{a.name}.{key}", f"{m.name} gives {to_toml(value)} ({mine_note}), another host "
-                                                       f"{to_toml(theirs[key])} ({first_note}): the first kept"))
-
-
-def _literal(t: Table, key: str) -> str:
-    """The key's value as written on its line."""
-    line = next(line for line in t.lines if re.match(rf"{re.escape(key)}\s*=", line))
-    return split_comment(line)[0].split("=", 1)[1].strip()
+        entry, first_source = t.find(key), a.table.source(key)
+        mine_source = entry.source if isinstance(entry, Entry) else None
+        if key not in theirs or (isinstance(first_source, Assumed) and not isinstance(mine_source, Assumed)):
+            a.table.set(key, value, OfHost(m.name, mine_source) if mine_source else Noted(m.name),
+                        literal=entry.literal if isinstance(entry, Entry) else None)
+        elif not isinstance(mine_source, Assumed):
+            warnings.append((f"arrays.{a.name}.{key}", f"{m.name} gives {to_toml(value)} ({_said(mine_source)}), another "
+                                                       f"host {to_toml(theirs[key])} ({_said(first_source)}): the first kept"))
 
 
 def _write_ports(a: ClusterArray) -> None:
@@ -252,16 +295,19 @@ def _write_ports(a: ClusterArray) -> None:
     host's source of it."""
     elements = []
     for p in a.ports:
-        literal = "{ " + f"name = {to_toml(p.name)}" + (f", controller = {to_toml(p.controller)}" if p.controller else "") + " }"
+        value = {"name": p.name, **({"controller": p.controller} if p.controller else {})}
         hosts = list(dict.fromkeys(h for h, _ in p.seen))
         if len(hosts) > 1:
-            files = ", ".join(dict.fromkeys(_file_of(note) for _, note in p.seen))
-            elements.append((literal, f"derived: one port of {', '.join(hosts)}, by its {p.identity} ({files})"))
+            files = tuple(dict.fromkeys(_file_of(note) for _, note in p.seen))
+            elements.append(Element(value, Derived(f"derived: one port of {', '.join(hosts)}, by its {p.identity} "
+                                                   f"({', '.join(files)})", files)))
         else:
-            elements.append((literal, p.seen[0][1]))
-    a.table.set_elements("ports", elements)
+            elements.append(Element(value, p.seen[0][1]))
+    found = a.table.find("ports")
+    assert found is not None
+    a.table.items[a.table.items.index(found)] = Elements("ports", elements)
     if a.controllers:
-        a.table.set("controllers", "[" + ", ".join(f"{{ name = {to_toml(c)} }}" for c in a.controllers) + "]")
+        a.table.set("controllers", [{"name": c} for c in a.controllers])
 
 
 def _own_table(m: Member, t: Table, renamed: dict[str, tuple[str, dict[str, str]]], arrays: list[ClusterArray],
@@ -271,19 +317,19 @@ def _own_table(m: Member, t: Table, renamed: dict[str, tuple[str, dict[str, str]
     the host's LUN numbers the cluster numbers otherwise, for its faults' path names)."""
     values = t.values()
     if t.kind == "fabric":
-        t.set("adapters", to_toml([f"{m.name}/{a}" for a in values["adapters"]]))
-        t.set("ports", to_toml([_port_ref(p, renamed) for p in values["ports"]]))
+        t.set("adapters", [f"{m.name}/{a}" for a in values["adapters"]])
+        t.set("ports", [_port_ref(p, renamed) for p in values["ports"]])
     elif t.kind == "devices":
         _own_device(m, t, values, renamed, arrays, warnings, device_hosts, moved)
     elif t.kind == "faults":
         if "path" in values:
             path = re.sub(r":L(\d+)$", lambda x: f":L{moved.get(int(x[1]), int(x[1]))}", str(values["path"]))
-            t.set("path", to_toml(f"{m.name}/{path}"))
+            t.set("path", f"{m.name}/{path}")
         if "device" in values:
-            t.set("device", to_toml(f"{m.name}/{values['device']}"))
+            t.set("device", f"{m.name}/{values['device']}")
     elif t.kind == "workloads":
-        t.set("name", to_toml(f"{m.name}-{values['name']}"))
-        t.set("devices", to_toml([f"{m.name}/{d}" for d in values["devices"]]))
+        t.set("name", f"{m.name}-{values['name']}")
+        t.set("devices", [f"{m.name}/{d}" for d in values["devices"]])
 
 
 def _port_ref(ref: str, renamed: dict[str, tuple[str, dict[str, str]]]) -> str:
@@ -302,17 +348,19 @@ def _own_device(m: Member, t: Table, values: dict[str, object], renamed: dict[st
     a = next(x for x in arrays if x.name == renamed[str(values["array"])][0])
     elsewhere = next((x for x in arrays if x is not a and name in x.luns), None)
     if elsewhere is not None:
-        raise ScenarioError(_file_of(a.vendor_note) or ", ".join(m.files), name,
+        raise ScenarioError(_file_of(a.table.source("vendor")) or ", ".join(m.files), name,
                             f"{m.name} has it on array {a.origin} ({a.vendor_note}), {elsewhere.luns[name][1]} on "
                             f"{elsewhere.origin} ({elsewhere.vendor_note}): one NAA, WWID or NQN on two arrays is not one "
                             "LUN; give the captures of hosts of one cluster")
-    t.set("host", to_toml(m.name), comment="", after="name")
-    t.set("array", to_toml(a.name))
+    t.set("host", m.name, None, after="name")
+    t.set("array", a.name)
     if name in a.luns:
         first, first_host = a.luns[name]
-        t.set("host", to_toml(m.name), comment=f"derived: the LUN {first_host} has too (the same name)")
+        t.set("host", m.name, Derived(f"derived: the LUN {first_host} has too (the same name)"))
         if first != lun:
-            t.set("lun", str(first), comment=f"{first_host}'s number of the LUN; {m.name} shows {lun} ({t.comment('lun')})")
+            t.set("lun", first, Derived(f"{first_host}'s number of the LUN; {m.name} shows {lun} "
+                                        f"({_said(t.source('lun'))})"))
+            _renumber_listed(t, lun, first)
             warnings.append((f"devices.{m.name}/{name}.lun", f"{m.name} numbers the LUN {lun}, {first_host} {first}: "
                                                              f"the scenario's number is the array's, {first} taken (its "
                                                              f"paths on {m.name} are named L{first})"))
@@ -321,8 +369,9 @@ def _own_device(m: Member, t: Table, values: dict[str, object], renamed: dict[st
         used = {n for n, _ in a.luns.values()}
         if lun in used:
             new = next(k for k in range(1, len(used) + 2) if k not in used)
-            t.set("lun", str(new), comment=f"derived: {m.name} shows {lun} ({t.comment('lun')}), another LUN's number "
-                                           f"on another host")
+            t.set("lun", new, Derived(f"derived: {m.name} shows {lun} ({_said(t.source('lun'))}), another LUN's "
+                                      "number on another host"))
+            _renumber_listed(t, lun, new)
             warnings.append((f"devices.{m.name}/{name}.lun", f"LUN {lun} of {a.name} is another device on another "
                                                              f"host: {new} taken (its paths on {m.name} are named L{new})"))
             moved[lun], lun = new, new
@@ -332,7 +381,15 @@ def _own_device(m: Member, t: Table, values: dict[str, object], renamed: dict[st
         first_owner, by = a.owners.setdefault(name, (str(owner), m.name))
         if first_owner != owner:
             warnings.append((f"devices.{m.name}/{name}.owner",
-                             f"{m.name} shows controller {owner} owning it ({t.comment('owner')}), {by} {first_owner}: "
+                             f"{m.name} shows controller {owner} owning it ({_said(t.source('owner'))}), {by} {first_owner}: "
                              "one LUN has one owner; each host's controller names are its own reading (a Linux host "
                              "names them A and B by its paths' priorities), so each host is simulated as it shows it"))
     device_hosts.setdefault(name, []).append(m.name)
+
+
+def _renumber_listed(t: Table, old: int, new: int) -> None:
+    """The device's listed paths named by the LUN's number in the cluster (`…:L<new>`, as the
+    scenario names its paths there); what the host printed of each path is kept as printed."""
+    for item in t.entries():
+        if isinstance(item, Entry) and item.key[:2] == ("listed", "paths"):
+            item.key = (*item.key[:2], re.sub(rf":L{old}$", f":L{new}", item.key[2]))

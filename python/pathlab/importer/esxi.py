@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, warn
 from pathlab.importer.captured_load import from_esxtop
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
+from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported
-from pathlab.importer.listed import esxcli_device, esxcli_path, listed_lines
-from pathlab.importer.values import io_size, saw_no_io, size_text, zero_load_assumed
-from pathlab.toml_values import to_toml
+from pathlab.importer.listed import esxcli_device, esxcli_path, listed_entries
+from pathlab.importer.provenance import Assumed, Derived, Listed, Provenance, Read, Unknown
+from pathlab.importer.values import add_run, heading, io_size, saw_no_io, size_text, zero_load_assumed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -303,34 +304,19 @@ def build(c: Captures) -> Imported:
     warnings_of_portals = _portal_groups(paths, path_file)
 
     satps = {(vendor_of[d.device], d.satp) for d in devices if _value(d.satp)}
-    claims: list[str] = []
+    host = heading([f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(c.files.values()))}.",
+                    "# Values the captures give name their file and counter; `default:` marks what they do not",
+                    "# say: confirm those (pathlab printed a warning for each)."],
+                   "imported-host", "An ESXi host as its esxcli listings and esxtop capture describe it.")
     if satps:
-        claims = ["# The array-type plugin each device is claimed by, as the host shows it.", "esxcli = ["]
-        for vendor, satp in sorted(satps):
-            alua = " -c tpgs_on" if "ALUA" in str(satp) else ""
-            claims.append(f'  "esxcli storage nmp satp rule add -s {satp} -V {vendor}{alua}",  # {dev_file}: Storage Array Type')
-        claims.append("]")
-
-    lines = [
-        f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(c.files.values()))}.",
-        "# Values the captures give name their file and counter; `default:` marks what they do not",
-        "# say: confirm those (pathlab printed a warning for each).",
-        'name = "imported-host"',
-        'description = "An ESXi host as its esxcli listings and esxtop capture describe it."',
-        *claims,
-        "",
-        "[run]",
-        'duration = "60s"',
-        'warmup = "10s"',
-        'interval = "5s"',
-        "",
-        "[host]",
-        "adapters = [",
-    ]
-    for a in adapters:
-        lines.append(f'  {{ name = "{a}", queue_depth = {DEFAULT_AQLEN} }},  '
-                     f"# {path_file}: runtime names; queue_depth default: AQLEN is not in the captures")
-    lines.append("]")
+        host.top.line("# The array-type plugin each device is claimed by, as the host shows it.")
+        host.top.elements("esxcli", [Element(f"esxcli storage nmp satp rule add -s {satp} -V {vendor}"
+                                             + (" -c tpgs_on" if "ALUA" in str(satp) else ""),
+                                             Read(dev_file, text="Storage Array Type")) for vendor, satp in sorted(satps)])
+    add_run(host)
+    host.table("host").elements("adapters", [
+        Element({"name": a, "queue_depth": DEFAULT_AQLEN}, Read(path_file, text="runtime names"),
+                {"queue_depth": Assumed("AQLEN is not in the captures")}) for a in adapters])
     warnings.append(("host.adapters.queue_depth", f"AQLEN is not in the captures: {DEFAULT_AQLEN} assumed"))
     warnings += warnings_of_portals
 
@@ -353,30 +339,28 @@ def build(c: Captures) -> Imported:
         tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None})
         states = [_value(getattr(p, "tpg_state", None)) for p in paths if vendor_of[p.device] == array]
         symmetric = all(s in (None, "AO") for s in states)
-        us, service_note = services[array]
-        service = to_toml({"fixed": f"{us:.1f}us", "distribution": "exponential"})
-        lines += ["", "[[arrays]]", f'name = "{array}"',
-                  f'vendor = "{array}"  # {dev_file}: Device Display Name',
-                  'model = ""  # not in the listings (esxcli storage core device list shows it)',
-                  f"tpgs = {to_toml(bool(tpgs))}  # {path_file}: "
-                  + ("TPG_id in Storage Array Type Path Config" if tpgs else "no TPG in the path configs"),
-                  f"symmetric = {to_toml(symmetric or not tpgs)}  # {path_file}: "
-                  + ("every path active-optimized" if symmetric or not tpgs else "paths active-optimized and not, by TPG"),
-                  f"service = {service}  # {service_note}"]
+        us, service_source = services[array]
+        t = host.table("arrays", array=True)
+        t.key("name", array)
+        t.key("vendor", array, Read(dev_file, text="Device Display Name"))
+        t.key("model", "", Unknown("not in the listings (esxcli storage core device list shows it)"))
+        t.key("tpgs", bool(tpgs), Read(path_file, text="TPG_id in Storage Array Type Path Config" if tpgs
+                                       else "no TPG in the path configs"))
+        t.key("symmetric", symmetric or not tpgs,
+              Derived(f"{path_file}: " + ("every path active-optimized" if symmetric or not tpgs
+                                          else "paths active-optimized and not, by TPG"), (path_file,)))
+        t.key("service", {"fixed": f"{us:.1f}us", "distribution": "exponential"}, service_source)
         if array in latency.array_ms:
             ms = latency.array_ms[array]
-            lines += [f'read_latency = "{ms * 1000:.0f}us"  # {latency.notes[array]}',
-                      f'write_latency = "{ms * 1000:.0f}us"  # the same: one figure for both']
+            t.key("read_latency", f"{ms * 1000:.0f}us", Derived(latency.notes[array], (esx_file,)))
+            t.key("write_latency", f"{ms * 1000:.0f}us", Derived("the same: one figure for both", (esx_file,)))
         else:
             warnings.append(zero_load_assumed(array))
         if tpgs and not symmetric:
-            lines.append("controllers = [" + ", ".join(f'{{ name = "TPG{t}" }}' for t in tpgs) + "]"
-                         + f"  # {path_file}: one per target port group")
-        lines.append("ports = [")
-        for p in array_ports:
-            owner = f', controller = "TPG{p.tpg}"' if tpgs and not symmetric and p.tpg is not None else ""
-            lines.append(f'  {{ name = "{p.name}"{owner} }},  # {path_file}: target {p.target}')
-        lines.append("]")
+            t.key("controllers", [{"name": f"TPG{g}"} for g in tpgs], Read(path_file, text="one per target port group"))
+        t.elements("ports", [Element({"name": p.name, **({"controller": f"TPG{p.tpg}"} if tpgs and not symmetric
+                                                         and p.tpg is not None else {})},
+                                     Read(path_file, text=f"target {p.target}")) for p in array_ports])
 
     for a in adapters:
         reached = sorted({(_channel(p), p.target, _target_of(p), vendor_of[p.device]) for p in paths if p.adapter == a},
@@ -388,43 +372,48 @@ def build(c: Captures) -> Imported:
             name = str(next(p.runtime_name for p in paths
                             if p.adapter == a and _channel(p) == channel and p.target == target_number))
             extra = latency.extra_one_way_us.get(name)
-            lines += ["", "[[fabric]]", f'adapters = ["{a}"]  # {path_file}: C{channel}:T{target_number} of {a}',
-                      f'ports = ["{arr}/{ports[(arr, target)].name}"]', f"targets = [{int(target_number)}]"]
+            f = host.table("fabric", array=True)
+            f.key("adapters", [a], Read(path_file, text=f"C{channel}:T{target_number} of {a}"))
+            f.key("ports", [f"{arr}/{ports[(arr, target)].name}"])
+            f.key("targets", [int(target_number)])
             if channel:
-                lines.append(f"channel = {channel}")
+                f.key("channel", channel)
             if extra is None:
-                lines.append(f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, a fabric within one room')
+                f.key("latency", DEFAULT_ONE_WAY, Assumed("one way, a fabric within one room"))
             else:
-                lines.append(f'latency = "{DEFAULT_ONE_WAY_US + extra:.0f}us"  # one way: {DEFAULT_ONE_WAY} by default, plus '
-                             f"{extra:.0f} µs from {latency.notes[name]}")
+                f.key("latency", f"{DEFAULT_ONE_WAY_US + extra:.0f}us",
+                      Derived(f"one way: {DEFAULT_ONE_WAY} by default, plus {extra:.0f} µs from {latency.notes[name]}",
+                              (esx_file,)))
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed "
                                        "(plus what lightly loaded paths' DAVG shows beyond their device's best path)"))
 
     for d in devices:
         lun = next((p.lun for p in paths if p.device == d.device), 0)
         dqlen = _mean(dev_rows, d.device, "Device Q Depth")
-        lines += ["", "[[devices]]", f'name = "{d.device}"', f'array = "{vendor_of[d.device]}"',
-                  f"lun = {int(lun)}  # {path_file}: runtime names"]
+        t = host.table("devices", array=True)
+        t.key("name", d.device)
+        t.key("array", vendor_of[d.device])
+        t.key("lun", int(lun), Read(path_file, text="runtime names"))
         if dqlen:
-            lines.append(f"queue_depth = {round(dqlen)}  # {esx_file}: Device Q Depth (DQLEN)")
+            t.key("queue_depth", round(dqlen), Read(esx_file, text="Device Q Depth (DQLEN)"))
         else:
-            lines.append(f"queue_depth = {DEFAULT_DQLEN}  # default: DQLEN is not in the captures")
+            t.key("queue_depth", DEFAULT_DQLEN, Assumed("DQLEN is not in the captures"))
             warnings.append((f"devices.{d.device}.queue_depth", f"DQLEN is not in the captures: {DEFAULT_DQLEN} assumed"))
         state = lambda p: _value(getattr(p, "tpg_state", None))  # noqa: E731
         owning = next((f"TPG{int(p.tpg_id)}" for p in paths if p.device == d.device and state(p) == "AO"
                        and _value(p.tpg_id) is not None), None)
         if owning and any(state(p) == "ANO" for p in paths if p.device == d.device):
-            lines.append(f'owner = "{owning}"  # {path_file}: the TPG whose paths are active-optimized')
+            t.key("owner", owning, Derived(f"{path_file}: the TPG whose paths are active-optimized", (path_file,)))
         try:
             policy = _policy(d)
         except ScenarioError as e:
             raise ScenarioError(dev_file, f"{d.device}: Path Selection Policy", e.args[2]) from None
-        lines.append(f"policy = {to_toml(policy)}  # {dev_file}: Path Selection Policy (Device Config)")
-        lines += listed_lines(f"{dev_file}, line {d.line}" if _value(getattr(d, "line", None)) is not None else dev_file,
-                              esxcli_device(d),
-                              [(str(p.runtime_name), esxcli_path(p)) for p in paths if p.device == d.device])
+        t.key("policy", policy, Read(dev_file, text="Path Selection Policy (Device Config)"))
+        line = _value(getattr(d, "line", None))
+        t.items += listed_entries(Listed(dev_file, None if line is None else int(line)), esxcli_device(d),
+                                  [(str(p.runtime_name), esxcli_path(p)) for p in paths if p.device == d.device])
 
-    lines += _workload(devices, dev_rows, esx_file, outstanding, warnings)
+    _workload(host, devices, dev_rows, esx_file, outstanding, warnings)
     found = esxi_listing_findings(c.devices, c.paths, vendor_of, dev_file, path_file)
     if c.esxtop is not None:
         from pathlab.importer.capture_findings import esxtop_findings
@@ -434,7 +423,7 @@ def build(c: Captures) -> Imported:
     # The capture measured the load where it has a figure of a device's commands (idle ones too).
     measured = any(cmds is not None for cmds in rates.values())
     captured = [load for d in devices if (load := from_esxtop(dev_rows, d.device, esx_file)) is not None]
-    return Imported("\n".join(lines) + "\n", warnings, found, measured_load=measured, captured=captured)
+    return Imported(host, warnings, found, measured_load=measured, captured=captured)
 
 
 @dataclass
@@ -486,7 +475,7 @@ def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: Summary | None,
 
 
 def _port_service(devices: list[Any], rates: dict[str, float | None], outstanding: dict[str, float], esx_file: str,
-                  warnings: list[tuple[str, str]], array: str) -> tuple[float, str]:
+                  warnings: list[tuple[str, str]], array: str) -> tuple[float, Provenance]:
     """The array's port service time: from the capture where the array's one busy device works
     one path at a time under a deep queue (round robin at a large limit: the device's rate is
     then one port's capacity), else a stated default."""
@@ -496,39 +485,45 @@ def _port_service(devices: list[Any], rates: dict[str, float | None], outstandin
         if (d.psp == "VMW_PSP_RR" and (_value(d.iops) or 0) >= LARGE_RR_LIMIT and rate
                 and outstanding.get(d.device, 0) >= SATURATING_OUTSTANDING):
             return (round(1e6 / rate, 1),
-                    f"{esx_file}: {d.device} Commands/sec {rate:,.0f} with {outstanding[d.device]:.0f} outstanding "
-                    f"and round robin switching every {int(d.iops)} I/Os: one path at a time, so one port's capacity "
-                    "(exponential: assumed)")
+                    Derived(f"{esx_file}: {d.device} Commands/sec {rate:,.0f} with {outstanding[d.device]:.0f} "
+                            f"outstanding and round robin switching every {int(d.iops)} I/Os: one path at a time, so one "
+                            "port's capacity (exponential: assumed)", (esx_file,)))
     warnings.append((f"arrays.{array}.service", f"no capture shows a port at capacity: {DEFAULT_PORT_SERVICE_US} µs per I/O assumed"))
-    return DEFAULT_PORT_SERVICE_US, "default: no capture shows a port at capacity"
+    return DEFAULT_PORT_SERVICE_US, Assumed("no capture shows a port at capacity")
 
 
-def _workload(devices: list[Any], dev_rows: TableSummary | None, esx_file: str, outstanding: dict[str, float],
-              warnings: list[tuple[str, str]]) -> list[str]:
+def _workload(host: HostTables, devices: list[Any], dev_rows: TableSummary | None, esx_file: str,
+              outstanding: dict[str, float], warnings: list[tuple[str, str]]) -> None:
     """One closed-loop workload per device: outstanding = ACTV + QUED, the read share and the
     bytes per I/O of the capture."""
-    out = []
+    loaded = False
     for d in devices:
         cmds = _mean(dev_rows, d.device, "Commands/sec")
         if cmds == 0:  # captured, and idle: it stays idle in the scenario
-            out += ["", f"# {d.device}: idle in {esx_file} (0 Commands/sec): no workload"]
+            host.tables[-1].line()
+            host.tables[-1].line(f"# {d.device}: idle in {esx_file} (0 Commands/sec): no workload")
             continue
-        out += ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", d.device)[-12:]}"', f'devices = ["{d.device}"]']
+        loaded = True
+        t = host.table("workloads", array=True)
+        t.key("name", re.sub(r"[^A-Za-z0-9]", "", d.device)[-12:])
+        t.key("devices", [d.device])
         if not cmds or d.device not in outstanding:
-            out += [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no esxtop capture of this device",
-                    'block_size = "8KiB"  # default', "read_pct = 70  # default"]
+            t.key("outstanding", DEFAULT_OUTSTANDING, Assumed("no esxtop capture of this device"))
+            t.key("block_size", "8KiB", Assumed())
+            t.key("read_pct", 70, Assumed())
             warnings.append((f"workloads.{d.device}", "no esxtop figures for this device: 32 outstanding 8 KiB I/Os, "
                                                       "70% reads assumed"))
             continue
         reads = _mean(dev_rows, d.device, "Reads/sec") or 0.0
         mb = (_mean(dev_rows, d.device, "MBytes Read/sec") or 0.0) + (_mean(dev_rows, d.device, "MBytes Written/sec") or 0.0)
         size = io_size(mb * 2**20, cmds)
-        out += [f"outstanding = {max(1, round(outstanding[d.device]))}  # {esx_file}: Active Commands + Queued Commands",
-                f'block_size = "{size_text(size)}"  # {esx_file}: MBytes Read/sec + MBytes Written/sec over Commands/sec',
-                f"read_pct = {100 * reads / cmds:.1f}  # {esx_file}: Reads/sec over Commands/sec",
-                'range = "1GiB"  # default: the capture does not say how far apart the I/Os fall']
+        t.key("outstanding", max(1, round(outstanding[d.device])), Read(esx_file, text="Active Commands + Queued Commands"))
+        t.key("block_size", size_text(size),
+              Derived(f"{esx_file}: MBytes Read/sec + MBytes Written/sec over Commands/sec", (esx_file,)))
+        # The share as written with one decimal: the value is what the text says.
+        t.key("read_pct", float(f"{100 * reads / cmds:.1f}"), Derived(f"{esx_file}: Reads/sec over Commands/sec", (esx_file,)))
+        t.key("range", "1GiB", Assumed("the capture does not say how far apart the I/Os fall"))
         warnings.append((f"workloads.{d.device}.range", "the span of the I/Os is not in the captures: 1 GiB assumed"))
-    if devices and "[[workloads]]" not in out:
+    if devices and not loaded:
         # Every device captured idle: a scenario without load is no host to advise on.
         raise saw_no_io(esx_file, "Commands/sec", "0 for every device", " (a first sample alone counts none)")
-    return out

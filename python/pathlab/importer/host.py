@@ -1,5 +1,6 @@
 """A host as its captures describe it, for the library: `import_host(*files)` builds what
-`pathlab import` writes, typed. Thin on purpose: issue 32 gives every value its provenance."""
+`pathlab import` writes, typed: its tables (`HostTables`), each value with its provenance (read,
+derived, assumed or unknown), from which its scenario is built and its text written."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlab.api import Scenario, ScenarioError
 from pathlab.assumption import Assumption
 from pathlab.finding import Finding
 from pathlab.importer.captured_load import CapturedLoad
+from pathlab.importer.host_tables import HostTables
 from pathlab.importer.imported import Undetermined
 from pathlab.importer.timer_values import TimerValue
 
@@ -32,7 +34,7 @@ class Host:
     #: Whether a capture gave the devices' load (performance counters, or a snapshot of I/Os in
     #: flight); without it advise predicts no gain, it says what to capture.
     measured_load: bool
-    #: The scenario's TOML text, every value commented with where it came from.
+    #: The scenario's TOML text, every value commented with where it came from (`tables` rendered).
     text: str = field(repr=False)
     #: Settings the scenario holds that the captures do not determine (a one-group map's
     #: grouping): simulated as the listing shows them, never checked against a practice.
@@ -43,6 +45,9 @@ class Host:
     #: Each device's rate and response as a capture measured them: what the setting in force,
     #: simulated, must reproduce before advise ranks anything.
     captured: tuple[CapturedLoad, ...] = ()
+    #: The host's scenario as typed tables, each value with its provenance: what the scenario is
+    #: built from, what advise reads the host's assumptions from, what a cluster merges.
+    tables: HostTables = field(default_factory=HostTables, repr=False)
 
     def __repr__(self) -> str:
         load = "load measured" if self.measured_load else "no load measured"
@@ -72,5 +77,5 @@ def import_host(*files: str | os.PathLike[str]) -> Host:
     imported, scenario = imported_scenario(given, imported_name(given))
     return Host(given, scenario, tuple(imported.findings), tuple(Assumption(f, m) for f, m in imported.warnings),
                 imported.stack, imported.measured_load, imported.text, tuple(imported.undetermined),
-                tuple(imported.timers), tuple(imported.captured))
+                tuple(imported.timers), tuple(imported.captured), imported.tables)
 

@@ -1,5 +1,6 @@
-"""What an import gives: the host's scenario as TOML text, the warnings for every value assumed,
-and what the captures themselves show. Each stack's module (`esxi.py`, `linux.py`, `nvme.py`)
+"""What an import gives: the host's scenario as typed tables (each value with its provenance;
+`text` is what `pathlab import` writes of them), the warnings for every value assumed, and what
+the captures themselves show. Each stack's module (`esxi.py`, `linux.py`, `nvme.py`)
 builds one; `import_files` in `__init__.py` chooses the stack."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from dataclasses import dataclass, field
 
 from pathlab.finding import Finding
 from pathlab.importer.captured_load import CapturedLoad
+from pathlab.importer.host_tables import HostTables
 from pathlab.importer.timer_values import TimerValue
 
 
@@ -25,7 +27,7 @@ class Undetermined:
 
 @dataclass
 class Imported:
-    text: str
+    tables: HostTables
     warnings: list[tuple[str, str]]
     #: What the captures themselves show (`capture_findings`).
     findings: list[Finding] = field(default_factory=list)
@@ -40,3 +42,8 @@ class Imported:
     timers: list[TimerValue] = field(default_factory=list)
     #: Each device's rate and response as a capture measured them, for the setting in force to reproduce.
     captured: list[CapturedLoad] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The annotated scenario `pathlab import` writes."""
+        return self.tables.render()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer.captured_load import from_rates
 from pathlab.importer.conf_precedence import ConfPrecedence
+from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import (
@@ -23,10 +24,20 @@ from pathlab.importer.linux_topology import (
     map_topology,
     table_features,
 )
-from pathlab.importer.listed import listed_lines, multipath_map, multipath_path
+from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
+from pathlab.importer.provenance import Assumed, Derived, Listed, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
-from pathlab.importer.values import idle_left_out_said, io_size, left_out_idle, saw_no_io, size_text, zero_load_assumed
-from pathlab.toml_values import to_toml
+from pathlab.importer.values import (
+    SAID,
+    add_run,
+    heading,
+    idle_left_out_said,
+    io_size,
+    left_out_idle,
+    saw_no_io,
+    size_text,
+    zero_load_assumed,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -148,7 +159,7 @@ def listing_release(maps: list[Any], paths: list[Any]) -> tuple[str, str] | None
     return None
 
 
-def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Undetermined]]:
+def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, list[Undetermined]]:
     """The scenario's TOML text, commented, the warnings for every value assumed, whether the
     rates gave any map's load, and the settings the captures do not determine."""
     mfile = c.files["multipath"]
@@ -231,22 +242,15 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
             warnings.append((f"arrays.ports.{ports[k]}", f"{mfile}: every path through SCSI host {k[0]}, target {k[1]} "
                                                         "failed, so its controller is not shown: taken as A"))
 
-    lines = [
-        f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(c.files.values()))}.",
-        "# Values the captures give name their file and field; `default:` marks what they do not say:",
-        "# confirm those (pathlab printed a warning for each).",
-        'name = "imported-linux-host"',
-        'description = "A Linux dm-multipath host as multipath -ll and its I/O statistics describe it."',
-        "",
-        "[run]", 'duration = "60s"', 'warmup = "10s"', 'interval = "5s"',
-        "",
-        "[host]",
-        'name = "linux01"',
-        "adapters = [" + ", ".join(f'{{ name = "host{h}" }}' for h in hosts) + f"]  # {mfile}: SCSI hosts of the paths",
-    ]
+    out = heading([f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(c.files.values()))}.", *SAID],
+                  "imported-linux-host", "A Linux dm-multipath host as multipath -ll and its I/O statistics describe it.")
+    add_run(out)
+    host = out.table("host")
+    host.key("name", "linux01")
+    host.key("adapters", [{"name": f"host{h}"} for h in hosts], Read(mfile, text="SCSI hosts of the paths"))
     release = listing_release(maps, list(c.paths.itertuples()))
     if release is not None:
-        lines.append(f'multipath_tools = "{release[0]}"  # {mfile}: {release[1]}')
+        host.key("multipath_tools", release[0], Derived(f"{mfile}: {release[1]}", (mfile,)))
     for array in dict.fromkeys(vendor_of.values()):
         # One line per port: the sessions to one portal share it; portals listed by portal group.
         first_key: dict[str, tuple[int, int]] = {}
@@ -256,33 +260,33 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
         array_ports = list(first_key.values())
         first = next(m for m in maps if vendor_of[m.name] == array)
         product = str(first.product).strip()
-        lines += ["", "[[arrays]]", f'name = "{array}"', f'vendor = "{str(first.vendor).strip()}"  # {mfile}: map header',
-                  f'model = "{product}"  # {mfile}: map header',
-                  f"tpgs = {to_toml(alua)}  # {mfile}: " + _tpgs_reason(alua, ownership),
-                  f"symmetric = {to_toml(not owned)}",
-                  f'service = {to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"})}'
-                  "  # default: the captures do not show a port at capacity"]
+        a = out.table("arrays", array=True)
+        a.key("name", array)
+        a.key("vendor", str(first.vendor).strip(), Read(mfile, text="map header"))
+        a.key("model", product, Read(mfile, text="map header"))
+        a.key("tpgs", alua, Derived(f"{mfile}: " + _tpgs_reason(alua, ownership), (mfile,)))
+        a.key("symmetric", not owned)
+        a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
+              Assumed("the captures do not show a port at capacity"))
         warnings.append((f"arrays.{array}.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs "
                                                     "per I/O assumed"))
         warnings.append(zero_load_assumed(array))
         if owned:
-            lines.append('controllers = [{ name = "A" }, { name = "B" }]  # the owner\'s group and the others')
+            a.key("controllers", [{"name": "A"}, {"name": "B"}], Derived("the owner's group and the others"))
         if ownership:
-            lines.append(f'non_owner_state = "standby"  # {mfile}: hwhandler {ownership[0]}: the other controller\'s paths '
-                         "are passive until a failover moves the LUN")
-        lines.append("ports = [")
-        for k in array_ports:
-            controller = f', controller = "{owner_of_port.get(k, "A")}"' if owned else ""
-            lines.append(f'  {{ name = "{ports[k]}"{controller} }},  # ' + (_portal_note(k, ports, portals, sfile)
-                                                                             if k[0] in portals
-                                                                             else f"{mfile}: SCSI host {k[0]}, target {k[1]}"))
-        lines.append("]")
+            a.key("non_owner_state", "standby", Derived(f"{mfile}: hwhandler {ownership[0]}: the other controller's paths "
+                                                        "are passive until a failover moves the LUN", (mfile,)))
+        a.elements("ports", [Element({"name": ports[k], **({"controller": owner_of_port.get(k, "A")} if owned else {})},
+                                     _portal_source(k, ports, portals, sfile) if k[0] in portals
+                                     else Read(mfile, text=f"SCSI host {k[0]}, target {k[1]}")) for k in array_ports])
     for h in hosts:
         targets = sorted({hctl(p)[2] for p in paths if hctl(p)[0] == h})
         names = [f"{array_of_port[(h, t)]}/{ports[(h, t)]}" for t in targets]
-        lines += ["", "[[fabric]]", f'adapters = ["host{h}"]', "ports = [" + ", ".join(f'"{n}"' for n in names) + "]",
-                  f"targets = {to_toml(targets)}  # {mfile}: the SCSI target numbers",
-                  f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, a fabric within one room']
+        f = out.table("fabric", array=True)
+        f.key("adapters", [f"host{h}"])
+        f.key("ports", names)
+        f.key("targets", targets, Read(mfile, text="the SCSI target numbers"))
+        f.key("latency", DEFAULT_ONE_WAY, Assumed("one way, a fabric within one room"))
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
 
     for m in maps:
@@ -320,19 +324,22 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
         conf_note = "; " + ", ".join(f"{k} from {c.files.get('conf')} ({sec})" for k, (_, sec) in from_conf.items()) \
             if from_conf else ""
         conf_note += "".join(f"; {n}" for n in notes)
-        lines += ["", "[[devices]]", f'name = "{m.wwid}"  # {mfile}: WWID of map {m.name}'
-                  + (f"; the listing ends inside it (line {cut_at(m)}): its paths after that are not known"
-                     if cut_at(m) is not None else ""), f'array = "{vendor_of[m.name]}"',
-                  f"lun = {hctl(mine[0])[3]}  # {mfile}: the L of the paths' H:C:T:L",
-                  f"queue_depth = {DEFAULT_QUEUE_DEPTH}  # default: the disks' queue_depth is in sysfs, not in these captures"]
+        dev = out.table("devices", array=True)
+        dev.key("name", str(m.wwid), Read(mfile, text=f"WWID of map {m.name}" + (
+            f"; the listing ends inside it (line {cut_at(m)}): its paths after that are not known"
+            if cut_at(m) is not None else "")))
+        dev.key("array", vendor_of[m.name])
+        dev.key("lun", hctl(mine[0])[3], Read(mfile, text="the L of the paths' H:C:T:L"))
+        dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
         if owned and m.name in owner_of_map:
-            lines.append(f'owner = "{owner_of_map[m.name]}"  # {mfile}: the controller of its best group\'s paths')
-        lines.append(f"policy = {to_toml(policy)}  # {mfile}: the groups' selector, priorities and features{conf_note}")
+            dev.key("owner", owner_of_map[m.name], Derived(f"{mfile}: the controller of its best group's paths", (mfile,)))
+        dev.key("policy", policy, Derived(f"{mfile}: the groups' selector, priorities and features{conf_note}",
+                                        (mfile, *([str(c.files.get("conf"))] if from_conf else []))))
         lun = hctl(mine[0])[3]
         read_paths: dict[str, Any] = {}  # by the scenario's path name: two lines the model makes one path keep the first
         for order, p in enumerate(mine):
             read_paths.setdefault(f"host{hctl(p)[0]}:C0:T{hctl(p)[2]}:L{lun}", multipath_path(p, order))
-        lines += listed_lines(f"{mfile}, map at line {m.line}", multipath_map(m), read_paths.items())
+        dev.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m), read_paths.items())
     warnings.append(("devices.queue_depth", f"the disks' queue_depth is not in the captures: {DEFAULT_QUEUE_DEPTH} assumed"))
 
     # Paths the capture shows failed stay failed: a path fault from the start.
@@ -340,49 +347,57 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
         states = {str(p.dm_state), str(p.checker_state)}
         if states & {"failed", "faulty"}:
             h, _, t, lun = hctl(p)
-            lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"', f'path = "host{h}:C0:T{t}:L{lun}"'
-                      f"  # {mfile}, line {p.line}: {p.device} is {p.dm_state}/{p.checker_state}"]
+            fault = out.table("faults", array=True)
+            fault.key("kind", "path_down")
+            fault.key("at", "0s")
+            fault.key("path", f"host{h}:C0:T{t}:L{lun}", Read(mfile, p.line, f"{p.device} is {p.dm_state}/{p.checker_state}"))
 
     any_measured = False
     for m in maps:
         dm = str(m.dm)
         if left_out_idle(c.rates, dm, str(m.name)):
             comment, warning = idle_left_out_said(str(m.name), dm, rfile)
-            lines += ["", comment]
+            out.tables[-1].items += ["", comment]
             warnings.append(warning)
             any_measured = True
             continue
         measured = [v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v is not None]
         any_measured = any_measured or bool(measured)
         if measured and not any(measured):  # captured, and idle: it stays idle in the scenario
-            lines += ["", f"# {m.name} ({dm}): idle in {rfile} (no reads or writes): no workload"]
+            out.tables[-1].items += ["", f"# {m.name} ({dm}): idle in {rfile} (no reads or writes): no workload"]
             continue
         cmds = sum(measured) or None
-        lines += ["", "[[workloads]]", f'name = "{m.name}"', f'devices = ["{m.wwid}"]']
+        w = out.table("workloads", array=True)
+        w.key("name", str(m.name))
+        w.key("devices", [str(m.wwid)])
         queue = _mean(c.rates, dm, "queue_length")
         if not cmds or queue is None:
-            lines += [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no I/O statistics of {dm}",
-                      'block_size = "8KiB"  # default', "read_pct = 70  # default"]
+            w.key("outstanding", DEFAULT_OUTSTANDING, Assumed(f"no I/O statistics of {dm}"))
+            w.key("block_size", "8KiB", Assumed())
+            w.key("read_pct", 70, Assumed())
             warnings.append((f"workloads.{m.name}", f"no I/O statistics of {dm}: 32 outstanding 8 KiB I/Os, 70% reads assumed"))
             continue
         reads = _mean(c.rates, dm, "reads_per_s") or 0.0
         kib = (_mean(c.rates, dm, "read_kib_per_s") or 0.0) + (_mean(c.rates, dm, "write_kib_per_s") or 0.0)
         size = io_size(kib * 1024, cmds)
-        lines += [f"outstanding = {max(1, round(queue))}  # {rfile}: {dm}'s average queue (weighted I/O time per interval)",
-                  f'block_size = "{size_text(size)}"  # {rfile}: {dm}\'s KiB per I/O',
-                  f"read_pct = {100 * reads / cmds:.1f}  # {rfile}: {dm}'s reads over reads and writes"]
-    if "[[workloads]]" not in lines:
+        w.key("outstanding", max(1, round(queue)),
+              Derived(f"{rfile}: {dm}'s average queue (weighted I/O time per interval)", (rfile,)))
+        w.key("block_size", size_text(size), Derived(f"{rfile}: {dm}'s KiB per I/O", (rfile,)))
+        # The share as written with one decimal: the value is what the text says.
+        w.key("read_pct", float(f"{100 * reads / cmds:.1f}"), Derived(f"{rfile}: {dm}'s reads over reads and writes", (rfile,)))
+    if not out.of("workloads"):
         raise saw_no_io(rfile, "", "every map's device is idle in it (no reads or writes, or left out by iostat -z)")
-    return "\n".join(lines) + "\n", warnings, any_measured, undetermined
+    return out, warnings, any_measured, undetermined
 
 
-def _portal_note(key: tuple[int, int], ports: dict[tuple[int, int], str], portals: dict[int, Portal], sfile: str) -> str:
+def _portal_source(key: tuple[int, int], ports: dict[tuple[int, int], str], portals: dict[int, Portal],
+                   sfile: str) -> Read:
     """Where an iSCSI portal's port comes from: the session listing's line, its portal group, and
     the SCSI hosts (sessions) that reach it."""
     portal = portals[key[0]]
     hosts = sorted({k[0] for k, name in ports.items() if name == ports[key]})
-    return (f"{sfile}, line {portal.line}: portal of target portal group {portal.group}, sessions of SCSI host "
-            + ", ".join(str(h) for h in hosts))
+    return Read(sfile, portal.line, f"portal of target portal group {portal.group}, sessions of SCSI host "
+                + ", ".join(str(h) for h in hosts))
 
 
 #: Where each kind of Linux input goes.
@@ -405,12 +420,12 @@ def import_host(found: dict[str, Kind]) -> Imported:
         slot = SLOTS[kind.name]
         tables[slot], names[slot] = kind.read(name), name
     listing = tables["multipath"]
-    text, warnings, measured, undetermined = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
+    host, warnings, measured, undetermined = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
                                                    tables.get("rates"), tables.get("sessions"), names))
     imported_maps = {str(p.map) for p in listing["paths"].itertuples() if has_address(p)}
     captured = [load for m in listing["maps"].itertuples() if str(m.name) in imported_maps
                 if (load := from_rates(tables.get("rates"), str(m.dm), str(m.wwid), names.get("rates", ""))) is not None]
-    return Imported(text, warnings, multipath_findings(listing["paths"], names["multipath"])
+    return Imported(host, warnings, multipath_findings(listing["paths"], names["multipath"])
                     + listing_findings(listing["maps"], listing["paths"], names["multipath"], tables.get("conf"),
                                        names.get("conf", ""))
                     + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured,

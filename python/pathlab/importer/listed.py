@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pathlab.toml_values import to_toml
+from pathlab.importer.host_tables import Entry
+from pathlab.importer.provenance import Listed
 
 
 def _text(value: Any) -> str | None:
@@ -21,16 +22,16 @@ def _text(value: Any) -> str | None:
     return None if text in ("<NA>", "nan", "None") else text
 
 
-def listed_lines(source: str, device: Mapping[str, Any], paths: Iterable[tuple[str, Mapping[str, Any]]]) -> list[str]:
-    """The `listed` keys of the device last opened (`[[devices]]`), one a line inside its table
-    (dotted keys: the table stays whole for whatever cuts the text into tables): `device`'s values
-    and each path's (its scenario name, its values), the fields the listing printed none of left out."""
+def listed_entries(source: Listed, device: Mapping[str, Any],
+                   paths: Iterable[tuple[str, Mapping[str, Any]]]) -> list[Entry]:
+    """The `listed` keys of a device's table (dotted keys: the table stays whole), read where
+    `source` says: `device`'s values and each path's (its scenario name, its values), the fields
+    the listing printed none of left out."""
     own = {k: t for k, v in device.items() if (t := _text(v)) is not None}
-    lines = [f"listed.device = {to_toml(own)}  # {source}, as printed: `pathlab show` prints it back"]
+    out = [Entry(("listed", "device"), own, source)]
     for name, values in paths:
-        row = {k: t for k, v in values.items() if (t := _text(v)) is not None}
-        lines.append(f"listed.paths.{to_toml({name: row})[2:-2]}")  # `"path" = { … }`, the name quoted
-    return lines
+        out.append(Entry(("listed", "paths", name), {k: t for k, v in values.items() if (t := _text(v)) is not None}))
+    return out
 
 
 def multipath_map(m: Any) -> dict[str, Any]:

@@ -49,8 +49,8 @@ def import_host(found: dict[str, Kind]) -> Imported:
         raise ScenarioError(file, "", "no disk's paths: `mpclaim -s -d` lists the disks; `mpclaim -s -d N` for each "
                                       "disk N shows its paths, which a scenario needs")
     host = _host(file, listing, settings, settings_file)
-    text, measured = s.scenario(host)
-    return Imported(text, host.warnings, _findings(file, listing, settings, settings_file), measured_load=measured)
+    tables, measured = s.scenario(host)
+    return Imported(tables, host.warnings, _findings(file, listing, settings, settings_file), measured_load=measured)
 
 
 def device_name(disk: int) -> str:

@@ -12,13 +12,25 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer.captured_load import CapturedLoad, from_rates
+from pathlab.importer.host_tables import Element, HostTables, Table
 from pathlab.importer.imported import Imported
-from pathlab.importer.listed import listed_lines, nvme_controller, nvme_subsystem
+from pathlab.importer.listed import listed_entries, nvme_controller, nvme_subsystem
 from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
+from pathlab.importer.provenance import Assumed, Derived, Listed, Provenance, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
-from pathlab.importer.values import idle_left_out_said, io_size, iopolicy_assumed, left_out_idle, saw_no_io, size_text, zero_load_assumed
-from pathlab.toml_values import to_toml
+from pathlab.importer.values import (
+    SAID,
+    add_run,
+    heading,
+    idle_left_out_said,
+    io_size,
+    iopolicy_assumed,
+    left_out_idle,
+    saw_no_io,
+    size_text,
+    zero_load_assumed,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -80,9 +92,9 @@ def _vendor(nqn: str) -> str:
 
 def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str,
           snapshot: dict[str, tuple[float, str]] | None = None,
-          iopolicies: dict[str, tuple[str, str]] | None = None,
-          captured: list[CapturedLoad] | None = None) -> tuple[str, list[tuple[str, str]], bool]:
-    """The scenario's TOML text, commented, the warnings for every value assumed, and whether a
+          iopolicies: dict[str, tuple[str, Read]] | None = None,
+          captured: list[CapturedLoad] | None = None) -> tuple[HostTables, list[tuple[str, str]], bool]:
+    """The host's typed tables, the warnings for every value assumed, and whether a
     capture gave any head's load. `snapshot` is each namespace head's I/Os in flight from sysfs
     (`nvme_counters.snapshot_load`), used where `rates` has no figures of the head; `iopolicies`
     each subsystem's sysfs `iopolicy` and where it was read, used where the listing shows none;
@@ -119,44 +131,40 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                                          "namespaces' states differ: owned by the first one's controller, the other "
                                          "optimized paths taken as non-optimized"))
 
-    lines = [
-        f"# Imported by `pathlab import` from {file}" + (f" and {rates_file}" if rates_file else "") + ".",
-        "# Values the captures give name their file and field; `default:` marks what they do not say:",
-        "# confirm those (pathlab printed a warning for each).",
-        'name = "imported-nvme-host"',
-        'description = "A Linux host on native NVMe multipath as nvme list-subsys describes it."',
-        "", "[run]", 'duration = "60s"', 'warmup = "10s"', 'interval = "5s"',
-        "", "[host]", 'name = "linux01"',
-        "adapters = [" + ", ".join(f'{{ name = "{n}" }}' for n in adapters.values()) + f"]  # {file}: host addresses "
-        + ", ".join(adapters),
-    ]
+    out = heading([f"# Imported by `pathlab import` from {file}" + (f" and {rates_file}" if rates_file else "") + ".",
+                   *SAID], "imported-nvme-host", "A Linux host on native NVMe multipath as nvme list-subsys describes it.")
+    add_run(out)
+    host_table = out.table("host")
+    host_table.key("name", "linux01")
+    host_table.key("adapters", [{"name": n} for n in adapters.values()],
+                   Read(file, text="host addresses " + ", ".join(adapters)))
     for vendor in dict.fromkeys(vendor_of.values()):
-        lines += ["", "[[arrays]]", f'name = "{vendor}"', f'vendor = "{vendor}"  # {file}: the subsystem NQN\'s domain',
-                  f"symmetric = {to_toml(not ana_of[vendor])}  # {file}: " + _ana_reason(rows, ana_of[vendor]),
-                  f"tpgs = {to_toml(reported_by[vendor])}  # {file}: "
-                  + ("ANA states shown: the host sees each path's state" if reported_by[vendor] else "no ANA state shown"),
-                  f'service = {to_toml({"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"})}'
-                  "  # default: the captures do not show a port at capacity"]
+        a = out.table("arrays", array=True)
+        a.key("name", vendor)
+        a.key("vendor", vendor, Derived(f"{file}: the subsystem NQN's domain", (file,)))
+        a.key("symmetric", not ana_of[vendor], Derived(f"{file}: " + _ana_reason(rows, ana_of[vendor]), (file,)))
+        a.key("tpgs", reported_by[vendor], Read(file, text="ANA states shown: the host sees each path's state"
+                                                if reported_by[vendor] else "no ANA state shown"))
+        a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
+              Assumed("the captures do not show a port at capacity"))
         warnings.append(zero_load_assumed(vendor))
         if ana_of[vendor]:
             names = sorted({c for (v, _), c in side.items() if v == vendor} | {"A", "B"}
                            | {c for (sub, _), c in sides.owner.items() if vendor_of[sub] == vendor})
-            lines.append("controllers = [" + ", ".join(f'{{ name = "{n}" }}' for n in names) + "]  # ports with the "
-                         "same ANA state for every namespace on one")
-        lines.append("ports = [")
-        for (v, target), name in ports.items():
-            if v == vendor:
-                controller = f', controller = "{side.get((v, target), "A")}"' if ana_of[vendor] else ""
-                lines.append(f'  {{ name = "{name}"{controller} }},  # {file}: traddr {target}')
-        lines.append("]")
+            a.key("controllers", [{"name": n} for n in names],
+                  Derived("ports with the same ANA state for every namespace on one"))
+        a.elements("ports", [Element({"name": name, **({"controller": side.get((v, target), "A")} if ana_of[vendor]
+                                                        else {})}, Read(file, text=f"traddr {target}"))
+                             for (v, target), name in ports.items() if v == vendor])
     warnings.append(("arrays.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs per I/O assumed"))
     for host, adapter in adapters.items():
         reached = [r for r in rows if adapter_of[r.controller] == host]
         names = [f"{vendor_of[text(r.subsystem)]}/{ports[(vendor_of[text(r.subsystem)], target_of[r.controller])]}"
                  for r in reached]
-        lines += ["", "[[fabric]]", f'adapters = ["{adapter}"]  # {file}: controllers from {host}',
-                  "ports = [" + ", ".join(f'"{n}"' for n in dict.fromkeys(names)) + "]",
-                  f'latency = "{DEFAULT_ONE_WAY}"  # default: one way, within one room']
+        f = out.table("fabric", array=True)
+        f.key("adapters", [adapter], Read(file, text=f"controllers from {host}"))
+        f.key("ports", list(dict.fromkeys(names)))
+        f.key("latency", DEFAULT_ONE_WAY, Assumed("one way, within one room"))
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
     # A path's T: its port's place among the ports its adapter's fabric table lists (controllers of
     # several subsystems through one port are one target: counting controllers named paths that are not).
@@ -177,59 +185,65 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         device_of[(s, ns)] = _device_name(_nqn(own[0]) or s, ns, several)
         policy = _policy(own[0], file, s, heads[(s, ns)], snapshot or {}, (iopolicies or {}).get(s), warnings)
         where = f"{s}" + (f" namespace {ns}" if ns is not None else "")
-        lines += ["", "[[devices]]", f'name = "{device_of[(s, ns)]}"  # {file}: {where}', f'array = "{vendor_of[s]}"',
-                  f"lun = {lun}", policy]
+        dev = out.table("devices", array=True)
+        dev.key("name", device_of[(s, ns)], Read(file, text=where))
+        dev.key("array", vendor_of[s])
+        dev.key("lun", lun)
+        dev.key("policy", *policy)
         if ana_of[vendor_of[s]]:
             owner = sides.owner.get((s, ns), "A")
-            lines.append(f'owner = "{owner}"  # {file}: ' + ("no path of it optimized: a controller none leads to"
-                                                           if (s, ns) in sides.unreached
-                                                           else "the controller its optimized paths lead to"))
+            dev.key("owner", owner, Derived(f"{file}: " + ("no path of it optimized: a controller none leads to"
+                                                            if (s, ns) in sides.unreached
+                                                            else "the controller its optimized paths lead to"), (file,)))
         path_of = {r.controller: f"{adapters[adapter_of[r.controller]]}:C0:T{target_number[r.controller]}:L{lun}"
                    for r in own}
         read_paths = {path_of[r.controller]: nvme_controller(r, order) for order, r in enumerate(own)}
-        lines += listed_lines(f"{file}, line {own[0].line}", nvme_subsystem(own[0]), read_paths.items())
+        dev.items += listed_entries(Listed(file, own[0].line), nvme_subsystem(own[0]), read_paths.items())
         down = [r for r in own if not usable(r)]
         for r in down:
             why = f"ANA {r.ana_state}" if text(r.ana_state) in UNUSABLE_ANA else str(r.state)
-            lines += ["", "[[faults]]", 'kind = "path_down"', 'at = "0s"',
-                      f'path = "{path_of[r.controller]}"  # {file}, line {r.line}: {r.controller} is {why}']
+            fault = out.table("faults", array=True)
+            fault.key("kind", "path_down")
+            fault.key("at", "0s")
+            fault.key("path", path_of[r.controller], Read(file, r.line, f"{r.controller} is {why}"))
     measured = False
     for s, ns in listed:
         head = heads[(s, ns)]
-        workload, from_capture = _workload(s if ns is None else f"{s}n{ns}", device_of[(s, ns)], head, rates,
-                                           rates_file, warnings, (snapshot or {}).get(head))
-        lines, measured = lines + workload, measured or from_capture
+        from_capture = _workload(out, s if ns is None else f"{s}n{ns}", device_of[(s, ns)], head, rates,
+                                 rates_file, warnings, (snapshot or {}).get(head))
+        measured = measured or from_capture
         load = from_rates(rates, head, device_of[(s, ns)], rates_file) if captured is not None else None
         if load is not None and captured is not None:
             captured.append(load)
-    if "[[workloads]]" not in lines:  # every head idle in the rates or the sysfs snapshot
+    if not out.of("workloads"):  # every head idle in the rates or the sysfs snapshot
         captures = [rates_file] if rates is not None else sorted({w.split(":")[0] for _, w in (snapshot or {}).values()})
         raise saw_no_io(", ".join(captures), "", "every namespace head is idle in it (no reads or writes, no I/O in "
                                                  "flight, or left out by iostat -z)")
-    return "\n".join(lines) + "\n", warnings, measured
+    return out, warnings, measured
 
 
 def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, tuple[float, str]],
-            in_sysfs: tuple[str, str] | None, warnings: list[tuple[str, str]]) -> str:
-    """The device's `policy = …` line: the iopolicy the listing shows (its line named), else the
-    subsystem's sysfs `iopolicy`, else the one the sysfs snapshot implies, else the kernel's
-    default, said as assumed."""
+            in_sysfs: tuple[str, Read] | None, warnings: list[tuple[str, str]]) -> tuple[dict[str, str], Provenance]:
+    """The device's policy and where it comes from: the iopolicy the listing shows (its line
+    named), else the subsystem's sysfs `iopolicy`, else the one the sysfs snapshot implies, else
+    the kernel's default, said as assumed."""
     iopolicy = text(row.iopolicy)
     line = text(getattr(row, "iopolicy_line", None))
-    where = f"{file}, line {line}: iopolicy={iopolicy}" if line else f"{file}: {subsystem}'s IOPolicy"
+    where = Read(file, int(line), f"iopolicy={iopolicy}") if line else Read(file, text=f"{subsystem}'s IOPolicy")
     if not iopolicy and in_sysfs is not None:
         iopolicy, where = in_sysfs
     if iopolicy and iopolicy not in policy_choices("nvme", "iopolicy"):
         raise ScenarioError(file, f"line {line}" if line else f"{subsystem} IOPolicy",
                             f"iopolicy={iopolicy}: not one of " + ", ".join(policy_choices("nvme", "iopolicy")))
     if iopolicy:
-        return f'policy = {{ name = "nvme", iopolicy = "{iopolicy}" }}  # {where}'
+        return {"name": "nvme", "iopolicy": iopolicy}, where
     if head in snapshot:  # the kernel prints a path's queue_depth only under queue-depth
         shown = snapshot[head][1].split(":")[0]
-        return (f'policy = {{ name = "nvme", iopolicy = "queue-depth" }}  # {shown}: the paths print queue_depth, '
-                "which the kernel does only under iopolicy queue-depth")
+        return ({"name": "nvme", "iopolicy": "queue-depth"},
+                Derived(f"{shown}: the paths print queue_depth, which the kernel does only under iopolicy queue-depth",
+                        (shown,)))
     warnings.append(iopolicy_assumed(subsystem, file))
-    return f'policy = {{ name = "nvme" }}  # default: {file} does not show the iopolicy: the kernel\'s numa assumed'
+    return {"name": "nvme"}, Assumed(f"{file} does not show the iopolicy: the kernel's numa assumed")
 
 
 def _head(subsystem: str, ns: int | None, place: int) -> str:
@@ -251,43 +265,65 @@ def _ana_reason(rows: list[Any], ana: bool) -> str:
     return "every path optimized" if shown else "no ANA state shown: every path taken as optimized (default)"
 
 
-def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
-              warnings: list[tuple[str, str]], snapshot: tuple[float, str] | None = None) -> tuple[list[str], bool]:
-    """The head's workload lines, and whether a capture gave its load (the rates; a sysfs snapshot
-    of the I/Os in flight is simulated but is no rate: advise predicts no gain from it, as from
-    PowerPath's queued-IOs)."""
-    out = ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", subsystem)}"', f'devices = ["{device}"]']
+def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
+              warnings: list[tuple[str, str]], snapshot: tuple[float, str] | None = None) -> bool:
+    """The head's workload added to the host's tables, and whether a capture gave its load (the
+    rates; a sysfs snapshot of the I/Os in flight is simulated but is no rate: advise predicts no
+    gain from it, as from PowerPath's queued-IOs)."""
     have = rates is not None and (rates["device"] == head).any()
+
+    def idle(comment: str) -> None:
+        out.tables[-1].items += ["", comment]
+
+    def workload() -> Table:
+        w = out.table("workloads", array=True)
+        w.key("name", re.sub(r"[^A-Za-z0-9]", "", subsystem))
+        w.key("devices", [device])
+        return w
+
     if left_out_idle(rates, head):
         comment, warning = idle_left_out_said(subsystem, head, rates_file)
         warnings.append(warning)
-        return ["", comment], True
+        idle(comment)
+        return True
     if not have and snapshot is not None:
         in_flight, where = snapshot
         if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells
             warnings.append((f"workloads.{subsystem}", f"{where}: no I/O in flight, taken as idle"))
-            return ["", f"# {subsystem} ({head}): no I/O in flight in {where.split(':')[0]} (one snapshot): no workload"], False
+            idle(f"# {subsystem} ({head}): no I/O in flight in {where.split(':')[0]} (one snapshot): no workload")
+            return False
         warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight at one instant, no rate "
                                                    "and not their size or read share: 4 KiB, 70% reads assumed; no gain "
                                                    "is predicted from it"))
-        return out + [f"outstanding = {round(in_flight)}  # {where}",
-                      'block_size = "4KiB"  # default', "read_pct = 70  # default"], False
+        w = workload()
+        w.key("outstanding", round(in_flight), Derived(where, (where.split(":")[0].split(",")[0],)))
+        w.key("block_size", "4KiB", Assumed())
+        w.key("read_pct", 70, Assumed())
+        return False
     if not have:
         warnings.append((f"workloads.{subsystem}", f"no I/O statistics of {head}: 32 outstanding 4 KiB I/Os, 70% reads assumed"))
-        return out + [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no I/O statistics of {head}",
-                      'block_size = "4KiB"  # default', "read_pct = 70  # default"], False
+        w = workload()
+        w.key("outstanding", DEFAULT_OUTSTANDING, Assumed(f"no I/O statistics of {head}"))
+        w.key("block_size", "4KiB", Assumed())
+        w.key("read_pct", 70, Assumed())
+        return False
     assert rates is not None
     mine = rates[rates["device"] == head]
     reads, writes = float(mine["reads_per_s"].mean()), float(mine["writes_per_s"].mean())
     kib = float(mine["read_kib_per_s"].mean() + mine["write_kib_per_s"].mean())
     cmds = reads + writes
     if cmds == 0:  # captured, and idle: it stays idle in the scenario
-        return ["", f"# {subsystem} ({head}): idle in {rates_file} (no reads or writes): no workload"], True
+        idle(f"# {subsystem} ({head}): idle in {rates_file} (no reads or writes): no workload")
+        return True
     size = io_size(kib * 1024, cmds)
     queue = float(mine["queue_length"].mean())
-    return out + [f"outstanding = {max(1, round(queue))}  # {rates_file}: {head}'s average queue",
-                  f'block_size = "{size_text(size)}"  # {rates_file}: {head}\'s KiB per I/O',
-                  f"read_pct = {100 * reads / cmds:.1f}  # {rates_file}: {head}'s reads over reads and writes"], True
+    w = workload()
+    w.key("outstanding", max(1, round(queue)), Derived(f"{rates_file}: {head}'s average queue", (rates_file,)))
+    w.key("block_size", size_text(size), Derived(f"{rates_file}: {head}'s KiB per I/O", (rates_file,)))
+    # The share as written with one decimal: the value is what the text says.
+    w.key("read_pct", float(f"{100 * reads / cmds:.1f}"),
+          Derived(f"{rates_file}: {head}'s reads over reads and writes", (rates_file,)))
+    return True
 
 
 def import_host(found: dict[str, Kind]) -> Imported:
@@ -309,11 +345,11 @@ def import_host(found: dict[str, Kind]) -> Imported:
     if attributes is not None:
         refuse_other_host(attributes, sysfs[0], {text(c) for c in table["controller"]}, subsys[0])
     snapshot = snapshot_load(attributes, sysfs[0]) if attributes is not None else {}
-    iopolicies = {str(r.name): (str(r.value), f"{sysfs[0]}, {r.where}: iopolicy {r.value}")
+    iopolicies = {str(r.name): (str(r.value), Read(sysfs[0], text=f"iopolicy {r.value}", at=str(r.where)))
                   for r in attributes.itertuples() if r.attribute == "iopolicy"} if attributes is not None else {}
     captured: list[CapturedLoad] = []
-    scenario, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies, captured)
+    host, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies, captured)
     found_here = listing_findings(table, subsys[0])
     found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
     timers = nvme_timers(attributes, sysfs[0]) if attributes is not None else []
-    return Imported(scenario, warnings, found_here, measured_load=measured, timers=timers, captured=captured)
+    return Imported(host, warnings, found_here, measured_load=measured, timers=timers, captured=captured)

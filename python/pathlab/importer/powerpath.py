@@ -56,8 +56,8 @@ def import_host(found: dict[str, Kind]) -> Imported:
     file = listings[0]
     devices = found[file].read(file)
     host = _host(file, devices)
-    text, measured = s.scenario(host)
-    return Imported(text, host.warnings, _findings(file, devices), measured_load=measured)
+    tables, measured = s.scenario(host)
+    return Imported(tables, host.warnings, _findings(file, devices), measured_load=measured)
 
 
 def _host(file: str, devices: list[Device]) -> s.Host:

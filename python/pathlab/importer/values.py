@@ -1,5 +1,5 @@
-"""Values every importer writes the same way: the size of an I/O from a capture's byte and I/O
-rates, as a scenario writes it, what an importer assumes of every array it writes, an NVMe
+"""Values every importer writes the same way: the scenario's heading and run, the size of an I/O
+from a capture's byte and I/O rates, as a scenario writes it, what an importer assumes of every array it writes, an NVMe
 iopolicy no capture shows, a device a capture leaves out because it was idle, and the refusal
 of a capture that saw no I/O."""
 
@@ -8,9 +8,35 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pathlab.api import ScenarioError
+from pathlab.importer.host_tables import HostTables
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+#: What the comments of a Linux host's scenario mean (dm-multipath and NVMe alike).
+SAID = ["# Values the captures give name their file and field; `default:` marks what they do not say:",
+        "# confirm those (pathlab printed a warning for each)."]
+
+
+def heading(said: list[str], name: str, description: str) -> HostTables:
+    """A host's tables as every import starts them: the comment lines `said` (the files imported,
+    what the comments mean), then the scenario's name and description."""
+    out = HostTables()
+    for line in said:
+        out.top.line(line)
+    out.top.key("name", name)
+    out.top.key("description", description)
+    return out
+
+
+def add_run(out: HostTables) -> None:
+    """The `[run]` every import writes: 60 s after 10 s of warm-up, figures every 5 s (advise
+    chooses its own length)."""
+    run = out.table("run")
+    run.key("duration", "60s")
+    run.key("warmup", "10s")
+    run.key("interval", "5s")
 
 
 def io_size(bytes_per_s: float, ios_per_s: float, default: int = 4096) -> int:

@@ -171,7 +171,7 @@ impl Scenario {
         overrides: &[(String, toml::Value)],
         seed: Option<u64>,
     ) -> Result<Scenario, ScenarioError> {
-        let mut table: toml::Table = toml::from_str(text).map_err(|e| {
+        let table: toml::Table = toml::from_str(text).map_err(|e| {
             // Where and what, without the line quoted: a line may be megabytes long (a file nested
             // 50,000 deep is one line of brackets).
             let what = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
@@ -186,6 +186,18 @@ impl Scenario {
             };
             ScenarioError::new(file, "", format!("not valid TOML: {msg}"))
         })?;
+        Self::from_table(table, file, variant, overrides, seed)
+    }
+
+    /// A scenario from its tables as values (what [`Scenario::parse`] reads from text, or what an
+    /// importer builds without writing text), checked as `parse` checks them.
+    pub fn from_table(
+        mut table: toml::Table,
+        file: &str,
+        variant: Option<&str>,
+        overrides: &[(String, toml::Value)],
+        seed: Option<u64>,
+    ) -> Result<Scenario, ScenarioError> {
         // A `[sweep]` table is read by `pathlab sweep` (Python) and means nothing to one run.
         table.remove("sweep");
         let mut variants = Vec::new();

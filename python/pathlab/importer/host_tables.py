@@ -1,0 +1,197 @@
+"""An imported host as typed tables: the scenario's tables in order (`[run]`, `[host]`,
+`[[arrays]]`, `[[fabric]]`, `[[devices]]`, `[[workloads]]`, …), each key a Python value with its
+provenance (`provenance.py`). One type for every stack: `render()` is what `pathlab import`
+writes (each value's comment said by its provenance), `values()` the tables as Python values the
+scenario loader takes without text (`Scenario.from_values`), `assumed()` what the captures did not
+give; a cluster (`cluster_merge.py`) edits the hosts' tables key by key."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pathlab.importer.provenance import Assumed, Provenance
+from pathlab.toml_values import _key, to_toml
+
+
+@dataclass
+class Entry:
+    """One key of a table on its line: its dotted key, its value, where the value comes from
+    (None: the line carries no comment), and the literal as written where it is not the value's
+    own TOML form (a host read back from text keeps its literals byte for byte)."""
+
+    key: tuple[str, ...]
+    value: Any
+    source: Provenance | None = None
+    literal: str | None = None
+
+    def line(self) -> str:
+        text = f"{'.'.join(_key(k) for k in self.key)} = {self.literal or to_toml(self.value)}"
+        return text + (f"  # {self.source.comment()}" if self.source is not None else "")
+
+
+@dataclass
+class Element:
+    """One element of an array written one element a line: its value, where it comes from, and
+    where each of its fields comes from where that is not the element's own source (a default
+    queue depth in an adapter the listing names)."""
+
+    value: Any
+    source: Provenance | None = None
+    fields: dict[str, Provenance] = field(default_factory=dict)
+    literal: str | None = None
+
+    def comment(self) -> str:
+        said = [self.source.comment()] if self.source is not None else []
+        return "; ".join(said + [f"{k} {p.comment()}" for k, p in self.fields.items()])
+
+
+@dataclass
+class Elements:
+    """An array of the table written one element a line (`ports = [` … `]`)."""
+
+    key: str
+    elements: list[Element]
+
+    @property
+    def value(self) -> list[Any]:
+        return [e.value for e in self.elements]
+
+    def lines(self) -> list[str]:
+        out = [f"{self.key} = ["]
+        for e in self.elements:
+            note = e.comment()
+            out.append(f"  {e.literal or to_toml(e.value)}," + (f"  # {note}" if note else ""))
+        return out + ["]"]
+
+
+#: A line of a table that holds no value: a comment or a blank line, as written.
+Item = Entry | Elements | str
+
+
+class _Kept:
+    """`Table.set`'s default: the key's provenance is kept."""
+
+
+KEPT = _Kept()
+
+
+@dataclass
+class Table:
+    """One table: its kind (`arrays`; None for the keys before the first table), whether it is an
+    array of tables (`[[arrays]]`), and its items in order, comments and blank lines included."""
+
+    kind: str | None
+    array: bool = False
+    items: list[Item] = field(default_factory=list)
+
+    # Building, a line at a time.
+    def key(self, key: str, value: Any, source: Provenance | None = None) -> None:
+        self.items.append(Entry(tuple(key.split(".")), value, source))
+
+    def elements(self, key: str, elements: list[Element]) -> None:
+        self.items.append(Elements(key, elements))
+
+    def line(self, text: str = "") -> None:
+        """A comment (`# …`) or a blank line."""
+        self.items.append(text)
+
+    # Reading and editing, a key at a time.
+    def entries(self) -> Iterator[Entry | Elements]:
+        return (i for i in self.items if not isinstance(i, str))
+
+    def find(self, key: str) -> Entry | Elements | None:
+        return next((i for i in self.entries() if _name(i) == key), None)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        found = self.find(key)
+        return default if found is None else found.value
+
+    def source(self, key: str) -> Provenance | None:
+        found = self.find(key)
+        return found.source if isinstance(found, Entry) else None
+
+    def set(self, key: str, value: Any, source: Provenance | None | _Kept = KEPT, after: str | None = None,
+            literal: str | None = None) -> None:
+        """Sets `key` to `value` (written `literal` where given), its provenance kept (or replaced
+        by `source`); a key not there is added after the key `after` (else after the table's last
+        value)."""
+        found = self.find(key)
+        if isinstance(found, Entry):
+            found.value, found.literal = value, literal
+            if not isinstance(source, _Kept):
+                found.source = source
+            return
+        entry = Entry(tuple(key.split(".")), value, None if isinstance(source, _Kept) else source, literal)
+        anchor = self.find(after) if after else None
+        at = self.items.index(anchor) if anchor is not None else max(
+            (j for j, i in enumerate(self.items) if not isinstance(i, str)), default=-1)
+        self.items.insert(at + 1, entry)
+
+    def values(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for i in self.entries():
+            if isinstance(i, Elements):
+                out[i.key] = i.value
+                continue
+            inner = out
+            for part in i.key[:-1]:
+                inner = inner.setdefault(part, {})
+            inner[i.key[-1]] = i.value
+        return out
+
+    def header(self) -> str | None:
+        if self.kind is None:
+            return None
+        return f"[[{self.kind}]]" if self.array else f"[{self.kind}]"
+
+    def lines(self) -> list[str]:
+        out = [h] if (h := self.header()) else []
+        for i in self.items:
+            out += [i] if isinstance(i, str) else i.lines() if isinstance(i, Elements) else [i.line()]
+        return out
+
+
+def _name(item: Entry | Elements) -> str:
+    return item.key if isinstance(item, Elements) else ".".join(item.key)
+
+
+@dataclass
+class HostTables:
+    """The host's scenario as typed tables, the keys before the first table first."""
+
+    tables: list[Table] = field(default_factory=lambda: [Table(None)])
+
+    @property
+    def top(self) -> Table:
+        return self.tables[0]
+
+    def table(self, kind: str, array: bool = False, blank_before: bool = True) -> Table:
+        """A new table at the end (a blank line before its header, as the importers write)."""
+        if blank_before:
+            self.tables[-1].line()
+        self.tables.append(Table(kind, array))
+        return self.tables[-1]
+
+    def of(self, kind: str) -> list[Table]:
+        return [t for t in self.tables if t.kind == kind]
+
+    def values(self) -> dict[str, Any]:
+        """The tables as Python values: what the scenario's text parses to."""
+        out = self.top.values()
+        for t in self.tables[1:]:
+            assert t.kind is not None
+            if t.array:
+                out.setdefault(t.kind, []).append(t.values())
+            else:
+                out[t.kind] = t.values()
+        return out
+
+    def render(self) -> str:
+        """The annotated scenario `pathlab import` writes."""
+        return "\n".join(line for t in self.tables for line in t.lines()) + "\n"
+
+    def assumed(self, kind: str, key: str) -> list[int]:
+        """The indexes of the `[[kind]]` tables whose `key` the captures did not give (`Assumed`)."""
+        return [n for n, t in enumerate(self.of(kind)) if isinstance(t.source(key), Assumed)]

@@ -1,0 +1,105 @@
+"""Where a value of an imported host comes from (issue 32): `Read` from a file (at a line, the
+words there), `Derived` by a named rule from what it used, `Assumed` (the captures do not give
+it: the value is a default, and why), or `Unknown`. Each says itself as the comment `pathlab
+import` writes beside the value; code asks the kind (`isinstance(source, Assumed)`), never the
+words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Read:
+    """Read from `file` (at `line` where the reader kept it, else `at`: another place in it, a
+    copied /sys file's path, `map at line 4`): `text` names what the file shows there (a field, a
+    counter, the words)."""
+
+    file: str
+    line: int | None = None
+    text: str = ""
+    at: str = ""
+
+    def where(self) -> str:
+        return self.file + (f", line {self.line}" if self.line is not None else f", {self.at}" if self.at else "")
+
+    def comment(self) -> str:
+        return f"{self.where()}: {self.text}" if self.text else self.where()
+
+
+@dataclass(frozen=True)
+class Listed(Read):
+    """A listing's values word for word (the device's `listed` table), for `show` to print back."""
+
+    def comment(self) -> str:
+        return f"{self.where()}, as printed: `pathlab show` prints it back"
+
+
+@dataclass(frozen=True)
+class Derived:
+    """Derived by a rule: `rule` says it as the scenario's comment does (the rule and what it
+    used, in words), `used` the files it used."""
+
+    rule: str
+    used: tuple[str, ...] = ()
+
+    def comment(self) -> str:
+        return self.rule
+
+
+@dataclass(frozen=True)
+class Assumed:
+    """Not in the captures: the value is a default; `why` says what the captures leave out (a
+    warning says it too)."""
+
+    why: str = ""
+
+    def comment(self) -> str:
+        return f"default: {self.why}" if self.why else "default"
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """Not in the captures, and no value assumed for the simulation's sake: `why` says which
+    file would give it."""
+
+    why: str
+
+    def comment(self) -> str:
+        return self.why
+
+
+@dataclass(frozen=True)
+class Noted:
+    """A source said in words only, read or derived, the words do not tell apart: the PowerPath
+    and MPIO readers' notes (`scsi_host.py`), a cluster's host name (`host_names.py`). Gone once
+    those build their provenance typed."""
+
+    text: str
+
+    def comment(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class OfHost:
+    """One host's provenance of a value a cluster took from it."""
+
+    host: str
+    source: Provenance
+
+    def comment(self) -> str:
+        return f"{self.host}: {self.source.comment()}"
+
+
+Provenance = Read | Derived | Assumed | Unknown | Noted | OfHost
+
+
+def from_note(note: str) -> Provenance:
+    """A source said in words (`default: why`, `derived: …`, or anything else) as a provenance:
+    `Assumed`, `Derived` or `Noted`; each says itself in the same words."""
+    if note == "default" or note.startswith("default: "):
+        return Assumed(note.removeprefix("default").removeprefix(": "))
+    if note.startswith("derived: "):
+        return Derived(note)
+    return Noted(note)

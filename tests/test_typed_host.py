@@ -1,0 +1,96 @@
+"""The typed host (issue 32 item 1): an import's tables, each value with its provenance, from
+which the scenario is built without text to parse again and the annotated text is written."""
+
+from __future__ import annotations
+
+import tomllib
+import warnings
+from pathlib import Path
+
+import pytest
+
+import pathlab
+from conftest import ROOT
+from pathlab import Scenario, ScenarioError
+from pathlab.importer.provenance import Assumed, Derived, Listed, Noted, Read, Unknown
+
+LINUX = ROOT / "tests" / "data" / "linux"
+
+
+def _host(*files: str | Path) -> pathlab.Host:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)
+        return pathlab.import_host(*(str(f) for f in files))
+
+
+def test_an_esxi_hosts_values_carry_where_they_come_from_and_build_the_scenario_its_text_gives() -> None:
+    host = _host("vmax-iops1000")
+    assert host.text == host.tables.render() == host.to_toml()
+    assert host.tables.values() == tomllib.loads(host.text)
+    assert Scenario.from_text(host.text, host.scenario.file).devices == host.scenario.devices
+    array = host.tables.of("arrays")[0]
+    vendor = array.source("vendor")
+    assert isinstance(vendor, Read) and vendor.file.endswith("esxcli-storage-nmp-device-list.txt")
+    assert vendor.text == "Device Display Name"
+    assert isinstance(array.source("model"), Unknown)
+    # The port's service is the capture's one busy device at capacity (round robin at iops=1000).
+    service = array.source("service")
+    assert isinstance(service, Derived) and service.used[0].endswith("esxtop-batch.csv")
+    assert array.get("service") == {"fixed": "25.4us", "distribution": "exponential"}
+    adapters = host.tables.of("host")[0].find("adapters")
+    assert adapters is not None and isinstance(adapters.elements[0].fields["queue_depth"], Assumed)  # type: ignore[union-attr]
+    device = host.tables.of("devices")[0]
+    listed = device.find("listed.device")
+    assert listed is not None and isinstance(listed.source, Listed)  # type: ignore[union-attr]
+    # Nothing in it is assumed that advise would span: the capture measured port and load.
+    assert host.tables.assumed("arrays", "service") == [] and host.tables.assumed("workloads", "outstanding") == []
+
+
+def test_a_linux_hosts_defaults_are_assumed_in_its_tables() -> None:
+    host = _host(LINUX / "multipath_check-multipath-20_netapp-debian-squeeze.txt")  # two NETAPP arrays, two maps
+    assert host.tables.values() == tomllib.loads(host.text)
+    assert [t.get("name") for t in host.tables.of("arrays")] == ["NETAPP", "NETAPP-2"]
+    assert host.tables.assumed("arrays", "service") == [0, 1]
+    assert host.tables.assumed("workloads", "outstanding") == [0, 1]  # no I/O statistics given
+
+
+def test_a_scenario_built_from_values_refuses_what_its_text_refuses_in_the_same_words() -> None:
+    host = _host("vmax-iops1000")
+    bad = ['arrays.0.service.fixed="-4us"']
+    with pytest.raises(ScenarioError) as from_text:
+        Scenario.from_text(host.text, host.scenario.file, set=bad)
+    with pytest.raises(ScenarioError) as from_values:
+        Scenario.from_values(host.tables.values(), host.text, host.scenario.file, set=bad)
+    assert from_values.value.args == from_text.value.args
+    assert from_values.value.args[0] == host.scenario.file and from_values.value.args[1] == "arrays.0.service.fixed"
+    # A value the tables give wrong is refused by its field, the host's captures named.
+    values = host.tables.values()
+    values["devices"][0]["queue_depth"] = 0
+    with pytest.raises(ScenarioError) as wrong:
+        Scenario.from_values(values, host.text, host.scenario.file)
+    assert wrong.value.args[:2] == (host.scenario.file, "devices.0.queue_depth")
+    # Variants and overrides rebuild from the values.
+    again = host.scenario.with_set({"devices.0.queue_depth": 16})
+    assert again.tables is host.scenario.tables and again.devices[0].name == host.scenario.devices[0].name
+
+
+def test_an_nvme_iopolicy_is_read_where_the_listing_shows_it_and_assumed_where_not() -> None:
+    shown = _host(LINUX / "nvme-list-subsys_v2_netapp-ubuntu2404-tcp.txt").tables.of("devices")[0]
+    assert shown.get("policy") == {"name": "nvme", "iopolicy": "round-robin"}
+    assert shown.source("policy") == Read(str(LINUX / "nvme-list-subsys_v2_netapp-ubuntu2404-tcp.txt"), 3,
+                                          "iopolicy=round-robin")
+    unshown = _host(LINUX / "nvme-list-subsys_v1_manpage.txt").tables.of("devices")[0]
+    assert unshown.get("policy") == {"name": "nvme"} and isinstance(unshown.source("policy"), Assumed)
+
+
+def test_a_powerpath_hosts_notes_are_typed_as_far_as_their_words_go() -> None:
+    """The PowerPath and MPIO readers say a value's source in words: a default is assumed, the rest
+    kept as said (`Noted`) until those readers build their provenance typed."""
+    host = _host(ROOT / "tests" / "data" / "powerpath" / "001-clariion-solaris-failover-mode-1.txt")
+    assert host.tables.values() == tomllib.loads(host.text)
+    policy = host.tables.of("devices")[0].source("policy")
+    assert isinstance(policy, Noted) and policy.text.endswith("line 5: policy=CLAROpt; simulated as adaptive: the CLI "
+                                                              "reference defines CLARiiON optimization by path load and "
+                                                              "the device's priority, as it does adaptive")
+    assert host.tables.assumed("arrays", "service") == [0]
+    assert host.tables.assumed("workloads", "outstanding") == []  # the listing's queued I/Os: one snapshot
