@@ -217,6 +217,13 @@ pub struct Path {
     pub up: bool,
     /// When the host last failed it.
     pub failed_at_ns: TimeNs,
+    /// When it last lost its connection, and how many times it has (tells a detection timer
+    /// of an earlier loss from the current one).
+    pub lost_at_ns: Option<TimeNs>,
+    pub losses: u32,
+    /// The host holds what is sent down it (a blocked FC remote port, an iSCSI session in
+    /// recovery): commands wait without timing out until the host fails the path.
+    pub blocked: bool,
     /// The path's own link is cut (`path_down`).
     pub cut: bool,
     /// Commands get through: the link is not cut and the port works. A path the host still

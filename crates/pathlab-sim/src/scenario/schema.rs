@@ -164,6 +164,72 @@ pub struct StackSpec {
     /// Default: one per CPU, as the kernel gives.
     #[serde(default)]
     pub nvme_io_queues: Option<u32>,
+    /// The SCSI transport of dm-multipath's paths, which decides how a loss is found: `fc`
+    /// (the HBA sees a link go, `fast_io_fail_tmo`) or `iscsi` (NOP-Out, `replacement_timeout`).
+    #[serde(default)]
+    pub scsi_transport: ScsiTransport,
+    /// FC `fast_io_fail_tmo` (multipathd sets it; default 5 s): a remote port the HBA saw go is
+    /// blocked, and its I/O held this long before it fails to dm-multipath, which retries it on
+    /// another path; 0 fails it over at once. Under iSCSI, multipathd writes it into the
+    /// session's `replacement_timeout`.
+    #[serde(default)]
+    pub fast_io_fail_tmo: Option<DurationNs>,
+    /// FC `dev_loss_tmo`: the blocked remote port is removed after this long, its I/O failed
+    /// over then if `fast_io_fail_tmo` has not done it. Default 60 s (the FC transport's).
+    #[serde(default)]
+    pub dev_loss_tmo: Option<DurationNs>,
+    /// multipathd `max_polling_interval`: a healthy path's checks space out to this period; the
+    /// checker finds a path that stopped answering at its next check. Default 4 × the checker
+    /// interval.
+    #[serde(default)]
+    pub max_polling_interval: Option<DurationNs>,
+    /// multipathd `checker_timeout`: how long the checker's command (TUR) waits for an answer
+    /// before the path is down. Default: the I/O timeout (the device's sysfs timeout).
+    #[serde(default)]
+    pub checker_timeout: Option<DurationNs>,
+    /// open-iscsi `node.conn[0].timeo.noop_out_interval` (ESXi `NoopOutInterval`): a NOP-Out ping
+    /// this often on each connection. Default 5 s.
+    #[serde(default)]
+    pub noop_out_interval: Option<DurationNs>,
+    /// open-iscsi `node.conn[0].timeo.noop_out_timeout` (ESXi `NoopOutTimeout`): a NOP-Out
+    /// unanswered this long fails the connection. Default 5 s.
+    #[serde(default)]
+    pub noop_out_timeout: Option<DurationNs>,
+    /// open-iscsi `node.session.timeo.replacement_timeout` (ESXi `RecoveryTimeout`): a failed
+    /// session holds its I/O this long, then fails it up. Under dm-multipath multipathd sets it
+    /// to `fast_io_fail_tmo`: give one of the two.
+    #[serde(default)]
+    pub replacement_timeout: Option<DurationNs>,
+    /// NVMe keep-alive timeout (KATO; `nvme connect --keep-alive-tmo`): a keep-alive goes out
+    /// every KATO/2 and one unanswered for KATO fails the controller. Default 5 s (Linux), 10 s
+    /// (SPDK).
+    #[serde(default)]
+    pub keep_alive_timeout: Option<DurationNs>,
+    /// The controller's Command Quiesce Time (CQT, NVMe 2.1 "Communication Loss Handling"): how
+    /// long after its keep-alive timer expires it may still be finishing commands. Default 0.
+    #[serde(default)]
+    pub command_quiesce_time: Option<DurationNs>,
+    /// TP4129: hold a failed controller's I/O this many KATO plus CQT before retrying it on
+    /// another path (2, or 3 with traffic-based keep-alive). Left out: retried at once (Linux).
+    #[serde(default)]
+    pub tp4129_hold: Option<u32>,
+    /// TP8028 cross-controller reset: with the TP4129 hold, another controller of the subsystem
+    /// resets the failed one and the hold ends when it confirms (one round trip on its path).
+    #[serde(default)]
+    pub ccr: bool,
+}
+
+/// `[host.stack] scsi_transport`: how dm-multipath's SCSI paths find a loss.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ScsiTransport {
+    /// Fibre Channel: the HBA sees a link go (RSCN) and blocks the remote port for
+    /// `fast_io_fail_tmo`.
+    #[default]
+    Fc,
+    /// iSCSI: NOP-Out pings find a connection that stopped answering; the session holds its I/O
+    /// for `replacement_timeout`.
+    Iscsi,
 }
 
 fn default_cpus() -> u32 {

@@ -98,6 +98,18 @@ enum Event {
     Reinstate {
         path: u32,
     },
+    /// The host finds that a path lost its connection (`loss`: the path's count of losses when
+    /// it was scheduled): by its probe `step` (an index into `StackRules::probes`), or, with
+    /// `HOLD_ENDS`, the hold of a blocked path is over and the host fails it.
+    Detect {
+        path: u32,
+        loss: u32,
+        step: u8,
+    },
+    /// TP4129: I/O held after a controller's loss may be retried now.
+    Release {
+        path: u32,
+    },
     /// The block layer's timeout timers find idle namespaces (`model::tags`).
     TagIdleCheck,
     /// An array's balancer makes its periodic pass (`model::balance`).
@@ -268,6 +280,10 @@ pub struct Simulation {
     log: Vec<LogEntry>,
     /// Outages of any device so far: tells a give-up timer from an older one.
     outages: u32,
+    /// Per path: I/O held after its loss (TP4129), with when each may be retried.
+    held: Vec<Vec<(u32, TimeNs)>>,
+    /// Per device: writes retried on another path while their first copy could still land.
+    hazards: Vec<u64>,
 }
 
 impl Simulation {
@@ -275,6 +291,7 @@ impl Simulation {
         let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), plan.warmup_ns == 0);
         let last_sample = rec.snapshot(&model, 0);
         let model_paths = model.paths.len();
+        let model_devices = model.devices.len();
         let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
         let hosts = model.host_pauses.len();
         let pause_rng = (0..hosts as u64).map(|h| Stream::new(plan.seed, h, Purpose::HostPauses)).collect();
@@ -307,6 +324,8 @@ impl Simulation {
             overloaded: None,
             log: Vec::new(),
             outages: 0,
+            held: vec![Vec::new(); model_paths],
+            hazards: vec![0; model_devices],
             plan,
         };
         let end = sim.measure_end();
@@ -450,9 +469,14 @@ impl Simulation {
             Event::Fault { index } => self.apply_fault(index as usize),
             Event::Timeout { io, attempt } => {
                 current!(io, attempt);
-                self.command_error(io)
+                // A blocked path's commands wait for the hold's end, not their timeout.
+                if !self.model.paths[self.ios.get(io).path as usize].blocked {
+                    self.command_error(io)
+                }
             }
             Event::Reinstate { path } => self.checker_sees(path as usize),
+            Event::Detect { path, loss, step } => self.detect(path as usize, loss, step),
+            Event::Release { path } => self.release_held(path as usize),
             Event::GiveUp { device, episode } => self.give_up(device as usize, episode),
             Event::Rebalance { array } => self.rebalance(array as usize),
             Event::TagIdleCheck => self.tag_idle_check(),

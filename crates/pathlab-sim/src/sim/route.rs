@@ -27,6 +27,8 @@ impl Simulation {
         let timed_link = adapter.bytes_per_ns.is_some();
         match (is_write, timed_link) {
             // Lost on a path whose connection is gone: the host only learns by its timeout.
+            // A blocked path holds it until the host fails the path.
+            _ if path.blocked => {}
             _ if !path.connected => {
                 let timeout = self.model.devices[path.device].stack.io_timeout_ns;
                 self.events.after(timeout, Event::Timeout { io, attempt });
