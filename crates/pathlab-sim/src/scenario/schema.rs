@@ -682,6 +682,10 @@ impl DeviceSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FabricSpec {
+    /// The fabric's (or its switch's) name, as admins call it (`A`, `fabric-b`, `sw01`): what a
+    /// `switch_down` fault names. Left out, the table's index (`0`, `1`, …) names it.
+    #[serde(default)]
+    pub name: Option<String>,
     /// Adapters by name; a name several hosts have (every ESXi host has a `vmhba1`) as
     /// `host/adapter`.
     pub adapters: Vec<String>,
@@ -818,6 +822,10 @@ pub enum FaultSpec {
     Congestion(CongestionSpec),
     LinkSpeed(LinkSpeedSpec),
     Marginal(MarginalSpec),
+    ControllerReboot(ControllerRebootSpec),
+    SwitchDown(SwitchDownSpec),
+    SiteDown(SiteDownSpec),
+    SlowDrain(SlowDrainSpec),
 }
 
 impl FaultSpec {
@@ -835,6 +843,10 @@ impl FaultSpec {
             FaultSpec::Congestion(f) => f.from,
             FaultSpec::LinkSpeed(f) => f.from,
             FaultSpec::Marginal(f) => f.from,
+            FaultSpec::ControllerReboot(f) => f.at,
+            FaultSpec::SwitchDown(f) => f.at,
+            FaultSpec::SiteDown(f) => f.at,
+            FaultSpec::SlowDrain(f) => f.from,
         }
     }
 
@@ -864,6 +876,12 @@ impl FaultSpec {
             FaultSpec::Congestion(f) => ("congestion", at(&f.path, &f.port), until(&f.until), true),
             FaultSpec::LinkSpeed(f) => ("link_speed", f.adapter.clone(), until(&f.until), true),
             FaultSpec::Marginal(f) => ("marginal", at(&f.path, &f.port), until(&f.until), true),
+            FaultSpec::ControllerReboot(f) => {
+                ("controller_reboot", format!("{}/{}", f.array, f.controller), until(&f.until), true)
+            }
+            FaultSpec::SwitchDown(f) => ("switch_down", f.fabric.clone(), until(&f.until), true),
+            FaultSpec::SiteDown(f) => ("site_down", f.array.clone(), until(&f.until), true),
+            FaultSpec::SlowDrain(f) => ("slow_drain", at(&f.adapter, &f.port), until(&f.until), true),
         };
         (kind, what, self.starts_at().0, until, lasts)
     }
@@ -882,6 +900,10 @@ pub const FAULT_KINDS: &[&str] = &[
     "congestion",
     "link_speed",
     "marginal",
+    "controller_reboot",
+    "switch_down",
+    "site_down",
+    "slow_drain",
 ];
 
 /// Separates the path of a field inside a fault from serde's message, so that the loader can
@@ -926,6 +948,10 @@ impl<'de> Deserialize<'de> for FaultSpec {
             "congestion" => FaultSpec::Congestion(body(table)?),
             "link_speed" => FaultSpec::LinkSpeed(body(table)?),
             "marginal" => FaultSpec::Marginal(body(table)?),
+            "controller_reboot" => FaultSpec::ControllerReboot(body(table)?),
+            "switch_down" => FaultSpec::SwitchDown(body(table)?),
+            "site_down" => FaultSpec::SiteDown(body(table)?),
+            "slow_drain" => FaultSpec::SlowDrain(body(table)?),
             other => {
                 let allowed = FAULT_KINDS.join(", ");
                 return Err(D::Error::custom(format!(
@@ -1043,6 +1069,66 @@ pub struct CongestionSpec {
     #[serde(default)]
     pub until: Option<DurationNs>,
     pub added_latency: DurationNs,
+}
+
+/// A controller of an array reboots: its ports leave the fabric (the hosts see the link go)
+/// and, on an array where controllers own LUNs, the LUNs it owns move to the first other
+/// controller (their ALUA/ANA states change with it); at `until` its ports are back and its LUNs
+/// move back to it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerRebootSpec {
+    pub at: DurationNs,
+    pub array: String,
+    pub controller: String,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    #[serde(default)]
+    pub detection: Detection,
+}
+
+/// A fabric's switch is lost: every path zoned through that `[[fabric]]` table loses its
+/// connection, until `until`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchDownSpec {
+    pub at: DurationNs,
+    /// The fabric by its `name`, or by its index (`"0"`) when it has none.
+    pub fabric: String,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    #[serde(default)]
+    pub detection: Detection,
+}
+
+/// A site is lost in a metro setup: every port of `array` goes down with its links, and the
+/// replication to it stops (the surviving array acknowledges writes alone), until `until`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteDownSpec {
+    pub at: DurationNs,
+    pub array: String,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    #[serde(default)]
+    pub detection: Detection,
+}
+
+/// A slow-drain device: an adapter (or an array port) whose buffer credits starve, so that each
+/// response on its paths waits longer the longer it lasts: `growth` more for every second since
+/// `from` (no loss: nothing fails unless a wait reaches the I/O timeout).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlowDrainSpec {
+    #[serde(default)]
+    pub adapter: Option<String>,
+    #[serde(default)]
+    pub port: Option<String>,
+    pub from: DurationNs,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    /// How much the per-response delay grows each second.
+    pub growth: DurationNs,
 }
 
 /// The fabric marks a path, or every path through a port, marginal (a Fibre Channel FPIN

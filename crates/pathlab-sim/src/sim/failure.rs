@@ -126,6 +126,10 @@ impl Simulation {
                     *added = if *add { *added + added_ns } else { *added - added_ns };
                 }
             }
+            FaultAction::Drain { paths, drain } => paths.iter().for_each(|&p| self.model.paths[p].drain = *drain),
+            FaultAction::Replication { groups, suspended } => {
+                groups.iter().for_each(|&g| self.model.replications[g].suspended = *suspended)
+            }
             FaultAction::LinkRate { adapter, bytes_per_ns } => {
                 self.model.adapters[*adapter].bytes_per_ns = *bytes_per_ns
             }
@@ -148,6 +152,7 @@ impl Simulation {
         path.connected = connected;
         if !connected {
             path.lost_at_ns = Some(now);
+            path.reset_at_ns = None;
             path.losses += 1;
         }
         let loss = path.losses;
@@ -286,8 +291,11 @@ impl Simulation {
         };
         let now = self.events.now();
         let until = match self.confirming_round_trip(p).filter(|_| hold.ccr) {
-            Some(trip) => now + trip.min(hold.hold_ns),
-            None => now + hold.hold_ns,
+            Some(trip) if trip < hold.hold_ns => {
+                let reset = self.model.paths[p].reset_at_ns.get_or_insert(now + trip);
+                (*reset).max(now)
+            }
+            _ => now + hold.hold_ns,
         };
         let r = self.ios.get_mut(io);
         r.state = IoState::Queued;
@@ -424,8 +432,9 @@ impl Simulation {
 
     /// A retry of an I/O that erred on path `from` is issued on path `to`. A write whose first
     /// copy reached the target before `from` lost its connection, retried elsewhere before the
-    /// target has surely stopped executing it (`StackRules::target_quiesce_ns` after the loss),
-    /// is a hazard: the first copy could land after the retry.
+    /// target has surely stopped executing it (`StackRules::target_quiesce_ns` after the loss,
+    /// or a confirmed cross-controller reset), is a hazard: the first copy could land after the
+    /// retry.
     pub(super) fn count_retry(&mut self, d: usize, from: usize, to: usize, write_sent_at: Option<TimeNs>) {
         let on = |p: usize| (p, self.model.paths[p].adapter);
         self.rec.retry_issued(d, on(from), on(to));
@@ -434,7 +443,9 @@ impl Simulation {
         else {
             return;
         };
-        if from != to && sent < lost && self.events.now() < lost + quiesce {
+        let now = self.events.now();
+        let reset = self.model.paths[from].reset_at_ns.is_some_and(|t| t <= now);
+        if from != to && sent < lost && now < lost + quiesce && !reset {
             self.hazards[d] += 1;
         }
     }
