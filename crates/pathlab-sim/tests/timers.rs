@@ -156,6 +156,14 @@ fn fc_fast_io_fail_tmo_holds_a_lost_port_then_fails_its_io_over() {
 }
 
 #[test]
+fn a_loss_when_the_run_starts_is_failed_already() {
+    // An imported listing's failed path: no hold, whatever the stack.
+    let r = Setup { faults: p0_down("0s", "link"), duration: "1s", ..Setup::default() }.run();
+    assert_eq!(times(&r, "path_failed", P0_1), [0.0]);
+    assert!(longest_s(&r) < 0.001);
+}
+
+#[test]
 fn fc_dev_loss_tmo_fails_io_over_when_it_comes_before_fast_io_fail_tmo() {
     let setup = Setup {
         stack: stack(&["fast_io_fail_tmo = \"5s\"", "dev_loss_tmo = \"1500ms\""]),

@@ -139,8 +139,9 @@ impl Simulation {
 
     /// The path's link or port changed. A loss the link reports is handled as the stack does
     /// (`StackRules::on_link_loss`: at once, or after holding the path's I/O); one it does not
-    /// report is found by the stack's probes or by a command's timeout, whichever comes first. A
-    /// path that works again is taken back when the stack would notice.
+    /// report is found by the stack's probes or by a command's timeout, whichever comes first; a
+    /// loss at time zero is the state the run starts in, failed already. A path that works again
+    /// is taken back when the stack would notice.
     fn connection_changed(&mut self, p: usize, detection: Detection) {
         let path = &self.model.paths[p];
         let connected = !path.cut && !self.model.ports[path.port].down;
@@ -167,6 +168,10 @@ impl Simulation {
             if !self.model.paths[p].up {
                 self.schedule_reinstate(p);
             }
+        } else if now == 0 {
+            // Lost when the run starts (an imported listing's failed path): the host has
+            // already found it and failed it.
+            self.host_fail_path(p, true);
         } else if detection == Detection::Link {
             self.found(p, rules.on_link_loss, loss);
         } else {
