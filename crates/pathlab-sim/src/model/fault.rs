@@ -1,6 +1,6 @@
 //! Faults a scenario schedules, resolved to the paths, ports, adapters and devices they hit and
-//! checked on the way. Each fault becomes one change at its start and, for those with an end,
-//! one at its end; the engine applies them as events, so that nothing on the per-I/O path
+//! checked on the way. Each fault becomes changes at its start and, for those with an end,
+//! at its end (a controller reboot: its ports and its LUNs' owner); the engine applies them as events, so that nothing on the per-I/O path
 //! looks at the list.
 
 use super::names_per_host::{adapter_named, adapters_written, of_one_host, split};

@@ -14,8 +14,15 @@
 //!
 //! On every stack a timed-out command on a path that is really down fails the path (the
 //! stack's probe of the path fails too), and the commands still on it are aborted and retried.
-//! A loss the link reports is failed at once; the commands aborted then are retried without
-//! counting against the I/O's retries. When the policy has no usable path, I/O waits or fails
+//! A loss the link reports is failed at once, except where the stack holds it first
+//! (`Found::Fail { hold_ns }`: FC's blocked remote port until `fast_io_fail_tmo` or
+//! `dev_loss_tmo`, an iSCSI session until `replacement_timeout`); the commands aborted then are
+//! retried without counting against the I/O's retries. A loss nothing reports is found by the
+//! stack's probes (`Probe`: multipathd's checker at `max_polling_interval` + `checker_timeout`,
+//! iSCSI's NOP-Out, NVMe's keep-alive) or a command's timeout, whichever comes first. NVMe may
+//! hold a lost controller's I/O before its retry (TP4129, `FailoverHold`, ended early by a
+//! TP8028 cross-controller reset); `target_quiesce_ns` bounds how long the target may still
+//! execute what it received, which the run's write hazard count reads. When the policy has no usable path, I/O waits or fails
 //! by the `no path` rule; the wait is counted from the moment the device first had no path, and
 //! once given up, new I/O fails at once until a path is back (ESXi's APD timeout, multipathd's
 //! `fail_if_no_path`, MPIO's removed pseudo-LUN, NVMe's deleted controllers all behave so).
@@ -471,5 +478,38 @@ mod tests {
         assert_eq!(err, ("host.stack.apd_timeout".to_string(), "allowed 20s..=99999s (Misc.APDTimeout)".to_string()));
         let zero = StackSpec { checker_interval: Some(DurationNs(0)), ..Default::default() };
         assert_eq!(StackRules::resolve(&policy, action, &zero).unwrap_err().0, "host.stack.checker_interval");
+    }
+
+    #[test]
+    fn each_stack_finds_a_loss_by_its_own_timers() {
+        let dm = PolicyConfig::DmMultipath(DmMultipathConfig::default());
+        let fc = rules(dm.clone(), &StackSpec::default());
+        assert_eq!(fc.on_link_loss, Found::Fail { hold_ns: 5 * SECOND_NS });
+        let checker = Probe { every_ns: 20 * SECOND_NS, timeout_ns: 30 * SECOND_NS, then: Found::FailNewIo };
+        assert_eq!(fc.probes, [Some(checker), None]);
+        assert_eq!((fc.failover_hold, fc.target_quiesce_ns), (None, None));
+        // Lost at 21 s: the check at 40 s goes unanswered until 70 s.
+        assert_eq!(checker.finds_at(21 * SECOND_NS), 70 * SECOND_NS);
+        let before = StackSpec { dev_loss_tmo: Some(DurationNs(2 * SECOND_NS)), ..Default::default() };
+        assert_eq!(rules(dm.clone(), &before).on_link_loss, Found::Fail { hold_ns: 2 * SECOND_NS });
+        let iscsi = StackSpec { scsi_transport: ScsiTransport::Iscsi, ..Default::default() };
+        let r = rules(dm.clone(), &iscsi);
+        let noop =
+            Probe { every_ns: 5 * SECOND_NS, timeout_ns: 5 * SECOND_NS, then: Found::Fail { hold_ns: 5 * SECOND_NS } };
+        assert_eq!(r.probes, [Some(noop), Some(checker)]);
+        let queue = DmMultipathConfig { no_path_retry: NoPathRetry::Retries(3), ..Default::default() };
+        let every_2s = StackSpec { checker_interval: Some(DurationNs(2 * SECOND_NS)), ..Default::default() };
+        let r = rules(PolicyConfig::DmMultipath(queue), &every_2s);
+        assert_eq!(r.no_path, NoPath::Queue { give_up_after_ns: Some(6 * SECOND_NS) });
+        let held =
+            StackSpec { tp4129_hold: Some(3), command_quiesce_time: Some(DurationNs(SECOND_NS)), ..Default::default() };
+        let nvme = rules(PolicyConfig::Nvme(NvmeConfig::default()), &held);
+        assert_eq!(nvme.on_link_loss, Found::Fail { hold_ns: 0 });
+        let keep_alive = Probe { every_ns: 2_500_000_000, timeout_ns: 5 * SECOND_NS, then: Found::Fail { hold_ns: 0 } };
+        assert_eq!(nvme.probes, [Some(keep_alive), None]);
+        assert_eq!(nvme.failover_hold, Some(FailoverHold { hold_ns: 16 * SECOND_NS, ccr: false }));
+        assert_eq!(nvme.target_quiesce_ns, Some(6 * SECOND_NS));
+        let spdk = rules(PolicyConfig::Spdk(SpdkConfig::default()), &StackSpec::default());
+        assert_eq!((spdk.probes, spdk.target_quiesce_ns), ([None, None], Some(10 * SECOND_NS)));
     }
 }
