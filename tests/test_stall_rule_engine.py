@@ -69,7 +69,7 @@ def run(policy: str, stack: str, at: str, detection: str, duration: str, all_pat
     kind, target = ("all_paths_down", "") if all_paths else ("port_down", 'port = "a/P0"')
     if one_path:
         kind, target = "path_down", 'path = "vmhba1:C0:T0:L3"'
-    
+
     text = SCENARIO.format(policy=policy, stack=stack, at=at, detection=detection, duration=duration,
                            kind=kind, target=target)
     return Scenario.from_text(text, "stall.toml").run().data
