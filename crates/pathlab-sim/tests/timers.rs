@@ -329,6 +329,28 @@ fn writes_retried_while_their_first_copy_may_land_are_hazards_and_tp4129_holds_t
 }
 
 #[test]
+fn mpio_retries_a_failed_request_after_its_retry_interval() {
+    // A command lost at 1 s times out after 500 ms; its retry waits RetryInterval (1 s).
+    for (interval, stall) in [("", 1.5), (", retry_interval = \"300ms\"", 0.8)] {
+        let setup = Setup {
+            policy: "name = \"mpio\"\npolicy = \"round_robin\"",
+            stack: format!("io_timeout = \"500ms\"{interval}"),
+            faults: p0_down("1s", "timeout"),
+            duration: "3s",
+            ..Setup::default()
+        };
+        let r = setup.run();
+        assert_stall(&r, stall);
+    }
+    // Each I/O's retries: a path failing every command fails the I/O after retry_count + 1 tries.
+    let flaky = fault("kind = \"flaky\"\nfrom = \"0s\"\nport = \"a/P0\"");
+    let policy = "name = \"VMW_PSP_FIXED\"\npreferred = \"vmhba1:C0:T0:L3\"";
+    let r =
+        Setup { policy, stack: stack(&["retry_count = 0"]), faults: flaky, duration: "1s", ..Setup::default() }.run();
+    assert!(r.accounting.failed > 0 && r.accounting.retried == 0, "{:?}", r.accounting);
+}
+
+#[test]
 fn a_controller_reboot_moves_its_luns_to_the_partner_and_back() {
     let faults =
         fault("kind = \"controller_reboot\"\nat = \"1s\"\nuntil = \"3s\"\narray = \"a\"\ncontroller = \"CT0\"");
@@ -504,6 +526,7 @@ fn bad_timers_name_the_field_and_what_is_allowed() {
             "host.stack.max_polling_interval: must be at least the checker interval (polling_interval)",
         ),
         ("keep_alive_timeout = \"0s\"", nvme, "host.stack.keep_alive_timeout: "),
+        ("retry_count = 300", nvme, "host.stack.retry_count: 300: allowed 0 to 255"),
         ("scsi_transport = \"sas\"", dm, "host.stack.scsi_transport: unknown value `sas`, expected `fc` or `iscsi`"),
     ];
     for (stack, policy, expected) in cases {

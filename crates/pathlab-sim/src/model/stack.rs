@@ -116,6 +116,10 @@ pub const NVME_MAX_RETRIES: u32 = 5;
 pub const SPDK_MAX_RETRIES: u32 = 3;
 /// Windows MPIO `RetryCount`, default 3 [doc: Microsoft, MPIO_TIMERS_COUNTERS WMI class].
 pub const WINDOWS_MAX_RETRIES: u32 = 3;
+/// Windows MPIO `RetryInterval`, default 1 s: a failed request is retried this long after the
+/// DSM decided to retry it [doc: Microsoft, MPIO_TIMERS_COUNTERS WMI class; Set-MPIOSetting
+/// `-NewRetryInterval`]. The other stacks retry at once.
+pub const WINDOWS_RETRY_INTERVAL_NS: TimeNs = SECOND_NS;
 
 /// The host multipath stack a policy belongs to (the policy's registration says which).
 pub use pathlab_policy::HostStack as Stack;
@@ -221,6 +225,8 @@ pub struct StackRules {
     pub on_link_loss: Found,
     /// The probes that find a loss no link reports (besides the commands' own timeout).
     pub probes: [Option<Probe>; 2],
+    /// How long a failed request waits before its retry (MPIO's RetryInterval; 0 elsewhere).
+    pub retry_delay_ns: TimeNs,
     /// TP4129: how long the I/O of a path that lost its connection is held before its retry.
     pub failover_hold: Option<FailoverHold>,
     /// How long after a loss the target may still execute a command it received (NVMe: its own
@@ -274,6 +280,13 @@ impl StackRules {
             }
         };
         let io_timeout_ns = io_timeout.unwrap_or(default_timeout);
+        if let Some(n) = spec.retry_count.filter(|&n| n > u32::from(u8::MAX)) {
+            return Err(("host.stack.retry_count".into(), format!("{n}: allowed 0 to {}", u8::MAX)));
+        }
+        // Where the stack counts retries, `retry_count` sets the count (dm has none).
+        let max_retries = max_retries.map(|default| spec.retry_count.unwrap_or(default));
+        let default_delay = if stack == Stack::Windows { WINDOWS_RETRY_INTERVAL_NS } else { 0 };
+        let retry_delay_ns = spec.retry_interval.map_or(default_delay, |d| d.0);
         let no_path = match action {
             NoPathAction::Fail => NoPath::Fail,
             NoPathAction::Queue { give_up_after_ns, .. } => {
@@ -305,6 +318,7 @@ impl StackRules {
             max_retries,
             reinstate,
             no_path,
+            retry_delay_ns,
             on_link_loss: found.on_link_loss,
             probes: found.probes,
             failover_hold: found.failover_hold,

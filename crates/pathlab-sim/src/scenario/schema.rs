@@ -213,6 +213,15 @@ pub struct StackSpec {
     /// another path (2, or 3 with traffic-based keep-alive). Left out: retried at once (Linux).
     #[serde(default)]
     pub tp4129_hold: Option<u32>,
+    /// Errors after which an I/O is still retried, where the stack counts them (ESXi 5, Linux
+    /// NVMe `max_retries` 5, SPDK `bdev_retry_count` 3, Windows MPIO `RetryCount` 3; dm-multipath
+    /// counts none and ignores it).
+    #[serde(default)]
+    pub retry_count: Option<u32>,
+    /// How long a failed request waits before its retry: Windows MPIO `RetryInterval` (default
+    /// 1 s); the other stacks retry at once (0) unless given.
+    #[serde(default)]
+    pub retry_interval: Option<DurationNs>,
     /// TP8028 cross-controller reset: with the TP4129 hold, another controller of the subsystem
     /// resets the failed one and the hold ends when it confirms (one round trip on its path).
     #[serde(default)]

@@ -285,22 +285,27 @@ impl Simulation {
         self.dispatch_device(d);
     }
 
-    /// `io` erred on path `p` and will be retried: at once, or, when the path lost its
-    /// connection and the stack holds such I/O (TP4129), after the hold (TP8028's
-    /// cross-controller reset ends it once another controller confirms).
+    /// `io` erred on path `p` and will be retried: at once, after the stack's retry delay
+    /// (MPIO's RetryInterval), or, when the path lost its connection and the stack holds such
+    /// I/O (TP4129), after the hold (TP8028's cross-controller reset ends it once another
+    /// controller confirms).
     fn retry_or_hold(&mut self, io: u32, p: usize) {
         let d = self.model.paths[p].device;
-        let hold = self.model.devices[d].stack.failover_hold;
-        let Some(hold) = hold.filter(|_| !self.model.paths[p].connected) else {
-            return self.requeue(io, p);
-        };
+        let rules = self.model.devices[d].stack;
         let now = self.events.now();
-        let until = match self.confirming_round_trip(p).filter(|_| hold.ccr) {
-            Some(trip) if trip < hold.hold_ns => {
-                let reset = self.model.paths[p].reset_at_ns.get_or_insert(now + trip);
-                (*reset).max(now)
+        let lost_hold = rules.failover_hold.filter(|_| !self.model.paths[p].connected).map(|hold| {
+            match self.confirming_round_trip(p).filter(|_| hold.ccr) {
+                Some(trip) if trip < hold.hold_ns => {
+                    let reset = self.model.paths[p].reset_at_ns.get_or_insert(now + trip);
+                    (*reset).max(now)
+                }
+                _ => now + hold.hold_ns,
             }
-            _ => now + hold.hold_ns,
+        });
+        // MPIO retries a failed request only after its RetryInterval.
+        let until = match (lost_hold, rules.retry_delay_ns) {
+            (None, 0) => return self.requeue(io, p),
+            (hold, delay) => hold.unwrap_or(now).max(now + delay),
         };
         let r = self.ios.get_mut(io);
         r.state = IoState::Queued;
