@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pathlab.study.compare import run_lineup
-from pathlab.study.lineup import LINEUP, OURS, bio_based, comparable, overrides
+from pathlab.study.lineup import LINEUP, OURS, comparable, overrides, without_device_queue
 from pathlab.study.replicate import figure, replicate
 from pathlab.study.stats import aggregate, distinguishable
 
@@ -60,7 +60,7 @@ def single_seed_table(files: list[Path], length: tuple[str, str]) -> str:
         by_p99 = min(others, key=lambda k: others[k]["p99_ms"])
         rows.append(f"| {file.stem} | {full(ours)} | {by_rate}: {full(others[by_rate])} | "
                     f"{by_p99}: {others[by_p99]['iops']:,.0f}, {others[by_p99]['p99_ms']:.3f} |")
-        pool = comparable(results, bio_based(file)) or others
+        pool = comparable(results, without_device_queue(file)) or others
         for key, better in AIMED.items():
             best = better(pool, key=lambda k: pool[k][key])
             if pool[best][key] and abs(ours[key] / pool[best][key] - 1) > 0.02 \

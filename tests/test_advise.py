@@ -50,8 +50,8 @@ def test_activecluster_host_on_all_paths_is_told_to_leave_the_remote_paths(scena
 
 def _each_host_its_own_naa(text: str) -> str:
     """The VMAX3 file with each host's view of the LUN under a NAA of its own (last digit the
-    host's number): advise refuses hosts that share a NAA until advice for a cluster is built
-    (issue 33), and the shipped file now shows the one LUN as one NAA on every host."""
+    host's number): several hosts without a shared LUN, advised as one host's scenario is (the
+    shipped file shows the one LUN as one NAA on every host: a cluster, tests/test_advise_cluster.py)."""
     naa = "naa.60000970000197900123533030303141"
     for k in "234":
         own = naa[:-1] + k

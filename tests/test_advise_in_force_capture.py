@@ -138,6 +138,11 @@ def test_devices_of_one_array_at_responses_one_back_end_cannot_give_are_not_rank
     assert "Candidates" not in text
     html = report.read_text()
     assert "<h2>The setting in force, captured against simulated</h2>" in html and "They do not agree: " in html
+    # The scenario block holds what was simulated: the file, and the values fitted to the captures.
+    block = html[html.index("<h2>Scenario</h2>"):html.index("<h2>Provenance</h2>")]
+    assert "# Set over it when simulated (dotted keys, as --set gives them):" in block
+    assert "workloads.0.outstanding = " in block and \
+        "  # fitted to the captures (the setting in force, captured against simulated)" in block, block[-1500:]
 
 
 def test_a_response_no_array_back_end_gives_is_said_and_not_ranked(tmp_path) -> None:
@@ -175,7 +180,8 @@ def test_an_nvme_head_in_iostat_is_fitted_from_its_r_await_and_w_await(tmp_path)
 
 def test_a_capture_whose_intervals_spread_allows_as_much_between_captured_and_simulated(tmp_path) -> None:
     # dm-1 at 10,000 then 30,000 reads per s, 0.5 ms each: a mean of 20,000 whose 95% half-width
-    # over two intervals is 1.96 × 10,000 / 20,000 = 98% of it; dm-2 steady.
+    # over two intervals is Student's t for 1 degree of freedom (12.706) × 10,000 / 20,000 = 635%
+    # of it (1.96 said 98%: a normal quantile for two values); dm-2 steady.
     rates = tmp_path / "diskstats.txt"
     rates.write_text("TS 1700000001.0\n 253 1 dm-1 0 0 0 0 0 0 0 0 0 0 0\n 253 2 dm-2 0 0 0 0 0 0 0 0 0 0 0\n"
                      "TS 1700000002.0\n 253 1 dm-1 10000 0 160000 5000 0 0 0 0 0 1000 5000\n"
@@ -184,12 +190,13 @@ def test_a_capture_whose_intervals_spread_allows_as_much_between_captured_and_si
                      " 253 2 dm-2 2000 0 32000 1000 0 0 0 0 0 2000 1000\n")
     host = _host(NETAPP, rates)
     bursty = next(c for c in host.captured if c.device == "360a98aaaa72d444e423464685a786175")
-    assert bursty.rate == 20_000 and bursty.rate_spread == pytest.approx(0.98)
+    assert bursty.rate == 20_000 and bursty.rate_spread == pytest.approx(12.706204736174707 / 2)
     assert bursty.response_ms == 0.5 and bursty.response_spread == 0.0
     check = fit_to_capture(host.scenario, host.captured)
     assert check is not None
     tolerance = {d.device: d.rate_tolerance for d in check.devices}
-    assert tolerance == {"360a98aaaa72d444e423464685a786175": pytest.approx(0.98), "360a98aaaa470505a684a656930385a4a": 0.05}
+    assert tolerance == {"360a98aaaa72d444e423464685a786175": pytest.approx(12.706204736174707 / 2),
+                         "360a98aaaa470505a684a656930385a4a": 0.05}
 
 
 def test_a_predicted_gain_says_the_load_it_rests_on() -> None:

@@ -29,6 +29,27 @@ def test_a_gain_is_printed_to_its_errors_first_significant_figure(error: float, 
     assert ModelError("a case", error, "a match").gain_text(gain) == printed
 
 
+def test_a_gain_whose_seed_interval_is_wider_than_the_models_error_is_rounded_to_that() -> None:
+    """± 0.0056 (0.28% of 2.04) would print hundredths; the seeds' ± 0.3 prints tenths."""
+    assert ModelError("a case", 0.0028, "a match").gain_text(2.04) == "2.04x"
+    assert ModelError("a case", 0.0028, "a match", seed_half_width=0.3).gain_text(2.04) == "2.0x"
+    assert ModelError("a case", 0.0028, "a match", seed_half_width=math.nan).gain_text(2.04) == "2.04x"
+
+
+def test_the_gains_seed_interval_adds_both_rates_relative_intervals() -> None:
+    """A gain of 2 from 2,000 ± 60 I/O/s (3%) against 1,000 ± 40 (4%): ± 2 × 5% = 0.1, and a
+    candidate's error carries it."""
+    from pathlab.advisor.advice import IN_FORCE, gain_half_width, typed
+    from pathlab.advisor.candidates import Candidate
+    from pathlab.advisor.ranked import Ranked
+
+    in_force = Ranked(Candidate(IN_FORCE, {}, []), {"iops": (1000.0, 40.0)}, 1.0, 3)
+    other = Ranked(Candidate("iops=1", {}, []), {"iops": (2000.0, 60.0)}, 2.0, 3)
+    assert gain_half_width(other, in_force) == pytest.approx(0.1)
+    (_, result) = typed([in_force, other], None)
+    assert result.model_error is not None and result.model_error.seed_half_width == pytest.approx(0.1)
+
+
 def test_the_c1_host_takes_c1s_error_for_iops1_and_c2s_for_latency() -> None:
     vmax = host_families([("EMC", "SYMMETRIX", None)])
     # An esxcli listing names the vendor and the SATP, not the model: the SATP that claims only

@@ -172,9 +172,27 @@ def test_advise_help_lists_every_input_kind_and_examples_on_shipped_names() -> N
     for kind in ("ESXi", "Linux dm-multipath", "native NVMe", "PowerPath", "Windows MPIO"):
         assert kind in text, kind
     examples = [line.split() for line in done.stdout.splitlines() if line.strip().startswith("pathlab advise ")]
-    assert [e[2] for e in examples] == ["vmax-iops1000", "esxcli-storage-nmp-device-list.txt", "c1-vmax-1lun"]
+    assert [e[2] for e in examples] == ["vmax-iops1000", "esxcli-storage-nmp-device-list.txt", "c1-vmax-1lun", "--host",
+                                        "srdf-metro-cluster-50km"]
+    # a cluster: shipped hosts' captures, and a shipped cluster narrowed to one host
+    assert [e[3] for e in examples[3:]] == ["vmax-cluster-esx-a", "--host"]
+    assert all(shipped.capture_files(f"vmax-cluster-esx-{h}") for h in "abc") and "srdf-metro-cluster-50km" in shipped.names()
     assert "  pathlab import vmax-iops1000 -o host.toml && pathlab advise host.toml" in done.stdout
     # each name an example gives is shipped: the capture's files and the scenario
     assert [Path(f).name for f in shipped.capture_files("vmax-iops1000") or []] == \
         ["esxcli-storage-nmp-device-list.txt", "esxcli-storage-nmp-path-list.txt", "esxtop-batch.csv"]
     assert "c1-vmax-1lun" in shipped.names()
+
+
+def test_the_run_verb_starts_without_the_importers_tempfile_or_the_advisor() -> None:
+    """`pathlab run` imports only what a run needs (issue 35 item 7: the whole process against the
+    reference loop): the importers' table is made for `import` and `advise`'s help alone, a
+    temporary file only when an output file is written."""
+    probe = ("import sys; from pathlab.cli import main; main.commands['run']; "
+             "print(sorted(m for m in ('pathlab.importer', 'tempfile', 'pathlab.advisor', 'rich', 'pandas') "
+             "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout == "[]\n", done.stderr
+    from pathlab.cli.common import INPUT_KINDS
+
+    assert INPUT_KINDS.startswith("ESXi (`esxcli storage nmp device list`")

@@ -4,6 +4,7 @@ the maps, groups and selectors the captures show; the workload comes from diskst
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -334,3 +335,46 @@ def test_a_map_the_listing_ends_inside_is_imported_from_its_listed_paths_and_sai
     assert (f"maps.mpathb: {listing}, line 9: the listing ends inside map mpathb: no path listed, left out of the "
             "scenario") in done.stderr
     assert [d["name"] for d in tomllib.loads(done.stdout)["devices"]] == ["3600a098038314962485d543078486c7a"]
+
+
+_WEB_MAP = """<pre>[root@host ~]# multipath -ll
+mpatha (<span class="wwid">360000970000297800000533030303344</span>) dm-0 EMC,SYMMETRIX
+size=20G features=&#39;0&#39; hwhandler=&#39;0&#39; wp=rw
+`-+- policy=&#39;service-time 0&#39; prio=1 status=active
+  |- 1:0:0:1 sdb 8:16 active ready running
+  `- 2:0:0:1 sdc 8:32 active ready running
+[root@host ~]# </pre>
+"""
+
+
+def test_a_listing_copied_from_a_web_page_imports_without_its_markup(tmp_path) -> None:
+    # The page's <pre>, the <span> around the WWID and its escaped quotes are the page's, not the listing's.
+    page = tmp_path / "page.txt"
+    page.write_text(_WEB_MAP)
+    done = pathlab("import", str(page), "-o", str(tmp_path / "host.toml"))
+    assert done.returncode == 0, done.stderr
+    devices = tomllib.loads((tmp_path / "host.toml").read_text())["devices"]
+    assert [d["name"] for d in devices] == ["360000970000297800000533030303344"]
+
+
+def test_a_map_header_holding_markup_pathlab_does_not_know_is_one_line(tmp_path) -> None:
+    # `<blink>` is no tag a page puts around a listing's field: the WWID would hold it, and no WWID can.
+    page = tmp_path / "page.txt"
+    page.write_text(_WEB_MAP.replace('<span class="wwid">', "<blink>").replace("</span>", ""))
+    line = one_error_line(pathlab("import", str(page)))
+    assert line == (f"pathlab: error: {page}: line 2: the map's WWID '<blink>360000970000297800000533030303344' holds "
+                     "'<': a WWID is letters, digits and # + - . : = @ _ as udev gives it (3600…, naa.…, eui.…), an "
+                     "alias has no blanks; markup or another tool's text left in?")
+
+
+def test_an_nvme_controller_still_connecting_imports_as_a_path_that_is_down(tmp_path) -> None:
+    listing = tmp_path / "subsys.txt"
+    listing.write_text("nvme-subsys0 - NQN=nqn.1992-08.com.example:sn.1234:subsystem.host01\n\\\n"
+                       " +- nvme0 tcp traddr=192.168.10.11,trsvcid=4420,src_addr=192.168.10.1 live optimized\n"
+                       " +- (null) tcp traddr=192.168.20.11,trsvcid=4420,src_addr=192.168.20.1 connecting\n")
+    done = pathlab("import", str(listing), "-o", str(tmp_path / "host.toml"))
+    assert done.returncode == 0, done.stderr
+    assert f"{listing}: line 4: a controller without a name ((null))" in done.stderr
+    faults = tomllib.loads((tmp_path / "host.toml").read_text())["faults"]
+    assert [(f["kind"], f["at"]) for f in faults] == [("path_down", "0s")]
+    assert "(null) is connecting" in (tmp_path / "host.toml").read_text()

@@ -218,3 +218,20 @@ def test_the_subsystems_sysfs_iopolicy_is_read_where_the_listing_shows_none(tmp_
     with pytest.raises(ScenarioError) as refused:
         import_files([str(listing), str(sysfs)])
     assert refused.value.args[1:] == ("line 1", "iopolicy 'fastest': one of numa, round-robin, queue-depth")
+
+
+def test_a_one_controller_subsystem_read_non_optimized_is_imported_non_optimized(tmp_path: Path) -> None:
+    """nvme-cli issue 1520's one TCP controller, its ANA state made non-optimized: the namespace
+    is owned by a controller its one path does not lead to, so the path is non-optimized as read."""
+    from pathlab.api import Scenario
+
+    listing = tmp_path / "list-subsys.txt"
+    sample = CORPUS / "nvme-list-subsys/020-nvme-cli-issue1520-one-tcp-path-prompt/bare.txt"
+    listing.write_text(sample.read_text().replace("live optimized", "live non-optimized"))
+    scenario, _ = _imported(listing)
+    assert [p["controller"] for p in scenario["arrays"][0]["ports"]] == ["A"]
+    assert scenario["devices"][0]["owner"] == "B"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(listing)])
+    assert [p["alua"] for p in Scenario.from_text(done.text, "host.toml").describe()["paths"]] == ["ANO"]

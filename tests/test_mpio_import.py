@@ -200,3 +200,18 @@ def test_two_states_under_one_target_port_group_are_refused(tmp_path: Path) -> N
         _read(bad)
     assert refused.value.args[1:] == ("line 14", "TPG_Id 256 is Active/Unoptimized here and Active/Optimized under the "
                                                  "path of line 10: a target port group has one state per disk")
+
+
+def test_disks_of_one_vendor_on_different_targets_are_two_arrays(tmp_path: Path) -> None:
+    """Two disks whose serials carry one OUI (002AE0), each LUN 1, reached through different SCSI
+    ports: two arrays of one vendor, each with its own LUN 1 (the OUI made them one array)."""
+    other = SYMMETRIC.read_text().replace("MPIO Disk1", "MPIO Disk3").replace(
+        "6002AE000000013B006E3B", "6002AE000000013B00FFFF").replace("005|", "006|")
+    listing = tmp_path / "mpclaim.txt"
+    listing.write_text(SYMMETRIC.read_text() + other)
+    scenario, done = _imported(listing)
+    assert [(a["name"], sorted(p["name"] for p in a["ports"])) for a in scenario["arrays"]] == [
+        ("oui-002AE0-1", ["p5t0", "p5t1"]), ("oui-002AE0-2", ["p6t0", "p6t1"])]
+    assert [(d["name"], d["array"], d["lun"]) for d in scenario["devices"]] == [
+        ("MPIODisk1", "oui-002AE0-1", 1), ("MPIODisk3", "oui-002AE0-2", 1)]
+    assert len(Scenario.from_text(done.text, "host.toml").describe()["devices"]) == 2

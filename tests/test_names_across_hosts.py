@@ -9,6 +9,7 @@ tests/test_import_cluster.py's.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -189,13 +190,15 @@ def test_each_hosts_vmhba1_has_its_own_wwn_in_the_path_list(tmp_path: Path) -> N
                     "fc.2000001b32000002:2100001b32000002-fc.5006016000000001:5006016100000001"]
 
 
-def test_advise_refuses_a_scenario_whose_hosts_share_a_naa(tmp_path: Path) -> None:
-    """Advise keys devices by name (advisor/findings.py, run_length.py, alike.py): hosts sharing a
-    NAA would be read as one device, so such a scenario is refused in one line, exit 2."""
+def test_advise_takes_a_scenario_whose_hosts_share_a_naa_as_a_cluster(tmp_path: Path) -> None:
+    """Hosts sharing a NAA are a cluster: advised whole (advisor/cluster_pipeline.py), each host's
+    figures apart, never read as one device (tests/test_advise_cluster.py has the rest)."""
     text = two_hosts(device_b=NAA, load=f'"esx-a/{NAA}", "esx-b/{NAA}"').replace('"naa.a1"', f'"{NAA}"')
     scenario = tmp_path / "two-hosts.toml"
     scenario.write_text(text)
-    done = pathlab("advise", str(scenario))
-    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-    (line,) = [line for line in done.stderr.splitlines() if line.startswith("pathlab: error:")]
-    assert f"{scenario}: devices: '{NAA}' is a device of hosts esx-a and esx-b" in line, line
+    done = pathlab("advise", str(scenario), "--duration", "0.5s", "--warmup", "0.2s", "--seeds", "2", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    advice = json.loads(done.stdout)
+    assert advice["hosts"] == ["esx-a", "esx-b"]
+    for label, by_host in advice["host_figures"].items():
+        assert set(by_host) == {"esx-a", "esx-b"} and all(f["iops"][0] > 0 for f in by_host.values()), label

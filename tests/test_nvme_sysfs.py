@@ -100,7 +100,7 @@ def test_a_controller_serving_two_namespaces_shares_its_in_flight_count(tmp_path
     assert "nvme0c1n2" not in load["nvme0n1"][1] and "nvme0c2n1" not in load["nvme0n2"][1]
 
 
-def test_the_snapshot_is_the_imported_load_and_the_counters_are_findings(tmp_path: Path) -> None:
+def test_the_snapshot_is_the_simulated_load_no_rate_and_the_counters_are_findings(tmp_path: Path) -> None:
     sysfs = _write(tmp_path, GREP)
     imported = pathlab("import", str(SUBSYS), sysfs)
     assert imported.returncode == 0, imported.stderr
@@ -119,9 +119,11 @@ def test_the_snapshot_is_the_imported_load_and_the_counters_are_findings(tmp_pat
     assert titles["controller nvme53: 1 controller resets, since it was created (captured)"] == \
         f"{sysfs}, line 15: diag/reset_count 1: counts since creation, not rates; two captures minutes apart give a rate"
     assert not [t for t in titles if "nvme4c53n1" in t or "controller nvme4:" in t]  # all zero: nothing to say
-    # A measured load: candidates are simulated, the port's assumed capacity spans the gains.
-    assert document["capture_needed"] is None and len(document["candidates"]) > 1
-    assert document["gain_range_over"][0].startswith("port capacity ±50%")
+    # One snapshot of the I/Os in flight is no rate (as PowerPath's queued-IOs): no gain is
+    # predicted from it (it was taken as a measured load), and advise says what to capture.
+    assert document["capture_needed"][1] == "iostat -xt 5 61 > iostat.txt" and not document["candidates"]
+    assert ("the sysfs snapshot gives the I/Os in flight at one instant, no rate and not their size or read share: "
+            "4 KiB, 70% reads assumed; no gain is predicted from it") in imported.stderr
 
 
 def test_sysfs_attributes_without_the_listing_are_refused_in_one_line(tmp_path: Path) -> None:

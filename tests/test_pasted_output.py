@@ -5,6 +5,7 @@ the bare sample, and what was skipped is said."""
 
 from __future__ import annotations
 
+import html
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -46,6 +47,10 @@ def _variants(command: str) -> dict[str, Callable[[str], str]]:
             f"> {line}".rstrip() for line in f"{command}\n{t}".split("\n")),
         "quote of a quote": lambda t: "Admin wrote:\n> Another admin wrote:\n" + "\n".join(
             f"> > {line}" for line in f"# {command}\n{t}".split("\n")) + "\n>\n> Same here.\n",
+        # a web page's <pre> block, the output's `<`, `>`, `&` and quotes escaped as a page does
+        "web page": lambda t: f"<pre>[root@host01 ~]# {command}\n{html.escape(t)}\n[root@host01 ~]# </pre>\n",
+        # a markdown list indents the listing and the prompt left after it
+        "indented prompt after": lambda t: f"{t.rstrip()}\n  $\n",
     }
 
 
@@ -63,6 +68,8 @@ SAID = {
     "date run before it": [("skipped 1 line(s) before", "from 'Tue Jun 10 12:00:01 CEST 2025'"), "`cat /proc/diskstats`"],
     "mail quoted": ["read without mail quoting '> '; 1 line(s) without it skipped"],
     "quote of a quote": ["read without mail quoting '> '; 1 line(s) without it skipped", "from 'Same here.'"],
+    "web page": [],
+    "indented prompt after": ["from '$'"],
 }
 
 
@@ -235,3 +242,25 @@ def test_a_device_list_wrapped_by_a_forum_reads_whole(tmp_path: Path) -> None:
     pure = df.loc["naa.624a9370b5a8f1e44f0b4e5a00011c2d"]
     assert pure.working_paths == ["vmhba3:C0:T10:L2", "vmhba3:C0:T1:L2"]
     assert (pure.rr_type, pure.iops, pure.use_ano) == ("rr", 1000, False)
+
+
+@pytest.mark.parametrize(("sample", "kind"), [
+    ("powerpath/001-clariion-solaris-failover-mode-1.txt", "powermt"),
+    ("mpio/003-msdsm-rr-symmetric-two-paths.txt", "mpclaim"),
+])
+@pytest.mark.parametrize("wrapped", ["mail-quoted", "utf-16"])
+def test_a_mail_quoted_or_utf16_powermt_or_mpclaim_file_is_recognised_as_its_reader_reads_it(
+        tmp_path: Path, sample: str, kind: str, wrapped: str) -> None:
+    from pathlab.importer.kinds import kind_of
+
+    text = (Path(__file__).parent / "data" / sample).read_text()
+    file = tmp_path / "capture.txt"
+    if wrapped == "mail-quoted":
+        file.write_text("".join(f"> {line}\n" for line in text.splitlines()))
+    else:
+        file.write_bytes(text.encode("utf-16"))  # with its byte order mark, as PowerShell's `>` writes it
+    found = kind_of(str(file))
+    assert found.name == kind
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        assert found.read(str(file))  # and its reader reads it

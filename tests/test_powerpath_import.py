@@ -118,7 +118,8 @@ def test_import_keeps_the_owner_sp_the_failover_mode_and_the_queued_ios() -> Non
     assert [(d["name"], d["lun"], d["owner"], d["policy"]) for d in scenario["devices"]][3] == (
         "emcpower43a", 290, "SPA", {"name": "powerpath", "policy": "adaptive"})
     assert [(w["devices"], w["outstanding"]) for w in scenario["workloads"]] == [(["emcpower43a"], 7)]
-    assert done.measured_load and done.stack == "powerpath"
+    # queued-IOs is one snapshot, no rate: simulated as the load, but no gain is predicted from it.
+    assert not done.measured_load and done.stack == "powerpath"
     said = dict(done.warnings)
     assert "policy=CLAROpt: simulated as adaptive" in said["devices.emcpower23a.policy"]
     assert "queued-IOs=0: no I/O queued, taken as idle" in said["workloads.emcpower23a"]
@@ -231,3 +232,14 @@ def test_a_device_listed_twice_keeps_its_later_listing_and_says_so(tmp_path: Pat
     with pytest.warns(PathlabWarning, match=r"line 1: emcpowerh is listed again at line 12: the later listing kept"):
         (d,) = powermt.read(twice)
     assert (d.line, d.policy) == (12, "LeastIos")
+
+
+def test_pathlabs_own_lun_numbers_skip_those_the_listing_gives_the_arrays_other_luns(tmp_path: Path) -> None:
+    """The first LUN labelled `[LUN 2]`, the second with no label: pathlab's number for the second
+    (its place, 2) was the first's, and the scenario had one LUN where the array has two."""
+    listing = tmp_path / "powermt.txt"
+    listing.write_text(CLARIION.read_text().replace("[LUN 113]", "[LUN 2]", 1).replace(" [LUN 146]", "", 1))
+    scenario, done = _imported(listing)
+    assert [(d["name"], d["lun"]) for d in scenario["devices"]] == [
+        ("emcpower23a", 2), ("emcpower75a", 3), ("emcpower37a", 280), ("emcpower43a", 290)]
+    assert "lun = 3  # pathlab's numbering: the listing gives no LUN number" in done.text

@@ -633,3 +633,51 @@ def test_iostat_as_pasted_reads_as_the_clean_capture(tmp_path: Path) -> None:
     other = write(tmp_path, "other.txt", f"$ multipath -ll\n{clean}")
     with pytest.warns(pathlab.PathlabWarning, match="line 1: a pasted command line skipped: '\\$ multipath -ll'"):
         iostat.device_means(other)
+
+
+def test_a_captured_means_spread_is_students_t_for_its_count_of_intervals() -> None:
+    """Three intervals of 1, 2 and 3: mean 2, standard error 1/√3; t(2 degrees of freedom,
+    0.975) is 4.3027 (scipy.stats.t.ppf), not 1.96; thirty intervals come near 1.96 (2.045)."""
+    from pathlab.readers._spread import spread
+
+    assert spread(3, 6, 14) == pytest.approx(4.302652729749462 / 3 ** 0.5 / 2, rel=1e-9)
+    values = [float(v % 5 + 1) for v in range(30)]
+    mean, sd = sum(values) / 30, pd.Series(values).std()
+    assert spread(30, sum(values), sum(v * v for v in values)) == \
+        pytest.approx(2.045229642132703 * sd / 30 ** 0.5 / mean, rel=1e-9)
+    assert spread(1, 2, 4) != spread(1, 2, 4)  # NaN: one value gives no spread
+
+
+_CONNECTING = """nvme-subsys0 - NQN=nqn.1992-08.com.example:sn.1234:subsystem.host01
+\\
+ +- nvme0 tcp traddr=192.168.10.11,trsvcid=4420,src_addr=192.168.10.1 live optimized
+ +- (null) tcp {address} {state}
+"""
+
+
+@pytest.mark.parametrize(("address", "state", "read_address", "read_state", "said"), [
+    ("traddr=192.168.20.11,trsvcid=4420,src_addr=192.168.20.1", "connecting",
+     "traddr=192.168.20.11,trsvcid=4420,src_addr=192.168.20.1", "connecting", "read as a path that is not live$"),
+    ("(null)", "(null)", None, "connecting", "not live; no state printed: `connecting` taken"),
+])
+def test_an_nvme_controller_printed_without_a_name_is_a_path_not_live(tmp_path: Path, address: str, state: str,
+                                                                      read_address: str | None, read_state: str,
+                                                                      said: str) -> None:
+    # nvme-cli 2 prints `(null)` (printf of a null name) for a controller the kernel has not made yet.
+    path = write(tmp_path, "subsys.txt", _CONNECTING.format(address=address, state=state))
+    with pytest.warns(pathlab.PathlabWarning, match=r"line 4: a controller without a name \(\(null\)\): one the "
+                                                    r"kernel is still connecting, .*" + said):
+        table = nvme_subsys.read(path)
+    row = table.iloc[1]
+    assert (row["controller"], row["transport"], row["state"]) == ("(null)", "tcp", read_state)
+    assert (row["address"] if isinstance(row["address"], str) else None) == read_address
+    assert pd.isna(row["ana_state"])
+
+
+def test_two_nvme_controllers_without_a_name_are_refused_by_line(tmp_path: Path) -> None:
+    text = _CONNECTING.format(address="(null)", state="connecting") + " +- (null) tcp (null) connecting\n"
+    path = write(tmp_path, "subsys.txt", text)
+    with pytest.warns(pathlab.PathlabWarning):
+        e = refused(nvme_subsys.read, path)
+    assert e.args[1:] == ("line 5", "a second controller without a name ((null); the first at line 4): paths are "
+                                    "told apart by name; give the listing once they are connected")

@@ -53,7 +53,9 @@ def reports(tmp_path_factory) -> dict[str, Path]:
     return {name: d / f"{name}.html" for name in made}
 
 
-FIGURES = {"run": 4, "report": 4, "compare": 3, "lineup": 3, "seeds": 1, "sweep": 3, "advise": 1}
+#: A run's four, and one per device the congestion touched (all four: round robin's I/Os wait
+#: 2 ms on the congested paths, the rate falls to 57%) through the fault (`report/through_faults.py`).
+FIGURES = {"run": 8, "report": 8, "compare": 3, "lineup": 3, "seeds": 1, "sweep": 3, "advise": 1}
 #: What each report's title says is compared or in force.
 SETTINGS = {"run": "round robin, iops=1", "report": "round robin, iops=1", "compare": "2 variants, each on the same I/Os",
             "lineup": "every stack's policies", "seeds": "2 settings over 2 seeds", "advise": "in force: round robin, iops=1000",
@@ -84,9 +86,10 @@ def test_reports_are_self_contained_deterministic_and_carry_scenario_and_provena
 def test_a_run_report_shades_the_fault_and_draws_a_panel_per_path_past_eight(reports) -> None:
     for name in ("run", "report"):
         text = reports[name].read_text()
-        # 16 paths: a panel each in both time plots, each panel's window shaded.
+        # 16 paths: a panel each in both time plots, each panel's window shaded; and each of the 4
+        # devices through the fault, its rate and its latency shaded.
         assert len(re.findall(r'<g id="path-vmhba\d:C0:T\d:L\d"', text)) == 2 * 16
-        assert len(re.findall(r'id="fault-0"', text)) == 2 * 16
+        assert len(re.findall(r'id="fault-0"', text)) == 2 * 16 + 2 * 4
         assert "congestion vmhba1:C0:T1, 2-3 s" in text
         assert "Not marked: host pauses (drawn at random instants)." in text
         assert "DAVG (ms)" in text and "response time (ms)" in text

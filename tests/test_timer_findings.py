@@ -269,9 +269,10 @@ def test_the_three_readers_of_multipath_conf_agree_on_which_devices_entry_wins(t
     gave 5, fail and fail for one map before, and `re.match` missed an unanchored vendor)."""
     from types import SimpleNamespace
 
-    from pathlab.importer.linux import conf_rows, conf_settings
-    from pathlab.importer.listing_findings import ConfLookup, configured
-    from pathlab.importer.timer_values import _Placed
+    from pathlab.importer.conf_precedence import ConfPrecedence
+    from pathlab.importer.linux import conf_settings
+    from pathlab.importer.listing_findings import configured
+    from pathlab.importer.timer_values import _in_force
     from pathlab.readers import multipath_conf
 
     file = tmp_path / "multipath.conf"
@@ -279,10 +280,57 @@ def test_the_three_readers_of_multipath_conf_agree_on_which_devices_entry_wins(t
                     '        product ".*"\n        no_path_retry 5\n    }\n    device {\n        vendor "DGC"\n'
                     '        product "VRAID"\n        no_path_retry fail\n    }\n}\n')
     conf = multipath_conf.read(str(file))
-    placed = _Placed(conf, str(file), lambda vendor, product, tpgs: {})
+    placed = ConfPrecedence(conf)
     for vendor in ("DGC", "XDGC"):  # XDGC: "DGC" found inside it, as regexec finds it
         m = SimpleNamespace(vendor=vendor, product="VRAID", wwid="3600")
-        assert conf_settings(conf_rows(conf), "3600", vendor, "VRAID")["no_path_retry"] == ("fail", "devices")
-        assert configured(ConfLookup(conf), m, "no_path_retry") == ("fail", 13)
-        found = placed.in_force("no_path_retry", "3600", vendor, "VRAID")
+        assert conf_settings(placed, "3600", vendor, "VRAID")["no_path_retry"] == ("fail", "devices")
+        assert configured(placed, m, "no_path_retry") == ("fail", 13)
+        found = _in_force(placed, str(file), "no_path_retry", "3600", vendor, "VRAID", lambda vendor, product, tpgs: {})
         assert found is not None and found[0] == "fail" and "line 13" in found[1], found
+
+
+def test_no_path_retry_0_is_fail_alike_for_the_scenario_and_the_timers(tmp_path) -> None:
+    """multipathd reads `no_path_retry 0` as `fail` (0.14.3 dict.c `set_no_path_retry`): the
+    import simulates fail (it refused the host, 0 being no count of retries) and the timers say fail."""
+    import tomllib
+
+    conf = tmp_path / "multipath.conf"
+    conf.write_text("overrides {\n    no_path_retry 0\n}\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        host = import_host(str(DATA / "linux/multipath_check-multipath-24_iscsi-failed-path.txt"), str(conf))
+    assert [d["policy"]["no_path_retry"] for d in tomllib.loads(host.scenario.text)["devices"]] == ["fail"]
+    assert [(t.value, t.where) for t in host.timers if t.setting == "no_path_retry"] == [
+        ("fail", f"{conf}, line 2 (overrides)")]
+
+
+def test_a_defaults_line_the_hardware_table_overrules_is_no_alua_finding(tmp_path) -> None:
+    """propsel.c: the built-in table's entry for PURE FlashArray (`prio alua`, detect_prio off)
+    comes before `defaults`, so a `defaults` `prio const` is not what its maps have: the ALUA
+    findings read the conf by the same precedence as the import and the timers."""
+    from types import SimpleNamespace
+
+    from pathlab.importer.conf_precedence import ConfPrecedence
+    from pathlab.importer.listing_findings import configured
+    from pathlab.readers import multipath_conf
+
+    conf = tmp_path / "multipath.conf"
+    conf.write_text("defaults {\n    prio const\n}\n")
+    placed = ConfPrecedence(multipath_conf.read(str(conf)))
+    assert configured(placed, SimpleNamespace(vendor="PURE", product="FlashArray", wwid="3624a"), "prio") is None
+    assert configured(placed, SimpleNamespace(vendor="IET", product="VIRTUAL-DISK", wwid="1IET"), "prio") == \
+        ("const", 2)
+
+
+def test_an_fc_link_down_under_the_hardware_tables_no_path_retry_queue_is_not_capped(tmp_path) -> None:
+    """NETAPP LUN's hwtable entry sets `no_path_retry queue` and `dev_loss_tmo infinity`: with
+    `fast_io_fail_tmo off` and no conf line for no_path_retry, multipathd does not cap dev_loss_tmo
+    at 600 s, so an FC link down holds I/O until a path returns (it said 600 s)."""
+    conf = tmp_path / "multipath.conf"
+    conf.write_text("defaults {\n    fast_io_fail_tmo off\n}\n")
+    found = {f.title: f.evidence for f in _found(_host(NETAPP_LISTING, conf))}
+    title = ("3600a0980383149764b5d567257516273 (NETAPP,LUN C-Mode): an FC link down fails I/O over only when a "
+             "path returns (fast_io_fail_tmo off: held until dev_loss_tmo)")
+    assert title in found, list(found)
+    assert "no_path_retry queue (assumed: the built-in hardware table, multipath-tools 0.14.3 " \
+           "libmultipath/hwtable.c (NETAPP,LUN C-Mode))" in found[title]

@@ -331,8 +331,8 @@ def _table(key: str, doc: str) -> Any:
 
 class Result:
     """What a run measured. `data` is the result as the engine gives it (dicts and lists, what
-    `pathlab run --format json` writes); `summary`, `device_rows`, `path_rows` and `events` are
-    typed objects (`pathlab.results`), the other properties DataFrame views."""
+    `pathlab run --format json` writes); `summary`, `device_rows`, `path_rows`, `events` and
+    `application` are typed objects (`pathlab.results`), the other properties DataFrame views."""
 
     def __init__(self, data: dict[str, Any], engine_events: int = 0, setups: Sequence[Device] = ()):
         self.data = data
@@ -389,6 +389,14 @@ class Result:
         from pathlab import results
 
         return results.events(self.data)
+
+    @cached_property
+    def application(self) -> results.Application:
+        """What the application saw: each device's and host's longest stall and failed I/Os, and
+        how each came back from each fault (back to full rate, failed back)."""
+        from pathlab import results
+
+        return results.application(self.data)
 
     devices = _table("devices", "Esxtop figures per device, with its SATP, policy and working paths.")
     paths = _table("paths", "Esxtop figures per path, with its ALUA state, target and errors.")

@@ -25,7 +25,7 @@ def names(data: dict[str, Any]) -> list[str]:
 
 def view(data: dict[str, Any], host: str) -> dict[str, Any]:
     """`data` (a description or a run's result) as `host` sees it: its devices with their paths
-    and Linux facts, its adapters, their interval rows and its events."""
+    and Linux facts, its adapters, their interval rows, its events and what its application saw."""
     entry = next(h for h in data["hosts"] if h["name"] == host)
     keep = [i for i, d in enumerate(data["devices"]) if d["host"] == host]
     devices = {data["devices"][i]["name"] for i in keep}
@@ -43,6 +43,11 @@ def view(data: dict[str, Any], host: str) -> dict[str, Any]:
             out[table] = _own_rows(data[table], objects, host)
     if "events" in data:
         out["events"] = _own_rows(data["events"], devices, host, key="device")
+    if "application" in data:
+        app = data["application"]
+        out["application"] = dict(app, **{part: _own_rows([r for r in app[part] if r["host"] == host], devices | {""},
+                                                           host, key="device")
+                                          for part in ("devices", "hosts", "recovery")})
     return out
 
 

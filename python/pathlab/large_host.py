@@ -51,3 +51,33 @@ def scenario_text(devices: int, paths: int = 8, outstanding: int = 1, duration: 
     load = f"rate = {rate}" if rate is not None else f"outstanding = {outstanding}"
     lines += ["[[workloads]]", "devices = [" + ", ".join(f'"{n}"' for n in working) + "]", load]
     return "\n".join(lines) + "\n"
+
+
+def cluster_text(hosts: int, devices: int, paths: int = 8, duration: str = "3s", interval: str = "1s") -> str:
+    """A generated cluster: `hosts` ESXi hosts (esx01, esx02, ...) with two adapters each, every
+    host on the same `devices` LUNs of one VMAX (NAAs as a VMAX numbers them, so the import knows
+    the array) through its `paths` // 2 ports on each adapter, round robin iops=1000 as ESXi's
+    default claim rule sets it, one 8 KiB I/O outstanding on each device of each host (70% reads).
+    Its views (`show --host`) and `run --esxtop-csv` are the captures `bench --advise` imports."""
+    adapters = ["vmhba1", "vmhba2"]
+    ports = [f"FA-{p + 1}D:4" for p in range(paths // 2)]
+    names = [f"esx{h:02d}" for h in range(1, hosts + 1)]
+    adapter_list = "adapters = [" + ", ".join(f'{{ name = "{a}", queue_depth = 4096 }}' for a in adapters) + "]"
+    lines = ['name = "generated-cluster"', "[run]", f'duration = "{duration}"', 'warmup = "0s"',
+             f'interval = "{interval}"', "[host]", f'name = "{names[0]}"', adapter_list]
+    for host in names[1:]:
+        lines += ["[[hosts]]", f'name = "{host}"', adapter_list]
+    lines += ["[[arrays]]", 'name = "vmax"', 'vendor = "EMC"', 'model = "SYMMETRIX"', "symmetric = true",
+              'service = { fixed = "20us", distribution = "exponential" }',
+              "ports = [" + ", ".join(f'{{ name = "{p}" }}' for p in ports) + "]",
+              "[[fabric]]", "adapters = [" + ", ".join(f'"{h}/{a}"' for h in names for a in adapters) + "]",
+              "ports = [" + ", ".join(f'"vmax/{p}"' for p in ports) + "]", 'latency = "50us"',
+              "[policy]", 'name = "VMW_PSP_RR"', 'type = "iops"', "iops = 1000"]
+    luns = [f"naa.60000970000197900123{n:010x}" for n in range(devices)]
+    for host in names:
+        for lun, naa in enumerate(luns):
+            lines += ["[[devices]]", f'name = "{naa}"', 'array = "vmax"', f"lun = {lun}", f'host = "{host}"',
+                      "queue_depth = 32"]
+    lines += ["[[workloads]]", "devices = [" + ", ".join(f'"{h}/{n}"' for h in names for n in luns) + "]",
+              "outstanding = 1", 'block_size = "8KiB"', "read_pct = 70"]
+    return "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
-"""A run's result as typed objects: the summary, each device's and path's esxtop figures and the
-host's events, made from the engine's result (`Result.data`, the dicts the JSON output writes)
-when first read. Their fields are the engine's names (`observe/result.rs`); a test checks that
+"""A run's result as typed objects: the summary, each device's and path's esxtop figures, the
+host's events and what the application saw through the faults, made from the engine's result
+(`Result.data`, the dicts the JSON output writes) when first read. Their fields are the engine's
+names (`observe/result.rs`, `observe/application.rs`, `observe/recovery.rs`); a test checks that
 each type has every field of its rows and no other."""
 
 from __future__ import annotations
@@ -147,6 +148,83 @@ class HostEvent:
     #: link_down, link_up, path_failed, path_reinstated, alua, no_path, gave_up, path_restored.
     event: str
     detail: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApplicationSaw:
+    """What the application saw of one device, or of one host (its devices together)."""
+
+    host: str
+    #: The device; on a host's row, the device of its longest stall (empty when none stalled).
+    device: str
+    #: The longest time the device had I/O outstanding and none answered (completed or failed),
+    #: from the later of its previous answer and the oldest waiting I/O's issue; seconds.
+    longest_stall_s: float
+    stall_from_s: float
+    #: None: still stalled when the measurement ended.
+    stall_to_s: float | None
+    #: I/Os that failed back to the application, and the first and last time one did.
+    failed_ios: int
+    first_failed_s: float | None
+    last_failed_s: float | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FaultWindow:
+    """A fault on the run's timeline, seconds from the start (warm-up included)."""
+
+    kind: str
+    target: str
+    start_s: float
+    #: None for a moment (a failover, an ALUA change).
+    end_s: float | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Recovery:
+    """How one device (or one host: `device` empty) came back from one fault."""
+
+    #: The fault's place among the scenario's `[[faults]]`, from 0.
+    fault: int
+    kind: str
+    target: str
+    start_s: float
+    end_s: float | None
+    host: str
+    device: str
+    #: The full rate: the mean over the measured intervals before the fault (commands/s).
+    iops_before: float | None
+    #: The lowest interval rate until back to full rate; None when it never fell.
+    lowest_iops: float | None
+    #: From the fault's start to the first interval back within 5% of the full rate (0: it never
+    #: fell below); None: not back by the end, or no interval before the fault to compare with.
+    back_to_full_rate_s: float | None
+    #: The paths in use when the fault started (the policy's working paths).
+    paths_before: tuple[str, ...]
+    #: From the fault's end until those paths were in use again; None: not by the end of the run,
+    #: or a fault without an end or lasting to the end.
+    failed_back_s: float | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Application:
+    """What the application saw through a run's faults: per device and per host, the faults, and
+    how each device and host came back from each fault."""
+
+    devices: tuple[ApplicationSaw, ...]
+    hosts: tuple[ApplicationSaw, ...]
+    faults: tuple[FaultWindow, ...]
+    recovery: tuple[Recovery, ...]
+
+
+def application(data: Mapping[str, Any]) -> Application:
+    a = data["application"]
+    return Application(
+        devices=tuple(ApplicationSaw(**d) for d in a["devices"]),
+        hosts=tuple(ApplicationSaw(**h) for h in a["hosts"]),
+        faults=tuple(FaultWindow(**f) for f in a["faults"]),
+        recovery=tuple(Recovery(**{**r, "paths_before": tuple(r["paths_before"])}) for r in a["recovery"]),
+    )
 
 
 def summary(data: Mapping[str, Any]) -> Summary:

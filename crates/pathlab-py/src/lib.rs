@@ -5,6 +5,7 @@ mod errors;
 mod to_python;
 
 use errors::{run_error, scenario_error, ScenarioError};
+use pathlab_sim::scenario::fault_windows::fault_windows;
 use pathlab_sim::scenario::parse_override_value;
 use pathlab_sim::scenario::schema::ListedValues;
 use pathlab_sim::{run, Scenario, Simulation};
@@ -172,23 +173,8 @@ impl ScenarioHandle {
     /// path or port back, else at the run's end. Reports shade them.
     #[getter]
     fn faults(&self) -> Vec<(&'static str, String, u64, Option<u64>)> {
-        let end = self.end_ns();
-        let windows: Vec<_> = self.inner.spec.faults.iter().map(|f| f.window()).collect();
-        let back_at = |kind: &str, what: &str, from: u64| {
-            let up = match kind {
-                "path_down" => "path_up",
-                "port_down" => "port_up",
-                _ => return None,
-            };
-            windows.iter().filter(|w| w.0 == up && w.1 == what && w.2 > from).map(|w| w.2).min()
-        };
-        windows
-            .iter()
-            .map(|(kind, what, from, until, lasts)| {
-                let ends = lasts.then(|| until.or_else(|| back_at(kind, what, *from)).unwrap_or(end));
-                (*kind, what.clone(), *from, ends)
-            })
-            .collect()
+        let windows = fault_windows(&self.inner.spec.faults, self.end_ns());
+        windows.into_iter().map(|w| (w.kind, w.target, w.start_ns, w.end_ns)).collect()
     }
 
     /// The same scenario with another seed, without parsing and checking it again (the seed

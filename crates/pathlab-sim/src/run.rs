@@ -4,6 +4,7 @@
 use crate::model::build_model;
 use crate::model::fault::{resolve_faults, ScheduledFault};
 use crate::model::Model;
+use crate::scenario::fault_windows::fault_windows;
 use crate::scenario::{limits, Scenario, ScenarioError};
 use crate::sim::{RunPlan, Simulation};
 use crate::workload::{build_workers, Worker};
@@ -55,6 +56,7 @@ fn parts(scenario: &Scenario) -> Result<(Model, Vec<Worker>, RunPlan, Vec<Schedu
         duration_ns: run.duration.0,
         interval_ns: run.interval.0,
         path_intervals: true,
+        fault_windows: fault_windows(&spec.faults, run.warmup.0 + run.duration.0),
     };
     Ok((model, workers, plan, faults))
 }

@@ -117,6 +117,10 @@ think_time = "{think}"
         let r = run::simulation(&s).unwrap().finish().unwrap_or_else(|e| panic!("{e}"));
         let a = &r.accounting;
         assert_eq!(a.issued, a.completed + a.failed, "each I/O completes or fails exactly once");
+        // What the application saw counts every failed I/O once, per device and per host.
+        let app = &r.application;
+        assert_eq!(app.devices.iter().map(|d| d.failed_ios).sum::<u64>(), a.failed);
+        assert_eq!(app.hosts.iter().map(|h| h.failed_ios).sum::<u64>(), a.failed);
         r
     }
 }
@@ -582,8 +586,9 @@ fn a_path_that_never_errs_leaves_the_run_unchanged() {
     let faults = fault(&format!("kind = \"flaky\"\nfrom = \"0s\"\npath = \"{P0_1}\"\nerror_rate = 0.0"));
     let case = || Case { duration: "1s", outstanding: 4, ..Case::default() };
     let plain = serde_json::to_string(&case().run()).unwrap();
-    let drawn = serde_json::to_string(&Case { faults, ..case() }.run()).unwrap();
-    assert_eq!(plain, drawn);
+    let mut drawn = Case { faults, ..case() }.run();
+    drawn.application.faults.clear(); // the one thing that differs: the fault is listed
+    assert_eq!(plain, serde_json::to_string(&drawn).unwrap());
 }
 
 #[test]
@@ -770,4 +775,133 @@ fn marginal_path_probes_a_twice_failed_path_before_it_is_put_back() {
         .run();
     assert_eq!(times(&r, "path_reinstated", P0_1), [5.0, 315.0]);
     assert_eq!(times(&r, "path_delayed", P0_1), [10.0]);
+}
+
+/// What the application sees (`observe::application`, `observe::recovery`).
+mod application {
+    use super::*;
+
+    /// vmhba2's paths are down from the start (seen by the link): naa.1 runs on vmhba1's two.
+    fn one_adapter_left() -> String {
+        fault("kind = \"path_down\"\nat = \"0s\"\npath = \"vmhba2\"")
+    }
+
+    /// Every I/O of a run with one outstanding and fixed service times takes the same time.
+    fn response_s(r: &RunResult) -> f64 {
+        r.intervals[0].figures.resp_ms / 1e3
+    }
+
+    #[test]
+    fn a_silent_loss_stalls_the_io_timeout_plus_the_retry_on_the_path_left() {
+        let faults = one_adapter_left()
+            + &fault(&format!("kind = \"path_down\"\nat = \"1s\"\npath = \"{P0_1}\"\ndetection = \"timeout\""));
+        let case = Case { duration: "4s", faults, stack: "io_timeout = \"2s\"", outstanding: 1, ..Case::default() };
+        let r = case.run();
+        let stall = &r.application.devices[0];
+        // The one I/O sent down the lost path waits the 2 s timeout, then is served on the path
+        // left in one response time; the application had no other I/O outstanding.
+        // (2 s and 142.048 us: 10 us out, 20 us at the port, 100 us of cache, 10 us back, 2.048 us
+        // of 4 KiB on the link.)
+        assert!((response_s(&r) - 142.048e-6).abs() < 1e-12, "{}", response_s(&r));
+        assert!((stall.longest_stall_s - (2.0 + response_s(&r))).abs() < 1e-9, "{stall:?}");
+        // It started with the first I/O sent down the lost path, within a response of the loss.
+        assert!((stall.stall_from_s - 1.0).abs() <= response_s(&r), "{stall:?}");
+        assert_eq!((stall.failed_ios, stall.first_failed_s), (0, None));
+        assert_eq!(r.application.hosts[0].longest_stall_s, stall.longest_stall_s);
+        assert_eq!(r.application.hosts[0].device, "naa.1");
+    }
+
+    #[test]
+    fn a_loss_the_link_reports_stalls_about_one_retry() {
+        let faults = one_adapter_left() + &fault(&format!("kind = \"path_down\"\nat = \"1s\"\npath = \"{P0_1}\""));
+        let r = Case { duration: "2s", faults, outstanding: 1, ..Case::default() }.run();
+        let stall = r.application.devices[0].longest_stall_s;
+        // The I/O aborted at the loss (sent at most one response time before) is retried at once.
+        let s = response_s(&r);
+        assert!(stall >= s - 1e-9 && stall <= 2.0 * s + 1e-9, "{stall} against {s}");
+    }
+
+    #[test]
+    fn esxi_apd_stalls_until_its_timeout_then_fails_the_io_back() {
+        let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
+        let case =
+            Case { duration: "22s", interval: "500ms", faults, stack: "apd_timeout = \"20s\"", ..Case::default() };
+        let r = case.run();
+        let d = &r.application.devices[0];
+        // The 24 waiting I/Os fail at the APD timeout, 20 s after the paths went; the workers issue
+        // again after their 1 s backoff, and those fail at once (21.5 s); the run ends at 22 s.
+        assert_eq!((d.failed_ios, d.first_failed_s, d.last_failed_s), (48, Some(20.5), Some(21.5)));
+        assert_eq!(d.stall_to_s, Some(20.5));
+        assert!(d.stall_from_s <= 0.5 && d.stall_from_s > 0.499, "{d:?}");
+        let h = &r.application.hosts[0];
+        assert_eq!((h.failed_ios, h.first_failed_s, h.longest_stall_s), (48, Some(20.5), d.longest_stall_s));
+        // Never back to full rate: every I/O after the timeout fails.
+        let rows: Vec<_> = r.application.recovery.iter().filter(|x| x.device == "naa.1").collect();
+        assert_eq!(rows.len(), 1);
+        assert_eq!((rows[0].back_to_full_rate_s, rows[0].lowest_iops), (None, Some(0.0)));
+    }
+
+    #[test]
+    fn a_stall_still_going_when_the_measurement_ends_is_counted_to_the_end() {
+        let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
+        let r =
+            Case { duration: "3s", interval: "500ms", faults, stack: "apd_timeout = \"20s\"", ..Case::default() }.run();
+        let d = &r.application.devices[0];
+        assert_eq!(d.stall_to_s, None);
+        assert!((d.stall_from_s + d.longest_stall_s - 3.0).abs() < 1e-9, "{d:?}");
+        // Those 24 I/Os fail in the drain after the measurement, at the timeout.
+        assert_eq!((d.failed_ios, d.first_failed_s), (24, Some(20.5)));
+    }
+
+    #[test]
+    fn back_to_full_rate_after_the_io_timeout_and_fail_back_at_the_checker_tick() {
+        let faults = fault(&format!(
+            "kind = \"path_down\"\nat = \"1s\"\nuntil = \"5500ms\"\npath = \"{P0_1}\"\ndetection = \"timeout\""
+        ));
+        // ALUA: group_by_prio puts P0's two paths (optimized) in the group in use; failback
+        // immediate to go back to a path of it when it returns.
+        let policy = "name = \"dm-multipath\"\nfailback = \"immediate\"".to_string();
+        let stack = "io_timeout = \"2s\", checker_interval = \"1s\"";
+        let case = Case {
+            duration: "8s",
+            interval: "500ms",
+            policy,
+            faults,
+            stack,
+            outstanding: 4,
+            alua: true,
+            ..Case::default()
+        };
+        let r = case.run();
+        let rows = &r.application.recovery;
+        assert_eq!(rows.iter().map(|x| x.device.as_str()).collect::<Vec<_>>(), ["naa.1", ""], "the device, its host");
+        let d = &rows[0];
+        assert_eq!((d.kind, d.start_s, d.end_s), ("path_down", 1.0, Some(5.5)));
+        // The I/Os on the lost path wait for the 2 s timeout, which fails the path (3.0 s after
+        // the first of them was sent): the interval from 3 s on is at full rate again, on P0_2.
+        assert_eq!(times(&r, "path_failed", P0_1).len(), 1);
+        assert_eq!(d.back_to_full_rate_s, Some(2.0), "{d:?}");
+        // The I/Os sent down the lost path wait: the rate falls to half (14,080 a second, from 28,156).
+        assert_eq!((d.iops_before, d.lowest_iops), (Some(28_156.0), Some(14_080.0)));
+        // The link is back at 5.5 s; multipathd's checker (every 1 s) takes the path back at 6 s,
+        // and the I/O goes back to its group.
+        assert_eq!(times(&r, "path_reinstated", P0_1), [6.0]);
+        assert_eq!(d.paths_before, [P0_1, P0_2]);
+        assert_eq!(d.failed_back_s, Some(0.5));
+        assert_eq!(
+            (rows[1].host.as_str(), rows[1].failed_back_s, rows[1].back_to_full_rate_s),
+            ("esx01", Some(0.5), Some(2.0))
+        );
+    }
+
+    #[test]
+    fn a_fault_the_rate_does_not_feel_is_back_at_once() {
+        // A link loss on one of four paths of a latency-bound run: the other three carry it all.
+        let faults = fault(&format!("kind = \"path_down\"\nat = \"500ms\"\nuntil = \"1s\"\npath = \"{P0_1}\""));
+        let r = Case { faults, ..Case::default() }.run();
+        let d = &r.application.recovery[0];
+        assert_eq!((d.back_to_full_rate_s, d.lowest_iops), (Some(0.0), None));
+        // ESXi takes the path back the moment its link returns.
+        assert_eq!(d.failed_back_s, Some(0.0));
+    }
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pathlab.advisor.candidates import Candidate
@@ -35,7 +35,10 @@ CAPTURE_COMMANDS = {
              "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/* "
              "/sys/class/nvme-subsystem/nvme-subsys*/iopolicy > sysfs.txt"
              "   # the iopolicy in force; kernels of 2026: per-path failover, retry and error counters"],
-    "powerpath": ["powermt display dev=all > powermt.txt   # queued-IOs: one snapshot of the load; run it during load"],
+    "powerpath": ["# powermt's queued-IOs is one snapshot, no rate, and pathlab reads no PowerPath host's counters yet:",
+                  "pathlab import powermt.txt > host.toml",
+                  "# set its [[workloads]] to the pseudo devices' load (iostat -xt 5 61 on Linux),",
+                  "pathlab advise host.toml"],
     "windows": ["# pathlab reads no Windows performance counters yet: write the host's scenario,",
                 "pathlab import mpclaim.txt > host.toml",
                 "# set its [[workloads]] to the disks' load (Get-Counter '\\PhysicalDisk(*)\\Current Disk Queue Length'),",
@@ -78,6 +81,9 @@ class CandidateResult:
     #: The model's error on the nearest validated change, which its gain is rounded to; None for
     #: the setting in force (no change).
     model_error: ModelError | None = None
+    #: On a cluster: each host's figures (iops, resp_ms, p99_ms) in the same runs, host → figure →
+    #: mean and 95% interval (`host_figures`); empty for one host.
+    hosts: Mapping[str, Mapping[str, Interval]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -96,6 +102,24 @@ class CandidateResult:
     def overrides(self) -> dict[str, Any]:
         """What it sets on the host's scenario (dotted key to value)."""
         return self.candidate.overrides
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    """A group of a cluster's hosts that reach the arrays alike (`host_groups`): the setting its
+    own figures choose, and what the recommendation gives it, both from the cluster's runs."""
+
+    #: How its hosts reach the arrays ("r1: 4 ports at 2 µs one way; r2: 4 ports at 252 µs one way").
+    reach: str
+    hosts: tuple[str, ...]
+    #: The candidate the group's own figures (its hosts' rates summed, their worst p99) choose
+    #: by the objective, or the setting in force.
+    own_choice: str
+    #: The recommended setting's I/O rate on the group's hosts against the setting in force's; NaN
+    #: when the setting in force is kept.
+    gain: float
+    #: The same for the group's worst p99 (below 1: shorter).
+    p99_ratio: float
 
 
 @dataclass(frozen=True)
@@ -154,6 +178,15 @@ class Advice:
     #: with the values fitted to make them agree; None where no capture measured a device's load.
     #: When they do not agree, nothing is ranked and `capture_check.why` says why.
     capture_check: CaptureCheck | None = None
+    #: A cluster's hosts, simulated together (every candidate's figures are the cluster's: the
+    #: total I/O rate, the worst host's p99; each host's in `CandidateResult.hosts`); empty for one host.
+    hosts: tuple[str, ...] = ()
+    #: A cluster's groups of hosts that reach the arrays alike, each with its own choice and gain;
+    #: empty for one host or when every host reaches them alike.
+    groups: tuple[GroupResult, ...] = ()
+    #: The host the output is narrowed to (`--host`): the cluster simulated whole, this host's
+    #: findings, figures and commands shown.
+    shown_host: str | None = None
 
     def __repr__(self) -> str:
         rec = self.recommendation
@@ -181,7 +214,12 @@ class Advice:
     def commands(self) -> list[str]:
         """The commands to paste: the recommended change's, or what to capture when no gain could
         be predicted; none when the setting in force is kept."""
-        return self.recommendation.commands if self.recommendation else list(self.capture_needed or [])
+        commands = self.recommendation.commands if self.recommendation else list(self.capture_needed or [])
+        if self.shown_host is None:
+            return commands
+        from pathlab.advisor.group_candidate import commands_for
+
+        return commands_for(commands, [self.shown_host])
 
     @property
     def capture_needed(self) -> list[str] | None:
@@ -201,6 +239,21 @@ class Advice:
             low, high = c.gain_range or (math.nan, math.nan)
             rows.append(row | {"gain": c.gain, "gain_low": low, "gain_high": high, "seeds": c.seeds,
                                "model_error": c.model_error.error if c.model_error else math.nan})
+        return pd.DataFrame(rows)
+
+    @property
+    def hosts_table(self) -> pd.DataFrame:
+        """On a cluster: one row per candidate and host, the host's figures' means and 95%
+        half-widths in the cluster's runs (empty for one host)."""
+        import pandas as pd
+
+        rows = []
+        for c in self.candidates:
+            for host, figures in c.hosts.items():
+                row: dict[str, Any] = {"setting": c.label, "host": host}
+                for key, figure in figures.items():
+                    row[f"{key}_mean"], row[f"{key}_ci95"] = figure
+                rows.append(row)
         return pd.DataFrame(rows)
 
     @property
@@ -233,10 +286,26 @@ def typed(ranked: list[Ranked], ranges: GainRanges | None, devices: Sequence[Dev
     the nearest validated change (for the host's `devices`: their arrays and policies)."""
     families = host_families((d.array.vendor, d.array.model, d.satp) for d in devices)
     policies = {d.policy.name for d in devices}
+    in_force = next((r for r in ranked if r.candidate.label == IN_FORCE), None)
+
+    def error(r: Ranked) -> ModelError | None:
+        if r.candidate.label == IN_FORCE:
+            return None
+        found = of_candidate(r.candidate.label, families, policies)
+        return replace(found, seed_half_width=gain_half_width(r, in_force)) if in_force else found
+
     return tuple(CandidateResult(r.candidate, {k: Interval(*v) for k, v in r.figures.items()}, r.gain,
-                                 ranges.gains[r.candidate.label] if ranges else None, r.seeds,
-                                 None if r.candidate.label == IN_FORCE else of_candidate(r.candidate.label, families, policies))
+                                 ranges.gains[r.candidate.label] if ranges else None, r.seeds, error(r),
+                                 {h: {k: Interval(*v) for k, v in f.items()} for h, f in r.hosts.items()})
                  for r in ranked)
+
+
+def gain_half_width(r: Ranked, in_force: Ranked) -> float:
+    """The 95% half-width of a gain (a ratio of two I/O rates) over the seeds, from each rate's own:
+    relative half-widths added in quadrature (0 where a rate has no interval: one seed)."""
+    shares = [hw / mean for mean, hw in (r.figures["iops"][:2], in_force.figures["iops"][:2])
+              if mean > 0 and math.isfinite(hw)]
+    return abs(r.gain) * math.sqrt(sum(s * s for s in shares)) if math.isfinite(r.gain) else 0.0
 
 
 def recommended(decision: Decision, candidates: tuple[CandidateResult, ...],
@@ -267,7 +336,8 @@ def advice_of(subject: str, scenario: Scenario, objective: str, findings: list[F
               decision: Decision | None, assumptions: Sequence[tuple[str, str]] = (),
               ranges: GainRanges | None = None, run_length: RunLength | None = None,
               run_lengths_at_ends: Sequence[tuple[str, RunLength]] = (),
-              unmeasured_stack: str | None = None, capture_check: CaptureCheck | None = None) -> Advice:
+              unmeasured_stack: str | None = None, capture_check: CaptureCheck | None = None,
+              hosts: Sequence[str] = (), groups: Sequence[GroupResult] = (), shown_host: str | None = None) -> Advice:
     """The advice from the advisor's products: the ranking in the objective's order, the decision
     on it, and the gain ranges over the assumptions' spans."""
     candidates = typed(ranked, ranges, scenario.devices) if ranked else ()
@@ -275,4 +345,4 @@ def advice_of(subject: str, scenario: Scenario, objective: str, findings: list[F
     return Advice(subject, scenario, objective, tuple(findings), candidates,
                   recommended(decision, candidates, assumed) if decision else None, assumed,
                   tuple(ranges.over) if ranges else None, run_length, tuple(run_lengths_at_ends), unmeasured_stack,
-                  capture_check)
+                  capture_check, tuple(hosts), tuple(groups), shown_host)

@@ -19,20 +19,30 @@ PATH_PLACE = ("host", "adapter", "target", "state", "alua", "tpg_id", "one_way_u
 
 
 def classes(scenario: Scenario, run: Result) -> list[list[str]]:
-    """The devices of a run of `scenario` in classes of alike devices (names, in the run's order;
-    classes in the order of their first device)."""
-    settings = {name: (table, tuple(driven_by)) for name, table, driven_by in scenario.handle.device_settings}
-    paths: dict[str, list[tuple[Any, ...]]] = {}
+    """The devices of a run of `scenario` in classes of alike devices (`device_keys`: names, or
+    `HOST/NAME` for a LUN several hosts have; in the run's order; classes in the order of their
+    first device)."""
+    keys = device_keys(run.data)
+    paths: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
     for p in run.data["paths"]:
-        paths.setdefault(p["device"], []).append(tuple(p[k] for k in PATH_PLACE))
-    rows = {d["name"]: d for d in run.data["devices"]}
+        paths.setdefault((p["host"], p["device"]), []).append(tuple(p[k] for k in PATH_PLACE))
     found: dict[tuple[Any, ...], list[str]] = {}
-    for setup in run.setups:
-        row = rows[setup.name]
-        key = (_without_identity(setup), settings[setup.name], tuple(paths.get(setup.name, [])),
-               row["dqlen"], row["nvme_head"])
-        found.setdefault(key, []).append(setup.name)
+    # The run's devices, its setups and the scenario's device settings are in the scenario's order.
+    for key, setup, row, (_, table, driven_by) in zip(keys, run.setups, run.data["devices"],
+                                                      scenario.handle.device_settings, strict=True):
+        alike = (_without_identity(setup), (table, tuple(driven_by)), tuple(paths.get((row["host"], row["name"]), [])),
+                 row["dqlen"], row["nvme_head"])
+        found.setdefault(alike, []).append(key)
     return list(found.values())
+
+
+def device_keys(data: dict[str, Any]) -> list[str]:
+    """Each device of a run (its rows in order) by the name its interval rows carry: its own name,
+    or `HOST/NAME` where several hosts have the name (a LUN of a cluster)."""
+    hosts_of: dict[str, set[str]] = {}
+    for d in data["devices"]:
+        hosts_of.setdefault(d["name"], set()).add(d["host"])
+    return [d["name"] if len(hosts_of[d["name"]]) == 1 else f"{d['host']}/{d['name']}" for d in data["devices"]]
 
 
 def _without_identity(setup: Device) -> str:

@@ -61,13 +61,14 @@ def _round_robin_candidates(scenario: Scenario, run: Result) -> list[Candidate]:
     """Round robin after every I/O (with the claim rule for the host's arrays) and the latency
     sub-type, as esxcli sets them per device."""
     rules = sorted({(d.satp or "", d.array.vendor, d.array.model) for d in run.setups})
-    psp = {d.name: d.policy.name for d in run.setups}
+    psp = {(d.host, d.name): d.policy.name for d in run.setups}  # hosts of a cluster may run different PSPs on one LUN
     out = []
     for label, iops_or_type in (("round robin, iops=1", "iops=1"), ("round robin, latency", "latency")):
         setting = "--type=iops --iops=1" if iops_or_type == "iops=1" else "--type=latency"
 
-        def commands(name: str, setting: str = setting) -> list[str]:
-            switch = [f"esxcli storage nmp device set --device={name} --psp=VMW_PSP_RR"] if psp[name] != "VMW_PSP_RR" else []
+        def commands(host: str, name: str, setting: str = setting) -> list[str]:
+            switch = [f"esxcli storage nmp device set --device={name} --psp=VMW_PSP_RR"] \
+                if psp[host, name] != "VMW_PSP_RR" else []
             return [*switch, f"esxcli storage nmp psp roundrobin deviceconfig set --device={name} {setting}"]
 
         per_device = _per_host(run.data, commands)
@@ -93,15 +94,15 @@ def _round_robin_candidates(scenario: Scenario, run: Result) -> list[Candidate]:
     return out
 
 
-def _per_host(data: dict[str, Any], commands: Callable[[str], list[str]]) -> list[str]:
-    """Each device's commands (`commands` of its name); with several hosts, each host's under a
-    `# on HOST:` line, since an admin pastes them into each host's shell."""
+def _per_host(data: dict[str, Any], commands: Callable[[str, str], list[str]]) -> list[str]:
+    """Each device's commands (`commands` of its host and name); with several hosts, each host's
+    under a `# on HOST:` line, since an admin pastes them into each host's shell."""
     every = host_views.names(data)
     out: list[str] = []
     for host in every:
         if len(every) > 1:
             out.append(f"# on {host}:")
-        out += [line for d in data["devices"] if d["host"] == host for line in commands(d["name"])]
+        out += [line for d in data["devices"] if d["host"] == host for line in commands(host, d["name"])]
     return out
 
 

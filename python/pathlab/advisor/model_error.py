@@ -8,8 +8,9 @@ policy in force apart (said which); else no validated case is of this kind, and 
 of any validated change stands for it (said so: the model's error on that kind is not measured).
 
 A gain is printed to the decimal place of its error's first significant figure (± 0.18 on 3.75:
-tenths, 3.8x; ± 0.045 on 1.6: hundredths, 1.60x), never finer than the two places gains had
-before, so it never reads more precise than the model is."""
+tenths, 3.8x; ± 0.045 on 1.6: hundredths, 1.60x), or of its 95% interval over the seeds where
+that is wider, never finer than the two places gains had before, so it never reads more precise
+than the model or the runs are."""
 
 from __future__ import annotations
 
@@ -33,10 +34,15 @@ class ModelError:
     error: float
     #: Why that case: "the same array family (VMAX) and change", or what stood in for it.
     match: str
+    #: The gain's own 95% half-width over the seeds (0 where one seed gives none): where it is
+    #: wider than the model's error, the gain is rounded to it instead.
+    seed_half_width: float = 0.0
 
     def decimals(self, gain: float) -> int:
-        """The decimal places a gain is printed to: those of its error's first significant figure."""
-        spread = abs(self.error) * abs(gain)
+        """The decimal places a gain is printed to: those of the first significant figure of its
+        error or of its seed interval, whichever is wider."""
+        seeds = self.seed_half_width if math.isfinite(self.seed_half_width) else 0.0
+        spread = max(abs(self.error) * abs(gain), seeds)
         if not math.isfinite(spread) or spread == 0:
             return MOST_DECIMALS
         return min(MOST_DECIMALS, max(0, -math.floor(math.log10(spread))))

@@ -10,11 +10,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pathlab import host_views
 from pathlab._core import parse_duration_ns
 from pathlab.advisor import alike, run_length
 from pathlab.advisor.advice import Advice, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.capture_check import fit_to_capture, with_fitted
+from pathlab.advisor.cluster_pipeline import advise_cluster
 from pathlab.advisor.decide import OBJECTIVES, decide, order
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
 from pathlab.advisor.ranges import end_labels, gain_ranges, span_ends
@@ -30,9 +32,9 @@ from pathlab.loading import load
 from pathlab.progress import Progress, run_batch
 from pathlab.toml_values import to_toml
 
-#: What advise takes: a host imported already, a scenario, a scenario file or shipped scenario's
+#: What advise takes: a host or a cluster imported already, a scenario, a scenario file or shipped scenario's
 #: name, a shipped capture's name, a capture folder, or a host's capture files.
-Subject = Host | Scenario | str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+Subject = Host | Cluster | Scenario | str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
 
 #: The longest simulated measurement `duration="auto"` chooses (the fixed length before session 8).
 FULL_DURATION = "20s"
@@ -44,12 +46,15 @@ MOST_SEEDS = 100
 def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, duration: str = "auto",
            warmup: str = "5s", variant: str | None = None,
            set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002 - mirrors --set
-           progress: Progress | None = None) -> Advice:
+           progress: Progress | None = None, host: str | None = None) -> Advice:
     """Diagnoses a host, simulates each candidate setting on it over up to `seeds` seeds on the
     same I/Os, and decides by `objective` (balanced, throughput or latency) whether to change.
     `duration`: each run's simulated measurement, or "auto" (as long as the host's rates and its
     policy's rotation need, at most 20 s); `warmup`: the warm-up (with "auto", at most this).
     `variant` and `set` as `Scenario.load` takes them (not the run length, which advise sets).
+    A cluster (an `import_cluster` result, or a scenario whose hosts share a LUN) is simulated
+    whole, every candidate on every host at once (`cluster_pipeline`); `host` narrows the advice
+    to one of its hosts without simulating it alone.
     Bad input raises `ScenarioError`; assumed values and doubtful settings warn (`PathlabWarning`)."""
     _check(objective, seeds, duration, warmup)
     given = [f"{k}={v}" for k, v in _overrides(set)]
@@ -58,25 +63,36 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     auto = duration == "auto"
     length = {"run.duration": FULL_DURATION if auto else duration, "run.warmup": warmup}
     sets = [*given, *(f"{k}={to_toml(v)}" for k, v in length.items())]
-    scenario, captured, host = _scenario(subject, variant, sets)
     name = _subject_name(subject)
+    if isinstance(subject, Cluster):
+        scenario = Scenario.from_text(subject.text, subject.scenario.file, variant=variant, set=sets)
+        assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
+                                      *(a for h in subject.hosts.values() for a in h.assumptions)]))
+        return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
+                        subject.hosts, assumed)
+    scenario, captured, imported = _scenario(subject, variant, sets)
+    if imported is None and (host is not None or _shared_luns(scenario.devices)):
+        return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress)
+    if host is not None:  # an imported host's own name
+        host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
+    read = imported
     # The setting in force must reproduce the captured rates and responses before a gain is predicted against it.
-    capture_check = fit_to_capture(scenario, host.captured, progress) if host is not None and host.measured_load else None
-    assumptions = with_fitted(host.assumptions, capture_check) if host else []
+    capture_check = fit_to_capture(scenario, read.captured, progress) if read is not None and read.measured_load else None
+    assumptions = with_fitted(read.assumptions, capture_check) if read else []
     if capture_check is not None and not capture_check.agrees:
-        found = captured + practice_findings(scenario.devices, undetermined=host.undetermined if host else ()) \
-            + (timer_findings(host.stack, host.timers, scenario.devices) if host else [])
+        found = captured + practice_findings(scenario.devices, undetermined=read.undetermined if read else ()) \
+            + (timer_findings(read.stack, read.timers, scenario.devices) if read else [])
         return advice_of(name, scenario, objective, found, [], None, assumptions, capture_check=capture_check)
     if capture_check is not None:
         scenario = scenario.with_set(capture_check.overrides)
-    if host is not None and not host.measured_load:
+    if read is not None and not read.measured_load:
         # No counters: findings and vendor practice from the listings alone, and no simulated gain.
-        found = captured + practice_findings(scenario.devices, undetermined=host.undetermined) \
-            + timer_findings(host.stack, host.timers, scenario.devices)
-        return advice_of(name, scenario, objective, found, [], None, host.assumptions, unmeasured_stack=host.stack)
+        found = captured + practice_findings(scenario.devices, undetermined=read.undetermined) \
+            + timer_findings(read.stack, read.timers, scenario.devices)
+        return advice_of(name, scenario, objective, found, [], None, read.assumptions, unmeasured_stack=read.stack)
     # An imported host's assumed port capacity and load span a range of gains; a scenario file is the user's own.
     # The host at the spans' ends is ranked in the same batches as the host itself.
-    spans, at_ends = span_ends(scenario) if host else ([], [])
+    spans, at_ends = span_ends(scenario) if read else ([], [])
     labels = end_labels(spans)
     fixed = _given_length(scenario, length["run.duration"], warmup, auto)
     chosen, cands, resolved = [fixed] * (1 + len(at_ends)), None, None
@@ -88,8 +104,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
             (progress or Progress()).note(f"{at}runs of {c.duration_s:g} s after {c.warmup_s:g} s of warm-up ({c.reason})")
     (in_force,) = run_batch([scenario], progress, path_intervals=False)  # the findings read no path's intervals
     found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force),
-                                                                     host.undetermined if host else ())
-    found += timer_findings(host.stack, host.timers, in_force.setups) if host else []
+                                                                     read.undetermined if read else ())
+    found += timer_findings(read.stack, read.timers, in_force.setups) if read else []
     cands = cands or candidates(scenario, in_force)
     lengths = [[c.overrides(devices) for devices in resolved] if resolved else [c.overrides()] * len(cands)
                for c in chosen]
@@ -122,6 +138,8 @@ def _subject_name(subject: Subject) -> str:
     """The subject as the outputs name it: the files, capture or scenario as given."""
     if isinstance(subject, Host):
         return ", ".join(subject.files)
+    if isinstance(subject, Cluster):
+        return ", ".join(f"{name}={','.join(h.files)}" for name, h in subject.hosts.items())
     if isinstance(subject, Scenario):
         return subject.file
     if isinstance(subject, (str, os.PathLike)):
@@ -129,19 +147,16 @@ def _subject_name(subject: Subject) -> str:
     return ", ".join(str(s) for s in subject)
 
 
-def _scenario(subject: Subject, variant: str | None, sets: list[str]) -> tuple[Scenario, list[Finding], Host | None]:
+def _scenario(subject: Host | Scenario | str | os.PathLike[str] | Sequence[str | os.PathLike[str]], variant: str | None,
+              sets: list[str]) -> tuple[Scenario, list[Finding], Host | None]:
     """The host's scenario with the variant and overrides, what its captures show, and the
     imported host (None for a scenario of the user's own)."""
     if isinstance(subject, Scenario):
         scenario = Scenario.from_text(subject.text, subject.file, variant or subject.variant,
                                       [*(f"{k}={v}" for k, v in subject.overrides), *sets], subject.seed)
-        _refuse_names_hosts_share(scenario.devices, subject.file)
         return scenario, [], None
     if isinstance(subject, Host):
         host = subject
-    elif isinstance(subject, Cluster):
-        raise ScenarioError("advise", "subject", f"{subject!r}: advice for a cluster is not built yet (issue 33); advise "
-                                                 "each host's captures apart (cluster.hosts[name])")
     else:
         files = [str(subject)] if isinstance(subject, (str, os.PathLike)) else [str(s) for s in subject]
         if not files:
@@ -150,24 +165,33 @@ def _scenario(subject: Subject, variant: str | None, sets: list[str]) -> tuple[S
 
         if len(files) == 1 and shipped.capture_files(files[0]) is None and \
                 (files[0].endswith(".toml") or not Path(files[0]).exists()):
-            scenario = load(files[0], variant, sets)
-            _refuse_names_hosts_share(scenario.devices, files[0])
-            return scenario, [], None
+            return load(files[0], variant, sets), [], None
         host = import_host(*files)
     scenario = Scenario.from_text(host.text, host.scenario.file, variant=variant, set=sets)
     return scenario, list(host.findings), host
 
 
-def _refuse_names_hosts_share(devices: list[Device], file: str) -> None:
-    """Advise keys its findings, run lengths and candidates by device name: a LUN several hosts of
-    the scenario share (its NAA on each) would be taken for one device."""
-    hosts_of: dict[str, list[str]] = {}
-    for d in devices:
-        hosts_of.setdefault(d.name, []).append(d.host)
-    for name, hosts in hosts_of.items():
-        if len(hosts) > 1:
-            raise ScenarioError(file, "devices", f"{name!r} is a device of hosts {' and '.join(hosts)}: advice for a "
-                                "cluster is not built yet (issue 33); advise each host's scenario apart")
+def _shared_luns(devices: list[Device]) -> bool:
+    """Whether several hosts of the scenario have one LUN (its name on each): a cluster, advised
+    whole (`cluster_pipeline`)."""
+    seen: dict[str, str] = {}
+    return any(seen.setdefault(d.name, d.host) != d.host for d in devices)
+
+
+def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration: str, warmup: str, auto: bool,
+             host: str | None, progress: Progress | None, imported: Mapping[str, Host] | None = None,
+             assumptions: Sequence[tuple[str, str]] = ()) -> Advice:
+    """A cluster's advice (`cluster_pipeline`), its run length chosen as one host's is, from a
+    pilot of the whole cluster (devices keyed `HOST/NAME` where hosts share a LUN; devices of two
+    hosts are never alike: their paths start at different hosts)."""
+    host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
+    length, chosen = _given_length(scenario, duration, warmup, auto), None
+    measured = imported is None or all(h.measured_load for h in imported.values())
+    if auto and not scenario.timeline and measured:
+        (length,), cands, resolved = auto_lengths([scenario], length, progress)
+        scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
+        (progress or Progress()).note(f"runs of {length.duration_s:g} s after {length.warmup_s:g} s of warm-up ({length.reason})")
+    return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, chosen)
 
 
 def auto_lengths(scenarios: list[Scenario], full: RunLength,

@@ -10,9 +10,11 @@ within the margin of it whichever way the means move inside the intervals (`sett
 from __future__ import annotations
 
 import math
+import os
 
 from pathlab.advisor.candidates import Candidate
 from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
+from pathlab.advisor.host_figures import HOST_FIGURES, cluster_summary, host_figures
 from pathlab.advisor.ranked import Ranked
 from pathlab.api import Result, Scenario, run_many
 from pathlab.devices import Device
@@ -27,17 +29,19 @@ FIGURES = (*(f.key for f in HEADLINE), "failed")
 FIRST_SEEDS = 2
 
 
-def _summaries(results: list[Result]) -> dict[str, tuple[float, float]]:
+def summaries(rows: list[dict[str, float]], figures: tuple[str, ...] = FIGURES) -> dict[str, tuple[float, float]]:
+    """Each figure's mean over the seeds' summary `rows` with its 95% half-width."""
     out = {}
-    for f in FIGURES:
-        values = [r.data["summary"][f] for r in results]
+    for f in figures:
+        values = [s[f] for s in rows]
         hw = half_width(values)
         out[f] = (sum(values) / len(values), 0.0 if math.isnan(hw) else hw)
     return out
 
 
 def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int, lengths: list[list[dict[str, str]]],
-                  in_force_run: Result | None = None, resolved: list[list[Device]] | None = None) -> list[list[Ranked]]:
+                  in_force_run: Result | None = None, resolved: list[list[Device]] | None = None,
+                  per_host: bool = False) -> list[list[Ranked]]:
     """Simulates every candidate on each scenario (a host, and the same host at the ends of its
     assumed values' spans) on the same I/Os (seeds 1, 2, ...), as many seeds as each scenario's
     decision needs up to `seeds`, each candidate's runs as long as `lengths` says (per scenario,
@@ -46,9 +50,11 @@ def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int,
     stay busy while the slowest scenario runs); a scenario's figures are those it gets ranked alone
     (same runs, same seeds). `in_force_run`: a run of the first scenario itself, taken as the
     setting in force's seed 1 when it ran that seed (the very run this would make). `resolved`:
-    each candidate's devices on the first scenario, when the caller has them already."""
+    each candidate's devices on the first scenario, when the caller has them already. `per_host`
+    (a cluster): every run keeps its per-device rows, each candidate's figures are the cluster's
+    (`host_figures.cluster_summary`: the worst host's p99) with each host's beside them."""
     simulated = _simulated(scenarios[0], cands, resolved)
-    rankings = [_Ranking(s, cands, length, simulated) for s, length in zip(scenarios, lengths, strict=True)]
+    rankings = [_Ranking(s, cands, length, simulated, per_host) for s, length in zip(scenarios, lengths, strict=True)]
     if in_force_run is not None and in_force_run.data["seed"] == 1:
         rankings[0].results[0] = [in_force_run]
     first = min(FIRST_SEEDS, seeds)
@@ -74,17 +80,34 @@ def _simulated(scenario: Scenario, cands: list[Candidate], resolved: list[list[D
 
 def _simulate(wanted: list[tuple[_Ranking, int, int]]) -> None:
     """Runs (ranking, candidate, seed) in one batch and files each result under its ranking, in
-    seed order."""
-    batch = run_many([r.run(i, seed) for r, i, seed in wanted], figures_only=True)
-    for (r, i, _), result in zip(wanted, batch):
-        r.results[i].append(result)
+    seed order. A cluster's runs (`per_host`) go as many at a time as there are cores, each kept
+    as what its ranking reads (`_kept`) before the next go: a whole run of a large cluster holds
+    every path's row."""
+    per_host = wanted[0][0].per_host
+    step = (os.cpu_count() or 1) if per_host else len(wanted)
+    for start in range(0, len(wanted), step):
+        part = wanted[start:start + step]
+        batch = run_many([r.run(i, seed) for r, i, seed in part], figures_only=not per_host, path_intervals=False)
+        for (r, i, _), result in zip(part, batch):
+            r.results[i].append(_kept(result) if per_host else result)
+
+
+#: What a cluster's ranking reads of a run (`host_figures`, `cluster_summary`): its seed, summary,
+#: hosts and device rows. The path, port, adapter and interval rows are let go (on 32 hosts × 500
+#: devices × 8 paths a run has 128,000 path rows against 16,000 device rows).
+KEPT = ("seed", "summary", "hosts", "devices")
+
+
+def _kept(result: Result) -> Result:
+    return Result({k: result.data[k] for k in KEPT}, result.engine_events)
 
 
 class _Ranking:
     """One scenario's candidates, their runs so far and what they rank at."""
 
-    def __init__(self, scenario: Scenario, cands: list[Candidate], lengths: list[dict[str, str]], simulated: list[int]):
-        self.cands, self.simulated = cands, simulated
+    def __init__(self, scenario: Scenario, cands: list[Candidate], lengths: list[dict[str, str]], simulated: list[int],
+                 per_host: bool = False):
+        self.cands, self.simulated, self.per_host = cands, simulated, per_host
         # Each candidate's scenario loaded once; its seeds are copies of it (`Scenario.with_seed`).
         self.loaded = {i: scenario.with_set(lengths[i] | cands[i].overrides) for i in simulated}
         self.results: dict[int, list[Result]] = {i: [] for i in simulated}
@@ -93,7 +116,7 @@ class _Ranking:
         return self.loaded[i].with_seed(seed)
 
     def ranked(self, i: int) -> Ranked:
-        return _ranked(self.cands[i], self.results[i])
+        return _ranked(self.cands[i], self.results[i], self.per_host)
 
     def open(self) -> list[int]:
         """The candidates another seed can still decide, with the setting in force (which runs every
@@ -104,7 +127,8 @@ class _Ranking:
         return [0, *open_] if open_ else []
 
     def ranked_all(self) -> list[Ranked]:
-        out = [self.ranked(i) if i in self.results else _ranked(c, self.results[0]) for i, c in enumerate(self.cands)]
+        out = [self.ranked(i) if i in self.results else _ranked(c, self.results[0], self.per_host)
+               for i, c in enumerate(self.cands)]
         in_force = out[0].figures["iops"][0]
         for r in out:
             r.gain = r.figures["iops"][0] / in_force if in_force > 0 else math.nan
@@ -118,8 +142,12 @@ def _same_as_in_force(c: Candidate, devices: list[Device], in_force_devices: lis
     return policy_only and devices == in_force_devices
 
 
-def _ranked(c: Candidate, results: list[Result]) -> Ranked:
-    return Ranked(c, _summaries(results), 0.0, len(results))
+def _ranked(c: Candidate, results: list[Result], per_host: bool = False) -> Ranked:
+    if not per_host:
+        return Ranked(c, summaries([r.data["summary"] for r in results]), 0.0, len(results))
+    seeds = [host_figures(r.data) for r in results]
+    hosts = {h: summaries([s[h] for s in seeds], HOST_FIGURES) for h in seeds[0]}
+    return Ranked(c, summaries([cluster_summary(r.data) for r in results]), 0.0, len(results), hosts, seeds)
 
 
 def settled(candidate: Ranked, in_force: Ranked) -> bool:

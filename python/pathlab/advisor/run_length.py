@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from pathlab.advisor.alike import device_keys
 from pathlab.api import Result
 from pathlab.devices import Device
 
@@ -89,20 +90,23 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
     one; for the runs of a policy that samples its paths first, a warm-up long enough for every
     device to finish the first sampling of each such policy `simulated` gives it (every
     candidate's resolved devices)."""
-    devices = {d["name"]: d for d in pilot.data["devices"]}
+    keys = device_keys(pilot.data)  # names, `HOST/NAME` for a LUN several hosts have
+    devices = dict(zip(keys, pilot.data["devices"], strict=True))
+    key_of = {(d["host"], d["name"]): key for key, d in devices.items()}
     bytes_per_io = pilot.data["summary"]["bytes_per_io"]
     # Per device, over the setting in force and every candidate: the most I/Os a policy sends
     # down a path in a row, and the most paths it may spread over (a candidate's round robin
     # goes over every active-optimized path where the setting in force, MRU or Fixed, has one).
     optimized: dict[str, int] = {}
     for p in pilot.data["paths"]:
-        optimized[p["device"]] = optimized.get(p["device"], 0) + (p["state"] == "active")
+        key = key_of[p["host"], p["device"]]
+        optimized[key] = optimized.get(key, 0) + (p["state"] == "active")
     samples: dict[str, int] = {}
     rows: dict[str, float] = {}
     for resolved in [pilot.setups, *simulated]:
-        for d in resolved:
-            samples[d.name] = max(samples.get(d.name, 0), samples_per_path(d.policy.params))
-            rows[d.name] = max(rows.get(d.name, 1.0), in_a_row(d.policy.params, bytes_per_io))
+        for key, d in zip(keys, resolved, strict=True):  # every candidate's devices in the scenario's order
+            samples[key] = max(samples.get(key, 0), samples_per_path(d.policy.params))
+            rows[key] = max(rows.get(key, 1.0), in_a_row(d.policy.params, bytes_per_io))
     rates = _device_rates(pilot)
     needed_s = sampling_s = 0.0
     crowded = saturated(pilot)
@@ -153,7 +157,8 @@ def saturated(pilot: Result) -> set[str]:
     `SATURATED_PCT` has the rest)."""
     ports = {p["name"] for p in pilot.data["ports"] if p["util_pct"] >= SATURATED_PCT}
     adapters = {(a["host"], a["name"]) for a in pilot.data["adapters"] if a["qued"] > 0}
-    return {p["device"] for p in pilot.data["paths"]
+    key_of = {(d["host"], d["name"]): key for key, d in zip(device_keys(pilot.data), pilot.data["devices"], strict=True)}
+    return {key_of[p["host"], p["device"]] for p in pilot.data["paths"]
             if p["target"] in ports or (p["host"], p["adapter"]) in adapters}
 
 

@@ -127,7 +127,7 @@ def dm_link_down(fast_io_fail: float | None, dev_loss: float | None, queue: bool
                      f"fast_io_fail_tmo off: held until the HBA driver's dev_loss_tmo, at most {cap:g} s (the kernel "
                      "limits it so without fast_io_fail_tmo)", seen)
     held = None if queue and math.isinf(dev_loss) else dev_loss if queue or dev_loss <= cap else cap
-    capped = "" if held == dev_loss else f" (multipathd caps dev_loss_tmo at {cap:g} s without fast_io_fail_tmo, " \
+    capped = "" if held == dev_loss or queue else f" (multipathd caps dev_loss_tmo at {cap:g} s without fast_io_fail_tmo, " \
                                          "unless no_path_retry is queue)"
     until = "" if held is None else f" {held:g} s"
     return Stall("an FC link down", held, "it is retried on another path",

@@ -129,9 +129,7 @@ def _all_paths_down(scope: str, given: dict[str, Value | None], polling: Value, 
         return [Finding(f"{scope}: {stall.failure} {hangs}: no_path_retry {retry.value}",
                         f"no_path_retry {retry.said}" + (f"; polling_interval {polling.said}; {stall.rule}" if stall.seconds
                                                          else "") + f"; assumes {stall.assumes}")]
-    from pathlab.importer.linux import hwtable_sets
-
-    table = next((v for tpgs in (False, True) if (v := hwtable_sets(vendor, model, tpgs).get("no_path_retry"))), None)
+    table = _hwtable_retry(vendor, model)
     builtin = f"the built-in hardware table would set {table} ({HWTABLE_SOURCE})" if table else \
         f"the built-in default would be {rule.NO_PATH_RETRY} ({rule.NO_PATH_RETRY_SOURCE})"
     if queueing is not None and queueing.value == "yes":
@@ -166,14 +164,20 @@ def _link_down(scope: str, given: dict[str, Value | None], device: Device, not_g
     fast_in_force = fast or _builtin_fast(vendor, model)
     loss_in_force = loss or _builtin_loss(vendor, model)
     loss_s = rule.seconds(loss_in_force.value) if loss_in_force else None
-    retry = given["no_path_retry"]
+    # No conf line gives no_path_retry: the hardware table's, where it sets one (NETAPP LUN: queue).
+    table_retry = _hwtable_retry(vendor, model)
+    retry = given["no_path_retry"] or (Value(table_retry, f"assumed: the built-in hardware table, {HWTABLE_SOURCE} "
+                                                           f"({vendor},{model})", False) if table_retry else None)
     fast_s = rule.seconds(fast_in_force.value)
-    stall = rule.dm_link_down(fast_s, loss_s, retry is not None and retry.value == "queue")
+    queue = retry is not None and retry.value == "queue"
+    stall = rule.dm_link_down(fast_s, loss_s, queue)
     after = "only when a path returns" if stall.seconds is None else f"after about {stall.seconds:g} s"
     iscsi = f"; on iSCSI paths, {_iscsi(fast_s)}" if fast_s else ""
     found = [Finding(f"{scope}: {stall.failure} fails I/O over {after} ({stall.rule})",
                      f"fast_io_fail_tmo {fast_in_force.said}"
-                     + (f"; dev_loss_tmo {loss_in_force.said}" if loss_in_force else "") + f"; assumes {stall.assumes}"
+                     + (f"; dev_loss_tmo {loss_in_force.said}" if loss_in_force else "")
+                     + (f"; no_path_retry {retry.said}" if queue and retry is not None and fast_s is None else "")
+                     + f"; assumes {stall.assumes}"
                      + iscsi)]
     if loss_in_force and loss_s is not None and fast_s is not None and loss_s <= fast_s:
         found.append(Finding(f"{scope}: dev_loss_tmo {loss_in_force.value} is not above fast_io_fail_tmo "
@@ -183,6 +187,13 @@ def _link_down(scope: str, given: dict[str, Value | None], device: Device, not_g
     if practice:
         found.append(Finding(f"{scope}: {practice[0]}", practice[1]))
     return found
+
+
+def _hwtable_retry(vendor: str, model: str) -> str | None:
+    """The no_path_retry the built-in hardware table sets for the array (with or without ALUA), if any."""
+    from pathlab.importer.linux import hwtable_sets
+
+    return next((v for tpgs in (False, True) if (v := hwtable_sets(vendor, model, tpgs).get("no_path_retry"))), None)
 
 
 def _iscsi(fast_io_fail: float) -> str:

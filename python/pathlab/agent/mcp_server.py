@@ -116,16 +116,18 @@ def server(allow: Sequence[str | os.PathLike[str]] = ()) -> MCPServer:
     @mcp.tool()
     def advise(files: list[str], objective: Literal["balanced", "throughput", "latency"] = "balanced",
                seeds: int = 3, duration: str = "auto", warmup: str = "5s", variant: str | None = None,
-               set: list[str] | None = None) -> dict[str, Any]:  # noqa: A002 - mirrors --set
+               set: list[str] | None = None, host: str | None = None) -> dict[str, Any]:  # noqa: A002 - mirrors --set
         """What to change on a host and what it gains: findings, every candidate setting simulated on
         the host over seeds (mean and 95% interval, gain and its range over the assumed values), the
         recommendation with the commands to paste, and what was assumed. `files`: a host's captures
         (as import_host takes them), or one scenario file or shipped scenario name. `duration`: each
-        run's simulated length (e.g. "2s"), or "auto"; `set`: overrides as key=value."""
+        run's simulated length (e.g. "2s"), or "auto"; `set`: overrides as key=value. A scenario whose
+        hosts share a LUN (e.g. srdf-metro-cluster-50km) is advised as a cluster, every host simulated
+        at once, each host's figures under `host_figures`; `host`: narrow the answer to one of them."""
         def compute() -> dict[str, Any]:
             subject = allowed.captures(files) if not _one_scenario(files) else allowed.scenario(files[0])
             advice = advise_on(subject, objective=objective, seeds=seeds, duration=duration, warmup=warmup,
-                                    variant=variant, set=set or [])
+                                    variant=variant, set=set or [], host=host)
             return {"recommendation_text": "\n".join(_recommendation(advice)), **advice.to_dict()}
         return _with_warnings(compute)
 

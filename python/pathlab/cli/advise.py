@@ -4,11 +4,16 @@ commands to paste, and what the change gains, predicted on the host's own scenar
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import click
 
 from pathlab.advisor.decide import MARGIN, OBJECTIVES
 from pathlab.advisor.pipeline import FULL_DURATION, MOST_SEEDS, advise, run_length_sets
+from pathlab.api import ScenarioError
 from pathlab.cli.common import INPUT_KINDS, force_option, handle_errors, resolve, set_option, writable_output
+from pathlab.cli.import_host import host_files
 from pathlab.cli.progress import StderrProgress
 from pathlab.output.advice import AdviceOutput
 from pathlab.output.sink import emit, format_option, html_option
@@ -23,8 +28,14 @@ Examples:
   pathlab advise vmax-iops1000
   pathlab import vmax-iops1000 -o host.toml && pathlab advise host.toml
   pathlab advise esxcli-storage-nmp-device-list.txt esxcli-storage-nmp-path-list.txt esxtop-batch.csv
-  pathlab advise c1-vmax-1lun --variant iops1000""")
-@click.argument("files", nargs=-1, required=True)
+  pathlab advise c1-vmax-1lun --variant iops1000
+  pathlab advise --host vmax-cluster-esx-a --host vmax-cluster-esx-b --host vmax-cluster-esx-c --duration 5s
+  pathlab advise srdf-metro-cluster-50km --host esx-b1""")
+@click.argument("files", nargs=-1)
+@click.option("--host", "hosts", multiple=True, metavar="NAME=FILE[,FILE…] | NAME",
+              help="A cluster: each host's captures after its name and `=`, once per host (as `pathlab import --host` "
+                   "takes them), advised together. A host's name alone narrows the advice to that host of the cluster "
+                   "(its findings, figures and commands), which is still simulated whole.")
 @click.option("--variant", help="Advise on one of the file's named variants (the setting in force).")
 @set_option
 @click.option("--seeds", type=click.IntRange(2, MOST_SEEDS), default=3, show_default=True,
@@ -45,13 +56,42 @@ Examples:
 @html_option
 @force_option
 @handle_errors
-def command(files: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int, duration: str, warmup: str,
-            objective: str, verbose: bool, fmt: str, html: str | None, force: bool) -> None:
-    writable_output(html, "--html", [resolve(f) for f in files], force)
+def command(files: tuple[str, ...], hosts: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int,
+            duration: str, warmup: str, objective: str, verbose: bool, fmt: str, html: str | None, force: bool) -> None:
+    captures, shown = _hosts(hosts)
+    if files and captures:
+        raise ScenarioError("--host", hosts[0], "give FILES for one host or a scenario, or --host NAME=FILES for each "
+                                                "host of a cluster, not both")
+    if not files and not captures:
+        raise ScenarioError("advise", "FILES", "nothing to advise on: give a scenario or a host's captures, or --host "
+                                               "NAME=FILES for each host of a cluster")
+    inputs = [resolve(f) for f in files] or [f for _, own in captures for f in own]
+    writable_output(html, "--html", inputs, force)
     for given in run_length_sets(sets):
         # advise sets every run's length itself: such a --set would be replaced without a word
         raise click.BadParameter(f"{given!r}: advise chooses the run length; give --duration and --warmup instead",
                                  param_hint="--set")
-    advice = advise(files[0] if len(files) == 1 else files, objective=objective, seeds=seeds, duration=duration,
-                    warmup=warmup, variant=variant, set=sets, progress=StderrProgress("advise"))
-    emit(AdviceOutput(advice, verbose), fmt, html, ", ".join(files))
+    if captures:
+        from pathlab.importer.cluster import cluster_of
+
+        subject: Any = cluster_of([(name, tuple(own)) for name, own in captures])
+    else:
+        subject = files[0] if len(files) == 1 else files
+    advice = advise(subject, objective=objective, seeds=seeds, duration=duration, warmup=warmup, variant=variant,
+                    set=sets, progress=StderrProgress("advise"), host=shown)
+    emit(AdviceOutput(advice, verbose), fmt, html, ", ".join(files) or ", ".join(hosts))
+
+
+def _hosts(values: tuple[str, ...]) -> tuple[list[tuple[str | None, list[str]]], str | None]:
+    """`--host` values: each host's captures (`NAME=FILES`, an existing folder or file, a shipped
+    capture's name), and the one host named alone, to narrow the advice to."""
+    from pathlab import shipped
+
+    def files(value: str) -> bool:
+        return "=" in value or Path(value).exists() or shipped.capture_files(value) is not None
+
+    captures = [host_files(v) for v in values if files(v)]
+    named = [v for v in values if not files(v)]
+    if len(named) > 1:
+        raise ScenarioError("--host", named[1], f"one host to narrow the advice to; {named[0]} is given already")
+    return captures, named[0] if named else None

@@ -366,6 +366,17 @@ def advise_table(tables: Tables, rounds: int, quick: bool) -> None:
         f"{os.getloadavg()[0]:.1f}):",
         ["devices", "paths", "load per device", "candidates", "seeds in all", "runs of", "wall s"], rows,
     )
+    from pathlab.cli.cluster_bench import cluster_rows
+
+    with tempfile.TemporaryDirectory() as folder:
+        cluster = cluster_rows(rounds, quick, Path(folder), spread)
+    tables.show(
+        f"pathlab import and advise of a generated cluster's captures (each host's device and path lists and its "
+        f"esxtop CSV; median (least-greatest) of {rounds} rounds, the whole command, load average "
+        f"{os.getloadavg()[0]:.1f}):",
+        ["hosts x devices x paths", "command", "what it did", "wall s", "peak RSS MiB"], cluster,
+        "advise imports the captures itself: its row includes the import.",
+    )
 
 
 def import_seconds() -> float:
@@ -468,7 +479,8 @@ def sections(scale: bool, profile: bool, cores: bool, advise: bool) -> list[str]
               "10,000 paths.")
 @click.option("--profile", is_flag=True, help="Also instructions per I/O by mechanism (needs valgrind; minutes).")
 @click.option("--cores", is_flag=True, help="Also a sweep's wall time on 1 worker and up to every core.")
-@click.option("--advise", is_flag=True, help="Also pathlab advise's wall time on hosts of 50, 500 and 5,000 devices.")
+@click.option("--advise", is_flag=True, help="Also pathlab advise's wall time on hosts of 50, 500 and 5,000 devices, and import "
+              "and advise of a cluster of 32 hosts x 500 devices x 8 paths from its captures.")
 @click.option("--only", is_flag=True, help="Only the sections asked for (--scaling, --profile, --cores, --advise, "
               "--reference, --whole-process), not the rates of the shipped benchmarks.")
 @click.option("--markdown", is_flag=True, help="Print the tables as Markdown (for docs/benchmarks.md).")

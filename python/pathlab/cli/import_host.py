@@ -40,7 +40,7 @@ def command(files: tuple[str, ...], hosts: tuple[str, ...], output: str | None, 
         raise ScenarioError("import", "FILES", "no capture given: give a host's listings and captures, or --host for "
                                                "each host of a cluster")
     if hosts:
-        given = [_host(value) for value in hosts]
+        given = [host_files(value) for value in hosts]
         inputs = [f for _, own in given for f in own]
     else:
         inputs = [f for name in files for f in (shipped.capture_files(name) or [name])]
@@ -60,7 +60,7 @@ def command(files: tuple[str, ...], hosts: tuple[str, ...], output: str | None, 
         click.echo(text, nl=False)
 
 
-def _host(value: str) -> tuple[str | None, list[str]]:
+def host_files(value: str) -> tuple[str | None, list[str]]:
     """`--host NAME=a,b` as (NAME, [a, b]); `--host a,b` as (None, [a, b]). A value that is an
     existing file's name is that file, `=` and all."""
     from pathlib import Path

@@ -170,10 +170,14 @@ def kind_of(name: str) -> Kind:
     if Path(name).is_dir():
         return next(kind for kind in KINDS if kind.name == "nvme-sysfs")
     regular_file(name)
+    from pathlab.readers.pasted import MAIL_QUOTE, decode
+
     with open(name, "rb") as f:
-        head = f.read(HEAD_BYTES).decode("utf-8", errors="replace")
+        head = decode(f.read(HEAD_BYTES))  # UTF-16 with a byte order mark (PowerShell's `>`), as the readers read it
+    # A mail reply's quoting (`> `), which the readers take off (`pasted.unwrapped`).
+    unquoted = "\n".join(MAIL_QUOTE.sub("", line) for line in head.splitlines())
     for kind in KINDS:
-        if kind.recognise(head):
+        if kind.recognise(head) or kind.recognise(unquoted):
             return kind
     from pathlab.importer.lookalikes import looks_like
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer.captured_load import from_rates
+from pathlab.importer.conf_precedence import ConfPrecedence
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import (
@@ -70,44 +71,14 @@ def hwtable_sets(vendor: str, product: str, tpgs: bool) -> dict[str, str]:
             if s["origin"] == "storage device configuration"}
 
 
-def conf_rows(conf: dict[str, pd.DataFrame] | None) -> dict[str, list[Any]] | None:
-    """multipath.conf's sections as lists of rows, made once for every map of a listing (a
-    section's `itertuples` costs a lookup per column: 6.4 s for 300 maps, done per map)."""
-    return None if conf is None else {section: list(table.itertuples()) for section, table in conf.items()}
-
-
-def conf_settings(conf: dict[str, list[Any]] | None, wwid: str, vendor: str, product: str,
+def conf_settings(conf: ConfPrecedence, wwid: str, vendor: str, product: str,
                   tpgs: bool = False) -> dict[str, tuple[Any, str]]:
-    """The failback, no_path_retry and path_grouping_policy in force for a map, with the section that sets them, by
-    multipath-tools' precedence for map attributes (propsel.c `mp_set_mpe`, `mp_set_ovr`,
-    `mp_set_hwe`, `mp_set_conf`): the map's `multipaths` entry, then overrides, then a matching
-    `devices` entry (vendor and product are regular expressions), then the built-in hardware
-    table, then `defaults`. What the hardware table sets is left out: the scenario's claim
-    tables give it (`_core.linux_claim`)."""
-    import pandas as pd
-
-    if conf is None:
-        return {}
-    def rows(section: str, match: Any = None) -> list[Any]:
-        return [r for r in conf.get(section, []) if match is None or match(r)]
-    searched = lambda pattern, text: pattern is None or pd.isna(pattern) or re.search(str(pattern), text) is not None  # noqa: E731
+    """The failback, no_path_retry and path_grouping_policy in force for a map, with the section
+    that sets them, by multipath-tools' precedence (`conf_precedence`). What the hardware table
+    sets is left out: the scenario's claim tables give it (`_core.linux_claim`)."""
     hwtable = hwtable_sets(vendor, product, tpgs)
-    layers = [
-        ("multipaths", rows("multipaths", lambda r: str(r.wwid) == wwid)),
-        ("overrides", rows("overrides")),
-        # Of several matching entries the later wins, key by key (propsel.c takes them last first).
-        ("devices", rows("devices", lambda r: searched(r.vendor, vendor) and searched(r.product, product))[::-1]),
-        ("defaults", rows("defaults")),
-    ]
-    out: dict[str, tuple[Any, str]] = {}
-    for section, found in layers:
-        for r in found:
-            for key in CONF_KEYS:
-                value = getattr(r, key, None)
-                below_hwtable = section == "defaults" and key in hwtable
-                if key not in out and not below_hwtable and value is not None and not pd.isna(value):
-                    out[key] = (value, section)
-    return out
+    found = {key: conf.in_force(key, wwid, vendor, product, hwtable) for key in CONF_KEYS}
+    return {key: (f.value, f.section) for key, f in found.items() if f is not None}
 
 
 def _conf_value(value: Any) -> Any:
@@ -185,7 +156,7 @@ def build(c: LinuxCaptures) -> tuple[str, list[tuple[str, str]], bool, list[Unde
     warnings: list[tuple[str, str]] = []
     undetermined: list[Undetermined] = []
     maps = list(c.maps.itertuples())
-    sections = conf_rows(c.conf)
+    sections = ConfPrecedence(c.conf)
     paths = [p for p in c.paths.itertuples() if has_address(p)]
     if not maps or not paths:
         raise ScenarioError(mfile, "", "no map with SCSI paths (H:C:T:L) to import")

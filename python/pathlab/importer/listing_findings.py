@@ -11,10 +11,10 @@ groups' priorities are the alua prioritizer's (50 active/optimized, 10 non-optim
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from pathlab.finding import Finding
+from pathlab.importer.conf_precedence import ConfPrecedence
 from pathlab.importer.linux_topology import ALUA_OPTIMIZED, ALUA_OTHER, cut_at, has_address, is_down, map_topology
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def listing_findings(maps: pd.DataFrame, paths: pd.DataFrame, file: str,
     if rows and all(str(p.checker_state) == "undef" for p in rows):
         found.append(Finding("no path state to judge: `multipath -l` runs no path checker or prioritizer (captured)",
                              f"{file}, line {rows[0].line}: checker state undef on every path; `multipath -ll` shows them"))
-    lookup = None if conf is None else ConfLookup(conf)
+    lookup = None if conf is None else ConfPrecedence(conf)
     for m in maps.itertuples():
         mine = [p for p in rows if p.map == m.name]
         found += _map_findings(m, mine, file) + _alua_findings(m, mine, file, lookup, conf_file)
@@ -44,7 +44,7 @@ def _prio(path: Any) -> int | None:
         return None
 
 
-def _alua_findings(m: Any, mine: list[Any], file: str, conf: ConfLookup | None, conf_file: str) -> list[Finding]:
+def _alua_findings(m: Any, mine: list[Any], file: str, conf: ConfPrecedence | None, conf_file: str) -> list[Finding]:
     """A grouping, handler or prioritizer that contradicts an ALUA array."""
     usable = [p for p in mine if has_address(p) and not is_down(p)]
     groups = {p.group: p for p in mine}
@@ -85,37 +85,15 @@ def _alua_findings(m: Any, mine: list[Any], file: str, conf: ConfLookup | None, 
     return out
 
 
-class ConfLookup:
-    """multipath.conf's tables as plain lists, made once for every map of a listing (a DataFrame
-    row looked up per map and per entry cost 15 s for 300 maps against the compiled-in table)."""
+def configured(conf: ConfPrecedence, m: Any, keyword: str) -> tuple[str, int] | None:
+    """The value multipath.conf gives `keyword` for map `m` of an ALUA array, and its line, by
+    multipath-tools' precedence (`conf_precedence`; the hardware table's entry for the array wins
+    over `defaults`)."""
+    from pathlab.importer.linux import hwtable_sets
 
-    def __init__(self, conf: dict[str, pd.DataFrame]):
-        self.by_keyword: dict[str, list[Any]] = {}
-        for r in conf["settings"].itertuples():
-            self.by_keyword.setdefault(str(r.keyword), []).append(r)
-        self.devices = list(zip(conf["devices"]["vendor"], conf["devices"]["product"]))
-        self.wwids = [str(w) for w in conf["multipaths"]["wwid"]]
-
-
-def configured(conf: ConfLookup, m: Any, keyword: str) -> tuple[str, int] | None:
-    """The value multipath.conf gives `keyword` for map `m`, and its line, in multipathd's order of
-    precedence: the map's `multipaths` entry, `overrides`, the `devices` entry matching its vendor
-    and product (the last such), `defaults`."""
-    rows = conf.by_keyword.get(keyword, [])
-
-    def entry(section: str, keep: Any) -> tuple[str, int] | None:
-        chosen = [r for r in rows if r.section == section and keep(r)]
-        return (str(chosen[-1].value), int(chosen[-1].line)) if chosen else None
-
-    def device_matches(r: Any) -> bool:
-        vendor, product = conf.devices[int(r.entry)]
-        # Unanchored, as multipath-tools' regexec is (and as the two other readers of the conf do).
-        return all(isinstance(pattern, str) and re.search(pattern, str(value).strip()) is not None
-                   for pattern, value in ((vendor, m.vendor), (product, m.product)))
-
-    return (entry("multipaths", lambda r: conf.wwids[int(r.entry)] == str(m.wwid))
-            or entry("overrides", lambda r: True) or entry("devices", device_matches)
-            or entry("defaults", lambda r: True))
+    vendor, product = str(m.vendor).strip(), str(m.product).strip()
+    found = conf.in_force(keyword, str(m.wwid), vendor, product, hwtable_sets(vendor, product, True))
+    return None if found is None else (found.value, found.line)
 
 
 def _map_findings(m: Any, mine: list[Any], file: str) -> list[Finding]:

@@ -75,6 +75,7 @@ def _host(file: str, listing: Mpclaim, settings: Settings, settings_file: str) -
     if pdo is None:
         warnings.append(("devices.policy.pdo_remove_period", f"no Get-MPIOSetting given: PDORemovePeriod {PDO_DEFAULT} s "
                                                              "(Windows' default) assumed"))
+    array_of = _arrays_by_target(listing)
     for d in listing.disks:
         if d.dsm != DSM:
             raise ScenarioError(file, f"line {d.line}", f"MPIO Disk{d.number} is controlled by {d.dsm or 'no DSM shown'}: "
@@ -82,7 +83,7 @@ def _host(file: str, listing: Mpclaim, settings: Settings, settings_file: str) -
         if d.policy not in POLICIES:
             raise ScenarioError(file, f"line {d.line}", f"MPIO Disk{d.number}: {d.policy_text}: pathlab simulates "
                                                         "the Microsoft DSM's FOO, RR, RRWS, LQD, WP and LB")
-        array = _array(file, d, arrays)
+        array = _array(file, d, arrays, array_of[d.number])
         order = sorted(d.paths, key=lambda p: (list(adapters).index(f"port{p.port}"), p.target))
         paths = []
         for p in d.paths:
@@ -108,12 +109,43 @@ def _host(file: str, listing: Mpclaim, settings: Settings, settings_file: str) -
     return s.Host("windows", description, file, adapters, list(arrays.values()), devices, warnings)
 
 
-def _array(file: str, d: MpioDisk, arrays: dict[str, s.Array]) -> s.Array:
-    """The array a disk is on: disks whose serial (an NAA-6 identifier) carries the same IEEE OUI
-    (its 2nd to 7th digits, the vendor's registered number) are taken as one array; mpclaim prints
-    no vendor or array name, so the vendor is that OUI."""
-    oui = d.serial[1:7].upper() if re.fullmatch(r"6[0-9A-Fa-f]{31}|6[0-9A-Fa-f]{15,}", d.serial) else ""
-    name = f"oui-{oui}" if oui else "array"
+def _oui(serial: str) -> str:
+    """The IEEE OUI an NAA-6 serial carries (its 2nd to 7th digits, the vendor's registered
+    number), else empty."""
+    return serial[1:7].upper() if re.fullmatch(r"6[0-9A-Fa-f]{31}|6[0-9A-Fa-f]{15,}", serial) else ""
+
+
+def _arrays_by_target(listing: Mpclaim) -> dict[int, str]:
+    """Each disk's array, by disk number: disks reached through a common SCSI port and target are
+    on one array (a target is one of the array's ports), so the disks fall into arrays by the
+    targets they share; mpclaim prints no vendor or array name, so each is named by its disks'
+    serials' OUI (`oui-0002AC`), numbered where one vendor has several (`oui-0002AC-2`)."""
+    group = {d.number: d.number for d in listing.disks}
+
+    def root(n: int) -> int:
+        while group[n] != n:
+            n = group[n]
+        return n
+
+    first_on: dict[tuple[int, int], int] = {}
+    for d in listing.disks:
+        for p in d.paths:
+            other = first_on.setdefault((p.port, p.target), d.number)
+            group[root(d.number)] = root(other)
+    roots = list(dict.fromkeys(root(d.number) for d in listing.disks))
+    oui = {r: _oui(next(d.serial for d in listing.disks if d.number == r)) for r in roots}
+    names = {}
+    for r in roots:
+        base = f"oui-{oui[r]}" if oui[r] else "array"
+        alike = [x for x in roots if oui[x] == oui[r]]
+        names[r] = base if len(alike) == 1 else f"{base}-{alike.index(r) + 1}"
+    return {d.number: names[root(d.number)] for d in listing.disks}
+
+
+def _array(file: str, d: MpioDisk, arrays: dict[str, s.Array], name: str) -> s.Array:
+    """The array a disk is on (`name`, from `_arrays_by_target`), made from the first disk on it:
+    its vendor the serial's OUI, its ALUA as that disk shows it."""
+    oui = _oui(d.serial)
     alua = any(p.tpg_id is not None for p in d.paths)
     owned = alua and len({p.tpg_state for p in d.paths}) > 1
     if name in arrays:
@@ -123,7 +155,8 @@ def _array(file: str, d: MpioDisk, arrays: dict[str, s.Array]) -> s.Array:
             else f"{file}, line {d.line}: {d.alua}, every path in one state group")
     standby = any(p.tpg_state == "Standby" for p in d.paths)
     array = s.Array(name, f"OUI {oui}" if oui else "unknown", "", f"{where}: the serial's IEEE OUI (mpclaim prints no "
-                                                                    "vendor)", not owned, note, alua,
+                                                                    "vendor; disks on common SCSI targets are one "
+                                                                    "array)", not owned, note, alua,
                     "standby" if owned and standby else None,
                     f"{file}, line {d.line}: TPG_State Standby on the other group's paths")
     arrays[name] = array

@@ -139,7 +139,8 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                   "  # default: the captures do not show a port at capacity"]
         warnings.append(zero_load_assumed(vendor))
         if ana_of[vendor]:
-            names = sorted({c for (v, _), c in side.items() if v == vendor} | {"A", "B"})
+            names = sorted({c for (v, _), c in side.items() if v == vendor} | {"A", "B"}
+                           | {c for (sub, _), c in sides.owner.items() if vendor_of[sub] == vendor})
             lines.append("controllers = [" + ", ".join(f'{{ name = "{n}" }}' for n in names) + "]  # ports with the "
                          "same ANA state for every namespace on one")
         lines.append("ports = [")
@@ -180,7 +181,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                   f"lun = {lun}", policy]
         if ana_of[vendor_of[s]]:
             owner = sides.owner.get((s, ns), "A")
-            lines.append(f'owner = "{owner}"  # {file}: the controller its optimized paths lead to')
+            lines.append(f'owner = "{owner}"  # {file}: ' + ("no path of it optimized: a controller none leads to"
+                                                           if (s, ns) in sides.unreached
+                                                           else "the controller its optimized paths lead to"))
         path_of = {r.controller: f"{adapters[adapter_of[r.controller]]}:C0:T{target_number[r.controller]}:L{lun}"
                    for r in own}
         read_paths = {path_of[r.controller]: nvme_controller(r, order) for order, r in enumerate(own)}
@@ -250,8 +253,9 @@ def _ana_reason(rows: list[Any], ana: bool) -> str:
 
 def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
               warnings: list[tuple[str, str]], snapshot: tuple[float, str] | None = None) -> tuple[list[str], bool]:
-    """The head's workload lines, and whether a capture gave its load (the rates, or a snapshot
-    with I/Os in flight: one instant with none says little)."""
+    """The head's workload lines, and whether a capture gave its load (the rates; a sysfs snapshot
+    of the I/Os in flight is simulated but is no rate: advise predicts no gain from it, as from
+    PowerPath's queued-IOs)."""
     out = ["", "[[workloads]]", f'name = "{re.sub(r"[^A-Za-z0-9]", "", subsystem)}"', f'devices = ["{device}"]']
     have = rates is not None and (rates["device"] == head).any()
     if left_out_idle(rates, head):
@@ -263,10 +267,11 @@ def _workload(subsystem: str, device: str, head: str, rates: pd.DataFrame | None
         if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells
             warnings.append((f"workloads.{subsystem}", f"{where}: no I/O in flight, taken as idle"))
             return ["", f"# {subsystem} ({head}): no I/O in flight in {where.split(':')[0]} (one snapshot): no workload"], False
-        warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight, not their size or read "
-                                                   "share: 4 KiB, 70% reads assumed"))
+        warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight at one instant, no rate "
+                                                   "and not their size or read share: 4 KiB, 70% reads assumed; no gain "
+                                                   "is predicted from it"))
         return out + [f"outstanding = {round(in_flight)}  # {where}",
-                      'block_size = "4KiB"  # default', "read_pct = 70  # default"], True
+                      'block_size = "4KiB"  # default', "read_pct = 70  # default"], False
     if not have:
         warnings.append((f"workloads.{subsystem}", f"no I/O statistics of {head}: 32 outstanding 4 KiB I/Os, 70% reads assumed"))
         return out + [f"outstanding = {DEFAULT_OUTSTANDING}  # default: no I/O statistics of {head}",

@@ -55,12 +55,16 @@ class Controllers:
     owner: dict[Namespace, str] = field(default_factory=dict)
     #: Namespaces whose optimized ports are on several controllers (their other states are lost).
     split: list[Namespace] = field(default_factory=list)
+    #: Namespaces with no optimized path: owned by a controller none of their paths lead to.
+    unreached: list[Namespace] = field(default_factory=list)
 
 
 def controllers(rows: list[Any], port_of: dict[tuple[str, str], Port]) -> Controllers:
     """The controllers of the ports the rows reach, and each namespace's owner. `port_of` maps
     (subsystem, controller name) to the array port. Controllers are named `A`, `B`, … in the order
-    of the first namespace each one serves optimized; ports optimized for no namespace last."""
+    of the first namespace each one serves optimized; ports optimized for no namespace last. A
+    namespace no path of which is optimized is owned by the first controller it reaches no port of
+    (its paths then stay non-optimized, as read)."""
     keys = namespaces(rows)
     state: dict[Port, dict[Namespace, str]] = {}
     for r in rows:
@@ -76,6 +80,10 @@ def controllers(rows: list[Any], port_of: dict[tuple[str, str], Port]) -> Contro
         owners = [name[sig] for sig in order if sig[i] == "optimized"]
         if owners:
             out.owner[k] = owners[0]
+        else:  # no path optimized (one controller, non-optimized): owned by a controller it has no path to
+            reached = {name[sig] for sig in order if sig[i]}
+            out.owner[k] = next(c for c in (letters(n).upper() for n in range(len(order) + 1)) if c not in reached)
+            out.unreached.append(k)
         if len(owners) > 1:
             out.split.append(k)
     return out

@@ -66,19 +66,23 @@ def _host(file: str, devices: list[Device]) -> s.Host:
     arrays: dict[str, s.Array] = {}
     out = []
     targets = _targets(devices, adapters)
+    read = [_read_lun(file, d) for d in devices]
+    # pathlab's own numbers skip those the listing gives other LUNs of the array (two LUNs of one
+    # array with one number would be one LUN to the scenario).
+    taken = {(_array_name(d), found[0]) for d, found in zip(devices, read) if found is not None}
     for place, d in enumerate(devices, start=1):
         if _array_name(d) not in arrays:  # built once: its warnings said once
             arrays[_array_name(d)] = _array(file, d, warnings)
         array = arrays[_array_name(d)]
         esxi = [_ESXI_PATH.match(p.io_path) for p in d.paths]
-        luns = {int(m.group(3)) for m in esxi if m}
-        label = _LUN_LABEL.match(d.logical_label)
-        if len(luns) == 1 and all(esxi):
-            lun, lun_note = luns.pop(), f"{file}: the L of its I/O paths"
-        elif label:
-            lun, lun_note = int(label.group(1)), f"{file}, line {d.logical_line}: [{d.logical_label}]"
+        if (found := read[place - 1]) is not None:
+            lun, lun_note = found
         else:
-            lun, lun_note = place, "pathlab's numbering: the listing gives no LUN number"
+            lun = place
+            while (_array_name(d), lun) in taken:
+                lun += 1
+            taken.add((_array_name(d), lun))
+            lun_note = "pathlab's numbering: the listing gives no LUN number"
         paths = []
         for p, m in zip(d.paths, esxi, strict=True):
             port = _port(file, p, array)
@@ -95,6 +99,19 @@ def _host(file: str, devices: list[Device]) -> s.Host:
     description = "A host on Dell PowerPath as powermt display dev=all describes it."
     return s.Host("powerpath", description, file, {name: note for name, note in adapters.values()},
                   list(arrays.values()), out, warnings)
+
+
+def _read_lun(file: str, d: Device) -> tuple[int, str] | None:
+    """The LUN number the listing gives a device, and where: the L of its PowerPath/VE paths, else
+    its `[LUN n]` label; None where it gives none."""
+    esxi = [_ESXI_PATH.match(p.io_path) for p in d.paths]
+    luns = {int(m.group(3)) for m in esxi if m}
+    label = _LUN_LABEL.match(d.logical_label)
+    if len(luns) == 1 and all(esxi):
+        return luns.pop(), f"{file}: the L of its I/O paths"
+    if label:
+        return int(label.group(1)), f"{file}, line {d.logical_line}: [{d.logical_label}]"
+    return None
 
 
 def _adapters(file: str, devices: list[Device]) -> dict[int, tuple[str, str]]:

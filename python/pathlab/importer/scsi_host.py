@@ -138,7 +138,9 @@ def scenario(host: Host) -> tuple[str, bool]:
 
 def _workloads(host: Host) -> tuple[list[str], bool]:
     """Each device's workload: where the listing shows I/Os in flight on any device, that snapshot
-    is the load (a device with none in flight idle); else every device runs an assumed load."""
+    is the load simulated (a device with none in flight idle); else every device runs an assumed
+    load. Never a measured load: one snapshot of the I/Os queued is no rate (advise predicts no
+    gain from it, as from NVMe's sysfs `queue_depth`)."""
     snapshot = any(d.in_flight is not None and d.in_flight[0] > 0 for d in host.devices)
     lines: list[str] = []
     for i, device in enumerate(host.devices):
@@ -152,8 +154,9 @@ def _workloads(host: Host) -> tuple[list[str], bool]:
             lines += ["", "[[workloads]]", f'name = "{name}"', f'devices = ["{device.name}"]',
                       f"outstanding = {count}  # {where} (one snapshot)",
                       'block_size = "8KiB"  # default', "read_pct = 70  # default"]
-            host.warnings.append((f"workloads.{device.name}", f"{where}: the I/Os queued at one instant, not their "
-                                                              "size or read share: 8 KiB, 70% reads assumed"))
+            host.warnings.append((f"workloads.{device.name}", f"{where}: the I/Os queued at one instant, no rate and "
+                                                              "not their size or read share: 8 KiB, 70% reads assumed; "
+                                                              "no gain is predicted from it"))
         else:
             lines += ["", "[[workloads]]", f'name = "{name}"', f'devices = ["{device.name}"]',
                       f"outstanding = {DEFAULT_OUTSTANDING}  # default: {host.file} shows no load",
@@ -161,4 +164,4 @@ def _workloads(host: Host) -> tuple[list[str], bool]:
     if not snapshot:
         host.warnings.append(("workloads", f"{host.file} shows no load: {DEFAULT_OUTSTANDING} outstanding 8 KiB I/Os, "
                                            "70% reads assumed per device"))
-    return lines, snapshot
+    return lines, False

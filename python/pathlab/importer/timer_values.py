@@ -18,7 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pathlab.importer.conf_precedence import ConfPrecedence, absent
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -79,17 +81,17 @@ def dm_timers(conf: dict[str, pd.DataFrame] | None, conf_file: str, maps: pd.Dat
     """multipathd's timers (host), each map's timers in force from the conf, and the queueing
     each map's features show (`queue_if_no_path`, read from the listing)."""
     out: list[TimerValue] = []
-    placed = _Placed(conf, conf_file, hwtable)
+    placed = ConfPrecedence(conf)
     for r in placed.at("defaults"):
         if r.keyword in DAEMON_TIMERS:
             out.append(TimerValue(str(r.keyword), str(r.value), "host", f"{conf_file}, line {r.line} (defaults)"))
     for m in maps.itertuples():
         vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
         for setting in (*MAP_TIMERS, *PATH_TIMERS):
-            found = placed.in_force(setting, wwid, vendor, product)
+            found = _in_force(placed, conf_file, setting, wwid, vendor, product, hwtable)
             if found is not None:
                 out.append(TimerValue(setting, found[0], wwid, found[1]))
-        features = "" if _absent(m.features) else str(m.features).strip().strip("'\"")
+        features = "" if absent(m.features) else str(m.features).strip().strip("'\"")
         if features and features[0].isdigit():
             queueing = "queue_if_no_path" in features.split()
             out.append(TimerValue("queue_if_no_path", "yes" if queueing else "no", wwid,
@@ -97,82 +99,21 @@ def dm_timers(conf: dict[str, pd.DataFrame] | None, conf_file: str, maps: pd.Dat
     return out
 
 
-class _Placed:
-    """multipath.conf's settings by where they stand (section, subsection, entry), and the line
-    in force for a map's timer by propsel.c's precedence; a host's maps share a few arrays, so
-    each answer is kept (`multipathd show config` has an entry per array of the hardware table)."""
-
-    def __init__(self, conf: dict[str, pd.DataFrame] | None, conf_file: str, hwtable: Hwtable):
-        self.file, self.hwtable = conf_file, hwtable
-        self.places: dict[tuple[str, str | None, int | None], list[Any]] = {}
-        for r in [] if conf is None else conf["settings"].itertuples():
-            entry = None if _absent(r.entry) else int(r.entry)
-            place = (str(r.section), None if _absent(r.subsection) else str(r.subsection), entry)
-            self.places.setdefault(place, []).append(r)
-        self.devices = [] if conf is None else list(conf["devices"].itertuples())
-        self.entries = {} if conf is None else {str(w): i for i, w in enumerate(conf["multipaths"]["wwid"])}
-        self.known: dict[tuple[str, str | None, str, str], tuple[str, str] | None] = {}
-
-    def at(self, section: str, subsection: str | None = None, entry: int | None = None) -> list[Any]:
-        return self.places.get((section, subsection, entry), [])
-
-    def lines(self, setting: str, section: str, subsection: str | None = None, entry: int | None = None) -> list[Any]:
-        here = self.at(section, subsection, entry)
-        own = [r for r in here if r.keyword == setting]
-        if own or setting != "no_path_retry":
-            return own
-        return [_QueueFeature(r) for r in here if r.keyword == "features" and "queue_if_no_path" in str(r.value).split()]
-
-    def in_force(self, setting: str, wwid: str, vendor: str, product: str) -> tuple[str, str] | None:
-        """The value in force for one map's timer and where it stands, or None."""
-        key = (setting, wwid if wwid in self.entries else None, vendor, product)
-        if key not in self.known:
-            self.known[key] = self._in_force(setting, wwid, vendor, product)
-        return self.known[key]
-
-    def _said(self, r: Any, section: str) -> tuple[str, str]:
-        return str(r.value), f"{self.file}, line {r.line} ({section}{r.note if isinstance(r, _QueueFeature) else ''})"
-
-    def _in_force(self, setting: str, wwid: str, vendor: str, product: str) -> tuple[str, str] | None:
-        if setting in MAP_TIMERS:
-            if wwid in self.entries and (found := self.lines(setting, "multipaths", "multipath", self.entries[wwid])):
-                return self._said(found[-1], f"multipaths entry {wwid}")
-        elif protocol := self.lines(setting, "overrides", "protocol"):  # per transport, which no capture shows
-            return "", (f"{self.file}, line {protocol[-1].line} (overrides protocol): set per transport, and the "
-                        "paths' transport is not in the captures: not determined")
-        if overrides := self.lines(setting, "overrides"):
-            return self._said(overrides[-1], "overrides")
-        for i in reversed(range(len(self.devices))):  # the later entry wins (find_hwe searches backwards)
-            d = self.devices[i]
-            if _matches(d.vendor, vendor) and _matches(d.product, product) and \
-                    (found := self.lines(setting, "devices", "device", i)):
-                return self._said(found[-1], f"devices entry {d.vendor}/{d.product}")
-        if hwtable_timer(setting, vendor, product) is not None:
-            return None  # the built-in table's entry for the array wins over `defaults`
-        if setting in MAP_TIMERS and any(setting in self.hwtable(vendor, product, tpgs) for tpgs in (False, True)):
-            return None  # with or without ALUA
-        defaults = self.lines(setting, "defaults")
-        return self._said(defaults[-1], "defaults") if defaults else None
-
-
-class _QueueFeature:
-    """A `features` line with `queue_if_no_path` where the same section sets no `no_path_retry`:
-    multipath-tools reads it as `no_path_retry queue` (0.14.3 libmultipath/propsel.c:427
-    `reconcile_features_with_options`, called for a devices entry at config.c:483)."""
-
-    note = ": features with queue_if_no_path, read as no_path_retry queue"
-
-    def __init__(self, row: Any):
-        self.line, self.subsection, self.entry, self.value = row.line, row.subsection, row.entry, "queue"
-
-
-def _absent(value: Any) -> bool:
-    """A table cell with nothing in it (None, pandas' NA or NaN)."""
-    return value is None or str(value) in ("<NA>", "nan", "None")
-
-
-def _matches(pattern: Any, text: str) -> bool:
-    return _absent(pattern) or re.search(str(pattern), text) is not None
+def _in_force(conf: ConfPrecedence, conf_file: str, setting: str, wwid: str, vendor: str, product: str,
+              hwtable: Hwtable) -> tuple[str, str] | None:
+    """The value in force for one map's timer and where it stands, or None (`conf_precedence`; the
+    built-in table's entry for the array, with or without ALUA, wins over `defaults`)."""
+    if setting in MAP_TIMERS:
+        table = {setting} if any(setting in hwtable(vendor, product, tpgs) for tpgs in (False, True)) else set()
+    else:
+        table = {setting} if hwtable_timer(setting, vendor, product) is not None else set()
+    found = conf.in_force(setting, wwid, vendor, product, table)
+    if found is None:
+        return None
+    if found.per_transport:  # per transport, which no capture shows
+        return "", (f"{conf_file}, line {found.line} (overrides protocol): set per transport, and the paths' "
+                    "transport is not in the captures: not determined")
+    return found.value, f"{conf_file}, line {found.line} ({found.place}{found.note})"
 
 
 def nvme_timers(attributes: pd.DataFrame, file: str) -> list[TimerValue]:

@@ -14,6 +14,7 @@ from pathlab.advisor.candidates import OWN_POLICY
 from pathlab.advisor.decide import MARGIN
 from pathlab.output import in_force_capture
 from pathlab.output.sink import Output
+from pathlab.toml_values import to_toml
 
 
 @dataclass
@@ -53,7 +54,19 @@ def document(a: Advice) -> dict[str, Any]:
         "assumptions": [{"field": f, "assumed": m} for f, m in a.assumptions],
         "capture_needed": a.capture_needed,
         "in_force_against_capture": None if a.capture_check is None else in_force_capture.document(a.capture_check),
-    }
+    } | (cluster_document(a) if a.hosts else {})
+
+
+def cluster_document(a: Advice) -> dict[str, Any]:
+    """What a cluster's advice adds to the JSON: its hosts, each candidate's figures per host, the
+    groups of hosts with their own choice and gain, the host shown and its commands."""
+    shown = [a.shown_host] if a.shown_host else list(a.hosts)
+    return {"hosts": list(a.hosts), "shown_host": a.shown_host,
+            "host_figures": {c.label: {h: {k: list(v) for k, v in c.hosts[h].items()} for h in shown if h in c.hosts}
+                             for c in a.candidates},
+            "groups": [{"reach": g.reach, "hosts": list(g.hosts), "own_choice": g.own_choice, "gain": _number(g.gain),
+                        "p99_ratio": _number(g.p99_ratio)} for g in a.groups],
+            "commands": a.commands}
 
 
 def report(a: Advice, provenance: dict[str, Any]) -> str:
@@ -61,10 +74,30 @@ def report(a: Advice, provenance: dict[str, Any]) -> str:
     from pathlab.output.report.advice import advise_report
 
     return advise_report(f"pathlab advise: {a.subject}", a.findings, a.candidates, seeds_taken(a.candidates),
-                         a.scenario.text, provenance, recommendation(a), a.assumptions,
+                         as_simulated(a), provenance, recommendation(a) + _cluster_lines(a), a.assumptions,
                          [gain_cell(c) for c in a.candidates], ranges_note(a) + model_error_note(a) + run_length_note(a),
                          f"in force: {a.scenario.setting}",
                          in_force_capture.html(a.capture_check) if a.capture_check is not None else "")
+
+
+def _cluster_lines(a: Advice) -> list[str]:
+    """What the report adds under a cluster's recommendation: the groups, and each host's figures."""
+    return groups_lines(a) + (["", *cluster_candidates(a)] if a.hosts and a.candidates else [])
+
+
+def as_simulated(a: Advice) -> str:
+    """The host's scenario as advise simulated it: the file, then what was set over it, each said
+    (`--set`, the run length advise chose, and the load, back end and port times fitted to the
+    captures, which the file alone does not hold)."""
+    fitted = {k: to_toml(v) for k, v in (a.capture_check.overrides if a.capture_check else {}).items()}
+    sets = [f"{k} = {v}  # set over the file: --set, or the run length advise chose" for k, v in a.scenario.overrides
+            if k not in fitted]
+    sets += [f"{k} = {v}  # fitted to the captures (the setting in force, captured against simulated)"
+             for k, v in fitted.items()]
+    if not sets:
+        return a.scenario.text
+    return a.scenario.text.rstrip("\n") + "\n\n# Set over it when simulated (dotted keys, as --set gives them):\n" \
+        + "\n".join(sets) + "\n"
 
 
 def notebook_html(a: Advice) -> str:
@@ -78,6 +111,9 @@ def notebook_html(a: Advice) -> str:
         table["gain"] = [gain_cell(c) for c in a.candidates]
         table["model error"] = [c.model_error.says if c.model_error else "" for c in a.candidates]
         parts.append(table.to_html(index=False, float_format=lambda x: f"{x:.4g}"))
+    if a.hosts and a.candidates:  # a cluster: each host's figures in the same runs
+        shown = a.hosts_table if a.shown_host is None else a.hosts_table.query("host == @a.shown_host")
+        parts.append(shown.to_html(index=False, float_format=lambda x: f"{x:.4g}"))
     parts.append(a.findings_table.to_html(index=False) if a.findings else "<p>Findings: nothing stands out.</p>")
     return "\n".join(parts)
 
@@ -158,8 +194,9 @@ def _cell(figure: tuple[float, float], digits: int) -> str:
 def recommendation(a: Advice) -> list[str]:
     """The recommendation's lines: the change and its commands, or keep, or what to capture."""
     if a.capture_needed:
-        return ["No prediction: the captures carry no performance counters, so the host's load is not known and a",
-                "gain cannot be predicted from them. Take a capture on the host and run advise again with it:"] + \
+        return ["No prediction: the captures carry no performance counters over time (one snapshot of the I/Os queued",
+                "is no rate), so the host's load is not known and a gain cannot be predicted from them. Take a capture",
+                "on the host and run advise again with it:"] + \
                [f"    {c}" for c in a.capture_needed]
     if a.unreproduced:
         return ["No prediction: the setting in force, simulated, does not reproduce what the captures measured (above),",
@@ -179,8 +216,9 @@ def recommendation(a: Advice) -> list[str]:
              f"p99 {p99:.2f}x; {a.recommendation.reason})", f"  {assumed_load(a)}"]
     if choice.model_error:
         lines.append(f"  Model error: {choice.model_error.says}")
-    if choice.commands:
-        lines += ["  Commands:"] + [f"    {c}" for c in choice.commands]
+    commands = a.commands if a.hosts else choice.commands  # a cluster's narrowed to the host shown
+    if commands:
+        lines += ["  Commands:"] + [f"    {c}" for c in commands]
     if choice.caveat:
         lines.append(f"  Note: {choice.caveat}")
     for field_name, assumed in a.recommendation.in_force_assumed:
@@ -226,7 +264,10 @@ def text(a: Advice, verbose: bool = False) -> str:
         lines += ["As the array works (not findings):", *(f"  - {f.title}\n      {f.evidence}" for f in normal)]
     if a.capture_check is not None:
         lines += ["", *in_force_capture.lines(a.capture_check)]
-    if a.candidates:
+    if a.candidates and a.hosts:
+        lines += ["", *cluster_candidates(a)]
+        lines += [f"  {line}" for line in model_error_note(a) + (run_length_note(a) if verbose else [])]
+    elif a.candidates:
         lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds_taken(a.candidates)} seeds (mean ± 95% "
                       "interval), "
                       f"in the order of the objective ({a.objective}):"]
@@ -240,9 +281,47 @@ def text(a: Advice, verbose: bool = False) -> str:
             lines.append("  Seeds per candidate (more only while the intervals left the decision open): "
                          + ", ".join(f"{c.label} {c.seeds}" for c in a.candidates))
         lines += [f"  {line}" for line in ranges_note(a) + model_error_note(a) + (run_length_note(a) if verbose else [])]
-    lines += [""] + recommendation(a)
+    lines += [""] + recommendation(a) + groups_lines(a)
     if a.candidates:
         lines.append("  Simulated figures, not measured ones: they rest on the scenario's workload and hardware figures"
                      + (", and on these values the captures do not give:" if a.assumptions else "."))
         lines += [f"    {field_name}: {message}" for field_name, message in a.assumptions]
     return "\n".join(lines)
+
+
+def cluster_candidates(a: Advice) -> list[str]:
+    """A cluster's candidates: the cluster's figures (every host's I/O rate, the worst host's p99),
+    each host's beneath (the host shown alone with `--host`)."""
+    shown = [a.shown_host] if a.shown_host else list(a.hosts)
+    width = max(6, *(len(gain_cell(c)) for c in a.candidates))
+    lines = [f"Candidates, simulated on the whole cluster ({len(a.hosts)} hosts: {', '.join(a.hosts)}) at once, on the "
+             f"same I/Os over {seeds_taken(a.candidates)} seeds (mean ± 95% interval), in the order of the objective "
+             f"({a.objective}): the cluster's I/O rate and the worst host's p99 (a host's p99: its worst device's), "
+             "each host's figures beneath",
+             f"  {'setting':<28} {'I/O per s':>22} {'mean ms':>16} {'p99 ms':>16} {'gain':>{width}}"]
+    for c in a.candidates:
+        f = c.figures
+        lines.append(f"  {c.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
+                     f"{_cell(f['p99_ms'], 3):>16} {gain_cell(c):>{width}}")
+        base = a.in_force.hosts if a.in_force else {}
+        for h in shown:
+            own = c.hosts[h]
+            gain = own["iops"].mean / base[h]["iops"].mean if h in base and base[h]["iops"].mean > 0 else math.nan
+            lines.append(f"    {h:<26} {_cell(own['iops'], 0):>22} {_cell(own['resp_ms'], 3):>16} "
+                         f"{_cell(own['p99_ms'], 3):>16} {gain_text(gain):>{width}}")
+    return lines
+
+
+def groups_lines(a: Advice) -> list[str]:
+    """Which hosts get which setting and why: each group of hosts that reach the arrays alike,
+    the setting its own figures choose, and the recommendation's gain on it."""
+    if not a.groups:
+        return []
+    lines = ["  Hosts by how they reach the arrays (each group's figures from the same runs):"]
+    for g in a.groups:
+        if a.shown_host and a.shown_host not in g.hosts:
+            continue
+        gain = "" if math.isnan(g.gain) else f"; the recommendation gives them {gain_text(g.gain)} the I/O rate in " \
+            f"force, p99 {g.p99_ratio:.2f}x"
+        lines.append(f"    {', '.join(g.hosts)} ({g.reach}): on their own figures, {g.own_choice}{gain}")
+    return lines

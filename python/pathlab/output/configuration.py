@@ -5,15 +5,17 @@ naming its host; with `--host`, that host's)."""
 
 from __future__ import annotations
 
+import tomllib
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pathlab import host_views
-from pathlab.api import PathlabWarning, Scenario
+from pathlab.api import PathlabWarning, Scenario, ScenarioError
 from pathlab.output import esxcli, hosts, multipath, nvme
 from pathlab.output.sink import RENDERERS, Output
+from pathlab.toml_values import to_toml
 
 #: The host styles, each drawing one host's view (`desc` is the whole description, for the
 #: esxcli path list's array side).
@@ -55,6 +57,7 @@ def configuration(scenario: Scenario, what: str, style: str, at: str = "0s", hos
     (`pathlab show`, and the agents' `show` tool)."""
     desc = scenario.describe(at)
     listed = scenario.listed  # what the listings printed: each style prints it back as read
+    _check_places(scenario.file, listed)
     paths_of: dict[tuple[str, str], set[str]] = {}
     for p in desc["paths"]:
         paths_of.setdefault((p["host"], p["device"]), set()).add(p["name"])
@@ -65,10 +68,41 @@ def configuration(scenario: Scenario, what: str, style: str, at: str = "0s", hos
             for name in sorted(set(listed[key]["paths"]) - paths_of.get(key, set())):
                 warnings.warn(f"{scenario.file}: devices.{d['name']}.listed.paths: {name} is no path of the device: "
                               "what it lists is not shown", PathlabWarning, stacklevel=2)
+    if listed and style != "json":
+        # The styles print what the listing printed where the scenario still holds it as imported.
+        imported = as_imported(scenario)
+        for d in desc["devices"]:
+            if (d["host"], d["name"]) in imported:
+                d["imported"] = imported[d["host"], d["name"]]
     if style.startswith("nvme") and not any(f["nvme_head"] for f in desc["linux"]["devices"]):
         warnings.warn("no device is a native NVMe multipath head (policy nvme or nvme-latency): nvme list-subsys lists "
                       "nothing", PathlabWarning, stacklevel=2)
     return Configuration(what, style, desc, host, scenario.file)
+
+
+def _check_places(file: str, listed: dict[tuple[str, str], dict[str, Any]]) -> None:
+    """A path's `order` and `group` (its place in the listing, its group's) order what the styles
+    print: a hand edit that makes one no whole number is refused naming it."""
+    for (_, device), values in listed.items():
+        for path, row in values["paths"].items():
+            for key in ("order", "group"):
+                if key in row and not str(row[key]).isdigit():
+                    raise ScenarioError(file, f'devices.{device}.listed.paths."{path}".{key}',
+                                        f"{row[key]!r}: allowed a whole number from 0 (the place in the listing)")
+
+
+def as_imported(scenario: Scenario) -> dict[tuple[str, str], dict[str, Any]]:
+    """Each device as the scenario held it when imported: its file without variant, `--set` or
+    faults (but the paths the import found failed, `path_down` at 0 s), at 0 s; by (host, device):
+    `device`, its `facts` (`describe`'s `linux` facts) and `paths` (by name)."""
+    faults = tomllib.loads(scenario.text).get("faults", [])
+    failed = [f for f in faults if isinstance(f, dict) and f.get("kind") == "path_down" and f.get("at") == "0s"]
+    desc = Scenario.from_text(scenario.text, scenario.file, set=[f"faults={to_toml(failed)}"]).describe()
+    paths: dict[tuple[str, str], dict[str, Any]] = {}
+    for p in desc["paths"]:
+        paths.setdefault((p["host"], p["device"]), {})[p["name"]] = p
+    return {(d["host"], d["name"]): {"device": d, "facts": facts, "paths": paths.get((d["host"], d["name"]), {})}
+            for d, facts in zip(desc["devices"], desc["linux"]["devices"])}
 
 
 def text(shown: Configuration) -> str:

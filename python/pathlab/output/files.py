@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,8 @@ def written(path: str | Path, option: str) -> Iterator[Path]:
     """A temporary file beside `path` for the block to write, renamed onto `path` when the block
     ends well and removed otherwise: a failed write (a full disk) leaves no half-written file,
     and the old one whole. A write error becomes one line naming the option and the file."""
+    import tempfile  # here: `pathlab run` to stdout writes no file, and starts without it
+
     target = Path(path)
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(fd)

@@ -57,6 +57,7 @@ from typing import Any
 
 from pathlab import _core
 from pathlab.linux_names import letters, sd_dev_t, sd_name
+from pathlab.output.as_read import NOT_READ, now_held
 
 #: multipath-tools' `alua` prioritizer (prioritizers/alua.c), by the ALUA state the array reports.
 ALUA_PRIO = {"AO": 50, "ANO": 10, "STBY": 1, "UNAV": 0}
@@ -158,11 +159,6 @@ def _policy_groups(device: dict[str, Any]) -> list[dict[str, Any]]:
             for g in device["groups"]]
 
 
-#: What `show` prints for a value an imported map's listing did not print (a paste cut before
-#: its `size=` line): a mark no multipath-tools release prints, not a value of pathlab's own.
-NOT_READ = "?"
-
-
 def _read_down(values: dict[str, str]) -> bool:
     """Whether the listing showed the path failed (the import makes it a path down from 0 s)."""
     return bool({values.get("dm_state"), values.get("checker_state")} & {"failed", "faulty"})
@@ -194,17 +190,19 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
         listed = d.get("listed")
         read = listed["paths"] if listed else {}
         own = listed["device"] if listed else {}
-        groups = (_policy_groups(d) if d["psp"] == "dm-multipath"
-                  else _default_groups(by_device[d["name"]], facts))
-        if release in RELEASES:
-            kind = _setting(facts, "prio")
-            groups = [dict(g, priority=_old_group_prio([paths[n] for n in g["paths"]], kind, release, checked))
-                      for g in groups]
-        elif not checked:
-            groups = [dict(g, priority=0) for g in groups]
+        groups = _groups(d, facts, by_device[d["name"]], paths, release, checked)
+        # The same map as the scenario held it as imported (no fault, no `--set`): what changed since
+        # prints as the scenario now holds it, marked.
+        imported = d.get("imported")
+        then = {}
+        if imported:
+            was = imported["paths"]
+            then = {frozenset(g["paths"]): g for g in _groups(imported["device"], imported["facts"],
+                                                               [was[p["name"]] for p in by_device[d["name"]] if p["name"] in was],
+                                                               was, release, checked)}
         # Paths as read: listed, and up or down in the simulation as the listing showed them.
         as_read = {n for n, v in read.items() if n in paths and paths[n]["up"] != _read_down(v)}
-        groups = [_group_as_read(g, read, as_read, checked) for g in groups]
+        groups = [_group_as_read(g, read, as_read, checked, then.get(frozenset(g["paths"])) if imported else g) for g in groups]
         numbers = [g.get("read_group") for g in groups]
         if None not in numbers and len(set(numbers)) == len(numbers):  # every group as read: in the listing's order
             groups.sort(key=lambda g: int(g["read_group"]))
@@ -229,13 +227,25 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
                 fields[name] = (r.get("hctl", f"{h}:{c}:{t}:{lun}"), r.get("dev", sd_name(k)),
                                 r.get("dev_t", sd_dev_t(k)), *states)
         widths = [max(len(f[i]) for f in fields.values()) for i in range(6)] if fields else [0] * 6
-        props = _props(facts, own) if listed else _derived_props(facts)
+        props = _props(facts, own, imported["facts"] if imported else facts) if listed else _derived_props(facts)
         layout = _brackets if release == "0.4.8" else _tree
         lines = [header, *layout(props, groups, fields, widths)]
         maps.append((alias, "\n".join(lines)))
     if not all(d.get("listed") for d, _ in devices):  # as the kernel lists maps
         maps.sort(key=lambda m: m[0].encode())
     return "".join(text + "\n" for _, text in maps)
+
+
+def _groups(d: dict[str, Any], facts: dict[str, Any], members: list[dict[str, Any]], paths: dict[str, dict[str, Any]],
+            release: str | None, checked: bool) -> list[dict[str, Any]]:
+    """The map's groups as `release` prints them: a dm-multipath device's own, else those a
+    default Linux host makes of `members` (its paths, in discovery order)."""
+    groups = _policy_groups(d) if d["psp"] == "dm-multipath" else _default_groups(members, facts)
+    if release in RELEASES:
+        kind = _setting(facts, "prio")
+        return [dict(g, priority=_old_group_prio([paths[n] for n in g["paths"]], kind, release, checked))
+                for g in groups]
+    return [dict(g, priority=0) for g in groups] if not checked else groups
 
 
 def _header(d: dict[str, Any], own: dict[str, str], alias: str, minor: int) -> str:
@@ -248,23 +258,31 @@ def _header(d: dict[str, Any], own: dict[str, str], alias: str, minor: int) -> s
     return f"{action}{name}{dm}{vendor}"
 
 
-def _derived_props(facts: dict[str, Any]) -> dict[str, str]:
+def _derived_props(facts: dict[str, Any]) -> dict[str, Any]:
     """A modelled map's properties: the model has no LUN capacity (every map 100G); features and
     handler as the claim gives them; read-write."""
     return {"size": size_text(SIZE_SECTORS), "features": facts["features"], "hwhandler": facts["hwhandler"], "wp": "rw"}
 
 
-def _props(facts: dict[str, Any], own: dict[str, str]) -> dict[str, str]:
-    """An imported map's properties as read; a value its listing did not print is `?`, and wp,
-    which early releases did not print, is left out as they left it out."""
+def _props(facts: dict[str, Any], own: dict[str, str], imported: dict[str, Any]) -> dict[str, Any]:
+    """An imported map's properties as read; a value its listing did not print is `?`, a value the
+    scenario now holds otherwise is the scenario's, marked (its name in `changed`), and wp, which
+    early releases did not print, is left out as they left it out. `imported`: the map's facts as
+    the scenario held them when imported."""
     props = {k: own.get(k, NOT_READ) for k in ("size", "features", "hwhandler")}
-    return props | ({"wp": own["wp"]} if "wp" in own else {})
+    # What the scenario holds where it is no longer what was read (`--set no_path_retry=fail`
+    # drops queue_if_no_path): the scenario's, marked.
+    changed = {k: facts[k] for k in ("features", "hwhandler") if facts[k] != imported[k]}
+    return props | changed | {"changed": set(changed)} | ({"wp": own["wp"]} if "wp" in own else {})
 
 
-def _group_as_read(g: dict[str, Any], read: dict[str, dict[str, str]], as_read: set[str], checked: bool) -> dict[str, Any]:
+def _group_as_read(g: dict[str, Any], read: dict[str, dict[str, str]], as_read: set[str], checked: bool,
+                   then: dict[str, Any] | None) -> dict[str, Any]:
     """A group as its listing printed it when every path of it stands as read and the listing put
     them in one group: its selector, priority (under `-l` the rule's) and status, and its paths in
-    the listing's order (and its place among the groups, `read_group`). Otherwise the simulated group."""
+    the listing's order (and its place among the groups, `read_group`); a priority or status the
+    scenario now holds otherwise than as imported (`then`: the group then, None where there was
+    none of these paths) is the scenario's, marked. Otherwise the simulated group."""
     # The selector is the map's (one for every group of its table): the listing's words while the
     # simulation runs that selector (`--set` may choose another).
     selector = next((v["selector"] for v in read.values() if "selector" in v), g["selector"])
@@ -275,17 +293,34 @@ def _group_as_read(g: dict[str, Any], read: dict[str, dict[str, str]], as_read: 
         return dict(g, selector=selector)
     first = listed[0]
     priority = first.get("group_prio", "undef") if checked else g["priority"]
-    return dict(g, selector=selector, priority=priority,
-                state=first.get("group_status", g["state"]),
+    # An alua_state fault or `--set prio=…` changed it (and it is not what was read).
+    if checked and "group_prio" in first and _changed(first["group_prio"], g, then, "priority"):
+        priority = now_held(g["priority"])
+    state = first.get("group_status", g["state"])
+    if _changed(state, g, then, "state"):
+        state = now_held(g["state"])
+    return dict(g, selector=selector, priority=priority, state=state,
                 paths=sorted(g["paths"], key=lambda n: int(read[n].get("order", 0))),
                 prio_shown="group_prio" in first or not checked, read_group=first.get("group"))
 
 
-def _tree(props: dict[str, str], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
+def _marked(props: dict[str, Any], key: str, shown: str) -> str:
+    """A property as the layout prints it (`shown`), marked where the scenario changed it."""
+    return now_held(shown) if key in props.get("changed", ()) else shown
+
+
+def _changed(read: str, g: dict[str, Any], then: dict[str, Any] | None, key: str) -> bool:
+    """Whether a group's `key` is not what was read because the scenario changed it since the
+    import (not because the model computes the read value otherwise)."""
+    return read != str(g[key]) and (then is None or then[key] != g[key])
+
+
+def _tree(props: dict[str, Any], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
           widths: list[int]) -> list[str]:
     """Today's layout (0.4.9 on): `size=… features=…` and the `|-+-` tree."""
     wp = f" wp={props['wp']}" if "wp" in props else ""
-    lines = [f"size={props['size']} features='{props['features']}' hwhandler='{props['hwhandler']}'{wp}"]
+    features, hwhandler = (_marked(props, k, f"'{props[k]}'") for k in ("features", "hwhandler"))
+    lines = [f"size={props['size']} features={features} hwhandler={hwhandler}{wp}"]
     for gi, g in enumerate(groups):
         last_group = gi == len(groups) - 1
         lines.append(f"{'`' if last_group else '|'}-+- policy='{g['selector']}' prio={g['priority']} status={g['state']}")
@@ -296,13 +331,14 @@ def _tree(props: dict[str, str], groups: list[dict[str, Any]], fields: dict[str,
     return lines
 
 
-def _brackets(props: dict[str, str], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
+def _brackets(props: dict[str, Any], groups: list[dict[str, Any]], fields: dict[str, tuple[str, ...]],
               widths: list[int]) -> list[str]:
     """0.4.8's layout: `[size=…][features=…][hwhandler=…][rw]`, `\\_ selector [prio=N][state]`,
     ` \\_ H:C:T:L dev maj:min [dm][checker]` (the sysfs state was not printed then; RHEL 4's
     build printed no group priority and no checker state: an imported listing's are left out so)."""
     wp = f"[{props['wp']}]" if "wp" in props else ""
-    lines = [f"[size={props['size']}][features={props['features']}][hwhandler={props['hwhandler']}]{wp}"]
+    features, hwhandler = (_marked(props, k, props[k]) for k in ("features", "hwhandler"))
+    lines = [f"[size={props['size']}][features={features}][hwhandler={hwhandler}]{wp}"]
     for g in groups:
         prio = f"[prio={g['priority']}]" if g.get("prio_shown", True) else ""
         lines.append(f"\\_ {g['selector']} {prio}[{g['state']}]")

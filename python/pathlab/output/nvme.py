@@ -30,11 +30,10 @@ import re
 from typing import Any
 
 from pathlab.importer.nvme_findings import usable_as_listed
+from pathlab.output.as_read import NOT_READ, now_held
 
 #: ALUA states as `describe` gives them, and the ANA state names (`nvme_ana_state_names`).
 ANA = {"AO": "optimized", "ANO": "non-optimized"}
-#: What `show` prints for a value an imported subsystem's listing did not print.
-NOT_READ = "?"
 #: An NVMe/TCP or RDMA target's port (IANA: 4420, NVMe-oF).
 TRSVCID = 4420
 
@@ -111,10 +110,13 @@ class Subsystems:
         self.listed = {d["name"]: d["listed"] for d in desc["devices"] if d.get("listed")}
         self.read_paths = {name: values for listed in self.listed.values() for name, values in listed["paths"].items()}
         heads = [d["name"] for d, f in facts if f["nvme_head"]]
-        self.policy = {d["name"]: next((s["value"] for s in f["settings"] if s["name"] == "iopolicy"), "numa")
-                       for d, f in facts}
+        self.policy = {d["name"]: _iopolicy(f) for d, f in facts}
         # A subsystem without ANA (the array reports no target port groups) shows no ANA state.
         self.ana_reported = {d["name"]: f["tpgs"] for d, f in facts}
+        # Each namespace as the scenario held it when imported (`configuration.as_imported`).
+        imported = {d["name"]: d["imported"] for d in desc["devices"] if d.get("imported")}
+        self.imported_policy = {name: _iopolicy(i["facts"]) for name, i in imported.items()}
+        self.imported_alua = {n: p["alua"] for i in imported.values() for n, p in i["paths"].items()}
         self.paths = [p for p in desc["paths"] if p["device"] in heads]
         self.names = Names(heads, self.paths)
         self.host = desc["host"]
@@ -126,7 +128,10 @@ class Subsystems:
         if listed is None:
             return [f"nvme-subsys{number} - NQN={nqn}", f"{'':15}hostnqn=nqn.2014-08.org.nvmexpress:uuid:{self.host}",
                     f"{'':15}iopolicy={self.policy[namespaces[0]]}", "\\"]
-        own = listed["device"]
+        own = dict(listed["device"])
+        policy = self.policy[namespaces[0]]
+        if "iopolicy" in own and own["iopolicy"] != policy != self.imported_policy.get(namespaces[0], policy):
+            own["iopolicy"] = now_held(policy)  # `--set` chose another: the scenario's, marked
         return [f"{own.get('subsystem', f'nvme-subsys{number}')} - NQN={own.get('nqn', nqn)}",
                 *(f"{'':15}{key}={own[key]}" for key in ("hostnqn", "iopolicy") if key in own), "\\"]
 
@@ -147,12 +152,20 @@ class Subsystems:
             return f"+- nvme{self.names.controller[nexus]} {kind} {_address(nexus[1], kind)}{host_port(nexus[0])} {state}{tail}"
         first = read[0]
         if all(p["up"] != _read_down(v) for p, v in zip(on, read)) and len(read) == len(on):
-            states = " ".join(first[k] for k in ("state", "ana_state") if k in first)
+            shown = dict(first)
+            if "ana_state" in first and tail and first["ana_state"] != tail.strip() \
+                    and any(self.imported_alua.get(p["name"], p["alua"]) != p["alua"] for p in on):
+                shown["ana_state"] = now_held(tail.strip())  # an alua_state fault changed it: the scenario's, marked
+            states = " ".join(shown[k] for k in ("state", "ana_state") if k in shown)
         else:
             states = f"{state}{tail}"
         words = [first.get("controller", f"nvme{self.names.controller[nexus]}"), first.get("transport", kind),
                  first.get("address", ""), states]
         return "+- " + " ".join(w for w in words if w)
+
+
+def _iopolicy(facts: dict[str, Any]) -> str:
+    return next((s["value"] for s in facts["settings"] if s["name"] == "iopolicy"), "numa")
 
 
 def _read_down(values: dict[str, str]) -> bool:

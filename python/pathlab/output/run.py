@@ -9,7 +9,7 @@ from typing import Any
 
 from pathlab import host_views
 from pathlab.api import Fault
-from pathlab.output import esxtop, hosts, vdbench
+from pathlab.output import application, esxtop, hosts, vdbench
 from pathlab.output.sink import Output
 
 
@@ -80,6 +80,7 @@ def text_report(data: dict, intervals: bool, views: list[tuple[str, dict]]) -> s
         esxtop.ports(data),
         "",
         *_optional_sections(dict(data, events=events)),
+        *application.text(data),
         f"I/Os issued {acc['issued']}, completed {acc['completed']}, failed {acc['failed']}, "
         f"retried {acc['retried']}; errors {s['errors']}",
         _at_end(acc),

@@ -5,13 +5,19 @@ between the captured and the simulated figures."""
 from __future__ import annotations
 
 _NAN = float("nan")
+#: The two-sided level of the interval.
+LEVEL = 0.95
 
 
 def spread(count: float, total: float, squares: float) -> float:
     """The 95% half-width of a mean of `count` values (with their sum and sum of squares) as a
-    share of the mean: 1.96 × the standard error; missing with fewer than two values."""
+    share of the mean: Student's t for `count - 1` degrees of freedom × the standard error (a
+    capture of a few intervals is wider than 1.96 would say: 4.30 for three); missing with
+    fewer than two values."""
     if count < 2 or total == 0:
         return _NAN
+    from scipy.special import stdtrit  # scipy.stats.t's own quantile, without importing scipy.stats
+
     mean = total / count
     variance = max(squares / count - mean * mean, 0.0) * count / (count - 1)
-    return 1.96 * (variance / count) ** 0.5 / abs(mean)
+    return float(stdtrit(count - 1, 0.5 + LEVEL / 2)) * (variance / count) ** 0.5 / abs(mean)

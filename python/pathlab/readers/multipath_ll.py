@@ -116,6 +116,21 @@ def _header(line: str) -> dict[str, Any] | None:
             "product": product, "revision": revision, "action": action, "_props": props}
 
 
+#: What a map's name or WWID cannot hold: udev keeps letters, digits and `#+-.:=@_` in an ID
+#: (blanks become `_`, or stay in an old bare WWID), and an alias has no blanks; a quote, a
+#: backslash, `<`, `>` or a control character is something else left in the paste.
+_NOT_IN_NAME = re.compile(r'["\\<>\x00-\x1f\x7f]')
+
+
+def _refuse_markup(header: dict[str, Any], name: str, where: str) -> None:
+    for field in ("name", "wwid"):
+        if bad := _NOT_IN_NAME.search(header[field]):
+            what = "alias" if field == "name" and header["name"] != header["wwid"] else "WWID"
+            raise ScenarioError(name, where, f"the map's {what} {header[field][:60]!r} holds {bad.group(0)!r}: a WWID is "
+                                             "letters, digits and # + - . : = @ _ as udev gives it (3600…, naa.…, "
+                                             "eui.…), an alias has no blanks; markup or another tool's text left in?")
+
+
 def _clean(line: str) -> str:
     """The line without a `multipathd> ` prompt or the indentation a page added (a markdown list
     indents a whole listing); the tree characters, not the indentation, tell groups and paths."""
@@ -226,6 +241,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
                 continue
             in_paths_list = False
             if header is not None:
+                _refuse_markup(header, name, where)
                 inline = header.pop("_props")
                 header.update(size=None, size_bytes=None, features=None, hwhandler=None, wp=None, layout=None, paths=0,
                               line=number)

@@ -85,6 +85,7 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
     nsid: int | None = None
     ctrl_row: dict[str, Any] | None = None  # the controller a `+- ns N state ana` line belongs to
     count_at: dict[int, int] = {}
+    unnamed_at = 0  # the line of a controller printed without a name
 
     def close(s: dict[str, Any] | None) -> None:
         if s is not None and count_at[s["line"]] == len(rows):
@@ -150,7 +151,11 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             rows.append({**base, "nsid": nsid, "path": words[0], "controller": words[at], "transport": words[at + 1],
                          "address": " ".join(rest) or None, "state": state, "ana_state": words[1], "line": number})
             continue
-        if len(words) < 2 or not _CTRL.match(words[0]) or not _TRANSPORT.match(words[1]):
+        unnamed = bool(words) and words[0] == _NO_NAME
+        if unnamed:
+            words = _unnamed_controller(name, where, words, unnamed_at)
+            unnamed_at = unnamed_at or number
+        if len(words) < 2 or not (unnamed or _CTRL.match(words[0])) or not _TRANSPORT.match(words[1]):
             raise ScenarioError(name, where, "expected ` +- nvme0 <transport> <address> <state> [<ANA state>]`, "
                                              f"found {line.strip()[:60]!r}")
         rest, state, ana = _tail_states(words[2:])
@@ -165,6 +170,26 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
         rows.append(row)
     close(subsys)
     return rows
+
+
+#: What nvme-cli 2 prints (`printf("%s")` of a null name, address or state) for a controller the
+#: kernel has not made a device of yet: one still connecting.
+_NO_NAME = "(null)"
+
+
+def _unnamed_controller(name: str, where: str, words: list[str], first_at: int) -> list[str]:
+    """The words of a controller line printed without a name (` +- (null) tcp (null) (null)`): read as
+    a path that is not live, said on stderr; its state as printed, else `connecting`. The paths are
+    told apart by their controllers' names, so a second one without a name is refused."""
+    if first_at:
+        raise ScenarioError(name, where, f"a second controller without a name ({_NO_NAME}; the first at line "
+                                         f"{first_at}): paths are told apart by name; give the listing once they "
+                                         "are connected")
+    rest = [w for w in words[2:] if w != _NO_NAME]
+    printed = _tail_states(list(rest))[1]
+    warn(name, where, f"a controller without a name ({_NO_NAME}): one the kernel is still connecting, read as a "
+                      "path that is not live" + ("" if printed else "; no state printed: `connecting` taken"))
+    return [_NO_NAME, *words[1:2], *rest, *([] if printed else ["connecting"])]
 
 
 def _namespaces_follow(lines: list[Line], index: int) -> bool:

@@ -9,6 +9,7 @@ dropped without a word. Within its text, a reader still refuses what it cannot r
 
 from __future__ import annotations
 
+import html
 import io
 import itertools
 import re
@@ -44,6 +45,9 @@ _CLEAR_PROMPT = re.compile(
     r"|^\s*(?:PS\s+)?[A-Za-z]:\\[^>\n]*>\s*")                   # PS C:\Users\admin>  C:\>
 #: A bare `#`, `$` or `>` before a command (forum posts, man pages).
 _BARE_PROMPT = re.compile(r"^\s*[#$>]\s*")
+#: A prompt alone on a line (`$`, `# `, `>`), as the end of a pasted output: not a line of it,
+#: though a page indents it with the listing.
+_LONE_PROMPT = re.compile(r"^\s*[#$>%]\s*$")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
@@ -133,8 +137,9 @@ def _program(command: str) -> str:
 #: output's (kept): mail quoting (`> `, `> > ` a quote's quote; the lines without it are the
 #: reply), avocado's `09:22:43 DEBUG| [stdout] `, a journal's `Jun 10 12:00:01 host01
 #: script[42]: `, an ISO time stamp.
+MAIL_QUOTE = re.compile(r"^(?:[ \t]*>[ \t]?)+")
 _LOG_PREFIXES = (
-    ("mail quoting", re.compile(r"^(?:[ \t]*>[ \t]?)+"), True),
+    ("mail quoting", MAIL_QUOTE, True),
     ("the log prefix", re.compile(r"^.{0,60}?\[stdout\] ?"), True),
     ("the log prefix", re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w./@-]+(?:\[\d+\])?: "), False),
     ("the log prefix", re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "), False),
@@ -146,12 +151,18 @@ _ITALIC = re.compile(r"(?<!\S)_([A-Za-z][\w-]*[A-Za-z])_(?!\S)")
 #: A page's code fence or block delimiter around a listing (markdown ``` or ~~~, asciidoc ---- or
 #: ====): never part of the output.
 _FENCE = re.compile(r"^\s*(?:```+\s*[\w+-]*|~~~+\s*[\w+-]*|-{4,}|={4,})\s*$")
+#: A web page's markup around a listing or a field in it (`<pre>`, `<span class="wwid">`,
+#: `<strong>`, `<br/>`): only these tag names, so that no tool's own `<…>` is taken for markup;
+#: the page's escapes of `<`, `>`, `&`, quotes and blanks are read back as those characters.
+_HTML_TAG = re.compile(r"</?(?:pre|code|span|strong|b|i|em|u|tt|kbd|samp|font|mark|small|big|div|p|br|a|"
+                       r"blockquote|td|tr|th|table|tbody|li|ul|ol)(?:\s[^<>]*)?/?>", re.IGNORECASE)
+_HTML_ESCAPE = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#\d{2,3}|#[xX][0-9a-fA-F]{2});")
 
 
 def unwrapped(name: str, source: Source) -> Source:
     """The lines with what a page, a mail reader or a logger wrapped around the output taken off:
-    mail quoting or a log prefix that most lines carry (said on stderr), bold and italic markers
-    around words, lone `**` lines, code fences."""
+    mail quoting or a log prefix that most lines carry (said on stderr), a web page's tags and
+    escapes, bold and italic markers around words, lone `**` lines, code fences."""
     shown = 0
     carrying: list[list[Any]] = [[0, 0, 0, ""] for _ in _LOG_PREFIXES]  # count, first, last line, example
     for line in source():
@@ -176,6 +187,10 @@ def unwrapped(name: str, source: Source) -> Source:
         if taken is not None:
             prefix, drop_others = taken
             text = prefix.sub("", text, count=1) if prefix.match(text) else "" if drop_others else text
+        if "<" in text:
+            text = _HTML_TAG.sub("", text)
+        if "&" in text:
+            text = _HTML_ESCAPE.sub(lambda m: html.unescape(m.group(0)).replace("\xa0", " "), text)
         if text.strip() == "**" or _FENCE.match(text):
             text = ""
         # (each line is unwrapped in every pass: the markers' patterns only where their characters are)
@@ -183,7 +198,7 @@ def unwrapped(name: str, source: Source) -> Source:
             text = _BOLD.sub(r"\1", text)
         if "_" in text:
             text = _ITALIC.sub(r"\1", text)
-        return line if text is line.text else Line(line.number, text)
+        return line if text == line.text else Line(line.number, text)
 
     return lambda: map(unwrap, source())
 
@@ -355,7 +370,8 @@ def between_lines(name: str, source: Source, first: Callable[[str], bool], last:
         after.add(line)
     if start is None:
         return source
-    if right_after is not None and right_after.text[:1].isspace() and right_after.text.strip():
+    if right_after is not None and right_after.text[:1].isspace() and right_after.text.strip() \
+            and not _LONE_PROMPT.match(right_after.text):
         end, after = count - 1, _Part()  # an indented line right after the listing belongs to it: the reader judges it
     before.said(name, f"before the `{what}` output")
     after.said(name, f"after the `{what}` output")

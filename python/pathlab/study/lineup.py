@@ -70,22 +70,24 @@ def overrides(policy: dict[str, Any]) -> list[str]:
     return [f"policy={table}", f"devices.*.policy={table}", "esxcli=[]"]
 
 
-def bio_based(file: str | Path) -> set[str]:
-    """The lineup's Linux NVMe heads on FILE (`model/tags.rs`): the policies whose host stack is
-    native NVMe."""
+def without_device_queue(file: str | Path) -> set[str]:
+    """The lineup's policies on FILE whose host stack has no device-wide queue depth (DQLEN): a
+    Linux NVMe head (the block layer's tags per controller, `model/tags.rs`) and a dm-multipath
+    map (each path a SCSI disk with its own queue depth)."""
     from pathlab.api import Scenario
 
     return {label for label, policy in LINEUP
-            if Scenario.load(file, set=overrides(policy)).devices[0].stack == "linux-nvme"}
+            if Scenario.load(file, set=overrides(policy)).devices[0].stack in ("linux-nvme", "linux-dm")}
 
 
-def comparable(results: dict[str, dict], bio: set[str]) -> dict[str, dict]:
+def comparable(results: dict[str, dict], unqueued: set[str]) -> dict[str, dict]:
     """The others that ours is held to: they fail no more I/O than ours and keep their p99 within
     twice ours (a better mean bought by failing I/O, or by parking I/O on a path 30 ms away, is
-    not the better one), and queue as ours does: not a Linux NVMe head (`bio`), which has no
-    device queue (DQLEN), only the block layer's tags per controller, so where a scenario's
-    DQLEN holds I/O back it keeps every I/O in flight, an advantage of the host stack, not of its
-    policy. RESULTS are run summaries by lineup label."""
+    not the better one), and queue as ours does: not one without a device queue (`unqueued`,
+    `without_device_queue`), which, where a scenario's DQLEN holds I/O back, keeps more I/O in
+    flight: an advantage of the host stack, not of its policy. RESULTS are run summaries by
+    lineup label."""
     ours = results[OURS]
     return {k: v for k, v in results.items()
-            if k != OURS and v["failed"] <= ours["failed"] and v["p99_ms"] <= 2 * ours["p99_ms"] and k not in bio}
+            if k != OURS and v["failed"] <= ours["failed"] and v["p99_ms"] <= 2 * ours["p99_ms"]
+            and k not in unqueued}

@@ -295,6 +295,59 @@ mod tests {
         assert_eq!(pick(&mut q, 4096, 0), 0, "queue-length keeps the earlier path on a tie");
     }
 
+    /// One I/O at a time over three paths of 100 us and one of 400 us, their averages already
+    /// there (a sample equal to the average leaves it unchanged: `(h*w + h*(1024-w) + 512) >> 10`
+    /// is `h`), all last finished at 0; each I/O is chosen `gap_ns` after the previous one ended.
+    /// Returns the paths chosen.
+    fn one_at_a_time(gap_ns: u64, count: usize) -> Vec<u32> {
+        let mut s = hst(DEFAULT_BASE_WEIGHT, 0, 4);
+        let service = [100_000, 100_000, 100_000, 400_000];
+        for (p, &ns) in service.iter().enumerate() {
+            let state = s.paths.state_mut(PathId(p as u32)).expect("added");
+            state.hst = ns * FIXED_1;
+            state.stale_after = 4 * ns;
+        }
+        let mut now = 0;
+        (0..count)
+            .map(|_| {
+                let p = pick(&mut s, 4096, now);
+                let end = now + service[p as usize];
+                finish(&mut s, p, 4096, now, end);
+                assert_eq!(s.paths.state(PathId(p)).map(|x| x.hst), Some(service[p as usize] * FIXED_1));
+                now = end + gap_ns;
+                p
+            })
+            .collect()
+    }
+
+    /// `n` choices of the fast paths taking turns in `order`.
+    fn turns(order: [u32; 3], n: usize) -> Vec<u32> {
+        order.iter().copied().cycle().take(n).collect()
+    }
+
+    #[test]
+    fn at_depth_one_the_stalest_idle_path_wins_whatever_its_service_time() {
+        // Every choice finds every path idle, so `hst_compare` returns stale1 - stale2: fresh
+        // until last_finish + 4 * hst. No gap: the fast paths take turns, each fresh until 200 us
+        // after the current time (finished 200 us ago, + 400), and the slow one, fresh until
+        // 1.6 ms, is first in the list from the fourth choice on, so it wins its tie at 1.4 ms:
+        // 14 fast I/Os, then the slow one (finished at 1.8 ms, fresh to 3.4 ms), then 14 more.
+        let expected = [turns([0, 1, 2], 14), vec![3], turns([2, 0, 1], 14), vec![3]].concat();
+        assert_eq!(one_at_a_time(0, 30), expected);
+    }
+
+    #[test]
+    fn the_hosts_time_between_ios_counts_in_the_staleness_race() {
+        // 100 us between an I/O's end and the next choice (the host's time): each fast I/O
+        // takes 200 us of the clock, so the slow path's 1.6 ms comes round sooner. At 1.6 ms
+        // path 2 (finished at 1.1 ms, fresh to 1.5 ms) beats it; at 1.8 ms it is the stalest
+        // (path 0 fresh to 1.7 ms, 1 to 1.9 ms, 2 to 2.1 ms): 9 fast, then the slow one (ends at
+        // 2.2 ms, fresh to 3.8 ms); from 2.4 ms the fast paths 0, 1, 2 in turn until 4.0 ms,
+        // where its 3.8 ms beats path 2's 3.9 ms: 8 fast per slow from then on, 1/9.
+        let expected = [turns([0, 1, 2], 9), vec![3], turns([0, 1, 2], 8), vec![3]].concat();
+        assert_eq!(one_at_a_time(100_000, 19), expected);
+    }
+
     #[test]
     fn below_the_threshold_paths_count_as_equal_and_outstanding_decides() {
         // Path 0: 100 us ending at 300 us (hst 5200972, fresh until 310158); path 1: 300 us

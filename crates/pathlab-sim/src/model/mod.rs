@@ -245,6 +245,11 @@ pub struct Path {
     pub rtp_id: u32,
     /// Route ids for reads and for writes.
     pub routes: [u32; 2],
+    /// On a device whose queue depth is each path's (`Device::per_path_depth`): its commands
+    /// started (sent or waiting for the adapter), and the I/Os given this path waiting for one
+    /// of them to end (the path's SCSI disk's queue).
+    pub active: u32,
+    pub waiting: VecDeque<u32>,
 }
 
 impl Path {
@@ -272,8 +277,13 @@ pub struct Device {
     pub queue: VecDeque<u32>,
     /// The host that sees it (index as `Adapter::host`).
     pub host: usize,
-    /// Esxtop DQLEN. Not a limit on a `bio_based` device.
+    /// Esxtop DQLEN. Not a limit on a `bio_based` device; each path's on a `per_path_depth` one.
     pub queue_depth: u32,
+    /// Linux dm-multipath: the map has no queue depth of its own (its blk-mq tag set is
+    /// `DM_MQ_QUEUE_DEPTH` 2048, drivers/md/dm-rq.c); each path is a SCSI disk with its own
+    /// `queue_depth`, and a request chosen for a path whose disk is full waits there, already
+    /// counted by the path selector (`start_io` runs at the map, `multipath_clone_and_map`).
+    pub per_path_depth: bool,
     /// A Linux NVMe multipath head: it has no queue of its own and sends each I/O down a path
     /// as it comes; the controller's blk-mq tags hold it there (`tags`).
     pub bio_based: bool,

@@ -2,14 +2,17 @@
 //! them into cumulative counters, reads the model's gauges, and turns differences of snapshots into the figures people read
 //! (vdbench's summary line, esxtop's per-object columns). Memory is fixed per object.
 
+pub mod application;
 pub mod describe;
 pub mod device_latency;
 pub mod devices;
+pub mod recovery;
 pub mod result;
 pub mod window;
 
 use crate::engine::TimeNs;
 use crate::model::Model;
+use application::DeviceWatch;
 use device_latency::DeviceLatencies;
 use hdrhistogram::Histogram;
 
@@ -174,6 +177,10 @@ pub struct Recorder {
     /// The longest response in the window, and in the current interval.
     pub window_max_ns: u64,
     interval_max_ns: u64,
+    /// Per device: what its application saw (`application`: the longest stall, failed I/Os).
+    pub watches: Vec<DeviceWatch>,
+    /// Stalls are timed until the measurement ends.
+    timing_stalls: bool,
 }
 
 fn new_histogram() -> Histogram<u64> {
@@ -194,6 +201,8 @@ impl Recorder {
             device_latency: DeviceLatencies::new(devices),
             window_max_ns: 0,
             interval_max_ns: 0,
+            watches: vec![DeviceWatch::default(); devices],
+            timing_stalls: true,
         }
     }
 
@@ -210,8 +219,15 @@ impl Recorder {
         std::mem::take(&mut self.interval_max_ns)
     }
 
-    pub fn io_issued(&mut self) {
+    pub fn io_issued(&mut self, device: usize, now: TimeNs) {
         self.accounting.issued += 1;
+        self.watches[device].issued(now);
+    }
+
+    /// The measurement ended at `now`: stalls going on count up to it, and no longer grow.
+    pub fn stop_timing_stalls(&mut self, now: TimeNs) {
+        self.watches.iter_mut().for_each(|w| w.close(now));
+        self.timing_stalls = false;
     }
 
     /// The kernel completed a command: esxtop's counters of its path, adapter and device.
@@ -221,8 +237,9 @@ impl Recorder {
         self.adapters[adapter].record(c);
     }
 
-    /// The application saw an I/O complete (vdbench's counters).
-    pub fn io_completed(&mut self, seen: &Completion) {
+    /// The application saw an I/O of `device` complete at `now` (vdbench's counters).
+    pub fn io_completed(&mut self, device: usize, now: TimeNs, seen: &Completion) {
+        self.watches[device].answered(now, self.timing_stalls);
         self.guest.record(seen);
         let resp = seen.driver_ns + seen.kernel_ns;
         if self.measuring {
@@ -271,8 +288,11 @@ impl Recorder {
         }
     }
 
-    /// An I/O failed for good: the application saw an error.
-    pub fn io_failed(&mut self) {
+    /// An I/O of `device` failed for good at `now`: the application saw an error.
+    pub fn io_failed(&mut self, device: usize, now: TimeNs) {
+        let watch = &mut self.watches[device];
+        watch.answered(now, self.timing_stalls);
+        watch.failed(now);
         self.guest.failed += 1;
         self.accounting.failed += 1;
     }

@@ -339,6 +339,8 @@ pub struct RunResult {
     pub path_intervals: Vec<ObjectIntervalRow>,
     pub adapter_intervals: Vec<ObjectIntervalRow>,
     pub events: Vec<HostEvent>,
+    /// What the application saw: stalls, failed I/Os, back to full rate and fail back.
+    pub application: super::application::ApplicationView,
     pub accounting: Accounting,
     /// Events the engine processed: for the benchmark's events per second, not a result (a
     /// fault that changes nothing still adds its events), so not serialized.

@@ -4,6 +4,7 @@
 
 pub mod bounds;
 pub mod error;
+pub mod fault_windows;
 pub mod limits;
 pub mod schema;
 pub mod units;

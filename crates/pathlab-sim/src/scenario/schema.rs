@@ -563,7 +563,9 @@ pub struct DeviceSpec {
     #[serde(default)]
     pub owner: Option<String>,
     /// Device queue depth (esxtop DQLEN): commands in flight to the array at once; the rest
-    /// wait in the kernel (QUED). Left out, 32 (`queue_depth()`). A Linux NVMe head has none.
+    /// wait in the kernel (QUED). Left out, 32 (`queue_depth()`). A Linux NVMe head has none;
+    /// under Linux dm-multipath it is each path's (every path is a SCSI disk with its own
+    /// queue depth, the map none), and an I/O waits at the path its selector chose.
     #[serde(default)]
     pub queue_depth: Option<u32>,
     /// Overrides the scenario's `policy` for this device.

@@ -267,14 +267,18 @@ impl Simulation {
             .ios
             .iter_mut()
             .filter(|(_, r)| {
-                r.path as usize == p && matches!(r.state, IoState::InFlight | IoState::WaitAdapter | IoState::WaitTag)
+                r.path as usize == p
+                    && matches!(
+                        r.state,
+                        IoState::InFlight | IoState::WaitAdapter | IoState::WaitTag | IoState::WaitPath
+                    )
             })
             .map(|(i, _)| i)
             .collect();
-        // Those still waiting for a tag leave first, so that the tags the others free do not
-        // send them down the failed path.
+        // Those still waiting for a tag or for the path's own queue leave first, so that the
+        // tags and slots the others free do not send them down the failed path.
         let (waiting, started): (Vec<u32>, Vec<u32>) =
-            aborted.iter().partition(|&&io| self.ios.get(io).state == IoState::WaitTag);
+            aborted.iter().partition(|&&io| matches!(self.ios.get(io).state, IoState::WaitTag | IoState::WaitPath));
         for io in waiting.into_iter().chain(started) {
             self.abandon(io);
         }
@@ -413,18 +417,20 @@ impl Simulation {
                 let slot = self.tag_slot(io).expect("only an NVMe head's I/O waits for a tag");
                 self.model.tags.leave(slot, io);
             }
+            IoState::WaitPath => self.model.paths[p].waiting.retain(|&w| w != io),
             other => unreachable!("abandon: an I/O {other:?} has no command on a path"),
         }
         self.release_extent(io);
         let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };
         self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
-        // A request still waiting for its tag was counted as queued (`dispatch_device`).
-        let counted = if r.state == IoState::WaitTag {
-            &mut self.model.devices[d].queued
+        // A request still waiting for its tag or its path's slot was counted as queued
+        // (`dispatch_device`); a started one holds its path's slot.
+        if matches!(r.state, IoState::WaitTag | IoState::WaitPath) {
+            self.model.devices[d].queued.add(now, -1);
         } else {
-            &mut self.model.devices[d].active
-        };
-        counted.add(now, -1);
+            self.model.devices[d].active.add(now, -1);
+            self.leave_path(d, p);
+        }
         self.rec.command_error(d, p, a);
     }
 
@@ -463,8 +469,9 @@ impl Simulation {
     /// `io` fails for good: the application sees the error, and a closed-loop worker issues
     /// its next I/O after its backoff.
     fn fail_io(&mut self, io: u32) {
-        let w = self.ios.get(io).worker as usize;
-        self.rec.io_failed();
+        let r = self.ios.get(io);
+        let w = r.worker as usize;
+        self.rec.io_failed(r.device as usize, self.events.now());
         self.retire(io);
         if self.issuing && matches!(self.workers[w].mode, Loop::Closed { .. }) {
             let at = self.events.now() + self.workers[w].error_backoff_ns;

@@ -34,7 +34,7 @@ impl Simulation {
             extent: ExtentHold::None,
         });
         let now = self.events.now();
-        self.rec.io_issued();
+        self.rec.io_issued(device, now);
         self.model.host.outstanding.add(now, 1);
         let device_state = &mut self.model.devices[device];
         device_state.queued.add(now, 1);
@@ -53,11 +53,32 @@ impl Simulation {
         }
     }
 
-    /// Whether the device may start another command (a bio-based device has no queue depth).
+    /// Whether the device may start another command (a bio-based device has no queue depth;
+    /// on a `per_path_depth` one each path has its own, checked once the path is chosen).
     #[inline]
     fn slot_free(&self, d: usize) -> bool {
         let device = &self.model.devices[d];
-        device.bio_based || device.active.value() < u64::from(device.queue_depth)
+        device.bio_based || device.per_path_depth || device.active.value() < u64::from(device.queue_depth)
+    }
+
+    /// Whether path `p` of device `d` has no free command slot of its own.
+    #[inline]
+    fn path_full(&self, d: usize, p: usize) -> bool {
+        let device = &self.model.devices[d];
+        device.per_path_depth && self.model.paths[p].active >= device.queue_depth
+    }
+
+    /// A started command of device `d` on path `p` has ended (completed or given up): where
+    /// each path has its own queue depth, the path's next waiting I/O starts.
+    pub(super) fn leave_path(&mut self, d: usize, p: usize) {
+        if !self.model.devices[d].per_path_depth {
+            return;
+        }
+        let path = &mut self.model.paths[p];
+        path.active -= 1;
+        if let Some(next) = path.waiting.pop_front() {
+            self.start(next);
+        }
     }
 
     /// Moves queued I/Os of a device onto paths while it has free slots.
@@ -104,6 +125,11 @@ impl Simulation {
             // Not started: blk-mq holds the bio until a tag frees, so esxtop's view of the
             // head keeps counting it as queued (QUED), not active (ACTV).
             Some(slot) if !self.model.tags.take_or_wait(slot, io) => self.ios.get_mut(io).state = IoState::WaitTag,
+            // Counted by the selector already, queued at the path's disk until a command ends.
+            _ if self.path_full(d, p as usize) => {
+                self.model.paths[p as usize].waiting.push_back(io);
+                self.ios.get_mut(io).state = IoState::WaitPath;
+            }
             _ => self.start(io),
         }
         true
@@ -113,9 +139,14 @@ impl Simulation {
     /// for its active commands, and goes to its adapter.
     fn start(&mut self, io: u32) {
         let now = self.events.now();
-        let device = &mut self.model.devices[self.ios.get(io).device as usize];
+        let r = self.ios.get(io);
+        let (d, p) = (r.device as usize, r.path as usize);
+        let device = &mut self.model.devices[d];
         device.queued.add(now, -1);
         device.active.add(now, 1);
+        if device.per_path_depth {
+            self.model.paths[p].active += 1;
+        }
         self.onto_adapter(io);
     }
 
@@ -191,6 +222,7 @@ impl Simulation {
         self.release_slot(p);
         self.release_tag(io);
         self.model.devices[d].active.add(now, -1);
+        self.leave_path(d, p);
         let rec = self.ios.get_mut(io);
         rec.state = IoState::Reaping;
         rec.kernel_done_at = now;
@@ -217,7 +249,7 @@ impl Simulation {
         // The time the application took to see it counts as host time, as vdbench sees it.
         let seen =
             Completion { bytes: r.attrs.bytes, is_write: r.attrs.is_write, driver_ns, kernel_ns: resp - driver_ns };
-        self.rec.io_completed(&seen);
+        self.rec.io_completed(r.device as usize, self.events.now(), &seen);
         self.retire(io);
         if self.issuing {
             let w = r.worker as usize;

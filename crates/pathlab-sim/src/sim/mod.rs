@@ -35,6 +35,7 @@ use crate::engine::TimeNs;
 use crate::model::fault::ScheduledFault;
 use crate::model::tags::IDLE_CHECK_NS;
 use crate::model::Model;
+use crate::observe::recovery::PathsInUse;
 use crate::observe::result::{IntervalRow, ObjectIntervalRow};
 use crate::observe::{Recorder, Snapshot};
 use crate::scenario::limits::MAX_LIVE_IOS;
@@ -238,6 +239,8 @@ pub struct RunPlan {
     /// Whether interval rows are built per path (off for a ranking's runs, which read none: on
     /// a host of thousands of paths they are most of the result).
     pub path_intervals: bool,
+    /// The scenario's faults as windows on the timeline (`observe::recovery` reads them).
+    pub fault_windows: Vec<crate::scenario::fault_windows::FaultWindow>,
 }
 
 pub struct Simulation {
@@ -284,6 +287,8 @@ pub struct Simulation {
     held: Vec<Vec<(u32, TimeNs)>>,
     /// Per device: writes retried on another path while their first copy could still land.
     hazards: Vec<u64>,
+    /// Each device's paths in use at each interval boundary, on runs with faults.
+    paths_in_use: Option<PathsInUse>,
 }
 
 impl Simulation {
@@ -326,8 +331,10 @@ impl Simulation {
             outages: 0,
             held: vec![Vec::new(); model_paths],
             hazards: vec![0; model_devices],
+            paths_in_use: (!plan.fault_windows.is_empty()).then(|| PathsInUse::new(model_devices)),
             plan,
         };
+        sim.see_paths_in_use();
         let end = sim.measure_end();
         sim.next_sample_at = sim.sample_after(0);
         if sim.plan.warmup_ns > 0 {
@@ -491,6 +498,7 @@ impl Simulation {
             }
             Event::MeasureEnd => {
                 self.rec.set_measuring(false);
+                self.rec.stop_timing_stalls(self.events.now());
                 self.issuing = false;
                 self.at_end = Some(self.rec.snapshot(&self.model, self.events.now()));
                 let now = self.events.now();

@@ -2,9 +2,11 @@
 
 use super::{RunError, Simulation};
 use crate::engine::TimeNs;
+use crate::observe::application::{ApplicationSaw, ApplicationView, FaultSeen};
+use crate::observe::recovery::{logged_times, RunTimeline};
 use crate::observe::result::{
-    Accounting, AccountingAtEnd, AdapterResult, DeviceResult, PathResult, RaidGroupResult, ReplicationResult,
-    RunResult, StationResult, Summary, WriteCacheResult,
+    Accounting, AccountingAtEnd, AdapterResult, DeviceResult, HostEvent, PathResult, RaidGroupResult,
+    ReplicationResult, RunResult, StationResult, Summary, WriteCacheResult,
 };
 use crate::observe::window::Window;
 use crate::observe::{describe, devices};
@@ -165,6 +167,7 @@ impl Simulation {
                 ownership_moves: r.contention.as_ref().map_or([0, 0], |c| c.transfers),
             })
             .collect();
+        let events: Vec<HostEvent> = self.log.iter().map(|e| e.to_result(m, &self.row_names.devices)).collect();
         RunResult {
             scenario: self.plan.scenario.clone(),
             variant: self.plan.variant.clone(),
@@ -187,7 +190,8 @@ impl Simulation {
             device_intervals: self.device_intervals.clone(),
             path_intervals: self.path_intervals.clone(),
             adapter_intervals: self.adapter_intervals.clone(),
-            events: self.log.iter().map(|e| e.to_result(m, &self.row_names.devices)).collect(),
+            application: self.application_view(&events),
+            events,
             accounting: Accounting {
                 issued: self.rec.accounting.issued,
                 completed: self.rec.accounting.completed,
@@ -205,6 +209,49 @@ impl Simulation {
             engine_events: self.events.taken(),
             setups: devices::setups(m),
         }
+    }
+}
+
+impl Simulation {
+    /// What the application saw: each device's and host's stalls and failed I/Os, and how each
+    /// came back from each fault.
+    fn application_view(&self, events: &[HostEvent]) -> ApplicationView {
+        let m = &self.model;
+        let names = &self.row_names.devices;
+        let devices: Vec<ApplicationSaw> = (0..m.devices.len())
+            .map(|d| ApplicationSaw::of_device(&m.host_names[m.devices[d].host], &names[d], &self.rec.watches[d]))
+            .collect();
+        let hosts = (0..m.host_names.len())
+            .map(|h| {
+                let of_host: Vec<&ApplicationSaw> =
+                    devices.iter().zip(&m.devices).filter(|(_, d)| d.host == h).map(|(a, _)| a).collect();
+                ApplicationSaw::of_host(&m.host_names[h], &of_host)
+            })
+            .collect();
+        let windows = &self.plan.fault_windows;
+        let seconds = |ns: TimeNs| ns as f64 / 1e9;
+        let faults = windows
+            .iter()
+            .map(|w| FaultSeen {
+                kind: w.kind,
+                target: w.target.clone(),
+                start_s: seconds(w.start_ns),
+                end_s: w.end_ns.map(seconds),
+            })
+            .collect();
+        let row_names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let timeline = RunTimeline {
+            warmup_s: seconds(self.plan.warmup_ns),
+            interval_s: seconds(self.plan.interval_ns),
+            measure_end_s: seconds(self.measure_end()),
+            device_intervals: &self.device_intervals,
+            devices: row_names.iter().zip(&m.devices).map(|(n, d)| (*n, d.host)).collect(),
+            host_names: &m.host_names,
+            path_names: m.paths.iter().map(|p| p.name.as_str()).collect(),
+            logged: logged_times(&row_names, events),
+            paths_in_use: self.paths_in_use.as_ref(),
+        };
+        ApplicationView { devices, hosts, faults, recovery: timeline.recoveries(windows) }
     }
 }
 

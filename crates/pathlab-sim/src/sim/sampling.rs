@@ -52,7 +52,17 @@ impl Simulation {
         }
     }
 
+    /// Each device's paths in use now, on a run with faults (`observe::recovery`).
+    pub(super) fn see_paths_in_use(&mut self) {
+        let Some(seen) = self.paths_in_use.as_mut() else { return };
+        let now = self.events.now();
+        for (d, device) in self.model.devices.iter().enumerate() {
+            seen.see(now, d, device.policy.working_paths().into_iter().map(|p| p.0).collect());
+        }
+    }
+
     pub(super) fn sample(&mut self) {
+        self.see_paths_in_use();
         let snap = self.rec.snapshot(&self.model, self.events.now());
         let prev = std::mem::replace(&mut self.last_sample, snap);
         let window = Window::new(&prev, &self.last_sample);

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import Fault
 from pathlab.figures import HEADLINE, PERCENTILES
-from pathlab.output.report import plots
+from pathlab.output import application
+from pathlab.output.report import plots, through_faults
 from pathlab.output.report.page import figure, page
 
 if TYPE_CHECKING:
@@ -58,8 +59,52 @@ def run_report(data: dict[str, Any], scenario_text: str | None, provenance: dict
         ("Response time", figure(plots.percentiles([label], [s]), "Percentiles of the response time.")
             + _percentile_table([label], [s])),
     ]
+    sections += _application_sections(data)
     title = f"pathlab run: {data['scenario']}" + (f" ({data['variant']})" if data.get("variant") else "")
     return page(title, sections, scenario_text, {**provenance, "seed": data["seed"]}, setting)
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td style='text-align:left'>{html.escape(c)}</td>" for c in r) + "</tr>"
+                   for r in rows)
+    return f"<table><tr>{cells}</tr>{body}</table>"
+
+
+#: Devices drawn through their faults at most (the tables list every one).
+DRAWN_DEVICES = 8
+
+
+def _application_sections(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """What the application saw: stalls and failed I/Os, the recovery from each fault, and each
+    touched device's rate and latency through the faults with its timeline; none without a fault
+    or a failed I/O."""
+    if "application" not in data or not application.shown(data):
+        return []
+    stalls = ("<p>A stall: the longest time a device had I/O outstanding and none answered (completed or failed), "
+              "from the later of its previous answer and the oldest waiting I/O's issue.</p>"
+              + _html_table(application.STALL_HEAD, application.stall_rows(data)))
+    sections = [("What the application saw", stalls)]
+    rows = application.recovery_rows(data)
+    if rows:
+        sections.append(("Back to full rate and failed back", (
+            "<p>Back to full rate: from the fault's start to the first interval within 5% of the mean rate before "
+            "it (one interval's resolution). Failed back: from the fault's end until the paths in use before it "
+            "are in use again.</p>" + _html_table(application.RECOVERY_HEAD, rows))))
+    faults = through_faults.faults_of(data)
+    devices = application.devices_with_a_timeline(data)
+    for device in devices[:DRAWN_DEVICES]:
+        lines = "".join(f"<tr><td>{t:.3f} s</td><td style='text-align:left'>{html.escape(what)}</td></tr>"
+                        for t, what in application.timeline(data, device))
+        caption = (f"{device}: I/O rate and latency per interval through the faults (shaded); dashed lines where "
+                   "the host's timers acted (detection, failover, give-up, path back) and where it was back at full "
+                   "rate and failed back.")
+        sections.append((f"Timeline of {device}", figure(through_faults.device_through_faults(data, device, faults),
+                                                          caption) + f"<table>{lines}</table>"))
+    if len(devices) > DRAWN_DEVICES:
+        sections.append(("More devices", f"<p>{len(devices) - DRAWN_DEVICES} more devices were touched: their figures "
+                                         "are in the tables above and the JSON output.</p>"))
+    return sections
 
 
 def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, Any]], scenario_text: str | None,

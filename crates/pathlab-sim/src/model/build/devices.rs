@@ -135,6 +135,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         lun: d.lun,
         queue_depth: d.queue_depth(),
         bio_based: claimed.policy_config.host_stack() == HostStack::LinuxNvme,
+        per_path_depth: claimed.policy_config.host_stack() == HostStack::LinuxDm,
         active: Level::default(),
         queued: Level::default(),
         queue: VecDeque::new(),

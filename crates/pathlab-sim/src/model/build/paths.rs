@@ -2,6 +2,8 @@
 //! arrays' ports, in discovery order (by adapter, then by target number), each with its runtime
 //! name, the ALUA state its array reports and its target port group.
 
+use std::collections::VecDeque;
+
 use super::fabric::Zoning;
 use super::values::err;
 use crate::model::{Model, Path};
@@ -47,6 +49,8 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
                 },
                 rtp_id: rtp_ids[p],
                 routes: [0, 0],
+                active: 0,
+                waiting: VecDeque::new(),
             };
             m.devices[di].paths.push(m.paths.len());
             m.paths.push(path);

@@ -1,0 +1,50 @@
+"""A setting per group of hosts, as one candidate: where the groups of a cluster (`host_groups`)
+each do best with a different setting, every host's devices get their group's, simulated with the
+whole cluster on the same I/Os as the other candidates; its commands are each group's for its
+hosts. `commands_for` takes one host's (or some hosts') lines out of a candidate's commands."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from pathlab.advisor.candidate import Candidate
+from pathlab.advisor.host_groups import HostGroup
+from pathlab.api import Scenario
+
+#: The header `candidates._per_host` writes above each host's commands, and above the claim rule.
+ON_HOST, EVERY_HOST = "# on {}:", "every host"
+
+
+def commands_for(commands: Sequence[str], hosts: Collection[str], every_host: bool = True) -> list[str]:
+    """The lines of `commands` for `hosts`: each `# on HOST:` block of one of them, the lines
+    before any block (a multipath.conf stanza is every host's), and the `# on every host:` block
+    (a claim rule) unless `every_host` is false."""
+    out, keep = [], True
+    for line in commands:
+        if line.startswith("# on ") and line.endswith(":"):
+            who = line[len("# on "):-1]
+            keep = who in hosts or (who == EVERY_HOST and every_host)
+        if keep:
+            out.append(line)
+    return out
+
+
+def by_group(scenario: Scenario, choices: Sequence[tuple[HostGroup, Candidate]]) -> Candidate:
+    """Each group's hosts with their group's candidate: every device's policy as that candidate
+    resolves it on the device (explicit, so no per-device esxcli command of another group's
+    reaches it; the claim rules are kept), and each group's commands for its hosts alone (no
+    claim rule: one rule for every host cannot give the groups different settings)."""
+    resolved = {c.label: scenario.with_set(c.overrides).devices for _, c in choices}
+    candidate_of = {h: c for g, c in choices for h in g.hosts}
+    overrides: dict[str, object] = {"esxcli": [c for c in scenario.esxcli if "satp rule add" in c]}
+    for i, d in enumerate(scenario.devices):
+        table = resolved[candidate_of[d.host].label][i].policy.table()
+        overrides[f"devices.{i}.policy"] = {k: v for k, v in table.items() if v is not None}  # None: the claim's
+    commands: list[str] = []
+    for g, c in choices:
+        own = commands_for(c.commands, g.hosts, every_host=False)
+        commands += [f"# hosts {', '.join(g.hosts)} ({g.reach}): {c.label}", *(own or ["#   nothing to change"])]
+    label = "a setting per host group"  # which group gets which: the commands, and the advice's groups
+    return Candidate(label, overrides, commands,
+                     "the groups get different settings: set each group's devices with the commands above, not with "
+                     "one claim rule for every host")
