@@ -153,6 +153,8 @@ enum IoState {
     Queued,
     /// Has a path, waits for a blk-mq tag of the path's controller (`model::tags`).
     WaitTag,
+    /// Has a path, waits for a command slot of the path's own queue (`Device::per_path_depth`).
+    WaitPath,
     /// Has a path, waits for an adapter slot.
     WaitAdapter,
     /// Issued to the driver.
@@ -283,12 +285,12 @@ pub struct Simulation {
     log: Vec<LogEntry>,
     /// Outages of any device so far: tells a give-up timer from an older one.
     outages: u32,
+    /// Each device's paths in use at each interval boundary, on runs with faults.
+    paths_in_use: Option<PathsInUse>,
     /// Per path: I/O held after its loss (TP4129), with when each may be retried.
     held: Vec<Vec<(u32, TimeNs)>>,
     /// Per device: writes retried on another path while their first copy could still land.
     hazards: Vec<u64>,
-    /// Each device's paths in use at each interval boundary, on runs with faults.
-    paths_in_use: Option<PathsInUse>,
 }
 
 impl Simulation {
@@ -329,9 +331,9 @@ impl Simulation {
             overloaded: None,
             log: Vec::new(),
             outages: 0,
+            paths_in_use: (!plan.fault_windows.is_empty()).then(|| PathsInUse::new(model_devices)),
             held: vec![Vec::new(); model_paths],
             hazards: vec![0; model_devices],
-            paths_in_use: (!plan.fault_windows.is_empty()).then(|| PathsInUse::new(model_devices)),
             plan,
         };
         sim.see_paths_in_use();
