@@ -36,8 +36,9 @@ def _times(data: dict, event: str, path: str = "") -> list[float]:
     # queue_if_no_path, and 12 polling intervals (60 s): held until the 25 s checker tick.
     ("dm_queue", [], [25.0], 0),
     ("dm_retry_12", [], [25.0], 0),
-    # no_path_retry fail: at once, from 5 s to 25 s: 8 × 20.
-    ("dm_fail", [], [25.009], 160),
+    # no_path_retry fail over FC: the lost ports' I/O is held for fast_io_fail_tmo (5 s), then
+    # fails at once, from 10 s to 25 s: 8 × 15.
+    ("dm_fail", [], [25.0], 120),
     # ESXi: all paths down retries until Misc.APDTimeout (140 s); the link's return is seen at once.
     ("esxi_hpp", [], [23.0], 0),
 ])

@@ -164,8 +164,10 @@ def test_an_esxi_device_shows_the_map_of_the_dm_multipath_defaults(scenarios: Pa
     """What a Linux host would make of an ESXi-configured device is what pathlab's own
     dm-multipath policy, at its defaults, holds at the same moment."""
     text = cx4_both_spa0_paths_down(scenarios) if both else (scenarios / CX4).read_text().replace('"120s"', '"2s"')
-    esxi = Scenario.from_text(text, "cx4.toml").describe("3s")
-    dm = Scenario.from_text(text, "cx4.toml", set={"policy.name": "dm-multipath"}).describe("3s")
+    # 8 s: after dm-multipath's FC fast_io_fail_tmo (5 s) has failed the lost paths, as ESXi
+    # does at once.
+    esxi = Scenario.from_text(text, "cx4.toml").describe("8s")
+    dm = Scenario.from_text(text, "cx4.toml", set={"policy.name": "dm-multipath"}).describe("8s")
     assert esxi["devices"][0]["psp"] == "VMW_PSP_RR" and dm["devices"][0]["psp"] == "dm-multipath"
     assert multipath.multipath_ll(esxi) == multipath.multipath_ll(dm)
 

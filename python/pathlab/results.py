@@ -110,6 +110,9 @@ class DeviceFigures(Esxtop):
     actv: float
     qued: float
     p99_ms: float
+    #: Writes retried on another path while their first copy could still land (NVMe: sent
+    #: before the path's loss, retried within KATO + CQT of it), over the whole run.
+    hazards: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

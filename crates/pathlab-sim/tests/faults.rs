@@ -43,6 +43,9 @@ impl Default for Case {
 }
 
 const RR1: &str = "name = \"VMW_PSP_RR\"\ntype = \"iops\"\niops = 1";
+/// dm-multipath over FC failing a lost port's I/O over at once (`fast_io_fail_tmo 0`), for the
+/// tests of what comes after the failover.
+const FC_AT_ONCE: &str = "fast_io_fail_tmo = \"0s\"";
 
 impl Case {
     fn text(&self) -> String {
@@ -271,8 +274,17 @@ fn silent_loss_moves_traffic_after_the_io_timeout() {
 fn dm_takes_a_path_back_at_the_next_checker_tick_and_fails_back_after_the_deferred_delay() {
     let faults = fault("kind = \"port_down\"\nat = \"1s\"\nuntil = \"6500ms\"\nport = \"a/P0\"");
     let policy = "name = \"dm-multipath\"\nfailback = 3".to_string();
-    let r = Case { duration: "14s", interval: "500ms", policy, faults, outstanding: 4, alua: true, ..Case::default() }
-        .run();
+    let r = Case {
+        duration: "14s",
+        interval: "500ms",
+        policy,
+        faults,
+        outstanding: 4,
+        alua: true,
+        stack: FC_AT_ONCE,
+        ..Case::default()
+    }
+    .run();
     for p in [P0_1, P0_2] {
         assert_eq!(times(&r, "path_failed", p), [1.0]);
         assert_eq!(times(&r, "link_up", p), [6.5]);
@@ -291,7 +303,9 @@ fn dm_takes_a_path_back_at_the_next_checker_tick_and_fails_back_after_the_deferr
 fn dm_with_manual_failback_stays_on_the_group_it_moved_to() {
     let faults = fault("kind = \"port_down\"\nat = \"500ms\"\nuntil = \"1s\"\nport = \"a/P0\"");
     let policy = "name = \"dm-multipath\"".to_string();
-    let r = Case { duration: "8s", interval: "500ms", policy, faults, alua: true, ..Case::default() }.run();
+    let r =
+        Case { duration: "8s", interval: "500ms", policy, faults, alua: true, stack: FC_AT_ONCE, ..Case::default() }
+            .run();
     assert_eq!(times(&r, "path_reinstated", P0_1), [5.0]);
     assert_eq!(busy_paths(&r, 1.0, 8.0), [false, true, false, true]);
 }
@@ -334,7 +348,7 @@ fn esxi_apd_timeout_is_140_seconds_by_default() {
 fn dm_queue_if_no_path_holds_io_until_the_checker_finds_a_path() {
     let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"\nuntil = \"1500ms\"");
     let policy = "name = \"dm-multipath\"\nno_path_retry = \"queue\"".to_string();
-    let r = Case { duration: "6s", policy, faults, ..Case::default() }.run();
+    let r = Case { duration: "6s", policy, faults, stack: FC_AT_ONCE, ..Case::default() }.run();
     assert_eq!(times(&r, "no_path", ""), [0.5]);
     assert_eq!(times(&r, "path_reinstated", P0_1), [5.0]);
     assert_eq!(times(&r, "path_restored", ""), [5.0]);
@@ -350,7 +364,7 @@ fn dm_queue_if_no_path_holds_io_until_the_checker_finds_a_path() {
 fn dm_no_path_retry_fail_fails_io_at_once() {
     let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
     let policy = "name = \"dm-multipath\"".to_string();
-    let r = Case { duration: "3s", policy, faults, ..Case::default() }.run();
+    let r = Case { duration: "3s", policy, faults, stack: FC_AT_ONCE, ..Case::default() }.run();
     assert_eq!(times(&r, "no_path", ""), [0.5]);
     // At 0.5 s, then as the worker comes back every second: 1.5 s, 2.5 s.
     assert_eq!(r.accounting.failed, 72);
@@ -362,7 +376,7 @@ fn dm_no_path_retry_fail_fails_io_at_once() {
 fn dm_no_path_retry_n_gives_up_after_n_polling_intervals() {
     let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
     let policy = "name = \"dm-multipath\"\nno_path_retry = 2".to_string();
-    let r = Case { duration: "1s", policy, faults, ..Case::default() }.run();
+    let r = Case { duration: "1s", policy, faults, stack: FC_AT_ONCE, ..Case::default() }.run();
     assert_eq!(times(&r, "gave_up", ""), [10.5]);
     assert_eq!(r.accounting.failed, 24);
 }
@@ -507,15 +521,18 @@ fn an_io_that_keeps_failing_fails_after_its_stack_retries() {
         fault("kind = \"flaky\"\nfrom = \"0s\"\npath = \"vmhba2\""),
     ]
     .concat();
-    // Errors per failed I/O: the first attempt and every retry.
-    for (policy, errors_each) in [
-        (format!("name = \"VMW_PSP_FIXED\"\npreferred = \"{P1_2}\""), 6),
-        (RR1.to_string(), 6),
-        ("name = \"nvme\"".to_string(), 6),
-        ("name = \"spdk\"".to_string(), 4),
-        ("name = \"mpio\"".to_string(), 4),
+    // Errors per failed I/O: the first attempt and every retry (MPIO's retries without their
+    // RetryInterval, which `timers.rs` tests).
+    for (policy, errors_each, stack) in [
+        (format!("name = \"VMW_PSP_FIXED\"\npreferred = \"{P1_2}\""), 6, ""),
+        (RR1.to_string(), 6, ""),
+        ("name = \"nvme\"".to_string(), 6, ""),
+        ("name = \"spdk\"".to_string(), 4, ""),
+        ("name = \"mpio\"".to_string(), 4, "retry_interval = \"0s\""),
     ] {
-        let r = Case { policy: policy.clone(), faults: everywhere.clone(), outstanding: 4, ..Case::default() }.run();
+        let case =
+            Case { policy: policy.clone(), faults: everywhere.clone(), outstanding: 4, stack, ..Case::default() };
+        let r = case.run();
         // 4 I/Os at 0 s fail within a few ms; the worker issues them again 1 s later; those fail
         // too, and the next round would come after the end.
         assert_eq!(r.accounting.failed, 8, "{policy}");

@@ -72,7 +72,7 @@ def text_report(data: dict, intervals: bool, views: list[tuple[str, dict]]) -> s
     for name, view in views:
         if len(views) > 1:
             parts.append(hosts.heading(name))
-        parts += [esxtop.devices(view), "", esxtop.adapters(view), "", esxtop.paths(view), ""]
+        parts += [esxtop.devices(view), *_hazards(view), "", esxtop.adapters(view), "", esxtop.paths(view), ""]
     # The array side is every host's; the event log is the hosts' shown.
     events = [e for _, view in views for e in view["events"]]
     events.sort(key=lambda e: e["t_s"])
@@ -86,6 +86,15 @@ def text_report(data: dict, intervals: bool, views: list[tuple[str, dict]]) -> s
         _at_end(acc),
     ]
     return "\n".join(parts)
+
+
+def _hazards(view: dict) -> list[str]:
+    """The devices whose writes were retried while their first copy could still land, if any."""
+    counts = [f"{d['name']} {d['hazards']}" for d in view["devices"] if d["hazards"]]
+    if not counts:
+        return []
+    return ["write hazards (writes retried on another path while their first copy could still land): "
+            + ", ".join(counts)]
 
 
 def _at_end(acc: dict) -> str:

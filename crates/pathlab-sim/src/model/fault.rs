@@ -1,6 +1,6 @@
 //! Faults a scenario schedules, resolved to the paths, ports, adapters and devices they hit and
-//! checked on the way. Each fault becomes one change at its start and, for those with an end,
-//! one at its end; the engine applies them as events, so that nothing on the per-I/O path
+//! checked on the way. Each fault becomes changes at its start and, for those with an end,
+//! at its end (a controller reboot: its ports and its LUNs' owner); the engine applies them as events, so that nothing on the per-I/O path
 //! looks at the list.
 
 use super::names_per_host::{adapter_named, adapters_written, of_one_host, split};
@@ -10,8 +10,9 @@ use crate::engine::TimeNs;
 use crate::nmp::SatpKind;
 use crate::scenario::bounds;
 use crate::scenario::schema::{
-    AllPathsDownSpec, AluaStateSpec, CongestionSpec, ControllerFailoverSpec, Detection, FaultSpec, FlakySpec,
-    LinkSpeedSpec, MarginalSpec, PathDownSpec, PathUpSpec, PortDownSpec, PortUpSpec,
+    AllPathsDownSpec, AluaStateSpec, CongestionSpec, ControllerFailoverSpec, ControllerRebootSpec, Detection,
+    FaultSpec, FlakySpec, LinkSpeedSpec, MarginalSpec, PathDownSpec, PathUpSpec, PortDownSpec, PortUpSpec,
+    SiteDownSpec, SlowDrainSpec, SwitchDownSpec,
 };
 use crate::scenario::units::DurationNs;
 use pathlab_policy::{AluaState, HostStack};
@@ -35,6 +36,10 @@ pub enum FaultAction {
     LinkRate { adapter: usize, bytes_per_ns: Option<f64> },
     /// The fabric marks these paths marginal (FPIN), or no longer.
     Marginal { paths: Vec<usize>, marginal: bool },
+    /// A slow drain on these paths starts (`Some((since, growth per second))`) or ends.
+    Drain { paths: Vec<usize>, drain: Option<(TimeNs, TimeNs)> },
+    /// Replication groups stop (a site is lost) or resume.
+    Replication { groups: Vec<usize>, suspended: bool },
 }
 
 #[derive(Clone, Debug)]
@@ -188,6 +193,25 @@ impl Schedule {
         Ok(())
     }
 
+    /// Several changes at `at_ns` (in order), undone by `up` at `until` if given.
+    fn outages(
+        &mut self,
+        at_ns: TimeNs,
+        until: Option<DurationNs>,
+        down: Vec<FaultAction>,
+        up: Vec<FaultAction>,
+        field: &str,
+    ) -> Result<(), FieldError> {
+        if until.is_some_and(|u| u.0 <= at_ns) {
+            return err(format!("{field}.until"), "must be after `at`");
+        }
+        down.into_iter().for_each(|a| self.at(at_ns, a));
+        if let Some(u) = until {
+            up.into_iter().for_each(|a| self.at(u.0, a));
+        }
+        Ok(())
+    }
+
     /// A degradation from `from_ns` to `until`, closed at the end of the measurement at the
     /// latest, so that I/O still in flight then drains on a healthy path. Returns its span.
     fn window(
@@ -243,6 +267,7 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
     let mut plan = Schedule { changes: Vec::new(), end_ns };
     let mut flaky_windows = Vec::new();
     let mut speed_windows = Vec::new();
+    let mut drain_windows = Vec::new();
     let path_name = |p: usize| model.paths[p].name.clone();
     let devices = model.device_names();
     let device_named = |name: &str, field: String| devices.find(name, &field);
@@ -352,6 +377,69 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 let start = FaultAction::Congestion { paths: paths.clone(), added_ns, add: true };
                 let stop = FaultAction::Congestion { paths, added_ns, add: false };
                 plan.window(from.0, *until, start, stop, &field)?;
+            }
+            FaultSpec::ControllerReboot(ControllerRebootSpec { at, array, controller, until, detection }) => {
+                let names = model.arrays.iter().map(|a| a.name.as_str()).collect();
+                let a = index_named(names, array, format!("{field}.array"), "array")?;
+                let ctrls = &model.arrays[a].controllers;
+                let names = ctrls.iter().map(|&c| model.controllers[c].name.as_str()).collect();
+                let c = ctrls[index_named(names, controller, format!("{field}.controller"), "controller")?];
+                let ports: Vec<usize> = (0..model.ports.len()).filter(|&p| model.ports[p].controller == c).collect();
+                let detection = *detection;
+                let down = ports.iter().map(|&port| FaultAction::Port { port, down: true, detection });
+                let up = ports.iter().map(|&port| FaultAction::Port { port, down: false, detection });
+                let (mut down, mut up): (Vec<_>, Vec<_>) = (down.collect(), up.collect());
+                // Its LUNs move to the partner first, so that I/O retried finds them there.
+                let partner = ctrls.iter().copied().find(|&o| o != c);
+                let owned: Vec<usize> = (0..model.devices.len())
+                    .filter(|&d| model.devices[d].owners.iter().any(|&(arr, o)| arr == a && o == c))
+                    .collect();
+                if let Some(partner) = partner.filter(|_| !model.arrays[a].symmetric && !owned.is_empty()) {
+                    down.insert(0, FaultAction::Failover { devices: owned.clone(), array: a, owner: partner });
+                    up.push(FaultAction::Failover { devices: owned, array: a, owner: c });
+                }
+                plan.outages(at.0, *until, down, up, &field)?;
+            }
+            FaultSpec::SwitchDown(SwitchDownSpec { at, fabric, until, detection }) => {
+                let names = model.fabric_names.iter().map(String::as_str).collect();
+                let f = index_named(names, fabric, format!("{field}.fabric"), "fabric")?;
+                let paths: Vec<usize> =
+                    (0..model.paths.len()).filter(|&p| model.nexus_fabric[model.paths[p].nexus] == f).collect();
+                let detection = *detection;
+                let up = FaultAction::Cut { paths: paths.clone(), down: false, detection };
+                plan.outage(at.0, *until, FaultAction::Cut { paths, down: true, detection }, up, &field)?;
+            }
+            FaultSpec::SiteDown(SiteDownSpec { at, array, until, detection }) => {
+                let names = model.arrays.iter().map(|a| a.name.as_str()).collect();
+                let a = index_named(names, array, format!("{field}.array"), "array")?;
+                let ports: Vec<usize> = (0..model.ports.len()).filter(|&p| model.ports[p].array == a).collect();
+                let groups: Vec<usize> =
+                    (0..model.replications.len()).filter(|&g| model.replications[g].arrays.contains(&a)).collect();
+                let detection = *detection;
+                let mut down: Vec<_> =
+                    ports.iter().map(|&port| FaultAction::Port { port, down: true, detection }).collect();
+                let mut up: Vec<_> =
+                    ports.iter().map(|&port| FaultAction::Port { port, down: false, detection }).collect();
+                down.insert(0, FaultAction::Replication { groups: groups.clone(), suspended: true });
+                up.push(FaultAction::Replication { groups, suspended: false });
+                plan.outages(at.0, *until, down, up, &field)?;
+            }
+            FaultSpec::SlowDrain(SlowDrainSpec { adapter, port, from, until, growth }) => {
+                let paths = match (adapter, port) {
+                    (Some(name), None) => {
+                        let a = adapter_named(&model.adapters, &model.host_names, name, &format!("{field}.adapter"))?;
+                        (0..model.paths.len()).filter(|&p| model.paths[p].adapter == a).collect()
+                    }
+                    _ => target_paths(model, &None, port, &field)
+                        .map_err(|(f, m)| (f, m.replace("`path` or `port`", "`adapter` or `port`")))?,
+                };
+                if growth.0 == 0 {
+                    return err(format!("{field}.growth"), "must be above zero");
+                }
+                let start = FaultAction::Drain { paths: paths.clone(), drain: Some((from.0, growth.0)) };
+                let stop = FaultAction::Drain { paths: paths.clone(), drain: None };
+                let span = plan.window(from.0, *until, start, stop, &field)?;
+                check_overlap(&mut drain_windows, &paths, span, i, "path", path_name)?;
             }
             FaultSpec::LinkSpeed(LinkSpeedSpec { adapter, from, until, speed }) => {
                 let a = adapter_named(&model.adapters, &model.host_names, adapter, &format!("{field}.adapter"))?;

@@ -217,6 +217,16 @@ pub struct Path {
     pub up: bool,
     /// When the host last failed it.
     pub failed_at_ns: TimeNs,
+    /// When it last lost its connection, and how many times it has (tells a detection timer
+    /// of an earlier loss from the current one).
+    pub lost_at_ns: Option<TimeNs>,
+    pub losses: u32,
+    /// When another controller confirmed a cross-controller reset of this path's controller
+    /// after its last loss (TP8028): what it held can no longer land.
+    pub reset_at_ns: Option<TimeNs>,
+    /// The host holds what is sent down it (a blocked FC remote port, an iSCSI session in
+    /// recovery): commands wait without timing out until the host fails the path.
+    pub blocked: bool,
     /// The path's own link is cut (`path_down`).
     pub cut: bool,
     /// Commands get through: the link is not cut and the port works. A path the host still
@@ -226,6 +236,8 @@ pub struct Path {
     pub errors: Option<ErrorProfile>,
     /// Congestion: every response on the path arrives this much later.
     pub added_latency_ns: TimeNs,
+    /// A slow drain since `.0`: responses wait `.1` ns more for each second since then.
+    pub drain: Option<(TimeNs, TimeNs)>,
     /// ALUA state the array reports for the path's target port group.
     pub alua: AluaState,
     pub tpg_id: u32,
@@ -238,6 +250,18 @@ pub struct Path {
     /// of them to end (the path's SCSI disk's queue).
     pub active: u32,
     pub waiting: VecDeque<u32>,
+}
+
+impl Path {
+    /// What a response on the path waits beyond the fabric at `now_ns`: congestion, and a slow
+    /// drain's delay grown since it started.
+    #[inline]
+    pub fn added_ns(&self, now_ns: TimeNs) -> TimeNs {
+        let drained = self.drain.map_or(0, |(since, per_s)| {
+            (u128::from(now_ns.saturating_sub(since)) * u128::from(per_s) / 1_000_000_000) as TimeNs
+        });
+        self.added_latency_ns + drained
+    }
 }
 
 /// A device. In declared order (`repr(C)`), what every I/O reads and writes first, its policy
@@ -311,6 +335,8 @@ pub enum Outage {
 /// Two arrays replicating volumes: the link between them and, optionally, extent ownership.
 pub struct Replication {
     pub name: String,
+    /// A site is lost (`site_down`): the surviving array acknowledges writes alone.
+    pub suspended: bool,
     pub arrays: [usize; 2],
     pub one_way_ns: TimeNs,
     pub bytes_per_ns: Option<f64>,
@@ -349,6 +375,9 @@ pub struct Model {
     pub backends: Backends,
     /// blk-mq's tag maps under each NVMe controller, for the `bio_based` devices' paths.
     pub tags: tags::TagSets,
+    /// Each `[[fabric]]` table's name (its index where it has none), and each nexus's table.
+    pub fabric_names: Vec<String>,
+    pub nexus_fabric: Vec<usize>,
 }
 
 impl Model {

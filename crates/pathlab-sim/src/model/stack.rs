@@ -14,8 +14,15 @@
 //!
 //! On every stack a timed-out command on a path that is really down fails the path (the
 //! stack's probe of the path fails too), and the commands still on it are aborted and retried.
-//! A loss the link reports is failed at once; the commands aborted then are retried without
-//! counting against the I/O's retries. When the policy has no usable path, I/O waits or fails
+//! A loss the link reports is failed at once, except where the stack holds it first
+//! (`Found::Fail { hold_ns }`: FC's blocked remote port until `fast_io_fail_tmo` or
+//! `dev_loss_tmo`, an iSCSI session until `replacement_timeout`); the commands aborted then are
+//! retried without counting against the I/O's retries. A loss nothing reports is found by the
+//! stack's probes (`Probe`: multipathd's checker at `max_polling_interval` + `checker_timeout`,
+//! iSCSI's NOP-Out, NVMe's keep-alive) or a command's timeout, whichever comes first. NVMe may
+//! hold a lost controller's I/O before its retry (TP4129, `FailoverHold`, ended early by a
+//! TP8028 cross-controller reset); `target_quiesce_ns` bounds how long the target may still
+//! execute what it received, which the run's write hazard count reads. When the policy has no usable path, I/O waits or fails
 //! by the `no path` rule; the wait is counted from the moment the device first had no path, and
 //! once given up, new I/O fails at once until a path is back (ESXi's APD timeout, multipathd's
 //! `fail_if_no_path`, MPIO's removed pseudo-LUN, NVMe's deleted controllers all behave so).
@@ -30,8 +37,9 @@
 
 use crate::engine::TimeNs;
 use crate::scenario::bounds;
-use crate::scenario::schema::StackSpec;
-use pathlab_policy::{MarginalPathgroups, NoPathAction, PolicyConfig, ShakyCheck};
+use crate::scenario::schema::{ScsiTransport, StackSpec};
+use crate::scenario::units::DurationNs;
+use pathlab_policy::{MarginalPathgroups, NoPathAction, NoPathRetry, PolicyConfig, ShakyCheck};
 
 use crate::scenario::error::FieldError;
 
@@ -75,6 +83,30 @@ pub const NVME_DELAYED_REMOVAL_NS: TimeNs = 0;
 /// controller whose reset fails, so that a lost path never returns; multipath setups avoid them
 /// [spdk `doc/nvmf_multipath_howto.md`].
 pub const SPDK_RECONNECT_DELAY_NS: TimeNs = 10 * SECOND_NS;
+/// FC `fast_io_fail_tmo` as multipathd sets it, default 5 s (`DEFAULT_FAST_IO_FAIL`)
+/// [multipath-tools 0.14.3 `libmultipath/defaults.h:28`]. Under iSCSI multipathd writes it into
+/// the session's `replacement_timeout` (recovery_tmo) [`libmultipath/discovery.c:819`].
+pub const FC_FAST_IO_FAIL_NS: TimeNs = 5 * SECOND_NS;
+/// FC `dev_loss_tmo`, the FC transport's default 60 s (`fc_dev_loss_tmo`)
+/// [drivers/scsi/scsi_transport_fc.c]; multipathd sets it only where configured.
+pub const FC_DEV_LOSS_NS: TimeNs = 60 * SECOND_NS;
+/// multipathd's `max_polling_interval` is 4 × `polling_interval` unless set
+/// [multipath-tools 0.14.3 `libmultipath/config.c:960`].
+pub const MAX_POLLING_FACTOR: u64 = 4;
+/// open-iscsi NOP-Out interval and timeout, 5 s each (`DEF_NOOP_OUT_INTERVAL`,
+/// `DEF_NOOP_OUT_TIMEO`) [open-iscsi@bc236140 `usr/iscsi_settings.h:8-9`].
+pub const ISCSI_NOOP_OUT_INTERVAL_NS: TimeNs = 5 * SECOND_NS;
+pub const ISCSI_NOOP_OUT_TIMEOUT_NS: TimeNs = 5 * SECOND_NS;
+/// Linux NVMe keep-alive timeout, default 5 s (`NVME_DEFAULT_KATO`) [drivers/nvme/host/nvme.h];
+/// a keep-alive is sent every KATO/2 (`nvme_keep_alive_work_period`) and times out after KATO
+/// (`nvme_keep_alive_work`: `rq->timeout = ctrl->kato * HZ`) [drivers/nvme/host/core.c].
+pub const NVME_KATO_NS: TimeNs = 5 * SECOND_NS;
+/// SPDK's keep-alive timeout, 10 s (`SPDK_BDEV_NVME_DEFAULT_KEEP_ALIVE_TIMEOUT_IN_MS`)
+/// [spdk `module/bdev/nvme/bdev_nvme.c`].
+pub const SPDK_KATO_NS: TimeNs = 10 * SECOND_NS;
+/// The TP4129 hold's multiples of KATO: 2, or 3 with traffic-based keep-alive [NVM Express
+/// TP4129; NVMe Base 2.1 "Communication Loss Handling"].
+pub const TP4129_KATO_MULTIPLES: [u32; 2] = [2, 3];
 // Retries of an I/O after errors. dm-multipath has no count: it requeues while a path is valid.
 /// VMware does not publish NMP's count: 5 is ours, as Linux `SD_MAX_RETRIES` [drivers/scsi/sd.h].
 pub const ESXI_MAX_RETRIES: u32 = 5;
@@ -84,6 +116,10 @@ pub const NVME_MAX_RETRIES: u32 = 5;
 pub const SPDK_MAX_RETRIES: u32 = 3;
 /// Windows MPIO `RetryCount`, default 3 [doc: Microsoft, MPIO_TIMERS_COUNTERS WMI class].
 pub const WINDOWS_MAX_RETRIES: u32 = 3;
+/// Windows MPIO `RetryInterval`, default 1 s: a failed request is retried this long after the
+/// DSM decided to retry it [doc: Microsoft, MPIO_TIMERS_COUNTERS WMI class; Set-MPIOSetting
+/// `-NewRetryInterval`]. The other stacks retry at once.
+pub const WINDOWS_RETRY_INTERVAL_NS: TimeNs = SECOND_NS;
 
 /// The host multipath stack a policy belongs to (the policy's registration says which).
 pub use pathlab_policy::HostStack as Stack;
@@ -134,6 +170,42 @@ pub enum NoPath {
     Queue { give_up_after_ns: Option<TimeNs> },
 }
 
+/// What the host does once it has found that a path lost its connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// It holds the path's I/O (new I/O sent down it too; command timeouts wait) for `hold_ns`,
+    /// then fails the path and retries what was on it: FC's blocked remote port until
+    /// `fast_io_fail_tmo`, an iSCSI session in recovery until `replacement_timeout`, NVMe's error
+    /// recovery at once (0).
+    Fail { hold_ns: TimeNs },
+    /// It fails the path for new I/O; commands already on it wait for their own timeout
+    /// (multipathd's checker: dm's `fail_path` does not abort what the path holds).
+    FailNewIo,
+}
+
+/// A probe the host sends on a grid from time zero: a loss the link does not report is found
+/// when the first probe sent after it goes unanswered for `timeout_ns`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub every_ns: TimeNs,
+    pub timeout_ns: TimeNs,
+    pub then: Found,
+}
+
+impl Probe {
+    /// When a loss at `lost_at_ns` is found (the probe's timeout, before any hold).
+    pub fn finds_at(self, lost_at_ns: TimeNs) -> TimeNs {
+        lost_at_ns.div_ceil(self.every_ns) * self.every_ns + self.timeout_ns
+    }
+}
+
+/// TP4129's hold of a failed controller's I/O, and TP8028's cross-controller reset that ends it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FailoverHold {
+    pub hold_ns: TimeNs,
+    pub ccr: bool,
+}
+
 /// A device's failure handling, resolved from its stack, its policy and `[host.stack]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StackRules {
@@ -149,6 +221,17 @@ pub struct StackRules {
     /// A path the check holds goes to a marginal group (`marginal_pathgroups on`) instead of
     /// staying failed.
     pub shaky_to_marginal_group: bool,
+    /// What the host does about a loss its link reports.
+    pub on_link_loss: Found,
+    /// The probes that find a loss no link reports (besides the commands' own timeout).
+    pub probes: [Option<Probe>; 2],
+    /// How long a failed request waits before its retry (MPIO's RetryInterval; 0 elsewhere).
+    pub retry_delay_ns: TimeNs,
+    /// TP4129: how long the I/O of a path that lost its connection is held before its retry.
+    pub failover_hold: Option<FailoverHold>,
+    /// How long after a loss the target may still execute a command it received (NVMe: its own
+    /// keep-alive expiry, KATO, plus CQT); `None`: not modelled (the hazard is not counted).
+    pub target_quiesce_ns: Option<TimeNs>,
 }
 
 fn timer(value: Option<TimeNs>, field: &str) -> Result<Option<TimeNs>, FieldError> {
@@ -196,9 +279,27 @@ impl StackRules {
                 (WINDOWS_IO_TIMEOUT_NS, OnPathError::Retry, Some(WINDOWS_MAX_RETRIES), Reinstate::AtOnce, None)
             }
         };
+        let io_timeout_ns = io_timeout.unwrap_or(default_timeout);
+        if let Some(n) = spec.retry_count.filter(|&n| n > u32::from(u8::MAX)) {
+            return Err(("host.stack.retry_count".into(), format!("{n}: allowed 0 to {}", u8::MAX)));
+        }
+        // Where the stack counts retries, `retry_count` sets the count (dm has none).
+        let max_retries = max_retries.map(|default| spec.retry_count.unwrap_or(default));
+        let default_delay = if stack == Stack::Windows { WINDOWS_RETRY_INTERVAL_NS } else { 0 };
+        let retry_delay_ns = spec.retry_interval.map_or(default_delay, |d| d.0);
         let no_path = match action {
             NoPathAction::Fail => NoPath::Fail,
             NoPathAction::Queue { give_up_after_ns, .. } => {
+                // multipathd counts `no_path_retry N` in checker intervals (`retry_tick = N ×
+                // checkint + 1`, the +1 for a tick before the count starts) [multipath-tools
+                // 0.14.3 `libmultipath/structs_vec.c:697`].
+                let give_up_after_ns = match policy {
+                    PolicyConfig::DmMultipath(c) => match c.no_path_retry {
+                        NoPathRetry::Retries(n) => Some(n * checker.unwrap_or(MULTIPATHD_CHECKER_INTERVAL_NS)),
+                        _ => give_up_after_ns,
+                    },
+                    _ => give_up_after_ns,
+                };
                 let bounds = [give_up_after_ns, loss_timeout];
                 NoPath::Queue { give_up_after_ns: bounds.into_iter().flatten().min() }
             }
@@ -207,24 +308,130 @@ impl StackRules {
             PolicyConfig::DmMultipath(c) => (c.shaky_check(), c.marginal_pathgroups == MarginalPathgroups::On),
             _ => (None, false),
         };
+        let found = Detection::resolve(stack, spec, io_timeout_ns, checker)?;
         Ok(StackRules {
             shaky,
             shaky_to_marginal_group,
             stack,
-            io_timeout_ns: io_timeout.unwrap_or(default_timeout),
+            io_timeout_ns,
             on_error,
             max_retries,
             reinstate,
             no_path,
+            retry_delay_ns,
+            on_link_loss: found.on_link_loss,
+            probes: found.probes,
+            failover_hold: found.failover_hold,
+            target_quiesce_ns: found.target_quiesce_ns,
         })
+    }
+}
+
+/// How a stack finds a loss and what it holds: the part of `StackRules` the timers of
+/// `[host.stack]` beyond the I/O timeout decide.
+struct Detection {
+    on_link_loss: Found,
+    probes: [Option<Probe>; 2],
+    failover_hold: Option<FailoverHold>,
+    target_quiesce_ns: Option<TimeNs>,
+}
+
+impl Detection {
+    fn resolve(
+        stack: Stack,
+        spec: &StackSpec,
+        io_timeout_ns: TimeNs,
+        checker: Option<TimeNs>,
+    ) -> Result<Detection, FieldError> {
+        let t = |v: Option<DurationNs>, field: &str| timer(v.map(|d| d.0), field);
+        // 0 is the kernel's "fail at once" (the port's I/O fails over when it is blocked).
+        let fast_io_fail = match spec.fast_io_fail_tmo {
+            Some(DurationNs(0)) => Some(0),
+            other => t(other, "fast_io_fail_tmo")?,
+        };
+        let dev_loss = t(spec.dev_loss_tmo, "dev_loss_tmo")?;
+        let max_polling = t(spec.max_polling_interval, "max_polling_interval")?;
+        let checker_timeout = t(spec.checker_timeout, "checker_timeout")?;
+        let noop_interval = t(spec.noop_out_interval, "noop_out_interval")?;
+        let noop_timeout = t(spec.noop_out_timeout, "noop_out_timeout")?;
+        let replacement = spec.replacement_timeout.map(|d| d.0);
+        let kato = t(spec.keep_alive_timeout, "keep_alive_timeout")?;
+        let cqt = spec.command_quiesce_time.map_or(0, |d| d.0);
+        if let Some(k) = spec.tp4129_hold.filter(|k| !TP4129_KATO_MULTIPLES.contains(k)) {
+            return Err(("host.stack.tp4129_hold".into(), format!("{k}: allowed 2 or 3 (multiples of KATO)")));
+        }
+        if spec.ccr && spec.tp4129_hold.is_none() {
+            return Err(("host.stack.ccr".into(), "ends the TP4129 hold early: give tp4129_hold too".into()));
+        }
+        let at_once = Found::Fail { hold_ns: 0 };
+        let mut d =
+            Detection { on_link_loss: at_once, probes: [None, None], failover_hold: None, target_quiesce_ns: None };
+        match stack {
+            Stack::LinuxDm => {
+                let checkint = checker.unwrap_or(MULTIPATHD_CHECKER_INTERVAL_NS);
+                let max_polling = max_polling.unwrap_or(MAX_POLLING_FACTOR * checkint);
+                if max_polling < checkint {
+                    return Err((
+                        "host.stack.max_polling_interval".into(),
+                        "must be at least the checker interval (polling_interval)".into(),
+                    ));
+                }
+                // A healthy path's checks have spaced out to max_polling_interval; its next TUR
+                // goes unanswered for checker_timeout (the device's timeout unless set).
+                let checker = Probe {
+                    every_ns: max_polling,
+                    timeout_ns: checker_timeout.unwrap_or(io_timeout_ns),
+                    then: Found::FailNewIo,
+                };
+                let fast_io_fail = fast_io_fail.unwrap_or(FC_FAST_IO_FAIL_NS);
+                match spec.scsi_transport {
+                    ScsiTransport::Fc => {
+                        // The blocked port's I/O fails over at fast_io_fail_tmo, or when the
+                        // port is removed at dev_loss_tmo if that comes first.
+                        let hold_ns = fast_io_fail.min(dev_loss.unwrap_or(FC_DEV_LOSS_NS));
+                        d.on_link_loss = Found::Fail { hold_ns };
+                        d.probes = [Some(checker), None];
+                    }
+                    ScsiTransport::Iscsi => {
+                        if spec.replacement_timeout.is_some() && spec.fast_io_fail_tmo.is_some() {
+                            return Err((
+                                "host.stack.replacement_timeout".into(),
+                                "multipathd sets the iSCSI session's replacement_timeout to fast_io_fail_tmo: give \
+                                 one of the two"
+                                    .into(),
+                            ));
+                        }
+                        let hold_ns = replacement.unwrap_or(fast_io_fail);
+                        let noop = Probe {
+                            every_ns: noop_interval.unwrap_or(ISCSI_NOOP_OUT_INTERVAL_NS),
+                            timeout_ns: noop_timeout.unwrap_or(ISCSI_NOOP_OUT_TIMEOUT_NS),
+                            then: Found::Fail { hold_ns },
+                        };
+                        d.on_link_loss = Found::Fail { hold_ns };
+                        d.probes = [Some(noop), Some(checker)];
+                    }
+                }
+            }
+            Stack::LinuxNvme | Stack::Spdk => {
+                let kato = kato.unwrap_or(if stack == Stack::Spdk { SPDK_KATO_NS } else { NVME_KATO_NS });
+                // Linux's keep-alive; SPDK's timeout already stands for its own (`io_timeout`).
+                if stack == Stack::LinuxNvme {
+                    d.probes = [Some(Probe { every_ns: kato / 2, timeout_ns: kato, then: at_once }), None];
+                }
+                d.failover_hold =
+                    spec.tp4129_hold.map(|k| FailoverHold { hold_ns: u64::from(k) * kato + cqt, ccr: spec.ccr });
+                d.target_quiesce_ns = Some(kato + cqt);
+            }
+            Stack::Esxi | Stack::Windows => {}
+        }
+        Ok(d)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::units::DurationNs;
-    use pathlab_policy::{DmMultipathConfig, NoPathRetry, NvmeConfig, RoundRobinConfig, SpdkConfig};
+    use pathlab_policy::{DmMultipathConfig, NvmeConfig, RoundRobinConfig, SpdkConfig};
 
     fn rules(policy: PolicyConfig, spec: &StackSpec) -> StackRules {
         let action = policy.build().unwrap().no_path_action();
@@ -285,5 +492,38 @@ mod tests {
         assert_eq!(err, ("host.stack.apd_timeout".to_string(), "allowed 20s..=99999s (Misc.APDTimeout)".to_string()));
         let zero = StackSpec { checker_interval: Some(DurationNs(0)), ..Default::default() };
         assert_eq!(StackRules::resolve(&policy, action, &zero).unwrap_err().0, "host.stack.checker_interval");
+    }
+
+    #[test]
+    fn each_stack_finds_a_loss_by_its_own_timers() {
+        let dm = PolicyConfig::DmMultipath(DmMultipathConfig::default());
+        let fc = rules(dm.clone(), &StackSpec::default());
+        assert_eq!(fc.on_link_loss, Found::Fail { hold_ns: 5 * SECOND_NS });
+        let checker = Probe { every_ns: 20 * SECOND_NS, timeout_ns: 30 * SECOND_NS, then: Found::FailNewIo };
+        assert_eq!(fc.probes, [Some(checker), None]);
+        assert_eq!((fc.failover_hold, fc.target_quiesce_ns), (None, None));
+        // Lost at 21 s: the check at 40 s goes unanswered until 70 s.
+        assert_eq!(checker.finds_at(21 * SECOND_NS), 70 * SECOND_NS);
+        let before = StackSpec { dev_loss_tmo: Some(DurationNs(2 * SECOND_NS)), ..Default::default() };
+        assert_eq!(rules(dm.clone(), &before).on_link_loss, Found::Fail { hold_ns: 2 * SECOND_NS });
+        let iscsi = StackSpec { scsi_transport: ScsiTransport::Iscsi, ..Default::default() };
+        let r = rules(dm.clone(), &iscsi);
+        let noop =
+            Probe { every_ns: 5 * SECOND_NS, timeout_ns: 5 * SECOND_NS, then: Found::Fail { hold_ns: 5 * SECOND_NS } };
+        assert_eq!(r.probes, [Some(noop), Some(checker)]);
+        let queue = DmMultipathConfig { no_path_retry: NoPathRetry::Retries(3), ..Default::default() };
+        let every_2s = StackSpec { checker_interval: Some(DurationNs(2 * SECOND_NS)), ..Default::default() };
+        let r = rules(PolicyConfig::DmMultipath(queue), &every_2s);
+        assert_eq!(r.no_path, NoPath::Queue { give_up_after_ns: Some(6 * SECOND_NS) });
+        let held =
+            StackSpec { tp4129_hold: Some(3), command_quiesce_time: Some(DurationNs(SECOND_NS)), ..Default::default() };
+        let nvme = rules(PolicyConfig::Nvme(NvmeConfig::default()), &held);
+        assert_eq!(nvme.on_link_loss, Found::Fail { hold_ns: 0 });
+        let keep_alive = Probe { every_ns: 2_500_000_000, timeout_ns: 5 * SECOND_NS, then: Found::Fail { hold_ns: 0 } };
+        assert_eq!(nvme.probes, [Some(keep_alive), None]);
+        assert_eq!(nvme.failover_hold, Some(FailoverHold { hold_ns: 16 * SECOND_NS, ccr: false }));
+        assert_eq!(nvme.target_quiesce_ns, Some(6 * SECOND_NS));
+        let spdk = rules(PolicyConfig::Spdk(SpdkConfig::default()), &StackSpec::default());
+        assert_eq!((spdk.probes, spdk.target_quiesce_ns), ([None, None], Some(10 * SECOND_NS)));
     }
 }

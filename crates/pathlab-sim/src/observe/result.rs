@@ -152,6 +152,10 @@ pub struct DeviceResult {
     pub actv: f64,
     pub qued: f64,
     pub p99_ms: f64,
+    /// Writes retried on another path while their first copy could still land (sent before its
+    /// path lost its connection, retried before the target surely stopped executing it: NVMe's
+    /// KATO + CQT after the loss), over the whole run; 0 where the stack has no such bound.
+    pub hazards: u64,
     #[serde(flatten)]
     pub figures: EsxtopFigures,
 }

@@ -164,6 +164,81 @@ pub struct StackSpec {
     /// Default: one per CPU, as the kernel gives.
     #[serde(default)]
     pub nvme_io_queues: Option<u32>,
+    /// The SCSI transport of dm-multipath's paths, which decides how a loss is found: `fc`
+    /// (the HBA sees a link go, `fast_io_fail_tmo`) or `iscsi` (NOP-Out, `replacement_timeout`).
+    #[serde(default)]
+    pub scsi_transport: ScsiTransport,
+    /// FC `fast_io_fail_tmo` (multipathd sets it; default 5 s): a remote port the HBA saw go is
+    /// blocked, and its I/O held this long before it fails to dm-multipath, which retries it on
+    /// another path; 0 fails it over at once. Under iSCSI, multipathd writes it into the
+    /// session's `replacement_timeout`.
+    #[serde(default)]
+    pub fast_io_fail_tmo: Option<DurationNs>,
+    /// FC `dev_loss_tmo`: the blocked remote port is removed after this long, its I/O failed
+    /// over then if `fast_io_fail_tmo` has not done it. Default 60 s (the FC transport's).
+    #[serde(default)]
+    pub dev_loss_tmo: Option<DurationNs>,
+    /// multipathd `max_polling_interval`: a healthy path's checks space out to this period; the
+    /// checker finds a path that stopped answering at its next check. Default 4 × the checker
+    /// interval.
+    #[serde(default)]
+    pub max_polling_interval: Option<DurationNs>,
+    /// multipathd `checker_timeout`: how long the checker's command (TUR) waits for an answer
+    /// before the path is down. Default: the I/O timeout (the device's sysfs timeout).
+    #[serde(default)]
+    pub checker_timeout: Option<DurationNs>,
+    /// open-iscsi `node.conn[0].timeo.noop_out_interval` (ESXi `NoopOutInterval`): a NOP-Out ping
+    /// this often on each connection. Default 5 s.
+    #[serde(default)]
+    pub noop_out_interval: Option<DurationNs>,
+    /// open-iscsi `node.conn[0].timeo.noop_out_timeout` (ESXi `NoopOutTimeout`): a NOP-Out
+    /// unanswered this long fails the connection. Default 5 s.
+    #[serde(default)]
+    pub noop_out_timeout: Option<DurationNs>,
+    /// open-iscsi `node.session.timeo.replacement_timeout` (ESXi `RecoveryTimeout`): a failed
+    /// session holds its I/O this long, then fails it up. Under dm-multipath multipathd sets it
+    /// to `fast_io_fail_tmo`: give one of the two.
+    #[serde(default)]
+    pub replacement_timeout: Option<DurationNs>,
+    /// NVMe keep-alive timeout (KATO; `nvme connect --keep-alive-tmo`): a keep-alive goes out
+    /// every KATO/2 and one unanswered for KATO fails the controller. Default 5 s (Linux), 10 s
+    /// (SPDK).
+    #[serde(default)]
+    pub keep_alive_timeout: Option<DurationNs>,
+    /// The controller's Command Quiesce Time (CQT, NVMe 2.1 "Communication Loss Handling"): how
+    /// long after its keep-alive timer expires it may still be finishing commands. Default 0.
+    #[serde(default)]
+    pub command_quiesce_time: Option<DurationNs>,
+    /// TP4129: hold a failed controller's I/O this many KATO plus CQT before retrying it on
+    /// another path (2, or 3 with traffic-based keep-alive). Left out: retried at once (Linux).
+    #[serde(default)]
+    pub tp4129_hold: Option<u32>,
+    /// Errors after which an I/O is still retried, where the stack counts them (ESXi 5, Linux
+    /// NVMe `max_retries` 5, SPDK `bdev_retry_count` 3, Windows MPIO `RetryCount` 3; dm-multipath
+    /// counts none and ignores it).
+    #[serde(default)]
+    pub retry_count: Option<u32>,
+    /// How long a failed request waits before its retry: Windows MPIO `RetryInterval` (default
+    /// 1 s); the other stacks retry at once (0) unless given.
+    #[serde(default)]
+    pub retry_interval: Option<DurationNs>,
+    /// TP8028 cross-controller reset: with the TP4129 hold, another controller of the subsystem
+    /// resets the failed one and the hold ends when it confirms (one round trip on its path).
+    #[serde(default)]
+    pub ccr: bool,
+}
+
+/// `[host.stack] scsi_transport`: how dm-multipath's SCSI paths find a loss.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ScsiTransport {
+    /// Fibre Channel: the HBA sees a link go (RSCN) and blocks the remote port for
+    /// `fast_io_fail_tmo`.
+    #[default]
+    Fc,
+    /// iSCSI: NOP-Out pings find a connection that stopped answering; the session holds its I/O
+    /// for `replacement_timeout`.
+    Iscsi,
 }
 
 fn default_cpus() -> u32 {
@@ -618,6 +693,10 @@ impl DeviceSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FabricSpec {
+    /// The fabric's (or its switch's) name, as admins call it (`A`, `fabric-b`, `sw01`): what a
+    /// `switch_down` fault names. Left out, the table's index (`0`, `1`, …) names it.
+    #[serde(default)]
+    pub name: Option<String>,
     /// Adapters by name; a name several hosts have (every ESXi host has a `vmhba1`) as
     /// `host/adapter`.
     pub adapters: Vec<String>,
@@ -754,6 +833,10 @@ pub enum FaultSpec {
     Congestion(CongestionSpec),
     LinkSpeed(LinkSpeedSpec),
     Marginal(MarginalSpec),
+    ControllerReboot(ControllerRebootSpec),
+    SwitchDown(SwitchDownSpec),
+    SiteDown(SiteDownSpec),
+    SlowDrain(SlowDrainSpec),
 }
 
 impl FaultSpec {
@@ -771,6 +854,10 @@ impl FaultSpec {
             FaultSpec::Congestion(f) => f.from,
             FaultSpec::LinkSpeed(f) => f.from,
             FaultSpec::Marginal(f) => f.from,
+            FaultSpec::ControllerReboot(f) => f.at,
+            FaultSpec::SwitchDown(f) => f.at,
+            FaultSpec::SiteDown(f) => f.at,
+            FaultSpec::SlowDrain(f) => f.from,
         }
     }
 
@@ -800,6 +887,12 @@ impl FaultSpec {
             FaultSpec::Congestion(f) => ("congestion", at(&f.path, &f.port), until(&f.until), true),
             FaultSpec::LinkSpeed(f) => ("link_speed", f.adapter.clone(), until(&f.until), true),
             FaultSpec::Marginal(f) => ("marginal", at(&f.path, &f.port), until(&f.until), true),
+            FaultSpec::ControllerReboot(f) => {
+                ("controller_reboot", format!("{}/{}", f.array, f.controller), until(&f.until), true)
+            }
+            FaultSpec::SwitchDown(f) => ("switch_down", f.fabric.clone(), until(&f.until), true),
+            FaultSpec::SiteDown(f) => ("site_down", f.array.clone(), until(&f.until), true),
+            FaultSpec::SlowDrain(f) => ("slow_drain", at(&f.adapter, &f.port), until(&f.until), true),
         };
         (kind, what, self.starts_at().0, until, lasts)
     }
@@ -818,6 +911,10 @@ pub const FAULT_KINDS: &[&str] = &[
     "congestion",
     "link_speed",
     "marginal",
+    "controller_reboot",
+    "switch_down",
+    "site_down",
+    "slow_drain",
 ];
 
 /// Separates the path of a field inside a fault from serde's message, so that the loader can
@@ -862,6 +959,10 @@ impl<'de> Deserialize<'de> for FaultSpec {
             "congestion" => FaultSpec::Congestion(body(table)?),
             "link_speed" => FaultSpec::LinkSpeed(body(table)?),
             "marginal" => FaultSpec::Marginal(body(table)?),
+            "controller_reboot" => FaultSpec::ControllerReboot(body(table)?),
+            "switch_down" => FaultSpec::SwitchDown(body(table)?),
+            "site_down" => FaultSpec::SiteDown(body(table)?),
+            "slow_drain" => FaultSpec::SlowDrain(body(table)?),
             other => {
                 let allowed = FAULT_KINDS.join(", ");
                 return Err(D::Error::custom(format!(
@@ -979,6 +1080,66 @@ pub struct CongestionSpec {
     #[serde(default)]
     pub until: Option<DurationNs>,
     pub added_latency: DurationNs,
+}
+
+/// A controller of an array reboots: its ports leave the fabric (the hosts see the link go)
+/// and, on an array where controllers own LUNs, the LUNs it owns move to the first other
+/// controller (their ALUA/ANA states change with it); at `until` its ports are back and its LUNs
+/// move back to it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerRebootSpec {
+    pub at: DurationNs,
+    pub array: String,
+    pub controller: String,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    #[serde(default)]
+    pub detection: Detection,
+}
+
+/// A fabric's switch is lost: every path zoned through that `[[fabric]]` table loses its
+/// connection, until `until`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchDownSpec {
+    pub at: DurationNs,
+    /// The fabric by its `name`, or by its index (`"0"`) when it has none.
+    pub fabric: String,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    #[serde(default)]
+    pub detection: Detection,
+}
+
+/// A site is lost in a metro setup: every port of `array` goes down with its links, and the
+/// replication to it stops (the surviving array acknowledges writes alone), until `until`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteDownSpec {
+    pub at: DurationNs,
+    pub array: String,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    #[serde(default)]
+    pub detection: Detection,
+}
+
+/// A slow-drain device: an adapter (or an array port) whose buffer credits starve, so that each
+/// response on its paths waits longer the longer it lasts: `growth` more for every second since
+/// `from` (no loss: nothing fails unless a wait reaches the I/O timeout).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlowDrainSpec {
+    #[serde(default)]
+    pub adapter: Option<String>,
+    #[serde(default)]
+    pub port: Option<String>,
+    pub from: DurationNs,
+    #[serde(default)]
+    pub until: Option<DurationNs>,
+    /// How much the per-response delay grows each second.
+    pub growth: DurationNs,
 }
 
 /// The fabric marks a path, or every path through a port, marginal (a Fibre Channel FPIN

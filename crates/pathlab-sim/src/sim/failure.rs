@@ -10,12 +10,15 @@
 use super::{Event, IoState, Simulation};
 use crate::engine::TimeNs;
 use crate::model::fault::FaultAction;
-use crate::model::stack::{NoPath, OnPathError};
+use crate::model::stack::{Found, NoPath, OnPathError};
 use crate::model::{Device, Model, Outage, Step};
 use crate::observe::result::HostEvent;
 use crate::scenario::schema::Detection;
 use crate::workload::Loop;
 use pathlab_policy::{AluaState, IoDone, PathId};
+
+/// `Event::Detect`'s step for the end of a blocked path's hold.
+pub(super) const HOLD_ENDS: u8 = u8::MAX;
 
 /// Something the host saw, for the run's event log.
 #[derive(Clone, Copy, Debug)]
@@ -123,6 +126,10 @@ impl Simulation {
                     *added = if *add { *added + added_ns } else { *added - added_ns };
                 }
             }
+            FaultAction::Drain { paths, drain } => paths.iter().for_each(|&p| self.model.paths[p].drain = *drain),
+            FaultAction::Replication { groups, suspended } => {
+                groups.iter().for_each(|&g| self.model.replications[g].suspended = *suspended)
+            }
             FaultAction::LinkRate { adapter, bytes_per_ns } => {
                 self.model.adapters[*adapter].bytes_per_ns = *bytes_per_ns
             }
@@ -130,23 +137,81 @@ impl Simulation {
         self.faults = faults;
     }
 
-    /// The path's link or port changed. A loss is seen at once by the link, or not at all (what
-    /// is sent down the path is lost and times out); a path that works again is taken back when
-    /// the stack would notice.
+    /// The path's link or port changed. A loss the link reports is handled as the stack does
+    /// (`StackRules::on_link_loss`: at once, or after holding the path's I/O); one it does not
+    /// report is found by the stack's probes or by a command's timeout, whichever comes first; a
+    /// loss at time zero is the state the run starts in, failed already. A path that works again
+    /// is taken back when the stack would notice.
     fn connection_changed(&mut self, p: usize, detection: Detection) {
         let path = &self.model.paths[p];
         let connected = !path.cut && !self.model.ports[path.port].down;
         if connected == path.connected {
             return;
         }
-        self.model.paths[p].connected = connected;
+        let now = self.events.now();
+        let path = &mut self.model.paths[p];
+        path.connected = connected;
+        if !connected {
+            path.lost_at_ns = Some(now);
+            path.reset_at_ns = None;
+            path.losses += 1;
+        }
+        let loss = path.losses;
         self.note_path(p, if connected { Seen::LinkUp } else { Seen::LinkDown });
+        let rules = self.model.devices[self.model.paths[p].device].stack;
         if connected {
+            if self.model.paths[p].blocked {
+                // The port is back before the hold ran out: what it held is sent again.
+                self.model.paths[p].blocked = false;
+                self.abort_commands(p);
+            }
             if !self.model.paths[p].up {
                 self.schedule_reinstate(p);
             }
+        } else if now == 0 {
+            // Lost when the run starts (an imported listing's failed path): the host has
+            // already found it and failed it.
+            self.host_fail_path(p, true);
         } else if detection == Detection::Link {
-            self.host_fail_path(p);
+            self.found(p, rules.on_link_loss, loss);
+        } else {
+            for (step, probe) in rules.probes.iter().enumerate() {
+                if let Some(probe) = probe {
+                    let at = probe.finds_at(now);
+                    self.events.at(at, Event::Detect { path: p as u32, loss, step: step as u8 });
+                }
+            }
+        }
+    }
+
+    /// The host has found that path `p` lost its connection: it fails the path at once or after
+    /// holding its I/O, or fails it for new I/O only.
+    fn found(&mut self, p: usize, what: Found, loss: u32) {
+        match what {
+            Found::Fail { hold_ns: 0 } => self.host_fail_path(p, true),
+            Found::Fail { hold_ns } => {
+                if !self.model.paths[p].blocked && self.model.paths[p].up {
+                    self.model.paths[p].blocked = true;
+                    self.events.after(hold_ns, Event::Detect { path: p as u32, loss, step: HOLD_ENDS });
+                }
+            }
+            Found::FailNewIo => self.host_fail_path(p, false),
+        }
+    }
+
+    /// A detection timer of path `p` runs out; nothing happens if the loss it was for is over.
+    pub(super) fn detect(&mut self, p: usize, loss: u32, step: u8) {
+        let path = &self.model.paths[p];
+        if path.connected || path.losses != loss {
+            return;
+        }
+        if step == HOLD_ENDS {
+            self.model.paths[p].blocked = false;
+            return self.host_fail_path(p, true);
+        }
+        let rules = self.model.devices[path.device].stack;
+        if let Some(probe) = rules.probes[usize::from(step)] {
+            self.found(p, probe.then, loss);
         }
     }
 
@@ -169,19 +234,35 @@ impl Simulation {
         }
     }
 
-    /// The host stops using path `p`: the policy is told, and every command on the path is
-    /// aborted and retried, ahead of the I/Os that never left the kernel.
-    fn host_fail_path(&mut self, p: usize) {
+    /// The host stops using path `p`: the policy is told, and (`abort`) every command on the
+    /// path is aborted and retried, ahead of the I/Os that never left the kernel.
+    fn host_fail_path(&mut self, p: usize, abort: bool) {
         if !self.model.paths[p].up {
+            // Failed for new I/O already (the checker): a lost command's timeout ends the rest.
+            if abort && !self.model.paths[p].connected {
+                self.abort_commands(p);
+            }
             return;
         }
         let path = &mut self.model.paths[p];
         path.up = false;
         path.failed_at_ns = self.events.now();
-        let (d, a) = (path.device, path.adapter);
+        let d = path.device;
         self.model.devices[d].policy.fail_path(PathId(p as u32));
         self.note_path(p, Seen::PathFailed);
         self.shaky_failed(p);
+        if abort {
+            self.abort_commands(p);
+        }
+        if self.model.paths[p].connected {
+            self.schedule_reinstate(p);
+        }
+        self.dispatch_device(d);
+    }
+
+    /// Every command on path `p` is aborted and its I/O retried (or held, `retry_or_hold`).
+    fn abort_commands(&mut self, p: usize) {
+        let (d, a) = (self.model.paths[p].device, self.model.paths[p].adapter);
         let aborted: Vec<u32> = self
             .ios
             .iter_mut()
@@ -202,12 +283,69 @@ impl Simulation {
             self.abandon(io);
         }
         for &io in aborted.iter().rev() {
-            self.requeue(io, p);
-        }
-        if self.model.paths[p].connected {
-            self.schedule_reinstate(p);
+            self.retry_or_hold(io, p);
         }
         self.dispatch_adapter(a);
+        self.dispatch_device(d);
+    }
+
+    /// `io` erred on path `p` and will be retried: at once, after the stack's retry delay
+    /// (MPIO's RetryInterval), or, when the path lost its connection and the stack holds such
+    /// I/O (TP4129), after the hold (TP8028's cross-controller reset ends it once another
+    /// controller confirms).
+    fn retry_or_hold(&mut self, io: u32, p: usize) {
+        let d = self.model.paths[p].device;
+        let rules = self.model.devices[d].stack;
+        let now = self.events.now();
+        let lost_hold = rules.failover_hold.filter(|_| !self.model.paths[p].connected).map(|hold| {
+            match self.confirming_round_trip(p).filter(|_| hold.ccr) {
+                Some(trip) if trip < hold.hold_ns => {
+                    let reset = self.model.paths[p].reset_at_ns.get_or_insert(now + trip);
+                    (*reset).max(now)
+                }
+                _ => now + hold.hold_ns,
+            }
+        });
+        // MPIO retries a failed request only after its RetryInterval.
+        let until = match (lost_hold, rules.retry_delay_ns) {
+            (None, 0) => return self.requeue(io, p),
+            (hold, delay) => hold.unwrap_or(now).max(now + delay),
+        };
+        let r = self.ios.get_mut(io);
+        r.state = IoState::Queued;
+        r.retry_of = p as u32;
+        self.rec.io_requeued(d);
+        self.model.devices[d].queued.add(now, 1);
+        if self.held[p].last().is_none_or(|&(_, t)| t != until) {
+            self.events.at(until, Event::Release { path: p as u32 });
+        }
+        self.held[p].push((io, until));
+    }
+
+    /// TP8028: the round trip of a cross-controller reset sent down a working path of the
+    /// device to another controller than path `p`'s; `None` if there is none.
+    fn confirming_round_trip(&self, p: usize) -> Option<TimeNs> {
+        let m = &self.model;
+        let controller = m.ports[m.paths[p].port].controller;
+        m.devices[m.paths[p].device]
+            .paths
+            .iter()
+            .map(|&q| &m.paths[q])
+            .filter(|q| q.connected && q.up && m.ports[q.port].controller != controller)
+            .map(|q| 2 * q.one_way_ns)
+            .min()
+    }
+
+    /// The held I/O of path `p` whose hold is over goes back to the front of its device's
+    /// queue, oldest first.
+    pub(super) fn release_held(&mut self, p: usize) {
+        let now = self.events.now();
+        let (due, kept): (Vec<_>, Vec<_>) = self.held[p].iter().partition(|&&(_, t)| t <= now);
+        self.held[p] = kept;
+        let d = self.model.paths[p].device;
+        for &(io, _) in due.iter().rev() {
+            self.model.devices[d].queue.push_front(io);
+        }
         self.dispatch_device(d);
     }
 
@@ -308,10 +446,24 @@ impl Simulation {
         device.queue.push_front(io);
     }
 
-    /// A retry of an I/O that erred on path `from` is issued on path `to`.
-    pub(super) fn count_retry(&mut self, d: usize, from: usize, to: usize) {
+    /// A retry of an I/O that erred on path `from` is issued on path `to`. A write whose first
+    /// copy reached the target before `from` lost its connection, retried elsewhere before the
+    /// target has surely stopped executing it (`StackRules::target_quiesce_ns` after the loss,
+    /// or a confirmed cross-controller reset), is a hazard: the first copy could land after the
+    /// retry.
+    pub(super) fn count_retry(&mut self, d: usize, from: usize, to: usize, write_sent_at: Option<TimeNs>) {
         let on = |p: usize| (p, self.model.paths[p].adapter);
         self.rec.retry_issued(d, on(from), on(to));
+        let (Some(sent), Some(lost), Some(quiesce)) =
+            (write_sent_at, self.model.paths[from].lost_at_ns, self.model.devices[d].stack.target_quiesce_ns)
+        else {
+            return;
+        };
+        let now = self.events.now();
+        let reset = self.model.paths[from].reset_at_ns.is_some_and(|t| t <= now);
+        if from != to && sent < lost && now < lost + quiesce && !reset {
+            self.hazards[d] += 1;
+        }
     }
 
     /// `io` fails for good: the application sees the error, and a closed-loop worker issues
@@ -341,10 +493,10 @@ impl Simulation {
         if rules.max_retries.is_some_and(|max| u32::from(errors) > max) {
             self.fail_io(io);
         } else {
-            self.requeue(io, p);
+            self.retry_or_hold(io, p);
         }
         if !self.model.paths[p].connected || rules.on_error == OnPathError::FailPath {
-            self.host_fail_path(p);
+            self.host_fail_path(p, true);
         }
         self.dispatch_adapter(self.model.paths[p].adapter);
         self.dispatch_device(d);
@@ -356,6 +508,10 @@ impl Simulation {
     /// an error status at the path's error rate. True when the I/O does not complete now.
     pub(super) fn faulty_response(&mut self, io: u32, p: usize) -> bool {
         let path = &self.model.paths[p];
+        if path.blocked {
+            // Held by the blocked path until the host fails it.
+            return true;
+        }
         if !path.connected {
             let r = self.ios.get(io);
             let timeout = self.model.devices[path.device].stack.io_timeout_ns;

@@ -118,7 +118,8 @@ impl Simulation {
         r.path = p;
         if r.retry_of != NOT_A_RETRY {
             let from = std::mem::replace(&mut r.retry_of, NOT_A_RETRY);
-            self.count_retry(d, from as usize, p as usize);
+            let write_sent_at = r.attrs.is_write.then_some(r.dispatched_at);
+            self.count_retry(d, from as usize, p as usize, write_sent_at);
         }
         match self.tag_slot(io) {
             // Not started: blk-mq holds the bio until a tag frees, so esxtop's view of the

@@ -99,6 +99,18 @@ enum Event {
     Reinstate {
         path: u32,
     },
+    /// The host finds that a path lost its connection (`loss`: the path's count of losses when
+    /// it was scheduled): by its probe `step` (an index into `StackRules::probes`), or, with
+    /// `HOLD_ENDS`, the hold of a blocked path is over and the host fails it.
+    Detect {
+        path: u32,
+        loss: u32,
+        step: u8,
+    },
+    /// TP4129: I/O held after a controller's loss may be retried now.
+    Release {
+        path: u32,
+    },
     /// The block layer's timeout timers find idle namespaces (`model::tags`).
     TagIdleCheck,
     /// An array's balancer makes its periodic pass (`model::balance`).
@@ -275,6 +287,10 @@ pub struct Simulation {
     outages: u32,
     /// Each device's paths in use at each interval boundary, on runs with faults.
     paths_in_use: Option<PathsInUse>,
+    /// Per path: I/O held after its loss (TP4129), with when each may be retried.
+    held: Vec<Vec<(u32, TimeNs)>>,
+    /// Per device: writes retried on another path while their first copy could still land.
+    hazards: Vec<u64>,
 }
 
 impl Simulation {
@@ -316,6 +332,8 @@ impl Simulation {
             log: Vec::new(),
             outages: 0,
             paths_in_use: (!plan.fault_windows.is_empty()).then(|| PathsInUse::new(model_devices)),
+            held: vec![Vec::new(); model_paths],
+            hazards: vec![0; model_devices],
             plan,
         };
         sim.see_paths_in_use();
@@ -460,9 +478,14 @@ impl Simulation {
             Event::Fault { index } => self.apply_fault(index as usize),
             Event::Timeout { io, attempt } => {
                 current!(io, attempt);
-                self.command_error(io)
+                // A blocked path's commands wait for the hold's end, not their timeout.
+                if !self.model.paths[self.ios.get(io).path as usize].blocked {
+                    self.command_error(io)
+                }
             }
             Event::Reinstate { path } => self.checker_sees(path as usize),
+            Event::Detect { path, loss, step } => self.detect(path as usize, loss, step),
+            Event::Release { path } => self.release_held(path as usize),
             Event::GiveUp { device, episode } => self.give_up(device as usize, episode),
             Event::Rebalance { array } => self.rebalance(array as usize),
             Event::TagIdleCheck => self.tag_idle_check(),

@@ -74,6 +74,7 @@ impl Simulation {
                 actv: w.actv,
                 qued: w.qued,
                 p99_ms: quantile_ms(self.rec.device_latency.histogram(i), 0.99),
+                hazards: self.hazards[i],
                 figures: w.figures,
             })
             .collect();

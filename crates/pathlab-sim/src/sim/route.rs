@@ -27,6 +27,8 @@ impl Simulation {
         let timed_link = adapter.bytes_per_ns.is_some();
         match (is_write, timed_link) {
             // Lost on a path whose connection is gone: the host only learns by its timeout.
+            // A blocked path holds it until the host fails the path.
+            _ if path.blocked => {}
             _ if !path.connected => {
                 let timeout = self.model.devices[path.device].stack.io_timeout_ns;
                 self.events.after(timeout, Event::Timeout { io, attempt });
@@ -84,6 +86,8 @@ impl Simulation {
                     self.events.after_fixed(ns, Event::StepDone { io, attempt });
                     return;
                 }
+                // The peer is lost (`site_down`): this array acknowledges alone.
+                Step::Replicate { group, .. } if self.model.replications[group as usize].suspended => {}
                 Step::Replicate { group, side } => {
                     let rep = &mut self.model.replications[group as usize];
                     let peer = rep.arrays[usize::from(1 - side)];
@@ -113,8 +117,12 @@ impl Simulation {
             return true;
         }
         let path = &self.model.paths[self.ios.get(io).path as usize];
-        let back = path.one_way_ns + path.added_latency_ns;
-        self.events.after_fixed(back + rule.retry_ns, Event::Resend { io, attempt });
+        let back = path.one_way_ns + path.added_ns(self.events.now());
+        if path.drain.is_some() {
+            self.events.after(back + rule.retry_ns, Event::Resend { io, attempt });
+        } else {
+            self.events.after_fixed(back + rule.retry_ns, Event::Resend { io, attempt });
+        }
         false
     }
 
@@ -161,9 +169,19 @@ impl Simulation {
         self.release_extent(io);
         let r = *self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
-        let trip = path.one_way_ns + path.added_latency_ns;
+        let trip = path.one_way_ns + path.added_ns(self.events.now());
         let adapter = &mut self.model.adapters[path.adapter];
-        if r.attrs.is_write || adapter.bytes_per_ns.is_none() {
+        if path.drain.is_some() {
+            // A slow drain's delay grows with time: not a lane's constant.
+            let back = self.events.now() + trip;
+            let done = match adapter.bytes_per_ns {
+                Some(_) if !r.attrs.is_write => {
+                    transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.attrs.bytes)
+                }
+                _ => back,
+            };
+            self.events.at(done, Event::Complete { io, attempt });
+        } else if r.attrs.is_write || adapter.bytes_per_ns.is_none() {
             // Nothing but the trip back: a fixed delay.
             self.events.after_fixed(trip, Event::Complete { io, attempt });
         } else {

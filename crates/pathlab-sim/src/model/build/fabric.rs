@@ -76,6 +76,7 @@ fn zoned_pairs(
                     return err(format!("fabric.{fi}"), format!("{an} is zoned to {pn} twice"));
                 }
                 nexuses.push(Zoned {
+                    fabric: fi,
                     adapter: a,
                     port: p,
                     one_way_ns: latency,
@@ -92,6 +93,8 @@ fn zoned_pairs(
 /// it, if any.
 #[derive(Clone, Copy)]
 pub(super) struct Zoned {
+    /// The `[[fabric]]` table it is zoned in.
+    pub(super) fabric: usize,
     pub(super) adapter: usize,
     pub(super) port: usize,
     pub(super) one_way_ns: u64,

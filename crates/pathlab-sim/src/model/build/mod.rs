@@ -54,6 +54,8 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         replications: replication.groups,
         backends,
         tags: TagSets::new(zoning.nexuses.len(), spec.host.cpus),
+        fabric_names: spec.fabric.iter().enumerate().map(|(i, f)| f.name.clone().unwrap_or(i.to_string())).collect(),
+        nexus_fabric: zoning.nexuses.iter().map(|z| z.fabric).collect(),
     };
     let mut scope = DeviceScope::new(spec, &hosts, &device_names, &replication.group_of, &esxcli);
     for (di, d) in spec.devices.iter().enumerate() {

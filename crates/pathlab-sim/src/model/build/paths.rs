@@ -30,10 +30,15 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
                 one_way_ns: zoning.nexuses[nexus].one_way_ns,
                 up: true,
                 failed_at_ns: 0,
+                lost_at_ns: None,
+                losses: 0,
+                reset_at_ns: None,
+                blocked: false,
                 cut: false,
                 connected: true,
                 errors: None,
                 added_latency_ns: 0,
+                drain: None,
                 alua,
                 // Symmetric arrays report one target port group (FlashArray, PowerMax); arrays
                 // with LUN ownership one per controller.

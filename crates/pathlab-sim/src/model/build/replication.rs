@@ -80,6 +80,7 @@ pub(super) fn plan(
             c.lun_of = lun_of;
         }
         groups.push(Replication {
+            suspended: false,
             name: if r.name.is_empty() { format!("{}-{}", r.arrays[0], r.arrays[1]) } else { r.name.clone() },
             arrays: [a, b],
             one_way_ns: latency,

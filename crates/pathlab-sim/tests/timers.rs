@@ -1,0 +1,536 @@
+//! Each stack's detection and recovery timers (`[host.stack]`) against the stall they give, one
+//! test per timer: the stall (the event log's times relative to the fault, the longest response)
+//! is the detection time plus the retry path's service, exactly where the stack's grid is known.
+//! Also the write hazard TP4129's hold exists for, and the failure kinds that take several paths
+//! at once (controller reboot, switch loss, site loss) or slow them (slow drain).
+
+mod common;
+
+use common::run_text;
+use pathlab_sim::{run, RunResult};
+
+/// Two adapters, each its own fabric (`A`: vmhba1, `B`: vmhba2), zoned to ports P0 (controller
+/// CT0, the LUN's owner) and P1 (CT1) of one ALUA array, 10 us away; one LUN. A read costs
+/// 10 us out, 20 us at the port, 100 us of cache, 10 us back (P1 adds 200 us of forwarding
+/// each way); each of the `outstanding` workers thinks 1 ms between I/Os, so that runs of
+/// seconds stay cheap.
+struct Setup {
+    policy: &'static str,
+    stack: String,
+    faults: String,
+    duration: &'static str,
+    read_pct: u32,
+    outstanding: u32,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup {
+            policy: "name = \"dm-multipath\"",
+            stack: String::new(),
+            faults: String::new(),
+            duration: "8s",
+            read_pct: 100,
+            outstanding: 4,
+        }
+    }
+}
+
+impl Setup {
+    fn text(&self) -> String {
+        format!(
+            r#"
+[run]
+duration = "{duration}"
+interval = "500ms"
+seed = 3
+
+[host]
+adapters = [{{ name = "vmhba1" }}, {{ name = "vmhba2" }}]
+stack = {{ {stack} }}
+
+[[arrays]]
+name = "a"
+read_latency = "100us"
+write_latency = "100us"
+service = {{ fixed = "20us", distribution = "fixed", servers = 4 }}
+tpgs = true
+forward_latency = "200us"
+controllers = [{{ name = "CT0" }}, {{ name = "CT1" }}]
+ports = [{{ name = "P0", controller = "CT0" }}, {{ name = "P1", controller = "CT1" }}]
+
+[[fabric]]
+name = "A"
+adapters = ["vmhba1"]
+ports = ["a/P0", "a/P1"]
+latency = "10us"
+
+[[fabric]]
+name = "B"
+adapters = ["vmhba2"]
+ports = ["a/P0", "a/P1"]
+latency = "10us"
+
+[[devices]]
+name = "naa.1"
+array = "a"
+lun = 3
+
+[policy]
+{policy}
+
+[[workloads]]
+devices = ["naa.1"]
+outstanding = {outstanding}
+block_size = "4KiB"
+read_pct = {read_pct}
+think_time = "1ms"
+
+{faults}
+"#,
+            duration = self.duration,
+            stack = self.stack,
+            policy = self.policy,
+            outstanding = self.outstanding,
+            read_pct = self.read_pct,
+            faults = self.faults,
+        )
+    }
+
+    fn run(&self) -> RunResult {
+        let r = run_text(&self.text(), "timers.toml");
+        let a = &r.accounting;
+        assert_eq!(a.issued, a.completed + a.failed, "each I/O completes or fails exactly once");
+        r
+    }
+}
+
+/// The optimized paths (through P0).
+const P0_1: &str = "vmhba1:C0:T0:L3";
+const P0_2: &str = "vmhba2:C0:T0:L3";
+
+fn fault(lines: &str) -> String {
+    format!("[[faults]]\n{lines}\n")
+}
+
+/// Both optimized paths lose their connection at `at`, seen by the link or not.
+fn p0_down(at: &str, detection: &str) -> String {
+    fault(&format!("kind = \"port_down\"\nat = \"{at}\"\nport = \"a/P0\"\ndetection = \"{detection}\""))
+}
+
+fn times(r: &RunResult, event: &str, path: &str) -> Vec<f64> {
+    r.events.iter().filter(|e| e.event == event && e.path == path).map(|e| e.t_s).collect()
+}
+
+/// The longest response of the run (s).
+fn longest_s(r: &RunResult) -> f64 {
+    r.summary.figures.resp_max_ms / 1e3
+}
+
+/// The stall: the longest response is the time from the loss to its detection, within one
+/// I/O's cycle (1.15 ms: the first I/O sent down the lost path starts at most a think time and a
+/// service after the loss; the retry adds P1's 0.55 ms).
+fn assert_stall(r: &RunResult, expected_s: f64) {
+    let longest = longest_s(r);
+    assert!((longest - expected_s).abs() < 0.00115, "longest {longest} s, expected {expected_s} s");
+}
+
+fn stack(lines: &[&str]) -> String {
+    lines.join(", ")
+}
+
+#[test]
+fn fc_fast_io_fail_tmo_holds_a_lost_port_then_fails_its_io_over() {
+    for (fast_io_fail, failed_at) in [("2s", 3.0), ("4s", 5.0)] {
+        let setup = Setup {
+            stack: stack(&[&format!("fast_io_fail_tmo = \"{fast_io_fail}\"")]),
+            faults: p0_down("1s", "link"),
+            ..Setup::default()
+        };
+        let r = setup.run();
+        assert_eq!(times(&r, "link_down", P0_1), [1.0]);
+        assert_eq!(times(&r, "path_failed", P0_1), [failed_at], "{fast_io_fail}");
+        assert_stall(&r, failed_at - 1.0);
+        assert_eq!(r.accounting.failed, 0);
+    }
+}
+
+#[test]
+fn a_loss_when_the_run_starts_is_failed_already() {
+    // An imported listing's failed path: no hold, whatever the stack.
+    let r = Setup { faults: p0_down("0s", "link"), duration: "1s", ..Setup::default() }.run();
+    assert_eq!(times(&r, "path_failed", P0_1), [0.0]);
+    assert!(longest_s(&r) < 0.001);
+}
+
+#[test]
+fn fc_dev_loss_tmo_fails_io_over_when_it_comes_before_fast_io_fail_tmo() {
+    let setup = Setup {
+        stack: stack(&["fast_io_fail_tmo = \"5s\"", "dev_loss_tmo = \"1500ms\""]),
+        faults: p0_down("1s", "link"),
+        ..Setup::default()
+    };
+    let r = setup.run();
+    assert_eq!(times(&r, "path_failed", P0_2), [2.5]);
+    assert_stall(&r, 1.5);
+}
+
+#[test]
+fn fc_a_port_back_within_fast_io_fail_tmo_resumes_what_it_held() {
+    let faults = fault("kind = \"port_down\"\nat = \"1s\"\nuntil = \"2s\"\nport = \"a/P0\"");
+    let r = Setup { stack: stack(&["fast_io_fail_tmo = \"3s\""]), faults, ..Setup::default() }.run();
+    assert!(times(&r, "path_failed", P0_1).is_empty(), "the port came back before the hold ran out");
+    // What the port held is sent again when it comes back: the stall is the 1 s outage.
+    assert_stall(&r, 1.0);
+}
+
+#[test]
+fn dm_checker_finds_a_silent_path_at_its_next_check_plus_checker_timeout() {
+    // Healthy paths are checked every max_polling_interval from time zero; the check after the
+    // loss at 1 s goes unanswered for checker_timeout. The commands already on the path wait
+    // for their own timeout (6 s): dm's fail_path does not abort them.
+    for (max_polling, failed_at) in [("2s", 3.0), ("4s", 5.0)] {
+        let setup = Setup {
+            stack: stack(&[
+                "io_timeout = \"6s\"",
+                "checker_interval = \"1s\"",
+                &format!("max_polling_interval = \"{max_polling}\""),
+                "checker_timeout = \"1s\"",
+            ]),
+            faults: p0_down("1s", "timeout"),
+            ..Setup::default()
+        };
+        let r = setup.run();
+        assert_eq!(times(&r, "path_failed", P0_1), [failed_at], "{max_polling}");
+        assert_stall(&r, 6.0);
+    }
+}
+
+#[test]
+fn dm_no_path_retry_n_waits_n_checker_intervals() {
+    let faults = fault("kind = \"all_paths_down\"\nat = \"1s\"");
+    let policy = "name = \"dm-multipath\"\nno_path_retry = 3";
+    let stack = stack(&["checker_interval = \"1500ms\"", "fast_io_fail_tmo = \"0s\""]);
+    let r = Setup { policy, stack, faults, duration: "2s", ..Setup::default() }.run();
+    // From the first I/O that finds no path (just after the loss at 1 s): 3 × 1.5 s.
+    let (no_path, gave_up) = (times(&r, "no_path", ""), times(&r, "gave_up", ""));
+    assert!((no_path[0] - 1.0) < 0.00115, "{no_path:?}");
+    assert!((gave_up[0] - no_path[0] - 4.5).abs() < 1e-9, "{gave_up:?}");
+    assert_eq!(r.accounting.failed, 4);
+}
+
+#[test]
+fn iscsi_nop_out_finds_a_silent_connection_then_replacement_timeout_holds_it() {
+    // NOP-Outs every 2 s from time zero: the one at 2 s after the loss at 1.001 s goes
+    // unanswered for 1 s; the session then holds its I/O for replacement_timeout.
+    for (replacement, failed_at) in [("2s", 5.0), ("3s", 6.0)] {
+        let setup = Setup {
+            stack: stack(&[
+                "scsi_transport = \"iscsi\"",
+                "noop_out_interval = \"2s\"",
+                "noop_out_timeout = \"1s\"",
+                &format!("replacement_timeout = \"{replacement}\""),
+            ]),
+            faults: p0_down("1001ms", "timeout"),
+            ..Setup::default()
+        };
+        let r = setup.run();
+        assert_eq!(times(&r, "path_failed", P0_1), [failed_at], "{replacement}");
+        assert_stall(&r, failed_at - 1.001);
+    }
+}
+
+#[test]
+fn iscsi_noop_out_interval_and_timeout_move_the_detection() {
+    let setup = Setup {
+        stack: stack(&[
+            "scsi_transport = \"iscsi\"",
+            "noop_out_interval = \"3s\"",
+            "noop_out_timeout = \"500ms\"",
+            "fast_io_fail_tmo = \"1s\"",
+        ]),
+        faults: p0_down("1s", "timeout"),
+        ..Setup::default()
+    };
+    let r = setup.run();
+    // The NOP at 3 s, unanswered until 3.5 s, then replacement_timeout = fast_io_fail_tmo 1 s.
+    assert_eq!(times(&r, "path_failed", P0_1), [4.5]);
+    assert_stall(&r, 3.5);
+}
+
+#[test]
+fn iscsi_a_connection_the_link_reports_lost_is_held_for_replacement_timeout() {
+    let setup = Setup {
+        stack: stack(&["scsi_transport = \"iscsi\"", "replacement_timeout = \"1500ms\""]),
+        faults: p0_down("1s", "link"),
+        ..Setup::default()
+    };
+    let r = setup.run();
+    assert_eq!(times(&r, "path_failed", P0_1), [2.5]);
+    assert_stall(&r, 1.5);
+}
+
+#[test]
+fn nvme_keep_alive_finds_a_silent_controller_within_kato_after_its_next_send() {
+    // KATO 2 s: a keep-alive every 1 s from time zero; the one at 2 s after the loss at 1.3 s
+    // times out at 4 s, before io_timeout (30 s); the controller's I/O goes to the other path.
+    for (kato, failed_at) in [("2s", 4.0), ("4s", 6.0)] {
+        let setup = Setup {
+            policy: "name = \"nvme\"",
+            stack: stack(&[&format!("keep_alive_timeout = \"{kato}\"")]),
+            faults: p0_down("1300ms", "timeout"),
+            ..Setup::default()
+        };
+        let r = setup.run();
+        assert_eq!(times(&r, "path_failed", P0_1), [failed_at], "{kato}");
+        assert_stall(&r, failed_at - 1.3);
+    }
+}
+
+/// An NVMe host writing through a controller whose link goes at 1 s: Linux fails the I/O over
+/// at once; the target may still execute what it held until its keep-alive timer (KATO 2 s)
+/// and its quiesce time (CQT 500 ms) have run out, at 3.5 s.
+fn nvme_writes(extra: &[&str]) -> RunResult {
+    let mut lines = vec!["keep_alive_timeout = \"2s\"", "command_quiesce_time = \"500ms\""];
+    lines.extend_from_slice(extra);
+    let setup = Setup {
+        policy: "name = \"nvme\"",
+        stack: stack(&lines),
+        faults: p0_down("1s", "link"),
+        read_pct: 0,
+        duration: "8s",
+        ..Setup::default()
+    };
+    setup.run()
+}
+
+#[test]
+fn writes_retried_while_their_first_copy_may_land_are_hazards_and_tp4129_holds_them_out() {
+    let at_once = nvme_writes(&[]);
+    // Every write in flight on the lost controller is retried at 1 s, well inside its window.
+    let hazards = at_once.devices[0].hazards;
+    assert!(hazards > 0, "{hazards}");
+    // The port's paths fail one after the other at 1 s: what vmhba1's held is retried on
+    // vmhba2's, then again on CT1's. Only the first retry counts: the second copy was sent
+    // after the loss and never reached CT0.
+    let first = at_once.paths.iter().find(|q| q.name == P0_1).unwrap().figures.failovers;
+    assert_eq!(hazards, first, "each write in flight on the lost controller, once");
+    // TP4129's hold, 2 × KATO + CQT = 4.5 s from the loss, outlasts the target's 2.5 s.
+    let held = nvme_writes(&["tp4129_hold = 2"]);
+    assert_eq!(held.devices[0].hazards, 0);
+    assert_stall(&held, 4.5);
+    let held3 = nvme_writes(&["tp4129_hold = 3"]);
+    assert_stall(&held3, 6.5);
+    // TP8028: CT1 confirms the reset of CT0 after one round trip (20 us): the hold ends then,
+    // and nothing of CT0's can land after it.
+    let ccr = nvme_writes(&["tp4129_hold = 2", "ccr = true"]);
+    assert_eq!(ccr.devices[0].hazards, 0);
+    assert!(longest_s(&ccr) < 0.001, "{}", longest_s(&ccr));
+}
+
+#[test]
+fn mpio_retries_a_failed_request_after_its_retry_interval() {
+    // A command lost at 1 s times out after 500 ms; its retry waits RetryInterval (1 s).
+    for (interval, stall) in [("", 1.5), (", retry_interval = \"300ms\"", 0.8)] {
+        let setup = Setup {
+            policy: "name = \"mpio\"\npolicy = \"round_robin\"",
+            stack: format!("io_timeout = \"500ms\"{interval}"),
+            faults: p0_down("1s", "timeout"),
+            duration: "3s",
+            ..Setup::default()
+        };
+        let r = setup.run();
+        assert_stall(&r, stall);
+    }
+    // Each I/O's retries: a path failing every command fails the I/O after retry_count + 1 tries.
+    let flaky = fault("kind = \"flaky\"\nfrom = \"0s\"\nport = \"a/P0\"");
+    let policy = "name = \"VMW_PSP_FIXED\"\npreferred = \"vmhba1:C0:T0:L3\"";
+    let r =
+        Setup { policy, stack: stack(&["retry_count = 0"]), faults: flaky, duration: "1s", ..Setup::default() }.run();
+    assert!(r.accounting.failed > 0 && r.accounting.retried == 0, "{:?}", r.accounting);
+}
+
+#[test]
+fn a_controller_reboot_moves_its_luns_to_the_partner_and_back() {
+    let faults =
+        fault("kind = \"controller_reboot\"\nat = \"1s\"\nuntil = \"3s\"\narray = \"a\"\ncontroller = \"CT0\"");
+    let r = Setup { policy: "name = \"nvme\"", faults, duration: "15s", ..Setup::default() }.run();
+    for p in [P0_1, P0_2] {
+        assert_eq!(times(&r, "link_down", p), [1.0]);
+        assert_eq!(times(&r, "path_failed", p), [1.0]);
+        assert_eq!(times(&r, "link_up", p), [3.0]);
+        // NVMe reconnects every 10 s from the loss.
+        assert_eq!(times(&r, "path_reinstated", p), [11.0]);
+    }
+    let alua = |path: &str| -> Vec<(f64, String)> {
+        r.events.iter().filter(|e| e.event == "alua" && e.path == path).map(|e| (e.t_s, e.detail.clone())).collect()
+    };
+    // CT1's paths become optimized while CT0 is away, and non-optimized again when it is back.
+    assert_eq!(alua("vmhba1:C0:T1:L3"), [(1.0, "AO".to_string()), (3.0, "ANO".to_string())]);
+    assert_eq!(r.accounting.failed, 0);
+}
+
+#[test]
+fn a_switch_loss_takes_every_path_of_its_fabric() {
+    let faults = fault("kind = \"switch_down\"\nat = \"1s\"\nuntil = \"2s\"\nfabric = \"A\"");
+    let r = Setup { policy: "name = \"VMW_PSP_RR\"", faults, duration: "3s", ..Setup::default() }.run();
+    let failed: Vec<&str> = r.events.iter().filter(|e| e.event == "path_failed").map(|e| e.path.as_str()).collect();
+    assert_eq!(failed, ["vmhba1:C0:T0:L3", "vmhba1:C0:T1:L3"]);
+    assert_eq!(times(&r, "path_reinstated", "vmhba1:C0:T1:L3"), [2.0]);
+}
+
+#[test]
+fn a_slow_drain_grows_each_response_by_its_growth_per_second() {
+    // 2 ms more per second on P0 from 1 s: a read completing at 2.5 s waits 3 ms more.
+    let faults = fault("kind = \"slow_drain\"\nfrom = \"1s\"\nuntil = \"3s\"\nport = \"a/P0\"\ngrowth = \"2ms\"");
+    let policy = "name = \"VMW_PSP_FIXED\"\npreferred = \"vmhba1:C0:T0:L3\"";
+    let r = Setup { policy, faults, duration: "4s", outstanding: 1, ..Setup::default() }.run();
+    let davg = |t: f64| r.path_intervals.iter().find(|i| i.name == P0_1 && (i.t_s - t).abs() < 1e-9).unwrap();
+    let base = davg(1.0).figures.davg_ms;
+    // Over (2.5 s, 3 s] the drain adds 3 to 4 ms, 3.5 ms on average.
+    let grown = davg(3.0).figures.davg_ms - base;
+    assert!((grown - 3.5).abs() < 0.05, "{grown}");
+    assert!((davg(4.0).figures.davg_ms - base).abs() < 0.001, "back to normal after the drain");
+    assert_eq!(r.accounting.failed, 0);
+}
+
+#[test]
+fn every_new_failure_kind_keeps_each_io_completing_or_failing_exactly_once() {
+    let faults = [
+        fault("kind = \"controller_reboot\"\nat = \"300ms\"\nuntil = \"900ms\"\narray = \"a\"\ncontroller = \"CT0\""),
+        fault("kind = \"switch_down\"\nat = \"1s\"\nuntil = \"1400ms\"\nfabric = \"B\"\ndetection = \"timeout\""),
+        fault("kind = \"slow_drain\"\nfrom = \"200ms\"\nuntil = \"1600ms\"\nadapter = \"vmhba1\"\ngrowth = \"5ms\""),
+        fault("kind = \"controller_reboot\"\nat = \"1500ms\"\narray = \"a\"\ncontroller = \"CT1\"\ndetection = \"timeout\""),
+    ]
+    .concat();
+    let stack = stack(&[
+        "io_timeout = \"150ms\"",
+        "checker_interval = \"100ms\"",
+        "reconnect_delay = \"100ms\"",
+        "keep_alive_timeout = \"100ms\"",
+        "fast_io_fail_tmo = \"50ms\"",
+        "noop_out_interval = \"50ms\"",
+        "noop_out_timeout = \"20ms\"",
+    ]);
+    let holds = ["", ", tp4129_hold = 2", ", tp4129_hold = 3, ccr = true", ", scsi_transport = \"iscsi\""];
+    let policies = [
+        "name = \"VMW_PSP_RR\"",
+        "name = \"dm-multipath\"\nno_path_retry = \"queue\"",
+        "name = \"dm-multipath\"",
+        "name = \"nvme\"",
+        "name = \"spdk\"",
+        "name = \"mpio\"",
+    ];
+    for (policy, hold) in policies.iter().flat_map(|p| holds.map(|h| (p, h))) {
+        let setup = Setup {
+            policy,
+            stack: format!("{stack}{hold}"),
+            faults: faults.clone(),
+            duration: "2s",
+            read_pct: 50,
+            ..Setup::default()
+        };
+        let r = setup.run();
+        assert!(r.accounting.completed > 1000 && r.summary.errors > 0, "{policy} {hold}: {:?}", r.accounting);
+    }
+}
+
+#[test]
+fn a_site_loss_takes_an_arrays_ports_and_stops_its_replication() {
+    let text = |faults: &str| {
+        format!(
+            r#"
+[run]
+duration = "3s"
+interval = "500ms"
+seed = 3
+
+[host]
+adapters = [{{ name = "vmhba1" }}]
+
+[[arrays]]
+name = "r1"
+symmetric = true
+read_latency = "100us"
+write_latency = "100us"
+service = {{ fixed = "20us", distribution = "fixed" }}
+ports = [{{ name = "P0" }}]
+
+[[arrays]]
+name = "r2"
+symmetric = true
+read_latency = "100us"
+write_latency = "100us"
+service = {{ fixed = "20us", distribution = "fixed" }}
+ports = [{{ name = "P0" }}]
+
+[[fabric]]
+adapters = ["vmhba1"]
+ports = ["r1/P0", "r2/P0"]
+latency = "10us"
+
+[[devices]]
+name = "naa.1"
+array = "r1"
+lun = 1
+
+[[replication]]
+name = "metro"
+arrays = ["r1", "r2"]
+devices = ["naa.1"]
+latency = "1ms"
+
+[policy]
+name = "VMW_PSP_RR"
+
+[[workloads]]
+devices = ["naa.1"]
+outstanding = 1
+block_size = "4KiB"
+read_pct = 0
+think_time = "1ms"
+
+{faults}
+"#
+        )
+    };
+    let r = run_text(&text(&fault("kind = \"site_down\"\nat = \"1s\"\nuntil = \"2s\"\narray = \"r2\"")), "site.toml");
+    assert_eq!(r.accounting.issued, r.accounting.completed + r.accounting.failed);
+    assert_eq!(times(&r, "path_failed", "vmhba1:C0:T1:L1"), [1.0]);
+    let resp = |t: f64| r.intervals.iter().find(|i| (i.t_s - t).abs() < 1e-9).unwrap().figures.write_resp_ms;
+    // A write replicated costs two 1 ms trips and r2's 100 us more; without the peer, none.
+    assert!((resp(1.0) - resp(1.5) - 2.1).abs() < 0.01, "{} then {}", resp(1.0), resp(1.5));
+    assert!((resp(3.0) - resp(1.0)).abs() < 0.01, "replication resumes");
+}
+
+#[test]
+fn bad_timers_name_the_field_and_what_is_allowed() {
+    let error = |stack: &str, policy: &'static str| {
+        let text = Setup { stack: stack.to_string(), policy, ..Setup::default() }.text();
+        run::load(&text, "timers.toml", None, &[], None).map(|_| ()).unwrap_err().to_string()
+    };
+    let nvme = "name = \"nvme\"";
+    let dm = "name = \"dm-multipath\"";
+    let cases = [
+        ("tp4129_hold = 4", nvme, "host.stack.tp4129_hold: 4: allowed 2 or 3 (multiples of KATO)"),
+        ("ccr = true", nvme, "host.stack.ccr: ends the TP4129 hold early: give tp4129_hold too"),
+        (
+            "scsi_transport = \"iscsi\", replacement_timeout = \"5s\", fast_io_fail_tmo = \"5s\"",
+            dm,
+            "host.stack.replacement_timeout: multipathd sets the iSCSI session's replacement_timeout to \
+             fast_io_fail_tmo: give one of the two",
+        ),
+        (
+            "max_polling_interval = \"1s\"",
+            dm,
+            "host.stack.max_polling_interval: must be at least the checker interval (polling_interval)",
+        ),
+        ("keep_alive_timeout = \"0s\"", nvme, "host.stack.keep_alive_timeout: "),
+        ("retry_count = 300", nvme, "host.stack.retry_count: 300: allowed 0 to 255"),
+        ("scsi_transport = \"sas\"", dm, "host.stack.scsi_transport: unknown value `sas`, expected `fc` or `iscsi`"),
+    ];
+    for (stack, policy, expected) in cases {
+        let message = error(stack, policy);
+        assert!(message.contains(expected), "{stack}: {message}");
+    }
+}

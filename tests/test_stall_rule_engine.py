@@ -1,0 +1,140 @@
+"""The static stall rule advise uses (`advisor/stall_rule.py`) and the engine agree for the same
+timers: each rule's stall against the longest response (or the event log) of a short run with
+the same settings in `[host.stack]`. The rules give the worst case of a probe's grid, so the
+runs lose their path just after a probe goes out."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathlab.advisor import stall_rule
+from pathlab.api import Scenario
+
+#: Two controllers of one ALUA array, each a port; two adapters; the LUN owned by CT0 (P0). Each
+#: of 4 workers thinks 1 ms between 4 KiB reads, so seconds of simulated time stay cheap.
+SCENARIO = """
+[run]
+duration = "{duration}"
+interval = "500ms"
+seed = 3
+
+[host]
+adapters = [{{ name = "vmhba1" }}, {{ name = "vmhba2" }}]
+stack = {{ {stack} }}
+
+[[arrays]]
+name = "a"
+read_latency = "100us"
+write_latency = "100us"
+service = {{ fixed = "20us", distribution = "fixed", servers = 4 }}
+tpgs = true
+forward_latency = "200us"
+controllers = [{{ name = "CT0" }}, {{ name = "CT1" }}]
+ports = [{{ name = "P0", controller = "CT0" }}, {{ name = "P1", controller = "CT1" }}]
+
+[[fabric]]
+adapters = ["vmhba1", "vmhba2"]
+ports = ["a/P0", "a/P1"]
+latency = "10us"
+
+[[devices]]
+name = "naa.1"
+array = "a"
+lun = 3
+
+[policy]
+{policy}
+
+[[workloads]]
+devices = ["naa.1"]
+outstanding = 4
+block_size = "4KiB"
+think_time = "1ms"
+
+[[faults]]
+kind = "{kind}"
+at = "{at}"
+detection = "{detection}"
+{target}
+"""
+
+#: Within one I/O's cycle: the first I/O sent after the loss starts within a think time and a
+#: service of it, and its retry on CT1 adds 0.55 ms.
+CYCLE_S = 0.00115
+
+
+def run(policy: str, stack: str, at: str, detection: str, duration: str, all_paths: bool = False,
+        one_path: bool = False) -> dict:
+    """A run whose paths through P0 (or only vmhba1's, `one_path`, or every path) are lost at `at`."""
+    kind, target = ("all_paths_down", "") if all_paths else ("port_down", 'port = "a/P0"')
+    if one_path:
+        kind, target = "path_down", 'path = "vmhba1:C0:T0:L3"'
+
+    text = SCENARIO.format(policy=policy, stack=stack, at=at, detection=detection, duration=duration,
+                           kind=kind, target=target)
+    return Scenario.from_text(text, "stall.toml").run().data
+
+
+def longest_s(data: dict) -> float:
+    return data["summary"]["resp_max_ms"] / 1e3
+
+
+@pytest.mark.parametrize(("fast_io_fail", "dev_loss"), [(2.0, None), (3.0, 1.5)])
+def test_an_fc_link_down_stalls_as_the_rule_says(fast_io_fail: float, dev_loss: float | None) -> None:
+    rule = stall_rule.dm_link_down(fast_io_fail, dev_loss)
+    stack = f'fast_io_fail_tmo = "{fast_io_fail}s"' + ("" if dev_loss is None else f', dev_loss_tmo = "{dev_loss}s"')
+    data = run('name = "dm-multipath"', stack, "1s", "link", "5s")
+    assert rule.seconds == (dev_loss or fast_io_fail)
+    assert abs(longest_s(data) - rule.seconds) < CYCLE_S
+
+
+def test_an_iscsi_connection_loss_stalls_at_most_as_the_rule_says() -> None:
+    rule = stall_rule.dm_iscsi_connection_lost(fast_io_fail=2.0, noop_interval=2.0, noop_timeout=1.0)
+    stack = ('scsi_transport = "iscsi", fast_io_fail_tmo = "2s", noop_out_interval = "2s", '
+             'noop_out_timeout = "1s"')
+    # Lost 1 ms after the NOP-Out at 2 s: the next one, at 4 s, times out at 5 s; held 2 s more.
+    data = run('name = "dm-multipath"', stack, "2001ms", "timeout", "8s")
+    assert rule.seconds == 5.0
+    assert abs(longest_s(data) - (rule.seconds - 0.001)) < CYCLE_S
+
+
+def test_a_silent_path_stalls_for_the_command_timeout_as_the_rule_says() -> None:
+    rule = stall_rule.dm_path_hang(command_timeout=3.0, max_polling=20.0, checker_timeout=3.0)
+    data = run('name = "dm-multipath"', 'io_timeout = "3s"', "1s", "timeout", "5s")
+    assert rule.seconds == 3.0
+    assert abs(longest_s(data) - rule.seconds) < CYCLE_S
+
+
+def test_every_path_down_gives_up_after_no_path_retry_checker_intervals_as_the_rule_says() -> None:
+    rule = stall_rule.dm_all_paths_down("3", polling=1.5)
+    data = run('name = "dm-multipath"\nno_path_retry = 3', 'checker_interval = "1500ms", fast_io_fail_tmo = "0s"',
+               "1s", "link", "2s", all_paths=True)
+    times = {e["event"]: e["t_s"] for e in data["events"] if e["event"] in ("no_path", "gave_up")}
+    assert rule.seconds == 4.5
+    assert times["gave_up"] - times["no_path"] == pytest.approx(rule.seconds, abs=1e-9)
+
+
+@pytest.mark.parametrize(("kato", "io_timeout", "at"), [(2.0, 30.0, "2001ms"), (5.0, 2.0, "2501ms")])
+def test_a_silent_nvme_controller_stalls_at_most_as_the_rule_says(kato: float, io_timeout: float, at: str) -> None:
+    """Lost 1 ms after a keep-alive went out (every KATO/2): the next one times out KATO later,
+    1.5 × KATO after the loss at worst; a shorter io_timeout ends it first. One controller is
+    lost (the rule assumes another path works: with both of P0's lost, an I/O timed out on one
+    is retried on the other, silent too, and waits io_timeout twice)."""
+    rule = stall_rule.nvme_controller_silent(kato, io_timeout)
+    stack = f'keep_alive_timeout = "{kato}s", io_timeout = "{io_timeout}s"'
+    data = run('name = "nvme"', stack, at, "timeout", "7s", one_path=True)
+    assert rule.seconds == min(1.5 * kato, io_timeout)
+    worst_case_gap = 0.001 if 1.5 * kato < io_timeout else 0.0
+    assert abs(longest_s(data) - (rule.seconds - worst_case_gap)) < CYCLE_S
+
+
+def test_the_result_counts_write_hazards_per_device() -> None:
+    """A lost NVMe controller's writes retried at once are hazards; TP4129's hold makes them 0."""
+    def hazards(extra: str) -> int:
+        text = SCENARIO.format(policy='name = "nvme"', stack=f'keep_alive_timeout = "2s"{extra}', at="1s",
+                               detection="link", duration="7s", kind="port_down", target='port = "a/P0"')
+        data = Scenario.from_text(text.replace("think_time", 'read_pct = 0\nthink_time'), "w.toml").run().data
+        return data["devices"][0]["hazards"]
+
+    assert hazards("") > 0
+    assert hazards(", tp4129_hold = 2") == 0
