@@ -26,7 +26,12 @@ INSIDE_THE_WINDOW = {"congested-path": ("faults.0.from=8s",), "cx4-alua-path-fai
 #: Measured in session 8 and no longer needing a margin (within 2%): C1 (its host pauses are
 #: gone; p99 +0.1% over the latency type's), VMAX3 with four hosts (+0.3% over iops=1's; its
 #: stations lognormal since session 7), two paths one +30 ms (+1.7% over PowerPath-style adaptive's).
-KNOWN_GAPS = {("four-paths-one-slow", "p99_ms"): 1.035}
+#: A flaky path (session 14, after MPIO's 1 s RetryInterval landed): MPIO least_queue_depth now
+#: fails no I/O and so is held against ours, with a p99 of 0.408 ms against our 0.418 (+2.5%) at
+#: 17% less rate (200,903 against 242,133 I/O/s): its errored I/Os wait out the interval, so fewer
+#: of the 64 are in flight and the paths queue less. A shorter tail bought by parking I/O, as the
+#: `comparable` rule's 30 ms path is, but under the p99 it keeps (`run_lineup` of flaky-path, 15 s).
+KNOWN_GAPS = {("four-paths-one-slow", "p99_ms"): 1.035, ("flaky-path", "p99_ms"): 1.03}
 UNQUEUED = without_device_queue(SCENARIOS / "bench-minimal.toml")
 
 

@@ -191,7 +191,7 @@ def _link_down(scope: str, given: dict[str, Value | None], device: Device, not_g
 
 def _hwtable_retry(vendor: str, model: str) -> str | None:
     """The no_path_retry the built-in hardware table sets for the array (with or without ALUA), if any."""
-    from pathlab.importer.linux import hwtable_sets
+    from pathlab.importer.conf_precedence import hwtable_sets
 
     return next((v for tpgs in (False, True) if (v := hwtable_sets(vendor, model, tpgs).get("no_path_retry"))), None)
 

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterator, MutableMapping
 
 import click
 
 from pathlab.cli.common import BadInput
+
+# The command needs no BLAS threads (scipy's t quantile, pandas' tables), and OpenBLAS reserves
+# address space per thread: under `ulimit -v` an import of scipy.special spun for minutes instead
+# of reading a capture. Set before numpy or scipy loads; a user's own setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Each verb and its module, in the order the CLI reference lists them.
 VERBS = {"advise": "advise", "import": "import_host", "run": "run", "compare": "compare", "sweep": "sweep",

@@ -123,3 +123,11 @@ class ConfPrecedence:
         if found or in_hwtable:
             return found  # the built-in table's entry for the array wins over `defaults`
         return self._last(keyword, "defaults", "defaults")
+
+
+def hwtable_sets(vendor: str, product: str, tpgs: bool) -> dict[str, str]:
+    """The attributes multipath-tools' built-in hardware table sets for the array, and their values."""
+    from pathlab import _core
+
+    return {s["name"]: s["value"] for s in _core.linux_claim(vendor, product, tpgs)["settings"]
+            if s["origin"] == "storage device configuration"}

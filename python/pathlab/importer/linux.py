@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer.captured_load import from_rates
-from pathlab.importer.conf_precedence import ConfPrecedence
+from pathlab.importer.conf_precedence import ConfPrecedence, hwtable_sets
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
@@ -72,14 +72,6 @@ class LinuxCaptures:
 CONF_KEYS = ("failback", "no_path_retry", "path_grouping_policy")
 #: The groupings pathlab simulates (group_by_serial and group_by_node_name are not).
 GROUPINGS = ("failover", "multibus", "group_by_prio")
-
-
-def hwtable_sets(vendor: str, product: str, tpgs: bool) -> dict[str, str]:
-    """The attributes multipath-tools' built-in hardware table sets for the array, and their values."""
-    from pathlab import _core
-
-    return {s["name"]: s["value"] for s in _core.linux_claim(vendor, product, tpgs)["settings"]
-            if s["origin"] == "storage device configuration"}
 
 
 def conf_settings(conf: ConfPrecedence, wwid: str, vendor: str, product: str,

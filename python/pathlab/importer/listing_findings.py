@@ -89,7 +89,7 @@ def configured(conf: ConfPrecedence, m: Any, keyword: str) -> tuple[str, int] | 
     """The value multipath.conf gives `keyword` for map `m` of an ALUA array, and its line, by
     multipath-tools' precedence (`conf_precedence`; the hardware table's entry for the array wins
     over `defaults`)."""
-    from pathlab.importer.linux import hwtable_sets
+    from pathlab.importer.conf_precedence import hwtable_sets
 
     vendor, product = str(m.vendor).strip(), str(m.product).strip()
     found = conf.in_force(keyword, str(m.wwid), vendor, product, hwtable_sets(vendor, product, True))

@@ -72,7 +72,7 @@ def hwtable_timer(setting: str, vendor: str, product: str) -> tuple[str, str] | 
 
 
 #: The attributes multipath-tools' built-in hardware table sets for an array (vendor, product,
-#: whether it reports ALUA), as `linux.hwtable_sets` gives them.
+#: whether it reports ALUA), as `conf_precedence.hwtable_sets` gives them.
 Hwtable = Callable[[str, str, bool], dict[str, str]]
 
 
