@@ -11,51 +11,7 @@ from pathlib import Path
 from conftest import pathlab
 from pathlab import Scenario
 from pathlab.results import ApplicationSaw, FaultWindow, Recovery
-
-#: Two adapters zoned to two ports, one LUN, fixed service times (as the engine's fault tests).
-SCENARIO = """
-[run]
-duration = "{duration}"
-interval = "500ms"
-seed = 7
-
-[host]
-adapters = [{{ name = "vmhba1", link_speed = "16Gb" }}, {{ name = "vmhba2", link_speed = "16Gb" }}]
-stack = {{ {stack} }}
-
-[[arrays]]
-name = "a"
-read_latency = "100us"
-write_latency = "50us"
-service = {{ fixed = "20us", distribution = "fixed", servers = 4 }}
-tpgs = true
-forward_latency = "200us"
-controllers = [{{ name = "CT0" }}, {{ name = "CT1" }}]
-ports = [{{ name = "P0", controller = "CT0" }}, {{ name = "P1", controller = "CT1" }}]
-
-[[fabric]]
-adapters = ["vmhba1", "vmhba2"]
-ports = ["a/P0", "a/P1"]
-latency = "10us"
-
-[[devices]]
-name = "naa.1"
-array = "a"
-lun = 3
-queue_depth = 32
-
-[policy]
-{policy}
-
-[[workloads]]
-devices = ["naa.1"]
-outstanding = {outstanding}
-block_size = "4KiB"
-read_pct = 100
-
-[[faults]]
-{fault}
-"""
+from two_controllers import two_controllers
 
 #: A path lost without a link event under dm-multipath: found by the 2 s I/O timeout, taken back
 #: at the checker's tick (1 s) after its link returns at 5.5 s.
@@ -71,7 +27,10 @@ APD = dict(duration="22s", stack='apd_timeout = "20s"', policy='name = "VMW_PSP_
 
 def write(tmp_path: Path, case: dict[str, object]) -> Path:
     path = tmp_path / "case.toml"
-    path.write_text(SCENARIO.format(**case))
+    path.write_text(two_controllers(duration=str(case["duration"]), seed=7, stack=str(case["stack"]),
+                                    policy=str(case["policy"]), fault=str(case["fault"]),
+                                    workload=f'outstanding = {case["outstanding"]}\nblock_size = "4KiB"\nread_pct = 100',
+                                    write_latency="50us", link_speed="16Gb", queue_depth=32))
     return path
 
 

@@ -9,54 +9,17 @@ import pytest
 
 from pathlab.advisor import stall_rule
 from pathlab.api import Scenario
+from two_controllers import two_controllers
 
-#: Two controllers of one ALUA array, each a port; two adapters; the LUN owned by CT0 (P0). Each
-#: of 4 workers thinks 1 ms between 4 KiB reads, so seconds of simulated time stay cheap.
-SCENARIO = """
-[run]
-duration = "{duration}"
-interval = "500ms"
-seed = 3
+#: Each of 4 workers thinks 1 ms between 4 KiB reads, so seconds of simulated time stay cheap.
+WORKLOAD = 'outstanding = 4\nblock_size = "4KiB"\nthink_time = "1ms"'
 
-[host]
-adapters = [{{ name = "vmhba1" }}, {{ name = "vmhba2" }}]
-stack = {{ {stack} }}
 
-[[arrays]]
-name = "a"
-read_latency = "100us"
-write_latency = "100us"
-service = {{ fixed = "20us", distribution = "fixed", servers = 4 }}
-tpgs = true
-forward_latency = "200us"
-controllers = [{{ name = "CT0" }}, {{ name = "CT1" }}]
-ports = [{{ name = "P0", controller = "CT0" }}, {{ name = "P1", controller = "CT1" }}]
-
-[[fabric]]
-adapters = ["vmhba1", "vmhba2"]
-ports = ["a/P0", "a/P1"]
-latency = "10us"
-
-[[devices]]
-name = "naa.1"
-array = "a"
-lun = 3
-
-[policy]
-{policy}
-
-[[workloads]]
-devices = ["naa.1"]
-outstanding = 4
-block_size = "4KiB"
-think_time = "1ms"
-
-[[faults]]
-kind = "{kind}"
-at = "{at}"
-detection = "{detection}"
-{target}
-"""
+def scenario(policy: str, stack: str, at: str, detection: str, duration: str, kind: str, target: str,
+             workload: str = WORKLOAD) -> str:
+    """`two_controllers` whose paths `target` names are lost at `at`, seen by `detection`."""
+    return two_controllers(duration=duration, seed=3, stack=stack, policy=policy, workload=workload,
+                           fault=f'kind = "{kind}"\nat = "{at}"\ndetection = "{detection}"\n{target}')
 
 #: Within one I/O's cycle: the first I/O sent after the loss starts within a think time and a
 #: service of it, and its retry on CT1 adds 0.55 ms.
@@ -70,8 +33,7 @@ def run(policy: str, stack: str, at: str, detection: str, duration: str, all_pat
     if one_path:
         kind, target = "path_down", 'path = "vmhba1:C0:T0:L3"'
 
-    text = SCENARIO.format(policy=policy, stack=stack, at=at, detection=detection, duration=duration,
-                           kind=kind, target=target)
+    text = scenario(policy, stack, at, detection, duration, kind, target)
     return Scenario.from_text(text, "stall.toml").run().data
 
 
@@ -131,9 +93,9 @@ def test_a_silent_nvme_controller_stalls_at_most_as_the_rule_says(kato: float, i
 def test_the_result_counts_write_hazards_per_device() -> None:
     """A lost NVMe controller's writes retried at once are hazards; TP4129's hold makes them 0."""
     def hazards(extra: str) -> int:
-        text = SCENARIO.format(policy='name = "nvme"', stack=f'keep_alive_timeout = "2s"{extra}', at="1s",
-                               detection="link", duration="7s", kind="port_down", target='port = "a/P0"')
-        data = Scenario.from_text(text.replace("think_time", 'read_pct = 0\nthink_time'), "w.toml").run().data
+        text = scenario('name = "nvme"', f'keep_alive_timeout = "2s"{extra}', "1s", "link", "7s", "port_down",
+                        'port = "a/P0"', workload=WORKLOAD.replace("think_time", 'read_pct = 0\nthink_time'))
+        data = Scenario.from_text(text, "w.toml").run().data
         return data["devices"][0]["hazards"]
 
     assert hazards("") > 0
