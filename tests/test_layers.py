@@ -48,6 +48,7 @@ LAYERS: dict[str, tuple[int, str]] = {
     "pathlab.devices": (0, "base"),
     "pathlab.finding": (0, "base"),
     "pathlab.figures": (0, "base"),
+    "pathlab.student_t": (0, "base"),
     "pathlab.toml_values": (0, "base"),
     "pathlab.shipped": (0, "base"),
     "pathlab.version": (0, "base"),

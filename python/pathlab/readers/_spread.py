@@ -16,8 +16,8 @@ def spread(count: float, total: float, squares: float) -> float:
     fewer than two values."""
     if count < 2 or total == 0:
         return _NAN
-    from scipy.special import stdtrit  # scipy.stats.t's own quantile, without importing scipy.stats
+    from pathlab.student_t import two_sided
 
     mean = total / count
     variance = max(squares / count - mean * mean, 0.0) * count / (count - 1)
-    return float(stdtrit(count - 1, 0.5 + LEVEL / 2)) * (variance / count) ** 0.5 / abs(mean)
+    return two_sided(count, LEVEL) * (variance / count) ** 0.5 / abs(mean)

@@ -18,13 +18,13 @@ def half_width(values: Sequence[float]) -> float:
     n = len(values)
     if n < 2:
         return math.nan
-    # numpy and scipy.special, not pandas and scipy.stats: the same figures (the t quantile is
-    # scipy.stats.t's own ppf), a second less to import for `pathlab advise`.
+    # numpy, not pandas: a second less to import for `pathlab advise`.
     import numpy as np
-    from scipy.special import stdtrit
+
+    from pathlab.student_t import two_sided
 
     sd = np.std(np.asarray(values, dtype=float), ddof=1)
-    return float(stdtrit(n - 1, 0.5 + LEVEL / 2) * sd / math.sqrt(n))
+    return float(two_sided(n, LEVEL) * sd / math.sqrt(n))
 
 
 def aggregate(runs: pd.DataFrame, by: list[str], figures: Sequence[str]) -> pd.DataFrame:
