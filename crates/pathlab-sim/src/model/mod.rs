@@ -96,7 +96,7 @@ pub fn transfer(free_at: &mut TimeNs, bytes_per_ns: Option<f64>, ready: TimeNs, 
         None => ready,
         Some(rate) => {
             let start = ready.max(*free_at);
-            let end = start + (bytes as f64 / rate).round() as TimeNs;
+            let end = start.saturating_add((bytes as f64 / rate).round() as TimeNs);
             *free_at = end;
             end
         }
@@ -258,9 +258,11 @@ impl Path {
     #[inline]
     pub fn added_ns(&self, now_ns: TimeNs) -> TimeNs {
         let drained = self.drain.map_or(0, |(since, per_s)| {
-            (u128::from(now_ns.saturating_sub(since)) * u128::from(per_s) / 1_000_000_000) as TimeNs
+            // Grown past what a time can hold (a long drain at a steep growth): the longest.
+            TimeNs::try_from(u128::from(now_ns.saturating_sub(since)) * u128::from(per_s) / 1_000_000_000)
+                .unwrap_or(TimeNs::MAX)
         });
-        self.added_latency_ns + drained
+        self.added_latency_ns.saturating_add(drained)
     }
 }
 

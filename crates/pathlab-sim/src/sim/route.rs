@@ -117,9 +117,9 @@ impl Simulation {
             return true;
         }
         let path = &self.model.paths[self.ios.get(io).path as usize];
-        let back = path.one_way_ns + path.added_ns(self.events.now());
+        let back = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
         if path.drain.is_some() {
-            self.events.after(back + rule.retry_ns, Event::Resend { io, attempt });
+            self.events.after(back.saturating_add(rule.retry_ns), Event::Resend { io, attempt });
         } else {
             self.events.after_fixed(back + rule.retry_ns, Event::Resend { io, attempt });
         }
@@ -169,24 +169,20 @@ impl Simulation {
         self.release_extent(io);
         let r = *self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
-        let trip = path.one_way_ns + path.added_ns(self.events.now());
+        let trip = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
         let adapter = &mut self.model.adapters[path.adapter];
-        if path.drain.is_some() {
-            // A slow drain's delay grows with time: not a lane's constant.
-            let back = self.events.now() + trip;
+        // A slow drain's delay grows with time: not a lane's constant, so not `after_fixed`.
+        if path.drain.is_none() && (r.attrs.is_write || adapter.bytes_per_ns.is_none()) {
+            // Nothing but the trip back: a fixed delay.
+            self.events.after_fixed(trip, Event::Complete { io, attempt });
+        } else {
+            let back = self.events.now().saturating_add(trip);
             let done = match adapter.bytes_per_ns {
                 Some(_) if !r.attrs.is_write => {
                     transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.attrs.bytes)
                 }
                 _ => back,
             };
-            self.events.at(done, Event::Complete { io, attempt });
-        } else if r.attrs.is_write || adapter.bytes_per_ns.is_none() {
-            // Nothing but the trip back: a fixed delay.
-            self.events.after_fixed(trip, Event::Complete { io, attempt });
-        } else {
-            let back = self.events.now() + trip;
-            let done = transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.attrs.bytes);
             self.events.at(done, Event::Complete { io, attempt });
         }
     }
