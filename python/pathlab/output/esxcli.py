@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pathlab.output.as_read import NOT_READ
+
 
 def _wwn(prefix: str, index: int) -> str:
     return f"{prefix}{index:06x}"
-
-
-#: What `show` prints for a value an imported device's listing did not print.
-NOT_READ = "?"
 
 
 def _imported_device(d: dict[str, Any], at_start: bool) -> str:
