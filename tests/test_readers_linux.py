@@ -674,6 +674,15 @@ def test_an_nvme_controller_printed_without_a_name_is_a_path_not_live(tmp_path: 
     assert pd.isna(row["ana_state"])
 
 
+def test_an_nvme_controller_printed_without_a_name_but_live_is_read_live(tmp_path: Path) -> None:
+    # The name came late, the state did not: the warning must not say what the row does not hold.
+    text = _CONNECTING.format(address="traddr=192.168.20.11,trsvcid=4420,src_addr=192.168.20.1", state="live")
+    with pytest.warns(pathlab.PathlabWarning, match=r"line 4: a controller without a name \(\(null\)\), printed "
+                                                    r"live: read as a live path$"):
+        table = nvme_subsys.read(write(tmp_path, "subsys.txt", text))
+    assert table.iloc[1]["state"] == "live"
+
+
 def test_two_nvme_controllers_without_a_name_are_refused_by_line(tmp_path: Path) -> None:
     text = _CONNECTING.format(address="(null)", state="connecting") + " +- (null) tcp (null) connecting\n"
     path = write(tmp_path, "subsys.txt", text)

@@ -187,8 +187,11 @@ def _unnamed_controller(name: str, where: str, words: list[str], first_at: int) 
                                          "are connected")
     rest = [w for w in words[2:] if w != _NO_NAME]
     printed = _tail_states(list(rest))[1]
-    warn(name, where, f"a controller without a name ({_NO_NAME}): one the kernel is still connecting, read as a "
-                      "path that is not live" + ("" if printed else "; no state printed: `connecting` taken"))
+    if printed == "live":  # named late, but printed live: read as printed
+        warn(name, where, f"a controller without a name ({_NO_NAME}), printed live: read as a live path")
+    else:
+        warn(name, where, f"a controller without a name ({_NO_NAME}): one the kernel is still connecting, read as "
+                          "a path that is not live" + ("" if printed else "; no state printed: `connecting` taken"))
     return [_NO_NAME, *words[1:2], *rest, *([] if printed else ["connecting"])]
 
 
