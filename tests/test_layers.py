@@ -70,6 +70,7 @@ LAYERS: dict[str, tuple[int, str]] = {
 #: (the renderer imports the result's type; the result asks for its renderer only when drawn).
 RENDER_HELPERS: dict[str, str] = {
     "pathlab.advisor.advice": "Advice.to_dict, to_text and _repr_html_ draw the advice as the CLI does",
+    "pathlab.advisor.failure_advice": "FailureAdvice._repr_html_ draws advise --failures' table as the CLI does",
     "pathlab.importer.host": "Host._repr_html_ shows the imported host in a notebook",
     "pathlab.study.compare": "Comparison.to_dict and _repr_html_ draw the comparison as the CLI does",
     "pathlab.study.sweep_pipeline": "Sweep.write and _repr_html_ write and draw the sweep's table",

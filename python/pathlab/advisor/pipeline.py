@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from pathlab import host_views
 from pathlab._core import parse_duration_ns
@@ -18,6 +18,8 @@ from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.capture_check import fit_to_capture, with_fitted
 from pathlab.advisor.cluster_pipeline import advise_cluster
 from pathlab.advisor.decide import OBJECTIVES, decide, order
+from pathlab.advisor.failure_advice import FailureAdvice
+from pathlab.advisor.failure_pipeline import advise_failures
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
 from pathlab.advisor.ranges import end_labels, gain_ranges, span_ends
 from pathlab.advisor.rank import rank_together
@@ -28,6 +30,7 @@ from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer.cluster import Cluster
 from pathlab.importer.host import Host, import_host
+from pathlab.importer.timer_values import TimerValue
 from pathlab.loading import load
 from pathlab.progress import Progress, run_batch
 from pathlab.toml_values import to_toml
@@ -43,10 +46,23 @@ RUN_LENGTH_KEYS = ("run", "run.duration", "run.warmup")
 MOST_SEEDS = 100
 
 
+@overload
+def advise(subject: Subject, *, objective: str = ..., seeds: int = ..., duration: str = ..., warmup: str = ...,
+           variant: str | None = ..., set: Mapping[str, Any] | Iterable[str] | None = ...,  # noqa: A002
+           progress: Progress | None = ..., host: str | None = ..., failures: None = ...) -> Advice: ...
+
+
+@overload
+def advise(subject: Subject, *, objective: str = ..., seeds: int = ..., duration: str = ..., warmup: str = ...,
+           variant: str | None = ..., set: Mapping[str, Any] | Iterable[str] | None = ...,  # noqa: A002
+           progress: Progress | None = ..., host: str | None = ..., failures: str | Literal[True]) -> FailureAdvice: ...
+
+
 def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, duration: str = "auto",
            warmup: str = "5s", variant: str | None = None,
            set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002 - mirrors --set
-           progress: Progress | None = None, host: str | None = None) -> Advice:
+           progress: Progress | None = None, host: str | None = None,
+           failures: str | bool | None = None) -> Advice | FailureAdvice:
     """Diagnoses a host, simulates each candidate setting on it over up to `seeds` seeds on the
     same I/Os, and decides by `objective` (balanced, throughput or latency) whether to change.
     `duration`: each run's simulated measurement, or "auto" (as long as the host's rates and its
@@ -55,6 +71,9 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     A cluster (an `import_cluster` result, or a scenario whose hosts share a LUN) is simulated
     whole, every candidate on every host at once (`cluster_pipeline`); `host` narrows the advice
     to one of its hosts without simulating it alone.
+    `failures` ("all", or failure kinds separated by commas; True: all) advises on the failure
+    timers instead (`failure_pipeline`): the host's failure kinds under the timers in force and
+    each candidate, ranked by `objective`, a `FailureAdvice`.
     Bad input raises `ScenarioError`; assumed values and doubtful settings warn (`PathlabWarning`)."""
     _check(objective, seeds, duration, warmup)
     given = [f"{k}={v}" for k, v in _overrides(set)]
@@ -64,7 +83,11 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     length = {"run.duration": FULL_DURATION if auto else duration, "run.warmup": warmup}
     sets = [*given, *(f"{k}={to_toml(v)}" for k, v in length.items())]
     name = _subject_name(subject)
+    if failures is not None and failures is not False:
+        sets.append("faults=[]")  # each failure kind is run alone, in place of the scenario's own faults
     if isinstance(subject, Cluster):
+        if failures is not None and failures is not False:
+            raise ScenarioError(name, "--failures", "one host at a time: give one host's captures or scenario")
         scenario = Scenario.from_values(subject.tables.values(), subject.text, subject.scenario.file, variant=variant,
                                         set=sets)
         assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
@@ -72,6 +95,9 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
                         subject.hosts, assumed)
     scenario, captured, imported = _scenario(subject, variant, sets)
+    if failures is not None and failures is not False:
+        return _failures(scenario, name, imported, "all" if failures is True else str(failures), objective, seeds,
+                         host, progress)
     if imported is None and (host is not None or _shared_luns(scenario.devices)):
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress)
     if host is not None:  # an imported host's own name
@@ -115,6 +141,23 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     ranges = gain_ranges(spans, ranked, ranked_at_ends)
     return advice_of(name, scenario, objective, found, order(ranked, objective), decide(ranked, objective),
                      assumptions, ranges, chosen[0], list(zip(labels, chosen[1:])), capture_check=capture_check)
+
+
+def _failures(scenario: Scenario, name: str, imported: Host | None, kinds: str, objective: str, seeds: int,
+              host: str | None, progress: Progress | None) -> FailureAdvice:
+    """advise on the failure timers (`failure_pipeline`), with an imported host's timers as read
+    and its timer findings."""
+    if host is not None:
+        host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
+    timers: tuple[TimerValue, ...] = ()
+    found: list[Finding] = []
+    notes: list[str] = []
+    if imported is not None:
+        timers, found = imported.timers, timer_findings(imported.stack, imported.timers, scenario.devices)
+        if not imported.measured_load:
+            notes.append("the captures hold no I/O counters: the load is assumed (the import says how), so the stalls "
+                         "and failed I/Os hold while the rates are the assumed load's")
+    return advise_failures(scenario, name, kinds, objective, seeds, timers, found, notes, progress)
 
 
 def run_length_sets(sets: Sequence[str]) -> list[str]:

@@ -55,6 +55,8 @@ MAX_POLLING_FACTOR = Builtin(4, f"{MULTIPATH_TOOLS} libmultipath/config.c:960 (m
 CHECKER_TIMEOUT = Builtin(30, f"{MULTIPATH_TOOLS} libmultipath/propsel.c:637 (the device's sysfs timeout, else "
                               "discovery.h:17 DEF_TIMEOUT 30)")
 FAST_IO_FAIL_TMO = Builtin(5, f"{MULTIPATH_TOOLS} libmultipath/defaults.h:28 DEFAULT_FAST_IO_FAIL")
+#: The FC transport's own dev_loss_tmo, where multipathd sets none (what the engine runs).
+FC_DEV_LOSS_TMO = Builtin(60, "Linux drivers/scsi/scsi_transport_fc.c fc_dev_loss_tmo")
 #: multipathd caps dev_loss_tmo at 600 s when fast_io_fail_tmo is off.
 DEV_LOSS_CAP = Builtin(600, f"{MULTIPATH_TOOLS} libmultipath/defaults.h:29 DEFAULT_DEV_LOSS_TMO, discovery.c:737")
 # open-iscsi, under dm-multipath
@@ -75,9 +77,13 @@ KEEP_ALIVE_SOURCE = "Linux drivers/nvme/host/core.c nvme_keep_alive_work_period 
 NVME_RECONNECT_DELAY = Builtin(10, "Linux drivers/nvme/host/fabrics.h NVMF_DEF_RECONNECT_DELAY")
 NVME_CTRL_LOSS_TMO = Builtin(600, "Linux drivers/nvme/host/fabrics.h NVMF_DEF_CTRL_LOSS_TMO")
 NVME_FAST_IO_FAIL_TMO = Builtin(None, "Linux drivers/nvme/host/fabrics.h NVMF_DEF_FAIL_FAST_TMO (-1: off)")
+NVME_CQT = Builtin(0, "NVMe Base 2.1, 'Communication Loss Handling' (the controller reports its CQT; 0 where it "
+                      "reports none)")
 TP4129 = "NVM Express TP4129 (Keep Alive and command quiesce time): hold 2 or 3 × KATO plus CQT before retrying " \
          "elsewhere"
 # ESXi
+ESXI_IO_TIMEOUT = Builtin(30, "VMware vSphere 6.0 Storage, 'Path failover': I/O 'might pause for 30 to 60 seconds' "
+                              "(the lower bound)")
 ESXI_APD_TIMEOUT = Builtin(140, "VMware vSphere 7.0 Storage, 'Change Timeout Limits for Storage APD', "
                                 "https://docs.vmware.com/en/VMware-vSphere/7.0/com.vmware.vsphere.storage.doc/"
                                 "GUID-5CC5A990-AC23-4D51-80DD-37F09175E255.html")

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from pathlab.advisor.decide import MARGIN, OBJECTIVES
+from pathlab.advisor.failure_kinds import KINDS
 from pathlab.advisor.pipeline import FULL_DURATION, MOST_SEEDS, advise, run_length_sets
 from pathlab.api import ScenarioError
 from pathlab.cli.common import INPUT_KINDS, force_option, handle_errors, resolve, set_option, writable_output
@@ -30,7 +31,9 @@ Examples:
   pathlab advise esxcli-storage-nmp-device-list.txt esxcli-storage-nmp-path-list.txt esxtop-batch.csv
   pathlab advise c1-vmax-1lun --variant iops1000
   pathlab advise --host vmax-cluster-esx-a --host vmax-cluster-esx-b --host vmax-cluster-esx-c --duration 5s
-  pathlab advise srdf-metro-cluster-50km --host esx-b1""")
+  pathlab advise srdf-metro-cluster-50km --host esx-b1
+  pathlab advise cx4-alua-path-failure --failures
+  pathlab advise host.toml --failures=path_hang,link_down""")
 @click.argument("files", nargs=-1)
 @click.option("--host", "hosts", multiple=True, metavar="NAME=FILE[,FILE…] | NAME",
               help="A cluster: each host's captures after its name and `=`, once per host (as `pathlab import --host` "
@@ -49,6 +52,11 @@ Examples:
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="balanced", show_default=True,
               help="What a change must improve: the I/O rate, the p99 response, or either without a clear loss on "
                    f"the other (by {MARGIN:.0%}, beyond the 95% intervals).")
+@click.option("--failures", is_flag=False, flag_value="all", default=None, metavar="[KINDS]",
+              help=f"Advise on the failure timers instead: simulate the host's failure kinds ({', '.join(KINDS)}: those "
+                   "its topology has, or the KINDS given, separated by commas) under the timers in force and the "
+                   "vendor's and the stack's candidates on the same seeds, and rank them by --objective. Put it after "
+                   "FILES, or write --failures=KINDS.")
 @click.option("--verbose", is_flag=True,
               help="Also print the seeds each candidate took and how long each run simulated (both always in the JSON; "
                    "the run length in the HTML report too).")
@@ -57,7 +65,8 @@ Examples:
 @force_option
 @handle_errors
 def command(files: tuple[str, ...], hosts: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int,
-            duration: str, warmup: str, objective: str, verbose: bool, fmt: str, html: str | None, force: bool) -> None:
+            duration: str, warmup: str, objective: str, failures: str | None, verbose: bool,
+            fmt: str, html: str | None, force: bool) -> None:
     captures, shown = _hosts(hosts)
     if files and captures:
         raise ScenarioError("--host", hosts[0], "give FILES for one host or a scenario, or --host NAME=FILES for each "
@@ -77,6 +86,15 @@ def command(files: tuple[str, ...], hosts: tuple[str, ...], variant: str | None,
         subject: Any = cluster_of([(name, tuple(own)) for name, own in captures])
     else:
         subject = files[0] if len(files) == 1 else files
+    if failures is not None:
+        from pathlab.output.failure_advice import FailureAdviceOutput
+
+        if captures:
+            raise ScenarioError("--failures", failures, "one host at a time: give one host's FILES, not --host NAME=FILES")
+        timers = advise(subject, objective=objective, seeds=seeds, duration=duration, warmup=warmup, variant=variant,
+                        set=sets, progress=StderrProgress("advise"), host=shown, failures=failures)
+        emit(FailureAdviceOutput(timers), fmt, html, ", ".join(files))
+        return
     advice = advise(subject, objective=objective, seeds=seeds, duration=duration, warmup=warmup, variant=variant,
                     set=sets, progress=StderrProgress("advise"), host=shown)
     emit(AdviceOutput(advice, verbose), fmt, html, ", ".join(files) or ", ".join(hosts))

@@ -1,0 +1,97 @@
+"""The failure kinds `advise --failures` simulates on a host, those its topology has: a path that
+stops answering (no link event), a link down the host sees, a controller reboot (an array of two
+controllers or more), a switch loss (where the scenario names its `[[fabric]]` tables), a site
+loss (an array in a `[[replication]]` group: metro) and every path down. Each is one `[[faults]]`
+table on the first device with two paths or more (its first working path, that path's port's
+controller and fabric, its array)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pathlab.api import Scenario, ScenarioError
+
+#: Every kind, in the order the output lists them.
+KINDS = ("path_hang", "link_down", "controller_reboot", "switch_down", "site_down", "all_paths_down")
+#: What each kind is, as the output says it.
+SAID = {"path_hang": "a path stops answering (no link event)", "link_down": "a link down the host sees",
+        "controller_reboot": "a controller reboots", "switch_down": "a switch is lost",
+        "site_down": "a site is lost (metro)", "all_paths_down": "every path down"}
+
+
+@dataclass(frozen=True)
+class FailureKind:
+    """One kind of failure on this host: its name, what it hits, and its `[[faults]]` table
+    without its times."""
+
+    kind: str
+    target: str
+    fault: Mapping[str, Any]
+
+    def at(self, start_s: float, end_s: float) -> dict[str, Any]:
+        """The fault table from `start_s` to `end_s` (seconds from the run's start)."""
+        return {**self.fault, "at": f"{start_s * 1000:.0f}ms", "until": f"{end_s * 1000:.0f}ms"}
+
+
+def applicable(scenario: Scenario, tables: Mapping[str, Any]) -> list[FailureKind]:
+    """The kinds this host's topology has, in `KINDS` order; refused when no device has two paths
+    (a lost path would be every path: nothing to fail over to)."""
+    described = scenario.describe()
+    paths: dict[str, list[dict[str, Any]]] = {}
+    for p in described["paths"]:
+        paths.setdefault(p["device"], []).append(p)
+    device = next((d for d in described["devices"] if len(paths.get(d["name"], [])) >= 2), None)
+    if device is None:
+        raise ScenarioError(scenario.file, "--failures", "no device has two paths: a lost path would leave none to "
+                                                         "fail over to (give a scenario with two paths or more)")
+    working = set(device["working_paths"])
+    path = next((p for p in paths[device["name"]] if p["name"] in working), paths[device["name"]][0])
+    array, _, port = path["target"].partition("/")
+    found = [FailureKind("path_hang", path["name"], {"kind": "path_down", "path": path["name"], "detection": "timeout"}),
+             FailureKind("link_down", path["name"], {"kind": "path_down", "path": path["name"], "detection": "link"})]
+    array_table: dict[str, Any] = next((a for a in tables.get("arrays", []) if a.get("name") == array), {})
+    if len(array_table.get("controllers", [])) >= 2:
+        controller = next((p.get("controller") for p in array_table.get("ports", []) if p.get("name") == port), None)
+        if controller:
+            found.append(FailureKind("controller_reboot", f"{array}/{controller}",
+                                     {"kind": "controller_reboot", "array": array, "controller": controller,
+                                      "detection": "link"}))
+    fabric = next((f for f in tables.get("fabric", []) if f.get("name") and path["adapter"] in f.get("adapters", [])
+                   and path["target"] in f.get("ports", [])), None)
+    if fabric is not None:
+        found.append(FailureKind("switch_down", fabric["name"], {"kind": "switch_down", "fabric": fabric["name"],
+                                                                 "detection": "link"}))
+    if any(array in r.get("arrays", []) for r in tables.get("replication", [])):
+        found.append(FailureKind("site_down", array, {"kind": "site_down", "array": array, "detection": "link"}))
+    found.append(FailureKind("all_paths_down", device["name"], {"kind": "all_paths_down", "device": device["name"],
+                                                                "detection": "link"}))
+    return found
+
+
+def chosen(scenario: Scenario, tables: Mapping[str, Any], given: str) -> list[FailureKind]:
+    """The kinds `--failures` names (`all`, or kinds separated by commas) among those the host has;
+    an unknown kind, or one this host's topology lacks, is refused in one line."""
+    names = [n.strip() for n in given.split(",") if n.strip()]
+    for name in names:
+        if name != "all" and name not in KINDS:
+            raise ScenarioError(scenario.file, "--failures", f"unknown failure kind {name!r}: allowed all, "
+                                                             f"{', '.join(KINDS)}")
+    if not names:
+        raise ScenarioError(scenario.file, "--failures", f"no failure kind given: allowed all, {', '.join(KINDS)}")
+    have = applicable(scenario, tables)
+    if "all" in names:
+        return have
+    by_kind = {k.kind: k for k in have}
+    for name in names:
+        if name not in by_kind:
+            raise ScenarioError(scenario.file, "--failures", f"{name}: this host has no {_lacks(name)}; its kinds: "
+                                                             f"{', '.join(by_kind)}")
+    return [by_kind[n] for n in KINDS if n in names]
+
+
+def _lacks(kind: str) -> str:
+    return {"controller_reboot": "array of two controllers or more on a device's path",
+            "switch_down": "named [[fabric]] table on a device's path",
+            "site_down": "array in a [[replication]] group (metro)"}.get(kind, kind)

@@ -1,0 +1,111 @@
+"""`advise --failures`: the host's failure kinds (`failure_kinds`) simulated under the timers in
+force and each candidate (`timer_candidates`) on the same seeds, each run short: a second of
+warm-up, the fault a second into the measurement, lasting past the longest stall any candidate's
+timers predict (`failure_theory`), then a few seconds to come back. Predictions are made before
+anything runs and printed beside what the runs measured."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from pathlab._core import parse_duration_ns
+from pathlab.advisor.failure_advice import FailureAdvice, FailureRow, Measured, ranked
+from pathlab.advisor.failure_kinds import chosen
+from pathlab.advisor.failure_theory import predict
+from pathlab.advisor.timer_candidates import candidates, tree
+from pathlab.api import Result, Scenario, ScenarioError
+from pathlab.finding import Finding
+from pathlab.importer.timer_values import TimerValue
+from pathlab.progress import Progress, run_batch
+
+#: Warm-up, and where the fault starts (seconds from the run's start): a second measured before it.
+WARMUP_S = 1.0
+FAULT_AT_S = 2.0
+#: The interval of the rate figures (back to full rate is read on it).
+INTERVAL = "250ms"
+#: A fault lasts past the longest predicted stall by this much, and at least `SHORTEST_OUTAGE_S`;
+#: never beyond `LONGEST_OUTAGE_S` (a longer stall is measured as cut short by the paths' return).
+PAST_STALL_S = 2.0
+SHORTEST_OUTAGE_S = 5.0
+LONGEST_OUTAGE_S = 40.0
+#: Measured after the fault ends: the failback and the rate coming back.
+AFTER_S = 3.0
+
+
+def advise_failures(scenario: Scenario, name: str, given: str, objective: str, seeds: int,
+                    timers: Sequence[TimerValue] = (), findings: Sequence[Finding] = (),
+                    notes: Sequence[str] = (), progress: Progress | None = None) -> FailureAdvice:
+    """The failure kinds `given` names ("all", or kinds by commas) under each timer candidate."""
+    if len(scenario.hosts) > 1:
+        raise ScenarioError(scenario.file, "--failures", f"one host at a time: this scenario has {len(scenario.hosts)} "
+                                                         "(advise --failures on each host's own scenario)")
+    tables = tree(scenario)
+    kinds = chosen(scenario, tables, given)
+    devices = scenario.devices
+    stack = devices[0].stack
+    cands = candidates(scenario, devices, timers)
+    say = progress or Progress()
+    say.note(f"failures: {', '.join(k.kind for k in kinds)}; timers: {', '.join(c.label for c in cands)}; "
+             f"{seeds} seeds each")
+    windows, planned = [], []
+    for kind in kinds:
+        longest = max((p.seconds for c in cands if (p := predict(stack, kind.kind, c.timers, math.inf)).seconds is not None
+                       and math.isfinite(p.seconds)), default=0.0)
+        outage = min(LONGEST_OUTAGE_S, max(SHORTEST_OUTAGE_S, longest + PAST_STALL_S))
+        end = FAULT_AT_S + outage + AFTER_S
+        windows.append((kind.kind, FAULT_AT_S, FAULT_AT_S + outage, end))
+        planned.append((kind, outage, end))
+    # The paths the host's listing shows failed stay failed (faults at 0 s); its other faults are not run.
+    standing = [f for f in tables.get("faults", []) if _at_zero(f)]
+    runs: list[Scenario] = []
+    for c in cands:
+        for kind, outage, end in planned:
+            base = scenario.with_set({**c.overrides, "faults": [*standing, kind.at(FAULT_AT_S, FAULT_AT_S + outage)],
+                                      "run.warmup": f"{WARMUP_S:g}s", "run.duration": f"{end - WARMUP_S:g}s",
+                                      "run.interval": INTERVAL})
+            runs += [base.with_seed(s) for s in range(1, seeds + 1)]
+    results = run_batch(runs, say, path_intervals=False)
+    rows = []
+    i = 0
+    for c in cands:
+        for kind, outage, _ in planned:
+            own = results[i:i + seeds]
+            i += seeds
+            rows.append(FailureRow(c.label, kind.kind, kind.target, predict(stack, kind.kind, c.timers, outage),
+                                   _measured(own)))
+    order = ranked(rows, cands, objective)
+    return FailureAdvice(name, stack, objective, tuple(kinds), tuple(cands), tuple(rows), order,
+                         tuple(range(1, seeds + 1)), tuple(windows), tuple(findings), tuple(notes))
+
+
+def _measured(results: Sequence[Result]) -> Measured:
+    """One candidate under one failure over its seeds: the worst seed's, the mean rate."""
+    waits, stalls, failed, hazards, rates, backs = [], [], [], [], [], []
+    for r in results:
+        data = r.data
+        app = r.application
+        stalls.append(max((h.longest_stall_s for h in app.hosts), default=0.0))
+        # An I/O that failed back is in no response figure: it waited at least the stall it ended.
+        waits.append(max(_finite(data["summary"].get("resp_max_ms")) / 1e3, stalls[-1]))
+        failed.append(sum(h.failed_ios for h in app.hosts))
+        hazards.append(sum(d.get("hazards", 0) for d in data["devices"]))
+        rates.append(_finite(data["summary"].get("iops")))
+        backs.append(next((x.back_to_full_rate_s for x in app.recovery if not x.device), None))
+    back_known = all(b is not None for b in backs)
+    return Measured(max(waits), max(stalls), max(failed), max(hazards), sum(rates) / len(rates),
+                    max(b for b in backs if b is not None) if back_known else None, back_known)
+
+
+def _at_zero(fault: dict[str, Any]) -> bool:
+    when = fault.get("at", fault.get("from"))
+    try:
+        return when == 0 or parse_duration_ns(str(when)) == 0
+    except (ValueError, TypeError):
+        return False
+
+
+def _finite(value: float | None) -> float:
+    return 0.0 if value is None or not math.isfinite(value) else float(value)
+

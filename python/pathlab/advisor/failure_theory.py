@@ -1,0 +1,148 @@
+"""The stall each failure kind should cause under a set of timers, predicted from the timers
+alone before anything runs (`advise --failures` prints it beside what the runs measured): the
+longest time one I/O waits, by `stall_rule.py`'s rule of each stack's detection and recovery.
+
+A prediction is the worst case over where the loss falls on a probe's grid (the NVMe keep-alive
+every KATO/2, open-iscsi's NOP-Out, the NVMe reconnect attempts): `tick` is that grid's period,
+within which the run's stall may be shorter; a stall no grid decides has tick 0 (the run's is
+the prediction plus the retry's own service)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pathlab.advisor import stall_rule as rule
+
+#: The failure kinds whose loss the host sees as a link event (the HBA's RSCN, the NIC, the
+#: NVMe transport): each path they take is lost as a link down is.
+LINK_KINDS = ("link_down", "controller_reboot", "switch_down", "site_down")
+
+
+@dataclass(frozen=True)
+class Timers:
+    """The timers one candidate runs with, in seconds (None: off), by the `[host.stack]` key the
+    engine takes; `no_path_retry` as multipath.conf writes it; the TP4129 hold's multiple of
+    KATO (None: no hold) and whether CCR ends it."""
+
+    seconds: dict[str, float | None]
+    no_path_retry: str = "fail"
+    tp4129_hold: int | None = None
+    ccr: bool = False
+    iscsi: bool = False
+
+    def s(self, key: str) -> float:
+        value = self.seconds.get(key)
+        return math.inf if value is None else value
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """The longest wait of one I/O (None: until the paths return, which `outage` bounds), the
+    grid period within which a run's may be shorter, and the rule that gives it."""
+
+    seconds: float | None
+    tick: float
+    rule: str
+
+    def text(self) -> str:
+        if self.seconds is None:
+            return "not predicted"
+        return f"{self.seconds:g} s" + (f" (at most; within {self.tick:g} s)" if self.tick else "")
+
+
+def predict(stack: str, kind: str, timers: Timers, outage: float) -> Prediction:
+    """What `kind` (path_hang, a link kind, all_paths_down) should cost on `stack` (linux-dm,
+    linux-nvme, esxi) under `timers`, the lost paths back after `outage` seconds."""
+    if stack == "linux-dm":
+        return _dm(kind, timers, outage)
+    if stack == "linux-nvme":
+        return _nvme(kind, timers, outage)
+    if stack == "esxi":
+        return _esxi(kind, timers, outage)
+    return Prediction(None, 0, f"no rule for the {stack} stack yet")
+
+
+def _bounded(found: float, tick: float, text: str, outage: float) -> Prediction:
+    """A hold the fault's end cuts short: the lost paths back after `outage` resume what they held."""
+    if found > outage:
+        return Prediction(outage, 0, f"{text}, but the paths return after {outage:g} s first")
+    return Prediction(found, tick, text)
+
+
+def _dm_hold(timers: Timers) -> tuple[float, str]:
+    """How long a path whose loss was seen holds its I/O before dm-multipath retries it elsewhere."""
+    if timers.iscsi:
+        held = timers.s("replacement_timeout") if timers.seconds.get("replacement_timeout") is not None \
+            else timers.s("fast_io_fail_tmo")
+        return held, f"iSCSI replacement_timeout {held:g} s"
+    stall = rule.dm_link_down(timers.seconds.get("fast_io_fail_tmo"), timers.seconds.get("dev_loss_tmo"),
+                              timers.no_path_retry == "queue")
+    return (math.inf if stall.seconds is None else stall.seconds), stall.rule
+
+
+def _dm(kind: str, timers: Timers, outage: float) -> Prediction:
+    if kind == "path_hang":
+        timeout = timers.s("io_timeout")
+        if timers.iscsi:
+            interval, noop = timers.s("noop_out_interval"), timers.s("noop_out_timeout")
+            held, how = _dm_hold(timers)
+            found = interval + noop + held
+            if found < timeout:
+                return _bounded(found, interval, f"NOP-Out every {interval:g} s, unanswered {noop:g} s, then {how}",
+                                outage)
+        polling = timers.s("max_polling_interval")
+        stall = rule.dm_path_hang(timeout, polling, timers.s("checker_timeout"))
+        return _bounded(timeout, 0, stall.rule, outage)
+    held, how = _dm_hold(timers)
+    if kind in LINK_KINDS:
+        return _bounded(held, 0, how, outage)
+    # every path down: held as a lost path is, then no_path_retry
+    retry = timers.no_path_retry
+    if retry == "queue":
+        return Prediction(outage, 0, f"{how}, then no_path_retry queue: until the paths return after {outage:g} s")
+    after = rule.dm_all_paths_down(retry, timers.s("checker_interval"))
+    total = held + (after.seconds or 0)
+    return _bounded(total, 0, f"{how}, then {after.rule}: the I/O fails", outage)
+
+
+def _nvme_hold(timers: Timers) -> tuple[float, str]:
+    """TP4129's hold after the host fails a controller (none in Linux), or CCR's end of it."""
+    if timers.tp4129_hold is None:
+        return 0.0, "retried on another path at once"
+    if timers.ccr:
+        return 0.0, "CCR confirms the reset after one round trip"
+    kato, cqt = timers.s("keep_alive_timeout"), timers.seconds.get("command_quiesce_time") or 0.0
+    hold = timers.tp4129_hold * kato + cqt
+    return hold, f"TP4129 hold {timers.tp4129_hold} × KATO {kato:g} + CQT {cqt:g} = {hold:g} s"
+
+
+def _nvme(kind: str, timers: Timers, outage: float) -> Prediction:
+    hold, how = _nvme_hold(timers)
+    if kind == "path_hang":
+        kato, timeout = timers.s("keep_alive_timeout"), timers.s("io_timeout")
+        stall = rule.nvme_controller_silent(kato, timeout)
+        found = stall.seconds or 0.0
+        return _bounded(found + hold, kato / 2 if found < timeout else 0, f"{stall.rule}; {how}", outage)
+    if kind in LINK_KINDS:
+        return _bounded(hold, 0, f"the transport sees the loss; {how}", outage)
+    # every path down: held while the controllers reconnect, every reconnect_delay from the loss
+    delay, loss = timers.s("reconnect_delay"), timers.s("controller_loss_timeout")
+    back = math.ceil(outage / delay) * delay if math.isfinite(outage * delay) and delay > 0 else outage
+    if loss < back:
+        return Prediction(loss, 0, f"ctrl_loss_tmo {loss:g} s, before a reconnect finds the paths back: the I/O fails")
+    return Prediction(back, delay, f"held until the first reconnect attempt (every reconnect_delay {delay:g} s) "
+                                   f"after the paths return at {outage:g} s")
+
+
+def _esxi(kind: str, timers: Timers, outage: float) -> Prediction:
+    if kind == "path_hang":
+        timeout = timers.s("io_timeout")
+        return _bounded(timeout, 0, f"the I/O timeout {timeout:g} s ({rule.ESXI_IO_TIMEOUT.source})", outage)
+    if kind in LINK_KINDS:
+        return Prediction(0.0, 0, "the adapter sees the link go: retried on another path at once")
+    apd = timers.s("apd_timeout")
+    if apd < outage:
+        return Prediction(apd, 0, f"Misc.APDTimeout {apd:g} s: the I/O fails")
+    return Prediction(outage, 0, f"retried in all-paths-down until the paths return after {outage:g} s "
+                                 f"(Misc.APDTimeout {apd:g} s)")

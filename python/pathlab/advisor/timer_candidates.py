@@ -1,0 +1,272 @@
+"""The failure timers `advise --failures` simulates: those in force on the host, each said as read
+(the scenario's `[host.stack]` or `--set`, an imported host's multipath.conf or sysfs, with file
+and line), derived (multipath-tools' hardware table for the array, the claim's `no_path_retry`)
+or assumed (the stack's built-in default, with its source), and the candidates against them: the
+array vendor's published timers (`vendor_practice.toml`, with the row's source) and, on NVMe,
+TP4129's hold and TP8028's cross-controller reset as options. Each candidate carries the
+overrides that run it and the commands that would apply it on the host's stack."""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pathlab._core import parse_duration_ns
+from pathlab.advisor import stall_rule as rule
+from pathlab.advisor.failure_theory import Timers
+from pathlab.advisor.practice import rows_for
+from pathlab.api import Scenario
+from pathlab.devices import Device
+from pathlab.importer.timer_values import TimerValue, hwtable_timer
+
+#: Each stack's timers: (the name the stack gives it, the `[host.stack]` key, the built-in value).
+DM_TIMERS = (("fast_io_fail_tmo", "fast_io_fail_tmo", rule.FAST_IO_FAIL_TMO),
+             ("dev_loss_tmo", "dev_loss_tmo", rule.FC_DEV_LOSS_TMO),
+             ("SCSI command timeout", "io_timeout", rule.SCSI_COMMAND_TIMEOUT),
+             ("polling_interval", "checker_interval", rule.POLLING_INTERVAL))
+ISCSI_TIMERS = (("noop_out_interval", "noop_out_interval", rule.ISCSI_NOOP_OUT_INTERVAL),
+                ("noop_out_timeout", "noop_out_timeout", rule.ISCSI_NOOP_OUT_TIMEOUT))
+NVME_TIMERS = (("kato", "keep_alive_timeout", rule.NVME_KATO),
+               ("io_timeout", "io_timeout", rule.NVME_IO_TIMEOUT),
+               ("reconnect_delay", "reconnect_delay", rule.NVME_RECONNECT_DELAY),
+               ("ctrl_loss_tmo", "controller_loss_timeout", rule.NVME_CTRL_LOSS_TMO),
+               ("CQT", "command_quiesce_time", rule.NVME_CQT))
+ESXI_TIMERS = (("I/O timeout (path failover)", "io_timeout", rule.ESXI_IO_TIMEOUT),
+               ("Misc.APDTimeout", "apd_timeout", rule.ESXI_APD_TIMEOUT))
+STACK_TIMERS = {"linux-dm": DM_TIMERS, "linux-nvme": NVME_TIMERS, "esxi": ESXI_TIMERS}
+#: An imported host's timers by the name its files give, as the `[host.stack]` key they set.
+READ_AS = {"polling_interval": "checker_interval", "max_polling_interval": "max_polling_interval",
+           "checker_timeout": "checker_timeout", "fast_io_fail_tmo": "fast_io_fail_tmo",
+           "dev_loss_tmo": "dev_loss_tmo", "kato": "keep_alive_timeout", "io_timeout": "io_timeout",
+           "reconnect_delay": "reconnect_delay", "ctrl_loss_tmo": "controller_loss_timeout"}
+#: The longest time a scenario takes (units.rs bounds every time to 100 days): `infinity` and
+#: `off` are run as this, past any run's end.
+FOREVER = "2000h"
+
+
+@dataclass(frozen=True)
+class TimerSetting:
+    """One timer of a candidate: the stack's name for it, its value as the stack writes it, and
+    where it comes from (`read`, `derived`, `assumed`, or `candidate`: what the candidate changes)."""
+
+    name: str
+    value: str
+    provenance: str
+    where: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"name": self.name, "value": self.value, "provenance": self.provenance, "where": self.where}
+
+
+@dataclass(frozen=True)
+class TimerCandidate:
+    """A setting of the failure timers: its label, why it is a candidate (its source), its timers,
+    the scenario overrides that run it, the timers as the theory reads them, and the commands
+    that apply it (none for the setting in force)."""
+
+    label: str
+    source: str
+    settings: tuple[TimerSetting, ...]
+    overrides: dict[str, Any]
+    timers: Timers
+    commands: tuple[str, ...] = ()
+
+
+def tree(scenario: Scenario) -> dict[str, Any]:
+    """The scenario's tables as values (an imported host's, or its file's text parsed)."""
+    return dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
+
+
+def _seconds(value: Any) -> float | None:
+    """A timer as a scenario or a host's file writes it ("5s", 5, "off", "infinity") in seconds."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return None if value < 0 else float(value)
+    text = str(value).strip()
+    if text in ("off", "-1", "infinity"):
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return parse_duration_ns(text) / 1e9
+
+
+def _written(seconds: float | None) -> str:
+    return FOREVER if seconds is None else f"{seconds:g}s"
+
+
+def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[TimerValue] = ()) -> TimerCandidate:
+    """The timers in force on the host of `devices` (its first device's stack), from the scenario,
+    an imported host's `timers`, the hardware table, else the built-in values."""
+    device = devices[0]
+    stack_table = tree(scenario).get("host", {}).get("stack", {}) or {}
+    given = {k: (v, f"{scenario.file}, [host.stack] {k}") for k, v in stack_table.items()}
+    given.update({k.removeprefix("host.stack."): (v.strip('"'), f"--set {k}") for k, v in scenario.overrides
+                  if k.startswith("host.stack.")})
+    iscsi = str(given.get("scsi_transport", ("fc",))[0]) == "iscsi"
+    read = _read_timers(timers)
+    settings: list[TimerSetting] = []
+    seconds: dict[str, float | None] = {}
+    overrides: dict[str, Any] = {}
+    for name, key, builtin in (*STACK_TIMERS.get(device.stack, ()), *(ISCSI_TIMERS if iscsi else ())):
+        if key in given:
+            value, where = given[key]
+            settings.append(TimerSetting(name, str(value), "read", where))
+        elif key in read:
+            value, where = read[key]
+            settings.append(TimerSetting(name, value, "read", where))
+            overrides[f"host.stack.{key}"] = _written(_seconds(value))
+        elif device.stack == "linux-dm" and (table := hwtable_timer(name, device.array.vendor, device.array.model)):
+            value, where = table
+            settings.append(TimerSetting(name, value, "derived", f"multipath-tools' hardware table, {where}"))
+            overrides[f"host.stack.{key}"] = _written(_seconds(value))
+        else:
+            value = builtin.text("")
+            settings.append(TimerSetting(name, value, "assumed", f"the built-in default, {builtin.source}"))
+        seconds[key] = _seconds(value)
+    for key in ("max_polling_interval", "checker_timeout"):  # multipathd's, where read
+        if device.stack == "linux-dm" and (key in given or key in read):
+            value, where = given.get(key) or read[key]
+            settings.append(TimerSetting(key, str(value), "read", where))
+            seconds[key] = _seconds(value)
+            if key in read and key not in given:
+                overrides[f"host.stack.{key}"] = _written(_seconds(value))
+    if device.stack == "linux-dm":  # multipathd's own, where not read (config.c:960; propsel.c:637)
+        seconds.setdefault("max_polling_interval", (seconds.get("checker_interval") or 0) * (rule.MAX_POLLING_FACTOR.value or 0))
+        seconds.setdefault("checker_timeout", seconds.get("io_timeout"))
+    _fast_off(seconds, overrides)
+    retry = "fail"
+    if device.stack == "linux-dm":
+        retry = str(device.policy.get("no_path_retry", "fail"))
+        how = "read" if "no_path_retry" in device.policy.given else "derived"
+        where = "the device's policy" if how == "read" else "the claim (multipath-tools' hardware table, else fail)"
+        settings.append(TimerSetting("no_path_retry", retry, how, where))
+    hold = stack_table.get("tp4129_hold")
+    ccr = bool(stack_table.get("ccr", False))
+    timers_run = Timers(seconds, retry, int(hold) if hold else None, ccr, iscsi)
+    return TimerCandidate("in force", "the host's own", tuple(settings), overrides, timers_run)
+
+
+def _fast_off(seconds: dict[str, float | None], overrides: dict[str, Any]) -> None:
+    """fast_io_fail_tmo `off` runs as a hold past dev_loss_tmo (the engine's way of writing it)."""
+    if "fast_io_fail_tmo" in seconds and seconds["fast_io_fail_tmo"] is None and "host.stack.fast_io_fail_tmo" in overrides:
+        loss = seconds.get("dev_loss_tmo")
+        overrides["host.stack.fast_io_fail_tmo"] = FOREVER if loss is None else f"{loss + 1:g}s"
+
+
+def _read_timers(timers: Sequence[TimerValue]) -> dict[str, tuple[str, str]]:
+    """An imported host's timers by `[host.stack]` key: the value most maps or controllers give
+    (the engine's timers are the host's), with where the first of them was read and how many differ."""
+    by_key: dict[str, list[TimerValue]] = {}
+    for t in timers:
+        if t.setting in READ_AS and t.value:
+            by_key.setdefault(READ_AS[t.setting], []).append(t)
+    out = {}
+    for key, values in by_key.items():
+        common, count = Counter(v.value for v in values).most_common(1)[0]
+        first = next(v for v in values if v.value == common)
+        others = len(values) - count
+        out[key] = (common, first.where + (f" (and {count - 1} more alike; {others} differ: the host runs one value)"
+                                           if others else ""))
+    return out
+
+
+def candidates(scenario: Scenario, devices: Sequence[Device], timers: Sequence[TimerValue] = ()) -> list[TimerCandidate]:
+    """The setting in force first, then the vendor's published timers for the host's array where
+    they differ, then (NVMe) TP4129's hold and the hold with CCR (an array of two controllers or more)."""
+    now = in_force(scenario, devices, timers)
+    found = [now]
+    device = devices[0]
+    if device.stack == "linux-dm":
+        found += _dm_vendor(now, device, scenario)
+    elif device.stack == "linux-nvme":
+        found += _nvme_vendor(now, device)
+        array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
+        found += _tp4129(now, len(array.get("controllers", [])) >= 2)
+    return found
+
+
+def _changed(now: TimerCandidate, label: str, source: str, values: dict[str, tuple[str, str, float | None]],
+             retry: str | None, commands: tuple[str, ...], policy_keys: Sequence[str] = ()) -> TimerCandidate:
+    """`now` with `values` (stack name -> [host.stack] key, value as written, seconds) and
+    `no_path_retry` changed."""
+    settings = [s for s in now.settings if s.name not in values and not (retry is not None and s.name == "no_path_retry")]
+    overrides = dict(now.overrides)
+    seconds = dict(now.timers.seconds)
+    for name, (key, written, secs) in values.items():
+        settings.append(TimerSetting(name, written, "candidate", source))
+        overrides[f"host.stack.{key}"] = _written(secs)
+        seconds[key] = secs
+    if retry is not None:
+        settings.append(TimerSetting("no_path_retry", retry, "candidate", source))
+        for key in policy_keys:
+            overrides[key] = int(retry) if retry.isdigit() else retry
+    _fast_off(seconds, overrides)
+    timers = replace(now.timers, seconds=seconds, no_path_retry=retry or now.timers.no_path_retry)
+    return TimerCandidate(label, source, tuple(settings), overrides, timers, commands)
+
+
+def _policy_keys(scenario: Scenario, devices: Sequence[Device]) -> list[str]:
+    """Where a scenario writes each dm device's policy: its own `[[devices]] policy`, else `[policy]`."""
+    written = tree(scenario).get("devices", [])
+    own = [f"devices.{i}.policy.no_path_retry" for i, d in enumerate(written) if isinstance(d.get("policy"), dict)]
+    return own or ["policy.no_path_retry"]
+
+
+def _dm_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> list[TimerCandidate]:
+    in_force = {s.name: s.value for s in now.settings}
+    found = []
+    for row in rows_for(device):
+        said = row.setting.given()
+        values = {name: (key, str(said[name]), _seconds(said[name])) for name, key, _ in DM_TIMERS[:2]
+                  if name in said and _seconds(said[name]) != _seconds(in_force.get(name, ""))}
+        retry = str(said["no_path_retry"]) if "no_path_retry" in said else None
+        retry = retry if retry is not None and retry != in_force.get("no_path_retry") else None
+        if not values and retry is None:
+            continue
+        lines = [f"        {name} {v[1]}" for name, v in values.items()] + \
+                ([f"        no_path_retry {retry}"] if retry is not None else [])
+        stanza = "\n".join(["devices {", "    device {", f'        vendor "{device.array.vendor}"',
+                            f'        product "{device.array.model}"', *lines, "    }", "}"])
+        commands = (f"# /etc/multipath.conf: {row.vendor} {row.model}'s timers ({row.source})", stanza,
+                    "multipathd reconfigure")
+        found.append(_changed(now, f"{row.vendor} {row.model}", f"{row.source} ({row.date})", values, retry, commands,
+                              _policy_keys(scenario, [device])))
+    return found
+
+
+def _nvme_vendor(now: TimerCandidate, device: Device) -> list[TimerCandidate]:
+    in_force = {s.name: s.value for s in now.settings}
+    found = []
+    for row in rows_for(device):
+        loss = row.setting.given().get("ctrl_loss_tmo")
+        if loss is None or _seconds(loss) == _seconds(in_force.get("ctrl_loss_tmo", "")):
+            continue
+        commands = (f"# {row.vendor}'s udev rule ({row.source})", row.command.strip())
+        found.append(_changed(now, f"{row.vendor} {row.model}", f"{row.source} ({row.date})",
+                              {"ctrl_loss_tmo": ("controller_loss_timeout", str(loss), _seconds(loss))}, None, commands))
+    return found
+
+
+def _tp4129(now: TimerCandidate, controllers: bool) -> list[TimerCandidate]:
+    """TP4129's hold of 2 × KATO + CQT, alone and (where the array has another controller to
+    reset the lost one) ended by CCR (TP8028): options no Linux release has (`nvme_failover_req`
+    retries at once), said so in their commands."""
+    if now.timers.tp4129_hold is not None:
+        return []
+    out = []
+    options = [("TP4129 hold 2 × KATO + CQT", False, rule.TP4129)]
+    if controllers:
+        options.append(("TP4129 hold, ended by CCR", True, rule.TP4129 + "; NVM Express TP8028 (cross-controller reset, "
+                                                                          "not merged)"))
+    for label, ccr, source in options:
+        settings = (*now.settings, TimerSetting("tp4129_hold", "2", "candidate", source),
+                    *((TimerSetting("ccr", "yes", "candidate", source),) if ccr else ()))
+        overrides = {**now.overrides, "host.stack.tp4129_hold": 2, **({"host.stack.ccr": True} if ccr else {})}
+        commands = ("# no Linux setting: drivers/nvme/host/multipath.c nvme_failover_req retries a lost controller's "
+                    "I/O at once; this needs a host driver with TP4129" + (" and TP8028" if ccr else ""),)
+        out.append(TimerCandidate(label, source, settings, overrides, replace(now.timers, tp4129_hold=2, ccr=ccr),
+                                  commands))
+    return out
