@@ -45,7 +45,7 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
     kinds = chosen(scenario, tables, given)
     devices = scenario.devices
     stack = devices[0].stack
-    cands = candidates(scenario, devices, timers)
+    cands, said = candidates(scenario, devices, timers)
     say = progress or Progress()
     say.note(f"failures: {', '.join(k.kind for k in kinds)}; timers: {', '.join(c.label for c in cands)}; "
              f"{seeds} seeds each")
@@ -77,7 +77,7 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
                                    _measured(own)))
     order = ranked(rows, cands, objective)
     return FailureAdvice(name, stack, objective, tuple(kinds), tuple(cands), tuple(rows), order,
-                         tuple(range(1, seeds + 1)), tuple(windows), tuple(findings), tuple(notes))
+                         tuple(range(1, seeds + 1)), tuple(windows), tuple(findings), (*said, *notes))
 
 
 def _measured(results: Sequence[Result]) -> Measured:

@@ -173,7 +173,8 @@ def _read_timers(timers: Sequence[TimerValue]) -> dict[str, tuple[str, str]]:
     return out
 
 
-def candidates(scenario: Scenario, devices: Sequence[Device], timers: Sequence[TimerValue] = ()) -> list[TimerCandidate]:
+def candidates(scenario: Scenario, devices: Sequence[Device],
+               timers: Sequence[TimerValue] = ()) -> tuple[list[TimerCandidate], list[str]]:
     """The setting in force first, then the vendor's published timers for the host's array where
     they differ, then (NVMe) TP4129's hold and the hold with CCR (an array of two controllers or more)."""
     now = in_force(scenario, devices, timers)
@@ -185,7 +186,20 @@ def candidates(scenario: Scenario, devices: Sequence[Device], timers: Sequence[T
         found += _nvme_vendor(now, device)
         array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
         found += _tp4129(now, len(array.get("controllers", [])) >= 2)
-    return found
+    return found, _agreeing(device, found)
+
+
+def _agreeing(device: Device, found: Sequence[TimerCandidate]) -> list[str]:
+    """What to say when no vendor row became a candidate: the rows whose timers are those in
+    force, or that the vendor publishes none for this array and stack."""
+    rows = [r for r in rows_for(device) if set(r.setting.given()) & {"fast_io_fail_tmo", "dev_loss_tmo",
+                                                                       "no_path_retry", "ctrl_loss_tmo"}]
+    if any(c.label == f"{r.vendor} {r.model}" for c in found for r in rows):
+        return []
+    if rows:
+        return [f"{r.vendor} {r.model}'s published timers are those in force ({r.source})" for r in rows]
+    return [f"no vendor row publishes failure timers for {device.array.vendor},{device.array.model} on this stack "
+            "(vendor_practice.toml)"]
 
 
 def _changed(now: TimerCandidate, label: str, source: str, values: dict[str, tuple[str, str, float | None]],

@@ -79,9 +79,10 @@ def _failures(a: FailureAdvice) -> list[str]:
 def _timers(a: FailureAdvice) -> list[str]:
     out = ["Timers (read: from the host's files or the scenario; derived: by a named rule; assumed: the built-in "
            "default; candidate: what the candidate changes):"]
-    for c in a.candidates:
-        out.append(f"  {c.label} ({c.source}):")
-        out += [f"    {s.name} {s.value} ({s.provenance}: {s.where})" for s in c.settings]
+    for i, c in enumerate(a.candidates):
+        out.append(f"  {c.label} ({c.source})" + (":" if i == 0 else ", changes:"))
+        out += [f"    {s.name} {s.value} ({s.provenance}: {s.where})" for s in c.settings
+                if i == 0 or s.provenance == "candidate"]
     return out
 
 
@@ -98,8 +99,7 @@ def _recommendation(a: FailureAdvice) -> list[str]:
     if rec.label == "in force":
         return ["Recommendation: keep the timers in force" + (" (no candidate does better by this objective)"
                                                                if len(a.candidates) > 1 else
-                                                               " (no candidate to compare: none published for this "
-                                                               "host's array and stack)")]
+                                                               " (no other candidate: see the notes)")]
     return [f"Recommendation: {rec.label}'s timers ({rec.source}); to apply them:", *(f"  {c}" for c in
                                                                                     "\n".join(rec.commands).splitlines())]
 

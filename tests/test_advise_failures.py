@@ -1,0 +1,155 @@
+"""`advise --failures`: the stalls the timers predict (`failure_theory`) against what the runs
+measure, the vendor's timers beating the host's where theory says they should, the write hazard
+and TP4129/CCR on NVMe, the timers' provenance on an imported host, and bad input in one line.
+Runs are short: about 1,000 I/Os a second, 2 seeds, seconds of simulated time."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import pathlab
+from conftest import ROOT
+from conftest import pathlab as cli
+from pathlab.advisor.failure_advice import FailureAdvice
+from two_controllers import two_controllers
+
+NETAPP = "tests/data/failures/netapp-two-fabrics.toml"
+NETAPP_ROW = "NetApp ONTAP (FAS/AFF/ASA)"
+#: Within one I/O's cycle (1 ms of think time and its service) of a stall no probe's grid decides.
+CYCLE_S = 0.0015
+#: Each candidate's predicted stall (s) on NETAPP: the SCSI command timeout for a hung path,
+#: fast_io_fail_tmo for the kinds the HBA sees, and every path down held while the paths are away
+#: (no_path_retry queue, the hardware table's for NETAPP) for the 5 s the fault lasts.
+PREDICTED = {"in force": {"path_hang": 3, "link_down": 8, "controller_reboot": 8, "switch_down": 8, "all_paths_down": 5},
+             NETAPP_ROW: {"path_hang": 3, "link_down": 5, "controller_reboot": 5, "switch_down": 5, "all_paths_down": 5}}
+
+
+@pytest.fixture(scope="module")
+def netapp() -> FailureAdvice:
+    return pathlab.advise(str(ROOT / NETAPP), failures="all", seeds=2)
+
+
+def test_each_kind_stalls_as_the_timers_predict(netapp: FailureAdvice) -> None:
+    assert [k.kind for k in netapp.kinds] == ["path_hang", "link_down", "controller_reboot", "switch_down",
+                                              "all_paths_down"]
+    got = {(r.candidate, r.kind): r for r in netapp.rows}
+    for candidate, kinds in PREDICTED.items():
+        for kind, seconds in kinds.items():
+            row = got[(candidate, kind)]
+            assert row.predicted.seconds == seconds, (candidate, kind)
+            assert row.predicted.tick == 0
+            assert abs(row.measured.longest_wait_s - seconds) < CYCLE_S, (candidate, kind, row.measured)
+            assert row.measured.failed_ios == row.measured.hazards == 0
+
+
+def test_the_vendors_timers_rank_first_and_stall_less_where_theory_says(netapp: FailureAdvice) -> None:
+    assert [r.candidate for r in netapp.ranking] == [NETAPP_ROW, "in force"]
+    rows = {(r.candidate, r.kind): r.measured.longest_wait_s for r in netapp.rows}
+    for kind in ("link_down", "controller_reboot", "switch_down"):
+        assert rows[(NETAPP_ROW, kind)] < rows[("in force", kind)] - 2.9
+    settings = {s.name: (s.value, s.provenance) for s in netapp.candidates[0].settings}
+    assert settings["fast_io_fail_tmo"] == ("8s", "read")
+    assert settings["dev_loss_tmo"] == ("infinity", "derived")
+    assert settings["polling_interval"] == ("5", "assumed")
+    assert settings["no_path_retry"] == ("queue", "derived")
+    assert netapp.recommended.commands[1].splitlines() == [
+        "devices {", "    device {", '        vendor "NETAPP"', '        product "LUN C-Mode"',
+        "        fast_io_fail_tmo 5", "    }", "}"]
+
+
+def test_nvme_hazards_and_the_tp4129_hold_with_and_without_ccr() -> None:
+    """Writes lost with their controller and retried at once are hazards; TP4129's hold of 2 ×
+    KATO leaves none and stalls that long; CCR ends the hold after a round trip."""
+    text = two_controllers(duration="5s", seed=3, stack='keep_alive_timeout = "2s"', policy='name = "nvme"',
+                           workload='outstanding = 4\nblock_size = "4KiB"\nread_pct = 0\nthink_time = "1ms"',
+                           fault="")
+    scenario = pathlab.Scenario.from_text(text.split("[[faults]]")[0], "nvme.toml")
+    advice = pathlab.advise(scenario, failures="path_hang,link_down", seeds=2)
+    got = {(r.candidate, r.kind): r for r in advice.rows}
+    hold, ccr = "TP4129 hold 2 × KATO + CQT", "TP4129 hold, ended by CCR"
+    assert got[("in force", "link_down")].measured.hazards > 0
+    assert got[(hold, "link_down")].measured.hazards == got[(ccr, "link_down")].measured.hazards == 0
+    assert got[(hold, "link_down")].predicted.seconds == 4
+    assert abs(got[(hold, "link_down")].measured.longest_wait_s - 4) < CYCLE_S
+    assert got[(ccr, "link_down")].measured.longest_wait_s < CYCLE_S
+    # a silent controller: found by the keep-alive within 1.5 × KATO (its 1 s grid decides where)
+    hang = got[("in force", "path_hang")]
+    assert hang.predicted.seconds == 3 and hang.predicted.tick == 1
+    assert 3 - 1 - CYCLE_S <= hang.measured.longest_wait_s <= 3 + CYCLE_S
+    assert advice.ranking[0].candidate == ccr
+
+
+def test_an_imported_hosts_timers_are_read_with_file_and_line() -> None:
+    corpus = ROOT / "tests/data/corpus"
+    with pytest.warns(pathlab.PathlabWarning):
+        advice = pathlab.advise([str(corpus / "multipath-ll/002-netapp-aff-rocky10-alua-two-groups/bare.txt"),
+                                 str(corpus / "multipath-conf/001-ibm-sap-netapp-rhel7-iscsi/bare.txt")],
+                                failures="link_down", seeds=2,  # one I/O at a time: cheap
+                                set={"workloads.0.outstanding": 1, "workloads.0.think_time": "1ms"})
+    fast = next(s for s in advice.candidates[0].settings if s.name == "fast_io_fail_tmo")
+    assert (fast.value, fast.provenance) == ("5", "read")
+    assert fast.where.endswith("001-ibm-sap-netapp-rhel7-iscsi/bare.txt, line 7 (defaults)")
+    assert [c.label for c in advice.candidates] == ["in force"]  # NetApp's timers are those in force
+    assert any(n.startswith(f"{NETAPP_ROW}'s published timers are those in force") for n in advice.notes)
+    (row,) = advice.rows
+    assert row.predicted.seconds == 5 and abs(row.measured.longest_wait_s - 5) < 0.01
+    assert any("no_path_retry queue" in f.title for f in advice.findings)
+
+
+def test_the_cli_prints_the_table_json_and_html(tmp_path: Path) -> None:
+    report = tmp_path / "failures.html"
+    done = cli("advise", NETAPP, "--failures=link_down", "--seeds", "2", "--format", "json", "--html", str(report))
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["recommended"]["candidate"] == NETAPP_ROW
+    assert document["ranked_by"].startswith("write hazards, then I/Os failed")
+    assert [(r["candidate"], r["predicted_s"]) for r in document["rows"]] == [("in force", 8), (NETAPP_ROW, 5)]
+    assert "failures: link_down; timers: in force, NetApp" in done.stderr
+    page = report.read_text()
+    assert "Candidate × failure" in page and "multipathd reconfigure" in page
+
+
+ONE_PATH = """
+[host]
+adapters = [{ name = "vmhba1" }]
+
+[[arrays]]
+name = "a"
+service = { fixed = "20us" }
+ports = [{ name = "P0" }]
+
+[[fabric]]
+adapters = ["vmhba1"]
+ports = ["a/P0"]
+latency = "10us"
+
+[[devices]]
+name = "naa.1"
+array = "a"
+lun = 1
+
+[policy]
+name = "VMW_PSP_RR"
+
+[[workloads]]
+devices = ["naa.1"]
+outstanding = 1
+"""
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((NETAPP, "--failures=bogus"), "--failures: unknown failure kind 'bogus': allowed all, path_hang, link_down"),
+    ((NETAPP, "--failures=site_down"), "--failures: site_down: this host has no array in a [[replication]] group"),
+    (("one-path.toml", "--failures"), "one-path.toml: --failures: no device has two paths"),
+    (("srdf-metro-cluster-50km", "--failures"), "--failures: one host at a time"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    (tmp_path / "one-path.toml").write_text(ONE_PATH)
+    given = [str(ROOT / a) if a == NETAPP else a for a in args]
+    done = cli("advise", *given, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
