@@ -173,9 +173,10 @@ def test_advise_help_lists_every_input_kind_and_examples_on_shipped_names() -> N
         assert kind in text, kind
     examples = [line.split() for line in done.stdout.splitlines() if line.strip().startswith("pathlab advise ")]
     assert [e[2] for e in examples] == ["vmax-iops1000", "esxcli-storage-nmp-device-list.txt", "c1-vmax-1lun", "--host",
-                                        "srdf-metro-cluster-50km"]
-    # a cluster: shipped hosts' captures, and a shipped cluster narrowed to one host
-    assert [e[3] for e in examples[3:]] == ["vmax-cluster-esx-a", "--host"]
+                                        "srdf-metro-cluster-50km", "cx4-alua-path-failure", "host.toml"]
+    # a cluster: shipped hosts' captures, and a shipped cluster narrowed to one host; the failure timers
+    assert [e[3] for e in examples[3:]] == ["vmax-cluster-esx-a", "--host", "--failures", "--failures=path_hang,link_down"]
+    assert "cx4-alua-path-failure" in shipped.names()
     assert all(shipped.capture_files(f"vmax-cluster-esx-{h}") for h in "abc") and "srdf-metro-cluster-50km" in shipped.names()
     assert "  pathlab import vmax-iops1000 -o host.toml && pathlab advise host.toml" in done.stdout
     # each name an example gives is shipped: the capture's files and the scenario

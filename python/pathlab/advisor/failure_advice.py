@@ -71,6 +71,9 @@ class Ranked:
 
 @dataclass(frozen=True)
 class FailureAdvice:
+    """What each timer candidate costs the application through each failure kind of the host,
+    predicted and simulated, the candidates ranked, and the recommended one's commands."""
+
     subject: str
     stack: str
     objective: str
