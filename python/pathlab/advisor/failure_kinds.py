@@ -2,8 +2,8 @@
 stops answering (no link event), a link down the host sees, a controller reboot (an array of two
 controllers or more), a switch loss (where the scenario names its `[[fabric]]` tables), a site
 loss (an array in a `[[replication]]` group: metro) and every path down. Each is one `[[faults]]`
-table on the first device with two paths or more (its first working path, that path's port's
-controller and fabric, its array)."""
+table on the busiest device with two paths or more (its busiest path in a short pilot run, that
+path's port's controller and fabric, its array)."""
 
 from __future__ import annotations
 
@@ -35,19 +35,21 @@ class FailureKind:
         return {**self.fault, "at": f"{start_s * 1000:.0f}ms", "until": f"{end_s * 1000:.0f}ms"}
 
 
-def applicable(scenario: Scenario, tables: Mapping[str, Any]) -> list[FailureKind]:
-    """The kinds this host's topology has, in `KINDS` order; refused when no device has two paths
-    (a lost path would be every path: nothing to fail over to)."""
+def applicable(scenario: Scenario, tables: Mapping[str, Any], busy: Mapping[str, float]) -> list[FailureKind]:
+    """The kinds this host's topology has, in `KINDS` order, on the busiest path (`busy`: each
+    path's commands a second in a pilot run) of the busiest device of two paths or more: a lost
+    path that carries no I/O holds none. Refused when no device has two paths (a lost path would
+    be every path: nothing to fail over to)."""
     described = scenario.describe()
     paths: dict[str, list[dict[str, Any]]] = {}
     for p in described["paths"]:
         paths.setdefault(p["device"], []).append(p)
-    device = next((d for d in described["devices"] if len(paths.get(d["name"], [])) >= 2), None)
-    if device is None:
+    several = [d for d in described["devices"] if len(paths.get(d["name"], [])) >= 2]
+    if not several:
         raise ScenarioError(scenario.file, "--failures", "no device has two paths: a lost path would leave none to "
                                                          "fail over to (give a scenario with two paths or more)")
-    working = set(device["working_paths"])
-    path = next((p for p in paths[device["name"]] if p["name"] in working), paths[device["name"]][0])
+    device = max(several, key=lambda d: sum(busy.get(p["name"], 0.0) for p in paths[d["name"]]))  # the first of equals
+    path = max(paths[device["name"]], key=lambda p: busy.get(p["name"], 0.0))
     array, _, port = path["target"].partition("/")
     found = [FailureKind("path_hang", path["name"], {"kind": "path_down", "path": path["name"], "detection": "timeout"}),
              FailureKind("link_down", path["name"], {"kind": "path_down", "path": path["name"], "detection": "link"})]
@@ -70,7 +72,7 @@ def applicable(scenario: Scenario, tables: Mapping[str, Any]) -> list[FailureKin
     return found
 
 
-def chosen(scenario: Scenario, tables: Mapping[str, Any], given: str) -> list[FailureKind]:
+def chosen(scenario: Scenario, tables: Mapping[str, Any], given: str, busy: Mapping[str, float]) -> list[FailureKind]:
     """The kinds `--failures` names (`all`, or kinds separated by commas) among those the host has;
     an unknown kind, or one this host's topology lacks, is refused in one line."""
     names = [n.strip() for n in given.split(",") if n.strip()]
@@ -80,7 +82,7 @@ def chosen(scenario: Scenario, tables: Mapping[str, Any], given: str) -> list[Fa
                                                              f"{', '.join(KINDS)}")
     if not names:
         raise ScenarioError(scenario.file, "--failures", f"no failure kind given: allowed all, {', '.join(KINDS)}")
-    have = applicable(scenario, tables)
+    have = applicable(scenario, tables, busy)
     if "all" in names:
         return have
     by_kind = {k.kind: k for k in have}

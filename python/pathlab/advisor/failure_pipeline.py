@@ -30,6 +30,8 @@ INTERVAL = "250ms"
 PAST_STALL_S = 2.0
 SHORTEST_OUTAGE_S = 5.0
 LONGEST_OUTAGE_S = 40.0
+#: How far below its prediction (beyond the grid's period) a run's longest wait is said to fall short.
+SHORT_S = 0.5
 #: Measured after the fault ends: the failback and the rate coming back.
 AFTER_S = 3.0
 
@@ -42,7 +44,16 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
         raise ScenarioError(scenario.file, "--failures", f"one host at a time: this scenario has {len(scenario.hosts)} "
                                                          "(advise --failures on each host's own scenario)")
     tables = tree(scenario)
-    kinds = chosen(scenario, tables, given)
+    chosen(scenario, tables, given, {})  # bad input refused before anything runs
+    # The paths the host's listing shows failed stay failed (faults at 0 s); its other faults are not run.
+    standing = [f for f in tables.get("faults", []) if _at_zero(f)]
+    # Which path carries the I/O when the fault starts: its rate in the pilot's last interval before then.
+    (pilot,) = run_batch([scenario.with_set({"faults": standing, "run.warmup": f"{WARMUP_S:g}s",
+                                             "run.duration": f"{FAULT_AT_S - WARMUP_S:g}s", "run.interval": INTERVAL})],
+                         progress, path_intervals=True)
+    rows = pilot.data["path_intervals"]
+    last = max((r["t_s"] for r in rows), default=0.0)
+    kinds = chosen(scenario, tables, given, {r["name"]: r["cmds_s"] for r in rows if r["t_s"] == last})
     devices = scenario.devices
     stack = devices[0].stack
     cands, said = candidates(scenario, devices, timers)
@@ -57,8 +68,6 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
         end = FAULT_AT_S + outage + AFTER_S
         windows.append((kind.kind, FAULT_AT_S, FAULT_AT_S + outage, end))
         planned.append((kind, outage, end))
-    # The paths the host's listing shows failed stay failed (faults at 0 s); its other faults are not run.
-    standing = [f for f in tables.get("faults", []) if _at_zero(f)]
     runs: list[Scenario] = []
     for c in cands:
         for kind, outage, end in planned:
@@ -76,6 +85,7 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
             rows.append(FailureRow(c.label, kind.kind, kind.target, predict(stack, kind.kind, c.timers, outage),
                                    _measured(own)))
     order = ranked(rows, cands, objective)
+    notes = [*notes, *_short_of_theory(rows)]
     return FailureAdvice(name, stack, objective, tuple(kinds), tuple(cands), tuple(rows), order,
                          tuple(range(1, seeds + 1)), tuple(windows), tuple(findings), (*said, *notes))
 
@@ -96,6 +106,15 @@ def _measured(results: Sequence[Result]) -> Measured:
     back_known = all(b is not None for b in backs)
     return Measured(max(waits), max(stalls), max(failed), max(hazards), sum(rates) / len(rates),
                     max(b for b in backs if b is not None) if back_known else None, back_known)
+
+
+def _short_of_theory(rows: Sequence[FailureRow]) -> list[str]:
+    """A run whose longest wait falls short of its prediction by more than the grid allows: the
+    prediction is of an I/O that was on the lost path when it went, and none was."""
+    return [f"{r.candidate}, {r.kind}: the runs' longest wait ({r.measured.longest_wait_s:.3g} s) is below the "
+            f"prediction ({r.predicted.text()}): no I/O was on the lost path when it went (the prediction is of one "
+            "that was)" for r in rows
+            if r.predicted.seconds is not None and r.measured.longest_wait_s < r.predicted.seconds - r.predicted.tick - SHORT_S]
 
 
 def _at_zero(fault: dict[str, Any]) -> bool:

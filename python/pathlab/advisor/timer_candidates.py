@@ -8,6 +8,7 @@ overrides that run it and the commands that would apply it on the host's stack."
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections import Counter
 from collections.abc import Sequence
@@ -157,19 +158,25 @@ def _fast_off(seconds: dict[str, float | None], overrides: dict[str, Any]) -> No
 
 
 def _read_timers(timers: Sequence[TimerValue]) -> dict[str, tuple[str, str]]:
-    """An imported host's timers by `[host.stack]` key: the value most maps or controllers give
-    (the engine's timers are the host's), with where the first of them was read and how many differ."""
+    """An imported host's timers by `[host.stack]` key, where the file and line of the value run
+    are said. The engine runs one value per host: the one most maps or controllers give, but for
+    `ctrl_loss_tmo` the longest (a namespace's I/O waits while any of its controllers may return:
+    `nvme_available_path`); where they differ, how many give another value is said."""
     by_key: dict[str, list[TimerValue]] = {}
     for t in timers:
         if t.setting in READ_AS and t.value:
             by_key.setdefault(READ_AS[t.setting], []).append(t)
     out = {}
     for key, values in by_key.items():
-        common, count = Counter(v.value for v in values).most_common(1)[0]
-        first = next(v for v in values if v.value == common)
-        others = len(values) - count
-        out[key] = (common, first.where + (f" (and {count - 1} more alike; {others} differ: the host runs one value)"
-                                           if others else ""))
+        if key == "controller_loss_timeout":
+            run = max(values, key=lambda v: math.inf if (s := _seconds(v.value)) is None else s).value
+        else:
+            run = Counter(v.value for v in values).most_common(1)[0][0]
+        first = next(v for v in values if v.value == run)
+        others = sum(v.value != run for v in values)
+        why = "the longest: I/O waits for any controller" if key == "controller_loss_timeout" else "the most give"
+        out[key] = (run, first.where + (f" ({others} of {len(values)} give another value; the host runs one, {why})"
+                                         if others else ""))
     return out
 
 
