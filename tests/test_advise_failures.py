@@ -60,6 +60,23 @@ def test_the_vendors_timers_rank_first_and_stall_less_where_theory_says(netapp: 
         "        fast_io_fail_tmo 5", "    }", "}"]
 
 
+def test_over_iscsi_the_nop_out_and_the_checker_decide_within_their_grids() -> None:
+    """A hung connection is found by the NOP-Out (every 2 s, unanswered 1 s) and held
+    replacement_timeout (= fast_io_fail_tmo); every path down, held 4 s of the 5 s it lasts, waits
+    for the checker (every 5 s) to find a path back: each within its grid's period."""
+    iscsi = {"host.stack.scsi_transport": "iscsi", "host.stack.fast_io_fail_tmo": "4s", "host.stack.io_timeout": "30s",
+             "host.stack.noop_out_interval": "2s", "host.stack.noop_out_timeout": "1s"}
+    advice = pathlab.advise(str(ROOT / NETAPP), failures="path_hang,all_paths_down", seeds=2, set=iscsi)
+    expected = {("in force", "path_hang"): (7, 2), ("in force", "all_paths_down"): (10, 5),
+                (NETAPP_ROW, "path_hang"): (8, 2), (NETAPP_ROW, "all_paths_down"): (5, 0)}
+    assert {s.name: s.where for s in advice.candidates[0].settings}["noop_out_interval"] == \
+        "--set host.stack.noop_out_interval"
+    for row in advice.rows:
+        seconds, tick = expected[(row.candidate, row.kind)]
+        assert (row.predicted.seconds, row.predicted.tick) == (seconds, tick)
+        assert seconds - tick - CYCLE_S <= row.measured.longest_wait_s <= seconds + CYCLE_S, row
+
+
 def test_nvme_hazards_and_the_tp4129_hold_with_and_without_ccr() -> None:
     """Writes lost with their controller and retried at once are hazards; TP4129's hold of 2 ×
     KATO leaves none and stalls that long; CCR ends the hold after a round trip."""

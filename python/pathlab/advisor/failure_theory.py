@@ -97,13 +97,19 @@ def _dm(kind: str, timers: Timers, outage: float) -> Prediction:
     held, how = _dm_hold(timers)
     if kind in LINK_KINDS:
         return _bounded(held, 0, how, outage)
-    # every path down: held as a lost path is, then no_path_retry
-    retry = timers.no_path_retry
+    # every path down: held as a lost path is, then no_path_retry; paths back after the hold are
+    # found failed by the checker, which looks at a failed path every polling_interval
+    if held >= outage:
+        return Prediction(outage, 0, f"{how} outlasts the loss: the paths return after {outage:g} s and take what "
+                                     "they held")
+    retry, checker = timers.no_path_retry, timers.s("checker_interval")
+    back = Prediction(outage + checker, checker, f"{how}, then no_path_retry {retry}: until the checker (every "
+                                                 f"polling_interval {checker:g} s) finds a path back after {outage:g} s")
     if retry == "queue":
-        return Prediction(outage, 0, f"{how}, then no_path_retry queue: until the paths return after {outage:g} s")
-    after = rule.dm_all_paths_down(retry, timers.s("checker_interval"))
+        return back
+    after = rule.dm_all_paths_down(retry, checker)
     total = held + (after.seconds or 0)
-    return _bounded(total, 0, f"{how}, then {after.rule}: the I/O fails", outage)
+    return Prediction(total, 0, f"{how}, then {after.rule}: the I/O fails") if total < outage else back
 
 
 def _nvme_hold(timers: Timers) -> tuple[float, str]:
