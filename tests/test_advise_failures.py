@@ -126,7 +126,7 @@ def test_the_cli_prints_the_table_json_and_html(tmp_path: Path) -> None:
     assert [(r["candidate"], r["predicted_s"]) for r in document["rows"]] == [("in force", 8), (NETAPP_ROW, 5)]
     assert "failures: link_down; timers: in force, NetApp" in done.stderr
     page = report.read_text()
-    assert "Candidate × failure" in page and "multipathd reconfigure" in page
+    assert "Candidate × failure" in page and "multipathd reconfigure" in page and page.count("<svg") == 1
 
 
 ONE_PATH = """

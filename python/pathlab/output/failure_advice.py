@@ -29,14 +29,17 @@ class FailureAdviceOutput(Output):
         return self.advice.to_dict()
 
     def html(self, provenance: dict[str, Any]) -> str:
+        from pathlab.output.report.failure_waits import waits_figure
         from pathlab.output.report.page import page
 
         a = self.advice
         sections = [("Failures simulated", _pre(_failures(a))), ("Timers", _pre(_timers(a))),
-                    ("Candidate × failure", html_table(a)), ("Ranking", _pre(_ranking(a))),
+                    ("Candidate × failure", waits_figure(a) + html_table(a)), ("Ranking", _pre(_ranking(a))),
                     ("Recommendation", _pre(_recommendation(a)))]
         if a.findings:
             sections.append(("Findings", _pre(_findings(a))))
+        if a.notes:
+            sections.append(("Notes", _pre(list(a.notes))))
         return page(f"pathlab advise --failures: {a.subject}", sections, None, provenance,
                     f"timers recommended: {a.recommended.label}")
 
