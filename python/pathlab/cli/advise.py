@@ -68,6 +68,9 @@ def command(files: tuple[str, ...], hosts: tuple[str, ...], variant: str | None,
             duration: str, warmup: str, objective: str, failures: str | None, verbose: bool,
             fmt: str, html: str | None, force: bool) -> None:
     captures, shown = _hosts(hosts)
+    if failures is not None and not files and not captures:  # `--failures FILE`: the file was taken as the kinds
+        raise ScenarioError("advise", "--failures", f"{failures!r} is taken as the failure kinds and no FILES are left: "
+                                                    "write FILES first (pathlab advise FILES --failures), or --failures=KINDS")
     if files and captures:
         raise ScenarioError("--host", hosts[0], "give FILES for one host or a scenario, or --host NAME=FILES for each "
                                                 "host of a cluster, not both")
