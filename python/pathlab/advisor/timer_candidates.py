@@ -142,7 +142,8 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
     if device.stack == "linux-dm":
         retry = str(device.policy.get("no_path_retry", "fail"))
         how = "read" if "no_path_retry" in device.policy.given else "derived"
-        where = "the device's policy" if how == "read" else "the claim (multipath-tools' hardware table, else fail)"
+        where = f"{scenario.file}, the device's policy" if how == "read" else \
+            "the claim (multipath-tools' hardware table, else fail)"
         settings.append(TimerSetting("no_path_retry", retry, how, where))
     hold = stack_table.get("tp4129_hold")
     ccr = bool(stack_table.get("ccr", False))

@@ -86,6 +86,9 @@ def _timers(a: FailureAdvice) -> list[str]:
         out.append(f"  {c.label} ({c.source})" + (":" if i == 0 else ", changes:"))
         out += [f"    {s.name} {s.value} ({s.provenance}: {s.where})" for s in c.settings
                 if i == 0 or s.provenance == "candidate"]
+        if not c.settings:
+            out.append(f"    none said: advise --failures has no timer table or rule for the {a.stack} stack yet "
+                       "(the engine's own defaults run)")
     return out
 
 
