@@ -104,8 +104,14 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
     device = devices[0]
     stack_table = tree(scenario).get("host", {}).get("stack", {}) or {}
     given = {k: (v, f"{scenario.file}, [host.stack] {k}") for k, v in stack_table.items()}
-    given.update({k.removeprefix("host.stack."): (v.strip('"'), f"--set {k}") for k, v in scenario.overrides
-                  if k.startswith("host.stack.")})
+    for k, v in scenario.overrides:  # --set over the file: the whole table, or one key of it
+        value = tomllib.loads(f"v = {v}")["v"]
+        if k == "host.stack" and isinstance(value, dict):
+            given = {key: (one, f"--set host.stack (its {key})") for key, one in value.items()}
+            stack_table = value
+        elif k.startswith("host.stack."):
+            given[k.removeprefix("host.stack.")] = (value, f"--set {k}")
+            stack_table = {**stack_table, k.removeprefix("host.stack."): value}
     iscsi = str(given.get("scsi_transport", ("fc",))[0]) == "iscsi"
     read = _read_timers(timers)
     settings: list[TimerSetting] = []
@@ -127,7 +133,8 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
             value = builtin.text("")
             settings.append(TimerSetting(name, value, "assumed", f"the built-in default, {builtin.source}"))
         seconds[key] = _seconds(value)
-    for key in ("max_polling_interval", "checker_timeout"):  # multipathd's, where read
+    extra = ("max_polling_interval", "checker_timeout", *(("replacement_timeout",) if iscsi else ()))
+    for key in extra:  # multipathd's, and open-iscsi's own replacement_timeout, where read
         if device.stack == "linux-dm" and (key in given or key in read):
             value, where = given.get(key) or read[key]
             settings.append(TimerSetting(key, str(value), "read", where))
@@ -165,7 +172,7 @@ def _read_timers(timers: Sequence[TimerValue]) -> dict[str, tuple[str, str]]:
     `nvme_available_path`); where they differ, how many give another value is said."""
     by_key: dict[str, list[TimerValue]] = {}
     for t in timers:
-        if t.setting in READ_AS and t.value:
+        if t.setting in READ_AS and t.value and not (t.setting == "kato" and t.value == "0"):  # 0: a discovery controller
             by_key.setdefault(READ_AS[t.setting], []).append(t)
     out = {}
     for key, values in by_key.items():
@@ -218,6 +225,8 @@ def _changed(now: TimerCandidate, label: str, source: str, values: dict[str, tup
     overrides = dict(now.overrides)
     seconds = dict(now.timers.seconds)
     for name, (key, written, secs) in values.items():
+        if key == "fast_io_fail_tmo" and "replacement_timeout" in seconds:  # iSCSI's own, given: multipathd would set it
+            key = "replacement_timeout"
         settings.append(TimerSetting(name, written, "candidate", source))
         overrides[f"host.stack.{key}"] = _written(secs)
         seconds[key] = secs
