@@ -99,6 +99,62 @@ def test_nvme_hazards_and_the_tp4129_hold_with_and_without_ccr() -> None:
     assert advice.ranking[0].candidate == ccr
 
 
+WINDOWS = "tests/data/failures/netapp-windows.toml"
+
+
+def test_windows_mpio_stalls_as_its_retry_interval_disk_timeout_and_pdo_remove_period_say() -> None:
+    """msdsm retries a request RetryInterval (1 s) after it fails: a lost link costs 1 s, a hung
+    path the disk timeout (3 s) + 1 s; every path down for the 40 s the fault lasts fails the I/O
+    after RetryInterval + PDORemovePeriod (Microsoft's 20 s) and holds it the whole loss under
+    NetApp's 130 s, which ranks first (no I/O failed); a lost command waits its 120 s default
+    timeout past the paths' return, and the run goes on past it."""
+    advice = pathlab.advise(str(ROOT / WINDOWS), failures="all", seeds=2)
+    predicted = {"path_hang": (4, 0), "link_down": (1, 0), "controller_reboot": (1, 0), "switch_down": (1, 0)}
+    expected = {"in force": {**predicted, "all_paths_down": (21, 1)}, NETAPP_ROW: {**predicted, "all_paths_down": (40, 0)}}
+    for row in advice.rows:
+        seconds, tick = expected[row.candidate][row.kind]
+        assert (row.predicted.seconds, row.predicted.tick) == (seconds, tick), row
+        assert seconds - tick - CYCLE_S <= row.measured.longest_wait_s <= seconds + CYCLE_S, row
+        assert (row.measured.failed_ios > 0) == (row.candidate == "in force" and row.kind == "all_paths_down"), row
+    changed = {s.name: s.value for s in advice.candidates[1].settings if s.provenance == "candidate"}
+    assert changed == {"RetryCount": "6", "PDORemovePeriod": "130"}
+    assert advice.recommended.label == NETAPP_ROW
+    assert advice.recommended.commands[1] == ("Set-MPIOSetting -NewPDORemovePeriod 130 -NewRetryCount 6 "
+                                              "-NewRetryInterval 1 -NewPathVerificationState Enabled "
+                                              "-CustomPathRecovery Enabled -NewPathRecoveryInterval 30")
+    default = pathlab.advise(str(ROOT / WINDOWS), failures="path_hang", seeds=2, set={"host.stack": {}})
+    assert default.windows == (("path_hang", 2.0, 42.0, 126.0),)
+    for row in default.rows:
+        assert row.predicted.seconds == 121
+        assert abs(row.measured.longest_wait_s - 121) < CYCLE_S, row
+
+
+def test_spdk_stalls_as_its_timers_say_with_and_without_the_tp4129_hold() -> None:
+    """SPDK: a silent controller is found by the keep-alive timeout (the engine's I/O timeout, 3
+    s here), a lost link is retried at once (its writes are hazards), and every path down waits
+    for a reconnect (every 2 s) or fails at ctrlr_loss_timeout_sec (6 s); TP4129's hold of 2 ×
+    KATO (2 s) adds 4 s to the first two and leaves no hazard, and a held I/O that finds no path
+    fails ctrlr_loss_timeout_sec after the hold (within it)."""
+    text = two_controllers(duration="5s", seed=3, policy='name = "spdk"', fault="",
+                           stack='io_timeout = "3s", reconnect_delay = "2s", controller_loss_timeout = "6s", '
+                                 'keep_alive_timeout = "2s"',
+                           workload='outstanding = 4\nblock_size = "4KiB"\nread_pct = 0\nthink_time = "1ms"')
+    scenario = pathlab.Scenario.from_text(text.split("[[faults]]")[0], "spdk.toml")
+    advice = pathlab.advise(scenario, failures="path_hang,link_down,all_paths_down", seeds=2)
+    hold, ccr = "TP4129 hold 2 × KATO + CQT", "TP4129 hold, ended by CCR"
+    expected = {"in force": {"path_hang": (3, 0), "link_down": (0, 0), "all_paths_down": (6, 0)},
+                hold: {"path_hang": (7, 0), "link_down": (4, 0), "all_paths_down": (10, 4)},
+                ccr: {"path_hang": (3, 0), "link_down": (0, 0), "all_paths_down": (6, 0)}}
+    for row in advice.rows:
+        seconds, tick = expected[row.candidate][row.kind]
+        assert (row.predicted.seconds, row.predicted.tick) == (seconds, tick), row
+        assert seconds - tick - CYCLE_S <= row.measured.longest_wait_s <= seconds + CYCLE_S, row
+        assert (row.measured.failed_ios > 0) == (row.kind == "all_paths_down"), row
+        # a hung path's writes are retried at 3 s, after the target's KATO + CQT (2 s): no hazard
+        assert (row.measured.hazards > 0) == (row.candidate == "in force" and row.kind != "path_hang"), row
+    assert "ctrlr_loss_timeout_sec" in {s.name for s in advice.candidates[0].settings}
+
+
 def test_an_imported_hosts_timers_are_read_with_file_and_line() -> None:
     corpus = ROOT / "tests/data/corpus"
     with pytest.warns(pathlab.PathlabWarning):

@@ -65,7 +65,10 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
         longest = max((p.seconds for c in cands if (p := predict(stack, kind.kind, c.timers, math.inf)).seconds is not None
                        and math.isfinite(p.seconds)), default=0.0)
         outage = min(LONGEST_OUTAGE_S, max(SHORTEST_OUTAGE_S, longest + PAST_STALL_S))
-        end = FAULT_AT_S + outage + AFTER_S
+        # a command lost with its path waits its own timeout past the paths' return: run past it
+        lost = max((p.seconds for c in cands if (p := predict(stack, kind.kind, c.timers, outage)).seconds is not None
+                    and math.isfinite(p.seconds)), default=0.0)
+        end = FAULT_AT_S + max(outage, lost) + AFTER_S
         windows.append((kind.kind, FAULT_AT_S, FAULT_AT_S + outage, end))
         planned.append((kind, outage, end))
     runs: list[Scenario] = []

@@ -60,7 +60,15 @@ def predict(stack: str, kind: str, timers: Timers, outage: float) -> Prediction:
         return _nvme(kind, timers, outage)
     if stack == "esxi":
         return _esxi(kind, timers, outage)
+    if stack == "windows":
+        return _windows(kind, timers, outage)
+    if stack == "spdk":
+        return _nvme(kind, timers, outage, spdk=True)
     return Prediction(None, 0, f"no rule for the {stack} stack yet")
+
+
+#: Said of a stall that is a lost command's own timeout: the paths' return does not end it.
+LOST = "a command lost with the path waits its timeout, even if the path returns first"
 
 
 def _bounded(found: float, tick: float, text: str, outage: float) -> Prediction:
@@ -93,7 +101,7 @@ def _dm(kind: str, timers: Timers, outage: float) -> Prediction:
                                 outage)
         polling = timers.s("max_polling_interval")
         stall = rule.dm_path_hang(timeout, polling, timers.s("checker_timeout"))
-        return _bounded(timeout, 0, stall.rule, outage)
+        return Prediction(timeout, 0, f"{stall.rule}; {LOST}")
     held, how = _dm_hold(timers)
     if kind in LINK_KINDS:
         return _bounded(held, 0, how, outage)
@@ -123,28 +131,38 @@ def _nvme_hold(timers: Timers) -> tuple[float, str]:
     return hold, f"TP4129 hold {timers.tp4129_hold} × KATO {kato:g} + CQT {cqt:g} = {hold:g} s"
 
 
-def _nvme(kind: str, timers: Timers, outage: float) -> Prediction:
+def _nvme(kind: str, timers: Timers, outage: float, spdk: bool = False) -> Prediction:
+    """Linux NVMe, or SPDK's bdev_nvme (`spdk`), which has no keep-alive probe in the engine: its
+    I/O timeout (10 s) stands for the keep-alive timeout that finds a silent controller."""
     hold, how = _nvme_hold(timers)
+    if kind == "path_hang" and spdk:
+        timeout = timers.s("io_timeout")
+        return Prediction(timeout + hold, 0, f"SPDK's keep-alive timeout {timeout:g} s (the I/O timeout standing for it, "
+                                             f"{rule.SPDK_KEEP_ALIVE.source}); {how}; {LOST}")
     if kind == "path_hang":
         kato, timeout = timers.s("keep_alive_timeout"), timers.s("io_timeout")
         stall = rule.nvme_controller_silent(kato, timeout)
         found = stall.seconds or 0.0
         return _bounded(found + hold, kato / 2 if found < timeout else 0, f"{stall.rule}; {how}", outage)
-    if kind in LINK_KINDS:
-        return _bounded(hold, 0, f"the transport sees the loss; {how}", outage)
+    if kind in LINK_KINDS:  # a held I/O waits its hold out, whenever the path returns
+        return Prediction(hold, 0, f"the transport sees the loss; {how}")
     # every path down: held while the controllers reconnect, every reconnect_delay from the loss
     delay, loss = timers.s("reconnect_delay"), timers.s("controller_loss_timeout")
     back = math.ceil(outage / delay) * delay if math.isfinite(outage * delay) and delay > 0 else outage
-    if loss < back:
-        return Prediction(loss, 0, f"ctrl_loss_tmo {loss:g} s, before a reconnect finds the paths back: the I/O fails")
-    return Prediction(back, delay, f"held until the first reconnect attempt (every reconnect_delay {delay:g} s) "
+    if hold and hold >= back:
+        return Prediction(hold, 0, f"{how}; a reconnect finds the paths back at {back:g} s, before it ends")
+    after = f"{how}, then " if hold else ""
+    if hold + loss < back:  # the wait for a path starts when the held I/O finds none (within the hold)
+        return Prediction(hold + loss, hold, f"{after}ctrl_loss_tmo {loss:g} s, before a reconnect finds the paths "
+                                             "back: the I/O fails")
+    return Prediction(back, delay, f"{after}held until the first reconnect attempt (every reconnect_delay {delay:g} s) "
                                    f"after the paths return at {outage:g} s")
 
 
 def _esxi(kind: str, timers: Timers, outage: float) -> Prediction:
     if kind == "path_hang":
         timeout = timers.s("io_timeout")
-        return _bounded(timeout, 0, f"the I/O timeout {timeout:g} s ({rule.ESXI_IO_TIMEOUT.source})", outage)
+        return Prediction(timeout, 0, f"the I/O timeout {timeout:g} s ({rule.ESXI_IO_TIMEOUT.source}); {LOST}")
     if kind in LINK_KINDS:
         return Prediction(0.0, 0, "the adapter sees the link go: retried on another path at once")
     apd = timers.s("apd_timeout")
@@ -152,3 +170,23 @@ def _esxi(kind: str, timers: Timers, outage: float) -> Prediction:
         return Prediction(apd, 0, f"Misc.APDTimeout {apd:g} s: the I/O fails")
     return Prediction(outage, 0, f"retried in all-paths-down until the paths return after {outage:g} s "
                                  f"(Misc.APDTimeout {apd:g} s)")
+
+
+def _windows(kind: str, timers: Timers, outage: float) -> Prediction:
+    """Windows MPIO (msdsm): RetryInterval before every retry, the disk timeout for a request on a
+    path that stopped answering, PDORemovePeriod once no path is left."""
+    interval = timers.s("retry_interval")
+    if kind == "path_hang":
+        stall = rule.mpio_path_hang(timers.s("io_timeout"), timers.s("retry_count"), interval)
+        return Prediction(stall.seconds, 0, f"{stall.rule}; {LOST}")
+    if kind in LINK_KINDS:
+        stall = rule.mpio_path_lost(interval)
+        return _bounded(interval, 0, stall.rule, outage)
+    # every path down: the pseudo-LUN's hold starts when a request first finds no path, at the
+    # loss (new I/O) or after a held request's RetryInterval: within RetryInterval
+    stall = rule.mpio_all_paths_down(timers.s("pdo_remove_period"), interval)
+    found = stall.seconds or 0.0
+    if found < outage:
+        return Prediction(found, interval, f"{stall.rule}: the I/O fails")
+    return Prediction(outage, 0, f"{stall.rule} outlasts the loss: the paths return after {outage:g} s and take "
+                                 "what waits")

@@ -11,7 +11,7 @@ from pathlab.advisor.vendor_table import Practice, practice_for
 from pathlab.devices import Device
 
 #: pathlab's host stacks as the vendor table names them.
-TABLE_STACK = {"esxi": "esxi-nmp", "linux-dm": "dm-multipath", "linux-nvme": "nvme-native"}
+TABLE_STACK = {"esxi": "esxi-nmp", "linux-dm": "dm-multipath", "linux-nvme": "nvme-native", "windows": "windows-mpio"}
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,16 @@ The rules (seconds; `None` is "until a path returns"):
   until `fast_io_fail_tmo` (then it fails) or `ctrl_loss_tmo` (the controller is removed and its
   I/O fails; `off`: never).
 - ESXi, every path down (APD): I/O is retried for `Misc.APDTimeout`; then the I/O that is not a
-  virtual machine's fails, and the virtual machines' is retried on (VMware's page below)."""
+  virtual machine's fails, and the virtual machines' is retried on (VMware's page below).
+- Windows MPIO (msdsm): a failed request is retried after `RetryInterval` while it has been
+  retried fewer than `RetryCount` times; a path lost with a link event fails its requests at once
+  (retried after `RetryInterval` on another path), one that stops answering holds a request for
+  the disk timeout (`DiskTimeoutValue`), then the request is retried after `RetryInterval`; with
+  every path down the pseudo-LUN holds I/O for `PDORemovePeriod`, then fails it.
+- SPDK bdev_nvme: no I/O timeout by default; a silent controller is found by its keep-alive
+  timeout, which resets it and aborts what it held, retried on another path at once; with every
+  path down I/O waits while the controllers reconnect (every `reconnect_delay_sec`) until
+  `ctrlr_loss_timeout_sec` (-1: never)."""
 
 from __future__ import annotations
 
@@ -87,6 +96,21 @@ ESXI_IO_TIMEOUT = Builtin(30, "VMware vSphere 6.0 Storage, 'Path failover': I/O 
 ESXI_APD_TIMEOUT = Builtin(140, "VMware vSphere 7.0 Storage, 'Change Timeout Limits for Storage APD', "
                                 "https://docs.vmware.com/en/VMware-vSphere/7.0/com.vmware.vsphere.storage.doc/"
                                 "GUID-5CC5A990-AC23-4D51-80DD-37F09175E255.html")
+
+# Windows MPIO (msdsm): Microsoft's defaults
+MPIO_TIMERS_SOURCE = "Microsoft, MPIO_TIMERS_COUNTERS WMI class, https://learn.microsoft.com/en-us/windows-hardware/" \
+                     "drivers/storage/mpio-timers-counters-wmi-class"
+MPIO_DISK_TIMEOUT = Builtin(120, "Microsoft, Get-MPIOSetting (DiskTimeoutValue 120), https://learn.microsoft.com/en-us/"
+                                 "powershell/module/mpio/get-mpiosetting")
+MPIO_RETRY_COUNT = Builtin(3, f"{MPIO_TIMERS_SOURCE} (RetryCount: 'The default is set to 3')")
+MPIO_RETRY_INTERVAL = Builtin(1, f"{MPIO_TIMERS_SOURCE} (RetryInterval: a failed request is retried after it; 1 s)")
+MPIO_PDO_REMOVE_PERIOD = Builtin(20, f"{MPIO_TIMERS_SOURCE} (PDORemovePeriod: 'The default is 20 seconds')")
+# SPDK bdev_nvme, as SPDK's multipath HOWTO attaches controllers
+SPDK_KEEP_ALIVE = Builtin(10, "spdk module/bdev/nvme/bdev_nvme.c SPDK_BDEV_NVME_DEFAULT_KEEP_ALIVE_TIMEOUT_IN_MS "
+                              "(timeout_us 0: no I/O timeout; the keep-alive finds a silent controller and resets it)")
+SPDK_RECONNECT_DELAY = Builtin(10, "spdk doc/nvmf_multipath_howto.md (bdev_nvme_attach_controller -o 10: "
+                                   "reconnect_delay_sec)")
+SPDK_CTRLR_LOSS = Builtin(None, "spdk doc/nvmf_multipath_howto.md (ctrlr_loss_timeout_sec -1: reconnect forever)")
 
 
 @dataclass(frozen=True)
@@ -194,3 +218,31 @@ def nvme_all_paths_down(ctrl_loss: float | None, fast_io_fail: float | None) -> 
                      "nothing beyond the setting")
     return Stall("every path down", ctrl_loss, "it fails to the application (the controllers are removed)",
                  f"ctrl_loss_tmo {ctrl_loss:g} s", "delayed_removal_secs 0 and the controllers stay unreachable")
+
+
+def mpio_path_lost(retry_interval: float) -> Stall:
+    """A path lost with a link event (PnP removal, the HBA's link down): its requests fail at
+    once and are retried on another path after RetryInterval (a removal is not counted against
+    RetryCount)."""
+    return Stall("a path lost (link event)", retry_interval, "it is retried on another path",
+                 f"the request fails at once and is retried after RetryInterval {retry_interval:g} s",
+                 "another path works")
+
+
+def mpio_path_hang(disk_timeout: float, retry_count: float, retry_interval: float) -> Stall:
+    """A path that stops answering: the request waits the disk timeout, then is retried after
+    RetryInterval on another path (failed if RetryCount is 0)."""
+    if retry_count < 1:
+        return Stall("a path that stops answering (no link event)", disk_timeout, "it fails to the application",
+                     f"the disk timeout {disk_timeout:g} s, and RetryCount 0 retries nothing", "nothing beyond the setting")
+    return Stall("a path that stops answering (no link event)", disk_timeout + retry_interval,
+                 "it is retried on another path",
+                 f"the disk timeout (DiskTimeoutValue) {disk_timeout:g} s, then RetryInterval {retry_interval:g} s",
+                 "path verification does not find the path first (PathVerifyEnabled is not simulated)")
+
+
+def mpio_all_paths_down(pdo_remove: float, retry_interval: float) -> Stall:
+    """Every path down: each request is retried after RetryInterval, finds no path, and the
+    pseudo-LUN holds it PDORemovePeriod, then fails it."""
+    return Stall("every path down", retry_interval + pdo_remove, "it fails to the application (the pseudo-LUN is removed)",
+                 f"RetryInterval {retry_interval:g} s, then PDORemovePeriod {pdo_remove:g} s", "the paths stay down that long")

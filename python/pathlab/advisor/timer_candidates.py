@@ -37,7 +37,26 @@ NVME_TIMERS = (("kato", "keep_alive_timeout", rule.NVME_KATO),
                ("CQT", "command_quiesce_time", rule.NVME_CQT))
 ESXI_TIMERS = (("I/O timeout (path failover)", "io_timeout", rule.ESXI_IO_TIMEOUT),
                ("Misc.APDTimeout", "apd_timeout", rule.ESXI_APD_TIMEOUT))
-STACK_TIMERS = {"linux-dm": DM_TIMERS, "linux-nvme": NVME_TIMERS, "esxi": ESXI_TIMERS}
+WINDOWS_TIMERS = (("DiskTimeoutValue", "io_timeout", rule.MPIO_DISK_TIMEOUT),
+                  ("RetryCount", "retry_count", rule.MPIO_RETRY_COUNT),
+                  ("RetryInterval", "retry_interval", rule.MPIO_RETRY_INTERVAL))
+#: SPDK's timers as the engine models them (its fast_io_fail_timeout_sec is not: I/O waits while
+#: the controllers reconnect, up to ctrlr_loss_timeout_sec).
+SPDK_TIMERS = (("I/O timeout (stands for the keep-alive timeout)", "io_timeout", rule.SPDK_KEEP_ALIVE),
+               ("keep_alive_timeout_ms", "keep_alive_timeout", rule.SPDK_KEEP_ALIVE),
+               ("reconnect_delay_sec", "reconnect_delay", rule.SPDK_RECONNECT_DELAY),
+               ("ctrlr_loss_timeout_sec", "controller_loss_timeout", rule.SPDK_CTRLR_LOSS),
+               ("CQT", "command_quiesce_time", rule.NVME_CQT))
+STACK_TIMERS = {"linux-dm": DM_TIMERS, "linux-nvme": NVME_TIMERS, "esxi": ESXI_TIMERS, "windows": WINDOWS_TIMERS,
+                "spdk": SPDK_TIMERS}
+#: `[host.stack]` keys that hold a count, not a time.
+COUNTS = ("retry_count",)
+#: Windows MPIO's timers in a vendor row (`vendor_practice.toml`), by the name Set-MPIOSetting
+#: gives them: the row's setting, the `[host.stack]` key (None: the policy's `pdo_remove_period`).
+MPIO_ROW = (("PDORemovePeriod", "pdo_remove_period", None), ("RetryCount", "retry_count", "retry_count"),
+            ("RetryInterval", "retry_interval", "retry_interval"), ("DiskTimeoutValue", "disk_timeout", "io_timeout"))
+#: A row's MPIO settings the engine does not simulate (path verification).
+MPIO_NOT_RUN = {"path_verify_enabled": "PathVerifyEnabled", "path_recovery_interval": "PathRecoveryInterval"}
 #: An imported host's timers by the name its files give, as the `[host.stack]` key they set.
 READ_AS = {"polling_interval": "checker_interval", "max_polling_interval": "max_polling_interval",
            "checker_timeout": "checker_timeout", "fast_io_fail_tmo": "fast_io_fail_tmo",
@@ -94,7 +113,9 @@ def _seconds(value: Any) -> float | None:
         return parse_duration_ns(text) / 1e9
 
 
-def _written(seconds: float | None) -> str:
+def _written(seconds: float | None, key: str = "") -> str | int:
+    if key in COUNTS:
+        return int(seconds or 0)
     return FOREVER if seconds is None else f"{seconds:g}s"
 
 
@@ -146,6 +167,13 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
         seconds.setdefault("checker_timeout", seconds.get("io_timeout"))
     _fast_off(seconds, overrides)
     retry = "fail"
+    if device.stack == "windows":  # msdsm's PDORemovePeriod is the policy's
+        pdo = device.policy.get("pdo_remove_period", rule.MPIO_PDO_REMOVE_PERIOD.value)
+        given_pdo = "pdo_remove_period" in device.policy.given
+        settings.append(TimerSetting("PDORemovePeriod", str(pdo), "read" if given_pdo else "assumed",
+                                     f"{scenario.file}, the device's policy" if given_pdo else
+                                     f"the built-in default, {rule.MPIO_PDO_REMOVE_PERIOD.source}"))
+        seconds["pdo_remove_period"] = float(pdo)
     if device.stack == "linux-dm":
         retry = str(device.policy.get("no_path_retry", "fail"))
         how = "read" if "no_path_retry" in device.policy.given else "derived"
@@ -197,7 +225,9 @@ def candidates(scenario: Scenario, devices: Sequence[Device],
     device = devices[0]
     if device.stack == "linux-dm":
         found += _dm_vendor(now, device, scenario)
-    elif device.stack == "linux-nvme":
+    elif device.stack == "windows":
+        found += _mpio_vendor(now, device, scenario)
+    if device.stack in ("linux-nvme", "spdk"):
         found += _nvme_vendor(now, device)
         array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
         found += _tp4129(now, len(array.get("controllers", [])) >= 2)
@@ -207,8 +237,8 @@ def candidates(scenario: Scenario, devices: Sequence[Device],
 def _agreeing(device: Device, found: Sequence[TimerCandidate]) -> list[str]:
     """What to say when no vendor row became a candidate: the rows whose timers are those in
     force, or that the vendor publishes none for this array and stack."""
-    rows = [r for r in rows_for(device) if set(r.setting.given()) & {"fast_io_fail_tmo", "dev_loss_tmo",
-                                                                       "no_path_retry", "ctrl_loss_tmo"}]
+    timers = {"fast_io_fail_tmo", "dev_loss_tmo", "no_path_retry", "ctrl_loss_tmo", *(r for _, r, _ in MPIO_ROW)}
+    rows = [r for r in rows_for(device) if set(r.setting.given()) & timers]
     if any(c.label == f"{r.vendor} {r.model}" for c in found for r in rows):
         return []
     if rows:
@@ -228,7 +258,7 @@ def _changed(now: TimerCandidate, label: str, source: str, values: dict[str, tup
         if key == "fast_io_fail_tmo" and "replacement_timeout" in seconds:  # iSCSI's own, given: multipathd would set it
             key = "replacement_timeout"
         settings.append(TimerSetting(name, written, "candidate", source))
-        overrides[f"host.stack.{key}"] = _written(secs)
+        overrides[f"host.stack.{key}"] = _written(secs, key)
         seconds[key] = secs
     if retry is not None:
         settings.append(TimerSetting("no_path_retry", retry, "candidate", source))
@@ -239,11 +269,11 @@ def _changed(now: TimerCandidate, label: str, source: str, values: dict[str, tup
     return TimerCandidate(label, source, tuple(settings), overrides, timers, commands)
 
 
-def _policy_keys(scenario: Scenario, devices: Sequence[Device]) -> list[str]:
-    """Where a scenario writes each dm device's policy: its own `[[devices]] policy`, else `[policy]`."""
+def _policy_keys(scenario: Scenario, param: str = "no_path_retry") -> list[str]:
+    """Where a scenario writes `param` of each device's policy: its own `[[devices]] policy`, else `[policy]`."""
     written = tree(scenario).get("devices", [])
-    own = [f"devices.{i}.policy.no_path_retry" for i, d in enumerate(written) if isinstance(d.get("policy"), dict)]
-    return own or ["policy.no_path_retry"]
+    own = [f"devices.{i}.policy.{param}" for i, d in enumerate(written) if isinstance(d.get("policy"), dict)]
+    return own or [f"policy.{param}"]
 
 
 def _dm_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> list[TimerCandidate]:
@@ -264,7 +294,38 @@ def _dm_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> list[
         commands = (f"# /etc/multipath.conf: {row.vendor} {row.model}'s timers ({row.source})", stanza,
                     "multipathd reconfigure")
         found.append(_changed(now, f"{row.vendor} {row.model}", f"{row.source} ({row.date})", values, retry, commands,
-                              _policy_keys(scenario, [device])))
+                              _policy_keys(scenario)))
+    return found
+
+
+def _mpio_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> list[TimerCandidate]:
+    """The vendor's published MPIO timers where they differ from those in force: RetryCount,
+    RetryInterval and the disk timeout in `[host.stack]`, PDORemovePeriod in the policy; its path
+    verification settings are applied by the command but not simulated (said in the source)."""
+    in_force = {s.name: s.value for s in now.settings}
+    found = []
+    for row in rows_for(device):
+        said = row.setting.given()
+        changed = {name: (setting, key, said[setting]) for name, setting, key in MPIO_ROW
+                   if setting in said and _seconds(said[setting]) != _seconds(in_force.get(name, ""))}
+        if not changed:
+            continue
+        source = f"{row.source} ({row.date})"
+        values: dict[str, tuple[str, str, float | None]] = {
+            name: (key, str(v), float(v)) for name, (_, key, v) in changed.items() if key is not None}
+        unrun = [f"{MPIO_NOT_RUN[k]} {int(said[k])}" for k in MPIO_NOT_RUN if k in said]
+        commands = (f"# {row.vendor} {row.model}'s MPIO timers ({row.source})", row.command.strip(),
+                    *((f"# applied, not simulated: {', '.join(unrun)} (pathlab has no MPIO path verification)",)
+                      if unrun else ()))
+        candidate = _changed(now, f"{row.vendor} {row.model}", source, values, None, commands)
+        if "PDORemovePeriod" in changed:
+            pdo = float(changed["PDORemovePeriod"][2])
+            settings = (*(s for s in candidate.settings if s.name != "PDORemovePeriod"),
+                        TimerSetting("PDORemovePeriod", f"{pdo:g}", "candidate", source))
+            overrides = {**candidate.overrides, **{k: int(pdo) for k in _policy_keys(scenario, "pdo_remove_period")}}
+            timers = replace(candidate.timers, seconds={**candidate.timers.seconds, "pdo_remove_period": pdo})
+            candidate = replace(candidate, settings=settings, overrides=overrides, timers=timers)
+        found.append(candidate)
     return found
 
 

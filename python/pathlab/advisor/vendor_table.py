@@ -24,7 +24,10 @@ from pathlab.api import ScenarioError
 TABLE = Path(__file__).resolve().parent / "vendor_practice.toml"
 
 #: The host stacks a row can be for.
-STACKS = ("esxi-nmp", "esxi-hpp", "dm-multipath", "nvme-native")
+STACKS = ("esxi-nmp", "esxi-hpp", "dm-multipath", "nvme-native", "windows-mpio")
+#: The stacks issue 22 surveyed every array family on (a row or what was searched, for each);
+#: Windows MPIO rows are failure timers (issue 36), found where a vendor publishes them.
+SURVEYED = STACKS[:4]
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,14 @@ class Setting:
     #: NVMe-oF controllers' ctrl_loss_tmo, seconds (-1: reconnect forever); the rows that give it
     #: say for which transport in `note`.
     ctrl_loss_tmo: int | None = None
+    # Windows MPIO (msdsm): its timers, in seconds, as Set-MPIOSetting and the registry name them
+    pdo_remove_period: int | None = None
+    retry_count: int | None = None
+    retry_interval: int | None = None
+    #: The disk's own timeout (Disk\TimeOutValue, Set-MPIOSetting -NewDiskTimeout).
+    disk_timeout: int | None = None
+    path_verify_enabled: bool | None = None
+    path_recovery_interval: int | None = None
 
     def given(self) -> dict[str, Any]:
         """The values the source states, by multipath.conf / esxcli / sysfs name."""
@@ -161,6 +172,7 @@ def _features(value: Any) -> bool:
 _TEXT: Check = (lambda v: isinstance(v, str) and v.strip() != ""), "text"
 _FLAG: Check = (lambda v: isinstance(v, bool)), "true or false"
 _DM = ("dm-multipath",)
+_MPIO = ("windows-mpio",)
 
 #: Every setting a row may give: the stacks it belongs to and what it may be.
 SETTINGS: dict[str, tuple[tuple[str, ...], Check]] = {
@@ -193,6 +205,12 @@ SETTINGS: dict[str, tuple[tuple[str, ...], Check]] = {
     "iopolicy": (("nvme-native",), _one_of("numa", "round-robin", "queue-depth")),
     "ctrl_loss_tmo": (("nvme-native",), ((lambda v: type(v) is int and v >= -1),
                                          "a whole number of seconds ≥ -1 (-1: reconnect forever)")),
+    "pdo_remove_period": (_MPIO, _whole(0)),
+    "retry_count": (_MPIO, _whole(0)),
+    "retry_interval": (_MPIO, _whole(0)),
+    "disk_timeout": (_MPIO, _whole(1)),
+    "path_verify_enabled": (_MPIO, _FLAG),
+    "path_recovery_interval": (_MPIO, _whole(1)),
 }
 
 
