@@ -100,6 +100,7 @@ def test_nvme_hazards_and_the_tp4129_hold_with_and_without_ccr() -> None:
 
 
 WINDOWS = "tests/data/failures/netapp-windows.toml"
+SPDK = "tests/data/failures/spdk-two-controllers.toml"
 
 
 def test_windows_mpio_stalls_as_its_retry_interval_disk_timeout_and_pdo_remove_period_say() -> None:
@@ -135,12 +136,7 @@ def test_spdk_stalls_as_its_timers_say_with_and_without_the_tp4129_hold() -> Non
     for a reconnect (every 2 s) or fails at ctrlr_loss_timeout_sec (6 s); TP4129's hold of 2 ×
     KATO (2 s) adds 4 s to the first two and leaves no hazard, and a held I/O that finds no path
     fails ctrlr_loss_timeout_sec after the hold (within it)."""
-    text = two_controllers(duration="5s", seed=3, policy='name = "spdk"', fault="",
-                           stack='io_timeout = "3s", reconnect_delay = "2s", controller_loss_timeout = "6s", '
-                                 'keep_alive_timeout = "2s"',
-                           workload='outstanding = 4\nblock_size = "4KiB"\nread_pct = 0\nthink_time = "1ms"')
-    scenario = pathlab.Scenario.from_text(text.split("[[faults]]")[0], "spdk.toml")
-    advice = pathlab.advise(scenario, failures="path_hang,link_down,all_paths_down", seeds=2)
+    advice = pathlab.advise(str(ROOT / SPDK), failures="path_hang,link_down,all_paths_down", seeds=2)
     hold, ccr = "TP4129 hold 2 × KATO + CQT", "TP4129 hold, ended by CCR"
     expected = {"in force": {"path_hang": (3, 0), "link_down": (0, 0), "all_paths_down": (6, 0)},
                 hold: {"path_hang": (7, 0), "link_down": (4, 0), "all_paths_down": (10, 4)},

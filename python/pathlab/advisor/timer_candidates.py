@@ -55,6 +55,13 @@ COUNTS = ("retry_count",)
 #: gives them: the row's setting, the `[host.stack]` key (None: the policy's `pdo_remove_period`).
 MPIO_ROW = (("PDORemovePeriod", "pdo_remove_period", None), ("RetryCount", "retry_count", "retry_count"),
             ("RetryInterval", "retry_interval", "retry_interval"), ("DiskTimeoutValue", "disk_timeout", "io_timeout"))
+#: Why ESXi has no vendor candidate: what was searched (session 15), and what is not simulated.
+ESXI_UNPUBLISHED = (
+    "ESXi's simulated timers (the path failover's I/O timeout, Misc.APDTimeout) have no vendor value: NetApp's "
+    "vSphere 8 host settings (NetAppDocs/ontap-sanhost hu_vsphere_8.adoc, 'Recommended settings') change neither "
+    "(only the guests' disk timeout, 60 s), and VMware's page gives 140 s as the default; the ESXi iSCSI settings vendors "
+    "publish (LoginTimeout, DelayedAck, NoopOutInterval/NoopOutTimeout, RecoveryTimeout) are not simulated: "
+    "pathlab's ESXi host has no iSCSI session")
 #: A row's MPIO settings the engine does not simulate (path verification).
 MPIO_NOT_RUN = {"path_verify_enabled": "PathVerifyEnabled", "path_recovery_interval": "PathRecoveryInterval"}
 #: An imported host's timers by the name its files give, as the `[host.stack]` key they set.
@@ -230,7 +237,7 @@ def candidates(scenario: Scenario, devices: Sequence[Device],
     if device.stack in ("linux-nvme", "spdk"):
         found += _nvme_vendor(now, device)
         array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
-        found += _tp4129(now, len(array.get("controllers", [])) >= 2)
+        found += _tp4129(now, len(array.get("controllers", [])) >= 2, device.stack)
     return found, _agreeing(device, found)
 
 
@@ -244,7 +251,7 @@ def _agreeing(device: Device, found: Sequence[TimerCandidate]) -> list[str]:
     if rows:
         return [f"{r.vendor} {r.model}'s published timers are those in force ({r.source})" for r in rows]
     return [f"no vendor row publishes failure timers for {device.array.vendor},{device.array.model} on this stack "
-            "(vendor_practice.toml)"]
+            "(vendor_practice.toml)", *((ESXI_UNPUBLISHED,) if device.stack == "esxi" else ())]
 
 
 def _changed(now: TimerCandidate, label: str, source: str, values: dict[str, tuple[str, str, float | None]],
@@ -342,7 +349,14 @@ def _nvme_vendor(now: TimerCandidate, device: Device) -> list[TimerCandidate]:
     return found
 
 
-def _tp4129(now: TimerCandidate, controllers: bool) -> list[TimerCandidate]:
+#: Where each NVMe host retries a lost controller's I/O at once, which TP4129's hold would change.
+RETRIED_AT_ONCE = {"linux-nvme": "no Linux setting: drivers/nvme/host/multipath.c nvme_failover_req retries a lost "
+                                 "controller's I/O at once",
+                   "spdk": "no SPDK option: bdev_nvme as pathlab models it retries a lost controller's I/O on another "
+                           "path at once (module/bdev/nvme/bdev_nvme.c has no TP4129 hold)"}
+
+
+def _tp4129(now: TimerCandidate, controllers: bool, stack: str) -> list[TimerCandidate]:
     """TP4129's hold of 2 × KATO + CQT, alone and (where the array has another controller to
     reset the lost one) ended by CCR (TP8028): options no Linux release has (`nvme_failover_req`
     retries at once), said so in their commands."""
@@ -357,8 +371,7 @@ def _tp4129(now: TimerCandidate, controllers: bool) -> list[TimerCandidate]:
         settings = (*now.settings, TimerSetting("tp4129_hold", "2", "candidate", source),
                     *((TimerSetting("ccr", "yes", "candidate", source),) if ccr else ()))
         overrides = {**now.overrides, "host.stack.tp4129_hold": 2, **({"host.stack.ccr": True} if ccr else {})}
-        commands = ("# no Linux setting: drivers/nvme/host/multipath.c nvme_failover_req retries a lost controller's "
-                    "I/O at once; this needs a host driver with TP4129" + (" and TP8028" if ccr else ""),)
+        commands = (f"# {RETRIED_AT_ONCE[stack]}; this needs a host driver with TP4129" + (" and TP8028" if ccr else ""),)
         out.append(TimerCandidate(label, source, settings, overrides, replace(now.timers, tp4129_hold=2, ccr=ccr),
                                   commands))
     return out
