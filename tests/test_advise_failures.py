@@ -151,6 +151,24 @@ def test_spdk_stalls_as_its_timers_say_with_and_without_the_tp4129_hold() -> Non
     assert "ctrlr_loss_timeout_sec" in {s.name for s in advice.candidates[0].settings}
 
 
+def test_a_run_above_or_below_its_prediction_is_said() -> None:
+    """Seen on the Ceph gateway scenario (`reactions/nvmeof-gateway-rebalance`): a controller
+    reboot predicted at 0 s (retried at once) waited 7 s behind the ANA change."""
+    from pathlab.advisor.failure_advice import FailureRow, Measured
+    from pathlab.advisor.failure_pipeline import _beyond_theory, _short_of_theory
+    from pathlab.advisor.failure_theory import Prediction
+
+    def row(predicted: float, measured: float) -> FailureRow:
+        return FailureRow("in force", "controller_reboot", "ceph-gw/gw-a", Prediction(predicted, 0, "rule"),
+                          Measured(measured, measured, 0, 0, 1000.0, 0.0, True))
+
+    assert _beyond_theory([row(0, 7)]) == [
+        "in force, controller_reboot: the runs' longest wait (7 s) is above the prediction (0 s): more than the "
+        "timers decide waited (an ALUA or ANA transition, a queue behind the retries)"]
+    assert _beyond_theory([row(0, 0.2), row(5, 5.4)]) == [] == _short_of_theory([row(5, 4.6)])
+    assert len(_short_of_theory([row(5, 4.4)])) == 1
+
+
 def test_an_imported_hosts_timers_are_read_with_file_and_line() -> None:
     corpus = ROOT / "tests/data/corpus"
     with pytest.warns(pathlab.PathlabWarning):

@@ -30,7 +30,8 @@ INTERVAL = "250ms"
 PAST_STALL_S = 2.0
 SHORTEST_OUTAGE_S = 5.0
 LONGEST_OUTAGE_S = 40.0
-#: How far below its prediction (beyond the grid's period) a run's longest wait is said to fall short.
+#: How far below its prediction (beyond the grid's period) a run's longest wait is said to fall
+#: short, or above it to exceed it.
 SHORT_S = 0.5
 #: Measured after the fault ends: the failback and the rate coming back.
 AFTER_S = 3.0
@@ -88,7 +89,7 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
             rows.append(FailureRow(c.label, kind.kind, kind.target, predict(stack, kind.kind, c.timers, outage),
                                    _measured(own)))
     order = ranked(rows, cands, objective)
-    notes = [*notes, *_short_of_theory(rows)]
+    notes = [*notes, *_short_of_theory(rows), *_beyond_theory(rows)]
     return FailureAdvice(name, stack, objective, tuple(kinds), tuple(cands), tuple(rows), order,
                          tuple(range(1, seeds + 1)), tuple(windows), tuple(findings), (*said, *notes))
 
@@ -118,6 +119,15 @@ def _short_of_theory(rows: Sequence[FailureRow]) -> list[str]:
             f"prediction ({r.predicted.text()}): no I/O was on the lost path when it went (the prediction is of one "
             "that was)" for r in rows
             if r.predicted.seconds is not None and r.measured.longest_wait_s < r.predicted.seconds - r.predicted.tick - SHORT_S]
+
+
+def _beyond_theory(rows: Sequence[FailureRow]) -> list[str]:
+    """A run whose longest wait exceeds its prediction by more than `SHORT_S`: something the
+    timers do not decide waited too, said rather than hidden."""
+    return [f"{r.candidate}, {r.kind}: the runs' longest wait ({r.measured.longest_wait_s:.3g} s) is above the "
+            f"prediction ({r.predicted.text()}): more than the timers decide waited (an ALUA or ANA transition, a "
+            "queue behind the retries)" for r in rows
+            if r.predicted.seconds is not None and r.measured.longest_wait_s > r.predicted.seconds + SHORT_S]
 
 
 def _at_zero(fault: dict[str, Any]) -> bool:

@@ -353,7 +353,7 @@ def _nvme_vendor(now: TimerCandidate, device: Device) -> list[TimerCandidate]:
 RETRIED_AT_ONCE = {"linux-nvme": "no Linux setting: drivers/nvme/host/multipath.c nvme_failover_req retries a lost "
                                  "controller's I/O at once",
                    "spdk": "no SPDK option: bdev_nvme as pathlab models it retries a lost controller's I/O on another "
-                           "path at once (module/bdev/nvme/bdev_nvme.c has no TP4129 hold)"}
+                           "path at once"}
 
 
 def _tp4129(now: TimerCandidate, controllers: bool, stack: str) -> list[TimerCandidate]:
