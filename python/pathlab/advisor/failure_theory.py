@@ -53,7 +53,7 @@ class Prediction:
 
 def predict(stack: str, kind: str, timers: Timers, outage: float) -> Prediction:
     """What `kind` (path_hang, a link kind, all_paths_down) should cost on `stack` (linux-dm,
-    linux-nvme, esxi) under `timers`, the lost paths back after `outage` seconds."""
+    linux-nvme, esxi, windows, spdk) under `timers`, the lost paths back after `outage` seconds."""
     if stack == "linux-dm":
         return _dm(kind, timers, outage)
     if stack == "linux-nvme":
