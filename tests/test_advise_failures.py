@@ -186,6 +186,40 @@ def test_an_imported_hosts_timers_are_read_with_file_and_line() -> None:
     assert any("no_path_retry queue" in f.title for f in advice.findings)
 
 
+MPIO_SETTINGS = """PS C:\\> Get-MPIOSetting
+
+PathVerificationState     : Disabled
+PathVerificationPeriod    : 30
+PDORemovePeriod           : 60
+RetryCount                : 3
+RetryInterval             : 2
+UseCustomPathRecoveryTime : Disabled
+CustomPathRecoveryTime    : 40
+DiskTimeoutValue          : 5
+"""
+
+
+def test_an_imported_windows_hosts_get_mpiosetting_timers_are_read_and_run(tmp_path: Path) -> None:
+    """Get-MPIOSetting's DiskTimeoutValue 5, RetryInterval 2 and PDORemovePeriod 60, read with
+    their lines: a hung path costs 5 + 2 s, a lost link 2 s, and every path down outlasts the 40 s
+    loss (2 + 60 s): held throughout, none failed."""
+    settings = tmp_path / "mpio-settings.txt"
+    settings.write_text(MPIO_SETTINGS)
+    with pytest.warns(pathlab.PathlabWarning):
+        advice = pathlab.advise([str(ROOT / "tests/data/mpio/003-msdsm-rr-symmetric-two-paths.txt"), str(settings)],
+                                failures="path_hang,link_down,all_paths_down", seeds=2,
+                                set={"workloads.0.outstanding": 1, "workloads.0.think_time": "1ms"})
+    read = {t.name: (t.value, t.provenance, t.where) for t in advice.candidates[0].settings}
+    assert read == {"DiskTimeoutValue": ("5", "read", f"{settings}, line 10"),
+                    "RetryCount": ("3", "read", f"{settings}, line 6"),
+                    "RetryInterval": ("2", "read", f"{settings}, line 7"),
+                    "PDORemovePeriod": ("60", "read", f"{settings}, line 5")}
+    for row, seconds in zip(advice.rows, (7, 2, 40), strict=True):
+        assert row.predicted.seconds == seconds, row
+        assert abs(row.measured.longest_wait_s - seconds) < CYCLE_S, row
+        assert row.measured.failed_ios == 0
+
+
 def test_the_cli_prints_the_table_json_and_html(tmp_path: Path) -> None:
     report = tmp_path / "failures.html"
     done = cli("advise", NETAPP, "--failures=link_down", "--seeds", "2", "--format", "json", "--html", str(report))

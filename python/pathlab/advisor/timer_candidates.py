@@ -68,7 +68,9 @@ MPIO_NOT_RUN = {"path_verify_enabled": "PathVerifyEnabled", "path_recovery_inter
 READ_AS = {"polling_interval": "checker_interval", "max_polling_interval": "max_polling_interval",
            "checker_timeout": "checker_timeout", "fast_io_fail_tmo": "fast_io_fail_tmo",
            "dev_loss_tmo": "dev_loss_tmo", "kato": "keep_alive_timeout", "io_timeout": "io_timeout",
-           "reconnect_delay": "reconnect_delay", "ctrl_loss_tmo": "controller_loss_timeout"}
+           "reconnect_delay": "reconnect_delay", "ctrl_loss_tmo": "controller_loss_timeout",
+           "RetryCount": "retry_count", "RetryInterval": "retry_interval", "DiskTimeoutValue": "io_timeout",
+           "PDORemovePeriod": "pdo_remove_period"}
 #: The longest time a scenario takes (units.rs bounds every time to 100 days): `infinity` and
 #: `off` are run as this, past any run's end.
 FOREVER = "2000h"
@@ -152,7 +154,7 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
         elif key in read:
             value, where = read[key]
             settings.append(TimerSetting(name, value, "read", where))
-            overrides[f"host.stack.{key}"] = _written(_seconds(value))
+            overrides[f"host.stack.{key}"] = _written(_seconds(value), key)
         elif device.stack == "linux-dm" and (table := hwtable_timer(name, device.array.vendor, device.array.model)):
             value, where = table
             settings.append(TimerSetting(name, value, "derived", f"multipath-tools' hardware table, {where}"))
@@ -177,9 +179,9 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
     if device.stack == "windows":  # msdsm's PDORemovePeriod is the policy's
         pdo = device.policy.get("pdo_remove_period", rule.MPIO_PDO_REMOVE_PERIOD.value)
         given_pdo = "pdo_remove_period" in device.policy.given
+        where = read["pdo_remove_period"][1] if "pdo_remove_period" in read else f"{scenario.file}, the device's policy"
         settings.append(TimerSetting("PDORemovePeriod", str(pdo), "read" if given_pdo else "assumed",
-                                     f"{scenario.file}, the device's policy" if given_pdo else
-                                     f"the built-in default, {rule.MPIO_PDO_REMOVE_PERIOD.source}"))
+                                     where if given_pdo else f"the built-in default, {rule.MPIO_PDO_REMOVE_PERIOD.source}"))
         seconds["pdo_remove_period"] = float(pdo)
     if device.stack == "linux-dm":
         retry = str(device.policy.get("no_path_retry", "fail"))

@@ -148,7 +148,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("mpio-settings", "Get-MPIOSetting, Get-MSDSMGlobalDefaultLoadBalancePolicy",
          lambda head: re.search(r"^\s*(PDORemovePeriod|PathVerificationState)\s*:", head, re.M) is not None
          or "Get-MSDSMGlobalDefaultLoadBalancePolicy" in head, _mpio_settings,
-         "MPIO's timers (PDORemovePeriod: how long I/O waits with no path) and the MSDSM's default policy",
+         "MPIO's timers (PDORemovePeriod: how long I/O waits with no path; RetryCount, RetryInterval and "
+         "DiskTimeoutValue, which advise --failures runs) and the MSDSM's default policy",
          ("windows",)),
     Kind("multipath", "multipath -ll",
          lambda head: "hwhandler=" in head or "policy='" in head or re.search(r"\bdm-\d+\b.*,", head) is not None,

@@ -13,6 +13,7 @@ from pathlab.api import ScenarioError
 from pathlab.finding import Finding
 from pathlab.importer import scsi_host as s
 from pathlab.importer.imported import Imported
+from pathlab.importer.timer_values import TimerValue
 
 if TYPE_CHECKING:
     from pathlab.importer.kind import Kind
@@ -50,7 +51,20 @@ def import_host(found: dict[str, Kind]) -> Imported:
                                       "disk N shows its paths, which a scenario needs")
     host = _host(file, listing, settings, settings_file)
     tables, measured = s.scenario(host)
-    return Imported(tables, host.warnings, _findings(file, listing, settings, settings_file), measured_load=measured)
+    return Imported(tables, host.warnings, _findings(file, listing, settings, settings_file), measured_load=measured,
+                    timers=_timers(settings, settings_file))
+
+
+#: Get-MPIOSetting's failure timers (`advise --failures` runs them; the scenario keeps only
+#: PDORemovePeriod, the policy's).
+TIMERS = ("PDORemovePeriod", "RetryCount", "RetryInterval", "DiskTimeoutValue")
+
+
+def _timers(settings: Settings, settings_file: str) -> list[TimerValue]:
+    """MPIO's timers as Get-MPIOSetting prints them, each with its line: they apply to the host."""
+    read = ((key, settings.integer(settings_file, key)) for key in TIMERS)
+    return [TimerValue(key, str(value), "host", f"{settings_file}, line {line}")
+            for key, got in read if got is not None for value, line in (got,)]
 
 
 def device_name(disk: int) -> str:
