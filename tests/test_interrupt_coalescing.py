@@ -84,3 +84,22 @@ def test_a_setting_the_firmware_cannot_hold_is_refused_with_its_field(setting: s
         Scenario.from_text(text, "one-port.toml")
     assert refused.value.args[1] == f"host.adapters.0.{field}"
     assert words in refused.value.args[2]
+
+
+def test_shipped_reaction_one_path_is_dearer_only_with_the_threshold(scenarios) -> None:
+    # docs/design/2026-11-29-hba-interrupt-coalescing.md: C1's one LUN at 12,500 I/O/s. Without
+    # coalescing one path costs its FIFOs' waits (about +10 us); ZIO without a threshold reaps on
+    # every command started, which one path's adapter sees twice as often, so iops=1000 answers
+    # sooner than iops=1; with the threshold of 5 only one path's adapter holds (4 in flight on
+    # average against 2 on each of iops=1's), and one path is dearer by about 40 us.
+    file = scenarios / "reactions" / "hba-interrupt-coalescing.toml"
+
+    def resp(variant: str, text: str | None = None) -> float:
+        sets = ["run.duration=3s", "run.warmup=1s"]
+        scenario = Scenario.from_text(text, "off.toml", variant, sets) if text else Scenario.load(file, variant).with_set(sets)
+        return scenario.run().data["summary"]["resp_ms"] * 1000
+
+    off = file.read_text().replace(', interrupt_coalescing = { delay = "100us" }', "")
+    assert 5 < resp("iops1000", off) - resp("iops1", off) < 15
+    assert -20 < resp("iops1000") - resp("iops1") < 0
+    assert 30 < resp("zio6_iops1000") - resp("zio6_iops1") < 50
