@@ -87,6 +87,20 @@ pub struct Adapter {
     /// When the host→array and array→host directions of the link are next free.
     pub tx_free_at: TimeNs,
     pub rx_free_at: TimeNs,
+    /// Interrupt coalescing (`sim/coalescing.rs`); `None`: completions are delivered at once.
+    pub coalescing: Option<Coalescing>,
+}
+
+/// An adapter's interrupt coalescing (QLogic ZIO) and the completions it holds.
+#[derive(Debug, Default)]
+pub struct Coalescing {
+    pub delay_ns: TimeNs,
+    /// Completions are held only while this many commands or more are in flight on the adapter.
+    pub threshold: Option<u32>,
+    /// (I/O, attempt) of each completion held.
+    pub held: Vec<(u32, u32)>,
+    /// Counts the holds: a timer that finds another hold under way is stale.
+    pub hold: u32,
 }
 
 /// Puts `bytes` on one direction of a link no earlier than `ready`; returns when the last byte

@@ -20,6 +20,10 @@ pub const PAUSE_DURATION: (u64, &str) = (1_000, "1us");
 /// array's balancer: a jiffy at HZ=1000 at least, the finest tick a kernel timer has (the
 /// stacks themselves take whole seconds; tests run them faster).
 pub const TIMER: (u64, &str) = (1_000_000, "1ms (a kernel timer's finest tick)");
+/// An HBA's interrupt delay timer (QLogic ZIO): the firmware counts it in units of 100 us in one
+/// byte, so 100 us to 25.5 ms (qla2xxx `qla_attr.c` refuses other values of `zio_timer`).
+pub const INTERRUPT_DELAY_NS: RangeInclusive<u64> = 100_000..=25_500_000;
+pub const INTERRUPT_DELAY_WORDS: &str = "100us to 25.5ms (the firmware's timer counts in units of 100us in one byte)";
 /// Bursts (of a workload or of link errors): 1 µs at least.
 pub const BURST_LENGTH: (u64, &str) = (1_000, "1us");
 

@@ -268,6 +268,22 @@ pub struct AdapterSpec {
     /// NUMA node the adapter is attached to.
     #[serde(default)]
     pub numa_node: u32,
+    /// `interrupt_coalescing`: the adapter holds completions and raises one interrupt per
+    /// `delay` (QLogic's ZIO). Left out, every completion is delivered as it arrives.
+    #[serde(default)]
+    pub interrupt_coalescing: Option<CoalescingSpec>,
+}
+
+/// A completion reaching the adapter is held while the adapter has `threshold` commands or more
+/// in flight (always, without a threshold); the first held one starts `delay`, at whose end all
+/// held ones are delivered; the driver starting any command on the adapter delivers them at
+/// once (it reads the response queue as it submits).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoalescingSpec {
+    pub delay: DurationNs,
+    #[serde(default)]
+    pub threshold: Option<u32>,
 }
 
 fn default_adapter_queue_depth() -> u32 {

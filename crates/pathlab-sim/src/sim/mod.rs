@@ -13,13 +13,15 @@
 //! wire and the arrays; `contention.rs` the extent ownership protocol; `failure.rs` faults and
 //! each stack's handling of them (errors, timeouts, failover, no path; the per-I/O path only
 //! checks a path's flags); `shaky.rs` multipathd's shaky-path checks at its checker's ticks;
-//! `balance.rs` an array's periodic rebalancing pass; `sampling.rs` the interval rows;
+//! `balance.rs` an array's periodic rebalancing pass; `coalescing.rs` an adapter's interrupt
+//! coalescing; `sampling.rs` the interval rows;
 //! `result.rs` the end of the run.
 //! Time and the event queue are `engine::scheduler`; counters are `observe::Recorder`, fed one
 //! call per observation; levels (active, queued, busy) are the model objects' own gauges.
 
 mod backend;
 mod balance;
+mod coalescing;
 mod contention;
 mod failure;
 mod io_life;
@@ -85,6 +87,16 @@ enum Event {
     Complete {
         io: u32,
         attempt: u32,
+    },
+    /// The status reached an adapter that coalesces interrupts (`coalescing.rs`).
+    AtAdapter {
+        io: u32,
+        attempt: u32,
+    },
+    /// An adapter's interrupt delay is over (`hold`: the adapter's count of holds when it began).
+    InterruptDue {
+        adapter: u32,
+        hold: u32,
     },
     /// A scheduled fault (an index into the run's fault list) starts or ends.
     Fault {
@@ -431,7 +443,7 @@ impl Simulation {
     #[inline(always)]
     fn handle(&mut self, event: Event) {
         // The events that belong to one attempt of an I/O (AtPort, StepDone, SendWriteData,
-        // Complete, Resend, Timeout: those carrying `attempt`, its ticket) are dropped unhandled
+        // Complete, AtAdapter, Resend, Timeout: those carrying `attempt`, its ticket) are dropped unhandled
         // once the I/O has moved to another attempt or ended, checked in the one dispatch on the
         // event's kind. A station's `StationDone` is not among them: the station serves whatever
         // reached it, even work whose path has since failed (`station_done` checks afterwards).
@@ -469,6 +481,11 @@ impl Simulation {
                 current!(io, attempt);
                 self.complete(io)
             }
+            Event::AtAdapter { io, attempt } => {
+                current!(io, attempt);
+                self.at_adapter(io, attempt)
+            }
+            Event::InterruptDue { adapter, hold } => self.interrupt_due(adapter as usize, hold),
             Event::Reap { io } => self.reap_unless_paused(io),
             Event::Resend { io, attempt } => {
                 current!(io, attempt);

@@ -37,6 +37,7 @@ impl Simulation {
             (true, true) => self.events.after_fixed(2 * one_way, Event::SendWriteData { io, attempt }),
             (true, false) => self.events.after_fixed(3 * one_way, Event::AtPort { io, attempt }),
         }
+        self.reap_on_submit(self.model.paths[p].adapter);
     }
 
     pub(super) fn send_write_data(&mut self, io: u32, attempt: u32) {
@@ -171,10 +172,15 @@ impl Simulation {
         let path = &self.model.paths[r.path as usize];
         let trip = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
         let adapter = &mut self.model.adapters[path.adapter];
+        // An adapter that coalesces interrupts decides when the host sees it (`coalescing.rs`).
+        let arrives = match adapter.coalescing {
+            None => Event::Complete { io, attempt },
+            Some(_) => Event::AtAdapter { io, attempt },
+        };
         // A slow drain's delay grows with time: not a lane's constant, so not `after_fixed`.
         if path.drain.is_none() && (r.attrs.is_write || adapter.bytes_per_ns.is_none()) {
             // Nothing but the trip back: a fixed delay.
-            self.events.after_fixed(trip, Event::Complete { io, attempt });
+            self.events.after_fixed(trip, arrives);
         } else {
             let back = self.events.now().saturating_add(trip);
             let done = match adapter.bytes_per_ns {
@@ -183,7 +189,7 @@ impl Simulation {
                 }
                 _ => back,
             };
-            self.events.at(done, Event::Complete { io, attempt });
+            self.events.at(done, arrives);
         }
     }
 }

@@ -5,10 +5,10 @@ use super::values::{err, shape, unique};
 use crate::engine::level::Level;
 use crate::linux::MULTIPATH_TOOLS;
 use crate::model::pause::HostPauses;
-use crate::model::Adapter;
+use crate::model::{Adapter, Coalescing};
 use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
-use crate::scenario::schema::{HostSpec, PauseSpec, ScenarioSpec};
+use crate::scenario::schema::{CoalescingSpec, HostSpec, PauseSpec, ScenarioSpec};
 use std::collections::VecDeque;
 
 /// Every host's adapters, in host order; an adapter's `host` is its host's index in `hosts`.
@@ -80,6 +80,7 @@ pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Re
                 bytes_per_ns: rate,
                 tx_free_at: 0,
                 rx_free_at: 0,
+                coalescing: a.interrupt_coalescing.as_ref().map(|c| coalescing(c, &at)).transpose()?,
             });
         }
     }
@@ -97,4 +98,23 @@ fn host_pauses(spec: Option<&PauseSpec>, field: &str) -> Result<Option<HostPause
     bounds::long_enough(p.duration.0, bounds::PAUSE_DURATION).map_err(|m| (format!("{field}.pauses.duration"), m))?;
     let shape = shape(p.distribution, p.cv, &format!("{field}.pauses"))?;
     Ok(Some(HostPauses { mean_gap_ns: p.every.0 as f64, mean_duration_ns: p.duration.0 as f64, shape }))
+}
+
+/// `interrupt_coalescing` of an adapter, checked: a delay the firmware's timer can hold, a
+/// threshold of one command or more.
+fn coalescing(c: &CoalescingSpec, at: &str) -> Result<Coalescing, FieldError> {
+    if !bounds::INTERRUPT_DELAY_NS.contains(&c.delay.0) {
+        let us = c.delay.0 as f64 / 1e3;
+        return err(
+            format!("{at}.interrupt_coalescing.delay"),
+            format!("{us}us is out of range: allowed {}", bounds::INTERRUPT_DELAY_WORDS),
+        );
+    }
+    if c.threshold == Some(0) {
+        return err(
+            format!("{at}.interrupt_coalescing.threshold"),
+            "must be at least 1 command (leave it out to hold every completion)",
+        );
+    }
+    Ok(Coalescing { delay_ns: c.delay.0, threshold: c.threshold, ..Coalescing::default() })
 }
