@@ -93,3 +93,27 @@ def test_the_hold_removes_the_hazards_linux_leaves(printed: dict[tuple[str, str]
         assert figures(printed, "nvme-cqt5", failure)[1] > 0
         assert figures(printed, "nvme-tp4129-2x", failure)[1] == 0
         assert figures(printed, "nvme-ccr", failure)[1] == 0
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ("seeds = 1", "sweep.seeds: 2: a failover study runs one seed (its timers are deterministic)"),
+    ("[sweep.grid]", "sweep.grid: a failover study's [sweep] grid is over `faults` alone (a list of [[faults]] "
+                     "lists, one per failure): this one is over policy.iops, faults"),
+])
+def test_a_file_that_is_no_failover_study_is_one_line(tmp_path: Path, change: str, message: str) -> None:
+    """Refused before any run: another grid, or more than one seed."""
+    text = STUDY.read_text(encoding="utf-8")
+    wrong = text.replace(change, "seeds = 2" if change == "seeds = 1" else '[sweep.grid]\n"policy.iops" = [1]', 1)
+    assert wrong != text
+    study = tmp_path / "study.toml"
+    study.write_text(wrong, encoding="utf-8")
+    done = pathlab("failover", str(study))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"pathlab: error: {study}: {message}\n"
+
+
+def test_a_scenario_without_failures_is_one_line() -> None:
+    done = pathlab("failover", "bench-minimal")
+    assert done.returncode == 2
+    assert done.stderr == ("pathlab: error: bench-minimal: sweep.grid: a failover study's [sweep] grid is over "
+                           "`faults` alone (a list of [[faults]] lists, one per failure): this file has no grid\n")
