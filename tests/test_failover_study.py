@@ -117,3 +117,21 @@ def test_a_scenario_without_failures_is_one_line() -> None:
     assert done.returncode == 2
     assert done.stderr == ("pathlab: error: bench-minimal: sweep.grid: a failover study's [sweep] grid is over "
                            "`faults` alone (a list of [[faults]] lists, one per failure): this file has no grid\n")
+
+
+def test_the_study_is_a_sweep_too() -> None:
+    """`pathlab sweep` reads the grid of `faults` tables (they were written back as JSON, which
+    TOML does not read) and keeps each as its TOML text in a run's row, which the points group by
+    (a list there stopped the sweep)."""
+    import pandas as pd
+
+    from pathlab.study.stats import aggregate
+    from pathlab.study.sweep import FIGURES
+    from pathlab.study.sweep_pipeline import plan
+
+    planned = plan(str(STUDY), variants=["nvme-ccr"])
+    runs = pd.DataFrame([planned.job.run(p) for p in planned.points]).drop(columns="point")
+    study = tomllib.loads(STUDY.read_text(encoding="utf-8"))["sweep"]
+    assert list(runs["faults"]) == [to_toml(f) for f in study["grid"]["faults"]]
+    points = aggregate(runs, ["variant", "faults"], FIGURES)
+    assert list(points["seeds"]) == [1, 1, 1] and (points["failed_mean"] == 0).all()
