@@ -58,6 +58,7 @@ OVERWRITES = [
     ("compare", "victim.toml", "--html", "victim.toml"),
     ("report", "victim.toml", "--html", "victim.toml"),
     ("sweep", "victim.toml", "--grid", "workloads.0.outstanding=1", *SHORT, "--html", "victim.toml"),
+    ("failover", "victim.toml", "--html", "victim.toml"),
 ]
 
 
@@ -150,11 +151,13 @@ BEFORE = {
               "--workers", "1"),
     "import": ("vmax-iops1000",),
     "scenarios": ("--copy", "bench-minimal"),
+    "failover": ("victim.toml",),
 }
 #: What a forced command ends with, where it goes on to fail by design.
 FORCED_THEN = {
     "advise": "--set: 'run.duration=1s': advise chooses the run length",
     "compare": "victim.toml: variants: the file defines no variants to compare",
+    "failover": "victim.toml: sweep.grid: a failover study's [sweep] grid is over `faults` alone",
 }
 
 

@@ -17,6 +17,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Each verb and its module, in the order the CLI reference lists them.
 VERBS = {"advise": "advise", "import": "import_host", "run": "run", "compare": "compare", "sweep": "sweep",
+         "failover": "failover",
          "report": "report", "reproduce": "reproduce", "show": "show", "validate": "validate",
          "policies": "policies", "scenarios": "scenarios", "bench": "bench", "mcp": "mcp"}
 

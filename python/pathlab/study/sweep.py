@@ -174,7 +174,8 @@ def file_axes(path: str, table: dict[str, Any]) -> list[Axis]:
         if isinstance(spec, str):
             axes.append(parse_axis(f"{key}={spec}"))
         elif isinstance(spec, list) and spec:
-            axes.append(Axis(key, tuple(toml_literal(json.dumps(v)) for v in spec)))
+            # to_toml, not JSON: a value may be a table or a list of them (a run's `faults`).
+            axes.append(Axis(key, tuple(toml_literal(to_toml(v)) for v in spec)))
         else:
             raise ScenarioError(path, f"sweep.grid.{key}", "a non-empty list of values or a range \"a:b:step\"")
     return axes
@@ -269,7 +270,10 @@ def run_batch(job: Job, points: Sequence[Point]) -> list[dict[str, Any]]:
 
 
 def _plain(literal: str) -> Any:
-    return tomllib.loads(f"v = {literal}")["v"]
+    """An axis value as a table's cell: the value, or its TOML text where it is a table or an
+    array (a run's `faults`), which a column cannot group by."""
+    value = tomllib.loads(f"v = {literal}")["v"]
+    return literal if isinstance(value, (dict, list)) else value
 
 
 def run_local(job: Job, points: Sequence[Point], workers: int, done: Callable[[dict[str, Any]], None]) -> None:
