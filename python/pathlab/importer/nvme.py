@@ -7,6 +7,7 @@ carries a comment naming the file and field; everything else is a stated default
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,7 @@ from pathlab.importer.values import (
     size_text,
     zero_load_assumed,
 )
+from pathlab.readers.nvme_subsys import NO_NAME
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -62,11 +64,33 @@ def _host_port(address: str) -> str:
     return "".join(f",{key}={value.replace(':', '+')}" for key in HOST_FIELDS if (value := _field(address, key)))
 
 
+#: A target address as the kernel prints it (`nvmf_get_address`): an IP address for TCP and
+#: RDMA (`%pISc`), `nn-0x…:pn-0x…` for FC.
+_FC_ADDRESS = re.compile(r"nn-0x[0-9a-fA-F]+:pn-0x[0-9a-fA-F]+")
+
+
+#: An IP address whose digits a page masked (`xxx.xxx.xxx.xxx`, `10.0.x.x`, `fe80::*`).
+_MASKED = re.compile(r"(?=[^xX*]*[xX*])[0-9a-fA-FxX*]+(?:[.:]+[0-9a-fA-FxX*]*)+")
+
+
+def is_masked(traddr: str) -> bool:
+    """Whether `traddr` is an IP address a page masked: it names no port (two controllers showing
+    it may reach two). Anything else is read as the port's name, as the listing prints it."""
+    try:
+        ipaddress.ip_address(traddr.split("%")[0])
+    except ValueError:
+        return _FC_ADDRESS.fullmatch(traddr) is None and _MASKED.fullmatch(traddr) is not None
+    return False
+
+
 def _target(address: str, controller: str) -> str:
     """The array port a controller reaches: its target address and service (TCP/RDMA port 4420 and
-    4421 of one address are two ports), or the controller itself when no address is shown."""
+    4421 of one address are two ports), or the controller itself when no address is shown or
+    the address shown is none (masked)."""
     traddr = _field(address, "traddr")
     service = _field(address, "trsvcid")
+    if traddr and is_masked(traddr):
+        return controller
     return f"{traddr}:{service}" if traddr and service else traddr or controller
 
 
@@ -100,9 +124,14 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     each subsystem's sysfs `iopolicy` and where it was read, used where the listing shows none;
     `captured` gets each head's rate and response from `rates` (a snapshot gives neither)."""
     rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
+    warnings: list[tuple[str, str]] = []
+    for r in [r for r in rows if r.controller == NO_NAME and not text(r.address)]:
+        # No name and no address: no port or host side of it is known, and none is made up.
+        warnings.append((f"devices.{text(r.subsystem)}", f"{file}, line {r.line}: a controller without a name or address "
+                                                         f"({NO_NAME}): nothing of its path is known, left out"))
+        rows.remove(r)
     if not rows:
         raise ScenarioError(file, "", "no subsystem with controllers to import")
-    warnings: list[tuple[str, str]] = []
     subsystems = list(dict.fromkeys(text(r.subsystem) for r in rows))
     # Host side: one adapter per host port (the host_traddr, host_iface and src_addr a newer
     # nvme-cli prints, or the transport when none is shown), named by its transport (`tcp0`, `fc1`) and the host
@@ -114,6 +143,11 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     # Array side: one port per target address, per vendor, named by that address (`10.0.0.1:4420`,
     # `nn-0x…:pn-0x…`) so that the scenario and `show` keep it.
     target_of = {r.controller: _port_name(text(r.address), text(r.transport), r.controller) for r in rows}
+    masked = [r for r in rows if (shown := _field(text(r.address), "traddr")) and text(r.transport) != "pcie"
+              and is_masked(shown)]
+    if masked:
+        warnings.append(("arrays.ports", f"{file}, line {masked[0].line}: traddr {_field(text(masked[0].address), 'traddr')} "
+                                         "is no address (masked): each controller showing one taken as its own port"))
     vendor_of = {s: _vendor(next(text(r.nqn) for r in rows if text(r.subsystem) == s)) for s in subsystems}
     ports = {(vendor_of[text(r.subsystem)], target_of[r.controller]): target_of[r.controller] for r in rows}
     # ANA: ports grouped into controllers by their states over every namespace (`nvme_namespaces`).
@@ -205,7 +239,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
             fault = out.table("faults", array=True)
             fault.key("kind", "path_down")
             fault.key("at", "0s")
-            fault.key("path", path_of[r.controller], Read(file, r.line, f"{r.controller} is {why}"))
+            fault.key("path", path_of[r.controller], Read(file, r.line, f"{r.controller} is {why}") if why != NO_NAME
+                      else Assumed(f"{file}, line {r.line}: a controller printed without a name or state ({NO_NAME}): "
+                                   "taken as not live"))
     measured = False
     for s, ns in listed:
         head = heads[(s, ns)]
