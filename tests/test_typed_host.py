@@ -83,14 +83,18 @@ def test_an_nvme_iopolicy_is_read_where_the_listing_shows_it_and_assumed_where_n
     assert unshown.get("policy") == {"name": "nvme"} and isinstance(unshown.source("policy"), Assumed)
 
 
-def test_a_powerpath_hosts_notes_are_typed_as_far_as_their_words_go() -> None:
-    """The PowerPath and MPIO readers say a value's source in words: a default is assumed, the rest
-    kept as said (`Noted`) until those readers build their provenance typed."""
-    host = _host(ROOT / "tests" / "data" / "powerpath" / "001-clariion-solaris-failover-mode-1.txt")
+def test_a_powerpath_hosts_values_are_typed_with_their_source() -> None:
+    """The PowerPath and MPIO importers type each value's source as the others do: read at a line,
+    derived by a rule from the files it used, or assumed."""
+    listing = ROOT / "tests" / "data" / "powerpath" / "001-clariion-solaris-failover-mode-1.txt"
+    host = _host(listing)
     assert host.tables.values() == tomllib.loads(host.text)
-    policy = host.tables.of("devices")[0].source("policy")
-    assert isinstance(policy, Noted) and policy.text.endswith("line 5: policy=CLAROpt; simulated as adaptive: the CLI "
-                                                              "reference defines CLARiiON optimization by path load and "
-                                                              "the device's priority, as it does adaptive")
+    device = host.tables.of("devices")[0]
+    assert device.source("policy") == Read(str(listing), 5, "policy=CLAROpt; simulated as adaptive: the CLI reference "
+                                                            "defines CLARiiON optimization by path load and the "
+                                                            "device's priority, as it does adaptive")
+    array = host.tables.of("arrays")[0]
+    assert isinstance(array.source("vendor"), Derived) and array.source("vendor").used == (str(listing),)
+    assert not any(isinstance(t.source(k), Noted) for t in host.tables.tables for k in t.values())
     assert host.tables.assumed("arrays", "service") == [0]
     assert host.tables.assumed("workloads", "outstanding") == []  # the listing's queued I/Os: one snapshot
