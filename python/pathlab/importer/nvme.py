@@ -115,7 +115,7 @@ def _vendor(nqn: str) -> str:
 
 
 def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str,
-          snapshot: dict[str, tuple[float, str]] | None = None,
+          snapshot: dict[str, tuple[float, Read]] | None = None,
           iopolicies: dict[str, tuple[str, Read]] | None = None,
           captured: list[CapturedLoad] | None = None) -> tuple[HostTables, list[tuple[str, str]], bool]:
     """The host's typed tables, the warnings for every value assumed, and whether a
@@ -252,13 +252,13 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         if load is not None and captured is not None:
             captured.append(load)
     if not out.of("workloads"):  # every head idle in the rates or the sysfs snapshot
-        captures = [rates_file] if rates is not None else sorted({w.split(":")[0] for _, w in (snapshot or {}).values()})
+        captures = [rates_file] if rates is not None else sorted({w.file for _, w in (snapshot or {}).values()})
         raise saw_no_io(", ".join(captures), "", "every namespace head is idle in it (no reads or writes, no I/O in "
                                                  "flight, or left out by iostat -z)")
     return out, warnings, measured
 
 
-def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, tuple[float, str]],
+def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, tuple[float, Read]],
             in_sysfs: tuple[str, Read] | None, warnings: list[tuple[str, str]]) -> tuple[dict[str, str], Provenance]:
     """The device's policy and where it comes from: the iopolicy the listing shows (its line
     named), else the subsystem's sysfs `iopolicy`, else the one the sysfs snapshot implies, else
@@ -274,7 +274,7 @@ def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, 
     if iopolicy:
         return {"name": "nvme", "iopolicy": iopolicy}, where
     if head in snapshot:  # the kernel prints a path's queue_depth only under queue-depth
-        shown = snapshot[head][1].split(":")[0]
+        shown = snapshot[head][1].file
         return ({"name": "nvme", "iopolicy": "queue-depth"},
                 Derived(f"{shown}: the paths print queue_depth, which the kernel does only under iopolicy queue-depth",
                         (shown,)))
@@ -302,7 +302,7 @@ def _ana_reason(rows: list[Any], ana: bool) -> str:
 
 
 def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
-              warnings: list[tuple[str, str]], snapshot: tuple[float, str] | None = None) -> bool:
+              warnings: list[tuple[str, str]], snapshot: tuple[float, Read] | None = None) -> bool:
     """The head's workload added to the host's tables, and whether a capture gave its load (the
     rates; a sysfs snapshot of the I/Os in flight is simulated but is no rate: advise predicts no
     gain from it, as from PowerPath's queued-IOs)."""
@@ -323,16 +323,17 @@ def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd
         idle(comment)
         return True
     if not have and snapshot is not None:
-        in_flight, where = snapshot
+        in_flight, read = snapshot
+        where = read.comment()
         if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells
             warnings.append((f"workloads.{subsystem}", f"{where}: no I/O in flight, taken as idle"))
-            idle(f"# {subsystem} ({head}): no I/O in flight in {where.split(':')[0]} (one snapshot): no workload")
+            idle(f"# {subsystem} ({head}): no I/O in flight in {read.file} (one snapshot): no workload")
             return False
         warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight at one instant, no rate "
                                                    "and not their size or read share: 4 KiB, 70% reads assumed; no gain "
                                                    "is predicted from it"))
         w = workload()
-        w.key("outstanding", round(in_flight), Derived(where, (where.split(":")[0].split(",")[0],)))
+        w.key("outstanding", round(in_flight), Derived(where, (read.file,)))
         w.key("block_size", "4KiB", Assumed())
         w.key("read_pct", 70, Assumed())
         return False
