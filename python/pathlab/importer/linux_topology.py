@@ -11,12 +11,16 @@ them (libmultipath/pgpolicies.c, propsel.c) and the kernel's hardware handlers s
   shape and are not told apart).
 * the owner's groups: those at the best priority among groups with a usable path (groups of equal
   priority are paths in one ALUA state, whichever the kernel made active); where priorities were
-  not read (`multipath -l` runs no prioritizer), the group multipathd marked `active`. A group
-  whose every path failed says nothing of the array: its priority is 0 because the prioritizer
-  could not reach the port, not because another controller stands there.
+  not read (`multipath -l` runs no prioritizer), the group multipathd marked `active`, the others
+  another controller's where group_by_prio made them (groups of several paths) or an ownership
+  handler serves the LUN (groups of one path under `-l` are failover's over any paths alike). A
+  group whose every path failed says nothing of the array: its priority is 0 because the
+  prioritizer could not reach the port, not because another controller stands there.
 * the handler: `alua` (SCSI ALUA: the other controller's paths are active/non-optimized), or a
   LUN-ownership handler (`rdac`, `emc`, `hp_sw`: the other controller's paths are passive until a
-  failover moves the LUN; `ghost` in the checker state), or none.
+  failover moves the LUN; `ghost` in the checker state), or none. A map of an ownership handler
+  whose groups part the owner's paths is prioritized by the handler's own prioritizer
+  (`OWNER_PRIORITIZER`), so that the simulation groups its paths as the listing does.
 * `multipath -l`: no checker ran (every checker state `undef`), so path states and priorities are
   not known: the paths are taken as usable, and that is said."""
 
