@@ -32,8 +32,8 @@ from pathlab.linux_names import letters, sd_dev_t, sd_name
 #: them (multipath-tools' hardware table, `hwtable.c`, or the kernel's ALUA detection).
 ARRAYS = {("NETAPP", "LUN C-Mode"): ["1 alua", "0"], ("3PARdata", "VV"): ["1 alua", "0"], ("DGC", "RAID 5"): ["1 emc", "1 alua"],
           ("HP", "HSV210"): ["1 alua", "0"], ("IBM", "2145"): ["1 alua", "0"], ("PURE", "FlashArray"): ["1 alua", "0"],
-          ("EMC", "SYMMETRIX"): ["0"], ("DELL", "MD36xxi"): ["1 rdac"], ("LIO-ORG", "disk01"): ["1 alua", "0"],
-          ("ACME", "Box 9"): ["0"]}
+          ("EMC", "SYMMETRIX"): ["0"], ("DELL", "MD36xxi"): ["1 rdac"], ("LIO-ORG", "disk01"): ["1 alua", "0", "1 emc"],
+          ("HP", "MSA1000"): ["1 hp_sw"], ("ACME", "Box 9"): ["0"]}
 FEATURES = ["0", "1 queue_if_no_path", "3 queue_if_no_path pg_init_retries 50", "1 retain_attached_hw_handler",
             "4 queue_if_no_path pg_init_retries 50 retain_attached_hw_handle"]
 SELECTORS = ["round-robin 0", "service-time 0", "queue-length 0", "historical-service-time 0"]
@@ -97,8 +97,6 @@ def listings(draw: st.DrawFn, shapes: tuple[str, ...] = ("prio", "failover", "on
     used_names: set[str] = set()
     zoned: dict[tuple[str, str], list[tuple[int, int]]] = {}
     handlers = {a: draw(st.sampled_from(ARRAYS[a])) for a in dict.fromkeys(arrays)}
-    if any(h in ("1 emc", "1 rdac") for h in handlers.values()):  # see `test_show_lossless.OWNERSHIP_BESIDE`
-        handlers = {a: "1 alua" if h == "0" else h for a, h in handlers.items()}
     maps = []
     for i, (vendor, product) in enumerate(arrays):
         wwid = "36" + draw(st.text("0123456789abcdef", min_size=30, max_size=30)) + f"{i:02x}"
@@ -109,9 +107,7 @@ def listings(draw: st.DrawFn, shapes: tuple[str, ...] = ("prio", "failover", "on
         used_names.add(name)
         kib = draw(st.one_of(st.integers(1024, 1 << 34), st.sampled_from([1 << 20, 150 << 20, 512 << 10])))
         # An array's maps share its hardware handler (one hardware table entry, or multipath.conf
-        # device); a handler on an array whose table entry has another prioritizer is pinned apart
-        # (`test_show_lossless.HANDLER_NOT_IN_TABLE`), and so are maps grouped by priority without
-        # a handler beside an array of LUN ownership (`OWNERSHIP_BESIDE`).
+        # device), an ownership handler on an array whose table entry has none too (LIO-ORG's emc).
         handler = handlers[(vendor, product)]
         m = Map(name, wwid, f"dm-{minors[i]}", vendor, product, size_text(kib), draw(st.sampled_from(FEATURES)),
                 handler, draw(st.sampled_from(["rw", "ro"])) if layout == "tree" else "rw")

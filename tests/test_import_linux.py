@@ -378,3 +378,44 @@ def test_an_nvme_controller_still_connecting_imports_as_a_path_that_is_down(tmp_
     faults = tomllib.loads((tmp_path / "host.toml").read_text())["faults"]
     assert [(f["kind"], f["at"]) for f in faults] == [("path_down", "0s")]
     assert "(null) is connecting" in (tmp_path / "host.toml").read_text()
+
+
+def test_an_nvme_controller_without_name_or_state_is_not_live_by_assumption_and_without_address_left_out(
+        tmp_path) -> None:
+    """nvme-cli prints `(null)` for what it could not read: a state `(null)` is kept as printed (shown
+    back so) and the path taken as not live, said as assumed; a controller with no name and no
+    address has no port or host side known: left out and said, nothing made up for it."""
+    head = ("nvme-subsys0 - NQN=nqn.1992-08.com.example:sn.1234:subsystem.host01\n\\\n"
+            " +- nvme0 tcp traddr=192.168.10.11,trsvcid=4420,src_addr=192.168.10.1 live optimized\n")
+    listing = tmp_path / "subsys.txt"
+    listing.write_text(head + " +- (null) tcp traddr=192.168.20.11,trsvcid=4420,src_addr=192.168.20.1 (null)\n")
+    done = pathlab("import", str(listing), "-o", str(tmp_path / "host.toml"))
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "host.toml").read_text()
+    assert ('path = "tcp1,src_addr=192.168.20.1:C0:T0:L1"  # default: '
+            f"{listing}, line 4: a controller printed without a name or state ((null)): taken as not live") in text
+    assert tomllib.loads(text)["devices"][0]["listed"]["paths"]["tcp1,src_addr=192.168.20.1:C0:T0:L1"]["state"] == "(null)"
+    listing.write_text(head + " +- (null) tcp (null) (null)\n")
+    done = pathlab("import", str(listing), "-o", str(tmp_path / "host2.toml"))
+    assert done.returncode == 0, done.stderr
+    assert f"{listing}, line 4: a controller without a name or address ((null)): nothing of its path is known, left " \
+           "out" in done.stderr
+    host = tomllib.loads((tmp_path / "host2.toml").read_text())
+    assert list(host["devices"][0]["listed"]["paths"]) == ["tcp0,src_addr=192.168.10.1:C0:T0:L1"]
+    assert "faults" not in host and [a["name"] for a in host["host"]["adapters"]] == ["tcp0,src_addr=192.168.10.1"]
+
+
+def test_nvme_controllers_whose_addresses_are_masked_are_paths_of_their_own(tmp_path) -> None:
+    """An address a page masked (`10.0.x.x`) is no address the kernel prints: two controllers
+    showing the same one may reach two ports, so each is its own (and that is said)."""
+    listing = tmp_path / "subsys.txt"
+    listing.write_text("nvme-subsys0 - NQN=nqn.1992-08.com.example:sn.1234:subsystem.host01\n\\\n"
+                       " +- nvme0 tcp traddr=10.0.x.x,trsvcid=4420 live\n"
+                       " +- nvme1 tcp traddr=10.0.x.x,trsvcid=4420 live\n")
+    done = pathlab("import", str(listing), "-o", str(tmp_path / "host.toml"))
+    assert done.returncode == 0, done.stderr
+    assert f"{listing}, line 3: traddr 10.0.x.x is no address (masked): each controller showing one taken as its own " \
+           "port" in done.stderr
+    host = tomllib.loads((tmp_path / "host.toml").read_text())
+    assert [p["name"] for p in host["arrays"][0]["ports"]] == ["nvme0", "nvme1"]
+    assert len(host["devices"][0]["listed"]["paths"]) == 2

@@ -220,3 +220,24 @@ def test_a_fragment_that_is_not_the_last_line_is_still_refused(tmp_path: Path) -
                                        "  `- 1:0:0:1 sde 8:64 active ready running\n"))
     with pytest.raises(ScenarioError, match="line 12"):
         multipath_ll.read(listing)
+
+
+# A dry run (`multipath -d`, or `multipath -v2` creating maps) of the same rdac array: no map is
+# loaded yet, so the dm state and the group status print `undef` (print.c: `snprint_dm_path_state`
+# and `snprint_pg_state` of a map with no table); the checker has run: `ready` and `ghost`.
+RDAC_DRY_RUN = """\
+create: mpathb (3600a0b80005ae2c50000a0c55a2a2b3c) undef LSI,INF-01-00
+size=100G features='1 queue_if_no_path' hwhandler='1 rdac' wp=undef
+|-+- policy='round-robin 0' prio=6 status=undef
+| `- 1:0:0:1 sdb 8:16 undef ready running
+`-+- policy='round-robin 0' prio=1 status=undef
+  `- 1:0:1:1 sdc 8:32 undef ghost running
+"""
+
+
+def test_standby_paths_of_a_dry_run_beside_a_ready_one_are_said_as_normal(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(RDAC_DRY_RUN)
+    assert [(f.title, f.normal) for f in _path_findings(listing)] == [
+        ("map mpathb: 1 standby path(s) to the controller or ports that do not serve the LUN now, as the array works; "
+         "1 serve it (captured)", True)]

@@ -96,8 +96,10 @@ def test_a_controller_serving_two_namespaces_shares_its_in_flight_count(tmp_path
                             "/sys/block/nvme0c2n1/queue_depth:1\n")
     load = snapshot_load(nvme_sysfs.read(file), file)
     assert load["nvme0n1"][0] == 4 + 1 and load["nvme0n2"][0] == 4
-    assert "nvme0c1n1 8 (line 1, shared by 2 namespaces)" in load["nvme0n1"][1] and "one snapshot" in load["nvme0n1"][1]
-    assert "nvme0c1n2" not in load["nvme0n1"][1] and "nvme0c2n1" not in load["nvme0n2"][1]
+    said = {head: where.comment() for head, (_, where) in load.items()}
+    assert load["nvme0n1"][1].file == file
+    assert "nvme0c1n1 8 (line 1, shared by 2 namespaces)" in said["nvme0n1"] and "one snapshot" in said["nvme0n1"]
+    assert "nvme0c1n2" not in said["nvme0n1"] and "nvme0c2n1" not in said["nvme0n2"]
 
 
 def test_the_snapshot_is_the_simulated_load_no_rate_and_the_counters_are_findings(tmp_path: Path) -> None:

@@ -264,3 +264,21 @@ def test_a_mail_quoted_or_utf16_powermt_or_mpclaim_file_is_recognised_as_its_rea
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PathlabWarning)
         assert found.read(str(file))  # and its reader reads it
+
+
+def test_a_listing_commented_out_line_by_line_is_read_without_the_marks(tmp_path: Path) -> None:
+    """A sample put in a script or a page as comments (`#` before each line, the indentation after
+    it the listing's own), with the writer's elision mark after it, reads as the bare listing."""
+    bare = ("mpatha (36000d31000d5f0000000000000000011) dm-3 COMPELNT,Compellent Vol\n"
+            "size=20G features='1 queue_if_no_path' hwhandler='0' wp=rw\n"
+            "`-+- policy='service-time 0' prio=1 status=active\n"
+            "  |- 3:0:0:1 sdb 8:16 active ready running\n"
+            "  `- 4:0:0:1 sdc 8:32 active ready running\n")
+    commented = tmp_path / "commented.txt"
+    commented.write_text("    # what the host shows\n" + "".join(f"    #{line}\n" for line in bare.splitlines())
+                         + "    # ... the other maps\n")
+    plain = tmp_path / "bare.txt"
+    plain.write_text(bare)
+    with pytest.warns(PathlabWarning, match="read without comment marks"):
+        read = multipath_ll.read(commented)
+    assert _same(read, multipath_ll.read(plain))

@@ -243,3 +243,41 @@ def test_pathlabs_own_lun_numbers_skip_those_the_listing_gives_the_arrays_other_
     assert [(d["name"], d["lun"]) for d in scenario["devices"]] == [
         ("emcpower23a", 2), ("emcpower75a", 3), ("emcpower37a", 280), ("emcpower43a", 290)]
     assert "lun = 3  # pathlab's numbering: the listing gives no LUN number" in done.text
+
+
+def test_words_a_page_added_after_a_fields_value_are_said_not_read(tmp_path: Path) -> None:
+    """A value is read by its own form (a device name, a hexadecimal ID, a number); what follows it
+    on the line is no field of powermt's: said on stderr, never read."""
+    text = CLARIION.read_text()
+    for field, note in (("Pseudo name=emcpower23a", " ? the pseudo device"),
+                        ("Logical device ID=6006016082E71E0009B10334FA67DD11 [LUN 113]", "? the LUN's unique ID"),
+                        ("queued-IOs=0", "? the device's state")):
+        text = text.replace(field, field + note, 1)
+    noted = tmp_path / "noted.txt"
+    noted.write_text(text)
+    with pytest.warns(PathlabWarning) as said:
+        read = powermt.read(noted)
+    assert _shape(read) == _shape(_read(CLARIION)) and read[0].logical_label == "LUN 113"
+    assert [str(w.message).removeprefix(f"{noted}: ") for w in said if "as a note" in str(w.message)] == [
+        "line 2: '? the pseudo device' after the value is not `powermt display dev=all`'s: left out as a note",
+        "line 4: \"? the LUN's unique ID\" after the value is not `powermt display dev=all`'s: left out as a note",
+        "line 5: \"? the device's state\" after the value is not `powermt display dev=all`'s: left out as a note"]
+
+
+def test_a_hw_path_with_blanks_is_read_by_the_headers_columns(tmp_path: Path) -> None:
+    """Linux's powermt prints the HBA's name as its HW path, blanks and all (`QLogic Fibre Channel
+    2300`), overflowing its column: the interface starts under the header's `Interf.`."""
+    header = "###  HW Path                I/O Paths    Interf.   Mode    State  Q-IOs Errors"
+    at = header.index("Interf.")
+    rows = ["   2 QLogic Fibre Channel 2300 sdc".ljust(at) + "SP A1     active  alive      0      0",
+            "   3 QLogic Fibre Channel 2300 sdg".ljust(at) + "SP B1     active  alive      0      3"]
+    listing = tmp_path / "powermt.txt"
+    listing.write_text("Pseudo name=emcpowerb\nCLARiiON ID=APM00023500472 [host01]\n"
+                       "Logical device ID=600601F0310A00006F80C3D32D69D711 [LUN 12]\n"
+                       "state=alive; policy=CLAROpt; priority=0; queued-IOs=0\n"
+                       "Owner: default=SP A, current=SP A       Array failover mode: 1\n" + "=" * 78 + "\n"
+                       "---------------- Host ---------------   - Stor -   -- I/O Path -  -- Stats ---\n"
+                       f"{header}\n" + "=" * 78 + "\n" + "\n".join(rows) + "\n")
+    (d,) = _read(listing)
+    assert [(p.hba, p.hw_path, p.io_path, p.interface, p.errors) for p in d.paths] == [
+        (2, "QLogic Fibre Channel 2300", "sdc", "SP A1", 0), (3, "QLogic Fibre Channel 2300", "sdg", "SP B1", 3)]

@@ -658,7 +658,7 @@ _CONNECTING = """nvme-subsys0 - NQN=nqn.1992-08.com.example:sn.1234:subsystem.ho
 @pytest.mark.parametrize(("address", "state", "read_address", "read_state", "said"), [
     ("traddr=192.168.20.11,trsvcid=4420,src_addr=192.168.20.1", "connecting",
      "traddr=192.168.20.11,trsvcid=4420,src_addr=192.168.20.1", "connecting", "read as a path that is not live$"),
-    ("(null)", "(null)", None, "connecting", "not live; no state printed: `connecting` taken"),
+    ("(null)", "(null)", None, "(null)", "not live; its state printed \\(null\\) too"),
 ])
 def test_an_nvme_controller_printed_without_a_name_is_a_path_not_live(tmp_path: Path, address: str, state: str,
                                                                       read_address: str | None, read_state: str,

@@ -145,11 +145,11 @@ def test_nvme_list_subsys_json_shown_back_as_its_text(drawn: tuple[str, list[dic
     assert shown_nvme(generated_nvme.json_text(drawn[1]), ".json") == generated_nvme.text(drawn[1])
 
 
-#: Listings the generated ones found whose groups the import does not give back (`show` prints
-#: the model's groups: the simulation's), each pinned strict: the day the import keeps them, it fails.
-#: An `emc` handler on an array whose hardware table entry has another prioritizer (here none:
-#: const), and `rdac` on one pathlab's table lacks: the listing's priorities are not read as the
-#: handler's prioritizer, the claim's const makes every path 1 and group_by_prio one group.
+#: Listings the generated ones found whose groups the import once merged (`show` prints the
+#: model's groups: the simulation's). An `emc` handler on an array whose hardware table entry has
+#: another prioritizer (here none: const), and `rdac` on one pathlab's table lacks: the groups
+#: part the owner's paths from the others, so the handler's own prioritizer is taken
+#: (`linux_topology.OWNER_PRIORITIZER`), and the simulation groups them as the listing does.
 HANDLER_NOT_IN_TABLE = """\
 mpatha (368d61f116b9c2e1a5cf06c6ab4f54a900) dm-0 LIO-ORG,disk01
 size=123G features='0' hwhandler='1 emc' wp=rw
@@ -166,8 +166,8 @@ mpatha (362e418ba536b8195a51bbf365f4dc9e00) dm-37 DELL,MD36xxi
 \\_ service-time 0 [prio=55][enabled]
  \\_ 54:0:112:0 sddl 71:48   [active][ghost]
 """
-#: Maps grouped by priority without a handler beside an array of LUN ownership: the import reads
-#: ALUA for the host, not per array (`linux.build`'s tpgs: none where any map shows rdac or emc).
+#: Maps grouped by priority without a handler beside an array of LUN ownership: ALUA is read per
+#: array (it was read for the host: none where any map showed rdac or emc).
 OWNERSHIP_BESIDE = """\
 mpatha (36b77a6265ba977c3c1c1f948ed0316400) dm-18 HP,HSV210
 size=150G features='0' hwhandler='0' wp=rw
@@ -184,7 +184,9 @@ size=150G features='0' hwhandler='1 rdac' wp=rw
 """
 
 
-#: `multipath -l` of two groups (no priority read) without a handler: simulated as one group.
+#: `multipath -l` of two groups (no priority read) without a handler: group_by_prio parted them
+#: by priority, so the active one is the owner's and the other another controller's (it was
+#: simulated as one group).
 UNCHECKED_TWO_GROUPS = """\
 mpathb (3610188afe3f63c42e72e0946db1e1ba01) dm-38 NETAPP,LUN C-Mode
 size=95M features='1 retain_attached_hw_handler' hwhandler='0' wp=rw
@@ -196,12 +198,79 @@ size=95M features='1 retain_attached_hw_handler' hwhandler='0' wp=rw
 """
 
 
+#: `multipath -l` of a LUN mirrored across two arrays, a local group and a remote one, each array
+#: numbering the LUN its own way (1 and 5): two groups, not one of eight.
+LOCAL_AND_REMOTE = """\
+mpatha (36001405aabbccddeeff00112233445566) dm-2 HUAWEI,XSG1
+size=500G features='1 queue_if_no_path' hwhandler='0' wp=rw
+|-+- policy='service-time 0' prio=0 status=active
+| |- 1:0:0:1 sdb 8:16  active undef running
+| |- 1:0:1:1 sdc 8:32  active undef running
+| |- 2:0:0:1 sdd 8:48  active undef running
+| `- 2:0:1:1 sde 8:64  active undef running
+`-+- policy='service-time 0' prio=0 status=enabled
+  |- 1:0:2:5 sdf 8:80  active undef running
+  |- 1:0:3:5 sdg 8:96  active undef running
+  |- 2:0:2:5 sdh 8:112 active undef running
+  `- 2:0:3:5 sdi 8:128 active undef running
+"""
+
+
 @pytest.mark.parametrize(("listing", "style"), [(HANDLER_NOT_IN_TABLE, "linux"), (RDAC_ONE_PATH_EACH, "linux"),
-                                                (OWNERSHIP_BESIDE, "linux"), (UNCHECKED_TWO_GROUPS, "linux-l")],
-                         ids=["handler-not-in-table", "rdac-one-path-each", "ownership-beside", "unchecked-two-groups"])
-@pytest.mark.xfail(strict=True, reason="the import merges the map's groups (see the listings' comments)")
-def test_groups_the_import_merges(listing: str, style: str) -> None:
+                                                (OWNERSHIP_BESIDE, "linux"), (UNCHECKED_TWO_GROUPS, "linux-l"),
+                                                (LOCAL_AND_REMOTE, "linux-l")],
+                         ids=["handler-not-in-table", "rdac-one-path-each", "ownership-beside", "unchecked-two-groups",
+                              "local-and-remote"])
+def test_groups_the_import_merged_come_back(listing: str, style: str) -> None:
     assert shown_linux(listing, style=style) == listing
+
+
+#: A dry run (`multipath -d`, `create:`) of an rdac array whose LUN is off its preferred
+#: controller: the rdac prioritizer gives the preferred path 4 (its ghost: the other controller
+#: owns the LUN now) and the owner's secondary path 3 (`prioritizers/rdac.c`: owner 0x02,
+#: preferred 0x04, secondary 0x01), groups sorted by priority; dm state and group status `undef`.
+RDAC_DRY_RUN = """\
+create: mpathb (3600a0b8000322f0c0000b35c591356d4) undef LSI,INF-01-00
+size=20G features='1 queue_if_no_path' hwhandler='1 rdac' wp=undef
+|-+- policy='round-robin 0' prio=4 status=undef
+| `- 5:0:0:1 sdd 8:48 undef ghost running
+`-+- policy='round-robin 0' prio=3 status=undef
+  `- 5:0:1:1 sdf 8:80 undef ready running
+"""
+#: An active/passive HP array under hp_sw: the active controller's paths 4, the standby ones 2 (hp_sw.c).
+HP_SW = """\
+mpatha (3600508b4000156d70001200000b00000) dm-2 HP,MSA1000
+size=36G features='0' hwhandler='1 hp_sw' wp=rw
+|-+- policy='round-robin 0' prio=4 status=active
+| |- 0:0:0:1 sda 8:0  active ready running
+| `- 1:0:0:1 sdc 8:32 active ready running
+`-+- policy='round-robin 0' prio=2 status=enabled
+  |- 0:0:1:1 sdb 8:16 active ghost running
+  `- 1:0:1:1 sdd 8:48 active ghost running
+"""
+
+
+@pytest.mark.parametrize("listing", [RDAC_DRY_RUN, HP_SW], ids=["rdac-dry-run", "hp-sw"])
+def test_ownership_groups_come_back(listing: str) -> None:
+    assert shown_linux(listing) == listing
+
+
+@SETTINGS
+@given(listings(shapes=("prio",)))
+def test_multipath_ll_groups_by_priority_shown_back_byte_for_byte(drawn: tuple[str, list[Map]]) -> None:
+    """Maps grouped by priority (the owner's ports first, ALUA or LUN ownership, one array's
+    handler beside another's) come back byte for byte: groups, priorities and statuses too."""
+    listing, _ = drawn
+    assert shown_linux(listing) == listing
+
+
+@SETTINGS
+@given(listings(checked=False))
+def test_multipath_l_groups_shown_back_byte_for_byte(drawn: tuple[str, list[Map]]) -> None:
+    """`multipath -l` of every shape, groups of several paths too (group_by_prio parted them by a
+    priority the listing does not show), comes back byte for byte."""
+    listing, _ = drawn
+    assert shown_linux(listing, style="linux-l") == listing
 
 
 #: A group whose every path failed (priority 0) beside a usable one, and arrays of ALUA and of

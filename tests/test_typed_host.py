@@ -83,14 +83,38 @@ def test_an_nvme_iopolicy_is_read_where_the_listing_shows_it_and_assumed_where_n
     assert unshown.get("policy") == {"name": "nvme"} and isinstance(unshown.source("policy"), Assumed)
 
 
-def test_a_powerpath_hosts_notes_are_typed_as_far_as_their_words_go() -> None:
-    """The PowerPath and MPIO readers say a value's source in words: a default is assumed, the rest
-    kept as said (`Noted`) until those readers build their provenance typed."""
-    host = _host(ROOT / "tests" / "data" / "powerpath" / "001-clariion-solaris-failover-mode-1.txt")
+def test_a_powerpath_hosts_values_are_typed_with_their_source() -> None:
+    """The PowerPath and MPIO importers type each value's source as the others do: read at a line,
+    derived by a rule from the files it used, or assumed."""
+    listing = ROOT / "tests" / "data" / "powerpath" / "001-clariion-solaris-failover-mode-1.txt"
+    host = _host(listing)
     assert host.tables.values() == tomllib.loads(host.text)
-    policy = host.tables.of("devices")[0].source("policy")
-    assert isinstance(policy, Noted) and policy.text.endswith("line 5: policy=CLAROpt; simulated as adaptive: the CLI "
-                                                              "reference defines CLARiiON optimization by path load and "
-                                                              "the device's priority, as it does adaptive")
+    device = host.tables.of("devices")[0]
+    assert device.source("policy") == Read(str(listing), 5, "policy=CLAROpt; simulated as adaptive: the CLI reference "
+                                                            "defines CLARiiON optimization by path load and the "
+                                                            "device's priority, as it does adaptive")
+    array = host.tables.of("arrays")[0]
+    assert isinstance(array.source("vendor"), Derived) and array.source("vendor").used == (str(listing),)
+    assert not any(isinstance(t.source(k), Noted) for t in host.tables.tables for k in t.values())
     assert host.tables.assumed("arrays", "service") == [0]
     assert host.tables.assumed("workloads", "outstanding") == []  # the listing's queued I/Os: one snapshot
+
+
+def test_show_of_an_imported_host_takes_what_was_imported_from_its_tables(tmp_path: Path) -> None:
+    """`show` tells what a fault or `--set` changed since the import from the host as imported:
+    the typed tables where the scenario was built from them (no text parsed again), the same as
+    its text gives."""
+    from pathlab.output.configuration import configuration, text
+
+    listing = tmp_path / "mp.txt"
+    listing.write_text("mpatha (3600a098038303634722b4d59646c4436) dm-0 NETAPP,LUN C-Mode\n"
+                       "size=10G features='0' hwhandler='1 alua' wp=rw\n"
+                       "|-+- policy='service-time 0' prio=0 status=enabled\n"
+                       "| `- 1:0:0:0 sda 8:0  failed faulty running\n"
+                       "`-+- policy='service-time 0' prio=10 status=active\n"
+                       "  `- 1:0:1:0 sdb 8:16 active ready  running\n")
+    host = _host(listing)
+    assert host.scenario.tables is not None
+    typed = text(configuration(host.scenario, "paths", "linux"))
+    assert typed == text(configuration(Scenario.from_text(host.text, "host.toml"), "paths", "linux")) \
+        == listing.read_text()

@@ -174,6 +174,11 @@ class Scenario:
             return Scenario.from_values(self.tables, self.text, self.file, variant, sets, self.seed)
         return Scenario.from_text(self.text, self.file, variant, sets, self.seed)
 
+    def as_given(self, sets: list[str] | None = None) -> Scenario:
+        """The base as given (text or tables), without variant or overrides but `sets`: what was
+        imported, for `show` to tell what a variant or `--set` changed since."""
+        return self._again(None, list(sets or []))
+
     def with_variant(self, variant: str | None) -> Scenario:
         """The same file and overrides with another variant."""
         return self._again(variant, [f"{k}={v}" for k, v in self.overrides])

@@ -115,7 +115,8 @@ def multipath_findings(paths: pd.DataFrame, file: str) -> list[Finding]:
         standby = [r for r in rows if str(r.checker_state) == "ghost" and str(r.dm_state) not in ("failed", "faulty")]
         if not standby:
             continue
-        serving = [r for r in rows if str(r.dm_state) == "active" and str(r.checker_state) == "ready"]
+        # A dry run (`multipath -d`, `create:`) prints the dm state `undef`: no map is loaded yet.
+        serving = [r for r in rows if str(r.dm_state) in ("active", "undef") and str(r.checker_state) == "ready"]
         devices = ", ".join(str(r.device) for r in standby)
         where = f"{file}, line {standby[0].line}: {devices} {'is' if len(standby) == 1 else 'are'} ghost"
         if serving:

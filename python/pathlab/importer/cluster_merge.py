@@ -186,11 +186,15 @@ def _name_first(host: Table) -> None:
 
 
 def _file_of(source: Provenance | None) -> str:
-    """The file a value was read from (`dev.txt: Device Display Name` → dev.txt); a source said
-    in words only (`Noted`) names it first."""
+    """The file a value was read from, or the first its rule used; "" where none (assumed, or
+    said in words only)."""
     if isinstance(source, Read):
         return source.file
-    return source.comment().split(": ")[0].split(", line")[0] if source is not None else ""
+    if isinstance(source, Derived):
+        return source.used[0] if source.used else ""
+    if isinstance(source, OfHost):
+        return _file_of(source.source)
+    return ""
 
 
 def _said(source: Provenance | None) -> str:
@@ -298,7 +302,7 @@ def _write_ports(a: ClusterArray) -> None:
         value = {"name": p.name, **({"controller": p.controller} if p.controller else {})}
         hosts = list(dict.fromkeys(h for h, _ in p.seen))
         if len(hosts) > 1:
-            files = tuple(dict.fromkeys(_file_of(note) for _, note in p.seen))
+            files = tuple(dict.fromkeys(f for _, note in p.seen if (f := _file_of(note))))
             elements.append(Element(value, Derived(f"derived: one port of {', '.join(hosts)}, by its {p.identity} "
                                                    f"({', '.join(files)})", files)))
         else:

@@ -16,6 +16,7 @@ from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import (
+    OWNER_PRIORITIZER,
     OWNERSHIP_HANDLERS,
     MapTopology,
     cut_at,
@@ -130,6 +131,23 @@ def _mean(rates: pd.DataFrame | None, device: str, column: str) -> float | None:
     return float(values.mean()) if len(values) else None
 
 
+@dataclass(frozen=True)
+class ArrayKind:
+    """What an array's maps show of it: whether it answers for TPGS (ALUA), whether any map parts
+    the owning controller's paths from the others, and the ownership handlers it shows."""
+
+    tpgs: bool
+    owned: bool
+    ownership: list[str]
+
+
+def _array_kind(shapes: list[MapTopology]) -> ArrayKind:
+    handlers = {t.handler for t in shapes if t.handler is not None}
+    owned = any(t.groups_by_owner for t in shapes)
+    ownership = sorted(handlers & set(OWNERSHIP_HANDLERS))
+    return ArrayKind("alua" in handlers or (owned and not ownership), owned, ownership)
+
+
 def _tpgs_reason(alua: bool, ownership: list[str]) -> str:
     if ownership:
         return f"hwhandler {ownership[0]}: LUN ownership without ALUA"
@@ -209,16 +227,16 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         h, _, t, _ = hctl(p)
         ports.setdefault((h, t), portals[h].name if h in portals else f"H{h}T{t}")
     topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name]) for m in maps}
-    handlers = {t.handler for t in topology.values() if t.handler is not None}
-    owned = any(t.groups_by_owner for t in topology.values())
-    ownership = sorted(handlers & set(OWNERSHIP_HANDLERS))
-    alua = "alua" in handlers or (owned and not ownership)
+    # What each array's maps show of it: an HP array of ALUA beside a Dell one of LUN ownership
+    # keeps its ALUA (one host, two arrays).
+    kinds = {array: _array_kind([topology[m.name] for m in maps if vendor_of[m.name] == array])
+             for array in dict.fromkeys(vendor_of.values())}
     if not any(t.checked for t in topology.values()):
         warnings.append(("paths", f"{mfile} shows no checker state (`multipath -l`): path states and priorities "
                                   "were not read, every path is taken as usable; `multipath -ll` shows them"))
     owner_of_port: dict[tuple[int, int], str] = {}
     owner_of_map: dict[str, str] = {}
-    if owned:
+    if any(kind.owned for kind in kinds.values()):
         for m in maps:
             shape = topology[m.name]
             if not shape.groups_by_owner:  # one group, or groups of one priority: no controller shown
@@ -230,7 +248,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             for k in shape.other_ports:
                 owner_of_port.setdefault(k, "B" if name == "A" else "A")
             owner_of_map[m.name] = name
-        for k in sorted(set(ports) - set(owner_of_port)):
+        for k in sorted(k for k in set(ports) - set(owner_of_port) if kinds[array_of_port[k]].owned):
             warnings.append((f"arrays.ports.{ports[k]}", f"{mfile}: every path through SCSI host {k[0]}, target {k[1]} "
                                                         "failed, so its controller is not shown: taken as A"))
 
@@ -252,6 +270,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         array_ports = list(first_key.values())
         first = next(m for m in maps if vendor_of[m.name] == array)
         product = str(first.product).strip()
+        alua, owned, ownership = kinds[array].tpgs, kinds[array].owned, kinds[array].ownership
         a = out.table("arrays", array=True)
         a.key("name", array)
         a.key("vendor", str(first.vendor).strip(), Read(mfile, text="map header"))
@@ -289,6 +308,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         selector = SELECTORS.get(str(mine[0].selector).split(" ")[0])
         policy: dict[str, Any] = {"name": "dm-multipath", **({"selector": selector} if selector else {}),
                                   "path_grouping_policy": topology[m.name].grouping}
+        alua, owned = kinds[vendor_of[m.name]].tpgs, kinds[vendor_of[m.name]].owned
         table_retries = hwtable_sets(str(m.vendor).strip(), str(m.product).strip(), alua).get("no_path_retry", "")
         retry, retry_note, retry_open = retry_from_features(m, mine, table_retries)
         if retry is not None:
@@ -306,6 +326,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             policy[key] = _conf_value(value)
         open_settings = {"path_grouping_policy": grouping_open, "no_path_retry": retry_open}
         notes = [f"no_path_retry fail: {retry_note}"] if retry_note and "no_path_retry" not in from_conf else []
+        if topology[m.name].prioritizer in OWNERSHIP_HANDLERS:
+            notes.append(OWNER_PRIORITIZER.format(handler=topology[m.name].prioritizer))
         for setting, why in open_settings.items():
             if why is not None and setting not in from_conf:
                 notes.append(f"{setting}: {why}")

@@ -11,12 +11,16 @@ them (libmultipath/pgpolicies.c, propsel.c) and the kernel's hardware handlers s
   shape and are not told apart).
 * the owner's groups: those at the best priority among groups with a usable path (groups of equal
   priority are paths in one ALUA state, whichever the kernel made active); where priorities were
-  not read (`multipath -l` runs no prioritizer), the group multipathd marked `active`. A group
-  whose every path failed says nothing of the array: its priority is 0 because the prioritizer
-  could not reach the port, not because another controller stands there.
+  not read (`multipath -l` runs no prioritizer), the group multipathd marked `active`, the others
+  another controller's where group_by_prio made them (groups of several paths) or an ownership
+  handler serves the LUN (groups of one path under `-l` are failover's over any paths alike). A
+  group whose every path failed says nothing of the array: its priority is 0 because the
+  prioritizer could not reach the port, not because another controller stands there.
 * the handler: `alua` (SCSI ALUA: the other controller's paths are active/non-optimized), or a
   LUN-ownership handler (`rdac`, `emc`, `hp_sw`: the other controller's paths are passive until a
-  failover moves the LUN; `ghost` in the checker state), or none.
+  failover moves the LUN; `ghost` in the checker state), or none. A map of an ownership handler
+  whose groups part the owner's paths is prioritized by the handler's own prioritizer
+  (`OWNER_PRIORITIZER`), so that the simulation groups its paths as the listing does.
 * `multipath -l`: no checker ran (every checker state `undef`), so path states and priorities are
   not known: the paths are taken as usable, and that is said."""
 
@@ -96,7 +100,8 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
         groups.setdefault(int(p.group), []).append(p)
     checked = any(str(p.checker_state) not in ("undef", "None", "<NA>", "nan") for p in paths)
     live = {n: g for n, g in groups.items() if not all(is_down(p) for p in g)}
-    grouping, undetermined = grouping_of(list(groups.values()), list(live.values()), handler_of(hwhandler) == "alua")
+    grouping, undetermined = grouping_of(list(groups.values()), list(live.values()), handler_of(hwhandler) == "alua",
+                                         checked)
     usable = live or groups
 
     def prio(group: list[Any]) -> int | None:
@@ -114,10 +119,31 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
     owner_ports = frozenset(port_of(p) for g in owner for p in g)
     other_ports = frozenset(port_of(p) for g in usable.values() for p in g) - owner_ports
     handler = handler_of(hwhandler)
-    if handler is None and (best is None or all(prio(g) == best for g in usable.values())):
+    if checked:
+        apart = best is not None and any(prio(g) != best for g in usable.values())
+    else:  # groups of several paths: group_by_prio parted them by priority (one-path groups may be failover's)
+        apart = len(usable) > 1 and grouping == "group_by_prio"
+    if handler is None and not apart:
         other_ports = frozenset()  # equal paths and no handler: no controller to tell apart
-    prioritizer = "const" if known and all(value == 1 for value in known) else None
+    elif not checked and not apart and handler not in OWNERSHIP_HANDLERS:
+        # `-l`'s groups of one path: failover's over any paths alike; only an ownership handler's
+        # active group is the owner's (it sends I/O to the owning controller alone)
+        other_ports = frozenset()
+    prioritizer: str | None = None
+    if handler in OWNERSHIP_HANDLERS and other_ports:
+        prioritizer = handler  # OWNER_PRIORITIZER
+    elif known and all(value == 1 for value in known):
+        prioritizer = "const"
     return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer, undetermined)
+
+
+#: Why a map of an ownership handler whose groups part the owner's paths from the others is
+#: prioritized by the handler's own prioritizer: multipath-tools' hardware table pairs each of
+#: these handlers' checkers with its prioritizer (0.14.3 `hwtable.c`: the 25 `rdac` entries,
+#: `hp_sw` for HSG80 and MSA/HSV1x0, `emc` for DGC), and no other prioritizer of
+#: `libmultipath/prioritizers/` reads the ownership these handlers serve.
+OWNER_PRIORITIZER = ("prio {handler}: the {handler} handler's own prioritizer (multipath-tools' hardware table pairs every "
+                     "{handler} array with it), the groups parting the owning controller's paths from the others")
 
 
 #: The alua prioritizer's priorities of a path group whose paths share one state: optimized,
@@ -127,13 +153,15 @@ ALUA_OPTIMIZED = (50, 130)
 ALUA_OTHER = (10, 90, 1, 81)
 
 
-def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = False) -> tuple[str, str | None]:
+def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = False,
+                checked: bool = True) -> tuple[str, str | None]:
     """The grouping that builds the groups the listing shows, and why the listing does not
     determine it (None when it does). Only the groups with a usable path say anything: a group
     whose every path failed shows priority 0 because the prioritizer could not reach its port.
     The grouping returned where it is not determined builds the same picture, for the simulation.
     One group of an ALUA map at a priority no single ALUA state has holds paths of several
-    priorities: group_by_prio would have parted them, so it is multibus."""
+    priorities: group_by_prio would have parted them, so it is multibus. Under `multipath -l`
+    (not `checked`) no priority was read: a group per path is failover's or group_by_prio's alike."""
     if len(groups) == 1:
         prio = str(groups[0][0].group_prio)
         mixed = alua and prio.isdigit() and int(prio) not in ALUA_OPTIMIZED + ALUA_OTHER
@@ -141,6 +169,8 @@ def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = Fal
     if not all(len(g) == 1 for g in groups):
         return "group_by_prio", None
     prios = [str(g[0].group_prio) for g in live]
+    if not checked and len(live) > 1:
+        return "failover", ONE_PATH_GROUPS_UNCHECKED
     if len(set(prios)) < len(prios):
         return "failover", None  # group_by_prio would have put the paths of one priority together
     if len(live) < 2:
@@ -152,6 +182,8 @@ def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = Fal
 ONE_GROUP = "the listing shows one group: multibus or group_by_prio (all paths one priority) build it; not determined"
 ONE_PATH_GROUPS_FAILED = ("the listing shows a group per path and every path but one at most failed (a failed path's "
                           "priority is not read): failover or group_by_prio build it; not determined")
+ONE_PATH_GROUPS_UNCHECKED = ("the listing shows a group per path and no priority (`multipath -l` runs no prioritizer): "
+                             "failover or group_by_prio build it; not determined")
 ONE_PATH_GROUPS_APART = ("the listing shows a group per path, no two usable ones of one priority: failover or "
                          "group_by_prio build it; not determined")
 

@@ -13,6 +13,7 @@ from pathlab.api import ScenarioError
 from pathlab.finding import Finding
 from pathlab.importer import scsi_host as s
 from pathlab.importer.imported import Imported
+from pathlab.importer.provenance import Derived, Provenance, Read
 from pathlab.importer.timer_values import TimerValue
 
 if TYPE_CHECKING:
@@ -79,10 +80,10 @@ def disk_number(name: str) -> int | None:
 
 def _host(file: str, listing: Mpclaim, settings: Settings, settings_file: str) -> s.Host:
     warnings: list[tuple[str, str]] = []
-    adapters: dict[str, str] = {}
+    adapters: dict[str, Provenance] = {}
     for d in listing.disks:
         for p in d.paths:
-            adapters.setdefault(f"port{p.port}", f"{file}, line {p.line}: SCSI port {p.port} of the path's address")
+            adapters.setdefault(f"port{p.port}", Read(file, p.line, f"SCSI port {p.port} of the path's address"))
     arrays: dict[str, s.Array] = {}
     devices = []
     pdo = settings.integer(settings_file, "PDORemovePeriod")
@@ -103,17 +104,17 @@ def _host(file: str, listing: Mpclaim, settings: Settings, settings_file: str) -
         for p in d.paths:
             port = f"p{p.port}t{p.target}"
             controller = f"tpg{p.tpg_id}" if p.tpg_id is not None and not array.symmetric else None
-            array.ports.setdefault(port, s.Port(port, controller, f"{file}, line {p.line}: SCSI port {p.port}, target "
-                                                                  f"{p.target} (mpclaim does not name the array's "
-                                                                  "ports: one per adapter and target)"))
-            down = f"{file}, line {p.line}: path {p.path_id} is {p.state}" if p.state in DOWN else None
+            array.ports.setdefault(port, s.Port(port, controller, Read(file, p.line, f"SCSI port {p.port}, target "
+                                                                       f"{p.target} (mpclaim does not name the array's "
+                                                                       "ports: one per adapter and target)")))
+            down = Read(file, p.line, f"path {p.path_id} is {p.state}") if p.state in DOWN else None
             paths.append(s.Path(f"port{p.port}", f"{array.name}/{port}", p.target, down))
         policy, note = _policy(file, d, order, pdo, settings_file)
         owner = _owner(d) if not array.symmetric else None
-        devices.append(s.Device(device_name(d.number), f"{file}, line {d.line}: MPIO Disk{d.number}, SN {d.serial}",
-                                array.name, d.paths[0].lun, f"{file}, line {d.paths[0].line}: the LUN of its SCSI address",
-                                policy, note, owner, f"{file}: the target port group of its Active/Optimized paths",
-                                paths))
+        devices.append(s.Device(device_name(d.number), Read(file, d.line, f"MPIO Disk{d.number}, SN {d.serial}"),
+                                array.name, d.paths[0].lun, Read(file, d.paths[0].line, "the LUN of its SCSI address"),
+                                policy, note, owner,
+                                Derived(f"{file}: the target port group of its Active/Optimized paths", (file,)), paths))
     for row in listing.listed:
         if row.number not in {d.number for d in listing.disks}:
             warnings.append((f"devices.MPIODisk{row.number}", f"{file}, line {row.line}: MPIO Disk{row.number} is listed "
@@ -165,14 +166,14 @@ def _array(file: str, d: MpioDisk, arrays: dict[str, s.Array], name: str) -> s.A
     if name in arrays:
         return arrays[name]
     where = f"{file}, line {d.serial_line}: SN {d.serial}" if oui else f"{file}: no NAA serial shown"
-    note = (f"{file}, line {d.line}: TPG states differ: a controller owns each LUN" if owned
-            else f"{file}, line {d.line}: {d.alua}, every path in one state group")
+    note = Derived(f"{file}, line {d.line}: TPG states differ: a controller owns each LUN" if owned
+                   else f"{file}, line {d.line}: {d.alua}, every path in one state group", (file,))
     standby = any(p.tpg_state == "Standby" for p in d.paths)
-    array = s.Array(name, f"OUI {oui}" if oui else "unknown", "", f"{where}: the serial's IEEE OUI (mpclaim prints no "
-                                                                    "vendor; disks on common SCSI targets are one "
-                                                                    "array)", not owned, note, alua,
+    array = s.Array(name, f"OUI {oui}" if oui else "unknown", "",
+                    Derived(f"{where}: the serial's IEEE OUI (mpclaim prints no vendor; disks on common SCSI targets are "
+                            "one array)", (file,)), not owned, note, alua,
                     "standby" if owned and standby else None,
-                    f"{file}, line {d.line}: TPG_State Standby on the other group's paths")
+                    Read(file, d.line, "TPG_State Standby on the other group's paths"))
     arrays[name] = array
     return array
 
@@ -183,12 +184,12 @@ def _owner(d: MpioDisk) -> str | None:
 
 
 def _policy(file: str, d: MpioDisk, order: list[MpioPath], pdo: tuple[int, int] | None,
-            settings_file: str) -> tuple[dict[str, object], str]:
+            settings_file: str) -> tuple[dict[str, object], Provenance]:
     """The disk's `mpio` policy: mpclaim's policy, the paths it keeps in standby (FOO, RRWS: a path
     whose State is Standby though its group's ALUA state is not) as `active_paths`, the weights of
     weighted paths, in the order pathlab discovers the paths (by adapter, then target)."""
     policy: dict[str, object] = {"name": "mpio", "policy": POLICIES[d.policy]}
-    note = f"{file}, line {d.line}: {d.policy_text}"
+    note = f"{d.policy_text}"
     held = [p for p in order if p.state == "Standby" and p.tpg_state != "Standby"]
     if d.policy in ("FOO", "RRWS") and held:
         policy["active_paths"] = [i for i, p in enumerate(order) if p.state.startswith("Active/")]
@@ -196,10 +197,11 @@ def _policy(file: str, d: MpioDisk, order: list[MpioPath], pdo: tuple[int, int] 
     if d.policy == "WP":
         policy["weights"] = [p.weight for p in order]
         note += "; weights: the Weight column"
-    if pdo is not None:
-        policy["pdo_remove_period"] = pdo[0]
-        note += f"; pdo_remove_period: {settings_file}, line {pdo[1]}"
-    return policy, note
+    if pdo is None:
+        return policy, Read(file, d.line, note)
+    policy["pdo_remove_period"] = pdo[0]
+    note += f"; pdo_remove_period: {settings_file}, line {pdo[1]}"
+    return policy, Derived(f"{file}, line {d.line}: {note}", (file, settings_file))
 
 
 def _findings(file: str, listing: Mpclaim, settings: Settings, settings_file: str) -> list[Finding]:

@@ -7,6 +7,7 @@ carries a comment naming the file and field; everything else is a stated default
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,7 @@ from pathlab.importer.values import (
     size_text,
     zero_load_assumed,
 )
+from pathlab.readers.nvme_subsys import NO_NAME
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -62,11 +64,33 @@ def _host_port(address: str) -> str:
     return "".join(f",{key}={value.replace(':', '+')}" for key in HOST_FIELDS if (value := _field(address, key)))
 
 
+#: A target address as the kernel prints it (`nvmf_get_address`): an IP address for TCP and
+#: RDMA (`%pISc`), `nn-0x…:pn-0x…` for FC.
+_FC_ADDRESS = re.compile(r"nn-0x[0-9a-fA-F]+:pn-0x[0-9a-fA-F]+")
+
+
+#: An IP address whose digits a page masked (`xxx.xxx.xxx.xxx`, `10.0.x.x`, `fe80::*`).
+_MASKED = re.compile(r"(?=[^xX*]*[xX*])[0-9a-fA-FxX*]+(?:[.:]+[0-9a-fA-FxX*]*)+")
+
+
+def is_masked(traddr: str) -> bool:
+    """Whether `traddr` is an IP address a page masked: it names no port (two controllers showing
+    it may reach two). Anything else is read as the port's name, as the listing prints it."""
+    try:
+        ipaddress.ip_address(traddr.split("%")[0])
+    except ValueError:
+        return _FC_ADDRESS.fullmatch(traddr) is None and _MASKED.fullmatch(traddr) is not None
+    return False
+
+
 def _target(address: str, controller: str) -> str:
     """The array port a controller reaches: its target address and service (TCP/RDMA port 4420 and
-    4421 of one address are two ports), or the controller itself when no address is shown."""
+    4421 of one address are two ports), or the controller itself when no address is shown or
+    the address shown is none (masked)."""
     traddr = _field(address, "traddr")
     service = _field(address, "trsvcid")
+    if traddr and is_masked(traddr):
+        return controller
     return f"{traddr}:{service}" if traddr and service else traddr or controller
 
 
@@ -91,7 +115,7 @@ def _vendor(nqn: str) -> str:
 
 
 def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str,
-          snapshot: dict[str, tuple[float, str]] | None = None,
+          snapshot: dict[str, tuple[float, Read]] | None = None,
           iopolicies: dict[str, tuple[str, Read]] | None = None,
           captured: list[CapturedLoad] | None = None) -> tuple[HostTables, list[tuple[str, str]], bool]:
     """The host's typed tables, the warnings for every value assumed, and whether a
@@ -100,9 +124,14 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     each subsystem's sysfs `iopolicy` and where it was read, used where the listing shows none;
     `captured` gets each head's rate and response from `rates` (a snapshot gives neither)."""
     rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
+    warnings: list[tuple[str, str]] = []
+    for r in [r for r in rows if r.controller == NO_NAME and not text(r.address)]:
+        # No name and no address: no port or host side of it is known, and none is made up.
+        warnings.append((f"devices.{text(r.subsystem)}", f"{file}, line {r.line}: a controller without a name or address "
+                                                         f"({NO_NAME}): nothing of its path is known, left out"))
+        rows.remove(r)
     if not rows:
         raise ScenarioError(file, "", "no subsystem with controllers to import")
-    warnings: list[tuple[str, str]] = []
     subsystems = list(dict.fromkeys(text(r.subsystem) for r in rows))
     # Host side: one adapter per host port (the host_traddr, host_iface and src_addr a newer
     # nvme-cli prints, or the transport when none is shown), named by its transport (`tcp0`, `fc1`) and the host
@@ -114,6 +143,11 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     # Array side: one port per target address, per vendor, named by that address (`10.0.0.1:4420`,
     # `nn-0x…:pn-0x…`) so that the scenario and `show` keep it.
     target_of = {r.controller: _port_name(text(r.address), text(r.transport), r.controller) for r in rows}
+    masked = [r for r in rows if (shown := _field(text(r.address), "traddr")) and text(r.transport) != "pcie"
+              and is_masked(shown)]
+    if masked:
+        warnings.append(("arrays.ports", f"{file}, line {masked[0].line}: traddr {_field(text(masked[0].address), 'traddr')} "
+                                         "is no address (masked): each controller showing one taken as its own port"))
     vendor_of = {s: _vendor(next(text(r.nqn) for r in rows if text(r.subsystem) == s)) for s in subsystems}
     ports = {(vendor_of[text(r.subsystem)], target_of[r.controller]): target_of[r.controller] for r in rows}
     # ANA: ports grouped into controllers by their states over every namespace (`nvme_namespaces`).
@@ -205,7 +239,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
             fault = out.table("faults", array=True)
             fault.key("kind", "path_down")
             fault.key("at", "0s")
-            fault.key("path", path_of[r.controller], Read(file, r.line, f"{r.controller} is {why}"))
+            fault.key("path", path_of[r.controller], Read(file, r.line, f"{r.controller} is {why}") if why != NO_NAME
+                      else Assumed(f"{file}, line {r.line}: a controller printed without a name or state ({NO_NAME}): "
+                                   "taken as not live"))
     measured = False
     for s, ns in listed:
         head = heads[(s, ns)]
@@ -216,13 +252,13 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         if load is not None and captured is not None:
             captured.append(load)
     if not out.of("workloads"):  # every head idle in the rates or the sysfs snapshot
-        captures = [rates_file] if rates is not None else sorted({w.split(":")[0] for _, w in (snapshot or {}).values()})
+        captures = [rates_file] if rates is not None else sorted({w.file for _, w in (snapshot or {}).values()})
         raise saw_no_io(", ".join(captures), "", "every namespace head is idle in it (no reads or writes, no I/O in "
                                                  "flight, or left out by iostat -z)")
     return out, warnings, measured
 
 
-def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, tuple[float, str]],
+def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, tuple[float, Read]],
             in_sysfs: tuple[str, Read] | None, warnings: list[tuple[str, str]]) -> tuple[dict[str, str], Provenance]:
     """The device's policy and where it comes from: the iopolicy the listing shows (its line
     named), else the subsystem's sysfs `iopolicy`, else the one the sysfs snapshot implies, else
@@ -238,7 +274,7 @@ def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, 
     if iopolicy:
         return {"name": "nvme", "iopolicy": iopolicy}, where
     if head in snapshot:  # the kernel prints a path's queue_depth only under queue-depth
-        shown = snapshot[head][1].split(":")[0]
+        shown = snapshot[head][1].file
         return ({"name": "nvme", "iopolicy": "queue-depth"},
                 Derived(f"{shown}: the paths print queue_depth, which the kernel does only under iopolicy queue-depth",
                         (shown,)))
@@ -266,7 +302,7 @@ def _ana_reason(rows: list[Any], ana: bool) -> str:
 
 
 def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
-              warnings: list[tuple[str, str]], snapshot: tuple[float, str] | None = None) -> bool:
+              warnings: list[tuple[str, str]], snapshot: tuple[float, Read] | None = None) -> bool:
     """The head's workload added to the host's tables, and whether a capture gave its load (the
     rates; a sysfs snapshot of the I/Os in flight is simulated but is no rate: advise predicts no
     gain from it, as from PowerPath's queued-IOs)."""
@@ -287,16 +323,17 @@ def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd
         idle(comment)
         return True
     if not have and snapshot is not None:
-        in_flight, where = snapshot
+        in_flight, read = snapshot
+        where = read.comment()
         if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells
             warnings.append((f"workloads.{subsystem}", f"{where}: no I/O in flight, taken as idle"))
-            idle(f"# {subsystem} ({head}): no I/O in flight in {where.split(':')[0]} (one snapshot): no workload")
+            idle(f"# {subsystem} ({head}): no I/O in flight in {read.file} (one snapshot): no workload")
             return False
         warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight at one instant, no rate "
                                                    "and not their size or read share: 4 KiB, 70% reads assumed; no gain "
                                                    "is predicted from it"))
         w = workload()
-        w.key("outstanding", round(in_flight), Derived(where, (where.split(":")[0].split(",")[0],)))
+        w.key("outstanding", round(in_flight), Derived(where, (read.file,)))
         w.key("block_size", "4KiB", Assumed())
         w.key("read_pct", 70, Assumed())
         return False

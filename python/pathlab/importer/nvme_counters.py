@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from pathlab.finding import Finding
 from pathlab.importer import same_host
+from pathlab.importer.provenance import Read
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,9 +30,9 @@ COUNTERS = {
 _PATH = re.compile(r"nvme(\d+)c(\d+)n(\d+)")
 
 
-def snapshot_load(table: pd.DataFrame, file: str) -> dict[str, tuple[float, str]]:
+def snapshot_load(table: pd.DataFrame, file: str) -> dict[str, tuple[float, Read]]:
     """Per namespace head (`nvmeXnZ` of the paths nvmeXcYnZ): the I/Os in flight on its paths,
-    and the comment saying where they come from. A controller serving several namespaces of the
+    and where they were read. A controller serving several namespaces of the
     capture counts its I/Os for all of them (`nr_active`): they are shared out evenly among
     those namespaces' heads, and that is said."""
     rows = [r for r in table.itertuples() if r.attribute == "queue_depth" and r.value != ""]
@@ -47,8 +48,9 @@ def snapshot_load(table: pd.DataFrame, file: str) -> dict[str, tuple[float, str]
         head = f"nvme{x}n{z}"
         load[head] += int(r.value) / share
         shown[head].append(f"{r.name} {r.value} ({r.where}" + (f", shared by {share} namespaces)" if share > 1 else ")"))
-    return {head: (load[head], f"{file}: queue_depth of " + ", ".join(shown[head])
-                   + ": one snapshot of the controllers' I/Os in flight, not an average") for head in load}
+    return {head: (load[head], Read(file, text="queue_depth of " + ", ".join(shown[head])
+                                    + ": one snapshot of the controllers' I/Os in flight, not an average"))
+            for head in load}
 
 
 def refuse_other_host(table: pd.DataFrame, file: str, controllers: set[str], listing: str) -> None:

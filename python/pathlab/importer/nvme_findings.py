@@ -19,7 +19,8 @@ NOT_LIVE = {"resetting": "carries no I/O until it reconnects", "connecting": "ca
             "new": "carries no I/O until it is live", "deleting": "carries no I/O: it is being removed",
             "deleting (no IO)": "carries no I/O: it is being removed",
             "dead": "carries no I/O: the kernel gave it up", "unknown state": "carries no I/O: its state is unknown",
-            "unknown": "carries no I/O: its state is unknown"}
+            "unknown": "carries no I/O: its state is unknown",
+            "(null)": "printed no state ((null)) and no name: taken as not live, it carries no I/O"}
 
 
 def usable(row: Any) -> bool:

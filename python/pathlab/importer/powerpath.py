@@ -14,6 +14,7 @@ from pathlab.api import ScenarioError
 from pathlab.finding import Finding
 from pathlab.importer import scsi_host as s
 from pathlab.importer.imported import Imported
+from pathlab.importer.provenance import Assumed, Derived, Provenance, Read
 
 if TYPE_CHECKING:
     from pathlab.importer.kind import Kind
@@ -82,39 +83,39 @@ def _host(file: str, devices: list[Device]) -> s.Host:
             while (_array_name(d), lun) in taken:
                 lun += 1
             taken.add((_array_name(d), lun))
-            lun_note = "pathlab's numbering: the listing gives no LUN number"
+            lun_note = Derived("pathlab's numbering: the listing gives no LUN number")
         paths = []
         for p, m in zip(d.paths, esxi, strict=True):
             port = _port(file, p, array)
             adapter = adapters[p.hba][0]
             target = int(m.group(2)) if m else targets[(adapter, p.interface)]
-            down = f"{file}, line {p.line}: {p.io_path} is dead" if p.state == "dead" else None
+            down = Read(file, p.line, f"{p.io_path} is dead") if p.state == "dead" else None
             paths.append(s.Path(adapter, f"{array.name}/{port}", target, down))
         policy, note = _policy(file, d, warnings)
         owner = d.owner_current.replace(" ", "") if d.owner_current else None
-        where = f"{file}, line {d.line}: Pseudo name={d.name}, Logical device ID={d.logical_id}"
-        in_flight = (d.queued, f"{file}, line {d.policy_line}: queued-IOs={d.queued}") if d.queued is not None else None
+        where = Read(file, d.line, f"Pseudo name={d.name}, Logical device ID={d.logical_id}")
+        in_flight = (d.queued, Read(file, d.policy_line, f"queued-IOs={d.queued}")) if d.queued is not None else None
         out.append(s.Device(d.name, where, array.name, lun, lun_note, policy, note, owner,
-                            f"{file}, line {d.owner_line}: current={d.owner_current}", paths, in_flight))
+                            Read(file, d.owner_line, f"current={d.owner_current}"), paths, in_flight))
     description = "A host on Dell PowerPath as powermt display dev=all describes it."
     return s.Host("powerpath", description, file, {name: note for name, note in adapters.values()},
                   list(arrays.values()), out, warnings)
 
 
-def _read_lun(file: str, d: Device) -> tuple[int, str] | None:
+def _read_lun(file: str, d: Device) -> tuple[int, Provenance] | None:
     """The LUN number the listing gives a device, and where: the L of its PowerPath/VE paths, else
     its `[LUN n]` label; None where it gives none."""
     esxi = [_ESXI_PATH.match(p.io_path) for p in d.paths]
     luns = {int(m.group(3)) for m in esxi if m}
     label = _LUN_LABEL.match(d.logical_label)
     if len(luns) == 1 and all(esxi):
-        return luns.pop(), f"{file}: the L of its I/O paths"
+        return luns.pop(), Read(file, text="the L of its I/O paths")
     if label:
-        return int(label.group(1)), f"{file}, line {d.logical_line}: [{d.logical_label}]"
+        return int(label.group(1)), Read(file, d.logical_line, f"[{d.logical_label}]")
     return None
 
 
-def _adapters(file: str, devices: list[Device]) -> dict[int, tuple[str, str]]:
+def _adapters(file: str, devices: list[Device]) -> dict[int, tuple[str, Read]]:
     """Each `###` (PowerPath's HBA number) → the adapter's name and where it was read: the HW
     path itself where it is one word naming one HBA (`vmhba2`, `fscsi0`), else `hbaNNN`."""
     hw_of: dict[int, tuple[str, int]] = {}
@@ -123,7 +124,7 @@ def _adapters(file: str, devices: list[Device]) -> dict[int, tuple[str, str]]:
             hw_of.setdefault(p.hba, (p.hw_path, p.line))
     words = [hw for hw, _ in hw_of.values()]
     named = all(_WORD.match(hw) for hw in words) and len(set(words)) == len(words)
-    return {hba: (hw if named else f"hba{hba}", f"{file}, line {line}: ### {hba}, HW path {hw}")
+    return {hba: (hw if named else f"hba{hba}", Read(file, line, f"### {hba}, HW path {hw}"))
             for hba, (hw, line) in hw_of.items()}
 
 
@@ -134,11 +135,13 @@ def _array_name(d: Device) -> str:
 def _array(file: str, d: Device, warnings: list[tuple[str, str]]) -> s.Array:
     name = _array_name(d)
     vendor, model = INQUIRY.get(d.array_class, (d.array_class or "unknown", ""))
-    vendor_note = (f"{file}, line {d.array_line}: {d.array_class} ID: the class's SCSI inquiry vendor and product"
-                   if d.array_class in INQUIRY else f"{file}: the array class as printed (its inquiry data is not shown)")
+    vendor_note = (Derived(f"{file}, line {d.array_line}: {d.array_class} ID: the class's SCSI inquiry vendor and "
+                           "product", (file,))
+                   if d.array_class in INQUIRY else Read(file, text="the array class as printed (its inquiry data is not "
+                                                                    "shown)"))
     if not d.owner_current:
-        return s.Array(name, vendor, model, vendor_note, True, f"{file}: no `Owner:` line: no LUN ownership shown",
-                       False)
+        return s.Array(name, vendor, model, vendor_note, True,
+                       Derived(f"{file}: no `Owner:` line: no LUN ownership shown", (file,)), False)
     mode = d.failover_mode
     if mode is not None and mode not in FAILOVER_MODES:
         raise ScenarioError(file, f"line {d.owner_line}", f"Array failover mode: {mode}: pathlab simulates modes 4 (ALUA) "
@@ -146,8 +149,8 @@ def _array(file: str, d: Device, warnings: list[tuple[str, str]]) -> s.Array:
     if mode is None:
         warnings.append((f"arrays.{name}.non_owner_state", f"{file}, line {d.owner_line} shows no `Array failover mode`: "
                                                            "the other SP's paths taken as ALUA non-optimized (mode 4)"))
-    note = f"{file}, line {d.owner_line}: Array failover mode: {mode}" if mode is not None else "default: mode not shown"
-    return s.Array(name, vendor, model, vendor_note, False, f"{file}, line {d.owner_line}: Owner: an SP owns each LUN",
+    note = Read(file, d.owner_line, f"Array failover mode: {mode}") if mode is not None else Assumed("mode not shown")
+    return s.Array(name, vendor, model, vendor_note, False, Read(file, d.owner_line, "Owner: an SP owns each LUN"),
                    mode == 4, FAILOVER_MODES.get(mode) if mode is not None else None, note)
 
 
@@ -160,11 +163,11 @@ def _port(file: str, p: PathRow, array: s.Array) -> str:
         raise ScenarioError(file, f"line {p.line}", f"Interf. {p.interface!r}: an array with an `Owner:` line has SP "
                                                     "ports (`SP A2`)")
     controller = f"SP{sp.group(1)}" if sp else None
-    array.ports.setdefault(name, s.Port(name, controller, f"{file}, line {p.line}: Interf. {p.interface}"))
+    array.ports.setdefault(name, s.Port(name, controller, Read(file, p.line, f"Interf. {p.interface}")))
     return name
 
 
-def _targets(devices: list[Device], adapters: dict[int, tuple[str, str]]) -> dict[tuple[str, str], int]:
+def _targets(devices: list[Device], adapters: dict[int, tuple[str, Read]]) -> dict[tuple[str, str], int]:
     """The T of each (adapter, port) where the listing prints no runtime name: the port's place
     among the ports its adapter reaches, in the order the listing first shows them (made once:
     per path it was a scan of every path)."""
@@ -176,8 +179,8 @@ def _targets(devices: list[Device], adapters: dict[int, tuple[str, str]]) -> dic
     return {(adapter, port): t for adapter, ports in reached.items() for port, t in ports.items()}
 
 
-def _policy(file: str, d: Device, warnings: list[tuple[str, str]]) -> tuple[dict[str, object], str]:
-    where = f"{file}, line {d.policy_line}: policy={d.policy}"
+def _policy(file: str, d: Device, warnings: list[tuple[str, str]]) -> tuple[dict[str, object], Read]:
+    where = f"policy={d.policy}"
     if d.policy not in SIMULATED:
         raise ScenarioError(file, f"line {d.policy_line}", f"policy={d.policy}: pathlab does not simulate PowerPath's "
                                                            f"{d.policy} policy (it simulates "
@@ -195,8 +198,8 @@ def _policy(file: str, d: Device, warnings: list[tuple[str, str]]) -> tuple[dict
                                                         "simulated as active from the start (pathlab's PowerPath puts "
                                                         "paths in standby only by its own autostandby)"))
     if rule:
-        warnings.append((f"devices.{d.name}.policy", f"{where}: {rule}"))
-    return policy, where + (f"; {rule}" if rule else "")
+        warnings.append((f"devices.{d.name}.policy", f"{file}, line {d.policy_line}: {where}: {rule}"))
+    return policy, Read(file, d.policy_line, where + (f"; {rule}" if rule else ""))
 
 
 def _findings(file: str, devices: list[Device]) -> list[Finding]:

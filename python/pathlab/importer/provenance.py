@@ -71,9 +71,9 @@ class Unknown:
 
 @dataclass(frozen=True)
 class Noted:
-    """A source said in words only, read or derived, the words do not tell apart: the PowerPath
-    and MPIO readers' notes (`scsi_host.py`), a cluster's host name (`host_names.py`). Gone once
-    those build their provenance typed."""
+    """A source said in words only, read or derived, the words do not tell apart: a cluster's
+    host name (`host_names.py`), a scenario's comment read back (`from_note`). Gone once those
+    build their provenance typed."""
 
     text: str
 

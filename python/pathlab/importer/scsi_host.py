@@ -4,16 +4,16 @@ Windows MPIO's `mpclaim -s -d N` (`mpio.py`). Each of those reads its listing in
 host below, every value with the comment that says where it was read (or that it is assumed);
 this module builds the host's typed tables once for both, with the defaults and warnings of what
 no listing of theirs gives (the fabric's distance, a port's capacity, the load when none was
-captured). The two readers say each value's source in words (`note`, typed by `from_note`: a
-`default…` note is `Assumed`, any other `Noted`) until they build their provenance typed."""
+captured). The two readers give each value's source typed (`Read`, `Derived`, `Assumed`), as
+every importer does."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pathlab.importer.host_tables import Element, HostTables
-from pathlab.importer.provenance import Assumed, Noted, from_note
+from pathlab.importer.provenance import Assumed, Provenance, Read
 from pathlab.importer.values import add_run, heading, zero_load_assumed
 
 DEFAULT_ONE_WAY = "5us"  # a fabric within one room
@@ -25,7 +25,7 @@ DEFAULT_OUTSTANDING = 32
 class Port:
     name: str
     controller: str | None
-    note: str
+    note: Provenance
 
 
 @dataclass
@@ -34,14 +34,14 @@ class Array:
     vendor: str
     model: str
     #: Where vendor and model come from (read, or the rule that gave them).
-    vendor_note: str
+    vendor_note: Provenance
     symmetric: bool
-    symmetric_note: str
+    symmetric_note: Provenance
     tpgs: bool
     #: The state of the other controller's paths on an array with LUN ownership (`standby` for
     #: an active-passive array), None for the default (active non-optimized).
     non_owner_state: str | None = None
-    non_owner_note: str = ""
+    non_owner_note: Provenance | None = None
     ports: dict[str, Port] = field(default_factory=dict)
 
 
@@ -51,24 +51,24 @@ class Path:
     port: str
     target: int
     #: Why the path is down from the start (the listing's line), None when it works.
-    down: str | None = None
+    down: Provenance | None = None
 
 
 @dataclass
 class Device:
     name: str
-    note: str
+    note: Provenance
     array: str
     lun: int
-    lun_note: str
+    lun_note: Provenance
     policy: dict[str, Any]
-    policy_note: str
+    policy_note: Provenance
     owner: str | None = None
-    owner_note: str = ""
+    owner_note: Provenance | None = None
     paths: list[Path] = field(default_factory=list)
     #: I/Os in flight at the capture's instant (a snapshot), with where it was read; None when
     #: the listing shows none.
-    in_flight: tuple[int, str] | None = None
+    in_flight: tuple[int, Read] | None = None
 
 
 @dataclass
@@ -77,7 +77,7 @@ class Host:
     description: str
     file: str
     #: Adapter name → where it was read.
-    adapters: dict[str, str]
+    adapters: dict[str, Provenance]
     arrays: list[Array]
     devices: list[Device]
     warnings: list[tuple[str, str]] = field(default_factory=list)
@@ -93,14 +93,14 @@ def scenario(host: Host) -> tuple[HostTables, bool]:
     add_run(out)
     table = out.table("host")
     table.key("name", "host01")
-    table.elements("adapters", [Element({"name": name}, from_note(note)) for name, note in host.adapters.items()])
+    table.elements("adapters", [Element({"name": name}, note) for name, note in host.adapters.items()])
     for array in host.arrays:
         a = out.table("arrays", array=True)
         a.key("name", array.name)
-        a.key("vendor", array.vendor, from_note(array.vendor_note))
+        a.key("vendor", array.vendor, array.vendor_note)
         if array.model:
             a.key("model", array.model)
-        a.key("symmetric", array.symmetric, from_note(array.symmetric_note))
+        a.key("symmetric", array.symmetric, array.symmetric_note)
         a.key("tpgs", array.tpgs)
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
               Assumed("the listing does not show a port at capacity"))
@@ -108,10 +108,10 @@ def scenario(host: Host) -> tuple[HostTables, bool]:
         if not array.symmetric:
             a.key("controllers", [{"name": n} for n in sorted({p.controller for p in array.ports.values() if p.controller})])
         if array.non_owner_state:
-            a.key("non_owner_state", array.non_owner_state, from_note(array.non_owner_note))
+            a.key("non_owner_state", array.non_owner_state, array.non_owner_note)
         a.elements("ports", [Element({"name": port.name, **({"controller": port.controller}
                                                              if port.controller and not array.symmetric else {})},
-                                     from_note(port.note)) for port in array.ports.values()])
+                                     port.note) for port in array.ports.values()])
     warnings.append(("arrays.service", f"a port's capacity is not in the listing: {DEFAULT_PORT_SERVICE_US} µs per I/O "
                                        "assumed"))
     for adapter in host.adapters:
@@ -125,19 +125,19 @@ def scenario(host: Host) -> tuple[HostTables, bool]:
     warnings.append(("fabric.latency", f"the fabric's distance is not in the listing: {DEFAULT_ONE_WAY} one way assumed"))
     for device in host.devices:
         d = out.table("devices", array=True)
-        d.key("name", device.name, from_note(device.note))
+        d.key("name", device.name, device.note)
         d.key("array", device.array)
-        d.key("lun", device.lun, from_note(device.lun_note))
+        d.key("lun", device.lun, device.lun_note)
         if device.owner:
-            d.key("owner", device.owner, from_note(device.owner_note))
-        d.key("policy", device.policy, from_note(device.policy_note))
+            d.key("owner", device.owner, device.owner_note)
+        d.key("policy", device.policy, device.policy_note)
     for device in host.devices:
         for path in device.paths:
             if path.down is not None:
                 fault = out.table("faults", array=True)
                 fault.key("kind", "path_down")
                 fault.key("at", "0s")
-                fault.key("path", f"{path.adapter}:C0:T{path.target}:L{device.lun}", from_note(path.down))
+                fault.key("path", f"{path.adapter}:C0:T{path.target}:L{device.lun}", path.down)
     return out, _workloads(out, host)
 
 
@@ -150,7 +150,8 @@ def _workloads(out: HostTables, host: Host) -> bool:
     for i, device in enumerate(host.devices):
         name = f"w{i + 1}"
         if snapshot:
-            count, where = device.in_flight or (0, f"{host.file}: no queued I/Os shown")
+            count, read = device.in_flight or (0, Read(host.file, text="no queued I/Os shown"))
+            where = read.comment()
             if count == 0:
                 out.tables[-1].items += ["", f"# {device.name}: no I/O queued in {where} (one snapshot): no workload"]
                 host.warnings.append((f"workloads.{device.name}", f"{where}: no I/O queued, taken as idle"))
@@ -158,7 +159,7 @@ def _workloads(out: HostTables, host: Host) -> bool:
             w = out.table("workloads", array=True)
             w.key("name", name)
             w.key("devices", [device.name])
-            w.key("outstanding", count, Noted(f"{where} (one snapshot)"))
+            w.key("outstanding", count, replace(read, text=f"{read.text} (one snapshot)"))
             host.warnings.append((f"workloads.{device.name}", f"{where}: the I/Os queued at one instant, no rate and "
                                                               "not their size or read share: 8 KiB, 70% reads assumed; "
                                                               "no gain is predicted from it"))

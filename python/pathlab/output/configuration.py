@@ -95,9 +95,12 @@ def as_imported(scenario: Scenario) -> dict[tuple[str, str], dict[str, Any]]:
     """Each device as the scenario held it when imported: its file without variant, `--set` or
     faults (but the paths the import found failed, `path_down` at 0 s), at 0 s; by (host, device):
     `device`, its `facts` (`describe`'s `linux` facts) and `paths` (by name)."""
-    faults = tomllib.loads(scenario.text).get("faults", [])
+    # An imported host's tables as values where the scenario was built from them (`from_values`);
+    # a scenario file's text only where it is all there is.
+    tables = scenario.tables if scenario.tables is not None else tomllib.loads(scenario.text)
+    faults = tables.get("faults", [])
     failed = [f for f in faults if isinstance(f, dict) and f.get("kind") == "path_down" and f.get("at") == "0s"]
-    desc = Scenario.from_text(scenario.text, scenario.file, set=[f"faults={to_toml(failed)}"]).describe()
+    desc = scenario.as_given([f"faults={to_toml(failed)}"]).describe()
     paths: dict[tuple[str, str], dict[str, Any]] = {}
     for p in desc["paths"]:
         paths.setdefault((p["host"], p["device"]), {})[p["name"]] = p

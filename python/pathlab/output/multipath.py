@@ -20,11 +20,11 @@ SCSI device (ESXi's PSPs, HPP, MPIO, …) shows the map a default Linux host wou
 `describe`'s `linux` facts give it (the Rust `linux` module: multipath-tools' hardware table
 entry for the array, else its compiled-in defaults): the prioritizer (`alua`: active-optimized
 50, non-optimized 10, standby 1, unavailable 0; `const`: 1 for every path; `emc`/`ontap`: 4 on
-the paths to the LUN's owning controller, 1 on the others), the grouping (`group_by_prio`,
-`multibus`: one group, `failover`: one group per path), selector, features and hardware
-handler. Groups are sorted by priority when the map is loaded (every path up) and keep that
-order when paths fail, unless failback is immediate (then the map is reloaded, sorted as the
-paths stand); a group's priority is the average over its paths that are up, 0 when
+the paths to the LUN's owning controller, 1 on the others; `rdac` 6 and 1, `hp_sw` 4 and 2), the
+grouping (`group_by_prio`, `multibus`: one group, `failover`: one group per path), selector,
+features and hardware handler. Groups are sorted by priority when the map is loaded (every path
+up) and keep that order when paths fail, unless failback is immediate (then the map is reloaded,
+sorted as the paths stand); a group's priority is the average over its paths that are up, 0 when
 none is (`path_group_prio_update`); the group in use is `active`: the kernel keeps to the first
 group, in table order, that has a path up.
 
@@ -61,8 +61,12 @@ from pathlab.output.as_read import NOT_READ, now_held
 
 #: multipath-tools' `alua` prioritizer (prioritizers/alua.c), by the ALUA state the array reports.
 ALUA_PRIO = {"AO": 50, "ANO": 10, "STBY": 1, "UNAV": 0}
-#: The `emc` and `ontap` prioritizers: the owning controller's paths (reported AO) 4, others 1.
+#: The `emc` and `ontap` prioritizers: the owning controller's paths (reported AO) 4, others 1;
+#: `rdac` (prioritizers/rdac.c) the owner on its preferred controller 6, the secondary 1; `hp_sw`
+#: (prioritizers/hp_sw.c) active 4, standby 2 (the policy's `owner_priority`, Rust).
 OWNER_PRIO = {"AO": 4, "ANO": 1, "STBY": 1, "UNAV": 1}
+OWNER_PRIOS = {"emc": OWNER_PRIO, "ontap": OWNER_PRIO, "rdac": {"AO": 6, "ANO": 1, "STBY": 1, "UNAV": 1},
+               "hp_sw": {"AO": 4, "ANO": 2, "STBY": 2, "UNAV": 2}}
 #: What every map shows as its size (512-byte sectors): the model has no LUN capacity.
 SIZE_SECTORS = 100 << 21
 
@@ -111,7 +115,7 @@ PRIO_UNDEF = -1
 def _path_prio(prio: str, alua: str, release: str | None = None) -> int:
     if prio == "emc" and release in RELEASES:
         return OLD_EMC_PRIO[alua]
-    return ALUA_PRIO[alua] if prio == "alua" else OWNER_PRIO[alua] if prio in ("emc", "ontap") else 1
+    return ALUA_PRIO[alua] if prio == "alua" else OWNER_PRIOS[prio][alua] if prio in OWNER_PRIOS else 1
 
 
 def _old_group_prio(members: list[dict[str, Any]], prio: str, release: str, checked: bool) -> int:

@@ -74,7 +74,7 @@ def _tail_states(words: list[str]) -> tuple[list[str], str | None, str | None]:
     elif len(words) >= 2 and words[-2:] == ["unknown", "state"]:
         del words[-2:]
         state = "unknown state"
-    elif words and words[-1] in STATES:
+    elif words and (words[-1] in STATES or words[-1] == NO_NAME):  # (null): nvme-cli read no state
         state = words.pop()
     return words, state, ana
 
@@ -151,7 +151,7 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             rows.append({**base, "nsid": nsid, "path": words[0], "controller": words[at], "transport": words[at + 1],
                          "address": " ".join(rest) or None, "state": state, "ana_state": words[1], "line": number})
             continue
-        unnamed = bool(words) and words[0] == _NO_NAME
+        unnamed = bool(words) and words[0] == NO_NAME
         if unnamed:
             words = _unnamed_controller(name, where, words, unnamed_at)
             unnamed_at = unnamed_at or number
@@ -174,25 +174,28 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
 
 #: What nvme-cli 2 prints (`printf("%s")` of a null name, address or state) for a controller the
 #: kernel has not made a device of yet: one still connecting.
-_NO_NAME = "(null)"
+NO_NAME = "(null)"
 
 
 def _unnamed_controller(name: str, where: str, words: list[str], first_at: int) -> list[str]:
-    """The words of a controller line printed without a name (` +- (null) tcp (null) (null)`): read as
-    a path that is not live, said on stderr; its state as printed, else `connecting`. The paths are
-    told apart by their controllers' names, so a second one without a name is refused."""
+    """The words of a controller line printed without a name (` +- (null) tcp (null) (null)`): a
+    path that is not live, said on stderr; its state as printed, `(null)` too (nothing is put in
+    its place: the importer says what it takes it for); an address printed `(null)` is none. The
+    paths are told apart by their controllers' names, so a second one without a name is refused."""
     if first_at:
-        raise ScenarioError(name, where, f"a second controller without a name ({_NO_NAME}; the first at line "
+        raise ScenarioError(name, where, f"a second controller without a name ({NO_NAME}; the first at line "
                                          f"{first_at}): paths are told apart by name; give the listing once they "
                                          "are connected")
-    rest = [w for w in words[2:] if w != _NO_NAME]
+    rest = words[2:]
+    state = rest[-1:] if rest and rest[-1] == NO_NAME else []
+    rest = [w for w in rest[:len(rest) - len(state)] if w != NO_NAME]
     printed = _tail_states(list(rest))[1]
     if printed == "live":  # named late, but printed live: read as printed
-        warn(name, where, f"a controller without a name ({_NO_NAME}), printed live: read as a live path")
+        warn(name, where, f"a controller without a name ({NO_NAME}), printed live: read as a live path")
     else:
-        warn(name, where, f"a controller without a name ({_NO_NAME}): one the kernel is still connecting, read as "
-                          "a path that is not live" + ("" if printed else "; no state printed: `connecting` taken"))
-    return [_NO_NAME, *words[1:2], *rest, *([] if printed else ["connecting"])]
+        warn(name, where, f"a controller without a name ({NO_NAME}): one the kernel is still connecting, read as "
+                          "a path that is not live" + ("; its state printed (null) too" if state else ""))
+    return [NO_NAME, *words[1:2], *rest, *state]
 
 
 def _namespaces_follow(lines: list[Line], index: int) -> bool:

@@ -136,10 +136,15 @@ def _program(command: str) -> str:
 #: output, each with what it is and whether the lines without it are another's (dropped) or the
 #: output's (kept): mail quoting (`> `, `> > ` a quote's quote; the lines without it are the
 #: reply), avocado's `09:22:43 DEBUG| [stdout] `, a journal's `Jun 10 12:00:01 host01
-#: script[42]: `, an ISO time stamp.
+#: script[42]: `, an ISO time stamp; a script's or page's comment marks (`#` before each line of
+#: a sample: only the mark is taken, the indentation after it is the output's). No line a listing
+#: reader takes starts with `#` (a path without its address prints `#:#:#:#` after its tree
+#: marks), and a root prompt's `# ` is one line of many.
 MAIL_QUOTE = re.compile(r"^(?:[ \t]*>[ \t]?)+")
+COMMENT_MARK = re.compile(r"^[ \t]*#")
 _LOG_PREFIXES = (
     ("mail quoting", MAIL_QUOTE, True),
+    ("comment marks", COMMENT_MARK, False),
     ("the log prefix", re.compile(r"^.{0,60}?\[stdout\] ?"), True),
     ("the log prefix", re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w./@-]+(?:\[\d+\])?: "), False),
     ("the log prefix", re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "), False),
@@ -330,6 +335,10 @@ class _Part:
                  f"skipped {self.count} line(s) {where}, from {self.text[:50]!r}")
 
 
+#: A writer's mark that lines were left out (`... other devices`, `…`): no tool's line.
+_ELISION = re.compile(r"^\s*(?:\.{3}|…)")
+
+
 def between_lines(name: str, source: Source, first: Callable[[str], bool], last: Callable[[str], bool],
                   what: str, heading: Callable[[str], bool] | None = None) -> Source:
     """The lines from the first where `first` holds to the last where `last` holds: the output
@@ -371,7 +380,7 @@ def between_lines(name: str, source: Source, first: Callable[[str], bool], last:
     if start is None:
         return source
     if right_after is not None and right_after.text[:1].isspace() and right_after.text.strip() \
-            and not _LONE_PROMPT.match(right_after.text):
+            and not _LONE_PROMPT.match(right_after.text) and not _ELISION.match(right_after.text):
         end, after = count - 1, _Part()  # an indented line right after the listing belongs to it: the reader judges it
     before.said(name, f"before the `{what}` output")
     after.said(name, f"after the `{what}` output")

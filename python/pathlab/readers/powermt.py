@@ -18,7 +18,12 @@ The array line names its class (`Symmetrix`, `CLARiiON`, `VNX`, `Unity`, `XtremI
 `type=` field in the state line; `Owner:` is printed for arrays with LUN ownership (the SP that
 owns the LUN by default and now, and the array's failover mode: 4 is ALUA, 1 PNR). A path row
 is `### HW-path I/O-path Interf. Mode State Q-IOs Errors`, the interface one or two words (`SP
-A2`, `FA 9dB`). Every line is read or the file refused, naming its line."""
+A2`, `FA 9dB`); on Linux the HW path is the HBA's name, which may have blanks (`QLogic Fibre
+Channel 2300`): the interface then starts under the header's `Interf.`, as the columns align.
+Every line is read or the file refused, naming its line. Words a page or a mail added after a
+field's value (`Pseudo name=emcpowerb ? All the paths below…`) are not the tool's: the value is
+read by its own form (a device name, a hexadecimal ID, a number) and the rest said as a note,
+never read."""
 
 from __future__ import annotations
 
@@ -41,9 +46,9 @@ MODES = ("active", "standby", "unlic", "asb:prox", "asb:iopf")
 STATES = ("alive", "dead")
 DEVICE_STATES = ("alive", "dead")
 
-_PSEUDO = re.compile(r"^Pseudo name=(\S+)$")
+_PSEUDO = re.compile(r"^Pseudo name=([\w.-]+)(?P<note>\W.*)?$")
 _ARRAY = re.compile(r"^([A-Za-z][\w -]*?) ID=(\S+)(?:\s+\[(.*)\])?$")
-_LOGICAL = re.compile(r"^Logical device ID=(\S+)(?:\s+\[(.*)\])?$")
+_LOGICAL = re.compile(r"^Logical device ID=([0-9A-Fa-f]+|[^\s?\[]+)(?:\s+\[([^\]]*)\])?(?P<note>\W.*)?$")
 _WWN = re.compile(r"^(?:Device WWN|Standard UID)=(\S+)(?:\s+\[.*\])?$")
 _OWNER = re.compile(r"^Owner: default=(SP [A-Z]), current=(SP [A-Z])(?:\s+Array failover mode: (\d+))?$")
 _RULE = re.compile(r"^=+$")
@@ -97,11 +102,13 @@ def read(path: str | Path) -> list[Device]:
     source = pasted.output_lines(name, pasted.file_lines(path), COMMANDS, COMMAND)
     devices: list[Device] = []
     header_seen = False
+    interface_at: int | None = None  # where the header's `Interf.` column starts in its line
     for line in source():
         text = line.text.strip()
         if not text:
             continue
         if m := _PSEUDO.match(text):
+            _note(name, line.number, m["note"])
             devices.append(Device(m.group(1), line.number))
             header_seen = False
             continue
@@ -109,8 +116,11 @@ def read(path: str | Path) -> list[Device]:
             raise _refused(name, line.number, f"{text[:60]!r} before the first `Pseudo name=` line")
         device = devices[-1]
         if header_seen and (m := _ROW.match(text)):
-            device.paths.append(_row(name, line.number, m))
+            device.paths.append(_row(name, line.number, m.groups()))
+        elif header_seen and (columns := _aligned_row(line.text, interface_at)) is not None:
+            device.paths.append(_row(name, line.number, columns))
         elif m := _LOGICAL.match(text):
+            _note(name, line.number, m["note"])
             device.logical_id, device.logical_label = m.group(1), m.group(2) or ""
             device.logical_line = line.number
         elif m := _WWN.match(text):
@@ -128,6 +138,7 @@ def read(path: str | Path) -> list[Device]:
             continue
         elif _HEADER.match(text):
             header_seen = True
+            interface_at = line.text.index("Interf.")
         elif _ROW.match(text):
             raise _refused(name, line.number, f"a path row of {device.name} before its table's `### HW Path …` header")
         else:
@@ -152,8 +163,22 @@ def _later_kept(name: str, devices: list[Device]) -> list[Device]:
     return [d for d in devices if last[d.name] is d]
 
 
-def _row(name: str, number: int, m: re.Match[str]) -> PathRow:
-    hba, hw, io, interface, mode, state, queued, errors = m.groups()
+def _aligned_row(text: str, interface_at: int | None) -> tuple[str, ...] | None:
+    """A path row whose HW path has blanks, cut where the header's `Interf.` column starts (the
+    word there and the one after it, before the mode); None where the row does not align so."""
+    if interface_at is None or not text[interface_at:interface_at + 1].strip() or text[interface_at - 1:interface_at] != " ":
+        return None
+    left, right = text[:interface_at].split(), text[interface_at:].split()
+    if len(left) < 3 or not left[0].isdigit() or len(right) not in (5, 6):
+        return None
+    interface = " ".join(right[:-4])
+    return (left[0], " ".join(left[1:-1]), left[-1], interface, *right[-4:])
+
+
+def _row(name: str, number: int, columns: tuple[str, ...]) -> PathRow:
+    hba, hw, io, interface, mode, state, queued, errors = columns
+    if not (hba.isdigit() and queued.isdigit() and errors.isdigit()):
+        raise _refused(name, number, "expected a path row `### HW-path I/O-path Interf. Mode State Q-IOs Errors`")
     if mode not in MODES:
         raise _refused(name, number, f"path mode {mode!r}: expected one of {', '.join(MODES)}")
     if state not in STATES:
@@ -180,9 +205,17 @@ def _state(name: str, number: int, text: str, device: Device) -> None:
                                              f"({', '.join(POLICIES)})")
             device.policy, device.policy_line = value, number
         elif key == "queued-IOs":
-            if not value.isdigit():
+            count = re.match(r"(\d+)(\W.*)?$", value)
+            if count is None:
                 raise _refused(name, number, f"queued-IOs={value[:20]}: expected a whole number")
-            device.queued = int(value)
+            _note(name, number, count.group(2))
+            device.queued = int(count.group(1))
+
+
+def _note(name: str, number: int, note: str | None) -> None:
+    """Words after a field's value that the tool does not print: said, not read."""
+    if note and note.strip():
+        warn(name, f"line {number}", f"{note.strip()[:60]!r} after the value is not `{COMMAND}`'s: left out as a note")
 
 
 def _complete(name: str, device: Device) -> None:

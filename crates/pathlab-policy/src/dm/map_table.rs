@@ -24,20 +24,31 @@ pub enum Prioritizer {
     /// CLARiiON: the LUN's owning storage processor above the other (`prioritizers/emc.c`).
     Emc,
     Hds,
+    /// HP MSA/EVA of active/passive controllers: a path the LUN's controller answers 4, a standby
+    /// one 2 (`prioritizers/hp_sw.c`: HP_PATH_ACTIVE, HP_PATH_STANDBY).
     HpSw,
     Iet,
     /// ONTAP: paths to the owning node above the proxy paths (`prioritizers/ontap.c`).
     Ontap,
     PathLatency,
     Random,
+    /// LSI/NetApp E-Series and the arrays they build (IBM DS, Dell MD, SGI, Sun): a bit for the
+    /// controller owning the volume (2), for the preferred path (4) or a secondary one (1), and for
+    /// I/O shipping (8) (`prioritizers/rdac.c`, inquiry page 0xC9).
     Rdac,
     Sysfs,
     Weightedpath,
 }
 
 /// The prioritizers the simulation runs; the others are refused rather than run as another.
-pub const SIMULATED_PRIORITIZERS: &[Prioritizer] =
-    &[Prioritizer::Const, Prioritizer::Alua, Prioritizer::Emc, Prioritizer::Ontap];
+pub const SIMULATED_PRIORITIZERS: &[Prioritizer] = &[
+    Prioritizer::Const,
+    Prioritizer::Alua,
+    Prioritizer::Emc,
+    Prioritizer::Ontap,
+    Prioritizer::Rdac,
+    Prioritizer::HpSw,
+];
 
 /// Their names, as `prio` takes them (the parameter's choices).
 pub const SIMULATED_PRIORITIZER_NAMES: &[&str] = &{
@@ -143,10 +154,12 @@ mod tests {
     fn prioritizers_multipath_tools_has_but_pathlab_does_not_run_are_refused() {
         assert!(check_prio(Prioritizer::Const).is_ok());
         let random = check_prio(Prioritizer::Random).unwrap_err();
-        assert_eq!(random.message, "\"random\" is not simulated; simulated: const, alua, emc, ontap");
+        assert_eq!(random.message, "\"random\" is not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw");
         let word = serde::de::value::StrDeserializer::<serde::de::value::Error>::new("hp_sw");
         let hp_sw = Prioritizer::deserialize(word).unwrap();
         assert_eq!(hp_sw.name(), "hp_sw");
+        assert!(check_prio(hp_sw).is_ok());
+        assert!(check_prio(Prioritizer::Sysfs).is_err());
     }
 
     #[test]

@@ -128,7 +128,7 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             unset: Some("the hardware table's for the array"),
             range: None,
             choices: crate::dm::map_table::SIMULATED_PRIORITIZER_NAMES,
-            help: "prioritizer: path priorities 1 (const), from ALUA states, or the LUN owner's paths above the others",
+            help: "prioritizer: path priorities 1 (const), from ALUA states, or the LUN owner's paths above the others (emc, ontap, rdac, hp_sw)",
         },
         ParamSpec {
             name: "hardware_handler",
@@ -550,6 +550,21 @@ fn alua_priority(state: AluaState, preferred: bool) -> i32 {
     }
 }
 
+/// The priority an ownership prioritizer gives a path to the controller owning the LUN
+/// (`owner`) and one to the other controller, the LUN on its preferred controller: `emc` and
+/// `ontap` 4 and 1; `rdac` (`prioritizers/rdac.c`) owner 0x02 plus preferred 0x04, the other
+/// controller secondary 0x01 (the I/O-shipping bit 0x08 is not modelled: it adds 8 to both and
+/// changes no group); `hp_sw` (`prioritizers/hp_sw.c`) HP_PATH_ACTIVE 4, HP_PATH_STANDBY 2.
+fn owner_priority(kind: Prioritizer, owner: bool) -> i32 {
+    match (kind, owner) {
+        (Prioritizer::Rdac, true) => 0x02 | 0x04,
+        (Prioritizer::Rdac, false) => 0x01,
+        (Prioritizer::HpSw, false) => 2,
+        (_, true) => 4,
+        (_, false) => 1,
+    }
+}
+
 struct DmPath {
     id: PathId,
     alua: AluaState,
@@ -603,13 +618,16 @@ impl DmMultipath {
 
     /// The path's priority from its prioritizer (`alua` when none is set): `const` gives every
     /// path 1, so `group_by_prio` makes one group of them all; `emc` and `ontap` 4 on the LUN
-    /// owner's paths (seen active-optimized) and 1 on the others.
+    /// owner's paths (seen active-optimized) and 1 on the others; `rdac` and `hp_sw` their own
+    /// values for the owner's paths and the others (`owner_priority`).
     fn priority(&self, index: usize) -> i32 {
         let path = &self.paths[index];
+        let owner = path.alua == AluaState::ActiveOptimized;
         let prio = match self.config.prio {
             Some(Prioritizer::Const) => 1,
-            Some(Prioritizer::Emc | Prioritizer::Ontap) if path.alua == AluaState::ActiveOptimized => 4,
-            Some(Prioritizer::Emc | Prioritizer::Ontap) => 1,
+            Some(kind @ (Prioritizer::Emc | Prioritizer::Ontap | Prioritizer::Rdac | Prioritizer::HpSw)) => {
+                owner_priority(kind, owner)
+            }
             _ => alua_priority(path.alua, path.preferred),
         };
         // A marginal path sits below every other: its own group, the last one tried.
@@ -1051,6 +1069,11 @@ mod tests {
             &[(AluaState::Standby, false), (AO, false), (AluaState::Standby, false), (AO, false)],
         );
         assert_eq!(groups(&emc), [(4, vec![1, 3]), (1, vec![0, 2])]);
+        let owner_first = [(AluaState::Standby, false), (AO, false), (AluaState::Standby, false), (AO, false)];
+        let rdac = dm(DmMultipathConfig { prio: Some(Prioritizer::Rdac), ..Default::default() }, &owner_first);
+        assert_eq!(groups(&rdac), [(6, vec![1, 3]), (1, vec![0, 2])]);
+        let hp_sw = dm(DmMultipathConfig { prio: Some(Prioritizer::HpSw), ..Default::default() }, &owner_first);
+        assert_eq!(groups(&hp_sw), [(4, vec![1, 3]), (2, vec![0, 2])]);
     }
 
     #[test]

@@ -88,12 +88,12 @@ impl LinuxClaim {
     }
 
     /// How the host's priorities see the paths (the prioritizer's counterpart of an ESXi SATP):
-    /// `alua` the array's ALUA states, `const` every path alike, `emc` and `ontap` the paths to
-    /// the LUN's owning controller above the others.
+    /// `alua` the array's ALUA states, `const` every path alike, `emc`, `ontap`, `rdac` and
+    /// `hp_sw` the paths to the LUN's owning controller above the others.
     pub fn path_states(&self) -> SatpKind {
         match self.multipath.prio.value {
             Prio::Alua => SatpKind::Alua,
-            Prio::Emc | Prio::Ontap => SatpKind::ActivePassive,
+            Prio::Emc | Prio::Ontap | Prio::Rdac | Prio::HpSw => SatpKind::ActivePassive,
             // The policy table refuses the prioritizers not simulated (`map_table.rs`).
             _ => SatpKind::ActiveActive,
         }
