@@ -94,6 +94,11 @@ def test_a_setting_per_group_gives_each_groups_hosts_their_own() -> None:
     assert mixed.commands == [
         "# hosts esx-a1, esx-a2 (r1 near): round robin, latency", "# on esx-a1:", LATENCY, "# on esx-a2:", LATENCY,
         "# hosts esx-b1, esx-b2 (r2 near): round robin, iops=1", "# on esx-b1:", set_iops1, "# on esx-b2:", set_iops1]
+    # Narrowed to one host (`--host`): its group's header and its own block, not the other group's header.
+    assert commands_for(mixed.commands, ["esx-b1"]) == [
+        "# hosts esx-b1, esx-b2 (r2 near): round robin, iops=1", "# on esx-b1:", set_iops1]
+    assert commands_for(mixed.commands, ["esx-a2"]) == [
+        "# hosts esx-a1, esx-a2 (r1 near): round robin, latency", "# on esx-a2:", LATENCY]
 
 
 def test_host_narrows_the_output_to_one_host_of_the_whole_clusters_runs(metro: pathlab.Advice, tmp_path) -> None:
