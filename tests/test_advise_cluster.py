@@ -7,6 +7,7 @@ Runs are 2 s after 1 s over 2 seeds: the decisions asserted are the mechanisms',
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -59,6 +60,24 @@ def test_the_metro_sites_are_two_groups_and_both_take_the_latency_sub_type(metro
     assert not any(c.label == "a setting per host group" for c in metro.candidates)
     # The commands: each host's device command under its name (latency has no claim rule option).
     assert metro.commands == [line for h in metro.hosts for line in (f"# on {h}:", LATENCY)]
+
+
+def test_host_and_group_gains_are_rounded_to_the_model_error_as_the_clusters_are(metro: pathlab.Advice) -> None:
+    # Latency's model error (+2.8% on C2) rounds its gains to one decimal: the cluster's row, each
+    # host's beneath it and each group's line say them alike (they printed two decimals).
+    latency = next(c for c in metro.candidates if c.label == "round robin, latency")
+    assert latency.model_error is not None and metro.in_force is not None
+    lines = metro.to_text().splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("  round robin, latency ")))
+    assert lines[at].endswith(f" {latency.model_error.gain_text(latency.gain)}")
+    for h, line in zip(metro.hosts, lines[at + 1:at + 5]):
+        gain = latency.hosts[h]["iops"].mean / metro.in_force.hosts[h]["iops"].mean
+        assert line.startswith(f"    {h} ") and line.endswith(f" {latency.model_error.gain_text(gain)}"), line
+        assert re.search(r" \d\.\dx$", line), line
+    said = [line for line in lines if "the recommendation gives them" in line]
+    assert [re.search(r"gives them (\S+) the I/O rate", line)[1] for line in said] == [  # type: ignore[index]
+        latency.model_error.gain_text(g.gain) for g in metro.groups]
+    assert all(re.search(r"gives them \d\.\dx ", line) for line in said), said
 
 
 def test_hosts_that_disagree_on_one_lun_are_found_and_each_gets_its_own_commands() -> None:

@@ -13,13 +13,14 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 
 from pathlab import host_views
-from pathlab.advisor.advice import IN_FORCE, Advice, GroupResult, advice_of
+from pathlab.advisor.advice import Advice, GroupResult, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.cluster_findings import cluster_findings, per_host
 from pathlab.advisor.decide import decide, order
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
 from pathlab.advisor.group_candidate import by_group
-from pathlab.advisor.host_groups import HostGroup, group_choice, host_groups
+from pathlab.advisor.group_decision import own_choice, per_group_decision
+from pathlab.advisor.host_groups import HostGroup, group_ranked, host_groups
 from pathlab.advisor.rank import rank_together
 from pathlab.advisor.ranked import Ranked
 from pathlab.advisor.run_length import RunLength
@@ -55,20 +56,20 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
         return [length.overrides(d) for d in devices] if devices else [length.overrides()] * len(of)
 
     ranked = _ranked(scenario, cands, seeds, lengths(cands, resolved), in_force)
-    groups = host_groups(in_force.data)
-    if len(groups) > 1:
-        own = [group_choice(ranked, g, objective)[0] for g in groups]
-        if any(_label(o) != _label(decide(ranked, objective).choice) for o in own):
-            # The groups do best with different settings: each its own, simulated with the others.
-            mixed = by_group(scenario, [(g, o.candidate if o else cands[0]) for g, o in zip(groups, own)])
-            pair = [cands[0], mixed]
-            _, extra = _ranked(scenario, pair, seeds, lengths(pair, resolved and [resolved[0],
-                                                                                  scenario.with_set(mixed.overrides).devices]),
-                               in_force)
-            extra.gain = extra.figures["iops"][0] / ranked[0].figures["iops"][0]
-            ranked.append(extra)
     decision = decide(ranked, objective)
-    said = [_group_result(ranked, g, decision.choice, objective) for g in groups] if len(groups) > 1 else []
+    groups = host_groups(in_force.data)
+    own = [own_choice(ranked, g, decision.choice or ranked[0], objective) for g in groups] if len(groups) > 1 else []
+    if any(o is not (decision.choice or ranked[0]) for o in own):
+        # A group does better with a setting of its own, beyond the intervals: each group's, simulated with the others.
+        mixed = by_group(scenario, [(g, o.candidate) for g, o in zip(groups, own)])
+        pair = [cands[0], mixed]
+        _, extra = _ranked(scenario, pair, seeds, lengths(pair, resolved and [resolved[0],
+                                                                              scenario.with_set(mixed.overrides).devices]),
+                           in_force)
+        extra.gain = extra.figures["iops"][0] / ranked[0].figures["iops"][0]
+        ranked.append(extra)
+        decision = per_group_decision(decision, extra, ranked[0], objective)
+    said = [_group_result(ranked, g, o, decision.choice) for g, o in zip(groups, own)]
     return advice_of(subject, scenario, objective, _narrowed(found, shown_host), order(ranked, objective), decision,
                      assumptions, None, length, hosts=hosts, groups=said, shown_host=shown_host)
 
@@ -89,18 +90,14 @@ def _listed(devices: list[Device], imported: Mapping[str, Host]) -> list[Finding
     return out
 
 
-def _label(choice: Ranked | None) -> str:
-    return choice.candidate.label if choice else IN_FORCE
-
-
-def _group_result(ranked: list[Ranked], group: HostGroup, chosen: Ranked | None, objective: str) -> GroupResult:
-    """The group's own choice, and the recommendation's gain on its hosts."""
-    own, on_group = group_choice(ranked, group, objective)
+def _group_result(ranked: list[Ranked], group: HostGroup, own: Ranked, chosen: Ranked | None) -> GroupResult:
+    """The group's own choice (`own_choice`), and the recommendation's gain on its hosts."""
     if chosen is None:
-        return GroupResult(group.reach, group.hosts, _label(own), math.nan, math.nan)
+        return GroupResult(group.reach, group.hosts, own.candidate.label, math.nan, math.nan)
+    on_group = group_ranked(ranked, group)
     mine = on_group[ranked.index(chosen)]
     base = on_group[0].figures["p99_ms"][0]
-    return GroupResult(group.reach, group.hosts, _label(own), mine.gain,
+    return GroupResult(group.reach, group.hosts, own.candidate.label, mine.gain,
                        mine.figures["p99_ms"][0] / base if base > 0 else math.nan)
 
 

@@ -291,7 +291,7 @@ def text(a: Advice, verbose: bool = False) -> str:
 
 def cluster_candidates(a: Advice) -> list[str]:
     """A cluster's candidates: the cluster's figures (every host's I/O rate, the worst host's p99),
-    each host's beneath (the host shown alone with `--host`)."""
+    each host's beneath (the host shown alone with `--host`), its gain rounded as the candidate's is."""
     shown = [a.shown_host] if a.shown_host else list(a.hosts)
     width = max(6, *(len(gain_cell(c)) for c in a.candidates))
     lines = [f"Candidates, simulated on the whole cluster ({len(a.hosts)} hosts: {', '.join(a.hosts)}) at once, on the "
@@ -308,7 +308,7 @@ def cluster_candidates(a: Advice) -> list[str]:
             own = c.hosts[h]
             gain = own["iops"].mean / base[h]["iops"].mean if h in base and base[h]["iops"].mean > 0 else math.nan
             lines.append(f"    {h:<26} {_cell(own['iops'], 0):>22} {_cell(own['resp_ms'], 3):>16} "
-                         f"{_cell(own['p99_ms'], 3):>16} {gain_text(gain):>{width}}")
+                         f"{_cell(own['p99_ms'], 3):>16} {gain_text(gain, c):>{width}}")
     return lines
 
 
@@ -318,10 +318,11 @@ def groups_lines(a: Advice) -> list[str]:
     if not a.groups:
         return []
     lines = ["  Hosts by how they reach the arrays (each group's figures from the same runs):"]
+    chosen = a.recommendation.candidate if a.recommendation else None  # its gains are rounded to its model error
     for g in a.groups:
         if a.shown_host and a.shown_host not in g.hosts:
             continue
-        gain = "" if math.isnan(g.gain) else f"; the recommendation gives them {gain_text(g.gain)} the I/O rate in " \
+        gain = "" if math.isnan(g.gain) else f"; the recommendation gives them {gain_text(g.gain, chosen)} the I/O rate in " \
             f"force, p99 {g.p99_ratio:.2f}x"
         lines.append(f"    {', '.join(g.hosts)} ({g.reach}): on their own figures, {g.own_choice}{gain}")
     return lines
