@@ -211,12 +211,15 @@ def test_a_predicted_gain_says_the_load_it_rests_on() -> None:
         return DeviceFigures("naa.1", rate, 1.0, rate, 1.0, 0.05, 0.20, "esxtop.csv")
 
     agreed = CaptureCheck((device(30_000.4), device(9_402)), (), None, 4, 2.0, 1)
-    assert assumed_load(SimpleNamespace(capture_check=agreed)).startswith(  # type: ignore[arg-type]
+    assert assumed_load(SimpleNamespace(capture_check=agreed, hosts=())).startswith(  # type: ignore[arg-type]
         "The load it assumes: the captured one (39,402 I/O per s in force over 2 device(s)), as the workloads fitted")
     disagreed = CaptureCheck((device(30_000),), (), "the response needs a back end slower than 30 ms", 6, 2.0, 1)
     for check in (None, disagreed):
-        assert assumed_load(SimpleNamespace(capture_check=check)) == (  # type: ignore[arg-type]
+        assert assumed_load(SimpleNamespace(capture_check=check, hosts=())) == (  # type: ignore[arg-type]
             "The load it assumes: the scenario's [[workloads]], not a capture of the host's own")
+    # A cluster's scenario file: its hosts' workloads.
+    assert assumed_load(SimpleNamespace(capture_check=None, hosts=("esx-a", "esx-b"))) == (  # type: ignore[arg-type]
+        "The load it assumes: the scenario's [[workloads]], not a capture of the hosts' own")
 
 
 def test_a_device_simulated_at_no_rate_never_agrees_and_a_capture_without_time_gives_no_response() -> None:

@@ -25,7 +25,7 @@ cannot be made to agree, `CaptureCheck.why` says why and advise predicts nothing
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pathlab.advisor.run_length import (
@@ -150,9 +150,12 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
                    progress: Progress | None = None) -> CaptureCheck | None:
     """Fits what the captures leave open until the setting in force reproduces their figures, or
     says why it cannot; None when no captured device is a workload's own (nothing to compare).
-    `scenario` is the host's (`host`, its typed tables) with the user's overrides."""
+    `scenario` is the host's (`host`, its typed tables) with the user's overrides, or a cluster's
+    (its merged tables; each captured device named `HOST/NAME`, as its workloads name it): the
+    hosts are fitted together, one back end and port time per array for every host on it."""
     tables = host.values()
     given = {k for k, _ in scenario.overrides}
+    key = _keys(scenario)
     workloads = {w["devices"][0]: (i, w) for i, w in enumerate(tables.get("workloads", [])) if len(w["devices"]) == 1}
     compared = [c for c in captured if c.device in workloads and "rate" not in workloads[c.device][1]]
     if not compared:
@@ -170,7 +173,7 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
         fitted.append(Fitted(f"workloads.{w['name']}.outstanding", f"{n} outstanding, {think_us:.1f} µs of think time",
                              f"Little's law on {c.where}: {c.rate:,.0f} I/O/s times {c.response_ms:.3f} ms = "
                              f"{c.rate * c.response_ms / 1000:.2f} in flight"))
-    device_array = {d.name: d.array.name for d in scenario.devices}
+    device_array = {key(d.host, d.name): d.array.name for d in scenario.devices}
     arrays = []
     for i, a in enumerate(tables.get("arrays", [])):
         mine = [c.device for c in compared if device_array.get(c.device) == a["name"]]
@@ -189,9 +192,9 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
         length = {"run.duration": f"{duration * 1e6:.0f}us", "run.warmup": f"{warmup * 1e6:.0f}us"}
         run = _run(scenario, {**length, **overrides, **_array_sets(arrays)}, progress)
         runs += 1
-        figures = _figures(run, compared, duration)
+        figures = _figures(run, compared, duration, key)
         # The paths each device works, known from the first run, may ask for longer runs.
-        longer = max(duration, _rotations_s(run, rates))
+        longer = max(duration, _rotations_s(run, rates, key))
         if runs >= MOST_RUNS or (longer == duration and all(f.agrees for f in figures)):
             break
         if longer > duration:  # the same values again, long enough: steps compare runs of one length
@@ -210,8 +213,17 @@ def _run(scenario: Scenario, sets: dict[str, int | str], progress: Progress | No
     return run
 
 
-def _figures(run: Result, compared: Sequence[CapturedLoad], duration_s: float) -> list[DeviceFigures]:
-    rows = {d["name"]: d for d in run.data["devices"]}
+def _keys(scenario: Scenario) -> Callable[[str, str], str]:
+    """A device's name as the workloads name it, from its host and name: `HOST/NAME` where the
+    scenario has several hosts (a cluster: `cluster_merge` names every workload's device so), else
+    its name."""
+    several = len({d.host for d in scenario.devices}) > 1
+    return lambda host, name: f"{host}/{name}" if several else name
+
+
+def _figures(run: Result, compared: Sequence[CapturedLoad], duration_s: float,
+             key: Callable[[str, str], str]) -> list[DeviceFigures]:
+    rows = {key(d["host"], d["name"]): d for d in run.data["devices"]}
     out = []
     for c in compared:
         d = rows[c.device]
@@ -326,18 +338,19 @@ def _why(figures: list[DeviceFigures], arrays: list[_Array], runs: int) -> str |
     return f"{said}, after {runs} fitting runs"
 
 
-def _rotations_s(run: Result, rates: dict[str, float]) -> float:
+def _rotations_s(run: Result, rates: dict[str, float], key: Callable[[str, str], str]) -> float:
     """How long a run must be for `ROTATIONS` of each device's policy over its paths at its
     captured rate, and for its first sampling of its paths (policies that sample them), the
     warm-up being a quarter of it; at most `LONGEST_S`."""
     need = 0.0
+    rows = {key(r["host"], r["name"]): r for r in run.data["devices"]}
     for d in run.setups:
-        rows = {r["name"]: r for r in run.data["devices"]}
-        if d.name not in rates:
+        name = key(d.host, d.name)
+        if name not in rates:
             continue
-        paths = max(len(rows[d.name]["working_paths"]), 1)
-        need = max(need, paths * ROTATIONS * in_a_row(d.policy.params, run.data["summary"]["bytes_per_io"]) / rates[d.name],
-                   SAMPLING_MARGIN * paths * samples_per_path(d.policy.params) / rates[d.name] / WARMUP_SHARE)
+        paths = max(len(rows[name]["working_paths"]), 1)
+        need = max(need, paths * ROTATIONS * in_a_row(d.policy.params, run.data["summary"]["bytes_per_io"]) / rates[name],
+                   SAMPLING_MARGIN * paths * samples_per_path(d.policy.params) / rates[name] / WARMUP_SHARE)
     return min(LONGEST_S, need)
 
 

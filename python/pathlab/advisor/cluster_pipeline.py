@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from pathlab import host_views
 from pathlab.advisor.advice import Advice, GroupResult, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
+from pathlab.advisor.capture_check import CaptureCheck
 from pathlab.advisor.cluster_findings import cluster_findings, per_host
 from pathlab.advisor.decide import decide, order
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
@@ -28,6 +30,7 @@ from pathlab.advisor.timer_findings import timer_findings
 from pathlab.api import Result, Scenario
 from pathlab.devices import Device
 from pathlab.finding import Finding
+from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.host import Host
 from pathlab.progress import Progress, run_batch
 
@@ -35,11 +38,14 @@ from pathlab.progress import Progress, run_batch
 def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int, length: RunLength,
                    imported: Mapping[str, Host] | None = None, assumptions: Sequence[tuple[str, str]] = (),
                    shown_host: str | None = None, progress: Progress | None = None,
-                   chosen: tuple[list[Candidate], list[list[Device]]] | None = None) -> Advice:
-    """The cluster's advice (`scenario` with every host, its run length set to `length`);
+                   chosen: tuple[list[Candidate], list[list[Device]]] | None = None,
+                   capture_check: CaptureCheck | None = None) -> Advice:
+    """The cluster's advice (`scenario` with every host, its run length set to `length`, and the
+    values fitted to the captures set);
     `imported`: each host as its captures were read, for their findings; `shown_host`: the host
     the advice is narrowed to (checked against the scenario's hosts before anything runs);
-    `chosen`: the candidates and their resolved devices, where a pilot run chose the length."""
+    `chosen`: the candidates and their resolved devices, where a pilot run chose the length;
+    `capture_check`: the setting in force against every host's captures (`captured_of`)."""
     host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), shown_host, subject)
     if imported and not all(h.measured_load for h in imported.values()):
         # No counters on some host: findings from the listings alone, and no simulated gain (as for one host).
@@ -47,6 +53,11 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
         found = _captured(imported) + _listed(scenario.devices, imported)
         return advice_of(subject, scenario, objective, _narrowed(found, shown_host), [], None, assumptions,
                          unmeasured_stack=stack, hosts=list(imported), shown_host=shown_host)
+    if imported and capture_check is not None and not capture_check.agrees:
+        # The setting in force does not reproduce the captures: a gain against it would be another cluster's.
+        found = _captured(imported) + _listed(scenario.devices, imported)
+        return advice_of(subject, scenario, objective, _narrowed(found, shown_host), [], None, assumptions,
+                         capture_check=capture_check, hosts=list(imported), shown_host=shown_host)
     (in_force,) = run_batch([scenario], progress, path_intervals=False)
     hosts = host_views.names(in_force.data)
     found = _captured(imported or {}) + cluster_findings(in_force) + per_host(in_force, _host_findings(imported or {}))
@@ -71,7 +82,13 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
         decision = per_group_decision(decision, extra, ranked[0], objective)
     said = [_group_result(ranked, g, o, decision.choice) for g, o in zip(groups, own)]
     return advice_of(subject, scenario, objective, _narrowed(found, shown_host), order(ranked, objective), decision,
-                     assumptions, None, length, hosts=hosts, groups=said, shown_host=shown_host)
+                     assumptions, None, length, capture_check=capture_check, hosts=hosts, groups=said,
+                     shown_host=shown_host)
+
+
+def captured_of(imported: Mapping[str, Host]) -> list[CapturedLoad]:
+    """Every host's captured load, each device named as the cluster's workloads name it (`HOST/NAME`)."""
+    return [replace(c, device=f"{name}/{c.device}") for name, host in imported.items() for c in host.captured]
 
 
 def _ranked(scenario: Scenario, cands: list[Candidate], seeds: int, lengths: list[dict[str, str]],

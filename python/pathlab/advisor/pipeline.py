@@ -15,8 +15,8 @@ from pathlab._core import parse_duration_ns
 from pathlab.advisor import alike, run_length
 from pathlab.advisor.advice import Advice, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
-from pathlab.advisor.capture_check import fit_to_capture, with_fitted
-from pathlab.advisor.cluster_pipeline import advise_cluster
+from pathlab.advisor.capture_check import CaptureCheck, fit_to_capture, with_fitted
+from pathlab.advisor.cluster_pipeline import advise_cluster, captured_of
 from pathlab.advisor.decide import OBJECTIVES, decide, order
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
 from pathlab.advisor.ranges import end_labels, gain_ranges, span_ends
@@ -69,8 +69,13 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
                                         set=sets)
         assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
                                       *(a for h in subject.hosts.values() for a in h.assumptions)]))
+        # Every host's captured load must be reproduced, the hosts together, before a gain is predicted against it.
+        check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress) \
+            if all(h.measured_load for h in subject.hosts.values()) else None
+        if check is not None and check.agrees:
+            scenario = scenario.with_set(check.overrides)
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
-                        subject.hosts, assumed)
+                        subject.hosts, with_fitted(assumed, check), check)
     scenario, captured, imported = _scenario(subject, variant, sets)
     if imported is None and (host is not None or _shared_luns(scenario.devices)):
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress)
@@ -182,18 +187,20 @@ def _shared_luns(devices: list[Device]) -> bool:
 
 def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration: str, warmup: str, auto: bool,
              host: str | None, progress: Progress | None, imported: Mapping[str, Host] | None = None,
-             assumptions: Sequence[tuple[str, str]] = ()) -> Advice:
+             assumptions: Sequence[tuple[str, str]] = (), capture_check: CaptureCheck | None = None) -> Advice:
     """A cluster's advice (`cluster_pipeline`), its run length chosen as one host's is, from a
     pilot of the whole cluster (devices keyed `HOST/NAME` where hosts share a LUN; devices of two
     hosts are never alike: their paths start at different hosts)."""
     host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
     length, chosen = _given_length(scenario, duration, warmup, auto), None
-    measured = imported is None or all(h.measured_load for h in imported.values())
+    measured = (imported is None or all(h.measured_load for h in imported.values())) and \
+        (capture_check is None or capture_check.agrees)
     if auto and not scenario.timeline and measured:
         (length,), cands, resolved = auto_lengths([scenario], length, progress)
         scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
         (progress or Progress()).note(f"runs of {length.duration_s:g} s after {length.warmup_s:g} s of warm-up ({length.reason})")
-    return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, chosen)
+    return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, chosen,
+                          capture_check)
 
 
 def auto_lengths(scenarios: list[Scenario], full: RunLength,

@@ -235,10 +235,11 @@ def recommendation(a: Advice) -> list[str]:
 
 def assumed_load(a: Advice) -> str:
     """The load a predicted gain rests on: the captured one, where the setting in force reproduces
-    it, else the scenario's workloads."""
+    it (every host's, on a cluster), else the scenario's workloads."""
     check = a.capture_check
     if check is None or not check.agrees:
-        return "The load it assumes: the scenario's [[workloads]], not a capture of the host's own"
+        whose = "hosts'" if a.hosts else "host's"
+        return f"The load it assumes: the scenario's [[workloads]], not a capture of the {whose} own"
     rate = sum(d.captured_rate for d in check.devices)
     return (f"The load it assumes: the captured one ({rate:,.0f} I/O per s in force over {len(check.devices)} "
             "device(s)), as the workloads fitted to it issue it (the assumptions: a closed loop keeps its I/Os "
