@@ -134,22 +134,31 @@ def test_the_cluster_runs_shows_per_host_and_is_advised_whole(esxi: dict[str, li
     assert not check["agrees"] and document["candidates"] == [] and document["recommendation"] is None
 
 
-def test_a_clusters_captured_load_is_reproduced_by_its_hosts_together() -> None:
+def test_a_clusters_captured_load_is_reproduced_and_its_gains_are_ranges_over_its_assumptions() -> None:
     # The shipped three hosts (30 s captured at iops=1000, 16.6 µs ports): the fit gives the ports
-    # a service near the scenario's they were captured from, every device within the tolerance.
-    from pathlab.advisor.capture_check import fit_to_capture
-    from pathlab.advisor.cluster_pipeline import captured_of
-
+    # a service near the scenario's they were captured from, every device within the tolerance; the
+    # array's zero-load time, which no capture shows, is spanned as for one host (0 to 0.3 ms).
     with pytest.warns(pathlab.PathlabWarning):
         cluster = pathlab.import_cluster([f"vmax-cluster-esx-{h}" for h in "abc"])
-    scenario = Scenario.from_values(cluster.tables.values(), cluster.text, cluster.scenario.file)
-    check = fit_to_capture(scenario, cluster.tables, captured_of(cluster.hosts))
+    advice = pathlab.advise(cluster, duration="0.5s", warmup="0.25s", seeds=2)
+    check = advice.capture_check
     assert check is not None and check.agrees, check and check.why
     assert [d.device for d in check.devices] == [
         f"esx-a/{NAA1}", f"esx-a/{NAA2}", f"esx-b/{NAA1}", f"esx-b/{NAA2}", f"esx-c/{NAA1}", f"esx-c/{NAA3}"]
     assert [round(d.captured_rate) for d in check.devices] == [34860, 34868, 34817, 34859, 23869, 23865]
     (service,) = [f for f in check.fitted if f.field == "arrays.EMC.service"]
     assert service.value.startswith("15.9 µs per command (was 20.0)"), service
+    assert advice.gain_range_over == ("the array's zero-load time 0-0.3 ms beyond its port's service, where no capture "
+                                      "showed it (EMC)",)
+    for c in advice.candidates:
+        assert c.gain_range is not None and c.gain_range[0] <= c.gain <= c.gain_range[1], (c.label, c.gain, c.gain_range)
+    assert advice.recommendation is not None and advice.recommendation.to == "round robin, iops=1"
+    text = advice.to_text()
+    assert "  The load it assumes: the captured one (187,138 I/O per s in force over 6 device(s))" in text
+    assert "  Gains are ranges: each candidate simulated at both ends of each assumption's span" in text
+    if any(c.label == "a setting per host group" for c in advice.candidates):  # esx-c's own figures told latency apart
+        assert "    Each group given its own (a setting per host group, simulated with the others) does not beat one " \
+               "setting for every host (round robin, iops=1)" in text
 
 
 def test_a_cluster_its_setting_in_force_cannot_reproduce_is_not_ranked(esxi: dict[str, list[str]]) -> None:

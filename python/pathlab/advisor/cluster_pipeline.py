@@ -23,6 +23,7 @@ from pathlab.advisor.findings import findings, practice_findings, printed_config
 from pathlab.advisor.group_candidate import by_group
 from pathlab.advisor.group_decision import own_choice, per_group_decision
 from pathlab.advisor.host_groups import HostGroup, group_ranked, host_groups
+from pathlab.advisor.ranges import Span, end_labels, gain_ranges
 from pathlab.advisor.rank import rank_together
 from pathlab.advisor.ranked import Ranked
 from pathlab.advisor.run_length import RunLength
@@ -39,13 +40,16 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
                    imported: Mapping[str, Host] | None = None, assumptions: Sequence[tuple[str, str]] = (),
                    shown_host: str | None = None, progress: Progress | None = None,
                    chosen: tuple[list[Candidate], list[list[Device]]] | None = None,
-                   capture_check: CaptureCheck | None = None) -> Advice:
+                   capture_check: CaptureCheck | None = None, spans: Sequence[Span] = (),
+                   at_ends: Sequence[tuple[Scenario, RunLength]] = ()) -> Advice:
     """The cluster's advice (`scenario` with every host, its run length set to `length`, and the
     values fitted to the captures set);
     `imported`: each host as its captures were read, for their findings; `shown_host`: the host
     the advice is narrowed to (checked against the scenario's hosts before anything runs);
     `chosen`: the candidates and their resolved devices, where a pilot run chose the length;
-    `capture_check`: the setting in force against every host's captures (`captured_of`)."""
+    `capture_check`: the setting in force against every host's captures (`captured_of`);
+    `spans`: the imported hosts' assumptions that move a gain (`ranges.span_ends`), and `at_ends` the
+    cluster at each end with its run length, ranked beside it for each candidate's gain range."""
     host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), shown_host, subject)
     if imported and not all(h.measured_load for h in imported.values()):
         # No counters on some host: findings from the listings alone, and no simulated gain (as for one host).
@@ -66,7 +70,14 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     def lengths(of: list[Candidate], devices: list[list[Device]] | None) -> list[dict[str, str]]:
         return [length.overrides(d) for d in devices] if devices else [length.overrides()] * len(of)
 
-    ranked = _ranked(scenario, cands, seeds, lengths(cands, resolved), in_force)
+    scenarios = [scenario, *(end for end, _ in at_ends)]
+
+    def each_length(of: list[Candidate], devices: list[list[Device]] | None) -> list[list[dict[str, str]]]:
+        return [lengths(of, devices), *([n.overrides(d) for d in devices] if devices else [n.overrides()] * len(of)
+                                        for _, n in at_ends)]
+
+    ranked, *ranked_at_ends = rank_together(scenarios, cands, seeds, each_length(cands, resolved), in_force,
+                                            per_host=True)
     decision = decide(ranked, objective)
     groups = host_groups(in_force.data)
     own = [own_choice(ranked, g, decision.choice or ranked[0], objective) for g in groups] if len(groups) > 1 else []
@@ -74,27 +85,23 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
         # A group does better with a setting of its own, beyond the intervals: each group's, simulated with the others.
         mixed = by_group(scenario, [(g, o.candidate) for g, o in zip(groups, own)])
         pair = [cands[0], mixed]
-        _, extra = _ranked(scenario, pair, seeds, lengths(pair, resolved and [resolved[0],
-                                                                              scenario.with_set(mixed.overrides).devices]),
-                           in_force)
-        extra.gain = extra.figures["iops"][0] / ranked[0].figures["iops"][0]
-        ranked.append(extra)
-        decision = per_group_decision(decision, extra, ranked[0], objective)
+        devices = resolved and [resolved[0], scenario.with_set(mixed.overrides).devices]
+        for ranking, (_, extra) in zip([ranked, *ranked_at_ends],
+                                       rank_together(scenarios, pair, seeds, each_length(pair, devices), in_force,
+                                                     per_host=True)):
+            extra.gain = extra.figures["iops"][0] / ranking[0].figures["iops"][0]
+            ranking.append(extra)
+        decision = per_group_decision(decision, ranked[-1], ranked[0], objective)
     said = [_group_result(ranked, g, o, decision.choice) for g, o in zip(groups, own)]
     return advice_of(subject, scenario, objective, _narrowed(found, shown_host), order(ranked, objective), decision,
-                     assumptions, None, length, capture_check=capture_check, hosts=hosts, groups=said,
-                     shown_host=shown_host)
+                     assumptions, gain_ranges(list(spans), ranked, ranked_at_ends), length,
+                     list(zip(end_labels(list(spans)), (n for _, n in at_ends))), capture_check=capture_check,
+                     hosts=hosts, groups=said, shown_host=shown_host)
 
 
 def captured_of(imported: Mapping[str, Host]) -> list[CapturedLoad]:
     """Every host's captured load, each device named as the cluster's workloads name it (`HOST/NAME`)."""
     return [replace(c, device=f"{name}/{c.device}") for name, host in imported.items() for c in host.captured]
-
-
-def _ranked(scenario: Scenario, cands: list[Candidate], seeds: int, lengths: list[dict[str, str]],
-            in_force: Result) -> list[Ranked]:
-    (ranked,) = rank_together([scenario], cands, seeds, [lengths], in_force, per_host=True)
-    return ranked
 
 
 def _listed(devices: list[Device], imported: Mapping[str, Host]) -> list[Finding]:

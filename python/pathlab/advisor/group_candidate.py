@@ -15,6 +15,8 @@ from pathlab.api import Scenario
 ON_HOST, EVERY_HOST = "# on {}:", "every host"
 #: The header `by_group` writes above each group's blocks: its hosts, how they reach the arrays, its setting.
 GROUP_HEADER = "# hosts {} ({}): {}"
+#: The candidate's label (which group gets which: its commands, and the advice's groups).
+PER_GROUP = "a setting per host group"
 
 
 def commands_for(commands: Sequence[str], hosts: Collection[str], every_host: bool = True) -> list[str]:
@@ -54,7 +56,6 @@ def by_group(scenario: Scenario, choices: Sequence[tuple[HostGroup, Candidate]])
     for g, c in choices:
         own = commands_for(c.commands, g.hosts, every_host=False)
         commands += [GROUP_HEADER.format(", ".join(g.hosts), g.reach, c.label), *(own or ["#   nothing to change"])]
-    label = "a setting per host group"  # which group gets which: the commands, and the advice's groups
-    return Candidate(label, overrides, commands,
+    return Candidate(PER_GROUP, overrides, commands,
                      "the groups get different settings: set each group's devices with the commands above, not with "
                      "one claim rule for every host")

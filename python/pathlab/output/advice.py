@@ -12,6 +12,7 @@ from typing import Any
 from pathlab.advisor.advice import Advice, CandidateResult
 from pathlab.advisor.candidates import OWN_POLICY
 from pathlab.advisor.decide import MARGIN
+from pathlab.advisor.group_candidate import PER_GROUP
 from pathlab.output import in_force_capture
 from pathlab.output.sink import Output
 from pathlab.toml_values import to_toml
@@ -267,7 +268,7 @@ def text(a: Advice, verbose: bool = False) -> str:
         lines += ["", *in_force_capture.lines(a.capture_check)]
     if a.candidates and a.hosts:
         lines += ["", *cluster_candidates(a)]
-        lines += [f"  {line}" for line in model_error_note(a) + (run_length_note(a) if verbose else [])]
+        lines += [f"  {line}" for line in ranges_note(a) + model_error_note(a) + (run_length_note(a) if verbose else [])]
     elif a.candidates:
         lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds_taken(a.candidates)} seeds (mean ± 95% "
                       "interval), "
@@ -315,7 +316,9 @@ def cluster_candidates(a: Advice) -> list[str]:
 
 def groups_lines(a: Advice) -> list[str]:
     """Which hosts get which setting and why: each group of hosts that reach the arrays alike,
-    the setting its own figures choose, and the recommendation's gain on it."""
+    the setting its own figures choose (where they tell it from the cluster's), the
+    recommendation's gain on it, and why one setting serves every host where a setting per group
+    was simulated and not chosen."""
     if not a.groups:
         return []
     lines = ["  Hosts by how they reach the arrays (each group's figures from the same runs):"]
@@ -326,4 +329,8 @@ def groups_lines(a: Advice) -> list[str]:
         gain = "" if math.isnan(g.gain) else f"; the recommendation gives them {gain_text(g.gain, chosen)} the I/O rate in " \
             f"force, p99 {g.p99_ratio:.2f}x"
         lines.append(f"    {', '.join(g.hosts)} ({g.reach}): on their own figures, {g.own_choice}{gain}")
+    if chosen is not None and chosen.label != PER_GROUP and any(c.label == PER_GROUP for c in a.candidates):
+        lines.append(f"    Each group given its own ({PER_GROUP}, simulated with the others) does not beat one setting for "
+                     f"every host ({chosen.label}) on the cluster's figures by {MARGIN:.0%} beyond the 95% intervals: "
+                     "one setting serves every host")
     return lines
