@@ -38,7 +38,7 @@ def test_compare_gives_each_sites_hosts_together_in_text_json_and_report(tmp_pat
     for variant in document["variants"]:
         hosts, at = variant["hosts"], variant["sites"]
         assert list(at) == ["at r1", "at r2"]
-        for site, figures in at.items():
+        for figures in at.values():
             rate = sum(hosts[h]["cmds_s"] for h in figures["hosts"])
             assert figures["cmds_s"] == rate
             assert figures["gavg_ms"] == pytest.approx(sum(hosts[h]["cmds_s"] * hosts[h]["gavg_ms"]
