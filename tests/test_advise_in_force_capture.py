@@ -238,3 +238,23 @@ def test_a_device_simulated_at_no_rate_never_agrees_and_a_capture_without_time_g
     load = from_rates(rates, "dm-1", "mpatha", "diskstats.txt")
     assert load is not None and load.rate == 10_000 and load.response_ms is None
     assert load.where == "diskstats.txt: dm-1's reads and writes per second"
+
+
+def test_an_arrays_many_captured_responses_are_said_as_their_range() -> None:
+    """A cluster's array may hold hundreds of devices: a disagreement lists its captured
+    responses one by one up to eight, and beyond that says their range (session 15: the 4 x 50
+    generated cluster listed 200)."""
+    from pathlab.advisor.capture_check import DeviceFigures, _Array, _why
+
+    def device(i: int, ms: float) -> DeviceFigures:
+        return DeviceFigures(f"esx01/naa.{i}", 1_000, ms, 1_500 if i == 0 else 1_000, ms, 0.05, 0.20, "esxtop.csv")
+
+    def said(responses: list[float]) -> str | None:
+        figures = [device(i, ms) for i, ms in enumerate(responses)]
+        return _why(figures, [_Array(0, "EMC", 20.0, 0.0, True, True, [f.device for f in figures])], 6)
+
+    assert said([1.0, 1.1, 0.9]) == ("esx01/naa.0 was captured at 1,000 I/O/s in 1.000 ms and simulated at 1,500 I/O/s in "
+                                     "1.000 ms: array EMC has one back end time for its devices, and their captured "
+                                     "responses (1.000 ms, 1.100 ms, 0.900 ms) are further apart than one time gives")
+    assert (said([1.0 + i / 100 for i in range(200)]) or "").endswith(
+        "their captured responses (1.000 to 2.990 ms over 200 devices) are further apart than one time gives")

@@ -59,6 +59,8 @@ MOST_RUNS = 6
 SLOWEST_BACK_END_MS = 30.0
 #: The fastest port the fit gives: one command per µs (a million a second, beyond any array port).
 FASTEST_PORT_US = 1.0
+#: The most captured responses a disagreement lists one by one (a cluster's array may have hundreds).
+SAID_RESPONSES = 8
 
 
 @dataclass(frozen=True)
@@ -332,9 +334,11 @@ def _why(figures: list[DeviceFigures], arrays: list[_Array], runs: int) -> str |
         return f"{said}: on array {array.name}, {array.stuck}"
     others = [f for f in figures if f.device in array.devices and f is not worst]
     if others and worst.captured_response_ms is not None:
+        responses = [f.captured_response_ms for f in [worst, *others] if f.captured_response_ms]
+        shown = ", ".join(f"{ms:.3f} ms" for ms in responses) if len(responses) <= SAID_RESPONSES else \
+            f"{min(responses):.3f} to {max(responses):.3f} ms over {len(responses)} devices"
         return (f"{said}: array {array.name} has one back end time for its devices, and their captured responses "
-                f"({', '.join(f'{f.captured_response_ms:.3f} ms' for f in [worst, *others] if f.captured_response_ms)}) "
-                f"are further apart than one time gives")
+                f"({shown}) are further apart than one time gives")
     return f"{said}, after {runs} fitting runs"
 
 
