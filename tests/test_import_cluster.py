@@ -150,8 +150,16 @@ def test_a_clusters_captured_load_is_reproduced_and_its_gains_are_ranges_over_it
     assert service.value.startswith("15.9 µs per command (was 20.0)"), service
     assert advice.gain_range_over == ("the array's zero-load time 0-0.3 ms beyond its port's service, where no capture "
                                       "showed it (EMC)",)
+    in_force = advice.in_force
+    assert in_force is not None
     for c in advice.candidates:
         assert c.gain_range is not None and c.gain_range[0] <= c.gain <= c.gain_range[1], (c.label, c.gain, c.gain_range)
+        for h in advice.hosts:  # each host's gain too, against its own rate in force at each end
+            gain, (low, high) = c.hosts[h]["iops"].mean / in_force.hosts[h]["iops"].mean, c.host_gain_ranges[h]
+            assert low <= gain <= high, (c.label, h, gain, low, high)
+    iops1 = next(c for c in advice.candidates if c.label == "round robin, iops=1")
+    assert iops1.host_gain_ranges["esx-a"][0] < iops1.host_gain_ranges["esx-a"][1]
+    assert advice.to_dict()["host_gain_ranges"]["round robin, iops=1"]["esx-c"] == list(iops1.host_gain_ranges["esx-c"])
     assert advice.recommendation is not None and advice.recommendation.to == "round robin, iops=1"
     text = advice.to_text()
     assert "  The load it assumes: the captured one (187,138 I/O per s in force over 6 device(s))" in text

@@ -65,6 +65,8 @@ def cluster_document(a: Advice) -> dict[str, Any]:
     return {"hosts": list(a.hosts), "shown_host": a.shown_host,
             "host_figures": {c.label: {h: {k: list(v) for k, v in c.hosts[h].items()} for h in shown if h in c.hosts}
                              for c in a.candidates},
+            "host_gain_ranges": {c.label: {h: [_number(g) for g in c.host_gain_ranges[h]] for h in shown
+                                           if h in c.host_gain_ranges} for c in a.candidates if c.host_gain_ranges},
             "groups": [{"reach": g.reach, "hosts": list(g.hosts), "own_choice": g.own_choice, "gain": _number(g.gain),
                         "p99_ratio": _number(g.p99_ratio)} for g in a.groups],
             "commands": a.commands}
@@ -123,13 +125,14 @@ def _capture_check_lines(a: Advice) -> list[str]:
     return in_force_capture.lines(a.capture_check) if a.capture_check is not None else []
 
 
-def gain_cell(c: CandidateResult) -> str:
+def gain_cell(c: CandidateResult, gain: float | None = None, gain_range: tuple[float, float] | None = None) -> str:
     """The gain as the table shows it: the range over the assumptions' spans where there are
-    some, else the one figure."""
-    if c.gain_range is None:
-        return gain_text(c.gain, c)
-    low, high = (gain_text(g, c) for g in c.gain_range)
-    return low if math.isnan(c.gain_range[0]) or low == high else f"{low} to {high}"
+    some, else the one figure; the candidate's own, or one host's (`gain`, `gain_range`)."""
+    gain, gain_range = (c.gain, c.gain_range) if gain is None else (gain, gain_range)
+    if gain_range is None:
+        return gain_text(gain, c)
+    low, high = (gain_text(g, c) for g in gain_range)
+    return low if math.isnan(gain_range[0]) or low == high else f"{low} to {high}"
 
 
 def _number(value: float) -> float | None:
@@ -293,9 +296,16 @@ def text(a: Advice, verbose: bool = False) -> str:
 
 def cluster_candidates(a: Advice) -> list[str]:
     """A cluster's candidates: the cluster's figures (every host's I/O rate, the worst host's p99),
-    each host's beneath (the host shown alone with `--host`), its gain rounded as the candidate's is."""
+    each host's beneath (the host shown alone with `--host`), its gain rounded as the candidate's
+    is and a range where the candidate's is."""
     shown = [a.shown_host] if a.shown_host else list(a.hosts)
-    width = max(6, *(len(gain_cell(c)) for c in a.candidates))
+    base = a.in_force.hosts if a.in_force else {}
+
+    def host_gain(c: CandidateResult, h: str) -> str:
+        rate = base[h]["iops"].mean if h in base else 0.0
+        return gain_cell(c, c.hosts[h]["iops"].mean / rate if rate > 0 else math.nan, c.host_gain_ranges.get(h))
+
+    width = max(6, *(len(gain_cell(c)) for c in a.candidates), *(len(host_gain(c, h)) for c in a.candidates for h in shown))
     lines = [f"Candidates, simulated on the whole cluster ({len(a.hosts)} hosts: {', '.join(a.hosts)}) at once, on the "
              f"same I/Os over {seeds_taken(a.candidates)} seeds (mean ± 95% interval), in the order of the objective "
              f"({a.objective}): the cluster's I/O rate and the worst host's p99 (a host's p99: its worst device's), "
@@ -305,12 +315,10 @@ def cluster_candidates(a: Advice) -> list[str]:
         f = c.figures
         lines.append(f"  {c.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
                      f"{_cell(f['p99_ms'], 3):>16} {gain_cell(c):>{width}}")
-        base = a.in_force.hosts if a.in_force else {}
         for h in shown:
             own = c.hosts[h]
-            gain = own["iops"].mean / base[h]["iops"].mean if h in base and base[h]["iops"].mean > 0 else math.nan
             lines.append(f"    {h:<26} {_cell(own['iops'], 0):>22} {_cell(own['resp_ms'], 3):>16} "
-                         f"{_cell(own['p99_ms'], 3):>16} {gain_text(gain, c):>{width}}")
+                         f"{_cell(own['p99_ms'], 3):>16} {host_gain(c, h):>{width}}")
     return lines
 
 
