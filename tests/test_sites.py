@@ -68,3 +68,18 @@ def test_a_sweep_keeps_each_hosts_and_each_sites_figures() -> None:
     points = swept.points.set_index("fabric.1.latency")
     assert points.loc["252us", "site at r1 iops_mean"] == far["site at r1 iops"]
     assert "site at r2 iops_mean" in swept.table.columns
+
+
+def test_compare_over_seeds_gives_each_sites_rate_per_setting() -> None:
+    compared = pathlab.compare(METRO, seeds=2, set={"run.duration": "0.3s", "run.warmup": "0.1s"})
+    runs = compared.replicated
+    assert runs is not None
+    for row in runs.to_dict(orient="records"):  # each run: its sites' hosts together
+        assert row["site at r1 iops"] == row["host esx-a1 iops"] + row["host esx-a2 iops"]
+    from pathlab.study.replicate import table
+
+    lines = table(runs).splitlines()
+    at = lines.index("I/O rate per site (its hosts together), mean ± 95% interval")
+    assert lines[at + 1].split() == ["at", "r1", "at", "r2"]
+    latency = runs[runs["setting"] == "latency"]["site at r2 iops"]
+    assert lines[at + 4].startswith("latency") and f"{latency.mean():,.0f} ± " in lines[at + 4]
