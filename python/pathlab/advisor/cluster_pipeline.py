@@ -67,14 +67,12 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     found = _captured(imported or {}) + cluster_findings(in_force) + per_host(in_force, _host_findings(imported or {}))
     cands, resolved = chosen or (candidates(scenario, in_force), None)
 
-    def lengths(of: list[Candidate], devices: list[list[Device]] | None) -> list[dict[str, str]]:
-        return [length.overrides(d) for d in devices] if devices else [length.overrides()] * len(of)
-
     scenarios = [scenario, *(end for end, _ in at_ends)]
 
     def each_length(of: list[Candidate], devices: list[list[Device]] | None) -> list[list[dict[str, str]]]:
-        return [lengths(of, devices), *([n.overrides(d) for d in devices] if devices else [n.overrides()] * len(of)
-                                        for _, n in at_ends)]
+        """Per scenario (the cluster, then each span's end), each candidate's run length."""
+        return [[n.overrides(d) for d in devices] if devices else [n.overrides()] * len(of)
+                for n in [length, *(n for _, n in at_ends)]]
 
     ranked, *ranked_at_ends = rank_together(scenarios, cands, seeds, each_length(cands, resolved), in_force,
                                             per_host=True)

@@ -69,6 +69,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
                                         set=sets)
         assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
                                       *(a for h in subject.hosts.values() for a in h.assumptions)]))
+        host_views.check(list(subject.hosts), host, name)  # before anything runs
         # Every host's captured load must be reproduced, the hosts together, before a gain is predicted against it.
         check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress) \
             if all(h.measured_load for h in subject.hosts.values()) else None
