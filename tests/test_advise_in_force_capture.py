@@ -84,7 +84,10 @@ def test_advise_prints_captured_beside_simulated_and_says_each_fitted_value(tmp_
     out = advice.to_dict()  # what --format json prints
     check = out["in_force_against_capture"]
     assert check["agrees"] is True and check["why"] is None
-    assert set(check) == {"agrees", "why", "devices", "fitted", "set", "runs", "duration_s", "seed"}
+    assert set(check) == {"agrees", "why", "devices", "together", "judged", "fitted", "set", "runs", "duration_s", "seed"}
+    # dm's selector turns per I/O: each device judged alone; each is its array's only device, so nothing is together.
+    assert check["judged"]["level"] == "device" and check["judged"]["why"].startswith("judged per device (the rotations rule)")
+    assert check["together"] == []
     assert "workloads.1.outstanding=3" in check["set"] and 'workloads.1.think_time="49.880us"' in check["set"]
     row = check["devices"][0]
     assert set(row) == {"device", "captured", "simulated", "tolerance", "agrees"}
@@ -245,16 +248,20 @@ def test_an_arrays_many_captured_responses_are_said_as_their_range() -> None:
     responses one by one up to eight, and beyond that says their range (session 15: the 4 x 50
     generated cluster listed 200)."""
     from pathlab.advisor.capture_check import DeviceFigures, _Array, _why
+    from pathlab.advisor.fit_level import Unit
 
     def device(i: int, ms: float) -> DeviceFigures:
         return DeviceFigures(f"esx01/naa.{i}", 1_000, ms, 1_500 if i == 0 else 1_000, ms, 0.05, 0.20, "esxtop.csv")
 
     def said(responses: list[float]) -> str | None:
         figures = [device(i, ms) for i, ms in enumerate(responses)]
-        return _why(figures, [_Array(0, "EMC", 20.0, 0.0, True, True, [f.device for f in figures])], 6)
+        return _why([(Unit("device", f.device, (f.device,), 1.0, f.captured_rate), f) for f in figures],
+                    [_Array(0, "EMC", 20.0, 0.0, True, True, [f.device for f in figures])], 6)
 
     assert said([1.0, 1.1, 0.9]) == ("esx01/naa.0 was captured at 1,000 I/O/s in 1.000 ms and simulated at 1,500 I/O/s in "
-                                     "1.000 ms: array EMC has one back end time for its devices, and their captured "
-                                     "responses (1.000 ms, 1.100 ms, 0.900 ms) are further apart than one time gives")
+                                     "1.000 ms (allowed: rate ±5%, response ±20%): array EMC has one back end time for its "
+                                     "devices, and their captured responses (1.000 ms, 1.100 ms, 0.900 ms) are further apart "
+                                     "than one time gives")
     assert (said([1.0 + i / 100 for i in range(200)]) or "").endswith(
-        "their captured responses (1.000 to 2.990 ms over 200 devices) are further apart than one time gives")
+        "their captured responses (1.000 to 2.990 ms over 200 devices) are further apart than one time gives; furthest "
+        "from the others: esx01/naa.0, captured at 1.000 ms against the median of the array's devices, 1.995 ms")

@@ -7,6 +7,7 @@ tests/data/cluster/three-esxi-hosts.toml and linux-pair.toml."""
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import tarfile
@@ -19,6 +20,8 @@ import pathlab
 from conftest import ROOT
 from conftest import pathlab as command
 from pathlab import Scenario, ScenarioError
+from pathlab.advisor.capture_check import fit_to_capture
+from pathlab.advisor.cluster_pipeline import captured_of
 
 DATA = ROOT / "tests" / "data" / "cluster"
 NAA1, NAA2, NAA3 = (f"naa.6000097000019790012353303030303{i}" for i in (1, 2, 3))
@@ -171,6 +174,67 @@ def test_a_cluster_its_setting_in_force_cannot_reproduce_is_not_ranked(esxi: dic
     text = advice.to_text()
     assert "No prediction: the setting in force, simulated, does not reproduce what the captures measured" in text
     assert "The load it assumes" not in text
+
+
+def test_a_clusters_short_captures_are_judged_per_array_where_devices_cannot_go_round(esxi: dict[str, list[str]]) -> None:
+    # The fixture's 4 s captures at iops=1000: a device of esx-a (8 paths, 32,600 I/O/s) goes round
+    # its paths 20 times in 4.9 s, a host's two devices together in 2.5 s, both longer than the fit's
+    # 2 s runs; the array's six devices in 0.5 s, but six devices on four ports leave one without a
+    # turn 18% of the time. So the array is judged, short of the rule: the fit aims at 5% on its
+    # rate, and each unit is allowed what its run allows (session 15: per device, 8-17% off, refused).
+    with pytest.warns(pathlab.PathlabWarning):
+        cluster = pathlab.import_cluster(esxi)
+    scenario = Scenario.from_values(cluster.tables.values(), cluster.text, cluster.scenario.file)
+    check = fit_to_capture(scenario, cluster.tables, captured_of(cluster.hosts))
+    assert check is not None and check.agrees, check and check.why
+    assert check.judged == "array" and check.duration_s == 2.0
+    assert check.judged_why.startswith("judged per array, short of the rotations rule: 20 rotations of the policy in force "
+                                       "and 1,600 I/Os take 0.503 s per array (devices 4.91 s and port groups 2.45 s, "
+                                       "longer than the 2 s the fit runs)")
+    assert "arrays leave a port without a turn with chance 18%" in check.judged_why
+    assert [(g.level, g.device) for g in check.together] == [
+        ("port group", "esx-a's devices on EMC through P0, P1, P2, P3"),
+        ("port group", "esx-b's devices on EMC through P0, P1, P2, P3"),
+        ("port group", "esx-c's devices on EMC through P1, P3"), ("array", "array EMC")]
+    (array,) = [g for g in check.together if g.level == "array"]
+    assert array.rate_tolerance == pytest.approx(0.75 ** 6) and abs(array.rate_off) <= 0.05  # aimed at, and reached
+    (service,) = [f for f in check.fitted if f.field == "arrays.EMC.service"]
+    assert service.value.startswith("17.2 µs per command (was 20.0)"), service  # the captures' scenario: 16.6
+
+
+def test_a_host_whose_captured_load_the_shared_ports_cannot_give_is_named(tmp_path: Path) -> None:
+    # A generated cluster (3 hosts x 12 LUNs x 4 paths, iops=1000, as bench --advise makes it) whose
+    # esx02 capture says four times the responses it measured (1.49 ms, its rate kept), where the
+    # other hosts on the same two ports answer in 0.37 ms: 4 I/Os in flight on each of its devices by
+    # Little's law, which the shared ports cannot carry at its captured rate with the others at
+    # theirs. Each host's devices go round together 20 times in 2.5 s, longer than the 2 s runs, but a
+    # host's 12 devices keep both ports at work: each host is checked to 1/its 16 rotations.
+    from pathlab.cli.cluster_bench import cluster_captures
+
+    options = cluster_captures(tmp_path, 3, 12, 4)
+    hosts = {o.split("=")[1]: o.split("=", 2)[2].split(",") for o in options}
+    with Path(hosts["esx02"][2]).open() as captured:
+        rows = list(csv.reader(captured))
+    columns = [i for i, h in enumerate(rows[0]) if "SCSI Device(" in h and "MilliSec" in h]
+    for row in rows[1:]:
+        for i in columns:
+            row[i] = f"{float(row[i]) * 4:.3f}"
+    with (tmp_path / "edited.csv").open("w", newline="") as out:
+        csv.writer(out, quoting=csv.QUOTE_ALL).writerows(rows)
+    with pytest.warns(pathlab.PathlabWarning):
+        as_captured = pathlab.import_cluster(hosts)
+        edited = pathlab.import_cluster({**hosts, "esx02": [*hosts["esx02"][:2], str(tmp_path / "edited.csv")]})
+    scenario = Scenario.from_values(as_captured.tables.values(), as_captured.text, as_captured.scenario.file)
+    check = fit_to_capture(scenario, as_captured.tables, captured_of(as_captured.hosts))
+    assert check is not None and check.agrees and check.judged == "array", check and check.why
+    advice = pathlab.advise(edited, seeds=2)
+    assert advice.unreproduced and advice.candidates == () and advice.recommendation is None
+    why = advice.capture_check.why if advice.capture_check else ""
+    assert why is not None and why.startswith("esx02's devices on EMC through P0, P1 was captured at 32,292 I/O/s in "
+                                              "1.488 ms"), why
+    assert why.endswith("furthest from the others: esx02's devices on EMC through P0, P1, captured at 1.488 ms against "
+                        "the median of the array's port groups, 0.367 ms"), why
+    assert "No prediction" in advice.to_text()
 
 
 def _targets_shown(path_list: str) -> int:
