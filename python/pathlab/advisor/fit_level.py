@@ -32,10 +32,9 @@ an array's rotations in 0.8 s)."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pathlab.advisor.run_length import ROTATIONS, in_a_row
 from pathlab.api import Result
@@ -45,9 +44,9 @@ LEVELS = ("device", "port group", "array")
 #: The most a group of devices may leave a port without a turn (chance) and be resolved: advise's
 #: 5% margin, as a rate lost at a saturated port.
 IDLE_SHARE = 0.05
-#: The most I/Os a fitting run simulates over the whole scenario: two seconds of the engine on
-#: one core at its ~1 million I/Os per second on a large cluster (measured: the 8 x 250 x 8 cluster's
-#: 1.9 million I/O/s for 0.66 s in 1.4 s of wall time, docs/design/2026-11-29-cluster-capture-fit.md).
+#: The most I/Os a fitting run simulates over the whole scenario: about a second of the engine
+#: on one core (1.85-3.1 million simulated I/O/s, docs/benchmarks.md, sessions 5-6), so the fit's
+#: six runs stay within seconds of simulation however many hosts.
 FIT_IOS = 2_000_000
 
 
@@ -119,7 +118,7 @@ def units(run: Result, rates: Mapping[str, float], key: Callable[[str, str], str
     together = [_together("port group", f"{host}'s devices on {array} through {', '.join(ports)}", mine)
                 for (host, array, ports), mine in groups.items()]
     shared = {n: g.idle for g in together for n in g.devices}
-    devices = [dataclasses.replace(u, shared=shared[u.name]) for u in devices]
+    devices = [replace(u, shared=shared[u.name]) for u in devices]
     together += [_together("array", f"array {array}", mine) for array, mine in arrays.items()]
     # A unit of the devices a finer one holds already (one device; a host's only port group on its array) is that unit.
     seen = {u.devices for u in devices}
