@@ -28,7 +28,8 @@ def lines(r: CaptureCheck) -> list[str]:
         out.append(f"  {r.judged_why[0].upper()}{r.judged_why[1:]}.")
     if r.agrees:
         out.append("  They agree within the tolerance (rate 5%, response 20%, wider where a device's I/Os in the runs are "
-                   "few or its capture's intervals spread): the fitted values are in the assumptions.")
+                   "few, its capture's intervals spread or its run is short of its rotations): the fitted values are in the "
+                   "assumptions.")
     else:
         out.append(f"  They do not agree: {r.why}. No gain is predicted against a host that is not the one captured.")
     return out
