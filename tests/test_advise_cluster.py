@@ -7,6 +7,7 @@ Runs are 2 s after 1 s over 2 seeds: the decisions asserted are the mechanisms',
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -61,6 +62,24 @@ def test_the_metro_sites_are_two_groups_and_both_take_the_latency_sub_type(metro
     assert metro.commands == [line for h in metro.hosts for line in (f"# on {h}:", LATENCY)]
 
 
+def test_host_and_group_gains_are_rounded_to_the_model_error_as_the_clusters_are(metro: pathlab.Advice) -> None:
+    # Latency's model error (+2.8% on C2) rounds its gains to one decimal: the cluster's row, each
+    # host's beneath it and each group's line say them alike (they printed two decimals).
+    latency = next(c for c in metro.candidates if c.label == "round robin, latency")
+    assert latency.model_error is not None and metro.in_force is not None
+    lines = metro.to_text().splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("  round robin, latency ")))
+    assert lines[at].endswith(f" {latency.model_error.gain_text(latency.gain)}")
+    for h, line in zip(metro.hosts, lines[at + 1:at + 5]):
+        gain = latency.hosts[h]["iops"].mean / metro.in_force.hosts[h]["iops"].mean
+        assert line.startswith(f"    {h} ") and line.endswith(f" {latency.model_error.gain_text(gain)}"), line
+        assert re.search(r" \d\.\dx$", line), line
+    said = [line for line in lines if "the recommendation gives them" in line]
+    assert [re.search(r"gives them (\S+) the I/O rate", line)[1] for line in said] == [  # type: ignore[index]
+        latency.model_error.gain_text(g.gain) for g in metro.groups]
+    assert all(re.search(r"gives them \d\.\dx ", line) for line in said), said
+
+
 def test_hosts_that_disagree_on_one_lun_are_found_and_each_gets_its_own_commands() -> None:
     # VMAX3: four hosts on one LUN at iops=1000, esx-1 set to Fixed.
     advice = pathlab.advise("vmax3-shared-director", variant="iops1000", set=['devices.0.policy={name="VMW_PSP_FIXED"}'],
@@ -94,6 +113,11 @@ def test_a_setting_per_group_gives_each_groups_hosts_their_own() -> None:
     assert mixed.commands == [
         "# hosts esx-a1, esx-a2 (r1 near): round robin, latency", "# on esx-a1:", LATENCY, "# on esx-a2:", LATENCY,
         "# hosts esx-b1, esx-b2 (r2 near): round robin, iops=1", "# on esx-b1:", set_iops1, "# on esx-b2:", set_iops1]
+    # Narrowed to one host (`--host`): its group's header and its own block, not the other group's header.
+    assert commands_for(mixed.commands, ["esx-b1"]) == [
+        "# hosts esx-b1, esx-b2 (r2 near): round robin, iops=1", "# on esx-b1:", set_iops1]
+    assert commands_for(mixed.commands, ["esx-a2"]) == [
+        "# hosts esx-a1, esx-a2 (r1 near): round robin, latency", "# on esx-a2:", LATENCY]
 
 
 def test_host_narrows_the_output_to_one_host_of_the_whole_clusters_runs(metro: pathlab.Advice, tmp_path) -> None:

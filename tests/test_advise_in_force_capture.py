@@ -84,7 +84,10 @@ def test_advise_prints_captured_beside_simulated_and_says_each_fitted_value(tmp_
     out = advice.to_dict()  # what --format json prints
     check = out["in_force_against_capture"]
     assert check["agrees"] is True and check["why"] is None
-    assert set(check) == {"agrees", "why", "devices", "fitted", "set", "runs", "duration_s", "seed"}
+    assert set(check) == {"agrees", "why", "devices", "together", "judged", "fitted", "set", "runs", "duration_s", "seed"}
+    # dm's selector turns per I/O: each device judged alone; each is its array's only device, so nothing is together.
+    assert check["judged"]["level"] == "device" and check["judged"]["why"].startswith("judged per device (the rotations rule)")
+    assert check["together"] == []
     assert "workloads.1.outstanding=3" in check["set"] and 'workloads.1.think_time="49.880us"' in check["set"]
     row = check["devices"][0]
     assert set(row) == {"device", "captured", "simulated", "tolerance", "agrees"}
@@ -211,12 +214,15 @@ def test_a_predicted_gain_says_the_load_it_rests_on() -> None:
         return DeviceFigures("naa.1", rate, 1.0, rate, 1.0, 0.05, 0.20, "esxtop.csv")
 
     agreed = CaptureCheck((device(30_000.4), device(9_402)), (), None, 4, 2.0, 1)
-    assert assumed_load(SimpleNamespace(capture_check=agreed)).startswith(  # type: ignore[arg-type]
+    assert assumed_load(SimpleNamespace(capture_check=agreed, hosts=())).startswith(  # type: ignore[arg-type]
         "The load it assumes: the captured one (39,402 I/O per s in force over 2 device(s)), as the workloads fitted")
     disagreed = CaptureCheck((device(30_000),), (), "the response needs a back end slower than 30 ms", 6, 2.0, 1)
     for check in (None, disagreed):
-        assert assumed_load(SimpleNamespace(capture_check=check)) == (  # type: ignore[arg-type]
+        assert assumed_load(SimpleNamespace(capture_check=check, hosts=())) == (  # type: ignore[arg-type]
             "The load it assumes: the scenario's [[workloads]], not a capture of the host's own")
+    # A cluster's scenario file: its hosts' workloads.
+    assert assumed_load(SimpleNamespace(capture_check=None, hosts=("esx-a", "esx-b"))) == (  # type: ignore[arg-type]
+        "The load it assumes: the scenario's [[workloads]], not a capture of the hosts' own")
 
 
 def test_a_device_simulated_at_no_rate_never_agrees_and_a_capture_without_time_gives_no_response() -> None:
@@ -235,3 +241,27 @@ def test_a_device_simulated_at_no_rate_never_agrees_and_a_capture_without_time_g
     load = from_rates(rates, "dm-1", "mpatha", "diskstats.txt")
     assert load is not None and load.rate == 10_000 and load.response_ms is None
     assert load.where == "diskstats.txt: dm-1's reads and writes per second"
+
+
+def test_an_arrays_many_captured_responses_are_said_as_their_range() -> None:
+    """A cluster's array may hold hundreds of devices: a disagreement lists its captured
+    responses one by one up to eight, and beyond that says their range (session 15: the 4 x 50
+    generated cluster listed 200)."""
+    from pathlab.advisor.capture_check import DeviceFigures, _Array, _why
+    from pathlab.advisor.fit_level import Unit
+
+    def device(i: int, ms: float) -> DeviceFigures:
+        return DeviceFigures(f"esx01/naa.{i}", 1_000, ms, 1_500 if i == 0 else 1_000, ms, 0.05, 0.20, "esxtop.csv")
+
+    def said(responses: list[float]) -> str | None:
+        figures = [device(i, ms) for i, ms in enumerate(responses)]
+        return _why([(Unit("device", f.device, (f.device,), 1.0, f.captured_rate), f) for f in figures],
+                    [_Array(0, "EMC", 20.0, 0.0, True, True, [f.device for f in figures])], 6)
+
+    assert said([1.0, 1.1, 0.9]) == ("esx01/naa.0 was captured at 1,000 I/O/s in 1.000 ms and simulated at 1,500 I/O/s in "
+                                     "1.000 ms (allowed: rate ±5%, response ±20%): array EMC has one back end time for its "
+                                     "devices, and their captured responses (1.000 ms, 1.100 ms, 0.900 ms) are further apart "
+                                     "than one time gives")
+    assert (said([1.0 + i / 100 for i in range(200)]) or "").endswith(
+        "their captured responses (1.000 to 2.990 ms over 200 devices) are further apart than one time gives; furthest "
+        "from the others: esx01/naa.0, captured at 1.000 ms against the median of the array's devices, 1.995 ms")

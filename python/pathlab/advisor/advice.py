@@ -84,6 +84,9 @@ class CandidateResult:
     #: On a cluster: each host's figures (iops, resp_ms, p99_ms) in the same runs, host → figure →
     #: mean and 95% interval (`host_figures`); empty for one host.
     hosts: Mapping[str, Mapping[str, Interval]] = field(default_factory=dict)
+    #: On a cluster: each host's lowest and highest gain over the assumptions' spans, where the
+    #: gains are ranges (`ranges.GainRanges.hosts`).
+    host_gain_ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -296,7 +299,8 @@ def typed(ranked: list[Ranked], ranges: GainRanges | None, devices: Sequence[Dev
 
     return tuple(CandidateResult(r.candidate, {k: Interval(*v) for k, v in r.figures.items()}, r.gain,
                                  ranges.gains[r.candidate.label] if ranges else None, r.seeds, error(r),
-                                 {h: {k: Interval(*v) for k, v in f.items()} for h, f in r.hosts.items()})
+                                 {h: {k: Interval(*v) for k, v in f.items()} for h, f in r.hosts.items()},
+                                 ranges.hosts.get(r.candidate.label, {}) if ranges else {})
                  for r in ranked)
 
 

@@ -17,25 +17,24 @@ leave open is fitted:
   `SLOWEST_BACK_END_MS` gives, devices of one array that one back end time cannot all answer,
   or a port that would have to be faster than `FASTEST_PORT_US`, is a disagreement, said.
 
-Each run is the setting in force at the scenario's seed (deterministic), long enough for
-`DEVICE_IOS` I/Os per device at its captured rate (at most `LONGEST_S`); the fit takes at most
-`MOST_RUNS` of them. A value set with `--set` is the user's and is not fitted. Where the figures
+Each run is the setting in force at the scenario's seed (deterministic), as long as the level
+the rotations rule judges needs (`fit_level`: per device where each device's policy goes round its
+paths enough times in the run, else per port group or per array, the finer units then checked to
+what their rotations allow), with `DEVICE_IOS` I/Os per unit of that level at its captured rate (at
+most `LONGEST_S`, and at most `fit_level.FIT_IOS` I/Os in all); the fit takes at most `MOST_RUNS`
+of them. A value set with `--set` is the user's and is not fitted. Where the figures
 cannot be made to agree, `CaptureCheck.why` says why and advise predicts nothing."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
-from pathlab.advisor.run_length import (
-    ROTATIONS,
-    SAMPLING_MARGIN,
-    SATURATED_PCT,
-    WARMUP_SHARE,
-    in_a_row,
-    samples_per_path,
-)
+from pathlab.advisor import fit_level
+from pathlab.advisor.fit_level import LEVELS, Judged, Unit
+from pathlab.advisor.run_length import SAMPLING_MARGIN, SATURATED_PCT, WARMUP_SHARE, samples_per_path
 from pathlab.api import Result, Scenario
 from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.host_tables import HostTables
@@ -46,7 +45,8 @@ from pathlab.progress import Progress, run_batch
 #: response moves with the load and the back end, which the captures show only as a mean).
 RATE_TOLERANCE = 0.05
 RESPONSE_TOLERANCE = 0.20
-#: A run's I/Os per device at its captured rate: a count of 1,600 is known to ±1.96/40 ≈ 5%.
+#: A run's I/Os per device (or per unit of the level judged) at its captured rate: a count of
+#: 1,600 is known to ±1.96/40 ≈ 5%.
 DEVICE_IOS = 1_600
 #: The longest and shortest fitting run, in simulated seconds.
 LONGEST_S = 2.0
@@ -59,6 +59,8 @@ MOST_RUNS = 6
 SLOWEST_BACK_END_MS = 30.0
 #: The fastest port the fit gives: one command per µs (a million a second, beyond any array port).
 FASTEST_PORT_US = 1.0
+#: The most captured responses a disagreement lists one by one (a cluster's array may have hundreds).
+SAID_RESPONSES = 8
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ class DeviceFigures:
     response_tolerance: float
     #: Where the captured figures come from.
     where: str
+    #: The devices judged together (`fit_level.LEVELS`): a device, a host's port group, an array's devices.
+    level: str = "device"
 
     @property
     def rate_off(self) -> float:
@@ -119,6 +123,11 @@ class CaptureCheck:
     seed: int
     #: The fitted values as overrides of the scenario (dotted key to value, `Scenario.with_set`).
     overrides: dict[str, int | str] = field(default_factory=dict)
+    #: The devices' figures together, per port group and per array (`level` says which).
+    together: tuple[DeviceFigures, ...] = ()
+    #: The level judged at the fit's tolerances, and why (`fit_level`): "device", "port group" or "array".
+    judged: str = "device"
+    judged_why: str = ""
 
     @property
     def agrees(self) -> bool:
@@ -144,15 +153,21 @@ class _Array:
     tried: tuple[float, float] | None = None
     #: Whether the devices' rate is their ports' capacity (a back end step moved their response little).
     port_bound: bool = False
+    #: The port services tried whose rate came out above (the service is at least this) and below the captured one.
+    service_above: float = 0.0
+    service_below: float = math.inf
 
 
 def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[CapturedLoad],
                    progress: Progress | None = None) -> CaptureCheck | None:
     """Fits what the captures leave open until the setting in force reproduces their figures, or
     says why it cannot; None when no captured device is a workload's own (nothing to compare).
-    `scenario` is the host's (`host`, its typed tables) with the user's overrides."""
+    `scenario` is the host's (`host`, its typed tables) with the user's overrides, or a cluster's
+    (its merged tables; each captured device named `HOST/NAME`, as its workloads name it): the
+    hosts are fitted together, one back end and port time per array for every host on it."""
     tables = host.values()
     given = {k for k, _ in scenario.overrides}
+    key = _keys(scenario)
     workloads = {w["devices"][0]: (i, w) for i, w in enumerate(tables.get("workloads", [])) if len(w["devices"]) == 1}
     compared = [c for c in captured if c.device in workloads and "rate" not in workloads[c.device][1]]
     if not compared:
@@ -170,7 +185,7 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
         fitted.append(Fitted(f"workloads.{w['name']}.outstanding", f"{n} outstanding, {think_us:.1f} µs of think time",
                              f"Little's law on {c.where}: {c.rate:,.0f} I/O/s times {c.response_ms:.3f} ms = "
                              f"{c.rate * c.response_ms / 1000:.2f} in flight"))
-    device_array = {d.name: d.array.name for d in scenario.devices}
+    device_array = {key(d.host, d.name): d.array.name for d in scenario.devices}
     arrays = []
     for i, a in enumerate(tables.get("arrays", [])):
         mine = [c.device for c in compared if device_array.get(c.device) == a["name"]]
@@ -182,27 +197,35 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
                              not user("service"), not user("read_latency") and not user("write_latency")
                              and a.get("read_latency") == a.get("write_latency"), mine, _us(service)))
     rates = {c.device: c.rate for c in compared}
-    duration = min(LONGEST_S, max(SHORTEST_S, *(DEVICE_IOS / r for r in rates.values())))
-    runs, figures = 0, []
+    # The longest run: `LONGEST_S`, or shorter where the captured rate would put more than FIT_IOS I/Os in it.
+    longest = max(SHORTEST_S, min(LONGEST_S, fit_level.FIT_IOS / sum(rates.values())))
+    duration = min(longest, max(SHORTEST_S, *(DEVICE_IOS / r for r in rates.values())))
+    runs, level, units = 0, None, []
     while True:
         warmup = duration * WARMUP_SHARE
         length = {"run.duration": f"{duration * 1e6:.0f}us", "run.warmup": f"{warmup * 1e6:.0f}us"}
         run = _run(scenario, {**length, **overrides, **_array_sets(arrays)}, progress)
         runs += 1
-        figures = _figures(run, compared, duration)
-        # The paths each device works, known from the first run, may ask for longer runs.
-        longer = max(duration, _rotations_s(run, rates))
-        if runs >= MOST_RUNS or (longer == duration and all(f.agrees for f in figures)):
+        if level is None:
+            # The paths each device works, known from the first run, give the level judged and its run's length.
+            units = fit_level.units(run, rates, key, device_array)
+            level = fit_level.judged(units, longest, min(longest, max(SHORTEST_S, _sampling_s(run, rates, key))),
+                                     DEVICE_IOS)
+            if level.duration_s != duration and runs < MOST_RUNS:  # the same values again: steps compare runs of one length
+                duration = level.duration_s
+                continue
+        checked = _checked(run, compared, duration, key, units, level)
+        if runs >= MOST_RUNS or all(aimed for _, _, aimed in checked):
             break
-        if longer > duration:  # the same values again, long enough: steps compare runs of one length
-            duration = longer
-            continue
-        if not any([_step(a, run, figures) for a in arrays]):
+        if not any([_step(a, run, checked) for a in arrays]):
             break
     overrides |= _array_sets(arrays)
-    fitted += [f for a in arrays for f in _fitted(a, figures)]
-    return CaptureCheck(tuple(figures), tuple(fitted), _why(figures, arrays, runs), runs, duration, int(run.data["seed"]),
-                        overrides)
+    devices = [f for u, f, _ in checked if u.level == "device"]
+    fitted += [f for a in arrays for f in _fitted(a, devices)]
+    judged = [(u, f) for u, f, _ in checked]
+    return CaptureCheck(tuple(devices), tuple(fitted), _why(judged, arrays, runs), runs, duration,
+                        int(run.data["seed"]), overrides, tuple(f for u, f in judged if u.level != "device"),
+                        level.level, level.why)
 
 
 def _run(scenario: Scenario, sets: dict[str, int | str], progress: Progress | None) -> Result:
@@ -210,27 +233,55 @@ def _run(scenario: Scenario, sets: dict[str, int | str], progress: Progress | No
     return run
 
 
-def _figures(run: Result, compared: Sequence[CapturedLoad], duration_s: float) -> list[DeviceFigures]:
-    rows = {d["name"]: d for d in run.data["devices"]}
+def _keys(scenario: Scenario) -> Callable[[str, str], str]:
+    """A device's name as the workloads name it, from its host and name: `HOST/NAME` where the
+    scenario has several hosts (a cluster: `cluster_merge` names every workload's device so), else
+    its name."""
+    several = len({d.host for d in scenario.devices}) > 1
+    return lambda host, name: f"{host}/{name}" if several else name
+
+
+def _checked(run: Result, compared: Sequence[CapturedLoad], duration_s: float, key: Callable[[str, str], str],
+             units: Sequence[Unit], level: Judged) -> list[tuple[Unit, DeviceFigures, bool]]:
+    """Every unit of every level (`fit_level.units`) with its captured and simulated figures (a
+    group's rates summed, its responses weighted by the captured rates), their tolerances what the
+    run allows, and whether the unit is where the fit aims (within the fit's own tolerances at
+    the level judged and above)."""
+    rows = {key(d["host"], d["name"]): d for d in run.data["devices"]}
+    of = {c.device: c for c in compared}
     out = []
-    for c in compared:
-        d = rows[c.device]
-        # A run's count of a device's I/Os is known to about 1/sqrt(count): fewer I/Os widen the
-        # tolerance. The count the capture expects, not the one simulated (a run that simulated
-        # nothing would otherwise allow anything).
-        ios = max(c.rate * duration_s, 1.0)
-        noise = 1.96 / math.sqrt(ios)
-        out.append(DeviceFigures(c.device, c.rate, c.response_ms, d["cmds_s"], d["gavg_ms"],
-                                 max(RATE_TOLERANCE, noise, c.rate_spread), max(RESPONSE_TOLERANCE, noise, c.response_spread),
-                                 c.where))
+    for u in units:
+        mine = [of[n] for n in u.devices]
+        captured = sum(c.rate for c in mine)
+        simulated = sum(rows[n]["cmds_s"] for n in u.devices)
+        timed = [c for c in mine if c.response_ms is not None]
+        weight = sum(c.rate for c in timed)
+        response = sum(c.rate * (c.response_ms or 0.0) for c in timed) / weight if timed and weight > 0 else None
+        sim_weight = sum(rows[c.device]["cmds_s"] for c in timed)
+        sim_response = sum(rows[c.device]["cmds_s"] * rows[c.device]["gavg_ms"] for c in timed) / sim_weight \
+            if sim_weight > 0 else (sum(rows[n]["gavg_ms"] for n in u.devices) / len(u.devices))
+        # A run's count of I/Os is known to about 1/sqrt(count): fewer I/Os widen the tolerance. The
+        # count the capture expects, not the one simulated (a run that simulated nothing would
+        # otherwise allow anything). A unit finer than the level judged: what its rotations allow.
+        noise = 1.96 / math.sqrt(max(captured * duration_s, 1.0))
+        rate_spread = sum(c.rate * c.rate_spread for c in mine) / captured if captured > 0 else 0.0
+        response_spread = sum(c.rate * c.response_spread for c in timed) / weight if timed and weight > 0 else 0.0
+        where = "; ".join(dict.fromkeys(c.where for c in mine))
+        aimed = DeviceFigures(u.name, captured, response, simulated, sim_response, max(RATE_TOLERANCE, noise, rate_spread),
+                              max(RESPONSE_TOLERANCE, noise, response_spread), where, u.level)
+        run_allows = fit_level.tolerance(u, level, duration_s)
+        allowed = replace(aimed, rate_tolerance=max(aimed.rate_tolerance, run_allows),
+                          response_tolerance=max(aimed.response_tolerance, run_allows))
+        # The fit steps towards the tolerances at the level judged; the verdict allows what the run allows.
+        out.append((u, allowed, aimed.agrees or LEVELS.index(u.level) < LEVELS.index(level.level) and allowed.agrees))
     return out
 
 
-def _step(a: _Array, run: Result, figures: list[DeviceFigures]) -> bool:
+def _step(a: _Array, run: Result, checked: list[tuple[Unit, DeviceFigures, bool]]) -> bool:
     """One step of the array's fit from the run; whether anything changed."""
-    mine = [f for f in figures if f.device in a.devices]
-    if all(f.agrees for f in mine):
+    if all(aimed for u, _, aimed in checked if u.devices[0] in a.devices):
         return False
+    mine = [f for u, f, _ in checked if u.level == "device" and u.devices[0] in a.devices]
     simulated, wanted = sum(f.simulated_rate for f in mine), sum(f.captured_rate for f in mine)
     ports = [p for p in run.data["ports"] if p["name"].split("/")[0] == a.name]
     # The busiest port as it would be at the captured rate.
@@ -250,6 +301,14 @@ def _step(a: _Array, run: Result, figures: list[DeviceFigures]) -> bool:
             return False
         # The rate is the port's capacity: a port that carries too much is slower than the model's.
         service = max(FASTEST_PORT_US, a.service_us * simulated / wanted)
+        # A port's rate moves with the phases of the devices' turns as well as with its service: a step that would
+        # leave the services tried on either side of the captured rate takes their middle instead (bisection).
+        if simulated > wanted:
+            a.service_above = max(a.service_above, a.service_us)
+        else:
+            a.service_below = min(a.service_below, a.service_us)
+        if a.service_below < math.inf and not a.service_above < service < a.service_below:
+            service = (a.service_above + a.service_below) / 2
         if service == a.service_us:
             a.stuck = f"a port faster than {FASTEST_PORT_US:g} µs per command would be needed"
             return False
@@ -295,7 +354,8 @@ def _array_sets(arrays: list[_Array]) -> dict[str, int | str]:
 
 
 def _fitted(a: _Array, figures: list[DeviceFigures]) -> list[Fitted]:
-    mine = ", ".join(f.device for f in figures if f.device in a.devices)
+    names = [f.device for f in figures if f.device in a.devices]
+    mine = ", ".join(names) if len(names) <= SAID_RESPONSES else f"its {len(names):,} devices"
     out = [Fitted(f"arrays.{a.name}.service", f"{a.service_us:.1f} µs per command (was {a.was_service_us:.1f})",
                   f"the rate of {mine} as captured, at which its busiest port is saturated")] \
         if a.service_us != a.was_service_us else []
@@ -305,40 +365,62 @@ def _fitted(a: _Array, figures: list[DeviceFigures]) -> list[Fitted]:
     return out
 
 
-def _why(figures: list[DeviceFigures], arrays: list[_Array], runs: int) -> str | None:
-    off = [f for f in figures if not f.agrees]
+def _why(checked: list[tuple[Unit, DeviceFigures]], arrays: list[_Array], runs: int) -> str | None:
+    off = [(u, f) for u, f in checked if not f.agrees]
     if not off:
         return None
-    worst = max(off, key=lambda f: abs(f.rate_off) + abs(f.response_off or 0.0))
+    # The furthest beyond its tolerance: a whole host's load off is named even where its devices' own are within theirs.
+    unit, worst = max(off, key=lambda uf: max(abs(uf[1].rate_off) / uf[1].rate_tolerance,
+                                              abs(uf[1].response_off or 0.0) / uf[1].response_tolerance))
+    figures = [f for u, f in checked if u.level == "device"]
     said = (f"{worst.device} was captured at {worst.captured_rate:,.0f} I/O/s"
             + (f" in {worst.captured_response_ms:.3f} ms" if worst.captured_response_ms is not None else "")
-            + f" and simulated at {worst.simulated_rate:,.0f} I/O/s in {worst.simulated_response_ms:.3f} ms")
-    array = next((a for a in arrays if worst.device in a.devices), None)
+            + f" and simulated at {worst.simulated_rate:,.0f} I/O/s in {worst.simulated_response_ms:.3f} ms"
+            + f" (allowed: rate ±{worst.rate_tolerance:.0%}, response ±{worst.response_tolerance:.0%})")
+    array = next((a for a in arrays if unit.devices[0] in a.devices), None)
     if array is None:
         return f"{said}: the model has nothing the captures leave open to fit on its array"
     if array.stuck:
         return f"{said}: on array {array.name}, {array.stuck}"
-    others = [f for f in figures if f.device in array.devices and f is not worst]
+    others = [f for f in figures if f.device in array.devices and f.device not in unit.devices]
     if others and worst.captured_response_ms is not None:
+        responses = [f.captured_response_ms for f in [worst, *others] if f.captured_response_ms]
+        shown = ", ".join(f"{ms:.3f} ms" for ms in responses) if len(responses) <= SAID_RESPONSES else \
+            f"{min(responses):.3f} to {max(responses):.3f} ms over {len(responses)} devices"
         return (f"{said}: array {array.name} has one back end time for its devices, and their captured responses "
-                f"({', '.join(f'{f.captured_response_ms:.3f} ms' for f in [worst, *others] if f.captured_response_ms)}) "
-                f"are further apart than one time gives")
+                f"({shown}) are further apart than one time gives{_furthest(checked, array)}")
     return f"{said}, after {runs} fitting runs"
 
 
-def _rotations_s(run: Result, rates: dict[str, float]) -> float:
-    """How long a run must be for `ROTATIONS` of each device's policy over its paths at its
-    captured rate, and for its first sampling of its paths (policies that sample them), the
-    warm-up being a quarter of it; at most `LONGEST_S`."""
+def _furthest(checked: list[tuple[Unit, DeviceFigures]], array: _Array) -> str:
+    """The port group (or device, where the array has no group of several) whose captured response is
+    furthest from the median of the array's others, where it is beyond the response tolerance: a host
+    whose load is not the one its captures imply (its own queue, another workload) is named."""
+    level = "port group" if any(u.level == "port group" and u.devices[0] in array.devices for u, _ in checked) \
+        else "device"
+    timed = [f for u, f in checked if u.level == level and u.devices[0] in array.devices and f.captured_response_ms]
+    if len(timed) < 3:  # of two, neither is further than the other
+        return ""
+    median = statistics.median(f.captured_response_ms or 0.0 for f in timed)
+    far = max(timed, key=lambda f: abs(math.log((f.captured_response_ms or median) / median)))
+    ratio = (far.captured_response_ms or median) / median
+    if abs(ratio - 1) <= RESPONSE_TOLERANCE:
+        return ""
+    return (f"; furthest from the others: {far.device}, captured at {far.captured_response_ms:.3f} ms against the "
+            f"median of the array's {level}s, {median:.3f} ms")
+
+
+def _sampling_s(run: Result, rates: dict[str, float], key: Callable[[str, str], str]) -> float:
+    """How long a run must be for each device's first sampling of its paths (policies that sample
+    them) within the warm-up, the warm-up being a quarter of it."""
     need = 0.0
+    rows = {key(r["host"], r["name"]): r for r in run.data["devices"]}
     for d in run.setups:
-        rows = {r["name"]: r for r in run.data["devices"]}
-        if d.name not in rates:
-            continue
-        paths = max(len(rows[d.name]["working_paths"]), 1)
-        need = max(need, paths * ROTATIONS * in_a_row(d.policy.params, run.data["summary"]["bytes_per_io"]) / rates[d.name],
-                   SAMPLING_MARGIN * paths * samples_per_path(d.policy.params) / rates[d.name] / WARMUP_SHARE)
-    return min(LONGEST_S, need)
+        name = key(d.host, d.name)
+        if name in rates:
+            paths = max(len(rows[name]["working_paths"]), 1)
+            need = max(need, SAMPLING_MARGIN * paths * samples_per_path(d.policy.params) / rates[name] / WARMUP_SHARE)
+    return need
 
 
 def _us(value: str) -> float:

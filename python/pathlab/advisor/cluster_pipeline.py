@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from pathlab import host_views
-from pathlab.advisor.advice import IN_FORCE, Advice, GroupResult, advice_of
+from pathlab.advisor.advice import Advice, GroupResult, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
+from pathlab.advisor.capture_check import CaptureCheck
 from pathlab.advisor.cluster_findings import cluster_findings, per_host
 from pathlab.advisor.decide import decide, order
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
 from pathlab.advisor.group_candidate import by_group
-from pathlab.advisor.host_groups import HostGroup, group_choice, host_groups
+from pathlab.advisor.group_decision import own_choice, per_group_decision
+from pathlab.advisor.host_groups import HostGroup, group_ranked, host_groups
+from pathlab.advisor.ranges import Span, end_labels, gain_ranges
 from pathlab.advisor.rank import rank_together
 from pathlab.advisor.ranked import Ranked
 from pathlab.advisor.run_length import RunLength
@@ -27,6 +31,7 @@ from pathlab.advisor.timer_findings import timer_findings
 from pathlab.api import Result, Scenario
 from pathlab.devices import Device
 from pathlab.finding import Finding
+from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.host import Host
 from pathlab.progress import Progress, run_batch
 
@@ -34,11 +39,17 @@ from pathlab.progress import Progress, run_batch
 def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int, length: RunLength,
                    imported: Mapping[str, Host] | None = None, assumptions: Sequence[tuple[str, str]] = (),
                    shown_host: str | None = None, progress: Progress | None = None,
-                   chosen: tuple[list[Candidate], list[list[Device]]] | None = None) -> Advice:
-    """The cluster's advice (`scenario` with every host, its run length set to `length`);
+                   chosen: tuple[list[Candidate], list[list[Device]]] | None = None,
+                   capture_check: CaptureCheck | None = None, spans: Sequence[Span] = (),
+                   at_ends: Sequence[tuple[Scenario, RunLength]] = ()) -> Advice:
+    """The cluster's advice (`scenario` with every host, its run length set to `length`, and the
+    values fitted to the captures set);
     `imported`: each host as its captures were read, for their findings; `shown_host`: the host
     the advice is narrowed to (checked against the scenario's hosts before anything runs);
-    `chosen`: the candidates and their resolved devices, where a pilot run chose the length."""
+    `chosen`: the candidates and their resolved devices, where a pilot run chose the length;
+    `capture_check`: the setting in force against every host's captures (`captured_of`);
+    `spans`: the imported hosts' assumptions that move a gain (`ranges.span_ends`), and `at_ends` the
+    cluster at each end with its run length, ranked beside it for each candidate's gain range."""
     host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), shown_host, subject)
     if imported and not all(h.measured_load for h in imported.values()):
         # No counters on some host: findings from the listings alone, and no simulated gain (as for one host).
@@ -46,37 +57,49 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
         found = _captured(imported) + _listed(scenario.devices, imported)
         return advice_of(subject, scenario, objective, _narrowed(found, shown_host), [], None, assumptions,
                          unmeasured_stack=stack, hosts=list(imported), shown_host=shown_host)
+    if imported and capture_check is not None and not capture_check.agrees:
+        # The setting in force does not reproduce the captures: a gain against it would be another cluster's.
+        found = _captured(imported) + _listed(scenario.devices, imported)
+        return advice_of(subject, scenario, objective, _narrowed(found, shown_host), [], None, assumptions,
+                         capture_check=capture_check, hosts=list(imported), shown_host=shown_host)
     (in_force,) = run_batch([scenario], progress, path_intervals=False)
     hosts = host_views.names(in_force.data)
     found = _captured(imported or {}) + cluster_findings(in_force) + per_host(in_force, _host_findings(imported or {}))
     cands, resolved = chosen or (candidates(scenario, in_force), None)
 
-    def lengths(of: list[Candidate], devices: list[list[Device]] | None) -> list[dict[str, str]]:
-        return [length.overrides(d) for d in devices] if devices else [length.overrides()] * len(of)
+    scenarios = [scenario, *(end for end, _ in at_ends)]
 
-    ranked = _ranked(scenario, cands, seeds, lengths(cands, resolved), in_force)
-    groups = host_groups(in_force.data)
-    if len(groups) > 1:
-        own = [group_choice(ranked, g, objective)[0] for g in groups]
-        if any(_label(o) != _label(decide(ranked, objective).choice) for o in own):
-            # The groups do best with different settings: each its own, simulated with the others.
-            mixed = by_group(scenario, [(g, o.candidate if o else cands[0]) for g, o in zip(groups, own)])
-            pair = [cands[0], mixed]
-            _, extra = _ranked(scenario, pair, seeds, lengths(pair, resolved and [resolved[0],
-                                                                                  scenario.with_set(mixed.overrides).devices]),
-                               in_force)
-            extra.gain = extra.figures["iops"][0] / ranked[0].figures["iops"][0]
-            ranked.append(extra)
+    def each_length(of: list[Candidate], devices: list[list[Device]] | None) -> list[list[dict[str, str]]]:
+        """Per scenario (the cluster, then each span's end), each candidate's run length."""
+        return [[n.overrides(d) for d in devices] if devices else [n.overrides()] * len(of)
+                for n in [length, *(n for _, n in at_ends)]]
+
+    ranked, *ranked_at_ends = rank_together(scenarios, cands, seeds, each_length(cands, resolved), in_force,
+                                            per_host=True)
     decision = decide(ranked, objective)
-    said = [_group_result(ranked, g, decision.choice, objective) for g in groups] if len(groups) > 1 else []
+    groups = host_groups(in_force.data)
+    own = [own_choice(ranked, g, decision.choice or ranked[0], objective) for g in groups] if len(groups) > 1 else []
+    if any(o is not (decision.choice or ranked[0]) for o in own):
+        # A group does better with a setting of its own, beyond the intervals: each group's, simulated with the others.
+        mixed = by_group(scenario, [(g, o.candidate) for g, o in zip(groups, own)])
+        pair = [cands[0], mixed]
+        devices = resolved and [resolved[0], scenario.with_set(mixed.overrides).devices]
+        for ranking, (_, extra) in zip([ranked, *ranked_at_ends],
+                                       rank_together(scenarios, pair, seeds, each_length(pair, devices), in_force,
+                                                     per_host=True)):
+            extra.gain = extra.figures["iops"][0] / ranking[0].figures["iops"][0]
+            ranking.append(extra)
+        decision = per_group_decision(decision, ranked[-1], ranked[0], objective)
+    said = [_group_result(ranked, g, o, decision.choice) for g, o in zip(groups, own)]
     return advice_of(subject, scenario, objective, _narrowed(found, shown_host), order(ranked, objective), decision,
-                     assumptions, None, length, hosts=hosts, groups=said, shown_host=shown_host)
+                     assumptions, gain_ranges(list(spans), ranked, ranked_at_ends), length,
+                     list(zip(end_labels(list(spans)), (n for _, n in at_ends))), capture_check=capture_check,
+                     hosts=hosts, groups=said, shown_host=shown_host)
 
 
-def _ranked(scenario: Scenario, cands: list[Candidate], seeds: int, lengths: list[dict[str, str]],
-            in_force: Result) -> list[Ranked]:
-    (ranked,) = rank_together([scenario], cands, seeds, [lengths], in_force, per_host=True)
-    return ranked
+def captured_of(imported: Mapping[str, Host]) -> list[CapturedLoad]:
+    """Every host's captured load, each device named as the cluster's workloads name it (`HOST/NAME`)."""
+    return [replace(c, device=f"{name}/{c.device}") for name, host in imported.items() for c in host.captured]
 
 
 def _listed(devices: list[Device], imported: Mapping[str, Host]) -> list[Finding]:
@@ -89,18 +112,14 @@ def _listed(devices: list[Device], imported: Mapping[str, Host]) -> list[Finding
     return out
 
 
-def _label(choice: Ranked | None) -> str:
-    return choice.candidate.label if choice else IN_FORCE
-
-
-def _group_result(ranked: list[Ranked], group: HostGroup, chosen: Ranked | None, objective: str) -> GroupResult:
-    """The group's own choice, and the recommendation's gain on its hosts."""
-    own, on_group = group_choice(ranked, group, objective)
+def _group_result(ranked: list[Ranked], group: HostGroup, own: Ranked, chosen: Ranked | None) -> GroupResult:
+    """The group's own choice (`own_choice`), and the recommendation's gain on its hosts."""
     if chosen is None:
-        return GroupResult(group.reach, group.hosts, _label(own), math.nan, math.nan)
+        return GroupResult(group.reach, group.hosts, own.candidate.label, math.nan, math.nan)
+    on_group = group_ranked(ranked, group)
     mine = on_group[ranked.index(chosen)]
     base = on_group[0].figures["p99_ms"][0]
-    return GroupResult(group.reach, group.hosts, _label(own), mine.gain,
+    return GroupResult(group.reach, group.hosts, own.candidate.label, mine.gain,
                        mine.figures["p99_ms"][0] / base if base > 0 else math.nan)
 
 

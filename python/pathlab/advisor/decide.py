@@ -18,6 +18,8 @@ MARGIN = 0.05
 OBJECTIVES = ("balanced", "throughput", "latency")
 #: Per figure: whether a higher value is better.
 HIGHER_IS_BETTER = {"iops": True, "p99_ms": False}
+#: Per objective: the figures a change must gain on.
+WANTED = {"throughput": ("iops",), "latency": ("p99_ms",), "balanced": ("iops", "p99_ms")}
 
 
 @dataclass(frozen=True)
@@ -71,18 +73,28 @@ def decide(ranked: list[Ranked], objective: str) -> Decision:
     of `ranked`), or keep. Candidates without commands (pathlab's own policy) are shown, never
     recommended."""
     in_force = ranked[0]
-    wanted = {"throughput": ("iops",), "latency": ("p99_ms",), "balanced": ("iops", "p99_ms")}[objective]
     for r in order(ranked, objective):
         if r is in_force or not r.candidate.commands:
             continue
-        gained = [f for f in wanted if clears(r, in_force, f)]
-        lost = [f for f in HIGHER_IS_BETTER if worse(r, in_force, f)]
-        if gained and (objective != "balanced" or not lost):
+        if gained := beats(r, in_force, objective):
             return Decision(r, f"it beats the setting in force by more than {MARGIN:.0%} on "
-                               f"{' and '.join(_NAMES[f] for f in gained)}, beyond the 95% intervals")
+                               f"{said(gained)}, beyond the 95% intervals")
     return Decision(None, f"no candidate beats the setting in force by {MARGIN:.0%} of "
-                          f"{' or '.join(_NAMES[f] for f in wanted)} beyond the 95% intervals"
+                          f"{' or '.join(_NAMES[f] for f in WANTED[objective])} beyond the 95% intervals"
                           + (" without a clear loss on the other" if objective == "balanced" else ""))
+
+
+def beats(candidate: Ranked, reference: Ranked, objective: str) -> list[str]:
+    """The figures of `objective` on which `candidate` clears `reference` (the setting in force, or
+    a setting it would replace); none where it clears none, or, balanced, is clearly worse on one."""
+    gained = [f for f in WANTED[objective] if clears(candidate, reference, f)]
+    lost = [f for f in HIGHER_IS_BETTER if worse(candidate, reference, f)]
+    return gained if objective != "balanced" or not lost else []
+
+
+def said(figures: list[str]) -> str:
+    """The figures a candidate clears, as the reasons name them ("the I/O rate and the p99 response")."""
+    return " and ".join(_NAMES[f] for f in figures)
 
 
 _NAMES = {"iops": "the I/O rate", "p99_ms": "the p99 response"}

@@ -13,20 +13,32 @@ from pathlab.api import Scenario
 
 #: The header `candidates._per_host` writes above each host's commands, and above the claim rule.
 ON_HOST, EVERY_HOST = "# on {}:", "every host"
+#: The header `by_group` writes above each group's blocks: its hosts, how they reach the arrays, its setting.
+GROUP_HEADER = "# hosts {} ({}): {}"
+#: The candidate's label (which group gets which: its commands, and the advice's groups).
+PER_GROUP = "a setting per host group"
 
 
 def commands_for(commands: Sequence[str], hosts: Collection[str], every_host: bool = True) -> list[str]:
     """The lines of `commands` for `hosts`: each `# on HOST:` block of one of them, the lines
-    before any block (a multipath.conf stanza is every host's), and the `# on every host:` block
-    (a claim rule) unless `every_host` is false."""
+    before any block (a multipath.conf stanza is every host's), the `# on every host:` block
+    (a claim rule) unless `every_host` is false, and a group's `# hosts …:` header (`by_group`) with
+    the lines under it where the group has one of them."""
     out, keep = [], True
     for line in commands:
         if line.startswith("# on ") and line.endswith(":"):
             who = line[len("# on "):-1]
             keep = who in hosts or (who == EVERY_HOST and every_host)
+        elif line.startswith("# hosts "):  # a group's header, and its lines up to its first host's block
+            keep = any(h in hosts for h in _group_hosts(line))
         if keep:
             out.append(line)
     return out
+
+
+def _group_hosts(header: str) -> list[str]:
+    """The hosts a `GROUP_HEADER` line names (host names hold no comma nor space)."""
+    return header[len("# hosts "):].split(" (", 1)[0].split(", ")
 
 
 def by_group(scenario: Scenario, choices: Sequence[tuple[HostGroup, Candidate]]) -> Candidate:
@@ -43,8 +55,7 @@ def by_group(scenario: Scenario, choices: Sequence[tuple[HostGroup, Candidate]])
     commands: list[str] = []
     for g, c in choices:
         own = commands_for(c.commands, g.hosts, every_host=False)
-        commands += [f"# hosts {', '.join(g.hosts)} ({g.reach}): {c.label}", *(own or ["#   nothing to change"])]
-    label = "a setting per host group"  # which group gets which: the commands, and the advice's groups
-    return Candidate(label, overrides, commands,
+        commands += [GROUP_HEADER.format(", ".join(g.hosts), g.reach, c.label), *(own or ["#   nothing to change"])]
+    return Candidate(PER_GROUP, overrides, commands,
                      "the groups get different settings: set each group's devices with the commands above, not with "
                      "one claim rule for every host")

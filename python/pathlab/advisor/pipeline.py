@@ -15,13 +15,13 @@ from pathlab._core import parse_duration_ns
 from pathlab.advisor import alike, run_length
 from pathlab.advisor.advice import Advice, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
-from pathlab.advisor.capture_check import fit_to_capture, with_fitted
-from pathlab.advisor.cluster_pipeline import advise_cluster
+from pathlab.advisor.capture_check import CaptureCheck, fit_to_capture, with_fitted
+from pathlab.advisor.cluster_pipeline import advise_cluster, captured_of
 from pathlab.advisor.decide import OBJECTIVES, decide, order
 from pathlab.advisor.failure_advice import FailureAdvice
 from pathlab.advisor.failure_pipeline import advise_failures
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
-from pathlab.advisor.ranges import end_labels, gain_ranges, span_ends
+from pathlab.advisor.ranges import Span, end_labels, gain_ranges, span_ends
 from pathlab.advisor.rank import rank_together
 from pathlab.advisor.run_length import RunLength
 from pathlab.advisor.timer_findings import timer_findings
@@ -92,8 +92,16 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
                                         set=sets)
         assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
                                       *(a for h in subject.hosts.values() for a in h.assumptions)]))
+        host_views.check(list(subject.hosts), host, name)  # before anything runs
+        # Every host's captured load must be reproduced, the hosts together, before a gain is predicted against it.
+        check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress) \
+            if all(h.measured_load for h in subject.hosts.values()) else None
+        if check is not None and check.agrees:
+            scenario = scenario.with_set(check.overrides)
+        # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
+        spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
-                        subject.hosts, assumed)
+                        subject.hosts, with_fitted(assumed, check), check, spans, at_ends)
     scenario, captured, imported = _scenario(subject, variant, sets)
     if failures is not None and failures is not False:
         return _failures(scenario, name, imported, "all" if failures is True else str(failures), objective, seeds,
@@ -225,18 +233,24 @@ def _shared_luns(devices: list[Device]) -> bool:
 
 def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration: str, warmup: str, auto: bool,
              host: str | None, progress: Progress | None, imported: Mapping[str, Host] | None = None,
-             assumptions: Sequence[tuple[str, str]] = ()) -> Advice:
+             assumptions: Sequence[tuple[str, str]] = (), capture_check: CaptureCheck | None = None,
+             spans: Sequence[Span] = (), at_ends: Sequence[Scenario] = ()) -> Advice:
     """A cluster's advice (`cluster_pipeline`), its run length chosen as one host's is, from a
-    pilot of the whole cluster (devices keyed `HOST/NAME` where hosts share a LUN; devices of two
-    hosts are never alike: their paths start at different hosts)."""
+    pilot of the whole cluster and of the cluster at its spans' ends (devices keyed `HOST/NAME`
+    where hosts share a LUN; devices of two hosts are never alike: their paths start at different hosts)."""
     host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
     length, chosen = _given_length(scenario, duration, warmup, auto), None
-    measured = imported is None or all(h.measured_load for h in imported.values())
+    lengths = [length] * len(at_ends)
+    measured = (imported is None or all(h.measured_load for h in imported.values())) and \
+        (capture_check is None or capture_check.agrees)
     if auto and not scenario.timeline and measured:
-        (length,), cands, resolved = auto_lengths([scenario], length, progress)
+        (length, *lengths), cands, resolved = auto_lengths([scenario, *at_ends], length, progress)
         scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
-        (progress or Progress()).note(f"runs of {length.duration_s:g} s after {length.warmup_s:g} s of warm-up ({length.reason})")
-    return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, chosen)
+        differing = [(f"at {end}: ", n) for end, n in zip(end_labels(list(spans)), lengths) if n != length]
+        for at, n in [("", length), *differing]:
+            (progress or Progress()).note(f"{at}runs of {n.duration_s:g} s after {n.warmup_s:g} s of warm-up ({n.reason})")
+    return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, chosen,
+                          capture_check, spans, list(zip(at_ends, lengths)))
 
 
 def auto_lengths(scenarios: list[Scenario], full: RunLength,

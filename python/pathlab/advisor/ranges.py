@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pathlab.advisor.ranked import Ranked
 from pathlab.api import Scenario
@@ -65,6 +65,8 @@ class GainRanges:
     over: list[str]
     #: Per candidate label: its lowest and highest gain over the spans' ends and the assumed values.
     gains: dict[str, tuple[float, float]]
+    #: On a cluster, per candidate label and host: the same for the host's own I/O rate.
+    hosts: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
 
 
 def assumed_settings(host: HostTables) -> list[tuple[str, int, str]]:
@@ -142,13 +144,23 @@ def end_labels(found: list[Span]) -> list[str]:
 
 def gain_ranges(found: list[Span], central: list[Ranked], at_ends: list[list[Ranked]]) -> GainRanges | None:
     """Each candidate's lowest and highest gain over the central ranking and its rankings at the
-    spans' ends (same seeds and I/Os), or None when the host rests on no assumption that matters."""
+    spans' ends (same seeds and I/Os), each ranking's setting in force first, and on a cluster each
+    host's; None when the host rests on no assumption that matters."""
     if not found:
         return None
     gains = {r.candidate.label: [r.gain] for r in central}
-    for ranking in at_ends:
+    hosts: dict[str, dict[str, list[float]]] = {r.candidate.label: {} for r in central}
+    for ranking in [central, *at_ends]:
         for r in ranking:
-            gains[r.candidate.label].append(r.gain)
-    return GainRanges([s.over for s in found],
-                      {label: (min(g), max(g)) if not any(math.isnan(x) for x in g) else (math.nan, math.nan)
-                       for label, g in gains.items()})
+            if ranking is not central:
+                gains[r.candidate.label].append(r.gain)
+            for host, figures in r.hosts.items():  # a cluster: each host's rate against its own in force
+                base = ranking[0].hosts[host]["iops"][0]
+                hosts[r.candidate.label].setdefault(host, []).append(figures["iops"][0] / base if base > 0 else math.nan)
+    return GainRanges([s.over for s in found], {label: _lowest_highest(g) for label, g in gains.items()},
+                      {label: {h: _lowest_highest(g) for h, g in by_host.items()} for label, by_host in hosts.items()
+                       if by_host})
+
+
+def _lowest_highest(gains: list[float]) -> tuple[float, float]:
+    return (min(gains), max(gains)) if not any(math.isnan(x) for x in gains) else (math.nan, math.nan)

@@ -67,9 +67,10 @@ def cluster_rows(rounds: int, quick: bool, folder: Path, spread: Callable[[Seque
                 said = f"{hosts * devices:,} devices and {hosts * devices * paths:,} paths written"
             else:
                 document = json.loads(out)
-                chosen = document["run_length"]
+                chosen, check = document["run_length"], document["in_force_against_capture"]
                 said = (f"{len(document['candidates'])} candidates, {sum(c['seeds'] for c in document['candidates'])} "
-                        f"runs of {chosen['duration_s']:g} s after {chosen['warmup_s']:g} s")
+                        f"runs of {chosen['duration_s']:g} s after {chosen['warmup_s']:g} s") if chosen else \
+                    f"no prediction: {check['why'][:160] if check else 'no counters'}"  # the captures not reproduced
         rows.append([f"{hosts} x {devices:,} x {paths}", verb, said, spread(walls), f"{max(peaks):,.0f}"])
     return rows
 

@@ -12,6 +12,7 @@ from typing import Any
 from pathlab.advisor.advice import Advice, CandidateResult
 from pathlab.advisor.candidates import OWN_POLICY
 from pathlab.advisor.decide import MARGIN
+from pathlab.advisor.group_candidate import PER_GROUP
 from pathlab.output import in_force_capture
 from pathlab.output.sink import Output
 from pathlab.toml_values import to_toml
@@ -64,6 +65,8 @@ def cluster_document(a: Advice) -> dict[str, Any]:
     return {"hosts": list(a.hosts), "shown_host": a.shown_host,
             "host_figures": {c.label: {h: {k: list(v) for k, v in c.hosts[h].items()} for h in shown if h in c.hosts}
                              for c in a.candidates},
+            "host_gain_ranges": {c.label: {h: [_number(g) for g in c.host_gain_ranges[h]] for h in shown
+                                           if h in c.host_gain_ranges} for c in a.candidates if c.host_gain_ranges},
             "groups": [{"reach": g.reach, "hosts": list(g.hosts), "own_choice": g.own_choice, "gain": _number(g.gain),
                         "p99_ratio": _number(g.p99_ratio)} for g in a.groups],
             "commands": a.commands}
@@ -122,13 +125,14 @@ def _capture_check_lines(a: Advice) -> list[str]:
     return in_force_capture.lines(a.capture_check) if a.capture_check is not None else []
 
 
-def gain_cell(c: CandidateResult) -> str:
+def gain_cell(c: CandidateResult, gain: float | None = None, gain_range: tuple[float, float] | None = None) -> str:
     """The gain as the table shows it: the range over the assumptions' spans where there are
-    some, else the one figure."""
-    if c.gain_range is None:
-        return gain_text(c.gain, c)
-    low, high = (gain_text(g, c) for g in c.gain_range)
-    return low if math.isnan(c.gain_range[0]) or low == high else f"{low} to {high}"
+    some, else the one figure; the candidate's own, or one host's (`gain`, `gain_range`)."""
+    gain, gain_range = (c.gain, c.gain_range) if gain is None else (gain, gain_range)
+    if gain_range is None:
+        return gain_text(gain, c)
+    low, high = (gain_text(g, c) for g in gain_range)
+    return low if math.isnan(gain_range[0]) or low == high else f"{low} to {high}"
 
 
 def _number(value: float) -> float | None:
@@ -235,10 +239,11 @@ def recommendation(a: Advice) -> list[str]:
 
 def assumed_load(a: Advice) -> str:
     """The load a predicted gain rests on: the captured one, where the setting in force reproduces
-    it, else the scenario's workloads."""
+    it (every host's, on a cluster), else the scenario's workloads."""
     check = a.capture_check
     if check is None or not check.agrees:
-        return "The load it assumes: the scenario's [[workloads]], not a capture of the host's own"
+        whose = "hosts'" if a.hosts else "host's"
+        return f"The load it assumes: the scenario's [[workloads]], not a capture of the {whose} own"
     rate = sum(d.captured_rate for d in check.devices)
     return (f"The load it assumes: the captured one ({rate:,.0f} I/O per s in force over {len(check.devices)} "
             "device(s)), as the workloads fitted to it issue it (the assumptions: a closed loop keeps its I/Os "
@@ -266,7 +271,7 @@ def text(a: Advice, verbose: bool = False) -> str:
         lines += ["", *in_force_capture.lines(a.capture_check)]
     if a.candidates and a.hosts:
         lines += ["", *cluster_candidates(a)]
-        lines += [f"  {line}" for line in model_error_note(a) + (run_length_note(a) if verbose else [])]
+        lines += [f"  {line}" for line in ranges_note(a) + model_error_note(a) + (run_length_note(a) if verbose else [])]
     elif a.candidates:
         lines += ["", f"Candidates, simulated on this host on the same I/Os over {seeds_taken(a.candidates)} seeds (mean ± 95% "
                       "interval), "
@@ -291,9 +296,16 @@ def text(a: Advice, verbose: bool = False) -> str:
 
 def cluster_candidates(a: Advice) -> list[str]:
     """A cluster's candidates: the cluster's figures (every host's I/O rate, the worst host's p99),
-    each host's beneath (the host shown alone with `--host`)."""
+    each host's beneath (the host shown alone with `--host`), its gain rounded as the candidate's
+    is and a range where the candidate's is."""
     shown = [a.shown_host] if a.shown_host else list(a.hosts)
-    width = max(6, *(len(gain_cell(c)) for c in a.candidates))
+    base = a.in_force.hosts if a.in_force else {}
+
+    def host_gain(c: CandidateResult, h: str) -> str:
+        rate = base[h]["iops"].mean if h in base else 0.0
+        return gain_cell(c, c.hosts[h]["iops"].mean / rate if rate > 0 else math.nan, c.host_gain_ranges.get(h))
+
+    width = max(6, *(len(gain_cell(c)) for c in a.candidates), *(len(host_gain(c, h)) for c in a.candidates for h in shown))
     lines = [f"Candidates, simulated on the whole cluster ({len(a.hosts)} hosts: {', '.join(a.hosts)}) at once, on the "
              f"same I/Os over {seeds_taken(a.candidates)} seeds (mean ± 95% interval), in the order of the objective "
              f"({a.objective}): the cluster's I/O rate and the worst host's p99 (a host's p99: its worst device's), "
@@ -303,25 +315,30 @@ def cluster_candidates(a: Advice) -> list[str]:
         f = c.figures
         lines.append(f"  {c.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
                      f"{_cell(f['p99_ms'], 3):>16} {gain_cell(c):>{width}}")
-        base = a.in_force.hosts if a.in_force else {}
         for h in shown:
             own = c.hosts[h]
-            gain = own["iops"].mean / base[h]["iops"].mean if h in base and base[h]["iops"].mean > 0 else math.nan
             lines.append(f"    {h:<26} {_cell(own['iops'], 0):>22} {_cell(own['resp_ms'], 3):>16} "
-                         f"{_cell(own['p99_ms'], 3):>16} {gain_text(gain):>{width}}")
+                         f"{_cell(own['p99_ms'], 3):>16} {host_gain(c, h):>{width}}")
     return lines
 
 
 def groups_lines(a: Advice) -> list[str]:
     """Which hosts get which setting and why: each group of hosts that reach the arrays alike,
-    the setting its own figures choose, and the recommendation's gain on it."""
+    the setting its own figures choose (where they tell it from the cluster's), the
+    recommendation's gain on it, and why one setting serves every host where a setting per group
+    was simulated and not chosen."""
     if not a.groups:
         return []
     lines = ["  Hosts by how they reach the arrays (each group's figures from the same runs):"]
+    chosen = a.recommendation.candidate if a.recommendation else None  # its gains are rounded to its model error
     for g in a.groups:
         if a.shown_host and a.shown_host not in g.hosts:
             continue
-        gain = "" if math.isnan(g.gain) else f"; the recommendation gives them {gain_text(g.gain)} the I/O rate in " \
+        gain = "" if math.isnan(g.gain) else f"; the recommendation gives them {gain_text(g.gain, chosen)} the I/O rate in " \
             f"force, p99 {g.p99_ratio:.2f}x"
         lines.append(f"    {', '.join(g.hosts)} ({g.reach}): on their own figures, {g.own_choice}{gain}")
+    if chosen is not None and chosen.label != PER_GROUP and any(c.label == PER_GROUP for c in a.candidates):
+        lines.append(f"    Each group given its own ({PER_GROUP}, simulated with the others) does not beat one setting for "
+                     f"every host ({chosen.label}) on the cluster's figures by {MARGIN:.0%} beyond the 95% intervals: "
+                     "one setting serves every host")
     return lines

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pathlab import figures
+from pathlab.host_site_figures import per_host, per_site
 from pathlab.output.run import summary_row
 from pathlab.output.sink import Output
 from pathlab.study.compare import Comparison, Lineup, lineup_of
@@ -37,13 +38,13 @@ class Variants(Output):
         names = [name for name, _ in self.variants]
         head = f"pathlab compare: {self.scenario}, seed {self.runs[0]['seed']}, every variant on the same I/Os\n"
         notes = [f"{name}: {desc}" for name, desc in self.variants]
-        hosts = [per_host(r) for r in self.runs]
-        by_host = ["", hosts_side_by_side(names, hosts)] if any(len(h) > 1 for h in hosts) else []
-        return "\n".join([head, side_by_side(names, [r["summary"] for r in self.runs]), *by_host, "", *notes])
+        return "\n".join([head, side_by_side(names, [r["summary"] for r in self.runs]), *hosts_and_sites(names, self.runs),
+                          "", *notes])
 
     def document(self) -> Any:
         rows = [{"variant": name, "description": desc, "summary": r["summary"]}
                 | ({"hosts": per_host(r)} if any(len(o["hosts"]) > 1 for o in self.runs) else {})
+                | ({"sites": per_site(r)} if any(per_site(o) for o in self.runs) else {})
                 for (name, desc), r in zip(self.variants, self.runs)]
         return {"scenario": self.scenario, "seed": self.runs[0]["seed"], "variants": rows}
 
@@ -163,20 +164,21 @@ def lineup_table(name: str, labels: list[str], summaries: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def per_host(run: dict[str, Any]) -> dict[str, dict[str, float]]:
-    """Each host's figures as its esxtop shows them: its devices' commands a second together, and
-    their GAVG weighted by those commands (the response the host measures, stack time left out)."""
-    rates: dict[str, float] = {h["name"]: 0.0 for h in run["hosts"]}
-    weighted: dict[str, float] = dict.fromkeys(rates, 0.0)
-    for d in run["devices"]:
-        rates[d["host"]] += d["cmds_s"]
-        weighted[d["host"]] += d["cmds_s"] * (d["gavg_ms"] or 0.0)
-    return {h: {"cmds_s": rate, "gavg_ms": weighted[h] / rate if rate else 0.0} for h, rate in rates.items()}
+def hosts_and_sites(names: list[str], runs: list[dict[str, Any]]) -> list[str]:
+    """The per-host rows where a run has several hosts, and the per-site rows where they are at
+    several sites, each after a blank line; nothing for one host."""
+    hosts = [per_host(r) for r in runs]
+    if not any(len(h) > 1 for h in hosts):
+        return []
+    at = [per_site(r) for r in runs]
+    labelled = [{f"{site} ({', '.join(one[site]['hosts'])})": one[site] for site in one} for one in at]
+    return ["", hosts_side_by_side(names, hosts)] + \
+        (["", hosts_side_by_side(names, labelled, "per site (its hosts' esxtop together)")] if any(at) else [])
 
 
-def hosts_side_by_side(names: list[str], hosts: list[dict[str, dict[str, float]]]) -> str:
-    """Rows per host under the variants' columns: commands a second and GAVG (ms); "-" where a
-    variant has no such host (a variant may set `hosts`)."""
+def hosts_side_by_side(names: list[str], hosts: list[dict[str, dict[str, Any]]], title: str = "per host (esxtop)") -> str:
+    """Rows per host (or site) under the variants' columns: commands a second and GAVG (ms); "-"
+    where a variant has no such host (a variant may set `hosts`)."""
     every = list(dict.fromkeys(h for one in hosts for h in one))
     width = max(12, *(len(n) + 2 for n in names))
     label = max(14, *(len(h) + 10 for h in every))
@@ -184,7 +186,7 @@ def hosts_side_by_side(names: list[str], hosts: list[dict[str, dict[str, float]]
     def cells(host: str, key: str, fmt: str) -> str:
         return "".join((format(one[host][key], fmt) if host in one else "-").rjust(width) for one in hosts)
 
-    lines = ["per host (esxtop)"]
+    lines = [title]
     for h in every:
         lines += [f"{h} CMDS/s".ljust(label) + cells(h, "cmds_s", ".1f"), f"{h} GAVG".ljust(label) + cells(h, "gavg_ms", ".3f")]
     return "\n".join(lines)

@@ -5,6 +5,7 @@ labelled, what was fitted to make them agree, or why they could not be made to."
 from __future__ import annotations
 
 import html as html_text
+import math
 from dataclasses import asdict
 from typing import Any
 
@@ -14,18 +15,21 @@ from pathlab.toml_values import to_toml
 
 def lines(r: CaptureCheck) -> list[str]:
     """The text block: a table of the devices, then the verdict."""
-    width = max(6, *(len(d.device) for d in r.devices))
+    width = max(6, *(len(d.device) for d in (*r.devices, *r.together)))
     out = [f"The setting in force, captured against simulated ({r.runs} fitting run{'s' if r.runs > 1 else ''} of "
            f"{r.duration_s:.3g} s, seed {r.seed}):",
            f"  {'device':<{width}} {'captured I/O per s':>18} {'simulated':>10} {'captured ms':>11} {'simulated':>10}  agree"]
-    for d in r.devices:
+    for d in (*r.devices, *r.together):
         captured_ms = "-" if d.captured_response_ms is None else f"{d.captured_response_ms:.3f}"
         out.append(f"  {d.device:<{width}} {d.captured_rate:>18,.0f} {d.simulated_rate:>10,.0f} {captured_ms:>11} "
                    f"{d.simulated_response_ms:>10.3f}  {_agree(d)}")
     out.append(f"  Captured: {'; '.join(dict.fromkeys(d.where for d in r.devices))}.")
+    if r.judged_why:
+        out.append(f"  {r.judged_why[0].upper()}{r.judged_why[1:]}.")
     if r.agrees:
         out.append("  They agree within the tolerance (rate 5%, response 20%, wider where a device's I/Os in the runs are "
-                   "few or its capture's intervals spread): the fitted values are in the assumptions.")
+                   "few, its capture's intervals spread or its run is short of its rotations): the fitted values are in the "
+                   "assumptions.")
     else:
         out.append(f"  They do not agree: {r.why}. No gain is predicted against a host that is not the one captured.")
     return out
@@ -42,11 +46,10 @@ def document(r: CaptureCheck) -> dict[str, Any]:
     return {
         "agrees": r.agrees,
         "why": r.why,
-        "devices": [{"device": d.device,
-                     "captured": {"iops": d.captured_rate, "resp_ms": d.captured_response_ms, "where": d.where},
-                     "simulated": {"iops": d.simulated_rate, "resp_ms": d.simulated_response_ms},
-                     "tolerance": {"iops": d.rate_tolerance, "resp_ms": d.response_tolerance},
-                     "agrees": d.agrees} for d in r.devices],
+        "devices": [_figures(d) for d in r.devices],
+        # The devices together, per port group and per array, and the level judged at the fit's tolerances.
+        "together": [{"level": d.level, **_figures(d)} for d in r.together],
+        "judged": {"level": r.judged, "why": r.judged_why},
         "fitted": [asdict(f) for f in r.fitted],
         # The fitted values as `--set` takes them: the host as advise simulated it.
         "set": [f"{key}={to_toml(value)}" for key, value in r.overrides.items()],
@@ -56,6 +59,19 @@ def document(r: CaptureCheck) -> dict[str, Any]:
     }
 
 
+def _figures(d: DeviceFigures) -> dict[str, Any]:
+    return {"device": d.device,
+            "captured": {"iops": d.captured_rate, "resp_ms": d.captured_response_ms, "where": d.where},
+            "simulated": {"iops": d.simulated_rate, "resp_ms": d.simulated_response_ms},
+            "tolerance": {"iops": _finite(d.rate_tolerance), "resp_ms": _finite(d.response_tolerance)},
+            "agrees": d.agrees}
+
+
+def _finite(share: float) -> float | None:
+    """A tolerance as JSON has it: None for a unit whose run allows anything (no rotation at all)."""
+    return share if math.isfinite(share) else None
+
+
 def html(r: CaptureCheck) -> str:
     """The HTML report's section: a table of the devices, the captures' files and the verdict."""
     head = "".join(f"<th>{h}</th>" for h in ("device", "captured I/O per s", "simulated I/O per s", "captured ms",
@@ -63,7 +79,8 @@ def html(r: CaptureCheck) -> str:
     rows = "".join(
         f"<tr><th style='text-align:left'>{html_text.escape(d.device)}</th><td>{d.captured_rate:,.0f}</td>"
         f"<td>{d.simulated_rate:,.0f}</td><td>{'-' if d.captured_response_ms is None else f'{d.captured_response_ms:.3f}'}</td>"
-        f"<td>{d.simulated_response_ms:.3f}</td><td>{html_text.escape(_agree(d))}</td></tr>" for d in r.devices)
+        f"<td>{d.simulated_response_ms:.3f}</td><td>{html_text.escape(_agree(d))}</td></tr>"
+        for d in (*r.devices, *r.together))
     said = lines(r)
     return (f"<p>{html_text.escape(said[0])}</p><table><tr>{head}</tr>{rows}</table>"
-            + "".join(f"<p>{html_text.escape(line.strip())}</p>" for line in said[2 + len(r.devices):]))
+            + "".join(f"<p>{html_text.escape(line.strip())}</p>" for line in said[2 + len(r.devices) + len(r.together):]))

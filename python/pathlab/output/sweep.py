@@ -49,9 +49,11 @@ def setting(meta: dict[str, Any]) -> str:
 
 
 def headline(points: pd.DataFrame, axes: list[str]) -> pd.DataFrame:
-    """The points' columns the table shows: the point, its seeds, the headline figures."""
+    """The points' columns the table shows: the point, its seeds, the headline figures, and each
+    site's I/O rate where the hosts are at several sites (every host's and site's figures are in
+    the tables)."""
     shown = ["variant", *axes, "seeds"] + [f"{f.key}_{s}" for f in HEADLINE for s in ("mean", "ci95")]
-    return points[shown]
+    return points[shown + [c for c in points.columns if c.startswith("site ") and c.endswith(" iops_mean")]]
 
 
 def notebook_html(s: Sweep) -> str:

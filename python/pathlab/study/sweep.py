@@ -20,6 +20,7 @@ from typing import Any
 
 from pathlab.api import Scenario, ScenarioError, warn
 from pathlab.figures import KEYS
+from pathlab.host_site_figures import place_columns
 from pathlab.toml_values import to_toml
 
 #: The figures of a run's summary that a sweep keeps, in the order tables show them.
@@ -254,6 +255,7 @@ class Job:
             **{k: _plain(v) for k, v in point.values},
             "seed": point.seed,
             **{f: summary[f] for f in FIGURES},
+            **place_columns(result.data),
         }
 
     def check(self, points: Iterable[Point]) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import Scenario, ScenarioError, _overrides, _read
+from pathlab.host_site_figures import PLACE_COLUMNS
 from pathlab.loading import resolve
 from pathlab.progress import Progress
 from pathlab.study.stats import aggregate
@@ -160,7 +161,8 @@ class Plan:
         meta = {"kind": "sweep", "file": self.file, "scenario": self.scenario_name, "study": self.study,
                 "text": self.job.text, "sets": list(self.job.sets), "axes": keys, "seeds": self.seeds,
                 "first_seed": self.first_seed}
-        return Sweep(runs, aggregate(runs, ["variant", *keys], FIGURES), tuple(keys), meta)
+        places = [c for c in runs.columns if c.split(" ", 1)[0] in PLACE_COLUMNS]  # several hosts: each's, each site's
+        return Sweep(runs, aggregate(runs, ["variant", *keys], [*FIGURES, *places]), tuple(keys), meta)
 
     def _earlier(self, journal: Journal, resume: bool, replace: bool, stem: str,
                  progress: Progress) -> dict[str, dict[str, Any]]:
