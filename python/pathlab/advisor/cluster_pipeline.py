@@ -29,16 +29,18 @@ from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer.host import Host
 from pathlab.progress import Progress, run_batch
+from pathlab.study.executor import LOCAL, Executor
 
 
 def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int, length: RunLength,
                    imported: Mapping[str, Host] | None = None, assumptions: Sequence[tuple[str, str]] = (),
                    shown_host: str | None = None, progress: Progress | None = None,
-                   chosen: tuple[list[Candidate], list[list[Device]]] | None = None) -> Advice:
+                   chosen: tuple[list[Candidate], list[list[Device]]] | None = None, executor: Executor = LOCAL) -> Advice:
     """The cluster's advice (`scenario` with every host, its run length set to `length`);
     `imported`: each host as its captures were read, for their findings; `shown_host`: the host
     the advice is narrowed to (checked against the scenario's hosts before anything runs);
-    `chosen`: the candidates and their resolved devices, where a pilot run chose the length."""
+    `chosen`: the candidates and their resolved devices, where a pilot run chose the length;
+    `executor`: where the candidates' runs go."""
     host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), shown_host, subject)
     if imported and not all(h.measured_load for h in imported.values()):
         # No counters on some host: findings from the listings alone, and no simulated gain (as for one host).
@@ -54,7 +56,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     def lengths(of: list[Candidate], devices: list[list[Device]] | None) -> list[dict[str, str]]:
         return [length.overrides(d) for d in devices] if devices else [length.overrides()] * len(of)
 
-    ranked = _ranked(scenario, cands, seeds, lengths(cands, resolved), in_force)
+    ranked = _ranked(scenario, cands, seeds, lengths(cands, resolved), in_force, executor)
     groups = host_groups(in_force.data)
     if len(groups) > 1:
         own = [group_choice(ranked, g, objective)[0] for g in groups]
@@ -64,7 +66,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
             pair = [cands[0], mixed]
             _, extra = _ranked(scenario, pair, seeds, lengths(pair, resolved and [resolved[0],
                                                                                   scenario.with_set(mixed.overrides).devices]),
-                               in_force)
+                               in_force, executor)
             extra.gain = extra.figures["iops"][0] / ranked[0].figures["iops"][0]
             ranked.append(extra)
     decision = decide(ranked, objective)
@@ -74,8 +76,8 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
 
 
 def _ranked(scenario: Scenario, cands: list[Candidate], seeds: int, lengths: list[dict[str, str]],
-            in_force: Result) -> list[Ranked]:
-    (ranked,) = rank_together([scenario], cands, seeds, [lengths], in_force, per_host=True)
+            in_force: Result, executor: Executor = LOCAL) -> list[Ranked]:
+    (ranked,) = rank_together([scenario], cands, seeds, [lengths], in_force, per_host=True, executor=executor)
     return ranked
 
 

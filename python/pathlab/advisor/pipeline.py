@@ -30,6 +30,7 @@ from pathlab.importer.cluster import Cluster
 from pathlab.importer.host import Host, import_host
 from pathlab.loading import load
 from pathlab.progress import Progress, run_batch
+from pathlab.study.executor import LOCAL, Executor
 from pathlab.toml_values import to_toml
 
 #: What advise takes: a host or a cluster imported already, a scenario, a scenario file or shipped scenario's
@@ -46,7 +47,7 @@ MOST_SEEDS = 100
 def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, duration: str = "auto",
            warmup: str = "5s", variant: str | None = None,
            set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002 - mirrors --set
-           progress: Progress | None = None, host: str | None = None) -> Advice:
+           progress: Progress | None = None, host: str | None = None, executor: Executor = LOCAL) -> Advice:
     """Diagnoses a host, simulates each candidate setting on it over up to `seeds` seeds on the
     same I/Os, and decides by `objective` (balanced, throughput or latency) whether to change.
     `duration`: each run's simulated measurement, or "auto" (as long as the host's rates and its
@@ -54,7 +55,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     `variant` and `set` as `Scenario.load` takes them (not the run length, which advise sets).
     A cluster (an `import_cluster` result, or a scenario whose hosts share a LUN) is simulated
     whole, every candidate on every host at once (`cluster_pipeline`); `host` narrows the advice
-    to one of its hosts without simulating it alone.
+    to one of its hosts without simulating it alone. `executor`: where the candidates' runs go
+    (this machine's cores, or Ray's `Executor("ray", address)`: the same figures).
     Bad input raises `ScenarioError`; assumed values and doubtful settings warn (`PathlabWarning`)."""
     _check(objective, seeds, duration, warmup)
     given = [f"{k}={v}" for k, v in _overrides(set)]
@@ -70,10 +72,11 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
                                       *(a for h in subject.hosts.values() for a in h.assumptions)]))
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
-                        subject.hosts, assumed)
+                        subject.hosts, assumed, executor)
     scenario, captured, imported = _scenario(subject, variant, sets)
     if imported is None and (host is not None or _shared_luns(scenario.devices)):
-        return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress)
+        return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
+                        executor=executor)
     if host is not None:  # an imported host's own name
         host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
     read = imported
@@ -111,7 +114,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     cands = cands or candidates(scenario, in_force)
     lengths = [[c.overrides(devices) for devices in resolved] if resolved else [c.overrides()] * len(cands)
                for c in chosen]
-    ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force, resolved)
+    ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force, resolved,
+                                               executor=executor)
     ranges = gain_ranges(spans, ranked, ranked_at_ends)
     return advice_of(name, scenario, objective, found, order(ranked, objective), decide(ranked, objective),
                      assumptions, ranges, chosen[0], list(zip(labels, chosen[1:])), capture_check=capture_check)
@@ -182,7 +186,7 @@ def _shared_luns(devices: list[Device]) -> bool:
 
 def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration: str, warmup: str, auto: bool,
              host: str | None, progress: Progress | None, imported: Mapping[str, Host] | None = None,
-             assumptions: Sequence[tuple[str, str]] = ()) -> Advice:
+             assumptions: Sequence[tuple[str, str]] = (), executor: Executor = LOCAL) -> Advice:
     """A cluster's advice (`cluster_pipeline`), its run length chosen as one host's is, from a
     pilot of the whole cluster (devices keyed `HOST/NAME` where hosts share a LUN; devices of two
     hosts are never alike: their paths start at different hosts)."""
@@ -193,7 +197,8 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
         (length,), cands, resolved = auto_lengths([scenario], length, progress)
         scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
         (progress or Progress()).note(f"runs of {length.duration_s:g} s after {length.warmup_s:g} s of warm-up ({length.reason})")
-    return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, chosen)
+    return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, chosen,
+                          executor)
 
 
 def auto_lengths(scenarios: list[Scenario], full: RunLength,

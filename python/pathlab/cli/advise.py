@@ -17,6 +17,7 @@ from pathlab.cli.import_host import host_files
 from pathlab.cli.progress import StderrProgress
 from pathlab.output.advice import AdviceOutput
 from pathlab.output.sink import emit, format_option, html_option
+from pathlab.study.executor import EXECUTORS, Executor
 
 
 @click.command("advise", help=f"""Diagnose a host, simulate each candidate setting on it and rank them. FILES is a
@@ -49,6 +50,10 @@ Examples:
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="balanced", show_default=True,
               help="What a change must improve: the I/O rate, the p99 response, or either without a clear loss on "
                    f"the other (by {MARGIN:.0%}, beyond the 95% intervals).")
+@click.option("--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
+              help="Where the candidates' runs go: this machine's cores, or a Ray cluster (pip install 'pathlab[ray]'): "
+                   "the same runs and figures, for clusters of more hosts than one machine simulates in time.")
+@click.option("--address", help="With --executor ray: the Ray cluster to join (default: start a local one).")
 @click.option("--verbose", is_flag=True,
               help="Also print the seeds each candidate took and how long each run simulated (both always in the JSON; "
                    "the run length in the HTML report too).")
@@ -57,7 +62,9 @@ Examples:
 @force_option
 @handle_errors
 def command(files: tuple[str, ...], hosts: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int,
-            duration: str, warmup: str, objective: str, verbose: bool, fmt: str, html: str | None, force: bool) -> None:
+            duration: str, warmup: str, objective: str, executor: str, address: str | None, verbose: bool, fmt: str,
+            html: str | None, force: bool) -> None:
+    where = Executor(executor, address)
     captures, shown = _hosts(hosts)
     if files and captures:
         raise ScenarioError("--host", hosts[0], "give FILES for one host or a scenario, or --host NAME=FILES for each "
@@ -78,7 +85,7 @@ def command(files: tuple[str, ...], hosts: tuple[str, ...], variant: str | None,
     else:
         subject = files[0] if len(files) == 1 else files
     advice = advise(subject, objective=objective, seeds=seeds, duration=duration, warmup=warmup, variant=variant,
-                    set=sets, progress=StderrProgress("advise"), host=shown)
+                    set=sets, progress=StderrProgress("advise"), host=shown, executor=where)
     emit(AdviceOutput(advice, verbose), fmt, html, ", ".join(files) or ", ".join(hosts))
 
 
