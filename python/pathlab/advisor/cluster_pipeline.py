@@ -56,7 +56,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     def lengths(of: list[Candidate], devices: list[list[Device]] | None) -> list[dict[str, str]]:
         return [length.overrides(d) for d in devices] if devices else [length.overrides()] * len(of)
 
-    ranked = _ranked(scenario, cands, seeds, lengths(cands, resolved), in_force, executor)
+    ranked = _ranked(scenario, cands, seeds, lengths(cands, resolved), in_force, executor, resolved)
     groups = host_groups(in_force.data)
     if len(groups) > 1:
         own = [group_choice(ranked, g, objective)[0] for g in groups]
@@ -76,8 +76,10 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
 
 
 def _ranked(scenario: Scenario, cands: list[Candidate], seeds: int, lengths: list[dict[str, str]],
-            in_force: Result, executor: Executor = LOCAL) -> list[Ranked]:
-    (ranked,) = rank_together([scenario], cands, seeds, [lengths], in_force, per_host=True, executor=executor)
+            in_force: Result, executor: Executor = LOCAL, resolved: list[list[Device]] | None = None) -> list[Ranked]:
+    """The candidates ranked on the whole cluster; `resolved`: their devices where the pilot
+    resolved them already (a large cluster's scenario takes seconds to build)."""
+    (ranked,) = rank_together([scenario], cands, seeds, [lengths], in_force, resolved, per_host=True, executor=executor)
     return ranked
 
 
