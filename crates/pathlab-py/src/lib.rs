@@ -192,6 +192,13 @@ impl ScenarioHandle {
         self.inner.spec.run.warmup.0 + self.inner.spec.run.duration.0
     }
 
+    /// The objects that get a row of interval figures each (host, devices, paths, adapters): with
+    /// `MAX_INTERVAL_ROWS`, how short the scenario's interval may be.
+    #[getter]
+    fn interval_objects(&self) -> PyResult<u64> {
+        pathlab_sim::run::interval_objects(&self.inner).map_err(scenario_error)
+    }
+
     /// A fresh simulation of the scenario. Without `path_intervals`, it builds no interval rows
     /// per path (the advisor's pilot and findings read none: on 5,000 devices × 8 paths they are
     /// 30 MB of the result's 54), and its result's `path_intervals` is empty.
@@ -390,6 +397,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(linux_claim, m)?)?;
     m.add_function(wrap_pyfunction!(parse_duration_ns, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("MAX_INTERVAL_ROWS", pathlab_sim::scenario::limits::MAX_INTERVAL_ROWS)?;
     m.add("MULTIPATH_TOOLS", pathlab_sim::linux::MULTIPATH_TOOLS.to_vec())?;
     Ok(())
 }

@@ -36,6 +36,14 @@ pub fn load_table(
     Ok(scenario)
 }
 
+/// The objects that get a row of interval figures each (`limits::interval_objects`), of a loaded
+/// scenario: its model built again to count the zoning's paths.
+pub fn interval_objects(scenario: &Scenario) -> Result<u64, ScenarioError> {
+    let model =
+        build_model(&scenario.spec).map_err(|(field, message)| ScenarioError::new(&scenario.file, field, message))?;
+    Ok(limits::interval_objects(&scenario.spec, model.paths.len()))
+}
+
 /// A fresh simulation of a scenario.
 pub fn simulation(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
     let (model, workers, plan, faults) = parts(scenario)?;

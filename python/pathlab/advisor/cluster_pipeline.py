@@ -34,6 +34,7 @@ from pathlab.finding import Finding
 from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.host import Host
 from pathlab.progress import Progress, run_batch
+from pathlab.study.executor import LOCAL, Executor
 
 
 def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int, length: RunLength,
@@ -41,7 +42,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
                    shown_host: str | None = None, progress: Progress | None = None,
                    chosen: tuple[list[Candidate], list[list[Device]]] | None = None,
                    capture_check: CaptureCheck | None = None, spans: Sequence[Span] = (),
-                   at_ends: Sequence[tuple[Scenario, RunLength]] = ()) -> Advice:
+                   at_ends: Sequence[tuple[Scenario, RunLength]] = (), executor: Executor = LOCAL) -> Advice:
     """The cluster's advice (`scenario` with every host, its run length set to `length`, and the
     values fitted to the captures set);
     `imported`: each host as its captures were read, for their findings; `shown_host`: the host
@@ -49,7 +50,8 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     `chosen`: the candidates and their resolved devices, where a pilot run chose the length;
     `capture_check`: the setting in force against every host's captures (`captured_of`);
     `spans`: the imported hosts' assumptions that move a gain (`ranges.span_ends`), and `at_ends` the
-    cluster at each end with its run length, ranked beside it for each candidate's gain range."""
+    cluster at each end with its run length, ranked beside it for each candidate's gain range;
+    `executor`: where the candidates' runs go."""
     host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), shown_host, subject)
     if imported and not all(h.measured_load for h in imported.values()):
         # No counters on some host: findings from the listings alone, and no simulated gain (as for one host).
@@ -75,7 +77,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
                 for n in [length, *(n for _, n in at_ends)]]
 
     ranked, *ranked_at_ends = rank_together(scenarios, cands, seeds, each_length(cands, resolved), in_force,
-                                            per_host=True)
+                                            resolved, per_host=True, executor=executor)
     decision = decide(ranked, objective)
     groups = host_groups(in_force.data)
     own = [own_choice(ranked, g, decision.choice or ranked[0], objective) for g in groups] if len(groups) > 1 else []
@@ -86,7 +88,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
         devices = resolved and [resolved[0], scenario.with_set(mixed.overrides).devices]
         for ranking, (_, extra) in zip([ranked, *ranked_at_ends],
                                        rank_together(scenarios, pair, seeds, each_length(pair, devices), in_force,
-                                                     per_host=True)):
+                                                     devices, per_host=True, executor=executor)):
             extra.gain = extra.figures["iops"][0] / ranking[0].figures["iops"][0]
             ranking.append(extra)
         decision = per_group_decision(decision, ranked[-1], ranked[0], objective)

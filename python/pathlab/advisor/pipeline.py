@@ -33,6 +33,7 @@ from pathlab.importer.host import Host, import_host
 from pathlab.importer.timer_values import TimerValue
 from pathlab.loading import load
 from pathlab.progress import Progress, run_batch
+from pathlab.study.executor import LOCAL, Executor
 from pathlab.toml_values import to_toml
 
 #: What advise takes: a host or a cluster imported already, a scenario, a scenario file or shipped scenario's
@@ -49,20 +50,21 @@ MOST_SEEDS = 100
 @overload
 def advise(subject: Subject, *, objective: str = ..., seeds: int = ..., duration: str = ..., warmup: str = ...,
            variant: str | None = ..., set: Mapping[str, Any] | Iterable[str] | None = ...,  # noqa: A002
-           progress: Progress | None = ..., host: str | None = ..., failures: None = ...) -> Advice: ...
+           progress: Progress | None = ..., host: str | None = ..., failures: None = ..., executor: Executor = ...) -> Advice: ...
 
 
 @overload
 def advise(subject: Subject, *, objective: str = ..., seeds: int = ..., duration: str = ..., warmup: str = ...,
            variant: str | None = ..., set: Mapping[str, Any] | Iterable[str] | None = ...,  # noqa: A002
-           progress: Progress | None = ..., host: str | None = ..., failures: str | Literal[True]) -> FailureAdvice: ...
+           progress: Progress | None = ..., host: str | None = ..., failures: str | Literal[True],
+           executor: Executor = ...) -> FailureAdvice: ...
 
 
 def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, duration: str = "auto",
            warmup: str = "5s", variant: str | None = None,
            set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002 - mirrors --set
            progress: Progress | None = None, host: str | None = None,
-           failures: str | bool | None = None) -> Advice | FailureAdvice:
+           failures: str | bool | None = None, executor: Executor = LOCAL) -> Advice | FailureAdvice:
     """Diagnoses a host, simulates each candidate setting on it over up to `seeds` seeds on the
     same I/Os, and decides by `objective` (balanced, throughput or latency) whether to change.
     `duration`: each run's simulated measurement, or "auto" (as long as the host's rates and its
@@ -70,10 +72,11 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     `variant` and `set` as `Scenario.load` takes them (not the run length, which advise sets).
     A cluster (an `import_cluster` result, or a scenario whose hosts share a LUN) is simulated
     whole, every candidate on every host at once (`cluster_pipeline`); `host` narrows the advice
-    to one of its hosts without simulating it alone.
+    to one of its hosts without simulating it alone. `executor`: where the candidates' runs go
+    (this machine's cores, or Ray's `Executor("ray", address)`: the same figures).
     `failures` ("all", or failure kinds separated by commas; True: all) advises on the failure
-    timers instead (`failure_pipeline`): the host's failure kinds under the timers in force and
-    each candidate, ranked by `objective`, a `FailureAdvice`.
+    timers instead (`failure_pipeline`, on this machine): the host's failure kinds under the timers
+    in force and each candidate, ranked by `objective`, a `FailureAdvice`.
     Bad input raises `ScenarioError`; assumed values and doubtful settings warn (`PathlabWarning`)."""
     _check(objective, seeds, duration, warmup)
     given = [f"{k}={v}" for k, v in _overrides(set)]
@@ -101,13 +104,14 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
         spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
-                        subject.hosts, with_fitted(assumed, check), check, spans, at_ends)
+                        subject.hosts, with_fitted(assumed, check), check, spans, at_ends, executor)
     scenario, captured, imported = _scenario(subject, variant, sets)
     if failures is not None and failures is not False:
         return _failures(scenario, name, imported, "all" if failures is True else str(failures), objective, seeds,
                          host, progress)
     if imported is None and (host is not None or _shared_luns(scenario.devices)):
-        return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress)
+        return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
+                        executor=executor)
     if host is not None:  # an imported host's own name
         host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
     read = imported
@@ -145,7 +149,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     cands = cands or candidates(scenario, in_force)
     lengths = [[c.overrides(devices) for devices in resolved] if resolved else [c.overrides()] * len(cands)
                for c in chosen]
-    ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force, resolved)
+    ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force, resolved,
+                                               executor=executor)
     ranges = gain_ranges(spans, ranked, ranked_at_ends)
     return advice_of(name, scenario, objective, found, order(ranked, objective), decide(ranked, objective),
                      assumptions, ranges, chosen[0], list(zip(labels, chosen[1:])), capture_check=capture_check)
@@ -234,7 +239,7 @@ def _shared_luns(devices: list[Device]) -> bool:
 def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration: str, warmup: str, auto: bool,
              host: str | None, progress: Progress | None, imported: Mapping[str, Host] | None = None,
              assumptions: Sequence[tuple[str, str]] = (), capture_check: CaptureCheck | None = None,
-             spans: Sequence[Span] = (), at_ends: Sequence[Scenario] = ()) -> Advice:
+             spans: Sequence[Span] = (), at_ends: Sequence[Scenario] = (), executor: Executor = LOCAL) -> Advice:
     """A cluster's advice (`cluster_pipeline`), its run length chosen as one host's is, from a
     pilot of the whole cluster and of the cluster at its spans' ends (devices keyed `HOST/NAME`
     where hosts share a LUN; devices of two hosts are never alike: their paths start at different hosts)."""
@@ -250,7 +255,7 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
         for at, n in [("", length), *differing]:
             (progress or Progress()).note(f"{at}runs of {n.duration_s:g} s after {n.warmup_s:g} s of warm-up ({n.reason})")
     return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, chosen,
-                          capture_check, spans, list(zip(at_ends, lengths)))
+                          capture_check, spans, list(zip(at_ends, lengths)), executor)
 
 
 def auto_lengths(scenarios: list[Scenario], full: RunLength,

@@ -16,9 +16,10 @@ from pathlab.advisor.candidates import Candidate
 from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
 from pathlab.advisor.host_figures import HOST_FIGURES, cluster_summary, host_figures
 from pathlab.advisor.ranked import Ranked
-from pathlab.api import Result, Scenario, run_many
+from pathlab.api import Result, Scenario
 from pathlab.devices import Device
 from pathlab.figures import HEADLINE
+from pathlab.study.executor import LOCAL, Executor
 from pathlab.study.stats import half_width
 
 #: Figures the ranking reports, with their mean and 95% interval over seeds.
@@ -41,7 +42,7 @@ def summaries(rows: list[dict[str, float]], figures: tuple[str, ...] = FIGURES) 
 
 def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int, lengths: list[list[dict[str, str]]],
                   in_force_run: Result | None = None, resolved: list[list[Device]] | None = None,
-                  per_host: bool = False) -> list[list[Ranked]]:
+                  per_host: bool = False, executor: Executor = LOCAL) -> list[list[Ranked]]:
     """Simulates every candidate on each scenario (a host, and the same host at the ends of its
     assumed values' spans) on the same I/Os (seeds 1, 2, ...), as many seeds as each scenario's
     decision needs up to `seeds`, each candidate's runs as long as `lengths` says (per scenario,
@@ -52,19 +53,20 @@ def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int,
     setting in force's seed 1 when it ran that seed (the very run this would make). `resolved`:
     each candidate's devices on the first scenario, when the caller has them already. `per_host`
     (a cluster): every run keeps its per-device rows, each candidate's figures are the cluster's
-    (`host_figures.cluster_summary`: the worst host's p99) with each host's beside them."""
+    (`host_figures.cluster_summary`: the worst host's p99) with each host's beside them. `executor`:
+    where the runs go (this machine's cores, or Ray: the same runs, the same figures)."""
     simulated = _simulated(scenarios[0], cands, resolved)
     rankings = [_Ranking(s, cands, length, simulated, per_host) for s, length in zip(scenarios, lengths, strict=True)]
     if in_force_run is not None and in_force_run.data["seed"] == 1:
         rankings[0].results[0] = [in_force_run]
     first = min(FIRST_SEEDS, seeds)
     _simulate([(r, i, seed) for r in rankings for i in r.simulated for seed in range(1, first + 1)
-               if len(r.results[i]) < seed])
+               if len(r.results[i]) < seed], executor)
     for seed in range(first + 1, seeds + 1):
         wanted = [(r, i, seed) for r in rankings for i in r.open()]
         if not wanted:
             break
-        _simulate(wanted)
+        _simulate(wanted, executor)
     return [r.ranked_all() for r in rankings]
 
 
@@ -78,28 +80,25 @@ def _simulated(scenario: Scenario, cands: list[Candidate], resolved: list[list[D
     return [i for i, c in enumerate(cands) if i == 0 or not _same_as_in_force(c, devices[i], devices[0])]
 
 
-def _simulate(wanted: list[tuple[_Ranking, int, int]]) -> None:
+def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> None:
     """Runs (ranking, candidate, seed) in one batch and files each result under its ranking, in
-    seed order. A cluster's runs (`per_host`) go as many at a time as there are cores, each kept
-    as what its ranking reads (`_kept`) before the next go: a whole run of a large cluster holds
-    every path's row."""
+    seed order. A cluster's runs (`per_host`) go as many at a time as there are cores (on Ray: all
+    at once), each kept as what its ranking reads (`KEPT`) before the next go: a whole run of a
+    large cluster holds every path's row."""
     per_host = wanted[0][0].per_host
-    step = (os.cpu_count() or 1) if per_host else len(wanted)
+    step = (os.cpu_count() or 1) if per_host and executor.kind == "local" else len(wanted)
     for start in range(0, len(wanted), step):
         part = wanted[start:start + step]
-        batch = run_many([r.run(i, seed) for r, i, seed in part], figures_only=not per_host, path_intervals=False)
+        batch = executor.run([r.run(i, seed) for r, i, seed in part], figures_only=not per_host, path_intervals=False,
+                             keep=KEPT if per_host else None)
         for (r, i, _), result in zip(part, batch):
-            r.results[i].append(_kept(result) if per_host else result)
+            r.results[i].append(result)
 
 
 #: What a cluster's ranking reads of a run (`host_figures`, `cluster_summary`): its seed, summary,
 #: hosts and device rows. The path, port, adapter and interval rows are let go (on 32 hosts × 500
 #: devices × 8 paths a run has 128,000 path rows against 16,000 device rows).
 KEPT = ("seed", "summary", "hosts", "devices")
-
-
-def _kept(result: Result) -> Result:
-    return Result({k: result.data[k] for k in KEPT}, result.engine_events)
 
 
 class _Ranking:

@@ -18,6 +18,7 @@ from pathlab.cli.import_host import host_files
 from pathlab.cli.progress import StderrProgress
 from pathlab.output.advice import AdviceOutput
 from pathlab.output.sink import emit, format_option, html_option
+from pathlab.study.executor import EXECUTORS, Executor
 
 
 @click.command("advise", help=f"""Diagnose a host, simulate each candidate setting on it and rank them. FILES is a
@@ -57,6 +58,10 @@ Examples:
                    "its topology has, or the KINDS given, separated by commas) under the timers in force and the "
                    "vendor's and the stack's candidates on the same seeds, and rank them by --objective. Put it after "
                    "FILES, or write --failures=KINDS.")
+@click.option("--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
+              help="Where the candidates' runs go: this machine's cores, or a Ray cluster (pip install 'pathlab[ray]'): "
+                   "the same runs and figures, for clusters of more hosts than one machine simulates in time.")
+@click.option("--address", help="With --executor ray: the Ray cluster to join (default: start a local one).")
 @click.option("--verbose", is_flag=True,
               help="Also print the seeds each candidate took and how long each run simulated (both always in the JSON; "
                    "the run length in the HTML report too).")
@@ -65,8 +70,9 @@ Examples:
 @force_option
 @handle_errors
 def command(files: tuple[str, ...], hosts: tuple[str, ...], variant: str | None, sets: tuple[str, ...], seeds: int,
-            duration: str, warmup: str, objective: str, failures: str | None, verbose: bool,
-            fmt: str, html: str | None, force: bool) -> None:
+            duration: str, warmup: str, objective: str, failures: str | None, executor: str, address: str | None,
+            verbose: bool, fmt: str, html: str | None, force: bool) -> None:
+    where = Executor(executor, address)
     captures, shown = _hosts(hosts)
     if failures is not None and not files and not captures:  # `--failures FILE`: the file was taken as the kinds
         raise ScenarioError("advise", "--failures", f"{failures!r} is taken as the failure kinds and no FILES are left: "
@@ -94,12 +100,14 @@ def command(files: tuple[str, ...], hosts: tuple[str, ...], variant: str | None,
 
         if captures:
             raise ScenarioError("--failures", failures, "one host at a time: give one host's FILES, not --host NAME=FILES")
+        if executor != "local":
+            raise ScenarioError("--executor", executor, "--failures runs on this machine: leave --executor out")
         timers = advise(subject, objective=objective, seeds=seeds, duration=duration, warmup=warmup, variant=variant,
                         set=sets, progress=StderrProgress("advise"), host=shown, failures=failures)
         emit(FailureAdviceOutput(timers), fmt, html, ", ".join(files))
         return
     advice = advise(subject, objective=objective, seeds=seeds, duration=duration, warmup=warmup, variant=variant,
-                    set=sets, progress=StderrProgress("advise"), host=shown)
+                    set=sets, progress=StderrProgress("advise"), host=shown, executor=where)
     emit(AdviceOutput(advice, verbose), fmt, html, ", ".join(files) or ", ".join(hosts))
 
 

@@ -374,7 +374,7 @@ def advise_table(tables: Tables, rounds: int, quick: bool) -> None:
         f"pathlab import and advise of a generated cluster's captures (each host's device and path lists and its "
         f"esxtop CSV; median (least-greatest) of {rounds} rounds, the whole command, load average "
         f"{os.getloadavg()[0]:.1f}):",
-        ["hosts x devices x paths", "command", "what it did", "wall s", "peak RSS MiB"], cluster,
+        ["hosts x devices x paths", "command", "what it did", "wall s", "CPU s", "peak RSS MiB"], cluster,
         "advise imports the captures itself: its row includes the import.",
     )
 

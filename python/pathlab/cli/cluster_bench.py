@@ -1,8 +1,9 @@
 """`pathlab bench --advise`'s cluster row (issue 33 item 4): a generated cluster's hosts captured
 as their admins would capture them (each host's `esxcli storage nmp device|path list` as `show
 --host` prints it, and its `esxtop -b` CSV as `run --esxtop-csv` writes it), then `pathlab import`
-and `pathlab advise` of those captures, each in a child process of its own: its wall time and its
-peak resident memory (the child's own, from `wait4`)."""
+and `pathlab advise` of those captures, each in a child process of its own: its wall time, its
+CPU time (user and system: on a shared machine the wall time waits for a core) and its peak
+resident memory (the child's own, from `wait4`)."""
 
 from __future__ import annotations
 
@@ -55,11 +56,12 @@ def cluster_rows(rounds: int, quick: bool, folder: Path, spread: Callable[[Seque
     rows = []
     for verb in ("import", "advise"):
         extra = ["-o", str(folder / "imported.toml"), "--force"] if verb == "import" else ["--format", "json"]
-        walls, peaks, said = [], [], ""
+        walls, cpus, peaks, said = [], [], [], ""
         for r in range(rounds):
             click.echo(f"pathlab bench: {verb} of the cluster's captures, round {r + 1} of {rounds}", err=True)
-            wall, peak, status, out, err = run_child([sys.executable, "-m", "pathlab", verb, *options, *extra])
+            wall, cpu, peak, status, out, err = run_child([sys.executable, "-m", "pathlab", verb, *options, *extra])
             walls.append(wall)
+            cpus.append(cpu)
             peaks.append(peak)
             if status != 0:
                 said = f"refused (exit {status}): {(err.strip().splitlines() or ['nothing said'])[-1][-160:]}"
@@ -71,13 +73,13 @@ def cluster_rows(rounds: int, quick: bool, folder: Path, spread: Callable[[Seque
                 said = (f"{len(document['candidates'])} candidates, {sum(c['seeds'] for c in document['candidates'])} "
                         f"runs of {chosen['duration_s']:g} s after {chosen['warmup_s']:g} s") if chosen else \
                     f"no prediction: {check['why'][:160] if check else 'no counters'}"  # the captures not reproduced
-        rows.append([f"{hosts} x {devices:,} x {paths}", verb, said, spread(walls), f"{max(peaks):,.0f}"])
+        rows.append([f"{hosts} x {devices:,} x {paths}", verb, said, spread(walls), spread(cpus), f"{max(peaks):,.0f}"])
     return rows
 
 
-def run_child(command: list[str]) -> tuple[float, float, int, str, str]:
-    """A child's wall time, its peak RSS in MiB (its own: `wait4`), its exit status, stdout and
-    stderr."""
+def run_child(command: list[str]) -> tuple[float, float, float, int, str, str]:
+    """A child's wall time, its CPU time (user and system), its peak RSS in MiB (its own and its
+    threads': `wait4`), its exit status, stdout and stderr."""
     started = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # Both pipes read to the end (a child that fills one would block), then the child reaped for its usage.
@@ -88,4 +90,4 @@ def run_child(command: list[str]) -> tuple[float, float, int, str, str]:
     reader.join()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - started
-    return wall, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), out, said[0]
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), out, said[0]

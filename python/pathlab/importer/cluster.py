@@ -111,6 +111,7 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
     from pathlab.importer.device_sizes import refuse_sizes_that_differ
     from pathlab.importer.host import import_host
     from pathlab.importer.host_names import checked_name, host_named
+    from pathlab.importer.run_interval import cluster_objects, size_interval
 
     members: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = []  # (name, note, as given, read)
     digests: dict[str, list[str]] = {}  # each host's capture files
@@ -140,6 +141,7 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
         for host_name, _, _, read in members:
             imported[host_name] = import_host(*read)
     merged = merge([Member(n, note, imported[n].stack, files, imported[n].tables) for n, note, files, _ in members])
+    size_interval(merged.tables, cluster_objects([h.scenario for h in imported.values()]))
     return members, imported, said, merged
 
 

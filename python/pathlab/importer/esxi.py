@@ -387,8 +387,10 @@ def build(c: Captures) -> Imported:
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed "
                                        "(plus what lightly loaded paths' DAVG shows beyond their device's best path)"))
 
+    of_device = paths_of(paths)
     for d in devices:
-        lun = next((p.lun for p in paths if p.device == d.device), 0)
+        own = of_device.get(d.device, [])
+        lun = own[0].lun if own else 0
         dqlen = _mean(dev_rows, d.device, "Device Q Depth")
         t = host.table("devices", array=True)
         t.key("name", d.device)
@@ -400,9 +402,9 @@ def build(c: Captures) -> Imported:
             t.key("queue_depth", DEFAULT_DQLEN, Assumed("DQLEN is not in the captures"))
             warnings.append((f"devices.{d.device}.queue_depth", f"DQLEN is not in the captures: {DEFAULT_DQLEN} assumed"))
         state = lambda p: _value(getattr(p, "tpg_state", None))  # noqa: E731
-        owning = next((f"TPG{int(p.tpg_id)}" for p in paths if p.device == d.device and state(p) == "AO"
+        owning = next((f"TPG{int(p.tpg_id)}" for p in own if state(p) == "AO"
                        and _value(p.tpg_id) is not None), None)
-        if owning and any(state(p) == "ANO" for p in paths if p.device == d.device):
+        if owning and any(state(p) == "ANO" for p in own):
             t.key("owner", owning, Derived(f"{path_file}: the TPG whose paths are active-optimized", (path_file,)))
         try:
             policy = _policy(d)
@@ -411,7 +413,7 @@ def build(c: Captures) -> Imported:
         t.key("policy", policy, Read(dev_file, text="Path Selection Policy (Device Config)"))
         line = _value(getattr(d, "line", None))
         t.items += listed_entries(Listed(dev_file, None if line is None else int(line)), esxcli_device(d),
-                                  [(str(p.runtime_name), esxcli_path(p)) for p in paths if p.device == d.device])
+                                  [(str(p.runtime_name), esxcli_path(p)) for p in own])
 
     _workload(host, devices, dev_rows, esx_file, outstanding, warnings)
     found = esxi_listing_findings(c.devices, c.paths, vendor_of, dev_file, path_file)
@@ -424,6 +426,14 @@ def build(c: Captures) -> Imported:
     measured = any(cmds is not None for cmds in rates.values())
     captured = [load for d in devices if (load := from_esxtop(dev_rows, d.device, esx_file)) is not None]
     return Imported(host, warnings, found, measured_load=measured, captured=captured)
+
+
+def paths_of(paths: list[Any]) -> dict[Any, list[Any]]:
+    """Each device's paths, in the listing's order (looked up once: a host lists thousands)."""
+    out: dict[Any, list[Any]] = {}
+    for p in paths:
+        out.setdefault(p.device, []).append(p)
+    return out
 
 
 @dataclass
@@ -448,8 +458,9 @@ def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: Summary | None,
     if esx is None or "Average Driver MilliSec/Command" not in esx["paths"].counters:
         return out
     table, dev_rows = esx["paths"], esx["devices"]
+    of_device = paths_of(paths)
     for d in devices:
-        names = [str(p.runtime_name) for p in paths if p.device == d.device]
+        names = [str(p.runtime_name) for p in of_device.get(d.device, [])]
         davg = {n: _mean(table, n, "Average Driver MilliSec/Command") for n in names}
         rate = {n: _mean(table, n, "Commands/sec") for n in names}
         busy = {n: v for n, v in davg.items() if v and rate[n]}

@@ -76,6 +76,6 @@ def import_host(*files: str | os.PathLike[str]) -> Host:
         raise ScenarioError("import_host", "files", "no capture given: give a host's listings and captures")
     imported, scenario = imported_scenario(given, imported_name(given))
     return Host(given, scenario, tuple(imported.findings), tuple(Assumption(f, m) for f, m in imported.warnings),
-                imported.stack, imported.measured_load, imported.text, tuple(imported.undetermined),
+                imported.stack, imported.measured_load, scenario.text, tuple(imported.undetermined),
                 tuple(imported.timers), tuple(imported.captured), imported.tables)
 

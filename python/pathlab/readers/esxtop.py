@@ -202,12 +202,12 @@ def _read(path: Path, sink: Sink) -> str:
             raise ScenarioError(name, "line 1", f"not CSV: {e}") from None
         if not header or not header[0].startswith("(PDH-CSV"):
             raise ScenarioError(name, "line 1", "not an esxtop batch capture: expected a (PDH-CSV 4.0) header")
+        named: set[tuple[str, str, str]] = set()  # a counter named twice: the first
         for i, column in enumerate(header):
-            if i and (wanted := _wanted(_split(column))):
+            if i and (wanted := _wanted(_split(column))) and wanted not in named:
+                named.add(wanted)
                 table, instance, counter = wanted
-                own = tables[table].counters.setdefault(instance, [])
-                if all(c != counter for c, _ in own):  # a counter named twice: the first
-                    own.append((counter, i))
+                tables[table].counters.setdefault(instance, []).append((counter, i))
         if not any(t.counters for t in tables.values()):
             raise ScenarioError(name, "line 1", "no Physical Disk Adapter, Path or SCSI Device counters: capture the "
                                                 "disk panels (esxtop -b with its default fields or -a)")

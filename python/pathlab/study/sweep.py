@@ -330,12 +330,9 @@ def batches(points: Sequence[Point], size: int) -> Iterator[list[Point]]:
 
 def run_ray(job: Job, points: Sequence[Point], address: str | None, batch: int, done: Callable[[dict[str, Any]], None]) -> None:
     """Ray tasks of `batch` points each, so a task's scheduling cost is spread over several runs."""
-    try:
-        import ray
-    except ImportError:
-        raise ScenarioError("--executor", "ray", "Ray is not installed: pip install 'pathlab[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    from pathlab.study.executor import ray_started
+
+    ray = ray_started(address)
     remote = ray.remote(run_batch)
     job_ref = ray.put(job)
     pending = [remote.remote(job_ref, b) for b in batches(points, batch)]

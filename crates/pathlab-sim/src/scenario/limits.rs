@@ -42,7 +42,7 @@ pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
     if run.interval.0 > 0 {
         // Boundaries every interval up to the warm-up, then from it to the end.
         let intervals = run.warmup.0.div_ceil(run.interval.0) + run.duration.0.div_ceil(run.interval.0);
-        let objects = 1 + spec.devices.len() as u64 + paths as u64 + adapters as u64;
+        let objects = interval_objects(spec, paths);
         if intervals.saturating_mul(objects) > MAX_INTERVAL_ROWS {
             let shortest = (end as u128 * objects as u128).div_ceil(MAX_INTERVAL_ROWS as u128);
             return Err((
@@ -56,6 +56,13 @@ pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
         }
     }
     Ok(())
+}
+
+/// The objects that get a row of interval figures each: the host's summary, every device, path
+/// (`paths`: the zoning's) and adapter. A cluster's import sizes its interval by it.
+pub fn interval_objects(spec: &ScenarioSpec, paths: usize) -> u64 {
+    let adapters = spec.host.adapters.len() + spec.hosts.iter().map(|h| h.adapters.len()).sum::<usize>();
+    1 + spec.devices.len() as u64 + paths as u64 + adapters as u64
 }
 
 /// Settings that are legal but probably not what was meant: one line each, for stderr.
