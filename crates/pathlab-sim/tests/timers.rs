@@ -21,6 +21,8 @@ struct Setup {
     duration: &'static str,
     read_pct: u32,
     outstanding: u32,
+    /// Each adapter's queue depth (the scenario's default when `None`).
+    adapter_depth: Option<u32>,
 }
 
 impl Default for Setup {
@@ -32,6 +34,7 @@ impl Default for Setup {
             duration: "8s",
             read_pct: 100,
             outstanding: 4,
+            adapter_depth: None,
         }
     }
 }
@@ -46,7 +49,7 @@ interval = "500ms"
 seed = 3
 
 [host]
-adapters = [{{ name = "vmhba1" }}, {{ name = "vmhba2" }}]
+adapters = [{{ name = "vmhba1"{depth} }}, {{ name = "vmhba2"{depth} }}]
 stack = {{ {stack} }}
 
 [[arrays]]
@@ -94,6 +97,7 @@ think_time = "1ms"
             outstanding = self.outstanding,
             read_pct = self.read_pct,
             faults = self.faults,
+            depth = self.adapter_depth.map_or(String::new(), |d| format!(", queue_depth = {d}")),
         )
     }
 
@@ -326,6 +330,66 @@ fn writes_retried_while_their_first_copy_may_land_are_hazards_and_tp4129_holds_t
     let ccr = nvme_writes(&["tp4129_hold = 2", "ccr = true"]);
     assert_eq!(ccr.devices[0].hazards, 0);
     assert!(longest_s(&ccr) < 0.001, "{}", longest_s(&ccr));
+}
+
+#[test]
+fn a_write_that_never_left_the_host_is_no_hazard() {
+    // One command per adapter at a time (queue_depth 1), 32 writers: when CT0's link goes at
+    // 1 s, each adapter has at most one write in flight to it and the rest wait in the host.
+    // Only those in flight reached CT0 and can land late; the waiting ones never left.
+    let setup = Setup {
+        policy: "name = \"nvme\"",
+        stack: stack(&["keep_alive_timeout = \"2s\""]),
+        faults: p0_down("1s", "link"),
+        read_pct: 0,
+        duration: "2s",
+        outstanding: 32,
+        adapter_depth: Some(1),
+    };
+    let r = setup.run();
+    let hazards = r.devices[0].hazards;
+    assert!((1..=2).contains(&hazards), "{hazards}");
+}
+
+#[test]
+fn overlapping_outages_each_count_and_the_link_is_back_when_the_last_ends() {
+    // The path's own link is down from 1 s to 8 s; its fabric A is lost from 1.5 s to 3 s.
+    // The switch coming back at 3 s does not bring back the path cut until 8 s.
+    let faults = [
+        fault(&format!("kind = \"path_down\"\nat = \"1s\"\nuntil = \"8s\"\npath = \"{P0_1}\"")),
+        fault("kind = \"switch_down\"\nat = \"1500ms\"\nuntil = \"3s\"\nfabric = \"A\""),
+        // An array port lost twice over: a port_down and a controller reboot.
+        fault("kind = \"port_down\"\nat = \"2s\"\nuntil = \"6s\"\nport = \"a/P1\""),
+        fault("kind = \"controller_reboot\"\nat = \"2500ms\"\nuntil = \"4s\"\narray = \"a\"\ncontroller = \"CT1\""),
+    ]
+    .concat();
+    let r = Setup { policy: "name = \"VMW_PSP_RR\"", faults, duration: "9s", ..Setup::default() }.run();
+    assert_eq!(times(&r, "link_down", P0_1), [1.0]);
+    assert_eq!(times(&r, "link_up", P0_1), [8.0]);
+    // The other path of fabric A is lost with it from 1.5 s and back at 3 s (its port P1 is
+    // down from 2 s until 6 s, through the reboot from 2.5 s to 4 s).
+    let t1 = "vmhba1:C0:T1:L3";
+    assert_eq!(times(&r, "link_down", t1), [1.5]);
+    assert_eq!(times(&r, "link_up", t1), [6.0]);
+    assert_eq!(times(&r, "link_up", "vmhba2:C0:T1:L3"), [6.0]);
+}
+
+#[test]
+fn a_command_a_slow_drain_holds_past_the_io_timeout_times_out() {
+    // vmhba1's responses wait 1 s more for each second from 1 s: a command sent at 2 s would
+    // be answered at 3 s, at the I/O timeout (1 s). From then on the host aborts what waits
+    // longer at its timeout, dm fails the path and retries on vmhba2.
+    let faults = fault("kind = \"slow_drain\"\nfrom = \"1s\"\nuntil = \"4s\"\nadapter = \"vmhba1\"\ngrowth = \"1s\"");
+    let r = Setup { stack: stack(&["io_timeout = \"1s\""]), faults, duration: "5s", ..Setup::default() }.run();
+    // The first command sent after 2 s (less the 0.27 ms it spends before its response) is
+    // failed 1 s after its send; the policy keeps the slow path's share small, so it may be
+    // sent a few ms after 2 s.
+    let failed = times(&r, "path_failed", P0_1);
+    assert!((2.9997..3.02).contains(&failed[0]), "{failed:?}");
+    assert!(r.summary.errors > 0);
+    // The stall is the timeout and the retry on vmhba2, not the drain's 3 s.
+    assert_stall(&r, 1.0);
+    assert_eq!(r.accounting.failed, 0);
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! again after it (on the device) and issued again (on the path it goes down); a *failover* is
 //! a retry issued on another path than the one that erred, counted on the path it left.
 
-use super::{Event, IoState, Simulation};
+use super::{Event, IoState, Simulation, NEVER_SENT};
 use crate::engine::TimeNs;
 use crate::model::fault::FaultAction;
 use crate::model::stack::{Found, NoPath, OnPathError};
@@ -16,6 +16,14 @@ use crate::observe::result::HostEvent;
 use crate::scenario::schema::Detection;
 use crate::workload::Loop;
 use pathlab_policy::{AluaState, IoDone, PathId};
+
+/// Whether an I/O `abandon` gives up has already been taken out of its adapter's or path's
+/// queue (`abort_commands` empties them in one pass).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dequeued {
+    Already,
+    No,
+}
 
 /// `Event::Detect`'s step for the end of a blocked path's hold.
 pub(super) const HOLD_ENDS: u8 = u8::MAX;
@@ -87,14 +95,16 @@ impl Simulation {
         // Out of the simulation while it is applied, which changes the simulation.
         let faults = std::mem::take(&mut self.faults);
         match &faults[index].action {
-            FaultAction::Cut { paths, down, detection } => {
+            FaultAction::Cut { paths, change, detection } => {
                 for &p in paths {
-                    self.model.paths[p].cut = *down;
+                    let path = &mut self.model.paths[p];
+                    path.cuts = change.applied_to(path.cuts);
                     self.connection_changed(p, *detection);
                 }
             }
-            FaultAction::Port { port, down, detection } => {
-                self.model.ports[*port].down = *down;
+            FaultAction::Port { port, change, detection } => {
+                let downs = &mut self.model.ports[*port].downs;
+                *downs = change.applied_to(*downs);
                 for p in 0..self.model.paths.len() {
                     if self.model.paths[p].port == *port {
                         self.connection_changed(p, *detection);
@@ -144,7 +154,7 @@ impl Simulation {
     /// is taken back when the stack would notice.
     fn connection_changed(&mut self, p: usize, detection: Detection) {
         let path = &self.model.paths[p];
-        let connected = !path.cut && !self.model.ports[path.port].down;
+        let connected = path.cuts == 0 && self.model.ports[path.port].downs == 0;
         if connected == path.connected {
             return;
         }
@@ -275,12 +285,17 @@ impl Simulation {
             })
             .map(|(i, _)| i)
             .collect();
+        // The adapter's and the path's queues give up this path's I/Os in one pass each (one
+        // pass per I/O was quadratic in a long queue).
+        let ios = &self.ios;
+        self.model.adapters[a].waiting.retain(|&w| ios.get(w).path as usize != p);
+        self.model.paths[p].waiting.clear();
         // Those still waiting for a tag or for the path's own queue leave first, so that the
         // tags and slots the others free do not send them down the failed path.
         let (waiting, started): (Vec<u32>, Vec<u32>) =
             aborted.iter().partition(|&&io| matches!(self.ios.get(io).state, IoState::WaitTag | IoState::WaitPath));
         for io in waiting.into_iter().chain(started) {
-            self.abandon(io);
+            self.abandon(io, Dequeued::Already);
         }
         for &io in aborted.iter().rev() {
             self.retry_or_hold(io, p);
@@ -396,12 +411,14 @@ impl Simulation {
 
     /// The host gives up the command of `io` on its path: its adapter slot (or its place in
     /// the adapter's queue), its hold on an extent and the policy's count of it go, and the
-    /// error is counted. The array may still be working on it.
-    fn abandon(&mut self, io: u32) {
+    /// error is counted. The array may still be working on it; a command that never left the
+    /// host is marked so (`NEVER_SENT`), for the hazard count.
+    fn abandon(&mut self, io: u32, dequeued: Dequeued) {
         let now = self.events.now();
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
         let a = self.model.paths[p].adapter;
+        let queued_here = dequeued == Dequeued::No;
         match r.state {
             IoState::InFlight => {
                 self.release_slot(p);
@@ -409,7 +426,9 @@ impl Simulation {
             }
             IoState::WaitAdapter => {
                 let adapter = &mut self.model.adapters[a];
-                adapter.waiting.retain(|&w| w != io);
+                if queued_here {
+                    adapter.waiting.retain(|&w| w != io);
+                }
                 adapter.queued.add(now, -1);
                 self.release_tag(io);
             }
@@ -417,11 +436,16 @@ impl Simulation {
                 let slot = self.tag_slot(io).expect("only an NVMe head's I/O waits for a tag");
                 self.model.tags.leave(slot, io);
             }
-            IoState::WaitPath => self.model.paths[p].waiting.retain(|&w| w != io),
+            IoState::WaitPath if queued_here => self.model.paths[p].waiting.retain(|&w| w != io),
+            IoState::WaitPath => {}
             other => unreachable!("abandon: an I/O {other:?} has no command on a path"),
         }
+        if r.state != IoState::InFlight {
+            self.ios.get_mut(io).dispatched_at = NEVER_SENT;
+        }
         self.release_extent(io);
-        let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };
+        // (An I/O given up unsent twice in a row no longer knows its last send: 0.)
+        let done = IoDone { now_ns: now, latency_ns: now.saturating_sub(r.dispatched_at), failed: true };
         self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
         // A request still waiting for its tag or its path's slot was counted as queued
         // (`dispatch_device`); a started one holds its path's slot.
@@ -486,7 +510,7 @@ impl Simulation {
     pub(super) fn command_error(&mut self, io: u32) {
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
-        self.abandon(io);
+        self.abandon(io, Dequeued::No);
         let rules = self.model.devices[d].stack;
         let errors = r.errors.saturating_add(1);
         self.ios.get_mut(io).errors = errors;
