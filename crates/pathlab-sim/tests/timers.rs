@@ -467,28 +467,26 @@ fn every_new_failure_kind_keeps_each_io_completing_or_failing_exactly_once() {
         fault("kind = \"controller_reboot\"\nat = \"1500ms\"\narray = \"a\"\ncontroller = \"CT1\"\ndetection = \"timeout\""),
     ]
     .concat();
-    let stack = stack(&[
-        "io_timeout = \"150ms\"",
-        "checker_interval = \"100ms\"",
-        "reconnect_delay = \"100ms\"",
-        "keep_alive_timeout = \"100ms\"",
-        "fast_io_fail_tmo = \"50ms\"",
-        "noop_out_interval = \"50ms\"",
-        "noop_out_timeout = \"20ms\"",
-    ]);
-    let holds = ["", ", tp4129_hold = 2", ", tp4129_hold = 3, ccr = true", ", scsi_transport = \"iscsi\""];
-    let policies = [
-        "name = \"VMW_PSP_RR\"",
-        "name = \"dm-multipath\"\nno_path_retry = \"queue\"",
-        "name = \"dm-multipath\"",
-        "name = \"nvme\"",
-        "name = \"spdk\"",
-        "name = \"mpio\"",
-    ];
-    for (policy, hold) in policies.iter().flat_map(|p| holds.map(|h| (p, h))) {
+    // Each stack with its own timers short, and each of its ways to hold I/O.
+    let dm = "io_timeout = \"150ms\", checker_interval = \"100ms\", fast_io_fail_tmo = \"50ms\"";
+    let dm_iscsi = ", scsi_transport = \"iscsi\", noop_out_interval = \"50ms\", noop_out_timeout = \"20ms\"";
+    let nvme = "io_timeout = \"150ms\", reconnect_delay = \"100ms\", keep_alive_timeout = \"100ms\"";
+    let nvme_holds = ["", ", tp4129_hold = 2", ", tp4129_hold = 3, ccr = true"];
+    let cases: Vec<(&str, String)> = [
+        ("name = \"VMW_PSP_RR\"", vec!["io_timeout = \"150ms\"".to_string()]),
+        ("name = \"dm-multipath\"\nno_path_retry = \"queue\"", vec![dm.to_string(), format!("{dm}{dm_iscsi}")]),
+        ("name = \"dm-multipath\"", vec![dm.to_string(), format!("{dm}{dm_iscsi}")]),
+        ("name = \"nvme\"", nvme_holds.iter().map(|h| format!("{nvme}{h}")).collect()),
+        ("name = \"spdk\"", nvme_holds.iter().map(|h| format!("{nvme}{h}")).collect()),
+        ("name = \"mpio\"", vec!["io_timeout = \"150ms\"".to_string()]),
+    ]
+    .into_iter()
+    .flat_map(|(policy, stacks)| stacks.into_iter().map(move |st| (policy, st)))
+    .collect();
+    for (policy, hold) in cases {
         let setup = Setup {
             policy,
-            stack: format!("{stack}{hold}"),
+            stack: hold.clone(),
             faults: faults.clone(),
             duration: "2s",
             read_pct: 50,
@@ -592,6 +590,26 @@ fn bad_timers_name_the_field_and_what_is_allowed() {
         ("keep_alive_timeout = \"0s\"", nvme, "host.stack.keep_alive_timeout: "),
         ("retry_count = 300", nvme, "host.stack.retry_count: 300: allowed 0 to 255"),
         ("scsi_transport = \"sas\"", dm, "host.stack.scsi_transport: unknown value `sas`, expected `fc` or `iscsi`"),
+        // Another stack's settings would do nothing.
+        (
+            "tp4129_hold = 2",
+            dm,
+            "host.stack.tp4129_hold: read by NVMe (policy nvme or spdk) only; this host's devices are on Linux \
+             dm-multipath: it would do nothing",
+        ),
+        (
+            "fast_io_fail_tmo = \"5s\"",
+            nvme,
+            "host.stack.fast_io_fail_tmo: read by Linux dm-multipath (policy dm-multipath) only; this host's devices \
+             are on Linux NVMe: it would do nothing",
+        ),
+        (
+            "noop_out_interval = \"2s\"",
+            dm,
+            "host.stack.noop_out_interval: read by Linux dm-multipath over iSCSI (policy dm-multipath, scsi_transport \
+             = \"iscsi\") only; this host's devices are on Linux dm-multipath: it would do nothing",
+        ),
+        ("retry_count = 2", dm, "host.stack.retry_count: read by ESXi, NVMe and Windows MPIO"),
     ];
     for (stack, policy, expected) in cases {
         let message = error(stack, policy);

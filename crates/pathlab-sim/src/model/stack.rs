@@ -327,6 +327,80 @@ impl StackRules {
     }
 }
 
+/// A setting's name, whether the scenario gives it, whether a stack (over a SCSI transport)
+/// reads it, and the readers in words.
+type Readers = (&'static str, bool, fn(Stack, ScsiTransport) -> bool, &'static str);
+
+/// The stacks that read each `[host.stack]` setting beyond those every stack reads
+/// (`io_timeout`, `retry_interval`), with how the refusal names them. A setting none of a
+/// host's devices' stacks reads would do nothing: refused rather than ignored.
+fn readers(spec: &StackSpec) -> [Readers; 17] {
+    fn dm(s: Stack, _: ScsiTransport) -> bool {
+        s == Stack::LinuxDm
+    }
+    fn dm_fc(s: Stack, t: ScsiTransport) -> bool {
+        s == Stack::LinuxDm && t == ScsiTransport::Fc
+    }
+    fn dm_iscsi(s: Stack, t: ScsiTransport) -> bool {
+        s == Stack::LinuxDm && t == ScsiTransport::Iscsi
+    }
+    fn nvme(s: Stack, _: ScsiTransport) -> bool {
+        matches!(s, Stack::LinuxNvme | Stack::Spdk)
+    }
+    const DM: &str = "Linux dm-multipath (policy dm-multipath)";
+    const DM_FC: &str = "Linux dm-multipath over FC (policy dm-multipath, scsi_transport = \"fc\")";
+    const DM_ISCSI: &str = "Linux dm-multipath over iSCSI (policy dm-multipath, scsi_transport = \"iscsi\")";
+    const NVME: &str = "NVMe (policy nvme or spdk)";
+    [
+        ("apd_timeout", spec.apd_timeout.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
+        ("checker_interval", spec.checker_interval.is_some(), dm, DM),
+        ("max_polling_interval", spec.max_polling_interval.is_some(), dm, DM),
+        ("checker_timeout", spec.checker_timeout.is_some(), dm, DM),
+        // Native NVMe multipath fails a lost controller's I/O over at once: its own
+        // fast_io_fail_tmo only bounds I/O without another path, which the model does not hold.
+        ("fast_io_fail_tmo", spec.fast_io_fail_tmo.is_some(), dm, DM),
+        ("dev_loss_tmo", spec.dev_loss_tmo.is_some(), dm_fc, DM_FC),
+        ("noop_out_interval", spec.noop_out_interval.is_some(), dm_iscsi, DM_ISCSI),
+        ("noop_out_timeout", spec.noop_out_timeout.is_some(), dm_iscsi, DM_ISCSI),
+        ("replacement_timeout", spec.replacement_timeout.is_some(), dm_iscsi, DM_ISCSI),
+        ("reconnect_delay", spec.reconnect_delay.is_some(), nvme, NVME),
+        ("controller_loss_timeout", spec.controller_loss_timeout.is_some(), nvme, NVME),
+        ("delayed_removal", spec.delayed_removal.is_some(), |s, _| s == Stack::LinuxNvme, "Linux NVMe (policy nvme)"),
+        ("keep_alive_timeout", spec.keep_alive_timeout.is_some(), nvme, NVME),
+        ("command_quiesce_time", spec.command_quiesce_time.is_some(), nvme, NVME),
+        ("tp4129_hold", spec.tp4129_hold.is_some(), nvme, NVME),
+        ("ccr", spec.ccr, nvme, NVME),
+        (
+            "retry_count",
+            spec.retry_count.is_some(),
+            |s, _| s != Stack::LinuxDm,
+            "ESXi, NVMe and Windows MPIO (dm-multipath counts no retries)",
+        ),
+    ]
+}
+
+/// Refuses a `[host.stack]` setting that no stack of the host's devices (`stacks`) reads.
+pub fn check_read(spec: &StackSpec, stacks: &[Stack]) -> Result<(), FieldError> {
+    let words = |s: &Stack| match s {
+        Stack::Esxi => "ESXi",
+        Stack::LinuxDm => "Linux dm-multipath",
+        Stack::LinuxNvme => "Linux NVMe",
+        Stack::Spdk => "SPDK",
+        Stack::Windows => "Windows MPIO",
+    };
+    for (field, given, reads, readers) in readers(spec) {
+        if given && !stacks.iter().any(|&s| reads(s, spec.scsi_transport)) {
+            let mut on: Vec<&str> = stacks.iter().map(words).collect();
+            on.dedup();
+            return Err((
+                format!("host.stack.{field}"),
+                format!("read by {readers} only; this host's devices are on {}: it would do nothing", on.join(", ")),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// How a stack finds a loss and what it holds: the part of `StackRules` the timers of
 /// `[host.stack]` beyond the I/O timeout decide.
 struct Detection {
