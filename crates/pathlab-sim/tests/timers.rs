@@ -333,6 +333,42 @@ fn writes_retried_while_their_first_copy_may_land_are_hazards_and_tp4129_holds_t
 }
 
 #[test]
+fn scsi_writes_aborted_on_a_lost_path_are_hazards_until_the_path_logs_in_again() {
+    // dm over FC: CT0's port lost at 1 s is held for fast_io_fail_tmo (500 ms), then its
+    // commands are aborted unconfirmed (the abort cannot reach the target) and retried on CT1.
+    let writes = |faults: String| {
+        let setup = Setup {
+            stack: stack(&["fast_io_fail_tmo = \"500ms\""]),
+            faults,
+            read_pct: 0,
+            duration: "3s",
+            outstanding: 32,
+            ..Setup::default()
+        };
+        setup.run()
+    };
+    let lost = writes(p0_down("1s", "link"));
+    // Each of the 32 writers has one write at a time: each counts at most once.
+    let hazards = lost.devices[0].hazards;
+    assert!((1..=32).contains(&hazards), "{hazards}");
+    // Back at 1.2 s, before the hold ends: the paths log in again, the abort is confirmed.
+    let back = writes(fault("kind = \"port_down\"\nat = \"1s\"\nuntil = \"1200ms\"\nport = \"a/P0\""));
+    assert_eq!(back.devices[0].hazards, 0);
+    // A command timed out on a path that still answers (a slow drain) is aborted there: no hazard.
+    let drain = "kind = \"slow_drain\"\nfrom = \"1s\"\nuntil = \"2s\"\nadapter = \"vmhba1\"\ngrowth = \"1s\"";
+    let setup = Setup {
+        stack: stack(&["io_timeout = \"300ms\""]),
+        faults: fault(drain),
+        read_pct: 0,
+        duration: "3s",
+        ..Setup::default()
+    };
+    let drained = setup.run();
+    assert!(drained.accounting.failovers > 0, "{:?}", drained.accounting);
+    assert_eq!(drained.devices[0].hazards, 0);
+}
+
+#[test]
 fn a_write_that_never_left_the_host_is_no_hazard() {
     // One command per adapter at a time (queue_depth 1), 32 writers: when CT0's link goes at
     // 1 s, each adapter has at most one write in flight to it and the rest wait in the host.

@@ -121,6 +121,15 @@ pub const WINDOWS_MAX_RETRIES: u32 = 3;
 /// `-NewRetryInterval`]. The other stacks retry at once.
 pub const WINDOWS_RETRY_INTERVAL_NS: TimeNs = SECOND_NS;
 
+/// SCSI (FC, iSCSI: ESXi, dm-multipath, MPIO) sets no bound on how long a target may still
+/// execute a command whose abort it never received: the host's abort (ABTS, an iSCSI task
+/// management function) goes down the lost path, and only a new login of the nexus (FC PLOGI/
+/// PRLI, an iSCSI session reinstated) clears the target's tasks [SAM-5 "Command lifetime";
+/// FCP-4 "Exchange termination"; RFC 7143 "Session reinstatement"]. A command aborted on a path
+/// that still answers is confirmed. So a write retried on another path while its first copy's
+/// path is lost counts as a hazard until that path is back.
+pub const SCSI_UNCONFIRMED_ABORT: TimeNs = TimeNs::MAX;
+
 /// The host multipath stack a policy belongs to (the policy's registration says which).
 pub use pathlab_policy::HostStack as Stack;
 
@@ -230,7 +239,8 @@ pub struct StackRules {
     /// TP4129: how long the I/O of a path that lost its connection is held before its retry.
     pub failover_hold: Option<FailoverHold>,
     /// How long after a loss the target may still execute a command it received (NVMe: its own
-    /// keep-alive expiry, KATO, plus CQT); `None`: not modelled (the hazard is not counted).
+    /// keep-alive expiry, KATO, plus CQT; SCSI: `SCSI_UNCONFIRMED_ABORT`, until the nexus logs
+    /// in again); `None`: not modelled (the hazard is not counted).
     pub target_quiesce_ns: Option<TimeNs>,
 }
 
@@ -498,6 +508,9 @@ impl Detection {
             }
             Stack::Esxi | Stack::Windows => {}
         }
+        if matches!(stack, Stack::Esxi | Stack::LinuxDm | Stack::Windows) {
+            d.target_quiesce_ns = Some(SCSI_UNCONFIRMED_ABORT);
+        }
         Ok(d)
     }
 }
@@ -575,7 +588,7 @@ mod tests {
         assert_eq!(fc.on_link_loss, Found::Fail { hold_ns: 5 * SECOND_NS });
         let checker = Probe { every_ns: 20 * SECOND_NS, timeout_ns: 30 * SECOND_NS, then: Found::FailNewIo };
         assert_eq!(fc.probes, [Some(checker), None]);
-        assert_eq!((fc.failover_hold, fc.target_quiesce_ns), (None, None));
+        assert_eq!((fc.failover_hold, fc.target_quiesce_ns), (None, Some(SCSI_UNCONFIRMED_ABORT)));
         // Lost at 21 s: the check at 40 s goes unanswered until 70 s.
         assert_eq!(checker.finds_at(21 * SECOND_NS), 70 * SECOND_NS);
         let before = StackSpec { dev_loss_tmo: Some(DurationNs(2 * SECOND_NS)), ..Default::default() };

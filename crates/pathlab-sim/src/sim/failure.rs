@@ -10,7 +10,7 @@
 use super::{Event, IoState, Simulation, NEVER_SENT};
 use crate::engine::TimeNs;
 use crate::model::fault::FaultAction;
-use crate::model::stack::{Found, NoPath, OnPathError};
+use crate::model::stack::{Found, NoPath, OnPathError, SCSI_UNCONFIRMED_ABORT};
 use crate::model::{Device, Model, Outage, Step};
 use crate::observe::result::HostEvent;
 use crate::scenario::schema::Detection;
@@ -169,6 +169,10 @@ impl Simulation {
         let loss = path.losses;
         self.note_path(p, if connected { Seen::LinkUp } else { Seen::LinkDown });
         let rules = self.model.devices[self.model.paths[p].device].stack;
+        if connected && rules.target_quiesce_ns == Some(SCSI_UNCONFIRMED_ABORT) {
+            // The nexus logs in again: the target has let go of what the loss left it.
+            self.model.paths[p].reset_at_ns = Some(now);
+        }
         if connected {
             if self.model.paths[p].blocked {
                 // The port is back before the hold ran out: what it held is sent again.
@@ -473,8 +477,8 @@ impl Simulation {
     /// A retry of an I/O that erred on path `from` is issued on path `to`. A write whose first
     /// copy reached the target before `from` lost its connection, retried elsewhere before the
     /// target has surely stopped executing it (`StackRules::target_quiesce_ns` after the loss,
-    /// or a confirmed cross-controller reset), is a hazard: the first copy could land after the
-    /// retry.
+    /// a confirmed cross-controller reset, or on SCSI the path's new login), is a hazard: the
+    /// first copy could land after the retry.
     pub(super) fn count_retry(&mut self, d: usize, from: usize, to: usize, write_sent_at: Option<TimeNs>) {
         let on = |p: usize| (p, self.model.paths[p].adapter);
         self.rec.retry_issued(d, on(from), on(to));
@@ -485,7 +489,7 @@ impl Simulation {
         };
         let now = self.events.now();
         let reset = self.model.paths[from].reset_at_ns.is_some_and(|t| t <= now);
-        if from != to && sent < lost && now < lost + quiesce && !reset {
+        if from != to && sent < lost && now < lost.saturating_add(quiesce) && !reset {
             self.hazards[d] += 1;
         }
     }
