@@ -369,6 +369,27 @@ fn scsi_writes_aborted_on_a_lost_path_are_hazards_until_the_path_logs_in_again()
 }
 
 #[test]
+fn esxi_path_eval_time_takes_back_a_path_that_returns_unannounced() {
+    // P0's paths stop answering at 1 s (found by the 1 s I/O timeout) and answer again at 3 s
+    // with no link event: ESXi finds them alive at its next path evaluation, on a grid of
+    // Disk.PathEvalTime from time zero; a return the link reports is taken at once.
+    let policy = "name = \"VMW_PSP_FIXED\"\npreferred = \"vmhba1:C0:T0:L3\"";
+    let back = |detection: &str, eval: &str| {
+        let faults = fault(&format!(
+            "kind = \"port_down\"\nat = \"1s\"\nuntil = \"3s\"\nport = \"a/P0\"\ndetection = \"{detection}\""
+        ));
+        let stack = format!("io_timeout = \"1s\"{eval}");
+        let r = Setup { policy, stack, faults, duration: "6s", ..Setup::default() }.run();
+        times(&r, "path_reinstated", P0_1)
+    };
+    assert_eq!(back("timeout", ", path_eval_time = \"4s\""), [4.0]);
+    assert_eq!(back("timeout", ", path_eval_time = \"5s\""), [5.0]);
+    // The default, 300 s (the event log runs on while the run drains).
+    assert_eq!(back("timeout", ""), [300.0]);
+    assert_eq!(back("link", ", path_eval_time = \"5s\""), [3.0]);
+}
+
+#[test]
 fn a_write_that_never_left_the_host_is_no_hazard() {
     // One command per adapter at a time (queue_depth 1), 32 writers: when CT0's link goes at
     // 1 s, each adapter has at most one write in flight to it and the rest wait in the host.

@@ -49,6 +49,10 @@ const SECOND_NS: TimeNs = 1_000_000_000;
 /// fails new I/O fast until a path returns. Allowed 20..=99999 s. [doc: vSphere Storage,
 /// "Change Timeout Limits for Storage APD"]
 pub const ESXI_APD_TIMEOUT_NS: TimeNs = 140 * SECOND_NS;
+/// ESXi `Disk.PathEvalTime`, default 300 s: "the host performs a periodic path evaluation
+/// every five minutes" [doc: vSphere 8.0 Storage, "Viewing and Managing Paths"]; a dead path
+/// that comes back unannounced is found alive then.
+pub const ESXI_PATH_EVAL_TIME_NS: TimeNs = 300 * SECOND_NS;
 /// The range `Misc.APDTimeout` accepts, in seconds.
 pub const ESXI_APD_TIMEOUT_RANGE_S: (u64, u64) = (20, 99_999);
 /// ESXi's time to declare an unanswered command lost: "storage I/O might pause for 30 to 60
@@ -224,6 +228,9 @@ pub struct StackRules {
     /// Errors after which an I/O is still retried; `None`: no limit.
     pub max_retries: Option<u32>,
     pub reinstate: Reinstate,
+    /// When a path that comes back without a link event is taken back, where it differs from
+    /// `reinstate`: ESXi's periodic path evaluation (`Disk.PathEvalTime`).
+    pub silent_reinstate: Option<Reinstate>,
     pub no_path: NoPath,
     /// multipathd's shaky-path check (`san_path_err_*`, `marginal_path_*`), if configured.
     pub shaky: Option<ShakyCheck>,
@@ -319,6 +326,9 @@ impl StackRules {
             _ => (None, false),
         };
         let found = Detection::resolve(stack, spec, io_timeout_ns, checker)?;
+        let path_eval = timer(spec.path_eval_time.map(|d| d.0), "path_eval_time")?;
+        let silent_reinstate = (stack == Stack::Esxi)
+            .then(|| Reinstate::CheckerTick { interval_ns: path_eval.unwrap_or(ESXI_PATH_EVAL_TIME_NS) });
         Ok(StackRules {
             shaky,
             shaky_to_marginal_group,
@@ -327,6 +337,7 @@ impl StackRules {
             on_error,
             max_retries,
             reinstate,
+            silent_reinstate,
             no_path,
             retry_delay_ns,
             on_link_loss: found.on_link_loss,
@@ -344,7 +355,7 @@ type Readers = (&'static str, bool, fn(Stack, ScsiTransport) -> bool, &'static s
 /// The stacks that read each `[host.stack]` setting beyond those every stack reads
 /// (`io_timeout`, `retry_interval`), with how the refusal names them. A setting none of a
 /// host's devices' stacks reads would do nothing: refused rather than ignored.
-fn readers(spec: &StackSpec) -> [Readers; 17] {
+fn readers(spec: &StackSpec) -> [Readers; 18] {
     fn dm(s: Stack, _: ScsiTransport) -> bool {
         s == Stack::LinuxDm
     }
@@ -363,6 +374,7 @@ fn readers(spec: &StackSpec) -> [Readers; 17] {
     const NVME: &str = "NVMe (policy nvme or spdk)";
     [
         ("apd_timeout", spec.apd_timeout.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
+        ("path_eval_time", spec.path_eval_time.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
         ("checker_interval", spec.checker_interval.is_some(), dm, DM),
         ("max_polling_interval", spec.max_polling_interval.is_some(), dm, DM),
         ("checker_timeout", spec.checker_timeout.is_some(), dm, DM),

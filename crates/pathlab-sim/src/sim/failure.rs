@@ -10,7 +10,7 @@
 use super::{Event, IoState, Simulation, NEVER_SENT};
 use crate::engine::TimeNs;
 use crate::model::fault::FaultAction;
-use crate::model::stack::{Found, NoPath, OnPathError, SCSI_UNCONFIRMED_ABORT};
+use crate::model::stack::{Found, NoPath, OnPathError, Reinstate, SCSI_UNCONFIRMED_ABORT};
 use crate::model::{Device, Model, Outage, Step};
 use crate::observe::result::HostEvent;
 use crate::scenario::schema::Detection;
@@ -180,7 +180,8 @@ impl Simulation {
                 self.abort_commands(p);
             }
             if !self.model.paths[p].up {
-                self.schedule_reinstate(p);
+                let silent = rules.silent_reinstate.filter(|_| detection == Detection::Timeout);
+                self.schedule_reinstate(p, silent);
             }
         } else if now == 0 {
             // Lost when the run starts (an imported listing's failed path): the host has
@@ -230,10 +231,12 @@ impl Simulation {
     }
 
     /// The host failed path `p`, which works: it takes it back at its checker's next tick, its
-    /// next reconnect attempt, or at once, by its stack.
-    fn schedule_reinstate(&mut self, p: usize) {
+    /// next reconnect attempt, or at once, by its stack; or by `silent`, for a path back
+    /// without a link event.
+    fn schedule_reinstate(&mut self, p: usize, silent: Option<Reinstate>) {
         let path = &self.model.paths[p];
-        let at = self.model.devices[path.device].stack.reinstate.at(path.failed_at_ns, self.events.now());
+        let rule = silent.unwrap_or(self.model.devices[path.device].stack.reinstate);
+        let at = rule.at(path.failed_at_ns, self.events.now());
         if at == self.events.now() {
             self.host_reinstate_path(p);
         } else {
@@ -269,7 +272,7 @@ impl Simulation {
             self.abort_commands(p);
         }
         if self.model.paths[p].connected {
-            self.schedule_reinstate(p);
+            self.schedule_reinstate(p, None);
         }
         self.dispatch_device(d);
     }
