@@ -390,6 +390,28 @@ fn esxi_path_eval_time_takes_back_a_path_that_returns_unannounced() {
 }
 
 #[test]
+fn mpio_path_verification_takes_back_a_path_that_returns_unannounced() {
+    // As ESXi's path evaluation: with PathVerifyEnabled, on a grid of PathVerificationPeriod;
+    // without, at once (as on a PnP arrival).
+    let back = |verify: &str| {
+        let faults =
+            fault("kind = \"port_down\"\nat = \"1s\"\nuntil = \"3s\"\nport = \"a/P0\"\ndetection = \"timeout\"");
+        let setup = Setup {
+            policy: "name = \"mpio\"\npolicy = \"round_robin\"",
+            stack: format!("io_timeout = \"1s\"{verify}"),
+            faults,
+            duration: "6s",
+            ..Setup::default()
+        };
+        times(&setup.run(), "path_reinstated", P0_1)
+    };
+    assert_eq!(back(", path_verify = true, path_verification_period = \"4s\""), [4.0]);
+    assert_eq!(back(", path_verify = true, path_verification_period = \"5s\""), [5.0]);
+    assert_eq!(back(", path_verify = true"), [30.0]);
+    assert_eq!(back(""), [3.0]);
+}
+
+#[test]
 fn a_write_that_never_left_the_host_is_no_hazard() {
     // One command per adapter at a time (queue_depth 1), 32 writers: when CT0's link goes at
     // 1 s, each adapter has at most one write in flight to it and the rest wait in the host.

@@ -53,6 +53,9 @@ pub const ESXI_APD_TIMEOUT_NS: TimeNs = 140 * SECOND_NS;
 /// every five minutes" [doc: vSphere 8.0 Storage, "Viewing and Managing Paths"]; a dead path
 /// that comes back unannounced is found alive then.
 pub const ESXI_PATH_EVAL_TIME_NS: TimeNs = 300 * SECOND_NS;
+/// Windows MPIO `PathVerificationPeriod`, default 30 s, honoured when `PathVerifyEnabled`
+/// (default disabled) [doc: Microsoft, MPIO_TIMERS_COUNTERS WMI class; Get-MPIOSetting].
+pub const WINDOWS_PATH_VERIFICATION_PERIOD_NS: TimeNs = 30 * SECOND_NS;
 /// The range `Misc.APDTimeout` accepts, in seconds.
 pub const ESXI_APD_TIMEOUT_RANGE_S: (u64, u64) = (20, 99_999);
 /// ESXi's time to declare an unanswered command lost: "storage I/O might pause for 30 to 60
@@ -327,8 +330,19 @@ impl StackRules {
         };
         let found = Detection::resolve(stack, spec, io_timeout_ns, checker)?;
         let path_eval = timer(spec.path_eval_time.map(|d| d.0), "path_eval_time")?;
-        let silent_reinstate = (stack == Stack::Esxi)
-            .then(|| Reinstate::CheckerTick { interval_ns: path_eval.unwrap_or(ESXI_PATH_EVAL_TIME_NS) });
+        let verify_period = timer(spec.path_verification_period.map(|d| d.0), "path_verification_period")?;
+        if verify_period.is_some() && !spec.path_verify {
+            return Err((
+                "host.stack.path_verification_period".into(),
+                "MPIO honours it only with path verification: give path_verify = true too".into(),
+            ));
+        }
+        let silent_reinstate = match stack {
+            Stack::Esxi => Some(path_eval.unwrap_or(ESXI_PATH_EVAL_TIME_NS)),
+            Stack::Windows if spec.path_verify => Some(verify_period.unwrap_or(WINDOWS_PATH_VERIFICATION_PERIOD_NS)),
+            _ => None,
+        }
+        .map(|interval_ns| Reinstate::CheckerTick { interval_ns });
         Ok(StackRules {
             shaky,
             shaky_to_marginal_group,
@@ -355,7 +369,7 @@ type Readers = (&'static str, bool, fn(Stack, ScsiTransport) -> bool, &'static s
 /// The stacks that read each `[host.stack]` setting beyond those every stack reads
 /// (`io_timeout`, `retry_interval`), with how the refusal names them. A setting none of a
 /// host's devices' stacks reads would do nothing: refused rather than ignored.
-fn readers(spec: &StackSpec) -> [Readers; 18] {
+fn readers(spec: &StackSpec) -> [Readers; 19] {
     fn dm(s: Stack, _: ScsiTransport) -> bool {
         s == Stack::LinuxDm
     }
@@ -375,6 +389,7 @@ fn readers(spec: &StackSpec) -> [Readers; 18] {
     [
         ("apd_timeout", spec.apd_timeout.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
         ("path_eval_time", spec.path_eval_time.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
+        ("path_verify", spec.path_verify, |s, _| s == Stack::Windows, "Windows MPIO (policy mpio)"),
         ("checker_interval", spec.checker_interval.is_some(), dm, DM),
         ("max_polling_interval", spec.max_polling_interval.is_some(), dm, DM),
         ("checker_timeout", spec.checker_timeout.is_some(), dm, DM),
