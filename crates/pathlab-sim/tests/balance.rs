@@ -167,10 +167,13 @@ until = "3200ms"
         "name = \"gated-least-load\"",
     ] {
         let mut text = scenario(12, balance, policy, "4s").replace("outstanding = 1", "outstanding = 4");
-        text = text.replace(
-            "[host]",
-            "[host]\nstack = { io_timeout = \"100ms\", checker_interval = \"250ms\", reconnect_delay = \"250ms\" }",
-        );
+        // Each stack's own short timers (another stack's would be refused).
+        let timers = match policy {
+            p if p.contains("dm-multipath") => ", checker_interval = \"250ms\"",
+            p if p.contains("nvme") || p.contains("spdk") => ", reconnect_delay = \"250ms\"",
+            _ => "",
+        };
+        text = text.replace("[host]", &format!("[host]\nstack = {{ io_timeout = \"100ms\"{timers} }}"));
         text.push_str(faults);
         let r = run_text(&text);
         assert_eq!(moves_per_pass(&r).values().sum::<usize>(), 9, "{policy}: 12/0/0/0 to 3/3/3/3");

@@ -213,7 +213,18 @@ fn every_fault_kind_keeps_each_io_completing_or_failing_exactly_once() {
         let case = Case {
             policy: policy.to_string(),
             faults: faults.clone(),
-            stack: "io_timeout = \"150ms\", checker_interval = \"1s\", reconnect_delay = \"250ms\", controller_loss_timeout = \"100ms\", delayed_removal = \"50ms\"",
+            // Each stack's own timers, short (another stack's would be refused).
+            stack: match policy.split('\n').next().unwrap() {
+                "name = \"dm-multipath\"" => "io_timeout = \"150ms\", checker_interval = \"1s\"",
+                "name = \"nvme\"" => {
+                    "io_timeout = \"150ms\", reconnect_delay = \"250ms\", controller_loss_timeout = \"100ms\", \
+                     delayed_removal = \"50ms\""
+                }
+                "name = \"spdk\"" => {
+                    "io_timeout = \"150ms\", reconnect_delay = \"250ms\", controller_loss_timeout = \"100ms\""
+                }
+                _ => "io_timeout = \"150ms\"",
+            },
             outstanding: 8,
             alua: true,
             array_extra,

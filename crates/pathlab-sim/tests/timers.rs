@@ -21,6 +21,8 @@ struct Setup {
     duration: &'static str,
     read_pct: u32,
     outstanding: u32,
+    /// Each adapter's queue depth (the scenario's default when `None`).
+    adapter_depth: Option<u32>,
 }
 
 impl Default for Setup {
@@ -32,6 +34,7 @@ impl Default for Setup {
             duration: "8s",
             read_pct: 100,
             outstanding: 4,
+            adapter_depth: None,
         }
     }
 }
@@ -46,7 +49,7 @@ interval = "500ms"
 seed = 3
 
 [host]
-adapters = [{{ name = "vmhba1" }}, {{ name = "vmhba2" }}]
+adapters = [{{ name = "vmhba1"{depth} }}, {{ name = "vmhba2"{depth} }}]
 stack = {{ {stack} }}
 
 [[arrays]]
@@ -94,6 +97,7 @@ think_time = "1ms"
             outstanding = self.outstanding,
             read_pct = self.read_pct,
             faults = self.faults,
+            depth = self.adapter_depth.map_or(String::new(), |d| format!(", queue_depth = {d}")),
         )
     }
 
@@ -329,6 +333,145 @@ fn writes_retried_while_their_first_copy_may_land_are_hazards_and_tp4129_holds_t
 }
 
 #[test]
+fn scsi_writes_aborted_on_a_lost_path_are_hazards_until_the_path_logs_in_again() {
+    // dm over FC: CT0's port lost at 1 s is held for fast_io_fail_tmo (500 ms), then its
+    // commands are aborted unconfirmed (the abort cannot reach the target) and retried on CT1.
+    let writes = |faults: String| {
+        let setup = Setup {
+            stack: stack(&["fast_io_fail_tmo = \"500ms\""]),
+            faults,
+            read_pct: 0,
+            duration: "3s",
+            outstanding: 32,
+            ..Setup::default()
+        };
+        setup.run()
+    };
+    let lost = writes(p0_down("1s", "link"));
+    // Each of the 32 writers has one write at a time: each counts at most once.
+    let hazards = lost.devices[0].hazards;
+    assert!((1..=32).contains(&hazards), "{hazards}");
+    // Back at 1.2 s, before the hold ends: the paths log in again, the abort is confirmed.
+    let back = writes(fault("kind = \"port_down\"\nat = \"1s\"\nuntil = \"1200ms\"\nport = \"a/P0\""));
+    assert_eq!(back.devices[0].hazards, 0);
+    // A command timed out on a path that still answers (a slow drain) is aborted there: no hazard.
+    let drain = "kind = \"slow_drain\"\nfrom = \"1s\"\nuntil = \"2s\"\nadapter = \"vmhba1\"\ngrowth = \"1s\"";
+    let setup = Setup {
+        stack: stack(&["io_timeout = \"300ms\""]),
+        faults: fault(drain),
+        read_pct: 0,
+        duration: "3s",
+        ..Setup::default()
+    };
+    let drained = setup.run();
+    assert!(drained.accounting.failovers > 0, "{:?}", drained.accounting);
+    assert_eq!(drained.devices[0].hazards, 0);
+}
+
+#[test]
+fn esxi_path_eval_time_takes_back_a_path_that_returns_unannounced() {
+    // P0's paths stop answering at 1 s (found by the 1 s I/O timeout) and answer again at 3 s
+    // with no link event: ESXi finds them alive at its next path evaluation, on a grid of
+    // Disk.PathEvalTime from time zero; a return the link reports is taken at once.
+    let policy = "name = \"VMW_PSP_FIXED\"\npreferred = \"vmhba1:C0:T0:L3\"";
+    let back = |detection: &str, eval: &str| {
+        let faults = fault(&format!(
+            "kind = \"port_down\"\nat = \"1s\"\nuntil = \"3s\"\nport = \"a/P0\"\ndetection = \"{detection}\""
+        ));
+        let stack = format!("io_timeout = \"1s\"{eval}");
+        let r = Setup { policy, stack, faults, duration: "6s", ..Setup::default() }.run();
+        times(&r, "path_reinstated", P0_1)
+    };
+    assert_eq!(back("timeout", ", path_eval_time = \"4s\""), [4.0]);
+    assert_eq!(back("timeout", ", path_eval_time = \"5s\""), [5.0]);
+    // The default, 300 s (the event log runs on while the run drains).
+    assert_eq!(back("timeout", ""), [300.0]);
+    assert_eq!(back("link", ", path_eval_time = \"5s\""), [3.0]);
+}
+
+#[test]
+fn mpio_path_verification_takes_back_a_path_that_returns_unannounced() {
+    // As ESXi's path evaluation: with PathVerifyEnabled, on a grid of PathVerificationPeriod;
+    // without, at once (as on a PnP arrival).
+    let back = |verify: &str| {
+        let faults =
+            fault("kind = \"port_down\"\nat = \"1s\"\nuntil = \"3s\"\nport = \"a/P0\"\ndetection = \"timeout\"");
+        let setup = Setup {
+            policy: "name = \"mpio\"\npolicy = \"round_robin\"",
+            stack: format!("io_timeout = \"1s\"{verify}"),
+            faults,
+            duration: "6s",
+            ..Setup::default()
+        };
+        times(&setup.run(), "path_reinstated", P0_1)
+    };
+    assert_eq!(back(", path_verify = true, path_verification_period = \"4s\""), [4.0]);
+    assert_eq!(back(", path_verify = true, path_verification_period = \"5s\""), [5.0]);
+    assert_eq!(back(", path_verify = true"), [30.0]);
+    assert_eq!(back(""), [3.0]);
+}
+
+#[test]
+fn a_write_that_never_left_the_host_is_no_hazard() {
+    // One command per adapter at a time (queue_depth 1), 32 writers: when CT0's link goes at
+    // 1 s, each adapter has at most one write in flight to it and the rest wait in the host.
+    // Only those in flight reached CT0 and can land late; the waiting ones never left.
+    let setup = Setup {
+        policy: "name = \"nvme\"",
+        stack: stack(&["keep_alive_timeout = \"2s\""]),
+        faults: p0_down("1s", "link"),
+        read_pct: 0,
+        duration: "2s",
+        outstanding: 32,
+        adapter_depth: Some(1),
+    };
+    let r = setup.run();
+    let hazards = r.devices[0].hazards;
+    assert!((1..=2).contains(&hazards), "{hazards}");
+}
+
+#[test]
+fn overlapping_outages_each_count_and_the_link_is_back_when_the_last_ends() {
+    // The path's own link is down from 1 s to 8 s; its fabric A is lost from 1.5 s to 3 s.
+    // The switch coming back at 3 s does not bring back the path cut until 8 s.
+    let faults = [
+        fault(&format!("kind = \"path_down\"\nat = \"1s\"\nuntil = \"8s\"\npath = \"{P0_1}\"")),
+        fault("kind = \"switch_down\"\nat = \"1500ms\"\nuntil = \"3s\"\nfabric = \"A\""),
+        // An array port lost twice over: a port_down and a controller reboot.
+        fault("kind = \"port_down\"\nat = \"2s\"\nuntil = \"6s\"\nport = \"a/P1\""),
+        fault("kind = \"controller_reboot\"\nat = \"2500ms\"\nuntil = \"4s\"\narray = \"a\"\ncontroller = \"CT1\""),
+    ]
+    .concat();
+    let r = Setup { policy: "name = \"VMW_PSP_RR\"", faults, duration: "9s", ..Setup::default() }.run();
+    assert_eq!(times(&r, "link_down", P0_1), [1.0]);
+    assert_eq!(times(&r, "link_up", P0_1), [8.0]);
+    // The other path of fabric A is lost with it from 1.5 s and back at 3 s (its port P1 is
+    // down from 2 s until 6 s, through the reboot from 2.5 s to 4 s).
+    let t1 = "vmhba1:C0:T1:L3";
+    assert_eq!(times(&r, "link_down", t1), [1.5]);
+    assert_eq!(times(&r, "link_up", t1), [6.0]);
+    assert_eq!(times(&r, "link_up", "vmhba2:C0:T1:L3"), [6.0]);
+}
+
+#[test]
+fn a_command_a_slow_drain_holds_past_the_io_timeout_times_out() {
+    // vmhba1's responses wait 1 s more for each second from 1 s: a command sent at 2 s would
+    // be answered at 3 s, at the I/O timeout (1 s). From then on the host aborts what waits
+    // longer at its timeout, dm fails the path and retries on vmhba2.
+    let faults = fault("kind = \"slow_drain\"\nfrom = \"1s\"\nuntil = \"4s\"\nadapter = \"vmhba1\"\ngrowth = \"1s\"");
+    let r = Setup { stack: stack(&["io_timeout = \"1s\""]), faults, duration: "5s", ..Setup::default() }.run();
+    // The first command sent after 2 s (less the 0.27 ms it spends before its response) is
+    // failed 1 s after its send; the policy keeps the slow path's share small, so it may be
+    // sent a few ms after 2 s.
+    let failed = times(&r, "path_failed", P0_1);
+    assert!((2.9997..3.02).contains(&failed[0]), "{failed:?}");
+    assert!(r.summary.errors > 0);
+    // The stall is the timeout and the retry on vmhba2, not the drain's 3 s.
+    assert_stall(&r, 1.0);
+    assert_eq!(r.accounting.failed, 0);
+}
+
+#[test]
 fn mpio_retries_a_failed_request_after_its_retry_interval() {
     // A command lost at 1 s times out after 500 ms; its retry waits RetryInterval (1 s).
     for (interval, stall) in [("", 1.5), (", retry_interval = \"300ms\"", 0.8)] {
@@ -403,28 +546,26 @@ fn every_new_failure_kind_keeps_each_io_completing_or_failing_exactly_once() {
         fault("kind = \"controller_reboot\"\nat = \"1500ms\"\narray = \"a\"\ncontroller = \"CT1\"\ndetection = \"timeout\""),
     ]
     .concat();
-    let stack = stack(&[
-        "io_timeout = \"150ms\"",
-        "checker_interval = \"100ms\"",
-        "reconnect_delay = \"100ms\"",
-        "keep_alive_timeout = \"100ms\"",
-        "fast_io_fail_tmo = \"50ms\"",
-        "noop_out_interval = \"50ms\"",
-        "noop_out_timeout = \"20ms\"",
-    ]);
-    let holds = ["", ", tp4129_hold = 2", ", tp4129_hold = 3, ccr = true", ", scsi_transport = \"iscsi\""];
-    let policies = [
-        "name = \"VMW_PSP_RR\"",
-        "name = \"dm-multipath\"\nno_path_retry = \"queue\"",
-        "name = \"dm-multipath\"",
-        "name = \"nvme\"",
-        "name = \"spdk\"",
-        "name = \"mpio\"",
-    ];
-    for (policy, hold) in policies.iter().flat_map(|p| holds.map(|h| (p, h))) {
+    // Each stack with its own timers short, and each of its ways to hold I/O.
+    let dm = "io_timeout = \"150ms\", checker_interval = \"100ms\", fast_io_fail_tmo = \"50ms\"";
+    let dm_iscsi = ", scsi_transport = \"iscsi\", noop_out_interval = \"50ms\", noop_out_timeout = \"20ms\"";
+    let nvme = "io_timeout = \"150ms\", reconnect_delay = \"100ms\", keep_alive_timeout = \"100ms\"";
+    let nvme_holds = ["", ", tp4129_hold = 2", ", tp4129_hold = 3, ccr = true"];
+    let cases: Vec<(&str, String)> = [
+        ("name = \"VMW_PSP_RR\"", vec!["io_timeout = \"150ms\"".to_string()]),
+        ("name = \"dm-multipath\"\nno_path_retry = \"queue\"", vec![dm.to_string(), format!("{dm}{dm_iscsi}")]),
+        ("name = \"dm-multipath\"", vec![dm.to_string(), format!("{dm}{dm_iscsi}")]),
+        ("name = \"nvme\"", nvme_holds.iter().map(|h| format!("{nvme}{h}")).collect()),
+        ("name = \"spdk\"", nvme_holds.iter().map(|h| format!("{nvme}{h}")).collect()),
+        ("name = \"mpio\"", vec!["io_timeout = \"150ms\"".to_string()]),
+    ]
+    .into_iter()
+    .flat_map(|(policy, stacks)| stacks.into_iter().map(move |st| (policy, st)))
+    .collect();
+    for (policy, hold) in cases {
         let setup = Setup {
             policy,
-            stack: format!("{stack}{hold}"),
+            stack: hold.clone(),
             faults: faults.clone(),
             duration: "2s",
             read_pct: 50,
@@ -528,6 +669,26 @@ fn bad_timers_name_the_field_and_what_is_allowed() {
         ("keep_alive_timeout = \"0s\"", nvme, "host.stack.keep_alive_timeout: "),
         ("retry_count = 300", nvme, "host.stack.retry_count: 300: allowed 0 to 255"),
         ("scsi_transport = \"sas\"", dm, "host.stack.scsi_transport: unknown value `sas`, expected `fc` or `iscsi`"),
+        // Another stack's settings would do nothing.
+        (
+            "tp4129_hold = 2",
+            dm,
+            "host.stack.tp4129_hold: read by NVMe (policy nvme or spdk) only; this host's devices are on Linux \
+             dm-multipath: it would do nothing",
+        ),
+        (
+            "fast_io_fail_tmo = \"5s\"",
+            nvme,
+            "host.stack.fast_io_fail_tmo: read by Linux dm-multipath (policy dm-multipath) only; this host's devices \
+             are on Linux NVMe: it would do nothing",
+        ),
+        (
+            "noop_out_interval = \"2s\"",
+            dm,
+            "host.stack.noop_out_interval: read by Linux dm-multipath over iSCSI (policy dm-multipath, scsi_transport \
+             = \"iscsi\") only; this host's devices are on Linux dm-multipath: it would do nothing",
+        ),
+        ("retry_count = 2", dm, "host.stack.retry_count: read by ESXi, NVMe and Windows MPIO"),
     ];
     for (stack, policy, expected) in cases {
         let message = error(stack, policy);

@@ -21,9 +21,9 @@ use pathlab_policy::{AluaState, HostStack};
 #[derive(Clone, Debug)]
 pub enum FaultAction {
     /// The paths' own links go down or come back.
-    Cut { paths: Vec<usize>, down: bool, detection: Detection },
+    Cut { paths: Vec<usize>, change: LinkChange, detection: Detection },
     /// An array port fails or comes back, with every path through it.
-    Port { port: usize, down: bool, detection: Detection },
+    Port { port: usize, change: LinkChange, detection: Detection },
     /// The array reports a new ALUA state for these paths.
     Alua { paths: Vec<usize>, state: AluaState },
     /// The LUNs' owning controller on `array` becomes `owner`.
@@ -40,6 +40,29 @@ pub enum FaultAction {
     Drain { paths: Vec<usize>, drain: Option<(TimeNs, TimeNs)> },
     /// Replication groups stop (a site is lost) or resume.
     Replication { groups: Vec<usize>, suspended: bool },
+}
+
+/// What a fault does to a link or a port. Outages may overlap (a `switch_down` over a
+/// `path_down`): each counts, and the link is back when the last one still open ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkChange {
+    /// An outage starts.
+    Lose,
+    /// An outage with an `until` ends.
+    Regain,
+    /// `path_up`/`port_up`: back whatever outages are open.
+    Restore,
+}
+
+impl LinkChange {
+    /// The number of outages open after this change, from `open`.
+    pub fn applied_to(self, open: u32) -> u32 {
+        match self {
+            LinkChange::Lose => open + 1,
+            LinkChange::Regain => open.saturating_sub(1),
+            LinkChange::Restore => 0,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -277,22 +300,22 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
             FaultSpec::PathDown(PathDownSpec { at, path, until, detection }) => {
                 let paths = paths_named(model, path, format!("{field}.path"))?;
                 let detection = *detection;
-                let up = FaultAction::Cut { paths: paths.clone(), down: false, detection };
-                plan.outage(at.0, *until, FaultAction::Cut { paths, down: true, detection }, up, &field)?;
+                let up = FaultAction::Cut { paths: paths.clone(), change: LinkChange::Regain, detection };
+                plan.outage(at.0, *until, FaultAction::Cut { paths, change: LinkChange::Lose, detection }, up, &field)?;
             }
             FaultSpec::PathUp(PathUpSpec { at, path }) => {
                 let paths = paths_named(model, path, format!("{field}.path"))?;
-                plan.at(at.0, FaultAction::Cut { paths, down: false, detection: Detection::Link });
+                plan.at(at.0, FaultAction::Cut { paths, change: LinkChange::Restore, detection: Detection::Link });
             }
             FaultSpec::PortDown(PortDownSpec { at, port, until, detection }) => {
                 let port = port_named(model, port, format!("{field}.port"))?;
                 let detection = *detection;
-                let up = FaultAction::Port { port, down: false, detection };
-                plan.outage(at.0, *until, FaultAction::Port { port, down: true, detection }, up, &field)?;
+                let up = FaultAction::Port { port, change: LinkChange::Regain, detection };
+                plan.outage(at.0, *until, FaultAction::Port { port, change: LinkChange::Lose, detection }, up, &field)?;
             }
             FaultSpec::PortUp(PortUpSpec { at, port }) => {
                 let port = port_named(model, port, format!("{field}.port"))?;
-                plan.at(at.0, FaultAction::Port { port, down: false, detection: Detection::Link });
+                plan.at(at.0, FaultAction::Port { port, change: LinkChange::Restore, detection: Detection::Link });
             }
             FaultSpec::AllPathsDown(AllPathsDownSpec { at, device, until, detection }) => {
                 let paths = match device {
@@ -300,8 +323,8 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                     Some(name) => model.devices[device_named(name, format!("{field}.device"))?].paths.clone(),
                 };
                 let detection = *detection;
-                let up = FaultAction::Cut { paths: paths.clone(), down: false, detection };
-                plan.outage(at.0, *until, FaultAction::Cut { paths, down: true, detection }, up, &field)?;
+                let up = FaultAction::Cut { paths: paths.clone(), change: LinkChange::Regain, detection };
+                plan.outage(at.0, *until, FaultAction::Cut { paths, change: LinkChange::Lose, detection }, up, &field)?;
             }
             FaultSpec::AluaState(AluaStateSpec { at, path, state }) => {
                 let paths = paths_named(model, path, format!("{field}.path"))?;
@@ -386,8 +409,8 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 let c = ctrls[index_named(names, controller, format!("{field}.controller"), "controller")?];
                 let ports: Vec<usize> = (0..model.ports.len()).filter(|&p| model.ports[p].controller == c).collect();
                 let detection = *detection;
-                let down = ports.iter().map(|&port| FaultAction::Port { port, down: true, detection });
-                let up = ports.iter().map(|&port| FaultAction::Port { port, down: false, detection });
+                let down = ports.iter().map(|&port| FaultAction::Port { port, change: LinkChange::Lose, detection });
+                let up = ports.iter().map(|&port| FaultAction::Port { port, change: LinkChange::Regain, detection });
                 let (mut down, mut up): (Vec<_>, Vec<_>) = (down.collect(), up.collect());
                 // Its LUNs move to the partner first, so that I/O retried finds them there.
                 let partner = ctrls.iter().copied().find(|&o| o != c);
@@ -406,8 +429,8 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 let paths: Vec<usize> =
                     (0..model.paths.len()).filter(|&p| model.nexus_fabric[model.paths[p].nexus] == f).collect();
                 let detection = *detection;
-                let up = FaultAction::Cut { paths: paths.clone(), down: false, detection };
-                plan.outage(at.0, *until, FaultAction::Cut { paths, down: true, detection }, up, &field)?;
+                let up = FaultAction::Cut { paths: paths.clone(), change: LinkChange::Regain, detection };
+                plan.outage(at.0, *until, FaultAction::Cut { paths, change: LinkChange::Lose, detection }, up, &field)?;
             }
             FaultSpec::SiteDown(SiteDownSpec { at, array, until, detection }) => {
                 let names = model.arrays.iter().map(|a| a.name.as_str()).collect();
@@ -417,9 +440,11 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                     (0..model.replications.len()).filter(|&g| model.replications[g].arrays.contains(&a)).collect();
                 let detection = *detection;
                 let mut down: Vec<_> =
-                    ports.iter().map(|&port| FaultAction::Port { port, down: true, detection }).collect();
-                let mut up: Vec<_> =
-                    ports.iter().map(|&port| FaultAction::Port { port, down: false, detection }).collect();
+                    ports.iter().map(|&port| FaultAction::Port { port, change: LinkChange::Lose, detection }).collect();
+                let mut up: Vec<_> = ports
+                    .iter()
+                    .map(|&port| FaultAction::Port { port, change: LinkChange::Regain, detection })
+                    .collect();
                 down.insert(0, FaultAction::Replication { groups: groups.clone(), suspended: true });
                 up.push(FaultAction::Replication { groups, suspended: false });
                 plan.outages(at.0, *until, down, up, &field)?;

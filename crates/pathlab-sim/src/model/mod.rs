@@ -182,8 +182,9 @@ pub struct Port {
     /// The port's data, in both directions at once (FC is full duplex), when its service has a
     /// `per_kib`.
     pub data: Option<PortData>,
-    /// The port has failed: no path through it carries anything.
-    pub down: bool,
+    /// Outages of the port still open (`port_down`, a controller reboot, a site loss): while
+    /// any is, no path through it carries anything.
+    pub downs: u32,
 }
 
 /// A port's data engines: one per direction, each a FIFO at the port's rate (`transfer`), so a
@@ -241,8 +242,9 @@ pub struct Path {
     /// The host holds what is sent down it (a blocked FC remote port, an iSCSI session in
     /// recovery): commands wait without timing out until the host fails the path.
     pub blocked: bool,
-    /// The path's own link is cut (`path_down`).
-    pub cut: bool,
+    /// Outages of the path's own link still open (`path_down`, `switch_down`,
+    /// `all_paths_down`): while any is, the link is cut.
+    pub cuts: u32,
     /// Commands get through: the link is not cut and the port works. A path the host still
     /// uses while not connected loses what is sent down it.
     pub connected: bool,

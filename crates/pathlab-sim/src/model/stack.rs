@@ -49,6 +49,13 @@ const SECOND_NS: TimeNs = 1_000_000_000;
 /// fails new I/O fast until a path returns. Allowed 20..=99999 s. [doc: vSphere Storage,
 /// "Change Timeout Limits for Storage APD"]
 pub const ESXI_APD_TIMEOUT_NS: TimeNs = 140 * SECOND_NS;
+/// ESXi `Disk.PathEvalTime`, default 300 s: "the host performs a periodic path evaluation
+/// every five minutes" [doc: vSphere 8.0 Storage, "Viewing and Managing Paths"]; a dead path
+/// that comes back unannounced is found alive then.
+pub const ESXI_PATH_EVAL_TIME_NS: TimeNs = 300 * SECOND_NS;
+/// Windows MPIO `PathVerificationPeriod`, default 30 s, honoured when `PathVerifyEnabled`
+/// (default disabled) [doc: Microsoft, MPIO_TIMERS_COUNTERS WMI class; Get-MPIOSetting].
+pub const WINDOWS_PATH_VERIFICATION_PERIOD_NS: TimeNs = 30 * SECOND_NS;
 /// The range `Misc.APDTimeout` accepts, in seconds.
 pub const ESXI_APD_TIMEOUT_RANGE_S: (u64, u64) = (20, 99_999);
 /// ESXi's time to declare an unanswered command lost: "storage I/O might pause for 30 to 60
@@ -120,6 +127,15 @@ pub const WINDOWS_MAX_RETRIES: u32 = 3;
 /// DSM decided to retry it [doc: Microsoft, MPIO_TIMERS_COUNTERS WMI class; Set-MPIOSetting
 /// `-NewRetryInterval`]. The other stacks retry at once.
 pub const WINDOWS_RETRY_INTERVAL_NS: TimeNs = SECOND_NS;
+
+/// SCSI (FC, iSCSI: ESXi, dm-multipath, MPIO) sets no bound on how long a target may still
+/// execute a command whose abort it never received: the host's abort (ABTS, an iSCSI task
+/// management function) goes down the lost path, and only a new login of the nexus (FC PLOGI/
+/// PRLI, an iSCSI session reinstated) clears the target's tasks [SAM-5 "Command lifetime";
+/// FCP-4 "Exchange termination"; RFC 7143 "Session reinstatement"]. A command aborted on a path
+/// that still answers is confirmed. So a write retried on another path while its first copy's
+/// path is lost counts as a hazard until that path is back.
+pub const SCSI_UNCONFIRMED_ABORT: TimeNs = TimeNs::MAX;
 
 /// The host multipath stack a policy belongs to (the policy's registration says which).
 pub use pathlab_policy::HostStack as Stack;
@@ -215,6 +231,9 @@ pub struct StackRules {
     /// Errors after which an I/O is still retried; `None`: no limit.
     pub max_retries: Option<u32>,
     pub reinstate: Reinstate,
+    /// When a path that comes back without a link event is taken back, where it differs from
+    /// `reinstate`: ESXi's periodic path evaluation (`Disk.PathEvalTime`).
+    pub silent_reinstate: Option<Reinstate>,
     pub no_path: NoPath,
     /// multipathd's shaky-path check (`san_path_err_*`, `marginal_path_*`), if configured.
     pub shaky: Option<ShakyCheck>,
@@ -230,7 +249,8 @@ pub struct StackRules {
     /// TP4129: how long the I/O of a path that lost its connection is held before its retry.
     pub failover_hold: Option<FailoverHold>,
     /// How long after a loss the target may still execute a command it received (NVMe: its own
-    /// keep-alive expiry, KATO, plus CQT); `None`: not modelled (the hazard is not counted).
+    /// keep-alive expiry, KATO, plus CQT; SCSI: `SCSI_UNCONFIRMED_ABORT`, until the nexus logs
+    /// in again); `None`: not modelled (the hazard is not counted).
     pub target_quiesce_ns: Option<TimeNs>,
 }
 
@@ -309,6 +329,20 @@ impl StackRules {
             _ => (None, false),
         };
         let found = Detection::resolve(stack, spec, io_timeout_ns, checker)?;
+        let path_eval = timer(spec.path_eval_time.map(|d| d.0), "path_eval_time")?;
+        let verify_period = timer(spec.path_verification_period.map(|d| d.0), "path_verification_period")?;
+        if verify_period.is_some() && !spec.path_verify {
+            return Err((
+                "host.stack.path_verification_period".into(),
+                "MPIO honours it only with path verification: give path_verify = true too".into(),
+            ));
+        }
+        let silent_reinstate = match stack {
+            Stack::Esxi => Some(path_eval.unwrap_or(ESXI_PATH_EVAL_TIME_NS)),
+            Stack::Windows if spec.path_verify => Some(verify_period.unwrap_or(WINDOWS_PATH_VERIFICATION_PERIOD_NS)),
+            _ => None,
+        }
+        .map(|interval_ns| Reinstate::CheckerTick { interval_ns });
         Ok(StackRules {
             shaky,
             shaky_to_marginal_group,
@@ -317,6 +351,7 @@ impl StackRules {
             on_error,
             max_retries,
             reinstate,
+            silent_reinstate,
             no_path,
             retry_delay_ns,
             on_link_loss: found.on_link_loss,
@@ -325,6 +360,82 @@ impl StackRules {
             target_quiesce_ns: found.target_quiesce_ns,
         })
     }
+}
+
+/// A setting's name, whether the scenario gives it, whether a stack (over a SCSI transport)
+/// reads it, and the readers in words.
+type Readers = (&'static str, bool, fn(Stack, ScsiTransport) -> bool, &'static str);
+
+/// The stacks that read each `[host.stack]` setting beyond those every stack reads
+/// (`io_timeout`, `retry_interval`), with how the refusal names them. A setting none of a
+/// host's devices' stacks reads would do nothing: refused rather than ignored.
+fn readers(spec: &StackSpec) -> [Readers; 19] {
+    fn dm(s: Stack, _: ScsiTransport) -> bool {
+        s == Stack::LinuxDm
+    }
+    fn dm_fc(s: Stack, t: ScsiTransport) -> bool {
+        s == Stack::LinuxDm && t == ScsiTransport::Fc
+    }
+    fn dm_iscsi(s: Stack, t: ScsiTransport) -> bool {
+        s == Stack::LinuxDm && t == ScsiTransport::Iscsi
+    }
+    fn nvme(s: Stack, _: ScsiTransport) -> bool {
+        matches!(s, Stack::LinuxNvme | Stack::Spdk)
+    }
+    const DM: &str = "Linux dm-multipath (policy dm-multipath)";
+    const DM_FC: &str = "Linux dm-multipath over FC (policy dm-multipath, scsi_transport = \"fc\")";
+    const DM_ISCSI: &str = "Linux dm-multipath over iSCSI (policy dm-multipath, scsi_transport = \"iscsi\")";
+    const NVME: &str = "NVMe (policy nvme or spdk)";
+    [
+        ("apd_timeout", spec.apd_timeout.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
+        ("path_eval_time", spec.path_eval_time.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
+        ("path_verify", spec.path_verify, |s, _| s == Stack::Windows, "Windows MPIO (policy mpio)"),
+        ("checker_interval", spec.checker_interval.is_some(), dm, DM),
+        ("max_polling_interval", spec.max_polling_interval.is_some(), dm, DM),
+        ("checker_timeout", spec.checker_timeout.is_some(), dm, DM),
+        // Native NVMe multipath fails a lost controller's I/O over at once: its own
+        // fast_io_fail_tmo only bounds I/O without another path, which the model does not hold.
+        ("fast_io_fail_tmo", spec.fast_io_fail_tmo.is_some(), dm, DM),
+        ("dev_loss_tmo", spec.dev_loss_tmo.is_some(), dm_fc, DM_FC),
+        ("noop_out_interval", spec.noop_out_interval.is_some(), dm_iscsi, DM_ISCSI),
+        ("noop_out_timeout", spec.noop_out_timeout.is_some(), dm_iscsi, DM_ISCSI),
+        ("replacement_timeout", spec.replacement_timeout.is_some(), dm_iscsi, DM_ISCSI),
+        ("reconnect_delay", spec.reconnect_delay.is_some(), nvme, NVME),
+        ("controller_loss_timeout", spec.controller_loss_timeout.is_some(), nvme, NVME),
+        ("delayed_removal", spec.delayed_removal.is_some(), |s, _| s == Stack::LinuxNvme, "Linux NVMe (policy nvme)"),
+        ("keep_alive_timeout", spec.keep_alive_timeout.is_some(), nvme, NVME),
+        ("command_quiesce_time", spec.command_quiesce_time.is_some(), nvme, NVME),
+        ("tp4129_hold", spec.tp4129_hold.is_some(), nvme, NVME),
+        ("ccr", spec.ccr, nvme, NVME),
+        (
+            "retry_count",
+            spec.retry_count.is_some(),
+            |s, _| s != Stack::LinuxDm,
+            "ESXi, NVMe and Windows MPIO (dm-multipath counts no retries)",
+        ),
+    ]
+}
+
+/// Refuses a `[host.stack]` setting that no stack of the host's devices (`stacks`) reads.
+pub fn check_read(spec: &StackSpec, stacks: &[Stack]) -> Result<(), FieldError> {
+    let words = |s: &Stack| match s {
+        Stack::Esxi => "ESXi",
+        Stack::LinuxDm => "Linux dm-multipath",
+        Stack::LinuxNvme => "Linux NVMe",
+        Stack::Spdk => "SPDK",
+        Stack::Windows => "Windows MPIO",
+    };
+    for (field, given, reads, readers) in readers(spec) {
+        if given && !stacks.iter().any(|&s| reads(s, spec.scsi_transport)) {
+            let mut on: Vec<&str> = stacks.iter().map(words).collect();
+            on.dedup();
+            return Err((
+                format!("host.stack.{field}"),
+                format!("read by {readers} only; this host's devices are on {}: it would do nothing", on.join(", ")),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// How a stack finds a loss and what it holds: the part of `StackRules` the timers of
@@ -424,6 +535,9 @@ impl Detection {
             }
             Stack::Esxi | Stack::Windows => {}
         }
+        if matches!(stack, Stack::Esxi | Stack::LinuxDm | Stack::Windows) {
+            d.target_quiesce_ns = Some(SCSI_UNCONFIRMED_ABORT);
+        }
         Ok(d)
     }
 }
@@ -501,7 +615,7 @@ mod tests {
         assert_eq!(fc.on_link_loss, Found::Fail { hold_ns: 5 * SECOND_NS });
         let checker = Probe { every_ns: 20 * SECOND_NS, timeout_ns: 30 * SECOND_NS, then: Found::FailNewIo };
         assert_eq!(fc.probes, [Some(checker), None]);
-        assert_eq!((fc.failover_hold, fc.target_quiesce_ns), (None, None));
+        assert_eq!((fc.failover_hold, fc.target_quiesce_ns), (None, Some(SCSI_UNCONFIRMED_ABORT)));
         // Lost at 21 s: the check at 40 s goes unanswered until 70 s.
         assert_eq!(checker.finds_at(21 * SECOND_NS), 70 * SECOND_NS);
         let before = StackSpec { dev_loss_tmo: Some(DurationNs(2 * SECOND_NS)), ..Default::default() };

@@ -222,6 +222,20 @@ pub struct StackSpec {
     /// 1 s); the other stacks retry at once (0) unless given.
     #[serde(default)]
     pub retry_interval: Option<DurationNs>,
+    /// ESXi `Disk.PathEvalTime`: how often the host evaluates its paths (default 300 s). A dead
+    /// path that comes back without a link event (a loss with `detection = "timeout"`) is taken
+    /// back at the next evaluation; one the link reports back, at once.
+    #[serde(default)]
+    pub path_eval_time: Option<DurationNs>,
+    /// Windows MPIO `PathVerifyEnabled` (default off): MPIO verifies every path each
+    /// `path_verification_period`, and a dead path that comes back without a PnP arrival (a
+    /// loss with `detection = "timeout"`) is taken back at the next verification. Off: taken
+    /// back at once, as on a PnP arrival.
+    #[serde(default)]
+    pub path_verify: bool,
+    /// Windows MPIO `PathVerificationPeriod`, default 30 s (with `path_verify`).
+    #[serde(default)]
+    pub path_verification_period: Option<DurationNs>,
     /// TP8028 cross-controller reset: with the TP4129 hold, another controller of the subsystem
     /// resets the failed one and the hold ends when it confirms (one round trip on its path).
     #[serde(default)]

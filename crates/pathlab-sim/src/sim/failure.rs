@@ -7,15 +7,23 @@
 //! again after it (on the device) and issued again (on the path it goes down); a *failover* is
 //! a retry issued on another path than the one that erred, counted on the path it left.
 
-use super::{Event, IoState, Simulation};
+use super::{Event, IoState, Simulation, NEVER_SENT};
 use crate::engine::TimeNs;
 use crate::model::fault::FaultAction;
-use crate::model::stack::{Found, NoPath, OnPathError};
+use crate::model::stack::{Found, NoPath, OnPathError, Reinstate, SCSI_UNCONFIRMED_ABORT};
 use crate::model::{Device, Model, Outage, Step};
 use crate::observe::result::HostEvent;
 use crate::scenario::schema::Detection;
 use crate::workload::Loop;
 use pathlab_policy::{AluaState, IoDone, PathId};
+
+/// Whether an I/O `abandon` gives up has already been taken out of its adapter's or path's
+/// queue (`abort_commands` empties them in one pass).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dequeued {
+    Already,
+    No,
+}
 
 /// `Event::Detect`'s step for the end of a blocked path's hold.
 pub(super) const HOLD_ENDS: u8 = u8::MAX;
@@ -87,14 +95,16 @@ impl Simulation {
         // Out of the simulation while it is applied, which changes the simulation.
         let faults = std::mem::take(&mut self.faults);
         match &faults[index].action {
-            FaultAction::Cut { paths, down, detection } => {
+            FaultAction::Cut { paths, change, detection } => {
                 for &p in paths {
-                    self.model.paths[p].cut = *down;
+                    let path = &mut self.model.paths[p];
+                    path.cuts = change.applied_to(path.cuts);
                     self.connection_changed(p, *detection);
                 }
             }
-            FaultAction::Port { port, down, detection } => {
-                self.model.ports[*port].down = *down;
+            FaultAction::Port { port, change, detection } => {
+                let downs = &mut self.model.ports[*port].downs;
+                *downs = change.applied_to(*downs);
                 for p in 0..self.model.paths.len() {
                     if self.model.paths[p].port == *port {
                         self.connection_changed(p, *detection);
@@ -144,7 +154,7 @@ impl Simulation {
     /// is taken back when the stack would notice.
     fn connection_changed(&mut self, p: usize, detection: Detection) {
         let path = &self.model.paths[p];
-        let connected = !path.cut && !self.model.ports[path.port].down;
+        let connected = path.cuts == 0 && self.model.ports[path.port].downs == 0;
         if connected == path.connected {
             return;
         }
@@ -159,6 +169,10 @@ impl Simulation {
         let loss = path.losses;
         self.note_path(p, if connected { Seen::LinkUp } else { Seen::LinkDown });
         let rules = self.model.devices[self.model.paths[p].device].stack;
+        if connected && rules.target_quiesce_ns == Some(SCSI_UNCONFIRMED_ABORT) {
+            // The nexus logs in again: the target has let go of what the loss left it.
+            self.model.paths[p].reset_at_ns = Some(now);
+        }
         if connected {
             if self.model.paths[p].blocked {
                 // The port is back before the hold ran out: what it held is sent again.
@@ -166,7 +180,8 @@ impl Simulation {
                 self.abort_commands(p);
             }
             if !self.model.paths[p].up {
-                self.schedule_reinstate(p);
+                let silent = rules.silent_reinstate.filter(|_| detection == Detection::Timeout);
+                self.schedule_reinstate(p, silent);
             }
         } else if now == 0 {
             // Lost when the run starts (an imported listing's failed path): the host has
@@ -216,10 +231,12 @@ impl Simulation {
     }
 
     /// The host failed path `p`, which works: it takes it back at its checker's next tick, its
-    /// next reconnect attempt, or at once, by its stack.
-    fn schedule_reinstate(&mut self, p: usize) {
+    /// next reconnect attempt, or at once, by its stack; or by `silent`, for a path back
+    /// without a link event.
+    fn schedule_reinstate(&mut self, p: usize, silent: Option<Reinstate>) {
         let path = &self.model.paths[p];
-        let at = self.model.devices[path.device].stack.reinstate.at(path.failed_at_ns, self.events.now());
+        let rule = silent.unwrap_or(self.model.devices[path.device].stack.reinstate);
+        let at = rule.at(path.failed_at_ns, self.events.now());
         if at == self.events.now() {
             self.host_reinstate_path(p);
         } else {
@@ -255,7 +272,7 @@ impl Simulation {
             self.abort_commands(p);
         }
         if self.model.paths[p].connected {
-            self.schedule_reinstate(p);
+            self.schedule_reinstate(p, None);
         }
         self.dispatch_device(d);
     }
@@ -275,12 +292,17 @@ impl Simulation {
             })
             .map(|(i, _)| i)
             .collect();
+        // The adapter's and the path's queues give up this path's I/Os in one pass each (one
+        // pass per I/O was quadratic in a long queue).
+        let ios = &self.ios;
+        self.model.adapters[a].waiting.retain(|&w| ios.get(w).path as usize != p);
+        self.model.paths[p].waiting.clear();
         // Those still waiting for a tag or for the path's own queue leave first, so that the
         // tags and slots the others free do not send them down the failed path.
         let (waiting, started): (Vec<u32>, Vec<u32>) =
             aborted.iter().partition(|&&io| matches!(self.ios.get(io).state, IoState::WaitTag | IoState::WaitPath));
         for io in waiting.into_iter().chain(started) {
-            self.abandon(io);
+            self.abandon(io, Dequeued::Already);
         }
         for &io in aborted.iter().rev() {
             self.retry_or_hold(io, p);
@@ -396,12 +418,14 @@ impl Simulation {
 
     /// The host gives up the command of `io` on its path: its adapter slot (or its place in
     /// the adapter's queue), its hold on an extent and the policy's count of it go, and the
-    /// error is counted. The array may still be working on it.
-    fn abandon(&mut self, io: u32) {
+    /// error is counted. The array may still be working on it; a command that never left the
+    /// host is marked so (`NEVER_SENT`), for the hazard count.
+    fn abandon(&mut self, io: u32, dequeued: Dequeued) {
         let now = self.events.now();
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
         let a = self.model.paths[p].adapter;
+        let queued_here = dequeued == Dequeued::No;
         match r.state {
             IoState::InFlight => {
                 self.release_slot(p);
@@ -409,7 +433,9 @@ impl Simulation {
             }
             IoState::WaitAdapter => {
                 let adapter = &mut self.model.adapters[a];
-                adapter.waiting.retain(|&w| w != io);
+                if queued_here {
+                    adapter.waiting.retain(|&w| w != io);
+                }
                 adapter.queued.add(now, -1);
                 self.release_tag(io);
             }
@@ -417,11 +443,16 @@ impl Simulation {
                 let slot = self.tag_slot(io).expect("only an NVMe head's I/O waits for a tag");
                 self.model.tags.leave(slot, io);
             }
-            IoState::WaitPath => self.model.paths[p].waiting.retain(|&w| w != io),
+            IoState::WaitPath if queued_here => self.model.paths[p].waiting.retain(|&w| w != io),
+            IoState::WaitPath => {}
             other => unreachable!("abandon: an I/O {other:?} has no command on a path"),
         }
+        if r.state != IoState::InFlight {
+            self.ios.get_mut(io).dispatched_at = NEVER_SENT;
+        }
         self.release_extent(io);
-        let done = IoDone { now_ns: now, latency_ns: now - r.dispatched_at, failed: true };
+        // (An I/O given up unsent twice in a row no longer knows its last send: 0.)
+        let done = IoDone { now_ns: now, latency_ns: now.saturating_sub(r.dispatched_at), failed: true };
         self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
         // A request still waiting for its tag or its path's slot was counted as queued
         // (`dispatch_device`); a started one holds its path's slot.
@@ -449,8 +480,8 @@ impl Simulation {
     /// A retry of an I/O that erred on path `from` is issued on path `to`. A write whose first
     /// copy reached the target before `from` lost its connection, retried elsewhere before the
     /// target has surely stopped executing it (`StackRules::target_quiesce_ns` after the loss,
-    /// or a confirmed cross-controller reset), is a hazard: the first copy could land after the
-    /// retry.
+    /// a confirmed cross-controller reset, or on SCSI the path's new login), is a hazard: the
+    /// first copy could land after the retry.
     pub(super) fn count_retry(&mut self, d: usize, from: usize, to: usize, write_sent_at: Option<TimeNs>) {
         let on = |p: usize| (p, self.model.paths[p].adapter);
         self.rec.retry_issued(d, on(from), on(to));
@@ -461,7 +492,7 @@ impl Simulation {
         };
         let now = self.events.now();
         let reset = self.model.paths[from].reset_at_ns.is_some_and(|t| t <= now);
-        if from != to && sent < lost && now < lost + quiesce && !reset {
+        if from != to && sent < lost && now < lost.saturating_add(quiesce) && !reset {
             self.hazards[d] += 1;
         }
     }
@@ -486,7 +517,7 @@ impl Simulation {
     pub(super) fn command_error(&mut self, io: u32) {
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
-        self.abandon(io);
+        self.abandon(io, Dequeued::No);
         let rules = self.model.devices[d].stack;
         let errors = r.errors.saturating_add(1);
         self.ios.get_mut(io).errors = errors;

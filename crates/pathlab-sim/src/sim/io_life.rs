@@ -1,7 +1,7 @@
 //! An I/O's life on the host: a worker issues it, the device queue and the policy give it a
 //! path, an adapter slot sends it, the kernel completes it and the application reaps it.
 
-use super::{Event, ExtentHold, Io, IoState, RunError, Simulation, NOT_A_RETRY};
+use super::{Event, ExtentHold, Io, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY};
 use crate::model::tags::{TagSlot, IDLE_CHECK_NS};
 use crate::model::Outage;
 use crate::observe::Completion;
@@ -118,7 +118,7 @@ impl Simulation {
         r.path = p;
         if r.retry_of != NOT_A_RETRY {
             let from = std::mem::replace(&mut r.retry_of, NOT_A_RETRY);
-            let write_sent_at = r.attrs.is_write.then_some(r.dispatched_at);
+            let write_sent_at = (r.attrs.is_write && r.dispatched_at != NEVER_SENT).then_some(r.dispatched_at);
             self.count_retry(d, from as usize, p as usize, write_sent_at);
         }
         match self.tag_slot(io) {

@@ -209,6 +209,10 @@ const _: () = assert!(std::mem::offset_of!(Io, attrs) == 32);
 
 const NOT_A_RETRY: u32 = u32::MAX;
 
+/// `Io::dispatched_at` of an I/O whose last command was given up before it left the host
+/// (waiting for an adapter slot, a tag or its path's queue): no copy of it can land late.
+const NEVER_SENT: TimeNs = TimeNs::MAX;
+
 /// Why a run could not produce a result.
 #[derive(Debug, Clone)]
 pub enum RunError {

@@ -171,6 +171,15 @@ impl Simulation {
         let r = *self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
         let trip = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
+        // A response held back (a slow drain, congestion) past the host's I/O timeout is not
+        // waited for: the host aborts the command then, as the stack does any other.
+        if path.drain.is_some() || path.added_latency_ns != 0 {
+            let deadline = r.dispatched_at.saturating_add(self.model.devices[path.device].stack.io_timeout_ns);
+            if self.events.now().saturating_add(trip) > deadline {
+                let at = deadline.max(self.events.now());
+                return self.events.at(at, Event::Timeout { io, attempt });
+            }
+        }
         let adapter = &mut self.model.adapters[path.adapter];
         // An adapter that coalesces interrupts decides when the host sees it (`coalescing.rs`).
         let arrives = match adapter.coalescing {

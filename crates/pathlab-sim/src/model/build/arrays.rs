@@ -103,7 +103,7 @@ pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
                 station,
                 lun_stations,
                 data,
-                down: false,
+                downs: 0,
             });
             side.port_keys.push(format!("{}/{}", a.name, p.name));
             side.rtp_ids.push(pi as u32 + 1);

@@ -16,6 +16,7 @@ mod values;
 
 use super::{HostState, Model};
 use crate::engine::level::Level;
+use crate::model::stack::{check_read, Stack};
 use crate::model::tags::TagSets;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::ScenarioSpec;
@@ -62,6 +63,13 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         let policy_field = devices::add(&mut m, &mut scope, di)?;
         paths::discover(&mut m, di, d.lun, &zoning, &side.rtp_ids)?;
         claim::check_preferred(&m, di, &policy_field)?;
+    }
+    for (h, (field, host)) in hosts.iter().enumerate() {
+        let mut stacks: Vec<Stack> = m.devices.iter().filter(|d| d.host == h).map(|d| d.stack.stack).collect();
+        stacks.sort_by_key(|&s| s as u8);
+        if !stacks.is_empty() {
+            check_read(&host.stack, &stacks).map_err(|(f, message)| (f.replacen("host", field, 1), message))?;
+        }
     }
     routes::connect(&mut m);
     tag_maps::tag_maps(&mut m, &hosts)?;

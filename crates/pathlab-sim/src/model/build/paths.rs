@@ -34,7 +34,7 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
                 losses: 0,
                 reset_at_ns: None,
                 blocked: false,
-                cut: false,
+                cuts: 0,
                 connected: true,
                 errors: None,
                 added_latency_ns: 0,
