@@ -15,10 +15,11 @@ SHORT = ("run.duration=15s", "run.warmup=3s")
 #: The steady scenarios of 200,000 I/O/s or more (no fault, nothing that changes in time) are
 #: measured for 5 s: a million I/Os or more a policy, every policy of a lineup on the same I/Os
 #: (one seed), so their ratios settle sooner than the slower and faulted scenarios'. From 15 s to
-#: 5 s (session 15): bench-minimal's rate 1.0004 -> 1.0007 of the best, p99 1.0018 both; four
-#: paths one slow's p99 1.028 (the gap below) -> 1.0284; at 5 s C3's p99 is 1.0063 and
-#: symmetric-fabric's 1.0056 of the best. Their lineups at 15 s were half the lineup's CPU (about
-#: 10 minutes of CPU in all, more than half the suite's); at 5 s they take 112 s of CPU.
+#: 5 s (session 15), of the best comparable: bench-minimal's rate 1.0004 -> 1.0007, p99 1.0018
+#: both; C3's rate 1.0000 -> 1.0001, p99 1.0054 -> 1.0063; symmetric-fabric's rate 1.0015 ->
+#: 1.0013, p99 1.0056 both; four paths one slow's p99 1.028 (the gap below) -> 1.0284. Their
+#: lineups took about 250 s of CPU at 15 s (bench-minimal 33, C3 97, symmetric-fabric 65), 112 s at
+#: 5 s; the whole file now takes about 390 s of CPU.
 STEADY = {name: ("run.duration=5s", "run.warmup=3s")
           for name in ("bench-minimal", "c3-vmax-4lun", "four-paths-one-slow", "symmetric-fabric")}
 #: Faults moved inside that window, so that the comparison covers them: the congestion (20 s
