@@ -62,7 +62,7 @@ ESXI_UNPUBLISHED = (
     "(only the guests' disk timeout, 60 s), and VMware's page gives 140 s as the default; the ESXi iSCSI settings vendors "
     "publish (LoginTimeout, DelayedAck, NoopOutInterval/NoopOutTimeout, RecoveryTimeout) are not simulated: "
     "pathlab's ESXi host has no iSCSI session")
-#: A row's MPIO settings the engine does not simulate (path verification).
+#: A row's MPIO settings advise --failures does not run (path verification changes no stall).
 MPIO_NOT_RUN = {"path_verify_enabled": "PathVerifyEnabled", "path_recovery_interval": "PathRecoveryInterval"}
 #: An imported host's timers by the name its files give, as the `[host.stack]` key they set.
 READ_AS = {"polling_interval": "checker_interval", "max_polling_interval": "max_polling_interval",
@@ -310,7 +310,7 @@ def _dm_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> list[
 def _mpio_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> list[TimerCandidate]:
     """The vendor's published MPIO timers where they differ from those in force: RetryCount,
     RetryInterval and the disk timeout in `[host.stack]`, PDORemovePeriod in the policy; its path
-    verification settings are applied by the command but not simulated (said in the source)."""
+    verification settings are applied by the command but not run (said in the source)."""
     in_force = {s.name: s.value for s in now.settings}
     found = []
     for row in rows_for(device):
@@ -324,7 +324,8 @@ def _mpio_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> lis
             name: (key, str(v), float(v)) for name, (_, key, v) in changed.items() if key is not None}
         unrun = [f"{MPIO_NOT_RUN[k]} {int(said[k])}" for k in MPIO_NOT_RUN if k in said]
         commands = (f"# {row.vendor} {row.model}'s MPIO timers ({row.source})", row.command.strip(),
-                    *((f"# applied, not simulated: {', '.join(unrun)} (pathlab has no MPIO path verification)",)
+                    *((f"# applied, not run here: {', '.join(unrun)} (path verification moves only when a path that "
+                      "answers again is taken back, not a stall; PathRecoveryInterval is not modelled)",)
                       if unrun else ()))
         candidate = _changed(now, f"{row.vendor} {row.model}", source, values, None, commands)
         if "PDORemovePeriod" in changed:
