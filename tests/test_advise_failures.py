@@ -42,7 +42,11 @@ def test_each_kind_stalls_as_the_timers_predict(netapp: FailureAdvice) -> None:
             assert row.predicted.seconds == seconds, (candidate, kind)
             assert row.predicted.tick == 0
             assert abs(row.measured.longest_wait_s - seconds) < CYCLE_S, (candidate, kind, row.measured)
-            assert row.measured.failed_ios == row.measured.hazards == 0
+            assert row.measured.failed_ios == 0
+            # One I/O in flight: a write on the lost path, aborted and retried elsewhere before the
+            # path logs in again, is the one hazard a SCSI loss can make; a loss of every path
+            # retries nothing elsewhere.
+            assert row.measured.hazards <= (0 if kind == "all_paths_down" else 1), (candidate, kind)
 
 
 def test_the_vendors_timers_rank_first_and_stall_less_where_theory_says(netapp: FailureAdvice) -> None:

@@ -62,6 +62,8 @@ LAYERS: dict[str, tuple[int, str]] = {
     "pathlab.loading": (0, "base"),
     "pathlab.assumption": (0, "base"),
     "pathlab.validated": (0, "base"),
+    "pathlab.sites": (0, "base"),
+    "pathlab.host_site_figures": (0, "base"),
 }
 
 #: Modules outside the CLI and the facade that may import a renderer, each with its reason: the

@@ -49,6 +49,9 @@ SPDK_TIMERS = (("I/O timeout (stands for the keep-alive timeout)", "io_timeout",
                ("CQT", "command_quiesce_time", rule.NVME_CQT))
 STACK_TIMERS = {"linux-dm": DM_TIMERS, "linux-nvme": NVME_TIMERS, "esxi": ESXI_TIMERS, "windows": WINDOWS_TIMERS,
                 "spdk": SPDK_TIMERS}
+#: dm timers of the FC transport only: multipath-tools sets dev_loss_tmo on FC and SAS remote
+#: ports and logs "ignoring dev_loss_tmo on iSCSI" (libmultipath/discovery.c:792).
+FC_ONLY = ("dev_loss_tmo",)
 #: `[host.stack]` keys that hold a count, not a time.
 COUNTS = ("retry_count",)
 #: Windows MPIO's timers in a vendor row (`vendor_practice.toml`), by the name Set-MPIOSetting
@@ -148,6 +151,8 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
     seconds: dict[str, float | None] = {}
     overrides: dict[str, Any] = {}
     for name, key, builtin in (*STACK_TIMERS.get(device.stack, ()), *(ISCSI_TIMERS if iscsi else ())):
+        if iscsi and key in FC_ONLY:  # the engine refuses a timer the transport does not read
+            continue
         if key in given:
             value, where = given[key]
             settings.append(TimerSetting(name, str(value), "read", where))

@@ -95,7 +95,8 @@ def _timers(a: FailureAdvice) -> list[str]:
 def _ranking(a: FailureAdvice) -> list[str]:
     out = [f"Ranked (objective {a.objective}) by {a.ranks_by}:"]
     for i, r in enumerate(a.ranking, 1):
-        out.append(f"  {i}. {r.candidate}: {r.hazards:,} hazards, {r.failed_ios:,} I/Os failed, longest waits "
+        hazards = f"{r.hazards:,} hazard{'' if r.hazards == 1 else 's'}"
+        out.append(f"  {i}. {r.candidate}: {hazards}, {r.failed_ios:,} I/Os failed, longest waits "
                    f"{r.wait_s:.1f} s in all, {r.iops:,.0f} IOPS")
     return out
 

@@ -130,7 +130,7 @@ def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, A
                                              "Percentiles of the response time, a row per setting.")
                      + _percentile_table(labels, summaries)))
     if all({"hosts", "devices", "paths"} <= set(d) for d in runs):  # several hosts: as `compare` prints them
-        from pathlab.output.comparison import hosts_and_sites
+        from pathlab.output.hosts_and_sites import hosts_and_sites
 
         if shown := hosts_and_sites(list(labels), list(runs)):
             sections.append(("Per host and per site", f"<pre>{html.escape(chr(10).join(shown).strip())}</pre>"))
