@@ -9,46 +9,17 @@ import pytest
 
 from pathlab import Scenario
 from pathlab._core import ScenarioError
+from test_theory import ONE_PORT as THEORY_PORT
 
-ONE_PORT = """
-[run]
-duration = "{duration}"
-warmup = "1s"
-interval = "10s"
-seed = 5
-
-[host]
-adapters = [{{ name = "vmhba1", queue_depth = 100000{coalescing} }}]
-
-[[arrays]]
-name = "a"
-service = {{ fixed = "10us", distribution = "fixed" }}
-ports = [{{ name = "P0" }}]
-
-[[fabric]]
-adapters = ["vmhba1"]
-ports = ["a/P0"]
-latency = "0us"
-
-[[devices]]
-name = "naa.1"
-array = "a"
-queue_depth = 65535
-
-[policy]
-name = "VMW_PSP_RR"
-
-[[workloads]]
-devices = ["naa.1"]
-{load}
-read_pct = 100
-"""
+#: test_theory's one port, its times fixed, with the adapter's coalescing set where given.
+ONE_PORT = THEORY_PORT.replace("queue_depth = 100000 }}", "queue_depth = 100000{coalescing} }}")
+FIXED = 'distribution = "fixed"'
 
 POISSON_2000 = 'rate = 2000\narrival = "poisson"'
 
 
 def resp_us(coalescing: str, load: str, duration: str = "10s") -> float:
-    text = ONE_PORT.format(coalescing=coalescing, load=load, duration=duration)
+    text = ONE_PORT.format(shape=FIXED, coalescing=coalescing, load=load, duration=duration)
     return Scenario.from_text(text, "one-port.toml").run().data["summary"]["resp_ms"] * 1000
 
 
@@ -79,7 +50,8 @@ def test_poisson_completions_wait_for_the_next_submission_or_the_timer() -> None
     ('{ delay = "100us", threshold = 0 }', "interrupt_coalescing.threshold", "at least 1"),
 ])
 def test_a_setting_the_firmware_cannot_hold_is_refused_with_its_field(setting: str, field: str, words: str) -> None:
-    text = ONE_PORT.format(coalescing=f", interrupt_coalescing = {setting}", load="outstanding = 1", duration="1s")
+    text = ONE_PORT.format(shape=FIXED, coalescing=f", interrupt_coalescing = {setting}", load="outstanding = 1",
+                           duration="1s")
     with pytest.raises(ScenarioError) as refused:
         Scenario.from_text(text, "one-port.toml")
     assert refused.value.args[1] == f"host.adapters.0.{field}"
