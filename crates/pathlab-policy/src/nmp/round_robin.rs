@@ -62,6 +62,14 @@
 //! - `bytes`: 1..=2147483647, default 10485760.
 //! - `use_ano` (esxcli `--useano`): also use active-non-optimized ALUA paths while optimized ones
 //!   exist. Default false. Without it ANO paths are used only when no AO path works.
+//! - `rotation` (not an esxcli option: which reading of the switch): `fewest_pending` (the
+//!   default, the reading above) or `strict`, the next usable path in the list whatever it
+//!   holds, as EMC described vSphere 4.0's round robin: "literally round robin - one I/O down one
+//!   path, then one I/O down another path. There is no treatment for varying degrees of
+//!   congestion" (Chad Sakac, 2009, the comment cited above). For hosts of that release
+//!   (`scenarios/cx4-*.toml`, ESX 4.0); no source says when the switch began to read the pending
+//!   counts ESX 4.0 already printed (`useANO=0;lastPathIndex=3: NumIOsPending=0` in an ESX 4.0
+//!   `esxcli nmp device list`, NetApp's blog, 2009). Not with `type = "latency"`.
 //!
 //! - `type = "latency"` (ESXi 6.7 U1+): `num_sampling_cycles` 16..=2147483647 (default 16) and
 //!   `latency_eval_time` in ms, 30000..=2147483647 (default 180000).
@@ -160,8 +168,24 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             choices: &["false", "true"],
             help: "use active-non-optimized ALUA paths too (esxcli --useano)",
         },
+        ParamSpec {
+            name: "rotation",
+            unset: None,
+            range: None,
+            choices: &["fewest_pending", "strict"],
+            help: "at a switch: the path with the fewest commands pending, or the next in the list (vSphere 4.0)",
+        },
     ],
 };
+
+/// Where a switch goes: see the module's doc.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Rotation {
+    #[default]
+    FewestPending,
+    Strict,
+}
 
 /// What triggers the switch to the next path.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
@@ -197,6 +221,7 @@ pub struct RoundRobinConfig {
     /// Milliseconds, as esxcli takes it.
     pub latency_eval_time: u64,
     pub use_ano: bool,
+    pub rotation: Rotation,
 }
 
 impl Default for RoundRobinConfig {
@@ -208,6 +233,7 @@ impl Default for RoundRobinConfig {
             num_sampling_cycles: 16,
             latency_eval_time: 180_000,
             use_ano: false,
+            rotation: Rotation::FewestPending,
         }
     }
 }
@@ -220,7 +246,14 @@ impl Registered for RoundRobinConfig {
         check_range(SPEC.param("iops"), self.iops)?;
         check_range(SPEC.param("bytes"), self.bytes)?;
         check_range(SPEC.param("num_sampling_cycles"), self.num_sampling_cycles)?;
-        check_range(SPEC.param("latency_eval_time"), self.latency_eval_time)
+        check_range(SPEC.param("latency_eval_time"), self.latency_eval_time)?;
+        if self.limit_type == RrType::Latency && self.rotation == Rotation::Strict {
+            return Err(PolicyError {
+                field: "rotation".into(),
+                message: "\"strict\" is a reading of the I/O-count and byte limits; type = \"latency\" chooses by its own rule (use \"fewest_pending\")".into(),
+            });
+        }
+        Ok(())
     }
 
     fn build(&self) -> Box<dyn PathSelector> {
@@ -294,7 +327,11 @@ impl VmwPspRr {
         }
         let n = self.lanes.len();
         let from = self.current.map_or(self.start, |i| next_in_rotation(i, n));
-        fewest_pending(&self.lanes, from).map(|i| (i, true))
+        match self.config.rotation {
+            Rotation::FewestPending => fewest_pending(&self.lanes, from),
+            Rotation::Strict => (0..n).map(|k| (from + k) % n).find(|&i| self.lanes[i].usable),
+        }
+        .map(|i| (i, true))
     }
 
     /// Takes the path `rotate` chose; a switch restarts the counts towards the limit.
@@ -598,6 +635,29 @@ mod tests {
         assert_eq!(issue(&mut p, &IdleHost, &io, 1000), 2);
         // Every path holds one again: the plain rotation on from path 2.
         assert_eq!([issue(&mut p, &IdleHost, &io, 1000), issue(&mut p, &IdleHost, &io, 1000)], [3, 0]);
+    }
+
+    #[test]
+    fn a_strict_rotation_goes_to_the_next_path_whatever_it_holds() {
+        let cfg =
+            RoundRobinConfig { limit_type: RrType::Iops, iops: 1, rotation: Rotation::Strict, ..Default::default() };
+        let mut p = rr(cfg, 4);
+        let io = IoDesc { bytes: 32768, is_write: true, cpu: 0 };
+        let first: Vec<u32> = (0..4).map(|_| issue(&mut p, &IdleHost, &io, 0)).collect();
+        assert_eq!(first, [0, 1, 2, 3]);
+        // Path 2 answers first; path 0, which still holds one, comes next all the same.
+        complete(&mut p, 2, &io, 0, 1000);
+        let next: Vec<u32> = (0..3).map(|_| issue(&mut p, &IdleHost, &io, 1000)).collect();
+        assert_eq!(next, [0, 1, 2]);
+        // A failed path is passed over.
+        p.fail_path(PathId(3));
+        assert_eq!(issue(&mut p, &IdleHost, &io, 1000), 0);
+    }
+
+    #[test]
+    fn a_strict_rotation_is_refused_with_the_latency_type() {
+        let cfg = RoundRobinConfig { limit_type: RrType::Latency, rotation: Rotation::Strict, ..Default::default() };
+        assert_eq!(cfg.validate().unwrap_err().field, "rotation");
     }
 
     #[test]
