@@ -41,6 +41,7 @@ use crate::scenario::schema::{ScsiTransport, StackSpec};
 use crate::scenario::units::DurationNs;
 use pathlab_policy::{MarginalPathgroups, NoPathAction, NoPathRetry, PolicyConfig, ShakyCheck};
 
+use super::nvme_wait::ControllerWait;
 use crate::scenario::error::FieldError;
 
 const SECOND_NS: TimeNs = 1_000_000_000;
@@ -252,6 +253,9 @@ pub struct StackRules {
     /// keep-alive expiry, KATO, plus CQT; SCSI: `SCSI_UNCONFIRMED_ABORT`, until the nexus logs
     /// in again); `None`: not modelled (the hazard is not counted).
     pub target_quiesce_ns: Option<TimeNs>,
+    /// NVMe: how I/O with no usable path waits for the namespace's controllers, and what the
+    /// ANA change state's timer does (`model::nvme_wait`); `None` on the other stacks.
+    pub controllers: Option<ControllerWait>,
 }
 
 fn timer(value: Option<TimeNs>, field: &str) -> Result<Option<TimeNs>, FieldError> {
@@ -272,6 +276,17 @@ impl StackRules {
             return Err(("host.stack.apd_timeout".into(), format!("allowed {low}s..={high}s (Misc.APDTimeout)")));
         }
         let stack = policy.host_stack();
+        let controllers = ControllerWait::resolve(
+            stack,
+            spec,
+            reconnect.unwrap_or(if stack == Stack::Spdk { SPDK_RECONNECT_DELAY_NS } else { NVME_RECONNECT_DELAY_NS }),
+            if stack == Stack::Spdk {
+                controller_loss
+            } else {
+                Some(controller_loss.unwrap_or(NVME_CTRL_LOSS_TIMEOUT_NS))
+            },
+            delayed_removal,
+        )?;
         let (default_timeout, on_error, max_retries, reinstate, loss_timeout) = match stack {
             Stack::Esxi => {
                 (ESXI_IO_TIMEOUT_NS, OnPathError::Retry, Some(ESXI_MAX_RETRIES), Reinstate::AtOnce, Some(apd))
@@ -358,6 +373,7 @@ impl StackRules {
             probes: found.probes,
             failover_hold: found.failover_hold,
             target_quiesce_ns: found.target_quiesce_ns,
+            controllers,
         })
     }
 }
@@ -386,6 +402,7 @@ fn readers(spec: &StackSpec) -> [Readers; 19] {
     const DM_FC: &str = "Linux dm-multipath over FC (policy dm-multipath, scsi_transport = \"fc\")";
     const DM_ISCSI: &str = "Linux dm-multipath over iSCSI (policy dm-multipath, scsi_transport = \"iscsi\")";
     const NVME: &str = "NVMe (policy nvme or spdk)";
+    const DM_OR_NVME: &str = "Linux dm-multipath and NVMe (policy dm-multipath, nvme or spdk)";
     [
         ("apd_timeout", spec.apd_timeout.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
         ("path_eval_time", spec.path_eval_time.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
@@ -394,8 +411,8 @@ fn readers(spec: &StackSpec) -> [Readers; 19] {
         ("max_polling_interval", spec.max_polling_interval.is_some(), dm, DM),
         ("checker_timeout", spec.checker_timeout.is_some(), dm, DM),
         // Native NVMe multipath fails a lost controller's I/O over at once: its own
-        // fast_io_fail_tmo only bounds I/O without another path, which the model does not hold.
-        ("fast_io_fail_tmo", spec.fast_io_fail_tmo.is_some(), dm, DM),
+        // fast_io_fail_tmo bounds how long I/O with no other path waits (`model::nvme_wait`).
+        ("fast_io_fail_tmo", spec.fast_io_fail_tmo.is_some(), |s, t| dm(s, t) || nvme(s, t), DM_OR_NVME),
         ("dev_loss_tmo", spec.dev_loss_tmo.is_some(), dm_fc, DM_FC),
         ("noop_out_interval", spec.noop_out_interval.is_some(), dm_iscsi, DM_ISCSI),
         ("noop_out_timeout", spec.noop_out_timeout.is_some(), dm_iscsi, DM_ISCSI),
