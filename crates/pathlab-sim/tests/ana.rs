@@ -203,6 +203,22 @@ fn spdk_waits_for_the_last_path_to_be_given_up() {
     assert_eq!(first_failed(&r), Some(5.0));
 }
 
+#[test]
+fn older_linux_kato_grace_keeps_the_target_executing_past_a_tp4129_hold() {
+    // Writes; CT0's port lost at 1 s, seen. TP4129 holds them 2 x KATO + CQT = 4.5 s: past the
+    // target's KATO + CQT (2.5 s), so no hazard; with the 10 s grace older kernels sent in
+    // Connect the target may execute them until 13.5 s, after the retry.
+    let writes = |stack: &str| {
+        let text = scenario("nvme", "", stack, "[[faults]]\nkind = \"port_down\"\nat = \"1s\"\nport = \"a/P0\"\n")
+            .replace("read_pct = 100", "read_pct = 0");
+        run_text(&text, "ana.toml")
+    };
+    let hold = "keep_alive_timeout = \"2s\", command_quiesce_time = \"500ms\", tp4129_hold = 2";
+    assert_eq!(writes(hold).devices[0].hazards, 0);
+    let grace = writes(&format!("{hold}, kato_grace = \"10s\""));
+    assert!(grace.devices[0].hazards > 0, "{}", grace.devices[0].hazards);
+}
+
 fn refused(text: &str) -> (String, String) {
     match run::load(text, "ana.toml", None, &[], None) {
         Ok(s) => match run::simulation(&s) {

@@ -250,7 +250,7 @@ pub struct StackRules {
     /// TP4129: how long the I/O of a path that lost its connection is held before its retry.
     pub failover_hold: Option<FailoverHold>,
     /// How long after a loss the target may still execute a command it received (NVMe: its own
-    /// keep-alive expiry, KATO, plus CQT; SCSI: `SCSI_UNCONFIRMED_ABORT`, until the nexus logs
+    /// keep-alive expiry, KATO (plus `kato_grace`), plus CQT; SCSI: `SCSI_UNCONFIRMED_ABORT`, until the nexus logs
     /// in again); `None`: not modelled (the hazard is not counted).
     pub target_quiesce_ns: Option<TimeNs>,
     /// NVMe: how I/O with no usable path waits for the namespace's controllers, and what the
@@ -385,7 +385,7 @@ type Readers = (&'static str, bool, fn(Stack, ScsiTransport) -> bool, &'static s
 /// The stacks that read each `[host.stack]` setting beyond those every stack reads
 /// (`io_timeout`, `retry_interval`), with how the refusal names them. A setting none of a
 /// host's devices' stacks reads would do nothing: refused rather than ignored.
-fn readers(spec: &StackSpec) -> [Readers; 19] {
+fn readers(spec: &StackSpec) -> [Readers; 20] {
     fn dm(s: Stack, _: ScsiTransport) -> bool {
         s == Stack::LinuxDm
     }
@@ -422,6 +422,7 @@ fn readers(spec: &StackSpec) -> [Readers; 19] {
         ("delayed_removal", spec.delayed_removal.is_some(), |s, _| s == Stack::LinuxNvme, "Linux NVMe (policy nvme)"),
         ("keep_alive_timeout", spec.keep_alive_timeout.is_some(), nvme, NVME),
         ("command_quiesce_time", spec.command_quiesce_time.is_some(), nvme, NVME),
+        ("kato_grace", spec.kato_grace.is_some(), |s, _| s == Stack::LinuxNvme, "Linux NVMe (policy nvme)"),
         ("tp4129_hold", spec.tp4129_hold.is_some(), nvme, NVME),
         ("ccr", spec.ccr, nvme, NVME),
         (
@@ -548,7 +549,10 @@ impl Detection {
                 }
                 d.failover_hold =
                     spec.tp4129_hold.map(|k| FailoverHold { hold_ns: u64::from(k) * kato + cqt, ccr: spec.ccr });
-                d.target_quiesce_ns = Some(kato + cqt);
+                // The controller's keep-alive timer runs the KATO the host sent it: older Linux
+                // added NVME_KATO_GRACE (`kato_grace`).
+                let grace = spec.kato_grace.map_or(0, |d| d.0);
+                d.target_quiesce_ns = Some(kato + grace + cqt);
             }
             Stack::Esxi | Stack::Windows => {}
         }

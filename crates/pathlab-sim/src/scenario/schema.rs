@@ -212,6 +212,13 @@ pub struct StackSpec {
     /// long after its keep-alive timer expires it may still be finishing commands. Default 0.
     #[serde(default)]
     pub command_quiesce_time: Option<DurationNs>,
+    /// Linux NVMe kernels from 4.8 added `NVME_KATO_GRACE` (10 s) to the KATO they sent the
+    /// controller in Connect (commit 038bd4cb "nvme: add keep-alive support"; still so in a 2019
+    /// trace, linux-nvme/nvme-cli#624), so the controller's own keep-alive timer, and the window
+    /// in which it may still execute what a lost host sent, ran that much longer; later kernels
+    /// send KATO as is (`nvmf_connect_cmd_prep`). Default 0.
+    #[serde(default)]
+    pub kato_grace: Option<DurationNs>,
     /// TP4129: hold a failed controller's I/O this many KATO plus CQT before retrying it on
     /// another path (2, or 3 with traffic-based keep-alive). Left out: retried at once (Linux).
     #[serde(default)]
