@@ -8,8 +8,8 @@
 //! |---|---|---|---|---|---|
 //! | ESXi (VMW_PSP_*, HPP, PowerPath/VE, gated-least-load) | 30 s | retried, path kept | 5 | at once | queue; APD: fail after 140 s |
 //! | Linux dm-multipath | 30 s | path failed | no limit | next checker tick (5 s) | policy's `no_path_retry` |
-//! | Linux NVMe | 30 s | retried, path kept | 5 | next reconnect (10 s grid) | queue; fail after ctrl_loss_tmo 600 s + delayed_removal_secs 0 |
-//! | SPDK bdev_nvme | 10 s | retried, path kept | 3 | next reconnect (10 s grid) | queue, no limit |
+//! | Linux NVMe | 30 s | retried, path kept | 5 | next reconnect (10 s grid) | queue while a controller is live; fail after fast_io_fail_tmo (off) or ctrl_loss_tmo 600 s + delayed_removal_secs 0 from the controllers' loss (`nvme_wait.rs`) |
+//! | SPDK bdev_nvme | 10 s | retried, path kept | 3 | next reconnect (10 s grid) | queue, no limit but fast_io_fail_timeout_sec (`nvme_wait.rs`) |
 //! | Windows MPIO | 120 s | retried, path kept | 3 | at once | policy's PDORemovePeriod |
 //!
 //! On every stack a timed-out command on a path that is really down fails the path (the
