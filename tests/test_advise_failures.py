@@ -138,12 +138,13 @@ def test_spdk_stalls_as_its_timers_say_with_and_without_the_tp4129_hold() -> Non
     """SPDK: a silent controller is found by the keep-alive timeout (the engine's I/O timeout, 3
     s here), a lost link is retried at once (its writes are hazards), and every path down waits
     for a reconnect (every 2 s) or fails at ctrlr_loss_timeout_sec (6 s); TP4129's hold of 2 ×
-    KATO (2 s) adds 4 s to the first two and leaves no hazard, and a held I/O that finds no path
-    fails ctrlr_loss_timeout_sec after the hold (within it)."""
+    KATO (2 s) adds 4 s to the first two and leaves no hazard; with every path down the I/O fails
+    ctrlr_loss_timeout_sec after the controllers' loss, the hold being shorter: a held I/O
+    released after it fails at once."""
     advice = pathlab.advise(str(ROOT / SPDK), failures="path_hang,link_down,all_paths_down", seeds=2)
     hold, ccr = "TP4129 hold 2 × KATO + CQT", "TP4129 hold, ended by CCR"
     expected = {"in force": {"path_hang": (3, 0), "link_down": (0, 0), "all_paths_down": (6, 0)},
-                hold: {"path_hang": (7, 0), "link_down": (4, 0), "all_paths_down": (10, 4)},
+                hold: {"path_hang": (7, 0), "link_down": (4, 0), "all_paths_down": (6, 0)},
                 ccr: {"path_hang": (3, 0), "link_down": (0, 0), "all_paths_down": (6, 0)}}
     for row in advice.rows:
         seconds, tick = expected[row.candidate][row.kind]

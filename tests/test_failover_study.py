@@ -6,6 +6,7 @@ for every setting and failure of the file."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -30,7 +31,7 @@ def rows(text: str) -> dict[tuple[str, str], str]:
     found = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if line.startswith("| ") and len(cells) == 8 and cells[0] != "setting":
+        if line.startswith("| ") and len(cells) == 9 and cells[0] != "setting":
             found[(cells[0], cells[1])] = line
     return found
 
@@ -46,7 +47,7 @@ def printed() -> dict[tuple[str, str], str]:
 def figures(printed: dict[tuple[str, str], str], setting: str, failure: str) -> tuple[float, int]:
     """The stall (s) and the hazards of one row."""
     cells = [c.strip() for c in printed[(setting, failure)].strip("|").split("|")]
-    return float(cells[2]), int(cells[5])
+    return float(cells[3]), int(cells[6])
 
 
 def test_the_command_prints_the_pages_rows_byte_for_byte(printed: dict[tuple[str, str], str]) -> None:
@@ -84,6 +85,20 @@ def test_the_stalls_are_the_timers(printed: dict[tuple[str, str], str]) -> None:
     for (setting, failure), seconds in expected.items():
         assert seconds is not None
         assert abs(stall(setting, failure) - seconds) <= ONE_IO_S, (setting, failure)
+
+
+def test_every_row_is_within_the_prediction_the_command_prints(printed: dict[tuple[str, str], str]) -> None:
+    """The predicted column (`advisor/failover_predictions.py`) holds each measured stall: at
+    most the prediction and one I/O, at least the prediction less its grid's period."""
+    for (setting, failure), line in printed.items():
+        predicted = [c.strip() for c in line.strip("|").split("|")][2]
+        match = re.fullmatch(r"([\d.]+) s(?: \(at most; within ([\d.]+) s\))?", predicted)
+        assert match, (setting, failure, predicted)
+        seconds, within = float(match[1]), float(match[2] or 0)
+        stall = figures(printed, setting, failure)[0]
+        assert seconds - within - ONE_IO_S <= stall <= seconds + ONE_IO_S, (setting, failure, predicted, stall)
+    assert [c.strip() for c in printed[("nvme-tp4129-2x", HANG)].strip("|").split("|")][2] == \
+        "22.5 s (at most; within 2.5 s)"
 
 
 def test_the_hold_removes_the_hazards_linux_leaves(printed: dict[tuple[str, str], str]) -> None:

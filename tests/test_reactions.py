@@ -28,9 +28,10 @@ def _times(data: dict, event: str, path: str = "") -> list[float]:
 # All paths down from 5 s to 23 s, ctrl_loss_tmo 10 s, reconnect attempts every 10 s from the
 # loss (15 s, 25 s), dm's checker every 5 s; 8 I/Os outstanding, a failed I/O reissued 1 s later.
 @pytest.mark.parametrize(("variant", "gave_up", "restored", "failed"), [
-    # The head goes with its controllers at 15 s (delayed_removal_secs 0): the 8 queued I/Os
-    # fail, then every reissue a second later fails at once until the attempt at 25 s: 8 × 10.
-    ("nvme_default", [15.009], [25.009], 80),
+    # The head goes with its controllers at 15 s, ctrl_loss_tmo from their loss at 5 s
+    # (delayed_removal_secs 0): the 8 queued I/Os fail, then every reissue a second later fails
+    # at once until the attempt at 25 s: 8 × 10.
+    ("nvme_default", [15.0], [25.0], 80),
     # Kept 30 s more (to 45 s): the path is back at the 25 s attempt and the queued I/O goes on.
     ("nvme_delayed_30s", [], [25.0], 0),
     # queue_if_no_path, and 12 polling intervals (60 s): held until the 25 s checker tick.

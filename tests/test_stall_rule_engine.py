@@ -90,6 +90,25 @@ def test_a_silent_nvme_controller_stalls_at_most_as_the_rule_says(kato: float, i
     assert abs(longest_s(data) - (rule.seconds - worst_case_gap)) < CYCLE_S
 
 
+@pytest.mark.parametrize(("hang", "within"), [(1.5, 0.0), (2.5, 2.0)])
+def test_an_nvme_hang_the_keep_alive_misses_stalls_for_io_timeout(hang: float, within: float) -> None:
+    """KATO 2 s, io_timeout 4 s: a hang of 1.5 s ends before any keep-alive times out, so the
+    commands lost in it wait io_timeout; one of 2.5 s (between KATO and 1.5 × KATO) is missed
+    too when it begins 1 ms after a keep-alive went out (the next, at 2 s, would time out at 4 s,
+    after the 3.5 s return), and found by the keep-alive where it begins earlier in the grid."""
+    from pathlab.advisor.failure_theory import Timers, predict
+
+    timers = Timers({"keep_alive_timeout": 2.0, "io_timeout": 4.0, "reconnect_delay": 10.0})
+    predicted = predict("linux-nvme", "path_hang", timers, hang)
+    assert (predicted.seconds, predicted.tick) == (4.0, within)
+    until = f'path = "vmhba1:C0:T0:L3"\nuntil = "{1001 + hang * 1000:.0f}ms"'
+    text = scenario('name = "nvme"', 'keep_alive_timeout = "2s", io_timeout = "4s"', "1001ms", "timeout", "7s",
+                    "path_down", until)
+    data = Scenario.from_text(text, "hang.toml").run().data
+    assert [e["event"] for e in data["events"] if e["event"] == "path_failed"] == []
+    assert abs(longest_s(data) - 4.0) < CYCLE_S
+
+
 def test_the_result_counts_write_hazards_per_device() -> None:
     """A lost NVMe controller's writes retried at once are hazards; TP4129's hold makes them 0."""
     def hazards(extra: str) -> int:

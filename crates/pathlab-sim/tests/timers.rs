@@ -678,9 +678,9 @@ fn bad_timers_name_the_field_and_what_is_allowed() {
         ),
         (
             "fast_io_fail_tmo = \"5s\"",
-            nvme,
-            "host.stack.fast_io_fail_tmo: read by Linux dm-multipath (policy dm-multipath) only; this host's devices \
-             are on Linux NVMe: it would do nothing",
+            "name = \"VMW_PSP_RR\"",
+            "host.stack.fast_io_fail_tmo: read by Linux dm-multipath and NVMe (policy dm-multipath, nvme or spdk) \
+             only; this host's devices are on ESXi: it would do nothing",
         ),
         (
             "noop_out_interval = \"2s\"",

@@ -124,11 +124,9 @@ def _nvme_hold(timers: Timers) -> tuple[float, str]:
     """TP4129's hold after the host fails a controller (none in Linux), or CCR's end of it."""
     if timers.tp4129_hold is None:
         return 0.0, "retried on another path at once"
-    if timers.ccr:
-        return 0.0, "CCR confirms the reset after one round trip"
     kato, cqt = timers.s("keep_alive_timeout"), timers.seconds.get("command_quiesce_time") or 0.0
-    hold = timers.tp4129_hold * kato + cqt
-    return hold, f"TP4129 hold {timers.tp4129_hold} × KATO {kato:g} + CQT {cqt:g} = {hold:g} s"
+    stall = rule.tp4129_hold(kato, cqt, timers.tp4129_hold, timers.ccr)
+    return stall.seconds or 0.0, stall.rule
 
 
 def _nvme(kind: str, timers: Timers, outage: float, spdk: bool = False) -> Prediction:
@@ -141,20 +139,25 @@ def _nvme(kind: str, timers: Timers, outage: float, spdk: bool = False) -> Predi
                                              f"{rule.SPDK_KEEP_ALIVE.source}); {how}; {LOST}")
     if kind == "path_hang":
         kato, timeout = timers.s("keep_alive_timeout"), timers.s("io_timeout")
+        short = rule.nvme_short_hang(kato, timeout, outage)
+        if short is not None:  # the keep-alive may miss it: the run's may be as short as KATO
+            return Prediction(timeout, 0 if outage < kato else timeout - kato, f"{short.rule}; {LOST}")
         stall = rule.nvme_controller_silent(kato, timeout)
         found = stall.seconds or 0.0
         return _bounded(found + hold, kato / 2 if found < timeout else 0, f"{stall.rule}; {how}", outage)
     if kind in LINK_KINDS:  # a held I/O waits its hold out, whenever the path returns
         return Prediction(hold, 0, f"the transport sees the loss; {how}")
-    # every path down: held while the controllers reconnect, every reconnect_delay from the loss
-    delay, loss = timers.s("reconnect_delay"), timers.s("controller_loss_timeout")
+    # every path down: held while the controllers reconnect, every reconnect_delay from the loss,
+    # until each has run out fast_io_fail_tmo or ctrl_loss_tmo from its loss
+    delay, loss = timers.s("reconnect_delay"), timers.seconds.get("controller_loss_timeout")
     back = math.ceil(outage / delay) * delay if math.isfinite(outage * delay) and delay > 0 else outage
     if hold and hold >= back:
         return Prediction(hold, 0, f"{how}; a reconnect finds the paths back at {back:g} s, before it ends")
     after = f"{how}, then " if hold else ""
-    if hold + loss < back:  # the wait for a path starts when the held I/O finds none (within the hold)
-        return Prediction(hold + loss, hold, f"{after}ctrl_loss_tmo {loss:g} s, before a reconnect finds the paths "
-                                             "back: the I/O fails")
+    gives_up = rule.nvme_all_paths_down(loss, timers.seconds.get("fast_io_fail_tmo"), delay if spdk else None)
+    fails = max(hold, gives_up.seconds if gives_up.seconds is not None else math.inf)
+    if fails < back:  # counted from the controllers' loss: a held I/O released after it fails at once
+        return Prediction(fails, 0, f"{after}{gives_up.rule}, before a reconnect finds the paths back: the I/O fails")
     return Prediction(back, delay, f"{after}held until the first reconnect attempt (every reconnect_delay {delay:g} s) "
                                    f"after the paths return at {outage:g} s")
 

@@ -23,9 +23,20 @@ The rules (seconds; `None` is "until a path returns"):
 - NVMe/TCP, RDMA or FC, a controller that stops answering: the keep-alive, sent every KATO/2,
   times out after KATO, so error recovery starts within 1.5 × KATO, or at `io_timeout` if that
   is shorter; the I/O it held is retried on another path then.
-- NVMe, every path down: I/O is held while a controller reconnects (every `reconnect_delay`),
-  until `fast_io_fail_tmo` (then it fails) or `ctrl_loss_tmo` (the controller is removed and its
-  I/O fails; `off`: never).
+- NVMe, a hang shorter than the keep-alive's detection: no keep-alive times out while the
+  controller is silent, so a command lost in the hang waits `io_timeout` (30 s), longer than a
+  hang the keep-alive finds (1.5 × KATO); one from KATO to 1.5 × KATO is found or not by where
+  it falls on the keep-alive's grid.
+- NVMe with TP4129's hold: the I/O of a controller the host failed is held 2 or 3 × KATO + CQT
+  from then before its retry on another path, or until the other controller confirms a
+  cross-controller reset (TP8028's CCR, one round trip in the model).
+- NVMe, every path down: I/O waits while any of the namespace's controllers may return (a live
+  one, whatever its ANA state, or one reconnecting every `reconnect_delay`), until each lost one
+  has run out `fast_io_fail_tmo` (then it fails) or `ctrl_loss_tmo` (the controller is removed
+  and its I/O fails; `off`: never), counted from when the host failed it.
+- NVMe, an ANA group in the change state with no other path: Linux holds the I/O until the
+  change ends (its controller is live) and resets the controller every 2 × ANATT meanwhile,
+  failing nothing; SPDK gives the path up after ANATT and fails the I/O then.
 - ESXi, every path down (APD): I/O is retried for `Misc.APDTimeout`; then the I/O that is not a
   virtual machine's fails, and the virtual machines' is retried on (VMware's page below).
 - Windows MPIO (msdsm): a failed request is retried after `RetryInterval` while it has been
@@ -36,7 +47,8 @@ The rules (seconds; `None` is "until a path returns"):
 - SPDK bdev_nvme: no I/O timeout by default; a silent controller is found by its keep-alive
   timeout, which resets it and aborts what it held, retried on another path at once; with every
   path down I/O waits while the controllers reconnect (every `reconnect_delay_sec`) until
-  `ctrlr_loss_timeout_sec` (-1: never)."""
+  `ctrlr_loss_timeout_sec` (-1: never), or until the first failed reconnect attempt at least
+  `fast_io_fail_timeout_sec` after the loss."""
 
 from __future__ import annotations
 
@@ -90,6 +102,14 @@ NVME_CQT = Builtin(0, "NVMe Base 2.1, 'Communication Loss Handling' (the control
                       "reports none)")
 TP4129 = "NVM Express TP4129 (Keep Alive and command quiesce time): hold 2 or 3 × KATO plus CQT before retrying " \
          "elsewhere"
+#: Linux's ANATT timer and what it does (drivers/nvme/host/multipath.c).
+NVME_ANATT_SOURCE = "Linux drivers/nvme/host/multipath.c nvme_read_ana_log (mod_timer(&ctrl->anatt_timer, ctrl->anatt " \
+                    "* HZ * 2 + jiffies) while a group is in the change state), nvme_anatt_timeout (nvme_reset_ctrl), " \
+                    "nvme_available_path (a live controller keeps I/O queued)"
+SPDK_ANATT_SOURCE = "spdk module/bdev/nvme/bdev_nvme.c _nvme_ns_set_ana_state (anatt_timer of cdata->anatt seconds in " \
+                    "the change or inaccessible state), any_io_path_may_become_available (skips ana_transition_timedout)"
+SPDK_FAST_IO_FAIL = Builtin(None, "spdk module/bdev/nvme/bdev_nvme.c g_opts fast_io_fail_timeout_sec 0 (off); checked "
+                                  "when a reconnect attempt fails (bdev_nvme_check_fast_io_fail_timeout)")
 # ESXi
 ESXI_IO_TIMEOUT = Builtin(30, "VMware vSphere 6.0 Storage, 'Path failover': I/O 'might pause for 30 to 60 seconds' "
                               "(the lower bound)")
@@ -208,10 +228,69 @@ def nvme_controller_silent(kato: float, io_timeout: float) -> Stall:
                  "and another path works")
 
 
-def nvme_all_paths_down(ctrl_loss: float | None, fast_io_fail: float | None) -> Stall:
-    """Every path down: held while the controllers reconnect, until fast_io_fail_tmo or ctrl_loss_tmo."""
+def nvme_short_hang(kato: float, io_timeout: float, outage: float) -> Stall | None:
+    """A controller silent for `outage` seconds, shorter than the keep-alive's worst case
+    (1.5 × KATO) and than `io_timeout`: under KATO no keep-alive can time out before it answers
+    again, so a command lost in the hang waits `io_timeout`; from KATO on, the keep-alive finds it
+    or not by where the hang falls on its grid. None where the hang is longer (`nvme_controller_silent`)."""
+    if outage >= min(1.5 * kato, io_timeout):
+        return None
+    rule = f"a hang of {outage:g} s ends before the keep-alive (KATO {kato:g} s) times out: a command lost in it " \
+           f"waits io_timeout {io_timeout:g} s" if outage < kato else \
+        f"a hang of {outage:g} s, between KATO {kato:g} s and 1.5 × KATO: found by the keep-alive if it began early " \
+        f"enough in its grid, else a command lost in it waits io_timeout {io_timeout:g} s"
+    return Stall("a controller that stops answering briefly", io_timeout, "it is retried (the path is back)", rule,
+                 "commands sent into the hang are lost, as the engine models a silent path (NVMe/TCP's own "
+                 "retransmission would deliver them after the hang: not modelled)")
+
+
+def tp4129_hold(kato: float, cqt: float, multiple: int, ccr: bool) -> Stall:
+    """TP4129: a failed controller's I/O held multiple × KATO + CQT before its retry elsewhere,
+    or until another controller confirms a cross-controller reset (TP8028)."""
+    hold = multiple * kato + cqt
+    if ccr:
+        return Stall("a controller lost (TP4129 with CCR)", 0.0, "it is retried on another path",
+                     f"CCR confirms the reset after one round trip, before the {multiple} × KATO + CQT = {hold:g} s hold",
+                     "another controller answers the reset (NVM Express TP8028, not merged in Linux)")
+    return Stall("a controller lost (TP4129)", hold, "it is retried on another path",
+                 f"TP4129 hold {multiple} × KATO {kato:g} + CQT {cqt:g} = {hold:g} s", TP4129)
+
+
+def nvme_ana_change(anatt: float, change: float | None, spdk: bool = False, others: float | None = 0.0) -> Stall:
+    """An ANA group in the change state for `change` seconds (None: never ending) with no other
+    usable path: Linux holds the I/O until it ends (the controller is live) and resets the
+    controller every 2 × ANATT meanwhile; SPDK gives the path up after ANATT, and fails the I/O
+    once the namespace's other controllers (lost ones, still reconnecting) stop counting too:
+    `others` seconds after the change began (None: never; 0: there are none)."""
+    if spdk:
+        gives_up = None if others is None else max(anatt, others)
+        if gives_up is not None and (change is None or gives_up < change):
+            lost = f", and the lost controllers stop counting at {others:g} s" if others else ""
+            return Stall("an ANA change", gives_up, "it fails to the application",
+                         f"ANATT {anatt:g} s runs out in the change state: the path is given up{lost} (within SPDK's "
+                         "1 s retry)", SPDK_ANATT_SOURCE)
+        why = f"the change ends before ANATT {anatt:g} s" if change is not None and change < anatt else \
+            "a lost controller still reconnecting keeps the I/O waiting past ANATT"
+        return Stall("an ANA change", change, "it continues on the new state" if change is not None else "it continues",
+                     f"held until the change ends: {why}", SPDK_ANATT_SOURCE)
+    resets = f"; the controller is reset every 2 × ANATT = {2 * anatt:g} s meanwhile, failing nothing" \
+        if change is None or change >= 2 * anatt else ""
+    return Stall("an ANA change", change, "it continues on the new state" if change is not None else "it continues",
+                 f"held until the change ends (the controller is live: nvme_available_path){resets}", NVME_ANATT_SOURCE)
+
+
+def nvme_all_paths_down(ctrl_loss: float | None, fast_io_fail: float | None, spdk_reconnect: float | None = None) -> Stall:
+    """Every path down: held while the controllers reconnect, until fast_io_fail_tmo or
+    ctrl_loss_tmo; SPDK (`spdk_reconnect`, its reconnect_delay_sec) checks fast_io_fail when a
+    reconnect attempt fails, so it counts at the first attempt at or after it."""
+    rule = f"fast_io_fail_tmo {fast_io_fail:g} s" if fast_io_fail is not None else ""
+    if fast_io_fail is not None and spdk_reconnect:
+        on_grid = math.ceil(fast_io_fail / spdk_reconnect) * spdk_reconnect
+        rule = f"fast_io_fail_timeout_sec {fast_io_fail:g} s, at the first reconnect attempt (every {spdk_reconnect:g} " \
+               f"s) from then: {on_grid:g} s"
+        fast_io_fail = on_grid
     if fast_io_fail is not None and (ctrl_loss is None or fast_io_fail < ctrl_loss):
-        return Stall("every path down", fast_io_fail, "it fails to the application", f"fast_io_fail_tmo {fast_io_fail:g} s",
+        return Stall("every path down", fast_io_fail, "it fails to the application", rule,
                      "the controllers stay unreachable that long")
     if ctrl_loss is None:
         return Stall("every path down", None, "it continues", "ctrl_loss_tmo off: the controllers reconnect forever",

@@ -34,18 +34,20 @@ NVME_TIMERS = (("kato", "keep_alive_timeout", rule.NVME_KATO),
                ("io_timeout", "io_timeout", rule.NVME_IO_TIMEOUT),
                ("reconnect_delay", "reconnect_delay", rule.NVME_RECONNECT_DELAY),
                ("ctrl_loss_tmo", "controller_loss_timeout", rule.NVME_CTRL_LOSS_TMO),
+               ("fast_io_fail_tmo", "fast_io_fail_tmo", rule.NVME_FAST_IO_FAIL_TMO),
                ("CQT", "command_quiesce_time", rule.NVME_CQT))
 ESXI_TIMERS = (("I/O timeout (path failover)", "io_timeout", rule.ESXI_IO_TIMEOUT),
                ("Misc.APDTimeout", "apd_timeout", rule.ESXI_APD_TIMEOUT))
 WINDOWS_TIMERS = (("DiskTimeoutValue", "io_timeout", rule.MPIO_DISK_TIMEOUT),
                   ("RetryCount", "retry_count", rule.MPIO_RETRY_COUNT),
                   ("RetryInterval", "retry_interval", rule.MPIO_RETRY_INTERVAL))
-#: SPDK's timers as the engine models them (its fast_io_fail_timeout_sec is not: I/O waits while
-#: the controllers reconnect, up to ctrlr_loss_timeout_sec).
+#: SPDK's timers as the engine models them: I/O waits while the controllers reconnect, up to
+#: ctrlr_loss_timeout_sec or the first failed reconnect past fast_io_fail_timeout_sec.
 SPDK_TIMERS = (("I/O timeout (stands for the keep-alive timeout)", "io_timeout", rule.SPDK_KEEP_ALIVE),
                ("keep_alive_timeout_ms", "keep_alive_timeout", rule.SPDK_KEEP_ALIVE),
                ("reconnect_delay_sec", "reconnect_delay", rule.SPDK_RECONNECT_DELAY),
                ("ctrlr_loss_timeout_sec", "controller_loss_timeout", rule.SPDK_CTRLR_LOSS),
+               ("fast_io_fail_timeout_sec", "fast_io_fail_tmo", rule.SPDK_FAST_IO_FAIL),
                ("CQT", "command_quiesce_time", rule.NVME_CQT))
 STACK_TIMERS = {"linux-dm": DM_TIMERS, "linux-nvme": NVME_TIMERS, "esxi": ESXI_TIMERS, "windows": WINDOWS_TIMERS,
                 "spdk": SPDK_TIMERS}

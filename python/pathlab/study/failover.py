@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pathlab.api import Scenario, ScenarioError, _read
@@ -43,6 +43,8 @@ class FailoverRow:
     failed_back_s: float | None
     #: The run's result (`Result.data`), for the report's timelines; not compared.
     data: dict[str, Any] = field(repr=False, compare=False)
+    #: The failure's `[[faults]]` tables as the grid gives them (what the predictions read).
+    faults: tuple[dict[str, Any], ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -55,11 +57,12 @@ class FailoverStudy:
 
 
 def failure_name(faults_literal: str) -> str:
-    """A failure as the table names it, from the grid's `faults` value: each fault's kind and
-    whether its loss is seen ("controller reboot, not seen")."""
+    """A failure as the table names it, from the grid's `faults` value: each fault's kind,
+    whether its loss is seen and how long an ANA change it passes through lasts ("controller
+    reboot, not seen"; "controller reboot, seen, ANA change 5s")."""
     faults = tomllib.loads(f"v = {faults_literal}")["v"]
     parts = [f"{f['kind'].replace('_', ' ')}" + (f", {SEEN[f['detection']]}" if f.get("detection") in SEEN else "")
-             for f in faults]
+             + (f", ANA change {f['ana_change']}" if "ana_change" in f else "") for f in faults]
     return "; ".join(parts) or "no fault"
 
 
@@ -81,7 +84,8 @@ def run_study(file: str, variants: Sequence[str] | None = None, progress: Progre
         progress.count(i, len(planned.points))
         literal = dict(point.values)["faults"]
         scenario = Scenario.load(planned.file, variant=point.variant, set=[f"faults={literal}"], seed=point.seed)
-        rows.append(_row(scenario, failure_name(literal), scenario.run().data))
+        row = _row(scenario, failure_name(literal), scenario.run().data)
+        rows.append(replace(row, faults=tuple(tomllib.loads(f"v = {literal}")["v"])))
     progress.count(len(planned.points), len(planned.points))
     return FailoverStudy(planned.file, _read(planned.file), planned.first_seed, tuple(rows))
 

@@ -28,6 +28,8 @@ pub enum FaultAction {
     Alua { paths: Vec<usize>, state: AluaState },
     /// The LUNs' owning controller on `array` becomes `owner`.
     Failover { devices: Vec<usize>, array: usize, owner: usize },
+    /// NVMe: these paths' ANA groups enter (`on`) or leave the change state (`sim/ana.rs`).
+    AnaChange { paths: Vec<usize>, on: bool },
     /// Commands on these paths start (`Some`) or stop (`None`) ending in error.
     Errors { paths: Vec<usize>, profile: Option<ErrorProfile> },
     /// Responses on these paths take `added_ns` longer (`add`) or no longer do.
@@ -331,7 +333,7 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 unseen_alua(model, &paths, *state, &field)?;
                 plan.at(at.0, FaultAction::Alua { paths, state: *state });
             }
-            FaultSpec::ControllerFailover(ControllerFailoverSpec { at, array, device, owner }) => {
+            FaultSpec::ControllerFailover(ControllerFailoverSpec { at, array, device, owner, ana_change }) => {
                 let names = model.arrays.iter().map(|a| a.name.as_str()).collect();
                 let a = index_named(names, array, format!("{field}.array"), "array")?;
                 if model.arrays[a].symmetric {
@@ -357,7 +359,16 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 if devices.is_empty() {
                     return err(format!("{field}.array"), format!("no device lives on \"{array}\""));
                 }
-                plan.at(at.0, FaultAction::Failover { devices, array: a, owner });
+                match ana_change {
+                    None => plan.at(at.0, FaultAction::Failover { devices, array: a, owner }),
+                    Some(lasts) => {
+                        let paths = paths_on_array(model, &devices, a);
+                        let ends = ana_change_end(model, &paths, at.0, *lasts, &format!("{field}.ana_change"))?;
+                        plan.at(at.0, FaultAction::AnaChange { paths: paths.clone(), on: true });
+                        plan.at(ends, FaultAction::Failover { devices, array: a, owner });
+                        plan.at(ends, FaultAction::AnaChange { paths, on: false });
+                    }
+                }
             }
             FaultSpec::Flaky(FlakySpec { path, port, from, until, error_rate, burst_every, burst_length }) => {
                 let paths = target_paths(model, path, port, &field)?;
@@ -401,7 +412,14 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 let stop = FaultAction::Congestion { paths, added_ns, add: false };
                 plan.window(from.0, *until, start, stop, &field)?;
             }
-            FaultSpec::ControllerReboot(ControllerRebootSpec { at, array, controller, until, detection }) => {
+            FaultSpec::ControllerReboot(ControllerRebootSpec {
+                at,
+                array,
+                controller,
+                until,
+                detection,
+                ana_change,
+            }) => {
                 let names = model.arrays.iter().map(|a| a.name.as_str()).collect();
                 let a = index_named(names, array, format!("{field}.array"), "array")?;
                 let ctrls = &model.arrays[a].controllers;
@@ -417,8 +435,36 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 let owned: Vec<usize> = (0..model.devices.len())
                     .filter(|&d| model.devices[d].owners.iter().any(|&(arr, o)| arr == a && o == c))
                     .collect();
-                if let Some(partner) = partner.filter(|_| !model.arrays[a].symmetric && !owned.is_empty()) {
-                    down.insert(0, FaultAction::Failover { devices: owned.clone(), array: a, owner: partner });
+                let takes_over = partner.filter(|_| !model.arrays[a].symmetric && !owned.is_empty());
+                let change_field = format!("{field}.ana_change");
+                match (takes_over, ana_change) {
+                    (Some(partner), None) => {
+                        down.insert(0, FaultAction::Failover { devices: owned.clone(), array: a, owner: partner });
+                    }
+                    // The partner's groups pass through the change state before they take the
+                    // LUNs over: no path of theirs is used meanwhile.
+                    (Some(partner), Some(lasts)) => {
+                        let paths: Vec<usize> = paths_on_array(model, &owned, a)
+                            .into_iter()
+                            .filter(|&p| model.ports[model.paths[p].port].controller == partner)
+                            .collect();
+                        let ends = ana_change_end(model, &paths, at.0, *lasts, &change_field)?;
+                        if until.is_some_and(|u| u.0 <= ends) {
+                            return err(change_field, "must end before `until`");
+                        }
+                        down.insert(0, FaultAction::AnaChange { paths: paths.clone(), on: true });
+                        plan.at(ends, FaultAction::Failover { devices: owned.clone(), array: a, owner: partner });
+                        plan.at(ends, FaultAction::AnaChange { paths, on: false });
+                    }
+                    (None, Some(_)) => {
+                        return err(
+                            change_field,
+                            "no other controller takes this one's LUNs over: nothing changes state",
+                        )
+                    }
+                    (None, None) => {}
+                }
+                if takes_over.is_some() {
                     up.push(FaultAction::Failover { devices: owned, array: a, owner: c });
                 }
                 plan.outages(at.0, *until, down, up, &field)?;
@@ -489,4 +535,61 @@ fn paths_matching(model: &Model, prefix: &str) -> Vec<usize> {
         .filter(|(_, p)| p.name == prefix || p.name.starts_with(&format!("{prefix}:")))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// The paths of `devices` through `array`'s ports.
+fn paths_on_array(model: &Model, devices: &[usize], array: usize) -> Vec<usize> {
+    devices
+        .iter()
+        .flat_map(|&d| model.devices[d].paths.iter().copied())
+        .filter(|&p| model.ports[model.paths[p].port].array == array)
+        .collect()
+}
+
+/// When an ANA change of `paths` from `at_ns` lasting `lasts_ns` ends; refused unless every
+/// path's device is on an NVMe stack that reads ANA groups and its controller reports ANATT.
+fn ana_change_end(
+    model: &Model,
+    paths: &[usize],
+    at_ns: TimeNs,
+    lasts_ns: DurationNs,
+    field: &str,
+) -> Result<TimeNs, FieldError> {
+    if lasts_ns.0 == 0 {
+        return err(field.to_string(), "must be above zero (leave it out for a change at once)");
+    }
+    for &p in paths {
+        let device = &model.devices[model.paths[p].device];
+        let stack = device.policy_config.host_stack();
+        if !matches!(stack, HostStack::LinuxNvme | HostStack::Spdk) {
+            return err(
+                field.to_string(),
+                format!(
+                    "the ANA change state is modelled on NVMe hosts only (policy nvme or spdk); {} is not one",
+                    device.name
+                ),
+            );
+        }
+        let port = &model.ports[model.paths[p].port];
+        if device.path_states != SatpKind::Alua {
+            let array = &model.arrays[port.array];
+            return err(
+                field.to_string(),
+                format!("array \"{}\" reports no ANA groups: give it tpgs = true", array.name),
+            );
+        }
+        let controller = &model.controllers[port.controller];
+        if controller.anatt_ns.is_none() {
+            let array = &model.arrays[port.array];
+            return err(
+                field.to_string(),
+                format!(
+                    "controller {} of array \"{}\" reports no ANATT: give the array's anatt (or the controller's), \
+                     the Identify Controller value `nvme id-ctrl` prints",
+                    controller.name, array.name
+                ),
+            );
+        }
+    }
+    Ok(at_ns.saturating_add(lasts_ns.0))
 }

@@ -19,6 +19,7 @@ pub mod contention;
 pub mod fault;
 mod names;
 pub(crate) mod names_per_host;
+pub mod nvme_wait;
 pub mod pause;
 pub mod service;
 pub mod stack;
@@ -169,6 +170,8 @@ pub struct Controller {
     pub array: usize,
     /// Its processing, when the scenario gives one.
     pub station: Option<usize>,
+    /// NVMe ANA Transition Time it reports (Identify Controller), when the scenario gives one.
+    pub anatt_ns: Option<TimeNs>,
 }
 
 pub struct Port {
@@ -256,6 +259,9 @@ pub struct Path {
     pub drain: Option<(TimeNs, TimeNs)>,
     /// ALUA state the array reports for the path's target port group.
     pub alua: AluaState,
+    /// NVMe: the path's ANA group reports the change state (`sim/ana.rs`): the host does not use
+    /// it, whatever `alua` says.
+    pub ana_change: bool,
     pub tpg_id: u32,
     /// Relative target port id (the port's number on its array, from 1).
     pub rtp_id: u32,
@@ -534,6 +540,10 @@ impl Model {
     pub fn policy_alua(&self, path: usize) -> AluaState {
         let p = &self.paths[path];
         let device = &self.devices[p.device];
+        if p.ana_change {
+            // No ANA state in the change state is usable (`__nvme_find_path`).
+            return AluaState::Unavailable;
+        }
         match device.path_states {
             SatpKind::Alua => p.alua,
             SatpKind::ActiveActive => AluaState::ActiveOptimized,

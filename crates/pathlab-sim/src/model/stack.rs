@@ -8,8 +8,8 @@
 //! |---|---|---|---|---|---|
 //! | ESXi (VMW_PSP_*, HPP, PowerPath/VE, gated-least-load) | 30 s | retried, path kept | 5 | at once | queue; APD: fail after 140 s |
 //! | Linux dm-multipath | 30 s | path failed | no limit | next checker tick (5 s) | policy's `no_path_retry` |
-//! | Linux NVMe | 30 s | retried, path kept | 5 | next reconnect (10 s grid) | queue; fail after ctrl_loss_tmo 600 s + delayed_removal_secs 0 |
-//! | SPDK bdev_nvme | 10 s | retried, path kept | 3 | next reconnect (10 s grid) | queue, no limit |
+//! | Linux NVMe | 30 s | retried, path kept | 5 | next reconnect (10 s grid) | queue while a controller is live; fail after fast_io_fail_tmo (off) or ctrl_loss_tmo 600 s + delayed_removal_secs 0 from the controllers' loss (`nvme_wait.rs`) |
+//! | SPDK bdev_nvme | 10 s | retried, path kept | 3 | next reconnect (10 s grid) | queue, no limit but fast_io_fail_timeout_sec (`nvme_wait.rs`) |
 //! | Windows MPIO | 120 s | retried, path kept | 3 | at once | policy's PDORemovePeriod |
 //!
 //! On every stack a timed-out command on a path that is really down fails the path (the
@@ -41,6 +41,7 @@ use crate::scenario::schema::{ScsiTransport, StackSpec};
 use crate::scenario::units::DurationNs;
 use pathlab_policy::{MarginalPathgroups, NoPathAction, NoPathRetry, PolicyConfig, ShakyCheck};
 
+use super::nvme_wait::ControllerWait;
 use crate::scenario::error::FieldError;
 
 const SECOND_NS: TimeNs = 1_000_000_000;
@@ -249,9 +250,12 @@ pub struct StackRules {
     /// TP4129: how long the I/O of a path that lost its connection is held before its retry.
     pub failover_hold: Option<FailoverHold>,
     /// How long after a loss the target may still execute a command it received (NVMe: its own
-    /// keep-alive expiry, KATO, plus CQT; SCSI: `SCSI_UNCONFIRMED_ABORT`, until the nexus logs
+    /// keep-alive expiry, KATO (plus `kato_grace`), plus CQT; SCSI: `SCSI_UNCONFIRMED_ABORT`, until the nexus logs
     /// in again); `None`: not modelled (the hazard is not counted).
     pub target_quiesce_ns: Option<TimeNs>,
+    /// NVMe: how I/O with no usable path waits for the namespace's controllers, and what the
+    /// ANA change state's timer does (`model::nvme_wait`); `None` on the other stacks.
+    pub controllers: Option<ControllerWait>,
 }
 
 fn timer(value: Option<TimeNs>, field: &str) -> Result<Option<TimeNs>, FieldError> {
@@ -272,6 +276,17 @@ impl StackRules {
             return Err(("host.stack.apd_timeout".into(), format!("allowed {low}s..={high}s (Misc.APDTimeout)")));
         }
         let stack = policy.host_stack();
+        let controllers = ControllerWait::resolve(
+            stack,
+            spec,
+            reconnect.unwrap_or(if stack == Stack::Spdk { SPDK_RECONNECT_DELAY_NS } else { NVME_RECONNECT_DELAY_NS }),
+            if stack == Stack::Spdk {
+                controller_loss
+            } else {
+                Some(controller_loss.unwrap_or(NVME_CTRL_LOSS_TIMEOUT_NS))
+            },
+            delayed_removal,
+        )?;
         let (default_timeout, on_error, max_retries, reinstate, loss_timeout) = match stack {
             Stack::Esxi => {
                 (ESXI_IO_TIMEOUT_NS, OnPathError::Retry, Some(ESXI_MAX_RETRIES), Reinstate::AtOnce, Some(apd))
@@ -358,6 +373,7 @@ impl StackRules {
             probes: found.probes,
             failover_hold: found.failover_hold,
             target_quiesce_ns: found.target_quiesce_ns,
+            controllers,
         })
     }
 }
@@ -369,7 +385,7 @@ type Readers = (&'static str, bool, fn(Stack, ScsiTransport) -> bool, &'static s
 /// The stacks that read each `[host.stack]` setting beyond those every stack reads
 /// (`io_timeout`, `retry_interval`), with how the refusal names them. A setting none of a
 /// host's devices' stacks reads would do nothing: refused rather than ignored.
-fn readers(spec: &StackSpec) -> [Readers; 19] {
+fn readers(spec: &StackSpec) -> [Readers; 20] {
     fn dm(s: Stack, _: ScsiTransport) -> bool {
         s == Stack::LinuxDm
     }
@@ -386,6 +402,7 @@ fn readers(spec: &StackSpec) -> [Readers; 19] {
     const DM_FC: &str = "Linux dm-multipath over FC (policy dm-multipath, scsi_transport = \"fc\")";
     const DM_ISCSI: &str = "Linux dm-multipath over iSCSI (policy dm-multipath, scsi_transport = \"iscsi\")";
     const NVME: &str = "NVMe (policy nvme or spdk)";
+    const DM_OR_NVME: &str = "Linux dm-multipath and NVMe (policy dm-multipath, nvme or spdk)";
     [
         ("apd_timeout", spec.apd_timeout.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
         ("path_eval_time", spec.path_eval_time.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
@@ -394,8 +411,8 @@ fn readers(spec: &StackSpec) -> [Readers; 19] {
         ("max_polling_interval", spec.max_polling_interval.is_some(), dm, DM),
         ("checker_timeout", spec.checker_timeout.is_some(), dm, DM),
         // Native NVMe multipath fails a lost controller's I/O over at once: its own
-        // fast_io_fail_tmo only bounds I/O without another path, which the model does not hold.
-        ("fast_io_fail_tmo", spec.fast_io_fail_tmo.is_some(), dm, DM),
+        // fast_io_fail_tmo bounds how long I/O with no other path waits (`model::nvme_wait`).
+        ("fast_io_fail_tmo", spec.fast_io_fail_tmo.is_some(), |s, t| dm(s, t) || nvme(s, t), DM_OR_NVME),
         ("dev_loss_tmo", spec.dev_loss_tmo.is_some(), dm_fc, DM_FC),
         ("noop_out_interval", spec.noop_out_interval.is_some(), dm_iscsi, DM_ISCSI),
         ("noop_out_timeout", spec.noop_out_timeout.is_some(), dm_iscsi, DM_ISCSI),
@@ -405,6 +422,7 @@ fn readers(spec: &StackSpec) -> [Readers; 19] {
         ("delayed_removal", spec.delayed_removal.is_some(), |s, _| s == Stack::LinuxNvme, "Linux NVMe (policy nvme)"),
         ("keep_alive_timeout", spec.keep_alive_timeout.is_some(), nvme, NVME),
         ("command_quiesce_time", spec.command_quiesce_time.is_some(), nvme, NVME),
+        ("kato_grace", spec.kato_grace.is_some(), |s, _| s == Stack::LinuxNvme, "Linux NVMe (policy nvme)"),
         ("tp4129_hold", spec.tp4129_hold.is_some(), nvme, NVME),
         ("ccr", spec.ccr, nvme, NVME),
         (
@@ -531,7 +549,10 @@ impl Detection {
                 }
                 d.failover_hold =
                     spec.tp4129_hold.map(|k| FailoverHold { hold_ns: u64::from(k) * kato + cqt, ccr: spec.ccr });
-                d.target_quiesce_ns = Some(kato + cqt);
+                // The controller's keep-alive timer runs the KATO the host sent it: older Linux
+                // added NVME_KATO_GRACE (`kato_grace`).
+                let grace = spec.kato_grace.map_or(0, |d| d.0);
+                d.target_quiesce_ns = Some(kato + grace + cqt);
             }
             Stack::Esxi | Stack::Windows => {}
         }

@@ -171,7 +171,10 @@ pub struct StackSpec {
     /// FC `fast_io_fail_tmo` (multipathd sets it; default 5 s): a remote port the HBA saw go is
     /// blocked, and its I/O held this long before it fails to dm-multipath, which retries it on
     /// another path; 0 fails it over at once. Under iSCSI, multipathd writes it into the
-    /// session's `replacement_timeout`.
+    /// session's `replacement_timeout`. On NVMe (Linux `nvme connect --fast_io_fail_tmo`, SPDK
+    /// `fast_io_fail_timeout_sec`; default off): a controller reconnecting this long no longer
+    /// keeps I/O waiting for it, so I/O with no other path fails then instead of at
+    /// `controller_loss_timeout` (SPDK: at its first failed reconnect attempt from then).
     #[serde(default)]
     pub fast_io_fail_tmo: Option<DurationNs>,
     /// FC `dev_loss_tmo`: the blocked remote port is removed after this long, its I/O failed
@@ -209,6 +212,13 @@ pub struct StackSpec {
     /// long after its keep-alive timer expires it may still be finishing commands. Default 0.
     #[serde(default)]
     pub command_quiesce_time: Option<DurationNs>,
+    /// Linux NVMe kernels from 4.8 added `NVME_KATO_GRACE` (10 s) to the KATO they sent the
+    /// controller in Connect (commit 038bd4cb "nvme: add keep-alive support"; still so in a 2019
+    /// trace, linux-nvme/nvme-cli#624), so the controller's own keep-alive timer, and the window
+    /// in which it may still execute what a lost host sent, ran that much longer; later kernels
+    /// send KATO as is (`nvmf_connect_cmd_prep`). Default 0.
+    #[serde(default)]
+    pub kato_grace: Option<DurationNs>,
     /// TP4129: hold a failed controller's I/O this many KATO plus CQT before retrying it on
     /// another path (2, or 3 with traffic-based keep-alive). Left out: retried at once (Linux).
     #[serde(default)]
@@ -362,6 +372,13 @@ pub struct ArraySpec {
     /// host sends a refused command again after a delay. Left out, ports take every command.
     #[serde(default)]
     pub busy: Option<BusySpec>,
+    /// NVMe ANA Transition Time its controllers report (Identify Controller `ANATT`, whole
+    /// seconds 1 to 255; `nvme id-ctrl` prints it as `anatt`): how long an ANA group may stay in
+    /// the change state before the host acts (Linux resets the controller after 2 × ANATT, SPDK
+    /// gives the path up after ANATT). A controller's own `anatt` wins. Needed by a fault that
+    /// passes through the change state (`ana_change`).
+    #[serde(default)]
+    pub anatt: Option<DurationNs>,
 }
 
 /// A command reaching a port with w commands queued (for the port or its LUNs' FIFOs, not in
@@ -522,6 +539,9 @@ pub struct ControllerSpec {
     /// the controller adds no time of its own.
     #[serde(default)]
     pub service: Option<ServiceSpec>,
+    /// This controller's ANATT (Identify Controller), where it differs from its array's `anatt`.
+    #[serde(default)]
+    pub anatt: Option<DurationNs>,
 }
 
 fn default_vendor() -> String {
@@ -1075,6 +1095,11 @@ pub struct ControllerFailoverSpec {
     #[serde(default)]
     pub device: Option<String>,
     pub owner: String,
+    /// NVMe: the devices' ANA groups on the array report the change state this long from `at`
+    /// (no path of theirs there is used), then the new owner's states. Left out: at once. Longer
+    /// than the run: a change that never completes.
+    #[serde(default)]
+    pub ana_change: Option<DurationNs>,
 }
 
 /// Commands on a path (or every path through a port) end in error at `error_rate`, or in bursts
@@ -1126,6 +1151,11 @@ pub struct ControllerRebootSpec {
     pub until: Option<DurationNs>,
     #[serde(default)]
     pub detection: Detection,
+    /// NVMe: the partner's ANA groups for the LUNs it takes over report the change state this
+    /// long from `at` before they become optimized (its paths there are not used meanwhile).
+    /// Left out: at once. Must end before `until`.
+    #[serde(default)]
+    pub ana_change: Option<DurationNs>,
 }
 
 /// A fabric's switch is lost: every path zoned through that `[[fabric]]` table loses its

@@ -45,6 +45,12 @@ pub(super) enum Seen {
     OwnerMoved(usize),
     /// multipathd holds the path failed: it keeps failing and coming back.
     PathDelayed,
+    /// NVMe: the path's ANA group enters (`true`) or leaves the change state.
+    AnaChange(bool),
+    /// Linux NVMe: ANATT ran out twice over in the change state: the controller is reset.
+    AnattReset,
+    /// SPDK: ANATT ran out in the change state: the path no longer keeps I/O waiting.
+    AnattExpired,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -71,6 +77,9 @@ impl LogEntry {
             Seen::Marginal => ("marginal", ""),
             Seen::NotMarginal => ("not_marginal", ""),
             Seen::PathDelayed => ("path_delayed", ""),
+            Seen::AnaChange(on) => ("ana_change", if on { "start" } else { "end" }),
+            Seen::AnattReset => ("anatt_reset", ""),
+            Seen::AnattExpired => ("anatt_expired", ""),
         };
         HostEvent {
             t_s: self.t_ns as f64 / 1e9,
@@ -121,6 +130,7 @@ impl Simulation {
                 }
             }
             FaultAction::Failover { devices, array, owner } => self.failover(devices, *array, *owner),
+            FaultAction::AnaChange { paths, on } => self.ana_change(paths, *on),
             FaultAction::Marginal { paths, marginal } => {
                 for &p in paths {
                     let d = self.model.paths[p].device;
@@ -253,7 +263,7 @@ impl Simulation {
 
     /// The host stops using path `p`: the policy is told, and (`abort`) every command on the
     /// path is aborted and retried, ahead of the I/Os that never left the kernel.
-    fn host_fail_path(&mut self, p: usize, abort: bool) {
+    pub(super) fn host_fail_path(&mut self, p: usize, abort: bool) {
         if !self.model.paths[p].up {
             // Failed for new I/O already (the checker): a lost command's timeout ends the rest.
             if abort && !self.model.paths[p].connected {
@@ -267,6 +277,7 @@ impl Simulation {
         let d = path.device;
         self.model.devices[d].policy.fail_path(PathId(p as u32));
         self.note_path(p, Seen::PathFailed);
+        self.controllers_changed(d);
         self.shaky_failed(p);
         if abort {
             self.abort_commands(p);
@@ -278,7 +289,7 @@ impl Simulation {
     }
 
     /// Every command on path `p` is aborted and its I/O retried (or held, `retry_or_hold`).
-    fn abort_commands(&mut self, p: usize) {
+    pub(super) fn abort_commands(&mut self, p: usize) {
         let (d, a) = (self.model.paths[p].device, self.model.paths[p].adapter);
         let aborted: Vec<u32> = self
             .ios
@@ -379,6 +390,8 @@ impl Simulation {
         let d = self.model.paths[p].device;
         self.model.devices[d].policy.reinstate_path(PathId(p as u32));
         self.note_path(p, Seen::PathReinstated);
+        self.ana_reconnected(p);
+        self.controllers_changed(d);
         self.wake_waiting(d);
         self.dispatch_device(d);
     }
@@ -569,8 +582,13 @@ impl Simulation {
                 NoPath::Queue { give_up_after_ns } => {
                     self.outages += 1;
                     let episode = self.outages;
-                    if let Some(wait) = give_up_after_ns {
-                        self.events.after(wait, Event::GiveUp { device: d as u32, episode });
+                    let give_up_at = match self.model.devices[d].stack.controllers {
+                        // NVMe: while a controller may return, counted from their failures.
+                        Some(wait) => self.controllers_give_up_at(d, wait),
+                        None => give_up_after_ns.map(|wait| self.events.now().saturating_add(wait)),
+                    };
+                    if let Some(at) = give_up_at {
+                        self.events.at(at, Event::GiveUp { device: d as u32, episode });
                     }
                     Outage::Waiting { episode }
                 }
@@ -613,7 +631,7 @@ impl Simulation {
     }
 
     /// I/O waiting for a path goes back to the front of its device's queue, to try again.
-    fn wake_waiting(&mut self, d: usize) {
+    pub(super) fn wake_waiting(&mut self, d: usize) {
         let device = &mut self.model.devices[d];
         if device.no_path.is_empty() {
             return;

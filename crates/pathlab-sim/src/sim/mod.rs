@@ -12,19 +12,22 @@
 //! life on the host (issue, device queue, adapter slot, completion, reaping); `route.rs` the
 //! wire and the arrays; `contention.rs` the extent ownership protocol; `failure.rs` faults and
 //! each stack's handling of them (errors, timeouts, failover, no path; the per-I/O path only
-//! checks a path's flags); `shaky.rs` multipathd's shaky-path checks at its checker's ticks;
+//! checks a path's flags); `ana.rs` NVMe's ANA change state and its ANATT timer;
+//! `nvme_head.rs` how long an NVMe namespace's I/O waits for its controllers; `shaky.rs` multipathd's shaky-path checks at its checker's ticks;
 //! `balance.rs` an array's periodic rebalancing pass; `coalescing.rs` an adapter's interrupt
 //! coalescing; `sampling.rs` the interval rows;
 //! `result.rs` the end of the run.
 //! Time and the event queue are `engine::scheduler`; counters are `observe::Recorder`, fed one
 //! call per observation; levels (active, queued, busy) are the model objects' own gauges.
 
+mod ana;
 mod backend;
 mod balance;
 mod coalescing;
 mod contention;
 mod failure;
 mod io_life;
+mod nvme_head;
 mod result;
 mod route;
 mod sampling;
@@ -122,6 +125,12 @@ enum Event {
     /// TP4129: I/O held after a controller's loss may be retried now.
     Release {
         path: u32,
+    },
+    /// NVMe: the ANATT timer of a path's controller runs out (`change`: the path's count of
+    /// ANA changes when it was armed; `ana.rs`).
+    Anatt {
+        path: u32,
+        change: u32,
     },
     /// The block layer's timeout timers find idle namespaces (`model::tags`).
     TagIdleCheck,
@@ -307,6 +316,8 @@ pub struct Simulation {
     held: Vec<Vec<(u32, TimeNs)>>,
     /// Per device: writes retried on another path while their first copy could still land.
     hazards: Vec<u64>,
+    /// Per path: its ANA changes and ANATT timer (`ana.rs`).
+    ana: Vec<ana::AnaPath>,
 }
 
 impl Simulation {
@@ -350,6 +361,7 @@ impl Simulation {
             paths_in_use: (!plan.fault_windows.is_empty()).then(|| PathsInUse::new(model_devices)),
             held: vec![Vec::new(); model_paths],
             hazards: vec![0; model_devices],
+            ana: vec![ana::AnaPath::default(); model_paths],
             plan,
         };
         sim.see_paths_in_use();
@@ -507,6 +519,7 @@ impl Simulation {
             Event::Reinstate { path } => self.checker_sees(path as usize),
             Event::Detect { path, loss, step } => self.detect(path as usize, loss, step),
             Event::Release { path } => self.release_held(path as usize),
+            Event::Anatt { path, change } => self.anatt_expired(path as usize, change),
             Event::GiveUp { device, episode } => self.give_up(device as usize, episode),
             Event::Rebalance { array } => self.rebalance(array as usize),
             Event::TagIdleCheck => self.tag_idle_check(),

@@ -7,15 +7,17 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from pathlab.advisor.failure_theory import Prediction
 from pathlab.output.failover_table import HEADINGS, cells
 from pathlab.output.report import through_faults
 from pathlab.output.report.page import figure, page
 from pathlab.study.failover import FailoverRow, FailoverStudy
 
 
-def _table(study: FailoverStudy) -> str:
+def _table(study: FailoverStudy, predicted: list[Prediction]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in HEADINGS)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells(r)) + "</tr>" for r in study.rows)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells(r, p)) + "</tr>"
+                   for r, p in zip(study.rows, predicted, strict=True))
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
@@ -28,8 +30,8 @@ def _worst_per_setting(study: FailoverStudy) -> list[FailoverRow]:
     return list(worst.values())
 
 
-def failover_report(study: FailoverStudy, provenance: dict[str, Any]) -> str:
-    sections = [("What the application saw", _table(study))]
+def failover_report(study: FailoverStudy, predicted: list[Prediction], provenance: dict[str, Any]) -> str:
+    sections = [("What the application saw, and the stall the timers predict", _table(study, predicted))]
     for r in _worst_per_setting(study):
         device = r.data["devices"][0]["name"]
         fig = through_faults.device_through_faults(r.data, device, through_faults.faults_of(r.data))

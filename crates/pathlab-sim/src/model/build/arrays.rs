@@ -55,12 +55,17 @@ pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
                 }
                 None => None,
             };
+            let anatt_ns = match c.anatt {
+                Some(own) => Some(anatt(own.0, &format!("{field}.controllers.{ci}.anatt"))?),
+                None => a.anatt.map(|t| anatt(t.0, &format!("{field}.anatt"))).transpose()?,
+            };
             controllers.push(side.controllers.len());
-            side.controllers.push(Controller { name: c.name.clone(), array: ai, station: st });
+            side.controllers.push(Controller { name: c.name.clone(), array: ai, station: st, anatt_ns });
         }
         if controllers.is_empty() {
+            let anatt_ns = a.anatt.map(|t| anatt(t.0, &format!("{field}.anatt"))).transpose()?;
             controllers.push(side.controllers.len());
-            side.controllers.push(Controller { name: "CT0".into(), array: ai, station: None });
+            side.controllers.push(Controller { name: "CT0".into(), array: ai, station: None, anatt_ns });
         }
         if a.ports.is_empty() {
             return err(format!("{field}.ports"), "an array needs at least one port");
@@ -180,4 +185,14 @@ fn port_service(name: String, s: &ServiceSpec, field: &str) -> Result<(Station, 
     let per_kib_ns = std::mem::take(&mut commands.service.per_kib_ns);
     let data = (per_kib_ns > 0.0).then(|| PortData { bytes_per_ns: 1024.0 / per_kib_ns, free_at: [0, 0] });
     Ok((commands, data))
+}
+
+/// An ANATT as the controller reports it: one byte of whole seconds, 1 to 255 (Identify
+/// Controller `ANATT`, NVMe Base 2.1 figure "Identify Controller Data Structure").
+fn anatt(ns: u64, field: &str) -> Result<u64, FieldError> {
+    const SECOND: u64 = 1_000_000_000;
+    if !ns.is_multiple_of(SECOND) || !(1..=255).contains(&(ns / SECOND)) {
+        return err(field.to_string(), "allowed whole seconds from 1s to 255s (ANATT is one byte of seconds)");
+    }
+    Ok(ns)
 }

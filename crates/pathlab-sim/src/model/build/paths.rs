@@ -40,6 +40,7 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
                 added_latency_ns: 0,
                 drain: None,
                 alua,
+                ana_change: false,
                 // Symmetric arrays report one target port group (FlashArray, PowerMax); arrays
                 // with LUN ownership one per controller.
                 tpg_id: if m.arrays[port_array].symmetric {

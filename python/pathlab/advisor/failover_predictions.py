@@ -1,0 +1,80 @@
+"""What a failover study's timers predict for each of its rows, before the runs are looked at:
+the longest wait of one I/O by `failure_theory.predict` (the stall rule of each stack,
+`stall_rule.py`), from the setting's timers as `advise --failures` reads them
+(`timer_candidates.in_force`) and the failure's kind and length. `pathlab failover` prints it
+beside what each run measured, so that the page states no prediction the command does not give.
+
+A fault maps to the kinds `advise --failures` knows: a loss the link reports is a `link_down`
+(a path or a port) or its own kind (a controller reboot, a switch, a site), one it does not
+report a `path_hang`; an NVMe controller reboot whose partner passes through the ANA change
+state waits for that change as well (`stall_rule.nvme_ana_change`)."""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+from pathlab._core import parse_duration_ns
+from pathlab.advisor import stall_rule as rule
+from pathlab.advisor.failure_theory import Prediction, predict
+from pathlab.advisor.timer_candidates import in_force
+from pathlab.api import Scenario
+from pathlab.study.failover import FailoverRow, FailoverStudy
+from pathlab.toml_values import to_toml
+
+#: Faults the host sees as a link event, by their own kind; the others map as `_kind` says.
+OWN_KINDS = ("controller_reboot", "switch_down", "site_down", "all_paths_down")
+
+
+def predictions(study: FailoverStudy) -> list[Prediction]:
+    """Each row's prediction, in the study's row order."""
+    variants = tomllib.loads(study.text).get("variants", {})
+    return [_predicted(study.file, variants.get(row.setting, {}).get("set", {}), row) for row in study.rows]
+
+
+def _seconds(value: str) -> float:
+    return parse_duration_ns(value) / 1e9
+
+
+def _kind(fault: dict[str, Any]) -> str | None:
+    seen = fault.get("detection", "link") == "link"
+    if fault["kind"] in ("path_down", "port_down"):
+        return "link_down" if seen else "path_hang"
+    if fault["kind"] in OWN_KINDS:
+        return fault["kind"] if seen or fault["kind"] == "all_paths_down" else "path_hang"
+    return None
+
+
+def _predicted(file: str, variant_set: dict[str, Any], row: FailoverRow) -> Prediction:
+    """The row's prediction from its first fault (a study's failure is one fault)."""
+    fault = row.faults[0] if row.faults else None
+    kind = _kind(fault) if fault else None
+    if fault is None or kind is None:
+        return Prediction(None, 0, f"no rule for {row.failure}")
+    sets = [f"{k}={to_toml(v)}" for k, v in variant_set.items()]
+    scenario = Scenario.load(file, set=[*sets, f"faults={to_toml(row.faults)}"])
+    devices = scenario.devices
+    stack = devices[0].stack
+    outage = _seconds(fault["until"]) - _seconds(fault["at"]) if "until" in fault else float("inf")
+    timers = in_force(scenario, devices).timers
+    found = predict(stack, kind, timers, outage)
+    change = fault.get("ana_change")
+    if change is None or found.seconds is None:
+        return found
+    # The partner's ANA groups change while the lost controller's I/O is held: the longer of
+    # the two; SPDK fails it once the partner's ANATT and the lost controller's own wait are out.
+    spdk = stack == "spdk"
+    lost = rule.nvme_all_paths_down(timers.seconds.get("controller_loss_timeout"), timers.seconds.get("fast_io_fail_tmo"),
+                                    timers.s("reconnect_delay") if spdk else None)
+    waits = rule.nvme_ana_change(_anatt(scenario, fault), _seconds(change), spdk, lost.seconds)
+    if waits.seconds is None or waits.seconds <= found.seconds:
+        return found
+    return Prediction(waits.seconds, 0, f"{waits.rule}; the lost controller: {found.rule}")
+
+
+def _anatt(scenario: Scenario, fault: dict[str, Any]) -> float:
+    """The ANATT of the fault's array (its controllers' own where given, the first found)."""
+    tables = dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
+    array = next(a for a in tables.get("arrays", []) if a.get("name") == fault["array"])
+    own = [c["anatt"] for c in array.get("controllers", []) if "anatt" in c]
+    return _seconds(own[0] if own else array["anatt"])
