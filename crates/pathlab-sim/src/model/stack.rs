@@ -123,7 +123,12 @@ pub const MAX_POLLING_FACTOR: u64 = 4;
 /// with new I/O, until it logs in again or `replacement_timeout` (`recovery_tmo`) runs out
 /// (`session_recovery_timedout`: unblocked offline, the commands fail to dm-multipath)
 /// [`drivers/scsi/scsi_transport_iscsi.c`]. So the commands wait `replacement_timeout` after
-/// the NOP-Out timeout, whether or not the error handler runs: `Found::Fail { hold_ns }`.
+/// the NOP-Out timeout, whether or not the error handler runs: `Found::Fail { hold_ns }`. The
+/// maintainer said so when a patch to fail them over at once was proposed: "The FC and iscsi
+/// drivers block the rport/session, return that code and then it's up the
+/// fast_io_fail/replacement timeout" [Mike Christie, linux-scsi, 2021-01-27, "Re: [PATCH] scsi:
+/// do not retry FAILFAST commands on DID_TRANSPORT_DISRUPTED",
+/// <e5c71e73-f36b-8ff8-ef4e-d424304431a6@oracle.com>].
 pub const ISCSI_NOOP_OUT_INTERVAL_NS: TimeNs = 5 * SECOND_NS;
 pub const ISCSI_NOOP_OUT_TIMEOUT_NS: TimeNs = 5 * SECOND_NS;
 /// Linux NVMe keep-alive timeout, default 5 s (`NVME_DEFAULT_KATO`) [drivers/nvme/host/nvme.h];
