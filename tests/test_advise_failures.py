@@ -284,3 +284,17 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: tuple[str, ...], mes
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_esxi_software_iscsi_stalls_as_its_session_timers_say() -> None:
+    """An ESXi host's software iSCSI adapter with VMware's session timers: a hung path is found by
+    the next NOP-Out (every 15 s from time zero: the one at 15 s after the loss at 2 s), 10 s
+    unanswered, then held RecoveryTimeout 10 s: 33 s; a link down is held RecoveryTimeout."""
+    advice = pathlab.advise(str(ROOT / "tests/data/failures/esxi-iscsi.toml"), failures="path_hang,link_down", seeds=2)
+    said = {s.name: s.provenance for s in advice.candidates[0].settings}
+    assert said["RecoveryTimeout"] == said["NoopOutInterval"] == "assumed"
+    got = {row.kind: row for row in advice.rows}
+    assert (got["path_hang"].predicted.seconds, got["path_hang"].predicted.tick) == (35, 15)
+    assert abs(got["path_hang"].measured.longest_wait_s - 33) < CYCLE_S
+    assert got["link_down"].predicted.seconds == 10
+    assert abs(got["link_down"].measured.longest_wait_s - 10) < CYCLE_S
