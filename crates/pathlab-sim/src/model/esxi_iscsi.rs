@@ -10,8 +10,11 @@
 //! Timeout, "the amount of time that can lapse while a session recovery is performed". The
 //! defaults and the ranges `esxcli` accepts are those ESXi's iSCSI host-profile plugin checks
 //! (`ISCSI_DEFAULT_NOOPOUTINTERVAL 15`, `ISCSI_MIN_… 1`, `ISCSI_MAX_… 60`; NOOPOUTTIMEOUT 10,
-//! 10, 30; RECOVERYTIMEOUT 10, 1, 120), and `esxcli iscsi adapter param get` prints them in its
-//! Default, Min and Max columns.
+//! 10, 30; RECOVERYTIMEOUT 10, 1, 120), and `esxcli iscsi adapter param get` prints the same in
+//! its Default, Min and Max columns (`NoopOutInterval 15 15 1 60`, `NoopOutTimeout 10 10 10 30`,
+//! `RecoveryTimeout 10 10 1 120` on an ESXi 5.0 software adapter, quoted in
+//! elatov/elatov.github.io, "VCAP5-DCA Objective 6.4 – Troubleshoot Storage Performance and
+//! Connectivity", 2013-01).
 //!
 //! A NOP-Out is sent on a grid from time zero (VMware documents a fixed interval, unlike
 //! open-iscsi, which pings only after that long without receiving anything). A link the host
