@@ -112,7 +112,8 @@ def test_windows_mpio_stalls_as_its_retry_interval_disk_timeout_and_pdo_remove_p
     path the disk timeout (3 s) + 1 s; every path down for the 40 s the fault lasts fails the I/O
     after RetryInterval + PDORemovePeriod (Microsoft's 20 s) and holds it the whole loss under
     NetApp's 130 s, which ranks first (no I/O failed); a lost command waits its 120 s default
-    timeout past the paths' return, and the run goes on past it."""
+    timeout past the paths' return, and the run goes on past it, unless NetApp's path
+    verification finds the path first."""
     advice = pathlab.advise(str(ROOT / WINDOWS), failures="all", seeds=2)
     predicted = {"path_hang": (4, 0), "link_down": (1, 0), "controller_reboot": (1, 0), "switch_down": (1, 0)}
     expected = {"in force": {**predicted, "all_paths_down": (21, 1)}, NETAPP_ROW: {**predicted, "all_paths_down": (40, 0)}}
@@ -122,16 +123,20 @@ def test_windows_mpio_stalls_as_its_retry_interval_disk_timeout_and_pdo_remove_p
         assert seconds - tick - CYCLE_S <= row.measured.longest_wait_s <= seconds + CYCLE_S, row
         assert (row.measured.failed_ios > 0) == (row.candidate == "in force" and row.kind == "all_paths_down"), row
     changed = {s.name: s.value for s in advice.candidates[1].settings if s.provenance == "candidate"}
-    assert changed == {"RetryCount": "6", "PDORemovePeriod": "130"}
+    assert changed == {"RetryCount": "6", "PathVerifyEnabled": "1", "PDORemovePeriod": "130"}
     assert advice.recommended.label == NETAPP_ROW
     assert advice.recommended.commands[1] == ("Set-MPIOSetting -NewPDORemovePeriod 130 -NewRetryCount 6 "
                                               "-NewRetryInterval 1 -NewPathVerificationState Enabled "
                                               "-CustomPathRecovery Enabled -NewPathRecoveryInterval 30")
     default = pathlab.advise(str(ROOT / WINDOWS), failures="path_hang", seeds=2, set={"host.stack": {}})
     assert default.windows == (("path_hang", 2.0, 42.0, 126.0),)
-    for row in default.rows:
-        assert row.predicted.seconds == 121
-        assert abs(row.measured.longest_wait_s - 121) < CYCLE_S, row
+    in_force, netapp = default.rows
+    assert in_force.predicted.seconds == 121
+    assert abs(in_force.measured.longest_wait_s - 121) < CYCLE_S, in_force
+    # NetApp's path verification (every 30 s, its command unanswered 10 s) finds the hung path
+    # before the 120 s disk timeout: within 30 s of 30 + 10 + 1 s.
+    assert (netapp.predicted.seconds, netapp.predicted.tick) == (41, 30)
+    assert 41 - 30 - CYCLE_S <= netapp.measured.longest_wait_s <= 41 + CYCLE_S, netapp
 
 
 def test_spdk_stalls_as_its_timers_say_with_and_without_the_tp4129_hold() -> None:
@@ -280,3 +285,17 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: tuple[str, ...], mes
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_esxi_software_iscsi_stalls_as_its_session_timers_say() -> None:
+    """An ESXi host's software iSCSI adapter with VMware's session timers: a hung path is found by
+    the next NOP-Out (every 15 s from time zero: the one at 15 s after the loss at 2 s), 10 s
+    unanswered, then held RecoveryTimeout 10 s: 33 s; a link down is held RecoveryTimeout."""
+    advice = pathlab.advise(str(ROOT / "tests/data/failures/esxi-iscsi.toml"), failures="path_hang,link_down", seeds=2)
+    said = {s.name: s.provenance for s in advice.candidates[0].settings}
+    assert said["RecoveryTimeout"] == said["NoopOutInterval"] == "assumed"
+    got = {row.kind: row for row in advice.rows}
+    assert (got["path_hang"].predicted.seconds, got["path_hang"].predicted.tick) == (35, 15)
+    assert abs(got["path_hang"].measured.longest_wait_s - 33) < CYCLE_S
+    assert got["link_down"].predicted.seconds == 10
+    assert abs(got["link_down"].measured.longest_wait_s - 10) < CYCLE_S

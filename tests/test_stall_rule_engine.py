@@ -119,3 +119,35 @@ def test_the_result_counts_write_hazards_per_device() -> None:
 
     assert hazards("") > 0
     assert hazards(", tp4129_hold = 2") == 0
+
+
+def iscsi_adapters(text: str, timers: str) -> str:
+    """`two_controllers`' two adapters as ESXi software iSCSI adapters with `timers`."""
+    plain = 'adapters = [{ name = "vmhba1" }, { name = "vmhba2" }]'
+    assert plain in text
+    return text.replace(plain, f'adapters = [{{ name = "vmhba1", iscsi = {{ {timers} }} }}, '
+                               f'{{ name = "vmhba2", iscsi = {{ {timers} }} }}]')
+
+
+def test_an_esxi_iscsi_path_that_stops_answering_stalls_as_the_rule_says() -> None:
+    """Lost 1 ms after the NOP-Out at 2 s: the next, at 4 s, goes unanswered 10 s, then the
+    session holds the I/O RecoveryTimeout 3 s: 15 s after the NOP-Out before the loss."""
+    rule = stall_rule.esxi_iscsi_path_hang(interval=2.0, noop_timeout=10.0, recovery=3.0, io_timeout=30.0)
+    # The lost path is the one in use (round robin might be on the other when it goes).
+    fixed = 'name = "VMW_PSP_FIXED"\npreferred = "vmhba1:C0:T0:L3"'
+    text = scenario(fixed, "", "2001ms", "timeout", "18s", "path_down", 'path = "vmhba1:C0:T0:L3"')
+    text = iscsi_adapters(text, 'noop_out_interval = "2s", noop_out_timeout = "10s", recovery_timeout = "3s"')
+    data = Scenario.from_text(text, "esxi-iscsi.toml").run().data
+    assert rule.seconds == 15.0
+    assert abs(longest_s(data) - (rule.seconds - 0.001)) < CYCLE_S
+
+
+def test_mpio_path_verification_finds_a_silent_path_as_the_rule_says() -> None:
+    """Lost 1 ms after the verification at 4 s: the next, at 8 s, goes unanswered 10 s (msdsm's
+    RTPG timeout), before the 20 s disk timeout; the request is retried after RetryInterval 1 s."""
+    rule = stall_rule.mpio_path_hang(disk_timeout=20.0, retry_count=3, retry_interval=1.0, verification=4.0)
+    stack = 'io_timeout = "20s", path_verify = true, path_verification_period = "4s"'
+    data = run('name = "mpio"\npolicy = "round_robin"', stack, "4001ms", "timeout", "20s", one_path=True)
+    assert rule.seconds == 15.0
+    assert abs(longest_s(data) - (rule.seconds - 0.001)) < CYCLE_S
+    assert stall_rule.mpio_path_hang(20.0, 3, 1.0, verification=30.0).seconds == 21.0

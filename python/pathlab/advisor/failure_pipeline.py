@@ -57,7 +57,8 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
     kinds = chosen(scenario, tables, given, {r["name"]: r["cmds_s"] for r in rows if r["t_s"] == last})
     devices = scenario.devices
     stack = devices[0].stack
-    cands, said = candidates(scenario, devices, timers)
+    lost_path = next((k.target for k in kinds if k.kind in ("path_hang", "link_down")), None)
+    cands, said = candidates(scenario, devices, timers, lost_path)
     say = progress or Progress()
     say.note(f"failures: {', '.join(k.kind for k in kinds)}; timers: {', '.join(c.label for c in cands)}; "
              f"{seeds} seeds each")

@@ -3,7 +3,8 @@ alone before anything runs (`advise --failures` prints it beside what the runs m
 longest time one I/O waits, by `stall_rule.py`'s rule of each stack's detection and recovery.
 
 A prediction is the worst case over where the loss falls on a probe's grid (the NVMe keep-alive
-every KATO/2, open-iscsi's NOP-Out, the NVMe reconnect attempts): `tick` is that grid's period,
+every KATO/2, open-iscsi's and ESXi's NOP-Out, MPIO's path verification, the NVMe reconnect
+attempts): `tick` is that grid's period,
 within which the run's stall may be shorter; a stall no grid decides has tick 0 (the run's is
 the prediction plus the retry's own service)."""
 
@@ -163,10 +164,22 @@ def _nvme(kind: str, timers: Timers, outage: float, spdk: bool = False) -> Predi
 
 
 def _esxi(kind: str, timers: Timers, outage: float) -> Prediction:
+    """ESXi; over a software iSCSI adapter (`timers.iscsi`) its session's NOP-Out and
+    RecoveryTimeout decide the path's death, whose hold the paths' return cuts short."""
     if kind == "path_hang":
         timeout = timers.s("io_timeout")
+        if timers.iscsi:
+            interval = timers.s("noop_out_interval")
+            stall = rule.esxi_iscsi_path_hang(interval, timers.s("noop_out_timeout"), timers.s("recovery_timeout"),
+                                              timeout)
+            found = stall.seconds or 0.0
+            if found != timeout:
+                return _bounded(found, interval, stall.rule, outage)
         return Prediction(timeout, 0, f"the I/O timeout {timeout:g} s ({rule.ESXI_IO_TIMEOUT.source}); {LOST}")
     if kind in LINK_KINDS:
+        if timers.iscsi:
+            recovery = timers.s("recovery_timeout")
+            return _bounded(recovery, 0, f"the iSCSI session holds the path's I/O RecoveryTimeout {recovery:g} s", outage)
         return Prediction(0.0, 0, "the adapter sees the link go: retried on another path at once")
     apd = timers.s("apd_timeout")
     if apd < outage:
@@ -180,8 +193,10 @@ def _windows(kind: str, timers: Timers, outage: float) -> Prediction:
     path that stopped answering, PDORemovePeriod once no path is left."""
     interval = timers.s("retry_interval")
     if kind == "path_hang":
-        stall = rule.mpio_path_hang(timers.s("io_timeout"), timers.s("retry_count"), interval)
-        return Prediction(stall.seconds, 0, f"{stall.rule}; {LOST}")
+        period = timers.seconds.get("path_verification_period")
+        stall = rule.mpio_path_hang(timers.s("io_timeout"), timers.s("retry_count"), interval, period)
+        verified = period is not None and stall.rule.startswith("path verification")
+        return Prediction(stall.seconds, period if verified and period else 0, f"{stall.rule}; {LOST}")
     if kind in LINK_KINDS:
         stall = rule.mpio_path_lost(interval)
         return _bounded(interval, 0, stall.rule, outage)

@@ -39,11 +39,18 @@ The rules (seconds; `None` is "until a path returns"):
   failing nothing; SPDK gives the path up after ANATT and fails the I/O then.
 - ESXi, every path down (APD): I/O is retried for `Misc.APDTimeout`; then the I/O that is not a
   virtual machine's fails, and the virtual machines' is retried on (VMware's page below).
+- ESXi software iSCSI (the adapter's `esxcli iscsi adapter param` timers): a NOP-Out every
+  `NoopOutInterval` finds a connection that stopped answering after `NoopOutTimeout`; the session
+  then holds its I/O `RecoveryTimeout` while it logs in again, after which the path is dead and
+  the PSP retries the I/O on another path; a command whose own timeout (30 s) comes before the
+  NOP-Out's finds the loss first. A link the host sees go is held `RecoveryTimeout`.
 - Windows MPIO (msdsm): a failed request is retried after `RetryInterval` while it has been
   retried fewer than `RetryCount` times; a path lost with a link event fails its requests at once
   (retried after `RetryInterval` on another path), one that stops answering holds a request for
-  the disk timeout (`DiskTimeoutValue`), then the request is retried after `RetryInterval`; with
-  every path down the pseudo-LUN holds I/O for `PDORemovePeriod`, then fails it.
+  the disk timeout (`DiskTimeoutValue`), or, with `PathVerifyEnabled`, until the next path
+  verification (every `PathVerificationPeriod`) goes unanswered for its 10 s command timeout,
+  then the request is retried after `RetryInterval`; with every path down the pseudo-LUN holds
+  I/O for `PDORemovePeriod`, then fails it.
 - SPDK bdev_nvme: no I/O timeout by default; a silent controller is found by its keep-alive
   timeout, which resets it and aborts what it held, retried on another path at once; with every
   path down I/O waits while the controllers reconnect (every `reconnect_delay_sec`) until
@@ -125,6 +132,17 @@ MPIO_DISK_TIMEOUT = Builtin(120, "Microsoft, Get-MPIOSetting (DiskTimeoutValue 1
 MPIO_RETRY_COUNT = Builtin(3, f"{MPIO_TIMERS_SOURCE} (RetryCount: 'The default is set to 3')")
 MPIO_RETRY_INTERVAL = Builtin(1, f"{MPIO_TIMERS_SOURCE} (RetryInterval: a failed request is retried after it; 1 s)")
 MPIO_PDO_REMOVE_PERIOD = Builtin(20, f"{MPIO_TIMERS_SOURCE} (PDORemovePeriod: 'The default is 20 seconds')")
+MPIO_PATH_VERIFICATION_PERIOD = Builtin(30, f"{MPIO_TIMERS_SOURCE} (PathVerificationPeriod, honoured with "
+                                            "PathVerifyEnabled, default disabled)")
+MPIO_VERIFY_TIMEOUT = Builtin(10, "microsoft/Windows-driver-samples@5d61a4a7 storage/msdsm/src/prototypes.h "
+                                  "SPC3_REPORT_TARGET_PORT_GROUPS_TIMEOUT (DsmPathVerify's RTPG, intrface.c)")
+# ESXi software iSCSI: VMware's defaults and the ranges esxcli accepts (the engine's
+# model/esxi_iscsi.rs has the same and says where they come from)
+ESXI_ISCSI_SOURCE = "ESXi's iSCSI host-profile plugin ISCSI_DEFAULT_* constants; vSphere 8.0 Storage, 'Configuring " \
+                    "Advanced Parameters for iSCSI' (GUID-7FCA31F2-FA13-4BFD-8057-5A36DC3FBC14)"
+ESXI_NOOP_OUT_INTERVAL = Builtin(15, f"{ESXI_ISCSI_SOURCE} (NoopOutInterval 15, 1 to 60)")
+ESXI_NOOP_OUT_TIMEOUT = Builtin(10, f"{ESXI_ISCSI_SOURCE} (NoopOutTimeout 10, 10 to 30)")
+ESXI_RECOVERY_TIMEOUT = Builtin(10, f"{ESXI_ISCSI_SOURCE} (RecoveryTimeout 10, 1 to 120)")
 # SPDK bdev_nvme, as SPDK's multipath HOWTO attaches controllers
 SPDK_KEEP_ALIVE = Builtin(10, "spdk module/bdev/nvme/bdev_nvme.c SPDK_BDEV_NVME_DEFAULT_KEEP_ALIVE_TIMEOUT_IN_MS "
                               "(timeout_us 0: no I/O timeout; the keep-alive finds a silent controller and resets it)")
@@ -308,16 +326,44 @@ def mpio_path_lost(retry_interval: float) -> Stall:
                  "another path works")
 
 
-def mpio_path_hang(disk_timeout: float, retry_count: float, retry_interval: float) -> Stall:
-    """A path that stops answering: the request waits the disk timeout, then is retried after
-    RetryInterval on another path (failed if RetryCount is 0)."""
+def mpio_path_hang(disk_timeout: float, retry_count: float, retry_interval: float,
+                   verification: float | None = None) -> Stall:
+    """A path that stops answering: the request waits the disk timeout, or (`verification`: the
+    PathVerificationPeriod with PathVerifyEnabled) until the first verification after the loss
+    goes unanswered for its 10 s timeout if that comes first, at worst a whole period after the
+    loss; then it is retried after RetryInterval on another path (failed if RetryCount is 0)."""
+    found, how = disk_timeout, f"the disk timeout (DiskTimeoutValue) {disk_timeout:g} s"
+    verify = MPIO_VERIFY_TIMEOUT.value or 0.0
+    if verification is not None and verification + verify < disk_timeout:
+        found = verification + verify
+        how = f"path verification every {verification:g} s, its command unanswered {verify:g} s ({MPIO_VERIFY_TIMEOUT.source})"
+    assumes = "path verification is off or comes later" if found == disk_timeout else \
+        "the loss falls just after a verification (a whole period before the next)"
     if retry_count < 1:
-        return Stall("a path that stops answering (no link event)", disk_timeout, "it fails to the application",
-                     f"the disk timeout {disk_timeout:g} s, and RetryCount 0 retries nothing", "nothing beyond the setting")
-    return Stall("a path that stops answering (no link event)", disk_timeout + retry_interval,
-                 "it is retried on another path",
-                 f"the disk timeout (DiskTimeoutValue) {disk_timeout:g} s, then RetryInterval {retry_interval:g} s",
-                 "path verification does not find the path first (PathVerifyEnabled is not simulated)")
+        return Stall("a path that stops answering (no link event)", found, "it fails to the application",
+                     f"{how}, and RetryCount 0 retries nothing", assumes)
+    return Stall("a path that stops answering (no link event)", found + retry_interval,
+                 "it is retried on another path", f"{how}, then RetryInterval {retry_interval:g} s", assumes)
+
+
+def esxi_iscsi_path_hang(interval: float, noop_timeout: float, recovery: float, io_timeout: float) -> Stall:
+    """An ESXi iSCSI path that stops answering: the first NOP-Out after the loss (at worst a whole
+    NoopOutInterval later) goes unanswered NoopOutTimeout, then the session holds the I/O
+    RecoveryTimeout; a command whose own timeout comes before the NOP-Out's ends the wait then."""
+    failure = "a path that stops answering (no link event)"
+    if noop_timeout >= io_timeout:
+        return Stall(failure, io_timeout, "it is retried on another path",
+                     f"the I/O timeout {io_timeout:g} s, before any NOP-Out times out ({noop_timeout:g} s)",
+                     "nothing beyond the settings")
+    if interval + noop_timeout < io_timeout:
+        return Stall(failure, interval + noop_timeout + recovery, "it is retried on another path",
+                     f"NOP-Out every NoopOutInterval {interval:g} s, unanswered NoopOutTimeout {noop_timeout:g} s, then "
+                     f"RecoveryTimeout {recovery:g} s", "the loss falls just after a NOP-Out (a whole interval before the "
+                                                       "next)")
+    return Stall(failure, io_timeout + recovery, "it is retried on another path",
+                 f"at most: a NOP-Out timing out just before the I/O timeout {io_timeout:g} s, then RecoveryTimeout "
+                 f"{recovery:g} s (a loss just after a NOP-Out waits the I/O timeout alone)",
+                 "the worst place of the loss on the NOP-Out grid")
 
 
 def mpio_all_paths_down(pdo_remove: float, retry_interval: float) -> Stall:

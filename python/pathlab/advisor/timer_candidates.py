@@ -41,6 +41,10 @@ ESXI_TIMERS = (("I/O timeout (path failover)", "io_timeout", rule.ESXI_IO_TIMEOU
 WINDOWS_TIMERS = (("DiskTimeoutValue", "io_timeout", rule.MPIO_DISK_TIMEOUT),
                   ("RetryCount", "retry_count", rule.MPIO_RETRY_COUNT),
                   ("RetryInterval", "retry_interval", rule.MPIO_RETRY_INTERVAL))
+#: An ESXi software iSCSI adapter's session timers: esxcli's name, the adapter's `iscsi` key.
+ESXI_ISCSI_TIMERS = (("NoopOutInterval", "noop_out_interval", rule.ESXI_NOOP_OUT_INTERVAL),
+                     ("NoopOutTimeout", "noop_out_timeout", rule.ESXI_NOOP_OUT_TIMEOUT),
+                     ("RecoveryTimeout", "recovery_timeout", rule.ESXI_RECOVERY_TIMEOUT))
 #: SPDK's timers as the engine models them: I/O waits while the controllers reconnect, up to
 #: ctrlr_loss_timeout_sec or the first failed reconnect past fast_io_fail_timeout_sec.
 SPDK_TIMERS = (("I/O timeout (stands for the keep-alive timeout)", "io_timeout", rule.SPDK_KEEP_ALIVE),
@@ -64,11 +68,12 @@ MPIO_ROW = (("PDORemovePeriod", "pdo_remove_period", None), ("RetryCount", "retr
 ESXI_UNPUBLISHED = (
     "ESXi's simulated timers (the path failover's I/O timeout, Misc.APDTimeout) have no vendor value: NetApp's "
     "vSphere 8 host settings (NetAppDocs/ontap-sanhost hu_vsphere_8.adoc, 'Recommended settings') change neither "
-    "(only the guests' disk timeout, 60 s), and VMware's page gives 140 s as the default; the ESXi iSCSI settings vendors "
-    "publish (LoginTimeout, DelayedAck, NoopOutInterval/NoopOutTimeout, RecoveryTimeout) are not simulated: "
-    "pathlab's ESXi host has no iSCSI session")
-#: A row's MPIO settings advise --failures does not run (path verification changes no stall).
-MPIO_NOT_RUN = {"path_verify_enabled": "PathVerifyEnabled", "path_recovery_interval": "PathRecoveryInterval"}
+    "(only the guests' disk timeout, 60 s), and VMware's page gives 140 s as the default; of the ESXi iSCSI "
+    "adapter settings (an adapter's `iscsi` table: NoopOutInterval, NoopOutTimeout, RecoveryTimeout, simulated), no "
+    "vendor value was found in a guide to cite (session 16: HPE Nimble's 30 s NoopOut values only in a user's "
+    "script; the LoginTimeout and DelayedAck vendors publish change no stall)")
+#: A row's MPIO settings advise --failures does not run (PathRecoveryInterval is not modelled).
+MPIO_NOT_RUN = {"path_recovery_interval": "PathRecoveryInterval"}
 #: An imported host's timers by the name its files give, as the `[host.stack]` key they set.
 READ_AS = {"polling_interval": "checker_interval", "max_polling_interval": "max_polling_interval",
            "checker_timeout": "checker_timeout", "fast_io_fail_tmo": "fast_io_fail_tmo",
@@ -133,9 +138,11 @@ def _written(seconds: float | None, key: str = "") -> str | int:
     return FOREVER if seconds is None else f"{seconds:g}s"
 
 
-def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[TimerValue] = ()) -> TimerCandidate:
+def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[TimerValue] = (),
+             path: str | None = None) -> TimerCandidate:
     """The timers in force on the host of `devices` (its first device's stack), from the scenario,
-    an imported host's `timers`, the hardware table, else the built-in values."""
+    an imported host's `timers`, the hardware table, else the built-in values; on ESXi, the iSCSI
+    session's of `path`'s adapter where it is a software iSCSI adapter."""
     device = devices[0]
     stack_table = tree(scenario).get("host", {}).get("stack", {}) or {}
     given = {k: (v, f"{scenario.file}, [host.stack] {k}") for k, v in stack_table.items()}
@@ -178,6 +185,27 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
             seconds[key] = _seconds(value)
             if key in read and key not in given:
                 overrides[f"host.stack.{key}"] = _written(_seconds(value))
+    if device.stack == "esxi" and (adapter := _esxi_iscsi_adapter(scenario, path)) is not None:
+        iscsi = True
+        for name, key, builtin in ESXI_ISCSI_TIMERS:
+            if key in adapter["iscsi"]:
+                value = adapter["iscsi"][key]
+                where = f"{scenario.file}, the adapter {adapter['name']}'s iscsi.{key}"
+                settings.append(TimerSetting(name, str(value), "read", where))
+            else:
+                value = builtin.text("")
+                settings.append(TimerSetting(name, value, "assumed", f"the built-in default, {builtin.source}"))
+            seconds[key] = _seconds(value)
+    if device.stack == "windows" and stack_table.get("path_verify"):  # msdsm's path verification
+        value, where = given.get("path_verification_period", (None, ""))
+        settings.append(TimerSetting("PathVerifyEnabled", "1", "read", given["path_verify"][1]))
+        if value is None:
+            builtin = rule.MPIO_PATH_VERIFICATION_PERIOD
+            value, how, where = builtin.text(""), "assumed", f"the built-in default, {builtin.source}"
+        else:
+            how = "read"
+        settings.append(TimerSetting("PathVerificationPeriod", str(value), how, where))
+        seconds["path_verification_period"] = _seconds(value)
     if device.stack == "linux-dm":  # multipathd's own, where not read (config.c:960; propsel.c:637)
         seconds.setdefault("max_polling_interval", (seconds.get("checker_interval") or 0) * (rule.MAX_POLLING_FACTOR.value or 0))
         seconds.setdefault("checker_timeout", seconds.get("io_timeout"))
@@ -200,6 +228,14 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
     ccr = bool(stack_table.get("ccr", False))
     timers_run = Timers(seconds, retry, int(hold) if hold else None, ccr, iscsi)
     return TimerCandidate("in force", "the host's own", tuple(settings), overrides, timers_run)
+
+
+def _esxi_iscsi_adapter(scenario: Scenario, path: str | None) -> dict[str, Any] | None:
+    """The `[host] adapters` table of `path`'s adapter (its runtime name's first part) if it is an
+    ESXi iSCSI adapter (it has an `iscsi` table); without a path, the host's first such adapter."""
+    adapters = [a for a in tree(scenario).get("host", {}).get("adapters", []) if isinstance(a.get("iscsi"), dict)]
+    name = path.split(":")[0] if path else None
+    return next((a for a in adapters if name is None or a.get("name") == name), None)
 
 
 def _fast_off(seconds: dict[str, float | None], overrides: dict[str, Any]) -> None:
@@ -232,11 +268,12 @@ def _read_timers(timers: Sequence[TimerValue]) -> dict[str, tuple[str, str]]:
     return out
 
 
-def candidates(scenario: Scenario, devices: Sequence[Device],
-               timers: Sequence[TimerValue] = ()) -> tuple[list[TimerCandidate], list[str]]:
-    """The setting in force first, then the vendor's published timers for the host's array where
-    they differ, then (NVMe) TP4129's hold and the hold with CCR (an array of two controllers or more)."""
-    now = in_force(scenario, devices, timers)
+def candidates(scenario: Scenario, devices: Sequence[Device], timers: Sequence[TimerValue] = (),
+               path: str | None = None) -> tuple[list[TimerCandidate], list[str]]:
+    """The setting in force first (`path`: the path the failures take), then the vendor's published
+    timers for the host's array where they differ, then (NVMe) TP4129's hold and the hold with CCR
+    (an array of two controllers or more)."""
+    now = in_force(scenario, devices, timers, path)
     found = [now]
     device = devices[0]
     if device.stack == "linux-dm":
@@ -324,17 +361,23 @@ def _mpio_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> lis
         said = row.setting.given()
         changed = {name: (setting, key, said[setting]) for name, setting, key in MPIO_ROW
                    if setting in said and _seconds(said[setting]) != _seconds(in_force.get(name, ""))}
-        if not changed:
+        verify = bool(said.get("path_verify_enabled")) and "PathVerifyEnabled" not in in_force
+        if not changed and not verify:
             continue
         source = f"{row.source} ({row.date})"
         values: dict[str, tuple[str, str, float | None]] = {
             name: (key, str(v), float(v)) for name, (_, key, v) in changed.items() if key is not None}
         unrun = [f"{MPIO_NOT_RUN[k]} {int(said[k])}" for k in MPIO_NOT_RUN if k in said]
         commands = (f"# {row.vendor} {row.model}'s MPIO timers ({row.source})", row.command.strip(),
-                    *((f"# applied, not run here: {', '.join(unrun)} (path verification moves only when a path that "
-                      "answers again is taken back, not a stall; PathRecoveryInterval is not modelled)",)
+                    *((f"# applied, not run here: {', '.join(unrun)} (PathRecoveryInterval is not modelled)",)
                       if unrun else ()))
         candidate = _changed(now, f"{row.vendor} {row.model}", source, values, None, commands)
+        if verify:  # path verification on, at the period in force (Microsoft's 30 s unless set)
+            period = rule.MPIO_PATH_VERIFICATION_PERIOD.value
+            settings = (*candidate.settings, TimerSetting("PathVerifyEnabled", "1", "candidate", source))
+            overrides = {**candidate.overrides, "host.stack.path_verify": True}
+            timers = replace(candidate.timers, seconds={**candidate.timers.seconds, "path_verification_period": period})
+            candidate = replace(candidate, settings=settings, overrides=overrides, timers=timers)
         if "PDORemovePeriod" in changed:
             pdo = float(changed["PDORemovePeriod"][2])
             settings = (*(s for s in candidate.settings if s.name != "PDORemovePeriod"),

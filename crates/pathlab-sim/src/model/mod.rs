@@ -16,6 +16,7 @@ pub mod backend;
 pub mod balance;
 mod build;
 pub mod contention;
+pub mod esxi_iscsi;
 pub mod fault;
 mod names;
 pub(crate) mod names_per_host;
@@ -90,6 +91,8 @@ pub struct Adapter {
     pub rx_free_at: TimeNs,
     /// Interrupt coalescing (`sim/coalescing.rs`); `None`: completions are delivered at once.
     pub coalescing: Option<Coalescing>,
+    /// An ESXi iSCSI adapter's session timers (`model/esxi_iscsi.rs`); `None`: not iSCSI.
+    pub esxi_iscsi: Option<esxi_iscsi::EsxiIscsi>,
 }
 
 /// An adapter's interrupt coalescing (QLogic ZIO) and the completions it holds.

@@ -57,6 +57,13 @@ pub const ESXI_PATH_EVAL_TIME_NS: TimeNs = 300 * SECOND_NS;
 /// Windows MPIO `PathVerificationPeriod`, default 30 s, honoured when `PathVerifyEnabled`
 /// (default disabled) [doc: Microsoft, MPIO_TIMERS_COUNTERS WMI class; Get-MPIOSetting].
 pub const WINDOWS_PATH_VERIFICATION_PERIOD_NS: TimeNs = 30 * SECOND_NS;
+/// MPIO's path verification of an ALUA device (msdsm `DsmPathVerify`) is a REPORT TARGET PORT
+/// GROUPS sent down the path with a 10 s timeout (`SPC3_REPORT_TARGET_PORT_GROUPS_TIMEOUT`)
+/// [microsoft/Windows-driver-samples@5d61a4a7 `storage/msdsm/src/prototypes.h`, `intrface.c`
+/// `DsmPathVerify`]; a device without ALUA gets a TUR through mpio.sys, whose timeout is not
+/// published: taken as the same (assumed). Unanswered, it is a command timed out on the path,
+/// which fails the path and retries what the path holds, as a timed-out I/O does.
+pub const WINDOWS_PATH_VERIFY_TIMEOUT_NS: TimeNs = 10 * SECOND_NS;
 /// The range `Misc.APDTimeout` accepts, in seconds.
 pub const ESXI_APD_TIMEOUT_RANGE_S: (u64, u64) = (20, 99_999);
 /// ESXi's time to declare an unanswered command lost: "storage I/O might pause for 30 to 60
@@ -103,6 +110,26 @@ pub const FC_DEV_LOSS_NS: TimeNs = 60 * SECOND_NS;
 pub const MAX_POLLING_FACTOR: u64 = 4;
 /// open-iscsi NOP-Out interval and timeout, 5 s each (`DEF_NOOP_OUT_INTERVAL`,
 /// `DEF_NOOP_OUT_TIMEO`) [open-iscsi@bc236140 `usr/iscsi_settings.h:8-9`].
+///
+/// What a NOP-Out timeout does to the commands on the connection, as the kernel does it (not
+/// as Red Hat's RHEL 6 Storage Administration Guide, 39.2.1, says: "failing any running
+/// commands ... the multipath layer then retries those commands on another path", which was
+/// libiscsi's `DID_BUS_BUSY` before 2.6.28): `iscsi_check_transport_timeouts` calls
+/// `iscsi_conn_failure(conn, ISCSI_ERR_NOP_TIMEDOUT)`; the connection is stopped for recovery
+/// (`iscsi_start_session_recovery`: `iscsi_block_session`, then `fail_scsi_tasks(conn, -1,
+/// DID_TRANSPORT_DISRUPTED)`) [torvalds/linux `drivers/scsi/libiscsi.c`]; the SCSI midlayer
+/// requeues a `DID_TRANSPORT_DISRUPTED` command ("the transport class is now blocked ... and
+/// the transport will decide what to do with the IO based on its timers",
+/// `scsi_decide_disposition`) [`drivers/scsi/scsi_error.c`], and the blocked session holds it,
+/// with new I/O, until it logs in again or `replacement_timeout` (`recovery_tmo`) runs out
+/// (`session_recovery_timedout`: unblocked offline, the commands fail to dm-multipath)
+/// [`drivers/scsi/scsi_transport_iscsi.c`]. So the commands wait `replacement_timeout` after
+/// the NOP-Out timeout, whether or not the error handler runs: `Found::Fail { hold_ns }`. The
+/// maintainer said so when a patch to fail them over at once was proposed: "The FC and iscsi
+/// drivers block the rport/session, return that code and then it's up the
+/// fast_io_fail/replacement timeout" [Mike Christie, linux-scsi, 2021-01-27, "Re: [PATCH] scsi:
+/// do not retry FAILFAST commands on DID_TRANSPORT_DISRUPTED",
+/// <e5c71e73-f36b-8ff8-ef4e-d424304431a6@oracle.com>].
 pub const ISCSI_NOOP_OUT_INTERVAL_NS: TimeNs = 5 * SECOND_NS;
 pub const ISCSI_NOOP_OUT_TIMEOUT_NS: TimeNs = 5 * SECOND_NS;
 /// Linux NVMe keep-alive timeout, default 5 s (`NVME_DEFAULT_KATO`) [drivers/nvme/host/nvme.h];
@@ -358,6 +385,12 @@ impl StackRules {
             _ => None,
         }
         .map(|interval_ns| Reinstate::CheckerTick { interval_ns });
+        let mut probes = found.probes;
+        if let (Stack::Windows, Some(Reinstate::CheckerTick { interval_ns })) = (stack, silent_reinstate) {
+            // The verification finds a path that stopped answering too (tests/silent_loss.rs).
+            let timeout_ns = WINDOWS_PATH_VERIFY_TIMEOUT_NS;
+            probes[0] = Some(Probe { every_ns: interval_ns, timeout_ns, then: Found::Fail { hold_ns: 0 } });
+        }
         Ok(StackRules {
             shaky,
             shaky_to_marginal_group,
@@ -370,7 +403,7 @@ impl StackRules {
             no_path,
             retry_delay_ns,
             on_link_loss: found.on_link_loss,
-            probes: found.probes,
+            probes,
             failover_hold: found.failover_hold,
             target_quiesce_ns: found.target_quiesce_ns,
             controllers,

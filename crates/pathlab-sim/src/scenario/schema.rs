@@ -296,6 +296,29 @@ pub struct AdapterSpec {
     /// `delay` (QLogic's ZIO). Left out, every completion is delivered as it arrives.
     #[serde(default)]
     pub interrupt_coalescing: Option<CoalescingSpec>,
+    /// `iscsi`: an ESXi software (or dependent hardware) iSCSI adapter, with the adapter-level
+    /// parameters `esxcli iscsi adapter param set` changes; `iscsi = {}` takes VMware's
+    /// defaults. Left out, the adapter is not iSCSI (FC).
+    #[serde(default)]
+    pub iscsi: Option<EsxiIscsiSpec>,
+}
+
+/// An ESXi iSCSI adapter's session timers (`esxcli iscsi adapter param get`): a NOP-Out every
+/// `noop_out_interval`, unanswered for `noop_out_timeout`, ends the connection; the session then
+/// holds its I/O `recovery_timeout` while it logs in again, after which its paths are dead and
+/// the PSP retries the I/O on another path.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EsxiIscsiSpec {
+    /// `NoopOutInterval`, default 15 s (1 to 60 s).
+    #[serde(default)]
+    pub noop_out_interval: Option<DurationNs>,
+    /// `NoopOutTimeout`, default 10 s (10 to 30 s).
+    #[serde(default)]
+    pub noop_out_timeout: Option<DurationNs>,
+    /// `RecoveryTimeout`, default 10 s (1 to 120 s).
+    #[serde(default)]
+    pub recovery_timeout: Option<DurationNs>,
 }
 
 /// A completion reaching the adapter is held while the adapter has `threshold` commands or more

@@ -198,9 +198,9 @@ impl Simulation {
             // already found it and failed it.
             self.host_fail_path(p, true);
         } else if detection == Detection::Link {
-            self.found(p, rules.on_link_loss, loss);
+            self.found(p, self.model.loss_rules(p).0, loss);
         } else {
-            for (step, probe) in rules.probes.iter().enumerate() {
+            for (step, probe) in self.model.loss_rules(p).1.iter().enumerate() {
                 if let Some(probe) = probe {
                     let at = probe.finds_at(now);
                     self.events.at(at, Event::Detect { path: p as u32, loss, step: step as u8 });
@@ -234,8 +234,7 @@ impl Simulation {
             self.model.paths[p].blocked = false;
             return self.host_fail_path(p, true);
         }
-        let rules = self.model.devices[path.device].stack;
-        if let Some(probe) = rules.probes[usize::from(step)] {
+        if let Some(probe) = self.model.loss_rules(p).1[usize::from(step)] {
             self.found(p, probe.then, loss);
         }
     }

@@ -4,6 +4,7 @@
 use super::values::{err, shape, unique};
 use crate::engine::level::Level;
 use crate::linux::MULTIPATH_TOOLS;
+use crate::model::esxi_iscsi::EsxiIscsi;
 use crate::model::pause::HostPauses;
 use crate::model::{Adapter, Coalescing};
 use crate::scenario::bounds;
@@ -81,6 +82,7 @@ pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Re
                 tx_free_at: 0,
                 rx_free_at: 0,
                 coalescing: a.interrupt_coalescing.as_ref().map(|c| coalescing(c, &at)).transpose()?,
+                esxi_iscsi: a.iscsi.as_ref().map(|i| EsxiIscsi::resolve(i, &at)).transpose()?,
             });
         }
     }

@@ -71,6 +71,11 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             check_read(&host.stack, &stacks).map_err(|(f, message)| (f.replacen("host", field, 1), message))?;
         }
     }
+    let adapter_fields: Vec<String> = hosts
+        .iter()
+        .flat_map(|(field, h)| (0..h.adapters.len()).map(move |i| format!("{field}.adapters.{i}")))
+        .collect();
+    m.check_esxi_iscsi(&adapter_fields)?;
     routes::connect(&mut m);
     tag_maps::tag_maps(&mut m, &hosts)?;
     Ok(m)
