@@ -84,7 +84,7 @@ impl<T: Copy> MinHeap<T> {
 
     #[cold]
     fn become_sorted(&mut self) {
-        self.items.sort_unstable_by(|a, b| b.key.cmp(&a.key));
+        self.items.sort_unstable_by_key(|e| std::cmp::Reverse(e.key));
         self.sorted = true;
     }
 
