@@ -25,7 +25,7 @@ pub enum Purpose {
 }
 
 /// SplitMix64 finaliser: spreads nearby seeds far apart.
-fn mix(mut z: u64) -> u64 {
+const fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -35,14 +35,26 @@ fn mix(mut z: u64) -> u64 {
 /// 53 random bits as a uniform in the open interval (0, 1), offset by half a step so that
 /// neither end is reached: safe for logarithms and quantile functions.
 fn open01_from_bits(bits: u64) -> f64 {
-    ((bits >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    // Through i64: 53 bits convert the same either way, a signed integer in one instruction.
+    ((bits >> 11) as i64 as f64 + 0.5) / (1u64 << 53) as f64
 }
+
+/// `mix(stage)` of every stage, made at compile time: the per-I/O draw then mixes once.
+const STAGE_MIX: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut stage = 0;
+    while stage < 256 {
+        table[stage] = mix(stage as u64);
+        stage += 1;
+    }
+    table
+};
 
 /// The service quantile of an I/O at one stage of its route: a counter-based draw (SplitMix64
 /// of the I/O's key and the stage), so that the stations an I/O meets in series get independent
 /// quantiles, while the same I/O meets the same quantiles whatever path a policy chose.
 pub fn stage_quantile(key: u64, stage: u8) -> f64 {
-    open01_from_bits(mix(key ^ mix(u64::from(stage))))
+    open01_from_bits(mix(key ^ STAGE_MIX[usize::from(stage)]))
 }
 
 /// A random stream.
