@@ -12,6 +12,7 @@ import json
 import re
 import tarfile
 import tomllib
+import warnings
 from pathlib import Path
 
 import pytest
@@ -392,6 +393,48 @@ def test_a_lun_numbered_otherwise_on_one_host_takes_the_first_hosts_number_and_s
     written.write_text(cluster.text)
     shown = command("show", "paths", str(written), "--host", "esx-b")
     assert shown.returncode == 0 and "is no path of the device" not in shown.stderr, shown.stderr
+
+
+def test_hosts_imported_on_several_cores_give_the_one_process_import_byte_for_byte(
+        esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    """Each host is imported in a process of its own (its `Host` pickled back, its scenario as
+    its tables): the cluster, every host and the warnings, in order, are those of one process;
+    a host refused in a worker is refused in the words of its own import."""
+    from pathlab.importer.cluster import cluster_of
+
+    given = [(None, tuple(esxi[h])) for h in ("esx-a", "esx-b", "esx-c")]
+    runs = []
+    for workers in (1, 3):
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always", pathlab.PathlabWarning)
+            runs.append((cluster_of(given, workers), [str(w.message) for w in said]))
+    (alone, said_alone), (pooled, said_pooled) = runs
+    assert pooled.text == alone.text and pooled.tables.render() == alone.tables.render()
+    assert said_pooled == said_alone and len(said_alone) == 18
+    assert (pooled.shared_devices, pooled.ports, pooled.port_identities, pooled.named_from, pooled.assumptions) == (
+        alone.shared_devices, alone.ports, alone.port_identities, alone.named_from, alone.assumptions)
+    for name, host in alone.hosts.items():
+        other = pooled.hosts[name]
+        assert (other.text, other.findings, other.assumptions, other.captured, other.timers, other.stack) == (
+            host.text, host.findings, host.assumptions, host.captured, host.timers, host.stack)
+        assert other.scenario.describe() == host.scenario.describe() and other.scenario.tables == host.scenario.tables
+    # esx-c's capture with a sample out of order: refused by its worker as by its import alone.
+    late = _edited(esxi["esx-c"][2], "01/01/2026 00:00:01", "01/01/2026 00:00:00", tmp_path, 1)
+    with pytest.raises(ScenarioError) as alone_refused:
+        pathlab.import_host(*esxi["esx-c"][:2], late)
+    with pytest.raises(ScenarioError) as pooled_refused:
+        cluster_of([*given[:2], (None, (*esxi["esx-c"][:2], late))], 3)
+    assert str(pooled_refused.value) == str(alone_refused.value) and "out of time order" in str(alone_refused.value)
+
+
+def test_a_scenario_pickles_as_what_it_was_built_from() -> None:
+    import pickle
+
+    scenario = Scenario.load(str(ROOT / "scenarios" / "c1-vmax-1lun.toml"), "iops1", {"run.duration": "2s"}, 7)
+    again = pickle.loads(pickle.dumps(scenario))
+    assert (again.text, again.variant, again.overrides, again.seed) == (scenario.text, "iops1",
+                                                                        (("run.duration", '"2s"'),), 7)
+    assert again.describe() == scenario.describe()
 
 
 def test_two_captures_of_one_host_are_refused_naming_both(esxi: dict[str, list[str]]) -> None:

@@ -19,6 +19,7 @@ from pathlab.api import PathlabWarning, Scenario, ScenarioError, warn
 from pathlab.assumption import Assumption
 from pathlab.importer.host import Host
 from pathlab.importer.host_tables import HostTables
+from pathlab.processes import cores, in_order
 
 if TYPE_CHECKING:
     from pathlab.importer.cluster_merge import Merged
@@ -73,8 +74,10 @@ def import_cluster(hosts: Hosts) -> Cluster:
     return cluster_of(_given(hosts))
 
 
-def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]]) -> Cluster:
-    """`import_cluster` of each host's (name or None, files), as `pathlab import --host` gives them."""
+def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]], workers: int | None = None) -> Cluster:
+    """`import_cluster` of each host's (name or None, files), as `pathlab import --host` gives them;
+    the hosts are imported on `workers` processes (by default one a core), the cluster the same
+    byte for byte whatever their number."""
     if len(given) < 2:
         raise ScenarioError("the hosts given", "", f"{'one host only' if given else 'no host'}: a cluster is two hosts "
                                                     "or more: give each host's captures (pathlab import: --host once "
@@ -82,13 +85,13 @@ def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]]) -> Cluster:
     unpacked: dict[str, str] = {}  # each tarball given → the folder it was unpacked to
     with tempfile.TemporaryDirectory(prefix="pathlab-bundles-") as scratch:
         try:
-            members, imported, said, merged = _imported(given, Path(scratch), unpacked)
+            members, imported, said, merged = _imported(given, Path(scratch), unpacked, workers or cores())
         except ScenarioError as e:  # a file inside a tarball named as the tarball's
             raise ScenarioError(*(_as_given(str(a), _outside(unpacked)) for a in e.args)) from None
     outside = _outside(unpacked)
     text = _as_given(merged.text, outside)
-    for w in said:  # each host's own warnings, its bundles named as given
-        warnings.warn(_as_given(str(w.message), outside), PathlabWarning, stacklevel=2)
+    for message in said:  # each host's own warnings, its bundles named as given
+        warnings.warn(_as_given(message, outside), PathlabWarning, stacklevel=2)
     label = " and ".join(n for n, *_ in members)
     for field_name, message in merged.warnings:
         warn(label, field_name, message)
@@ -101,15 +104,16 @@ def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]]) -> Cluster:
                    merged.tables)
 
 
-def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path, unpacked: dict[str, str]) -> tuple[
-        list[tuple[str, str, tuple[str, ...], tuple[str, ...]]], dict[str, Host], list[warnings.WarningMessage], Merged]:
-    """Each host named, checked against the others, imported alone, and the hosts merged; the
-    hosts' warnings recorded (they name files unpacked from tarballs under `scratch`)."""
+def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path, unpacked: dict[str, str],
+              workers: int) -> tuple[list[tuple[str, str, tuple[str, ...], tuple[str, ...]]], dict[str, Host], list[str],
+                                     Merged]:
+    """Each host named, checked against the others, imported alone (on up to `workers`
+    processes), and the hosts merged; the hosts' warnings recorded in the hosts' order (they name
+    files unpacked from tarballs under `scratch`)."""
     from pathlab.importer import capture_files_of
     from pathlab.importer.archives import is_archive, unpack
     from pathlab.importer.cluster_merge import Member, merge
     from pathlab.importer.device_sizes import refuse_sizes_that_differ
-    from pathlab.importer.host import import_host
     from pathlab.importer.host_names import checked_name, host_named
     from pathlab.importer.run_interval import cluster_objects, size_interval
 
@@ -136,13 +140,35 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
     _refuse_one_host_twice(members, digests)
     refuse_sizes_that_differ([(name, digests[name]) for name, *_ in members])
     imported: dict[str, Host] = {}
-    with warnings.catch_warnings(record=True) as said:
-        warnings.simplefilter("always", PathlabWarning)
-        for host_name, _, _, read in members:
-            imported[host_name] = import_host(*read)
+    said: list[str] = []
+    try:
+        for (host_name, *_), (host, own_said) in zip(members, in_order(_import_one, [m[3] for m in members], workers)):
+            imported[host_name] = host
+            said += own_said
+    except Refused as e:
+        raise ScenarioError(*e.args) from None
     merged = merge([Member(n, note, imported[n].stack, files, imported[n].tables) for n, note, files, _ in members])
     size_interval(merged.tables, cluster_objects([h.scenario for h in imported.values()]))
     return members, imported, said, merged
+
+
+def _import_one(files: tuple[str, ...]) -> tuple[Host, list[str]]:
+    """One host imported alone (in a worker process), with the warnings its import gave. A refusal
+    crosses back as itself: `ScenarioError` (the engine's type) does not pickle, its words do."""
+    from pathlab.importer.host import import_host
+
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", PathlabWarning)
+        try:
+            host = import_host(*files)
+        except ScenarioError as e:
+            raise Refused(*e.args) from None
+    return host, [str(w.message) for w in said]
+
+
+class Refused(Exception):
+    """A host's import refused in a worker: `ScenarioError`'s arguments, raised again as one by the
+    parent."""
 
 
 def _outside(unpacked: dict[str, str]) -> dict[str, str]:
