@@ -23,6 +23,7 @@ from conftest import pathlab as command
 from pathlab import Scenario, ScenarioError
 from pathlab.advisor.capture_check import fit_to_capture
 from pathlab.advisor.cluster_pipeline import captured_of
+from pathlab.importer.provenance import Given, Read
 
 DATA = ROOT / "tests" / "data" / "cluster"
 NAA1, NAA2, NAA3 = (f"naa.6000097000019790012353303030303{i}" for i in (1, 2, 3))
@@ -85,6 +86,10 @@ def test_two_esxi_hosts_share_both_luns_and_all_four_ports(esxi: dict[str, list[
     # Each host keeps its own paths: two adapters to four ports, two LUNs.
     assert {h: sum(p["host"] == h for p in described["paths"]) for h in ("esx-a", "esx-b")} == {"esx-a": 16, "esx-b": 16}
     assert "esx-a" in cluster.named_from["esx-a"] and cluster.named_from["esx-a"].endswith("line 1: counter paths \\\\esx-a\\")
+    # Each host's name read where its esxtop capture prints it, its first line's counter paths.
+    (first, second) = cluster.tables.of("host") + cluster.tables.of("hosts")
+    assert first.source("name") == Read(esxi["esx-a"][2], 1, "counter paths \\\\esx-a\\")
+    assert second.source("name") == Read(esxi["esx-b"][2], 1, "counter paths \\\\esx-b\\")
 
 
 def test_three_esxi_hosts_share_a_port_where_its_wwn_matches_whatever_the_target_number(
@@ -251,6 +256,7 @@ def test_a_linux_pair_shares_its_wwids_and_keeps_its_ports_apart(linux: dict[str
     assert list(cluster.ports.values()) == [("lin-a",), ("lin-a",), ("lin-b",), ("lin-b",)]
     assert set(cluster.port_identities.values()) == {None}
     assert cluster.named_from == {"lin-a": "given: no capture names the host", "lin-b": "given: no capture names the host"}
+    assert cluster.tables.of("host")[0].source("name") == Given("no capture names the host")
     paths = cluster.scenario.describe()["paths"]
     assert sorted({(p["host"], p["device"], p["name"].rsplit(":", 1)[1]) for p in paths}) == [
         ("lin-a", WWID1, "L1"), ("lin-a", WWID2, "L2"), ("lin-b", WWID1, "L1"), ("lin-b", WWID2, "L2")]
@@ -275,6 +281,7 @@ def test_a_sosreport_pair_is_named_by_each_reports_hostname(linux: dict[str, lis
         cluster = pathlab.import_cluster(trees)
     assert list(cluster.hosts) == ["lin-a.lab.local", "lin-b.lab.local"]
     assert cluster.named_from["lin-b.lab.local"] == f"{trees[1]}/hostname, line 1"
+    assert cluster.tables.of("hosts")[0].source("name") == Read(f"{trees[1]}/hostname", 1)
     assert cluster.shared_devices == {WWID1: ("lin-a.lab.local", "lin-b.lab.local"),
                                       WWID2: ("lin-a.lab.local", "lin-b.lab.local")}
 
@@ -475,6 +482,8 @@ def test_vm_support_bundles_extracted_and_as_tarballs_import_as_hosts_named_by_t
     cluster = pathlab.import_cluster([str(trees[0]), str(trees[1])])
     assert list(cluster.hosts) == ["esx-a", "esx-b"] and cluster.shared_devices[NAA1] == ("esx-a", "esx-b")
     assert cluster.named_from["esx-b"].endswith("commands/localcli_system-hostname-get.txt, line 3")
+    hostname_get = next(trees[1].rglob("localcli_system-hostname-get.txt"))
+    assert cluster.tables.of("hosts")[0].source("name") == Read(str(hostname_get), 3)
     tarball = tmp_path / "esx-b.tgz"
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(trees[1], arcname=".")
@@ -553,7 +562,7 @@ def test_the_cluster_scenario_is_what_the_cli_writes(esxi: dict[str, list[str]])
 def test_an_imported_tables_values_are_set_with_their_provenance_kept() -> None:
     from host_text import host_tables, split_comment
     from pathlab.importer.host_tables import Element, Elements
-    from pathlab.importer.provenance import Assumed, Noted, Read
+    from pathlab.importer.provenance import Assumed, Noted
 
     text = ('name = "x"\n\n[[arrays]]\nname = "A#1"  # dev.txt: vendor\nservice = { fixed = "20.0us" }  # default\n'
             'ports = [{ name = "P0" }]  # p.txt: T0\n')

@@ -11,7 +11,7 @@ it (`L<n>` of the cluster's number), as its faults' paths are."""
 
 from __future__ import annotations
 
-import copy
+import pickle
 import re
 from dataclasses import dataclass, field
 
@@ -33,7 +33,8 @@ class Member:
     (for messages), and the tables of its own import (left as they are: the merge edits a copy)."""
 
     name: str
-    name_note: str
+    #: Where the name comes from: the capture's file and line (`Read`), or `Given`.
+    name_source: Provenance
     stack: str
     files: tuple[str, ...]
     tables: HostTables
@@ -99,7 +100,7 @@ def merge(members: list[Member]) -> Merged:
     claims: dict[str, str] = {}  # each claim rule → the first host that shows it
     run: Table | None = None
     for i, m in enumerate(members):
-        parts = copy.deepcopy(m.tables).tables
+        parts = _copy(m.tables).tables
         _claims(m, parts[0].get("esxcli", []), claims, warnings)
         kinds = {t.kind for t in parts[1:]} - {"run", "host", "arrays", *HOST_TABLES}
         if kinds:
@@ -109,7 +110,7 @@ def merge(members: list[Member]) -> Merged:
         host = next(t for t in parts if t.kind == "host")
         if i:
             host.kind, host.array = "hosts", True
-        host.set("name", m.name, Noted(m.name_note))
+        host.set("name", m.name, m.name_source)
         _name_first(host)
         host_tables.append(host)
         renamed = _merge_arrays(m, [t for t in parts if t.kind == "arrays"], parts, arrays, warnings)
@@ -145,6 +146,12 @@ def merge(members: list[Member]) -> Merged:
         _tidy(t).items.append("")
     _tidy(cluster.tables[-1])
     return Merged(cluster, warnings, device_hosts, port_hosts, port_ids)
+
+
+def _copy(tables: HostTables) -> HostTables:
+    """A copy of the tables that shares nothing with them (a pickle's round trip: a quarter of
+    `copy.deepcopy`'s time on a host of 500 devices)."""
+    return pickle.loads(pickle.dumps(tables, pickle.HIGHEST_PROTOCOL))
 
 
 def _tidy(t: Table) -> Table:
