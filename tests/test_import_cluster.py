@@ -485,14 +485,25 @@ def test_vm_support_bundles_extracted_and_as_tarballs_import_as_hosts_named_by_t
     hostname_get = next(trees[1].rglob("localcli_system-hostname-get.txt"))
     assert cluster.tables.of("hosts")[0].source("name") == Read(str(hostname_get), 3)
     tarball = tmp_path / "esx-b.tgz"
+    log = trees[1] / "esx-esx-b-2026-11-28--10.00-1234" / "var" / "log" / "vmkernel.log"
+    log.parent.mkdir(parents=True)
+    log.write_text("2026-11-28T10:00:00Z cpu1: a log line no import reads\n" * 1000)
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(trees[1], arcname=".")
         link = tarfile.TarInfo("./hostname")  # as a sosreport's top-level files lead into sos_commands/
         link.type, link.linkname = tarfile.SYMTYPE, "/etc/hostname"
         tar.addfile(link)
-    with pytest.warns(pathlab.PathlabWarning, match=f"{tarball}: links: 1 link\\(s\\) or special file\\(s\\) not unpacked"):
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", pathlab.PathlabWarning)
         from_tarball = pathlab.import_cluster([str(trees[0]), str(tarball)])
+    said_of_tarball = [str(w.message) for w in said if str(w.message).startswith(f"{tarball}: ")]
+    # Read as a stream: its captures and hostname written out, its log left in it, and both said.
+    assert said_of_tarball[:2] == [f"{tarball}: links: 1 link(s) or special file(s) not unpacked (only folders and regular "
+                                   "files are read), e.g. ./hostname",
+                                   f"{tarball}: files: 1 file(s) left in the archive: none is a capture pathlab reads"]
     assert from_tarball.shared_devices == cluster.shared_devices
+    assert from_tarball.named_from["esx-b"] == \
+        f"{tarball}!esx-esx-b-2026-11-28--10.00-1234/commands/localcli_system-hostname-get.txt, line 3"
     # Its values name the tarball's members, not where it was unpacked.
     assert f"{tarball}!esx-esx-b-2026-11-28--10.00-1234/commands/localcli_storage-nmp-path-list.txt: runtime names" \
            in from_tarball.text and "pathlab-bundles-" not in from_tarball.text
