@@ -14,6 +14,7 @@ from __future__ import annotations
 import pickle
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from pathlab.api import ScenarioError
 from pathlab.importer.host_tables import Element, Elements, Entry, HostTables, Table
@@ -223,7 +224,7 @@ def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[
     device or a port with, else a new one. Returns the host's array name → (the cluster's name,
     the host's port names → the cluster's)."""
     renamed: dict[str, tuple[str, dict[str, str]]] = {}
-    devices = [t.values() for t in parts if t.kind == "devices"]
+    devices = [_keys(t, ("name", "array")) for t in parts if t.kind == "devices"]
     for t in own:
         name = str(t.get("name"))
         ports = [(ClusterPort(str(e["name"]), port_identity(m.stack, name, str(e["name"]), _said(note)),
@@ -326,7 +327,8 @@ def _own_table(m: Member, t: Table, renamed: dict[str, tuple[str, dict[str, str]
     """One of the host's own tables with its names written as the cluster's: `HOST/NAME` for its
     adapters, devices and paths, the cluster's arrays and ports, the LUN the cluster has (`moved`:
     the host's LUN numbers the cluster numbers otherwise, for its faults' path names)."""
-    values = t.values()
+    # A device's few keys the merge reads, not its every value (its `listed` tables are most of a host's).
+    values = _keys(t, ("name", "lun", "array", "owner")) if t.kind == "devices" else t.values()
     if t.kind == "fabric":
         t.set("adapters", [f"{m.name}/{a}" for a in values["adapters"]])
         t.set("ports", [_port_ref(p, renamed) for p in values["ports"]])
@@ -341,6 +343,11 @@ def _own_table(m: Member, t: Table, renamed: dict[str, tuple[str, dict[str, str]
     elif t.kind == "workloads":
         t.set("name", f"{m.name}-{values['name']}")
         t.set("devices", [f"{m.name}/{d}" for d in values["devices"]])
+
+
+def _keys(t: Table, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The table's values of these top-level keys (those it has), as `t.values()` has them."""
+    return {k: found.value for k in keys if (found := t.find(k)) is not None}
 
 
 def _port_ref(ref: str, renamed: dict[str, tuple[str, dict[str, str]]]) -> str:
