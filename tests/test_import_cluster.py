@@ -12,6 +12,7 @@ import json
 import re
 import tarfile
 import tomllib
+import warnings
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from conftest import pathlab as command
 from pathlab import Scenario, ScenarioError
 from pathlab.advisor.capture_check import fit_to_capture
 from pathlab.advisor.cluster_pipeline import captured_of
+from pathlab.importer.provenance import Given, Read
 
 DATA = ROOT / "tests" / "data" / "cluster"
 NAA1, NAA2, NAA3 = (f"naa.6000097000019790012353303030303{i}" for i in (1, 2, 3))
@@ -84,6 +86,10 @@ def test_two_esxi_hosts_share_both_luns_and_all_four_ports(esxi: dict[str, list[
     # Each host keeps its own paths: two adapters to four ports, two LUNs.
     assert {h: sum(p["host"] == h for p in described["paths"]) for h in ("esx-a", "esx-b")} == {"esx-a": 16, "esx-b": 16}
     assert "esx-a" in cluster.named_from["esx-a"] and cluster.named_from["esx-a"].endswith("line 1: counter paths \\\\esx-a\\")
+    # Each host's name read where its esxtop capture prints it, its first line's counter paths.
+    (first, second) = cluster.tables.of("host") + cluster.tables.of("hosts")
+    assert first.source("name") == Read(esxi["esx-a"][2], 1, "counter paths \\\\esx-a\\")
+    assert second.source("name") == Read(esxi["esx-b"][2], 1, "counter paths \\\\esx-b\\")
 
 
 def test_three_esxi_hosts_share_a_port_where_its_wwn_matches_whatever_the_target_number(
@@ -250,6 +256,7 @@ def test_a_linux_pair_shares_its_wwids_and_keeps_its_ports_apart(linux: dict[str
     assert list(cluster.ports.values()) == [("lin-a",), ("lin-a",), ("lin-b",), ("lin-b",)]
     assert set(cluster.port_identities.values()) == {None}
     assert cluster.named_from == {"lin-a": "given: no capture names the host", "lin-b": "given: no capture names the host"}
+    assert cluster.tables.of("host")[0].source("name") == Given("no capture names the host")
     paths = cluster.scenario.describe()["paths"]
     assert sorted({(p["host"], p["device"], p["name"].rsplit(":", 1)[1]) for p in paths}) == [
         ("lin-a", WWID1, "L1"), ("lin-a", WWID2, "L2"), ("lin-b", WWID1, "L1"), ("lin-b", WWID2, "L2")]
@@ -274,6 +281,7 @@ def test_a_sosreport_pair_is_named_by_each_reports_hostname(linux: dict[str, lis
         cluster = pathlab.import_cluster(trees)
     assert list(cluster.hosts) == ["lin-a.lab.local", "lin-b.lab.local"]
     assert cluster.named_from["lin-b.lab.local"] == f"{trees[1]}/hostname, line 1"
+    assert cluster.tables.of("hosts")[0].source("name") == Read(f"{trees[1]}/hostname", 1)
     assert cluster.shared_devices == {WWID1: ("lin-a.lab.local", "lin-b.lab.local"),
                                       WWID2: ("lin-a.lab.local", "lin-b.lab.local")}
 
@@ -394,6 +402,48 @@ def test_a_lun_numbered_otherwise_on_one_host_takes_the_first_hosts_number_and_s
     assert shown.returncode == 0 and "is no path of the device" not in shown.stderr, shown.stderr
 
 
+def test_hosts_imported_on_several_cores_give_the_one_process_import_byte_for_byte(
+        esxi: dict[str, list[str]], tmp_path: Path) -> None:
+    """Each host is imported in a process of its own (its `Host` pickled back, its scenario as
+    its tables): the cluster, every host and the warnings, in order, are those of one process;
+    a host refused in a worker is refused in the words of its own import."""
+    from pathlab.importer.cluster import cluster_of
+
+    given = [(None, tuple(esxi[h])) for h in ("esx-a", "esx-b", "esx-c")]
+    runs = []
+    for workers in (1, 3):
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always", pathlab.PathlabWarning)
+            runs.append((cluster_of(given, workers), [str(w.message) for w in said]))
+    (alone, said_alone), (pooled, said_pooled) = runs
+    assert pooled.text == alone.text and pooled.tables.render() == alone.tables.render()
+    assert said_pooled == said_alone and len(said_alone) == 18
+    assert (pooled.shared_devices, pooled.ports, pooled.port_identities, pooled.named_from, pooled.assumptions) == (
+        alone.shared_devices, alone.ports, alone.port_identities, alone.named_from, alone.assumptions)
+    for name, host in alone.hosts.items():
+        other = pooled.hosts[name]
+        assert (other.text, other.findings, other.assumptions, other.captured, other.timers, other.stack) == (
+            host.text, host.findings, host.assumptions, host.captured, host.timers, host.stack)
+        assert other.scenario.describe() == host.scenario.describe() and other.scenario.tables == host.scenario.tables
+    # esx-c's capture with a sample out of order: refused by its worker as by its import alone.
+    late = _edited(esxi["esx-c"][2], "01/01/2026 00:00:01", "01/01/2026 00:00:00", tmp_path, 1)
+    with pytest.raises(ScenarioError) as alone_refused:
+        pathlab.import_host(*esxi["esx-c"][:2], late)
+    with pytest.raises(ScenarioError) as pooled_refused:
+        cluster_of([*given[:2], (None, (*esxi["esx-c"][:2], late))], 3)
+    assert str(pooled_refused.value) == str(alone_refused.value) and "out of time order" in str(alone_refused.value)
+
+
+def test_a_scenario_pickles_as_what_it_was_built_from() -> None:
+    import pickle
+
+    scenario = Scenario.load(str(ROOT / "scenarios" / "c1-vmax-1lun.toml"), "iops1", {"run.duration": "2s"}, 7)
+    again = pickle.loads(pickle.dumps(scenario))
+    assert (again.text, again.variant, again.overrides, again.seed) == (scenario.text, "iops1",
+                                                                        (("run.duration", '"2s"'),), 7)
+    assert again.describe() == scenario.describe()
+
+
 def test_two_captures_of_one_host_are_refused_naming_both(esxi: dict[str, list[str]]) -> None:
     a = esxi["esx-a"]
     # The same esxtop capture for two hosts: both name host esx-a.
@@ -432,15 +482,28 @@ def test_vm_support_bundles_extracted_and_as_tarballs_import_as_hosts_named_by_t
     cluster = pathlab.import_cluster([str(trees[0]), str(trees[1])])
     assert list(cluster.hosts) == ["esx-a", "esx-b"] and cluster.shared_devices[NAA1] == ("esx-a", "esx-b")
     assert cluster.named_from["esx-b"].endswith("commands/localcli_system-hostname-get.txt, line 3")
+    hostname_get = next(trees[1].rglob("localcli_system-hostname-get.txt"))
+    assert cluster.tables.of("hosts")[0].source("name") == Read(str(hostname_get), 3)
     tarball = tmp_path / "esx-b.tgz"
+    log = trees[1] / "esx-esx-b-2026-11-28--10.00-1234" / "var" / "log" / "vmkernel.log"
+    log.parent.mkdir(parents=True)
+    log.write_text("2026-11-28T10:00:00Z cpu1: a log line no import reads\n" * 1000)
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(trees[1], arcname=".")
         link = tarfile.TarInfo("./hostname")  # as a sosreport's top-level files lead into sos_commands/
         link.type, link.linkname = tarfile.SYMTYPE, "/etc/hostname"
         tar.addfile(link)
-    with pytest.warns(pathlab.PathlabWarning, match=f"{tarball}: links: 1 link\\(s\\) or special file\\(s\\) not unpacked"):
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", pathlab.PathlabWarning)
         from_tarball = pathlab.import_cluster([str(trees[0]), str(tarball)])
+    said_of_tarball = [str(w.message) for w in said if str(w.message).startswith(f"{tarball}: ")]
+    # Read as a stream: its captures and hostname written out, its log left in it, and both said.
+    assert said_of_tarball[:2] == [f"{tarball}: links: 1 link(s) or special file(s) not unpacked (only folders and regular "
+                                   "files are read), e.g. ./hostname",
+                                   f"{tarball}: files: 1 file(s) left in the archive: none is a capture pathlab reads"]
     assert from_tarball.shared_devices == cluster.shared_devices
+    assert from_tarball.named_from["esx-b"] == \
+        f"{tarball}!esx-esx-b-2026-11-28--10.00-1234/commands/localcli_system-hostname-get.txt, line 3"
     # Its values name the tarball's members, not where it was unpacked.
     assert f"{tarball}!esx-esx-b-2026-11-28--10.00-1234/commands/localcli_storage-nmp-path-list.txt: runtime names" \
            in from_tarball.text and "pathlab-bundles-" not in from_tarball.text
@@ -510,7 +573,7 @@ def test_the_cluster_scenario_is_what_the_cli_writes(esxi: dict[str, list[str]])
 def test_an_imported_tables_values_are_set_with_their_provenance_kept() -> None:
     from host_text import host_tables, split_comment
     from pathlab.importer.host_tables import Element, Elements
-    from pathlab.importer.provenance import Assumed, Noted, Read
+    from pathlab.importer.provenance import Assumed, Noted
 
     text = ('name = "x"\n\n[[arrays]]\nname = "A#1"  # dev.txt: vendor\nservice = { fixed = "20.0us" }  # default\n'
             'ports = [{ name = "P0" }]  # p.txt: T0\n')

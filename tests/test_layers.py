@@ -59,6 +59,7 @@ LAYERS: dict[str, tuple[int, str]] = {
     "pathlab.large_host": (0, "base"),
     "pathlab.results": (0, "base"),
     "pathlab.progress": (0, "base"),
+    "pathlab.processes": (0, "base"),
     "pathlab.loading": (0, "base"),
     "pathlab.assumption": (0, "base"),
     "pathlab.validated": (0, "base"),

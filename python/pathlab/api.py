@@ -174,6 +174,13 @@ class Scenario:
             return Scenario.from_values(self.tables, self.text, self.file, variant, sets, self.seed)
         return Scenario.from_text(self.text, self.file, variant, sets, self.seed)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A scenario pickles as what it was built from (its tables or text, variant, overrides and
+        seed) and is checked again where it is unpickled: the engine's handle does not pickle (an
+        imported host crosses from the process that read it, `importer/cluster.py`)."""
+        return _rebuilt, (None if self.tables is None else dict(self.tables), self.text, self.file, self.variant,
+                          [f"{k}={v}" for k, v in self.overrides], self.seed)
+
     def as_given(self, sets: list[str] | None = None) -> Scenario:
         """The base as given (text or tables), without variant or overrides but `sets`: what was
         imported, for `show` to tell what a variant or `--set` changed since."""
@@ -324,6 +331,14 @@ class Scenario:
         from pathlab.devices import from_engine
 
         return Result(data, sim.events, from_engine(setups))
+
+
+def _rebuilt(tables: dict[str, Any] | None, text: str, file: str, variant: str | None, sets: list[str],
+             seed: int | None) -> Scenario:
+    """A pickled scenario, built again as it was (`Scenario.__reduce__`)."""
+    if tables is not None:
+        return Scenario.from_values(tables, text, file, variant, sets, seed)
+    return Scenario.from_text(text, file, variant, sets, seed)
 
 
 def run_many(

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+#: A TOML basic string of a Python string: JSON's escapes are TOML's (`json.dumps(s,
+#: ensure_ascii=False)`, without building an encoder at each call).
+_BASIC_STRING = json.JSONEncoder(ensure_ascii=False).encode
+#: A bare key: ASCII letters, digits, `-` and `_`.
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def to_toml(value: Any) -> str:
@@ -20,7 +27,7 @@ def to_toml(value: Any) -> str:
             raise ValueError(f"{value} has no TOML form")
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a TOML basic string
+        return _BASIC_STRING(value)
     if isinstance(value, Mapping):
         return "{ " + ", ".join(f"{_key(k)} = {to_toml(v)}" for k, v in value.items()) + " }"
     if isinstance(value, (list, tuple)):
@@ -32,8 +39,7 @@ def to_toml(value: Any) -> str:
 
 def _key(key: Any) -> str:
     text = str(key)
-    bare = text and all(c.isascii() and (c.isalnum() or c in "-_") for c in text)
-    return text if bare else json.dumps(text, ensure_ascii=False)
+    return text if _BARE_KEY.fullmatch(text) else _BASIC_STRING(text)
 
 
 def flatten(values: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:

@@ -38,10 +38,14 @@ def esxtop_findings(esxtop: Summary, path_device: dict[str, str], file: str) -> 
     paths = esxtop["paths"].means() if not esxtop["paths"].empty else None
     if paths is None or "Average Driver MilliSec/Command" not in paths.columns:
         return found
-    davg = paths["Average Driver MilliSec/Command"]
+    davg = paths["Average Driver MilliSec/Command"].to_dict()
     busy = paths[paths["Commands/sec"] > 0] if "Commands/sec" in paths.columns else paths
+    busy_of: dict[str, list[str]] = {}  # each device's busy paths, in the capture's order
+    for p in busy.index:
+        if p in path_device:
+            busy_of.setdefault(path_device[p], []).append(p)
     for device in sorted(set(path_device.values())):
-        own = [p for p in busy.index if path_device.get(p) == device]
+        own = busy_of.get(device, [])
         if len(own) < 2:
             continue
         best = min(davg[p] for p in own)

@@ -6,7 +6,6 @@ hosts of one name, or one capture given for two hosts, are refused naming both."
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 import warnings
@@ -19,6 +18,8 @@ from pathlab.api import PathlabWarning, Scenario, ScenarioError, warn
 from pathlab.assumption import Assumption
 from pathlab.importer.host import Host
 from pathlab.importer.host_tables import HostTables
+from pathlab.importer.provenance import Given, Provenance
+from pathlab.processes import cores, in_order
 
 if TYPE_CHECKING:
     from pathlab.importer.cluster_merge import Merged
@@ -73,8 +74,10 @@ def import_cluster(hosts: Hosts) -> Cluster:
     return cluster_of(_given(hosts))
 
 
-def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]]) -> Cluster:
-    """`import_cluster` of each host's (name or None, files), as `pathlab import --host` gives them."""
+def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]], workers: int | None = None) -> Cluster:
+    """`import_cluster` of each host's (name or None, files), as `pathlab import --host` gives them;
+    the hosts are imported on `workers` processes (by default one a core), the cluster the same
+    byte for byte whatever their number."""
     if len(given) < 2:
         raise ScenarioError("the hosts given", "", f"{'one host only' if given else 'no host'}: a cluster is two hosts "
                                                     "or more: give each host's captures (pathlab import: --host once "
@@ -82,13 +85,13 @@ def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]]) -> Cluster:
     unpacked: dict[str, str] = {}  # each tarball given → the folder it was unpacked to
     with tempfile.TemporaryDirectory(prefix="pathlab-bundles-") as scratch:
         try:
-            members, imported, said, merged = _imported(given, Path(scratch), unpacked)
+            members, imported, said, merged = _imported(given, Path(scratch), unpacked, workers or cores())
         except ScenarioError as e:  # a file inside a tarball named as the tarball's
             raise ScenarioError(*(_as_given(str(a), _outside(unpacked)) for a in e.args)) from None
     outside = _outside(unpacked)
     text = _as_given(merged.text, outside)
-    for w in said:  # each host's own warnings, its bundles named as given
-        warnings.warn(_as_given(str(w.message), outside), PathlabWarning, stacklevel=2)
+    for message in said:  # each host's own warnings, its bundles named as given
+        warnings.warn(_as_given(message, outside), PathlabWarning, stacklevel=2)
     label = " and ".join(n for n, *_ in members)
     for field_name, message in merged.warnings:
         warn(label, field_name, message)
@@ -97,50 +100,57 @@ def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]]) -> Cluster:
     hosts_of = {d: tuple(h) for d, h in merged.device_hosts.items() if len(h) > 1}
     return Cluster({n: _as_given_host(imported[n], outside) for n in imported}, scenario, hosts_of,
                    {p: tuple(h) for p, h in merged.port_hosts.items()}, merged.port_ids,
-                   tuple(Assumption(f, m) for f, m in merged.warnings), {n: _as_given(note, outside) for n, note, *_ in members}, text,
-                   merged.tables)
+                   tuple(Assumption(f, m) for f, m in merged.warnings),
+                   {n: _as_given(source.comment(), outside) for n, source, *_ in members}, text, merged.tables)
 
 
-def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path, unpacked: dict[str, str]) -> tuple[
-        list[tuple[str, str, tuple[str, ...], tuple[str, ...]]], dict[str, Host], list[warnings.WarningMessage], Merged]:
-    """Each host named, checked against the others, imported alone, and the hosts merged; the
-    hosts' warnings recorded (they name files unpacked from tarballs under `scratch`)."""
-    from pathlab.importer import capture_files_of
+def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path, unpacked: dict[str, str],
+              workers: int) -> tuple[list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]], dict[str, Host],
+                                     list[str], Merged]:
+    """Each host read on up to `workers` processes (`cluster_hosts.read_host`: named, digested,
+    imported alone), checked against the others, and the hosts merged; the hosts' warnings
+    recorded in the hosts' order (they name files unpacked from tarballs under `scratch`)."""
     from pathlab.importer.archives import is_archive, unpack
+    from pathlab.importer.cluster_hosts import HostRead, read_host
     from pathlab.importer.cluster_merge import Member, merge
     from pathlab.importer.device_sizes import refuse_sizes_that_differ
-    from pathlab.importer.host import import_host
-    from pathlab.importer.host_names import checked_name, host_named
+    from pathlab.importer.host_names import checked_name
     from pathlab.importer.run_interval import cluster_objects, size_interval
 
-    members: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = []  # (name, note, as given, read)
-    digests: dict[str, list[str]] = {}  # each host's capture files
-    for i, (name, files) in enumerate(given):
+    reads = []
+    for i, (_, files) in enumerate(given):
         for k, f in enumerate(files):  # each tarball unpacked once, into a folder of its own
             if is_archive(f) and f not in unpacked:
                 unpacked[f] = str(unpack(f, scratch / f"{i}-{k}"))
-        read = tuple(unpacked.get(f, f) for f in files)
-        with warnings.catch_warnings():  # what a tree's files are is said once, by its import
-            warnings.simplefilter("ignore", PathlabWarning)
-            expanded = [f for f in capture_files_of(read) if Path(f).is_file()]
-        named = host_named(read, expanded)
+        reads.append(tuple(unpacked.get(f, f) for f in files))
+    hosts = list(in_order(read_host, reads, workers))
+    members: list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]] = []  # (name, source, as given, read)
+    for (name, files), read, r in zip(given, reads, hosts):
+        if r.naming_refused is not None:
+            raise ScenarioError(*r.naming_refused)
+        named = r.named
         if named is None and name is None:
             raise ScenarioError(", ".join(files), "", "no capture names its host (an esxtop capture, a sosreport's "
                                                       "or vm-support's hostname do): give its name, --host NAME=FILES")
         if named is not None and name is not None and named[0] != name:
-            warn(", ".join(files), "host", f"given as {name}, named {named[0]} by {named[1]}: {named[0]} used")
-        host_name, note = named if named is not None else (checked_name(str(name), ", ".join(files)),
-                                                           "given: no capture names the host")
-        members.append((host_name, note, files, read))
-        digests.setdefault(host_name, expanded)
-    _refuse_one_host_twice(members, digests)
-    refuse_sizes_that_differ([(name, digests[name]) for name, *_ in members])
+            warn(", ".join(files), "host", f"given as {name}, named {named[0]} by {named[1].comment()}: {named[0]} used")
+        host_name, source = named if named is not None else (checked_name(str(name), ", ".join(files)),
+                                                             Given("no capture names the host"))
+        members.append((host_name, source, files, read))
+    first: dict[str, HostRead] = {}  # each name's first host read
+    for (host_name, *_), r in zip(members, hosts):
+        first.setdefault(host_name, r)
+    _refuse_one_host_twice(members, {name: r.digests for name, r in first.items()})
+    refuse_sizes_that_differ([(name, first[name].captures) for name, *_ in members])
     imported: dict[str, Host] = {}
-    with warnings.catch_warnings(record=True) as said:
-        warnings.simplefilter("always", PathlabWarning)
-        for host_name, _, _, read in members:
-            imported[host_name] = import_host(*read)
-    merged = merge([Member(n, note, imported[n].stack, files, imported[n].tables) for n, note, files, _ in members])
+    said: list[str] = []
+    for (host_name, *_), r in zip(members, hosts):
+        if r.import_refused is not None:
+            raise ScenarioError(*r.import_refused)
+        assert r.host is not None
+        imported[host_name] = r.host
+        said += r.said
+    merged = merge([Member(n, source, imported[n].stack, files, imported[n].tables) for n, source, files, _ in members])
     size_interval(merged.tables, cluster_objects([h.scenario for h in imported.values()]))
     return members, imported, said, merged
 
@@ -160,39 +170,25 @@ def _given(hosts: Hosts) -> list[tuple[str | None, tuple[str, ...]]]:
     return [(None, files_of(files)) for files in hosts]
 
 
-#: The kinds of capture that are one host's own: two hosts never print them byte for byte alike.
-OWN_KINDS = ("esxtop", "paths", "diskstats", "iostat")
-
-
-def _refuse_one_host_twice(members: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]],
-                           files_of: dict[str, list[str]]) -> None:
+def _refuse_one_host_twice(members: list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]],
+                           digests_of: dict[str, dict[str, str]]) -> None:
     """Two hosts of one name, or one capture (the same bytes) given for two hosts: the same host
-    twice, whose load would count twice. Only captures no two hosts print alike are compared:
-    measured counters, and ESXi path lists (they name the host's adapters by WWN); hosts of a
-    cluster list the same devices alike."""
-    from pathlab.importer.kinds import kind_of
-
+    twice, whose load would count twice. Only captures no two hosts print alike are compared
+    (`cluster_hosts.OWN_KINDS`, digested by each host's worker): measured counters, and ESXi path
+    lists (they name the host's adapters by WWN); hosts of a cluster list the same devices alike."""
     seen: dict[str, tuple[str, str]] = {}
     digests: dict[str, tuple[str, str]] = {}
-    for name, note, files, _ in members:
+    for name, source, files, _ in members:
+        note = source.comment()
         if name in seen:
             raise ScenarioError(", ".join(files), "", f"host {name} ({note}) is given twice: the other is "
                                                       f"{seen[name][1]} ({seen[name][0]}); give each host once")
         seen[name] = (note, ", ".join(files))
-        for f in (f for f in files_of[name] if kind_of(f).name in OWN_KINDS):
-            digest = _digest(f)
+        for f, digest in digests_of[name].items():
             if digest in digests and digests[digest][0] != name:
                 raise ScenarioError(f, "", f"the same capture as {digests[digest][1]} (host {digests[digest][0]}), given "
                                            f"for host {name}: one host's captures given twice; give each host's own")
             digests.setdefault(digest, (name, f))
-
-
-def _digest(file: str) -> str:
-    h = hashlib.sha256()
-    with open(file, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _as_given(text: str, outside: dict[str, str]) -> str:

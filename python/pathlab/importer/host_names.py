@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pathlab.api import ScenarioError
+from pathlab.importer.provenance import Read
 
 #: Where a tree keeps its host's name, tried in order: (path inside the tree, how the name is read).
 HOSTNAME_FILES = (
@@ -25,10 +26,11 @@ HOSTNAME_FILES = (
 VALID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,253}$")
 
 
-def host_named(inputs: Sequence[str], files: Sequence[str]) -> tuple[str, str] | None:
-    """(the name, where it was read) of the host whose `inputs` (as given: folders and files) and
-    their capture `files` name it; None where none does. Two that disagree are refused naming both."""
-    found: list[tuple[str, str]] = []
+def host_named(inputs: Sequence[str], files: Sequence[str]) -> tuple[str, Read] | None:
+    """(the name, the file and line it was read at) of the host whose `inputs` (as given: folders
+    and files) and their capture `files` name it; None where none does. Two that disagree are
+    refused naming both."""
+    found: list[tuple[str, Read]] = []
     for folder in (Path(i) for i in inputs if Path(i).is_dir()):
         named = _in_tree(folder)
         if named:
@@ -39,8 +41,8 @@ def host_named(inputs: Sequence[str], files: Sequence[str]) -> tuple[str, str] |
             found.append(named)
     for name, where in found[1:]:
         if not same_host(name, found[0][0]):
-            raise ScenarioError(where, "", f"names host {name}, {found[0][1]} names {found[0][0]}: the captures of one "
-                                           "host are given together; give each host's apart")
+            raise ScenarioError(where.comment(), "", f"names host {name}, {found[0][1].comment()} names {found[0][0]}: "
+                                                     "the captures of one host are given together; give each host's apart")
     return found[0] if found else None
 
 
@@ -51,7 +53,7 @@ def same_host(a: str, b: str) -> bool:
         "." not in a or "." not in b or a.casefold() == b.casefold())
 
 
-def _in_tree(folder: Path) -> tuple[str, str] | None:
+def _in_tree(folder: Path) -> tuple[str, Read] | None:
     """The name a sosreport or vm-support tree holds, at its top or in the one folder it holds (a
     tarball extracted into `folder`)."""
     roots = [folder] + [d for d in sorted(folder.iterdir()) if d.is_dir()][:1] if folder.is_dir() else []
@@ -64,11 +66,11 @@ def _in_tree(folder: Path) -> tuple[str, str] | None:
                     key, colon, value = line.partition(":")
                     name = line.strip() if how == "whole" else value.strip() if colon and key.strip() == how else ""
                     if name:
-                        return checked_name(name, f"{file}, line {number}"), f"{file}, line {number}"
+                        return checked_name(name, f"{file}, line {number}"), Read(str(file), number)
     return None
 
 
-def _in_esxtop(file: str) -> tuple[str, str] | None:
+def _in_esxtop(file: str) -> tuple[str, Read] | None:
     """The host an `esxtop -b` capture's counter paths name (its header, line 1)."""
     with open(file, encoding="utf-8", errors="replace", newline="") as f:
         if not f.read(16).lstrip('"').startswith("(PDH-CSV"):
@@ -79,7 +81,7 @@ def _in_esxtop(file: str) -> tuple[str, str] | None:
     where = f"{file}, line 1"
     if len(hosts) > 1:
         raise ScenarioError(file, "line 1", f"counters of hosts {', '.join(hosts[:4])}: give one host's esxtop capture")
-    return (checked_name(hosts[0], where), f"{where}: counter paths \\\\{hosts[0]}\\") if hosts else None
+    return (checked_name(hosts[0], where), Read(file, 1, f"counter paths \\\\{hosts[0]}\\")) if hosts else None
 
 
 def checked_name(name: str, where: str) -> str:

@@ -1,6 +1,6 @@
 """Where a value of an imported host comes from (issue 32): `Read` from a file (at a line, the
 words there), `Derived` by a named rule from what it used, `Assumed` (the captures do not give
-it: the value is a default, and why), or `Unknown`. Each says itself as the comment `pathlab
+it: the value is a default, and why), `Given` by the user, or `Unknown`. Each says itself as the comment `pathlab
 import` writes beside the value; code asks the kind (`isinstance(source, Assumed)`), never the
 words."""
 
@@ -70,10 +70,20 @@ class Unknown:
 
 
 @dataclass(frozen=True)
+class Given:
+    """Given by the user, where no file holds it (a cluster's host name from `--host NAME=FILES`
+    when no capture names the host): `why` says why the given value is used."""
+
+    why: str
+
+    def comment(self) -> str:
+        return f"given: {self.why}"
+
+
+@dataclass(frozen=True)
 class Noted:
-    """A source said in words only, read or derived, the words do not tell apart: a cluster's
-    host name (`host_names.py`), a scenario's comment read back (`from_note`). Gone once those
-    build their provenance typed."""
+    """A source said in words only, read or derived, the words do not tell apart: a scenario's
+    comment read back (`from_note`). Gone once it builds its provenance typed."""
 
     text: str
 
@@ -92,7 +102,7 @@ class OfHost:
         return f"{self.host}: {self.source.comment()}"
 
 
-Provenance = Read | Derived | Assumed | Unknown | Noted | OfHost
+Provenance = Read | Derived | Assumed | Unknown | Given | Noted | OfHost
 
 
 def from_note(note: str) -> Provenance:

@@ -6,6 +6,7 @@ Every error is a ScenarioError(file, "line N", what was expected), never a trace
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -95,6 +96,13 @@ class Reader:
                 next_ours = next(ours, None)
             else:
                 yield ""
+
+    def told_as(self, command: str) -> Reader:
+        """The same file and lines as `command`'s listing (its errors and checks name it), once
+        its blocks told which listing it is (`esxcli_paths.read`): not read a second time."""
+        told = copy.copy(self)
+        told.command = command
+        return told
 
     def fail(self, where: str | int, message: str) -> NoReturn:
         raise ScenarioError(self.name, f"line {where}" if isinstance(where, int) else where, message)

@@ -58,9 +58,9 @@ def read(path: str | Path) -> pd.DataFrame:
     found = t.listing(reader)
     first = found[0]
     if set(first.fields) & set(t.SIGNATURES[CORE]):
-        return _core(t.Reader(path, CORE), found)
+        return _core(reader.told_as(CORE), found)
     if set(first.fields) & set(t.SIGNATURES[NMP]):
-        return _nmp(t.Reader(path, NMP), found)
+        return _nmp(reader.told_as(NMP), found)
     t.check_listing(reader, first, ())
     reader.fail(first.line, f"{first.label} has neither `Group State` ({NMP}) nor `UID`, `Plugin` or "
                             f"`Adapter Identifier` ({CORE})")

@@ -38,18 +38,24 @@ ADAPTER_DEPTH = ("Physical Disk", "Adapter Q Depth")
 TIME_FORMATS = ("%m/%d/%Y %H:%M:%S", "%H:%M:%S")
 
 
-def _split(column: str) -> tuple[str, str, str] | None:
-    """(object, instance, counter) of `\\\\host\\Object(instance)\\Counter`, or None."""
-    if not column.startswith("\\\\"):
-        return None
-    parts = column[2:].split("\\", 1)
-    if len(parts) != 2 or "\\" not in parts[1]:
-        return None
-    left, counter = parts[1].rsplit("\\", 1)
-    obj, paren, rest = left.partition("(")
-    if not paren or not rest.endswith(")"):
-        return None
-    return obj, rest[:-1], counter
+#: A column's name up to its last `\\`: `\\\\host\\Object(instance)`, the host up to its first `\\`,
+#: the object up to its first `(`, the instance to the last `)`.
+_HEAD = re.compile(r"\\\\[^\\]*\\([^(]*)\((.*)\)", re.DOTALL)
+
+
+def _split(column: str, heads: dict[str, tuple[str, str] | None] | None = None) -> tuple[str, str, str] | None:
+    """(object, instance, counter) of `\\\\host\\Object(instance)\\Counter`, or None; `heads` keeps
+    each `\\\\host\\Object(instance)` read (an instance's counters follow one another: a capture of
+    every counter has hundreds of thousands of columns, and tens of thousands of instances)."""
+    head, _, counter = column.rpartition("\\")
+    if heads is not None and head in heads:
+        known = heads[head]
+    else:
+        found = _HEAD.fullmatch(head)
+        known = (found[1], found[2]) if found else None
+        if heads is not None:
+            heads[head] = known
+    return (*known, counter) if known else None
 
 
 def _wanted(parts: tuple[str, str, str] | None) -> tuple[str, str, str] | None:
@@ -203,8 +209,9 @@ def _read(path: Path, sink: Sink) -> str:
         if not header or not header[0].startswith("(PDH-CSV"):
             raise ScenarioError(name, "line 1", "not an esxtop batch capture: expected a (PDH-CSV 4.0) header")
         named: set[tuple[str, str, str]] = set()  # a counter named twice: the first
+        heads: dict[str, tuple[str, str] | None] = {}
         for i, column in enumerate(header):
-            if i and (wanted := _wanted(_split(column))) and wanted not in named:
+            if i and (wanted := _wanted(_split(column, heads))) and wanted not in named:
                 named.add(wanted)
                 table, instance, counter = wanted
                 tables[table].counters.setdefault(instance, []).append((counter, i))

@@ -103,6 +103,7 @@ class TableSummary:
         self.summary, self.fields = summary, fields
         #: Every counter of the object's instances, in header order.
         self.counters = list(dict.fromkeys(c for own in fields.values() for c in own))
+        self._at: tuple[list[str], np.ndarray] | None = None
 
     @property
     def empty(self) -> bool:
@@ -112,9 +113,18 @@ class TableSummary:
         """`figures` (one per field) as a table: one row per instance, by name, one column per counter."""
         import pandas as pd
 
-        names = sorted(self.fields)
-        return pd.DataFrame([[figures[self.fields[n][c]] if c in self.fields[n] else np.nan for c in self.counters]
-                             for n in names], index=pd.Index(names, name="name"), columns=self.counters, dtype=float)
+        names, at = self._places()
+        return pd.DataFrame(np.where(at >= 0, figures[at].astype(float), np.nan), index=pd.Index(names, name="name"),
+                            columns=self.counters, dtype=float)
+
+    def _places(self) -> tuple[list[str], np.ndarray]:
+        """The instances by name, and where each one's counters are among the fields (-1: a
+        counter it lacks), worked out once."""
+        if self._at is None:
+            names = sorted(self.fields)
+            self._at = names, np.array([[self.fields[n].get(c, -1) for c in self.counters] for n in names],
+                                       dtype=np.intp).reshape(len(names), len(self.counters))
+        return self._at
 
     def means(self) -> pd.DataFrame:
         """Each instance's mean counters over the capture (`Summary.figures`)."""

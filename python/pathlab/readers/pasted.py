@@ -156,6 +156,7 @@ _ITALIC = re.compile(r"(?<!\S)_([A-Za-z][\w-]*[A-Za-z])_(?!\S)")
 #: A page's code fence or block delimiter around a listing (markdown ``` or ~~~, asciidoc ---- or
 #: ====): never part of the output.
 _FENCE = re.compile(r"^\s*(?:```+\s*[\w+-]*|~~~+\s*[\w+-]*|-{4,}|={4,})\s*$")
+_FENCE_MARKS = "`~-="  # what a fence's first character is (the pattern tried only on such lines)
 #: A web page's markup around a listing or a field in it (`<pre>`, `<span class="wwid">`,
 #: `<strong>`, `<br/>`): only these tag names, so that no tool's own `<…>` is taken for markup;
 #: the page's escapes of `<`, `>`, `&`, quotes and blanks are read back as those characters.
@@ -196,7 +197,8 @@ def unwrapped(name: str, source: Source) -> Source:
             text = _HTML_TAG.sub("", text)
         if "&" in text:
             text = _HTML_ESCAPE.sub(lambda m: html.unescape(m.group(0)).replace("\xa0", " "), text)
-        if text.strip() == "**" or _FENCE.match(text):
+        stripped = text.strip()
+        if stripped == "**" or (stripped[:1] in _FENCE_MARKS and _FENCE.match(text)):
             text = ""
         # (each line is unwrapped in every pass: the markers' patterns only where their characters are)
         if "*" in text:
@@ -311,7 +313,9 @@ def file_lines(path: str | Path) -> Source:
             text = io.TextIOWrapper(f, encoding="utf-16" if utf16 else "utf-8", errors="replace", newline=None)
             for number, raw in enumerate(text, start=1):
                 raw = raw.removesuffix("\n")
-                yield Line(number, _ANSI.sub("", raw.lstrip("\ufeff") if number == 1 else raw))
+                if number == 1:
+                    raw = raw.lstrip("\ufeff")
+                yield Line(number, _ANSI.sub("", raw) if "\x1b" in raw else raw)
 
     return read
 

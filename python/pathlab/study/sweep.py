@@ -282,12 +282,14 @@ def run_local(job: Job, points: Sequence[Point], workers: int, done: Callable[[d
     """Processes, one run each: measured 1.94x from 1 to 2 workers where threads over the
     engine gained 4% (NOTES.md). No more workers than runs; points are handed out as workers
     free up. Whatever ends the sweep (a bad point, Ctrl-C, an error) ends the workers with it,
-    and a worker whose sweep is killed ends itself (`_die_with_parent`)."""
+    and a worker whose sweep is killed ends itself (`processes.die_with_parent`)."""
     import multiprocessing
+
+    from pathlab.processes import die_with_parent
 
     if not points:
         return
-    pool = multiprocessing.Pool(min(workers, len(points)), initializer=_die_with_parent, initargs=(os.getpid(),))
+    pool = multiprocessing.Pool(min(workers, len(points)), initializer=die_with_parent, initargs=(os.getpid(),))
     try:
         for row in pool.imap_unordered(job.run, points):
             done(row)
@@ -295,32 +297,6 @@ def run_local(job: Job, points: Sequence[Point], workers: int, done: Callable[[d
     finally:
         pool.terminate()
         pool.join()
-
-
-def _die_with_parent(parent: int) -> None:
-    """In a worker: end when the sweep's process ends, however it ends (SIGKILL included). Linux
-    does it for us (PR_SET_PDEATHSIG); elsewhere a thread watches for the parent to change."""
-    import signal
-
-    # Ctrl-C reaches every process of the terminal: the sweep itself ends its workers.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        import ctypes
-
-        pr_set_pdeathsig = 1
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-    except (OSError, AttributeError):
-        import threading
-        import time
-
-        def watch() -> None:
-            while os.getppid() == parent:
-                time.sleep(1)
-            os._exit(1)
-
-        threading.Thread(target=watch, daemon=True).start()
-    if os.getppid() != parent:  # the sweep ended before the line above took effect
-        os._exit(1)
 
 
 def batches(points: Sequence[Point], size: int) -> Iterator[list[Point]]:

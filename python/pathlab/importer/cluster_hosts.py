@@ -1,0 +1,74 @@
+"""One host of a cluster read in a worker process (`importer/cluster.py` runs one a core): its
+capture files found, its name read where a capture holds it, its own captures digested (to find
+one capture given for two hosts), and the host imported alone. Everything crosses back to the
+parent pickled (a `Host`'s scenario as its tables, `Scenario.__reduce__`); a refusal as its words
+(`ScenarioError`, the engine's type, does not pickle), for the parent to raise in the order the
+hosts were given: every host's naming before any host's import, as one process would."""
+
+from __future__ import annotations
+
+import hashlib
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pathlab.api import PathlabWarning, ScenarioError
+from pathlab.importer.host import Host
+from pathlab.importer.provenance import Read
+
+#: The kinds of capture that are one host's own: two hosts never print them byte for byte alike.
+OWN_KINDS = ("esxtop", "paths", "diskstats", "iostat")
+
+
+@dataclass
+class HostRead:
+    """What a worker read of one host's files (as given, tarballs unpacked)."""
+
+    #: The capture files the import reads (a tree's found in it).
+    captures: list[str] = field(default_factory=list)
+    #: The host's name and the file and line that hold it; None where no capture names it.
+    named: tuple[str, Read] | None = None
+    #: Each capture of `OWN_KINDS` → its SHA-256.
+    digests: dict[str, str] = field(default_factory=dict)
+    #: The host as `import_host` reads it alone, and the warnings it gave, in order.
+    host: Host | None = None
+    said: list[str] = field(default_factory=list)
+    #: Why the files could not be named (`ScenarioError`'s arguments): nothing imported then.
+    naming_refused: tuple[str, ...] | None = None
+    #: Why the host's import refused them.
+    import_refused: tuple[str, ...] | None = None
+
+
+def read_host(files: tuple[str, ...]) -> HostRead:
+    """One host's files read: named, digested, imported (`HostRead`)."""
+    from pathlab.importer import capture_files_of
+    from pathlab.importer.host import import_host
+    from pathlab.importer.host_names import host_named
+    from pathlab.importer.kinds import kind_of
+
+    out = HostRead()
+    try:
+        with warnings.catch_warnings():  # what a tree's files are is said once, by its import
+            warnings.simplefilter("ignore", PathlabWarning)
+            out.captures = [f for f in capture_files_of(files) if Path(f).is_file()]
+        out.named = host_named(files, out.captures)
+        out.digests = {f: digest(f) for f in out.captures if kind_of(f).name in OWN_KINDS}
+    except ScenarioError as e:
+        out.naming_refused = tuple(str(a) for a in e.args)
+        return out
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", PathlabWarning)
+        try:
+            out.host = import_host(*files)
+        except ScenarioError as e:
+            out.import_refused = tuple(str(a) for a in e.args)
+    out.said = [str(w.message) for w in said]
+    return out
+
+
+def digest(file: str) -> str:
+    h = hashlib.sha256()
+    with open(file, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
