@@ -74,6 +74,9 @@ def test_the_recommendation_is_one_set_of_timers_applied_on_every_host(metro: Fa
     shown = "\n".join(text(metro))
     assert "Per host and per site" in shown
     assert "Recommendation: keep the timers in force on every host: esx-a1, esx-a2, esx-b1, esx-b2" in shown
+    from pathlab.output.failure_advice import FailureAdviceOutput
+
+    assert "<h2>Per host and per site</h2>" in FailureAdviceOutput(metro).html({})
     # Narrowed to a host: its row and its site's, from the same runs.
     assert [p.place for p in metro.rows[0].places("esx-b1")] == ["esx-b1", "at r2 (esx-b1, esx-b2)"]
 

@@ -3,7 +3,8 @@ stops answering (no link event), a link down the host sees, a controller reboot 
 controllers or more), a switch loss (where the scenario names its `[[fabric]]` tables), a site
 loss (an array in a `[[replication]]` group: metro) and every path down. Each is one `[[faults]]`
 table on the busiest device with two paths or more (its busiest path in a short pilot run, that
-path's port's controller and fabric, its array)."""
+path's port's controller and fabric, its array). On a cluster the busiest device of any host, its
+path and device named `HOST/NAME` as a fault names them."""
 
 from __future__ import annotations
 

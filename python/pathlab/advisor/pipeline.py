@@ -77,7 +77,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     (this machine's cores, or Ray's `Executor("ray", address)`: the same figures).
     `failures` ("all", or failure kinds separated by commas; True: all) advises on the failure
     timers instead (`failure_pipeline`, on this machine): the host's failure kinds under the timers
-    in force and each candidate, ranked by `objective`, a `FailureAdvice`.
+    in force and each candidate, ranked by `objective`, a `FailureAdvice`; a cluster's on every host
+    at once, one set of timers on every host, with each host's and site's figures.
     Bad input raises `ScenarioError`; assumed values and doubtful settings warn (`PathlabWarning`)."""
     _check(objective, seeds, duration, warmup)
     given = [f"{k}={v}" for k, v in _overrides(set)]
