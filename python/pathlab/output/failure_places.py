@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlab.advisor.failure_advice import FailureAdvice
 from pathlab.output.application import _table
 
-HEAD = ["candidate", "failure", "host or site", "longest stall", "failed I/Os", "hazards", "IOPS", "back to full rate"]
+HEAD = ["candidate", "failure", "host or site", "longest stall", "failed I/Os", "hazards", "IOPS", "IOPS during",
+        "back to full rate"]
 
 
 def seconds(value: float | None) -> str:
@@ -21,8 +22,9 @@ def place_rows(a: FailureAdvice) -> list[list[str]]:
     for r in a.rows:
         for p in r.places(a.shown_host):
             s = p.seen
+            during = "—" if s.during is None else f"{s.during:,.0f}"
             out.append([r.candidate, r.kind, p.place, seconds(s.longest_stall_s), f"{s.failed_ios:,}", f"{s.hazards:,}",
-                        f"{s.iops:,.0f}", _back(s.back_to_full_rate_s, p.back_known, s.touched)])
+                        f"{s.iops:,.0f}", during, _back(s.back_to_full_rate_s, p.back_known, s.touched)])
     return out
 
 
@@ -36,6 +38,7 @@ def place_lines(a: FailureAdvice) -> list[str]:
     if not a.hosts:
         return []
     narrowed = f", narrowed to {a.shown_host} and its site" if a.shown_host else ""
-    return ["", f"Per host and per site (the same runs, every host at once{narrowed}; the worst seed, the mean IOPS; "
-                "a site is the hosts at the arrays they reach within 50 µs one way):",
+    return ["", f"Per host and per site (the same runs, every host at once{narrowed}; the worst seed, the mean IOPS "
+                "over the run and while the failure lasted; a site is the hosts at the arrays they reach within 50 µs "
+                "one way):",
             *("  " + row for row in _table(HEAD, place_rows(a)))]
