@@ -275,7 +275,6 @@ outstanding = 1
     ((NETAPP, "--failures=bogus"), "--failures: unknown failure kind 'bogus': allowed all, path_hang, link_down"),
     ((NETAPP, "--failures=site_down"), "--failures: site_down: this host has no array in a [[replication]] group"),
     (("one-path.toml", "--failures"), "one-path.toml: --failures: no device has two paths"),
-    (("srdf-metro-cluster-50km", "--failures"), "--failures: one host at a time"),
     (("--failures", "one-path.toml"), "advise: --failures: 'one-path.toml' is taken as the failure kinds and no FILES"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:

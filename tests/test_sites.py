@@ -83,3 +83,31 @@ def test_compare_over_seeds_gives_each_sites_rate_per_setting() -> None:
     assert lines[at + 1].split() == ["at", "r1", "at", "r2"]
     latency = runs[runs["setting"] == "latency"]["site at r2 iops"]
     assert lines[at + 4].startswith("latency") and f"{latency.mean():,.0f} ± " in lines[at + 4]
+
+
+def test_a_lineup_gives_each_hosts_and_each_sites_figures_per_policy() -> None:
+    from pathlab.output.comparison import output_of
+
+    shown = output_of(pathlab.compare(METRO, lineup=True, set={"run.duration": "0.3s", "run.warmup": "0.1s"}))
+    (one,) = shown.document()  # as `compare --lineup --format json` prints it
+    for policy in one["policies"]:
+        hosts, at = policy["hosts"], policy["sites"]
+        assert list(hosts) == ["esx-a1", "esx-a2", "esx-b1", "esx-b2"]
+        # Every host's commands are the run's: esxtop's CMDS/s together is the summary's rate (its
+        # completions: the commands still in flight at the end apart).
+        assert sum(h["cmds_s"] for h in hosts.values()) == pytest.approx(policy["summary"]["iops"], rel=0.01)
+        assert at["at r1"]["hosts"] == ["esx-a1", "esx-a2"] and at["at r2"]["hosts"] == ["esx-b1", "esx-b2"]
+        assert at["at r2"]["cmds_s"] == hosts["esx-b1"]["cmds_s"] + hosts["esx-b2"]["cmds_s"]
+    lines = shown.table().splitlines()
+    head = lines.index("per host (esxtop: CMDS/s, GAVG ms)")
+    assert lines[head + 1].split() == ["esx-a1", "esx-a2", "esx-b1", "esx-b2"]
+    latency = next(p for p in one["policies"] if p["policy"] == "VMW_PSP_RR latency")["hosts"]["esx-b2"]
+    row = next(line for line in lines[head:] if line.startswith("VMW_PSP_RR latency"))
+    assert row.split()[-2:] == [f"{latency['cmds_s']:.1f}", f"{latency['gavg_ms']:.3f}"]
+    assert any(line.startswith("per site (its hosts' esxtop together") and "at r2 (esx-b1, esx-b2)" in line
+               for line in lines)
+    page = shown.html({})
+    assert "Per host and per site" in page and "per host (esxtop: CMDS/s, GAVG ms)" in page
+    # One host: the lineup's table as before, nothing per host.
+    single = output_of(pathlab.compare("c1-vmax-1lun", lineup=True, set={"run.duration": "0.1s", "run.warmup": "0.05s"}))
+    assert "per host" not in single.table() and "hosts" not in single.document()[0]["policies"][0]

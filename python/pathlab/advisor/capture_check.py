@@ -21,8 +21,10 @@ Each run is the setting in force at the scenario's seed (deterministic), as long
 the rotations rule judges needs (`fit_level`: per device where each device's policy goes round its
 paths enough times in the run, else per port group or per array, the finer units then checked to
 what their rotations allow), with `DEVICE_IOS` I/Os per unit of that level at its captured rate (at
-most `LONGEST_S`, and at most `fit_level.FIT_IOS` I/Os in all); the fit takes at most `MOST_RUNS`
-of them. A value set with `--set` is the user's and is not fitted. Where the figures
+most `LONGEST_S`, and at most `fit_level.FIT_IOS` I/Os in all), after a warm-up of a quarter of
+it or, where devices' turns started together must spread over their ports, longer (`turn_spread`);
+a pilot of `PILOT_IOS` I/Os gives the level first, and the fit takes at most `MOST_RUNS` fitting
+runs. A value set with `--set` is the user's and is not fitted. Where the figures
 cannot be made to agree, `CaptureCheck.why` says why and advise predicts nothing."""
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from dataclasses import dataclass, field, replace
 
 from pathlab.advisor import fit_level
 from pathlab.advisor.fit_level import LEVELS, Judged, Unit
-from pathlab.advisor.run_length import SAMPLING_MARGIN, SATURATED_PCT, WARMUP_SHARE, samples_per_path
+from pathlab.advisor.run_length import SAMPLING_MARGIN, SATURATED_PCT, WARMUP_SHARE, in_a_row, samples_per_path
+from pathlab.advisor.turn_spread import spread_s
 from pathlab.api import Result, Scenario
 from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.host_tables import HostTables
@@ -51,8 +54,11 @@ DEVICE_IOS = 1_600
 #: The longest and shortest fitting run, in simulated seconds.
 LONGEST_S = 2.0
 SHORTEST_S = 0.05
-#: The most runs the fit takes (the first one included).
+#: The most runs the fit takes (the first one included; the pilot, `PILOT_IOS`, apart).
 MOST_RUNS = 6
+#: The pilot's I/Os over the whole scenario: enough for each device's working paths and the
+#: mean I/O size, which give the level judged (`fit_level`) before any fitting run.
+PILOT_IOS = 10_000
 #: The slowest back end the fit gives an array beyond its ports' service: twice a 7,200 rpm
 #: disk's read miss under load (about 15 ms). A response that needs more is not the array's
 #: service but something the model lacks (a host's own queue, a congested fabric).
@@ -199,21 +205,20 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
     rates = {c.device: c.rate for c in compared}
     # The longest run: `LONGEST_S`, or shorter where the captured rate would put more than FIT_IOS I/Os in it.
     longest = max(SHORTEST_S, min(LONGEST_S, fit_level.FIT_IOS / sum(rates.values())))
-    duration = min(longest, max(SHORTEST_S, *(DEVICE_IOS / r for r in rates.values())))
-    runs, level, units = 0, None, []
+    # A pilot of a few thousand I/Os gives the paths each device works and the I/O size, so the level
+    # judged and its run's length are known before the first fitting run (which is never run twice).
+    pilot = _run(scenario, {**_seconds(max(PILOT_IOS / sum(rates.values()), 1e-3), 0.0), **overrides,
+                            **_array_sets(arrays)}, progress)
+    units = fit_level.units(pilot, rates, key, device_array)
+    level = fit_level.judged(units, longest, min(longest, max(SHORTEST_S, _sampling_s(pilot, rates, key))), DEVICE_IOS)
+    duration = level.duration_s
+    # The warm-up: a quarter of the run, or longer where started-together turns must spread first (at
+    # most the longest run, so a run's I/Os stay bounded).
+    warmup = max(duration * WARMUP_SHARE, min(longest, _spread_s(pilot, rates, key, arrays)))
+    runs = 0
     while True:
-        warmup = duration * WARMUP_SHARE
-        length = {"run.duration": f"{duration * 1e6:.0f}us", "run.warmup": f"{warmup * 1e6:.0f}us"}
-        run = _run(scenario, {**length, **overrides, **_array_sets(arrays)}, progress)
+        run = _run(scenario, {**_seconds(duration, warmup), **overrides, **_array_sets(arrays)}, progress)
         runs += 1
-        if level is None:
-            # The paths each device works, known from the first run, give the level judged and its run's length.
-            units = fit_level.units(run, rates, key, device_array)
-            level = fit_level.judged(units, longest, min(longest, max(SHORTEST_S, _sampling_s(run, rates, key))),
-                                     DEVICE_IOS)
-            if level.duration_s != duration and runs < MOST_RUNS:  # the same values again: steps compare runs of one length
-                duration = level.duration_s
-                continue
         checked = _checked(run, compared, duration, key, units, level)
         if runs >= MOST_RUNS or all(aimed for _, _, aimed in checked):
             break
@@ -226,6 +231,19 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
     return CaptureCheck(tuple(devices), tuple(fitted), _why(judged, arrays, runs), runs, duration,
                         int(run.data["seed"]), overrides, tuple(f for u, f in judged if u.level != "device"),
                         level.level, level.why)
+
+
+def _seconds(duration_s: float, warmup_s: float) -> dict[str, int | str]:
+    return {"run.duration": f"{duration_s * 1e6:.0f}us", "run.warmup": f"{warmup_s * 1e6:.0f}us"}
+
+
+def _spread_s(pilot: Result, rates: dict[str, float], key: Callable[[str, str], str], arrays: list[_Array]) -> float:
+    """The warm-up the captured devices' turns need to spread over their ports (`turn_spread`),
+    at their captured rates on their arrays' ports as the scenario has them."""
+    service = {a.name: a.service_us / 1e6 for a in arrays}
+    bytes_per_io = pilot.data["summary"]["bytes_per_io"]
+    return spread_s((d.array.name, rates[name], in_a_row(d.policy.params, bytes_per_io), service.get(d.array.name, 0.0))
+                    for d in pilot.setups if (name := key(d.host, d.name)) in rates)
 
 
 def _run(scenario: Scenario, sets: dict[str, int | str], progress: Progress | None) -> Result:

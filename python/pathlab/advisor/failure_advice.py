@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pathlab.advisor.failure_kinds import SAID, FailureKind
+from pathlab.advisor.failure_places import PlaceMeasured
 from pathlab.advisor.failure_theory import Prediction
 from pathlab.advisor.timer_candidates import TimerCandidate
 from pathlab.finding import Finding
@@ -49,6 +50,15 @@ class FailureRow:
     target: str
     predicted: Prediction
     measured: Measured
+    #: A cluster's hosts, then its sites, each on its own (none for one host).
+    per_place: tuple[PlaceMeasured, ...] = ()
+
+    def places(self, shown_host: str | None = None) -> tuple[PlaceMeasured, ...]:
+        """The hosts and sites, or `shown_host` and its site alone."""
+        if shown_host is None:
+            return self.per_place
+        return tuple(p for p in self.per_place if p.place == shown_host or
+                     (p.kind == "site" and shown_host in p.place.rsplit("(", 1)[-1].rstrip(")").split(", ")))
 
 
 @dataclass(frozen=True)
@@ -87,10 +97,20 @@ class FailureAdvice:
     windows: tuple[tuple[str, float, float, float], ...]
     findings: tuple[Finding, ...] = ()
     notes: tuple[str, ...] = ()
+    #: A cluster's hosts, every one given the same timers (none for one host).
+    hosts: tuple[str, ...] = ()
+    #: The host the per-host figures are narrowed to (the runs are the whole cluster's).
+    shown_host: str | None = None
 
     @property
     def recommended(self) -> TimerCandidate:
         return next(c for c in self.candidates if c.label == self.ranking[0].candidate)
+
+    @property
+    def applied_on(self) -> tuple[str, ...]:
+        """The hosts the recommended commands are run on: every host of a cluster (one set of
+        timers), or the one the advice is narrowed to."""
+        return (self.shown_host,) if self.shown_host else self.hosts
 
     @property
     def ranks_by(self) -> str:
@@ -112,11 +132,14 @@ class FailureAdvice:
                       "longest_wait_s": _number(r.measured.longest_wait_s),
                       "longest_stall_s": _number(r.measured.longest_stall_s), "failed_ios": r.measured.failed_ios,
                       "hazards": r.measured.hazards, "iops": _number(r.measured.iops),
-                      "back_to_full_rate_s": _number(r.measured.back_to_full_rate_s)} for r in self.rows],
+                      "back_to_full_rate_s": _number(r.measured.back_to_full_rate_s)}
+                     | ({"places": [p.to_dict() for p in r.places(self.shown_host)]} if self.hosts else {})
+                     for r in self.rows],
             "ranking": [{"candidate": r.candidate, "hazards": r.hazards, "failed_ios": r.failed_ios,
                          "wait_s": _number(r.wait_s), "iops": _number(r.iops)} for r in self.ranking],
             "recommended": {"candidate": rec.label, "keep": rec.label == "in force", "source": rec.source,
-                            "commands": list(rec.commands)},
+                            "commands": list(rec.commands)} | ({"on_hosts": list(self.applied_on)} if self.hosts else {}),
+            **({"hosts": list(self.hosts)} if self.hosts else {}),
             "findings": [{"title": f.title, "evidence": f.evidence} for f in self.findings],
             "notes": list(self.notes),
         }

@@ -3,7 +3,8 @@ stops answering (no link event), a link down the host sees, a controller reboot 
 controllers or more), a switch loss (where the scenario names its `[[fabric]]` tables), a site
 loss (an array in a `[[replication]]` group: metro) and every path down. Each is one `[[faults]]`
 table on the busiest device with two paths or more (its busiest path in a short pilot run, that
-path's port's controller and fabric, its array)."""
+path's port's controller and fabric, its array). On a cluster the busiest device of any host, its
+path and device named `HOST/NAME` as a fault names them."""
 
 from __future__ import annotations
 
@@ -41,18 +42,29 @@ def applicable(scenario: Scenario, tables: Mapping[str, Any], busy: Mapping[str,
     path that carries no I/O holds none. Refused when no device has two paths (a lost path would
     be every path: nothing to fail over to)."""
     described = scenario.describe()
+    several = len(scenario.hosts) > 1
+
+    def named(p: dict[str, Any], key: str = "name") -> str:
+        """A path's (or device's) name as a fault and the interval rows write it: `HOST/NAME` in a cluster."""
+        return f"{p['host']}/{p[key]}" if several else p[key]
+
+    def rate(p: dict[str, Any]) -> float:
+        # a cluster's interval rows write HOST/NAME only where another host has the name
+        return busy.get(named(p), busy.get(p["name"], 0.0)) if several else busy.get(p["name"], 0.0)
+
     paths: dict[str, list[dict[str, Any]]] = {}
     for p in described["paths"]:
-        paths.setdefault(p["device"], []).append(p)
-    several = [d for d in described["devices"] if len(paths.get(d["name"], [])) >= 2]
-    if not several:
+        paths.setdefault(named(p, "device"), []).append(p)
+    devices = [named(d) for d in described["devices"]]
+    two = [d for d in devices if len(paths.get(d, [])) >= 2]
+    if not two:
         raise ScenarioError(scenario.file, "--failures", "no device has two paths: a lost path would leave none to "
                                                          "fail over to (give a scenario with two paths or more)")
-    device = max(several, key=lambda d: sum(busy.get(p["name"], 0.0) for p in paths[d["name"]]))  # the first of equals
-    path = max(paths[device["name"]], key=lambda p: busy.get(p["name"], 0.0))
+    device = max(two, key=lambda d: sum(rate(p) for p in paths[d]))  # the first of equals
+    path = max(paths[device], key=rate)
     array, _, port = path["target"].partition("/")
-    found = [FailureKind("path_hang", path["name"], {"kind": "path_down", "path": path["name"], "detection": "timeout"}),
-             FailureKind("link_down", path["name"], {"kind": "path_down", "path": path["name"], "detection": "link"})]
+    found = [FailureKind("path_hang", named(path), {"kind": "path_down", "path": named(path), "detection": "timeout"}),
+             FailureKind("link_down", named(path), {"kind": "path_down", "path": named(path), "detection": "link"})]
     array_table: dict[str, Any] = next((a for a in tables.get("arrays", []) if a.get("name") == array), {})
     if len(array_table.get("controllers", [])) >= 2:
         controller = next((p.get("controller") for p in array_table.get("ports", []) if p.get("name") == port), None)
@@ -60,15 +72,15 @@ def applicable(scenario: Scenario, tables: Mapping[str, Any], busy: Mapping[str,
             found.append(FailureKind("controller_reboot", f"{array}/{controller}",
                                      {"kind": "controller_reboot", "array": array, "controller": controller,
                                       "detection": "link"}))
-    fabric = next((f for f in tables.get("fabric", []) if f.get("name") and path["adapter"] in f.get("adapters", [])
+    adapters = (path["adapter"], f"{path['host']}/{path['adapter']}")  # written bare, or HOST/NAME in a cluster
+    fabric = next((f for f in tables.get("fabric", []) if f.get("name") and any(a in f.get("adapters", []) for a in adapters)
                    and path["target"] in f.get("ports", [])), None)
     if fabric is not None:
         found.append(FailureKind("switch_down", fabric["name"], {"kind": "switch_down", "fabric": fabric["name"],
                                                                  "detection": "link"}))
     if any(array in r.get("arrays", []) for r in tables.get("replication", [])):
         found.append(FailureKind("site_down", array, {"kind": "site_down", "array": array, "detection": "link"}))
-    found.append(FailureKind("all_paths_down", device["name"], {"kind": "all_paths_down", "device": device["name"],
-                                                                "detection": "link"}))
+    found.append(FailureKind("all_paths_down", device, {"kind": "all_paths_down", "device": device, "detection": "link"}))
     return found
 
 
@@ -88,7 +100,8 @@ def chosen(scenario: Scenario, tables: Mapping[str, Any], given: str, busy: Mapp
     by_kind = {k.kind: k for k in have}
     for name in names:
         if name not in by_kind:
-            raise ScenarioError(scenario.file, "--failures", f"{name}: this host has no {_lacks(name)}; its kinds: "
+            which = "cluster" if len(scenario.hosts) > 1 else "host"
+            raise ScenarioError(scenario.file, "--failures", f"{name}: this {which} has no {_lacks(name)}; its kinds: "
                                                              f"{', '.join(by_kind)}")
     return [by_kind[n] for n in KINDS if n in names]
 

@@ -7,15 +7,17 @@ anything runs and printed beside what the runs measured."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pathlab._core import parse_duration_ns
+from pathlab.advisor.cluster_timers import check_alike, for_every_host, on_every_host
 from pathlab.advisor.failure_advice import FailureAdvice, FailureRow, Measured, ranked
 from pathlab.advisor.failure_kinds import chosen
+from pathlab.advisor.failure_places import Seen, latest_back, over_seeds, per_place
 from pathlab.advisor.failure_theory import predict
 from pathlab.advisor.timer_candidates import candidates, tree
-from pathlab.api import Result, Scenario, ScenarioError
+from pathlab.api import Result, Scenario
 from pathlab.finding import Finding
 from pathlab.importer.timer_values import TimerValue
 from pathlab.progress import Progress, run_batch
@@ -39,11 +41,18 @@ AFTER_S = 3.0
 
 def advise_failures(scenario: Scenario, name: str, given: str, objective: str, seeds: int,
                     timers: Sequence[TimerValue] = (), findings: Sequence[Finding] = (),
-                    notes: Sequence[str] = (), progress: Progress | None = None) -> FailureAdvice:
-    """The failure kinds `given` names ("all", or kinds by commas) under each timer candidate."""
-    if len(scenario.hosts) > 1:
-        raise ScenarioError(scenario.file, "--failures", f"one host at a time: this scenario has {len(scenario.hosts)} "
-                                                         "(advise --failures on each host's own scenario)")
+                    notes: Sequence[str] = (), progress: Progress | None = None,
+                    hosts_timers: Mapping[str, Sequence[TimerValue]] | None = None,
+                    shown_host: str | None = None) -> FailureAdvice:
+    """The failure kinds `given` names ("all", or kinds by commas) under each timer candidate. A
+    scenario of several hosts (a cluster) runs each failure on every host at once, with one set of
+    timers on every host (`cluster_timers`; `hosts_timers`: each imported host's as read, `timers`
+    the first's), and says what each host and site saw (`failure_places`); `shown_host` narrows
+    that to one host and its site."""
+    cluster = len(scenario.hosts) > 1
+    if cluster:  # one set of timers on every host, each failure on the whole cluster
+        check_alike(scenario, hosts_timers)
+        scenario = on_every_host(scenario)
     tables = tree(scenario)
     chosen(scenario, tables, given, {})  # bad input refused before anything runs
     # The paths the host's listing shows failed stay failed (faults at 0 s); its other faults are not run.
@@ -58,7 +67,8 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
     devices = scenario.devices
     stack = devices[0].stack
     lost_path = next((k.target for k in kinds if k.kind in ("path_hang", "link_down")), None)
-    cands, said = candidates(scenario, devices, timers, lost_path)
+    cands, said = candidates(scenario, [d for d in devices if d.host == scenario.hosts[0]], timers, lost_path)
+    cands = [for_every_host(c, scenario) for c in cands] if cluster else cands
     say = progress or Progress()
     say.note(f"failures: {', '.join(k.kind for k in kinds)}; timers: {', '.join(c.label for c in cands)}; "
              f"{seeds} seeds each")
@@ -88,29 +98,30 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
             own = results[i:i + seeds]
             i += seeds
             rows.append(FailureRow(c.label, kind.kind, kind.target, predict(stack, kind.kind, c.timers, outage),
-                                   _measured(own)))
+                                   _measured(own), per_place(own)))
     order = ranked(rows, cands, objective)
     notes = [*notes, *_short_of_theory(rows), *_beyond_theory(rows)]
     return FailureAdvice(name, stack, objective, tuple(kinds), tuple(cands), tuple(rows), order,
-                         tuple(range(1, seeds + 1)), tuple(windows), tuple(findings), (*said, *notes))
+                         tuple(range(1, seeds + 1)), tuple(windows), tuple(findings), (*said, *notes),
+                         tuple(scenario.hosts) if cluster else (), shown_host)
 
 
 def _measured(results: Sequence[Result]) -> Measured:
-    """One candidate under one failure over its seeds: the worst seed's, the mean rate."""
-    waits, stalls, failed, hazards, rates, backs = [], [], [], [], [], []
+    """One candidate under one failure over its seeds: the worst seed's, the mean rate; every host
+    of a cluster together (the longest stall of any, the failed I/Os and hazards of all, the
+    latest back to full rate)."""
+    waits, seen = [], []
     for r in results:
-        data = r.data
         app = r.application
-        stalls.append(max((h.longest_stall_s for h in app.hosts), default=0.0))
+        stall = max((h.longest_stall_s for h in app.hosts), default=0.0)
         # An I/O that failed back is in no response figure: it waited at least the stall it ended.
-        waits.append(max(_finite(data["summary"].get("resp_max_ms")) / 1e3, stalls[-1]))
-        failed.append(sum(h.failed_ios for h in app.hosts))
-        hazards.append(sum(d.get("hazards", 0) for d in data["devices"]))
-        rates.append(_finite(data["summary"].get("iops")))
-        backs.append(next((x.back_to_full_rate_s for x in app.recovery if not x.device), None))
-    back_known = all(b is not None for b in backs)
-    return Measured(max(waits), max(stalls), max(failed), max(hazards), sum(rates) / len(rates),
-                    max(b for b in backs if b is not None) if back_known else None, back_known)
+        waits.append(max(_finite(r.data["summary"].get("resp_max_ms")) / 1e3, stall))
+        seen.append(Seen(stall, sum(h.failed_ios for h in app.hosts), sum(d.get("hazards", 0) for d in r.data["devices"]),
+                         _finite(r.data["summary"].get("iops")),
+                         latest_back([x.back_to_full_rate_s for x in app.recovery if not x.device])))
+    worst, back_known = over_seeds(seen)
+    return Measured(max(waits), worst.longest_stall_s, worst.failed_ios, worst.hazards, worst.iops,
+                    worst.back_to_full_rate_s, back_known)
 
 
 def _short_of_theory(rows: Sequence[FailureRow]) -> list[str]:

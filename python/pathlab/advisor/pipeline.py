@@ -16,6 +16,7 @@ from pathlab.advisor import alike, run_length
 from pathlab.advisor.advice import Advice, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.capture_check import CaptureCheck, fit_to_capture, with_fitted
+from pathlab.advisor.cluster_failures import cluster_failures
 from pathlab.advisor.cluster_pipeline import advise_cluster, captured_of
 from pathlab.advisor.decide import OBJECTIVES, decide, order
 from pathlab.advisor.failure_advice import FailureAdvice
@@ -76,7 +77,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     (this machine's cores, or Ray's `Executor("ray", address)`: the same figures).
     `failures` ("all", or failure kinds separated by commas; True: all) advises on the failure
     timers instead (`failure_pipeline`, on this machine): the host's failure kinds under the timers
-    in force and each candidate, ranked by `objective`, a `FailureAdvice`.
+    in force and each candidate, ranked by `objective`, a `FailureAdvice`; a cluster's on every host
+    at once, one set of timers on every host, with each host's and site's figures.
     Bad input raises `ScenarioError`; assumed values and doubtful settings warn (`PathlabWarning`)."""
     _check(objective, seeds, duration, warmup)
     given = [f"{k}={v}" for k, v in _overrides(set)]
@@ -89,10 +91,11 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     if failures is not None and failures is not False:
         sets.append("faults=[]")  # each failure kind is run alone, in place of the scenario's own faults
     if isinstance(subject, Cluster):
-        if failures is not None and failures is not False:
-            raise ScenarioError(name, "--failures", "one host at a time: give one host's captures or scenario")
         scenario = Scenario.from_values(subject.tables.values(), subject.text, subject.scenario.file, variant=variant,
                                         set=sets)
+        if failures is not None and failures is not False:
+            return cluster_failures(scenario, name, subject.hosts, "all" if failures is True else str(failures),
+                                    objective, seeds, host, progress)
         assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
                                       *(a for h in subject.hosts.values() for a in h.assumptions)]))
         host_views.check(list(subject.hosts), host, name)  # before anything runs
@@ -160,8 +163,7 @@ def _failures(scenario: Scenario, name: str, imported: Host | None, kinds: str, 
               host: str | None, progress: Progress | None) -> FailureAdvice:
     """advise on the failure timers (`failure_pipeline`), with an imported host's timers as read
     and its timer findings."""
-    if host is not None:
-        host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
+    host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
     timers: tuple[TimerValue, ...] = ()
     found: list[Finding] = []
     notes: list[str] = []
@@ -170,7 +172,7 @@ def _failures(scenario: Scenario, name: str, imported: Host | None, kinds: str, 
         if not imported.measured_load:
             notes.append("the captures hold no I/O counters: the load is assumed (the import says how), so the stalls "
                          "and failed I/Os hold while the rates are the assumed load's")
-    return advise_failures(scenario, name, kinds, objective, seeds, timers, found, notes, progress)
+    return advise_failures(scenario, name, kinds, objective, seeds, timers, found, notes, progress, shown_host=host)
 
 
 def run_length_sets(sets: Sequence[str]) -> list[str]:

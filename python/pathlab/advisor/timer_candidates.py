@@ -119,6 +119,15 @@ def tree(scenario: Scenario) -> dict[str, Any]:
     return dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
 
 
+def set_value(text: str) -> Any:
+    """A `--set` value as the engine reads it (`parse_override_value`): TOML where it is, else the
+    text itself (`--set workloads.0.think_time=1ms`)."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
 def _seconds(value: Any) -> float | None:
     """A timer as a scenario or a host's file writes it ("5s", 5, "off", "infinity") in seconds."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -147,7 +156,7 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
     stack_table = tree(scenario).get("host", {}).get("stack", {}) or {}
     given = {k: (v, f"{scenario.file}, [host.stack] {k}") for k, v in stack_table.items()}
     for k, v in scenario.overrides:  # --set over the file: the whole table, or one key of it
-        value = tomllib.loads(f"v = {v}")["v"]
+        value = set_value(v)
         if k == "host.stack" and isinstance(value, dict):
             given = {key: (one, f"--set host.stack (its {key})") for key, one in value.items()}
             stack_table = value

@@ -56,8 +56,9 @@ Examples:
 @click.option("--failures", is_flag=False, flag_value="all", default=None, metavar="[KINDS]",
               help=f"Advise on the failure timers instead: simulate the host's failure kinds ({', '.join(KINDS)}: those "
                    "its topology has, or the KINDS given, separated by commas) under the timers in force and the "
-                   "vendor's and the stack's candidates on the same seeds, and rank them by --objective. Put it after "
-                   "FILES, or write --failures=KINDS.")
+                   "vendor's and the stack's candidates on the same seeds, and rank them by --objective; on a cluster, "
+                   "each failure on every host at once, one set of timers on every host, with each host's and site's "
+                   "figures. Put it after FILES, or write --failures=KINDS.")
 @click.option("--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
               help="Where the candidates' runs go: this machine's cores, or a Ray cluster (pip install 'pathlab[ray]'): "
                    "the same runs and figures, for clusters of more hosts than one machine simulates in time.")
@@ -98,13 +99,11 @@ def command(files: tuple[str, ...], hosts: tuple[str, ...], variant: str | None,
     if failures is not None:
         from pathlab.output.failure_advice import FailureAdviceOutput
 
-        if captures:
-            raise ScenarioError("--failures", failures, "one host at a time: give one host's FILES, not --host NAME=FILES")
         if executor != "local":
             raise ScenarioError("--executor", executor, "--failures runs on this machine: leave --executor out")
         timers = advise(subject, objective=objective, seeds=seeds, duration=duration, warmup=warmup, variant=variant,
                         set=sets, progress=StderrProgress("advise"), host=shown, failures=failures)
-        emit(FailureAdviceOutput(timers), fmt, html, ", ".join(files))
+        emit(FailureAdviceOutput(timers), fmt, html, ", ".join(files) or ", ".join(hosts))
         return
     advice = advise(subject, objective=objective, seeds=seeds, duration=duration, warmup=warmup, variant=variant,
                     set=sets, progress=StderrProgress("advise"), host=shown, executor=where)

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pathlab import figures
-from pathlab.host_site_figures import per_host, per_site
-from pathlab.output.hosts_and_sites import hosts_and_sites
+from pathlab.output.hosts_and_sites import hosts_and_sites, hosts_and_sites_by_setting, place_entries
 from pathlab.output.run import summary_row
 from pathlab.output.sink import Output
 from pathlab.study.compare import Comparison, Lineup, lineup_of
@@ -43,9 +42,7 @@ class Variants(Output):
                           "", *notes])
 
     def document(self) -> Any:
-        rows = [{"variant": name, "description": desc, "summary": r["summary"]}
-                | ({"hosts": per_host(r)} if any(len(o["hosts"]) > 1 for o in self.runs) else {})
-                | ({"sites": per_site(r)} if any(per_site(o) for o in self.runs) else {})
+        rows = [{"variant": name, "description": desc, "summary": r["summary"]} | place_entries(r, self.runs)
                 for (name, desc), r in zip(self.variants, self.runs)]
         return {"scenario": self.scenario, "seed": self.runs[0]["seed"], "variants": rows}
 
@@ -69,10 +66,11 @@ class Lineups(Output):
     scenario_text: str | None = None
 
     def table(self) -> str:
-        return "\n\n".join(lineup_table(one.scenario, one.labels, [r["summary"] for r in one.runs]) for one in self.lineups)
+        return "\n\n".join("\n".join([lineup_table(one.scenario, one.labels, [r["summary"] for r in one.runs]),
+                                       *hosts_and_sites_by_setting(one.labels, one.runs)]) for one in self.lineups)
 
     def document(self) -> Any:
-        return [{"scenario": one.scenario, "policies": [{"policy": p, "summary": r["summary"]}
+        return [{"scenario": one.scenario, "policies": [{"policy": p, "summary": r["summary"]} | place_entries(r, one.runs)
                                                         for p, r in zip(one.labels, one.runs)]} for one in self.lineups]
 
     def rows(self) -> list[dict[str, Any]]:
@@ -84,7 +82,7 @@ class Lineups(Output):
 
         one = self.lineups[0]
         return compare_report(f"pathlab lineup: {one.scenario}", one.labels, one.runs, self.scenario_text, provenance,
-                              f"every stack's policies ({len(one.labels)} settings), each on the same I/Os")
+                              f"every stack's policies ({len(one.labels)} settings), each on the same I/Os", lineup=True)
 
 
 @dataclass

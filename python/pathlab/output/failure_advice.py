@@ -12,6 +12,8 @@ from typing import Any
 from pathlab.advisor.failure_advice import FailureAdvice, FailureRow
 from pathlab.advisor.failure_kinds import SAID
 from pathlab.output.application import _table
+from pathlab.output.failure_places import place_lines
+from pathlab.output.failure_places import seconds as _s
 from pathlab.output.sink import Output
 
 HEAD = ["candidate", "failure", "predicted", "longest I/O wait", "longest stall", "failed I/Os", "hazards", "IOPS",
@@ -34,7 +36,10 @@ class FailureAdviceOutput(Output):
 
         a = self.advice
         sections = [("Failures simulated", _pre(_failures(a))), ("Timers", _pre(_timers(a))),
-                    ("Candidate × failure", waits_figure(a) + html_table(a)), ("Ranking", _pre(_ranking(a))),
+                    ("Candidate × failure", waits_figure(a) + html_table(a))]
+        if a.hosts:
+            sections.append(("Per host and per site", _pre(place_lines(a)[1:])))
+        sections += [("Ranking", _pre(_ranking(a))),
                     ("Recommendation", _pre(_recommendation(a)))]
         if a.findings:
             sections.append(("Findings", _pre(_findings(a))))
@@ -48,10 +53,6 @@ def _pre(lines: list[str]) -> str:
     return f"<pre>{html.escape(chr(10).join(lines))}</pre>"
 
 
-def _s(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3g} s" if value < 10 else f"{value:.1f} s"
-
-
 def cells(r: FailureRow) -> list[str]:
     m = r.measured
     back = _s(m.back_to_full_rate_s) if m.back_known else "not back"
@@ -63,7 +64,8 @@ def text(a: FailureAdvice) -> list[str]:
     lines = _failures(a) + [""] + _timers(a) + [""]
     lines += ["Candidate × failure (predicted: from the timers, before the runs, the worst case of a probe's grid; "
               "measured: the worst seed, the mean IOPS):", *("  " + row for row in _table(HEAD, [cells(r) for r in a.rows])),
-              ""]
+              ]
+    lines += place_lines(a) + [""]
     lines += _ranking(a) + [""] + _recommendation(a)
     if a.findings:
         lines += ["", *_findings(a)]
@@ -103,12 +105,16 @@ def _ranking(a: FailureAdvice) -> list[str]:
 
 def _recommendation(a: FailureAdvice) -> list[str]:
     rec = a.recommended
+    on = f" on {'every host: ' if not a.shown_host else ''}{', '.join(a.applied_on)}" if a.hosts else ""
     if rec.label == "in force":
-        return ["Recommendation: keep the timers in force" + (" (no candidate does better by this objective)"
-                                                               if len(a.candidates) > 1 else
-                                                               " (no other candidate: see the notes)")]
-    return [f"Recommendation: {rec.label}'s timers ({rec.source}); to apply them:", *(f"  {c}" for c in
-                                                                                    "\n".join(rec.commands).splitlines())]
+        return [f"Recommendation: keep the timers in force{on}" + (" (no candidate does better by this objective)"
+                                                                    if len(a.candidates) > 1 else
+                                                                    " (no other candidate: see the notes)")]
+    commands = "\n".join(rec.commands).splitlines()
+    if a.hosts:  # one set of timers: the same commands, run on each host
+        return [f"Recommendation: {rec.label}'s timers ({rec.source}){on}; to apply them:",
+                *(f"  on {host}:\n" + "\n".join(f"    {c}" for c in commands) for host in a.applied_on)]
+    return [f"Recommendation: {rec.label}'s timers ({rec.source}); to apply them:", *(f"  {c}" for c in commands)]
 
 
 def _findings(a: FailureAdvice) -> list[str]:

@@ -1,5 +1,6 @@
 """A cluster's figures beside each other as `compare` and its report print them: a row per host,
-then a row per site where the hosts are at several (`host_site_figures`)."""
+then a row per site where the hosts are at several (`host_site_figures`); a lineup, whose
+settings are many, a row per setting with a column per host, then per site."""
 
 from __future__ import annotations
 
@@ -34,3 +35,36 @@ def hosts_side_by_side(names: list[str], hosts: list[dict[str, dict[str, Any]]],
     for h in every:
         lines += [f"{h} CMDS/s".ljust(label) + cells(h, "cmds_s", ".1f"), f"{h} GAVG".ljust(label) + cells(h, "gavg_ms", ".3f")]
     return "\n".join(lines)
+
+
+def hosts_and_sites_by_setting(labels: list[str], runs: list[dict[str, Any]]) -> list[str]:
+    """A lineup's figures per host and per site: a row per setting, a column per host (then per
+    site, where the hosts are at several), each cell its CMDS/s and GAVG (ms); nothing for one host."""
+    hosts = [per_host(r) for r in runs]
+    if not any(len(h) > 1 for h in hosts):
+        return []
+    at = [per_site(r) for r in runs]
+    out = ["", settings_by_place(labels, hosts, "per host (esxtop: CMDS/s, GAVG ms)")]
+    if any(at):
+        members = {site: f"{site} ({', '.join(one[site]['hosts'])})" for one in at for site in one}
+        out += ["", settings_by_place(labels, at, "per site (its hosts' esxtop together: CMDS/s, GAVG ms): "
+                                                  + "; ".join(members.values()))]
+    return out
+
+
+def settings_by_place(labels: list[str], places: list[dict[str, dict[str, Any]]], title: str) -> str:
+    """A row per setting, a column per host or site: "CMDS/s GAVG"; "-" where a setting has no such place."""
+    every = list(dict.fromkeys(p for one in places for p in one))
+    label = max(len(x) for x in labels) + 2
+    cells = [[f"{one[p]['cmds_s']:.1f} {one[p]['gavg_ms']:.3f}" if p in one else "-" for p in every] for one in places]
+    width = max(len(c) for row in cells for c in [*row, *every]) + 2
+    lines = [title, "".ljust(label) + "".join(p.rjust(width) for p in every)]
+    lines += [name.ljust(label) + "".join(c.rjust(width) for c in row) for name, row in zip(labels, cells)]
+    return "\n".join(lines)
+
+
+def place_entries(run: dict[str, Any], runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """A run's `hosts` (where any of `runs` has several) and `sites` (where any has several) as
+    `compare --format json` gives them beside its summary."""
+    return ({"hosts": per_host(run)} if any(len(o["hosts"]) > 1 for o in runs) else {}) | \
+        ({"sites": per_site(run)} if any(per_site(o) for o in runs) else {})

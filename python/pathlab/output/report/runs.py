@@ -109,9 +109,10 @@ def _application_sections(data: dict[str, Any]) -> list[tuple[str, str]]:
 
 def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, Any]], scenario_text: str | None,
                    provenance: dict[str, Any], setting: str | None = None,
-                   described: Sequence[tuple[str, str]] = ()) -> str:
+                   described: Sequence[tuple[str, str]] = (), lineup: bool = False) -> str:
     """Settings side by side, one run each (a compare of variants or a lineup of policies);
-    `setting` says what is compared, `described` is each setting with what it sets (variants)."""
+    `setting` says what is compared, `described` is each setting with what it sets (variants);
+    a `lineup`'s hosts and sites are columns, its many settings rows."""
     summaries = [d["summary"] for d in runs]
     sections = []
     if described:
@@ -130,9 +131,9 @@ def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, A
                                              "Percentiles of the response time, a row per setting.")
                      + _percentile_table(labels, summaries)))
     if all({"hosts", "devices", "paths"} <= set(d) for d in runs):  # several hosts: as `compare` prints them
-        from pathlab.output.hosts_and_sites import hosts_and_sites
+        from pathlab.output.hosts_and_sites import hosts_and_sites, hosts_and_sites_by_setting
 
-        if shown := hosts_and_sites(list(labels), list(runs)):
+        if shown := (hosts_and_sites_by_setting if lineup else hosts_and_sites)(list(labels), list(runs)):
             sections.append(("Per host and per site", f"<pre>{html.escape(chr(10).join(shown).strip())}</pre>"))
     return page(title, sections, scenario_text, provenance, setting)
 
