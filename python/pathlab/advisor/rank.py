@@ -58,7 +58,7 @@ def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int,
     simulated = _simulated(scenarios[0], cands, resolved)
     rankings = [_Ranking(s, cands, length, simulated, per_host) for s, length in zip(scenarios, lengths, strict=True)]
     if in_force_run is not None and in_force_run.data["seed"] == 1:
-        rankings[0].results[0] = [in_force_run]
+        rankings[0].results[0] = [figures_of(in_force_run) if per_host else in_force_run]
     first = min(FIRST_SEEDS, seeds)
     _simulate([(r, i, seed) for r in rankings for i in r.simulated for seed in range(1, first + 1)
                if len(r.results[i]) < seed], executor)
@@ -92,13 +92,23 @@ def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> No
         batch = executor.run([r.run(i, seed) for r, i, seed in part], figures_only=not per_host, path_intervals=False,
                              keep=KEPT if per_host else None)
         for (r, i, _), result in zip(part, batch):
-            r.results[i].append(result)
+            r.results[i].append(figures_of(result) if per_host else result)
 
 
 #: What a cluster's ranking reads of a run (`host_figures`, `cluster_summary`): its seed, summary,
 #: hosts and device rows. The path, port, adapter and interval rows are let go (on 32 hosts × 500
 #: devices × 8 paths a run has 128,000 path rows against 16,000 device rows).
 KEPT = ("seed", "summary", "hosts", "devices")
+
+
+def figures_of(run: Result) -> Result:
+    """A cluster's run as its ranking keeps it: its seed, the cluster's summary and each host's
+    figures, computed from its device rows as soon as it ends (the rows then let go: 16,000 of them
+    a run on 32 hosts × 500 devices, where the figures are 32 hosts' three numbers); a run kept so already as it is."""
+    if "host_figures" in run.data:
+        return run
+    return Result({"seed": run.data["seed"], "cluster": cluster_summary(run.data), "host_figures": host_figures(run.data)},
+                  run.engine_events)
 
 
 class _Ranking:
@@ -144,9 +154,9 @@ def _same_as_in_force(c: Candidate, devices: list[Device], in_force_devices: lis
 def _ranked(c: Candidate, results: list[Result], per_host: bool = False) -> Ranked:
     if not per_host:
         return Ranked(c, summaries([r.data["summary"] for r in results]), 0.0, len(results))
-    seeds = [host_figures(r.data) for r in results]
+    seeds = [r.data["host_figures"] for r in results]
     hosts = {h: summaries([s[h] for s in seeds], HOST_FIGURES) for h in seeds[0]}
-    return Ranked(c, summaries([cluster_summary(r.data) for r in results]), 0.0, len(results), hosts, seeds)
+    return Ranked(c, summaries([r.data["cluster"] for r in results]), 0.0, len(results), hosts, seeds)
 
 
 def settled(candidate: Ranked, in_force: Ranked) -> bool:
