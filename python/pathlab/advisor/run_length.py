@@ -147,9 +147,8 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
               "every device's first sampling" if sampling_warmup else ""
     learning = any(learns(d.policy.params) for resolved in simulated for d in resolved)
     learned = f"; {full_warmup_s:g} s for pathlab's own policy, which learns its paths" if learning else ""
-    per = f" per {level}" + (" (a host's devices on one array through the same ports, going round together)"
-                             if level == "port group" else " (its devices going round together)" if level == "array"
-                             else "")
+    per = {"device": "", "port group": " per port group (a host's devices on one array through the same ports, going "
+                                        "round together)", "array": " per array (its devices going round together)"}[level]
     return RunLength(duration, warmup,
                      f"{PER_PATH_IOS} I/Os per path{counted} and {ROTATIONS} rotations of the policy{per} at the rates a "
                      f"{PILOT_S:g} s pilot run measured{sampled}{learned}", sampling_warmup,
