@@ -83,8 +83,9 @@ def _simulated(scenario: Scenario, cands: list[Candidate], resolved: list[list[D
 def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> None:
     """Runs (ranking, candidate, seed) in one batch and files each result under its ranking, in
     seed order. A cluster's runs (`per_host`) go as many at a time as there are cores (on Ray: all
-    at once), each kept as what its ranking reads (`KEPT`) before the next go: a whole run of a
-    large cluster holds every path's row."""
+    at once), each kept as what its ranking reads (`figures_of`) before the next go: a whole run of
+    a large cluster holds every path's row; and each candidate's loaded scenario is let go after
+    its last run of the batch."""
     per_host = wanted[0][0].per_host
     step = (os.cpu_count() or 1) if per_host and executor.kind == "local" else len(wanted)
     for start in range(0, len(wanted), step):
@@ -93,6 +94,11 @@ def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> No
                              keep=KEPT if per_host else None)
         for (r, i, _), result in zip(part, batch):
             r.results[i].append(figures_of(result) if per_host else result)
+        # A cluster's candidate scenario let go after its last seed of the batch (loaded again for a later round's seed).
+        later = {(id(r), i) for r, i, _ in wanted[start + step:]}
+        for r, i, _ in part if per_host else []:
+            if (id(r), i) not in later:
+                r.release(i)
 
 
 #: What a cluster's ranking reads of a run (`host_figures`, `cluster_summary`): its seed, summary,
@@ -117,12 +123,21 @@ class _Ranking:
     def __init__(self, scenario: Scenario, cands: list[Candidate], lengths: list[dict[str, str]], simulated: list[int],
                  per_host: bool = False):
         self.cands, self.simulated, self.per_host = cands, simulated, per_host
-        # Each candidate's scenario loaded once; its seeds are copies of it (`Scenario.with_seed`).
-        self.loaded = {i: scenario.with_set(lengths[i] | cands[i].overrides) for i in simulated}
+        self.scenario, self.lengths = scenario, lengths
+        # Each candidate's scenario loaded when a batch first needs it; its seeds are copies of it
+        # (`Scenario.with_seed`), and it is let go once the batch has run its last seed (`release`).
+        self.loaded: dict[int, Scenario] = {}
         self.results: dict[int, list[Result]] = {i: [] for i in simulated}
 
     def run(self, i: int, seed: int) -> Scenario:
+        if i not in self.loaded:
+            self.loaded[i] = self.scenario.with_set(self.lengths[i] | self.cands[i].overrides)
         return self.loaded[i].with_seed(seed)
+
+    def release(self, i: int) -> None:
+        """Lets the candidate's loaded scenario go (a cluster of 32 hosts × 500 devices × 8 paths
+        is about 200 MiB an engine handle): loaded again, the same, if another seed is wanted."""
+        self.loaded.pop(i, None)
 
     def ranked(self, i: int) -> Ranked:
         return _ranked(self.cands[i], self.results[i], self.per_host)
