@@ -24,7 +24,7 @@ from pathlab.advisor.group_candidate import by_group
 from pathlab.advisor.group_decision import own_choice, per_group_decision
 from pathlab.advisor.host_groups import HostGroup, group_ranked, host_groups
 from pathlab.advisor.ranges import Span, end_labels, gain_ranges
-from pathlab.advisor.rank import rank_together
+from pathlab.advisor.rank import figures_of, rank_together
 from pathlab.advisor.ranked import Ranked
 from pathlab.advisor.run_length import RunLength
 from pathlab.advisor.timer_findings import timer_findings
@@ -68,6 +68,9 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     hosts = host_views.names(in_force.data)
     found = _captured(imported or {}) + cluster_findings(in_force) + per_host(in_force, _host_findings(imported or {}))
     cands, resolved = chosen or (candidates(scenario, in_force), None)
+    groups = host_groups(in_force.data)
+    # The setting in force's seed 1 as the ranking keeps it: the whole run (every path's row) let go before the ranking.
+    in_force = figures_of(in_force)
 
     scenarios = [scenario, *(end for end, _ in at_ends)]
 
@@ -79,7 +82,6 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     ranked, *ranked_at_ends = rank_together(scenarios, cands, seeds, each_length(cands, resolved), in_force,
                                             resolved, per_host=True, executor=executor)
     decision = decide(ranked, objective)
-    groups = host_groups(in_force.data)
     own = [own_choice(ranked, g, decision.choice or ranked[0], objective) for g in groups] if len(groups) > 1 else []
     if any(o is not (decision.choice or ranked[0]) for o in own):
         # A group does better with a setting of its own, beyond the intervals: each group's, simulated with the others.

@@ -36,7 +36,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from pathlab.advisor.run_length import ROTATIONS, in_a_row
+from pathlab.advisor.rotations import ROTATIONS, in_a_row
 from pathlab.api import Result
 
 #: The levels, finest first.
@@ -92,11 +92,14 @@ class Judged:
     short: bool = False
 
 
-def units(run: Result, rates: Mapping[str, float], key: Callable[[str, str], str], array_of: Mapping[str, str]) -> list[Unit]:
+def units(run: Result, rates: Mapping[str, float], key: Callable[[str, str], str], array_of: Mapping[str, str],
+          rows: Mapping[str, float] | None = None, paths_of: Mapping[str, int] | None = None) -> list[Unit]:
     """Every unit of every level, finest first: each compared device (`rates`, by `key`), each
-    host's devices on one array through the same ports (where several devices are), each array's."""
+    host's devices on one array through the same ports (where several devices are), each array's.
+    A device goes round its working paths in the run by its policy's I/Os in a row, or by `rows`
+    and `paths_of` (by `key`) where given (the run-length rule: the most of any candidate)."""
     bytes_per_io = run.data["summary"]["bytes_per_io"]
-    rows = {key(r["host"], r["name"]): r for r in run.data["devices"]}
+    row_of = {key(r["host"], r["name"]): r for r in run.data["devices"]}
     targets: dict[tuple[str, str], dict[str, str]] = {}
     for p in run.data["paths"]:
         targets.setdefault((p["host"], p["device"]), {})[p["name"]] = p["target"]
@@ -107,10 +110,11 @@ def units(run: Result, rates: Mapping[str, float], key: Callable[[str, str], str
         name = key(d.host, d.name)
         if name not in rates:
             continue
-        working = rows[name]["working_paths"]
-        paths = max(len(working), 1)
+        working = row_of[name]["working_paths"]
+        paths = (paths_of or {}).get(name, max(len(working), 1))
+        row = rows[name] if rows is not None else in_a_row(d.policy.params, bytes_per_io)
         ports = tuple(sorted({targets.get((d.host, d.name), {}).get(p, p).split("/", 1)[-1] for p in working}))
-        unit = Unit("device", name, (name,), rates[name] / (paths * in_a_row(d.policy.params, bytes_per_io)), rates[name],
+        unit = Unit("device", name, (name,), rates[name] / (paths * row), rates[name],
                     frozenset(f"{array_of[name]}/{p}" for p in ports))
         devices.append(unit)
         groups.setdefault((d.host, array_of[name], ports), []).append(unit)
@@ -134,10 +138,7 @@ def judged(all_units: list[Unit], longest_s: float, shortest_s: float, unit_ios:
     """The finest level whose units are all resolved (`ROTATIONS` rotations and `unit_ios` I/Os
     within `longest_s`, a port rarely without a turn), and its run: as long as the devices need
     where they are judged alone (at least `shortest_s`), else the longest."""
-    present = [level for level in LEVELS if any(u.level == level for u in all_units)]
-    need = {level: max(max(ROTATIONS / u.rotations_per_s, unit_ios / u.rate) if u.rotations_per_s > 0 else math.inf
-                       for u in all_units if u.level == level) for level in present}
-    idle = {level: max(u.idle for u in all_units if u.level == level) for level in present}
+    present, need, idle = _needs(all_units, unit_ios)
     level = next((level for level in present if need[level] <= longest_s and idle[level] <= IDLE_SHARE), present[-1])
     finer = [f"{lv}s {need[lv]:.3g} s" for lv in present[:present.index(level)] if need[lv] > longest_s]
     longer = f" ({' and '.join(finer)}, longer than the {longest_s:.3g} s the fit runs)" if finer else ""
@@ -152,6 +153,25 @@ def judged(all_units: list[Unit], longest_s: float, shortest_s: float, unit_ios:
                                        "chance of an idle port)", short=True)
     return Judged(level, duration, f"judged per {level} (the rotations rule): {rule}{longer}{idled}; finer units are "
                                    "allowed what their run allows (1/their rotations, or the chance of an idle port)")
+
+
+def resolved(all_units: list[Unit], longest_s: float) -> tuple[str, float] | None:
+    """The finest level whose every unit makes `ROTATIONS` rotations within `longest_s` and, for
+    several devices, leaves a port without a turn with chance at most `IDLE_SHARE`, and the run
+    its rotations need; None where no level is (`run_length.choose`: rotations counted there)."""
+    present, need, idle = _needs(all_units, 0.0)
+    return next(((level, need[level]) for level in present if need[level] <= longest_s and idle[level] <= IDLE_SHARE),
+                None)
+
+
+def _needs(all_units: list[Unit], unit_ios: float) -> tuple[list[str], dict[str, float], dict[str, float]]:
+    """The levels present (finest first), the run each needs for `ROTATIONS` rotations and
+    `unit_ios` I/Os of its slowest unit, and the most any of its units leaves a port idle."""
+    present = [level for level in LEVELS if any(u.level == level for u in all_units)]
+    need = {level: max(max(ROTATIONS / u.rotations_per_s, unit_ios / u.rate) if u.rotations_per_s > 0 else math.inf
+                       for u in all_units if u.level == level) for level in present}
+    idle = {level: max(u.idle for u in all_units if u.level == level) for level in present}
+    return present, need, idle
 
 
 def tolerance(unit: Unit, level: Judged, duration_s: float) -> float:

@@ -58,7 +58,7 @@ def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int,
     simulated = _simulated(scenarios[0], cands, resolved)
     rankings = [_Ranking(s, cands, length, simulated, per_host) for s, length in zip(scenarios, lengths, strict=True)]
     if in_force_run is not None and in_force_run.data["seed"] == 1:
-        rankings[0].results[0] = [in_force_run]
+        rankings[0].results[0] = [figures_of(in_force_run) if per_host else in_force_run]
     first = min(FIRST_SEEDS, seeds)
     _simulate([(r, i, seed) for r in rankings for i in r.simulated for seed in range(1, first + 1)
                if len(r.results[i]) < seed], executor)
@@ -83,8 +83,9 @@ def _simulated(scenario: Scenario, cands: list[Candidate], resolved: list[list[D
 def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> None:
     """Runs (ranking, candidate, seed) in one batch and files each result under its ranking, in
     seed order. A cluster's runs (`per_host`) go as many at a time as there are cores (on Ray: all
-    at once), each kept as what its ranking reads (`KEPT`) before the next go: a whole run of a
-    large cluster holds every path's row."""
+    at once), each kept as what its ranking reads (`figures_of`) before the next go: a whole run of
+    a large cluster holds every path's row; and each candidate's loaded scenario is let go after
+    its last run of the batch."""
     per_host = wanted[0][0].per_host
     step = (os.cpu_count() or 1) if per_host and executor.kind == "local" else len(wanted)
     for start in range(0, len(wanted), step):
@@ -92,7 +93,12 @@ def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> No
         batch = executor.run([r.run(i, seed) for r, i, seed in part], figures_only=not per_host, path_intervals=False,
                              keep=KEPT if per_host else None)
         for (r, i, _), result in zip(part, batch):
-            r.results[i].append(result)
+            r.results[i].append(figures_of(result) if per_host else result)
+        # A cluster's candidate scenario let go after its last seed of the batch (loaded again for a later round's seed).
+        later = {(id(r), i) for r, i, _ in wanted[start + step:]}
+        for r, i, _ in part if per_host else []:
+            if (id(r), i) not in later:
+                r.release(i)
 
 
 #: What a cluster's ranking reads of a run (`host_figures`, `cluster_summary`): its seed, summary,
@@ -101,18 +107,37 @@ def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> No
 KEPT = ("seed", "summary", "hosts", "devices")
 
 
+def figures_of(run: Result) -> Result:
+    """A cluster's run as its ranking keeps it: its seed, the cluster's summary and each host's
+    figures, computed from its device rows as soon as it ends (the rows then let go: 16,000 of them
+    a run on 32 hosts × 500 devices, where the figures are 32 hosts' three numbers); a run kept so already as it is."""
+    if "host_figures" in run.data:
+        return run
+    return Result({"seed": run.data["seed"], "cluster": cluster_summary(run.data), "host_figures": host_figures(run.data)},
+                  run.engine_events)
+
+
 class _Ranking:
     """One scenario's candidates, their runs so far and what they rank at."""
 
     def __init__(self, scenario: Scenario, cands: list[Candidate], lengths: list[dict[str, str]], simulated: list[int],
                  per_host: bool = False):
         self.cands, self.simulated, self.per_host = cands, simulated, per_host
-        # Each candidate's scenario loaded once; its seeds are copies of it (`Scenario.with_seed`).
-        self.loaded = {i: scenario.with_set(lengths[i] | cands[i].overrides) for i in simulated}
+        self.scenario, self.lengths = scenario, lengths
+        # Each candidate's scenario loaded when a batch first needs it; its seeds are copies of it
+        # (`Scenario.with_seed`), and it is let go once the batch has run its last seed (`release`).
+        self.loaded: dict[int, Scenario] = {}
         self.results: dict[int, list[Result]] = {i: [] for i in simulated}
 
     def run(self, i: int, seed: int) -> Scenario:
+        if i not in self.loaded:
+            self.loaded[i] = self.scenario.with_set(self.lengths[i] | self.cands[i].overrides)
         return self.loaded[i].with_seed(seed)
+
+    def release(self, i: int) -> None:
+        """Lets the candidate's loaded scenario go (a cluster of 32 hosts × 500 devices × 8 paths
+        is about 200 MiB an engine handle): loaded again, the same, if another seed is wanted."""
+        self.loaded.pop(i, None)
 
     def ranked(self, i: int) -> Ranked:
         return _ranked(self.cands[i], self.results[i], self.per_host)
@@ -144,9 +169,9 @@ def _same_as_in_force(c: Candidate, devices: list[Device], in_force_devices: lis
 def _ranked(c: Candidate, results: list[Result], per_host: bool = False) -> Ranked:
     if not per_host:
         return Ranked(c, summaries([r.data["summary"] for r in results]), 0.0, len(results))
-    seeds = [host_figures(r.data) for r in results]
+    seeds = [r.data["host_figures"] for r in results]
     hosts = {h: summaries([s[h] for s in seeds], HOST_FIGURES) for h in seeds[0]}
-    return Ranked(c, summaries([cluster_summary(r.data) for r in results]), 0.0, len(results), hosts, seeds)
+    return Ranked(c, summaries([r.data["cluster"] for r in results]), 0.0, len(results), hosts, seeds)
 
 
 def settled(candidate: Ranked, in_force: Ranked) -> bool:

@@ -6,14 +6,20 @@ devices gets there in a second or two of simulated time, where the fixed default
 of warm-up) simulates ten times as much. A short pilot run of the setting in force measures each
 device's rate; the length is what the slowest class of alike devices (`alike.classes`) needs:
 
-    I/Os of the class = paths × max(PER_PATH_IOS, ROTATIONS × I/Os the policy sends down a path in a row)
+    I/Os of the class = paths × PER_PATH_IOS
 
 counted over the class's devices together (alike devices are exchangeable: the host-wide figures
 gain as much from an I/O on one as on another; a device unlike every other is a class of its own
 and gets the whole count) unless they wait for each other at a saturated port (`saturated`: then
-per device), and, where the policy sends several I/Os down a path in a row, ROTATIONS rotations on
-each device itself (a device that stays on one path for the whole run shows its ports' load as
-one draw, however many devices are alike). A candidate whose policy samples its paths first gets
+per device), and, where the policy sends several I/Os down a path in a row, ROTATIONS rotations
+(`rotations`): each device's own (a device that stays on one path for the whole run shows its
+ports' load as one draw, however many devices are alike), or, where that is past the full length,
+those of the devices going round together, as the capture fit counts them (`fit_level`: a host's
+devices on one array through the same ports, else an array's, each keeping its ports at work).
+On a cluster of 4 hosts × 50 devices that ranks as the full length does
+(`tests/test_advise_cluster_length.py`); on 2 hosts × 50 devices at iops=100 on ports of 200 µs
+the setting in force's rate was 8% above the full length's (turns trapped on crowded ports over
+tens of turns: the design page of the cluster's capture fit). A candidate whose policy samples its paths first gets
 a warm-up through each device's first sampling (`samples_per_path`), one that learns them the
 full warm-up (`learns`). Capped at the full length, and never shorter than HOST_IOS over the host
 (a p99 from enough I/Os beyond it). Scenarios with their own timeline (scheduled faults, host
@@ -26,16 +32,15 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from pathlab.advisor import fit_level
 from pathlab.advisor.alike import device_keys
+from pathlab.advisor.rotations import ROTATIONS, in_a_row
 from pathlab.api import Result
 from pathlab.devices import Device
 
 #: I/Os per path (of a device, or of a class of alike devices together): the count's relative
 #: spread is then about 1/sqrt(100) = 10% per path.
 PER_PATH_IOS = 100
-#: Full rotations of the policy in force per device: a rotation cut short at the end of the run
-#: then weighs at most 1/20 on the device's figures.
-ROTATIONS = 20
 #: I/Os over the whole host: 200 of them beyond its p99.
 HOST_IOS = 20_000
 #: The pilot run that measures the rates, in simulated seconds (warm-up a quarter of it).
@@ -119,14 +124,15 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
         # by its noise).
         device_rate = class_rate / len(names)
         paths = max(len(devices[names[0]]["working_paths"]), optimized.get(names[0], 0), 1)
-        row = rows[names[0]]
         # Counted over the class where its devices do not wait for each other; per device where they do.
         counted_rate = device_rate if names[0] in crowded else class_rate
         pooled += counted_rate == class_rate and len(names) > 1
-        needed_s = max(needed_s, paths * max(PER_PATH_IOS, ROTATIONS * row) / counted_rate)
-        if row > 1:  # each device goes round its paths itself
-            needed_s = max(needed_s, paths * ROTATIONS * row / device_rate)
+        needed_s = max(needed_s, paths * PER_PATH_IOS / counted_rate)
         sampling_s = max(sampling_s, SAMPLING_MARGIN * paths * max(samples.get(n, 0) for n in names) / device_rate)
+    # The policies' rotations, counted where the devices going round together complete them (`fit_level`).
+    level, rotations_s = rotations(pilot, rates, rows, {k: max(len(d["working_paths"]), optimized.get(k, 0), 1)
+                                                        for k, d in devices.items()}, full_s)
+    needed_s = max(needed_s, rotations_s)
     host_rate = pilot.data["summary"]["iops"]
     if host_rate > 0:
         needed_s = max(needed_s, HOST_IOS / host_rate)
@@ -141,10 +147,32 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
               "every device's first sampling" if sampling_warmup else ""
     learning = any(learns(d.policy.params) for resolved in simulated for d in resolved)
     learned = f"; {full_warmup_s:g} s for pathlab's own policy, which learns its paths" if learning else ""
+    per = {"device": "", "port group": " per port group (a host's devices on one array through the same ports, going "
+                                        "round together)", "array": " per array (its devices going round together)"}[level]
     return RunLength(duration, warmup,
-                     f"{PER_PATH_IOS} I/Os per path and {ROTATIONS} rotations of the policy{counted} at the rates a "
+                     f"{PER_PATH_IOS} I/Os per path{counted} and {ROTATIONS} rotations of the policy{per} at the rates a "
                      f"{PILOT_S:g} s pilot run measured{sampled}{learned}", sampling_warmup,
                      full_warmup_s if learning else 0.0)
+
+
+def rotations(pilot: Result, rates: dict[str, float], rows: dict[str, float], paths: dict[str, int],
+              full_s: float) -> tuple[str, float]:
+    """The level at which the devices' `ROTATIONS` rotations are counted, and the run they need:
+    each device's own (a device going round its paths alone), or, where that is longer, the
+    finest level whose every unit completes them within `full_s` with its ports kept at work
+    (`fit_level.resolved`: a host's devices on one array through the same ports, or an array's
+    devices, go round together and their summed figures settle with their summed rotations).
+    `rows` and `paths`: per device (by its key), the most I/Os in a row and paths of any candidate."""
+    if all(r <= 1 for r in rows.values()):
+        return "device", 0.0  # a policy choosing per I/O goes round within PER_PATH_IOS
+    keys = device_keys(pilot.data)
+    key_of = {(d["host"], d["name"]): key for key, d in zip(keys, pilot.data["devices"], strict=True)}
+    array_of = {key: d.array.name for key, d in zip(keys, pilot.setups, strict=True)}
+    busy = {k: r for k, r in rates.items() if r > 0}
+    every = fit_level.units(pilot, busy, lambda host, name: key_of[host, name], array_of, rows, paths)
+    alone = max((ROTATIONS / u.rotations_per_s for u in every if u.level == "device"), default=0.0)
+    found = fit_level.resolved(every, full_s)
+    return found if found is not None and found[1] < alone else ("device", alone)
 
 
 def saturated(pilot: Result) -> set[str]:
@@ -183,20 +211,6 @@ def samples_per_path(params: Any) -> int:
     if params.get("scheme") == "LB-Latency":
         return int(params["sampling_ios_per_path"])
     return 0
-
-
-def in_a_row(params: Any, bytes_per_io: float) -> float:
-    """I/Os a policy sends down one path before it moves on: round robin's `iops` (or its `bytes`
-    in I/Os of the host's size, or under `type=default` the fewer of the two), SPDK's rr_min_io;
-    1 for the policies that choose per I/O. dm-multipath's `rr_min_io_rq` (and `rr_min_io`) is no
-    run: the kernel clamps a path's repeat count to 1 since Linux 4.6 (`importer/conf_findings.py`)."""
-    kind = params.get("type")
-    if kind == "bytes" and "bytes" in params:
-        return max(params["bytes"] / (bytes_per_io or 1.0), 1.0)
-    if kind == "default" and "iops" in params and "bytes" in params:  # ESXi's default: whichever limit comes first
-        return max(min(float(params["iops"]), params["bytes"] / (bytes_per_io or 1.0)), 1.0)
-    runs = [params[k] for k in ("iops", "rr_min_io") if k in params and kind in (None, "iops")]
-    return float(max([1, *runs]))
 
 
 def _device_rates(pilot: Result) -> dict[str, float]:
