@@ -322,6 +322,40 @@ def test_local_disks_are_left_out_and_named_and_a_list_of_local_disks_alone_is_o
         "to advise on; list the host's SAN devices"]
 
 
+# A device claimed by a vendor's path selection plug-in under NMP, as `nmp device list` prints one
+# (its Device Config is the plug-in's own words) and `nmp path list` its two paths.
+VENDOR_PSP_DEVICE = """\
+naa.6c9ce9000000000000000000000000a1
+   Device Display Name: Nimble iSCSI Disk (naa.6c9ce9000000000000000000000000a1)
+   Storage Array Type: VMW_SATP_ALUA
+   Storage Array Type Device Config: {implicit_support=on; explicit_support=off; alua_followover=on; {TPG_id=1,TPG_state=AO}}
+   Path Selection Policy: NIMBLE_PSP_DIRECTED
+   Path Selection Policy Device Config: {policy=iops iops=4}
+   Path Selection Policy Device Custom Config:
+   Working Paths: vmhba33:C0:T4:L0, vmhba33:C1:T4:L0
+   Is USB: false
+
+"""
+
+
+def test_a_device_of_a_vendors_psp_is_left_out_and_named_and_a_list_of_them_alone_is_one_line(tmp_path: Path) -> None:
+    captured = Path(pathlab_package.__file__).parent / "captures" / "vmax-iops1000"
+    devices, paths = tmp_path / "devices.txt", tmp_path / "paths.txt"
+    devices.write_text(VENDOR_PSP_DEVICE + (captured / "esxcli-storage-nmp-device-list.txt").read_text())
+    paths.write_text((captured / "esxcli-storage-nmp-path-list.txt").read_text())
+    done = pathlab("import", str(devices), str(paths))
+    assert done.returncode == 0, done.stderr
+    assert f"{devices}, {paths}: devices: 1 device(s) left out (naa.6c9ce9000000000000000000000000a1): claimed by " \
+           "NIMBLE_PSP_DIRECTED, a path selection plug-in pathlab does not simulate" in done.stderr
+    assert [d["name"] for d in tomllib.loads(done.stdout)["devices"]] == ["naa.60000970000197900123533030303031"]
+    devices.write_text(VENDOR_PSP_DEVICE)
+    refused = pathlab("import", str(devices), str(paths))
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines() == [
+        f"pathlab: error: {devices}: naa.6c9ce9000000000000000000000000a1: Path Selection Policy: NIMBLE_PSP_DIRECTED "
+        "is not a policy pathlab imports; supported: VMW_PSP_RR, VMW_PSP_FIXED, VMW_PSP_MRU, HPP"]
+
+
 @pytest.mark.parametrize(("head", "said"), [
     ("Linux 6.1 (host)\n\nDevice             tps    kB_read/s    kB_wrtn/s\nsda  1.00  2.00  3.00\n", "it looks like `iostat` without -x"),
     ("Node                  SN                   Model\n/dev/nvme0n1  S4  Samsung\n",

@@ -337,6 +337,29 @@ def test_a_map_the_listing_ends_inside_is_imported_from_its_listed_paths_and_sai
     assert [d["name"] for d in tomllib.loads(done.stdout)["devices"]] == ["3600a098038314962485d543078486c7a"]
 
 
+# Map headers as print.c's `%n (%w) %d %s` and `size=%S features='%f' hwhandler='%h' wp=%r` write
+# them, one with no group under it (the paste stops there) and one whose one path multipathd knows no
+# device of (`snprint_hcil`'s `#:#:#:#`, `snprint_dev`'s `-`, `snprint_dev_t`'s `#:#`).
+_NO_PATHS = """\
+mpathe (36005076300810df6c000000000000a10) dm-7 IBM,2145
+size=8.0G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+
+mpathf (36005076300810df6c000000000000a11) dm-8 IBM,2145
+size=8.0G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+`-+- policy='service-time 0' prio=0 status=enabled
+  `- #:#:#:# -   #:#   active faulty running
+"""
+
+
+def test_a_listing_of_no_map_with_a_scsi_address_says_what_each_map_shows_instead(tmp_path) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(_NO_PATHS)
+    assert one_error_line(pathlab("import", str(listing))) == (
+        f"pathlab: error: {listing}: no map with SCSI paths (H:C:T:L) to import: mpathe (line 1): no path group or "
+        "path listed under it; mpathf (line 4): its paths show no SCSI address (#:#:#:#: multipath knows no device "
+        "for them)")
+
+
 _WEB_MAP = """<pre>[root@host ~]# multipath -ll
 mpatha (<span class="wwid">360000970000297800000533030303344</span>) dm-0 EMC,SYMMETRIX
 size=20G features=&#39;0&#39; hwhandler=&#39;0&#39; wp=rw

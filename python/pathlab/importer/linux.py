@@ -180,7 +180,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     sections = ConfPrecedence(c.conf)
     paths = [p for p in c.paths.itertuples() if has_address(p)]
     if not maps or not paths:
-        raise ScenarioError(mfile, "", "no map with SCSI paths (H:C:T:L) to import")
+        raise ScenarioError(mfile, "", "no map with SCSI paths (H:C:T:L) to import" + _why_no_paths(maps, c.paths))
     if c.rates is not None:  # a map's device is dm-N, or its name with iostat -N; its paths are sdX
         listed = [*c.maps["name"], *c.maps["dm"].dropna(), *c.paths["device"].dropna()]
         refuse_other_hosts_rates(c.rates, rfile, f"the devices of {mfile}", listed)
@@ -402,6 +402,19 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     if not out.of("workloads"):
         raise saw_no_io(rfile, "", "every map's device is idle in it (no reads or writes, or left out by iostat -z)")
     return out, warnings, any_measured, undetermined
+
+
+def _why_no_paths(maps: list[Any], paths: pd.DataFrame) -> str:
+    """What each map of a listing with none to import shows instead of paths (three said, the
+    rest counted): no path line at all (the paste stops after its header), or only paths whose
+    device is gone (print.c's `#:#:#:#`)."""
+    said = []
+    for m in maps:
+        listed = paths[paths["map"] == m.name] if len(paths) else paths
+        said.append(f"{m.name} (line {m.line}): " + ("no path group or path listed under it" if listed.empty
+                                                     else "its paths show no SCSI address (#:#:#:#: multipath knows no device for them)"))
+    more = f"; and {len(said) - 3} more" if len(said) > 3 else ""
+    return (": " + "; ".join(said[:3]) + more) if said else ""
 
 
 def _portal_source(key: tuple[int, int], ports: dict[tuple[int, int], str], portals: dict[int, Portal],
