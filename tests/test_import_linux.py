@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import SCENARIOS, one_error_line, pathlab
-from pathlab import Scenario
+from pathlab import Scenario, import_host
 from pathlab.advisor.candidates import Candidate, candidates
+from pathlab.importer.host_tables import Idle
+from pathlab.importer.provenance import Derived
 
 DATA = Path(__file__).parent / "data" / "linux"
 NETAPP = DATA / "multipath_check-multipath-20_netapp-debian-squeeze.txt"
@@ -143,8 +145,12 @@ def test_a_map_in_no_report_of_an_iostat_z_capture_is_idle_not_assumed(tmp_path)
     done = pathlab("import", str(NETAPP), str(rates))
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("[[workloads]]") == 1 and "dm-1's average queue" in done.stdout
-    assert (f"# foobar_postgresql_lun0 (dm-2): in no report of {rates}, which leaves idle devices out (iostat -z): "
-            "idle, no workload") in done.stdout
+    assert (f"# foobar_postgresql_lun0 (dm-2): no workload: idle, {rates}, which leaves idle devices out (iostat -z), "
+            "names dm-2 in no report") in done.stdout
+    # The host says it typed: which device is idle, and by which rule over which file.
+    (idle,) = import_host(NETAPP, rates).tables.idle()
+    assert idle == Idle("foobar_postgresql_lun0 (dm-2)", Derived(
+        f"{rates}, which leaves idle devices out (iostat -z), names dm-2 in no report", (str(rates),)))
     assert (f"workloads.foobar_postgresql_lun0: dm-2 is in no report of {rates}, which leaves idle devices out "
             "(iostat -z): taken as idle in every report") in done.stderr
     assert "no I/O statistics" not in done.stderr

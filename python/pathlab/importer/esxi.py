@@ -534,8 +534,7 @@ def _workload(host: HostTables, devices: list[Any], dev_rows: TableSummary | Non
     for d in devices:
         cmds = _mean(dev_rows, d.device, "Commands/sec")
         if cmds == 0:  # captured, and idle: it stays idle in the scenario
-            host.tables[-1].line()
-            host.tables[-1].line(f"# {d.device}: idle in {esx_file} (0 Commands/sec): no workload")
+            host.tables[-1].idle(d.device, Read(esx_file, text="0 Commands/sec"))
             continue
         loaded = True
         t = host.table("workloads", array=True)

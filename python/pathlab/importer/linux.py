@@ -370,15 +370,15 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     for m in maps:
         dm = str(m.dm)
         if left_out_idle(c.rates, dm, str(m.name)):
-            comment, warning = idle_left_out_said(str(m.name), dm, rfile)
-            out.tables[-1].items += ["", comment]
+            rule, warning = idle_left_out_said(str(m.name), dm, rfile)
+            out.tables[-1].idle(f"{m.name} ({dm})", rule)
             warnings.append(warning)
             any_measured = True
             continue
         measured = [v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v is not None]
         any_measured = any_measured or bool(measured)
         if measured and not any(measured):  # captured, and idle: it stays idle in the scenario
-            out.tables[-1].items += ["", f"# {m.name} ({dm}): idle in {rfile} (no reads or writes): no workload"]
+            out.tables[-1].idle(f"{m.name} ({dm})", Read(rfile, text="no reads or writes"))
             continue
         cmds = sum(measured) or None
         w = out.table("workloads", array=True)

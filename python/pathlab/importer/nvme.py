@@ -308,8 +308,8 @@ def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd
     gain from it, as from PowerPath's queued-IOs)."""
     have = rates is not None and (rates["device"] == head).any()
 
-    def idle(comment: str) -> None:
-        out.tables[-1].items += ["", comment]
+    def idle(why: Provenance) -> None:
+        out.tables[-1].idle(f"{subsystem} ({head})", why)
 
     def workload() -> Table:
         w = out.table("workloads", array=True)
@@ -318,16 +318,16 @@ def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd
         return w
 
     if left_out_idle(rates, head):
-        comment, warning = idle_left_out_said(subsystem, head, rates_file)
+        why, warning = idle_left_out_said(subsystem, head, rates_file)
         warnings.append(warning)
-        idle(comment)
+        idle(why)
         return True
     if not have and snapshot is not None:
         in_flight, read = snapshot
         where = read.comment()
         if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells
             warnings.append((f"workloads.{subsystem}", f"{where}: no I/O in flight, taken as idle"))
-            idle(f"# {subsystem} ({head}): no I/O in flight in {read.file} (one snapshot): no workload")
+            idle(Read(read.file, read.line, "no I/O in flight (one snapshot)", read.at))
             return False
         warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight at one instant, no rate "
                                                    "and not their size or read share: 4 KiB, 70% reads assumed; no gain "
@@ -350,7 +350,7 @@ def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd
     kib = float(mine["read_kib_per_s"].mean() + mine["write_kib_per_s"].mean())
     cmds = reads + writes
     if cmds == 0:  # captured, and idle: it stays idle in the scenario
-        idle(f"# {subsystem} ({head}): idle in {rates_file} (no reads or writes): no workload")
+        idle(Read(rates_file, text="no reads or writes"))
         return True
     size = io_size(kib * 1024, cmds)
     queue = float(mine["queue_length"].mean())
