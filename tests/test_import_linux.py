@@ -291,7 +291,8 @@ def test_multipath_conf_adds_what_multipath_ll_does_not_show_by_precedence(tmp_p
     # as its features show.
     assert policies and all('failback = "immediate"' in p and 'no_path_retry = "queue"' in p for p in policies), \
         policies[0]
-    assert "failback from" in policies[0] and "(devices)" in policies[0] and "(defaults)" not in policies[0]
+    assert "#   failback: " + str(conf) + ", line 9: failback immediate (devices entry NETA.*/LUN)" in done.stdout
+    assert "(defaults)" not in done.stdout
 
 
 def test_rr_min_io_and_rr_weight_in_multipath_conf_are_said_to_do_nothing(tmp_path) -> None:
