@@ -197,7 +197,11 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     add_run(out)
     host = out.table("host")
     host.key("name", "linux01")
-    host.key("adapters", [{"name": f"host{h}"} for h in hosts], Read(mfile, text="SCSI hosts of the paths"))
+    # Each SCSI host where the listing first shows it: the H of a path's H:C:T:L.
+    first_path = {h: next(p for p in paths if hctl(p)[0] == h) for h in hosts}
+    host.elements("adapters", [Element({"name": f"host{h}"}, Read(mfile, int(first_path[h].line),
+                                                                  f"SCSI host {h} of {first_path[h].device} "
+                                                                  f"({first_path[h].hctl})")) for h in hosts])
     release = listing_release(maps, list(c.paths.itertuples()))
     if release is not None:
         host.key("multipath_tools", release[0], Derived(f"{mfile}: {release[1]}", (mfile,)))
@@ -260,9 +264,12 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         dev.key("policy", policy.policy, policy.source, policy.fields)
         lun = hctl(mine[0])[3]
         read_paths: dict[str, Any] = {}  # by the scenario's path name: two lines the model makes one path keep the first
+        path_lines: dict[str, Any] = {}
         for order, p in enumerate(mine):
             read_paths.setdefault(f"host{hctl(p)[0]}:C0:T{hctl(p)[2]}:L{lun}", multipath_path(p, order))
-        dev.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m), read_paths.items())
+            path_lines.setdefault(f"host{hctl(p)[0]}:C0:T{hctl(p)[2]}:L{lun}", p.line)
+        dev.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m), read_paths.items(),
+                                    path_lines)
     warnings.append(("devices.queue_depth", f"the disks' queue_depth is not in the captures: {DEFAULT_QUEUE_DEPTH} assumed"))
 
     # Paths the capture shows failed stay failed: a path fault from the start.

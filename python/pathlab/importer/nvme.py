@@ -170,8 +170,17 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     add_run(out)
     host_table = out.table("host")
     host_table.key("name", "linux01")
-    host_table.key("adapters", [{"name": n} for n in adapters.values()],
-                   Read(file, text="host addresses " + ", ".join(adapters)))
+    # Each adapter where the listing first shows it: a controller reached from its host address.
+    first_row = {a: next(r for r in rows if adapter_of[r.controller] == a) for a in adapters}
+
+    def adapter_read(a: str) -> Read:
+        r = first_row[a]
+        line = int(r.line) if text(r.line) else None  # a JSON listing has no line per controller
+        said = (f"{r.controller}'s host address {a.lstrip(',')}" if a != text(r.transport)
+                else f"{r.controller}: no host address shown, one adapter per transport ({a})")
+        return Read(file, line, said, "" if line is not None else f"subsystem {text(r.subsystem)}")
+
+    host_table.elements("adapters", [Element({"name": n}, adapter_read(a)) for a, n in adapters.items()])
     for vendor in dict.fromkeys(vendor_of.values()):
         a = out.table("arrays", array=True)
         a.key("name", vendor)
@@ -232,7 +241,10 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         path_of = {r.controller: f"{adapters[adapter_of[r.controller]]}:C0:T{target_number[r.controller]}:L{lun}"
                    for r in own}
         read_paths = {path_of[r.controller]: nvme_controller(r, order) for order, r in enumerate(own)}
-        dev.items += listed_entries(Listed(file, own[0].line), nvme_subsystem(own[0]), read_paths.items())
+        at = int(own[0].line) if text(own[0].line) else None  # a JSON listing has no lines
+        dev.items += listed_entries(Listed(file, at, at="" if at is not None else f"subsystem {s}"),
+                                    nvme_subsystem(own[0]), read_paths.items(),
+                                    {path_of[r.controller]: r.line for r in own})
         down = [r for r in own if not usable(r)]
         for r in down:
             why = f"ANA {r.ana_state}" if text(r.ana_state) in UNUSABLE_ANA else str(r.state)
