@@ -228,7 +228,8 @@ def test_a_device_idle_in_the_capture_stays_idle(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     workloads = tomllib.loads(done.stdout)["workloads"]
     assert [w["devices"] for w in workloads] == [["naa.60000970000197900123533030303031"]]
-    assert "naa.60000970000197900123533030303032: idle in" in done.stdout
+    assert (f"# naa.60000970000197900123533030303032: no workload: idle, {tmp_path / 'esxtop.csv'}: 0 Commands/sec"
+            in done.stdout)
 
 
 #: ESX 4.1 on a CLARiiON CX4 in ALUA mode, Fixed (corpus device list 003).

@@ -141,6 +141,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             hangs = "; with queue_if_no_path its I/O waits until a path returns" if "queue_if_no_path" in str(m.features) else ""
             warnings.append((f"maps.{m.name}", f"{mfile}, line {m.line}: no path with a SCSI address (H:C:T:L), so "
                                                f"nothing to simulate: left out of the scenario{hangs}"))
+    listing_order = {m.name: i for i, m in enumerate(maps)}
+    left_out = [m for m in maps if not any(p.map == m.name for p in paths)]
     maps = [m for m in maps if any(p.map == m.name for p in paths)]
     # An array per vendor and set of target ports: maps whose paths reach ports another map of
     # the vendor already reached share its array; others (a SAS shelf's disks, a second array)
@@ -315,9 +317,25 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         w.key("block_size", size_text(size), Derived(f"{rfile}: {dm}'s KiB per I/O", (rfile,)))
         # The share as written with one decimal: the value is what the text says.
         w.key("read_pct", float(f"{100 * reads / cmds:.1f}"), Derived(f"{rfile}: {dm}'s reads over reads and writes", (rfile,)))
+    for m in left_out:
+        _unsimulated(out, m, [p for p in c.paths.itertuples() if p.map == m.name], listing_order[m.name], mfile)
     if not out.of("workloads"):
         raise saw_no_io(rfile, "", "every map's device is idle in it (no reads or writes, or left out by iostat -z)")
     return out, warnings, any_measured, undetermined
+
+
+def _unsimulated(out: HostTables, m: Any, listed: list[Any], place: int, mfile: str) -> None:
+    """A map the scenario cannot simulate (no path with a SCSI address) kept as read, for `show`:
+    its header and properties with its place among the listing's maps, and its paths by their
+    place in it."""
+    u = out.table("unsimulated", array=True)
+    u.key("name", str(m.wwid), Read(mfile, int(m.line), f"WWID of map {m.name}"))
+    cut = cut_at(m)
+    u.key("why", f"the listing ends inside it (line {cut})" if cut is not None and not listed
+          else "no path with a SCSI address (H:C:T:L): nothing to simulate")
+    u.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m) | {"order": place},
+                              [(str(i), multipath_path(p, i)) for i, p in enumerate(listed)],
+                              {str(i): p.line for i, p in enumerate(listed)})
 
 
 def _why_no_paths(maps: list[Any], paths: pd.DataFrame) -> str:
