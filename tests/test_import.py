@@ -303,26 +303,6 @@ sas.5001438001234567-sas.1221000000000000-naa.600508b1001c4d5a1c2b3e4f5a6b7c8d
 """
 
 
-def test_local_disks_are_left_out_and_named_and_a_list_of_local_disks_alone_is_one_line(tmp_path: Path) -> None:
-    captured = Path(pathlab_package.__file__).parent / "captures" / "vmax-iops1000"
-    devices, paths = tmp_path / "devices.txt", tmp_path / "paths.txt"
-    devices.write_text(LOCAL_DISK + (captured / "esxcli-storage-nmp-device-list.txt").read_text())
-    paths.write_text((captured / "esxcli-storage-nmp-path-list.txt").read_text() + LOCAL_PATH)
-    done = pathlab("import", str(devices), str(paths))
-    assert done.returncode == 0, done.stderr
-    assert f"{devices}, {paths}: devices: 1 local disk(s) left out (VMW_SATP_LOCAL: " \
-           "naa.600508b1001c4d5a1c2b3e4f5a6b7c8d): multipathing is about the SAN's devices" in done.stderr
-    imported = tomllib.loads(done.stdout)
-    assert [d["name"] for d in imported["devices"]] == ["naa.60000970000197900123533030303031"]
-    assert [a["vendor"] for a in imported["arrays"]] == ["EMC"]
-    devices.write_text(LOCAL_DISK)
-    refused = pathlab("import", str(devices), str(paths))
-    assert refused.returncode == 2
-    assert refused.stderr.strip().splitlines() == [
-        f"pathlab: error: {devices}: Storage Array Type: every device is a local disk (VMW_SATP_LOCAL): no SAN device "
-        "to advise on; list the host's SAN devices"]
-
-
 # A device claimed by a vendor's path selection plug-in under NMP, as `nmp device list` prints one
 # (its Device Config is the plug-in's own words) and `nmp path list` its two paths.
 VENDOR_PSP_DEVICE = """\
@@ -339,22 +319,32 @@ naa.6c9ce9000000000000000000000000a1
 """
 
 
-def test_a_device_of_a_vendors_psp_is_left_out_and_named_and_a_list_of_them_alone_is_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("device", "path", "left_out", "alone"), [
+    (LOCAL_DISK, LOCAL_PATH, "1 local disk(s) left out (VMW_SATP_LOCAL: naa.600508b1001c4d5a1c2b3e4f5a6b7c8d): "
+                             "multipathing is about the SAN's devices",
+     "Storage Array Type: every device is a local disk (VMW_SATP_LOCAL): no SAN device to advise on; list the host's "
+     "SAN devices"),
+    (VENDOR_PSP_DEVICE, "", "1 device(s) left out (naa.6c9ce9000000000000000000000000a1): claimed by NIMBLE_PSP_DIRECTED, "
+                            "a path selection plug-in pathlab does not simulate",
+     "naa.6c9ce9000000000000000000000000a1: Path Selection Policy: NIMBLE_PSP_DIRECTED is not a policy pathlab "
+     "imports; supported: VMW_PSP_RR, VMW_PSP_FIXED, VMW_PSP_MRU, HPP"),
+], ids=["local-disk", "vendor-psp"])
+def test_a_device_pathlab_does_not_simulate_is_left_out_and_named_and_a_list_of_such_alone_is_one_line(
+        tmp_path: Path, device: str, path: str, left_out: str, alone: str) -> None:
     captured = Path(pathlab_package.__file__).parent / "captures" / "vmax-iops1000"
     devices, paths = tmp_path / "devices.txt", tmp_path / "paths.txt"
-    devices.write_text(VENDOR_PSP_DEVICE + (captured / "esxcli-storage-nmp-device-list.txt").read_text())
-    paths.write_text((captured / "esxcli-storage-nmp-path-list.txt").read_text())
+    devices.write_text(device + (captured / "esxcli-storage-nmp-device-list.txt").read_text())
+    paths.write_text((captured / "esxcli-storage-nmp-path-list.txt").read_text() + path)
     done = pathlab("import", str(devices), str(paths))
     assert done.returncode == 0, done.stderr
-    assert f"{devices}, {paths}: devices: 1 device(s) left out (naa.6c9ce9000000000000000000000000a1): claimed by " \
-           "NIMBLE_PSP_DIRECTED, a path selection plug-in pathlab does not simulate" in done.stderr
-    assert [d["name"] for d in tomllib.loads(done.stdout)["devices"]] == ["naa.60000970000197900123533030303031"]
-    devices.write_text(VENDOR_PSP_DEVICE)
+    assert f"{devices}, {paths}: devices: {left_out}" in done.stderr
+    imported = tomllib.loads(done.stdout)
+    assert [d["name"] for d in imported["devices"]] == ["naa.60000970000197900123533030303031"]
+    assert [a["vendor"] for a in imported["arrays"]] == ["EMC"]
+    devices.write_text(device)
     refused = pathlab("import", str(devices), str(paths))
     assert refused.returncode == 2
-    assert refused.stderr.strip().splitlines() == [
-        f"pathlab: error: {devices}: naa.6c9ce9000000000000000000000000a1: Path Selection Policy: NIMBLE_PSP_DIRECTED "
-        "is not a policy pathlab imports; supported: VMW_PSP_RR, VMW_PSP_FIXED, VMW_PSP_MRU, HPP"]
+    assert refused.stderr.strip().splitlines() == [f"pathlab: error: {devices}: {alone}"]
 
 
 @pytest.mark.parametrize(("head", "said"), [
