@@ -42,6 +42,10 @@ STATES = [("active", "ready", "running"), ("failed", "faulty", "running"), ("fai
           ("active", "ghost", "running"), ("active", "i/o pending", "running"), ("failed", "faulty", "transport-offline"),
           ("active", "ready", "blocked")]
 ALIASES = ["mpath", "oradata", "site_A_", "vg_db-"]
+#: A path multipathd knows no device of (print.c: `snprint_hcil` `#:#:#:#` with no SCSI host,
+#: `snprint_dev` `-` and `snprint_dev_t` `#:#` with no device name): its states as the kernel's
+#: table and the checker left them.
+GONE = [("active", "faulty", "running"), ("failed", "faulty", "running")]
 
 
 @dataclass
@@ -84,10 +88,12 @@ def size_text(kib: int) -> str:
 
 @st.composite
 def listings(draw: st.DrawFn, shapes: tuple[str, ...] = ("prio", "failover", "one"),
-             checked: bool = True) -> tuple[str, list[Map]]:
+             checked: bool = True, gone: bool = False) -> tuple[str, list[Map]]:
     """A listing's text and its maps, each grouped by one of `shapes`: by priority (the owner's
     ports first), one path per group at one priority, or one group. Not `checked`: `multipath -l`
-    of 0.5.0 on (no checker, no prioritizer: every checker state `undef`, every group `prio=0`)."""
+    of 0.5.0 on (no checker, no prioritizer: every checker state `undef`, every group `prio=0`).
+    `gone`: one more map, somewhere among them, whose paths multipathd knows no device of
+    (`GONE`)."""
     layout = draw(st.sampled_from(["tree", "brackets"])) if checked else "tree"
     count = draw(st.integers(1, 4))
     arrays = draw(st.lists(st.sampled_from(list(ARRAYS)), min_size=count, max_size=count))
@@ -160,6 +166,19 @@ def listings(draw: st.DrawFn, shapes: tuple[str, ...] = ("prio", "failover", "on
                     p.states = (p.states[0], "undef", p.states[2])
             m.groups.append(group)
         maps.append(m)
+    if gone:
+        vendor, product = draw(st.sampled_from(list(ARRAYS)))
+        m = Map("", "36" + draw(st.text("0123456789abcdef", min_size=30, max_size=30)) + "ff", f"dm-{61 + count}", vendor,
+                product, size_text(draw(st.integers(1024, 1 << 34))), draw(st.sampled_from(FEATURES)),
+                handlers.get((vendor, product), ARRAYS[(vendor, product)][0]),
+                draw(st.sampled_from(["rw", "ro"])) if layout == "tree" else "rw")
+        m.name = m.wwid if draw(st.booleans()) else f"gone{count}"
+        group = Group(draw(st.sampled_from(SELECTORS)), 0, draw(st.sampled_from(["active", "enabled"])))
+        for _ in range(draw(st.integers(1, 2))):
+            dm_state, checker, online = draw(st.sampled_from(GONE))
+            group.paths.append(Path("#:#:#:#", "-", "#:#", (dm_state, checker if checked else "undef", online)))
+        m.groups.append(group)
+        maps.insert(draw(st.integers(0, len(maps))), m)
     return (tree(maps) if layout == "tree" else brackets(maps)), maps
 
 

@@ -228,7 +228,8 @@ def test_a_device_idle_in_the_capture_stays_idle(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     workloads = tomllib.loads(done.stdout)["workloads"]
     assert [w["devices"] for w in workloads] == [["naa.60000970000197900123533030303031"]]
-    assert "naa.60000970000197900123533030303032: idle in" in done.stdout
+    assert (f"# naa.60000970000197900123533030303032: no workload: idle, {tmp_path / 'esxtop.csv'}: 0 Commands/sec"
+            in done.stdout)
 
 
 #: ESX 4.1 on a CLARiiON CX4 in ALUA mode, Fixed (corpus device list 003).
@@ -302,24 +303,48 @@ sas.5001438001234567-sas.1221000000000000-naa.600508b1001c4d5a1c2b3e4f5a6b7c8d
 """
 
 
-def test_local_disks_are_left_out_and_named_and_a_list_of_local_disks_alone_is_one_line(tmp_path: Path) -> None:
+# A device claimed by a vendor's path selection plug-in under NMP, as `nmp device list` prints one
+# (its Device Config is the plug-in's own words) and `nmp path list` its two paths.
+VENDOR_PSP_DEVICE = """\
+naa.6c9ce9000000000000000000000000a1
+   Device Display Name: Nimble iSCSI Disk (naa.6c9ce9000000000000000000000000a1)
+   Storage Array Type: VMW_SATP_ALUA
+   Storage Array Type Device Config: {implicit_support=on; explicit_support=off; alua_followover=on; {TPG_id=1,TPG_state=AO}}
+   Path Selection Policy: NIMBLE_PSP_DIRECTED
+   Path Selection Policy Device Config: {policy=iops iops=4}
+   Path Selection Policy Device Custom Config:
+   Working Paths: vmhba33:C0:T4:L0, vmhba33:C1:T4:L0
+   Is USB: false
+
+"""
+
+
+@pytest.mark.parametrize(("device", "path", "left_out", "alone"), [
+    (LOCAL_DISK, LOCAL_PATH, "1 local disk(s) left out (VMW_SATP_LOCAL: naa.600508b1001c4d5a1c2b3e4f5a6b7c8d): "
+                             "multipathing is about the SAN's devices",
+     "Storage Array Type: every device is a local disk (VMW_SATP_LOCAL): no SAN device to advise on; list the host's "
+     "SAN devices"),
+    (VENDOR_PSP_DEVICE, "", "1 device(s) left out (naa.6c9ce9000000000000000000000000a1): claimed by NIMBLE_PSP_DIRECTED, "
+                            "a path selection plug-in pathlab does not simulate",
+     "naa.6c9ce9000000000000000000000000a1: Path Selection Policy: NIMBLE_PSP_DIRECTED is not a policy pathlab "
+     "imports; supported: VMW_PSP_RR, VMW_PSP_FIXED, VMW_PSP_MRU, HPP"),
+], ids=["local-disk", "vendor-psp"])
+def test_a_device_pathlab_does_not_simulate_is_left_out_and_named_and_a_list_of_such_alone_is_one_line(
+        tmp_path: Path, device: str, path: str, left_out: str, alone: str) -> None:
     captured = Path(pathlab_package.__file__).parent / "captures" / "vmax-iops1000"
     devices, paths = tmp_path / "devices.txt", tmp_path / "paths.txt"
-    devices.write_text(LOCAL_DISK + (captured / "esxcli-storage-nmp-device-list.txt").read_text())
-    paths.write_text((captured / "esxcli-storage-nmp-path-list.txt").read_text() + LOCAL_PATH)
+    devices.write_text(device + (captured / "esxcli-storage-nmp-device-list.txt").read_text())
+    paths.write_text((captured / "esxcli-storage-nmp-path-list.txt").read_text() + path)
     done = pathlab("import", str(devices), str(paths))
     assert done.returncode == 0, done.stderr
-    assert f"{devices}, {paths}: devices: 1 local disk(s) left out (VMW_SATP_LOCAL: " \
-           "naa.600508b1001c4d5a1c2b3e4f5a6b7c8d): multipathing is about the SAN's devices" in done.stderr
+    assert f"{devices}, {paths}: devices: {left_out}" in done.stderr
     imported = tomllib.loads(done.stdout)
     assert [d["name"] for d in imported["devices"]] == ["naa.60000970000197900123533030303031"]
     assert [a["vendor"] for a in imported["arrays"]] == ["EMC"]
-    devices.write_text(LOCAL_DISK)
+    devices.write_text(device)
     refused = pathlab("import", str(devices), str(paths))
     assert refused.returncode == 2
-    assert refused.stderr.strip().splitlines() == [
-        f"pathlab: error: {devices}: Storage Array Type: every device is a local disk (VMW_SATP_LOCAL): no SAN device "
-        "to advise on; list the host's SAN devices"]
+    assert refused.stderr.strip().splitlines() == [f"pathlab: error: {devices}: {alone}"]
 
 
 @pytest.mark.parametrize(("head", "said"), [

@@ -71,7 +71,8 @@ def test_each_portal_is_one_port_shared_by_its_sessions(tmp_path: Path) -> None:
     target = {p["name"].split(":")[0]: p["target"].split("/", 1)[1] for p in host["paths"]}
     assert target == {"host2": "10.37.120.10:3260", "host3": "10.37.120.10:3260",
                       "host4": "10.37.121.10:3260", "host5": "10.37.121.10:3260"}
-    ports = re.findall(r'^  \{ name = "([^"]+)" \},  # (.*)$', text, re.M)
+    arrays = text[text.index("[[arrays]]"):]  # the host's adapters are written one a line too
+    ports = re.findall(r'^  \{ name = "([^"]+)" \},  # (.*)$', arrays, re.M)
     assert [name for name, _ in ports] == ["10.37.120.10:3260", "10.37.121.10:3260"]
     assert "portal of target portal group iqn.2000-05.com.3pardata:20220002ac019d4a,t,1024, sessions of SCSI host 2, 3" \
         in ports[0][1]

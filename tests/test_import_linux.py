@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import SCENARIOS, one_error_line, pathlab
-from pathlab import Scenario
+from pathlab import Scenario, import_host
 from pathlab.advisor.candidates import Candidate, candidates
+from pathlab.importer.host_tables import Idle
+from pathlab.importer.provenance import Derived
 
 DATA = Path(__file__).parent / "data" / "linux"
 NETAPP = DATA / "multipath_check-multipath-20_netapp-debian-squeeze.txt"
@@ -143,8 +145,12 @@ def test_a_map_in_no_report_of_an_iostat_z_capture_is_idle_not_assumed(tmp_path)
     done = pathlab("import", str(NETAPP), str(rates))
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("[[workloads]]") == 1 and "dm-1's average queue" in done.stdout
-    assert (f"# foobar_postgresql_lun0 (dm-2): in no report of {rates}, which leaves idle devices out (iostat -z): "
-            "idle, no workload") in done.stdout
+    assert (f"# foobar_postgresql_lun0 (dm-2): no workload: idle, {rates}, which leaves idle devices out (iostat -z), "
+            "names dm-2 in no report") in done.stdout
+    # The host says it typed: which device is idle, and by which rule over which file.
+    (idle,) = import_host(NETAPP, rates).tables.idle()
+    assert idle == Idle("foobar_postgresql_lun0 (dm-2)", Derived(
+        f"{rates}, which leaves idle devices out (iostat -z), names dm-2 in no report", (str(rates),)))
     assert (f"workloads.foobar_postgresql_lun0: dm-2 is in no report of {rates}, which leaves idle devices out "
             "(iostat -z): taken as idle in every report") in done.stderr
     assert "no I/O statistics" not in done.stderr
@@ -285,7 +291,8 @@ def test_multipath_conf_adds_what_multipath_ll_does_not_show_by_precedence(tmp_p
     # as its features show.
     assert policies and all('failback = "immediate"' in p and 'no_path_retry = "queue"' in p for p in policies), \
         policies[0]
-    assert "failback from" in policies[0] and "(devices)" in policies[0] and "(defaults)" not in policies[0]
+    assert "#   failback: " + str(conf) + ", line 9: failback immediate (devices entry NETA.*/LUN)" in done.stdout
+    assert "(defaults)" not in done.stdout
 
 
 def test_rr_min_io_and_rr_weight_in_multipath_conf_are_said_to_do_nothing(tmp_path) -> None:
@@ -335,6 +342,29 @@ def test_a_map_the_listing_ends_inside_is_imported_from_its_listed_paths_and_sai
     assert (f"maps.mpathb: {listing}, line 9: the listing ends inside map mpathb: no path listed, left out of the "
             "scenario") in done.stderr
     assert [d["name"] for d in tomllib.loads(done.stdout)["devices"]] == ["3600a098038314962485d543078486c7a"]
+
+
+# Map headers as print.c's `%n (%w) %d %s` and `size=%S features='%f' hwhandler='%h' wp=%r` write
+# them, one with no group under it (the paste stops there) and one whose one path multipathd knows no
+# device of (`snprint_hcil`'s `#:#:#:#`, `snprint_dev`'s `-`, `snprint_dev_t`'s `#:#`).
+_NO_PATHS = """\
+mpathe (36005076300810df6c000000000000a10) dm-7 IBM,2145
+size=8.0G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+
+mpathf (36005076300810df6c000000000000a11) dm-8 IBM,2145
+size=8.0G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+`-+- policy='service-time 0' prio=0 status=enabled
+  `- #:#:#:# -   #:#   active faulty running
+"""
+
+
+def test_a_listing_of_no_map_with_a_scsi_address_says_what_each_map_shows_instead(tmp_path) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(_NO_PATHS)
+    assert one_error_line(pathlab("import", str(listing))) == (
+        f"pathlab: error: {listing}: no map with SCSI paths (H:C:T:L) to import: mpathe (line 1): no path group or "
+        "path listed under it; mpathf (line 4): its paths show no SCSI address (#:#:#:#: multipath knows no device "
+        "for them)")
 
 
 _WEB_MAP = """<pre>[root@host ~]# multipath -ll

@@ -18,6 +18,7 @@ from conftest import pathlab
 from pathlab.api import PathlabWarning
 from pathlab.importer import import_files
 from pathlab.importer.linux_topology import map_topology
+from pathlab.importer.provenance import Derived, Provenance, Read
 from pathlab.readers import multipath_ll
 
 WWID = "3600a098038314e535a24584e4b496252"
@@ -41,10 +42,18 @@ def _conf(path: Path, body: str) -> Path:
 
 
 def _imported(*files: Path) -> tuple[str, dict[str, Any]]:
+    text, policy, _ = _sourced(*files)
+    return text, policy
+
+
+def _sourced(*files: Path) -> tuple[str, dict[str, Any], dict[str, Provenance | None]]:
+    """The scenario's text, the first device's policy, and where each of its keys comes from."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PathlabWarning)
         done = import_files([str(f) for f in files])
-    return done.text, tomllib.loads(done.text)["devices"][0]["policy"]
+    policy = tomllib.loads(done.text)["devices"][0]["policy"]
+    device = done.tables.of("devices")[0]
+    return done.text, policy, {key: device.source(f"policy.{key}") for key in policy}
 
 
 def _findings(*files: Path) -> str:
@@ -56,10 +65,11 @@ def _findings(*files: Path) -> str:
 def test_a_one_group_alua_map_is_no_multibus_finding_without_a_conf_that_says_so(tmp_path: Path) -> None:
     listing = tmp_path / "multipath-ll.txt"
     listing.write_text(_netapp())
-    text, policy = _imported(listing)
+    _, policy, source = _sourced(listing)
     assert policy["path_grouping_policy"] == "multibus"  # the picture the listing shows, simulated
-    assert ("path_grouping_policy: the listing shows one group: multibus or group_by_prio (all paths one priority) "
-            "build it; not determined") in text
+    assert source["path_grouping_policy"] == Derived(
+        f"{listing}, map at line 1: the listing shows one group: multibus or group_by_prio (all paths one priority) "
+        "build it; not determined", (str(listing),))
     found = _findings(listing)
     assert "path_grouping_policy multibus where it says group_by_prio" not in found
     assert "NetApp says group_by_prio: multipath.conf or `multipathd show config` would tell" in found
@@ -69,9 +79,10 @@ def test_a_conf_saying_group_by_prio_settles_a_one_group_map(tmp_path: Path) -> 
     listing = tmp_path / "multipath-ll.txt"
     listing.write_text(_netapp())
     conf = _conf(tmp_path / "multipath.conf", "path_grouping_policy group_by_prio")
-    text, policy = _imported(listing, conf)
+    _, policy, source = _sourced(listing, conf)
     assert policy["path_grouping_policy"] == "group_by_prio"
-    assert "path_grouping_policy from" in text and "path_grouping_policy: the listing shows" not in text
+    assert source["path_grouping_policy"] == Read(str(conf), 5, "path_grouping_policy group_by_prio (devices entry "
+                                                                "NETAPP/LUN.*)")
     found = _findings(listing, conf)
     assert "path_grouping_policy" not in found
 
@@ -89,10 +100,10 @@ def test_features_without_queue_if_no_path_are_not_overridden_by_the_hwtable(tmp
     """NetApp's built-in entry says no_path_retry queue; the map's features say it does not queue."""
     listing = tmp_path / "multipath-ll.txt"
     listing.write_text(_netapp("2 pg_init_retries 50"))
-    text, policy = _imported(listing)
+    text, policy, source = _sourced(listing)
     assert policy["no_path_retry"] == "fail"
-    assert ("no_path_retry fail: the listing's features show no queue_if_no_path (map at line 1); the built-in "
-            "default would be queue") in text
+    assert source["no_path_retry"] == Derived(f"{listing}: the listing's features show no queue_if_no_path (map at "
+                                              "line 1); the built-in default would be queue", (str(listing),))
     imported = tmp_path / "imported.toml"
     imported.write_text(text)
     shown = pathlab("show", "devices", str(imported), "--style", "linux")
@@ -131,13 +142,18 @@ def test_one_path_groups_whose_paths_failed_say_nothing_of_the_grouping(tmp_path
     shape = map_topology("1 alua", _paths(ONE_PATH_GROUPS.format(second=10), tmp_path))
     assert shape.grouping == "group_by_prio" and shape.undetermined is not None
     assert "failover or group_by_prio build it; not determined" in shape.undetermined
-    text, _ = _imported(tmp_path / "multipath-ll.txt")
-    assert "path_grouping_policy: the listing shows a group per path" in text
+    _, _, source = _sourced(tmp_path / "multipath-ll.txt")
+    assert isinstance(source["path_grouping_policy"], Derived)
+    assert source["path_grouping_policy"].rule.endswith(f"map at line 1: {shape.undetermined}")
 
 
 def test_one_path_groups_of_one_priority_among_the_usable_are_failover(tmp_path: Path) -> None:
     shape = map_topology("1 alua", _paths(ONE_PATH_GROUPS.format(second=50), tmp_path))
     assert (shape.grouping, shape.undetermined) == ("failover", None)
+    _, _, source = _sourced(tmp_path / "multipath-ll.txt")  # the rule that determines it, named
+    assert isinstance(source["path_grouping_policy"], Derived)
+    assert source["path_grouping_policy"].rule.endswith("map at line 1: a group per path, two usable ones of one "
+                                                        "priority, which group_by_prio would have put together: failover")
 
 
 def test_queue_if_no_path_does_not_tell_queue_from_the_hwtables_retries() -> None:

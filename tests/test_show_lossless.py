@@ -112,6 +112,16 @@ def test_multipath_ll_shown_back_byte_for_byte(drawn: tuple[str, list[Map]]) -> 
 
 
 @SETTINGS
+@given(listings(shapes=("one", "failover"), gone=True))
+def test_a_map_whose_paths_are_gone_is_shown_back_byte_for_byte(drawn: tuple[str, list[Map]]) -> None:
+    """A map whose every path multipathd knows no device of (print.c's `#:#:#:#`, `-`, `#:#`) has
+    nothing to simulate: the import keeps it as read (`[[unsimulated]]`) and `show` prints it back
+    at its place among the others."""
+    listing, _ = drawn
+    assert shown_linux(listing) == listing
+
+
+@SETTINGS
 @given(listings(shapes=("one", "failover"), checked=False))
 def test_multipath_l_shown_back_byte_for_byte(drawn: tuple[str, list[Map]]) -> None:
     """`multipath -l` (no checker, no prioritizer) shown in its own style comes back byte for byte."""

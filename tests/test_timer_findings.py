@@ -270,8 +270,8 @@ def test_the_three_readers_of_multipath_conf_agree_on_which_devices_entry_wins(t
     from types import SimpleNamespace
 
     from pathlab.importer.conf_precedence import ConfPrecedence
-    from pathlab.importer.linux import conf_settings
     from pathlab.importer.listing_findings import configured
+    from pathlab.importer.map_policy import conf_settings
     from pathlab.importer.timer_values import _in_force
     from pathlab.readers import multipath_conf
 
@@ -283,7 +283,8 @@ def test_the_three_readers_of_multipath_conf_agree_on_which_devices_entry_wins(t
     placed = ConfPrecedence(conf)
     for vendor in ("DGC", "XDGC"):  # XDGC: "DGC" found inside it, as regexec finds it
         m = SimpleNamespace(vendor=vendor, product="VRAID", wwid="3600")
-        assert conf_settings(placed, "3600", vendor, "VRAID")["no_path_retry"] == ("fail", "devices")
+        found_in = conf_settings(placed, "3600", vendor, "VRAID")["no_path_retry"]
+        assert (found_in.value, found_in.section, found_in.line) == ("fail", "devices", 13)
         assert configured(placed, m, "no_path_retry") == ("fail", 13)
         found = _in_force(placed, str(file), "no_path_retry", "3600", vendor, "VRAID", lambda vendor, product, tpgs: {})
         assert found is not None and found[0] == "fail" and "line 13" in found[1], found

@@ -54,6 +54,53 @@ def test_a_linux_hosts_defaults_are_assumed_in_its_tables() -> None:
     assert host.tables.assumed("workloads", "outstanding") == [0, 1]  # no I/O statistics given
 
 
+# Two ALUA maps as print.c lays them out: one of two groups (optimized, non-optimized) over two
+# SCSI hosts, one of a single group; a `failback` in multipath.conf's defaults.
+ALUA_LISTING = """\
+mpatha (36001405aaaaaaaaaaaaaaaaaaaaaaaa1) dm-0 LIO-ORG,block1
+size=10G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+|-+- policy='service-time 0' prio=50 status=active
+| `- 2:0:0:0 sdb 8:16 active ready running
+`-+- policy='service-time 0' prio=10 status=enabled
+  `- 3:0:0:0 sdc 8:32 active ready running
+mpathb (36001405aaaaaaaaaaaaaaaaaaaaaaaa2) dm-1 LIO-ORG,block2
+size=10G features='0' hwhandler='1 alua' wp=rw
+`-+- policy='round-robin 0' prio=50 status=active
+  |- 2:0:0:1 sdd 8:48 active ready running
+  `- 3:0:0:1 sde 8:64 active ready running
+"""
+
+
+def test_each_key_adapter_and_path_of_a_linux_host_says_its_own_source(tmp_path: Path) -> None:
+    listing, conf = tmp_path / "multipath-ll.txt", tmp_path / "multipath.conf"
+    listing.write_text(ALUA_LISTING)
+    conf.write_text("defaults {\n    failback 15\n}\n")
+    host = _host(listing, conf)
+    mp, cf = str(listing), str(conf)
+    adapters = host.tables.of("host")[0].find("adapters")
+    assert [e.source for e in adapters.elements] == [  # type: ignore[union-attr]
+        Read(mp, 4, "SCSI host 2 of sdb (2:0:0:0)"), Read(mp, 6, "SCSI host 3 of sdc (3:0:0:0)")]
+    first, second = host.tables.of("devices")
+    assert {k: first.source(f"policy.{k}") for k in first.get("policy")} == {
+        "name": Derived(f"{mp}: a `multipath -ll` map is dm-multipath's", (mp,)),
+        "selector": Read(mp, 3, "policy='service-time 0'", "map at line 1"),
+        "path_grouping_policy": Derived(f"{mp}, map at line 1: the listing shows a group per path, no two usable ones of "
+                                        "one priority: failover or group_by_prio build it; not determined", (mp,)),
+        "no_path_retry": Derived(f"{mp}: the listing's features show queue_if_no_path (map at line 1): no_path_retry "
+                                 "queue or a number of retries sets it; not determined", (mp,)),
+        "features": Read(mp, 2, "features='1 queue_if_no_path' (queue_if_no_path is no_path_retry's)", "map at line 1"),
+        "hardware_handler": Read(mp, 2, "hwhandler='1 alua'", "map at line 1"),
+        "failback": Read(cf, 2, "failback 15 (defaults)"),
+    }
+    assert second.source("policy.selector") == Read(mp, 9, "policy='round-robin 0'", "map at line 7")
+    assert second.source("policy.no_path_retry") == Derived(
+        f"{mp}: the listing's features show no queue_if_no_path (map at line 7)", (mp,))
+    assert second.source("policy.prio") is None  # not in the policy: the claim's
+    paths = [e for e in second.entries() if e.key[:2] == ("listed", "paths")]
+    assert [(e.key[2], e.source) for e in paths] == [  # type: ignore[union-attr]
+        ("host2:C0:T0:L1", Listed(mp, 10)), ("host3:C0:T0:L1", Listed(mp, 11))]
+
+
 def test_a_scenario_built_from_values_refuses_what_its_text_refuses_in_the_same_words() -> None:
     host = _host("vmax-iops1000")
     bad = ['arrays.0.service.fixed="-4us"']

@@ -300,6 +300,14 @@ class Scenario:
         return {(host, name): {"device": own, "paths": paths} for host, name, own, paths in self.handle.listed}
 
     @property
+    def unsimulated(self) -> list[dict[str, Any]]:
+        """The devices a listing printed that the scenario does not simulate (`[[unsimulated]]`),
+        in file order: `host`, `name`, `why` and `listed` (`device` and `paths` by their place),
+        for `pathlab show` to print back as read."""
+        return [{"host": host, "name": name, "why": why, "listed": {"device": own, "paths": paths}}
+                for host, name, why, own, paths in self.handle.unsimulated]
+
+    @property
     def devices(self) -> list[Device]:
         """Each device's resolved policy, status, host stack and array, as the run starts."""
         from pathlab.devices import from_engine

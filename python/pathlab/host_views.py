@@ -32,6 +32,8 @@ def view(data: dict[str, Any], host: str) -> dict[str, Any]:
     out = dict(data, host=host, hosts=[entry])
     out["devices"] = [data["devices"][i] for i in keep]
     out["paths"] = [p for p in data["paths"] if p["host"] == host]
+    if "unsimulated" in data:
+        out["unsimulated"] = [u for u in data["unsimulated"] if u["host"] == host]
     if "linux" in data:
         linux = data["linux"]
         out["linux"] = dict(linux, hosts=entry["adapters"], devices=[linux["devices"][i] for i in keep])

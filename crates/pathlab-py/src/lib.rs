@@ -101,6 +101,21 @@ impl ScenarioHandle {
             .collect()
     }
 
+    /// The devices a listing printed that the scenario does not simulate (`[[unsimulated]]`):
+    /// (host, device, why, the device's values, each path's values by its place), in file order.
+    #[getter]
+    #[allow(clippy::type_complexity)]
+    fn unsimulated(&self) -> Vec<(String, String, String, ListedValues, BTreeMap<String, ListedValues>)> {
+        let spec = &self.inner.spec;
+        spec.unsimulated
+            .iter()
+            .map(|u| {
+                let host = u.host.clone().unwrap_or_else(|| spec.host.name.clone());
+                (host, u.name.clone(), u.why.clone(), u.listed.device.clone(), u.listed.paths.clone())
+            })
+            .collect()
+    }
+
     /// Legal settings that are probably not what was meant, as (field, message).
     #[getter]
     fn warnings(&self) -> Vec<(String, String)> {

@@ -23,7 +23,7 @@ from pathlab.importer.provenance import Assumed, Derived, Noted, OfHost, Provena
 from pathlab.toml_values import to_toml
 
 #: The tables of a host's import that stay that host's, in the order they are written.
-HOST_TABLES = ("fabric", "devices", "faults", "workloads")
+HOST_TABLES = ("fabric", "devices", "faults", "workloads", "unsimulated")
 #: An array's keys that are the array's own, not one host's reading of it.
 ARRAY_KEYS_MERGED = ("name", "ports", "controllers")
 
@@ -340,6 +340,8 @@ def _own_table(m: Member, t: Table, renamed: dict[str, tuple[str, dict[str, str]
             t.set("path", f"{m.name}/{path}")
         if "device" in values:
             t.set("device", f"{m.name}/{values['device']}")
+    elif t.kind == "unsimulated":  # printed back by its host's view
+        t.set("host", m.name, None, after="name")
     elif t.kind == "workloads":
         t.set("name", f"{m.name}-{values['name']}")
         t.set("devices", [f"{m.name}/{d}" for d in values["devices"]])

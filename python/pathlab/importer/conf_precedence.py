@@ -1,5 +1,5 @@
 """Which multipath.conf line is in force for a map's or a path's attribute: the one resolver the
-import (`linux.conf_settings`), the listing's findings (`listing_findings`) and the failure
+import (`map_policy.conf_settings`), the listing's findings (`listing_findings`) and the failure
 timers (`timer_values`) use.
 
 multipath-tools' precedence (0.14.3 `libmultipath/propsel.c`): a map attribute (`no_path_retry`,

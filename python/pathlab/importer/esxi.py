@@ -157,6 +157,29 @@ def _san_devices(devices: pd.DataFrame, dev_file: str) -> tuple[pd.DataFrame, li
     return devices[~is_local], [str(name) for name in devices["device"][is_local]]
 
 
+#: The path selection plug-ins pathlab simulates (`_policy`); a device claimed by another (a
+#: vendor's PSP under NMP: NIMBLE_PSP_DIRECTED, DELL_PSP_EQL_ROUTED; ESX 4.1's VMW_PSP_FIXED_AP)
+#: is left out of the host, said, and a list of such devices alone refused.
+IMPORTED_PSPS = ("VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU", "HPP")
+
+
+def _simulated_devices(devices: pd.DataFrame, dev_file: str) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The devices claimed by a plug-in pathlab simulates, and the others' names with their PSP;
+    a list of the others alone is refused naming the first one's PSP."""
+    imported = devices["psp"].astype(str).isin(IMPORTED_PSPS)
+    if not imported.all() and not imported.any():
+        first = devices[~imported].iloc[0]
+        raise ScenarioError(dev_file, f"{first['device']}: Path Selection Policy",
+                            f"{first['psp']} is not a policy pathlab imports; supported: {', '.join(IMPORTED_PSPS)}")
+    return devices[imported], {str(d): str(psp) for d, psp in zip(devices["device"][~imported],
+                                                                  devices["psp"][~imported])}
+
+
+def _some(names: list[str]) -> str:
+    """Up to three names, and how many more."""
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
 @dataclass
 class Port:
     array: str
@@ -269,8 +292,7 @@ def _policy(row: Any) -> dict[str, Any]:
         if preferred and row.scheme == "FIXED":
             hpp["preferred"] = str(preferred)
         return hpp
-    raise ScenarioError("", "psp", f"{psp} is not a policy pathlab imports; supported: VMW_PSP_RR, VMW_PSP_FIXED, "
-                                   "VMW_PSP_MRU, HPP")
+    raise AssertionError(f"{psp}: left out by `_simulated_devices`")
 
 
 def build(c: Captures) -> Imported:
@@ -282,11 +304,15 @@ def build(c: Captures) -> Imported:
     esx_file = c.files.get("esxtop", "")
 
     c.devices, local = _san_devices(c.devices, dev_file)
+    c.devices, other_psp = _simulated_devices(c.devices, dev_file)
     devices = list(c.devices.itertuples())
     if local:
-        shown = ", ".join(local[:3]) + (f" and {len(local) - 3} more" if len(local) > 3 else "")
-        warnings.append(("devices", f"{len(local)} local disk(s) left out ({LOCAL_SATP}: {shown}): multipathing "
-                                    "is about the SAN's devices"))
+        warnings.append(("devices", f"{len(local)} local disk(s) left out ({LOCAL_SATP}: {_some(local)}): "
+                                    "multipathing is about the SAN's devices"))
+    for psp in dict.fromkeys(other_psp.values()):
+        claimed = [d for d, p in other_psp.items() if p == psp]
+        warnings.append(("devices", f"{len(claimed)} device(s) left out ({_some(claimed)}): claimed by "
+                                    f"{psp}, a path selection plug-in pathlab does not simulate"))
     vendor_of = {d.device: _vendor(d.display_name) for d in devices}
     paths = [p for p in c.paths.itertuples() if p.device in vendor_of]
     if not paths:
@@ -406,10 +432,7 @@ def build(c: Captures) -> Imported:
                        and _value(p.tpg_id) is not None), None)
         if owning and any(state(p) == "ANO" for p in own):
             t.key("owner", owning, Derived(f"{path_file}: the TPG whose paths are active-optimized", (path_file,)))
-        try:
-            policy = _policy(d)
-        except ScenarioError as e:
-            raise ScenarioError(dev_file, f"{d.device}: Path Selection Policy", e.args[2]) from None
+        policy = _policy(d)
         t.key("policy", policy, Read(dev_file, text="Path Selection Policy (Device Config)"))
         line = _value(getattr(d, "line", None))
         t.items += listed_entries(Listed(dev_file, None if line is None else int(line)), esxcli_device(d),
@@ -511,8 +534,7 @@ def _workload(host: HostTables, devices: list[Any], dev_rows: TableSummary | Non
     for d in devices:
         cmds = _mean(dev_rows, d.device, "Commands/sec")
         if cmds == 0:  # captured, and idle: it stays idle in the scenario
-            host.tables[-1].line()
-            host.tables[-1].line(f"# {d.device}: idle in {esx_file} (0 Commands/sec): no workload")
+            host.tables[-1].idle(d.device, Read(esx_file, text="0 Commands/sec"))
             continue
         loaded = True
         t = host.table("workloads", array=True)

@@ -19,16 +19,42 @@ from pathlab.toml_values import _key, to_toml
 class Entry:
     """One key of a table on its line: its dotted key, its value, where the value comes from
     (None: the line carries no comment), and the literal as written where it is not the value's
-    own TOML form (a host read back from text keeps its literals byte for byte)."""
+    own TOML form (a host read back from text keeps its literals byte for byte). A table value
+    (a device's `policy`) has a provenance per key in `fields` where its keys come from different
+    places, each said on a comment line of its own under the key's line."""
 
     key: tuple[str, ...]
     value: Any
     source: Provenance | None = None
     literal: str | None = None
+    fields: dict[str, Provenance] = field(default_factory=dict)
 
     def line(self) -> str:
         text = f"{'.'.join(_key(k) for k in self.key)} = {self.literal or to_toml(self.value)}"
         return text + (f"  # {self.source.comment()}" if self.source is not None else "")
+
+    def lines(self) -> list[str]:
+        return [self.line(), *(f"#   {k}: {p.comment()}" for k, p in self.fields.items())]
+
+    def source_of(self, key: str) -> Provenance | None:
+        """Where one key of the value comes from: its own provenance, else the value's; None for
+        a key the value does not hold."""
+        if not isinstance(self.value, dict) or key not in self.value:
+            return None
+        return self.fields.get(key, self.source)
+
+
+@dataclass
+class Idle:
+    """A device the captures show idle, for which no workload is written: the line the scenario
+    carries instead, and why (the capture that measured it idle, or the rule that takes a device
+    a capture leaves out as idle)."""
+
+    device: str
+    source: Provenance
+
+    def line(self) -> str:
+        return f"# {self.device}: no workload: idle, {self.source.comment()}"
 
 
 @dataclass
@@ -66,8 +92,8 @@ class Elements:
         return out + ["]"]
 
 
-#: A line of a table that holds no value: a comment or a blank line, as written.
-Item = Entry | Elements | str
+#: A line of a table that holds no value: a comment or a blank line, as written, or an idle device.
+Item = Entry | Elements | Idle | str
 
 
 class _Kept:
@@ -87,8 +113,9 @@ class Table:
     items: list[Item] = field(default_factory=list)
 
     # Building, a line at a time.
-    def key(self, key: str, value: Any, source: Provenance | None = None) -> None:
-        self.items.append(Entry(tuple(key.split(".")), value, source))
+    def key(self, key: str, value: Any, source: Provenance | None = None,
+            fields: dict[str, Provenance] | None = None) -> None:
+        self.items.append(Entry(tuple(key.split(".")), value, source, fields=fields or {}))
 
     def elements(self, key: str, elements: list[Element]) -> None:
         self.items.append(Elements(key, elements))
@@ -98,8 +125,12 @@ class Table:
         self.items.append(text)
 
     # Reading and editing, a key at a time.
+    def idle(self, device: str, source: Provenance) -> None:
+        """A device idle in the captures, after a blank line: no workload for it."""
+        self.items += ["", Idle(device, source)]
+
     def entries(self) -> Iterator[Entry | Elements]:
-        return (i for i in self.items if not isinstance(i, str))
+        return (i for i in self.items if isinstance(i, (Entry, Elements)))
 
     def find(self, key: str) -> Entry | Elements | None:
         return next((i for i in self.entries() if _name(i) == key), None)
@@ -109,7 +140,13 @@ class Table:
         return default if found is None else found.value
 
     def source(self, key: str) -> Provenance | None:
+        """Where `key`'s value comes from; a dotted key past a table value (`policy.selector`)
+        names one of its keys."""
         found = self.find(key)
+        if found is None and "." in key:
+            head, _, rest = key.partition(".")
+            value = self.find(head)
+            return value.source_of(rest) if isinstance(value, Entry) else None
         return found.source if isinstance(found, Entry) else None
 
     def set(self, key: str, value: Any, source: Provenance | None | _Kept = KEPT, after: str | None = None,
@@ -126,7 +163,7 @@ class Table:
         entry = Entry(tuple(key.split(".")), value, None if isinstance(source, _Kept) else source, literal)
         anchor = self.find(after) if after else None
         at = self.items.index(anchor) if anchor is not None else max(
-            (j for j, i in enumerate(self.items) if not isinstance(i, str)), default=-1)
+            (j for j, i in enumerate(self.items) if isinstance(i, (Entry, Elements))), default=-1)
         self.items.insert(at + 1, entry)
 
     def values(self) -> dict[str, Any]:
@@ -149,7 +186,7 @@ class Table:
     def lines(self) -> list[str]:
         out = [h] if (h := self.header()) else []
         for i in self.items:
-            out += [i] if isinstance(i, str) else i.lines() if isinstance(i, Elements) else [i.line()]
+            out += [i] if isinstance(i, str) else [i.line()] if isinstance(i, Idle) else i.lines()
         return out
 
 
@@ -191,6 +228,10 @@ class HostTables:
     def render(self) -> str:
         """The annotated scenario `pathlab import` writes."""
         return "\n".join(line for t in self.tables for line in t.lines()) + "\n"
+
+    def idle(self) -> list[Idle]:
+        """The devices the captures show idle (no workload written for them), each with why."""
+        return [i for t in self.tables for i in t.items if isinstance(i, Idle)]
 
     def assumed(self, kind: str, key: str) -> list[int]:
         """The indexes of the `[[kind]]` tables whose `key` the captures did not give (`Assumed`)."""

@@ -9,23 +9,21 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError, policy_choices
+from pathlab.api import ScenarioError
 from pathlab.importer.captured_load import from_rates
 from pathlab.importer.conf_precedence import ConfPrecedence, hwtable_sets
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import (
-    OWNER_PRIORITIZER,
     OWNERSHIP_HANDLERS,
     MapTopology,
     cut_at,
     has_address,
-    is_down,
     map_topology,
-    table_features,
 )
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
+from pathlab.importer.map_policy import map_policy
 from pathlab.importer.provenance import Assumed, Derived, Listed, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import (
@@ -49,9 +47,6 @@ DEFAULT_ONE_WAY = "5us"  # a fabric within one room
 DEFAULT_PORT_SERVICE_US = 20.0  # an array front-end port of the 2010s: about 50,000 I/O/s
 DEFAULT_QUEUE_DEPTH = 32  # a SCSI disk's queue_depth as most FC drivers set it
 DEFAULT_OUTSTANDING = 32
-#: multipath -ll's selector words → pathlab's dm selector names.
-SELECTORS = {"service-time": "service-time", "round-robin": "round-robin", "queue-length": "queue-length",
-             "historical-service-time": "historical-service-time", "io-affinity": "io-affinity"}
 
 
 @dataclass
@@ -67,61 +62,6 @@ class LinuxCaptures:
     #: `iscsiadm -m session -P 3` as `readers.iscsi_sessions` reads it: the portal of each session.
     sessions: dict[str, pd.DataFrame] | None = None
     files: dict[str, str] = field(default_factory=dict)
-
-
-#: What multipath.conf adds to what `multipath -ll` shows, as pathlab's dm-multipath parameters.
-CONF_KEYS = ("failback", "no_path_retry", "path_grouping_policy")
-#: The groupings pathlab simulates (group_by_serial and group_by_node_name are not).
-GROUPINGS = ("failover", "multibus", "group_by_prio")
-
-
-def conf_settings(conf: ConfPrecedence, wwid: str, vendor: str, product: str,
-                  tpgs: bool = False) -> dict[str, tuple[Any, str]]:
-    """The failback, no_path_retry and path_grouping_policy in force for a map, with the section
-    that sets them, by multipath-tools' precedence (`conf_precedence`). What the hardware table
-    sets is left out: the scenario's claim tables give it (`_core.linux_claim`)."""
-    hwtable = hwtable_sets(vendor, product, tpgs)
-    found = {key: conf.in_force(key, wwid, vendor, product, hwtable) for key in CONF_KEYS}
-    return {key: (f.value, f.section) for key, f in found.items() if f is not None}
-
-
-def _conf_value(value: Any) -> Any:
-    """A multipath.conf word or number as the scenario writes it (`queue`, `manual`, 30)."""
-    text = str(value).strip()
-    return int(text) if text.isdigit() else text
-
-
-def retry_from_features(m: Any, paths: list[Any], table_retries: str) -> tuple[str | None, str | None, str | None]:
-    """What a map's features say of its no_path_retry: the value to simulate (None: the claim's),
-    why it is derived, and why it is not determined. With paths up, multipathd sets
-    queue_if_no_path for `queue` and for a number of retries alike, and neither for `fail`: a map
-    whose features show none does not queue now, whatever the built-in table would set; one that
-    shows it queues by `queue` or by N retries (the table's number where it sets one, for the claim)."""
-    line = f"(map at line {m.line})"
-    default = f"; the built-in default would be {table_retries}" if table_retries else ""
-    if "queue_if_no_path" in str(m.features):
-        return ("queue" if not table_retries.isdigit() else None, None,
-                f"the listing's features show queue_if_no_path {line}: no_path_retry queue or a number of retries "
-                f"sets it; not determined{default}")
-    if table_features(m.features) is not None and not all(is_down(p) for p in paths):  # retries run out drop it too
-        return "fail", f"the listing's features show no queue_if_no_path {line}{default}", None
-    return None, None, None
-
-
-def _listed_table(m: Any, topology: MapTopology, mfile: str, warnings: list[tuple[str, str]]) -> dict[str, str]:
-    """The prioritizer, hardware handler and features the listing shows for a map, as policy keys
-    (they win over the hardware table, as multipath.conf's do)."""
-    keys = {"prio": topology.prioritizer} if topology.prioritizer else {}
-    features = table_features(m.features)
-    if features is not None:
-        keys["features"] = features
-    handler = " ".join(str(m.hwhandler or "").strip("'\"").split())
-    if handler in policy_choices("dm-multipath", "hardware_handler"):
-        keys["hardware_handler"] = handler
-    elif handler:
-        warnings.append(("devices.policy.hardware_handler",
-                         f"{mfile}: map {m.name}: hwhandler '{handler}' is not a handler pathlab models: the claim's used"))
-    return keys
 
 
 def _mean(rates: pd.DataFrame | None, device: str, column: str) -> float | None:
@@ -180,7 +120,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     sections = ConfPrecedence(c.conf)
     paths = [p for p in c.paths.itertuples() if has_address(p)]
     if not maps or not paths:
-        raise ScenarioError(mfile, "", "no map with SCSI paths (H:C:T:L) to import")
+        raise ScenarioError(mfile, "", "no map with SCSI paths (H:C:T:L) to import" + _why_no_paths(maps, c.paths))
     if c.rates is not None:  # a map's device is dm-N, or its name with iostat -N; its paths are sdX
         listed = [*c.maps["name"], *c.maps["dm"].dropna(), *c.paths["device"].dropna()]
         refuse_other_hosts_rates(c.rates, rfile, f"the devices of {mfile}", listed)
@@ -201,6 +141,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             hangs = "; with queue_if_no_path its I/O waits until a path returns" if "queue_if_no_path" in str(m.features) else ""
             warnings.append((f"maps.{m.name}", f"{mfile}, line {m.line}: no path with a SCSI address (H:C:T:L), so "
                                                f"nothing to simulate: left out of the scenario{hangs}"))
+    listing_order = {m.name: i for i, m in enumerate(maps)}
+    left_out = [m for m in maps if not any(p.map == m.name for p in paths)]
     maps = [m for m in maps if any(p.map == m.name for p in paths)]
     # An array per vendor and set of target ports: maps whose paths reach ports another map of
     # the vendor already reached share its array; others (a SAS shelf's disks, a second array)
@@ -257,7 +199,11 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     add_run(out)
     host = out.table("host")
     host.key("name", "linux01")
-    host.key("adapters", [{"name": f"host{h}"} for h in hosts], Read(mfile, text="SCSI hosts of the paths"))
+    # Each SCSI host where the listing first shows it: the H of a path's H:C:T:L.
+    first_path = {h: next(p for p in paths if hctl(p)[0] == h) for h in hosts}
+    host.elements("adapters", [Element({"name": f"host{h}"}, Read(mfile, int(first_path[h].line),
+                                                                  f"SCSI host {h} of {first_path[h].device} "
+                                                                  f"({first_path[h].hctl})")) for h in hosts])
     release = listing_release(maps, list(c.paths.itertuples()))
     if release is not None:
         host.key("multipath_tools", release[0], Derived(f"{mfile}: {release[1]}", (mfile,)))
@@ -304,40 +250,10 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         mine = [p for p in paths if p.map == m.name]
         if not mine:
             continue
-        # A selector the listing does not name is left to the claim (the hwtable or defaults).
-        selector = SELECTORS.get(str(mine[0].selector).split(" ")[0])
-        policy: dict[str, Any] = {"name": "dm-multipath", **({"selector": selector} if selector else {}),
-                                  "path_grouping_policy": topology[m.name].grouping}
-        alua, owned = kinds[vendor_of[m.name]].tpgs, kinds[vendor_of[m.name]].owned
-        table_retries = hwtable_sets(str(m.vendor).strip(), str(m.product).strip(), alua).get("no_path_retry", "")
-        retry, retry_note, retry_open = retry_from_features(m, mine, table_retries)
-        if retry is not None:
-            policy["no_path_retry"] = retry
-        policy.update(_listed_table(m, topology[m.name], mfile, warnings))
-        from_conf = conf_settings(sections, str(m.wwid), str(m.vendor).strip(), str(m.product).strip(), alua)
-        conf_grouping = from_conf.get("path_grouping_policy")
-        grouping_open = topology[m.name].undetermined
-        if conf_grouping and grouping_open is not None and _conf_value(conf_grouping[0]) not in GROUPINGS:
-            grouping_open = (f"{c.files.get('conf')} ({conf_grouping[1]}) sets {conf_grouping[0]}, a grouping pathlab "
-                             f"does not simulate: the listing's groups are simulated as {topology[m.name].grouping}")
-        if topology[m.name].undetermined is None or _conf_value((conf_grouping or ("",))[0]) not in GROUPINGS:
-            from_conf.pop("path_grouping_policy", None)  # the listing's groups are what the kernel has
-        for key, (value, _) in from_conf.items():
-            policy[key] = _conf_value(value)
-        open_settings = {"path_grouping_policy": grouping_open, "no_path_retry": retry_open}
-        notes = [f"no_path_retry fail: {retry_note}"] if retry_note and "no_path_retry" not in from_conf else []
-        if topology[m.name].prioritizer in OWNERSHIP_HANDLERS:
-            notes.append(OWNER_PRIORITIZER.format(handler=topology[m.name].prioritizer))
-        for setting, why in open_settings.items():
-            if why is not None and setting not in from_conf:
-                notes.append(f"{setting}: {why}")
-                settle = "multipath.conf or `multipathd show config` would tell"
-                undetermined.append(Undetermined(str(m.wwid), setting, why, settle))
-                # said with the other values the captures do not give: a prediction rests on it too
-                warnings.append((f"devices.{m.wwid}.policy.{setting}", f"{why}; {settle}"))
-        conf_note = "; " + ", ".join(f"{k} from {c.files.get('conf')} ({sec})" for k, (_, sec) in from_conf.items()) \
-            if from_conf else ""
-        conf_note += "".join(f"; {n}" for n in notes)
+        owned = kinds[vendor_of[m.name]].owned
+        policy = map_policy(m, mine, topology[m.name], kinds[vendor_of[m.name]].tpgs, sections, c.files)
+        warnings += policy.warnings
+        undetermined += policy.undetermined
         dev = out.table("devices", array=True)
         dev.key("name", str(m.wwid), Read(mfile, text=f"WWID of map {m.name}" + (
             f"; the listing ends inside it (line {cut_at(m)}): its paths after that are not known"
@@ -347,13 +263,15 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
         if owned and m.name in owner_of_map:
             dev.key("owner", owner_of_map[m.name], Derived(f"{mfile}: the controller of its best group's paths", (mfile,)))
-        dev.key("policy", policy, Derived(f"{mfile}: the groups' selector, priorities and features{conf_note}",
-                                        (mfile, *([str(c.files.get("conf"))] if from_conf else []))))
+        dev.key("policy", policy.policy, policy.source, policy.fields)
         lun = hctl(mine[0])[3]
         read_paths: dict[str, Any] = {}  # by the scenario's path name: two lines the model makes one path keep the first
+        path_lines: dict[str, Any] = {}
         for order, p in enumerate(mine):
             read_paths.setdefault(f"host{hctl(p)[0]}:C0:T{hctl(p)[2]}:L{lun}", multipath_path(p, order))
-        dev.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m), read_paths.items())
+            path_lines.setdefault(f"host{hctl(p)[0]}:C0:T{hctl(p)[2]}:L{lun}", p.line)
+        dev.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m), read_paths.items(),
+                                    path_lines)
     warnings.append(("devices.queue_depth", f"the disks' queue_depth is not in the captures: {DEFAULT_QUEUE_DEPTH} assumed"))
 
     # Paths the capture shows failed stay failed: a path fault from the start.
@@ -370,15 +288,15 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     for m in maps:
         dm = str(m.dm)
         if left_out_idle(c.rates, dm, str(m.name)):
-            comment, warning = idle_left_out_said(str(m.name), dm, rfile)
-            out.tables[-1].items += ["", comment]
+            rule, warning = idle_left_out_said(str(m.name), dm, rfile)
+            out.tables[-1].idle(f"{m.name} ({dm})", rule)
             warnings.append(warning)
             any_measured = True
             continue
         measured = [v for v in (_mean(c.rates, dm, "reads_per_s"), _mean(c.rates, dm, "writes_per_s")) if v is not None]
         any_measured = any_measured or bool(measured)
         if measured and not any(measured):  # captured, and idle: it stays idle in the scenario
-            out.tables[-1].items += ["", f"# {m.name} ({dm}): idle in {rfile} (no reads or writes): no workload"]
+            out.tables[-1].idle(f"{m.name} ({dm})", Read(rfile, text="no reads or writes"))
             continue
         cmds = sum(measured) or None
         w = out.table("workloads", array=True)
@@ -399,9 +317,38 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         w.key("block_size", size_text(size), Derived(f"{rfile}: {dm}'s KiB per I/O", (rfile,)))
         # The share as written with one decimal: the value is what the text says.
         w.key("read_pct", float(f"{100 * reads / cmds:.1f}"), Derived(f"{rfile}: {dm}'s reads over reads and writes", (rfile,)))
+    for m in left_out:
+        _unsimulated(out, m, [p for p in c.paths.itertuples() if p.map == m.name], listing_order[m.name], mfile)
     if not out.of("workloads"):
         raise saw_no_io(rfile, "", "every map's device is idle in it (no reads or writes, or left out by iostat -z)")
     return out, warnings, any_measured, undetermined
+
+
+def _unsimulated(out: HostTables, m: Any, listed: list[Any], place: int, mfile: str) -> None:
+    """A map the scenario cannot simulate (no path with a SCSI address) kept as read, for `show`:
+    its header and properties with its place among the listing's maps, and its paths by their
+    place in it."""
+    u = out.table("unsimulated", array=True)
+    u.key("name", str(m.wwid), Read(mfile, int(m.line), f"WWID of map {m.name}"))
+    cut = cut_at(m)
+    u.key("why", f"the listing ends inside it (line {cut})" if cut is not None and not listed
+          else "no path with a SCSI address (H:C:T:L): nothing to simulate")
+    u.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m) | {"order": place},
+                              [(str(i), multipath_path(p, i)) for i, p in enumerate(listed)],
+                              {str(i): p.line for i, p in enumerate(listed)})
+
+
+def _why_no_paths(maps: list[Any], paths: pd.DataFrame) -> str:
+    """What each map of a listing with none to import shows instead of paths (three said, the
+    rest counted): no path line at all (the paste stops after its header), or only paths whose
+    device is gone (print.c's `#:#:#:#`)."""
+    said = []
+    for m in maps:
+        listed = paths[paths["map"] == m.name] if len(paths) else paths
+        said.append(f"{m.name} (line {m.line}): " + ("no path group or path listed under it" if listed.empty
+                                                     else "its paths show no SCSI address (#:#:#:#: multipath knows no device for them)"))
+    more = f"; and {len(said) - 3} more" if len(said) > 3 else ""
+    return (": " + "; ".join(said[:3]) + more) if said else ""
 
 
 def _portal_source(key: tuple[int, int], ports: dict[tuple[int, int], str], portals: dict[int, Portal],

@@ -54,6 +54,8 @@ class MapTopology:
     #: Why the listing does not determine `grouping` (which then only builds the picture it
     #: shows, for the simulation), or None where it does.
     undetermined: str | None = None
+    #: The rule by which the listing determines `grouping`, where it does.
+    grouping_rule: str = ""
 
     @property
     def groups_by_owner(self) -> bool:
@@ -100,8 +102,8 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
         groups.setdefault(int(p.group), []).append(p)
     checked = any(str(p.checker_state) not in ("undef", "None", "<NA>", "nan") for p in paths)
     live = {n: g for n, g in groups.items() if not all(is_down(p) for p in g)}
-    grouping, undetermined = grouping_of(list(groups.values()), list(live.values()), handler_of(hwhandler) == "alua",
-                                         checked)
+    grouping, rule = grouping_of(list(groups.values()), list(live.values()), handler_of(hwhandler) == "alua", checked)
+    undetermined = rule if rule in UNDETERMINED else None
     usable = live or groups
 
     def prio(group: list[Any]) -> int | None:
@@ -134,7 +136,8 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
         prioritizer = handler  # OWNER_PRIORITIZER
     elif known and all(value == 1 for value in known):
         prioritizer = "const"
-    return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer, undetermined)
+    return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer, undetermined,
+                       "" if undetermined else rule)
 
 
 #: Why a map of an ownership handler whose groups part the owner's paths from the others is
@@ -154,9 +157,9 @@ ALUA_OTHER = (10, 90, 1, 81)
 
 
 def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = False,
-                checked: bool = True) -> tuple[str, str | None]:
-    """The grouping that builds the groups the listing shows, and why the listing does not
-    determine it (None when it does). Only the groups with a usable path say anything: a group
+                checked: bool = True) -> tuple[str, str]:
+    """The grouping that builds the groups the listing shows, and the rule that gives it, or why
+    the listing does not determine it (one of `UNDETERMINED`). Only the groups with a usable path say anything: a group
     whose every path failed shows priority 0 because the prioritizer could not reach its port.
     The grouping returned where it is not determined builds the same picture, for the simulation.
     One group of an ALUA map at a priority no single ALUA state has holds paths of several
@@ -165,14 +168,14 @@ def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = Fal
     if len(groups) == 1:
         prio = str(groups[0][0].group_prio)
         mixed = alua and prio.isdigit() and int(prio) not in ALUA_OPTIMIZED + ALUA_OTHER
-        return "multibus", None if mixed else ONE_GROUP
+        return "multibus", MIXED_ONE_GROUP if mixed else ONE_GROUP
     if not all(len(g) == 1 for g in groups):
-        return "group_by_prio", None
+        return "group_by_prio", GROUPS_OF_SEVERAL
     prios = [str(g[0].group_prio) for g in live]
     if not checked and len(live) > 1:
         return "failover", ONE_PATH_GROUPS_UNCHECKED
     if len(set(prios)) < len(prios):
-        return "failover", None  # group_by_prio would have put the paths of one priority together
+        return "failover", EQUAL_ONE_PATH_GROUPS
     if len(live) < 2:
         return "failover", ONE_PATH_GROUPS_FAILED
     return "group_by_prio", ONE_PATH_GROUPS_APART
@@ -186,6 +189,14 @@ ONE_PATH_GROUPS_UNCHECKED = ("the listing shows a group per path and no priority
                              "failover or group_by_prio build it; not determined")
 ONE_PATH_GROUPS_APART = ("the listing shows a group per path, no two usable ones of one priority: failover or "
                          "group_by_prio build it; not determined")
+UNDETERMINED = (ONE_GROUP, ONE_PATH_GROUPS_FAILED, ONE_PATH_GROUPS_UNCHECKED, ONE_PATH_GROUPS_APART)
+#: The rules by which the listing determines a map's grouping, per shape.
+MIXED_ONE_GROUP = ("one group at a priority no single ALUA state gives (alua.c): its paths' priorities differ, which "
+                   "group_by_prio would have parted: multibus")
+GROUPS_OF_SEVERAL = ("groups of several paths apart: group_by_prio (group_by_serial and group_by_node_name build the same "
+                     "shape)")
+EQUAL_ONE_PATH_GROUPS = ("a group per path, two usable ones of one priority, which group_by_prio would have put together: "
+                         "failover")
 
 
 def cut_at(m: Any) -> int | None:

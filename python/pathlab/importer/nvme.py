@@ -170,8 +170,17 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     add_run(out)
     host_table = out.table("host")
     host_table.key("name", "linux01")
-    host_table.key("adapters", [{"name": n} for n in adapters.values()],
-                   Read(file, text="host addresses " + ", ".join(adapters)))
+    # Each adapter where the listing first shows it: a controller reached from its host address.
+    first_row = {a: next(r for r in rows if adapter_of[r.controller] == a) for a in adapters}
+
+    def adapter_read(a: str) -> Read:
+        r = first_row[a]
+        line = int(r.line) if text(r.line) else None  # a JSON listing has no line per controller
+        said = (f"{r.controller}'s host address {a.lstrip(',')}" if a != text(r.transport)
+                else f"{r.controller}: no host address shown, one adapter per transport ({a})")
+        return Read(file, line, said, "" if line is not None else f"subsystem {text(r.subsystem)}")
+
+    host_table.elements("adapters", [Element({"name": n}, adapter_read(a)) for a, n in adapters.items()])
     for vendor in dict.fromkeys(vendor_of.values()):
         a = out.table("arrays", array=True)
         a.key("name", vendor)
@@ -232,7 +241,10 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         path_of = {r.controller: f"{adapters[adapter_of[r.controller]]}:C0:T{target_number[r.controller]}:L{lun}"
                    for r in own}
         read_paths = {path_of[r.controller]: nvme_controller(r, order) for order, r in enumerate(own)}
-        dev.items += listed_entries(Listed(file, own[0].line), nvme_subsystem(own[0]), read_paths.items())
+        at = int(own[0].line) if text(own[0].line) else None  # a JSON listing has no lines
+        dev.items += listed_entries(Listed(file, at, at="" if at is not None else f"subsystem {s}"),
+                                    nvme_subsystem(own[0]), read_paths.items(),
+                                    {path_of[r.controller]: r.line for r in own})
         down = [r for r in own if not usable(r)]
         for r in down:
             why = f"ANA {r.ana_state}" if text(r.ana_state) in UNUSABLE_ANA else str(r.state)
@@ -308,8 +320,8 @@ def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd
     gain from it, as from PowerPath's queued-IOs)."""
     have = rates is not None and (rates["device"] == head).any()
 
-    def idle(comment: str) -> None:
-        out.tables[-1].items += ["", comment]
+    def idle(why: Provenance) -> None:
+        out.tables[-1].idle(f"{subsystem} ({head})", why)
 
     def workload() -> Table:
         w = out.table("workloads", array=True)
@@ -318,16 +330,16 @@ def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd
         return w
 
     if left_out_idle(rates, head):
-        comment, warning = idle_left_out_said(subsystem, head, rates_file)
+        why, warning = idle_left_out_said(subsystem, head, rates_file)
         warnings.append(warning)
-        idle(comment)
+        idle(why)
         return True
     if not have and snapshot is not None:
         in_flight, read = snapshot
         where = read.comment()
         if round(in_flight) == 0:  # nothing in flight at that instant: idle, as far as one snapshot tells
             warnings.append((f"workloads.{subsystem}", f"{where}: no I/O in flight, taken as idle"))
-            idle(f"# {subsystem} ({head}): no I/O in flight in {read.file} (one snapshot): no workload")
+            idle(Read(read.file, read.line, "no I/O in flight (one snapshot)", read.at))
             return False
         warnings.append((f"workloads.{subsystem}", "the sysfs snapshot gives the I/Os in flight at one instant, no rate "
                                                    "and not their size or read share: 4 KiB, 70% reads assumed; no gain "
@@ -350,7 +362,7 @@ def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd
     kib = float(mine["read_kib_per_s"].mean() + mine["write_kib_per_s"].mean())
     cmds = reads + writes
     if cmds == 0:  # captured, and idle: it stays idle in the scenario
-        idle(f"# {subsystem} ({head}): idle in {rates_file} (no reads or writes): no workload")
+        idle(Read(rates_file, text="no reads or writes"))
         return True
     size = io_size(kib * 1024, cmds)
     queue = float(mine["queue_length"].mean())

@@ -153,7 +153,7 @@ def _workloads(out: HostTables, host: Host) -> bool:
             count, read = device.in_flight or (0, Read(host.file, text="no queued I/Os shown"))
             where = read.comment()
             if count == 0:
-                out.tables[-1].items += ["", f"# {device.name}: no I/O queued in {where} (one snapshot): no workload"]
+                out.tables[-1].idle(device.name, Read(read.file, read.line, "no I/O queued (one snapshot)", read.at))
                 host.warnings.append((f"workloads.{device.name}", f"{where}: no I/O queued, taken as idle"))
                 continue
             w = out.table("workloads", array=True)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pathlab.api import ScenarioError
 from pathlab.importer.host_tables import HostTables
+from pathlab.importer.provenance import Derived
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,12 +77,12 @@ def left_out_idle(rates: pd.DataFrame | None, *names: str) -> bool:
     return rates is not None and bool(rates.attrs.get(LEAVES_IDLE_OUT)) and not rates["device"].isin(names).any()
 
 
-def idle_left_out_said(workload: str, device: str, rates_file: str) -> tuple[str, tuple[str, str]]:
-    """The scenario's comment and the warning of a device `left_out_idle`: measured idle, not
-    assumed busy, and said, since a capture naming its devices (`iostat -xz sdb`) leaves the
-    others out too."""
+def idle_left_out_said(workload: str, device: str, rates_file: str) -> tuple[Derived, tuple[str, str]]:
+    """Why a device `left_out_idle` is idle (the rule, for its `Idle` line) and the warning:
+    measured idle, not assumed busy, and said, since a capture naming its devices (`iostat -xz
+    sdb`) leaves the others out too."""
     where = f"in no report of {rates_file}, which leaves idle devices out (iostat -z)"
-    return (f"# {workload} ({device}): {where}: idle, no workload",
+    return (Derived(f"{rates_file}, which leaves idle devices out (iostat -z), names {device} in no report", (rates_file,)),
             (f"workloads.{workload}", f"{device} is {where}: taken as idle in every report"))
 
 

@@ -237,7 +237,32 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
         maps.append((alias, "\n".join(lines)))
     if not all(d.get("listed") for d, _ in devices):  # as the kernel lists maps
         maps.sort(key=lambda m: m[0].encode())
+    # Maps the listing printed that the scenario does not simulate: as read, at their place.
+    for u in sorted(desc.get("unsimulated", []), key=lambda u: int(u["listed"]["device"].get("order", 1 << 30))):
+        place = int(u["listed"]["device"].get("order", len(maps)))
+        maps.insert(min(place, len(maps)), ("", _as_read_map(u, release)))
     return "".join(text + "\n" for _, text in maps)
+
+
+def _as_read_map(u: dict[str, Any], release: str | None) -> str:
+    """A map the scenario does not simulate (`[[unsimulated]]`) as its listing printed it: every
+    field from `listed`, a field it did not print `?`; its groups in the listing's order."""
+    own, read = u["listed"]["device"], u["listed"]["paths"]
+    groups: dict[str, dict[str, Any]] = {}
+    for name in sorted(read, key=lambda n: int(read[n].get("order", 0))):
+        v = read[name]
+        g = groups.setdefault(v.get("group", ""), {"selector": v.get("selector", NOT_READ),
+                                                    "priority": v.get("group_prio", NOT_READ),
+                                                    "state": v.get("group_status", NOT_READ),
+                                                    "prio_shown": "group_prio" in v, "paths": []})
+        g["paths"].append(name)
+    fields = {n: tuple(read[n].get(k, NOT_READ) for k in ("hctl", "dev", "dev_t", "dm_state", "checker_state",
+                                                          "online_state")) for n in read}
+    widths = [max(len(f[i]) for f in fields.values()) for i in range(6)] if fields else [0] * 6
+    props = {k: own.get(k, NOT_READ) for k in ("size", "features", "hwhandler")} | ({"wp": own["wp"]} if "wp" in own else {})
+    layout = _brackets if release == "0.4.8" else _tree
+    return "\n".join([_header(u, own, own.get("name", wwid(u["name"])), 0), *layout(props, list(groups.values()),
+                                                                                    fields, widths)])
 
 
 def _groups(d: dict[str, Any], facts: dict[str, Any], members: list[dict[str, Any]], paths: dict[str, dict[str, Any]],

@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
 #: The two tables and their columns.
 MAP_COLUMNS = ["name", "wwid", "dm", "vendor", "product", "revision", "size", "size_bytes", "features",
-               "hwhandler", "wp", "layout", "action", "paths", "line", "cut"]
-PATH_COLUMNS = ["map", "group", "selector", "group_prio", "group_status", "hctl", "device", "dev_t",
+               "hwhandler", "wp", "layout", "action", "paths", "line", "props_line", "cut"]
+PATH_COLUMNS = ["map", "group", "selector", "group_prio", "group_status", "group_line", "hctl", "device", "dev_t",
                 "dm_state", "checker_state", "online_state", "line"]
 
 ACTIONS = ("create", "reload", "switchpg", "rename", "resize", "reject", "unchanged")
@@ -200,9 +200,9 @@ def _mark_cut(last: dict[str, Any], paths: list[dict[str, Any]], end: int) -> No
 
 def read(path: str | Path) -> dict[str, pd.DataFrame]:
     """`maps` (one row per map: name, wwid, dm device, vendor, product, size as printed and in bytes,
-    features, hardware handler, write permission, pending action, number of paths, line) and `paths`
-    (one row per path: map, group number from 1, selector, group priority and status, H:C:T:L,
-    device, major:minor, dm, checker and online states, line)."""
+    features, hardware handler, write permission, pending action, number of paths, the lines of its
+    header and of its properties) and `paths` (one row per path: map, group number from 1, selector,
+    group priority, status and line, H:C:T:L, device, major:minor, dm, checker and online states, line)."""
     import pandas as pd
 
     name = str(path)
@@ -233,7 +233,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
                 if not m:
                     raise ScenarioError(name, where, "expected the map's `size=… features='…' hwhandler='…'` line "
                                                      f"after the map header at line {need_props}, found {line.strip()[:50]!r}")
-                maps[-1].update(_props(m))
+                maps[-1].update(_props(m), props_line=number)
                 need_props = None
                 continue
             header = _header(line)
@@ -244,14 +244,14 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
                 _refuse_markup(header, name, where)
                 inline = header.pop("_props")
                 header.update(size=None, size_bytes=None, features=None, hwhandler=None, wp=None, layout=None, paths=0,
-                              line=number)
+                              line=number, props_line=None)
                 maps.append(header)
                 group = None
                 if inline is not None:
                     m = _OLD_PROPS.match(inline)
                     if not m:
                         raise ScenarioError(name, where, f"expected [size=…][features=…][hwhandler=…], found {inline[:50]!r}")
-                    header.update(_props(m))
+                    header.update(_props(m), props_line=number)
                 else:
                     need_props = number
                 continue
@@ -264,7 +264,8 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
                     raise ScenarioError(name, where, "a path group before any map header (`mpatha (3600…) dm-0 VENDOR,PRODUCT`)")
                 maps[-1]["_groups"] = maps[-1].get("_groups", 0) + 1
                 group = {"map": maps[-1]["name"], "group": maps[-1]["_groups"], "selector": m_group.group("selector"),
-                         "group_prio": _prio(m_group.group("prio"), name, where), "group_status": m_group.group("status")}
+                         "group_prio": _prio(m_group.group("prio"), name, where), "group_status": m_group.group("status"),
+                         "group_line": number}
                 continue
             if m_path:
                 if group is None:
@@ -310,9 +311,9 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
                                                               "give one listing of one host")
         first_line[entry["name"]] = entry["line"]
     map_table = pd.DataFrame(maps, columns=MAP_COLUMNS).astype(
-        {c: "string" for c in MAP_COLUMNS if c not in ("size_bytes", "paths", "line", "cut")}
-        | {"size_bytes": "float64", "paths": "Int64", "line": "Int64", "cut": "Int64"})
+        {c: "string" for c in MAP_COLUMNS if c not in ("size_bytes", "paths", "line", "props_line", "cut")}
+        | {"size_bytes": "float64", "paths": "Int64", "line": "Int64", "props_line": "Int64", "cut": "Int64"})
     path_table = pd.DataFrame(paths, columns=PATH_COLUMNS).astype(
-        {c: "string" for c in PATH_COLUMNS if c not in ("group", "group_prio", "line")}
-        | {"group": "Int64", "group_prio": "Int64", "line": "Int64"})
+        {c: "string" for c in PATH_COLUMNS if c not in ("group", "group_prio", "group_line", "line")}
+        | {"group": "Int64", "group_prio": "Int64", "group_line": "Int64", "line": "Int64"})
     return {"maps": map_table, "paths": path_table}

@@ -47,6 +47,29 @@ pub struct ScenarioSpec {
     /// Where the published figures come from.
     #[serde(default)]
     pub source: String,
+    /// Devices a host's listing printed that the scenario does not simulate (a map whose only
+    /// paths show no SCSI address), kept for `pathlab show` to print back as read: `pathlab
+    /// import` writes them; the simulation does not read them.
+    #[serde(default)]
+    pub unsimulated: Vec<UnsimulatedSpec>,
+}
+
+/// A device a listing printed that the scenario does not simulate, and why.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnsimulatedSpec {
+    /// The device's name, as a `[[devices]]` name (its WWID).
+    pub name: String,
+    /// The host whose listing printed it (a `[[hosts]]` name); left out, `[host]`.
+    #[serde(default)]
+    pub host: Option<String>,
+    /// Why it is not simulated, in words.
+    #[serde(default)]
+    pub why: String,
+    /// What the listing printed of it, as a device's `listed` table; its paths by their place
+    /// in the listing (`"0"`, `"1"`, …), since they have no runtime name.
+    #[serde(default)]
+    pub listed: ListedSpec,
 }
 
 impl ScenarioSpec {

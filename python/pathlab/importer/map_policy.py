@@ -1,0 +1,189 @@
+"""A dm-multipath map's policy as `multipath -ll` and multipath.conf give it, each key with its own
+provenance: the selector read on its group's line, features and hardware handler on the map's
+properties line, the grouping and no_path_retry derived by their named rules (or read in
+multipath.conf, by multipath-tools' precedence: `conf_precedence`), the prioritizer derived from
+the groups or read in multipath.conf.
+
+The prioritizer multipath.conf names (0.14.3 `propsel.c` `select_prio`): with `detect_prio` on
+(its default) a path of an array that answers for TPGS gets `sysfs` where the kernel shows its
+`access_state`, else `alua`, whatever `prio` says; otherwise the `prio` in force is used.
+`sysfs` (`prioritizers/sysfs.c`) gives alua's priorities (`prioritizers/alua.c`: 50 optimized, 10
+non-optimized, 5 LBA-dependent, 1 standby, +80 for the preferred bit) from the kernel's copy of
+the ALUA state, so it is simulated as `alua`; a prioritizer the simulation does not run
+(`weightedpath`: priorities from the admin's `prio_args` patterns; `random`, `path_latency`, …)
+is refused naming its line rather than simulated as another."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pathlab.api import ScenarioError, policy_choices
+from pathlab.importer.conf_precedence import ConfPrecedence, InForce, hwtable_sets
+from pathlab.importer.imported import Undetermined
+from pathlab.importer.linux_topology import OWNER_PRIORITIZER, OWNERSHIP_HANDLERS, MapTopology, is_down, table_features
+from pathlab.importer.provenance import Derived, Provenance, Read
+
+#: multipath -ll's selector words → pathlab's dm selector names.
+SELECTORS = {"service-time": "service-time", "round-robin": "round-robin", "queue-length": "queue-length",
+             "historical-service-time": "historical-service-time", "io-affinity": "io-affinity"}
+#: What multipath.conf adds to what `multipath -ll` shows, as pathlab's dm-multipath parameters.
+CONF_KEYS = ("failback", "no_path_retry", "path_grouping_policy")
+#: The groupings pathlab simulates (group_by_serial and group_by_node_name are not).
+GROUPINGS = ("failover", "multibus", "group_by_prio")
+#: What `sysfs` is simulated as, and why.
+SYSFS_AS = "alua"
+SYSFS_RULE = ("prio sysfs: prioritizers/sysfs.c gives alua.c's priorities (50, 10, 5, 1, +80 preferred) from the "
+              "kernel's access_state: simulated as alua")
+SETTLE = "multipath.conf or `multipathd show config` would tell"
+
+
+def conf_settings(conf: ConfPrecedence, wwid: str, vendor: str, product: str,
+                  tpgs: bool = False) -> dict[str, InForce]:
+    """The failback, no_path_retry and path_grouping_policy in force for a map, with the line
+    that sets them, by multipath-tools' precedence (`conf_precedence`). What the hardware table
+    sets is left out: the scenario's claim tables give it (`_core.linux_claim`)."""
+    hwtable = hwtable_sets(vendor, product, tpgs)
+    found = {key: conf.in_force(key, wwid, vendor, product, hwtable) for key in CONF_KEYS}
+    return {key: f for key, f in found.items() if f is not None}
+
+
+def conf_value(value: Any) -> Any:
+    """A multipath.conf word or number as the scenario writes it (`queue`, `manual`, 30)."""
+    text = str(value).strip()
+    return int(text) if text.isdigit() else text
+
+
+def retry_from_features(m: Any, paths: list[Any], table_retries: str) -> tuple[str | None, str | None, str | None]:
+    """What a map's features say of its no_path_retry: the value to simulate (None: the claim's),
+    why it is derived, and why it is not determined. With paths up, multipathd sets
+    queue_if_no_path for `queue` and for a number of retries alike, and neither for `fail`: a map
+    whose features show none does not queue now, whatever the built-in table would set; one that
+    shows it queues by `queue` or by N retries (the table's number where it sets one, for the claim)."""
+    line = f"(map at line {m.line})"
+    default = f"; the built-in default would be {table_retries}" if table_retries else ""
+    if "queue_if_no_path" in str(m.features):
+        return ("queue" if not table_retries.isdigit() else None, None,
+                f"the listing's features show queue_if_no_path {line}: no_path_retry queue or a number of retries "
+                f"sets it; not determined{default}")
+    if table_features(m.features) is not None and not all(is_down(p) for p in paths):  # retries run out drop it too
+        return "fail", f"the listing's features show no queue_if_no_path {line}{default}", None
+    return None, None, None
+
+
+@dataclass
+class MapPolicy:
+    """A map's `policy` table, where each key comes from (`fields`), the sentence the table's own
+    line says, and what the captures leave open (each also a warning)."""
+
+    policy: dict[str, Any]
+    fields: dict[str, Provenance]
+    source: Derived
+    undetermined: list[Undetermined] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+
+
+def map_policy(m: Any, paths: list[Any], topology: MapTopology, alua: bool, conf: ConfPrecedence,
+               files: dict[str, str]) -> MapPolicy:
+    """The policy of map `m` (a row of `readers.multipath_ll`'s maps) over its `paths` with an
+    address, its array answering for TPGS or not (`alua`)."""
+    mfile, cfile = files["multipath"], str(files.get("conf"))
+    vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
+    props = int(m.props_line) if _known(getattr(m, "props_line", None)) else None
+    out = MapPolicy({"name": "dm-multipath"}, {"name": Derived(f"{mfile}: a `multipath -ll` map is dm-multipath's",
+                                                                (mfile,))}, Derived(""))
+
+    def put(key: str, value: Any, source: Provenance) -> None:
+        out.policy[key], out.fields[key] = value, source
+
+    # A selector the listing does not name is left to the claim (the hwtable or defaults).
+    selector = SELECTORS.get(str(paths[0].selector).split(" ")[0])
+    if selector:
+        line: Any = getattr(paths[0], "group_line", None)
+        put("selector", selector, Read(mfile, int(line) if _known(line) else None, f"policy='{paths[0].selector}'",
+                                       f"map at line {m.line}"))
+    grouping_open = topology.undetermined
+    put("path_grouping_policy", topology.grouping,
+        Derived(f"{mfile}, map at line {m.line}: {grouping_open or topology.grouping_rule}", (mfile,)))
+    table_retries = hwtable_sets(vendor, product, alua).get("no_path_retry", "")
+    retry, retry_note, retry_open = retry_from_features(m, paths, table_retries)
+    if retry is not None:
+        put("no_path_retry", retry, Derived(f"{mfile}: {retry_note or retry_open}", (mfile,)))
+    for key, value, source in _listed_table(m, topology, mfile, props, out.warnings):
+        put(key, value, source)
+    from_conf = conf_settings(conf, wwid, vendor, product, alua)
+    conf_grouping = from_conf.get("path_grouping_policy")
+    if conf_grouping and grouping_open is not None and conf_value(conf_grouping.value) not in GROUPINGS:
+        grouping_open = (f"{cfile} ({conf_grouping.section}) sets {conf_grouping.value}, a grouping pathlab does not "
+                         f"simulate: the listing's groups are simulated as {topology.grouping}")
+        out.fields["path_grouping_policy"] = Derived(f"{mfile}, map at line {m.line}: {grouping_open}", (mfile, cfile))
+    if topology.undetermined is None or conf_value(conf_grouping.value if conf_grouping else "") not in GROUPINGS:
+        from_conf.pop("path_grouping_policy", None)  # the listing's groups are what the kernel has
+    for key, found in from_conf.items():
+        put(key, conf_value(found.value), _conf_read(cfile, key, found))
+    prio = _conf_prio(conf, m, alua, cfile) if "prio" not in out.policy else None
+    if prio is not None:
+        put("prio", *prio)
+    for setting, why in {"path_grouping_policy": grouping_open, "no_path_retry": retry_open}.items():
+        if why is not None and setting not in from_conf:
+            out.undetermined.append(Undetermined(wwid, setting, why, SETTLE))
+            # said with the other values the captures do not give: a prediction rests on it too
+            out.warnings.append((f"devices.{wwid}.policy.{setting}", f"{why}; {SETTLE}"))
+    used = (mfile, *([cfile] if from_conf or prio is not None else []))
+    out.source = Derived(f"{' and '.join(used)}: each key's source on the lines below", used)
+    return out
+
+
+def _known(value: Any) -> bool:
+    return value is not None and str(value) not in ("<NA>", "nan", "None")
+
+
+def _conf_read(cfile: str, key: str, found: InForce) -> Read:
+    return Read(cfile, found.line, f"{key} {found.value} ({found.place})" + (f": {found.note}" if found.note else ""))
+
+
+def _listed_table(m: Any, topology: MapTopology, mfile: str, props: int | None,
+                  warnings: list[tuple[str, str]]) -> list[tuple[str, Any, Provenance]]:
+    """The prioritizer, hardware handler and features the listing shows for a map, as policy keys
+    (they win over the hardware table, as multipath.conf's do), each with where it comes from."""
+    at = f"map at line {m.line}"
+    keys: list[tuple[str, Any, Provenance]] = []
+    if topology.prioritizer in OWNERSHIP_HANDLERS:
+        keys.append(("prio", topology.prioritizer,
+                     Derived(f"{mfile}, {at}: " + OWNER_PRIORITIZER.format(handler=topology.prioritizer), (mfile,))))
+    elif topology.prioritizer:
+        keys.append(("prio", topology.prioritizer, Derived(f"{mfile}, {at}: every group prioritized shows priority 1, "
+                                                           "the const prioritizer's", (mfile,))))
+    features = table_features(m.features)
+    if features is not None:
+        keys.append(("features", features, Read(mfile, props, f"features='{m.features}'"
+                                                + (" (queue_if_no_path is no_path_retry's)" if features != m.features
+                                                   else ""), at)))
+    handler = " ".join(str(m.hwhandler or "").strip("'\"").split())
+    if handler in policy_choices("dm-multipath", "hardware_handler"):
+        keys.append(("hardware_handler", handler, Read(mfile, props, f"hwhandler='{m.hwhandler}'", at)))
+    elif handler:
+        warnings.append(("devices.policy.hardware_handler",
+                         f"{mfile}: map {m.name}: hwhandler '{handler}' is not a handler pathlab models: the claim's used"))
+    return keys
+
+
+def _conf_prio(conf: ConfPrecedence, m: Any, alua: bool, cfile: str) -> tuple[str, Provenance] | None:
+    """The prioritizer multipath.conf sets for a map where it is in force (see the module's
+    note), as simulated, with where it comes from; None where none is set or detect_prio picks."""
+    vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
+    hwtable = hwtable_sets(vendor, product, alua)
+    found = conf.in_force("prio", wwid, vendor, product, hwtable)
+    if found is None:
+        return None
+    detect = conf.in_force("detect_prio", wwid, vendor, product, hwtable)
+    if alua and (detect is None or detect.value not in ("no", "0")):
+        return None  # detect_prio picks sysfs or alua for a TPGS array: `prio` is not used
+    name = found.value.strip('"')
+    if name == "sysfs":
+        return SYSFS_AS, Derived(f"{cfile}, line {found.line}: {SYSFS_RULE}", (cfile,))
+    simulated = policy_choices("dm-multipath", "prio")
+    if name not in simulated:
+        raise ScenarioError(cfile, f"line {found.line}", f"prio {name} ({found.place}) is in force for map {m.name}: "
+                                                         f"not simulated; simulated: {', '.join(simulated)}, sysfs (as alua)")
+    return name, _conf_read(cfile, "prio", found)
