@@ -40,6 +40,26 @@ def test_the_adapters_iscsi_timers_are_read_and_the_rest_assumed() -> None:
     assert predict("esxi", "link_down", fc.timers, 60.0).seconds == 0.0
 
 
+def test_a_clusters_lost_path_reads_its_own_hosts_iscsi_adapter() -> None:
+    # Two hosts; only esx2's vmhba1 is a software iSCSI adapter. The lost path is
+    # named HOST/NAME as a cluster's faults name it: its own host's session timers are read.
+    text = two_controllers(duration="1s", seed=1, stack="", policy='name = "VMW_PSP_RR"',
+                           workload='outstanding = 1\nthink_time = "1ms"', fault='kind = "path_down"\nat = "0.5s"\n'
+                           'path = "esx2/vmhba1:C0:T0:L3"')
+    text = text.replace('[host]\n', '[host]\nname = "esx1"\n').replace(
+        '[[arrays]]', '[[hosts]]\nname = "esx2"\nadapters = [{ name = "vmhba1", iscsi = { recovery_timeout = "20s" } }, '
+        '{ name = "vmhba2" }]\n\n[[arrays]]').replace(
+        'adapters = ["vmhba1", "vmhba2"]', 'adapters = ["esx1/vmhba1", "esx1/vmhba2", "esx2/vmhba1", "esx2/vmhba2"]').replace(
+        'lun = 3\n', 'lun = 3\nhost = "esx2"\n').replace('devices = ["naa.1"]', 'devices = ["esx2/naa.1"]')
+    scenario = Scenario.from_text(text, "cluster.toml")
+    now = in_force(scenario, scenario.devices, (), "esx2/vmhba1:C0:T0:L3")
+    said = {s.name: (s.value, s.provenance) for s in now.settings}
+    assert said["RecoveryTimeout"] == ("20s", "read")
+    assert predict("esxi", "link_down", now.timers, 60.0).seconds == 20.0
+    # esx1's vmhba1 of the same name is not an iSCSI adapter: failed at once.
+    assert not in_force(scenario, scenario.devices, (), "esx1/vmhba1:C0:T0:L3").timers.iscsi
+
+
 def test_a_noop_out_slower_than_the_io_timeout_leaves_it_first() -> None:
     scenario = esxi_iscsi('noop_out_interval = "60s", noop_out_timeout = "20s", recovery_timeout = "5s"')
     now = in_force(scenario, scenario.devices, (), "vmhba1:C0:T0:L3")

@@ -240,11 +240,15 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
 
 
 def _esxi_iscsi_adapter(scenario: Scenario, path: str | None) -> dict[str, Any] | None:
-    """The `[host] adapters` table of `path`'s adapter (its runtime name's first part) if it is an
-    ESXi iSCSI adapter (it has an `iscsi` table); without a path, the host's first such adapter."""
-    adapters = [a for a in tree(scenario).get("host", {}).get("adapters", []) if isinstance(a.get("iscsi"), dict)]
-    name = path.split(":")[0] if path else None
-    return next((a for a in adapters if name is None or a.get("name") == name), None)
+    """The adapters table of `path`'s adapter (its runtime name's first part; in a cluster
+    `HOST/NAME`, the adapter of that host's `[host]` or `[[hosts]]` table) if it is an ESXi iSCSI
+    adapter (it has an `iscsi` table); without a path, the first host's first such adapter."""
+    values = tree(scenario)
+    hosts = [values.get("host", {}), *values.get("hosts", [])]
+    host_name, _, name = path.split(":")[0].rpartition("/") if path else ("", "", "")
+    host = next((h for h in hosts if h.get("name") == host_name), hosts[0]) if host_name else hosts[0]
+    adapters = [a for a in host.get("adapters", []) if isinstance(a.get("iscsi"), dict)]
+    return next((a for a in adapters if not name or a.get("name") == name), None)
 
 
 def _fast_off(seconds: dict[str, float | None], overrides: dict[str, Any]) -> None:
