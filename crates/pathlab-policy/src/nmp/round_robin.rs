@@ -116,7 +116,7 @@
 
 use crate::latency_sampler::LatencySampler;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
-use crate::path_set::{least_from, path_set_membership};
+use crate::path_set::{least_from, next_from, path_set_membership};
 use crate::registered::{HostStack, Registered};
 use crate::status::PolicyStatus;
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, Selector, TimeNs};
@@ -329,7 +329,7 @@ impl VmwPspRr {
         let from = self.current.map_or(self.start, |i| next_in_rotation(i, n));
         match self.config.rotation {
             Rotation::FewestPending => fewest_pending(&self.lanes, from),
-            Rotation::Strict => (0..n).map(|k| (from + k) % n).find(|&i| self.lanes[i].usable),
+            Rotation::Strict => next_from(n, from, |i| self.lanes[i].usable),
         }
         .map(|i| (i, true))
     }
