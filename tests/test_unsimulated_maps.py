@@ -46,5 +46,18 @@ def test_an_unsimulated_map_of_an_unknown_host_is_one_line(tmp_path: Path) -> No
     listing.write_text(LISTING)
     assert pathlab("import", str(listing), "-o", str(scenario)).returncode == 0
     scenario.write_text(scenario.read_text().replace('[[unsimulated]]\n', '[[unsimulated]]\nhost = "elsewhere"\n'))
-    assert one_error_line(pathlab("show", "paths", str(scenario), "--style", "linux")) == (
-        f'pathlab: error: {scenario}: unsimulated.0.host: unknown host "elsewhere"; the scenario\'s hosts: linux01')
+    # Refused where the scenario loads, so by every verb (a run would otherwise keep it silently).
+    for verb in (("show", "paths", str(scenario), "--style", "linux"), ("run", str(scenario))):
+        assert one_error_line(pathlab(*verb)) == (
+            f'pathlab: error: {scenario}: unsimulated.0.host: unknown host "elsewhere"; defined: linux01')
+
+
+def test_an_unsimulated_map_without_a_name_is_one_line(tmp_path: Path) -> None:
+    listing, scenario = tmp_path / "mp.txt", tmp_path / "host.toml"
+    listing.write_text(LISTING)
+    assert pathlab("import", str(listing), "-o", str(scenario)).returncode == 0
+    text = scenario.read_text()
+    name = tomllib.loads(text)["unsimulated"][0]["name"]
+    scenario.write_text(text.replace(f'name = "{name}"', 'name = ""', 1))
+    assert one_error_line(pathlab("run", str(scenario))).startswith(
+        f'pathlab: error: {scenario}: unsimulated.0.name: "": a device name is the name the host shows')

@@ -75,21 +75,11 @@ def configuration(scenario: Scenario, what: str, style: str, at: str = "0s", hos
             if (d["host"], d["name"]) in imported:
                 d["imported"] = imported[d["host"], d["name"]]
     if style.startswith("linux"):  # the maps a listing printed that the scenario does not simulate
-        desc["unsimulated"] = _unsimulated(scenario, host_views.names(desc))
+        desc["unsimulated"] = scenario.unsimulated  # each one's host checked where the scenario loads
     if style.startswith("nvme") and not any(f["nvme_head"] for f in desc["linux"]["devices"]):
         warnings.warn("no device is a native NVMe multipath head (policy nvme or nvme-latency): nvme list-subsys lists "
                       "nothing", PathlabWarning, stacklevel=2)
     return Configuration(what, style, desc, host, scenario.file)
-
-
-def _unsimulated(scenario: Scenario, hosts: list[str]) -> list[dict[str, Any]]:
-    """The scenario's `[[unsimulated]]` maps; one naming a host the scenario has not is refused."""
-    maps = scenario.unsimulated
-    for i, u in enumerate(maps):
-        if u["host"] not in hosts:
-            raise ScenarioError(scenario.file, f"unsimulated.{i}.host", f"unknown host \"{u['host']}\"; the scenario's "
-                                                                        f"hosts: {', '.join(hosts)}")
-    return maps
 
 
 def _check_places(file: str, listed: dict[tuple[str, str], dict[str, Any]]) -> None:

@@ -59,6 +59,7 @@ pub struct ScenarioSpec {
 #[serde(deny_unknown_fields)]
 pub struct UnsimulatedSpec {
     /// The device's name, as a `[[devices]]` name (its WWID).
+    #[serde(deserialize_with = "device_name")]
     pub name: String,
     /// The host whose listing printed it (a `[[hosts]]` name); left out, `[host]`.
     #[serde(default)]

@@ -27,6 +27,13 @@ pub(super) fn names<'a>(spec: &'a ScenarioSpec, hosts: &'a [String]) -> Result<N
         };
         named.push((d.name.as_str(), host));
     }
+    // A map kept as read but not simulated is printed back by its host's view: a host not in
+    // the scenario would leave it out of every view without a word.
+    for (i, u) in spec.unsimulated.iter().enumerate() {
+        if let Some(h) = &u.host {
+            host_names.find(h, &format!("unsimulated.{i}.host"), "host")?;
+        }
+    }
     let names = NamesPerHost::new(named, hosts, "device");
     names.unique("devices")?;
     Ok(names)
