@@ -80,7 +80,7 @@ READ_AS = {"polling_interval": "checker_interval", "max_polling_interval": "max_
            "dev_loss_tmo": "dev_loss_tmo", "kato": "keep_alive_timeout", "io_timeout": "io_timeout",
            "reconnect_delay": "reconnect_delay", "ctrl_loss_tmo": "controller_loss_timeout",
            "RetryCount": "retry_count", "RetryInterval": "retry_interval", "DiskTimeoutValue": "io_timeout",
-           "PDORemovePeriod": "pdo_remove_period"}
+           "PDORemovePeriod": "pdo_remove_period", "Misc.APDTimeout": "apd_timeout", "Disk.PathEvalTime": "path_eval_time"}
 #: The longest time a scenario takes (units.rs bounds every time to 100 days): `infinity` and
 #: `off` are run as this, past any run's end.
 FOREVER = "2000h"
@@ -173,6 +173,8 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
             continue
         if key in given:
             value, where = given[key]
+            if key in read and _seconds(read[key][0]) == _seconds(value):  # an imported host's: its file and line
+                where = read[key][1]
             settings.append(TimerSetting(name, str(value), "read", where))
         elif key in read:
             value, where = read[key]
@@ -196,10 +198,13 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
                 overrides[f"host.stack.{key}"] = _written(_seconds(value))
     if device.stack == "esxi" and (adapter := _esxi_iscsi_adapter(scenario, path)) is not None:
         iscsi = True
+        listed = {(t.scope, t.setting): t for t in timers}  # an imported host's listing of the adapter
         for name, key, builtin in ESXI_ISCSI_TIMERS:
             if key in adapter["iscsi"]:
                 value = adapter["iscsi"][key]
                 where = f"{scenario.file}, the adapter {adapter['name']}'s iscsi.{key}"
+                if (one := listed.get((adapter["name"], name))) is not None and _seconds(one.value) == _seconds(value):
+                    where = one.where
                 settings.append(TimerSetting(name, str(value), "read", where))
             else:
                 value = builtin.text("")
