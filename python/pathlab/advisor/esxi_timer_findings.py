@@ -39,7 +39,7 @@ def esxi_timer_findings(timers: Sequence[TimerValue]) -> list[Finding]:
         apd = host["Misc.APDTimeout"]
         stall = rule.esxi_all_paths_down(float(apd.value))
         found.append(Finding(f"Every device: {stall.failure} retries I/O for about {stall.seconds:g} s, then {stall.then}",
-                             f"Misc.APDTimeout {apd.value} (read at {apd.where}); {stall.rule}; assumes {stall.assumes}"))
+                             f"Misc.APDTimeout {apd.value} (read at {apd.where}); assumes {stall.assumes}"))
     if "Disk.PathEvalTime" in host:
         evaluation = host["Disk.PathEvalTime"]
         found.append(Finding(f"A dead path that comes back without a link event is taken back within about "
