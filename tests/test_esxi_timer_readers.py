@@ -233,3 +233,15 @@ def test_an_adapter_the_paths_do_not_use_or_given_twice_is_refused(tmp_path: Pat
     done = pathlab("import", str(DEVICES), str(ADAPTER), str(again))
     assert done.returncode == 2
     assert "vmhba33's parameters a second time" in done.stderr
+
+
+def test_show_iscsi_of_a_cluster_names_the_host_of_each_adapter(tmp_path: Path) -> None:
+    done = pathlab("import", "--host", f"esx-a={DEVICES},{ADAPTER}", "--host", f"esx-b={DEVICES}")
+    assert done.returncode == 0, done.stderr
+    cluster = tmp_path / "cluster.toml"
+    cluster.write_text(done.stdout)
+    shown = pathlab("show", "iscsi", str(cluster))
+    assert shown.stdout.splitlines()[:2] == ["==> host esx-a <==", "~ # esxcli iscsi adapter param get -A vmhba33"]
+    other = pathlab("show", "iscsi", str(cluster), "--host", "esx-b")
+    assert other.returncode == 2
+    assert "no adapter of esx-b has an `iscsi` table" in other.stderr

@@ -28,13 +28,17 @@ PROMPT = "~ # "
 
 @dataclass
 class IscsiParams(Output):
-    """Each host's iSCSI adapters, each as `[(name, {key: seconds})]`."""
+    """Each host's iSCSI adapters, each as `[(name, {key: seconds})]`; `several`: the scenario has
+    several hosts (each block is then under its host's heading, however many are printed)."""
 
     hosts: list[tuple[str, list[tuple[str, dict[str, int]]]]]
+    several: bool = False
 
     def table(self) -> str:
         blocks = [(host, "".join(param_get(name, values) for name, values in adapters))
                   for host, adapters in self.hosts]
+        if self.several:
+            return "\n".join(f"{hosts.heading(host)}\n{text}" for host, text in blocks).removesuffix("\n")
         return hosts.joined(blocks).removesuffix("\n")
 
     def document(self) -> Any:
@@ -66,9 +70,10 @@ def iscsi_params(scenario: Scenario, host: str | None = None) -> IscsiParams:
             str(t.get("name", "esx01")) == host for t in tables):
         raise ScenarioError(scenario.file, "--host", f"{host} is no host of the scenario")
     if not found:
-        raise ScenarioError(scenario.file, "host.adapters", "no adapter has an `iscsi` table (an ESXi software iSCSI "
-                                                            "adapter's timers): nothing to show")
-    return IscsiParams(found)
+        of = f" of {host}" if host is not None else ""
+        raise ScenarioError(scenario.file, "host.adapters", f"no adapter{of} has an `iscsi` table (an ESXi software "
+                                                            "iSCSI adapter's timers): nothing to show")
+    return IscsiParams(found, len(tables) > 1 and host is None)
 
 
 def _seconds(value: Any, default: float | None) -> int:
