@@ -222,6 +222,14 @@ def test_each_bad_advanced_listing_is_refused_in_one_line(tmp_path: Path) -> Non
     assert "has no `Int Value:` line" in _refused(tmp_path, "   Path: /Misc/APDTimeout\n   Type: integer\n", read)
 
 
+def test_a_value_the_listing_allows_but_pathlab_does_not_simulate_is_refused_at_its_line(tmp_path: Path) -> None:
+    never = tmp_path / "path-eval-0.txt"
+    never.write_text(ADVANCED.read_text().replace("Int Value: 300", "Int Value: 0"))
+    done = pathlab("import", str(DEVICES), str(never))
+    assert done.returncode == 2
+    assert f"{never}: line 15: Disk.PathEvalTime 0: pathlab simulates from 1 s" in done.stderr
+
+
 def test_an_adapter_the_paths_do_not_use_or_given_twice_is_refused(tmp_path: Path) -> None:
     other = tmp_path / "vmhba40.txt"
     other.write_text(param_get("vmhba40", {"noop_out_interval": 15, "noop_out_timeout": 10, "recovery_timeout": 10}))

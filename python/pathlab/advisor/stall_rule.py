@@ -120,6 +120,8 @@ SPDK_FAST_IO_FAIL = Builtin(None, "spdk module/bdev/nvme/bdev_nvme.c g_opts fast
 # ESXi
 ESXI_IO_TIMEOUT = Builtin(30, "VMware vSphere 6.0 Storage, 'Path failover': I/O 'might pause for 30 to 60 seconds' "
                               "(the lower bound)")
+#: The range VMware's page below gives for Misc.APDTimeout, which the engine takes.
+ESXI_APD_TIMEOUT_RANGE = (20, 99999)
 ESXI_APD_TIMEOUT = Builtin(140, "VMware vSphere 7.0 Storage, 'Change Timeout Limits for Storage APD', "
                                 "https://docs.vmware.com/en/VMware-vSphere/7.0/com.vmware.vsphere.storage.doc/"
                                 "GUID-5CC5A990-AC23-4D51-80DD-37F09175E255.html")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pathlab.advisor import stall_rule as rule
 from pathlab.api import ScenarioError
 from pathlab.importer.provenance import Provenance, Read
 from pathlab.importer.timer_values import TimerValue
@@ -48,6 +49,7 @@ def esxi_timers(listings: Sequence[AdapterParams], settings: Sequence[tuple[str,
         values: dict[str, str] = {}
         sources: dict[str, Provenance] = {}
         for key, (seconds, row) in listing.timers().items():
+            _simulated(listing.file, row.line, row.name, seconds, rule.ESXI_ISCSI_RANGES[row.name])
             values[key] = f"{seconds}s"
             said = f"{row.name} Current {row.current}" + (f" (inherited, target portal {listing.portal})"
                                                          if listing.portal else "")
@@ -64,9 +66,23 @@ def esxi_timers(listings: Sequence[AdapterParams], settings: Sequence[tuple[str,
             if s.name in seen:
                 raise ScenarioError(file, f"line {s.path_line}", f"{s.name} a second time (first in {seen[s.name]})")
             seen[s.name] = file
+            _simulated(file, s.line, s.name, s.value, SETTING_RANGES[s.name])
             out.stack.append((s.key, f"{s.value}s", Read(file, s.line, f"{s.name} Int Value")))
             out.timers.append(TimerValue(s.name, str(s.value), "host", f"{file}, line {s.line}"))
     return out
+
+
+#: The advanced settings' values the engine simulates: Misc.APDTimeout's documented range; a
+#: Disk.PathEvalTime of 0 (no periodic evaluation) is not one.
+SETTING_RANGES = {"Misc.APDTimeout": rule.ESXI_APD_TIMEOUT_RANGE, "Disk.PathEvalTime": (1, None)}
+
+
+def _simulated(file: str, line: int, name: str, seconds: int, allowed: tuple[int, int | None]) -> None:
+    """Refuses, at its line, a value the listing allows but the engine does not simulate."""
+    low, high = allowed
+    if seconds < low or (high is not None and seconds > high):
+        span = f"{low} to {high}" if high is not None else f"from {low}"
+        raise ScenarioError(file, f"line {line}", f"{name} {seconds}: pathlab simulates {span} s")
 
 
 def adapter_element(name: str, queue_depth: int, timers: EsxiTimers) -> tuple[dict[str, Any], dict[str, Provenance]]:
