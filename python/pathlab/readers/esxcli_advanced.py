@@ -1,8 +1,9 @@
 """`esxcli system settings advanced list -o /Misc/APDTimeout` (or `--option=/Disk/PathEvalTime`,
 or the whole `advanced list`): one block of `Key: value` lines per option, `Path`, `Type`, `Int
 Value`, `Default Int Value`, `Min Value`, `Max Value`, `String Value`, `Default String Value`,
-`Valid Characters`, `Description` (ESXi 5.0 to 8.0; the grammar of elatov's ESXi 6.0 listing of
-`/Net/TcpipDefLROEnabled`, `tests/data/esxcli/README.md`).
+`Valid Characters`, `Description` (the grammar of elatov's ESXi 6.0 listing of
+`/Net/TcpipDefLROEnabled`, `tests/data/esxcli/README.md`; no real listing of the two options read
+here was found).
 
 Only the failure timers pathlab simulates are taken (`OPTIONS`); the blocks of other options are
 counted and said on stderr. A timer must be a whole number within the block's own Min and Max

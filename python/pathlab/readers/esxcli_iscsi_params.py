@@ -1,8 +1,9 @@
 """`esxcli iscsi adapter param get -A vmhbaNN`, and `esxcli iscsi adapter target portal param get
 -A vmhbaNN -a ADDRESS -n IQN` (one target portal's): a table of the adapter's iSCSI parameters,
 the header `Name Current Default Min Max Settable Inherit`, a line of dashes under it, then one
-parameter a line (ESXi 5.0 to 8.0 print the same columns; a cell is one word: `15`, `false`,
-`prohibited`, `na` where a parameter has no range). The columns are read by words, not by
+parameter a line (a cell is one word: `15`, `false`, `prohibited`, `na` where a parameter has no
+range). The grammar is ESXi 5.0's, as elatov's listings show it (`tests/data/esxcli/README.md`);
+later releases are taken to print the same columns (no later sample was found: unconfirmed). The columns are read by words, not by
 place: a page that lost esxcli's padding (elatov's VCAP5-DCA 6.4 post prints single blanks) reads
 the same.
 
