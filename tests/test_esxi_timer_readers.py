@@ -152,7 +152,7 @@ def test_the_findings_give_the_stall_rules_values_exactly() -> None:
         "vmhba33: a path that stops answering (no link event) stalls I/O for about 35 s, then it is retried on "
         "another path",
         "vmhba33: a link down the host sees (iSCSI) holds I/O for about 10 s, then it is retried on another path",
-        "Every device: every path down (APD) retries I/O for about 60 s, then I/O that is not a virtual machine's "
+        "Every path down (APD) of any device retries I/O for about 60 s, then I/O that is not a virtual machine's "
         "fails (a virtual machine's is retried until a path returns)",
         "A dead path that comes back without a link event is taken back within about 300 s (the next path "
         "evaluation)"]

@@ -38,7 +38,8 @@ def esxi_timer_findings(timers: Sequence[TimerValue]) -> list[Finding]:
     if "Misc.APDTimeout" in host:
         apd = host["Misc.APDTimeout"]
         stall = rule.esxi_all_paths_down(float(apd.value))
-        found.append(Finding(f"Every device: {stall.failure} retries I/O for about {stall.seconds:g} s, then {stall.then}",
+        failure = stall.failure[:1].upper() + stall.failure[1:]
+        found.append(Finding(f"{failure} of any device retries I/O for about {stall.seconds:g} s, then {stall.then}",
                              f"Misc.APDTimeout {apd.value} (read at {apd.where}); assumes {stall.assumes}"))
     if "Disk.PathEvalTime" in host:
         evaluation = host["Disk.PathEvalTime"]
