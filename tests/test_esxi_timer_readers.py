@@ -6,6 +6,7 @@ back as esxcli does, and one refusal in one line per bad input."""
 
 from __future__ import annotations
 
+import math
 import random
 import warnings
 from pathlib import Path
@@ -253,3 +254,27 @@ def test_show_iscsi_of_a_cluster_names_the_host_of_each_adapter(tmp_path: Path) 
     other = pathlab("show", "iscsi", str(cluster), "--host", "esx-b")
     assert other.returncode == 2
     assert "no adapter of esx-b has an `iscsi` table" in other.stderr
+
+
+def test_a_host_shown_then_imported_with_its_adapters_listing_predicts_from_the_listing(tmp_path: Path) -> None:
+    """The failures host's own listings (`show devices`, `show paths`) and its adapter's parameters
+    with RecoveryTimeout 20: `advise --failures`' timers in force are the listing's, each at its
+    line, and its prediction is the finding's stall (15 + 10 + 20 s; 20 s for a seen link loss)."""
+    from pathlab.advisor.failure_theory import predict
+
+    files = []
+    for what in ("devices", "paths"):
+        shown = pathlab("show", what, "tests/data/failures/esxi-iscsi.toml")
+        files.append(tmp_path / f"{what}.txt")
+        files[-1].write_text(shown.stdout)
+    params = tmp_path / "params.txt"
+    params.write_text(param_get("vmhba64", {"noop_out_interval": 15, "noop_out_timeout": 10, "recovery_timeout": 20}))
+    host = _quiet(import_host, *files, params)
+    now = in_force(host.scenario, host.scenario.devices, host.timers, "vmhba64:C0:T0:L3")
+    said = {s.name: (s.provenance, s.where) for s in now.settings}
+    assert said["RecoveryTimeout"] == ("read", f"{params}, line 6")
+    hang = predict("esxi", "path_hang", now.timers, math.inf)
+    assert (hang.seconds, hang.tick) == (45.0, 15.0)
+    assert predict("esxi", "link_down", now.timers, math.inf).seconds == 20.0
+    found = timer_findings(host.stack, host.timers, host.scenario.devices)
+    assert found[0].title.startswith("vmhba64: a path that stops answering (no link event) stalls I/O for about 45 s")

@@ -70,8 +70,9 @@ ESXI_UNPUBLISHED = (
     "vSphere 8 host settings (NetAppDocs/ontap-sanhost hu_vsphere_8.adoc, 'Recommended settings') change neither "
     "(only the guests' disk timeout, 60 s), and VMware's page gives 140 s as the default; of the ESXi iSCSI "
     "adapter settings (an adapter's `iscsi` table: NoopOutInterval, NoopOutTimeout, RecoveryTimeout, simulated), no "
-    "vendor value was found in a guide to cite (session 16: HPE Nimble's 30 s NoopOut values only in a user's "
-    "script; the LoginTimeout and DelayedAck vendors publish change no stall)")
+    "vendor value was found in a guide to cite (HPE Nimble's 30 s NoopOut values only in a user's script; the "
+    "LoginTimeout of 60 s Blockbridge's and Dell's PS Series guides give, and Dell's DelayedAck off, change no stall "
+    "pathlab simulates)")
 #: A row's MPIO settings advise --failures does not run (PathRecoveryInterval is not modelled).
 MPIO_NOT_RUN = {"path_recovery_interval": "PathRecoveryInterval"}
 #: An imported host's timers by the name its files give, as the `[host.stack]` key they set.
