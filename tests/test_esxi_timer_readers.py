@@ -177,6 +177,9 @@ def test_a_silent_loss_stalls_as_the_rule_says_for_each_setting(tmp_path: Path, 
     assert found[0].title.startswith(f"vmhba33: a path that stops answering (no link event) stalls I/O for about "
                                      f"{stall} s")
     assert found[1].title.startswith(f"vmhba33: a link down the host sees (iSCSI) holds I/O for about {recovery} s")
+    assert found[2].title == "Failure timers no capture gives: Misc.APDTimeout"
+    assert found[2].evidence.startswith("Misc.APDTimeout: the built-in default would be 140 s (VMware vSphere 7.0")
+    assert found[2].evidence.endswith("`esxcli system settings advanced list -o /Misc/APDTimeout` would settle it")
 
 
 def _refused(tmp_path: Path, text: str, reader=esxcli_iscsi_params.read) -> str:

@@ -4,7 +4,8 @@ adapter's `esxcli iscsi adapter param get`, `esxcli system settings advanced lis
 and every path down would cost the application, by `stall_rule.py`'s ESXi rules, with the file
 and line of every value; the built-in values a rule also needs are said as assumed. Nothing is
 said where no listing gave a timer: which of the host's adapters are iSCSI is not in the path
-listings, so no default is offered as the host's."""
+listings, so no default is offered as the host's; where one did, `Misc.APDTimeout` not given is
+said with its default and the command that would settle it."""
 
 from __future__ import annotations
 
@@ -41,6 +42,10 @@ def esxi_timer_findings(timers: Sequence[TimerValue]) -> list[Finding]:
         failure = stall.failure[:1].upper() + stall.failure[1:]
         found.append(Finding(f"{failure} of any device retries I/O for about {stall.seconds:g} s, then {stall.then}",
                              f"Misc.APDTimeout {apd.value} (read at {apd.where}); assumes {stall.assumes}"))
+    elif timers:  # an ESXi timer was read, but not this one: what it would be, and what would settle it
+        found.append(Finding("Failure timers no capture gives: Misc.APDTimeout",
+                             f"Misc.APDTimeout: the built-in default would be {rule.ESXI_APD_TIMEOUT.text()} "
+                             f"({rule.ESXI_APD_TIMEOUT.source}); {SETTLE_APD}"))
     if "Disk.PathEvalTime" in host:
         evaluation = host["Disk.PathEvalTime"]
         found.append(Finding(f"A dead path that comes back without a link event is taken back within about "
