@@ -281,3 +281,20 @@ def test_a_host_shown_then_imported_with_its_adapters_listing_predicts_from_the_
     assert predict("esxi", "link_down", now.timers, math.inf).seconds == 20.0
     found = timer_findings(host.stack, host.timers, host.scenario.devices)
     assert found[0].title.startswith("vmhba64: a path that stops answering (no link event) stalls I/O for about 45 s")
+
+
+def test_show_advanced_prints_the_imported_settings_back_as_esxcli_does(tmp_path: Path) -> None:
+    scenario = tmp_path / "host.toml"
+    scenario.write_text(_quiet(import_host, DEVICES, ADVANCED).text)
+    done = pathlab("show", "advanced", str(scenario))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:5] == ["~ # esxcli system settings advanced list -o /Misc/APDTimeout",
+                                            "   Path: /Misc/APDTimeout", "   Type: integer", "   Int Value: 60",
+                                            "   Default Int Value: 140"]
+    shown = tmp_path / "shown.txt"
+    shown.write_text(done.stdout)
+    assert [(s.name, s.value, s.line) for s in esxcli_advanced.read(shown)] == [
+        ("Misc.APDTimeout", 60, 4), ("Disk.PathEvalTime", 300, 15)]
+    other = pathlab("show", "advanced", "tests/data/failures/netapp-windows.toml")
+    assert other.returncode == 2
+    assert "no device of an ESXi host" in other.stderr

@@ -62,7 +62,7 @@ def iscsi_params(scenario: Scenario, host: str | None = None) -> IscsiParams:
         name = str(table.get("name", "esx01"))
         if host is not None and name != host:
             continue
-        adapters = [(str(a["name"]), {key: _seconds(a["iscsi"].get(key), default.value) for _, key, default in TIMERS})
+        adapters = [(str(a["name"]), {key: seconds(a["iscsi"].get(key), default.value) for _, key, default in TIMERS})
                     for a in table.get("adapters", []) if isinstance(a.get("iscsi"), dict)]
         if adapters:
             found.append((name, adapters))
@@ -76,7 +76,7 @@ def iscsi_params(scenario: Scenario, host: str | None = None) -> IscsiParams:
     return IscsiParams(found, len(tables) > 1 and host is None)
 
 
-def _seconds(value: Any, default: float | None) -> int:
+def seconds(value: Any, default: float | None) -> int:
     """A timer as the scenario writes it (`"15s"`) in whole seconds (the engine refuses others)."""
     if value is None:
         return int(default or 0)
