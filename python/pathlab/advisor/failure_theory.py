@@ -179,11 +179,11 @@ def _esxi(kind: str, timers: Timers, outage: float) -> Prediction:
     if kind in LINK_KINDS:
         if timers.iscsi:
             recovery = timers.s("recovery_timeout")
-            return _bounded(recovery, 0, f"the iSCSI session holds the path's I/O RecoveryTimeout {recovery:g} s", outage)
+            return _bounded(recovery, 0, rule.esxi_iscsi_link_down(recovery).rule, outage)
         return Prediction(0.0, 0, "the adapter sees the link go: retried on another path at once")
     apd = timers.s("apd_timeout")
     if apd < outage:
-        return Prediction(apd, 0, f"Misc.APDTimeout {apd:g} s: the I/O fails")
+        return Prediction(apd, 0, f"{rule.esxi_all_paths_down(apd).rule}: the I/O fails")
     return Prediction(outage, 0, f"retried in all-paths-down until the paths return after {outage:g} s "
                                  f"(Misc.APDTimeout {apd:g} s)")
 

@@ -120,6 +120,8 @@ SPDK_FAST_IO_FAIL = Builtin(None, "spdk module/bdev/nvme/bdev_nvme.c g_opts fast
 # ESXi
 ESXI_IO_TIMEOUT = Builtin(30, "VMware vSphere 6.0 Storage, 'Path failover': I/O 'might pause for 30 to 60 seconds' "
                               "(the lower bound)")
+#: The range VMware's page below gives for Misc.APDTimeout, which the engine takes.
+ESXI_APD_TIMEOUT_RANGE = (20, 99999)
 ESXI_APD_TIMEOUT = Builtin(140, "VMware vSphere 7.0 Storage, 'Change Timeout Limits for Storage APD', "
                                 "https://docs.vmware.com/en/VMware-vSphere/7.0/com.vmware.vsphere.storage.doc/"
                                 "GUID-5CC5A990-AC23-4D51-80DD-37F09175E255.html")
@@ -143,6 +145,10 @@ ESXI_ISCSI_SOURCE = "ESXi's iSCSI host-profile plugin ISCSI_DEFAULT_* constants;
 ESXI_NOOP_OUT_INTERVAL = Builtin(15, f"{ESXI_ISCSI_SOURCE} (NoopOutInterval 15, 1 to 60)")
 ESXI_NOOP_OUT_TIMEOUT = Builtin(10, f"{ESXI_ISCSI_SOURCE} (NoopOutTimeout 10, 10 to 30)")
 ESXI_RECOVERY_TIMEOUT = Builtin(10, f"{ESXI_ISCSI_SOURCE} (RecoveryTimeout 10, 1 to 120)")
+#: The ranges esxcli accepts for them (Min, Max), by esxcli's name, as `show` prints them.
+ESXI_ISCSI_RANGES = {"NoopOutInterval": (1, 60), "NoopOutTimeout": (10, 30), "RecoveryTimeout": (1, 120)}
+ESXI_PATH_EVAL_TIME = Builtin(300, "VMware vSphere 8.0 Storage, 'Viewing and Managing Paths' (a periodic path "
+                                   "evaluation every five minutes)")
 # SPDK bdev_nvme, as SPDK's multipath HOWTO attaches controllers
 SPDK_KEEP_ALIVE = Builtin(10, "spdk module/bdev/nvme/bdev_nvme.c SPDK_BDEV_NVME_DEFAULT_KEEP_ALIVE_TIMEOUT_IN_MS "
                               "(timeout_us 0: no I/O timeout; the keep-alive finds a silent controller and resets it)")
@@ -364,6 +370,22 @@ def esxi_iscsi_path_hang(interval: float, noop_timeout: float, recovery: float, 
                  f"at most: a NOP-Out timing out just before the I/O timeout {io_timeout:g} s, then RecoveryTimeout "
                  f"{recovery:g} s (a loss just after a NOP-Out waits the I/O timeout alone)",
                  "the worst place of the loss on the NOP-Out grid")
+
+
+def esxi_iscsi_link_down(recovery: float) -> Stall:
+    """An ESXi iSCSI path whose link the host sees go (the vmknic's uplink): the session holds its
+    I/O RecoveryTimeout while it logs in again, then the path is dead and the PSP retries the I/O
+    on another path."""
+    return Stall("a link down the host sees (iSCSI)", recovery, "it is retried on another path",
+                 f"the iSCSI session holds the path's I/O RecoveryTimeout {recovery:g} s", "another path works")
+
+
+def esxi_all_paths_down(apd: float) -> Stall:
+    """Every path of a device down (APD): I/O is retried for Misc.APDTimeout, then the I/O that is
+    not a virtual machine's fails; a virtual machine's is retried until a path returns."""
+    return Stall("every path down (APD)", apd, "I/O that is not a virtual machine's fails (a virtual machine's is "
+                                               "retried until a path returns)", f"Misc.APDTimeout {apd:g} s",
+                 f"APD handling on (Misc.APDHandlingEnable 1, the default): {ESXI_APD_TIMEOUT.source}")
 
 
 def mpio_all_paths_down(pdo_remove: float, retry_interval: float) -> Stall:

@@ -70,8 +70,9 @@ ESXI_UNPUBLISHED = (
     "vSphere 8 host settings (NetAppDocs/ontap-sanhost hu_vsphere_8.adoc, 'Recommended settings') change neither "
     "(only the guests' disk timeout, 60 s), and VMware's page gives 140 s as the default; of the ESXi iSCSI "
     "adapter settings (an adapter's `iscsi` table: NoopOutInterval, NoopOutTimeout, RecoveryTimeout, simulated), no "
-    "vendor value was found in a guide to cite (session 16: HPE Nimble's 30 s NoopOut values only in a user's "
-    "script; the LoginTimeout and DelayedAck vendors publish change no stall)")
+    "vendor value was found in a guide to cite (HPE Nimble's 30 s NoopOut values only in a user's script; the "
+    "LoginTimeout of 60 s Blockbridge's and Dell's PS Series guides give, and Dell's DelayedAck off, change no stall "
+    "pathlab simulates)")
 #: A row's MPIO settings advise --failures does not run (PathRecoveryInterval is not modelled).
 MPIO_NOT_RUN = {"path_recovery_interval": "PathRecoveryInterval"}
 #: An imported host's timers by the name its files give, as the `[host.stack]` key they set.
@@ -80,7 +81,7 @@ READ_AS = {"polling_interval": "checker_interval", "max_polling_interval": "max_
            "dev_loss_tmo": "dev_loss_tmo", "kato": "keep_alive_timeout", "io_timeout": "io_timeout",
            "reconnect_delay": "reconnect_delay", "ctrl_loss_tmo": "controller_loss_timeout",
            "RetryCount": "retry_count", "RetryInterval": "retry_interval", "DiskTimeoutValue": "io_timeout",
-           "PDORemovePeriod": "pdo_remove_period"}
+           "PDORemovePeriod": "pdo_remove_period", "Misc.APDTimeout": "apd_timeout", "Disk.PathEvalTime": "path_eval_time"}
 #: The longest time a scenario takes (units.rs bounds every time to 100 days): `infinity` and
 #: `off` are run as this, past any run's end.
 FOREVER = "2000h"
@@ -173,6 +174,8 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
             continue
         if key in given:
             value, where = given[key]
+            if key in read and _seconds(read[key][0]) == _seconds(value):  # an imported host's: its file and line
+                where = read[key][1]
             settings.append(TimerSetting(name, str(value), "read", where))
         elif key in read:
             value, where = read[key]
@@ -196,10 +199,13 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
                 overrides[f"host.stack.{key}"] = _written(_seconds(value))
     if device.stack == "esxi" and (adapter := _esxi_iscsi_adapter(scenario, path)) is not None:
         iscsi = True
+        listed = {(t.scope, t.setting): t for t in timers}  # an imported host's listing of the adapter
         for name, key, builtin in ESXI_ISCSI_TIMERS:
             if key in adapter["iscsi"]:
                 value = adapter["iscsi"][key]
                 where = f"{scenario.file}, the adapter {adapter['name']}'s iscsi.{key}"
+                if (one := listed.get((adapter["name"], name))) is not None and _seconds(one.value) == _seconds(value):
+                    where = one.where
                 settings.append(TimerSetting(name, str(value), "read", where))
             else:
                 value = builtin.text("")

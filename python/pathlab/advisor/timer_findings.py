@@ -1,5 +1,5 @@
 """Advice on a host's failure timers, from its own files only (`Host.timers`: multipath.conf or
-`multipathd show config`, the maps' features, NVMe sysfs): what each kind of failure would cost
+`multipathd show config`, the maps' features, NVMe sysfs; ESXi's in `esxi_timer_findings.py`): what each kind of failure would cost
 the application here, by `stall_rule.py`, with the file and line of every value it rests on;
 timers against the array vendor's published practice (`vendor_practice.toml`); and what no file
 gives, with the built-in default it would be and what would settle it. A stall is estimated only
@@ -41,13 +41,16 @@ class Value:
 
 
 def timer_findings(stack: str, timers: Sequence[TimerValue], devices: Sequence[Device]) -> list[Finding]:
-    """The timer findings of a host of `stack` (linux, nvme; none yet for esxi, whose advanced
-    settings no reader takes)."""
+    """The timer findings of a host of `stack` (linux, nvme, esxi: `esxi_timer_findings.py`)."""
     if stack == "linux":
         return _dm(_read(timers), devices)
     if stack == "nvme":
         return _nvme(_read(timers))
-    return []  # ESXi's advanced settings (Misc.APDTimeout, iSCSI RecoveryTimeout) are not read yet
+    if stack == "esxi":
+        from pathlab.advisor.esxi_timer_findings import esxi_timer_findings
+
+        return esxi_timer_findings(timers)
+    return []
 
 
 #: The timers read, by what each applies to and its setting (the last read wins): a host has

@@ -1,4 +1,4 @@
-"""`pathlab show devices|paths FILE`: the configuration as the host's own tools print it."""
+"""`pathlab show devices|paths|iscsi|advanced FILE`: the configuration as the host's own tools print it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlab.cli.common import handle_errors, load, seed_option, set_option, var
 from pathlab.output.configuration import STYLES, configuration
 from pathlab.output.sink import emit
 
-VIEWS = click.Choice(["devices", "paths"])
+VIEWS = click.Choice(["devices", "paths", "iscsi", "advanced"])
 
 
 @click.command("show")
@@ -29,9 +29,20 @@ def command(what: str, file: str, variant: str | None, sets: tuple[str, ...], se
             style: str, host: str | None) -> None:
     """Print devices (esxcli storage nmp device list) or paths (esxcli storage nmp path list,
     or multipath -ll with --style linux, -l with linux-l, or nvme list-subsys with --style nvme,
-    nvme show-topology with nvme-topology).
+    nvme show-topology with nvme-topology), or iscsi: each ESXi software iSCSI adapter's session
+    timers (esxcli iscsi adapter param get), or advanced: an ESXi host's Misc.APDTimeout and
+    Disk.PathEvalTime (esxcli system settings advanced list -o).
 
     Each host's tools know only its own devices, adapters and paths: with several hosts in the
     scenario and no --host, each host's view is printed in turn under a line `==> host NAME <==`
     (JSON: one list, each device or path naming its host)."""
+    if what in ("iscsi", "advanced"):
+        if style not in ("esxi", "json"):
+            raise click.BadParameter(f"{what} is printed as esxcli prints it: --style esxi or json", param_hint="--style")
+        from pathlab.output.esxcli_advanced import advanced
+        from pathlab.output.esxcli_iscsi import iscsi_params
+
+        view = iscsi_params if what == "iscsi" else advanced
+        emit(view(load(file, variant, sets, seed), host), "json" if style == "json" else "table")
+        return
     emit(configuration(load(file, variant, sets, seed), what, style, at, host), "json" if style == "json" else "table")

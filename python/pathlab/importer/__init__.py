@@ -35,7 +35,7 @@ def import_files(files: list[str]) -> Imported:
     first: dict[str, str] = {}
     for name, kind in found.items():
         same = {"hpp-devices": "devices", "iostat": "diskstats"}.get(kind.name, kind.name)
-        if same in first:
+        if same in first and not kind.repeatable:
             raise ScenarioError(name, "", f"a second {kind.name} capture (the first: {first[same]}): give one capture "
                                           "of each kind, of one host at one time")
         first[same] = name

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, warn
 from pathlab.importer.captured_load import from_esxtop
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
+from pathlab.importer.esxi_timers import adapter_element, esxi_timers
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported
 from pathlab.importer.listed import esxcli_device, esxcli_path, listed_entries
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from pathlab.importer.kind import Kind
+    from pathlab.readers.esxcli_advanced import Setting
+    from pathlab.readers.esxcli_iscsi_params import AdapterParams
     from pathlab.readers.esxtop_summary import Summary, TableSummary
 
 #: A round robin limit at or above this many I/Os keeps a device on one path for long stretches.
@@ -47,7 +50,8 @@ DEFAULT_OUTSTANDING = 32
 #: The PSPs that keep to active-optimized paths while there is one.
 FOLLOW_ALUA = ("VMW_PSP_RR", "VMW_PSP_MRU")
 
-#: Where each kind of ESXi input goes in `Captures`.
+#: Where each kind of ESXi input goes in `Captures` (the timer listings, of which a host may give
+#: several, one per iSCSI adapter, go in its lists).
 SLOTS = {"esxtop": "esxtop", "devices": "devices", "hpp-devices": "devices", "paths": "paths"}
 
 
@@ -59,6 +63,9 @@ class Captures:
     paths: pd.DataFrame | None = None
     esxtop: Summary | None = None
     files: dict[str, str] = field(default_factory=dict)
+    #: `esxcli iscsi adapter param get` listings, and advanced settings listings with their file.
+    iscsi: list[AdapterParams] = field(default_factory=list)
+    advanced: list[tuple[str, list[Setting]]] = field(default_factory=list)
 
 
 def hpp_devices(name: str) -> pd.DataFrame:
@@ -115,6 +122,12 @@ def import_host(found: dict[str, Kind]) -> Imported:
     for name, kind in found.items():
         if "esxi" not in kind.stacks:
             raise ScenarioError(name, "", f"a Linux capture ({kind.name}) given without `multipath -ll`")
+        if kind.name == "iscsi-params":
+            out.iscsi.append(kind.read(name))
+            continue
+        if kind.name == "esxi-advanced":
+            out.advanced.append((name, kind.read(name)))
+            continue
         slot = SLOTS[kind.name]
         setattr(out, slot, kind.read(name))
         out.files[slot] = name
@@ -330,7 +343,8 @@ def build(c: Captures) -> Imported:
     warnings_of_portals = _portal_groups(paths, path_file)
 
     satps = {(vendor_of[d.device], d.satp) for d in devices if _value(d.satp)}
-    host = heading([f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(c.files.values()))}.",
+    given = [*c.files.values(), *(listing.file for listing in c.iscsi), *(file for file, _ in c.advanced)]
+    host = heading([f"# Imported by `pathlab import` from {', '.join(dict.fromkeys(given))}.",
                     "# Values the captures give name their file and counter; `default:` marks what they do not",
                     "# say: confirm those (pathlab printed a warning for each)."],
                    "imported-host", "An ESXi host as its esxcli listings and esxtop capture describe it.")
@@ -340,9 +354,14 @@ def build(c: Captures) -> Imported:
                                              + (" -c tpgs_on" if "ALUA" in str(satp) else ""),
                                              Read(dev_file, text="Storage Array Type")) for vendor, satp in sorted(satps)])
     add_run(host)
-    host.table("host").elements("adapters", [
-        Element({"name": a, "queue_depth": DEFAULT_AQLEN}, Read(path_file, text="runtime names"),
-                {"queue_depth": Assumed("AQLEN is not in the captures")}) for a in adapters])
+    timers = esxi_timers(c.iscsi, c.advanced, adapters)
+    host_table = host.table("host")
+    host_table.elements("adapters", [
+        Element(value, Read(path_file, text="runtime names"), {"queue_depth": Assumed("AQLEN is not in the captures"),
+                                                                **sources})
+        for a in adapters for value, sources in [adapter_element(a, DEFAULT_AQLEN, timers)]])
+    for stack_key, stack_value, source in timers.stack:
+        host_table.key(f"stack.{stack_key}", stack_value, source)
     warnings.append(("host.adapters.queue_depth", f"AQLEN is not in the captures: {DEFAULT_AQLEN} assumed"))
     warnings += warnings_of_portals
 
@@ -448,7 +467,7 @@ def build(c: Captures) -> Imported:
     # The capture measured the load where it has a figure of a device's commands (idle ones too).
     measured = any(cmds is not None for cmds in rates.values())
     captured = [load for d in devices if (load := from_esxtop(dev_rows, d.device, esx_file)) is not None]
-    return Imported(host, warnings, found, measured_load=measured, captured=captured)
+    return Imported(host, warnings, found, measured_load=measured, captured=captured, timers=timers.timers)
 
 
 def paths_of(paths: list[Any]) -> dict[Any, list[Any]]:

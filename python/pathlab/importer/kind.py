@@ -22,3 +22,5 @@ class Kind:
     contributes: str
     #: The host stacks it describes: esxi, linux (dm-multipath), nvme (native NVMe multipath).
     stacks: tuple[str, ...]
+    #: Whether a host may give several files of it (one per adapter or option, each naming its own).
+    repeatable: bool = False

@@ -74,6 +74,18 @@ def _mpio_settings(name: str) -> Any:
     return mpio_settings.read(name)
 
 
+def _iscsi_params(name: str) -> Any:
+    from pathlab.readers import esxcli_iscsi_params
+
+    return esxcli_iscsi_params.read(name)
+
+
+def _esxi_advanced(name: str) -> Any:
+    from pathlab.readers import esxcli_advanced
+
+    return esxcli_advanced.read(name)
+
+
 def _multipath(name: str) -> dict[str, pd.DataFrame]:
     from pathlab.readers import multipath_ll
 
@@ -106,7 +118,8 @@ def _diskstats_rates(name: str) -> pd.DataFrame:
 
 #: The inputs, by host stack, as refusals and the help of `import` and `advise` name them.
 READ = ("ESXi (`esxcli storage nmp device list` or `hpp device list`, `nmp path list` or `core path list`, an "
-        "`esxtop -b` capture), Linux dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, "
+        "`esxtop -b` capture, `esxcli iscsi adapter param get -A vmhbaN`, `esxcli system settings advanced list -o "
+        "/Misc/APDTimeout`), Linux dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, "
         "/proc/diskstats or `iostat -x`), native NVMe (`nvme list-subsys`, the paths' sysfs attributes), PowerPath "
         "(`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO (`mpclaim -s -d N`, `Get-MPIOSetting`)")
 
@@ -122,6 +135,16 @@ KINDS: tuple[Kind, ...] = (
          "the devices under HPP with their scheme, and their paths when no path list is given", ("esxi",)),
     Kind("paths", "esxcli storage nmp path list, core path list or esxcfg-mpath -l", lambda head: "Runtime Name" in head,
          _paths, "the paths: adapter, target port and ALUA target port group of each", ("esxi",)),
+    Kind("iscsi-params", "esxcli iscsi adapter param get -A vmhbaN (or target portal param get)",
+         lambda head: re.search(r"^\s*Name\s+Current\s+Default\s+Min\s+Max\s+Settable\s+Inherit\s*$", head, re.M)
+         is not None, _iscsi_params,
+         "an iSCSI adapter's session timers (NoopOutInterval, NoopOutTimeout, RecoveryTimeout) into its iscsi table; "
+         "one file per adapter, the command line naming it", ("esxi",), repeatable=True),
+    Kind("esxi-advanced", "esxcli system settings advanced list -o /Misc/APDTimeout (or /Disk/PathEvalTime)",
+         lambda head: re.search(r"^\s*Path:\s*/\w+/\w+\s*$", head, re.M) is not None
+         and re.search(r"^\s*Int Value:", head, re.M) is not None, _esxi_advanced,
+         "Misc.APDTimeout and Disk.PathEvalTime into [host.stack] (apd_timeout, path_eval_time)", ("esxi",),
+         repeatable=True),
     Kind("nvme-sysfs", "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/*",
          lambda head: re.search(r"/sys/\S*/(nvme\d+(c\d+n\d+)?/(queue_depth|ana_state|diag/)|nvme-subsys\d+/iopolicy"
                                 r"|nvme\d+/(ctrl_loss_tmo|reconnect_delay|fast_io_fail_tmo|kato):"

@@ -1,0 +1,89 @@
+"""Advice on an ESXi host's failure timers, from its own listings only (`Host.timers`: each iSCSI
+adapter's `esxcli iscsi adapter param get`, `esxcli system settings advanced list -o
+/Misc/APDTimeout` and `/Disk/PathEvalTime`): what a silent path loss, a link loss the host sees
+and every path down would cost the application, by `stall_rule.py`'s ESXi rules, with the file
+and line of every value; the built-in values a rule also needs are said as assumed. Nothing is
+said where no listing gave a timer: which of the host's adapters are iSCSI is not in the path
+listings, so no default is offered as the host's; where one did, `Misc.APDTimeout` not given is
+said with its default and the command that would settle it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pathlab.advisor import stall_rule as rule
+from pathlab.finding import Finding
+from pathlab.importer.timer_values import TimerValue
+
+#: An adapter's session timers, by esxcli's name, and the built-in value of each.
+SESSION = (("NoopOutInterval", rule.ESXI_NOOP_OUT_INTERVAL), ("NoopOutTimeout", rule.ESXI_NOOP_OUT_TIMEOUT),
+           ("RecoveryTimeout", rule.ESXI_RECOVERY_TIMEOUT))
+SETTLE_ISCSI = "`esxcli iscsi adapter param get -A {adapter}` would settle it"
+SETTLE_APD = "`esxcli system settings advanced list -o /Misc/APDTimeout` would settle it"
+
+
+def esxi_timer_findings(timers: Sequence[TimerValue]) -> list[Finding]:
+    """The findings of the ESXi timers read (none where none was)."""
+    by_scope: dict[str, dict[str, TimerValue]] = {}
+    for t in timers:
+        by_scope.setdefault(t.scope, {})[t.setting] = t
+    host = by_scope.pop("host", {})
+    found: list[Finding] = []
+    # Adapters with the same session timers are said once (the first adapter's lines cited).
+    groups: dict[tuple[str | None, ...], list[str]] = {}
+    for adapter in sorted(by_scope, key=lambda a: (len(a), a)):
+        values = tuple(one.value if (one := by_scope[adapter].get(name)) else None for name, _ in SESSION)
+        groups.setdefault(values, []).append(adapter)
+    for members in groups.values():
+        found += _adapter(members, by_scope[members[0]])
+    if "Misc.APDTimeout" in host:
+        apd = host["Misc.APDTimeout"]
+        stall = rule.esxi_all_paths_down(float(apd.value))
+        failure = stall.failure[:1].upper() + stall.failure[1:]
+        found.append(Finding(f"{failure} of any device retries I/O for about {stall.seconds:g} s, then {stall.then}",
+                             f"Misc.APDTimeout {apd.value} (read at {apd.where}); assumes {stall.assumes}"))
+    elif timers:  # an ESXi timer was read, but not this one: what it would be, and what would settle it
+        found.append(Finding("Failure timers no capture gives: Misc.APDTimeout",
+                             f"Misc.APDTimeout: the built-in default would be {rule.ESXI_APD_TIMEOUT.text()} "
+                             f"({rule.ESXI_APD_TIMEOUT.source}); {SETTLE_APD}"))
+    if "Disk.PathEvalTime" in host:
+        evaluation = host["Disk.PathEvalTime"]
+        found.append(Finding(f"A dead path that comes back without a link event is taken back within about "
+                             f"{float(evaluation.value):g} s (the next path evaluation)",
+                             f"Disk.PathEvalTime {evaluation.value} (read at {evaluation.where}); "
+                             f"{rule.ESXI_PATH_EVAL_TIME.source}; a path whose link the host sees return is taken "
+                             "back at once"))
+    return found
+
+
+def _adapter(members: list[str], read: dict[str, TimerValue]) -> list[Finding]:
+    """A group of adapters' silent path loss and seen link loss, by the session timers read."""
+    said: list[str] = []
+    seconds: dict[str, float] = {}
+    for name, builtin in SESSION:
+        value = read.get(name)
+        if value is not None:
+            said.append(f"{name} {value.value} (read at {value.where})")
+            seconds[name] = float(value.value)
+        else:
+            said.append(f"{name} {builtin.text('')} (assumed: the built-in default, {builtin.source}; "
+                        f"{SETTLE_ISCSI.format(adapter=members[0])})")
+            seconds[name] = float(builtin.value or 0)
+    io_timeout = float(rule.ESXI_IO_TIMEOUT.value or 0)
+    names = ", ".join(members)
+    hang = rule.esxi_iscsi_path_hang(seconds["NoopOutInterval"], seconds["NoopOutTimeout"], seconds["RecoveryTimeout"],
+                                     io_timeout)
+    link = rule.esxi_iscsi_link_down(seconds["RecoveryTimeout"])
+    values = "; ".join(said)
+    return [
+        Finding(f"{names}: {hang.failure} stalls I/O for about {hang.seconds:g} s, then {hang.then}",
+                f"{values}; the I/O timeout assumed {rule.ESXI_IO_TIMEOUT.text()} ({rule.ESXI_IO_TIMEOUT.source}); "
+                f"{hang.rule}; assumes {hang.assumes}"),
+        Finding(f"{names}: {link.failure} holds I/O for about {link.seconds:g} s, then {link.then}",
+                f"RecoveryTimeout {_said(read, 'RecoveryTimeout')}; {link.rule}; assumes {link.assumes}"),
+    ]
+
+
+def _said(read: dict[str, TimerValue], name: str) -> str:
+    value = read.get(name)
+    return f"{value.value} (read at {value.where})" if value else f"{rule.ESXI_RECOVERY_TIMEOUT.text('')} (assumed)"

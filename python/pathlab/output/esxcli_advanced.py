@@ -1,0 +1,75 @@
+"""`pathlab show advanced`: an ESXi host's `Misc.APDTimeout` and `Disk.PathEvalTime` as `esxcli
+system settings advanced list -o OPTION` prints them, each under its command line (so that
+`pathlab import` reads them back, `readers/esxcli_advanced.py`): Int Value is the scenario's
+`[host.stack]` value (the default where it gives none); Default, Min, Max and Description are
+what ESXi 8.0 U3 prints (William Lam's dump, `lamw/esxi-advanced-and-kernel-settings@ad6c0456`
+`esxi-80u3-advanced-settings.md`, lines 113 and 347)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pathlab.api import Scenario, ScenarioError
+from pathlab.output import hosts
+from pathlab.output.sink import Output
+
+#: The option's path, its `[host.stack]` key, and what ESXi 8.0 U3 prints: default, min, max, description.
+OPTIONS = (("/Misc/APDTimeout", "apd_timeout", 140, 20, 999999,
+            "Number of seconds a device can be in APD before failing User World I/O."),
+           ("/Disk/PathEvalTime", "path_eval_time", 300, 0, 31536000, "The number of seconds between FC path evaluations"))
+PROMPT = "~ # "
+
+
+@dataclass
+class Advanced(Output):
+    """Each host's options, `[(host, {key: seconds})]`; `several`: each under its host's heading."""
+
+    hosts: list[tuple[str, dict[str, int]]]
+    several: bool = False
+
+    def table(self) -> str:
+        blocks = [(host, "".join(option_list(path, values[key], default, low, high, text)
+                                 for path, key, default, low, high, text in OPTIONS)) for host, values in self.hosts]
+        if self.several:
+            return "\n".join(f"{hosts.heading(host)}\n{text}" for host, text in blocks).removesuffix("\n")
+        return hosts.joined(blocks).removesuffix("\n")
+
+    def document(self) -> Any:
+        return [{"host": host, **{path: values[key] for path, key, *_ in OPTIONS}} for host, values in self.hosts]
+
+
+def advanced(scenario: Scenario, host: str | None = None) -> Advanced:
+    """The options of the scenario's ESXi hosts (or of `host`) as the scenario writes them; a
+    `--set` of the host's stack is refused (printed as written, it would not be what runs)."""
+    for key, _ in scenario.overrides:
+        if key.startswith(("host.stack", "hosts")):
+            raise ScenarioError(scenario.file, f"--set {key}", "show advanced prints the settings as the scenario "
+                                                               "writes them: set the value in the file")
+    from pathlab.advisor.timer_candidates import tree
+    from pathlab.output.esxcli_iscsi import seconds
+
+    if not any(d.stack == "esxi" for d in scenario.devices):
+        raise ScenarioError(scenario.file, "devices", "no device of an ESXi host: Misc.APDTimeout and Disk.PathEvalTime "
+                                                      "are ESXi's")
+
+    values = tree(scenario)
+    tables = [values.get("host", {}), *values.get("hosts", [])]
+    found = []
+    for table in tables:
+        name = str(table.get("name", "esx01"))
+        if host is None or name == host:
+            stack = table.get("stack", {}) or {}
+            found.append((name, {key: seconds(stack.get(key), default) for _, key, default, *_ in OPTIONS}))
+    if not found:
+        raise ScenarioError(scenario.file, "--host", f"{host} is no host of the scenario")
+    return Advanced(found, len(tables) > 1 and host is None)
+
+
+def option_list(path: str, value: int, default: int, low: int, high: int, description: str) -> str:
+    """One option's block under its command line, each line ended."""
+    lines = [f"{PROMPT}esxcli system settings advanced list -o {path}", f"   Path: {path}", "   Type: integer",
+             f"   Int Value: {value}", f"   Default Int Value: {default}", f"   Min Value: {low}",
+             f"   Max Value: {high}", "   String Value:", "   Default String Value:", "   Valid Characters:",
+             f"   Description: {description}"]
+    return "\n".join(lines) + "\n"
