@@ -85,3 +85,9 @@ def test_what_nvme_cli_does_not_print_is_refused_with_its_line(tmp_path: Path, t
     with pytest.raises(ScenarioError) as refused:
         nvme_id_ctrl.read(file)
     assert refused.value.args == (str(file), field, says)
+
+
+def test_id_ctrl_without_the_listing_is_refused_in_one_line() -> None:
+    with pytest.raises(ScenarioError) as refused:
+        pathlab.import_host(TWO)
+    assert refused.value.args[2].startswith("give one `nvme list-subsys`")
