@@ -298,3 +298,52 @@ def test_esxi_software_iscsi_stalls_as_its_session_timers_say() -> None:
     assert abs(got["path_hang"].measured.longest_wait_s - 33) < CYCLE_S
     assert got["link_down"].predicted.seconds == 10
     assert abs(got["link_down"].measured.longest_wait_s - 10) < CYCLE_S
+
+
+def test_an_ana_change_stalls_for_the_anatt_as_the_rule_predicts_before_the_run() -> None:
+    """A controller reboot whose partner's ANA groups stay in the change state for the array's
+    ANATT (3 s): Linux holds the I/O while the partner is live (`nvme_available_path`), so the
+    stall is the change, predicted from ANATT before the run; the controller reboot alone
+    retries at once; TP4129's hold (4 s) outlasts the change; nothing fails."""
+    text = two_controllers(duration="5s", seed=3, stack='keep_alive_timeout = "2s"', policy='name = "nvme"',
+                           workload='outstanding = 4\nblock_size = "4KiB"\nread_pct = 0\nthink_time = "1ms"',
+                           fault="")
+    text = text.split("[[faults]]")[0].replace("tpgs = true", 'tpgs = true\nanatt = "3s"')
+    advice = pathlab.advise(pathlab.Scenario.from_text(text, "nvme.toml"), failures="controller_reboot,ana_change",
+                            seeds=2)
+    hold = "TP4129 hold 2 × KATO + CQT"
+    expected = {("in force", "controller_reboot"): 0, ("in force", "ana_change"): 3, (hold, "ana_change"): 4}
+    got = {(r.candidate, r.kind): r for r in advice.rows}
+    for key, seconds in expected.items():
+        row = got[key]
+        assert row.predicted.seconds == seconds and row.predicted.tick == 0, row
+        assert seconds <= row.measured.longest_wait_s <= seconds + CYCLE_S, row
+        assert row.measured.failed_ios == 0, row
+    assert "held until the change ends" in got[("in force", "ana_change")].predicted.rule
+    anatt = next(s for s in advice.candidates[0].settings if s.name == "ANATT")
+    assert (anatt.value, anatt.provenance, anatt.where) == ("3s", "read", "nvme.toml, [[arrays]] a anatt")
+    kind = next(k for k in advice.kinds if k.kind == "ana_change")
+    assert (kind.target, kind.fault["ana_change"]) == ("a/CT0", "3s")
+
+
+def test_an_imported_nvme_hosts_anatt_comes_from_nvme_id_ctrl_with_file_and_line() -> None:
+    listing = ROOT / "tests/data/corpus/nvme-list-subsys/009-netapp-rocky10-tcp-two-subnets/bare.txt"
+    id_ctrl = ROOT / "tests/data/nvme-id-ctrl/two-controllers.txt"
+    with pytest.warns(pathlab.PathlabWarning):
+        advice = pathlab.advise([str(listing), str(id_ctrl)], failures="ana_change", seeds=2,
+                                set={"workloads.0.outstanding": 1, "workloads.0.think_time": "1ms"})
+    anatt = next(s for s in advice.candidates[0].settings if s.name == "ANATT")
+    assert (anatt.value, anatt.provenance, anatt.where) == ("10", "read", f"{id_ctrl}, line 56 (nvme53; anacap 31 at "
+                                                                          "line 57)")
+    row = next(r for r in advice.rows if r.candidate == "in force")
+    # one I/O at a time, 1 ms apart: the one that waits may leave up to a think time after the change begins
+    assert row.predicted.seconds == 10 and abs(row.measured.longest_wait_s - 10) < CYCLE_S
+    assert row.measured.failed_ios == 0 and (row.kind, row.target) == ("ana_change", "NETAPP/A")
+
+
+def test_a_host_without_anatt_has_no_ana_change_kind() -> None:
+    text = two_controllers(duration="5s", seed=3, stack="", policy='name = "nvme"', workload="outstanding = 1",
+                           fault="")
+    with pytest.raises(pathlab.ScenarioError, match="ana_change: this host has no NVMe array of two controllers or "
+                                                    r"more with ANA groups and an ANATT \(the scenario's anatt"):
+        pathlab.advise(pathlab.Scenario.from_text(text.split("[[faults]]")[0], "nvme.toml"), failures="ana_change")

@@ -237,8 +237,9 @@ fn bad_anatt_and_ana_change_settings_name_the_field_and_what_is_allowed() {
     let none = refused(&scenario("nvme", "", "", &transition("3s")));
     assert_eq!(none.0, "faults.0.ana_change");
     assert!(none.1.contains("reports no ANATT"), "{}", none.1);
-    let dm = refused(&scenario("dm-multipath", ANATT_2S, "", &transition("3s")));
-    assert!(dm.1.contains("NVMe hosts only"), "{}", dm.1);
+    // A SCSI stack passes through ALUA's Transitioning state where its handling is sourced.
+    let mpio = refused(&scenario("mpio", ANATT_2S, "", &transition("3s")));
+    assert!(mpio.1.contains("cannot pass through a transition: Windows msdsm"), "{}", mpio.1);
     let spdk = refused(&scenario("spdk", "", "reconnect_delay = \"5s\", fast_io_fail_tmo = \"2s\"", ""));
     assert_eq!(spdk.0, "host.stack.fast_io_fail_tmo");
     let after = "[[faults]]\nkind = \"controller_reboot\"\nat = \"1s\"\nuntil = \"2s\"\narray = \"a\"\n\

@@ -7,7 +7,7 @@ beside what each run measured, so that the page states no prediction the command
 A fault maps to the kinds `advise --failures` knows: a loss the link reports is a `link_down`
 (a path or a port) or its own kind (a controller reboot, a switch, a site), one it does not
 report a `path_hang`; an NVMe controller reboot whose partner passes through the ANA change
-state waits for that change as well (`stall_rule.nvme_ana_change`)."""
+state waits for that change as well (`failure_theory.with_ana_change`)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ import tomllib
 from typing import Any
 
 from pathlab._core import parse_duration_ns
-from pathlab.advisor import stall_rule as rule
-from pathlab.advisor.failure_theory import Prediction, predict
+from pathlab.advisor.failure_theory import Prediction, predict, with_ana_change
 from pathlab.advisor.timer_candidates import in_force
 from pathlab.api import Scenario
 from pathlab.study.failover import FailoverRow, FailoverStudy
@@ -59,17 +58,10 @@ def _predicted(file: str, variant_set: dict[str, Any], row: FailoverRow) -> Pred
     timers = in_force(scenario, devices).timers
     found = predict(stack, kind, timers, outage)
     change = fault.get("ana_change")
-    if change is None or found.seconds is None:
+    if change is None:
         return found
-    # The partner's ANA groups change while the lost controller's I/O is held: the longer of
-    # the two; SPDK fails it once the partner's ANATT and the lost controller's own wait are out.
-    spdk = stack == "spdk"
-    lost = rule.nvme_all_paths_down(timers.seconds.get("controller_loss_timeout"), timers.seconds.get("fast_io_fail_tmo"),
-                                    timers.s("reconnect_delay") if spdk else None)
-    waits = rule.nvme_ana_change(_anatt(scenario, fault), _seconds(change), spdk, lost.seconds)
-    if waits.seconds is None or waits.seconds <= found.seconds:
-        return found
-    return Prediction(waits.seconds, 0, f"{waits.rule}; the lost controller: {found.rule}")
+    # The partner's ANA groups change while the lost controller's I/O is held: the longer of the two.
+    return with_ana_change(stack, found, timers, _anatt(scenario, fault), _seconds(change))
 
 
 def _anatt(scenario: Scenario, fault: dict[str, Any]) -> float:

@@ -1,7 +1,10 @@
 """The failure kinds `advise --failures` simulates on a host, those its topology has: a path that
 stops answering (no link event), a link down the host sees, a controller reboot (an array of two
-controllers or more), a switch loss (where the scenario names its `[[fabric]]` tables), a site
-loss (an array in a `[[replication]]` group: metro) and every path down. Each is one `[[faults]]`
+controllers or more), on an NVMe host an ANA change (the controller reboot, its partner's ANA
+groups in the change state for the array's ANATT before they take its namespaces over: where the
+array reports ANA groups and its ANATT is known, from the scenario or `nvme id-ctrl`), a switch
+loss (where the scenario names its `[[fabric]]` tables), a site loss (an array in a
+`[[replication]]` group: metro) and every path down. Each is one `[[faults]]`
 table on the busiest device with two paths or more (its busiest path in a short pilot run, that
 path's port's controller and fabric, its array). On a cluster the busiest device of any host, its
 path and device named `HOST/NAME` as a fault names them."""
@@ -12,13 +15,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pathlab._core import parse_duration_ns
 from pathlab.api import Scenario, ScenarioError
 
 #: Every kind, in the order the output lists them.
-KINDS = ("path_hang", "link_down", "controller_reboot", "switch_down", "site_down", "all_paths_down")
+KINDS = ("path_hang", "link_down", "controller_reboot", "ana_change", "switch_down", "site_down", "all_paths_down")
 #: What each kind is, as the output says it.
 SAID = {"path_hang": "a path stops answering (no link event)", "link_down": "a link down the host sees",
-        "controller_reboot": "a controller reboots", "switch_down": "a switch is lost",
+        "controller_reboot": "a controller reboots",
+        "ana_change": "a controller reboots, its partner's ANA groups in the change state for ANATT",
+        "switch_down": "a switch is lost",
         "site_down": "a site is lost (metro)", "all_paths_down": "every path down"}
 
 
@@ -30,6 +36,8 @@ class FailureKind:
     kind: str
     target: str
     fault: Mapping[str, Any]
+    #: How long an ANA change it puts groups in lasts (seconds): the fault must outlast it.
+    change_s: float | None = None
 
     def at(self, start_s: float, end_s: float) -> dict[str, Any]:
         """The fault table from `start_s` to `end_s` (seconds from the run's start)."""
@@ -72,6 +80,9 @@ def applicable(scenario: Scenario, tables: Mapping[str, Any], busy: Mapping[str,
             found.append(FailureKind("controller_reboot", f"{array}/{controller}",
                                      {"kind": "controller_reboot", "array": array, "controller": controller,
                                       "detection": "link"}))
+    change = _ana_change(scenario, array_table, paths[device], path)
+    if change is not None:
+        found.append(change)
     adapters = (path["adapter"], f"{path['host']}/{path['adapter']}")  # written bare, or HOST/NAME in a cluster
     fabric = next((f for f in tables.get("fabric", []) if f.get("name") and any(a in f.get("adapters", []) for a in adapters)
                    and path["target"] in f.get("ports", [])), None)
@@ -106,7 +117,35 @@ def chosen(scenario: Scenario, tables: Mapping[str, Any], given: str, busy: Mapp
     return [by_kind[n] for n in KINDS if n in names]
 
 
+#: The host stacks that model the ANA change state (the engine's `ana_change_end`).
+ANA_STACKS = ("linux-nvme", "spdk")
+
+
+def _ana_change(scenario: Scenario, array: Mapping[str, Any], device_paths: list[dict[str, Any]],
+                path: dict[str, Any]) -> FailureKind | None:
+    """The ANA change of the device's owning controller (the controller of its optimized path): the
+    controller reboots and its partner's groups change for ANATT (the owner's own, else the
+    array's); None where the host is not NVMe, the array reports no ANA groups, owns nothing per
+    controller (symmetric) or gives no ANATT."""
+    own = next((d for d in scenario.devices if d.name == path["device"] and d.host == path["host"]), None)
+    if own is None or own.stack not in ANA_STACKS or not array.get("tpgs") or array.get("symmetric") \
+            or len(array.get("controllers", [])) < 2:
+        return None
+    owner_path = next((p for p in device_paths if p.get("alua") == "AO"), path)
+    name, _, port = owner_path["target"].partition("/")
+    owner = next((p.get("controller") for p in array.get("ports", []) if p.get("name") == port), None)
+    written = next((c.get("anatt") for c in array.get("controllers", []) if c.get("name") == owner), None)
+    anatt = written or array.get("anatt")
+    if owner is None or anatt is None:
+        return None
+    seconds = parse_duration_ns(str(anatt)) / 1e9
+    return FailureKind("ana_change", f"{name}/{owner}", {"kind": "controller_reboot", "array": name, "controller": owner,
+                                                         "detection": "link", "ana_change": f"{seconds:g}s"}, seconds)
+
+
 def _lacks(kind: str) -> str:
     return {"controller_reboot": "array of two controllers or more on a device's path",
+            "ana_change": "NVMe array of two controllers or more with ANA groups and an ANATT (the scenario's anatt, "
+                          "or `nvme id-ctrl`)",
             "switch_down": "named [[fabric]] table on a device's path",
             "site_down": "array in a [[replication]] group (metro)"}.get(kind, kind)

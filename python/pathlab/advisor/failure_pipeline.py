@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from pathlab._core import parse_duration_ns
 from pathlab.advisor.cluster_timers import check_alike, for_every_host, on_every_host
 from pathlab.advisor.failure_advice import FailureAdvice, FailureRow, Measured, ranked
-from pathlab.advisor.failure_kinds import chosen
+from pathlab.advisor.failure_kinds import FailureKind, chosen
 from pathlab.advisor.failure_places import Seen, latest_back, over_seeds, per_place
-from pathlab.advisor.failure_theory import predict
-from pathlab.advisor.timer_candidates import candidates, tree
+from pathlab.advisor.failure_theory import Prediction, predict
+from pathlab.advisor.timer_candidates import TimerCandidate, candidates, tree
 from pathlab.api import Result, Scenario
 from pathlab.finding import Finding
 from pathlab.importer.timer_values import TimerValue
@@ -74,11 +75,13 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
              f"{seeds} seeds each")
     windows, planned = [], []
     for kind in kinds:
-        longest = max((p.seconds for c in cands if (p := predict(stack, kind.kind, c.timers, math.inf)).seconds is not None
+        longest = max((p.seconds for c in cands if (p := _predict(stack, kind, c, math.inf)).seconds is not None
                        and math.isfinite(p.seconds)), default=0.0)
         outage = min(LONGEST_OUTAGE_S, max(SHORTEST_OUTAGE_S, longest + PAST_STALL_S))
+        if kind.change_s is not None:  # the controller is back only after its partner's ANA change ends
+            outage = max(outage, kind.change_s + PAST_STALL_S)
         # a command lost with its path waits its own timeout past the paths' return: run past it
-        lost = max((p.seconds for c in cands if (p := predict(stack, kind.kind, c.timers, outage)).seconds is not None
+        lost = max((p.seconds for c in cands if (p := _predict(stack, kind, c, outage)).seconds is not None
                     and math.isfinite(p.seconds)), default=0.0)
         end = FAULT_AT_S + max(outage, lost) + AFTER_S
         windows.append((kind.kind, FAULT_AT_S, FAULT_AT_S + outage, end))
@@ -97,13 +100,22 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
         for kind, outage, _ in planned:
             own = results[i:i + seeds]
             i += seeds
-            rows.append(FailureRow(c.label, kind.kind, kind.target, predict(stack, kind.kind, c.timers, outage),
+            rows.append(FailureRow(c.label, kind.kind, kind.target, _predict(stack, kind, c, outage),
                                    _measured(own), per_place(own)))
     order = ranked(rows, cands, objective)
     notes = [*notes, *_short_of_theory(rows), *_beyond_theory(rows)]
     return FailureAdvice(name, stack, objective, tuple(kinds), tuple(cands), tuple(rows), order,
                          tuple(range(1, seeds + 1)), tuple(windows), tuple(findings), (*said, *notes),
                          tuple(scenario.hosts) if cluster else (), shown_host)
+
+
+def _predict(stack: str, kind: FailureKind, candidate: TimerCandidate, outage: float) -> Prediction:
+    """The candidate's prediction of `kind`; an ANA change lasts as long as its fault makes it
+    (the ANATT the kind was built with)."""
+    timers = candidate.timers
+    if kind.change_s is not None:
+        timers = replace(timers, seconds={**timers.seconds, "anatt": kind.change_s})
+    return predict(stack, kind.kind, timers, outage)
 
 
 def _measured(results: Sequence[Result]) -> Measured:

@@ -53,8 +53,15 @@ class Prediction:
 
 
 def predict(stack: str, kind: str, timers: Timers, outage: float) -> Prediction:
-    """What `kind` (path_hang, a link kind, all_paths_down) should cost on `stack` (linux-dm,
-    linux-nvme, esxi, windows, spdk) under `timers`, the lost paths back after `outage` seconds."""
+    """What `kind` (path_hang, a link kind, ana_change, all_paths_down) should cost on `stack`
+    (linux-dm, linux-nvme, esxi, windows, spdk) under `timers`, the lost paths back after `outage`
+    seconds. An ANA change lasts the controller's ANATT (`timers.seconds["anatt"]`), the longest
+    it may."""
+    if kind == "ana_change":
+        anatt = timers.seconds.get("anatt")
+        if anatt is None:
+            return Prediction(None, 0, "no ANATT: the change's length is not known")
+        return with_ana_change(stack, predict(stack, "controller_reboot", timers, outage), timers, anatt, anatt)
     if stack == "linux-dm":
         return _dm(kind, timers, outage)
     if stack == "linux-nvme":
@@ -66,6 +73,22 @@ def predict(stack: str, kind: str, timers: Timers, outage: float) -> Prediction:
     if stack == "spdk":
         return _nvme(kind, timers, outage, spdk=True)
     return Prediction(None, 0, f"no rule for the {stack} stack yet")
+
+
+def with_ana_change(stack: str, found: Prediction, timers: Timers, anatt: float, change: float) -> Prediction:
+    """A controller reboot (`found`: its lost controller's own wait) whose partner's ANA groups
+    are in the change state for `change` seconds, under ANATT `anatt`: the longer of the two
+    waits (`stall_rule.nvme_ana_change`); SPDK fails the I/O once the partner's ANATT and the
+    lost controller's own wait are both out."""
+    if found.seconds is None:
+        return found
+    spdk = stack == "spdk"
+    lost = rule.nvme_all_paths_down(timers.seconds.get("controller_loss_timeout"), timers.seconds.get("fast_io_fail_tmo"),
+                                    timers.s("reconnect_delay") if spdk else None)
+    waits = rule.nvme_ana_change(anatt, change, spdk, lost.seconds)
+    if waits.seconds is None or waits.seconds <= found.seconds:
+        return found
+    return Prediction(waits.seconds, 0, f"{waits.rule}; the lost controller: {found.rule}")
 
 
 #: Said of a stall that is a lost command's own timeout: the paths' return does not end it.

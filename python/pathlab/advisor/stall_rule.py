@@ -37,6 +37,13 @@ The rules (seconds; `None` is "until a path returns"):
 - NVMe, an ANA group in the change state with no other path: Linux holds the I/O until the
   change ends (its controller is live) and resets the controller every 2 × ANATT meanwhile,
   failing nothing; SPDK gives the path up after ANATT and fails the I/O then.
+- SCSI ALUA, a target port group Transitioning (NOT READY, 04h/0Ah) with no other usable path:
+  Linux requeues a refused command on its path a second later (scsi_lib.c's reprep delay) while
+  scsi_dh_alua lets the group transition, so the I/O goes on at the first retry after the
+  transition ends (within that second); a transition longer than the handler's timeout (the
+  array's IMPLICIT TRANSITION TIME, else 60 s) sets the group standby and fails the path then,
+  its I/O to another path or to `no_path_retry`. ESXi's SATP retries on the path until the
+  transition ends.
 - ESXi, every path down (APD): I/O is retried for `Misc.APDTimeout`; then the I/O that is not a
   virtual machine's fails, and the virtual machines' is retried on (VMware's page below).
 - ESXi software iSCSI (the adapter's `esxcli iscsi adapter param` timers): a NOP-Out every
@@ -117,6 +124,14 @@ SPDK_ANATT_SOURCE = "spdk module/bdev/nvme/bdev_nvme.c _nvme_ns_set_ana_state (a
                     "the change or inaccessible state), any_io_path_may_become_available (skips ana_transition_timedout)"
 SPDK_FAST_IO_FAIL = Builtin(None, "spdk module/bdev/nvme/bdev_nvme.c g_opts fast_io_fail_timeout_sec 0 (off); checked "
                                   "when a reconnect attempt fails (bdev_nvme_check_fast_io_fail_timeout)")
+# SCSI ALUA's Transitioning state (the engine's model/alua_transition.rs has the same)
+ALUA_FAILOVER_TIMEOUT = Builtin(60, "Linux drivers/scsi/device_handler/scsi_dh_alua.c ALUA_FAILOVER_TIMEOUT (alua_rtpg: "
+                                    "'Transitioning time exceeded, set port to standby'; the array's IMPLICIT TRANSITION "
+                                    "TIME where it reports one)")
+ALUA_REPREP_DELAY = Builtin(1, "Linux drivers/scsi/scsi_lib.c ALUA_TRANSITION_REPREP_DELAY (1000 ms: the refused "
+                               "command goes down its path again)")
+ESXI_ALUA_RETRY_SOURCE = "Broadcom KB 310442, 'ALUA parameters in ESXi Server' (action_OnRetryErrors=off, the default: " \
+                         "the path stays on while the I/O is retried indefinitely)"
 # ESXi
 ESXI_IO_TIMEOUT = Builtin(30, "VMware vSphere 6.0 Storage, 'Path failover': I/O 'might pause for 30 to 60 seconds' "
                               "(the lower bound)")
@@ -393,3 +408,25 @@ def mpio_all_paths_down(pdo_remove: float, retry_interval: float) -> Stall:
     pseudo-LUN holds it PDORemovePeriod, then fails it."""
     return Stall("every path down", retry_interval + pdo_remove, "it fails to the application (the pseudo-LUN is removed)",
                  f"RetryInterval {retry_interval:g} s, then PDORemovePeriod {pdo_remove:g} s", "the paths stay down that long")
+
+
+def alua_transition(change: float, esxi: bool, implicit: float | None = None) -> Stall:
+    """A target port group Transitioning for `change` seconds with no other usable path: Linux
+    retries the refused command every reprep delay until the transition ends (the stall is
+    within that delay after it), or fails the path at scsi_dh_alua's timeout (`implicit`, the
+    array's IMPLICIT TRANSITION TIME, else 60 s) if the transition lasts longer; ESXi holds it
+    on the path until the transition ends."""
+    failure = "an ALUA transition"
+    if esxi:
+        return Stall(failure, change, "it continues on the new state", f"retried on the path until the transition ends "
+                                                                         f"after {change:g} s", ESXI_ALUA_RETRY_SOURCE)
+    timeout = implicit if implicit else ALUA_FAILOVER_TIMEOUT.value or 0.0
+    delay = ALUA_REPREP_DELAY.value or 0.0
+    if change >= timeout:
+        return Stall(failure, timeout, "the path fails: the I/O goes to another path, or to no_path_retry",
+                     f"the transition outlasts scsi_dh_alua's {timeout:g} s: the group is set standby",
+                     ALUA_FAILOVER_TIMEOUT.source)
+    return Stall(failure, change, "it continues on the new state",
+                 f"requeued on the path every {delay:g} s until the transition ends after {change:g} s (within "
+                 f"{delay:g} s)", ALUA_REPREP_DELAY.source)
+

@@ -239,10 +239,33 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
         where = f"{scenario.file}, the device's policy" if how == "read" else \
             "the claim (multipath-tools' hardware table, else fail)"
         settings.append(TimerSetting("no_path_retry", retry, how, where))
+    if device.stack in ("linux-nvme", "spdk"):
+        settings += _anatt(scenario, device, timers, seconds)
     hold = stack_table.get("tp4129_hold")
     ccr = bool(stack_table.get("ccr", False))
     timers_run = Timers(seconds, retry, int(hold) if hold else None, ccr, iscsi)
     return TimerCandidate("in force", "the host's own", tuple(settings), overrides, timers_run)
+
+
+def _anatt(scenario: Scenario, device: Device, timers: Sequence[TimerValue], seconds: dict[str, float | None]
+           ) -> list[TimerSetting]:
+    """The array's ANATT, which an ANA change lasts (none where neither `nvme id-ctrl` nor the
+    scenario gives it): the longest a controller's `nvme id-ctrl` printed, else the scenario's
+    array's (or its controllers' longest)."""
+    read = [t for t in timers if t.setting == "anatt"]
+    if read:
+        longest = max(read, key=lambda t: int(t.value))
+        seconds["anatt"] = float(longest.value)
+        return [TimerSetting("ANATT", longest.value, "read", longest.where)]
+    array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
+    given = [(str(c["anatt"]), f"{scenario.file}, [[arrays]] {array['name']} controller {c.get('name')}'s anatt")
+             for c in array.get("controllers", []) if "anatt" in c]
+    given += [(str(array["anatt"]), f"{scenario.file}, [[arrays]] {array['name']} anatt")] if "anatt" in array else []
+    if not given:
+        return []
+    value, where = max(given, key=lambda g: _seconds(g[0]) or 0.0)
+    seconds["anatt"] = _seconds(value)
+    return [TimerSetting("ANATT", value, "read", where)]
 
 
 def _esxi_iscsi_adapter(scenario: Scenario, path: str | None) -> dict[str, Any] | None:

@@ -21,7 +21,7 @@ __all__ = ["Imported", "capture_files_of", "import_files", "imported_name", "imp
 #: The inputs that decide the host's stack, first match first: a `nvme list-subsys` (or the paths'
 #: sysfs attributes) makes it a native NVMe host, a `multipath -ll` a dm-multipath one; anything
 #: else is read as an ESXi host.
-STACK_OF = (("nvme", "nvme"), ("nvme-sysfs", "nvme"), ("multipath", "linux"), ("powermt", "powerpath"),
+STACK_OF = (("nvme", "nvme"), ("nvme-sysfs", "nvme"), ("nvme-id-ctrl", "nvme"), ("multipath", "linux"), ("powermt", "powerpath"),
             ("mpclaim", "windows"), ("mpio-settings", "windows"))
 
 

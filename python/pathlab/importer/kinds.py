@@ -56,6 +56,12 @@ def _nvme_sysfs(name: str) -> pd.DataFrame:
     return nvme_sysfs.read(name)
 
 
+def _nvme_id_ctrl(name: str) -> Any:
+    from pathlab.readers import nvme_id_ctrl
+
+    return nvme_id_ctrl.read(name)
+
+
 def _powermt(name: str) -> Any:
     from pathlab.readers import powermt
 
@@ -120,8 +126,9 @@ def _diskstats_rates(name: str) -> pd.DataFrame:
 READ = ("ESXi (`esxcli storage nmp device list` or `hpp device list`, `nmp path list` or `core path list`, an "
         "`esxtop -b` capture, `esxcli iscsi adapter param get -A vmhbaN`, `esxcli system settings advanced list -o "
         "/Misc/APDTimeout`), Linux dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, "
-        "/proc/diskstats or `iostat -x`), native NVMe (`nvme list-subsys`, the paths' sysfs attributes), PowerPath "
-        "(`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO (`mpclaim -s -d N`, `Get-MPIOSetting`)")
+        "/proc/diskstats or `iostat -x`), native NVMe (`nvme list-subsys`, the paths' sysfs attributes, "
+        "`nvme id-ctrl`), PowerPath (`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO (`mpclaim -s -d N`, "
+        "`Get-MPIOSetting`)")
 
 WORKLOAD = "the workload: each device's I/O rate, size and queue"
 
@@ -153,6 +160,13 @@ KINDS: tuple[Kind, ...] = (
          "state; failover, retry, error, reset and no-path counters as health findings; each subsystem's iopolicy; "
          "the controllers' timers (ctrl_loss_tmo, reconnect_delay, fast_io_fail_tmo, kato) and nvme_core's io_timeout",
          ("nvme",)),
+    Kind("nvme-id-ctrl", "nvme id-ctrl /dev/nvmeN (text or -o json), one or more controllers",
+         lambda head: "NVME Identify Controller:" in head
+         or re.search(r'^\s*(?:anatt\s+:\s*\d+|"anatt"\s*:\s*\d+)', head, re.M) is not None
+         or re.search(r"^\s*(?:[#$]|\S*[#$])\s*(?:sudo\s+)?nvme\s+id-ctrl\b", head, re.M) is not None,
+         _nvme_id_ctrl, "each controller's ANA Transition Time (anatt, with anacap, kas, cntlid), tied to its "
+         "subsystem in nvme list-subsys by subnqn and controller name: the array's ANATT, which advise --failures "
+         "runs an ANA change (a controller reboot) with", ("nvme",)),
     Kind("nvme", "nvme list-subsys or show-topology",
          lambda head: "NQN=" in head or '"Subsystems"' in head or "nvme-subsys" in head, _nvme,
          "the subsystems, their controllers (the paths), transport addresses, ANA states and iopolicy", ("nvme",)),

@@ -16,6 +16,7 @@ from pathlab.importer.captured_load import CapturedLoad, from_rates
 from pathlab.importer.host_tables import Element, HostTables, Table
 from pathlab.importer.imported import Imported
 from pathlab.importer.listed import listed_entries, nvme_controller, nvme_subsystem
+from pathlab.importer.nvme_anatt import SubsystemAnatt
 from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
 from pathlab.importer.provenance import Assumed, Derived, Listed, Provenance, Read
@@ -117,12 +118,14 @@ def _vendor(nqn: str) -> str:
 def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file: str,
           snapshot: dict[str, tuple[float, Read]] | None = None,
           iopolicies: dict[str, tuple[str, Read]] | None = None,
-          captured: list[CapturedLoad] | None = None) -> tuple[HostTables, list[tuple[str, str]], bool]:
+          captured: list[CapturedLoad] | None = None,
+          anatt: dict[str, SubsystemAnatt] | None = None) -> tuple[HostTables, list[tuple[str, str]], bool]:
     """The host's typed tables, the warnings for every value assumed, and whether a
     capture gave any head's load. `snapshot` is each namespace head's I/Os in flight from sysfs
     (`nvme_counters.snapshot_load`), used where `rates` has no figures of the head; `iopolicies`
     each subsystem's sysfs `iopolicy` and where it was read, used where the listing shows none;
-    `captured` gets each head's rate and response from `rates` (a snapshot gives neither)."""
+    `captured` gets each head's rate and response from `rates` (a snapshot gives neither);
+    `anatt` each subsystem NQN's ANATT as `nvme id-ctrl` gives it (`nvme_anatt.tied`)."""
     rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
     warnings: list[tuple[str, str]] = []
     for r in [r for r in rows if r.controller == NO_NAME and not text(r.address)]:
@@ -149,6 +152,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         warnings.append(("arrays.ports", f"{file}, line {masked[0].line}: traddr {_field(text(masked[0].address), 'traddr')} "
                                          "is no address (masked): each controller showing one taken as its own port"))
     vendor_of = {s: _vendor(next(text(r.nqn) for r in rows if text(r.subsystem) == s)) for s in subsystems}
+    nqn_of = {s: _nqn(next(r for r in rows if text(r.subsystem) == s)) for s in subsystems}
     ports = {(vendor_of[text(r.subsystem)], target_of[r.controller]): target_of[r.controller] for r in rows}
     # ANA: ports grouped into controllers by their states over every namespace (`nvme_namespaces`).
     ana_of = {v: any(text(r.ana_state) == "non-optimized" for r in rows if vendor_of[text(r.subsystem)] == v)
@@ -191,6 +195,10 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
               Assumed("the captures do not show a port at capacity"))
         warnings.append(zero_load_assumed(vendor))
+        reported = [(anatt or {})[nqn_of[s]] for s in subsystems if vendor_of[s] == vendor and nqn_of[s] in (anatt or {})]
+        if reported:  # the longest of the array's subsystems: a change may last that long
+            longest = max(reported, key=lambda r: r.seconds)
+            a.key("anatt", f"{longest.seconds}s", Read(longest.file, longest.line, longest.said))
         if ana_of[vendor]:
             names = sorted({c for (v, _), c in side.items() if v == vendor} | {"A", "B"}
                            | {c for (sub, _), c in sides.owner.items() if vendor_of[sub] == vendor})
@@ -377,17 +385,20 @@ def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd
 
 def import_host(found: dict[str, Kind]) -> Imported:
     """A host on native NVMe multipath: `nvme list-subsys`, and the namespaces' I/O statistics."""
+    from pathlab.importer.nvme_anatt import tied
     from pathlab.importer.nvme_counters import counter_findings, refuse_other_host, snapshot_load
     from pathlab.importer.nvme_findings import listing_findings
-    from pathlab.importer.timer_values import nvme_timers
+    from pathlab.importer.timer_values import TimerValue, nvme_timers
 
     subsys = [n for n, k in found.items() if k.name == "nvme"]
     sysfs = [n for n, k in found.items() if k.name == "nvme-sysfs"]
-    stats = [n for n, k in found.items() if k.name not in ("nvme", "nvme-sysfs") and "nvme" in k.stacks]
+    id_ctrl = [n for n, k in found.items() if k.name == "nvme-id-ctrl"]
+    stats = [n for n, k in found.items() if k.name not in ("nvme", "nvme-sysfs", "nvme-id-ctrl") and "nvme" in k.stacks]
     other = [n for n, k in found.items() if "nvme" not in k.stacks]
     if other or len(subsys) != 1 or len(stats) > 1:
         raise ScenarioError(", ".join(found), "", "give one `nvme list-subsys`, and at most one diskstats or iostat capture "
-                                                  "and one capture of the paths' sysfs attributes, of the same host")
+                                                  "and one capture of the paths' sysfs attributes, of the same host, "
+                                                  "with any `nvme id-ctrl` outputs of its controllers")
     rates = found[stats[0]].read(stats[0]) if stats else None
     attributes = found[sysfs[0]].read(sysfs[0]) if sysfs else None
     table = found[subsys[0]].read(subsys[0])
@@ -397,8 +408,20 @@ def import_host(found: dict[str, Kind]) -> Imported:
     iopolicies = {str(r.name): (str(r.value), Read(sysfs[0], text=f"iopolicy {r.value}", at=str(r.where)))
                   for r in attributes.itertuples() if r.attribute == "iopolicy"} if attributes is not None else {}
     captured: list[CapturedLoad] = []
-    host, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies, captured)
+    anatt_timers: list[TimerValue] = []
+    anatt: dict[str, SubsystemAnatt] = {}
+    tie_warnings: list[tuple[str, str]] = []
+    for name in id_ctrl:
+        timers_read, by_nqn, said = tied(found[name].read(name), name, table, subsys[0])
+        anatt_timers += timers_read
+        tie_warnings += said
+        for nqn, value in by_nqn.items():  # several files of one subsystem: the longest
+            if nqn not in anatt or value.seconds > anatt[nqn].seconds:
+                anatt[nqn] = value
+    host, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies, captured,
+                                     anatt)
+    warnings += tie_warnings
     found_here = listing_findings(table, subsys[0])
     found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
-    timers = nvme_timers(attributes, sysfs[0]) if attributes is not None else []
+    timers = [*(nvme_timers(attributes, sysfs[0]) if attributes is not None else []), *anatt_timers]
     return Imported(host, warnings, found_here, measured_load=measured, timers=timers, captured=captured)

@@ -59,14 +59,15 @@ from pathlab import _core
 from pathlab.linux_names import letters, sd_dev_t, sd_name
 from pathlab.output.as_read import NOT_READ, now_held
 
-#: multipath-tools' `alua` prioritizer (prioritizers/alua.c), by the ALUA state the array reports.
-ALUA_PRIO = {"AO": 50, "ANO": 10, "STBY": 1, "UNAV": 0}
+#: multipath-tools' `alua` prioritizer (prioritizers/alua.c), by the ALUA state the array reports (T, a
+#: transitioning group: its switch's default case, 0).
+ALUA_PRIO = {"AO": 50, "ANO": 10, "STBY": 1, "UNAV": 0, "T": 0}
 #: The `emc` and `ontap` prioritizers: the owning controller's paths (reported AO) 4, others 1;
 #: `rdac` (prioritizers/rdac.c) the owner on its preferred controller 6, the secondary 1; `hp_sw`
 #: (prioritizers/hp_sw.c) active 4, standby 2 (the policy's `owner_priority`, Rust).
-OWNER_PRIO = {"AO": 4, "ANO": 1, "STBY": 1, "UNAV": 1}
-OWNER_PRIOS = {"emc": OWNER_PRIO, "ontap": OWNER_PRIO, "rdac": {"AO": 6, "ANO": 1, "STBY": 1, "UNAV": 1},
-               "hp_sw": {"AO": 4, "ANO": 2, "STBY": 2, "UNAV": 2}}
+OWNER_PRIO = {"AO": 4, "ANO": 1, "STBY": 1, "UNAV": 1, "T": 1}
+OWNER_PRIOS = {"emc": OWNER_PRIO, "ontap": OWNER_PRIO, "rdac": {"AO": 6, "ANO": 1, "STBY": 1, "UNAV": 1, "T": 1},
+               "hp_sw": {"AO": 4, "ANO": 2, "STBY": 2, "UNAV": 2, "T": 2}}
 #: What every map shows as its size (512-byte sectors): the model has no LUN capacity.
 SIZE_SECTORS = 100 << 21
 
@@ -104,7 +105,7 @@ def _setting(facts: dict[str, Any], name: str) -> str:
 
 
 #: The emc prioritizer before multipath-tools 0.5.0 (8950cc8f): the default owner 1, others 0.
-OLD_EMC_PRIO = {"AO": 1, "ANO": 0, "STBY": 0, "UNAV": 0}
+OLD_EMC_PRIO = {"AO": 1, "ANO": 0, "STBY": 0, "UNAV": 0, "T": 0}
 #: multipath-tools' releases whose printing differs (`[host] multipath_tools`), oldest first: the
 #: scenario loader's list (Rust `linux::MULTIPATH_TOOLS`).
 RELEASES = tuple(_core.MULTIPATH_TOOLS)

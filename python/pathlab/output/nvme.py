@@ -32,8 +32,9 @@ from typing import Any
 from pathlab.importer.nvme_findings import usable_as_listed
 from pathlab.output.as_read import NOT_READ, now_held
 
-#: ALUA states as `describe` gives them, and the ANA state names (`nvme_ana_state_names`).
-ANA = {"AO": "optimized", "ANO": "non-optimized"}
+#: ALUA states as `describe` gives them, and the ANA state names (`nvme_ana_state_names`): `T`
+#: is a group in the change state, which the kernel's `ana_state` and nvme-cli print `change`.
+ANA = {"AO": "optimized", "ANO": "non-optimized", "T": "change"}
 #: An NVMe/TCP or RDMA target's port (IANA: 4420, NVMe-oF).
 TRSVCID = 4420
 

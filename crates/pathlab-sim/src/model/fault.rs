@@ -3,6 +3,7 @@
 //! at its end (a controller reboot: its ports and its LUNs' owner); the engine applies them as events, so that nothing on the per-I/O path
 //! looks at the list.
 
+use super::alua_transition::TransitionRule;
 use super::names_per_host::{adapter_named, adapters_written, of_one_host, split};
 use super::{FieldError, Model};
 use crate::engine::rng::Stream;
@@ -546,8 +547,10 @@ fn paths_on_array(model: &Model, devices: &[usize], array: usize) -> Vec<usize> 
         .collect()
 }
 
-/// When an ANA change of `paths` from `at_ns` lasting `lasts_ns` ends; refused unless every
-/// path's device is on an NVMe stack that reads ANA groups and its controller reports ANATT.
+/// When an ANA change of `paths` from `at_ns` lasting `lasts_ns` ends (on a SCSI host, an ALUA
+/// transition: `model::alua_transition`); refused unless every path's device reads ANA groups
+/// or target port groups, on an NVMe stack whose controller reports ANATT or a SCSI stack whose
+/// handling of the Transitioning state is modelled.
 fn ana_change_end(
     model: &Model,
     paths: &[usize],
@@ -561,15 +564,6 @@ fn ana_change_end(
     for &p in paths {
         let device = &model.devices[model.paths[p].device];
         let stack = device.policy_config.host_stack();
-        if !matches!(stack, HostStack::LinuxNvme | HostStack::Spdk) {
-            return err(
-                field.to_string(),
-                format!(
-                    "the ANA change state is modelled on NVMe hosts only (policy nvme or spdk); {} is not one",
-                    device.name
-                ),
-            );
-        }
         let port = &model.ports[model.paths[p].port];
         if device.path_states != SatpKind::Alua {
             let array = &model.arrays[port.array];
@@ -577,6 +571,13 @@ fn ana_change_end(
                 field.to_string(),
                 format!("array \"{}\" reports no ANA groups: give it tpgs = true", array.name),
             );
+        }
+        if !matches!(stack, HostStack::LinuxNvme | HostStack::Spdk) {
+            // SCSI: the ALUA Transitioning state, where the stack's handling of it is sourced.
+            TransitionRule::of(&device.policy_config, None).map_err(|why| {
+                (field.to_string(), format!("{} cannot pass through a transition: {why}", device.name))
+            })?;
+            continue;
         }
         let controller = &model.controllers[port.controller];
         if controller.anatt_ns.is_none() {

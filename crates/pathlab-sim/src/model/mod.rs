@@ -12,6 +12,7 @@
 //! moves of LUN ownership between its controllers; `tags` the Linux block layer's tags under
 //! NVMe controllers.
 
+pub mod alua_transition;
 pub mod backend;
 pub mod balance;
 mod build;
@@ -153,6 +154,8 @@ pub struct Array {
     /// The array moves LUN ownership between its controllers by itself.
     pub balance: Option<balance::Balance>,
     pub busy: Option<BusyRule>,
+    /// SCSI: the IMPLICIT TRANSITION TIME its REPORT TARGET PORT GROUPS reports, where given.
+    pub implicit_transition_ns: Option<TimeNs>,
 }
 
 /// A FIFO queue in front of `servers` identical servers: an array port, a controller's cores.
@@ -265,6 +268,9 @@ pub struct Path {
     /// NVMe: the path's ANA group reports the change state (`sim/ana.rs`): the host does not use
     /// it, whatever `alua` says.
     pub ana_change: bool,
+    /// SCSI: the path's target port group reports Transitioning (`sim/alua_transition.rs`): the
+    /// host still uses it, and the stack retries what it refuses.
+    pub transitioning: bool,
     pub tpg_id: u32,
     /// Relative target port id (the port's number on its array, from 1).
     pub rtp_id: u32,

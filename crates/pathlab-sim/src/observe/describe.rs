@@ -177,7 +177,8 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
                 adapter: m.adapters[p.adapter].name.clone(),
                 target: format!("{}/{}", m.arrays[port.array].name, port.name),
                 group_state: group_state.to_string(),
-                alua: p.alua.short_name().to_string(),
+                // A group changing (NVMe) or transitioning (SCSI): SPC-4's T, which `show` prints.
+                alua: if p.ana_change || p.transitioning { "T" } else { p.alua.short_name() }.to_string(),
                 tpg_id: p.tpg_id,
                 rtp_id: p.rtp_id,
                 satp_path_config,

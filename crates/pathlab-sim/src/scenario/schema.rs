@@ -426,6 +426,12 @@ pub struct ArraySpec {
     /// passes through the change state (`ana_change`).
     #[serde(default)]
     pub anatt: Option<DurationNs>,
+    /// SCSI: the IMPLICIT TRANSITION TIME its REPORT TARGET PORT GROUPS reports (the extended
+    /// header, whole seconds 0 to 255): how long Linux's scsi_dh_alua lets a target port group
+    /// stay Transitioning before it sets it standby and fails the path (60 s, `ALUA_FAILOVER_TIMEOUT`, where left out or 0). Read by a
+    /// `controller_reboot` with `ana_change` on a dm-multipath host.
+    #[serde(default)]
+    pub implicit_transition_time: Option<DurationNs>,
 }
 
 /// A command reaching a port with w commands queued (for the port or its LUNs' FIFOs, not in
@@ -1143,8 +1149,9 @@ pub struct ControllerFailoverSpec {
     pub device: Option<String>,
     pub owner: String,
     /// NVMe: the devices' ANA groups on the array report the change state this long from `at`
-    /// (no path of theirs there is used), then the new owner's states. Left out: at once. Longer
-    /// than the run: a change that never completes.
+    /// (no path of theirs there is used), then the new owner's states; on SCSI hosts their target
+    /// port groups report Transitioning that long. Left out: at once. Longer than the run: a
+    /// change that never completes.
     #[serde(default)]
     pub ana_change: Option<DurationNs>,
 }
@@ -1200,7 +1207,9 @@ pub struct ControllerRebootSpec {
     pub detection: Detection,
     /// NVMe: the partner's ANA groups for the LUNs it takes over report the change state this
     /// long from `at` before they become optimized (its paths there are not used meanwhile).
-    /// Left out: at once. Must end before `until`.
+    /// SCSI (dm-multipath, ESXi NMP): its target port groups report Transitioning this long
+    /// (NOT READY, 04h/0Ah), and the stack retries what they refuse. Left out: at once. Must end
+    /// before `until`.
     #[serde(default)]
     pub ana_change: Option<DurationNs>,
 }

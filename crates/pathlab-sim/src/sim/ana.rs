@@ -12,13 +12,14 @@ use super::failure::Seen;
 use super::Simulation;
 use crate::engine::TimeNs;
 use crate::model::nvme_wait::AnattRule;
-use pathlab_policy::PathId;
+use pathlab_policy::{HostStack, PathId};
 
 /// A path's ANA changes: how many (tells an ANATT timer of an earlier change from the current
 /// one), whether its timer runs, and when SPDK gave the path up in the current one.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct AnaPath {
-    changes: u32,
+    /// Also counts a SCSI path's ALUA transitions (`alua_transition.rs`).
+    pub(super) changes: u32,
     timer: bool,
     pub(super) given_up_at: Option<TimeNs>,
 }
@@ -27,6 +28,12 @@ impl Simulation {
     /// The paths' ANA groups enter (`on`) or leave the change state.
     pub(super) fn ana_change(&mut self, paths: &[usize], on: bool) {
         for &p in paths {
+            let stack = self.model.devices[self.model.paths[p].device].policy_config.host_stack();
+            if !matches!(stack, HostStack::LinuxNvme | HostStack::Spdk) {
+                // A SCSI host's target port group: the ALUA Transitioning state.
+                self.alua_transition(p, on);
+                continue;
+            }
             if self.model.paths[p].ana_change == on {
                 continue;
             }
@@ -90,6 +97,9 @@ impl Simulation {
     /// The ANATT timer of path `p`'s controller runs out; nothing happens if the change it was
     /// armed in is over or (Linux) the host has since failed the controller (its timer stopped).
     pub(super) fn anatt_expired(&mut self, p: usize, change: u32) {
+        if self.model.paths[p].transitioning {
+            return self.transition_timed_out(p, change);
+        }
         let path = &self.model.paths[p];
         if !path.ana_change || self.ana[p].changes != change {
             return;

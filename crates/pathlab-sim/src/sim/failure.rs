@@ -51,6 +51,8 @@ pub(super) enum Seen {
     AnattReset,
     /// SPDK: ANATT ran out in the change state: the path no longer keeps I/O waiting.
     AnattExpired,
+    /// Linux SCSI: the path's group transitioned past scsi_dh_alua's timeout: set standby.
+    TransitionTimedOut,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -80,6 +82,7 @@ impl LogEntry {
             Seen::AnaChange(on) => ("ana_change", if on { "start" } else { "end" }),
             Seen::AnattReset => ("anatt_reset", ""),
             Seen::AnattExpired => ("anatt_expired", ""),
+            Seen::TransitionTimedOut => ("transition_timeout", ""),
         };
         HostEvent {
             t_s: self.t_ns as f64 / 1e9,
@@ -242,7 +245,7 @@ impl Simulation {
     /// The host failed path `p`, which works: it takes it back at its checker's next tick, its
     /// next reconnect attempt, or at once, by its stack; or by `silent`, for a path back
     /// without a link event.
-    fn schedule_reinstate(&mut self, p: usize, silent: Option<Reinstate>) {
+    pub(super) fn schedule_reinstate(&mut self, p: usize, silent: Option<Reinstate>) {
         let path = &self.model.paths[p];
         let rule = silent.unwrap_or(self.model.devices[path.device].stack.reinstate);
         let at = rule.at(path.failed_at_ns, self.events.now());
@@ -255,7 +258,8 @@ impl Simulation {
 
     /// The checker (or a reconnect attempt) looks at a path the host failed, or holds.
     pub(super) fn checker_sees(&mut self, p: usize) {
-        if self.model.paths[p].connected && !self.shaky_check(p) {
+        // A transitioning group refuses the checker's command too (`alua_transition.rs`).
+        if self.model.paths[p].connected && !self.model.paths[p].transitioning && !self.shaky_check(p) {
             self.host_reinstate_path(p);
         }
     }

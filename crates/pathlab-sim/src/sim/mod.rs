@@ -20,6 +20,7 @@
 //! Time and the event queue are `engine::scheduler`; counters are `observe::Recorder`, fed one
 //! call per observation; levels (active, queued, busy) are the model objects' own gauges.
 
+mod alua_transition;
 mod ana;
 mod backend;
 mod balance;

@@ -25,6 +25,7 @@ impl Simulation {
         adapter.active.add(now, 1);
         self.model.host.nexus_outstanding[path.nexus] += 1;
         let timed_link = adapter.bytes_per_ns.is_some();
+        let mut refused = false;
         match (is_write, timed_link) {
             // Lost on a path whose connection is gone: the host only learns by its timeout.
             // A blocked path holds it until the host fails the path.
@@ -33,9 +34,14 @@ impl Simulation {
                 let timeout = self.model.devices[path.device].stack.io_timeout_ns;
                 self.events.after(timeout, Event::Timeout { io, attempt });
             }
+            // Its target port group is transitioning: the command comes back refused.
+            _ if path.transitioning => refused = true,
             (false, _) => self.events.after_fixed(one_way, Event::AtPort { io, attempt }),
             (true, true) => self.events.after_fixed(2 * one_way, Event::SendWriteData { io, attempt }),
             (true, false) => self.events.after_fixed(3 * one_way, Event::AtPort { io, attempt }),
+        }
+        if refused {
+            self.refused_transitioning(io, attempt, one_way, p);
         }
         self.reap_on_submit(self.model.paths[p].adapter);
     }

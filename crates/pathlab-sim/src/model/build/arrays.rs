@@ -133,6 +133,10 @@ pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
             non_owner: a.non_owner_state,
             balance,
             busy: a.busy.as_ref().map(|b| busy_rule(b, &field)).transpose()?,
+            implicit_transition_ns: a
+                .implicit_transition_time
+                .map(|t| implicit_transition(t.0, &format!("{field}.implicit_transition_time")))
+                .transpose()?,
         });
     }
     Ok(side)
@@ -185,6 +189,16 @@ fn port_service(name: String, s: &ServiceSpec, field: &str) -> Result<(Station, 
     let per_kib_ns = std::mem::take(&mut commands.service.per_kib_ns);
     let data = (per_kib_ns > 0.0).then(|| PortData { bytes_per_ns: 1024.0 / per_kib_ns, free_at: [0, 0] });
     Ok((commands, data))
+}
+
+/// An IMPLICIT TRANSITION TIME as REPORT TARGET PORT GROUPS reports it: one byte of whole
+/// seconds, 0 to 255 (SPC-4, the extended header; 0: none reported).
+fn implicit_transition(ns: u64, field: &str) -> Result<u64, FieldError> {
+    const SECOND: u64 = 1_000_000_000;
+    if !ns.is_multiple_of(SECOND) || ns / SECOND > 255 {
+        return err(field.to_string(), "allowed whole seconds from 0s to 255s (one byte of seconds)");
+    }
+    Ok(ns)
 }
 
 /// An ANATT as the controller reports it: one byte of whole seconds, 1 to 255 (Identify

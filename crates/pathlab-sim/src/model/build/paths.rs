@@ -41,6 +41,7 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
                 drain: None,
                 alua,
                 ana_change: false,
+                transitioning: false,
                 // Symmetric arrays report one target port group (FlashArray, PowerMax); arrays
                 // with LUN ownership one per controller.
                 tpg_id: if m.arrays[port_array].symmetric {

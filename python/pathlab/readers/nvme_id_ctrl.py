@@ -1,0 +1,183 @@
+"""`nvme id-ctrl /dev/nvmeN` (nvme-cli's Identify Controller, text or `-o json`): the fields the
+failure timers need of a controller, each with its line. One file may hold several controllers'
+outputs, each after its own command line (`# nvme id-ctrl /dev/nvme1`), which names the
+controller; an output with no command line before it names none.
+
+The grammar is nvme-cli's own printing code (linux-nvme/nvme-cli): text `printf("anatt     : %d\\n",
+ctrl->anatt)`, `anacap    : %d`, `kas       : %d`, `subnqn    : %-.*s` (every release from 1.7, when
+`anatt` and `anacap` were first printed, to 2.x's `nvme-print-stdout.c` `stdout_id_ctrl`),
+`cntlid    : %x` (1.6-1.8, hex without `0x`) or `%#x` (from 1.9: `0x1`, `0` for zero); `-H` adds
+indented `[7:7] : 0x1 …` lines under a field, which are not fields. JSON (`nvme-print-json.c`
+`json_print_id_ctrl`, 1.x `json_print_nvme_id_ctrl`): one object with `"anatt"`, `"anacap"`,
+`"kas"` and `"cntlid"` as decimal integers and `"subnqn"` (left out when empty).
+
+What they are (NVMe Base 2.1, Identify Controller): ANATT, the ANA Transition Time, the longest a
+controller's ANA groups stay in the change state, in seconds (0: the controller does no ANA
+reporting); ANACAP bit 4, whether the controller reports the change state at all; KAS, the
+keep-alive timer's granularity in 100 ms units; CNTLID, the controller's ID in its subsystem;
+SUBNQN, the subsystem's NQN."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pathlab.api import ScenarioError, warn
+from pathlab.readers.pasted import Line, command_of, file_lines, unwrapped
+
+#: The command whose output this is (nvme-cli's `id-ctrl`), as pasted before it.
+COMMAND = re.compile(r"^nvme\s+id-ctrl\b")
+#: The fields read, with the largest value the Identify Controller field holds.
+FIELDS = {"anatt": 0xFF, "anacap": 0xFF, "kas": 0xFFFF, "cntlid": 0xFFFF}
+#: ANACAP bit 4: "ANA Change state Supported" (nvme-cli `stdout_id_ctrl_anacap`).
+ANACAP_CHANGE = 0x10
+#: A field line of the text output: `anatt     : 10` (any indentation a page added).
+_FIELD = re.compile(r"^\s*(?P<key>[a-z][a-z0-9_]*)\s*:\s?(?P<value>.*?)\s*$")
+#: The controller a command line names: `/dev/nvme0`, or a namespace's device (`/dev/nvme0n1`).
+_DEVICE = re.compile(r"(?:^|\s)(?:/dev/)?(?P<name>nvme\d+(?:c\d+)?(?:n\d+)?)(?=\s|$)")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field's value and the line it was read at."""
+
+    value: int | str
+    line: int
+
+
+@dataclass(frozen=True)
+class IdCtrl:
+    """One controller's Identify Controller as printed: the controller its command line names
+    (None where no command line names one) and the line of that command, then the fields."""
+
+    controller: str | None
+    command_line: int | None
+    subnqn: Field
+    anatt: Field
+    anacap: Field | None
+    kas: Field | None
+    cntlid: Field | None
+
+    def reports_change(self) -> bool:
+        """Whether the controller reports the ANA change state (ANACAP bit 4); True where ANACAP
+        was not printed (nothing says it does not)."""
+        return self.anacap is None or bool(int(self.anacap.value) & ANACAP_CHANGE)
+
+
+def read(path: str | Path) -> list[IdCtrl]:
+    """Every controller's output in the file, in its order; a file with none, or a field that is
+    not what nvme-cli prints, is refused with its line."""
+    name = str(path)
+    found: list[IdCtrl] = []
+    block: list[Line] = []
+    command: tuple[str | None, int | None] = (None, None)
+    other = False  # the lines after another command's line are not ours
+    skipped: list[str] = []
+    for line in unwrapped(name, file_lines(path))():
+        said = command_of(line.text)
+        if said is None:
+            if not other:
+                block.append(line)
+            continue
+        if block:
+            found += _block(name, block, *command)
+        block, other = [], not COMMAND.search(said)
+        if other:
+            skipped.append(f"`{said[:40]}` (line {line.number}) and its output" if said else f"a prompt (line {line.number})")
+        command = (None, None) if other else (_controller(name, said, line.number), line.number)
+    if block:
+        found += _block(name, block, *command)
+    if skipped:
+        warn(name, "", "skipped: " + "; ".join(skipped))
+    if not found:
+        raise ScenarioError(name, "", "no `nvme id-ctrl` output (`anatt     : 10` … `subnqn    : nqn.…`, or its "
+                                      "`-o json` object) found")
+    return found
+
+
+def _controller(name: str, command: str, line: int) -> str | None:
+    """The controller a command line names; a namespace's device is refused (under native
+    multipath its admin command goes to whichever path the kernel picks)."""
+    m = _DEVICE.search(command[len("nvme id-ctrl"):])
+    if m is None:
+        return None
+    if not re.fullmatch(r"nvme\d+", m.group("name")):
+        raise ScenarioError(name, f"line {line}", f"nvme id-ctrl {m.group('name')}: a namespace's device names no "
+                                                  "controller (its admin command goes to a path the kernel picks); "
+                                                  "give /dev/nvmeN, the controller")
+    return m.group("name")
+
+
+def _block(name: str, lines: list[Line], controller: str | None, at: int | None) -> list[IdCtrl]:
+    """One output's fields (none where the lines hold no field of it: a blank section)."""
+    shown = [line for line in lines if line.text.strip()]
+    if not shown:
+        return []
+    if shown[0].text.lstrip().startswith("{"):
+        return [_json(name, shown, controller, at)]
+    values: dict[str, Field] = {}
+    for line in shown:
+        m = _FIELD.match(line.text)
+        if m is None or (key := m.group("key")) not in (*FIELDS, "subnqn"):
+            continue
+        if key in values:
+            raise ScenarioError(name, f"line {line.number}", f"a second {key} (first at line {values[key].line}): one "
+                                                             "controller per `nvme id-ctrl` command line")
+        values[key] = Field(_value(name, line.number, key, m.group("value")), line.number)
+    if not values:
+        return []
+    return [_made(name, values, controller, at, shown[0].number)]
+
+
+def _value(name: str, line: int, key: str, text: str) -> int | str:
+    """A text field's value: the NQN as printed, CNTLID in hex (`%x`, `%#x`), the others decimal."""
+    if key == "subnqn":
+        return text
+    try:
+        value = int(text, 16) if key == "cntlid" else int(text)
+    except ValueError:
+        raise ScenarioError(name, f"line {line}", f"{key} {text!r}: nvme-cli prints "
+                                                  + ("a hexadecimal number (0x1)" if key == "cntlid" else
+                                                     "a whole number") + " here") from None
+    if not 0 <= value <= FIELDS[key]:
+        raise ScenarioError(name, f"line {line}", f"{key} {value}: allowed 0 to {FIELDS[key]}")
+    return value
+
+
+def _json(name: str, lines: list[Line], controller: str | None, at: int | None) -> IdCtrl:
+    """The `-o json` object; each field's line is the line its key is on."""
+    try:
+        data = json.loads("\n".join(line.text for line in lines))
+    except json.JSONDecodeError as e:
+        raise ScenarioError(name, f"line {lines[0].number + e.lineno - 1}", f"not nvme id-ctrl's JSON: {e.msg}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(name, f"line {lines[0].number}", "nvme id-ctrl -o json prints one object")
+    values: dict[str, Field] = {}
+    for key in (*FIELDS, "subnqn"):
+        if key not in data:
+            continue
+        line = next((n.number for n in lines if f'"{key}"' in n.text), lines[0].number)
+        value = data[key]
+        if key == "subnqn":
+            if not isinstance(value, str):
+                raise ScenarioError(name, f"line {line}", f"subnqn {value!r}: nvme-cli prints a string here")
+        elif not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= FIELDS[key]:
+            raise ScenarioError(name, f"line {line}", f"{key} {value!r}: a whole number from 0 to {FIELDS[key]}")
+        values[key] = Field(value, line)
+    return _made(name, values, controller, at, lines[0].number)
+
+
+def _made(name: str, values: dict[str, Field], controller: str | None, at: int | None, first: int) -> IdCtrl:
+    """The output's fields, refused where ANATT or the subsystem's NQN is missing."""
+    where = f"line {at}" if at is not None else f"line {first}"
+    if "anatt" not in values:
+        raise ScenarioError(name, where, "no anatt in this nvme id-ctrl output (nvme-cli prints it from 1.7; an older "
+                                         "one, or a cut output?)")
+    subnqn = values.get("subnqn")
+    if subnqn is None or not str(subnqn.value).strip():
+        raise ScenarioError(name, f"line {subnqn.line}" if subnqn else where,
+                            "no subnqn in this nvme id-ctrl output: the controller cannot be tied to a subsystem")
+    return IdCtrl(controller, at, Field(str(subnqn.value).strip(), subnqn.line), values["anatt"], values.get("anacap"),
+                  values.get("kas"), values.get("cntlid"))

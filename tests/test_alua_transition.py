@@ -1,0 +1,97 @@
+"""SCSI ALUA's Transitioning state in the engine (`model/alua_transition.rs`), the controller
+reboot's SCSI counterpart of NVMe's ANA change: CT0 reboots and CT1's target port groups
+transition before they take its LUN over. Each timer changes the stall as `stall_rule.alua_transition`
+says, and every I/O is accounted for through it."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathlab.advisor import stall_rule
+from pathlab.api import Scenario, ScenarioError
+from two_controllers import two_controllers
+
+#: Four workers, 1 ms between 4 KiB reads: seconds of simulated time stay cheap.
+WORKLOAD = 'outstanding = 4\nblock_size = "4KiB"\nthink_time = "1ms"'
+#: A retry's own service after the stall (the port's 20 µs, the array's 100 µs, the fabric).
+SERVICE_S = 0.0005
+#: The first I/O to wait leaves within a think time and a service after the reboot: a stall
+#: measured from it may be that much shorter.
+CYCLE_S = 0.00115
+#: Each refusal's round trip on the 10 µs fabric, before the reprep delay.
+ROUND_TRIP_S = 2 * 10e-6
+
+
+def reboot(policy: str, stack: str, change: str, implicit: str = "") -> dict:
+    """CT0 reboots from 1 s to 7 s (the HBA sees its ports go) and CT1's groups transition for `change`."""
+    text = two_controllers(duration="6s", seed=3, stack=stack, policy=policy, workload=WORKLOAD,
+                           fault=f'kind = "controller_reboot"\narray = "a"\ncontroller = "CT0"\nat = "1s"\n'
+                                 f'until = "7s"\nana_change = "{change}"')
+    if implicit:
+        text = text.replace("tpgs = true", f'tpgs = true\nimplicit_transition_time = "{implicit}"')
+    return Scenario.from_text(text, "transition.toml").run().data
+
+
+def longest_s(data: dict) -> float:
+    return max(d["longest_stall_s"] for d in data["application"]["devices"])
+
+
+def accounted(data: dict) -> None:
+    acc, end = data["accounting"], data["accounting"]["at_end"]
+    assert acc["issued"] == end["completed"] + end["failed"] + end["in_flight"]
+
+
+DM = 'name = "dm-multipath"'
+#: CT0's paths fail at once: what waits is CT1's transition.
+FC_AT_ONCE = 'fast_io_fail_tmo = "0s"'
+
+
+def test_linux_retries_on_the_path_every_second_until_the_transition_ends() -> None:
+    """A 2.5 s transition: the refused commands go down CT1's paths again every 1 s (plus the
+    refusal's round trip); the third retry, 3 s after the reboot, is the first after the end."""
+    rule = stall_rule.alua_transition(2.5, esxi=False)
+    assert (rule.seconds, rule.then) == (2.5, "it continues on the new state")
+    data = reboot(DM, FC_AT_ONCE, "2500ms")
+    retry = 3 * ((stall_rule.ALUA_REPREP_DELAY.value or 0) + ROUND_TRIP_S)
+    assert rule.seconds <= longest_s(data) <= rule.seconds + 1 + SERVICE_S
+    assert abs(longest_s(data) - retry) < SERVICE_S + 3 * ROUND_TRIP_S
+    assert data["accounting"]["failed"] == 0
+    accounted(data)
+
+
+def test_linux_fails_the_path_when_the_transition_outlasts_the_implicit_transition_time() -> None:
+    """The array reports 2 s; the transition lasts 4 s: scsi_dh_alua sets the group standby at
+    2 s, dm-multipath fails the path, and with no path left (`no_path_retry fail`) the I/O fails."""
+    rule = stall_rule.alua_transition(4.0, esxi=False, implicit=2.0)
+    assert rule.seconds == 2.0 and rule.then.startswith("the path fails")
+    data = reboot(DM, FC_AT_ONCE, "4s", implicit="2s")
+    assert rule.seconds - CYCLE_S <= longest_s(data) <= rule.seconds
+    assert data["accounting"]["failed"] > 0
+    events = [e["event"] for e in data["events"]]
+    assert events.count("transition_timeout") == 2  # CT1's path of each adapter
+    accounted(data)
+
+
+def test_without_an_implicit_transition_time_linux_waits_sixty_seconds() -> None:
+    """The same 4 s transition with no time reported: ALUA_FAILOVER_TIMEOUT's 60 s let it end."""
+    rule = stall_rule.alua_transition(4.0, esxi=False)
+    assert rule.seconds == 4.0 and stall_rule.ALUA_FAILOVER_TIMEOUT.value == 60
+    data = reboot(DM, FC_AT_ONCE, "4s")
+    assert rule.seconds <= longest_s(data) <= rule.seconds + 1 + SERVICE_S
+    assert data["accounting"]["failed"] == 0 and "transition_timeout" not in {e["event"] for e in data["events"]}
+    accounted(data)
+
+
+def test_esxi_holds_the_io_on_the_path_until_the_transition_ends() -> None:
+    """ESXi sees CT0's links go and retries on CT1 at once, where the SATP retries until the end."""
+    rule = stall_rule.alua_transition(2.5, esxi=True)
+    data = reboot('name = "VMW_PSP_RR"', "", "2500ms")
+    assert rule.seconds == 2.5
+    assert rule.seconds - CYCLE_S <= longest_s(data) <= rule.seconds + SERVICE_S
+    assert data["accounting"]["failed"] == 0
+    accounted(data)
+
+
+def test_a_stack_whose_handling_is_not_sourced_is_refused_in_one_line() -> None:
+    with pytest.raises(ScenarioError, match="naa.1 cannot pass through a transition: Windows msdsm: no source found"):
+        reboot('name = "mpio"', "", "2s")

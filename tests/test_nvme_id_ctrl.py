@@ -1,0 +1,93 @@
+"""`nvme id-ctrl` read as nvme-cli prints it (text and JSON), each controller's ANATT tied to its
+subsystem and controller in the host's `nvme list-subsys`, and what does not match refused in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pathlab
+from conftest import ROOT
+from pathlab.api import ScenarioError
+from pathlab.importer.kinds import kind_of
+from pathlab.readers import nvme_id_ctrl
+
+LISTING = str(ROOT / "tests/data/corpus/nvme-list-subsys/009-netapp-rocky10-tcp-two-subnets/bare.txt")
+TWO = str(ROOT / "tests/data/nvme-id-ctrl/two-controllers.txt")
+JSON = str(ROOT / "tests/data/nvme-id-ctrl/one-controller.json")
+NQN = "nqn.1992-08.com.netapp:sn.64e65e6caae711ef9668d039ea951c46:subsystem.nvme4"
+
+
+def test_text_and_json_are_read_with_each_fields_line() -> None:
+    first, second = nvme_id_ctrl.read(TWO)
+    assert (first.controller, first.command_line, second.controller, second.command_line) == ("nvme53", 1, "nvme4", 90)
+    assert (first.anatt.value, first.anatt.line, first.kas.value if first.kas else None) == (10, 56, 100)
+    assert (first.cntlid.value if first.cntlid else None, second.cntlid.value if second.cntlid else None) == (1, 2)
+    assert (first.subnqn.value, first.subnqn.line) == (NQN, 81)
+    (one,) = nvme_id_ctrl.read(JSON)
+    assert (one.controller, one.anatt.value, one.anatt.line, one.cntlid.value if one.cntlid else None) == \
+        ("nvme151", 20, 15, 3)
+    assert one.reports_change() and kind_of(TWO).name == kind_of(JSON).name == "nvme-id-ctrl"
+
+
+def test_nvme_cli_1x_hex_without_0x_and_an_indented_paste_are_read(tmp_path: Path) -> None:
+    """nvme-cli 1.7-1.8 print `cntlid    : 1f` (`%x`); a page may indent the whole output."""
+    file = tmp_path / "old.txt"
+    file.write_text(f"  cntlid    : 1f\n  kas       : 0\n  anatt     : 30\n  anacap    : 7\n  subnqn    : {NQN}\n")
+    (one,) = nvme_id_ctrl.read(file)
+    assert (one.controller, one.cntlid.value if one.cntlid else None, one.anatt.value) == (None, 31, 30)
+    assert not one.reports_change()  # ANACAP 7: optimized, non-optimized, inaccessible; no change state
+
+
+def test_the_anatt_is_tied_to_the_listings_subsystem_and_read_with_file_and_line() -> None:
+    host = pathlab.import_host(LISTING, TWO)
+    assert [(t.setting, t.value, t.scope) for t in host.timers] == [("anatt", "10", "nvme53"), ("anatt", "10", "nvme4")]
+    assert host.timers[0].where == f"{TWO}, line 56 (nvme53; anacap 31 at line 57)"
+    assert host.scenario.tables is not None
+    (array,) = host.scenario.tables["arrays"]
+    assert array["anatt"] == "10s"
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("# nvme id-ctrl /dev/nvme7\nanatt     : 10\nsubnqn    : {nqn}\n",
+     "line 1: nvme7 is not a controller of {nqn} in {listing} (its controllers: nvme102, nvme151, nvme4, nvme53)"),
+    ("# nvme id-ctrl /dev/nvme4\nanatt     : 10\nsubnqn    : nqn.2014-08.org.example:other\n",
+     "line 1: subnqn nqn.2014-08.org.example:other (line 3) is no subsystem of {listing} (nvme4 is in {nqn}): give "
+     "id-ctrl outputs of the same host's controllers"),
+])
+def test_an_output_of_another_subsystem_or_controller_is_refused_in_one_line(tmp_path: Path, text: str,
+                                                                            says: str) -> None:
+    file = tmp_path / "id-ctrl.txt"
+    file.write_text(text.format(nqn=NQN))
+    with pytest.raises(ScenarioError) as refused:
+        pathlab.import_host(LISTING, str(file))
+    assert refused.value.args == (str(file), says.format(nqn=NQN, listing=LISTING).split(": ", 1)[0],
+                                  says.format(nqn=NQN, listing=LISTING).split(": ", 1)[1])
+
+
+@pytest.mark.parametrize(("text", "field", "says"), [
+    ("[root@host ~]# nvme id-ctrl /dev/nvme0n1\nanatt     : 10\n", "line 1", "nvme id-ctrl nvme0n1: a namespace's device names no "
+     "controller (its admin command goes to a path the kernel picks); give /dev/nvmeN, the controller"),
+    ("anatt     : 256\nsubnqn    : x\n", "line 1", "anatt 256: allowed 0 to 255"),
+    ("anatt     : ten\n", "line 1", "anatt 'ten': nvme-cli prints a whole number here"),
+    ("kas       : 0\nsubnqn    : x\n", "line 1", "no anatt in this nvme id-ctrl output (nvme-cli prints it from 1.7; "
+     "an older one, or a cut output?)"),
+    ("anatt     : 10\nsubnqn    :\n", "line 2", "no subnqn in this nvme id-ctrl output: the controller cannot be tied "
+     "to a subsystem"),
+    ("anatt     : 10\nanatt     : 10\n", "line 2", "a second anatt (first at line 1): one controller per `nvme id-ctrl` "
+     "command line"),
+    ('{"anatt": -1, "subnqn": "x"}\n', "line 1", "anatt -1: a whole number from 0 to 255"),
+])
+def test_what_nvme_cli_does_not_print_is_refused_with_its_line(tmp_path: Path, text: str, field: str, says: str) -> None:
+    file = tmp_path / "id-ctrl.txt"
+    file.write_text(text)
+    with pytest.raises(ScenarioError) as refused:
+        nvme_id_ctrl.read(file)
+    assert refused.value.args == (str(file), field, says)
+
+
+def test_id_ctrl_without_the_listing_is_refused_in_one_line() -> None:
+    with pytest.raises(ScenarioError) as refused:
+        pathlab.import_host(TWO)
+    assert refused.value.args[2].startswith("give one `nvme list-subsys`")
