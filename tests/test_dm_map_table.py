@@ -16,7 +16,7 @@ FIELD = f"pathlab: error: {CX4}: devices.0.policy"
 
 
 @pytest.mark.parametrize(("keys", "line"), [
-    ('prio = "random"', f'{FIELD}.prio: "random" is not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw'),
+    ('prio = "random"', f'{FIELD}.prio: "random" is not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw, weightedpath'),
     ('prio = "bogus"', f"{FIELD}.prio: unknown value `bogus`, expected one of `alua`, `ana`, `const`, `datacore`, "
                        "`emc`, `hds`, `hp_sw`, `iet`, `ontap`, `path_latency`, `random`, `rdac`, `sysfs`, `weightedpath`"),
     ('hardware_handler = "alua"', f'{FIELD}.hardware_handler: "alua" is not a handler; allowed: "0", "1 alua", '

@@ -19,7 +19,7 @@ from typing import Any
 from pathlab.api import ScenarioError
 from pathlab.importer.host_tables import Element, Elements, Entry, HostTables, Table
 from pathlab.importer.port_identity import port_identity
-from pathlab.importer.provenance import Assumed, Derived, Noted, OfHost, Provenance, Read
+from pathlab.importer.provenance import Assumed, Derived, Noted, OfHost, Own, Provenance, Read
 from pathlab.toml_values import to_toml
 
 #: The tables of a host's import that stay that host's, in the order they are written.
@@ -131,8 +131,9 @@ def merge(members: list[Member]) -> Merged:
                  "# confirm those (pathlab printed a warning for each). A device several hosts list (one NAA, WWID",
                  "# or NQN) is one LUN of their array, a port several reach (one WWN, portal or NVMe address) one port."]:
         top.line(line)
-    top.key("name", "imported-cluster")
-    top.key("description", f"{len(members)} hosts as their captures describe them, sharing their arrays.")
+    top.key("name", "imported-cluster", Own("the scenario's name"))
+    top.key("description", f"{len(members)} hosts as their captures describe them, sharing their arrays.",
+            Own("the scenario's description"))
     if claims:
         top.line("# The array-type plugins the hosts claim their devices with, as they show them (on every host).")
         top.elements("esxcli", [Element(c) for c in claims])
@@ -341,7 +342,7 @@ def _own_table(m: Member, t: Table, renamed: dict[str, tuple[str, dict[str, str]
         if "device" in values:
             t.set("device", f"{m.name}/{values['device']}")
     elif t.kind == "unsimulated":  # printed back by its host's view
-        t.set("host", m.name, None, after="name")
+        t.set("host", m.name, Own("the host whose listing it is"), after="name")
     elif t.kind == "workloads":
         t.set("name", f"{m.name}-{values['name']}")
         t.set("devices", [f"{m.name}/{d}" for d in values["devices"]])
@@ -372,7 +373,7 @@ def _own_device(m: Member, t: Table, values: dict[str, object], renamed: dict[st
                             f"{m.name} has it on array {a.origin} ({a.vendor_note}), {elsewhere.luns[name][1]} on "
                             f"{elsewhere.origin} ({elsewhere.vendor_note}): one NAA, WWID or NQN on two arrays is not one "
                             "LUN; give the captures of hosts of one cluster")
-    t.set("host", m.name, None, after="name")
+    t.set("host", m.name, Own("the host whose device it is"), after="name")
     t.set("array", a.name)
     if name in a.luns:
         first, first_host = a.luns[name]

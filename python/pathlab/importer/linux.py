@@ -21,10 +21,11 @@ from pathlab.importer.linux_topology import (
     cut_at,
     has_address,
     map_topology,
+    scenario_path,
 )
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
 from pathlab.importer.map_policy import map_policy
-from pathlab.importer.provenance import Assumed, Derived, Listed, Read
+from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import (
     SAID,
@@ -198,7 +199,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
                   "imported-linux-host", "A Linux dm-multipath host as multipath -ll and its I/O statistics describe it.")
     add_run(out)
     host = out.table("host")
-    host.key("name", "linux01")
+    host.key("name", "linux01", Own("pathlab's name for the host: no capture names it"))
     # Each SCSI host where the listing first shows it: the H of a path's H:C:T:L.
     first_path = {h: next(p for p in paths if hctl(p)[0] == h) for h in hosts}
     host.elements("adapters", [Element({"name": f"host{h}"}, Read(mfile, int(first_path[h].line),
@@ -218,18 +219,19 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         product = str(first.product).strip()
         alua, owned, ownership = kinds[array].tpgs, kinds[array].owned, kinds[array].ownership
         a = out.table("arrays", array=True)
-        a.key("name", array)
+        a.key("name", array, Own("the array's name in the scenario: its vendor, as the map header shows it"))
         a.key("vendor", str(first.vendor).strip(), Read(mfile, text="map header"))
         a.key("model", product, Read(mfile, text="map header"))
         a.key("tpgs", alua, Derived(f"{mfile}: " + _tpgs_reason(alua, ownership), (mfile,)))
-        a.key("symmetric", not owned)
+        a.key("symmetric", not owned, Derived(f"{mfile}: " + _symmetric_reason(
+            [m for m in maps if vendor_of[m.name] == array], topology), (mfile,)))
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
               Assumed("the captures do not show a port at capacity"))
         warnings.append((f"arrays.{array}.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs "
                                                     "per I/O assumed"))
         warnings.append(zero_load_assumed(array))
         if owned:
-            a.key("controllers", [{"name": "A"}, {"name": "B"}], Derived("the owner's group and the others"))
+            a.key("controllers", [{"name": "A"}, {"name": "B"}], Derived("the owner's group and the others", (mfile,)))
         if ownership:
             a.key("non_owner_state", "standby", Derived(f"{mfile}: hwhandler {ownership[0]}: the other controller's paths "
                                                         "are passive until a failover moves the LUN", (mfile,)))
@@ -240,8 +242,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         targets = sorted({hctl(p)[2] for p in paths if hctl(p)[0] == h})
         names = [f"{array_of_port[(h, t)]}/{ports[(h, t)]}" for t in targets]
         f = out.table("fabric", array=True)
-        f.key("adapters", [f"host{h}"])
-        f.key("ports", names)
+        f.key("adapters", [f"host{h}"], Own(f"the adapter whose paths this table lists: SCSI host {h}"))
+        f.key("ports", names, Derived(f"{mfile}: the targets SCSI host {h}'s paths reach (the T of H:C:T:L)", (mfile,)))
         f.key("targets", targets, Read(mfile, text="the SCSI target numbers"))
         f.key("latency", DEFAULT_ONE_WAY, Assumed("one way, a fabric within one room"))
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
@@ -258,7 +260,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         dev.key("name", str(m.wwid), Read(mfile, text=f"WWID of map {m.name}" + (
             f"; the listing ends inside it (line {cut_at(m)}): its paths after that are not known"
             if cut_at(m) is not None else "")))
-        dev.key("array", vendor_of[m.name])
+        dev.key("array", vendor_of[m.name], Derived(f"{mfile}: the array of the ports its paths reach", (mfile,)))
         dev.key("lun", hctl(mine[0])[3], Read(mfile, text="the L of the paths' H:C:T:L"))
         dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
         if owned and m.name in owner_of_map:
@@ -268,8 +270,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         read_paths: dict[str, Any] = {}  # by the scenario's path name: two lines the model makes one path keep the first
         path_lines: dict[str, Any] = {}
         for order, p in enumerate(mine):
-            read_paths.setdefault(f"host{hctl(p)[0]}:C0:T{hctl(p)[2]}:L{lun}", multipath_path(p, order))
-            path_lines.setdefault(f"host{hctl(p)[0]}:C0:T{hctl(p)[2]}:L{lun}", p.line)
+            read_paths.setdefault(scenario_path(p, lun), multipath_path(p, order))
+            path_lines.setdefault(scenario_path(p, lun), p.line)
         dev.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m), read_paths.items(),
                                     path_lines)
     warnings.append(("devices.queue_depth", f"the disks' queue_depth is not in the captures: {DEFAULT_QUEUE_DEPTH} assumed"))
@@ -278,11 +280,11 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     for p in paths:
         states = {str(p.dm_state), str(p.checker_state)}
         if states & {"failed", "faulty"}:
-            h, _, t, lun = hctl(p)
             fault = out.table("faults", array=True)
-            fault.key("kind", "path_down")
-            fault.key("at", "0s")
-            fault.key("path", f"host{h}:C0:T{t}:L{lun}", Read(mfile, p.line, f"{p.device} is {p.dm_state}/{p.checker_state}"))
+            down = Own("a path the listing shows failed is down from the start (its `path` line says where)")
+            fault.key("kind", "path_down", down)
+            fault.key("at", "0s", down)
+            fault.key("path", scenario_path(p), Read(mfile, p.line, f"{p.device} is {p.dm_state}/{p.checker_state}"))
 
     any_measured = False
     for m in maps:
@@ -300,8 +302,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             continue
         cmds = sum(measured) or None
         w = out.table("workloads", array=True)
-        w.key("name", str(m.name))
-        w.key("devices", [str(m.wwid)])
+        w.key("name", str(m.name), Own("the workload's name: its map's"))
+        w.key("devices", [str(m.wwid)], Own("the map's device"))
         queue = _mean(c.rates, dm, "queue_length")
         if not cmds or queue is None:
             w.key("outstanding", DEFAULT_OUTSTANDING, Assumed(f"no I/O statistics of {dm}"))
@@ -324,6 +326,25 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     return out, warnings, any_measured, undetermined
 
 
+def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology]) -> str:
+    """Why an array is taken as symmetric or as one whose controllers own LUNs (`ArrayKind.owned`),
+    naming the maps' lines the rule read."""
+    owning = [m for m in maps if topology[m.name].groups_by_owner]
+    shown = owning or maps
+
+    def lines(ms: list[Any]) -> str:
+        said = ", ".join(str(m.line) for m in ms[:5])
+        return f"line{'s' if len(ms) > 1 else ''} {said}" + (f" and {len(ms) - 5} more" if len(ms) > 5 else "")
+
+    if owning:
+        verb = "part" if len(owning) > 1 else "parts"
+        return (f"the map{'s' if len(owning) > 1 else ''} at {lines(shown)} {verb} the paths to the LUN's owner from "
+                "the others (groups of different priorities, or an ownership handler's active group): LUNs owned by a "
+                "controller, not symmetric")
+    return (f"no map of the array parts its owner's paths from the others (map{'s' if len(maps) > 1 else ''} at "
+            f"{lines(shown)}: one group, groups of one priority, or apart only by failed paths): symmetric")
+
+
 def _unsimulated(out: HostTables, m: Any, listed: list[Any], place: int, mfile: str) -> None:
     """A map the scenario cannot simulate (no path with a SCSI address) kept as read, for `show`:
     its header and properties with its place among the listing's maps, and its paths by their
@@ -332,7 +353,8 @@ def _unsimulated(out: HostTables, m: Any, listed: list[Any], place: int, mfile: 
     u.key("name", str(m.wwid), Read(mfile, int(m.line), f"WWID of map {m.name}"))
     cut = cut_at(m)
     u.key("why", f"the listing ends inside it (line {cut})" if cut is not None and not listed
-          else "no path with a SCSI address (H:C:T:L): nothing to simulate")
+          else "no path with a SCSI address (H:C:T:L): nothing to simulate",
+          Derived(f"{mfile}, map at line {m.line}: the paths listed under it", (mfile,)))
     u.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m) | {"order": place},
                               [(str(i), multipath_path(p, i)) for i, p in enumerate(listed)],
                               {str(i): p.line for i, p in enumerate(listed)})

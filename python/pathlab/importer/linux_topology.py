@@ -91,6 +91,13 @@ def port_of(path: Any) -> Port:
     return h, t
 
 
+def scenario_path(path: Any, lun: int | None = None) -> str:
+    """The scenario's name of a listed path: `host1:C0:T3:L7` from `1:0:3:7` (the model has one
+    channel), the map's LUN `lun` where given (a map's paths are named by its first path's L)."""
+    h, _, t, own = (int(x) for x in str(path.hctl).split(":"))
+    return f"host{h}:C0:T{t}:L{own if lun is None else lun}"
+
+
 def is_down(path: Any) -> bool:
     return bool({str(path.dm_state), str(path.checker_state)} & DOWN)
 

@@ -114,6 +114,22 @@ pub(super) fn check_preferred(m: &Model, di: usize, policy_field: &str) -> Resul
     Ok(())
 }
 
+/// weightedpath's priorities name paths of the device: a name that is not one would give its path
+/// nothing and the path meant 0, without a word.
+pub(super) fn check_path_priorities(m: &Model, di: usize, policy_field: &str) -> Result<(), FieldError> {
+    let device = &m.devices[di];
+    if let PolicyConfig::DmMultipath(c) = &device.policy_config {
+        if let Some(name) = c.path_priorities.keys().find(|n| !device.paths.iter().any(|&i| &m.paths[i].name == *n)) {
+            let names: Vec<&str> = device.paths.iter().map(|&i| m.paths[i].name.as_str()).collect();
+            return err(
+                format!("{policy_field}.path_priorities"),
+                format!("\"{name}\" is not a path of {}; paths: {}", device.name, names.join(", ")),
+            );
+        }
+    }
+    Ok(())
+}
+
 /// The claim rules in force: the user's `satp rule add` commands on top of the system rules.
 fn claim_rules(commands: &[(usize, EsxcliCommand)]) -> Result<Vec<ClaimRule>, FieldError> {
     let mut rules = nmp::system_rules();
