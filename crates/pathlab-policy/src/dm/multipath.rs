@@ -385,9 +385,10 @@ pub struct DmMultipathConfig {
     /// The prioritizer, hardware handler and features (`map_table.rs`); each left out is the
     /// hardware table's for the array, as multipathd picks it (`LinuxClaim`).
     pub prio: Option<Prioritizer>,
-    /// `weightedpath`'s priority of each path, by runtime name (`weightedpath.rs`).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub path_priorities: BTreeMap<String, u64>,
+    /// `weightedpath`'s priority of each path, by runtime name (`weightedpath.rs`); boxed, as
+    /// few maps have it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_priorities: Option<Box<BTreeMap<String, u64>>>,
     pub hardware_handler: Option<String>,
     pub features: Option<String>,
     /// Shaky-path detection (`shaky_paths.rs`); each left out is multipath-tools' `no`.
@@ -413,7 +414,7 @@ impl Default for DmMultipathConfig {
             cpu_map: Vec::new(),
             marginal_pathgroups: MarginalPathgroups::default(),
             prio: None,
-            path_priorities: BTreeMap::new(),
+            path_priorities: None,
             hardware_handler: None,
             features: None,
             san_path_err_threshold: None,
@@ -444,7 +445,7 @@ impl Registered for DmMultipathConfig {
         if let Some(prio) = self.prio {
             map_table::check_prio(prio)?;
         }
-        for &p in self.path_priorities.values() {
+        for &p in self.path_priorities.iter().flat_map(|given| given.values()) {
             check_range(SPEC.param("path_priorities"), p)?;
         }
         if let Some(handler) = &self.hardware_handler {
@@ -463,7 +464,7 @@ impl Registered for DmMultipathConfig {
         if !self.relative_throughput.is_empty() && self.selector != DmSelectorKind::ServiceTime {
             return Err(only_for("relative_throughput", "service-time"));
         }
-        if !self.path_priorities.is_empty() && self.prio != Some(Prioritizer::Weightedpath) {
+        if self.path_priorities.is_some() && self.prio != Some(Prioritizer::Weightedpath) {
             return Err(PolicyError {
                 field: "path_priorities".to_string(),
                 message: "only prio = \"weightedpath\" takes it".to_string(),
@@ -859,7 +860,7 @@ impl PathSelector for DmMultipath {
             id: path.id,
             alua: path.alua,
             preferred: path.preferred,
-            weight: weightedpath::priority_of(&self.config.path_priorities, path.name),
+            weight: weightedpath::priority_of(self.config.path_priorities.as_deref(), path.name),
             failed: false,
             marginal: false,
             in_flight_ios: 0,
@@ -1110,7 +1111,7 @@ mod tests {
         let given = [("vmhba1:C0:T0:L0", 20), ("vmhba1:C0:T1:L0", 40), ("vmhba1:C0:T2:L0", 20)];
         let config = DmMultipathConfig {
             prio: Some(Prioritizer::Weightedpath),
-            path_priorities: given.iter().map(|&(n, p)| (n.to_string(), p)).collect(),
+            path_priorities: Some(Box::new(given.iter().map(|&(n, p)| (n.to_string(), p)).collect())),
             ..Default::default()
         };
         let p = dm(config.clone(), &[(ANO, false), (ANO, false), (AO, false), (AO, false)]);
@@ -1120,7 +1121,7 @@ mod tests {
         assert_eq!(elsewhere.validate().unwrap_err().message, "only prio = \"weightedpath\" takes it");
         let too_high = DmMultipathConfig {
             prio: Some(Prioritizer::Weightedpath),
-            path_priorities: [("a".to_string(), 1_000_001)].into(),
+            path_priorities: Some(Box::new([("a".to_string(), 1_000_001)].into())),
             ..Default::default()
         };
         assert_eq!(too_high.validate().unwrap_err().message, "1000001 is out of range: allowed 0 to 1000000");

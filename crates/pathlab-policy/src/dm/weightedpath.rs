@@ -21,9 +21,9 @@ pub const DEFAULT_PRIORITY: i32 = 0;
 pub const MAX_PRIORITY: u64 = 1_000_000;
 
 /// The priority of the path called `name`.
-pub fn priority_of(priorities: &BTreeMap<String, u64>, name: &str) -> i32 {
+pub fn priority_of(priorities: Option<&BTreeMap<String, u64>>, name: &str) -> i32 {
     // The parameter's range (`SPEC`) keeps every value within i32.
-    priorities.get(name).map_or(DEFAULT_PRIORITY, |&p| i32::try_from(p).unwrap_or(i32::MAX))
+    priorities.and_then(|given| given.get(name)).map_or(DEFAULT_PRIORITY, |&p| i32::try_from(p).unwrap_or(i32::MAX))
 }
 
 #[cfg(test)]
@@ -33,8 +33,9 @@ mod tests {
     #[test]
     fn a_named_path_takes_its_priority_and_another_the_default() {
         let priorities = BTreeMap::from([("host1:C0:T0:L1".to_string(), 40), ("host2:C0:T0:L1".to_string(), 10)]);
-        assert_eq!(priority_of(&priorities, "host1:C0:T0:L1"), 40);
-        assert_eq!(priority_of(&priorities, "host2:C0:T0:L1"), 10);
-        assert_eq!(priority_of(&priorities, "host3:C0:T0:L1"), 0);
+        assert_eq!(priority_of(Some(&priorities), "host1:C0:T0:L1"), 40);
+        assert_eq!(priority_of(Some(&priorities), "host2:C0:T0:L1"), 10);
+        assert_eq!(priority_of(Some(&priorities), "host3:C0:T0:L1"), 0);
+        assert_eq!(priority_of(None, "host1:C0:T0:L1"), 0);
     }
 }

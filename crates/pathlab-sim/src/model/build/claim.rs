@@ -119,7 +119,8 @@ pub(super) fn check_preferred(m: &Model, di: usize, policy_field: &str) -> Resul
 pub(super) fn check_path_priorities(m: &Model, di: usize, policy_field: &str) -> Result<(), FieldError> {
     let device = &m.devices[di];
     if let PolicyConfig::DmMultipath(c) = &device.policy_config {
-        if let Some(name) = c.path_priorities.keys().find(|n| !device.paths.iter().any(|&i| &m.paths[i].name == *n)) {
+        let mut named = c.path_priorities.iter().flat_map(|given| given.keys());
+        if let Some(name) = named.find(|n| !device.paths.iter().any(|&i| &m.paths[i].name == *n)) {
             let names: Vec<&str> = device.paths.iter().map(|&i| m.paths[i].name.as_str()).collect();
             return err(
                 format!("{policy_field}.path_priorities"),
