@@ -199,3 +199,16 @@ def test_symmetric_names_its_rule_and_the_maps_it_read() -> None:
     assert equal.source("symmetric") == Derived(
         f"{file}: no map of the array parts its owner's paths from the others (maps at lines 1, 6: one group, groups "
         "of one priority, or apart only by failed paths): symmetric", (file,))
+
+
+def test_a_key_added_without_its_provenance_is_refused() -> None:
+    from pathlab.importer.host_tables import Table
+    from pathlab.importer.provenance import Own
+
+    t = Table("arrays", array=True)
+    with pytest.raises(ValueError, match="symmetric: a key added needs its provenance"):
+        t.set("symmetric", True)
+    t.set("name", "A", Own("the array's name in the scenario"))
+    t.set("name", "B")  # a key there keeps its provenance
+    assert (t.get("name"), t.source("name")) == ("B", Own("the array's name in the scenario"))
+    assert t.lines() == ["[[arrays]]", 'name = "B"']  # the scenario's own: no comment

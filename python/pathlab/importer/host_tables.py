@@ -65,7 +65,7 @@ class Element:
     queue depth in an adapter the listing names)."""
 
     value: Any
-    source: Provenance | None = None
+    source: Provenance | None
     fields: dict[str, Provenance] = field(default_factory=dict)
     literal: str | None = None
 
