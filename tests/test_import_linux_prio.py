@@ -91,6 +91,11 @@ def test_prio_weightedpath_gives_each_path_its_first_matching_patterns_priority(
         f"first pattern that matches: sdh 7:0:0:3: 7:0:0:3 matches '7:.:.:.' first: 40 ({listing}, line 4); "
         f"sdi 8:0:0:3: 8:0:0:3 matches '.:0:0:3' first: 10 ({listing}, line 6)", (str(conf), str(listing)))
     assert _groups(done) == [(40, ["host7:C0:T0:L3"]), (10, ["host8:C0:T0:L3"])]
+    # Groups weightedpath parts are no sign of ALUA or of a controller owning the LUN.
+    array = done.tables.of("arrays")[0]
+    assert (array.get("tpgs"), array.get("symmetric"), array.get("controllers")) == (False, True, None)
+    assert array.source("tpgs") == Derived(f"{listing}: equal paths (one group, or groups of one priority, or of the "
+                                           f"priorities {conf}'s weightedpath gives)", (str(listing), str(conf)))
 
 
 def test_a_listing_whose_group_priorities_weightedpath_does_not_give_is_trusted(tmp_path: Path) -> None:

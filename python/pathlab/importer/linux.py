@@ -6,7 +6,7 @@ comment naming the file and field; everything else is a stated default with a wa
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
@@ -25,6 +25,7 @@ from pathlab.importer.linux_topology import (
 )
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
 from pathlab.importer.map_policy import map_policy
+from pathlab.importer.map_weights import weights_part_groups
 from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import (
@@ -89,12 +90,15 @@ def _array_kind(shapes: list[MapTopology]) -> ArrayKind:
     return ArrayKind("alua" in handlers or (owned and not ownership), owned, ownership)
 
 
-def _tpgs_reason(alua: bool, ownership: list[str]) -> str:
+def _tpgs_reason(alua: bool, ownership: list[str], weighted_by: tuple[str, ...] = ()) -> str:
+    """Why the array is taken to answer for TPGS (ALUA) or not; `weighted_by`: the multipath.conf
+    whose weightedpath parts some of its maps' groups (`map_weights.weights_part_groups`)."""
     if ownership:
         return f"hwhandler {ownership[0]}: LUN ownership without ALUA"
     if alua:
         return "hwhandler alua, or path groups of different priorities"
-    return "equal paths (one group, or groups of one priority)"
+    return "equal paths (one group, or groups of one priority" + (
+        f", or of the priorities {weighted_by[0]}'s weightedpath gives)" if weighted_by else ")")
 
 
 def listing_release(maps: list[Any], paths: list[Any]) -> tuple[str, str] | None:
@@ -170,6 +174,10 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         h, _, t, _ = hctl(p)
         ports.setdefault((h, t), portals[h].name if h in portals else f"H{h}T{t}")
     topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name]) for m in maps}
+    # Groups that multipath.conf's weightedpath parts show no controller of the array.
+    weighted = {m.name for m in maps if weights_part_groups(m, [p for p in paths if p.map == m.name], sections,
+                                                            topology[m.name].checked)}
+    topology = {name: replace(t, other_ports=frozenset()) if name in weighted else t for name, t in topology.items()}
     # What each array's maps show of it: an HP array of ALUA beside a Dell one of LUN ownership
     # keeps its ALUA (one host, two arrays).
     kinds = {array: _array_kind([topology[m.name] for m in maps if vendor_of[m.name] == array])
@@ -222,9 +230,10 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         a.key("name", array, Own("the array's name in the scenario: its vendor, as the map header shows it"))
         a.key("vendor", str(first.vendor).strip(), Read(mfile, text="map header"))
         a.key("model", product, Read(mfile, text="map header"))
-        a.key("tpgs", alua, Derived(f"{mfile}: " + _tpgs_reason(alua, ownership), (mfile,)))
+        conf_used = (str(c.files["conf"]),) if any(vendor_of[m.name] == array for m in maps if m.name in weighted) else ()
+        a.key("tpgs", alua, Derived(f"{mfile}: " + _tpgs_reason(alua, ownership, conf_used), (mfile, *conf_used)))
         a.key("symmetric", not owned, Derived(f"{mfile}: " + _symmetric_reason(
-            [m for m in maps if vendor_of[m.name] == array], topology), (mfile,)))
+            [m for m in maps if vendor_of[m.name] == array], topology, conf_used), (mfile, *conf_used)))
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
               Assumed("the captures do not show a port at capacity"))
         warnings.append((f"arrays.{array}.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs "
@@ -326,9 +335,9 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     return out, warnings, any_measured, undetermined
 
 
-def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology]) -> str:
+def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighted_by: tuple[str, ...] = ()) -> str:
     """Why an array is taken as symmetric or as one whose controllers own LUNs (`ArrayKind.owned`),
-    naming the maps' lines the rule read."""
+    naming the maps' lines the rule read; `weighted_by` as `_tpgs_reason`'s."""
     owning = [m for m in maps if topology[m.name].groups_by_owner]
     shown = owning or maps
 
@@ -342,7 +351,9 @@ def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology]) -> str:
                 "the others (groups of different priorities, or an ownership handler's active group): LUNs owned by a "
                 "controller, not symmetric")
     return (f"no map of the array parts its owner's paths from the others (map{'s' if len(maps) > 1 else ''} at "
-            f"{lines(shown)}: one group, groups of one priority, or apart only by failed paths): symmetric")
+            f"{lines(shown)}: one group, groups of one priority, " + (
+                f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
+                else "or apart only by failed paths") + "): symmetric")
 
 
 def _unsimulated(out: HostTables, m: Any, listed: list[Any], place: int, mfile: str) -> None:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pathlab.api import ScenarioError
-from pathlab.importer.conf_precedence import InForce
-from pathlab.importer.linux_topology import is_down, scenario_path
+from pathlab.importer.conf_precedence import ConfPrecedence, InForce, hwtable_sets
+from pathlab.importer.linux_topology import handler_of, is_down, scenario_path
 from pathlab.importer.provenance import Derived
 from pathlab.importer.weightedpath import Path, Unmatchable, weigh
 
@@ -38,18 +38,13 @@ def map_weights(m: Any, paths: list[Any], args: InForce | None, prio: InForce, c
     said = (f"{cfile}, line {args.line}: prio_args \"{text}\" ({args.place})" if args is not None
             else f"{cfile}, line {prio.line}: prio weightedpath without prio_args")
     lun = int(str(paths[0].hctl).split(":")[3])
-    computed: dict[str, int] = {}
-    hows = []
-    for p in paths:
-        try:
-            weight = weigh(text, Path(str(p.hctl), str(p.device)))
-        except Unmatchable as e:
-            raise ScenarioError(cfile, f"line {args.line if args else prio.line}",
-                                f"prio weightedpath for map {m.name}: {e}") from None
-        if scenario_path(p, lun) not in computed:  # two lines the model makes one path keep the first
-            computed[scenario_path(p, lun)] = weight.priority
-            hows.append(f"{weight.how} ({mfile}, line {p.line})")
-    rule = f"{said}: weightedpath.c, the first pattern that matches: " + "; ".join(hows)
+    try:
+        computed, hows = _weighed(paths, text, lun)
+    except Unmatchable as e:
+        raise ScenarioError(cfile, f"line {args.line if args else prio.line}",
+                            f"prio weightedpath for map {m.name}: {e}") from None
+    rule = f"{said}: weightedpath.c, the first pattern that matches: " + "; ".join(
+        f"{how} ({mfile}, line {line})" for how, line in hows)
     disagree = _disagreements(paths, computed, lun) if checked else []
     if not disagree:
         return MapWeights(computed, Derived(rule, (cfile, mfile)))
@@ -66,6 +61,40 @@ def map_weights(m: Any, paths: list[Any], args: InForce | None, prio: InForce, c
                f"the listing's are simulated; the multipath.conf given may not be the one multipathd read")
     return MapWeights(kept, Derived(f"{mfile}: each path its group's printed priority ({groups}); {rule}",
                                     (mfile, cfile)), [(f"devices.{m.wwid}.policy.path_priorities", warning)])
+
+
+def weights_part_groups(m: Any, paths: list[Any], conf: ConfPrecedence, checked: bool) -> bool:
+    """Whether map `m`'s groups are weightedpath's: multipath.conf's `prio` in force for it is
+    weightedpath and its `prio_args` give the listed paths the priorities their groups print, on
+    a map with no hardware handler. Then its groups apart say nothing of the array: no ALUA, no
+    controller owning the LUN (the importer takes groups of different priorities as those
+    otherwise)."""
+    if handler_of(m.hwhandler) is not None or not checked:
+        return False
+    vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
+    prio = conf.in_force("prio", wwid, vendor, product, hwtable_sets(vendor, product, False))
+    if prio is None or prio.value.strip('"') != "weightedpath":
+        return False
+    args = conf.beside(prio, "prio_args", wwid, vendor, product)
+    lun = int(str(paths[0].hctl).split(":")[3])
+    try:
+        computed, _ = _weighed(paths, args.value if args is not None else "", lun)
+    except Unmatchable:
+        return False  # said where the map's policy is read, if multipathd uses weightedpath there
+    return not _disagreements(paths, computed, lun)
+
+
+def _weighed(paths: list[Any], args: str, lun: int) -> tuple[dict[str, int], list[tuple[str, Any]]]:
+    """Each path's weightedpath priority by its scenario name, and how it was given with the
+    path's line (two lines the model makes one path keep the first)."""
+    computed: dict[str, int] = {}
+    hows = []
+    for p in paths:
+        weight = weigh(args, Path(str(p.hctl), str(p.device)))
+        if scenario_path(p, lun) not in computed:
+            computed[scenario_path(p, lun)] = weight.priority
+            hows.append((weight.how, p.line))
+    return computed, hows
 
 
 def _disagreements(paths: list[Any], computed: dict[str, int], lun: int) -> list[tuple[str, int, int]]:
