@@ -185,7 +185,8 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         a = out.table("arrays", array=True)
         a.key("name", vendor, Own("the array's name in the scenario: its vendor"))
         a.key("vendor", vendor, Derived(f"{file}: the subsystem NQN's domain", (file,)))
-        a.key("symmetric", not ana_of[vendor], Derived(f"{file}: " + _ana_reason(rows, ana_of[vendor]), (file,)))
+        a.key("symmetric", not ana_of[vendor], Derived(f"{file}: " + _ana_reason(
+            [r for r in rows if vendor_of[text(r.subsystem)] == vendor], ana_of[vendor]), (file,)))
         a.key("tpgs", reported_by[vendor], Read(file, text="ANA states shown: the host sees each path's state"
                                                 if reported_by[vendor] else "no ANA state shown"))
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
@@ -308,10 +309,14 @@ def _nqn(row: Any) -> str:
 
 
 def _ana_reason(rows: list[Any], ana: bool) -> str:
+    """Why an array's controllers are taken as symmetric or not, naming the controller lines read
+    (a JSON listing has none)."""
+    lines = [str(r.line) for r in rows if text(r.line)]
+    where = f" (controller lines {', '.join(lines[:5])}{' and more' if len(lines) > 5 else ''})" if lines else ""
     if ana:
-        return "ANA optimized and non-optimized"
+        return f"ANA optimized and non-optimized{where}"
     shown = any(isinstance(r.ana_state, str) and r.ana_state for r in rows)
-    return "every path optimized" if shown else "no ANA state shown: every path taken as optimized (default)"
+    return f"every path optimized{where}" if shown else f"no ANA state shown{where}: every path taken as optimized (default)"
 
 
 def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
