@@ -128,3 +128,16 @@ def test_detect_prio_overrides_prio_on_an_alua_array(tmp_path: Path) -> None:
     # detect_prio left at its default (yes): the TPGS array's paths get sysfs or alua, whatever `prio` says.
     listing, conf = _files(tmp_path, "prio weightedpath", 'prio_args "hbtl 7:0:0:3 20"')
     assert _prio(listing, conf) == (None, None)
+
+
+def test_prio_weightedpath_beside_a_listing_of_a_release_without_it_is_refused(tmp_path: Path) -> None:
+    # The bracket layout is 0.4.8's; weightedpath.c came in 0.5.0 (c7057579).
+    old = ("mpathw (36001405000000000000000000000e701) dm-5 LIO-ORG,disk2\n[size=20G][features=0][hwhandler=0][rw]\n"
+           "\\_ round-robin 0 [prio=40][active]\n \\_ 7:0:0:3 sdh 8:112 [active][ready]\n"
+           "\\_ round-robin 0 [prio=10][enabled]\n \\_ 8:0:0:3 sdi 8:128 [active][ready]\n")
+    listing, conf = _files(tmp_path, "detect_prio no", "prio weightedpath", 'prio_args "hbtl 7:.:.:. 40 .* 10"')
+    listing.write_text(old)
+    assert one_error_line(pathlab("import", str(listing), str(conf))) == (
+        f"pathlab: error: {conf}: line 6: prio weightedpath (devices entry LIO-ORG/.*) for map mpathw: {listing} is "
+        "printed by multipath-tools 0.4.8 (the bracket layout ([size=…][features=…]), printed before multipath-tools "
+        "0.4.9), which has no weightedpath (it came in 0.5.0): not the multipath.conf that host's multipathd read")

@@ -262,7 +262,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         if not mine:
             continue
         owned = kinds[vendor_of[m.name]].owned
-        policy = map_policy(m, mine, topology[m.name], kinds[vendor_of[m.name]].tpgs, sections, c.files)
+        policy = map_policy(m, mine, topology[m.name], kinds[vendor_of[m.name]].tpgs, sections, c.files, release)
         warnings += policy.warnings
         undetermined += policy.undetermined
         dev = out.table("devices", array=True)

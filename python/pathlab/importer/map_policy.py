@@ -87,9 +87,10 @@ class MapPolicy:
 
 
 def map_policy(m: Any, paths: list[Any], topology: MapTopology, alua: bool, conf: ConfPrecedence,
-               files: dict[str, str]) -> MapPolicy:
+               files: dict[str, str], release: tuple[str, str] | None = None) -> MapPolicy:
     """The policy of map `m` (a row of `readers.multipath_ll`'s maps) over its `paths` with an
-    address, its array answering for TPGS or not (`alua`)."""
+    address, its array answering for TPGS or not (`alua`), the listing printed by an old
+    multipath-tools `release` where it shows one (`linux.listing_release`: the release, the sign)."""
     mfile, cfile = files["multipath"], str(files.get("conf"))
     vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
     props = int(m.props_line) if _known(getattr(m, "props_line", None)) else None
@@ -128,6 +129,10 @@ def map_policy(m: Any, paths: list[Any], topology: MapTopology, alua: bool, conf
     if prio is not None:
         put("prio", prio.name, prio.source)
         if prio.name == "weightedpath":
+            if release is not None:  # weightedpath.c came in 0.5.0 (c7057579, 2011)
+                raise ScenarioError(cfile, f"line {prio.line.line}", f"prio weightedpath ({prio.line.place}) for map {m.name}: "
+                                    f"{mfile} is printed by multipath-tools {release[0]} ({release[1]}), which has no "
+                                    "weightedpath (it came in 0.5.0): not the multipath.conf that host's multipathd read")
             args = conf.beside(prio.line, "prio_args", wwid, vendor, product)
             weights = map_weights(m, paths, args, prio.line, topology.checked, mfile, cfile)
             put("path_priorities", weights.priorities, weights.source)
