@@ -240,7 +240,10 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
                                                     "per I/O assumed"))
         warnings.append(zero_load_assumed(array))
         if owned:
-            a.key("controllers", [{"name": "A"}, {"name": "B"}], Derived("the owner's group and the others", (mfile,)))
+            owning = [m for m in maps if vendor_of[m.name] == array and topology[m.name].groups_by_owner]
+            a.key("controllers", [{"name": "A"}, {"name": "B"}],
+                  Derived(f"{mfile}: the owner's group and the others (map{'s' if len(owning) > 1 else ''} at "
+                          f"{_lines(owning)})", (mfile,)))
         if ownership:
             a.key("non_owner_state", "standby", Derived(f"{mfile}: hwhandler {ownership[0]}: the other controller's paths "
                                                         "are passive until a failover moves the LUN", (mfile,)))
@@ -340,20 +343,21 @@ def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighte
     naming the maps' lines the rule read; `weighted_by` as `_tpgs_reason`'s."""
     owning = [m for m in maps if topology[m.name].groups_by_owner]
     shown = owning or maps
-
-    def lines(ms: list[Any]) -> str:
-        said = ", ".join(str(m.line) for m in ms[:5])
-        return f"line{'s' if len(ms) > 1 else ''} {said}" + (f" and {len(ms) - 5} more" if len(ms) > 5 else "")
-
     if owning:
         verb = "part" if len(owning) > 1 else "parts"
-        return (f"the map{'s' if len(owning) > 1 else ''} at {lines(shown)} {verb} the paths to the LUN's owner from "
+        return (f"the map{'s' if len(owning) > 1 else ''} at {_lines(shown)} {verb} the paths to the LUN's owner from "
                 "the others (groups of different priorities, or an ownership handler's active group): LUNs owned by a "
                 "controller, not symmetric")
     return (f"no map of the array parts its owner's paths from the others (map{'s' if len(maps) > 1 else ''} at "
-            f"{lines(shown)}: one group, groups of one priority, " + (
+            f"{_lines(shown)}: one group, groups of one priority, " + (
                 f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
                 else "or apart only by failed paths") + "): symmetric")
+
+
+def _lines(maps: list[Any]) -> str:
+    """The listing lines of these maps' headers, five at most said."""
+    said = ", ".join(str(m.line) for m in maps[:5])
+    return f"line{'s' if len(maps) > 1 else ''} {said}" + (f" and {len(maps) - 5} more" if len(maps) > 5 else "")
 
 
 def _unsimulated(out: HostTables, m: Any, listed: list[Any], place: int, mfile: str) -> None:
