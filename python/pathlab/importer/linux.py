@@ -16,11 +16,13 @@ from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import (
+    ALUA_STANDBY,
     OWNERSHIP_HANDLERS,
     MapTopology,
     cut_at,
     has_address,
     map_topology,
+    other_group_prios,
     scenario_path,
 )
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
@@ -247,6 +249,16 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         if ownership:
             a.key("non_owner_state", "standby", Derived(f"{mfile}: hwhandler {ownership[0]}: the other controller's paths "
                                                         "are passive until a failover moves the LUN", (mfile,)))
+        elif owned and alua:
+            mine = [m for m in maps if vendor_of[m.name] == array]
+            others = set().union(*(other_group_prios([p for p in paths if p.map == m.name], topology[m.name])
+                                   for m in mine))
+            if others and others <= set(ALUA_STANDBY):
+                seen_in = [m for m in mine if other_group_prios([p for p in paths if p.map == m.name], topology[m.name])]
+                a.key("non_owner_state", "standby", Derived(
+                    f"{mfile}: the groups beside the owner's print priority {', '.join(str(v) for v in sorted(others))} "
+                    f"(map{'s' if len(seen_in) > 1 else ''} at {_lines(seen_in)}), the alua prioritizer's standby "
+                    "(alua.c: 1, 81 with the preferred bit): the other controller's paths are standby", (mfile,)))
         a.elements("ports", [Element({"name": ports[k], **({"controller": owner_of_port.get(k, "A")} if owned else {})},
                                      _portal_source(k, ports, portals, sfile) if k[0] in portals
                                      else Read(mfile, text=f"SCSI host {k[0]}, target {k[1]}")) for k in array_ports])
