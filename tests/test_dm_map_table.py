@@ -16,7 +16,7 @@ FIELD = f"pathlab: error: {CX4}: devices.0.policy"
 
 
 @pytest.mark.parametrize(("keys", "line"), [
-    ('prio = "random"', f'{FIELD}.prio: "random" is not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw'),
+    ('prio = "random"', f'{FIELD}.prio: "random" is not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw, weightedpath'),
     ('prio = "bogus"', f"{FIELD}.prio: unknown value `bogus`, expected one of `alua`, `ana`, `const`, `datacore`, "
                        "`emc`, `hds`, `hp_sw`, `iet`, `ontap`, `path_latency`, `random`, `rdac`, `sysfs`, `weightedpath`"),
     ('hardware_handler = "alua"', f'{FIELD}.hardware_handler: "alua" is not a handler; allowed: "0", "1 alua", '
@@ -66,3 +66,22 @@ def test_the_import_writes_prio_handler_and_features_the_listing_shows(tmp_path:
     assert policy.split("  #")[0] == ('policy = { name = "dm-multipath", selector = "round-robin", '
                                       'path_grouping_policy = "multibus", no_path_retry = "queue", prio = "const", '
                                       'features = "0", hardware_handler = "0" }')
+
+
+def test_weightedpath_gives_the_priorities_named_and_refuses_a_name_that_is_no_path() -> None:
+    # Path 1 of each LUN at 20, the others not named: 0 (weightedpath.c's DEFAULT_PRIORITY), whatever ALUA says.
+    weights = '{ "vmhba1:C0:T1:L1" = 20, "vmhba2:C0:T1:L1" = 20 }'
+    policy = f'{{ name = "dm-multipath", prio = "weightedpath", path_priorities = {weights} }}'
+    shown = pathlab("show", "devices", CX4, "--style", "linux", "--set", f"devices.0.policy={policy}").stdout
+    assert [line for line in shown.splitlines()[:8] if "prio=" in line] == [
+        "|-+- policy='service-time 0' prio=20 status=active", "`-+- policy='service-time 0' prio=0 status=enabled"]
+    wrong = policy.replace("vmhba2:C0:T1:L1", "vmhba3:C0:T1:L1")
+    assert one_error_line(pathlab("show", "devices", CX4, "--set", f"devices.0.policy={wrong}")) == (
+        f'{FIELD}.path_priorities: "vmhba3:C0:T1:L1" is not a path of naa.6006016000000000000000000000a001; paths: '
+        "vmhba1:C0:T0:L1, vmhba1:C0:T1:L1, vmhba2:C0:T0:L1, vmhba2:C0:T1:L1")
+    old = pathlab("show", "devices", CX4, "--set", f"devices.0.policy={policy}", "--set", 'host.multipath_tools="0.4.8"')
+    assert one_error_line(old) == (f"{FIELD}.prio: weightedpath is not in multipath-tools 0.4.8 (the host's "
+                                   "multipath_tools): it came in 0.5.0")
+    elsewhere = '{ name = "dm-multipath", prio = "alua", path_priorities = { "vmhba1:C0:T1:L1" = 20 } }'
+    assert one_error_line(pathlab("show", "devices", CX4, "--set", f"devices.0.policy={elsewhere}")) == (
+        f'{FIELD}.path_priorities: only prio = "weightedpath" takes it')

@@ -1,7 +1,8 @@
 """The prioritizer multipath.conf sets, where multipath-tools uses it (`propsel.c` `select_prio`:
 `detect_prio`, on by default, picks sysfs or alua for an array answering for TPGS first):
 `sysfs` is simulated as `alua` by its named rule (sysfs.c gives alua.c's priorities from the
-kernel's access_state), `weightedpath` is refused in one line naming the file and line, and a
+kernel's access_state), `weightedpath` gives each path the priority of its first matching pattern
+(the listing's printed priorities win where they disagree), others are refused in one line, and a
 `prio` that detect_prio overrides is not taken. The listing and the file are written here from
 print.c's layout and multipath.conf(5)'s grammar."""
 
@@ -9,9 +10,10 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
+from typing import Any
 
 from conftest import one_error_line, pathlab
-from pathlab.api import PathlabWarning
+from pathlab.api import PathlabWarning, Scenario
 from pathlab.importer import import_files
 from pathlab.importer.map_policy import SYSFS_RULE
 from pathlab.importer.provenance import Derived, Read
@@ -53,14 +55,89 @@ def test_a_simulated_prio_in_force_is_read_with_its_line(tmp_path: Path) -> None
     assert _prio(listing, conf) == ("const", Read(str(conf), 6, "prio const (devices entry LIO-ORG/.*)"))
 
 
-def test_prio_weightedpath_in_force_is_refused_in_one_line(tmp_path: Path) -> None:
-    listing, conf = _files(tmp_path, "detect_prio no", "prio weightedpath", 'prio_args "hbtl 7:0:0:3 20"')
+#: Two one-path groups of weightedpath's priorities (40, 10), no handler.
+WEIGHTED = """\
+mpathw (36001405000000000000000000000e701) dm-5 LIO-ORG,disk2
+size=20G features='0' hwhandler='0' wp=rw
+|-+- policy='service-time 0' prio=40 status=active
+| `- 7:0:0:3 sdh 8:112 active ready running
+`-+- policy='service-time 0' prio=10 status=enabled
+  `- 8:0:0:3 sdi 8:128 active ready running
+"""
+
+
+def _weighted(tmp_path: Path, listing_text: str, args: str) -> tuple[Path, Path, Any]:
+    listing, conf = _files(tmp_path, "detect_prio no", "prio weightedpath", f'prio_args "{args}"',
+                           "path_grouping_policy group_by_prio")
+    listing.write_text(listing_text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        return listing, conf, import_files([str(listing), str(conf)])
+
+
+def _groups(done: Any) -> list[tuple[int, list[str]]]:
+    """The path groups the engine builds for the imported map: (priority, paths)."""
+    device = Scenario.from_values(done.tables.values(), done.text, "t.toml").devices[0]
+    return [(g["priority"], [p["path"] for p in g["paths"]]) for g in device.status["groups"]]
+
+
+def test_prio_weightedpath_gives_each_path_its_first_matching_patterns_priority(tmp_path: Path) -> None:
+    listing, conf, done = _weighted(tmp_path, WEIGHTED, "hbtl 7:.:.:. 40 .:0:0:3 10")
+    policy = done.tables.of("devices")[0]
+    assert policy.get("policy")["prio"] == "weightedpath"
+    assert policy.get("policy")["path_priorities"] == {"host7:C0:T0:L3": 40, "host8:C0:T0:L3": 10}
+    assert policy.source("policy.path_priorities") == Derived(
+        f"{conf}, line 7: prio_args \"hbtl 7:.:.:. 40 .:0:0:3 10\" (devices entry LIO-ORG/.*): weightedpath.c, the "
+        f"first pattern that matches: sdh 7:0:0:3: 7:0:0:3 matches '7:.:.:.' first: 40 ({listing}, line 4); "
+        f"sdi 8:0:0:3: 8:0:0:3 matches '.:0:0:3' first: 10 ({listing}, line 6)", (str(conf), str(listing)))
+    assert _groups(done) == [(40, ["host7:C0:T0:L3"]), (10, ["host8:C0:T0:L3"])]
+    # Groups weightedpath parts are no sign of ALUA or of a controller owning the LUN.
+    array = done.tables.of("arrays")[0]
+    assert (array.get("tpgs"), array.get("symmetric"), array.get("controllers")) == (False, True, None)
+    assert array.source("tpgs") == Derived(f"{listing}: equal paths (one group, or groups of one priority, or of the "
+                                           f"priorities {conf}'s weightedpath gives)", (str(listing), str(conf)))
+
+
+def test_a_listing_whose_group_priorities_weightedpath_does_not_give_is_trusted(tmp_path: Path) -> None:
+    # The conf gives 7:0:0:3 20 and 8:0:0:3 0; the listing prints 50 and 10: the listing's are simulated.
+    listing, conf, done = _weighted(tmp_path, LISTING, "hbtl 7:0:0:3 20")
+    assert done.tables.of("devices")[0].get("policy")["path_priorities"] == {"host7:C0:T0:L3": 50, "host8:C0:T0:L3": 10}
+    said = dict(done.warnings)["devices.3600140500000000000000000000000c1.policy.path_priorities"]
+    assert said.startswith(f"{listing}: map mpathc's groups print other priorities than weightedpath over {conf}, "
+                           "line 7: prio_args \"hbtl 7:0:0:3 20\" (devices entry LIO-ORG/.*) (line 3: prio=50 where "
+                           "weightedpath gives 20, line 5: prio=10 where weightedpath gives 0): the listing's are simulated")
+    assert _groups(done) == [(50, ["host7:C0:T0:L3"]), (10, ["host8:C0:T0:L3"])]
+
+
+def test_prio_weightedpath_on_serials_is_refused_saying_which_file_would_settle_it(tmp_path: Path) -> None:
+    listing, conf = _files(tmp_path, "detect_prio no", "prio weightedpath", 'prio_args "serial .*J1FR.* 20"')
     assert one_error_line(pathlab("import", str(listing), str(conf))) == (
-        f"pathlab: error: {conf}: line 6: prio weightedpath (devices entry LIO-ORG/.*) is in force for map mpathc: "
-        "not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw, sysfs (as alua)")
+        f"pathlab: error: {conf}: line 7: prio weightedpath for map mpathc: weightedpath matches the paths' SCSI "
+        "serial, which the listing does not show; `multipathd show paths format \"%d %z\"` (or each path's "
+        "/sys/block/sdX/device/vpd_pg80) would give them")
+
+
+def test_prio_random_in_force_is_refused_in_one_line(tmp_path: Path) -> None:
+    listing, conf = _files(tmp_path, "detect_prio no", "prio random")
+    assert one_error_line(pathlab("import", str(listing), str(conf))) == (
+        f"pathlab: error: {conf}: line 6: prio random (devices entry LIO-ORG/.*) is in force for map mpathc: "
+        "not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw, weightedpath, sysfs (as alua)")
 
 
 def test_detect_prio_overrides_prio_on_an_alua_array(tmp_path: Path) -> None:
     # detect_prio left at its default (yes): the TPGS array's paths get sysfs or alua, whatever `prio` says.
     listing, conf = _files(tmp_path, "prio weightedpath", 'prio_args "hbtl 7:0:0:3 20"')
     assert _prio(listing, conf) == (None, None)
+
+
+def test_prio_weightedpath_beside_a_listing_of_a_release_without_it_is_refused(tmp_path: Path) -> None:
+    # The bracket layout is 0.4.8's; weightedpath.c came in 0.5.0 (c7057579).
+    old = ("mpathw (36001405000000000000000000000e701) dm-5 LIO-ORG,disk2\n[size=20G][features=0][hwhandler=0][rw]\n"
+           "\\_ round-robin 0 [prio=40][active]\n \\_ 7:0:0:3 sdh 8:112 [active][ready]\n"
+           "\\_ round-robin 0 [prio=10][enabled]\n \\_ 8:0:0:3 sdi 8:128 [active][ready]\n")
+    listing, conf = _files(tmp_path, "detect_prio no", "prio weightedpath", 'prio_args "hbtl 7:.:.:. 40 .* 10"')
+    listing.write_text(old)
+    assert one_error_line(pathlab("import", str(listing), str(conf))) == (
+        f"pathlab: error: {conf}: line 6: prio weightedpath (devices entry LIO-ORG/.*) for map mpathw: {listing} is "
+        "printed by multipath-tools 0.4.8 (the bracket layout ([size=…][features=…]), printed before multipath-tools "
+        "0.4.9), which has no weightedpath (it came in 0.5.0): not the multipath.conf that host's multipathd read")

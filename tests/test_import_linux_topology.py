@@ -95,3 +95,23 @@ def test_a_map_listed_twice_is_refused_naming_both_lines(tmp_path: Path) -> None
     second = len(text.split("\n")) + 1
     assert refused.value.args[:2] == (str(twice), f"line {second}")
     assert "a second time (first at line 1)" in refused.value.args[2]
+
+
+#: An ALUA map whose other group prints 1, the alua prioritizer's standby (a Ceph iSCSI gateway's shape).
+ALUA_STANDBY_LISTING = """\
+mpatha (360014050fd5c9ba6a0d4b7e8e2b6e8f5) dm-0 LIO-ORG,TCMU device
+size=100G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+|-+- policy='queue-length 0' prio=50 status=active
+| `- 3:0:0:0 sdb 8:16 active ready running
+`-+- policy='queue-length 0' prio={prio} status=enabled
+  `- 4:0:0:0 sdc 8:32 active ready running
+"""
+
+
+def test_an_alua_group_at_the_standby_priority_is_standby_not_non_optimized(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ALUA_STANDBY_LISTING.format(prio=1))
+    array = _imported(listing)[0]["arrays"][0]
+    assert (array["tpgs"], array["symmetric"], array["non_owner_state"]) == (True, False, "standby")
+    listing.write_text(ALUA_STANDBY_LISTING.format(prio=10))  # non-optimized: the default state, none written
+    assert "non_owner_state" not in _imported(listing)[0]["arrays"][0]

@@ -165,3 +165,50 @@ def test_show_of_an_imported_host_takes_what_was_imported_from_its_tables(tmp_pa
     typed = text(configuration(host.scenario, "paths", "linux"))
     assert typed == text(configuration(Scenario.from_text(host.text, "host.toml"), "paths", "linux")) \
         == listing.read_text()
+
+
+def _every_entry(host: pathlab.Host) -> list[tuple[str | None, str, object]]:
+    from pathlab.importer.host_tables import Entry
+
+    return [(t.kind, ".".join(i.key), i.source) for t in host.tables.tables for i in t.entries() if isinstance(i, Entry)]
+
+
+@pytest.mark.parametrize("files", [
+    ("vmax-iops1000",),
+    (LINUX / "multipath_check-multipath-20_netapp-debian-squeeze.txt",),
+    (LINUX / "multipath-ll_opensvc-issue6_ibm-one-group-per-path.txt",),
+    (LINUX / "nvme-list-subsys_v2_netapp-ubuntu2404-tcp.txt",),
+    (ROOT / "tests" / "data" / "powerpath" / "001-clariion-solaris-failover-mode-1.txt",),
+    (ROOT / "tests" / "data" / "mpio" / "001-vplex-metro-rrws-eight-paths.txt",),
+])
+def test_every_value_an_import_gives_says_where_it_comes_from(files: tuple[str | Path, ...]) -> None:
+    # Table.key requires a provenance (`Own` for the scenario's own names and references): none is None.
+    host = _host(*files)
+    assert [(kind, key) for kind, key, source in _every_entry(host) if source is None] == []
+
+
+def test_symmetric_names_its_rule_and_the_maps_it_read() -> None:
+    owned = _host(LINUX / "multipath-ll_opensvc-issue6_ibm-one-group-per-path.txt").tables.of("arrays")[0]
+    file = str(LINUX / "multipath-ll_opensvc-issue6_ibm-one-group-per-path.txt")
+    assert (owned.get("symmetric"), owned.source("symmetric")) == (False, Derived(
+        f"{file}: the map at line 1 parts the paths to the LUN's owner from the others (groups of different "
+        "priorities, or an ownership handler's active group): LUNs owned by a controller, not symmetric", (file,)))
+    file = str(LINUX / "multipath_check-multipath-22_old-brackets-fujitsu.txt")
+    equal = _host(file).tables.of("arrays")[0]
+    assert equal.get("symmetric") is True
+    assert equal.source("symmetric") == Derived(
+        f"{file}: no map of the array parts its owner's paths from the others (maps at lines 1, 6: one group, groups "
+        "of one priority, or apart only by failed paths): symmetric", (file,))
+
+
+def test_a_key_added_without_its_provenance_is_refused() -> None:
+    from pathlab.importer.host_tables import Table
+    from pathlab.importer.provenance import Own
+
+    t = Table("arrays", array=True)
+    with pytest.raises(ValueError, match="symmetric: a key added needs its provenance"):
+        t.set("symmetric", True)
+    t.set("name", "A", Own("the array's name in the scenario"))
+    t.set("name", "B")  # a key there keeps its provenance
+    assert (t.get("name"), t.source("name")) == ("B", Own("the array's name in the scenario"))
+    assert t.lines() == ["[[arrays]]", 'name = "B"']  # the scenario's own: no comment

@@ -53,6 +53,9 @@ macro_rules! register_policies {
         /// `policy = { name = "VMW_PSP_RR", type = "iops", iops = 1 }`.
         #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
         #[serde(tag = "name")]
+        // One per device, read when the device's policy is built, never on the I/O path: its
+        // size costs nothing, and boxing dm-multipath's (the largest) would only add a deref.
+        #[allow(clippy::large_enum_variant)]
         pub enum PolicyConfig {
             $($(#[$doc])* #[serde(rename = $name)] $variant($config),)*
         }

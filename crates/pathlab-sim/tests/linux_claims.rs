@@ -114,5 +114,5 @@ fn a_bad_value_in_a_policy_table_names_its_field_and_what_is_allowed() {
         pathlab_sim::scenario::parse_override_value("{ name = \"dm-multipath\", prio = \"sysfs\" }"),
     )];
     let e = run::load(CX4, "t.toml", None, &sets, None).unwrap_err().to_string();
-    assert_eq!(e, "t.toml: policy.prio: \"sysfs\" is not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw");
+    assert_eq!(e, "t.toml: policy.prio: \"sysfs\" is not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw, weightedpath");
 }

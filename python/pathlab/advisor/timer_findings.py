@@ -141,7 +141,7 @@ def _all_paths_down(scope: str, given: dict[str, Value | None], polling: Value, 
                         f"queue_if_no_path {queueing.said}; {builtin}; {SETTLE_DM}")]
     if queueing is not None:
         return [Finding(f"{scope}: every path down fails I/O at once: the map does not queue",
-                        f"no queue_if_no_path {queueing.said}: no_path_retry fail, or its retries have run out")]
+                        f"queue_if_no_path {queueing.said}: no_path_retry fail, or its retries have run out")]
     not_given.setdefault("no_path_retry", builtin)
     return []
 

@@ -19,7 +19,7 @@ from typing import Any
 from pathlab.api import ScenarioError
 from pathlab.importer.host_tables import Element, Elements, Entry, HostTables, Table
 from pathlab.importer.port_identity import port_identity
-from pathlab.importer.provenance import Assumed, Derived, Noted, OfHost, Provenance, Read
+from pathlab.importer.provenance import Assumed, Derived, Noted, OfHost, Own, Provenance, Read
 from pathlab.toml_values import to_toml
 
 #: The tables of a host's import that stay that host's, in the order they are written.
@@ -98,11 +98,11 @@ def merge(members: list[Member]) -> Merged:
     device_hosts: dict[str, list[str]] = {}
     host_tables: list[Table] = []
     own_tables: list[tuple[Member, list[Table]]] = []
-    claims: dict[str, str] = {}  # each claim rule → the first host that shows it
+    claims: dict[str, tuple[str, Provenance]] = {}  # each claim rule → the first host that shows it, and where
     run: Table | None = None
     for i, m in enumerate(members):
         parts = _copy(m.tables).tables
-        _claims(m, parts[0].get("esxcli", []), claims, warnings)
+        _claims(m, _elements(parts[0], "esxcli"), claims, warnings)
         kinds = {t.kind for t in parts[1:]} - {"run", "host", "arrays", *HOST_TABLES}
         if kinds:
             raise ScenarioError(", ".join(m.files), "", f"the import of host {m.name} has a table a cluster is not put "
@@ -131,11 +131,12 @@ def merge(members: list[Member]) -> Merged:
                  "# confirm those (pathlab printed a warning for each). A device several hosts list (one NAA, WWID",
                  "# or NQN) is one LUN of their array, a port several reach (one WWN, portal or NVMe address) one port."]:
         top.line(line)
-    top.key("name", "imported-cluster")
-    top.key("description", f"{len(members)} hosts as their captures describe them, sharing their arrays.")
+    top.key("name", "imported-cluster", Own("the scenario's name"))
+    top.key("description", f"{len(members)} hosts as their captures describe them, sharing their arrays.",
+            Own("the scenario's description"))
     if claims:
         top.line("# The array-type plugins the hosts claim their devices with, as they show them (on every host).")
-        top.elements("esxcli", [Element(c) for c in claims])
+        top.elements("esxcli", [Element(c, source) for c, (_, source) in claims.items()])
     cluster.tables += [run, *host_tables]
     for a in arrays:
         _write_ports(a)
@@ -168,17 +169,19 @@ def _tidy(t: Table) -> Table:
     return t
 
 
-def _claims(m: Member, own: list[str], claims: dict[str, str], warnings: list[tuple[str, str]]) -> None:
-    """The host's claim rules added to the cluster's, which every host takes; a vendor that two
-    hosts claim with different rules is said (the first rule listed wins on every host)."""
-    for rule in own:
+def _claims(m: Member, own: list[tuple[Any, Provenance | None]], claims: dict[str, tuple[str, Provenance]],
+            warnings: list[tuple[str, str]]) -> None:
+    """The host's claim rules added to the cluster's, which every host takes, each with the host
+    that gave it first and where; a vendor that two hosts claim with different rules is said (the
+    first rule listed wins on every host)."""
+    for rule, source in own:
         vendor = _claimed_vendor(rule)
         other = next((r for r in claims if r != rule and vendor and _claimed_vendor(r) == vendor), None)
         if other is not None:
-            warnings.append(("esxcli", f"{m.name} claims vendor {vendor} with `{rule}`, {claims[other]} with `{other}`: "
+            warnings.append(("esxcli", f"{m.name} claims vendor {vendor} with `{rule}`, {claims[other][0]} with `{other}`: "
                                        "the hosts disagree; the rules apply to every host of the scenario, the first "
                                        "listed first"))
-        claims.setdefault(rule, m.name)
+        claims.setdefault(rule, (m.name, OfHost(m.name, source) if source is not None else Noted(m.name)))
 
 
 def _claimed_vendor(rule: str) -> str | None:
@@ -341,7 +344,7 @@ def _own_table(m: Member, t: Table, renamed: dict[str, tuple[str, dict[str, str]
         if "device" in values:
             t.set("device", f"{m.name}/{values['device']}")
     elif t.kind == "unsimulated":  # printed back by its host's view
-        t.set("host", m.name, None, after="name")
+        t.set("host", m.name, Own("the host whose listing it is"), after="name")
     elif t.kind == "workloads":
         t.set("name", f"{m.name}-{values['name']}")
         t.set("devices", [f"{m.name}/{d}" for d in values["devices"]])
@@ -372,7 +375,7 @@ def _own_device(m: Member, t: Table, values: dict[str, object], renamed: dict[st
                             f"{m.name} has it on array {a.origin} ({a.vendor_note}), {elsewhere.luns[name][1]} on "
                             f"{elsewhere.origin} ({elsewhere.vendor_note}): one NAA, WWID or NQN on two arrays is not one "
                             "LUN; give the captures of hosts of one cluster")
-    t.set("host", m.name, None, after="name")
+    t.set("host", m.name, Own("the host whose device it is"), after="name")
     t.set("array", a.name)
     if name in a.luns:
         first, first_host = a.luns[name]

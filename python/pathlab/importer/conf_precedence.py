@@ -92,6 +92,23 @@ class ConfPrecedence:
             self.known[key] = self._in_force(keyword, wwid, vendor, product, keyword in hwtable)
         return self.known[key]
 
+    def beside(self, found: InForce, keyword: str, wwid: str, vendor: str, product: str) -> InForce | None:
+        """The `keyword` that goes with the attribute `found` in force (`prio_args` with `prio`),
+        as `select_prio` takes them (propsel.c `set_prio`, `set_prio_from_vec`): from the same
+        `multipaths` entry, `overrides` or `defaults`, or from the last matching `devices` entry
+        that sets it (each may be another entry than the one `found` stands in)."""
+        if found.section == "multipaths":
+            return self._last(keyword, found.place, "multipaths", "multipath", self.entries[wwid])
+        if found.section != "devices":
+            return self._last(keyword, found.place, found.section)
+        for i in reversed(range(len(self.devices))):
+            v, p = self.devices[i]
+            if _matches(v, vendor) and _matches(p, product):
+                there = self._last(keyword, f"devices entry {v}/{p}", "devices", "device", i)
+                if there:
+                    return there
+        return None
+
     def _last(self, keyword: str, place: str, section: str, subsection: str | None = None,
               entry: int | None = None) -> InForce | None:
         here = self.at(section, subsection, entry)

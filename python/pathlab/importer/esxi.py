@@ -18,7 +18,7 @@ from pathlab.importer.esxi_timers import adapter_element, esxi_timers
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported
 from pathlab.importer.listed import esxcli_device, esxcli_path, listed_entries
-from pathlab.importer.provenance import Assumed, Derived, Listed, Provenance, Read, Unknown
+from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read, Unknown
 from pathlab.importer.values import add_run, heading, io_size, saw_no_io, size_text, zero_load_assumed
 
 if TYPE_CHECKING:
@@ -386,7 +386,7 @@ def build(c: Captures) -> Imported:
         symmetric = all(s in (None, "AO") for s in states)
         us, service_source = services[array]
         t = host.table("arrays", array=True)
-        t.key("name", array)
+        t.key("name", array, Own("the array's name in the scenario: its display name's vendor"))
         t.key("vendor", array, Read(dev_file, text="Device Display Name"))
         t.key("model", "", Unknown("not in the listings (esxcli storage core device list shows it)"))
         t.key("tpgs", bool(tpgs), Read(path_file, text="TPG_id in Storage Array Type Path Config" if tpgs
@@ -419,10 +419,11 @@ def build(c: Captures) -> Imported:
             extra = latency.extra_one_way_us.get(name)
             f = host.table("fabric", array=True)
             f.key("adapters", [a], Read(path_file, text=f"C{channel}:T{target_number} of {a}"))
-            f.key("ports", [f"{arr}/{ports[(arr, target)].name}"])
-            f.key("targets", [int(target_number)])
+            reach = Read(path_file, text=f"C{channel}:T{target_number} of {a}: target {target}")
+            f.key("ports", [f"{arr}/{ports[(arr, target)].name}"], reach)
+            f.key("targets", [int(target_number)], reach)
             if channel:
-                f.key("channel", channel)
+                f.key("channel", channel, reach)
             if extra is None:
                 f.key("latency", DEFAULT_ONE_WAY, Assumed("one way, a fabric within one room"))
             else:
@@ -438,8 +439,8 @@ def build(c: Captures) -> Imported:
         lun = own[0].lun if own else 0
         dqlen = _mean(dev_rows, d.device, "Device Q Depth")
         t = host.table("devices", array=True)
-        t.key("name", d.device)
-        t.key("array", vendor_of[d.device])
+        t.key("name", d.device, Read(dev_file, text="the device's name"))
+        t.key("array", vendor_of[d.device], Derived(f"{dev_file}: the array of its Display Name's vendor", (dev_file,)))
         t.key("lun", int(lun), Read(path_file, text="runtime names"))
         if dqlen:
             t.key("queue_depth", round(dqlen), Read(esx_file, text="Device Q Depth (DQLEN)"))
@@ -455,7 +456,8 @@ def build(c: Captures) -> Imported:
         t.key("policy", policy, Read(dev_file, text="Path Selection Policy (Device Config)"))
         line = _value(getattr(d, "line", None))
         t.items += listed_entries(Listed(dev_file, None if line is None else int(line)), esxcli_device(d),
-                                  [(str(p.runtime_name), esxcli_path(p)) for p in own])
+                                  [(str(p.runtime_name), esxcli_path(p)) for p in own],
+                                  {str(p.runtime_name): _value(getattr(p, "line", None)) for p in own}, path_file)
 
     _workload(host, devices, dev_rows, esx_file, outstanding, warnings)
     found = esxi_listing_findings(c.devices, c.paths, vendor_of, dev_file, path_file)
@@ -557,8 +559,8 @@ def _workload(host: HostTables, devices: list[Any], dev_rows: TableSummary | Non
             continue
         loaded = True
         t = host.table("workloads", array=True)
-        t.key("name", re.sub(r"[^A-Za-z0-9]", "", d.device)[-12:])
-        t.key("devices", [d.device])
+        t.key("name", re.sub(r"[^A-Za-z0-9]", "", d.device)[-12:], Own("the workload's name: its device's last 12 characters"))
+        t.key("devices", [d.device], Own("the device it runs on"))
         if not cmds or d.device not in outstanding:
             t.key("outstanding", DEFAULT_OUTSTANDING, Assumed("no esxtop capture of this device"))
             t.key("block_size", "8KiB", Assumed())

@@ -31,7 +31,8 @@ class Entry:
 
     def line(self) -> str:
         text = f"{'.'.join(_key(k) for k in self.key)} = {self.literal or to_toml(self.value)}"
-        return text + (f"  # {self.source.comment()}" if self.source is not None else "")
+        said = self.source.comment() if self.source is not None else ""
+        return text + (f"  # {said}" if said else "")
 
     def lines(self) -> list[str]:
         return [self.line(), *(f"#   {k}: {p.comment()}" for k, p in self.fields.items())]
@@ -64,12 +65,12 @@ class Element:
     queue depth in an adapter the listing names)."""
 
     value: Any
-    source: Provenance | None = None
+    source: Provenance | None
     fields: dict[str, Provenance] = field(default_factory=dict)
     literal: str | None = None
 
     def comment(self) -> str:
-        said = [self.source.comment()] if self.source is not None else []
+        said = [c for c in [self.source.comment() if self.source is not None else ""] if c]
         return "; ".join(said + [f"{k} {p.comment()}" for k, p in self.fields.items()])
 
 
@@ -113,8 +114,9 @@ class Table:
     items: list[Item] = field(default_factory=list)
 
     # Building, a line at a time.
-    def key(self, key: str, value: Any, source: Provenance | None = None,
-            fields: dict[str, Provenance] | None = None) -> None:
+    def key(self, key: str, value: Any, source: Provenance, fields: dict[str, Provenance] | None = None) -> None:
+        """Adds `key` with where its value comes from: every value an importer gives says it
+        (`Own` for the scenario's own names and references)."""
         self.items.append(Entry(tuple(key.split(".")), value, source, fields=fields or {}))
 
     def elements(self, key: str, elements: list[Element]) -> None:
@@ -149,18 +151,20 @@ class Table:
             return value.source_of(rest) if isinstance(value, Entry) else None
         return found.source if isinstance(found, Entry) else None
 
-    def set(self, key: str, value: Any, source: Provenance | None | _Kept = KEPT, after: str | None = None,
+    def set(self, key: str, value: Any, source: Provenance | _Kept = KEPT, after: str | None = None,
             literal: str | None = None) -> None:
         """Sets `key` to `value` (written `literal` where given), its provenance kept (or replaced
-        by `source`); a key not there is added after the key `after` (else after the table's last
-        value)."""
+        by `source`); a key not there is added, with its `source` (required), after the key
+        `after` (else after the table's last value)."""
         found = self.find(key)
         if isinstance(found, Entry):
             found.value, found.literal = value, literal
             if not isinstance(source, _Kept):
                 found.source = source
             return
-        entry = Entry(tuple(key.split(".")), value, None if isinstance(source, _Kept) else source, literal)
+        if isinstance(source, _Kept):
+            raise ValueError(f"{key}: a key added needs its provenance")
+        entry = Entry(tuple(key.split(".")), value, source, literal)
         anchor = self.find(after) if after else None
         at = self.items.index(anchor) if anchor is not None else max(
             (j for j, i in enumerate(self.items) if isinstance(i, (Entry, Elements))), default=-1)

@@ -6,7 +6,7 @@ comment naming the file and field; everything else is a stated default with a wa
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
@@ -16,15 +16,19 @@ from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import (
+    ALUA_STANDBY,
     OWNERSHIP_HANDLERS,
     MapTopology,
     cut_at,
     has_address,
     map_topology,
+    other_group_prios,
+    scenario_path,
 )
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
 from pathlab.importer.map_policy import map_policy
-from pathlab.importer.provenance import Assumed, Derived, Listed, Read
+from pathlab.importer.map_weights import weights_part_groups
+from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import (
     SAID,
@@ -88,12 +92,15 @@ def _array_kind(shapes: list[MapTopology]) -> ArrayKind:
     return ArrayKind("alua" in handlers or (owned and not ownership), owned, ownership)
 
 
-def _tpgs_reason(alua: bool, ownership: list[str]) -> str:
+def _tpgs_reason(alua: bool, ownership: list[str], weighted_by: tuple[str, ...] = ()) -> str:
+    """Why the array is taken to answer for TPGS (ALUA) or not; `weighted_by`: the multipath.conf
+    whose weightedpath parts some of its maps' groups (`map_weights.weights_part_groups`)."""
     if ownership:
         return f"hwhandler {ownership[0]}: LUN ownership without ALUA"
     if alua:
         return "hwhandler alua, or path groups of different priorities"
-    return "equal paths (one group, or groups of one priority)"
+    return "equal paths (one group, or groups of one priority" + (
+        f", or of the priorities {weighted_by[0]}'s weightedpath gives)" if weighted_by else ")")
 
 
 def listing_release(maps: list[Any], paths: list[Any]) -> tuple[str, str] | None:
@@ -169,6 +176,10 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         h, _, t, _ = hctl(p)
         ports.setdefault((h, t), portals[h].name if h in portals else f"H{h}T{t}")
     topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name]) for m in maps}
+    # Groups that multipath.conf's weightedpath parts show no controller of the array.
+    weighted = {m.name for m in maps if weights_part_groups(m, [p for p in paths if p.map == m.name], sections,
+                                                            topology[m.name].checked)}
+    topology = {name: replace(t, other_ports=frozenset()) if name in weighted else t for name, t in topology.items()}
     # What each array's maps show of it: an HP array of ALUA beside a Dell one of LUN ownership
     # keeps its ALUA (one host, two arrays).
     kinds = {array: _array_kind([topology[m.name] for m in maps if vendor_of[m.name] == array])
@@ -198,7 +209,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
                   "imported-linux-host", "A Linux dm-multipath host as multipath -ll and its I/O statistics describe it.")
     add_run(out)
     host = out.table("host")
-    host.key("name", "linux01")
+    host.key("name", "linux01", Own("pathlab's name for the host: no capture names it"))
     # Each SCSI host where the listing first shows it: the H of a path's H:C:T:L.
     first_path = {h: next(p for p in paths if hctl(p)[0] == h) for h in hosts}
     host.elements("adapters", [Element({"name": f"host{h}"}, Read(mfile, int(first_path[h].line),
@@ -218,21 +229,36 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         product = str(first.product).strip()
         alua, owned, ownership = kinds[array].tpgs, kinds[array].owned, kinds[array].ownership
         a = out.table("arrays", array=True)
-        a.key("name", array)
+        a.key("name", array, Own("the array's name in the scenario: its vendor, as the map header shows it"))
         a.key("vendor", str(first.vendor).strip(), Read(mfile, text="map header"))
         a.key("model", product, Read(mfile, text="map header"))
-        a.key("tpgs", alua, Derived(f"{mfile}: " + _tpgs_reason(alua, ownership), (mfile,)))
-        a.key("symmetric", not owned)
+        conf_used = (str(c.files["conf"]),) if any(vendor_of[m.name] == array for m in maps if m.name in weighted) else ()
+        a.key("tpgs", alua, Derived(f"{mfile}: " + _tpgs_reason(alua, ownership, conf_used), (mfile, *conf_used)))
+        a.key("symmetric", not owned, Derived(f"{mfile}: " + _symmetric_reason(
+            [m for m in maps if vendor_of[m.name] == array], topology, conf_used), (mfile, *conf_used)))
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
               Assumed("the captures do not show a port at capacity"))
         warnings.append((f"arrays.{array}.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs "
                                                     "per I/O assumed"))
         warnings.append(zero_load_assumed(array))
         if owned:
-            a.key("controllers", [{"name": "A"}, {"name": "B"}], Derived("the owner's group and the others"))
+            owning = [m for m in maps if vendor_of[m.name] == array and topology[m.name].groups_by_owner]
+            a.key("controllers", [{"name": "A"}, {"name": "B"}],
+                  Derived(f"{mfile}: the owner's group and the others (map{'s' if len(owning) > 1 else ''} at "
+                          f"{_lines(owning)})", (mfile,)))
         if ownership:
             a.key("non_owner_state", "standby", Derived(f"{mfile}: hwhandler {ownership[0]}: the other controller's paths "
                                                         "are passive until a failover moves the LUN", (mfile,)))
+        elif owned and alua:
+            mine = [m for m in maps if vendor_of[m.name] == array]
+            others = set().union(*(other_group_prios([p for p in paths if p.map == m.name], topology[m.name])
+                                   for m in mine))
+            if others and others <= set(ALUA_STANDBY):
+                seen_in = [m for m in mine if other_group_prios([p for p in paths if p.map == m.name], topology[m.name])]
+                a.key("non_owner_state", "standby", Derived(
+                    f"{mfile}: the groups beside the owner's print priority {', '.join(str(v) for v in sorted(others))} "
+                    f"(map{'s' if len(seen_in) > 1 else ''} at {_lines(seen_in)}), the alua prioritizer's standby "
+                    "(alua.c: 1, 81 with the preferred bit): the other controller's paths are standby", (mfile,)))
         a.elements("ports", [Element({"name": ports[k], **({"controller": owner_of_port.get(k, "A")} if owned else {})},
                                      _portal_source(k, ports, portals, sfile) if k[0] in portals
                                      else Read(mfile, text=f"SCSI host {k[0]}, target {k[1]}")) for k in array_ports])
@@ -240,8 +266,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         targets = sorted({hctl(p)[2] for p in paths if hctl(p)[0] == h})
         names = [f"{array_of_port[(h, t)]}/{ports[(h, t)]}" for t in targets]
         f = out.table("fabric", array=True)
-        f.key("adapters", [f"host{h}"])
-        f.key("ports", names)
+        f.key("adapters", [f"host{h}"], Own(f"the adapter whose paths this table lists: SCSI host {h}"))
+        f.key("ports", names, Derived(f"{mfile}: the targets SCSI host {h}'s paths reach (the T of H:C:T:L)", (mfile,)))
         f.key("targets", targets, Read(mfile, text="the SCSI target numbers"))
         f.key("latency", DEFAULT_ONE_WAY, Assumed("one way, a fabric within one room"))
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
@@ -251,14 +277,14 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         if not mine:
             continue
         owned = kinds[vendor_of[m.name]].owned
-        policy = map_policy(m, mine, topology[m.name], kinds[vendor_of[m.name]].tpgs, sections, c.files)
+        policy = map_policy(m, mine, topology[m.name], kinds[vendor_of[m.name]].tpgs, sections, c.files, release)
         warnings += policy.warnings
         undetermined += policy.undetermined
         dev = out.table("devices", array=True)
         dev.key("name", str(m.wwid), Read(mfile, text=f"WWID of map {m.name}" + (
             f"; the listing ends inside it (line {cut_at(m)}): its paths after that are not known"
             if cut_at(m) is not None else "")))
-        dev.key("array", vendor_of[m.name])
+        dev.key("array", vendor_of[m.name], Derived(f"{mfile}: the array of the ports its paths reach", (mfile,)))
         dev.key("lun", hctl(mine[0])[3], Read(mfile, text="the L of the paths' H:C:T:L"))
         dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
         if owned and m.name in owner_of_map:
@@ -268,8 +294,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         read_paths: dict[str, Any] = {}  # by the scenario's path name: two lines the model makes one path keep the first
         path_lines: dict[str, Any] = {}
         for order, p in enumerate(mine):
-            read_paths.setdefault(f"host{hctl(p)[0]}:C0:T{hctl(p)[2]}:L{lun}", multipath_path(p, order))
-            path_lines.setdefault(f"host{hctl(p)[0]}:C0:T{hctl(p)[2]}:L{lun}", p.line)
+            read_paths.setdefault(scenario_path(p, lun), multipath_path(p, order))
+            path_lines.setdefault(scenario_path(p, lun), p.line)
         dev.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m), read_paths.items(),
                                     path_lines)
     warnings.append(("devices.queue_depth", f"the disks' queue_depth is not in the captures: {DEFAULT_QUEUE_DEPTH} assumed"))
@@ -278,11 +304,11 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     for p in paths:
         states = {str(p.dm_state), str(p.checker_state)}
         if states & {"failed", "faulty"}:
-            h, _, t, lun = hctl(p)
             fault = out.table("faults", array=True)
-            fault.key("kind", "path_down")
-            fault.key("at", "0s")
-            fault.key("path", f"host{h}:C0:T{t}:L{lun}", Read(mfile, p.line, f"{p.device} is {p.dm_state}/{p.checker_state}"))
+            down = Own("a path the listing shows failed is down from the start (its `path` line says where)")
+            fault.key("kind", "path_down", down)
+            fault.key("at", "0s", down)
+            fault.key("path", scenario_path(p), Read(mfile, p.line, f"{p.device} is {p.dm_state}/{p.checker_state}"))
 
     any_measured = False
     for m in maps:
@@ -300,8 +326,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             continue
         cmds = sum(measured) or None
         w = out.table("workloads", array=True)
-        w.key("name", str(m.name))
-        w.key("devices", [str(m.wwid)])
+        w.key("name", str(m.name), Own("the workload's name: its map's"))
+        w.key("devices", [str(m.wwid)], Own("the map's device"))
         queue = _mean(c.rates, dm, "queue_length")
         if not cmds or queue is None:
             w.key("outstanding", DEFAULT_OUTSTANDING, Assumed(f"no I/O statistics of {dm}"))
@@ -324,6 +350,28 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     return out, warnings, any_measured, undetermined
 
 
+def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighted_by: tuple[str, ...] = ()) -> str:
+    """Why an array is taken as symmetric or as one whose controllers own LUNs (`ArrayKind.owned`),
+    naming the maps' lines the rule read; `weighted_by` as `_tpgs_reason`'s."""
+    owning = [m for m in maps if topology[m.name].groups_by_owner]
+    shown = owning or maps
+    if owning:
+        verb = "part" if len(owning) > 1 else "parts"
+        return (f"the map{'s' if len(owning) > 1 else ''} at {_lines(shown)} {verb} the paths to the LUN's owner from "
+                "the others (groups of different priorities, or an ownership handler's active group): LUNs owned by a "
+                "controller, not symmetric")
+    return (f"no map of the array parts its owner's paths from the others (map{'s' if len(maps) > 1 else ''} at "
+            f"{_lines(shown)}: one group, groups of one priority, " + (
+                f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
+                else "or apart only by failed paths") + "): symmetric")
+
+
+def _lines(maps: list[Any]) -> str:
+    """The listing lines of these maps' headers, five at most said."""
+    said = ", ".join(str(m.line) for m in maps[:5])
+    return f"line{'s' if len(maps) > 1 else ''} {said}" + (f" and {len(maps) - 5} more" if len(maps) > 5 else "")
+
+
 def _unsimulated(out: HostTables, m: Any, listed: list[Any], place: int, mfile: str) -> None:
     """A map the scenario cannot simulate (no path with a SCSI address) kept as read, for `show`:
     its header and properties with its place among the listing's maps, and its paths by their
@@ -332,7 +380,8 @@ def _unsimulated(out: HostTables, m: Any, listed: list[Any], place: int, mfile: 
     u.key("name", str(m.wwid), Read(mfile, int(m.line), f"WWID of map {m.name}"))
     cut = cut_at(m)
     u.key("why", f"the listing ends inside it (line {cut})" if cut is not None and not listed
-          else "no path with a SCSI address (H:C:T:L): nothing to simulate")
+          else "no path with a SCSI address (H:C:T:L): nothing to simulate",
+          Derived(f"{mfile}, map at line {m.line}: the paths listed under it", (mfile,)))
     u.items += listed_entries(Listed(mfile, at=f"map at line {m.line}"), multipath_map(m) | {"order": place},
                               [(str(i), multipath_path(p, i)) for i, p in enumerate(listed)],
                               {str(i): p.line for i, p in enumerate(listed)})

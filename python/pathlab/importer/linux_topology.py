@@ -91,6 +91,13 @@ def port_of(path: Any) -> Port:
     return h, t
 
 
+def scenario_path(path: Any, lun: int | None = None) -> str:
+    """The scenario's name of a listed path: `host1:C0:T3:L7` from `1:0:3:7` (the model has one
+    channel), the map's LUN `lun` where given (a map's paths are named by its first path's L)."""
+    h, _, t, own = (int(x) for x in str(path.hctl).split(":"))
+    return f"host{h}:C0:T{t}:L{own if lun is None else lun}"
+
+
 def is_down(path: Any) -> bool:
     return bool({str(path.dm_state), str(path.checker_state)} & DOWN)
 
@@ -154,6 +161,22 @@ OWNER_PRIORITIZER = ("prio {handler}: the {handler} handler's own prioritizer (m
 #: `prioritizers/alua.c`). A group at another priority averages paths in several states.
 ALUA_OPTIMIZED = (50, 130)
 ALUA_OTHER = (10, 90, 1, 81)
+#: Standby (AAS_STANDBY 1, +80 with the preferred bit).
+ALUA_STANDBY = (1, 81)
+
+
+def other_group_prios(paths: list[Any], topology: MapTopology) -> set[int]:
+    """The priorities the listing prints for a map's groups beside the owner's: groups with a
+    usable path, every one of whose ports leads to another controller (none under `-l`)."""
+    if not topology.checked:
+        return set()
+    out = set()
+    for group in dict.fromkeys(int(p.group) for p in paths):
+        members = [p for p in paths if int(p.group) == group and not is_down(p)]
+        prio = str(members[0].group_prio) if members else ""
+        if members and prio.isdigit() and all(port_of(p) in topology.other_ports for p in members):
+            out.add(int(prio))
+    return out
 
 
 def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = False,

@@ -23,16 +23,19 @@ def _text(value: Any) -> str | None:
 
 
 def listed_entries(source: Listed, device: Mapping[str, Any],
-                   paths: Iterable[tuple[str, Mapping[str, Any]]], lines: Mapping[str, Any] | None = None) -> list[Entry]:
+                   paths: Iterable[tuple[str, Mapping[str, Any]]], lines: Mapping[str, Any] | None = None,
+                   paths_file: str | None = None) -> list[Entry]:
     """The `listed` keys of a device's table (dotted keys: the table stays whole), read where
     `source` says: `device`'s values and each path's (its scenario name, its values, read at its
-    line in `lines` where the listing has one), the fields the listing printed none of left out."""
+    line in `lines` where the listing has one, in `paths_file` where the paths are listed in
+    another file than the device), the fields the listing printed none of left out."""
     own = {k: t for k, v in device.items() if (t := _text(v)) is not None}
     out = [Entry(("listed", "device"), own, source)]
+    file = paths_file or source.file
     for name, values in paths:
         line = _text((lines or {}).get(name))
         out.append(Entry(("listed", "paths", name), {k: t for k, v in values.items() if (t := _text(v)) is not None},
-                         Listed(source.file, int(line)) if line is not None else None))
+                         Listed(file, int(line)) if line is not None else Listed(file, at=f"path {name}")))
     return out
 
 

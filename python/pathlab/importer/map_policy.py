@@ -10,8 +10,10 @@ The prioritizer multipath.conf names (0.14.3 `propsel.c` `select_prio`): with `d
 `sysfs` (`prioritizers/sysfs.c`) gives alua's priorities (`prioritizers/alua.c`: 50 optimized, 10
 non-optimized, 5 LBA-dependent, 1 standby, +80 for the preferred bit) from the kernel's copy of
 the ALUA state, so it is simulated as `alua`; a prioritizer the simulation does not run
-(`weightedpath`: priorities from the admin's `prio_args` patterns; `random`, `path_latency`, …)
-is refused naming its line rather than simulated as another."""
+(`random`, `path_latency`, …) is refused naming its line rather than simulated as another.
+`weightedpath` gives each path the priority of the first `prio_args` pattern its H:C:T:L or
+device name matches (`weightedpath.py`), checked against the group priorities the listing
+prints (`map_weights.py`)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer.conf_precedence import ConfPrecedence, InForce, hwtable_sets
 from pathlab.importer.imported import Undetermined
 from pathlab.importer.linux_topology import OWNER_PRIORITIZER, OWNERSHIP_HANDLERS, MapTopology, is_down, table_features
+from pathlab.importer.map_weights import map_weights
 from pathlab.importer.provenance import Derived, Provenance, Read
 
 #: multipath -ll's selector words → pathlab's dm selector names.
@@ -84,9 +87,10 @@ class MapPolicy:
 
 
 def map_policy(m: Any, paths: list[Any], topology: MapTopology, alua: bool, conf: ConfPrecedence,
-               files: dict[str, str]) -> MapPolicy:
+               files: dict[str, str], release: tuple[str, str] | None = None) -> MapPolicy:
     """The policy of map `m` (a row of `readers.multipath_ll`'s maps) over its `paths` with an
-    address, its array answering for TPGS or not (`alua`)."""
+    address, its array answering for TPGS or not (`alua`), the listing printed by an old
+    multipath-tools `release` where it shows one (`linux.listing_release`: the release, the sign)."""
     mfile, cfile = files["multipath"], str(files.get("conf"))
     vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
     props = int(m.props_line) if _known(getattr(m, "props_line", None)) else None
@@ -123,7 +127,16 @@ def map_policy(m: Any, paths: list[Any], topology: MapTopology, alua: bool, conf
         put(key, conf_value(found.value), _conf_read(cfile, key, found))
     prio = _conf_prio(conf, m, alua, cfile) if "prio" not in out.policy else None
     if prio is not None:
-        put("prio", *prio)
+        put("prio", prio.name, prio.source)
+        if prio.name == "weightedpath":
+            if release is not None:  # weightedpath.c came in 0.5.0 (c7057579, 2011)
+                raise ScenarioError(cfile, f"line {prio.line.line}", f"prio weightedpath ({prio.line.place}) for map {m.name}: "
+                                    f"{mfile} is printed by multipath-tools {release[0]} ({release[1]}), which has no "
+                                    "weightedpath (it came in 0.5.0): not the multipath.conf that host's multipathd read")
+            args = conf.beside(prio.line, "prio_args", wwid, vendor, product)
+            weights = map_weights(m, paths, args, prio.line, topology.checked, mfile, cfile)
+            put("path_priorities", weights.priorities, weights.source)
+            out.warnings += weights.warnings
     for setting, why in {"path_grouping_policy": grouping_open, "no_path_retry": retry_open}.items():
         if why is not None and setting not in from_conf:
             out.undetermined.append(Undetermined(wwid, setting, why, SETTLE))
@@ -168,7 +181,17 @@ def _listed_table(m: Any, topology: MapTopology, mfile: str, props: int | None,
     return keys
 
 
-def _conf_prio(conf: ConfPrecedence, m: Any, alua: bool, cfile: str) -> tuple[str, Provenance] | None:
+@dataclass(frozen=True)
+class ConfPrio:
+    """The prioritizer multipath.conf sets for a map, as simulated, where that comes from, and
+    the line in force."""
+
+    name: str
+    source: Provenance
+    line: InForce
+
+
+def _conf_prio(conf: ConfPrecedence, m: Any, alua: bool, cfile: str) -> ConfPrio | None:
     """The prioritizer multipath.conf sets for a map where it is in force (see the module's
     note), as simulated, with where it comes from; None where none is set or detect_prio picks."""
     vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
@@ -181,9 +204,9 @@ def _conf_prio(conf: ConfPrecedence, m: Any, alua: bool, cfile: str) -> tuple[st
         return None  # detect_prio picks sysfs or alua for a TPGS array: `prio` is not used
     name = found.value.strip('"')
     if name == "sysfs":
-        return SYSFS_AS, Derived(f"{cfile}, line {found.line}: {SYSFS_RULE}", (cfile,))
+        return ConfPrio(SYSFS_AS, Derived(f"{cfile}, line {found.line}: {SYSFS_RULE}", (cfile,)), found)
     simulated = policy_choices("dm-multipath", "prio")
     if name not in simulated:
         raise ScenarioError(cfile, f"line {found.line}", f"prio {name} ({found.place}) is in force for map {m.name}: "
                                                          f"not simulated; simulated: {', '.join(simulated)}, sysfs (as alua)")
-    return name, _conf_read(cfile, "prio", found)
+    return ConfPrio(name, _conf_read(cfile, "prio", found), found)

@@ -172,6 +172,8 @@ def _array(file: str, d: MpioDisk, arrays: dict[str, s.Array], name: str) -> s.A
     array = s.Array(name, f"OUI {oui}" if oui else "unknown", "",
                     Derived(f"{where}: the serial's IEEE OUI (mpclaim prints no vendor; disks on common SCSI targets are "
                             "one array)", (file,)), not owned, note, alua,
+                    Derived(f"{file}, line {d.line}: " + ("TPG_Id lines: the array answers for ALUA" if alua
+                                                          else "no TPG_Id line: no ALUA shown"), (file,)),
                     "standby" if owned and standby else None,
                     Read(file, d.line, "TPG_State Standby on the other group's paths"))
     arrays[name] = array

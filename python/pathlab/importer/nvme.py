@@ -19,7 +19,7 @@ from pathlab.importer.listed import listed_entries, nvme_controller, nvme_subsys
 from pathlab.importer.nvme_anatt import SubsystemAnatt
 from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
-from pathlab.importer.provenance import Assumed, Derived, Listed, Provenance, Read
+from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import (
     SAID,
@@ -173,7 +173,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                    *SAID], "imported-nvme-host", "A Linux host on native NVMe multipath as nvme list-subsys describes it.")
     add_run(out)
     host_table = out.table("host")
-    host_table.key("name", "linux01")
+    host_table.key("name", "linux01", Own("pathlab's name for the host: no capture names it"))
     # Each adapter where the listing first shows it: a controller reached from its host address.
     first_row = {a: next(r for r in rows if adapter_of[r.controller] == a) for a in adapters}
 
@@ -187,9 +187,10 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     host_table.elements("adapters", [Element({"name": n}, adapter_read(a)) for a, n in adapters.items()])
     for vendor in dict.fromkeys(vendor_of.values()):
         a = out.table("arrays", array=True)
-        a.key("name", vendor)
+        a.key("name", vendor, Own("the array's name in the scenario: its vendor"))
         a.key("vendor", vendor, Derived(f"{file}: the subsystem NQN's domain", (file,)))
-        a.key("symmetric", not ana_of[vendor], Derived(f"{file}: " + _ana_reason(rows, ana_of[vendor]), (file,)))
+        a.key("symmetric", not ana_of[vendor], Derived(f"{file}: " + _ana_reason(
+            [r for r in rows if vendor_of[text(r.subsystem)] == vendor], ana_of[vendor]), (file,)))
         a.key("tpgs", reported_by[vendor], Read(file, text="ANA states shown: the host sees each path's state"
                                                 if reported_by[vendor] else "no ANA state shown"))
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
@@ -203,7 +204,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
             names = sorted({c for (v, _), c in side.items() if v == vendor} | {"A", "B"}
                            | {c for (sub, _), c in sides.owner.items() if vendor_of[sub] == vendor})
             a.key("controllers", [{"name": n} for n in names],
-                  Derived("ports with the same ANA state for every namespace on one"))
+                  Derived("ports with the same ANA state for every namespace on one", (file,)))
         a.elements("ports", [Element({"name": name, **({"controller": side.get((v, target), "A")} if ana_of[vendor]
                                                         else {})}, Read(file, text=f"traddr {target}"))
                              for (v, target), name in ports.items() if v == vendor])
@@ -214,7 +215,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                  for r in reached]
         f = out.table("fabric", array=True)
         f.key("adapters", [adapter], Read(file, text=f"controllers from {host}"))
-        f.key("ports", list(dict.fromkeys(names)))
+        f.key("ports", list(dict.fromkeys(names)), Derived(f"{file}: the addresses {host}'s controllers reach", (file,)))
         f.key("latency", DEFAULT_ONE_WAY, Assumed("one way, within one room"))
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed"))
     # A path's T: its port's place among the ports its adapter's fabric table lists (controllers of
@@ -238,8 +239,8 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         where = f"{s}" + (f" namespace {ns}" if ns is not None else "")
         dev = out.table("devices", array=True)
         dev.key("name", device_of[(s, ns)], Read(file, text=where))
-        dev.key("array", vendor_of[s])
-        dev.key("lun", lun)
+        dev.key("array", vendor_of[s], Derived(f"{file}: the array of its subsystem NQN's domain", (file,)))
+        dev.key("lun", lun, Own("a number for the namespace in the scenario (NVMe has no LUN): its place in the listing"))
         dev.key("policy", *policy)
         if ana_of[vendor_of[s]]:
             owner = sides.owner.get((s, ns), "A")
@@ -257,8 +258,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         for r in down:
             why = f"ANA {r.ana_state}" if text(r.ana_state) in UNUSABLE_ANA else str(r.state)
             fault = out.table("faults", array=True)
-            fault.key("kind", "path_down")
-            fault.key("at", "0s")
+            from_start = Own("a controller the listing shows down is down from the start (its `path` line says where)")
+            fault.key("kind", "path_down", from_start)
+            fault.key("at", "0s", from_start)
             fault.key("path", path_of[r.controller], Read(file, r.line, f"{r.controller} is {why}") if why != NO_NAME
                       else Assumed(f"{file}, line {r.line}: a controller printed without a name or state ({NO_NAME}): "
                                    "taken as not live"))
@@ -315,10 +317,14 @@ def _nqn(row: Any) -> str:
 
 
 def _ana_reason(rows: list[Any], ana: bool) -> str:
+    """Why an array's controllers are taken as symmetric or not, naming the controller lines read
+    (a JSON listing has none)."""
+    lines = [str(r.line) for r in rows if text(r.line)]
+    where = f" (controller lines {', '.join(lines[:5])}{' and more' if len(lines) > 5 else ''})" if lines else ""
     if ana:
-        return "ANA optimized and non-optimized"
+        return f"ANA optimized and non-optimized{where}"
     shown = any(isinstance(r.ana_state, str) and r.ana_state for r in rows)
-    return "every path optimized" if shown else "no ANA state shown: every path taken as optimized (default)"
+    return f"every path optimized{where}" if shown else f"no ANA state shown{where}: every path taken as optimized (default)"
 
 
 def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd.DataFrame | None, rates_file: str,
@@ -333,8 +339,8 @@ def _workload(out: HostTables, subsystem: str, device: str, head: str, rates: pd
 
     def workload() -> Table:
         w = out.table("workloads", array=True)
-        w.key("name", re.sub(r"[^A-Za-z0-9]", "", subsystem))
-        w.key("devices", [device])
+        w.key("name", re.sub(r"[^A-Za-z0-9]", "", subsystem), Own("the workload's name: its subsystem's"))
+        w.key("devices", [device], Own("the namespace it runs on"))
         return w
 
     if left_out_idle(rates, head):

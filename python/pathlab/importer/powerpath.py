@@ -140,8 +140,8 @@ def _array(file: str, d: Device, warnings: list[tuple[str, str]]) -> s.Array:
                    if d.array_class in INQUIRY else Read(file, text="the array class as printed (its inquiry data is not "
                                                                     "shown)"))
     if not d.owner_current:
-        return s.Array(name, vendor, model, vendor_note, True,
-                       Derived(f"{file}: no `Owner:` line: no LUN ownership shown", (file,)), False)
+        no_owner = Derived(f"{file}: no `Owner:` line: no LUN ownership shown", (file,))
+        return s.Array(name, vendor, model, vendor_note, True, no_owner, False, no_owner)
     mode = d.failover_mode
     if mode is not None and mode not in FAILOVER_MODES:
         raise ScenarioError(file, f"line {d.owner_line}", f"Array failover mode: {mode}: pathlab simulates modes 4 (ALUA) "
@@ -150,8 +150,11 @@ def _array(file: str, d: Device, warnings: list[tuple[str, str]]) -> s.Array:
         warnings.append((f"arrays.{name}.non_owner_state", f"{file}, line {d.owner_line} shows no `Array failover mode`: "
                                                            "the other SP's paths taken as ALUA non-optimized (mode 4)"))
     note = Read(file, d.owner_line, f"Array failover mode: {mode}") if mode is not None else Assumed("mode not shown")
+    tpgs_note = Derived(f"{file}, line {d.owner_line}: " + (f"Array failover mode {mode}: " + ("ALUA" if mode == 4 else "no ALUA")
+                                                            if mode is not None else "no `Array failover mode`: no ALUA shown"),
+                        (file,))
     return s.Array(name, vendor, model, vendor_note, False, Read(file, d.owner_line, "Owner: an SP owns each LUN"),
-                   mode == 4, FAILOVER_MODES.get(mode) if mode is not None else None, note)
+                   mode == 4, tpgs_note, FAILOVER_MODES.get(mode) if mode is not None else None, note)
 
 
 def _port(file: str, p: PathRow, array: s.Array) -> str:

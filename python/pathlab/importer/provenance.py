@@ -1,6 +1,7 @@
 """Where a value of an imported host comes from (issue 32): `Read` from a file (at a line, the
 words there), `Derived` by a named rule from what it used, `Assumed` (the captures do not give
-it: the value is a default, and why), `Given` by the user, or `Unknown`. Each says itself as the comment `pathlab
+it: the value is a default, and why), `Given` by the user, `Unknown`, or `Own` (the scenario's own
+name or reference, no value of the host). Each says itself as the comment `pathlab
 import` writes beside the value; code asks the kind (`isinstance(source, Assumed)`), never the
 words."""
 
@@ -70,6 +71,18 @@ class Unknown:
 
 
 @dataclass(frozen=True)
+class Own:
+    """Not a value of the host but the scenario's own: a name pathlab gives a table that other
+    tables refer to by it (an array, a workload), a reference to another table, the run's
+    length. `why` says which; no comment is written beside it (it claims nothing of the host)."""
+
+    why: str
+
+    def comment(self) -> str:
+        return ""
+
+
+@dataclass(frozen=True)
 class Given:
     """Given by the user, where no file holds it (a cluster's host name from `--host NAME=FILES`
     when no capture names the host): `why` says why the given value is used."""
@@ -99,10 +112,11 @@ class OfHost:
     source: Provenance
 
     def comment(self) -> str:
-        return f"{self.host}: {self.source.comment()}"
+        said = self.source.comment()
+        return f"{self.host}: {said}" if said else ""
 
 
-Provenance = Read | Derived | Assumed | Unknown | Given | Noted | OfHost
+Provenance = Read | Derived | Assumed | Unknown | Given | Noted | OfHost | Own
 
 
 def from_note(note: str) -> Provenance:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pathlab.importer.host_tables import Element, HostTables
-from pathlab.importer.provenance import Assumed, Provenance, Read
+from pathlab.importer.provenance import Assumed, Derived, Own, Provenance, Read
 from pathlab.importer.values import add_run, heading, zero_load_assumed
 
 DEFAULT_ONE_WAY = "5us"  # a fabric within one room
@@ -38,6 +38,7 @@ class Array:
     symmetric: bool
     symmetric_note: Provenance
     tpgs: bool
+    tpgs_note: Provenance
     #: The state of the other controller's paths on an array with LUN ownership (`standby` for
     #: an active-passive array), None for the default (active non-optimized).
     non_owner_state: str | None = None
@@ -92,22 +93,24 @@ def scenario(host: Host) -> tuple[HostTables, bool]:
                    "# confirm those (pathlab printed a warning for each)."], f"imported-{host.kind}-host", host.description)
     add_run(out)
     table = out.table("host")
-    table.key("name", "host01")
+    table.key("name", "host01", Own("pathlab's name for the host: no listing names it"))
     table.elements("adapters", [Element({"name": name}, note) for name, note in host.adapters.items()])
     for array in host.arrays:
         a = out.table("arrays", array=True)
-        a.key("name", array.name)
+        a.key("name", array.name, Own("the array's name in the scenario"))
         a.key("vendor", array.vendor, array.vendor_note)
         if array.model:
-            a.key("model", array.model)
+            a.key("model", array.model, array.vendor_note)
         a.key("symmetric", array.symmetric, array.symmetric_note)
-        a.key("tpgs", array.tpgs)
+        a.key("tpgs", array.tpgs, array.tpgs_note)
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
               Assumed("the listing does not show a port at capacity"))
         warnings.append(zero_load_assumed(array.name))
         if not array.symmetric:
-            a.key("controllers", [{"name": n} for n in sorted({p.controller for p in array.ports.values() if p.controller})])
+            a.key("controllers", [{"name": n} for n in sorted({p.controller for p in array.ports.values() if p.controller})],
+                  Derived(f"{host.file}: the controllers the ports' paths lead to", (host.file,)))
         if array.non_owner_state:
+            assert array.non_owner_note is not None, "a state given says where it comes from"
             a.key("non_owner_state", array.non_owner_state, array.non_owner_note)
         a.elements("ports", [Element({"name": port.name, **({"controller": port.controller}
                                                              if port.controller and not array.symmetric else {})},
@@ -118,25 +121,28 @@ def scenario(host: Host) -> tuple[HostTables, bool]:
         reached = {(p.port, p.target) for d in host.devices for p in d.paths if p.adapter == adapter}
         by_target = sorted(reached, key=lambda pt: pt[1])
         f = out.table("fabric", array=True)
-        f.key("adapters", [adapter])
-        f.key("ports", [port for port, _ in by_target])
-        f.key("targets", [t for _, t in by_target])
+        f.key("adapters", [adapter], Own(f"the adapter whose paths this table lists: {adapter}"))
+        reach = Derived(f"{host.file}: the array ports and targets {adapter}'s paths reach", (host.file,))
+        f.key("ports", [port for port, _ in by_target], reach)
+        f.key("targets", [t for _, t in by_target], reach)
         f.key("latency", DEFAULT_ONE_WAY, Assumed("one way, a fabric within one room"))
     warnings.append(("fabric.latency", f"the fabric's distance is not in the listing: {DEFAULT_ONE_WAY} one way assumed"))
     for device in host.devices:
         d = out.table("devices", array=True)
         d.key("name", device.name, device.note)
-        d.key("array", device.array)
+        d.key("array", device.array, Derived(f"{host.file}: the array of the ports its paths reach", (host.file,)))
         d.key("lun", device.lun, device.lun_note)
         if device.owner:
+            assert device.owner_note is not None, "an owner given says where it comes from"
             d.key("owner", device.owner, device.owner_note)
         d.key("policy", device.policy, device.policy_note)
     for device in host.devices:
         for path in device.paths:
             if path.down is not None:
                 fault = out.table("faults", array=True)
-                fault.key("kind", "path_down")
-                fault.key("at", "0s")
+                down = Own("a path the listing shows down is down from the start (its `path` line says where)")
+                fault.key("kind", "path_down", down)
+                fault.key("at", "0s", down)
                 fault.key("path", f"{path.adapter}:C0:T{path.target}:L{device.lun}", path.down)
     return out, _workloads(out, host)
 
@@ -157,16 +163,16 @@ def _workloads(out: HostTables, host: Host) -> bool:
                 host.warnings.append((f"workloads.{device.name}", f"{where}: no I/O queued, taken as idle"))
                 continue
             w = out.table("workloads", array=True)
-            w.key("name", name)
-            w.key("devices", [device.name])
+            w.key("name", name, Own("the workload's name"))
+            w.key("devices", [device.name], Own("the device it runs on"))
             w.key("outstanding", count, replace(read, text=f"{read.text} (one snapshot)"))
             host.warnings.append((f"workloads.{device.name}", f"{where}: the I/Os queued at one instant, no rate and "
                                                               "not their size or read share: 8 KiB, 70% reads assumed; "
                                                               "no gain is predicted from it"))
         else:
             w = out.table("workloads", array=True)
-            w.key("name", name)
-            w.key("devices", [device.name])
+            w.key("name", name, Own("the workload's name"))
+            w.key("devices", [device.name], Own("the device it runs on"))
             w.key("outstanding", DEFAULT_OUTSTANDING, Assumed(f"{host.file} shows no load"))
         w.key("block_size", "8KiB", Assumed())
         w.key("read_pct", 70, Assumed())

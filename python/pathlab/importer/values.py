@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from pathlab.api import ScenarioError
 from pathlab.importer.host_tables import HostTables
-from pathlab.importer.provenance import Derived
+from pathlab.importer.provenance import Derived, Own
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -26,8 +26,8 @@ def heading(said: list[str], name: str, description: str) -> HostTables:
     out = HostTables()
     for line in said:
         out.top.line(line)
-    out.top.key("name", name)
-    out.top.key("description", description)
+    out.top.key("name", name, Own("the scenario's name"))
+    out.top.key("description", description, Own("the scenario's description"))
     return out
 
 
@@ -35,9 +35,10 @@ def add_run(out: HostTables) -> None:
     """The `[run]` every import writes: 60 s after 10 s of warm-up, figures every 5 s (advise
     chooses its own length)."""
     run = out.table("run")
-    run.key("duration", "60s")
-    run.key("warmup", "10s")
-    run.key("interval", "5s")
+    length = Own("the simulation's run: advise chooses its own length")
+    run.key("duration", "60s", length)
+    run.key("warmup", "10s", length)
+    run.key("interval", "5s", length)
 
 
 def io_size(bytes_per_s: float, ios_per_s: float, default: int = 4096) -> int:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pathlab.output.seconds import seconds, window
+
 #: The host events that mark a timer's work on a timeline, with the name an admin gives it.
 MARKS = {"path_failed": "detection", "alua": "failover", "owner_moved": "failover", "gave_up": "give-up",
          "path_reinstated": "path back"}
@@ -18,22 +20,17 @@ def shown(data: dict[str, Any]) -> bool:
     return bool(app["faults"]) or any(d["failed_ios"] for d in app["devices"])
 
 
-def _seconds(value: float | None, missing: str) -> str:
-    return missing if value is None else f"{value:.3f} s"
-
-
-def duration(seconds: float) -> str:
+def duration(value: float) -> str:
     """A stall as an admin reads it: seconds from one second up, else milliseconds."""
-    return f"{seconds:.3f} s" if seconds >= 1 else f"{seconds * 1e3:.3f} ms"
+    return seconds(value) if value >= 1 else seconds(value * 1e3, suffix=" ms")
 
 
 def _span(start: float, end: float | None, missing: str) -> str:
-    return f"{start:.3f}-" + (missing if end is None else f"{end:.3f} s")
+    return f"{seconds(start, suffix='')}-" + seconds(end, missing)
 
 
 def fault_name(f: dict[str, Any]) -> str:
-    when = f"at {f['start_s']:g} s" if f["end_s"] is None else f"{f['start_s']:g}-{f['end_s']:g} s"
-    return f"{f['kind'].replace('_', ' ')} {f['target']} {when}"
+    return f"{f['kind'].replace('_', ' ')} {f['target']} {window(f['start_s'], f['end_s'])}"
 
 
 def stall_rows(data: dict[str, Any]) -> list[list[str]]:
@@ -63,9 +60,9 @@ def recovery_rows(data: dict[str, Any]) -> list[list[str]]:
         f = app["faults"][r["fault"]]
         rate = "-" if r["iops_before"] is None else f"{r['iops_before']:,.0f}/s"
         lowest = "-" if r["lowest_iops"] is None else f"{r['lowest_iops']:,.0f}/s"
-        back = "no interval before" if r["iops_before"] is None else _seconds(r["back_to_full_rate_s"], "not by the end")
+        back = "no interval before" if r["iops_before"] is None else seconds(r["back_to_full_rate_s"], "not by the end")
         lasts = r["end_s"] is None or r["end_s"] >= data["warmup_s"] + data["duration_s"]
-        failed_back = "-" if lasts else _seconds(r["failed_back_s"], "not by the end")
+        failed_back = "-" if lasts else seconds(r["failed_back_s"], "not by the end")
         who = r["device"] or f"host {r['host']}"
         rows.append([fault_name(f), who, rate, lowest, back, ", ".join(r["paths_before"]) or "-", failed_back])
     return rows

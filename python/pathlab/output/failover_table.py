@@ -5,6 +5,7 @@ millisecond (the timers' scale: a stall's last digits are the retry's service)."
 from __future__ import annotations
 
 from pathlab.advisor.failure_theory import Prediction
+from pathlab.output.seconds import seconds
 from pathlab.study.failover import FailoverRow, FailoverStudy
 
 #: The table's columns, in order.
@@ -12,17 +13,14 @@ HEADINGS = ("setting", "failure", "predicted stall", "longest stall (s)", "longe
             "back to full rate (s)", "failed back (s)")
 
 
-def _seconds(value: float | None, none: str) -> str:
-    return none if value is None else f"{value:.3f}"
-
-
 def cells(row: FailoverRow, predicted: Prediction) -> tuple[str, ...]:
     """A row's cells: the timers' prediction as `Prediction.text` says it, then seconds to the
     millisecond; "-" for a rate that never fell, "not by the end" for one that did not come back
     (or paths not in use again) before the run ended."""
-    back = "-" if row.back_to_full_rate_s == 0 else _seconds(row.back_to_full_rate_s, "not by the end")
-    return (row.setting, row.failure, predicted.text(), f"{row.stall_s:.3f}", f"{row.longest_io_s:.3f}",
-            str(row.failed_ios), str(row.hazards), back, _seconds(row.failed_back_s, "not by the end"))
+    back = "-" if row.back_to_full_rate_s == 0 else seconds(row.back_to_full_rate_s, "not by the end", suffix="")
+    return (row.setting, row.failure, predicted.text(), seconds(row.stall_s, suffix=""),
+            seconds(row.longest_io_s, suffix=""), str(row.failed_ios), str(row.hazards), back,
+            seconds(row.failed_back_s, "not by the end", suffix=""))
 
 
 def markdown(study: FailoverStudy, predicted: list[Prediction]) -> str:

@@ -13,7 +13,7 @@ from pathlab.advisor.failure_advice import FailureAdvice, FailureRow
 from pathlab.advisor.failure_kinds import SAID
 from pathlab.output.application import _table
 from pathlab.output.failure_places import place_lines
-from pathlab.output.failure_places import seconds as _s
+from pathlab.output.seconds import FIGURES, seconds
 from pathlab.output.sink import Output
 
 HEAD = ["candidate", "failure", "predicted", "longest I/O wait", "longest stall", "failed I/Os", "hazards", "IOPS",
@@ -55,8 +55,9 @@ def _pre(lines: list[str]) -> str:
 
 def cells(r: FailureRow) -> list[str]:
     m = r.measured
-    back = _s(m.back_to_full_rate_s) if m.back_known else "not back"
-    return [r.candidate, r.kind, r.predicted.text(), _s(m.longest_wait_s), _s(m.longest_stall_s), f"{m.failed_ios:,}",
+    back = seconds(m.back_to_full_rate_s, precision=FIGURES) if m.back_known else "not back"
+    return [r.candidate, r.kind, r.predicted.text(), seconds(m.longest_wait_s, precision=FIGURES),
+            seconds(m.longest_stall_s, precision=FIGURES), f"{m.failed_ios:,}",
             f"{m.hazards:,}", f"{m.iops:,.0f}", back]
 
 

@@ -6,14 +6,10 @@ from __future__ import annotations
 
 from pathlab.advisor.failure_advice import FailureAdvice
 from pathlab.output.application import _table
+from pathlab.output.seconds import FIGURES, seconds
 
 HEAD = ["candidate", "failure", "host or site", "longest stall", "failed I/Os", "hazards", "IOPS", "IOPS during",
         "back to full rate"]
-
-
-def seconds(value: float | None) -> str:
-    """A time as the failure tables print it: 3 figures under 10 s, tenths above."""
-    return "—" if value is None else f"{value:.3g} s" if value < 10 else f"{value:.1f} s"
 
 
 def place_rows(a: FailureAdvice) -> list[list[str]]:
@@ -23,14 +19,14 @@ def place_rows(a: FailureAdvice) -> list[list[str]]:
         for p in r.places(a.shown_host):
             s = p.seen
             during = "—" if s.during is None else f"{s.during:,.0f}"
-            out.append([r.candidate, r.kind, p.place, seconds(s.longest_stall_s), f"{s.failed_ios:,}", f"{s.hazards:,}",
+            out.append([r.candidate, r.kind, p.place, seconds(s.longest_stall_s, precision=FIGURES), f"{s.failed_ios:,}", f"{s.hazards:,}",
                         f"{s.iops:,.0f}", during, _back(s.back_to_full_rate_s, p.back_known, s.touched)])
     return out
 
 
 def _back(back: float | None, known: bool, touched: bool) -> str:
     """Back to full rate: "untouched" where the failure reached none of the host's devices."""
-    return "untouched" if not touched else seconds(back) if known else "not back"
+    return "untouched" if not touched else seconds(back, precision=FIGURES) if known else "not back"
 
 
 def place_lines(a: FailureAdvice) -> list[str]:

@@ -37,6 +37,8 @@ pub enum Prioritizer {
     /// I/O shipping (8) (`prioritizers/rdac.c`, inquiry page 0xC9).
     Rdac,
     Sysfs,
+    /// Each path's priority from the admin's patterns (`prioritizers/weightedpath.c`):
+    /// `weightedpath.rs`, the priorities given per path.
     Weightedpath,
 }
 
@@ -48,6 +50,7 @@ pub const SIMULATED_PRIORITIZERS: &[Prioritizer] = &[
     Prioritizer::Ontap,
     Prioritizer::Rdac,
     Prioritizer::HpSw,
+    Prioritizer::Weightedpath,
 ];
 
 /// Their names, as `prio` takes them (the parameter's choices).
@@ -154,7 +157,10 @@ mod tests {
     fn prioritizers_multipath_tools_has_but_pathlab_does_not_run_are_refused() {
         assert!(check_prio(Prioritizer::Const).is_ok());
         let random = check_prio(Prioritizer::Random).unwrap_err();
-        assert_eq!(random.message, "\"random\" is not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw");
+        assert_eq!(
+            random.message,
+            "\"random\" is not simulated; simulated: const, alua, emc, ontap, rdac, hp_sw, weightedpath"
+        );
         let word = serde::de::value::StrDeserializer::<serde::de::value::Error>::new("hp_sw");
         let hp_sw = Prioritizer::deserialize(word).unwrap();
         assert_eq!(hp_sw.name(), "hp_sw");

@@ -10,3 +10,4 @@ pub(crate) mod round_robin;
 pub(crate) mod selector;
 pub(crate) mod service_time;
 pub mod shaky_paths;
+pub(crate) mod weightedpath;

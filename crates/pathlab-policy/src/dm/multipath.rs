@@ -61,6 +61,7 @@
 //! order.
 
 use std::cmp::Reverse;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::de::{self, Unexpected, Visitor};
@@ -74,6 +75,7 @@ use crate::dm::round_robin::RoundRobin;
 use crate::dm::selector::{DmPathArgs, DmPathSelector};
 use crate::dm::service_time::ServiceTime;
 use crate::dm::shaky_paths::ShakyCheck;
+use crate::dm::weightedpath;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::positions::PathPositions;
 use crate::registered::{HostStack, Registered};
@@ -128,7 +130,14 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
             unset: Some("the hardware table's for the array"),
             range: None,
             choices: crate::dm::map_table::SIMULATED_PRIORITIZER_NAMES,
-            help: "prioritizer: path priorities 1 (const), from ALUA states, or the LUN owner's paths above the others (emc, ontap, rdac, hp_sw)",
+            help: "prioritizer: path priorities 1 (const), from ALUA states, the LUN owner's paths above the others (emc, ontap, rdac, hp_sw), or given per path (weightedpath)",
+        },
+        ParamSpec {
+            name: "path_priorities",
+            unset: Some("every path 0, weightedpath's default"),
+            range: Some((0, crate::dm::weightedpath::MAX_PRIORITY)),
+            choices: &[],
+            help: "weightedpath: each path's priority by runtime name ({ \"host1:C0:T0:L1\" = 40 }); a path not named 0",
         },
         ParamSpec {
             name: "hardware_handler",
@@ -376,6 +385,10 @@ pub struct DmMultipathConfig {
     /// The prioritizer, hardware handler and features (`map_table.rs`); each left out is the
     /// hardware table's for the array, as multipathd picks it (`LinuxClaim`).
     pub prio: Option<Prioritizer>,
+    /// `weightedpath`'s priority of each path, by runtime name (`weightedpath.rs`); boxed, as
+    /// few maps have it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_priorities: Option<Box<BTreeMap<String, u64>>>,
     pub hardware_handler: Option<String>,
     pub features: Option<String>,
     /// Shaky-path detection (`shaky_paths.rs`); each left out is multipath-tools' `no`.
@@ -401,6 +414,7 @@ impl Default for DmMultipathConfig {
             cpu_map: Vec::new(),
             marginal_pathgroups: MarginalPathgroups::default(),
             prio: None,
+            path_priorities: None,
             hardware_handler: None,
             features: None,
             san_path_err_threshold: None,
@@ -431,6 +445,9 @@ impl Registered for DmMultipathConfig {
         if let Some(prio) = self.prio {
             map_table::check_prio(prio)?;
         }
+        for &p in self.path_priorities.iter().flat_map(|given| given.values()) {
+            check_range(SPEC.param("path_priorities"), p)?;
+        }
         if let Some(handler) = &self.hardware_handler {
             map_table::check_hardware_handler(handler)?;
         }
@@ -446,6 +463,12 @@ impl Registered for DmMultipathConfig {
         };
         if !self.relative_throughput.is_empty() && self.selector != DmSelectorKind::ServiceTime {
             return Err(only_for("relative_throughput", "service-time"));
+        }
+        if self.path_priorities.is_some() && self.prio != Some(Prioritizer::Weightedpath) {
+            return Err(PolicyError {
+                field: "path_priorities".to_string(),
+                message: "only prio = \"weightedpath\" takes it".to_string(),
+            });
         }
         if !self.cpu_map.is_empty() && self.selector != DmSelectorKind::IoAffinity {
             return Err(only_for("cpu_map", "io-affinity"));
@@ -569,6 +592,8 @@ struct DmPath {
     id: PathId,
     alua: AluaState,
     preferred: bool,
+    /// `weightedpath`'s priority of the path (by its name in `path_priorities`).
+    weight: i32,
     failed: bool,
     /// Marked marginal by the fabric (FPIN).
     marginal: bool,
@@ -619,12 +644,14 @@ impl DmMultipath {
     /// The path's priority from its prioritizer (`alua` when none is set): `const` gives every
     /// path 1, so `group_by_prio` makes one group of them all; `emc` and `ontap` 4 on the LUN
     /// owner's paths (seen active-optimized) and 1 on the others; `rdac` and `hp_sw` their own
-    /// values for the owner's paths and the others (`owner_priority`).
+    /// values for the owner's paths and the others (`owner_priority`); `weightedpath` the
+    /// priority given for the path by name (`weightedpath.rs`).
     fn priority(&self, index: usize) -> i32 {
         let path = &self.paths[index];
         let owner = path.alua == AluaState::ActiveOptimized;
         let prio = match self.config.prio {
             Some(Prioritizer::Const) => 1,
+            Some(Prioritizer::Weightedpath) => path.weight,
             Some(kind @ (Prioritizer::Emc | Prioritizer::Ontap | Prioritizer::Rdac | Prioritizer::HpSw)) => {
                 owner_priority(kind, owner)
             }
@@ -833,6 +860,7 @@ impl PathSelector for DmMultipath {
             id: path.id,
             alua: path.alua,
             preferred: path.preferred,
+            weight: weightedpath::priority_of(self.config.path_priorities.as_deref(), path.name),
             failed: false,
             marginal: false,
             in_flight_ios: 0,
@@ -1074,6 +1102,29 @@ mod tests {
         assert_eq!(groups(&rdac), [(6, vec![1, 3]), (1, vec![0, 2])]);
         let hp_sw = dm(DmMultipathConfig { prio: Some(Prioritizer::HpSw), ..Default::default() }, &owner_first);
         assert_eq!(groups(&hp_sw), [(4, vec![1, 3]), (2, vec![0, 2])]);
+    }
+
+    /// `weightedpath`: the priorities given by path name, whatever ALUA says; a path not named
+    /// 0 (weightedpath.c's DEFAULT_PRIORITY), so group_by_prio puts it in a group of its own, last.
+    #[test]
+    fn weightedpath_groups_by_the_priorities_given_per_path() {
+        let given = [("vmhba1:C0:T0:L0", 20), ("vmhba1:C0:T1:L0", 40), ("vmhba1:C0:T2:L0", 20)];
+        let config = DmMultipathConfig {
+            prio: Some(Prioritizer::Weightedpath),
+            path_priorities: Some(Box::new(given.iter().map(|&(n, p)| (n.to_string(), p)).collect())),
+            ..Default::default()
+        };
+        let p = dm(config.clone(), &[(ANO, false), (ANO, false), (AO, false), (AO, false)]);
+        assert_eq!(groups(&p), [(40, vec![1]), (20, vec![0, 2]), (0, vec![3])]);
+        assert!(config.validate().is_ok());
+        let elsewhere = DmMultipathConfig { prio: Some(Prioritizer::Alua), ..config };
+        assert_eq!(elsewhere.validate().unwrap_err().message, "only prio = \"weightedpath\" takes it");
+        let too_high = DmMultipathConfig {
+            prio: Some(Prioritizer::Weightedpath),
+            path_priorities: Some(Box::new([("a".to_string(), 1_000_001)].into())),
+            ..Default::default()
+        };
+        assert_eq!(too_high.validate().unwrap_err().message, "1000001 is out of range: allowed 0 to 1000000");
     }
 
     #[test]

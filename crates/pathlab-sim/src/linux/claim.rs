@@ -88,8 +88,9 @@ impl LinuxClaim {
     }
 
     /// How the host's priorities see the paths (the prioritizer's counterpart of an ESXi SATP):
-    /// `alua` the array's ALUA states, `const` every path alike, `emc`, `ontap`, `rdac` and
-    /// `hp_sw` the paths to the LUN's owning controller above the others.
+    /// `alua` the array's ALUA states, `const` and `weightedpath` every path alike (their
+    /// priorities are not the array's), `emc`, `ontap`, `rdac` and `hp_sw` the paths to the LUN's
+    /// owning controller above the others.
     pub fn path_states(&self) -> SatpKind {
         match self.multipath.prio.value {
             Prio::Alua => SatpKind::Alua,

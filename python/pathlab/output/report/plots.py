@@ -17,6 +17,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormat
 from pathlab.api import Fault
 from pathlab.figures import PERCENTILES
 from pathlab.output.report.page import LAID_OUT
+from pathlab.output.seconds import window
 
 #: A qualitative palette that colour-blind readers tell apart (Okabe and Ito's, the yellow darkened
 #: to read on white). Past this many lines, one panel per line instead.
@@ -60,8 +61,7 @@ def _hits(fault: Fault, path: dict[str, Any]) -> bool:
 
 
 def fault_label(fault: Fault) -> str:
-    when = f"at {fault.start_s:g} s" if fault.end_s is None else f"{fault.start_s:g}-{fault.end_s:g} s"
-    return f"{fault.kind.replace('_', ' ')} {fault.target}, {when}"
+    return f"{fault.kind.replace('_', ' ')} {fault.target}, {window(fault.start_s, fault.end_s)}"
 
 
 def shade(ax: Any, faults: Sequence[Fault], span: tuple[float, float], named: bool) -> list[Any]:

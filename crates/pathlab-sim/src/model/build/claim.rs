@@ -12,7 +12,7 @@ use crate::nmp::esxcli::{self, EsxcliCommand};
 use crate::nmp::{self, ClaimRule, SatpKind};
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, ScenarioSpec};
-use pathlab_policy::{HostStack, PolicyConfig, Selector};
+use pathlab_policy::{HostStack, PolicyConfig, Prioritizer, Selector};
 
 /// The scenario's esxcli commands, parsed, and the claim rules in force.
 pub(super) struct Esxcli {
@@ -109,6 +109,33 @@ pub(super) fn check_preferred(m: &Model, di: usize, policy_field: &str) -> Resul
                     format!("\"{pref}\" is not a path of {}; paths: {}", device.name, names.join(", ")),
                 );
             }
+        }
+    }
+    Ok(())
+}
+
+/// weightedpath's priorities name paths of the device: a name that is not one would give its path
+/// nothing and the path meant 0, without a word. And the prioritizer is in the host's release:
+/// multipath-tools added it in 0.5.0 (c7057579, 2011), after the releases `[host]
+/// multipath_tools` names.
+pub(super) fn check_path_priorities(m: &Model, di: usize, policy_field: &str) -> Result<(), FieldError> {
+    let device = &m.devices[di];
+    if let PolicyConfig::DmMultipath(c) = &device.policy_config {
+        if let (Some(Prioritizer::Weightedpath), Some(release)) = (c.prio, &m.host_multipath_tools[device.host]) {
+            return err(
+                format!("{policy_field}.prio"),
+                format!(
+                    "weightedpath is not in multipath-tools {release} (the host's multipath_tools): it came in 0.5.0"
+                ),
+            );
+        }
+        let mut named = c.path_priorities.iter().flat_map(|given| given.keys());
+        if let Some(name) = named.find(|n| !device.paths.iter().any(|&i| &m.paths[i].name == *n)) {
+            let names: Vec<&str> = device.paths.iter().map(|&i| m.paths[i].name.as_str()).collect();
+            return err(
+                format!("{policy_field}.path_priorities"),
+                format!("\"{name}\" is not a path of {}; paths: {}", device.name, names.join(", ")),
+            );
         }
     }
     Ok(())

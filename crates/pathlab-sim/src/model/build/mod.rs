@@ -63,6 +63,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         let policy_field = devices::add(&mut m, &mut scope, di)?;
         paths::discover(&mut m, di, d.lun, &zoning, &side.rtp_ids)?;
         claim::check_preferred(&m, di, &policy_field)?;
+        claim::check_path_priorities(&m, di, &policy_field)?;
     }
     for (h, (field, host)) in hosts.iter().enumerate() {
         let mut stacks: Vec<Stack> = m.devices.iter().filter(|d| d.host == h).map(|d| d.stack.stack).collect();
