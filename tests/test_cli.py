@@ -188,9 +188,9 @@ def test_advise_help_lists_every_input_kind_and_examples_on_shipped_names() -> N
 def test_the_run_verb_starts_without_the_importers_tempfile_or_the_advisor() -> None:
     """`pathlab run` imports only what a run needs (issue 35 item 7: the whole process against the
     reference loop): the importers' table is made for `import` and `advise`'s help alone, a
-    temporary file only when an output file is written."""
+    temporary file only when an output file is written, `difflib` only to suggest a name."""
     probe = ("import sys; from pathlab.cli import main; main.commands['run']; "
-             "print(sorted(m for m in ('pathlab.importer', 'tempfile', 'pathlab.advisor', 'rich', 'pandas') "
+             "print(sorted(m for m in ('pathlab.importer', 'tempfile', 'pathlab.advisor', 'rich', 'pandas', 'difflib') "
              "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout == "[]\n", done.stderr

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 from pathlab._core import ScenarioError
@@ -40,7 +39,10 @@ def capture_files(name: str) -> list[str] | None:
 
 def suggestion(name: str) -> str:
     """`; did you mean c1-vmax-1lun?` for a name one slip away from a shipped scenario's or
-    capture's (the suggestion click makes for a mistyped verb), else nothing."""
+    capture's (the suggestion click makes for a mistyped verb), else nothing. `difflib` is
+    imported here, on a name not found: every `pathlab run` imports this module."""
+    import difflib
+
     given = Path(name).name.removesuffix(".toml")
     known = names() + sorted(p.name for p in CAPTURES.iterdir() if p.is_dir())
     close = difflib.get_close_matches(given, known, n=1, cutoff=0.8)

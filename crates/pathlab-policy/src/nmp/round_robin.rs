@@ -287,15 +287,40 @@ pub struct VmwPspRr {
 
 /// One path as round robin's per-I/O calls see it, in one record: the path list, the usable
 /// flags and the pending counts kept apart cost three cache misses per I/O on a host of many
-/// devices, one record one (12 bytes: five paths to a cache line).
+/// devices, one record one (16 bytes: four paths to a cache line).
 #[derive(Clone, Copy, Debug)]
 struct Lane {
     id: PathId,
+    /// The fewest-pending scan's key, kept as the path changes: the commands pending on the path
+    /// in bits 32-62, `UNUSABLE` while the path may not carry I/O with this device's `use_ano`
+    /// (`PathSet::usable`, copied on every change of the set: `copy_usable`), and the lane's
+    /// position in the low 32 bits. The least key is the usable lane with the fewest pending,
+    /// the first in the list among those.
+    key: u64,
+}
+
+/// The key's bit of a lane that may not carry I/O: above every usable lane's key.
+const UNUSABLE: u64 = 1 << 63;
+/// One command pending, in the key.
+const ONE_PENDING: u64 = 1 << 32;
+
+impl Lane {
+    fn new(id: PathId, position: usize) -> Lane {
+        Lane { id, key: UNUSABLE | position as u64 }
+    }
+
     /// Commands pending on the path (the latency type prints the current path's).
-    pending: u32,
-    /// Whether the path may carry I/O with this device's `use_ano`: `PathSet::usable`, copied
-    /// on every change of the set (`copy_usable`).
-    usable: bool,
+    fn pending(self) -> u32 {
+        ((self.key & !UNUSABLE) >> 32) as u32
+    }
+
+    fn usable(self) -> bool {
+        self.key & UNUSABLE == 0
+    }
+
+    fn set_usable(&mut self, usable: bool) {
+        self.key = (self.key & !UNUSABLE) | (UNUSABLE * u64::from(!usable));
+    }
 }
 
 impl VmwPspRr {
@@ -321,7 +346,7 @@ impl VmwPspRr {
     /// switch (`go` makes it).
     fn rotate(&self) -> Option<(usize, bool)> {
         if let Some(i) = self.current {
-            if self.lanes[i].usable && !self.limit_reached() {
+            if self.lanes[i].usable() && !self.limit_reached() {
                 return Some((i, false));
             }
         }
@@ -329,7 +354,7 @@ impl VmwPspRr {
         let from = self.current.map_or(self.start, |i| next_in_rotation(i, n));
         match self.config.rotation {
             Rotation::FewestPending => fewest_pending(&self.lanes, from),
-            Rotation::Strict => next_from(n, from, |i| self.lanes[i].usable),
+            Rotation::Strict => next_from(n, from, |i| self.lanes[i].usable()),
         }
         .map(|i| (i, true))
     }
@@ -349,7 +374,7 @@ impl VmwPspRr {
     fn copy_usable(&mut self) {
         let usable = self.paths.usable_flags(self.config.use_ano);
         for (lane, &u) in self.lanes.iter_mut().zip(usable) {
-            lane.usable = u;
+            lane.set_usable(u);
         }
     }
 
@@ -371,12 +396,15 @@ const WHOLE_SCAN_UP_TO: usize = 64;
 /// The position of the usable lane with the fewest commands pending, the first of those in
 /// rotation order from `from` on ties; None when no lane is usable.
 ///
-/// On a device of a few paths, without a data-dependent branch: every lane's key (pending, rank
-/// in rotation order) goes through a conditional move (`select_unpredictable`), in a loop whose
-/// length does not change from I/O to I/O. Which lane has the fewest pending changes from I/O to
-/// I/O, and the branchy scan (two loops whose lengths moved with `from`, an exit at the first
-/// idle lane) was mispredicted about four times per I/O on the minimal model (callgrind's branch
-/// simulation), some 60 cycles.
+/// On a device of a few paths, without a data-dependent branch: the least key (`Lane::key`) of
+/// the lanes from `from` to the end and the least of those before it, each a conditional move
+/// per lane (`select_unpredictable`) in a loop whose length does not change from I/O to I/O;
+/// on equal pending counts the lane from `from` on comes first in rotation. Which lane has the
+/// fewest pending changes from I/O to I/O, and the branchy scan (two loops whose lengths moved
+/// with `from`, an exit at the first idle lane) was mispredicted about four times per I/O on the
+/// minimal model (callgrind's branch simulation), some 60 cycles; the key kept in the lane
+/// leaves a load, a compare and a move per lane (the rank in rotation computed per lane was
+/// about 100 instructions per I/O over 8 lanes).
 #[inline]
 fn fewest_pending(lanes: &[Lane], from: usize) -> Option<usize> {
     let n = lanes.len();
@@ -384,24 +412,19 @@ fn fewest_pending(lanes: &[Lane], from: usize) -> Option<usize> {
     // comes before it): a device with more paths than commands pending usually finds it there,
     // and the test is predictable either way (1 × 64 paths × 32 in flight: the 64-lane scan
     // was most of an I/O's cost).
-    if lanes.get(from).is_some_and(|l| l.usable && l.pending == 0) {
+    if lanes.get(from).is_some_and(|l| l.key < ONE_PENDING) {
         return Some(from);
     }
     if n > WHOLE_SCAN_UP_TO {
         return fewest_pending_in_rotation(lanes, from);
     }
-    // `n` where a sum wrapped past the last lane, else 0: a mask, not a branch.
-    let wrap = |past: bool| n & 0usize.wrapping_sub(usize::from(past));
-    let mut best = u64::MAX;
-    for (i, lane) in lanes.iter().enumerate() {
-        let rank = i.wrapping_sub(from).wrapping_add(wrap(i < from));
-        let key = (u64::from(lane.pending) << 32) | rank as u64;
-        best = std::hint::select_unpredictable(lane.usable & (key < best), key, best);
-    }
-    (best != u64::MAX).then(|| {
-        let position = from + best as u32 as usize;
-        position - wrap(position >= n)
-    })
+    let least = |part: &[Lane]| {
+        part.iter().fold(u64::MAX, |best, l| std::hint::select_unpredictable(l.key < best, l.key, best))
+    };
+    let (before, after) = lanes.split_at(from.min(n));
+    let (before, after) = (least(before), least(after));
+    let best = std::hint::select_unpredictable(before >> 32 < after >> 32, before, after);
+    (best & UNUSABLE == 0).then_some(best as u32 as usize)
 }
 
 /// `fewest_pending` on many paths: in rotation order, and the first idle lane ends the scan, so
@@ -410,8 +433,8 @@ fn fewest_pending_in_rotation(lanes: &[Lane], from: usize) -> Option<usize> {
     let (mut next, mut least) = (None, u32::MAX);
     for (offset, range) in [(from, from..lanes.len()), (0, 0..from)] {
         for (k, lane) in lanes[range].iter().enumerate() {
-            if lane.pending < least && lane.usable {
-                (next, least) = (Some(offset + k), lane.pending);
+            if lane.pending() < least && lane.usable() {
+                (next, least) = (Some(offset + k), lane.pending());
                 if least == 0 {
                     return next;
                 }
@@ -436,7 +459,7 @@ fn next_in_rotation(i: usize, n: usize) -> usize {
 impl PathSelector for VmwPspRr {
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
-        self.lanes.push(Lane { id: path.id, pending: 0, usable: false });
+        self.lanes.push(Lane::new(path.id, self.lanes.len()));
         self.copy_usable();
         if let Some(s) = &mut self.sampler {
             s.add_path();
@@ -477,7 +500,7 @@ impl PathSelector for VmwPspRr {
         }
         // The fewest commands pending, then the lowest floor. Ties: the first in rotation order.
         let lanes = &self.lanes;
-        let next = least_from(lanes.len(), after_current, allowed, |i| (lanes[i].pending, sampler.floor_ns(i)));
+        let next = least_from(lanes.len(), after_current, allowed, |i| (lanes[i].pending(), sampler.floor_ns(i)));
         self.go(next.map(|i| (i, true)))
     }
 
@@ -491,7 +514,7 @@ impl PathSelector for VmwPspRr {
         self.pending_ios += 1;
         self.pending_bytes += io.bytes;
         if let Some(i) = on_current.or_else(|| self.paths.index_of(path)) {
-            self.lanes[i].pending += 1;
+            self.lanes[i].key += ONE_PENDING;
         }
     }
 
@@ -500,7 +523,7 @@ impl PathSelector for VmwPspRr {
         self.pending_ios -= 1;
         self.pending_bytes -= io.bytes;
         if let Some(i) = self.paths.index_of(path) {
-            self.lanes[i].pending -= 1;
+            self.lanes[i].key -= ONE_PENDING;
             if let Some(s) = &mut self.sampler {
                 let started = done.now_ns.saturating_sub(done.latency_ns);
                 s.on_complete(i, started, done.latency_ns, io.bytes, done.failed);
@@ -518,7 +541,7 @@ impl PathSelector for VmwPspRr {
                 current_cycle: s.current_cycle(&self.paths, c.use_ano),
                 use_ano: c.use_ano,
                 current: (!self.paths.is_empty()).then(|| self.paths.id(current)),
-                pending_ios: self.lanes.get(current).map_or(0, |lane| u64::from(lane.pending)),
+                pending_ios: self.lanes.get(current).map_or(0, |lane| u64::from(lane.pending())),
                 latency_us: s.judged_mean_ns(current).map_or(0, |ns| (ns / 1e3).round() as u64),
             };
         }
@@ -572,12 +595,18 @@ mod tests {
         };
         for _ in 0..20_000 {
             let n = 1 + draw(WHOLE_SCAN_UP_TO as u64) as usize;
-            let lanes: Vec<Lane> =
-                (0..n).map(|i| Lane { id: PathId(i as u32), pending: draw(4) as u32, usable: draw(5) != 0 }).collect();
+            let lanes: Vec<Lane> = (0..n)
+                .map(|i| {
+                    let mut lane = Lane::new(PathId(i as u32), i);
+                    lane.key += draw(4) * ONE_PENDING;
+                    lane.set_usable(draw(5) != 0);
+                    lane
+                })
+                .collect();
             let from = draw(n as u64) as usize;
             assert_eq!(fewest_pending(&lanes, from), fewest_pending_in_rotation(&lanes, from), "from {from}");
         }
-        let none = [Lane { id: PathId(0), pending: 0, usable: false }; 3];
+        let none: Vec<Lane> = (0..3).map(|i| Lane::new(PathId(i as u32), i)).collect();
         assert_eq!(fewest_pending(&none, 1), None);
     }
     use crate::test_support::{add_paths, complete, issue, run_sequence};

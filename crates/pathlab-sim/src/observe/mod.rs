@@ -7,6 +7,7 @@ pub mod describe;
 pub mod device_latency;
 pub mod devices;
 pub mod recovery;
+pub mod response_counts;
 pub mod result;
 pub mod window;
 
@@ -14,7 +15,7 @@ use crate::engine::TimeNs;
 use crate::model::Model;
 use application::DeviceWatch;
 use device_latency::DeviceLatencies;
-use hdrhistogram::Histogram;
+use response_counts::ResponseCounts;
 
 /// What one finished command tells the counters.
 #[derive(Clone, Copy, Debug)]
@@ -170,8 +171,8 @@ pub struct Recorder {
     pub accounting: IoAccounting,
     /// Inside the measurement window: response times are kept only there.
     measuring: bool,
-    /// Responses as the application saw them, in the window.
-    pub latency: Histogram<u64>,
+    /// Responses as the application saw them, in the window (3 significant digits).
+    pub latency: ResponseCounts<u64, 3>,
     /// Responses per device, from issue to the kernel's completion, in the window.
     pub device_latency: DeviceLatencies,
     /// The longest response in the window, and in the current interval.
@@ -183,11 +184,6 @@ pub struct Recorder {
     timing_stalls: bool,
 }
 
-fn new_histogram() -> Histogram<u64> {
-    // 1 ns to 1 hour at 3 significant digits: fixed size whatever the run's length.
-    Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("valid histogram bounds")
-}
-
 impl Recorder {
     pub fn new(devices: usize, paths: usize, adapters: usize, measuring: bool) -> Self {
         Recorder {
@@ -197,7 +193,7 @@ impl Recorder {
             adapters: vec![IoCounters::default(); adapters],
             accounting: IoAccounting::default(),
             measuring,
-            latency: new_histogram(),
+            latency: ResponseCounts::new(),
             device_latency: DeviceLatencies::new(devices),
             window_max_ns: 0,
             interval_max_ns: 0,
@@ -243,7 +239,7 @@ impl Recorder {
         self.guest.record(seen);
         let resp = seen.driver_ns + seen.kernel_ns;
         if self.measuring {
-            self.latency.saturating_record(resp.max(1));
+            self.latency.record(resp.max(1));
             self.window_max_ns = self.window_max_ns.max(resp);
         }
         self.interval_max_ns = self.interval_max_ns.max(resp);

@@ -46,12 +46,13 @@ impl Simulation {
         let window = Window::new(start, end);
         let done = end.accounting;
         let in_flight = done.issued - done.completed - done.failed;
+        let latency = self.rec.latency.histogram();
         let summary = Summary {
             figures: window.guest_figures(self.rec.window_max_ns),
-            p50_ms: quantile_ms(&self.rec.latency, 0.50),
-            p90_ms: quantile_ms(&self.rec.latency, 0.90),
-            p99_ms: quantile_ms(&self.rec.latency, 0.99),
-            p999_ms: quantile_ms(&self.rec.latency, 0.999),
+            p50_ms: quantile_ms(&latency, 0.50),
+            p90_ms: quantile_ms(&latency, 0.90),
+            p99_ms: quantile_ms(&latency, 0.99),
+            p999_ms: quantile_ms(&latency, 0.999),
             errors: window.errors(),
             retries: window.retries(),
             failed: self.rec.accounting.failed,
@@ -76,7 +77,7 @@ impl Simulation {
                 nvme_head: d.nvme_head(),
                 actv: w.actv,
                 qued: w.qued,
-                p99_ms: quantile_ms(self.rec.device_latency.histogram(i), 0.99),
+                p99_ms: quantile_ms(&self.rec.device_latency.histogram(i), 0.99),
                 hazards: self.hazards[i],
                 figures: w.figures,
             })
