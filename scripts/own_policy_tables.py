@@ -131,6 +131,8 @@ def main() -> None:
     parser.add_argument("--only", action="append", default=[], metavar="PREFIX",
                         help="only the lineup's policies whose label starts with PREFIX (repeatable; "
                              "e.g. 'dm'), with ours: the best other is the best of those")
+    parser.add_argument("--table", choices=("single", "seeds"), action="append",
+                        help="only this table (repeatable; default: both), e.g. to run the two side by side")
     parser.add_argument("scenarios", nargs="*", help="scenario names (default: every shipped scenario)")
     args = parser.parse_args()
     shipped = {p.stem: p for p in sorted(SCENARIOS.glob("*.toml"))}
@@ -147,8 +149,11 @@ def main() -> None:
     lengths = QUICK if args.quick else FULL
     chosen = chosen_lineup(args.only)
     start = time.monotonic()
-    print(single_seed_table(files, lengths.single, chosen), end="\n\n", flush=True)
-    print(seeds_table(files, lengths, chosen), flush=True)
+    tables = args.table or ["single", "seeds"]
+    if "single" in tables:
+        print(single_seed_table(files, lengths.single, chosen), end="\n\n", flush=True)
+    if "seeds" in tables:
+        print(seeds_table(files, lengths, chosen), flush=True)
     progress(f"done in {(time.monotonic() - start) / 60:.1f} min")
 
 
