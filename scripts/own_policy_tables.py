@@ -3,11 +3,16 @@ ours on every shipped scenario, once at 40 s + 5 s and over seeds 1-5 at 10 s + 
 scenarios at 40 s + 5 s, so that their faults fall inside the run). Tables (markdown) on stdout,
 progress on stderr.
 
-    python scripts/own_policy_tables.py            # the page's tables, 10-15 minutes on 2 cores
+    python scripts/own_policy_tables.py            # the page's tables, about 40 min of CPU
     python scripts/own_policy_tables.py --quick    # a short check: 2 s + 1 s, 2 seeds
     python scripts/own_policy_tables.py --only dm  # ours against the dm policies alone (a
                                                    # stack's rows remeasured; the best other is
-                                                   # then the best of those)
+                                                   # then the best of those; the single-seed
+                                                   # table 346 s of CPU in session 17)
+    python scripts/own_policy_tables.py --table seeds c1-vmax-1lun   # one table, some scenarios
+
+The page's scenario list is given by name where the shipped set has grown past it. Run it
+under `nice -n 10` on a shared machine.
 """
 
 from __future__ import annotations
