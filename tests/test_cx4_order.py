@@ -6,6 +6,8 @@ Short runs of the file's `*_path_failure` variants, the failure moved to the sho
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 from conftest import SCENARIOS
@@ -64,3 +66,20 @@ def test_no_io_crosses_to_the_non_owning_sp_so_the_redirect_cost_orders_nothing(
     # The CMI's one-way time 100 times longer: the same I/Os, the same figures.
     slow_cmi = failed("rr_iops1", **{"arrays.0.forward_latency": "3ms"})
     assert slow_cmi["summary"] == runs["rr_iops1"]["summary"]
+
+
+def test_every_cx4_round_robin_setting_rotates_as_esx_4_0_did() -> None:
+    # The order above rests on ESX 4.0's strict rotation; the studies of the same test (their
+    # cases replace the scenario's policy table whole) must not fall back to the fewest-pending
+    # switch read from ESXi 6.7, as they did until session 17.
+    files = [*SCENARIOS.glob("cx4-*.toml"), *(SCENARIOS / "studies").glob("cx4-*.toml")]
+    settings = {}
+    for file in files:
+        spec = tomllib.loads(file.read_text())
+        tables = {**spec.get("variants", {}), **spec.get("sweep", {}).get("cases", {})}
+        for name, table in tables.items():
+            policy = table.get("set", {}).get("policy", {})
+            if policy.get("name") == "VMW_PSP_RR":
+                settings[f"{file.name}: {name}"] = policy.get("rotation")
+    assert len(settings) == 15, sorted(settings)
+    assert set(settings.values()) == {"strict"}, settings
