@@ -91,6 +91,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     if failures is not None and failures is not False:
         sets.append("faults=[]")  # each failure kind is run alone, in place of the scenario's own faults
     if isinstance(subject, Cluster):
+        said = progress or Progress()
+        said.stage("the cluster's scenario from its tables")
         scenario = Scenario.from_values(subject.tables.values(), subject.text, subject.scenario.file, variant=variant,
                                         set=sets)
         if failures is not None and failures is not False:
@@ -100,11 +102,13 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
                                       *(a for h in subject.hosts.values() for a in h.assumptions)]))
         host_views.check(list(subject.hosts), host, name)  # before anything runs
         # Every host's captured load must be reproduced, the hosts together, before a gain is predicted against it.
+        said.stage("the capture fit")
         check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress) \
             if all(h.measured_load for h in subject.hosts.values()) else None
         if check is not None and check.agrees:
             scenario = scenario.with_set(check.overrides)
         # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
+        said.stage("the cluster at its spans' ends")
         spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
                         subject.hosts, with_fitted(assumed, check), check, spans, at_ends, executor)
@@ -251,6 +255,7 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
     measured = (imported is None or all(h.measured_load for h in imported.values())) and \
         (capture_check is None or capture_check.agrees)
     if auto and not scenario.timeline and measured:
+        (progress or Progress()).stage("the pilot runs")
         (length, *lengths), cands, resolved = auto_lengths([scenario, *at_ends], length, progress)
         scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
         differing = [(f"at {end}: ", n) for end, n in zip(end_labels(list(spans)), lengths) if n != length]

@@ -83,15 +83,16 @@ def _simulated(scenario: Scenario, cands: list[Candidate], resolved: list[list[D
 def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> None:
     """Runs (ranking, candidate, seed) in one batch and files each result under its ranking, in
     seed order. A cluster's runs (`per_host`) go as many at a time as there are cores (on Ray: all
-    at once), each kept as what its ranking reads (`figures_of`) before the next go: a whole run of
-    a large cluster holds every path's row; and each candidate's loaded scenario is let go after
-    its last run of the batch."""
+    at once), each finished with its device rows alone (no path, port or interval row made: a
+    cluster of 32 hosts × 500 devices × 8 paths has 128,000 path rows against 16,000 device rows)
+    and kept as what its ranking reads (`figures_of`) before the next go; and each candidate's
+    loaded scenario is let go after its last run of the batch."""
     per_host = wanted[0][0].per_host
     step = (os.cpu_count() or 1) if per_host and executor.kind == "local" else len(wanted)
     for start in range(0, len(wanted), step):
         part = wanted[start:start + step]
         batch = executor.run([r.run(i, seed) for r, i, seed in part], figures_only=not per_host, path_intervals=False,
-                             keep=KEPT if per_host else None)
+                             device_rows=per_host)
         for (r, i, _), result in zip(part, batch):
             r.results[i].append(figures_of(result) if per_host else result)
         # A cluster's candidate scenario let go after its last seed of the batch (loaded again for a later round's seed).
@@ -99,12 +100,6 @@ def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> No
         for r, i, _ in part if per_host else []:
             if (id(r), i) not in later:
                 r.release(i)
-
-
-#: What a cluster's ranking reads of a run (`host_figures`, `cluster_summary`): its seed, summary,
-#: hosts and device rows. The path, port, adapter and interval rows are let go (on 32 hosts × 500
-#: devices × 8 paths a run has 128,000 path rows against 16,000 device rows).
-KEPT = ("seed", "summary", "hosts", "devices")
 
 
 def figures_of(run: Result) -> Result:
