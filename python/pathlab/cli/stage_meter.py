@@ -70,6 +70,9 @@ class StageMeter(Progress):
     def _close(self, row: dict[str, Any], now: tuple[float, float], mib: float) -> None:
         wall, cpu = row.pop("started")
         row.update(wall_s=now[0] - wall, cpu_s=now[1] - cpu, peak_mib=max(row["peak_mib"], mib), end_mib=mib)
+        # Each step said as it ends (a long run stopped early still shows the steps it finished).
+        print(f"stage_meter: {row['stage']}: {row['wall_s']:.1f} s wall, {row['cpu_s']:.1f} s CPU, peak "
+              f"{row['peak_mib']:,.0f} MiB, {mib:,.0f} MiB at its end", file=sys.stderr, flush=True)
 
     def _sample(self) -> None:
         while not self.done.wait(SAMPLE_S):
@@ -79,9 +82,11 @@ class StageMeter(Progress):
                     self.rows[-1]["peak_mib"] = max(self.rows[-1]["peak_mib"], mib)
 
 
-def measured(hosts: dict[str, list[str]]) -> dict[str, Any]:
-    """`import_cluster` of `hosts` ({name: files}) then `advise` of the cluster, step by step;
-    with what the advice ran (its candidates, runs and run length)."""
+def measured(hosts: dict[str, list[str]], duration: str = "auto") -> dict[str, Any]:
+    """`import_cluster` of `hosts` ({name: files}) then `advise` of the cluster (each run
+    `duration` long: "auto" as `pathlab advise`, or shorter runs to see the memory's steps
+    sooner: the objects held are the same at any length), step by step; with what the advice ran
+    (its candidates, runs and run length)."""
     from pathlab.advisor.pipeline import advise
     from pathlab.importer.cluster import import_cluster
 
@@ -90,7 +95,8 @@ def measured(hosts: dict[str, list[str]]) -> dict[str, Any]:
         warnings.simplefilter("ignore")
         meter.stage(IMPORT)
         cluster = import_cluster(hosts)
-        advice = advise(cluster, progress=meter).to_dict()
+        warmup = "5s" if duration == "auto" else duration_of_warmup(duration)  # "5s": advise's own default
+        advice = advise(cluster, progress=meter, duration=duration, warmup=warmup).to_dict()
     stages = meter.end()
     length = advice.get("run_length")
     return {"stages": stages, "candidates": len(advice["candidates"]),
@@ -99,12 +105,23 @@ def measured(hosts: dict[str, list[str]]) -> dict[str, Any]:
             "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
+def duration_of_warmup(duration: str) -> str:
+    """A quarter of `duration` (advise's own ratio where it chooses the length) as the warm-up."""
+    from pathlab._core import parse_duration_ns
+
+    return f"{parse_duration_ns(duration) // 4}ns"
+
+
 def main(argv: list[str]) -> None:
-    hosts = {}
+    """`--host=NAME=FILE,FILE… …` (as `pathlab import` takes them), and `--duration=D` (default auto)."""
+    hosts, duration = {}, "auto"
     for option in argv:
+        if option.startswith("--duration="):
+            duration = option.removeprefix("--duration=")
+            continue
         name, files = option.removeprefix("--host=").split("=", 1)
         hosts[name] = files.split(",")
-    print(json.dumps(measured(hosts)))
+    print(json.dumps(measured(hosts, duration)))
 
 
 if __name__ == "__main__":
