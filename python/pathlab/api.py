@@ -194,8 +194,7 @@ class Scenario:
         """The same file, variant and seed with more overrides (dotted key to Python value, or
         `key=value` as `--set` takes them), applied after the scenario's own; a value is set whole
         at its key (a table replaces the table there, as `--set key={...}` does)."""
-        more = [f"{k}={to_toml(v)}" for k, v in values.items()] if isinstance(values, Mapping) else list(values)
-        return self._again(self.variant, [*(f"{k}={v}" for k, v in self.overrides), *more])
+        return self._again(self.variant, [*(f"{k}={v}" for k, v in self.overrides), *set_strings(values)])
 
     def with_seed(self, seed: int) -> Scenario:
         """The same scenario with another seed, not parsed and checked again (a ranking's runs of
@@ -341,6 +340,12 @@ class Scenario:
         from pathlab.devices import from_engine
 
         return Result(data, sim.events, from_engine(setups))
+
+
+def set_strings(values: Mapping[str, Any] | Iterable[str]) -> list[str]:
+    """`Scenario.with_set`'s values as `key=value` overrides (a dotted key to a Python value, or
+    `key=value` as `--set` takes them)."""
+    return [f"{k}={to_toml(v)}" for k, v in values.items()] if isinstance(values, Mapping) else list(values)
 
 
 def _rebuilt(tables: dict[str, Any] | None, text: str, file: str, variant: str | None, sets: list[str],

@@ -23,7 +23,7 @@ from pathlab.advisor.findings import findings, practice_findings, printed_config
 from pathlab.advisor.group_candidate import by_group
 from pathlab.advisor.group_decision import own_choice, per_group_decision
 from pathlab.advisor.host_groups import HostGroup, group_ranked, host_groups
-from pathlab.advisor.ranges import Span, end_labels, gain_ranges
+from pathlab.advisor.ranges import AtEnd, Span, end_labels, gain_ranges
 from pathlab.advisor.rank import figures_of, rank_together
 from pathlab.advisor.ranked import Ranked
 from pathlab.advisor.run_length import RunLength
@@ -42,7 +42,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
                    shown_host: str | None = None, progress: Progress | None = None,
                    chosen: tuple[list[Candidate], list[list[Device]]] | None = None,
                    capture_check: CaptureCheck | None = None, spans: Sequence[Span] = (),
-                   at_ends: Sequence[tuple[Scenario, RunLength]] = (), executor: Executor = LOCAL) -> Advice:
+                   at_ends: Sequence[tuple[AtEnd, RunLength]] = (), executor: Executor = LOCAL) -> Advice:
     """The cluster's advice (`scenario` with every host, its run length set to `length`, and the
     values fitted to the captures set);
     `imported`: each host as its captures were read, for their findings; `shown_host`: the host
@@ -74,7 +74,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     # The setting in force's seed 1 as the ranking keeps it: the whole run (every path's row) let go before the ranking.
     in_force = figures_of(in_force)
 
-    scenarios = [scenario, *(end for end, _ in at_ends)]
+    scenarios: list[Scenario | AtEnd] = [scenario, *(end for end, _ in at_ends)]
 
     def each_length(of: list[Candidate], devices: list[list[Device]] | None) -> list[list[dict[str, str]]]:
         """Per scenario (the cluster, then each span's end), each candidate's run length."""

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 
 from pathlab.advisor.candidates import Candidate
 from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
 from pathlab.advisor.host_figures import HOST_FIGURES, cluster_summary, host_figures
+from pathlab.advisor.ranges import AtEnd
 from pathlab.advisor.ranked import Ranked
 from pathlab.api import Result, Scenario
 from pathlab.devices import Device
@@ -40,7 +42,7 @@ def summaries(rows: list[dict[str, float]], figures: tuple[str, ...] = FIGURES) 
     return out
 
 
-def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int, lengths: list[list[dict[str, str]]],
+def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate], seeds: int, lengths: list[list[dict[str, str]]],
                   in_force_run: Result | None = None, resolved: list[list[Device]] | None = None,
                   per_host: bool = False, executor: Executor = LOCAL) -> list[list[Ranked]]:
     """Simulates every candidate on each scenario (a host, and the same host at the ends of its
@@ -70,7 +72,7 @@ def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int,
     return [r.ranked_all() for r in rankings]
 
 
-def _simulated(scenario: Scenario, cands: list[Candidate], resolved: list[list[Device]] | None) -> list[int]:
+def _simulated(scenario: Scenario | AtEnd, cands: list[Candidate], resolved: list[list[Device]] | None) -> list[int]:
     """The candidates that need runs of their own: the setting in force and each one that does not
     resolve to it. A candidate that resolves to the devices in force is the setting in force: its
     runs would be the same runs (same seeds), so it takes the setting in force's figures. Decided
@@ -115,7 +117,7 @@ def figures_of(run: Result) -> Result:
 class _Ranking:
     """One scenario's candidates, their runs so far and what they rank at."""
 
-    def __init__(self, scenario: Scenario, cands: list[Candidate], lengths: list[dict[str, str]], simulated: list[int],
+    def __init__(self, scenario: Scenario | AtEnd, cands: list[Candidate], lengths: list[dict[str, str]], simulated: list[int],
                  per_host: bool = False):
         self.cands, self.simulated, self.per_host = cands, simulated, per_host
         self.scenario, self.lengths = scenario, lengths

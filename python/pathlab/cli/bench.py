@@ -384,8 +384,9 @@ def advise_table(tables: Tables, rounds: int, quick: bool) -> None:
         f"The same cluster imported and advised step by step in one process ({said}; load average "
         f"{os.getloadavg()[0]:.1f}):",
         ["step", "wall s", "CPU s", "peak resident MiB", "resident at its end MiB"], steps,
-        "CPU includes the import's worker processes; a step's peak is the highest of the resident memory read every "
-        "50 ms while it ran; the whole process's peak is its ru_maxrss.",
+        "CPU includes the import's worker processes; a step's peak is the highest of the process's resident memory "
+        "read every 50 ms while it ran; the whole process's peak is the largest ru_maxrss of it and its import's "
+        "workers (wait4).",
     )
 
 
