@@ -25,9 +25,28 @@ SHORT = ("--duration", "2s", "--warmup", "1s", "--seeds", "2")
 LATENCY = f"esxcli storage nmp psp roundrobin deviceconfig set --device={NAA} --type=latency"
 
 
+class _Steps(pathlab.Progress):
+    """The steps an advice reports (`Progress.stage`), in order: what `bench --advise` times."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def stage(self, name: str) -> None:
+        self.said.append(name)
+
+
+METRO_STEPS = _Steps()
+
+
 @pytest.fixture(scope="module")
 def metro() -> pathlab.Advice:
-    return pathlab.advise(METRO, duration="2s", warmup="1s", seeds=2)
+    return pathlab.advise(METRO, duration="2s", warmup="1s", seeds=2, progress=METRO_STEPS)
+
+
+def test_a_clusters_advice_reports_its_steps_in_order(metro: pathlab.Advice) -> None:
+    # A scenario (nothing imported, the length given): no capture fit, no spans' ends, no pilot.
+    # The sites choose alike (both take the latency sub-type): no setting per group is simulated.
+    assert METRO_STEPS.said == ["the setting in force's run and findings", "the ranking", "the advice"]
 
 
 def test_the_metro_cluster_is_advised_whole_with_each_hosts_figures_beside(metro: pathlab.Advice) -> None:

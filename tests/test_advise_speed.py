@@ -288,7 +288,7 @@ def test_each_span_end_gets_the_run_length_of_its_own_pilot() -> None:
     scenario = Scenario.from_text(text, set={"run.duration": "20s", "run.warmup": "5s"})
     found, at_ends = span_ends(scenario, host_tables(text))
     assert end_labels(found)[0] == "the low end of port capacity ±50%"
-    chosen, _, _ = auto_lengths([scenario, *at_ends], run_length.RunLength(20.0, 5.0, "the full length"))
+    chosen, _, _ = auto_lengths(scenario, at_ends, run_length.RunLength(20.0, 5.0, "the full length"))
     host, slow_ports, fast_ports, zero_load = chosen
     assert host.duration_s == 0.19 and "counted over 1 class" in host.reason
     assert slow_ports.duration_s == 0.83 and "counted over" not in slow_ports.reason

@@ -44,6 +44,10 @@ def test_a_figures_only_run_gives_the_full_runs_figures_as_written(scenarios) ->
     full, figures = s.run().data, s.run(figures_only=True).data
     assert list(figures) == ["scenario", "variant", "seed", "warmup_s", "duration_s", "summary", "accounting"]
     assert json.dumps(figures) == json.dumps({key: full[key] for key in figures})
+    # With the device rows (a cluster's ranking): the hosts and devices as the full run has them, nothing else.
+    rows = s.run(device_rows=True).data
+    assert list(rows) == [*figures, "hosts", "devices"] and len(rows["devices"]) == 1
+    assert json.dumps(rows) == json.dumps({key: full[key] for key in rows})
 
 
 def test_a_run_without_path_intervals_builds_none_and_the_rest_is_the_full_runs(scenarios) -> None:

@@ -56,3 +56,19 @@ def test_the_generated_clusters_captures_import_as_its_hosts_sharing_every_lun_a
     assert len(cluster.shared_devices) == 3 and all(h == ("esx01", "esx02") for h in cluster.shared_devices.values())
     assert len(cluster.ports) == 4 and all(h == ("esx01", "esx02") for h in cluster.ports.values())
     assert cluster.text.count("outstanding = 1  # ") == 6
+
+
+def test_the_stage_meter_reads_a_steps_memory_while_it_holds_it() -> None:
+    """`bench --advise`'s steps (`stage_meter`): a step that holds 128 MiB peaks at least that
+    much above where it started, and the next step, after it is let go, ends below it."""
+    from pathlab.cli.stage_meter import StageMeter
+
+    meter = StageMeter()
+    meter.stage("holds")
+    held = b"\x01" * (128 * 2**20)  # every page written, so resident (a zeroed one may not be)
+    meter.stage("lets go")
+    del held
+    first, second = meter.end()
+    assert [first["stage"], second["stage"]] == ["holds", "lets go"]
+    assert first["end_mib"] - second["end_mib"] >= 100 and first["peak_mib"] >= first["end_mib"]
+    assert first["cpu_s"] >= 0 and second["wall_s"] >= 0

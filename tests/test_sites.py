@@ -13,6 +13,7 @@ from conftest import pathlab as command
 from conftest import pathlab_json
 from pathlab.loading import load
 from pathlab.sites import host_sites, sites
+from pathlab.study.stats import half_width
 
 METRO = "srdf-metro-cluster-50km"
 SHORT = ("--set", "run.duration=0.3s", "--set", "run.warmup=0.1s")
@@ -70,19 +71,25 @@ def test_a_sweep_keeps_each_hosts_and_each_sites_figures() -> None:
     assert "site at r2 iops_mean" in swept.table.columns
 
 
-def test_compare_over_seeds_gives_each_sites_rate_per_setting() -> None:
+def test_compare_over_seeds_gives_each_hosts_and_each_sites_figures_per_setting() -> None:
     compared = pathlab.compare(METRO, seeds=2, set={"run.duration": "0.3s", "run.warmup": "0.1s"})
     runs = compared.replicated
     assert runs is not None
     for row in runs.to_dict(orient="records"):  # each run: its sites' hosts together
         assert row["site at r1 iops"] == row["host esx-a1 iops"] + row["host esx-a2 iops"]
-    from pathlab.study.replicate import table
+    from pathlab.output.comparison import output_of
 
-    lines = table(runs).splitlines()
-    at = lines.index("I/O rate per site (its hosts together), mean ± 95% interval")
-    assert lines[at + 1].split() == ["at", "r1", "at", "r2"]
-    latency = runs[runs["setting"] == "latency"]["site at r2 iops"]
-    assert lines[at + 4].startswith("latency") and f"{latency.mean():,.0f} ± " in lines[at + 4]
+    lines = output_of(compared).table().splitlines()  # as `compare --seeds` prints it
+    latency = runs[runs["setting"] == "latency"]
+    for kind, places, column in (("host", ["esx-a1", "esx-a2", "esx-b1", "esx-b2"], "host esx-b2"),
+                                 ("site", ["at r1", "at r2"], "site at r2")):
+        head = next(i for i, line in enumerate(lines) if line.startswith(f"per {kind} ") and "mean ± 95%" in line)
+        assert lines[head + 1].split() == [w for p in places for w in p.split()]
+        row = next(line for line in lines[head:] if line.startswith("latency"))
+        iops, gavg = latency[f"{column} iops"], latency[f"{column} gavg_ms"]
+        # The last place's cell: CMDS/s and GAVG, each as mean ± half-width over the two seeds.
+        assert row.endswith(f"{iops.mean():.1f} ± {half_width(iops.tolist()):.1f} "
+                            f"{gavg.mean():.3f} ± {half_width(gavg.tolist()):.3f}")
 
 
 def test_a_lineup_gives_each_hosts_and_each_sites_figures_per_policy() -> None:

@@ -194,8 +194,7 @@ class Scenario:
         """The same file, variant and seed with more overrides (dotted key to Python value, or
         `key=value` as `--set` takes them), applied after the scenario's own; a value is set whole
         at its key (a table replaces the table there, as `--set key={...}` does)."""
-        more = [f"{k}={to_toml(v)}" for k, v in values.items()] if isinstance(values, Mapping) else list(values)
-        return self._again(self.variant, [*(f"{k}={v}" for k, v in self.overrides), *more])
+        return self._again(self.variant, [*(f"{k}={v}" for k, v in self.overrides), *set_strings(values)])
 
     def with_seed(self, seed: int) -> Scenario:
         """The same scenario with another seed, not parsed and checked again (a ranking's runs of
@@ -320,13 +319,15 @@ class Scenario:
         return self.handle.warnings
 
     def run(self, progress: ProgressCallback | None = None, figures_only: bool = False,
-            path_intervals: bool = True) -> Result:
+            path_intervals: bool = True, device_rows: bool = False) -> Result:
         """Runs the scenario; `progress` is called with the fraction of simulated time done.
         `figures_only`: the result holds the summary and accounting alone (no per-object tables,
-        no setups), for rankings over many runs of a large host. Without `path_intervals`, the
-        result's `path_intervals` is empty (the largest table of a host of thousands of paths)."""
+        no setups), for rankings over many runs of a large host; `device_rows`: the same and its
+        hosts and device rows (a cluster's ranking: each host's figures are its devices'). Without
+        `path_intervals`, the result's `path_intervals` is empty (the largest table of a host of
+        thousands of paths)."""
         # A figures-only result has no tables: its per-path rows are not built either.
-        sim = self.handle.simulation(path_intervals and not figures_only)
+        sim = self.handle.simulation(path_intervals and not (figures_only or device_rows))
         end = self.handle.end_ns
         step = max(1, end // _STEPS)
         t = 0
@@ -335,10 +336,16 @@ class Scenario:
             sim.run_until(t)
             if progress:
                 progress(t / end)
-        data, setups = sim.finish(figures_only)
+        data, setups = sim.finish(figures_only, device_rows)
         from pathlab.devices import from_engine
 
         return Result(data, sim.events, from_engine(setups))
+
+
+def set_strings(values: Mapping[str, Any] | Iterable[str]) -> list[str]:
+    """`Scenario.with_set`'s values as `key=value` overrides (a dotted key to a Python value, or
+    `key=value` as `--set` takes them)."""
+    return [f"{k}={to_toml(v)}" for k, v in values.items()] if isinstance(values, Mapping) else list(values)
 
 
 def _rebuilt(tables: dict[str, Any] | None, text: str, file: str, variant: str | None, sets: list[str],
@@ -355,14 +362,15 @@ def run_many(
     workers: int | None = None,
     figures_only: bool = False,
     path_intervals: bool = True,
+    device_rows: bool = False,
 ) -> list[Result]:
     """Runs scenarios side by side on the machine's cores; results come back in input order
-    (`figures_only` and `path_intervals` as `Scenario.run` takes them)."""
+    (`figures_only`, `path_intervals` and `device_rows` as `Scenario.run` takes them)."""
     workers = workers or min(len(scenarios), os.cpu_count() or 1) or 1
 
     def one(index: int) -> Result:
         report = (lambda f: progress(index, f)) if progress else None
-        return scenarios[index].run(report, figures_only, path_intervals)
+        return scenarios[index].run(report, figures_only, path_intervals, device_rows)
 
     if workers == 1:  # one run (`pathlab run`): no pool, no thread
         return [one(i) for i in range(len(scenarios))]

@@ -20,6 +20,10 @@ class Progress:
     def note(self, message: str) -> None:
         """What the work will be, said as it is decided (advise's run length, a sweep's resume)."""
 
+    def stage(self, name: str) -> None:
+        """A step of the work starts (a cluster's advice: its scenario, the capture fit, the pilot
+        runs, the ranking...), the step before it ended: what `pathlab bench` measures step by step."""
+
     @contextlib.contextmanager
     def runs(self, labels: Sequence[str]) -> Iterator[RunProgress | None]:
         """A batch of runs side by side, one per label: yields the callback the runs report to

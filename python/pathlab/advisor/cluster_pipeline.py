@@ -23,7 +23,7 @@ from pathlab.advisor.findings import findings, practice_findings, printed_config
 from pathlab.advisor.group_candidate import by_group
 from pathlab.advisor.group_decision import own_choice, per_group_decision
 from pathlab.advisor.host_groups import HostGroup, group_ranked, host_groups
-from pathlab.advisor.ranges import Span, end_labels, gain_ranges
+from pathlab.advisor.ranges import AtEnd, Span, end_labels, gain_ranges
 from pathlab.advisor.rank import figures_of, rank_together
 from pathlab.advisor.ranked import Ranked
 from pathlab.advisor.run_length import RunLength
@@ -42,7 +42,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
                    shown_host: str | None = None, progress: Progress | None = None,
                    chosen: tuple[list[Candidate], list[list[Device]]] | None = None,
                    capture_check: CaptureCheck | None = None, spans: Sequence[Span] = (),
-                   at_ends: Sequence[tuple[Scenario, RunLength]] = (), executor: Executor = LOCAL) -> Advice:
+                   at_ends: Sequence[tuple[AtEnd, RunLength]] = (), executor: Executor = LOCAL) -> Advice:
     """The cluster's advice (`scenario` with every host, its run length set to `length`, and the
     values fitted to the captures set);
     `imported`: each host as its captures were read, for their findings; `shown_host`: the host
@@ -64,6 +64,8 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
         found = _captured(imported) + _listed(scenario.devices, imported)
         return advice_of(subject, scenario, objective, _narrowed(found, shown_host), [], None, assumptions,
                          capture_check=capture_check, hosts=list(imported), shown_host=shown_host)
+    said = progress or Progress()
+    said.stage("the setting in force's run and findings")
     (in_force,) = run_batch([scenario], progress, path_intervals=False)
     hosts = host_views.names(in_force.data)
     found = _captured(imported or {}) + cluster_findings(in_force) + per_host(in_force, _host_findings(imported or {}))
@@ -72,19 +74,21 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     # The setting in force's seed 1 as the ranking keeps it: the whole run (every path's row) let go before the ranking.
     in_force = figures_of(in_force)
 
-    scenarios = [scenario, *(end for end, _ in at_ends)]
+    scenarios: list[Scenario | AtEnd] = [scenario, *(end for end, _ in at_ends)]
 
     def each_length(of: list[Candidate], devices: list[list[Device]] | None) -> list[list[dict[str, str]]]:
         """Per scenario (the cluster, then each span's end), each candidate's run length."""
         return [[n.overrides(d) for d in devices] if devices else [n.overrides()] * len(of)
                 for n in [length, *(n for _, n in at_ends)]]
 
+    said.stage("the ranking")
     ranked, *ranked_at_ends = rank_together(scenarios, cands, seeds, each_length(cands, resolved), in_force,
                                             resolved, per_host=True, executor=executor)
     decision = decide(ranked, objective)
     own = [own_choice(ranked, g, decision.choice or ranked[0], objective) for g in groups] if len(groups) > 1 else []
     if any(o is not (decision.choice or ranked[0]) for o in own):
         # A group does better with a setting of its own, beyond the intervals: each group's, simulated with the others.
+        said.stage("a setting per host group")
         mixed = by_group(scenario, [(g, o.candidate) for g, o in zip(groups, own)])
         pair = [cands[0], mixed]
         devices = resolved and [resolved[0], scenario.with_set(mixed.overrides).devices]
@@ -94,11 +98,12 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
             extra.gain = extra.figures["iops"][0] / ranking[0].figures["iops"][0]
             ranking.append(extra)
         decision = per_group_decision(decision, ranked[-1], ranked[0], objective)
-    said = [_group_result(ranked, g, o, decision.choice) for g, o in zip(groups, own)]
+    said.stage("the advice")
+    results = [_group_result(ranked, g, o, decision.choice) for g, o in zip(groups, own)]
     return advice_of(subject, scenario, objective, _narrowed(found, shown_host), order(ranked, objective), decision,
                      assumptions, gain_ranges(list(spans), ranked, ranked_at_ends), length,
                      list(zip(end_labels(list(spans)), (n for _, n in at_ends))), capture_check=capture_check,
-                     hosts=hosts, groups=said, shown_host=shown_host)
+                     hosts=hosts, groups=results, shown_host=shown_host)
 
 
 def captured_of(imported: Mapping[str, Host]) -> list[CapturedLoad]:

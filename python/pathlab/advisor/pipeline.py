@@ -22,7 +22,7 @@ from pathlab.advisor.decide import OBJECTIVES, decide, order
 from pathlab.advisor.failure_advice import FailureAdvice
 from pathlab.advisor.failure_pipeline import advise_failures
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
-from pathlab.advisor.ranges import Span, end_labels, gain_ranges, span_ends
+from pathlab.advisor.ranges import AtEnd, Span, end_labels, gain_ranges, span_ends
 from pathlab.advisor.rank import rank_together
 from pathlab.advisor.run_length import RunLength
 from pathlab.advisor.timer_findings import timer_findings
@@ -91,6 +91,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     if failures is not None and failures is not False:
         sets.append("faults=[]")  # each failure kind is run alone, in place of the scenario's own faults
     if isinstance(subject, Cluster):
+        said = progress or Progress()
+        said.stage("the cluster's scenario from its tables")
         scenario = Scenario.from_values(subject.tables.values(), subject.text, subject.scenario.file, variant=variant,
                                         set=sets)
         if failures is not None and failures is not False:
@@ -100,11 +102,13 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
                                       *(a for h in subject.hosts.values() for a in h.assumptions)]))
         host_views.check(list(subject.hosts), host, name)  # before anything runs
         # Every host's captured load must be reproduced, the hosts together, before a gain is predicted against it.
+        said.stage("the capture fit")
         check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress) \
             if all(h.measured_load for h in subject.hosts.values()) else None
         if check is not None and check.agrees:
             scenario = scenario.with_set(check.overrides)
         # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
+        said.stage("the cluster at its spans' ends")
         spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
                         subject.hosts, with_fitted(assumed, check), check, spans, at_ends, executor)
@@ -140,7 +144,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     fixed = _given_length(scenario, length["run.duration"], warmup, auto)
     chosen, cands, resolved = [fixed] * (1 + len(at_ends)), None, None
     if auto and not scenario.timeline:
-        chosen, cands, resolved = auto_lengths([scenario, *at_ends], fixed, progress)
+        chosen, cands, resolved = auto_lengths(scenario, at_ends, fixed, progress)
         scenario = scenario.with_set(chosen[0].overrides(resolved[0]))
         differing = [(f"at {end}: ", c) for end, c in zip(labels, chosen[1:]) if c != chosen[0]]
         for at, c in [("", chosen[0]), *differing]:
@@ -241,7 +245,7 @@ def _shared_luns(devices: list[Device]) -> bool:
 def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration: str, warmup: str, auto: bool,
              host: str | None, progress: Progress | None, imported: Mapping[str, Host] | None = None,
              assumptions: Sequence[tuple[str, str]] = (), capture_check: CaptureCheck | None = None,
-             spans: Sequence[Span] = (), at_ends: Sequence[Scenario] = (), executor: Executor = LOCAL) -> Advice:
+             spans: Sequence[Span] = (), at_ends: Sequence[AtEnd] = (), executor: Executor = LOCAL) -> Advice:
     """A cluster's advice (`cluster_pipeline`), its run length chosen as one host's is, from a
     pilot of the whole cluster and of the cluster at its spans' ends (devices keyed `HOST/NAME`
     where hosts share a LUN; devices of two hosts are never alike: their paths start at different hosts)."""
@@ -251,7 +255,8 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
     measured = (imported is None or all(h.measured_load for h in imported.values())) and \
         (capture_check is None or capture_check.agrees)
     if auto and not scenario.timeline and measured:
-        (length, *lengths), cands, resolved = auto_lengths([scenario, *at_ends], length, progress)
+        (progress or Progress()).stage("the pilot runs")
+        (length, *lengths), cands, resolved = auto_lengths(scenario, at_ends, length, progress)
         scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
         differing = [(f"at {end}: ", n) for end, n in zip(end_labels(list(spans)), lengths) if n != length]
         for at, n in [("", length), *differing]:
@@ -260,17 +265,18 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
                           capture_check, spans, list(zip(at_ends, lengths)), executor)
 
 
-def auto_lengths(scenarios: list[Scenario], full: RunLength,
+def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength,
                  progress: Progress | None = None) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
     """Each scenario's run length (the host, and the host at its spans' ends: a slower port may
     saturate and change the rates and the counting the length comes from), from a pilot run of the
     setting in force on each (`run_length.choose`, for the policies of every candidate); the
     candidates, from the host's pilot, with their devices on the host, resolved once."""
-    pilots = [s.with_set(run_length.pilot_length()) for s in scenarios]
+    bases: list[Scenario | AtEnd] = [scenario, *at_ends]
+    pilots = [s.with_set(run_length.pilot_length()) for s in bases]
     measured = run_batch(pilots, progress, path_intervals=False)  # the length reads the devices' and ports' figures
-    cands = candidates(scenarios[0], measured[0])
+    cands = candidates(scenario, measured[0])
     # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
-    resolved = [measured[0].setups] + [scenarios[0].with_set(c.overrides).devices for c in cands[1:]]
+    resolved = [measured[0].setups] + [scenario.with_set(c.overrides).devices for c in cands[1:]]
     chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved)
               for p, m in zip(pilots, measured)]
     return chosen, cands, resolved

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 
 from pathlab.advisor.candidates import Candidate
 from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
 from pathlab.advisor.host_figures import HOST_FIGURES, cluster_summary, host_figures
+from pathlab.advisor.ranges import AtEnd
 from pathlab.advisor.ranked import Ranked
 from pathlab.api import Result, Scenario
 from pathlab.devices import Device
@@ -40,7 +42,7 @@ def summaries(rows: list[dict[str, float]], figures: tuple[str, ...] = FIGURES) 
     return out
 
 
-def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int, lengths: list[list[dict[str, str]]],
+def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate], seeds: int, lengths: list[list[dict[str, str]]],
                   in_force_run: Result | None = None, resolved: list[list[Device]] | None = None,
                   per_host: bool = False, executor: Executor = LOCAL) -> list[list[Ranked]]:
     """Simulates every candidate on each scenario (a host, and the same host at the ends of its
@@ -70,7 +72,7 @@ def rank_together(scenarios: list[Scenario], cands: list[Candidate], seeds: int,
     return [r.ranked_all() for r in rankings]
 
 
-def _simulated(scenario: Scenario, cands: list[Candidate], resolved: list[list[Device]] | None) -> list[int]:
+def _simulated(scenario: Scenario | AtEnd, cands: list[Candidate], resolved: list[list[Device]] | None) -> list[int]:
     """The candidates that need runs of their own: the setting in force and each one that does not
     resolve to it. A candidate that resolves to the devices in force is the setting in force: its
     runs would be the same runs (same seeds), so it takes the setting in force's figures. Decided
@@ -83,15 +85,16 @@ def _simulated(scenario: Scenario, cands: list[Candidate], resolved: list[list[D
 def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> None:
     """Runs (ranking, candidate, seed) in one batch and files each result under its ranking, in
     seed order. A cluster's runs (`per_host`) go as many at a time as there are cores (on Ray: all
-    at once), each kept as what its ranking reads (`figures_of`) before the next go: a whole run of
-    a large cluster holds every path's row; and each candidate's loaded scenario is let go after
-    its last run of the batch."""
+    at once), each finished with its device rows alone (no path, port or interval row made: a
+    cluster of 32 hosts × 500 devices × 8 paths has 128,000 path rows against 16,000 device rows)
+    and kept as what its ranking reads (`figures_of`) before the next go; and each candidate's
+    loaded scenario is let go after its last run of the batch."""
     per_host = wanted[0][0].per_host
     step = (os.cpu_count() or 1) if per_host and executor.kind == "local" else len(wanted)
     for start in range(0, len(wanted), step):
         part = wanted[start:start + step]
         batch = executor.run([r.run(i, seed) for r, i, seed in part], figures_only=not per_host, path_intervals=False,
-                             keep=KEPT if per_host else None)
+                             device_rows=per_host)
         for (r, i, _), result in zip(part, batch):
             r.results[i].append(figures_of(result) if per_host else result)
         # A cluster's candidate scenario let go after its last seed of the batch (loaded again for a later round's seed).
@@ -99,12 +102,6 @@ def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> No
         for r, i, _ in part if per_host else []:
             if (id(r), i) not in later:
                 r.release(i)
-
-
-#: What a cluster's ranking reads of a run (`host_figures`, `cluster_summary`): its seed, summary,
-#: hosts and device rows. The path, port, adapter and interval rows are let go (on 32 hosts × 500
-#: devices × 8 paths a run has 128,000 path rows against 16,000 device rows).
-KEPT = ("seed", "summary", "hosts", "devices")
 
 
 def figures_of(run: Result) -> Result:
@@ -120,7 +117,7 @@ def figures_of(run: Result) -> Result:
 class _Ranking:
     """One scenario's candidates, their runs so far and what they rank at."""
 
-    def __init__(self, scenario: Scenario, cands: list[Candidate], lengths: list[dict[str, str]], simulated: list[int],
+    def __init__(self, scenario: Scenario | AtEnd, cands: list[Candidate], lengths: list[dict[str, str]], simulated: list[int],
                  per_host: bool = False):
         self.cands, self.simulated, self.per_host = cands, simulated, per_host
         self.scenario, self.lengths = scenario, lengths

@@ -48,11 +48,12 @@ def cluster_captures(folder: Path, hosts: int, devices: int, paths: int) -> list
             for h in names]
 
 
-def cluster_rows(rounds: int, quick: bool, folder: Path, spread: Callable[[Sequence[float]], str]) -> list[list[str]]:
-    """The cluster's rows: import alone, then advise (which imports too), `rounds` times each; a
-    verb that refuses the cluster says why in its row (its figures are then the refusal's)."""
+def cluster_rows(rounds: int, quick: bool, folder: Path, options: list[str],
+                 spread: Callable[[Sequence[float]], str]) -> list[list[str]]:
+    """The cluster's rows: import alone (written under `folder`), then advise (which imports too),
+    `rounds` times each, of the captures `options` gives (`cluster_captures`); a verb that refuses
+    the cluster says why in its row (its figures are then the refusal's)."""
     hosts, devices, paths = QUICK_CLUSTER if quick else CLUSTER
-    options = cluster_captures(folder, hosts, devices, paths)
     rows = []
     for verb in ("import", "advise"):
         extra = ["-o", str(folder / "imported.toml"), "--force"] if verb == "import" else ["--format", "json"]
@@ -75,6 +76,21 @@ def cluster_rows(rounds: int, quick: bool, folder: Path, spread: Callable[[Seque
                     f"no prediction: {check['why'][:160] if check else 'no counters'}"  # the captures not reproduced
         rows.append([f"{hosts} x {devices:,} x {paths}", verb, said, spread(walls), spread(cpus), f"{max(peaks):,.0f}"])
     return rows
+
+
+def stage_rows(options: list[str]) -> tuple[list[list[str]], str]:
+    """The cluster imported and advised once more in one child process, step by step
+    (`stage_meter`): a row per step (wall, CPU and peak resident memory), and what the advice ran."""
+    wall, cpu, peak, status, out, err = run_child([sys.executable, "-m", "pathlab.cli.stage_meter", *options])
+    if status != 0:
+        raise click.ClickException(f"the cluster's advice step by step failed: {err.strip()[-300:]}")
+    measured = json.loads(out)
+    rows = [[s["stage"], f"{s['wall_s']:.1f}", f"{s['cpu_s']:.1f}", f"{s['peak_mib']:,.0f}", f"{s['end_mib']:,.0f}"]
+            for s in measured["stages"]]
+    rows.append(["the whole process", f"{wall:.1f}", f"{cpu:.1f}", f"{peak:,.0f}", ""])
+    said = (f"{measured['candidates']} candidates, {measured['runs']} runs"
+            + (f" of {measured['run_length']}" if measured["run_length"] else " (no run length: nothing ranked)"))
+    return rows, said
 
 
 def run_child(command: list[str]) -> tuple[float, float, float, int, str, str]:

@@ -108,11 +108,14 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
               workers: int) -> tuple[list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]], dict[str, Host],
                                      list[str], Merged]:
     """Each host read on up to `workers` processes (`cluster_hosts.read_host`: named, digested,
-    imported alone), checked against the others, and the hosts merged; the hosts' warnings
-    recorded in the hosts' order (they name files unpacked from tarballs under `scratch`)."""
+    imported alone) and merged as it arrives (in the hosts' order: the merge's work is done while
+    the workers read the later hosts, not after the last), checked against the others (what the
+    checks refuse is refused as one process would, in its order, before the merge's own refusal);
+    the hosts' warnings recorded in the hosts' order (they name files unpacked from tarballs under
+    `scratch`)."""
     from pathlab.importer.archives import is_archive, unpack
     from pathlab.importer.cluster_hosts import HostRead, read_host
-    from pathlab.importer.cluster_merge import Member, merge
+    from pathlab.importer.cluster_merge import Member, Merging
     from pathlab.importer.device_sizes import refuse_sizes_that_differ
     from pathlab.importer.host_names import checked_name
     from pathlab.importer.run_interval import cluster_objects, size_interval
@@ -123,9 +126,12 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
             if is_archive(f) and f not in unpacked:
                 unpacked[f] = str(unpack(f, scratch / f"{i}-{k}"))
         reads.append(tuple(unpacked.get(f, f) for f in files))
-    hosts = list(in_order(read_host, reads, workers))
+    hosts: list[HostRead] = []
     members: list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]] = []  # (name, source, as given, read)
-    for (name, files), read, r in zip(given, reads, hosts):
+    merging: Merging | None = Merging()  # each host merged as it arrives (the merge's refusal kept for its turn)
+    merge_refused: ScenarioError | None = None
+    for (name, files), read, r in zip(given, reads, in_order(read_host, reads, workers)):
+        hosts.append(r)
         if r.naming_refused is not None:
             raise ScenarioError(*r.naming_refused)
         named = r.named
@@ -137,6 +143,14 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
         host_name, source = named if named is not None else (checked_name(str(name), ", ".join(files)),
                                                              Given("no capture names the host"))
         members.append((host_name, source, files, read))
+        if merging is not None and (r.host is None or host_name in (m.name for m in merging.members)):
+            merging = None  # refused below, before any merge: nothing more is merged
+        if merging is not None:
+            assert r.host is not None
+            try:
+                merging.add(Member(host_name, source, r.host.stack, files, r.host.tables))
+            except ScenarioError as e:
+                merging, merge_refused = None, e
     first: dict[str, HostRead] = {}  # each name's first host read
     for (host_name, *_), r in zip(members, hosts):
         first.setdefault(host_name, r)
@@ -150,7 +164,10 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
         assert r.host is not None
         imported[host_name] = r.host
         said += r.said
-    merged = merge([Member(n, source, imported[n].stack, files, imported[n].tables) for n, source, files, _ in members])
+    if merge_refused is not None:
+        raise merge_refused
+    assert merging is not None
+    merged = merging.merged()
     size_interval(merged.tables, cluster_objects([h.scenario for h in imported.values()]))
     return members, imported, said, merged
 

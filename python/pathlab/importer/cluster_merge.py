@@ -93,61 +93,80 @@ class Merged:
 
 def merge(members: list[Member]) -> Merged:
     """One scenario of `members`' hosts (two or more)."""
-    arrays: list[ClusterArray] = []
-    warnings: list[tuple[str, str]] = []
-    device_hosts: dict[str, list[str]] = {}
-    host_tables: list[Table] = []
-    own_tables: list[tuple[Member, list[Table]]] = []
-    claims: dict[str, tuple[str, Provenance]] = {}  # each claim rule → the first host that shows it, and where
-    run: Table | None = None
-    for i, m in enumerate(members):
+    merging = Merging()
+    for m in members:
+        merging.add(m)
+    return merging.merged()
+
+
+class Merging:
+    """The cluster put together one host at a time (`add`, in the hosts' order), as each host's
+    import arrives from its worker: `merged()` once the last is added is `merge` of them all."""
+
+    def __init__(self) -> None:
+        self.members: list[Member] = []
+        self.arrays: list[ClusterArray] = []
+        self.warnings: list[tuple[str, str]] = []
+        self.device_hosts: dict[str, list[str]] = {}
+        self.host_tables: list[Table] = []
+        self.own_tables: list[tuple[Member, list[Table]]] = []
+        self.claims: dict[str, tuple[str, Provenance]] = {}  # each claim rule → the first host that shows it, and where
+        self.run: Table | None = None
+
+    def add(self, m: Member) -> None:
+        """The next host merged into the cluster (its tables copied first: the host's stay as they are)."""
         parts = _copy(m.tables).tables
-        _claims(m, _elements(parts[0], "esxcli"), claims, warnings)
+        _claims(m, _elements(parts[0], "esxcli"), self.claims, self.warnings)
         kinds = {t.kind for t in parts[1:]} - {"run", "host", "arrays", *HOST_TABLES}
         if kinds:
             raise ScenarioError(", ".join(m.files), "", f"the import of host {m.name} has a table a cluster is not put "
                                                         f"together from ({', '.join(sorted(str(k) for k in kinds))})")
-        run = run or next(t for t in parts if t.kind == "run")
+        self.run = self.run or next(t for t in parts if t.kind == "run")
         host = next(t for t in parts if t.kind == "host")
-        if i:
+        if self.members:
             host.kind, host.array = "hosts", True
         host.set("name", m.name, m.name_source)
         _name_first(host)
-        host_tables.append(host)
-        renamed = _merge_arrays(m, [t for t in parts if t.kind == "arrays"], parts, arrays, warnings)
+        self.host_tables.append(host)
+        renamed = _merge_arrays(m, [t for t in parts if t.kind == "arrays"], parts, self.arrays, self.warnings)
         own = [t for t in parts[1:] if t.kind in HOST_TABLES]
         moved: dict[int, int] = {}
         for t in own:
-            _own_table(m, t, renamed, arrays, warnings, device_hosts, moved)
-        own_tables.append((m, own))
-    port_hosts = {f"{a.name}/{p.name}": list(dict.fromkeys(h for h, _ in p.seen)) for a in arrays for p in a.ports}
-    port_ids = {f"{a.name}/{p.name}": p.identity for a in arrays for p in a.ports}
-    assert run is not None
-    cluster = HostTables()
-    top = cluster.top
-    for line in [f"# Imported by `pathlab import` from {len(members)} hosts' captures, put together as one cluster:",
-                 *(f"#   {m.name}: {', '.join(m.files)}" for m in members),
-                 "# Values the captures give name their file and field; `default:` marks what they do not say:",
-                 "# confirm those (pathlab printed a warning for each). A device several hosts list (one NAA, WWID",
-                 "# or NQN) is one LUN of their array, a port several reach (one WWN, portal or NVMe address) one port."]:
-        top.line(line)
-    top.key("name", "imported-cluster", Own("the scenario's name"))
-    top.key("description", f"{len(members)} hosts as their captures describe them, sharing their arrays.",
-            Own("the scenario's description"))
-    if claims:
-        top.line("# The array-type plugins the hosts claim their devices with, as they show them (on every host).")
-        top.elements("esxcli", [Element(c, source) for c, (_, source) in claims.items()])
-    cluster.tables += [run, *host_tables]
-    for a in arrays:
-        _write_ports(a)
-        cluster.tables.append(a.table)
-    for m, own in own_tables:
-        _tidy(cluster.tables[-1]).items += ["", f"# {m.name}'s own paths, devices and load: {', '.join(m.files)}"]
-        cluster.tables += own
-    for t in cluster.tables[:-1]:
-        _tidy(t).items.append("")
-    _tidy(cluster.tables[-1])
-    return Merged(cluster, warnings, device_hosts, port_hosts, port_ids)
+            _own_table(m, t, renamed, self.arrays, self.warnings, self.device_hosts, moved)
+        self.own_tables.append((m, own))
+        self.members.append(m)
+
+    def merged(self) -> Merged:
+        """The cluster of the hosts added (two or more)."""
+        members, arrays = self.members, self.arrays
+        port_hosts = {f"{a.name}/{p.name}": list(dict.fromkeys(h for h, _ in p.seen)) for a in arrays for p in a.ports}
+        port_ids = {f"{a.name}/{p.name}": p.identity for a in arrays for p in a.ports}
+        assert self.run is not None
+        cluster = HostTables()
+        top = cluster.top
+        for line in [f"# Imported by `pathlab import` from {len(members)} hosts' captures, put together as one cluster:",
+                     *(f"#   {m.name}: {', '.join(m.files)}" for m in members),
+                     "# Values the captures give name their file and field; `default:` marks what they do not say:",
+                     "# confirm those (pathlab printed a warning for each). A device several hosts list (one NAA, WWID",
+                     "# or NQN) is one LUN of their array, a port several reach (one WWN, portal or NVMe address) one port."]:
+            top.line(line)
+        top.key("name", "imported-cluster", Own("the scenario's name"))
+        top.key("description", f"{len(members)} hosts as their captures describe them, sharing their arrays.",
+                Own("the scenario's description"))
+        if self.claims:
+            top.line("# The array-type plugins the hosts claim their devices with, as they show them (on every host).")
+            top.elements("esxcli", [Element(c, source) for c, (_, source) in self.claims.items()])
+        cluster.tables += [self.run, *self.host_tables]
+        for a in arrays:
+            _write_ports(a)
+            cluster.tables.append(a.table)
+        for m, own in self.own_tables:
+            _tidy(cluster.tables[-1]).items += ["", f"# {m.name}'s own paths, devices and load: {', '.join(m.files)}"]
+            cluster.tables += own
+        for t in cluster.tables[:-1]:
+            _tidy(t).items.append("")
+        _tidy(cluster.tables[-1])
+        return Merged(cluster, self.warnings, self.device_hosts, port_hosts, port_ids)
 
 
 def _copy(tables: HostTables) -> HostTables:

@@ -97,9 +97,9 @@ class Replicated(Output):
     scenario_text: str
 
     def table(self) -> str:
-        from pathlab.study.replicate import table
+        from pathlab.output.over_seeds import replicated_table
 
-        return f"{self.file}\n{table(self.runs, self.reference)}\n"
+        return f"{self.file}\n{replicated_table(self.runs, self.reference)}\n"
 
     def document(self) -> pd.DataFrame:
         return self.runs.assign(scenario=self.file)

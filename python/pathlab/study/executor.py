@@ -47,16 +47,16 @@ class RunOrder:
 
 
 def run_order(order: RunOrder, tables: Mapping[str, Any] | None, figures_only: bool, path_intervals: bool,
-              keep: tuple[str, ...] | None) -> tuple[dict[str, Any], int]:
+              device_rows: bool) -> tuple[dict[str, Any], int]:
     """A run of `order` (its tables given apart: an object of the store), as the result's data
-    (only the keys `keep`, where given) and its engine events. A scenario error is raised as its
-    three strings (the native one cannot be pickled back)."""
+    and its engine events. A scenario error is raised as its three strings (the native one cannot
+    be pickled back)."""
     try:
-        result = order.scenario(tables).run(figures_only=figures_only, path_intervals=path_intervals)
+        result = order.scenario(tables).run(figures_only=figures_only, path_intervals=path_intervals,
+                                            device_rows=device_rows)
     except ScenarioError as e:
         raise RuntimeError(*(str(a) for a in e.args)) from None
-    data = result.data if keep is None else {k: result.data[k] for k in keep}
-    return data, result.engine_events
+    return result.data, result.engine_events
 
 
 def ray_started(address: str | None) -> Any:
@@ -88,11 +88,11 @@ class Executor:
             raise ScenarioError("--executor", "ray", NO_RAY)
 
     def run(self, scenarios: Sequence[Scenario], figures_only: bool = False, path_intervals: bool = True,
-            keep: tuple[str, ...] | None = None) -> list[Result]:
-        """The runs of `scenarios`, in their order (each result's data only the keys `keep`, where given)."""
+            device_rows: bool = False) -> list[Result]:
+        """The runs of `scenarios`, in their order (`figures_only`, `path_intervals` and
+        `device_rows` as `Scenario.run` takes them)."""
         if self.kind == "local":
-            results = run_many(scenarios, figures_only=figures_only, path_intervals=path_intervals)
-            return results if keep is None else [Result({k: r.data[k] for k in keep}, r.engine_events) for r in results]
+            return run_many(scenarios, figures_only=figures_only, path_intervals=path_intervals, device_rows=device_rows)
         ray = ray_started(self.address)
         remote = ray.remote(run_order)
         stored: dict[int, Any] = {}  # each base's tables put once
@@ -100,7 +100,7 @@ class Executor:
         for s in scenarios:
             if s.tables is not None and id(s.tables) not in stored:
                 stored[id(s.tables)] = ray.put(dict(s.tables))
-            pending.append(remote.remote(RunOrder.of(s), stored.get(id(s.tables)), figures_only, path_intervals, keep))
+            pending.append(remote.remote(RunOrder.of(s), stored.get(id(s.tables)), figures_only, path_intervals, device_rows))
         try:
             done = ray.get(pending)
         except ray.exceptions.RayTaskError as e:

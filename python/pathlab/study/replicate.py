@@ -52,21 +52,7 @@ def table(runs: pd.DataFrame, reference: str | None = None) -> str:
         verdict = f"cannot be told apart from it: {', '.join(ties)}" if ties else "told apart from every other"
         lines.append(f"{f.heading}: {'against' if reference else 'best'} {best}; {verdict} "
                      "(paired 95% interval of the difference over the same seeds)")
-    return "\n".join(lines + _sites(runs, width))
-
-
-def _sites(runs: pd.DataFrame, width: int) -> list[str]:
-    """Each site's I/O rate per setting (its hosts together), where the hosts are at several sites."""
-    places = [c for c in runs.columns if c.startswith("site ") and c.endswith(" iops")]
-    if not places:
-        return []
-    agg = aggregate(runs, ["setting"], places).set_index("setting")
-    lines = ["I/O rate per site (its hosts together), mean ± 95% interval",
-             "".ljust(width) + "".join(c[len("site "):-len(" iops")].rjust(22) for c in places)]
-    for name, row in agg.iterrows():
-        lines.append(str(name).ljust(width) + "".join(f"{row[f'{c}_mean']:,.0f} ± {row[f'{c}_ci95']:,.0f}".rjust(22)
-                                                      for c in places))
-    return lines
+    return "\n".join(lines)
 
 
 def figure(runs: pd.DataFrame, setting: str, key: str) -> list[float]:

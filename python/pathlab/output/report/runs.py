@@ -141,13 +141,13 @@ def compare_report(title: str, labels: Sequence[str], runs: Sequence[dict[str, A
 def replicated_report(title: str, runs: pd.DataFrame, scenario_text: str | None, provenance: dict[str, Any],
                       setting: str | None = None) -> str:
     """Settings over several seeds: bars with 95% error bars."""
-    from pathlab.study.replicate import table
+    from pathlab.output.over_seeds import replicated_table
     from pathlab.study.stats import aggregate
 
     agg = aggregate(runs, ["setting"], [f.key for f in HEADLINE])
     bars = plots.bars(agg["setting"].tolist(), [(f.name, agg[f"{f.key}_mean"].tolist(), agg[f"{f.key}_ci95"].fillna(0).tolist())
                                                 for f in HEADLINE])
     plotted = figure(bars, "Each setting's mean over the seeds with its 95% interval (Student t).")
-    sections = [("Comparison over seeds", plotted + f"<pre>{html.escape(table(runs))}</pre>")]
+    sections = [("Comparison over seeds", plotted + f"<pre>{html.escape(replicated_table(runs))}</pre>")]
     return page(title, sections, scenario_text, {**provenance, "seeds": ", ".join(map(str, sorted(runs["seed"].unique())))},
                 setting)
