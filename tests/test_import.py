@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import pathlab as pathlab_package
-from conftest import SCENARIOS, pathlab
+from conftest import RUNS_AT_ALL, SCENARIOS, pathlab
 from pathlab import Scenario
 
 SHORT = ("--set", "run.duration=20s", "--set", "run.warmup=5s")
@@ -172,7 +172,7 @@ def test_an_hpp_host_imports_from_its_device_list_alone(capture) -> None:
     done = pathlab("import", str(listing))
     assert done.returncode == 0, done.stderr
     assert 'policy = { name = "HPP", scheme = "FIXED" }' in done.stdout
-    result = Scenario.from_text(done.stdout, capture, set={"run.duration": "0.2s"}).run()
+    result = Scenario.from_text(done.stdout, capture, set=RUNS_AT_ALL).run()
     # Every path the listing names, with its target number (SAS T72, T175): the same runtime names
     # but for the channel, which pathlab numbers 0 everywhere.
     adapter_lun = lambda name: re.sub(r":C\d+:", ":", name.strip())  # noqa: E731
