@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SCENARIOS, one_error_line, pathlab
+from conftest import RUNS_AT_ALL, SCENARIOS, one_error_line, pathlab
 from pathlab import Scenario, import_host
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.importer.host_tables import Idle
@@ -26,7 +26,7 @@ def test_every_real_multipath_capture_imports_or_says_why_not(capture) -> None:
         # NVMe-only maps, maps without paths, paths of unknown address: refused in one line.
         assert done.returncode == 2 and "no map with SCSI paths" in done.stderr, done.stderr
         return
-    scenario = Scenario.from_text(done.stdout, capture, set={"run.duration": "0.2s"})
+    scenario = Scenario.from_text(done.stdout, capture, set=RUNS_AT_ALL)
     assert scenario.run().data["accounting"]["issued"] > 0
 
 
@@ -41,7 +41,7 @@ def test_the_netapp_host_keeps_its_maps_groups_and_features() -> None:
     # `2 pg_init_retries 50` and the kernel's.
     assert text.count('policy = { name = "dm-multipath", selector = "round-robin", path_grouping_policy = "group_by_prio", '
                       'no_path_retry = "queue", features = "0", hardware_handler = "0" }') == maps
-    result = Scenario.from_text(text, "netapp.toml", set={"run.duration": "0.2s"}).run()
+    result = Scenario.from_text(text, "netapp.toml", set=RUNS_AT_ALL).run()
     # Each map's paths: the runtime names carry the SCSI host and LUN of the capture.
     assert any(name.startswith("host0:C0:T0:L0") for name in result.paths["name"])
     assert "the disks' queue_depth is not in the captures" in done.stderr
@@ -240,7 +240,7 @@ def test_a_failed_path_is_a_finding_and_stays_failed_in_the_imported_host() -> N
 def test_every_nvme_capture_imports_into_a_host_that_runs(capture) -> None:
     done = pathlab("import", str(DATA / capture))
     assert done.returncode == 0, done.stderr
-    result = Scenario.from_text(done.stdout, capture, set={"run.duration": "0.2s"}).run()
+    result = Scenario.from_text(done.stdout, capture, set=RUNS_AT_ALL).run()
     assert result.data["accounting"]["issued"] > 0
     assert all(d["policy"] == "nvme" for d in result.data["devices"])
 
@@ -250,7 +250,7 @@ def test_the_netapp_nvme_host_keeps_its_ana_groups_and_gets_iopolicy_candidates(
     done = pathlab("import", str(capture))
     assert done.returncode == 0, done.stderr
     assert 'policy = { name = "nvme", iopolicy = "round-robin" }' in done.stdout
-    result = Scenario.from_text(done.stdout, "n.toml", set={"run.duration": "0.2s"}).run()
+    result = Scenario.from_text(done.stdout, "n.toml", set=RUNS_AT_ALL).run()
     # Two paths optimized, two not, as the capture shows (nvme0, nvme1 against nvme2, nvme3).
     assert sorted(result.paths["alua"]) == ["ANO", "ANO", "AO", "AO"]
     labels = {c.label: c for c in _candidates(done.stdout)}
@@ -271,7 +271,7 @@ def test_multipath_ll_of_an_alua_host_imports_back_to_the_same_paths_and_states(
     done = pathlab("import", str(capture))
     assert done.returncode == 0, done.stderr
     run = lambda s: s.run().paths  # noqa: E731
-    imported = run(Scenario.from_text(done.stdout, "imported.toml", set={"run.duration": "0.5s"}))
+    imported = run(Scenario.from_text(done.stdout, "imported.toml", set=RUNS_AT_ALL))
     original = run(Scenario.load(SCENARIOS / "cx4-alua-path-failure.toml", set={"run.duration": "0.5s", "run.warmup": "0s"}))
     key = lambda paths: sorted((n.split(":", 1)[1], a) for n, a in zip(paths["name"], paths["alua"]))  # noqa: E731
     assert key(imported) == key(original)  # C:T:L and AO/ANO of every path
