@@ -165,6 +165,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
     if not any(reported_by.values()):
         warnings.append(("arrays.symmetric", f"{file} shows no ANA state (nvme-cli 1.x, or a target without ANA): "
                                              "every path taken as optimized; `cat /sys/block/nvme*c*n*/ana_state` shows them"))
+    if not any(text(r.state) for r in rows):
+        warnings.append(("faults", f"{file} shows no controller state (`nvme list -v`, or nvme-cli's oldest list-subsys): "
+                                   "every controller taken as live; `nvme list-subsys` shows them"))
     sides = controllers(rows, {(text(r.subsystem), r.controller): (vendor_of[text(r.subsystem)], target_of[r.controller])
                                for r in rows})
     side = sides.of_port
