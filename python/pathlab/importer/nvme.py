@@ -163,7 +163,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
               for v in vendor_of.values()}
     reported_by = {v: any(text(r.ana_state) for r in rows if vendor_of[text(r.subsystem)] == v) for v in vendor_of.values()}
     if not any(reported_by.values()):
-        warnings.append(("arrays.symmetric", f"{file} shows no ANA state (nvme-cli 1.x, or a target without ANA): "
+        warnings.append(("arrays.symmetric", f"{file} shows no ANA state (nvme-cli 1.x, `nvme list -v`, or a target without ANA): "
                                              "every path taken as optimized; `cat /sys/block/nvme*c*n*/ana_state` shows them"))
     if not any(text(r.state) for r in rows):
         warnings.append(("faults", f"{file} shows no controller state (`nvme list -v`, or nvme-cli's oldest list-subsys): "

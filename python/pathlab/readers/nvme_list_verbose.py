@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers.pasted import Line, between, output_of
 
 #: The header of its first table, by which the listing is told apart.
@@ -94,7 +94,8 @@ def _namespace(name: str, line: Line) -> dict[str, Any]:
     if not re.fullmatch(r"nvme\d+n\d+", head) or not re.fullmatch(r"0x[0-9a-fA-F]+|\d+", nsid) or not controllers:
         raise ScenarioError(name, f"line {line.number}", "a namespace row of `nvme list -v` is its device "
                             "(`/dev/nvmeXnY`), generic device, NSID, usage, format and controllers: " + line.text.strip())
-    return {"head": head, "nsid": int(nsid, 0), "controllers": controllers, "line": line.number}
+    number = int(nsid, 16) if nsid.startswith("0x") else int(nsid)
+    return {"head": head, "nsid": number, "controllers": controllers, "line": line.number}
 
 
 def read_lines(name: str, text: str) -> list[dict[str, Any]]:
@@ -132,7 +133,12 @@ def read_lines(name: str, text: str) -> list[dict[str, Any]]:
                                     f"table (from line {ctrl_head.number})")
             out.append(_row(controllers[c], nqn_of, ns["nsid"]))
     served = {c for ns in spaces for c in ns["controllers"]}
-    out += [_row(c, nqn_of, None) for name_, c in controllers.items() if name_ not in served and not spaces]
+    for c in (c for n, c in controllers.items() if n not in served):
+        if spaces:  # its namespaces are elsewhere (another host's, or none attached): no path of this listing
+            warn(name, f"line {c['line']}", f"{c['controller']} serves no namespace the namespace table lists: "
+                                            "no path of it imported")
+        else:
+            out.append(_row(c, nqn_of, None))
     return out
 
 
