@@ -288,3 +288,15 @@ def test_groups_all_at_priority_one_are_the_const_prioritizers_not_standby(tmp_p
     listing.write_text(CEPH_ISCSI.format(owner_prio=1, owner_status="active", owner="active ready running",
                                          standby_prio=1))
     assert not [f for f in _all(listing) if "standby" in f.title]
+
+
+def test_alua_standby_paths_the_checker_calls_ghost_are_said_once(tmp_path: Path) -> None:
+    """tur on an ALUA standby port of most arrays: `ghost`, said by the ghost rule alone."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(CEPH_ISCSI.format(owner_prio=50, owner_status="active", owner="active ready running",
+                                         standby_prio=1).replace("active ready running\n  ", "active ghost running\n  ")
+                       .replace("8:48 active ready", "8:48 active ghost"))
+    assert not [f for f in _all(listing) if "standby" in f.title]
+    assert [(f.title, f.normal) for f in _path_findings(listing)] == [
+        ("map mpatha: 2 standby path(s) to the controller or ports that do not serve the LUN now, as the array works; "
+         "1 serve it (captured)", True)]
