@@ -175,15 +175,38 @@ def test_an_iopolicy_the_listing_shows_is_read_with_its_line_and_one_it_does_not
     assert device["policy"] == {"name": "nvme", "iopolicy": "queue-depth"}
     assert f'iopolicy = "queue-depth" }}  # {listing}, line 3: iopolicy=queue-depth' in done.text
     assert not [m for k, m in done.warnings if k.endswith(".policy")]
-    # Not shown: the scenario names none (the claim takes the kernel's numa), and says so as assumed.
+    assert not done.undetermined
+    # Not shown: the scenario names none (the claim takes the kernel's numa), says so as assumed,
+    # and records it as not determined, naming the file that would settle it.
     listing = _listing(tmp_path, ["live", "live"])
     done = _import(listing)
     (device,) = tomllib.loads(done.text)["devices"]
     assert device["policy"] == {"name": "nvme"}
     assert "# default: " in next(line for line in done.text.splitlines() if line.startswith("policy ="))
-    assert ("devices.nvme-subsys0.policy", f"the iopolicy is not in the captures ({listing} shows no `iopolicy=`): the "
-            "kernel's default numa assumed; `cat /sys/class/nvme-subsystem/nvme-subsys*/iopolicy` shows the host's") \
-        in done.warnings
+    why = f"the iopolicy is not in the captures ({listing} shows no `iopolicy=`): not determined; simulated as the " \
+          "kernel's default numa"
+    settle = "/sys/class/nvme-subsystem/nvme-subsys0/iopolicy would tell"
+    assert ("devices.nvme-subsys0.policy", f"{why}; {settle}") in done.warnings
+    assert [(u.device, u.setting, u.why, u.settle) for u in done.undetermined] == [(device["name"], "iopolicy", why, settle)]
+
+
+def test_an_iopolicy_no_capture_shows_is_never_compared_with_the_vendors_practice(tmp_path: Path) -> None:
+    """The subsystem's model named (as sysfs would give it) and the iopolicy set to numa: a NetApp
+    ONTAP host departs from NetApp's queue-depth only where the iopolicy was read; where no capture
+    showed it, the finding says what would settle it instead."""
+    from pathlab.advisor.findings import practice_findings
+    from pathlab.importer.host import import_host
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        host = import_host(_listing(tmp_path, ["live", "live"]))
+    devices = host.scenario.with_set(['arrays.0.vendor="NVME"', 'arrays.0.model="NetApp ONTAP Controller"',
+                                      'devices.0.policy={ name = "nvme", iopolicy = "numa" }']).devices
+    (compared,) = practice_findings(devices)
+    assert compared.title.endswith(": iopolicy numa where it says queue-depth: not NetApp ONTAP (FAS/AFF/ASA)'s practice")
+    (unsettled,) = practice_findings(devices, undetermined=host.undetermined)
+    assert unsettled.title == (f"{devices[0].name}: iopolicy: {host.undetermined[0].why}; NetApp says queue-depth: "
+                               "/sys/class/nvme-subsystem/nvme-subsys0/iopolicy would tell")
 
 
 def test_an_iopolicy_pathlab_does_not_know_is_refused_with_its_line(tmp_path: Path) -> None:

@@ -241,3 +241,62 @@ def test_standby_paths_of_a_dry_run_beside_a_ready_one_are_said_as_normal(tmp_pa
     assert [(f.title, f.normal) for f in _path_findings(listing)] == [
         ("map mpathb: 1 standby path(s) to the controller or ports that do not serve the LUN now, as the array works; "
          "1 serve it (captured)", True)]
+
+
+# A Ceph iSCSI gateway's LUN (LIO-ORG, TCMU): the owning gateway's path optimized, the other
+# gateways' paths in ALUA Standby, which the alua prioritizer prints as priority 1 while the tur
+# checker, answered by LIO on a standby port, says `ready`.
+CEPH_ISCSI = """\
+mpatha (360014050fd5c9ba6a0d4b7e8e2b6e8f5) dm-0 LIO-ORG,TCMU device
+size=100G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+|-+- policy='queue-length 0' prio={owner_prio} status={owner_status}
+| `- 3:0:0:0 sdb 8:16 {owner}
+`-+- policy='queue-length 0' prio={standby_prio} status=enabled
+  |- 4:0:0:0 sdc 8:32 active ready running
+  `- 5:0:0:0 sdd 8:48 active ready running
+"""
+STANDBY_WHERE = "line 6: sdc, sdd in the group at priority {prio}, the alua prioritizer's standby (alua.c: 1, 81 with the preferred bit)"
+
+
+@pytest.mark.parametrize("standby_prio", [1, 81])
+def test_alua_standby_paths_beside_an_optimized_one_are_one_normal_line(tmp_path: Path, standby_prio: int) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(CEPH_ISCSI.format(owner_prio=50, owner_status="active", owner="active ready running",
+                                         standby_prio=standby_prio))
+    assert [(f.title, f.evidence, f.normal) for f in _all(listing)] == [(
+        "map mpatha: 2 path(s) in ALUA standby, used when the array makes their ports active, as the array works; "
+        "1 optimized path(s) serve it (captured)", f"{listing}, {STANDBY_WHERE.format(prio=standby_prio)}", True)]
+
+
+def test_alua_standby_paths_with_no_optimized_path_left_are_a_finding(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(CEPH_ISCSI.format(owner_prio=0, owner_status="enabled", owner="failed faulty running",
+                                         standby_prio=1))
+    assert [(f.title, f.evidence, f.normal) for f in _all(listing)] == [
+        ("map mpatha: no optimized path is left, 2 in ALUA standby: I/O waits for a failover to make one active "
+         "(captured)", f"{listing}, {STANDBY_WHERE.format(prio=1)}; no usable path in an optimized group (priority 50, "
+         "130)", False)]
+    # The owner's group non-optimized (10): I/O runs there, and that is said.
+    listing.write_text(CEPH_ISCSI.format(owner_prio=10, owner_status="active", owner="active ready running",
+                                         standby_prio=1))
+    assert [f.title for f in _all(listing) if not f.normal] == [
+        "map mpatha: no optimized path is left, 2 in ALUA standby: I/O runs on 1 non-optimized path(s) (captured)"]
+
+
+def test_groups_all_at_priority_one_are_the_const_prioritizers_not_standby(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(CEPH_ISCSI.format(owner_prio=1, owner_status="active", owner="active ready running",
+                                         standby_prio=1))
+    assert not [f for f in _all(listing) if "standby" in f.title]
+
+
+def test_alua_standby_paths_the_checker_calls_ghost_are_said_once(tmp_path: Path) -> None:
+    """tur on an ALUA standby port of most arrays: `ghost`, said by the ghost rule alone."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(CEPH_ISCSI.format(owner_prio=50, owner_status="active", owner="active ready running",
+                                         standby_prio=1).replace("active ready running\n  ", "active ghost running\n  ")
+                       .replace("8:48 active ready", "8:48 active ghost"))
+    assert not [f for f in _all(listing) if "standby" in f.title]
+    assert [(f.title, f.normal) for f in _path_findings(listing)] == [
+        ("map mpatha: 2 standby path(s) to the controller or ports that do not serve the LUN now, as the array works; "
+         "1 serve it (captured)", True)]

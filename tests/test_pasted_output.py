@@ -101,7 +101,8 @@ def _same(read: Any, bare: Any) -> bool:
 
 #: Each Linux listing sample with its reader and the command that prints it.
 LINUX_CASES = [(sample, multipath_ll.read, "multipath -ll") for sample in MULTIPATH] + \
-              [(sample, nvme_subsys.read, "nvme list-subsys") for sample in NVME_TEXT]
+              [(sample, nvme_subsys.read, "nvme list -v" if sample.name.startswith("nvme-list-v_") else "nvme list-subsys")
+               for sample in NVME_TEXT]
 
 
 @pytest.mark.parametrize(("sample", "reader", "command"), LINUX_CASES, ids=lambda v: v.stem if isinstance(v, Path) else "")

@@ -126,7 +126,7 @@ def _diskstats_rates(name: str) -> pd.DataFrame:
 READ = ("ESXi (`esxcli storage nmp device list` or `hpp device list`, `nmp path list` or `core path list`, an "
         "`esxtop -b` capture, `esxcli iscsi adapter param get -A vmhbaN`, `esxcli system settings advanced list -o "
         "/Misc/APDTimeout`), Linux dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, "
-        "/proc/diskstats or `iostat -x`), native NVMe (`nvme list-subsys`, the paths' sysfs attributes, "
+        "/proc/diskstats or `iostat -x`), native NVMe (`nvme list-subsys` or `list -v`, the paths' sysfs attributes, "
         "`nvme id-ctrl`), PowerPath (`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO (`mpclaim -s -d N`, "
         "`Get-MPIOSetting`)")
 
@@ -167,9 +167,10 @@ KINDS: tuple[Kind, ...] = (
          _nvme_id_ctrl, "each controller's ANA Transition Time (anatt, with anacap, kas, cntlid), tied to its "
          "subsystem in nvme list-subsys by subnqn and controller name: the array's ANATT, which advise --failures "
          "runs an ANA change (a controller reboot) with", ("nvme",)),
-    Kind("nvme", "nvme list-subsys or show-topology",
+    Kind("nvme", "nvme list-subsys, show-topology or list -v",
          lambda head: "NQN=" in head or '"Subsystems"' in head or "nvme-subsys" in head, _nvme,
-         "the subsystems, their controllers (the paths), transport addresses, ANA states and iopolicy", ("nvme",)),
+         "the subsystems, their controllers (the paths), transport addresses, ANA states and iopolicy (`list -v`: "
+         "no state, ANA state or iopolicy)", ("nvme",)),
     Kind("iscsi-sessions", "iscsiadm -m session -P 3 (or -P 1)",
          lambda head: re.search(r"^\s*Current Portal:", head, re.M) is not None, _iscsi_sessions,
          "each iSCSI session's target, the portal it runs to (address:port) and its portal group; with -P 3 the SCSI "

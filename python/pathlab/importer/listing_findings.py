@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.finding import Finding
 from pathlab.importer.conf_precedence import ConfPrecedence
-from pathlab.importer.linux_topology import ALUA_OPTIMIZED, ALUA_OTHER, cut_at, has_address, is_down, map_topology
+from pathlab.importer.linux_topology import (
+    ALUA_OPTIMIZED,
+    ALUA_OTHER,
+    ALUA_STANDBY,
+    cut_at,
+    has_address,
+    is_down,
+    map_topology,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,6 +42,8 @@ def listing_findings(maps: pd.DataFrame, paths: pd.DataFrame, file: str,
     for m in maps.itertuples():
         mine = [p for p in rows if p.map == m.name]
         found += _map_findings(m, mine, file) + _alua_findings(m, mine, file, lookup, conf_file)
+        if cut_at(m) is None:  # a map cut by the paste: its other groups are not known
+            found += _standby_findings(m, mine, file)
     return found
 
 
@@ -42,6 +52,35 @@ def _prio(path: Any) -> int | None:
         return int(path.group_prio)
     except (TypeError, ValueError):  # not read (`multipath -l`, old brackets without one)
         return None
+
+
+def _standby_findings(m: Any, mine: list[Any], file: str) -> list[Finding]:
+    """The paths of an ALUA map's groups at the alua prioritizer's standby priority (1, 81: a
+    gateway's or controller's ports in ALUA Standby, as a Ceph iSCSI gateway that does not own the
+    LUN shows them) whose checker says `ready`: how the array works while an optimized path
+    serves, said as normal; a finding once none does. Ghost paths are said by
+    `capture_findings.multipath_findings`. A map whose every group is at 1 is the const
+    prioritizer's, or shows no owner: nothing is said."""
+    groups = {p.group: _prio(p) for p in mine}
+    alua_prios = bool(set(groups.values()) & set(ALUA_OPTIMIZED)) and set(groups.values()) <= set(ALUA_OPTIMIZED + ALUA_OTHER)
+    if not ("alua" in str(m.hwhandler) or alua_prios) or all(v in ALUA_STANDBY for v in groups.values()):
+        return []
+    live = [p for p in mine if has_address(p) and not is_down(p)]
+    standby = [p for p in live if groups[p.group] in ALUA_STANDBY and str(p.checker_state) != "ghost"]
+    if not standby:
+        return []
+    optimized = [p for p in live if groups[p.group] in ALUA_OPTIMIZED]
+    other = [p for p in live if p not in standby and p not in optimized and str(p.checker_state) != "ghost"]
+    devices = ", ".join(str(p.device) for p in standby)
+    where = (f"{file}, line {standby[0].line}: {devices} in the group at priority {standby[0].group_prio}, the alua "
+             "prioritizer's standby (alua.c: 1, 81 with the preferred bit)")
+    if optimized:
+        return [Finding(f"map {m.name}: {len(standby)} path(s) in ALUA standby, used when the array makes their ports "
+                        f"active, as the array works; {len(optimized)} optimized path(s) serve it (captured)", where, normal=True)]
+    now = (f"I/O runs on {len(other)} non-optimized path(s)" if other
+           else "I/O waits for a failover to make one active")
+    return [Finding(f"map {m.name}: no optimized path is left, {len(standby)} in ALUA standby: {now} (captured)",
+                    where + "; no usable path in an optimized group (priority 50, 130)")]
 
 
 def _alua_findings(m: Any, mine: list[Any], file: str, conf: ConfPrecedence | None, conf_file: str) -> list[Finding]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer.captured_load import CapturedLoad, from_rates
 from pathlab.importer.host_tables import Element, HostTables, Table
-from pathlab.importer.imported import Imported
+from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.listed import listed_entries, nvme_controller, nvme_subsystem
 from pathlab.importer.nvme_anatt import SubsystemAnatt
 from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
@@ -28,6 +28,8 @@ from pathlab.importer.values import (
     idle_left_out_said,
     io_size,
     iopolicy_assumed,
+    iopolicy_file,
+    iopolicy_open,
     left_out_idle,
     saw_no_io,
     size_text,
@@ -119,13 +121,15 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
           snapshot: dict[str, tuple[float, Read]] | None = None,
           iopolicies: dict[str, tuple[str, Read]] | None = None,
           captured: list[CapturedLoad] | None = None,
-          anatt: dict[str, SubsystemAnatt] | None = None) -> tuple[HostTables, list[tuple[str, str]], bool]:
+          anatt: dict[str, SubsystemAnatt] | None = None,
+          undetermined: list[Undetermined] | None = None) -> tuple[HostTables, list[tuple[str, str]], bool]:
     """The host's typed tables, the warnings for every value assumed, and whether a
     capture gave any head's load. `snapshot` is each namespace head's I/Os in flight from sysfs
     (`nvme_counters.snapshot_load`), used where `rates` has no figures of the head; `iopolicies`
     each subsystem's sysfs `iopolicy` and where it was read, used where the listing shows none;
     `captured` gets each head's rate and response from `rates` (a snapshot gives neither);
-    `anatt` each subsystem NQN's ANATT as `nvme id-ctrl` gives it (`nvme_anatt.tied`)."""
+    `anatt` each subsystem NQN's ANATT as `nvme id-ctrl` gives it (`nvme_anatt.tied`);
+    `undetermined` gets each device whose iopolicy no capture shows."""
     rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
     warnings: list[tuple[str, str]] = []
     for r in [r for r in rows if r.controller == NO_NAME and not text(r.address)]:
@@ -159,8 +163,11 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
               for v in vendor_of.values()}
     reported_by = {v: any(text(r.ana_state) for r in rows if vendor_of[text(r.subsystem)] == v) for v in vendor_of.values()}
     if not any(reported_by.values()):
-        warnings.append(("arrays.symmetric", f"{file} shows no ANA state (nvme-cli 1.x, or a target without ANA): "
+        warnings.append(("arrays.symmetric", f"{file} shows no ANA state (nvme-cli 1.x, `nvme list -v`, or a target without ANA): "
                                              "every path taken as optimized; `cat /sys/block/nvme*c*n*/ana_state` shows them"))
+    if not any(text(r.state) for r in rows):
+        warnings.append(("faults", f"{file} shows no controller state (`nvme list -v`, or nvme-cli's oldest list-subsys): "
+                                   "every controller taken as live; `nvme list-subsys` shows them"))
     sides = controllers(rows, {(text(r.subsystem), r.controller): (vendor_of[text(r.subsystem)], target_of[r.controller])
                                for r in rows})
     side = sides.of_port
@@ -236,6 +243,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         several = sum(1 for k in listed if k[0] == s) > 1
         device_of[(s, ns)] = _device_name(_nqn(own[0]) or s, ns, several)
         policy = _policy(own[0], file, s, heads[(s, ns)], snapshot or {}, (iopolicies or {}).get(s), warnings)
+        if isinstance(policy[1], Assumed) and undetermined is not None:  # never compared, never the host's setting
+            undetermined.append(Undetermined(device_of[(s, ns)], "iopolicy", iopolicy_open(file),
+                                             f"{iopolicy_file(s)} would tell"))
         where = f"{s}" + (f" namespace {ns}" if ns is not None else "")
         dev = out.table("devices", array=True)
         dev.key("name", device_of[(s, ns)], Read(file, text=where))
@@ -284,7 +294,7 @@ def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, 
             in_sysfs: tuple[str, Read] | None, warnings: list[tuple[str, str]]) -> tuple[dict[str, str], Provenance]:
     """The device's policy and where it comes from: the iopolicy the listing shows (its line
     named), else the subsystem's sysfs `iopolicy`, else the one the sysfs snapshot implies, else
-    the kernel's default, said as assumed."""
+    the kernel's default, said as assumed (and not determined: `build` records it)."""
     iopolicy = text(row.iopolicy)
     line = text(getattr(row, "iopolicy_line", None))
     where = Read(file, int(line), f"iopolicy={iopolicy}") if line else Read(file, text=f"{subsystem}'s IOPolicy")
@@ -301,7 +311,8 @@ def _policy(row: Any, file: str, subsystem: str, head: str, snapshot: dict[str, 
                 Derived(f"{shown}: the paths print queue_depth, which the kernel does only under iopolicy queue-depth",
                         (shown,)))
     warnings.append(iopolicy_assumed(subsystem, file))
-    return {"name": "nvme"}, Assumed(f"{file} does not show the iopolicy: the kernel's numa assumed")
+    return {"name": "nvme"}, Assumed(f"{file} does not show the iopolicy: not determined; simulated as the kernel's "
+                                     f"default numa; {iopolicy_file(subsystem)} would tell")
 
 
 def _head(subsystem: str, ns: int | None, place: int) -> str:
@@ -424,10 +435,12 @@ def import_host(found: dict[str, Kind]) -> Imported:
         for nqn, value in by_nqn.items():  # several files of one subsystem: the longest
             if nqn not in anatt or value.seconds > anatt[nqn].seconds:
                 anatt[nqn] = value
+    undetermined: list[Undetermined] = []
     host, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies, captured,
-                                     anatt)
+                                     anatt, undetermined)
     warnings += tie_warnings
     found_here = listing_findings(table, subsys[0])
     found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
     timers = [*(nvme_timers(attributes, sysfs[0]) if attributes is not None else []), *anatt_timers]
-    return Imported(host, warnings, found_here, measured_load=measured, timers=timers, captured=captured)
+    return Imported(host, warnings, found_here, measured_load=measured, timers=timers, captured=captured,
+                    undetermined=undetermined)

@@ -61,13 +61,24 @@ def zero_load_assumed(array: str) -> tuple[str, str]:
                                             "captures: none assumed")
 
 
+def iopolicy_file(subsystem: str) -> str:
+    """The sysfs file that holds a subsystem's iopolicy (`nvme-subsys*` where its name has no instance)."""
+    import re
+
+    return f"/sys/class/nvme-subsystem/{subsystem if re.fullmatch(r'nvme-subsys[0-9]+', subsystem) else 'nvme-subsys*'}/iopolicy"
+
+
+def iopolicy_open(file: str) -> str:
+    """Why an NVMe subsystem's iopolicy is not determined when no capture shows it: the scenario
+    gives none, so the claim takes the kernel's default (`nvme_core.iopolicy`, numa) unless a
+    vendor's udev rule matches the subsystem's model, which `nvme list-subsys` does not print either."""
+    return (f"the iopolicy is not in the captures ({file} shows no `iopolicy=`): not determined; simulated as the "
+            "kernel's default numa")
+
+
 def iopolicy_assumed(subsystem: str, file: str) -> tuple[str, str]:
-    """The warning of an NVMe subsystem whose iopolicy no capture shows: the scenario gives none,
-    so the claim takes the kernel's default (`nvme_core.iopolicy`, numa) unless a vendor's udev
-    rule matches the subsystem's model, which `nvme list-subsys` does not print either."""
-    return (f"devices.{subsystem}.policy",
-            f"the iopolicy is not in the captures ({file} shows no `iopolicy=`): the kernel's default numa assumed; "
-            "`cat /sys/class/nvme-subsystem/nvme-subsys*/iopolicy` shows the host's")
+    """The warning of an NVMe subsystem whose iopolicy no capture shows, naming the file that would settle it."""
+    return (f"devices.{subsystem}.policy", f"{iopolicy_open(file)}; {iopolicy_file(subsystem)} would tell")
 
 
 def left_out_idle(rates: pd.DataFrame | None, *names: str) -> bool:

@@ -320,11 +320,14 @@ def read(path: str | Path) -> pd.DataFrame:
     I/O policy when shown, namespace id, path device (`nvme0c0n1`, when shown), controller,
     transport, address, controller state (`live`, `connecting`, …) and ANA state (`optimized`,
     `non-optimized`, `inaccessible`, …; missing when not shown), the line, and the line of the
-    subsystem's `iopolicy=` (text only)."""
-    import pandas as pd
+    subsystem's `iopolicy=` (text only). `nvme list -v` gives the same rows (`nvme_list_verbose`)."""
+    from pathlab.readers import nvme_list_verbose
 
     name = str(path)
-    lines = output_of(name, read_text(path), _COMMANDS, "nvme list-subsys")
+    text = read_text(path)
+    if nvme_list_verbose.is_verbose_list(text):
+        return _table(nvme_list_verbose.read_lines(name, text))
+    lines = output_of(name, text, _COMMANDS, "nvme list-subsys")
     if not any(line.text.strip() for line in lines):
         raise ScenarioError(name, "line 1", "empty file: expected `nvme list-subsys` or `nvme show-topology` output")
     start = next(i for i, line in enumerate(lines) if line.text.strip())
@@ -334,6 +337,12 @@ def read(path: str | Path) -> pd.DataFrame:
         rows = _read_text(name, lines)
     if not rows:
         raise ScenarioError(name, "line 1", "no subsystem with a controller: not `nvme list-subsys` output")
+    return _table(rows)
+
+
+def _table(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    import pandas as pd
+
     table = pd.DataFrame(rows, columns=COLUMNS)
     return table.astype({c: "string" for c in COLUMNS if c not in ("nsid", "line", "iopolicy_line")}
                         | {"nsid": "Int64", "line": "Int64", "iopolicy_line": "Int64"})

@@ -1,0 +1,148 @@
+"""`nvme list -v` (nvme-cli 2.x and later, text): three tables, each a header line, a line of
+dashes and a row a line (nvme-cli `nvme-print-stdout.c`, `stdout_detailed_list`):
+
+- subsystems: `Subsystem Subsystem-NQN Controllers`, a row `nvme-subsys0 nqn.… nvme0, nvme1`;
+- controllers: `Device [Orchestrator] [Cntlid] SN MN FR TxPort Address [Slot] Subsystem Namespaces`
+  (Cntlid came in 2.x's later releases, Orchestrator in 3.x; the model may hold blanks and the
+  address and slot may be empty, so a row is read from its transport on: the word the header's
+  `TxPort` stands for is one of `TRANSPORTS`, then the address and slot, then `nvme-subsysN`);
+- namespaces: `Device Generic NSID Usage Format Controllers`, a row `/dev/nvme0n1 /dev/ng0n1 0x1
+  … nvme0, nvme1` (the NSID printed `%#x`; nvme-cli 2.x before 2.9 prints `nvme0n1` without `/dev/`).
+
+It prints no controller state, no ANA state, no host NQN and no iopolicy: the rows read give
+those as missing (`nvme_subsys.COLUMNS`), one per namespace and controller that serves it (one per
+controller where the namespace table is empty), each at its controller's line."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pathlab.api import ScenarioError, warn
+from pathlab.readers.pasted import Line, between, output_of
+
+#: The header of its first table, by which the listing is told apart.
+HEADER = re.compile(r"^\s*Subsystem\s+Subsystem-NQN\s+Controllers\s*$", re.M)
+#: The transports libnvme names (`nvme_ctrl_get_transport`: the kernel's `transport` attribute).
+TRANSPORTS = ("pcie", "tcp", "rdma", "fc", "loop", "apple-nvme")
+_COMMANDS = (re.compile(r"^nvme\s+list\s+(?:-v|--verbose)\b"),)
+_DASHES = re.compile(r"^\s*-+(\s+-+)*\s*$")
+_SUBSYS = re.compile(r"^nvme-subsys\d+$")
+_CTRL = re.compile(r"^nvme\d+$")
+
+
+def is_verbose_list(text: str) -> bool:
+    """Whether a capture holds `nvme list -v`'s first header (quoted or marked up as pasted)."""
+    return re.search(r"\bSubsystem\s+Subsystem-NQN\s+Controllers\b", text) is not None
+
+
+def _in_listing(line: str) -> bool:
+    """Whether a line can end the listing: a header, dashes or a row (every row names a device or subsystem)."""
+    return bool(_DASHES.match(line) or re.match(r"\s*(?:/dev/)?nvme[-0-9a-z]*\d\s|\s*(?:Subsystem|Device)\s", line))
+
+
+def _names(words: list[str]) -> list[str]:
+    """`nvme0, nvme1` as printed (a comma and a blank between names)."""
+    return [w for w in (w.strip(",") for w in " ".join(words).replace(",", " ").split()) if w]
+
+
+def _tables(name: str, lines: list[Line]) -> list[tuple[Line, list[Line]]]:
+    """Each table's header and its rows (the lines after its dashes up to a blank line)."""
+    out: list[tuple[Line, list[Line]]] = []
+    i = 0
+    while i < len(lines):
+        if i + 1 < len(lines) and lines[i].text.strip() and _DASHES.match(lines[i + 1].text):
+            rows, j = [], i + 2
+            while j < len(lines) and lines[j].text.strip():
+                rows.append(lines[j])
+                j += 1
+            out.append((lines[i], rows))
+            i = j
+        else:  # a blank line, or a table's title (`NVM Express Subsystems` in nvme-cli 2.0's first releases)
+            i += 1
+    if not out or not HEADER.match(out[0][0].text):
+        raise ScenarioError(name, f"line {out[0][0].number}" if out else "", "expected `nvme list -v`'s first header "
+                            "(`Subsystem Subsystem-NQN Controllers`) and its line of dashes")
+    return out
+
+
+def _controller(name: str, line: Line, header: list[str]) -> dict[str, Any]:
+    words = line.text.split()
+    at = next((i for i, w in enumerate(words) if _SUBSYS.match(w)), None)
+    port = None if at is None else next((i for i in range(at - 1, 0, -1) if words[i] in TRANSPORTS), None)
+    if at is None or port is None or not _CTRL.match(words[0]):
+        raise ScenarioError(name, f"line {line.number}", "a controller row of `nvme list -v` is `nvmeN`, its serial, "
+                            f"model and firmware, a transport ({', '.join(TRANSPORTS)}), its address, "
+                            "`nvme-subsysN` and its namespaces: " + line.text.strip())
+    between = words[port + 1:at]
+    # The address has `=` (fabrics: traddr=…,trsvcid=…) or `:` (PCIe 0000:01:00.0); a slot has neither.
+    address = next((w for w in between if "=" in w or ":" in w), None)
+    if len(between) > ("Slot" in header) + 1 or (between and address is None and "Slot" not in header):
+        raise ScenarioError(name, f"line {line.number}", f"between the transport {words[port]} and {words[at]}: "
+                            f"{' '.join(between)}: expected its address" + (" and slot" if "Slot" in header else ""))
+    return {"controller": words[0], "transport": words[port], "address": address, "subsystem": words[at],
+            "namespaces": _names(words[at + 1:]), "line": line.number}
+
+
+def _namespace(name: str, line: Line) -> dict[str, Any]:
+    words = line.text.split()
+    controllers: list[str] = []
+    while len(words) > 3 and _CTRL.match(words[-1].strip(",")):
+        controllers.insert(0, words.pop().strip(","))
+    head = words[0].removeprefix("/dev/") if words else ""
+    nsid = words[2] if len(words) > 2 else ""
+    if not re.fullmatch(r"nvme\d+n\d+", head) or not re.fullmatch(r"0x[0-9a-fA-F]+|\d+", nsid) or not controllers:
+        raise ScenarioError(name, f"line {line.number}", "a namespace row of `nvme list -v` is its device "
+                            "(`/dev/nvmeXnY`), generic device, NSID, usage, format and controllers: " + line.text.strip())
+    number = int(nsid, 16) if nsid.startswith("0x") else int(nsid)
+    return {"head": head, "nsid": number, "controllers": controllers, "line": line.number}
+
+
+def read_lines(name: str, text: str) -> list[dict[str, Any]]:
+    """The rows of `nvme_subsys.COLUMNS` that `nvme list -v` output gives."""
+    lines = between(name, output_of(name, text, _COMMANDS, "nvme list -v"), lambda line: HEADER.match(line) is not None,
+                    _in_listing, "nvme list -v")
+    tables = _tables(name, lines)
+    if len(tables) < 2:
+        raise ScenarioError(name, "", "`nvme list -v` without its controller table: paste its three tables whole")
+    (subsys_head, subsys_rows), (ctrl_head, ctrl_rows), *rest = tables
+    nqn_of: dict[str, str] = {}
+    for row in subsys_rows:
+        words = row.text.split()
+        while len(words) > 2 and _CTRL.match(words[-1].strip(",")):
+            words.pop()  # its controllers: the controller table gives each with its subsystem
+        if len(words) < 2 or not _SUBSYS.match(words[0]):
+            raise ScenarioError(name, f"line {row.number}", "a subsystem row of `nvme list -v` is `nvme-subsysN`, its "
+                                "NQN and its controllers: " + row.text.strip())
+        nqn_of[words[0]] = " ".join(words[1:])  # an NQN with blanks (a drive's model and serial) kept whole
+    header = ctrl_head.text.split()
+    if header[:1] != ["Device"] or "TxPort" not in header:
+        raise ScenarioError(name, f"line {ctrl_head.number}", "expected the controller table's header (`Device … "
+                            "TxPort Address … Subsystem Namespaces`): " + ctrl_head.text.strip())
+    controllers = {c["controller"]: c for c in (_controller(name, r, header) for r in ctrl_rows)}
+    for c in controllers.values():
+        if c["subsystem"] not in nqn_of:
+            raise ScenarioError(name, f"line {c['line']}", f"{c['controller']}'s subsystem {c['subsystem']} is not in "
+                                f"the subsystem table (lines {subsys_head.number}-{subsys_head.number + len(subsys_rows) + 1})")
+    spaces = [_namespace(name, r) for r in rest[0][1]] if rest else []
+    out = []
+    for ns in spaces:
+        for c in ns["controllers"]:
+            if c not in controllers:
+                raise ScenarioError(name, f"line {ns['line']}", f"{ns['head']}'s controller {c} is not in the controller "
+                                    f"table (from line {ctrl_head.number})")
+            out.append(_row(controllers[c], nqn_of, ns["nsid"]))
+    served = {c for ns in spaces for c in ns["controllers"]}
+    for c in (c for n, c in controllers.items() if n not in served):
+        if spaces:  # its namespaces are elsewhere (another host's, or none attached): no path of this listing
+            warn(name, f"line {c['line']}", f"{c['controller']} serves no namespace the namespace table lists: "
+                                            "no path of it imported")
+        else:
+            out.append(_row(c, nqn_of, None))
+    return out
+
+
+def _row(c: dict[str, Any], nqn_of: dict[str, str], nsid: int | None) -> dict[str, Any]:
+    return {"subsystem": c["subsystem"], "nqn": nqn_of[c["subsystem"]], "hostnqn": None, "iopolicy": None,
+            "nsid": nsid, "path": None, "controller": c["controller"], "transport": c["transport"],
+            "address": c["address"], "state": None, "ana_state": None, "line": c["line"], "iopolicy_line": None}

@@ -1,0 +1,96 @@
+"""`nvme list -v` (nvme-cli 2.x and later) read as `nvme list-subsys` is: a row per namespace and
+controller that serves it, each at its controller's line, with no state, ANA state or iopolicy
+(the listing prints none, and the import says what it took instead); rows it cannot read are
+refused with their line. Shapes from nvme-cli issue 1529 (PowerStore over TCP, 2.0), libnvme issue
+995 (Cntlid and Slot columns, a serial with a blank, a made-up NQN) and libnvme pull request 108
+(a drive's NQN with blanks)."""
+
+from __future__ import annotations
+
+import tomllib
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pathlab.api import PathlabWarning, ScenarioError
+from pathlab.importer import import_files
+from pathlab.readers import nvme_subsys
+
+LINUX = Path(__file__).parent / "data" / "linux"
+POWERSTORE = LINUX / "nvme-list-v_v2_handbuilt-from-nvme-cli-issue1529_powerstore.txt"
+NQN = "nqn.1988-11.com.dell:powerstore:00:f03028e73ef7D032D81E"
+
+
+def _rows(path: Path) -> list[tuple]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        table = nvme_subsys.read(path)
+    return [(r.subsystem, r.nqn, None if pd.isna(r.nsid) else r.nsid, r.controller, r.transport, r.address, r.line)
+            for r in table.itertuples()]
+
+
+def test_a_powerstore_over_tcp_gives_a_row_per_namespace_and_controller() -> None:
+    assert _rows(POWERSTORE) == [
+        ("nvme-subsys0", NQN, 1, "nvme0", "tcp", "traddr=10.162.198.42,trsvcid=4420", 9),
+        ("nvme-subsys0", NQN, 1, "nvme1", "tcp", "traddr=10.162.198.45,trsvcid=4420", 8),
+        ("nvme-subsys0", NQN, 2, "nvme0", "tcp", "traddr=10.162.198.42,trsvcid=4420", 9),
+        ("nvme-subsys0", NQN, 2, "nvme1", "tcp", "traddr=10.162.198.45,trsvcid=4420", 8)]
+    table = nvme_subsys.read(POWERSTORE)
+    assert table[["state", "ana_state", "hostnqn", "iopolicy"]].isna().all().all()
+
+
+def test_its_import_has_two_namespaces_on_two_paths_and_says_what_it_did_not_print() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(POWERSTORE)])
+    said = dict(done.warnings)
+    assert said["faults"] == (f"{POWERSTORE} shows no controller state (`nvme list -v`, or nvme-cli's oldest "
+                              "list-subsys): every controller taken as live; `nvme list-subsys` shows them")
+    assert said["arrays.symmetric"].startswith(f"{POWERSTORE} shows no ANA state")
+    assert [u.setting for u in done.undetermined] == ["iopolicy", "iopolicy"]
+    devices = tomllib.loads(done.text)["devices"]
+    assert [(d["name"], [p["controller"] for p in d["listed"]["paths"].values()]) for d in devices] == [
+        (f"{NQN}/ns1", ["nvme0", "nvme1"]), (f"{NQN}/ns2", ["nvme0", "nvme1"])]
+
+
+# libnvme issue 995's shape: Cntlid and Slot columns, serials with a blank, /dev/ names and hex NSIDs.
+CNTLID_SLOT = LINUX / "nvme-list-v_v2_handbuilt-from-libnvme-issue995_cntlid-slot.txt"
+
+
+def test_cntlid_and_slot_columns_and_blanks_in_a_serial_are_read() -> None:
+    listing = CNTLID_SLOT
+    uuid = "nqn.2014-08.org.nvmexpress:uuid:52d06941-4112-18d7-77d4-36c91551f4f1"
+    # nvme3 serves no namespace the listing shows: no row (a controller without a namespace has no path), and said
+    with pytest.warns(PathlabWarning, match=f"{listing}: line 9: nvme3 serves no namespace the namespace table lists: "
+                                            "no path of it imported"):
+        nvme_subsys.read(listing)
+    assert _rows(listing) == [("nvme-subsys0", uuid, 1, "nvme0", "pcie", "0000:04:00.0", 8),
+                              ("nvme-subsys0", uuid, 2, "nvme0", "pcie", "0000:04:00.0", 8)]
+
+
+def test_a_subsystem_nqn_with_blanks_is_kept_whole_and_a_listing_without_namespaces_gives_its_controllers() -> None:
+    listing = LINUX / "nvme-list-v_v2_libnvme-pr108_toshiba-pcie.txt"
+    assert _rows(listing) == [("nvme-subsys0", "nqn.2017-03.jp.co.toshiba:KXG60ZNV512G NVMe TOSHIBA 512GB:49MA23BZK03N",
+                               None, "nvme0", "pcie", "0000:3d:00.0", 8)]
+
+
+@pytest.mark.parametrize(("old", "new", "line", "said"), [
+    ("tcp    traddr=10.162.198.45", "xyz    traddr=10.162.198.45", "line 8",
+     "a controller row of `nvme list -v` is `nvmeN`, its serial, model and firmware, a transport (pcie, tcp, rdma, fc, "
+     "loop, apple-nvme), its address, `nvme-subsysN` and its namespaces: nvme1"),
+    ("198.42,trsvcid=4420 nvme-subsys0", "198.42,trsvcid=4420 nvme-subsys7", "line 9",
+     "nvme0's subsystem nvme-subsys7 is not in the subsystem table (lines 2-4)"),
+    ("512   B +  0 B   nvme0, nvme1\nnvme0n2", "512   B +  0 B   nvme0, nvme5\nnvme0n2", "line 13",
+     "nvme0n1's controller nvme5 is not in the controller table (from line 6)"),
+], ids=["unknown-transport", "subsystem-not-listed", "controller-not-listed"])
+def test_a_row_it_cannot_read_is_refused_with_its_line(tmp_path: Path, old: str, new: str, line: str, said: str) -> None:
+    listing = tmp_path / "list.txt"
+    text = POWERSTORE.read_text()
+    assert old in text
+    listing.write_text(text.replace(old, new, 1))
+    with pytest.raises(ScenarioError) as refused:
+        nvme_subsys.read(listing)
+    assert refused.value.args[0] == str(listing) and refused.value.args[1] == line
+    assert refused.value.args[2].startswith(said)
