@@ -14,12 +14,15 @@ from conftest import ROOT, SCENARIOS
 from pathlab.importer import import_files
 from pathlab.readers import (
     diskstats,
+    esxcli_advanced,
     esxcli_devices,
+    esxcli_iscsi_params,
     esxtop,
     iostat,
     iscsi_sessions,
     mpclaim,
     mpio_settings,
+    nvme_id_ctrl,
     nvme_sysfs,
     pasted,
     powermt,
@@ -111,7 +114,8 @@ FUZZED = {
     **{reader: "test_any_bytes_through_every_other_reader_and_import" for reader in (
         "esxcli_devices.read", "pasted.read_text", "pasted.file_lines", "diskstats.lines", "diskstats.rates", "diskstats.device_means",
         "iostat.rows", "iostat.device_means", "bundle.files_in", "nvme_sysfs.read", "nvme_sysfs.attribute_files",
-        "iscsi_sessions.read", "powermt.read", "mpclaim.read", "mpio_settings.read")},
+        "iscsi_sessions.read", "powermt.read", "mpclaim.read", "mpio_settings.read", "esxcli_iscsi_params.read",
+        "esxcli_advanced.read", "nvme_id_ctrl.read")},
 }
 
 
@@ -163,7 +167,8 @@ def test_any_bytes_through_every_other_reader_and_import(tmp_path_factory, data:
         warnings.simplefilter("ignore", pathlab.PathlabWarning)  # what a reader skips, said on stderr
         for read in (esxcli_devices.read, pasted.read_text, lambda p: pasted.file_lines(p)(), diskstats.lines,
                      diskstats.rates, diskstats.device_means, iostat.rows, iostat.device_means, nvme_sysfs.read,
-                     iscsi_sessions.read, powermt.read, mpclaim.read, mpio_settings.read):
+                     iscsi_sessions.read, powermt.read, mpclaim.read, mpio_settings.read, esxcli_iscsi_params.read,
+                     esxcli_advanced.read, nvme_id_ctrl.read):
             _read_or_refused(read, path)
         # `import` of the file alone, beside a multipath -ll, and as a sosreport's diskstats.
         _read_or_refused(import_files, [str(path)])

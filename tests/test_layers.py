@@ -64,6 +64,7 @@ LAYERS: dict[str, tuple[int, str]] = {
     "pathlab.assumption": (0, "base"),
     "pathlab.validated": (0, "base"),
     "pathlab.sites": (0, "base"),
+    "pathlab.esxi_timer_ranges": (0, "base"),
     "pathlab.host_site_figures": (0, "base"),
 }
 

@@ -390,6 +390,21 @@ fn linux_claim<'py>(py: Python<'py>, vendor: &str, product: &str, tpgs: bool) ->
     to_python(py, &Claimed { hwtable: &claim.multipath.entries, settings })
 }
 
+/// The ranges (low, high, in seconds) the engine accepts for the ESXi timers an import reads, by
+/// esxcli's names, so that the import refuses a listing's value exactly where `run` would.
+#[pyfunction]
+fn esxi_timer_ranges(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    use pathlab_sim::model::{esxi_iscsi, stack};
+    let range = |(_, low, high): (u64, u64, u64)| (low, high);
+    let ranges = std::collections::BTreeMap::from([
+        ("NoopOutInterval", range(esxi_iscsi::NOOP_OUT_INTERVAL_S)),
+        ("NoopOutTimeout", range(esxi_iscsi::NOOP_OUT_TIMEOUT_S)),
+        ("RecoveryTimeout", range(esxi_iscsi::RECOVERY_TIMEOUT_S)),
+        ("Misc.APDTimeout", stack::ESXI_APD_TIMEOUT_RANGE_S),
+    ]);
+    to_python(py, &ranges)
+}
+
 /// The policy catalogue: name, stack, summary and parameters of every policy (a list of dicts).
 #[pyfunction]
 fn policy_catalog(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
@@ -425,6 +440,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_scenario_values, m)?)?;
     m.add_function(wrap_pyfunction!(policy_catalog, m)?)?;
     m.add_function(wrap_pyfunction!(linux_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(esxi_timer_ranges, m)?)?;
     m.add_function(wrap_pyfunction!(parse_duration_ns, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("MAX_INTERVAL_ROWS", pathlab_sim::scenario::limits::MAX_INTERVAL_ROWS)?;

@@ -69,6 +69,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pathlab import esxi_timer_ranges
+
 MULTIPATH_TOOLS = "opensvc/multipath-tools 0.14.3 (c2fcdaf1)"
 
 
@@ -136,7 +138,7 @@ ESXI_ALUA_RETRY_SOURCE = "Broadcom KB 310442, 'ALUA parameters in ESXi Server' (
 ESXI_IO_TIMEOUT = Builtin(30, "VMware vSphere 6.0 Storage, 'Path failover': I/O 'might pause for 30 to 60 seconds' "
                               "(the lower bound)")
 #: The range VMware's page below gives for Misc.APDTimeout, which the engine takes.
-ESXI_APD_TIMEOUT_RANGE = (20, 99999)
+ESXI_APD_TIMEOUT_RANGE = esxi_timer_ranges.APD_TIMEOUT
 ESXI_APD_TIMEOUT = Builtin(140, "VMware vSphere 7.0 Storage, 'Change Timeout Limits for Storage APD', "
                                 "https://docs.vmware.com/en/VMware-vSphere/7.0/com.vmware.vsphere.storage.doc/"
                                 "GUID-5CC5A990-AC23-4D51-80DD-37F09175E255.html")
@@ -161,7 +163,7 @@ ESXI_NOOP_OUT_INTERVAL = Builtin(15, f"{ESXI_ISCSI_SOURCE} (NoopOutInterval 15, 
 ESXI_NOOP_OUT_TIMEOUT = Builtin(10, f"{ESXI_ISCSI_SOURCE} (NoopOutTimeout 10, 10 to 30)")
 ESXI_RECOVERY_TIMEOUT = Builtin(10, f"{ESXI_ISCSI_SOURCE} (RecoveryTimeout 10, 1 to 120)")
 #: The ranges esxcli accepts for them (Min, Max), by esxcli's name, as `show` prints them.
-ESXI_ISCSI_RANGES = {"NoopOutInterval": (1, 60), "NoopOutTimeout": (10, 30), "RecoveryTimeout": (1, 120)}
+ESXI_ISCSI_RANGES = esxi_timer_ranges.ISCSI
 ESXI_PATH_EVAL_TIME = Builtin(300, "VMware vSphere 8.0 Storage, 'Viewing and Managing Paths' (a periodic path "
                                    "evaluation every five minutes)")
 # SPDK bdev_nvme, as SPDK's multipath HOWTO attaches controllers

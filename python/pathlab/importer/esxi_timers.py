@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pathlab.advisor import stall_rule as rule
+from pathlab import esxi_timer_ranges
 from pathlab.api import ScenarioError
 from pathlab.importer.provenance import Provenance, Read
 from pathlab.importer.timer_values import TimerValue
@@ -49,7 +49,7 @@ def esxi_timers(listings: Sequence[AdapterParams], settings: Sequence[tuple[str,
         values: dict[str, str] = {}
         sources: dict[str, Provenance] = {}
         for key, (seconds, row) in listing.timers().items():
-            _simulated(listing.file, row.line, row.name, seconds, rule.ESXI_ISCSI_RANGES[row.name])
+            _simulated(listing.file, row.line, row.name, seconds, esxi_timer_ranges.ISCSI[row.name])
             values[key] = f"{seconds}s"
             said = f"{row.name} Current {row.current}" + (f" (inherited, target portal {listing.portal})"
                                                          if listing.portal else "")
@@ -74,7 +74,7 @@ def esxi_timers(listings: Sequence[AdapterParams], settings: Sequence[tuple[str,
 
 #: The advanced settings' values the engine simulates: Misc.APDTimeout's documented range; a
 #: Disk.PathEvalTime of 0 (no periodic evaluation) is not one.
-SETTING_RANGES = {"Misc.APDTimeout": rule.ESXI_APD_TIMEOUT_RANGE, "Disk.PathEvalTime": (1, None)}
+SETTING_RANGES = {"Misc.APDTimeout": esxi_timer_ranges.APD_TIMEOUT, "Disk.PathEvalTime": (1, None)}
 
 
 def _simulated(file: str, line: int, name: str, seconds: int, allowed: tuple[int, int | None]) -> None:
