@@ -9,18 +9,20 @@ import warnings
 import pathlab
 from pathlab import _core
 from pathlab.importer.host_tables import HostTables, Table
-from pathlab.importer.provenance import Derived
+from pathlab.importer.provenance import Derived, Own
 from pathlab.importer.run_interval import cluster_objects, intervals, size_interval
 
 S = 1_000_000_000
+#: How each host's import gives its `[run]` (the run's length is the scenario's own).
+HOSTS_RUN = Own("the run's length")
 
 
 def _run(interval: str = "5s") -> HostTables:
     tables = HostTables()
     run = tables.table("run")
-    run.key("duration", "60s")
-    run.key("warmup", "10s")
-    run.key("interval", interval)
+    run.key("duration", "60s", HOSTS_RUN)
+    run.key("warmup", "10s", HOSTS_RUN)
+    run.key("interval", interval, HOSTS_RUN)
     return tables
 
 
@@ -31,7 +33,7 @@ def _the_run(tables: HostTables) -> Table:
 def test_the_interval_is_the_hosts_own_where_the_rows_fit() -> None:
     tables = _run()
     size_interval(tables, 142_857)  # 14 intervals x 142,857 = 1,999,998 rows
-    assert _the_run(tables).get("interval") == "5s" and _the_run(tables).source("interval") is None
+    assert _the_run(tables).get("interval") == "5s" and _the_run(tables).source("interval") is HOSTS_RUN
 
 
 def test_32_hosts_of_500_devices_and_8_paths_take_6_s() -> None:
