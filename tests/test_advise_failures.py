@@ -14,6 +14,8 @@ import pathlab
 from conftest import ROOT
 from conftest import pathlab as cli
 from pathlab.advisor.failure_advice import FailureAdvice
+from pathlab.advisor.failure_kinds import applicable
+from pathlab.advisor.timer_candidates import tree
 from two_controllers import two_controllers
 
 NETAPP = "tests/data/failures/netapp-two-fabrics.toml"
@@ -347,3 +349,47 @@ def test_a_host_without_anatt_has_no_ana_change_kind() -> None:
     with pytest.raises(pathlab.ScenarioError, match="ana_change: this host has no NVMe array of two controllers or "
                                                     r"more with ANA groups and an ANATT \(the scenario's anatt"):
         pathlab.advise(pathlab.Scenario.from_text(text.split("[[faults]]")[0], "nvme.toml"), failures="ana_change")
+
+
+def _alua_host(stack: str, policy: str, implicit: str | None) -> pathlab.Scenario:
+    text = two_controllers(duration="5s", seed=3, stack=stack, policy=policy,
+                           workload='outstanding = 4\nblock_size = "4KiB"\nthink_time = "1ms"', fault="")
+    text = text.split("[[faults]]")[0]
+    if implicit:
+        text = text.replace("tpgs = true", f'tpgs = true\nimplicit_transition_time = "{implicit}"')
+    return pathlab.Scenario.from_text(text, "alua.toml")
+
+
+@pytest.mark.parametrize(("policy", "stack", "predicted", "tick", "measured"), [
+    # Linux requeues every 1 s (+ the refusal's 20 µs round trip): the third retry is the first
+    # after the 3 s transition; the prediction is at most a whole retry after its end
+    ('name = "dm-multipath"', 'fast_io_fail_tmo = "0s"', 4.0, 1.0, 3.0002),
+    # ESXi holds the I/O on the path until the end; the first to wait left within a think time of the reboot
+    ('name = "VMW_PSP_RR"', "", 3.0, 0.0, 2.99944)])
+def test_an_alua_transition_stalls_as_the_rule_predicts_before_the_run(policy: str, stack: str, predicted: float,
+                                                                       tick: float, measured: float) -> None:
+    """A SCSI ALUA host: CT0 reboots and CT1's port groups are Transitioning for the array's
+    implicit transition time (3 s, read from the scenario), predicted by
+    `stall_rule.alua_transition` before the run; nothing fails (the transition ends in time)."""
+    advice = pathlab.advise(_alua_host(stack, policy, "3s"), failures="alua_transition", seeds=2)
+    (row,) = advice.rows
+    assert (row.kind, row.target, row.predicted.seconds, row.predicted.tick) == ("alua_transition", "a/CT0", predicted,
+                                                                                 tick)
+    assert abs(row.measured.longest_wait_s - measured) < 1e-4 and row.measured.failed_ios == 0
+    assert predicted - tick - CYCLE_S <= row.measured.longest_wait_s <= predicted
+    setting = next(s for s in advice.candidates[0].settings if s.name == "implicit transition time")
+    assert (setting.value, setting.provenance, setting.where) == ("3s", "read",
+                                                                  "alua.toml, [[arrays]] a implicit_transition_time")
+    (kind,) = advice.kinds
+    assert kind.fault["ana_change"] == "3s"
+
+
+def test_a_scsi_host_without_an_implicit_transition_time_has_no_alua_transition_kind() -> None:
+    """The transition's length is the array's; the 60 s scsi_dh_alua allows is the host's
+    tolerance, not how long the array takes, so it is not assumed."""
+    scenario = _alua_host('fast_io_fail_tmo = "0s"', 'name = "dm-multipath"', None)
+    with pytest.raises(pathlab.ScenarioError, match=r"alua_transition: this host has no SCSI ALUA array .* with an "
+                                                    r"implicit transition time \(the scenario's implicit_transition_time"):
+        pathlab.advise(scenario, failures="alua_transition")
+    kinds = applicable(scenario, tree(scenario), {})
+    assert [k.kind for k in kinds] == ["path_hang", "link_down", "controller_reboot", "all_paths_down"]

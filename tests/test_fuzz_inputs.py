@@ -26,6 +26,7 @@ from pathlab.readers import (
     nvme_sysfs,
     pasted,
     powermt,
+    sg_rtpg,
 )
 
 BASE = str(SCENARIOS / "bench-minimal.toml")
@@ -115,7 +116,7 @@ FUZZED = {
         "esxcli_devices.read", "pasted.read_text", "pasted.file_lines", "diskstats.lines", "diskstats.rates", "diskstats.device_means",
         "iostat.rows", "iostat.device_means", "bundle.files_in", "nvme_sysfs.read", "nvme_sysfs.attribute_files",
         "iscsi_sessions.read", "powermt.read", "mpclaim.read", "mpio_settings.read", "esxcli_iscsi_params.read",
-        "esxcli_advanced.read", "nvme_id_ctrl.read")},
+        "esxcli_advanced.read", "nvme_id_ctrl.read", "sg_rtpg.read")},
 }
 
 
@@ -168,7 +169,7 @@ def test_any_bytes_through_every_other_reader_and_import(tmp_path_factory, data:
         for read in (esxcli_devices.read, pasted.read_text, lambda p: pasted.file_lines(p)(), diskstats.lines,
                      diskstats.rates, diskstats.device_means, iostat.rows, iostat.device_means, nvme_sysfs.read,
                      iscsi_sessions.read, powermt.read, mpclaim.read, mpio_settings.read, esxcli_iscsi_params.read,
-                     esxcli_advanced.read, nvme_id_ctrl.read):
+                     esxcli_advanced.read, nvme_id_ctrl.read, sg_rtpg.read):
             _read_or_refused(read, path)
         # `import` of the file alone, beside a multipath -ll, and as a sosreport's diskstats.
         _read_or_refused(import_files, [str(path)])

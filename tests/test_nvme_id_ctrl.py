@@ -42,7 +42,8 @@ def test_nvme_cli_1x_hex_without_0x_and_an_indented_paste_are_read(tmp_path: Pat
 
 def test_the_anatt_is_tied_to_the_listings_subsystem_and_read_with_file_and_line() -> None:
     host = pathlab.import_host(LISTING, TWO)
-    assert [(t.setting, t.value, t.scope) for t in host.timers] == [("anatt", "10", "nvme53"), ("anatt", "10", "nvme4")]
+    assert [(t.setting, t.value, t.scope) for t in host.timers] == [("anatt", "10", "nvme53"), ("anacap", "31", "nvme53"),
+                                                                    ("anatt", "10", "nvme4"), ("anacap", "31", "nvme4")]
     assert host.timers[0].where == f"{TWO}, line 56 (nvme53; anacap 31 at line 57)"
     assert host.scenario.tables is not None
     (array,) = host.scenario.tables["arrays"]
@@ -91,3 +92,31 @@ def test_id_ctrl_without_the_listing_is_refused_in_one_line() -> None:
     with pytest.raises(ScenarioError) as refused:
         pathlab.import_host(TWO)
     assert refused.value.args[2].startswith("give one `nvme list-subsys`")
+
+
+def test_plain_advise_says_what_an_ana_change_would_hold_io_for_from_the_same_stall_rule() -> None:
+    """Linux holds the I/O of a namespace with no other path while its controller is live, as
+    long as the change lasts: up to ANATT (10 s); past it the 2 × ANATT reset fails nothing."""
+    from pathlab.advisor.timer_findings import timer_findings
+
+    host = pathlab.import_host(LISTING, TWO)
+    (finding,) = [f for f in timer_findings(host.stack, host.timers, host.scenario.devices) if "ANA change" in f.title]
+    assert finding.title == ("An ANA change with no other usable path (the owning controller reboots, its partner's "
+                             "groups in the change state) holds I/O for up to 10 s (ANATT), then it continues on the new "
+                             "state")
+    # both give 10 s: the first in the controllers' order is named
+    assert finding.evidence.startswith(f"nvme4: anatt 10 (read at {TWO}, line 145 (nvme4; anacap 31 at line 146)); the "
+                                       "longest of the 2 controllers read; held until the change ends")
+    assert "a change that outlasts ANATT: held until the change ends (the controller is live: nvme_available_path); " \
+           "the controller is reset every 2 × ANATT = 20 s meanwhile, failing nothing" in finding.evidence
+
+
+def test_no_ana_change_finding_where_the_change_state_is_not_reported(tmp_path: Path) -> None:
+    """ANACAP 15 (bit 4 clear): the controllers never report the change state, so ANATT holds nothing."""
+    text = Path(TWO).read_text().replace("anacap    : 31", "anacap    : 15")
+    (tmp_path / "id.txt").write_text(text)
+    from pathlab.advisor.timer_findings import timer_findings
+
+    with pytest.warns(pathlab.PathlabWarning):
+        host = pathlab.import_host(LISTING, str(tmp_path / "id.txt"))
+    assert not [f for f in timer_findings(host.stack, host.timers, host.scenario.devices) if "ANA change" in f.title]

@@ -7,7 +7,8 @@ beside what each run measured, so that the page states no prediction the command
 A fault maps to the kinds `advise --failures` knows: a loss the link reports is a `link_down`
 (a path or a port) or its own kind (a controller reboot, a switch, a site), one it does not
 report a `path_hang`; an NVMe controller reboot whose partner passes through the ANA change
-state waits for that change as well (`failure_theory.with_ana_change`)."""
+state waits for that change as well (`failure_theory.with_ana_change`), a SCSI one whose
+partner's port groups are Transitioning for the transition (`failure_theory.with_alua_transition`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import tomllib
 from typing import Any
 
 from pathlab._core import parse_duration_ns
-from pathlab.advisor.failure_theory import Prediction, predict, with_ana_change
+from pathlab.advisor.failure_theory import Prediction, predict, with_alua_transition, with_ana_change
 from pathlab.advisor.timer_candidates import in_force
 from pathlab.api import Scenario
 from pathlab.study.failover import FailoverRow, FailoverStudy
@@ -60,13 +61,27 @@ def _predicted(file: str, variant_set: dict[str, Any], row: FailoverRow) -> Pred
     change = fault.get("ana_change")
     if change is None:
         return found
-    # The partner's ANA groups change while the lost controller's I/O is held: the longer of the two.
+    # The partner's groups change (NVMe) or transition (SCSI ALUA) while the lost controller's I/O
+    # is held: the longer of the two.
+    if stack in ("linux-dm", "esxi"):
+        return with_alua_transition(stack, found, _seconds(change), _implicit(scenario, fault))
     return with_ana_change(stack, found, timers, _anatt(scenario, fault), _seconds(change))
+
+
+def _array(scenario: Scenario, fault: dict[str, Any]) -> dict[str, Any]:
+    """The `[[arrays]]` table the fault names."""
+    tables = dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
+    return next(a for a in tables.get("arrays", []) if a.get("name") == fault["array"])
+
+
+def _implicit(scenario: Scenario, fault: dict[str, Any]) -> float | None:
+    """The fault's array's implicit transition time (None: it reports none)."""
+    array = _array(scenario, fault)
+    return _seconds(array["implicit_transition_time"]) if "implicit_transition_time" in array else None
 
 
 def _anatt(scenario: Scenario, fault: dict[str, Any]) -> float:
     """The ANATT of the fault's array (its controllers' own where given, the first found)."""
-    tables = dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
-    array = next(a for a in tables.get("arrays", []) if a.get("name") == fault["array"])
+    array = _array(scenario, fault)
     own = [c["anatt"] for c in array.get("controllers", []) if "anatt" in c]
     return _seconds(own[0] if own else array["anatt"])

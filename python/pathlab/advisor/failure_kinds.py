@@ -2,7 +2,11 @@
 stops answering (no link event), a link down the host sees, a controller reboot (an array of two
 controllers or more), on an NVMe host an ANA change (the controller reboot, its partner's ANA
 groups in the change state for the array's ANATT before they take its namespaces over: where the
-array reports ANA groups and its ANATT is known, from the scenario or `nvme id-ctrl`), a switch
+array reports ANA groups and its ANATT is known, from the scenario or `nvme id-ctrl`), on a SCSI
+ALUA host (dm-multipath, ESXi's VMW_SATP_ALUA) an ALUA transition (the same reboot, its partner's
+target port groups Transitioning for the array's implicit transition time: where that time is
+known; a host timer such as scsi_dh_alua's 60 s says what the host tolerates, not how long the
+array takes, so it is not assumed), a switch
 loss (where the scenario names its `[[fabric]]` tables), a site loss (an array in a
 `[[replication]]` group: metro) and every path down. Each is one `[[faults]]`
 table on the busiest device with two paths or more (its busiest path in a short pilot run, that
@@ -19,11 +23,14 @@ from pathlab._core import parse_duration_ns
 from pathlab.api import Scenario, ScenarioError
 
 #: Every kind, in the order the output lists them.
-KINDS = ("path_hang", "link_down", "controller_reboot", "ana_change", "switch_down", "site_down", "all_paths_down")
+KINDS = ("path_hang", "link_down", "controller_reboot", "ana_change", "alua_transition", "switch_down", "site_down",
+         "all_paths_down")
 #: What each kind is, as the output says it.
 SAID = {"path_hang": "a path stops answering (no link event)", "link_down": "a link down the host sees",
         "controller_reboot": "a controller reboots",
         "ana_change": "a controller reboots, its partner's ANA groups in the change state for ANATT",
+        "alua_transition": "a controller reboots, its partner's port groups Transitioning for the implicit "
+                           "transition time",
         "switch_down": "a switch is lost",
         "site_down": "a site is lost (metro)", "all_paths_down": "every path down"}
 
@@ -36,7 +43,7 @@ class FailureKind:
     kind: str
     target: str
     fault: Mapping[str, Any]
-    #: How long an ANA change it puts groups in lasts (seconds): the fault must outlast it.
+    #: How long an ANA change or ALUA transition it puts groups in lasts (seconds): the fault must outlast it.
     change_s: float | None = None
 
     def at(self, start_s: float, end_s: float) -> dict[str, Any]:
@@ -83,6 +90,9 @@ def applicable(scenario: Scenario, tables: Mapping[str, Any], busy: Mapping[str,
     change = _ana_change(scenario, array_table, paths[device], path)
     if change is not None:
         found.append(change)
+    transition = _alua_transition(scenario, array_table, paths[device], path)
+    if transition is not None:
+        found.append(transition)
     adapters = (path["adapter"], f"{path['host']}/{path['adapter']}")  # written bare, or HOST/NAME in a cluster
     fabric = next((f for f in tables.get("fabric", []) if f.get("name") and any(a in f.get("adapters", []) for a in adapters)
                    and path["target"] in f.get("ports", [])), None)
@@ -143,9 +153,34 @@ def _ana_change(scenario: Scenario, array: Mapping[str, Any], device_paths: list
                                                          "detection": "link", "ana_change": f"{seconds:g}s"}, seconds)
 
 
+def _alua_transition(scenario: Scenario, array: Mapping[str, Any], device_paths: list[dict[str, Any]],
+                     path: dict[str, Any]) -> FailureKind | None:
+    """The ALUA transition of the device's owning controller: it reboots and its partner's target
+    port groups report Transitioning for the array's implicit transition time (the scenario's
+    `implicit_transition_time`); None where the host is not dm-multipath or ESXi's
+    VMW_SATP_ALUA (the stacks the engine's `alua_transition.rs` sources), the array reports no
+    port groups, is symmetric, or gives no implicit transition time."""
+    own = next((d for d in scenario.devices if d.name == path["device"] and d.host == path["host"]), None)
+    if own is None or not (own.stack == "linux-dm" or own.satp == "VMW_SATP_ALUA") or not array.get("tpgs") \
+            or array.get("symmetric") or len(array.get("controllers", [])) < 2 or not array.get("implicit_transition_time"):
+        return None
+    owner_path = next((p for p in device_paths if p.get("alua") == "AO"), path)
+    name, _, port = owner_path["target"].partition("/")
+    owner = next((p.get("controller") for p in array.get("ports", []) if p.get("name") == port), None)
+    if owner is None:
+        return None
+    seconds = parse_duration_ns(str(array["implicit_transition_time"])) / 1e9
+    return FailureKind("alua_transition", f"{name}/{owner}", {"kind": "controller_reboot", "array": name,
+                                                              "controller": owner, "detection": "link",
+                                                              "ana_change": f"{seconds:g}s"}, seconds)
+
+
 def _lacks(kind: str) -> str:
     return {"controller_reboot": "array of two controllers or more on a device's path",
             "ana_change": "NVMe array of two controllers or more with ANA groups and an ANATT (the scenario's anatt, "
                           "or `nvme id-ctrl`)",
+            "alua_transition": "SCSI ALUA array (dm-multipath, or ESXi's VMW_SATP_ALUA) of two controllers or more "
+                               "with an implicit transition time (the scenario's implicit_transition_time: the "
+                               "array's own, not a host timer)",
             "switch_down": "named [[fabric]] table on a device's path",
             "site_down": "array in a [[replication]] group (metro)"}.get(kind, kind)

@@ -78,7 +78,7 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
         longest = max((p.seconds for c in cands if (p := _predict(stack, kind, c, math.inf)).seconds is not None
                        and math.isfinite(p.seconds)), default=0.0)
         outage = min(LONGEST_OUTAGE_S, max(SHORTEST_OUTAGE_S, longest + PAST_STALL_S))
-        if kind.change_s is not None:  # the controller is back only after its partner's ANA change ends
+        if kind.change_s is not None:  # the controller is back only after its partner's change ends
             outage = max(outage, kind.change_s + PAST_STALL_S)
         # a command lost with its path waits its own timeout past the paths' return: run past it
         lost = max((p.seconds for c in cands if (p := _predict(stack, kind, c, outage)).seconds is not None
@@ -110,11 +110,12 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
 
 
 def _predict(stack: str, kind: FailureKind, candidate: TimerCandidate, outage: float) -> Prediction:
-    """The candidate's prediction of `kind`; an ANA change lasts as long as its fault makes it
-    (the ANATT the kind was built with)."""
+    """The candidate's prediction of `kind`; an ANA change or ALUA transition lasts as long as its
+    fault makes it (the ANATT or implicit transition time the kind was built with)."""
     timers = candidate.timers
     if kind.change_s is not None:
-        timers = replace(timers, seconds={**timers.seconds, "anatt": kind.change_s})
+        key = "implicit_transition_time" if kind.kind == "alua_transition" else "anatt"
+        timers = replace(timers, seconds={**timers.seconds, key: kind.change_s})
     return predict(stack, kind.kind, timers, outage)
 
 

@@ -53,10 +53,16 @@ class Prediction:
 
 
 def predict(stack: str, kind: str, timers: Timers, outage: float) -> Prediction:
-    """What `kind` (path_hang, a link kind, ana_change, all_paths_down) should cost on `stack`
-    (linux-dm, linux-nvme, esxi, windows, spdk) under `timers`, the lost paths back after `outage`
-    seconds. An ANA change lasts the controller's ANATT (`timers.seconds["anatt"]`), the longest
-    it may."""
+    """What `kind` (path_hang, a link kind, ana_change, alua_transition, all_paths_down) should
+    cost on `stack` (linux-dm, linux-nvme, esxi, windows, spdk) under `timers`, the lost paths back
+    after `outage` seconds. An ANA change lasts the controller's ANATT (`timers.seconds["anatt"]`),
+    an ALUA transition the array's implicit transition time
+    (`timers.seconds["implicit_transition_time"]`): the longest each may."""
+    if kind == "alua_transition":
+        change = timers.seconds.get("implicit_transition_time")
+        if change is None:
+            return Prediction(None, 0, "no implicit transition time: the transition's length is not known")
+        return with_alua_transition(stack, predict(stack, "controller_reboot", timers, outage), change, change)
     if kind == "ana_change":
         anatt = timers.seconds.get("anatt")
         if anatt is None:
@@ -89,6 +95,23 @@ def with_ana_change(stack: str, found: Prediction, timers: Timers, anatt: float,
     if waits.seconds is None or waits.seconds <= found.seconds:
         return found
     return Prediction(waits.seconds, 0, f"{waits.rule}; the lost controller: {found.rule}")
+
+
+def with_alua_transition(stack: str, found: Prediction, change: float, implicit: float | None) -> Prediction:
+    """A controller reboot (`found`: its lost paths' own wait) whose partner's target port groups
+    are Transitioning for `change` seconds, the array reporting `implicit` as its implicit
+    transition time: the longer of the two waits (`stall_rule.alua_transition`). Linux's I/O
+    goes on at the first retry after the transition ends: at most the reprep delay after it,
+    the grid of its retries."""
+    if found.seconds is None:
+        return found
+    waits = rule.alua_transition(change, stack == "esxi", implicit)
+    if waits.seconds is None or waits.seconds <= found.seconds:
+        return found
+    if stack == "linux-dm" and waits.then.startswith("it continues"):  # at most a whole retry after the end
+        delay = rule.ALUA_REPREP_DELAY.value or 0.0
+        return Prediction(waits.seconds + delay, delay, f"{waits.rule}; the lost paths: {found.rule}")
+    return Prediction(waits.seconds, 0, f"{waits.rule}; the lost paths: {found.rule}")
 
 
 #: Said of a stall that is a lost command's own timeout: the paths' return does not end it.

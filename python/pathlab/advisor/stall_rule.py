@@ -424,7 +424,7 @@ def alua_transition(change: float, esxi: bool, implicit: float | None = None) ->
                                                                          f"after {change:g} s", ESXI_ALUA_RETRY_SOURCE)
     timeout = implicit if implicit else ALUA_FAILOVER_TIMEOUT.value or 0.0
     delay = ALUA_REPREP_DELAY.value or 0.0
-    if change >= timeout:
+    if change > timeout:  # one that ends as the timeout falls ends in time (the engine's order too)
         return Stall(failure, timeout, "the path fails: the I/O goes to another path, or to no_path_retry",
                      f"the transition outlasts scsi_dh_alua's {timeout:g} s: the group is set standby",
                      ALUA_FAILOVER_TIMEOUT.source)

@@ -241,6 +241,8 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
         settings.append(TimerSetting("no_path_retry", retry, how, where))
     if device.stack in ("linux-nvme", "spdk"):
         settings += _anatt(scenario, device, timers, seconds)
+    if device.stack in ("linux-dm", "esxi"):
+        settings += _implicit_transition_time(scenario, device, timers, seconds)
     hold = stack_table.get("tp4129_hold")
     ccr = bool(stack_table.get("ccr", False))
     timers_run = Timers(seconds, retry, int(hold) if hold else None, ccr, iscsi)
@@ -266,6 +268,24 @@ def _anatt(scenario: Scenario, device: Device, timers: Sequence[TimerValue], sec
     value, where = max(given, key=lambda g: _seconds(g[0]) or 0.0)
     seconds["anatt"] = _seconds(value)
     return [TimerSetting("ANATT", value, "read", where)]
+
+
+def _implicit_transition_time(scenario: Scenario, device: Device, timers: Sequence[TimerValue],
+                              seconds: dict[str, float | None]) -> list[TimerSetting]:
+    """The array's IMPLICIT TRANSITION TIME, which an ALUA transition lasts (none where neither a
+    reader nor the scenario gives it): the longest read, else the scenario's array's."""
+    read = [t for t in timers if t.setting == "implicit_transition_time"]
+    if read:
+        longest = max(read, key=lambda t: _seconds(t.value) or 0.0)
+        seconds["implicit_transition_time"] = _seconds(longest.value)
+        return [TimerSetting("implicit transition time", longest.value, "read", longest.where)]
+    array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
+    if "implicit_transition_time" not in array:
+        return []
+    value = str(array["implicit_transition_time"])
+    seconds["implicit_transition_time"] = _seconds(value)
+    return [TimerSetting("implicit transition time", value, "read",
+                         f"{scenario.file}, [[arrays]] {array['name']} implicit_transition_time")]
 
 
 def _esxi_iscsi_adapter(scenario: Scenario, path: str | None) -> dict[str, Any] | None:

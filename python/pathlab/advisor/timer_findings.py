@@ -15,6 +15,7 @@ from pathlab.advisor.practice import rows_for
 from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer.timer_values import HWTABLE_SOURCE, TimerValue, hwtable_timer
+from pathlab.readers.nvme_id_ctrl import ANACAP_CHANGE
 
 #: What would settle a timer no file gives, by stack.
 SETTLE_DM = "multipath.conf or `multipathd show config` would settle it"
@@ -274,6 +275,7 @@ def _nvme(timers: Read) -> list[Finding]:
     else:
         not_given["kato"] = f"the built-in default would be {rule.NVME_KATO.text()} ({rule.NVME_KATO.source})"
     found += _nvme_all_paths_down(timers, controllers, not_given)
+    found += _nvme_ana_change(timers, controllers)
     settle = [SETTLE_NVME] if not_given else []
     if io_given is None:
         not_given["io_timeout"] = f"the built-in default would be {rule.NVME_IO_TIMEOUT.text()} ({rule.NVME_IO_TIMEOUT.source})"
@@ -282,6 +284,30 @@ def _nvme(timers: Read) -> list[Finding]:
         found.append(Finding("Failure timers no capture gives: " + ", ".join(not_given),
                              "; ".join(f"{k}: {v}" for k, v in not_given.items()) + "; " + "; ".join(settle)))
     return found
+
+
+def _nvme_ana_change(timers: Read, controllers: Sequence[str]) -> list[Finding]:
+    """An ANA change with no other usable path, as `nvme id-ctrl` gives ANATT: Linux holds the
+    I/O while the changing controller is live, as long as the change lasts, at most ANATT
+    (`stall_rule.nvme_ana_change`); the longest ANATT read, of the controllers that report the
+    change state (ANATT above 0, ANACAP bit 4 set where printed)."""
+    read = []
+    for c in controllers:
+        anatt, anacap = _given(timers, c, "anatt"), _given(timers, c, "anacap")
+        if anatt is None or int(anatt.value) == 0 or (anacap is not None and not int(anacap.value) & ANACAP_CHANGE):
+            continue
+        read.append((c, anatt))
+    if not read:
+        return []
+    c, anatt = max(read, key=lambda r: int(r[1].value))
+    seconds = float(anatt.value)
+    stall = rule.nvme_ana_change(seconds, seconds)
+    longest = f"; the longest of the {len(read)} controllers read" if len(read) > 1 else ""
+    return [Finding(f"An ANA change with no other usable path (the owning controller reboots, its partner's groups in "
+                    f"the change state) holds I/O for up to {seconds:g} s (ANATT), then {stall.then}",
+                    f"{c}: anatt {anatt.said}{longest}; {stall.rule}; a change that outlasts ANATT: "
+                    f"{rule.nvme_ana_change(seconds, None).rule}; assumes the change lasts as long as ANATT allows "
+                    f"({stall.assumes})")]
 
 
 def _nvme_all_paths_down(timers: Read, controllers: Sequence[str],

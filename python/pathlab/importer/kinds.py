@@ -92,6 +92,12 @@ def _esxi_advanced(name: str) -> Any:
     return esxcli_advanced.read(name)
 
 
+def _sg_rtpg(name: str) -> Any:
+    from pathlab.readers import sg_rtpg
+
+    return sg_rtpg.read(name)
+
+
 def _multipath(name: str) -> dict[str, pd.DataFrame]:
     from pathlab.readers import multipath_ll
 
@@ -126,7 +132,8 @@ def _diskstats_rates(name: str) -> pd.DataFrame:
 READ = ("ESXi (`esxcli storage nmp device list` or `hpp device list`, `nmp path list` or `core path list`, an "
         "`esxtop -b` capture, `esxcli iscsi adapter param get -A vmhbaN`, `esxcli system settings advanced list -o "
         "/Misc/APDTimeout`), Linux dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, "
-        "/proc/diskstats or `iostat -x`), native NVMe (`nvme list-subsys` or `list -v`, the paths' sysfs attributes, "
+        "/proc/diskstats or `iostat -x`, "
+        "`sg_rtpg -e /dev/sdX`), native NVMe (`nvme list-subsys` or `list -v`, the paths' sysfs attributes, "
         "`nvme id-ctrl`), PowerPath (`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO (`mpclaim -s -d N`, "
         "`Get-MPIOSetting`)")
 
@@ -192,6 +199,12 @@ KINDS: tuple[Kind, ...] = (
     Kind("multipath", "multipath -ll",
          lambda head: "hwhandler=" in head or "policy='" in head or re.search(r"\bdm-\d+\b.*,", head) is not None,
          _multipath, "the maps, their path groups with selector and priority, and each path's states", ("linux",)),
+    Kind("sg-rtpg", "sg_rtpg -e /dev/sdX (sg3_utils' REPORT TARGET PORT GROUPS, extended), one or more paths",
+         lambda head: re.search(r"^\s*Report target port groups:\s*$", head, re.M) is not None
+         or re.search(r"^\s*(?:[#$]|\S*[#$])\s*(?:sudo\s+)?sg_rtpg\b", head, re.M) is not None, _sg_rtpg,
+         "the array's implicit transition time (-e), tied to a map by the path its command line names: how long "
+         "advise --failures runs an ALUA transition (a controller reboot); one file, the paths' outputs each after "
+         "its command line", ("linux",)),
     Kind("multipath.conf", "/etc/multipath.conf",
          lambda head: re.search(r"^\s*(defaults|devices|blacklist|multipaths|overrides)\s*\{", head, re.M) is not None,
          _multipath_conf, "the settings multipath -ll does not show (failback, no_path_retry)", ("linux",)),

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from pathlab.importer.kind import Kind
+    from pathlab.importer.rtpg_times import MapTransition
 
 DEFAULT_ONE_WAY = "5us"  # a fabric within one room
 DEFAULT_PORT_SERVICE_US = 20.0  # an array front-end port of the 2010s: about 50,000 I/O/s
@@ -66,6 +67,8 @@ class LinuxCaptures:
     #: `iscsiadm -m session -P 3` as `readers.iscsi_sessions` reads it: the portal of each session.
     sessions: dict[str, pd.DataFrame] | None = None
     files: dict[str, str] = field(default_factory=dict)
+    #: Each map's implicit transition time as `sg_rtpg -e` gives it (`rtpg_times.tied`), by map name.
+    transitions: dict[str, MapTransition] = field(default_factory=dict)
 
 
 def _mean(rates: pd.DataFrame | None, device: str, column: str) -> float | None:
@@ -236,6 +239,12 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         a.key("tpgs", alua, Derived(f"{mfile}: " + _tpgs_reason(alua, ownership, conf_used), (mfile, *conf_used)))
         a.key("symmetric", not owned, Derived(f"{mfile}: " + _symmetric_reason(
             [m for m in maps if vendor_of[m.name] == array], topology, conf_used), (mfile, *conf_used)))
+        mine_timed = [(c.transitions[m.name], m.name) for m in maps if vendor_of[m.name] == array
+                      and m.name in c.transitions]
+        if mine_timed:  # a transition may take the longest any of the array's LUNs reports
+            timed, name = max(mine_timed, key=lambda x: x[0].seconds)
+            a.key("implicit_transition_time", f"{timed.seconds}s",
+                  Read(c.files["rtpg"], timed.line, f"Implicit transition time of {timed.device} (map {name})"))
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
               Assumed("the captures do not show a port at capacity"))
         warnings.append((f"arrays.{array}.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs "
@@ -412,7 +421,7 @@ def _portal_source(key: tuple[int, int], ports: dict[tuple[int, int], str], port
 
 #: Where each kind of Linux input goes.
 SLOTS = {"multipath": "multipath", "multipath.conf": "conf", "iostat": "rates", "diskstats": "rates",
-         "iscsi-sessions": "sessions"}
+         "iscsi-sessions": "sessions", "sg-rtpg": "rtpg"}
 
 
 def import_host(found: dict[str, Kind]) -> Imported:
@@ -420,6 +429,7 @@ def import_host(found: dict[str, Kind]) -> Imported:
     from pathlab.importer.capture_findings import multipath_findings
     from pathlab.importer.conf_findings import ineffective_settings
     from pathlab.importer.listing_findings import listing_findings
+    from pathlab.importer.rtpg_times import tied
     from pathlab.importer.timer_values import dm_timers
 
     tables: dict[str, Any] = {}
@@ -430,8 +440,11 @@ def import_host(found: dict[str, Kind]) -> Imported:
         slot = SLOTS[kind.name]
         tables[slot], names[slot] = kind.read(name), name
     listing = tables["multipath"]
+    read_times, transitions, said = tied(tables["rtpg"], names["rtpg"], listing["paths"], names["multipath"]) \
+        if "rtpg" in tables else ([], {}, [])
     host, warnings, measured, undetermined = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
-                                                   tables.get("rates"), tables.get("sessions"), names))
+                                                   tables.get("rates"), tables.get("sessions"), names, transitions))
+    warnings = [*warnings, *said]
     imported_maps = {str(p.map) for p in listing["paths"].itertuples() if has_address(p)}
     captured = [load for m in listing["maps"].itertuples() if str(m.name) in imported_maps
                 if (load := from_rates(tables.get("rates"), str(m.dm), str(m.wwid), names.get("rates", ""))) is not None]
@@ -440,6 +453,6 @@ def import_host(found: dict[str, Kind]) -> Imported:
                                        names.get("conf", ""))
                     + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured,
                     undetermined=undetermined,
-                    timers=dm_timers(tables.get("conf"), names.get("conf", ""), listing["maps"], names["multipath"],
-                                     hwtable_sets),
+                    timers=[*dm_timers(tables.get("conf"), names.get("conf", ""), listing["maps"], names["multipath"],
+                                       hwtable_sets), *read_times],
                     captured=captured)

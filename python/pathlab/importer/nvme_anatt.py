@@ -2,8 +2,8 @@
 `nvme list-subsys` shows: an output's `subnqn` must be a subsystem of the listing, and the
 controller its command line names (`nvme id-ctrl /dev/nvme53`) one of that subsystem's
 controllers; anything else is refused in one line, naming both files. Each value is a timer read
-with its file and line (`anatt`, per controller or, where no command line names it, per
-subsystem), and the subsystem's ANATT for the scenario's array: the longest its controllers
+with its file and line (`anatt`, and `anacap` where printed, per controller or, where no
+command line names it, per subsystem), and the subsystem's ANATT for the scenario's array: the longest its controllers
 report (a change may last that long), none where a controller reports no ANA (ANATT 0) or does
 not report the change state (ANACAP bit 4 clear), said as a warning."""
 
@@ -57,6 +57,8 @@ def tied(outputs: Sequence[IdCtrl], file: str, listing: pd.DataFrame, listing_fi
         anacap = f"; anacap {out.anacap.value} at line {out.anacap.line}" if out.anacap is not None else ""
         timers.append(TimerValue("anatt", str(out.anatt.value), scope,
                                  f"{file}, line {out.anatt.line} ({scope}{anacap})"))
+        if out.anacap is not None:  # whether the change state is reported at all (bit 4)
+            timers.append(TimerValue("anacap", str(out.anacap.value), scope, f"{file}, line {out.anacap.line} ({scope})"))
         by_nqn.setdefault(nqn, []).append(out)
     found: dict[str, SubsystemAnatt] = {}
     for nqn, outs in by_nqn.items():

@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathlab.api import ScenarioError, warn
-from pathlab.readers.pasted import Line, command_of, file_lines, unwrapped
+from pathlab.api import ScenarioError
+from pathlab.readers.pasted import Line, command_outputs, file_lines, unwrapped
 
 #: The command whose output this is (nvme-cli's `id-ctrl`), as pasted before it.
 COMMAND = re.compile(r"^nvme\s+id-ctrl\b")
@@ -71,26 +71,8 @@ def read(path: str | Path) -> list[IdCtrl]:
     not what nvme-cli prints, is refused with its line."""
     name = str(path)
     found: list[IdCtrl] = []
-    block: list[Line] = []
-    command: tuple[str | None, int | None] = (None, None)
-    other = False  # the lines after another command's line are not ours
-    skipped: list[str] = []
-    for line in unwrapped(name, file_lines(path))():
-        said = command_of(line.text)
-        if said is None:
-            if not other:
-                block.append(line)
-            continue
-        if block:
-            found += _block(name, block, *command)
-        block, other = [], not COMMAND.search(said)
-        if other:
-            skipped.append(f"`{said[:40]}` (line {line.number}) and its output" if said else f"a prompt (line {line.number})")
-        command = (None, None) if other else (_controller(name, said, line.number), line.number)
-    if block:
-        found += _block(name, block, *command)
-    if skipped:
-        warn(name, "", "skipped: " + "; ".join(skipped))
+    for said, at, block in command_outputs(name, unwrapped(name, file_lines(path)), COMMAND):
+        found += _block(name, block, _controller(name, said, at) if said is not None and at is not None else None, at)
     if not found:
         raise ScenarioError(name, "", "no `nvme id-ctrl` output (`anatt     : 10` … `subnqn    : nqn.…`, or its "
                                       "`-o json` object) found")

@@ -30,7 +30,7 @@ KNOWN_COMMANDS = frozenset({
     "sg_vpd", "rescan-scsi-bus.sh", "systemctl", "service", "ls", "ll", "grep", "egrep", "head",
     "tail", "less", "more", "uname", "hostname", "vmware", "cd", "echo", "sleep", "watch", "udevadm",
     "iscsiadm", "lspci", "rpm", "dpkg", "modinfo", "for", "while", "sanlun", "powermt", "rescan",
-    "rpowermt", "mpclaim", "mpclaim.exe",
+    "rpowermt", "mpclaim", "mpclaim.exe", "sg_rtpg",
 })
 #: Prompts that cannot be mistaken for output or comments: `[root@host ~]#`, `[root@esx:~]`,
 #: `root@host:~#`, `user@host:/etc$`, `host:~ #` (SUSE), `~ #` (ESXi 5), `sh-4.2#`, `bash$`,
@@ -220,6 +220,34 @@ def sections(lines: Iterable[Line]) -> list[Section]:
         else:
             out.append(Section(command, line.number))
     return out
+
+
+def command_outputs(name: str, source: Source, command: re.Pattern[str]) -> list[tuple[str | None, int | None, list[Line]]]:
+    """Each output of `command` in a file that holds one or several, each after its own command
+    line: the command as written (None for the text before any command line) with its line, and
+    the output's lines. Other commands' outputs are skipped and said on stderr."""
+    found: list[tuple[str | None, int | None, list[Line]]] = []
+    block: list[Line] = []
+    said_at: tuple[str | None, int | None] = (None, None)
+    other = False  # the lines after another command's line are not ours
+    skipped: list[str] = []
+    for line in source():
+        said = command_of(line.text)
+        if said is None:
+            if not other:
+                block.append(line)
+            continue
+        if block:
+            found.append((*said_at, block))
+        block, other = [], not command.search(said)
+        if other:
+            skipped.append(f"`{said[:40]}` (line {line.number}) and its output" if said else f"a prompt (line {line.number})")
+        said_at = (None, None) if other else (said, line.number)
+    if block:
+        found.append((*said_at, block))
+    if skipped:
+        warn(name, "", "skipped: " + "; ".join(skipped))
+    return found
 
 
 def output_lines(name: str, source: Source, commands: Sequence[re.Pattern[str]], what: str) -> Source:

@@ -1,0 +1,90 @@
+"""`sg_rtpg` (sg3_utils' REPORT TARGET PORT GROUPS) read in its own printing code's grammar, its
+implicit transition time tied to the map `multipath -ll` shows by the /dev/sdX its command line
+names, and run by `advise --failures` as the ALUA transition's length; bad input in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pathlab
+from conftest import ROOT
+from pathlab.readers import sg_rtpg
+
+SAMPLE = ROOT / "tests/data/sg-rtpg/two-groups-extended.txt"
+LISTING = ROOT / "tests/data/corpus/multipath-ll/002-netapp-aff-rocky10-alua-two-groups/bare.txt"
+MAP = "3600a0980383149764b5d567257516273"
+
+
+def test_the_groups_and_the_implicit_transition_time_are_read_with_their_lines() -> None:
+    (out,) = sg_rtpg.read(SAMPLE)
+    assert (out.device, out.command_line, out.implicit, out.implicit_line) == ("sdc", 1, 4, 3)
+    assert [(g.id, g.state, g.line) for g in out.groups] == [(1, 0x0, 4), (2, 0x1, 12)]
+
+
+def test_an_older_release_without_rtpg_fmt_and_without_decoding_is_read(tmp_path: Path) -> None:
+    text = "$ sg_rtpg /dev/sdb\nReport target port groups:\n  target port group id : 0x1 , Pref=0\n" \
+           "    target port group asymmetric access state : 0x0f\n"
+    (tmp_path / "r.txt").write_text(text)
+    (out,) = sg_rtpg.read(tmp_path / "r.txt")
+    assert (out.device, out.implicit, [(g.id, g.state) for g in out.groups]) == ("sdb", None, [(1, 0xF)])
+
+
+@pytest.mark.parametrize(("text", "where", "message"), [
+    ("Report target port groups:\n  Implicit transition time: 300\n", "line 2", r"Implicit transition time "
+                                                                       r"'300': sg_rtpg prints a whole number of seconds "
+                                                                       r"from 0 to 255 here"),
+    ("Report target port groups:\n  target port group id : 0x1 , Pref=0\n"
+     "    target port group asymmetric access state : 0x05\n", "line 3", r"asymmetric access state 0x05: allowed 0x00"),
+    ("Report target port groups:\n  target port group id : 0x1 , Pref=0\n", "line 2",
+     r"target port group with no asymmetric access state line"),
+    ("hello\n", "", r"no `sg_rtpg` output")])
+def test_what_sg_rtpg_does_not_print_is_refused_with_its_line(tmp_path: Path, text: str, where: str,
+                                                              message: str) -> None:
+    (tmp_path / "r.txt").write_text(text)
+    with pytest.raises(pathlab.ScenarioError, match=message) as refused:
+        sg_rtpg.read(tmp_path / "r.txt")
+    assert refused.value.args[1] == where
+
+
+def test_the_time_goes_to_the_maps_array_and_advise_runs_the_transition_that_long() -> None:
+    """The listing's NetApp map, its path sdc's output: the array's implicit transition time is
+    4 s, read; dm-multipath's fast_io_fail_tmo (5 s) outlasts it on the lost controller, so the
+    prediction is the lost paths' 5 s, and the run waits that."""
+    with pytest.warns(pathlab.PathlabWarning):
+        advice = pathlab.advise([str(LISTING), str(SAMPLE)], failures="alua_transition", seeds=2,
+                                set={"workloads.0.outstanding": 1, "workloads.0.think_time": "1ms"})
+    setting = next(s for s in advice.candidates[0].settings if s.name == "implicit transition time")
+    assert (setting.value, setting.provenance, setting.where) == ("4", "read", f"{SAMPLE}, line 3 (sdc of map {MAP})")
+    row = next(r for r in advice.rows if r.candidate == "in force")
+    assert (row.kind, row.target, row.predicted.seconds) == ("alua_transition", "NETAPP/A", 5.0)
+    assert abs(row.measured.longest_wait_s - 5.0) < 0.0015 and row.measured.failed_ios == 0
+
+
+@pytest.mark.parametrize(("command", "where", "message"), [
+    ("", "line 3", r"no command line naming the device \(`sg_rtpg -e /dev/sdX`\) before this output: its map in .* is "
+         r"not known"),
+    ("# sg_rtpg -e /dev/sdz\n", "line 1", r"sdz is no path of .*bare\.txt \(its paths: sdb, sdc, sdcf, sdcg\): give "
+                                r"sg_rtpg outputs of the same host's paths")])
+def test_an_output_not_tied_to_a_path_of_the_listing_is_refused_in_one_line(tmp_path: Path, command: str, where: str,
+                                                                            message: str) -> None:
+    body = SAMPLE.read_text().split("\n", 1)[1]
+    (tmp_path / "r.txt").write_text(command + body)
+    with pytest.raises(pathlab.ScenarioError, match=message) as refused:
+        pathlab.advise([str(LISTING), str(tmp_path / "r.txt")], failures="alua_transition", seeds=2)
+    assert refused.value.args[:2] == (str(tmp_path / "r.txt"), where)
+
+
+@pytest.mark.parametrize(("header", "said"), [
+    ("", "line 1: sdc: no implicit transition time (sg_rtpg without -e/--extended prints none)"),
+    ("  Implicit transition time: 0\n", "line 3: sdc: implicit transition time 0, unspecified by the array")])
+def test_an_output_that_gives_no_time_gives_the_array_none_and_says_so(tmp_path: Path, header: str, said: str) -> None:
+    from pathlab.importer.rtpg_times import tied
+    from pathlab.readers import multipath_ll
+
+    lines = SAMPLE.read_text().splitlines(keepends=True)
+    (tmp_path / "r.txt").write_text("# sg_rtpg /dev/sdc\n" + lines[1] + header + "".join(lines[3:]))
+    paths = multipath_ll.read(str(LISTING))["paths"]
+    timers, found, warnings = tied(sg_rtpg.read(tmp_path / "r.txt"), "r.txt", paths, str(LISTING))
+    assert (timers, found, warnings) == ([], {}, [(f"maps.{MAP}", f"r.txt, {said}")])
