@@ -257,6 +257,17 @@ fn bad_anatt_and_ana_change_settings_name_the_field_and_what_is_allowed() {
     assert_eq!(none.0, "faults.0.ana_change");
     assert!(none.1.contains("reports no ANATT"), "{}", none.1);
     // A SCSI stack passes through ALUA's Transitioning state where its handling is sourced.
+    // An array that reports the states, to a host whose prioritizer does not read them.
+    let constant = refused(&scenario("dm-multipath\"\nprio = \"const", ANATT_2S, "", &transition("3s")));
+    assert_eq!(
+        constant,
+        (
+            "faults.0.ana_change".to_string(),
+            "ns1 does not read the ALUA states array \"a\" reports (its prioritizer or SATP is not ALUA's): \
+             a change is modelled where the host reads them (prio alua, an ALUA SATP)"
+                .to_string()
+        )
+    );
     let mpio = refused(&scenario("mpio", ANATT_2S, "", &transition("3s")));
     assert!(mpio.1.contains("cannot pass through a transition: Windows msdsm"), "{}", mpio.1);
     let spdk = refused(&scenario("spdk", "", "reconnect_delay = \"5s\", fast_io_fail_tmo = \"2s\"", ""));
