@@ -219,6 +219,25 @@ fn older_linux_kato_grace_keeps_the_target_executing_past_a_tp4129_hold() {
     assert!(grace.devices[0].hazards > 0, "{}", grace.devices[0].hazards);
 }
 
+/// ESXi holds on the path what a transitioning target port group refuses (SCSI's counterpart of
+/// the change state: `model::alua_transition`). A link of that path that drops and comes back
+/// during the transition, before the host notices, ends its own hold and not the transition's:
+/// the I/O waits for the transition's end as the rest does (it used to be sent down the path
+/// again at the link's return and panic as a held path's command refused).
+#[test]
+fn esxi_holds_through_a_transition_a_link_blip_on_the_taking_over_path_included() {
+    let blip = "[[faults]]\nkind = \"path_down\"\nat = \"1500ms\"\nuntil = \"1600ms\"\npath = \"vmhba2:C0:T1:L3\"\n\
+                detection = \"timeout\"\n";
+    let reboot = "[[faults]]\nkind = \"controller_reboot\"\nat = \"1s\"\nuntil = \"7s\"\narray = \"a\"\n\
+                  controller = \"CT0\"\nana_change = \"3s\"\n";
+    for path in CT1_PATHS {
+        let r = run("VMW_PSP_RR", "", "", &format!("{reboot}\n{}", blip.replace(CT1_PATHS[1], path)));
+        assert_eq!((times(&r, "link_down", path), times(&r, "link_up", path)), (vec![1.5], vec![1.6]));
+        assert_stall(&r, 3.0);
+        assert_eq!(r.accounting.failed, 0);
+    }
+}
+
 fn refused(text: &str) -> (String, String) {
     match run::load(text, "ana.toml", None, &[], None) {
         Ok(s) => match run::simulation(&s) {
@@ -238,6 +257,17 @@ fn bad_anatt_and_ana_change_settings_name_the_field_and_what_is_allowed() {
     assert_eq!(none.0, "faults.0.ana_change");
     assert!(none.1.contains("reports no ANATT"), "{}", none.1);
     // A SCSI stack passes through ALUA's Transitioning state where its handling is sourced.
+    // An array that reports the states, to a host whose prioritizer does not read them.
+    let constant = refused(&scenario("dm-multipath\"\nprio = \"const", ANATT_2S, "", &transition("3s")));
+    assert_eq!(
+        constant,
+        (
+            "faults.0.ana_change".to_string(),
+            "ns1 does not read the ALUA states array \"a\" reports (its prioritizer or SATP is not ALUA's): \
+             a change is modelled where the host reads them (prio alua, an ALUA SATP)"
+                .to_string()
+        )
+    );
     let mpio = refused(&scenario("mpio", ANATT_2S, "", &transition("3s")));
     assert!(mpio.1.contains("cannot pass through a transition: Windows msdsm"), "{}", mpio.1);
     let spdk = refused(&scenario("spdk", "", "reconnect_delay = \"5s\", fast_io_fail_tmo = \"2s\"", ""));

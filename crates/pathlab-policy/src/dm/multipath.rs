@@ -671,11 +671,13 @@ impl DmMultipath {
     /// `path_group_prio_update`: (integer average priority of the paths up, number up).
     fn group_priority(&self, members: &[usize]) -> (i32, usize) {
         let up = members.iter().copied().filter(|&i| !self.paths[i].failed);
-        let (sum, count) = up.fold((0, 0), |(sum, count), i| (sum + self.priority(i), count + 1));
+        // Summed in i64: weightedpath's priorities (up to 1,000,000 a path) on thousands of paths
+        // pass i32; their integer average is within a path's priority, so within i32.
+        let (sum, count) = up.fold((0i64, 0usize), |(sum, count), i| (sum + i64::from(self.priority(i)), count + 1));
         if count == 0 {
             (0, 0)
         } else {
-            (sum / count as i32, count)
+            ((sum / count as i64) as i32, count)
         }
     }
 
@@ -1125,6 +1127,22 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(too_high.validate().unwrap_err().message, "1000001 is out of range: allowed 0 to 1000000");
+    }
+
+    /// 2,200 paths of weightedpath's largest priority in one group: their sum passes i32, their
+    /// average does not.
+    #[test]
+    fn a_group_of_many_paths_of_the_largest_weight_keeps_its_priority() {
+        let n = 2_200;
+        let given = (0..n).map(|i| (format!("vmhba1:C0:T{i}:L0"), weightedpath::MAX_PRIORITY)).collect();
+        let config = DmMultipathConfig {
+            prio: Some(Prioritizer::Weightedpath),
+            path_priorities: Some(Box::new(given)),
+            path_grouping_policy: PathGrouping::Multibus,
+            ..Default::default()
+        };
+        let p = dm(config, &vec![(AO, false); n]);
+        assert_eq!(groups(&p), [(1_000_000, (0..n as u32).collect())]);
     }
 
     #[test]

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 /// `DEFAULT_PRIORITY` of `weightedpath.h`: a path no pattern matches.
 pub const DEFAULT_PRIORITY: i32 = 0;
 
-/// The largest priority taken: a group's priority sums its paths' (`group_priority`, in i32 as
-/// multipathd's `path_group_prio_update` sums in int), and 2,000 paths of 1,000,000 stay within it.
-/// multipathd takes any int `atoi` gives; pathlab's importer refuses more, naming the line.
+/// The largest priority taken (a path's priority is an i32; `group_priority` sums a group's in
+/// i64, so that any number of paths of it fits). multipathd takes any int `atoi` gives; pathlab's
+/// importer refuses more, naming the line.
 pub const MAX_PRIORITY: u64 = 1_000_000;
 
 /// The priority of the path called `name`.

@@ -567,6 +567,17 @@ fn ana_change_end(
         let port = &model.ports[model.paths[p].port];
         if device.path_states != SatpKind::Alua {
             let array = &model.arrays[port.array];
+            if array.tpgs {
+                // The array reports them; the host's prioritizer (or SATP) does not read them.
+                return err(
+                    field.to_string(),
+                    format!(
+                        "{} does not read the ALUA states array \"{}\" reports (its prioritizer or SATP is not \
+                         ALUA's): a change is modelled where the host reads them (prio alua, an ALUA SATP)",
+                        device.name, array.name
+                    ),
+                );
+            }
             return err(
                 field.to_string(),
                 format!("array \"{}\" reports no ANA groups: give it tpgs = true", array.name),

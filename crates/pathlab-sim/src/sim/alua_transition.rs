@@ -29,22 +29,17 @@ impl Simulation {
         let d = self.model.paths[p].device;
         let rule = self.transition_rule(p);
         if on {
-            match rule {
-                TransitionRule::Held => self.model.paths[p].blocked = true,
-                TransitionRule::Requeue { timeout_ns, .. } => {
-                    let at = self.events.now() + timeout_ns;
-                    if at < self.measure_end() {
-                        let change = self.ana[p].changes;
-                        self.events.at(at, Event::Anatt { path: p as u32, change });
-                    }
+            if let TransitionRule::Requeue { timeout_ns, .. } = rule {
+                let at = self.events.now() + timeout_ns;
+                if at < self.measure_end() {
+                    let change = self.ana[p].changes;
+                    self.events.at(at, Event::Anatt { path: p as u32, change });
                 }
             }
             return;
         }
-        let path = &self.model.paths[p];
-        if rule == TransitionRule::Held && path.blocked && path.connected {
+        if rule == TransitionRule::Held && self.model.paths[p].connected {
             // What the path held is sent again, to a group that answers now.
-            self.model.paths[p].blocked = false;
             self.abort_commands(p);
         }
         if !self.model.paths[p].up && self.model.paths[p].connected {
@@ -63,12 +58,14 @@ impl Simulation {
         self.host_fail_path(p, true);
     }
 
-    /// Linux: a command sent down a transitioning path reaches the port, comes back NOT READY
-    /// (04h/0Ah) and goes down the path again after the reprep delay.
+    /// A command sent down a transitioning path reaches the port and comes back NOT READY
+    /// (04h/0Ah): Linux sends it down the path again after the reprep delay; ESXi holds it on the
+    /// path until the transition ends (`alua_transition` sends it again then). The hold is not
+    /// the path's `blocked`, a lost link's hold: the two come and go apart (a link that drops
+    /// and comes back during the transition ends its own hold, not this one).
     pub(super) fn refused_transitioning(&mut self, io: u32, attempt: u32, one_way_ns: TimeNs, p: usize) {
-        let TransitionRule::Requeue { delay_ns, .. } = self.transition_rule(p) else {
-            unreachable!("a held path's commands wait on the path")
-        };
-        self.events.after(2 * one_way_ns + delay_ns, Event::Resend { io, attempt });
+        if let TransitionRule::Requeue { delay_ns, .. } = self.transition_rule(p) {
+            self.events.after(2 * one_way_ns + delay_ns, Event::Resend { io, attempt });
+        }
     }
 }
