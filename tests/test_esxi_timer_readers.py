@@ -215,6 +215,19 @@ def test_each_bad_listing_is_refused_in_one_line(tmp_path: Path) -> None:
         + "RecoveryTimeout 30 10 1 120 true false\n")
 
 
+def test_a_reply_after_the_adapters_table_is_said_not_read_as_a_row(tmp_path: Path) -> None:
+    """The table ends at the blank line after it (esxcli prints none inside): the prose below was
+    refused as a row of 9 cells."""
+    pasted = tmp_path / "adapter.txt"
+    pasted.write_text("~ # esxcli iscsi adapter param get -A vmhba33\n" + TABLE
+                      + "RecoveryTimeout 10 10 1 120 true false\n\nThanks in advance, any idea why?\nBob\n")
+    with pytest.warns(PathlabWarning) as said:
+        read = esxcli_iscsi_params.read(pasted)
+    assert {k: (s, p.line) for k, (s, p) in read.timers().items()} == {"recovery_timeout": (10, 4)}
+    assert [str(w.message) for w in said] == [f"{pasted}: lines 6-7: skipped 2 line(s) after the `esxcli iscsi adapter "
+                                              "param get` table, from 'Thanks in advance, any idea why?'"]
+
+
 def test_remarks_with_a_colon_around_the_advanced_listing_are_said_not_read(tmp_path: Path) -> None:
     """`Here is the output:` above and `Note: …` below look like `Key: value` lines: they were
     taken for a block without its `Path:` and the whole listing refused."""
