@@ -88,6 +88,18 @@ def test_what_nvme_cli_does_not_print_is_refused_with_its_line(tmp_path: Path, t
     assert refused.value.args == (str(file), field, says)
 
 
+def test_one_controller_twice_with_another_anatt_is_refused(tmp_path: Path) -> None:
+    """Two hosts' nvme53 pasted in one file were read as two controllers of one subsystem (`the
+    longest of 10, 30 its controllers report`)."""
+    text = Path(TWO).read_text()
+    other = text.replace("rocky10", "rocky9").replace("anatt     : 10", "anatt     : 30")
+    (tmp_path / "id.txt").write_text(text + other)
+    with pytest.raises(ScenarioError, match=r"nvme53 a second time, with another subnqn or anatt \(anatt 30; 10 at line "
+                                            r"56\): give one host's outputs per file") as refused:
+        nvme_id_ctrl.read(tmp_path / "id.txt")
+    assert refused.value.args[1] == "line 179"
+
+
 def test_id_ctrl_without_the_listing_is_refused_in_one_line() -> None:
     with pytest.raises(ScenarioError) as refused:
         pathlab.import_host(TWO)

@@ -76,6 +76,14 @@ def read(path: str | Path) -> list[IdCtrl]:
     if not found:
         raise ScenarioError(name, "", "no `nvme id-ctrl` output (`anatt     : 10` … `subnqn    : nqn.…`, or its "
                                       "`-o json` object) found")
+    first: dict[str, IdCtrl] = {}
+    for out in found:
+        seen = first.setdefault(out.controller, out) if out.controller is not None else out
+        if (seen.subnqn.value, seen.anatt.value) != (out.subnqn.value, out.anatt.value):
+            # two hosts' nvme0 pasted together: which one's is not known
+            raise ScenarioError(name, f"line {out.command_line}", f"{out.controller} a second time, with another "
+                                f"subnqn or anatt (anatt {out.anatt.value}; {seen.anatt.value} at line "
+                                f"{seen.anatt.line}): give one host's outputs per file")
     return found
 
 

@@ -69,6 +69,13 @@ def read(path: str | Path) -> list[Rtpg]:
     if not found:
         raise ScenarioError(name, "", "no `sg_rtpg` output (`Report target port groups:` then `target port group id : "
                                       "0x1 , Pref=0` …) found")
+    first: dict[str, Rtpg] = {}
+    for out in found:
+        seen = first.setdefault(out.device, out) if out.device is not None else out
+        if seen.implicit != out.implicit:  # two hosts' sdc pasted together: which one's is not known
+            raise ScenarioError(name, f"line {out.command_line}", f"{out.device} a second time, with another implicit "
+                                f"transition time ({out.implicit}; {seen.implicit} at line {seen.command_line}): give "
+                                "one host's outputs per file")
     return found
 
 
