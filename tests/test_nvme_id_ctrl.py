@@ -100,6 +100,22 @@ def test_one_controller_twice_with_another_anatt_is_refused(tmp_path: Path) -> N
     assert refused.value.args[1] == "line 179"
 
 
+def test_a_reply_after_the_json_object_is_said_and_a_json_error_names_its_own_line(tmp_path: Path) -> None:
+    """A reply below `-o json` was refused as `Extra data`; with a blank line inside the object,
+    a JSON error named a line above its own (the blank lines were not counted)."""
+    text = Path(JSON).read_text()
+    (tmp_path / "id.json").write_text(text + "\nThanks, any idea?\n")
+    with pytest.warns(pathlab.PathlabWarning, match=r"id.json: line 24: skipped 1 line\(s\) after the `nvme id-ctrl -o "
+                                                    r"json` object, from 'Thanks, any idea\?'"):
+        (one,) = nvme_id_ctrl.read(tmp_path / "id.json")
+    assert (one.anatt.value, one.anatt.line) == (20, 15)
+    broken = text.replace('  "vid": 4725,\n', '  "vid": 4725,\n\n').replace('"anatt": 20,', '"anatt": 20')
+    (tmp_path / "id.json").write_text(broken)
+    with pytest.raises(ScenarioError, match="not nvme id-ctrl's JSON: Expecting ','") as refused:
+        nvme_id_ctrl.read(tmp_path / "id.json")
+    assert refused.value.args[1] == "line 17"  # `"anacap": 31,`, the line after anatt's missing comma
+
+
 def test_id_ctrl_without_the_listing_is_refused_in_one_line() -> None:
     with pytest.raises(ScenarioError) as refused:
         pathlab.import_host(TWO)
