@@ -116,6 +116,14 @@ def test_a_reply_after_the_json_object_is_said_and_a_json_error_names_its_own_li
     assert refused.value.args[1] == "line 17"  # `"anacap": 31,`, the line after anatt's missing comma
 
 
+def test_a_controller_whose_id_ctrl_failed_is_said_not_dropped(tmp_path: Path) -> None:
+    (tmp_path / "id.txt").write_text(Path(TWO).read_text() + "[root@rocky10 ~]# nvme id-ctrl /dev/nvme102\n"
+                                     "NVMe status: Invalid Field in Command: A reserved coded value (0x2)\n")
+    with pytest.warns(pathlab.PathlabWarning, match=r"id.txt: line 179: nvme id-ctrl of nvme102 printed none of its "
+                                                    r"fields \('NVMe status: Invalid Field"):
+        assert [o.controller for o in nvme_id_ctrl.read(tmp_path / "id.txt")] == ["nvme53", "nvme4"]
+
+
 def test_id_ctrl_without_the_listing_is_refused_in_one_line() -> None:
     with pytest.raises(ScenarioError) as refused:
         pathlab.import_host(TWO)

@@ -117,6 +117,9 @@ def _block(name: str, lines: list[Line], controller: str | None, at: int | None)
                                                              "controller per `nvme id-ctrl` command line")
         values[key] = Field(_value(name, line.number, key, m.group("value")), line.number)
     if not values:
+        if at is not None:  # the command failed (`NVMe status: …`, `No such file or directory`): said, not dropped
+            warn(name, f"line {at}", f"nvme id-ctrl of {controller or 'a controller'} printed none of its fields "
+                                     f"({shown[0].text.strip()[:60]!r}): skipped")
         return []
     return [_made(name, values, controller, at, shown[0].number)]
 

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers.pasted import Line, command_outputs, file_lines, unwrapped
 
 #: The command whose output this is, as pasted before it.
@@ -88,6 +88,10 @@ def _block(name: str, lines: list[Line], device: str | None, at: int | None) -> 
     """One output (none where the lines hold no `Report target port groups:` header)."""
     start = next((i for i, line in enumerate(lines) if _HEADER.match(line.text)), None)
     if start is None:
+        if at is not None:  # the command failed (`command not supported`, `failed to open`): said, not dropped
+            shown = next((line.text.strip() for line in lines if line.text.strip()), "")
+            warn(name, f"line {at}", f"sg_rtpg of {device or 'a device'} printed no `Report target port groups:`"
+                                     + (f" ({shown[:60]!r})" if shown else "") + ": skipped")
         return []
     implicit: tuple[int, int] | None = None
     groups: list[Group] = []
