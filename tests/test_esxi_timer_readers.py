@@ -18,7 +18,7 @@ from pathlab import import_host
 from pathlab.advisor import stall_rule as rule
 from pathlab.advisor.timer_candidates import in_force
 from pathlab.advisor.timer_findings import timer_findings
-from pathlab.api import ScenarioError
+from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.output.esxcli_iscsi import param_get
 from pathlab.readers import esxcli_advanced, esxcli_iscsi_params
 
@@ -213,6 +213,34 @@ def test_each_bad_listing_is_refused_in_one_line(tmp_path: Path) -> None:
     assert "is set on the target portal" in _refused(
         tmp_path, "~ # esxcli iscsi adapter target portal param get -A vmhba33 -a 10.0.0.1 -n iqn.x\n" + TABLE
         + "RecoveryTimeout 30 10 1 120 true false\n")
+
+
+def test_a_reply_after_the_adapters_table_is_said_not_read_as_a_row(tmp_path: Path) -> None:
+    """The table ends at the blank line after it (esxcli prints none inside): the prose below was
+    refused as a row of 9 cells."""
+    pasted = tmp_path / "adapter.txt"
+    pasted.write_text("~ # esxcli iscsi adapter param get -A vmhba33\n" + TABLE
+                      + "RecoveryTimeout 10 10 1 120 true false\n\nThanks in advance, any idea why?\nBob\n")
+    with pytest.warns(PathlabWarning) as said:
+        read = esxcli_iscsi_params.read(pasted)
+    assert {k: (s, p.line) for k, (s, p) in read.timers().items()} == {"recovery_timeout": (10, 4)}
+    assert [str(w.message) for w in said] == [f"{pasted}: lines 6-7: skipped 2 line(s) after the `esxcli iscsi adapter "
+                                              "param get` table, from 'Thanks in advance, any idea why?'"]
+
+
+def test_remarks_with_a_colon_around_the_advanced_listing_are_said_not_read(tmp_path: Path) -> None:
+    """`Here is the output:` above and `Note: …` below look like `Key: value` lines: they were
+    taken for a block without its `Path:` and the whole listing refused."""
+    pasted = tmp_path / "advanced.txt"
+    pasted.write_text("Here is the output:\n" + ADVANCED.read_text() + "\nNote: the host runs ESXi 6.7 U3.\n")
+    with pytest.warns(PathlabWarning) as said:
+        read = esxcli_advanced.read(pasted)
+    assert [(s.name, s.value, s.line) for s in read] == [("Misc.APDTimeout", 60, 5), ("Disk.PathEvalTime", 300, 16)]
+    assert [str(w.message) for w in said] == [
+        f"{pasted}: line 1: skipped 1 line(s) before the `esxcli system settings advanced list` output, from "
+        "'Here is the output:'",
+        f"{pasted}: line 25: skipped 1 line(s) after the `esxcli system settings advanced list` output, from "
+        "'Note: the host runs ESXi 6.7 U3.'"]
 
 
 def test_each_bad_advanced_listing_is_refused_in_one_line(tmp_path: Path) -> None:

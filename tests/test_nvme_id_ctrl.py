@@ -88,6 +88,42 @@ def test_what_nvme_cli_does_not_print_is_refused_with_its_line(tmp_path: Path, t
     assert refused.value.args == (str(file), field, says)
 
 
+def test_one_controller_twice_with_another_anatt_is_refused(tmp_path: Path) -> None:
+    """Two hosts' nvme53 pasted in one file were read as two controllers of one subsystem (`the
+    longest of 10, 30 its controllers report`)."""
+    text = Path(TWO).read_text()
+    other = text.replace("rocky10", "rocky9").replace("anatt     : 10", "anatt     : 30")
+    (tmp_path / "id.txt").write_text(text + other)
+    with pytest.raises(ScenarioError, match=r"nvme53 a second time, with another subnqn or anatt \(anatt 30; 10 at line "
+                                            r"56\): give one host's outputs per file") as refused:
+        nvme_id_ctrl.read(tmp_path / "id.txt")
+    assert refused.value.args[1] == "line 179"
+
+
+def test_a_reply_after_the_json_object_is_said_and_a_json_error_names_its_own_line(tmp_path: Path) -> None:
+    """A reply below `-o json` was refused as `Extra data`; with a blank line inside the object,
+    a JSON error named a line above its own (the blank lines were not counted)."""
+    text = Path(JSON).read_text()
+    (tmp_path / "id.json").write_text(text + "\nThanks, any idea?\n")
+    with pytest.warns(pathlab.PathlabWarning, match=r"id.json: line 24: skipped 1 line\(s\) after the `nvme id-ctrl -o "
+                                                    r"json` object, from 'Thanks, any idea\?'"):
+        (one,) = nvme_id_ctrl.read(tmp_path / "id.json")
+    assert (one.anatt.value, one.anatt.line) == (20, 15)
+    broken = text.replace('  "vid": 4725,\n', '  "vid": 4725,\n\n').replace('"anatt": 20,', '"anatt": 20')
+    (tmp_path / "id.json").write_text(broken)
+    with pytest.raises(ScenarioError, match="not nvme id-ctrl's JSON: Expecting ','") as refused:
+        nvme_id_ctrl.read(tmp_path / "id.json")
+    assert refused.value.args[1] == "line 17"  # `"anacap": 31,`, the line after anatt's missing comma
+
+
+def test_a_controller_whose_id_ctrl_failed_is_said_not_dropped(tmp_path: Path) -> None:
+    (tmp_path / "id.txt").write_text(Path(TWO).read_text() + "[root@rocky10 ~]# nvme id-ctrl /dev/nvme102\n"
+                                     "NVMe status: Invalid Field in Command: A reserved coded value (0x2)\n")
+    with pytest.warns(pathlab.PathlabWarning, match=r"id.txt: line 179: nvme id-ctrl of nvme102 printed none of its "
+                                                    r"fields \('NVMe status: Invalid Field"):
+        assert [o.controller for o in nvme_id_ctrl.read(tmp_path / "id.txt")] == ["nvme53", "nvme4"]
+
+
 def test_id_ctrl_without_the_listing_is_refused_in_one_line() -> None:
     with pytest.raises(ScenarioError) as refused:
         pathlab.import_host(TWO)

@@ -84,7 +84,10 @@ def test_a_subsystem_nqn_with_blanks_is_kept_whole_and_a_listing_without_namespa
      "nvme0's subsystem nvme-subsys7 is not in the subsystem table (lines 2-4)"),
     ("512   B +  0 B   nvme0, nvme1\nnvme0n2", "512   B +  0 B   nvme0, nvme5\nnvme0n2", "line 13",
      "nvme0n1's controller nvme5 is not in the controller table (from line 6)"),
-], ids=["unknown-transport", "subsystem-not-listed", "controller-not-listed"])
+    # NSID is 32 bits: a larger number stopped in a traceback (pandas' Int64 overflow) before
+    ("nvme0n1      ng0n1        1 ", "nvme0n1      ng0n1        1180591620717411303424 ", "line 13",
+     "namespace ID 1180591620717411303424: allowed 0 to 0xffffffff (NSID is 32 bits)"),
+], ids=["unknown-transport", "subsystem-not-listed", "controller-not-listed", "nsid-beyond-32-bits"])
 def test_a_row_it_cannot_read_is_refused_with_its_line(tmp_path: Path, old: str, new: str, line: str, said: str) -> None:
     listing = tmp_path / "list.txt"
     text = POWERSTORE.read_text()

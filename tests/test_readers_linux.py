@@ -286,6 +286,16 @@ def test_show_topology_ranked_by_multipath_and_by_controller(tmp_path: Path) -> 
     assert set(t["address"]) == {"traddr=10.0.0.1,trsvcid=4420"}
 
 
+def test_a_namespace_id_beyond_32_bits_is_refused_with_its_line(tmp_path: Path) -> None:
+    """NSID is a 32-bit field; a larger one stopped in a traceback (pandas' Int64 overflow)."""
+    for text, line in (("nvme-subsys1 - NQN=nqn.x\n\\\n +- ns 4294967296\n", "line 3"),
+                       ("nvme-subsys1 - NQN=nqn.x\n\\\n +- nvme1 tcp traddr=10.0.0.1,trsvcid=4420\n"
+                        " \\\n  +- ns 1180591620717411303424 live optimized\n", "line 5")):
+        with pytest.raises(pathlab.ScenarioError, match=r"namespace ID \d+: allowed 0 to 0xffffffff") as refused:
+            nvme_subsys.read(write(tmp_path, "big.txt", text))
+        assert refused.value.args[1] == line
+
+
 def test_the_newest_json_nests_the_controller_in_the_path(tmp_path: Path) -> None:
     # The layout of nvme-cli's `json_subsystem_topology_multipath` (src/nvme-print-json.c).
     doc = ('[{"HostNQN": "nqn.h", "Subsystems": [{"Name": "nvme-subsys1", "NQN": "nqn.x", "IOPolicy": "queue-depth",'

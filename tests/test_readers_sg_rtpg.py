@@ -48,6 +48,28 @@ def test_what_sg_rtpg_does_not_print_is_refused_with_its_line(tmp_path: Path, te
     assert refused.value.args[1] == where
 
 
+def test_one_device_twice_with_another_time_is_refused_the_same_time_read(tmp_path: Path) -> None:
+    """Two hosts' sdc pasted in one file: the larger time was taken for the map without a word."""
+    other = SAMPLE.read_text().replace("rhel9", "rhel8").replace("time: 4", "time: 60")
+    (tmp_path / "r.txt").write_text(SAMPLE.read_text() + other)
+    with pytest.raises(pathlab.ScenarioError, match=r"sdc a second time, with another implicit transition time "
+                                                    r"\(60; 4 at line 1\): give one host's outputs per file") as refused:
+        sg_rtpg.read(tmp_path / "r.txt")
+    assert refused.value.args[1] == "line 20"
+    (tmp_path / "r.txt").write_text(SAMPLE.read_text() * 2)  # run twice: one time
+    assert [(o.device, o.implicit) for o in sg_rtpg.read(tmp_path / "r.txt")] == [("sdc", 4), ("sdc", 4)]
+
+
+def test_a_device_whose_sg_rtpg_failed_is_said_not_dropped(tmp_path: Path) -> None:
+    """A path that does not answer REPORT TARGET PORT GROUPS was left out without a word."""
+    (tmp_path / "r.txt").write_text(SAMPLE.read_text() + "[root@rhel9 ~]# sg_rtpg -e -d /dev/sdb\n"
+                                    "Report Target Port Groups command not supported\n")
+    with pytest.warns(pathlab.PathlabWarning, match=r"r.txt: line 20: sg_rtpg of sdb printed no `Report target port "
+                                                    r"groups:` \('Report Target Port Groups command not supported'\): "
+                                                    r"skipped"):
+        assert [o.device for o in sg_rtpg.read(tmp_path / "r.txt")] == ["sdc"]
+
+
 def test_the_time_goes_to_the_maps_array_and_advise_runs_the_transition_that_long() -> None:
     """The listing's NetApp map, its path sdc's output: the array's implicit transition time is
     4 s, read; dm-multipath's fast_io_fail_tmo (5 s) outlasts it on the lost controller, so the

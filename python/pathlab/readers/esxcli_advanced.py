@@ -11,6 +11,7 @@ Value. Every error is one line naming the file and line."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,21 @@ COMMAND = "esxcli system settings advanced list"
 #: The options read, by their path: the name VMware's pages give them and the `[host.stack]` key.
 OPTIONS = {"/Misc/APDTimeout": ("Misc.APDTimeout", "apd_timeout"),
            "/Disk/PathEvalTime": ("Disk.PathEvalTime", "path_eval_time")}
+
+#: The keys of an option's block: a remark around the listing (`Here is the output:`, `Note: …`)
+#: has a colon too, and is said, not read.
+FIELDS = frozenset({"Path", "Type", "Int Value", "Default Int Value", "Min Value", "Max Value", "String Value",
+                    "Default String Value", "Valid Characters", "Description"})
+
+
+def _is_path(text: str) -> bool:
+    key = KEY.match(text)
+    return key is not None and key.group(1).strip() == "Path"
+
+
+def _is_field(text: str) -> bool:
+    key = KEY.match(text)
+    return key is not None and key.group(1).strip() in FIELDS
 
 
 @dataclass(frozen=True)
@@ -43,10 +59,17 @@ def read(path: str | Path) -> list[Setting]:
     name = str(path)
     blocks: list[dict[str, tuple[str, int]]] = []
     current: dict[str, tuple[str, int]] | None = None
-    for line in pasted.unwrapped(name, pasted.file_lines(path))():
+    every = pasted.unwrapped(name, pasted.file_lines(path))
+
+    def blanked() -> Iterator[pasted.Line]:
+        """A prompt or command line ends a block as a blank line does (the remarks around the
+        blocks, which `between_lines` says, are no lines of them)."""
+        return (pasted.Line(line.number, "") if pasted.command_of(line.text) is not None else line for line in every())
+
+    for line in pasted.between_lines(name, blanked, _is_path, _is_field, COMMAND)():
         key = KEY.match(line.text)
         if key is None:
-            current = None  # a blank line, a prompt or a command line ends a block
+            current = None  # a blank line (or a prompt, blanked) ends a block
             continue
         field, value = key.group(1).strip(), (key.group(2) or "").strip()
         if field == "Path" or current is None:

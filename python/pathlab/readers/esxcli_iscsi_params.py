@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
 
 COMMAND = "esxcli iscsi adapter param get"
@@ -79,8 +79,20 @@ def read(path: str | Path) -> AdapterParams:
     lines = pasted.unwrapped(name, every)
     command, command_line = _command(name, lines)
     ours = list(pasted.output_lines(name, lines, (COMMAND_LINE,), COMMAND)())
-    rows = [line for line in ours if line.text.strip() and not COMMAND_LINE.match(line.text.strip())
-            and pasted.command_of(line.text) is None]
+    rows: list[pasted.Line] = []
+    after: list[pasted.Line] = []  # what follows the blank line that ends the table (a reply's prose)
+    for line in ours:
+        text = line.text.strip()
+        if COMMAND_LINE.match(text) or pasted.command_of(line.text) is not None:
+            continue
+        if after or (not text and len(rows) > 1 and not _DASHES.match(rows[-1].text)):
+            after.append(line)  # esxcli prints no blank line inside the table
+        elif text:
+            rows.append(line)
+    if remarks := [line for line in after if line.text.strip()]:
+        warn(name, f"lines {remarks[0].number}-{remarks[-1].number}", f"skipped {len(remarks)} line(s) after the "
+                                                                      f"`{COMMAND}` table, from "
+                                                                      f"{remarks[0].text.strip()[:50]!r}")
     if not rows:
         raise ScenarioError(name, "line 1", f"no output: expected the `{COMMAND}` table")
     header = rows[0]

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers.pasted import Line, command_outputs, file_lines, unwrapped
 
 #: The command whose output this is (nvme-cli's `id-ctrl`), as pasted before it.
@@ -76,6 +76,14 @@ def read(path: str | Path) -> list[IdCtrl]:
     if not found:
         raise ScenarioError(name, "", "no `nvme id-ctrl` output (`anatt     : 10` … `subnqn    : nqn.…`, or its "
                                       "`-o json` object) found")
+    first: dict[str, IdCtrl] = {}
+    for out in found:
+        seen = first.setdefault(out.controller, out) if out.controller is not None else out
+        if (seen.subnqn.value, seen.anatt.value) != (out.subnqn.value, out.anatt.value):
+            # two hosts' nvme0 pasted together: which one's is not known
+            raise ScenarioError(name, f"line {out.command_line}", f"{out.controller} a second time, with another "
+                                f"subnqn or anatt (anatt {out.anatt.value}; {seen.anatt.value} at line "
+                                f"{seen.anatt.line}): give one host's outputs per file")
     return found
 
 
@@ -109,6 +117,9 @@ def _block(name: str, lines: list[Line], controller: str | None, at: int | None)
                                                              "controller per `nvme id-ctrl` command line")
         values[key] = Field(_value(name, line.number, key, m.group("value")), line.number)
     if not values:
+        if at is not None:  # the command failed (`NVMe status: …`, `No such file or directory`): said, not dropped
+            warn(name, f"line {at}", f"nvme id-ctrl of {controller or 'a controller'} printed none of its fields "
+                                     f"({shown[0].text.strip()[:60]!r}): skipped")
         return []
     return [_made(name, values, controller, at, shown[0].number)]
 
@@ -130,10 +141,17 @@ def _value(name: str, line: int, key: str, text: str) -> int | str:
 
 def _json(name: str, lines: list[Line], controller: str | None, at: int | None) -> IdCtrl:
     """The `-o json` object; each field's line is the line its key is on."""
+    text = "\n".join(line.text for line in lines)  # (the lines shown: blank ones left out, so lines[i] is text's line i)
     try:
-        data = json.loads("\n".join(line.text for line in lines))
+        data, end = json.JSONDecoder().raw_decode(text, len(text) - len(text.lstrip()))
     except json.JSONDecodeError as e:
-        raise ScenarioError(name, f"line {lines[0].number + e.lineno - 1}", f"not nvme id-ctrl's JSON: {e.msg}") from None
+        raise ScenarioError(name, f"line {lines[e.lineno - 1].number}", f"not nvme id-ctrl's JSON: {e.msg}") from None
+    last = text.count("\n", 0, end)  # the line the object ends on; what follows is a remark (a reply's prose)
+    remarks = lines[last:] if text[end:].split("\n", 1)[0].strip() else lines[last + 1:]
+    if remarks:
+        span = f"lines {remarks[0].number}-{remarks[-1].number}" if len(remarks) > 1 else f"line {remarks[0].number}"
+        warn(name, span, f"skipped {len(remarks)} line(s) after the `nvme id-ctrl -o json` object, from "
+                         f"{remarks[0].text.strip()[:50]!r}")
     if not isinstance(data, dict):
         raise ScenarioError(name, f"line {lines[0].number}", "nvme id-ctrl -o json prints one object")
     values: dict[str, Field] = {}

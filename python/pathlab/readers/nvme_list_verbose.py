@@ -36,6 +36,15 @@ def is_verbose_list(text: str) -> bool:
     return re.search(r"\bSubsystem\s+Subsystem-NQN\s+Controllers\b", text) is not None
 
 
+def namespace_id(name: str, where: str, text: str) -> int:
+    """A namespace ID as printed (decimal, or `%#x` in `nvme list -v`): NSID is a 32-bit field
+    (NVMe Base, Identify), so a larger number is no namespace (and no table column holds it)."""
+    number = int(text, 16) if text.startswith("0x") else int(text)
+    if not 0 <= number < 1 << 32:
+        raise ScenarioError(name, where, f"namespace ID {text[:24]}: allowed 0 to 0xffffffff (NSID is 32 bits)")
+    return number
+
+
 def _in_listing(line: str) -> bool:
     """Whether a line can end the listing: a header, dashes or a row (every row names a device or subsystem)."""
     return bool(_DASHES.match(line) or re.match(r"\s*(?:/dev/)?nvme[-0-9a-z]*\d\s|\s*(?:Subsystem|Device)\s", line))
@@ -94,7 +103,7 @@ def _namespace(name: str, line: Line) -> dict[str, Any]:
     if not re.fullmatch(r"nvme\d+n\d+", head) or not re.fullmatch(r"0x[0-9a-fA-F]+|\d+", nsid) or not controllers:
         raise ScenarioError(name, f"line {line.number}", "a namespace row of `nvme list -v` is its device "
                             "(`/dev/nvmeXnY`), generic device, NSID, usage, format and controllers: " + line.text.strip())
-    number = int(nsid, 16) if nsid.startswith("0x") else int(nsid)
+    number = namespace_id(name, f"line {line.number}", nsid)
     return {"head": head, "nsid": number, "controllers": controllers, "line": line.number}
 
 

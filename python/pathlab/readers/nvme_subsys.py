@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, warn
+from pathlab.readers.nvme_list_verbose import namespace_id
 from pathlab.readers.pasted import Line, between, output_of, read_text
 
 if TYPE_CHECKING:
@@ -126,14 +127,14 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             continue
         m = _NS.match(line) or _NS_HEAD.match(line)
         if m:
-            nsid, ctrl_row = int(m.group("nsid")), None
+            nsid, ctrl_row = namespace_id(name, where, m.group("nsid")), None
             continue
         m = _NS_UNDER_CTRL.match(line)
         if m and ctrl_row is not None:
             words, state, ana = _tail_states(m.group("rest").split())
             if words:
                 raise ScenarioError(name, where, f"expected `+- ns N <state> [<ANA state>]`, found {line.strip()[:50]!r}")
-            rows.append({**ctrl_row, "nsid": int(m.group("nsid")), "state": state, "ana_state": ana, "line": number})
+            rows.append({**ctrl_row, "nsid": namespace_id(name, where, m.group("nsid")), "state": state, "ana_state": ana, "line": number})
             continue
         m = _ROW.match(line)
         if not m:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers.pasted import Line, command_outputs, file_lines, unwrapped
 
 #: The command whose output this is, as pasted before it.
@@ -69,6 +69,13 @@ def read(path: str | Path) -> list[Rtpg]:
     if not found:
         raise ScenarioError(name, "", "no `sg_rtpg` output (`Report target port groups:` then `target port group id : "
                                       "0x1 , Pref=0` …) found")
+    first: dict[str, Rtpg] = {}
+    for out in found:
+        seen = first.setdefault(out.device, out) if out.device is not None else out
+        if seen.implicit != out.implicit:  # two hosts' sdc pasted together: which one's is not known
+            raise ScenarioError(name, f"line {out.command_line}", f"{out.device} a second time, with another implicit "
+                                f"transition time ({out.implicit}; {seen.implicit} at line {seen.command_line}): give "
+                                "one host's outputs per file")
     return found
 
 
@@ -81,6 +88,10 @@ def _block(name: str, lines: list[Line], device: str | None, at: int | None) -> 
     """One output (none where the lines hold no `Report target port groups:` header)."""
     start = next((i for i, line in enumerate(lines) if _HEADER.match(line.text)), None)
     if start is None:
+        if at is not None:  # the command failed (`command not supported`, `failed to open`): said, not dropped
+            shown = next((line.text.strip() for line in lines if line.text.strip()), "")
+            warn(name, f"line {at}", f"sg_rtpg of {device or 'a device'} printed no `Report target port groups:`"
+                                     + (f" ({shown[:60]!r})" if shown else "") + ": skipped")
         return []
     implicit: tuple[int, int] | None = None
     groups: list[Group] = []
