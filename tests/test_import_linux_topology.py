@@ -115,3 +115,27 @@ def test_an_alua_group_at_the_standby_priority_is_standby_not_non_optimized(tmp_
     assert (array["tpgs"], array["symmetric"], array["non_owner_state"]) == (True, False, "standby")
     listing.write_text(ALUA_STANDBY_LISTING.format(prio=10))  # non-optimized: the default state, none written
     assert "non_owner_state" not in _imported(listing)[0]["arrays"][0]
+
+
+#: A second map of the same array whose other group is non-optimized (10), its owner the other controller.
+NON_OPTIMIZED_MAP = """\
+mpathb (360014050fd5c9ba6a0d4b7e8e2b6e8f6) dm-1 LIO-ORG,TCMU device
+size=100G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+|-+- policy='queue-length 0' prio=50 status=active
+| `- 4:0:0:1 sdd 8:48 active ready running
+`-+- policy='queue-length 0' prio=10 status=enabled
+  `- 3:0:0:1 sde 8:64 active ready running
+"""
+
+
+def test_an_array_whose_maps_show_standby_and_non_optimized_says_which_it_simulates(tmp_path: Path) -> None:
+    # One state per array in the scenario: the default (non-optimized) is simulated, and the
+    # standby the first map shows is said, not dropped without a word.
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ALUA_STANDBY_LISTING.format(prio=1) + NON_OPTIMIZED_MAP)
+    scenario, said = _imported(listing)
+    assert "non_owner_state" not in scenario["arrays"][0]
+    assert dict(said)["arrays.LIO-ORG.non_owner_state"] == (
+        f"{listing}: the groups beside the owner's print the alua prioritizer's standby (1, 81) in the map at line 1, "
+        "priority 10 in the map at line 7: the scenario has one state for an array's other controller; non-optimized "
+        "(the default) is simulated, so the standby paths serve I/O as non-optimized ones would")
