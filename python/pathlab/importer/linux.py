@@ -245,6 +245,9 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             timed, name = max(mine_timed, key=lambda x: x[0].seconds)
             a.key("implicit_transition_time", f"{timed.seconds}s",
                   Read(c.files["rtpg"], timed.line, f"Implicit transition time of {timed.device} (map {name})"))
+            if not alua:  # the sg_rtpg output's port groups against a listing that shows no ALUA: said, not dropped
+                warnings.append((f"arrays.{array}.tpgs", _rtpg_without_alua(c.files["rtpg"], mfile, mine_timed,
+                                                                            _tpgs_reason(alua, ownership, conf_used))))
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
               Assumed("the captures do not show a port at capacity"))
         warnings.append((f"arrays.{array}.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs "
@@ -377,6 +380,19 @@ def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighte
             f"{_lines(shown)}: one group, groups of one priority, " + (
                 f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
                 else "or apart only by failed paths") + "): symmetric")
+
+
+def _rtpg_without_alua(rfile: str, mfile: str, timed: list[tuple[MapTransition, str]], why: str) -> str:
+    """The warning of an array the listing shows without ALUA whose devices `sg_rtpg` answered
+    for: REPORT TARGET PORT GROUPS reports target port groups only of a LU that supports ALUA, so
+    one of the two files is not what it seems (another host's output, or a listing whose
+    prioritizer hides the groups); the transition time read is not used (no ALUA transition is
+    simulated on an array without tpgs)."""
+    devices = ", ".join(f"{t.device} (map {name}, line {t.line})" for t, name in timed)
+    return (f"{rfile}: sg_rtpg reports target port groups for {devices}, an ALUA LU, but {mfile} shows the array "
+            f"without ALUA ({why}); simulated without tpgs, so no ALUA transition is simulated and its implicit "
+            "transition time is not used; give the sg_rtpg output of this host's paths, or set the array's tpgs = true "
+            "if it reports port groups")
 
 
 def _standby_in_part(mfile: str, standby: list[Any], other: list[Any], prios: set[int]) -> str:
