@@ -91,17 +91,9 @@ class Merged:
         return self.tables.render()
 
 
-def merge(members: list[Member]) -> Merged:
-    """One scenario of `members`' hosts (two or more)."""
-    merging = Merging()
-    for m in members:
-        merging.add(m)
-    return merging.merged()
-
-
 class Merging:
     """The cluster put together one host at a time (`add`, in the hosts' order), as each host's
-    import arrives from its worker: `merged()` once the last is added is `merge` of them all."""
+    import arrives from its worker: `merged()` once the last is added is the scenario of them all."""
 
     def __init__(self) -> None:
         self.members: list[Member] = []
