@@ -101,7 +101,7 @@ class Merging:
         self.warnings: list[tuple[str, str]] = []
         self.device_hosts: dict[str, list[str]] = {}
         self.host_tables: list[Table] = []
-        self.own_tables: list[tuple[Member, list[Table]]] = []
+        self.own_tables: list[list[Table]] = []  # each member's, in `members`' order
         self.claims: dict[str, tuple[str, Provenance]] = {}  # each claim rule → the first host that shows it, and where
         self.run: Table | None = None
 
@@ -125,7 +125,7 @@ class Merging:
         moved: dict[int, int] = {}
         for t in own:
             _own_table(m, t, renamed, self.arrays, self.warnings, self.device_hosts, moved)
-        self.own_tables.append((m, own))
+        self.own_tables.append(own)
         self.members.append(m)
 
     def merged(self) -> Merged:
@@ -152,7 +152,7 @@ class Merging:
         for a in arrays:
             _write_ports(a)
             cluster.tables.append(a.table)
-        for m, own in self.own_tables:
+        for m, own in zip(members, self.own_tables):
             _tidy(cluster.tables[-1]).items += ["", f"# {m.name}'s own paths, devices and load: {', '.join(m.files)}"]
             cluster.tables += own
         for t in cluster.tables[:-1]:
