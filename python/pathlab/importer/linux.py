@@ -19,6 +19,7 @@ from pathlab.importer.linux_topology import (
     ALUA_STANDBY,
     OWNERSHIP_HANDLERS,
     MapTopology,
+    alua_prioritized,
     cut_at,
     has_address,
     map_topology,
@@ -262,8 +263,10 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             a.key("non_owner_state", "standby", Derived(f"{mfile}: hwhandler {ownership[0]}: the other controller's paths "
                                                         "are passive until a failover moves the LUN", (mfile,)))
         elif owned and alua:
-            beside_owner = {m.name: prios for m in maps if vendor_of[m.name] == array
-                     if (prios := other_group_prios([p for p in paths if p.map == m.name], topology[m.name]))}
+            of_map = {m.name: [p for p in paths if p.map == m.name] for m in maps if vendor_of[m.name] == array}
+            shown_beside = {name: other_group_prios(listed, topology[name]) for name, listed in of_map.items()
+                            if alua_prioritized(listed)}  # ontap's 1 is a proxy path, not standby
+            beside_owner = {name: prios for name, prios in shown_beside.items() if prios}
             others = set().union(*beside_owner.values())
             seen_in = [m for m in maps if m.name in beside_owner]
             if others and others <= set(ALUA_STANDBY):
