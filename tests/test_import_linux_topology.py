@@ -115,3 +115,49 @@ def test_an_alua_group_at_the_standby_priority_is_standby_not_non_optimized(tmp_
     assert (array["tpgs"], array["symmetric"], array["non_owner_state"]) == (True, False, "standby")
     listing.write_text(ALUA_STANDBY_LISTING.format(prio=10))  # non-optimized: the default state, none written
     assert "non_owner_state" not in _imported(listing)[0]["arrays"][0]
+
+
+#: A second map of the same array whose other group is non-optimized (10), its owner the other controller.
+NON_OPTIMIZED_MAP = """\
+mpathb (360014050fd5c9ba6a0d4b7e8e2b6e8f6) dm-1 LIO-ORG,TCMU device
+size=100G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+|-+- policy='queue-length 0' prio=50 status=active
+| `- 4:0:0:1 sdd 8:48 active ready running
+`-+- policy='queue-length 0' prio=10 status=enabled
+  `- 3:0:0:1 sde 8:64 active ready running
+"""
+
+
+def test_an_array_whose_maps_show_standby_and_non_optimized_says_which_it_simulates(tmp_path: Path) -> None:
+    # One state per array in the scenario: the default (non-optimized) is simulated, and the
+    # standby the first map shows is said, not dropped without a word.
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ALUA_STANDBY_LISTING.format(prio=1) + NON_OPTIMIZED_MAP)
+    scenario, said = _imported(listing)
+    assert "non_owner_state" not in scenario["arrays"][0]
+    assert dict(said)["arrays.LIO-ORG.non_owner_state"] == (
+        f"{listing}: the groups beside the owner's print the alua prioritizer's standby (1, 81) in the map at line 1, "
+        "priority 10 in the map at line 7: the scenario has one state for an array's other controller; non-optimized "
+        "(the default) is simulated, so the standby paths serve I/O as non-optimized ones would")
+
+
+#: A NetApp 7-mode map under the ontap prioritizer (ontap.c): 4 to the owner's paths, 1 to the proxy
+#: paths through its partner, which serve I/O (forwarded), not ALUA standby.
+ONTAP_PROXY_LISTING = """\
+mpatha (360a98000486e2f34576f2f51715a714d) dm-0 NETAPP,LUN
+size=100G features='1 queue_if_no_path' hwhandler='0' wp=rw
+|-+- policy='round-robin 0' prio=4 status=active
+| |- 3:0:0:0 sdb 8:16 active ready running
+| `- 4:0:0:0 sdc 8:32 active ready running
+`-+- policy='round-robin 0' prio=1 status=enabled
+  |- 3:0:1:0 sdd 8:48 active ready running
+  `- 4:0:1:0 sde 8:64 active ready running
+"""
+
+
+def test_a_group_at_1_beside_an_owner_that_is_not_alua_optimized_is_not_taken_as_standby(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ONTAP_PROXY_LISTING)
+    array = _imported(listing)[0]["arrays"][0]
+    assert (array["tpgs"], array["symmetric"]) == (True, False)
+    assert "non_owner_state" not in array  # the proxy paths are non-optimized (the default), not standby

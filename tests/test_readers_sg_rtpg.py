@@ -110,3 +110,22 @@ def test_an_output_that_gives_no_time_gives_the_array_none_and_says_so(tmp_path:
     paths = multipath_ll.read(str(LISTING))["paths"]
     timers, found, warnings = tied(sg_rtpg.read(tmp_path / "r.txt"), "r.txt", paths, str(LISTING))
     assert (timers, found, warnings) == ([], {}, [(f"maps.{MAP}", f"r.txt, {said}")])
+
+
+def test_an_output_for_a_map_the_listing_shows_without_alua_is_said(tmp_path: Path) -> None:
+    """sg_rtpg answers only for a LU of target port groups: tied to a map of one group at one
+    priority and no handler (the array taken without tpgs, where no ALUA transition is simulated),
+    the time it gives would be unused without a word; the warning says which file to check."""
+    import warnings
+
+    from pathlab.importer import import_files
+
+    listing = ROOT / "tests/data/linux/multipath_check-multipath-01_falcon-ipstor.txt"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)
+        done = import_files([str(listing), str(SAMPLE)])
+    assert dict(done.warnings)["arrays.FALCON.tpgs"] == (
+        f"{SAMPLE}: sg_rtpg reports target port groups for sdc (map mpatha, line 3), an ALUA LU, but {listing} shows "
+        "the array without ALUA (equal paths (one group, or groups of one priority)); simulated without tpgs, so no "
+        "ALUA transition is simulated and its implicit transition time is not used; give the sg_rtpg output of this "
+        "host's paths, or set the array's tpgs = true if it reports port groups")

@@ -91,17 +91,9 @@ class Merged:
         return self.tables.render()
 
 
-def merge(members: list[Member]) -> Merged:
-    """One scenario of `members`' hosts (two or more)."""
-    merging = Merging()
-    for m in members:
-        merging.add(m)
-    return merging.merged()
-
-
 class Merging:
     """The cluster put together one host at a time (`add`, in the hosts' order), as each host's
-    import arrives from its worker: `merged()` once the last is added is `merge` of them all."""
+    import arrives from its worker: `merged()` once the last is added is the scenario of them all."""
 
     def __init__(self) -> None:
         self.members: list[Member] = []
@@ -109,7 +101,7 @@ class Merging:
         self.warnings: list[tuple[str, str]] = []
         self.device_hosts: dict[str, list[str]] = {}
         self.host_tables: list[Table] = []
-        self.own_tables: list[tuple[Member, list[Table]]] = []
+        self.own_tables: list[list[Table]] = []  # each member's, in `members`' order
         self.claims: dict[str, tuple[str, Provenance]] = {}  # each claim rule → the first host that shows it, and where
         self.run: Table | None = None
 
@@ -133,7 +125,7 @@ class Merging:
         moved: dict[int, int] = {}
         for t in own:
             _own_table(m, t, renamed, self.arrays, self.warnings, self.device_hosts, moved)
-        self.own_tables.append((m, own))
+        self.own_tables.append(own)
         self.members.append(m)
 
     def merged(self) -> Merged:
@@ -160,7 +152,7 @@ class Merging:
         for a in arrays:
             _write_ports(a)
             cluster.tables.append(a.table)
-        for m, own in self.own_tables:
+        for m, own in zip(members, self.own_tables):
             _tidy(cluster.tables[-1]).items += ["", f"# {m.name}'s own paths, devices and load: {', '.join(m.files)}"]
             cluster.tables += own
         for t in cluster.tables[:-1]:

@@ -19,6 +19,7 @@ from pathlab.importer.linux_topology import (
     ALUA_STANDBY,
     OWNERSHIP_HANDLERS,
     MapTopology,
+    alua_prioritized,
     cut_at,
     has_address,
     map_topology,
@@ -245,6 +246,9 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             timed, name = max(mine_timed, key=lambda x: x[0].seconds)
             a.key("implicit_transition_time", f"{timed.seconds}s",
                   Read(c.files["rtpg"], timed.line, f"Implicit transition time of {timed.device} (map {name})"))
+            if not alua:  # the sg_rtpg output's port groups against a listing that shows no ALUA: said, not dropped
+                warnings.append((f"arrays.{array}.tpgs", _rtpg_without_alua(c.files["rtpg"], mfile, mine_timed,
+                                                                            _tpgs_reason(alua, ownership, conf_used))))
         a.key("service", {"fixed": f"{DEFAULT_PORT_SERVICE_US}us", "distribution": "exponential"},
               Assumed("the captures do not show a port at capacity"))
         warnings.append((f"arrays.{array}.service", f"a port's capacity is not in the captures: {DEFAULT_PORT_SERVICE_US} µs "
@@ -259,15 +263,21 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             a.key("non_owner_state", "standby", Derived(f"{mfile}: hwhandler {ownership[0]}: the other controller's paths "
                                                         "are passive until a failover moves the LUN", (mfile,)))
         elif owned and alua:
-            mine = [m for m in maps if vendor_of[m.name] == array]
-            others = set().union(*(other_group_prios([p for p in paths if p.map == m.name], topology[m.name])
-                                   for m in mine))
+            of_map = {m.name: [p for p in paths if p.map == m.name] for m in maps if vendor_of[m.name] == array}
+            shown_beside = {name: other_group_prios(listed, topology[name]) for name, listed in of_map.items()
+                            if alua_prioritized(listed)}  # ontap's 1 is a proxy path, not standby
+            beside_owner = {name: prios for name, prios in shown_beside.items() if prios}
+            others = set().union(*beside_owner.values())
+            seen_in = [m for m in maps if m.name in beside_owner]
             if others and others <= set(ALUA_STANDBY):
-                seen_in = [m for m in mine if other_group_prios([p for p in paths if p.map == m.name], topology[m.name])]
                 a.key("non_owner_state", "standby", Derived(
                     f"{mfile}: the groups beside the owner's print priority {', '.join(str(v) for v in sorted(others))} "
                     f"(map{'s' if len(seen_in) > 1 else ''} at {_lines(seen_in)}), the alua prioritizer's standby "
                     "(alua.c: 1, 81 with the preferred bit): the other controller's paths are standby", (mfile,)))
+            elif others & set(ALUA_STANDBY):  # the scenario has one state per array: said, not chosen silently
+                standby = [m for m in seen_in if beside_owner[m.name] & set(ALUA_STANDBY)]
+                warnings.append((f"arrays.{array}.non_owner_state", _standby_in_part(
+                    mfile, standby, [m for m in seen_in if beside_owner[m.name] - set(ALUA_STANDBY)], others - set(ALUA_STANDBY))))
         a.elements("ports", [Element({"name": ports[k], **({"controller": owner_of_port.get(k, "A")} if owned else {})},
                                      _portal_source(k, ports, portals, sfile) if k[0] in portals
                                      else Read(mfile, text=f"SCSI host {k[0]}, target {k[1]}")) for k in array_ports])
@@ -373,6 +383,30 @@ def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighte
             f"{_lines(shown)}: one group, groups of one priority, " + (
                 f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
                 else "or apart only by failed paths") + "): symmetric")
+
+
+def _rtpg_without_alua(rfile: str, mfile: str, timed: list[tuple[MapTransition, str]], why: str) -> str:
+    """The warning of an array the listing shows without ALUA whose devices `sg_rtpg` answered
+    for: REPORT TARGET PORT GROUPS reports target port groups only of a LU that supports ALUA, so
+    one of the two files is not what it seems (another host's output, or a listing whose
+    prioritizer hides the groups); the transition time read is not used (no ALUA transition is
+    simulated on an array without tpgs)."""
+    devices = ", ".join(f"{t.device} (map {name}, line {t.line})" for t, name in timed)
+    return (f"{rfile}: sg_rtpg reports target port groups for {devices}, an ALUA LU, but {mfile} shows the array "
+            f"without ALUA ({why}); simulated without tpgs, so no ALUA transition is simulated and its implicit "
+            "transition time is not used; give the sg_rtpg output of this host's paths, or set the array's tpgs = true "
+            "if it reports port groups")
+
+
+def _standby_in_part(mfile: str, standby: list[Any], other: list[Any], prios: set[int]) -> str:
+    """The warning of an ALUA array some of whose maps print the alua prioritizer's standby
+    beside the owner's group and others another priority: the scenario gives an array one state
+    for its other controller's paths, so the default (non-optimized) is simulated for them all."""
+    return (f"{mfile}: the groups beside the owner's print the alua prioritizer's standby (1, 81) in the "
+            f"map{'s' if len(standby) > 1 else ''} at {_lines(standby)}, priority "
+            f"{', '.join(str(v) for v in sorted(prios))} in the map{'s' if len(other) > 1 else ''} at {_lines(other)}: "
+            "the scenario has one state for an array's other controller; non-optimized (the default) is simulated, so "
+            "the standby paths serve I/O as non-optimized ones would")
 
 
 def _lines(maps: list[Any]) -> str:

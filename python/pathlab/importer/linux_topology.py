@@ -179,6 +179,14 @@ def other_group_prios(paths: list[Any], topology: MapTopology) -> set[int]:
     return out
 
 
+def alua_prioritized(paths: list[Any]) -> bool:
+    """Whether a map's priorities are the alua prioritizer's: a group with a usable path prints an
+    optimized one (`ALUA_OPTIMIZED`). Others give 1 to what is not standby: ontap.c 4 to a path
+    to the LUN's owner and 1 to a proxy path through its partner, which serves I/O."""
+    return any(str(p.group_prio).isdigit() and int(str(p.group_prio)) in ALUA_OPTIMIZED
+               for p in paths if not is_down(p))
+
+
 def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = False,
                 checked: bool = True) -> tuple[str, str]:
     """The grouping that builds the groups the listing shows, and the rule that gives it, or why

@@ -425,16 +425,13 @@ def import_host(found: dict[str, Kind]) -> Imported:
     iopolicies = {str(r.name): (str(r.value), Read(sysfs[0], text=f"iopolicy {r.value}", at=str(r.where)))
                   for r in attributes.itertuples() if r.attribute == "iopolicy"} if attributes is not None else {}
     captured: list[CapturedLoad] = []
-    anatt_timers: list[TimerValue] = []
-    anatt: dict[str, SubsystemAnatt] = {}
-    tie_warnings: list[tuple[str, str]] = []
-    for name in id_ctrl:
-        timers_read, by_nqn, said = tied(found[name].read(name), name, table, subsys[0])
-        anatt_timers += timers_read
-        tie_warnings += said
-        for nqn, value in by_nqn.items():  # several files of one subsystem: the longest
-            if nqn not in anatt or value.seconds > anatt[nqn].seconds:
-                anatt[nqn] = value
+    # One file at most (`import_files` refuses a second): its controllers' outputs are tied together,
+    # so that one that reports no change state leaves its subsystem none.
+    anatt_timers: list[TimerValue]
+    anatt: dict[str, SubsystemAnatt]
+    tie_warnings: list[tuple[str, str]]
+    anatt_timers, anatt, tie_warnings = tied(found[id_ctrl[0]].read(id_ctrl[0]), id_ctrl[0], table, subsys[0]) \
+        if id_ctrl else ([], {}, [])
     undetermined: list[Undetermined] = []
     host, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies, captured,
                                      anatt, undetermined)
