@@ -12,6 +12,7 @@ from typing import Any
 
 from pathlab.api import Scenario, ScenarioError
 from pathlab.output import hosts
+from pathlab.output.esxcli_written import refuse_overrides
 from pathlab.output.sink import Output
 
 #: The option's path, its `[host.stack]` key, and what ESXi 8.0 U3 prints: default, min, max, description.
@@ -41,11 +42,9 @@ class Advanced(Output):
 
 def advanced(scenario: Scenario, host: str | None = None) -> Advanced:
     """The options of the scenario's ESXi hosts (or of `host`) as the scenario writes them; a
-    `--set` of the host's stack is refused (printed as written, it would not be what runs)."""
-    for key, _ in scenario.overrides:
-        if key.startswith(("host.stack", "hosts")):
-            raise ScenarioError(scenario.file, f"--set {key}", "show advanced prints the settings as the scenario "
-                                                               "writes them: set the value in the file")
+    `--set` or the variant's override of the host's stack is refused (printed as written, it would
+    not be what runs)."""
+    refuse_overrides(scenario, ("host.stack", "hosts"), "show advanced", "the settings")
     from pathlab.advisor.timer_candidates import tree
     from pathlab.output.esxcli_iscsi import seconds
 

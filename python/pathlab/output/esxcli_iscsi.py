@@ -14,6 +14,7 @@ from typing import Any
 from pathlab.advisor import stall_rule as rule
 from pathlab.api import Scenario, ScenarioError
 from pathlab.output import hosts
+from pathlab.output.esxcli_written import refuse_overrides
 from pathlab.output.sink import Output
 
 #: esxcli's name, the adapter's `iscsi` key, the default.
@@ -48,11 +49,9 @@ class IscsiParams(Output):
 
 def iscsi_params(scenario: Scenario, host: str | None = None) -> IscsiParams:
     """The iSCSI adapters of the scenario's hosts (or of `host`), as the scenario writes them; a
-    `--set` of an adapter is refused (printed as written, it would not be what runs)."""
-    for key, _ in scenario.overrides:
-        if key.startswith(("host.adapters", "hosts")):
-            raise ScenarioError(scenario.file, f"--set {key}", "show iscsi prints the adapters as the scenario "
-                                                               "writes them: set the value in the file")
+    `--set` or the variant's override of an adapter is refused (printed as written, it would not be
+    what runs)."""
+    refuse_overrides(scenario, ("host.adapters", "hosts"), "show iscsi", "the adapters")
     from pathlab.advisor.timer_candidates import tree
 
     values = tree(scenario)
