@@ -322,3 +322,20 @@ def test_show_refuses_a_variant_or_whole_table_set_that_changes_what_it_prints()
     # A host key beside the stack's table is no stack timer: shown, as written.
     shown = advanced(Scenario.from_text(text, "host.toml", set=["host.stack_time=30us"]))
     assert shown.hosts == [("esx-iscsi", {"apd_timeout": 140, "path_eval_time": 300})]
+
+
+def test_show_advanced_leaves_out_a_cluster_host_without_an_esxi_device() -> None:
+    """esx-b's only device run by dm-multipath: no Misc.APDTimeout of it is printed as if ESXi ran
+    it (session 17 printed esx-b's 140 and 300 under its heading), and `--host esx-b` is refused."""
+    from pathlab.api import Scenario
+    from pathlab.output.esxcli_advanced import advanced
+
+    mixed = Scenario.load("tests/data/cluster/c1-two-hosts.toml", set=['devices.1.policy={name="dm-multipath"}'])
+    shown = advanced(mixed)
+    assert (shown.hosts, shown.several) == ([("esx-a", {"apd_timeout": 140, "path_eval_time": 300})], True)
+    assert shown.table().splitlines()[:2] == ["==> host esx-a <==",
+                                              "~ # esxcli system settings advanced list -o /Misc/APDTimeout"]
+    with pytest.raises(ScenarioError) as refused:
+        advanced(mixed, "esx-b")
+    assert refused.value.args[1:] == ("--host", "esx-b has no device of an ESXi host: Misc.APDTimeout and "
+                                                "Disk.PathEvalTime are ESXi's")

@@ -37,16 +37,22 @@ class Advanced(Output):
 
 
 def advanced(scenario: Scenario, host: str | None = None) -> Advanced:
-    """The options of the scenario's ESXi hosts (or of `host`) as the scenario writes them; a
-    `--set` or the variant's override of the host's stack is refused (printed as written, it would
-    not be what runs)."""
+    """The options of the scenario's ESXi hosts (those with an ESXi device; or of `host`) as the
+    scenario writes them; a `--set` or the variant's override of the host's stack is refused
+    (printed as written, it would not be what runs)."""
     refuse_overrides(scenario, ("host.stack", "hosts"), "show advanced", "the settings")
-    if not any(d.stack == "esxi" for d in scenario.devices):
+    esxi = {d.host for d in scenario.devices if d.stack == "esxi"}
+    if not esxi:
         raise ScenarioError(scenario.file, "devices", "no device of an ESXi host: Misc.APDTimeout and Disk.PathEvalTime "
                                                       "are ESXi's")
+    tables = host_tables(scenario, host)
+    if host is not None and host not in esxi:
+        raise ScenarioError(scenario.file, "--host", f"{host} has no device of an ESXi host: Misc.APDTimeout and "
+                                                     "Disk.PathEvalTime are ESXi's")
+    # A host of a cluster whose devices run another stack has no such settings: it is left out.
     found = [(name, {key: seconds((table.get("stack", {}) or {}).get(key), default) for _, key, default, *_ in OPTIONS})
-             for name, table in host_tables(scenario, host)]
-    return Advanced(found, host is None and len(found) > 1)
+             for name, table in tables if name in esxi]
+    return Advanced(found, host is None and len(tables) > 1)
 
 
 def option_list(path: str, value: int, default: int, low: int, high: int, description: str) -> str:
