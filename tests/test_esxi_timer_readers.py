@@ -326,3 +326,44 @@ def test_show_advanced_prints_the_imported_settings_back_as_esxcli_does(tmp_path
     other = pathlab("show", "advanced", "tests/data/failures/netapp-windows.toml")
     assert other.returncode == 2
     assert "no device of an ESXi host" in other.stderr
+
+
+def test_show_refuses_a_variant_or_whole_table_set_that_changes_what_it_prints() -> None:
+    """Printed as the file writes them, the views would not be what runs where the variant chosen or
+    a `--set` of a whole table changes them (session 17 checked only `--set` keys under the prefix:
+    a variant's APDTimeout 60 s and `--set host={...}`'s RecoveryTimeout 20 s were printed as 140 and 10)."""
+    from pathlab.api import Scenario
+    from pathlab.output.esxcli_advanced import advanced
+    from pathlab.output.esxcli_iscsi import iscsi_params
+
+    text = Path("tests/data/failures/esxi-iscsi.toml").read_text() + (
+        '\n[variants.short]\ndescription = "APD 60 s"\nset = { "host.stack.apd_timeout" = "60s" }\n')
+    with pytest.raises(ScenarioError) as refused:
+        advanced(Scenario.from_text(text, "host.toml", variant="short"))
+    assert refused.value.args[1:] == ("--variant short", "show advanced prints the settings as the scenario writes "
+                                                         "them: the variant sets host.stack.apd_timeout: show the "
+                                                         "file without it")
+    whole = 'host={name="esx-iscsi", adapters=[{name="vmhba64", iscsi={recovery_timeout="20s"}}]}'
+    with pytest.raises(ScenarioError) as refused:
+        iscsi_params(Scenario.from_text(text, "host.toml", set=[whole]))
+    assert refused.value.args[1] == "--set host.adapters.0.name"
+    # A host key beside the stack's table is no stack timer: shown, as written.
+    shown = advanced(Scenario.from_text(text, "host.toml", set=["host.stack_time=30us"]))
+    assert shown.hosts == [("esx-iscsi", {"apd_timeout": 140, "path_eval_time": 300})]
+
+
+def test_show_advanced_leaves_out_a_cluster_host_without_an_esxi_device() -> None:
+    """esx-b's only device run by dm-multipath: no Misc.APDTimeout of it is printed as if ESXi ran
+    it (session 17 printed esx-b's 140 and 300 under its heading), and `--host esx-b` is refused."""
+    from pathlab.api import Scenario
+    from pathlab.output.esxcli_advanced import advanced
+
+    mixed = Scenario.load("tests/data/cluster/c1-two-hosts.toml", set=['devices.1.policy={name="dm-multipath"}'])
+    shown = advanced(mixed)
+    assert (shown.hosts, shown.several) == ([("esx-a", {"apd_timeout": 140, "path_eval_time": 300})], True)
+    assert shown.table().splitlines()[:2] == ["==> host esx-a <==",
+                                              "~ # esxcli system settings advanced list -o /Misc/APDTimeout"]
+    with pytest.raises(ScenarioError) as refused:
+        advanced(mixed, "esx-b")
+    assert refused.value.args[1:] == ("--host", "esx-b has no device of an ESXi host: Misc.APDTimeout and "
+                                                "Disk.PathEvalTime are ESXi's")

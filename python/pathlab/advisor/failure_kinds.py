@@ -15,12 +15,13 @@ path and device named `HOST/NAME` as a fault names them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pathlab._core import parse_duration_ns
 from pathlab.api import Scenario, ScenarioError
+from pathlab.devices import Device
 
 #: Every kind, in the order the output lists them.
 KINDS = ("path_hang", "link_down", "controller_reboot", "ana_change", "alua_transition", "switch_down", "site_down",
@@ -137,20 +138,12 @@ def _ana_change(scenario: Scenario, array: Mapping[str, Any], device_paths: list
     controller reboots and its partner's groups change for ANATT (the owner's own, else the
     array's); None where the host is not NVMe, the array reports no ANA groups, owns nothing per
     controller (symmetric) or gives no ANATT."""
-    own = next((d for d in scenario.devices if d.name == path["device"] and d.host == path["host"]), None)
-    if own is None or own.stack not in ANA_STACKS or not array.get("tpgs") or array.get("symmetric") \
-            or len(array.get("controllers", [])) < 2:
+    owning = _owning(scenario, array, device_paths, path, lambda own: own.stack in ANA_STACKS)
+    if owning is None:
         return None
-    owner_path = next((p for p in device_paths if p.get("alua") == "AO"), path)
-    name, _, port = owner_path["target"].partition("/")
-    owner = next((p.get("controller") for p in array.get("ports", []) if p.get("name") == port), None)
-    written = next((c.get("anatt") for c in array.get("controllers", []) if c.get("name") == owner), None)
+    written = next((c.get("anatt") for c in array.get("controllers", []) if c.get("name") == owning[1]), None)
     anatt = written or array.get("anatt")
-    if owner is None or anatt is None:
-        return None
-    seconds = parse_duration_ns(str(anatt)) / 1e9
-    return FailureKind("ana_change", f"{name}/{owner}", {"kind": "controller_reboot", "array": name, "controller": owner,
-                                                         "detection": "link", "ana_change": f"{seconds:g}s"}, seconds)
+    return None if anatt is None else _changed("ana_change", *owning, anatt)
 
 
 def _alua_transition(scenario: Scenario, array: Mapping[str, Any], device_paths: list[dict[str, Any]],
@@ -160,19 +153,33 @@ def _alua_transition(scenario: Scenario, array: Mapping[str, Any], device_paths:
     `implicit_transition_time`); None where the host is not dm-multipath or ESXi's
     VMW_SATP_ALUA (the stacks the engine's `alua_transition.rs` sources), the array reports no
     port groups, is symmetric, or gives no implicit transition time."""
+    if not array.get("implicit_transition_time"):
+        return None
+    owning = _owning(scenario, array, device_paths, path,
+                     lambda own: own.stack == "linux-dm" or own.satp == "VMW_SATP_ALUA")
+    return None if owning is None else _changed("alua_transition", *owning, array["implicit_transition_time"])
+
+
+def _owning(scenario: Scenario, array: Mapping[str, Any], device_paths: list[dict[str, Any]], path: dict[str, Any],
+            stack_fits: Callable[[Device], bool]) -> tuple[str, str] | None:
+    """The array's name and the device's owning controller (its optimized path's, else the busiest
+    path's), where the device's stack fits and the array reports groups, is not symmetric and has
+    two controllers or more; else None."""
     own = next((d for d in scenario.devices if d.name == path["device"] and d.host == path["host"]), None)
-    if own is None or not (own.stack == "linux-dm" or own.satp == "VMW_SATP_ALUA") or not array.get("tpgs") \
-            or array.get("symmetric") or len(array.get("controllers", [])) < 2 or not array.get("implicit_transition_time"):
+    if own is None or not stack_fits(own) or not array.get("tpgs") or array.get("symmetric") \
+            or len(array.get("controllers", [])) < 2:
         return None
     owner_path = next((p for p in device_paths if p.get("alua") == "AO"), path)
     name, _, port = owner_path["target"].partition("/")
     owner = next((p.get("controller") for p in array.get("ports", []) if p.get("name") == port), None)
-    if owner is None:
-        return None
-    seconds = parse_duration_ns(str(array["implicit_transition_time"])) / 1e9
-    return FailureKind("alua_transition", f"{name}/{owner}", {"kind": "controller_reboot", "array": name,
-                                                              "controller": owner, "detection": "link",
-                                                              "ana_change": f"{seconds:g}s"}, seconds)
+    return None if owner is None else (name, owner)
+
+
+def _changed(kind: str, array: str, owner: str, lasts: Any) -> FailureKind:
+    """The owner's reboot, its partner's groups changing for `lasts` (a duration as written)."""
+    seconds = parse_duration_ns(str(lasts)) / 1e9
+    return FailureKind(kind, f"{array}/{owner}", {"kind": "controller_reboot", "array": array, "controller": owner,
+                                                  "detection": "link", "ana_change": f"{seconds:g}s"}, seconds)
 
 
 def _lacks(kind: str) -> str:

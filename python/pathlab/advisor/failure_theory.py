@@ -108,7 +108,7 @@ def with_alua_transition(stack: str, found: Prediction, change: float, implicit:
     waits = rule.alua_transition(change, stack == "esxi", implicit)
     if waits.seconds is None or waits.seconds <= found.seconds:
         return found
-    if stack == "linux-dm" and waits.then.startswith("it continues"):  # at most a whole retry after the end
+    if stack == "linux-dm" and rule.alua_transition_ends_in_time(change, implicit):  # at most a retry after the end
         delay = rule.ALUA_REPREP_DELAY.value or 0.0
         return Prediction(waits.seconds + delay, delay, f"{waits.rule}; the lost paths: {found.rule}")
     return Prediction(waits.seconds, 0, f"{waits.rule}; the lost paths: {found.rule}")

@@ -422,9 +422,9 @@ def alua_transition(change: float, esxi: bool, implicit: float | None = None) ->
     if esxi:
         return Stall(failure, change, "it continues on the new state", f"retried on the path until the transition ends "
                                                                          f"after {change:g} s", ESXI_ALUA_RETRY_SOURCE)
-    timeout = implicit if implicit else ALUA_FAILOVER_TIMEOUT.value or 0.0
+    timeout = alua_transition_timeout(implicit)
     delay = ALUA_REPREP_DELAY.value or 0.0
-    if change > timeout:  # one that ends as the timeout falls ends in time (the engine's order too)
+    if not alua_transition_ends_in_time(change, implicit):
         return Stall(failure, timeout, "the path fails: the I/O goes to another path, or to no_path_retry",
                      f"the transition outlasts scsi_dh_alua's {timeout:g} s: the group is set standby",
                      ALUA_FAILOVER_TIMEOUT.source)
@@ -432,3 +432,14 @@ def alua_transition(change: float, esxi: bool, implicit: float | None = None) ->
                  f"requeued on the path every {delay:g} s until the transition ends after {change:g} s (within "
                  f"{delay:g} s)", ALUA_REPREP_DELAY.source)
 
+
+def alua_transition_timeout(implicit: float | None) -> float:
+    """How long Linux's scsi_dh_alua lets a group transition: the array's IMPLICIT TRANSITION
+    TIME where it reports one, else ALUA_FAILOVER_TIMEOUT."""
+    return implicit if implicit else ALUA_FAILOVER_TIMEOUT.value or 0.0
+
+
+def alua_transition_ends_in_time(change: float, implicit: float | None) -> bool:
+    """Whether Linux sees a transition of `change` seconds end before scsi_dh_alua gives the group
+    up: one that ends as the timeout falls ends in time (the engine's order too)."""
+    return change <= alua_transition_timeout(implicit)

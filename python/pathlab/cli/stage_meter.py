@@ -95,8 +95,10 @@ def measured(hosts: dict[str, list[str]], duration: str = "auto") -> dict[str, A
         warnings.simplefilter("ignore")
         meter.stage(IMPORT)
         cluster = import_cluster(hosts)
-        warmup = "5s" if duration == "auto" else duration_of_warmup(duration)  # "5s": advise's own default
-        advice = advise(cluster, progress=meter, duration=duration, warmup=warmup).to_dict()
+        if duration == "auto":  # advise's own length and warm-up
+            advice = advise(cluster, progress=meter).to_dict()
+        else:
+            advice = advise(cluster, progress=meter, duration=duration, warmup=duration_of_warmup(duration)).to_dict()
     stages = meter.end()
     length = advice.get("run_length")
     return {"stages": stages, "candidates": len(advice["candidates"]),

@@ -41,7 +41,7 @@ def stall_rows(data: dict[str, Any]) -> list[list[str]]:
         for who, r in [(f"host {h['host']}", h)] + [(f"  {d['device']}", d) for d in app["devices"]
                                                     if d["host"] == h["host"]]:
             ongoing = " (still stalled at the end)" if r["stall_to_s"] is None else ""
-            stalled = f"{r['stall_from_s']:.3f} s{ongoing}" if r["longest_stall_s"] else "-"
+            stalled = seconds(r["stall_from_s"]) + ongoing if r["longest_stall_s"] else "-"
             failed = _span(r["first_failed_s"], r["last_failed_s"], "") if r["failed_ios"] else "-"
             rows.append([who, duration(r["longest_stall_s"]), stalled, f"{r['failed_ios']:,}", failed])
     return rows

@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from pathlab.api import Scenario, ScenarioError
-from pathlab.output import hosts
+from pathlab.output.esxcli_written import PROMPT, host_tables, printed, refuse_overrides, seconds
 from pathlab.output.sink import Output
 
 #: The option's path, its `[host.stack]` key, and what ESXi 8.0 U3 prints: default, min, max, description.
 OPTIONS = (("/Misc/APDTimeout", "apd_timeout", 140, 20, 999999,
             "Number of seconds a device can be in APD before failing User World I/O."),
            ("/Disk/PathEvalTime", "path_eval_time", 300, 0, 31536000, "The number of seconds between FC path evaluations"))
-PROMPT = "~ # "
 
 
 @dataclass
@@ -31,39 +30,29 @@ class Advanced(Output):
     def table(self) -> str:
         blocks = [(host, "".join(option_list(path, values[key], default, low, high, text)
                                  for path, key, default, low, high, text in OPTIONS)) for host, values in self.hosts]
-        if self.several:
-            return "\n".join(f"{hosts.heading(host)}\n{text}" for host, text in blocks).removesuffix("\n")
-        return hosts.joined(blocks).removesuffix("\n")
+        return printed(blocks, self.several)
 
     def document(self) -> Any:
         return [{"host": host, **{path: values[key] for path, key, *_ in OPTIONS}} for host, values in self.hosts]
 
 
 def advanced(scenario: Scenario, host: str | None = None) -> Advanced:
-    """The options of the scenario's ESXi hosts (or of `host`) as the scenario writes them; a
-    `--set` of the host's stack is refused (printed as written, it would not be what runs)."""
-    for key, _ in scenario.overrides:
-        if key.startswith(("host.stack", "hosts")):
-            raise ScenarioError(scenario.file, f"--set {key}", "show advanced prints the settings as the scenario "
-                                                               "writes them: set the value in the file")
-    from pathlab.advisor.timer_candidates import tree
-    from pathlab.output.esxcli_iscsi import seconds
-
-    if not any(d.stack == "esxi" for d in scenario.devices):
+    """The options of the scenario's ESXi hosts (those with an ESXi device; or of `host`) as the
+    scenario writes them; a `--set` or the variant's override of the host's stack is refused
+    (printed as written, it would not be what runs)."""
+    refuse_overrides(scenario, ("host.stack", "hosts"), "show advanced", "the settings")
+    esxi = {d.host for d in scenario.devices if d.stack == "esxi"}
+    if not esxi:
         raise ScenarioError(scenario.file, "devices", "no device of an ESXi host: Misc.APDTimeout and Disk.PathEvalTime "
                                                       "are ESXi's")
-
-    values = tree(scenario)
-    tables = [values.get("host", {}), *values.get("hosts", [])]
-    found = []
-    for table in tables:
-        name = str(table.get("name", "esx01"))
-        if host is None or name == host:
-            stack = table.get("stack", {}) or {}
-            found.append((name, {key: seconds(stack.get(key), default) for _, key, default, *_ in OPTIONS}))
-    if not found:
-        raise ScenarioError(scenario.file, "--host", f"{host} is no host of the scenario")
-    return Advanced(found, len(tables) > 1 and host is None)
+    tables = host_tables(scenario, host)
+    if host is not None and host not in esxi:
+        raise ScenarioError(scenario.file, "--host", f"{host} has no device of an ESXi host: Misc.APDTimeout and "
+                                                     "Disk.PathEvalTime are ESXi's")
+    # A host of a cluster whose devices run another stack has no such settings: it is left out.
+    found = [(name, {key: seconds((table.get("stack", {}) or {}).get(key), default) for _, key, default, *_ in OPTIONS})
+             for name, table in tables if name in esxi]
+    return Advanced(found, host is None and len(tables) > 1)
 
 
 def option_list(path: str, value: int, default: int, low: int, high: int, description: str) -> str:

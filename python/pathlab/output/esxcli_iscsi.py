@@ -13,7 +13,7 @@ from typing import Any
 
 from pathlab.advisor import stall_rule as rule
 from pathlab.api import Scenario, ScenarioError
-from pathlab.output import hosts
+from pathlab.output.esxcli_written import PROMPT, host_tables, printed, refuse_overrides, seconds
 from pathlab.output.sink import Output
 
 #: esxcli's name, the adapter's `iscsi` key, the default.
@@ -23,7 +23,6 @@ TIMERS = (("NoopOutInterval", "noop_out_interval", rule.ESXI_NOOP_OUT_INTERVAL),
 HEADER = ("Name", "Current", "Default", "Min", "Max", "Settable", "Inherit")
 #: The columns' widths as esxcli's dashes draw them (elatov's ESXi 5.0 listing).
 WIDTHS = (20, 10, 10, 3, 8, 8, 7)
-PROMPT = "~ # "
 
 
 @dataclass
@@ -37,9 +36,7 @@ class IscsiParams(Output):
     def table(self) -> str:
         blocks = [(host, "".join(param_get(name, values) for name, values in adapters))
                   for host, adapters in self.hosts]
-        if self.several:
-            return "\n".join(f"{hosts.heading(host)}\n{text}" for host, text in blocks).removesuffix("\n")
-        return hosts.joined(blocks).removesuffix("\n")
+        return printed(blocks, self.several)
 
     def document(self) -> Any:
         return [{"host": host, "adapter": name, **{label: values[key] for label, key, _ in TIMERS}}
@@ -48,41 +45,20 @@ class IscsiParams(Output):
 
 def iscsi_params(scenario: Scenario, host: str | None = None) -> IscsiParams:
     """The iSCSI adapters of the scenario's hosts (or of `host`), as the scenario writes them; a
-    `--set` of an adapter is refused (printed as written, it would not be what runs)."""
-    for key, _ in scenario.overrides:
-        if key.startswith(("host.adapters", "hosts")):
-            raise ScenarioError(scenario.file, f"--set {key}", "show iscsi prints the adapters as the scenario "
-                                                               "writes them: set the value in the file")
-    from pathlab.advisor.timer_candidates import tree
-
-    values = tree(scenario)
-    tables = [values.get("host", {}), *values.get("hosts", [])]
-    found = []
-    for table in tables:
-        name = str(table.get("name", "esx01"))
-        if host is not None and name != host:
-            continue
+    `--set` or the variant's override of an adapter is refused (printed as written, it would not be
+    what runs)."""
+    refuse_overrides(scenario, ("host.adapters", "hosts"), "show iscsi", "the adapters")
+    found, tables = [], host_tables(scenario, host)
+    for name, table in tables:
         adapters = [(str(a["name"]), {key: seconds(a["iscsi"].get(key), default.value) for _, key, default in TIMERS})
                     for a in table.get("adapters", []) if isinstance(a.get("iscsi"), dict)]
         if adapters:
             found.append((name, adapters))
-    if host is not None and not any(name == host for name, _ in found) and not any(
-            str(t.get("name", "esx01")) == host for t in tables):
-        raise ScenarioError(scenario.file, "--host", f"{host} is no host of the scenario")
     if not found:
         of = f" of {host}" if host is not None else ""
         raise ScenarioError(scenario.file, "host.adapters", f"no adapter{of} has an `iscsi` table (an ESXi software "
                                                             "iSCSI adapter's timers): nothing to show")
-    return IscsiParams(found, len(tables) > 1 and host is None)
-
-
-def seconds(value: Any, default: float | None) -> int:
-    """A timer as the scenario writes it (`"15s"`) in whole seconds (the engine refuses others)."""
-    if value is None:
-        return int(default or 0)
-    from pathlab._core import parse_duration_ns
-
-    return int(parse_duration_ns(str(value)) // 1_000_000_000)
+    return IscsiParams(found, host is None and len(tables) > 1)
 
 
 def param_get(adapter: str, values: dict[str, int]) -> str:
