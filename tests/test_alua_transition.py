@@ -22,9 +22,9 @@ CYCLE_S = 0.00115
 ROUND_TRIP_S = 2 * 10e-6
 
 
-def reboot(policy: str, stack: str, change: str, implicit: str = "") -> dict:
+def reboot(policy: str, stack: str, change: str, implicit: str = "", workload: str = WORKLOAD) -> dict:
     """CT0 reboots from 1 s to 7 s (the HBA sees its ports go) and CT1's groups transition for `change`."""
-    text = two_controllers(duration="6s", seed=3, stack=stack, policy=policy, workload=WORKLOAD,
+    text = two_controllers(duration="6s", seed=3, stack=stack, policy=policy, workload=workload,
                            fault=f'kind = "controller_reboot"\narray = "a"\ncontroller = "CT0"\nat = "1s"\n'
                                  f'until = "7s"\nana_change = "{change}"')
     if implicit:
@@ -95,3 +95,26 @@ def test_esxi_holds_the_io_on_the_path_until_the_transition_ends() -> None:
 def test_a_stack_whose_handling_is_not_sourced_is_refused_in_one_line() -> None:
     with pytest.raises(ScenarioError, match="naa.1 cannot pass through a transition: Windows msdsm: no source found"):
         reboot('name = "mpio"', "", "2s")
+
+
+def test_the_stalls_hold_at_eight_times_the_queue_and_no_think_time() -> None:
+    """The tests above run 4 workers with 1 ms between reads; the stalls are timers, so 32 workers
+    with none (about 100,000 I/O/s) must give the same stalls. Here commands are in flight on CT0
+    when it reboots: they go to CT1 at once, and the refusal's round trip comes before the
+    implicit transition time starts, so the longest wait may pass the rule by that round trip
+    (2.00002 s measured against the rule's 2 s, session 17); never by more than a service."""
+    heavy = 'outstanding = 32\nblock_size = "4KiB"'
+    for args, rule in (((DM, FC_AT_ONCE, "2500ms"), stall_rule.alua_transition(2.5, esxi=False)),
+                       ((DM, FC_AT_ONCE, "4s", "2s"), stall_rule.alua_transition(4.0, esxi=False, implicit=2.0)),
+                       (('name = "VMW_PSP_RR"', "", "2500ms"), stall_rule.alua_transition(2.5, esxi=True))):
+        data = reboot(*args, workload=heavy)
+        stall = longest_s(data)
+        if rule.then.startswith("the path fails"):
+            assert rule.seconds - CYCLE_S <= stall <= rule.seconds + ROUND_TRIP_S + SERVICE_S, (args, stall)
+            assert data["accounting"]["failed"] >= 32  # every worker's command in the transition
+        elif args[0] == DM:
+            retry = 3 * ((stall_rule.ALUA_REPREP_DELAY.value or 0) + ROUND_TRIP_S)
+            assert abs(stall - retry) < SERVICE_S + 3 * ROUND_TRIP_S, (args, stall)
+        else:
+            assert rule.seconds - CYCLE_S <= stall <= rule.seconds + SERVICE_S, (args, stall)
+        accounted(data)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
 import pytest
 
 from pathlab import Scenario
@@ -35,6 +36,29 @@ def test_c2_all_paths_rates_are_inverse_to_path_time_as_esxtop_showed(scenarios)
     assert max(per_group) / min(per_group) < 1.6, per_group
     # And the total within CALIBRATION.md's 15% of 8,500.
     assert r.data["summary"]["iops"] == pytest.approx(8500, rel=0.15)
+
+
+
+@pytest.mark.parametrize("outstanding", [32, 4])
+def test_c2_a_strict_rotation_gives_every_path_the_same_rate_at_any_queue_depth(scenarios, outstanding: int) -> None:
+    # ESX 4.0's reading (`rotation = "strict"`, the CX4 files'): each path takes its turn whatever
+    # it holds, so all 20 paths carry the same rate and the device's is the queue over the mean
+    # path time (Little's law): 32 / 4.85 ms = 6,600 I/O/s (the variant's comment), 4 / 4.85 ms =
+    # 825. At 4 in flight over 20 paths the next path is always empty, so the fewest-pending
+    # reading rotates the same; at 32 it does not (8,270 above).
+    def run(rotation: str) -> pd.DataFrame:
+        policy = {"name": "VMW_PSP_RR", "type": "iops", "iops": 1, "rotation": rotation}
+        return Scenario.load(scenarios / C2, variant="rr_all_paths", set={
+            "run.duration": "3s", "run.warmup": "1s", "policy": policy, "workloads.0.outstanding": outstanding}).run().paths
+
+    strict = run("strict")
+    assert strict["cmds_s"].max() / strict["cmds_s"].min() < 1.03, strict["cmds_s"].describe()
+    assert strict["cmds_s"].sum() == pytest.approx(outstanding / 4.85e-3, rel=0.02)
+    fewest, total = run("fewest_pending")["cmds_s"].sum(), strict["cmds_s"].sum()
+    if outstanding == 32:
+        assert fewest > 1.2 * total, (fewest, total)
+    else:
+        assert fewest == pytest.approx(total, rel=0.002)
 
 
 def fnv1a(text: str) -> int:

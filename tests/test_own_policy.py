@@ -25,9 +25,9 @@ SHORT = ("run.duration=15s", "run.warmup=3s")
 #: both, its lineup 57 -> 26 s of CPU; C4 (50,000 I/O/s, light: its ratios are set by the paths'
 #: service times, not by queues) rate 1.0000 both, mean 1.0035 -> 1.0031, p99 1.0042 both, 27 ->
 #: 11 s; VMAX3 with four hosts (47,000 I/O/s) rate and mean 1.0020 -> 1.0013, p99 1.0026 ->
-#: 1.0031, 20 -> 8 s (CPU at load 20-30). The replicated lineups on the own-policy page (15 s,
-#: over seeds) put ours within +-0.3% on rate and p99 in all three: about +-0.5% at 5 s, inside
-#: the 2% margin.
+#: 1.0031, 20 -> 8 s (CPU at load 20-30). The replicated lineups on the own-policy page (10 s +
+#: 2 s, over seeds) put ours within +-0.3% on rate and p99 in all three: about +-0.5% at 5 s,
+#: inside the 2% margin.
 STEADY = {name: ("run.duration=5s", "run.warmup=3s")
           for name in ("bench-minimal", "c1-vmax-1lun", "c3-vmax-4lun", "c4-vmax-4lun-light", "four-paths-one-slow",
                        "symmetric-fabric", "vmax3-shared-director")}
