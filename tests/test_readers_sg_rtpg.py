@@ -129,3 +129,28 @@ def test_an_output_for_a_map_the_listing_shows_without_alua_is_said(tmp_path: Pa
         "the array without ALUA (equal paths (one group, or groups of one priority)); simulated without tpgs, so no "
         "ALUA transition is simulated and its implicit transition time is not used; give the sg_rtpg output of this "
         "host's paths, or set the array's tpgs = true if it reports port groups")
+
+
+def test_each_device_gets_its_own_arrays_transition_time_not_another_arrays(tmp_path: Path) -> None:
+    """Two ALUA arrays on one host, each map's path answering sg_rtpg with its own time (NetApp 4 s,
+    the second array 9 s): the NetApp device's setting in force is its own array's 4 s, read from
+    its own output, not the longest over the host (9 s, the other array's)."""
+    from pathlab.advisor.timer_candidates import in_force
+
+    other = ("3624a9370aaaabbbbccccdddd00000001 dm-1 PURE,FlashArray\n"
+             "size=100G features='0' hwhandler='1 alua' wp=rw\n"
+             "|-+- policy='service-time 0' prio=50 status=active\n"
+             "| `- 11:0:0:1  sdd  8:48   active ready running\n"
+             "`-+- policy='service-time 0' prio=10 status=enabled\n"
+             "  `- 11:0:1:1  sde  8:64   active ready running\n")
+    (tmp_path / "mp.txt").write_text(LISTING.read_text() + other)
+    pure = SAMPLE.read_text().replace("/dev/sdc", "/dev/sdd").replace("Implicit transition time: 4",
+                                                                         "Implicit transition time: 9")
+    (tmp_path / "r.txt").write_text(SAMPLE.read_text() + pure)
+    with pytest.warns(pathlab.PathlabWarning):
+        host = pathlab.import_host(str(tmp_path / "mp.txt"), str(tmp_path / "r.txt"))
+    by_array = {d.array.name: d for d in host.scenario.devices}
+    settings = {name: next(s for s in in_force(host.scenario, [d], host.timers).settings
+                           if s.name == "implicit transition time") for name, d in by_array.items()}
+    assert sorted((s.value, s.where.rpartition("(")[2]) for s in settings.values()) == [
+        ("4", f"sdc of map {MAP})"), ("9", "sdd of map 3624a9370aaaabbbbccccdddd00000001)")]

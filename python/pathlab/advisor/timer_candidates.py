@@ -273,8 +273,10 @@ def _anatt(scenario: Scenario, device: Device, timers: Sequence[TimerValue], sec
 def _implicit_transition_time(scenario: Scenario, device: Device, timers: Sequence[TimerValue],
                               seconds: dict[str, float | None]) -> list[TimerSetting]:
     """The array's IMPLICIT TRANSITION TIME, which an ALUA transition lasts (none where neither a
-    reader nor the scenario gives it): the longest read, else the scenario's array's."""
-    read = [t for t in timers if t.setting == "implicit_transition_time"]
+    reader nor the scenario gives it): the longest `sg_rtpg` read of a map on the device's own
+    array (each read is scoped to its map), else the scenario's array's."""
+    own_maps = {d.name for d in scenario.devices if d.array.name == device.array.name}
+    read = [t for t in timers if t.setting == "implicit_transition_time" and t.scope in own_maps]
     if read:
         longest = max(read, key=lambda t: _seconds(t.value) or 0.0)
         seconds["implicit_transition_time"] = _seconds(longest.value)
