@@ -156,3 +156,16 @@ def test_no_ana_change_finding_where_the_change_state_is_not_reported(tmp_path: 
     with pytest.warns(pathlab.PathlabWarning):
         host = pathlab.import_host(LISTING, str(tmp_path / "id.txt"))
     assert not [f for f in timer_findings(host.stack, host.timers, host.scenario.devices) if "ANA change" in f.title]
+
+
+def test_an_output_without_anacap_says_the_change_state_is_assumed(tmp_path: Path) -> None:
+    """No `anacap` line: nothing says whether the change state is reported; it is taken as reported
+    (so ANATT is used) and the import says so, naming the line of the ANATT it rests on."""
+    lines = Path(TWO).read_text().splitlines(keepends=True)
+    (tmp_path / "id.txt").write_text("".join(line for line in lines if not line.lstrip().startswith("anacap")))
+    with pytest.warns(pathlab.PathlabWarning) as said:
+        host = pathlab.import_host(LISTING, str(tmp_path / "id.txt"))
+    assert [t.setting for t in host.timers] == ["anatt", "anatt"]
+    assumed = [str(w.message) for w in said if "no anacap printed" in str(w.message)]
+    assert len(assumed) == 2 and all("the ANA change state is taken as reported" in m for m in assumed)
+    assert any(f"{tmp_path / 'id.txt'}, line 56: nvme53: no anacap printed" in m for m in assumed)

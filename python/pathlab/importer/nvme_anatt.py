@@ -59,6 +59,9 @@ def tied(outputs: Sequence[IdCtrl], file: str, listing: pd.DataFrame, listing_fi
                                  f"{file}, line {out.anatt.line} ({scope}{anacap})"))
         if out.anacap is not None:  # whether the change state is reported at all (bit 4)
             timers.append(TimerValue("anacap", str(out.anacap.value), scope, f"{file}, line {out.anacap.line} ({scope})"))
+        else:  # `IdCtrl.reports_change` takes the change state as reported: an assumption, said
+            warnings.append((f"arrays.{nqn}", f"{file}, line {out.anatt.line}: {scope}: no anacap printed; the ANA "
+                                              "change state is taken as reported (ANACAP bit 4 would tell)"))
         by_nqn.setdefault(nqn, []).append(out)
     found: dict[str, SubsystemAnatt] = {}
     for nqn, outs in by_nqn.items():
