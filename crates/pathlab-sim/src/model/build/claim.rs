@@ -118,10 +118,15 @@ pub(super) fn check_preferred(m: &Model, di: usize, policy_field: &str) -> Resul
 /// nothing and the path meant 0, without a word. And the prioritizer is in the host's release:
 /// multipath-tools added it in 0.5.0 (c7057579, 2011), after the releases `[host]
 /// multipath_tools` names.
+/// multipath-tools' first release with the weightedpath prioritizer (0.5.0, c7057579).
+const WEIGHTEDPATH_SINCE: (u32, u32, u32) = (0, 5, 0);
+
 pub(super) fn check_path_priorities(m: &Model, di: usize, policy_field: &str) -> Result<(), FieldError> {
     let device = &m.devices[di];
     if let PolicyConfig::DmMultipath(c) = &device.policy_config {
-        if let (Some(Prioritizer::Weightedpath), Some(release)) = (c.prio, &m.host_multipath_tools[device.host]) {
+        let release = m.host_multipath_tools[device.host].as_deref();
+        let older = release.filter(|r| crate::linux::release_before(r, WEIGHTEDPATH_SINCE));
+        if let (Some(Prioritizer::Weightedpath), Some(release)) = (c.prio, older) {
             return err(
                 format!("{policy_field}.prio"),
                 format!(
