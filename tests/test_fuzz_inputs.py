@@ -26,6 +26,7 @@ from pathlab.readers import (
     nvme_sysfs,
     pasted,
     powermt,
+    scsi_timeout,
     sg_rtpg,
 )
 
@@ -92,7 +93,11 @@ SAMPLE_FILES = sorted(f for folder in ("linux", "esxcli", "corpus", "powerpath",
 #: NVMe's per-path sysfs attributes as `grep -r .` prints them (no corpus sample has them yet).
 NVME_SYSFS_LINES = ["/sys/block/nvme4c4n1/queue_depth:3", "/sys/block/nvme4c53n1/ana_state:optimized",
                     "/sys/block/nvme4c151n1/diag/command_retry_count:9", "/sys/class/nvme/nvme53/diag/reset_count:1",
-                    "/sys/block/nvme4c151n1/diag/multipath_failover_count: 4"]
+                    "/sys/block/nvme4c151n1/diag/multipath_failover_count: 4",
+                    # and a SCSI disk's timeouts as `grep .` and a loop print them
+                    "/sys/block/sdb/device/timeout:60", "/sys/class/scsi_device/10:0:1:0/device/eh_timeout: 10",
+                    "# for d in sdb sdc; do echo $d $(cat /sys/block/$d/device/timeout); done", "sdc 30",
+                    "# cat /sys/block/sdb/device/timeout", "30"]
 SAMPLE_LINES = sorted({line for f in SAMPLE_FILES for line in f.read_text(errors="replace").splitlines()}
                       | set(NVME_SYSFS_LINES))
 CAPTURE_BYTES = st.one_of(
@@ -116,7 +121,7 @@ FUZZED = {
         "esxcli_devices.read", "pasted.read_text", "pasted.file_lines", "diskstats.lines", "diskstats.rates", "diskstats.device_means",
         "iostat.rows", "iostat.device_means", "bundle.files_in", "nvme_sysfs.read", "nvme_sysfs.attribute_files",
         "iscsi_sessions.read", "powermt.read", "mpclaim.read", "mpio_settings.read", "esxcli_iscsi_params.read",
-        "esxcli_advanced.read", "nvme_id_ctrl.read", "sg_rtpg.read")},
+        "esxcli_advanced.read", "nvme_id_ctrl.read", "sg_rtpg.read", "scsi_timeout.read")},
 }
 
 
@@ -169,7 +174,7 @@ def test_any_bytes_through_every_other_reader_and_import(tmp_path_factory, data:
         for read in (esxcli_devices.read, pasted.read_text, lambda p: pasted.file_lines(p)(), diskstats.lines,
                      diskstats.rates, diskstats.device_means, iostat.rows, iostat.device_means, nvme_sysfs.read,
                      iscsi_sessions.read, powermt.read, mpclaim.read, mpio_settings.read, esxcli_iscsi_params.read,
-                     esxcli_advanced.read, nvme_id_ctrl.read, sg_rtpg.read):
+                     esxcli_advanced.read, nvme_id_ctrl.read, sg_rtpg.read, scsi_timeout.read):
             _read_or_refused(read, path)
         # `import` of the file alone, beside a multipath -ll, and as a sosreport's diskstats.
         _read_or_refused(import_files, [str(path)])

@@ -78,7 +78,7 @@ MPIO_NOT_RUN = {"path_recovery_interval": "PathRecoveryInterval"}
 #: An imported host's timers by the name its files give, as the `[host.stack]` key they set.
 READ_AS = {"polling_interval": "checker_interval", "max_polling_interval": "max_polling_interval",
            "checker_timeout": "checker_timeout", "fast_io_fail_tmo": "fast_io_fail_tmo",
-           "dev_loss_tmo": "dev_loss_tmo", "kato": "keep_alive_timeout", "io_timeout": "io_timeout",
+           "dev_loss_tmo": "dev_loss_tmo", "kato": "keep_alive_timeout", "io_timeout": "io_timeout", "timeout": "io_timeout",
            "reconnect_delay": "reconnect_delay", "ctrl_loss_tmo": "controller_loss_timeout",
            "RetryCount": "retry_count", "RetryInterval": "retry_interval", "DiskTimeoutValue": "io_timeout",
            "PDORemovePeriod": "pdo_remove_period", "Misc.APDTimeout": "apd_timeout", "Disk.PathEvalTime": "path_eval_time"}

@@ -78,22 +78,19 @@ def _names(devices: Sequence[str]) -> str:
 
 def _dm(timers: Read, devices: Sequence[Device]) -> list[Finding]:
     polling = _polling(timers)
-    checker = _given(timers, "host", "checker_timeout")
     found: list[Finding] = []
     not_given: dict[str, str] = {}
-    if any(_given(timers, "host", s) for s in ("polling_interval", "max_polling_interval", "checker_timeout")):
-        checker_value = _or_builtin(checker, rule.CHECKER_TIMEOUT)
-        max_polling = _given(timers, "host", "max_polling_interval") or Value(
-            f"{float(polling.value) * float(rule.MAX_POLLING_FACTOR.value or 0):g}",
-            f"assumed: {rule.MAX_POLLING_FACTOR.text('')} × polling_interval, {rule.MAX_POLLING_FACTOR.source}", False)
-        stall = rule.dm_path_hang(float(rule.SCSI_COMMAND_TIMEOUT.value or 0), float(max_polling.value),
-                                  float(checker_value.value))
-        found.append(Finding(
-            f"Every map: {stall.failure} stalls I/O for about {stall.seconds:g} s, then {stall.then}",
-            f"{stall.rule}; polling_interval {polling.said}; max_polling_interval {max_polling.said}; checker_timeout "
-            f"{checker_value.said}; the command timeout assumed {rule.SCSI_COMMAND_TIMEOUT.text()} "
-            f"({rule.SCSI_COMMAND_TIMEOUT.source}; {SETTLE_SCSI_TIMEOUT}); "
-            f"assumes {stall.assumes}"))
+    # Each map's paths' command timeout as sysfs gives it (the last path read of the map).
+    timeouts = {d.name: v for d in devices if (v := _given(timers, d.name, "timeout")) is not None}
+    if timeouts:  # maps of one timeout said once
+        by_value: dict[str, list[str]] = {}
+        for name, v in timeouts.items():
+            by_value.setdefault(v.value, []).append(name)
+        every = len(by_value) == 1 and len(timeouts) == len(devices)
+        for names in by_value.values():
+            found.append(_path_hang("Every map" if every else _names(names), timers, polling, timeouts[names[0]]))
+    elif any(_given(timers, "host", s) for s in ("polling_interval", "max_polling_interval", "checker_timeout")):
+        found.append(_path_hang("Every map", timers, polling, None))
     else:  # the hung path's stall rests on the command timeout, which no capture gives either
         not_given["polling_interval"] = f"the built-in default would be {rule.POLLING_INTERVAL.text('')} " \
                                         f"({rule.POLLING_INTERVAL.source})"
@@ -111,6 +108,25 @@ def _dm(timers: Read, devices: Sequence[Device]) -> list[Finding]:
         found.append(Finding("Failure timers no capture gives: " + ", ".join(not_given),
                              "; ".join(f"{k}: {v}" for k, v in not_given.items()) + f"; {SETTLE_DM}"))
     return found
+
+
+def _path_hang(scope: str, timers: Read, polling: Value, timeout: Value | None) -> Finding:
+    """A path that stops answering: its command timeout (read, else the built-in one said with
+    the file that would settle it) against multipathd's checker, whose timeout is the device's
+    own unless `checker_timeout` is set (propsel.c select_checker_timeout)."""
+    command = timeout or Value(rule.SCSI_COMMAND_TIMEOUT.text(""), f"assumed: {rule.SCSI_COMMAND_TIMEOUT.source}; "
+                                                                    f"{SETTLE_SCSI_TIMEOUT}", False)
+    checker = _given(timers, "host", "checker_timeout") or (
+        Value(command.value, f"the device's timeout, {rule.CHECKER_TIMEOUT.source}", False) if timeout
+        else _or_builtin(None, rule.CHECKER_TIMEOUT))
+    max_polling = _given(timers, "host", "max_polling_interval") or Value(
+        f"{float(polling.value) * float(rule.MAX_POLLING_FACTOR.value or 0):g}",
+        f"assumed: {rule.MAX_POLLING_FACTOR.text('')} × polling_interval, {rule.MAX_POLLING_FACTOR.source}", False)
+    stall = rule.dm_path_hang(float(command.value), float(max_polling.value), float(checker.value))
+    return Finding(f"{scope}: {stall.failure} stalls I/O for about {stall.seconds:g} s, then {stall.then}",
+                   f"{stall.rule}; the command timeout (device/timeout) {command.said}; polling_interval "
+                   f"{polling.said}; max_polling_interval {max_polling.said}; checker_timeout {checker.said}; "
+                   f"assumes {stall.assumes}")
 
 
 def _polling(timers: Read) -> Value:

@@ -98,6 +98,12 @@ def _sg_rtpg(name: str) -> Any:
     return sg_rtpg.read(name)
 
 
+def _scsi_timeout(name: str) -> Any:
+    from pathlab.readers import scsi_timeout
+
+    return scsi_timeout.read(name)
+
+
 def _multipath(name: str) -> dict[str, pd.DataFrame]:
     from pathlab.readers import multipath_ll
 
@@ -133,7 +139,8 @@ READ = ("ESXi (`esxcli storage nmp device list` or `hpp device list`, `nmp path 
         "`esxtop -b` capture, `esxcli iscsi adapter param get -A vmhbaN`, `esxcli system settings advanced list -o "
         "/Misc/APDTimeout`), Linux dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, "
         "/proc/diskstats or `iostat -x`, "
-        "`sg_rtpg -e /dev/sdX`), native NVMe (`nvme list-subsys` or `list -v`, the paths' sysfs attributes, "
+        "`sg_rtpg -e /dev/sdX`, `grep . /sys/block/sd*/device/timeout`), native NVMe (`nvme list-subsys` or `list -v`, "
+        "the paths' sysfs attributes, "
         "`nvme id-ctrl`), PowerPath (`powermt display dev=all`, `rpowermt` on ESXi) or Windows MPIO (`mpclaim -s -d N`, "
         "`Get-MPIOSetting`)")
 
@@ -205,6 +212,13 @@ KINDS: tuple[Kind, ...] = (
          "the array's implicit transition time (-e), tied to a map by the path its command line names: how long "
          "advise --failures runs an ALUA transition (a controller reboot); one file, the paths' outputs each after "
          "its command line", ("linux",)),
+    Kind("scsi-timeout", "grep . /sys/block/sd*/device/timeout (or eh_timeout; a loop's `sdX SECONDS` or a `cat` "
+         "of one file under its command line)",
+         lambda head: re.search(r"/sys/(?:block|class/scsi_(?:device|disk))/\S*/device/(?:eh_)?timeout\b"
+                                r"|/sys/bus/scsi/devices/\S*/(?:eh_)?timeout\b", head) is not None, _scsi_timeout,
+         "each path's SCSI command timeout, tied to its map by the path's sdX (or H:C:T:L): [host.stack] io_timeout, "
+         "which a path that stops answering waits (and multipathd's checker, unless checker_timeout is set); "
+         "eh_timeout read and said, not simulated", ("linux",)),
     Kind("multipath.conf", "/etc/multipath.conf",
          lambda head: re.search(r"^\s*(defaults|devices|blacklist|multipaths|overrides)\s*\{", head, re.M) is not None,
          _multipath_conf, "the settings multipath -ll does not show (failback, no_path_retry)", ("linux",)),

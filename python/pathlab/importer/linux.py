@@ -29,7 +29,7 @@ from pathlab.importer.linux_topology import (
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
 from pathlab.importer.map_policy import map_policy
 from pathlab.importer.map_weights import weights_part_groups
-from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Read
+from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import (
     SAID,
@@ -70,6 +70,8 @@ class LinuxCaptures:
     files: dict[str, str] = field(default_factory=dict)
     #: Each map's implicit transition time as `sg_rtpg -e` gives it (`rtpg_times.tied`), by map name.
     transitions: dict[str, MapTransition] = field(default_factory=dict)
+    #: The paths' SCSI command timeout as sysfs gives it (`scsi_timeouts.tied`): `[host.stack] io_timeout`.
+    io_timeout: tuple[str, Provenance] | None = None
 
 
 def _mean(rates: pd.DataFrame | None, device: str, column: str) -> float | None:
@@ -222,6 +224,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     release = listing_release(maps, list(c.paths.itertuples()))
     if release is not None:
         host.key("multipath_tools", release[0], Derived(f"{mfile}: {release[1]}", (mfile,)))
+    if c.io_timeout is not None:
+        host.key("stack.io_timeout", *c.io_timeout)
     for array in dict.fromkeys(vendor_of.values()):
         # One line per port: the sessions to one portal share it; portals listed by portal group.
         first_key: dict[str, tuple[int, int]] = {}
@@ -455,7 +459,7 @@ def _portal_source(key: tuple[int, int], ports: dict[tuple[int, int], str], port
 
 #: Where each kind of Linux input goes.
 SLOTS = {"multipath": "multipath", "multipath.conf": "conf", "iostat": "rates", "diskstats": "rates",
-         "iscsi-sessions": "sessions", "sg-rtpg": "rtpg"}
+         "iscsi-sessions": "sessions", "sg-rtpg": "rtpg", "scsi-timeout": "timeouts"}
 
 
 def import_host(found: dict[str, Kind]) -> Imported:
@@ -464,6 +468,8 @@ def import_host(found: dict[str, Kind]) -> Imported:
     from pathlab.importer.conf_findings import ineffective_settings
     from pathlab.importer.listing_findings import listing_findings
     from pathlab.importer.rtpg_times import tied
+    from pathlab.importer.scsi_timeouts import ScsiTimeouts
+    from pathlab.importer.scsi_timeouts import tied as tied_timeouts
     from pathlab.importer.timer_values import dm_timers
 
     tables: dict[str, Any] = {}
@@ -476,9 +482,12 @@ def import_host(found: dict[str, Kind]) -> Imported:
     listing = tables["multipath"]
     read_times, transitions, said = tied(tables["rtpg"], names["rtpg"], listing["paths"], names["multipath"]) \
         if "rtpg" in tables else ([], {}, [])
+    timeouts = tied_timeouts(tables["timeouts"], names["timeouts"], listing["paths"], listing["maps"],
+                             names["multipath"]) if "timeouts" in tables else ScsiTimeouts()
     host, warnings, measured, undetermined = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
-                                                   tables.get("rates"), tables.get("sessions"), names, transitions))
-    warnings = [*warnings, *said]
+                                                   tables.get("rates"), tables.get("sessions"), names, transitions,
+                                                   timeouts.io_timeout))
+    warnings = [*warnings, *said, *timeouts.warnings]
     imported_maps = {str(p.map) for p in listing["paths"].itertuples() if has_address(p)}
     captured = [load for m in listing["maps"].itertuples() if str(m.name) in imported_maps
                 if (load := from_rates(tables.get("rates"), str(m.dm), str(m.wwid), names.get("rates", ""))) is not None]
@@ -488,5 +497,5 @@ def import_host(found: dict[str, Kind]) -> Imported:
                     + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured,
                     undetermined=undetermined,
                     timers=[*dm_timers(tables.get("conf"), names.get("conf", ""), listing["maps"], names["multipath"],
-                                       hwtable_sets), *read_times],
+                                       hwtable_sets), *read_times, *timeouts.timers],
                     captured=captured)
