@@ -5,8 +5,12 @@ says, and every I/O is accounted for through it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+import pathlab
+from conftest import ROOT
 from pathlab.advisor import stall_rule
 from pathlab.api import Scenario, ScenarioError
 from two_controllers import two_controllers
@@ -118,3 +122,38 @@ def test_the_stalls_hold_at_eight_times_the_queue_and_no_think_time() -> None:
         else:
             assert rule.seconds - CYCLE_S <= stall <= rule.seconds + SERVICE_S, (args, stall)
         accounted(data)
+
+
+def test_an_esxi_alua_array_without_a_transition_time_says_what_would_settle_it(tmp_path: Path) -> None:
+    """No ESXi listing shows the array's implicit transition time (esxcli's SATP device config
+    gives the ALUA flags and groups' states, not the time), so an imported ESXi host's ALUA array
+    had no alua_transition kind without a word; advise --failures now names the files that give
+    it, and with the time written in the array's table the kind is there."""
+    from pathlab.advisor.failure_kinds import applicable, transition_unknown
+    from pathlab.advisor.timer_candidates import tree
+
+    esxi = pathlab.Scenario.load(str(ROOT / "tests/data/failures/esxi-iscsi.toml"))
+    (said,) = transition_unknown(esxi, tree(esxi))
+    assert said.startswith("no ALUA transition (alua_transition) simulated on a: its implicit transition time is not "
+                           "known; no ESXi listing gives it (esxcli's Storage Array Type Device Config shows ")
+    assert "Broadcom KB 310442" in said and "`sg_rtpg -e /dev/sdX` on a Linux host of the same array" in said
+    assert "alua_transition" not in [k.kind for k in applicable(esxi, tree(esxi), {})]
+    text = esxi.text.replace("tpgs = true\n", 'tpgs = true\nimplicit_transition_time = "3s"\n')
+    (tmp_path / "e.toml").write_text(text)
+    timed = pathlab.Scenario.load(str(tmp_path / "e.toml"))
+    assert transition_unknown(timed, tree(timed)) == []
+    kind = next(k for k in applicable(timed, tree(timed), {}) if k.kind == "alua_transition")
+    assert (kind.target, kind.change_s) == ("a/CT0", 3.0)
+
+
+def test_a_linux_alua_map_without_sg_rtpg_says_sg_rtpg_would_settle_it() -> None:
+    from pathlab.advisor.failure_kinds import transition_unknown
+    from pathlab.advisor.timer_candidates import tree
+    from pathlab.importer import imported_scenario
+
+    listing = ROOT / "tests/data/corpus/multipath-ll/002-netapp-aff-rocky10-alua-two-groups/bare.txt"
+    with pytest.warns(pathlab.PathlabWarning):
+        _, scenario = imported_scenario((str(listing),))
+    assert transition_unknown(scenario, tree(scenario)) == [
+        "no ALUA transition (alua_transition) simulated on NETAPP: its implicit transition time is not known; "
+        "`sg_rtpg -e /dev/sdX` of one of its paths (sg3_utils) would settle it"]

@@ -160,6 +160,36 @@ def _alua_transition(scenario: Scenario, array: Mapping[str, Any], device_paths:
     return None if owning is None else _changed("alua_transition", *owning, array["implicit_transition_time"])
 
 
+#: Where an array's implicit transition time is found, by host stack: what would settle it.
+SETTLE_TRANSITION = {
+    "linux-dm": "`sg_rtpg -e /dev/sdX` of one of its paths (sg3_utils) would settle it",
+    "esxi": "no ESXi listing gives it (esxcli's Storage Array Type Device Config shows implicit_support, "
+            "explicit_support, alua_followover, action_OnRetryErrors and each group's state, not the time: Broadcom "
+            "KB 310442, 'ALUA parameters in ESXi Server'; ESXi has no sg_rtpg); the array reports it to every host, "
+            "so `sg_rtpg -e /dev/sdX` on a Linux host of the same array (imported with this one as a cluster, "
+            "`import --host`), or the value the array's documentation gives, written as implicit_transition_time "
+            "in the scenario's [[arrays]] table of it, would settle it",
+}
+
+
+def transition_unknown(scenario: Scenario, tables: Mapping[str, Any]) -> list[str]:
+    """What `advise --failures` says of each SCSI ALUA array of two controllers or more, with a
+    device of dm-multipath or VMW_SATP_ALUA, whose implicit transition time no file gives: no ALUA
+    transition is simulated on it, and what would settle it (the time is the array's own; a host
+    timer is not assumed for it)."""
+    said = []
+    for array in tables.get("arrays", []):
+        if array.get("implicit_transition_time") or not array.get("tpgs") or array.get("symmetric") \
+                or len(array.get("controllers", [])) < 2:
+            continue
+        stacks = {"esxi" if d.satp == "VMW_SATP_ALUA" else d.stack for d in scenario.devices
+                  if d.array.name == array.get("name") and (d.stack == "linux-dm" or d.satp == "VMW_SATP_ALUA")}
+        for stack in sorted(stacks):
+            said.append(f"no ALUA transition (alua_transition) simulated on {array.get('name')}: its implicit "
+                        f"transition time is not known; {SETTLE_TRANSITION[stack]}")
+    return said
+
+
 def _owning(scenario: Scenario, array: Mapping[str, Any], device_paths: list[dict[str, Any]], path: dict[str, Any],
             stack_fits: Callable[[Device], bool]) -> tuple[str, str] | None:
     """The array's name and the device's owning controller (its optimized path's, else the busiest
@@ -188,6 +218,7 @@ def _lacks(kind: str) -> str:
                           "or `nvme id-ctrl`)",
             "alua_transition": "SCSI ALUA array (dm-multipath, or ESXi's VMW_SATP_ALUA) of two controllers or more "
                                "with an implicit transition time (the scenario's implicit_transition_time: the "
-                               "array's own, not a host timer)",
+                               "array's own, not a host timer; `sg_rtpg -e /dev/sdX` on a Linux host of the array "
+                               "gives it, no ESXi listing does)",
             "switch_down": "named [[fabric]] table on a device's path",
             "site_down": "array in a [[replication]] group (metro)"}.get(kind, kind)

@@ -14,7 +14,7 @@ from typing import Any
 from pathlab._core import parse_duration_ns
 from pathlab.advisor.cluster_timers import check_alike, for_every_host, on_every_host
 from pathlab.advisor.failure_advice import FailureAdvice, FailureRow, Measured, ranked
-from pathlab.advisor.failure_kinds import FailureKind, chosen
+from pathlab.advisor.failure_kinds import FailureKind, chosen, transition_unknown
 from pathlab.advisor.failure_places import Seen, latest_back, over_seeds, per_place
 from pathlab.advisor.failure_theory import Prediction, predict
 from pathlab.advisor.timer_candidates import TimerCandidate, candidates, tree
@@ -103,7 +103,8 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
             rows.append(FailureRow(c.label, kind.kind, kind.target, _predict(stack, kind, c, outage),
                                    _measured(own), per_place(own)))
     order = ranked(rows, cands, objective)
-    notes = [*notes, *_short_of_theory(rows), *_beyond_theory(rows)]
+    unknown = transition_unknown(scenario, tables) if given.strip() == "all" else []
+    notes = [*notes, *unknown, *_short_of_theory(rows), *_beyond_theory(rows)]
     return FailureAdvice(name, stack, objective, tuple(kinds), tuple(cands), tuple(rows), order,
                          tuple(range(1, seeds + 1)), tuple(windows), tuple(findings), (*said, *notes),
                          tuple(scenario.hosts) if cluster else (), shown_host)
