@@ -134,6 +134,8 @@ def test_the_import_writes_the_adapters_iscsi_table_and_host_stack_with_file_and
         ("NoopOutInterval", "15", "vmhba33", f"{ADAPTER}, line 17"),
         ("NoopOutTimeout", "10", "vmhba33", f"{ADAPTER}, line 18"),
         ("RecoveryTimeout", "10", "vmhba33", f"{ADAPTER}, line 19"),
+        ("LoginTimeout", "5", "vmhba33", f"{ADAPTER}, line 15"),  # compared with vendor practice, not simulated
+        ("DelayedAck", "false", "vmhba33", f"{ADAPTER}, line 20"),
         ("Misc.APDTimeout", "60", "host", f"{ADVANCED}, line 4"),
         ("Disk.PathEvalTime", "300", "host", f"{ADVANCED}, line 15")]
     # advise --failures' timers in force cite the listing's line, not the scenario's key.

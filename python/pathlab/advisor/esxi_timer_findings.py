@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pathlab.advisor import stall_rule as rule
+from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer.timer_values import TimerValue
 
@@ -22,8 +23,9 @@ SETTLE_ISCSI = "`esxcli iscsi adapter param get -A {adapter}` would settle it"
 SETTLE_APD = "`esxcli system settings advanced list -o /Misc/APDTimeout` would settle it"
 
 
-def esxi_timer_findings(timers: Sequence[TimerValue]) -> list[Finding]:
-    """The findings of the ESXi timers read (none where none was)."""
+def esxi_timer_findings(timers: Sequence[TimerValue], devices: Sequence[Device] = ()) -> list[Finding]:
+    """The findings of the ESXi timers read (none where none was); an adapter's LoginTimeout and
+    DelayedAck against the iSCSI practice of the vendors of `devices`' arrays."""
     by_scope: dict[str, dict[str, TimerValue]] = {}
     for t in timers:
         by_scope.setdefault(t.scope, {})[t.setting] = t
@@ -36,6 +38,8 @@ def esxi_timer_findings(timers: Sequence[TimerValue]) -> list[Finding]:
         groups.setdefault(values, []).append(adapter)
     for members in groups.values():
         found += _adapter(members, by_scope[members[0]])
+    for adapter in sorted(by_scope, key=lambda a: (len(a), a)):
+        found += _iscsi_practice(adapter, by_scope[adapter], devices)
     if "Misc.APDTimeout" in host:
         apd = host["Misc.APDTimeout"]
         stall = rule.esxi_all_paths_down(float(apd.value))
@@ -87,3 +91,31 @@ def _adapter(members: list[str], read: dict[str, TimerValue]) -> list[Finding]:
 def _said(read: dict[str, TimerValue], name: str) -> str:
     value = read.get(name)
     return f"{value.value} (read at {value.where})" if value else f"{rule.ESXI_RECOVERY_TIMEOUT.text('')} (assumed)"
+
+
+#: An adapter's parameters a vendor's iSCSI row gives: esxcli's name, the row's setting.
+COMPARED = (("LoginTimeout", "login_timeout"), ("DelayedAck", "delayed_ack"))
+
+
+def _iscsi_practice(adapter: str, read: dict[str, TimerValue], devices: Sequence[Device]) -> list[Finding]:
+    """The adapter's LoginTimeout and DelayedAck where they differ from a vendor's iSCSI row for
+    an array of the host's devices (`vendor_practice.toml` esxi-iscsi); neither is simulated."""
+    from pathlab.advisor.vendor_table import practice_for
+
+    found = []
+    arrays = dict.fromkeys((d.array.vendor, d.array.model) for d in devices if d.stack == "esxi")
+    for vendor, model in arrays:
+        for row in practice_for(vendor, model, "esxi-iscsi"):
+            said = row.setting.given()
+            away = [(name, read[name], said[key]) for name, key in COMPARED
+                    if key in said and name in read and read[name].value != str(said[key]).lower()]
+            if not away:
+                continue
+            title = "; ".join(f"{name} {v.value} where {row.vendor} says {str(p).lower()}" for name, v, p in away)
+            evidence = "; ".join(f"{name} {v.value} (read at {v.where})" for name, v, _ in away)
+            found.append(Finding(f"{adapter}: {title} for {row.model} iSCSI targets (not simulated: neither changes a "
+                                 "stall pathlab simulates)",
+                                 f"{evidence}; an adapter's listing gives the adapter's value, and a send target may "
+                                 f"set its own (`esxcli iscsi adapter target portal param get -A {adapter} -a ADDRESS "
+                                 f"-n IQN` shows what a session uses); {row.source} ({row.date}); {row.command}"))
+    return found

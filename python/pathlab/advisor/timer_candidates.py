@@ -19,6 +19,7 @@ from pathlab._core import parse_duration_ns
 from pathlab.advisor import stall_rule as rule
 from pathlab.advisor.failure_theory import Timers
 from pathlab.advisor.practice import rows_for
+from pathlab.advisor.vendor_table import Practice, practice_for
 from pathlab.api import Scenario
 from pathlab.devices import Device
 from pathlab.importer.timer_values import TimerValue, hwtable_timer
@@ -64,15 +65,16 @@ COUNTS = ("retry_count",)
 #: gives them: the row's setting, the `[host.stack]` key (None: the policy's `pdo_remove_period`).
 MPIO_ROW = (("PDORemovePeriod", "pdo_remove_period", None), ("RetryCount", "retry_count", "retry_count"),
             ("RetryInterval", "retry_interval", "retry_interval"), ("DiskTimeoutValue", "disk_timeout", "io_timeout"))
-#: Why ESXi has no vendor candidate: what was searched (session 15), and what is not simulated.
+#: Why ESXi has no vendor candidate: what was searched (sessions 15 and 18), and what is not simulated.
 ESXI_UNPUBLISHED = (
     "ESXi's simulated timers (the path failover's I/O timeout, Misc.APDTimeout) have no vendor value: NetApp's "
     "vSphere 8 host settings (NetAppDocs/ontap-sanhost hu_vsphere_8.adoc, 'Recommended settings') change neither "
     "(only the guests' disk timeout, 60 s), and VMware's page gives 140 s as the default; of the ESXi iSCSI "
     "adapter settings (an adapter's `iscsi` table: NoopOutInterval, NoopOutTimeout, RecoveryTimeout, simulated), no "
-    "vendor value was found in a guide to cite (HPE Nimble's 30 s NoopOut values only in a user's script; the "
-    "LoginTimeout of 60 s Blockbridge's and Dell's PS Series guides give, and Dell's DelayedAck off, change no stall "
-    "pathlab simulates)")
+    "vendor value was found in a guide to cite (HPE Nimble's 30 s NoopOut values only in a user's script); the "
+    "vendor rows of an iSCSI adapter's LoginTimeout and DelayedAck (Pure's 30 s and off, vendor_practice.toml "
+    "esxi-iscsi) change no stall pathlab simulates: the timer findings compare them with the adapter's listing, and "
+    "Dell's PS Series TR1074 (LoginTimeout 60, DelayedAck off) was read only in an undated copy")
 #: A row's MPIO settings advise --failures does not run (PathRecoveryInterval is not modelled).
 MPIO_NOT_RUN = {"path_recovery_interval": "PathRecoveryInterval"}
 #: An imported host's timers by the name its files give, as the `[host.stack]` key they set.
@@ -341,7 +343,7 @@ def candidates(scenario: Scenario, devices: Sequence[Device], timers: Sequence[T
     found = [now]
     device = devices[0]
     if device.stack == "linux-dm":
-        found += _dm_vendor(now, device, scenario)
+        found += _dm_vendor(now, device, scenario) + _scsi_timeout_vendor(now, device)
     elif device.stack == "windows":
         found += _mpio_vendor(now, device, scenario)
     if device.stack in ("linux-nvme", "spdk"):
@@ -356,7 +358,8 @@ def _agreeing(device: Device, found: Sequence[TimerCandidate]) -> list[str]:
     force, or that the vendor publishes none for this array and stack."""
     timers = {"fast_io_fail_tmo", "dev_loss_tmo", "no_path_retry", "ctrl_loss_tmo", *(r for _, r, _ in MPIO_ROW)}
     rows = [r for r in rows_for(device) if set(r.setting.given()) & timers]
-    if any(c.label == f"{r.vendor} {r.model}" for c in found for r in rows):
+    rows += _scsi_timeout_rows(device)
+    if any(c.label in (f"{r.vendor} {r.model}", _scsi_label(r)) for c in found for r in rows):
         return []
     if rows:
         return [f"{r.vendor} {r.model}'s published timers are those in force ({r.source})" for r in rows]
@@ -412,6 +415,36 @@ def _dm_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> list[
                     "multipathd reconfigure")
         found.append(_changed(now, f"{row.vendor} {row.model}", f"{row.source} ({row.date})", values, retry, commands,
                               _policy_keys(scenario)))
+    return found
+
+
+def _scsi_timeout_rows(device: Device) -> list[Practice]:
+    """The vendor's published SCSI disk timeout for a dm-multipath device's array (a udev rule's)."""
+    return practice_for(device.array.vendor, device.array.model, "linux-scsi") if device.stack == "linux-dm" else []
+
+
+def _scsi_label(row: Practice) -> str:
+    return f"{row.vendor} {row.model} (device/timeout)"
+
+
+def _scsi_timeout_vendor(now: TimerCandidate, device: Device) -> list[TimerCandidate]:
+    """The vendor's SCSI disk timeout (`device/timeout`, which a lost command waits and
+    multipathd's checker too unless checker_timeout is set) where it differs from the one in force."""
+    in_force = {s.name: s.value for s in now.settings}
+    found = []
+    for row in _scsi_timeout_rows(device):
+        value = row.setting.device_timeout
+        if value is None or _seconds(value) == _seconds(in_force.get("SCSI command timeout", "")):
+            continue
+        commands = (f"# /etc/udev/rules.d/99-{row.vendor.split()[0].lower()}.rules: {row.vendor} {row.model}'s SCSI "
+                    f"disk timeout ({row.source})", row.command.strip(), "udevadm control --reload-rules && udevadm "
+                                                                          "trigger --subsystem-match=block")
+        candidate = _changed(now, _scsi_label(row), f"{row.source} ({row.date})",
+                             {"SCSI command timeout": ("io_timeout", f"{value}s", float(value))}, None, commands)
+        if "checker_timeout" not in in_force:  # the checker waits the device's timeout (propsel.c)
+            seconds = {**candidate.timers.seconds, "checker_timeout": float(value)}
+            candidate = replace(candidate, timers=replace(candidate.timers, seconds=seconds))
+        found.append(candidate)
     return found
 
 

@@ -50,7 +50,7 @@ def timer_findings(stack: str, timers: Sequence[TimerValue], devices: Sequence[D
     if stack == "esxi":
         from pathlab.advisor.esxi_timer_findings import esxi_timer_findings
 
-        return esxi_timer_findings(timers)
+        return esxi_timer_findings(timers, devices)
     return []
 
 
@@ -97,13 +97,14 @@ def _dm(timers: Read, devices: Sequence[Device]) -> list[Finding]:
     # Maps of one array with the same values are said once (the first map's lines are cited).
     groups: dict[tuple[str, str, tuple[str | None, ...]], list[Device]] = {}
     for d in devices:
-        values = tuple((v.value if (v := _given(timers, d.name, s)) else None) for s in DM_DEVICE_TIMERS)
+        values = tuple((v.value if (v := _given(timers, d.name, s)) else None) for s in (*DM_DEVICE_TIMERS, "timeout"))
         groups.setdefault((d.array.vendor, d.array.model, values), []).append(d)
     for (vendor, model, _), members in groups.items():
         given = {s: _given(timers, members[0].name, s) for s in DM_DEVICE_TIMERS}
         scope = f"{_names([d.name for d in members])} ({vendor},{model})"
         found += _all_paths_down(scope, given, polling, vendor, model, not_given)
         found += _link_down(scope, given, members[0], not_given)
+        found += _timeout_practice(scope, members[0], timeouts.get(members[0].name))
     if not_given:
         found.append(Finding("Failure timers no capture gives: " + ", ".join(not_given),
                              "; ".join(f"{k}: {v}" for k, v in not_given.items()) + f"; {SETTLE_DM}"))
@@ -256,6 +257,26 @@ def _practice(device: Device, given: dict[str, Value | None]) -> tuple[str, str]
             text += f": with it an FC link down would fail I/O over after about {away['fast_io_fail_tmo']} s"
         return text, f"{row.source} ({row.date})"
     return None
+
+
+def _timeout_practice(scope: str, device: Device, timeout: Value | None) -> list[Finding]:
+    """The SCSI disk timeout the array's vendor publishes (a udev rule's `device/timeout`) where the
+    one in force differs (read, else the kernel's 30 s, said as not read), with the path-hang stall
+    it would give."""
+    from pathlab.advisor.vendor_table import practice_for
+
+    in_force = timeout or Value(rule.SCSI_COMMAND_TIMEOUT.text(""), f"assumed: {rule.SCSI_COMMAND_TIMEOUT.source}; "
+                                                                     f"{SETTLE_SCSI_TIMEOUT}", False)
+    found = []
+    for row in practice_for(device.array.vendor, device.array.model, "linux-scsi"):
+        said = row.setting.device_timeout
+        if said is None or float(said) == float(in_force.value):
+            continue
+        found.append(Finding(f"{scope}: device/timeout {_shown(in_force)} where {row.vendor} says {said}: with it a path "
+                             f"that stops answering would stall I/O for about {said} s (a longer timeout rides out "
+                             "the array's slow recoveries, and holds a lost command as long)",
+                             f"device/timeout {in_force.said}; {row.source} ({row.date}); udev rule: {row.command}"))
+    return found
 
 
 def _shown(value: Value | None) -> str:

@@ -23,10 +23,12 @@ from pathlab.api import ScenarioError
 #: The table shipped with pathlab.
 TABLE = Path(__file__).resolve().parent / "vendor_practice.toml"
 
-#: The host stacks a row can be for.
-STACKS = ("esxi-nmp", "esxi-hpp", "dm-multipath", "nvme-native", "windows-mpio")
+#: The host stacks a row can be for: `esxi-iscsi` is an ESXi software iSCSI adapter's parameters
+#: (`esxcli iscsi adapter param`), `linux-scsi` a Linux SCSI disk's sysfs attributes (a udev rule's).
+STACKS = ("esxi-nmp", "esxi-hpp", "dm-multipath", "nvme-native", "windows-mpio", "esxi-iscsi", "linux-scsi")
 #: The stacks issue 22 surveyed every array family on (a row or what was searched, for each);
-#: Windows MPIO rows are failure timers (issue 36), found where a vendor publishes them.
+#: Windows MPIO, ESXi iSCSI and Linux SCSI disk rows are failure timers (issue 36), found where a
+#: vendor publishes them.
 SURVEYED = STACKS[:4]
 
 
@@ -73,6 +75,12 @@ class Setting:
     disk_timeout: int | None = None
     path_verify_enabled: bool | None = None
     path_recovery_interval: int | None = None
+    # ESXi software iSCSI adapter (esxcli iscsi adapter param): the login's timeout, in seconds,
+    # and TCP delayed ACK; neither changes a stall pathlab simulates (compared, not run)
+    login_timeout: int | None = None
+    delayed_ack: bool | None = None
+    # Linux SCSI disk (sysfs, set by a udev rule): the command timeout, `device/timeout`, seconds
+    device_timeout: int | None = None
 
     def given(self) -> dict[str, Any]:
         """The values the source states, by multipath.conf / esxcli / sysfs name."""
@@ -211,6 +219,9 @@ SETTINGS: dict[str, tuple[tuple[str, ...], Check]] = {
     "disk_timeout": (_MPIO, _whole(1)),
     "path_verify_enabled": (_MPIO, _FLAG),
     "path_recovery_interval": (_MPIO, _whole(1)),
+    "login_timeout": (("esxi-iscsi",), _whole(1)),
+    "delayed_ack": (("esxi-iscsi",), _FLAG),
+    "device_timeout": (("linux-scsi",), _whole(1)),
 }
 
 

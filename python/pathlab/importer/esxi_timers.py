@@ -17,7 +17,7 @@ from pathlab.api import ScenarioError
 from pathlab.importer.provenance import Provenance, Read
 from pathlab.importer.timer_values import TimerValue
 from pathlab.readers.esxcli_advanced import Setting
-from pathlab.readers.esxcli_iscsi_params import TIMERS, AdapterParams
+from pathlab.readers.esxcli_iscsi_params import COMPARED, TIMERS, AdapterParams
 
 
 @dataclass
@@ -55,6 +55,10 @@ def esxi_timers(listings: Sequence[AdapterParams], settings: Sequence[tuple[str,
                                                          if listing.portal else "")
             sources[f"iscsi.{key}"] = Read(listing.file, row.line, said)
             out.timers.append(TimerValue(row.name, str(seconds), listing.adapter, f"{listing.file}, line {row.line}"))
+        for name in COMPARED:  # compared with vendor practice, not simulated
+            if (p := listing.get(name)) is not None:
+                portal = f" (target portal {listing.portal})" if listing.portal else ""
+                out.timers.append(TimerValue(name, p.current, listing.adapter, f"{listing.file}, line {p.line}{portal}"))
         if not values:
             raise ScenarioError(listing.file, where, f"none of {', '.join(TIMERS)} in {listing.adapter}'s parameters: "
                                                      "not the table of a software or dependent iSCSI adapter")

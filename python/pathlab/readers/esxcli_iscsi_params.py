@@ -31,6 +31,9 @@ HEADER = ("Name", "Current", "Default", "Min", "Max", "Settable", "Inherit")
 #: The session timers the engine simulates, by esxcli's name: the adapter's `iscsi` key.
 TIMERS = {"NoopOutInterval": "noop_out_interval", "NoopOutTimeout": "noop_out_timeout",
           "RecoveryTimeout": "recovery_timeout"}
+#: Parameters read to compare with vendor practice, not simulated: the login's timeout (whole
+#: seconds) and TCP delayed ACK (true or false).
+COMPARED = ("LoginTimeout", "DelayedAck")
 #: Either command line, as `esxcli` or `localcli` runs it (options may stand before the namespace).
 COMMAND_LINE = re.compile(r"^(?:esxcli|localcli)\b.*?\biscsi\s+adapter\s+(?:(target\s+portal)\s+)?param\s+get\b")
 _ADAPTER = re.compile(r"(?:^|\s)(?:-A|--adapter)(?:\s+|=)(\S+)")
@@ -126,6 +129,7 @@ def read(path: str | Path) -> AdapterParams:
     found = AdapterParams(name, adapter.group(1), command_line, portal, params)
     for key in TIMERS:
         _check_timer(found, key)
+    _check_compared(found)
     return found
 
 
@@ -158,6 +162,19 @@ def _row(name: str, line: pasted.Line) -> Param:
             raise ScenarioError(name, f"line {line.number}", f"`{column}` of {param}: expected true or false, found "
                                                              f"{value[:20]!r}")
     return Param(param, current, default, low, high, settable == "true", inherit == "true", line.number)
+
+
+def _check_compared(found: AdapterParams) -> None:
+    """LoginTimeout in whole seconds within the row's own range, DelayedAck true or false."""
+    login, ack = found.get("LoginTimeout"), found.get("DelayedAck")
+    if login is not None and (not login.current.isdigit() or (
+            login.low.isdigit() and login.high.isdigit() and not int(login.low) <= int(login.current) <= int(login.high))):
+        raise ScenarioError(found.file, f"line {login.line}", f"LoginTimeout Current {login.current[:20]!r}: expected whole "
+                                                              f"seconds within the listing's own range {login.low} to "
+                                                              f"{login.high}")
+    if ack is not None and ack.current not in ("true", "false"):
+        raise ScenarioError(found.file, f"line {ack.line}", f"DelayedAck Current {ack.current[:20]!r}: expected true or "
+                                                            "false")
 
 
 def _check_timer(found: AdapterParams, name: str) -> None:
