@@ -110,3 +110,25 @@ def test_a_path_hang_stalls_for_the_timeout_read_predicted_and_run() -> None:
     assert hang.title == "Every map: a path that stops answering (no link event) stalls I/O for about 60 s, then it " \
                          "is retried on another path"
     assert "max_polling_interval 20 + checker_timeout 60 = 80 s" in hang.evidence
+
+
+def test_show_timeouts_prints_the_hosts_disks_as_grep_does_and_import_reads_it_back(tmp_path: Path) -> None:
+    from conftest import pathlab as cli
+
+    imported = _imported(LISTING, SAMPLE)
+    (tmp_path / "h.toml").write_text(imported.text)
+    shown = cli("show", "timeouts", str(tmp_path / "h.toml"))
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == SAMPLE.read_text().replace("[root@rocky10 ~]# ", "# ")
+    (tmp_path / "back.txt").write_text(shown.stdout)
+    again = _imported(LISTING, tmp_path / "back.txt")
+    assert f'stack.io_timeout = "60s"  # {tmp_path / "back.txt"}, line 2: sdb\'s device/timeout' in again.text
+
+
+def test_show_timeouts_of_a_scenario_without_a_linux_dm_device_is_refused_in_one_line() -> None:
+    from conftest import pathlab as cli
+
+    shown = cli("show", "timeouts", str(ROOT / "scenarios/c1-vmax-1lun.toml"))
+    assert shown.returncode == 2
+    assert "devices: the scenario has no device of a Linux dm-multipath host: /sys/block/sdX/device/timeout is a " \
+           "Linux SCSI disk's" in shown.stderr

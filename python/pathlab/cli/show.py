@@ -1,4 +1,4 @@
-"""`pathlab show devices|paths|iscsi|advanced FILE`: the configuration as the host's own tools print it."""
+"""`pathlab show devices|paths|iscsi|advanced|timeouts FILE`: the configuration as the host's own tools print it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlab.cli.common import handle_errors, load, seed_option, set_option, var
 from pathlab.output.configuration import STYLES, configuration
 from pathlab.output.sink import emit
 
-VIEWS = click.Choice(["devices", "paths", "iscsi", "advanced"])
+VIEWS = click.Choice(["devices", "paths", "iscsi", "advanced", "timeouts"])
 
 
 @click.command("show")
@@ -31,11 +31,20 @@ def command(what: str, file: str, variant: str | None, sets: tuple[str, ...], se
     or multipath -ll with --style linux, -l with linux-l, or nvme list-subsys with --style nvme,
     nvme show-topology with nvme-topology), or iscsi: each ESXi software iSCSI adapter's session
     timers (esxcli iscsi adapter param get), or advanced: an ESXi host's Misc.APDTimeout and
-    Disk.PathEvalTime (esxcli system settings advanced list -o).
+    Disk.PathEvalTime (esxcli system settings advanced list -o), or timeouts: a Linux host's SCSI
+    disks' command timeout (grep . /sys/block/sd*/device/timeout).
 
     Each host's tools know only its own devices, adapters and paths: with several hosts in the
     scenario and no --host, each host's view is printed in turn under a line `==> host NAME <==`
     (JSON: one list, each device or path naming its host)."""
+    if what == "timeouts":
+        if style not in ("esxi", "linux", "json"):  # esxi: the option's default, not asked for
+            raise click.BadParameter("timeouts are printed as grep prints Linux's sysfs: --style linux or json",
+                                     param_hint="--style")
+        from pathlab.output.scsi_timeouts import scsi_timeouts
+
+        emit(scsi_timeouts(load(file, variant, sets, seed), host), "json" if style == "json" else "table")
+        return
     if what in ("iscsi", "advanced"):
         if style not in ("esxi", "json"):
             raise click.BadParameter(f"{what} is printed as esxcli prints it: --style esxi or json", param_hint="--style")

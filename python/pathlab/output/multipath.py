@@ -178,10 +178,7 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
     start) prints the simulated state, and its group its simulated priority and status."""
     hosts: list[str] = desc["linux"]["hosts"]
     release = desc["hosts"][0].get("multipath_tools")
-    # Native NVMe heads are not SCSI disks: dm-multipath leaves them alone (`nvme list-subsys`
-    # shows them, `output/nvme.py`), and their paths take no sd names.
-    heads = {d["name"] for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if facts["nvme_head"]}
-    order = sorted((p for p in desc["paths"] if p["device"] not in heads), key=lambda p: _hctl(p, hosts))
+    order = _disk_order(desc)
     sd_index = {p["name"]: i for i, p in enumerate(order)}
     paths = {p["name"]: p for p in desc["paths"]}
     by_device: dict[str, list[dict[str, Any]]] = {}
@@ -243,6 +240,30 @@ def multipath_ll(desc: dict[str, Any], checked: bool = True) -> str:
         place = int(u["listed"]["device"].get("order", len(maps)))
         maps.insert(min(place, len(maps)), ("", _as_read_map(u, release)))
     return "".join(text + "\n" for _, text in maps)
+
+
+def _disk_order(desc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The SCSI paths in the order the kernel discovers them (H:C:T:L), which numbers their disks.
+    Native NVMe heads are not SCSI disks: dm-multipath leaves them alone (`nvme list-subsys` shows
+    them, `output/nvme.py`), and their paths take no sd names."""
+    hosts: list[str] = desc["linux"]["hosts"]
+    heads = {d["name"] for d, facts in zip(desc["devices"], desc["linux"]["devices"]) if facts["nvme_head"]}
+    return sorted((p for p in desc["paths"] if p["device"] not in heads), key=lambda p: _hctl(p, hosts))
+
+
+def disk_names(desc: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each SCSI path's device and disk name, in the kernel's order, as `multipath_ll` prints them:
+    an imported map's as its listing named them (a path it did not list has no known name and is
+    left out), any other's numbered as sd.c does."""
+    listed = {d["name"]: d.get("listed") for d in desc["devices"]}
+    names = []
+    for k, p in enumerate(_disk_order(desc)):
+        own = listed.get(p["device"])
+        if own is None:
+            names.append((p["device"], sd_name(k)))
+        elif p["name"] in own["paths"] and own["paths"][p["name"]].get("dev") not in (None, NOT_READ):
+            names.append((p["device"], own["paths"][p["name"]]["dev"]))
+    return names
 
 
 def _as_read_map(u: dict[str, Any], release: str | None) -> str:
