@@ -136,7 +136,7 @@ def test_an_esxi_alua_array_without_a_transition_time_says_what_would_settle_it(
     (said,) = transition_unknown(esxi, tree(esxi))
     assert said.startswith("no ALUA transition (alua_transition) simulated on a: its implicit transition time is not "
                            "known; no ESXi listing gives it (esxcli's Storage Array Type Device Config shows ")
-    assert "Broadcom KB 310442" in said and "`sg_rtpg -e /dev/sdX` on a Linux host of the same array" in said
+    assert "Broadcom KB 310442" in said and "`sg_rtpg -e /dev/sdX` prints on a Linux host of the same array" in said
     assert "alua_transition" not in [k.kind for k in applicable(esxi, tree(esxi), {})]
     text = esxi.text.replace("tpgs = true\n", 'tpgs = true\nimplicit_transition_time = "3s"\n')
     (tmp_path / "e.toml").write_text(text)
@@ -157,3 +157,16 @@ def test_a_linux_alua_map_without_sg_rtpg_says_sg_rtpg_would_settle_it() -> None
     assert transition_unknown(scenario, tree(scenario)) == [
         "no ALUA transition (alua_transition) simulated on NETAPP: its implicit transition time is not known; "
         "`sg_rtpg -e /dev/sdX` of one of its paths (sg3_utils) would settle it"]
+
+
+def test_an_sg_rtpg_output_given_with_an_esxi_hosts_listings_is_refused_saying_where_its_time_goes() -> None:
+    from conftest import pathlab as cli
+
+    listing = ROOT / "tests/data/corpus/esxcli-nmp-device-list/009-netapp-esxi6-rr-iops1-ao-ano/bare.txt"
+    rtpg = ROOT / "tests/data/sg-rtpg/two-groups-extended.txt"
+    done = cli("import", str(listing), str(rtpg))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"pathlab: error: {rtpg}: sg_rtpg output given with an ESXi host's listings: ESXi has no sg_rtpg, so its "
+        "/dev/sdX is another host's disk, and its output names no LUN to tie to an ESXi device; write its Implicit "
+        "transition time as implicit_transition_time in the imported scenario's [[arrays]] table of the same array")

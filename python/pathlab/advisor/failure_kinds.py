@@ -166,9 +166,9 @@ SETTLE_TRANSITION = {
     "esxi": "no ESXi listing gives it (esxcli's Storage Array Type Device Config shows implicit_support, "
             "explicit_support, alua_followover, action_OnRetryErrors and each group's state, not the time: Broadcom "
             "KB 310442, 'ALUA parameters in ESXi Server'; ESXi has no sg_rtpg); the array reports it to every host, "
-            "so `sg_rtpg -e /dev/sdX` on a Linux host of the same array (imported with this one as a cluster, "
-            "`import --host`), or the value the array's documentation gives, written as implicit_transition_time "
-            "in the scenario's [[arrays]] table of it, would settle it",
+            "so the Implicit transition time `sg_rtpg -e /dev/sdX` prints on a Linux host of the same array, or the "
+            "value the array's documentation gives, written as implicit_transition_time in the scenario's [[arrays]] "
+            "table of it, would settle it",
 }
 
 

@@ -116,10 +116,18 @@ def _working_tpg(device: Any) -> tuple[int | None, str | None, bool]:
     return optimized[0], "AO", policy not in FOLLOW_ALUA and len(optimized) < len(groups)
 
 
+#: Why an `sg_rtpg` output is not read with an ESXi host's listings, and what to do with its time.
+RTPG_ON_ESXI = ("ESXi has no sg_rtpg, so its /dev/sdX is another host's disk, and its output names no LUN to tie to "
+                "an ESXi device; write its Implicit transition time as implicit_transition_time in the imported "
+                "scenario's [[arrays]] table of the same array")
+
+
 def import_host(found: dict[str, Kind]) -> Imported:
     """An ESXi host from its listings and capture, each read by the reader of its kind."""
     out = Captures()
     for name, kind in found.items():
+        if kind.name == "sg-rtpg":  # the array's time, but read on another host: no ESXi device to tie it to
+            raise ScenarioError(name, "", f"sg_rtpg output given with an ESXi host's listings: {RTPG_ON_ESXI}")
         if "esxi" not in kind.stacks:
             raise ScenarioError(name, "", f"a Linux capture ({kind.name}) given without `multipath -ll`")
         if kind.name == "iscsi-params":
