@@ -52,7 +52,10 @@ def test_the_forms_admins_paste_are_read(tmp_path: Path, text: str, read: list[t
     ("# grep . /sys/block/sd*/device/timeout\n30\n", "line 2", r"'30' alone: a value needs its file"),
     ("/sys/block/sdb/device/timeout:30\n/sys/block/sdb/device/timeout:60\n", "line 2",
      r"sdb's timeout a second time \(first at line 1\): give one host's values, once each"),
-    ("hello\n", "line 1", r"expected `/sys/block/sdX/device/timeout:SECONDS`")])
+    ("hello\n", "line 1", r"expected `/sys/block/sdX/device/timeout:SECONDS`"),
+    # Pure's page checks the timeouts with `find /sys/class/scsi_generic/*/device/timeout -exec grep -H . '{}' \;`
+    ("/sys/class/scsi_generic/sg2/device/timeout:60\n", "line 1", r"sg2: a SCSI generic device, whose name "
+                                                                  r"multipath -ll does not show: give the disks'")])
 def test_what_sysfs_does_not_print_is_refused_with_its_line(tmp_path: Path, text: str, where: str, message: str) -> None:
     with pytest.raises(pathlab.ScenarioError, match=message) as refused:
         _read(tmp_path, text)

@@ -214,7 +214,7 @@ KINDS: tuple[Kind, ...] = (
          "its command line", ("linux",)),
     Kind("scsi-timeout", "grep . /sys/block/sd*/device/timeout (or eh_timeout; a loop's `sdX SECONDS` or a `cat` "
          "of one file under its command line)",
-         lambda head: re.search(r"/sys/(?:block|class/scsi_(?:device|disk))/\S*/device/(?:eh_)?timeout\b"
+         lambda head: re.search(r"/sys/(?:block|class/scsi_(?:device|disk|generic))/\S*/device/(?:eh_)?timeout\b"
                                 r"|/sys/bus/scsi/devices/\S*/(?:eh_)?timeout\b", head) is not None, _scsi_timeout,
          "each path's SCSI command timeout, tied to its map by the path's sdX (or H:C:T:L): [host.stack] io_timeout, "
          "which a path that stops answering waits (and multipathd's checker, unless checker_timeout is set); "

@@ -8,7 +8,8 @@ captures them:
 - `cat /sys/block/sdc/device/timeout` with its command line, then the lone value.
 The SCSI device's folder may be named by its disk (`/sys/block/sdX/device/`) or by its address
 (`/sys/class/scsi_device/H:C:T:L/device/`, `/sys/class/scsi_disk/H:C:T:L/device/`,
-`/sys/bus/scsi/devices/H:C:T:L/`).
+`/sys/bus/scsi/devices/H:C:T:L/`); a SCSI generic device's (`/sys/class/scsi_generic/sgN/`, as
+Pure's page lists them) is refused in one line: `multipath -ll` names no sgN.
 
 What each is (Linux `drivers/scsi/scsi_sysfs.c`): `timeout` (`sdev_show_timeout`: the request
 queue's `rq_timeout / HZ`, `%d`) is how long a command waits before it times out and the error
@@ -40,6 +41,9 @@ _WITH_FILE = re.compile(rf"^\s*{_FOLDER}/(?P<attribute>[a-z_]+)\s*(?::\s*|\s+)(?
 #: A disk, as a loop prints it (`/sys/block/sdc`, `sdc`, `sdc:`), then the value.
 _WITH_DISK = re.compile(r"^\s*(?:/sys/block/)?(?P<disk>sd[a-z]+)/?\s*(?::\s*|\s+)(?P<value>\S+)\s*$")
 _LONE = re.compile(r"^\s*(?P<value>\d\S*)\s*$")
+#: A SCSI generic device's (Pure's page checks them so: `find /sys/class/scsi_generic/*/device/timeout
+#: -exec grep -H . '{}' \;`): the same attribute, under a name multipath -ll does not show.
+_GENERIC = re.compile(r"^\s*/?(?:\S*/)?sys/class/scsi_generic/(?P<name>sg\d+)/device/(?:eh_)?timeout\b")
 #: The command lines of these captures: any that reads a SCSI device's timeout in /sys.
 COMMAND = re.compile(r"/sys/\S*(?:timeout|block|scsi)|\btimeout\b")
 #: An unprompted command line pasted above its output (`grep . /sys/block/sd*/device/timeout`).
@@ -88,6 +92,9 @@ def read(path: str | Path) -> list[DeviceTimeout]:
 def _value(name: str, line: Line, command: str) -> DeviceTimeout:
     """One line's value, its device and attribute from the line, else from the command line."""
     at = f"line {line.number}"
+    if m := _GENERIC.match(line.text):
+        raise ScenarioError(name, at, f"{m['name']}: a SCSI generic device, whose name multipath -ll does not show: "
+                                      "give the disks' (`grep . /sys/block/sd*/device/timeout`), the same attribute")
     if m := _WITH_FILE.match(line.text):
         device, attribute, value = m["disk"] or m["hctl"] or m["bus"], m["attribute"], m["value"]
     elif m := _WITH_DISK.match(line.text):
