@@ -125,8 +125,9 @@ RTPG_ON_ESXI = ("ESXi has no sg_rtpg, so its /dev/sdX is another host's disk, an
 def import_host(found: dict[str, Kind]) -> Imported:
     """An ESXi host from its listings and capture, each read by the reader of its kind."""
     out = Captures()
+    esxi_given = any("esxi" in kind.stacks for kind in found.values())
     for name, kind in found.items():
-        if kind.name == "sg-rtpg":  # the array's time, but read on another host: no ESXi device to tie it to
+        if kind.name == "sg-rtpg" and esxi_given:  # the array's time, read on another host: no ESXi device to tie it to
             raise ScenarioError(name, "", f"sg_rtpg output given with an ESXi host's listings: {RTPG_ON_ESXI}")
         if "esxi" not in kind.stacks:
             raise ScenarioError(name, "", f"a Linux capture ({kind.name}) given without `multipath -ll`")
