@@ -393,3 +393,18 @@ def test_a_scsi_host_without_an_implicit_transition_time_has_no_alua_transition_
         pathlab.advise(scenario, failures="alua_transition")
     kinds = applicable(scenario, tree(scenario), {})
     assert [k.kind for k in kinds] == ["path_hang", "link_down", "controller_reboot", "all_paths_down"]
+
+
+def test_the_anatt_in_force_is_the_devices_own_subsystems_not_the_longest_of_the_host() -> None:
+    """Two subsystems' controllers report ANATT 10 (nvme53, of the device's subsystem) and 30 (nvme99,
+    another subsystem's): the device's ANA change lasts its own subsystem's 10 s."""
+    from pathlab.advisor.timer_candidates import in_force
+    from pathlab.importer import import_files
+    from pathlab.importer.timer_values import TimerValue
+
+    listing = ROOT / "tests/data/corpus/nvme-list-subsys/009-netapp-rocky10-tcp-two-subnets/bare.txt"
+    scenario = pathlab.Scenario.from_text(import_files([str(listing)]).text, "imported.toml")
+    timers = [TimerValue("anatt", "10", "nvme53", "id-ctrl.txt, line 56 (nvme53)"),
+              TimerValue("anatt", "30", "nvme99", "id-ctrl.txt, line 240 (nvme99)")]
+    anatt = next(s for s in in_force(scenario, scenario.devices, timers).settings if s.name == "ANATT")
+    assert (anatt.value, anatt.where) == ("10", "id-ctrl.txt, line 56 (nvme53)")

@@ -72,3 +72,33 @@ def test_the_stage_meter_reads_a_steps_memory_while_it_holds_it() -> None:
     assert [first["stage"], second["stage"]] == ["holds", "lets go"]
     assert first["end_mib"] - second["end_mib"] >= 100 and first["peak_mib"] >= first["end_mib"]
     assert first["cpu_s"] >= 0 and second["wall_s"] >= 0
+
+
+def test_bench_advise_runs_the_clusters_advice_once_a_round_and_tables_the_last_rounds_steps(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step table is one of the advise rounds (its child is `stage_meter`), not one advice
+    more: two rounds run two imports and two advices, and the steps shown are the second's."""
+    import json
+
+    from pathlab.cli import bench, cluster_bench
+
+    ran: list[list[str]] = []
+
+    def child(command: list[str]) -> tuple[float, float, float, int, str, str]:
+        ran.append(command)
+        if "import" in command:
+            return 1.0, 1.0, 10.0, 0, "", ""
+        step = {"stage": f"ranking {len(ran)}", "wall_s": 2.0, "cpu_s": 3.0, "peak_mib": 40.0, "end_mib": 30.0}
+        return 5.0, 6.0, 50.0, 0, json.dumps({"stages": [step], "candidates": 3, "runs": 6,
+                                              "run_length": "1 s after 0.25 s", "why": "no counters"}), ""
+
+    shown: list[tuple[str, list]] = []
+    monkeypatch.setattr(cluster_bench, "run_child", child)
+    monkeypatch.setattr(cluster_bench, "cluster_captures", lambda folder, *shape: ["--host=a=x", "--host=b=y"])
+    monkeypatch.setattr(bench, "ADVISE_DEVICES", ())
+    monkeypatch.setattr(bench.Tables, "show", lambda self, title, headers, rows, note="": shown.append((title, rows)))
+    bench.advise_table(bench.Tables(False), rounds=2, quick=True)
+    assert [c[2] for c in ran] == ["pathlab", "pathlab", "pathlab.cli.stage_meter", "pathlab.cli.stage_meter"]
+    steps = shown[-1][1]
+    assert steps == [["ranking 4", "2.0", "3.0", "40", "30"], ["the whole process", "5.0", "6.0", "50", ""]]
+    assert shown[-2][1][1][:3] == ["4 x 50 x 8", "advise", "3 candidates, 6 runs of 1 s after 0.25 s"]

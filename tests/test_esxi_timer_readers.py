@@ -369,3 +369,23 @@ def test_show_advanced_leaves_out_a_cluster_host_without_an_esxi_device() -> Non
         advanced(mixed, "esx-b")
     assert refused.value.args[1:] == ("--host", "esx-b has no device of an ESXi host: Misc.APDTimeout and "
                                                 "Disk.PathEvalTime are ESXi's")
+
+
+def test_both_esxcli_tables_take_their_rows_under_the_header_by_one_rule(tmp_path: Path) -> None:
+    """`esxcli iscsi adapter param get` and `satp rule list` share the table's rule
+    (`_dashed_table.rows_under`): no row under the header, or a line of dashes among the rows, is
+    refused in the same words by both, at the same line."""
+    from pathlab.readers import esxcli_satp_rules
+    from pathlab.readers._dashed_table import rows_under
+
+    assert rows_under("f", 1, [(2, "--- ---"), (3, "a b")], "row") == [(3, "a b")]
+    assert rows_under("f", 1, [(2, "a b")], "row") == [(2, "a b")]  # the dashes dropped by grep
+    command = "~ # esxcli iscsi adapter param get -A vmhba33\n"
+    row = "RecoveryTimeout 10 10 1 120 true false\n"
+    assert _refused(tmp_path, command + TABLE) == "line 2: a table header but no parameter under it"
+    assert _refused(tmp_path, command + TABLE + row + "--- ---\n") == "line 5: a line of dashes inside the table"
+    rules = (Path(__file__).parent / "data/esxcli/satp-rule-list-esxi6-handmade.txt").read_text().splitlines()
+    assert _refused(tmp_path, "\n".join(rules[:2]) + "\n", esxcli_satp_rules.read) == \
+        "line 1: a table header but no rule under it"
+    assert _refused(tmp_path, "\n".join([*rules[:3], rules[1], *rules[3:]]) + "\n", esxcli_satp_rules.read) == \
+        "line 4: a line of dashes inside the table"

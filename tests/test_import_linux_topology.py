@@ -113,8 +113,8 @@ def test_an_alua_group_at_the_standby_priority_is_standby_not_non_optimized(tmp_
     listing.write_text(ALUA_STANDBY_LISTING.format(prio=1))
     array = _imported(listing)[0]["arrays"][0]
     assert (array["tpgs"], array["symmetric"], array["non_owner_state"]) == (True, False, "standby")
-    listing.write_text(ALUA_STANDBY_LISTING.format(prio=10))  # non-optimized: the default state, none written
-    assert "non_owner_state" not in _imported(listing)[0]["arrays"][0]
+    listing.write_text(ALUA_STANDBY_LISTING.format(prio=10))  # non-optimized: the default, written as derived
+    assert _imported(listing)[0]["arrays"][0]["non_owner_state"] == "active_non_optimized"
 
 
 #: A second map of the same array whose other group is non-optimized (10), its owner the other controller.
@@ -159,5 +159,103 @@ def test_a_group_at_1_beside_an_owner_that_is_not_alua_optimized_is_not_taken_as
     listing = tmp_path / "mp.txt"
     listing.write_text(ONTAP_PROXY_LISTING)
     array = _imported(listing)[0]["arrays"][0]
-    assert (array["tpgs"], array["symmetric"]) == (True, False)
+    assert (array["tpgs"], array["symmetric"]) == (False, False)
     assert "non_owner_state" not in array  # the proxy paths are non-optimized (the default), not standby
+
+
+def test_an_ontap_4_1_map_is_an_array_without_tpgs_claimed_as_the_listing_shows(tmp_path: Path) -> None:
+    """ontap.c's 4/1 under hwhandler 0: multipath-tools takes the ontap prioritizer only for a LUN
+    that does not report TPGS (detect_prio would take alua), so the array has no tpgs, and the
+    claim simulated is the listing's: NETAPP's table entry's ontap, its groups at 4 and 1 (was tpgs
+    = true: prio alua, whose groups print 50 and 10, which the listing does not show)."""
+    import pathlab
+
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ONTAP_PROXY_LISTING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(listing)])
+    scenario = pathlab.Scenario.from_text(done.text, "imported.toml")
+    assert "tpgs = false  # " in done.text and "the ontap prioritizer's (ontap.c: 4 the owner's paths" in done.text
+    (device,) = scenario.devices
+    assert (device.policy.params["prio"], device.policy.params["hardware_handler"]) == ("ontap", "0")
+    assert [g["priority"] for g in device.status.fields["groups"]] == [4, 1]  # as listed (alua gave 50 and 10)
+
+
+@pytest.mark.parametrize("order", [(1, 10), (10, 1)])
+def test_a_cluster_whose_hosts_show_standby_and_non_optimized_keeps_each_hosts_own(tmp_path: Path,
+                                                                                  order: tuple[int, int]) -> None:
+    """One LUN of one array, its other controller standby (1) on one host and non-optimized (10)
+    on the other (an array answers each initiator's ALUA mode): each host's device is simulated
+    as its own listing shows, whichever host comes first (the one host's standby was applied to
+    both, the other's non-optimized being the default the Linux import left unwritten)."""
+    import pathlab
+
+    hosts = {}
+    for host, prio in zip(("a", "b"), order):
+        (tmp_path / f"{host}.txt").write_text(ALUA_STANDBY_LISTING.format(prio=prio))
+        hosts[host] = [str(tmp_path / f"{host}.txt")]
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", PathlabWarning)
+        cluster = pathlab.import_cluster(hosts)
+    scenario = pathlab.Scenario.from_text(cluster.text, "cluster.toml")
+    prios = {d.host: [g["priority"] for g in d.status.fields["groups"]] for d in scenario.devices}
+    assert prios == {host: [50, prio] for host, prio in zip(("a", "b"), order)}
+    second = "b's devices keep its own"
+    assert any(second in str(w.message) and "the array answers the hosts apart" in str(w.message) for w in said)
+
+
+def test_the_host_name_no_capture_gives_is_said_as_pathlabs_in_the_file(tmp_path: Path) -> None:
+    """`linux01` is a name pathlab makes up where no capture names the host: said beside it (it
+    was written bare, its reason in an `Own` text no output prints)."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ONTAP_PROXY_LISTING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        text = import_files([str(listing)]).text
+    assert 'name = "linux01"  # default: pathlab\'s name for the host: no capture names it\n' in text
+
+
+def test_a_nul_byte_in_a_listing_is_refused_at_its_line_not_written_into_the_scenario(tmp_path: Path) -> None:
+    """The paste harness's NUL byte in a path's device name (`sdb\\0`): it was read into the name
+    and written into a comment, a scenario no TOML reader parses."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ONTAP_PROXY_LISTING.replace("sdb ", "sdb\x00 "))
+    with pytest.raises(ScenarioError) as refused:
+        import_files([str(listing)])
+    assert refused.value.args[:2] == (str(listing), "line 4") and "a NUL byte at character 17" in refused.value.args[2]
+
+
+def test_a_devices_own_non_owner_state_is_checked_as_the_arrays(tmp_path: Path) -> None:
+    import pathlab
+
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ALUA_STANDBY_LISTING.format(prio=10))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        text = import_files([str(listing)]).text
+    owner = next(line for line in text.splitlines() if line.startswith("owner = "))
+    for state, said in (("active_optimized", "allowed: active_non_optimized, standby, unavailable (the owner's paths "
+                                             "are the optimized ones)"),
+                        ("unavailable", 'unavailable, but array "LIO-ORG" reports no ALUA/ANA states (tpgs = false): '
+                                        "the host sees every path alike")):
+        device = text.replace(owner, f'{owner}\nnon_owner_state = "{state}"')
+        if state == "unavailable":
+            device = device.replace("tpgs = true", "tpgs = false")
+        with pytest.raises(ScenarioError) as refused:
+            pathlab.Scenario.from_text(device, "host.toml")
+        assert refused.value.args == ("host.toml", "devices.0.non_owner_state", said)
+    standby = pathlab.Scenario.from_text(text.replace(owner, f'{owner}\nnon_owner_state = "standby"'), "host.toml")
+    assert [g["priority"] for g in standby.devices[0].status.fields["groups"]] == [50, 1]  # the array's is non-optimized
+
+
+def test_a_nul_byte_in_an_nvme_listing_read_whole_is_refused_at_its_line(tmp_path: Path) -> None:
+    """`nvme list-subsys` is read whole (`pasted.read_text`): a NUL in `non-optimized` was read and
+    the listing imported."""
+    sample = (CORPUS / "nvme-list-subsys/011-netapp-sles15-tcp-ragged-indent/bare.txt").read_text()
+    listing = tmp_path / "subsys.txt"
+    listing.write_text(sample.replace("non-optimized", "non\x00-optimized", 1))
+    with pytest.raises(ScenarioError) as refused:
+        import_files([str(listing)])
+    line = 1 + sample[: sample.index("non-optimized")].count("\n")
+    assert refused.value.args[:2] == (str(listing), f"line {line}") and "a NUL byte" in refused.value.args[2]

@@ -269,8 +269,12 @@ def test_an_empty_file_is_refused(tmp_path: Path, reader: str) -> None:
 ])
 def test_garbage_is_refused_at_its_line(tmp_path: Path, reader: str, where: str) -> None:
     garbage = tmp_path / "garbage.bin"
-    garbage.write_bytes(b"\x00\x9f\xff PK\x03\x04 not text\nlorem ipsum dolor sit amet\n\x1b[0m\n")
+    garbage.write_bytes(b"\x01\x9f\xff PK\x03\x04 not text\nlorem ipsum dolor sit amet\n\x1b[0m\n")
     assert refused(READERS[reader], garbage)[0] == where
+    garbage.write_bytes(b"lorem ipsum\n\x00\x9f\xff PK\x03\x04 not text\n")  # a NUL: at its line, whatever the reader
+    assert refused(READERS[reader], garbage) == ("line 2", "a NUL byte at character 1: no listing prints one (a binary "
+                                                           "file, UTF-16 without its byte order mark, or a paste gone "
+                                                           "wrong): give the command's output as text")
 
 
 @pytest.mark.parametrize("reader", READERS)
@@ -314,3 +318,40 @@ def test_any_text_is_read_or_refused_with_a_scenario_error(tmp_path: Path, data:
             assert file == str(path) and where.startswith("line ") and message
         else:
             assert len(df) > 0
+
+
+# --- numbers as pastes mangle them (scripts/paste_harness.py) ------------------------------------
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+HUGE = "9" * 40
+
+
+def test_a_number_past_64_bits_is_refused_at_its_line_not_a_traceback(tmp_path: Path) -> None:
+    """A path's `Array Priority` or TPG id, a device's round robin iops past any 64-bit column
+    (the paste harness's huge numbers: pandas' OverflowError, and a TypeError building the
+    scenario, each a traceback), and a digit that is no ASCII digit (`²`: `int` refuses it)."""
+    from pathlab.readers import esxcli_devices
+
+    paths = (CORPUS / "esxcli-nmp-path-list/002-netapp-fc-two-ao-two-ano/bare.txt").read_text()
+    bad = tmp_path / "paths.txt"
+    bad.write_text(paths.replace("Array Priority: 0", f"Array Priority: {HUGE}", 1))
+    assert refused(esxcli_paths.read, bad) == (
+        "line 6", f"`Array Priority`: {HUGE[:24]}… is past the largest whole number read (9,223,372,036,854,775,807): "
+                  "not a value the tool prints")
+    bad.write_text(paths.replace("TPG_id=1001", f"TPG_id={HUGE}", 1))
+    assert refused(esxcli_paths.read, bad)[1].startswith(f"`Storage Array Type Path Config`: TPG_id: {HUGE[:24]}… is past")
+    bad.write_text(paths.replace("Array Priority: 0", "Array Priority: ²", 1))
+    assert refused(esxcli_paths.read, bad) == ("line 6", "`Array Priority`: expected a whole number, found '²'")
+    devices = (CORPUS / "esxcli-nmp-device-list/009-netapp-esxi6-rr-iops1-ao-ano/bare.txt").read_text()
+    bad.write_text(devices.replace("iops=1,", f"iops={HUGE},", 1))
+    where, message = refused(esxcli_devices.read, bad)
+    assert where == "line 6" and message.startswith(f"`Path Selection Policy Device Config`: iops: {HUGE[:24]}… is past")
+
+
+def test_a_whole_number_no_toml_holds_is_refused_naming_its_field(tmp_path: Path) -> None:
+    """The net under every reader: a value past 64 bits reaching the scenario's tables is one line
+    naming the field (was the bindings' TypeError, a traceback)."""
+    with pytest.raises(pathlab.ScenarioError) as e:
+        pathlab.Scenario.from_values({"run": {"duration": "1s"}, "devices": [{"lun": 10**30}]}, "", "host.txt")
+    assert e.value.args == ("host.txt", "devices.0.lun",
+                            f"{10**30} is beyond a TOML integer (at most 9,223,372,036,854,775,807)")

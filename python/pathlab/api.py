@@ -165,7 +165,13 @@ class Scenario:
         to), checked as a file is, without parsing the text: an imported host's."""
         pairs = tuple(_overrides(set))
         _check_seed(seed, file)
-        handle = _core.load_scenario_values(dict(tables), file, variant, list(pairs), seed)
+        try:
+            handle = _core.load_scenario_values(dict(tables), file, variant, list(pairs), seed)
+        except TypeError as e:  # a value no TOML holds (a whole number past 64 bits): its field, in one line
+            field, _, said = str(e).partition(": ")
+            if not said.endswith("is beyond a TOML integer"):
+                raise
+            raise ScenarioError(file, field, f"{said} (at most {2**63 - 1:,})") from None
         return cls(handle, text, pairs, seed, tables)
 
     def _again(self, variant: str | None, sets: list[str]) -> Scenario:

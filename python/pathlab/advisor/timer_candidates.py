@@ -253,10 +253,13 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
 
 def _anatt(scenario: Scenario, device: Device, timers: Sequence[TimerValue], seconds: dict[str, float | None]
            ) -> list[TimerSetting]:
-    """The array's ANATT, which an ANA change lasts (none where neither `nvme id-ctrl` nor the
-    scenario gives it): the longest a controller's `nvme id-ctrl` printed, else the scenario's
-    array's (or its controllers' longest)."""
-    read = [t for t in timers if t.setting == "anatt"]
+    """The ANATT of the device's own subsystem, which its ANA change lasts (none where neither
+    `nvme id-ctrl` nor the scenario gives it): the longest that `nvme id-ctrl` printed for the
+    subsystem or one of its controllers (as the device's listing names them; every one read
+    where the scenario keeps no listing), else the scenario's array's (or its controllers'
+    longest). Another subsystem's ANATT says nothing of this device's."""
+    own = _own_subsystem(scenario, device)
+    read = [t for t in timers if t.setting == "anatt" and (own is None or t.scope in own)]
     if read:
         longest = max(read, key=lambda t: int(t.value))
         seconds["anatt"] = float(longest.value)
@@ -270,6 +273,19 @@ def _anatt(scenario: Scenario, device: Device, timers: Sequence[TimerValue], sec
     value, where = max(given, key=lambda g: _seconds(g[0]) or 0.0)
     seconds["anatt"] = _seconds(value)
     return [TimerSetting("ANATT", value, "read", where)]
+
+
+def _own_subsystem(scenario: Scenario, device: Device) -> set[str] | None:
+    """The device's NVMe subsystem as its listing printed it (`listed`): its NQN and its paths'
+    controllers (`nvme53`), the scopes `nvme id-ctrl`'s timers are read for; None where the
+    scenario keeps no listing of the device."""
+    for d in tree(scenario).get("devices", []):
+        if device.name in (d.get("name"), f"{d.get('host')}/{d.get('name')}"):
+            listed = d.get("listed", {})
+            nqn = listed.get("device", {}).get("nqn")
+            controllers = {str(p["controller"]) for p in listed.get("paths", {}).values() if "controller" in p}
+            return ({str(nqn)} if nqn else set()) | controllers or None
+    return None
 
 
 def _implicit_transition_time(scenario: Scenario, device: Device, timers: Sequence[TimerValue],

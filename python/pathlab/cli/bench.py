@@ -366,22 +366,21 @@ def advise_table(tables: Tables, rounds: int, quick: bool) -> None:
         f"{os.getloadavg()[0]:.1f}):",
         ["devices", "paths", "load per device", "candidates", "seeds in all", "runs of", "wall s"], rows,
     )
-    from pathlab.cli.cluster_bench import CLUSTER, QUICK_CLUSTER, cluster_captures, cluster_rows, stage_rows
+    from pathlab.cli.cluster_bench import CLUSTER, QUICK_CLUSTER, cluster_captures, cluster_rows
 
     with tempfile.TemporaryDirectory() as folder:
         options = cluster_captures(Path(folder), *(QUICK_CLUSTER if quick else CLUSTER))
-        cluster = cluster_rows(rounds, quick, Path(folder), options, spread)
+        cluster, steps, said = cluster_rows(rounds, quick, Path(folder), options, spread)
         tables.show(
             f"pathlab import and advise of a generated cluster's captures (each host's device and path lists and its "
             f"esxtop CSV; median (least-greatest) of {rounds} rounds, the whole command, load average "
             f"{os.getloadavg()[0]:.1f}):",
             ["hosts x devices x paths", "command", "what it did", "wall s", "CPU s", "peak RSS MiB"], cluster,
-            "advise imports the captures itself: its row includes the import.",
+            "advise imports the captures itself: its row includes the import (`pathlab advise --host`'s work in one "
+            "process, timed step by step as the next table shows).",
         )
-        click.echo("pathlab bench: the cluster's import and advice step by step", err=True)
-        steps, said = stage_rows(options)
     tables.show(
-        f"The same cluster imported and advised step by step in one process ({said}; load average "
+        f"The last round of the cluster's advice step by step ({said}; load average "
         f"{os.getloadavg()[0]:.1f}):",
         ["step", "wall s", "CPU s", "peak resident MiB", "resident at its end MiB"], steps,
         "CPU includes the import's worker processes; a step's peak is the highest of the process's resident memory "

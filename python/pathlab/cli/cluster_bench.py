@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -48,19 +49,28 @@ def cluster_captures(folder: Path, hosts: int, devices: int, paths: int) -> list
             for h in names]
 
 
+#: The advice's child: `pathlab advise --host …`'s work (`import_cluster`, then `advise`) in one
+#: process, timed step by step (`stage_meter`), so the step table is one of the rounds the advise
+#: row times, not one more advice.
+ADVISE_STEP_BY_STEP = [sys.executable, "-m", "pathlab.cli.stage_meter"]
+
+
 def cluster_rows(rounds: int, quick: bool, folder: Path, options: list[str],
-                 spread: Callable[[Sequence[float]], str]) -> list[list[str]]:
+                 spread: Callable[[Sequence[float]], str]) -> tuple[list[list[str]], list[list[str]], str]:
     """The cluster's rows: import alone (written under `folder`), then advise (which imports too),
     `rounds` times each, of the captures `options` gives (`cluster_captures`); a verb that refuses
-    the cluster says why in its row (its figures are then the refusal's)."""
+    the cluster says why in its row (its figures are then the refusal's). With them the last
+    advice's steps (`stage_rows`) and what that advice ran."""
     hosts, devices, paths = QUICK_CLUSTER if quick else CLUSTER
-    rows = []
+    rows: list[list[str]] = []
+    steps: tuple[list[list[str]], str] = ([], "")
     for verb in ("import", "advise"):
-        extra = ["-o", str(folder / "imported.toml"), "--force"] if verb == "import" else ["--format", "json"]
         walls, cpus, peaks, said = [], [], [], ""
         for r in range(rounds):
             click.echo(f"pathlab bench: {verb} of the cluster's captures, round {r + 1} of {rounds}", err=True)
-            wall, cpu, peak, status, out, err = run_child([sys.executable, "-m", "pathlab", verb, *options, *extra])
+            command = [sys.executable, "-m", "pathlab", "import", *options, "-o", str(folder / "imported.toml"),
+                       "--force"] if verb == "import" else [*ADVISE_STEP_BY_STEP, *options]
+            wall, cpu, peak, status, out, err = run_child(command)
             walls.append(wall)
             cpus.append(cpu)
             peaks.append(peak)
@@ -69,22 +79,19 @@ def cluster_rows(rounds: int, quick: bool, folder: Path, options: list[str],
             elif verb == "import":
                 said = f"{hosts * devices:,} devices and {hosts * devices * paths:,} paths written"
             else:
-                document = json.loads(out)
-                chosen, check = document["run_length"], document["in_force_against_capture"]
-                said = (f"{len(document['candidates'])} candidates, {sum(c['seeds'] for c in document['candidates'])} "
-                        f"runs of {chosen['duration_s']:g} s after {chosen['warmup_s']:g} s") if chosen else \
-                    f"no prediction: {check['why'][:160] if check else 'no counters'}"  # the captures not reproduced
+                measured = json.loads(out)
+                said = (f"{measured['candidates']} candidates, {measured['runs']} runs of {measured['run_length']}"
+                        if measured["run_length"] else f"no prediction: {measured['why'][:160]}")
+                steps = stage_rows(measured, wall, cpu, peak)
         rows.append([f"{hosts} x {devices:,} x {paths}", verb, said, spread(walls), spread(cpus), f"{max(peaks):,.0f}"])
-    return rows
+    if not steps[0]:
+        raise click.ClickException(f"the cluster's advice failed: {said}")
+    return rows, *steps
 
 
-def stage_rows(options: list[str]) -> tuple[list[list[str]], str]:
-    """The cluster imported and advised once more in one child process, step by step
-    (`stage_meter`): a row per step (wall, CPU and peak resident memory), and what the advice ran."""
-    wall, cpu, peak, status, out, err = run_child([sys.executable, "-m", "pathlab.cli.stage_meter", *options])
-    if status != 0:
-        raise click.ClickException(f"the cluster's advice step by step failed: {err.strip()[-300:]}")
-    measured = json.loads(out)
+def stage_rows(measured: dict[str, Any], wall: float, cpu: float, peak: float) -> tuple[list[list[str]], str]:
+    """An advice's steps as `stage_meter` measured them: a row per step (wall, CPU and peak
+    resident memory), the whole process's row (`wall`, `cpu`, `peak`), and what the advice ran."""
     rows = [[s["stage"], f"{s['wall_s']:.1f}", f"{s['cpu_s']:.1f}", f"{s['peak_mib']:,.0f}", f"{s['end_mib']:,.0f}"]
             for s in measured["stages"]]
     rows.append(["the whole process", f"{wall:.1f}", f"{cpu:.1f}", f"{peak:,.0f}", ""])

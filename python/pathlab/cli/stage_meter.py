@@ -100,10 +100,12 @@ def measured(hosts: dict[str, list[str]], duration: str = "auto") -> dict[str, A
         else:
             advice = advise(cluster, progress=meter, duration=duration, warmup=duration_of_warmup(duration)).to_dict()
     stages = meter.end()
-    length = advice.get("run_length")
+    length, check = advice.get("run_length"), advice.get("in_force_against_capture")
     return {"stages": stages, "candidates": len(advice["candidates"]),
             "runs": sum(c["seeds"] for c in advice["candidates"]),
             "run_length": f"{length['duration_s']:g} s after {length['warmup_s']:g} s" if length else None,
+            # why nothing was ranked where nothing was: the captures not reproduced, or no counters
+            "why": (check or {}).get("why") or "no counters",
             "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 

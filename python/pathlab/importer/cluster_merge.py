@@ -26,6 +26,9 @@ from pathlab.toml_values import to_toml
 HOST_TABLES = ("fabric", "devices", "faults", "workloads", "unsimulated")
 #: An array's keys that are the array's own, not one host's reading of it.
 ARRAY_KEYS_MERGED = ("name", "ports", "controllers")
+#: An array's keys it may answer each host with its own value of (an ALUA or failover mode set
+#: per initiator): where two hosts read different values, each host's devices keep the host's.
+ARRAY_KEYS_PER_HOST = ("non_owner_state",)
 
 
 @dataclass(frozen=True)
@@ -256,7 +259,9 @@ def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[
                                              f"{name}: another array"))
             arrays.append(target)
         else:
-            _agree(m, name, t, target, warnings)
+            for key, (value, source) in _agree(m, name, t, target, warnings).items():
+                for d in (d for d in parts if d.kind == "devices" and d.get("array") == name):
+                    d.set(key, value, source, after="owner" if d.find("owner") else None)
             if not identities and len(target.ports) and not ({p.identity for p in target.ports} - {None}):
                 warnings.append((f"arrays.{target.name}.ports",
                                  f"{m.name} shares LUNs of {target.name} with other hosts, but neither its captures nor "
@@ -290,11 +295,14 @@ def _free_port_name(port: str, host: str, taken: set[str]) -> str:
     return f"{host}-{port}"
 
 
-def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
+def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple[str, str]]
+           ) -> dict[str, tuple[Any, Provenance]]:
     """The host's reading of an array another host already gave: vendor and model must agree
     (else they are not one array); another value is taken from this host where the first host's
     is a default and this host's is not, and where both read different values the first's is
-    kept, and that is said."""
+    kept, and that is said; a key the array may answer each host with its own value of
+    (`ARRAY_KEYS_PER_HOST`) the host's devices keep instead: returned, key → (value, source)."""
+    own: dict[str, tuple[Any, Provenance]] = {}
     theirs = a.table.values()
     for key in ("vendor", "model"):
         mine, first = str(t.get(key, "")), str(theirs.get(key, ""))
@@ -311,9 +319,15 @@ def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple
         if key not in theirs or (isinstance(first_source, Assumed) and not isinstance(mine_source, Assumed)):
             a.table.set(key, value, OfHost(m.name, mine_source) if mine_source else Noted(m.name),
                         literal=entry.literal if isinstance(entry, Entry) else None)
+        elif key in ARRAY_KEYS_PER_HOST and mine_source is not None and not isinstance(mine_source, Assumed):
+            own[key] = (value, mine_source)
+            warnings.append((f"arrays.{a.name}.{key}", f"{m.name} gives {to_toml(value)} ({_said(mine_source)}), another "
+                                                       f"host {to_toml(theirs[key])} ({_said(first_source)}): the array "
+                                                       f"answers the hosts apart; {m.name}'s devices keep its own"))
         elif not isinstance(mine_source, Assumed):
             warnings.append((f"arrays.{a.name}.{key}", f"{m.name} gives {to_toml(value)} ({_said(mine_source)}), another "
                                                        f"host {to_toml(theirs[key])} ({_said(first_source)}): the first kept"))
+    return own
 
 
 def _write_ports(a: ClusterArray) -> None:

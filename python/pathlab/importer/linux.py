@@ -16,6 +16,7 @@ from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_topology import (
+    ALUA_NON_OPTIMIZED,
     ALUA_STANDBY,
     OWNERSHIP_HANDLERS,
     MapTopology,
@@ -23,6 +24,7 @@ from pathlab.importer.linux_topology import (
     cut_at,
     has_address,
     map_topology,
+    ontap_prioritized,
     other_group_prios,
     scenario_path,
 )
@@ -89,20 +91,30 @@ class ArrayKind:
     tpgs: bool
     owned: bool
     ownership: list[str]
+    #: Every map that parts the owner's paths prints the ontap prioritizer's 4 and 1.
+    ontap: bool = False
 
 
-def _array_kind(shapes: list[MapTopology]) -> ArrayKind:
-    handlers = {t.handler for t in shapes if t.handler is not None}
-    owned = any(t.groups_by_owner for t in shapes)
+def _array_kind(shapes: list[tuple[MapTopology, bool]]) -> ArrayKind:
+    """The kind of an array from each of its maps' topology and whether the map's priorities are
+    the ontap prioritizer's (`ontap_prioritized`): maps that part the owner's paths answer for
+    TPGS unless an ownership handler parts them, or every such map is ontap's (no TPGS)."""
+    handlers = {t.handler for t, _ in shapes if t.handler is not None}
+    owners = [ontap for t, ontap in shapes if t.groups_by_owner]
     ownership = sorted(handlers & set(OWNERSHIP_HANDLERS))
-    return ArrayKind("alua" in handlers or (owned and not ownership), owned, ownership)
+    return ArrayKind("alua" in handlers or (bool(owners) and not ownership and not all(owners)), bool(owners),
+                     ownership, bool(owners) and all(owners))
 
 
-def _tpgs_reason(alua: bool, ownership: list[str], weighted_by: tuple[str, ...] = ()) -> str:
+def _tpgs_reason(alua: bool, ownership: list[str], weighted_by: tuple[str, ...] = (), ontap: bool = False) -> str:
     """Why the array is taken to answer for TPGS (ALUA) or not; `weighted_by`: the multipath.conf
     whose weightedpath parts some of its maps' groups (`map_weights.weights_part_groups`)."""
     if ownership:
         return f"hwhandler {ownership[0]}: LUN ownership without ALUA"
+    if ontap and not alua:
+        return ("groups at 4 and 1 and no alua hwhandler, the ontap prioritizer's (ontap.c: 4 the owner's paths, 1 proxy "
+                "paths through its partner): multipath-tools takes it only for a LUN that does not report TPGS "
+                "(detect_prio takes alua for one that does, and the kernel attaches its alua handler)")
     if alua:
         return "hwhandler alua, or path groups of different priorities"
     return "equal paths (one group, or groups of one priority" + (
@@ -188,7 +200,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     topology = {name: replace(t, other_ports=frozenset()) if name in weighted else t for name, t in topology.items()}
     # What each array's maps show of it: an HP array of ALUA beside a Dell one of LUN ownership
     # keeps its ALUA (one host, two arrays).
-    kinds = {array: _array_kind([topology[m.name] for m in maps if vendor_of[m.name] == array])
+    kinds = {array: _array_kind([(topology[m.name], ontap_prioritized([p for p in paths if p.map == m.name]))
+                                 for m in maps if vendor_of[m.name] == array])
              for array in dict.fromkeys(vendor_of.values())}
     if not any(t.checked for t in topology.values()):
         warnings.append(("paths", f"{mfile} shows no checker state (`multipath -l`): path states and priorities "
@@ -215,7 +228,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
                   "imported-linux-host", "A Linux dm-multipath host as multipath -ll and its I/O statistics describe it.")
     add_run(out)
     host = out.table("host")
-    host.key("name", "linux01", Own("pathlab's name for the host: no capture names it"))
+    host.key("name", "linux01", Assumed("pathlab's name for the host: no capture names it"))
     # Each SCSI host where the listing first shows it: the H of a path's H:C:T:L.
     first_path = {h: next(p for p in paths if hctl(p)[0] == h) for h in hosts}
     host.elements("adapters", [Element({"name": f"host{h}"}, Read(mfile, int(first_path[h].line),
@@ -241,7 +254,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         a.key("vendor", str(first.vendor).strip(), Read(mfile, text="map header"))
         a.key("model", product, Read(mfile, text="map header"))
         conf_used = (str(c.files["conf"]),) if any(vendor_of[m.name] == array for m in maps if m.name in weighted) else ()
-        a.key("tpgs", alua, Derived(f"{mfile}: " + _tpgs_reason(alua, ownership, conf_used), (mfile, *conf_used)))
+        a.key("tpgs", alua, Derived(f"{mfile}: " + _tpgs_reason(alua, ownership, conf_used, kinds[array].ontap),
+                                    (mfile, *conf_used)))
         a.key("symmetric", not owned, Derived(f"{mfile}: " + _symmetric_reason(
             [m for m in maps if vendor_of[m.name] == array], topology, conf_used), (mfile, *conf_used)))
         mine_timed = [(c.transitions[m.name], m.name) for m in maps if vendor_of[m.name] == array
@@ -273,12 +287,17 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             beside_owner = {name: prios for name, prios in shown_beside.items() if prios}
             others = set().union(*beside_owner.values())
             seen_in = [m for m in maps if m.name in beside_owner]
-            if others and others <= set(ALUA_STANDBY):
-                a.key("non_owner_state", "standby", Derived(
-                    f"{mfile}: the groups beside the owner's print priority {', '.join(str(v) for v in sorted(others))} "
-                    f"(map{'s' if len(seen_in) > 1 else ''} at {_lines(seen_in)}), the alua prioritizer's standby "
-                    "(alua.c: 1, 81 with the preferred bit): the other controller's paths are standby", (mfile,)))
-            elif others & set(ALUA_STANDBY):  # the scenario has one state per array: said, not chosen silently
+            # One state beside the owner: written, the default (non-optimized) too, so that a
+            # cluster tells a host's non-optimized from one host's listing that shows none.
+            for state, prios, meaning in (("standby", ALUA_STANDBY, "are standby"),
+                                          ("active_non_optimized", ALUA_NON_OPTIMIZED, "serve I/O, forwarded")):
+                if others and others <= set(prios):
+                    a.key("non_owner_state", state, Derived(
+                        f"{mfile}: the groups beside the owner's print priority {', '.join(str(v) for v in sorted(others))}"
+                        f" (map{'s' if len(seen_in) > 1 else ''} at {_lines(seen_in)}), the alua prioritizer's "
+                        f"{state.replace('active_', '').replace('_', '-')} (alua.c: {prios[0]}, {prios[1]} with the "
+                        f"preferred bit): the other controller's paths {meaning}", (mfile,)))
+            if others & set(ALUA_STANDBY) and not others <= set(ALUA_STANDBY):  # one state per array: said, not chosen silently
                 standby = [m for m in seen_in if beside_owner[m.name] & set(ALUA_STANDBY)]
                 warnings.append((f"arrays.{array}.non_owner_state", _standby_in_part(
                     mfile, standby, [m for m in seen_in if beside_owner[m.name] - set(ALUA_STANDBY)], others - set(ALUA_STANDBY))))

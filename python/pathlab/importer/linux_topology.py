@@ -160,9 +160,11 @@ OWNER_PRIORITIZER = ("prio {handler}: the {handler} handler's own prioritizer (m
 #: non-optimized, standby, each with and without the preferred bit (multipath-tools
 #: `prioritizers/alua.c`). A group at another priority averages paths in several states.
 ALUA_OPTIMIZED = (50, 130)
-ALUA_OTHER = (10, 90, 1, 81)
+#: Non-optimized (AAS_NON_OPTIMIZED 10, +80 with the preferred bit).
+ALUA_NON_OPTIMIZED = (10, 90)
 #: Standby (AAS_STANDBY 1, +80 with the preferred bit).
 ALUA_STANDBY = (1, 81)
+ALUA_OTHER = ALUA_NON_OPTIMIZED + ALUA_STANDBY
 
 
 def other_group_prios(paths: list[Any], topology: MapTopology) -> set[int]:
@@ -177,6 +179,19 @@ def other_group_prios(paths: list[Any], topology: MapTopology) -> set[int]:
         if members and prio.isdigit() and all(port_of(p) in topology.other_ports for p in members):
             out.add(int(prio))
     return out
+
+
+#: The ontap prioritizer's priorities of FC paths (multipath-tools `prioritizers/ontap.c`): 4 a
+#: path to the LUN's owner, 1 a proxy path through its partner (iSCSI paths: 3 and 2, all alike).
+ONTAP_FCP = (4, 1)
+
+
+def ontap_prioritized(paths: list[Any]) -> bool:
+    """Whether a map's usable groups print the ontap prioritizer's 4 and 1 and nothing else: the
+    prioritizer NETAPP's hardware table entry names, which multipath-tools takes only for a LUN
+    that does not report TPGS (`detect_prio`, on by default, takes alua for one that does)."""
+    shown = {str(p.group_prio) for p in paths if not is_down(p)}
+    return shown == {str(v) for v in ONTAP_FCP}
 
 
 def alua_prioritized(paths: list[Any]) -> bool:

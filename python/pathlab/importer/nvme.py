@@ -180,7 +180,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                    *SAID], "imported-nvme-host", "A Linux host on native NVMe multipath as nvme list-subsys describes it.")
     add_run(out)
     host_table = out.table("host")
-    host_table.key("name", "linux01", Own("pathlab's name for the host: no capture names it"))
+    host_table.key("name", "linux01", Assumed("pathlab's name for the host: no capture names it"))
     # Each adapter where the listing first shows it: a controller reached from its host address.
     first_row = {a: next(r for r in rows if adapter_of[r.controller] == a) for a in adapters}
 

@@ -74,7 +74,9 @@ class Unknown:
 class Own:
     """Not a value of the host but the scenario's own: a name pathlab gives a table that other
     tables refer to by it (an array, a workload), a reference to another table, the run's
-    length. `why` says which; no comment is written beside it (it claims nothing of the host)."""
+    length. `why` says which; no comment is written beside it (it claims nothing of the host), and
+    no output prints `why`: it is for the code's reader, and the library's (`Host.tables`'
+    `source(key)`). A name pathlab makes up for the host itself is `Assumed`, said in the file."""
 
     why: str
 

@@ -93,7 +93,7 @@ def scenario(host: Host) -> tuple[HostTables, bool]:
                    "# confirm those (pathlab printed a warning for each)."], f"imported-{host.kind}-host", host.description)
     add_run(out)
     table = out.table("host")
-    table.key("name", "host01", Own("pathlab's name for the host: no listing names it"))
+    table.key("name", "host01", Assumed("pathlab's name for the host: no listing names it"))
     table.elements("adapters", [Element({"name": name}, note) for name, note in host.adapters.items()])
     for array in host.arrays:
         a = out.table("arrays", array=True)

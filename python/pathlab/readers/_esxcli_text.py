@@ -253,10 +253,30 @@ def integer(reader: Reader, block: Block, key: str, unit: str = "") -> int | Non
     if value is None:
         return None
     text = value[: -len(unit)].strip() if unit and value.endswith(unit) else value
-    if not text.isdigit():
+    if not is_whole(text):
         reader.fail(block.where(key), f"`{key}`: expected a whole number{' of ' + unit if unit else ''}, "
                                       f"found {value[:40]!r}")
-    return int(text)
+    return within_column(reader.name, block.where(key), f"`{key}`", text)
+
+
+#: The largest whole number a listing's value is read as (its table's column holds 64 bits).
+LARGEST = 2**63 - 1
+
+
+def is_whole(text: str) -> bool:
+    """Whether `text` is a whole number as the tools print one: ASCII digits (`²` is a digit to
+    Python, and no number to `int`)."""
+    return text.isascii() and text.isdigit()
+
+
+def within_column(name: str, where: str | int, what: str, text: str) -> int:
+    """The whole number `text` (`is_whole`), refused in one line where it is past `LARGEST`."""
+    value = int(text)
+    if value > LARGEST:
+        raise ScenarioError(name, f"line {where}" if isinstance(where, int) else where,
+                            f"{what}: {text[:24]}{'…' if len(text) > 24 else ''} is past the largest whole number "
+                            f"read ({LARGEST:,}): not a value the tool prints")
+    return value
 
 
 def boolean(reader: Reader, block: Block, key: str) -> bool | None:
@@ -274,8 +294,9 @@ def runtime_name(reader: Reader, block: Block, key: str, value: str) -> dict[str
     if not match:
         reader.fail(block.where(key), f"`{key}`: expected a runtime name like vmhba2:C0:T1:L4, "
                                       f"found {value[:40]!r}")
-    return {"adapter": match.group(1), "channel": int(match.group(2)), "target": int(match.group(3)),
-            "lun": int(match.group(4))}
+    numbers = (within_column(reader.name, block.where(key), f"`{key}`: {part}", match.group(i))
+               for i, part in ((2, "C"), (3, "T"), (4, "L")))
+    return {"adapter": match.group(1), **dict(zip(("channel", "target", "lun"), numbers))}
 
 
 def path_list(value: str | None) -> list[str]:

@@ -27,14 +27,35 @@ def listing_size(path: str | Path) -> None:
                                            "give the command's output alone")
 
 
+def without_nul(name: str, number: int, line: str) -> str:
+    """The line, refused in one line where it holds a NUL byte: no tool prints one in a listing
+    (a binary file, UTF-16 without its byte order mark, or a paste gone wrong), and a NUL read
+    into a name ends up in a scenario no TOML reader parses."""
+    if "\x00" in line:
+        raise ScenarioError(name, f"line {number}", f"a NUL byte at character {line.index(chr(0)) + 1}: no listing "
+                                                    "prints one (a binary file, UTF-16 without its byte order mark, "
+                                                    "or a paste gone wrong): give the command's output as text")
+    return line
+
+
 def text_of(path: str | Path) -> str:
     """The file's text (bytes that are not UTF-8 replaced, not refused: a capture may carry a
     stray byte), or a ScenarioError naming the file and why it cannot be read."""
     listing_size(path)
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as e:
         raise ScenarioError(str(path), "", e.strerror or "cannot be read") from None
+    return whole_without_nul(str(path), text)
+
+
+def whole_without_nul(name: str, text: str) -> str:
+    """A whole file's text, refused at the line of its first NUL byte (`without_nul`)."""
+    if "\x00" in text:
+        at = text.index("\x00")
+        start = text.rfind("\n", 0, at) + 1
+        without_nul(name, text.count("\n", 0, at) + 1, text[start:text.find("\n", at) % (len(text) + 1)])
+    return text
 
 
 def lines_of(path: str | Path) -> Iterator[str]:
@@ -46,5 +67,5 @@ def lines_of(path: str | Path) -> Iterator[str]:
     except OSError as e:
         raise ScenarioError(str(path), "", e.strerror or "cannot be read") from None
     with f:
-        for raw in f:
-            yield raw.rstrip("\n").rstrip("\r")
+        for number, raw in enumerate(f, start=1):
+            yield without_nul(str(path), number, raw.rstrip("\n").rstrip("\r"))

@@ -33,11 +33,17 @@ def _unfinished(value: str) -> bool:
     return value.count("{") > value.count("}") or value.endswith(",")
 
 
-def _round_robin(config: str) -> dict[str, Any]:
-    """`{policy=rr,iops=1000,bytes=10485760,useANO=0; ...}` as rr_type, iops, bytes, use_ano."""
+def _round_robin(config: str, name: str, line: int) -> dict[str, Any]:
+    """`{policy=rr,iops=1000,bytes=10485760,useANO=0; ...}` as rr_type, iops, bytes, use_ano
+    (`config` printed at `line` of file `name`)."""
     head = config.strip("{}").split(";")[0]
     pairs = dict(p.split("=", 1) for p in head.split(",") if "=" in p)
-    number = lambda k: int(pairs[k]) if pairs.get(k, "").isdigit() else None  # noqa: E731
+
+    def number(key: str) -> int | None:
+        text = pairs.get(key, "")
+        return t.within_column(name, line, f"`Path Selection Policy Device Config`: {key}", text) \
+            if t.is_whole(text) else None
+
     return {"rr_type": pairs.get("policy"), "iops": number("iops"), "bytes": number("bytes"),
             "use_ano": pairs.get("useANO") == "1"}
 
@@ -87,7 +93,7 @@ def read(path: str | Path) -> pd.DataFrame:
             raise ScenarioError(name, row["device"], f"missing {', '.join(missing)}")
         row["working_paths"] = [p.strip() for p in row["working_paths"].split(",") if p.strip()]
         if row["psp"] == "VMW_PSP_RR":
-            row.update(_round_robin(row["psp_config"]))
+            row.update(_round_robin(row["psp_config"], name, row["psp_config_line"]))
     return pd.DataFrame(_latest_listing(rows, name))
 
 

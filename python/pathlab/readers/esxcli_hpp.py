@@ -62,10 +62,11 @@ def read_devices(path: str | Path) -> pd.DataFrame:
         numbers: dict[str, Any] = {}
         for key in ("iops", "bytes"):
             value = items.get(key)
-            if value is not None and not value.isdigit():
+            if value is not None and not t.is_whole(value):
                 reader.fail(block.where("Path Selection Scheme Config"),
                             f"`Path Selection Scheme Config`: {key} should be a whole number, found {value!r}")
-            numbers[key] = int(value) if value is not None else None
+            numbers[key] = None if value is None else t.within_column(
+                reader.name, block.where("Path Selection Scheme Config"), f"`Path Selection Scheme Config`: {key}", value)
         preferred = items.get("preferred")
         rows.append({
             "device": device, "display_name": block.get("Device Display Name"), "scheme": scheme,

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
+from pathlab.readers._dashed_table import DASHES, rows_under
 
 COMMAND = "esxcli iscsi adapter param get"
 PORTAL_COMMAND = "esxcli iscsi adapter target portal param get"
@@ -39,7 +40,6 @@ COMMAND_LINE = re.compile(r"^(?:esxcli|localcli)\b.*?\biscsi\s+adapter\s+(?:(tar
 _ADAPTER = re.compile(r"(?:^|\s)(?:-A|--adapter)(?:\s+|=)(\S+)")
 _ADDRESS = re.compile(r"(?:^|\s)(?:-a|--address)(?:\s+|=)(\S+)")
 _IQN = re.compile(r"(?:^|\s)(?:-n|--name)(?:\s+|=)(\S+)")
-_DASHES = re.compile(r"^\s*-+(?:\s+-+)*\s*$")
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 
 
@@ -88,7 +88,7 @@ def read(path: str | Path) -> AdapterParams:
         text = line.text.strip()
         if COMMAND_LINE.match(text) or pasted.command_of(line.text) is not None:
             continue
-        if after or (not text and len(rows) > 1 and not _DASHES.match(rows[-1].text)):
+        if after or (not text and len(rows) > 1 and not DASHES.match(rows[-1].text)):
             after.append(line)  # esxcli prints no blank line inside the table
         elif text:
             rows.append(line)
@@ -102,11 +102,7 @@ def read(path: str | Path) -> AdapterParams:
     if tuple(header.text.split()) != HEADER:
         raise ScenarioError(name, f"line {header.number}", f"expected the header `{' '.join(HEADER)}` of "
                                                            f"`{COMMAND}`, found {header.text.strip()[:60]!r}")
-    body = rows[1:]
-    if body and _DASHES.match(body[0].text):
-        body = body[1:]
-    if not body:
-        raise ScenarioError(name, f"line {header.number}", "a table header but no parameter under it")
+    body = rows_under(name, header.number, [(line.number, line.text) for line in rows[1:]], "parameter")
     if command is None or command_line is None:
         raise ScenarioError(name, f"line {header.number}", f"the adapter is not named: give the command line with "
                                                            f"the table (`{COMMAND} -A vmhba64`), which names it")
@@ -119,7 +115,7 @@ def read(path: str | Path) -> AdapterParams:
     if portal_match is not None and portal_match.group(1):
         address, iqn = _ADDRESS.search(command), _IQN.search(command)
         portal = " ".join(m.group(1) for m in (address, iqn) if m is not None) or "a target portal"
-    params = tuple(_row(name, line) for line in body)
+    params = tuple(_row(name, number, text) for number, text in body)
     seen: dict[str, int] = {}
     for p in params:
         if p.name in seen:
@@ -146,22 +142,20 @@ def _command(name: str, lines: pasted.Source) -> tuple[str | None, int | None]:
     return found
 
 
-def _row(name: str, line: pasted.Line) -> Param:
-    cells = line.text.split()
-    if _DASHES.match(line.text):
-        raise ScenarioError(name, f"line {line.number}", "a line of dashes inside the table")
+def _row(name: str, number: int, text: str) -> Param:
+    cells = text.split()
     if len(cells) != len(HEADER):
-        raise ScenarioError(name, f"line {line.number}", f"expected {len(HEADER)} cells ({' '.join(HEADER)}), found "
-                                                         f"{len(cells)}: {line.text.strip()[:60]!r}")
+        raise ScenarioError(name, f"line {number}", f"expected {len(HEADER)} cells ({' '.join(HEADER)}), found "
+                                                    f"{len(cells)}: {text.strip()[:60]!r}")
     param, current, default, low, high, settable, inherit = cells
     if not _NAME.match(param):
-        raise ScenarioError(name, f"line {line.number}", f"`Name`: expected a parameter name such as NoopOutInterval, "
-                                                         f"found {param[:40]!r}")
+        raise ScenarioError(name, f"line {number}", f"`Name`: expected a parameter name such as NoopOutInterval, "
+                                                    f"found {param[:40]!r}")
     for column, value in (("Settable", settable), ("Inherit", inherit)):
         if value not in ("true", "false"):
-            raise ScenarioError(name, f"line {line.number}", f"`{column}` of {param}: expected true or false, found "
-                                                             f"{value[:20]!r}")
-    return Param(param, current, default, low, high, settable == "true", inherit == "true", line.number)
+            raise ScenarioError(name, f"line {number}", f"`{column}` of {param}: expected true or false, found "
+                                                        f"{value[:20]!r}")
+    return Param(param, current, default, low, high, settable == "true", inherit == "true", number)
 
 
 def _check_compared(found: AdapterParams) -> None:

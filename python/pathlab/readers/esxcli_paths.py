@@ -112,9 +112,9 @@ def _satp_config(reader: t.Reader, block: t.Block) -> dict[str, Any]:
     items = t.pairs(value)
     for name, column in (("TPG_id", "tpg_id"), ("RTP_id", "rtp_id")):
         if name in items:
-            if not items[name].isdigit():
+            if not t.is_whole(items[name]):
                 reader.fail(block.where(key), f"`{key}`: {name} should be a whole number, found {items[name]!r}")
-            out[column] = int(items[name])
+            out[column] = t.within_column(reader.name, block.where(key), f"`{key}`: {name}", items[name])
     out["tpg_state"] = items.get("TPG_state")
     out["rtp_health"] = items.get("RTP_health")
     return out

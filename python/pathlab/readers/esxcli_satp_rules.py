@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.readers import _esxcli_text as t
+from pathlab.readers._dashed_table import DASHES, rows_under
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,7 +29,6 @@ COLUMNS = {
 REQUIRED = ("Name", "Vendor", "Model", "Driver", "Transport", "Options", "Claim Options", "Description")
 DTYPES = {column: "string" for column in COLUMNS.values()} | {
     "psp_policy": "string", "iops": "Int64", "bytes": "Int64", "line": "Int64"}
-_DASHES = re.compile(r"^\s*-+(?:\s+-+)*\s*$")
 _SATP = re.compile(r"^[A-Za-z0-9_]+$")
 #: The header of `esxcli storage nmp satp list`, the other table people paste.
 _SATP_LIST = ("Name", "Default PSP", "Description")
@@ -48,9 +48,7 @@ def read(path: str | Path) -> pd.DataFrame:
         reader.fail(header_number, "a tab in the table header: the columns cannot be placed (paste the "
                                    "output as esxcli prints it, with spaces)")
     spans = _columns(reader, header_number, header, rows[1] if len(rows) > 1 else None)
-    body = rows[2:] if len(rows) > 1 and _DASHES.match(rows[1][1]) else rows[1:]
-    if not body:
-        reader.fail(header_number, "a table header but no rule under it")
+    body = rows_under(reader.name, header_number, rows[1:], "rule")
     return t.frame([_rule(reader, n, line, spans, header_number) for n, line in body], DTYPES, COMMAND)
 
 
@@ -60,7 +58,7 @@ def _columns(reader: t.Reader, number: int, header: str,
     if t.KEY.match(header) or not header.lstrip().startswith("Name"):
         reader.fail(number, f"expected the table header `Name  Device  Vendor  Model …` of `{COMMAND}`, "
                             f"found {header.strip()[:60]!r}")
-    if dashes and _DASHES.match(dashes[1]):
+    if dashes and DASHES.match(dashes[1]):
         starts = [m.start() for m in re.finditer(r"-+", dashes[1])]
         names = [header[s:e].strip() for s, e in zip(starts, starts[1:] + [len(header) + 1])]
         for start, name in zip(starts, names):
@@ -110,8 +108,6 @@ def _rule(reader: t.Reader, number: int, line: str, spans: list[tuple[str, int, 
     if "\t" in line:
         reader.fail(number, "a tab in a table row: the columns cannot be placed (paste the output as "
                             "esxcli prints it, with spaces)")
-    if _DASHES.match(line):
-        reader.fail(number, "a line of dashes inside the table")
     first = spans[0][1]
     if line[:first].strip():
         reader.fail(number, f"text before the first column, which starts at character {first + 1} "

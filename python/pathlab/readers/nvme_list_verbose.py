@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from pathlab.api import ScenarioError, warn
+from pathlab.readers._dashed_table import DASHES
 from pathlab.readers.pasted import Line, between, output_of
 
 #: The header of its first table, by which the listing is told apart.
@@ -26,7 +27,6 @@ HEADER = re.compile(r"^\s*Subsystem\s+Subsystem-NQN\s+Controllers\s*$", re.M)
 #: The transports libnvme names (`nvme_ctrl_get_transport`: the kernel's `transport` attribute).
 TRANSPORTS = ("pcie", "tcp", "rdma", "fc", "loop", "apple-nvme")
 _COMMANDS = (re.compile(r"^nvme\s+list\s+(?:-v|--verbose)\b"),)
-_DASHES = re.compile(r"^\s*-+(\s+-+)*\s*$")
 _SUBSYS = re.compile(r"^nvme-subsys\d+$")
 _CTRL = re.compile(r"^nvme\d+$")
 
@@ -47,7 +47,7 @@ def namespace_id(name: str, where: str, text: str) -> int:
 
 def _in_listing(line: str) -> bool:
     """Whether a line can end the listing: a header, dashes or a row (every row names a device or subsystem)."""
-    return bool(_DASHES.match(line) or re.match(r"\s*(?:/dev/)?nvme[-0-9a-z]*\d\s|\s*(?:Subsystem|Device)\s", line))
+    return bool(DASHES.match(line) or re.match(r"\s*(?:/dev/)?nvme[-0-9a-z]*\d\s|\s*(?:Subsystem|Device)\s", line))
 
 
 def _names(words: list[str]) -> list[str]:
@@ -60,7 +60,7 @@ def _tables(name: str, lines: list[Line]) -> list[tuple[Line, list[Line]]]:
     out: list[tuple[Line, list[Line]]] = []
     i = 0
     while i < len(lines):
-        if i + 1 < len(lines) and lines[i].text.strip() and _DASHES.match(lines[i + 1].text):
+        if i + 1 < len(lines) and lines[i].text.strip() and DASHES.match(lines[i + 1].text):
             rows, j = [], i + 2
             while j < len(lines) and lines[j].text.strip():
                 rows.append(lines[j])

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pathlab.api import ScenarioError, warn
-from pathlab.readers._file import listing_size
+from pathlab.readers._file import listing_size, whole_without_nul, without_nul
 
 #: Commands whose lines start a section (the first word after any `sudo`, a path stripped).
 #: A bare `# word` or `$ word` counts as a command line only for these, so that a comment such
@@ -318,7 +318,7 @@ def read_text(path: str | Path) -> str:
     """The text of a capture, or one line naming the file and why it cannot be read."""
     listing_size(path)  # missing, a folder, a device or a FIFO, or too large to be a listing: one line each
     try:
-        return decode(Path(path).read_bytes())
+        return whole_without_nul(str(path), decode(Path(path).read_bytes()))
     except OSError as e:
         raise ScenarioError(str(path), "", e.strerror or "cannot be read") from None
 
@@ -343,6 +343,7 @@ def file_lines(path: str | Path) -> Source:
                 raw = raw.removesuffix("\n")
                 if number == 1:
                     raw = raw.lstrip("\ufeff")
+                without_nul(name, number, raw)
                 yield Line(number, _ANSI.sub("", raw) if "\x1b" in raw else raw)
 
     return read

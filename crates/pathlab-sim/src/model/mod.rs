@@ -328,6 +328,8 @@ pub struct Device {
     pub array: usize,
     /// Its LUN number: on a port with per-LUN service, the FIFO it queues in.
     pub lun: u32,
+    /// The state its host is reported through non-owners, where not the array's (`non_owner`).
+    pub non_owner: Option<AluaState>,
     /// Waiting because no path is usable.
     pub no_path: VecDeque<u32>,
     /// The failure handling of its stack.
@@ -447,7 +449,8 @@ impl Model {
     /// owning controller (every controller of a symmetric array) of the preferred array, if the
     /// device's replication group names one; on other controllers the array's non-owner state
     /// (active-non-optimized unless it says otherwise); active-non-optimized on the array that
-    /// is not preferred.
+    /// is not preferred. A device whose host the array answers otherwise has its own non-owner
+    /// state.
     pub fn reported_alua(&self, device: usize, port: usize) -> AluaState {
         let port = &self.ports[port];
         let d = &self.devices[device];
@@ -457,7 +460,7 @@ impl Model {
         };
         let preferred = d.replication.and_then(|g| self.replications[g].preferred_array);
         if owner != Some(port.controller) {
-            self.arrays[port.array].non_owner
+            d.non_owner.unwrap_or(self.arrays[port.array].non_owner)
         } else if preferred.is_some_and(|a| a != port.array) {
             AluaState::ActiveNonOptimized
         } else {

@@ -682,6 +682,11 @@ pub struct DeviceSpec {
     /// The RAID group of its array that holds the LUN; left out, the LUN is cache-served.
     #[serde(default)]
     pub raid_group: Option<String>,
+    /// The state the array reports to this device's host through the controllers that do not
+    /// own the LUN, where it is not the array's `non_owner_state` (arrays set it per host or
+    /// host group: an ALUA or failover mode per initiator). Left out, the array's.
+    #[serde(default)]
+    pub non_owner_state: Option<pathlab_policy::AluaState>,
     /// What the host's own listing printed of the device and its paths, word for word, for
     /// `pathlab show` to print back as read: `pathlab import` writes it; the simulation does
     /// not read it.

@@ -13,6 +13,10 @@ use crate::scenario::schema::{ArraySpec, BalanceLoad, BalanceSpec, BusySpec, Sce
 use pathlab_policy::AluaState;
 use std::collections::VecDeque;
 
+/// What an array's (or a device's) `non_owner_state` may be.
+pub(super) const NON_OWNER_ALLOWED: &str =
+    "allowed: active_non_optimized, standby, unavailable (the owner's paths are the optimized ones)";
+
 pub(super) struct ArraySide {
     pub(super) arrays: Vec<Array>,
     pub(super) controllers: Vec<Controller>,
@@ -114,10 +118,7 @@ pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
             side.rtp_ids.push(pi as u32 + 1);
         }
         if a.non_owner_state == AluaState::ActiveOptimized {
-            return err(
-                format!("{field}.non_owner_state"),
-                "allowed: active_non_optimized, standby, unavailable (the owner's paths are the optimized ones)",
-            );
+            return err(format!("{field}.non_owner_state"), NON_OWNER_ALLOWED);
         }
         let balance = a.balance.as_ref().map(|b| array_balance(b, a, controllers.len(), &field)).transpose()?;
         side.arrays.push(Array {

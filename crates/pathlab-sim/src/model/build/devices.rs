@@ -10,7 +10,7 @@ use crate::model::{Device, Model, Outage};
 use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, ScenarioSpec};
-use pathlab_policy::HostStack;
+use pathlab_policy::{AluaState, HostStack};
 use std::collections::{HashSet, VecDeque};
 
 /// The device names, each defined once on its host: hosts sharing a LUN each see its NAA.
@@ -87,6 +87,15 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
             format!("array \"{}\" is symmetric: every controller serves the LUN, none owns it", d.array),
         );
     }
+    if d.non_owner_state == Some(AluaState::ActiveOptimized) {
+        return err(format!("{field}.non_owner_state"), super::arrays::NON_OWNER_ALLOWED);
+    }
+    if d.non_owner_state == Some(AluaState::Unavailable) && !m.arrays[array].tpgs {
+        return err(
+            format!("{field}.non_owner_state"),
+            format!("unavailable, but array \"{}\" reports no ALUA/ANA states (tpgs = false): the host sees every path alike", d.array),
+        );
+    }
     if !scope.luns_seen.insert((array, d.lun, host)) {
         return err(
             format!("{field}.lun"),
@@ -140,6 +149,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         host,
         array,
         lun: d.lun,
+        non_owner: d.non_owner_state,
         queue_depth: d.queue_depth(),
         bio_based: claimed.policy_config.host_stack() == HostStack::LinuxNvme,
         per_path_depth: claimed.policy_config.host_stack() == HostStack::LinuxDm,
