@@ -7,11 +7,11 @@ the figure's change from base at -25% and +25%. A second table per model moves t
 were estimated or assumed instead (host stack, fabric, directors, port service, every station's
 coefficient of variation).
 
-    python scripts/sensitivity_table.py [--write] [--duration 30s] [--warmup 10s]
+    python scripts/sensitivity_table.py [--only vmax|c2] [--write] [--duration 30s] [--warmup 10s]
 
-`--write` puts the tables, with the date and commit they were measured at, into the calibration
-page (docs/calibration.md, between its `sensitivity tables` markers): the page's tables are then
-this command's output, never edited by hand.
+`--write` puts each model's tables, with the date and commit they were measured at, into the
+calibration page (docs/calibration.md, between that model's markers): the page's tables are then
+this command's output, never edited by hand. `--only` measures (and writes) one model's.
 
 The runs are shorter than the page's validated rows (300 s after 60 s) so that every run fits in
 a few minutes (session 13: the VMAX fitted table's 52 runs took 4.3 minutes of CPU, its assumed
@@ -35,9 +35,6 @@ from pathlab import shipped, validated
 from pathlab.api import Scenario, run_many
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "calibration.md"
-#: The page's block this script writes (`--write`), markers included.
-BEGIN = "<!-- sensitivity tables: written by python scripts/sensitivity_table.py --write -->"
-END = "<!-- end of sensitivity tables -->"
 
 #: The six fitted values of the one-VMAX model (scenarios/c1-vmax-1lun.toml, "How each value was
 #: derived"), with what each was fitted to, by the `--set` keys that hold it in the C1, C3 and C4 files.
@@ -72,17 +69,29 @@ FACTORS = (0.75, 1.25)
 
 @dataclass(frozen=True)
 class Model:
-    """A set of validated scenarios that share their fitted values."""
+    """A set of validated scenarios that share their fitted values; `key` names it on the command
+    line and in the page's markers."""
 
+    key: str
     name: str
     scenarios: tuple[str, ...]
     fitted: tuple[tuple[str, tuple[str, ...]], ...]
     assumed: tuple[tuple[str, tuple[str, ...]], ...]
 
+    @property
+    def begin(self) -> str:
+        """The page's marker before this model's tables (`--write` replaces what lies between)."""
+        return f"<!-- {self.key} sensitivity tables: written by python scripts/sensitivity_table.py --write -->"
+
+    @property
+    def end(self) -> str:
+        return f"<!-- end of the {self.key} sensitivity tables -->"
+
 
 MODELS = (
-    Model("the one VMAX model (C1, C3, C4)", ("c1-vmax-1lun", "c3-vmax-4lun", "c4-vmax-4lun-light"), FITTED, ASSUMED),
-    Model("C2", ("c2-activecluster-distance",), C2_FITTED, C2_ASSUMED),
+    Model("vmax", "the one VMAX model (C1, C3, C4)", ("c1-vmax-1lun", "c3-vmax-4lun", "c4-vmax-4lun-light"),
+          FITTED, ASSUMED),
+    Model("c2", "C2", ("c2-activecluster-distance",), C2_FITTED, C2_ASSUMED),
 )
 
 
@@ -175,37 +184,40 @@ def rows_of(model: Model) -> list[Row]:
                 f.published) for f in validated.figures() if f.scenario in model.scenarios]
 
 
-def tables(run: tuple[str, str]) -> str:
-    """Every model's two tables (fitted, then estimated and assumed), under a heading each."""
+def tables(model: Model, run: tuple[str, str]) -> str:
+    """A model's two tables (fitted, then estimated and assumed), under a heading each."""
     out = []
-    for model in MODELS:
-        for kind, values in (("fitted", model.fitted), ("estimated or assumed", model.assumed)):
-            labels = {keys: label for label, keys in values}
-            measured = changes(rows_of(model), tuple(labels), FACTORS, run)
-            out.append(f"**{model.name}, its {kind} values:**\n\n{markdown(measured, labels, FACTORS)}")
+    for kind, values in (("fitted", model.fitted), ("estimated or assumed", model.assumed)):
+        labels = {keys: label for label, keys in values}
+        measured = changes(rows_of(model), tuple(labels), FACTORS, run)
+        out.append(f"**{model.name}, its {kind} values:**\n\n{markdown(measured, labels, FACTORS)}")
     return "\n\n".join(out)
 
 
-def with_tables(page: str, text: str, measured_at: str) -> str:
-    """PAGE with its block between the markers replaced by TEXT and the line saying when."""
-    start, end = page.find(BEGIN), page.find(END)
+def with_tables(page: str, model: Model, text: str, measured_at: str) -> str:
+    """PAGE with MODEL's block between its markers replaced by the line saying when, and TEXT."""
+    start, end = page.find(model.begin), page.find(model.end)
     if start < 0 or end < start:
-        raise SystemExit(f"sensitivity_table.py: {PAGE}: the markers {BEGIN!r} and {END!r} are missing")
-    return f"{page[:start]}{BEGIN}\n{measured_at}\n\n{text}\n\n{page[end:]}"
+        raise SystemExit(f"sensitivity_table.py: {PAGE}: the markers {model.begin!r} and {model.end!r} are missing")
+    return f"{page[:start]}{model.begin}\n{measured_at}\n\n{text}\n\n{page[end:]}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", default="30s", help="each run's measured length (default 30s)")
     parser.add_argument("--warmup", default="10s", help="each run's warm-up (default 10s)")
+    parser.add_argument("--only", choices=[m.key for m in MODELS], help="one model's tables (default: every model's)")
     parser.add_argument("--write", action="store_true", help=f"also write the tables into {PAGE.name}")
     args = parser.parse_args(argv)
-    text = tables((args.duration, args.warmup))
-    print(text)
-    if args.write:
-        when = (f"Measured {datetime.date.today().isoformat()} at commit {commit()}, seed 1, "
-                f"{args.duration} after {args.warmup}.")
-        PAGE.write_text(with_tables(PAGE.read_text(), text, when))
+    for model in MODELS:
+        if args.only not in (None, model.key):
+            continue
+        text = tables(model, (args.duration, args.warmup))
+        print(text, end="\n\n", flush=True)
+        if args.write:
+            when = (f"Measured {datetime.date.today().isoformat()} at commit {commit()}, seed 1, "
+                    f"{args.duration} after {args.warmup}.")
+            PAGE.write_text(with_tables(PAGE.read_text(), model, text, when))
     return 0
 
 

@@ -11,7 +11,7 @@ from conftest import ROOT, SCENARIOS
 from pathlab import shipped, validated
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from sensitivity_table import BEGIN, END, MODELS, PAGE, Row, base_value, changes, markdown, rows_of, scaled, with_tables  # noqa: E402 - the script under test
+from sensitivity_table import MODELS, PAGE, Row, base_value, changes, markdown, rows_of, scaled, with_tables  # noqa: E402 - the script under test
 
 KEY = ("arrays.0.service.fixed",)
 
@@ -52,10 +52,15 @@ def test_every_validated_figure_is_on_a_model_whose_values_its_file_states() -> 
     assert [base_value(shipped.path("c2-activecluster-distance"), k) for k in c2.fitted[0][1]] == ["58us", "58us"]
 
 
-def test_the_page_block_is_replaced_whole_and_nothing_else() -> None:
-    page = f"before\n{BEGIN}\nold line\n\n| old | table |\n\n{END}\nafter\n"
-    written = with_tables(page, "| new | table |", "Measured 2026-11-29 at commit abc1234.")
-    assert written == f"before\n{BEGIN}\nMeasured 2026-11-29 at commit abc1234.\n\n| new | table |\n\n{END}\nafter\n"
-    # The shipped page carries the markers once each, in order.
+def test_a_models_page_block_is_replaced_whole_and_nothing_else() -> None:
+    vmax, c2 = MODELS
+    page = (f"before\n{vmax.begin}\nold\n\n| vmax |\n\n{vmax.end}\nbetween\n"
+            f"{c2.begin}\nold line\n\n| old | table |\n\n{c2.end}\nafter\n")
+    written = with_tables(page, c2, "| new | table |", "Measured 2026-11-29 at commit abc1234.")
+    assert written == (f"before\n{vmax.begin}\nold\n\n| vmax |\n\n{vmax.end}\nbetween\n"
+                       f"{c2.begin}\nMeasured 2026-11-29 at commit abc1234.\n\n| new | table |\n\n{c2.end}\nafter\n")
+    # The shipped page carries each model's markers once, in order.
     text = PAGE.read_text()
-    assert text.count(BEGIN) == 1 and text.count(END) == 1 and text.index(BEGIN) < text.index(END)
+    for model in MODELS:
+        assert text.count(model.begin) == 1 and text.count(model.end) == 1, model.key
+        assert text.index(model.begin) < text.index(model.end), model.key
