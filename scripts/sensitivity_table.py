@@ -1,22 +1,27 @@
-"""How much each published figure the one-VMAX model reproduces rests on each of its six fitted
-values (issue 34 item 2): every VMAX row of `python/pathlab/validated.toml` (C1, C3 and C4) run at
-the scenario's own values and with each fitted value at 0.75 and 1.25 times its value (`--set`
-overrides; nothing else moves), printed as a markdown table: the figure, the published and the
-base simulated value, then for each fitted value the figure's change from base at -25% and +25%.
+"""How much each published figure pathlab reproduces rests on each value that was fitted, estimated
+or assumed (issue 34 item 2): every row of `python/pathlab/validated.toml`, on its model (the one
+VMAX model's six fitted values for C1, C3 and C4; C2's one), run at the scenario's own values and
+with each value at 0.75 and 1.25 times its value (`--set` overrides; nothing else moves), printed
+as markdown tables: the figure, the published and the base simulated value, then for each value
+the figure's change from base at -25% and +25%. A second table per model moves the values that
+were estimated or assumed instead (host stack, fabric, directors, port service, every station's
+coefficient of variation).
 
-    python scripts/sensitivity_table.py [--assumed] [--duration 30s] [--warmup 10s]
+    python scripts/sensitivity_table.py [--only vmax|c2] [--write] [--duration 30s] [--warmup 10s]
 
-`--assumed` moves the values that were estimated or assumed instead (host stack, fabric,
-directors, every station's coefficient of variation), each the same way.
+`--write` puts each model's tables, with the date and commit they were measured at, into the
+calibration page (docs/calibration.md, between that model's markers): the page's tables are then
+this command's output, never edited by hand. `--only` measures (and writes) one model's.
 
-The runs are shorter than the page's (300 s after 60 s) so that 4 runs x 13 settings fit in a few
-minutes (4.3 minutes of CPU, 5.3 minutes' wall on two busy cores; `--assumed` 36 runs, 3.0 of
-CPU); the base column is measured at the same length, so each change is against its own run.
-Progress on stderr, the table on stdout."""
+The runs are shorter than the page's validated rows (300 s after 60 s) so that every run fits in
+a few minutes (session 13: the VMAX fitted table's 52 runs took 4.3 minutes of CPU, its assumed
+table's 36 runs 3.0); the base column is measured at the same length, so each change is against
+its own run. Progress on stderr, the tables on stdout."""
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import re
 import sys
 import tomllib
@@ -24,8 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from calibration_table import commit  # the same "+changes" rule as the validated rows' commit
+
 from pathlab import shipped, validated
 from pathlab.api import Scenario, run_many
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "calibration.md"
 
 #: The six fitted values of the one-VMAX model (scenarios/c1-vmax-1lun.toml, "How each value was
 #: derived"), with what each was fitted to, by the `--set` keys that hold it in the C1, C3 and C4 files.
@@ -47,9 +56,43 @@ ASSUMED = (
     ("director (data sheet)", ("arrays.0.controllers.0.service.fixed", "arrays.0.controllers.1.service.fixed")),
     ("stations' cv (assumed)", tuple(f"{station}.cv" for station in STATIONS)),
 )
+#: C2's one fitted value (scenarios/c2-activecluster-distance.toml, "How each value was derived"),
+#: on both arrays, and its estimated ones: the ports' 8 us, and the lab's slowed remote paths
+#: (1.575 ms one way, derived from the published 8.3-8.6 ms). Its distances are published.
+C2_FITTED = (("arrays' write time (C2 AO-only rate)", ("arrays.0.write_latency", "arrays.1.write_latency")),)
+C2_ASSUMED = (
+    ("port service (estimate)", ("arrays.0.service.fixed", "arrays.1.service.fixed")),
+    ("slowed remote paths (derived)", ("fabric.2.latency",)),
+)
 FACTORS = (0.75, 1.25)
-#: The validated rows on the one-VMAX model.
-VMAX = ("c1-vmax-1lun", "c3-vmax-4lun", "c4-vmax-4lun-light")
+
+
+@dataclass(frozen=True)
+class Model:
+    """A set of validated scenarios that share their fitted values; `key` names it on the command
+    line and in the page's markers."""
+
+    key: str
+    name: str
+    scenarios: tuple[str, ...]
+    fitted: tuple[tuple[str, tuple[str, ...]], ...]
+    assumed: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def begin(self) -> str:
+        """The page's marker before this model's tables (`--write` replaces what lies between)."""
+        return f"<!-- {self.key} sensitivity tables: written by python scripts/sensitivity_table.py --write -->"
+
+    @property
+    def end(self) -> str:
+        return f"<!-- end of the {self.key} sensitivity tables -->"
+
+
+MODELS = (
+    Model("vmax", "the one VMAX model (C1, C3, C4)", ("c1-vmax-1lun", "c3-vmax-4lun", "c4-vmax-4lun-light"),
+          FITTED, ASSUMED),
+    Model("c2", "C2", ("c2-activecluster-distance",), C2_FITTED, C2_ASSUMED),
+)
 
 
 @dataclass(frozen=True)
@@ -136,18 +179,45 @@ def markdown(measured: list[tuple[Row, float, dict[tuple[tuple[str, ...], float]
     return "\n".join(lines)
 
 
+def rows_of(model: Model) -> list[Row]:
+    return [Row(f"{f.case.split()[0]} {f.variant} {f.figure}", shipped.path(f.scenario), f.variant, f.figure,
+                f.published) for f in validated.figures() if f.scenario in model.scenarios]
+
+
+def tables(model: Model, run: tuple[str, str]) -> str:
+    """A model's two tables (fitted, then estimated and assumed), under a heading each."""
+    out = []
+    for kind, values in (("fitted", model.fitted), ("estimated or assumed", model.assumed)):
+        labels = {keys: label for label, keys in values}
+        measured = changes(rows_of(model), tuple(labels), FACTORS, run)
+        out.append(f"**{model.name}, its {kind} values:**\n\n{markdown(measured, labels, FACTORS)}")
+    return "\n\n".join(out)
+
+
+def with_tables(page: str, model: Model, text: str, measured_at: str) -> str:
+    """PAGE with MODEL's block between its markers replaced by the line saying when, and TEXT."""
+    start, end = page.find(model.begin), page.find(model.end)
+    if start < 0 or end < start:
+        raise SystemExit(f"sensitivity_table.py: {PAGE}: the markers {model.begin!r} and {model.end!r} are missing")
+    return f"{page[:start]}{model.begin}\n{measured_at}\n\n{text}\n\n{page[end:]}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", default="30s", help="each run's measured length (default 30s)")
     parser.add_argument("--warmup", default="10s", help="each run's warm-up (default 10s)")
-    parser.add_argument("--assumed", action="store_true",
-                        help="move the estimated and assumed values (host stack, fabric, directors, cv) instead")
+    parser.add_argument("--only", choices=[m.key for m in MODELS], help="one model's tables (default: every model's)")
+    parser.add_argument("--write", action="store_true", help=f"also write the tables into {PAGE.name}")
     args = parser.parse_args(argv)
-    rows = [Row(f"{f.case.split()[0]} {f.variant} {f.figure}", shipped.path(f.scenario), f.variant, f.figure,
-                f.published) for f in validated.figures() if f.scenario in VMAX]
-    labels = {keys: label for label, keys in (ASSUMED if args.assumed else FITTED)}
-    measured = changes(rows, tuple(labels), FACTORS, (args.duration, args.warmup))
-    print(markdown(measured, labels, FACTORS))
+    for model in MODELS:
+        if args.only not in (None, model.key):
+            continue
+        text = tables(model, (args.duration, args.warmup))
+        print(text, end="\n\n", flush=True)
+        if args.write:
+            when = (f"Measured {datetime.date.today().isoformat()} at commit {commit()}, seed 1, "
+                    f"{args.duration} after {args.warmup}.")
+            PAGE.write_text(with_tables(PAGE.read_text(), model, text, when))
     return 0
 
 

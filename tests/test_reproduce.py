@@ -66,6 +66,24 @@ def test_each_validated_figure_passes_its_check(row: validated.Figure, request) 
     assert row.holds(value), f"{row.case} {row.variant} {row.figure}: {value} against {row.published}, must be {row.allowed}"
 
 
+#: The cases the suite runs at the page's own length and seed: their rows must be the values the
+#: page shows, to the data file's four decimals.
+AT_THE_PAGES_LENGTH = ("c1-vmax-1lun", "c2-activecluster-distance")
+
+
+@pytest.mark.parametrize("scenario", AT_THE_PAGES_LENGTH)
+def test_c1_and_c2_rows_are_the_recorded_values(scenario: str, request) -> None:
+    # No regression without a word (issue 34 item 4): a change that moves any of these rows, by
+    # however little, fails here until `python scripts/calibration_table.py` records the new
+    # value (and its commit) in the same commit. Same scenario, same seed, same length: the
+    # engine gives the same figures byte for byte, so only the file's rounding is allowed.
+    rows = request.getfixturevalue(RUNS[scenario])
+    moved = {f"{row.variant} {row.figure}": (value, row.simulated) for row in validated.figures()
+             if row.scenario == scenario
+             and abs((value := simulated(rows, row.variant, row.figure)) - row.simulated) > 0.5e-4 + 1e-9}
+    assert not moved, f"{scenario}: (now, recorded) {moved}; rerun python scripts/calibration_table.py"
+
+
 def test_every_validated_case_has_its_run_here() -> None:
     assert {r.scenario for r in validated.figures()} == set(RUNS)
 

@@ -1,15 +1,17 @@
 """The sensitivity table's builder (scripts/sensitivity_table.py) on one tiny case: bench-minimal
 (32 reads outstanding in a closed loop on 8 ports of 25 us exponential service, 50 us of fabric each
-way) with the ports' service at -25% and +25%."""
+way) with the ports' service at -25% and +25%; every value its models move read from their files;
+the calibration page's block, which `--write` replaces whole."""
 
 from __future__ import annotations
 
 import sys
 
 from conftest import ROOT, SCENARIOS
+from pathlab import shipped, validated
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from sensitivity_table import Row, base_value, changes, markdown, scaled  # noqa: E402 - the script under test
+from sensitivity_table import MODELS, PAGE, Row, base_value, changes, markdown, rows_of, scaled, with_tables  # noqa: E402 - the script under test
 
 KEY = ("arrays.0.service.fixed",)
 
@@ -33,3 +35,32 @@ def test_a_slower_port_lowers_the_rate_and_raises_the_response() -> None:
     table = markdown(measured, {KEY: "port"}, (0.75, 1.25)).splitlines()
     assert table[0] == "| figure | published | simulated | port |"
     assert table[2].startswith("| rate |  | ")
+
+
+def test_every_validated_figure_is_on_a_model_whose_values_its_file_states() -> None:
+    # Each published figure pathlab reproduces has its row in one model's tables, and every value
+    # a table moves is read from each of the model's files (a renamed key fails here, not in the
+    # minutes-long run).
+    rows = [row for model in MODELS for row in rows_of(model)]
+    assert len(rows) == len(validated.figures()) == 16
+    for model in MODELS:
+        for scenario in model.scenarios:
+            for _, keys in model.fitted + model.assumed:
+                for key in keys:
+                    assert base_value(shipped.path(scenario), key) is not None, (scenario, key)
+    (c2,) = [m for m in MODELS if m.scenarios == ("c2-activecluster-distance",)]
+    assert [base_value(shipped.path("c2-activecluster-distance"), k) for k in c2.fitted[0][1]] == ["58us", "58us"]
+
+
+def test_a_models_page_block_is_replaced_whole_and_nothing_else() -> None:
+    vmax, c2 = MODELS
+    page = (f"before\n{vmax.begin}\nold\n\n| vmax |\n\n{vmax.end}\nbetween\n"
+            f"{c2.begin}\nold line\n\n| old | table |\n\n{c2.end}\nafter\n")
+    written = with_tables(page, c2, "| new | table |", "Measured 2026-11-29 at commit abc1234.")
+    assert written == (f"before\n{vmax.begin}\nold\n\n| vmax |\n\n{vmax.end}\nbetween\n"
+                       f"{c2.begin}\nMeasured 2026-11-29 at commit abc1234.\n\n| new | table |\n\n{c2.end}\nafter\n")
+    # The shipped page carries each model's markers once, in order.
+    text = PAGE.read_text()
+    for model in MODELS:
+        assert text.count(model.begin) == 1 and text.count(model.end) == 1, model.key
+        assert text.index(model.begin) < text.index(model.end), model.key
