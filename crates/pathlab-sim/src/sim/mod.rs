@@ -28,6 +28,7 @@ mod coalescing;
 mod contention;
 mod failure;
 mod io_life;
+mod keep_alive;
 mod nvme_head;
 mod result;
 mod route;
@@ -319,6 +320,8 @@ pub struct Simulation {
     hazards: Vec<u64>,
     /// Per path: its ANA changes and ANATT timer (`ana.rs`).
     ana: Vec<ana::AnaPath>,
+    /// Per host-controller connection: what traffic-based keep-alive reads (`keep_alive.rs`).
+    keep_alive_seen: keep_alive::Completions,
 }
 
 impl Simulation {
@@ -363,8 +366,10 @@ impl Simulation {
             held: vec![Vec::new(); model_paths],
             hazards: vec![0; model_devices],
             ana: vec![ana::AnaPath::default(); model_paths],
+            keep_alive_seen: None,
             plan,
         };
+        sim.keep_alive_seen = sim.keep_alive_completions();
         sim.see_paths_in_use();
         let end = sim.measure_end();
         sim.next_sample_at = sim.sample_after(0);
