@@ -107,27 +107,31 @@ impl Model {
     /// advertises TBKAS (TP4129 holds 3 × KATO there). `host_fields`: each host's table.
     pub fn check_keep_alive(&self, spec: &ScenarioSpec, host_fields: &[String]) -> Result<(), FieldError> {
         let nvme = |s: Stack| matches!(s, Stack::LinuxNvme | Stack::Spdk);
+        let reached = |c: usize| {
+            self.paths.iter().any(|p| self.ports[p.port].controller == c && nvme(self.devices[p.device].stack.stack))
+        };
+        let unread = |field: String| -> FieldError {
+            (
+                field,
+                "read by NVMe hosts (policy nvme or spdk) only; no NVMe device's path reaches it: it would do nothing"
+                    .into(),
+            )
+        };
         let mut first = 0;
         for (ai, a) in spec.arrays.iter().enumerate() {
-            let controllers = a.controllers.len().max(1);
-            for ci in 0..controllers {
-                let c = first + ci;
-                let read = self
-                    .paths
-                    .iter()
-                    .any(|p| self.ports[p.port].controller == c && nvme(self.devices[p.device].stack.stack));
+            let field = format!("arrays.{ai}.traffic_based_keep_alive");
+            let controllers = first..first + a.controllers.len().max(1);
+            if a.traffic_based_keep_alive.is_some() && !controllers.clone().any(reached) {
+                return Err(unread(field));
+            }
+            for (ci, c) in controllers.clone().enumerate() {
                 let own = a.controllers.get(ci).and_then(|cs| cs.traffic_based_keep_alive);
                 let field = match own {
                     Some(_) => format!("arrays.{ai}.controllers.{ci}.traffic_based_keep_alive"),
-                    None => format!("arrays.{ai}.traffic_based_keep_alive"),
+                    None => field.clone(),
                 };
-                if self.controllers[c].traffic_based_keep_alive.is_some() && !read {
-                    return Err((
-                        field,
-                        "read by NVMe hosts (policy nvme or spdk) only; no NVMe device's path \
-                                        reaches this controller: it would do nothing"
-                            .into(),
-                    ));
+                if own.is_some() && !reached(c) {
+                    return Err(unread(field));
                 }
                 if self.controllers[c].traffic_based_keep_alive != Some(true) {
                     continue;
@@ -146,7 +150,7 @@ impl Model {
                     }
                 }
             }
-            first += controllers;
+            first = controllers.end;
         }
         Ok(())
     }
