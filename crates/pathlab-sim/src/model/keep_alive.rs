@@ -5,9 +5,13 @@
 //! The kernel (torvalds/linux `drivers/nvme/host/core.c`, as of 6.4 and later):
 //! - `nvme_keep_alive_work` runs every `nvme_keep_alive_work_period`: KATO/2, halved again to
 //!   KATO/4 when the controller advertises TBKAS (commit ea4d453b9ec9 "nvme: double KA polling
-//!   frequency to avoid KATO with TBKAS on", 6.4, in 6.1.y and 6.3.y too; before it the TBKAS
-//!   grid was KATO/2, and kernels older than the "Recommended frequency for KATO commands per
-//!   NVMe 1.4 section 7.12.1" comment ran the work every KATO).
+//!   frequency to avoid KATO with TBKAS on", 6.4, in 6.1.y and 6.3.y too). Before it the TBKAS
+//!   grid was KATO/2, and before the "Recommended frequency for KATO commands per NVMe 1.4
+//!   section 7.12.1" comment the work ran every KATO, TBKAS or not (`queue_delayed_work(nvme_wq,
+//!   &ctrl->ka_work, ctrl->kato * HZ)` in both `nvme_keep_alive_end_io` and the TBKAS branch of
+//!   `nvme_keep_alive_work` in James Smart's "nvme: prevent warning triggered by
+//!   nvme_stop_keep_alive", linux-nvme, 2020-02-10): such kernels find a silent controller
+//!   later (up to 2 × KATO, 3 × with TBKAS). The engine runs 6.4's.
 //! - Each run sets `ka_last_check_time`; with TBKAS, if `comp_seen` it sends nothing, clears the
 //!   flag and runs again a period later (`nvme_queue_keep_alive_work`: from
 //!   `ka_last_check_time`, so the grid holds). Otherwise it sends a Keep Alive whose timeout is

@@ -13,7 +13,8 @@
 //! wire and the arrays; `contention.rs` the extent ownership protocol; `failure.rs` faults and
 //! each stack's handling of them (errors, timeouts, failover, no path; the per-I/O path only
 //! checks a path's flags); `ana.rs` NVMe's ANA change state and its ANATT timer;
-//! `nvme_head.rs` how long an NVMe namespace's I/O waits for its controllers; `shaky.rs` multipathd's shaky-path checks at its checker's ticks;
+//! `nvme_head.rs` how long an NVMe namespace's I/O waits for its controllers; `keep_alive.rs`
+//! what Linux's traffic-based keep-alive reads of each connection's completions; `shaky.rs` multipathd's shaky-path checks at its checker's ticks;
 //! `balance.rs` an array's periodic rebalancing pass; `coalescing.rs` an adapter's interrupt
 //! coalescing; `sampling.rs` the interval rows;
 //! `result.rs` the end of the run.
