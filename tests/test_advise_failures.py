@@ -105,6 +105,27 @@ def test_nvme_hazards_and_the_tp4129_hold_with_and_without_ccr() -> None:
     assert advice.ranking[0].candidate == ccr
 
 
+def test_traffic_based_keep_alive_moves_the_prediction_and_makes_tp4129_hold_three_kato() -> None:
+    """The array's controllers advertise traffic-based keep-alive: the silent controller is still
+    found within 1.5 × KATO, but within KATO/4 of it (a check every 500 ms, one skipped for the
+    completions before the loss), and TP4129's candidate holds 3 × KATO."""
+    text = two_controllers(duration="5s", seed=3, stack='keep_alive_timeout = "2s"', policy='name = "nvme"',
+                           workload='outstanding = 4\nblock_size = "4KiB"\nread_pct = 0\nthink_time = "1ms"',
+                           fault="").replace("tpgs = true", "tpgs = true\ntraffic_based_keep_alive = true")
+    scenario = pathlab.Scenario.from_text(text.split("[[faults]]")[0], "nvme.toml")
+    advice = pathlab.advise(scenario, failures="path_hang,link_down", seeds=2)
+    got = {(r.candidate, r.kind): r for r in advice.rows}
+    tbkas = next(s for s in advice.candidates[0].settings if s.name == "TBKAS")
+    assert (tbkas.value, tbkas.provenance, tbkas.where) == ("1", "read", "nvme.toml, [[arrays]] a traffic_based_keep_alive")
+    hold = "TP4129 hold 3 × KATO + CQT"
+    assert got[(hold, "link_down")].predicted.seconds == 6
+    assert abs(got[(hold, "link_down")].measured.longest_wait_s - 6) < CYCLE_S
+    assert got[(hold, "link_down")].measured.hazards == 0
+    hang = got[("in force", "path_hang")]
+    assert (hang.predicted.seconds, hang.predicted.tick) == (3, 0.5)
+    assert 3 - 0.5 - CYCLE_S <= hang.measured.longest_wait_s <= 3 + CYCLE_S
+
+
 WINDOWS = "tests/data/failures/netapp-windows.toml"
 SPDK = "tests/data/failures/spdk-two-controllers.toml"
 

@@ -65,6 +65,7 @@ LAYERS: dict[str, tuple[int, str]] = {
     "pathlab.validated": (0, "base"),
     "pathlab.sites": (0, "base"),
     "pathlab.esxi_timer_ranges": (0, "base"),
+    "pathlab.keep_alive": (0, "base"),
     "pathlab.host_site_figures": (0, "base"),
 }
 

@@ -31,6 +31,28 @@ def test_text_and_json_are_read_with_each_fields_line() -> None:
     assert one.reports_change() and kind_of(TWO).name == kind_of(JSON).name == "nvme-id-ctrl"
 
 
+def test_ctratt_is_read_in_hex_and_json_and_its_tbkas_bit_told(tmp_path: Path) -> None:
+    """nvme-cli prints `ctratt    : %#x` (`0` for zero, 1.7 to 2.x) and JSON's `"ctratt"` as a
+    decimal; bit 6 is TBKAS (traffic-based keep-alive). Linux's own target sets 0x41."""
+    first, second = nvme_id_ctrl.read(TWO)
+    assert (first.ctratt, first.traffic_based_keep_alive()) == (nvme_id_ctrl.Field(0, 17), False)
+    assert second.ctratt == nvme_id_ctrl.Field(0, 106)
+    text = tmp_path / "nvmet.txt"
+    text.write_text(f"ctratt    : 0x41\nanatt     : 10\nsubnqn    : {NQN}\n")
+    (one,) = nvme_id_ctrl.read(text)
+    assert (one.ctratt, one.traffic_based_keep_alive()) == (nvme_id_ctrl.Field(0x41, 1), True)
+    (json_one,) = nvme_id_ctrl.read(JSON)
+    assert json_one.ctratt is None and json_one.traffic_based_keep_alive() is None  # not printed: not known
+    data = tmp_path / "id.json"
+    data.write_text('{\n  "ctratt": 64,\n  "anatt": 10,\n  "subnqn": "' + NQN + '"\n}\n')
+    (from_json,) = nvme_id_ctrl.read(data)
+    assert (from_json.ctratt, from_json.traffic_based_keep_alive()) == (nvme_id_ctrl.Field(64, 2), True)
+    text.write_text(f"ctratt    : 41h\nanatt     : 10\nsubnqn    : {NQN}\n")
+    with pytest.raises(ScenarioError, match=r"ctratt '41h': nvme-cli prints a hexadecimal number \(0x1\) here") as e:
+        nvme_id_ctrl.read(text)
+    assert e.value.args[1] == "line 1"
+
+
 def test_nvme_cli_1x_hex_without_0x_and_an_indented_paste_are_read(tmp_path: Path) -> None:
     """nvme-cli 1.7-1.8 print `cntlid    : 1f` (`%x`); a page may indent the whole output."""
     file = tmp_path / "old.txt"
@@ -42,12 +64,15 @@ def test_nvme_cli_1x_hex_without_0x_and_an_indented_paste_are_read(tmp_path: Pat
 
 def test_the_anatt_is_tied_to_the_listings_subsystem_and_read_with_file_and_line() -> None:
     host = pathlab.import_host(LISTING, TWO)
-    assert [(t.setting, t.value, t.scope) for t in host.timers] == [("anatt", "10", "nvme53"), ("anacap", "31", "nvme53"),
-                                                                    ("anatt", "10", "nvme4"), ("anacap", "31", "nvme4")]
+    assert [(t.setting, t.value, t.scope) for t in host.timers] == [
+        ("anatt", "10", "nvme53"), ("anacap", "31", "nvme53"), ("anatt", "10", "nvme4"), ("anacap", "31", "nvme4"),
+        ("ctratt", "0x0", "nvme53"), ("ctratt", "0x0", "nvme4")]
     assert host.timers[0].where == f"{TWO}, line 56 (nvme53; anacap 31 at line 57)"
+    assert host.timers[4].where == f"{TWO}, line 17 (nvme53)"
     assert host.scenario.tables is not None
     (array,) = host.scenario.tables["arrays"]
-    assert array["anatt"] == "10s"
+    assert (array["anatt"], array["traffic_based_keep_alive"]) == ("10s", False)
+    assert "traffic_based_keep_alive = false" in host.to_toml()
 
 
 @pytest.mark.parametrize(("text", "says"), [
@@ -165,7 +190,7 @@ def test_an_output_without_anacap_says_the_change_state_is_assumed(tmp_path: Pat
     (tmp_path / "id.txt").write_text("".join(line for line in lines if not line.lstrip().startswith("anacap")))
     with pytest.warns(pathlab.PathlabWarning) as said:
         host = pathlab.import_host(LISTING, str(tmp_path / "id.txt"))
-    assert [t.setting for t in host.timers] == ["anatt", "anatt"]
+    assert [t.setting for t in host.timers] == ["anatt", "anatt", "ctratt", "ctratt"]
     assumed = [str(w.message) for w in said if "no anacap printed" in str(w.message)]
     assert len(assumed) == 2 and all("the ANA change state is taken as reported" in m for m in assumed)
     assert any(f"{tmp_path / 'id.txt'}, line 56: nvme53: no anacap printed" in m for m in assumed)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from pathlab import keep_alive
 from pathlab.advisor import stall_rule
 from pathlab.api import Scenario
 from two_controllers import two_controllers
@@ -88,6 +89,25 @@ def test_a_silent_nvme_controller_stalls_at_most_as_the_rule_says(kato: float, i
     assert rule.seconds == min(1.5 * kato, io_timeout)
     worst_case_gap = 0.001 if 1.5 * kato < io_timeout else 0.0
     assert abs(longest_s(data) - (rule.seconds - worst_case_gap)) < CYCLE_S
+
+
+@pytest.mark.parametrize(("at", "worst"), [("1010ms", True), ("1s", False)])
+def test_traffic_based_keep_alive_finds_a_silent_controller_as_the_rule_says(at: str, worst: bool) -> None:
+    """KATO 2 s towards a controller that advertises TBKAS: Linux checks every 500 ms and sends no
+    keep-alive at a check that saw completions. Lost 10 ms after a check, the check at 1.5 s saw
+    I/O sent since 1 s completed (a command started before the check at 1 s would not count:
+    Linux's comp_seen needs one started since): the keep-alive goes at 2 s, found at 4 s, 1.5 ×
+    KATO after the loss less 10 ms; lost at the check at 1 s (which saw completions since
+    500 ms), found at 3.5 s: 1.25 × KATO, the earliest under I/O."""
+    found = keep_alive.detection(2.0, traffic_based=True)
+    rule = stall_rule.nvme_controller_silent(2.0, 30.0, traffic_based=True)
+    assert (found.earliest, found.latest, rule.seconds) == (2.5, 3.0, 3.0)
+    assert "checked every KATO/4" in rule.rule
+    text = scenario('name = "nvme"', 'keep_alive_timeout = "2s"', at, "timeout", "6s", "path_down",
+                    'path = "vmhba1:C0:T0:L3"').replace("tpgs = true", "tpgs = true\ntraffic_based_keep_alive = true")
+    data = Scenario.from_text(text, "stall.toml").run().data
+    expected = found.latest - 0.01 if worst else found.earliest
+    assert abs(longest_s(data) - expected) < CYCLE_S
 
 
 @pytest.mark.parametrize(("hang", "within"), [(1.5, 0.0), (2.5, 2.0)])

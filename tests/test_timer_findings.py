@@ -224,6 +224,27 @@ def test_nvme_controller_timers_give_the_keep_alive_stall_and_an_endless_hold(tm
         "/sys/module/nvme_core/parameters/io_timeout would settle it")
 
 
+def test_a_controller_that_advertises_traffic_based_keep_alive_is_found_as_the_kernel_checks_it(tmp_path: Path) -> None:
+    """`nvme id-ctrl` of nvme0 prints ctratt 0x41 (TBKAS, bit 6, as Linux's own target sets it),
+    nvme1's 0: nvme0's keep-alive is checked every KATO/4 and skipped while completions arrive,
+    still 1.5 × KATO at worst; each finding says what it read."""
+    sysfs, id_ctrl = tmp_path / "sysfs.txt", tmp_path / "id-ctrl.txt"
+    sysfs.write_text(SYSFS)
+    nqn = "nqn.1992-08.com.netapp:sn.9b7d42b764ff11efb8fed039eabac370:subsystem.ubuntu_24.04_tcp_211"
+    id_ctrl.write_text(f"# nvme id-ctrl /dev/nvme0\nctratt    : 0x41\nanatt     : 10\nsubnqn    : {nqn}\n"
+                       f"# nvme id-ctrl /dev/nvme1\nctratt    : 0\nanatt     : 10\nsubnqn    : {nqn}\n")
+    host = _host(NVME_LISTING, sysfs, id_ctrl)
+    found = {f.title: f.evidence for f in _found(host)}
+    tbkas = found["nvme0: a controller that stops answering stalls I/O for about 7.5 s, then it is retried on another path"]
+    assert tbkas.startswith(f"kato 5 (read at {sysfs}, line 3); ctratt 0x41 (read at {id_ctrl}, line 2 (nvme0))")
+    assert "checked every KATO/4 and sent at the first check that saw no completion" in tbkas
+    plain = found["nvme1: a controller that stops answering stalls I/O for about 7.5 s, then it is retried on another path"]
+    assert "keep-alive every KATO/2" in plain
+    assert host.scenario.tables is not None
+    (array,) = host.scenario.tables["arrays"]
+    assert array["traffic_based_keep_alive"] is True
+
+
 def test_nvme_timers_and_io_timeout_are_read_and_a_bad_one_refused(tmp_path: Path) -> None:
     sysfs = tmp_path / "sysfs.txt"
     sysfs.write_text(SYSFS + "/sys/module/nvme_core/parameters/io_timeout:45\n")

@@ -405,6 +405,17 @@ fn esxi_timer_ranges(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     to_python(py, &ranges)
 }
 
+/// How long after a controller stops answering Linux's keep-alive finds it, earliest and latest
+/// over where the loss falls on the keep-alive's grid (ns), with or without traffic-based
+/// keep-alive and steady I/O: the engine's rule (`model/keep_alive.rs`), for `stall_rule.py`.
+#[pyfunction]
+fn keep_alive_detection_ns(kato_ns: u64, traffic_based: bool, traffic: bool) -> PyResult<(u64, u64)> {
+    if kato_ns < 4 {
+        return Err(pyo3::exceptions::PyValueError::new_err("KATO must be at least 4 ns"));
+    }
+    Ok(pathlab_sim::model::keep_alive::detection_range_ns(kato_ns, traffic_based, traffic))
+}
+
 /// The policy catalogue: name, stack, summary and parameters of every policy (a list of dicts).
 #[pyfunction]
 fn policy_catalog(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
@@ -442,6 +453,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(linux_claim, m)?)?;
     m.add_function(wrap_pyfunction!(esxi_timer_ranges, m)?)?;
     m.add_function(wrap_pyfunction!(parse_duration_ns, m)?)?;
+    m.add_function(wrap_pyfunction!(keep_alive_detection_ns, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("MAX_INTERVAL_ROWS", pathlab_sim::scenario::limits::MAX_INTERVAL_ROWS)?;
     m.add("MULTIPATH_TOOLS", pathlab_sim::linux::MULTIPATH_TOOLS.to_vec())?;

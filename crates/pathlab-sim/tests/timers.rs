@@ -23,6 +23,8 @@ struct Setup {
     outstanding: u32,
     /// Each adapter's queue depth (the scenario's default when `None`).
     adapter_depth: Option<u32>,
+    /// More lines of the array's table.
+    array: &'static str,
 }
 
 impl Default for Setup {
@@ -35,6 +37,7 @@ impl Default for Setup {
             read_pct: 100,
             outstanding: 4,
             adapter_depth: None,
+            array: "",
         }
     }
 }
@@ -61,6 +64,7 @@ tpgs = true
 forward_latency = "200us"
 controllers = [{{ name = "CT0" }}, {{ name = "CT1" }}]
 ports = [{{ name = "P0", controller = "CT0" }}, {{ name = "P1", controller = "CT1" }}]
+{array}
 
 [[fabric]]
 name = "A"
@@ -97,6 +101,7 @@ think_time = "1ms"
             outstanding = self.outstanding,
             read_pct = self.read_pct,
             faults = self.faults,
+            array = self.array,
             depth = self.adapter_depth.map_or(String::new(), |d| format!(", queue_depth = {d}")),
         )
     }
@@ -291,6 +296,97 @@ fn nvme_keep_alive_finds_a_silent_controller_within_kato_after_its_next_send() {
     }
 }
 
+/// Linux's traffic-based keep-alive (`model/keep_alive.rs`): with TBKAS its work runs every
+/// KATO/4 and sends nothing where the controller completed a command sent since the run before;
+/// a silent controller is found KATO after the first run that saw no completion. The stall is
+/// that detection less the loss, the I/O then retried on CT1.
+#[test]
+fn nvme_traffic_based_keep_alive_defers_the_keep_alive_one_period_while_completions_arrive() {
+    // (KATO, loss, TBKAS or not, when vmhba1's path to P0, which carries the I/O, is failed,
+    // and when vmhba2's, which carries none (numa: one path), is).
+    let cases = [
+        // KATO 5 s: runs every 2.5 s without TBKAS: the one at 2.5 s sends, unanswered until
+        // 7.5 s. With TBKAS every 1.25 s: the run at 2.5 s saw completions of commands sent
+        // since 1.25 s and sends nothing; the run at 3.75 s sends: 8.75 s. The idle connection's
+        // run at 2.5 s sends: 7.5 s.
+        ("5s", "1300ms", false, 7.5, 7.5),
+        ("5s", "1300ms", true, 8.75, 7.5),
+        // KATO 2 s, lost at 1.6 s: every 1 s, the run at 2 s: 4 s; every 500 ms with TBKAS,
+        // the run at 2 s saw completions, the run at 2.5 s sends: 4.5 s (idle: 4 s).
+        ("2s", "1600ms", false, 4.0, 4.0),
+        ("2s", "1600ms", true, 4.5, 4.0),
+    ];
+    for (kato, lost, tbkas, busy_failed, idle_failed) in cases {
+        let setup = Setup {
+            policy: "name = \"nvme\"",
+            stack: stack(&[&format!("keep_alive_timeout = \"{kato}\"")]),
+            faults: p0_down(lost, "timeout"),
+            duration: "10s",
+            array: if tbkas { "traffic_based_keep_alive = true" } else { "" },
+            ..Setup::default()
+        };
+        let r = setup.run();
+        let case = format!("KATO {kato}, lost at {lost}, TBKAS {tbkas}");
+        assert_eq!(times(&r, "path_failed", P0_1), [busy_failed], "{case}");
+        assert_eq!(times(&r, "path_failed", P0_2), [idle_failed], "{case}");
+        let lost_s = if lost == "1300ms" { 1.3 } else { 1.6 };
+        assert_stall(&r, busy_failed - lost_s);
+        assert_eq!(r.accounting.failed, 0, "{case}: every I/O completes on CT1");
+    }
+}
+
+#[test]
+fn a_controller_with_traffic_based_keep_alive_may_execute_a_write_one_kato_longer() {
+    // KATO 2 s, CQT 0, writes; CT0 silent from 1.6009 s (each worker's write in flight). Without TBKAS
+    // the keep-alive sent at 2 s times out at 4 s, when the controller's own timer (KATO after
+    // the last Keep Alive, before the loss) has run out (3.6009 s): the writes retried then are
+    // safe. With TBKAS the host finds it at 4.5 s, but the controller checks for commands once
+    // per KATO and may run 2 × KATO past the last one it fetched (NVMe Base 2.1, Figure 90;
+    // nvmet_keep_alive_timer): until 5.6009 s, so the writes retried at 4.5 s are hazards.
+    let writes = |tbkas: bool| {
+        Setup {
+            policy: "name = \"nvme\"",
+            stack: stack(&["keep_alive_timeout = \"2s\""]),
+            faults: p0_down("1600900us", "timeout"),
+            array: if tbkas { "traffic_based_keep_alive = true" } else { "" },
+            read_pct: 0,
+            duration: "5s",
+            ..Setup::default()
+        }
+        .run()
+    };
+    let (command_based, traffic_based) = (writes(false), writes(true));
+    assert_eq!(times(&command_based, "path_failed", P0_1), [4.0]);
+    assert_eq!(command_based.devices[0].hazards, 0);
+    assert_eq!(times(&traffic_based, "path_failed", P0_1), [4.5]);
+    let hazards = traffic_based.devices[0].hazards;
+    let first = traffic_based.paths.iter().find(|q| q.name == P0_1).unwrap().figures.failovers;
+    assert!(hazards > 0 && hazards == first, "each write in flight on CT0, once: {hazards} of {first}");
+}
+
+#[test]
+fn tp4129_holds_three_kato_towards_a_controller_that_advertises_tbkas() {
+    let setup = |hold: u32| Setup {
+        policy: "name = \"nvme\"",
+        stack: stack(&["keep_alive_timeout = \"2s\"", &format!("tp4129_hold = {hold}")]),
+        faults: p0_down("1s", "link"),
+        array: "traffic_based_keep_alive = true",
+        read_pct: 0,
+        ..Setup::default()
+    };
+    let error = |setup: Setup| run::load(&setup.text(), "timers.toml", None, &[], None).map(|_| ()).unwrap_err();
+    let refused = error(setup(2)).to_string();
+    let expected = "host.stack.tp4129_hold: 2: controller CT0 of array \"a\" advertises traffic-based keep-alive \
+                    (arrays.0.traffic_based_keep_alive): TP4129 holds 3 × KATO + CQT there";
+    assert!(refused.contains(expected), "{refused}");
+    // On a host whose devices are not NVMe it would do nothing.
+    let dm = Setup { array: "traffic_based_keep_alive = false", ..Setup::default() };
+    let refused = error(dm).to_string();
+    assert!(refused.contains("arrays.0.traffic_based_keep_alive: read by NVMe hosts (policy nvme or spdk) only"));
+    // The writes in flight on CT0 wait 3 × KATO (+ CQT 0) from the loss the link reports at 1 s.
+    assert_stall(&setup(3).run(), 6.0);
+}
+
 /// An NVMe host writing through a controller whose link goes at 1 s: Linux fails the I/O over
 /// at once; the target may still execute what it held until its keep-alive timer (KATO 2 s)
 /// and its quiesce time (CQT 500 ms) have run out, at 3.5 s.
@@ -424,6 +520,7 @@ fn a_write_that_never_left_the_host_is_no_hazard() {
         duration: "2s",
         outstanding: 32,
         adapter_depth: Some(1),
+        ..Setup::default()
     };
     let r = setup.run();
     let hazards = r.devices[0].hazards;

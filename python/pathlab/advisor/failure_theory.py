@@ -3,7 +3,7 @@ alone before anything runs (`advise --failures` prints it beside what the runs m
 longest time one I/O waits, by `stall_rule.py`'s rule of each stack's detection and recovery.
 
 A prediction is the worst case over where the loss falls on a probe's grid (the NVMe keep-alive
-every KATO/2, open-iscsi's and ESXi's NOP-Out, MPIO's path verification, the NVMe reconnect
+every KATO/2, or KATO/4 with traffic-based keep-alive, open-iscsi's and ESXi's NOP-Out, MPIO's path verification, the NVMe reconnect
 attempts): `tick` is that grid's period,
 within which the run's stall may be shorter; a stall no grid decides has tick 0 (the run's is
 the prediction plus the retry's own service)."""
@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pathlab import keep_alive
 from pathlab.advisor import stall_rule as rule
 
 #: The failure kinds whose loss the host sees as a link event (the HBA's RSCN, the NIC, the
@@ -31,6 +32,8 @@ class Timers:
     tp4129_hold: int | None = None
     ccr: bool = False
     iscsi: bool = False
+    #: NVMe: the controller advertises traffic-based keep-alive (CTRATT TBKAS).
+    traffic_based_keep_alive: bool = False
 
     def s(self, key: str) -> float:
         value = self.seconds.get(key)
@@ -185,13 +188,15 @@ def _nvme(kind: str, timers: Timers, outage: float, spdk: bool = False) -> Predi
         return Prediction(timeout + hold, 0, f"SPDK's keep-alive timeout {timeout:g} s (the I/O timeout standing for it, "
                                              f"{rule.SPDK_KEEP_ALIVE.source}); {how}; {LOST}")
     if kind == "path_hang":
-        kato, timeout = timers.s("keep_alive_timeout"), timers.s("io_timeout")
-        short = rule.nvme_short_hang(kato, timeout, outage)
-        if short is not None:  # the keep-alive may miss it: the run's may be as short as KATO
-            return Prediction(timeout, 0 if outage < kato else timeout - kato, f"{short.rule}; {LOST}")
-        stall = rule.nvme_controller_silent(kato, timeout)
+        kato, timeout, tbkas = timers.s("keep_alive_timeout"), timers.s("io_timeout"), timers.traffic_based_keep_alive
+        detection = keep_alive.detection(kato, tbkas)
+        short = rule.nvme_short_hang(kato, timeout, outage, tbkas)
+        if short is not None:  # the keep-alive may miss it: the run's may be as short as its earliest
+            return Prediction(timeout, 0 if outage < detection.earliest else timeout - detection.earliest,
+                              f"{short.rule}; {LOST}")
+        stall = rule.nvme_controller_silent(kato, timeout, tbkas)
         found = stall.seconds or 0.0
-        return _bounded(found + hold, kato / 2 if found < timeout else 0, f"{stall.rule}; {how}", outage)
+        return _bounded(found + hold, detection.span if found < timeout else 0, f"{stall.rule}; {how}", outage)
     if kind in LINK_KINDS:  # a held I/O waits its hold out, whenever the path returns
         return Prediction(hold, 0, f"the transport sees the loss; {how}")
     # every path down: held while the controllers reconnect, every reconnect_delay from the loss,

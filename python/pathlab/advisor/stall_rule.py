@@ -22,12 +22,15 @@ The rules (seconds; `None` is "until a path returns"):
   second from N × checkint + 1), then fails it; `fail` fails it at once.
 - NVMe/TCP, RDMA or FC, a controller that stops answering: the keep-alive, sent every KATO/2,
   times out after KATO, so error recovery starts within 1.5 × KATO, or at `io_timeout` if that
-  is shorter; the I/O it held is retried on another path then.
+  is shorter; the I/O it held is retried on another path then. Where the controller advertises
+  traffic-based keep-alive (TBKAS), Linux checks every KATO/4 and sends none while completions
+  arrive: under I/O the check after the loss still saw some, so the keep-alive goes out one check
+  later: found 1.25 to 1.5 × KATO after the loss (`pathlab.keep_alive`, the engine's rule).
 - NVMe, a hang shorter than the keep-alive's detection: no keep-alive times out while the
   controller is silent, so a command lost in the hang waits `io_timeout` (30 s), longer than a
-  hang the keep-alive finds (1.5 × KATO); one from KATO to 1.5 × KATO is found or not by where
-  it falls on the keep-alive's grid.
-- NVMe with TP4129's hold: the I/O of a controller the host failed is held 2 or 3 × KATO + CQT
+  hang the keep-alive finds (1.5 × KATO); one from KATO (1.25 × KATO with TBKAS under I/O) to
+  1.5 × KATO is found or not by where it falls on the keep-alive's grid.
+- NVMe with TP4129's hold: the I/O of a controller the host failed is held 2 (3 with TBKAS) × KATO + CQT
   from then before its retry on another path, or until the other controller confirms a
   cross-controller reset (TP8028's CCR, one round trip in the model).
 - NVMe, every path down: I/O waits while any of the namespace's controllers may return (a live
@@ -69,7 +72,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pathlab import esxi_timer_ranges
+from pathlab import esxi_timer_ranges, keep_alive
 
 MULTIPATH_TOOLS = "opensvc/multipath-tools 0.14.3 (c2fcdaf1)"
 
@@ -109,8 +112,10 @@ NVME_IO_TIMEOUT = Builtin(30, "Linux drivers/nvme/host/core.c io_timeout (NVME_I
 NVME_KATO = Builtin(5, "Linux drivers/nvme/host/nvme.h NVME_DEFAULT_KATO")
 #: The keep-alive is sent every KATO/2 (core.c nvme_keep_alive_work_period) and times out after
 #: KATO (nvme_keep_alive_work: rq->timeout = ctrl->kato * HZ).
-KEEP_ALIVE_SOURCE = "Linux drivers/nvme/host/core.c nvme_keep_alive_work_period (KATO/2), nvme_keep_alive_work " \
-                    "(rq->timeout = ctrl->kato * HZ)"
+KEEP_ALIVE_SOURCE = keep_alive.SOURCE
+#: Whether a controller advertises traffic-based keep-alive where nothing read says: not assumed.
+NVME_TBKAS = Builtin(0, "NVMe Base 2.1 Identify Controller CTRATT bit 6 (TBKAS), 0 unless the controller supports it; "
+                        "`nvme id-ctrl` prints ctratt (Linux's own target, nvmet, sets it)")
 NVME_RECONNECT_DELAY = Builtin(10, "Linux drivers/nvme/host/fabrics.h NVMF_DEF_RECONNECT_DELAY")
 NVME_CTRL_LOSS_TMO = Builtin(600, "Linux drivers/nvme/host/fabrics.h NVMF_DEF_CTRL_LOSS_TMO")
 NVME_FAST_IO_FAIL_TMO = Builtin(None, "Linux drivers/nvme/host/fabrics.h NVMF_DEF_FAIL_FAST_TMO (-1: off)")
@@ -259,30 +264,42 @@ def dm_all_paths_down(no_path_retry: str, polling: float) -> Stall:
                  f"no_path_retry {retries} × polling_interval {polling:g} s", "the paths stay down that long")
 
 
-def nvme_controller_silent(kato: float, io_timeout: float) -> Stall:
-    """A controller that stops answering: the keep-alive finds it within 1.5 × KATO, or io_timeout."""
-    found = min(1.5 * kato, io_timeout)
-    rule = f"keep-alive every KATO/2, timing out after KATO {kato:g} s: 1.5 × KATO = {1.5 * kato:g} s" \
-        if found < io_timeout else f"io_timeout {io_timeout:g} s, before the keep-alive's 1.5 × KATO"
+def nvme_controller_silent(kato: float, io_timeout: float, traffic_based: bool = False) -> Stall:
+    """A controller that stops answering: the keep-alive finds it within 1.5 × KATO (under TBKAS
+    too: a check every KATO/4, one skipped for the completions before the loss), or io_timeout."""
+    latest = keep_alive.detection(kato, traffic_based).latest
+    found = min(latest, io_timeout)
+    grid = "checked every KATO/4 and sent at the first check that saw no completion (traffic-based keep-alive)" \
+        if traffic_based else "every KATO/2"
+    rule = f"keep-alive {grid}, timing out after KATO {kato:g} s: {latest / kato:g} × KATO = {latest:g} s" \
+        if found < io_timeout else f"io_timeout {io_timeout:g} s, before the keep-alive's {latest / kato:g} × KATO"
     return Stall("a controller that stops answering", found, "it is retried on another path", rule,
                  "the controller stops answering keep-alives too (an I/O queue alone that hangs waits io_timeout) "
                  "and another path works")
 
 
-def nvme_short_hang(kato: float, io_timeout: float, outage: float) -> Stall | None:
+def nvme_short_hang(kato: float, io_timeout: float, outage: float, traffic_based: bool = False) -> Stall | None:
     """A controller silent for `outage` seconds, shorter than the keep-alive's worst case
-    (1.5 × KATO) and than `io_timeout`: under KATO no keep-alive can time out before it answers
-    again, so a command lost in the hang waits `io_timeout`; from KATO on, the keep-alive finds it
-    or not by where the hang falls on its grid. None where the hang is longer (`nvme_controller_silent`)."""
-    if outage >= min(1.5 * kato, io_timeout):
+    (1.5 × KATO) and than `io_timeout`: before the keep-alive's earliest detection (KATO, 1.25 ×
+    KATO under TBKAS with I/O flowing) none can time out before it answers again, so a command lost
+    in the hang waits `io_timeout`; from then on, the keep-alive finds it or not by where the hang
+    falls on its grid. None where the hang is longer (`nvme_controller_silent`)."""
+    found = keep_alive.detection(kato, traffic_based)
+    if outage >= min(found.latest, io_timeout):
         return None
     rule = f"a hang of {outage:g} s ends before the keep-alive (KATO {kato:g} s) times out: a command lost in it " \
-           f"waits io_timeout {io_timeout:g} s" if outage < kato else \
-        f"a hang of {outage:g} s, between KATO {kato:g} s and 1.5 × KATO: found by the keep-alive if it began early " \
-        f"enough in its grid, else a command lost in it waits io_timeout {io_timeout:g} s"
+           f"waits io_timeout {io_timeout:g} s" if outage < found.earliest else \
+        f"a hang of {outage:g} s, between {_times_kato(found.earliest, kato)} {kato:g} s and " \
+        f"{_times_kato(found.latest, kato)}: found by the keep-alive if it began early enough in its grid, else a " \
+        f"command lost in it waits io_timeout {io_timeout:g} s"
     return Stall("a controller that stops answering briefly", io_timeout, "it is retried (the path is back)", rule,
                  "commands sent into the hang are lost, as the engine models a silent path (NVMe/TCP's own "
                  "retransmission would deliver them after the hang: not modelled)")
+
+
+def _times_kato(seconds: float, kato: float) -> str:
+    """`KATO`, or `1.5 × KATO`: a time as a multiple of KATO."""
+    return "KATO" if seconds == kato else f"{seconds / kato:g} × KATO"
 
 
 def tp4129_hold(kato: float, cqt: float, multiple: int, ccr: bool) -> Stall:

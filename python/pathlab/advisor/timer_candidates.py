@@ -23,6 +23,7 @@ from pathlab.advisor.vendor_table import Practice, practice_for
 from pathlab.api import Scenario
 from pathlab.devices import Device
 from pathlab.importer.timer_values import TimerValue, hwtable_timer
+from pathlab.readers.nvme_id_ctrl import CTRATT_TBKAS
 
 #: Each stack's timers: (the name the stack gives it, the `[host.stack]` key, the built-in value).
 DM_TIMERS = (("fast_io_fail_tmo", "fast_io_fail_tmo", rule.FAST_IO_FAIL_TMO),
@@ -241,13 +242,16 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
         where = f"{scenario.file}, the device's policy" if how == "read" else \
             "the claim (multipath-tools' hardware table, else fail)"
         settings.append(TimerSetting("no_path_retry", retry, how, where))
+    tbkas = False
     if device.stack in ("linux-nvme", "spdk"):
         settings += _anatt(scenario, device, timers, seconds)
+        keep_alive, tbkas = _traffic_based_keep_alive(scenario, device, timers)
+        settings.append(keep_alive)
     if device.stack in ("linux-dm", "esxi"):
         settings += _implicit_transition_time(scenario, device, timers, seconds)
     hold = stack_table.get("tp4129_hold")
     ccr = bool(stack_table.get("ccr", False))
-    timers_run = Timers(seconds, retry, int(hold) if hold else None, ccr, iscsi)
+    timers_run = Timers(seconds, retry, int(hold) if hold else None, ccr, iscsi, traffic_based_keep_alive=tbkas)
     return TimerCandidate("in force", "the host's own", tuple(settings), overrides, timers_run)
 
 
@@ -286,6 +290,32 @@ def _own_subsystem(scenario: Scenario, device: Device) -> set[str] | None:
             controllers = {str(p["controller"]) for p in listed.get("paths", {}).values() if "controller" in p}
             return ({str(nqn)} if nqn else set()) | controllers or None
     return None
+
+
+def _traffic_based_keep_alive(scenario: Scenario, device: Device, timers: Sequence[TimerValue]
+                              ) -> tuple[TimerSetting, bool]:
+    """Whether the device's controllers advertise traffic-based keep-alive (CTRATT bit 6), which
+    moves the keep-alive's detection and makes TP4129's hold 3 × KATO: read where `nvme id-ctrl`
+    printed `ctratt` (any controller that advertises it: the engine's array table has the same),
+    else the scenario's array (or a controller of it), else assumed not. Only the device's own
+    subsystem's controllers count, as for ANATT."""
+    own = _own_subsystem(scenario, device)
+    read = [t for t in timers if t.setting == "ctratt" and (own is None or t.scope in own)]
+    if read:
+        one = next((t for t in read if int(t.value, 16) & CTRATT_TBKAS), read[0])
+        tbkas = bool(int(one.value, 16) & CTRATT_TBKAS)
+        return TimerSetting("TBKAS", "1" if tbkas else "0", "read", f"{one.where}: ctratt {one.value}"), tbkas
+    array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
+    given = [(bool(c["traffic_based_keep_alive"]), f"{scenario.file}, [[arrays]] {array['name']} controller "
+              f"{c.get('name')}'s traffic_based_keep_alive") for c in array.get("controllers", [])
+             if "traffic_based_keep_alive" in c]
+    if "traffic_based_keep_alive" in array:
+        given.append((bool(array["traffic_based_keep_alive"]),
+                      f"{scenario.file}, [[arrays]] {array['name']} traffic_based_keep_alive"))
+    if given:
+        tbkas, where = next((g for g in given if g[0]), given[0])
+        return TimerSetting("TBKAS", "1" if tbkas else "0", "read", where), tbkas
+    return TimerSetting("TBKAS", "0", "assumed", f"not advertised: {rule.NVME_TBKAS.source}"), False
 
 
 def _implicit_transition_time(scenario: Scenario, device: Device, timers: Sequence[TimerValue],
@@ -523,21 +553,23 @@ RETRIED_AT_ONCE = {"linux-nvme": "no Linux setting: drivers/nvme/host/multipath.
 
 
 def _tp4129(now: TimerCandidate, controllers: bool, stack: str) -> list[TimerCandidate]:
-    """TP4129's hold of 2 × KATO + CQT, alone and (where the array has another controller to
-    reset the lost one) ended by CCR (TP8028): options no Linux release has (`nvme_failover_req`
-    retries at once), said so in their commands."""
+    """TP4129's hold of 2 × KATO + CQT (3 × where the controller advertises traffic-based
+    keep-alive), alone and (where the array has another controller to reset the lost one) ended
+    by CCR (TP8028): options no Linux release has (`nvme_failover_req` retries at once), said so
+    in their commands."""
     if now.timers.tp4129_hold is not None:
         return []
     out = []
-    options = [("TP4129 hold 2 × KATO + CQT", False, rule.TP4129)]
+    multiple = 3 if now.timers.traffic_based_keep_alive else 2
+    options = [(f"TP4129 hold {multiple} × KATO + CQT", False, rule.TP4129)]
     if controllers:
         options.append(("TP4129 hold, ended by CCR", True, rule.TP4129 + "; NVM Express TP8028 (cross-controller reset, "
                                                                           "not merged)"))
     for label, ccr, source in options:
-        settings = (*now.settings, TimerSetting("tp4129_hold", "2", "candidate", source),
+        settings = (*now.settings, TimerSetting("tp4129_hold", str(multiple), "candidate", source),
                     *((TimerSetting("ccr", "yes", "candidate", source),) if ccr else ()))
-        overrides = {**now.overrides, "host.stack.tp4129_hold": 2, **({"host.stack.ccr": True} if ccr else {})}
+        overrides = {**now.overrides, "host.stack.tp4129_hold": multiple, **({"host.stack.ccr": True} if ccr else {})}
         commands = (f"# {RETRIED_AT_ONCE[stack]}; this needs a host driver with TP4129" + (" and TP8028" if ccr else ""),)
-        out.append(TimerCandidate(label, source, settings, overrides, replace(now.timers, tp4129_hold=2, ccr=ccr),
+        out.append(TimerCandidate(label, source, settings, overrides, replace(now.timers, tp4129_hold=multiple, ccr=ccr),
                                   commands))
     return out

@@ -15,7 +15,7 @@ from pathlab.advisor.practice import rows_for
 from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer.timer_values import HWTABLE_SOURCE, TimerValue, hwtable_timer
-from pathlab.readers.nvme_id_ctrl import ANACAP_CHANGE
+from pathlab.readers.nvme_id_ctrl import ANACAP_CHANGE, CTRATT_TBKAS
 
 #: What would settle a timer no file gives, by stack.
 SETTLE_DM = "multipath.conf or `multipathd show config` would settle it"
@@ -291,20 +291,25 @@ def _nvme(timers: Read) -> list[Finding]:
     controllers = sorted({scope for scope, _ in timers if scope != "host"}, key=lambda c: (len(c), c))
     found: list[Finding] = []
     not_given: dict[str, str] = {}
-    by_kato: dict[str, list[str]] = {}
+    by_kato: dict[tuple[str, bool], list[str]] = {}
     for c in controllers:
         if (kato := _given(timers, c, "kato")) is not None:
-            by_kato.setdefault(kato.value, []).append(c)
-    for value, members in by_kato.items():
+            ctratt = _given(timers, c, "ctratt")  # `nvme id-ctrl`: traffic-based keep-alive (bit 6)
+            by_kato.setdefault((kato.value, ctratt is not None and bool(int(ctratt.value, 16) & CTRATT_TBKAS)),
+                               []).append(c)
+    for (value, tbkas), members in by_kato.items():
         kato = _given(timers, members[0], "kato")
         assert kato is not None
         if int(value) == 0:
             continue  # no keep-alive (a discovery controller)
-        stall = rule.nvme_controller_silent(float(value), float(io.value))
+        stall = rule.nvme_controller_silent(float(value), float(io.value), tbkas)
+        ctratt = _given(timers, members[0], "ctratt")
+        said = f"; ctratt {ctratt.said}" if ctratt is not None else ""
         found.append(Finding(f"{_names(members)}: {stall.failure} stalls I/O for about {stall.seconds:g} s, then "
-                             f"{stall.then}", f"kato {kato.said}; io_timeout {io.said}; {stall.rule}; assumes {stall.assumes}"))
+                             f"{stall.then}", f"kato {kato.said}{said}; io_timeout {io.said}; {stall.rule}; assumes "
+                                              f"{stall.assumes}"))
     if by_kato:
-        katos = " and ".join(f"{v} s" for v in by_kato)
+        katos = " and ".join(f"{v} s" for v in dict.fromkeys(v for v, _ in by_kato))
         found.append(Finding(f"KATO {katos} and no CQT hold is shown: an I/O can be retried on another path while its "
                              "first copy may still land",
                              f"{rule.TP4129}; Linux's nvme_failover_req (drivers/nvme/host/multipath.c) requeues it on "

@@ -18,6 +18,7 @@ from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.listed import listed_entries, nvme_controller, nvme_subsystem
 from pathlab.importer.nvme_anatt import SubsystemAnatt
 from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
+from pathlab.importer.nvme_keep_alive import SubsystemKeepAlive
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
 from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
@@ -122,14 +123,16 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
           iopolicies: dict[str, tuple[str, Read]] | None = None,
           captured: list[CapturedLoad] | None = None,
           anatt: dict[str, SubsystemAnatt] | None = None,
-          undetermined: list[Undetermined] | None = None) -> tuple[HostTables, list[tuple[str, str]], bool]:
+          undetermined: list[Undetermined] | None = None,
+          keep_alive: dict[str, SubsystemKeepAlive] | None = None) -> tuple[HostTables, list[tuple[str, str]], bool]:
     """The host's typed tables, the warnings for every value assumed, and whether a
     capture gave any head's load. `snapshot` is each namespace head's I/Os in flight from sysfs
     (`nvme_counters.snapshot_load`), used where `rates` has no figures of the head; `iopolicies`
     each subsystem's sysfs `iopolicy` and where it was read, used where the listing shows none;
     `captured` gets each head's rate and response from `rates` (a snapshot gives neither);
     `anatt` each subsystem NQN's ANATT as `nvme id-ctrl` gives it (`nvme_anatt.tied`);
-    `undetermined` gets each device whose iopolicy no capture shows."""
+    `undetermined` gets each device whose iopolicy no capture shows; `keep_alive` each subsystem
+    NQN's traffic-based keep-alive as `nvme id-ctrl`'s ctratt gives it (`nvme_keep_alive.read`)."""
     rows = [r for r in table.itertuples() if isinstance(r.controller, str) and r.controller]
     warnings: list[tuple[str, str]] = []
     for r in [r for r in rows if r.controller == NO_NAME and not text(r.address)]:
@@ -207,6 +210,11 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         if reported:  # the longest of the array's subsystems: a change may last that long
             longest = max(reported, key=lambda r: r.seconds)
             a.key("anatt", f"{longest.seconds}s", Read(longest.file, longest.line, longest.said))
+        read_tbkas = [(keep_alive or {})[nqn_of[s]] for s in subsystems
+                      if vendor_of[s] == vendor and nqn_of[s] in (keep_alive or {})]
+        if read_tbkas:  # one of the array's subsystems advertising it: its paths run it
+            one = next((k for k in read_tbkas if k.traffic_based), read_tbkas[0])
+            a.key("traffic_based_keep_alive", one.traffic_based, Read(one.file, one.line, one.said))
         if ana_of[vendor]:
             names = sorted({c for (v, _), c in side.items() if v == vendor} | {"A", "B"}
                            | {c for (sub, _), c in sides.owner.items() if vendor_of[sub] == vendor})
@@ -405,6 +413,7 @@ def import_host(found: dict[str, Kind]) -> Imported:
     from pathlab.importer.nvme_anatt import tied
     from pathlab.importer.nvme_counters import counter_findings, refuse_other_host, snapshot_load
     from pathlab.importer.nvme_findings import listing_findings
+    from pathlab.importer.nvme_keep_alive import read as read_keep_alive
     from pathlab.importer.timer_values import TimerValue, nvme_timers
 
     subsys = [n for n, k in found.items() if k.name == "nvme"]
@@ -430,14 +439,15 @@ def import_host(found: dict[str, Kind]) -> Imported:
     anatt_timers: list[TimerValue]
     anatt: dict[str, SubsystemAnatt]
     tie_warnings: list[tuple[str, str]]
-    anatt_timers, anatt, tie_warnings = tied(found[id_ctrl[0]].read(id_ctrl[0]), id_ctrl[0], table, subsys[0]) \
-        if id_ctrl else ([], {}, [])
+    outputs = found[id_ctrl[0]].read(id_ctrl[0]) if id_ctrl else []
+    anatt_timers, anatt, tie_warnings = tied(outputs, id_ctrl[0], table, subsys[0]) if id_ctrl else ([], {}, [])
+    ka_timers, keep_alive, ka_warnings = read_keep_alive(outputs, id_ctrl[0]) if id_ctrl else ([], {}, [])
     undetermined: list[Undetermined] = []
     host, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies, captured,
-                                     anatt, undetermined)
-    warnings += tie_warnings
+                                     anatt, undetermined, keep_alive)
+    warnings += tie_warnings + ka_warnings
     found_here = listing_findings(table, subsys[0])
     found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
-    timers = [*(nvme_timers(attributes, sysfs[0]) if attributes is not None else []), *anatt_timers]
+    timers = [*(nvme_timers(attributes, sysfs[0]) if attributes is not None else []), *anatt_timers, *ka_timers]
     return Imported(host, warnings, found_here, measured_load=measured, timers=timers, captured=captured,
                     undetermined=undetermined)

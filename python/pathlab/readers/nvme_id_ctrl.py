@@ -6,16 +6,19 @@ controller; an output with no command line before it names none.
 The grammar is nvme-cli's own printing code (linux-nvme/nvme-cli): text `printf("anatt     : %d\\n",
 ctrl->anatt)`, `anacap    : %d`, `kas       : %d`, `subnqn    : %-.*s` (every release from 1.7, when
 `anatt` and `anacap` were first printed, to 2.x's `nvme-print-stdout.c` `stdout_id_ctrl`),
-`cntlid    : %x` (1.6-1.8, hex without `0x`) or `%#x` (from 1.9: `0x1`, `0` for zero); `-H` adds
+`cntlid    : %x` (1.6-1.8, hex without `0x`) or `%#x` (from 1.9: `0x1`, `0` for zero), `ctratt    :
+%#x` (1.7 to 2.x: `0x41`, `0` for zero); `-H` adds
 indented `[7:7] : 0x1 …` lines under a field, which are not fields. JSON (`nvme-print-json.c`
 `json_print_id_ctrl`, 1.x `json_print_nvme_id_ctrl`): one object with `"anatt"`, `"anacap"`,
-`"kas"` and `"cntlid"` as decimal integers and `"subnqn"` (left out when empty).
+`"kas"`, `"cntlid"` and `"ctratt"` as decimal integers and `"subnqn"` (left out when empty).
 
 What they are (NVMe Base 2.1, Identify Controller): ANATT, the ANA Transition Time, the longest a
 controller's ANA groups stay in the change state, in seconds (0: the controller does no ANA
 reporting); ANACAP bit 4, whether the controller reports the change state at all; KAS, the
 keep-alive timer's granularity in 100 ms units; CNTLID, the controller's ID in its subsystem;
-SUBNQN, the subsystem's NQN."""
+CTRATT, the controller's attributes, whose bit 6 (TBKAS) says it supports traffic-based keep-alive
+(the host may skip keep-alives while commands flow: Linux then checks every KATO/4); SUBNQN, the
+subsystem's NQN."""
 
 from __future__ import annotations
 
@@ -30,9 +33,14 @@ from pathlab.readers.pasted import Line, command_outputs, file_lines, unwrapped
 #: The command whose output this is (nvme-cli's `id-ctrl`), as pasted before it.
 COMMAND = re.compile(r"^nvme\s+id-ctrl\b")
 #: The fields read, with the largest value the Identify Controller field holds.
-FIELDS = {"anatt": 0xFF, "anacap": 0xFF, "kas": 0xFFFF, "cntlid": 0xFFFF}
+FIELDS = {"anatt": 0xFF, "anacap": 0xFF, "kas": 0xFFFF, "cntlid": 0xFFFF, "ctratt": 0xFFFFFFFF}
+#: The fields nvme-cli prints in hexadecimal.
+HEX = ("cntlid", "ctratt")
 #: ANACAP bit 4: "ANA Change state Supported" (nvme-cli `stdout_id_ctrl_anacap`).
 ANACAP_CHANGE = 0x10
+#: CTRATT bit 6: "Traffic Based Keep Alive Supported" (nvme-cli `stdout_id_ctrl_ctratt`; Linux
+#: include/linux/nvme.h NVME_CTRL_ATTR_TBKAS).
+CTRATT_TBKAS = 0x40
 #: A field line of the text output: `anatt     : 10` (any indentation a page added).
 _FIELD = re.compile(r"^\s*(?P<key>[a-z][a-z0-9_]*)\s*:\s?(?P<value>.*?)\s*$")
 #: The controller a command line names: `/dev/nvme0`, or a namespace's device (`/dev/nvme0n1`).
@@ -59,11 +67,17 @@ class IdCtrl:
     anacap: Field | None
     kas: Field | None
     cntlid: Field | None
+    ctratt: Field | None = None
 
     def reports_change(self) -> bool:
         """Whether the controller reports the ANA change state (ANACAP bit 4); True where ANACAP
         was not printed (nothing says it does not)."""
         return self.anacap is None or bool(int(self.anacap.value) & ANACAP_CHANGE)
+
+    def traffic_based_keep_alive(self) -> bool | None:
+        """Whether the controller advertises traffic-based keep-alive (CTRATT bit 6, TBKAS); None
+        where CTRATT was not printed."""
+        return None if self.ctratt is None else bool(int(self.ctratt.value) & CTRATT_TBKAS)
 
 
 def read(path: str | Path) -> list[IdCtrl]:
@@ -125,14 +139,15 @@ def _block(name: str, lines: list[Line], controller: str | None, at: int | None)
 
 
 def _value(name: str, line: int, key: str, text: str) -> int | str:
-    """A text field's value: the NQN as printed, CNTLID in hex (`%x`, `%#x`), the others decimal."""
+    """A text field's value: the NQN as printed, CNTLID and CTRATT in hex (`%x`, `%#x`), the others
+    decimal."""
     if key == "subnqn":
         return text
     try:
-        value = int(text, 16) if key == "cntlid" else int(text)
+        value = int(text, 16) if key in HEX else int(text)
     except ValueError:
         raise ScenarioError(name, f"line {line}", f"{key} {text!r}: nvme-cli prints "
-                                                  + ("a hexadecimal number (0x1)" if key == "cntlid" else
+                                                  + ("a hexadecimal number (0x1)" if key in HEX else
                                                      "a whole number") + " here") from None
     if not 0 <= value <= FIELDS[key]:
         raise ScenarioError(name, f"line {line}", f"{key} {value}: allowed 0 to {FIELDS[key]}")
@@ -180,4 +195,4 @@ def _made(name: str, values: dict[str, Field], controller: str | None, at: int |
         raise ScenarioError(name, f"line {subnqn.line}" if subnqn else where,
                             "no subnqn in this nvme id-ctrl output: the controller cannot be tied to a subsystem")
     return IdCtrl(controller, at, Field(str(subnqn.value).strip(), subnqn.line), values["anatt"], values.get("anacap"),
-                  values.get("kas"), values.get("cntlid"))
+                  values.get("kas"), values.get("cntlid"), values.get("ctratt"))

@@ -19,6 +19,7 @@ mod build;
 pub mod contention;
 pub mod esxi_iscsi;
 pub mod fault;
+pub mod keep_alive;
 mod names;
 pub(crate) mod names_per_host;
 pub mod nvme_wait;
@@ -178,6 +179,9 @@ pub struct Controller {
     pub station: Option<usize>,
     /// NVMe ANA Transition Time it reports (Identify Controller), when the scenario gives one.
     pub anatt_ns: Option<TimeNs>,
+    /// NVMe: whether it advertises traffic-based keep-alive (CTRATT TBKAS), when the scenario
+    /// says (`model::keep_alive`; not given: not advertised).
+    pub traffic_based_keep_alive: Option<bool>,
 }
 
 pub struct Port {

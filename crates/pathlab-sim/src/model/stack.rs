@@ -134,13 +134,16 @@ pub const ISCSI_NOOP_OUT_INTERVAL_NS: TimeNs = 5 * SECOND_NS;
 pub const ISCSI_NOOP_OUT_TIMEOUT_NS: TimeNs = 5 * SECOND_NS;
 /// Linux NVMe keep-alive timeout, default 5 s (`NVME_DEFAULT_KATO`) [drivers/nvme/host/nvme.h];
 /// a keep-alive is sent every KATO/2 (`nvme_keep_alive_work_period`) and times out after KATO
-/// (`nvme_keep_alive_work`: `rq->timeout = ctrl->kato * HZ`) [drivers/nvme/host/core.c].
+/// (`nvme_keep_alive_work`: `rq->timeout = ctrl->kato * HZ`) [drivers/nvme/host/core.c]; under
+/// traffic-based keep-alive the grid is KATO/4 and a run that saw completions sends none
+/// (`model::keep_alive`, which the probe's detection defers to on such a path).
 pub const NVME_KATO_NS: TimeNs = 5 * SECOND_NS;
 /// SPDK's keep-alive timeout, 10 s (`SPDK_BDEV_NVME_DEFAULT_KEEP_ALIVE_TIMEOUT_IN_MS`)
 /// [spdk `module/bdev/nvme/bdev_nvme.c`].
 pub const SPDK_KATO_NS: TimeNs = 10 * SECOND_NS;
 /// The TP4129 hold's multiples of KATO: 2, or 3 with traffic-based keep-alive [NVM Express
-/// TP4129; NVMe Base 2.1 "Communication Loss Handling"].
+/// TP4129; NVMe Base 2.1 "Communication Loss Handling"] (`Model::check_keep_alive` refuses 2
+/// towards a controller that advertises it).
 pub const TP4129_KATO_MULTIPLES: [u32; 2] = [2, 3];
 // Retries of an I/O after errors. dm-multipath has no count: it requeues while a path is valid.
 /// VMware does not publish NMP's count: 5 is ours, as Linux `SD_MAX_RETRIES` [drivers/scsi/sd.h].
@@ -280,6 +283,9 @@ pub struct StackRules {
     /// keep-alive expiry, KATO (plus `kato_grace`), plus CQT; SCSI: `SCSI_UNCONFIRMED_ABORT`, until the nexus logs
     /// in again); `None`: not modelled (the hazard is not counted).
     pub target_quiesce_ns: Option<TimeNs>,
+    /// NVMe: the keep-alive timeout (KATO) the host gives its controllers; `None` elsewhere. A
+    /// controller with traffic-based keep-alive may run one KATO longer (`model::keep_alive`).
+    pub kato_ns: Option<TimeNs>,
     /// NVMe: how I/O with no usable path waits for the namespace's controllers, and what the
     /// ANA change state's timer does (`model::nvme_wait`); `None` on the other stacks.
     pub controllers: Option<ControllerWait>,
@@ -406,6 +412,7 @@ impl StackRules {
             probes,
             failover_hold: found.failover_hold,
             target_quiesce_ns: found.target_quiesce_ns,
+            kato_ns: found.kato_ns,
             controllers,
         })
     }
@@ -496,6 +503,7 @@ struct Detection {
     probes: [Option<Probe>; 2],
     failover_hold: Option<FailoverHold>,
     target_quiesce_ns: Option<TimeNs>,
+    kato_ns: Option<TimeNs>,
 }
 
 impl Detection {
@@ -526,8 +534,13 @@ impl Detection {
             return Err(("host.stack.ccr".into(), "ends the TP4129 hold early: give tp4129_hold too".into()));
         }
         let at_once = Found::Fail { hold_ns: 0 };
-        let mut d =
-            Detection { on_link_loss: at_once, probes: [None, None], failover_hold: None, target_quiesce_ns: None };
+        let mut d = Detection {
+            on_link_loss: at_once,
+            probes: [None, None],
+            failover_hold: None,
+            target_quiesce_ns: None,
+            kato_ns: None,
+        };
         match stack {
             Stack::LinuxDm => {
                 let checkint = checker.unwrap_or(MULTIPATHD_CHECKER_INTERVAL_NS);
@@ -586,6 +599,7 @@ impl Detection {
                 // added NVME_KATO_GRACE (`kato_grace`).
                 let grace = spec.kato_grace.map_or(0, |d| d.0);
                 d.target_quiesce_ns = Some(kato + grace + cqt);
+                d.kato_ns = Some(kato);
             }
             Stack::Esxi | Stack::Windows => {}
         }

@@ -228,8 +228,9 @@ pub struct StackSpec {
     #[serde(default)]
     pub replacement_timeout: Option<DurationNs>,
     /// NVMe keep-alive timeout (KATO; `nvme connect --keep-alive-tmo`): a keep-alive goes out
-    /// every KATO/2 and one unanswered for KATO fails the controller. Default 5 s (Linux), 10 s
-    /// (SPDK).
+    /// every KATO/2 and one unanswered for KATO fails the controller; towards a controller that
+    /// advertises traffic-based keep-alive (`[[arrays]] traffic_based_keep_alive`) Linux checks
+    /// every KATO/4 and sends none while completions arrive. Default 5 s (Linux), 10 s (SPDK).
     #[serde(default)]
     pub keep_alive_timeout: Option<DurationNs>,
     /// The controller's Command Quiesce Time (CQT, NVMe 2.1 "Communication Loss Handling"): how
@@ -244,7 +245,8 @@ pub struct StackSpec {
     #[serde(default)]
     pub kato_grace: Option<DurationNs>,
     /// TP4129: hold a failed controller's I/O this many KATO plus CQT before retrying it on
-    /// another path (2, or 3 with traffic-based keep-alive). Left out: retried at once (Linux).
+    /// another path (2, or 3 with traffic-based keep-alive: 2 is refused towards a controller
+    /// that advertises it). Left out: retried at once (Linux).
     #[serde(default)]
     pub tp4129_hold: Option<u32>,
     /// Errors after which an I/O is still retried, where the stack counts them (ESXi 5, Linux
@@ -426,6 +428,13 @@ pub struct ArraySpec {
     /// passes through the change state (`ana_change`).
     #[serde(default)]
     pub anatt: Option<DurationNs>,
+    /// NVMe: its controllers advertise traffic-based keep-alive (Identify Controller CTRATT bit
+    /// 6, TBKAS; `nvme id-ctrl` prints `ctratt`): Linux then checks every KATO/4 and skips the
+    /// keep-alive while completions arrive (`model::keep_alive`), and TP4129's hold is 3 × KATO.
+    /// Left out: not advertised (assumed; Linux's own target, nvmet, advertises it). A
+    /// controller's own setting wins. Read by Linux NVMe hosts (policy nvme) only.
+    #[serde(default)]
+    pub traffic_based_keep_alive: Option<bool>,
     /// SCSI: the IMPLICIT TRANSITION TIME its REPORT TARGET PORT GROUPS reports (the extended
     /// header, whole seconds 0 to 255): how long Linux's scsi_dh_alua lets a target port group
     /// stay Transitioning before it sets it standby and fails the path (60 s, `ALUA_FAILOVER_TIMEOUT`, where left out or 0). Read by a
@@ -595,6 +604,10 @@ pub struct ControllerSpec {
     /// This controller's ANATT (Identify Controller), where it differs from its array's `anatt`.
     #[serde(default)]
     pub anatt: Option<DurationNs>,
+    /// Whether this controller advertises traffic-based keep-alive (CTRATT TBKAS), where it
+    /// differs from its array's `traffic_based_keep_alive`.
+    #[serde(default)]
+    pub traffic_based_keep_alive: Option<bool>,
 }
 
 fn default_vendor() -> String {

@@ -205,7 +205,7 @@ impl Simulation {
         } else {
             for (step, probe) in self.model.loss_rules(p).1.iter().enumerate() {
                 if let Some(probe) = probe {
-                    let at = probe.finds_at(now);
+                    let at = self.probe_finds_at(p, step, *probe);
                     self.events.at(at, Event::Detect { path: p as u32, loss, step: step as u8 });
                 }
             }
@@ -502,7 +502,7 @@ impl Simulation {
         let on = |p: usize| (p, self.model.paths[p].adapter);
         self.rec.retry_issued(d, on(from), on(to));
         let (Some(sent), Some(lost), Some(quiesce)) =
-            (write_sent_at, self.model.paths[from].lost_at_ns, self.model.devices[d].stack.target_quiesce_ns)
+            (write_sent_at, self.model.paths[from].lost_at_ns, self.model.target_quiesce_ns(from))
         else {
             return;
         };

@@ -207,6 +207,7 @@ impl Simulation {
         if (!path.connected || path.errors.is_some() || inaccessible) && self.faulty_response(io, p) {
             return;
         }
+        self.keep_alive_traffic(p, r.dispatched_at);
         let a = self.model.paths[p].adapter;
         let c = Completion {
             bytes: r.attrs.bytes,

@@ -13,7 +13,8 @@
 //! wire and the arrays; `contention.rs` the extent ownership protocol; `failure.rs` faults and
 //! each stack's handling of them (errors, timeouts, failover, no path; the per-I/O path only
 //! checks a path's flags); `ana.rs` NVMe's ANA change state and its ANATT timer;
-//! `nvme_head.rs` how long an NVMe namespace's I/O waits for its controllers; `shaky.rs` multipathd's shaky-path checks at its checker's ticks;
+//! `nvme_head.rs` how long an NVMe namespace's I/O waits for its controllers; `keep_alive.rs`
+//! what Linux's traffic-based keep-alive reads of each connection's completions; `shaky.rs` multipathd's shaky-path checks at its checker's ticks;
 //! `balance.rs` an array's periodic rebalancing pass; `coalescing.rs` an adapter's interrupt
 //! coalescing; `sampling.rs` the interval rows;
 //! `result.rs` the end of the run.
@@ -28,6 +29,7 @@ mod coalescing;
 mod contention;
 mod failure;
 mod io_life;
+mod keep_alive;
 mod nvme_head;
 mod result;
 mod route;
@@ -319,6 +321,8 @@ pub struct Simulation {
     hazards: Vec<u64>,
     /// Per path: its ANA changes and ANATT timer (`ana.rs`).
     ana: Vec<ana::AnaPath>,
+    /// Per host-controller connection: what traffic-based keep-alive reads (`keep_alive.rs`).
+    keep_alive_seen: keep_alive::Completions,
 }
 
 impl Simulation {
@@ -363,8 +367,10 @@ impl Simulation {
             held: vec![Vec::new(); model_paths],
             hazards: vec![0; model_devices],
             ana: vec![ana::AnaPath::default(); model_paths],
+            keep_alive_seen: None,
             plan,
         };
+        sim.keep_alive_seen = sim.keep_alive_completions();
         sim.see_paths_in_use();
         let end = sim.measure_end();
         sim.next_sample_at = sim.sample_after(0);

@@ -64,12 +64,25 @@ pub(super) fn arrays(spec: &ScenarioSpec) -> Result<ArraySide, FieldError> {
                 None => a.anatt.map(|t| anatt(t.0, &format!("{field}.anatt"))).transpose()?,
             };
             controllers.push(side.controllers.len());
-            side.controllers.push(Controller { name: c.name.clone(), array: ai, station: st, anatt_ns });
+            let traffic_based_keep_alive = c.traffic_based_keep_alive.or(a.traffic_based_keep_alive);
+            side.controllers.push(Controller {
+                name: c.name.clone(),
+                array: ai,
+                station: st,
+                anatt_ns,
+                traffic_based_keep_alive,
+            });
         }
         if controllers.is_empty() {
             let anatt_ns = a.anatt.map(|t| anatt(t.0, &format!("{field}.anatt"))).transpose()?;
             controllers.push(side.controllers.len());
-            side.controllers.push(Controller { name: "CT0".into(), array: ai, station: None, anatt_ns });
+            side.controllers.push(Controller {
+                name: "CT0".into(),
+                array: ai,
+                station: None,
+                anatt_ns,
+                traffic_based_keep_alive: a.traffic_based_keep_alive,
+            });
         }
         if a.ports.is_empty() {
             return err(format!("{field}.ports"), "an array needs at least one port");

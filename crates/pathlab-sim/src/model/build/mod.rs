@@ -77,6 +77,8 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
         .flat_map(|(field, h)| (0..h.adapters.len()).map(move |i| format!("{field}.adapters.{i}")))
         .collect();
     m.check_esxi_iscsi(&adapter_fields)?;
+    let host_fields: Vec<String> = hosts.iter().map(|(field, _)| field.to_string()).collect();
+    m.check_keep_alive(spec, &host_fields)?;
     routes::connect(&mut m);
     tag_maps::tag_maps(&mut m, &hosts)?;
     Ok(m)
