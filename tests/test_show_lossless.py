@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 
 import generated_esxcli
 import generated_nvme
+import generated_powermt
 from generated_multipath import Map, listings
 from pathlab.api import Scenario
 from pathlab.importer import nvme
@@ -374,3 +375,68 @@ def test_an_esxi_device_config_is_shown_as_read_until_a_fault_moves_its_port_gro
 
     assert "{TPG_id=1,TPG_state=ANO}{TPG_id=2,TPG_state=AO}" in config()
     assert "{TPG_id=1,TPG_state=STBY}" in config("--at", "2s") and "TPG_state=ANO" not in config("--at", "2s")
+
+
+def shown_powermt(listing: str) -> str:
+    """`pathlab import` of a `powermt display dev=all` listing, then `pathlab show paths --style powerpath`."""
+    from pathlab.importer import import_files
+
+    path = Path(_DIR.name) / "powermt.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scenario = Scenario.from_text(import_files([str(path)]).text, "imported.toml")
+        return text(configuration(scenario, "paths", "powerpath"))
+
+
+def powermt_values(listing: str) -> list[tuple[Any, ...]]:
+    """Every value `readers.powermt` reads of a listing, each device's and each path's, lines aside."""
+    from dataclasses import astuple, replace
+
+    from pathlab.readers import powermt
+
+    path = Path(_DIR.name) / "powermt-read.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        devices = powermt.read(path)
+    return [astuple(replace(d, line=0, array_line=0, logical_line=0, policy_line=0, owner_line=0,
+                            paths=[replace(p, line=0) for p in d.paths])) for d in devices]
+
+
+@SETTINGS
+@given(generated_powermt.listings())
+def test_powermt_every_value_shown_as_read(drawn: tuple[str, str]) -> None:
+    """Every device's pseudo name, array class, ID and label, logical device ID and label, WWN,
+    state line (type, state, policy, priority, queued I/Os, in their order), owners and failover
+    mode, and every path's HBA number, HW path, I/O path, interface (its blanks too), mode, state,
+    queued I/Os and errors come back exactly, whichever layout printed them; in the Linux and
+    Solaris columns (`show`'s), byte for byte."""
+    layout, listing = drawn
+    shown = shown_powermt(listing)
+    assert powermt_values(shown) == powermt_values(listing)
+    if layout in ("linux", "ve"):
+        assert shown == listing
+
+
+def test_powermt_sample_comes_back_and_a_fault_is_marked() -> None:
+    """A published Solaris listing (four LUNs, CLAROpt, failover mode 1) comes back byte for byte;
+    a path failed by a fault prints the simulation's state marked `?`, a policy chosen by `--set`
+    the simulation's name marked so."""
+    sample = (Path(__file__).parent / "data/powerpath/001-clariion-solaris-failover-mode-1.txt").read_text()
+    listing = sample[sample.index("Pseudo name="):].removesuffix("\n")  # the file ends in a blank line
+    assert shown_powermt(listing) == listing
+    from pathlab.importer import import_files
+
+    path = Path(_DIR.name) / "powermt.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        imported = import_files([str(path)]).text
+        failed = Scenario.from_text(imported, "imported.toml", set={
+            "faults": [{"kind": "path_down", "at": "1s", "path": "hba3083:C0:T0:L113"}],
+            "devices.1.policy": {"name": "powerpath", "policy": "round_robin"}})
+        shown = text(configuration(failed, "paths", "powerpath", at="2s")).splitlines()
+    assert shown[10] == "3083 ssm@0,0/pci@19,700000/QLGC,qlc@1,1/fp@0,0 c15t0d6s0 SP B2     active  dead?      0      2"
+    assert shown[17] == "state=alive; policy=RoundRobin?; priority=0; queued-IOs=0"
+    assert shown[3] == "state=alive; policy=CLAROpt; priority=0; queued-IOs=0"

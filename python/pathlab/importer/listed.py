@@ -83,3 +83,23 @@ def esxcli_path(p: Any) -> dict[str, Any]:
             "Group State": getattr(p, "group_state", None), "Array Priority": getattr(p, "array_priority", None),
             "Storage Array Type Path Config": getattr(p, "satp_config", None),
             "Path Selection Policy Path Config": getattr(p, "psp_config", None)}
+
+
+def powermt_device(d: Any) -> dict[str, Any]:
+    """A `powermt display` device's lines as read (`readers.powermt.Device`): its pseudo name, the
+    array line (class, ID, label), the logical device and WWN lines, the state line's values and
+    their order (`state_keys`), and the `Owner:` line."""
+    return {"Pseudo name": d.name, "class": d.array_class or None, "ID": d.array_id or None,
+            "ID label": d.array_label or None, "Logical device ID": d.logical_id or None,
+            "Logical device label": d.logical_label or None, "WWN key": d.wwn_key or None, "WWN": d.wwn or None,
+            "state keys": ",".join(d.state_keys), "type": d.type or None, "state": d.state or None,
+            "policy": d.policy, "priority": d.priority or None, "queued-IOs": d.queued,
+            "Owner default": d.owner_default or None, "Owner current": d.owner_current or None,
+            "Array failover mode": d.failover_mode}
+
+
+def powermt_path(p: Any, order: int) -> dict[str, Any]:
+    """A `powermt display` path row as read, with its place under its device."""
+    return {"order": order, "###": p.hba, "HW Path": p.hw_path, "I/O Paths": p.io_path,
+            "Interf.": p.interface_text or p.interface, "Mode": p.mode, "State": p.state, "Q-IOs": p.queued,
+            "Errors": p.errors}
