@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import generated_esxcli
+import generated_mpclaim
 import generated_nvme
 import generated_powermt
 from generated_multipath import Map, listings
@@ -377,16 +378,21 @@ def test_an_esxi_device_config_is_shown_as_read_until_a_fault_moves_its_port_gro
     assert "{TPG_id=1,TPG_state=STBY}" in config("--at", "2s") and "TPG_state=ANO" not in config("--at", "2s")
 
 
-def shown_powermt(listing: str) -> str:
-    """`pathlab import` of a `powermt display dev=all` listing, then `pathlab show paths --style powerpath`."""
+def shown_as(listing: str, style: str) -> str:
+    """`pathlab import` of one listing, then `pathlab show paths --style STYLE`."""
     from pathlab.importer import import_files
 
-    path = Path(_DIR.name) / "powermt.txt"
+    path = Path(_DIR.name) / f"{style}.txt"
     path.write_text(listing)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         scenario = Scenario.from_text(import_files([str(path)]).text, "imported.toml")
-        return text(configuration(scenario, "paths", "powerpath"))
+        return text(configuration(scenario, "paths", style))
+
+
+def shown_powermt(listing: str) -> str:
+    """`pathlab import` of a `powermt display dev=all` listing, then `pathlab show paths --style powerpath`."""
+    return shown_as(listing, "powerpath")
 
 
 def powermt_values(listing: str) -> list[tuple[Any, ...]]:
@@ -440,3 +446,59 @@ def test_powermt_sample_comes_back_and_a_fault_is_marked() -> None:
     assert shown[10] == "3083 ssm@0,0/pci@19,700000/QLGC,qlc@1,1/fp@0,0 c15t0d6s0 SP B2     active  dead?      0      2"
     assert shown[17] == "state=alive; policy=RoundRobin?; priority=0; queued-IOs=0"
     assert shown[3] == "state=alive; policy=CLAROpt; priority=0; queued-IOs=0"
+
+
+def mpclaim_values(listing: str) -> Any:
+    """Every value `readers.mpclaim` reads of a file, each disk's, path's, list row's and
+    setting's, lines aside."""
+    from dataclasses import astuple, replace
+
+    from pathlab.readers import mpclaim
+
+    path = Path(_DIR.name) / "mpclaim-read.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        read = mpclaim.read(path)
+    disks = [astuple(replace(d, line=0, serial_line=0, paths=[replace(p, line=0, tpg_line=0) for p in d.paths]))
+             for d in read.disks]
+    rows = [astuple(replace(r, line=0)) for r in read.listed]
+    settings = ({k: v for k, (v, _) in read.settings.values.items()},
+                read.settings.default_policy[0] if read.settings.default_policy else None)
+    return disks, rows, settings
+
+
+@SETTINGS
+@given(generated_mpclaim.listings())
+def test_mpclaim_every_value_shown_as_read(listing: str) -> None:
+    """Every disk's number, path count, policy, ALUA support, DSM, serial and supported policies,
+    every path's ID, state, SCSI address, weight and target port group (state, id, relative
+    port), the disk list's rows and the Get-MPIOSetting and default-policy values come back
+    exactly, and byte for byte."""
+    shown = shown_as(listing, "mpio")
+    assert mpclaim_values(shown) == mpclaim_values(listing)
+    assert shown == listing
+
+
+def test_mpclaim_sample_values_come_back_and_a_fault_is_marked() -> None:
+    """A published VPLEX disk (eight paths, four Standby) with Get-MPIOSetting beside it: every
+    value comes back; a path failed by a fault prints `Failed?`, a policy set otherwise its
+    mpclaim name marked."""
+    from pathlab.importer import import_files
+
+    sample = (Path(__file__).parent / "data/mpio/001-vplex-metro-rrws-eight-paths.txt").read_text()
+    settings = "PS C:\\> Get-MPIOSetting\n\nPDORemovePeriod           : 60\nRetryCount                : 3\n"
+    listing = sample.replace("```", "") + settings
+    shown = shown_as(listing, "mpio")
+    assert mpclaim_values(shown) == mpclaim_values(listing)
+    assert shown.endswith("PS C:\\> Get-MPIOSetting\n\nPDORemovePeriod           : 60\nRetryCount                : 3\n")
+    path = Path(_DIR.name) / "mpio.txt"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        imported = import_files([str(path)]).text
+        failed = Scenario.from_text(imported, "imported.toml", set=[
+            'faults=[{ kind = "path_down", at = "1s", path = "port4:C0:T9:L1" }]',
+            'devices.0.policy={ name = "mpio", policy = "least_queue_depth" }'])
+        lines = text(configuration(failed, "paths", "mpio", at="2s")).splitlines()
+    assert lines[2] == "MPIO Disk2: 08 Paths, Least Queue Depth?, ALUA Not Supported"
+    assert lines[9] == "    0000000077040009 Failed?            004|000|009|001   0"

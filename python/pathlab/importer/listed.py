@@ -18,6 +18,8 @@ def _text(value: Any) -> str | None:
     """A value the reader gave, as text; None where the listing printed none."""
     if value is None:
         return None
+    if isinstance(value, str) and value == "None":  # a word a listing printed (Get-MSDSMGlobalDefaultLoadBalancePolicy)
+        return value
     text = str(value)
     return None if text in ("<NA>", "nan", "None") else text
 
@@ -103,3 +105,34 @@ def powermt_path(p: Any, order: int) -> dict[str, Any]:
     return {"order": order, "###": p.hba, "HW Path": p.hw_path, "I/O Paths": p.io_path,
             "Interf.": p.interface_text or p.interface, "Mode": p.mode, "State": p.state, "Q-IOs": p.queued,
             "Errors": p.errors}
+
+
+def mpclaim_disk(d: Any) -> dict[str, Any]:
+    """An `mpclaim -s -d N` disk's lines as read (`readers.mpclaim.MpioDisk`): the disk line's
+    number, path count, policy and ALUA support, the DSM, serial and supported policies."""
+    return {"MPIO Disk": d.number, "Paths": d.path_count, "policy": d.policy_text, "ALUA": d.alua,
+            "Controlling DSM": d.dsm or None, "SN": d.serial or None,
+            "Supported Load Balance Policies": " ".join(d.supported) or None}
+
+
+def mpclaim_host(listing: Any, settings: Any) -> dict[str, Any]:
+    """What the host's MPIO files print of no one disk: each row of `mpclaim -s -d` (`list N` =
+    `System Disk|LB Policy|DSM Name`, in the listing's order as `list order`), each Get-MPIOSetting
+    value and Get-MSDSMGlobalDefaultLoadBalancePolicy's word. Kept in the first disk's table: the
+    scenario has no table of the host's own listing."""
+    out: dict[str, Any] = {f"list {row.number}": f"{row.system_disk}|{row.policy}|{row.dsm}" for row in listing.listed}
+    if listing.listed:
+        out["list order"] = ",".join(str(row.number) for row in listing.listed)
+    out |= {f"Get-MPIOSetting {key}": value for key, (value, _) in settings.values.items()}
+    if settings.values:
+        out["Get-MPIOSetting order"] = ",".join(settings.values)
+    if settings.default_policy is not None:
+        out["Get-MSDSMGlobalDefaultLoadBalancePolicy"] = settings.default_policy[0]
+    return out
+
+
+def mpclaim_path(p: Any, order: int) -> dict[str, Any]:
+    """An `mpclaim -s -d N` path row and its `TPG_State` line as read, with its place in the table."""
+    return {"order": order, "Path ID": p.path_id, "State": p.state,
+            "SCSI Address": p.address, "Weight": p.weight,
+            "TPG_State": p.tpg_state, "TPG_Id": p.tpg_id, "relative port": p.relative_port}
