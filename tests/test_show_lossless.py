@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 import generated_esxcli
 import generated_mpclaim
 import generated_nvme
+import generated_nvme_list
 import generated_powermt
 from generated_multipath import Map, listings
 from pathlab.api import Scenario
@@ -502,3 +503,25 @@ def test_mpclaim_sample_values_come_back_and_a_fault_is_marked() -> None:
         lines = text(configuration(failed, "paths", "mpio", at="2s")).splitlines()
     assert lines[2] == "MPIO Disk2: 08 Paths, Least Queue Depth?, ALUA Not Supported"
     assert lines[9] == "    0000000077040009 Failed?            004|000|009|001   0"
+
+
+def nvme_list_values(listing: str) -> list[tuple[Any, ...]]:
+    """Every value `readers.nvme_subsys` reads of an `nvme list -v` listing, row by row, lines aside."""
+    path = Path(_DIR.name) / "list-v-read.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = nvme_subsys.read(path).drop(columns=["line", "iopolicy_line"])
+    return [tuple(_text(v) if not isinstance(v, dict) else repr(v) for v in row) for row in table.itertuples(index=False)]
+
+
+@SETTINGS
+@given(generated_nvme_list.listings())
+def test_nvme_list_verbose_shown_back_byte_for_byte(listing: str) -> None:
+    """nvme-cli 2.0, 2.5 and 2.9's columns: every subsystem's name, NQN and controllers, every
+    controller's name, Cntlid, serial, model (blanks too), firmware, transport, address, slot,
+    subsystem and namespaces, every namespace's device, generic device, NSID as printed, usage,
+    format and controllers come back exactly, and byte for byte."""
+    shown = shown_as(listing, "nvme-list")
+    assert nvme_list_values(shown) == nvme_list_values(listing)
+    assert shown == listing

@@ -22,7 +22,8 @@ VIEWS = click.Choice(["devices", "paths", "iscsi", "advanced"])
 @click.option("--style", type=click.Choice([*STYLES, "json"]), default="esxi", show_default=True,
               help="esxi: esxcli storage nmp device/path list; linux: multipath -ll; linux-l: multipath -l (no "
                    "checker or prioritizer run: undef, prio=0); nvme: nvme list-subsys (native NVMe multipath "
-                   "heads); nvme-topology: nvme show-topology (each namespace's ANA states); powerpath: powermt "
+                   "heads); nvme-topology: nvme show-topology (each namespace's ANA states); nvme-list: nvme list -v "
+                   "(subsystems, controllers, namespaces); powerpath: powermt "
                    "display dev=all (devices under the powerpath policy); mpio: mpclaim -s -d N and "
                    "Get-MPIOSetting (devices under the mpio policy).")
 @click.option("--host", help="Show only this host's view, of a scenario with several hosts.")
@@ -31,10 +32,10 @@ def command(what: str, file: str, variant: str | None, sets: tuple[str, ...], se
             style: str, host: str | None) -> None:
     """Print devices (esxcli storage nmp device list) or paths (esxcli storage nmp path list,
     or multipath -ll with --style linux, -l with linux-l, or nvme list-subsys with --style nvme,
-    nvme show-topology with nvme-topology, powermt display dev=all with powerpath, mpclaim -s -d N
-    with mpio), or iscsi: each ESXi software iSCSI adapter's session timers (esxcli iscsi adapter
-    param get), or advanced: an ESXi host's Misc.APDTimeout and Disk.PathEvalTime (esxcli system
-    settings advanced list -o).
+    nvme show-topology with nvme-topology, nvme list -v with nvme-list, powermt display dev=all with
+    powerpath, mpclaim -s -d N with mpio), or iscsi: each ESXi software iSCSI adapter's session
+    timers (esxcli iscsi adapter param get), or advanced: an ESXi host's Misc.APDTimeout and
+    Disk.PathEvalTime (esxcli system settings advanced list -o).
 
     Each host's tools know only its own devices, adapters and paths: with several hosts in the
     scenario and no --host, each host's view is printed in turn under a line `==> host NAME <==`

@@ -57,13 +57,21 @@ def multipath_path(p: Any, order: int) -> dict[str, Any]:
 def nvme_subsystem(r: Any) -> dict[str, Any]:
     """An `nvme list-subsys` subsystem's lines as read: its name, NQN, host NQN and iopolicy (the
     last two only where the listing printed them: nvme-cli 1.x prints neither)."""
-    return {"subsystem": r.subsystem, "nqn": r.nqn, "hostnqn": r.hostnqn, "iopolicy": r.iopolicy}
+    return {"subsystem": r.subsystem, "nqn": r.nqn, "hostnqn": r.hostnqn, "iopolicy": r.iopolicy,
+            **_shown(r, "device")}
+
+
+def _shown(r: Any, part: str) -> dict[str, Any]:
+    """What `nvme list -v` printed of the namespace (`device`) or controller (`path`) beyond the
+    rows' columns (`readers.nvme_subsys.COLUMNS`' `shown`)."""
+    shown = getattr(r, "shown", None)
+    return dict(shown[part]) if isinstance(shown, dict) else {}
 
 
 def nvme_controller(r: Any, order: int) -> dict[str, Any]:
     """An `nvme list-subsys` controller row as read: name, transport, address, state, ANA state."""
     return {"order": order, "controller": r.controller, "transport": r.transport, "address": r.address,
-            "state": r.state, "ana_state": r.ana_state}
+            "state": r.state, "ana_state": r.ana_state, **_shown(r, "path")}
 
 
 def esxcli_device(d: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from pathlab import host_views
 from pathlab.api import PathlabWarning, Scenario, ScenarioError
-from pathlab.output import esxcli, hosts, mpclaim, multipath, nvme, powermt
+from pathlab.output import esxcli, hosts, mpclaim, multipath, nvme, nvme_list, powermt
 from pathlab.output.sink import RENDERERS, Output
 from pathlab.toml_values import to_toml
 
@@ -26,6 +26,7 @@ STYLES: dict[str, Style] = {
     "linux-l": lambda what, view, desc: multipath.multipath_ll(view, checked=False),
     "nvme": lambda what, view, desc: nvme.list_subsys(view),
     "nvme-topology": lambda what, view, desc: nvme.show_topology(view),
+    "nvme-list": lambda what, view, desc: nvme_list.list_verbose(view),
     "powerpath": lambda what, view, desc: powermt.display(view),
     "mpio": lambda what, view, desc: mpclaim.disks(view),
 }

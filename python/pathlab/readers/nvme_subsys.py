@@ -29,7 +29,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 COLUMNS = ["subsystem", "nqn", "hostnqn", "iopolicy", "nsid", "path", "controller", "transport", "address",
-           "state", "ana_state", "line", "iopolicy_line"]
+           "state", "ana_state", "line", "iopolicy_line", "shown"]
+#: `shown`: what a listing printed beyond the other columns (`nvme list -v`'s serials, models,
+#: usage…: `{"device": …, "path": …}`), for `show` to print back; None for the other listings.
 #: Controller states (kernel `nvme_sysfs_show_state`) and ANA states (`nvme_ana_state_names`).
 STATES = ("new", "live", "resetting", "connecting", "deleting", "dead", "unknown")
 ANA_STATES = ("optimized", "non-optimized", "inaccessible", "persistent-loss", "change")
@@ -345,5 +347,5 @@ def _table(rows: list[dict[str, Any]]) -> pd.DataFrame:
     import pandas as pd
 
     table = pd.DataFrame(rows, columns=COLUMNS)
-    return table.astype({c: "string" for c in COLUMNS if c not in ("nsid", "line", "iopolicy_line")}
+    return table.astype({c: "string" for c in COLUMNS if c not in ("nsid", "line", "iopolicy_line", "shown")}
                         | {"nsid": "Int64", "line": "Int64", "iopolicy_line": "Int64"})
