@@ -19,6 +19,8 @@ the report)."""
 from __future__ import annotations
 
 # ruff: noqa: UP031  (nvme-cli's printf formats, written as its C source writes them)
+from typing import Any
+
 from hypothesis import strategies as st
 
 DOMAINS = ["nqn.1992-08.com.netapp", "nqn.1988-11.com.dell", "nqn.2010-06.com.purestorage"]
@@ -43,7 +45,8 @@ def _header(columns: list[tuple[str, int]], last: str) -> list[str]:
 
 
 @st.composite
-def listings(draw: st.DrawFn) -> str:
+def drawn(draw: st.DrawFn) -> tuple[str, str, list[dict[str, Any]]]:
+    """The release, the transport and the subsystems (their controllers and namespaces)."""
     release = draw(st.sampled_from(["2.0", "2.5", "2.9"]))
     kind = draw(st.sampled_from(["tcp", "fc", "rdma"]))
     upper = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
@@ -80,6 +83,17 @@ def listings(draw: st.DrawFn) -> str:
             namespaces.append({"head": f"nvme{s}n{n}", "generic": f"ng{s}n{n}", "nsid": nsid, "usage": usage,
                                "format": fmt})
         subsystems.append({"name": f"nvme-subsys{s}", "nqn": nqn, "ctrls": ctrls, "namespaces": namespaces})
+    return release, kind, subsystems
+
+
+@st.composite
+def listings(draw: st.DrawFn) -> str:
+    """A text listing."""
+    return text(*draw(drawn()))
+
+
+def text(release: str, kind: str, subsystems: list[dict[str, Any]]) -> str:
+    """`nvme list -v` as the release prints it."""
     lines = ["%-16s %-96s %-.16s" % ("Subsystem", "Subsystem-NQN", "Controllers"), "%-.16s %-.96s %-.16s" % (DASH, DASH, DASH)]
     lines += ["%-16s %-96s " % (s["name"], s["nqn"]) + ", ".join(c["name"] for c in s["ctrls"]) for s in subsystems]
     columns = CONTROLLER[release]
@@ -101,3 +115,25 @@ def listings(draw: st.DrawFn) -> str:
                 dev + n["head"], dev + n["generic"], nsid, n["usage"], n["format"])
                 + ", ".join(c["name"] for c in s["ctrls"]))
     return "\n".join(lines) + "\n"
+
+
+def json_text(kind: str, subsystems: list[dict[str, Any]], hostnqn: str) -> str:
+    """`nvme list -v -o json` as nvme-cli 2.9 and later print it (`json_detail_list`: json-c's
+    pretty printing, one key a line): every namespace of a subsystem on each of its controllers,
+    the path `nvme<S>c<C>n<N>` with an ANA state."""
+    import json
+
+    def instance(name: str) -> str:
+        return name.removeprefix("nvme-subsys").removeprefix("nvme")
+
+    hosts = [{"HostNQN": hostnqn, "HostID": "4c4c4544-0035-3810-8033-b4c04f4e4e32", "Subsystems": [
+        {"Subsystem": s["name"], "SubsystemNQN": s["nqn"], "Controllers": [
+            {"Controller": c["name"], "Cntlid": c["cntlid"], "SerialNumber": c["serial"], "ModelNumber": c["model"],
+             "Firmware": c["firmware"], "Transport": kind, "Address": c["address"], "Slot": "", "Namespaces": [],
+             "Paths": [{"Path": f"nvme{instance(s['name'])}c{instance(c['name'])}n{n['head'].rsplit('n', 1)[1]}",
+                        "ANAState": c.get("ana", "optimized")} for n in s["namespaces"]]}
+            for c in s["ctrls"]],
+         "Namespaces": [{"NameSpace": n["head"], "Generic": n["generic"], "NSID": n["nsid"], "UsedBytes": 0,
+                         "MaximumLBA": 2097152, "PhysicalSize": 1073741824, "SectorSize": 512}
+                        for n in s["namespaces"]]} for s in subsystems]}]
+    return json.dumps({"Devices": hosts}, indent=2) + "\n"

@@ -9,7 +9,8 @@ the address fields separated by spaces and no ANA state; the state is missing in
 ` +- nvme0n1 (ns 1)` with path rows `+- nvme0c0n1 optimized 0 nvme0 tcp … live` (ranking by
 multipath), or lists ` +- ns 1 live optimized` under each controller (ranking by controller).
 
-JSON: nvme-cli 1.x `{"Subsystems": [{"Name", "NQN"}, {"Paths": […]}, …]}` (each subsystem's paths
+JSON: `nvme list -v -o json` (`{"Devices": [{"HostNQN", "Subsystems": …}]}`, `nvme_list_json`);
+nvme-cli 1.x `{"Subsystems": [{"Name", "NQN"}, {"Paths": […]}, …]}` (each subsystem's paths
 in the element after it); 2.x `[{"HostNQN", "Subsystems": [{"Name", "NQN", "IOPolicy"?, "Paths": […]}]}]`,
 and for `show-topology` `"Namespaces": [{"NSID", "Paths": […]}]` whose paths are either flat
 (`Name`, `Transport`, `Address`, `State`, `ANAState`) or `{"Path", "ANAState", "Controller": [{…}]}`."""
@@ -241,6 +242,10 @@ def _read_json(name: str, text: str, offset: int) -> list[dict[str, Any]]:
     if text[end:].strip():
         after = offset + text.count("\n", 0, end) + 1
         warn(name, f"line {after}", f"skipped what follows the JSON document, from {text[end:].strip()[:50]!r}")
+    from pathlab.readers import nvme_list_json
+
+    if nvme_list_json.is_detail_list(doc):  # `nvme list -v -o json`
+        return nvme_list_json.rows(name, doc, text, offset)
     hosts = doc if isinstance(doc, list) else [doc]
     rows: list[dict[str, Any]] = []
     for h, host in enumerate(hosts):
