@@ -1,5 +1,5 @@
 """`esxcli storage nmp device list` and `esxcli storage nmp path list` made up at random, as ESXi
-5 to 8 print them, for the property test of `show` (`test_show_lossless.py`).
+5 to 8 print them (and ESX 4.x's `esxcli nmp device list` and `nmp path list`), for the property test of `show` (`test_show_lossless.py`).
 
 Field sets (VMware's esxcli reference, ESXi 5.0 to 8.0; the corpus' samples): a device block is
 the device name, then `Device Display Name`, `Storage Array Type`, `Storage Array Type Device
@@ -34,9 +34,10 @@ def _hex(draw: st.DrawFn, n: int) -> str:
 
 
 @st.composite
-def listings(draw: st.DrawFn) -> tuple[str, str]:
-    """A device list and its path list."""
-    release = draw(st.sampled_from(["5.0", "6.x"]))
+def listings(draw: st.DrawFn, releases: tuple[str, ...] = ("5.0", "6.x")) -> tuple[str, str]:
+    """A device list and its path list. ESX 4.0 and 4.1 (`esxcli nmp device list`, `nmp path
+    list`) print 5.0's device fields; 4.0's path blocks have no `Array Priority` (4.1 added it)."""
+    release = draw(st.sampled_from(releases))
     # Adapters in order: MRU's and Fixed's current path is the first optimized one (pathlab claims a
     # device as ESXi does at boot; a current path moved since, by a failover or `esxcli`, is not drawn).
     adapters = sorted(draw(st.lists(st.integers(1, 64), min_size=1, max_size=2, unique=True)))
@@ -69,10 +70,10 @@ def listings(draw: st.DrawFn) -> tuple[str, str]:
                  f"   Storage Array Type: {'VMW_SATP_ALUA' if alua else 'VMW_SATP_DEFAULT_AA'}",
                  "   Storage Array Type Device Config: " + (ALUA_DEVICE % tuple(tpgs) if alua else "{action_OnRetryErrors=off}"),
                  f"   Path Selection Policy: {psp}", f"   Path Selection Policy Device Config: {config}"]
-        if release != "5.0":
+        if release == "6.x":
             block.append("   Path Selection Policy Device Custom Config: ")
         block.append(f"   Working Paths: {', '.join(working)}")
-        if release != "5.0":
+        if release == "6.x":
             block.append("   Is USB: false")
         devices.append("\n".join(block))
         for r, a, t in runtime:
@@ -87,6 +88,7 @@ def listings(draw: st.DrawFn) -> tuple[str, str]:
             paths.append("\n".join([
                 f"fc.20000024ff{a:06x}:21000024ff{a:06x}-fc.500a0980{array:02x}000000:500a0981{array:02x}0000{t:02x}-{name}",
                 f"   Runtime Name: {r}", f"   Device: {name}", f"   Device Display Name: {display}",
-                f"   Group State: {state}", f"   Array Priority: {draw(st.integers(0, 3))}",
+                f"   Group State: {state}",
+                *([] if release == "4.0" else [f"   Array Priority: {draw(st.integers(0, 3))}"]),
                 f"   Storage Array Type Path Config: {satp}", f"   Path Selection Policy Path Config: {path_config}"]))
     return "\n\n".join(devices) + "\n", "\n\n".join(paths) + "\n"

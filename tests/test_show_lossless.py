@@ -60,14 +60,14 @@ def shown_nvme(listing: str, suffix: str = ".txt") -> str:
         return text(configuration(Scenario.from_text(scenario_text, "imported.toml"), "paths", "nvme"))
 
 
-def shown_esxi(devices: str, paths: str) -> tuple[str, str]:
-    """`pathlab import` of an esxcli device list and path list, then `pathlab show devices` and
-    `show paths` in their style."""
+def shown_esxi(devices: str, paths: str, commands: tuple[str, str] = ("", "")) -> tuple[str, str]:
+    """`pathlab import` of an esxcli device list and path list (each after its command line where
+    `commands` gives one), then `pathlab show devices` and `show paths` in their style."""
     from pathlab.importer import import_files
 
     device_file, path_file = Path(_DIR.name) / "device-list.txt", Path(_DIR.name) / "path-list.txt"
-    device_file.write_text(devices)
-    path_file.write_text(paths)
+    device_file.write_text(commands[0] + devices)
+    path_file.write_text(commands[1] + paths)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         scenario = Scenario.from_text(import_files([str(device_file), str(path_file)]).text, "imported.toml")
@@ -147,6 +147,17 @@ def test_esxcli_device_and_path_lists_shown_back_byte_for_byte(lists: tuple[str,
     configs, custom config, working paths and flags, every path's UID, group state, priority and
     configs, as printed (the path blocks in any order: ESXi's is not a value)."""
     devices, paths = shown_esxi(*lists)
+    assert devices == lists[0]
+    assert sorted(paths.split("\n\n")) == sorted(lists[1].split("\n\n"))
+
+
+@SETTINGS
+@given(generated_esxcli.listings(releases=("4.0", "4.1")))
+def test_esx4_device_and_path_lists_shown_back_byte_for_byte(lists: tuple[str, str]) -> None:
+    """ESX 4.0 and 4.1, pasted after their commands (`esxcli nmp device list`, `esxcli nmp path
+    list`): every value comes back in ESXi's field sets of the time, 4.0's path blocks without
+    the `Array Priority` it did not print."""
+    devices, paths = shown_esxi(*lists, commands=("~ # esxcli nmp device list\n", "~ # esxcli nmp path list\n"))
     assert devices == lists[0]
     assert sorted(paths.split("\n\n")) == sorted(lists[1].split("\n\n"))
 

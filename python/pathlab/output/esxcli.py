@@ -89,6 +89,8 @@ def path_list(desc: dict[str, Any], san: dict[str, Any] | None = None) -> str:
             if at_start and own.get("Group State") == p["group_state"]:  # the simulation has it as read
                 satp_config = own.get("Storage Array Type Path Config", NOT_READ)
                 psp_config = own.get("Path Selection Policy Path Config", NOT_READ)
+        # ESX 4.0 printed no `Array Priority` (4.1 added it): an imported path without one shows none.
+        no_priority = (p["device"], p["name"]) in read and "Array Priority" not in read[p["device"], p["name"]]
         blocks.append(
             "\n".join(
                 [
@@ -97,7 +99,7 @@ def path_list(desc: dict[str, Any], san: dict[str, Any] | None = None) -> str:
                     f"   Device: {p['device']}",
                     f"   Device Display Name: {display[p['device']]}",
                     f"   Group State: {p['group_state']}",
-                    f"   Array Priority: {priority}",
+                    *([] if no_priority else [f"   Array Priority: {priority}"]),
                     f"   Storage Array Type Path Config: {satp_config}",
                     f"   Path Selection Policy Path Config: {psp_config}",
                 ]
