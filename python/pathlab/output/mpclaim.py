@@ -1,19 +1,9 @@
 """Windows MPIO's own listings for the host's devices under the `mpio` policy, as Microsoft's
 mpclaim and the MPIO PowerShell module print them (`readers/mpclaim.py` reads them back), each
-after the prompt that ran it (`PS C:\\> mpclaim -s -d 2`), as an admin pastes them:
-
-    MPIO Disk2: 08 Paths, Round Robin with Subset, ALUA Not Supported
-        Controlling DSM: Microsoft DSM
-        SN: 6000144000000010301F14F9976C13A6
-        Supported Load Balance Policies: FOO RR RRWS LQD WP LB
-
-        Path ID          State              SCSI Address      Weight
-        ---------------------------------------------------------------------------
-        0000000077040009 Active/Optimized   004|000|009|001   0
-            TPG_State : Active/Optimized  , TPG_Id: 4, : 3
-
-(the layout of the published samples in `tests/data/mpio/`: the path row `%s %-18s %-17s %s`, the
-`TPG_State` line `TPG_State : %-18s, TPG_Id: %d, : %d`). Before the disks, `mpclaim -s -d`'s
+after the prompt that ran it (`PS C:\\> mpclaim -s -d 2`), as an admin pastes them: each disk's
+line, its DSM, serial and supported policies and its path table, in the layout of the published
+samples in `tests/data/mpio/` (shown in `readers/mpclaim.py`): the path row `%s %-18s %-17s %s`,
+the `TPG_State` line `TPG_State : %-18s, TPG_Id: %d, : %d`. Before the disks, `mpclaim -s -d`'s
 list where the import read one (`%-12s %-12s %-12s %s`); after them, `Get-MPIOSetting`'s values
 (`Name : Value`, names padded to the longest, as PowerShell's list format does) and
 `Get-MSDSMGlobalDefaultLoadBalancePolicy`'s word, where read.

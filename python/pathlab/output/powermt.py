@@ -1,17 +1,7 @@
 """`powermt display dev=all` for the host's devices under the `powerpath` policy, as PowerPath
-prints it (the layout of the published samples in `tests/data/powerpath/`, Linux and Solaris;
-`readers/powermt.py` reads it back):
-
-    Pseudo name=emcpower23a
-    CLARiiON ID=HK190074900068 [PLADWS002SM]
-    Logical device ID=6006016082E71E0009B10334FA67DD11 [LUN 113]
-    state=alive; policy=CLAROpt; priority=0; queued-IOs=0
-    Owner: default=SP A, current=SP A       Array failover mode: 1
-    ==============================================================================
-    ---------------- Host ---------------   - Stor -   -- I/O Path -  -- Stats ---
-    ###  HW Path                I/O Paths    Interf.   Mode    State  Q-IOs Errors
-    ==============================================================================
-    3082 ssm@0,0/pci@19,700000/QLGC,qlc@1/fp@0,0 c14t0d6s0 SP A2     active  alive      0      0
+prints it (the layout of the published samples in `tests/data/powerpath/`, Linux and Solaris, shown
+in `readers/powermt.py`, which reads it back: the device's lines, the path table's rules, banner
+and header, a row per path).
 
 A path row is `%4d %-25s %-9s %-9s %-7s %-6s %5d %6d` (measured on those samples; PowerPath on
 AIX and some releases pad the columns a few places otherwise: the values are the same). Devices
