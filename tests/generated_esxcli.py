@@ -92,3 +92,41 @@ def listings(draw: st.DrawFn, releases: tuple[str, ...] = ("5.0", "6.x")) -> tup
                 *([] if release == "4.0" else [f"   Array Priority: {draw(st.integers(0, 3))}"]),
                 f"   Storage Array Type Path Config: {satp}", f"   Path Selection Policy Path Config: {path_config}"]))
     return "\n\n".join(devices) + "\n", "\n\n".join(paths) + "\n"
+
+
+#: `esxcli storage hpp device list`'s schemes and their configs as `esxcli storage hpp device set`
+#: sets them (VMware's esxcli reference, ESXi 7.0 and 8.0).
+HPP_SCHEMES = ("FIXED", "LB-RR", "LB-IOPS", "LB-BYTES")
+
+
+@st.composite
+def hpp_device_lists(draw: st.DrawFn) -> str:
+    """An `esxcli storage hpp device list` (ESXi 7 and 8): each device's display name, scheme and
+    its config, current path, working path set (the current path under FIXED, every path under a
+    load-balancing scheme), flags and paths, each key indented three blanks, blocks a blank line
+    apart. Narrowed to SAN devices (`Is Local: false`) of one array on one or two adapters, every path up."""
+    adapters = sorted(draw(st.lists(st.integers(1, 64), min_size=1, max_size=2, unique=True)))
+    # One array: its display names' vendor (a target is one array's port).
+    kind = draw(st.sampled_from(["NVMe Fibre Channel Disk", "NVMe TCP Disk", "NETAPP Fibre Channel Disk"]))
+    blocks = []
+    for i in range(draw(st.integers(1, 3))):
+        name = draw(st.sampled_from(["naa.6", "eui.", "uuid."])) + f"{_hex(draw, 29)}{i:02x}"
+        lun = 10 * i + draw(st.integers(0, 9))
+        paths = [f"vmhba{a}:C0:T{t}:L{lun}" for a in adapters for t in range(draw(st.integers(1, 2)))]
+        paths = list(dict.fromkeys(paths))
+        scheme = draw(st.sampled_from(HPP_SCHEMES))
+        current = paths[0]
+        if scheme == "FIXED":
+            preferred = draw(st.sampled_from(["none", current]))
+            config, working = f"{{preferred={preferred};}}", [current]
+        else:
+            iops, size = draw(st.integers(1, 1000)), draw(st.sampled_from([1024, 65536, 10485760]))
+            config = {"LB-RR": f"{{iops={iops},bytes={size};}}", "LB-IOPS": f"{{iops={iops};}}",
+                      "LB-BYTES": f"{{bytes={size};}}"}[scheme]
+            working = paths
+        blocks.append("\n".join([
+            name, f"   Device Display Name: {kind} ({name})", f"   Path Selection Scheme: {scheme}",
+            f"   Path Selection Scheme Config: {config}", f"   Current Path: {current}",
+            f"   Working Path Set: {', '.join(working)}", f"   Is SSD: {draw(st.sampled_from(['true', 'false']))}",
+            "   Is Local: false", f"   Paths: {', '.join(paths)}", f"   Use ANO: {draw(st.sampled_from(['true', 'false']))}"]))
+    return "\n\n".join(blocks) + "\n"

@@ -152,6 +152,21 @@ def test_esxcli_device_and_path_lists_shown_back_byte_for_byte(lists: tuple[str,
 
 
 @SETTINGS
+@given(generated_esxcli.hpp_device_lists())
+def test_hpp_device_list_shown_back_byte_for_byte(listing: str) -> None:
+    """ESXi 7 and 8's `esxcli storage hpp device list`: every device's display name, scheme and
+    config, current path, working path set, flags and paths, as printed (no SATP: HPP has none)."""
+    from pathlab.importer import import_files
+
+    path = Path(_DIR.name) / "hpp-device-list.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scenario = Scenario.from_text(import_files([str(path)]).text, "imported.toml")
+        assert text(configuration(scenario, "devices", "esxi")) == listing
+
+
+@SETTINGS
 @given(generated_esxcli.listings(releases=("4.0", "4.1")))
 def test_esx4_device_and_path_lists_shown_back_byte_for_byte(lists: tuple[str, str]) -> None:
     """ESX 4.0 and 4.1, pasted after their commands (`esxcli nmp device list`, `esxcli nmp path

@@ -74,9 +74,27 @@ def nvme_controller(r: Any, order: int) -> dict[str, Any]:
             "state": r.state, "ana_state": r.ana_state, **_shown(r, "path")}
 
 
+def hpp_device(d: Any) -> dict[str, Any]:
+    """An `esxcli storage hpp device list` block as read, by the listing's keys (its flags as
+    ESXi prints them, `true`/`false`; its path lists `, `-separated)."""
+    def flag(value: Any) -> str | None:
+        return None if not isinstance(value, bool) and _text(value) is None else str(bool(value)).lower()
+
+    def paths(value: Any) -> str | None:
+        return ", ".join(value) if isinstance(value, list) else None
+
+    return {"Device Display Name": d.display_name, "Path Selection Scheme": d.scheme,
+            "Path Selection Scheme Config": d.scheme_config, "Current Path": d.current_path,
+            "Working Path Set": paths(d.working_paths), "Is SSD": flag(d.is_ssd), "Is Local": flag(d.is_local),
+            "Paths": paths(d.paths), "Use ANO": flag(d.use_ano)}
+
+
 def esxcli_device(d: Any) -> dict[str, Any]:
     """An `esxcli storage nmp device list` block as read, by the listing's keys; the keys past
-    the modelled ones in the listing's order (`Other Keys`, one a line)."""
+    the modelled ones in the listing's order (`Other Keys`, one a line); an `hpp device list`
+    block by its own keys (`hpp_device`)."""
+    if isinstance(getattr(d, "scheme", None), str):
+        return hpp_device(d)
     others = getattr(d, "others", None)
     others = others if isinstance(others, dict) else {}
     paths = d.working_paths if isinstance(d.working_paths, list) else []
