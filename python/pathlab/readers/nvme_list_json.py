@@ -24,6 +24,7 @@ import re
 from typing import Any
 
 from pathlab.api import ScenarioError
+from pathlab.readers._json_values import as_dict, as_list, as_str
 
 _PATH = re.compile(r"nvme(\d+)c\d+n(\d+)")
 
@@ -54,19 +55,17 @@ class _Lines:
 def rows(name: str, doc: dict[str, Any], text: str, offset: int) -> list[dict[str, Any]]:
     """The rows of `nvme_subsys.COLUMNS` the document gives; a value of the wrong type refused,
     naming its place in the document (`Devices[0].Subsystems[1].Controllers[0].Paths[2].Path`)."""
-    from pathlab.readers.nvme_subsys import _dict, _list, _str
-
     lines = _Lines(text, offset)
     out: list[dict[str, Any]] = []
-    for h, host in enumerate(_list(doc.get("Devices"), name, "Devices")):
+    for h, host in enumerate(as_list(doc.get("Devices"), name, "Devices")):
         hwhere = f"Devices[{h}]"
-        host = _dict(host, name, hwhere)
-        hostnqn = _str(host.get("HostNQN"), name, f"{hwhere}.HostNQN")
-        for i, item in enumerate(_list(host.get("Subsystems"), name, f"{hwhere}.Subsystems")):
+        host = as_dict(host, name, hwhere)
+        hostnqn = as_str(host.get("HostNQN"), name, f"{hwhere}.HostNQN")
+        for i, item in enumerate(as_list(host.get("Subsystems"), name, f"{hwhere}.Subsystems")):
             where = f"{hwhere}.Subsystems[{i}]"
-            item = _dict(item, name, where)
-            subsystem = _str(item.get("Subsystem"), name, f"{where}.Subsystem")
-            nqn = _str(item.get("SubsystemNQN"), name, f"{where}.SubsystemNQN")
+            item = as_dict(item, name, where)
+            subsystem = as_str(item.get("Subsystem"), name, f"{where}.Subsystem")
+            nqn = as_str(item.get("SubsystemNQN"), name, f"{where}.SubsystemNQN")
             if subsystem is None or nqn is None:
                 raise ScenarioError(name, where, "a subsystem of `nvme list -v -o json` has its `Subsystem` name and "
                                                  "`SubsystemNQN`")
@@ -74,27 +73,27 @@ def rows(name: str, doc: dict[str, Any], text: str, offset: int) -> list[dict[st
             base = {"subsystem": subsystem, "nqn": nqn, "hostnqn": hostnqn, "iopolicy": None, "state": None,
                     "iopolicy_line": None, "shown": None}
             nsid_of = _namespaces(name, item.get("Namespaces"), f"{where}.Namespaces")
-            for k, c in enumerate(_list(item.get("Controllers"), name, f"{where}.Controllers")):
+            for k, c in enumerate(as_list(item.get("Controllers"), name, f"{where}.Controllers")):
                 cwhere = f"{where}.Controllers[{k}]"
-                c = _dict(c, name, cwhere)
-                controller = _str(c.get("Controller"), name, f"{cwhere}.Controller")
+                c = as_dict(c, name, cwhere)
+                controller = as_str(c.get("Controller"), name, f"{cwhere}.Controller")
                 if controller is None:
                     raise ScenarioError(name, f"{cwhere}.Controller", "a controller without its name (`nvme0`)")
                 ctrl = {**base, "controller": controller, "line": lines.of("Controller", controller),
-                        "transport": _str(c.get("Transport"), name, f"{cwhere}.Transport"),
-                        "address": _str(c.get("Address"), name, f"{cwhere}.Address")}
-                paths = _list(c.get("Paths"), name, f"{cwhere}.Paths")
+                        "transport": as_str(c.get("Transport"), name, f"{cwhere}.Transport"),
+                        "address": as_str(c.get("Address"), name, f"{cwhere}.Address")}
+                paths = as_list(c.get("Paths"), name, f"{cwhere}.Paths")
                 for j, p in enumerate(paths):
                     pwhere = f"{cwhere}.Paths[{j}]"
-                    p = _dict(p, name, pwhere)
-                    path = _str(p.get("Path"), name, f"{pwhere}.Path")
+                    p = as_dict(p, name, pwhere)
+                    path = as_str(p.get("Path"), name, f"{pwhere}.Path")
                     head = _PATH.fullmatch(path or "")
                     if head is None:
                         raise ScenarioError(name, f"{pwhere}.Path", f"{str(path)[:40]!r}: a path is named `nvmeXcYnZ` "
                                                                     "(namespace Z of subsystem X through controller Y)")
                     line = lines.of("Path", path)
                     out.append({**ctrl, "nsid": nsid_of.get(f"nvme{head[1]}n{head[2]}"), "path": path,
-                                "ana_state": _str(p.get("ANAState"), name, f"{pwhere}.ANAState"),
+                                "ana_state": as_str(p.get("ANAState"), name, f"{pwhere}.ANAState"),
                                 "line": line if line is not None else ctrl["line"]})
                 own = _namespaces(name, c.get("Namespaces"), f"{cwhere}.Namespaces")
                 out += [{**ctrl, "nsid": nsid, "path": None, "ana_state": None} for nsid in own.values()]
@@ -105,13 +104,11 @@ def rows(name: str, doc: dict[str, Any], text: str, offset: int) -> list[dict[st
 
 def _namespaces(name: str, value: Any, where: str) -> dict[str, int]:
     """Each namespace's head (`nvme0n1`) → its NSID."""
-    from pathlab.readers.nvme_subsys import _dict, _list, _str
-
     out = {}
-    for k, ns in enumerate(_list(value, name, where)):
+    for k, ns in enumerate(as_list(value, name, where)):
         nwhere = f"{where}[{k}]"
-        ns = _dict(ns, name, nwhere)
-        head = _str(ns.get("NameSpace"), name, f"{nwhere}.NameSpace")
+        ns = as_dict(ns, name, nwhere)
+        head = as_str(ns.get("NameSpace"), name, f"{nwhere}.NameSpace")
         nsid = ns.get("NSID")
         if not isinstance(nsid, int) or isinstance(nsid, bool) or not 0 <= nsid < 1 << 32:
             raise ScenarioError(name, f"{nwhere}.NSID", f"expected a namespace number (0 to 0xffffffff), found {nsid!r}")
