@@ -1,5 +1,5 @@
 """`esxcli storage nmp device list` and `esxcli storage nmp path list` made up at random, as ESXi
-5 to 8 print them, for the property test of `show` (`test_show_lossless.py`).
+5 to 8 print them (and ESX 4.x's `esxcli nmp device list` and `nmp path list`), for the property test of `show` (`test_show_lossless.py`).
 
 Field sets (VMware's esxcli reference, ESXi 5.0 to 8.0; the corpus' samples): a device block is
 the device name, then `Device Display Name`, `Storage Array Type`, `Storage Array Type Device
@@ -34,9 +34,10 @@ def _hex(draw: st.DrawFn, n: int) -> str:
 
 
 @st.composite
-def listings(draw: st.DrawFn) -> tuple[str, str]:
-    """A device list and its path list."""
-    release = draw(st.sampled_from(["5.0", "6.x"]))
+def listings(draw: st.DrawFn, releases: tuple[str, ...] = ("5.0", "6.x")) -> tuple[str, str]:
+    """A device list and its path list. ESX 4.0 and 4.1 (`esxcli nmp device list`, `nmp path
+    list`) print 5.0's device fields; 4.0's path blocks have no `Array Priority` (4.1 added it)."""
+    release = draw(st.sampled_from(releases))
     # Adapters in order: MRU's and Fixed's current path is the first optimized one (pathlab claims a
     # device as ESXi does at boot; a current path moved since, by a failover or `esxcli`, is not drawn).
     adapters = sorted(draw(st.lists(st.integers(1, 64), min_size=1, max_size=2, unique=True)))
@@ -69,10 +70,10 @@ def listings(draw: st.DrawFn) -> tuple[str, str]:
                  f"   Storage Array Type: {'VMW_SATP_ALUA' if alua else 'VMW_SATP_DEFAULT_AA'}",
                  "   Storage Array Type Device Config: " + (ALUA_DEVICE % tuple(tpgs) if alua else "{action_OnRetryErrors=off}"),
                  f"   Path Selection Policy: {psp}", f"   Path Selection Policy Device Config: {config}"]
-        if release != "5.0":
+        if release == "6.x":
             block.append("   Path Selection Policy Device Custom Config: ")
         block.append(f"   Working Paths: {', '.join(working)}")
-        if release != "5.0":
+        if release == "6.x":
             block.append("   Is USB: false")
         devices.append("\n".join(block))
         for r, a, t in runtime:
@@ -87,6 +88,45 @@ def listings(draw: st.DrawFn) -> tuple[str, str]:
             paths.append("\n".join([
                 f"fc.20000024ff{a:06x}:21000024ff{a:06x}-fc.500a0980{array:02x}000000:500a0981{array:02x}0000{t:02x}-{name}",
                 f"   Runtime Name: {r}", f"   Device: {name}", f"   Device Display Name: {display}",
-                f"   Group State: {state}", f"   Array Priority: {draw(st.integers(0, 3))}",
+                f"   Group State: {state}",
+                *([] if release == "4.0" else [f"   Array Priority: {draw(st.integers(0, 3))}"]),
                 f"   Storage Array Type Path Config: {satp}", f"   Path Selection Policy Path Config: {path_config}"]))
     return "\n\n".join(devices) + "\n", "\n\n".join(paths) + "\n"
+
+
+#: `esxcli storage hpp device list`'s schemes and their configs as `esxcli storage hpp device set`
+#: sets them (VMware's esxcli reference, ESXi 7.0 and 8.0).
+HPP_SCHEMES = ("FIXED", "LB-RR", "LB-IOPS", "LB-BYTES")
+
+
+@st.composite
+def hpp_device_lists(draw: st.DrawFn) -> str:
+    """An `esxcli storage hpp device list` (ESXi 7 and 8): each device's display name, scheme and
+    its config, current path, working path set (the current path under FIXED, every path under a
+    load-balancing scheme), flags and paths, each key indented three blanks, blocks a blank line
+    apart. Narrowed to SAN devices (`Is Local: false`) of one array on one or two adapters, every path up."""
+    adapters = sorted(draw(st.lists(st.integers(1, 64), min_size=1, max_size=2, unique=True)))
+    # One array: its display names' vendor (a target is one array's port).
+    kind = draw(st.sampled_from(["NVMe Fibre Channel Disk", "NVMe TCP Disk", "NETAPP Fibre Channel Disk"]))
+    blocks = []
+    for i in range(draw(st.integers(1, 3))):
+        name = draw(st.sampled_from(["naa.6", "eui.", "uuid."])) + f"{_hex(draw, 29)}{i:02x}"
+        lun = 10 * i + draw(st.integers(0, 9))
+        paths = [f"vmhba{a}:C0:T{t}:L{lun}" for a in adapters for t in range(draw(st.integers(1, 2)))]
+        paths = list(dict.fromkeys(paths))
+        scheme = draw(st.sampled_from(HPP_SCHEMES))
+        current = paths[0]
+        if scheme == "FIXED":
+            preferred = draw(st.sampled_from(["none", current]))
+            config, working = f"{{preferred={preferred};}}", [current]
+        else:
+            iops, size = draw(st.integers(1, 1000)), draw(st.sampled_from([1024, 65536, 10485760]))
+            config = {"LB-RR": f"{{iops={iops},bytes={size};}}", "LB-IOPS": f"{{iops={iops};}}",
+                      "LB-BYTES": f"{{bytes={size};}}"}[scheme]
+            working = paths
+        blocks.append("\n".join([
+            name, f"   Device Display Name: {kind} ({name})", f"   Path Selection Scheme: {scheme}",
+            f"   Path Selection Scheme Config: {config}", f"   Current Path: {current}",
+            f"   Working Path Set: {', '.join(working)}", f"   Is SSD: {draw(st.sampled_from(['true', 'false']))}",
+            "   Is Local: false", f"   Paths: {', '.join(paths)}", f"   Use ANO: {draw(st.sampled_from(['true', 'false']))}"]))
+    return "\n\n".join(blocks) + "\n"

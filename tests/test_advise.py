@@ -104,3 +104,32 @@ def test_an_nvme_head_whose_udev_rule_sets_queue_depth_is_offered_numa_and_round
     assert {d.policy.given for d in scenario.devices} == {()}
     labels = [c.label for c in candidates(scenario, scenario.run())]
     assert labels == ["the setting in force", "nvme numa", "nvme round-robin", "pathlab gated-least-load"]
+
+
+def test_an_undetermined_iopolicy_is_offered_too_ranked_against_it_as_assumed(scenarios) -> None:
+    """Issue 32: an iopolicy no capture shows is simulated as numa, assumed; numa must still be
+    offered (the host may run round-robin or queue-depth), every candidate saying that it is
+    ranked against numa as assumed and which file settles it."""
+    from pathlab import Scenario
+    from pathlab.advisor.candidates import candidates
+    from pathlab.importer.imported import Undetermined
+
+    scenario = Scenario.load(scenarios / "reactions" / "nvme-shared-controllers.toml",
+                             set=['policy={ name = "nvme" }', 'run.duration="50ms"', 'run.warmup="0s"'])
+    assert {d.policy["iopolicy"] for d in scenario.devices} == {"numa"}
+    run = scenario.run()
+    settle = "/sys/class/nvme-subsystem/nvme-subsys0/iopolicy would tell"
+    open_ = [Undetermined(d.name, "iopolicy", "not in the captures", settle) for d in scenario.devices]
+    offered = candidates(scenario, run, open_)
+    assert [c.label for c in offered] == ["the setting in force", "nvme numa", "nvme round-robin", "nvme queue-depth",
+                                          "pathlab gated-least-load"]
+    assert {c.against_assumed for c in offered[1:4]} == {
+        f"the iopolicy in force is not determined ({settle}): every candidate is ranked against numa, assumed"}
+    assert offered[1].caveat == ("the setting in force is simulated as numa, assumed, so numa ranks as it does: it "
+                                 "changes something only if the host runs another iopolicy")
+    assert offered[3].caveat == "queue-depth: kernel 6.11 or later"
+    # Read, numa is the setting in force and is not offered again.
+    read = candidates(scenario, run)
+    assert [c.label for c in read] == ["the setting in force", "nvme round-robin", "nvme queue-depth",
+                                       "pathlab gated-least-load"]
+    assert not any(c.against_assumed for c in read)

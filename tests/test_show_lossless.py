@@ -16,7 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import generated_esxcli
+import generated_mpclaim
 import generated_nvme
+import generated_nvme_list
+import generated_powermt
 from generated_multipath import Map, listings
 from pathlab.api import Scenario
 from pathlab.importer import nvme
@@ -57,14 +60,14 @@ def shown_nvme(listing: str, suffix: str = ".txt") -> str:
         return text(configuration(Scenario.from_text(scenario_text, "imported.toml"), "paths", "nvme"))
 
 
-def shown_esxi(devices: str, paths: str) -> tuple[str, str]:
-    """`pathlab import` of an esxcli device list and path list, then `pathlab show devices` and
-    `show paths` in their style."""
+def shown_esxi(devices: str, paths: str, commands: tuple[str, str] = ("", "")) -> tuple[str, str]:
+    """`pathlab import` of an esxcli device list and path list (each after its command line where
+    `commands` gives one), then `pathlab show devices` and `show paths` in their style."""
     from pathlab.importer import import_files
 
     device_file, path_file = Path(_DIR.name) / "device-list.txt", Path(_DIR.name) / "path-list.txt"
-    device_file.write_text(devices)
-    path_file.write_text(paths)
+    device_file.write_text(commands[0] + devices)
+    path_file.write_text(commands[1] + paths)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         scenario = Scenario.from_text(import_files([str(device_file), str(path_file)]).text, "imported.toml")
@@ -144,6 +147,32 @@ def test_esxcli_device_and_path_lists_shown_back_byte_for_byte(lists: tuple[str,
     configs, custom config, working paths and flags, every path's UID, group state, priority and
     configs, as printed (the path blocks in any order: ESXi's is not a value)."""
     devices, paths = shown_esxi(*lists)
+    assert devices == lists[0]
+    assert sorted(paths.split("\n\n")) == sorted(lists[1].split("\n\n"))
+
+
+@SETTINGS
+@given(generated_esxcli.hpp_device_lists())
+def test_hpp_device_list_shown_back_byte_for_byte(listing: str) -> None:
+    """ESXi 7 and 8's `esxcli storage hpp device list`: every device's display name, scheme and
+    config, current path, working path set, flags and paths, as printed (no SATP: HPP has none)."""
+    from pathlab.importer import import_files
+
+    path = Path(_DIR.name) / "hpp-device-list.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scenario = Scenario.from_text(import_files([str(path)]).text, "imported.toml")
+        assert text(configuration(scenario, "devices", "esxi")) == listing
+
+
+@SETTINGS
+@given(generated_esxcli.listings(releases=("4.0", "4.1")))
+def test_esx4_device_and_path_lists_shown_back_byte_for_byte(lists: tuple[str, str]) -> None:
+    """ESX 4.0 and 4.1, pasted after their commands (`esxcli nmp device list`, `esxcli nmp path
+    list`): every value comes back in ESXi's field sets of the time, 4.0's path blocks without
+    the `Array Priority` it did not print."""
+    devices, paths = shown_esxi(*lists, commands=("~ # esxcli nmp device list\n", "~ # esxcli nmp path list\n"))
     assert devices == lists[0]
     assert sorted(paths.split("\n\n")) == sorted(lists[1].split("\n\n"))
 
@@ -374,3 +403,151 @@ def test_an_esxi_device_config_is_shown_as_read_until_a_fault_moves_its_port_gro
 
     assert "{TPG_id=1,TPG_state=ANO}{TPG_id=2,TPG_state=AO}" in config()
     assert "{TPG_id=1,TPG_state=STBY}" in config("--at", "2s") and "TPG_state=ANO" not in config("--at", "2s")
+
+
+def shown_as(listing: str, style: str) -> str:
+    """`pathlab import` of one listing, then `pathlab show paths --style STYLE`."""
+    from pathlab.importer import import_files
+
+    path = Path(_DIR.name) / f"{style}.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scenario = Scenario.from_text(import_files([str(path)]).text, "imported.toml")
+        return text(configuration(scenario, "paths", style))
+
+
+def shown_powermt(listing: str) -> str:
+    """`pathlab import` of a `powermt display dev=all` listing, then `pathlab show paths --style powerpath`."""
+    return shown_as(listing, "powerpath")
+
+
+def powermt_values(listing: str) -> list[tuple[Any, ...]]:
+    """Every value `readers.powermt` reads of a listing, each device's and each path's, lines aside."""
+    from dataclasses import astuple, replace
+
+    from pathlab.readers import powermt
+
+    path = Path(_DIR.name) / "powermt-read.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        devices = powermt.read(path)
+    return [astuple(replace(d, line=0, array_line=0, logical_line=0, policy_line=0, owner_line=0,
+                            paths=[replace(p, line=0) for p in d.paths])) for d in devices]
+
+
+@SETTINGS
+@given(generated_powermt.listings())
+def test_powermt_every_value_shown_as_read(drawn: tuple[str, str]) -> None:
+    """Every device's pseudo name, array class, ID and label, logical device ID and label, WWN,
+    state line (type, state, policy, priority, queued I/Os, in their order), owners and failover
+    mode, and every path's HBA number, HW path, I/O path, interface (its blanks too), mode, state,
+    queued I/Os and errors come back exactly, whichever layout printed them; in the Linux and
+    Solaris columns (`show`'s), byte for byte."""
+    layout, listing = drawn
+    shown = shown_powermt(listing)
+    assert powermt_values(shown) == powermt_values(listing)
+    if layout in ("linux", "ve"):
+        assert shown == listing
+
+
+def test_powermt_sample_comes_back_and_a_fault_is_marked() -> None:
+    """A published Solaris listing (four LUNs, CLAROpt, failover mode 1) comes back byte for byte;
+    a path failed by a fault prints the simulation's state marked `?`, a policy chosen by `--set`
+    the simulation's name marked so."""
+    sample = (Path(__file__).parent / "data/powerpath/001-clariion-solaris-failover-mode-1.txt").read_text()
+    listing = sample[sample.index("Pseudo name="):].removesuffix("\n")  # the file ends in a blank line
+    assert shown_powermt(listing) == listing
+    from pathlab.importer import import_files
+
+    path = Path(_DIR.name) / "powermt.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        imported = import_files([str(path)]).text
+        failed = Scenario.from_text(imported, "imported.toml", set={
+            "faults": [{"kind": "path_down", "at": "1s", "path": "hba3083:C0:T0:L113"}],
+            "devices.1.policy": {"name": "powerpath", "policy": "round_robin"}})
+        shown = text(configuration(failed, "paths", "powerpath", at="2s")).splitlines()
+    assert shown[10] == "3083 ssm@0,0/pci@19,700000/QLGC,qlc@1,1/fp@0,0 c15t0d6s0 SP B2     active  dead?      0      2"
+    assert shown[17] == "state=alive; policy=RoundRobin?; priority=0; queued-IOs=0"
+    assert shown[3] == "state=alive; policy=CLAROpt; priority=0; queued-IOs=0"
+
+
+def mpclaim_values(listing: str) -> Any:
+    """Every value `readers.mpclaim` reads of a file, each disk's, path's, list row's and
+    setting's, lines aside."""
+    from dataclasses import astuple, replace
+
+    from pathlab.readers import mpclaim
+
+    path = Path(_DIR.name) / "mpclaim-read.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        read = mpclaim.read(path)
+    disks = [astuple(replace(d, line=0, serial_line=0, paths=[replace(p, line=0, tpg_line=0) for p in d.paths]))
+             for d in read.disks]
+    rows = [astuple(replace(r, line=0)) for r in read.listed]
+    settings = ({k: v for k, (v, _) in read.settings.values.items()},
+                read.settings.default_policy[0] if read.settings.default_policy else None)
+    return disks, rows, settings
+
+
+@SETTINGS
+@given(generated_mpclaim.listings())
+def test_mpclaim_every_value_shown_as_read(listing: str) -> None:
+    """Every disk's number, path count, policy, ALUA support, DSM, serial and supported policies,
+    every path's ID, state, SCSI address, weight and target port group (state, id, relative
+    port), the disk list's rows and the Get-MPIOSetting and default-policy values come back
+    exactly, and byte for byte."""
+    shown = shown_as(listing, "mpio")
+    assert mpclaim_values(shown) == mpclaim_values(listing)
+    assert shown == listing
+
+
+def test_mpclaim_sample_values_come_back_and_a_fault_is_marked() -> None:
+    """A published VPLEX disk (eight paths, four Standby) with Get-MPIOSetting beside it: every
+    value comes back; a path failed by a fault prints `Failed?`, a policy set otherwise its
+    mpclaim name marked."""
+    from pathlab.importer import import_files
+
+    sample = (Path(__file__).parent / "data/mpio/001-vplex-metro-rrws-eight-paths.txt").read_text()
+    settings = "PS C:\\> Get-MPIOSetting\n\nPDORemovePeriod           : 60\nRetryCount                : 3\n"
+    listing = sample.replace("```", "") + settings
+    shown = shown_as(listing, "mpio")
+    assert mpclaim_values(shown) == mpclaim_values(listing)
+    assert shown.endswith("PS C:\\> Get-MPIOSetting\n\nPDORemovePeriod           : 60\nRetryCount                : 3\n")
+    path = Path(_DIR.name) / "mpio.txt"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        imported = import_files([str(path)]).text
+        failed = Scenario.from_text(imported, "imported.toml", set=[
+            'faults=[{ kind = "path_down", at = "1s", path = "port4:C0:T9:L1" }]',
+            'devices.0.policy={ name = "mpio", policy = "least_queue_depth" }'])
+        lines = text(configuration(failed, "paths", "mpio", at="2s")).splitlines()
+    assert lines[2] == "MPIO Disk2: 08 Paths, Least Queue Depth?, ALUA Not Supported"
+    assert lines[9] == "    0000000077040009 Failed?            004|000|009|001   0"
+
+
+def nvme_list_values(listing: str) -> list[tuple[Any, ...]]:
+    """Every value `readers.nvme_subsys` reads of an `nvme list -v` listing, row by row, lines aside."""
+    path = Path(_DIR.name) / "list-v-read.txt"
+    path.write_text(listing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = nvme_subsys.read(path).drop(columns=["line", "iopolicy_line"])
+    return [tuple(_text(v) if not isinstance(v, dict) else repr(v) for v in row) for row in table.itertuples(index=False)]
+
+
+@SETTINGS
+@given(generated_nvme_list.listings())
+def test_nvme_list_verbose_shown_back_byte_for_byte(listing: str) -> None:
+    """nvme-cli 2.0, 2.5 and 2.9's columns: every subsystem's name, NQN and controllers, every
+    controller's name, Cntlid, serial, model (blanks too), firmware, transport, address, slot,
+    subsystem and namespaces, every namespace's device, generic device, NSID as printed, usage,
+    format and controllers come back exactly, and byte for byte."""
+    shown = shown_as(listing, "nvme-list")
+    assert nvme_list_values(shown) == nvme_list_values(listing)
+    assert shown == listing

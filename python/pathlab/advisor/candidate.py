@@ -19,6 +19,9 @@ class Candidate:
     #: The commands that apply it on the host, one per line.
     commands: list[str] = field(default_factory=list)
     caveat: str = ""
+    #: Where the setting in force it is ranked against is assumed, not read: what was assumed
+    #: and which file settles it (said once under the candidates' table).
+    against_assumed: str = ""
 
 
 def as_given(device: Device, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:

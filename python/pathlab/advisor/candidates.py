@@ -19,6 +19,7 @@ from pathlab.advisor.powerpath_candidates import powerpath_candidates
 from pathlab.advisor.practice import Departure, departures
 from pathlab.api import Result, Scenario, policy_choices
 from pathlab.devices import Device
+from pathlab.importer.imported import Undetermined
 
 #: ESXi NMP's path selection plugins that round robin can replace per device.
 NMP_PSPS = ("VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU")
@@ -29,9 +30,10 @@ NMP_PSPS = ("VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU")
 OWN_POLICY = "pathlab gated-least-load"
 
 
-def candidates(scenario: Scenario, run: Result) -> list[Candidate]:
+def candidates(scenario: Scenario, run: Result, undetermined: Sequence[Undetermined] = ()) -> list[Candidate]:
     """The setting in force, each stack's alternatives when every device runs that stack's policy
-    (on ESXi NMP round robin whatever the PSP in force), and pathlab's own policy."""
+    (on ESXi NMP round robin whatever the PSP in force), and pathlab's own policy. `undetermined`:
+    the settings the captures leave open (an NVMe iopolicy no capture shows), simulated as assumed."""
     devices = run.setups
     out = [Candidate("the setting in force", {})]
     if all(d.policy.name in NMP_PSPS for d in devices):  # Fixed and MRU hosts are offered round robin too
@@ -39,7 +41,7 @@ def candidates(scenario: Scenario, run: Result) -> list[Candidate]:
     if all(d.policy.name == "dm-multipath" for d in devices):
         out += _dm_candidates(devices)
     if all(d.policy.name == "nvme" for d in devices):
-        out += _nvme_candidates(devices)
+        out += _nvme_candidates(devices, [u for u in undetermined if u.setting == "iopolicy"])
     if all(d.policy.name == "powerpath" for d in devices):
         out += powerpath_candidates(devices)
     if all(d.policy.name == "mpio" for d in devices):
@@ -153,20 +155,32 @@ def practice_flag(devices: Sequence[Device], param: str, value: str, setting: st
                    for (vendor, model), away in sorted(said.items()))
 
 
-def _nvme_candidates(devices: Sequence[Device]) -> list[Candidate]:
+def _nvme_candidates(devices: Sequence[Device], open_iopolicy: Sequence[Undetermined] = ()) -> list[Candidate]:
     """Each native NVMe iopolicy not in force (the kernel's default, or what the vendor's udev
-    rule set), set through sysfs now and a udev rule for good."""
+    rule set), set through sysfs now and a udev rule for good. Where a device's iopolicy is not
+    determined (`open_iopolicy`: no capture shows it) the setting in force is an assumed one:
+    every iopolicy is offered, the assumed one too (the host may run another), and each says that
+    it is ranked against the assumed one and which file settles it."""
+    open_devices = {u.device for u in open_iopolicy}
     in_force = {d.policy["iopolicy"] for d in devices}
+    assumed = sorted({d.policy["iopolicy"] for d in devices if d.name in open_devices})
+    settle = ", ".join(dict.fromkeys(u.settle for u in open_iopolicy))
     out = []
     for iopolicy in policy_choices("nvme", "iopolicy"):
-        if in_force == {iopolicy}:
+        if in_force == {iopolicy} and not assumed:
             continue
         commands = [
             f"echo {iopolicy} | tee /sys/class/nvme-subsystem/nvme-subsys*/iopolicy",
             "# for good, /etc/udev/rules.d/71-nvme-iopolicy.rules:",
             f'ACTION=="add|change", SUBSYSTEM=="nvme-subsystem", ATTR{{subsystype}}=="nvm", ATTR{{iopolicy}}="{iopolicy}"',
         ]
-        caveat = "queue-depth: kernel 6.11 or later" if iopolicy == "queue-depth" else ""
+        notes = ["queue-depth: kernel 6.11 or later"] if iopolicy == "queue-depth" else []
+        said = " and ".join(assumed)
+        if iopolicy in assumed:
+            notes.append(f"the setting in force is simulated as {said}, assumed, so {iopolicy} ranks as it does: it "
+                         "changes something only if the host runs another iopolicy")
+        against = f"the iopolicy in force is not determined ({settle}): every candidate is ranked against {said}, " \
+                  "assumed" if assumed else ""
         overrides = {f"devices.{i}.policy": {"name": "nvme", "iopolicy": iopolicy} for i, _ in enumerate(devices)}
-        out.append(Candidate(f"nvme {iopolicy}", overrides, commands, caveat))
+        out.append(Candidate(f"nvme {iopolicy}", overrides, commands, "; ".join(notes), against))
     return out

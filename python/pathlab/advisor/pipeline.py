@@ -31,6 +31,7 @@ from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer.cluster import Cluster
 from pathlab.importer.host import Host, import_host
+from pathlab.importer.imported import Undetermined
 from pathlab.importer.timer_values import TimerValue
 from pathlab.loading import load
 from pathlab.progress import Progress, run_batch
@@ -144,7 +145,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     fixed = _given_length(scenario, length["run.duration"], warmup, auto)
     chosen, cands, resolved = [fixed] * (1 + len(at_ends)), None, None
     if auto and not scenario.timeline:
-        chosen, cands, resolved = auto_lengths(scenario, at_ends, fixed, progress)
+        chosen, cands, resolved = auto_lengths(scenario, at_ends, fixed, progress, read.undetermined if read else ())
         scenario = scenario.with_set(chosen[0].overrides(resolved[0]))
         differing = [(f"at {end}: ", c) for end, c in zip(labels, chosen[1:]) if c != chosen[0]]
         for at, c in [("", chosen[0]), *differing]:
@@ -153,7 +154,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force),
                                                                      read.undetermined if read else ())
     found += timer_findings(read.stack, read.timers, in_force.setups) if read else []
-    cands = cands or candidates(scenario, in_force)
+    cands = cands or candidates(scenario, in_force, read.undetermined if read else ())
     lengths = [[c.overrides(devices) for devices in resolved] if resolved else [c.overrides()] * len(cands)
                for c in chosen]
     ranked, *ranked_at_ends = rank_together([scenario, *at_ends], cands, seeds, lengths, in_force, resolved,
@@ -265,8 +266,8 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
                           capture_check, spans, list(zip(at_ends, lengths)), executor)
 
 
-def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength,
-                 progress: Progress | None = None) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
+def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, progress: Progress | None = None,
+                 undetermined: Sequence[Undetermined] = ()) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
     """Each scenario's run length (the host, and the host at its spans' ends: a slower port may
     saturate and change the rates and the counting the length comes from), from a pilot run of the
     setting in force on each (`run_length.choose`, for the policies of every candidate); the
@@ -274,7 +275,7 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength,
     bases: list[Scenario | AtEnd] = [scenario, *at_ends]
     pilots = [s.with_set(run_length.pilot_length()) for s in bases]
     measured = run_batch(pilots, progress, path_intervals=False)  # the length reads the devices' and ports' figures
-    cands = candidates(scenario, measured[0])
+    cands = candidates(scenario, measured[0], undetermined)
     # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
     resolved = [measured[0].setups] + [scenario.with_set(c.overrides).devices for c in cands[1:]]
     chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved)

@@ -22,14 +22,18 @@ VIEWS = click.Choice(["devices", "paths", "iscsi", "advanced", "timeouts"])
 @click.option("--style", type=click.Choice([*STYLES, "json"]), default="esxi", show_default=True,
               help="esxi: esxcli storage nmp device/path list; linux: multipath -ll; linux-l: multipath -l (no "
                    "checker or prioritizer run: undef, prio=0); nvme: nvme list-subsys (native NVMe multipath "
-                   "heads); nvme-topology: nvme show-topology (each namespace's ANA states).")
+                   "heads); nvme-topology: nvme show-topology (each namespace's ANA states); nvme-list: nvme list -v "
+                   "(subsystems, controllers, namespaces); powerpath: powermt "
+                   "display dev=all (devices under the powerpath policy); mpio: mpclaim -s -d N and "
+                   "Get-MPIOSetting (devices under the mpio policy).")
 @click.option("--host", help="Show only this host's view, of a scenario with several hosts.")
 @handle_errors
 def command(what: str, file: str, variant: str | None, sets: tuple[str, ...], seed: int | None, at: str,
             style: str, host: str | None) -> None:
     """Print devices (esxcli storage nmp device list) or paths (esxcli storage nmp path list,
     or multipath -ll with --style linux, -l with linux-l, or nvme list-subsys with --style nvme,
-    nvme show-topology with nvme-topology), or iscsi: each ESXi software iSCSI adapter's session
+    nvme show-topology with nvme-topology, nvme list -v with nvme-list, powermt display dev=all with
+    powerpath, mpclaim -s -d N with mpio), or iscsi: each ESXi software iSCSI adapter's session
     timers (esxcli iscsi adapter param get), or advanced: an ESXi host's Misc.APDTimeout and
     Disk.PathEvalTime (esxcli system settings advanced list -o), or timeouts: a Linux host's SCSI
     disks' command timeout (grep . /sys/block/sd*/device/timeout).

@@ -13,6 +13,7 @@ from pathlab.api import ScenarioError
 from pathlab.finding import Finding
 from pathlab.importer import scsi_host as s
 from pathlab.importer.imported import Imported
+from pathlab.importer.listed import mpclaim_disk, mpclaim_host, mpclaim_path
 from pathlab.importer.provenance import Derived, Provenance, Read
 from pathlab.importer.timer_values import TimerValue
 
@@ -85,7 +86,7 @@ def _host(file: str, listing: Mpclaim, settings: Settings, settings_file: str) -
         for p in d.paths:
             adapters.setdefault(f"port{p.port}", Read(file, p.line, f"SCSI port {p.port} of the path's address"))
     arrays: dict[str, s.Array] = {}
-    devices = []
+    devices: list[s.Device] = []
     pdo = settings.integer(settings_file, "PDORemovePeriod")
     if pdo is None:
         warnings.append(("devices.policy.pdo_remove_period", f"no Get-MPIOSetting given: PDORemovePeriod {PDO_DEFAULT} s "
@@ -100,7 +101,7 @@ def _host(file: str, listing: Mpclaim, settings: Settings, settings_file: str) -
                                                         "the Microsoft DSM's FOO, RR, RRWS, LQD, WP and LB")
         array = _array(file, d, arrays, array_of[d.number])
         order = sorted(d.paths, key=lambda p: (list(adapters).index(f"port{p.port}"), p.target))
-        paths = []
+        paths: list[s.Path] = []
         for p in d.paths:
             port = f"p{p.port}t{p.target}"
             controller = f"tpg{p.tpg_id}" if p.tpg_id is not None and not array.symmetric else None
@@ -108,13 +109,15 @@ def _host(file: str, listing: Mpclaim, settings: Settings, settings_file: str) -
                                                                        f"{p.target} (mpclaim does not name the array's "
                                                                        "ports: one per adapter and target)")))
             down = Read(file, p.line, f"path {p.path_id} is {p.state}") if p.state in DOWN else None
-            paths.append(s.Path(f"port{p.port}", f"{array.name}/{port}", p.target, down))
+            paths.append(s.Path(f"port{p.port}", f"{array.name}/{port}", p.target, down, mpclaim_path(p, len(paths)),
+                                p.line))
         policy, note = _policy(file, d, order, pdo, settings_file)
         owner = _owner(d) if not array.symmetric else None
         devices.append(s.Device(device_name(d.number), Read(file, d.line, f"MPIO Disk{d.number}, SN {d.serial}"),
                                 array.name, d.paths[0].lun, Read(file, d.paths[0].line, "the LUN of its SCSI address"),
                                 policy, note, owner,
-                                Derived(f"{file}: the target port group of its Active/Optimized paths", (file,)), paths))
+                                Derived(f"{file}: the target port group of its Active/Optimized paths", (file,)), paths,
+                                listed=mpclaim_disk(d) | (mpclaim_host(listing, settings) if not devices else {})))
     for row in listing.listed:
         if row.number not in {d.number for d in listing.disks}:
             warnings.append((f"devices.MPIODisk{row.number}", f"{file}, line {row.line}: MPIO Disk{row.number} is listed "

@@ -14,6 +14,7 @@ from pathlab.api import ScenarioError
 from pathlab.finding import Finding
 from pathlab.importer import scsi_host as s
 from pathlab.importer.imported import Imported
+from pathlab.importer.listed import powermt_device, powermt_path
 from pathlab.importer.provenance import Assumed, Derived, Provenance, Read
 
 if TYPE_CHECKING:
@@ -84,19 +85,19 @@ def _host(file: str, devices: list[Device]) -> s.Host:
                 lun += 1
             taken.add((_array_name(d), lun))
             lun_note = Derived("pathlab's numbering: the listing gives no LUN number")
-        paths = []
+        paths: list[s.Path] = []
         for p, m in zip(d.paths, esxi, strict=True):
             port = _port(file, p, array)
             adapter = adapters[p.hba][0]
             target = int(m.group(2)) if m else targets[(adapter, p.interface)]
             down = Read(file, p.line, f"{p.io_path} is dead") if p.state == "dead" else None
-            paths.append(s.Path(adapter, f"{array.name}/{port}", target, down))
+            paths.append(s.Path(adapter, f"{array.name}/{port}", target, down, powermt_path(p, len(paths)), p.line))
         policy, note = _policy(file, d, warnings)
         owner = d.owner_current.replace(" ", "") if d.owner_current else None
         where = Read(file, d.line, f"Pseudo name={d.name}, Logical device ID={d.logical_id}")
         in_flight = (d.queued, Read(file, d.policy_line, f"queued-IOs={d.queued}")) if d.queued is not None else None
         out.append(s.Device(d.name, where, array.name, lun, lun_note, policy, note, owner,
-                            Read(file, d.owner_line, f"current={d.owner_current}"), paths, in_flight))
+                            Read(file, d.owner_line, f"current={d.owner_current}"), paths, in_flight, powermt_device(d)))
     description = "A host on Dell PowerPath as powermt display dev=all describes it."
     return s.Host("powerpath", description, file, {name: note for name, note in adapters.values()},
                   list(arrays.values()), out, warnings)

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pathlab.importer.host_tables import Element, HostTables
-from pathlab.importer.provenance import Assumed, Derived, Own, Provenance, Read
+from pathlab.importer.listed import listed_entries
+from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read
 from pathlab.importer.values import add_run, heading, zero_load_assumed
 
 DEFAULT_ONE_WAY = "5us"  # a fabric within one room
@@ -53,6 +54,9 @@ class Path:
     target: int
     #: Why the path is down from the start (the listing's line), None when it works.
     down: Provenance | None = None
+    #: What the listing printed of the path, word for word (`listed`), and its line.
+    listed: dict[str, Any] | None = None
+    line: int | None = None
 
 
 @dataclass
@@ -70,6 +74,8 @@ class Device:
     #: I/Os in flight at the capture's instant (a snapshot), with where it was read; None when
     #: the listing shows none.
     in_flight: tuple[int, Read] | None = None
+    #: What the listing printed of the device, word for word (`listed`, for `pathlab show`).
+    listed: dict[str, Any] | None = None
 
 
 @dataclass
@@ -107,8 +113,11 @@ def scenario(host: Host) -> tuple[HostTables, bool]:
               Assumed("the listing does not show a port at capacity"))
         warnings.append(zero_load_assumed(array.name))
         if not array.symmetric:
-            a.key("controllers", [{"name": n} for n in sorted({p.controller for p in array.ports.values() if p.controller})],
-                  Derived(f"{host.file}: the controllers the ports' paths lead to", (host.file,)))
+            # A LUN's owner may be a controller none of the host's paths lead to (zoned to the other SP only).
+            owners = {d.owner for d in host.devices if d.array == array.name and d.owner}
+            a.key("controllers", [{"name": n} for n in sorted({p.controller for p in array.ports.values() if p.controller}
+                                                              | owners)],
+                  Derived(f"{host.file}: the controllers the ports' paths lead to, and the LUNs' owners", (host.file,)))
         if array.non_owner_state:
             assert array.non_owner_note is not None, "a state given says where it comes from"
             a.key("non_owner_state", array.non_owner_state, array.non_owner_note)
@@ -136,6 +145,11 @@ def scenario(host: Host) -> tuple[HostTables, bool]:
             assert device.owner_note is not None, "an owner given says where it comes from"
             d.key("owner", device.owner, device.owner_note)
         d.key("policy", device.policy, device.policy_note)
+        if device.listed is not None:
+            line = device.note.line if isinstance(device.note, Read) else None
+            paths = [(path_name(device, p), p.listed) for p in device.paths if p.listed is not None]
+            d.items += listed_entries(Listed(file, line), device.listed, paths,
+                                      {path_name(device, p): p.line for p in device.paths})
     for device in host.devices:
         for path in device.paths:
             if path.down is not None:
@@ -143,8 +157,13 @@ def scenario(host: Host) -> tuple[HostTables, bool]:
                 down = Own("a path the listing shows down is down from the start (its `path` line says where)")
                 fault.key("kind", "path_down", down)
                 fault.key("at", "0s", down)
-                fault.key("path", f"{path.adapter}:C0:T{path.target}:L{device.lun}", path.down)
+                fault.key("path", path_name(device, path), path.down)
     return out, _workloads(out, host)
+
+
+def path_name(device: Device, path: Path) -> str:
+    """A path's runtime name in the scenario: its adapter, target and the device's LUN."""
+    return f"{path.adapter}:C0:T{path.target}:L{device.lun}"
 
 
 def _workloads(out: HostTables, host: Host) -> bool:

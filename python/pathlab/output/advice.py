@@ -282,6 +282,8 @@ def text(a: Advice, verbose: bool = False) -> str:
             f = c.figures
             lines.append(f"  {c.label:<28} {_cell(f['iops'], 0):>22} {_cell(f['resp_ms'], 3):>16} "
                          f"{_cell(f['p99_ms'], 3):>16} {gain_cell(c):>{width}}")
+        assumed = dict.fromkeys(c.candidate.against_assumed for c in a.candidates if c.candidate.against_assumed)
+        lines += [f"  {note[:1].upper()}{note[1:]}." for note in assumed]
         if verbose and len({c.seeds for c in a.candidates}) > 1:
             lines.append("  Seeds per candidate (more only while the intervals left the decision open): "
                          + ", ".join(f"{c.label} {c.seeds}" for c in a.candidates))

@@ -13,7 +13,7 @@ from typing import Any
 
 from pathlab import host_views
 from pathlab.api import PathlabWarning, Scenario, ScenarioError
-from pathlab.output import esxcli, hosts, multipath, nvme
+from pathlab.output import esxcli, hosts, mpclaim, multipath, nvme, nvme_list, powermt
 from pathlab.output.sink import RENDERERS, Output
 from pathlab.toml_values import to_toml
 
@@ -26,6 +26,9 @@ STYLES: dict[str, Style] = {
     "linux-l": lambda what, view, desc: multipath.multipath_ll(view, checked=False),
     "nvme": lambda what, view, desc: nvme.list_subsys(view),
     "nvme-topology": lambda what, view, desc: nvme.show_topology(view),
+    "nvme-list": lambda what, view, desc: nvme_list.list_verbose(view),
+    "powerpath": lambda what, view, desc: powermt.display(view),
+    "mpio": lambda what, view, desc: mpclaim.disks(view),
 }
 
 
@@ -79,6 +82,9 @@ def configuration(scenario: Scenario, what: str, style: str, at: str = "0s", hos
     if style.startswith("nvme") and not any(f["nvme_head"] for f in desc["linux"]["devices"]):
         warnings.warn("no device is a native NVMe multipath head (policy nvme or nvme-latency): nvme list-subsys lists "
                       "nothing", PathlabWarning, stacklevel=2)
+    tool = {"powerpath": "powermt display", "mpio": "mpclaim -s -d"}.get(style)
+    if tool and not any(d["psp"] == style for d in desc["devices"]):
+        warnings.warn(f"no device is under the {style} policy: {tool} lists nothing", PathlabWarning, stacklevel=2)
     return Configuration(what, style, desc, host, scenario.file)
 
 

@@ -1,10 +1,11 @@
-"""`esxcli storage nmp device list` and `esxcli storage nmp path list`, as ESXi prints them."""
+"""`esxcli storage nmp device list` and `esxcli storage nmp path list`, as ESXi prints them; a
+device imported from `esxcli storage hpp device list` as that listing printed it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pathlab.output.as_read import NOT_READ
+from pathlab.output.as_read import NOT_READ, now_held
 
 
 def _wwn(prefix: str, index: int) -> str:
@@ -40,9 +41,27 @@ def _imported_device(d: dict[str, Any], at_start: bool) -> str:
     return "\n".join([d["name"], *(f"   {k}: {values[k]}" for k in order)])
 
 
+#: `esxcli storage hpp device list`'s keys, in ESXi's order (7.0 and 8.0).
+HPP_KEYS = ("Device Display Name", "Path Selection Scheme", "Path Selection Scheme Config", "Current Path",
+            "Working Path Set", "Is SSD", "Is Local", "Paths", "Use ANO")
+
+
+def _hpp_device(d: dict[str, Any]) -> str:
+    """An imported `hpp device list` block as read (HPP has no SATP: none is printed); its
+    working path set the simulation's, marked `?`, once a fault has moved it from the one imported."""
+    own = dict(d["listed"]["device"])
+    now, then = d["working_paths"], d["imported"]["device"]["working_paths"] if d.get("imported") else d["working_paths"]
+    if sorted(now) != sorted(then):
+        own["Working Path Set"] = now_held(", ".join(now))
+    return "\n".join([d["name"], *(f"   {k}: {own.get(k, NOT_READ)}" for k in HPP_KEYS)])
+
+
 def device_list(desc: dict[str, Any]) -> str:
     blocks = []
     for d in desc["devices"]:
+        if d.get("listed") and "Path Selection Scheme" in d["listed"]["device"]:
+            blocks.append(_hpp_device(d))
+            continue
         if d.get("listed"):
             blocks.append(_imported_device(d, desc.get("time_s", 0) == 0))
             continue
@@ -89,6 +108,8 @@ def path_list(desc: dict[str, Any], san: dict[str, Any] | None = None) -> str:
             if at_start and own.get("Group State") == p["group_state"]:  # the simulation has it as read
                 satp_config = own.get("Storage Array Type Path Config", NOT_READ)
                 psp_config = own.get("Path Selection Policy Path Config", NOT_READ)
+        # ESX 4.0 printed no `Array Priority` (4.1 added it): an imported path without one shows none.
+        no_priority = (p["device"], p["name"]) in read and "Array Priority" not in read[p["device"], p["name"]]
         blocks.append(
             "\n".join(
                 [
@@ -97,7 +118,7 @@ def path_list(desc: dict[str, Any], san: dict[str, Any] | None = None) -> str:
                     f"   Device: {p['device']}",
                     f"   Device Display Name: {display[p['device']]}",
                     f"   Group State: {p['group_state']}",
-                    f"   Array Priority: {priority}",
+                    *([] if no_priority else [f"   Array Priority: {priority}"]),
                     f"   Storage Array Type Path Config: {satp_config}",
                     f"   Path Selection Policy Path Config: {psp_config}",
                 ]

@@ -216,6 +216,9 @@ def _read(path: Path, sink: Sink) -> str:
                 table, instance, counter = wanted
                 tables[table].counters.setdefault(instance, []).append((counter, i))
         if not any(t.counters for t in tables.values()):
+            following = next((row for row in rows if row), [])
+            if following[:1] and following[0].startswith("\\\\"):  # a counter's name where a sample's time should be
+                raise _rearranged(name, rows.line_num, header)
             raise ScenarioError(name, "line 1", "no Physical Disk Adapter, Path or SCSI Device counters: capture the "
                                                 "disk panels (esxtop -b with its default fields or -a)")
         # The adapter's queue depth comes first, as on esxtop's adapter panel.
@@ -231,6 +234,8 @@ def _read(path: Path, sink: Sink) -> str:
             for row in rows:
                 if not row:  # a blank line
                     continue
+                if row[0].startswith("\\\\"):
+                    raise _rearranged(name, rows.line_num, header)
                 # Samples in time order, each once: rates between them are meaningless otherwise.
                 when, fmt = _time(name, rows.line_num, row[0], fmt)
                 if previous is not None and when <= previous:
@@ -250,6 +255,31 @@ def _read(path: Path, sink: Sink) -> str:
         except csv.Error as e:
             raise ScenarioError(name, f"line {rows.line_num}", f"not CSV: {e}") from None
     return fmt or TIME_FORMATS[0]
+
+
+def _rearranged(name: str, line: int, header: list[str]) -> ScenarioError:
+    """A sample line that starts with a counter's name (`\\\\host\\Object(instance)\\Counter`): the
+    capture was rearranged after esxtop wrote it. Transposed by a spreadsheet (counters down the
+    first column, one sample per column: the first line holds the sample times), its times and
+    numbers are the spreadsheet's rewriting (locale dates, rounded figures), not esxtop's; its
+    header split over several lines (a paste that wrapped it), its columns cannot be told from
+    its samples. Either is refused, naming what is read."""
+    times = len(header) > 1 and all(_is_time(h) for h in header[1:3])
+    how = ("transposed (the counters down the first column, one sample per column, as a spreadsheet's transpose "
+           "writes it: its times and figures are the spreadsheet's, not esxtop's)" if times else
+           "split: its header continues on this line (wrapped or cut when pasted)")
+    return ScenarioError(name, f"line {line}", f"the esxtop capture is {how}: give the file `esxtop -b` wrote as it "
+                                               "wrote it (the counters across its first line, one sample per line)")
+
+
+def _is_time(text: str) -> bool:
+    for fmt in TIME_FORMATS:
+        try:
+            datetime.strptime(text.strip(), fmt)
+        except ValueError:
+            continue
+        return True
+    return False
 
 
 class _Samples:

@@ -21,7 +21,7 @@ state, id and the port's relative id. Every line is read or the file refused, na
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pathlab.api import ScenarioError, warn
@@ -63,6 +63,8 @@ class MpioPath:
     tpg_id: int | None = None
     relative_port: int | None = None
     tpg_line: int = 0
+    #: The SCSI address as printed (`004|000|009|001`).
+    address: str = ""
 
 
 @dataclass
@@ -195,16 +197,15 @@ def _path(name: str, line: pasted.Line, m: re.Match[str]) -> MpioPath:
     path_id, state, port, bus, target, lun, weight = m.groups()
     if state not in STATES:
         raise _refused(name, line.number, f"path state {state!r}: expected one of {', '.join(STATES)}")
-    return MpioPath(line.number, path_id, state, int(port), int(bus), int(target), int(lun), int(weight))
+    return MpioPath(line.number, path_id, state, int(port), int(bus), int(target), int(lun), int(weight),
+                    address=f"{port}|{bus}|{target}|{lun}")
 
 
 def _tpg(name: str, line: pasted.Line, m: re.Match[str], disk: MpioDisk) -> None:
     state, tpg, rtp = m.group(1), int(m.group(2)), int(m.group(3))
     if state not in STATES:
         raise _refused(name, line.number, f"TPG_State {state!r}: expected one of {', '.join(STATES)}")
-    last = disk.paths[-1]
-    disk.paths[-1] = MpioPath(last.line, last.path_id, last.state, last.port, last.bus, last.target, last.lun,
-                              last.weight, state, tpg, rtp, line.number)
+    disk.paths[-1] = replace(disk.paths[-1], tpg_state=state, tpg_id=tpg, relative_port=rtp, tpg_line=line.number)
 
 
 def _refused(name: str, number: int, why: str) -> ScenarioError:

@@ -89,8 +89,40 @@ def _controller(name: str, line: Line, header: list[str]) -> dict[str, Any]:
     if len(between) > ("Slot" in header) + 1 or (between and address is None and "Slot" not in header):
         raise ScenarioError(name, f"line {line.number}", f"between the transport {words[port]} and {words[at]}: "
                             f"{' '.join(between)}: expected its address" + (" and slot" if "Slot" in header else ""))
+    slot = next((w for w in between if w != address), None)
+    identity = _identity(line.text, words[:port], "Cntlid" in header)
     return {"controller": words[0], "transport": words[port], "address": address, "subsystem": words[at],
-            "namespaces": _names(words[at + 1:]), "line": line.number}
+            "namespaces": _names(words[at + 1:]), "line": line.number,
+            "shown": {**identity, "slot": slot, "namespaces": ", ".join(_names(words[at + 1:]))}}
+
+
+#: The widths nvme-cli 2.x pads a controller row's name, Cntlid, SN, MN and FR to
+#: (`stdout_detailed_ctrl`: `%-8s %-6s %-20s %-40s %-8s`; the NVMe fields are at most 20, 40
+#: and 8 bytes, so they never overflow).
+_IDENTITY_WIDTHS = (("serial", 20), ("model", 40), ("firmware", 8))
+
+
+def _identity(text: str, words: list[str], cntlid: bool) -> dict[str, str | None]:
+    """A controller row's Cntlid, SN, MN and FR as printed: cut at nvme-cli's columns where the row
+    keeps them (a serial or model may have blanks: `VMware NVME_0002`), else, where a paste lost
+    the padding (nvme-cli 1.x printed none), the first word the serial, the last the firmware and
+    the words between the model."""
+    start = text.index(words[0])
+    at = start + 9
+    out: dict[str, str | None] = {"cntlid": None}
+    if cntlid:
+        out["cntlid"], at = text[at:at + 6].strip() or None, at + 7
+    cut = {}
+    for key, width in _IDENTITY_WIDTHS:
+        cut[key], at = text[at:at + width].strip(), at + width + 1
+    rest = words[1 + cntlid:]
+    # The cut holds when it leaves the transport where nvme-cli put it and gives back the words.
+    if " ".join(" ".join(cut.values()).split()) == " ".join(rest) and all(cut.values()) \
+            and text[at - 1:at] == " " and text[at:].split()[:1] and not text[at - 2:at - 1].strip():
+        return out | cut
+    if len(rest) < 3:
+        return out | dict.fromkeys(("serial", "model", "firmware"), None)
+    return out | {"serial": rest[0], "model": " ".join(rest[1:-1]), "firmware": rest[-1]}
 
 
 def _namespace(name: str, line: Line) -> dict[str, Any]:
@@ -104,7 +136,20 @@ def _namespace(name: str, line: Line) -> dict[str, Any]:
         raise ScenarioError(name, f"line {line.number}", "a namespace row of `nvme list -v` is its device "
                             "(`/dev/nvmeXnY`), generic device, NSID, usage, format and controllers: " + line.text.strip())
     number = namespace_id(name, f"line {line.number}", nsid)
-    return {"head": head, "nsid": number, "controllers": controllers, "line": line.number}
+    return {"head": head, "nsid": number, "controllers": controllers, "line": line.number,
+            "shown": {"device": words[0], "generic": words[1], "nsid": nsid, **_usage_format(line.text),
+                      "controllers": ", ".join(controllers)}}
+
+
+#: A namespace row's Usage (`%6.2f %2sB / %6.2f %2sB`, a later release adding its binary sizes in
+#: brackets) and Format (`%3.0f %2sB + %2d B`), their blanks as printed.
+_USAGE_FORMAT = re.compile(r"\s(?P<usage>[\d.]+\s+\S*B\s+/\s+[\d.]+\s+\S*B(?:\s+\(.*?\))?)\s+"
+                           r"(?P<format>\d+\s+\S*B\s+\+\s+\d+\s+B)\s")
+
+
+def _usage_format(text: str) -> dict[str, str | None]:
+    found = _USAGE_FORMAT.search(text + " ")
+    return {"usage": found["usage"], "format": found["format"]} if found else {"usage": None, "format": None}
 
 
 def read_lines(name: str, text: str) -> list[dict[str, Any]]:
@@ -116,10 +161,13 @@ def read_lines(name: str, text: str) -> list[dict[str, Any]]:
         raise ScenarioError(name, "", "`nvme list -v` without its controller table: paste its three tables whole")
     (subsys_head, subsys_rows), (ctrl_head, ctrl_rows), *rest = tables
     nqn_of: dict[str, str] = {}
+    listed_of: dict[str, str] = {}  # each subsystem's controllers as its row lists them
     for row in subsys_rows:
         words = row.text.split()
+        listed: list[str] = []
         while len(words) > 2 and _CTRL.match(words[-1].strip(",")):
-            words.pop()  # its controllers: the controller table gives each with its subsystem
+            listed.insert(0, words.pop().strip(","))  # its controllers: the controller table gives each with its subsystem
+        listed_of[words[0]] = ", ".join(listed)
         if len(words) < 2 or not _SUBSYS.match(words[0]):
             raise ScenarioError(name, f"line {row.number}", "a subsystem row of `nvme list -v` is `nvme-subsysN`, its "
                                 "NQN and its controllers: " + row.text.strip())
@@ -134,24 +182,40 @@ def read_lines(name: str, text: str) -> list[dict[str, Any]]:
             raise ScenarioError(name, f"line {c['line']}", f"{c['controller']}'s subsystem {c['subsystem']} is not in "
                                 f"the subsystem table (lines {subsys_head.number}-{subsys_head.number + len(subsys_rows) + 1})")
     spaces = [_namespace(name, r) for r in rest[0][1]] if rest else []
+    place = {"subsystem": {n: i for i, n in enumerate(listed_of)}, "controller": {n: i for i, n in enumerate(controllers)}}
+    layout = ",".join(c for c in ("Cntlid", "Slot") if c in header)
     out = []
-    for ns in spaces:
+    for i, ns in enumerate(spaces):
         for c in ns["controllers"]:
             if c not in controllers:
                 raise ScenarioError(name, f"line {ns['line']}", f"{ns['head']}'s controller {c} is not in the controller "
                                     f"table (from line {ctrl_head.number})")
-            out.append(_row(controllers[c], nqn_of, ns["nsid"]))
+            out.append(_row(controllers[c], nqn_of, ns["nsid"], _shown(controllers[c], listed_of, place, layout,
+                                                                           ns["shown"] | {"row": str(i)})))
     served = {c for ns in spaces for c in ns["controllers"]}
     for c in (c for n, c in controllers.items() if n not in served):
         if spaces:  # its namespaces are elsewhere (another host's, or none attached): no path of this listing
             warn(name, f"line {c['line']}", f"{c['controller']} serves no namespace the namespace table lists: "
                                             "no path of it imported")
         else:
-            out.append(_row(c, nqn_of, None))
+            out.append(_row(c, nqn_of, None, _shown(c, listed_of, place, layout, {})))
     return out
 
 
-def _row(c: dict[str, Any], nqn_of: dict[str, str], nsid: int | None) -> dict[str, Any]:
+def _shown(c: dict[str, Any], listed_of: dict[str, str], place: dict[str, dict[str, int]], layout: str,
+           namespace: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """What the listing printed beyond `COLUMNS`, for `show --style nvme-list` to print back: the
+    namespace's row (`ns …`) and its subsystem's (`subsystem controllers`, its place), as the
+    device's; the controller's row (its Cntlid, SN, MN, FR, slot, namespaces, place) as the path's."""
+    device = {f"ns {k}": v for k, v in namespace.items()} | {
+        "listing": "nvme list -v", "columns": layout, "subsystem controllers": listed_of[c["subsystem"]],
+        "subsystem row": str(place["subsystem"][c["subsystem"]])}
+    path = c["shown"] | {"row": str(place["controller"][c["controller"]])}
+    return {"device": device, "path": path}
+
+
+def _row(c: dict[str, Any], nqn_of: dict[str, str], nsid: int | None, shown: dict[str, Any]) -> dict[str, Any]:
     return {"subsystem": c["subsystem"], "nqn": nqn_of[c["subsystem"]], "hostnqn": None, "iopolicy": None,
             "nsid": nsid, "path": None, "controller": c["controller"], "transport": c["transport"],
-            "address": c["address"], "state": None, "ana_state": None, "line": c["line"], "iopolicy_line": None}
+            "address": c["address"], "state": None, "ana_state": None, "line": c["line"], "iopolicy_line": None,
+            "shown": shown}

@@ -9,7 +9,8 @@ the address fields separated by spaces and no ANA state; the state is missing in
 ` +- nvme0n1 (ns 1)` with path rows `+- nvme0c0n1 optimized 0 nvme0 tcp … live` (ranking by
 multipath), or lists ` +- ns 1 live optimized` under each controller (ranking by controller).
 
-JSON: nvme-cli 1.x `{"Subsystems": [{"Name", "NQN"}, {"Paths": […]}, …]}` (each subsystem's paths
+JSON: `nvme list -v -o json` (`{"Devices": [{"HostNQN", "Subsystems": …}]}`, `nvme_list_json`);
+nvme-cli 1.x `{"Subsystems": [{"Name", "NQN"}, {"Paths": […]}, …]}` (each subsystem's paths
 in the element after it); 2.x `[{"HostNQN", "Subsystems": [{"Name", "NQN", "IOPolicy"?, "Paths": […]}]}]`,
 and for `show-topology` `"Namespaces": [{"NSID", "Paths": […]}]` whose paths are either flat
 (`Name`, `Transport`, `Address`, `State`, `ANAState`) or `{"Path", "ANAState", "Controller": [{…}]}`."""
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, warn
+from pathlab.readers._json_values import as_dict, as_list, as_str
 from pathlab.readers.nvme_list_verbose import namespace_id
 from pathlab.readers.pasted import Line, between, output_of, read_text
 
@@ -29,7 +31,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 COLUMNS = ["subsystem", "nqn", "hostnqn", "iopolicy", "nsid", "path", "controller", "transport", "address",
-           "state", "ana_state", "line", "iopolicy_line"]
+           "state", "ana_state", "line", "iopolicy_line", "shown"]
+#: `shown`: what a listing printed beyond the other columns (`nvme list -v`'s serials, models,
+#: usage…: `{"device": …, "path": …}`), for `show` to print back; None for the other listings.
 #: Controller states (kernel `nvme_sysfs_show_state`) and ANA states (`nvme_ana_state_names`).
 STATES = ("new", "live", "resetting", "connecting", "deleting", "dead", "unknown")
 ANA_STATES = ("optimized", "non-optimized", "inaccessible", "persistent-loss", "change")
@@ -205,28 +209,6 @@ def _namespaces_follow(lines: list[Line], index: int) -> bool:
     return len(after) >= 2 and after[0] == "\\" and bool(_NS_UNDER_CTRL.match(" " + after[1]))
 
 
-def _str(value: Any, name: str, where: str) -> str | None:
-    if value is None or isinstance(value, str):
-        return value or None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return str(value)
-    raise ScenarioError(name, where, f"expected a string, found {type(value).__name__}")
-
-
-def _list(value: Any, name: str, where: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise ScenarioError(name, where, f"expected a list, found {type(value).__name__}")
-    return value
-
-
-def _dict(value: Any, name: str, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ScenarioError(name, where, f"expected an object, found {type(value).__name__}")
-    return value
-
-
 def _read_json(name: str, text: str, offset: int) -> list[dict[str, Any]]:
     """The first JSON document of `text`, which starts at line `offset` + 1 of the file; what
     follows it (a prompt, a remark) is said on stderr."""
@@ -239,20 +221,24 @@ def _read_json(name: str, text: str, offset: int) -> list[dict[str, Any]]:
     if text[end:].strip():
         after = offset + text.count("\n", 0, end) + 1
         warn(name, f"line {after}", f"skipped what follows the JSON document, from {text[end:].strip()[:50]!r}")
+    from pathlab.readers import nvme_list_json
+
+    if nvme_list_json.is_detail_list(doc):  # `nvme list -v -o json`
+        return nvme_list_json.rows(name, doc, text, offset)
     hosts = doc if isinstance(doc, list) else [doc]
     rows: list[dict[str, Any]] = []
     for h, host in enumerate(hosts):
         hwhere = f"[{h}]" if isinstance(doc, list) else "(top)"
-        host = _dict(host, name, hwhere)
-        hostnqn = _str(host.get("HostNQN"), name, f"{hwhere}.HostNQN")
+        host = as_dict(host, name, hwhere)
+        hostnqn = as_str(host.get("HostNQN"), name, f"{hwhere}.HostNQN")
         subsys: dict[str, Any] | None = None
-        for i, item in enumerate(_list(host.get("Subsystems"), name, f"{hwhere}.Subsystems")):
+        for i, item in enumerate(as_list(host.get("Subsystems"), name, f"{hwhere}.Subsystems")):
             where = f"{hwhere}.Subsystems[{i}]"
-            item = _dict(item, name, where)
+            item = as_dict(item, name, where)
             if "NQN" in item or "Name" in item:
-                subsys = {"subsystem": _str(item.get("Name"), name, f"{where}.Name"),
-                          "nqn": _str(item.get("NQN"), name, f"{where}.NQN"), "hostnqn": hostnqn,
-                          "iopolicy": _str(item.get("IOPolicy"), name, f"{where}.IOPolicy")}
+                subsys = {"subsystem": as_str(item.get("Name"), name, f"{where}.Name"),
+                          "nqn": as_str(item.get("NQN"), name, f"{where}.NQN"), "hostnqn": hostnqn,
+                          "iopolicy": as_str(item.get("IOPolicy"), name, f"{where}.IOPolicy")}
             if subsys is None:
                 raise ScenarioError(name, where, "paths before any subsystem (an object with Name and NQN)")
             rows.extend(_json_paths(name, item, subsys, where))
@@ -262,22 +248,22 @@ def _read_json(name: str, text: str, offset: int) -> list[dict[str, Any]]:
 def _json_controller(name: str, obj: dict[str, Any], where: str) -> dict[str, Any]:
     """Controller fields of an object: `Name` (or a `Controller` name), transport, address, state."""
     ctrl = obj.get("Name", obj.get("Controller") if isinstance(obj.get("Controller"), str) else None)
-    return {"controller": _str(ctrl, name, f"{where}.Name"),
-            "transport": _str(obj.get("Transport"), name, f"{where}.Transport"),
-            "address": _str(obj.get("Address"), name, f"{where}.Address"),
-            "state": _str(obj.get("State"), name, f"{where}.State")}
+    return {"controller": as_str(ctrl, name, f"{where}.Name"),
+            "transport": as_str(obj.get("Transport"), name, f"{where}.Transport"),
+            "address": as_str(obj.get("Address"), name, f"{where}.Address"),
+            "state": as_str(obj.get("State"), name, f"{where}.State")}
 
 
 def _json_path(name: str, p: dict[str, Any], where: str) -> dict[str, Any]:
     """A path object: flat (`Name`, `Transport`, …, `ANAState`) or with its controller nested
     (`Path`, `ANAState`, `Controller`: [{`Name`, `Transport`, `Address`, `State`}], nvme-cli ≥ 2.12)."""
-    row = {"path": _str(p.get("Path"), name, f"{where}.Path"),
-           "ana_state": _str(p.get("ANAState"), name, f"{where}.ANAState"), **_json_controller(name, p, where)}
+    row = {"path": as_str(p.get("Path"), name, f"{where}.Path"),
+           "ana_state": as_str(p.get("ANAState"), name, f"{where}.ANAState"), **_json_controller(name, p, where)}
     nested = p.get("Controller")
     if isinstance(nested, list):
         for c, entry in enumerate(nested):
             cwhere = f"{where}.Controller[{c}]"
-            row.update({k: v for k, v in _json_controller(name, _dict(entry, name, cwhere), cwhere).items()
+            row.update({k: v for k, v in _json_controller(name, as_dict(entry, name, cwhere), cwhere).items()
                         if v is not None})
     elif nested is not None and not isinstance(nested, str):
         raise ScenarioError(name, f"{where}.Controller", f"expected a list or a name, found {type(nested).__name__}")
@@ -286,31 +272,31 @@ def _json_path(name: str, p: dict[str, Any], where: str) -> dict[str, Any]:
 
 def _json_paths(name: str, item: dict[str, Any], subsys: dict[str, Any], where: str) -> list[dict[str, Any]]:
     rows = []
-    for j, p in enumerate(_list(item.get("Paths"), name, f"{where}.Paths")):
-        rows.append({**subsys, "nsid": None, **_json_path(name, _dict(p, name, f"{where}.Paths[{j}]"),
+    for j, p in enumerate(as_list(item.get("Paths"), name, f"{where}.Paths")):
+        rows.append({**subsys, "nsid": None, **_json_path(name, as_dict(p, name, f"{where}.Paths[{j}]"),
                                                           f"{where}.Paths[{j}]")})
-    for k, ns in enumerate(_list(item.get("Namespaces"), name, f"{where}.Namespaces")):
+    for k, ns in enumerate(as_list(item.get("Namespaces"), name, f"{where}.Namespaces")):
         nwhere = f"{where}.Namespaces[{k}]"
-        ns = _dict(ns, name, nwhere)
+        ns = as_dict(ns, name, nwhere)
         nsid = ns.get("NSID")
         if nsid is not None and (not isinstance(nsid, int) or isinstance(nsid, bool) or not 0 <= nsid < 1 << 32):
             raise ScenarioError(name, f"{nwhere}.NSID", f"expected a namespace number, found {nsid!r}")
-        for j, p in enumerate(_list(ns.get("Paths"), name, f"{nwhere}.Paths")):
-            rows.append({**subsys, "nsid": nsid, **_json_path(name, _dict(p, name, f"{nwhere}.Paths[{j}]"),
+        for j, p in enumerate(as_list(ns.get("Paths"), name, f"{nwhere}.Paths")):
+            rows.append({**subsys, "nsid": nsid, **_json_path(name, as_dict(p, name, f"{nwhere}.Paths[{j}]"),
                                                               f"{nwhere}.Paths[{j}]")})
-        for j, c in enumerate(_list(ns.get("Controller"), name, f"{nwhere}.Controller")):
+        for j, c in enumerate(as_list(ns.get("Controller"), name, f"{nwhere}.Controller")):
             cwhere = f"{nwhere}.Controller[{j}]"
             rows.append({**subsys, "nsid": nsid, "path": None, "ana_state": None,
-                         **_json_controller(name, _dict(c, name, cwhere), cwhere)})
-    for k, c in enumerate(_list(item.get("Controllers"), name, f"{where}.Controllers")):
+                         **_json_controller(name, as_dict(c, name, cwhere), cwhere)})
+    for k, c in enumerate(as_list(item.get("Controllers"), name, f"{where}.Controllers")):
         cwhere = f"{where}.Controllers[{k}]"
-        c = _dict(c, name, cwhere)
+        c = as_dict(c, name, cwhere)
         ctrl = _json_controller(name, c, cwhere)
-        paths = _list(c.get("Paths"), name, f"{cwhere}.Paths")
+        paths = as_list(c.get("Paths"), name, f"{cwhere}.Paths")
         for j, p in enumerate(paths):
-            p = _dict(p, name, f"{cwhere}.Paths[{j}]")
-            rows.append({**subsys, "nsid": None, **ctrl, "path": _str(p.get("Path"), name, f"{cwhere}.Paths[{j}].Path"),
-                         "ana_state": _str(p.get("ANAState"), name, f"{cwhere}.Paths[{j}].ANAState")})
+            p = as_dict(p, name, f"{cwhere}.Paths[{j}]")
+            rows.append({**subsys, "nsid": None, **ctrl, "path": as_str(p.get("Path"), name, f"{cwhere}.Paths[{j}].Path"),
+                         "ana_state": as_str(p.get("ANAState"), name, f"{cwhere}.Paths[{j}].ANAState")})
         if not paths:
             rows.append({**subsys, "nsid": None, **ctrl, "path": None, "ana_state": None})
     return rows
@@ -345,5 +331,5 @@ def _table(rows: list[dict[str, Any]]) -> pd.DataFrame:
     import pandas as pd
 
     table = pd.DataFrame(rows, columns=COLUMNS)
-    return table.astype({c: "string" for c in COLUMNS if c not in ("nsid", "line", "iopolicy_line")}
+    return table.astype({c: "string" for c in COLUMNS if c not in ("nsid", "line", "iopolicy_line", "shown")}
                         | {"nsid": "Int64", "line": "Int64", "iopolicy_line": "Int64"})

@@ -49,7 +49,7 @@ DEVICE_STATES = ("alive", "dead")
 _PSEUDO = re.compile(r"^Pseudo name=([\w.-]+)(?P<note>\W.*)?$")
 _ARRAY = re.compile(r"^([A-Za-z][\w -]*?) ID=(\S+)(?:\s+\[(.*)\])?$")
 _LOGICAL = re.compile(r"^Logical device ID=([0-9A-Fa-f]+|[^\s?\[]+)(?:\s+\[([^\]]*)\])?(?P<note>\W.*)?$")
-_WWN = re.compile(r"^(?:Device WWN|Standard UID)=(\S+)(?:\s+\[.*\])?$")
+_WWN = re.compile(r"^(Device WWN|Standard UID)=(\S+)(?:\s+\[.*\])?$")
 _OWNER = re.compile(r"^Owner: default=(SP [A-Z]), current=(SP [A-Z])(?:\s+Array failover mode: (\d+))?$")
 _RULE = re.compile(r"^=+$")
 _BANNER = re.compile(r"^-+ Host -+\s+- Stor -\s+-+ I/O Path -+\s+-+ Stats -+$")
@@ -64,12 +64,14 @@ class PathRow:
     hba: int
     hw_path: str
     io_path: str
-    #: The array port as printed (`SP A2`, `FA 9dB`).
+    #: The array port (`SP A2`, `FA 9dB`: its words one blank apart).
     interface: str
     mode: str
     state: str
     queued: int
     errors: int
+    #: The port as printed, its blanks kept (`FA  9dB`: Symmetrix pads the director's number).
+    interface_text: str = ""
 
 
 @dataclass
@@ -84,10 +86,17 @@ class Device:
     logical_label: str = ""
     logical_line: int = 0
     wwn: str = ""
+    #: The WWN line's key as printed: `Device WWN` (PowerPath 6) or `Standard UID` (PowerPath/VE).
+    wwn_key: str = ""
     state: str = ""
     policy: str = ""
     policy_line: int = 0
     queued: int | None = None
+    #: The state line's `priority=` and PowerPath/VE's `type=` as printed, and its keys in the
+    #: order printed (`show` prints the line back as read).
+    priority: str = ""
+    type: str = ""
+    state_keys: tuple[str, ...] = ()
     owner_default: str = ""
     owner_current: str = ""
     failover_mode: int | None = None
@@ -124,7 +133,7 @@ def read(path: str | Path) -> list[Device]:
             device.logical_id, device.logical_label = m.group(1), m.group(2) or ""
             device.logical_line = line.number
         elif m := _WWN.match(text):
-            device.wwn = m.group(1)
+            device.wwn_key, device.wwn = m.group(1), m.group(2)
         elif m := _ARRAY.match(text):
             device.array_class, device.array_id, device.array_label = m.group(1), m.group(2), m.group(3) or ""
             device.array_line = line.number
@@ -171,7 +180,9 @@ def _aligned_row(text: str, interface_at: int | None) -> tuple[str, ...] | None:
     left, right = text[:interface_at].split(), text[interface_at:].split()
     if len(left) < 3 or not left[0].isdigit() or len(right) not in (5, 6):
         return None
-    interface = " ".join(right[:-4])
+    interface = text[interface_at:].rstrip()
+    for word in reversed(right[-4:]):  # the counts, state and mode after the port, cut from the right
+        interface = interface[:interface.rindex(word)].rstrip()
     return (left[0], " ".join(left[1:-1]), left[-1], interface, *right[-4:])
 
 
@@ -183,7 +194,8 @@ def _row(name: str, number: int, columns: tuple[str, ...]) -> PathRow:
         raise _refused(name, number, f"path mode {mode!r}: expected one of {', '.join(MODES)}")
     if state not in STATES:
         raise _refused(name, number, f"path state {state!r}: expected one of {', '.join(STATES)}")
-    return PathRow(number, int(hba), hw, io, re.sub(r"\s+", " ", interface), mode, state, int(queued), int(errors))
+    return PathRow(number, int(hba), hw, io, re.sub(r"\s+", " ", interface), mode, state, int(queued), int(errors),
+                   interface)
 
 
 def _state(name: str, number: int, text: str, device: Device) -> None:
@@ -195,6 +207,9 @@ def _state(name: str, number: int, text: str, device: Device) -> None:
         if not eq or key not in ("state", "policy", "priority", "queued-IOs", "type"):
             raise _refused(name, number, f"{part[:40]!r}: the state line holds state=, policy=, priority=, queued-IOs= "
                                          "and type=")
+        device.state_keys += (key,)
+        if key in ("priority", "type"):
+            setattr(device, key, value)
         if key == "state":
             if value not in DEVICE_STATES:
                 raise _refused(name, number, f"state={value}: expected one of {', '.join(DEVICE_STATES)}")

@@ -1,0 +1,185 @@
+"""`nvme list -v -o json` (nvme-cli 2.x `json_detail_list`): read into the rows `nvme list-subsys`
+gives, each path with its namespace's NSID, its ANA state and the line of the document it is
+on; generated documents read as their text listing does; any mangled document read or refused
+in one line naming the place in it."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import generated_nvme_list
+from pathlab.api import PathlabWarning, ScenarioError
+from pathlab.importer import import_files
+from pathlab.readers import nvme_subsys
+
+#: Two controllers of a NetApp subsystem over TCP, two namespaces each, as nvme-cli 2.11 prints
+#: `nvme list -v -o json` (json-c pretty printing; values made up in its form).
+DOCUMENT = """\
+{
+  "Devices":[
+    {
+      "HostNQN":"nqn.2014-08.org.nvmexpress:uuid:4c4c4544-0035-3810-8033-b4c04f4e4e32",
+      "HostID":"4c4c4544-0035-3810-8033-b4c04f4e4e32",
+      "Subsystems":[
+        {
+          "Subsystem":"nvme-subsys0",
+          "SubsystemNQN":"nqn.1992-08.com.netapp:sn.9b7d42b7:subsystem.ora",
+          "Controllers":[
+            {
+              "Controller":"nvme0",
+              "Cntlid":"1",
+              "SerialNumber":"81KDnJ3XXsYlAAAAAAAB",
+              "ModelNumber":"NetApp ONTAP Controller",
+              "Firmware":"9.14.1",
+              "Transport":"tcp",
+              "Address":"traddr=192.168.10.11,trsvcid=4420,src_addr=192.168.10.50",
+              "Slot":"",
+              "Namespaces":[],
+              "Paths":[
+                {
+                  "Path":"nvme0c0n1",
+                  "ANAState":"optimized"
+                },
+                {
+                  "Path":"nvme0c0n2",
+                  "ANAState":"optimized"
+                }
+              ]
+            },
+            {
+              "Controller":"nvme1",
+              "Cntlid":"2",
+              "SerialNumber":"81KDnJ3XXsYlAAAAAAAB",
+              "ModelNumber":"NetApp ONTAP Controller",
+              "Firmware":"9.14.1",
+              "Transport":"tcp",
+              "Address":"traddr=192.168.10.12,trsvcid=4420,src_addr=192.168.10.50",
+              "Slot":"",
+              "Namespaces":[],
+              "Paths":[
+                {
+                  "Path":"nvme0c1n1",
+                  "ANAState":"non-optimized"
+                },
+                {
+                  "Path":"nvme0c1n2",
+                  "ANAState":"inaccessible"
+                }
+              ]
+            }
+          ],
+          "Namespaces":[
+            {
+              "NameSpace":"nvme0n1",
+              "Generic":"ng0n1",
+              "NSID":1,
+              "UsedBytes":0,
+              "MaximumLBA":2097152,
+              "PhysicalSize":1073741824,
+              "SectorSize":512
+            },
+            {
+              "NameSpace":"nvme0n2",
+              "Generic":"ng0n2",
+              "NSID":7,
+              "UsedBytes":0,
+              "MaximumLBA":2097152,
+              "PhysicalSize":1073741824,
+              "SectorSize":512
+            }
+          ]
+        }
+      ]
+    }
+  ]
+}
+"""
+
+
+def _rows(path: Path) -> list[tuple[Any, ...]]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        table = nvme_subsys.read(path)
+    return [(r.controller, r.path, r.nsid, r.ana_state, r.line) for r in table.itertuples()]
+
+
+def test_each_path_is_read_with_its_namespace_ana_state_and_line(tmp_path: Path) -> None:
+    listing = tmp_path / "list-v.json"
+    listing.write_text("# nvme list -v -o json\n" + DOCUMENT)
+    # The document starts at line 2: `"Path":"nvme0c0n1"`, its line 23, is line 24 of the file.
+    assert _rows(listing) == [("nvme0", "nvme0c0n1", 1, "optimized", 24), ("nvme0", "nvme0c0n2", 7, "optimized", 28),
+                              ("nvme1", "nvme0c1n1", 1, "non-optimized", 45),
+                              ("nvme1", "nvme0c1n2", 7, "inaccessible", 49)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        imported = import_files([str(listing)]).text
+    # Namespace 7 reached through nvme1 is inaccessible: a path down from the start, its line named.
+    (fault,) = [line for line in imported.splitlines() if line.startswith("path = ")]
+    assert fault.endswith(f":C0:T1:L2\"  # {listing}, line 49: nvme1 is ANA inaccessible"), fault
+
+
+def test_a_path_not_named_as_the_kernel_names_it_is_refused_at_its_place(tmp_path: Path) -> None:
+    listing = tmp_path / "list-v.json"
+    listing.write_text(DOCUMENT.replace('"Path":"nvme0c1n2"', '"Path":"sdb"'))
+    try:
+        nvme_subsys.read(listing)
+    except ScenarioError as e:
+        assert e.args == (str(listing), "Devices[0].Subsystems[0].Controllers[1].Paths[1].Path",
+                          "'sdb': a path is named `nvmeXcYnZ` (namespace Z of subsystem X through controller Y)")
+    else:
+        raise AssertionError("read")
+
+
+SETTINGS = settings(max_examples=30, derandomize=True, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@SETTINGS
+@given(generated_nvme_list.drawn())
+def test_a_document_reads_as_its_text_listing_does(tmp_path_factory, drawn: tuple[str, str, list[dict[str, Any]]]) -> None:
+    """The same subsystems printed as text and as JSON give the same controllers, transports,
+    addresses and NSIDs (the text prints no ANA state, the JSON no usage)."""
+    folder = tmp_path_factory.mktemp("json")
+    (folder / "list-v.txt").write_text(generated_nvme_list.text(*drawn))
+    (folder / "list-v.json").write_text(generated_nvme_list.json_text(drawn[1], drawn[2], "nqn.2014-08.org.nvmexpress:uuid:x"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        tables = [nvme_subsys.read(folder / f"list-v.{kind}") for kind in ("txt", "json")]
+    keys = ["subsystem", "nqn", "nsid", "controller", "transport", "address"]
+    as_text, as_json = (sorted(tuple(str(v) for v in row) for row in t[keys].itertuples(index=False)) for t in tables)
+    assert as_text == as_json
+    assert set(tables[1]["ana_state"]) == {"optimized"} and tables[1]["line"].notna().all()
+
+
+def _mangled(doc: Any, draw: st.DrawFn) -> Any:
+    """The document with one value somewhere replaced by another of any type."""
+    if isinstance(doc, dict) and doc and draw(st.booleans()):
+        key = draw(st.sampled_from(sorted(doc)))
+        return {**doc, key: _mangled(doc[key], draw)}
+    if isinstance(doc, list) and doc and draw(st.booleans()):
+        at = draw(st.integers(0, len(doc) - 1))
+        return [*doc[:at], _mangled(doc[at], draw), *doc[at + 1:]]
+    return draw(st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.text(max_size=12),
+                          st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=5), st.integers(), max_size=2)))
+
+
+@settings(max_examples=50, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_a_mangled_document_is_read_or_refused_in_one_line(tmp_path_factory, data: st.DataObject) -> None:
+    doc = data.draw(st.composite(lambda draw: _mangled(json.loads(DOCUMENT), draw))())
+    listing = tmp_path_factory.mktemp("fuzz") / "list-v.json"
+    listing.write_text(json.dumps(doc, indent=2))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PathlabWarning)
+            nvme_subsys.read(listing)
+            import_files([str(listing)])
+    except ScenarioError as e:
+        assert len(e.args) == 3 and e.args[2] and "\n" not in e.args[2]
