@@ -18,6 +18,7 @@ from typing import Any
 from pathlab._core import parse_duration_ns
 from pathlab.advisor import stall_rule as rule
 from pathlab.advisor.failure_theory import Timers
+from pathlab.advisor.nvme_vendor_timers import read_rows
 from pathlab.advisor.practice import rows_for
 from pathlab.api import Scenario
 from pathlab.devices import Device
@@ -345,7 +346,7 @@ def candidates(scenario: Scenario, devices: Sequence[Device], timers: Sequence[T
     elif device.stack == "windows":
         found += _mpio_vendor(now, device, scenario)
     if device.stack in ("linux-nvme", "spdk"):
-        found += _nvme_vendor(now, device)
+        found += _nvme_vendor(now, device, timers)
         array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
         found += _tp4129(now, len(array.get("controllers", [])) >= 2, device.stack)
     return found, _agreeing(device, found)
@@ -453,10 +454,12 @@ def _mpio_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> lis
     return found
 
 
-def _nvme_vendor(now: TimerCandidate, device: Device) -> list[TimerCandidate]:
+def _nvme_vendor(now: TimerCandidate, device: Device, timers: Sequence[TimerValue]) -> list[TimerCandidate]:
+    """The vendor's `ctrl_loss_tmo` for the device's array (a scenario's array named by its model),
+    or for the models and transports an imported host's files give its controllers."""
     in_force = {s.name: s.value for s in now.settings}
     found = []
-    for row in rows_for(device):
+    for row in dict.fromkeys([*rows_for(device), *read_rows(timers)]):
         loss = row.setting.given().get("ctrl_loss_tmo")
         if loss is None or _seconds(loss) == _seconds(in_force.get("ctrl_loss_tmo", "")):
             continue

@@ -405,6 +405,7 @@ def import_host(found: dict[str, Kind]) -> Imported:
     from pathlab.importer.nvme_anatt import tied
     from pathlab.importer.nvme_counters import counter_findings, refuse_other_host, snapshot_load
     from pathlab.importer.nvme_findings import listing_findings
+    from pathlab.importer.nvme_models import controller_models
     from pathlab.importer.timer_values import TimerValue, nvme_timers
 
     subsys = [n for n, k in found.items() if k.name == "nvme"]
@@ -430,14 +431,15 @@ def import_host(found: dict[str, Kind]) -> Imported:
     anatt_timers: list[TimerValue]
     anatt: dict[str, SubsystemAnatt]
     tie_warnings: list[tuple[str, str]]
-    anatt_timers, anatt, tie_warnings = tied(found[id_ctrl[0]].read(id_ctrl[0]), id_ctrl[0], table, subsys[0]) \
-        if id_ctrl else ([], {}, [])
+    outputs = found[id_ctrl[0]].read(id_ctrl[0]) if id_ctrl else []
+    anatt_timers, anatt, tie_warnings = tied(outputs, id_ctrl[0], table, subsys[0]) if id_ctrl else ([], {}, [])
     undetermined: list[Undetermined] = []
     host, warnings, measured = build(table, subsys[0], rates, stats[0] if stats else "", snapshot, iopolicies, captured,
                                      anatt, undetermined)
     warnings += tie_warnings
     found_here = listing_findings(table, subsys[0])
     found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
-    timers = [*(nvme_timers(attributes, sysfs[0]) if attributes is not None else []), *anatt_timers]
+    timers = [*(nvme_timers(attributes, sysfs[0]) if attributes is not None else []), *anatt_timers,
+              *controller_models(table, subsys[0], outputs, id_ctrl[0] if id_ctrl else "")]
     return Imported(host, warnings, found_here, measured_load=measured, timers=timers, captured=captured,
                     undetermined=undetermined)

@@ -9,6 +9,11 @@ dashes and a row a line (nvme-cli `nvme-print-stdout.c`, `stdout_detailed_list`)
 - namespaces: `Device Generic NSID Usage Format Controllers`, a row `/dev/nvme0n1 /dev/ng0n1 0x1
   … nvme0, nvme1` (the NSID printed `%#x`; nvme-cli 2.x before 2.9 prints `nvme0n1` without `/dev/`).
 
+The model (MN) is read by its place: nvme-cli prints `%-20s %-40s %-8s %-6s` for SN, MN, FR and
+TxPort, and NVMe's Identify Controller holds at most 20, 40 and 8 bytes of them, so the model is
+the 40 characters that end 10 before the transport (a serial and a model may hold blanks: `VMware
+NVME_0002`, `VMware Virtual NVMe Disk`); a row whose blanks a page changed gives none.
+
 It prints no controller state, no ANA state, no host NQN and no iopolicy: the rows read give
 those as missing (`nvme_subsys.COLUMNS`), one per namespace and controller that serves it (one per
 controller where the namespace table is empty), each at its controller's line."""
@@ -90,7 +95,21 @@ def _controller(name: str, line: Line, header: list[str]) -> dict[str, Any]:
         raise ScenarioError(name, f"line {line.number}", f"between the transport {words[port]} and {words[at]}: "
                             f"{' '.join(between)}: expected its address" + (" and slot" if "Slot" in header else ""))
     return {"controller": words[0], "transport": words[port], "address": address, "subsystem": words[at],
-            "namespaces": _names(words[at + 1:]), "line": line.number}
+            "namespaces": _names(words[at + 1:]), "line": line.number, "model": _model(line.text, words, port)}
+
+
+def _model(text: str, words: list[str], port: int) -> str | None:
+    """The MN column of a controller row, by its place before the transport (`%-40s %-8s %-6s`):
+    None where the blanks around it are not nvme-cli's (a page that squeezed them)."""
+    start = 0
+    for word in words[:port + 1]:  # the transport word's offset in the row
+        start = text.index(word, start) + len(word)
+    transport = start - len(words[port])
+    first = transport - 1 - 8 - 1 - 40
+    if first < 1 or text[first - 1] != " " or text[transport - 10] != " " or text[transport - 1] != " " \
+            or text[first] == " ":
+        return None
+    return text[first:transport - 10].rstrip() or None
 
 
 def _namespace(name: str, line: Line) -> dict[str, Any]:
@@ -154,4 +173,5 @@ def read_lines(name: str, text: str) -> list[dict[str, Any]]:
 def _row(c: dict[str, Any], nqn_of: dict[str, str], nsid: int | None) -> dict[str, Any]:
     return {"subsystem": c["subsystem"], "nqn": nqn_of[c["subsystem"]], "hostnqn": None, "iopolicy": None,
             "nsid": nsid, "path": None, "controller": c["controller"], "transport": c["transport"],
-            "address": c["address"], "state": None, "ana_state": None, "line": c["line"], "iopolicy_line": None}
+            "address": c["address"], "state": None, "ana_state": None, "line": c["line"], "iopolicy_line": None,
+            "model": c["model"], "model_line": c["line"] if c["model"] is not None else None}
