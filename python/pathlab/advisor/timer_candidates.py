@@ -170,8 +170,13 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
     settings: list[TimerSetting] = []
     seconds: dict[str, float | None] = {}
     overrides: dict[str, Any] = {}
+    handling_off = _apd_handling_off(given, timers) if device.stack == "esxi" else None
     for name, key, builtin in (*STACK_TIMERS.get(device.stack, ()), *(ISCSI_TIMERS if iscsi else ())):
         if iscsi and key in FC_ONLY:  # the engine refuses a timer the transport does not read
+            continue
+        if key == "apd_timeout" and handling_off is not None:  # no APD timeout: retried until a path returns
+            settings.append(TimerSetting("Misc.APDHandlingEnable", "0", "read", handling_off))
+            seconds[key] = None
             continue
         if key in given:
             value, where = given[key]
@@ -308,6 +313,15 @@ def _fast_off(seconds: dict[str, float | None], overrides: dict[str, Any]) -> No
     if "fast_io_fail_tmo" in seconds and seconds["fast_io_fail_tmo"] is None and "host.stack.fast_io_fail_tmo" in overrides:
         loss = seconds.get("dev_loss_tmo")
         overrides["host.stack.fast_io_fail_tmo"] = FOREVER if loss is None else f"{loss + 1:g}s"
+
+
+def _apd_handling_off(given: dict[str, tuple[Any, str]], timers: Sequence[TimerValue]) -> str | None:
+    """Where APD handling is said to be off (`[host.stack] apd_handling = false`, with the
+    listing's line where an imported host's read it), None where it is on."""
+    if "apd_handling" not in given or given["apd_handling"][0] is not False:
+        return None
+    read = next((t.where for t in timers if t.setting == "Misc.APDHandlingEnable" and t.value == "0"), None)
+    return read or given["apd_handling"][1]
 
 
 def _read_timers(timers: Sequence[TimerValue]) -> dict[str, tuple[str, str]]:
