@@ -137,6 +137,9 @@ def test_an_fc_controller_of_the_same_model_is_not_held_to_the_tcp_rule(tmp_path
     fc.write_text(Path(VERBOSE).read_text().replace(" tcp ", " fc "))
     found = _found(_host(str(fc), _sysfs(tmp_path, nvme53="600")))
     assert not [t for t in found if "NetApp sets" in t or "not compared" in t]
+    # nor is a model asked for where no row covers the transport (both rows are NVMe/TCP's)
+    fc_listing = LINUX / "nvme-list-subsys_v1_nvme-cli-issue1542_netapp-fc.txt"
+    assert not [t for t in _found(_host(str(fc_listing))) if "not compared" in t]
 
 
 def _netapp_source() -> str:

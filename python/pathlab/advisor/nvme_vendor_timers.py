@@ -79,7 +79,9 @@ def ctrl_loss_practice(read: Mapping[tuple[str, str], Said]) -> list[Finding]:
                     key=lambda c: (len(c), c))
     if not fabric:
         return []
-    unread = [c for c in fabric if (c, "model") not in read]
+    rows = [p for p in shipped().practices if p.setting.ctrl_loss_tmo is not None]
+    covered = {p.ctrl_loss_tmo_transport for p in rows}  # None: every transport
+    unread = [c for c in fabric if (c, "model") not in read and (None in covered or read[(c, "transport")].value in covered)]
     groups: dict[tuple[str, str, str | None, int], list[_Controller]] = {}
     for c in fabric:
         if (c, "model") not in read:
@@ -93,7 +95,7 @@ def ctrl_loss_practice(read: Mapping[tuple[str, str], Said]) -> list[Finding]:
                               []).append(known)
     found = [_finding(members, read) for members in groups.values()]
     if unread:
-        vendors = sorted({f"{p.vendor} {p.model}" for p in shipped().practices if p.setting.ctrl_loss_tmo is not None})
+        vendors = sorted({f"{p.vendor} {p.model}" for p in rows})
         found.append(Finding(f"{_names(unread)}: the array vendors' ctrl_loss_tmo not compared: no model read",
                              f"the rows that give one ({', '.join(vendors)}) match the controller's model and "
                              f"transport, as their udev rules do; {SETTLE_MODEL}"))
