@@ -17,7 +17,7 @@ from pathlab.advisor.nvme_vendor_timers import SETTLE_MODEL
 from pathlab.advisor.timer_findings import timer_findings
 from pathlab.api import ScenarioError
 from pathlab.importer.host import Host
-from pathlab.readers import nvme_id_ctrl, nvme_subsys
+from pathlab.readers import nvme_id_ctrl, nvme_subsys, nvme_sysfs
 
 LINUX = ROOT / "tests/data/linux"
 LISTING = str(ROOT / "tests/data/corpus/nvme-list-subsys/009-netapp-rocky10-tcp-two-subnets/bare.txt")
@@ -166,3 +166,23 @@ def test_advise_failures_runs_netapps_value_and_the_stalls_equal_the_rule(tmp_pa
     outage = forever.predicted.seconds
     assert outage is not None and outage > 20 and abs(forever.measured.longest_wait_s - outage) < 0.002
     assert forever.measured.failed_ios == 0
+
+
+def test_sysfs_model_and_transport_are_read_with_their_lines_and_a_conflict_refused(tmp_path: Path) -> None:
+    """`grep -r . /sys/class/nvme/nvme*/{model,transport,ctrl_loss_tmo}`: the kernel pads the
+    model number with blanks to 40 (`%.*s` of the field); a model other than id-ctrl's is refused."""
+    sysfs = tmp_path / "sysfs.txt"
+    sysfs.write_text(f"/sys/class/nvme/nvme53/model:{NETAPP:<40}\n/sys/class/nvme/nvme53/transport:tcp\n"
+                     "/sys/class/nvme/nvme53/ctrl_loss_tmo:600\n")
+    found = _found(_host(LISTING, str(sysfs)))
+    title = f"nvme53 ({NETAPP}, tcp): ctrl_loss_tmo 600 s where NetApp sets -1 (reconnect forever)"
+    assert found[title].startswith(f"model {NETAPP} ({sysfs}, line 1 (nvme53's sysfs model)); transport tcp "
+                                   f"({LISTING}, line 7 (nvme53)); ctrl_loss_tmo 600 ({sysfs}, line 3)")
+    sysfs.write_text("/sys/class/nvme/nvme53/model:HPE Alletra\n/sys/class/nvme/nvme53/ctrl_loss_tmo:600\n")
+    with pytest.raises(ScenarioError) as refused:
+        _host(LISTING, TWO, str(sysfs))
+    assert refused.value.args == (str(sysfs), "line 1", f"nvme53's model HPE Alletra: {TWO}, line 6 (nvme53's mn) "
+                                                        f"gives {NETAPP}: give one host's outputs")
+    sysfs.write_text("/sys/class/nvme/nvme53/transport:tcpip\n")
+    with pytest.raises(ScenarioError, match="transport 'tcpip': one of pcie, tcp, rdma, fc, loop, apple-nvme"):
+        nvme_sysfs.read(sysfs)

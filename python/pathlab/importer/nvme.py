@@ -440,6 +440,7 @@ def import_host(found: dict[str, Kind]) -> Imported:
     found_here = listing_findings(table, subsys[0])
     found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
     timers = [*(nvme_timers(attributes, sysfs[0]) if attributes is not None else []), *anatt_timers,
-              *controller_models(table, subsys[0], outputs, id_ctrl[0] if id_ctrl else "")]
+              *controller_models(table, subsys[0], outputs, id_ctrl[0] if id_ctrl else "", attributes,
+                                 sysfs[0] if sysfs else "")]
     return Imported(host, warnings, found_here, measured_load=measured, timers=timers, captured=captured,
                     undetermined=undetermined)

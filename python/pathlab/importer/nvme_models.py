@@ -3,8 +3,8 @@ udev rules to be compared with (`advisor/nvme_vendor_timers.py`): nvme-cli's rul
 `ctrl_loss_tmo` on a controller by its `model` and `transport` attributes (`71-nvmf-netapp.rules`:
 `ATTR{transport}=="tcp", ATTR{model}=="NetApp ONTAP Controller"`).
 
-The transport is the listing's, on the controller's line. The model is the first of: the
-controller's own `nvme id-ctrl` (`mn`, tied to it by `nvme_anatt.tied`), an `nvme id-ctrl` that
+The transport is the listing's, on the controller's line (else sysfs `transport`). The model is
+the first of: the controller's own `nvme id-ctrl` (`mn`, tied to it by `nvme_anatt.tied`), an `nvme id-ctrl` that
 names no controller (its subsystem's, by `subnqn`), the listing's (`nvme list -v`'s MN on the
 controller's line, `nvme list-subsys -v`'s `model=` on its subsystem's). Two files that give one
 controller two models are refused, naming both lines: they are not one host's. Each is a
@@ -33,8 +33,27 @@ SUBSYSTEM_MODEL = "a controller's `model` is its subsystem's: drivers/nvme/host/
 
 
 def controller_models(listing: pd.DataFrame, file: str, outputs: Sequence[IdCtrl] = (),
-                      id_file: str = "") -> list[TimerValue]:
+                      id_file: str = "", sysfs: pd.DataFrame | None = None, sysfs_file: str = "") -> list[TimerValue]:
     """The `model` and `transport` of every controller of `listing` that a file gives."""
+    out = _controllers(listing, file, outputs, id_file)
+    if sysfs is None:
+        return out
+    given = {(t.scope, t.setting): t for t in out}
+    for r in sysfs.itertuples():
+        if r.object != "controller" or r.attribute not in ("model", "transport"):
+            continue
+        value, where = str(r.value).strip(), f"{sysfs_file}, {r.where} ({r.name}'s sysfs {r.attribute})"
+        other = given.get((str(r.name), str(r.attribute)))
+        if other is not None and other.value != value:
+            raise ScenarioError(sysfs_file, str(r.where), f"{r.name}'s {r.attribute} {value}: {other.where} gives "
+                                                          f"{other.value}: give one host's outputs")
+        if other is None:
+            out.append(TimerValue(str(r.attribute), value, str(r.name), where))
+    return out
+
+
+def _controllers(listing: pd.DataFrame, file: str, outputs: Sequence[IdCtrl], id_file: str) -> list[TimerValue]:
+    """The listing's transports and the models of `nvme id-ctrl` or the listing."""
     own = {o.controller: o for o in outputs if o.controller is not None and o.mn is not None}
     of_nqn = {str(o.subnqn.value): o for o in outputs if o.mn is not None}
     out: list[TimerValue] = []
