@@ -251,7 +251,7 @@ def test_each_bad_advanced_listing_is_refused_in_one_line(tmp_path: Path) -> Non
     assert "line 3: Misc.APDTimeout `Int Value`: expected a whole number" in _refused(tmp_path, block.format(v="x"), read)
     assert "line 3: Misc.APDTimeout Int Value 5 is outside the listing's own range 20 to 99999" in _refused(
         tmp_path, block.format(v=5), read)
-    assert "none of /Misc/APDTimeout, /Disk/PathEvalTime" in _refused(
+    assert "none of /Misc/APDTimeout, /Misc/APDHandlingEnable, /Disk/PathEvalTime" in _refused(
         tmp_path, "   Path: /Net/UseHwTSO\n   Int Value: 0\n", read)
     assert "has no `Int Value:` line" in _refused(tmp_path, "   Path: /Misc/APDTimeout\n   Type: integer\n", read)
 

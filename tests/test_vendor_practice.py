@@ -211,6 +211,15 @@ def test_every_udev_rule_of_a_named_vendor_has_its_row():
         assert row.setting.iopolicy == iopolicy
 
 
+def test_a_rows_ctrl_loss_tmo_transport_is_its_udev_rules():
+    """The transport a row's `ctrl_loss_tmo` is for is the one its rule's line matches (`ATTR{transport}`)."""
+    given = [p for p in rows("nvme-native") if p.setting.ctrl_loss_tmo is not None]
+    assert [p.vendor for p in given] == ["NetApp", "HPE"]
+    for row in given:
+        (line,) = [line for line in row.command.splitlines() if "ctrl_loss_tmo" in line]
+        assert f'ATTR{{transport}}=="{row.ctrl_loss_tmo_transport}"' in line, label(row)
+
+
 def test_the_disagreements_found_are_the_published_values():
     """The two the table records, with the values on both sides."""
     (unity,) = practice_for("DGC", "VRAID", "dm-multipath")
@@ -281,6 +290,10 @@ def test_a_minimal_table_loads(tmp_path: Path):
     (('tpgs = true', 'tpgs = "yes"'), "practice.0.tpgs", "true or false"),
     (('claim_differs = []', 'claim_differs = []\nesxi_default = ["iopolicy"]'), "practice.0.esxi_default",
      "'iopolicy' is not a setting"),
+    (('claim_differs = []', 'claim_differs = []\nctrl_loss_tmo_transport = "tcp"'), "practice.0.ctrl_loss_tmo_transport",
+     "only for a row whose setting gives ctrl_loss_tmo"),
+    (('claim_differs = []', 'claim_differs = []\nctrl_loss_tmo_transport = "TCP"'), "practice.0.ctrl_loss_tmo_transport",
+     '"tcp", "rdma", "fc"'),
 ])
 def test_a_bad_row_is_refused_naming_the_file_and_field(tmp_path: Path, change: tuple[str, str], field: str,
                                                           message: str):

@@ -348,6 +348,20 @@ fn esxi_apd_fails_waiting_io_at_its_timeout_and_new_io_at_once_after() {
 }
 
 #[test]
+fn esxi_without_apd_handling_retries_io_until_a_path_returns() {
+    // Misc.APDHandlingEnable 0: no APD timeout; the 24 waiting I/Os are held until the paths
+    // return at 25.5 s, past the 20 s an APD timeout would have failed them at, and none fails.
+    let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"\nuntil = \"25500ms\"");
+    let r = Case { duration: "30s", interval: "500ms", faults, stack: "apd_handling = false", ..Case::default() }.run();
+    assert_eq!(times(&r, "no_path", ""), [0.5]);
+    assert!(times(&r, "gave_up", "").is_empty());
+    assert_eq!(times(&r, "path_restored", ""), [25.5]);
+    assert_eq!(r.accounting.failed, 0);
+    assert!(r.intervals.iter().filter(|i| i.t_s > 0.5 && i.t_s <= 25.5).all(|i| i.figures.ios == 0));
+    assert!(r.intervals.iter().filter(|i| i.t_s > 26.0).all(|i| i.figures.ios > 0));
+}
+
+#[test]
 fn esxi_apd_timeout_is_140_seconds_by_default() {
     let faults = fault("kind = \"all_paths_down\"\nat = \"500ms\"");
     let r = Case { duration: "1s", faults, ..Case::default() }.run();

@@ -1,6 +1,6 @@
 """Advice on an ESXi host's failure timers, from its own listings only (`Host.timers`: each iSCSI
 adapter's `esxcli iscsi adapter param get`, `esxcli system settings advanced list -o
-/Misc/APDTimeout` and `/Disk/PathEvalTime`): what a silent path loss, a link loss the host sees
+/Misc/APDTimeout`, `/Misc/APDHandlingEnable` and `/Disk/PathEvalTime`): what a silent path loss, a link loss the host sees
 and every path down would cost the application, by `stall_rule.py`'s ESXi rules, with the file
 and line of every value; the built-in values a rule also needs are said as assumed. Nothing is
 said where no listing gave a timer: which of the host's adapters are iSCSI is not in the path
@@ -40,7 +40,19 @@ def esxi_timer_findings(timers: Sequence[TimerValue], devices: Sequence[Device] 
         found += _adapter(members, by_scope[members[0]])
     for adapter in sorted(by_scope, key=lambda a: (len(a), a)):
         found += _iscsi_practice(adapter, by_scope[adapter], devices)
-    if "Misc.APDTimeout" in host:
+    handling = host.get("Misc.APDHandlingEnable")
+    if handling is not None and int(handling.value) == 0:
+        stall = rule.esxi_all_paths_down(None)
+        timeout = host.get("Misc.APDTimeout")
+        unused = f"; Misc.APDTimeout {timeout.value} (read at {timeout.where}) does nothing while it is off" \
+            if timeout is not None else ""
+        found.append(Finding("APD handling is off: every path down of any device retries all I/O until a path "
+                             "returns, which may leave virtual machines past their own I/O timeout, unresponsive, and "
+                             "the host disconnected from vCenter Server",
+                             f"Misc.APDHandlingEnable 0 (read at {handling.where}); {stall.rule}; {stall.assumes}"
+                             f"{unused}; with it on (1, the default) I/O that is not a virtual machine's fails after "
+                             f"Misc.APDTimeout ({rule.ESXI_APD_TIMEOUT.text()} by default)"))
+    elif "Misc.APDTimeout" in host:
         apd = host["Misc.APDTimeout"]
         stall = rule.esxi_all_paths_down(float(apd.value))
         failure = stall.failure[:1].upper() + stall.failure[1:]

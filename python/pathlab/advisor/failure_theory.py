@@ -232,6 +232,9 @@ def _esxi(kind: str, timers: Timers, outage: float) -> Prediction:
             recovery = timers.s("recovery_timeout")
             return _bounded(recovery, 0, rule.esxi_iscsi_link_down(recovery).rule, outage)
         return Prediction(0.0, 0, "the adapter sees the link go: retried on another path at once")
+    if timers.seconds.get("apd_timeout", 0) is None:  # APD handling off
+        return Prediction(outage, 0, f"retried in all-paths-down until the paths return after {outage:g} s "
+                                     f"({rule.esxi_all_paths_down(None).rule})")
     apd = timers.s("apd_timeout")
     if apd < outage:
         return Prediction(apd, 0, f"{rule.esxi_all_paths_down(apd).rule}: the I/O fails")

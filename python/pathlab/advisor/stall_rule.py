@@ -48,7 +48,9 @@ The rules (seconds; `None` is "until a path returns"):
   its I/O to another path or to `no_path_retry`. ESXi's SATP retries on the path until the
   transition ends.
 - ESXi, every path down (APD): I/O is retried for `Misc.APDTimeout`; then the I/O that is not a
-  virtual machine's fails, and the virtual machines' is retried on (VMware's page below).
+  virtual machine's fails, and the virtual machines' is retried on (VMware's page below). With
+  APD handling off (`Misc.APDHandlingEnable` 0) every I/O is retried until a path returns, as in
+  ESXi 5.0 (VMware's 5.1 page, 'Disable Storage APD Handling').
 - ESXi software iSCSI (the adapter's `esxcli iscsi adapter param` timers): a NOP-Out every
   `NoopOutInterval` finds a connection that stopped answering after `NoopOutTimeout`; the session
   then holds its I/O `RecoveryTimeout` while it logs in again, after which the path is dead and
@@ -147,6 +149,11 @@ ESXI_APD_TIMEOUT_RANGE = esxi_timer_ranges.APD_TIMEOUT
 ESXI_APD_TIMEOUT = Builtin(140, "VMware vSphere 7.0 Storage, 'Change Timeout Limits for Storage APD', "
                                 "https://docs.vmware.com/en/VMware-vSphere/7.0/com.vmware.vsphere.storage.doc/"
                                 "GUID-5CC5A990-AC23-4D51-80DD-37F09175E255.html")
+ESXI_APD_HANDLING_OFF_SOURCE = ("VMware vSphere 5.1 Storage, 'Disable Storage APD Handling' (\"the host will "
+                                "indefinitely continue to retry issued commands in an attempt to reconnect to the APD "
+                                "device. Continuing to retry is the same behavior as in ESXi version 5.0\"), "
+                                "https://pubs.vmware.com/vsphere-51/topic/com.vmware.vsphere.storage.doc/"
+                                "GUID-54F4B360-F32D-41B0-BDA8-AEBE9F01AC72.html")
 
 # Windows MPIO (msdsm): Microsoft's defaults
 MPIO_TIMERS_SOURCE = "Microsoft, MPIO_TIMERS_COUNTERS WMI class, https://learn.microsoft.com/en-us/windows-hardware/" \
@@ -414,9 +421,13 @@ def esxi_iscsi_link_down(recovery: float) -> Stall:
                  f"the iSCSI session holds the path's I/O RecoveryTimeout {recovery:g} s", "another path works")
 
 
-def esxi_all_paths_down(apd: float) -> Stall:
+def esxi_all_paths_down(apd: float | None) -> Stall:
     """Every path of a device down (APD): I/O is retried for Misc.APDTimeout, then the I/O that is
-    not a virtual machine's fails; a virtual machine's is retried until a path returns."""
+    not a virtual machine's fails; a virtual machine's is retried until a path returns. `apd`
+    None: APD handling off (Misc.APDHandlingEnable 0), every I/O retried until a path returns."""
+    if apd is None:
+        return Stall("every path down (APD)", None, "it continues", "Misc.APDHandlingEnable 0: retried until a path "
+                                                                    "returns", ESXI_APD_HANDLING_OFF_SOURCE)
     return Stall("every path down (APD)", apd, "I/O that is not a virtual machine's fails (a virtual machine's is "
                                                "retried until a path returns)", f"Misc.APDTimeout {apd:g} s",
                  f"APD handling on (Misc.APDHandlingEnable 1, the default): {ESXI_APD_TIMEOUT.source}")

@@ -18,6 +18,7 @@ from typing import Any
 from pathlab._core import parse_duration_ns
 from pathlab.advisor import stall_rule as rule
 from pathlab.advisor.failure_theory import Timers
+from pathlab.advisor.nvme_vendor_timers import read_rows
 from pathlab.advisor.practice import rows_for
 from pathlab.advisor.vendor_table import Practice, practice_for
 from pathlab.api import Scenario
@@ -172,8 +173,13 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
     settings: list[TimerSetting] = []
     seconds: dict[str, float | None] = {}
     overrides: dict[str, Any] = {}
+    handling_off = _apd_handling_off(given, timers) if device.stack == "esxi" else None
     for name, key, builtin in (*STACK_TIMERS.get(device.stack, ()), *(ISCSI_TIMERS if iscsi else ())):
         if iscsi and key in FC_ONLY:  # the engine refuses a timer the transport does not read
+            continue
+        if key == "apd_timeout" and handling_off is not None:  # no APD timeout: retried until a path returns
+            settings.append(TimerSetting("Misc.APDHandlingEnable", "0", "read", handling_off))
+            seconds[key] = None
             continue
         if key in given:
             value, where = given[key]
@@ -357,6 +363,15 @@ def _fast_off(seconds: dict[str, float | None], overrides: dict[str, Any]) -> No
         overrides["host.stack.fast_io_fail_tmo"] = FOREVER if loss is None else f"{loss + 1:g}s"
 
 
+def _apd_handling_off(given: dict[str, tuple[Any, str]], timers: Sequence[TimerValue]) -> str | None:
+    """Where APD handling is said to be off (`[host.stack] apd_handling = false`, with the
+    listing's line where an imported host's read it), None where it is on."""
+    if "apd_handling" not in given or given["apd_handling"][0] is not False:
+        return None
+    read = next((t.where for t in timers if t.setting == "Misc.APDHandlingEnable" and t.value == "0"), None)
+    return read or given["apd_handling"][1]
+
+
 def _read_timers(timers: Sequence[TimerValue]) -> dict[str, tuple[str, str]]:
     """An imported host's timers by `[host.stack]` key, where the file and line of the value run
     are said. The engine runs one value per host: the one most maps or controllers give, but for
@@ -393,7 +408,7 @@ def candidates(scenario: Scenario, devices: Sequence[Device], timers: Sequence[T
     elif device.stack == "windows":
         found += _mpio_vendor(now, device, scenario)
     if device.stack in ("linux-nvme", "spdk"):
-        found += _nvme_vendor(now, device)
+        found += _nvme_vendor(now, device, timers)
         array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
         found += _tp4129(now, len(array.get("controllers", [])) >= 2, device.stack)
     return found, _agreeing(device, found)
@@ -532,10 +547,12 @@ def _mpio_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> lis
     return found
 
 
-def _nvme_vendor(now: TimerCandidate, device: Device) -> list[TimerCandidate]:
+def _nvme_vendor(now: TimerCandidate, device: Device, timers: Sequence[TimerValue]) -> list[TimerCandidate]:
+    """The vendor's `ctrl_loss_tmo` for the device's array (a scenario's array named by its model),
+    or for the models and transports an imported host's files give its controllers."""
     in_force = {s.name: s.value for s in now.settings}
     found = []
-    for row in rows_for(device):
+    for row in dict.fromkeys([*rows_for(device), *read_rows(timers)]):
         loss = row.setting.given().get("ctrl_loss_tmo")
         if loss is None or _seconds(loss) == _seconds(in_force.get("ctrl_loss_tmo", "")):
             continue

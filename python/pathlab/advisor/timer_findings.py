@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pathlab.advisor import stall_rule as rule
+from pathlab.advisor.nvme_vendor_timers import ctrl_loss_practice
 from pathlab.advisor.practice import rows_for
 from pathlab.devices import Device
 from pathlab.finding import Finding
@@ -318,6 +319,7 @@ def _nvme(timers: Read) -> list[Finding]:
         not_given["kato"] = f"the built-in default would be {rule.NVME_KATO.text()} ({rule.NVME_KATO.source})"
     found += _nvme_all_paths_down(timers, controllers, not_given)
     found += _nvme_ana_change(timers, controllers)
+    found += ctrl_loss_practice(timers)
     settle = [SETTLE_NVME] if not_given else []
     if io_given is None:
         not_given["io_timeout"] = f"the built-in default would be {rule.NVME_IO_TIMEOUT.text()} ({rule.NVME_IO_TIMEOUT.source})"

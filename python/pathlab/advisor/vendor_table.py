@@ -115,6 +115,9 @@ class Practice:
     claim_differs: tuple[str, ...]
     #: ESXi rows: the settings the source says ESXi's own system claim rules already give.
     esxi_default: tuple[str, ...] = ()
+    #: nvme-native rows: the transport the row's `ctrl_loss_tmo` is for (the udev rule's
+    #: `ATTR{transport}`); None: every transport.
+    ctrl_loss_tmo_transport: str | None = None
 
     def matches(self, vendor: str, product: str) -> bool:
         if self.nvme_model is not None:
@@ -268,6 +271,7 @@ ROW: dict[str, tuple[bool, Check]] = {
     "note": (True, _TEXT),
     "claim_differs": (True, _NAMES),
     "esxi_default": (False, _NAMES),
+    "ctrl_loss_tmo_transport": (False, _one_of("tcp", "rdma", "fc")),
 }
 
 NOT_PUBLISHED: dict[str, tuple[bool, Check]] = {
@@ -326,6 +330,8 @@ class _Reader:
                     self.fail(f"{where}.{key}", f"{name!r} is not a setting this row gives")
         if "esxi_default" in row and stack != "esxi-nmp":
             self.fail(f"{where}.esxi_default", "only for esxi-nmp rows")
+        if "ctrl_loss_tmo_transport" in row and "ctrl_loss_tmo" not in given:
+            self.fail(f"{where}.ctrl_loss_tmo_transport", "only for a row whose setting gives ctrl_loss_tmo")
         practice = Practice(
             vendor=row["vendor"], model=row["model"], stack=stack,
             scsi_vendor=row.get("scsi_vendor"), scsi_product=row.get("scsi_product"), nvme_model=row.get("nvme_model"),
@@ -333,6 +339,7 @@ class _Reader:
             command=row["command"].strip(), command_from_source=row["command_from_source"],
             source=row["source"], date=row["date"], note=" ".join(row["note"].split()),
             claim_differs=tuple(row["claim_differs"]), esxi_default=tuple(row.get("esxi_default", [])),
+            ctrl_loss_tmo_transport=row.get("ctrl_loss_tmo_transport"),
         )
         vendor, product = practice.identity()
         if not practice.matches(vendor, product):

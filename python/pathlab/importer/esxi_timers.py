@@ -1,10 +1,12 @@
 """An ESXi host's failure timers as its own listings give them, into the imported scenario with
 the file and line of each: an iSCSI adapter's session timers (`esxcli iscsi adapter param get -A
 vmhbaNN`, or a target portal's, inheriting them) into that adapter's `iscsi` table, and the
-advanced settings `Misc.APDTimeout` and `Disk.PathEvalTime` (`esxcli system settings advanced
-list -o …`) into `[host.stack]`; each also as a `TimerValue` for advise's timer findings and
-`advise --failures`. A listing of an adapter the path listing does not show, or two of one
-adapter, is refused in one line."""
+advanced settings `Misc.APDTimeout`, `Misc.APDHandlingEnable` and `Disk.PathEvalTime` (`esxcli
+system settings advanced list -o …`) into `[host.stack]`; each also as a `TimerValue` for
+advise's timer findings and `advise --failures`. With APD handling off (0) the host retries I/O
+in all-paths-down until a path returns and `Misc.APDTimeout` does nothing: it is kept as a
+`TimerValue` but not written (the engine refuses it beside `apd_handling = false`). A listing of
+an adapter the path listing does not show, or two of one adapter, is refused in one line."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from pathlab import esxi_timer_ranges
 from pathlab.api import ScenarioError
 from pathlab.importer.provenance import Provenance, Read
 from pathlab.importer.timer_values import TimerValue
-from pathlab.readers.esxcli_advanced import Setting
+from pathlab.readers.esxcli_advanced import SWITCHES, Setting
 from pathlab.readers.esxcli_iscsi_params import COMPARED, TIMERS, AdapterParams
 
 
@@ -27,7 +29,7 @@ class EsxiTimers:
 
     iscsi: dict[str, dict[str, str]] = field(default_factory=dict)
     iscsi_sources: dict[str, dict[str, Provenance]] = field(default_factory=dict)
-    stack: list[tuple[str, str, Provenance]] = field(default_factory=list)
+    stack: list[tuple[str, str | bool, Provenance]] = field(default_factory=list)
     timers: list[TimerValue] = field(default_factory=list)
 
 
@@ -71,14 +73,22 @@ def esxi_timers(listings: Sequence[AdapterParams], settings: Sequence[tuple[str,
                 raise ScenarioError(file, f"line {s.path_line}", f"{s.name} a second time (first in {seen[s.name]})")
             seen[s.name] = file
             _simulated(file, s.line, s.name, s.value, SETTING_RANGES[s.name])
-            out.stack.append((s.key, f"{s.value}s", Read(file, s.line, f"{s.name} Int Value")))
+            if s.name in SWITCHES:
+                said = f"{s.name} Int Value {s.value}" + (": APD handling off, I/O retried until a path returns"
+                                                          if not s.value else "")
+                out.stack.append((s.key, bool(s.value), Read(file, s.line, said)))
+            else:
+                out.stack.append((s.key, f"{s.value}s", Read(file, s.line, f"{s.name} Int Value")))
             out.timers.append(TimerValue(s.name, str(s.value), "host", f"{file}, line {s.line}"))
+    if any(key == "apd_handling" and value is False for key, value, _ in out.stack):
+        out.stack = [entry for entry in out.stack if entry[0] != "apd_timeout"]  # it does nothing then
     return out
 
 
 #: The advanced settings' values the engine simulates: Misc.APDTimeout's documented range; a
 #: Disk.PathEvalTime of 0 (no periodic evaluation) is not one.
-SETTING_RANGES = {"Misc.APDTimeout": esxi_timer_ranges.APD_TIMEOUT, "Disk.PathEvalTime": (1, None)}
+SETTING_RANGES = {"Misc.APDTimeout": esxi_timer_ranges.APD_TIMEOUT, "Misc.APDHandlingEnable": (0, 1),
+                  "Disk.PathEvalTime": (1, None)}
 
 
 def _simulated(file: str, line: int, name: str, seconds: int, allowed: tuple[int, int | None]) -> None:
@@ -86,7 +96,8 @@ def _simulated(file: str, line: int, name: str, seconds: int, allowed: tuple[int
     low, high = allowed
     if seconds < low or (high is not None and seconds > high):
         span = f"{low} to {high}" if high is not None else f"from {low}"
-        raise ScenarioError(file, f"line {line}", f"{name} {seconds}: pathlab simulates {span} s")
+        unit = "" if name in SWITCHES else " s"
+        raise ScenarioError(file, f"line {line}", f"{name} {seconds}: pathlab simulates {span}{unit}")
 
 
 def adapter_element(name: str, queue_depth: int, timers: EsxiTimers) -> tuple[dict[str, Any], dict[str, Provenance]]:

@@ -180,11 +180,13 @@ KINDS: tuple[Kind, ...] = (
          or re.search(r"^\s*(?:[#$]|\S*[#$])\s*(?:sudo\s+)?nvme\s+id-ctrl\b", head, re.M) is not None,
          _nvme_id_ctrl, "each controller's ANA Transition Time (anatt, with anacap, kas, cntlid), tied to its "
          "subsystem in nvme list-subsys by subnqn and controller name: the array's ANATT, which advise --failures "
-         "runs an ANA change (a controller reboot) with", ("nvme",)),
+         "runs an ANA change (a controller reboot) with; and its model (mn), which the vendors' ctrl_loss_tmo rules "
+         "match on", ("nvme",)),
     Kind("nvme", "nvme list-subsys, show-topology or list -v (text or -o json)",
          lambda head: "NQN=" in head or '"Subsystems"' in head or "nvme-subsys" in head, _nvme,
          "the subsystems, their controllers (the paths), transport addresses, ANA states and iopolicy (`list -v`: "
-         "no state or iopolicy, and in text no ANA state)", ("nvme",)),
+         "no state or iopolicy, and in text no ANA state), and the model where `list -v` or `list-subsys -v` prints "
+         "it", ("nvme",)),
     Kind("iscsi-sessions", "iscsiadm -m session -P 3 (or -P 1)",
          lambda head: re.search(r"^\s*Current Portal:", head, re.M) is not None, _iscsi_sessions,
          "each iSCSI session's target, the portal it runs to (address:port) and its portal group; with -P 3 the SCSI "

@@ -414,6 +414,7 @@ def import_host(found: dict[str, Kind]) -> Imported:
     from pathlab.importer.nvme_counters import counter_findings, refuse_other_host, snapshot_load
     from pathlab.importer.nvme_findings import listing_findings
     from pathlab.importer.nvme_keep_alive import read as read_keep_alive
+    from pathlab.importer.nvme_models import controller_models
     from pathlab.importer.timer_values import TimerValue, nvme_timers
 
     subsys = [n for n, k in found.items() if k.name == "nvme"]
@@ -448,6 +449,8 @@ def import_host(found: dict[str, Kind]) -> Imported:
     warnings += tie_warnings + ka_warnings
     found_here = listing_findings(table, subsys[0])
     found_here += counter_findings(attributes, sysfs[0]) if attributes is not None else []
-    timers = [*(nvme_timers(attributes, sysfs[0]) if attributes is not None else []), *anatt_timers, *ka_timers]
+    timers = [*(nvme_timers(attributes, sysfs[0]) if attributes is not None else []), *anatt_timers, *ka_timers,
+              *controller_models(table, subsys[0], outputs, id_ctrl[0] if id_ctrl else "", attributes,
+                                 sysfs[0] if sysfs else "")]
     return Imported(host, warnings, found_here, measured_load=measured, timers=timers, captured=captured,
                     undetermined=undetermined)

@@ -3,7 +3,8 @@ system settings advanced list -o OPTION` prints them, each under its command lin
 `pathlab import` reads them back, `readers/esxcli_advanced.py`): Int Value is the scenario's
 `[host.stack]` value (the default where it gives none); Default, Min, Max and Description are
 what ESXi 8.0 U3 prints (William Lam's dump, `lamw/esxi-advanced-and-kernel-settings@ad6c0456`
-`esxi-80u3-advanced-settings.md`, lines 113 and 347)."""
+`esxi-80u3-advanced-settings.md`, lines 113 and 347). `Misc.APDHandlingEnable` (line 346 there)
+is printed where the scenario gives `apd_handling`, as 0 or 1."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from pathlab.output.sink import Output
 OPTIONS = (("/Misc/APDTimeout", "apd_timeout", 140, 20, 999999,
             "Number of seconds a device can be in APD before failing User World I/O."),
            ("/Disk/PathEvalTime", "path_eval_time", 300, 0, 31536000, "The number of seconds between FC path evaluations"))
+#: `Misc.APDHandlingEnable` as ESXi 8.0 U3 prints it, where the scenario gives `apd_handling`.
+HANDLING = ("/Misc/APDHandlingEnable", "apd_handling", 1, 0, 1, "Enable Storage APD Handling.")
 
 
 @dataclass
@@ -29,11 +32,13 @@ class Advanced(Output):
 
     def table(self) -> str:
         blocks = [(host, "".join(option_list(path, values[key], default, low, high, text)
-                                 for path, key, default, low, high, text in OPTIONS)) for host, values in self.hosts]
+                                 for path, key, default, low, high, text in (HANDLING, *OPTIONS) if key in values))
+                  for host, values in self.hosts]
         return printed(blocks, self.several)
 
     def document(self) -> Any:
-        return [{"host": host, **{path: values[key] for path, key, *_ in OPTIONS}} for host, values in self.hosts]
+        return [{"host": host, **{path: values[key] for path, key, *_ in (HANDLING, *OPTIONS) if key in values}}
+                for host, values in self.hosts]
 
 
 def advanced(scenario: Scenario, host: str | None = None) -> Advanced:
@@ -50,9 +55,20 @@ def advanced(scenario: Scenario, host: str | None = None) -> Advanced:
         raise ScenarioError(scenario.file, "--host", f"{host} has no device of an ESXi host: Misc.APDTimeout and "
                                                      "Disk.PathEvalTime are ESXi's")
     # A host of a cluster whose devices run another stack has no such settings: it is left out.
-    found = [(name, {key: seconds((table.get("stack", {}) or {}).get(key), default) for _, key, default, *_ in OPTIONS})
-             for name, table in tables if name in esxi]
+    found = [(name, _values(table.get("stack", {}) or {})) for name, table in tables if name in esxi]
     return Advanced(found, host is None and len(tables) > 1)
+
+
+def _values(stack: dict[str, Any]) -> dict[str, int]:
+    """The options' values of a host's `[host.stack]` (the default where it gives none), and
+    `Misc.APDHandlingEnable` as 0 or 1 where it gives it; with APD handling off no
+    `Misc.APDTimeout` (the scenario has none: it does nothing then, and the engine refuses it)."""
+    values = {key: seconds(stack.get(key), default) for _, key, default, *_ in OPTIONS}
+    if "apd_handling" in stack:
+        values["apd_handling"] = int(bool(stack["apd_handling"]))
+        if not stack["apd_handling"]:
+            del values["apd_timeout"]
+    return values
 
 
 def option_list(path: str, value: int, default: int, low: int, high: int, description: str) -> str:

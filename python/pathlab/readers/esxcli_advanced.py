@@ -2,8 +2,8 @@
 or the whole `advanced list`): one block of `Key: value` lines per option, `Path`, `Type`, `Int
 Value`, `Default Int Value`, `Min Value`, `Max Value`, `String Value`, `Default String Value`,
 `Valid Characters`, `Description` (the grammar of elatov's ESXi 6.0 listing of
-`/Net/TcpipDefLROEnabled`, `tests/data/esxcli/README.md`; no real listing of the two options read
-here was found).
+`/Net/TcpipDefLROEnabled`, `tests/data/esxcli/README.md`; no real listing of the options read
+here was found). `Misc.APDHandlingEnable` (`-o /Misc/APDHandlingEnable`) is a switch, 0 or 1.
 
 Only the failure timers pathlab simulates are taken (`OPTIONS`); the blocks of other options are
 counted and said on stderr. A timer must be a whole number within the block's own Min and Max
@@ -22,7 +22,10 @@ from pathlab.readers._esxcli_text import KEY
 COMMAND = "esxcli system settings advanced list"
 #: The options read, by their path: the name VMware's pages give them and the `[host.stack]` key.
 OPTIONS = {"/Misc/APDTimeout": ("Misc.APDTimeout", "apd_timeout"),
+           "/Misc/APDHandlingEnable": ("Misc.APDHandlingEnable", "apd_handling"),
            "/Disk/PathEvalTime": ("Disk.PathEvalTime", "path_eval_time")}
+#: The options that are a switch (0 or 1), not a number of seconds.
+SWITCHES = ("Misc.APDHandlingEnable",)
 
 #: The keys of an option's block: a remark around the listing (`Here is the output:`, `Note: …`)
 #: has a colon too, and is said, not read.
@@ -116,8 +119,8 @@ def _setting(name: str, option: str, path_line: int, block: dict[str, tuple[str,
             return None
         value, line = block[field]
         if not value.isdigit():
-            raise ScenarioError(name, f"line {line}", f"{setting} `{field}`: expected a whole number of seconds, found "
-                                                      f"{value[:20]!r}")
+            what = "0 or 1" if setting in SWITCHES else "a whole number of seconds"
+            raise ScenarioError(name, f"line {line}", f"{setting} `{field}`: expected {what}, found {value[:20]!r}")
         return int(value)
 
     value = number("Int Value", required=True)

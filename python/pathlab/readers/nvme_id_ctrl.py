@@ -7,18 +7,20 @@ The grammar is nvme-cli's own printing code (linux-nvme/nvme-cli): text `printf(
 ctrl->anatt)`, `anacap    : %d`, `kas       : %d`, `subnqn    : %-.*s` (every release from 1.7, when
 `anatt` and `anacap` were first printed, to 2.x's `nvme-print-stdout.c` `stdout_id_ctrl`),
 `cntlid    : %x` (1.6-1.8, hex without `0x`) or `%#x` (from 1.9: `0x1`, `0` for zero), `ctratt    :
-%#x` (1.7 to 2.x: `0x41`, `0` for zero); `-H` adds
+%#x` (1.7 to 2.x: `0x41`, `0` for zero), `mn        : %-.*s` (the model number's 40 bytes, its
+padding blanks dropped here); `-H` adds
 indented `[7:7] : 0x1 …` lines under a field, which are not fields. JSON (`nvme-print-json.c`
 `json_print_id_ctrl`, 1.x `json_print_nvme_id_ctrl`): one object with `"anatt"`, `"anacap"`,
-`"kas"`, `"cntlid"` and `"ctratt"` as decimal integers and `"subnqn"` (left out when empty).
+`"kas"`, `"cntlid"` and `"ctratt"` as decimal integers, `"mn"` and `"subnqn"` (left out when empty).
 
 What they are (NVMe Base 2.1, Identify Controller): ANATT, the ANA Transition Time, the longest a
 controller's ANA groups stay in the change state, in seconds (0: the controller does no ANA
 reporting); ANACAP bit 4, whether the controller reports the change state at all; KAS, the
 keep-alive timer's granularity in 100 ms units; CNTLID, the controller's ID in its subsystem;
 CTRATT, the controller's attributes, whose bit 6 (TBKAS) says it supports traffic-based keep-alive
-(the host may skip keep-alives while commands flow: Linux then checks every KATO/4); SUBNQN, the
-subsystem's NQN."""
+(the host may skip keep-alives while commands flow: Linux then checks every KATO/4); MN, the model
+number (what the kernel's and udev's `model` attribute is, and vendors' udev rules match on);
+SUBNQN, the subsystem's NQN."""
 
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ COMMAND = re.compile(r"^nvme\s+id-ctrl\b")
 FIELDS = {"anatt": 0xFF, "anacap": 0xFF, "kas": 0xFFFF, "cntlid": 0xFFFF, "ctratt": 0xFFFFFFFF}
 #: The fields nvme-cli prints in hexadecimal.
 HEX = ("cntlid", "ctratt")
+#: The text fields read: the model number and the subsystem's NQN.
+TEXTS = ("mn", "subnqn")
 #: ANACAP bit 4: "ANA Change state Supported" (nvme-cli `stdout_id_ctrl_anacap`).
 ANACAP_CHANGE = 0x10
 #: CTRATT bit 6: "Traffic Based Keep Alive Supported" (nvme-cli `stdout_id_ctrl_ctratt`; Linux
@@ -68,6 +72,8 @@ class IdCtrl:
     kas: Field | None
     cntlid: Field | None
     ctratt: Field | None = None
+    #: The model number, as printed without its padding; None where not printed or blank.
+    mn: Field | None = None
 
     def reports_change(self) -> bool:
         """Whether the controller reports the ANA change state (ANACAP bit 4); True where ANACAP
@@ -124,7 +130,7 @@ def _block(name: str, lines: list[Line], controller: str | None, at: int | None)
     values: dict[str, Field] = {}
     for line in shown:
         m = _FIELD.match(line.text)
-        if m is None or (key := m.group("key")) not in (*FIELDS, "subnqn"):
+        if m is None or (key := m.group("key")) not in (*FIELDS, *TEXTS):
             continue
         if key in values:
             raise ScenarioError(name, f"line {line.number}", f"a second {key} (first at line {values[key].line}): one "
@@ -139,9 +145,9 @@ def _block(name: str, lines: list[Line], controller: str | None, at: int | None)
 
 
 def _value(name: str, line: int, key: str, text: str) -> int | str:
-    """A text field's value: the NQN as printed, CNTLID and CTRATT in hex (`%x`, `%#x`), the others
-    decimal."""
-    if key == "subnqn":
+    """A text field's value: the model and the NQN as printed, CNTLID and CTRATT in hex (`%x`,
+    `%#x`), the others decimal."""
+    if key in TEXTS:
         return text
     try:
         value = int(text, 16) if key in HEX else int(text)
@@ -170,14 +176,14 @@ def _json(name: str, lines: list[Line], controller: str | None, at: int | None) 
     if not isinstance(data, dict):
         raise ScenarioError(name, f"line {lines[0].number}", "nvme id-ctrl -o json prints one object")
     values: dict[str, Field] = {}
-    for key in (*FIELDS, "subnqn"):
+    for key in (*FIELDS, *TEXTS):
         if key not in data:
             continue
         line = next((n.number for n in lines if f'"{key}"' in n.text), lines[0].number)
         value = data[key]
-        if key == "subnqn":
+        if key in TEXTS:
             if not isinstance(value, str):
-                raise ScenarioError(name, f"line {line}", f"subnqn {value!r}: nvme-cli prints a string here")
+                raise ScenarioError(name, f"line {line}", f"{key} {value!r}: nvme-cli prints a string here")
         elif not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= FIELDS[key]:
             raise ScenarioError(name, f"line {line}", f"{key} {value!r}: a whole number from 0 to {FIELDS[key]}")
         values[key] = Field(value, line)
@@ -194,5 +200,7 @@ def _made(name: str, values: dict[str, Field], controller: str | None, at: int |
     if subnqn is None or not str(subnqn.value).strip():
         raise ScenarioError(name, f"line {subnqn.line}" if subnqn else where,
                             "no subnqn in this nvme id-ctrl output: the controller cannot be tied to a subsystem")
+    mn = values.get("mn")
+    model = Field(str(mn.value).strip(), mn.line) if mn is not None and str(mn.value).strip() else None
     return IdCtrl(controller, at, Field(str(subnqn.value).strip(), subnqn.line), values["anatt"], values.get("anacap"),
-                  values.get("kas"), values.get("cntlid"), values.get("ctratt"))
+                  values.get("kas"), values.get("cntlid"), values.get("ctratt"), model)

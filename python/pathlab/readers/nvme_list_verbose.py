@@ -9,6 +9,12 @@ dashes and a row a line (nvme-cli `nvme-print-stdout.c`, `stdout_detailed_list`)
 - namespaces: `Device Generic NSID Usage Format Controllers`, a row `/dev/nvme0n1 /dev/ng0n1 0x1
   … nvme0, nvme1` (the NSID printed `%#x`; nvme-cli 2.x before 2.9 prints `nvme0n1` without `/dev/`).
 
+The serial, model (MN) and firmware are read by their columns (`_identity`): nvme-cli prints
+`%-20s %-40s %-8s` for SN, MN and FR, and NVMe's Identify Controller holds at most 20, 40 and 8
+bytes of them (a serial and a model may hold blanks: `VMware NVME_0002`, `VMware Virtual NVMe
+Disk`); a row whose padding a paste lost is read by words (the first the serial, the last the
+firmware, the words between the model).
+
 It prints no controller state, no ANA state, no host NQN and no iopolicy: the rows read give
 those as missing (`nvme_subsys.COLUMNS`), one per namespace and controller that serves it (one per
 controller where the namespace table is empty), each at its controller's line."""
@@ -92,7 +98,7 @@ def _controller(name: str, line: Line, header: list[str]) -> dict[str, Any]:
     slot = next((w for w in between if w != address), None)
     identity = _identity(line.text, words[:port], "Cntlid" in header)
     return {"controller": words[0], "transport": words[port], "address": address, "subsystem": words[at],
-            "namespaces": _names(words[at + 1:]), "line": line.number,
+            "namespaces": _names(words[at + 1:]), "line": line.number, "model": identity["model"],
             "shown": {**identity, "slot": slot, "namespaces": ", ".join(_names(words[at + 1:]))}}
 
 
@@ -218,4 +224,4 @@ def _row(c: dict[str, Any], nqn_of: dict[str, str], nsid: int | None, shown: dic
     return {"subsystem": c["subsystem"], "nqn": nqn_of[c["subsystem"]], "hostnqn": None, "iopolicy": None,
             "nsid": nsid, "path": None, "controller": c["controller"], "transport": c["transport"],
             "address": c["address"], "state": None, "ana_state": None, "line": c["line"], "iopolicy_line": None,
-            "shown": shown}
+            "model": c["model"], "model_line": c["line"] if c["model"] is not None else None, "shown": shown}

@@ -9,9 +9,13 @@ the address fields separated by spaces and no ANA state; the state is missing in
 ` +- nvme0n1 (ns 1)` with path rows `+- nvme0c0n1 optimized 0 nvme0 tcp … live` (ranking by
 multipath), or lists ` +- ns 1 live optimized` under each controller (ranking by controller).
 
+With `-v`, nvme-cli 2.13 and later print the subsystem's `model=` (its controllers' model number,
+commit 3ccb47d5f 'nvme-print: display model in list-subsys output'), with `serial=`, `firmware=`
+and `type=`: the model is read with its line; `undefined` is none.
+
 JSON: `nvme list -v -o json` (`{"Devices": [{"HostNQN", "Subsystems": …}]}`, `nvme_list_json`);
 nvme-cli 1.x `{"Subsystems": [{"Name", "NQN"}, {"Paths": […]}, …]}` (each subsystem's paths
-in the element after it); 2.x `[{"HostNQN", "Subsystems": [{"Name", "NQN", "IOPolicy"?, "Paths": […]}]}]`,
+in the element after it); 2.x `[{"HostNQN", "Subsystems": [{"Name", "NQN", "IOPolicy"?, "Model"?, "Paths": […]}]}]`,
 and for `show-topology` `"Namespaces": [{"NSID", "Paths": […]}]` whose paths are either flat
 (`Name`, `Transport`, `Address`, `State`, `ANAState`) or `{"Path", "ANAState", "Controller": [{…}]}`."""
 
@@ -31,9 +35,15 @@ if TYPE_CHECKING:
     import pandas as pd
 
 COLUMNS = ["subsystem", "nqn", "hostnqn", "iopolicy", "nsid", "path", "controller", "transport", "address",
-           "state", "ana_state", "line", "iopolicy_line", "shown"]
+           "state", "ana_state", "line", "iopolicy_line", "model", "model_line", "shown"]
 #: `shown`: what a listing printed beyond the other columns (`nvme list -v`'s serials, models,
 #: usage…: `{"device": …, "path": …}`), for `show` to print back; None for the other listings.
+#: What nvme-cli prints for a model libnvme could not read (`libnvme_subsystem_get_model`'s default,
+#: and a null string): no model.
+NO_MODEL = ("undefined", "(null)")
+#: A `model=` attribute's value: the rest of the line (a model has blanks: `NetApp ONTAP
+#: Controller`), up to another attribute a page put on the same line.
+_MODEL = re.compile(r"(?:^|\s)model=(?P<value>.*?)\s*(?=\s(?:hostnqn|hostid|iopolicy|serial|firmware|type)=|\\?\s*$)")
 #: Controller states (kernel `nvme_sysfs_show_state`) and ANA states (`nvme_ana_state_names`).
 STATES = ("new", "live", "resetting", "connecting", "deleting", "dead", "unknown")
 ANA_STATES = ("optimized", "non-optimized", "inaccessible", "persistent-loss", "change")
@@ -110,7 +120,7 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             # A page may put `hostnqn=…` (and `iopolicy=…`) on the subsystem line, after the NQN.
             nqn, *attributes = re.split(r"\s+(?=(?:hostnqn|iopolicy)=)", m.group("nqn").strip())
             subsys = {"subsystem": m.group("name"), "nqn": nqn, "hostnqn": None, "iopolicy": None, "line": number,
-                      "iopolicy_line": None}
+                      "iopolicy_line": None, "model": None, "model_line": None}
             subsys.update(a.partition("=")[::2] for a in attributes)
             if subsys["iopolicy"] is not None:
                 subsys["iopolicy_line"] = number
@@ -128,6 +138,9 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
                     subsys[key] = value
                 if key == "iopolicy":
                     subsys["iopolicy_line"] = number
+            model = _MODEL.search(line.rstrip())
+            if model is not None and model.group("value") and model.group("value") not in NO_MODEL:
+                subsys["model"], subsys["model_line"] = model.group("value"), number
             continue
         m = _NS.match(line) or _NS_HEAD.match(line)
         if m:
@@ -145,7 +158,7 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             raise ScenarioError(name, where, "expected a controller line ` +- nvme0 tcp traddr=… live [optimized]`, "
                                              f"found {line.strip()[:50]!r}")
         words = m.group("body").split()
-        base = {k: subsys[k] for k in ("subsystem", "nqn", "hostnqn", "iopolicy", "iopolicy_line")}
+        base = {k: subsys[k] for k in ("subsystem", "nqn", "hostnqn", "iopolicy", "iopolicy_line", "model", "model_line")}
         if len(words) >= 2 and _PATH_NAME.match(words[0]) and words[1] in ANA_STATES:
             # show-topology ranked by multipath: path, ANA state, [numa nodes | queue depth], controller …
             at = next((i for i in range(2, len(words)) if re.fullmatch(r"nvme\d+", words[i])), None)
@@ -239,6 +252,9 @@ def _read_json(name: str, text: str, offset: int) -> list[dict[str, Any]]:
                 subsys = {"subsystem": as_str(item.get("Name"), name, f"{where}.Name"),
                           "nqn": as_str(item.get("NQN"), name, f"{where}.NQN"), "hostnqn": hostnqn,
                           "iopolicy": as_str(item.get("IOPolicy"), name, f"{where}.IOPolicy")}
+                model = as_str(item.get("Model"), name, f"{where}.Model")
+                if model is not None and model.strip() and model.strip() not in NO_MODEL:
+                    subsys["model"] = model.strip()
             if subsys is None:
                 raise ScenarioError(name, where, "paths before any subsystem (an object with Name and NQN)")
             rows.extend(_json_paths(name, item, subsys, where))
@@ -306,8 +322,9 @@ def read(path: str | Path) -> pd.DataFrame:
     """One row per path (per namespace for `show-topology`): subsystem name and NQN, host NQN and
     I/O policy when shown, namespace id, path device (`nvme0c0n1`, when shown), controller,
     transport, address, controller state (`live`, `connecting`, …) and ANA state (`optimized`,
-    `non-optimized`, `inaccessible`, …; missing when not shown), the line, and the line of the
-    subsystem's `iopolicy=` (text only). `nvme list -v` gives the same rows (`nvme_list_verbose`)."""
+    `non-optimized`, `inaccessible`, …; missing when not shown), the line, the line of the
+    subsystem's `iopolicy=` (text only), and the model with its line where shown (`model=`, JSON
+    `Model`, `nvme list -v`'s MN). `nvme list -v` gives the same rows (`nvme_list_verbose`)."""
     from pathlab.readers import nvme_list_verbose
 
     name = str(path)
@@ -331,5 +348,5 @@ def _table(rows: list[dict[str, Any]]) -> pd.DataFrame:
     import pandas as pd
 
     table = pd.DataFrame(rows, columns=COLUMNS)
-    return table.astype({c: "string" for c in COLUMNS if c not in ("nsid", "line", "iopolicy_line", "shown")}
-                        | {"nsid": "Int64", "line": "Int64", "iopolicy_line": "Int64"})
+    lines = ("nsid", "line", "iopolicy_line", "model_line")
+    return table.astype({c: "string" for c in COLUMNS if c not in (*lines, "shown")} | dict.fromkeys(lines, "Int64"))

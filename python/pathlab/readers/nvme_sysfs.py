@@ -20,6 +20,8 @@ What each is (the kernel's `drivers/nvme/host/multipath.c`, libnvme's accessors'
   reconnecting before the controller is removed, `off`: never), `reconnect_delay` (seconds
   between attempts), `fast_io_fail_tmo` (seconds after which I/O held for a reconnecting
   controller fails, `off`: held until ctrl_loss_tmo) and `kato` (the keep-alive timeout, seconds).
+- Per controller, `model` and `transport` (`drivers/nvme/host/sysfs.c`: the subsystem's model
+  number, the transport's name): what the vendors' udev rules set `ctrl_loss_tmo` by.
 - The module's I/O timeout, `/sys/module/nvme_core/parameters/io_timeout` (seconds; `admin_timeout`
   likewise for admin commands).
 
@@ -48,13 +50,18 @@ if TYPE_CHECKING:
 TIMERS = ("ctrl_loss_tmo", "reconnect_delay", "fast_io_fail_tmo", "kato")
 #: Timers that print `off` when disabled.
 OFF_TIMERS = ("ctrl_loss_tmo", "fast_io_fail_tmo")
+#: A controller's identity as the vendors' udev rules match it (`drivers/nvme/host/sysfs.c`):
+#: `model` (its subsystem's model number, padded with blanks to 40) and `transport`.
+IDENTITY = ("model", "transport")
+#: The transports the kernel prints (`nvme_sysfs_show_transport`: each fabrics driver's name, pcie).
+TRANSPORTS = ("pcie", "tcp", "rdma", "fc", "loop", "apple-nvme")
 #: nvme_core's module parameters read here (`drivers/nvme/host/core.c`), in seconds.
 MODULE_PARAMETERS = ("io_timeout", "admin_timeout")
 #: Attributes by the object they belong to: a path (nvmeXcYnZ), a controller (nvmeY), a head (nvmeXnZ).
 ATTRIBUTES = {
     "path": ("queue_depth", "ana_state", "ana_grpid", "numa_nodes", "diag/multipath_failover_count",
              "diag/command_retry_count", "diag/command_error_count"),
-    "controller": ("diag/reset_count", "diag/reconnect_count", "diag/command_error_count", *TIMERS),
+    "controller": ("diag/reset_count", "diag/reconnect_count", "diag/command_error_count", *TIMERS, *IDENTITY),
     "head": ("diag/io_requeue_no_usable_path_count", "diag/io_fail_no_available_path_count"),
     "subsystem": ("iopolicy",),
     "module": MODULE_PARAMETERS,
@@ -103,6 +110,10 @@ def _checked(file: str, number: int, kind: str, attribute: str, value: str) -> s
             and not (attribute in OFF_TIMERS and value == "off"):
         allowed = "a whole number of seconds" + (" or off" if attribute in OFF_TIMERS else "")
         raise ScenarioError(file, f"line {number}", f"{attribute} {value!r}: the kernel prints {allowed} here")
+    if attribute == "transport" and value not in TRANSPORTS:
+        raise ScenarioError(file, f"line {number}", f"transport {value!r}: one of {', '.join(TRANSPORTS)}")
+    if attribute == "model" and not value.strip():
+        raise ScenarioError(file, f"line {number}", "model: empty (the kernel prints the model number)")
     if attribute == "ana_state" and value not in ANA_STATES:
         raise ScenarioError(file, f"line {number}", f"ana_state {value!r}: one of {', '.join(ANA_STATES)}")
     return value

@@ -64,6 +64,11 @@ pub const WINDOWS_PATH_VERIFICATION_PERIOD_NS: TimeNs = 30 * SECOND_NS;
 /// published: taken as the same (assumed). Unanswered, it is a command timed out on the path,
 /// which fails the path and retries what the path holds, as a timed-out I/O does.
 pub const WINDOWS_PATH_VERIFY_TIMEOUT_NS: TimeNs = 10 * SECOND_NS;
+/// ESXi `Misc.APDHandlingEnable` 0: "the host will indefinitely continue to retry issued
+/// commands in an attempt to reconnect to the APD device. Continuing to retry is the same
+/// behavior as in ESXi version 5.0" [doc: vSphere 5.1 Storage, "Disable Storage APD Handling",
+/// pubs.vmware.com/vsphere-51 GUID-54F4B360-F32D-41B0-BDA8-AEBE9F01AC72]: no APD timeout.
+pub const ESXI_APD_HANDLING_OFF: &str = "Misc.APDHandlingEnable 0: I/O is retried until a path returns";
 /// The range `Misc.APDTimeout` accepts, in seconds.
 pub const ESXI_APD_TIMEOUT_RANGE_S: (u64, u64) = (20, 99_999);
 /// ESXi's time to declare an unanswered command lost: "storage I/O might pause for 30 to 60
@@ -308,6 +313,13 @@ impl StackRules {
         if !(low * SECOND_NS..=high * SECOND_NS).contains(&apd) {
             return Err(("host.stack.apd_timeout".into(), format!("allowed {low}s..={high}s (Misc.APDTimeout)")));
         }
+        let apd_handling = spec.apd_handling.unwrap_or(true);
+        if !apd_handling && spec.apd_timeout.is_some() {
+            return Err((
+                "host.stack.apd_timeout".into(),
+                format!("does nothing with apd_handling = false ({ESXI_APD_HANDLING_OFF}): give one or the other"),
+            ));
+        }
         let stack = policy.host_stack();
         let controllers = ControllerWait::resolve(
             stack,
@@ -322,7 +334,8 @@ impl StackRules {
         )?;
         let (default_timeout, on_error, max_retries, reinstate, loss_timeout) = match stack {
             Stack::Esxi => {
-                (ESXI_IO_TIMEOUT_NS, OnPathError::Retry, Some(ESXI_MAX_RETRIES), Reinstate::AtOnce, Some(apd))
+                let apd = apd_handling.then_some(apd);
+                (ESXI_IO_TIMEOUT_NS, OnPathError::Retry, Some(ESXI_MAX_RETRIES), Reinstate::AtOnce, apd)
             }
             Stack::LinuxDm => {
                 let interval_ns = checker.unwrap_or(MULTIPATHD_CHECKER_INTERVAL_NS);
@@ -425,7 +438,7 @@ type Readers = (&'static str, bool, fn(Stack, ScsiTransport) -> bool, &'static s
 /// The stacks that read each `[host.stack]` setting beyond those every stack reads
 /// (`io_timeout`, `retry_interval`), with how the refusal names them. A setting none of a
 /// host's devices' stacks reads would do nothing: refused rather than ignored.
-fn readers(spec: &StackSpec) -> [Readers; 20] {
+fn readers(spec: &StackSpec) -> [Readers; 21] {
     fn dm(s: Stack, _: ScsiTransport) -> bool {
         s == Stack::LinuxDm
     }
@@ -445,6 +458,7 @@ fn readers(spec: &StackSpec) -> [Readers; 20] {
     const DM_OR_NVME: &str = "Linux dm-multipath and NVMe (policy dm-multipath, nvme or spdk)";
     [
         ("apd_timeout", spec.apd_timeout.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
+        ("apd_handling", spec.apd_handling.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
         ("path_eval_time", spec.path_eval_time.is_some(), |s, _| s == Stack::Esxi, "ESXi"),
         ("path_verify", spec.path_verify, |s, _| s == Stack::Windows, "Windows MPIO (policy mpio)"),
         ("checker_interval", spec.checker_interval.is_some(), dm, DM),
@@ -626,6 +640,22 @@ mod tests {
         assert_eq!(r.no_path, NoPath::Queue { give_up_after_ns: Some(140 * SECOND_NS) });
         assert_eq!((r.io_timeout_ns, r.on_error, r.max_retries), (30 * SECOND_NS, OnPathError::Retry, Some(5)));
         assert_eq!(r.reinstate.at(3, 7), 7);
+    }
+
+    #[test]
+    fn esxi_without_apd_handling_queues_until_a_path_returns_and_refuses_an_apd_timeout_beside_it() {
+        let off = StackSpec { apd_handling: Some(false), ..Default::default() };
+        let r = rules(PolicyConfig::VmwRoundRobin(RoundRobinConfig::default()), &off);
+        assert_eq!(r.no_path, NoPath::Queue { give_up_after_ns: None });
+        let on = StackSpec { apd_handling: Some(true), ..Default::default() };
+        let r = rules(PolicyConfig::VmwRoundRobin(RoundRobinConfig::default()), &on);
+        assert_eq!(r.no_path, NoPath::Queue { give_up_after_ns: Some(140 * SECOND_NS) });
+        let policy = PolicyConfig::VmwRoundRobin(RoundRobinConfig::default());
+        let action = policy.build().unwrap().no_path_action();
+        let both = StackSpec { apd_timeout: Some(DurationNs(60 * SECOND_NS)), ..off };
+        let err = StackRules::resolve(&policy, action, &both).unwrap_err();
+        assert_eq!(err.0, "host.stack.apd_timeout");
+        assert!(err.1.starts_with("does nothing with apd_handling = false"), "{}", err.1);
     }
 
     #[test]

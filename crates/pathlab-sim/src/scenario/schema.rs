@@ -165,6 +165,11 @@ pub struct StackSpec {
     /// ESXi `Misc.APDTimeout`: how long I/O waits in all-paths-down before it fails.
     #[serde(default)]
     pub apd_timeout: Option<DurationNs>,
+    /// ESXi `Misc.APDHandlingEnable`: `false` (0) turns APD handling off, and I/O in
+    /// all-paths-down is retried until a path returns, as in ESXi 5.0 (`apd_timeout` then does
+    /// nothing, and is refused beside it); default `true`.
+    #[serde(default)]
+    pub apd_handling: Option<bool>,
     /// multipathd `polling_interval`: how often the path checker looks at failed paths.
     #[serde(default)]
     pub checker_interval: Option<DurationNs>,
