@@ -117,7 +117,7 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// The next event if it is due by `until`.
-    #[inline]
+    #[inline(always)]
     pub fn pop_until(&mut self, until: TimeNs) -> Option<(TimeNs, E)> {
         let (key, source) = self.least();
         if key == EMPTY || time_of(key) > until {

@@ -44,7 +44,7 @@ impl<T: Copy> MinHeap<T> {
         least.map(|e| e.key)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, entry: Keyed<T>) {
         if !self.sorted {
             return self.heap_push(entry);

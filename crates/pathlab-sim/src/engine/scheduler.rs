@@ -52,7 +52,7 @@ impl<E: Copy> Scheduler<E> {
     }
 
     /// The next event if it is due by `until`, the clock moved to its time.
-    #[inline]
+    #[inline(always)]
     pub fn next_until(&mut self, until: TimeNs) -> Option<E> {
         let (time, event) = self.queue.pop_until(until)?;
         self.now = time;

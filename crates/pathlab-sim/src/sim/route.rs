@@ -157,6 +157,7 @@ impl Simulation {
         self.events.after(service_ns, Event::StationDone { station: st as u32, io, attempt });
     }
 
+    #[inline(always)]
     pub(super) fn station_done(&mut self, st: usize, io: u32, attempt: u32) {
         // The station serves whatever reached it, even work whose path has since failed.
         self.model.stations[st].busy.add(self.events.now(), -1);
