@@ -256,7 +256,7 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
         (capture_check is None or capture_check.agrees)
     if auto and not scenario.timeline and measured:
         (progress or Progress()).stage("the pilot runs")
-        (length, *lengths), cands, resolved = auto_lengths(scenario, at_ends, length, progress)
+        (length, *lengths), cands, resolved = auto_lengths(scenario, at_ends, length, progress, per_host=True)
         scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
         differing = [(f"at {end}: ", n) for end, n in zip(end_labels(list(spans)), lengths) if n != length]
         for at, n in [("", length), *differing]:
@@ -265,19 +265,19 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
                           capture_check, spans, list(zip(at_ends, lengths)), executor)
 
 
-def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength,
-                 progress: Progress | None = None) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
+def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, progress: Progress | None = None,
+                 per_host: bool = False) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
     """Each scenario's run length (the host, and the host at its spans' ends: a slower port may
     saturate and change the rates and the counting the length comes from), from a pilot run of the
-    setting in force on each (`run_length.choose`, for the policies of every candidate); the
-    candidates, from the host's pilot, with their devices on the host, resolved once."""
+    setting in force on each (`run_length.choose`, for the policies of every candidate; `per_host`
+    for a cluster's); the candidates, from the host's pilot, with their devices on the host, resolved once."""
     bases: list[Scenario | AtEnd] = [scenario, *at_ends]
     pilots = [s.with_set(run_length.pilot_length()) for s in bases]
     measured = run_batch(pilots, progress, path_intervals=False)  # the length reads the devices' and ports' figures
     cands = candidates(scenario, measured[0])
     # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
     resolved = [measured[0].setups] + [scenario.with_set(c.overrides).devices for c in cands[1:]]
-    chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved)
+    chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved, per_host)
               for p, m in zip(pilots, measured)]
     return chosen, cands, resolved
 
