@@ -31,7 +31,8 @@ quantile of each host's own I/Os (`host_figures`): HOST_IOS are counted on each 
 busy one), and devices at a saturated port are counted over their host's class like the others,
 not one by one, as no figure the cluster's decision reads is a device's. Per device they asked
 the full length on 32 hosts × 500 devices × 8 paths (16,000 devices at 12.5 I/O/s on four
-saturated ports: 800 I/Os each, 64 s), where the hosts' own count asks 3.2 s; and there the full
+saturated ports: 800 I/Os each, 64 s), where the hosts' own count asks 3.2 s (4.4 s at the rates
+the 0.1 s pilot measures, shorter than the 80 ms responses, so erring long); and there the full
 length settles nothing either: at iops=1 the p99 climbs with the run (88-90, 95-96, 104-115 ms at
 1, 3 and 8 s; 84 ms at iops=1000 throughout), a closed queue of 16,000 I/Os over four ports whose
 split wanders for far longer than any run advise makes, and the ranking is the same at 3.2 s as at
