@@ -192,3 +192,23 @@ def test_a_clusters_ranking_keeps_the_figures_of_whole_runs() -> None:
     for seed in (1, 2):
         whole = scenario.with_set(latency.overrides).with_seed(seed).run(path_intervals=False)
         assert ranked[1].per_seed_hosts[seed - 1] == host_figures(whole.data)
+
+
+def test_a_hosts_p99_is_the_quantile_of_its_own_ios() -> None:
+    """Each host's p99 is read from its devices' histograms added (the engine's `host_latency`), not
+    its worst device's: a host of one device has that device's p99 to the bucket; a host of three
+    alike devices one within theirs; a run of one host has none (its p99 is the summary's)."""
+    from pathlab.advisor.host_figures import host_figures
+    from pathlab.api import Scenario
+    from pathlab.large_host import cluster_text
+
+    metro = load(METRO).with_set({"run.duration": "0.2s", "run.warmup": "0.05s"}).run(path_intervals=False)
+    one = {d["host"]: d["p99_ms"] for d in metro.data["devices"]}
+    assert len(one) == 4 and {h["name"]: h["p99_ms"] for h in metro.data["host_latency"]} == one
+    assert {h: f["p99_ms"] for h, f in host_figures(metro.data).items()} == one
+    three = Scenario.from_text(cluster_text(2, 3, 4, duration="0.2s", interval="0.2s")).run(path_intervals=False)
+    for h in three.data["host_latency"]:
+        own = [d["p99_ms"] for d in three.data["devices"] if d["host"] == h["name"]]
+        assert len(own) == 3 and min(own) <= h["p99_ms"] <= max(own)
+    alone = load("c1-vmax-1lun").with_set({"run.duration": "0.1s", "run.warmup": "0s"}).run(path_intervals=False)
+    assert "host_latency" not in alone.data

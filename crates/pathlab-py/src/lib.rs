@@ -309,6 +309,7 @@ impl SimulationHandle {
                 summary: &result.summary,
                 accounting: &result.accounting,
                 hosts: device_rows.then_some(&result.hosts),
+                host_latency: Some(&result.host_latency).filter(|h| device_rows && !h.is_empty()),
                 devices: device_rows.then_some(&result.devices),
             };
             return Ok((to_python(py, &figures)?, pyo3::types::PyList::empty(py).into_any()));
@@ -331,6 +332,8 @@ struct Figures<'a> {
     accounting: &'a pathlab_sim::observe::result::Accounting,
     #[serde(skip_serializing_if = "Option::is_none")]
     hosts: Option<&'a Vec<pathlab_sim::observe::describe::HostAdapters>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host_latency: Option<&'a Vec<pathlab_sim::observe::host_latency::HostLatency>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     devices: Option<&'a Vec<pathlab_sim::observe::result::DeviceResult>>,
 }

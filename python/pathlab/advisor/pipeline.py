@@ -257,7 +257,7 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
         (capture_check is None or capture_check.agrees)
     if auto and not scenario.timeline and measured:
         (progress or Progress()).stage("the pilot runs")
-        (length, *lengths), cands, resolved = auto_lengths(scenario, at_ends, length, progress)
+        (length, *lengths), cands, resolved = auto_lengths(scenario, at_ends, length, progress, per_host=True)
         scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
         differing = [(f"at {end}: ", n) for end, n in zip(end_labels(list(spans)), lengths) if n != length]
         for at, n in [("", length), *differing]:
@@ -267,19 +267,27 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
 
 
 def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, progress: Progress | None = None,
-                 undetermined: Sequence[Undetermined] = ()) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
+                 undetermined: Sequence[Undetermined] = (), per_host: bool = False
+                 ) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
     """Each scenario's run length (the host, and the host at its spans' ends: a slower port may
     saturate and change the rates and the counting the length comes from), from a pilot run of the
-    setting in force on each (`run_length.choose`, for the policies of every candidate); the
-    candidates, from the host's pilot, with their devices on the host, resolved once."""
+    setting in force on each (`run_length.choose`, for the policies of every candidate; `per_host`
+    for a cluster's); the candidates, from the host's pilot, with their devices on the host, resolved once."""
     bases: list[Scenario | AtEnd] = [scenario, *at_ends]
     pilots = [s.with_set(run_length.pilot_length()) for s in bases]
-    measured = run_batch(pilots, progress, path_intervals=False)  # the length reads the devices' and ports' figures
-    cands = candidates(scenario, measured[0], undetermined)
-    # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
-    resolved = [measured[0].setups] + [scenario.with_set(c.overrides).devices for c in cands[1:]]
-    chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved)
-              for p, m in zip(pilots, measured)]
+    # A cluster's pilots one at a time, each whole result let go once its length is read (32 hosts ×
+    # 500 devices × 8 paths: about 700 MiB a result, its 128,000 path rows; four at once peaked at 5.5 GiB).
+    chosen: list[RunLength] = []
+    cands: list[Candidate] = []
+    resolved: list[list[Device]] = []
+    for batch in [[p] for p in pilots] if per_host else [pilots]:
+        # The length reads the devices', paths' and ports' figures.
+        for p, m in zip(batch, run_batch(batch, progress, path_intervals=False), strict=True):
+            if not chosen:  # the host's own pilot: the candidates, resolved once
+                cands = candidates(scenario, m, undetermined)
+                # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
+                resolved = [m.setups] + [scenario.with_set(c.overrides).devices for c in cands[1:]]
+            chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved, per_host))
     return chosen, cands, resolved
 
 

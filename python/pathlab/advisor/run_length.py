@@ -24,7 +24,20 @@ a warm-up through each device's first sampling (`samples_per_path`), one that le
 full warm-up (`learns`). Capped at the full length, and never shorter than HOST_IOS over the host
 (a p99 from enough I/Os beyond it). Scenarios with their own timeline (scheduled faults, host
 pauses, bursts, an array's balancing: `Scenario.timeline`) keep the full length: their events are
-placed on it."""
+placed on it.
+
+A cluster's advice (`per_host`) ranks by the cluster's I/O rate and the worst host's p99, a
+quantile of each host's own I/Os (`host_figures`): HOST_IOS are counted on each host (the slowest
+busy one), and devices at a saturated port are counted over their host's class like the others,
+not one by one, as no figure the cluster's decision reads is a device's. Per device they asked
+the full length on 32 hosts × 500 devices × 8 paths (16,000 devices at 12.5 I/O/s on four
+saturated ports: 800 I/Os each, 64 s), where the hosts' own count asks 3.2 s (4.4 s at the rates
+the 0.1 s pilot measures, shorter than the 80 ms responses, so erring long); and there the full
+length settles nothing either: at iops=1 the p99 climbs with the run (88-90, 95-96, 104-115 ms at
+1, 3 and 8 s; 84 ms at iops=1000 throughout), a closed queue of 16,000 I/Os over four ports whose
+split wanders for far longer than any run advise makes, and the ranking is the same at 3.2 s as at
+20 s (docs/benchmarks.md, session 18). One host's length keeps the saturated devices' own count
+(`saturated`: its evidence is one host's)."""
 
 from __future__ import annotations
 
@@ -34,6 +47,7 @@ from typing import Any
 
 from pathlab.advisor import fit_level
 from pathlab.advisor.alike import device_keys
+from pathlab.advisor.host_figures import host_figures
 from pathlab.advisor.rotations import ROTATIONS, in_a_row
 from pathlab.api import Result
 from pathlab.devices import Device
@@ -90,11 +104,12 @@ def pilot_length() -> dict[str, str]:
 
 
 def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[str]],
-           simulated: list[list[Device]]) -> RunLength:
+           simulated: list[list[Device]], per_host: bool = False) -> RunLength:
     """The length from the pilot run's rates and the classes of alike devices, at most the full
     one; for the runs of a policy that samples its paths first, a warm-up long enough for every
     device to finish the first sampling of each such policy `simulated` gives it (every
-    candidate's resolved devices)."""
+    candidate's resolved devices). `per_host`: a cluster's, whose ranking reads each host's
+    figures (the module's last paragraph)."""
     keys = device_keys(pilot.data)  # names, `HOST/NAME` for a LUN several hosts have
     devices = dict(zip(keys, pilot.data["devices"], strict=True))
     key_of = {(d["host"], d["name"]): key for key, d in devices.items()}
@@ -114,7 +129,7 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
             rows[key] = max(rows.get(key, 1.0), in_a_row(d.policy.params, bytes_per_io))
     rates = _device_rates(pilot)
     needed_s = sampling_s = 0.0
-    crowded = saturated(pilot)
+    crowded = set() if per_host else saturated(pilot)
     pooled = 0
     for names in alike:
         class_rate = sum(rates.get(name, 0.0) for name in names)
@@ -133,7 +148,8 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
     level, rotations_s = rotations(pilot, rates, rows, {k: max(len(d["working_paths"]), optimized.get(k, 0), 1)
                                                         for k, d in devices.items()}, full_s)
     needed_s = max(needed_s, rotations_s)
-    host_rate = pilot.data["summary"]["iops"]
+    host_rates = [f["iops"] for f in host_figures(pilot.data).values()] if per_host else [pilot.data["summary"]["iops"]]
+    host_rate = min((r for r in host_rates if r > 0), default=0.0)
     if host_rate > 0:
         needed_s = max(needed_s, HOST_IOS / host_rate)
     if needed_s <= 0 or needed_s >= full_s:
@@ -149,9 +165,10 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
     learned = f"; {full_warmup_s:g} s for pathlab's own policy, which learns its paths" if learning else ""
     per = {"device": "", "port group": " per port group (a host's devices on one array through the same ports, going "
                                         "round together)", "array": " per array (its devices going round together)"}[level]
+    hosts = f", {HOST_IOS:,} I/Os of each host for its p99" if per_host else ""
     return RunLength(duration, warmup,
-                     f"{PER_PATH_IOS} I/Os per path{counted} and {ROTATIONS} rotations of the policy{per} at the rates a "
-                     f"{PILOT_S:g} s pilot run measured{sampled}{learned}", sampling_warmup,
+                     f"{PER_PATH_IOS} I/Os per path{counted}{hosts} and {ROTATIONS} rotations of the policy{per} at the "
+                     f"rates a {PILOT_S:g} s pilot run measured{sampled}{learned}", sampling_warmup,
                      full_warmup_s if learning else 0.0)
 
 

@@ -310,7 +310,7 @@ def cluster_candidates(a: Advice) -> list[str]:
     width = max(6, *(len(gain_cell(c)) for c in a.candidates), *(len(host_gain(c, h)) for c in a.candidates for h in shown))
     lines = [f"Candidates, simulated on the whole cluster ({len(a.hosts)} hosts: {', '.join(a.hosts)}) at once, on the "
              f"same I/Os over {seeds_taken(a.candidates)} seeds (mean ± 95% interval), in the order of the objective "
-             f"({a.objective}): the cluster's I/O rate and the worst host's p99 (a host's p99: its worst device's), "
+             f"({a.objective}): the cluster's I/O rate and the worst host's p99 (a host's p99: of its own I/Os), "
              "each host's figures beneath",
              f"  {'setting':<28} {'I/O per s':>22} {'mean ms':>16} {'p99 ms':>16} {'gain':>{width}}"]
     for c in a.candidates:

@@ -36,7 +36,7 @@ pub struct DeviceLatencies {
     histograms: Vec<DeviceCounts>,
 }
 
-type DeviceCounts = ResponseCounts<u32, 2>;
+pub type DeviceCounts = ResponseCounts<u32, 2>;
 
 impl DeviceLatencies {
     pub fn new(devices: usize) -> Self {
@@ -80,13 +80,18 @@ impl DeviceLatencies {
         }
     }
 
-    /// The device's histogram; every response recorded must have been flushed (`flush_all`).
-    pub fn histogram(&self, device: usize) -> Histogram<u32> {
+    /// The device's counts, as `histogram` reads them (flushed first: `flush_all`).
+    pub fn counts(&self, device: usize) -> &DeviceCounts {
         assert!(
             self.pending.get(device).is_none_or(|p| p.len == 0),
             "device responses are flushed when the measurement ends"
         );
-        self.histograms[device].histogram()
+        &self.histograms[device]
+    }
+
+    /// The device's histogram; every response recorded must have been flushed (`flush_all`).
+    pub fn histogram(&self, device: usize) -> Histogram<u32> {
+        self.counts(device).histogram()
     }
 }
 

@@ -6,6 +6,7 @@ pub mod application;
 pub mod describe;
 pub mod device_latency;
 pub mod devices;
+pub mod host_latency;
 pub mod recovery;
 pub mod response_counts;
 pub mod result;

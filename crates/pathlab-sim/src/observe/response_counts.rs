@@ -114,6 +114,15 @@ impl<C: Count, const DIGITS: u8> ResponseCounts<C, DIGITS> {
         self.total = self.total.saturating_add(1);
     }
 
+    /// Adds `other`'s responses (the same buckets, counted in any width), saturating as a record
+    /// does: a host's responses are its devices' together (`host_latency`).
+    pub fn add<O: Count>(&mut self, other: &ResponseCounts<O, DIGITS>) {
+        for (mine, theirs) in self.counts.iter_mut().zip(other.counts.iter()) {
+            *mine = C::clamped(mine.as_u64().saturating_add(theirs.as_u64()));
+        }
+        self.total = self.total.saturating_add(other.total);
+    }
+
     /// Every response recorded, as an hdrhistogram histogram of the same bounds and counts.
     pub fn histogram(&self) -> Histogram<C> {
         let mut h = Self::empty_histogram();
@@ -199,6 +208,26 @@ mod tests {
         same_quantiles::<u64, 3>(&[145_000, 145_100, 290_000]);
         // Past the last bucket: clamped to the highest value, as hdrhistogram does.
         same_quantiles::<u64, 3>(&[u64::MAX, 10, u64::MAX - 1]);
+    }
+
+    /// Two devices' counts added give the histogram of every response recorded in one.
+    #[test]
+    fn added_counts_are_those_of_every_record_in_one() {
+        let all = values();
+        let (first, second) = all.split_at(all.len() / 3);
+        let (mut a, mut b) = (ResponseCounts::<u32, 2>::new(), ResponseCounts::<u32, 2>::new());
+        let mut both = ResponseCounts::<u64, 2>::new();
+        first.iter().for_each(|&v| a.record(v));
+        second.iter().for_each(|&v| b.record(v));
+        all.iter().for_each(|&v| both.record(v));
+        let mut sum = ResponseCounts::<u64, 2>::new();
+        sum.add(&a);
+        sum.add(&b);
+        let (h, expected) = (sum.histogram(), both.histogram());
+        assert_eq!(h.len(), all.len() as u64);
+        for q in [0.0, 0.1, 0.5, 0.9, 0.99, 0.999, 1.0] {
+            assert_eq!(h.value_at_quantile(q), expected.value_at_quantile(q), "q {q}");
+        }
     }
 
     #[test]

@@ -322,6 +322,9 @@ pub struct RunResult {
     pub host: String,
     /// Every host with its adapters, `[host]` first: each sees only its own devices and adapters.
     pub hosts: Vec<HostAdapters>,
+    /// Each host's p99 (its own responses together), where the run has several hosts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub host_latency: Vec<super::host_latency::HostLatency>,
     pub warmup_s: f64,
     pub duration_s: f64,
     pub interval_s: f64,

@@ -3,6 +3,7 @@
 use super::{RunError, Simulation};
 use crate::engine::TimeNs;
 use crate::observe::application::{ApplicationSaw, ApplicationView, FaultSeen};
+use crate::observe::host_latency::{host_histograms, HostLatency};
 use crate::observe::recovery::{logged_times, RunTimeline};
 use crate::observe::result::{
     Accounting, AccountingAtEnd, AdapterResult, DeviceResult, HostEvent, PathResult, RaidGroupResult,
@@ -171,6 +172,7 @@ impl Simulation {
                 ownership_moves: r.contention.as_ref().map_or([0, 0], |c| c.transfers),
             })
             .collect();
+        let host_of: Vec<usize> = m.devices.iter().map(|d| d.host).collect();
         let events: Vec<HostEvent> = self.log.iter().map(|e| e.to_result(m, &self.row_names.devices)).collect();
         RunResult {
             scenario: self.plan.scenario.clone(),
@@ -178,6 +180,11 @@ impl Simulation {
             seed: self.plan.seed,
             host: m.host_names[0].clone(),
             hosts: describe::hosts(m),
+            host_latency: host_histograms(&self.rec.device_latency, &host_of, m.host_names.len())
+                .iter()
+                .zip(&m.host_names)
+                .map(|(h, name)| HostLatency { name: name.clone(), p99_ms: quantile_ms(h, 0.99) })
+                .collect(),
             warmup_s: self.plan.warmup_ns as f64 / 1e9,
             duration_s: self.plan.duration_ns as f64 / 1e9,
             interval_s: self.plan.interval_ns as f64 / 1e9,
