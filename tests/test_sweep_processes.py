@@ -21,6 +21,14 @@ SHORT = ("--set", "run.duration=1s", "--set", "run.warmup=0s")
 RANGES = "(ranges are a:b:step or a:b:*factor)"
 
 
+def _as_from_a_terminal() -> None:
+    """The sweep's signals as a terminal gives them: a suite started in the background (`cmd &`,
+    `nohup`) ignores SIGINT and SIGHUP, and a child inherits that, so neither would reach it."""
+    _limit_memory()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def children(pid: int) -> set[int]:
     try:
         return {int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
@@ -45,7 +53,8 @@ def test_a_sweep_killed_mid_way_leaves_no_process_behind(tmp_path: Path, how: si
     sweep = subprocess.Popen(
         [sys.executable, "-m", "pathlab", "sweep", MINIMAL, "--grid", "workloads.0.outstanding=29,30,31,32",
          "--set", "run.duration=60s", "--workers", "2", "--out", str(tmp_path / "s")],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_limit_memory, start_new_session=True)
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_as_from_a_terminal,
+        start_new_session=True)
     workers: set[int] = set()
     try:
         deadline = time.monotonic() + 60
