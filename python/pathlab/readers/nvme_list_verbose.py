@@ -13,7 +13,7 @@ The serial, model (MN) and firmware are read by their columns (`_identity`): nvm
 `%-20s %-40s %-8s` for SN, MN and FR, and NVMe's Identify Controller holds at most 20, 40 and 8
 bytes of them (a serial and a model may hold blanks: `VMware NVME_0002`, `VMware Virtual NVMe
 Disk`); a row whose padding a paste lost is read by words (the first the serial, the last the
-firmware, the words between the model).
+firmware, the words between the model) for `show`, and gives no model to match vendors' rows on.
 
 It prints no controller state, no ANA state, no host NQN and no iopolicy: the rows read give
 those as missing (`nvme_subsys.COLUMNS`), one per namespace and controller that serves it (one per
@@ -96,9 +96,12 @@ def _controller(name: str, line: Line, header: list[str]) -> dict[str, Any]:
         raise ScenarioError(name, f"line {line.number}", f"between the transport {words[port]} and {words[at]}: "
                             f"{' '.join(between)}: expected its address" + (" and slot" if "Slot" in header else ""))
     slot = next((w for w in between if w != address), None)
-    identity = _identity(line.text, words[:port], "Cntlid" in header)
+    identity, by_columns = _identity(line.text, words[:port], "Cntlid" in header)
+    # The model the vendors' rows match on only where nvme-cli's columns hold: the words of a row
+    # whose padding a paste lost cannot say where a serial with blanks ends.
     return {"controller": words[0], "transport": words[port], "address": address, "subsystem": words[at],
-            "namespaces": _names(words[at + 1:]), "line": line.number, "model": identity["model"],
+            "namespaces": _names(words[at + 1:]), "line": line.number,
+            "model": identity["model"] if by_columns else None,
             "shown": {**identity, "slot": slot, "namespaces": ", ".join(_names(words[at + 1:]))}}
 
 
@@ -108,11 +111,11 @@ def _controller(name: str, line: Line, header: list[str]) -> dict[str, Any]:
 _IDENTITY_WIDTHS = (("serial", 20), ("model", 40), ("firmware", 8))
 
 
-def _identity(text: str, words: list[str], cntlid: bool) -> dict[str, str | None]:
-    """A controller row's Cntlid, SN, MN and FR as printed: cut at nvme-cli's columns where the row
-    keeps them (a serial or model may have blanks: `VMware NVME_0002`), else, where a paste lost
-    the padding (nvme-cli 1.x printed none), the first word the serial, the last the firmware and
-    the words between the model."""
+def _identity(text: str, words: list[str], cntlid: bool) -> tuple[dict[str, str | None], bool]:
+    """A controller row's Cntlid, SN, MN and FR as printed, and whether nvme-cli's columns gave
+    them: cut at the columns where the row keeps them (a serial or model may have blanks: `VMware
+    NVME_0002`), else, where a paste lost the padding (nvme-cli 1.x printed none), the first word
+    the serial, the last the firmware and the words between the model (for `show` to print back)."""
     start = text.index(words[0])
     at = start + 9
     out: dict[str, str | None] = {"cntlid": None}
@@ -124,11 +127,11 @@ def _identity(text: str, words: list[str], cntlid: bool) -> dict[str, str | None
     rest = words[1 + cntlid:]
     # The cut holds when it leaves the transport where nvme-cli put it and gives back the words.
     if " ".join(" ".join(cut.values()).split()) == " ".join(rest) and all(cut.values()) \
-            and text[at - 1:at] == " " and text[at:].split()[:1] and not text[at - 2:at - 1].strip():
-        return out | cut
+            and text[at - 1:at] == " " and text[at:].split()[:1]:
+        return out | cut, True
     if len(rest) < 3:
-        return out | dict.fromkeys(("serial", "model", "firmware"), None)
-    return out | {"serial": rest[0], "model": " ".join(rest[1:-1]), "firmware": rest[-1]}
+        return out | dict.fromkeys(("serial", "model", "firmware"), None), False
+    return out | {"serial": rest[0], "model": " ".join(rest[1:-1]), "firmware": rest[-1]}, False
 
 
 def _namespace(name: str, line: Line) -> dict[str, Any]:
