@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pathlab.advisor.timer_findings import timer_findings
-from pathlab.api import PathlabWarning
+from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.importer.kinds import kind_of
 from pathlab.importer.timer_values import nvme_timers
 from pathlab.readers import nvme_sysfs, scsi_timeout
@@ -101,3 +101,23 @@ def test_a_scsi_disks_timeouts_from_a_grep_of_its_device_folder() -> None:
     read = [(v.device, v.attribute, v.seconds, v.line) for v in scsi_timeout.read(GRANDI / "bare-scsi-timeout.txt")]
     assert read == [("sda", "eh_timeout", 10, 1), ("sda", "timeout", 30, 2)]
     assert kind_of(str(GRANDI / "bare-scsi-timeout.txt")).name == "scsi-timeout"
+
+
+@pytest.mark.parametrize(("text", "where", "message"), [
+    # a read attribute's value is held to what the kernel prints, in a dump too
+    ("/sys/class/nvme/nvme0# find . -type f -exec grep -aH . {} \\;\n./cntlid:16065\n./kato:soon\n", "line 3",
+     r"kato 'soon': the kernel prints a whole number of seconds here"),
+    # a line that is neither `./FILE:VALUE` nor grep's unreadable file ends nothing silently
+    ("/sys/class/nvme/nvme0# find . -type f -exec grep -aH . {} \\;\n./kato:5\nkato is 5\n", "line 3",
+     r"expected `/sys/.../nvmeXcYnZ/ATTRIBUTE:VALUE`"),
+    # only the dump's files: a folder with no attribute read here gives none
+    ("/sys/class/nvme/nvme0# find . -type f -exec grep -aH . {} \\;\n./cntlid:16065\n", "",
+     r"no NVMe sysfs attribute")])
+def test_a_folders_dump_is_held_to_what_sysfs_prints(tmp_path: Path, text: str, where: str, message: str) -> None:
+    dump = tmp_path / "dump.txt"
+    dump.write_text(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ScenarioError, match=message) as refused:
+            nvme_sysfs.read(dump)
+    assert refused.value.args[:2] == (str(dump), where)
