@@ -50,6 +50,12 @@ def _nvme(name: str) -> pd.DataFrame:
     return nvme_subsys.read(name)
 
 
+def _folder_dump() -> re.Pattern[str]:
+    from pathlab.readers.nvme_sysfs import FOLDER_DUMP
+
+    return FOLDER_DUMP
+
+
 def _nvme_sysfs(name: str) -> pd.DataFrame:
     from pathlab.readers import nvme_sysfs
 
@@ -167,9 +173,10 @@ KINDS: tuple[Kind, ...] = (
          "Misc.APDTimeout and Disk.PathEvalTime into [host.stack] (apd_timeout, path_eval_time)", ("esxi",),
          repeatable=True),
     Kind("nvme-sysfs", "grep -r . /sys/block/nvme*c*n*/{queue_depth,ana_state,diag/*} /sys/class/nvme/nvme*/diag/*",
-         lambda head: re.search(r"/sys/\S*/(nvme\d+(c\d+n\d+)?/(queue_depth|ana_state|diag/)|nvme-subsys\d+/iopolicy"
+         lambda head: re.search(r"/sys/(?:\S*/)?(nvme\d+(c\d+n\d+)?/(queue_depth|ana_state|diag/)|nvme-subsys\d+/iopolicy"
                                 r"|nvme\d+/(ctrl_loss_tmo|reconnect_delay|fast_io_fail_tmo|kato):"
-                                r"|module/nvme_core/parameters/[a-z_]+:)", head) is not None,
+                                r"|module/nvme_core/parameters/[a-z_]+:)", head) is not None
+         or any(_folder_dump().match(line) for line in head.splitlines()),
          _nvme_sysfs, "per path: the controller's I/Os in flight (one snapshot, under iopolicy queue-depth) and the ANA "
          "state; failover, retry, error, reset and no-path counters as health findings; each subsystem's iopolicy; "
          "the controllers' timers (ctrl_loss_tmo, reconnect_delay, fast_io_fail_tmo, kato) and nvme_core's io_timeout",

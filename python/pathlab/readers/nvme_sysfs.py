@@ -23,11 +23,18 @@ What each is (the kernel's `drivers/nvme/host/multipath.c`, libnvme's accessors'
 - Per controller, `model` and `transport` (`drivers/nvme/host/sysfs.c`: the subsystem's model
   number, the transport's name): what the vendors' udev rules set `ctrl_loss_tmo` by.
 - The module's I/O timeout, `/sys/module/nvme_core/parameters/io_timeout` (seconds; `admin_timeout`
-  likewise for admin commands).
+  likewise for admin commands). nvme_core's other parameters, which `grep -H .
+  /sys/module/nvme_core/parameters/*` prints beside them (`shutdown_timeout`, `max_retries`, ...;
+  one file per `module_param` the running kernel declares), are passed over and named on stderr.
 
 Any other file under those folders is refused with its line; so are values that are not what
 the kernel prints. `grep`'s "No such file or directory" (a kernel without these attributes) is
 said on stderr.
+
+A shell's dump of one folder, `find . -type f -exec grep -aH . {} \\;` under a prompt that shows
+the folder (bash's `\\w#`: `/sys/class/nvme/nvme0# `), names each file `./FILE` from there: read
+as the same attributes, the folder's other files and grep's lines for files it cannot read
+(write-only `delete_controller`) passed over and counted on stderr.
 
 A folder is read as a copy of `/sys` (a sosreport's `sys/`): the same attributes, one file each,
 wherever they stand under it (`block/nvmeXcYnZ/`, `class/nvme/nvmeY/`, the `devices/` tree they
@@ -43,6 +50,8 @@ from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     import pandas as pd
 
 #: A fabrics controller's timers, in seconds; `ctrl_loss_tmo` and `fast_io_fail_tmo` print `off`
@@ -81,6 +90,11 @@ _TREE_FILE = re.compile(r"(?:^|/)(?:(?P<name>nvme-subsys\d+|nvme\d+(?:c\d+)?(?:n
 #: nvme_core's module parameters as `grep -r . /sys/module/nvme_core/parameters/` prints them.
 _MODULE = re.compile(r"^\s*(?P<file>/?(?:\S*/)?sys/module/(?P<name>nvme_core)/parameters/(?P<attribute>[a-z_]+))"
                      r"\s*:\s?(?P<value>.*?)\s*$")
+#: The command line of an NVMe folder's dump (`find` prints `./FILE`, grep -H the name it was given).
+FOLDER_DUMP = re.compile(r"^\s*(?P<folder>/\S*sys/[^\s#$]*nvme[^\s#$]*?)/?\s*[#$]\s*(?:sudo\s+)?find\s+\.\s.*-exec\s+grep\s")
+_RELATIVE = re.compile(r"^\s*\./(?P<file>[^:\s]+):(?P<value>.*)$")
+#: grep's line for a file it cannot read (`grep: ./delete_controller: Permission denied`).
+_UNREADABLE = re.compile(r"^\s*grep: \./\S+: [A-Z][\w /]*$")
 _MISSING = re.compile(r"^\s*(?:grep|cat): \S*sys/\S*nvme\S*: No such file or directory\s*$")
 _COMMANDS = [re.compile(r"/sys/(?:block|class|devices)/\S*nvme|/sys/module/nvme_core")]
 
@@ -131,11 +145,15 @@ def read(path: str | Path) -> pd.DataFrame:
     if Path(path).is_dir():
         return _read_tree(Path(path), attribute_files(path))
     file = str(path)
-    lines = pasted.output_lines(file, pasted.file_lines(path), _COMMANDS, "grep -r . /sys/block/nvme*c*n*/...")
-    known = lambda text: any(r.match(text) is not None for r in (_ATTRIBUTE, _MODULE, _MISSING))  # noqa: E731
+    source = _folder_dump(file, pasted.file_lines(path))
+    if source is None:
+        lines = pasted.output_lines(file, pasted.file_lines(path), _COMMANDS, "grep -r . /sys/block/nvme*c*n*/...")
+        known = lambda text: any(r.match(text) is not None for r in (_ATTRIBUTE, _MODULE, _MISSING))  # noqa: E731
+        source = pasted.between_lines(file, lines, known, known, "sysfs attributes")
     rows = []
     seen: dict[tuple[str, str], int] = {}
-    for line in pasted.between_lines(file, lines, known, known, "sysfs attributes")():
+    unused: list[str] = []
+    for line in source():
         text = line.text
         if not text.strip():
             continue
@@ -154,6 +172,9 @@ def read(path: str | Path) -> pd.DataFrame:
                                                                  "controller")
             name, attribute = f"nvme{controller[1]}", attribute.removeprefix("device/")
         kind = _object(name)
+        if kind == "module" and attribute not in MODULE_PARAMETERS:
+            unused.append(f"{attribute} (line {line.number})")  # another of nvme_core's parameters
+            continue
         value = _checked(file, line.number, kind, attribute, m["value"])
         if (name, attribute) in seen:
             raise ScenarioError(file, f"line {line.number}", f"{name}/{attribute} a second time (first at line "
@@ -161,9 +182,48 @@ def read(path: str | Path) -> pd.DataFrame:
         seen[(name, attribute)] = line.number
         rows.append({"name": name, "object": kind, "attribute": attribute, "value": value, "line": line.number,
                      "where": f"line {line.number}"})
+    if unused:
+        warn(file, "nvme_core", f"{', '.join(unused)}: module parameters pathlab does not use, passed over")
     if not rows:
         raise ScenarioError(file, "", "no NVMe sysfs attribute (`/sys/block/nvmeXcYnZ/queue_depth:3` and the like)")
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _folder_dump(file: str, source: pasted.Source) -> pasted.Source | None:
+    """A folder's dump (`FOLDER_DUMP`) with the attributes read here named in full
+    (`./kato:5` → `/sys/class/nvme/nvme0/kato:5`), or None when the file is not one. The folder's
+    other files and grep's unreadable ones are passed over and counted on stderr; any other line
+    is left for `read` to refuse with its line."""
+    prompt = next(((line.number, m["folder"]) for line in source() if (m := FOLDER_DUMP.match(line.text))), None)
+    if prompt is None:
+        return None
+    at, folder = prompt
+
+    def lines() -> Iterator[pasted.Line]:
+        before, other, unreadable = 0, 0, 0
+        for line in source():
+            if line.number <= at or not line.text.strip():
+                before += line.number < at and bool(line.text.strip())
+                continue
+            if _UNREADABLE.match(line.text):
+                unreadable += 1
+                continue
+            relative = _RELATIVE.match(line.text)
+            if relative is None:
+                yield line
+                continue
+            text = f"{folder}/{relative['file']}:{relative['value']}"
+            m = _ATTRIBUTE.match(text) or _MODULE.match(text)
+            if m is None or m["attribute"] not in ATTRIBUTES[_object(m["name"])]:
+                other += 1
+                continue
+            yield pasted.Line(line.number, text)
+        if before:
+            warn(file, f"lines 1-{at - 1}", f"{before} line(s) before the dump's command line (line {at}) skipped")
+        warn(file, f"line {at}", f"the dump of {folder}: {other} other file(s) passed over"
+                                 + (f", {unreadable} grep could not read" if unreadable else ""))
+
+    return lines
 
 
 class CopiedSys(str):
