@@ -1,4 +1,4 @@
-"""The CX4's 8-32 KiB checks of session 17 (docs/design/2026-11-30-cx4-order.md, Q1-Q3): a cold
+"""The CX4's 8-32 KiB checks of session 17 (docs/design/2026-11-29-cx4-order.md, Q1-Q3): a cold
 write cache's first minute at 2, 8 and 32 per LUN; forced flushing in the studies' window at 8
 and 32 per LUN; adaptive's split of each LUN between its two optimized paths. Figures on stdout.
 

@@ -1,4 +1,4 @@
-"""The CX4's policy order (issue 34; docs/design/2026-11-30-cx4-order.md): on the 16-LUN large mix
+"""The CX4's policy order (issue 34; docs/design/2026-11-29-cx4-order.md): on the 16-LUN large mix
 with the published one-path failure, adaptive runs ahead of ESX 4.0's round robin; healthy, iops=1
 runs ahead of iops=1000; the CMI redirect carries nothing, so its cost orders nothing.
 Short runs of the file's variants, the failure moved to the short run's start.

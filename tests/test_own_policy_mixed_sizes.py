@@ -25,7 +25,7 @@ def runs() -> dict[str, dict]:
     over = {"run.duration": "20s", "run.interval": "100ms", "workloads.0.outstanding": 16, "workloads.1.outstanding": 16}
     # Round robin as ESXi runs it today (the fewest pending among the next paths): the file's
     # variants rotate strictly, as ESX 4.0 did for the CX4's field runs (docs/design/
-    # 2026-11-30-cx4-order.md). Strict alternation is 2% ahead of ours on this mix (5,065 against
+    # 2026-11-29-cx4-order.md). Strict alternation is 2% ahead of ours on this mix (5,065 against
     # 4,963 I/O/s, session 16): noted in NOTES, not hidden here.
     today = {"rr_iops1": {"policy.rotation": "fewest_pending"}, "gated_least_load": {}}
     return {v: Scenario.load(SIXTEEN_LUNS, variant=v, set={**over, **extra}).run().data for v, extra in today.items()}
