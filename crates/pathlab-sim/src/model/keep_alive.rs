@@ -89,19 +89,20 @@ impl Model {
     /// probe, `StackRules::probes[0]`, is its keep-alive) towards a controller that advertises
     /// TBKAS.
     pub fn traffic_based_keep_alive(&self, p: usize) -> bool {
-        let path = &self.paths[p];
-        self.devices[path.device].stack.stack == Stack::LinuxNvme
-            && self.controllers[self.ports[path.port].controller].traffic_based_keep_alive == Some(true)
+        self.devices[self.paths[p].device].stack.stack == Stack::LinuxNvme && self.advertises_tbkas(p)
+    }
+
+    /// Whether the controller path `p` reaches advertises TBKAS (the array's or its own setting).
+    fn advertises_tbkas(&self, p: usize) -> bool {
+        self.controllers[self.ports[self.paths[p].port].controller].traffic_based_keep_alive == Some(true)
     }
 
     /// How long after path `p`'s loss its controller may still execute a command it received
     /// (`StackRules::target_quiesce_ns`), one KATO longer where it advertises TBKAS.
     pub fn target_quiesce_ns(&self, p: usize) -> Option<TimeNs> {
-        let path = &self.paths[p];
-        let rules = &self.devices[path.device].stack;
-        let tbkas = self.controllers[self.ports[path.port].controller].traffic_based_keep_alive == Some(true);
+        let rules = &self.devices[self.paths[p].device].stack;
         match (rules.target_quiesce_ns, rules.kato_ns) {
-            (Some(quiesce), Some(kato)) if tbkas => Some(quiesce.saturating_add(kato)),
+            (Some(quiesce), Some(kato)) if self.advertises_tbkas(p) => Some(quiesce.saturating_add(kato)),
             (quiesce, _) => quiesce,
         }
     }
