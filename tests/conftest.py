@@ -103,3 +103,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=rank)  # stable: every file keeps its own order
+
+
+def advise_one_at_a_time(paths: list[str], failures: str) -> Any:
+    """`pathlab.advise` on imported files, one I/O at a time 1 ms apart over 2 seeds (cheap), checking
+    it warns as an import of a host's files does."""
+    import pathlab as package  # this module's `pathlab` is the command runner above
+
+    with pytest.warns(package.PathlabWarning):
+        return package.advise(paths, failures=failures, seeds=2,
+                              set={"workloads.0.outstanding": 1, "workloads.0.think_time": "1ms"})

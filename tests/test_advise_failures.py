@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import pathlab
-from conftest import ROOT
+from conftest import ROOT, advise_one_at_a_time
 from conftest import pathlab as cli
 from pathlab.advisor.failure_advice import FailureAdvice
 from pathlab.advisor.failure_kinds import applicable
@@ -204,11 +204,8 @@ def test_a_run_above_or_below_its_prediction_is_said() -> None:
 
 def test_an_imported_hosts_timers_are_read_with_file_and_line() -> None:
     corpus = ROOT / "tests/data/corpus"
-    with pytest.warns(pathlab.PathlabWarning):
-        advice = pathlab.advise([str(corpus / "multipath-ll/002-netapp-aff-rocky10-alua-two-groups/bare.txt"),
-                                 str(corpus / "multipath-conf/001-ibm-sap-netapp-rhel7-iscsi/bare.txt")],
-                                failures="link_down", seeds=2,  # one I/O at a time: cheap
-                                set={"workloads.0.outstanding": 1, "workloads.0.think_time": "1ms"})
+    advice = advise_one_at_a_time([str(corpus / "multipath-ll/002-netapp-aff-rocky10-alua-two-groups/bare.txt"),
+                                   str(corpus / "multipath-conf/001-ibm-sap-netapp-rhel7-iscsi/bare.txt")], "link_down")
     fast = next(s for s in advice.candidates[0].settings if s.name == "fast_io_fail_tmo")
     assert (fast.value, fast.provenance) == ("5", "read")
     assert fast.where.endswith("001-ibm-sap-netapp-rhel7-iscsi/bare.txt, line 7 (defaults)")
@@ -238,10 +235,8 @@ def test_an_imported_windows_hosts_get_mpiosetting_timers_are_read_and_run(tmp_p
     loss (2 + 60 s): held throughout, none failed."""
     settings = tmp_path / "mpio-settings.txt"
     settings.write_text(MPIO_SETTINGS)
-    with pytest.warns(pathlab.PathlabWarning):
-        advice = pathlab.advise([str(ROOT / "tests/data/mpio/003-msdsm-rr-symmetric-two-paths.txt"), str(settings)],
-                                failures="path_hang,link_down,all_paths_down", seeds=2,
-                                set={"workloads.0.outstanding": 1, "workloads.0.think_time": "1ms"})
+    advice = advise_one_at_a_time([str(ROOT / "tests/data/mpio/003-msdsm-rr-symmetric-two-paths.txt"), str(settings)],
+                                  "path_hang,link_down,all_paths_down")
     read = {t.name: (t.value, t.provenance, t.where) for t in advice.candidates[0].settings}
     assert read == {"DiskTimeoutValue": ("5", "read", f"{settings}, line 10"),
                     "RetryCount": ("3", "read", f"{settings}, line 6"),
@@ -352,9 +347,7 @@ def test_an_ana_change_stalls_for_the_anatt_as_the_rule_predicts_before_the_run(
 def test_an_imported_nvme_hosts_anatt_comes_from_nvme_id_ctrl_with_file_and_line() -> None:
     listing = ROOT / "tests/data/corpus/nvme-list-subsys/009-netapp-rocky10-tcp-two-subnets/bare.txt"
     id_ctrl = ROOT / "tests/data/nvme-id-ctrl/two-controllers.txt"
-    with pytest.warns(pathlab.PathlabWarning):
-        advice = pathlab.advise([str(listing), str(id_ctrl)], failures="ana_change", seeds=2,
-                                set={"workloads.0.outstanding": 1, "workloads.0.think_time": "1ms"})
+    advice = advise_one_at_a_time([str(listing), str(id_ctrl)], "ana_change")
     anatt = next(s for s in advice.candidates[0].settings if s.name == "ANATT")
     assert (anatt.value, anatt.provenance, anatt.where) == ("10", "read", f"{id_ctrl}, line 56 (nvme53; anacap 31 at "
                                                                           "line 57)")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import pathlab
-from conftest import ROOT
+from conftest import ROOT, advise_one_at_a_time
 from pathlab.readers import sg_rtpg
 
 SAMPLE = ROOT / "tests/data/sg-rtpg/two-groups-extended.txt"
@@ -74,9 +74,7 @@ def test_the_time_goes_to_the_maps_array_and_advise_runs_the_transition_that_lon
     """The listing's NetApp map, its path sdc's output: the array's implicit transition time is
     4 s, read; dm-multipath's fast_io_fail_tmo (5 s) outlasts it on the lost controller, so the
     prediction is the lost paths' 5 s, and the run waits that."""
-    with pytest.warns(pathlab.PathlabWarning):
-        advice = pathlab.advise([str(LISTING), str(SAMPLE)], failures="alua_transition", seeds=2,
-                                set={"workloads.0.outstanding": 1, "workloads.0.think_time": "1ms"})
+    advice = advise_one_at_a_time([str(LISTING), str(SAMPLE)], "alua_transition")
     setting = next(s for s in advice.candidates[0].settings if s.name == "implicit transition time")
     assert (setting.value, setting.provenance, setting.where) == ("4", "read", f"{SAMPLE}, line 3 (sdc of map {MAP})")
     row = next(r for r in advice.rows if r.candidate == "in force")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import pathlab
-from conftest import ROOT
+from conftest import ROOT, advise_one_at_a_time
 from pathlab.readers import scsi_timeout
 
 SAMPLE = ROOT / "tests/data/scsi-timeout/grep-four-paths.txt"
@@ -101,9 +101,7 @@ def test_a_device_the_listing_lacks_is_refused_naming_both_files(tmp_path: Path)
 def test_a_path_hang_stalls_for_the_timeout_read_predicted_and_run() -> None:
     """The host's 60 s (not the built-in 30 s): a lost command waits it out, then another path;
     multipathd's checker waits the device's timeout too (max_polling 20 + 60 = 80 s), later."""
-    with pytest.warns(pathlab.PathlabWarning):
-        advice = pathlab.advise([str(LISTING), str(SAMPLE)], failures="path_hang", seeds=2,
-                                set={"workloads.0.outstanding": 1, "workloads.0.think_time": "1ms"})
+    advice = advise_one_at_a_time([str(LISTING), str(SAMPLE)], "path_hang")
     setting = next(s for s in advice.candidates[0].settings if s.name == "SCSI command timeout")
     assert (setting.value, setting.provenance, setting.where) == ("60s", "read", f"{SAMPLE}, line 2 (sdb of map {MAP})")
     row = next(r for r in advice.rows if r.candidate == "in force")
