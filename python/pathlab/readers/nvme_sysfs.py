@@ -92,7 +92,8 @@ _MODULE = re.compile(r"^\s*(?P<file>/?(?:\S*/)?sys/module/(?P<name>nvme_core)/pa
                      r"\s*:\s?(?P<value>.*?)\s*$")
 #: The command line of an NVMe folder's dump (`find` prints `./FILE`, grep -H the name it was given), under
 #: a prompt of `\w` alone or Debian's `\u@\h:\w` (`root@host:/sys/class/nvme/nvme0# `).
-FOLDER_DUMP = re.compile(r"^\s*(?:[\w.-]+@[\w.-]+:)?(?P<folder>/\S*sys/[^\s#$]*nvme[^\s#$]*?)/?\s*[#$]\s*(?:sudo\s+)?find\s+\.\s.*-exec\s+grep\s")
+FOLDER_DUMP = re.compile(r"^\s*(?:[\w.-]+@[\w.-]+:)?(?P<folder>/\S*sys/[^\s#$]*nvme[^\s#$]*?)/?\s*[#$]\s*"
+                         r"(?:sudo\s+)?find\s+\.\s.*-exec\s+grep\s")
 _RELATIVE = re.compile(r"^\s*\./(?P<file>[^:\s]+):(?P<value>.*)$")
 #: grep's line for a file it cannot read (`grep: ./delete_controller: Permission denied`).
 _UNREADABLE = re.compile(r"^\s*grep: \./\S+: [A-Z][\w /]*$")
