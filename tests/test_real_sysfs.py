@@ -121,3 +121,11 @@ def test_a_folders_dump_is_held_to_what_sysfs_prints(tmp_path: Path, text: str, 
         with pytest.raises(ScenarioError, match=message) as refused:
             nvme_sysfs.read(dump)
     assert refused.value.args[:2] == (str(dump), where)
+
+
+def test_a_folder_dump_under_debians_user_at_host_prompt_is_read_as_under_a_bare_folder(tmp_path: Path) -> None:
+    """Debian's and Ubuntu's bash prompt is `\\u@\\h:\\w`: the folder follows `root@host:`."""
+    (tmp_path / "d.txt").write_text("root@host:/sys/class/nvme/nvme0# find . -type f -exec grep -aH . {} \\;\n./kato:5\n")
+    with pytest.warns(PathlabWarning, match=r"line 1: the dump of /sys/class/nvme/nvme0: 0 other file"):
+        table = nvme_sysfs.read(tmp_path / "d.txt")
+    assert table[["name", "attribute", "value", "line"]].values.tolist() == [["nvme0", "kato", "5", 2]]

@@ -53,6 +53,8 @@ def test_the_forms_admins_paste_are_read(tmp_path: Path, text: str, read: list[t
     ("/sys/block/sdb/device/timeout:30\n/sys/block/sdb/device/timeout:60\n", "line 2",
      r"sdb's timeout a second time \(first at line 1\): give one host's values, once each"),
     ("hello\n", "line 1", r"expected `/sys/block/sdX/device/timeout:SECONDS`"),
+    # `str.isdigit` takes `²` for a digit; `int` does not: refused, not a ValueError
+    ("/sys/block/sdb/device/timeout:3\u00b2\n", "line 1", r"the kernel prints a whole number of seconds here"),
     # Pure's page checks the timeouts with `find /sys/class/scsi_generic/*/device/timeout -exec grep -H . '{}' \;`
     ("/sys/class/scsi_generic/sg2/device/timeout:60\n", "line 1", r"sg2: a SCSI generic device, whose name "
                                                                   r"multipath -ll does not show: give the disks'")])

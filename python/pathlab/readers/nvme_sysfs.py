@@ -90,8 +90,10 @@ _TREE_FILE = re.compile(r"(?:^|/)(?:(?P<name>nvme-subsys\d+|nvme\d+(?:c\d+)?(?:n
 #: nvme_core's module parameters as `grep -r . /sys/module/nvme_core/parameters/` prints them.
 _MODULE = re.compile(r"^\s*(?P<file>/?(?:\S*/)?sys/module/(?P<name>nvme_core)/parameters/(?P<attribute>[a-z_]+))"
                      r"\s*:\s?(?P<value>.*?)\s*$")
-#: The command line of an NVMe folder's dump (`find` prints `./FILE`, grep -H the name it was given).
-FOLDER_DUMP = re.compile(r"^\s*(?P<folder>/\S*sys/[^\s#$]*nvme[^\s#$]*?)/?\s*[#$]\s*(?:sudo\s+)?find\s+\.\s.*-exec\s+grep\s")
+#: The command line of an NVMe folder's dump (`find` prints `./FILE`, grep -H the name it was given), under
+#: a prompt of `\w` alone or Debian's `\u@\h:\w` (`root@host:/sys/class/nvme/nvme0# `).
+FOLDER_DUMP = re.compile(r"^\s*(?:[\w.-]+@[\w.-]+:)?(?P<folder>/\S*sys/[^\s#$]*nvme[^\s#$]*?)/?\s*[#$]\s*"
+                         r"(?:sudo\s+)?find\s+\.\s.*-exec\s+grep\s")
 _RELATIVE = re.compile(r"^\s*\./(?P<file>[^:\s]+):(?P<value>.*)$")
 #: grep's line for a file it cannot read (`grep: ./delete_controller: Permission denied`).
 _UNREADABLE = re.compile(r"^\s*grep: \./\S+: [A-Z][\w /]*$")

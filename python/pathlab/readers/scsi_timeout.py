@@ -111,7 +111,7 @@ def _value(name: str, line: Line, command: str) -> DeviceTimeout:
                                       f"SECONDS`, found {line.text.strip()[:50]!r}")
     if attribute not in ATTRIBUTES:
         raise ScenarioError(name, at, f"{attribute}: not an attribute read here (a SCSI device's {', '.join(ATTRIBUTES)})")
-    if not value.isdigit() or len(value) > 10:
+    if not (value.isascii() and value.isdigit()) or len(value) > 10:  # `²` is a digit to isdigit, not to int
         raise ScenarioError(name, at, f"{attribute} {value[:20]!r}: the kernel prints a whole number of seconds here")
     return DeviceTimeout(device, attribute, int(value), line.number)
 
