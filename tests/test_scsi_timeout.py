@@ -128,6 +128,24 @@ def test_show_timeouts_prints_the_hosts_disks_as_grep_does_and_import_reads_it_b
     assert f'stack.io_timeout = "60s"  # {tmp_path / "back.txt"}, line 2: sdb\'s device/timeout' in again.text
 
 
+def test_show_timeouts_prints_a_timeout_no_file_gave_as_not_read(tmp_path: Path) -> None:
+    """The import of a listing alone writes no io_timeout: the run uses the kernel's 30 s, but `show`
+    prints `?` (not read), and the import refuses that back rather than read a default as the host's."""
+    from conftest import pathlab as cli
+
+    (tmp_path / "h.toml").write_text(_imported(LISTING).text)
+    shown = cli("show", "timeouts", str(tmp_path / "h.toml"))
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert lines[0] == "# grep . /sys/block/sd*/device/timeout" and len(lines) > 1
+    assert all(line.endswith("/device/timeout:?") for line in lines[1:])
+    (tmp_path / "back.txt").write_text(shown.stdout)
+    back = cli("import", str(LISTING), str(tmp_path / "back.txt"))
+    assert back.returncode == 2
+    assert back.stderr.strip() == f"pathlab: error: {tmp_path / 'back.txt'}: line 2: timeout '?': the kernel prints " \
+                                  "a whole number of seconds here"
+
+
 def test_show_timeouts_of_a_scenario_without_a_linux_dm_device_is_refused_in_one_line() -> None:
     from conftest import pathlab as cli
 

@@ -1,8 +1,10 @@
 """`pathlab show timeouts`: a Linux host's SCSI disks' command timeout as `grep . /sys/block/sd*/
 device/timeout` prints it, under its command line, so that `pathlab import` reads it back
 (`readers/scsi_timeout.py`): every SCSI path of a dm-multipath device, by the disk name `show
-paths --style linux` prints, with the host's `[host.stack] io_timeout` (the kernel's 30 s,
-drivers/scsi/sd.h SD_TIMEOUT, where the scenario gives none)."""
+paths --style linux` prints, with the host's `[host.stack] io_timeout`. Where the scenario gives
+none the run uses the kernel's 30 s (drivers/scsi/sd.h SD_TIMEOUT), but no file showed it: `?`,
+as every `show` style prints a value not read (and `import` refuses it back rather than read a
+default as the host's)."""
 
 from __future__ import annotations
 
@@ -16,24 +18,28 @@ from pathlab.output.esxcli_written import host_tables, printed, refuse_overrides
 from pathlab.output.sink import Output
 
 COMMAND = "# grep . /sys/block/sd*/device/timeout"
-#: Linux's SCSI disk timeout where the scenario sets none (drivers/scsi/sd.h SD_TIMEOUT).
-SD_TIMEOUT_S = 30
 
 
 @dataclass
 class Timeouts(Output):
-    """Each host's disks and timeout, `[(host, [disk], seconds)]`; `several`: each under its host's heading."""
+    """Each host's disks and timeout, `[(host, [disk], seconds)]` (None: the scenario gives none);
+    `several`: each under its host's heading."""
 
-    hosts: list[tuple[str, list[str], int]]
+    hosts: list[tuple[str, list[str], int | None]]
     several: bool = False
 
     def table(self) -> str:
-        blocks = [(host, "\n".join([COMMAND, *(f"/sys/block/{d}/device/timeout:{timeout}" for d in disks)]) + "\n")
-                  for host, disks, timeout in self.hosts]
+        blocks = [(host, "\n".join([COMMAND, *(f"/sys/block/{d}/device/timeout:{_shown(timeout)}" for d in disks)])
+                   + "\n") for host, disks, timeout in self.hosts]
         return printed(blocks, self.several)
 
     def document(self) -> Any:
         return [{"host": host, "timeout_s": timeout, "disks": disks} for host, disks, timeout in self.hosts]
+
+
+def _shown(timeout: int | None) -> str:
+    """A timeout as grep prints it, `?` where no file gave it."""
+    return "?" if timeout is None else str(timeout)
 
 
 def scsi_timeouts(scenario: Scenario, host: str | None = None) -> Timeouts:
@@ -63,5 +69,5 @@ def scsi_timeouts(scenario: Scenario, host: str | None = None) -> Timeouts:
         if written is not None and parse_duration_ns(str(written)) % 1_000_000_000:
             raise ScenarioError(scenario.file, "host.stack.io_timeout", f"{written}: sysfs holds a disk's timeout in "
                                                                         "whole seconds")
-        found.append((name, disks, seconds(written, SD_TIMEOUT_S)))
+        found.append((name, disks, None if written is None else seconds(written, None)))
     return Timeouts(found, host is None and len(tables) > 1)
