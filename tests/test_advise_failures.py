@@ -429,3 +429,22 @@ def test_the_anatt_in_force_is_the_devices_own_subsystems_not_the_longest_of_the
               TimerValue("anatt", "30", "nvme99", "id-ctrl.txt, line 240 (nvme99)")]
     anatt = next(s for s in in_force(scenario, scenario.devices, timers).settings if s.name == "ANATT")
     assert (anatt.value, anatt.where) == ("10", "id-ctrl.txt, line 56 (nvme53)")
+
+
+def test_the_vendor_ctrl_loss_tmo_candidates_are_the_devices_own_subsystems_models() -> None:
+    """Another subsystem's controller (nvme99) reads as an HPE Alletra over TCP: HPE's udev rule
+    sets its ctrl_loss_tmo, not that of the device's NetApp controllers, so it is no candidate
+    for this device (the subsystem scope ANATT and TBKAS are read with)."""
+    from pathlab.advisor.timer_candidates import candidates
+    from pathlab.importer import import_files
+    from pathlab.importer.timer_values import TimerValue
+
+    listing = ROOT / "tests/data/corpus/nvme-list-subsys/009-netapp-rocky10-tcp-two-subnets/bare.txt"
+    scenario = pathlab.Scenario.from_text(import_files([str(listing)]).text, "imported.toml")
+    timers = [TimerValue("model", "HPE Alletra", "nvme99", "id-ctrl.txt, line 3 (nvme99's mn)"),
+              TimerValue("transport", "tcp", "nvme99", "list.txt, line 9 (nvme99)")]
+    labels = [c.label for c in candidates(scenario, scenario.devices, timers)[0]]
+    assert not any(label.startswith("HPE") for label in labels), labels
+    assert any(label.startswith("HPE") for label in
+               [c.label for c in candidates(scenario, scenario.devices,
+                                            [TimerValue(t.setting, t.value, "nvme53", t.where) for t in timers])[0]])
