@@ -169,7 +169,9 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
             given[k.removeprefix("host.stack.")] = (value, f"--set {k}")
             stack_table = {**stack_table, k.removeprefix("host.stack."): value}
     iscsi = str(given.get("scsi_transport", ("fc",))[0]) == "iscsi"
-    read = _read_timers(timers)
+    own = _own_subsystem(scenario, device) if device.stack == "linux-nvme" else None
+    # a controller's sysfs timers count for its own subsystem's devices only, as ANATT and TBKAS
+    read = _read_timers([t for t in timers if own is None or t.scope == "host" or t.scope in own])
     settings: list[TimerSetting] = []
     seconds: dict[str, float | None] = {}
     overrides: dict[str, Any] = {}
