@@ -422,3 +422,39 @@ def test_the_anatt_in_force_is_the_devices_own_subsystems_not_the_longest_of_the
               TimerValue("anatt", "30", "nvme99", "id-ctrl.txt, line 240 (nvme99)")]
     anatt = next(s for s in in_force(scenario, scenario.devices, timers).settings if s.name == "ANATT")
     assert (anatt.value, anatt.where) == ("10", "id-ctrl.txt, line 56 (nvme53)")
+
+
+def test_the_vendor_ctrl_loss_tmo_candidates_are_the_devices_own_subsystems_models() -> None:
+    """Another subsystem's controller (nvme99) reads as an HPE Alletra over TCP: HPE's udev rule
+    sets its ctrl_loss_tmo, not that of the device's NetApp controllers, so it is no candidate
+    for this device (the subsystem scope ANATT and TBKAS are read with)."""
+    from pathlab.advisor.timer_candidates import candidates
+    from pathlab.importer import import_files
+    from pathlab.importer.timer_values import TimerValue
+
+    listing = ROOT / "tests/data/corpus/nvme-list-subsys/009-netapp-rocky10-tcp-two-subnets/bare.txt"
+    scenario = pathlab.Scenario.from_text(import_files([str(listing)]).text, "imported.toml")
+    timers = [TimerValue("model", "HPE Alletra", "nvme99", "id-ctrl.txt, line 3 (nvme99's mn)"),
+              TimerValue("transport", "tcp", "nvme99", "list.txt, line 9 (nvme99)")]
+    labels = [c.label for c in candidates(scenario, scenario.devices, timers)[0]]
+    assert not any(label.startswith("HPE") for label in labels), labels
+    assert any(label.startswith("HPE") for label in
+               [c.label for c in candidates(scenario, scenario.devices,
+                                            [TimerValue(t.setting, t.value, "nvme53", t.where) for t in timers])[0]])
+
+
+def test_the_ctrl_loss_tmo_in_force_is_the_devices_own_subsystems_not_the_longest_of_the_host() -> None:
+    """A controller of another subsystem (nvme99) reconnects forever (ctrl_loss_tmo -1): the
+    device's own controllers' 600 s is in force, not the host's longest."""
+    from pathlab.advisor.timer_candidates import in_force
+    from pathlab.importer import import_files
+    from pathlab.importer.timer_values import TimerValue
+
+    listing = ROOT / "tests/data/corpus/nvme-list-subsys/009-netapp-rocky10-tcp-two-subnets/bare.txt"
+    scenario = pathlab.Scenario.from_text(import_files([str(listing)]).text, "imported.toml")
+    timers = [TimerValue("ctrl_loss_tmo", "600", "nvme53", "sysfs.txt, line 4 (nvme53's sysfs ctrl_loss_tmo)"),
+              TimerValue("ctrl_loss_tmo", "-1", "nvme99", "sysfs.txt, line 9 (nvme99's sysfs ctrl_loss_tmo)")]
+    now = in_force(scenario, scenario.devices, timers)
+    loss = next(s for s in now.settings if s.name == "ctrl_loss_tmo")
+    assert (loss.value, loss.where) == ("600", "sysfs.txt, line 4 (nvme53's sysfs ctrl_loss_tmo)")
+    assert now.overrides["host.stack.controller_loss_timeout"] == "600s"

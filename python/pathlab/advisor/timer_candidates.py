@@ -169,7 +169,9 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
             given[k.removeprefix("host.stack.")] = (value, f"--set {k}")
             stack_table = {**stack_table, k.removeprefix("host.stack."): value}
     iscsi = str(given.get("scsi_transport", ("fc",))[0]) == "iscsi"
-    read = _read_timers(timers)
+    own = _own_subsystem(scenario, device) if device.stack == "linux-nvme" else None
+    # a controller's sysfs timers count for its own subsystem's devices only, as ANATT and TBKAS
+    read = _read_timers([t for t in timers if own is None or t.scope == "host" or t.scope in own])
     settings: list[TimerSetting] = []
     seconds: dict[str, float | None] = {}
     overrides: dict[str, Any] = {}
@@ -408,7 +410,7 @@ def candidates(scenario: Scenario, devices: Sequence[Device], timers: Sequence[T
     elif device.stack == "windows":
         found += _mpio_vendor(now, device, scenario)
     if device.stack in ("linux-nvme", "spdk"):
-        found += _nvme_vendor(now, device, timers)
+        found += _nvme_vendor(now, device, timers, _own_subsystem(scenario, device))
         array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
         found += _tp4129(now, len(array.get("controllers", [])) >= 2, device.stack)
     return found, _agreeing(device, found)
@@ -547,12 +549,15 @@ def _mpio_vendor(now: TimerCandidate, device: Device, scenario: Scenario) -> lis
     return found
 
 
-def _nvme_vendor(now: TimerCandidate, device: Device, timers: Sequence[TimerValue]) -> list[TimerCandidate]:
+def _nvme_vendor(now: TimerCandidate, device: Device, timers: Sequence[TimerValue],
+                 own: set[str] | None = None) -> list[TimerCandidate]:
     """The vendor's `ctrl_loss_tmo` for the device's array (a scenario's array named by its model),
-    or for the models and transports an imported host's files give its controllers."""
+    or for the models and transports an imported host's files give its controllers: those of the
+    device's own subsystem (`own`, as for ANATT and TBKAS), every one where no listing names them."""
     in_force = {s.name: s.value for s in now.settings}
     found = []
-    for row in dict.fromkeys([*rows_for(device), *read_rows(timers)]):
+    mine = [t for t in timers if own is None or t.scope in own]
+    for row in dict.fromkeys([*rows_for(device), *read_rows(mine)]):
         loss = row.setting.given().get("ctrl_loss_tmo")
         if loss is None or _seconds(loss) == _seconds(in_force.get("ctrl_loss_tmo", "")):
             continue
