@@ -6,17 +6,16 @@ what independent phases would give, and the I/O rate against the phase argument'
 Σ_ports min(K × a LUN's FIFO rate, the port's) over the measured K. Then the formula's per-state
 rates on a one-port array (K = 1-4 LUNs). Progress on stderr, results on stdout.
 
-    python scripts/lun_phase_check.py [--seconds 6] [--warmup 1]
+    python scripts/lun_phase_check.py [--seconds 6] [--warmup 1] [--seeds 1] [--interval 0.005] [--setting NAME]
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tomllib
 from collections import Counter
 from math import comb
-
-import tomllib
 
 from pathlab.api import Scenario
 from pathlab.shipped import path as shipped_path
@@ -48,12 +47,14 @@ def binomial(luns: int, ports: int) -> dict[int, float]:
     return {k: comb(luns, k) * p**k * (1 - p) ** (luns - k) for k in range(luns + 1)}
 
 
-def occupancy(sets: dict, seconds: float, warmup: float) -> tuple[Counter, float, int]:
+def occupancy(sets: dict, seconds: float, warmup: float, seed: int = 1,
+              interval: float = INTERVAL) -> tuple[Counter, float, int]:
     """The count of port-intervals at each K, the run's I/O rate, and the intervals counted."""
-    scenario = Scenario.load(C3, variant="iops1000", set={**sets, "run.duration": f"{seconds}s",
-                                                           "run.warmup": f"{warmup}s", "run.interval": f"{INTERVAL}s"})
+    scenario = Scenario.load(C3, variant="iops1000", seed=seed, set={
+        **sets, "run.duration": f"{seconds}s", "run.warmup": f"{warmup}s", "run.interval": f"{interval}s"})
     result = scenario.run()
     rows = result.path_intervals
+    rows = rows[rows["t_s"] > warmup + 1e-9]  # the intervals cover the warm-up too: only the measured ones
     # vmhbaA:C0:Tp:Ln: port p (each target is one FA port on both HBAs), LUN n.
     rows = rows.assign(port=rows["name"].str.extract(r":T(\d+):")[0], lun=rows["name"].str.extract(r":L(\d+)$")[0])
     per_port = rows.groupby(["t_s", "lun", "port"])["cmds_s"].sum().reset_index()
@@ -90,7 +91,10 @@ def one_port_rate(luns: int, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=6.0)
-    parser.add_argument("--warmup", type=float, default=1.0)
+    parser.add_argument("--warmup", type=float, default=1.0, help="(ten times this where no port binds)")
+    parser.add_argument("--seeds", type=int, default=1, help="pool the port-intervals of seeds 1..N")
+    parser.add_argument("--interval", type=float, default=INTERVAL, help="the intervals' length, s")
+    parser.add_argument("--setting", choices=list(SETTINGS), help="only this setting, and no one-port runs")
     args = parser.parse_args()
     lun, port = rates(C3.read_text())
     expected = binomial(4, 4)
@@ -98,15 +102,25 @@ def main() -> None:
     print("| independent phases (Binomial(4, 1/4)) | | " + " | ".join(f"{expected[k]:.3f}" for k in range(5))
           + f" | {4 * sum(p * min(k * lun, port) for k, p in expected.items()):,.0f} |")
     for label, sets in SETTINGS.items():
+        if args.setting not in (None, label):
+            continue
         warmup = args.warmup if not sets.get("arrays.0.service.fixed") else 10 * args.warmup
-        print(f"  {label}", file=sys.stderr)
-        counts, iops, intervals = occupancy(sets, args.seconds, warmup)
+        counts, rates_, intervals = Counter(), [], 0
+        for seed in range(1, args.seeds + 1):
+            print(f"  {label}, seed {seed}", file=sys.stderr)
+            seed_counts, seed_iops, seed_intervals = occupancy(sets, args.seconds, warmup, seed, args.interval)
+            counts += seed_counts
+            rates_.append(seed_iops)
+            intervals += seed_intervals
+        iops = sum(rates_) / len(rates_)
         total = sum(counts.values())
         share = {k: counts.get(k, 0) / total for k in range(5)}
         port_here = port if not sets.get("arrays.0.service.fixed") else 1e6 / 1.66
         formula = 4 * sum(p * min(k * lun, port_here) for k, p in share.items())
         print(f"| {label} ({intervals} intervals) | {iops:,.0f} | " + " | ".join(f"{share[k]:.3f}" for k in range(5))
               + f" | {formula:,.0f} |")
+    if args.setting:
+        return
     print("\n| LUNs on one port | I/O/s | min(K × LUN, port) |\n|---|---:|---:|")
     for k in range(1, 5):
         print(f"  one port, {k} LUNs", file=sys.stderr)
