@@ -43,8 +43,15 @@ def rates(text: str) -> tuple[float, float]:
 
 
 def binomial(luns: int, ports: int) -> dict[int, float]:
+    """Each port's share of time with K LUNs if each LUN's port were uniform and independent."""
     p = 1 / ports
     return {k: comb(luns, k) * p**k * (1 - p) ** (luns - k) for k in range(luns + 1)}
+
+
+def rate_over(shares: dict[int, float], ports: int, lun: float, port: float) -> float:
+    """The phase argument's rate: each port carries min(K x a LUN's rate, the port's) for the
+    share of time it has K LUNs."""
+    return ports * sum(share * min(k * lun, port) for k, share in shares.items())
 
 
 def occupancy(sets: dict, seconds: float, warmup: float, seed: int = 1,
@@ -100,7 +107,7 @@ def main() -> None:
     expected = binomial(4, 4)
     print("| setting | I/O/s | K=0 | K=1 | K=2 | K=3 | K=4 | formula over the measured K |\n|---|---:|---:|---:|---:|---:|---:|---:|")
     print("| independent phases (Binomial(4, 1/4)) | | " + " | ".join(f"{expected[k]:.3f}" for k in range(5))
-          + f" | {4 * sum(p * min(k * lun, port) for k, p in expected.items()):,.0f} |")
+          + f" | {rate_over(expected, 4, lun, port):,.0f} |")
     for label, sets in SETTINGS.items():
         if args.setting not in (None, label):
             continue
@@ -116,7 +123,7 @@ def main() -> None:
         total = sum(counts.values())
         share = {k: counts.get(k, 0) / total for k in range(5)}
         port_here = port if not sets.get("arrays.0.service.fixed") else 1e6 / 1.66
-        formula = 4 * sum(p * min(k * lun, port_here) for k, p in share.items())
+        formula = rate_over(share, 4, lun, port_here)
         print(f"| {label} ({intervals} intervals) | {iops:,.0f} | " + " | ".join(f"{share[k]:.3f}" for k in range(5))
               + f" | {formula:,.0f} |")
     if args.setting:
