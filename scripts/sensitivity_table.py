@@ -5,11 +5,15 @@ with each value at 0.75 and 1.25 times its value (`--set` overrides; nothing els
 as markdown tables: the figure, the published and the base simulated value, then for each value
 the figure's change from base at -25% and +25%. A second table per model moves the values that
 were estimated or assumed instead (host stack, fabric, directors, port service, every station's
-coefficient of variation).
+coefficient of variation). The figures pathlab predicts and the page shows (the VMAX prediction
+tables, C1's and C2's curves: no published value) have their own tables, the fitted values only,
+their rows built by the scripts that print those figures (`vmax_predictions.py`, `c1_curves.py`,
+`c2_curves.py`) and run shorter (2 s after 1 s; C2's 5 s after 2 s).
 
-    python scripts/sensitivity_table.py [--only vmax|c2] [--write] [--duration 30s] [--warmup 10s]
+    python scripts/sensitivity_table.py [--only vmax|c2|vmax-predicted|c2-predicted] [--write]
+                                        [--duration 30s] [--warmup 10s]
 
-`--write` puts each model's tables, with the date and commit they were measured at, into the
+`--write` puts each model's tables, with the date, commit and run length they were measured at, into the
 calibration page (docs/calibration.md, between that model's markers): the page's tables are then
 this command's output, never edited by hand. `--only` measures (and writes) one model's.
 
