@@ -544,8 +544,8 @@ def nvme_list_values(listing: str) -> list[tuple[Any, ...]]:
 @SETTINGS
 @given(generated_nvme_list.listings())
 def test_nvme_list_verbose_shown_back_byte_for_byte(listing: str) -> None:
-    """nvme-cli 2.0, 2.5 and 2.9's columns: every subsystem's name, NQN and controllers, every
-    controller's name, Cntlid, serial, model (blanks too), firmware, transport, address, slot,
+    """nvme-cli 2.0, 2.5, 2.9 and 3.0's columns: every subsystem's name, NQN and controllers, every
+    controller's name, Orchestrator, Cntlid, serial, model (blanks too), firmware, transport, address, slot,
     subsystem and namespaces, every namespace's device, generic device, NSID as printed, usage,
     format and controllers come back exactly, and byte for byte."""
     shown = shown_as(listing, "nvme-list")
