@@ -57,6 +57,8 @@ class Line:
 
     number: int
     text: str
+    #: The last line of the file it spans, where a wrap's continuations were joined to it (`rejoin`).
+    end: int = 0
 
 
 @dataclass
