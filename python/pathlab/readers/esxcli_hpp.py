@@ -120,7 +120,8 @@ def paths_of(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
             **t.runtime_name(reader, block, "Runtime Name", runtime),
             "device": device, "display_name": block.get("Device Display Name"),
             "path_state": block.get("Path State"), "path_config": config, "group_state": block.get("Path State"),
-            "tpg_id": int(group[1]) if group else None, "tpg_state": state[1] if state else None,
+            "tpg_id": t.within_column(reader.name, block.where("Path Config"), "`Path Config`: its group id", group[1])
+            if group else None, "tpg_state": state[1] if state else None,
             "target_identifier": ids[1] if len(ids) == 2 else None, "line": block.line,
         })
     # On NVMe an ANA group's state is each controller's (NetApp's paths of group 0 or 6 show AO

@@ -101,6 +101,12 @@ def lines_of(text: str) -> list[Line]:
     return [Line(number, _ANSI.sub("", raw)) for number, raw in enumerate(text.split("\n"), start=1)]
 
 
+def is_aside(text: str) -> bool:
+    """Whether a line is a prompt (alone or with a command after it) or an elision (`...`):
+    never a listing's line, nor the rest of one."""
+    return _LONE_PROMPT.match(text) is not None or _ELISION.match(text) is not None or command_of(text) is not None
+
+
 def command_of(text: str) -> str | None:
     """The command a pasted command line runs (`multipath -ll`, prompt, `sudo` and a leading
     `date;` removed), "" for a bare prompt, or None when the line is not a command line."""

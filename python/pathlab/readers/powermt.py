@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
+from pathlab.readers.rejoin import rejoined
 
 COMMAND = "powermt display dev=all"
 COMMANDS = (re.compile(r"\br?powermt(?:\.exe)?\s+display\b"),)
@@ -110,8 +111,8 @@ def read(path: str | Path) -> list[Device]:
     is not part of the format."""
     name = str(path)
     # What follows the last line the listing can hold (a mail's sign-off, a question) is said and left.
-    source = pasted.between_lines(name, pasted.output_lines(name, pasted.file_lines(path), COMMANDS, COMMAND),
-                                  _is_listing_line, _is_listing_line, COMMAND)
+    source = pasted.between_lines(name, rejoined(pasted.output_lines(name, pasted.file_lines(path), COMMANDS, COMMAND),
+                                                 _continued), _is_listing_line, _is_listing_line, COMMAND)
     devices: list[Device] = []
     header_seen = False
     interface_at: int | None = None  # where the header's `Interf.` column starts in its line
@@ -176,6 +177,20 @@ def _is_listing_line(line: str) -> bool:
     text = line.strip()
     return any(form.match(text) for form in (_PSEUDO, _LOGICAL, _WWN, _ARRAY, _OWNER, _RULE, _BANNER, _HEADER, _ROW,
                                              _ANY_ROW)) or ("state=" in text and ";" in text)
+
+
+#: A whole path row: the HBA number first, the mode, state, queued I/Os and errors last.
+_WHOLE_ROW = re.compile(r"^\d+\s.*\s(?:" + "|".join(re.escape(m) for m in MODES) + r")\s+(?:" + "|".join(STATES)
+                        + r")\s+\d+\s+\d+$")
+
+
+def _continued(line: str, next_line: str) -> bool:
+    """Whether a wrap left the rest of the table's banner, header or a path row on the next line
+    (`rejoin`): the line is not whole, the next is no line of the listing, and with the next one
+    (a blank between) it is whole."""
+    text, joined = line.strip(), f"{line.strip()} {next_line.strip()}"
+    return not _is_listing_line(next_line) and \
+        any(not form.match(text) and form.match(joined) for form in (_BANNER, _HEADER, _WHOLE_ROW))
 
 
 def _later_kept(name: str, devices: list[Device]) -> list[Device]:
