@@ -49,7 +49,9 @@ UNREADABLE = -1
 HARMLESS = ("mail quote", "prompt", "crlf", "tabs to spaces", "lost indentation", "wrapped lines", "trailing prose")
 
 
-def _wrap(text: str, width: int = 76) -> str:
+def wrapped(text: str, width: int = 76) -> str:
+    """`text` as a word wrapper wraps it: each line longer than `width` cut at its last blank
+    before it (the blank dropped), or at `width` where it has none, the rest going on."""
     out = []
     for line in text.split("\n"):
         while len(line) > width:
@@ -79,7 +81,7 @@ def mutations(text: str, command: str | None) -> dict[str, str]:
         "crlf": text.replace("\n", "\r\n"),
         "tabs to spaces": text.replace("\t", "    "),
         "lost indentation": "\n".join(line.lstrip(" \t") for line in lines),
-        "wrapped lines": _wrap(text),
+        "wrapped lines": wrapped(text),
         "cut in the middle": text[: len(text) // 2],
         "two outputs": text + ("" if text.endswith("\n") else "\n") + text,
         "trailing prose": text + ("" if text.endswith("\n") else "\n") + "\nThanks, let me know if you need more.\n",

@@ -4,6 +4,7 @@ the wrap took; where it cannot say, the paste is refused in one line naming the 
 
 from __future__ import annotations
 
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -16,20 +17,15 @@ from pathlab.readers import esxcli_devices, esxcli_hpp, multipath_ll, nvme_subsy
 
 DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "corpus"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+from paste_harness import wrapped  # noqa: E402  (the harness's wrap: a word wrapper at 76 columns)
 
 
-def wrapped(text: str, margin: int = 76) -> str:
-    """`text` as a word wrapper wraps it: each line longer than the margin cut at its last blank
-    before the margin (the blank dropped), or at the margin where it has none, the rest going on."""
-    out = []
-    for line in text.split("\n"):
-        while len(line) > margin:
-            cut = line.rfind(" ", 0, margin)
-            cut = cut if cut > 0 else margin
-            out.append(line[:cut])
-            line = line[cut:].lstrip(" ")
-        out.append(line)
-    return "\n".join(out)
+def _pasted(folder: Path, sample: Path) -> Path:
+    """`sample` as a mail reader wrapped it at 76 columns, in `folder`."""
+    pasted = folder / sample.name
+    pasted.write_text(wrapped(sample.read_text()))
+    return pasted
 
 
 def _quiet(read: Any, path: Path) -> Any:
@@ -74,17 +70,14 @@ def _values(read: Any) -> Any:
         "nvme-nqn-and-controllers", "powermt-table"])
 def test_a_listing_wrapped_at_76_columns_reads_as_the_listing(tmp_path: Path, sample: Path, read: Any,
                                                                wraps: str) -> None:
-    pasted = tmp_path / sample.name
-    pasted.write_text(wrapped(sample.read_text()))
+    pasted = _pasted(tmp_path, sample)
     assert wraps in pasted.read_text()  # the wrap this case is about happened
     assert _values(_quiet(read, pasted)) == _values(_quiet(read, sample))
 
 
 def test_a_joined_line_keeps_its_first_parts_number_and_the_next_lines_theirs(tmp_path: Path) -> None:
     sample = CORPUS / "multipath-ll" / "002-netapp-aff-rocky10-alua-two-groups" / "bare.txt"
-    pasted = tmp_path / "wrapped.txt"
-    pasted.write_text(wrapped(sample.read_text()))
-    read = _quiet(multipath_ll.read, pasted)
+    read = _quiet(multipath_ll.read, _pasted(tmp_path, sample))
     assert read["maps"]["props_line"].tolist() == [2]
     assert read["paths"]["line"].tolist()[:2] == [5, 6]  # one line later than in the sample: the size line's rest
 
@@ -93,8 +86,7 @@ def test_a_wrapped_table_the_grammar_cannot_rejoin_is_refused_at_its_line(tmp_pa
     """`nvme list -v`'s tables are 130 columns wide: a wrap loses their padding, which its columns
     are read by, so no rule joins them."""
     sample = DATA / "linux" / "nvme-list-v_v2_handbuilt-from-nvme-cli-issue1529_powerstore.txt"
-    pasted = tmp_path / "list-v.txt"
-    pasted.write_text(wrapped(sample.read_text()))
+    pasted = _pasted(tmp_path, sample)
     with pytest.raises(ScenarioError) as refused:
         _quiet(nvme_subsys.read, pasted)
     file, where, message = refused.value.args
