@@ -183,3 +183,23 @@ def test_a_mangled_document_is_read_or_refused_in_one_line(tmp_path_factory, dat
             import_files([str(listing)])
     except ScenarioError as e:
         assert len(e.args) == 3 and e.args[2] and "\n" not in e.args[2]
+
+
+def test_nvme_cli_3_document_with_address_details_and_a_null_slot_reads_as_2_x_does(tmp_path: Path) -> None:
+    """nvme-cli 3.0 (`src/nvme-print-json.c` at v3.0-rc1, `json_detail_list`): each controller
+    has `AddressDetails` (traddr, host_traddr, host_iface, trsvcid, those set) after `Address`,
+    and a value libnvme does not have (`Slot` of a fabrics controller) is null (`obj_add_str` of
+    NULL): the rows are 2.x's."""
+    old, new = tmp_path / "list-v-2.json", tmp_path / "list-v-3.json"
+    old.write_text(DOCUMENT)
+    v3 = DOCUMENT
+    for host, port in (("11", "nvme0"), ("12", "nvme1")):
+        address = f'"Address":"traddr=192.168.10.{host},trsvcid=4420,src_addr=192.168.10.50",'
+        assert address in v3, port
+        v3 = v3.replace(address, address + f'\n              "AddressDetails":{{"traddr":"192.168.10.{host}",'
+                                           '"trsvcid":"4420"},')
+    v3 = v3.replace('"Slot":""', '"Slot":null')
+    new.write_text(v3)
+    assert json.loads(v3)["Devices"][0]["Subsystems"][0]["Controllers"][1]["AddressDetails"]["traddr"] == "192.168.10.12"
+    # One line more for each controller's `AddressDetails` above its paths.
+    assert _rows(new) == [(c, p, n, a, line + 1 + (c == "nvme1")) for c, p, n, a, line in _rows(old)]
