@@ -138,19 +138,32 @@ def text(release: str, kind: str, subsystems: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def json_text(kind: str, subsystems: list[dict[str, Any]], hostnqn: str) -> str:
+def json_text(kind: str, subsystems: list[dict[str, Any]], hostnqn: str, v3: bool = False) -> str:
     """`nvme list -v -o json` as nvme-cli 2.9 and later print it (`json_detail_list`: json-c's
     pretty printing, one key a line): every namespace of a subsystem on each of its controllers,
-    the path `nvme<S>c<C>n<N>` with an ANA state."""
+    the path `nvme<S>c<C>n<N>` with an ANA state. With `v3`, as nvme-cli 3.0 prints it
+    (`src/nvme-print-json.c` at v3.0-rc1): `AddressDetails` after `Address` (traddr,
+    host_traddr, host_iface, trsvcid: those the address sets) and a fabrics controller's `Slot`
+    null."""
     import json
+
+    def details(address: str) -> dict[str, str]:
+        pairs = dict(part.split("=", 1) for part in address.split(",") if "=" in part)
+        return {key: pairs[key] for key in ("traddr", "host_traddr", "host_iface", "trsvcid") if key in pairs}
+
+    def controller(c: dict[str, Any]) -> dict[str, Any]:
+        head = {"Controller": c["name"], "Cntlid": c["cntlid"], "SerialNumber": c["serial"], "ModelNumber": c["model"],
+                "Firmware": c["firmware"], "Transport": kind, "Address": c["address"]}
+        if v3:
+            head["AddressDetails"] = details(c["address"])
+        return {**head, "Slot": None if v3 and kind != "pcie" else ""}
 
     def instance(name: str) -> str:
         return name.removeprefix("nvme-subsys").removeprefix("nvme")
 
     hosts = [{"HostNQN": hostnqn, "HostID": "4c4c4544-0035-3810-8033-b4c04f4e4e32", "Subsystems": [
         {"Subsystem": s["name"], "SubsystemNQN": s["nqn"], "Controllers": [
-            {"Controller": c["name"], "Cntlid": c["cntlid"], "SerialNumber": c["serial"], "ModelNumber": c["model"],
-             "Firmware": c["firmware"], "Transport": kind, "Address": c["address"], "Slot": "", "Namespaces": [],
+            {**controller(c), "Namespaces": [],
              "Paths": [{"Path": f"nvme{instance(s['name'])}c{instance(c['name'])}n{n['head'].rsplit('n', 1)[1]}",
                         "ANAState": c.get("ana", "optimized")} for n in s["namespaces"]]}
             for c in s["ctrls"]],

@@ -141,13 +141,15 @@ SETTINGS = settings(max_examples=30, derandomize=True, deadline=None, database=N
 
 
 @SETTINGS
-@given(generated_nvme_list.drawn())
-def test_a_document_reads_as_its_text_listing_does(tmp_path_factory, drawn: tuple[str, str, list[dict[str, Any]]]) -> None:
-    """The same subsystems printed as text and as JSON give the same controllers, transports,
-    addresses and NSIDs (the text prints no ANA state, the JSON no usage)."""
+@given(generated_nvme_list.drawn(), st.booleans())
+def test_a_document_reads_as_its_text_listing_does(tmp_path_factory, drawn: tuple[str, str, list[dict[str, Any]]],
+                                                   v3: bool) -> None:
+    """The same subsystems printed as text and as JSON (nvme-cli 2.x or 3.x's) give the same
+    controllers, transports, addresses and NSIDs (the text prints no ANA state, the JSON no usage)."""
     folder = tmp_path_factory.mktemp("json")
     (folder / "list-v.txt").write_text(generated_nvme_list.text(*drawn))
-    (folder / "list-v.json").write_text(generated_nvme_list.json_text(drawn[1], drawn[2], "nqn.2014-08.org.nvmexpress:uuid:x"))
+    (folder / "list-v.json").write_text(generated_nvme_list.json_text(drawn[1], drawn[2], "nqn.2014-08.org.nvmexpress:uuid:x",
+                                                                                  v3))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PathlabWarning)
         tables = [nvme_subsys.read(folder / f"list-v.{kind}") for kind in ("txt", "json")]
