@@ -10,6 +10,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +135,23 @@ def test_a_path_not_named_as_the_kernel_names_it_is_refused_at_its_place(tmp_pat
                           "'sdb': a path is named `nvmeXcYnZ` (namespace Z of subsystem X through controller Y)")
     else:
         raise AssertionError("read")
+
+
+def test_two_documents_in_one_file_are_refused_naming_the_second(tmp_path: Path) -> None:
+    """Two runs pasted one after the other were read as an empty file (each after its command
+    line: `nvme list -v` was no command of the reader's, so both were skipped) or as the first
+    with the second skipped (without command lines); a second run is refused, as every reader
+    refuses a second output of its command."""
+    prompted, bare = tmp_path / "prompted.json", tmp_path / "bare.json"
+    prompted.write_text("# nvme list -v -o json\n" + DOCUMENT + "# nvme list -v -o json\n" + DOCUMENT)
+    bare.write_text(DOCUMENT + DOCUMENT)
+    for listing, refusal in ((prompted, ("line 80", "`nvme list -v -o json` output a second time (first at line 1): "
+                                                    "give one run per file")),
+                             (bare, ("line 79", "a second JSON document (the first at line 1): two runs in one file? "
+                                                "give one run per file"))):
+        with pytest.raises(ScenarioError) as refused:
+            nvme_subsys.read(listing)
+        assert refused.value.args == (str(listing), *refusal)
 
 
 SETTINGS = settings(max_examples=30, derandomize=True, deadline=None, database=None,
