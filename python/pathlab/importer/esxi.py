@@ -265,6 +265,23 @@ def _target_of(row: Any) -> str:
     return f"{row.adapter}:C{_channel(row)}:T{row.target}" if _channel(row) else f"{row.adapter}:T{row.target}"
 
 
+def _one_array_per_target(paths: list[Any], vendor_of: dict[str, str], device_line: dict[str, int | None],
+                          path_file: str) -> None:
+    """Refuses, naming both paths' lines (a device list's paths: their device's), two arrays (the
+    vendors of their devices' Display Names) behind one target of one adapter: a target number
+    is one array port. Two hosts' listings in one file, or a renamed Display Name, show so."""
+    first: dict[tuple[str, int, int], Any] = {}
+    for p in paths:
+        seen = first.setdefault((str(p.adapter), _channel(p), int(p.target)), p)
+        if vendor_of[seen.device] != vendor_of[p.device]:
+            line, seen_line = (_int_or_none(getattr(q, "line", None)) or device_line.get(str(q.device)) for q in (p, seen))
+            raise ScenarioError(path_file, f"line {line}", f"{p.runtime_name} ({p.device}, array {vendor_of[p.device]}) "
+                                f"and {seen.runtime_name} (line {seen_line}: {seen.device}, array "
+                                f"{vendor_of[seen.device]}) reach one target of {p.adapter}: a target is one array's "
+                                "port (arrays are told apart by the vendor in each device's Display Name: a renamed "
+                                "device, or two hosts' listings?)")
+
+
 def _channel(row: Any) -> int:
     channel = _value(getattr(row, "channel", None))
     return int(channel) if channel is not None else 0
@@ -346,6 +363,8 @@ def build(c: Captures) -> Imported:
     if not paths:
         raise ScenarioError(path_file, "", f"no path of the devices in {dev_file}")
 
+    _one_array_per_target(paths, vendor_of, {d.device: _int_or_none(getattr(d, "line", None)) for d in devices},
+                          path_file)
     # Ports: one per target the paths reach, per array (named by vendor), with its TPG.
     ports: dict[tuple[str, str], Port] = {}
     for p in paths:
