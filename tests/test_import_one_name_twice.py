@@ -17,29 +17,19 @@ NQN = "nqn.1992-08.com.netapp:sn.64e65e6caae711ef9668d039ea951c46:subsystem.nvme
 
 #: Two HPP devices of two vendors' arrays behind target 0 of vmhba1 and vmhba2 (made up in
 #: `esxcli storage hpp device list`'s form).
-HPP = """\
-naa.624a9370000000000000000000000001
-   Device Display Name: PURE Fibre Channel Disk (naa.624a9370000000000000000000000001)
+HPP = "\n".join(f"""\
+naa.{naa}
+   Device Display Name: {vendor} Fibre Channel Disk (naa.{naa})
    Path Selection Scheme: LB-RR
-   Path Selection Scheme Config: {iops=1,bytes=10485760;}
-   Current Path: vmhba1:C0:T0:L1
-   Working Path Set: vmhba1:C0:T0:L1, vmhba2:C0:T0:L1
+   Path Selection Scheme Config: {{iops=1,bytes=10485760;}}
+   Current Path: vmhba1:C0:T0:L{lun}
+   Working Path Set: vmhba1:C0:T0:L{lun}, vmhba2:C0:T0:L{lun}
    Is SSD: true
    Is Local: false
-   Paths: vmhba1:C0:T0:L1, vmhba2:C0:T0:L1
+   Paths: vmhba1:C0:T0:L{lun}, vmhba2:C0:T0:L{lun}
    Use ANO: false
-
-naa.600a0980000000000000000000000002
-   Device Display Name: NETAPP Fibre Channel Disk (naa.600a0980000000000000000000000002)
-   Path Selection Scheme: LB-RR
-   Path Selection Scheme Config: {iops=1,bytes=10485760;}
-   Current Path: vmhba1:C0:T0:L2
-   Working Path Set: vmhba1:C0:T0:L2, vmhba2:C0:T0:L2
-   Is SSD: true
-   Is Local: false
-   Paths: vmhba1:C0:T0:L2, vmhba2:C0:T0:L2
-   Use ANO: false
-"""
+""" for naa, vendor, lun in (("624a9370000000000000000000000001", "PURE", 1),
+                             ("600a0980000000000000000000000002", "NETAPP", 2)))
 
 
 def _refused(path: Path) -> tuple[str, ...]:
