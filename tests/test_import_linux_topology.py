@@ -233,6 +233,22 @@ def test_a_host_that_reads_no_state_runs_the_same_whatever_the_hosts_order(tmp_p
                for w in said)
 
 
+def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owned_is_no_traceback(
+        tmp_path: Path) -> None:
+    """`multipath -l` (no priorities: read as symmetric) first, a host showing the owner's group
+    second: the merge added the second's controllers without a provenance (a ValueError
+    traceback). It is refused in one line for now (the ports of the first have no controller)."""
+    import pathlab
+
+    dash_l = ALUA_STANDBY_LISTING.format(prio=0).replace("prio=50", "prio=0").replace("ready", "undef")
+    (tmp_path / "a.txt").write_text(dash_l)
+    (tmp_path / "b.txt").write_text(ALUA_STANDBY_LISTING.format(prio=1))
+    with warnings.catch_warnings(), pytest.raises(ScenarioError) as refused:
+        warnings.simplefilter("ignore", PathlabWarning)
+        pathlab.Scenario.from_text(pathlab.import_cluster({h: [str(tmp_path / f"{h}.txt")] for h in "ab"}).text, "c")
+    assert refused.value.args[2] == "name the port's controller: A, B"
+
+
 def test_the_host_name_no_capture_gives_is_said_as_pathlabs_in_the_file(tmp_path: Path) -> None:
     """`linux01` is a name pathlab makes up where no capture names the host: said beside it (it
     was written bare, its reason in an `Own` text no output prints)."""

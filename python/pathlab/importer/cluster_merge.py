@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pathlab.api import ScenarioError
-from pathlab.importer.host_tables import Element, Elements, Entry, HostTables, Table
+from pathlab.importer.host_tables import KEPT, Element, Elements, Entry, HostTables, Table
 from pathlab.importer.port_identity import port_identity
 from pathlab.importer.provenance import Assumed, Derived, Noted, OfHost, Own, Provenance, Read
 from pathlab.toml_values import to_toml
@@ -381,8 +381,9 @@ def _write_ports(a: ClusterArray) -> None:
     found = a.table.find("ports")
     assert found is not None
     a.table.items[a.table.items.index(found)] = Elements("ports", elements)
-    if a.controllers:
-        a.table.set("controllers", [{"name": c} for c in a.controllers])
+    if a.controllers:  # the first host's, or (its array shown symmetric) the ones later hosts' ports lead to
+        a.table.set("controllers", [{"name": c} for c in a.controllers],
+                    KEPT if a.table.find("controllers") else Derived("derived: the controllers the hosts' ports lead to"))
 
 
 def _own_table(m: Member, t: Table, renamed: dict[str, tuple[str, dict[str, str]]], arrays: list[ClusterArray],
