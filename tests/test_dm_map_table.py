@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, one_error_line, pathlab, pathlab_process
+from conftest import ROOT, SCENARIOS, one_error_line, pathlab, pathlab_process
+from pathlab.api import Scenario
 from pathlab.importer.linux_topology import table_features
 
 CX4 = "scenarios/cx4-alua-path-failure.toml"
@@ -85,3 +86,17 @@ def test_weightedpath_gives_the_priorities_named_and_refuses_a_name_that_is_no_p
     elsewhere = '{ name = "dm-multipath", prio = "alua", path_priorities = { "vmhba1:C0:T1:L1" = 20 } }'
     assert one_error_line(pathlab("show", "devices", CX4, "--set", f"devices.0.policy={elsewhere}")) == (
         f'{FIELD}.path_priorities: only prio = "weightedpath" takes it')
+
+
+@pytest.mark.parametrize(("extra", "handler"), [
+    ([], "0"),  # an array without a table entry, no ALUA: none
+    (['arrays.0.tpgs=true'], "1 alua"),
+    (['arrays.0.vendor="DGC"', 'arrays.0.model="VRAID"'], "1 emc"),  # the hardware table's CLARiiON entry
+    (['policy={name="dm-multipath", hardware_handler="1 rdac"}'], "1 rdac"),  # the scenario's
+])
+def test_the_maps_status_prints_the_handler_in_force(extra: list[str], handler: str) -> None:
+    """The engine's `multipath -ll` status printed `hwhandler='1 alua'` whatever the handler."""
+    scenario = Scenario.load(SCENARIOS / "two-paths-one-30ms.toml", set=[
+        'policy={name="dm-multipath"}', 'run.duration="0.2s"', 'run.warmup="0.1s"', 'run.interval="0.1s"', *extra])
+    assert {d.status.fields["hwhandler"] for d in scenario.devices} == {handler}
+    assert f"hwhandler='{handler}' wp=rw" in scenario.run().data["devices"][0]["device_config"].splitlines()[0]

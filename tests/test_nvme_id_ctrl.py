@@ -141,6 +141,17 @@ def test_a_reply_after_the_json_object_is_said_and_a_json_error_names_its_own_li
     assert refused.value.args[1] == "line 17"  # `"anacap": 31,`, the line after anatt's missing comma
 
 
+def test_two_json_objects_under_one_command_line_are_refused_as_two_text_outputs_are(tmp_path: Path) -> None:
+    """The second controller's object was skipped as a remark after the first (a warning): it is
+    refused naming its line, as a second `anatt` in text is."""
+    text = Path(JSON).read_text()
+    (tmp_path / "id.json").write_text(text + text.split("\n", 1)[1])  # the second object without its command line
+    with pytest.raises(ScenarioError) as refused:
+        nvme_id_ctrl.read(tmp_path / "id.json")
+    assert refused.value.args == (str(tmp_path / "id.json"), "line 23", "a second JSON document (the first at line 2): "
+                                  "one controller per `nvme id-ctrl` command line")
+
+
 def test_a_controller_whose_id_ctrl_failed_is_said_not_dropped(tmp_path: Path) -> None:
     (tmp_path / "id.txt").write_text(Path(TWO).read_text() + "[root@rocky10 ~]# nvme id-ctrl /dev/nvme102\n"
                                      "NVMe status: Invalid Field in Command: A reserved coded value (0x2)\n")

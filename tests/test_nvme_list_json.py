@@ -10,6 +10,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +135,48 @@ def test_a_path_not_named_as_the_kernel_names_it_is_refused_at_its_place(tmp_pat
                           "'sdb': a path is named `nvmeXcYnZ` (namespace Z of subsystem X through controller Y)")
     else:
         raise AssertionError("read")
+
+
+def test_two_documents_in_one_file_are_refused_naming_the_second(tmp_path: Path) -> None:
+    """Two runs pasted one after the other were read as an empty file (each after its command
+    line: `nvme list -v` was no command of the reader's, so both were skipped) or as the first
+    with the second skipped (without command lines); a second run is refused, as every reader
+    refuses a second output of its command."""
+    prompted, bare = tmp_path / "prompted.json", tmp_path / "bare.json"
+    prompted.write_text("# nvme list -v -o json\n" + DOCUMENT + "# nvme list -v -o json\n" + DOCUMENT)
+    bare.write_text(DOCUMENT + DOCUMENT)
+    for listing, refusal in ((prompted, ("line 80", "`nvme list -v -o json` output a second time (first at line 1): "
+                                                    "give one run per file")),
+                             (bare, ("line 79", "a second JSON document (the first at line 1): two runs in one file? "
+                                                "give one run per file"))):
+        with pytest.raises(ScenarioError) as refused:
+            nvme_subsys.read(listing)
+        assert refused.value.args == (str(listing), *refusal)
+
+
+def test_a_controller_serving_no_namespace_beside_others_is_said_and_left_out(tmp_path: Path) -> None:
+    """It gave a row without a namespace, which the import named `…/ns1` beside the real
+    namespace 1: refused as `devices.1.name … is defined twice`. The text listing says such a
+    controller and leaves it out; so does the document."""
+    doc = json.loads(DOCUMENT)
+    controllers = doc["Devices"][0]["Subsystems"][0]["Controllers"]
+    controllers.append({**controllers[1], "Controller": "nvme2", "Paths": [], "Namespaces": [],
+                        "Address": "traddr=192.168.10.13,trsvcid=4420,src_addr=192.168.10.50"})
+    listing = tmp_path / "list-v.json"
+    listing.write_text(json.dumps(doc, indent=2))
+    with pytest.warns(PathlabWarning, match=r"list-v.json: line 54: nvme2 serves no namespace the document lists: no "
+                                            r"path of it imported"):
+        assert list(nvme_subsys.read(listing)["controller"]) == ["nvme0", "nvme0", "nvme1", "nvme1"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        scenario = import_files([str(listing)])
+    assert [d.rsplit("/", 1)[1] for d in _device_names(scenario.text)] == ["ns1", "ns7"]
+
+
+def _device_names(text: str) -> list[str]:
+    import tomllib
+
+    return [d["name"] for d in tomllib.loads(text)["devices"]]
 
 
 SETTINGS = settings(max_examples=30, derandomize=True, deadline=None, database=None,

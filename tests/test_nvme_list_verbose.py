@@ -55,6 +55,29 @@ def test_its_import_has_two_namespaces_on_two_paths_and_says_what_it_did_not_pri
         (f"{NQN}/ns1", ["nvme0", "nvme1"]), (f"{NQN}/ns2", ["nvme0", "nvme1"])]
 
 
+def _more_namespaces(tmp_path: Path, nsids: tuple[str, str], titled: bool) -> Path:
+    """The PowerStore listing with namespaces 10 and 16 printed as `nsids`, with nvme-cli 1.x's
+    table titles or without them (2.x)."""
+    text = POWERSTORE.read_text()
+    last = text.rstrip("\n").split("\n")[-1]
+    rows = [last.replace("nvme0n2      ng0n2        2       ", f"nvme0n{n:<2}     ng0n{n:<2}       {shown:<8}")
+            for n, shown in zip((10, 16), nsids)]
+    if titled:
+        for table in ("Device   SN", "Device       Generic"):
+            text = text.replace(f"\n{table}", f"\nNVM Express {'Controllers' if 'SN' in table else 'Namespaces'}\n\n{table}")
+    (tmp_path / "list-v.txt").write_text(text + "\n".join(rows) + "\n")
+    return tmp_path / "list-v.txt"
+
+
+def test_nvme_cli_2_0_to_2_3s_nsids_without_0x_are_hexadecimal_and_1xs_decimal(tmp_path: Path) -> None:
+    """nvme-cli 2.0-2.3 print `%-8x` (`a`, `10` for 10 and 16): `a` was refused and `10` read as
+    ten; 1.x printed `%-8d` under its tables' titles."""
+    two = {(nsid, line) for _, _, nsid, _, _, _, line in _rows(_more_namespaces(tmp_path, ("a", "10"), titled=False))}
+    assert sorted(two) == [(1, 8), (1, 9), (2, 8), (2, 9), (10, 8), (10, 9), (16, 8), (16, 9)]
+    one = {(nsid, line) for _, _, nsid, _, _, _, line in _rows(_more_namespaces(tmp_path, ("10", "16"), titled=True))}
+    assert sorted(one) == [(1, 10), (1, 11), (2, 10), (2, 11), (10, 10), (10, 11), (16, 10), (16, 11)]
+
+
 # libnvme issue 995's shape: Cntlid and Slot columns, serials with a blank, /dev/ names and hex NSIDs.
 CNTLID_SLOT = LINUX / "nvme-list-v_v2_handbuilt-from-libnvme-issue995_cntlid-slot.txt"
 

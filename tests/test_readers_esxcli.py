@@ -50,6 +50,17 @@ def test_what_is_not_the_command_output_is_refused_with_its_line(tmp_path: Path,
     assert e.value.args[1] == where and message in e.value.args[2]
 
 
+@pytest.mark.parametrize("value", ["abc", "", "1e3", "-1"])
+def test_a_round_robin_limit_that_is_no_number_is_refused_not_dropped(tmp_path: Path, value: str) -> None:
+    """`iops=abc` was read as no iops: the device then ran ESXi's default 1000, silently."""
+    bad = tmp_path / "devices.txt"
+    bad.write_text((DATA / "nmp-device-list-alua.txt").read_text().replace("iops=1000,", f"iops={value},", 1))
+    with pytest.raises(pathlab.ScenarioError) as e:
+        esxcli_devices.read(bad)
+    assert e.value.args == (str(bad), "line 6", "`Path Selection Policy Device Config`: iops should be a whole number, "
+                                                f"found {value!r}")
+
+
 def test_a_device_listed_twice_keeps_its_later_listing_and_says_so(tmp_path: Path) -> None:
     """The command run again (before and after a change) and both outputs pasted: the host as it
     stood last, not an internal `devices.1.name … defined twice`."""

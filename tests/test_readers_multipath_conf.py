@@ -239,6 +239,16 @@ def test_a_missing_file_or_a_directory_is_refused(tmp_path: Path) -> None:
         assert e.args[1] == ""
 
 
+def test_a_byte_order_mark_is_read_as_every_listing_reads_it(tmp_path: Path) -> None:
+    """multipath.conf is read by the one function every listing is read with (`pasted.read_text`;
+    its own copy read UTF-16 as a NUL byte and kept a UTF-8 byte order mark in its first line)."""
+    text = PURE.read_text()
+    plain = multipath_conf.read(PURE)["settings"]
+    for encoded in (text.encode("utf-16"), b"\xef\xbb\xbf" + text.encode()):
+        (tmp_path / "multipath.conf").write_bytes(encoded)
+        assert multipath_conf.read(tmp_path / "multipath.conf")["settings"].equals(plain)
+
+
 def test_an_empty_file_is_an_empty_configuration(tmp_path: Path) -> None:
     t = multipath_conf.read(write(tmp_path, ""))
     assert set(t) == {"defaults", "blacklist", "blacklist_exceptions", "devices", "multipaths", "overrides", "settings"}

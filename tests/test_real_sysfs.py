@@ -129,3 +129,20 @@ def test_a_folder_dump_under_debians_user_at_host_prompt_is_read_as_under_a_bare
     with pytest.warns(PathlabWarning, match=r"line 1: the dump of /sys/class/nvme/nvme0: 0 other file"):
         table = nvme_sysfs.read(tmp_path / "d.txt")
     assert table[["name", "attribute", "value", "line"]].values.tolist() == [["nvme0", "kato", "5", 2]]
+
+
+def test_several_folder_dumps_in_one_file_are_read_each_from_its_own_folder(tmp_path: Path) -> None:
+    """One dump per controller, each under its own prompt: the second's prompt was refused as a
+    line that is no attribute, and its `./kato` would have been the first folder's."""
+    one = WAGNER.read_text()
+    second = "/sys/class/nvme/nvme1# find . -type f -exec grep -aH . {} \\;\n./kato:10\n./ctrl_loss_tmo:-1\n./cntlid:2\n"
+    (tmp_path / "d.txt").write_text(one + second.replace("-1", "300"))
+    with pytest.warns(PathlabWarning) as said:
+        table = nvme_sysfs.read(tmp_path / "d.txt")
+    at = one.count("\n") + 1
+    assert table[["name", "attribute", "value", "line"]].values.tolist()[-4:] == [
+        ["nvme0", "kato", "5", 221], ["nvme0", "ctrl_loss_tmo", "600", 223],
+        ["nvme1", "kato", "10", at + 1], ["nvme1", "ctrl_loss_tmo", "300", at + 2]]
+    assert [str(w.message).split(": ", 1)[1] for w in said if "the dump of" in str(w.message)] == [
+        "line 1: the dump of /sys/class/nvme/nvme0: 205 other file(s) passed over, 7 grep could not read",
+        f"line {at}: the dump of /sys/class/nvme/nvme1: 1 other file(s) passed over"]

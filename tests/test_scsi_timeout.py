@@ -92,6 +92,22 @@ def test_paths_of_differing_timeouts_run_the_one_most_give_and_say_the_others(tm
     assert said["host.stack"].startswith(f"{tmp_path / 't.txt'}: eh_timeout read (sdb 10 s (line 6)), not simulated")
 
 
+def test_the_import_and_advise_choose_the_hosts_timeout_by_one_function(tmp_path: Path) -> None:
+    """"The most give" was written twice (`scsi_timeouts._host_value`, `timer_candidates._read_timers`):
+    one function now; on a tie (two paths 30 s, two 60 s) both take the first given, 30 s."""
+    from pathlab.advisor import timer_candidates
+    from pathlab.importer import most_given, scsi_timeouts
+
+    assert scsi_timeouts.most_given is timer_candidates.most_given is most_given.most_given
+    text = SAMPLE.read_text().replace("sdb/device/timeout:60", "sdb/device/timeout:30")
+    (tmp_path / "t.txt").write_text(text.replace("sdc/device/timeout:60", "sdc/device/timeout:30"))
+    done = _imported(LISTING, tmp_path / "t.txt")
+    assert 'stack.io_timeout = "30s"  # ' in done.text
+    read = timer_candidates._read_timers(done.timers)["io_timeout"]
+    assert read == ("30", f"{tmp_path / 't.txt'}, line 2 (sdb of map {MAP}) (2 of 4 give another value; the host runs "
+                          "one, the most give)")
+
+
 def test_a_device_the_listing_lacks_is_refused_naming_both_files(tmp_path: Path) -> None:
     (tmp_path / "t.txt").write_text("/sys/block/sdb/device/timeout:30\n/sys/block/sdz/device/timeout:30\n")
     with pytest.raises(pathlab.ScenarioError, match=r"sdz is no path of .*bare\.txt \(its paths: sdb, sdc, sdcf, "

@@ -52,6 +52,8 @@ pub enum PolicyStatus<P = PathId> {
     },
     DmMultipath {
         queue_if_no_path: bool,
+        /// The hardware handler in force, as `multipath -ll` prints it (`1 alua`, `1 emc`, `0`).
+        hwhandler: String,
         groups: Vec<DmGroupStatus<P>>,
     },
     Nvme {
@@ -200,7 +202,9 @@ impl PolicyStatus {
                     .collect();
                 format!("{{policy=gated-least-load,gate={gate_percent}%,tau={tau_ms}ms; {}}}", shown.join(" "))
             }
-            PolicyStatus::DmMultipath { queue_if_no_path, groups } => render_multipath(*queue_if_no_path, groups, name),
+            PolicyStatus::DmMultipath { queue_if_no_path, hwhandler, groups } => {
+                render_multipath(*queue_if_no_path, hwhandler, groups, name)
+            }
             PolicyStatus::Nvme { iopolicy, paths } => {
                 let mut out = format!("iopolicy={iopolicy}");
                 for p in paths {
@@ -312,8 +316,9 @@ impl<P: Copy> PolicyStatus<P> {
                     })
                     .collect(),
             },
-            PolicyStatus::DmMultipath { queue_if_no_path, groups } => PolicyStatus::DmMultipath {
+            PolicyStatus::DmMultipath { queue_if_no_path, hwhandler, groups } => PolicyStatus::DmMultipath {
                 queue_if_no_path: *queue_if_no_path,
+                hwhandler: hwhandler.clone(),
                 groups: groups
                     .iter()
                     .map(|g| DmGroupStatus {
@@ -365,9 +370,14 @@ impl<P: Copy> PolicyStatus<P> {
 }
 
 /// The map of a device as `multipath -ll` draws it below its header line.
-fn render_multipath(queue_if_no_path: bool, groups: &[DmGroupStatus], name: &dyn Fn(PathId) -> String) -> String {
+fn render_multipath(
+    queue_if_no_path: bool,
+    hwhandler: &str,
+    groups: &[DmGroupStatus],
+    name: &dyn Fn(PathId) -> String,
+) -> String {
     let features = if queue_if_no_path { "1 queue_if_no_path" } else { "0" };
-    let mut out = format!("features='{features}' hwhandler='1 alua' wp=rw");
+    let mut out = format!("features='{features}' hwhandler='{hwhandler}' wp=rw");
     for (g, group) in groups.iter().enumerate() {
         let last_group = g + 1 == groups.len();
         let state = match group.state {

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -23,6 +22,7 @@ from pathlab.advisor.practice import rows_for
 from pathlab.advisor.vendor_table import Practice, practice_for
 from pathlab.api import Scenario
 from pathlab.devices import Device
+from pathlab.importer.most_given import most_given
 from pathlab.importer.timer_values import TimerValue, hwtable_timer
 from pathlab.readers.nvme_id_ctrl import CTRATT_TBKAS
 
@@ -388,7 +388,7 @@ def _read_timers(timers: Sequence[TimerValue]) -> dict[str, tuple[str, str]]:
         if key == "controller_loss_timeout":
             run = max(values, key=lambda v: math.inf if (s := _seconds(v.value)) is None else s).value
         else:
-            run = Counter(v.value for v in values).most_common(1)[0][0]
+            run = most_given(values, lambda v: v.value)[0].value
         first = next(v for v in values if v.value == run)
         others = sum(v.value != run for v in values)
         why = "the longest: I/O waits for any controller" if key == "controller_loss_timeout" else "the most give"

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import pickle
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from pathlab.api import ScenarioError
-from pathlab.importer.host_tables import Element, Elements, Entry, HostTables, Table
+from pathlab.importer.host_tables import KEPT, Element, Elements, Entry, HostTables, Table
 from pathlab.importer.port_identity import port_identity
 from pathlab.importer.provenance import Assumed, Derived, Noted, OfHost, Own, Provenance, Read
 from pathlab.toml_values import to_toml
@@ -69,6 +70,10 @@ class ClusterArray:
     luns: dict[str, tuple[int, str]] = field(default_factory=dict)
     #: Device name → (its owning controller, the first host that names one).
     owners: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: Each host's reading of each `ARRAY_KEYS_PER_HOST` key, in the hosts' order: the host, the
+    #: value it read with its source (None where its captures give none, or a default), and the
+    #: host's device tables on the array; decided once every host is in (`_per_host_keys`).
+    readings: dict[str, list[tuple[str, tuple[Any, Provenance] | None, list[Table]]]] = field(default_factory=dict)
 
     @property
     def vendor_note(self) -> str:
@@ -153,6 +158,7 @@ class Merging:
             top.elements("esxcli", [Element(c, source) for c, (_, source) in self.claims.items()])
         cluster.tables += [self.run, *self.host_tables]
         for a in arrays:
+            _per_host_keys(a, self.warnings)
             _write_ports(a)
             cluster.tables.append(a.table)
         for m, own in zip(members, self.own_tables):
@@ -259,14 +265,18 @@ def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[
                                              f"{name}: another array"))
             arrays.append(target)
         else:
-            for key, (value, source) in _agree(m, name, t, target, warnings).items():
-                for d in (d for d in parts if d.kind == "devices" and d.get("array") == name):
-                    d.set(key, value, source, after="owner" if d.find("owner") else None)
+            _agree(m, name, t, target, warnings)
             if not identities and len(target.ports) and not ({p.identity for p in target.ports} - {None}):
                 warnings.append((f"arrays.{target.name}.ports",
                                  f"{m.name} shares LUNs of {target.name} with other hosts, but neither its captures nor "
                                  "theirs name the array ports (multipath -ll shows no target WWN): its ports are taken "
                                  "as its own, not as ports another host reaches"))
+        mine = [d for d in parts if d.kind == "devices" and d.get("array") == name]
+        for key in ARRAY_KEYS_PER_HOST:
+            entry = t.find(key)
+            got = (entry.value, entry.source) if isinstance(entry, Entry) and entry.source is not None \
+                and not isinstance(entry.source, Assumed) else None  # a default is no reading
+            target.readings.setdefault(key, []).append((m.name, got, mine))
         port_names: dict[str, str] = {}
         for port, note in ports:
             found = next((p for p in target.ports if port.identity and p.identity == port.identity), None)
@@ -295,14 +305,12 @@ def _free_port_name(port: str, host: str, taken: set[str]) -> str:
     return f"{host}-{port}"
 
 
-def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple[str, str]]
-           ) -> dict[str, tuple[Any, Provenance]]:
+def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
     """The host's reading of an array another host already gave: vendor and model must agree
     (else they are not one array); another value is taken from this host where the first host's
     is a default and this host's is not, and where both read different values the first's is
-    kept, and that is said; a key the array may answer each host with its own value of
-    (`ARRAY_KEYS_PER_HOST`) the host's devices keep instead: returned, key → (value, source)."""
-    own: dict[str, tuple[Any, Provenance]] = {}
+    kept, and that is said. A key the array may answer each host with its own value of
+    (`ARRAY_KEYS_PER_HOST`) is decided once every host is in (`_per_host_keys`)."""
     theirs = a.table.values()
     for key in ("vendor", "model"):
         mine, first = str(t.get(key, "")), str(theirs.get(key, ""))
@@ -312,22 +320,49 @@ def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple
                                 f"{first!r}, though they share its devices or ports: not one array; give the "
                                 "captures of hosts of one cluster")
     for key, value in t.values().items():
-        if key in ARRAY_KEYS_MERGED or theirs.get(key) == value:
+        if key in ARRAY_KEYS_MERGED or key in ARRAY_KEYS_PER_HOST or theirs.get(key) == value:
             continue
         entry, first_source = t.find(key), a.table.source(key)
         mine_source = entry.source if isinstance(entry, Entry) else None
         if key not in theirs or (isinstance(first_source, Assumed) and not isinstance(mine_source, Assumed)):
             a.table.set(key, value, OfHost(m.name, mine_source) if mine_source else Noted(m.name),
                         literal=entry.literal if isinstance(entry, Entry) else None)
-        elif key in ARRAY_KEYS_PER_HOST and mine_source is not None and not isinstance(mine_source, Assumed):
-            own[key] = (value, mine_source)
-            warnings.append((f"arrays.{a.name}.{key}", f"{m.name} gives {to_toml(value)} ({_said(mine_source)}), another "
-                                                       f"host {to_toml(theirs[key])} ({_said(first_source)}): the array "
-                                                       f"answers the hosts apart; {m.name}'s devices keep its own"))
         elif not isinstance(mine_source, Assumed):
             warnings.append((f"arrays.{a.name}.{key}", f"{m.name} gives {to_toml(value)} ({_said(mine_source)}), another "
                                                        f"host {to_toml(theirs[key])} ({_said(first_source)}): the first kept"))
-    return own
+
+
+def _per_host_keys(a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
+    """Each `ARRAY_KEYS_PER_HOST` key of the array from every host's reading, whatever the hosts'
+    order: a value read wins over a host's default; where hosts read different values the array
+    takes the one most read (among equals the first in the scenario's order of values, so the
+    hosts' order does not decide), each host that read another keeps its own on its devices, and
+    both readings are said, with what a host that read none runs."""
+    for key, readings in a.readings.items():
+        read = [(host, value, source) for host, got, _ in readings if got is not None for value, source in [got]]
+        if not read:
+            continue
+        counts = Counter(to_toml(value) for _, value, _ in read)
+        chosen = min(counts, key=lambda v: (-counts[v], v))
+        host, value, source = next(r for r in read if to_toml(r[1]) == chosen)
+        rule = "" if len(counts) == 1 else f"; the value most hosts read ({counts[chosen]} of {len(read)})"
+        a.table.set(key, value, OfHost(host, source) if not rule else Derived(f"derived: {host}'s reading "
+                                                                             f"({_said(source)}){rule}"))
+        for other, got, devices in readings:
+            if got is not None and to_toml(got[0]) != chosen:
+                for d in devices:
+                    d.set(key, got[0], got[1], after="owner" if d.find("owner") else None)
+                warnings.append((f"arrays.{a.name}.{key}", f"{other} gives {to_toml(got[0])} ({_said(got[1])}), {host} "
+                                                           f"{chosen} ({_said(source)}): the array answers the hosts "
+                                                           f"apart; {other}'s devices keep its own"))
+        silent = [h for h, got, devices in readings if got is None and devices]
+        if silent and len(counts) > 1:
+            warnings.append((f"arrays.{a.name}.{key}", f"{', '.join(silent)} show{'s' if len(silent) == 1 else ''} no "
+                                                       f"{key} of {a.name}, which the other hosts read apart "
+                                                       f"({', '.join(v.strip(chr(34)) for v in sorted(counts))}): "
+                                                       f"{'its' if len(silent) == 1 else 'their'} devices run "
+                                                       f"{chosen.strip(chr(34))}, "
+                                                       "the value most hosts read, which no capture of theirs settles"))
 
 
 def _write_ports(a: ClusterArray) -> None:
@@ -346,8 +381,9 @@ def _write_ports(a: ClusterArray) -> None:
     found = a.table.find("ports")
     assert found is not None
     a.table.items[a.table.items.index(found)] = Elements("ports", elements)
-    if a.controllers:
-        a.table.set("controllers", [{"name": c} for c in a.controllers])
+    if a.controllers:  # the first host's, or (its array shown symmetric) the ones later hosts' ports lead to
+        a.table.set("controllers", [{"name": c} for c in a.controllers],
+                    KEPT if a.table.find("controllers") else Derived("derived: the controllers the hosts' ports lead to"))
 
 
 def _own_table(m: Member, t: Table, renamed: dict[str, tuple[str, dict[str, str]]], arrays: list[ClusterArray],

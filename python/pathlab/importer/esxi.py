@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, warn
 from pathlab.importer.captured_load import from_esxtop
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
+from pathlab.importer.esxi_non_owner import PathState, non_owner_states
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported
@@ -229,6 +230,11 @@ def _value(v: Any) -> Any:
     return None if v is None or (not isinstance(v, (list, tuple)) and pd.isna(v)) else v
 
 
+def _int_or_none(v: Any) -> int | None:
+    v = _value(v)
+    return None if v is None else int(v)
+
+
 def _vendor(display_name: str) -> str:
     """`EMC Fibre Channel Disk (naa.…)` → EMC."""
     return (display_name or "").split(" ")[0] or "UNKNOWN"
@@ -269,6 +275,23 @@ def _target_of(row: Any) -> str:
         return target
     # A session of its own per channel (iSCSI port binding), the listing naming neither.
     return f"{row.adapter}:C{_channel(row)}:T{row.target}" if _channel(row) else f"{row.adapter}:T{row.target}"
+
+
+def _one_array_per_target(paths: list[Any], vendor_of: dict[str, str], device_line: dict[str, int | None],
+                          path_file: str) -> None:
+    """Refuses, naming both paths' lines (a device list's paths: their device's), two arrays (the
+    vendors of their devices' Display Names) behind one target of one adapter: a target number
+    is one array port. Two hosts' listings in one file, or a renamed Display Name, show so."""
+    first: dict[tuple[str, int, int], Any] = {}
+    for p in paths:
+        seen = first.setdefault((str(p.adapter), _channel(p), int(p.target)), p)
+        if vendor_of[seen.device] != vendor_of[p.device]:
+            line, seen_line = (_int_or_none(getattr(q, "line", None)) or device_line.get(str(q.device)) for q in (p, seen))
+            raise ScenarioError(path_file, f"line {line}", f"{p.runtime_name} ({p.device}, array {vendor_of[p.device]}) "
+                                f"and {seen.runtime_name} (line {seen_line}: {seen.device}, array "
+                                f"{vendor_of[seen.device]}) reach one target of {p.adapter}: a target is one array's "
+                                "port (arrays are told apart by the vendor in each device's Display Name: a renamed "
+                                "device, or two hosts' listings?)")
 
 
 def _channel(row: Any) -> int:
@@ -352,6 +375,8 @@ def build(c: Captures) -> Imported:
     if not paths:
         raise ScenarioError(path_file, "", f"no path of the devices in {dev_file}")
 
+    _one_array_per_target(paths, vendor_of, {d.device: _int_or_none(getattr(d, "line", None)) for d in devices},
+                          path_file)
     # Ports: one per target the paths reach, per array (named by vendor), with its TPG.
     ports: dict[tuple[str, str], Port] = {}
     for p in paths:
@@ -400,6 +425,8 @@ def build(c: Captures) -> Imported:
                                      esx_file, warnings, array) for array in dict.fromkeys(vendor_of.values())}
     service_us = {a: us for a, (us, _) in services.items()}
     latency = _latencies(paths, vendor_of, esx, esx_file, devices, service_us)
+    of_device = paths_of(paths)
+    device_non_owner: dict[str, tuple[str, Provenance]] = {}
     for array in dict.fromkeys(vendor_of.values()):
         array_ports = [p for p in ports.values() if p.array == array]
         tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None}, key=lambda g: (len(g), g))
@@ -424,6 +451,14 @@ def build(c: Captures) -> Imported:
             warnings.append(zero_load_assumed(array))
         if tpgs and not symmetric:
             t.key("controllers", [{"name": f"TPG{g}"} for g in tpgs], Read(path_file, text="one per target port group"))
+            beside = non_owner_states(array, {d.device: [PathState(str(p.runtime_name), _value(getattr(p, "tpg_state", None)),
+                                                                   _int_or_none(getattr(p, "line", None)))
+                                                         for p in of_device.get(d.device, [])]
+                                              for d in devices if vendor_of[d.device] == array}, path_file)
+            if beside.array is not None:
+                t.key("non_owner_state", *beside.array)
+            device_non_owner.update(beside.devices)
+            warnings += beside.warnings
         t.elements("ports", [Element({"name": p.name, **({"controller": f"TPG{p.tpg}"} if tpgs and not symmetric
                                                          and p.tpg is not None else {})},
                                      Read(path_file, text=f"target {p.target}")) for p in array_ports])
@@ -454,7 +489,6 @@ def build(c: Captures) -> Imported:
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed "
                                        "(plus what lightly loaded paths' DAVG shows beyond their device's best path)"))
 
-    of_device = paths_of(paths)
     for d in devices:
         own = of_device.get(d.device, [])
         lun = own[0].lun if own else 0
@@ -471,8 +505,10 @@ def build(c: Captures) -> Imported:
         state = lambda p: _value(getattr(p, "tpg_state", None))  # noqa: E731
         owning = next((f"TPG{_port_group(p)}" for p in own if state(p) == "AO"
                        and _port_group(p) is not None), None)
-        if owning and any(state(p) == "ANO" for p in own):
+        if owning and any(state(p) not in (None, "AO") for p in own):
             t.key("owner", owning, Derived(f"{path_file}: the TPG whose paths are active-optimized", (path_file,)))
+        if d.device in device_non_owner:
+            t.key("non_owner_state", *device_non_owner[d.device])
         policy = _policy(d)
         t.key("policy", policy, Read(dev_file, text="Path Selection Policy (Device Config)"))
         line = _value(getattr(d, "line", None))

@@ -160,6 +160,7 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
                                          "is no address (masked): each controller showing one taken as its own port"))
     vendor_of = {s: _vendor(next(text(r.nqn) for r in rows if text(r.subsystem) == s)) for s in subsystems}
     nqn_of = {s: _nqn(next(r for r in rows if text(r.subsystem) == s)) for s in subsystems}
+    _one_subsystem_per_nqn(rows, nqn_of, file)
     ports = {(vendor_of[text(r.subsystem)], target_of[r.controller]): target_of[r.controller] for r in rows}
     # ANA: ports grouped into controllers by their states over every namespace (`nvme_namespaces`).
     ana_of = {v: any(text(r.ana_state) == "non-optimized" for r in rows if vendor_of[text(r.subsystem)] == v)
@@ -328,6 +329,22 @@ def _head(subsystem: str, ns: int | None, place: int) -> str:
     the listing when its name has none), Y the namespace (1 when the listing shows none)."""
     instance = re.sub(r"[^0-9]", "", subsystem) or str(place)
     return f"nvme{instance}n{ns if ns is not None else 1}"
+
+
+def _one_subsystem_per_nqn(rows: list[Any], nqn_of: dict[str, str], file: str) -> None:
+    """Refuses two subsystems of one NQN, naming both with their first controllers' lines: a
+    device is named by its subsystem's NQN, and one host's kernel keeps an NQN's controllers in
+    one subsystem; two hosts' listings (or two host NQNs' subsystems) in one file show so."""
+    first: dict[str, str] = {}
+    for s, nqn in nqn_of.items():
+        seen = first.setdefault(nqn, s) if nqn else s
+        if seen != s:
+            line = {sub: next((int(r.line) for r in rows if text(r.subsystem) == sub and text(r.line)), None)
+                    for sub in (seen, s)}
+            at = {sub: f" (from line {n})" if n is not None else "" for sub, n in line.items()}
+            raise ScenarioError(file, f"line {line[s]}" if line[s] is not None else s,
+                                f"{s}{at[s]} has the NQN of {seen}{at[seen]}, {nqn}: a device is named by its "
+                                "subsystem's NQN; two hosts' listings in one file? give one host's")
 
 
 def _nqn(row: Any) -> str:

@@ -11,12 +11,12 @@ at once, and the error handler's escalation, whose commands wait eh_timeout, is 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pathlab.api import ScenarioError
+from pathlab.importer.most_given import most_given
 from pathlab.importer.provenance import Derived, Provenance, Read
 from pathlab.importer.timer_values import TimerValue
 from pathlab.readers.scsi_timeout import DeviceTimeout
@@ -82,10 +82,9 @@ def tied(values: Sequence[DeviceTimeout], file: str, paths: pd.DataFrame, maps: 
 def _host_value(timeouts: list[tuple[DeviceTimeout, str]], file: str,
                 warnings: list[tuple[str, str]]) -> tuple[str, Provenance]:
     """The one command timeout the engine runs: every path's, or the one most paths give."""
-    counts = Counter(v.seconds for v, _ in timeouts)
-    seconds, most = counts.most_common(1)[0]
-    first, device = next((v, d) for v, d in timeouts if v.seconds == seconds)
-    if len(counts) == 1:
+    (first, device), most = most_given(timeouts, lambda t: t[0].seconds)
+    seconds = first.seconds
+    if most == len(timeouts):
         return f"{seconds}s", Read(file, first.line, f"{device}'s device/timeout, every path's")
     others = ", ".join(f"{d} {v.seconds} s (line {v.line})" for v, d in timeouts if v.seconds != seconds)
     rule = (f"{file}: the command timeout {most} of {len(timeouts)} paths give (first {device}, line {first.line}); "

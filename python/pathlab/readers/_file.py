@@ -1,5 +1,6 @@
-"""A capture's text: whole, for the readers of small listings, or a line at a time, for the
-readers of counters sampled over time (memory bounded by what they keep, not the file)."""
+"""What every capture's text passes (its size, no NUL byte), and its lines one at a time for the
+readers of counters sampled over time (memory bounded by what they keep, not the file); a
+listing's whole text is `pasted.read_text`'s."""
 
 from __future__ import annotations
 
@@ -36,17 +37,6 @@ def without_nul(name: str, number: int, line: str) -> str:
                                                     "prints one (a binary file, UTF-16 without its byte order mark, "
                                                     "or a paste gone wrong): give the command's output as text")
     return line
-
-
-def text_of(path: str | Path) -> str:
-    """The file's text (bytes that are not UTF-8 replaced, not refused: a capture may carry a
-    stray byte), or a ScenarioError naming the file and why it cannot be read."""
-    listing_size(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        raise ScenarioError(str(path), "", e.strerror or "cannot be read") from None
-    return whole_without_nul(str(path), text)
 
 
 def whole_without_nul(name: str, text: str) -> str:

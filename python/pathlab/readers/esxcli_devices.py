@@ -35,9 +35,14 @@ def _round_robin(config: str, name: str, line: int) -> dict[str, Any]:
     pairs = dict(p.split("=", 1) for p in head.split(",") if "=" in p)
 
     def number(key: str) -> int | None:
-        text = pairs.get(key, "")
-        return t.within_column(name, line, f"`Path Selection Policy Device Config`: {key}", text) \
-            if t.is_whole(text) else None
+        text = pairs.get(key)
+        if text is None:
+            return None
+        text = text.strip()
+        if not t.is_whole(text):  # refused as the HPP reader refuses its scheme's: never dropped for the default
+            raise ScenarioError(name, f"line {line}", f"`Path Selection Policy Device Config`: {key} should be a whole "
+                                                      f"number, found {text[:40]!r}")
+        return t.within_column(name, line, f"`Path Selection Policy Device Config`: {key}", text)
 
     return {"rr_type": pairs.get("policy"), "iops": number("iops"), "bytes": number("bytes"),
             "use_ano": pairs.get("useANO") == "1"}

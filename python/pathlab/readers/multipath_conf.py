@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
-from pathlab.readers._file import text_of
+from pathlab.readers.pasted import read_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -213,7 +213,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
     import pandas as pd
 
     name = str(path)
-    text = text_of(path)
+    text = read_text(path)
     rows: dict[str, list[dict[str, Any]]] = {s: [] for s in SECTIONS}
     settings: list[dict[str, Any]] = []
     stack: list[_Block] = []

@@ -169,6 +169,11 @@ def _json(name: str, lines: list[Line], controller: str | None, at: int | None) 
         raise ScenarioError(name, f"line {lines[e.lineno - 1].number}", f"not nvme id-ctrl's JSON: {e.msg}") from None
     last = text.count("\n", 0, end)  # the line the object ends on; what follows is a remark (a reply's prose)
     remarks = lines[last:] if text[end:].split("\n", 1)[0].strip() else lines[last + 1:]
+    rest = text[end:].lstrip()
+    if rest[:1] in ("{", "["):  # two outputs under one command line: refused, as the text's second anatt is
+        second = lines[text.count("\n", 0, len(text) - len(rest))].number
+        raise ScenarioError(name, f"line {second}", f"a second JSON document (the first at line {lines[0].number}): "
+                                                    "one controller per `nvme id-ctrl` command line")
     if remarks:
         span = f"lines {remarks[0].number}-{remarks[-1].number}" if len(remarks) > 1 else f"line {remarks[0].number}"
         warn(name, span, f"skipped {len(remarks)} line(s) after the `nvme id-ctrl -o json` object, from "

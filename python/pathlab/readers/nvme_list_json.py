@@ -13,7 +13,8 @@ under `Devices`, each with its `HostNQN` and `Subsystems`, each subsystem its `S
 (`Cntlid` from 2.9, `Slot` and `Generic` from 2.5; 2.0 to 2.4 print the HostID always.) A path
 `nvmeXcYnZ` is the namespace `nvmeXnZ` of its subsystem through controller `nvmeY`: one row per
 path, its NSID that namespace's; a controller's own `Namespaces` (a drive that is not a
-multipath head) give a row each, without a path; a controller with neither, one row. It prints
+multipath head) give a row each, without a path; a controller with neither, one row where no
+controller of the document has a namespace, else none (said, as the text listing says it). It prints
 no controller state and no iopolicy (the rows give none). Each row names the line of its path
 (or controller) where json-c's pretty printing put one key a line; a document on one line is
 line 1 throughout."""
@@ -23,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pathlab.api import ScenarioError
+from pathlab.api import ScenarioError, warn
 from pathlab.readers._json_values import as_dict, as_list, as_str
 
 _PATH = re.compile(r"nvme(\d+)c\d+n(\d+)")
@@ -57,6 +58,7 @@ def rows(name: str, doc: dict[str, Any], text: str, offset: int) -> list[dict[st
     naming its place in the document (`Devices[0].Subsystems[1].Controllers[0].Paths[2].Path`)."""
     lines = _Lines(text, offset)
     out: list[dict[str, Any]] = []
+    bare: list[dict[str, Any]] = []  # the controllers with neither a path nor a namespace of their own
     for h, host in enumerate(as_list(doc.get("Devices"), name, "Devices")):
         hwhere = f"Devices[{h}]"
         host = as_dict(host, name, hwhere)
@@ -98,8 +100,13 @@ def rows(name: str, doc: dict[str, Any], text: str, offset: int) -> list[dict[st
                 own = _namespaces(name, c.get("Namespaces"), f"{cwhere}.Namespaces")
                 out += [{**ctrl, "nsid": nsid, "path": None, "ana_state": None} for nsid in own.values()]
                 if not paths and not own:
-                    out.append({**ctrl, "nsid": None, "path": None, "ana_state": None})
-    return out
+                    bare.append({**ctrl, "nsid": None, "path": None, "ana_state": None})
+    if out:  # a controller beside others' namespaces serves none: said and left out, as in the text listing
+        for c in bare:
+            warn(name, f"line {c['line']}" if c["line"] is not None else c["controller"],
+                 f"{c['controller']} serves no namespace the document lists: no path of it imported")
+        return out
+    return bare
 
 
 def _namespaces(name: str, value: Any, where: str) -> dict[str, int]:

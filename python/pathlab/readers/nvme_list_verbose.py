@@ -7,8 +7,14 @@ dashes and a row a line (nvme-cli `nvme-print-stdout.c`, `stdout_detailed_list`)
   address and slot may be empty, so a row is read from its transport on: the word the header's
   `TxPort` stands for is one of `TRANSPORTS`, then the address and slot, then `nvme-subsysN`);
 - namespaces: `Device Generic NSID Usage Format Controllers`, a row `/dev/nvme0n1 /dev/ng0n1 0x1
-  … nvme0, nvme1` (the NSID printed `%#x`; nvme-cli 2.x before 2.9 prints `nvme0n1` without `/dev/`;
-  2.15 on add the usage in binary units in brackets after it).
+  … nvme0, nvme1` (nvme-cli 2.x before 2.9 prints `nvme0n1` without `/dev/`; 2.15 on add the
+  usage in binary units in brackets after it).
+
+The NSID is hexadecimal in every 2.x release: `%#-10x` from 2.4 (`0x1f`), `%-8x` in 2.0 to 2.3,
+without `0x` (`1f`; `nvme-print.c` `nvme_show_ns_details`, changed by commit 8072e23 "Unify number
+base format for nsid", first in v2.4). nvme-cli 1.x printed it in decimal (`%-8d`), in a listing
+whose tables have titles (`NVM Express Namespaces`), which 2.x dropped: a number without `0x` is
+read in decimal under those titles, else in hexadecimal.
 
 nvme-cli 3.0 (`src/nvme-print-stdout.c` at v3.0-rc1, `stdout_detailed_ctrl` and
 `stdout_ns_details`) prints a controller row `%-16s %-12s %-6s %-20s %-40s %-8s %-6s %-14s %-6s
@@ -53,10 +59,15 @@ def is_verbose_list(text: str) -> bool:
     return re.search(r"\bSubsystem\s+Subsystem-NQN\s+Controllers\b", text) is not None
 
 
-def namespace_id(name: str, where: str, text: str) -> int:
-    """A namespace ID as printed (decimal, or `%#x` in `nvme list -v`): NSID is a 32-bit field
-    (NVMe Base, Identify), so a larger number is no namespace (and no table column holds it)."""
-    number = int(text, 16) if text.startswith("0x") else int(text)
+#: A table title nvme-cli 1.x prints above each table of `nvme list -v` (2.x prints none).
+_TITLE = re.compile(r"^\s*NVM Express (?:Subsystems|Controllers|Namespaces)\s*$")
+
+
+def namespace_id(name: str, where: str, text: str, bare_hex: bool = False) -> int:
+    """A namespace ID as printed: decimal, or hexadecimal with `0x` (`%#x`) or, where `bare_hex`
+    (`nvme list -v` of nvme-cli 2.0 to 2.3, `%x`), without. NSID is a 32-bit field (NVMe Base,
+    Identify), so a larger number is no namespace (and no table column holds it)."""
+    number = int(text, 16) if text.startswith("0x") or bare_hex else int(text)
     if not 0 <= number < 1 << 32:
         raise ScenarioError(name, where, f"namespace ID {text[:24]}: allowed 0 to 0xffffffff (NSID is 32 bits)")
     return number
@@ -84,7 +95,7 @@ def _tables(name: str, lines: list[Line]) -> list[tuple[Line, list[Line]]]:
                 j += 1
             out.append((lines[i], rows))
             i = j
-        else:  # a blank line, or a table's title (`NVM Express Subsystems` in nvme-cli 2.0's first releases)
+        else:  # a blank line, or a table's title (`NVM Express Controllers`: nvme-cli 1.x)
             i += 1
     if not out or not HEADER.match(out[0][0].text):
         raise ScenarioError(name, f"line {out[0][0].number}" if out else "", "expected `nvme list -v`'s first header "
@@ -158,17 +169,18 @@ def _identity(text: str, words: list[str], leads: tuple[tuple[tuple[str, int], .
     return out | {"serial": rest[0], "model": " ".join(rest[1:-1]), "firmware": rest[-1]}, False
 
 
-def _namespace(name: str, line: Line) -> dict[str, Any]:
+def _namespace(name: str, line: Line, bare_hex: bool) -> dict[str, Any]:
     words = line.text.split()
     controllers: list[str] = []
     while len(words) > 3 and _CTRL.match(words[-1].strip(",")):
         controllers.insert(0, words.pop().strip(","))
     head = words[0].removeprefix("/dev/") if words else ""
     nsid = words[2] if len(words) > 2 else ""
-    if not re.fullmatch(r"nvme\d+n\d+", head) or not re.fullmatch(r"0x[0-9a-fA-F]+|\d+", nsid) or not controllers:
+    digits = r"0x[0-9a-fA-F]+|[0-9a-fA-F]+" if bare_hex else r"0x[0-9a-fA-F]+|\d+"
+    if not re.fullmatch(r"nvme\d+n\d+", head) or not re.fullmatch(digits, nsid) or not controllers:
         raise ScenarioError(name, f"line {line.number}", "a namespace row of `nvme list -v` is its device "
                             "(`/dev/nvmeXnY`), generic device, NSID, usage, format and controllers: " + line.text.strip())
-    number = namespace_id(name, f"line {line.number}", nsid)
+    number = namespace_id(name, f"line {line.number}", nsid, bare_hex)
     return {"head": head, "nsid": number, "controllers": controllers, "line": line.number,
             "shown": {"device": words[0], "generic": words[1], "nsid": nsid, **_usage_format(line.text),
                       "controllers": ", ".join(controllers)}}
@@ -216,7 +228,8 @@ def read_lines(name: str, text: str) -> list[dict[str, Any]]:
         if c["subsystem"] not in nqn_of:
             raise ScenarioError(name, f"line {c['line']}", f"{c['controller']}'s subsystem {c['subsystem']} is not in "
                                 f"the subsystem table (lines {subsys_head.number}-{subsys_head.number + len(subsys_rows) + 1})")
-    spaces = [_namespace(name, r) for r in rest[0][1]] if rest else []
+    bare_hex = not any(_TITLE.match(line.text) for line in lines)  # 2.x: hexadecimal, `0x` or not
+    spaces = [_namespace(name, r, bare_hex) for r in rest[0][1]] if rest else []
     place = {"subsystem": {n: i for i, n in enumerate(listed_of)}, "controller": {n: i for i, n in enumerate(controllers)}}
     layout = ",".join(c for c in ("Orchestrator", "Cntlid", "Slot") if c in header)
     out = []

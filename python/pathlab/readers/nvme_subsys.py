@@ -57,8 +57,8 @@ _ROW = re.compile(r"^\s*\+-\s+(?P<body>\S.*)$")
 _CTRL = re.compile(r"^nvme\d+(?:c\d+n\d+)?$")
 _PATH_NAME = re.compile(r"^nvme\d+c\d+n\d+$")
 _TRANSPORT = re.compile(r"^[a-z][a-z0-9_-]*$")
-#: Commands whose output this is, as pasted before it.
-_COMMANDS = (re.compile(r"^nvme\s+(?:list-subsys|show-topology)\b"),)
+#: Commands whose output this is, as pasted before it (`nvme list -v` too: its JSON is read here).
+_COMMANDS = (re.compile(r"^nvme\s+(?:list-subsys|show-topology)\b"), re.compile(r"^nvme\s+list\s+(?:-v|--verbose)\b"))
 
 
 def _is_listing(line: str) -> bool:
@@ -220,8 +220,13 @@ def _read_json(name: str, text: str, offset: int) -> list[dict[str, Any]]:
     except (ValueError, RecursionError) as e:
         raise ScenarioError(name, "line 1", f"not JSON that can be read: {str(e)[:60]}") from None
     if text[end:].strip():
+        rest = text[end:]
+        if rest.lstrip()[:1] in "[{":  # two runs pasted one after the other, refused as `output_lines` refuses two
+            second = offset + text.count("\n", 0, len(text) - len(rest.lstrip())) + 1
+            raise ScenarioError(name, f"line {second}", f"a second JSON document (the first at line {offset + 1}): "
+                                                        "two runs in one file? give one run per file")
         after = offset + text.count("\n", 0, end) + 1
-        warn(name, f"line {after}", f"skipped what follows the JSON document, from {text[end:].strip()[:50]!r}")
+        warn(name, f"line {after}", f"skipped what follows the JSON document, from {rest.strip()[:50]!r}")
     from pathlab.readers import nvme_list_json
 
     if nvme_list_json.is_detail_list(doc):  # `nvme list -v -o json`

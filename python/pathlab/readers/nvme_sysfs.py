@@ -34,7 +34,8 @@ said on stderr.
 A shell's dump of one folder, `find . -type f -exec grep -aH . {} \\;` under a prompt that shows
 the folder (bash's `\\w#`: `/sys/class/nvme/nvme0# `), names each file `./FILE` from there: read
 as the same attributes, the folder's other files and grep's lines for files it cannot read
-(write-only `delete_controller`) passed over and counted on stderr.
+(write-only `delete_controller`) passed over and counted on stderr. Several dumps in one file (one
+per controller, path or head, each under its own prompt) are read each from its own folder.
 
 A folder is read as a copy of `/sys` (a sosreport's `sys/`): the same attributes, one file each,
 wherever they stand under it (`block/nvmeXcYnZ/`, `class/nvme/nvmeY/`, the `devices/` tree they
@@ -192,38 +193,44 @@ def read(path: str | Path) -> pd.DataFrame:
 
 
 def _folder_dump(file: str, source: pasted.Source) -> pasted.Source | None:
-    """A folder's dump (`FOLDER_DUMP`) with the attributes read here named in full
-    (`./kato:5` → `/sys/class/nvme/nvme0/kato:5`), or None when the file is not one. The folder's
-    other files and grep's unreadable ones are passed over and counted on stderr; any other line
-    is left for `read` to refuse with its line."""
-    prompt = next(((line.number, m["folder"]) for line in source() if (m := FOLDER_DUMP.match(line.text))), None)
-    if prompt is None:
+    """Folders' dumps (`FOLDER_DUMP`), one after another (one per controller, path or head, each
+    under its own prompt), with the attributes read here named in full (`./kato:5` →
+    `/sys/class/nvme/nvme0/kato:5`, from the folder of the dump they follow), or None when the
+    file is none. Each folder's other files and grep's unreadable ones are passed over and
+    counted on stderr; any other line is left for `read` to refuse with its line."""
+    first = next((line.number for line in source() if FOLDER_DUMP.match(line.text)), None)
+    if first is None:
         return None
-    at, folder = prompt
 
     def lines() -> Iterator[pasted.Line]:
-        before, other, unreadable = 0, 0, 0
+        before = 0
+        dumps: list[list] = []  # each dump's line, folder, other files and unreadable ones
         for line in source():
-            if line.number <= at or not line.text.strip():
-                before += line.number < at and bool(line.text.strip())
+            dump = FOLDER_DUMP.match(line.text)
+            if dump is not None:
+                dumps.append([line.number, dump["folder"], 0, 0])
+                continue
+            if not dumps or not line.text.strip():
+                before += not dumps and bool(line.text.strip())
                 continue
             if _UNREADABLE.match(line.text):
-                unreadable += 1
+                dumps[-1][3] += 1
                 continue
             relative = _RELATIVE.match(line.text)
             if relative is None:
                 yield line
                 continue
-            text = f"{folder}/{relative['file']}:{relative['value']}"
+            text = f"{dumps[-1][1]}/{relative['file']}:{relative['value']}"
             m = _ATTRIBUTE.match(text) or _MODULE.match(text)
             if m is None or m["attribute"] not in ATTRIBUTES[_object(m["name"])]:
-                other += 1
+                dumps[-1][2] += 1
                 continue
             yield pasted.Line(line.number, text)
         if before:
-            warn(file, f"lines 1-{at - 1}", f"{before} line(s) before the dump's command line (line {at}) skipped")
-        warn(file, f"line {at}", f"the dump of {folder}: {other} other file(s) passed over"
-                                 + (f", {unreadable} grep could not read" if unreadable else ""))
+            warn(file, f"lines 1-{first - 1}", f"{before} line(s) before the dump's command line (line {first}) skipped")
+        for at, folder, other, unreadable in dumps:
+            warn(file, f"line {at}", f"the dump of {folder}: {other} other file(s) passed over"
+                                     + (f", {unreadable} grep could not read" if unreadable else ""))
 
     return lines
 

@@ -274,7 +274,8 @@ def output_lines(name: str, source: Source, commands: Sequence[re.Pattern[str]],
     with_output = [cut[i] for i in ours if cut[i].has_output()]
     if len(with_output) > 1:
         first, second = with_output[0], with_output[1]
-        raise ScenarioError(name, f"line {second.line}", f"`{what}` output a second time (first at line "
+        said = second.command[:60] if second.command else what  # the command as the file has it
+        raise ScenarioError(name, f"line {second.line}", f"`{said}` output a second time (first at line "
                                                          f"{first.line}): give one run per file")
     left = [s for i, s in enumerate(cut) if i not in ours and (s.command or s.has_output())]
     if left:

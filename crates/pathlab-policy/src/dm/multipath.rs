@@ -989,7 +989,10 @@ impl PathSelector for DmMultipath {
                 state: group.state,
             })
             .collect();
-        PolicyStatus::DmMultipath { queue_if_no_path, groups }
+        // Filled from the claim before the map is built (`LinuxClaim::fill`); a map built
+        // without one (a unit test) has no handler: `0`, as multipath -ll prints none.
+        let hwhandler = self.config.hardware_handler.clone().unwrap_or_else(|| "0".to_string());
+        PolicyStatus::DmMultipath { queue_if_no_path, hwhandler, groups }
     }
 
     /// The paths up in the PG the next I/O would use.
@@ -1261,8 +1264,27 @@ mod tests {
     }
 
     #[test]
+    fn status_prints_the_handler_in_force() {
+        // It printed `1 alua` whatever the handler.
+        for (handler, first) in [
+            (Some("1 emc"), "features='0' hwhandler='1 emc' wp=rw"),
+            (Some("1 rdac"), "features='0' hwhandler='1 rdac' wp=rw"),
+            (Some("0"), "features='0' hwhandler='0' wp=rw"),
+            (None, "features='0' hwhandler='0' wp=rw"),
+        ] {
+            let config = DmMultipathConfig { hardware_handler: handler.map(str::to_string), ..Default::default() };
+            let text = ao_ano(config).status().render(&|id| format!("sd{}", id.0));
+            assert_eq!(text.lines().next(), Some(first), "{handler:?}");
+        }
+    }
+
+    #[test]
     fn status_prints_like_multipath_ll() {
-        let mut p = ao_ano(DmMultipathConfig { no_path_retry: NoPathRetry::Queue, ..Default::default() });
+        let mut p = ao_ano(DmMultipathConfig {
+            no_path_retry: NoPathRetry::Queue,
+            hardware_handler: Some("1 alua".to_string()),
+            ..Default::default()
+        });
         one_io(&mut p, 0);
         p.fail_path(PathId(3));
         let text = p.status().render(&|id| format!("sd{}", (b'a' + id.0 as u8) as char));

@@ -81,6 +81,9 @@ impl LinuxClaim {
                 }
                 // The prioritizer in force (the scenario's, or multipathd's fallback from it).
                 c.prio = Some(m.prio.value);
+                // The handler in force (the scenario's, else the hardware table's or the
+                // kernel's): what the map's status prints.
+                c.hardware_handler = Some(m.hwhandler.value.clone());
             }
             PolicyConfig::Nvme(c) if unset("iopolicy") => c.iopolicy = self.nvme_iopolicy(),
             _ => {}

@@ -1,0 +1,85 @@
+"""What an ESXi host's path list shows an ALUA array reporting through the target port groups that
+do not own a LUN: each path's `TPG_state` beside the active-optimized group's (`ANO`, `STBY`,
+`UNAV`), as the scenario's `non_owner_state`. One state for the whole array is written on the
+array (the default, non-optimized, too: a cluster then tells a host that read it from one that
+showed none); where the array's devices show different states, the array takes the state most of
+them show (the first listed among equals) and each other device its own."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from pathlab.importer.provenance import Derived, Provenance
+
+#: ESXi's short TPG states (VMW_SATP_ALUA's `TPG_state`) beside the owner's, as the scenario's.
+STATES = {"ANO": "active_non_optimized", "STBY": "standby", "UNAV": "unavailable"}
+
+
+class PathState(NamedTuple):
+    """A path of the list: its runtime name, its `TPG_state` (None where it shows none) and its line."""
+
+    runtime_name: str
+    state: str | None
+    line: int | None
+
+
+@dataclass
+class NonOwner:
+    """The array's state with where it was read, the devices' own where theirs differ, and what
+    was said of states that could not be taken."""
+
+    array: tuple[str, Provenance] | None = None
+    devices: dict[str, tuple[str, Provenance]] = field(default_factory=dict)
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _lines(paths: list[PathState]) -> str:
+    """The paths' lines, five at most said (as the Linux import says its maps')."""
+    lines = [str(p.line) for p in paths if p.line is not None]
+    if not lines:
+        return "its path blocks"
+    return f"line{'s' if len(lines) > 1 else ''} {', '.join(lines[:5])}" + (
+        f" and {len(lines) - 5} more" if len(lines) > 5 else "")
+
+
+def non_owner_states(array: str, paths_of: dict[str, list[PathState]], path_file: str) -> NonOwner:
+    """The array's (and where they differ, each device's) non-owner state from the `TPG_state` of
+    each device's paths outside its active-optimized group; a state outside ESXi's ANO, STBY and
+    UNAV (or two on one device) is said, and the first one ESXi names is taken."""
+    out = NonOwner()
+    shown: dict[str, tuple[str, list[PathState]]] = {}  # device -> (its state, the paths that show it)
+    for device, paths in paths_of.items():
+        beside = [p for p in paths if p.state not in (None, "AO")]
+        taken = [p for p in beside if p.state in STATES]
+        for p in beside:
+            if p.state not in STATES:
+                out.warnings.append((f"arrays.{array}.non_owner_state", f"{path_file}, line {p.line}: {device}'s path "
+                                     f"{p.runtime_name} has TPG_state={p.state}, not a state pathlab simulates "
+                                     f"(AO, {', '.join(STATES)}): not read" + ("" if taken else
+                                                                              "; the array's other paths decide")))
+        if not taken:
+            continue
+        first = str(taken[0].state)
+        if any(p.state != first for p in taken):
+            other = next(p for p in taken if p.state != first)
+            out.warnings.append((f"devices.{device}.non_owner_state",
+                                 f"{path_file}: {device}'s paths beside its active-optimized group show TPG_state="
+                                 f"{first} (line {taken[0].line}) and {other.state} (line {other.line}): one "
+                                 f"state per device is simulated, {first} (the first listed) taken"))
+        shown[device] = (first, [p for p in taken if p.state == first])
+    if not shown:
+        return out
+    counts = Counter(state for state, _ in shown.values())
+    most = max(counts.values())
+    common = next(state for state, _ in shown.values() if counts[state] == most)
+    of_common = [p for state, ps in shown.values() if state == common for p in ps]
+    rule = "" if len(counts) == 1 else f" (the state most of its devices show: {most} of {len(shown)})"
+    out.array = (STATES[common], Derived(f"{path_file}: the paths beside the active-optimized group report "
+                                         f"TPG_state={common} ({_lines(of_common)}){rule}", (path_file,)))
+    for device, (state, ps) in shown.items():
+        if state != common:
+            out.devices[device] = (STATES[state], Derived(f"{path_file}: its paths beside the active-optimized group "
+                                                          f"report TPG_state={state} ({_lines(ps)})", (path_file,)))
+    return out
