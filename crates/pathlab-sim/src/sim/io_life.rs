@@ -147,13 +147,13 @@ impl Simulation {
         if device.per_path_depth {
             self.model.paths[p].active += 1;
         }
-        self.onto_adapter(io);
+        self.onto_adapter(io, p);
     }
 
-    /// The I/O has its path (and its tag, under an NVMe head): sent if its adapter has a free
+    /// The I/O has its path `p` (and its tag, under an NVMe head): sent if its adapter has a free
     /// slot, else queued there.
-    fn onto_adapter(&mut self, io: u32) {
-        let a = self.model.paths[self.ios.get(io).path as usize].adapter;
+    fn onto_adapter(&mut self, io: u32, p: usize) {
+        let a = self.model.paths[p].adapter;
         let adapter = &mut self.model.adapters[a];
         if adapter.active.value() < u64::from(adapter.queue_depth) {
             self.send(io);
@@ -167,6 +167,11 @@ impl Simulation {
     /// Where the I/O's request takes its blk-mq tag, if its device is an NVMe head.
     #[inline]
     pub(super) fn tag_slot(&self, io: u32) -> Option<TagSlot> {
+        // No NVMe head on the host (the usual case): the I/O's and its path's records are not
+        // read (two look-ups with their bounds checks, twice an I/O).
+        if self.model.tags.pools.is_empty() {
+            return None;
+        }
         let r = self.ios.get(io);
         let p = r.path as usize;
         self.model.tags.slot(p, self.model.paths[p].nexus, r.cpu)
@@ -219,10 +224,14 @@ impl Simulation {
         self.rec.command_done(d, p, a, &c);
         self.rec.device_response(d, now - r.issued_at);
         let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
-        self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
+        // The device's part in one look-up (its active level before the slot's and the tag's:
+        // levels of different objects, in either order the same).
+        let device = &mut self.model.devices[d];
+        device.policy.end_io(PathId(p as u32), &r.desc(), &done);
+        device.active.add(now, -1);
+        let host = device.host;
         self.release_slot(p);
         self.release_tag(io);
-        self.model.devices[d].active.add(now, -1);
         self.leave_path(d, p);
         let rec = self.ios.get_mut(io);
         rec.state = IoState::Reaping;
@@ -231,7 +240,6 @@ impl Simulation {
         self.dispatch_device(d);
         // The application's part: after the host stack's own time, once the host is not paused
         // (`model::pause`; the Reap event waits out a pause itself).
-        let host = self.model.devices[d].host;
         let stack = self.model.host_stack_ns[host];
         if stack > 0 {
             self.events.after_fixed(stack, Event::Reap { io });
