@@ -398,6 +398,19 @@ def test_an_alua_transition_stalls_as_the_rule_predicts_before_the_run(policy: s
     assert kind.fault["ana_change"] == "3s"
 
 
+def test_an_implicit_transition_time_given_by_set_runs_the_alua_transition_as_the_files() -> None:
+    """`--set arrays.0.implicit_transition_time=3s` on a file without one: the kind is run, as
+    the run reads the array (the same 3.0002 s the file's 3 s gives above), said as set."""
+    scenario = _alua_host('fast_io_fail_tmo = "0s"', 'name = "dm-multipath"', None)
+    advice = pathlab.advise(scenario.with_set({"arrays.0.implicit_transition_time": "3s"}),
+                            failures="alua_transition", seeds=2)
+    (row,) = advice.rows
+    assert (row.kind, row.predicted.seconds, row.predicted.tick) == ("alua_transition", 4.0, 1.0)
+    assert abs(row.measured.longest_wait_s - 3.0002) < 1e-4 and row.measured.failed_ios == 0
+    setting = next(s for s in advice.candidates[0].settings if s.name == "implicit transition time")
+    assert (setting.value, setting.where) == ("3s", "--set arrays.0.implicit_transition_time")
+
+
 def test_a_scsi_host_without_an_implicit_transition_time_has_no_alua_transition_kind() -> None:
     """The transition's length is the array's; the 60 s scsi_dh_alua allows is the host's
     tolerance, not how long the array takes, so it is not assumed."""
