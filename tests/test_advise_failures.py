@@ -437,6 +437,30 @@ def test_the_anatt_in_force_is_the_devices_own_subsystems_not_the_longest_of_the
     assert (anatt.value, anatt.where) == ("10", "id-ctrl.txt, line 56 (nvme53)")
 
 
+def test_an_anatt_only_another_subsystem_gave_is_said_assumed_not_read() -> None:
+    """Only another subsystem's controller (nvme99) printed its ANATT, 30: the import wrote it as
+    the array's, the longest of those read; the device's ANA change runs it, said assumed (with
+    the value's line and what would settle it), never as read for this device."""
+    from pathlab.advisor.timer_candidates import in_force
+    from pathlab.importer import import_files
+    from pathlab.importer.timer_values import TimerValue
+
+    listing = ROOT / "tests/data/corpus/nvme-list-subsys/009-netapp-rocky10-tcp-two-subnets/bare.txt"
+    text = import_files([str(listing)]).text.replace('vendor = "NETAPP"', 'vendor = "NETAPP"\nanatt = "30s"', 1)
+    scenario = pathlab.Scenario.from_text(text, "imported.toml")
+    timers = [TimerValue("anatt", "30", "nvme99", "id-ctrl.txt, line 240 (nvme99)")]
+    anatt = next(s for s in in_force(scenario, scenario.devices, timers).settings if s.name == "ANATT")
+    assert (anatt.value, anatt.provenance) == ("30s", "assumed")
+    assert anatt.where == ("the array's (imported.toml, [[arrays]] NETAPP anatt), another subsystem's (id-ctrl.txt, "
+                           "line 240 (nvme99)): no `nvme id-ctrl` of this device's subsystem's controllers was read "
+                           "(nqn.1992-08.com.netapp:sn.64e65e6caae711ef9668d039ea951c46:subsystem.nvme4, nvme102, "
+                           "nvme151, nvme4, nvme53); one of theirs would settle it")
+    # Given by --set, it is read from there.
+    given = scenario.with_set({"arrays.0.anatt": "30s"})
+    anatt = next(s for s in in_force(given, given.devices, timers).settings if s.name == "ANATT")
+    assert (anatt.provenance, anatt.where) == ("read", "--set arrays.0.anatt")
+
+
 def test_the_vendor_ctrl_loss_tmo_candidates_are_the_devices_own_subsystems_models() -> None:
     """Another subsystem's controller (nvme99) reads as an HPE Alletra over TCP: HPE's udev rule
     sets its ctrl_loss_tmo, not that of the device's NetApp controllers, so it is no candidate

@@ -261,7 +261,8 @@ def _anatt(scenario: Scenario, device: Device, timers: Sequence[TimerValue], sec
     `nvme id-ctrl` nor the scenario gives it): the longest that `nvme id-ctrl` printed for the
     subsystem or one of its controllers (as the device's listing names them; every one read
     where the scenario keeps no listing), else the scenario's array's (or its controllers'
-    longest). Another subsystem's ANATT says nothing of this device's."""
+    longest). Another subsystem's ANATT says nothing of this device's: where only others' were
+    read, the array's value (the longest of theirs, as imported) is said assumed, not read."""
     own = _own_subsystem(scenario, device)
     read = [t for t in timers if t.setting == "anatt" and (own is None or t.scope in own)]
     if read:
@@ -269,16 +270,25 @@ def _anatt(scenario: Scenario, device: Device, timers: Sequence[TimerValue], sec
         seconds["anatt"] = float(longest.value)
         return [TimerSetting("ANATT", longest.value, "read", longest.where)]
     i, array = _array_as_run(scenario, device)
-    given = [(str(c["anatt"]), _where(scenario, f"arrays.{i}.controllers.{j}.anatt",
-                                      f"[[arrays]] {array['name']} controller {c.get('name')}'s anatt"))
+    given = [(str(c["anatt"]), f"arrays.{i}.controllers.{j}.anatt",
+              f"[[arrays]] {array['name']} controller {c.get('name')}'s anatt")
              for j, c in enumerate(array.get("controllers", [])) if "anatt" in c]
-    given += [(str(array["anatt"]), _where(scenario, f"arrays.{i}.anatt", f"[[arrays]] {array['name']} anatt"))] \
+    given += [(str(array["anatt"]), f"arrays.{i}.anatt", f"[[arrays]] {array['name']} anatt")] \
         if "anatt" in array else []
     if not given:
         return []
-    value, where = max(given, key=lambda g: _seconds(g[0]) or 0.0)
+    value, key, said = max(given, key=lambda g: _seconds(g[0]) or 0.0)
     seconds["anatt"] = _seconds(value)
-    return [TimerSetting("ANATT", value, "read", where)]
+    others = [t for t in timers if t.setting == "anatt"]  # read, but none of the device's own subsystem
+    if others and set_where(scenario, key) is None:
+        # The import wrote the longest of the subsystems read as the array's: another subsystem's
+        # ANATT says nothing of this device's, yet the run changes its groups that long: assumed, said.
+        other = max(others, key=lambda t: int(t.value))
+        return [TimerSetting("ANATT", value, "assumed",
+                             f"the array's ({scenario.file}, {said}), another subsystem's ({other.where}): no "
+                             f"`nvme id-ctrl` of this device's subsystem's controllers was read "
+                             f"({', '.join(sorted(own or ()))}); one of theirs would settle it")]
+    return [TimerSetting("ANATT", value, "read", _where(scenario, key, said))]
 
 
 def _own_subsystem(scenario: Scenario, device: Device) -> set[str] | None:
