@@ -398,6 +398,19 @@ def test_an_alua_transition_stalls_as_the_rule_predicts_before_the_run(policy: s
     assert kind.fault["ana_change"] == "3s"
 
 
+def test_an_implicit_transition_time_given_by_set_runs_the_alua_transition_as_the_files() -> None:
+    """`--set arrays.0.implicit_transition_time=3s` on a file without one: the kind is run, as
+    the run reads the array (the same 3.0002 s the file's 3 s gives above), said as set."""
+    scenario = _alua_host('fast_io_fail_tmo = "0s"', 'name = "dm-multipath"', None)
+    advice = pathlab.advise(scenario.with_set({"arrays.0.implicit_transition_time": "3s"}),
+                            failures="alua_transition", seeds=2)
+    (row,) = advice.rows
+    assert (row.kind, row.predicted.seconds, row.predicted.tick) == ("alua_transition", 4.0, 1.0)
+    assert abs(row.measured.longest_wait_s - 3.0002) < 1e-4 and row.measured.failed_ios == 0
+    setting = next(s for s in advice.candidates[0].settings if s.name == "implicit transition time")
+    assert (setting.value, setting.where) == ("3s", "--set arrays.0.implicit_transition_time")
+
+
 def test_a_scsi_host_without_an_implicit_transition_time_has_no_alua_transition_kind() -> None:
     """The transition's length is the array's; the 60 s scsi_dh_alua allows is the host's
     tolerance, not how long the array takes, so it is not assumed."""
@@ -422,6 +435,30 @@ def test_the_anatt_in_force_is_the_devices_own_subsystems_not_the_longest_of_the
               TimerValue("anatt", "30", "nvme99", "id-ctrl.txt, line 240 (nvme99)")]
     anatt = next(s for s in in_force(scenario, scenario.devices, timers).settings if s.name == "ANATT")
     assert (anatt.value, anatt.where) == ("10", "id-ctrl.txt, line 56 (nvme53)")
+
+
+def test_an_anatt_only_another_subsystem_gave_is_said_assumed_not_read() -> None:
+    """Only another subsystem's controller (nvme99) printed its ANATT, 30: the import wrote it as
+    the array's, the longest of those read; the device's ANA change runs it, said assumed (with
+    the value's line and what would settle it), never as read for this device."""
+    from pathlab.advisor.timer_candidates import in_force
+    from pathlab.importer import import_files
+    from pathlab.importer.timer_values import TimerValue
+
+    listing = ROOT / "tests/data/corpus/nvme-list-subsys/009-netapp-rocky10-tcp-two-subnets/bare.txt"
+    text = import_files([str(listing)]).text.replace('vendor = "NETAPP"', 'vendor = "NETAPP"\nanatt = "30s"', 1)
+    scenario = pathlab.Scenario.from_text(text, "imported.toml")
+    timers = [TimerValue("anatt", "30", "nvme99", "id-ctrl.txt, line 240 (nvme99)")]
+    anatt = next(s for s in in_force(scenario, scenario.devices, timers).settings if s.name == "ANATT")
+    assert (anatt.value, anatt.provenance) == ("30s", "assumed")
+    assert anatt.where == ("the array's (imported.toml, [[arrays]] NETAPP anatt), another subsystem's (id-ctrl.txt, "
+                           "line 240 (nvme99)): no `nvme id-ctrl` of this device's subsystem's controllers was read "
+                           "(nqn.1992-08.com.netapp:sn.64e65e6caae711ef9668d039ea951c46:subsystem.nvme4, nvme102, "
+                           "nvme151, nvme4, nvme53); one of theirs would settle it")
+    # Given by --set, it is read from there.
+    given = scenario.with_set({"arrays.0.anatt": "30s"})
+    anatt = next(s for s in in_force(given, given.devices, timers).settings if s.name == "ANATT")
+    assert (anatt.provenance, anatt.where) == ("read", "--set arrays.0.anatt")
 
 
 def test_the_vendor_ctrl_loss_tmo_candidates_are_the_devices_own_subsystems_models() -> None:

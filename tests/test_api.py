@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 
 import pytest
 
@@ -26,6 +27,16 @@ def test_bad_override_raises_scenario_error_with_file_and_field(scenarios) -> No
         Scenario.load(scenarios / "bench-minimal.toml", set={"devices.0.queue_depth": 0})
     file, field, message = e.value.args
     assert file.endswith("bench-minimal.toml") and field == "devices.0.queue_depth" and "allowed 1 to 4000000" in message
+
+
+def test_a_scenario_error_pickles_as_its_args(scenarios) -> None:
+    """A process pool or Ray sends a bad scenario's error back pickled: the class is found by
+    its module's full name (`pathlab._core`) and rebuilt from its (file, field, message)."""
+    with pytest.raises(ScenarioError) as e:
+        Scenario.load(scenarios / "bench-minimal.toml", set={"devices.0.queue_depth": 0})
+    again = pickle.loads(pickle.dumps(e.value))
+    assert type(again) is ScenarioError and again.args == e.value.args
+    assert ScenarioError.__module__ == "pathlab._core"
 
 
 def test_policies_lists_every_stack() -> None:

@@ -6,7 +6,10 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 
-create_exception!(_core, ScenarioError, PyValueError, "Bad scenario input; args are (file, field, message).");
+// Named by its module's full path, `pathlab._core`, as Python imports it: pickle finds the class
+// by `__module__` (a process pool or Ray sends a bad scenario's error back pickled); `_core`
+// alone is no importable module.
+create_exception!(pathlab._core, ScenarioError, PyValueError, "Bad scenario input; args are (file, field, message).");
 
 pub fn scenario_error(e: CoreScenarioError) -> PyErr {
     ScenarioError::new_err((e.file, e.field, e.message))

@@ -123,6 +123,29 @@ fn linux_resets_the_controller_every_twice_anatt_of_a_change_that_never_ends_and
 }
 
 #[test]
+fn linux_keeps_one_anatt_timer_per_controller_which_a_later_change_pushes_back() {
+    // ns1's groups enter the change state at 1 s, ns2's (another namespace over the same
+    // controllers) at 2 s, neither ending; ANATT 1 s. Linux has one timer per controller, which
+    // each read of its ANA log that finds a group changing sets 2 x ANATT on (mod_timer,
+    // drivers/nvme/host/multipath.c nvme_read_ana_log): set at 1 s for 3 s, pushed to 4 s at 2 s.
+    // Its reset is the controller's, over both namespaces, and sets it again: 4 and 6 s (8 s is
+    // the run's end). One timer per path would have reset ns1's paths at 3, 5 and 7 s.
+    let moved = |device: &str, at: &str| {
+        format!(
+            "[[faults]]\nkind = \"controller_failover\"\nat = \"{at}\"\narray = \"a\"\ndevice = \"{device}\"\n\
+             owner = \"CT1\"\nana_change = \"100s\"\n"
+        )
+    };
+    let ns2 = "[[devices]]\nname = \"ns2\"\narray = \"a\"\nlun = 4\n";
+    let r = run("nvme", ANATT_1S, "", &format!("{}{}{ns2}", moved("ns1", "1s"), moved("ns2", "2s")));
+    let ns2_paths = CT0_PATHS.iter().chain(&CT1_PATHS).map(|p| p.replace(":L3", ":L4"));
+    for p in CT0_PATHS.iter().map(|p| p.to_string()).chain(CT1_PATHS.iter().map(|p| p.to_string())).chain(ns2_paths) {
+        assert_eq!(times(&r, "anatt_reset", &p), [4.0, 6.0], "{p}");
+    }
+    assert_eq!(r.accounting.at_end.failed, 0);
+}
+
+#[test]
 fn spdk_gives_a_path_up_after_anatt_in_the_change_state_and_fails_what_waits() {
     let r = run("spdk", ANATT_2S, "", &transition("100s"));
     for p in CT0_PATHS.iter().chain(&CT1_PATHS) {

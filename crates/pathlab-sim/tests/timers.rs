@@ -385,6 +385,18 @@ fn tp4129_holds_three_kato_towards_a_controller_that_advertises_tbkas() {
     assert!(refused.contains("arrays.0.traffic_based_keep_alive: read by NVMe hosts (policy nvme or spdk) only"));
     // The writes in flight on CT0 wait 3 × KATO (+ CQT 0) from the loss the link reports at 1 s.
     assert_stall(&setup(3).run(), 6.0);
+    // Towards a controller without it TP4129 holds 2 × KATO + CQT: 3 is refused, whether the
+    // array says so or says nothing (the engine runs command-based keep-alive then).
+    let command_based = |array: &'static str| error(Setup { array, ..setup(3) }).to_string();
+    let expected = "host.stack.tp4129_hold: 3: controller CT0 of array \"a\" does not advertise traffic-based \
+                    keep-alive (arrays.0.traffic_based_keep_alive): TP4129 holds 2 × KATO + CQT there";
+    let refused = command_based("traffic_based_keep_alive = false");
+    assert!(refused.contains(expected), "{refused}");
+    let expected = "host.stack.tp4129_hold: 3: controller CT0 of array \"a\" is not said to advertise \
+                    traffic-based keep-alive (arrays.0.traffic_based_keep_alive not given): TP4129 holds 2 × KATO + CQT \
+                    there";
+    let refused = command_based("");
+    assert!(refused.contains(expected), "{refused}");
 }
 
 /// An NVMe host writing through a controller whose link goes at 1 s: Linux fails the I/O over
@@ -419,8 +431,6 @@ fn writes_retried_while_their_first_copy_may_land_are_hazards_and_tp4129_holds_t
     let held = nvme_writes(&["tp4129_hold = 2"]);
     assert_eq!(held.devices[0].hazards, 0);
     assert_stall(&held, 4.5);
-    let held3 = nvme_writes(&["tp4129_hold = 3"]);
-    assert_stall(&held3, 6.5);
     // TP8028: CT1 confirms the reset of CT0 after one round trip (20 us): the hold ends then,
     // and nothing of CT0's can land after it.
     let ccr = nvme_writes(&["tp4129_hold = 2", "ccr = true"]);
@@ -647,7 +657,7 @@ fn every_new_failure_kind_keeps_each_io_completing_or_failing_exactly_once() {
     let dm = "io_timeout = \"150ms\", checker_interval = \"100ms\", fast_io_fail_tmo = \"50ms\"";
     let dm_iscsi = ", scsi_transport = \"iscsi\", noop_out_interval = \"50ms\", noop_out_timeout = \"20ms\"";
     let nvme = "io_timeout = \"150ms\", reconnect_delay = \"100ms\", keep_alive_timeout = \"100ms\"";
-    let nvme_holds = ["", ", tp4129_hold = 2", ", tp4129_hold = 3, ccr = true"];
+    let nvme_holds = ["", ", tp4129_hold = 2", ", tp4129_hold = 2, ccr = true"];
     let cases: Vec<(&str, String)> = [
         ("name = \"VMW_PSP_RR\"", vec!["io_timeout = \"150ms\"".to_string()]),
         ("name = \"dm-multipath\"\nno_path_retry = \"queue\"", vec![dm.to_string(), format!("{dm}{dm_iscsi}")]),

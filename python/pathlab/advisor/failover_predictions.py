@@ -16,6 +16,7 @@ import tomllib
 from typing import Any
 
 from pathlab._core import parse_duration_ns
+from pathlab.advisor.as_run import as_run
 from pathlab.advisor.failure_theory import Prediction, predict, with_alua_transition, with_ana_change
 from pathlab.advisor.timer_candidates import in_force
 from pathlab.api import Scenario
@@ -70,8 +71,7 @@ def _predicted(file: str, variant_set: dict[str, Any], row: FailoverRow) -> Pred
 
 def _array(scenario: Scenario, fault: dict[str, Any]) -> dict[str, Any]:
     """The `[[arrays]]` table the fault names."""
-    tables = dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
-    return next(a for a in tables.get("arrays", []) if a.get("name") == fault["array"])
+    return next(a for a in as_run(scenario).get("arrays", []) if a.get("name") == fault["array"])
 
 
 def _implicit(scenario: Scenario, fault: dict[str, Any]) -> float | None:

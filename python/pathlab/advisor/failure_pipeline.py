@@ -12,12 +12,13 @@ from dataclasses import replace
 from typing import Any
 
 from pathlab._core import parse_duration_ns
+from pathlab.advisor.as_run import as_run
 from pathlab.advisor.cluster_timers import check_alike, for_every_host, on_every_host
 from pathlab.advisor.failure_advice import FailureAdvice, FailureRow, Measured, ranked
 from pathlab.advisor.failure_kinds import FailureKind, chosen, transition_unknown
 from pathlab.advisor.failure_places import Seen, latest_back, over_seeds, per_place
 from pathlab.advisor.failure_theory import Prediction, predict
-from pathlab.advisor.timer_candidates import TimerCandidate, candidates, tree
+from pathlab.advisor.timer_candidates import TimerCandidate, candidates
 from pathlab.api import Result, Scenario
 from pathlab.finding import Finding
 from pathlab.importer.timer_values import TimerValue
@@ -54,7 +55,7 @@ def advise_failures(scenario: Scenario, name: str, given: str, objective: str, s
     if cluster:  # one set of timers on every host, each failure on the whole cluster
         check_alike(scenario, hosts_timers)
         scenario = on_every_host(scenario)
-    tables = tree(scenario)
+    tables = as_run(scenario)  # a variant's or --set's array values too (implicit_transition_time, anatt)
     chosen(scenario, tables, given, {})  # bad input refused before anything runs
     # The paths the host's listing shows failed stay failed (faults at 0 s); its other faults are not run.
     standing = [f for f in tables.get("faults", []) if _at_zero(f)]

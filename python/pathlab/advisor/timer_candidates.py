@@ -16,6 +16,7 @@ from typing import Any
 
 from pathlab._core import parse_duration_ns
 from pathlab.advisor import stall_rule as rule
+from pathlab.advisor.as_run import as_run, set_value, set_where
 from pathlab.advisor.failure_theory import Timers
 from pathlab.advisor.nvme_vendor_timers import read_rows
 from pathlab.advisor.practice import rows_for
@@ -122,15 +123,6 @@ class TimerCandidate:
 def tree(scenario: Scenario) -> dict[str, Any]:
     """The scenario's tables as values (an imported host's, or its file's text parsed)."""
     return dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
-
-
-def set_value(text: str) -> Any:
-    """A `--set` value as the engine reads it (`parse_override_value`): TOML where it is, else the
-    text itself (`--set workloads.0.think_time=1ms`)."""
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
 
 
 def _seconds(value: Any) -> float | None:
@@ -269,22 +261,34 @@ def _anatt(scenario: Scenario, device: Device, timers: Sequence[TimerValue], sec
     `nvme id-ctrl` nor the scenario gives it): the longest that `nvme id-ctrl` printed for the
     subsystem or one of its controllers (as the device's listing names them; every one read
     where the scenario keeps no listing), else the scenario's array's (or its controllers'
-    longest). Another subsystem's ANATT says nothing of this device's."""
+    longest). Another subsystem's ANATT says nothing of this device's: where only others' were
+    read, the array's value (the longest of theirs, as imported) is said assumed, not read."""
     own = _own_subsystem(scenario, device)
     read = [t for t in timers if t.setting == "anatt" and (own is None or t.scope in own)]
     if read:
         longest = max(read, key=lambda t: int(t.value))
         seconds["anatt"] = float(longest.value)
         return [TimerSetting("ANATT", longest.value, "read", longest.where)]
-    array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
-    given = [(str(c["anatt"]), f"{scenario.file}, [[arrays]] {array['name']} controller {c.get('name')}'s anatt")
-             for c in array.get("controllers", []) if "anatt" in c]
-    given += [(str(array["anatt"]), f"{scenario.file}, [[arrays]] {array['name']} anatt")] if "anatt" in array else []
+    i, array = _array_as_run(scenario, device)
+    given = [(str(c["anatt"]), f"arrays.{i}.controllers.{j}.anatt",
+              f"[[arrays]] {array['name']} controller {c.get('name')}'s anatt")
+             for j, c in enumerate(array.get("controllers", [])) if "anatt" in c]
+    given += [(str(array["anatt"]), f"arrays.{i}.anatt", f"[[arrays]] {array['name']} anatt")] \
+        if "anatt" in array else []
     if not given:
         return []
-    value, where = max(given, key=lambda g: _seconds(g[0]) or 0.0)
+    value, key, said = max(given, key=lambda g: _seconds(g[0]) or 0.0)
     seconds["anatt"] = _seconds(value)
-    return [TimerSetting("ANATT", value, "read", where)]
+    others = [t for t in timers if t.setting == "anatt"]  # read, but none of the device's own subsystem
+    if others and set_where(scenario, key) is None:
+        # The import wrote the longest of the subsystems read as the array's: another subsystem's
+        # ANATT says nothing of this device's, yet the run changes its groups that long: assumed, said.
+        other = max(others, key=lambda t: int(t.value))
+        return [TimerSetting("ANATT", value, "assumed",
+                             f"the array's ({scenario.file}, {said}), another subsystem's ({other.where}): no "
+                             f"`nvme id-ctrl` of this device's subsystem's controllers was read "
+                             f"({', '.join(sorted(own or ()))}); one of theirs would settle it")]
+    return [TimerSetting("ANATT", value, "read", _where(scenario, key, said))]
 
 
 def _own_subsystem(scenario: Scenario, device: Device) -> set[str] | None:
@@ -313,13 +317,15 @@ def _traffic_based_keep_alive(scenario: Scenario, device: Device, timers: Sequen
         one = next((t for t in read if int(t.value, 16) & CTRATT_TBKAS), read[0])
         tbkas = bool(int(one.value, 16) & CTRATT_TBKAS)
         return TimerSetting("TBKAS", "1" if tbkas else "0", "read", f"{one.where}: ctratt {one.value}"), tbkas
-    array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
-    given = [(bool(c["traffic_based_keep_alive"]), f"{scenario.file}, [[arrays]] {array['name']} controller "
-              f"{c.get('name')}'s traffic_based_keep_alive") for c in array.get("controllers", [])
-             if "traffic_based_keep_alive" in c]
+    i, array = _array_as_run(scenario, device)
+    given = [(bool(c["traffic_based_keep_alive"]),
+              _where(scenario, f"arrays.{i}.controllers.{j}.traffic_based_keep_alive",
+                     f"[[arrays]] {array['name']} controller {c.get('name')}'s traffic_based_keep_alive"))
+             for j, c in enumerate(array.get("controllers", [])) if "traffic_based_keep_alive" in c]
     if "traffic_based_keep_alive" in array:
         given.append((bool(array["traffic_based_keep_alive"]),
-                      f"{scenario.file}, [[arrays]] {array['name']} traffic_based_keep_alive"))
+                      _where(scenario, f"arrays.{i}.traffic_based_keep_alive",
+                             f"[[arrays]] {array['name']} traffic_based_keep_alive")))
     if given:
         tbkas, where = next((g for g in given if g[0]), given[0])
         return TimerSetting("TBKAS", "1" if tbkas else "0", "read", where), tbkas
@@ -337,13 +343,27 @@ def _implicit_transition_time(scenario: Scenario, device: Device, timers: Sequen
         longest = max(read, key=lambda t: _seconds(t.value) or 0.0)
         seconds["implicit_transition_time"] = _seconds(longest.value)
         return [TimerSetting("implicit transition time", longest.value, "read", longest.where)]
-    array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
+    i, array = _array_as_run(scenario, device)
     if "implicit_transition_time" not in array:
         return []
     value = str(array["implicit_transition_time"])
     seconds["implicit_transition_time"] = _seconds(value)
     return [TimerSetting("implicit transition time", value, "read",
-                         f"{scenario.file}, [[arrays]] {array['name']} implicit_transition_time")]
+                         _where(scenario, f"arrays.{i}.implicit_transition_time",
+                                f"[[arrays]] {array['name']} implicit_transition_time"))]
+
+
+def _array_as_run(scenario: Scenario, device: Device) -> tuple[int, dict[str, Any]]:
+    """The device's `[[arrays]]` table as the run reads it (`--set` and the variant applied) and
+    its index; an empty table where none is named so."""
+    arrays = as_run(scenario).get("arrays", [])
+    return next(((i, a) for i, a in enumerate(arrays) if a.get("name") == device.array.name), (-1, {}))
+
+
+def _where(scenario: Scenario, key: str, said: str) -> str:
+    """Where the scenario value at dotted `key` was read: the override or variant that set it,
+    else the file's table `said` names."""
+    return set_where(scenario, key) or f"{scenario.file}, {said}"
 
 
 def _esxi_iscsi_adapter(scenario: Scenario, path: str | None) -> dict[str, Any] | None:

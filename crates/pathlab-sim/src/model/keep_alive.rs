@@ -39,8 +39,13 @@
 //! `reset_tbkas`, a command seen since it last ran). So the window in which a lost controller
 //! may still execute a write (`StackRules::target_quiesce_ns`, which the hazard count reads) is
 //! one KATO longer there (`Model::target_quiesce_ns`). TP4129's hold is 3 × KATO + CQT under
-//! TBKAS, 2 × without: a host setting `tp4129_hold = 2` towards a controller that advertises
-//! TBKAS is refused (`Model::check_keep_alive`).
+//! TBKAS, 2 × without: the multiple is the controller's, not the host's choice (TP4129, as
+//! Linux's implementation reads it: `nvmef_req_hold_timeout_ms`, "3 x KATO for traffic based
+//! keepalive and 2 * KATO for command based keepalive", Mohamed Khalfella, "[RFC PATCH v1 2/7]
+//! nvmef: Add nvmef_req_hold_timeout_ms() to calculate kato request hold time", linux-nvme,
+//! 2025-03-24). So a host setting `tp4129_hold = 2` towards a controller that advertises TBKAS,
+//! or `3` towards one that does not (or is not said to: the engine then runs command-based
+//! keep-alive), is refused (`Model::check_keep_alive`).
 
 use super::stack::{Stack, TP4129_KATO_MULTIPLES};
 use super::Model;
@@ -108,8 +113,9 @@ impl Model {
     }
 
     /// Refuses a `traffic_based_keep_alive` no NVMe device's path reads (it would do nothing),
-    /// and a TP4129 hold of 2 × KATO on an NVMe host whose paths reach a controller that
-    /// advertises TBKAS (TP4129 holds 3 × KATO there). `host_fields`: each host's table.
+    /// and a TP4129 hold whose multiple is not the one of a controller an NVMe host's paths
+    /// reach: 2 × KATO towards one that advertises TBKAS (TP4129 holds 3 × there), 3 × towards
+    /// one that does not (2 ×). `host_fields`: each host's table.
     pub fn check_keep_alive(&self, spec: &ScenarioSpec, host_fields: &[String]) -> Result<(), FieldError> {
         let nvme = |s: Stack| matches!(s, Stack::LinuxNvme | Stack::Spdk);
         let reached = |c: usize| {
@@ -138,17 +144,26 @@ impl Model {
                 if own.is_some() && !reached(c) {
                     return Err(unread(field));
                 }
-                if self.controllers[c].traffic_based_keep_alive != Some(true) {
-                    continue;
-                }
-                for p in self.paths.iter().filter(|p| self.ports[p.port].controller == c) {
+                let tbkas = self.controllers[c].traffic_based_keep_alive == Some(true);
+                let [command_based, traffic_based] = TP4129_KATO_MULTIPLES;
+                let wanted = if tbkas { traffic_based } else { command_based };
+                let nvme_paths = self
+                    .paths
+                    .iter()
+                    .filter(|p| self.ports[p.port].controller == c && nvme(self.devices[p.device].stack.stack));
+                for p in nvme_paths {
                     let host = self.devices[p.device].host;
-                    if let Some(k) = spec_host_hold(spec, host).filter(|&k| k < TP4129_KATO_MULTIPLES[1]) {
+                    if let Some(k) = spec_host_hold(spec, host).filter(|&k| k != wanted) {
+                        let (said, given) = match (tbkas, own.or(a.traffic_based_keep_alive)) {
+                            (true, _) => ("advertises", field.clone()),
+                            (false, Some(_)) => ("does not advertise", field.clone()),
+                            (false, None) => ("is not said to advertise", format!("{field} not given")),
+                        };
                         return Err((
                             format!("{}.stack.tp4129_hold", host_fields[host]),
                             format!(
-                                "{k}: controller {} of array \"{}\" advertises traffic-based keep-alive ({field}): \
-                                 TP4129 holds 3 × KATO + CQT there",
+                                "{k}: controller {} of array \"{}\" {said} traffic-based keep-alive ({given}): \
+                                 TP4129 holds {wanted} × KATO + CQT there",
                                 self.controllers[c].name, a.name
                             ),
                         ));

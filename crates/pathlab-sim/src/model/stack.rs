@@ -147,8 +147,8 @@ pub const NVME_KATO_NS: TimeNs = 5 * SECOND_NS;
 /// [spdk `module/bdev/nvme/bdev_nvme.c`].
 pub const SPDK_KATO_NS: TimeNs = 10 * SECOND_NS;
 /// The TP4129 hold's multiples of KATO: 2, or 3 with traffic-based keep-alive [NVM Express
-/// TP4129; NVMe Base 2.1 "Communication Loss Handling"] (`Model::check_keep_alive` refuses 2
-/// towards a controller that advertises it).
+/// TP4129; NVMe Base 2.1 "Communication Loss Handling"]: the controller's, not the host's choice
+/// (`Model::check_keep_alive` refuses the other).
 pub const TP4129_KATO_MULTIPLES: [u32; 2] = [2, 3];
 // Retries of an I/O after errors. dm-multipath has no count: it requeues while a path is valid.
 /// VMware does not publish NMP's count: 5 is ours, as Linux `SD_MAX_RETRIES` [drivers/scsi/sd.h].

@@ -2,11 +2,10 @@
 //! handles them (`model::nvme_wait` has the rules and their sources). A path whose group is in
 //! the change state is not used (the policy sees it inaccessible); I/O with no other path waits,
 //! since its controller is live (`nvme_head.rs`). The host reads the ANA log when the change
-//! notice comes (here at once) and arms the controller's ANATT timer: Linux resets the
-//! controller after 2 × ANATT, which aborts what it held and, once it answers again, reads the
-//! log and arms the timer again while the group is still changing; SPDK gives the path up after
-//! ANATT, so that I/O with no other path fails. Commands already on a path when its group enters
-//! the change state complete there.
+//! notice comes (here at once) and arms the ANATT timer: Linux's is the controller's
+//! (`anatt_timer.rs`), which resets it after 2 × ANATT; SPDK's is the namespace's, here the
+//! path's, which gives the path up after ANATT, so that I/O with no other path fails. Commands
+//! already on a path when its group enters the change state complete there.
 
 use super::failure::Seen;
 use super::Simulation;
@@ -51,17 +50,30 @@ impl Simulation {
                 self.arm_anatt(p);
             } else if self.ana[p].given_up_at.take().is_some() {
                 self.controllers_changed(d);
+            } else if self.resets_controller(p) {
+                // Linux reads the log at the change's end too: its controller's timer is
+                // deleted, or pushed back while another of its groups still changes.
+                self.read_ana_log(p);
             }
             self.wake_waiting(d);
             self.dispatch_device(d);
         }
     }
 
+    /// Whether path `p`'s host keeps Linux's ANATT timer, one per controller (`anatt_timer.rs`).
+    fn resets_controller(&self, p: usize) -> bool {
+        let wait = self.model.devices[self.model.paths[p].device].stack.controllers;
+        wait.is_some_and(|w| w.anatt == AnattRule::ResetController)
+    }
+
     /// The host read the ANA log of path `p`'s controller with its group changing (only a live
-    /// controller it reaches tells it): the ANATT timer starts. One that would run out after the
-    /// measurement is not armed (the run only drains then: a change that never ends would re-arm
-    /// for ever).
+    /// controller it reaches tells it): the ANATT timer starts (Linux's, the controller's, is
+    /// set again). One that would run out after the measurement is not armed (the run only
+    /// drains then: a change that never ends would re-arm for ever).
     fn arm_anatt(&mut self, p: usize) {
+        if self.resets_controller(p) {
+            return self.read_ana_log(p);
+        }
         let path = &self.model.paths[p];
         let Some(wait) = self.model.devices[path.device].stack.controllers.filter(|_| path.up && path.connected) else {
             return;
@@ -77,16 +89,19 @@ impl Simulation {
     }
 
     /// The controller of path `p` is live again (a reconnect) and reads the ANA log: Linux
-    /// starts the timer again (`nvme_mpath_stop` deleted it with the controller); SPDK's belongs
-    /// to the namespace and runs on, or starts if none ran.
+    /// sets its controller's timer, or deletes one left from before the loss (`nvme_mpath_stop`
+    /// deleted it with the controller); SPDK's belongs to the namespace and runs on, or starts
+    /// if none ran.
     pub(super) fn ana_reconnected(&mut self, p: usize) {
+        if self.resets_controller(p) && (self.model.paths[p].ana_change || !self.anatt_timers.is_empty()) {
+            return self.read_ana_log(p);
+        }
         let rule = self.model.devices[self.model.paths[p].device].stack.controllers.map(|w| w.anatt);
         if !self.model.paths[p].ana_change {
             return;
         }
         let a = self.ana[p];
         match rule {
-            Some(AnattRule::ResetController) => {}
             Some(AnattRule::GiveUpPath) if !a.timer && a.given_up_at.is_none() => {}
             _ => return,
         }
@@ -94,8 +109,8 @@ impl Simulation {
         self.arm_anatt(p);
     }
 
-    /// The ANATT timer of path `p`'s controller runs out; nothing happens if the change it was
-    /// armed in is over or (Linux) the host has since failed the controller (its timer stopped).
+    /// SPDK's ANATT timer of path `p` runs out (Linux's is the controller's, `anatt_timer.rs`);
+    /// nothing happens if the change it was armed in is over.
     pub(super) fn anatt_expired(&mut self, p: usize, change: u32) {
         if self.model.paths[p].transitioning {
             return self.transition_timed_out(p, change);
@@ -110,19 +125,7 @@ impl Simulation {
         };
         self.ana[p].timer = false;
         match wait.anatt {
-            AnattRule::ResetController if !self.model.paths[p].up => {}
-            AnattRule::ResetController => {
-                self.note_path(p, Seen::AnattReset);
-                if self.model.paths[p].connected {
-                    // It answers at once and reads the log again: still changing.
-                    self.abort_commands(p);
-                    self.ana[p].changes += 1;
-                    self.arm_anatt(p);
-                } else {
-                    // The reset finds the controller gone: it reconnects as after any loss.
-                    self.host_fail_path(p, true);
-                }
-            }
+            AnattRule::ResetController => {}
             AnattRule::GiveUpPath => {
                 self.note_path(p, Seen::AnattExpired);
                 self.ana[p].given_up_at = Some(self.events.now());

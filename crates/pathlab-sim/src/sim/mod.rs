@@ -23,6 +23,7 @@
 
 mod alua_transition;
 mod ana;
+mod anatt_timer;
 mod backend;
 mod balance;
 mod coalescing;
@@ -134,6 +135,12 @@ enum Event {
     Anatt {
         path: u32,
         change: u32,
+    },
+    /// Linux NVMe: the ANATT timer of a host-controller connection (`nexus`) runs out
+    /// (`generation`: its count of settings when it was set; `anatt_timer.rs`).
+    ControllerAnatt {
+        nexus: u32,
+        generation: u32,
     },
     /// The block layer's timeout timers find idle namespaces (`model::tags`).
     TagIdleCheck,
@@ -321,6 +328,9 @@ pub struct Simulation {
     hazards: Vec<u64>,
     /// Per path: its ANA changes and ANATT timer (`ana.rs`).
     ana: Vec<ana::AnaPath>,
+    /// Per host-controller connection (nexus): Linux's ANATT timer, from the first ANA change
+    /// (`anatt_timer.rs`).
+    anatt_timers: Vec<anatt_timer::ControllerAnatt>,
     /// Per host-controller connection: what traffic-based keep-alive reads (`keep_alive.rs`).
     keep_alive_seen: keep_alive::Completions,
 }
@@ -367,6 +377,7 @@ impl Simulation {
             held: vec![Vec::new(); model_paths],
             hazards: vec![0; model_devices],
             ana: vec![ana::AnaPath::default(); model_paths],
+            anatt_timers: Vec::new(),
             keep_alive_seen: None,
             plan,
         };
@@ -527,6 +538,7 @@ impl Simulation {
             Event::Detect { path, loss, step } => self.detect(path as usize, loss, step),
             Event::Release { path } => self.release_held(path as usize),
             Event::Anatt { path, change } => self.anatt_expired(path as usize, change),
+            Event::ControllerAnatt { nexus, generation } => self.controller_anatt_expired(nexus as usize, generation),
             Event::GiveUp { device, episode } => self.give_up(device as usize, episode),
             Event::Rebalance { array } => self.rebalance(array as usize),
             Event::TagIdleCheck => self.tag_idle_check(),
