@@ -80,22 +80,22 @@ class Reader:
     def __init__(self, path: str | Path, command: str) -> None:
         self.name = str(path)
         self.command = command
-        self.every = pasted.file_lines(path)  # read a line at a time at each pass, never whole
-        lines = pasted.output_lines(self.name, self.every, _patterns(command), command)
+        every = pasted.file_lines(path)  # read a line at a time at each pass, never whole
+        lines = pasted.output_lines(self.name, every, _patterns(command), command)
         self.ours = pasted.between_lines(self.name, lines, _listing_line, _listing_line, command, _name_line)
 
     @property
     def lines(self) -> Iterator[str]:
-        """Every line of the file, blank where it is not the listing's; the listing's as unwrapped
-        (without mail quoting, a log prefix or bold markers)."""
-        ours = iter(self.ours())
-        next_ours = next(ours, None)
-        for line in self.every():
-            if next_ours is not None and line.number == next_ours.number:
-                yield next_ours.text
-                next_ours = next(ours, None)
-            else:
+        """Every line of the file up to the listing's last, blank where it is not the listing's;
+        the listing's as unwrapped (without mail quoting, a log prefix or bold markers). (The
+        lines after the listing's last would be blank: no reader needs them.)"""
+        number = 0
+        for line in self.ours():
+            while number + 1 < line.number:  # a line that is not the listing's
+                number += 1
                 yield ""
+            number = line.number
+            yield line.text
 
     def told_as(self, command: str) -> Reader:
         """The same file and lines as `command`'s listing (its errors and checks name it), once

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers._file import listing_size, whole_without_nul, without_nul
@@ -51,9 +51,10 @@ _LONE_PROMPT = re.compile(r"^\s*[#$>%]\s*$")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """A line as an editor numbers it (from 1), without its line end or terminal colours."""
+class Line(NamedTuple):
+    """A line as an editor numbers it (from 1), without its line end or terminal colours (a
+    named tuple: each pass over a file makes its lines again, and a tuple is made in half a
+    frozen dataclass's time)."""
 
     number: int
     text: str
@@ -343,7 +344,8 @@ def file_lines(path: str | Path) -> Source:
                 raw = raw.removesuffix("\n")
                 if number == 1:
                     raw = raw.lstrip("\ufeff")
-                without_nul(name, number, raw)
+                if "\x00" in raw:
+                    without_nul(name, number, raw)
                 yield Line(number, _ANSI.sub("", raw) if "\x1b" in raw else raw)
 
     return read
