@@ -45,6 +45,8 @@ _CLEAR_PROMPT = re.compile(
     r"|^\s*(?:PS\s+)?[A-Za-z]:\\[^>\n]*>\s*")                   # PS C:\Users\admin>  C:\>
 #: A bare `#`, `$` or `>` before a command (forum posts, man pages).
 _BARE_PROMPT = re.compile(r"^\s*[#$>]\s*")
+#: What every prompt, clear or bare, holds one of (`]` closes `[root@esx:~]`, `>` ends `C:\>`).
+_PROMPT_MARKS = "#$%>]"
 #: A prompt alone on a line (`$`, `# `, `>`), as the end of a pasted output: not a line of it,
 #: though a page indents it with the listing.
 _LONE_PROMPT = re.compile(r"^\s*[#$>%]\s*$")
@@ -103,6 +105,8 @@ def lines_of(text: str) -> list[Line]:
 def command_of(text: str) -> str | None:
     """The command a pasted command line runs (`multipath -ll`, prompt, `sudo` and a leading
     `date;` removed), "" for a bare prompt, or None when the line is not a command line."""
+    if not any(mark in text for mark in _PROMPT_MARKS):  # most lines of a listing: no prompt tried
+        return None
     prompt = _CLEAR_PROMPT.match(text)
     if prompt:
         rest = text[prompt.end():].strip()
