@@ -18,6 +18,12 @@ from pathlab import Scenario
 from pathlab.shipped import path as shipped_path
 
 VARIANTS = ("iops1", "iops1000")
+OUTSTANDING = (1, 4, 16, 32, 64, 128, 256, 512)
+#: Offered load of the open loop, as a share of the working ports' capacity.
+LOADS = (0.1, 0.5, 0.8, 0.9, 0.95)
+LUN_COUNTS = (1, 2, 4, 8)
+#: The ports each setting keeps working: iops=1 all four, iops=1000 one at a time.
+WORKING_PORTS = {"iops1": 4, "iops1000": 1}
 
 
 def run(text: str, variant: str, seconds: float, **overrides) -> dict:
@@ -38,6 +44,14 @@ def open_loop(text: str, rate: float) -> str:
     closed = "outstanding = 128\n"
     assert text.count(closed) == 1
     return text.replace(closed, f'rate = {rate}\narrival = "poisson"\n')
+
+
+def open_loop_at(text: str, load: float, variant: str) -> str:
+    """The open loop offered `load` times the capacity of the ports `variant` keeps working
+    (each a LUN's FIFO at its port: the file's `device_service`)."""
+    port = tomllib.loads(text)["arrays"][0]["device_service"]["fixed"]
+    one_lun_port = 1e6 / float(port.removesuffix("us"))
+    return open_loop(text, load * WORKING_PORTS[variant] * one_lun_port)
 
 
 def with_luns(text: str, count: int) -> tuple[str, list[str]]:
@@ -63,16 +77,13 @@ def main() -> None:
         text = without_busy(text)
     head = "| {} | iops=1: I/O/s, ms | iops=1000: I/O/s, ms |\n|---|---|---|"
     print(head.format("outstanding"))
-    for n in (1, 4, 16, 32, 64, 128, 256, 512):
+    for n in OUTSTANDING:
         print(row(str(n), [run(text, v, args.seconds, **{"workloads.0.outstanding": n}) for v in VARIANTS]))
-    port = tomllib.loads(text)["arrays"][0]["device_service"]["fixed"]
-    one_lun_port = 1e6 / float(port.removesuffix("us"))
     print("\n" + head.format("offered load (share of the working ports' capacity)"))
-    for load in (0.1, 0.5, 0.8, 0.9, 0.95):
-        print(row(f"{load:.0%}", [run(open_loop(text, load * ports * one_lun_port), v, args.seconds)
-                                  for v, ports in zip(VARIANTS, (4, 1))]))
+    for load in LOADS:
+        print(row(f"{load:.0%}", [run(open_loop_at(text, load, v), v, args.seconds) for v in VARIANTS]))
     print("\n" + head.format("LUNs (128 outstanding each)"))
-    for luns in (1, 2, 4, 8):
+    for luns in LUN_COUNTS:
         lun_text, names = with_luns(text, luns)
         print(row(str(luns), [run(lun_text, v, args.seconds, **{"workloads.0.devices": names}) for v in VARIANTS]))
 

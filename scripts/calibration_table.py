@@ -2,7 +2,8 @@
 figure's scenario at the row's run length (seed 1, the files' own) and every field report's
 variants at the file's run length (as `pathlab compare FILE` does), and rewrites the measured
 fields of `python/pathlab/validated.toml` (`simulated`, a report's `figures`, `measured` and
-`commit`), keeping everything else. The page (docs/calibration.md) draws its tables from that
+`commit`; `pinned` where a row has a `pin_run`, the shorter run the test suite pins it at),
+keeping everything else. The page (docs/calibration.md) draws its tables from that
 file when the site builds (docs/hooks/calibration_tables.py), and advise reads the errors from it.
 
     python scripts/calibration_table.py [--only SCENARIO ...]
@@ -76,15 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     wanted = lambda name: not only or name in only  # noqa: E731
     figures = [f for f in doc["figure"] if wanted(f["scenario"])]
     reports = [r for r in doc["report"] if wanted(r["scenario"])]
-    runs = [(f["scenario"], f["variant"], tuple(f["run"])) for f in figures]
+    runs = [(f["scenario"], f["variant"], tuple(f[length])) for f in figures for length in ("run", "pin_run") if length in f]
     runs += [(r["scenario"], v, None) for r in reports for v in r["runs"]]
     today, at = datetime.date.today().isoformat(), commit()  # the code as it was when the runs began
     summaries = measure(runs)
     failed = 0
     for f in figures:
-        row = validated.Figure(**{**f, "run": tuple(f["run"])})
-        value = summaries[(f["scenario"], f["variant"], tuple(f["run"]))][f["figure"]]
+        row = next(r for r in validated.figures() if (r.scenario, r.variant, r.figure) == (f["scenario"], f["variant"], f["figure"]))
+        value = summaries[(f["scenario"], f["variant"], row.run)][f["figure"]]
         f.update(simulated=round(value, 4), measured=today, commit=at)
+        if row.pin_run:  # the shorter run the suite pins the row at
+            f.update(pinned=round(summaries[(f["scenario"], f["variant"], row.pin_run)][f["figure"]], 4))
         ok = row.holds(value)
         failed += not ok
         print(f"{row.case:<36} {row.variant:<16} {row.figure:<15} {row.published:>12,.3f} {value:>12,.3f} "

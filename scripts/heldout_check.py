@@ -6,10 +6,11 @@ succeeds and the tool has a `show` style, `pathlab show` in the input's own styl
 - shown back exactly: the fields `show` prints (alias, WWID, features, hardware handler, each
   group's selector, prio and status, each path's H:C:T:L, device and states; NVMe NQN, each
   controller's transport, address and state; ESXi SATP, PSP, TPG states, working paths) equal
-  the same fields of the input, in the input's order;
+  the same fields of the input, in the input's order (PowerPath: each pseudo device's LUN ID,
+  state and policy, each path's I/O path, interface, mode, state, queued I/Os and errors);
 - found right: the topology `show` printed equals the one written by hand in SOURCES.toml before
   pathlab was run (maps, groups with status, prio and path count, each path's states; NVMe paths
-  and states; ESXi SATP, PSP, iops, TPG states, working paths).
+  and states; ESXi SATP, PSP, iops, TPG states, working paths; PowerPath LUN ID, policy, paths).
 
 It is a measurement, not a test: nothing here may be tuned to the set. Run:
 
@@ -37,6 +38,7 @@ STYLE = {
     "multipath-l": ("paths", "linux-l"),
     "nvme-list-subsys": ("paths", "nvme"),
     "esxcli-nmp-device-list": ("devices", "esxi"),
+    "powermt": ("devices", "powerpath"),
 }
 
 
@@ -135,9 +137,42 @@ def esxi_fields(text: str) -> dict[str, Any]:
     return devices
 
 
+_PSEUDO = re.compile(r"Pseudo name=(?P<pseudo>[\w.-]+)")
+_LOGICAL = re.compile(r"Logical device ID=(?P<lun>[0-9A-Fa-f]+)")
+_STATE = re.compile(r"state=(?P<state>\w+); policy=(?P<policy>\w+);")
+_PP_ROW = re.compile(r"^\s*\d+\s.*\s(?P<mode>active|standby|unlic|asb:prox|asb:iopf)\s+(?P<state>alive|dead)\s+"
+                     r"(?P<queued>\d+)\s+(?P<errors>\d+)\s*$")
+
+
+def powermt_fields(text: str) -> dict[str, Any]:
+    """{pseudo: {lun, state, policy, paths: [(I/O path, interface, mode, state, Q-IOs, errors)]}}: the
+    interface starts under the header's `Interf.` (a HW path may have blanks, the interface one or
+    two words), the I/O path is the word before it."""
+    devices: dict[str, Any] = {}
+    current: dict[str, Any] | None = None
+    column: int | None = None
+    for line in text.splitlines():
+        if m := _PSEUDO.search(line):
+            current = devices.setdefault(m["pseudo"], {"lun": None, "state": None, "policy": None, "paths": []})
+            continue
+        if current is None:
+            continue
+        if m := _LOGICAL.search(line):
+            current["lun"] = m["lun"]
+        elif m := _STATE.search(line):
+            current["state"], current["policy"] = m["state"], m["policy"]
+        elif "Interf." in line:
+            column = line.index("Interf.")
+        elif (m := _PP_ROW.match(line)) and column is not None:
+            before = line[:column].split()
+            interface = " ".join(line[column:m.start("mode")].split())
+            current["paths"].append((before[-1], interface, m["mode"], m["state"], int(m["queued"]), int(m["errors"])))
+    return devices
+
+
 FIELDS: dict[str, Callable[[str], dict[str, Any]]] = {
     "multipath-ll": multipath_fields, "multipath-l": multipath_fields,
-    "nvme-list-subsys": nvme_fields, "esxcli-nmp-device-list": esxi_fields,
+    "nvme-list-subsys": nvme_fields, "esxcli-nmp-device-list": esxi_fields, "powermt": powermt_fields,
 }
 
 
@@ -176,6 +211,18 @@ def topology_mismatches(kind: str, expected: dict[str, Any], shown: dict[str, An
             listed = sorted((t, _address(a), st) for _, t, a, st in s["paths"])
             if controllers != listed:
                 out.append(f"{nqn}: paths {controllers} not {listed}")
+    elif kind == "powermt":
+        want = {d["pseudo"]: d for d in expected["devices"]}
+        if set(want) != set(shown):
+            return [f"pseudo devices {sorted(shown)} instead of {sorted(want)}"]
+        for pseudo, d in want.items():
+            got = shown[pseudo]
+            for field in ("lun", "policy"):
+                if got[field] != d[field]:
+                    out.append(f"{pseudo}: {field} {got[field]} not {d[field]}")
+            paths = [list(p[:4]) for p in got["paths"]]
+            if paths != d["paths"]:
+                out.append(f"{pseudo}: paths {paths} not {d['paths']}")
     elif kind == "esxcli-nmp-device-list":
         want = {d["naa"]: d for d in expected["devices"]}
         if set(want) != set(shown):

@@ -8,12 +8,13 @@ sample's where the mutation leaves the listing's content as it was (every mutati
 the second output and the huge number: such a paste is read as the clean one or refused, never
 read otherwise).
 
-    python scripts/paste_harness.py [--only SUBSTRING] [--show-diffs]
+    python scripts/paste_harness.py [--only SUBSTRING] [--show-diffs] [--refusals]
 
 The samples: each corpus sample's `bare.txt` (its folder names the command, for the prompt) and
 the listings under tests/data/{linux,esxcli,powerpath,mpio}; a sample the importer refuses clean
 is still mutated (a refusal must stay one line, exit 2). Prints one line per finding and the
-counts; exit 1 when anything was found."""
+counts (a refusal of a paste whose clean sample is read counted apart: `refused, clean read`,
+each named with `--refusals`); exit 1 when anything was found."""
 
 from __future__ import annotations
 
@@ -48,7 +49,9 @@ UNREADABLE = -1
 HARMLESS = ("mail quote", "prompt", "crlf", "tabs to spaces", "lost indentation", "wrapped lines", "trailing prose")
 
 
-def _wrap(text: str, width: int = 76) -> str:
+def wrapped(text: str, width: int = 76) -> str:
+    """`text` as a word wrapper wraps it: each line longer than `width` cut at its last blank
+    before it (the blank dropped), or at `width` where it has none, the rest going on."""
     out = []
     for line in text.split("\n"):
         while len(line) > width:
@@ -78,7 +81,7 @@ def mutations(text: str, command: str | None) -> dict[str, str]:
         "crlf": text.replace("\n", "\r\n"),
         "tabs to spaces": text.replace("\t", "    "),
         "lost indentation": "\n".join(line.lstrip(" \t") for line in lines),
-        "wrapped lines": _wrap(text),
+        "wrapped lines": wrapped(text),
         "cut in the middle": text[: len(text) // 2],
         "two outputs": text + ("" if text.endswith("\n") else "\n") + text,
         "trailing prose": text + ("" if text.endswith("\n") else "\n") + "\nThanks, let me know if you need more.\n",
@@ -129,7 +132,7 @@ def shown(out: Path) -> str:
 
 
 def run(only: str | None, show_diffs: bool, say: Callable[[str], None],
-        tally: dict[str, dict[str, int]]) -> dict[str, int]:
+        tally: dict[str, dict[str, int]], verbose: bool = False) -> dict[str, int]:
     """The counts of what was found; `tally` gets each mutation's outcomes (read, refused, …)."""
     counts = {"samples": 0, "pastes": 0, "traceback": 0, "exit code": 0, "unreadable": 0, "read otherwise": 0}
     with tempfile.TemporaryDirectory() as scratch:
@@ -148,6 +151,10 @@ def run(only: str | None, show_diffs: bool, say: Callable[[str], None],
                 out = folder / "pasted.toml"
                 code, err, crashed, values = imported(file, out)
                 outcome = "traceback" if crashed else {0: "read", 2: "refused"}.get(code, f"exit {code}")
+                if outcome == "refused" and clean_code == 0:  # what the paste alone cost: the clean sample is read
+                    outcome = "refused, clean read"
+                    if verbose:
+                        say(f"refused, clean read: {name}, {mutation}: {(err.strip().splitlines() or [''])[-1][:200]}")
                 tally.setdefault(mutation, {}).setdefault(outcome, 0)
                 tally[mutation][outcome] += 1
                 last = (err.strip().splitlines() or [""])[-1][:200]
@@ -180,13 +187,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="only the samples whose path contains this")
     parser.add_argument("--show-diffs", action="store_true", help="print how a paste read otherwise differs")
+    parser.add_argument("--refusals", action="store_true", help="name each paste refused whose clean sample is read")
     return parser.parse_args(argv)
 
 
 def main_(argv: list[str]) -> int:
     args = parse_args(argv)
     tally: dict[str, dict[str, int]] = {}
-    counts = run(args.only, args.show_diffs, lambda line: print(line, flush=True), tally)
+    counts = run(args.only, args.show_diffs, lambda line: print(line, flush=True), tally, args.refusals)
     for mutation, outcomes in tally.items():
         print(f"  {mutation}: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
     print(", ".join(f"{k}: {v}" for k, v in counts.items()))

@@ -130,3 +130,63 @@ def hpp_device_lists(draw: st.DrawFn) -> str:
             f"   Working Path Set: {', '.join(working)}", f"   Is SSD: {draw(st.sampled_from(['true', 'false']))}",
             "   Is Local: false", f"   Paths: {', '.join(paths)}", f"   Use ANO: {draw(st.sampled_from(['true', 'false']))}"]))
     return "\n\n".join(blocks) + "\n"
+
+
+@st.composite
+def hpp_lists(draw: st.DrawFn) -> tuple[str, str]:
+    """An `esxcli storage hpp device list` and the `esxcli storage hpp path list` beside it (ESXi
+    7 and 8; NetApp's ONTAP SAN host guides, `tests/data/corpus/esxcli-hpp-path-list`): a path
+    block is its name (`fc.<host WWNN>:<WWPN>-fc.<target WWNN>:<WWPN>-<device>`, or
+    `tcp.<vmnic>:<MAC>-tcp.<address>:4420-<device>`), `Runtime Name`, `Device`, `Device Display
+    Name`, `Path State` (`active`, `active unoptimized`) and `Path Config` (ESXi 7's
+    `{TPG_id=0,TPG_state=AO,RTP_id=0,health=UP}`, or ESXi 8's `{ANA_GRP_id=N,ANA_GRP_state=AO,
+    health=UP}`). Narrowed to what pathlab's model holds: one array, every path up, each target
+    port in one state on every device (its controller's), one group id on the array, at least one
+    port optimized, the devices' first path among those, and each device's working path set the
+    paths its scheme uses (the current path under FIXED; under a load-balancing one the optimized
+    paths, every path with `Use ANO: true`)."""
+    adapters = sorted(draw(st.lists(st.integers(1, 64), min_size=1, max_size=2, unique=True)))
+    fc = draw(st.booleans())
+    kind = draw(st.sampled_from(["NVMe Fibre Channel Disk", "NETAPP Fibre Channel Disk"])) if fc else "NVMe TCP Disk"
+    targets = [(a, t) for a in adapters for t in range(draw(st.integers(1, 2)))]
+    optimized = {port: draw(st.booleans()) for port in targets}
+    optimized[targets[0]] = True
+    esxi8, group = draw(st.booleans()), draw(st.integers(0, 9))
+
+    def path_name(a: int, t: int, device: str) -> str:
+        if fc:
+            return f"fc.20000024ff{a:06x}:21000024ff{a:06x}-fc.2004d039ea{a:04x}{t:02x}:2005d039ea{a:04x}{t:02x}-{device}"
+        return f"tcp.vmnic{a}:34:80:0d:30:ca:{a:02x}-tcp.192.168.{a}.{10 + t}:4420-{device}"
+
+    def config(state: str) -> str:
+        return f"{{ANA_GRP_id={group},ANA_GRP_state={state},health=UP}}" if esxi8 else \
+            f"{{TPG_id={group},TPG_state={state},RTP_id=0,health=UP}}"
+
+    devices, paths = [], []
+    for i in range(draw(st.integers(1, 3))):
+        name = draw(st.sampled_from(["naa.6", "eui.", "uuid."])) + f"{_hex(draw, 29)}{i:02x}"
+        display = f"{kind} ({name})"
+        lun = 10 * i + draw(st.integers(0, 9))
+        runtime = {port: f"vmhba{port[0]}:C0:T{port[1]}:L{lun}" for port in targets}
+        scheme = draw(st.sampled_from(HPP_SCHEMES))
+        use_ano = draw(st.sampled_from(["true", "false"]))
+        current = runtime[targets[0]]
+        if scheme == "FIXED":
+            config_of_scheme, working = f"{{preferred={draw(st.sampled_from(['none', current]))};}}", [current]
+        else:
+            iops, size = draw(st.integers(1, 1000)), draw(st.sampled_from([1024, 65536, 10485760]))
+            config_of_scheme = {"LB-RR": f"{{iops={iops},bytes={size};}}", "LB-IOPS": f"{{iops={iops};}}",
+                                "LB-BYTES": f"{{bytes={size};}}"}[scheme]
+            working = [runtime[p] for p in targets if optimized[p] or use_ano == "true"]
+        devices.append("\n".join([
+            name, f"   Device Display Name: {display}", f"   Path Selection Scheme: {scheme}",
+            f"   Path Selection Scheme Config: {config_of_scheme}", f"   Current Path: {current}",
+            f"   Working Path Set: {', '.join(working)}", f"   Is SSD: {draw(st.sampled_from(['true', 'false']))}",
+            "   Is Local: false", f"   Paths: {', '.join(runtime.values())}", f"   Use ANO: {use_ano}"]))
+        for port in targets:
+            state = "AO" if optimized[port] else "ANO"
+            paths.append("\n".join([
+                path_name(*port, name), f"   Runtime Name: {runtime[port]}", f"   Device: {name}",
+                f"   Device Display Name: {display}", f"   Path State: {'active' if optimized[port] else 'active unoptimized'}",
+                f"   Path Config: {config(state)}"]))
+    return "\n\n".join(devices) + "\n", "\n\n".join(paths) + "\n"

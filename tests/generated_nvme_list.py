@@ -11,6 +11,12 @@ the name (its header `%-16s %-5s`), then the namespaces; the namespaces (`stdout
 column `%-16s`, the dashes of each column cut to its width. The namespace's device and generic
 device are named without `/dev/` before 2.9 and with it since.
 
+nvme-cli 3.0 (`src/nvme-print-stdout.c` at v3.0-rc1): the controllers `%-16s %-12s %-6s %-20s
+%-40s %-8s %-6s %-14s %-6s %-12s ` (name, Orchestrator: `kernel` for PCIe, a fabric controller's
+registered owner or `-`; Cntlid, …), header and dashes alike; the namespaces `%-17s %-20s %#-10x
+%-21s %-25s %-16s ` (the usage `%6.2f %1sB / %6.2f %1sB`, then `(%7.2f %2sB / %7.2f %2sB)` in
+binary units), under a header whose Usage is `%-49s`.
+
 Narrowed to what pathlab's model holds and the readers keep: every namespace of a subsystem on
 every one of its controllers, each controller on its own (host port, target port) pair, NSIDs
 below 10 under 2.0 to 2.4 (whose `%x` without `0x` the reader takes as decimal: found here, see
@@ -29,9 +35,13 @@ CONTROLLER = {"2.0": (("Device", 8, 8), ("SN", 20, 20), ("MN", 40, 40), ("FR", 8
               "2.5": (("Device", 8, 8), ("SN", 20, 20), ("MN", 40, 40), ("FR", 8, 8), ("TxPort", 6, 6),
                       ("Address", 14, 14), ("Slot", 6, 6), ("Subsystem", 12, 12)),
               "2.9": (("Device", 16, 8), ("Cntlid", 5, 6), ("SN", 20, 20), ("MN", 40, 40), ("FR", 8, 8),
-                      ("TxPort", 6, 6), ("Address", 14, 14), ("Slot", 6, 6), ("Subsystem", 12, 12))}
+                      ("TxPort", 6, 6), ("Address", 14, 14), ("Slot", 6, 6), ("Subsystem", 12, 12)),
+              "3.0": (("Device", 16, 16), ("Orchestrator", 12, 12), ("Cntlid", 6, 6), ("SN", 20, 20), ("MN", 40, 40),
+                      ("FR", 8, 8), ("TxPort", 6, 6), ("Address", 14, 14), ("Slot", 6, 6), ("Subsystem", 12, 12))}
 NAMESPACE = {"2.0": ((12, 12), (12, 12), (8, 8)), "2.5": ((12, 12), (12, 12), (10, 10)),
-             "2.9": ((17, 12), (17, 12), (10, 10))}
+             "2.9": ((17, 12), (17, 12), (10, 10)), "3.0": ((17, 17), (20, 20), (10, 10))}
+#: 3.0's Usage: the header's width, the usage's and the binary usage's.
+USAGE = {"3.0": (49, 21, 25)}
 DASH = "-" * 100
 
 
@@ -47,7 +57,7 @@ def _header(columns: list[tuple[str, int]], last: str) -> list[str]:
 @st.composite
 def drawn(draw: st.DrawFn) -> tuple[str, str, list[dict[str, Any]]]:
     """The release, the transport and the subsystems (their controllers and namespaces)."""
-    release = draw(st.sampled_from(["2.0", "2.5", "2.9"]))
+    release = draw(st.sampled_from(["2.0", "2.5", "2.9", "3.0"]))
     kind = draw(st.sampled_from(["tcp", "fc", "rdma"]))
     upper = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
     subsystems = []
@@ -69,6 +79,7 @@ def drawn(draw: st.DrawFn) -> tuple[str, str, list[dict[str, Any]]]:
             else:
                 address = f"traddr=192.168.{s}.{target},trsvcid=4420" + draw(st.sampled_from(["", f",src_addr=192.168.{s}.{host}"]))
             ctrls.append({"name": f"nvme{next(ctrl_number)}", "cntlid": str(draw(st.integers(0, 2000))),
+                          "orchestrator": draw(st.sampled_from(["-", "-", _word(draw, "abcdefghijklmnopqrstuvwxyz-", 3, 12)])),
                           "serial": serial, "model": model, "firmware": firmware, "address": address})
         namespaces = []
         count = draw(st.integers(1, 3))
@@ -77,7 +88,13 @@ def drawn(draw: st.DrawFn) -> tuple[str, str, list[dict[str, Any]]]:
             size = draw(st.floats(1, 999, allow_nan=False))
             used = draw(st.floats(0, 1)) * size
             unit = draw(st.sampled_from(["k", "M", "G", "T"]))
-            usage = "%6.2f %2sB / %6.2f %2sB" % (used, draw(st.sampled_from(["", "k", "M", "G"])), size, unit)
+            used_unit = draw(st.sampled_from(["", "k", "M", "G"]))
+            if release == "3.0":
+                binary = "(%7.2f %2sB / %7.2f %2sB)" % (used / 1.024, draw(st.sampled_from(["", "Ki", "Mi", "Gi"])),
+                                                        size / 1.024, {"k": "Ki", "M": "Mi", "G": "Gi", "T": "Ti"}[unit])
+                usage = "%6.2f %1sB / %6.2f %1sB" % (used, used_unit, size, unit) + " " + binary
+            else:
+                usage = "%6.2f %2sB / %6.2f %2sB" % (used, used_unit, size, unit)
             block = draw(st.sampled_from([(512, ""), (4, "Ki")]))
             fmt = "%3.0f %2sB + %2d B" % (block[0], block[1], draw(st.sampled_from([0, 8, 64])))
             namespaces.append({"head": f"nvme{s}n{n}", "generic": f"ng{s}n{n}", "nsid": nsid, "usage": usage,
@@ -100,36 +117,53 @@ def text(release: str, kind: str, subsystems: list[dict[str, Any]]) -> str:
     lines += ["", *_header([(n, h) for n, h, _ in columns], "Namespaces")]
     for s in subsystems:
         for c in s["ctrls"]:
-            values = {"Device": c["name"], "Cntlid": c["cntlid"], "SN": c["serial"], "MN": c["model"], "FR": c["firmware"],
+            values = {"Device": c["name"], "Orchestrator": c["orchestrator"],
+                      "Cntlid": c["cntlid"], "SN": c["serial"], "MN": c["model"], "FR": c["firmware"],
                       "TxPort": kind, "Address": c["address"], "Slot": "", "Subsystem": s["name"]}
             lines.append(" ".join(f"%-{w}s" % values[n] for n, _, w in columns) + " "
                          + ", ".join(n["head"] for n in s["namespaces"]))
     widths = NAMESPACE[release]
+    usage = USAGE.get(release)
     lines += ["", *_header([("Device", widths[0][0]), ("Generic", widths[1][0]), ("NSID", widths[2][0]),
-                            ("Usage", 26), ("Format", 16)], "Controllers")]
-    dev = "" if release != "2.9" else "/dev/"
+                            ("Usage", usage[0] if usage else 26), ("Format", 16)], "Controllers")]
+    dev = "/dev/" if release in ("2.9", "3.0") else ""
     for s in subsystems:
         for n in s["namespaces"]:
             nsid = "%x" % n["nsid"] if release == "2.0" else "%#x" % n["nsid"]
-            lines.append(f"%-{widths[0][1]}s %-{widths[1][1]}s %-{widths[2][1]}s %-26s %-16s " % (
-                dev + n["head"], dev + n["generic"], nsid, n["usage"], n["format"])
+            used = "%-26s" % n["usage"] if usage is None else "%-21s %-25s" % tuple(n["usage"].split(" (", 1)[0:1] + [
+                "(" + n["usage"].split(" (", 1)[1]])
+            lines.append(f"%-{widths[0][1]}s %-{widths[1][1]}s %-{widths[2][1]}s %s %-16s " % (
+                dev + n["head"], dev + n["generic"], nsid, used, n["format"])
                 + ", ".join(c["name"] for c in s["ctrls"]))
     return "\n".join(lines) + "\n"
 
 
-def json_text(kind: str, subsystems: list[dict[str, Any]], hostnqn: str) -> str:
+def json_text(kind: str, subsystems: list[dict[str, Any]], hostnqn: str, v3: bool = False) -> str:
     """`nvme list -v -o json` as nvme-cli 2.9 and later print it (`json_detail_list`: json-c's
     pretty printing, one key a line): every namespace of a subsystem on each of its controllers,
-    the path `nvme<S>c<C>n<N>` with an ANA state."""
+    the path `nvme<S>c<C>n<N>` with an ANA state. With `v3`, as nvme-cli 3.0 prints it
+    (`src/nvme-print-json.c` at v3.0-rc1): `AddressDetails` after `Address` (traddr,
+    host_traddr, host_iface, trsvcid: those the address sets) and a fabrics controller's `Slot`
+    null."""
     import json
+
+    def details(address: str) -> dict[str, str]:
+        pairs = dict(part.split("=", 1) for part in address.split(",") if "=" in part)
+        return {key: pairs[key] for key in ("traddr", "host_traddr", "host_iface", "trsvcid") if key in pairs}
+
+    def controller(c: dict[str, Any]) -> dict[str, Any]:
+        head = {"Controller": c["name"], "Cntlid": c["cntlid"], "SerialNumber": c["serial"], "ModelNumber": c["model"],
+                "Firmware": c["firmware"], "Transport": kind, "Address": c["address"]}
+        if v3:
+            head["AddressDetails"] = details(c["address"])
+        return {**head, "Slot": None if v3 and kind != "pcie" else ""}
 
     def instance(name: str) -> str:
         return name.removeprefix("nvme-subsys").removeprefix("nvme")
 
     hosts = [{"HostNQN": hostnqn, "HostID": "4c4c4544-0035-3810-8033-b4c04f4e4e32", "Subsystems": [
         {"Subsystem": s["name"], "SubsystemNQN": s["nqn"], "Controllers": [
-            {"Controller": c["name"], "Cntlid": c["cntlid"], "SerialNumber": c["serial"], "ModelNumber": c["model"],
-             "Firmware": c["firmware"], "Transport": kind, "Address": c["address"], "Slot": "", "Namespaces": [],
+            {**controller(c), "Namespaces": [],
              "Paths": [{"Path": f"nvme{instance(s['name'])}c{instance(c['name'])}n{n['head'].rsplit('n', 1)[1]}",
                         "ANAState": c.get("ana", "optimized")} for n in s["namespaces"]]}
             for c in s["ctrls"]],

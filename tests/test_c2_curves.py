@@ -5,12 +5,16 @@ replication link before it answers. Expected values come from the file's own fig
 
 from __future__ import annotations
 
+import sys
 import tomllib
 
 import pytest
 
-from conftest import SCENARIOS
+from conftest import ROOT, SCENARIOS
 from pathlab import Scenario
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from c2_curves import settings  # noqa: E402 - the script that prints these curves
 
 C2 = SCENARIOS / "c2-activecluster-distance.toml"
 SPEC = tomllib.loads(C2.read_text())
@@ -21,12 +25,8 @@ DQLEN = SPEC["devices"][0]["queue_depth"]
 
 
 def _run(outstanding: int = 32, luns: int = 1) -> dict:
-    device = dict(SPEC["devices"][0])
-    devices = [{**device, "name": device["name"][:-2] + f"{0x2d + k:02x}", "lun": 1 + k} for k in range(luns)]
-    names = [d["name"] for d in devices]
-    over = {"run.duration": "20s", "run.warmup": "2s", "devices": devices, "replication.0.devices": names,
-            "workloads.0.devices": names, "workloads.0.outstanding": outstanding}
-    return Scenario.load(C2, variant="preferred_array", set=over).run().data
+    return Scenario.load(C2, variant="preferred_array",
+                         set={"run.duration": "20s", "run.warmup": "2s", **settings(outstanding, luns)}).run().data
 
 
 @pytest.fixture(scope="module")

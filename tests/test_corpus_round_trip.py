@@ -51,7 +51,7 @@ _NEEDS_DEVICES = "a path list names no policy and no SATP: `import` needs the de
 NOT_IMPORTED_KINDS = {
     "esxcli-nmp-path-list": (_NEEDS_DEVICES, "device list` (or `hpp device list`) is needed"),
     "esxcli-hpp-path-list": ("an HPP path list alone names no scheme: `import` needs `esxcli storage hpp device list`",
-                             "`Path State` is printed by `esxcli storage hpp path list`"),
+                             "device list` (or `hpp device list`) is needed"),
     "esxcfg-mpath": ("`esxcfg-mpath -b` is not an input kind of `import` (ESX 4/5's brief form: no policy, no SATP, "
                      "no ALUA state); `esxcli storage nmp path list` and `device list` carry them",
                      "it looks like `esxcfg-mpath -b`"),

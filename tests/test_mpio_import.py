@@ -94,6 +94,21 @@ def test_disks_one_after_the_other_are_all_read_and_a_disk_shown_twice_keeps_its
     assert [(d.number, len(d.paths)) for d in disks] == [(2, 4), (1, 2)]
 
 
+def test_prose_after_the_listing_is_left_and_said(tmp_path: Path) -> None:
+    """Issue 32: a mail's sign-off after `Get-MSDSMGlobalDefaultLoadBalancePolicy`'s word is not
+    the tools': the disk, the settings and the default policy read as without it, the rest said."""
+    pasted = tmp_path / "pasted.txt"
+    pasted.write_text(VPLEX.read_text() + "\n" + SETTINGS + "\nThanks, let me know if you need more.\n")
+    lines = pasted.read_text().splitlines()
+    with pytest.warns(PathlabWarning, match=f"{pasted}: line {len(lines)}: skipped 1 line\\(s\\) after the `mpclaim "
+                                            "-s -d` output, from 'Thanks, let me know if you need more.'"):
+        read = mpclaim.read(pasted)
+    (disk,) = read.disks
+    assert [(p.state, p.target) for p in disk.paths] == [(p.state, p.target) for p in _read(VPLEX).disks[0].paths]
+    assert read.settings.default_policy is not None and read.settings.default_policy[0] == "LQD"
+    assert read.settings.values["PDORemovePeriod"][0] == "60"
+
+
 @pytest.mark.parametrize(("change", "where", "says"), [
     (("Round Robin with Subset", "Round Robin Weighted"), "line 4", "policy 'Round Robin Weighted'"),
     (("08 Paths", "09 Paths"), "line 4", "9 paths announced, 8 listed"),

@@ -141,13 +141,15 @@ SETTINGS = settings(max_examples=30, derandomize=True, deadline=None, database=N
 
 
 @SETTINGS
-@given(generated_nvme_list.drawn())
-def test_a_document_reads_as_its_text_listing_does(tmp_path_factory, drawn: tuple[str, str, list[dict[str, Any]]]) -> None:
-    """The same subsystems printed as text and as JSON give the same controllers, transports,
-    addresses and NSIDs (the text prints no ANA state, the JSON no usage)."""
+@given(generated_nvme_list.drawn(), st.booleans())
+def test_a_document_reads_as_its_text_listing_does(tmp_path_factory, drawn: tuple[str, str, list[dict[str, Any]]],
+                                                   v3: bool) -> None:
+    """The same subsystems printed as text and as JSON (nvme-cli 2.x or 3.x's) give the same
+    controllers, transports, addresses and NSIDs (the text prints no ANA state, the JSON no usage)."""
     folder = tmp_path_factory.mktemp("json")
     (folder / "list-v.txt").write_text(generated_nvme_list.text(*drawn))
-    (folder / "list-v.json").write_text(generated_nvme_list.json_text(drawn[1], drawn[2], "nqn.2014-08.org.nvmexpress:uuid:x"))
+    (folder / "list-v.json").write_text(generated_nvme_list.json_text(drawn[1], drawn[2], "nqn.2014-08.org.nvmexpress:uuid:x",
+                                                                                  v3))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PathlabWarning)
         tables = [nvme_subsys.read(folder / f"list-v.{kind}") for kind in ("txt", "json")]
@@ -183,3 +185,23 @@ def test_a_mangled_document_is_read_or_refused_in_one_line(tmp_path_factory, dat
             import_files([str(listing)])
     except ScenarioError as e:
         assert len(e.args) == 3 and e.args[2] and "\n" not in e.args[2]
+
+
+def test_nvme_cli_3_document_with_address_details_and_a_null_slot_reads_as_2_x_does(tmp_path: Path) -> None:
+    """nvme-cli 3.0 (`src/nvme-print-json.c` at v3.0-rc1, `json_detail_list`): each controller
+    has `AddressDetails` (traddr, host_traddr, host_iface, trsvcid, those set) after `Address`,
+    and a value libnvme does not have (`Slot` of a fabrics controller) is null (`obj_add_str` of
+    NULL): the rows are 2.x's."""
+    old, new = tmp_path / "list-v-2.json", tmp_path / "list-v-3.json"
+    old.write_text(DOCUMENT)
+    v3 = DOCUMENT
+    for host, port in (("11", "nvme0"), ("12", "nvme1")):
+        address = f'"Address":"traddr=192.168.10.{host},trsvcid=4420,src_addr=192.168.10.50",'
+        assert address in v3, port
+        v3 = v3.replace(address, address + f'\n              "AddressDetails":{{"traddr":"192.168.10.{host}",'
+                                           '"trsvcid":"4420"},')
+    v3 = v3.replace('"Slot":""', '"Slot":null')
+    new.write_text(v3)
+    assert json.loads(v3)["Devices"][0]["Subsystems"][0]["Controllers"][1]["AddressDetails"]["traddr"] == "192.168.10.12"
+    # One line more for each controller's `AddressDetails` above its paths.
+    assert _rows(new) == [(c, p, n, a, line + 1 + (c == "nvme1")) for c, p, n, a, line in _rows(old)]

@@ -97,3 +97,53 @@ def test_a_row_it_cannot_read_is_refused_with_its_line(tmp_path: Path, old: str,
         nvme_subsys.read(listing)
     assert refused.value.args[0] == str(listing) and refused.value.args[1] == line
     assert refused.value.args[2].startswith(said)
+
+
+# nvme-cli 3.0's columns (`src/nvme-print-stdout.c` at v3.0-rc1): Orchestrator after the name, the
+# name `%-16s`, the generic device `%-20s` and the usage in binary units after the usage; values
+# in the forms of issue 1529's PowerStore and a Samsung drive (its NQN padded as Identify holds it).
+V3 = LINUX / "nvme-list-v_v3.0_handbuilt-from-nvme-cli-v3.0-rc1-printf.txt"
+
+
+def test_nvme_cli_3_columns_are_read_orchestrator_and_cntlid_too() -> None:
+    drive = "nqn.2014.08.org.nvmexpress:144d144dS4EVNM0R123456      Samsung SSD 980 PRO 1TB"
+    assert _rows(V3) == [
+        ("nvme-subsys0", NQN, 1, "nvme0", "tcp", "traddr=10.162.198.42,trsvcid=4420", 8),
+        ("nvme-subsys0", NQN, 1, "nvme1", "tcp", "traddr=10.162.198.45,trsvcid=4420", 9),
+        ("nvme-subsys0", NQN, 2, "nvme0", "tcp", "traddr=10.162.198.42,trsvcid=4420", 8),
+        ("nvme-subsys0", NQN, 2, "nvme1", "tcp", "traddr=10.162.198.45,trsvcid=4420", 9),
+        ("nvme-subsys1", drive, 1, "nvme2", "pcie", "0000:04:00.0", 10)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        table = nvme_subsys.read(V3)
+    drive_row = table.iloc[4]
+    assert drive_row.model == "Samsung SSD 980 PRO 1TB"
+    assert {k: drive_row.shown["path"][k] for k in ("orchestrator", "cntlid", "serial", "firmware", "slot")} == {
+        "orchestrator": "kernel", "cntlid": "6", "serial": "S4EVNM0R123456", "firmware": "5B2QGXA7", "slot": "3"}
+    assert [table.iloc[i].shown["path"]["orchestrator"] for i in (0, 1)] == ["-", "-"]
+    assert table.iloc[2].shown["device"]["ns usage"] == "0.00  B / 107.37 GB (   0.00   B /  100.00 GiB)"
+    assert drive_row.shown["device"]["columns"] == "Orchestrator,Cntlid,Slot"
+
+
+def test_nvme_cli_3_listing_is_shown_back_byte_for_byte() -> None:
+    from pathlab import Scenario
+    from pathlab.output.configuration import configuration, text
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        scenario = Scenario.from_text(import_files([str(V3)]).text, "imported.toml")
+    assert text(configuration(scenario, "paths", "nvme-list")) == V3.read_text()
+
+
+def test_nvme_cli_2_16s_wide_name_column_gives_the_cntlid() -> None:
+    """2.16 prints the name `%-16s` before the Cntlid (2.9 to 2.15 `%-8s`) under the same header."""
+    from pathlab.readers.nvme_list_verbose import read_lines
+
+    row = "%-16s %-6s %-20s %-40s %-8s %-6s %-14s %-6s %-12s " % (  # noqa: UP031 (nvme-cli's printf format)
+        "nvme0", "12", "VMware NVME_0002", "VMware Virtual NVMe Disk", "1.3", "pcie", "0000:0b:00.0", "", "nvme-subsys0")
+    text = CNTLID_SLOT.read_text()
+    header_at = text.index("Device   ")
+    listing = "\n".join([*text[:header_at].splitlines(), *text[header_at:].splitlines()[:2], row + "nvme0n1"]) + "\n"
+    (read,) = {(r["controller"], r["shown"]["path"]["cntlid"], r["shown"]["path"]["serial"], r["model"])
+               for r in read_lines("list-v.txt", listing)}
+    assert read == ("nvme0", "12", "VMware NVME_0002", "VMware Virtual NVMe Disk")

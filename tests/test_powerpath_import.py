@@ -206,10 +206,15 @@ def test_an_aix_listing_names_its_adapters_after_their_fscsi_and_keeps_each_lun_
                                                                                ("hdiskpower4", 4, "SPB")]
 
 
-def test_prose_after_a_fenced_listing_is_refused_at_its_line() -> None:
-    with pytest.raises(ScenarioError) as refused:
-        _read(DATA / "006-clariion-aix-alua-note.txt")
-    assert refused.value.args[1] == "line 32" and refused.value.args[2].startswith("'To be continued': not a line")
+def test_prose_after_a_fenced_listing_is_left_and_said() -> None:
+    """Issue 32: text after the listing's last line is not the tool's: the listing is read as
+    the bare one is, and the rest said with its line (as every other reader leaves it)."""
+    note = DATA / "006-clariion-aix-alua-note.txt"
+    with pytest.warns(PathlabWarning, match=f"{note}: line 32: skipped 1 line\\(s\\) after the `powermt display "
+                                            "dev=all` output, from 'To be continued'"):
+        read = powermt.read(note)
+    assert _shape(read) == _shape(_read(DATA / "006-clariion-aix-alua-note.bare.txt"))
+    assert [(d.name, len(d.paths)) for d in read] == [("hdiskpower0", 4), ("hdiskpower4", 4)]
 
 
 def test_basic_failover_with_unlicensed_paths_is_read_and_imported_as_basic_failover() -> None:

@@ -11,7 +11,7 @@ from conftest import ROOT, SCENARIOS
 from pathlab import shipped, validated
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from sensitivity_table import MODELS, PAGE, Row, base_value, changes, markdown, rows_of, scaled, with_tables  # noqa: E402 - the script under test
+from sensitivity_table import MODELS, PAGE, Row, base_value, changes, markdown, scaled, with_tables  # noqa: E402 - the script under test
 
 KEY = ("arrays.0.service.fixed",)
 
@@ -39,21 +39,36 @@ def test_a_slower_port_lowers_the_rate_and_raises_the_response() -> None:
 
 def test_every_validated_figure_is_on_a_model_whose_values_its_file_states() -> None:
     # Each published figure pathlab reproduces has its row in one model's tables, and every value
-    # a table moves is read from each of the model's files (a renamed key fails here, not in the
-    # minutes-long run).
-    rows = [row for model in MODELS for row in rows_of(model)]
-    assert len(rows) == len(validated.figures()) == 16
+    # a table moves is read from the file of each row it moves (a renamed key fails here, not in
+    # the minutes-long run).
+    by_key = {model.key: model.rows() for model in MODELS}
+    assert len(by_key["vmax"]) + len(by_key["c2"]) == len(validated.figures()) == 16
     for model in MODELS:
-        for scenario in model.scenarios:
-            for _, keys in model.fitted + model.assumed:
-                for key in keys:
-                    assert base_value(shipped.path(scenario), key) is not None, (scenario, key)
-    (c2,) = [m for m in MODELS if m.scenarios == ("c2-activecluster-distance",)]
-    assert [base_value(shipped.path("c2-activecluster-distance"), k) for k in c2.fitted[0][1]] == ["58us", "58us"]
+        for scenario in {row.scenario for row in by_key[model.key]}:
+            for _, values in model.values:
+                for _, keys in values:
+                    for key in keys:
+                        assert base_value(scenario, key) is not None, (scenario, key)
+    (c2,) = [m for m in MODELS if m.key == "c2"]
+    assert [base_value(shipped.path("c2-activecluster-distance"), k) for k in c2.values[0][1][0][1]] == ["58us", "58us"]
+
+
+def test_every_predicted_figure_on_the_page_has_a_row() -> None:
+    # The prediction tables: 5 LUN counts x 2 settings x 3 figures closed; 6 offered rates x 2 x 3
+    # open, less the response and stddev of the one that cannot keep up; C1's curves: 7
+    # outstanding counts (128 is C1's own row) and 5 offered loads, x 2 settings x 2 figures. C2's
+    # curves: 5 outstanding counts and 4 LUN counts (1 LUN is the 32 outstanding row), x 2.
+    rows = {model.key: model.rows() for model in MODELS}
+    assert len(rows["vmax-predicted"]) == 30 + 36 - 2 + 28 + 20 == 112
+    assert len(rows["c2-predicted"]) == (5 + 4) * 2
+    four_luns = next(r for r in rows["vmax-predicted"] if r.name == "4 LUNs, 100,000 open iops1000 resp_ms")
+    assert four_luns.sets["workloads.0.devices"][3].endswith("4") and 'rate = 25000.0\n' in four_luns.text
+    two_luns = next(r for r in rows["c2-predicted"] if r.name == "C2 2 LUNs iops")
+    assert two_luns.sets["workloads.0.outstanding"] == 32 and len(two_luns.sets["devices"]) == 2
 
 
 def test_a_models_page_block_is_replaced_whole_and_nothing_else() -> None:
-    vmax, c2 = MODELS
+    vmax, c2 = MODELS[:2]
     page = (f"before\n{vmax.begin}\nold\n\n| vmax |\n\n{vmax.end}\nbetween\n"
             f"{c2.begin}\nold line\n\n| old | table |\n\n{c2.end}\nafter\n")
     written = with_tables(page, c2, "| new | table |", "Measured 2026-11-29 at commit abc1234.")

@@ -167,6 +167,18 @@ def test_hpp_device_list_shown_back_byte_for_byte(listing: str) -> None:
 
 
 @SETTINGS
+@given(generated_esxcli.hpp_lists())
+def test_hpp_device_and_path_lists_shown_back_byte_for_byte(lists: tuple[str, str]) -> None:
+    """ESXi 7 and 8's `esxcli storage hpp device list` with its `hpp path list`: every device's
+    block as printed, every path's name, runtime name, device, display name, state and config
+    (ESXi 7's TPG form, ESXi 8's ANA group) as printed, each block whole (the paths in the
+    scenario's order)."""
+    devices, paths = shown_esxi(*lists)
+    assert devices == lists[0]
+    assert sorted(paths.split("\n\n")) == sorted(lists[1].split("\n\n"))
+
+
+@SETTINGS
 @given(generated_esxcli.listings(releases=("4.0", "4.1")))
 def test_esx4_device_and_path_lists_shown_back_byte_for_byte(lists: tuple[str, str]) -> None:
     """ESX 4.0 and 4.1, pasted after their commands (`esxcli nmp device list`, `esxcli nmp path
@@ -544,8 +556,8 @@ def nvme_list_values(listing: str) -> list[tuple[Any, ...]]:
 @SETTINGS
 @given(generated_nvme_list.listings())
 def test_nvme_list_verbose_shown_back_byte_for_byte(listing: str) -> None:
-    """nvme-cli 2.0, 2.5 and 2.9's columns: every subsystem's name, NQN and controllers, every
-    controller's name, Cntlid, serial, model (blanks too), firmware, transport, address, slot,
+    """nvme-cli 2.0, 2.5, 2.9 and 3.0's columns: every subsystem's name, NQN and controllers, every
+    controller's name, Orchestrator, Cntlid, serial, model (blanks too), firmware, transport, address, slot,
     subsystem and namespaces, every namespace's device, generic device, NSID as printed, usage,
     format and controllers come back exactly, and byte for byte."""
     shown = shown_as(listing, "nvme-list")

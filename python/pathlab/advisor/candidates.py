@@ -160,11 +160,17 @@ def _nvme_candidates(devices: Sequence[Device], open_iopolicy: Sequence[Undeterm
     rule set), set through sysfs now and a udev rule for good. Where a device's iopolicy is not
     determined (`open_iopolicy`: no capture shows it) the setting in force is an assumed one:
     every iopolicy is offered, the assumed one too (the host may run another), and each says that
-    it is ranked against the assumed one and which file settles it."""
-    open_devices = {u.device for u in open_iopolicy}
+    it is ranked against the assumed one and which file settles it; on a cluster, on which hosts."""
     in_force = {d.policy["iopolicy"] for d in devices}
-    assumed = sorted({d.policy["iopolicy"] for d in devices if d.name in open_devices})
+    # Each assumed iopolicy and the cluster hosts it is assumed on (none named on one host).
+    hosts_of: dict[str, dict[str, None]] = {}
+    for d in devices:
+        for u in (u for u in open_iopolicy if u.concerns(d)):
+            hosts_of.setdefault(d.policy["iopolicy"], {}).update({u.host: None} if u.host is not None else {})
+    assumed = sorted(hosts_of)
     settle = ", ".join(dict.fromkeys(u.settle for u in open_iopolicy))
+    said = " and ".join(p + (f" on {', '.join(hosts_of[p])}" if hosts_of[p] else "") for p in assumed)
+    host = "a host" if any(hosts_of.values()) else "the host"
     out = []
     for iopolicy in policy_choices("nvme", "iopolicy"):
         if in_force == {iopolicy} and not assumed:
@@ -175,10 +181,9 @@ def _nvme_candidates(devices: Sequence[Device], open_iopolicy: Sequence[Undeterm
             f'ACTION=="add|change", SUBSYSTEM=="nvme-subsystem", ATTR{{subsystype}}=="nvm", ATTR{{iopolicy}}="{iopolicy}"',
         ]
         notes = ["queue-depth: kernel 6.11 or later"] if iopolicy == "queue-depth" else []
-        said = " and ".join(assumed)
         if iopolicy in assumed:
             notes.append(f"the setting in force is simulated as {said}, assumed, so {iopolicy} ranks as it does: it "
-                         "changes something only if the host runs another iopolicy")
+                         f"changes something only if {host} runs another iopolicy")
         against = f"the iopolicy in force is not determined ({settle}): every candidate is ranked against {said}, " \
                   "assumed" if assumed else ""
         overrides = {f"devices.{i}.policy": {"name": "nvme", "iopolicy": iopolicy} for i, _ in enumerate(devices)}

@@ -33,6 +33,7 @@ from pathlab.devices import Device
 from pathlab.finding import Finding
 from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.host import Host
+from pathlab.importer.imported import Undetermined
 from pathlab.progress import Progress, run_batch
 from pathlab.study.executor import LOCAL, Executor
 
@@ -69,7 +70,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     (in_force,) = run_batch([scenario], progress, path_intervals=False)
     hosts = host_views.names(in_force.data)
     found = _captured(imported or {}) + cluster_findings(in_force) + per_host(in_force, _host_findings(imported or {}))
-    cands, resolved = chosen or (candidates(scenario, in_force), None)
+    cands, resolved = chosen or (candidates(scenario, in_force, undetermined_of(imported)), None)
     groups = host_groups(in_force.data)
     # The setting in force's seed 1 as the ranking keeps it: the whole run (every path's row) let go before the ranking.
     in_force = figures_of(in_force)
@@ -104,6 +105,12 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
                      assumptions, gain_ranges(list(spans), ranked, ranked_at_ends), length,
                      list(zip(end_labels(list(spans)), (n for _, n in at_ends))), capture_check=capture_check,
                      hosts=hosts, groups=results, shown_host=shown_host)
+
+
+def undetermined_of(imported: Mapping[str, Host] | None) -> list[Undetermined]:
+    """Every host's settings its captures leave open, each keyed by its host too: the hosts name a
+    shared LUN alike, and one host's iopolicy may be read where another's is assumed."""
+    return [replace(u, host=name) for name, host in (imported or {}).items() for u in host.undetermined]
 
 
 def captured_of(imported: Mapping[str, Host]) -> list[CapturedLoad]:

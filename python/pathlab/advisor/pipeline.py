@@ -17,7 +17,7 @@ from pathlab.advisor.advice import Advice, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.capture_check import CaptureCheck, fit_to_capture, with_fitted
 from pathlab.advisor.cluster_failures import cluster_failures
-from pathlab.advisor.cluster_pipeline import advise_cluster, captured_of
+from pathlab.advisor.cluster_pipeline import advise_cluster, captured_of, undetermined_of
 from pathlab.advisor.decide import OBJECTIVES, decide, order
 from pathlab.advisor.failure_advice import FailureAdvice
 from pathlab.advisor.failure_pipeline import advise_failures
@@ -257,7 +257,8 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
         (capture_check is None or capture_check.agrees)
     if auto and not scenario.timeline and measured:
         (progress or Progress()).stage("the pilot runs")
-        (length, *lengths), cands, resolved = auto_lengths(scenario, at_ends, length, progress, per_host=True)
+        (length, *lengths), cands, resolved = auto_lengths(scenario, at_ends, length, progress,
+                                                            undetermined_of(imported), per_host=True)
         scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
         differing = [(f"at {end}: ", n) for end, n in zip(end_labels(list(spans)), lengths) if n != length]
         for at, n in [("", length), *differing]:

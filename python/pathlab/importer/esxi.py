@@ -207,7 +207,19 @@ class Port:
     array: str
     name: str
     target: str
-    tpg: int | None = None
+    #: Its target port group (`TPG_id`), or on NVMe its ANA group and the state it shows through
+    #: this port (`6-ANO`: `esxcli_hpp.read_paths`' `port_group`).
+    tpg: str | None = None
+
+
+def _port_group(p: Any) -> str | None:
+    """The port group a path's port is in: its `port_group` where the listing gives one (an hpp
+    path list), else its `TPG_id`."""
+    group = _value(getattr(p, "port_group", None))
+    if group is not None:
+        return str(group)
+    tpg = _value(getattr(p, "tpg_id", None))
+    return None if tpg is None else str(int(tpg))
 
 
 def _value(v: Any) -> Any:
@@ -345,9 +357,9 @@ def build(c: Captures) -> Imported:
     for p in paths:
         key = (vendor_of[p.device], _target_of(p))
         port = ports.setdefault(key, Port(key[0], f"P{sum(1 for k in ports if k[0] == key[0])}", key[1]))
-        tpg = _value(getattr(p, "tpg_id", None))
+        tpg = _port_group(p)
         if tpg is not None:
-            port.tpg = int(tpg)
+            port.tpg = tpg
     adapters = sorted({p.adapter for p in paths}, key=lambda a: (len(a), a))
     warnings_of_portals = _portal_groups(paths, path_file)
 
@@ -390,7 +402,7 @@ def build(c: Captures) -> Imported:
     latency = _latencies(paths, vendor_of, esx, esx_file, devices, service_us)
     for array in dict.fromkeys(vendor_of.values()):
         array_ports = [p for p in ports.values() if p.array == array]
-        tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None})
+        tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None}, key=lambda g: (len(g), g))
         states = [_value(getattr(p, "tpg_state", None)) for p in paths if vendor_of[p.device] == array]
         symmetric = all(s in (None, "AO") for s in states)
         us, service_source = services[array]
@@ -457,8 +469,8 @@ def build(c: Captures) -> Imported:
             t.key("queue_depth", DEFAULT_DQLEN, Assumed("DQLEN is not in the captures"))
             warnings.append((f"devices.{d.device}.queue_depth", f"DQLEN is not in the captures: {DEFAULT_DQLEN} assumed"))
         state = lambda p: _value(getattr(p, "tpg_state", None))  # noqa: E731
-        owning = next((f"TPG{int(p.tpg_id)}" for p in own if state(p) == "AO"
-                       and _value(p.tpg_id) is not None), None)
+        owning = next((f"TPG{_port_group(p)}" for p in own if state(p) == "AO"
+                       and _port_group(p) is not None), None)
         if owning and any(state(p) == "ANO" for p in own):
             t.key("owner", owning, Derived(f"{path_file}: the TPG whose paths are active-optimized", (path_file,)))
         policy = _policy(d)

@@ -6,11 +6,15 @@ builds one; `import_files` in `__init__.py` chooses the stack."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pathlab.finding import Finding
 from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.host_tables import HostTables
 from pathlab.importer.timer_values import TimerValue
+
+if TYPE_CHECKING:
+    from pathlab.devices import Device
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,14 @@ class Undetermined:
     #: Why the captures leave it open, and what would settle it.
     why: str
     settle: str
+    #: The cluster's host whose device it is (a cluster's hosts name a shared LUN alike, so the
+    #: name alone does not say whose setting is open); None on one host.
+    host: str | None = None
+
+    def concerns(self, device: Device) -> bool:
+        """Whether this is `device`'s setting: its name, and on a cluster its host."""
+        return self.device == device.name and (self.host is None or self.host == device.host)
+
 
 
 @dataclass

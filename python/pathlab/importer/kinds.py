@@ -141,7 +141,8 @@ def _diskstats_rates(name: str) -> pd.DataFrame:
 
 
 #: The inputs, by host stack, as refusals and the help of `import` and `advise` name them.
-READ = ("ESXi (`esxcli storage nmp device list` or `hpp device list`, `nmp path list` or `core path list`, an "
+READ = ("ESXi (`esxcli storage nmp device list` or `hpp device list`, `nmp path list`, `core path list` or `hpp path "
+        "list`, an "
         "`esxtop -b` capture, `esxcli iscsi adapter param get -A vmhbaN`, `esxcli system settings advanced list -o "
         "/Misc/APDTimeout`), Linux dm-multipath (`multipath -ll`, `multipath.conf`, `iscsiadm -m session -P 3`, "
         "/proc/diskstats or `iostat -x`, "
@@ -160,8 +161,9 @@ KINDS: tuple[Kind, ...] = (
          _nmp_devices, "the devices, the SATP that claimed each and the policy in force", ("esxi",)),
     Kind("hpp-devices", "esxcli storage hpp device list", lambda head: "Path Selection Scheme" in head, _hpp_devices,
          "the devices under HPP with their scheme, and their paths when no path list is given", ("esxi",)),
-    Kind("paths", "esxcli storage nmp path list, core path list or esxcfg-mpath -l", lambda head: "Runtime Name" in head,
-         _paths, "the paths: adapter, target port and ALUA target port group of each", ("esxi",)),
+    Kind("paths", "esxcli storage nmp path list, core path list, hpp path list or esxcfg-mpath -l",
+         lambda head: "Runtime Name" in head, _paths,
+         "the paths: adapter, target port and ALUA target port group (or NVMe ANA group) of each", ("esxi",)),
     Kind("iscsi-params", "esxcli iscsi adapter param get -A vmhbaN (or target portal param get)",
          lambda head: re.search(r"^\s*Name\s+Current\s+Default\s+Min\s+Max\s+Settable\s+Inherit\s*$", head, re.M)
          is not None, _iscsi_params,

@@ -106,7 +106,11 @@ def esxcli_device(d: Any) -> dict[str, Any]:
 
 
 def esxcli_path(p: Any) -> dict[str, Any]:
-    """An `esxcli storage nmp path list` block as read (the path's UID names it)."""
+    """An `esxcli storage nmp path list` block as read (the path's UID names it); an `hpp path
+    list` block by its own keys (its name line, `Path State`, `Path Config`)."""
+    if isinstance(getattr(p, "path_state", None), str):
+        return {"Path Name": getattr(p, "path", None), "Device Display Name": getattr(p, "display_name", None),
+                "Path State": p.path_state, "Path Config": getattr(p, "path_config", None)}
     return {"UID": getattr(p, "path", None), "Device Display Name": getattr(p, "display_name", None),
             "Group State": getattr(p, "group_state", None), "Array Priority": getattr(p, "array_priority", None),
             "Storage Array Type Path Config": getattr(p, "satp_config", None),

@@ -1,5 +1,6 @@
 """`esxcli storage nmp device list` and `esxcli storage nmp path list`, as ESXi prints them; a
-device imported from `esxcli storage hpp device list` as that listing printed it."""
+device imported from `esxcli storage hpp device list`, and its paths from `esxcli storage hpp
+path list`, as those listings printed them."""
 
 from __future__ import annotations
 
@@ -98,6 +99,10 @@ def path_list(desc: dict[str, Any], san: dict[str, Any] | None = None) -> str:
     at_start = desc.get("time_s", 0) == 0
     blocks = []
     for p in desc["paths"]:
+        own = read.get((p["device"], p["name"]), {})
+        if "Path State" in own:
+            blocks.append(_hpp_path(p, own, display[p["device"]], at_start))
+            continue
         a, t = adapters.index((p["adapter"], p["host"])) + 1, targets.index(p["target"]) + 1
         uid = (f"fc.{_wwn('2000001b32', a)}:{_wwn('2100001b32', a)}-"
                f"fc.{_wwn('5006016000', t)}:{_wwn('5006016100', t)}-{p['device']}")
@@ -125,3 +130,15 @@ def path_list(desc: dict[str, Any], san: dict[str, Any] | None = None) -> str:
             )
         )
     return "\n\n".join(blocks) + "\n"
+
+
+def _hpp_path(p: dict[str, Any], own: dict[str, Any], display: str, at_start: bool) -> str:
+    """An imported `hpp path list` block as read (no `Path Config` where the listing printed
+    none); once the simulation has moved the path's state from the one read, its state and config
+    the simulation's, marked `?`."""
+    same = at_start and own["Path State"] == p["group_state"]
+    state = own["Path State"] if same else now_held(p["group_state"])
+    config = own.get("Path Config") if same else now_held(p["satp_path_config"])
+    return "\n".join([own.get("Path Name", NOT_READ), f"   Runtime Name: {p['name']}", f"   Device: {p['device']}",
+                      f"   Device Display Name: {display}", f"   Path State: {state}",
+                      *([] if config is None else [f"   Path Config: {config}"])])

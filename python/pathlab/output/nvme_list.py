@@ -1,5 +1,6 @@
 """`nvme list -v` for the host's native NVMe multipath heads, as nvme-cli 2.x prints it
-(`stdout_detailed_list` in `nvme-print-stdout.c`; `readers/nvme_list_verbose.py` reads it back):
+(`stdout_detailed_list` in `nvme-print-stdout.c`; `readers/nvme_list_verbose.py` reads it back),
+or as 3.0 does where the listing read was 3.0's (its Orchestrator column):
 three tables, each a header, a line of dashes and its rows, a blank line between them.
 
     Subsystem        Subsystem-NQN  (96 columns)        Controllers
@@ -13,7 +14,9 @@ three tables, each a header, a line of dashes and its rows, a blank line between
 
 The columns by release, from nvme-cli's tags: 2.0 to 2.4 print no Slot and the NSID `%-8x`; 2.5
 adds the Slot and prints the NSID `%#-10x`; 2.9 adds the Cntlid (its header `%-16s %-5s` over
-rows `%-8s %-6s`, the namespace header `%-17s` over rows `%-12s`, as nvme-cli has them). An
+rows `%-8s %-6s`, the namespace header `%-17s` over rows `%-12s`, as nvme-cli has them); 3.0
+(`src/nvme-print-stdout.c` at v3.0-rc1) adds the Orchestrator, prints the name `%-16s` and the
+namespaces `%-17s %-20s %#-10x %-21s %-25s %-16s` (usage, then the usage in binary units). An
 imported listing is printed in the columns it had (`columns` in its `listed` table), every row
 and value as read, in the listing's order; it prints no state, so nothing the simulation changes
 shows here. A head that was not imported from `nvme list -v` prints the model's names (`Names`
@@ -38,12 +41,19 @@ CONTROLLER_COLUMNS = {
              ("Slot", 6, 6), ("Subsystem", 12, 12)),
     "Cntlid,Slot": (("Device", 16, 8), ("Cntlid", 5, 6), ("SN", 20, 20), ("MN", 40, 40), ("FR", 8, 8), ("TxPort", 6, 6),
                     ("Address", 14, 14), ("Slot", 6, 6), ("Subsystem", 12, 12)),
+    "Orchestrator,Cntlid,Slot": (("Device", 16, 16), ("Orchestrator", 12, 12), ("Cntlid", 6, 6), ("SN", 20, 20),
+                                 ("MN", 40, 40), ("FR", 8, 8), ("TxPort", 6, 6), ("Address", 14, 14), ("Slot", 6, 6),
+                                 ("Subsystem", 12, 12)),
 }
-#: The namespace table's Device, Generic and NSID widths (header, dashes and row alike but 2.9's).
+#: The namespace table's Device, Generic and NSID widths (header, dashes and row alike but 2.9's),
+#: and its Usage's: one column `%-26s`, or from 2.15 `%-21s %-25s` (the usage, then in binary units)
+#: under a header `%-49s`.
 NAMESPACE_COLUMNS = {"": ((12, 12), (12, 12), (8, 8)), "Slot": ((12, 12), (12, 12), (10, 10)),
-                     "Cntlid,Slot": ((17, 12), (17, 12), (10, 10))}
-_FIELD = {"Device": "controller", "Cntlid": "cntlid", "SN": "serial", "MN": "model", "FR": "firmware",
-          "TxPort": "transport", "Address": "address", "Slot": "slot", "Subsystem": "subsystem"}
+                     "Cntlid,Slot": ((17, 12), (17, 12), (10, 10)),
+                     "Orchestrator,Cntlid,Slot": ((17, 17), (20, 20), (10, 10))}
+USAGE_COLUMNS = {"Orchestrator,Cntlid,Slot": (49, 21, 25)}
+_FIELD = {"Device": "controller", "Orchestrator": "orchestrator", "Cntlid": "cntlid", "SN": "serial", "MN": "model",
+          "FR": "firmware", "TxPort": "transport", "Address": "address", "Slot": "slot", "Subsystem": "subsystem"}
 
 
 def _header(columns: list[tuple[str, int]], last: str) -> list[str]:
@@ -106,9 +116,18 @@ def list_verbose(desc: dict[str, Any]) -> str:
     if not namespaces:  # the listing printed no namespace table (a drive's namespaces not attached): none is made up
         return "\n".join(lines) + "\n"
     widths = NAMESPACE_COLUMNS[layout]
+    usage = USAGE_COLUMNS.get(layout)
     lines += ["", *_header([("Device", widths[0][0]), ("Generic", widths[1][0]), ("NSID", widths[2][0]),
-                            ("Usage", 26), ("Format", 16)], "Controllers")]
+                            ("Usage", usage[0] if usage else 26), ("Format", 16)], "Controllers")]
     for _, ns in sorted(namespaces, key=lambda n: n[0]):
         lines.append(f"{ns['device']:<{widths[0][1]}} {ns['generic']:<{widths[1][1]}} {ns['nsid']:<{widths[2][1]}} "
-                     f"{_padded(ns.get('usage') or '', 6):<26} {_padded(ns.get('format') or '', 3):<16} {ns['controllers']}")
+                     f"{_usage(ns.get('usage') or '', usage)} {_padded(ns.get('format') or '', 3):<16} {ns['controllers']}")
     return "\n".join(lines) + "\n"
+
+
+def _usage(text: str, columns: tuple[int, int, int] | None) -> str:
+    """A usage in its column (`%-26s`), or in two (`%-21s %-25s`), the binary units in brackets in the second."""
+    if columns is None:
+        return f"{_padded(text, 6):<26}"
+    decimal, _, binary = text.partition(" (")
+    return f"{_padded(decimal.rstrip(), 6):<{columns[1]}} {'(' + binary if binary else '':<{columns[2]}}"

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from pathlab.api import ScenarioError
 from pathlab.readers import pasted
+from pathlab.readers.rejoin import rejoined
 
 #: `Key: value` (or `Key:` with nothing after it). Keys are words in title case, as esxcli prints
 #: them (`Runtime Name`, `IOOperation Limit`, `UID`); device and path names (`naa.…`,
@@ -81,21 +82,23 @@ class Reader:
         self.name = str(path)
         self.command = command
         every = pasted.file_lines(path)  # read a line at a time at each pass, never whole
-        lines = pasted.output_lines(self.name, every, _patterns(command), command)
+        lines = rejoined(pasted.output_lines(self.name, every, _patterns(command), command), _continued)
         self.ours = pasted.between_lines(self.name, lines, _listing_line, _listing_line, command, _name_line)
 
     @property
-    def lines(self) -> Iterator[str]:
-        """Every line of the file up to the listing's last, blank where it is not the listing's;
-        the listing's as unwrapped (without mail quoting, a log prefix or bold markers). (The
-        lines after the listing's last would be blank: no reader needs them.)"""
-        number = 0
+    def lines(self) -> Iterator[tuple[int, str]]:
+        """Every line of the file up to the listing's last with its number, blank where it is not
+        the listing's; the listing's as unwrapped (without mail quoting, a log prefix or bold
+        markers), a line whose rest a wrap put on the next lines whole at its number, those lines
+        left out (`rejoin`). (The lines after the listing's last would be blank: no reader needs
+        them; the listing's own lines are read in one pass, not beside a second pass numbering
+        every line.)"""
+        number = 0  # the last line of the file given or joined
         for line in self.ours():
-            while number + 1 < line.number:  # a line that is not the listing's
-                number += 1
-                yield ""
-            number = line.number
-            yield line.text
+            for other in range(number + 1, line.number):  # not the listing's
+                yield other, ""
+            yield line.number, line.text
+            number = max(line.number, line.end)
 
     def told_as(self, command: str) -> Reader:
         """The same file and lines as `command`'s listing (its errors and checks name it), once
@@ -127,6 +130,31 @@ def _listing_line(line: str) -> bool:
     if key:
         return key.group(1).strip() in _KNOWN_KEYS
     return bool(_TABLE.match(line) or _ROW.match(line))
+
+
+#: A display name's last part as ESXi prints it: the device in brackets (`NETAPP Fibre Channel Disk (naa.…)`).
+_DEVICE_IN_BRACKETS = re.compile(r"^\((?:naa|eui|t10|mpx|uuid)\.[\w.:-]+\)$")
+
+
+#: ESXi's sentence for a plugin without a configuration, cut before its end
+#: (`SATP VMW_SATP_EQL does not support device configuration.`).
+_NO_CONFIG_CUT = re.compile(r"^(?:SATP|PSP) \S+ does not support(?: device| path)?$")
+
+
+def _continued(line: str, next_line: str) -> bool:
+    """Whether a wrap left the rest of a `Key: value` line on the next line (`rejoin`): a display
+    name's `(naa.…)`, the rest of a `{…}` config whose brace is still open or of a runtime name
+    list that ends in `,`, the value of a key left alone on its line, or words that are neither a
+    key nor a prompt nor a name above a block (one word, as `naa.…`, `vmhba1:C0:T0:L1`)."""
+    key, rest = KEY.match(line), next_line.strip()
+    if key is None or KEY.match(next_line) or is_shell(next_line):
+        return False
+    value = key.group(2) or ""
+    if key.group(1).strip() == "Device Display Name" and _DEVICE_IN_BRACKETS.match(rest):
+        return True
+    if value.count("{") > value.count("}") or value.endswith(",") or _NO_CONFIG_CUT.match(value):
+        return True
+    return not _name_line(next_line) or rest[:1] in "{(" or "=" in rest or ";" in rest
 
 
 def _name_line(line: str) -> bool:
@@ -171,7 +199,7 @@ def blocks(reader: Reader) -> list[Block]:
     Pasted prompts and commands are skipped."""
     out: list[Block] = []
     current: Block | None = None
-    for number, raw in enumerate(reader.lines, start=1):
+    for number, raw in reader.lines:
         line = raw.rstrip()
         if not line.strip() or line.strip() == "--":
             current = None

@@ -28,11 +28,6 @@ _KEYS = frozenset(FIELDS) | frozenset(t.SIGNATURES[COMMAND]) | {"Is USB", "Is Lo
 _DEVICE = re.compile(r"^(naa|eui|t10|mpx|vml)\.\S+?:?$")
 
 
-def _unfinished(value: str) -> bool:
-    """A value cut by a line wrap: a `{…}` config not yet closed, or a path list ending in a comma."""
-    return value.count("{") > value.count("}") or value.endswith(",")
-
-
 def _round_robin(config: str, name: str, line: int) -> dict[str, Any]:
     """`{policy=rr,iops=1000,bytes=10485760,useANO=0; ...}` as rr_type, iops, bytes, use_ano
     (`config` printed at `line` of file `name`)."""
@@ -60,7 +55,7 @@ def read(path: str | Path) -> pd.DataFrame:
     name = reader.name
     rows: list[dict[str, Any]] = []
     last_key: str | None = None
-    for number, line in enumerate(reader.lines, start=1):
+    for number, line in reader.lines:
         if not line.strip() or t.is_shell(line):
             continue
         if _DEVICE.match(line.strip()):  # at any indentation: a blog may have lost it
@@ -72,12 +67,8 @@ def read(path: str | Path) -> pd.DataFrame:
             if key and line[:1].isspace():
                 raise ScenarioError(name, f"line {number}", "a `Key: value` line before any device name")
             raise ScenarioError(name, f"line {number}", f"expected a device name (naa.…), found {line.strip()[:40]!r}")
-        wrapped = last_key is not None and _unfinished(rows[-1][last_key])
-        if key is None or (wrapped and key.group(1).strip() not in _KEYS):
-            if last_key is None or not wrapped:
-                raise ScenarioError(name, f"line {number}", f"expected `Key: value`, found {line.strip()[:40]!r}")
-            rows[-1][last_key] += line.strip()  # a value wrapped onto the next line
-            continue
+        if key is None:  # (a value a wrap cut is joined before: `_esxcli_text._continued`)
+            raise ScenarioError(name, f"line {number}", f"expected `Key: value`, found {line.strip()[:40]!r}")
         field, value = key.group(1).strip(), (key.group(2) or "").strip()
         last_key = FIELDS.get(field)
         if last_key is not None:

@@ -4,13 +4,20 @@ the device or path name, blank lines between.
 
 The device list is pinned down by real outputs (Device Display Name, Path Selection Scheme,
 Path Selection Scheme Config, Current Path, Working Path Set, Is SSD, Is Local, Paths, Use ANO;
-tests/data/esxcli/README.md). No public capture of the path list was found: its reader takes
-`Runtime Name` (or `Path Name`, or a name line that is a runtime name), `Device`, `Path State`
-and, where printed, `Device Display Name`, `Adapter`, `Target`, `LUN` and `Path Config` — the
-keys as remembered and as the other path listings print them, unconfirmed."""
+tests/data/esxcli/README.md). So is the path list (NetApp's ONTAP SAN host guides for ESXi 7 and
+8, `tests/data/corpus/esxcli-hpp-path-list`): each block under the path's name
+(`<adapter's id>-<target's id>-<device>`: `fc.<WWNN>:<WWPN>-fc.<WWNN>:<WWPN>-uuid.…`,
+`tcp.<vmnic and MAC>-tcp.<address>:<port>-uuid.…`), then `Runtime Name`, `Device`, `Device
+Display Name`, `Path State` (`active`, `active unoptimized`, `standby`, `dead`) and `Path
+Config`: ESXi 7 prints the ALUA form `{TPG_id=0,TPG_state=AO,RTP_id=0,health=UP}`, ESXi 8 on
+NVMe its ANA group `{ANA_GRP_id=4,ANA_GRP_state=ANO,health=UP}`, read as the target port group
+(`tpg_id`, `tpg_state`) the path is in, and the ports a state is seen through (`port_group`: see
+`paths_of`). `Path Name`, or a name line that is a runtime name, is
+taken for `Runtime Name`; `Adapter`, `Target` and `LUN` where printed."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,8 +46,12 @@ PATH_KEYS = ("Runtime Name", "Path Name", "Device", "Device Display Name", "Path
 PATH_COLUMNS = {
     "path": "string", "runtime_name": "string", "adapter": "string", "channel": "Int64",
     "target": "Int64", "lun": "Int64", "device": "string", "display_name": "string",
-    "path_state": "string", "path_config": "string", "line": "Int64",
+    "path_state": "string", "path_config": "string", "group_state": "string", "tpg_id": "Int64",
+    "tpg_state": "string", "port_group": "string", "target_identifier": "string", "line": "Int64",
 }
+#: The target port group or ANA group in a path's config, and its state (markup around a pair kept out).
+_GROUP = re.compile(r"\b(?:TPG_id|ANA_GRP_id)=(\d+)\b")
+_GROUP_STATE = re.compile(r"\b(?:TPG_state|ANA_GRP_state)=(\w+)")
 
 
 def read_devices(path: str | Path) -> pd.DataFrame:
@@ -82,10 +93,16 @@ def read_devices(path: str | Path) -> pd.DataFrame:
 
 def read_paths(path: str | Path) -> pd.DataFrame:
     """`esxcli storage hpp path list`: one row per path with its runtime name split into adapter,
-    channel, target and LUN, its device and its state (the layout is unconfirmed: see above)."""
+    channel, target and LUN, its device, its state (`group_state` too, as `nmp path list` names
+    it), its config as printed and its group and group state, and the target's id in its name."""
     reader = t.Reader(path, PATHS)
+    return paths_of(reader, t.listing(reader))
+
+
+def paths_of(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
+    """The path list's rows from its blocks (`esxcli_paths.read` tells the listing by its keys)."""
     rows = []
-    for block, name in t.named_blocks(reader, t.listing(reader), PATH_KEYS, "path name", "path name"):
+    for block, name in t.named_blocks(reader, found, PATH_KEYS, "path name", "path name"):
         if "Runtime Name" not in block.fields:
             if "Path Name" in block.fields:
                 block.fields["Runtime Name"] = block.fields["Path Name"]
@@ -93,11 +110,28 @@ def read_paths(path: str | Path) -> pd.DataFrame:
                 block.fields["Runtime Name"] = (name, block.line)
         t.require(reader, block, ("Runtime Name", "Device", "Path State"))
         runtime = block.fields["Runtime Name"][0]
+        config = block.get("Path Config")
+        group, state = _GROUP.search(config or ""), _GROUP_STATE.search(config or "")
+        device = block.get("Device")
+        # `<adapter's id>-<target's id>-<device>`: the ids have no dash (WWNs, a vmnic and its MAC, an address).
+        ids = name.removesuffix(f"-{device}").split("-") if device and name.endswith(f"-{device}") else []
         rows.append({
             "path": name, "runtime_name": runtime,
             **t.runtime_name(reader, block, "Runtime Name", runtime),
-            "device": block.get("Device"), "display_name": block.get("Device Display Name"),
-            "path_state": block.get("Path State"), "path_config": block.get("Path Config"),
-            "line": block.line,
+            "device": device, "display_name": block.get("Device Display Name"),
+            "path_state": block.get("Path State"), "path_config": config, "group_state": block.get("Path State"),
+            "tpg_id": t.within_column(reader.name, block.where("Path Config"), "`Path Config`: its group id", group[1])
+            if group else None, "tpg_state": state[1] if state else None,
+            "target_identifier": ids[1] if len(ids) == 2 else None, "line": block.line,
         })
+    # On NVMe an ANA group's state is each controller's (NetApp's paths of group 0 or 6 show AO
+    # through two controllers and ANO through two): a group that shows several states on a device
+    # is, per state, the ports that state is seen through (`6-ANO`); one state, the group itself.
+    states: dict[tuple[Any, Any], set[Any]] = {}
+    for row in rows:
+        states.setdefault((row["device"], row["tpg_id"]), set()).add(row["tpg_state"])
+    for row in rows:
+        if row["tpg_id"] is not None:
+            mixed = len(states[row["device"], row["tpg_id"]]) > 1
+            row["port_group"] = f"{row['tpg_id']}-{row['tpg_state']}" if mixed else str(row["tpg_id"])
     return t.frame(rows, PATH_COLUMNS, PATHS)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.readers import _esxcli_text as t
+from pathlab.readers import esxcli_hpp
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,8 +53,9 @@ _NO_CONFIG = re.compile(r"does not support path configuration", re.IGNORECASE)
 
 def read(path: str | Path) -> pd.DataFrame:
     """Either listing, told apart by its keys (`Group State` for nmp, `UID`, `Plugin` or
-    `Adapter Identifier` for core); `df.attrs["listing"]` says which was read. A file that is
-    neither is refused with the line that shows it."""
+    `Adapter Identifier` for core, `Path State` for `esxcli storage hpp path list`);
+    `df.attrs["listing"]` says which was read. A file that is none is refused with the line that
+    shows it."""
     reader = t.Reader(path, f"{NMP}` or `{CORE}")
     found = t.listing(reader)
     first = found[0]
@@ -61,6 +63,8 @@ def read(path: str | Path) -> pd.DataFrame:
         return _core(reader.told_as(CORE), found)
     if set(first.fields) & set(t.SIGNATURES[NMP]):
         return _nmp(reader.told_as(NMP), found)
+    if set(first.fields) & set(t.SIGNATURES[esxcli_hpp.PATHS]):
+        return esxcli_hpp.paths_of(reader.told_as(esxcli_hpp.PATHS), found)
     t.check_listing(reader, first, ())
     reader.fail(first.line, f"{first.label} has neither `Group State` ({NMP}) nor `UID`, `Plugin` or "
                             f"`Adapter Identifier` ({CORE})")

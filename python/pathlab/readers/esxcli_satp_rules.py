@@ -39,7 +39,7 @@ def read(path: str | Path) -> pd.DataFrame:
     also split into `psp_policy`, `iops` and `bytes` where they say so (`iops=1`,
     `policy=latency`), and `line`, the rule's line in the file."""
     reader = t.Reader(path, COMMAND)
-    rows = [(n, line.rstrip()) for n, line in enumerate(reader.lines, start=1)
+    rows = [(n, line.rstrip()) for n, line in reader.lines
             if line.strip() and not t.is_shell(line)]
     if not rows:
         reader.empty()

@@ -16,7 +16,8 @@ may follow one another in a file (a loop over the disk numbers), and `Get-MPIOSe
 The disk line's third part is the disk's ALUA support (`Symmetric Access`, `ALUA Not Supported`,
 `Implicit Only`, `Explicit Only`, `Implicit and Explicit`); a path's SCSI address is
 port|bus|target|LUN; the `TPG_State` line under a path (ALUA disks) its target port group's
-state, id and the port's relative id. Every line is read or the file refused, naming its line."""
+state, id and the port's relative id. Every line is read or the file refused, naming its line;
+text after the last line the tools print (a mail's sign-off) is said and left."""
 
 from __future__ import annotations
 
@@ -46,6 +47,18 @@ _PATH = re.compile(r"^([0-9a-fA-F]{16})\s+(\S+)\s+(\d+)\|(\d+)\|(\d+)\|(\d+)\s+(
 _TPG = re.compile(r"^\*?\s*TPG_State\s*:\s*(\S+)\s*,\s*TPG_Id:\s*(\d+)\s*,\s*:\s*(\d+)$")
 _RULE = re.compile(r"^-{10,}$")
 _MORE = re.compile(r"^For more information about a particular disk, use 'mpclaim -s -d #'")
+
+
+#: A `Get-MPIOSetting` line (`Name : value`), or the one word `Get-MSDSMGlobalDefaultLoadBalancePolicy` prints.
+_SETTING_OR_WORD = re.compile(r"^(?:\w+\s*:.*|\S+)$")
+
+
+def _is_listing_line(line: str) -> bool:
+    """Whether a line is one the file's tools print (a prompt and command too), so that text
+    after the last one is not theirs."""
+    text = line.strip()
+    return pasted.command_of(line) is not None or any(form.match(text) for form in (
+        _DISK, _LISTED, _LIST_HEADER, _FIELD, _PATH_HEADER, _PATH, _TPG, _RULE, _MORE, _SETTING_OR_WORD))
 
 
 @dataclass(frozen=True)
@@ -108,7 +121,10 @@ def read(path: str | Path) -> Mpclaim:
     out = Mpclaim()
     disk: MpioDisk | None = None
     in_table = after_default = False
-    for line in pasted.unwrapped(name, pasted.file_lines(path))():
+    # What follows the last line the tools can print (a mail's sign-off, a question) is said and left.
+    source = pasted.between_lines(name, pasted.unwrapped(name, pasted.file_lines(path)), _is_listing_line,
+                                  _is_listing_line, "mpclaim -s -d")
+    for line in source():
         text = line.text.strip()
         command = pasted.command_of(line.text)
         if command is not None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError
 from pathlab.readers.pasted import between_lines, file_lines, output_lines
+from pathlab.readers.rejoin import rejoined
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -138,6 +139,17 @@ def _clean(line: str) -> str:
     return line[len("multipathd> "):] if line.startswith("multipathd> ") else line
 
 
+def _continued(line: str, next_line: str) -> bool:
+    """Whether a wrap left the rest of a map's `size=… features='…' hwhandler='…' wp=…` line on
+    the next line (`rejoin`): the line holds `size=` but not yet the whole form, and either a
+    quoted value is still open or the next line starts with the form's next field; the joined
+    line must then be the form."""
+    line, rest = _clean(line), next_line.strip()
+    if not line.startswith("size=") or _PROPS.match(line):
+        return False
+    return line.count("'") % 2 == 1 or rest.startswith(("features=", "hwhandler=", "wp="))
+
+
 def _is_topology(line: str) -> bool:
     """A line of the listing itself: a map header, its properties, a path group or a path."""
     line = _clean(line)
@@ -207,7 +219,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
 
     name = str(path)
     every = file_lines(path)  # read a line at a time, in each pass: what is kept is the maps and paths
-    lines = between_lines(name, output_lines(name, every, _COMMANDS, "multipath -ll"), _is_topology,
+    lines = between_lines(name, rejoined(output_lines(name, every, _COMMANDS, "multipath -ll"), _continued), _is_topology,
                           lambda line: _is_topology(line) or _fragment(_clean(line), False)
                           or _fragment(_clean(line), True), "multipath -ll")
     maps: list[dict[str, Any]] = []

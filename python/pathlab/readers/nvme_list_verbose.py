@@ -3,11 +3,22 @@ dashes and a row a line (nvme-cli `nvme-print-stdout.c`, `stdout_detailed_list`)
 
 - subsystems: `Subsystem Subsystem-NQN Controllers`, a row `nvme-subsys0 nqn.… nvme0, nvme1`;
 - controllers: `Device [Orchestrator] [Cntlid] SN MN FR TxPort Address [Slot] Subsystem Namespaces`
-  (Cntlid came in 2.x's later releases, Orchestrator in 3.x; the model may hold blanks and the
+  (Cntlid came in 2.9, Orchestrator in 3.0; the model may hold blanks and the
   address and slot may be empty, so a row is read from its transport on: the word the header's
   `TxPort` stands for is one of `TRANSPORTS`, then the address and slot, then `nvme-subsysN`);
 - namespaces: `Device Generic NSID Usage Format Controllers`, a row `/dev/nvme0n1 /dev/ng0n1 0x1
-  … nvme0, nvme1` (the NSID printed `%#x`; nvme-cli 2.x before 2.9 prints `nvme0n1` without `/dev/`).
+  … nvme0, nvme1` (the NSID printed `%#x`; nvme-cli 2.x before 2.9 prints `nvme0n1` without `/dev/`;
+  2.15 on add the usage in binary units in brackets after it).
+
+nvme-cli 3.0 (`src/nvme-print-stdout.c` at v3.0-rc1, `stdout_detailed_ctrl` and
+`stdout_ns_details`) prints a controller row `%-16s %-12s %-6s %-20s %-40s %-8s %-6s %-14s %-6s
+%-12s ` (name, Orchestrator: `kernel` for a PCIe controller, else its registered owner or `-`,
+Cntlid, SN, MN, FR, transport, address, slot, subsystem), its header and dashes the same widths,
+and a namespace row `%-17s %-20s %#-10x %-21s %-25s %-16s ` (device, generic device, NSID, usage
+`%6.2f %1sB / %6.2f %1sB`, the binary usage `(%7.2f %2sB / %7.2f %2sB)`, format) under a header
+whose Usage is `%-49s` (the 3.0 betas print the generic device `%-17s`, as 2.15 and 2.16 do).
+2.16 prints the name `%-16s` before the Cntlid, 2.9 to 2.15 `%-8s`: the columns that hold are
+the ones read.
 
 The serial, model (MN) and firmware are read by their columns (`_identity`): nvme-cli prints
 `%-20s %-40s %-8s` for SN, MN and FR, and NVMe's Identify Controller holds at most 20, 40 and 8
@@ -96,7 +107,8 @@ def _controller(name: str, line: Line, header: list[str]) -> dict[str, Any]:
         raise ScenarioError(name, f"line {line.number}", f"between the transport {words[port]} and {words[at]}: "
                             f"{' '.join(between)}: expected its address" + (" and slot" if "Slot" in header else ""))
     slot = next((w for w in between if w != address), None)
-    identity, by_columns = _identity(line.text, words[:port], "Cntlid" in header)
+    identity, by_columns = _identity(line.text, words[:port], LEADS["Orchestrator" if "Orchestrator" in header else
+                                                                     "Cntlid" if "Cntlid" in header else ""])
     # The model the vendors' rows match on only where nvme-cli's columns hold: the words of a row
     # whose padding a paste lost cannot say where a serial with blanks ends.
     return {"controller": words[0], "transport": words[port], "address": address, "subsystem": words[at],
@@ -105,30 +117,42 @@ def _controller(name: str, line: Line, header: list[str]) -> dict[str, Any]:
             "shown": {**identity, "slot": slot, "namespaces": ", ".join(_names(words[at + 1:]))}}
 
 
-#: The widths nvme-cli 2.x pads a controller row's name, Cntlid, SN, MN and FR to
-#: (`stdout_detailed_ctrl`: `%-8s %-6s %-20s %-40s %-8s`; the NVMe fields are at most 20, 40
-#: and 8 bytes, so they never overflow).
+#: The widths nvme-cli pads a controller row's SN, MN and FR to (`stdout_detailed_ctrl`: `%-20s
+#: %-40s %-8s`; the NVMe fields are at most 20, 40 and 8 bytes, so they never overflow).
 _IDENTITY_WIDTHS = (("serial", 20), ("model", 40), ("firmware", 8))
+#: The columns before SN, (field, width), that each release prints, tried in order, by the
+#: header's columns: 2.0 to 2.8 the name `%-8s`; 2.9 to 2.15 the name and Cntlid `%-8s %-6s`,
+#: 2.16 `%-16s %-6s`; 3.0 the name, Orchestrator and Cntlid `%-16s %-12s %-6s`.
+LEADS: dict[str, tuple[tuple[tuple[str, int], ...], ...]] = {
+    "": ((("controller", 8),),),
+    "Cntlid": ((("controller", 8), ("cntlid", 6)), (("controller", 16), ("cntlid", 6))),
+    "Orchestrator": ((("controller", 16), ("orchestrator", 12), ("cntlid", 6)),),
+}
 
 
-def _identity(text: str, words: list[str], cntlid: bool) -> tuple[dict[str, str | None], bool]:
-    """A controller row's Cntlid, SN, MN and FR as printed, and whether nvme-cli's columns gave
-    them: cut at the columns where the row keeps them (a serial or model may have blanks: `VMware
-    NVME_0002`), else, where a paste lost the padding (nvme-cli 1.x printed none), the first word
-    the serial, the last the firmware and the words between the model (for `show` to print back)."""
+def _identity(text: str, words: list[str], leads: tuple[tuple[tuple[str, int], ...], ...]
+              ) -> tuple[dict[str, str | None], bool]:
+    """A controller row's Orchestrator, Cntlid, SN, MN and FR as printed, and whether nvme-cli's
+    columns gave them: cut at the columns where the row keeps them (a serial or model may have
+    blanks: `VMware NVME_0002`), each release's `leads` tried in turn, else, where a paste lost the
+    padding (nvme-cli 1.x printed none), the words before the serial one each, the next the serial,
+    the last the firmware and the words between the model (for `show` to print back)."""
     start = text.index(words[0])
-    at = start + 9
-    out: dict[str, str | None] = {"cntlid": None}
-    if cntlid:
-        out["cntlid"], at = text[at:at + 6].strip() or None, at + 7
-    cut = {}
-    for key, width in _IDENTITY_WIDTHS:
-        cut[key], at = text[at:at + width].strip(), at + width + 1
-    rest = words[1 + cntlid:]
-    # The cut holds when it leaves the transport where nvme-cli put it and gives back the words.
-    if " ".join(" ".join(cut.values()).split()) == " ".join(rest) and all(cut.values()) \
-            and text[at - 1:at] == " " and text[at:].split()[:1]:
-        return out | cut, True
+    for lead in leads:
+        out: dict[str, str | None] = {}  # in the row's order, for the words' check below
+        at = start + lead[0][1] + 1
+        for key, width in lead[1:]:
+            out[key], at = text[at:at + width].strip() or None, at + width + 1
+        cut = {}
+        for key, width in _IDENTITY_WIDTHS:
+            cut[key], at = text[at:at + width].strip(), at + width + 1
+        # The cut holds when it leaves the transport where nvme-cli put it and gives back the words.
+        if " ".join(" ".join(v for v in [*out.values(), *cut.values()] if v).split()) == " ".join(words[1:]) \
+                and all(cut.values()) and text[at - 1:at] == " " and text[at:].split()[:1]:
+            return {"cntlid": None} | out | cut, True
+    lead = leads[0]
+    out = {"cntlid": None} | {key: w for (key, _), w in zip(lead[1:], words[1:])}
+    rest = words[len(lead):]
     if len(rest) < 3:
         return out | dict.fromkeys(("serial", "model", "firmware"), None), False
     return out | {"serial": rest[0], "model": " ".join(rest[1:-1]), "firmware": rest[-1]}, False
@@ -180,7 +204,9 @@ def read_lines(name: str, text: str) -> list[dict[str, Any]]:
         if len(words) < 2 or not _SUBSYS.match(words[0]):
             raise ScenarioError(name, f"line {row.number}", "a subsystem row of `nvme list -v` is `nvme-subsysN`, its "
                                 "NQN and its controllers: " + row.text.strip())
-        nqn_of[words[0]] = " ".join(words[1:])  # an NQN with blanks (a drive's model and serial) kept whole
+        # An NQN with blanks (a drive's serial and model, padded as Identify Controller holds them) kept as printed.
+        after = row.text.strip()[len(words[0]):]
+        nqn_of[words[0]] = re.sub(r"\s+nvme\d+(?:,\s*nvme\d+)*\s*$", "", after).strip() if listed else after.strip()
     header = ctrl_head.text.split()
     if header[:1] != ["Device"] or "TxPort" not in header:
         raise ScenarioError(name, f"line {ctrl_head.number}", "expected the controller table's header (`Device … "
@@ -192,7 +218,7 @@ def read_lines(name: str, text: str) -> list[dict[str, Any]]:
                                 f"the subsystem table (lines {subsys_head.number}-{subsys_head.number + len(subsys_rows) + 1})")
     spaces = [_namespace(name, r) for r in rest[0][1]] if rest else []
     place = {"subsystem": {n: i for i, n in enumerate(listed_of)}, "controller": {n: i for i, n in enumerate(controllers)}}
-    layout = ",".join(c for c in ("Cntlid", "Slot") if c in header)
+    layout = ",".join(c for c in ("Orchestrator", "Cntlid", "Slot") if c in header)
     out = []
     for i, ns in enumerate(spaces):
         for c in ns["controllers"]:

@@ -30,6 +30,7 @@ from pathlab.api import ScenarioError, warn
 from pathlab.readers._json_values import as_dict, as_list, as_str
 from pathlab.readers.nvme_list_verbose import namespace_id
 from pathlab.readers.pasted import Line, between, output_of, read_text
+from pathlab.readers.rejoin import rejoined
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -58,19 +59,6 @@ _PATH_NAME = re.compile(r"^nvme\d+c\d+n\d+$")
 _TRANSPORT = re.compile(r"^[a-z][a-z0-9_-]*$")
 #: Commands whose output this is, as pasted before it.
 _COMMANDS = (re.compile(r"^nvme\s+(?:list-subsys|show-topology)\b"),)
-
-
-def _joined(lines: list[Line]) -> list[Line]:
-    """The lines with a controller row that a page wrapped after a comma (`…,host_traddr=…,` then
-    `src_addr=… live optimized`) joined again; the joined line keeps the row's number."""
-    out: list[Line] = []
-    for line in lines:
-        text = line.text.strip()
-        if out and out[-1].text.rstrip().endswith(",") and _ROW.match(out[-1].text) and text and not _is_listing(line.text):
-            out[-1] = Line(out[-1].number, out[-1].text.rstrip() + text)
-            continue
-        out.append(line)
-    return out
 
 
 def _is_listing(line: str) -> bool:
@@ -107,7 +95,7 @@ def _read_text(name: str, lines: list[Line]) -> list[dict[str, Any]]:
             raise ScenarioError(name, f"line {s['line']}", f"subsystem {s['subsystem']} lists no controller "
                                                            "(` +- nvme0 tcp traddr=… live`): truncated?")
 
-    body = between(name, _joined(lines), lambda line: bool(_SUBSYS.match(line)), _is_listing, "nvme list-subsys")
+    body = between(name, lines, lambda line: bool(_SUBSYS.match(line)), _is_listing, "nvme list-subsys")
     for index, (number, line) in enumerate((line.number, line.text) for line in body):
         where = f"line {number}"
         if not line.strip() or line.strip() == "\\":
@@ -318,6 +306,27 @@ def _json_paths(name: str, item: dict[str, Any], subsys: dict[str, Any], where: 
     return rows
 
 
+#: What a line of the text listing starts with (a subsystem, an attribute, the tree, a path).
+_LINE_STARTS = ("nvme-subsys", "NQN=", "hostnqn=", "hostid=", "iopolicy=", "model=", "serial=", "firmware=", "type=",
+                "\\", "+-", "[", "{", "]", "}")
+
+
+def _continued(line: str, next_line: str) -> bool | str:
+    """Whether a wrap left the rest of a line on the next one (`rejoin`): the NQN of a subsystem
+    line cut at its ` - ` (`nvme-subsys4 -`, then `NQN=…`), an NQN or host NQN cut inside, or a
+    controller's address and states (`+- nvme13 tcp traddr=…,` then `src_addr=… live`: the
+    address's `,`-separated pairs have no blank between); never a line that starts as a line of
+    the listing does."""
+    line, rest = line.strip(), next_line.strip()
+    if re.fullmatch(r"nvme-subsys\d+ -", line):
+        return rest.startswith("NQN=")
+    if rest.startswith(_LINE_STARTS) or _is_listing(next_line):
+        return False
+    if line.endswith(",") and _ROW.match(line):
+        return ""
+    return bool(_SUBSYS.match(line) or line.startswith("hostnqn=") or re.match(r"\+-\s+(?:nvme\d|\(null\))", line))
+
+
 def read(path: str | Path) -> pd.DataFrame:
     """One row per path (per namespace for `show-topology`): subsystem name and NQN, host NQN and
     I/O policy when shown, namespace id, path device (`nvme0c0n1`, when shown), controller,
@@ -331,7 +340,8 @@ def read(path: str | Path) -> pd.DataFrame:
     text = read_text(path)
     if nvme_list_verbose.is_verbose_list(text):
         return _table(nvme_list_verbose.read_lines(name, text))
-    lines = output_of(name, text, _COMMANDS, "nvme list-subsys")
+    every = output_of(name, text, _COMMANDS, "nvme list-subsys")
+    lines = list(rejoined(lambda: iter(every), _continued)())
     if not any(line.text.strip() for line in lines):
         raise ScenarioError(name, "line 1", "empty file: expected `nvme list-subsys` or `nvme show-topology` output")
     start = next(i for i, line in enumerate(lines) if line.text.strip())

@@ -60,6 +60,8 @@ class Line(NamedTuple):
 
     number: int
     text: str
+    #: The last line of the file it spans, where a wrap's continuations were joined to it (`rejoin`).
+    end: int = 0
 
 
 @dataclass
@@ -100,6 +102,12 @@ def lines_of(text: str) -> list[Line]:
     """The lines of a text with CR, LF or CRLF ends, colours removed."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return [Line(number, _ANSI.sub("", raw)) for number, raw in enumerate(text.split("\n"), start=1)]
+
+
+def is_aside(text: str) -> bool:
+    """Whether a line is a prompt (alone or with a command after it) or an elision (`...`):
+    never a listing's line, nor the rest of one."""
+    return _LONE_PROMPT.match(text) is not None or _ELISION.match(text) is not None or command_of(text) is not None
 
 
 def command_of(text: str) -> str | None:

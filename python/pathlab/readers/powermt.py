@@ -20,7 +20,8 @@ owns the LUN by default and now, and the array's failover mode: 4 is ALUA, 1 PNR
 is `### HW-path I/O-path Interf. Mode State Q-IOs Errors`, the interface one or two words (`SP
 A2`, `FA 9dB`); on Linux the HW path is the HBA's name, which may have blanks (`QLogic Fibre
 Channel 2300`): the interface then starts under the header's `Interf.`, as the columns align.
-Every line is read or the file refused, naming its line. Words a page or a mail added after a
+Every line is read or the file refused, naming its line; text after the listing's last line (a
+mail's sign-off) is said and left, as the other readers leave it. Words a page or a mail added after a
 field's value (`Pseudo name=emcpowerb ? All the paths below…`) are not the tool's: the value is
 read by its own form (a device name, a hexadecimal ID, a number) and the rest said as a note,
 never read."""
@@ -33,6 +34,7 @@ from pathlib import Path
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
+from pathlab.readers.rejoin import rejoined
 
 COMMAND = "powermt display dev=all"
 COMMANDS = (re.compile(r"\br?powermt(?:\.exe)?\s+display\b"),)
@@ -108,7 +110,9 @@ def read(path: str | Path) -> list[Device]:
     """Every pseudo device of the listing, with its paths; the file refused at the first line that
     is not part of the format."""
     name = str(path)
-    source = pasted.output_lines(name, pasted.file_lines(path), COMMANDS, COMMAND)
+    # What follows the last line the listing can hold (a mail's sign-off, a question) is said and left.
+    source = pasted.between_lines(name, rejoined(pasted.output_lines(name, pasted.file_lines(path), COMMANDS, COMMAND),
+                                                 _continued), _is_listing_line, _is_listing_line, COMMAND)
     devices: list[Device] = []
     header_seen = False
     interface_at: int | None = None  # where the header's `Interf.` column starts in its line
@@ -160,6 +164,33 @@ def read(path: str | Path) -> list[Device]:
     for device in devices:
         _complete(name, device)
     return _later_kept(name, devices)
+
+
+#: What starts a path row (the HBA number, the HW path): a row, whole or damaged (`SP B1......`),
+#: is the reader's to read or refuse, not text after the listing.
+_ANY_ROW = re.compile(r"^\d+\s+\S+\s+\S")
+
+
+def _is_listing_line(line: str) -> bool:
+    """Whether a line is one `powermt display` prints (its forms as `read` tells them), so that
+    text after the last one is not the tool's."""
+    text = line.strip()
+    return any(form.match(text) for form in (_PSEUDO, _LOGICAL, _WWN, _ARRAY, _OWNER, _RULE, _BANNER, _HEADER, _ROW,
+                                             _ANY_ROW)) or ("state=" in text and ";" in text)
+
+
+#: A whole path row: the HBA number first, the mode, state, queued I/Os and errors last.
+_WHOLE_ROW = re.compile(r"^\d+\s.*\s(?:" + "|".join(re.escape(m) for m in MODES) + r")\s+(?:" + "|".join(STATES)
+                        + r")\s+\d+\s+\d+$")
+
+
+def _continued(line: str, next_line: str) -> bool:
+    """Whether a wrap left the rest of the table's banner, header or a path row on the next line
+    (`rejoin`): the line is not whole, the next is no line of the listing, and with the next one
+    (a blank between) it is whole."""
+    text, joined = line.strip(), f"{line.strip()} {next_line.strip()}"
+    return not _is_listing_line(next_line) and \
+        any(not form.match(text) and form.match(joined) for form in (_BANNER, _HEADER, _WHOLE_ROW))
 
 
 def _later_kept(name: str, devices: list[Device]) -> list[Device]:
