@@ -77,11 +77,27 @@ def _in_esxtop(file: str) -> tuple[str, Read] | None:
             return None
         f.seek(0)
         header = next(csv.reader(f), [])
-    hosts = list(dict.fromkeys(c[2:].split("\\", 1)[0] for c in header[1:] if c.startswith("\\\\")))
+    hosts = _hosts_of(header[1:])
     where = f"{file}, line 1"
     if len(hosts) > 1:
         raise ScenarioError(file, "line 1", f"counters of hosts {', '.join(hosts[:4])}: give one host's esxtop capture")
     return (checked_name(hosts[0], where), Read(file, 1, f"counter paths \\\\{hosts[0]}\\")) if hosts else None
+
+
+def _hosts_of(columns: list[str]) -> list[str]:
+    """The hosts the counter paths `\\\\host\\Object(instance)\\Counter` name, in the order
+    first named. A capture's columns run to hundreds of thousands, of one host (a capture of
+    several is refused): a column of the last host named is passed by its prefix alone."""
+    hosts: dict[str, None] = {}
+    prefix = None  # `\\\\host\\` of the last host named
+    for column in columns:
+        if prefix is not None and column.startswith(prefix):
+            continue
+        if column.startswith("\\\\"):
+            host = column[2:].split("\\", 1)[0]
+            hosts[host] = None
+            prefix = f"\\\\{host}\\"
+    return list(hosts)
 
 
 def checked_name(name: str, where: str) -> str:

@@ -81,27 +81,24 @@ class Reader:
     def __init__(self, path: str | Path, command: str) -> None:
         self.name = str(path)
         self.command = command
-        self.every = pasted.file_lines(path)  # read a line at a time at each pass, never whole
-        lines = rejoined(pasted.output_lines(self.name, self.every, _patterns(command), command), _continued)
+        every = pasted.file_lines(path)  # read a line at a time at each pass, never whole
+        lines = rejoined(pasted.output_lines(self.name, every, _patterns(command), command), _continued)
         self.ours = pasted.between_lines(self.name, lines, _listing_line, _listing_line, command, _name_line)
 
     @property
     def lines(self) -> Iterator[tuple[int, str]]:
-        """Every line of the file with its number, blank where it is not the listing's; the
-        listing's as unwrapped (without mail quoting, a log prefix or bold markers), a line whose
-        rest a wrap put on the next lines whole at its number, those lines left out (`rejoin`)."""
-        ours = iter(self.ours())
-        next_ours = next(ours, None)
-        joined_to = 0
-        for line in self.every():
-            if line.number <= joined_to:
-                continue
-            if next_ours is not None and line.number == next_ours.number:
-                yield line.number, next_ours.text
-                joined_to = next_ours.end
-                next_ours = next(ours, None)
-            else:
-                yield line.number, ""
+        """Every line of the file up to the listing's last with its number, blank where it is not
+        the listing's; the listing's as unwrapped (without mail quoting, a log prefix or bold
+        markers), a line whose rest a wrap put on the next lines whole at its number, those lines
+        left out (`rejoin`). (The lines after the listing's last would be blank: no reader needs
+        them; the listing's own lines are read in one pass, not beside a second pass numbering
+        every line.)"""
+        number = 0  # the last line of the file given or joined
+        for line in self.ours():
+            for other in range(number + 1, line.number):  # not the listing's
+                yield other, ""
+            yield line.number, line.text
+            number = max(line.number, line.end)
 
     def told_as(self, command: str) -> Reader:
         """The same file and lines as `command`'s listing (its errors and checks name it), once

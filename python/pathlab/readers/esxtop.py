@@ -43,31 +43,39 @@ TIME_FORMATS = ("%m/%d/%Y %H:%M:%S", "%H:%M:%S")
 _HEAD = re.compile(r"\\\\[^\\]*\\([^(]*)\((.*)\)", re.DOTALL)
 
 
-def _split(column: str, heads: dict[str, tuple[str, str] | None] | None = None) -> tuple[str, str, str] | None:
-    """(object, instance, counter) of `\\\\host\\Object(instance)\\Counter`, or None; `heads` keeps
-    each `\\\\host\\Object(instance)` read (an instance's counters follow one another: a capture of
-    every counter has hundreds of thousands of columns, and tens of thousands of instances)."""
-    head, _, counter = column.rpartition("\\")
-    if heads is not None and head in heads:
-        known = heads[head]
-    else:
-        found = _HEAD.fullmatch(head)
-        known = (found[1], found[2]) if found else None
-        if heads is not None:
-            heads[head] = known
-    return (*known, counter) if known else None
+def _place(head: str) -> tuple[str, str] | None:
+    """(object, instance) of `\\\\host\\Object(instance)`, or None."""
+    found = _HEAD.fullmatch(head)
+    return (found[1], found[2]) if found else None
 
 
-def _wanted(parts: tuple[str, str, str] | None) -> tuple[str, str, str] | None:
-    """(table, instance, counter) of a column read, or None for a column skipped."""
-    if parts is None:
+def _table_of(place: tuple[str, str] | None, counter: str) -> str | None:
+    """The table a column of this object and instance goes to, or None for a column skipped."""
+    if place is None:
         return None
-    obj, instance, counter = parts
+    obj, instance = place
     if obj in OBJECTS:
-        return OBJECTS[obj], instance, counter
+        return OBJECTS[obj]
     if (obj, counter) == ADAPTER_DEPTH and ":" not in instance:
-        return "adapters", instance, counter
+        return "adapters"
     return None
+
+
+def _header_columns(header: list[str], tables: dict[str, Table]) -> None:
+    """Each disk counter's file column into its table, under its instance (a counter named twice:
+    the first). Each `\\\\host\\Object(instance)` is parsed once, for the counters after it: a
+    capture of every counter has hundreds of thousands of columns, tens of thousands of instances."""
+    places: dict[str, tuple[str, str] | None] = {}
+    found: dict[tuple[str, str], dict[str, int]] = {}  # (table, instance) → counter → its first column
+    for i, column in enumerate(header[1:], start=1):
+        head, _, counter = column.rpartition("\\")
+        place = places[head] if head in places else places.setdefault(head, _place(head))
+        table = _table_of(place, counter)
+        if table is not None:
+            assert place is not None
+            found.setdefault((table, place[1]), {}).setdefault(counter, i)
+    for (table, instance), counters in found.items():
+        tables[table].counters[instance] = list(counters.items())
 
 
 class _Group:
@@ -208,13 +216,7 @@ def _read(path: Path, sink: Sink) -> str:
             raise ScenarioError(name, "line 1", f"not CSV: {e}") from None
         if not header or not header[0].startswith("(PDH-CSV"):
             raise ScenarioError(name, "line 1", "not an esxtop batch capture: expected a (PDH-CSV 4.0) header")
-        named: set[tuple[str, str, str]] = set()  # a counter named twice: the first
-        heads: dict[str, tuple[str, str] | None] = {}
-        for i, column in enumerate(header):
-            if i and (wanted := _wanted(_split(column, heads))) and wanted not in named:
-                named.add(wanted)
-                table, instance, counter = wanted
-                tables[table].counters.setdefault(instance, []).append((counter, i))
+        _header_columns(header, tables)
         if not any(t.counters for t in tables.values()):
             following = next((row for row in rows if row), [])
             if following[:1] and following[0].startswith("\\\\"):  # a counter's name where a sample's time should be

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers._file import listing_size, whole_without_nul, without_nul
@@ -45,15 +45,18 @@ _CLEAR_PROMPT = re.compile(
     r"|^\s*(?:PS\s+)?[A-Za-z]:\\[^>\n]*>\s*")                   # PS C:\Users\admin>  C:\>
 #: A bare `#`, `$` or `>` before a command (forum posts, man pages).
 _BARE_PROMPT = re.compile(r"^\s*[#$>]\s*")
+#: What every prompt, clear or bare, holds one of (`]` closes `[root@esx:~]`, `>` ends `C:\>`).
+_PROMPT_MARKS = "#$%>]"
 #: A prompt alone on a line (`$`, `# `, `>`), as the end of a pasted output: not a line of it,
 #: though a page indents it with the listing.
 _LONE_PROMPT = re.compile(r"^\s*[#$>%]\s*$")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """A line as an editor numbers it (from 1), without its line end or terminal colours."""
+class Line(NamedTuple):
+    """A line as an editor numbers it (from 1), without its line end or terminal colours (a
+    named tuple: each pass over a file makes its lines again, and a tuple is made in half a
+    frozen dataclass's time)."""
 
     number: int
     text: str
@@ -110,6 +113,8 @@ def is_aside(text: str) -> bool:
 def command_of(text: str) -> str | None:
     """The command a pasted command line runs (`multipath -ll`, prompt, `sudo` and a leading
     `date;` removed), "" for a bare prompt, or None when the line is not a command line."""
+    if not any(mark in text for mark in _PROMPT_MARKS):  # most lines of a listing: no prompt tried
+        return None
     prompt = _CLEAR_PROMPT.match(text)
     if prompt:
         rest = text[prompt.end():].strip()
@@ -352,7 +357,8 @@ def file_lines(path: str | Path) -> Source:
                 raw = raw.removesuffix("\n")
                 if number == 1:
                     raw = raw.lstrip("\ufeff")
-                without_nul(name, number, raw)
+                if "\x00" in raw:
+                    without_nul(name, number, raw)
                 yield Line(number, _ANSI.sub("", raw) if "\x1b" in raw else raw)
 
     return read
