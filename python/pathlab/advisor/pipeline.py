@@ -147,6 +147,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     if auto and not scenario.timeline:
         chosen, cands, resolved = auto_lengths(scenario, at_ends, fixed, progress, read.undetermined if read else ())
         scenario = scenario.with_set(chosen[0].overrides(resolved[0]))
+        at_ends = [end.on(scenario) for end in at_ends]
         differing = [(f"at {end}: ", c) for end, c in zip(labels, chosen[1:]) if c != chosen[0]]
         for at, c in [("", chosen[0]), *differing]:
             (progress or Progress()).note(f"{at}runs of {c.duration_s:g} s after {c.warmup_s:g} s of warm-up ({c.reason})")
@@ -259,6 +260,7 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
         (progress or Progress()).stage("the pilot runs")
         (length, *lengths), cands, resolved = auto_lengths(scenario, at_ends, length, progress, per_host=True)
         scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
+        at_ends = [end.on(scenario) for end in at_ends]
         differing = [(f"at {end}: ", n) for end, n in zip(end_labels(list(spans)), lengths) if n != length]
         for at, n in [("", length), *differing]:
             (progress or Progress()).note(f"{at}runs of {n.duration_s:g} s after {n.warmup_s:g} s of warm-up ({n.reason})")
@@ -286,7 +288,7 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, 
             if not chosen:  # the host's own pilot: the candidates, resolved once
                 cands = candidates(scenario, m, undetermined)
                 # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
-                resolved = [m.setups] + [scenario.with_set(c.overrides).devices for c in cands[1:]]
+                resolved = [m.setups] + [scenario.with_set(c.overrides, to_run=True).devices for c in cands[1:]]
             chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved, per_host))
     return chosen, cands, resolved
 
