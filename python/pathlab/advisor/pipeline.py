@@ -22,6 +22,7 @@ from pathlab.advisor.decide import OBJECTIVES, decide, order
 from pathlab.advisor.failure_advice import FailureAdvice
 from pathlab.advisor.failure_pipeline import advise_failures
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
+from pathlab.advisor.free_heap import free_heap
 from pathlab.advisor.ranges import AtEnd, Span, end_labels, gain_ranges, span_ends
 from pathlab.advisor.rank import rank_together
 from pathlab.advisor.run_length import RunLength
@@ -106,6 +107,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         said.stage("the capture fit")
         check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress) \
             if all(h.measured_load for h in subject.hosts.values()) else None
+        free_heap()  # the fitting runs' freed memory, resident under every later step's peak otherwise
         if check is not None and check.agrees:
             scenario = scenario.with_set(check.overrides)
         # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
@@ -290,6 +292,8 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, 
                 # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
                 resolved = [m.setups] + [scenario.with_set(c.overrides, to_run=True).devices for c in cands[1:]]
             chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved, per_host))
+        if per_host:  # the pilot's freed memory back to the system before the next (`free_heap`)
+            free_heap()
     return chosen, cands, resolved
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from pathlab.advisor.candidates import Candidate
 from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
+from pathlab.advisor.free_heap import free_heap
 from pathlab.advisor.host_figures import HOST_FIGURES, cluster_summary, host_figures
 from pathlab.advisor.ranges import AtEnd
 from pathlab.advisor.ranked import Ranked
@@ -102,6 +103,9 @@ def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> No
         for r, i, _ in part if per_host else []:
             if (id(r), i) not in later:
                 r.release(i)
+        if per_host:  # the runs' freed memory back to the system before the next two are built
+            del batch
+            free_heap()
 
 
 def figures_of(run: Result) -> Result:
