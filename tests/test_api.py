@@ -75,3 +75,29 @@ def test_a_run_without_path_intervals_builds_none_and_the_rest_is_the_full_runs(
     assert runs[False]["path_intervals"] == []
     assert json.dumps(runs[False]) == json.dumps(runs[True] | {"path_intervals": []})
     assert s.run(path_intervals=False).path_intervals.empty
+
+
+def test_a_scenario_with_another_seed_shares_its_handle_and_runs_as_one_loaded_with_that_seed(scenarios) -> None:
+    # A ranking's seeds of one candidate: no copy of the engine's scenario (200 MiB on a cluster of 32 hosts).
+    short = {"run.duration": "0.05s", "run.warmup": "0s"}
+    s = Scenario.load(scenarios / "bench-minimal.toml", set=short, seed=3)
+    other = s.with_seed(5)
+    assert other.handle is s.handle and other.seed == 5
+    loaded = Scenario.load(scenarios / "bench-minimal.toml", set=short, seed=5)
+    assert json.dumps(other.run().data) == json.dumps(loaded.run().data) != json.dumps(s.run().data)
+    assert other.run().data["seed"] == 5 and s.run().data["seed"] == 3
+
+
+def test_a_scenario_loaded_to_run_refuses_at_its_run_what_the_load_refuses_and_runs_the_same(scenarios) -> None:
+    # `to_run` leaves the checks that build the model to the run (a cluster's candidate builds it once).
+    text = (scenarios / "bench-minimal.toml").read_text()
+    short = {"run.duration": "0.05s", "run.warmup": "0s"}
+    bad = {"workloads.0.devices": ["no-such-device"]}
+    with pytest.raises(ScenarioError) as at_load:
+        Scenario.from_text(text, "bench-minimal.toml", set=short).with_set(bad)
+    to_run = Scenario.from_text(text, "bench-minimal.toml", set=short).with_set(bad, to_run=True)
+    with pytest.raises(ScenarioError) as at_run:
+        to_run.run()
+    assert at_run.value.args == at_load.value.args and at_load.value.args[1].startswith("workloads.0")
+    checked = Scenario.from_text(text, "bench-minimal.toml", set=short)
+    assert json.dumps(checked.with_set({}, to_run=True).run().data) == json.dumps(checked.run().data)

@@ -145,10 +145,12 @@ class Scenario:
         variant: str | None = None,
         set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002
         seed: int | None = None,
+        to_run: bool = False,
     ) -> Scenario:
+        """`to_run`: loaded to be run at once (`with_set`)."""
         pairs = tuple(_overrides(set))
         _check_seed(seed, file)
-        handle = _core.load_scenario(text, file, variant, list(pairs), seed)
+        handle = _core.load_scenario(text, file, variant, list(pairs), seed, to_run)
         return cls(handle, text, pairs, seed)
 
     @classmethod
@@ -160,13 +162,15 @@ class Scenario:
         variant: str | None = None,
         set: Mapping[str, Any] | Iterable[str] | None = None,  # noqa: A002
         seed: int | None = None,
+        to_run: bool = False,
     ) -> Scenario:
         """A scenario from its tables as Python values (what `text`, its annotated form, parses
-        to), checked as a file is, without parsing the text: an imported host's."""
+        to), checked as a file is, without parsing the text: an imported host's. `to_run`: loaded
+        to be run at once (`with_set`)."""
         pairs = tuple(_overrides(set))
         _check_seed(seed, file)
         try:
-            handle = _core.load_scenario_values(dict(tables), file, variant, list(pairs), seed)
+            handle = _core.load_scenario_values(dict(tables), file, variant, list(pairs), seed, to_run)
         except TypeError as e:  # a value no TOML holds (a whole number past 64 bits): its field, in one line
             field, _, said = str(e).partition(": ")
             if not said.endswith("is beyond a TOML integer"):
@@ -174,11 +178,11 @@ class Scenario:
             raise ScenarioError(file, field, f"{said} (at most {2**63 - 1:,})") from None
         return cls(handle, text, pairs, seed, tables)
 
-    def _again(self, variant: str | None, sets: list[str]) -> Scenario:
+    def _again(self, variant: str | None, sets: list[str], to_run: bool = False) -> Scenario:
         """The same base (text or tables) and seed with this variant and these overrides."""
         if self.tables is not None:
-            return Scenario.from_values(self.tables, self.text, self.file, variant, sets, self.seed)
-        return Scenario.from_text(self.text, self.file, variant, sets, self.seed)
+            return Scenario.from_values(self.tables, self.text, self.file, variant, sets, self.seed, to_run)
+        return Scenario.from_text(self.text, self.file, variant, sets, self.seed, to_run)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A scenario pickles as what it was built from (its tables or text, variant, overrides and
@@ -196,17 +200,27 @@ class Scenario:
         """The same file and overrides with another variant."""
         return self._again(variant, [f"{k}={v}" for k, v in self.overrides])
 
-    def with_set(self, values: Mapping[str, Any] | Iterable[str]) -> Scenario:
+    def with_set(self, values: Mapping[str, Any] | Iterable[str], to_run: bool = False) -> Scenario:
         """The same file, variant and seed with more overrides (dotted key to Python value, or
         `key=value` as `--set` takes them), applied after the scenario's own; a value is set whole
-        at its key (a table replaces the table there, as `--set key={...}` does)."""
-        return self._again(self.variant, [*(f"{k}={v}" for k, v in self.overrides), *set_strings(values)])
+        at its key (a table replaces the table there, as `--set key={...}` does). `to_run`: loaded
+        to be simulated at once (a ranking's candidate, or to read its `devices`): the checks that
+        build the model (names across tables, faults, limits) are made when a simulation builds it,
+        with the same errors, so its model is built once a simulation and not once more to load it
+        (on 32 hosts × 500 devices × 8 paths a build is about a second)."""
+        return self._again(self.variant, [*(f"{k}={v}" for k, v in self.overrides), *set_strings(values)], to_run)
 
     def with_seed(self, seed: int) -> Scenario:
         """The same scenario with another seed, not parsed and checked again (a ranking's runs of
-        one setting over its seeds: a host of thousands of devices takes a tenth of a second to load)."""
+        one setting over its seeds: a host of thousands of devices takes a tenth of a second to load),
+        on the same engine handle (a cluster of 32 hosts × 500 devices × 8 paths is about 200 MiB of
+        it): its runs are simulated with this seed (`_simulation`)."""
         _check_seed(seed, self.file)
-        return Scenario(self.handle.with_seed(seed), self.text, self.overrides, seed, self.tables)
+        return Scenario(self.handle, self.text, self.overrides, seed, self.tables)
+
+    def _simulation(self, path_intervals: bool = True) -> _core.SimulationHandle:
+        """A fresh simulation of the scenario with its seed (the handle's own where none was given)."""
+        return self.handle.simulation(path_intervals, self.seed)
 
     @property
     def timeline(self) -> list[str]:
@@ -284,7 +298,7 @@ class Scenario:
             warn(self.file, "--at", f"{at_ns / 1e9:g} s is past the end of the run: showing the state at its end "
                                     f"({end / 1e9:g} s)")
             at_ns = end
-        sim = self.handle.simulation()
+        sim = self._simulation()
         sim.run_until(at_ns)  # at 0 too: what happens at 0 s (a path the captures show failed) is the state at 0 s
         return sim.describe()
 
@@ -317,7 +331,7 @@ class Scenario:
         """Each device's resolved policy, status, host stack and array, as the run starts."""
         from pathlab.devices import from_engine
 
-        return from_engine(self.handle.simulation().devices())
+        return from_engine(self._simulation().devices())
 
     @property
     def warnings(self) -> list[tuple[str, str]]:
@@ -333,7 +347,7 @@ class Scenario:
         `path_intervals`, the result's `path_intervals` is empty (the largest table of a host of
         thousands of paths)."""
         # A figures-only result has no tables: its per-path rows are not built either.
-        sim = self.handle.simulation(path_intervals and not (figures_only or device_rows))
+        sim = self._simulation(path_intervals and not (figures_only or device_rows))
         end = self.handle.end_ns
         step = max(1, end // _STEPS)
         t = 0

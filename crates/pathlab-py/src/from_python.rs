@@ -6,8 +6,29 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-/// The TOML value of a Python value; `at` names where it is (dotted), for the error.
-pub fn to_toml(value: &Bound<'_, PyAny>, at: &str) -> PyResult<toml::Value> {
+/// Where a value is in the tables: its keys and indices, said (dotted) only in an error. A
+/// cluster's tables are millions of values: a dotted name made for each was most of the
+/// conversion's allocations (issue 33 item 4).
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Root,
+    Key(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    fn dotted(&self) -> String {
+        match self {
+            At::Root => String::new(),
+            At::Key(At::Root, key) => (*key).to_string(),
+            At::Key(up, key) => format!("{}.{key}", up.dotted()),
+            At::Index(up, i) => format!("{}.{i}", up.dotted()),
+        }
+    }
+}
+
+/// The TOML value of a Python value at `at`.
+fn to_toml(value: &Bound<'_, PyAny>, at: At<'_>) -> PyResult<toml::Value> {
     // A bool is an int to Python: asked first.
     if let Ok(b) = value.downcast::<PyBool>() {
         return Ok(toml::Value::Boolean(b.is_true()));
@@ -16,34 +37,41 @@ pub fn to_toml(value: &Bound<'_, PyAny>, at: &str) -> PyResult<toml::Value> {
         return i
             .extract::<i64>()
             .map(toml::Value::Integer)
-            .map_err(|_| PyTypeError::new_err(format!("{at}: {i} is beyond a TOML integer")));
+            .map_err(|_| PyTypeError::new_err(format!("{}: {i} is beyond a TOML integer", at.dotted())));
     }
     if let Ok(f) = value.downcast::<PyFloat>() {
         return Ok(toml::Value::Float(f.value()));
     }
     if let Ok(s) = value.downcast::<PyString>() {
-        return Ok(toml::Value::String(s.extract::<String>()?));
+        return Ok(toml::Value::String(s.to_cow()?.into_owned()));
     }
     if let Ok(d) = value.downcast::<PyDict>() {
-        return table(d, at).map(toml::Value::Table);
+        return table_at(d, at).map(toml::Value::Table);
     }
     if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(value.len().unwrap_or(0));
         for (i, item) in value.try_iter()?.enumerate() {
-            out.push(to_toml(&item?, &format!("{at}.{i}"))?);
+            out.push(to_toml(&item?, At::Index(&at, i))?);
         }
         return Ok(toml::Value::Array(out));
     }
-    Err(PyTypeError::new_err(format!("{at}: a {} has no TOML form", value.get_type().name()?)))
+    Err(PyTypeError::new_err(format!("{}: a {} has no TOML form", at.dotted(), value.get_type().name()?)))
 }
 
 /// A Python dict of string keys as a TOML table, in the dict's order.
-pub fn table(d: &Bound<'_, PyDict>, at: &str) -> PyResult<toml::Table> {
+pub fn table(d: &Bound<'_, PyDict>) -> PyResult<toml::Table> {
+    table_at(d, At::Root)
+}
+
+fn table_at(d: &Bound<'_, PyDict>, at: At<'_>) -> PyResult<toml::Table> {
     let mut out = toml::Table::new();
     for (k, v) in d.iter() {
-        let key: String = k.extract().map_err(|_| PyTypeError::new_err(format!("{at}: a key that is no string")))?;
-        let here = if at.is_empty() { key.clone() } else { format!("{at}.{key}") };
-        out.insert(key, to_toml(&v, &here)?);
+        let key = k
+            .downcast::<PyString>()
+            .map_err(|_| PyTypeError::new_err(format!("{}: a key that is no string", at.dotted())))?;
+        let key = key.to_cow()?;
+        let value = to_toml(&v, At::Key(&at, &key))?;
+        out.insert(key.into_owned(), value);
     }
     Ok(out)
 }

@@ -193,14 +193,6 @@ impl ScenarioHandle {
         windows.into_iter().map(|w| (w.kind, w.target, w.start_ns, w.end_ns)).collect()
     }
 
-    /// The same scenario with another seed, without parsing and checking it again (the seed
-    /// changes no setting the check reads): a ranking's runs of one candidate over its seeds.
-    fn with_seed(&self, seed: u64) -> ScenarioHandle {
-        let mut inner = self.inner.clone();
-        inner.spec.run.seed = seed;
-        ScenarioHandle { inner }
-    }
-
     /// End of the measurement window in simulated nanoseconds.
     #[getter]
     fn end_ns(&self) -> u64 {
@@ -216,10 +208,13 @@ impl ScenarioHandle {
 
     /// A fresh simulation of the scenario. Without `path_intervals`, it builds no interval rows
     /// per path (the advisor's pilot and findings read none: on 5,000 devices × 8 paths they are
-    /// 30 MB of the result's 54), and its result's `path_intervals` is empty.
-    #[pyo3(signature = (path_intervals=true))]
-    fn simulation(&self, path_intervals: bool) -> PyResult<SimulationHandle> {
-        let sim = pathlab_sim::run::simulation(&self.inner).map_err(scenario_error)?;
+    /// 30 MB of the result's 54), and its result's `path_intervals` is empty. `seed`: another
+    /// seed than the scenario's, the same simulation as `with_seed(seed)`'s without copying the
+    /// scenario (a ranking's runs of one candidate over its seeds).
+    #[pyo3(signature = (path_intervals=true, seed=None))]
+    fn simulation(&self, path_intervals: bool, seed: Option<u64>) -> PyResult<SimulationHandle> {
+        let seed = seed.unwrap_or(self.inner.spec.run.seed);
+        let sim = pathlab_sim::run::simulation_with_seed(&self.inner, seed).map_err(scenario_error)?;
         let sim = if path_intervals { sim } else { sim.without_path_intervals() };
         Ok(SimulationHandle {
             inner: Mutex::new(Some(sim)),
@@ -339,38 +334,52 @@ struct Figures<'a> {
 }
 
 /// Loads a scenario from its text. `overrides` are (dotted key, raw value) pairs as given to
-/// `--set`; raises ScenarioError(file, field, message) on bad input.
+/// `--set`; raises ScenarioError(file, field, message) on bad input. `to_run` as
+/// `load_scenario_values` takes it.
 #[pyfunction]
-#[pyo3(signature = (text, file, variant=None, overrides=Vec::new(), seed=None))]
+#[pyo3(signature = (text, file, variant=None, overrides=Vec::new(), seed=None, to_run=false))]
 fn load_scenario(
     text: &str,
     file: &str,
     variant: Option<&str>,
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
+    to_run: bool,
 ) -> PyResult<ScenarioHandle> {
     let parsed: Vec<(String, toml::Value)> =
         overrides.into_iter().map(|(k, v)| (k, parse_override_value(&v))).collect();
-    let inner = run::load(text, file, variant, &parsed, seed).map_err(scenario_error)?;
-    Ok(ScenarioHandle { inner })
+    let inner = if to_run {
+        Scenario::parse(text, file, variant, &parsed, seed)
+    } else {
+        run::load(text, file, variant, &parsed, seed)
+    };
+    Ok(ScenarioHandle { inner: inner.map_err(scenario_error)? })
 }
 
 /// Loads a scenario from its tables as Python values (a dict of what its text would parse to:
-/// an imported host's, built without text), checked as `load_scenario` checks a file.
+/// an imported host's, built without text), checked as `load_scenario` checks a file. With
+/// `to_run`, the checks that build its model (names across tables, faults, limits) are left to
+/// its simulation, which makes them with the same errors: a scenario loaded to be run at once
+/// (a cluster's candidate in a ranking) builds its model once, not twice.
 #[pyfunction]
-#[pyo3(signature = (tables, file, variant=None, overrides=Vec::new(), seed=None))]
+#[pyo3(signature = (tables, file, variant=None, overrides=Vec::new(), seed=None, to_run=false))]
 fn load_scenario_values(
     tables: &Bound<'_, pyo3::types::PyDict>,
     file: &str,
     variant: Option<&str>,
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
+    to_run: bool,
 ) -> PyResult<ScenarioHandle> {
-    let table = from_python::table(tables, "")?;
+    let table = from_python::table(tables)?;
     let parsed: Vec<(String, toml::Value)> =
         overrides.into_iter().map(|(k, v)| (k, parse_override_value(&v))).collect();
-    let inner = run::load_table(table, file, variant, &parsed, seed).map_err(scenario_error)?;
-    Ok(ScenarioHandle { inner })
+    let inner = if to_run {
+        Scenario::from_table(table, file, variant, &parsed, seed)
+    } else {
+        run::load_table(table, file, variant, &parsed, seed)
+    };
+    Ok(ScenarioHandle { inner: inner.map_err(scenario_error)? })
 }
 
 /// A duration in nanoseconds from its human form ("60s", "1.5ms"); raises ValueError.

@@ -92,7 +92,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
         said.stage("a setting per host group")
         mixed = by_group(scenario, [(g, o.candidate) for g, o in zip(groups, own)])
         pair = [cands[0], mixed]
-        devices = resolved and [resolved[0], scenario.with_set(mixed.overrides).devices]
+        devices = resolved and [resolved[0], scenario.with_set(mixed.overrides, to_run=True).devices]
         for ranking, (_, extra) in zip([ranked, *ranked_at_ends],
                                        rank_together(scenarios, pair, seeds, each_length(pair, devices), in_force,
                                                      devices, per_host=True, executor=executor)):

@@ -46,7 +46,7 @@ def by_group(scenario: Scenario, choices: Sequence[tuple[HostGroup, Candidate]])
     resolves it on the device (explicit, so no per-device esxcli command of another group's
     reaches it; the claim rules are kept), and each group's commands for its hosts alone (no
     claim rule: one rule for every host cannot give the groups different settings)."""
-    resolved = {c.label: scenario.with_set(c.overrides).devices for _, c in choices}
+    resolved = {c.label: scenario.with_set(c.overrides, to_run=True).devices for _, c in choices}
     candidate_of = {h: c for g, c in choices for h in g.hosts}
     overrides: dict[str, object] = {"esxcli": [c for c in scenario.esxcli if "satp rule add" in c]}
     for i, d in enumerate(scenario.devices):

@@ -22,6 +22,7 @@ from pathlab.advisor.decide import OBJECTIVES, decide, order
 from pathlab.advisor.failure_advice import FailureAdvice
 from pathlab.advisor.failure_pipeline import advise_failures
 from pathlab.advisor.findings import findings, practice_findings, printed_configs
+from pathlab.advisor.free_heap import free_heap
 from pathlab.advisor.ranges import AtEnd, Span, end_labels, gain_ranges, span_ends
 from pathlab.advisor.rank import rank_together
 from pathlab.advisor.run_length import RunLength
@@ -106,6 +107,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         said.stage("the capture fit")
         check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress) \
             if all(h.measured_load for h in subject.hosts.values()) else None
+        free_heap()  # the fitting runs' freed memory, resident under every later step's peak otherwise
         if check is not None and check.agrees:
             scenario = scenario.with_set(check.overrides)
         # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
@@ -147,6 +149,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     if auto and not scenario.timeline:
         chosen, cands, resolved = auto_lengths(scenario, at_ends, fixed, progress, read.undetermined if read else ())
         scenario = scenario.with_set(chosen[0].overrides(resolved[0]))
+        at_ends = [end.on(scenario) for end in at_ends]
         differing = [(f"at {end}: ", c) for end, c in zip(labels, chosen[1:]) if c != chosen[0]]
         for at, c in [("", chosen[0]), *differing]:
             (progress or Progress()).note(f"{at}runs of {c.duration_s:g} s after {c.warmup_s:g} s of warm-up ({c.reason})")
@@ -260,6 +263,7 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
         (length, *lengths), cands, resolved = auto_lengths(scenario, at_ends, length, progress,
                                                             undetermined_of(imported), per_host=True)
         scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
+        at_ends = [end.on(scenario) for end in at_ends]
         differing = [(f"at {end}: ", n) for end, n in zip(end_labels(list(spans)), lengths) if n != length]
         for at, n in [("", length), *differing]:
             (progress or Progress()).note(f"{at}runs of {n.duration_s:g} s after {n.warmup_s:g} s of warm-up ({n.reason})")
@@ -287,8 +291,10 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, 
             if not chosen:  # the host's own pilot: the candidates, resolved once
                 cands = candidates(scenario, m, undetermined)
                 # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
-                resolved = [m.setups] + [scenario.with_set(c.overrides).devices for c in cands[1:]]
+                resolved = [m.setups] + [scenario.with_set(c.overrides, to_run=True).devices for c in cands[1:]]
             chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved, per_host))
+        if per_host:  # the pilot's freed memory back to the system before the next (`free_heap`)
+            free_heap()
     return chosen, cands, resolved
 
 

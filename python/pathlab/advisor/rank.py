@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from pathlab.advisor.candidates import Candidate
 from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
+from pathlab.advisor.free_heap import free_heap
 from pathlab.advisor.host_figures import HOST_FIGURES, cluster_summary, host_figures
 from pathlab.advisor.ranges import AtEnd
 from pathlab.advisor.ranked import Ranked
@@ -78,7 +79,7 @@ def _simulated(scenario: Scenario | AtEnd, cands: list[Candidate], resolved: lis
     runs would be the same runs (same seeds), so it takes the setting in force's figures. Decided
     on the host itself for the spans' ends as well: an end sets a port's service, an array's
     latency or a workload's load, none of which resolves into a device's policy."""
-    devices = resolved or [scenario.with_set(c.overrides).devices for c in cands]
+    devices = resolved or [scenario.with_set(c.overrides, to_run=True).devices for c in cands]
     return [i for i, c in enumerate(cands) if i == 0 or not _same_as_in_force(c, devices[i], devices[0])]
 
 
@@ -102,6 +103,9 @@ def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> No
         for r, i, _ in part if per_host else []:
             if (id(r), i) not in later:
                 r.release(i)
+        if per_host:  # the runs' freed memory back to the system before the next two are built
+            del batch
+            free_heap()
 
 
 def figures_of(run: Result) -> Result:
@@ -128,7 +132,7 @@ class _Ranking:
 
     def run(self, i: int, seed: int) -> Scenario:
         if i not in self.loaded:
-            self.loaded[i] = self.scenario.with_set(self.lengths[i] | self.cands[i].overrides)
+            self.loaded[i] = self.scenario.with_set(self.lengths[i] | self.cands[i].overrides, to_run=True)
         return self.loaded[i].with_seed(seed)
 
     def release(self, i: int) -> None:

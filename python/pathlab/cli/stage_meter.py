@@ -82,11 +82,16 @@ class StageMeter(Progress):
                     self.rows[-1]["peak_mib"] = max(self.rows[-1]["peak_mib"], mib)
 
 
-def measured(hosts: dict[str, list[str]], duration: str = "auto") -> dict[str, Any]:
+def measured(hosts: dict[str, list[str]], duration: str = "auto", save: str | None = None,
+             imported: str | None = None) -> dict[str, Any]:
     """`import_cluster` of `hosts` ({name: files}) then `advise` of the cluster (each run
     `duration` long: "auto" as `pathlab advise`, or shorter runs to see the memory's steps
     sooner: the objects held are the same at any length), step by step; with what the advice ran
-    (its candidates, runs and run length)."""
+    (its candidates, runs and run length). `save`: the imported cluster pickled to that file as
+    well; `imported`: the cluster unpickled from such a file instead of imported (the advice's
+    steps measured again without the import's minutes: its step is then the unpickling)."""
+    import pickle
+
     from pathlab.advisor.pipeline import advise
     from pathlab.importer.cluster import import_cluster
 
@@ -94,7 +99,14 @@ def measured(hosts: dict[str, list[str]], duration: str = "auto") -> dict[str, A
     with warnings.catch_warnings():  # the import's warnings (one per device on a generated cluster) are not measured
         warnings.simplefilter("ignore")
         meter.stage(IMPORT)
-        cluster = import_cluster(hosts)
+        if imported is not None:
+            with open(imported, "rb") as f:
+                cluster = pickle.load(f)
+        else:
+            cluster = import_cluster(hosts)
+        if save is not None:
+            with open(save, "wb") as f:
+                pickle.dump(cluster, f, protocol=pickle.HIGHEST_PROTOCOL)
         if duration == "auto":  # advise's own length and warm-up
             advice = advise(cluster, progress=meter).to_dict()
         else:
@@ -117,15 +129,21 @@ def duration_of_warmup(duration: str) -> str:
 
 
 def main(argv: list[str]) -> None:
-    """`--host=NAME=FILE,FILE… …` (as `pathlab import` takes them), and `--duration=D` (default auto)."""
+    """`--host=NAME=FILE,FILE… …` (as `pathlab import` takes them), `--duration=D` (default
+    auto), `--save=FILE` (the imported cluster pickled there) or `--cluster=FILE` (unpickled from
+    there, no `--host`: a trusted file of one's own, as pickle is)."""
     hosts, duration = {}, "auto"
+    files: dict[str, str | None] = {"--save=": None, "--cluster=": None}
     for option in argv:
         if option.startswith("--duration="):
             duration = option.removeprefix("--duration=")
             continue
-        name, files = option.removeprefix("--host=").split("=", 1)
-        hosts[name] = files.split(",")
-    print(json.dumps(measured(hosts, duration)))
+        if given := next((k for k in files if option.startswith(k)), None):
+            files[given] = option.removeprefix(given)
+            continue
+        name, paths = option.removeprefix("--host=").split("=", 1)
+        hosts[name] = paths.split(",")
+    print(json.dumps(measured(hosts, duration, files["--save="], files["--cluster="])))
 
 
 if __name__ == "__main__":
