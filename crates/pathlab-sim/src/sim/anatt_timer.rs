@@ -27,13 +27,35 @@ pub(super) struct ControllerAnatt {
     at_ns: u64,
 }
 
+/// Every connection's timer, and its Linux NVMe paths (the namespaces of one host-controller
+/// connection), both made at the first log read: each read looks at its connection's paths, and
+/// a scan of every path for each would cost paths² over a change on a large host.
+#[derive(Debug, Default)]
+pub(super) struct ControllerTimers {
+    timers: Vec<ControllerAnatt>,
+    paths: Vec<Vec<usize>>,
+}
+
+impl ControllerTimers {
+    /// Whether no log has been read yet (no timer can be armed).
+    pub(super) fn is_empty(&self) -> bool {
+        self.timers.is_empty()
+    }
+}
+
 impl Simulation {
-    /// Linux NVMe's paths over nexus `nexus` (the namespaces of one host-controller connection).
-    fn linux_paths_on(&self, nexus: usize) -> Vec<usize> {
-        let m = &self.model;
-        (0..m.paths.len())
-            .filter(|&q| m.paths[q].nexus == nexus && m.devices[m.paths[q].device].stack.stack == Stack::LinuxNvme)
-            .collect()
+    /// The timers and each connection's Linux NVMe paths, made at the first log read.
+    fn made_timers(&mut self) {
+        let (t, m) = (&mut self.anatt_timers, &self.model);
+        if t.timers.is_empty() {
+            t.timers = vec![ControllerAnatt::default(); m.nexus_fabric.len()];
+            t.paths = vec![Vec::new(); m.nexus_fabric.len()];
+            for (q, path) in m.paths.iter().enumerate() {
+                if m.devices[path.device].stack.stack == Stack::LinuxNvme {
+                    t.paths[path.nexus].push(q);
+                }
+            }
+        }
     }
 
     /// Linux reads the ANA log of path `p`'s controller (only a live controller it reaches
@@ -45,14 +67,11 @@ impl Simulation {
         if !(path.up && path.connected) {
             return;
         }
-        let nexus = path.nexus;
-        if self.anatt_timers.len() <= nexus {
-            self.anatt_timers.resize(nexus + 1, ControllerAnatt::default());
-        }
-        let changing = self.linux_paths_on(nexus).into_iter().any(|q| self.model.paths[q].ana_change);
-        let controller = self.model.ports[path.port].controller;
+        let (nexus, controller) = (path.nexus, self.model.ports[path.port].controller);
+        self.made_timers();
+        let changing = self.anatt_timers.paths[nexus].iter().any(|&q| self.model.paths[q].ana_change);
         let now = self.events.now();
-        let timer = &mut self.anatt_timers[nexus];
+        let timer = &mut self.anatt_timers.timers[nexus];
         if !changing {
             if timer.armed {
                 timer.armed = false;
@@ -69,7 +88,7 @@ impl Simulation {
         timer.armed = false;
         timer.generation += 1;
         if at < self.measure_end() {
-            let timer = &mut self.anatt_timers[nexus];
+            let timer = &mut self.anatt_timers.timers[nexus];
             (timer.armed, timer.at_ns) = (true, at);
             let generation = timer.generation;
             self.events.at(at, Event::ControllerAnatt { nexus: nexus as u32, generation });
@@ -81,12 +100,13 @@ impl Simulation {
     /// armed again while a group is still changing); a controller that is gone is failed and
     /// reconnects as after any loss. Nothing happens where a re-arm or deletion replaced it.
     pub(super) fn controller_anatt_expired(&mut self, nexus: usize, generation: u32) {
-        let timer = &mut self.anatt_timers[nexus];
+        let timer = &mut self.anatt_timers.timers[nexus];
         if !timer.armed || timer.generation != generation {
             return;
         }
         timer.armed = false;
-        let paths: Vec<usize> = self.linux_paths_on(nexus).into_iter().filter(|&q| self.model.paths[q].up).collect();
+        let paths: Vec<usize> =
+            self.anatt_timers.paths[nexus].iter().copied().filter(|&q| self.model.paths[q].up).collect();
         for &q in &paths {
             self.note_path(q, Seen::AnattReset);
             if self.model.paths[q].connected {

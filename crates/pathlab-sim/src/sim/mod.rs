@@ -330,7 +330,7 @@ pub struct Simulation {
     ana: Vec<ana::AnaPath>,
     /// Per host-controller connection (nexus): Linux's ANATT timer, from the first ANA change
     /// (`anatt_timer.rs`).
-    anatt_timers: Vec<anatt_timer::ControllerAnatt>,
+    anatt_timers: anatt_timer::ControllerTimers,
     /// Per host-controller connection: what traffic-based keep-alive reads (`keep_alive.rs`).
     keep_alive_seen: keep_alive::Completions,
 }
@@ -377,7 +377,7 @@ impl Simulation {
             held: vec![Vec::new(); model_paths],
             hazards: vec![0; model_devices],
             ana: vec![ana::AnaPath::default(); model_paths],
-            anatt_timers: Vec::new(),
+            anatt_timers: anatt_timer::ControllerTimers::default(),
             keep_alive_seen: None,
             plan,
         };
