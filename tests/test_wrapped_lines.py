@@ -101,3 +101,17 @@ def test_a_huge_group_id_in_an_hpp_path_config_is_refused_at_its_line(tmp_path: 
     with pytest.raises(ScenarioError) as refused:
         esxcli_hpp.read_paths(pasted)
     assert refused.value.args[1] == "line 6" and refused.value.args[2].startswith("`Path Config`: its group id: 9999")
+
+
+@pytest.mark.parametrize(("kept", "key", "value"), [
+    (-1, "working_paths", ["vmhba4:C0:T0:L82", "vmhba3:C0:T0:L82"]),  # the sample up to its `Working Paths:`
+    (None, "others", {"Path Selection Policy Device Custom Config": "", "Is USB": "false"}),  # to its `Is USB:`
+])
+def test_a_sign_off_after_an_esxcli_listing_is_not_joined_to_its_last_value(tmp_path: Path, kept: int | None,
+                                                                            key: str, value: Any) -> None:
+    """Words after a short last line had room on it: no wrap moved them, so they are no value's rest."""
+    sample = CORPUS / "esxcli-nmp-device-list" / "009-netapp-esxi6-rr-iops1-ao-ano" / "bare.txt"
+    lines = sample.read_text().splitlines(keepends=True)
+    pasted = tmp_path / "devices.txt"
+    pasted.write_text("".join(lines[:kept]) + "Thanks Bob\n")
+    assert _quiet(esxcli_devices.read, pasted).iloc[-1][key] == value

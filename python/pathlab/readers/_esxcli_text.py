@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from pathlab.api import ScenarioError
 from pathlab.readers import pasted
-from pathlab.readers.rejoin import rejoined
+from pathlab.readers.rejoin import MARGINS, rejoined
 
 #: `Key: value` (or `Key:` with nothing after it). Keys are words in title case, as esxcli prints
 #: them (`Runtime Name`, `IOOperation Limit`, `UID`); device and path names (`naa.…`,
@@ -145,7 +145,9 @@ def _continued(line: str, next_line: str) -> bool:
     """Whether a wrap left the rest of a `Key: value` line on the next line (`rejoin`): a display
     name's `(naa.…)`, the rest of a `{…}` config whose brace is still open or of a runtime name
     list that ends in `,`, the value of a key left alone on its line, or words that are neither a
-    key nor a prompt nor a name above a block (one word, as `naa.…`, `vmhba1:C0:T0:L1`)."""
+    key nor a prompt nor a name above a block (one word, as `naa.…`, `vmhba1:C0:T0:L1`) and would
+    not have fit on the line before the least margin (else a sign-off after the last line is
+    joined to its value: `Working Paths: vmhba3:C0:T0:L82 Thanks Bob`)."""
     key, rest = KEY.match(line), next_line.strip()
     if key is None or KEY.match(next_line) or is_shell(next_line):
         return False
@@ -154,6 +156,8 @@ def _continued(line: str, next_line: str) -> bool:
         return True
     if value.count("{") > value.count("}") or value.endswith(",") or _NO_CONFIG_CUT.match(value):
         return True
+    if value and len(line.rstrip()) + 1 + len(rest.split()[0]) <= MARGINS[0]:
+        return False  # its first word had room on the line: no wrapper moved it (a mail's sign-off, a note)
     return not _name_line(next_line) or rest[:1] in "{(" or "=" in rest or ";" in rest
 
 
