@@ -14,9 +14,14 @@ from typing import Any
 from pathlab.api import Scenario
 
 
+def tree(scenario: Scenario) -> dict[str, Any]:
+    """The scenario's tables as values (an imported host's, or its file's text parsed)."""
+    return dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
+
+
 def as_run(scenario: Scenario) -> dict[str, Any]:
     """The tables the run reads, as Python values."""
-    base = dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
+    base = tree(scenario)
     tables = copy.deepcopy({k: v for k, v in base.items() if k != "variants"})
     for key, value in _sets(scenario, base):
         _set(tables, key.split("."), value)
@@ -26,7 +31,7 @@ def as_run(scenario: Scenario) -> dict[str, Any]:
 def set_where(scenario: Scenario, key: str) -> str | None:
     """What set the dotted `key` (or a table above it) over the file: `--set KEY` (the last one
     that did), `variant NAME (set KEY)`; None where the file's own value stands."""
-    base = dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
+    base = tree(scenario)
     wanted = key.split(".")
     said = None
     for given, _ in _sets(scenario, base):

@@ -9,14 +9,13 @@ overrides that run it and the commands that would apply it on the host's stack."
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from pathlab._core import parse_duration_ns
 from pathlab.advisor import stall_rule as rule
-from pathlab.advisor.as_run import as_run, set_value, set_where
+from pathlab.advisor.as_run import as_run, set_value, set_where, tree
 from pathlab.advisor.failure_theory import Timers
 from pathlab.advisor.nvme_vendor_timers import read_rows
 from pathlab.advisor.practice import rows_for
@@ -118,11 +117,6 @@ class TimerCandidate:
     overrides: dict[str, Any]
     timers: Timers
     commands: tuple[str, ...] = ()
-
-
-def tree(scenario: Scenario) -> dict[str, Any]:
-    """The scenario's tables as values (an imported host's, or its file's text parsed)."""
-    return dict(scenario.tables) if scenario.tables is not None else tomllib.loads(scenario.text)
 
 
 def _seconds(value: Any) -> float | None:
