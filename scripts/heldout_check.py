@@ -182,6 +182,14 @@ def _states(spec: str) -> list[str]:
     return [" ".join(s.split()) for s in spec.split("|")]
 
 
+#: kind -> (SOURCES.toml's key for a device, what the devices are called, the fields compared) where
+#: the expected topology is a list of devices each compared field by field.
+KEYED = {
+    "powermt": ("pseudo", "pseudo devices", ("lun", "policy")),
+    "esxcli-nmp-device-list": ("naa", "devices", ("satp", "psp", "iops", "tpgs", "working")),
+}
+
+
 def topology_mismatches(kind: str, expected: dict[str, Any], shown: dict[str, Any]) -> list[str]:
     """What differs between the hand-written topology and the fields `show` printed."""
     out: list[str] = []
@@ -211,27 +219,18 @@ def topology_mismatches(kind: str, expected: dict[str, Any], shown: dict[str, An
             listed = sorted((t, _address(a), st) for _, t, a, st in s["paths"])
             if controllers != listed:
                 out.append(f"{nqn}: paths {controllers} not {listed}")
-    elif kind == "powermt":
-        want = {d["pseudo"]: d for d in expected["devices"]}
+    elif kind in KEYED:
+        key, what, fields = KEYED[kind]
+        want = {d[key]: d for d in expected["devices"]}
         if set(want) != set(shown):
-            return [f"pseudo devices {sorted(shown)} instead of {sorted(want)}"]
-        for pseudo, d in want.items():
-            got = shown[pseudo]
-            for field in ("lun", "policy"):
-                if got[field] != d[field]:
-                    out.append(f"{pseudo}: {field} {got[field]} not {d[field]}")
-            paths = [list(p[:4]) for p in got["paths"]]
-            if paths != d["paths"]:
-                out.append(f"{pseudo}: paths {paths} not {d['paths']}")
-    elif kind == "esxcli-nmp-device-list":
-        want = {d["naa"]: d for d in expected["devices"]}
-        if set(want) != set(shown):
-            return [f"devices {sorted(shown)} instead of {sorted(want)}"]
-        for naa, d in want.items():
-            got = shown[naa]
-            for field in ("satp", "psp", "iops", "tpgs", "working"):
+            return [f"{what} {sorted(shown)} instead of {sorted(want)}"]
+        for name, d in want.items():
+            got = shown[name]
+            for field in fields:
                 if field in d and got.get(field) != d[field]:
-                    out.append(f"{naa}: {field} {got.get(field)} not {d[field]}")
+                    out.append(f"{name}: {field} {got.get(field)} not {d[field]}")
+            if kind == "powermt" and (paths := [list(p[:4]) for p in got["paths"]]) != d["paths"]:
+                out.append(f"{name}: paths {paths} not {d['paths']}")
     return out
 
 

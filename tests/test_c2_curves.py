@@ -11,10 +11,9 @@ import tomllib
 import pytest
 
 from conftest import ROOT, SCENARIOS
-from pathlab import Scenario
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from c2_curves import settings  # noqa: E402 - the script that prints these curves
+from c2_curves import run  # noqa: E402 - the script that prints these curves
 
 C2 = SCENARIOS / "c2-activecluster-distance.toml"
 SPEC = tomllib.loads(C2.read_text())
@@ -25,8 +24,7 @@ DQLEN = SPEC["devices"][0]["queue_depth"]
 
 
 def _run(outstanding: int = 32, luns: int = 1) -> dict:
-    return Scenario.load(C2, variant="preferred_array",
-                         set={"run.duration": "20s", "run.warmup": "2s", **settings(outstanding, luns)}).run().data
+    return run(20.0, outstanding=outstanding, luns=luns)
 
 
 @pytest.fixture(scope="module")
