@@ -55,10 +55,26 @@ def test_a_figures_only_run_gives_the_full_runs_figures_as_written(scenarios) ->
     full, figures = s.run().data, s.run(figures_only=True).data
     assert list(figures) == ["scenario", "variant", "seed", "warmup_s", "duration_s", "summary", "accounting"]
     assert json.dumps(figures) == json.dumps({key: full[key] for key in figures})
-    # With the device rows (a cluster's ranking): the hosts and devices as the full run has them, nothing else.
+    # With the device rows (a cluster's ranking): the hosts as the full run has them, and of each
+    # device's row the fields a host's figures read (its host, rate and response), nothing else.
     rows = s.run(device_rows=True).data
     assert list(rows) == [*figures, "hosts", "devices"] and len(rows["devices"]) == 1
-    assert json.dumps(rows) == json.dumps({key: full[key] for key in rows})
+    read = ("host", "cmds_s", "gavg_ms")
+    assert list(rows["devices"][0]) == list(read) and rows["devices"][0]["cmds_s"] > 1000
+    assert json.dumps(rows) == json.dumps({key: full[key] for key in rows} |
+                                          {"devices": [{k: d[k] for k in read} for d in full["devices"]]})
+
+
+def test_a_clusters_device_rows_run_gives_its_full_runs_host_figures_bit_for_bit(scenarios) -> None:
+    # Four hosts on one shared LUN: each host's p99 (`host_latency`) and figures, and the
+    # cluster's summary, as the ranking reads them from either end of the run, compared exactly.
+    from pathlab.advisor.host_figures import cluster_summary, host_figures
+
+    s = Scenario.load(scenarios / "vmax3-shared-director.toml", set={"run.duration": "0.3s", "run.warmup": "0.1s"})
+    full, rows = s.run().data, s.run(device_rows=True).data
+    assert rows["host_latency"] == full["host_latency"] and len(rows["host_latency"]) == 4
+    assert host_figures(rows) == host_figures(full) and len(host_figures(rows)) == 4
+    assert cluster_summary(rows) == cluster_summary(full)
 
 
 def test_a_run_without_path_intervals_builds_none_and_the_rest_is_the_full_runs(scenarios) -> None:

@@ -343,7 +343,8 @@ class Scenario:
         """Runs the scenario; `progress` is called with the fraction of simulated time done.
         `figures_only`: the result holds the summary and accounting alone (no per-object tables,
         no setups), for rankings over many runs of a large host; `device_rows`: the same and its
-        hosts and device rows (a cluster's ranking: each host's figures are its devices'). Without
+        hosts, their p99s and each device's host, rate and response (`cmds_s`, `gavg_ms`: a
+        cluster's ranking, where each host's figures are its devices'). Without
         `path_intervals`, the result's `path_intervals` is empty (the largest table of a host of
         thousands of paths)."""
         # A figures-only result has no tables: its per-path rows are not built either.

@@ -276,9 +276,11 @@ impl SimulationHandle {
     /// With `figures_only`, the result holds the run's identity, `summary` and `accounting` and
     /// no per-object tables, and no setups come back (what a ranking over many runs reads: the
     /// tables of a host of thousands of paths are megabytes of objects to make per run); with
-    /// `device_rows`, the same and `hosts` and `devices` besides (a cluster's ranking reads each
-    /// host's figures from its device rows: on 32 hosts × 500 devices × 8 paths, 16,000 rows made
-    /// where the whole result makes 128,000 path rows and every device's intervals and setup too).
+    /// `device_rows`, the same and `hosts`, `host_latency` (several hosts) and `devices` besides,
+    /// each device's row its `host`, `cmds_s` and `gavg_ms` alone (a cluster's ranking reads each
+    /// host's figures from them). Either way the engine builds nothing else (`finish_figures`): on
+    /// 32 hosts × 500 devices × 8 paths the full result is 128,000 path rows and 16,000 devices'
+    /// statuses, quantiles, intervals and setups.
     #[pyo3(signature = (figures_only=false, device_rows=false))]
     fn finish<'py>(
         &self,
@@ -292,45 +294,15 @@ impl SimulationHandle {
             .map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
-        let result = py.detach(|| sim.finish()).map_err(|e| run_error(&self.file, e))?;
-        self.events.store(result.engine_events, std::sync::atomic::Ordering::Relaxed);
         if figures_only || device_rows {
-            let figures = Figures {
-                scenario: &result.scenario,
-                variant: result.variant.as_deref(),
-                seed: result.seed,
-                warmup_s: result.warmup_s,
-                duration_s: result.duration_s,
-                summary: &result.summary,
-                accounting: &result.accounting,
-                hosts: device_rows.then_some(&result.hosts),
-                host_latency: Some(&result.host_latency).filter(|h| device_rows && !h.is_empty()),
-                devices: device_rows.then_some(&result.devices),
-            };
+            let figures = py.detach(|| sim.finish_figures(device_rows)).map_err(|e| run_error(&self.file, e))?;
+            self.events.store(figures.engine_events, std::sync::atomic::Ordering::Relaxed);
             return Ok((to_python(py, &figures)?, pyo3::types::PyList::empty(py).into_any()));
         }
+        let result = py.detach(|| sim.finish()).map_err(|e| run_error(&self.file, e))?;
+        self.events.store(result.engine_events, std::sync::atomic::Ordering::Relaxed);
         Ok((to_python(py, &result)?, to_python(py, &result.setups)?))
     }
-}
-
-/// What `finish(figures_only=True)` returns: the run's identity, summary and accounting, and
-/// with `device_rows` the hosts and device rows (the fields of the full result of the same
-/// names, serialized the same way).
-#[derive(serde::Serialize)]
-struct Figures<'a> {
-    scenario: &'a str,
-    variant: Option<&'a str>,
-    seed: u64,
-    warmup_s: f64,
-    duration_s: f64,
-    summary: &'a pathlab_sim::observe::result::Summary,
-    accounting: &'a pathlab_sim::observe::result::Accounting,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hosts: Option<&'a Vec<pathlab_sim::observe::describe::HostAdapters>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    host_latency: Option<&'a Vec<pathlab_sim::observe::host_latency::HostLatency>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    devices: Option<&'a Vec<pathlab_sim::observe::result::DeviceResult>>,
 }
 
 /// Loads a scenario from its text. `overrides` are (dotted key, raw value) pairs as given to

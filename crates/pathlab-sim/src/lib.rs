@@ -14,6 +14,6 @@ pub mod scenario;
 pub mod sim;
 pub mod workload;
 
-pub use observe::result::RunResult;
+pub use observe::result::{RunFigures, RunResult};
 pub use scenario::{Scenario, ScenarioError};
 pub use sim::Simulation;

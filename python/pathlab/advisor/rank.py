@@ -86,9 +86,10 @@ def _simulated(scenario: Scenario | AtEnd, cands: list[Candidate], resolved: lis
 def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> None:
     """Runs (ranking, candidate, seed) in one batch and files each result under its ranking, in
     seed order. A cluster's runs (`per_host`) go as many at a time as there are cores (on Ray: all
-    at once), each finished with its device rows alone (no path, port or interval row made: a
-    cluster of 32 hosts × 500 devices × 8 paths has 128,000 path rows against 16,000 device rows)
-    and kept as what its ranking reads (`figures_of`) before the next go; and each candidate's
+    at once), each finished with what its hosts' figures read alone (each device's host, rate and
+    response, and each host's p99: no path, port or interval row, no device's status or quantile
+    made; a cluster of 32 hosts × 500 devices × 8 paths has 128,000 path rows) and kept as what
+    its ranking reads (`figures_of`) before the next go; and each candidate's
     loaded scenario is let go after its last run of the batch."""
     per_host = wanted[0][0].per_host
     step = (os.cpu_count() or 1) if per_host and executor.kind == "local" else len(wanted)
@@ -110,8 +111,9 @@ def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> No
 
 def figures_of(run: Result) -> Result:
     """A cluster's run as its ranking keeps it: its seed, the cluster's summary and each host's
-    figures, computed from its device rows as soon as it ends (the rows then let go: 16,000 of them
-    a run on 32 hosts × 500 devices, where the figures are 32 hosts' three numbers); a run kept so already as it is."""
+    figures, computed from its device rows (a whole run's, or a ranking run's `device_rows`) as
+    soon as it ends (the rows then let go: 16,000 of them a run on 32 hosts × 500 devices, where
+    the figures are 32 hosts' three numbers); a run kept so already as it is."""
     if "host_figures" in run.data:
         return run
     return Result({"seed": run.data["seed"], "cluster": cluster_summary(run.data), "host_figures": host_figures(run.data)},

@@ -354,3 +354,37 @@ pub struct RunResult {
     #[serde(skip)]
     pub setups: Vec<super::devices::DeviceSetup>,
 }
+
+/// What a ranking over many runs reads of one (`Simulation::finish_figures`): the run's identity,
+/// summary and accounting, and where the run's hosts are ranked each apart, the hosts, each
+/// host's p99 and each device's rate and mean response. Each field is the full result's field of
+/// the same name (a device's row: its fields of the same names), computed by the same code.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunFigures {
+    pub scenario: String,
+    pub variant: Option<String>,
+    pub seed: u64,
+    pub warmup_s: f64,
+    pub duration_s: f64,
+    pub summary: Summary,
+    pub accounting: Accounting,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<Vec<HostAdapters>>,
+    /// None on a run of one host as well (the full result leaves it out then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_latency: Option<Vec<super::host_latency::HostLatency>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub devices: Option<Vec<DeviceRate>>,
+    /// As `RunResult::engine_events`.
+    #[serde(skip)]
+    pub engine_events: u64,
+}
+
+/// A device's host, commands a second and mean response (GAVG) over the measurement window: a
+/// host's rate and response are its devices' (`advisor/host_figures.py`).
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceRate {
+    pub host: String,
+    pub cmds_s: f64,
+    pub gavg_ms: f64,
+}

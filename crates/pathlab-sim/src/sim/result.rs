@@ -6,8 +6,8 @@ use crate::observe::application::{ApplicationSaw, ApplicationView, FaultSeen};
 use crate::observe::host_latency::{host_histograms, HostLatency};
 use crate::observe::recovery::{logged_times, RunTimeline};
 use crate::observe::result::{
-    Accounting, AccountingAtEnd, AdapterResult, DeviceResult, HostEvent, PathResult, RaidGroupResult,
-    ReplicationResult, RunResult, StationResult, Summary, WriteCacheResult,
+    Accounting, AccountingAtEnd, AdapterResult, DeviceRate, DeviceResult, HostEvent, PathResult, RaidGroupResult,
+    ReplicationResult, RunFigures, RunResult, StationResult, Summary, WriteCacheResult,
 };
 use crate::observe::window::Window;
 use crate::observe::{describe, devices};
@@ -18,6 +18,23 @@ impl Simulation {
     /// Lets every I/O in flight finish, fails those that can never finish, checks that every
     /// I/O issued completed or failed exactly once, and returns the results.
     pub fn finish(mut self) -> Result<RunResult, RunError> {
+        self.drain()?;
+        Ok(self.result())
+    }
+
+    /// As [`finish`](Self::finish) (the same drain and check), with only the figures a ranking
+    /// over many runs reads: the run's identity, summary and accounting, and with `per_host` each
+    /// host's p99 and each device's host, commands a second and mean response, computed as the
+    /// full result computes them. No path, adapter, port or interval row, no device's quantile,
+    /// status or setup: on 32 hosts × 500 devices × 8 paths those are 128,000 path rows and
+    /// 16,000 devices' worth of strings and quantiles per run, of which a ranking reads none.
+    pub fn finish_figures(mut self, per_host: bool) -> Result<RunFigures, RunError> {
+        self.drain()?;
+        Ok(self.figures(per_host))
+    }
+
+    /// The end of a run's I/Os: every I/O in flight finished or failed, and the accounting checked.
+    fn drain(&mut self) -> Result<(), RunError> {
         self.run_until(self.measure_end());
         // Past the measurement, only what the I/O still alive needs: a host timer after the last
         // I/O has ended (ESXi's path evaluation minutes later) is no part of the run's log.
@@ -38,17 +55,21 @@ impl Simulation {
                 self.ios.live()
             )));
         }
-        Ok(self.result())
+        Ok(())
     }
 
-    pub(super) fn result(&self) -> RunResult {
+    /// The measurement window, from the snapshots taken at its start and end.
+    fn window(&self) -> Window<'_> {
         let start = self.at_warmup.as_ref().expect("warm-up snapshot taken");
         let end = self.at_end.as_ref().expect("end snapshot taken");
-        let window = Window::new(start, end);
-        let done = end.accounting;
-        let in_flight = done.issued - done.completed - done.failed;
+        Window::new(start, end)
+    }
+
+    /// The whole host's figures of the measurement window.
+    fn summary(&self, window: &Window) -> Summary {
+        let done = self.at_end.as_ref().expect("end snapshot taken").accounting;
         let latency = self.rec.latency.histogram();
-        let summary = Summary {
+        Summary {
             figures: window.guest_figures(self.rec.window_max_ns),
             p50_ms: quantile_ms(&latency, 0.50),
             p90_ms: quantile_ms(&latency, 0.90),
@@ -57,8 +78,64 @@ impl Simulation {
             errors: window.errors(),
             retries: window.retries(),
             failed: self.rec.accounting.failed,
-            in_flight,
+            in_flight: done.issued - done.completed - done.failed,
+        }
+    }
+
+    /// Every I/O's end, after the drain, and where they stood when the measurement ended.
+    fn accounting(&self) -> Accounting {
+        let done = self.at_end.as_ref().expect("end snapshot taken").accounting;
+        Accounting {
+            issued: self.rec.accounting.issued,
+            completed: self.rec.accounting.completed,
+            failed: self.rec.accounting.failed,
+            at_end: AccountingAtEnd {
+                completed: done.completed,
+                failed: done.failed,
+                in_flight: done.issued - done.completed - done.failed,
+                oldest_in_flight_s: self.oldest_in_flight_ns as f64 / 1e9,
+            },
+            retried: self.rec.accounting.retried,
+            failovers: self.rec.accounting.failovers,
+            peak_in_flight: self.ios.capacity_used() as u64,
+        }
+    }
+
+    /// Each host's p99 where the run has several hosts (none for one: its p99 is the summary's).
+    fn host_latency(&self) -> Vec<HostLatency> {
+        let m = &self.model;
+        let host_of: Vec<usize> = m.devices.iter().map(|d| d.host).collect();
+        host_histograms(&self.rec.device_latency, &host_of, m.host_names.len())
+            .iter()
+            .zip(&m.host_names)
+            .map(|(h, name)| HostLatency { name: name.clone(), p99_ms: quantile_ms(h, 0.99) })
+            .collect()
+    }
+
+    fn figures(&self, per_host: bool) -> RunFigures {
+        let window = self.window();
+        let m = &self.model;
+        let rates = |(i, d): (usize, &crate::model::Device)| {
+            let figures = window.device(i).figures;
+            DeviceRate { host: m.host_names[d.host].clone(), cmds_s: figures.cmds_s, gavg_ms: figures.gavg_ms }
         };
+        RunFigures {
+            scenario: self.plan.scenario.clone(),
+            variant: self.plan.variant.clone(),
+            seed: self.plan.seed,
+            warmup_s: self.plan.warmup_ns as f64 / 1e9,
+            duration_s: self.plan.duration_ns as f64 / 1e9,
+            summary: self.summary(&window),
+            accounting: self.accounting(),
+            hosts: per_host.then(|| describe::hosts(m)),
+            host_latency: per_host.then(|| self.host_latency()).filter(|h| !h.is_empty()),
+            devices: per_host.then(|| m.devices.iter().enumerate().map(rates).collect()),
+            engine_events: self.events.taken(),
+        }
+    }
+
+    pub(super) fn result(&self) -> RunResult {
+        let window = self.window();
         let m = &self.model;
         let name_of = |id: PathId| m.paths[id.0 as usize].name.clone();
         let devices = m
@@ -172,7 +249,6 @@ impl Simulation {
                 ownership_moves: r.contention.as_ref().map_or([0, 0], |c| c.transfers),
             })
             .collect();
-        let host_of: Vec<usize> = m.devices.iter().map(|d| d.host).collect();
         let events: Vec<HostEvent> = self.log.iter().map(|e| e.to_result(m, &self.row_names.devices)).collect();
         RunResult {
             scenario: self.plan.scenario.clone(),
@@ -180,15 +256,11 @@ impl Simulation {
             seed: self.plan.seed,
             host: m.host_names[0].clone(),
             hosts: describe::hosts(m),
-            host_latency: host_histograms(&self.rec.device_latency, &host_of, m.host_names.len())
-                .iter()
-                .zip(&m.host_names)
-                .map(|(h, name)| HostLatency { name: name.clone(), p99_ms: quantile_ms(h, 0.99) })
-                .collect(),
+            host_latency: self.host_latency(),
             warmup_s: self.plan.warmup_ns as f64 / 1e9,
             duration_s: self.plan.duration_ns as f64 / 1e9,
             interval_s: self.plan.interval_ns as f64 / 1e9,
-            summary,
+            summary: self.summary(&window),
             devices,
             paths,
             adapters,
@@ -203,20 +275,7 @@ impl Simulation {
             adapter_intervals: self.adapter_intervals.clone(),
             application: self.application_view(&events),
             events,
-            accounting: Accounting {
-                issued: self.rec.accounting.issued,
-                completed: self.rec.accounting.completed,
-                failed: self.rec.accounting.failed,
-                at_end: AccountingAtEnd {
-                    completed: done.completed,
-                    failed: done.failed,
-                    in_flight,
-                    oldest_in_flight_s: self.oldest_in_flight_ns as f64 / 1e9,
-                },
-                retried: self.rec.accounting.retried,
-                failovers: self.rec.accounting.failovers,
-                peak_in_flight: self.ios.capacity_used() as u64,
-            },
+            accounting: self.accounting(),
             engine_events: self.events.taken(),
             setups: devices::setups(m),
         }
