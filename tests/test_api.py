@@ -104,6 +104,23 @@ def test_a_scenario_with_another_seed_shares_its_handle_and_runs_as_one_loaded_w
     assert other.run().data["seed"] == 5 and s.run().data["seed"] == 3
 
 
+def test_runs_on_one_handle_share_one_model_build_and_each_is_its_seeds_run_alone(scenarios) -> None:
+    # `simulation(runs=3)`: the model built once and kept for the two simulations to come (each
+    # a copy, the last the model itself). A flaky path's errors and failovers as well: every run
+    # is byte for byte the run of its seed simulated alone, and `run_many` counts the runs per handle.
+    short = {"run.duration": "0.2s", "run.warmup": "0.05s", "faults.0.from": "0.1s", "faults.1.from": "0.1s"}
+    s = Scenario.load(scenarios / "flaky-path.toml", set=short)
+    alone = {seed: s.with_seed(seed).run().to_json() for seed in (1, 2, 3)}
+    assert len(set(alone.values())) == 3 and json.loads(alone[1])["accounting"]["failovers"] > 0
+    sims = [s.handle.simulation(True, seed, 3) for seed in (1, 2, 3)]
+    for seed, sim in zip((1, 2, 3), sims, strict=True):
+        sim.run_until(s.handle.end_ns)
+        assert json.dumps(sim.finish()[0], indent=2) == alone[seed]
+    assert [r.to_json() for r in pathlab.run_many([s.with_seed(k) for k in (1, 2, 3)])] == list(alone.values())
+    # A handle whose kept model is used up builds again: the same run once more.
+    assert s.with_seed(2).run().to_json() == alone[2]
+
+
 def test_a_scenario_loaded_to_run_refuses_at_its_run_what_the_load_refuses_and_runs_the_same(scenarios) -> None:
     # `to_run` leaves the checks that build the model to the run (a cluster's candidate builds it once).
     text = (scenarios / "bench-minimal.toml").read_text()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -218,9 +219,11 @@ class Scenario:
         _check_seed(seed, self.file)
         return Scenario(self.handle, self.text, self.overrides, seed, self.tables)
 
-    def _simulation(self, path_intervals: bool = True) -> _core.SimulationHandle:
-        """A fresh simulation of the scenario with its seed (the handle's own where none was given)."""
-        return self.handle.simulation(path_intervals, self.seed)
+    def _simulation(self, path_intervals: bool = True, runs: int = 1) -> _core.SimulationHandle:
+        """A fresh simulation of the scenario with its seed (the handle's own where none was given);
+        `runs`: the simulations of this handle about to be made, this one with them (a ranking's
+        seeds of one candidate, `run_many`): their model is built once and copied for each."""
+        return self.handle.simulation(path_intervals, self.seed, runs)
 
     @property
     def timeline(self) -> list[str]:
@@ -347,8 +350,13 @@ class Scenario:
         cluster's ranking, where each host's figures are its devices'). Without
         `path_intervals`, the result's `path_intervals` is empty (the largest table of a host of
         thousands of paths)."""
+        return self._run(progress, figures_only, path_intervals, device_rows)
+
+    def _run(self, progress: ProgressCallback | None, figures_only: bool, path_intervals: bool, device_rows: bool,
+             runs: int = 1) -> Result:
+        """`run`, one of `runs` simulations of this handle about to be made (`_simulation`)."""
         # A figures-only result has no tables: its per-path rows are not built either.
-        sim = self._simulation(path_intervals and not (figures_only or device_rows))
+        sim = self._simulation(path_intervals and not (figures_only or device_rows), runs)
         end = self.handle.end_ns
         step = max(1, end // _STEPS)
         t = 0
@@ -388,10 +396,13 @@ def run_many(
     """Runs scenarios side by side on the machine's cores; results come back in input order
     (`figures_only`, `path_intervals` and `device_rows` as `Scenario.run` takes them)."""
     workers = workers or min(len(scenarios), os.cpu_count() or 1) or 1
+    # The runs on one engine handle (a scenario's seeds, `with_seed`) share one build of its model, copied for each.
+    on_handle = Counter(id(s.handle) for s in scenarios)
 
     def one(index: int) -> Result:
         report = (lambda f: progress(index, f)) if progress else None
-        return scenarios[index].run(report, figures_only, path_intervals, device_rows)
+        s = scenarios[index]
+        return s._run(report, figures_only, path_intervals, device_rows, on_handle[id(s.handle)])
 
     if workers == 1:  # one run (`pathlab run`): no pool, no thread
         return [one(i) for i in range(len(scenarios))]

@@ -167,6 +167,7 @@ struct Typical {
     last_sample_ns: TimeNs,
 }
 
+#[derive(Clone)]
 pub struct GatedLeastLoad {
     config: GatedLeastLoadConfig,
     paths: PathSet,

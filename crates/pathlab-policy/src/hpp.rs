@@ -172,6 +172,7 @@ impl Registered for HppConfig {
 }
 
 /// HPP's load-balancing schemes for one device.
+#[derive(Clone)]
 pub struct HppLoadBalance {
     config: HppConfig,
     paths: PathSet,

@@ -186,8 +186,9 @@ pub struct PathGroup {
     pub paths: Vec<PathId>,
 }
 
-/// A path selection policy for one device.
-pub trait PathSelector: Send {
+/// A path selection policy for one device. Every policy is `Clone` (`CopySelector`): a model
+/// built once is copied for each seed's run, the copy the same as a second build.
+pub trait PathSelector: Send + CopySelector {
     /// Makes a path known to the policy, usable from now on.
     fn add_path(&mut self, path: &PathDesc);
     /// The path stopped working (I/O error, link down, checker).
@@ -220,6 +221,23 @@ pub trait PathSelector: Send {
     fn status(&self) -> PolicyStatus;
     /// The paths the policy would use now (ESXi's `Working Paths`), in path order.
     fn working_paths(&self) -> Vec<PathId>;
+}
+
+/// A boxed policy's copy: every `Clone` policy has it, so a `Box<dyn PathSelector>` is `Clone`.
+pub trait CopySelector {
+    fn copy_box(&self) -> Box<dyn PathSelector>;
+}
+
+impl<T: PathSelector + Clone + 'static> CopySelector for T {
+    fn copy_box(&self) -> Box<dyn PathSelector> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn PathSelector> {
+    fn clone(&self) -> Self {
+        self.copy_box()
+    }
 }
 
 #[cfg(test)]

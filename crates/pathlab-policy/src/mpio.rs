@@ -174,6 +174,7 @@ impl Registered for MpioConfig {
 }
 
 /// One MPIO disk.
+#[derive(Clone)]
 pub struct MsdsmMpio {
     config: MpioConfig,
     paths: PathSet,

@@ -112,6 +112,7 @@ enum Ana {
 }
 
 /// One NVMe namespace head.
+#[derive(Clone)]
 pub struct NvmeMultipath {
     iopolicy: NvmeIoPolicy,
     paths: PathSet,

@@ -213,6 +213,7 @@ type Class = (bool, u8);
 /// (path, key, class).
 type TrackKey = (usize, u32, Class);
 
+#[derive(Clone)]
 pub struct NvmeLatency {
     config: NvmeLatencyConfig,
     paths: PathSet,

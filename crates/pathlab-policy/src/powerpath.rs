@@ -186,6 +186,7 @@ impl Mode {
     }
 }
 
+#[derive(Clone)]
 struct PpPath {
     mode: Mode,
     nexus: u32,
@@ -200,6 +201,7 @@ struct PpPath {
 }
 
 /// One PowerPath pseudo device.
+#[derive(Clone)]
 pub struct PowerPath {
     config: PowerPathConfig,
     paths: PathSet,

@@ -104,6 +104,7 @@ impl Registered for RnbdConfig {
     }
 }
 
+#[derive(Clone)]
 pub struct Rnbd {
     config: RnbdConfig,
     paths: PathSet,

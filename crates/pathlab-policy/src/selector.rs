@@ -9,6 +9,7 @@ use std::ops::{Deref, DerefMut};
 // Round robin held inline on purpose: boxing it would put back the pointer hop per I/O (a cache
 // miss on hosts of many devices) that this type removes; a device holds one either way.
 #[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
 pub enum Selector {
     RoundRobin(VmwPspRr),
     Other(Box<dyn PathSelector>),

@@ -136,7 +136,7 @@ impl SpdkConfig {
 }
 
 /// One SPDK thread's I/O channel of the bdev.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Channel {
     current: Option<usize>,
     rr_counter: u64,
@@ -145,6 +145,7 @@ struct Channel {
 }
 
 /// One NVMe bdev.
+#[derive(Clone)]
 pub struct SpdkBdevNvme {
     config: SpdkConfig,
     paths: PathSet,

@@ -6,6 +6,7 @@ mod from_python;
 mod to_python;
 
 use errors::{run_error, scenario_error, ScenarioError};
+use pathlab_sim::model::Model;
 use pathlab_sim::scenario::fault_windows::fault_windows;
 use pathlab_sim::scenario::parse_override_value;
 use pathlab_sim::scenario::schema::ListedValues;
@@ -20,6 +21,36 @@ use to_python::to_python;
 #[pyclass(module = "pathlab._core", frozen)]
 struct ScenarioHandle {
     inner: Scenario,
+    /// The model as built, kept for the simulations a caller said are coming (`simulation`'s
+    /// `runs`), with how many more will take it: the last takes it, the others a copy.
+    built: Mutex<Option<(Model, usize)>>,
+}
+
+impl ScenarioHandle {
+    fn new(inner: Scenario) -> Self {
+        ScenarioHandle { inner, built: Mutex::new(None) }
+    }
+
+    /// The model for one simulation: the one kept from an earlier build (a copy while more
+    /// simulations are to take it), else built, and kept for `runs - 1` more when `runs` > 1.
+    fn model(&self, runs: usize) -> PyResult<Model> {
+        let mut built = self.built.lock().map_err(|_| PyRuntimeError::new_err("scenario lock poisoned"))?;
+        match built.take() {
+            Some((model, left)) if left > 1 => {
+                let copy = model.clone();
+                *built = Some((model, left - 1));
+                Ok(copy)
+            }
+            Some((model, _)) => Ok(model),
+            None => {
+                let model = run::model(&self.inner).map_err(scenario_error)?;
+                if runs > 1 {
+                    *built = Some((model.clone(), runs - 1));
+                }
+                Ok(model)
+            }
+        }
+    }
 }
 
 #[pymethods]
@@ -210,11 +241,14 @@ impl ScenarioHandle {
     /// per path (the advisor's pilot and findings read none: on 5,000 devices × 8 paths they are
     /// 30 MB of the result's 54), and its result's `path_intervals` is empty. `seed`: another
     /// seed than the scenario's, the same simulation as `with_seed(seed)`'s without copying the
-    /// scenario (a ranking's runs of one candidate over its seeds).
-    #[pyo3(signature = (path_intervals=true, seed=None))]
-    fn simulation(&self, path_intervals: bool, seed: Option<u64>) -> PyResult<SimulationHandle> {
+    /// scenario (a ranking's runs of one candidate over its seeds). `runs`: how many simulations
+    /// of this scenario (this one with them) the caller is about to make: the model is built once
+    /// for them, kept until the last takes it, and copied for the others (`run::model`: a copy is
+    /// the model built again, so each is the same simulation as with `runs=1`).
+    #[pyo3(signature = (path_intervals=true, seed=None, runs=1))]
+    fn simulation(&self, path_intervals: bool, seed: Option<u64>, runs: usize) -> PyResult<SimulationHandle> {
         let seed = seed.unwrap_or(self.inner.spec.run.seed);
-        let sim = pathlab_sim::run::simulation_with_seed(&self.inner, seed).map_err(scenario_error)?;
+        let sim = run::simulation_on(&self.inner, self.model(runs)?, seed).map_err(scenario_error)?;
         let sim = if path_intervals { sim } else { sim.without_path_intervals() };
         Ok(SimulationHandle {
             inner: Mutex::new(Some(sim)),
@@ -325,7 +359,7 @@ fn load_scenario(
     } else {
         run::load(text, file, variant, &parsed, seed)
     };
-    Ok(ScenarioHandle { inner: inner.map_err(scenario_error)? })
+    Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
 }
 
 /// Loads a scenario from its tables as Python values (a dict of what its text would parse to:
@@ -351,7 +385,7 @@ fn load_scenario_values(
     } else {
         run::load_table(table, file, variant, &parsed, seed)
     };
-    Ok(ScenarioHandle { inner: inner.map_err(scenario_error)? })
+    Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
 }
 
 /// A duration in nanoseconds from its human form ("60s", "1.5ms"); raises ValueError.

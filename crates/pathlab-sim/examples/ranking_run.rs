@@ -1,7 +1,9 @@
 //! A ranking's run of a scenario file step by step, timed apart (wall seconds: run it on a quiet
 //! machine, or compare side by side): the simulation's set-up (the model built), the run, and its
 //! end, as the full result (`finish`) or as what a ranking reads (`finish_figures`, per host or
-//! not), each with its result let go. `cargo run --release --example ranking_run -- FILE [ROUNDS]`.
+//! not), each with its result let go; then the model built alone and copied (`run::model`,
+//! `Clone`: a ranking's seeds of one candidate run on copies of one build).
+//! `cargo run --release --example ranking_run -- FILE [ROUNDS]`.
 use std::time::Instant;
 
 fn main() {
@@ -26,5 +28,15 @@ fn main() {
             let finish = t.elapsed().as_secs_f64();
             eprintln!("{end:>26}: set-up {setup:.3} s, run {run:.3} s ({issued} I/Os), end {finish:.3} s");
         }
+        let t = Instant::now();
+        let model = pathlab_sim::run::model(&scenario).unwrap();
+        let build = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let copy = model.clone();
+        let copied = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        drop((model, copy));
+        let dropped = t.elapsed().as_secs_f64();
+        eprintln!("{:>26}: built {build:.3} s, copied {copied:.3} s, both let go {dropped:.3} s", "the model");
     }
 }

@@ -19,7 +19,7 @@ pub fn load(
     seed: Option<u64>,
 ) -> Result<Scenario, ScenarioError> {
     let scenario = Scenario::parse(text, file, variant, overrides, seed)?;
-    parts(&scenario, scenario.spec.run.seed)?;
+    parts(&scenario, &model(&scenario)?, scenario.spec.run.seed)?;
     Ok(scenario)
 }
 
@@ -32,7 +32,7 @@ pub fn load_table(
     seed: Option<u64>,
 ) -> Result<Scenario, ScenarioError> {
     let scenario = Scenario::from_table(table, file, variant, overrides, seed)?;
-    parts(&scenario, scenario.spec.run.seed)?;
+    parts(&scenario, &model(&scenario)?, scenario.spec.run.seed)?;
     Ok(scenario)
 }
 
@@ -53,12 +53,14 @@ pub fn simulation(scenario: &Scenario) -> Result<Simulation, ScenarioError> {
 /// scenario with `run.seed` set, without a copy of the scenario (a cluster of 32 hosts × 500
 /// devices × 8 paths is about 200 MiB of it; no part of the model reads the seed).
 pub fn simulation_with_seed(scenario: &Scenario, seed: u64) -> Result<Simulation, ScenarioError> {
-    let (model, workers, plan, faults) = parts(scenario, seed)?;
-    Ok(Simulation::new(model, workers, plan, faults))
+    simulation_on(scenario, model(scenario)?, seed)
 }
 
-/// What a simulation of `seed` is made of, every input checked.
-fn parts(scenario: &Scenario, seed: u64) -> Result<(Model, Vec<Worker>, RunPlan, Vec<ScheduledFault>), ScenarioError> {
+/// The scenario's model as built, checked against the limits: what every seed's simulation
+/// starts from. The build reads no seed, so a copy of it (`Clone`) is the model built again: a
+/// ranking runs one candidate's seeds on copies of one build (on 32 hosts × 500 devices × 8
+/// paths a build is about half a second, a copy a tenth of it).
+pub fn model(scenario: &Scenario) -> Result<Model, ScenarioError> {
     let file = &scenario.file;
     let err = |(field, message): (String, String)| ScenarioError::new(file, field, message);
     let spec = &scenario.spec;
@@ -71,11 +73,31 @@ fn parts(scenario: &Scenario, seed: u64) -> Result<(Model, Vec<Worker>, RunPlan,
     }
     let model = build_model(spec).map_err(err)?;
     limits::check(spec, model.paths.len()).map_err(err)?;
+    Ok(model)
+}
+
+/// A simulation of the scenario with `seed` on `model`, the scenario's model as built
+/// ([`model`], or a copy of it).
+pub fn simulation_on(scenario: &Scenario, model: Model, seed: u64) -> Result<Simulation, ScenarioError> {
+    let (workers, plan, faults) = parts(scenario, &model, seed)?;
+    Ok(Simulation::new(model, workers, plan, faults))
+}
+
+/// What a simulation of `seed` on `model` is made of besides the model, every input checked.
+fn parts(
+    scenario: &Scenario,
+    model: &Model,
+    seed: u64,
+) -> Result<(Vec<Worker>, RunPlan, Vec<ScheduledFault>), ScenarioError> {
+    let file = &scenario.file;
+    let err = |(field, message): (String, String)| ScenarioError::new(file, field, message);
+    let spec = &scenario.spec;
+    let run = &spec.run;
     let devices = model.device_names();
     let device_index = |n: &str, field: &str| devices.find(n, field);
     let workers =
         build_workers(&spec.workloads, device_index, seed, model.reads_offsets(), model.host.cpus).map_err(err)?;
-    let faults = resolve_faults(&spec.faults, &model, run.warmup.0 + run.duration.0).map_err(err)?;
+    let faults = resolve_faults(&spec.faults, model, run.warmup.0 + run.duration.0).map_err(err)?;
     let plan = RunPlan {
         scenario: scenario.name().to_string(),
         variant: scenario.variant.clone(),
@@ -86,5 +108,5 @@ fn parts(scenario: &Scenario, seed: u64) -> Result<(Model, Vec<Worker>, RunPlan,
         path_intervals: true,
         fault_windows: fault_windows(&spec.faults, run.warmup.0 + run.duration.0),
     };
-    Ok((model, workers, plan, faults))
+    Ok((workers, plan, faults))
 }

@@ -75,6 +75,7 @@ struct HstPath {
     stale_after: u64,
 }
 
+#[derive(Clone)]
 pub(crate) struct HistoricalServiceTime {
     paths: PathLists<HstPath>,
     weights: [u64; WEIGHT_COUNT],

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use crate::dm::selector::{DmPathArgs, DmPathSelector};
 use crate::{HostView, IoDesc, PathId, TimeNs};
 
+#[derive(Clone)]
 pub(crate) struct IoAffinity {
     /// CPU -> path, in ascending CPU order (`path_map`, iterated as `for_each_cpu`).
     path_map: BTreeMap<u32, PathId>,

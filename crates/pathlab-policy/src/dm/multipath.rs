@@ -588,6 +588,7 @@ fn owner_priority(kind: Prioritizer, owner: bool) -> i32 {
     }
 }
 
+#[derive(Clone)]
 struct DmPath {
     id: PathId,
     alua: AluaState,
@@ -601,6 +602,7 @@ struct DmPath {
     in_flight_bytes: u64,
 }
 
+#[derive(Clone)]
 struct PriorityGroup {
     /// Indices into `DmMultipath::paths`, in table order.
     members: Vec<usize>,
@@ -608,6 +610,7 @@ struct PriorityGroup {
 }
 
 /// One multipath map (one device).
+#[derive(Clone)]
 pub struct DmMultipath {
     config: DmMultipathConfig,
     /// In discovery order.

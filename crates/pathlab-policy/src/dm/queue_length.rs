@@ -16,6 +16,7 @@
 use crate::dm::selector::{DmPathArgs, DmPathSelector, PathLists, Rejoin};
 use crate::{HostView, IoDesc, IoDone, PathId, TimeNs};
 
+#[derive(Clone)]
 pub(crate) struct QueueLength {
     /// In-flight I/Os per path.
     paths: PathLists<u64>,

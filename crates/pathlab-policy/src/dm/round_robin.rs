@@ -14,6 +14,7 @@
 use crate::dm::selector::{DmPathArgs, DmPathSelector, PathLists, Rejoin};
 use crate::{HostView, IoDesc, PathId, TimeNs};
 
+#[derive(Clone)]
 pub(crate) struct RoundRobin {
     paths: PathLists<()>,
 }

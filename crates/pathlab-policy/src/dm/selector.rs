@@ -17,7 +17,7 @@ pub(crate) struct DmPathArgs<'a> {
     pub cpus: &'a [u32],
 }
 
-pub(crate) trait DmPathSelector: Send {
+pub(crate) trait DmPathSelector: Send + CopyDmSelector {
     /// Selector name and table args as `multipath -ll` prints them: `service-time 0`.
     fn table(&self) -> String;
     fn add_path(&mut self, path: &DmPathArgs);
@@ -33,6 +33,23 @@ pub(crate) trait DmPathSelector: Send {
     fn path_info(&self, path: PathId) -> String;
 }
 
+/// A boxed selector's copy (as `CopySelector` for the policies): a dm table is `Clone`.
+pub(crate) trait CopyDmSelector {
+    fn copy_box(&self) -> Box<dyn DmPathSelector>;
+}
+
+impl<T: DmPathSelector + Clone + 'static> CopyDmSelector for T {
+    fn copy_box(&self) -> Box<dyn DmPathSelector> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn DmPathSelector> {
+    fn clone(&self) -> Self {
+        self.copy_box()
+    }
+}
+
 /// Where a reinstated path rejoins the valid list.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Rejoin {
@@ -44,6 +61,7 @@ pub(crate) enum Rejoin {
 
 /// A selector's paths with their per-path state: the valid ones in list order, which selection
 /// reorders, and the failed ones set aside with their state.
+#[derive(Clone)]
 pub(crate) struct PathLists<T> {
     all: Vec<(PathId, T)>,
     /// Positions in `all`, in `valid_paths` order.

@@ -58,11 +58,13 @@ pub(crate) fn compare_load(sz1: u64, rt1: u32, sz2: u64, rt2: u32, incoming: u64
     rt2.wrapping_sub(rt1) as i32
 }
 
+#[derive(Clone)]
 struct StPath {
     relative_throughput: u32,
     in_flight_bytes: u64,
 }
 
+#[derive(Clone)]
 pub(crate) struct ServiceTime {
     paths: PathLists<StPath>,
 }

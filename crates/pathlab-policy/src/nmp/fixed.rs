@@ -45,6 +45,7 @@ impl Registered for FixedConfig {
     }
 }
 
+#[derive(Clone)]
 pub struct VmwPspFixed {
     config: FixedConfig,
     paths: PathSet,

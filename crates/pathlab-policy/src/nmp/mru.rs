@@ -26,6 +26,7 @@ pub(crate) const SPEC: PolicySpec = PolicySpec {
 #[serde(deny_unknown_fields)]
 pub struct MruConfig {}
 
+#[derive(Clone)]
 pub struct VmwPspMru {
     paths: PathSet,
     current: Option<usize>,

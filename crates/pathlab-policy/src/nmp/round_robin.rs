@@ -268,6 +268,7 @@ impl Registered for RoundRobinConfig {
 /// Round robin state of one device. In declared order (`repr(C)`), what an I/O reads first, so
 /// that on a host of many devices it spans as few cache lines as it can.
 #[repr(C)]
+#[derive(Clone)]
 pub struct VmwPspRr {
     /// Position of the current path (ESXi's `lastPathIndex`).
     current: Option<usize>,

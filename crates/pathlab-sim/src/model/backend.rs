@@ -76,6 +76,7 @@ impl DiskOps {
     }
 }
 
+#[derive(Clone)]
 pub struct RaidGroup {
     pub name: String,
     pub array: usize,
@@ -144,6 +145,7 @@ impl RaidGroup {
 }
 
 /// One array's write cache (FLARE: one cache mirrored between the SPs).
+#[derive(Clone)]
 pub struct WriteCache {
     pub capacity_bytes: u64,
     /// Writes larger than this bypass the cache and go straight to the disks.
@@ -196,7 +198,7 @@ pub struct Request {
 }
 
 /// Disks and caches of every array, beside the model's stations.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Backends {
     pub groups: Vec<RaidGroup>,
     /// Write caches, by array (`None`: no write cache, or no RAID group).

@@ -25,7 +25,7 @@ type Deterministic = BuildHasherDefault<std::collections::hash_map::DefaultHashe
 /// `lun_of` for a device outside the group (its writes never reach the group's extents).
 pub const NOT_IN_GROUP: u32 = u32::MAX;
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Extent {
     pub owner: u8,
     /// Writes at the owner that hold the extent.
@@ -38,6 +38,7 @@ pub struct Extent {
     pub waiters: [VecDeque<u32>; 2],
 }
 
+#[derive(Clone)]
 pub struct Contention {
     pub extent_bytes: u64,
     pub grant_ns: TimeNs,

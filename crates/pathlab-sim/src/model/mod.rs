@@ -46,6 +46,7 @@ use std::collections::VecDeque;
 
 /// The host beyond one device, as policies may see it: load per I_T nexus across devices, and
 /// the CPU topology.
+#[derive(Clone)]
 pub struct HostState {
     /// I/Os the applications have issued and not yet seen complete.
     pub outstanding: Level,
@@ -74,6 +75,7 @@ impl HostView for HostState {
 }
 
 /// A host bus adapter (vmhbaN) with its command slots and its link.
+#[derive(Clone)]
 pub struct Adapter {
     pub name: String,
     /// The host it sits in (0: `[host]`, then `[[hosts]]` in order).
@@ -98,7 +100,7 @@ pub struct Adapter {
 }
 
 /// An adapter's interrupt coalescing (QLogic ZIO) and the completions it holds.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Coalescing {
     pub delay_ns: TimeNs,
     /// Completions are held only while this many commands or more are in flight on the adapter.
@@ -138,6 +140,7 @@ impl BusyRule {
     }
 }
 
+#[derive(Clone)]
 pub struct Array {
     pub name: String,
     pub vendor: String,
@@ -160,6 +163,7 @@ pub struct Array {
 }
 
 /// A FIFO queue in front of `servers` identical servers: an array port, a controller's cores.
+#[derive(Clone)]
 pub struct Station {
     pub name: String,
     pub service: ServiceModel,
@@ -172,6 +176,7 @@ pub struct Station {
     pub queue: VecDeque<(u32, u32, TimeNs)>,
 }
 
+#[derive(Clone)]
 pub struct Controller {
     pub name: String,
     pub array: usize,
@@ -184,6 +189,7 @@ pub struct Controller {
     pub traffic_based_keep_alive: Option<bool>,
 }
 
+#[derive(Clone)]
 pub struct Port {
     pub name: String,
     pub array: usize,
@@ -202,6 +208,7 @@ pub struct Port {
 
 /// A port's data engines: one per direction, each a FIFO at the port's rate (`transfer`), so a
 /// read's data going out and a write's data coming in do not wait for each other.
+#[derive(Clone)]
 pub struct PortData {
     pub bytes_per_ns: f64,
     /// When the array→host (0) and host→array (1) directions are next free.
@@ -232,6 +239,7 @@ pub enum Step {
 }
 
 /// A path: adapter → fabric → array port → LUN, with its ESXi runtime name.
+#[derive(Clone)]
 pub struct Path {
     pub name: String,
     pub device: usize,
@@ -305,6 +313,7 @@ impl Path {
 /// last of those (round robin's per-I/O fields lead it): on a host of many devices an I/O then
 /// spans a few adjacent cache lines of the record rather than lines all over it.
 #[repr(C)]
+#[derive(Clone)]
 pub struct Device {
     /// Commands issued to a path and not completed (esxtop ACTV).
     pub active: Level,
@@ -372,6 +381,7 @@ pub enum Outage {
 }
 
 /// Two arrays replicating volumes: the link between them and, optionally, extent ownership.
+#[derive(Clone)]
 pub struct Replication {
     pub name: String,
     /// A site is lost (`site_down`): the surviving array acknowledges writes alone.
@@ -389,6 +399,7 @@ pub struct Replication {
 }
 
 /// Everything the engine needs to run, built once per run.
+#[derive(Clone)]
 pub struct Model {
     /// Every host's name: `[host]`, then `[[hosts]]` in order (index as `Adapter::host`).
     pub host_names: Vec<String>,

@@ -45,7 +45,7 @@ pub fn tags_per_queue(queue_size: u32) -> u32 {
 }
 
 /// One tag map: a controller's I/O queue.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TagPool {
     pub depth: u32,
     pub held: u32,
@@ -89,7 +89,7 @@ struct PathQueues {
 }
 
 /// Every controller's tag maps, and each path's namespace queues on them.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TagSets {
     pub pools: Vec<TagPool>,
     /// Per nexus: its first pool and its number of pools (0: no NVMe device uses it).
