@@ -58,8 +58,8 @@ pub fn simulation_with_seed(scenario: &Scenario, seed: u64) -> Result<Simulation
 
 /// The scenario's model as built, checked against the limits: what every seed's simulation
 /// starts from. The build reads no seed, so a copy of it (`Clone`) is the model built again: a
-/// ranking runs one candidate's seeds on copies of one build (on 32 hosts × 500 devices × 8
-/// paths a build is about half a second, a copy a tenth of it).
+/// ranking runs one candidate's seeds on copies of one build (a generated cluster of 32 hosts ×
+/// 500 devices × 8 paths: built in 0.15 s, copied in 0.04 s, `examples/ranking_run`).
 pub fn model(scenario: &Scenario) -> Result<Model, ScenarioError> {
     let file = &scenario.file;
     let err = |(field, message): (String, String)| ScenarioError::new(file, field, message);
