@@ -233,11 +233,13 @@ def test_a_host_that_reads_no_state_runs_the_same_whatever_the_hosts_order(tmp_p
                for w in said)
 
 
-def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owned_is_no_traceback(
-        tmp_path: Path) -> None:
-    """`multipath -l` (no priorities: read as symmetric) first, a host showing the owner's group
-    second: the merge added the second's controllers without a provenance (a ValueError
-    traceback). It is refused in one line for now (the ports of the first have no controller)."""
+@pytest.mark.parametrize("order", ["ab", "ba"])
+def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owned_is_refused_naming_both(
+        tmp_path: Path, order: str) -> None:
+    """`multipath -l` (no priorities: its two one-path groups read as symmetric) on host a, the
+    owner's group apart on host b: ports without a controller beside ports with one (it ended in
+    a traceback, then in a refusal naming the engine's key). Refused at the merge in either order,
+    naming both hosts' readings and what to capture."""
     import pathlab
 
     dash_l = ALUA_STANDBY_LISTING.format(prio=0).replace("prio=50", "prio=0").replace("ready", "undef")
@@ -245,8 +247,15 @@ def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owne
     (tmp_path / "b.txt").write_text(ALUA_STANDBY_LISTING.format(prio=1))
     with warnings.catch_warnings(), pytest.raises(ScenarioError) as refused:
         warnings.simplefilter("ignore", PathlabWarning)
-        pathlab.Scenario.from_text(pathlab.import_cluster({h: [str(tmp_path / f"{h}.txt")] for h in "ab"}).text, "c")
-    assert refused.value.args[2] == "name the port's controller: A, B"
+        pathlab.import_cluster({h: [str(tmp_path / f"{h}.txt")] for h in order})
+    second, first = (tmp_path / f"{order[1]}.txt"), (tmp_path / f"{order[0]}.txt")
+    file, key, message = refused.value.args
+    assert (file, key) == (str(second), "symmetric")
+    readings = {"a": "symmetric (", "b": "owned (its controllers own its LUNs) ("}
+    assert message.startswith(f"{order[1]} reads array LIO-ORG as {readings[order[1]]}")
+    assert f"{first} as {readings[order[0]]}" in message
+    assert message.endswith("one array is one or the other; give every host's listing with its paths' priorities or "
+                            "ALUA states (`multipath -ll`, not `-l`)")
 
 
 def test_the_host_name_no_capture_gives_is_said_as_pathlabs_in_the_file(tmp_path: Path) -> None:

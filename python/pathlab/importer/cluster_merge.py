@@ -324,12 +324,24 @@ def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple
             continue
         entry, first_source = t.find(key), a.table.source(key)
         mine_source = entry.source if isinstance(entry, Entry) else None
+        if key == "symmetric" and key in theirs and all(x is not None and not isinstance(x, Assumed) for x in (mine_source, first_source)):
+            # Ports without a controller beside ports with one: no array is both, and which host's
+            # listing misleads (a `multipath -l` shows no priorities) is not the merge's to guess.
+            raise ScenarioError(_file_of(mine_source) or ", ".join(m.files), key,
+                                f"{m.name} reads array {name} as {_symmetry(value)} ({_said(mine_source)}), "
+                                f"{_file_of(first_source) or 'another host'} as {_symmetry(theirs[key])} "
+                                f"({_said(first_source)}): one array is one or the other; give every host's "
+                                "listing with its paths' priorities or ALUA states (`multipath -ll`, not `-l`)")
         if key not in theirs or (isinstance(first_source, Assumed) and not isinstance(mine_source, Assumed)):
             a.table.set(key, value, OfHost(m.name, mine_source) if mine_source else Noted(m.name),
                         literal=entry.literal if isinstance(entry, Entry) else None)
         elif not isinstance(mine_source, Assumed):
             warnings.append((f"arrays.{a.name}.{key}", f"{m.name} gives {to_toml(value)} ({_said(mine_source)}), another "
                                                        f"host {to_toml(theirs[key])} ({_said(first_source)}): the first kept"))
+
+
+def _symmetry(symmetric: object) -> str:
+    return "symmetric" if symmetric else "owned (its controllers own its LUNs)"
 
 
 def _per_host_keys(a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
