@@ -84,15 +84,18 @@ def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]], workers: int
                                                     "or more: give each host's captures (pathlab import: --host once "
                                                     "per host; one host's files without --host)")
     unpacked: dict[str, str] = {}  # each tarball given → the folder it was unpacked to
+    # gc has no partial unfreeze: where the caller froze objects of its own, the hosts are not frozen.
+    freezing = gc.get_freeze_count() == 0
     try:
         with tempfile.TemporaryDirectory(prefix="pathlab-bundles-") as scratch:
             try:
-                members, imported, said, merged = _imported(given, Path(scratch), unpacked, workers or cores())
+                members, imported, said, merged = _imported(given, Path(scratch), unpacked, workers or cores(), freezing)
             except ScenarioError as e:  # a file inside a tarball named as the tarball's
                 raise ScenarioError(*(_as_given(str(a), _outside(unpacked)) for a in e.args)) from None
         return _cluster(members, imported, said, merged, unpacked)
     finally:
-        gc.unfreeze()  # the hosts read are the collector's again (`_imported` froze them)
+        if freezing:
+            gc.unfreeze()  # the hosts read are the collector's again (`_imported` froze them)
 
 
 def _cluster(members: list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]], imported: dict[str, Host],
@@ -114,9 +117,9 @@ def _cluster(members: list[tuple[str, Provenance, tuple[str, ...], tuple[str, ..
                    {n: _as_given(source.comment(), outside) for n, source, *_ in members}, text, merged.tables)
 
 
-def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path, unpacked: dict[str, str],
-              workers: int) -> tuple[list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]], dict[str, Host],
-                                     list[str], Merged]:
+def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path, unpacked: dict[str, str], workers: int,
+              freezing: bool) -> tuple[list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]], dict[str, Host],
+                                       list[str], Merged]:
     """Each host read on up to `workers` processes (`cluster_hosts.read_host`: named, digested,
     imported alone) and merged as it arrives (in the hosts' order: the merge's work is done while
     the workers read the later hosts, not after the last), checked against the others (what the
@@ -164,7 +167,8 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
         # Each host read and merged lives to the end: its millions of objects are left out of the
         # garbage collector's full passes, which would walk them again and again as the merge
         # grows (32 × 500 × 8: the parent's CPU a third less); `cluster_of` gives them back.
-        gc.freeze()
+        if freezing:
+            gc.freeze()
     first: dict[str, HostRead] = {}  # each name's first host read
     for (host_name, *_), r in zip(members, hosts):
         first.setdefault(host_name, r)
