@@ -233,6 +233,23 @@ def test_a_host_that_reads_no_state_runs_the_same_whatever_the_hosts_order(tmp_p
                for w in said)
 
 
+def test_a_host_that_reads_no_state_where_the_others_agree_is_said_to_run_theirs(tmp_path: Path) -> None:
+    """Host s reads standby; host d's maps give no one state (standby on one LUN, non-optimized on
+    the other): d's devices run standby, the array's value, and that is said (it was silent where
+    the reading hosts agree)."""
+    import pathlab
+
+    listings = {"s": ALUA_STANDBY_LISTING.format(prio=1), "d": ALUA_STANDBY_LISTING.format(prio=1) + NON_OPTIMIZED_MAP}
+    for host, text in listings.items():
+        (tmp_path / f"{host}.txt").write_text(text)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", PathlabWarning)
+        cluster = pathlab.import_cluster({h: [str(tmp_path / f"{h}.txt")] for h in listings})
+    assert tomllib.loads(cluster.text)["arrays"][0]["non_owner_state"] == "standby"
+    assert [str(w.message).split(": ", 2)[-1] for w in said if "shows no non_owner_state" in str(w.message)] == [
+        "d shows no non_owner_state of LIO-ORG: its devices run standby, as s read, which no capture of its own settles"]
+
+
 @pytest.mark.parametrize("order", ["ab", "ba"])
 def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owned_is_refused_naming_both(
         tmp_path: Path, order: str) -> None:

@@ -368,6 +368,13 @@ def _per_host_keys(a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
                                                            f"{chosen} ({_said(source)}): the array answers the hosts "
                                                            f"apart; {other}'s devices keep its own"))
         silent = [h for h, got, devices in readings if got is None and devices]
+        if silent and len(counts) == 1:
+            readers = ", ".join(dict.fromkeys(h for h, _, _ in read))
+            warnings.append((f"arrays.{a.name}.{key}", f"{', '.join(silent)} show{'s' if len(silent) == 1 else ''} no "
+                                                       f"{key} of {a.name}: {'its' if len(silent) == 1 else 'their'} "
+                                                       f"devices run {chosen.strip(chr(34))}, as {readers} read, "
+                                                       f"which no capture of {'its' if len(silent) == 1 else 'their'} "
+                                                       "own settles"))
         if silent and len(counts) > 1:
             warnings.append((f"arrays.{a.name}.{key}", f"{', '.join(silent)} show{'s' if len(silent) == 1 else ''} no "
                                                        f"{key} of {a.name}, which the other hosts read apart "
