@@ -74,6 +74,8 @@ class ClusterArray:
     #: value it read with its source (None where its captures give none, or a default), and the
     #: host's device tables on the array; decided once every host is in (`_per_host_keys`).
     readings: dict[str, list[tuple[str, tuple[Any, Provenance] | None, list[Table]]]] = field(default_factory=dict)
+    #: Each host's reading of whether the array is symmetric: (host, value, source), in the hosts' order.
+    symmetry: list[tuple[str, Any, Provenance | None]] = field(default_factory=list)
 
     @property
     def vendor_note(self) -> str:
@@ -272,6 +274,8 @@ def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[
                                  "theirs name the array ports (multipath -ll shows no target WWN): its ports are taken "
                                  "as its own, not as ports another host reaches"))
         mine = [d for d in parts if d.kind == "devices" and d.get("array") == name]
+        if (symmetric := t.find("symmetric")) is not None and isinstance(symmetric, Entry):
+            target.symmetry.append((m.name, symmetric.value, symmetric.source))
         for key in ARRAY_KEYS_PER_HOST:
             entry = t.find(key)
             got = (entry.value, entry.source) if isinstance(entry, Entry) and entry.source is not None \
@@ -324,14 +328,6 @@ def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple
             continue
         entry, first_source = t.find(key), a.table.source(key)
         mine_source = entry.source if isinstance(entry, Entry) else None
-        if key == "symmetric" and key in theirs and all(x is not None and not isinstance(x, Assumed) for x in (mine_source, first_source)):
-            # Ports without a controller beside ports with one: no array is both, and which host's
-            # listing misleads (a `multipath -l` shows no priorities) is not the merge's to guess.
-            raise ScenarioError(_file_of(mine_source) or ", ".join(m.files), key,
-                                f"{m.name} reads array {name} as {_symmetry(value)} ({_said(mine_source)}), "
-                                f"{_file_of(first_source) or 'another host'} as {_symmetry(theirs[key])} "
-                                f"({_said(first_source)}): one array is one or the other; give every host's "
-                                "listing with its paths' priorities or ALUA states (`multipath -ll`, not `-l`)")
         if key not in theirs or (isinstance(first_source, Assumed) and not isinstance(mine_source, Assumed)):
             a.table.set(key, value, OfHost(m.name, mine_source) if mine_source else Noted(m.name),
                         literal=entry.literal if isinstance(entry, Entry) else None)
@@ -340,8 +336,21 @@ def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple
                                                        f"host {to_toml(theirs[key])} ({_said(first_source)}): the first kept"))
 
 
-def _symmetry(symmetric: object) -> str:
-    return "symmetric" if symmetric else "owned (its controllers own its LUNs)"
+def _refuse_symmetric_beside_owned(a: ClusterArray, bare_hosts: set[str]) -> None:
+    """Refuses an array some hosts reach through ports without a controller (they read it
+    symmetric) and others through ports of its controllers (they read its LUNs owned): no array is
+    both, and which host's listing misleads (`multipath -l` shows no priorities, failed paths hide
+    a controller) is not the merge's to guess."""
+    symmetric = next(((h, s) for h, v, s in a.symmetry if v and h in bare_hosts), None)
+    owned = next(((h, s) for h, v, s in a.symmetry if not v), None)
+    if symmetric is None or owned is None:  # no reading to name: the ports' hosts
+        raise ScenarioError(a.origin, "ports", f"{', '.join(sorted(bare_hosts))} reach array {a.name} through ports "
+                                               "without a controller, other hosts through its controllers' ports: "
+                                               "give every host's listing with its paths' states")
+    raise ScenarioError(_file_of(symmetric[1]) or a.origin, "symmetric",
+                        f"{symmetric[0]} reads array {a.origin} as symmetric ({_said(symmetric[1])}), {owned[0]} as owned "
+                        f"by its controllers ({_said(owned[1])}): one array is one or the other; give every host's "
+                        "listing with its paths' priorities or ALUA states (`multipath -ll`, not `-l`)")
 
 
 def _per_host_keys(a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
@@ -387,6 +396,9 @@ def _per_host_keys(a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
 def _write_ports(a: ClusterArray) -> None:
     """The array's ports and controllers as the cluster has them, each port's comment naming every
     host's source of it."""
+    bare = [p for p in a.ports if not p.controller]
+    if a.controllers and bare:
+        _refuse_symmetric_beside_owned(a, {h for p in bare for h, _ in p.seen})
     elements = []
     for p in a.ports:
         value = {"name": p.name, **({"controller": p.controller} if p.controller else {})}
