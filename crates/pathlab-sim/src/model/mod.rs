@@ -35,6 +35,7 @@ use crate::engine::level::Level;
 use crate::engine::TimeNs;
 use crate::linux::claim::LinuxClaim;
 use crate::nmp::SatpKind;
+use crate::observe::IoCounters;
 use backend::Backends;
 use contention::Contention;
 use fault::ErrorProfile;
@@ -86,6 +87,8 @@ pub struct Adapter {
     /// I/Os that have a path but wait for an adapter slot (esxtop QUED: `waiting`'s length).
     pub queued: Level,
     pub waiting: VecDeque<u32>,
+    /// Esxtop's counters of the commands it carried (`observe::Recorder` snapshots them).
+    pub counters: IoCounters,
     /// Bytes per nanosecond; `None`: transfers take no time.
     pub bytes_per_ns: Option<f64>,
     /// When the host→array and array→host directions of the link are next free.
@@ -285,6 +288,8 @@ pub struct Path {
     /// of them to end (the path's SCSI disk's queue).
     pub active: u32,
     pub waiting: VecDeque<u32>,
+    /// Esxtop's counters of the commands it carried (`observe::Recorder` snapshots them).
+    pub counters: IoCounters,
 }
 
 impl Path {
@@ -326,6 +331,10 @@ pub struct Device {
     pub bio_based: bool,
     /// Where the device stands with having no usable path.
     pub outage: Outage,
+    /// Esxtop's counters of its commands (`observe::Recorder` snapshots them): kept in the
+    /// device's own record, which a completion reads anyway, rather than in a table of the
+    /// recorder's (one look-up fewer an I/O for each of device, path and adapter).
+    pub counters: IoCounters,
     /// Knows paths by their index in the path table (`PathId(i)`).
     pub policy: Selector,
     pub name: String,

@@ -162,13 +162,11 @@ pub struct IoAccounting {
 }
 
 /// The one place observations are aggregated. The simulation reports each event once
-/// (a command done, an error, a retry); the levels (active, queued, busy) are the model
-/// objects' own gauges, read at each snapshot.
+/// (a command done, an error, a retry); the levels (active, queued, busy) and esxtop's counters
+/// (`IoCounters`) are the model objects' own, read at each snapshot: a completion updates the
+/// records of its device, path and adapter that it reads anyway.
 pub struct Recorder {
     guest: GuestCounters,
-    devices: Vec<IoCounters>,
-    paths: Vec<IoCounters>,
-    adapters: Vec<IoCounters>,
     pub accounting: IoAccounting,
     /// Inside the measurement window: response times are kept only there.
     measuring: bool,
@@ -186,12 +184,9 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    pub fn new(devices: usize, paths: usize, adapters: usize, measuring: bool) -> Self {
+    pub fn new(devices: usize, measuring: bool) -> Self {
         Recorder {
             guest: GuestCounters::default(),
-            devices: vec![IoCounters::default(); devices],
-            paths: vec![IoCounters::default(); paths],
-            adapters: vec![IoCounters::default(); adapters],
             accounting: IoAccounting::default(),
             measuring,
             latency: ResponseCounts::new(),
@@ -227,13 +222,6 @@ impl Recorder {
         self.timing_stalls = false;
     }
 
-    /// The kernel completed a command: esxtop's counters of its path, adapter and device.
-    pub fn command_done(&mut self, device: usize, path: usize, adapter: usize, c: &Completion) {
-        self.paths[path].record(c);
-        self.devices[device].record(c);
-        self.adapters[adapter].record(c);
-    }
-
     /// The application saw an I/O of `device` complete at `now` (vdbench's counters).
     pub fn io_completed(&mut self, device: usize, now: TimeNs, seen: &Completion) {
         self.watches[device].answered(now, self.timing_stalls);
@@ -254,31 +242,37 @@ impl Recorder {
         }
     }
 
-    /// A command ended in error on a path.
-    pub fn command_error(&mut self, device: usize, path: usize, adapter: usize) {
-        for counters in
-            [&mut self.paths[path], &mut self.adapters[adapter], &mut self.devices[device], &mut self.guest.io]
-        {
+    /// A command ended in error on a path (esxtop's counters of the model's objects).
+    pub fn command_error(&mut self, m: &mut Model, device: usize, path: usize, adapter: usize) {
+        for counters in [
+            &mut m.paths[path].counters,
+            &mut m.adapters[adapter].counters,
+            &mut m.devices[device].counters,
+            &mut self.guest.io,
+        ] {
             counters.errors += 1;
         }
     }
 
     /// An I/O that erred is queued again on its device.
-    pub fn io_requeued(&mut self, device: usize) {
-        self.devices[device].retries += 1;
+    pub fn io_requeued(&mut self, m: &mut Model, device: usize) {
+        m.devices[device].counters.retries += 1;
         self.guest.io.retries += 1;
         self.accounting.retried += 1;
     }
 
     /// A retry is issued on `to` after an error on `from` (each a path and its adapter); a
     /// failover when they differ.
-    pub fn retry_issued(&mut self, device: usize, from: (usize, usize), to: (usize, usize)) {
-        self.paths[to.0].retries += 1;
-        self.adapters[to.1].retries += 1;
+    pub fn retry_issued(&mut self, m: &mut Model, device: usize, from: (usize, usize), to: (usize, usize)) {
+        m.paths[to.0].counters.retries += 1;
+        m.adapters[to.1].counters.retries += 1;
         if from.0 != to.0 {
-            for counters in
-                [&mut self.paths[from.0], &mut self.adapters[from.1], &mut self.devices[device], &mut self.guest.io]
-            {
+            for counters in [
+                &mut m.paths[from.0].counters,
+                &mut m.adapters[from.1].counters,
+                &mut m.devices[device].counters,
+                &mut self.guest.io,
+            ] {
                 counters.failovers += 1;
             }
             self.accounting.failovers += 1;
@@ -299,11 +293,11 @@ impl Recorder {
             time: now,
             guest: self.guest,
             outstanding_area: model.host.outstanding.area_at(now),
-            devices: self.devices.clone(),
+            devices: model.devices.iter().map(|d| d.counters).collect(),
             device_active_area: model.devices.iter().map(|d| d.active.area_at(now)).collect(),
             device_queued_area: model.devices.iter().map(|d| d.queued.area_at(now)).collect(),
-            paths: self.paths.clone(),
-            adapters: self.adapters.clone(),
+            paths: model.paths.iter().map(|p| p.counters).collect(),
+            adapters: model.adapters.iter().map(|a| a.counters).collect(),
             adapter_active_area: model.adapters.iter().map(|a| a.active.area_at(now)).collect(),
             adapter_queued_area: model.adapters.iter().map(|a| a.queued.area_at(now)).collect(),
             station_commands: model.stations.iter().map(|s| s.commands).collect(),

@@ -1,7 +1,7 @@
 //! An I/O's life on the host: a worker issues it, the device queue and the policy give it a
 //! path, an adapter slot sends it, the kernel completes it and the application reaps it.
 
-use super::{Event, ExtentHold, Io, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY};
+use super::{keep_alive, Event, ExtentHold, Io, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY};
 use crate::model::tags::{TagSlot, IDLE_CHECK_NS};
 use crate::model::Outage;
 use crate::observe::Completion;
@@ -71,9 +71,13 @@ impl Simulation {
     /// A started command of device `d` on path `p` has ended (completed or given up): where
     /// each path has its own queue depth, the path's next waiting I/O starts.
     pub(super) fn leave_path(&mut self, d: usize, p: usize) {
-        if !self.model.devices[d].per_path_depth {
-            return;
+        if self.model.devices[d].per_path_depth {
+            self.path_slot_freed(p);
         }
+    }
+
+    /// A command slot of path `p` (of a `per_path_depth` device) is free again.
+    fn path_slot_freed(&mut self, p: usize) {
         let path = &mut self.model.paths[p];
         path.active -= 1;
         if let Some(next) = path.waiting.pop_front() {
@@ -212,27 +216,34 @@ impl Simulation {
         if (!path.connected || path.errors.is_some() || inaccessible) && self.faulty_response(io, p) {
             return;
         }
-        self.keep_alive_traffic(p, r.dispatched_at);
-        let a = self.model.paths[p].adapter;
         let c = Completion {
             bytes: r.attrs.bytes,
             is_write: r.attrs.is_write,
             driver_ns: now - r.dispatched_at,
             kernel_ns: r.dispatched_at - r.issued_at,
         };
-        // The kernel's part: esxtop's counters, the policy, the slots.
-        self.rec.command_done(d, p, a, &c);
+        // The kernel's part, each object's record looked up once: the path's (esxtop's counters,
+        // its connection's traffic), the adapter's (counters, slot), the device's (counters,
+        // policy, slot). Counters and levels of different objects: in any order the same.
+        let path = &mut self.model.paths[p];
+        path.counters.record(&c);
+        let (a, nexus) = (path.adapter, path.nexus);
+        keep_alive::traffic(&mut self.keep_alive_seen, nexus, r.dispatched_at);
+        let adapter = &mut self.model.adapters[a];
+        adapter.counters.record(&c);
+        adapter.active.add(now, -1);
+        self.model.host.nexus_outstanding[nexus] -= 1;
         self.rec.device_response(d, now - r.issued_at);
         let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
-        // The device's part in one look-up (its active level before the slot's and the tag's:
-        // levels of different objects, in either order the same).
         let device = &mut self.model.devices[d];
+        device.counters.record(&c);
         device.policy.end_io(PathId(p as u32), &r.desc(), &done);
         device.active.add(now, -1);
-        let host = device.host;
-        self.release_slot(p);
+        let (host, per_path_depth) = (device.host, device.per_path_depth);
         self.release_tag(io);
-        self.leave_path(d, p);
+        if per_path_depth {
+            self.path_slot_freed(p);
+        }
         let rec = self.ios.get_mut(io);
         rec.state = IoState::Reaping;
         rec.kernel_done_at = now;

@@ -337,7 +337,7 @@ pub struct Simulation {
 
 impl Simulation {
     pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
-        let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), plan.warmup_ns == 0);
+        let rec = Recorder::new(model.devices.len(), plan.warmup_ns == 0);
         let last_sample = rec.snapshot(&model, 0);
         let model_paths = model.paths.len();
         let model_devices = model.devices.len();
