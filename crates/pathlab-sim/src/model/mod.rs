@@ -35,6 +35,7 @@ use crate::engine::level::Level;
 use crate::engine::TimeNs;
 use crate::linux::claim::LinuxClaim;
 use crate::nmp::SatpKind;
+use crate::observe::application::DeviceWatch;
 use crate::observe::IoCounters;
 use backend::Backends;
 use contention::Contention;
@@ -335,6 +336,9 @@ pub struct Device {
     /// device's own record, which a completion reads anyway, rather than in a table of the
     /// recorder's (one look-up fewer an I/O for each of device, path and adapter).
     pub counters: IoCounters,
+    /// What its application saw (`observe::application`: the longest stall, failed I/Os), in
+    /// the record an issue reads anyway.
+    pub watch: DeviceWatch,
     /// Knows paths by their index in the path table (`PathId(i)`).
     pub policy: Selector,
     pub name: String,
@@ -406,8 +410,9 @@ pub struct Model {
     pub host: HostState,
     /// Per host (`[host]`, then `[[hosts]]`): when its application stops reaping.
     pub host_pauses: Vec<Option<HostPauses>>,
-    /// Per host: time per I/O outside the device queue, spent before the application reaps it.
-    pub host_stack_ns: Vec<TimeNs>,
+    /// Per host: what its application waits for before it reaps a completion (the host stack's
+    /// time, a pause).
+    pub host_reaping: Vec<pause::Reaping>,
     pub adapters: Vec<Adapter>,
     pub arrays: Vec<Array>,
     pub controllers: Vec<Controller>,

@@ -177,8 +177,6 @@ pub struct Recorder {
     /// The longest response in the window, and in the current interval.
     pub window_max_ns: u64,
     interval_max_ns: u64,
-    /// Per device: what its application saw (`application`: the longest stall, failed I/Os).
-    pub watches: Vec<DeviceWatch>,
     /// Stalls are timed until the measurement ends.
     timing_stalls: bool,
 }
@@ -193,7 +191,6 @@ impl Recorder {
             device_latency: DeviceLatencies::new(devices),
             window_max_ns: 0,
             interval_max_ns: 0,
-            watches: vec![DeviceWatch::default(); devices],
             timing_stalls: true,
         }
     }
@@ -211,20 +208,24 @@ impl Recorder {
         std::mem::take(&mut self.interval_max_ns)
     }
 
-    pub fn io_issued(&mut self, device: usize, now: TimeNs) {
+    /// An I/O was issued to the device whose watch is `watch` (`Device::watch`: the device's
+    /// own record, which the issue reads anyway).
+    #[inline]
+    pub fn io_issued(&mut self, watch: &mut DeviceWatch, now: TimeNs) {
         self.accounting.issued += 1;
-        self.watches[device].issued(now);
+        watch.issued(now);
     }
 
     /// The measurement ended at `now`: stalls going on count up to it, and no longer grow.
-    pub fn stop_timing_stalls(&mut self, now: TimeNs) {
-        self.watches.iter_mut().for_each(|w| w.close(now));
+    pub fn stop_timing_stalls(&mut self, m: &mut Model, now: TimeNs) {
+        m.devices.iter_mut().for_each(|d| d.watch.close(now));
         self.timing_stalls = false;
     }
 
-    /// The application saw an I/O of `device` complete at `now` (vdbench's counters).
-    pub fn io_completed(&mut self, device: usize, now: TimeNs, seen: &Completion) {
-        self.watches[device].answered(now, self.timing_stalls);
+    /// The application saw an I/O of the device whose watch is `watch` complete at `now`
+    /// (vdbench's counters).
+    pub fn io_completed(&mut self, watch: &mut DeviceWatch, now: TimeNs, seen: &Completion) {
+        watch.answered(now, self.timing_stalls);
         self.guest.record(seen);
         let resp = seen.driver_ns + seen.kernel_ns;
         if self.measuring {
@@ -279,9 +280,9 @@ impl Recorder {
         }
     }
 
-    /// An I/O of `device` failed for good at `now`: the application saw an error.
-    pub fn io_failed(&mut self, device: usize, now: TimeNs) {
-        let watch = &mut self.watches[device];
+    /// An I/O of the device whose watch is `watch` failed for good at `now`: the application
+    /// saw an error.
+    pub fn io_failed(&mut self, watch: &mut DeviceWatch, now: TimeNs) {
         watch.answered(now, self.timing_stalls);
         watch.failed(now);
         self.guest.failed += 1;

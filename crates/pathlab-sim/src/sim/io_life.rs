@@ -34,9 +34,9 @@ impl Simulation {
             extent: ExtentHold::None,
         });
         let now = self.events.now();
-        self.rec.io_issued(device, now);
         self.model.host.outstanding.add(now, 1);
         let device_state = &mut self.model.devices[device];
+        self.rec.io_issued(&mut device_state.watch, now);
         device_state.queued.add(now, 1);
         if !device_state.queue.is_empty() {
             device_state.queue.push_back(io);
@@ -251,11 +251,11 @@ impl Simulation {
         self.dispatch_device(d);
         // The application's part: after the host stack's own time, once the host is not paused
         // (`model::pause`; the Reap event waits out a pause itself).
-        let stack = self.model.host_stack_ns[host];
-        if stack > 0 {
-            self.events.after_fixed(stack, Event::Reap { io });
-        } else if now < self.paused_until[host] {
-            self.events.at(self.paused_until[host], Event::Reap { io });
+        let reaping = self.model.host_reaping[host];
+        if reaping.stack_ns > 0 {
+            self.events.after_fixed(reaping.stack_ns, Event::Reap { io });
+        } else if now < reaping.paused_until {
+            self.events.at(reaping.paused_until, Event::Reap { io });
         } else {
             self.reap(io);
         }
@@ -269,7 +269,7 @@ impl Simulation {
         // The time the application took to see it counts as host time, as vdbench sees it.
         let seen =
             Completion { bytes: r.attrs.bytes, is_write: r.attrs.is_write, driver_ns, kernel_ns: resp - driver_ns };
-        self.rec.io_completed(r.device as usize, self.events.now(), &seen);
+        self.rec.io_completed(&mut self.model.devices[r.device as usize].watch, self.events.now(), &seen);
         self.retire(io);
         if self.issuing {
             let w = r.worker as usize;
@@ -344,7 +344,8 @@ impl Simulation {
         let rng = &mut self.pause_rng[host];
         let until = self.events.now().saturating_add(pauses.next_duration_ns(rng));
         let next = self.events.now() + pauses.next_gap_ns(rng);
-        self.paused_until[host] = self.paused_until[host].max(until);
+        let reaping = &mut self.model.host_reaping[host];
+        reaping.paused_until = reaping.paused_until.max(until);
         if next < self.measure_end() {
             self.events.at(next, Event::HostPause { host: host as u32 });
         }
@@ -353,7 +354,7 @@ impl Simulation {
     /// The application reaps `io` now, or when its host's pause ends.
     pub(super) fn reap_unless_paused(&mut self, io: u32) {
         let host = self.model.devices[self.ios.get(io).device as usize].host;
-        match self.paused_until[host] {
+        match self.model.host_reaping[host].paused_until {
             until if self.events.now() < until => self.events.at(until, Event::Reap { io }),
             _ => self.reap(io),
         }

@@ -159,6 +159,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         no_path: VecDeque::new(),
         outage: Outage::None,
         counters: Default::default(),
+        watch: Default::default(),
         stack: claimed.stack,
         satp: claimed.satp,
         linux: claimed.linux,
