@@ -448,6 +448,21 @@ impl Model {
 }
 
 impl Device {
+    /// Whether it may start another command (a bio-based device has no queue depth; on a
+    /// `per_path_depth` one each path has its own, checked once the path is chosen).
+    #[inline]
+    pub fn slot_free(&self) -> bool {
+        self.bio_based || self.per_path_depth || self.active.value() < u64::from(self.queue_depth)
+    }
+
+    /// A command leaves its queue for its active ones (it has its path, and its tag under an
+    /// NVMe head).
+    #[inline]
+    pub fn started(&mut self, now: TimeNs) {
+        self.queued.add(now, -1);
+        self.active.add(now, 1);
+    }
+
     /// A native NVMe multipath head: bio-based, and not RNBD (which sits over the same block
     /// layer but is not NVMe). `nvme list-subsys` shows it; dm-multipath leaves it alone.
     pub fn nvme_head(&self) -> bool {

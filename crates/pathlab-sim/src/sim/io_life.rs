@@ -45,20 +45,18 @@ impl Simulation {
         // An empty queue: the new I/O would be its front and leave it at once if a slot is free,
         // so it goes straight to a path, without the trip through the queue's buffer (a cache
         // miss per I/O on a host of many devices). The same steps in the same order otherwise.
-        if !self.slot_free(device) {
-            self.model.devices[device].queue.push_back(io);
+        if !device_state.slot_free() {
+            device_state.queue.push_back(io);
         } else if !self.place(device, io, false) {
             self.model.devices[device].queue.push_back(io);
             self.no_usable_path(device);
         }
     }
 
-    /// Whether the device may start another command (a bio-based device has no queue depth;
-    /// on a `per_path_depth` one each path has its own, checked once the path is chosen).
+    /// Whether device `d` may start another command (`Device::slot_free`).
     #[inline]
     fn slot_free(&self, d: usize) -> bool {
-        let device = &self.model.devices[d];
-        device.bio_based || device.per_path_depth || device.active.value() < u64::from(device.queue_depth)
+        self.model.devices[d].slot_free()
     }
 
     /// Whether path `p` of device `d` has no free command slot of its own.
@@ -105,25 +103,35 @@ impl Simulation {
     #[inline]
     fn place(&mut self, d: usize, io: u32, queued: bool) -> bool {
         let now = self.events.now();
-        let device = &mut self.model.devices[d];
         let desc = self.ios.get(io).desc();
+        let mut device = &mut self.model.devices[d];
         let Some(PathId(p)) = device.policy.select_path(&desc, now, &self.model.host) else {
             return false;
         };
         if device.outage != Outage::None {
             self.path_restored(d);
+            device = &mut self.model.devices[d];
         }
-        let device = &mut self.model.devices[d];
         if queued {
             device.queue.pop_front();
         }
         device.policy.start_io(PathId(p), &desc, now);
+        // Without an NVMe head's tags and a path's own queue depth (the usual host) nothing holds
+        // the I/O back: it starts (`start`) in this look-up of its device, and goes to its adapter.
+        let plain = !device.per_path_depth && self.model.tags.pools.is_empty();
+        if plain {
+            device.started(now);
+        }
         let r = self.ios.get_mut(io);
         r.path = p;
         if r.retry_of != NOT_A_RETRY {
             let from = std::mem::replace(&mut r.retry_of, NOT_A_RETRY);
             let write_sent_at = (r.attrs.is_write && r.dispatched_at != NEVER_SENT).then_some(r.dispatched_at);
             self.count_retry(d, from as usize, p as usize, write_sent_at);
+        }
+        if plain {
+            self.onto_adapter(io, p as usize);
+            return true;
         }
         match self.tag_slot(io) {
             // Not started: blk-mq holds the bio until a tag frees, so esxtop's view of the
@@ -146,8 +154,7 @@ impl Simulation {
         let r = self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
         let device = &mut self.model.devices[d];
-        device.queued.add(now, -1);
-        device.active.add(now, 1);
+        device.started(now);
         if device.per_path_depth {
             self.model.paths[p].active += 1;
         }
@@ -157,15 +164,7 @@ impl Simulation {
     /// The I/O has its path `p` (and its tag, under an NVMe head): sent if its adapter has a free
     /// slot, else queued there.
     fn onto_adapter(&mut self, io: u32, p: usize) {
-        let a = self.model.paths[p].adapter;
-        let adapter = &mut self.model.adapters[a];
-        if adapter.active.value() < u64::from(adapter.queue_depth) {
-            self.send(io);
-        } else {
-            adapter.waiting.push_back(io);
-            adapter.queued.add(self.events.now(), 1);
-            self.ios.get_mut(io).state = IoState::WaitAdapter;
-        }
+        self.send_on(io, p, true);
     }
 
     /// Where the I/O's request takes its blk-mq tag, if its device is an NVMe head.

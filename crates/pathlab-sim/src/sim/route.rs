@@ -9,20 +9,39 @@ use crate::model::{transfer, Step};
 impl Simulation {
     /// Issues the command to the driver: the start of DAVG.
     pub(super) fn send(&mut self, io: u32) {
+        let p = self.ios.get(io).path as usize;
+        self.send_on(io, p, false);
+    }
+
+    /// Sends `io` down its path `p`; with `unless_full`, queues it at the adapter instead when
+    /// the adapter has no free slot (`onto_adapter`). The path's and the adapter's records are
+    /// looked up once for both.
+    #[inline(always)]
+    pub(super) fn send_on(&mut self, io: u32, p: usize, unless_full: bool) {
+        let now = self.events.now();
+        let path = &self.model.paths[p];
+        let a = path.adapter;
+        let adapter = &mut self.model.adapters[a];
+        if unless_full && adapter.active.value() >= u64::from(adapter.queue_depth) {
+            adapter.waiting.push_back(io);
+            adapter.queued.add(now, 1);
+            self.ios.get_mut(io).state = IoState::WaitAdapter;
+            return;
+        }
         self.next_attempt = self.next_attempt.wrapping_add(1);
         let attempt = self.next_attempt;
-        let now = self.events.now();
         let r = self.ios.get_mut(io);
-        let (is_write, p) = (r.attrs.is_write, r.path as usize);
-        let path = &self.model.paths[p];
+        let is_write = r.attrs.is_write;
         r.state = IoState::InFlight;
         r.dispatched_at = now;
         r.attempt = attempt;
         r.route = path.routes[usize::from(is_write)];
         r.stage = 0;
-        let (one_way, a) = (path.one_way_ns, path.adapter);
-        let adapter = &mut self.model.adapters[a];
+        let one_way = path.one_way_ns;
         adapter.active.add(now, 1);
+        // The driver reads an interrupt-coalescing adapter's response queue as it starts a
+        // command: what it holds is delivered (`coalescing.rs`), after what the send schedules.
+        let reap_held = adapter.coalescing.as_ref().is_some_and(|c| !c.held.is_empty());
         self.model.host.nexus_outstanding[path.nexus] += 1;
         let timed_link = adapter.bytes_per_ns.is_some();
         let mut refused = false;
@@ -43,7 +62,9 @@ impl Simulation {
         if refused {
             self.refused_transitioning(io, attempt, one_way, p);
         }
-        self.reap_on_submit(a);
+        if reap_held {
+            self.deliver_held(a);
+        }
     }
 
     pub(super) fn send_write_data(&mut self, io: u32, attempt: u32) {
