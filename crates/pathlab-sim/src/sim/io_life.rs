@@ -239,6 +239,9 @@ impl Simulation {
         device.policy.end_io(PathId(p as u32), &r.desc(), &done);
         device.active.add(now, -1);
         let (host, per_path_depth) = (device.host, device.per_path_depth);
+        // Read now, not looked up again: what follows starts or sends I/Os that have their
+        // path already, and none of it adds to a device's queue.
+        let device_queue_waits = !device.queue.is_empty();
         self.release_tag(io);
         if per_path_depth {
             self.path_slot_freed(p);
@@ -247,7 +250,9 @@ impl Simulation {
         rec.state = IoState::Reaping;
         rec.kernel_done_at = now;
         self.dispatch_adapter(a);
-        self.dispatch_device(d);
+        if device_queue_waits {
+            self.dispatch_device(d);
+        }
         // The application's part: after the host stack's own time, once the host is not paused
         // (`model::pause`; the Reap event waits out a pause itself).
         let reaping = self.model.host_reaping[host];
@@ -269,11 +274,14 @@ impl Simulation {
         let seen =
             Completion { bytes: r.attrs.bytes, is_write: r.attrs.is_write, driver_ns, kernel_ns: resp - driver_ns };
         self.rec.io_completed(&mut self.model.devices[r.device as usize].watch, self.events.now(), &seen);
-        self.retire(io);
+        self.free_record(io);
+        // The worker's part in one look-up (`retire`'s, and a closed loop issues again).
+        let w = r.worker as usize;
+        let worker = &mut self.workers[w];
+        worker.in_flight -= 1;
         if self.issuing {
-            let w = r.worker as usize;
-            if let Loop::Closed { .. } = self.workers[w].mode {
-                match self.workers[w].think_ns {
+            if let Loop::Closed { .. } = worker.mode {
+                match worker.think_ns {
                     0 => self.issue(w),
                     think => self.events.after(think, Event::Reissue { worker: r.worker }),
                 }
@@ -292,10 +300,15 @@ impl Simulation {
     /// The I/O is finished for good (completed or failed): the worker and the slab forget it.
     #[inline]
     pub(super) fn retire(&mut self, io: u32) {
-        let r = self.ios.get_mut(io);
-        r.state = IoState::Free;
-        let w = r.worker as usize;
+        let w = self.ios.get(io).worker as usize;
+        self.free_record(io);
         self.workers[w].in_flight -= 1;
+    }
+
+    /// The I/O's record is freed, and the host no longer counts it outstanding.
+    #[inline]
+    fn free_record(&mut self, io: u32) {
+        self.ios.get_mut(io).state = IoState::Free;
         self.model.host.outstanding.add(self.events.now(), -1);
         self.ios.remove(io);
     }
