@@ -176,6 +176,27 @@ pub struct Station {
     pub queue: VecDeque<(u32, u32, TimeNs)>,
 }
 
+impl Station {
+    /// Work arrives at `now`: a free server takes it (true), or it joins the queue.
+    #[inline]
+    pub fn arrive(&mut self, now: TimeNs, io: u32, attempt: u32, service_ns: TimeNs) -> bool {
+        if self.busy.value() < u64::from(self.servers) {
+            self.begin(now);
+            true
+        } else {
+            self.queue.push_back((io, attempt, service_ns));
+            false
+        }
+    }
+
+    /// A server starts on a command at `now`.
+    #[inline]
+    pub fn begin(&mut self, now: TimeNs) {
+        self.busy.add(now, 1);
+        self.commands += 1;
+    }
+}
+
 pub struct Controller {
     pub name: String,
     pub array: usize,

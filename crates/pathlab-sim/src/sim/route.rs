@@ -90,9 +90,13 @@ impl Simulation {
             r.stage += 1;
             match step {
                 Step::Serve(st) => {
-                    let st = st as usize;
-                    let service = self.model.stations[st].service.sample_ns(bytes, stage_quantile(key, stage));
-                    return self.enter_station(st, io, attempt, service);
+                    // The station's record looked up once, for its service time and its servers.
+                    let station = &mut self.model.stations[st as usize];
+                    let service = station.service.sample_ns(bytes, stage_quantile(key, stage));
+                    if station.arrive(self.events.now(), io, attempt, service) {
+                        self.served_after(st, io, attempt, service);
+                    }
+                    return;
                 }
                 Step::Admit(port) => {
                     if !self.admitted(io, attempt, port as usize) {
@@ -165,27 +169,26 @@ impl Simulation {
 
     /// Work reaches a station: served at once by a free server, or queued.
     pub(super) fn enter_station(&mut self, st: usize, io: u32, attempt: u32, service_ns: TimeNs) {
-        let station = &mut self.model.stations[st];
-        if station.busy.value() < u64::from(station.servers) {
-            self.start_service(st, io, attempt, service_ns);
-        } else {
-            station.queue.push_back((io, attempt, service_ns));
+        if self.model.stations[st].arrive(self.events.now(), io, attempt, service_ns) {
+            self.served_after(st as u32, io, attempt, service_ns);
         }
     }
 
-    pub(super) fn start_service(&mut self, st: usize, io: u32, attempt: u32, service_ns: TimeNs) {
-        let station = &mut self.model.stations[st];
-        station.busy.add(self.events.now(), 1);
-        station.commands += 1;
-        self.events.after(service_ns, Event::StationDone { station: st as u32, io, attempt });
+    /// A server of station `st` has started on the work: it is done `service_ns` from now.
+    fn served_after(&mut self, st: u32, io: u32, attempt: u32, service_ns: TimeNs) {
+        self.events.after(service_ns, Event::StationDone { station: st, io, attempt });
     }
 
     #[inline(always)]
     pub(super) fn station_done(&mut self, st: usize, io: u32, attempt: u32) {
-        // The station serves whatever reached it, even work whose path has since failed.
-        self.model.stations[st].busy.add(self.events.now(), -1);
-        if let Some((next, next_attempt, service)) = self.model.stations[st].queue.pop_front() {
-            self.start_service(st, next, next_attempt, service);
+        // The station serves whatever reached it, even work whose path has since failed; its
+        // record looked up once for the server freed and the next in its queue.
+        let now = self.events.now();
+        let station = &mut self.model.stations[st];
+        station.busy.add(now, -1);
+        if let Some((next, next_attempt, service)) = station.queue.pop_front() {
+            station.begin(now);
+            self.served_after(st as u32, next, next_attempt, service);
         }
         if self.model.backends.is_disk(st) {
             // A disk's work is an operation of a back-end request (`io` is the request).
