@@ -100,7 +100,7 @@ impl Simulation {
 
     /// Gives I/O `io` (the front of device `d`'s queue when `queued`) its path and starts it;
     /// false, leaving it where it is, when the policy has no usable path.
-    #[inline]
+    #[inline(always)]
     fn place(&mut self, d: usize, io: u32, queued: bool) -> bool {
         let now = self.events.now();
         let desc = self.ios.get(io).desc();
@@ -162,7 +162,10 @@ impl Simulation {
     }
 
     /// The I/O has its path `p` (and its tag, under an NVMe head): sent if its adapter has a free
-    /// slot, else queued there.
+    /// slot, else queued there. Inlined, as `place` and `respond` are: a call's frame fewer an I/O
+    /// each (callgrind on bench-minimal, session 20: −10, −25 and −29 instructions an I/O; `reap`
+    /// inlined the same way cost +6).
+    #[inline(always)]
     fn onto_adapter(&mut self, io: u32, p: usize) {
         self.send_on(io, p, true);
     }

@@ -199,6 +199,7 @@ impl Simulation {
     }
 
     /// The route is done: data or status travels back to the host.
+    #[inline(always)]
     pub(super) fn respond(&mut self, io: u32, attempt: u32) {
         self.release_extent(io);
         let r = *self.ios.get(io);
