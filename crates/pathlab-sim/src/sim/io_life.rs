@@ -209,6 +209,9 @@ impl Simulation {
         }
     }
 
+    /// The status reached the host: the kernel's part, then the application's. Inlined into the
+    /// event's dispatch (callgrind on bench-minimal, session 20: −19 instructions an I/O).
+    #[inline(always)]
     pub(super) fn complete(&mut self, io: u32) {
         let now = self.events.now();
         let r = *self.ios.get(io);
