@@ -83,6 +83,21 @@ def test_over_iscsi_the_nop_out_and_the_checker_decide_within_their_grids() -> N
         assert seconds - tick - CYCLE_S <= row.measured.longest_wait_s <= seconds + CYCLE_S, row
 
 
+def test_the_timers_in_force_are_the_runs_a_variants_included() -> None:
+    """A variant's `host.stack` timer is what the run reads, and what in force says it is (the
+    file's table was read, its variant's set not: the advice then compared candidates against a
+    timer the runs did not have)."""
+    from pathlab.advisor.timer_candidates import in_force
+
+    text = (ROOT / NETAPP).read_text() + '\n[variants.slow_fail]\nset = { "host.stack.fast_io_fail_tmo" = "9s" }\n'
+    scenario = pathlab.Scenario.from_text(text, "netapp.toml", "slow_fail")
+    settings = {s.name: (s.value, s.where) for s in in_force(scenario, scenario.devices).settings}
+    assert settings["fast_io_fail_tmo"] == ("9s", "variant slow_fail (set host.stack.fast_io_fail_tmo)")
+    over = pathlab.Scenario.from_text(text, "netapp.toml", "slow_fail", ["host.stack.fast_io_fail_tmo=7s"])
+    assert {s.name: (s.value, s.where) for s in in_force(over, over.devices).settings}["fast_io_fail_tmo"] == (
+        "7s", "--set host.stack.fast_io_fail_tmo")
+
+
 def test_nvme_hazards_and_the_tp4129_hold_with_and_without_ccr() -> None:
     """Writes lost with their controller and retried at once are hazards; TP4129's hold of 2 ×
     KATO leaves none and stalls that long; CCR ends the hold after a round trip."""

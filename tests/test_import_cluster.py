@@ -92,6 +92,26 @@ def test_two_esxi_hosts_share_both_luns_and_all_four_ports(esxi: dict[str, list[
     assert second.source("name") == Read(esxi["esx-b"][2], 1, "counter paths \\\\esx-b\\")
 
 
+def test_a_callers_own_frozen_objects_stay_frozen(esxi: dict[str, list[str]]) -> None:
+    """The import freezes the hosts it reads and unfreezes them at its end; `gc.unfreeze` has no
+    partial form, so where the caller had frozen objects of its own the import leaves the
+    collector as it found it (it released the caller's freeze)."""
+    import gc
+
+    def frozen(obj: object) -> bool:  # tracked, and in no generation the collector walks
+        return gc.is_tracked(obj) and not any(o is obj for o in gc.get_objects())
+
+    mine: list[list[int]] = [[]]
+    gc.freeze()
+    try:
+        pathlab.import_cluster([esxi["esx-a"], esxi["esx-b"]])
+        assert frozen(mine)
+    finally:
+        gc.unfreeze()
+    pathlab.import_cluster([esxi["esx-a"], esxi["esx-b"]])
+    assert gc.get_freeze_count() == 0 and not frozen(mine)
+
+
 def test_three_esxi_hosts_share_a_port_where_its_wwn_matches_whatever_the_target_number(
         esxi: dict[str, list[str]]) -> None:
     cluster = pathlab.import_cluster([esxi["esx-a"], esxi["esx-b"], esxi["esx-c"]])

@@ -128,17 +128,40 @@ size=100G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
 """
 
 
-def test_an_array_whose_maps_show_standby_and_non_optimized_says_which_it_simulates(tmp_path: Path) -> None:
-    # One state per array in the scenario: the default (non-optimized) is simulated, and the
-    # standby the first map shows is said, not dropped without a word.
+def test_an_array_whose_maps_show_standby_and_non_optimized_keeps_each_maps_own(tmp_path: Path) -> None:
+    # The rule ESXi's TPG_state is read by (`non_owner_majority`): the array takes the state most
+    # maps show (here one each: the first listed, standby), and the other map's device its own
+    # (it simulated non-optimized for both, with a warning).
     listing = tmp_path / "mp.txt"
     listing.write_text(ALUA_STANDBY_LISTING.format(prio=1) + NON_OPTIMIZED_MAP)
     scenario, said = _imported(listing)
+    assert scenario["arrays"][0]["non_owner_state"] == "standby"
+    assert [(d["name"][-3:], d.get("non_owner_state")) for d in scenario["devices"]] == [
+        ("8f5", None), ("8f6", "active_non_optimized")]
+    assert "arrays.LIO-ORG.non_owner_state" not in dict(said)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        text = import_files([str(listing)]).text
+    assert (f"non_owner_state = \"standby\"  # {listing}: the groups beside the owner's print priority 1 (map at line 1), "
+            "the alua prioritizer's standby (alua.c: 1, 81 with the preferred bit): the other controller's paths are "
+            "standby (the state most of its devices show: 1 of 2)\n") in text
+    assert (f"non_owner_state = \"active_non_optimized\"  # {listing}: the groups beside the owner's print "
+            "priority 10 (map at line 7), the alua prioritizer's non-optimized (alua.c: 10, 90 with the preferred bit): the "
+            "other controller's paths serve I/O, forwarded\n") in text
+
+
+def test_a_map_beside_its_owner_printing_standby_and_non_optimized_is_said(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    three_groups = ALUA_STANDBY_LISTING.format(prio=1).replace("`-+- policy='queue-length 0' prio=1 status=enabled",
+                                                                "|-+- policy='queue-length 0' prio=1 status=enabled")
+    three_groups += ("`-+- policy='queue-length 0' prio=10 status=enabled\n"
+                     "  `- 5:0:0:0 sde 8:64 active ready running\n")
+    listing.write_text(three_groups)
+    scenario, said = _imported(listing)
     assert "non_owner_state" not in scenario["arrays"][0]
     assert dict(said)["arrays.LIO-ORG.non_owner_state"] == (
-        f"{listing}: the groups beside the owner's print the alua prioritizer's standby (1, 81) in the map at line 1, "
-        "priority 10 in the map at line 7: the scenario has one state for an array's other controller; non-optimized "
-        "(the default) is simulated, so the standby paths serve I/O as non-optimized ones would")
+        f"{listing}: the map at line 1 prints priorities 1, 10 beside its owner's group, the alua prioritizer's standby "
+        "and non-optimized: one state per device is simulated, the array's")
 
 
 #: A NetApp 7-mode map under the ontap prioritizer (ontap.c): 4 to the owner's paths, 1 to the proxy
@@ -210,13 +233,13 @@ def test_a_cluster_whose_hosts_show_standby_and_non_optimized_keeps_each_hosts_o
 def test_a_host_that_reads_no_state_runs_the_same_whatever_the_hosts_order(tmp_path: Path,
                                                                         order: tuple[str, str, str]) -> None:
     """Hosts s (standby) and n (non-optimized) read the LUN's other controller apart, host d's
-    listing gives no one state: d ran whichever the first host read (the array took the first
-    reading). The array takes the value most hosts read (here a tie: the first by name,
+    listing gives no state pathlab simulates (priority 0 beside the owner's): d ran whichever the
+    first host read (the array took the first reading). The array takes the value most hosts read (here a tie: the first by name,
     active_non_optimized), each reading host keeps its own, and d's case is said naming both."""
     import pathlab
 
     listings = {"s": ALUA_STANDBY_LISTING.format(prio=1), "n": ALUA_STANDBY_LISTING.format(prio=10),
-                "d": ALUA_STANDBY_LISTING.format(prio=1) + NON_OPTIMIZED_MAP}
+                "d": ALUA_STANDBY_LISTING.format(prio=0)}
     hosts = {}
     for host in order:
         (tmp_path / f"{host}.txt").write_text(listings[host])
@@ -227,17 +250,36 @@ def test_a_host_that_reads_no_state_runs_the_same_whatever_the_hosts_order(tmp_p
     scenario = tomllib.loads(cluster.text)
     assert scenario["arrays"][0]["non_owner_state"] == "active_non_optimized"
     assert {(d["host"], d["name"][-3:], d.get("non_owner_state")) for d in scenario["devices"]} == {
-        ("s", "8f5", "standby"), ("n", "8f5", None), ("d", "8f5", None), ("d", "8f6", None)}
+        ("s", "8f5", "standby"), ("n", "8f5", None), ("d", "8f5", None)}
     assert any("d shows no non_owner_state of LIO-ORG, which the other hosts read apart (active_non_optimized, "
                "standby): its devices run active_non_optimized, the value most hosts read" in str(w.message)
                for w in said)
 
 
-def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owned_is_no_traceback(
-        tmp_path: Path) -> None:
-    """`multipath -l` (no priorities: read as symmetric) first, a host showing the owner's group
-    second: the merge added the second's controllers without a provenance (a ValueError
-    traceback). It is refused in one line for now (the ports of the first have no controller)."""
+def test_a_host_that_reads_no_state_where_the_others_agree_is_said_to_run_theirs(tmp_path: Path) -> None:
+    """Host s reads standby; host d's map gives no state pathlab simulates (priority 0 beside the
+    owner's): d's devices run standby, the array's value, and that is said (it was silent where
+    the reading hosts agree)."""
+    import pathlab
+
+    listings = {"s": ALUA_STANDBY_LISTING.format(prio=1), "d": ALUA_STANDBY_LISTING.format(prio=0)}
+    for host, text in listings.items():
+        (tmp_path / f"{host}.txt").write_text(text)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", PathlabWarning)
+        cluster = pathlab.import_cluster({h: [str(tmp_path / f"{h}.txt")] for h in listings})
+    assert tomllib.loads(cluster.text)["arrays"][0]["non_owner_state"] == "standby"
+    assert [str(w.message).split(": ", 2)[-1] for w in said if "shows no non_owner_state" in str(w.message)] == [
+        "d shows no non_owner_state of LIO-ORG: its devices run standby, as s read, which no capture of its own settles"]
+
+
+@pytest.mark.parametrize("order", ["ab", "ba"])
+def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owned_is_refused_naming_both(
+        tmp_path: Path, order: str) -> None:
+    """`multipath -l` (no priorities: its two one-path groups read as symmetric) on host a, the
+    owner's group apart on host b: a's ports without a controller beside b's (it ended in a
+    traceback, then in a refusal naming the engine's key). Refused in either order, naming both
+    hosts' readings and what to capture."""
     import pathlab
 
     dash_l = ALUA_STANDBY_LISTING.format(prio=0).replace("prio=50", "prio=0").replace("ready", "undef")
@@ -245,8 +287,13 @@ def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owne
     (tmp_path / "b.txt").write_text(ALUA_STANDBY_LISTING.format(prio=1))
     with warnings.catch_warnings(), pytest.raises(ScenarioError) as refused:
         warnings.simplefilter("ignore", PathlabWarning)
-        pathlab.Scenario.from_text(pathlab.import_cluster({h: [str(tmp_path / f"{h}.txt")] for h in "ab"}).text, "c")
-    assert refused.value.args[2] == "name the port's controller: A, B"
+        pathlab.import_cluster({h: [str(tmp_path / f"{h}.txt")] for h in order})
+    file, key, message = refused.value.args
+    assert (file, key) == (str(tmp_path / "a.txt"), "symmetric")
+    assert message.startswith(f"a reads array LIO-ORG as symmetric ({tmp_path / 'a.txt'}: no map of the array parts ")
+    assert f"b as owned by its controllers ({tmp_path / 'b.txt'}: the map at line 1 parts the paths" in message
+    assert message.endswith("one array is one or the other; give every host's listing with its paths' priorities or "
+                            "ALUA states (`multipath -ll`, not `-l`)")
 
 
 def test_the_host_name_no_capture_gives_is_said_as_pathlabs_in_the_file(tmp_path: Path) -> None:

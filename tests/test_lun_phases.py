@@ -71,6 +71,7 @@ def test_the_stagger_as_a_statistic_few_ports_hold_three_luns() -> None:
     counts, iops, intervals = occupancy({}, 2.0, 1.0)
     total = sum(counts.values())
     assert total == 4 * intervals == 4 * 400
-    assert counts[1] / total > 0.6 > binomial(4, 4)[1] + 0.15
+    # The stagger holds one LUN a port well beyond what independent phases give (0.42).
+    assert counts[1] / total > max(0.6, binomial(4, 4)[1] + 0.15)
     assert (counts[3] + counts[4]) / total < 0.01
     assert iops > 0.95 * 4 * LUN_AT_PORT

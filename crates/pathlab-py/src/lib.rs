@@ -388,6 +388,25 @@ fn load_scenario_values(
     Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
 }
 
+/// The tables a scenario's run reads, as Python values: `tables` (what its text parses to) with
+/// its variant's `set` and then `overrides` applied as the engine applies them before it types
+/// them (the advisor's `as_run`); raises ScenarioError as loading would for a bad key.
+#[pyfunction]
+#[pyo3(signature = (tables, file, variant=None, overrides=Vec::new()))]
+fn tables_as_run<'py>(
+    py: Python<'py>,
+    tables: &Bound<'_, pyo3::types::PyDict>,
+    file: &str,
+    variant: Option<&str>,
+    overrides: Vec<(String, String)>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let table = from_python::table(tables)?;
+    let parsed: Vec<(String, toml::Value)> =
+        overrides.into_iter().map(|(k, v)| (k, parse_override_value(&v))).collect();
+    let applied = pathlab_sim::scenario::tables_as_run(table, file, variant, &parsed).map_err(scenario_error)?;
+    to_python(py, &applied)
+}
+
 /// A duration in nanoseconds from its human form ("60s", "1.5ms"); raises ValueError.
 #[pyfunction]
 fn parse_duration_ns(text: &str) -> PyResult<u64> {
@@ -467,6 +486,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SimulationHandle>()?;
     m.add_function(wrap_pyfunction!(load_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(load_scenario_values, m)?)?;
+    m.add_function(wrap_pyfunction!(tables_as_run, m)?)?;
     m.add_function(wrap_pyfunction!(policy_catalog, m)?)?;
     m.add_function(wrap_pyfunction!(linux_claim, m)?)?;
     m.add_function(wrap_pyfunction!(esxi_timer_ranges, m)?)?;

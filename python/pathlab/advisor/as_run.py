@@ -1,16 +1,15 @@
 """A scenario's tables as its run reads them: the file's (or an imported host's) with its
-variant's `set` and then the `--set` overrides applied, as the engine applies them to the TOML
-tree before it types it (`crates/pathlab-sim/src/scenario/mod.rs`, `set_dotted`: a dotted key,
-a number indexes a list, `*` is every item, the value replaces what is at the key). The scenario
-was loaded, so every key is one the engine took. `set_where` says which override or variant set
-a value, for what the advice says it read."""
+variant's `set` and then the `--set` overrides applied by the engine itself
+(`_core.tables_as_run`: `crates/pathlab-sim/src/scenario/mod.rs`, `set_dotted`: a dotted key, a
+number indexes a list, `*` is every item, the value replaces what is at the key). `set_where`
+says which override or variant set a value, for what the advice says it read."""
 
 from __future__ import annotations
 
-import copy
 import tomllib
 from typing import Any
 
+from pathlab._core import tables_as_run
 from pathlab.api import Scenario
 
 
@@ -21,11 +20,7 @@ def tree(scenario: Scenario) -> dict[str, Any]:
 
 def as_run(scenario: Scenario) -> dict[str, Any]:
     """The tables the run reads, as Python values."""
-    base = tree(scenario)
-    tables = copy.deepcopy({k: v for k, v in base.items() if k != "variants"})
-    for key, value in _sets(scenario, base):
-        _set(tables, key.split("."), value)
-    return tables
+    return tables_as_run(tree(scenario), scenario.file, scenario.variant, list(scenario.overrides))
 
 
 def set_where(scenario: Scenario, key: str) -> str | None:
@@ -58,14 +53,3 @@ def _sets(scenario: Scenario, base: dict[str, Any]) -> list[tuple[str, Any]]:
     """The variant's sets, then the overrides, in the order the engine applies them."""
     variant = base.get("variants", {}).get(scenario.variant, {}) if scenario.variant else {}
     return [*variant.get("set", {}).items(), *((k, set_value(v)) for k, v in scenario.overrides)]
-
-
-def _set(node: Any, segments: list[str], value: Any) -> Any:
-    """`node` with `value` at the dotted `segments` (tables made where missing, as the engine does)."""
-    first, rest = segments[0], segments[1:]
-    if isinstance(node, list):
-        for i in (range(len(node)) if first == "*" else [int(first)]):
-            node[i] = _set(node[i], rest, value) if rest else copy.deepcopy(value)
-        return node
-    node[first] = _set(node.get(first, {}), rest, value) if rest else copy.deepcopy(value)
-    return node

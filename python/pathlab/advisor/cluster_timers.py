@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pathlab.advisor.timer_candidates import TimerCandidate, in_force, set_value, tree
+from pathlab.advisor.as_run import as_run, set_value
+from pathlab.advisor.timer_candidates import TimerCandidate, in_force
 from pathlab.api import Scenario, ScenarioError
 from pathlab.importer.timer_values import TimerValue
 
@@ -26,17 +27,17 @@ def check_alike(scenario: Scenario, timers: Mapping[str, Sequence[TimerValue]] |
             raise ScenarioError(scenario.file, "--failures", f"{host} runs {stack} and {first} {stacks[first]}: a "
                                                              "cluster's failure timers are advised for one stack (advise "
                                                              "each stack's hosts on their own)")
-    tables = tree(scenario)
+    for key, _ in scenario.overrides:
+        if key.startswith("hosts.") and ".stack" in key:
+            raise ScenarioError(scenario.file, key, "one host's timers: set a cluster's with host.stack.KEY, which "
+                                                    "advise --failures sets on every host")
+    tables = as_run(scenario)
     own = (tables.get("host", {}) or {}).get("stack", {}) or {}
     for i, other in enumerate(tables.get("hosts", []) or []):
         if (other.get("stack", {}) or {}) != own:
             raise ScenarioError(scenario.file, f"hosts.{i}.stack", f"{other.get('name')}'s failure timers differ from "
                                                                    f"{first}'s ([host.stack]): advise --failures on a "
                                                                    "cluster runs one set on every host (give each the same)")
-    for key, _ in scenario.overrides:
-        if key.startswith("hosts.") and ".stack" in key:
-            raise ScenarioError(scenario.file, key, "one host's timers: set a cluster's with host.stack.KEY, which "
-                                                    "advise --failures sets on every host")
     if timers:
         said = {host: in_force(scenario, [d for d in devices if d.host == host], read).timers
                 for host, read in timers.items()}

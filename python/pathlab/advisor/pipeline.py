@@ -95,7 +95,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     if isinstance(subject, Cluster):
         said = progress or Progress()
         said.stage("the cluster's scenario from its tables")
-        scenario = Scenario.from_values(subject.tables.values(), subject.text, subject.scenario.file, variant=variant,
+        scenario = Scenario.from_values(subject.tables.values(), subject.text, subject.file, variant=variant,
                                         set=sets)
         if failures is not None and failures is not False:
             return cluster_failures(scenario, name, subject.hosts, "all" if failures is True else str(failures),
@@ -235,7 +235,7 @@ def _scenario(subject: Host | Scenario | str | os.PathLike[str] | Sequence[str |
                 (files[0].endswith(".toml") or not Path(files[0]).exists()):
             return load(files[0], variant, sets), [], None
         host = import_host(*files)
-    scenario = Scenario.from_values(host.tables.values(), host.text, host.scenario.file, variant=variant, set=sets)
+    scenario = Scenario.from_values(host.tables.values(), host.text, host.file, variant=variant, set=sets)
     return scenario, list(host.findings), host
 
 

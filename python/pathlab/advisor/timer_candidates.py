@@ -15,7 +15,7 @@ from typing import Any
 
 from pathlab._core import parse_duration_ns
 from pathlab.advisor import stall_rule as rule
-from pathlab.advisor.as_run import as_run, set_value, set_where, tree
+from pathlab.advisor.as_run import as_run, set_where, tree
 from pathlab.advisor.failure_theory import Timers
 from pathlab.advisor.nvme_vendor_timers import read_rows
 from pathlab.advisor.practice import rows_for
@@ -144,16 +144,9 @@ def in_force(scenario: Scenario, devices: Sequence[Device], timers: Sequence[Tim
     an imported host's `timers`, the hardware table, else the built-in values; on ESXi, the iSCSI
     session's of `path`'s adapter where it is a software iSCSI adapter."""
     device = devices[0]
-    stack_table = tree(scenario).get("host", {}).get("stack", {}) or {}
-    given = {k: (v, f"{scenario.file}, [host.stack] {k}") for k, v in stack_table.items()}
-    for k, v in scenario.overrides:  # --set over the file: the whole table, or one key of it
-        value = set_value(v)
-        if k == "host.stack" and isinstance(value, dict):
-            given = {key: (one, f"--set host.stack (its {key})") for key, one in value.items()}
-            stack_table = value
-        elif k.startswith("host.stack."):
-            given[k.removeprefix("host.stack.")] = (value, f"--set {k}")
-            stack_table = {**stack_table, k.removeprefix("host.stack."): value}
+    # The timers the run reads: the file's, its variant's and the --set overrides', each said where it was set.
+    stack_table = as_run(scenario).get("host", {}).get("stack", {}) or {}
+    given = {k: (v, _stack_key_where(scenario, k)) for k, v in stack_table.items()}
     iscsi = str(given.get("scsi_transport", ("fc",))[0]) == "iscsi"
     own = _own_subsystem(scenario, device) if device.stack == "linux-nvme" else None
     # a controller's sysfs timers count for its own subsystem's devices only, as ANATT and TBKAS
@@ -285,11 +278,19 @@ def _anatt(scenario: Scenario, device: Device, timers: Sequence[TimerValue], sec
     return [TimerSetting("ANATT", value, "read", _where(scenario, key, said))]
 
 
+def _stack_key_where(scenario: Scenario, key: str) -> str:
+    """Where `[host.stack] key` of the run was set: an override or the variant, else the file."""
+    said = set_where(scenario, f"host.stack.{key}")
+    if said is None:
+        return f"{scenario.file}, [host.stack] {key}"
+    return f"{said} (its {key})" if said.endswith(" host.stack") or said.endswith("set host.stack)") else said
+
+
 def _own_subsystem(scenario: Scenario, device: Device) -> set[str] | None:
     """The device's NVMe subsystem as its listing printed it (`listed`): its NQN and its paths'
     controllers (`nvme53`), the scopes `nvme id-ctrl`'s timers are read for; None where the
     scenario keeps no listing of the device."""
-    for d in tree(scenario).get("devices", []):
+    for d in as_run(scenario).get("devices", []):
         if device.name in (d.get("name"), f"{d.get('host')}/{d.get('name')}"):
             listed = d.get("listed", {})
             nqn = listed.get("device", {}).get("nqn")
@@ -364,7 +365,7 @@ def _esxi_iscsi_adapter(scenario: Scenario, path: str | None) -> dict[str, Any] 
     """The adapters table of `path`'s adapter (its runtime name's first part; in a cluster
     `HOST/NAME`, the adapter of that host's `[host]` or `[[hosts]]` table) if it is an ESXi iSCSI
     adapter (it has an `iscsi` table); without a path, the first host's first such adapter."""
-    values = tree(scenario)
+    values = as_run(scenario)
     hosts = [values.get("host", {}), *values.get("hosts", [])]
     host_name, _, name = path.split(":")[0].rpartition("/") if path else ("", "", "")
     host = next((h for h in hosts if h.get("name") == host_name), hosts[0]) if host_name else hosts[0]
@@ -425,7 +426,7 @@ def candidates(scenario: Scenario, devices: Sequence[Device], timers: Sequence[T
         found += _mpio_vendor(now, device, scenario)
     if device.stack in ("linux-nvme", "spdk"):
         found += _nvme_vendor(now, device, timers, _own_subsystem(scenario, device))
-        array: dict[str, Any] = next((a for a in tree(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
+        array: dict[str, Any] = next((a for a in as_run(scenario).get("arrays", []) if a.get("name") == device.array.name), {})
         found += _tp4129(now, len(array.get("controllers", [])) >= 2, device.stack)
     return found, _agreeing(device, found)
 

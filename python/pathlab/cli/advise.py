@@ -65,7 +65,8 @@ Examples:
 @click.option("--address", help="With --executor ray: the Ray cluster to join (default: start a local one).")
 @click.option("--verbose", is_flag=True,
               help="Also print the seeds each candidate took and how long each run simulated (both always in the JSON; "
-                   "the run length in the HTML report too).")
+                   "the run length in the HTML report too), and every finding, capture-check row and assumption where "
+                   "many alike are otherwise counted after the first three.")
 @format_option(AdviceOutput)
 @html_option
 @force_option

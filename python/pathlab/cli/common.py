@@ -62,26 +62,53 @@ class BadInput(click.ClickException):
         click.echo(f"pathlab: error: {self.message}", err=True)
 
 
+class AlikeWarnings:
+    """Warnings on stderr, each once, and those alike (`output.repeats.alike`: the same words for
+    another device) said three times and then counted at the end: a cluster of 32 hosts × 500
+    devices assumes a workload's span for each of 16,000 devices. Each value assumed is also
+    commented where it is written (the imported scenario; advise's assumptions with --verbose)."""
+
+    def __init__(self) -> None:
+        self.shown: set[str] = set()
+        self.alike: dict[str, list[str]] = {}
+
+    def show(self, message: str) -> None:
+        from pathlab.output.repeats import SHOWN, alike
+
+        if message in self.shown:
+            return
+        self.shown.add(message)
+        group = self.alike.setdefault(alike(message), [])
+        group.append(message)
+        if len(group) <= SHOWN:
+            click.echo(f"pathlab: warning: {message}", err=True)
+
+    def end(self) -> None:
+        from pathlab.output.repeats import SHOWN
+
+        for group in self.alike.values():
+            if len(group) == SHOWN + 1:  # one more: said, not counted
+                click.echo(f"pathlab: warning: {group[-1]}", err=True)
+            elif len(group) > SHOWN + 1:
+                click.echo(f"pathlab: warning: and {len(group) - SHOWN:,} more alike, the last: {group[-1]}", err=True)
+
+
 def handle_errors(fn: F) -> F:
     """Expected errors become a `BadInput` (one line, status 2); warnings print one line on
     stderr each, once (a lineup loads the same file for each policy)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        shown: set[str] = set()
-
-        def show_once(message: Warning | str, *_: Any, **__: Any) -> None:
-            if str(message) not in shown:
-                shown.add(str(message))
-                click.echo(f"pathlab: warning: {message}", err=True)
-
+        said = AlikeWarnings()
         with warnings.catch_warnings():
             warnings.simplefilter("always", PathlabWarning)
-            warnings.showwarning = show_once
+            warnings.showwarning = lambda message, *_, **__: said.show(str(message))
             try:
                 return fn(*args, **kwargs)
             except ScenarioError as e:
                 raise BadInput(error_line(e)) from None
+            finally:
+                said.end()
 
     return wrapper  # type: ignore[return-value]
 

@@ -12,6 +12,7 @@ import tempfile
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,8 +39,8 @@ class Cluster:
     #: Each host by its name, as `import_host` reads its captures alone (findings, assumptions,
     #: measured load, and its scenario alone).
     hosts: dict[str, Host]
-    #: The cluster as a checked scenario: every host's adapters, paths and load, the arrays once.
-    scenario: Scenario
+    #: What the cluster's scenario is named in its errors (after the captures).
+    file: str
     #: Devices several hosts have (one NAA, WWID or NQN): name → the hosts, in the order given.
     shared_devices: dict[str, tuple[str, ...]]
     #: Every array port (`ARRAY/PORT`) → the hosts that reach it.
@@ -57,6 +58,13 @@ class Cluster:
     #: The scenario as typed tables (`tables.render()` is `text` but for a tarball's files, named
     #: there as given), each value with its provenance.
     tables: HostTables = field(default_factory=HostTables, repr=False)
+
+    @cached_property
+    def scenario(self) -> Scenario:
+        """The cluster as a checked scenario: every host's adapters, paths and load, the arrays once;
+        built from `tables` when first asked for (the import checked it, and advise builds its own
+        with its settings: 580 MiB on 32 × 500 × 8 not held beside advise's)."""
+        return Scenario.from_values(self.tables.values(), self.text, self.file)
 
     def __repr__(self) -> str:
         return (f"<pathlab.Cluster {', '.join(self.hosts)}: {len(self.shared_devices)} shared devices, "
@@ -84,15 +92,18 @@ def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]], workers: int
                                                     "or more: give each host's captures (pathlab import: --host once "
                                                     "per host; one host's files without --host)")
     unpacked: dict[str, str] = {}  # each tarball given → the folder it was unpacked to
+    # gc has no partial unfreeze: where the caller froze objects of its own, the hosts are not frozen.
+    freezing = gc.get_freeze_count() == 0
     try:
         with tempfile.TemporaryDirectory(prefix="pathlab-bundles-") as scratch:
             try:
-                members, imported, said, merged = _imported(given, Path(scratch), unpacked, workers or cores())
+                members, imported, said, merged = _imported(given, Path(scratch), unpacked, workers or cores(), freezing)
             except ScenarioError as e:  # a file inside a tarball named as the tarball's
                 raise ScenarioError(*(_as_given(str(a), _outside(unpacked)) for a in e.args)) from None
         return _cluster(members, imported, said, merged, unpacked)
     finally:
-        gc.unfreeze()  # the hosts read are the collector's again (`_imported` froze them)
+        if freezing:
+            gc.unfreeze()  # the hosts read are the collector's again (`_imported` froze them)
 
 
 def _cluster(members: list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]], imported: dict[str, Host],
@@ -105,18 +116,18 @@ def _cluster(members: list[tuple[str, Provenance, tuple[str, ...], tuple[str, ..
     label = " and ".join(n for n, *_ in members)
     for field_name, message in merged.warnings:
         warn(label, field_name, message)
-    scenario = Scenario.from_values(merged.tables.values(), text,
-                                    f"the cluster imported from {', '.join(f for m in members for f in m[2])}")
+    file = f"the cluster imported from {', '.join(f for m in members for f in m[2])}"
+    Scenario.from_values(merged.tables.values(), text, file)  # checked here, where its errors are the import's
     hosts_of = {d: tuple(h) for d, h in merged.device_hosts.items() if len(h) > 1}
-    return Cluster({n: _as_given_host(imported[n], outside) for n in imported}, scenario, hosts_of,
+    return Cluster({n: _as_given_host(imported[n], outside) for n in imported}, file, hosts_of,
                    {p: tuple(h) for p, h in merged.port_hosts.items()}, merged.port_ids,
                    tuple(Assumption(f, m) for f, m in merged.warnings),
                    {n: _as_given(source.comment(), outside) for n, source, *_ in members}, text, merged.tables)
 
 
-def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path, unpacked: dict[str, str],
-              workers: int) -> tuple[list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]], dict[str, Host],
-                                     list[str], Merged]:
+def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path, unpacked: dict[str, str], workers: int,
+              freezing: bool) -> tuple[list[tuple[str, Provenance, tuple[str, ...], tuple[str, ...]]], dict[str, Host],
+                                       list[str], Merged]:
     """Each host read on up to `workers` processes (`cluster_hosts.read_host`: named, digested,
     imported alone) and merged as it arrives (in the hosts' order: the merge's work is done while
     the workers read the later hosts, not after the last), checked against the others (what the
@@ -164,7 +175,8 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
         # Each host read and merged lives to the end: its millions of objects are left out of the
         # garbage collector's full passes, which would walk them again and again as the merge
         # grows (32 × 500 × 8: the parent's CPU a third less); `cluster_of` gives them back.
-        gc.freeze()
+        if freezing:
+            gc.freeze()
     first: dict[str, HostRead] = {}  # each name's first host read
     for (host_name, *_), r in zip(members, hosts):
         first.setdefault(host_name, r)

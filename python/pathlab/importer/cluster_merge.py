@@ -74,6 +74,8 @@ class ClusterArray:
     #: value it read with its source (None where its captures give none, or a default), and the
     #: host's device tables on the array; decided once every host is in (`_per_host_keys`).
     readings: dict[str, list[tuple[str, tuple[Any, Provenance] | None, list[Table]]]] = field(default_factory=dict)
+    #: Each host's reading of whether the array is symmetric: (host, value, source), in the hosts' order.
+    symmetry: list[tuple[str, Any, Provenance | None]] = field(default_factory=list)
 
     @property
     def vendor_note(self) -> str:
@@ -272,6 +274,8 @@ def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[
                                  "theirs name the array ports (multipath -ll shows no target WWN): its ports are taken "
                                  "as its own, not as ports another host reaches"))
         mine = [d for d in parts if d.kind == "devices" and d.get("array") == name]
+        if (symmetric := t.find("symmetric")) is not None and isinstance(symmetric, Entry):
+            target.symmetry.append((m.name, symmetric.value, symmetric.source))
         for key in ARRAY_KEYS_PER_HOST:
             entry = t.find(key)
             got = (entry.value, entry.source) if isinstance(entry, Entry) and entry.source is not None \
@@ -332,6 +336,23 @@ def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple
                                                        f"host {to_toml(theirs[key])} ({_said(first_source)}): the first kept"))
 
 
+def _refuse_symmetric_beside_owned(a: ClusterArray, bare_hosts: set[str]) -> None:
+    """Refuses an array some hosts reach through ports without a controller (they read it
+    symmetric) and others through ports of its controllers (they read its LUNs owned): no array is
+    both, and which host's listing misleads (`multipath -l` shows no priorities, failed paths hide
+    a controller) is not the merge's to guess."""
+    symmetric = next(((h, s) for h, v, s in a.symmetry if v and h in bare_hosts), None)
+    owned = next(((h, s) for h, v, s in a.symmetry if not v), None)
+    if symmetric is None or owned is None:  # no reading to name: the ports' hosts
+        raise ScenarioError(a.origin, "ports", f"{', '.join(sorted(bare_hosts))} reach array {a.name} through ports "
+                                               "without a controller, other hosts through its controllers' ports: "
+                                               "give every host's listing with its paths' states")
+    raise ScenarioError(_file_of(symmetric[1]) or a.origin, "symmetric",
+                        f"{symmetric[0]} reads array {a.origin} as symmetric ({_said(symmetric[1])}), {owned[0]} as owned "
+                        f"by its controllers ({_said(owned[1])}): one array is one or the other; give every host's "
+                        "listing with its paths' priorities or ALUA states (`multipath -ll`, not `-l`)")
+
+
 def _per_host_keys(a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
     """Each `ARRAY_KEYS_PER_HOST` key of the array from every host's reading, whatever the hosts'
     order: a value read wins over a host's default; where hosts read different values the array
@@ -356,6 +377,13 @@ def _per_host_keys(a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
                                                            f"{chosen} ({_said(source)}): the array answers the hosts "
                                                            f"apart; {other}'s devices keep its own"))
         silent = [h for h, got, devices in readings if got is None and devices]
+        if silent and len(counts) == 1:
+            readers = ", ".join(dict.fromkeys(h for h, _, _ in read))
+            warnings.append((f"arrays.{a.name}.{key}", f"{', '.join(silent)} show{'s' if len(silent) == 1 else ''} no "
+                                                       f"{key} of {a.name}: {'its' if len(silent) == 1 else 'their'} "
+                                                       f"devices run {chosen.strip(chr(34))}, as {readers} read, "
+                                                       f"which no capture of {'its' if len(silent) == 1 else 'their'} "
+                                                       "own settles"))
         if silent and len(counts) > 1:
             warnings.append((f"arrays.{a.name}.{key}", f"{', '.join(silent)} show{'s' if len(silent) == 1 else ''} no "
                                                        f"{key} of {a.name}, which the other hosts read apart "
@@ -368,6 +396,9 @@ def _per_host_keys(a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
 def _write_ports(a: ClusterArray) -> None:
     """The array's ports and controllers as the cluster has them, each port's comment naming every
     host's source of it."""
+    bare = [p for p in a.ports if not p.controller]
+    if a.controllers and bare:
+        _refuse_symmetric_beside_owned(a, {h for p in bare for h, _ in p.seen})
     elements = []
     for p in a.ports:
         value = {"name": p.name, **({"controller": p.controller} if p.controller else {})}

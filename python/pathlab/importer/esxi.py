@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, warn
 from pathlab.importer.captured_load import from_esxtop
+from pathlab.importer.esxi_active_passive import PathGroup, active_passive
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.esxi_non_owner import PathState, non_owner_states
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
@@ -427,11 +428,17 @@ def build(c: Captures) -> Imported:
     latency = _latencies(paths, vendor_of, esx, esx_file, devices, service_us)
     of_device = paths_of(paths)
     device_non_owner: dict[str, tuple[str, Provenance]] = {}
+    passive_owner: dict[str, str] = {}  # an active/passive array's LUN → the controller of its active paths
     for array in dict.fromkeys(vendor_of.values()):
         array_ports = [p for p in ports.values() if p.array == array]
         tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None}, key=lambda g: (len(g), g))
         states = [_value(getattr(p, "tpg_state", None)) for p in paths if vendor_of[p.device] == array]
         symmetric = all(s in (None, "AO") for s in states)
+        passive, contradiction = (None, None) if tpgs else active_passive(
+            {d.device: [PathGroup(_target_of(p), _value(getattr(p, "group_state", None)), _int_or_none(getattr(p, "line", None)))
+                        for p in of_device.get(d.device, [])] for d in devices if vendor_of[d.device] == array}, path_file)
+        if contradiction:
+            warnings.append((f"arrays.{array}.symmetric", contradiction))
         us, service_source = services[array]
         t = host.table("arrays", array=True)
         t.key("name", array, Own("the array's name in the scenario: its display name's vendor"))
@@ -439,9 +446,12 @@ def build(c: Captures) -> Imported:
         t.key("model", "", Unknown("not in the listings (esxcli storage core device list shows it)"))
         t.key("tpgs", bool(tpgs), Read(path_file, text="TPG_id in Storage Array Type Path Config" if tpgs
                                        else "no TPG in the path configs"))
-        t.key("symmetric", symmetric or not tpgs,
-              Derived(f"{path_file}: " + ("every path active-optimized" if symmetric or not tpgs
-                                          else "paths active-optimized and not, by TPG"), (path_file,)))
+        if passive is not None and passive.source is not None:
+            t.key("symmetric", False, passive.source)
+        else:
+            t.key("symmetric", symmetric or not tpgs,
+                  Derived(f"{path_file}: " + ("every path active-optimized" if symmetric or not tpgs
+                                              else "paths active-optimized and not, by TPG"), (path_file,)))
         t.key("service", {"fixed": f"{us:.1f}us", "distribution": "exponential"}, service_source)
         if array in latency.array_ms:
             ms = latency.array_ms[array]
@@ -459,8 +469,14 @@ def build(c: Captures) -> Imported:
                 t.key("non_owner_state", *beside.array)
             device_non_owner.update(beside.devices)
             warnings += beside.warnings
+        elif passive is not None and passive.source is not None:
+            t.key("controllers", [{"name": c} for c in passive.controllers], passive.source)
+            t.key("non_owner_state", "standby", passive.source)
+            passive_owner.update(passive.owners)
         t.elements("ports", [Element({"name": p.name, **({"controller": f"TPG{p.tpg}"} if tpgs and not symmetric
-                                                         and p.tpg is not None else {})},
+                                                         and p.tpg is not None else {}),
+                                      **({"controller": passive.port_controller[p.target]}
+                                         if passive is not None and p.target in passive.port_controller else {})},
                                      Read(path_file, text=f"target {p.target}")) for p in array_ports])
 
     for a in adapters:
@@ -507,6 +523,9 @@ def build(c: Captures) -> Imported:
                        and _port_group(p) is not None), None)
         if owning and any(state(p) not in (None, "AO") for p in own):
             t.key("owner", owning, Derived(f"{path_file}: the TPG whose paths are active-optimized", (path_file,)))
+        elif d.device in passive_owner:
+            t.key("owner", passive_owner[d.device], Derived(f"{path_file}: the controller of its paths in Group State "
+                                                            "active", (path_file,)))
         if d.device in device_non_owner:
             t.key("non_owner_state", *device_non_owner[d.device])
         policy = _policy(d)

@@ -3,14 +3,14 @@ do not own a LUN: each path's `TPG_state` beside the active-optimized group's (`
 `UNAV`), as the scenario's `non_owner_state`. One state for the whole array is written on the
 array (the default, non-optimized, too: a cluster then tells a host that read it from one that
 showed none); where the array's devices show different states, the array takes the state most of
-them show (the first listed among equals) and each other device its own."""
+them show and each other device its own (`non_owner_majority`)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from pathlab.importer.non_owner_majority import majority
 from pathlab.importer.provenance import Derived, Provenance
 
 #: ESXi's short TPG states (VMW_SATP_ALUA's `TPG_state`) beside the owner's, as the scenario's.
@@ -69,17 +69,13 @@ def non_owner_states(array: str, paths_of: dict[str, list[PathState]], path_file
                                  f"{first} (line {taken[0].line}) and {other.state} (line {other.line}): one "
                                  f"state per device is simulated, {first} (the first listed) taken"))
         shown[device] = (first, [p for p in taken if p.state == first])
-    if not shown:
+    found = majority({device: state for device, (state, _) in shown.items()})
+    if found is None:
         return out
-    counts = Counter(state for state, _ in shown.values())
-    most = max(counts.values())
-    common = next(state for state, _ in shown.values() if counts[state] == most)
-    of_common = [p for state, ps in shown.values() if state == common for p in ps]
-    rule = "" if len(counts) == 1 else f" (the state most of its devices show: {most} of {len(shown)})"
-    out.array = (STATES[common], Derived(f"{path_file}: the paths beside the active-optimized group report "
-                                         f"TPG_state={common} ({_lines(of_common)}){rule}", (path_file,)))
-    for device, (state, ps) in shown.items():
-        if state != common:
-            out.devices[device] = (STATES[state], Derived(f"{path_file}: its paths beside the active-optimized group "
-                                                          f"report TPG_state={state} ({_lines(ps)})", (path_file,)))
+    of_common = [p for state, ps in shown.values() if state == found.state for p in ps]
+    out.array = (STATES[found.state], Derived(f"{path_file}: the paths beside the active-optimized group report "
+                                              f"TPG_state={found.state} ({_lines(of_common)}){found.rule()}", (path_file,)))
+    for device, state in found.apart.items():
+        out.devices[device] = (STATES[state], Derived(f"{path_file}: its paths beside the active-optimized group "
+                                                      f"report TPG_state={state} ({_lines(shown[device][1])})", (path_file,)))
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from pathlab.api import Scenario, ScenarioError
 from pathlab.assumption import Assumption
@@ -23,8 +24,8 @@ class Host:
 
     #: The captures as given (files, a folder, or a shipped capture's name).
     files: tuple[str, ...]
-    #: The host as a checked scenario, named after the captures in its errors.
-    scenario: Scenario
+    #: What the host's scenario is named in its errors (after the captures).
+    file: str
     #: What the captures themselves show (a full queue, a failed path).
     findings: tuple[Finding, ...]
     #: Values the captures did not give, and what was assumed: a prediction rests on them.
@@ -48,6 +49,12 @@ class Host:
     #: The host's scenario as typed tables, each value with its provenance: what the scenario is
     #: built from, what advise reads the host's assumptions from, what a cluster merges.
     tables: HostTables = field(default_factory=HostTables, repr=False)
+
+    @cached_property
+    def scenario(self) -> Scenario:
+        """The host as a checked scenario, built from `tables` when first asked for (the import
+        checked it; a cluster's hosts are not held as scenarios: 180 MiB on 32 × 500 × 8)."""
+        return Scenario.from_values(self.tables.values(), self.text, self.file)
 
     def __repr__(self) -> str:
         load = "load measured" if self.measured_load else "no load measured"
@@ -75,7 +82,7 @@ def import_host(*files: str | os.PathLike[str]) -> Host:
     if not given:
         raise ScenarioError("import_host", "files", "no capture given: give a host's listings and captures")
     imported, scenario = imported_scenario(given, imported_name(given))
-    return Host(given, scenario, tuple(imported.findings), tuple(Assumption(f, m) for f, m in imported.warnings),
+    return Host(given, scenario.file, tuple(imported.findings), tuple(Assumption(f, m) for f, m in imported.warnings),
                 imported.stack, imported.measured_load, scenario.text, tuple(imported.undetermined),
                 tuple(imported.timers), tuple(imported.captured), imported.tables)
 

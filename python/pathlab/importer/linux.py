@@ -15,9 +15,8 @@ from pathlab.importer.conf_precedence import ConfPrecedence, hwtable_sets
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
+from pathlab.importer.linux_non_owner import linux_non_owner
 from pathlab.importer.linux_topology import (
-    ALUA_NON_OPTIMIZED,
-    ALUA_STANDBY,
     OWNERSHIP_HANDLERS,
     MapTopology,
     alua_prioritized,
@@ -239,6 +238,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         host.key("multipath_tools", release[0], Derived(f"{mfile}: {release[1]}", (mfile,)))
     if c.io_timeout is not None:
         host.key("stack.io_timeout", *c.io_timeout)
+    map_non_owner: dict[str, tuple[str, Provenance]] = {}  # a map's own state where the array's is another
     for array in dict.fromkeys(vendor_of.values()):
         # One line per port: the sessions to one portal share it; portals listed by portal group.
         first_key: dict[str, tuple[int, int]] = {}
@@ -285,22 +285,11 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             shown_beside = {name: other_group_prios(listed, topology[name]) for name, listed in of_map.items()
                             if alua_prioritized(listed)}  # ontap's 1 is a proxy path, not standby
             beside_owner = {name: prios for name, prios in shown_beside.items() if prios}
-            others = set().union(*beside_owner.values())
-            seen_in = [m for m in maps if m.name in beside_owner]
-            # One state beside the owner: written, the default (non-optimized) too, so that a
-            # cluster tells a host's non-optimized from one host's listing that shows none.
-            for state, prios, meaning in (("standby", ALUA_STANDBY, "are standby"),
-                                          ("active_non_optimized", ALUA_NON_OPTIMIZED, "serve I/O, forwarded")):
-                if others and others <= set(prios):
-                    a.key("non_owner_state", state, Derived(
-                        f"{mfile}: the groups beside the owner's print priority {', '.join(str(v) for v in sorted(others))}"
-                        f" (map{'s' if len(seen_in) > 1 else ''} at {_lines(seen_in)}), the alua prioritizer's "
-                        f"{state.replace('active_', '').replace('_', '-')} (alua.c: {prios[0]}, {prios[1]} with the "
-                        f"preferred bit): the other controller's paths {meaning}", (mfile,)))
-            if others & set(ALUA_STANDBY) and not others <= set(ALUA_STANDBY):  # one state per array: said, not chosen silently
-                standby = [m for m in seen_in if beside_owner[m.name] & set(ALUA_STANDBY)]
-                warnings.append((f"arrays.{array}.non_owner_state", _standby_in_part(
-                    mfile, standby, [m for m in seen_in if beside_owner[m.name] - set(ALUA_STANDBY)], others - set(ALUA_STANDBY))))
+            said = linux_non_owner(array, mfile, beside_owner, maps)
+            if said.array is not None:  # the default (non-optimized) too: a cluster tells it from a host that shows none
+                a.key("non_owner_state", *said.array)
+            map_non_owner.update(said.maps)
+            warnings += said.warnings
         a.elements("ports", [Element({"name": ports[k], **({"controller": owner_of_port.get(k, "A")} if owned else {})},
                                      _portal_source(k, ports, portals, sfile) if k[0] in portals
                                      else Read(mfile, text=f"SCSI host {k[0]}, target {k[1]}")) for k in array_ports])
@@ -331,6 +320,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
         if owned and m.name in owner_of_map:
             dev.key("owner", owner_of_map[m.name], Derived(f"{mfile}: the controller of its best group's paths", (mfile,)))
+        if m.name in map_non_owner:
+            dev.key("non_owner_state", *map_non_owner[m.name])
         dev.key("policy", policy.policy, policy.source, policy.fields)
         lun = hctl(mine[0])[3]
         read_paths: dict[str, Any] = {}  # by the scenario's path name: two lines the model makes one path keep the first
@@ -419,17 +410,6 @@ def _rtpg_without_alua(rfile: str, mfile: str, timed: list[tuple[MapTransition, 
             f"without ALUA ({why}); simulated without tpgs, so no ALUA transition is simulated and its implicit "
             "transition time is not used; give the sg_rtpg output of this host's paths, or set the array's tpgs = true "
             "if it reports port groups")
-
-
-def _standby_in_part(mfile: str, standby: list[Any], other: list[Any], prios: set[int]) -> str:
-    """The warning of an ALUA array some of whose maps print the alua prioritizer's standby
-    beside the owner's group and others another priority: the scenario gives an array one state
-    for its other controller's paths, so the default (non-optimized) is simulated for them all."""
-    return (f"{mfile}: the groups beside the owner's print the alua prioritizer's standby (1, 81) in the "
-            f"map{'s' if len(standby) > 1 else ''} at {_lines(standby)}, priority "
-            f"{', '.join(str(v) for v in sorted(prios))} in the map{'s' if len(other) > 1 else ''} at {_lines(other)}: "
-            "the scenario has one state for an array's other controller; non-optimized (the default) is simulated, so "
-            "the standby paths serve I/O as non-optimized ones would")
 
 
 def _lines(maps: list[Any]) -> str:

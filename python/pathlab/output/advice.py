@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html as html_text
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -13,7 +14,9 @@ from pathlab.advisor.advice import Advice, CandidateResult
 from pathlab.advisor.candidates import OWN_POLICY
 from pathlab.advisor.decide import MARGIN
 from pathlab.advisor.group_candidate import PER_GROUP
+from pathlab.finding import Finding
 from pathlab.output import in_force_capture
+from pathlab.output.repeats import alike, counted, hosts_of
 from pathlab.output.sink import Output
 from pathlab.toml_values import to_toml
 
@@ -263,12 +266,15 @@ def text(a: Advice, verbose: bool = False) -> str:
     """The text `pathlab advise` prints; `verbose` adds the seeds each candidate took and each
     run's length."""
     lines = ["Findings (the setting in force):"]
-    lines += [f"  - {f.title}\n      {f.evidence}" for f in a.findings if not f.normal] or ["  (nothing stands out)"]
+    found = [f for f in a.findings if not f.normal]
+    lines += [f if isinstance(f, str) else f"  - {f.title}\n      {f.evidence}"
+              for f in (found if verbose else counted(found, lambda f: alike(f.title), _more_findings(a)))] \
+        or ["  (nothing stands out)"]
     normal = [f for f in a.findings if f.normal]
     if normal:
         lines += ["As the array works (not findings):", *(f"  - {f.title}\n      {f.evidence}" for f in normal)]
     if a.capture_check is not None:
-        lines += ["", *in_force_capture.lines(a.capture_check)]
+        lines += ["", *in_force_capture.lines(a.capture_check, every=verbose)]
     if a.candidates and a.hosts:
         lines += ["", *cluster_candidates(a)]
         lines += [f"  {line}" for line in ranges_note(a) + model_error_note(a) + (run_length_note(a) if verbose else [])]
@@ -292,8 +298,20 @@ def text(a: Advice, verbose: bool = False) -> str:
     if a.candidates:
         lines.append("  Simulated figures, not measured ones: they rest on the scenario's workload and hardware figures"
                      + (", and on these values the captures do not give:" if a.assumptions else "."))
-        lines += [f"    {field_name}: {message}" for field_name, message in a.assumptions]
+        given = list(a.assumptions) if verbose else counted(list(a.assumptions), lambda x: alike(f"{x[0]}: {x[1]}"),
+                                                              lambda rest: f"and {len(rest):,} more alike, {rest[0][0]} to "
+                                                                           f"{rest[-1][0]} (every one with --verbose)")
+        lines += [f"    {x}" if isinstance(x, str) else f"    {x[0]}: {x[1]}" for x in given]
     return "\n".join(lines)
+
+
+def _more_findings(a: Advice) -> Callable[[list[Finding]], str]:
+    """The line that counts the alike findings left out, naming the hosts they are on."""
+    def more(rest: list[Finding]) -> str:
+        on = hosts_of((f.title for f in rest), a.hosts) if a.hosts else []
+        return (f"  - and {len(rest):,} more alike" + (f" on {', '.join(on)}" if on else "")
+                + " (every one with --verbose or --format json)")
+    return more
 
 
 def cluster_candidates(a: Advice) -> list[str]:

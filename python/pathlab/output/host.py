@@ -15,7 +15,7 @@ def host_html(host: Host) -> str:
     rows = "".join(f"<li><b>{html.escape(f.title)}</b><br>{html.escape(f.evidence)}</li>" for f in host.findings)
     assumed = "".join(f"<li><code>{html.escape(a.field)}</code>: {html.escape(a.assumed)}</li>" for a in host.assumptions)
     devices = len(host.scenario.devices)
-    return (f"<p><b>{html.escape(host.scenario.file)}</b>: {html.escape(host.stack)} host, {devices} "
+    return (f"<p><b>{html.escape(host.file)}</b>: {html.escape(host.stack)} host, {devices} "
             f"device{'s' if devices != 1 else ''}, load {load}</p>"
             + (f"<p>Findings:</p><ul>{rows}</ul>" if rows else "<p>Findings: nothing stands out.</p>")
             + (f"<p>Assumed, not in the captures:</p><ul>{assumed}</ul>" if assumed else ""))

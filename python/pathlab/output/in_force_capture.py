@@ -10,20 +10,29 @@ from dataclasses import asdict
 from typing import Any
 
 from pathlab.advisor.capture_check import CaptureCheck, DeviceFigures
+from pathlab.output.repeats import alike, counted
 from pathlab.toml_values import to_toml
 
 
-def lines(r: CaptureCheck) -> list[str]:
-    """The text block: a table of the devices, then the verdict."""
+def lines(r: CaptureCheck, every: bool = True) -> list[str]:
+    """The text block: a table of the devices, then the verdict. Without `every`, the devices
+    that agree past the first few are counted with the spread of their differences, and alike
+    captures past the first few counted (`repeats`): every device that does not agree is shown."""
     width = max(6, *(len(d.device) for d in (*r.devices, *r.together)))
     out = [f"The setting in force, captured against simulated ({r.runs} fitting run{'s' if r.runs > 1 else ''} of "
            f"{r.duration_s:.3g} s, seed {r.seed}):",
            f"  {'device':<{width}} {'captured I/O per s':>18} {'simulated':>10} {'captured ms':>11} {'simulated':>10}  agree"]
-    for d in (*r.devices, *r.together):
+    rows = list(r.devices) if every else counted(r.devices, lambda d: "agree" if d.agrees else d.device, _agreeing_too)
+    for d in (*rows, *r.together):
+        if isinstance(d, str):
+            out.append(f"  {d}")
+            continue
         captured_ms = "-" if d.captured_response_ms is None else f"{d.captured_response_ms:.3f}"
         out.append(f"  {d.device:<{width}} {d.captured_rate:>18,.0f} {d.simulated_rate:>10,.0f} {captured_ms:>11} "
                    f"{d.simulated_response_ms:>10.3f}  {_agree(d)}")
-    out.append(f"  Captured: {'; '.join(dict.fromkeys(d.where for d in r.devices))}.")
+    where = list(dict.fromkeys(d.where for d in r.devices))
+    said = where if every else counted(where, alike, lambda rest: f"and {len(rest):,} more alike")
+    out.append(f"  Captured: {'; '.join(str(w) for w in said)}.")
     if r.judged_why:
         out.append(f"  {r.judged_why[0].upper()}{r.judged_why[1:]}.")
     if r.agrees:
@@ -33,6 +42,15 @@ def lines(r: CaptureCheck) -> list[str]:
     else:
         out.append(f"  They do not agree: {r.why}. No gain is predicted against a host that is not the one captured.")
     return out
+
+
+def _agreeing_too(rest: list[DeviceFigures]) -> str:
+    """The devices that agree beyond the first few: how many, and the spread of their differences."""
+    rates = [d.rate_off for d in rest]
+    responses = [d.response_off for d in rest if d.response_off is not None]
+    spread = f"rate {min(rates):+.1%} to {max(rates):+.1%}" + (
+        f", response {min(responses):+.1%} to {max(responses):+.1%}" if responses else "")
+    return f"... {len(rest):,} more devices agree ({spread}; every one with --verbose or --format json)"
 
 
 def _agree(d: DeviceFigures) -> str:

@@ -35,6 +35,8 @@ use crate::engine::level::Level;
 use crate::engine::TimeNs;
 use crate::linux::claim::LinuxClaim;
 use crate::nmp::SatpKind;
+use crate::observe::application::DeviceWatch;
+use crate::observe::IoCounters;
 use backend::Backends;
 use contention::Contention;
 use fault::ErrorProfile;
@@ -88,6 +90,8 @@ pub struct Adapter {
     /// I/Os that have a path but wait for an adapter slot (esxtop QUED: `waiting`'s length).
     pub queued: Level,
     pub waiting: VecDeque<u32>,
+    /// Esxtop's counters of the commands it carried (`observe::Recorder` snapshots them).
+    pub counters: IoCounters,
     /// Bytes per nanosecond; `None`: transfers take no time.
     pub bytes_per_ns: Option<f64>,
     /// When the host→array and array→host directions of the link are next free.
@@ -174,6 +178,27 @@ pub struct Station {
     pub commands: u64,
     /// I/Os waiting: (slot, attempt, service time fixed on arrival).
     pub queue: VecDeque<(u32, u32, TimeNs)>,
+}
+
+impl Station {
+    /// Work arrives at `now`: a free server takes it (true), or it joins the queue.
+    #[inline]
+    pub fn arrive(&mut self, now: TimeNs, io: u32, attempt: u32, service_ns: TimeNs) -> bool {
+        if self.busy.value() < u64::from(self.servers) {
+            self.begin(now);
+            true
+        } else {
+            self.queue.push_back((io, attempt, service_ns));
+            false
+        }
+    }
+
+    /// A server starts on a command at `now`.
+    #[inline]
+    pub fn begin(&mut self, now: TimeNs) {
+        self.busy.add(now, 1);
+        self.commands += 1;
+    }
 }
 
 #[derive(Clone)]
@@ -293,6 +318,8 @@ pub struct Path {
     /// of them to end (the path's SCSI disk's queue).
     pub active: u32,
     pub waiting: VecDeque<u32>,
+    /// Esxtop's counters of the commands it carried (`observe::Recorder` snapshots them).
+    pub counters: IoCounters,
 }
 
 impl Path {
@@ -335,6 +362,13 @@ pub struct Device {
     pub bio_based: bool,
     /// Where the device stands with having no usable path.
     pub outage: Outage,
+    /// Esxtop's counters of its commands (`observe::Recorder` snapshots them): kept in the
+    /// device's own record, which a completion reads anyway, rather than in a table of the
+    /// recorder's (one look-up fewer an I/O for each of device, path and adapter).
+    pub counters: IoCounters,
+    /// What its application saw (`observe::application`: the longest stall, failed I/Os), in
+    /// the record an issue reads anyway.
+    pub watch: DeviceWatch,
     /// Knows paths by their index in the path table (`PathId(i)`).
     pub policy: Selector,
     pub name: String,
@@ -408,8 +442,9 @@ pub struct Model {
     pub host: HostState,
     /// Per host (`[host]`, then `[[hosts]]`): when its application stops reaping.
     pub host_pauses: Vec<Option<HostPauses>>,
-    /// Per host: time per I/O outside the device queue, spent before the application reaps it.
-    pub host_stack_ns: Vec<TimeNs>,
+    /// Per host: what its application waits for before it reaps a completion (the host stack's
+    /// time, a pause).
+    pub host_reaping: Vec<pause::Reaping>,
     pub adapters: Vec<Adapter>,
     pub arrays: Vec<Array>,
     pub controllers: Vec<Controller>,
@@ -445,6 +480,21 @@ impl Model {
 }
 
 impl Device {
+    /// Whether it may start another command (a bio-based device has no queue depth; on a
+    /// `per_path_depth` one each path has its own, checked once the path is chosen).
+    #[inline]
+    pub fn slot_free(&self) -> bool {
+        self.bio_based || self.per_path_depth || self.active.value() < u64::from(self.queue_depth)
+    }
+
+    /// A command leaves its queue for its active ones (it has its path, and its tag under an
+    /// NVMe head).
+    #[inline]
+    pub fn started(&mut self, now: TimeNs) {
+        self.queued.add(now, -1);
+        self.active.add(now, 1);
+    }
+
     /// A native NVMe multipath head: bio-based, and not RNBD (which sits over the same block
     /// layer but is not NVMe). `nvme list-subsys` shows it; dm-multipath leaves it alone.
     pub fn nvme_head(&self) -> bool {

@@ -12,6 +12,17 @@ use crate::engine::rng::Stream;
 use crate::engine::TimeNs;
 use crate::scenario::units::MAX_DURATION_NS;
 
+/// What a host's application waits for before it sees a completion the kernel made: the host
+/// stack's own time per I/O, and the end of a pause under way. One record per host: a
+/// completion reads both in one look-up.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reaping {
+    /// Time per I/O outside the device queue, spent before the application reaps it.
+    pub stack_ns: TimeNs,
+    /// The time before which the application reaps no completion (a pause's end).
+    pub paused_until: TimeNs,
+}
+
 /// Pauses at Poisson instants with a mean gap, each with a duration drawn from `shape`.
 #[derive(Clone, Copy, Debug)]
 pub struct HostPauses {

@@ -162,13 +162,11 @@ pub struct IoAccounting {
 }
 
 /// The one place observations are aggregated. The simulation reports each event once
-/// (a command done, an error, a retry); the levels (active, queued, busy) are the model
-/// objects' own gauges, read at each snapshot.
+/// (a command done, an error, a retry); the levels (active, queued, busy) and esxtop's counters
+/// (`IoCounters`) are the model objects' own, read at each snapshot: a completion updates the
+/// records of its device, path and adapter that it reads anyway.
 pub struct Recorder {
     guest: GuestCounters,
-    devices: Vec<IoCounters>,
-    paths: Vec<IoCounters>,
-    adapters: Vec<IoCounters>,
     pub accounting: IoAccounting,
     /// Inside the measurement window: response times are kept only there.
     measuring: bool,
@@ -179,26 +177,20 @@ pub struct Recorder {
     /// The longest response in the window, and in the current interval.
     pub window_max_ns: u64,
     interval_max_ns: u64,
-    /// Per device: what its application saw (`application`: the longest stall, failed I/Os).
-    pub watches: Vec<DeviceWatch>,
     /// Stalls are timed until the measurement ends.
     timing_stalls: bool,
 }
 
 impl Recorder {
-    pub fn new(devices: usize, paths: usize, adapters: usize, measuring: bool) -> Self {
+    pub fn new(devices: usize, measuring: bool) -> Self {
         Recorder {
             guest: GuestCounters::default(),
-            devices: vec![IoCounters::default(); devices],
-            paths: vec![IoCounters::default(); paths],
-            adapters: vec![IoCounters::default(); adapters],
             accounting: IoAccounting::default(),
             measuring,
             latency: ResponseCounts::new(),
             device_latency: DeviceLatencies::new(devices),
             window_max_ns: 0,
             interval_max_ns: 0,
-            watches: vec![DeviceWatch::default(); devices],
             timing_stalls: true,
         }
     }
@@ -216,27 +208,24 @@ impl Recorder {
         std::mem::take(&mut self.interval_max_ns)
     }
 
-    pub fn io_issued(&mut self, device: usize, now: TimeNs) {
+    /// An I/O was issued to the device whose watch is `watch` (`Device::watch`: the device's
+    /// own record, which the issue reads anyway).
+    #[inline]
+    pub fn io_issued(&mut self, watch: &mut DeviceWatch, now: TimeNs) {
         self.accounting.issued += 1;
-        self.watches[device].issued(now);
+        watch.issued(now);
     }
 
     /// The measurement ended at `now`: stalls going on count up to it, and no longer grow.
-    pub fn stop_timing_stalls(&mut self, now: TimeNs) {
-        self.watches.iter_mut().for_each(|w| w.close(now));
+    pub fn stop_timing_stalls(&mut self, m: &mut Model, now: TimeNs) {
+        m.devices.iter_mut().for_each(|d| d.watch.close(now));
         self.timing_stalls = false;
     }
 
-    /// The kernel completed a command: esxtop's counters of its path, adapter and device.
-    pub fn command_done(&mut self, device: usize, path: usize, adapter: usize, c: &Completion) {
-        self.paths[path].record(c);
-        self.devices[device].record(c);
-        self.adapters[adapter].record(c);
-    }
-
-    /// The application saw an I/O of `device` complete at `now` (vdbench's counters).
-    pub fn io_completed(&mut self, device: usize, now: TimeNs, seen: &Completion) {
-        self.watches[device].answered(now, self.timing_stalls);
+    /// The application saw an I/O of the device whose watch is `watch` complete at `now`
+    /// (vdbench's counters).
+    pub fn io_completed(&mut self, watch: &mut DeviceWatch, now: TimeNs, seen: &Completion) {
+        watch.answered(now, self.timing_stalls);
         self.guest.record(seen);
         let resp = seen.driver_ns + seen.kernel_ns;
         if self.measuring {
@@ -254,40 +243,46 @@ impl Recorder {
         }
     }
 
-    /// A command ended in error on a path.
-    pub fn command_error(&mut self, device: usize, path: usize, adapter: usize) {
-        for counters in
-            [&mut self.paths[path], &mut self.adapters[adapter], &mut self.devices[device], &mut self.guest.io]
-        {
+    /// A command ended in error on a path (esxtop's counters of the model's objects).
+    pub fn command_error(&mut self, m: &mut Model, device: usize, path: usize, adapter: usize) {
+        for counters in [
+            &mut m.paths[path].counters,
+            &mut m.adapters[adapter].counters,
+            &mut m.devices[device].counters,
+            &mut self.guest.io,
+        ] {
             counters.errors += 1;
         }
     }
 
     /// An I/O that erred is queued again on its device.
-    pub fn io_requeued(&mut self, device: usize) {
-        self.devices[device].retries += 1;
+    pub fn io_requeued(&mut self, m: &mut Model, device: usize) {
+        m.devices[device].counters.retries += 1;
         self.guest.io.retries += 1;
         self.accounting.retried += 1;
     }
 
     /// A retry is issued on `to` after an error on `from` (each a path and its adapter); a
     /// failover when they differ.
-    pub fn retry_issued(&mut self, device: usize, from: (usize, usize), to: (usize, usize)) {
-        self.paths[to.0].retries += 1;
-        self.adapters[to.1].retries += 1;
+    pub fn retry_issued(&mut self, m: &mut Model, device: usize, from: (usize, usize), to: (usize, usize)) {
+        m.paths[to.0].counters.retries += 1;
+        m.adapters[to.1].counters.retries += 1;
         if from.0 != to.0 {
-            for counters in
-                [&mut self.paths[from.0], &mut self.adapters[from.1], &mut self.devices[device], &mut self.guest.io]
-            {
+            for counters in [
+                &mut m.paths[from.0].counters,
+                &mut m.adapters[from.1].counters,
+                &mut m.devices[device].counters,
+                &mut self.guest.io,
+            ] {
                 counters.failovers += 1;
             }
             self.accounting.failovers += 1;
         }
     }
 
-    /// An I/O of `device` failed for good at `now`: the application saw an error.
-    pub fn io_failed(&mut self, device: usize, now: TimeNs) {
-        let watch = &mut self.watches[device];
+    /// An I/O of the device whose watch is `watch` failed for good at `now`: the application
+    /// saw an error.
+    pub fn io_failed(&mut self, watch: &mut DeviceWatch, now: TimeNs) {
         watch.answered(now, self.timing_stalls);
         watch.failed(now);
         self.guest.failed += 1;
@@ -299,11 +294,11 @@ impl Recorder {
             time: now,
             guest: self.guest,
             outstanding_area: model.host.outstanding.area_at(now),
-            devices: self.devices.clone(),
+            devices: model.devices.iter().map(|d| d.counters).collect(),
             device_active_area: model.devices.iter().map(|d| d.active.area_at(now)).collect(),
             device_queued_area: model.devices.iter().map(|d| d.queued.area_at(now)).collect(),
-            paths: self.paths.clone(),
-            adapters: self.adapters.clone(),
+            paths: model.paths.iter().map(|p| p.counters).collect(),
+            adapters: model.adapters.iter().map(|a| a.counters).collect(),
             adapter_active_area: model.adapters.iter().map(|a| a.active.area_at(now)).collect(),
             adapter_queued_area: model.adapters.iter().map(|a| a.queued.area_at(now)).collect(),
             station_commands: model.stations.iter().map(|s| s.commands).collect(),

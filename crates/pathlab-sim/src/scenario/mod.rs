@@ -73,6 +73,72 @@ fn set_dotted(node: &mut toml::Value, segments: &[&str], value: &toml::Value) ->
     }
 }
 
+/// The file's `[variants]`, taken out of `table` and checked, in file order.
+fn variants_of(table: &mut toml::Table, file: &str) -> Result<Vec<(String, VariantSpec)>, ScenarioError> {
+    let mut variants = Vec::new();
+    if let Some(v) = table.remove("variants") {
+        let toml::Value::Table(vt) = v else {
+            return Err(ScenarioError::new(file, "variants", "must be a table of named variants"));
+        };
+        for (name, body) in vt {
+            let spec: VariantSpec = deserialize(body, file, &format!("variants.{name}"))?;
+            check_published(&spec.published, &spec.tolerance, file, &format!("variants.{name}."))?;
+            if let Some(key) = spec.explained.keys().find(|k| !spec.published.contains_key(*k)) {
+                let field = format!("variants.{name}.explained.{key}");
+                return Err(ScenarioError::new(file, field, "explains a figure that is not published"));
+            }
+            variants.push((name, spec));
+        }
+    }
+    Ok(variants)
+}
+
+/// The tables a run reads: `table` with the variant's `set` and then the overrides applied, as
+/// dotted keys (`set_dotted`), with the variant's spec.
+fn applied(
+    table: toml::Table,
+    variants: &[(String, VariantSpec)],
+    file: &str,
+    variant: Option<&str>,
+    overrides: &[(String, toml::Value)],
+) -> Result<(toml::Value, Option<VariantSpec>), ScenarioError> {
+    let mut root = toml::Value::Table(table);
+    let selected = match variant {
+        None => None,
+        Some(name) => Some(variants.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).ok_or_else(|| {
+            let names: Vec<&str> = variants.iter().map(|(n, _)| n.as_str()).collect();
+            let defined = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+            ScenarioError::new(file, "variant", format!("unknown variant \"{name}\"; defined: {defined}"))
+        })?),
+    };
+    if let (Some(name), Some(v)) = (variant, &selected) {
+        for (key, value) in &v.set {
+            apply_override(&mut root, key, value, file, &format!("variants.{name}.set.{key}"))?;
+        }
+    }
+    for (key, value) in overrides {
+        apply_override(&mut root, key, value, file, key)?;
+    }
+    Ok((root, selected))
+}
+
+/// The tables a scenario's run reads (its variant's `set` and the overrides applied to `table`,
+/// its `[variants]` and `[sweep]` left out), as the engine applies them before it types them:
+/// for what the advisor reads of a run, without a second implementation of the dotted keys.
+pub fn tables_as_run(
+    mut table: toml::Table,
+    file: &str,
+    variant: Option<&str>,
+    overrides: &[(String, toml::Value)],
+) -> Result<toml::Table, ScenarioError> {
+    table.remove("sweep");
+    let variants = variants_of(&mut table, file)?;
+    match applied(table, &variants, file, variant, overrides)?.0 {
+        toml::Value::Table(t) => Ok(t),
+        _ => Err(ScenarioError::new(file, "", "a scenario is a table")),
+    }
+}
+
 fn apply_override(
     root: &mut toml::Value,
     key: &str,
@@ -200,38 +266,8 @@ impl Scenario {
     ) -> Result<Scenario, ScenarioError> {
         // A `[sweep]` table is read by `pathlab sweep` (Python) and means nothing to one run.
         table.remove("sweep");
-        let mut variants = Vec::new();
-        if let Some(v) = table.remove("variants") {
-            let toml::Value::Table(vt) = v else {
-                return Err(ScenarioError::new(file, "variants", "must be a table of named variants"));
-            };
-            for (name, body) in vt {
-                let spec: VariantSpec = deserialize(body, file, &format!("variants.{name}"))?;
-                check_published(&spec.published, &spec.tolerance, file, &format!("variants.{name}."))?;
-                if let Some(key) = spec.explained.keys().find(|k| !spec.published.contains_key(*k)) {
-                    let field = format!("variants.{name}.explained.{key}");
-                    return Err(ScenarioError::new(file, field, "explains a figure that is not published"));
-                }
-                variants.push((name, spec));
-            }
-        }
-        let mut root = toml::Value::Table(table);
-        let selected = match variant {
-            None => None,
-            Some(name) => Some(variants.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).ok_or_else(|| {
-                let names: Vec<&str> = variants.iter().map(|(n, _)| n.as_str()).collect();
-                let defined = if names.is_empty() { "none".to_string() } else { names.join(", ") };
-                ScenarioError::new(file, "variant", format!("unknown variant \"{name}\"; defined: {defined}"))
-            })?),
-        };
-        if let (Some(name), Some(v)) = (variant, &selected) {
-            for (key, value) in &v.set {
-                apply_override(&mut root, key, value, file, &format!("variants.{name}.set.{key}"))?;
-            }
-        }
-        for (key, value) in overrides {
-            apply_override(&mut root, key, value, file, key)?;
-        }
+        let variants = variants_of(&mut table, file)?;
+        let (root, selected) = applied(table, &variants, file, variant, overrides)?;
         let mut spec: ScenarioSpec = deserialize(root, file, "")?;
         // Set on the typed spec: a TOML integer cannot hold seeds of 2^63 and above.
         if let Some(seed) = seed {

@@ -38,16 +38,10 @@ impl Simulation {
         }
     }
 
-    /// The driver started a command on `adapter`: it reads the response queue as it does so.
-    #[inline]
-    pub(super) fn reap_on_submit(&mut self, adapter: usize) {
-        if self.model.adapters[adapter].coalescing.as_ref().is_some_and(|c| !c.held.is_empty()) {
-            self.deliver_held(adapter);
-        }
-    }
-
     /// Every held completion reaches the host now; a delay still running belongs to a past hold.
-    fn deliver_held(&mut self, adapter: usize) {
+    /// (Also when the driver starts a command on the adapter: it reads the response queue as it
+    /// does so, `send_on`.)
+    pub(super) fn deliver_held(&mut self, adapter: usize) {
         let now = self.events.now();
         let c = self.model.adapters[adapter].coalescing.as_mut().expect("only an adapter that coalesces holds");
         c.hold = c.hold.wrapping_add(1);

@@ -350,7 +350,7 @@ impl Simulation {
         let r = self.ios.get_mut(io);
         r.state = IoState::Queued;
         r.retry_of = p as u32;
-        self.rec.io_requeued(d);
+        self.rec.io_requeued(&mut self.model, d);
         self.model.devices[d].queued.add(now, 1);
         if self.held[p].last().is_none_or(|&(_, t)| t != until) {
             self.events.at(until, Event::Release { path: p as u32 });
@@ -478,7 +478,7 @@ impl Simulation {
             self.model.devices[d].active.add(now, -1);
             self.leave_path(d, p);
         }
-        self.rec.command_error(d, p, a);
+        self.rec.command_error(&mut self.model, d, p, a);
     }
 
     /// `io` goes back to the front of its device's queue, to be retried.
@@ -487,7 +487,7 @@ impl Simulation {
         r.state = IoState::Queued;
         r.retry_of = from as u32;
         let d = r.device as usize;
-        self.rec.io_requeued(d);
+        self.rec.io_requeued(&mut self.model, d);
         let device = &mut self.model.devices[d];
         device.queued.add(self.events.now(), 1);
         device.queue.push_front(io);
@@ -500,7 +500,8 @@ impl Simulation {
     /// first copy could land after the retry.
     pub(super) fn count_retry(&mut self, d: usize, from: usize, to: usize, write_sent_at: Option<TimeNs>) {
         let on = |p: usize| (p, self.model.paths[p].adapter);
-        self.rec.retry_issued(d, on(from), on(to));
+        let (from_pair, to_pair) = (on(from), on(to));
+        self.rec.retry_issued(&mut self.model, d, from_pair, to_pair);
         let (Some(sent), Some(lost), Some(quiesce)) =
             (write_sent_at, self.model.paths[from].lost_at_ns, self.model.target_quiesce_ns(from))
         else {
@@ -518,7 +519,7 @@ impl Simulation {
     fn fail_io(&mut self, io: u32) {
         let r = self.ios.get(io);
         let w = r.worker as usize;
-        self.rec.io_failed(r.device as usize, self.events.now());
+        self.rec.io_failed(&mut self.model.devices[r.device as usize].watch, self.events.now());
         self.retire(io);
         if self.issuing && matches!(self.workers[w].mode, Loop::Closed { .. }) {
             let at = self.events.now() + self.workers[w].error_backoff_ns;

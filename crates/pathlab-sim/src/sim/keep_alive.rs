@@ -11,20 +11,21 @@ use crate::model::stack::Probe;
 /// input), kept only on a run where some path runs traffic-based keep-alive.
 pub(super) type Completions = Option<Vec<Option<TimeNs>>>;
 
+/// A command sent at `sent_ns` completed on connection `nexus` (a function of the table alone:
+/// the completion holds its path's record while it calls it).
+#[inline]
+pub(super) fn traffic(seen: &mut Completions, nexus: usize, sent_ns: TimeNs) {
+    if let Some(seen) = seen.as_mut() {
+        let last = &mut seen[nexus];
+        *last = (*last).max(Some(sent_ns));
+    }
+}
+
 impl Simulation {
     /// What the run keeps for traffic-based keep-alive: nothing unless a path runs it.
     pub(super) fn keep_alive_completions(&self) -> Completions {
         let m = &self.model;
         (0..m.paths.len()).any(|p| m.traffic_based_keep_alive(p)).then(|| vec![None; m.nexus_fabric.len()])
-    }
-
-    /// A command sent at `sent_ns` completed on path `p`.
-    #[inline]
-    pub(super) fn keep_alive_traffic(&mut self, p: usize, sent_ns: TimeNs) {
-        if let Some(seen) = self.keep_alive_seen.as_mut() {
-            let last = &mut seen[self.model.paths[p].nexus];
-            *last = (*last).max(Some(sent_ns));
-        }
     }
 
     /// When probe `step` of path `p`, lost now without a link event, finds the loss: Linux NVMe's

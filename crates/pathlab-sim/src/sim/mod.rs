@@ -306,12 +306,10 @@ pub struct Simulation {
     fault_rng: Vec<Stream>,
     /// Per path: multipathd's shaky-path checks (`shaky.rs`).
     checks: Vec<shaky::PathChecks>,
-    /// Per host: its pauses' own stream, and the time before which its application reaps no
-    /// completion (`model::pause`).
+    /// Per host: its pauses' own stream (`model::pause`; when the pause ends: `Model::host_reaping`).
     pause_rng: Vec<Stream>,
     /// Draws of ports refusing commands (`Step::Admit`).
     busy_rng: Stream,
-    paused_until: Vec<TimeNs>,
     /// The next interval boundary. Samples are kept out of the event queue (one at a time, not
     /// all scheduled up front) and run before any event of the same time.
     next_sample_at: Option<TimeNs>,
@@ -337,7 +335,7 @@ pub struct Simulation {
 
 impl Simulation {
     pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
-        let rec = Recorder::new(model.devices.len(), model.paths.len(), model.adapters.len(), plan.warmup_ns == 0);
+        let rec = Recorder::new(model.devices.len(), plan.warmup_ns == 0);
         let last_sample = rec.snapshot(&model, 0);
         let model_paths = model.paths.len();
         let model_devices = model.devices.len();
@@ -368,7 +366,6 @@ impl Simulation {
             checks: vec![shaky::PathChecks::default(); model_paths],
             pause_rng,
             busy_rng: Stream::new(plan.seed, 0, Purpose::Busy),
-            paused_until: vec![0; hosts],
             next_sample_at: None,
             overloaded: None,
             log: Vec::new(),
@@ -553,7 +550,7 @@ impl Simulation {
             }
             Event::MeasureEnd => {
                 self.rec.set_measuring(false);
-                self.rec.stop_timing_stalls(self.events.now());
+                self.rec.stop_timing_stalls(&mut self.model, self.events.now());
                 self.issuing = false;
                 self.at_end = Some(self.rec.snapshot(&self.model, self.events.now()));
                 let now = self.events.now();

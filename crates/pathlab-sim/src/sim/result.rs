@@ -289,7 +289,7 @@ impl Simulation {
         let m = &self.model;
         let names = &self.row_names.devices;
         let devices: Vec<ApplicationSaw> = (0..m.devices.len())
-            .map(|d| ApplicationSaw::of_device(&m.host_names[m.devices[d].host], &names[d], &self.rec.watches[d]))
+            .map(|d| ApplicationSaw::of_device(&m.host_names[m.devices[d].host], &names[d], &m.devices[d].watch))
             .collect();
         let hosts = (0..m.host_names.len())
             .map(|h| {

@@ -158,6 +158,8 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         queue: VecDeque::new(),
         no_path: VecDeque::new(),
         outage: Outage::None,
+        counters: Default::default(),
+        watch: Default::default(),
         stack: claimed.stack,
         satp: claimed.satp,
         linux: claimed.linux,

@@ -78,6 +78,7 @@ pub(super) fn adapters(spec: &ScenarioSpec, hosts: &[(String, &HostSpec)]) -> Re
                 active: Level::default(),
                 queued: Level::default(),
                 waiting: VecDeque::new(),
+                counters: Default::default(),
                 bytes_per_ns: rate,
                 tx_free_at: 0,
                 rx_free_at: 0,

@@ -42,7 +42,10 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
             numa_nodes: spec.host.numa_nodes,
         },
         host_pauses: hosts::pauses(&hosts)?,
-        host_stack_ns: hosts.iter().map(|(_, h)| h.stack_time.0).collect(),
+        host_reaping: hosts
+            .iter()
+            .map(|(_, h)| crate::model::pause::Reaping { stack_ns: h.stack_time.0, paused_until: 0 })
+            .collect(),
         adapters,
         arrays: side.arrays,
         controllers: side.controllers,

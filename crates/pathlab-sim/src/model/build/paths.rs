@@ -38,6 +38,7 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
                 connected: true,
                 errors: None,
                 added_latency_ns: 0,
+                counters: Default::default(),
                 drain: None,
                 alua,
                 ana_change: false,

@@ -1,0 +1,110 @@
+"""An ESXi host's array without target port groups whose path list parts a LUN's paths into
+`Group State: active` and `standby`: an active/passive array (VMW_SATP_CX, _DEFAULT_AP, _LSI, _MSA:
+the owning storage processor's paths active, the other's standby until a trespass). Its
+controllers are derived from the ports: ports active together for one LUN (or standby together)
+lead to one controller, an active and a standby port of one LUN to two; each LUN's owner is the
+controller of its active paths. Ports the LUNs never relate stay apart (another controller each
+pair), and a listing whose states contradict this (one port active beside and against another)
+is said and read as before (symmetric)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from string import ascii_uppercase
+from typing import NamedTuple
+
+from pathlab.importer.provenance import Derived
+
+
+class PathGroup(NamedTuple):
+    """A path of the list: the target port it reaches, its `Group State` and its line."""
+
+    target: str
+    state: str | None
+    line: int | None
+
+
+@dataclass
+class ActivePassive:
+    #: The controllers, named in the order the list first shows them (A, B, then C, D for ports
+    #: no LUN relates to those).
+    controllers: list[str] = field(default_factory=list)
+    #: Each target port's controller.
+    port_controller: dict[str, str] = field(default_factory=dict)
+    #: Each LUN's owner: the controller of its active paths.
+    owners: dict[str, str] = field(default_factory=dict)
+    #: Where it was read (the lines of the LUNs whose paths part).
+    source: Derived | None = None
+
+
+class _Sides:
+    """Union-find over ports with a parity: two ports of one set are on one controller (parity
+    0) or on the two controllers of a pair (parity 1)."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+        self.parity: dict[str, int] = {}
+
+    def find(self, port: str) -> tuple[str, int]:
+        self.parent.setdefault(port, port)
+        self.parity.setdefault(port, 0)
+        root, odd = port, 0
+        while self.parent[root] != root:
+            odd ^= self.parity[root]
+            root = self.parent[root]
+        return root, odd
+
+    def relate(self, a: str, b: str, apart: int) -> bool:
+        """Puts `a` and `b` on one controller (`apart` 0) or on a pair's two (1); False where the
+        list said otherwise before."""
+        (ra, pa), (rb, pb) = self.find(a), self.find(b)
+        if ra == rb:
+            return pa ^ pb == apart
+        self.parent[rb], self.parity[rb] = ra, pa ^ pb ^ apart
+        return True
+
+
+def active_passive(paths_of: dict[str, list[PathGroup]], path_file: str) -> tuple[ActivePassive | None, str | None]:
+    """The array's controllers and owners from its LUNs' Group States (`paths_of`: LUN → its paths,
+    in the list's order); (None, None) where no LUN shows an active path beside a standby one, and
+    (None, why) where the states contradict one another."""
+    sides = _Sides()
+    parted: list[tuple[str, list[PathGroup]]] = []
+    for device, paths in paths_of.items():
+        active = [p for p in paths if p.state == "active"]
+        standby = [p for p in paths if p.state == "standby"]
+        if not (active and standby):
+            continue
+        parted.append((device, paths))
+        first = active[0].target
+        for p, apart in [*((p, 0) for p in active[1:]), *((p, 1) for p in standby)]:
+            if not sides.relate(first, p.target, apart):
+                return None, (f"{path_file}, line {p.line}: {device}'s path to {p.target} is {p.state} where other LUNs' "
+                              f"paths put its port {'beside' if apart else 'against'} {first}'s: not read as an "
+                              "active/passive array")
+    if not parted:
+        return None, None
+    out = ActivePassive()
+    names: dict[tuple[str, int], str] = {}
+
+    def controller(port: str) -> str:
+        root, odd = sides.find(port)
+        if (root, odd) not in names:
+            # A new pair's two sides named together, so that A and B are one pair's.
+            pair = len(names) // 2
+            names[(root, odd)], names[(root, 1 - odd)] = ascii_uppercase[2 * pair % 26], ascii_uppercase[(2 * pair + 1) % 26]
+            out.controllers += [names[(root, odd)], names[(root, 1 - odd)]]
+        return names[(root, odd)]
+
+    for device, paths in parted:
+        out.owners[device] = controller(next(p.target for p in paths if p.state == "active"))
+    for paths in paths_of.values():
+        for p in paths:
+            out.port_controller.setdefault(p.target, controller(p.target))
+    lines = [str(p.line) for _, paths in parted for p in paths[:1] if p.line is not None]
+    said = ", ".join(lines[:5]) + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
+    out.source = Derived(f"{path_file}: the paths of {len(parted)} LUN{'s' if len(parted) > 1 else ''} show Group State "
+                         f"active and standby (line{'s' if len(lines) > 1 else ''} {said}) and no target port group: "
+                         "an active/passive array, the ports active together for a LUN one controller's, its standby "
+                         "ones the other's", (path_file,))
+    return out, None

@@ -1,0 +1,57 @@
+"""What a text output says alike of many devices or paths, said a few times and then counted: a
+cluster of 32 hosts × 500 devices has a finding, an assumption and a row of the capture check for
+each of 16,000 devices, where an admin reads the first few and how many more are alike. Alike is
+the same text once its names (hosts, NAA/EUI/NQN identifiers, runtime names, device and path
+names) and its figures are taken out. `--verbose` and the JSON keep every one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+#: Alike items said in full before the rest are counted.
+SHOWN = 3
+
+T = TypeVar("T")
+
+#: Names and figures that tell alike lines apart: a host's prefix (`esx01: `, `esx01, esx02: `),
+#: SCSI and NVMe identifiers, ESXi runtime names and Linux H:C:T:L, `HOST/NAME`, and numbers.
+_NAMES = re.compile(r"^[\w.-]+(?:, [\w.-]+)*: (?=\S)|\b(?:naa|eui|t10|nqn)\.[\w.:-]+|\bvmhba\d+:C\d+:T\d+:L\d+\b"
+                    r"|\b\d+:\d+:\d+:\d+\b|\b[\w.-]+/[\w.-]+\b|[-+]?\d[\d,]*(?:\.\d+)?")
+
+
+def alike(text: str) -> str:
+    """`text` with its names and figures taken out: the key alike texts share."""
+    return _NAMES.sub("#", text)
+
+
+def counted(items: Sequence[T], key: Callable[[T], str], more: Callable[[list[T]], str],
+            shown: int = SHOWN) -> list[T | str]:
+    """`items` in their order, each group of alike ones (`key`) cut to its first `shown`, the
+    rest said once where the group's last shown one is (`more` of the ones left out); a group
+    of `shown` + 1 is said whole (a line saying "1 more" says no less)."""
+    groups: dict[str, list[T]] = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    out: list[T | str] = []
+    placed: set[str] = set()
+    for item in items:
+        k = key(item)
+        group = groups[k]
+        if len(group) <= shown + 1:
+            out.append(item)
+        elif k not in placed:
+            placed.add(k)
+            out += [*group[:shown], more(group[shown:])]
+    return out
+
+
+def hosts_of(titles: Iterable[str], hosts: Sequence[str]) -> list[str]:
+    """The cluster's hosts that the titles begin with (`esx01: …`, `esx01, esx04: …`), in the
+    cluster's order."""
+    named: set[str] = set()
+    for title in titles:
+        head = title.split(": ", 1)[0]
+        named.update(h for h in head.split(", ") if h in hosts)
+    return [h for h in hosts if h in named]

@@ -1,0 +1,60 @@
+"""An ESXi host's active/passive array (no target port groups; `Group State: active` on the owning
+storage processor's paths, `standby` on the other's): imported as owned by two controllers with
+each LUN's owner and its other controller's paths standby (it was imported symmetric: every
+path carried I/O). The listings are `pathlab show`'s of the CX4 field test's host with its array
+answering without ALUA (VMW_SATP_CX, as the default claim rules give a DGC LUN without TPGS)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from conftest import ROOT
+from conftest import pathlab as command
+from pathlab.importer.esxi_active_passive import PathGroup, active_passive
+
+CX4 = str(ROOT / "scenarios" / "cx4-alua-path-failure.toml")
+NO_ALUA = "arrays.0.tpgs=false"
+
+
+def _shown(tmp_path: Path, scenario: str = CX4) -> tuple[Path, Path]:
+    for what in ("devices", "paths"):
+        done = command("show", what, scenario, "--set", NO_ALUA)
+        assert done.returncode == 0, done.stderr
+        (tmp_path / f"{what}.txt").write_text(done.stdout)
+    return tmp_path / "devices.txt", tmp_path / "paths.txt"
+
+
+def test_an_active_passive_array_is_imported_owned_as_the_scenario_it_was_shown_from(tmp_path: Path) -> None:
+    devices, paths = _shown(tmp_path)
+    assert "Storage Array Type: VMW_SATP_CX" in devices.read_text()
+    done = command("import", str(devices), str(paths), "-o", str(tmp_path / "imported.toml"))
+    assert done.returncode == 0, done.stderr
+    imported = tomllib.loads((tmp_path / "imported.toml").read_text())
+    original = tomllib.loads(Path(CX4).read_text())
+    (array,) = imported["arrays"]
+    assert (array["symmetric"], array["non_owner_state"], [c["name"] for c in array["controllers"]]) == (
+        False, "standby", ["A", "B"])
+    # SPA's two ports on one controller, SPB's on the other; each LUN's owner the same SP as shown from.
+    by_port = {p["name"]: p["controller"] for p in array["ports"]}
+    assert sorted(by_port.values()) == ["A", "A", "B", "B"]
+    sp_of = {"A": "SPA", "B": "SPB"}
+    assert [sp_of[d["owner"]] for d in imported["devices"]] == [d["owner"] for d in original["devices"]]
+    # Shown back, the imported host prints the same path list, Group States and all.
+    again = command("show", "paths", str(tmp_path / "imported.toml"))
+    assert again.stdout == paths.read_text()
+
+
+def test_group_states_that_contradict_each_other_are_said_and_not_read_as_active_passive() -> None:
+    # LUN 1 puts t1 beside t0 (both active), LUN 2 puts t1 against t0 (active against standby).
+    paths = {"lun1": [PathGroup("t0", "active", 1), PathGroup("t1", "active", 2), PathGroup("t2", "standby", 3)],
+             "lun2": [PathGroup("t0", "active", 7), PathGroup("t1", "standby", 8)]}
+    found, why = active_passive(paths, "paths.txt")
+    assert found is None
+    assert why == ("paths.txt, line 8: lun2's path to t1 is standby where other LUNs' paths put its port beside t0's: "
+                   "not read as an active/passive array")
+
+
+def test_an_array_every_path_of_which_is_active_is_not_active_passive() -> None:
+    paths = {"lun1": [PathGroup("t0", "active", 1), PathGroup("t1", "active", 2)]}
+    assert active_passive(paths, "paths.txt") == (None, None)
