@@ -33,7 +33,9 @@ def main(argv: list[str]) -> None:
             duration, warmup = option.removeprefix("--length=").split(",")
     with open(file, "rb") as f:
         cluster = pickle.load(f)
-    base = Scenario.from_values(cluster.tables.values(), cluster.text, cluster.scenario.file)
+    # The cluster's name in errors: `file` since session 20 (a pickle of earlier classes: its scenario's).
+    named = cluster.__dict__.get("file") or cluster.scenario.file
+    base = Scenario.from_values(cluster.tables.values(), cluster.text, named)
     t = cpu()
     s = base.with_set({"run.duration": duration, "run.warmup": warmup}, to_run=True)
     print(f"the candidate loaded: {cpu() - t:.3f} s", file=sys.stderr)
