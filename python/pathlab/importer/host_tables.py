@@ -7,6 +7,7 @@ give; a cluster (`cluster_merge.py`) edits the hosts' tables key by key."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,7 +108,9 @@ KEPT = _Kept()
 @dataclass
 class Table:
     """One table: its kind (`arrays`; None for the keys before the first table), whether it is an
-    array of tables (`[[arrays]]`), and its items in order, comments and blank lines included."""
+    array of tables (`[[arrays]]`), and its items in order, comments and blank lines included. An
+    item is never edited in place (`set` puts a new entry in the old one's place): a copy of the
+    tables shares their items (`HostTables.copy`)."""
 
     kind: str | None
     array: bool = False
@@ -157,10 +160,9 @@ class Table:
         by `source`); a key not there is added, with its `source` (required), after the key
         `after` (else after the table's last value)."""
         found = self.find(key)
-        if isinstance(found, Entry):
-            found.value, found.literal = value, literal
-            if not isinstance(source, _Kept):
-                found.source = source
+        if isinstance(found, Entry):  # a new entry in its place (`HostTables.copy` shares entries)
+            self.replace(found, dataclasses.replace(found, value=value, literal=literal,
+                                                    source=found.source if isinstance(source, _Kept) else source))
             return
         if isinstance(source, _Kept):
             raise ValueError(f"{key}: a key added needs its provenance")
@@ -169,6 +171,10 @@ class Table:
         at = self.items.index(anchor) if anchor is not None else max(
             (j for j, i in enumerate(self.items) if isinstance(i, (Entry, Elements))), default=-1)
         self.items.insert(at + 1, entry)
+
+    def replace(self, old: Item, new: Item) -> None:
+        """`new` in the place of the item `old` (that very item, not one equal to it)."""
+        self.items[next(j for j, i in enumerate(self.items) if i is old)] = new
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -228,6 +234,13 @@ class HostTables:
             else:
                 out[t.kind] = t.values()
         return out
+
+    def copy(self) -> HostTables:
+        """The tables as tables of their own, their items shared: what edits a table (`Table.set`,
+        a key added, moved or put in another's place) edits its list of items and never an item in
+        place, so that editing the copy leaves these as they are (a cluster's merge of a host's
+        import), at the cost of a list a table, not of every value and its provenance again."""
+        return HostTables([Table(t.kind, t.array, list(t.items)) for t in self.tables])
 
     def render(self) -> str:
         """The annotated scenario `pathlab import` writes."""
