@@ -69,8 +69,9 @@ def _header_columns(header: list[str], tables: dict[str, Table]) -> None:
     capture of every counter has hundreds of thousands of columns, tens of thousands of instances."""
     places: dict[str, tuple[str, str] | None] = {}
     found: dict[tuple[str, str], dict[str, int]] = {}  # (table, instance) → counter → its first column
-    # A head's columns stand together: the last head's, and, where its object decides the table
-    # (not `Physical Disk`'s counter by counter), the dict its counters go to (None: not read).
+    # A head's columns stand together: the last head's, and, where its object and instance decide
+    # the table (all but an adapter's `Physical Disk` entry, `_table_of`), the dict its counters go
+    # to (None: not read, as a path's `Physical Disk` entry).
     last: str | None = None
     into: dict[str, int] | None = None
     for i, column in enumerate(header[1:], start=1):
@@ -84,8 +85,8 @@ def _header_columns(header: list[str], tables: dict[str, Table]) -> None:
         if table is not None:
             assert place is not None
             found.setdefault((table, place[1]), {}).setdefault(counter, i)
-        if place is not None and place[0] == ADAPTER_DEPTH[0]:
-            last = None  # its next column is placed by its own counter
+        if place is not None and place[0] == ADAPTER_DEPTH[0] and ":" not in place[1]:
+            last = None  # an adapter's own entry (`_table_of`): its next column is placed by its counter
         else:
             last, into = head, found[(table, place[1])] if table is not None and place is not None else None
     for (table, instance), counters in found.items():
