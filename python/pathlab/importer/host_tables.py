@@ -29,11 +29,16 @@ class Entry:
     source: Provenance | None = None
     literal: str | None = None
     fields: dict[str, Provenance] = field(default_factory=dict)
+    #: The line once rendered, kept: an entry is never edited in place (`Table`), so a cluster's
+    #: text takes the lines its hosts' imports rendered of the entries the merge left as they are.
+    rendered: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def line(self) -> str:
-        text = f"{'.'.join(_key(k) for k in self.key)} = {self.literal or to_toml(self.value)}"
-        said = self.source.comment() if self.source is not None else ""
-        return text + (f"  # {said}" if said else "")
+        if self.rendered is None:
+            text = f"{'.'.join(_key(k) for k in self.key)} = {self.literal or to_toml(self.value)}"
+            said = self.source.comment() if self.source is not None else ""
+            self.rendered = text + (f"  # {said}" if said else "")
+        return self.rendered
 
     def lines(self) -> list[str]:
         return [self.line(), *(f"#   {k}: {p.comment()}" for k, p in self.fields.items())]
@@ -138,6 +143,10 @@ class Table:
         return (i for i in self.items if isinstance(i, (Entry, Elements)))
 
     def find(self, key: str) -> Entry | Elements | None:
+        if "." not in key:  # a key of one part (`name`, `lun`): the entry's key is that part alone
+            alone = (key,)
+            return next((i for i in self.items if isinstance(i, Entry) and i.key == alone
+                         or isinstance(i, Elements) and i.key == key), None)
         return next((i for i in self.entries() if _name(i) == key), None)
 
     def get(self, key: str, default: Any = None) -> Any:
