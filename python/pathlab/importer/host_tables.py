@@ -255,6 +255,13 @@ class HostTables:
         """The annotated scenario `pathlab import` writes."""
         return "\n".join(line for t in self.tables for line in t.lines()) + "\n"
 
+    def forget_lines(self) -> None:
+        """Lets go of each entry's line kept since it was rendered (`Entry.rendered`)."""
+        for t in self.tables:
+            for i in t.items:
+                if isinstance(i, Entry):
+                    i.rendered = None
+
     def idle(self) -> list[Idle]:
         """The devices the captures show idle (no workload written for them), each with why."""
         return [i for t in self.tables for i in t.items if isinstance(i, Idle)]

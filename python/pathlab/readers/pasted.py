@@ -337,6 +337,8 @@ def output_lines(name: str, source: Source, commands: Sequence[re.Pattern[str]],
     if left:
         warn(name, _lines_of(left), "skipped: " + "; ".join(_describe(s) for s in left))
     command_lines, taken = [s.line for s in cut[1:]], set(ours)
+    if not command_lines:  # the output alone (no command line): every line is its own
+        return lines
 
     def read() -> Iterator[Line]:
         section = 0

@@ -70,4 +70,4 @@ def rejoined(source: Source, continues: Continues) -> Source:
         if held is not None:
             yield held
 
-    return lambda: decide() if joins is None else replay(joins)
+    return lambda: decide() if joins is None else replay(joins) if joins else source()
