@@ -243,7 +243,7 @@ def _read(path: Path, sink: Sink) -> str:
         adapters.counters = {inst: sorted(own, key=lambda c: c[0] != ADAPTER_DEPTH[1])
                              for inst, own in adapters.counters.items()}
         columns = sorted(i for t in tables.values() for i in t.columns())
-        sink.start(tables, {column: j for j, column in enumerate(columns)}, rows.line_num)
+        sink.start(tables, dict(zip(columns, range(len(columns)))), rows.line_num)
         pick = operator.itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
         width, values = columns[-1] + 1, np.empty(len(columns))
         fmt, previous, before = None, None, ""
