@@ -111,6 +111,8 @@ def _cluster(members: list[tuple[str, Provenance, tuple[str, ...], tuple[str, ..
     """The cluster of the hosts read and merged, its files named as given."""
     outside = _outside(unpacked)
     text = _as_given(merged.text, outside)
+    for tables in (merged.tables, *(h.tables for h in imported.values())):
+        tables.forget_lines()  # the hosts' texts and the cluster's hold them: not every line again
     for message in said:  # each host's own warnings, its bundles named as given
         warnings.warn(_as_given(message, outside), PathlabWarning, stacklevel=3)
     label = " and ".join(n for n, *_ in members)

@@ -6,13 +6,13 @@ hosts is refused, and so are captures given for one host that name different one
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from pathlab.api import ScenarioError
 from pathlab.importer.provenance import Read
+from pathlab.readers.pdh_csv import Records
 
 #: Where a tree keeps its host's name, tried in order: (path inside the tree, how the name is read).
 HOSTNAME_FILES = (
@@ -76,7 +76,7 @@ def _in_esxtop(file: str) -> tuple[str, Read] | None:
         if not f.read(16).lstrip('"').startswith("(PDH-CSV"):
             return None
         f.seek(0)
-        header = next(csv.reader(f), [])
+        header = next(Records(f), [])
     hosts = _hosts_of(header[1:])
     where = f"{file}, line 1"
     if len(hosts) > 1:

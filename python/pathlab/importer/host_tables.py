@@ -7,6 +7,7 @@ give; a cluster (`cluster_merge.py`) edits the hosts' tables key by key."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,11 +29,16 @@ class Entry:
     source: Provenance | None = None
     literal: str | None = None
     fields: dict[str, Provenance] = field(default_factory=dict)
+    #: The line once rendered, kept: an entry is never edited in place (`Table`), so a cluster's
+    #: text takes the lines its hosts' imports rendered of the entries the merge left as they are.
+    rendered: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def line(self) -> str:
-        text = f"{'.'.join(_key(k) for k in self.key)} = {self.literal or to_toml(self.value)}"
-        said = self.source.comment() if self.source is not None else ""
-        return text + (f"  # {said}" if said else "")
+        if self.rendered is None:
+            text = f"{'.'.join(_key(k) for k in self.key)} = {self.literal or to_toml(self.value)}"
+            said = self.source.comment() if self.source is not None else ""
+            self.rendered = text + (f"  # {said}" if said else "")
+        return self.rendered
 
     def lines(self) -> list[str]:
         return [self.line(), *(f"#   {k}: {p.comment()}" for k, p in self.fields.items())]
@@ -107,7 +113,9 @@ KEPT = _Kept()
 @dataclass
 class Table:
     """One table: its kind (`arrays`; None for the keys before the first table), whether it is an
-    array of tables (`[[arrays]]`), and its items in order, comments and blank lines included."""
+    array of tables (`[[arrays]]`), and its items in order, comments and blank lines included. An
+    item is never edited in place (`set` puts a new entry in the old one's place): a copy of the
+    tables shares their items (`HostTables.copy`)."""
 
     kind: str | None
     array: bool = False
@@ -135,6 +143,10 @@ class Table:
         return (i for i in self.items if isinstance(i, (Entry, Elements)))
 
     def find(self, key: str) -> Entry | Elements | None:
+        if "." not in key:  # a key of one part (`name`, `lun`): the entry's key is that part alone
+            alone = (key,)
+            return next((i for i in self.items if isinstance(i, Entry) and i.key == alone
+                         or isinstance(i, Elements) and i.key == key), None)
         return next((i for i in self.entries() if _name(i) == key), None)
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -157,10 +169,9 @@ class Table:
         by `source`); a key not there is added, with its `source` (required), after the key
         `after` (else after the table's last value)."""
         found = self.find(key)
-        if isinstance(found, Entry):
-            found.value, found.literal = value, literal
-            if not isinstance(source, _Kept):
-                found.source = source
+        if isinstance(found, Entry):  # a new entry in its place (`HostTables.copy` shares entries)
+            self.replace(found, dataclasses.replace(found, value=value, literal=literal,
+                                                    source=found.source if isinstance(source, _Kept) else source))
             return
         if isinstance(source, _Kept):
             raise ValueError(f"{key}: a key added needs its provenance")
@@ -169,6 +180,10 @@ class Table:
         at = self.items.index(anchor) if anchor is not None else max(
             (j for j, i in enumerate(self.items) if isinstance(i, (Entry, Elements))), default=-1)
         self.items.insert(at + 1, entry)
+
+    def replace(self, old: Item, new: Item) -> None:
+        """`new` in the place of the item `old` (that very item, not one equal to it)."""
+        self.items[next(j for j, i in enumerate(self.items) if i is old)] = new
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -229,9 +244,23 @@ class HostTables:
                 out[t.kind] = t.values()
         return out
 
+    def copy(self) -> HostTables:
+        """The tables as tables of their own, their items shared: what edits a table (`Table.set`,
+        a key added, moved or put in another's place) edits its list of items and never an item in
+        place, so that editing the copy leaves these as they are (a cluster's merge of a host's
+        import), at the cost of a list a table, not of every value and its provenance again."""
+        return HostTables([Table(t.kind, t.array, list(t.items)) for t in self.tables])
+
     def render(self) -> str:
         """The annotated scenario `pathlab import` writes."""
         return "\n".join(line for t in self.tables for line in t.lines()) + "\n"
+
+    def forget_lines(self) -> None:
+        """Lets go of each entry's line kept since it was rendered (`Entry.rendered`)."""
+        for t in self.tables:
+            for i in t.items:
+                if isinstance(i, Entry):
+                    i.rendered = None
 
     def idle(self) -> list[Idle]:
         """The devices the captures show idle (no workload written for them), each with why."""

@@ -148,8 +148,10 @@ def _continued(line: str, next_line: str) -> bool:
     key nor a prompt nor a name above a block (one word, as `naa.…`, `vmhba1:C0:T0:L1`) and would
     not have fit on the line before the least margin (else a sign-off after the last line is
     joined to its value: `Working Paths: vmhba3:C0:T0:L82 Thanks Bob`)."""
+    if KEY.match(next_line):  # (most lines: a key after a key, one match)
+        return False
     key, rest = KEY.match(line), next_line.strip()
-    if key is None or KEY.match(next_line) or is_shell(next_line):
+    if key is None or is_shell(next_line):
         return False
     value = key.group(2) or ""
     if key.group(1).strip() == "Device Display Name" and _DEVICE_IN_BRACKETS.match(rest):

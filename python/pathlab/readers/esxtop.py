@@ -1,8 +1,9 @@
 """`esxtop -b` batch captures (PDH-CSV): the disk objects only. The file is read once, a row at a
-time (csv: quoted commas, any line end), and only the disk objects' fields become numbers, handed
-sample by sample to what keeps them: `read` writes them into each table's array (memory grows
-with the samples), `summary` (`esxtop_summary`, what `import` and `advise` use) into running
-figures per instance and counter (memory bounded by the counters, whatever the capture's length).
+time (`pdh_csv`: csv's rows, quoted commas and any line end, a line as esxtop writes it split at
+its `","`), and only the disk objects' fields become numbers, handed sample by sample to what
+keeps them: `read` writes them into each table's array (memory grows with the samples),
+`summary` (`esxtop_summary`, what `import` and `advise` use) into running figures per instance
+and counter (memory bounded by the counters, whatever the capture's length).
 A capture of every counter (17,000 columns and more, hundreds of MB) costs the memory of the disk
 figures kept, not of the file (research/formats.md §1; `scripts/bench_esxtop_reader.py`,
 `scripts/make_esxtop_capture.py` and their figures in NOTES.md).
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from pathlab.api import ScenarioError, regular_file
+from pathlab.readers.pdh_csv import Records
 
 if TYPE_CHECKING:
     import numpy as np
@@ -67,13 +69,26 @@ def _header_columns(header: list[str], tables: dict[str, Table]) -> None:
     capture of every counter has hundreds of thousands of columns, tens of thousands of instances."""
     places: dict[str, tuple[str, str] | None] = {}
     found: dict[tuple[str, str], dict[str, int]] = {}  # (table, instance) → counter → its first column
+    # A head's columns stand together: the last head's, and, where its object and instance decide
+    # the table (all but an adapter's `Physical Disk` entry, `_table_of`), the dict its counters go
+    # to (None: not read, as a path's `Physical Disk` entry).
+    last: str | None = None
+    into: dict[str, int] | None = None
     for i, column in enumerate(header[1:], start=1):
         head, _, counter = column.rpartition("\\")
+        if head == last:
+            if into is not None:
+                into.setdefault(counter, i)
+            continue
         place = places[head] if head in places else places.setdefault(head, _place(head))
         table = _table_of(place, counter)
         if table is not None:
             assert place is not None
             found.setdefault((table, place[1]), {}).setdefault(counter, i)
+        if place is not None and place[0] == ADAPTER_DEPTH[0] and ":" not in place[1]:
+            last = None  # an adapter's own entry (`_table_of`): its next column is placed by its counter
+        else:
+            last, into = head, found[(table, place[1])] if table is not None and place is not None else None
     for (table, instance), counters in found.items():
         tables[table].counters[instance] = list(counters.items())
 
@@ -209,7 +224,7 @@ def _read(path: Path, sink: Sink) -> str:
     regular_file(path)
     tables = {table: Table() for table in OBJECTS.values()}
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
-        rows = csv.reader(f)
+        rows = Records(f)
         try:
             header = next(rows, [])
         except csv.Error as e:
@@ -228,7 +243,7 @@ def _read(path: Path, sink: Sink) -> str:
         adapters.counters = {inst: sorted(own, key=lambda c: c[0] != ADAPTER_DEPTH[1])
                              for inst, own in adapters.counters.items()}
         columns = sorted(i for t in tables.values() for i in t.columns())
-        sink.start(tables, {column: j for j, column in enumerate(columns)}, rows.line_num)
+        sink.start(tables, dict(zip(columns, range(len(columns)))), rows.line_num)
         pick = operator.itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
         width, values = columns[-1] + 1, np.empty(len(columns))
         fmt, previous, before = None, None, ""

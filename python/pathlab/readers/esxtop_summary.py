@@ -10,6 +10,7 @@ are those of the pandas frames used before, or within 2 ulp of them (NOTES.md, s
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
@@ -102,7 +103,7 @@ class TableSummary:
     def __init__(self, summary: Summary, fields: dict[str, dict[str, int]]) -> None:
         self.summary, self.fields = summary, fields
         #: Every counter of the object's instances, in header order.
-        self.counters = list(dict.fromkeys(c for own in fields.values() for c in own))
+        self.counters = list(dict.fromkeys(itertools.chain.from_iterable(fields.values())))
         self._at: tuple[list[str], np.ndarray] | None = None
 
     @property

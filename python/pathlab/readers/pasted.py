@@ -45,8 +45,6 @@ _CLEAR_PROMPT = re.compile(
     r"|^\s*(?:PS\s+)?[A-Za-z]:\\[^>\n]*>\s*")                   # PS C:\Users\admin>  C:\>
 #: A bare `#`, `$` or `>` before a command (forum posts, man pages).
 _BARE_PROMPT = re.compile(r"^\s*[#$>]\s*")
-#: What every prompt, clear or bare, holds one of (`]` closes `[root@esx:~]`, `>` ends `C:\>`).
-_PROMPT_MARKS = "#$%>]"
 #: A prompt alone on a line (`$`, `# `, `>`), as the end of a pasted output: not a line of it,
 #: though a page indents it with the listing.
 _LONE_PROMPT = re.compile(r"^\s*[#$>%]\s*$")
@@ -107,13 +105,22 @@ def lines_of(text: str) -> list[Line]:
 def is_aside(text: str) -> bool:
     """Whether a line is a prompt (alone or with a command after it) or an elision (`...`):
     never a listing's line, nor the rest of one."""
-    return _LONE_PROMPT.match(text) is not None or _ELISION.match(text) is not None or command_of(text) is not None
+    if _has_prompt_mark(text) and (_LONE_PROMPT.match(text) is not None or command_of(text) is not None):
+        return True
+    return ("..." in text or "…" in text) and _ELISION.match(text) is not None
+
+
+def _has_prompt_mark(text: str) -> bool:
+    """Whether the line holds one of `#$%>]`, as every prompt, clear or bare, does (`]` closes
+    `[root@esx:~]`, `>` ends `C:\\>`): most lines of a listing do not, and no prompt pattern is
+    tried on them (five tests of a character, not a loop over them)."""
+    return "#" in text or "$" in text or "%" in text or ">" in text or "]" in text
 
 
 def command_of(text: str) -> str | None:
     """The command a pasted command line runs (`multipath -ll`, prompt, `sudo` and a leading
     `date;` removed), "" for a bare prompt, or None when the line is not a command line."""
-    if not any(mark in text for mark in _PROMPT_MARKS):  # most lines of a listing: no prompt tried
+    if not _has_prompt_mark(text):  # most lines of a listing: no prompt tried
         return None
     prompt = _CLEAR_PROMPT.match(text)
     if prompt:
@@ -162,6 +169,9 @@ _LOG_PREFIXES = (
     ("the log prefix", re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w./@-]+(?:\[\d+\])?: "), False),
     ("the log prefix", re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "), False),
 )
+#: A character or text every line carrying each prefix holds (the prefix's pattern is tried only
+#: on such lines: most lines of a listing hold no `>`, `#` or `[stdout]`).
+_PREFIX_MARKS = (">", "#", "[stdout]", ":", "-")
 #: Words a wiki, markdown or asciidoc page set in bold or italics (`*tcp*`, `**live optimized**`,
 #: `_optimized_`): the words are the output's.
 _BOLD = re.compile(r"(?<!\S)\*{1,2}([^\s*](?:[^*\n]*?[^\s*])?)\*{1,2}(?!\S)")
@@ -182,24 +192,66 @@ def unwrapped(name: str, source: Source) -> Source:
     """The lines with what a page, a mail reader or a logger wrapped around the output taken off:
     mail quoting or a log prefix that most lines carry (said on stderr), a web page's tags and
     escapes, bold and italic markers around words, lone `**` lines, code fences."""
-    shown = 0
-    carrying: list[list[Any]] = [[0, 0, 0, ""] for _ in _LOG_PREFIXES]  # count, first, last line, example
+    prefixes = _Prefixes()
     for line in source():
-        if not line.text.strip():
-            continue
-        shown += 1
-        for seen, (_, prefix, _) in zip(carrying, _LOG_PREFIXES):
-            if m := prefix.match(line.text):
+        prefixes.add(line)
+    unwrap = _unwrapper(prefixes.taken(name))
+    return lambda: map(unwrap, source())
+
+
+def _unwrapped_sections(name: str, source: Source) -> tuple[Source, list[Section]]:
+    """`unwrapped(name, source)` and the `sections` of its lines, from one pass over the file where
+    no prefix is taken (the sections of the lines unwrapped without one, found beside the count of
+    the prefixes), from a second where one is."""
+    prefixes = _Prefixes()
+    plain = _unwrapper(None)
+
+    def counted() -> Iterator[Line]:
+        for line in source():
+            prefixes.add(line)
+            yield plain(line)
+
+    cut = sections(counted())
+    taken = prefixes.taken(name)
+    if taken is None:
+        return (lambda: map(plain, source())), cut
+    unwrap = _unwrapper(taken)
+    return (lambda: map(unwrap, source())), sections(map(unwrap, source()))
+
+
+class _Prefixes:
+    """Of a file's lines that are not blank: how many, and how many carry each of `_LOG_PREFIXES`
+    (with the first and last such line, and the first prefix as an example)."""
+
+    def __init__(self) -> None:
+        self.shown = 0
+        self.carrying: list[list[Any]] = [[0, 0, 0, ""] for _ in _LOG_PREFIXES]  # count, first, last line, example
+
+    def add(self, line: Line) -> None:
+        text = line.text
+        if not text.strip():
+            return
+        self.shown += 1
+        for seen, (_, prefix, _), mark in zip(self.carrying, _LOG_PREFIXES, _PREFIX_MARKS):
+            if mark in text and (m := prefix.match(text)):
                 seen[0] += 1
                 seen[1], seen[2], seen[3] = seen[1] or line.number, line.number, seen[3] or m.group(0)
-    taken: tuple[re.Pattern[str], bool] | None = None
-    for (count, first, last, example), (what, prefix, drop_others) in zip(carrying, _LOG_PREFIXES):
-        if shown and count * 2 >= shown:
-            dropped = shown - count if drop_others else 0
-            warn(name, f"lines {first}-{last}",
-                 f"read without {what} {example!r}" + (f"; {dropped} line(s) without it skipped" if dropped else ""))
-            taken = prefix, drop_others
-            break
+
+    def taken(self, name: str) -> tuple[re.Pattern[str], bool] | None:
+        """The prefix most lines carry (said on stderr), and whether the lines without it are
+        another's; None where none is."""
+        shown = self.shown
+        for (count, first, last, example), (what, prefix, drop_others) in zip(self.carrying, _LOG_PREFIXES):
+            if shown and count * 2 >= shown:
+                dropped = shown - count if drop_others else 0
+                warn(name, f"lines {first}-{last}",
+                     f"read without {what} {example!r}" + (f"; {dropped} line(s) without it skipped" if dropped else ""))
+                return prefix, drop_others
+        return None
+
+
+def _unwrapper(taken: tuple[re.Pattern[str], bool] | None) -> Callable[[Line], Line]:
+    """What `unwrapped` does to each line, the prefix `taken` (and the lines without it) taken off."""
 
     def unwrap(line: Line) -> Line:
         text = line.text
@@ -220,7 +272,7 @@ def unwrapped(name: str, source: Source) -> Source:
             text = _ITALIC.sub(r"\1", text)
         return line if text == line.text else Line(line.number, text)
 
-    return lambda: map(unwrap, source())
+    return unwrap
 
 
 def sections(lines: Iterable[Line]) -> list[Section]:
@@ -268,8 +320,7 @@ def output_lines(name: str, source: Source, commands: Sequence[re.Pattern[str]],
     `commands` are taken; with none, the text before the first command line (or the only
     section that has output). More than one matching section with output is refused, naming
     both. Everything else that is not blank is said on stderr."""
-    lines = unwrapped(name, source)
-    cut = sections(lines())
+    lines, cut = _unwrapped_sections(name, source)
     ours = [i for i, s in enumerate(cut) if s.command is not None and any(c.search(s.command) for c in commands)]
     if not ours:
         # No section names the command: the text before the first command line, or else the one
@@ -286,6 +337,8 @@ def output_lines(name: str, source: Source, commands: Sequence[re.Pattern[str]],
     if left:
         warn(name, _lines_of(left), "skipped: " + "; ".join(_describe(s) for s in left))
     command_lines, taken = [s.line for s in cut[1:]], set(ours)
+    if not command_lines:  # the output alone (no command line): every line is its own
+        return lines
 
     def read() -> Iterator[Line]:
         section = 0

@@ -5,7 +5,8 @@ line, as before (a prompt or an elision is never a line's rest). What the wrap t
 part before is a word cut at the margin (a word wrapper cuts a word only when it has no blank to
 cut at: the part has no blank and is as long as the file's longest line, the margin), else a
 blank (a word wrapper cuts at the last blank before the margin and drops it). The joined line
-keeps the first part's number. Two passes: the margin, then the lines, holding one."""
+keeps the first part's number. One pass, holding one line (and a pass for the margin where a
+word may have been cut)."""
 
 from __future__ import annotations
 
@@ -22,21 +23,51 @@ Continues = Callable[[str, str], "bool | str"]
 
 
 def rejoined(source: Source, continues: Continues) -> Source:
-    """`source` with each continuation `continues` recognises appended to the line it continues."""
-    def read() -> Iterator[Line]:
-        margin = max((len(line.text.rstrip()) for line in source()), default=0)
+    """`source` with each continuation `continues` recognises appended to the line it continues.
+    The first whole pass decides the joins and keeps them (a number and a glue a join: none in
+    a listing nobody wrapped); a later pass (a reader's pass over the lines the first one found
+    its listing in) makes the same joins without asking `continues` again. The margin is found
+    only when a join needs it, by a pass of its own."""
+    joins: dict[int, str] | None = None  # each continuation's line number → the text put before it
+
+    def margin_of() -> int:
+        return max((len(line.text.rstrip()) for line in source()), default=0)
+
+    def decide() -> Iterator[Line]:
+        nonlocal joins
+        found: dict[int, str] = {}
+        margin: int | None = None
         held: Line | None = None
         piece = ""  # the last part of the held line as the file had it on one line
         for line in source():
             if held is not None:
                 decided = continues(held.text, line.text) if line.text.strip() and not is_aside(line.text) else False
                 if decided is not False:
-                    cut_word = len(piece.rstrip()) == margin >= MARGINS[0] and " " not in piece.strip()
-                    glue = decided if isinstance(decided, str) else "" if cut_word else " "
+                    if isinstance(decided, str):
+                        glue = decided
+                    else:
+                        margin = margin_of() if margin is None else margin
+                        glue = "" if len(piece.rstrip()) == margin >= MARGINS[0] and " " not in piece.strip() else " "
+                    found[line.number] = glue
                     held, piece = Line(held.number, held.text.rstrip() + glue + line.text.strip(), line.number), line.text
                     continue
                 yield held
             held, piece = line, line.text
         if held is not None:
             yield held
-    return read
+        joins = found
+
+    def replay(known: dict[int, str]) -> Iterator[Line]:
+        held: Line | None = None
+        for line in source():
+            if held is not None:
+                glue = known.get(line.number)
+                if glue is not None:
+                    held = Line(held.number, held.text.rstrip() + glue + line.text.strip(), line.number)
+                    continue
+                yield held
+            held = line
+        if held is not None:
+            yield held
+
+    return lambda: decide() if joins is None else replay(joins) if joins else source()

@@ -1,0 +1,55 @@
+"""`readers/pdh_csv.py`: an esxtop capture's records split at `","` where a line allows it, else
+read by `csv`: the rows, the line numbers and the errors are `csv.reader`'s, line for line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+
+import pytest
+
+from pathlab.readers.pdh_csv import Records, split
+
+
+def _read(reader: type, text: str) -> list[object]:
+    """Each row with the reader's line number after it, and the error that ended it (if one did)."""
+    rows = reader(io.StringIO(text, newline=""))
+    out: list[object] = []
+    try:
+        for row in rows:
+            out.append((row, rows.line_num))
+    except csv.Error as e:
+        out.append(("error", str(e), rows.line_num))
+    return out
+
+
+@pytest.mark.parametrize("text", [
+    '"(PDH-CSV 4.0) (UTC)(0)","\\\\esx01\\Physical Disk(vmhba1)\\Adapter Q Depth",\r\n"01/01/2026 00:00:00","4096",\r\n',
+    '"a","b"\n"c","d"',                       # no trailing comma, no line end at the file's end
+    '"a",,"c"\r\n',                           # an empty field without quotes
+    '"a,b","c"\n',                            # a quoted comma
+    '"say ""hi""","c"\n',                     # a doubled quote
+    'a,"b"\n',                                # a first field without quotes
+    '"a","b\nc","d"\n"e"\n',                  # a record over two lines: the line number counts both
+    '"a"\r"b"\r\n\r\n"c"\n',                  # CR, CRLF and a blank line
+    '"a","b" ,"c"\n',                         # a blank after a closing quote
+    '"a","b\n',                               # a quote never closed
+    '"' + "x" * 200_000 + '","b"\n',          # a field past csv's limit: csv's error
+    '"",""\n",\n"\n',
+])
+def test_records_are_csv_readers_rows(text: str) -> None:
+    assert _read(Records, text) == _read(csv.reader, text)
+
+
+def test_random_lines_of_quotes_and_commas_are_read_as_csv_reads_them() -> None:
+    draw = random.Random(33)
+    for _ in range(20_000):
+        text = "".join(draw.choice('",a\r\n\\') for _ in range(draw.randint(0, 12)))
+        assert _read(Records, text) == _read(csv.reader, text), repr(text)
+
+
+def test_a_line_esxtop_writes_is_split_without_csv() -> None:
+    assert split('"01/01/2026 00:00:01","4096","0.00",\r\n') == ["01/01/2026 00:00:01", "4096", "0.00", ""]
+    assert split('"a","b""c"\n') is None  # a doubled quote: csv's to read
+    assert split("\n") == []
