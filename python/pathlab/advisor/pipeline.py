@@ -90,12 +90,12 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     length = {"run.duration": FULL_DURATION if auto else duration, "run.warmup": warmup}
     sets = [*given, *(f"{k}={to_toml(v)}" for k, v in length.items())]
     name = _subject_name(subject)
-    if failures is not None and failures is not False:
+    failing = failures is not None and failures is not False
+    if failing:
         sets.append("faults=[]")  # each failure kind is run alone, in place of the scenario's own faults
     if isinstance(subject, Cluster):
         said = progress or Progress()
         said.stage("the cluster's scenario from its tables")
-        failing = failures is not None and failures is not False
         # The tables a run reads (`HostTables.values`), every run's load made from them; the failure
         # timers read a device's listing (its NVMe subsystem), so their advice keeps it.
         scenario = Scenario.from_values(subject.tables.values(listed=failing), subject.text, subject.file,
@@ -118,7 +118,6 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
                         subject.hosts, with_fitted(assumed, check), check, spans, at_ends, executor)
-    failing = failures is not None and failures is not False
     scenario, captured, imported = _scenario(subject, variant, sets, listed=failing)
     if failing:
         return _failures(scenario, name, imported, "all" if failures is True else str(failures), objective, seeds,
@@ -258,7 +257,8 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
     """A cluster's advice (`cluster_pipeline`), its run length chosen as one host's is, from a
     pilot of the whole cluster and of the cluster at its spans' ends (devices keyed `HOST/NAME`
     where hosts share a LUN; devices of two hosts are never alike: their paths start at different hosts)."""
-    host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
+    if host is not None:  # the devices' hosts only where a host is to be checked: resolving them builds the cluster
+        host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
     length, chosen = _given_length(scenario, duration, warmup, auto), None
     lengths = [length] * len(at_ends)
     measured = (imported is None or all(h.measured_load for h in imported.values())) and \
