@@ -175,8 +175,8 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
     hosts are fitted together, one back end and port time per array for every host on it."""
     tables = host.values(listed=False)  # its arrays and workloads
     given = {k for k, _ in scenario.overrides}
-    devices = scenario.devices  # resolved once: a cluster's is a simulation built
-    key = _keys(devices)
+    resolved = scenario.devices  # once: a cluster's is a simulation built
+    key = _keys(resolved)
     workloads = {w["devices"][0]: (i, w) for i, w in enumerate(tables.get("workloads", [])) if len(w["devices"]) == 1}
     compared = [c for c in captured if c.device in workloads and "rate" not in workloads[c.device][1]]
     if not compared:
@@ -194,7 +194,7 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
         fitted.append(Fitted(f"workloads.{w['name']}.outstanding", f"{n} outstanding, {think_us:.1f} µs of think time",
                              f"Little's law on {c.where}: {c.rate:,.0f} I/O/s times {c.response_ms:.3f} ms = "
                              f"{c.rate * c.response_ms / 1000:.2f} in flight"))
-    device_array = {key(d.host, d.name): d.array.name for d in devices}
+    device_array = {key(d.host, d.name): d.array.name for d in resolved}
     arrays = []
     for i, a in enumerate(tables.get("arrays", [])):
         mine = [c.device for c in compared if device_array.get(c.device) == a["name"]]
