@@ -212,3 +212,15 @@ def test_a_key_added_without_its_provenance_is_refused() -> None:
     t.set("name", "B")  # a key there keeps its provenance
     assert (t.get("name"), t.source("name")) == ("B", Own("the array's name in the scenario"))
     assert t.lines() == ["[[arrays]]", 'name = "B"']  # the scenario's own: no comment
+
+
+def test_the_tables_a_run_reads_leave_the_listings_out_and_run_the_same_byte_for_byte() -> None:
+    host = _host("vmax-iops1000")
+    whole, run_tables = host.tables.values(), host.tables.values(listed=False)
+    assert any("listed" in d for d in whole["devices"])
+    assert not any("listed" in d for d in run_tables["devices"])
+    assert run_tables == {**whole, "devices": [{k: v for k, v in d.items() if k != "listed"} for d in whole["devices"]]}
+    sets = ['run.duration="50ms"', 'run.warmup="10ms"']
+    runs = [Scenario.from_values(t, host.text, host.scenario.file, set=sets).run() for t in (whole, run_tables)]
+    assert runs[0].to_json() == runs[1].to_json()
+    assert runs[0].setups == runs[1].setups

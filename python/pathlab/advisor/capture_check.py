@@ -39,6 +39,7 @@ from pathlab.advisor.fit_level import LEVELS, Judged, Unit
 from pathlab.advisor.run_length import SAMPLING_MARGIN, SATURATED_PCT, WARMUP_SHARE, in_a_row, samples_per_path
 from pathlab.advisor.turn_spread import spread_s
 from pathlab.api import Result, Scenario
+from pathlab.devices import Device
 from pathlab.importer.captured_load import CapturedLoad
 from pathlab.importer.host_tables import HostTables
 from pathlab.progress import Progress, run_batch
@@ -150,7 +151,8 @@ class _Array:
     back_end_us: float
     fit_service: bool
     fit_back_end: bool
-    devices: list[str]
+    #: Its captured devices (a set: each unit of thousands is looked up in it).
+    devices: frozenset[str]
     #: The port's service as the scenario had it, before the fit.
     was_service_us: float = 0.0
     #: Why the fit stopped short, if it did.
@@ -171,9 +173,10 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
     `scenario` is the host's (`host`, its typed tables) with the user's overrides, or a cluster's
     (its merged tables; each captured device named `HOST/NAME`, as its workloads name it): the
     hosts are fitted together, one back end and port time per array for every host on it."""
-    tables = host.values()
+    tables = host.values(listed=False)  # its arrays and workloads
     given = {k for k, _ in scenario.overrides}
-    key = _keys(scenario)
+    resolved = scenario.devices  # once: a cluster's is a simulation built
+    key = _keys(resolved)
     workloads = {w["devices"][0]: (i, w) for i, w in enumerate(tables.get("workloads", [])) if len(w["devices"]) == 1}
     compared = [c for c in captured if c.device in workloads and "rate" not in workloads[c.device][1]]
     if not compared:
@@ -191,7 +194,7 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
         fitted.append(Fitted(f"workloads.{w['name']}.outstanding", f"{n} outstanding, {think_us:.1f} µs of think time",
                              f"Little's law on {c.where}: {c.rate:,.0f} I/O/s times {c.response_ms:.3f} ms = "
                              f"{c.rate * c.response_ms / 1000:.2f} in flight"))
-    device_array = {key(d.host, d.name): d.array.name for d in scenario.devices}
+    device_array = {key(d.host, d.name): d.array.name for d in resolved}
     arrays = []
     for i, a in enumerate(tables.get("arrays", [])):
         mine = [c.device for c in compared if device_array.get(c.device) == a["name"]]
@@ -201,7 +204,7 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
         user = lambda key, i=i: any(k.startswith((f"arrays.{i}.{key}", f"arrays.*.{key}")) for k in given)  # noqa: E731
         arrays.append(_Array(i, a["name"], _us(service), _us(a.get("read_latency", "0us")),
                              not user("service"), not user("read_latency") and not user("write_latency")
-                             and a.get("read_latency") == a.get("write_latency"), mine, _us(service)))
+                             and a.get("read_latency") == a.get("write_latency"), frozenset(mine), _us(service)))
     rates = {c.device: c.rate for c in compared}
     # The longest run: `LONGEST_S`, or shorter where the captured rate would put more than FIT_IOS I/Os in it.
     longest = max(SHORTEST_S, min(LONGEST_S, fit_level.FIT_IOS / sum(rates.values())))
@@ -247,15 +250,16 @@ def _spread_s(pilot: Result, rates: dict[str, float], key: Callable[[str, str], 
 
 
 def _run(scenario: Scenario, sets: dict[str, int | str], progress: Progress | None) -> Result:
-    (run,) = run_batch([scenario.with_set(sets)], progress, path_intervals=False)
+    # Loaded to be run at once: the run builds its model, with the load's checks.
+    (run,) = run_batch([scenario.with_set(sets, to_run=True)], progress, path_intervals=False)
     return run
 
 
-def _keys(scenario: Scenario) -> Callable[[str, str], str]:
+def _keys(devices: Sequence[Device]) -> Callable[[str, str], str]:
     """A device's name as the workloads name it, from its host and name: `HOST/NAME` where the
-    scenario has several hosts (a cluster: `cluster_merge` names every workload's device so), else
-    its name."""
-    several = len({d.host for d in scenario.devices}) > 1
+    scenario's `devices` are on several hosts (a cluster: `cluster_merge` names every workload's
+    device so), else its name."""
+    several = len({d.host for d in devices}) > 1
     return lambda host, name: f"{host}/{name}" if several else name
 
 

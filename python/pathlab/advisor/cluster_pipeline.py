@@ -53,7 +53,8 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     `spans`: the imported hosts' assumptions that move a gain (`ranges.span_ends`), and `at_ends` the
     cluster at each end with its run length, ranked beside it for each candidate's gain range;
     `executor`: where the candidates' runs go."""
-    host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), shown_host, subject)
+    if shown_host is not None:  # the devices' hosts only where one is to be checked: resolving them builds the cluster
+        host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), shown_host, subject)
     if imported and not all(h.measured_load for h in imported.values()):
         # No counters on some host: findings from the listings alone, and no simulated gain (as for one host).
         stack = next(h.stack for h in imported.values() if not h.measured_load)

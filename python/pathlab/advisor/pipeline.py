@@ -90,14 +90,17 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     length = {"run.duration": FULL_DURATION if auto else duration, "run.warmup": warmup}
     sets = [*given, *(f"{k}={to_toml(v)}" for k, v in length.items())]
     name = _subject_name(subject)
-    if failures is not None and failures is not False:
+    failing = failures is not None and failures is not False
+    if failing:
         sets.append("faults=[]")  # each failure kind is run alone, in place of the scenario's own faults
     if isinstance(subject, Cluster):
         said = progress or Progress()
         said.stage("the cluster's scenario from its tables")
-        scenario = Scenario.from_values(subject.tables.values(), subject.text, subject.file, variant=variant,
-                                        set=sets)
-        if failures is not None and failures is not False:
+        # The tables a run reads (`HostTables.values`), every run's load made from them; the failure
+        # timers read a device's listing (its NVMe subsystem), so their advice keeps it.
+        scenario = Scenario.from_values(subject.tables.values(listed=failing), subject.text, subject.file,
+                                        variant=variant, set=sets)
+        if failing:
             return cluster_failures(scenario, name, subject.hosts, "all" if failures is True else str(failures),
                                     objective, seeds, host, progress)
         assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
@@ -115,8 +118,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
         return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
                         subject.hosts, with_fitted(assumed, check), check, spans, at_ends, executor)
-    scenario, captured, imported = _scenario(subject, variant, sets)
-    if failures is not None and failures is not False:
+    scenario, captured, imported = _scenario(subject, variant, sets, listed=failing)
+    if failing:
         return _failures(scenario, name, imported, "all" if failures is True else str(failures), objective, seeds,
                          host, progress)
     if imported is None and (host is not None or _shared_luns(scenario.devices)):
@@ -216,9 +219,10 @@ def _subject_name(subject: Subject) -> str:
 
 
 def _scenario(subject: Host | Scenario | str | os.PathLike[str] | Sequence[str | os.PathLike[str]], variant: str | None,
-              sets: list[str]) -> tuple[Scenario, list[Finding], Host | None]:
+              sets: list[str], listed: bool = True) -> tuple[Scenario, list[Finding], Host | None]:
     """The host's scenario with the variant and overrides, what its captures show, and the
-    imported host (None for a scenario of the user's own)."""
+    imported host (None for a scenario of the user's own); an imported host's without its listings
+    unless `listed` (`HostTables.values`: the failure timers read them, no run does)."""
     if isinstance(subject, Scenario):
         scenario = Scenario.from_text(subject.text, subject.file, variant or subject.variant,
                                       [*(f"{k}={v}" for k, v in subject.overrides), *sets], subject.seed)
@@ -235,7 +239,7 @@ def _scenario(subject: Host | Scenario | str | os.PathLike[str] | Sequence[str |
                 (files[0].endswith(".toml") or not Path(files[0]).exists()):
             return load(files[0], variant, sets), [], None
         host = import_host(*files)
-    scenario = Scenario.from_values(host.tables.values(), host.text, host.file, variant=variant, set=sets)
+    scenario = Scenario.from_values(host.tables.values(listed), host.text, host.file, variant=variant, set=sets)
     return scenario, list(host.findings), host
 
 
@@ -253,7 +257,8 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
     """A cluster's advice (`cluster_pipeline`), its run length chosen as one host's is, from a
     pilot of the whole cluster and of the cluster at its spans' ends (devices keyed `HOST/NAME`
     where hosts share a LUN; devices of two hosts are never alike: their paths start at different hosts)."""
-    host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
+    if host is not None:  # the devices' hosts only where a host is to be checked: resolving them builds the cluster
+        host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
     length, chosen = _given_length(scenario, duration, warmup, auto), None
     lengths = [length] * len(at_ends)
     measured = (imported is None or all(h.measured_load for h in imported.values())) and \
@@ -279,15 +284,17 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, 
     setting in force on each (`run_length.choose`, for the policies of every candidate; `per_host`
     for a cluster's); the candidates, from the host's pilot, with their devices on the host, resolved once."""
     bases: list[Scenario | AtEnd] = [scenario, *at_ends]
-    pilots = [s.with_set(run_length.pilot_length()) for s in bases]
-    # A cluster's pilots one at a time, each whole result let go once its length is read (32 hosts ×
-    # 500 devices × 8 paths: about 700 MiB a result, its 128,000 path rows; four at once peaked at 5.5 GiB).
+    # A cluster's pilots one at a time, each loaded as it runs and its whole result let go once its length
+    # is read (32 hosts × 500 devices × 8 paths: about 700 MiB a result, its 128,000 path rows; four at once
+    # peaked at 5.5 GiB).
     chosen: list[RunLength] = []
     cands: list[Candidate] = []
     resolved: list[list[Device]] = []
-    for batch in [[p] for p in pilots] if per_host else [pilots]:
+    for batch in [[b] for b in bases] if per_host else [bases]:
+        # Loaded to be run at once: its model is built by its run, which makes the load's checks.
+        pilots = [b.with_set(run_length.pilot_length(), to_run=True) for b in batch]
         # The length reads the devices', paths' and ports' figures.
-        for p, m in zip(batch, run_batch(batch, progress, path_intervals=False), strict=True):
+        for p, m in zip(pilots, run_batch(pilots, progress, path_intervals=False), strict=True):
             if not chosen:  # the host's own pilot: the candidates, resolved once
                 cands = candidates(scenario, m, undetermined)
                 # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).

@@ -81,7 +81,7 @@ def assumed_settings(host: HostTables) -> list[tuple[str, int, str]]:
 def spans(host: HostTables, user_sets: list[str]) -> list[Span]:
     """The spans of the assumptions the imported host rests on, except what the user set with
     `--set` (that is no longer assumed)."""
-    scenario = host.values()
+    scenario = host.values(listed=False)  # its arrays and workloads
     keys = set_keys(s.partition("=")[::2] for s in user_sets)
 
     def given(table: str, index: int, key: str) -> bool:
