@@ -51,8 +51,9 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
     decision needs up to `seeds`, each candidate's runs as long as `lengths` says (per scenario,
     one per candidate: `RunLength.overrides`); per scenario, the figures in the candidates' order,
     the setting in force first. Every round's runs of every scenario go in one batch (the cores
-    stay busy while the slowest scenario runs); a scenario's figures are those it gets ranked alone
-    (same runs, same seeds). `in_force_run`: a run of the first scenario itself, taken as the
+    stay busy while the slowest scenario runs); the first scenario's figures are those it gets
+    ranked alone (same runs, same seeds), each span end's those of its first `FIRST_SEEDS` seeds:
+    an end gives a range and decides nothing, so no seed is added there for a decision. `in_force_run`: a run of the first scenario itself, taken as the
     setting in force's seed 1 when it ran that seed (the very run this would make). `resolved`:
     each candidate's devices on the first scenario, when the caller has them already. `per_host`
     (a cluster): every run keeps its per-device rows, each candidate's figures are the cluster's
@@ -66,7 +67,8 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
     _simulate([(r, i, seed) for r in rankings for i in r.simulated for seed in range(1, first + 1)
                if len(r.results[i]) < seed], executor)
     for seed in range(first + 1, seeds + 1):
-        wanted = [(r, i, seed) for r in rankings for i in r.open()]
+        # Only the scenario itself decides: a span's end gives a range, and decides nothing.
+        wanted = [(r, i, seed) for r in rankings[:1] for i in r.open()]
         if not wanted:
             break
         _simulate(wanted, executor)
