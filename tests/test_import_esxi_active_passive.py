@@ -58,3 +58,20 @@ def test_group_states_that_contradict_each_other_are_said_and_not_read_as_active
 def test_an_array_every_path_of_which_is_active_is_not_active_passive() -> None:
     paths = {"lun1": [PathGroup("t0", "active", 1), PathGroup("t1", "active", 2)]}
     assert active_passive(paths, "paths.txt") == (None, None)
+
+
+def test_a_lun_whose_standby_paths_are_not_shown_takes_its_active_paths_controller() -> None:
+    # lun2's standby paths are dead (not listed as standby): its active paths lead to t0's controller.
+    paths = {"lun1": [PathGroup("t0", "active", 1), PathGroup("t1", "standby", 2)],
+             "lun2": [PathGroup("t0", "active", 7), PathGroup("t1", "dead", 8)]}
+    found, why = active_passive(paths, "paths.txt")
+    assert why is None and found is not None
+    assert found.owners == {"lun1": "A", "lun2": "A"} and found.port_controller == {"t0": "A", "t1": "B"}
+
+
+def test_controller_names_never_repeat_past_the_alphabet() -> None:
+    # Fourteen LUNs on port pairs no LUN relates to another: 28 controllers, each named once.
+    paths = {f"lun{n}": [PathGroup(f"a{n}", "active", n), PathGroup(f"s{n}", "standby", n)] for n in range(14)}
+    found, _ = active_passive(paths, "paths.txt")
+    assert found is not None and len(found.controllers) == len(set(found.controllers)) == 28
+    assert found.controllers[:2] == ["A", "B"] and found.controllers[26:] == ["A2", "B2"]

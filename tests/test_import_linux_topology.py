@@ -256,6 +256,25 @@ def test_a_host_that_reads_no_state_runs_the_same_whatever_the_hosts_order(tmp_p
                for w in said)
 
 
+def test_a_devices_own_state_is_kept_where_its_hosts_reading_is_not_the_arrays(tmp_path: Path) -> None:
+    """Host x reads standby for the array (its first map) and non-optimized for its second map's
+    device; hosts y and z read non-optimized, which the array takes: x's devices keep x's standby,
+    but the device whose own map showed non-optimized keeps that (x's array value overwrote it)."""
+    import pathlab
+
+    listings = {"x": ALUA_STANDBY_LISTING.format(prio=1) + NON_OPTIMIZED_MAP,
+                "y": ALUA_STANDBY_LISTING.format(prio=10), "z": ALUA_STANDBY_LISTING.format(prio=10)}
+    for host, text in listings.items():
+        (tmp_path / f"{host}.txt").write_text(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        cluster = pathlab.import_cluster({h: [str(tmp_path / f"{h}.txt")] for h in listings})
+    scenario = tomllib.loads(cluster.text)
+    assert scenario["arrays"][0]["non_owner_state"] == "active_non_optimized"
+    assert {(d["host"], d["name"][-3:]): d.get("non_owner_state") for d in scenario["devices"]} == {
+        ("x", "8f5"): "standby", ("x", "8f6"): "active_non_optimized", ("y", "8f5"): None, ("z", "8f5"): None}
+
+
 def test_a_host_that_reads_no_state_where_the_others_agree_is_said_to_run_theirs(tmp_path: Path) -> None:
     """Host s reads standby; host d's map gives no state pathlab simulates (priority 0 beside the
     owner's): d's devices run standby, the array's value, and that is said (it was silent where

@@ -55,7 +55,8 @@ def test_the_capture_check_counts_the_devices_that_agree_and_shows_every_one_tha
 
 def test_warnings_alike_past_the_first_few_are_counted_at_the_end(capsys) -> None:
     """The CLI's warnings (`cli.common.AlikeWarnings`): each once, three alike ones said, the rest
-    counted after the command's own lines, naming the last; a fourth alone is said, not counted."""
+    counted after the command's own lines, naming the last; a fourth alone is said, not counted;
+    warnings apart by a figure are not alike."""
     from pathlab.cli.common import AlikeWarnings
 
     said = AlikeWarnings()
@@ -63,14 +64,17 @@ def test_warnings_alike_past_the_first_few_are_counted_at_the_end(capsys) -> Non
         said.show(f"h.txt: workloads.naa.{n:04d}.range: the span of the I/Os is not in the captures: 1 GiB assumed")
     said.show("h.txt: workloads.naa.0000.range: the span of the I/Os is not in the captures: 1 GiB assumed")  # again
     for n in range(4):
-        said.show(f"h.txt: arrays.A{n}.service: no capture shows a port at capacity: 20.0 µs per I/O assumed")
+        said.show(f"h.txt: devices.naa.{n:04d}.queue_depth: DQLEN is not in the captures: 32 assumed")
+    for pct in (95, 5, 45, 55, 65):
+        said.show(f"h.txt: the port's queue is {pct}% full")
     said.end()
     lines = capsys.readouterr().err.splitlines()
     assert lines == [
         *(f"pathlab: warning: h.txt: workloads.naa.{n:04d}.range: the span of the I/Os is not in the captures: 1 GiB "
           "assumed" for n in range(3)),
-        *(f"pathlab: warning: h.txt: arrays.A{n}.service: no capture shows a port at capacity: 20.0 µs per I/O assumed"
+        *(f"pathlab: warning: h.txt: devices.naa.{n:04d}.queue_depth: DQLEN is not in the captures: 32 assumed"
           for n in range(3)),
+        *(f"pathlab: warning: h.txt: the port's queue is {pct}% full" for pct in (95, 5, 45, 55, 65)),
         "pathlab: warning: and 3 more alike, the last: h.txt: workloads.naa.0005.range: the span of the I/Os is not in "
         "the captures: 1 GiB assumed",
-        "pathlab: warning: h.txt: arrays.A3.service: no capture shows a port at capacity: 20.0 µs per I/O assumed"]
+        "pathlab: warning: h.txt: devices.naa.0003.queue_depth: DQLEN is not in the captures: 32 assumed"]

@@ -4,7 +4,7 @@ array's latency beyond its ports' service (`read_latency`, `write_latency`) wher
 gain: a port's capacity (assumed whenever no capture shows a port working alone at capacity), a
 device's load (assumed for a device a capture with counters does not measure) and the array's
 zero-load time. Each is simulated at the ends of its span, the others at their assumed value,
-every candidate on the same I/Os and seeds as the central run; a candidate's range is the lowest
+every candidate on the same I/Os as the central run, its first two seeds; a candidate's range is the lowest
 and highest of its gains over those runs.
 
 The spans, and why:
@@ -167,7 +167,7 @@ def end_labels(found: list[Span]) -> list[str]:
 
 def gain_ranges(found: list[Span], central: list[Ranked], at_ends: list[list[Ranked]]) -> GainRanges | None:
     """Each candidate's lowest and highest gain over the central ranking and its rankings at the
-    spans' ends (same seeds and I/Os), each ranking's setting in force first, and on a cluster each
+    spans' ends (the same I/Os, the first two seeds), each ranking's setting in force first, and on a cluster each
     host's; None when the host rests on no assumption that matters."""
     if not found:
         return None

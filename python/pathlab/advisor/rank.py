@@ -53,8 +53,9 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
     the setting in force first. Every round's runs of every scenario go in one batch (the cores
     stay busy while the slowest scenario runs); the first scenario's figures are those it gets
     ranked alone (same runs, same seeds), each span end's those of its first `FIRST_SEEDS` seeds:
-    an end gives a range and decides nothing, so no seed is added there for a decision. `in_force_run`: a run of the first scenario itself, taken as the
-    setting in force's seed 1 when it ran that seed (the very run this would make). `resolved`:
+    an end gives a range and decides nothing, so no seed is added there for a decision.
+    `in_force_run`: a run of the first scenario itself, taken as the setting in force's seed 1
+    when it ran that seed (the very run this would make). `resolved`:
     each candidate's devices on the first scenario, when the caller has them already. `per_host`
     (a cluster): every run keeps its per-device rows, each candidate's figures are the cluster's
     (`host_figures.cluster_summary`: the worst host's p99) with each host's beside them. `executor`:

@@ -63,8 +63,8 @@ class BadInput(click.ClickException):
 
 
 class AlikeWarnings:
-    """Warnings on stderr, each once, and those alike (`output.repeats.alike`: the same words for
-    another device) said three times and then counted at the end: a cluster of 32 hosts × 500
+    """Warnings on stderr, each once, and those alike (`output.repeats.alike`: the same words and
+    figures for another device) said three times and then counted at the end: a cluster of 32 hosts × 500
     devices assumes a workload's span for each of 16,000 devices. Each value assumed is also
     commented where it is written (the imported scenario; advise's assumptions with --verbose)."""
 
@@ -78,7 +78,7 @@ class AlikeWarnings:
         if message in self.shown:
             return
         self.shown.add(message)
-        group = self.alike.setdefault(alike(message), [])
+        group = self.alike.setdefault(alike(message, figures=False), [])
         group.append(message)
         if len(group) <= SHOWN:
             click.echo(f"pathlab: warning: {message}", err=True)

@@ -338,11 +338,12 @@ def _refuse_symmetric_beside_owned(a: ClusterArray, bare_hosts: set[str]) -> Non
     symmetric = next(((h, s) for h, v, s in a.symmetry if v and h in bare_hosts), None)
     owned = next(((h, s) for h, v, s in a.symmetry if not v), None)
     if symmetric is None or owned is None:  # no reading to name: the ports' hosts
-        raise ScenarioError(a.origin, "ports", f"{', '.join(sorted(bare_hosts))} reach array {a.name} through ports "
-                                               "without a controller, other hosts through its controllers' ports: "
-                                               "give every host's listing with its paths' states")
-    raise ScenarioError(_file_of(symmetric[1]) or a.origin, "symmetric",
-                        f"{symmetric[0]} reads array {a.origin} as symmetric ({_said(symmetric[1])}), {owned[0]} as owned "
+        raise ScenarioError(_file_of(a.table.source("vendor")) or a.name, "ports",
+                            f"{', '.join(sorted(bare_hosts))} reach array {a.name} through ports "
+                            "without a controller, other hosts through its controllers' ports: "
+                            "give every host's listing with its paths' states")
+    raise ScenarioError(_file_of(symmetric[1]) or a.name, "symmetric",
+                        f"{symmetric[0]} reads array {a.name} as symmetric ({_said(symmetric[1])}), {owned[0]} as owned "
                         f"by its controllers ({_said(owned[1])}): one array is one or the other; give every host's "
                         "listing with its paths' priorities or ALUA states (`multipath -ll`, not `-l`)")
 
@@ -366,7 +367,8 @@ def _per_host_keys(a: ClusterArray, warnings: list[tuple[str, str]]) -> None:
         for other, got, devices in readings:
             if got is not None and to_toml(got[0]) != chosen:
                 for d in devices:
-                    d.set(key, got[0], got[1], after="owner" if d.find("owner") else None)
+                    if d.find(key) is None:  # a device that read a state of its own keeps it
+                        d.set(key, got[0], got[1], after="owner" if d.find("owner") else None)
                 warnings.append((f"arrays.{a.name}.{key}", f"{other} gives {to_toml(got[0])} ({_said(got[1])}), {host} "
                                                            f"{chosen} ({_said(source)}): the array answers the hosts "
                                                            f"apart; {other}'s devices keep its own"))

@@ -91,8 +91,8 @@ def active_passive(paths_of: dict[str, list[PathGroup]], path_file: str) -> tupl
         root, odd = sides.find(port)
         if (root, odd) not in names:
             # A new pair's two sides named together, so that A and B are one pair's.
-            pair = len(names) // 2
-            names[(root, odd)], names[(root, 1 - odd)] = ascii_uppercase[2 * pair % 26], ascii_uppercase[(2 * pair + 1) % 26]
+            k = len(names)
+            names[(root, odd)], names[(root, 1 - odd)] = _controller_name(k), _controller_name(k + 1)
             out.controllers += [names[(root, odd)], names[(root, 1 - odd)]]
         return names[(root, odd)]
 
@@ -101,6 +101,11 @@ def active_passive(paths_of: dict[str, list[PathGroup]], path_file: str) -> tupl
     for paths in paths_of.values():
         for p in paths:
             out.port_controller.setdefault(p.target, controller(p.target))
+    for device, paths in paths_of.items():
+        # A LUN whose standby paths are not shown (dead, or not listed): its active paths' controller, where one.
+        owning = {out.port_controller[p.target] for p in paths if p.state == "active"}
+        if device not in out.owners and len(owning) == 1:
+            out.owners[device] = owning.pop()
     lines = [str(p.line) for _, paths in parted for p in paths[:1] if p.line is not None]
     said = ", ".join(lines[:5]) + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
     out.source = Derived(f"{path_file}: the paths of {len(parted)} LUN{'s' if len(parted) > 1 else ''} show Group State "
@@ -108,3 +113,8 @@ def active_passive(paths_of: dict[str, list[PathGroup]], path_file: str) -> tupl
                          "an active/passive array, the ports active together for a LUN one controller's, its standby "
                          "ones the other's", (path_file,))
     return out, None
+
+
+def _controller_name(k: int) -> str:
+    """The k-th controller's name: A to Z, then A2, B2, ... (never one name twice)."""
+    return ascii_uppercase[k % 26] + (str(k // 26 + 1) if k >= 26 else "")

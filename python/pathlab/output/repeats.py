@@ -15,22 +15,26 @@ SHOWN = 3
 
 T = TypeVar("T")
 
-#: Names and figures that tell alike lines apart: a host's prefix (`esx01: `, `esx01, esx02: `),
-#: SCSI and NVMe identifiers, ESXi runtime names and Linux H:C:T:L, `HOST/NAME`, and numbers.
+#: Names that tell alike lines apart: a host's prefix (`esx01: `, `esx01, esx02: `), SCSI and
+#: NVMe identifiers, ESXi runtime names and Linux H:C:T:L, `HOST/NAME` (and files' paths).
 _NAMES = re.compile(r"^[\w.-]+(?:, [\w.-]+)*: (?=\S)|\b(?:naa|eui|t10|nqn)\.[\w.:-]+|\bvmhba\d+:C\d+:T\d+:L\d+\b"
-                    r"|\b\d+:\d+:\d+:\d+\b|\b[\w.-]+/[\w.-]+\b|[-+]?\d[\d,]*(?:\.\d+)?")
+                    r"|\b\d+:\d+:\d+:\d+\b|\b[\w.-]+/[\w.-]+\b")
+_FIGURES = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
 
 
-def alike(text: str) -> str:
-    """`text` with its names and figures taken out: the key alike texts share."""
-    return _NAMES.sub("#", text)
+def alike(text: str, figures: bool = True) -> str:
+    """`text` with its names taken out, and its figures unless `figures` is false (warnings keep
+    theirs: a queue 95% full is not said alike with one 5% full): the key alike texts share."""
+    named = _NAMES.sub("#", text)
+    return _FIGURES.sub("#", named) if figures else named
 
 
 def counted(items: Sequence[T], key: Callable[[T], str], more: Callable[[list[T]], str],
             shown: int = SHOWN) -> list[T | str]:
-    """`items` in their order, each group of alike ones (`key`) cut to its first `shown`, the
-    rest said once where the group's last shown one is (`more` of the ones left out); a group
-    of `shown` + 1 is said whole (a line saying "1 more" says no less)."""
+    """`items` with each group of alike ones (`key`) cut to its first `shown` and the rest said
+    once after them (`more` of the ones left out), each group where its first item is (a group
+    comes together ahead of items between its members); a group of `shown` + 1 is said whole, in
+    its order among the others (a line saying "1 more" says no less)."""
     groups: dict[str, list[T]] = {}
     for item in items:
         groups.setdefault(key(item), []).append(item)
