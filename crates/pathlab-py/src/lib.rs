@@ -339,6 +339,11 @@ impl SimulationHandle {
     }
 }
 
+/// `--set` pairs (dotted key, raw value) with each value read as the engine reads it.
+fn parsed_overrides(overrides: Vec<(String, String)>) -> Vec<(String, toml::Value)> {
+    overrides.into_iter().map(|(k, v)| (k, parse_override_value(&v))).collect()
+}
+
 /// Loads a scenario from its text. `overrides` are (dotted key, raw value) pairs as given to
 /// `--set`; raises ScenarioError(file, field, message) on bad input. `to_run` as
 /// `load_scenario_values` takes it.
@@ -352,8 +357,7 @@ fn load_scenario(
     seed: Option<u64>,
     to_run: bool,
 ) -> PyResult<ScenarioHandle> {
-    let parsed: Vec<(String, toml::Value)> =
-        overrides.into_iter().map(|(k, v)| (k, parse_override_value(&v))).collect();
+    let parsed = parsed_overrides(overrides);
     let inner = if to_run {
         Scenario::parse(text, file, variant, &parsed, seed)
     } else {
@@ -378,8 +382,7 @@ fn load_scenario_values(
     to_run: bool,
 ) -> PyResult<ScenarioHandle> {
     let table = from_python::table(tables)?;
-    let parsed: Vec<(String, toml::Value)> =
-        overrides.into_iter().map(|(k, v)| (k, parse_override_value(&v))).collect();
+    let parsed = parsed_overrides(overrides);
     let inner = if to_run {
         Scenario::from_table(table, file, variant, &parsed, seed)
     } else {
@@ -401,8 +404,7 @@ fn tables_as_run<'py>(
     overrides: Vec<(String, String)>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let table = from_python::table(tables)?;
-    let parsed: Vec<(String, toml::Value)> =
-        overrides.into_iter().map(|(k, v)| (k, parse_override_value(&v))).collect();
+    let parsed = parsed_overrides(overrides);
     let applied = pathlab_sim::scenario::tables_as_run(table, file, variant, &parsed).map_err(scenario_error)?;
     to_python(py, &applied)
 }
