@@ -283,7 +283,8 @@ def _stack_key_where(scenario: Scenario, key: str) -> str:
     said = set_where(scenario, f"host.stack.{key}")
     if said is None:
         return f"{scenario.file}, [host.stack] {key}"
-    return f"{said} (its {key})" if said.endswith(" host.stack") or said.endswith("set host.stack)") else said
+    # The whole table set at once (`--set host.stack={...}`): which of its keys this is.
+    return f"{said} (its {key})" if said == set_where(scenario, "host.stack") else said
 
 
 def _own_subsystem(scenario: Scenario, device: Device) -> set[str] | None:
