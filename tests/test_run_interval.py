@@ -61,8 +61,8 @@ def test_the_hosts_objects_are_the_clusters_as_the_engine_counts_them() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cluster = pathlab.import_cluster(["vmax-cluster-esx-a", "vmax-cluster-esx-b", "vmax-cluster-esx-c"])
-    hosts = [h.scenario for h in cluster.hosts.values()]
+    hosts = [h.scenario.handle.interval_objects for h in cluster.hosts.values()]
     assert cluster_objects(hosts) == cluster.scenario.handle.interval_objects
     # esx-a and esx-b: 2 LUNs x 8 paths, 2 adapters; esx-c: 2 LUNs x 2 paths, 1 adapter; one summary.
-    assert [h.handle.interval_objects - 1 for h in hosts] == [20, 20, 7]
+    assert [objects - 1 for objects in hosts] == [20, 20, 7]
     assert cluster_objects(hosts) == 48

@@ -186,17 +186,19 @@ def _imported(given: Sequence[tuple[str | None, tuple[str, ...]]], scratch: Path
     refuse_sizes_that_differ([(name, first[name].captures) for name, *_ in members])
     imported: dict[str, Host] = {}
     said: list[str] = []
+    objects: list[int] = []  # each host's objects with rows of interval figures
     for (host_name, *_), r in zip(members, hosts):
         if r.import_refused is not None:
             raise ScenarioError(*r.import_refused)
         assert r.host is not None
         imported[host_name] = r.host
         said += r.said
+        objects.append(r.interval_objects)
     if merge_refused is not None:
         raise merge_refused
     assert merging is not None
     merged = merging.merged()
-    size_interval(merged.tables, cluster_objects([h.scenario for h in imported.values()]))
+    size_interval(merged.tables, cluster_objects(objects))
     return members, imported, said, merged
 
 

@@ -37,12 +37,15 @@ class HostRead:
     naming_refused: tuple[str, ...] | None = None
     #: Why the host's import refused them.
     import_refused: tuple[str, ...] | None = None
+    #: Its scenario's objects with rows of interval figures (`ScenarioHandle.interval_objects`),
+    #: read where the import built it: the cluster's `[run]` interval is sized by them.
+    interval_objects: int = 0
 
 
 def read_host(files: tuple[str, ...]) -> HostRead:
     """One host's files read: named, digested, imported (`HostRead`)."""
     from pathlab.importer import capture_files_of
-    from pathlab.importer.host import import_host
+    from pathlab.importer.host import host_and_scenario
     from pathlab.importer.host_names import host_named
     from pathlab.importer.kinds import kind_of
 
@@ -59,7 +62,8 @@ def read_host(files: tuple[str, ...]) -> HostRead:
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always", PathlabWarning)
         try:
-            out.host = import_host(*files)
+            out.host, scenario = host_and_scenario(*files)
+            out.interval_objects = scenario.handle.interval_objects
         except ScenarioError as e:
             out.import_refused = tuple(str(a) for a in e.args)
     out.said = [str(w.message) for w in said]

@@ -76,6 +76,12 @@ def import_host(*files: str | os.PathLike[str]) -> Host:
     host (ESXi, dm-multipath, native NVMe), a folder of them (a sosreport or vm-support tree), or a
     shipped capture's name (`vmax-iops1000`). Each assumed value is also warned about
     (`PathlabWarning`); bad input raises `ScenarioError` naming the file and line."""
+    return host_and_scenario(*files)[0]
+
+
+def host_and_scenario(*files: str | os.PathLike[str]) -> tuple[Host, Scenario]:
+    """`import_host`'s host and the scenario its import built to check it (a cluster's worker
+    reads what it needs of it there and lets it go: the host builds its own when asked)."""
     from pathlab.importer import imported_name, imported_scenario
 
     given = tuple(str(f) for f in files)
@@ -84,5 +90,5 @@ def import_host(*files: str | os.PathLike[str]) -> Host:
     imported, scenario = imported_scenario(given, imported_name(given))
     return Host(given, scenario.file, tuple(imported.findings), tuple(Assumption(f, m) for f, m in imported.warnings),
                 imported.stack, imported.measured_load, scenario.text, tuple(imported.undetermined),
-                tuple(imported.timers), tuple(imported.captured), imported.tables)
+                tuple(imported.timers), tuple(imported.captured), imported.tables), scenario
 

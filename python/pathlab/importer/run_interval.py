@@ -12,17 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pathlab import _core
-from pathlab.api import Scenario
 from pathlab.importer.host_tables import HostTables
 from pathlab.importer.provenance import Derived
 
 NS = 1_000_000_000
 
 
-def cluster_objects(hosts: Sequence[Scenario]) -> int:
+def cluster_objects(hosts: Sequence[int]) -> int:
     """The cluster's objects with rows of interval figures: one summary, and each host's devices,
-    paths and adapters (its own scenario's, less its summary): a host keeps them in a cluster."""
-    return 1 + sum(h.handle.interval_objects - 1 for h in hosts)
+    paths and adapters (`hosts`: each host's own scenario's count, less its summary): a host
+    keeps them in a cluster."""
+    return 1 + sum(objects - 1 for objects in hosts)
 
 
 def intervals(warmup_ns: int, duration_ns: int, interval_ns: int) -> int:
