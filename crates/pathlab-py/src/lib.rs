@@ -245,11 +245,21 @@ impl ScenarioHandle {
     /// of this scenario (this one with them) the caller is about to make: the model is built once
     /// for them, kept until the last takes it, and copied for the others (`run::model`: a copy is
     /// the model built again, so each is the same simulation as with `runs=1`).
+    /// The build (or copy) runs without the GIL: a cluster's model takes about half a second,
+    /// and another thread's run steps on meanwhile (a ranking's runs go side by side).
     #[pyo3(signature = (path_intervals=true, seed=None, runs=1))]
-    fn simulation(&self, path_intervals: bool, seed: Option<u64>, runs: usize) -> PyResult<SimulationHandle> {
+    fn simulation(
+        &self,
+        py: Python<'_>,
+        path_intervals: bool,
+        seed: Option<u64>,
+        runs: usize,
+    ) -> PyResult<SimulationHandle> {
         let seed = seed.unwrap_or(self.inner.spec.run.seed);
-        let sim = run::simulation_on(&self.inner, self.model(runs)?, seed).map_err(scenario_error)?;
-        let sim = if path_intervals { sim } else { sim.without_path_intervals() };
+        let sim = py.detach(|| -> PyResult<Simulation> {
+            let sim = run::simulation_on(&self.inner, self.model(runs)?, seed).map_err(scenario_error)?;
+            Ok(if path_intervals { sim } else { sim.without_path_intervals() })
+        })?;
         Ok(SimulationHandle {
             inner: Mutex::new(Some(sim)),
             events: std::sync::atomic::AtomicU64::new(0),
@@ -350,6 +360,7 @@ fn parsed_overrides(overrides: Vec<(String, String)>) -> Vec<(String, toml::Valu
 #[pyfunction]
 #[pyo3(signature = (text, file, variant=None, overrides=Vec::new(), seed=None, to_run=false))]
 fn load_scenario(
+    py: Python<'_>,
     text: &str,
     file: &str,
     variant: Option<&str>,
@@ -358,11 +369,14 @@ fn load_scenario(
     to_run: bool,
 ) -> PyResult<ScenarioHandle> {
     let parsed = parsed_overrides(overrides);
-    let inner = if to_run {
-        Scenario::parse(text, file, variant, &parsed, seed)
-    } else {
-        run::load(text, file, variant, &parsed, seed)
-    };
+    // Parsed and checked without the GIL (a ranking loads a candidate while others run).
+    let inner = py.detach(|| {
+        if to_run {
+            Scenario::parse(text, file, variant, &parsed, seed)
+        } else {
+            run::load(text, file, variant, &parsed, seed)
+        }
+    });
     Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
 }
 
@@ -383,11 +397,14 @@ fn load_scenario_values(
 ) -> PyResult<ScenarioHandle> {
     let table = from_python::table(tables)?;
     let parsed = parsed_overrides(overrides);
-    let inner = if to_run {
-        Scenario::from_table(table, file, variant, &parsed, seed)
-    } else {
-        run::load_table(table, file, variant, &parsed, seed)
-    };
+    // Typed and checked without the GIL (a ranking loads a candidate while others run).
+    let inner = tables.py().detach(|| {
+        if to_run {
+            Scenario::from_table(table, file, variant, &parsed, seed)
+        } else {
+            run::load_table(table, file, variant, &parsed, seed)
+        }
+    });
     Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
 }
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import math
 import os
+import threading
+from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from pathlab.advisor.candidates import Candidate
 from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
@@ -87,29 +90,61 @@ def _simulated(scenario: Scenario | AtEnd, cands: list[Candidate], resolved: lis
 
 
 def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> None:
-    """Runs (ranking, candidate, seed) in one batch and files each result under its ranking, in
-    seed order. A cluster's runs (`per_host`) go as many at a time as there are cores (on Ray: all
-    at once), each finished with what its hosts' figures read alone (each device's host, rate and
-    response, and each host's p99: no path, port or interval row, no device's status or quantile
-    made; a cluster of 32 hosts × 500 devices × 8 paths has 128,000 path rows) and kept as what
-    its ranking reads (`figures_of`) before the next go; and each candidate's
-    loaded scenario is let go after its last run of the batch."""
+    """Runs (ranking, candidate, seed) and files each result under its ranking, in seed order:
+    on this machine as they come (`_run_here`), on Ray all at once. A cluster's runs
+    (`per_host`) are each finished with what its hosts' figures read alone (each device's host,
+    rate and response, and each host's p99: no path, port or interval row, no device's status or
+    quantile made; a cluster of 32 hosts × 500 devices × 8 paths has 128,000 path rows) and kept
+    as what its ranking reads (`figures_of`)."""
+    done = _run_here(wanted) if executor.kind == "local" else _run_at(wanted, executor)
+    for (r, i, _), result in zip(wanted, done, strict=True):
+        r.results[i].append(result)
+
+
+def _run_here(wanted: list[tuple[_Ranking, int, int]]) -> list[Result]:
+    """The runs on this machine's cores, each core taking the next run as soon as its last ends
+    (the runs of a cluster's candidates differ twofold in cost: a batch waited for its slowest),
+    each candidate loaded by its first run and, on a cluster, let go after its last (a handle of
+    32 hosts × 500 devices × 8 paths is about 200 MiB) with the freed memory handed back
+    (`free_heap`). A candidate's runs share its model's build (`Scenario._run`'s `runs`)."""
     per_host = wanted[0][0].per_host
-    step = (os.cpu_count() or 1) if per_host and executor.kind == "local" else len(wanted)
-    for start in range(0, len(wanted), step):
-        part = wanted[start:start + step]
-        batch = executor.run([r.run(i, seed) for r, i, seed in part], figures_only=not per_host, path_intervals=False,
-                             device_rows=per_host)
-        for (r, i, _), result in zip(part, batch):
-            r.results[i].append(figures_of(result) if per_host else result)
-        # A cluster's candidate scenario let go after its last seed of the batch (loaded again for a later round's seed).
-        later = {(id(r), i) for r, i, _ in wanted[start + step:]}
-        for r, i, _ in part if per_host else []:
-            if (id(r), i) not in later:
-                r.release(i)
-        if per_host:  # the runs' freed memory back to the system before the next two are built
-            del batch
+    runs = Counter((id(r), i) for r, i, _ in wanted)
+    left = Counter(runs)
+    loading = {key: threading.Lock() for key in runs}
+    counting = threading.Lock()
+
+    def one(task: tuple[_Ranking, int, int]) -> Result:
+        r, i, seed = task
+        key = (id(r), i)
+        with loading[key]:  # one load a candidate, whichever of its runs starts first
+            scenario = r.run(i, seed)
+        result = scenario._run(None, not per_host, False, per_host, runs[key])
+        if not per_host:
+            return result
+        kept = figures_of(result)
+        del result, scenario
+        with counting:
+            left[key] -= 1
+            last = left[key] == 0
+        if last:
+            r.release(i)
             free_heap()
+        return kept
+
+    with ThreadPoolExecutor(max_workers=min(len(wanted), os.cpu_count() or 1)) as pool:
+        return list(pool.map(one, wanted))
+
+
+def _run_at(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> list[Result]:
+    """The runs as one batch on `executor` (Ray: all at once), a cluster's candidates let go after."""
+    per_host = wanted[0][0].per_host
+    batch = executor.run([r.run(i, seed) for r, i, seed in wanted], figures_only=not per_host, path_intervals=False,
+                         device_rows=per_host)
+    if not per_host:
+        return batch
+    for r, i, _ in wanted:
+        r.release(i)
+    return [figures_of(result) for result in batch]
 
 
 def figures_of(run: Result) -> Result:
