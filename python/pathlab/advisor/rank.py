@@ -10,18 +10,14 @@ within the margin of it whichever way the means move inside the intervals (`sett
 from __future__ import annotations
 
 import math
-import os
-import threading
-from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 from pathlab.advisor.candidates import Candidate
 from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
-from pathlab.advisor.free_heap import free_heap
 from pathlab.advisor.host_figures import HOST_FIGURES, cluster_summary, host_figures
 from pathlab.advisor.ranges import AtEnd
 from pathlab.advisor.ranked import Ranked
+from pathlab.advisor.ranking_runs import RankingRuns
 from pathlab.api import Result, Scenario
 from pathlab.devices import Device
 from pathlab.figures import HEADLINE
@@ -53,8 +49,8 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
     assumed values' spans) on the same I/Os (seeds 1, 2, ...), as many seeds as each scenario's
     decision needs up to `seeds`, each candidate's runs as long as `lengths` says (per scenario,
     one per candidate: `RunLength.overrides`); per scenario, the figures in the candidates' order,
-    the setting in force first. Every round's runs of every scenario go in one batch (the cores
-    stay busy while the slowest scenario runs); the first scenario's figures are those it gets
+    the setting in force first. The runs go as `ranking_runs` sends them: the scenario's next
+    seeds behind the ends' runs (the cores stay busy while the slowest runs); the first scenario's figures are those it gets
     ranked alone (same runs, same seeds), each span end's those of its first `FIRST_SEEDS` seeds:
     an end gives a range and decides nothing, so no seed is added there for a decision.
     `in_force_run`: a run of the first scenario itself, taken as the setting in force's seed 1
@@ -68,14 +64,22 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
     if in_force_run is not None and in_force_run.data["seed"] == 1:
         rankings[0].results[0] = [figures_of(in_force_run) if per_host else in_force_run]
     first = min(FIRST_SEEDS, seeds)
-    _simulate([(r, i, seed) for r in rankings for i in r.simulated for seed in range(1, first + 1)
-               if len(r.results[i]) < seed], executor)
-    for seed in range(first + 1, seeds + 1):
-        # Only the scenario itself decides: a span's end gives a range, and decides nothing.
-        wanted = [(r, i, seed) for r in rankings[:1] for i in r.open()]
-        if not wanted:
-            break
-        _simulate(wanted, executor)
+    central, ends = rankings[0], rankings[1:]
+    runs = RankingRuns(executor, figures_of)
+    try:
+        own = runs.start([(central, i, seed) for i in central.simulated for seed in range(1, first + 1)
+                          if len(central.results[i]) < seed])
+        at_ends = runs.start([(r, i, seed) for r in ends for i in r.simulated for seed in range(1, first + 1)])
+        runs.file(own)
+        for seed in range(first + 1, seeds + 1):
+            # Only the scenario itself decides: a span's end gives a range, and decides nothing.
+            wanted = [(central, i, seed) for i in central.open()]
+            if not wanted:
+                break
+            runs.file(runs.start(wanted))
+        runs.file(at_ends)
+    finally:
+        runs.close()
     return [r.ranked_all() for r in rankings]
 
 
@@ -87,64 +91,6 @@ def _simulated(scenario: Scenario | AtEnd, cands: list[Candidate], resolved: lis
     latency or a workload's load, none of which resolves into a device's policy."""
     devices = resolved or [scenario.with_set(c.overrides, to_run=True).devices for c in cands]
     return [i for i, c in enumerate(cands) if i == 0 or not _same_as_in_force(c, devices[i], devices[0])]
-
-
-def _simulate(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> None:
-    """Runs (ranking, candidate, seed) and files each result under its ranking, in seed order:
-    on this machine as they come (`_run_here`), on Ray all at once. A cluster's runs
-    (`per_host`) are each finished with what its hosts' figures read alone (each device's host,
-    rate and response, and each host's p99: no path, port or interval row, no device's status or
-    quantile made; a cluster of 32 hosts × 500 devices × 8 paths has 128,000 path rows) and kept
-    as what its ranking reads (`figures_of`)."""
-    done = _run_here(wanted) if executor.kind == "local" else _run_at(wanted, executor)
-    for (r, i, _), result in zip(wanted, done, strict=True):
-        r.results[i].append(result)
-
-
-def _run_here(wanted: list[tuple[_Ranking, int, int]]) -> list[Result]:
-    """The runs on this machine's cores, each core taking the next run as soon as its last ends
-    (the runs of a cluster's candidates differ twofold in cost: a batch waited for its slowest),
-    each candidate loaded by its first run and, on a cluster, let go after its last (a handle of
-    32 hosts × 500 devices × 8 paths is about 200 MiB) with the freed memory handed back
-    (`free_heap`). A candidate's runs share its model's build (`Scenario._run`'s `runs`)."""
-    per_host = wanted[0][0].per_host
-    runs = Counter((id(r), i) for r, i, _ in wanted)
-    left = Counter(runs)
-    loading = {key: threading.Lock() for key in runs}
-    counting = threading.Lock()
-
-    def one(task: tuple[_Ranking, int, int]) -> Result:
-        r, i, seed = task
-        key = (id(r), i)
-        with loading[key]:  # one load a candidate, whichever of its runs starts first
-            scenario = r.run(i, seed)
-        result = scenario._run(None, not per_host, False, per_host, runs[key])
-        if not per_host:
-            return result
-        kept = figures_of(result)
-        del result, scenario
-        with counting:
-            left[key] -= 1
-            last = left[key] == 0
-        if last:
-            r.release(i)
-            free_heap()
-        return kept
-
-    with ThreadPoolExecutor(max_workers=min(len(wanted), os.cpu_count() or 1)) as pool:
-        return list(pool.map(one, wanted))
-
-
-def _run_at(wanted: list[tuple[_Ranking, int, int]], executor: Executor) -> list[Result]:
-    """The runs as one batch on `executor` (Ray: all at once), a cluster's candidates let go after."""
-    per_host = wanted[0][0].per_host
-    batch = executor.run([r.run(i, seed) for r, i, seed in wanted], figures_only=not per_host, path_intervals=False,
-                         device_rows=per_host)
-    if not per_host:
-        return batch
-    for r, i, _ in wanted:
-        r.release(i)
-    return [figures_of(result) for result in batch]
 
 
 def figures_of(run: Result) -> Result:
@@ -165,8 +111,8 @@ class _Ranking:
                  per_host: bool = False):
         self.cands, self.simulated, self.per_host = cands, simulated, per_host
         self.scenario, self.lengths = scenario, lengths
-        # Each candidate's scenario loaded when a batch first needs it; its seeds are copies of it
-        # (`Scenario.with_seed`), and it is let go once the batch has run its last seed (`release`).
+        # Each candidate's scenario loaded by its first run; its seeds are copies of it
+        # (`Scenario.with_seed`), and a cluster's is let go after its last run started (`ranking_runs`).
         self.loaded: dict[int, Scenario] = {}
         self.results: dict[int, list[Result]] = {i: [] for i in simulated}
 
