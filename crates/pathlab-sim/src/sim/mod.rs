@@ -342,7 +342,7 @@ impl Simulation {
         let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
         let hosts = model.host_pauses.len();
         let pause_rng = (0..hosts as u64).map(|h| Stream::new(plan.seed, h, Purpose::HostPauses)).collect();
-        let row_names = sampling::RowNames::new(&model);
+        let row_names = sampling::RowNames::new();
         let mut sim = Simulation {
             model,
             workers,

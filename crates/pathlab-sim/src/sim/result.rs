@@ -249,7 +249,7 @@ impl Simulation {
                 ownership_moves: r.contention.as_ref().map_or([0, 0], |c| c.transfers),
             })
             .collect();
-        let events: Vec<HostEvent> = self.log.iter().map(|e| e.to_result(m, &self.row_names.devices)).collect();
+        let events: Vec<HostEvent> = self.log.iter().map(|e| e.to_result(m, self.row_names.devices(m))).collect();
         RunResult {
             scenario: self.plan.scenario.clone(),
             variant: self.plan.variant.clone(),
@@ -287,7 +287,7 @@ impl Simulation {
     /// came back from each fault.
     fn application_view(&self, events: &[HostEvent]) -> ApplicationView {
         let m = &self.model;
-        let names = &self.row_names.devices;
+        let names = self.row_names.devices(m);
         let devices: Vec<ApplicationSaw> = (0..m.devices.len())
             .map(|d| ApplicationSaw::of_device(&m.host_names[m.devices[d].host], &names[d], &m.devices[d].watch))
             .collect();

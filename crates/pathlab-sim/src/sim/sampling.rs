@@ -7,25 +7,38 @@ use crate::model::names_per_host::{adapters_written, written_where_shared};
 use crate::model::Model;
 use crate::observe::result::{IntervalRow, ObjectIntervalRow};
 use crate::observe::window::{ObjectWindow, Window};
+use std::cell::OnceCell;
 
 /// The names interval rows give devices, adapters and paths, and events their device: alone, or
 /// `HOST/NAME` when another host has the name (every ESXi host has a `vmhba1`, and so a
 /// `vmhba1:C0:T0:L1`; hosts sharing a LUN each have its NAA), as a scenario writes it.
 pub(super) struct RowNames {
-    pub(super) devices: Vec<String>,
-    adapters: Vec<String>,
-    paths: Vec<String>,
+    devices: OnceCell<Vec<String>>,
+    adapters: OnceCell<Vec<String>>,
+    paths: OnceCell<Vec<String>>,
 }
 
+/// Written when first asked for: a run that makes no row of a kind writes none of its names (a
+/// cluster's ranking run makes no path row, and 32 hosts × 500 devices × 8 paths have 128,000
+/// paths whose names took a tenth of a second to write each run).
 impl RowNames {
-    pub(super) fn new(m: &Model) -> Self {
-        let devices = m.devices.iter().map(|d| (d.name.as_str(), d.host));
-        let paths = m.paths.iter().map(|p| (p.name.as_str(), m.adapters[p.adapter].host));
-        RowNames {
-            devices: written_where_shared(devices, &m.host_names),
-            adapters: adapters_written(&m.adapters, &m.host_names),
-            paths: written_where_shared(paths, &m.host_names),
-        }
+    pub(super) fn new() -> Self {
+        RowNames { devices: OnceCell::new(), adapters: OnceCell::new(), paths: OnceCell::new() }
+    }
+
+    pub(super) fn devices(&self, m: &Model) -> &[String] {
+        self.devices
+            .get_or_init(|| written_where_shared(m.devices.iter().map(|d| (d.name.as_str(), d.host)), &m.host_names))
+    }
+
+    fn adapters(&self, m: &Model) -> &[String] {
+        self.adapters.get_or_init(|| adapters_written(&m.adapters, &m.host_names))
+    }
+
+    fn paths(&self, m: &Model) -> &[String] {
+        self.paths.get_or_init(|| {
+            written_where_shared(m.paths.iter().map(|p| (p.name.as_str(), m.adapters[p.adapter].host)), &m.host_names)
+        })
     }
 }
 
@@ -80,12 +93,12 @@ impl Simulation {
         let m = &self.model;
         for i in 0..m.devices.len() {
             let ObjectWindow { actv, qued, figures } = window.device(i);
-            let name = self.row_names.devices[i].clone();
+            let name = self.row_names.devices(m)[i].clone();
             self.device_intervals.push(ObjectIntervalRow { t_s, name, actv, qued, figures });
         }
         for i in 0..m.adapters.len() {
             let ObjectWindow { actv, qued, figures } = window.adapter(i);
-            let name = self.row_names.adapters[i].clone();
+            let name = self.row_names.adapters(m)[i].clone();
             self.adapter_intervals.push(ObjectIntervalRow { t_s, name, actv, qued, figures });
         }
         if !self.plan.path_intervals {
@@ -93,7 +106,7 @@ impl Simulation {
         }
         for i in 0..m.paths.len() {
             let figures = window.path(i);
-            let name = self.row_names.paths[i].clone();
+            let name = self.row_names.paths(m)[i].clone();
             self.path_intervals.push(ObjectIntervalRow { t_s, name, actv: 0.0, qued: 0.0, figures });
         }
     }
