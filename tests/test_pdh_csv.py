@@ -53,3 +53,34 @@ def test_a_line_esxtop_writes_is_split_without_csv() -> None:
     assert split('"01/01/2026 00:00:01","4096","0.00",\r\n') == ["01/01/2026 00:00:01", "4096", "0.00", ""]
     assert split('"a","b""c"\n') is None  # a doubled quote: csv's to read
     assert split("\n") == []
+
+
+def _rows_of(file: str, keep: bool = False) -> list[object]:
+    with open(file, newline="", encoding="utf-8") as f:
+        rows = Records(f, file, keep)
+        return [(row, rows.line_num) for row in rows]
+
+
+@pytest.mark.parametrize("text", [
+    '"(PDH-CSV 4.0) (UTC)(0)","\\\\esx01\\Physical Disk(vmhba1)\\Adapter Q Depth",\r\n"01/01/2026 00:00:00","4096",\r\n',
+    '"(PDH-CSV 4.0)","a\nb","c"\n"d","e","f"\n',  # a header over two lines: both read past
+])
+def test_a_kept_header_is_taken_by_the_next_reader_of_the_same_file_alone(tmp_path, text: str) -> None:
+    """The header naming a host kept (`keep`), the capture's reader takes it and reads on after
+    its lines: the rows and line numbers are `csv.reader`'s; once taken it is gone, and a file
+    changed since (the header kept no longer its own) is read again."""
+    import os
+
+    file = tmp_path / "esxtop.csv"
+    file.write_text(text, newline="")
+    expected = _read(csv.reader, text)
+    with open(file, newline="", encoding="utf-8") as f:
+        first = Records(f, str(file), keep=True)
+        assert (next(first), first.line_num) == expected[0]
+    assert _rows_of(str(file)) == expected  # taken
+    assert _rows_of(str(file)) == expected  # read again: nothing kept
+    _rows_of(str(file), keep=True)
+    changed = text.replace("(PDH-CSV 4.0)", "(PDH-CSV 4.1)")
+    file.write_text(changed, newline="")
+    os.utime(file, ns=(1, 1))
+    assert _rows_of(str(file)) == _read(csv.reader, changed)

@@ -76,7 +76,7 @@ def _in_esxtop(file: str) -> tuple[str, Read] | None:
         if not f.read(16).lstrip('"').startswith("(PDH-CSV"):
             return None
         f.seek(0)
-        header = next(Records(f), [])
+        header = next(Records(f, file, keep=True), [])  # kept for the capture's reader
     hosts = _hosts_of(header[1:])
     where = f"{file}, line 1"
     if len(hosts) > 1:

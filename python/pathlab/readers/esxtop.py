@@ -224,7 +224,7 @@ def _read(path: Path, sink: Sink) -> str:
     regular_file(path)
     tables = {table: Table() for table in OBJECTS.values()}
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
-        rows = Records(f)
+        rows = Records(f, name)  # the header naming the host read, where it was read
         try:
             header = next(rows, [])
         except csv.Error as e:
