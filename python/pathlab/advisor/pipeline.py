@@ -18,6 +18,7 @@ from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.capture_check import CaptureCheck, fit_to_capture, with_fitted
 from pathlab.advisor.cluster_failures import cluster_failures
 from pathlab.advisor.cluster_pipeline import advise_cluster, captured_of, undetermined_of
+from pathlab.advisor.collector import given_frozen
 from pathlab.advisor.decide import OBJECTIVES, decide, order
 from pathlab.advisor.failure_advice import FailureAdvice
 from pathlab.advisor.failure_pipeline import advise_failures
@@ -94,30 +95,32 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
     if failing:
         sets.append("faults=[]")  # each failure kind is run alone, in place of the scenario's own faults
     if isinstance(subject, Cluster):
-        said = progress or Progress()
-        said.stage("the cluster's scenario from its tables")
-        # The tables a run reads (`HostTables.values`), every run's load made from them; the failure
-        # timers read a device's listing (its NVMe subsystem), so their advice keeps it.
-        scenario = Scenario.from_values(subject.tables.values(listed=failing), subject.text, subject.file,
-                                        variant=variant, set=sets)
-        if failing:
-            return cluster_failures(scenario, name, subject.hosts, "all" if failures is True else str(failures),
-                                    objective, seeds, host, progress)
-        assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
-                                      *(a for h in subject.hosts.values() for a in h.assumptions)]))
-        host_views.check(list(subject.hosts), host, name)  # before anything runs
-        # Every host's captured load must be reproduced, the hosts together, before a gain is predicted against it.
-        said.stage("the capture fit")
-        check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress) \
-            if all(h.measured_load for h in subject.hosts.values()) else None
-        free_heap()  # the fitting runs' freed memory, resident under every later step's peak otherwise
-        if check is not None and check.agrees:
-            scenario = scenario.with_set(check.overrides)
-        # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
-        said.stage("the cluster at its spans' ends")
-        spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
-        return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
-                        subject.hosts, with_fitted(assumed, check), check, spans, at_ends, executor)
+        # The cluster (millions of objects) lives to the advice's end: left out of the collector's passes (`collector`).
+        with given_frozen():
+            said = progress or Progress()
+            said.stage("the cluster's scenario from its tables")
+            # The tables a run reads (`HostTables.values`), every run's load made from them; the failure
+            # timers read a device's listing (its NVMe subsystem), so their advice keeps it.
+            scenario = Scenario.from_values(subject.tables.values(listed=failing), subject.text, subject.file,
+                                            variant=variant, set=sets)
+            if failing:
+                return cluster_failures(scenario, name, subject.hosts, "all" if failures is True else str(failures),
+                                        objective, seeds, host, progress)
+            assumed = list(dict.fromkeys([*subject.assumptions,  # hosts assume alike: said once
+                                          *(a for h in subject.hosts.values() for a in h.assumptions)]))
+            host_views.check(list(subject.hosts), host, name)  # before anything runs
+            # Every host's captured load must be reproduced, the hosts together, before a gain is predicted against it.
+            said.stage("the capture fit")
+            check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress) \
+                if all(h.measured_load for h in subject.hosts.values()) else None
+            free_heap()  # the fitting runs' freed memory, resident under every later step's peak otherwise
+            if check is not None and check.agrees:
+                scenario = scenario.with_set(check.overrides)
+            # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
+            said.stage("the cluster at its spans' ends")
+            spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
+            return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
+                            subject.hosts, with_fitted(assumed, check), check, spans, at_ends, executor)
     scenario, captured, imported = _scenario(subject, variant, sets, listed=failing)
     if failing:
         return _failures(scenario, name, imported, "all" if failures is True else str(failures), objective, seeds,
