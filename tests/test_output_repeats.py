@@ -78,3 +78,29 @@ def test_warnings_alike_past_the_first_few_are_counted_at_the_end(capsys) -> Non
         "pathlab: warning: and 3 more alike, the last: h.txt: workloads.naa.0005.range: the span of the I/Os is not in "
         "the captures: 1 GiB assumed",
         "pathlab: warning: h.txt: devices.naa.0003.queue_depth: DQLEN is not in the captures: 32 assumed"]
+
+
+def test_the_html_report_says_alike_findings_and_assumptions_as_the_text_does() -> None:
+    """Ten devices with the same finding and the same assumption: the report shows the first
+    SHOWN of each and counts the rest, as the text does; with --verbose every one."""
+    from pathlab import Scenario
+    from pathlab.advisor.advice import Advice
+    from pathlab.assumption import Assumption
+    from pathlab.finding import Finding
+    from pathlab.large_host import scenario_text
+    from pathlab.output.advice import report, text
+
+    names = [f"naa.6000097000019790012300000000{i:04x}" for i in range(10)]
+    advice = Advice("ten devices", Scenario.from_text(scenario_text(1, 2, 1)), "balanced",
+                    tuple(Finding(f"{n}: the device queue is full (captured)", "QUED 63") for n in names), (), None,
+                    tuple(Assumption(f"workloads.{n}.range", "1 GiB assumed") for n in names), unmeasured_stack="esxi")
+    html_page = report(advice, {})
+    for shown in (html_page, text(advice)):
+        assert sum(f"{n}: the device queue is full" in shown for n in names) == SHOWN
+        assert f"and {len(names) - SHOWN} more alike (every one with --verbose or --format json)" in shown
+    # The text lists assumptions under simulated figures only; the report always.
+    assert sum(f"workloads.{n}.range" in html_page for n in names) == SHOWN + 2  # the count names the first and last left out
+    assert f"and {len(names) - SHOWN} more alike, workloads.{names[SHOWN]}.range to workloads.{names[-1]}.range" in html_page
+    every = report(advice, {}, verbose=True)
+    assert all(f"{n}: the device queue is full" in every and f"workloads.{n}.range" in every for n in names)
+    assert "more alike" not in every

@@ -14,6 +14,7 @@ from pathlab.advisor.advice import Advice, CandidateResult
 from pathlab.advisor.candidates import OWN_POLICY
 from pathlab.advisor.decide import MARGIN
 from pathlab.advisor.group_candidate import PER_GROUP
+from pathlab.assumption import Assumption
 from pathlab.finding import Finding
 from pathlab.output import in_force_capture
 from pathlab.output.repeats import alike, counted, hosts_of
@@ -36,7 +37,7 @@ class AdviceOutput(Output):
         return document(self.advice)
 
     def html(self, provenance: dict[str, Any]) -> str:
-        return report(self.advice, provenance)
+        return report(self.advice, provenance, self.verbose)
 
 def document(a: Advice) -> dict[str, Any]:
     """The JSON document: mappings and lists."""
@@ -75,12 +76,14 @@ def cluster_document(a: Advice) -> dict[str, Any]:
             "commands": a.commands}
 
 
-def report(a: Advice, provenance: dict[str, Any]) -> str:
-    """The self-contained HTML report."""
+def report(a: Advice, provenance: dict[str, Any], verbose: bool = False) -> str:
+    """The self-contained HTML report: its findings and assumptions said as the text says them
+    (alike ones counted, every one with `verbose`)."""
     from pathlab.output.report.advice import advise_report
 
-    return advise_report(f"pathlab advise: {a.subject}", a.findings, a.candidates, seeds_taken(a.candidates),
-                         as_simulated(a), provenance, recommendation(a) + _cluster_lines(a), a.assumptions,
+    return advise_report(f"pathlab advise: {a.subject}", said_findings(a, verbose) + [f for f in a.findings if f.normal],
+                         a.candidates, seeds_taken(a.candidates), as_simulated(a), provenance,
+                         recommendation(a) + _cluster_lines(a), said_assumptions(a, verbose),
                          [gain_cell(c) for c in a.candidates], ranges_note(a) + model_error_note(a) + run_length_note(a),
                          f"in force: {a.scenario.setting}",
                          in_force_capture.html(a.capture_check) if a.capture_check is not None else "")
@@ -266,9 +269,7 @@ def text(a: Advice, verbose: bool = False) -> str:
     """The text `pathlab advise` prints; `verbose` adds the seeds each candidate took and each
     run's length."""
     lines = ["Findings (the setting in force):"]
-    found = [f for f in a.findings if not f.normal]
-    lines += [f if isinstance(f, str) else f"  - {f.title}\n      {f.evidence}"
-              for f in (found if verbose else counted(found, lambda f: alike(f.title), _more_findings(a)))] \
+    lines += [f"  - {f}" if isinstance(f, str) else f"  - {f.title}\n      {f.evidence}" for f in said_findings(a, verbose)] \
         or ["  (nothing stands out)"]
     normal = [f for f in a.findings if f.normal]
     if normal:
@@ -298,18 +299,30 @@ def text(a: Advice, verbose: bool = False) -> str:
     if a.candidates:
         lines.append("  Simulated figures, not measured ones: they rest on the scenario's workload and hardware figures"
                      + (", and on these values the captures do not give:" if a.assumptions else "."))
-        given = list(a.assumptions) if verbose else counted(list(a.assumptions), lambda x: alike(f"{x[0]}: {x[1]}"),
-                                                              lambda rest: f"and {len(rest):,} more alike, {rest[0][0]} to "
-                                                                           f"{rest[-1][0]} (every one with --verbose)")
-        lines += [f"    {x}" if isinstance(x, str) else f"    {x[0]}: {x[1]}" for x in given]
+        lines += [f"    {x}" if isinstance(x, str) else f"    {x[0]}: {x[1]}" for x in said_assumptions(a, verbose)]
     return "\n".join(lines)
+
+
+def said_findings(a: Advice, every: bool) -> list[Finding | str]:
+    """The findings (not the array's normal working) as the outputs say them: every one, or alike
+    ones said a few times and then counted (`repeats.counted`)."""
+    found = [f for f in a.findings if not f.normal]
+    return list[Finding | str](found) if every else counted(found, lambda f: alike(f.title), _more_findings(a))
+
+
+def said_assumptions(a: Advice, every: bool) -> list[Assumption | str]:
+    """The assumptions as the outputs say them: every one, or alike ones counted."""
+    given = list(a.assumptions)
+    return list[Assumption | str](given) if every else counted(given, lambda x: alike(f"{x[0]}: {x[1]}"),
+                                       lambda rest: f"and {len(rest):,} more alike, {rest[0][0]} to {rest[-1][0]} "
+                                                    "(every one with --verbose)")
 
 
 def _more_findings(a: Advice) -> Callable[[list[Finding]], str]:
     """The line that counts the alike findings left out, naming the hosts they are on."""
     def more(rest: list[Finding]) -> str:
         on = hosts_of((f.title for f in rest), a.hosts) if a.hosts else []
-        return (f"  - and {len(rest):,} more alike" + (f" on {', '.join(on)}" if on else "")
+        return (f"and {len(rest):,} more alike" + (f" on {', '.join(on)}" if on else "")
                 + " (every one with --verbose or --format json)")
     return more
 

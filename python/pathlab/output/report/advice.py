@@ -14,7 +14,7 @@ from pathlab.output.report.page import figure, page
 
 def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], seeds: str, scenario_text: str,
                   provenance: dict[str, Any], recommendation: Sequence[str] = (),
-                  assumptions: Sequence[tuple[str, str]] = (), gains: Sequence[str] = (),
+                  assumptions: Sequence[tuple[str, str] | str] = (), gains: Sequence[str] = (),
                   gains_note: Sequence[str] = (), setting: str | None = None, against_capture: str = "") -> str:
     """The advisor's findings, its recommendation with the values it assumed, the candidates'
     figures with 95% error bars, and each one's commands and caveat. `gains` are the gain cells
@@ -22,14 +22,19 @@ def advise_report(title: str, findings: Sequence[Any], ranked: Sequence[Any], se
     `setting` the host's policy in force; `against_capture` the setting in force, captured against
     simulated (an HTML fragment), shown before the recommendation."""
 
-    items = "".join(f"<li><b>{html.escape(f.title)}</b><br>{html.escape(f.evidence)}</li>" for f in findings if not f.normal)
+    # A line counting alike findings (or assumptions) left out comes as text (`output.advice.said_findings`).
+    items = "".join(f"<li>{html.escape(f)}</li>" if isinstance(f, str) else
+                    f"<li><b>{html.escape(f.title)}</b><br>{html.escape(f.evidence)}</li>"
+                    for f in findings if isinstance(f, str) or not f.normal)
     sections = [("Findings", f"<ul>{items}</ul>" if items else "<p>Nothing stands out.</p>")]
-    normal = "".join(f"<li>{html.escape(f.title)}<br>{html.escape(f.evidence)}</li>" for f in findings if f.normal)
+    normal = "".join(f"<li>{html.escape(f.title)}<br>{html.escape(f.evidence)}</li>"
+                     for f in findings if not isinstance(f, str) and f.normal)
     if normal:
         sections.append(("As the array works (not findings)", f"<ul>{normal}</ul>"))
     if against_capture:
         sections.append(("The setting in force, captured against simulated", against_capture))
-    assumed = "".join(f"<li><code>{html.escape(k)}</code>: {html.escape(v)}</li>" for k, v in assumptions)
+    assumed = "".join(f"<li>{html.escape(x)}</li>" if isinstance(x, str) else
+                      f"<li><code>{html.escape(x[0])}</code>: {html.escape(x[1])}</li>" for x in assumptions)
     sections.append(("Recommendation", f"<pre>{html.escape(chr(10).join(recommendation))}</pre>"
                      + (f"<p>Assumed, not in the captures:</p><ul>{assumed}</ul>" if assumed else "")))
     if not ranked:
