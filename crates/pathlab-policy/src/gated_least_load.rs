@@ -124,17 +124,22 @@ impl Registered for GatedLeastLoadConfig {
     }
 }
 
-/// One path's state. What choosing a path reads comes first (`repr(C)`), and a measurement not
-/// made yet is a NaN, not an `Option` (8 bytes, not 16): 80 bytes a path, where the `Option`s
-/// and their padding made 120 and a device of 8 paths spanned 15 cache lines at every I/O.
-#[derive(Clone, Debug, Default)]
+/// One path's state. What choosing a path reads comes first (`repr(C)`), with the path's id and
+/// whether it is usable (copied from the path set, whose tables would be two more cache lines
+/// an I/O), and a measurement not made yet is a NaN, not an `Option` (8 bytes, not 16): 80 bytes
+/// a path, where the `Option`s and their padding made 120 and a device of 8 paths spanned 15
+/// cache lines at every I/O.
+#[derive(Clone, Debug)]
 #[repr(C)]
 struct PathState {
+    id: PathId,
     group: u32,
+    outstanding: u32,
+    /// `PathSet::usable(i, false)`, copied after every change of the set (`copy_usable`).
+    usable: bool,
     /// Left out for errors: above the error gate; taken back below half of it (hysteresis, so
     /// that a path hovering at the gate does not flap in and out).
     erring: bool,
-    outstanding: u64,
     /// When the path is due a probe if it carries nothing: a probe interval after it was last
     /// sent an I/O (0 until it is first used: due at once).
     probe_due_ns: TimeNs,
@@ -153,6 +158,30 @@ struct PathState {
     /// Recent fraction of commands that ended in error.
     error_rate: f64,
     last_outcome_ns: TimeNs,
+}
+
+// The size the layout above is for.
+const _: () = assert!(std::mem::size_of::<PathState>() == 80);
+
+impl PathState {
+    fn new(id: PathId, group: u32) -> Self {
+        let unmeasured = Measure::default();
+        PathState {
+            id,
+            group,
+            outstanding: 0,
+            usable: false,
+            erring: false,
+            probe_due_ns: 0,
+            relative: unmeasured,
+            floor_ns: unmeasured,
+            service_ns: unmeasured,
+            estimate_ns: unmeasured,
+            last_sample_ns: 0,
+            error_rate: 0.0,
+            last_outcome_ns: 0,
+        }
+    }
 }
 
 /// A smoothed measurement, missing until its first sample: an `Option<f64>` in 8 bytes, NaN
@@ -228,14 +257,21 @@ impl GatedLeastLoad {
         self.config.gate_percent as f64 / 100.0
     }
 
+    /// Brings the paths' usable flags in line with the path set after a change to it.
+    fn copy_usable(&mut self) {
+        for (s, &usable) in self.state.iter_mut().zip(self.paths.usable_flags(false)) {
+            s.usable = usable;
+        }
+    }
+
     /// Usable by ALUA and not failing too often.
     fn healthy(&self, i: usize) -> bool {
-        self.paths.usable(i, false) && !self.state[i].erring
+        self.state[i].usable && !self.state[i].erring
     }
 
     /// May carry I/O: healthy, or merely usable when no path is healthy (errors beat no path).
     fn candidate(&self, i: usize, any_healthy: bool) -> bool {
-        self.paths.usable(i, false) && !(any_healthy && self.state[i].erring)
+        self.state[i].usable && !(any_healthy && self.state[i].erring)
     }
 
     /// A candidate of `group` within the gate of the group's best estimate `best` (an
@@ -264,18 +300,17 @@ impl GatedLeastLoad {
     /// within the group needs when the group stays (it usually does). One pass: the separate
     /// scans for each of these were most of an I/O's cost.
     fn survey(&self, start: usize, now_ns: TimeNs) -> Survey {
-        let usable = self.paths.usable_flags(false);
         let mut v = Survey::default();
         // The least floor of a healthy path and its group; the current group's least floor,
         // relative latency and service time (infinity: none measured). No measurement is
         // infinite, and none is a NaN or -0, so `<` finds what `f64::min` and `total_cmp` did.
         let (mut fastest, mut fastest_group) = (f64::INFINITY, u32::MAX);
         let [mut floor, mut relative, mut service] = [f64::INFINITY; 3];
-        for i in rotation(self.paths.len(), start) {
-            if !usable[i] {
+        for i in rotation(self.state.len(), start) {
+            let s = &self.state[i];
+            if !s.usable {
                 continue;
             }
-            let s = &self.state[i];
             // A usable path never used, or left unused for a probe interval, is measured next.
             if s.outstanding == 0 && now_ns >= s.probe_due_ns {
                 v.stale = Some(i);
@@ -372,10 +407,11 @@ impl Default for Survey {
 impl PathSelector for GatedLeastLoad {
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
-        self.state.push(PathState { group: path.target_port_group, ..Default::default() });
+        self.state.push(PathState::new(path.id, path.target_port_group));
+        self.copy_usable();
     }
 
-    path_set_membership!();
+    path_set_membership!(copy_usable);
 
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
         let n = self.paths.len();
@@ -394,10 +430,10 @@ impl PathSelector for GatedLeastLoad {
                 };
                 // `admits`, with the gate's bound worked out once.
                 let bound = best.map(|b| b * self.gate());
-                let (usable, state) = (self.paths.usable_flags(false), &self.state);
+                let state = &self.state;
                 let admitted = |i: usize| {
                     let s = &state[i];
-                    usable[i]
+                    s.usable
                         && !(any_healthy && s.erring)
                         && s.group == group
                         && match (s.relative.get(), bound) {
@@ -416,7 +452,7 @@ impl PathSelector for GatedLeastLoad {
         };
         self.last = chosen;
         self.state[chosen].probe_due_ns = now_ns + self.config.probe_ms * 1_000_000;
-        Some(self.paths.id(chosen))
+        Some(self.state[chosen].id)
     }
 
     fn start_io(&mut self, path: PathId, _io: &IoDesc, _now_ns: TimeNs) {
@@ -481,7 +517,7 @@ impl PathSelector for GatedLeastLoad {
                     group: s.group,
                     estimate_ns: s.estimate_ns.get(),
                     relative: s.relative.get(),
-                    outstanding: s.outstanding,
+                    outstanding: u64::from(s.outstanding),
                 }
             })
             .collect();
@@ -739,7 +775,7 @@ mod tests {
                 let measure = |v: u64| if v == 0 { Measure::default() } else { Measure(v as f64 * 100.0) };
                 let s = &mut p.state[i];
                 s.erring = draw(5) == 0;
-                s.outstanding = draw(3);
+                s.outstanding = draw(3) as u32;
                 s.probe_due_ns = [0, now - 1, now, now + 1][draw(4) as usize];
                 s.floor_ns = measure(draw(4));
                 s.relative = measure(draw(4));
