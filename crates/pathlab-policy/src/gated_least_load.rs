@@ -52,7 +52,7 @@
 //! load-weighted choice and PowerPath's continuous adaptation, and adds group affinity.
 
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
-use crate::path_set::{least_from, path_set_membership};
+use crate::path_set::{least_from, next_in_rotation, path_set_membership, rotation};
 use crate::registered::{HostStack, Registered};
 use crate::status::{GatedPath, PolicyStatus};
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
@@ -124,30 +124,94 @@ impl Registered for GatedLeastLoadConfig {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+/// One path's state. What choosing a path reads comes first (`repr(C)`), with the path's id and
+/// whether it is usable (copied from the path set, whose tables would be two more cache lines
+/// an I/O), and a measurement not made yet is a NaN, not an `Option` (8 bytes, not 16): 80 bytes
+/// a path, where the `Option`s and their padding made 120 and a device of 8 paths spanned 15
+/// cache lines at every I/O.
+#[derive(Clone, Debug)]
+#[repr(C)]
 struct PathState {
+    id: PathId,
     group: u32,
-    outstanding: u64,
-    /// Latency estimate in ns; `None` until the first successful completion.
-    estimate_ns: Option<f64>,
+    outstanding: u32,
+    /// `PathSet::usable(i, false)`, copied after every change of the set (`copy_usable`).
+    usable: bool,
+    /// Left out for errors: above the error gate; taken back below half of it (hysteresis, so
+    /// that a path hovering at the gate does not flap in and out).
+    erring: bool,
+    /// When the path is due a probe if it carries nothing: a probe interval after it was last
+    /// sent an I/O (0 until it is first used: due at once).
+    probe_due_ns: TimeNs,
     /// Relative latency: the smoothed ratio of the path's latencies to the device's typical
     /// latency for I/O of the same kind (1: as fast as usual). What the gate compares.
-    relative: Option<f64>,
+    relative: Measure,
     /// Least latency seen lately (ns), drifting back up towards the estimate.
-    floor_ns: Option<f64>,
+    floor_ns: Measure,
     /// Service time estimate (ns): time since the later of start and previous completion.
-    service_ns: Option<f64>,
+    service_ns: Measure,
+    /// Latency estimate in ns; missing until the first successful completion.
+    estimate_ns: Measure,
     /// The last successful completion: the weight of the next sample, and where the next
     /// service time starts at the latest.
     last_sample_ns: TimeNs,
     /// Recent fraction of commands that ended in error.
     error_rate: f64,
     last_outcome_ns: TimeNs,
-    /// Left out for errors: above the error gate; taken back below half of it (hysteresis, so
-    /// that a path hovering at the gate does not flap in and out).
-    erring: bool,
-    /// `None` until the path is first used.
-    last_sent_ns: Option<TimeNs>,
+}
+
+// The size the layout above is for.
+const _: () = assert!(std::mem::size_of::<PathState>() == 80);
+
+impl PathState {
+    fn new(id: PathId, group: u32) -> Self {
+        let unmeasured = Measure::default();
+        PathState {
+            id,
+            group,
+            outstanding: 0,
+            usable: false,
+            erring: false,
+            probe_due_ns: 0,
+            relative: unmeasured,
+            floor_ns: unmeasured,
+            service_ns: unmeasured,
+            estimate_ns: unmeasured,
+            last_sample_ns: 0,
+            error_rate: 0.0,
+            last_outcome_ns: 0,
+        }
+    }
+}
+
+/// A smoothed measurement, missing until its first sample: an `Option<f64>` in 8 bytes, NaN
+/// when missing (no measurement is a NaN: they are means and minima of finite latencies).
+#[derive(Clone, Copy, Debug)]
+struct Measure(f64);
+
+impl Default for Measure {
+    fn default() -> Self {
+        Measure(f64::NAN)
+    }
+}
+
+impl Measure {
+    fn get(self) -> Option<f64> {
+        (!self.0.is_nan()).then_some(self.0)
+    }
+
+    fn set(&mut self, value: f64) {
+        self.0 = value;
+    }
+
+    /// The value, or infinity when missing: what a search for the least value starts from.
+    fn or_infinity(self) -> f64 {
+        if self.0.is_nan() {
+            f64::INFINITY
+        } else {
+            self.0
+        }
+    }
 }
 
 /// Kinds of I/O whose latencies are compared with each other: reads and writes, each by size in
@@ -193,14 +257,21 @@ impl GatedLeastLoad {
         self.config.gate_percent as f64 / 100.0
     }
 
+    /// Brings the paths' usable flags in line with the path set after a change to it.
+    fn copy_usable(&mut self) {
+        for (s, &usable) in self.state.iter_mut().zip(self.paths.usable_flags(false)) {
+            s.usable = usable;
+        }
+    }
+
     /// Usable by ALUA and not failing too often.
     fn healthy(&self, i: usize) -> bool {
-        self.paths.usable(i, false) && !self.state[i].erring
+        self.state[i].usable && !self.state[i].erring
     }
 
     /// May carry I/O: healthy, or merely usable when no path is healthy (errors beat no path).
     fn candidate(&self, i: usize, any_healthy: bool) -> bool {
-        self.paths.usable(i, false) && !(any_healthy && self.state[i].erring)
+        self.state[i].usable && !(any_healthy && self.state[i].erring)
     }
 
     /// A candidate of `group` within the gate of the group's best estimate `best` (an
@@ -209,7 +280,7 @@ impl GatedLeastLoad {
         let s = &self.state[i];
         self.candidate(i, any_healthy)
             && s.group == group
-            && match (s.relative, best) {
+            && match (s.relative.get(), best) {
                 (Some(e), Some(b)) => e <= b * self.gate(),
                 _ => true,
             }
@@ -223,21 +294,69 @@ impl GatedLeastLoad {
             .reduce(f64::min)
     }
 
+    /// Looks at every path once for `select_path`: walking round from `start`, it stops at the
+    /// first path due a probe (the answer then); otherwise it gathers what choosing the group
+    /// needs, and the current group's best relative latency and service time, which the choice
+    /// within the group needs when the group stays (it usually does). One pass: the separate
+    /// scans for each of these were most of an I/O's cost.
+    fn survey(&self, start: usize, now_ns: TimeNs) -> Survey {
+        let mut v = Survey::default();
+        // The least floor of a healthy path and its group; the current group's least floor,
+        // relative latency and service time (infinity: none measured). No measurement is
+        // infinite, and none is a NaN or -0, so `<` finds what `f64::min` and `total_cmp` did.
+        let (mut fastest, mut fastest_group) = (f64::INFINITY, u32::MAX);
+        let [mut floor, mut relative, mut service] = [f64::INFINITY; 3];
+        for i in rotation(self.state.len(), start) {
+            let s = &self.state[i];
+            if !s.usable {
+                continue;
+            }
+            // A usable path never used, or left unused for a probe interval, is measured next.
+            if s.outstanding == 0 && now_ns >= s.probe_due_ns {
+                v.stale = Some(i);
+                return v;
+            }
+            let current = self.group == Some(s.group);
+            v.first_usable = v.first_usable.min(i);
+            v.usable_in_current |= current;
+            if s.erring {
+                continue;
+            }
+            v.first_healthy = v.first_healthy.min(i);
+            v.healthy_in_current |= current;
+            let f = s.floor_ns.or_infinity();
+            if f < fastest || (f == fastest && f < f64::INFINITY && s.group < fastest_group) {
+                (fastest, fastest_group) = (f, s.group);
+            }
+            if current {
+                floor = if f < floor { f } else { floor };
+                let r = s.relative.or_infinity();
+                relative = if r < relative { r } else { relative };
+                let t = s.service_ns.or_infinity();
+                service = if t < service { t } else { service };
+            }
+        }
+        let measured = |x: f64| (x < f64::INFINITY).then_some(x);
+        v.fastest = measured(fastest).map(|f| (f, fastest_group));
+        (v.current_floor, v.current_relative, v.current_service) =
+            (measured(floor), measured(relative), measured(service));
+        v
+    }
+
     /// Keeps the current group unless another is faster by more than the gate, or it has no
-    /// candidate left. Scans the paths: no allocation, it runs for every I/O.
-    fn choose_group(&mut self, any_healthy: bool) -> Option<u32> {
-        let n = self.paths.len();
-        let first = (0..n).find(|&i| self.candidate(i, any_healthy))?;
-        let current =
-            self.group.filter(|&g| (0..n).any(|i| self.candidate(i, any_healthy) && self.state[i].group == g));
+    /// candidate left; `None` when no path may carry I/O.
+    fn choose_group(&mut self, v: &Survey) -> Option<u32> {
+        let any_healthy = v.first_healthy < usize::MAX;
+        // The first candidate: the first healthy path, or the first usable one when none is.
+        let first = if any_healthy { v.first_healthy } else { v.first_usable };
+        if first == usize::MAX {
+            return None;
+        }
+        let current = self.group.filter(|_| if any_healthy { v.healthy_in_current } else { v.usable_in_current });
         // The fastest group is the group of the healthy path with the least floor (ties: the
         // lower group number).
-        let fastest = (0..n)
-            .filter(|&i| self.healthy(i))
-            .filter_map(|i| self.state[i].floor_ns.map(|f| (f, self.state[i].group)))
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let chosen = match (current, fastest) {
-            (Some(c), Some((best, g))) => match self.group_best(c, |s| s.floor_ns) {
+        let chosen = match (current, v.fastest) {
+            (Some(c), Some((best, g))) => match v.current_floor {
                 Some(cur) if cur > best * self.gate() => g,
                 _ => c,
             },
@@ -250,43 +369,90 @@ impl GatedLeastLoad {
     }
 }
 
+/// What one look at a device's paths found (`GatedLeastLoad::survey`). Indices are
+/// `usize::MAX` when no path qualified; "current" is the group I/O went to last.
+#[derive(Clone, Copy, Debug)]
+struct Survey {
+    /// The path due a probe, first in rotation.
+    stale: Option<usize>,
+    first_usable: usize,
+    first_healthy: usize,
+    usable_in_current: bool,
+    healthy_in_current: bool,
+    /// The least floor of a healthy path and its group.
+    fastest: Option<(f64, u32)>,
+    /// The current group's best (least) floor, relative latency and service time among its
+    /// healthy paths.
+    current_floor: Option<f64>,
+    current_relative: Option<f64>,
+    current_service: Option<f64>,
+}
+
+impl Default for Survey {
+    fn default() -> Self {
+        Survey {
+            stale: None,
+            first_usable: usize::MAX,
+            first_healthy: usize::MAX,
+            usable_in_current: false,
+            healthy_in_current: false,
+            fastest: None,
+            current_floor: None,
+            current_relative: None,
+            current_service: None,
+        }
+    }
+}
+
 impl PathSelector for GatedLeastLoad {
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
-        self.state.push(PathState { group: path.target_port_group, ..Default::default() });
+        self.state.push(PathState::new(path.id, path.target_port_group));
+        self.copy_usable();
     }
 
-    path_set_membership!();
+    path_set_membership!(copy_usable);
 
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
         let n = self.paths.len();
-        let probe_ns = self.config.probe_ms * 1_000_000;
-        // A usable path never used, or left unused for a probe interval, is measured with this I/O.
-        let stale = (0..n).map(|k| (self.last + 1 + k) % n).find(|&i| {
-            let s = &self.state[i];
-            self.paths.usable(i, false) && s.outstanding == 0 && s.last_sent_ns.is_none_or(|t| now_ns >= t + probe_ns)
-        });
-        let chosen = match stale {
+        let start = if n == 0 { 0 } else { next_in_rotation(self.last, n) };
+        let v = self.survey(start, now_ns);
+        let chosen = match v.stale {
             Some(i) => i,
             None => {
-                let any_healthy = (0..n).any(|i| self.healthy(i));
-                let group = self.choose_group(any_healthy)?;
-                let best = self.group_best(group, |s| s.relative);
-                let best_service = self.group_best(group, |s| s.service_ns);
-                let admitted = |i: usize| self.admits(i, group, best, any_healthy);
+                let any_healthy = v.first_healthy < usize::MAX;
+                let current = self.group;
+                let group = self.choose_group(&v)?;
+                let (best, best_service) = if current == Some(group) {
+                    (v.current_relative, v.current_service)
+                } else {
+                    (self.group_best(group, |s| s.relative.get()), self.group_best(group, |s| s.service_ns.get()))
+                };
+                // `admits`, with the gate's bound worked out once.
+                let bound = best.map(|b| b * self.gate());
                 let state = &self.state;
+                let admitted = |i: usize| {
+                    let s = &state[i];
+                    s.usable
+                        && !(any_healthy && s.erring)
+                        && s.group == group
+                        && match (s.relative.get(), bound) {
+                            (Some(e), Some(b)) => e <= b,
+                            _ => true,
+                        }
+                };
                 // Expected completion: queue ahead (plus this I/O) at the path's recent pace;
                 // an unmeasured path counts as the best one, so it gets measured.
                 let expected = |i: usize| {
-                    let pace = state[i].service_ns.or(best_service).unwrap_or(1.0);
+                    let pace = state[i].service_ns.get().or(best_service).unwrap_or(1.0);
                     ((state[i].outstanding + 1) as f64 * pace) as u64
                 };
-                least_from(n, (self.last + 1) % n, admitted, expected)?
+                least_from(n, start, admitted, expected)?
             }
         };
         self.last = chosen;
-        self.state[chosen].last_sent_ns = Some(now_ns);
-        Some(self.paths.id(chosen))
+        self.state[chosen].probe_due_ns = now_ns + self.config.probe_ms * 1_000_000;
+        Some(self.state[chosen].id)
     }
 
     fn start_io(&mut self, path: PathId, _io: &IoDesc, _now_ns: TimeNs) {
@@ -299,6 +465,9 @@ impl PathSelector for GatedLeastLoad {
         let Some(i) = self.paths.index_of(path) else { return };
         let tau_ns = self.config.tau_ms as f64 * 1e6;
         let weight = |since: TimeNs| 1.0 - (-(done.now_ns.saturating_sub(since) as f64) / tau_ns).exp();
+        // The path's sample weight, for its relative latency, estimate and service time (worked
+        // out once: an `exp` costs some 30 instructions, and this runs for every I/O).
+        let path_weight = weight(self.state[i].last_sample_ns);
         if !done.failed {
             // Against the typical latency of its kind before this sample counts in it.
             let typical = &mut self.typical[kind(io)];
@@ -308,15 +477,18 @@ impl PathSelector for GatedLeastLoad {
             typical.latency_ns = Some(typical.latency_ns.map_or(sample, |t| t + w * (sample - t)));
             typical.last_sample_ns = done.now_ns;
             let s = &mut self.state[i];
-            let w = weight(s.last_sample_ns);
-            s.relative = Some(s.relative.map_or(ratio, |r| r + w * (ratio - r)));
+            s.relative.set(s.relative.get().map_or(ratio, |r| r + path_weight * (ratio - r)));
         }
         let s = &mut self.state[i];
         s.outstanding = s.outstanding.saturating_sub(1);
         let failed = if done.failed { 1.0 } else { 0.0 };
+        // The outcome's weight is the sample's when the last outcome was the last sample (no
+        // error since).
+        let outcome_weight =
+            if s.last_outcome_ns == s.last_sample_ns { path_weight } else { weight(s.last_outcome_ns) };
         // Capped at one half: after a quiet spell one lucky probe must not clear a failing
         // path's record; four clean ones in a row do.
-        s.error_rate += weight(s.last_outcome_ns).min(0.5) * (failed - s.error_rate);
+        s.error_rate += outcome_weight.min(0.5) * (failed - s.error_rate);
         s.last_outcome_ns = done.now_ns;
         let gate = self.config.error_gate_percent as f64 / 100.0;
         s.erring = if s.erring { s.error_rate >= gate / 2.0 } else { s.error_rate > gate };
@@ -324,15 +496,15 @@ impl PathSelector for GatedLeastLoad {
             return;
         }
         let sample = done.latency_ns as f64;
-        let w = weight(s.last_sample_ns);
-        let estimate = s.estimate_ns.map_or(sample, |old| old + w * (sample - old));
-        s.estimate_ns = Some(estimate);
+        let w = path_weight;
+        let estimate = s.estimate_ns.get().map_or(sample, |old| old + w * (sample - old));
+        s.estimate_ns.set(estimate);
         // The floor drifts up towards the estimate ten times slower than the estimate moves.
         let drift = 1.0 - (1.0 - w).powf(0.1);
-        s.floor_ns = Some(s.floor_ns.map_or(sample, |f| (f + drift * (estimate - f)).min(sample)));
+        s.floor_ns.set(s.floor_ns.get().map_or(sample, |f| (f + drift * (estimate - f)).min(sample)));
         let started = done.now_ns.saturating_sub(done.latency_ns).max(s.last_sample_ns);
         let service = done.now_ns.saturating_sub(started) as f64;
-        s.service_ns = Some(s.service_ns.map_or(service, |old| old + w * (service - old)));
+        s.service_ns.set(s.service_ns.get().map_or(service, |old| old + w * (service - old)));
         s.last_sample_ns = done.now_ns;
     }
 
@@ -343,9 +515,9 @@ impl PathSelector for GatedLeastLoad {
                 GatedPath {
                     path: self.paths.id(i),
                     group: s.group,
-                    estimate_ns: s.estimate_ns,
-                    relative: s.relative,
-                    outstanding: s.outstanding,
+                    estimate_ns: s.estimate_ns.get(),
+                    relative: s.relative.get(),
+                    outstanding: u64::from(s.outstanding),
                 }
             })
             .collect();
@@ -358,7 +530,7 @@ impl PathSelector for GatedLeastLoad {
         let Some(group) = self.group else {
             return (0..n).filter(|&i| self.candidate(i, any_healthy)).map(|i| self.paths.id(i)).collect();
         };
-        let best = self.group_best(group, |s| s.relative);
+        let best = self.group_best(group, |s| s.relative.get());
         (0..n).filter(|&i| self.admits(i, group, best, any_healthy)).map(|i| self.paths.id(i)).collect()
     }
 }
@@ -540,6 +712,81 @@ mod tests {
         }
         // Left out within 100 ms of the errors starting, then one probe every 500 ms.
         assert!(used[1] <= 4, "50% errors: left out but for probes ({used:?})");
+    }
+
+    /// `select_path` as it was before its one-pass survey: a scan for each question, in the order
+    /// the algorithm asks them. Returns the path and the group it left current.
+    fn select_by_scans(p: &GatedLeastLoad, now_ns: TimeNs) -> (Option<usize>, Option<u32>) {
+        let n = p.paths.len();
+        let probe_ns = p.config.probe_ms * 1_000_000;
+        let last_sent = |s: &PathState| s.probe_due_ns.checked_sub(probe_ns).filter(|_| s.probe_due_ns > 0);
+        let stale = (0..n).map(|k| (p.last + 1 + k) % n).find(|&i| {
+            let s = &p.state[i];
+            p.paths.usable(i, false) && s.outstanding == 0 && last_sent(s).is_none_or(|t| now_ns >= t + probe_ns)
+        });
+        if stale.is_some() {
+            return (stale, p.group);
+        }
+        let any_healthy = (0..n).any(|i| p.healthy(i));
+        let Some(first) = (0..n).find(|&i| p.candidate(i, any_healthy)) else { return (None, p.group) };
+        let current = p.group.filter(|&g| (0..n).any(|i| p.candidate(i, any_healthy) && p.state[i].group == g));
+        let fastest = (0..n)
+            .filter(|&i| p.healthy(i))
+            .filter_map(|i| p.state[i].floor_ns.get().map(|f| (f, p.state[i].group)))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let group = match (current, fastest) {
+            (Some(c), Some((best, g))) => match p.group_best(c, |s| s.floor_ns.get()) {
+                Some(cur) if cur > best * p.gate() => g,
+                _ => c,
+            },
+            (Some(c), None) => c,
+            (None, Some((_, g))) => g,
+            (None, None) => p.state[first].group,
+        };
+        let best = p.group_best(group, |s| s.relative.get());
+        let best_service = p.group_best(group, |s| s.service_ns.get());
+        let expected = |i: usize| {
+            let pace = p.state[i].service_ns.get().or(best_service).unwrap_or(1.0);
+            ((p.state[i].outstanding + 1) as f64 * pace) as u64
+        };
+        let chosen = least_from(n, (p.last + 1) % n, |i| p.admits(i, group, best, any_healthy), expected);
+        (chosen, Some(group))
+    }
+
+    /// The one-pass survey chooses the path and the group the separate scans chose, on random
+    /// states: paths in one to three groups, failed, erring, busy, due a probe or not, measured
+    /// or not, with ties in every measure.
+    #[test]
+    fn the_survey_chooses_as_the_separate_scans_do() {
+        let mut x: u64 = 7;
+        let mut draw = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        let now = 10_000_000_000;
+        for _ in 0..20_000 {
+            let n = 1 + draw(9) as u32;
+            let groups = 1 + draw(3) as u32;
+            let mut p = policy(n, |i| 1 + i % groups);
+            for i in 0..n as usize {
+                if draw(6) == 0 {
+                    p.fail_path(PathId(i as u32));
+                }
+                let measure = |v: u64| if v == 0 { Measure::default() } else { Measure(v as f64 * 100.0) };
+                let s = &mut p.state[i];
+                s.erring = draw(5) == 0;
+                s.outstanding = draw(3) as u32;
+                s.probe_due_ns = [0, now - 1, now, now + 1][draw(4) as usize];
+                s.floor_ns = measure(draw(4));
+                s.relative = measure(draw(4));
+                s.service_ns = measure(draw(4));
+            }
+            p.group = [None, Some(1), Some(2), Some(3)][draw(4) as usize];
+            p.last = draw(n as u64) as usize;
+            let expected = select_by_scans(&p, now);
+            let chosen = p.select_path(&READ_8K, now, &IdleHost);
+            assert_eq!((chosen, p.group), (expected.0.map(|i| PathId(i as u32)), expected.1));
+        }
     }
 
     #[test]

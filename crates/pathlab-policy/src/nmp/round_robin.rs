@@ -116,7 +116,7 @@
 
 use crate::latency_sampler::LatencySampler;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
-use crate::path_set::{least_from, next_from, path_set_membership};
+use crate::path_set::{least_from, next_from, next_in_rotation, path_set_membership};
 use crate::registered::{HostStack, Registered};
 use crate::status::PolicyStatus;
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, Selector, TimeNs};
@@ -445,18 +445,6 @@ fn fewest_pending_in_rotation(lanes: &[Lane], from: usize) -> Option<usize> {
     next
 }
 
-/// The position after `i` among `n` paths, wrapping: `(i + 1) % n`, without the division on
-/// the usual step (a division costs tens of cycles, and round robin takes this step per I/O).
-#[inline]
-fn next_in_rotation(i: usize, n: usize) -> usize {
-    let next = i + 1;
-    if next < n {
-        next
-    } else {
-        next % n.max(1)
-    }
-}
-
 impl PathSelector for VmwPspRr {
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
@@ -484,23 +472,24 @@ impl PathSelector for VmwPspRr {
             let chosen = self.rotate();
             return self.go(chosen);
         };
-        let after_current = self.current.map_or(self.start, |i| next_in_rotation(i, self.paths.len()));
+        let after_current = self.current.map_or(self.start, |i| next_in_rotation(i, self.lanes.len()));
         if let Some(i) = sampler.sample_path(&self.paths, use_ano, now_ns, after_current) {
             self.current = Some(i);
-            return Some(self.paths.id(i));
+            return Some(self.lanes[i].id);
         }
         // Paths the latency evaluation left out are skipped, unless it left out every usable one.
-        let usable = self.paths.usable_flags(use_ano);
+        // The lanes say which paths are usable and their ids (the path set's tables would be two
+        // more cache lines an I/O).
+        let lanes = &self.lanes;
         let sampler = self.sampler.as_ref().expect("matched above");
-        let any_admitted = (0..usable.len()).any(|i| usable[i] && sampler.admits(i));
-        let allowed = |i: usize| usable[i] && (sampler.admits(i) || !any_admitted);
+        let any_admitted = (0..lanes.len()).any(|i| lanes[i].usable() && sampler.admits(i));
+        let allowed = |i: usize| lanes[i].usable() && (sampler.admits(i) || !any_admitted);
         if let Some(i) = self.current {
             if allowed(i) && !self.limit_reached() {
-                return Some(self.paths.id(i));
+                return Some(lanes[i].id);
             }
         }
         // The fewest commands pending, then the lowest floor. Ties: the first in rotation order.
-        let lanes = &self.lanes;
         let next = least_from(lanes.len(), after_current, allowed, |i| (lanes[i].pending(), sampler.floor_ns(i)));
         self.go(next.map(|i| (i, true)))
     }
