@@ -15,18 +15,28 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pathlab.advisor.free_heap import free_heap
-from pathlab.api import Result
+from pathlab.api import Result, Scenario
 from pathlab.study.executor import Executor
 
-if TYPE_CHECKING:
-    from pathlab.advisor.rank import _Ranking
+
+class Ranking(Protocol):
+    """What the runs read of a ranking (`rank._Ranking`)."""
+
+    per_host: bool
+    results: dict[int, list[Result]]
+
+    def run(self, i: int, seed: int) -> Scenario: ...
+
+    def release(self, i: int) -> None: ...
+
 
 #: A run: its ranking, the candidate's index and the seed.
-Run = tuple["_Ranking", int, int]
+Run = tuple[Ranking, int, int]
 
 
 class Started:
@@ -49,8 +59,8 @@ class RankingRuns:
         self.lock = threading.Lock()
         self.loading: dict[tuple[int, int], threading.Lock] = {}
 
-    def start(self, runs: list[Run]) -> Started:
-        started = Started(runs)
+    def start(self, runs: Sequence[Run]) -> Started:
+        started = Started(list(runs))
         if self.pool is None:
             self.waiting.append(started)
             return started
