@@ -266,14 +266,15 @@ impl Registered for RoundRobinConfig {
 }
 
 /// Round robin state of one device. In declared order (`repr(C)`), what an I/O reads first, so
-/// that on a host of many devices it spans as few cache lines as it can.
+/// that on a host of many devices it spans as few cache lines as it can: up to the path set's
+/// positions (which a completion reads) in its first 128 bytes, two cache lines where the device
+/// record aligns it (`model::Device`); `start`, read only until the first switch, after.
 #[repr(C)]
 #[derive(Clone)]
 pub struct VmwPspRr {
-    /// Position of the current path (ESXi's `lastPathIndex`).
-    current: Option<usize>,
-    /// Position of the path the device starts on, chosen at claim (`claimed`).
-    start: usize,
+    /// Position of the current path (ESXi's `lastPathIndex`); a `u32` (`current()`), as a
+    /// lane's key holds positions, so that the per-I/O fields fit two lines.
+    current: Option<u32>,
     ios_on_current: u64,
     bytes_on_current: u64,
     pending_ios: u64,
@@ -284,7 +285,13 @@ pub struct VmwPspRr {
     sampler: Option<Box<LatencySampler>>,
     config: RoundRobinConfig,
     paths: PathSet,
+    /// Position of the path the device starts on, chosen at claim (`claimed`).
+    start: usize,
 }
+
+// The per-I/O fields and the path set's head (its positions: `PathPositions::Consecutive`'s
+// tag, first id and count, 12 bytes) within the first 128 bytes.
+const _: () = assert!(std::mem::offset_of!(VmwPspRr, paths) + 12 <= 128);
 
 /// One path as round robin's per-I/O calls see it, in one record: the path list, the usable
 /// flags and the pending counts kept apart cost three cache misses per I/O on a host of many
@@ -325,6 +332,12 @@ impl Lane {
 }
 
 impl VmwPspRr {
+    /// Position of the current path, if any.
+    #[inline]
+    fn current(&self) -> Option<usize> {
+        self.current.map(|i| i as usize)
+    }
+
     pub fn new(config: RoundRobinConfig) -> Self {
         let sampler = (config.limit_type == RrType::Latency)
             .then(|| Box::new(LatencySampler::new(config.num_sampling_cycles, config.latency_eval_time * 1_000_000)));
@@ -346,13 +359,13 @@ impl VmwPspRr {
     /// pending in rotation order (`fewest_pending`). Returns the position and whether it is a
     /// switch (`go` makes it).
     fn rotate(&self) -> Option<(usize, bool)> {
-        if let Some(i) = self.current {
+        if let Some(i) = self.current() {
             if self.lanes[i].usable() && !self.limit_reached() {
                 return Some((i, false));
             }
         }
         let n = self.lanes.len();
-        let from = self.current.map_or(self.start, |i| next_in_rotation(i, n));
+        let from = self.current().map_or(self.start, |i| next_in_rotation(i, n));
         match self.config.rotation {
             Rotation::FewestPending => fewest_pending(&self.lanes, from),
             Rotation::Strict => next_from(n, from, |i| self.lanes[i].usable()),
@@ -364,7 +377,7 @@ impl VmwPspRr {
     fn go(&mut self, chosen: Option<(usize, bool)>) -> Option<PathId> {
         let (i, switch) = chosen?;
         if switch {
-            self.current = Some(i);
+            self.current = Some(i as u32);
             self.ios_on_current = 0;
             self.bytes_on_current = 0;
         }
@@ -487,9 +500,9 @@ impl PathSelector for VmwPspRr {
             let chosen = self.rotate();
             return self.go(chosen);
         };
-        let after_current = self.current.map_or(self.start, |i| next_in_rotation(i, self.paths.len()));
+        let after_current = self.current.map_or(self.start, |i| next_in_rotation(i as usize, self.paths.len()));
         if let Some(i) = sampler.sample_path(&self.paths, use_ano, now_ns, after_current) {
-            self.current = Some(i);
+            self.current = Some(i as u32);
             return Some(self.paths.id(i));
         }
         // Paths the latency evaluation left out are skipped, unless it left out every usable one.
@@ -497,7 +510,7 @@ impl PathSelector for VmwPspRr {
         let sampler = self.sampler.as_ref().expect("matched above");
         let any_admitted = (0..usable.len()).any(|i| usable[i] && sampler.admits(i));
         let allowed = |i: usize| usable[i] && (sampler.admits(i) || !any_admitted);
-        if let Some(i) = self.current {
+        if let Some(i) = self.current() {
             if allowed(i) && !self.limit_reached() {
                 return Some(self.paths.id(i));
             }
@@ -510,7 +523,7 @@ impl PathSelector for VmwPspRr {
 
     #[inline]
     fn start_io(&mut self, path: PathId, io: &IoDesc, _now_ns: TimeNs) {
-        let on_current = self.current.filter(|&i| self.lanes[i].id == path);
+        let on_current = self.current().filter(|&i| self.lanes[i].id == path);
         if on_current.is_some() {
             self.ios_on_current += 1;
             self.bytes_on_current += io.bytes;
@@ -538,7 +551,7 @@ impl PathSelector for VmwPspRr {
     fn status(&self) -> PolicyStatus {
         let c = &self.config;
         if let Some(s) = &self.sampler {
-            let current = self.current.unwrap_or(self.start);
+            let current = self.current().unwrap_or(self.start);
             return PolicyStatus::RoundRobinLatency {
                 eval_time_ms: c.latency_eval_time,
                 sampling_cycles: c.num_sampling_cycles,
@@ -554,7 +567,7 @@ impl PathSelector for VmwPspRr {
             iops: c.iops,
             bytes: c.bytes,
             use_ano: c.use_ano,
-            last_path_index: self.current.unwrap_or(self.start),
+            last_path_index: self.current().unwrap_or(self.start),
             pending_ios: self.pending_ios,
             pending_bytes: self.pending_bytes,
         }
