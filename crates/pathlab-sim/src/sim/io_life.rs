@@ -247,6 +247,7 @@ impl Simulation {
         device.counters.record(&c);
         device.policy.end_io(PathId(p as u32), &r.desc(), &done);
         device.active.add(now, -1);
+        debug_assert_eq!(device.host, host, "a device's paths are its host's adapters'");
         let per_path_depth = device.per_path_depth;
         // Read now, not looked up again: what follows starts or sends I/Os that have their
         // path already, and none of it adds to a device's queue.
