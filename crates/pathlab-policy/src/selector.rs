@@ -15,6 +15,10 @@ pub enum Selector {
     Other(Box<dyn PathSelector>),
 }
 
+// No larger than round robin: the variant's tag is a niche of its fields, not a word before them,
+// so round robin's per-I/O fields lead the selector (a device record aligns them: `VmwPspRr`).
+const _: () = assert!(std::mem::size_of::<Selector>() == std::mem::size_of::<VmwPspRr>());
+
 impl Selector {
     #[inline]
     pub fn select_path(&mut self, io: &IoDesc, now_ns: TimeNs, host: &dyn HostView) -> Option<PathId> {

@@ -23,8 +23,11 @@ pub struct Stall {
     pub ongoing: bool,
 }
 
-/// One device's stall clock and failed I/Os, fed by the recorder at each issue and answer.
+/// One device's stall clock and failed I/Os, fed by the recorder at each issue and answer. In
+/// declared order (`repr(C)`): what every issue and answer touch (40 bytes) first, the failures
+/// after, so that the device record (`model::Device`) holds the first part in one cache line.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub struct DeviceWatch {
     /// I/Os issued and not yet answered (completed or failed) to the application.
     outstanding: u32,

@@ -142,14 +142,18 @@ impl Simulation {
                     self.dispatch_device(d);
                 }
             }
-            FaultAction::Errors { paths, profile } => paths.iter().for_each(|&p| self.model.paths[p].errors = *profile),
+            FaultAction::Errors { paths, profile } => {
+                paths.iter().for_each(|&p| self.model.paths[p].errors = profile.map(Box::new))
+            }
             FaultAction::Congestion { paths, added_ns, add } => {
                 for &p in paths {
                     let added = &mut self.model.paths[p].added_latency_ns;
                     *added = if *add { *added + added_ns } else { *added - added_ns };
                 }
             }
-            FaultAction::Drain { paths, drain } => paths.iter().for_each(|&p| self.model.paths[p].drain = *drain),
+            FaultAction::Drain { paths, drain } => {
+                paths.iter().for_each(|&p| self.model.paths[p].drain = drain.map(Box::new))
+            }
             FaultAction::Replication { groups, suspended } => {
                 groups.iter().for_each(|&g| self.model.replications[g].suspended = *suspended)
             }
@@ -569,7 +573,7 @@ impl Simulation {
         }
         let now = self.events.now();
         let rejected = self.model.routes[self.ios.get(io).route as usize].last() == Some(&Step::Reject);
-        let fails = rejected || path.errors.is_some_and(|e| e.fails(now, &mut self.fault_rng[p]));
+        let fails = rejected || path.errors.as_ref().is_some_and(|e| e.fails(now, &mut self.fault_rng[p]));
         if fails {
             self.command_error(io);
         }

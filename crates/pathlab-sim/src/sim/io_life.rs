@@ -237,6 +237,9 @@ impl Simulation {
         let adapter = &mut self.model.adapters[a];
         adapter.counters.record(&c);
         adapter.active.add(now, -1);
+        // The device's host, read from the adapter at hand: a device's paths are its host's
+        // adapters' (`build::paths::discover`), and its record's hot lines hold no host.
+        let host = adapter.host;
         self.model.host.nexus_outstanding[nexus] -= 1;
         self.rec.device_response(d, now - r.issued_at);
         let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
@@ -244,7 +247,8 @@ impl Simulation {
         device.counters.record(&c);
         device.policy.end_io(PathId(p as u32), &r.desc(), &done);
         device.active.add(now, -1);
-        let (host, per_path_depth) = (device.host, device.per_path_depth);
+        debug_assert_eq!(device.host, host, "a device's paths are its host's adapters'");
+        let per_path_depth = device.per_path_depth;
         // Read now, not looked up again: what follows starts or sends I/Os that have their
         // path already, and none of it adds to a device's queue.
         let device_queue_waits = !device.queue.is_empty();
