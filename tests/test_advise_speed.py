@@ -132,6 +132,19 @@ def test_a_latency_sampling_candidate_gets_a_warm_up_through_every_devices_first
     assert chosen.overrides(pilot.setups) == chosen.overrides()
 
 
+def test_a_first_sampling_past_the_full_warm_up_is_said_to_be_measured_with_the_runs() -> None:
+    """The same host with a full warm-up a quarter of what the sampling needs: the warm-up stops
+    at the full one, and the reason says the runs measure the sampling (32 × 500 × 8 at 12.5 I/O/s
+    a device needs 20 s against the default 5 s)."""
+    scenario, pilot = _pilot(scenario_text(40, 8, 1, servers=4))
+    latency = Scenario.from_text(scenario.text, set={"devices.*.policy": {"name": "VMW_PSP_RR", "type": "latency"}})
+    needed = 2 * 8 * 16 / (pilot.data["summary"]["iops"] / 40)
+    chosen = run_length.choose(pilot, 20.0, needed / 4, alike.classes(scenario, pilot), [pilot.setups, latency.devices])
+    assert chosen.sampling_warmup_s == needed / 4
+    assert "short of the slowest device's first sampling" in chosen.reason
+    assert "their runs measure the sampling too" in chosen.reason and "to the end of" not in chosen.reason
+
+
 def test_pathlab_s_own_policy_which_learns_its_paths_keeps_the_full_warm_up() -> None:
     scenario, pilot = _pilot(scenario_text(40, 8, 1, servers=4))
     gated = Scenario.from_text(scenario.text, set={"devices.*.policy": {"name": "gated-least-load"}}).devices

@@ -159,8 +159,12 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
     warmup = min(round(duration * WARMUP_SHARE, 6), full_warmup_s)
     sampling_warmup = min(_round_up(sampling_s), full_warmup_s) if sampling_s > warmup else 0.0
     counted = f", counted over {pooled:,} class{'es' if pooled > 1 else ''} of alike devices" if pooled else ""
-    sampled = f"; {sampling_warmup:g} s of warm-up for the policies that sample their paths first, to the end of " \
-              "every device's first sampling" if sampling_warmup else ""
+    # Capped at the full warm-up: past it the runs measure the first sampling too, and say so.
+    reach = ", to the end of every device's first sampling" if sampling_s <= full_warmup_s else \
+        (f", short of the slowest device's first sampling ({_round_up(sampling_s):g} s at these rates, past the full "
+         "warm-up): their runs measure the sampling too")
+    sampled = f"; {sampling_warmup:g} s of warm-up for the policies that sample their paths first{reach}" \
+        if sampling_warmup else ""
     learning = any(learns(d.policy.params) for resolved in simulated for d in resolved)
     learned = f"; {full_warmup_s:g} s for pathlab's own policy, which learns its paths" if learning else ""
     per = {"device": "", "port group": " per port group (a host's devices on one array through the same ports, going "
