@@ -112,6 +112,30 @@ def test_a_callers_own_frozen_objects_stay_frozen(esxi: dict[str, list[str]]) ->
     assert gc.get_freeze_count() == 0 and not frozen(mine)
 
 
+def _collector_on_after_a_host(files: list[str]) -> bool:
+    import gc
+
+    from pathlab.importer.cluster_hosts import read_host
+
+    read_host(tuple(files))
+    return gc.isenabled()
+
+
+def test_the_collector_is_off_in_the_imports_own_workers_only(esxi: dict[str, list[str]]) -> None:
+    """The import's workers read their hosts without the collector's passes; a process that is not
+    one of them keeps its collector as it was, whoever started it (a caller's multiprocessing
+    worker reading a host: session 21's first version asked only whether a parent process existed)."""
+    import gc
+    import multiprocessing
+
+    from pathlab.processes import in_order
+
+    assert list(in_order(_collector_on_after_a_host, [esxi["esx-a"], esxi["esx-b"]], 2)) == [False, False]
+    assert _collector_on_after_a_host(esxi["esx-a"]) and gc.isenabled()
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_collector_on_after_a_host, (esxi["esx-a"],)) is True
+
+
 def test_three_esxi_hosts_share_a_port_where_its_wwn_matches_whatever_the_target_number(
         esxi: dict[str, list[str]]) -> None:
     cluster = pathlab.import_cluster([esxi["esx-a"], esxi["esx-b"], esxi["esx-c"]])

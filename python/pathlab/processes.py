@@ -10,6 +10,15 @@ from typing import TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
+#: Whether this process is a worker `in_order` started: its state (the collector's, say) is then
+#: pathlab's to set, where a caller's own process (whatever started it) is not.
+_in_worker = False
+
+
+def in_worker() -> bool:
+    """Whether this process is one of `in_order`'s workers."""
+    return _in_worker
+
 
 def cores() -> int:
     """The cores this process may run on (its affinity where the system says it)."""
@@ -28,13 +37,20 @@ def in_order(work: Callable[[T], R], items: Sequence[T], workers: int) -> Iterat
         return
     import multiprocessing
 
-    pool = multiprocessing.Pool(min(workers, len(items)), initializer=die_with_parent, initargs=(os.getpid(),))
+    pool = multiprocessing.Pool(min(workers, len(items)), initializer=_worker_started, initargs=(os.getpid(),))
     try:
         yield from pool.imap(work, items)
         pool.close()
     finally:
         pool.terminate()
         pool.join()
+
+
+def _worker_started(parent: int) -> None:
+    """An `in_order` worker's start: it says it is one (`in_worker`) and ends with its parent."""
+    global _in_worker
+    _in_worker = True
+    die_with_parent(parent)
 
 
 def die_with_parent(parent: int) -> None:

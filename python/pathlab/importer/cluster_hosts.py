@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import multiprocessing
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.importer.host import Host
 from pathlab.importer.provenance import Read
+from pathlab.processes import in_worker
 
 #: The kinds of capture that are one host's own: two hosts never print them byte for byte alike.
 OWN_KINDS = ("esxtop", "paths", "diskstats", "iostat")
@@ -47,7 +47,7 @@ class HostRead:
 def read_host(files: tuple[str, ...]) -> HostRead:
     """One host's files read: named, digested, imported (`HostRead`). In a worker process, without
     the garbage collector's passes (`uncollected`)."""
-    if multiprocessing.parent_process() is not None:
+    if in_worker():  # not a caller's process, whoever started it
         uncollected()
     return _read_host(files)
 
