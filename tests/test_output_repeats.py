@@ -51,6 +51,12 @@ def test_the_capture_check_counts_the_devices_that_agree_and_shows_every_one_tha
     (captured,) = [line for line in short if line.startswith("  Captured: ")]
     assert captured.startswith("  Captured: esxtop-esx01.csv: naa.60000000's Commands/sec") and \
         captured.endswith("; and 9 more alike.")
+    # The report's table the same: the first three and the one that does not agree, then the count.
+    page, every_row = in_force_capture.html(check, every=False), in_force_capture.html(check)
+    assert page.count("<th style='text-align:left'>esx01/naa.6000") == SHOWN + 1
+    assert every_row.count("<th style='text-align:left'>esx01/naa.6000") == 12
+    assert "... 8 more devices agree (rate -1.0% to +0.9%" in page and "more devices agree" not in every_row
+    assert "; and 9 more alike.</p>" in page and "They do not agree" in page
 
 
 def test_warnings_alike_past_the_first_few_are_counted_at_the_end(capsys) -> None:

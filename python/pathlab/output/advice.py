@@ -86,7 +86,7 @@ def report(a: Advice, provenance: dict[str, Any], verbose: bool = False) -> str:
                          recommendation(a) + _cluster_lines(a), said_assumptions(a, verbose),
                          [gain_cell(c) for c in a.candidates], ranges_note(a) + model_error_note(a) + run_length_note(a),
                          f"in force: {a.scenario.setting}",
-                         in_force_capture.html(a.capture_check) if a.capture_check is not None else "")
+                         in_force_capture.html(a.capture_check, verbose) if a.capture_check is not None else "")
 
 
 def _cluster_lines(a: Advice) -> list[str]:

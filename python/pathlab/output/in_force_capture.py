@@ -22,8 +22,7 @@ def lines(r: CaptureCheck, every: bool = True) -> list[str]:
     out = [f"The setting in force, captured against simulated ({r.runs} fitting run{'s' if r.runs > 1 else ''} of "
            f"{r.duration_s:.3g} s, seed {r.seed}):",
            f"  {'device':<{width}} {'captured I/O per s':>18} {'simulated':>10} {'captured ms':>11} {'simulated':>10}  agree"]
-    rows = list(r.devices) if every else counted(r.devices, lambda d: "agree" if d.agrees else d.device, _agreeing_too)
-    for d in (*rows, *r.together):
+    for d in (*_rows(r, every), *r.together):
         if isinstance(d, str):
             out.append(f"  {d}")
             continue
@@ -42,6 +41,13 @@ def lines(r: CaptureCheck, every: bool = True) -> list[str]:
     else:
         out.append(f"  They do not agree: {r.why}. No gain is predicted against a host that is not the one captured.")
     return out
+
+
+def _rows(r: CaptureCheck, every: bool) -> list[DeviceFigures | str]:
+    """The devices' rows as the outputs show them: every one, or those that agree past the first
+    few counted (every device that does not agree is shown)."""
+    return list[DeviceFigures | str](r.devices) if every else \
+        counted(r.devices, lambda d: "agree" if d.agrees else d.device, _agreeing_too)
 
 
 def _agreeing_too(rest: list[DeviceFigures]) -> str:
@@ -90,15 +96,18 @@ def _finite(share: float) -> float | None:
     return share if math.isfinite(share) else None
 
 
-def html(r: CaptureCheck) -> str:
-    """The HTML report's section: a table of the devices, the captures' files and the verdict."""
+def html(r: CaptureCheck, every: bool = True) -> str:
+    """The HTML report's section: a table of the devices, the captures' files and the verdict
+    (`every` as `lines` takes it)."""
     head = "".join(f"<th>{h}</th>" for h in ("device", "captured I/O per s", "simulated I/O per s", "captured ms",
                                               "simulated ms", "agree"))
+    shown = _rows(r, every)
     rows = "".join(
+        f"<tr><td colspan='6'>{html_text.escape(d)}</td></tr>" if isinstance(d, str) else
         f"<tr><th style='text-align:left'>{html_text.escape(d.device)}</th><td>{d.captured_rate:,.0f}</td>"
         f"<td>{d.simulated_rate:,.0f}</td><td>{'-' if d.captured_response_ms is None else f'{d.captured_response_ms:.3f}'}</td>"
         f"<td>{d.simulated_response_ms:.3f}</td><td>{html_text.escape(_agree(d))}</td></tr>"
-        for d in (*r.devices, *r.together))
-    said = lines(r)
+        for d in (*shown, *r.together))
+    said = lines(r, every)
     return (f"<p>{html_text.escape(said[0])}</p><table><tr>{head}</tr>{rows}</table>"
-            + "".join(f"<p>{html_text.escape(line.strip())}</p>" for line in said[2 + len(r.devices) + len(r.together):]))
+            + "".join(f"<p>{html_text.escape(line.strip())}</p>" for line in said[2 + len(shown) + len(r.together):]))
