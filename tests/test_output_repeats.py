@@ -15,6 +15,12 @@ def test_alike_takes_out_hosts_identifiers_runtime_names_and_figures() -> None:
     assert alike(one) == alike(other) == "##: a path of # answers far slower than its peers"
     assert alike("array port EMC/P0 is 100% busy") == alike("array port EMC/P3 is 97% busy")
     assert alike("3 slow paths carry 44% of its I/O") != alike("a path answers far slower")
+    # Linux: multipath's friendly names, scsi_id's WWIDs, dm and block devices, NVMe namespaces.
+    assert alike("lin-a: mpatha (36000d31000abcdef0000000000000001): path sdb answers far slower") == \
+        alike("lin-b: mpathbc (36000d31000abcdef00000000000000a2): path sdaf answers far slower") == \
+        "## (#): path # answers far slower"
+    assert alike("lin-a: dm-3 waits on nvme0c1n1") == alike("lin-b: dm-12 waits on nvme2c0n14") == "## waits on #"
+    assert alike("lin-a: mpatha is used") != alike("lin-a: mpatha is unused")
 
 
 def test_a_group_past_its_first_few_is_counted_where_its_last_shown_one_is() -> None:

@@ -16,9 +16,13 @@ SHOWN = 3
 T = TypeVar("T")
 
 #: Names that tell alike lines apart: a host's prefix (`esx01: `, `esx01, esx02: `), SCSI and
-#: NVMe identifiers, ESXi runtime names and Linux H:C:T:L, `HOST/NAME` (and files' paths).
-_NAMES = re.compile(r"^[\w.-]+(?:, [\w.-]+)*: (?=\S)|\b(?:naa|eui|t10|nqn)\.[\w.:-]+|\bvmhba\d+:C\d+:T\d+:L\d+\b"
-                    r"|\b\d+:\d+:\d+:\d+\b|\b[\w.-]+/[\w.-]+\b")
+#: NVMe identifiers (`naa.`, `eui.`, `t10.`, `nqn.`, `uuid.`, `nvme.`, and scsi_id's WWIDs as
+#: multipath names maps: `3` and 32 or 16 hex digits, `2` and 16), ESXi runtime names and Linux
+#: H:C:T:L, multipath's friendly names (`mpatha`), dm and block devices (`dm-3`, `sdk`,
+#: `nvme0n1`, `nvme0c1n1`), `HOST/NAME` (and files' paths).
+_NAMES = re.compile(r"^[\w.-]+(?:, [\w.-]+)*: (?=\S)|\b(?:naa|eui|t10|nqn|uuid|nvme)\.[\w.:-]+"
+                    r"|\bvmhba\d+:C\d+:T\d+:L\d+\b|\b\d+:\d+:\d+:\d+\b|\b(?:3[0-9a-f]{32}|[23][0-9a-f]{16})\b"
+                    r"|\bmpath[a-z]+\b|\bdm-\d+\b|\bsd[a-z]{1,3}\b|\bnvme\d+(?:c\d+)?n\d+\b|\b[\w.-]+/[\w.-]+\b")
 _FIGURES = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
 
 
