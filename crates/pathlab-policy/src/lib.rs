@@ -186,9 +186,9 @@ pub struct PathGroup {
     pub paths: Vec<PathId>,
 }
 
-/// A path selection policy for one device. Every policy is `Clone` (`CopySelector`): a model
+/// A path selection policy for one device. Every policy is `Clone` (`dyn_clone::DynClone`): a model
 /// built once is copied for each seed's run, the copy the same as a second build.
-pub trait PathSelector: Send + CopySelector {
+pub trait PathSelector: Send + dyn_clone::DynClone {
     /// Makes a path known to the policy, usable from now on.
     fn add_path(&mut self, path: &PathDesc);
     /// The path stopped working (I/O error, link down, checker).
@@ -223,22 +223,8 @@ pub trait PathSelector: Send + CopySelector {
     fn working_paths(&self) -> Vec<PathId>;
 }
 
-/// A boxed policy's copy: every `Clone` policy has it, so a `Box<dyn PathSelector>` is `Clone`.
-pub trait CopySelector {
-    fn copy_box(&self) -> Box<dyn PathSelector>;
-}
-
-impl<T: PathSelector + Clone + 'static> CopySelector for T {
-    fn copy_box(&self) -> Box<dyn PathSelector> {
-        Box::new(self.clone())
-    }
-}
-
-impl Clone for Box<dyn PathSelector> {
-    fn clone(&self) -> Self {
-        self.copy_box()
-    }
-}
+// A `Box<dyn PathSelector>` is `Clone` (each policy is: `DynClone`).
+dyn_clone::clone_trait_object!(PathSelector);
 
 #[cfg(test)]
 pub(crate) mod test_support {

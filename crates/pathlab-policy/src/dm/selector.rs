@@ -17,7 +17,7 @@ pub(crate) struct DmPathArgs<'a> {
     pub cpus: &'a [u32],
 }
 
-pub(crate) trait DmPathSelector: Send + CopyDmSelector {
+pub(crate) trait DmPathSelector: Send + dyn_clone::DynClone {
     /// Selector name and table args as `multipath -ll` prints them: `service-time 0`.
     fn table(&self) -> String;
     fn add_path(&mut self, path: &DmPathArgs);
@@ -33,22 +33,8 @@ pub(crate) trait DmPathSelector: Send + CopyDmSelector {
     fn path_info(&self, path: PathId) -> String;
 }
 
-/// A boxed selector's copy (as `CopySelector` for the policies): a dm table is `Clone`.
-pub(crate) trait CopyDmSelector {
-    fn copy_box(&self) -> Box<dyn DmPathSelector>;
-}
-
-impl<T: DmPathSelector + Clone + 'static> CopyDmSelector for T {
-    fn copy_box(&self) -> Box<dyn DmPathSelector> {
-        Box::new(self.clone())
-    }
-}
-
-impl Clone for Box<dyn DmPathSelector> {
-    fn clone(&self) -> Self {
-        self.copy_box()
-    }
-}
+// A boxed selector is `Clone` (as the policies are): a dm table is `Clone`.
+dyn_clone::clone_trait_object!(DmPathSelector);
 
 /// Where a reinstated path rejoins the valid list.
 #[derive(Clone, Copy, PartialEq, Eq)]
