@@ -274,14 +274,20 @@ impl GatedLeastLoad {
         self.state[i].usable && !(any_healthy && self.state[i].erring)
     }
 
-    /// A candidate of `group` within the gate of the group's best estimate `best` (an
-    /// unmeasured path is admitted, to measure it).
-    fn admits(&self, i: usize, group: u32, best: Option<f64>, any_healthy: bool) -> bool {
+    /// The gate's bound on a path's relative latency, from its group's best (`None`: none measured).
+    fn bound(&self, best: Option<f64>) -> Option<f64> {
+        best.map(|b| b * self.gate())
+    }
+
+    /// A candidate of `group` within the gate's `bound` (`bound`: from the group's best
+    /// estimate; an unmeasured path is admitted, to measure it).
+    #[inline]
+    fn admits(&self, i: usize, group: u32, bound: Option<f64>, any_healthy: bool) -> bool {
         let s = &self.state[i];
         self.candidate(i, any_healthy)
             && s.group == group
-            && match (s.relative.get(), best) {
-                (Some(e), Some(b)) => e <= b * self.gate(),
+            && match (s.relative.get(), bound) {
+                (Some(e), Some(b)) => e <= b,
                 _ => true,
             }
     }
@@ -428,19 +434,10 @@ impl PathSelector for GatedLeastLoad {
                 } else {
                     (self.group_best(group, |s| s.relative.get()), self.group_best(group, |s| s.service_ns.get()))
                 };
-                // `admits`, with the gate's bound worked out once.
-                let bound = best.map(|b| b * self.gate());
+                // The gate's bound worked out once for every path.
+                let bound = self.bound(best);
                 let state = &self.state;
-                let admitted = |i: usize| {
-                    let s = &state[i];
-                    s.usable
-                        && !(any_healthy && s.erring)
-                        && s.group == group
-                        && match (s.relative.get(), bound) {
-                            (Some(e), Some(b)) => e <= b,
-                            _ => true,
-                        }
-                };
+                let admitted = |i: usize| self.admits(i, group, bound, any_healthy);
                 // Expected completion: queue ahead (plus this I/O) at the path's recent pace;
                 // an unmeasured path counts as the best one, so it gets measured.
                 let expected = |i: usize| {
@@ -531,7 +528,7 @@ impl PathSelector for GatedLeastLoad {
             return (0..n).filter(|&i| self.candidate(i, any_healthy)).map(|i| self.paths.id(i)).collect();
         };
         let best = self.group_best(group, |s| s.relative.get());
-        (0..n).filter(|&i| self.admits(i, group, best, any_healthy)).map(|i| self.paths.id(i)).collect()
+        (0..n).filter(|&i| self.admits(i, group, self.bound(best), any_healthy)).map(|i| self.paths.id(i)).collect()
     }
 }
 
@@ -749,7 +746,7 @@ mod tests {
             let pace = p.state[i].service_ns.get().or(best_service).unwrap_or(1.0);
             ((p.state[i].outstanding + 1) as f64 * pace) as u64
         };
-        let chosen = least_from(n, (p.last + 1) % n, |i| p.admits(i, group, best, any_healthy), expected);
+        let chosen = least_from(n, (p.last + 1) % n, |i| p.admits(i, group, p.bound(best), any_healthy), expected);
         (chosen, Some(group))
     }
 
