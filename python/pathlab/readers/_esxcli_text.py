@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from pathlab.api import ScenarioError
-from pathlab.readers import pasted
+from pathlab.readers import _plain_listing, pasted
+from pathlab.readers._file import listing_size
 from pathlab.readers.rejoin import MARGINS, rejoined
 
 #: `Key: value` (or `Key:` with nothing after it). Keys are words in title case, as esxcli prints
@@ -81,6 +82,11 @@ class Reader:
     def __init__(self, path: str | Path, command: str) -> None:
         self.name = str(path)
         self.command = command
+        listing_size(path)
+        # The command's output alone (most files): its lines and blocks from one split of its text.
+        self.plain = _plain_listing.read(path, _KNOWN_KEYS, _COMMAND.match)
+        if self.plain is not None:
+            return
         every = pasted.file_lines(path)  # read a line at a time at each pass, never whole
         lines = rejoined(pasted.output_lines(self.name, every, _patterns(command), command), _continued)
         self.ours = pasted.between_lines(self.name, lines, _listing_line, _listing_line, command, _name_line)
@@ -93,6 +99,10 @@ class Reader:
         left out (`rejoin`). (The lines after the listing's last would be blank: no reader needs
         them; the listing's own lines are read in one pass, not beside a second pass numbering
         every line.)"""
+        if self.plain is not None:
+            lines, stanzas = self.plain
+            yield from enumerate(lines[: stanzas[-1][2]], start=1)
+            return
         number = 0  # the last line of the file given or joined
         for line in self.ours():
             for other in range(number + 1, line.number):  # not the listing's
@@ -203,6 +213,8 @@ def blocks(reader: Reader) -> list[Block]:
     """The file as blocks: a name line (optional) then `Key: value` lines; a blank line, a grep
     `--`, a new name line or, for blocks without a name, a key seen again starts the next one.
     Pasted prompts and commands are skipped."""
+    if reader.plain is not None:  # a plain listing's blocks, as read (`_plain_listing`)
+        return [Block(name, line, last, dict(fields)) for name, line, last, fields in reader.plain[1]]
     out: list[Block] = []
     current: Block | None = None
     for number, raw in reader.lines:

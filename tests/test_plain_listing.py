@@ -1,0 +1,182 @@
+"""`readers/_plain_listing.py`: an esxcli listing that is the command's output alone is read from
+one split of its text into the lines and blocks the full pasted-output machinery gives, with the
+same words on stderr (none); a file that is not plain goes to the machinery. Checked against the
+machinery itself on the samples, on edits of a plain listing at each of the grammar's edges, and
+on random edits."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pathlab.api import ScenarioError
+from pathlab.readers import _esxcli_text as t
+
+DATA = Path(__file__).parent / "data"
+COMMANDS = ("esxcli storage nmp path list", "esxcli storage nmp device list")
+
+PATHS = """\
+fc.20000024ff3dc47c:21000024ff3dc47c-fc.500a098088f9aa6a:500a098288f9aa6a-naa.600a098038303053453f463045727168
+   Runtime Name: vmhba2:C0:T1:L4
+   Device: naa.600a098038303053453f463045727168
+   Device Display Name: NETAPP Fibre Channel Disk (naa.600a098038303053453f463045727168)
+   Group State: active
+   Array Priority: 0
+   Storage Array Type Path Config: {TPG_id=1,TPG_state=AO,RTP_id=29,RTP_health=UP}
+   Path Selection Policy Path Config: PSP VMW_PSP_RR does not support path configuration.
+
+fc.20000024ff3dc47d:21000024ff3dc47d-fc.500a098088f9aa6a:500a098188f9aa6a-naa.600a098038303053453f463045727168
+   Runtime Name: vmhba3:C0:T0:L4
+   Device: naa.600a098038303053453f463045727168
+   Device Display Name: NETAPP Fibre Channel Disk (naa.600a098038303053453f463045727168)
+   Group State: active unoptimized
+   Array Priority: 0
+   Storage Array Type Path Config: {TPG_id=2,TPG_state=ANO,RTP_id=30,RTP_health=UP}
+   Path Selection Policy Path Config: PSP VMW_PSP_RR does not support path configuration.
+"""
+
+DEVICES = """\
+naa.600a098038303053453f463045727168
+   Device Display Name: NETAPP Fibre Channel Disk (naa.600a098038303053453f463045727168)
+   Storage Array Type: VMW_SATP_ALUA
+   Storage Array Type Device Config: {implicit_support=on; explicit_support=off; {TPG_id=1,TPG_state=AO}}
+   Path Selection Policy: VMW_PSP_RR
+   Path Selection Policy Device Config: {policy=rr,iops=1000,bytes=10485760,useANO=0; lastPathIndex=0: NumIOsPending=0,numBytesPending=0}
+   Path Selection Policy Device Custom Config:
+   Working Paths: vmhba2:C0:T1:L4, vmhba3:C0:T1:L4,
+   Is USB: false
+""".replace("Custom Config:\n", "Custom Config: \n")  # (ESXi prints a blank after an empty value's colon)
+
+
+def _read(path: Path, command: str, plain: bool) -> tuple[Any, list[str], bool]:
+    """What a reader gets of the file (its lines and blocks, or the error), the words said on
+    stderr, and whether it was read as a plain listing; with `plain` False, by the machinery alone."""
+    given = t._plain_listing.read
+    with pytest.MonkeyPatch.context() as patch:
+        if not plain:
+            patch.setattr(t._plain_listing, "read", lambda *_: None)
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            try:
+                reader = t.Reader(path, command)
+                got: Any = (list(reader.lines), t.blocks(reader))
+                read_plain = reader.plain is not None
+            except ScenarioError as e:
+                got, read_plain = ("refused", e.args), False
+    assert t._plain_listing.read is given
+    return got, [str(w.message) for w in said], read_plain
+
+
+def _same(path: Path) -> list[bool]:
+    """For each command: the plain reading is the machinery's (and whether it was plain)."""
+    out = []
+    for command in COMMANDS:
+        full, plain = _read(path, command, False), _read(path, command, True)
+        assert plain[:2] == full[:2], (path, command)
+        out.append(plain[2])
+    return out
+
+
+def test_the_samples_read_plain_as_the_machinery_reads_them() -> None:
+    samples = sorted(p for p in DATA.rglob("*") if p.is_file() and p.stat().st_size < 1 << 20)
+    plain = [p for p in samples if any(_same(p))]
+    # Listings saved as the command printed them are read plain (and only listings are); one pasted
+    # after its prompt (`nmp-path-list-svc-iscsi-rr.txt`) is not.
+    assert {p.name for p in plain} >= {"core-path-list-sas-fujitsu.txt", "nmp-device-list-alua.txt", "bare.txt"}
+    assert all(p.suffix == ".txt" for p in plain)
+
+
+def test_the_known_keys_are_what_a_key_line_can_name() -> None:
+    """Every key the plain reading takes is one `KEY` reads whole (a key line of it is a key line
+    to the machinery, its key the same)."""
+    for key in t._KNOWN_KEYS:
+        found = t.KEY.match(f"   {key}: value")
+        assert found is not None and found.group(1) == key, key
+
+
+@pytest.mark.parametrize("text", [PATHS, DEVICES, "\n\n" + PATHS + "\n\n", PATHS.rstrip("\n"),
+                                  PATHS.replace("\n", "\r\n"), PATHS.replace("   ", "\t")])
+def test_a_plain_listing_is_read_plain(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "listing.txt"
+    path.write_bytes(text.encode())
+    assert _same(path) == [True, True]
+    blocks = t.blocks(t.Reader(path, COMMANDS[0]))
+    assert [b.header[:18] for b in blocks] == (["naa.600a0980383030"] if text is DEVICES else
+                                                ["fc.20000024ff3dc47", "fc.20000024ff3dc47"])
+
+
+def test_a_value_with_dots_or_underscores_inside_words_stays_plain(tmp_path: Path) -> None:
+    path = tmp_path / "listing.txt"
+    path.write_text(PATHS.replace("   Array Priority: 0\n", "   Array Priority: 0 ... x_y_\n", 1))
+    assert _same(path) == [True, True]
+    assert t.blocks(t.Reader(path, COMMANDS[0]))[0].fields["Array Priority"] == ("0 ... x_y_", 6)
+
+
+#: Edits at the grammar's edges: each makes the file one the machinery reads otherwise (a prompt,
+#: a quote, markup, a wrap, a block without a name, ...) or refuses; each is read by the machinery.
+EDITS = [
+    ("   Group State: active\n", "   Group State: active\n[root@esx01:~] esxcli storage nmp path list\n"),
+    ("   Group State: active\n", "   Group State: active\n# a remark\n"),
+    ("fc.20000024ff3dc47c", "> fc.20000024ff3dc47c"),
+    ("   Array Priority: 0\n", "   Array Priority: 0\n   Array Priority: 1\n"),
+    ("   Array Priority: 0\n", "   Array Priority: 0\n   Unknown Key: 1\n"),
+    ("   Array Priority: 0\n", "   Array Priority:0\n"),
+    ("   Array Priority: 0\n", "   Array Priority : 0\n"),
+    ("   Array Priority: 0\n", "   array priority: 0\n"),
+    ("   Array Priority: 0\n", "   Array Priority: <b>0</b>\n"),
+    ("   Array Priority: 0\n", "   Array Priority: &lt;0\n"),
+    ("   Array Priority: 0\n", "   Array Priority: *0*\n"),
+    ("   Array Priority: 0\n", "   Array Priority: _0_\n"),
+    ("   Array Priority: 0\n", "   Array Priority: 0\n...\n"),
+    ("   Array Priority: 0\n", "   Array Priority: 0\n\x1b[0m"),
+    ("   Array Priority: 0\n", "   Array Priority: 0\x00\n"),
+    ("   Array Priority: 0\n", "   Array Priority: 0\r"),
+    ("   Array Priority: 0\n", "   Array Priority: 0 \u2013\n"),
+    ("   Array Priority: 0\n", "   Array Priority: 0\n   \n"),
+    ("   Array Priority: 0\n", "   Array Priority: 0\n--\n"),
+    ("   Storage Array Type Path Config: {TPG_id=1,", "   Storage Array Type Path Config: {TPG_id=1,\n"),
+    ("Path Config: PSP VMW_PSP_RR does not support path configuration.\n\nfc.",
+     "Path Config: PSP VMW_PSP_RR does not support path configuration.\nfc."),
+    ("Path Config: PSP VMW_PSP_RR does not support path configuration.\n\nfc.",
+     "Path Config: PSP VMW_PSP_RR does not support\npath configuration.\n\nfc."),
+    ("\n\nfc.", "\n\nesxcli.x\n\nfc."),
+    ("\n\nfc.", "\n\nfor.x\n\nfc."),
+    ("\n\nfc.", "\n\nnaa.lonely\n\nfc."),
+    ("\n\nfc.", "\n\nA remark\nfc."),
+    ("\n\nfc.", "\n\nName  Device  Vendor\nfc."),
+    ("\n\nfc.", "\n\n   Group State: active\n\nfc."),
+    ("\n\nfc.", "\n\nFc."),
+    ("fc.20000024ff3dc47c:", "2026-01-01T00:00:00 fc.20000024ff3dc47c:"),
+    ("fc.20000024ff3dc47c:", "\ufefffc.20000024ff3dc47c:"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), EDITS)
+def test_an_edited_listing_is_read_as_the_machinery_reads_it(tmp_path: Path, old: str, new: str) -> None:
+    assert old in PATHS
+    path = tmp_path / "listing.txt"
+    path.write_bytes(PATHS.replace(old, new, 1).encode())
+    assert _same(path) == [False, False]
+
+
+def test_random_edits_are_read_as_the_machinery_reads_them(tmp_path: Path) -> None:
+    """Lines and characters put in, taken out or doubled at random (a seeded 300): the plain
+    reading is the machinery's whichever way each file goes."""
+    rng = random.Random(20261129)
+    pieces = ["", " ", "\t", ":", "\n", "\n\n", "_", "-", "#", "$ ", ">", "]", "(naa.6)", "{", ",", "...",
+              "   Device: naa.6", "   Runtime Name: vmhba1:C0:T0:L0", "naa.7", "esxcli", "Name", "\r\n", "é"]
+    plain = 0
+    for i in range(300):
+        text = PATHS + "\n" + DEVICES if i % 3 == 0 else PATHS
+        for _ in range(rng.randint(0, 2)):
+            at = rng.randrange(len(text) + 1)
+            cut = rng.choice([0, 0, 1, 2, 5])
+            text = text[:at] + rng.choice(pieces) + text[at + cut:]
+        path = tmp_path / f"edited-{i}.txt"
+        path.write_bytes(text.encode())
+        plain += any(_same(path))
+    assert 0 < plain < 300  # some edits leave it plain, and some do not
