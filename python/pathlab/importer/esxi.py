@@ -17,6 +17,7 @@ from pathlab.importer.esxi_active_passive import PathGroup, active_passive
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.esxi_non_owner import PathState, non_owner_states
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
+from pathlab.importer.frame_rows import rows_of
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported
 from pathlab.importer.listed import esxcli_device, esxcli_path, listed_entries
@@ -363,7 +364,7 @@ def build(c: Captures) -> Imported:
 
     c.devices, local = _san_devices(c.devices, dev_file)
     c.devices, other_psp = _simulated_devices(c.devices, dev_file)
-    devices = list(c.devices.itertuples())
+    devices = list(rows_of(c.devices))
     if local:
         warnings.append(("devices", f"{len(local)} local disk(s) left out ({LOCAL_SATP}: {_some(local)}): "
                                     "multipathing is about the SAN's devices"))
@@ -372,7 +373,7 @@ def build(c: Captures) -> Imported:
         warnings.append(("devices", f"{len(claimed)} device(s) left out ({_some(claimed)}): claimed by "
                                     f"{psp}, a path selection plug-in pathlab does not simulate"))
     vendor_of = {d.device: _vendor(d.display_name) for d in devices}
-    paths = [p for p in c.paths.itertuples() if p.device in vendor_of]
+    paths = [p for p in rows_of(c.paths) if p.device in vendor_of]
     if not paths:
         raise ScenarioError(path_file, "", f"no path of the devices in {dev_file}")
 

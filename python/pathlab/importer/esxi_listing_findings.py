@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from pathlab.finding import Finding
+from pathlab.importer.frame_rows import rows_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,11 +31,11 @@ def _line(device: Any, column: str) -> str:
 def esxi_listing_findings(devices: pd.DataFrame, paths: pd.DataFrame, vendor_of: dict[str, str],
                           dev_file: str, path_file: str) -> list[Finding]:
     found: list[Finding] = []
-    by_runtime = {str(p.runtime_name): p for p in paths.itertuples()}
-    rows = list(devices.itertuples())
-    for d in rows:
+    by_runtime = {str(p.runtime_name): p for p in rows_of(paths)}
+    listed = list(rows_of(devices))
+    for d in listed:
         found += _unoptimized_carrying_io(d, by_runtime, dev_file, path_file)
-    found += _satp_ignoring_alua(rows, paths, vendor_of, dev_file, path_file)
+    found += _satp_ignoring_alua(listed, paths, vendor_of, dev_file, path_file)
     return found
 
 
