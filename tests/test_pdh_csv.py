@@ -42,6 +42,18 @@ def test_records_are_csv_readers_rows(text: str) -> None:
     assert _read(Records, text) == _read(csv.reader, text)
 
 
+@pytest.mark.parametrize("before", [0, 1, 7_000, 40_000])
+@pytest.mark.parametrize("extra", [-1, 0, 1, 70_000])
+def test_a_long_field_is_read_or_refused_as_csv_does(before: int, extra: int) -> None:
+    """A field of about csv's limit (131,072 characters: one short of it, it, one more, half as
+    long again) among many short ones, at the line's start, at a few positions and at its end."""
+    limit = csv.field_size_limit()
+    fields = ['"0.00"'] * before + ['"' + "7" * (limit + extra) + '"'] + ['"1"'] * (40_000 - before)
+    text = ",".join(fields) + ",\r\n" + '"a","b"\n'
+    assert _read(Records, text) == _read(csv.reader, text)
+    assert (split(text.split("\r\n")[0]) is None) == (extra > 0)  # a field past the limit is csv's to refuse
+
+
 def test_random_lines_of_quotes_and_commas_are_read_as_csv_reads_them() -> None:
     draw = random.Random(33)
     for _ in range(20_000):

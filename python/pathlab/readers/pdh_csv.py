@@ -11,22 +11,25 @@ import itertools
 import os
 from collections.abc import Iterable, Iterator
 
-#: The header `Records` last kept: (its file's identity, its fields, the lines it took). A cluster's
-#: worker reads a capture's header to name its host, then again to read its counters: the 20 MB
-#: line of 278,000 fields is split once.
-_kept: tuple[tuple[int, int, int, int], list[str], int] | None = None
+#: The header `Records` last kept: (its file's identity, its fields, the lines it took, and where it
+#: ends in the file where that is known: one line of ASCII). A cluster's worker reads a capture's
+#: header to name its host, then again to read its counters: the 20 MB line of 278,000 fields is
+#: read and split once.
+_kept: tuple[tuple[int, int, int, int], list[str], int, int | None] | None = None
 
 
 class Records:
     """`csv.reader(lines)`'s rows, and its `line_num`: how many lines have been read. Given the
     `file` the lines are read from (opened with `newline=""`, without a byte-order mark), its header
-    is taken where `keep` kept it from the same file unchanged (its lines read past, not split),
-    else read, and kept where `keep` is set (one header at a time: the one kept before is let go)."""
+    is taken where `keep` kept it from the same file unchanged (the file sought past it where it is
+    one line of ASCII, as esxtop writes it, else its lines read past; not split again), else read,
+    and kept where `keep` is set (one header at a time: the one kept before is let go)."""
 
     def __init__(self, lines: Iterable[str], file: str | None = None, keep: bool = False) -> None:
         self._lines = iter(lines)
         self.line_num = 0
         self._file, self._keep = file, keep
+        self._end: int | None = None  # the last line's length where it is ASCII (its bytes in the file)
 
     def __iter__(self) -> Iterator[list[str]]:
         return self
@@ -41,19 +44,23 @@ class Records:
         found = os.stat(file)
         identity = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
         if _kept is not None and _kept[0] == identity:
-            (_, header, lines), _kept = _kept, None
-            for _ in range(lines):
-                next(self._lines)
+            (_, header, lines, end), _kept = _kept, None
+            if end is not None and hasattr(self._lines, "seek"):
+                self._lines.seek(end)  # (a text file's position at a line's end, as its `tell` would give it)
+            else:
+                for _ in range(lines):
+                    next(self._lines)
             self.line_num = lines
             return header
         header = self._record()
         if self._keep:
-            _kept = (identity, header, self.line_num)
+            _kept = (identity, header, self.line_num, self._end if self.line_num == 1 else None)
         return header
 
     def _record(self) -> list[str]:
         line = next(self._lines)
         self.line_num += 1
+        self._end = len(line) if line.isascii() else None
         row = split(line)
         if row is not None:
             return row
@@ -81,8 +88,20 @@ def split(line: str) -> list[str] | None:
         return None
     fields = body[1:-2 if trailing else -1].split('","')
     # The quotes are the fields' own two each, and no more: no field holds one (a doubled `""`).
-    if body.count('"') != 2 * len(fields) or max(map(len, fields)) > csv.field_size_limit():
+    if body.count('"') != 2 * len(fields) or not _within_limit(body, fields):
         return None
     if trailing:
         fields.append("")
     return fields
+
+
+def _within_limit(body: str, fields: list[str]) -> bool:
+    """Whether no field is longer than `csv`'s limit. A field longer than it holds a whole stretch
+    of half the limit starting at a multiple of it, and so that stretch has no quote: where every
+    such stretch of the line has one, no field is too long (a few searches of the line, not a
+    length taken of each of its 278,000 fields); else the fields are measured."""
+    limit = csv.field_size_limit()
+    half = limit // 2
+    if half >= 1024 and all(body.find('"', start, start + half) >= 0 for start in range(0, len(body), half)):
+        return True
+    return max(map(len, fields)) <= limit
