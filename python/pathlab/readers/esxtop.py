@@ -13,6 +13,7 @@ A column is named `\\\\host\\Object(instance)\\Counter`; the first column is the
 from __future__ import annotations
 
 import csv
+import itertools
 import operator
 import re
 from datetime import datetime
@@ -37,6 +38,8 @@ OBJECTS = {
     "Physical Disk SCSI Device": "devices",
 }
 ADAPTER_DEPTH = ("Physical Disk", "Adapter Q Depth")
+#: A (counter, file column) pair's column.
+_COLUMN = operator.itemgetter(1)
 TIME_FORMATS = ("%m/%d/%Y %H:%M:%S", "%H:%M:%S")
 
 
@@ -65,32 +68,74 @@ def _table_of(place: tuple[str, str] | None, counter: str) -> str | None:
 
 def _header_columns(header: list[str], tables: dict[str, Table]) -> None:
     """Each disk counter's file column into its table, under its instance (a counter named twice:
-    the first). Each `\\\\host\\Object(instance)` is parsed once, for the counters after it: a
-    capture of every counter has hundreds of thousands of columns, tens of thousands of instances."""
+    the first). A capture of every counter has hundreds of thousands of columns: each
+    `\\\\host\\Object(instance)` is parsed once, for the counters after it, and where its counters
+    are those of the object's instance before it, in the same order (every instance, in a real
+    capture), they are taken at once (`_alike`), not a column at a time."""
     places: dict[str, tuple[str, str] | None] = {}
     found: dict[tuple[str, str], dict[str, int]] = {}  # (table, instance) → counter → its first column
-    # A head's columns stand together: the last head's, and, where its object and instance decide
-    # the table (all but an adapter's `Physical Disk` entry, `_table_of`), the dict its counters go
-    # to (None: not read, as a path's `Physical Disk` entry).
-    last: str | None = None
-    into: dict[str, int] | None = None
-    for i, column in enumerate(header[1:], start=1):
-        head, _, counter = column.rpartition("\\")
-        if head == last:
-            if into is not None:
-                into.setdefault(counter, i)
-            continue
+    alike: dict[str | None, list[str]] = {}  # an object → its last instance's counters read one by one (each once)
+    i, width = 1, len(header)
+    while i < width:
+        head, _, counter = header[i].rpartition("\\")
         place = places[head] if head in places else places.setdefault(head, _place(head))
         table = _table_of(place, counter)
-        if table is not None:
-            assert place is not None
-            found.setdefault((table, place[1]), {}).setdefault(counter, i)
         if place is not None and place[0] == ADAPTER_DEPTH[0] and ":" not in place[1]:
-            last = None  # an adapter's own entry (`_table_of`): its next column is placed by its counter
-        else:
-            last, into = head, found[(table, place[1])] if table is not None and place is not None else None
-    for (table, instance), counters in found.items():
-        tables[table].counters[instance] = list(counters.items())
+            # An adapter's own entry (`_table_of`): each of its columns placed by its counter.
+            if table is not None:
+                found.setdefault((table, place[1]), {}).setdefault(counter, i)
+            i += 1
+            continue
+        # A head's columns stand together; where its object and instance decide the table, its
+        # counters go to the instance's dict (None: not read, as a path's `Physical Disk` entry).
+        into = found.setdefault((table, place[1]), {}) if table is not None and place is not None else None
+        kind = place[0] if place is not None else None
+        counters = alike.get(kind)
+        if counters is not None and _alike(header, i, head, counters):
+            _put(into, counters, i)
+            i = _columns_of(header, i + len(counters), head, into, [])  # any counters its object's last lacked
+            continue
+        read: list[str] = []
+        i = _columns_of(header, i, head, into, read)
+        if len(set(read)) == len(read):
+            alike[kind] = read
+    for (table, instance), own in found.items():
+        tables[table].counters[instance] = list(own.items())
+
+
+#: What a run's columns are joined by to be compared at once: no text decoded from a file holds a
+#: lone surrogate (an undecodable byte is read as U+FFFD), so joined runs are equal only where
+#: each column is.
+_APART = "\ud800"
+
+
+def _alike(header: list[str], i: int, head: str, counters: list[str]) -> bool:
+    """Whether the columns from `i` are `head`'s `counters`, in order (one comparison in C)."""
+    return _APART.join(header[i:i + len(counters)]) == head + "\\" + (_APART + head + "\\").join(counters)
+
+
+def _put(into: dict[str, int] | None, counters: list[str], i: int) -> None:
+    """`counters` (each once) at the columns from `i` into the instance's dict, where it reads them."""
+    if into is None:
+        return
+    if not into:
+        into.update(zip(counters, range(i, i + len(counters))))
+        return
+    for counter, column in zip(counters, range(i, i + len(counters))):  # (an instance named again further on)
+        into.setdefault(counter, column)
+
+
+def _columns_of(header: list[str], i: int, head: str, into: dict[str, int] | None, read: list[str]) -> int:
+    """`head`'s columns from `i`, a column at a time, into the instance's dict (where it reads
+    them) and `read`; the column after them."""
+    for column in range(i, len(header)):
+        at, _, counter = header[column].rpartition("\\")
+        if at != head:
+            return column
+        if into is not None:
+            into.setdefault(counter, column)
+        read.append(counter)
+    return len(header)
 
 
 class _Group:
@@ -115,7 +160,7 @@ class Table:
         self.groups: list[_Group] = []
 
     def columns(self) -> list[int]:
-        return [i for own in self.counters.values() for _, i in own]
+        return list(map(_COLUMN, itertools.chain.from_iterable(self.counters.values())))
 
     def start(self, where: dict[int, int], rows: int) -> None:
         """Room for `rows` samples; `where` gives each file column's place among the fields read."""
@@ -242,7 +287,7 @@ def _read(path: Path, sink: Sink) -> str:
         adapters = tables["adapters"]
         adapters.counters = {inst: sorted(own, key=lambda c: c[0] != ADAPTER_DEPTH[1])
                              for inst, own in adapters.counters.items()}
-        columns = sorted(i for t in tables.values() for i in t.columns())
+        columns = sorted(itertools.chain.from_iterable(t.columns() for t in tables.values()))
         sink.start(tables, dict(zip(columns, range(len(columns)))), rows.line_num)
         pick = operator.itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
         width, values = columns[-1] + 1, np.empty(len(columns))

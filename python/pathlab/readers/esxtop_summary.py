@@ -122,9 +122,11 @@ class TableSummary:
         """The instances by name, and where each one's counters are among the fields (-1: a
         counter it lacks), worked out once."""
         if self._at is None:
-            names = sorted(self.fields)
-            self._at = names, np.array([[self.fields[n].get(c, -1) for c in self.counters] for n in names],
-                                       dtype=np.intp).reshape(len(names), len(self.counters))
+            names, counters = sorted(self.fields), self.counters
+            # (an instance with every counter, in the table's order, as each in a real capture: its fields as they are)
+            rows = [list(own.values()) if list(own) == counters else [own.get(c, -1) for c in counters]
+                    for own in map(self.fields.__getitem__, names)]
+            self._at = names, np.array(rows, dtype=np.intp).reshape(len(names), len(counters))
         return self._at
 
     def means(self) -> pd.DataFrame:
