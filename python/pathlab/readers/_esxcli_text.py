@@ -302,7 +302,9 @@ def integer(reader: Reader, block: Block, key: str, unit: str = "") -> int | Non
     if not is_whole(text):
         reader.fail(block.where(key), f"`{key}`: expected a whole number{' of ' + unit if unit else ''}, "
                                       f"found {value[:40]!r}")
-    return within_column(reader.name, block.where(key), f"`{key}`", text)
+    number = int(text)
+    # (the refusal's words made only for a number past the column: thousands of paths' numbers are read)
+    return number if number <= LARGEST else within_column(reader.name, block.where(key), f"`{key}`", text)
 
 
 #: The largest whole number a listing's value is read as (its table's column holds 64 bits).
@@ -340,9 +342,11 @@ def runtime_name(reader: Reader, block: Block, key: str, value: str) -> dict[str
     if not match:
         reader.fail(block.where(key), f"`{key}`: expected a runtime name like vmhba2:C0:T1:L4, "
                                       f"found {value[:40]!r}")
-    numbers = (within_column(reader.name, block.where(key), f"`{key}`: {part}", match.group(i))
-               for i, part in ((2, "C"), (3, "T"), (4, "L")))
-    return {"adapter": match.group(1), **dict(zip(("channel", "target", "lun"), numbers))}
+    numbers = [int(match.group(i)) for i in (2, 3, 4)]
+    if max(numbers) > LARGEST:  # refused at the first past the column, in its words
+        numbers = [within_column(reader.name, block.where(key), f"`{key}`: {part}", match.group(i))
+                   for i, part in ((2, "C"), (3, "T"), (4, "L"))]
+    return {"adapter": match.group(1), "channel": numbers[0], "target": numbers[1], "lun": numbers[2]}
 
 
 def path_list(value: str | None) -> list[str]:
