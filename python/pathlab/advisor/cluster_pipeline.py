@@ -108,7 +108,7 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     return advice_of(subject, scenario, objective, _narrowed(found, shown_host), order(ranked, objective), decision,
                      assumptions, gain_ranges(list(spans), ranked, ranked_at_ends), length,
                      list(zip(end_labels(list(spans)), (n for _, n in ends))), capture_check=capture_check,
-                     hosts=hosts, groups=results, shown_host=shown_host)
+                     hosts=hosts, groups=results, shown_host=shown_host, devices=resolved[0] if resolved else None)
 
 
 def undetermined_of(imported: Mapping[str, Host] | None) -> list[Undetermined]:

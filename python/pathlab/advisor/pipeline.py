@@ -170,7 +170,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
                                                executor=executor)
     ranges = gain_ranges(spans, ranked, ranked_at_ends)
     return advice_of(name, scenario, objective, found, order(ranked, objective), decide(ranked, objective),
-                     assumptions, ranges, chosen[0], list(zip(labels, chosen[1:])), capture_check=capture_check)
+                     assumptions, ranges, chosen[0], list(zip(labels, chosen[1:])), capture_check=capture_check,
+                     devices=resolved[0] if resolved else None)
 
 
 def _failures(scenario: Scenario, name: str, imported: Host | None, kinds: str, objective: str, seeds: int,
