@@ -34,3 +34,22 @@ def test_a_callers_own_freeze_is_left_as_it_is() -> None:
         assert frozen(mine) and gc.get_freeze_count() == count
     finally:
         gc.unfreeze()
+
+
+def test_a_full_pass_ends_it_while_what_was_given_is_still_frozen() -> None:
+    # The middle generation's passes counted while frozen would set off a full pass over everything
+    # (the cluster given back) at the next allocations: one full pass is made before it is given back.
+    frozen_in_full_passes: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            frozen_in_full_passes.append(gc.get_freeze_count())
+
+    with given_frozen():
+        for _ in range(20):
+            gc.collect(1)  # each counts one pass of the middle generation towards a full one
+        assert gc.get_count()[2] >= 20
+        gc.callbacks.append(seen)
+    gc.callbacks.remove(seen)
+    assert gc.get_count()[2] == 0 and gc.get_freeze_count() == 0
+    assert len(frozen_in_full_passes) == 1 and frozen_in_full_passes[0] > 0

@@ -12,13 +12,13 @@ import pytest
 from conftest import SCENARIOS, one_error_line, pathlab
 from host_text import host_tables
 from pathlab import Scenario
-from pathlab.advisor import alike, run_length
+from pathlab.advisor import alike, end_pilots, run_length
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.pipeline import auto_lengths
-from pathlab.advisor.ranges import end_labels, span_ends
+from pathlab.advisor.ranges import AtEnd, end_labels, span_ends
 from pathlab.advisor.rank import FIRST_SEEDS, _simulated, rank_together, settled
 from pathlab.advisor.ranked import Ranked
-from pathlab.large_host import scenario_text
+from pathlab.large_host import cluster_text, scenario_text
 
 SHORT = {"run.duration": "0.3s", "run.warmup": "0.05s"}
 
@@ -308,6 +308,23 @@ def test_each_span_end_gets_the_run_length_of_its_own_pilot() -> None:
     assert host.duration_s == 0.19 and "counted over 1 class" in host.reason
     assert slow_ports.duration_s == 0.83 and "counted over" not in slow_ports.reason
     assert fast_ports == zero_load == host
+
+
+def test_a_clusters_end_pilots_on_their_own_thread_give_each_end_the_length_of_its_pilot_run_alone() -> None:
+    """A cluster's ends' pilots run on a second thread beside its own (`end_pilots`), their
+    lengths chosen once the candidates' devices are given: the same lengths as the pilots run one
+    at a time (`auto_lengths`). The generated cluster's ports at 200 µs and 10 µs in place of 20:
+    a slower port, a longer run."""
+    scenario = Scenario.from_text(cluster_text(3, 20, 4), set={"run.duration": "20s", "run.warmup": "5s"})
+    at_ends = [AtEnd(scenario, (f'arrays.0.service.fixed="{us}us"',)) for us in (200, 10)]
+    full = run_length.RunLength(20.0, 5.0, "the full length")
+    one_at_a_time, cands, resolved = auto_lengths(scenario, at_ends, full, per_host=True)
+    with end_pilots.started(at_ends, full) as ends:
+        (cluster,), beside, resolved_beside = auto_lengths(scenario, [], full, per_host=True,
+                                                           candidates_known=ends.given)
+        assert [cluster, *ends.lengths()] == one_at_a_time
+    assert [c.label for c in beside] == [c.label for c in cands] and resolved_beside == resolved
+    assert one_at_a_time[1].duration_s > one_at_a_time[0].duration_s
 
 
 def test_the_in_force_run_taken_as_seed_one_is_the_run_rank_would_make() -> None:

@@ -179,6 +179,27 @@ def test_a_run_names_the_rows_and_events_of_a_shared_naa_by_host() -> None:
     assert esx_b["device_intervals"][-1]["cmds_s"] == 0 < esx_a["device_intervals"][-1]["cmds_s"]
 
 
+@pytest.mark.parametrize("shared", ["adapter", "naa"])
+def test_every_hosts_views_in_one_pass_are_each_hosts_view(shared: str) -> None:
+    # `views` (a cluster's findings) finds every host's rows in one pass: the same views as `view`
+    # host by host, rows named HOST/NAME renamed, events and the application's rows too, keys in order.
+    if shared == "adapter":
+        text = two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"')
+    else:
+        extra = ALL_PATHS_DOWN.format(device=f"esx-b/{NAA}").replace('at = "0.1s"', 'at = "0.15s"')
+        text = two_hosts(device_b=NAA, load=f'"esx-a/{NAA}", "esx-b/{NAA}"', extra=extra).replace('"naa.a1"', f'"{NAA}"')
+    text = text.replace('duration = "4s"', 'duration = "0.2s"').replace('warmup = "1s"', 'warmup = "0.1s"')
+    data = Scenario.from_text(text.replace("seed = 3", 'seed = 3\ninterval = "50ms"'), "two-hosts.toml").run().data
+    every = list(host_views.views(data))
+    assert [host for host, _ in every] == ["esx-a", "esx-b"]
+    for host, seen in every:
+        alone = host_views.view(data, host)
+        assert seen == alone and list(seen) == list(alone)
+    renamed = "adapter_intervals" if shared == "adapter" else "device_intervals"
+    assert all("/" not in r["name"] for _, seen in every for r in seen[renamed]) and every[0][1][renamed]
+    assert shared == "adapter" or {e["device"] for e in every[1][1]["events"]} == {NAA}
+
+
 def test_each_hosts_vmhba1_has_its_own_wwn_in_the_path_list(tmp_path: Path) -> None:
     scenario = tmp_path / "two-hosts.toml"
     scenario.write_text(two_hosts(adapter_b="vmhba1", zone='"esx-a/vmhba1", "esx-b/vmhba1"'))

@@ -341,10 +341,14 @@ def advice_of(subject: str, scenario: Scenario, objective: str, findings: list[F
               ranges: GainRanges | None = None, run_length: RunLength | None = None,
               run_lengths_at_ends: Sequence[tuple[str, RunLength]] = (),
               unmeasured_stack: str | None = None, capture_check: CaptureCheck | None = None,
-              hosts: Sequence[str] = (), groups: Sequence[GroupResult] = (), shown_host: str | None = None) -> Advice:
+              hosts: Sequence[str] = (), groups: Sequence[GroupResult] = (), shown_host: str | None = None,
+              devices: Sequence[Device] | None = None) -> Advice:
     """The advice from the advisor's products: the ranking in the objective's order, the decision
-    on it, and the gain ranges over the assumptions' spans."""
-    candidates = typed(ranked, ranges, scenario.devices) if ranked else ()
+    on it, and the gain ranges over the assumptions' spans. `devices`: the scenario's devices as a
+    run of it resolved them, where the caller holds them (a cluster's pilot's: resolving them
+    again builds the cluster's model, 1.2 s of CPU on 32 hosts × 500 devices × 8 paths); their
+    arrays, claims and policies are the scenario's whatever the run's length."""
+    candidates = typed(ranked, ranges, scenario.devices if devices is None else devices) if ranked else ()
     assumed = tuple(Assumption(*a) for a in assumptions)
     return Advice(subject, scenario, objective, tuple(findings), candidates,
                   recommended(decision, candidates, assumed) if decision else None, assumed,

@@ -27,8 +27,11 @@ def per_host(run: Result, found_on: Callable[[str, Result], list[Finding]]) -> l
     """`found_on` of each host's own view of the run, each finding titled with the hosts it is
     true of (one finding for several hosts when they show the same)."""
     hosts_of: dict[Finding, list[str]] = {}
-    for host in host_views.names(run.data):
-        own = Result(host_views.view(run.data, host), 0, [d for d in run.setups if d.host == host])
+    setups: dict[str, list[Device]] = {}
+    for d in run.setups:
+        setups.setdefault(d.host, []).append(d)
+    for host, view in host_views.views(run.data):
+        own = Result(view, 0, setups.get(host, []))
         for f in found_on(host, own):
             hosts_of.setdefault(f, []).append(host)
     return [Finding(f"{', '.join(hosts)}: {f.title}", f.evidence, f.normal) for f, hosts in hosts_of.items()]

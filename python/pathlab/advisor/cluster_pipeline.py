@@ -43,7 +43,8 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
                    shown_host: str | None = None, progress: Progress | None = None,
                    chosen: tuple[list[Candidate], list[list[Device]]] | None = None,
                    capture_check: CaptureCheck | None = None, spans: Sequence[Span] = (),
-                   at_ends: Sequence[tuple[AtEnd, RunLength]] = (), executor: Executor = LOCAL) -> Advice:
+                   at_ends: Sequence[tuple[AtEnd, RunLength]] | Callable[[], Sequence[tuple[AtEnd, RunLength]]] = (),
+                   executor: Executor = LOCAL) -> Advice:
     """The cluster's advice (`scenario` with every host, its run length set to `length`, and the
     values fitted to the captures set);
     `imported`: each host as its captures were read, for their findings; `shown_host`: the host
@@ -51,7 +52,8 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     `chosen`: the candidates and their resolved devices, where a pilot run chose the length;
     `capture_check`: the setting in force against every host's captures (`captured_of`);
     `spans`: the imported hosts' assumptions that move a gain (`ranges.span_ends`), and `at_ends` the
-    cluster at each end with its run length, ranked beside it for each candidate's gain range;
+    cluster at each end with its run length, ranked beside it for each candidate's gain range (or
+    what gives them once their pilots are done: they run beside the setting in force's, `end_pilots`);
     `executor`: where the candidates' runs go."""
     if shown_host is not None:  # the devices' hosts only where one is to be checked: resolving them builds the cluster
         host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), shown_host, subject)
@@ -75,13 +77,14 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     groups = host_groups(in_force.data)
     # The setting in force's seed 1 as the ranking keeps it: the whole run (every path's row) let go before the ranking.
     in_force = figures_of(in_force)
+    ends = at_ends() if callable(at_ends) else at_ends  # the ends' pilots done
 
-    scenarios: list[Scenario | AtEnd] = [scenario, *(end for end, _ in at_ends)]
+    scenarios: list[Scenario | AtEnd] = [scenario, *(end for end, _ in ends)]
 
     def each_length(of: list[Candidate], devices: list[list[Device]] | None) -> list[list[dict[str, str]]]:
         """Per scenario (the cluster, then each span's end), each candidate's run length."""
         return [[n.overrides(d) for d in devices] if devices else [n.overrides()] * len(of)
-                for n in [length, *(n for _, n in at_ends)]]
+                for n in [length, *(n for _, n in ends)]]
 
     said.stage("the ranking")
     ranked, *ranked_at_ends = rank_together(scenarios, cands, seeds, each_length(cands, resolved), in_force,
@@ -104,8 +107,8 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     results = [_group_result(ranked, g, o, decision.choice) for g, o in zip(groups, own)]
     return advice_of(subject, scenario, objective, _narrowed(found, shown_host), order(ranked, objective), decision,
                      assumptions, gain_ranges(list(spans), ranked, ranked_at_ends), length,
-                     list(zip(end_labels(list(spans)), (n for _, n in at_ends))), capture_check=capture_check,
-                     hosts=hosts, groups=results, shown_host=shown_host)
+                     list(zip(end_labels(list(spans)), (n for _, n in ends))), capture_check=capture_check,
+                     hosts=hosts, groups=results, shown_host=shown_host, devices=resolved[0] if resolved else None)
 
 
 def undetermined_of(imported: Mapping[str, Host] | None) -> list[Undetermined]:

@@ -6,13 +6,13 @@ too) and the decision."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, overload
 
 from pathlab import host_views
 from pathlab._core import parse_duration_ns
-from pathlab.advisor import alike, run_length
+from pathlab.advisor import alike, end_pilots, run_length
 from pathlab.advisor.advice import Advice, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.capture_check import CaptureCheck, fit_to_capture, with_fitted
@@ -158,7 +158,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         at_ends = [end.on(scenario) for end in at_ends]
         differing = [(f"at {end}: ", c) for end, c in zip(labels, chosen[1:]) if c != chosen[0]]
         for at, c in [("", chosen[0]), *differing]:
-            (progress or Progress()).note(f"{at}runs of {c.duration_s:g} s after {c.warmup_s:g} s of warm-up ({c.reason})")
+            (progress or Progress()).note(_length_note(at, c))
     (in_force,) = run_batch([scenario], progress, path_intervals=False)  # the findings read no path's intervals
     found = captured + findings(in_force) + practice_findings(in_force.setups, printed_configs(in_force),
                                                                      read.undetermined if read else ())
@@ -170,7 +170,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
                                                executor=executor)
     ranges = gain_ranges(spans, ranked, ranked_at_ends)
     return advice_of(name, scenario, objective, found, order(ranked, objective), decide(ranked, objective),
-                     assumptions, ranges, chosen[0], list(zip(labels, chosen[1:])), capture_check=capture_check)
+                     assumptions, ranges, chosen[0], list(zip(labels, chosen[1:])), capture_check=capture_check,
+                     devices=resolved[0] if resolved else None)
 
 
 def _failures(scenario: Scenario, name: str, imported: Host | None, kinds: str, objective: str, seeds: int,
@@ -262,30 +263,46 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
     where hosts share a LUN; devices of two hosts are never alike: their paths start at different hosts)."""
     if host is not None:  # the devices' hosts only where a host is to be checked: resolving them builds the cluster
         host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
-    length, chosen = _given_length(scenario, duration, warmup, auto), None
-    lengths = [length] * len(at_ends)
+    length = _given_length(scenario, duration, warmup, auto)
     measured = (imported is None or all(h.measured_load for h in imported.values())) and \
         (capture_check is None or capture_check.agrees)
     if auto and not scenario.timeline and measured:
-        (progress or Progress()).stage("the pilot runs")
-        (length, *lengths), cands, resolved = auto_lengths(scenario, at_ends, length, progress,
-                                                            undetermined_of(imported), per_host=True)
-        scenario, chosen = scenario.with_set(length.overrides(resolved[0])), (cands, resolved)
-        at_ends = [end.on(scenario) for end in at_ends]
-        differing = [(f"at {end}: ", n) for end, n in zip(end_labels(list(spans)), lengths) if n != length]
-        for at, n in [("", length), *differing]:
-            (progress or Progress()).note(f"{at}runs of {n.duration_s:g} s after {n.warmup_s:g} s of warm-up ({n.reason})")
-    return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, chosen,
-                          capture_check, spans, list(zip(at_ends, lengths)), executor)
+        said = progress or Progress()
+        said.stage("the pilot runs")
+        # The ends' pilots on a second thread, beside the cluster's own and its setting in force's run (`end_pilots`).
+        with end_pilots.started(at_ends, length) as ends:
+            (length,), cands, resolved = auto_lengths(scenario, [], length, progress, undetermined_of(imported),
+                                                      per_host=True, candidates_known=ends.given)
+            scenario = scenario.with_set(length.overrides(resolved[0]))
+            said.note(_length_note("", length))
+
+            def ends_measured() -> list[tuple[AtEnd, RunLength]]:
+                """Each end with its length, once its pilot is done: said where it differs from the cluster's."""
+                lengths = ends.lengths()
+                for end, n in zip(end_labels(list(spans)), lengths):
+                    if n != length:
+                        said.note(_length_note(f"at {end}: ", n))
+                return [(end.on(scenario), n) for end, n in zip(at_ends, lengths)]
+
+            return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress,
+                                  (cands, resolved), capture_check, spans, ends_measured, executor)
+    return advise_cluster(scenario, name, objective, seeds, length, imported, assumptions, host, progress, None,
+                          capture_check, spans, [(end, length) for end in at_ends], executor)
+
+
+def _length_note(at: str, n: RunLength) -> str:
+    return f"{at}runs of {n.duration_s:g} s after {n.warmup_s:g} s of warm-up ({n.reason})"
 
 
 def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, progress: Progress | None = None,
-                 undetermined: Sequence[Undetermined] = (), per_host: bool = False
+                 undetermined: Sequence[Undetermined] = (), per_host: bool = False,
+                 candidates_known: Callable[[list[list[Device]]], None] | None = None
                  ) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
     """Each scenario's run length (the host, and the host at its spans' ends: a slower port may
     saturate and change the rates and the counting the length comes from), from a pilot run of the
     setting in force on each (`run_length.choose`, for the policies of every candidate; `per_host`
-    for a cluster's); the candidates, from the host's pilot, with their devices on the host, resolved once."""
+    for a cluster's); the candidates, from the host's pilot, with their devices on the host, resolved once
+    (and given to `candidates_known` as soon as they are: a cluster's ends' pilots wait for them, `end_pilots`)."""
     bases: list[Scenario | AtEnd] = [scenario, *at_ends]
     # A cluster's pilots one at a time, each loaded as it runs and its whole result let go once its length
     # is read (32 hosts × 500 devices × 8 paths: about 700 MiB a result, its 128,000 path rows; four at once
@@ -302,6 +319,8 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, 
                 cands = candidates(scenario, m, undetermined)
                 # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
                 resolved = [m.setups] + [scenario.with_set(c.overrides, to_run=True).devices for c in cands[1:]]
+                if candidates_known is not None:
+                    candidates_known(resolved)
             chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved, per_host))
         if per_host:  # the pilot's freed memory back to the system before the next (`free_heap`)
             free_heap()
