@@ -121,6 +121,29 @@ def test_runs_on_one_handle_share_one_model_build_and_each_is_its_seeds_run_alon
     assert s.with_seed(2).run().to_json() == alone[2]
 
 
+def test_a_scenario_loaded_to_run_from_values_is_converted_once_without_its_listings_and_runs_the_same() -> None:
+    # An imported host's scenarios loaded to be run (a ranking's candidates, its span ends, the pilots) start
+    # from its tables converted once, without what the listings printed (no run reads it): each run is the run
+    # of the scenario checked in full, byte for byte, and only the checked one gives the listings back to `show`.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)
+        host = pathlab.import_host("vmax-iops1000")
+    short = {"run.duration": "0.05s", "run.warmup": "0.01s"}
+    checked = Scenario.from_values(host.tables.values(), host.text, host.scenario.file, set=short)
+    assert checked.listed and checked.run_tables.converted is None
+    to_run = checked.with_set({}, to_run=True)
+    converted = checked.run_tables.converted
+    assert converted is not None and to_run.listed == {} and to_run.run_tables is checked.run_tables
+    candidate = {"devices.*.policy": {"name": "VMW_PSP_RR", "type": "iops", "iops": 1}}
+    assert checked.with_seed(2).with_set(candidate, to_run=True).run().to_json() == \
+        checked.with_set(candidate).with_seed(2).run().to_json()
+    assert checked.run_tables.converted is converted  # not converted again
+    assert to_run.run().to_json() == checked.run().to_json()
+    assert to_run.devices == checked.devices
+
+
 def test_a_scenario_loaded_to_run_refuses_at_its_run_what_the_load_refuses_and_runs_the_same(scenarios) -> None:
     # `to_run` leaves the checks that build the model to the run (a cluster's candidate builds it once).
     text = (scenarios / "bench-minimal.toml").read_text()

@@ -73,6 +73,17 @@ def load_scenario_values(
     seed: int | None = None,
     to_run: bool = False,
 ) -> ScenarioHandle: ...
+class RunTables:
+    """A scenario's tables converted once for its runs (no device's `listed` table)."""
+
+def run_tables(tables: dict[str, Any]) -> RunTables: ...
+def load_scenario_run_tables(
+    tables: RunTables,
+    file: str,
+    variant: str | None = None,
+    overrides: list[tuple[str, str]] = ...,
+    seed: int | None = None,
+) -> ScenarioHandle: ...
 def tables_as_run(
     tables: dict[str, Any],
     file: str,

@@ -408,6 +408,41 @@ fn load_scenario_values(
     Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
 }
 
+/// A scenario's tables as the engine holds them for its runs (`from_python::table_to_run`: no
+/// device's `listed` table), converted once from the Python values and kept: each scenario loaded
+/// to be run from the same tables (`load_scenario_run_tables`: a ranking's candidates, span ends
+/// and seeds, the pilots) starts from a copy of them, made without the GIL, instead of converting
+/// millions of Python values again with the GIL held (on 32 hosts × 500 devices × 8 paths).
+#[pyclass(module = "pathlab._core", frozen)]
+struct RunTables {
+    table: toml::Table,
+}
+
+/// `tables` (Python values, as `load_scenario_values` takes them) converted for runs: `RunTables`.
+#[pyfunction]
+fn run_tables(tables: &Bound<'_, pyo3::types::PyDict>) -> PyResult<RunTables> {
+    Ok(RunTables { table: from_python::table_to_run(tables)? })
+}
+
+/// As `load_scenario_values` with `to_run`, from tables converted once (`run_tables`): the same
+/// scenario but for the devices' `listed` tables, which no run reads (its `listed` and
+/// `unsimulated` getters give none of what a listing printed).
+#[pyfunction]
+#[pyo3(signature = (tables, file, variant=None, overrides=Vec::new(), seed=None))]
+fn load_scenario_run_tables(
+    py: Python<'_>,
+    tables: &RunTables,
+    file: &str,
+    variant: Option<&str>,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+) -> PyResult<ScenarioHandle> {
+    let parsed = parsed_overrides(overrides);
+    // Copied, typed and checked without the GIL (a ranking loads a candidate while others run).
+    let inner = py.detach(|| Scenario::from_table(tables.table.clone(), file, variant, &parsed, seed));
+    Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
+}
+
 /// The tables a scenario's run reads, as Python values: `tables` (what its text parses to) with
 /// its variant's `set` and then `overrides` applied as the engine applies them before it types
 /// them (the advisor's `as_run`); raises ScenarioError as loading would for a bad key.
@@ -503,8 +538,11 @@ fn policy_catalog(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ScenarioHandle>()?;
     m.add_class::<SimulationHandle>()?;
+    m.add_class::<RunTables>()?;
     m.add_function(wrap_pyfunction!(load_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(load_scenario_values, m)?)?;
+    m.add_function(wrap_pyfunction!(run_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(load_scenario_run_tables, m)?)?;
     m.add_function(wrap_pyfunction!(tables_as_run, m)?)?;
     m.add_function(wrap_pyfunction!(policy_catalog, m)?)?;
     m.add_function(wrap_pyfunction!(linux_claim, m)?)?;
