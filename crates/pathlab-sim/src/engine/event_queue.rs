@@ -7,9 +7,9 @@
 //! rest (service times, absolute times) go to the heap. `pop` takes the least key among the
 //! heap's top and the lanes' fronts, so the order is exactly the heap-only order.
 
+use super::fifo::Fifo;
 use super::min_heap::{Keyed, MinHeap};
 use super::TimeNs;
-use std::collections::VecDeque;
 
 /// Lanes kept at most; further fixed delays go to the heap (a lane costs a comparison per pop).
 const MAX_LANES: usize = 4;
@@ -34,7 +34,7 @@ pub struct EventQueue<E: Copy> {
     /// The fixed delay of each lane in use.
     delays: [TimeNs; MAX_LANES],
     /// Each lane's events, in key order.
-    lanes: Vec<VecDeque<Entry<E>>>,
+    lanes: Vec<Fifo<Entry<E>>>,
     heap: MinHeap<E>,
     next_seq: u64,
 }
@@ -90,7 +90,7 @@ impl<E: Copy> EventQueue<E> {
     fn open_lane(&mut self, delay: TimeNs) -> usize {
         let lane = self.lanes.len();
         self.delays[lane] = delay;
-        self.lanes.push(VecDeque::with_capacity(64));
+        self.lanes.push(Fifo::default());
         lane
     }
 

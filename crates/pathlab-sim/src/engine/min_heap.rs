@@ -118,9 +118,10 @@ impl<T: Copy> MinHeap<T> {
             if child >= n {
                 break;
             }
-            if child + 1 < n && items[child + 1].key < items[child].key {
-                child += 1;
-            }
+            // The lesser child by arithmetic, not a branch: on a deep heap (an open loop's
+            // arrivals, one per device) which child is less is a coin toss at every level.
+            let right = (child + 1).min(n - 1);
+            child += usize::from(items[right].key < items[child].key);
             if last.key <= items[child].key {
                 break;
             }

@@ -3,6 +3,7 @@
 
 pub mod dist;
 pub mod event_queue;
+pub mod fifo;
 pub mod level;
 pub mod min_heap;
 pub mod rng;

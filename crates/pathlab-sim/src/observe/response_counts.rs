@@ -49,15 +49,21 @@ impl Count for u64 {
     }
 }
 
-/// Responses in buckets of `DIGITS` significant decimal digits, from `LOWEST` to `HIGHEST` ns.
+/// Responses in buckets of `DIGITS` significant digits, from `LOWEST` to `HIGHEST` ns.
 #[derive(Clone)]
 pub struct ResponseCounts<C: Count, const DIGITS: u8> {
     counts: Box<[C]>,
     /// Records so far (saturating, as hdrhistogram's total): more than the counts' sum once a
     /// bucket has saturated.
     total: u64,
-    /// Where a value past the last bucket goes: hdrhistogram clamps it to `HIGHEST`.
-    clamp_index: usize,
+}
+
+/// Counts in the buckets of `ResponseCounts` and their total, wherever they are kept: a
+/// `ResponseCounts`' own, or a device's part of `DeviceLatencies`' one allocation.
+#[derive(Clone, Copy)]
+pub struct CountsView<'a, C> {
+    pub counts: &'a [C],
+    pub total: u64,
 }
 
 /// hdrhistogram's `sub_bucket_half_count_magnitude` for `digits` significant digits: the largest
@@ -74,12 +80,15 @@ impl<C: Count, const DIGITS: u8> ResponseCounts<C, DIGITS> {
     const SUB_BUCKET_MASK: u64 = (Self::HALF_COUNT << 1) - 1;
     const LEADING_ZERO_BASE: u32 = 64 - Self::HALF_MAGNITUDE - 1;
 
+    /// Where a value past the last bucket goes: hdrhistogram clamps it to `HIGHEST`.
+    const CLAMP_INDEX: usize = Self::index(HIGHEST);
+
+    /// hdrhistogram's own count of buckets for these bounds (`distinct_values`: the last power
+    /// of two's, `HIGHEST`'s, whole), so that the same values fit.
+    pub const BUCKETS: usize = ((Self::CLAMP_INDEX >> Self::HALF_MAGNITUDE) + 1) << Self::HALF_MAGNITUDE;
+
     pub fn new() -> Self {
-        // hdrhistogram's own count of buckets for these bounds, so that the same values fit.
-        let len = Self::empty_histogram().distinct_values();
-        let mut counts = ResponseCounts { counts: vec![C::zero(); len].into_boxed_slice(), total: 0, clamp_index: 0 };
-        counts.clamp_index = Self::index(HIGHEST);
-        counts
+        ResponseCounts { counts: vec![C::zero(); Self::BUCKETS].into_boxed_slice(), total: 0 }
     }
 
     fn empty_histogram() -> Histogram<C> {
@@ -88,10 +97,10 @@ impl<C: Count, const DIGITS: u8> ResponseCounts<C, DIGITS> {
 
     /// hdrhistogram's `index_for`: the bucket (powers of two above the first) and the place in it.
     #[inline(always)]
-    fn index(value: u64) -> usize {
+    const fn index(value: u64) -> usize {
         let bucket = Self::LEADING_ZERO_BASE - (value | Self::SUB_BUCKET_MASK).leading_zeros();
         let sub_bucket = value >> bucket;
-        (((u64::from(bucket) + 1) << Self::HALF_MAGNITUDE) + sub_bucket - Self::HALF_COUNT) as usize
+        (((bucket as u64 + 1) << Self::HALF_MAGNITUDE) + sub_bucket - Self::HALF_COUNT) as usize
     }
 
     /// The lowest value of bucket `index` (hdrhistogram's `value_for`).
@@ -108,15 +117,29 @@ impl<C: Count, const DIGITS: u8> ResponseCounts<C, DIGITS> {
     /// One response of `value` ns (at least `LOWEST`), as `Histogram::saturating_record`.
     #[inline(always)]
     pub fn record(&mut self, value: u64) {
-        let index = Self::index(value);
-        let index = if index < self.counts.len() { index } else { self.clamp_index };
-        self.counts[index].bump();
+        self.counts[Self::bucket(value)].bump();
         self.total = self.total.saturating_add(1);
+    }
+
+    /// The bucket of a response of `value` ns (at least `LOWEST`; past `HIGHEST`, `HIGHEST`'s).
+    #[inline(always)]
+    pub fn bucket(value: u64) -> usize {
+        let index = Self::index(value);
+        if index < Self::BUCKETS {
+            index
+        } else {
+            Self::CLAMP_INDEX
+        }
+    }
+
+    /// Its counts and their total.
+    pub fn view(&self) -> CountsView<'_, C> {
+        CountsView { counts: &self.counts, total: self.total }
     }
 
     /// Adds `other`'s responses (the same buckets, counted in any width), saturating as a record
     /// does: a host's responses are its devices' together (`host_latency`).
-    pub fn add<O: Count>(&mut self, other: &ResponseCounts<O, DIGITS>) {
+    pub fn add<O: Count>(&mut self, other: CountsView<'_, O>) {
         for (mine, theirs) in self.counts.iter_mut().zip(other.counts.iter()) {
             *mine = C::clamped(mine.as_u64().saturating_add(theirs.as_u64()));
         }
@@ -125,9 +148,14 @@ impl<C: Count, const DIGITS: u8> ResponseCounts<C, DIGITS> {
 
     /// Every response recorded, as an hdrhistogram histogram of the same bounds and counts.
     pub fn histogram(&self) -> Histogram<C> {
+        Self::histogram_of(self.view())
+    }
+
+    /// The responses `view` holds, as an hdrhistogram histogram of the same bounds and counts.
+    pub fn histogram_of(view: CountsView<'_, C>) -> Histogram<C> {
         let mut h = Self::empty_histogram();
         let mut saturated = None;
-        for (index, &count) in self.counts.iter().enumerate().filter(|(_, &c)| c != C::zero()) {
+        for (index, &count) in view.counts.iter().enumerate().filter(|(_, &c)| c != C::zero()) {
             h.record_n(Self::value_of(index), count).expect("a bucket's lowest value is in range");
             if count == C::MAX {
                 saturated = Some(index);
@@ -135,7 +163,7 @@ impl<C: Count, const DIGITS: u8> ResponseCounts<C, DIGITS> {
         }
         // Records a saturated bucket did not keep still count in hdrhistogram's total: added to
         // that bucket, which stays saturated.
-        let mut missing = self.total - h.len();
+        let mut missing = view.total - h.len();
         while let (Some(index), true) = (saturated, missing > 0) {
             let n = C::clamped(missing);
             h.record_n(Self::value_of(index), n).expect("a bucket's lowest value is in range");
@@ -180,6 +208,12 @@ mod tests {
     }
 
     #[test]
+    fn as_many_buckets_as_hdrhistogram() {
+        assert_eq!(ResponseCounts::<u64, 3>::BUCKETS, ResponseCounts::<u64, 3>::empty_histogram().distinct_values());
+        assert_eq!(ResponseCounts::<u32, 2>::BUCKETS, ResponseCounts::<u32, 2>::empty_histogram().distinct_values());
+    }
+
+    #[test]
     fn every_value_falls_in_hdrhistograms_bucket() {
         same_buckets_as_hdrhistogram::<u64, 3>();
         same_buckets_as_hdrhistogram::<u32, 2>();
@@ -221,8 +255,8 @@ mod tests {
         second.iter().for_each(|&v| b.record(v));
         all.iter().for_each(|&v| both.record(v));
         let mut sum = ResponseCounts::<u64, 2>::new();
-        sum.add(&a);
-        sum.add(&b);
+        sum.add(a.view());
+        sum.add(b.view());
         let (h, expected) = (sum.histogram(), both.histogram());
         assert_eq!(h.len(), all.len() as u64);
         for q in [0.0, 0.1, 0.5, 0.9, 0.99, 0.999, 1.0] {
