@@ -233,7 +233,8 @@ impl HppLoadBalance {
     }
 
     fn least_latency(&mut self, now_ns: TimeNs) -> Option<usize> {
-        if let Some(i) = self.sampler.sample_path(&self.paths, false, now_ns, 0) {
+        let paths = &self.paths;
+        if let Some(i) = self.sampler.sample_path(|i| paths.usable(i, false), now_ns, 0) {
             return Some(i);
         }
         let n = self.paths.len();

@@ -482,14 +482,14 @@ impl PathSelector for VmwPspRr {
 
     #[inline]
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
-        let use_ano = self.config.use_ano;
         let Some(sampler) = &mut self.sampler else {
             // Every type but latency: no path is left out, the usable flags say it all.
             let chosen = self.rotate();
             return self.go(chosen);
         };
         let after_current = self.current.map_or(self.start, |i| next_in_rotation(i as usize, self.lanes.len()));
-        if let Some(i) = sampler.sample_path(&self.paths, use_ano, now_ns, after_current) {
+        let lanes = &self.lanes;
+        if let Some(i) = sampler.sample_path(|i| lanes[i].usable(), now_ns, after_current) {
             self.current = Some(i as u32);
             return Some(self.lanes[i].id);
         }
@@ -544,7 +544,7 @@ impl PathSelector for VmwPspRr {
             return PolicyStatus::RoundRobinLatency {
                 eval_time_ms: c.latency_eval_time,
                 sampling_cycles: c.num_sampling_cycles,
-                current_cycle: s.current_cycle(&self.paths, c.use_ano),
+                current_cycle: s.current_cycle(|i| self.lanes[i].usable()),
                 use_ano: c.use_ano,
                 current: (!self.paths.is_empty()).then(|| self.paths.id(current)),
                 pending_ios: self.lanes.get(current).map_or(0, |lane| u64::from(lane.pending())),
