@@ -124,11 +124,12 @@ impl Registered for GatedLeastLoadConfig {
     }
 }
 
-/// One path's state. What choosing a path reads comes first (`repr(C)`), with the path's id and
-/// whether it is usable (copied from the path set, whose tables would be two more cache lines
-/// an I/O), and a measurement not made yet is a NaN, not an `Option` (8 bytes, not 16): 80 bytes
-/// a path, where the `Option`s and their padding made 120 and a device of 8 paths spanned 15
-/// cache lines at every I/O.
+/// What choosing a path reads of it (`survey`, the least expected completion), in 48 bytes:
+/// with the path's id and whether it is usable (copied from the path set, whose tables would be
+/// two more cache lines an I/O), and a measurement not made yet a NaN, not an `Option`. What
+/// only the path's completions read is apart (`PathHistory`): the survey reads every path at
+/// every I/O, and on a host of thousands of devices each line it reads is a cache miss (80
+/// bytes a path, the whole state together, put 8 paths on 10 lines; these take 6).
 #[derive(Clone, Debug)]
 #[repr(C)]
 struct PathState {
@@ -150,18 +151,10 @@ struct PathState {
     floor_ns: Measure,
     /// Service time estimate (ns): time since the later of start and previous completion.
     service_ns: Measure,
-    /// Latency estimate in ns; missing until the first successful completion.
-    estimate_ns: Measure,
-    /// The last successful completion: the weight of the next sample, and where the next
-    /// service time starts at the latest.
-    last_sample_ns: TimeNs,
-    /// Recent fraction of commands that ended in error.
-    error_rate: f64,
-    last_outcome_ns: TimeNs,
 }
 
 // The size the layout above is for.
-const _: () = assert!(std::mem::size_of::<PathState>() == 80);
+const _: () = assert!(std::mem::size_of::<PathState>() == 48);
 
 impl PathState {
     fn new(id: PathId, group: u32) -> Self {
@@ -176,11 +169,27 @@ impl PathState {
             relative: unmeasured,
             floor_ns: unmeasured,
             service_ns: unmeasured,
-            estimate_ns: unmeasured,
-            last_sample_ns: 0,
-            error_rate: 0.0,
-            last_outcome_ns: 0,
         }
+    }
+}
+
+/// What only a path's completions read and write, 32 bytes on a line's half (`align(32)`).
+#[derive(Clone, Debug)]
+#[repr(C, align(32))]
+struct PathHistory {
+    /// Latency estimate in ns; missing until the first successful completion.
+    estimate_ns: Measure,
+    /// The last successful completion: the weight of the next sample, and where the next
+    /// service time starts at the latest.
+    last_sample_ns: TimeNs,
+    /// Recent fraction of commands that ended in error.
+    error_rate: f64,
+    last_outcome_ns: TimeNs,
+}
+
+impl Default for PathHistory {
+    fn default() -> Self {
+        PathHistory { estimate_ns: Measure::default(), last_sample_ns: 0, error_rate: 0.0, last_outcome_ns: 0 }
     }
 }
 
@@ -224,37 +233,53 @@ fn kind(io: &IoDesc) -> usize {
     usize::from(io.is_write) * SIZE_KINDS + log2.clamp(12, 12 + SIZE_KINDS - 1) - 12
 }
 
-/// The device's typical latency of one kind of I/O, over all its paths.
+/// The device's typical latency of one kind of I/O, over all its paths: 16 bytes (a NaN for
+/// none yet), so that the one a completion reads never straddles two cache lines.
 #[derive(Clone, Copy, Debug, Default)]
 struct Typical {
-    latency_ns: Option<f64>,
+    latency_ns: Measure,
     last_sample_ns: TimeNs,
 }
 
+/// One device's policy. What `select_path` reads comes first, in the first cache line
+/// (`repr(C, align(64))`): the paths' states, the current group, the last path chosen, the
+/// probe interval and the gate (worked out from the config once); then what a completion
+/// reads (the histories, the config, the path set's positions); the typical latencies last.
 #[derive(Clone)]
+#[repr(C, align(64))]
 pub struct GatedLeastLoad {
+    state: Box<[PathState]>,
+    group: Option<u32>,
+    last: u32,
+    /// `probe_ms` in ns.
+    probe_ns: TimeNs,
+    /// `gate_percent` as a factor.
+    gate: f64,
+    history: Box<[PathHistory]>,
     config: GatedLeastLoadConfig,
     paths: PathSet,
-    state: Vec<PathState>,
     typical: [Typical; KINDS],
-    group: Option<u32>,
-    last: usize,
 }
+
+const _: () = assert!(std::mem::offset_of!(GatedLeastLoad, history) == 48);
 
 impl GatedLeastLoad {
     pub fn new(config: GatedLeastLoadConfig) -> Self {
         GatedLeastLoad {
-            config,
-            paths: PathSet::default(),
-            state: Vec::new(),
-            typical: [Typical::default(); KINDS],
+            state: Box::default(),
             group: None,
             last: 0,
+            probe_ns: config.probe_ms * 1_000_000,
+            gate: config.gate_percent as f64 / 100.0,
+            history: Box::default(),
+            config,
+            paths: PathSet::default(),
+            typical: [Typical::default(); KINDS],
         }
     }
 
     fn gate(&self) -> f64 {
-        self.config.gate_percent as f64 / 100.0
+        self.gate
     }
 
     /// Brings the paths' usable flags in line with the path set after a change to it.
@@ -294,7 +319,7 @@ impl GatedLeastLoad {
 
     /// The best of `value` among healthy paths of a group (`None`: none measured).
     fn group_best(&self, group: u32, value: impl Fn(&PathState) -> Option<f64>) -> Option<f64> {
-        (0..self.paths.len())
+        (0..self.state.len())
             .filter(|&i| self.healthy(i) && self.state[i].group == group)
             .filter_map(|i| value(&self.state[i]))
             .reduce(f64::min)
@@ -413,15 +438,20 @@ impl Default for Survey {
 impl PathSelector for GatedLeastLoad {
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
-        self.state.push(PathState::new(path.id, path.target_port_group));
+        let mut state = std::mem::take(&mut self.state).into_vec();
+        state.push(PathState::new(path.id, path.target_port_group));
+        self.state = state.into_boxed_slice();
+        let mut history = std::mem::take(&mut self.history).into_vec();
+        history.push(PathHistory::default());
+        self.history = history.into_boxed_slice();
         self.copy_usable();
     }
 
     path_set_membership!(copy_usable);
 
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
-        let n = self.paths.len();
-        let start = if n == 0 { 0 } else { next_in_rotation(self.last, n) };
+        let n = self.state.len();
+        let start = if n == 0 { 0 } else { next_in_rotation(self.last as usize, n) };
         let v = self.survey(start, now_ns);
         let chosen = match v.stale {
             Some(i) => i,
@@ -447,8 +477,8 @@ impl PathSelector for GatedLeastLoad {
                 least_from(n, start, admitted, expected)?
             }
         };
-        self.last = chosen;
-        self.state[chosen].probe_due_ns = now_ns + self.config.probe_ms * 1_000_000;
+        self.last = chosen as u32;
+        self.state[chosen].probe_due_ns = now_ns + self.probe_ns;
         Some(self.state[chosen].id)
     }
 
@@ -464,45 +494,45 @@ impl PathSelector for GatedLeastLoad {
         let weight = |since: TimeNs| 1.0 - (-(done.now_ns.saturating_sub(since) as f64) / tau_ns).exp();
         // The path's sample weight, for its relative latency, estimate and service time (worked
         // out once: an `exp` costs some 30 instructions, and this runs for every I/O).
-        let path_weight = weight(self.state[i].last_sample_ns);
+        let path_weight = weight(self.history[i].last_sample_ns);
         if !done.failed {
             // Against the typical latency of its kind before this sample counts in it.
             let typical = &mut self.typical[kind(io)];
             let sample = done.latency_ns as f64;
-            let ratio = typical.latency_ns.map_or(1.0, |t| sample / t.max(1.0));
+            let ratio = typical.latency_ns.get().map_or(1.0, |t| sample / t.max(1.0));
             let w = weight(typical.last_sample_ns);
-            typical.latency_ns = Some(typical.latency_ns.map_or(sample, |t| t + w * (sample - t)));
+            typical.latency_ns.set(typical.latency_ns.get().map_or(sample, |t| t + w * (sample - t)));
             typical.last_sample_ns = done.now_ns;
             let s = &mut self.state[i];
             s.relative.set(s.relative.get().map_or(ratio, |r| r + path_weight * (ratio - r)));
         }
-        let s = &mut self.state[i];
+        let (s, h) = (&mut self.state[i], &mut self.history[i]);
         s.outstanding = s.outstanding.saturating_sub(1);
         let failed = if done.failed { 1.0 } else { 0.0 };
         // The outcome's weight is the sample's when the last outcome was the last sample (no
         // error since).
         let outcome_weight =
-            if s.last_outcome_ns == s.last_sample_ns { path_weight } else { weight(s.last_outcome_ns) };
+            if h.last_outcome_ns == h.last_sample_ns { path_weight } else { weight(h.last_outcome_ns) };
         // Capped at one half: after a quiet spell one lucky probe must not clear a failing
         // path's record; four clean ones in a row do.
-        s.error_rate += outcome_weight.min(0.5) * (failed - s.error_rate);
-        s.last_outcome_ns = done.now_ns;
+        h.error_rate += outcome_weight.min(0.5) * (failed - h.error_rate);
+        h.last_outcome_ns = done.now_ns;
         let gate = self.config.error_gate_percent as f64 / 100.0;
-        s.erring = if s.erring { s.error_rate >= gate / 2.0 } else { s.error_rate > gate };
+        s.erring = if s.erring { h.error_rate >= gate / 2.0 } else { h.error_rate > gate };
         if done.failed {
             return;
         }
         let sample = done.latency_ns as f64;
         let w = path_weight;
-        let estimate = s.estimate_ns.get().map_or(sample, |old| old + w * (sample - old));
-        s.estimate_ns.set(estimate);
+        let estimate = h.estimate_ns.get().map_or(sample, |old| old + w * (sample - old));
+        h.estimate_ns.set(estimate);
         // The floor drifts up towards the estimate ten times slower than the estimate moves.
         let drift = 1.0 - (1.0 - w).powf(0.1);
         s.floor_ns.set(s.floor_ns.get().map_or(sample, |f| (f + drift * (estimate - f)).min(sample)));
-        let started = done.now_ns.saturating_sub(done.latency_ns).max(s.last_sample_ns);
+        let started = done.now_ns.saturating_sub(done.latency_ns).max(h.last_sample_ns);
         let service = done.now_ns.saturating_sub(started) as f64;
         s.service_ns.set(s.service_ns.get().map_or(service, |old| old + w * (service - old)));
-        s.last_sample_ns = done.now_ns;
+        h.last_sample_ns = done.now_ns;
     }
 
     fn status(&self) -> PolicyStatus {
@@ -512,7 +542,7 @@ impl PathSelector for GatedLeastLoad {
                 GatedPath {
                     path: self.paths.id(i),
                     group: s.group,
-                    estimate_ns: s.estimate_ns.get(),
+                    estimate_ns: self.history[i].estimate_ns.get(),
                     relative: s.relative.get(),
                     outstanding: u64::from(s.outstanding),
                 }
@@ -716,8 +746,9 @@ mod tests {
     fn select_by_scans(p: &GatedLeastLoad, now_ns: TimeNs) -> (Option<usize>, Option<u32>) {
         let n = p.paths.len();
         let probe_ns = p.config.probe_ms * 1_000_000;
+        let last = p.last as usize;
         let last_sent = |s: &PathState| s.probe_due_ns.checked_sub(probe_ns).filter(|_| s.probe_due_ns > 0);
-        let stale = (0..n).map(|k| (p.last + 1 + k) % n).find(|&i| {
+        let stale = (0..n).map(|k| (last + 1 + k) % n).find(|&i| {
             let s = &p.state[i];
             p.paths.usable(i, false) && s.outstanding == 0 && last_sent(s).is_none_or(|t| now_ns >= t + probe_ns)
         });
@@ -746,7 +777,7 @@ mod tests {
             let pace = p.state[i].service_ns.get().or(best_service).unwrap_or(1.0);
             ((p.state[i].outstanding + 1) as f64 * pace) as u64
         };
-        let chosen = least_from(n, (p.last + 1) % n, |i| p.admits(i, group, p.bound(best), any_healthy), expected);
+        let chosen = least_from(n, (last + 1) % n, |i| p.admits(i, group, p.bound(best), any_healthy), expected);
         (chosen, Some(group))
     }
 
@@ -779,7 +810,7 @@ mod tests {
                 s.service_ns = measure(draw(4));
             }
             p.group = [None, Some(1), Some(2), Some(3)][draw(4) as usize];
-            p.last = draw(n as u64) as usize;
+            p.last = draw(n as u64) as u32;
             let expected = select_by_scans(&p, now);
             let chosen = p.select_path(&READ_8K, now, &IdleHost);
             assert_eq!((chosen, p.group), (expected.0.map(|i| PathId(i as u32)), expected.1));
