@@ -44,6 +44,42 @@ use crate::TimeNs;
 /// (a remote array at metro distance, an added delay) is left out.
 pub const FAST_FACTOR: f64 = 2.0;
 
+/// Where the sampler's caller keeps, for each path, whether it may carry I/O now and the samples
+/// sent down it in this sampling: beside what the caller reads of the path at every I/O anyway
+/// (round robin's lanes), so that sending a sample reads no line of the sampler's own but its
+/// header.
+pub trait SampledPaths {
+    fn len(&self) -> usize;
+    fn usable(&self, index: usize) -> bool;
+    fn sent(&self, index: usize) -> u32;
+    fn set_sent(&mut self, index: usize, sent: u32);
+}
+
+/// `SampledPaths` for a caller with no record of its own to keep the counts in: its usable flags
+/// (`PathSet::usable_flags`) and a table of counts beside them.
+pub struct CountsBeside<'a> {
+    pub usable: &'a [bool],
+    pub sent: &'a mut [u32],
+}
+
+impl SampledPaths for CountsBeside<'_> {
+    fn len(&self) -> usize {
+        self.sent.len()
+    }
+
+    fn usable(&self, index: usize) -> bool {
+        self.usable[index]
+    }
+
+    fn sent(&self, index: usize) -> u32 {
+        self.sent[index]
+    }
+
+    fn set_sent(&mut self, index: usize, sent: u32) {
+        self.sent[index] = sent;
+    }
+}
+
 /// One path's samples of the current (or last) sampling come back: what a completion reads and
 /// writes, in one cache line (`align(64)`), where the samples and the last judgement kept
 /// together (120 bytes) put two lines of each path behind every sample on a host of many devices.
@@ -78,8 +114,8 @@ enum Phase {
 }
 
 /// The sampler of one device. What a sample reads (sending it: the phase, when the next
-/// sampling is due, the rotation, the counts sent) and what its completion reads (the sampling's
-/// start, the samples out, the tallies) come first, in one cache line (`repr(C, align(64))`):
+/// sampling is due, the rotation) and what its completion reads (the sampling's start, the
+/// samples out, the tallies) come first, in one cache line (`repr(C, align(64))`):
 /// on a host of thousands of devices every line a device touches is a cache miss at each of its
 /// I/Os, and every I/O is a sample while a sampling lasts (all of a short run's, on a cluster's
 /// devices at a few I/Os a second).
@@ -93,15 +129,13 @@ pub struct LatencySampler {
     /// end far below it).
     cycles: u32,
     /// Samples sent and not back yet: the sampling is judged when it falls to zero after the
-    /// last sample is sent (the sum of `issued` less the tallies' `done`).
+    /// last sample is sent (the counts sent less the tallies' `done`).
     out: u32,
     /// When the current (or last) sampling began (meaningful while sampling).
     started_ns: TimeNs,
     /// When the next sampling is due: `eval_interval_ns` after the last one began (0 before the
     /// first I/O: due at once).
     due_ns: TimeNs,
-    /// Samples sent down each path in this sampling, 4 bytes a path (8 paths in half a line).
-    issued: Box<[u32]>,
     tallies: Box<[Tally]>,
     eval_interval_ns: TimeNs,
     /// Each path's verdict at the last evaluation: what every I/O between evaluations reads
@@ -114,7 +148,12 @@ pub struct LatencySampler {
     evaluations: u64,
 }
 
-const _: () = assert!(std::mem::offset_of!(LatencySampler, eval_interval_ns) == 64);
+const _: () = assert!(std::mem::offset_of!(LatencySampler, eval_interval_ns) <= 64 - 8);
+
+/// Whether path `i` may carry I/O and has had fewer than `cycles` samples in this sampling.
+fn wants(paths: &impl SampledPaths, i: usize, cycles: u32) -> bool {
+    paths.usable(i) && paths.sent(i) < cycles
+}
 
 impl LatencySampler {
     pub fn new(cycles: u64, eval_interval_ns: TimeNs) -> Self {
@@ -125,7 +164,6 @@ impl LatencySampler {
             out: 0,
             started_ns: 0,
             due_ns: 0,
-            issued: Box::default(),
             tallies: Box::default(),
             eval_interval_ns,
             fast: Vec::new(),
@@ -136,9 +174,6 @@ impl LatencySampler {
     }
 
     pub fn add_path(&mut self) {
-        let mut issued = std::mem::take(&mut self.issued).into_vec();
-        issued.push(0);
-        self.issued = issued.into_boxed_slice();
         let mut tallies = std::mem::take(&mut self.tallies).into_vec();
         tallies.push(Tally::default());
         self.tallies = tallies.into_boxed_slice();
@@ -147,52 +182,59 @@ impl LatencySampler {
         self.judged.push(Judged::default());
     }
 
-    fn start_sampling(&mut self, now: TimeNs, first: usize) {
+    fn start_sampling(&mut self, paths: &mut impl SampledPaths, now: TimeNs, first: usize) {
         self.phase = Phase::Sampling;
         self.started_ns = now;
         self.due_ns = now + self.eval_interval_ns;
         self.next = first as u32;
         self.out = 0;
-        self.issued.fill(0);
+        (0..paths.len()).for_each(|i| paths.set_sent(i, 0));
         self.tallies.fill(Tally::default());
     }
 
     /// The path a sample should go down now, if sampling; starts a sampling when one is due, its
-    /// rotation from path `first`. `usable(i)`: whether path `i` may carry I/O now (the caller's
-    /// own copy of its path set's flags, which it reads for the I/O anyway).
-    pub fn sample_path(&mut self, usable: impl Fn(usize) -> bool, now: TimeNs, first: usize) -> Option<usize> {
+    /// rotation from path `first`; `paths` says which may carry I/O and keeps the counts sent.
+    pub fn sample_path(&mut self, paths: &mut impl SampledPaths, now: TimeNs, first: usize) -> Option<usize> {
         if self.phase == Phase::Using && now >= self.due_ns {
-            self.start_sampling(now, first);
+            self.start_sampling(paths, now, first);
         }
         if self.phase != Phase::Sampling {
             return None;
         }
-        let n = self.issued.len();
+        let n = paths.len();
         let cycles = self.cycles;
-        let wanting = |issued: &[u32], i: usize| usable(i) && issued[i] < cycles;
-        let pick = rotation(n, self.next as usize).find(|&i| wanting(&self.issued, i));
+        let pick = rotation(n, self.next as usize).find(|&i| wants(paths, i, cycles));
         if let Some(i) = pick {
-            self.issued[i] += 1;
+            paths.set_sent(i, paths.sent(i) + 1);
             self.out += 1;
             self.next = next_in_rotation(i, n) as u32;
         }
         // Once the last sample is out, the last completion judges the paths. (Looked for from
         // the next in rotation: usually the first path looked at wants one.)
-        if !rotation(n, self.next as usize).any(|i| wanting(&self.issued, i)) {
+        if !rotation(n, self.next as usize).any(|i| wants(paths, i, cycles)) {
             self.phase = Phase::Awaiting;
             self.evaluate_if_complete();
         }
         pick
     }
 
-    /// An I/O on path `index` that started at `started_ns` ended.
-    pub fn on_complete(&mut self, index: usize, started_ns: TimeNs, latency_ns: TimeNs, bytes: u64, failed: bool) {
+    /// An I/O on path `index`, down which `sent` samples went in this sampling, that started at
+    /// `started_ns` ended.
+    pub fn on_complete(
+        &mut self,
+        index: usize,
+        sent: u32,
+        started_ns: TimeNs,
+        latency_ns: TimeNs,
+        bytes: u64,
+        failed: bool,
+    ) {
         let in_sampling = matches!(self.phase, Phase::Sampling | Phase::Awaiting);
         if !in_sampling || started_ns < self.started_ns {
             return;
         }
         let p = &mut self.tallies[index];
-        if p.done >= u64::from(self.issued[index]) {
+        if p.done >= u64::from(sent) {
             return;
         }
         p.done += 1;
@@ -231,8 +273,8 @@ impl LatencySampler {
     }
 
     /// Cycles sent in the current (or last) sampling: ESXi's `curSamplingCycle`.
-    pub fn current_cycle(&self, usable: impl Fn(usize) -> bool) -> u64 {
-        (0..self.issued.len()).filter(|&i| usable(i)).map(|i| u64::from(self.issued[i])).min().unwrap_or(0)
+    pub fn current_cycle(&self, paths: &impl SampledPaths) -> u64 {
+        (0..paths.len()).filter(|&i| paths.usable(i)).map(|i| u64::from(paths.sent(i))).min().unwrap_or(0)
     }
 
     /// A path's floor at the last evaluation (the least latency among its samples), in ns; 0
