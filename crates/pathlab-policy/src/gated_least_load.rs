@@ -51,6 +51,7 @@
 //! Real stack reproduced: none; it borrows ESXi's latency exclusion, dm service-time's
 //! load-weighted choice and PowerPath's continuous adaptation, and adds group affinity.
 
+use crate::latency_sampler::USUAL_PATHS;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, next_in_rotation, path_set_membership, rotation};
 use crate::registered::{HostStack, Registered};
@@ -241,37 +242,34 @@ struct Typical {
     last_sample_ns: TimeNs,
 }
 
-/// One device's policy. What `select_path` reads comes first, in the first cache line
-/// (`repr(C, align(64))`): the paths' states, the current group, the last path chosen, the
-/// probe interval and the gate (worked out from the config once); then what a completion
-/// reads (the histories, the config, the path set's positions); the typical latencies last.
+/// One device's policy, in the order an I/O reads it (`repr(C, align(64))`): the paths' states
+/// and histories, the current group and the last path chosen in the first cache line; the config
+/// and the path set's positions (`start_io` and `end_io` look the path up) in the second; the
+/// typical latencies after. Every I/O reads both lines, and no other of the policy's own.
 #[derive(Clone)]
 #[repr(C, align(64))]
 pub struct GatedLeastLoad {
-    state: Box<[PathState]>,
+    state: Vec<PathState>,
+    history: Vec<PathHistory>,
     group: Option<u32>,
-    last: u32,
-    /// `probe_ms` in ns.
-    probe_ns: TimeNs,
-    /// `gate_percent` as a factor.
-    gate: f64,
-    history: Box<[PathHistory]>,
+    last: usize,
     config: GatedLeastLoadConfig,
     paths: PathSet,
     typical: [Typical; KINDS],
 }
 
-const _: () = assert!(std::mem::offset_of!(GatedLeastLoad, history) == 48);
+const _: () = assert!(std::mem::offset_of!(GatedLeastLoad, config) == 64);
+// The path set's head (its positions: `PathPositions::Consecutive`'s tag, first id and count,
+// 12 bytes, as round robin's assert counts them) within the second line.
+const _: () = assert!(std::mem::offset_of!(GatedLeastLoad, paths) + 12 <= 128);
 
 impl GatedLeastLoad {
     pub fn new(config: GatedLeastLoadConfig) -> Self {
         GatedLeastLoad {
-            state: Box::default(),
+            state: Vec::new(),
+            history: Vec::new(),
             group: None,
             last: 0,
-            probe_ns: config.probe_ms * 1_000_000,
-            gate: config.gate_percent as f64 / 100.0,
-            history: Box::default(),
             config,
             paths: PathSet::default(),
             typical: [Typical::default(); KINDS],
@@ -279,7 +277,7 @@ impl GatedLeastLoad {
     }
 
     fn gate(&self) -> f64 {
-        self.gate
+        self.config.gate_percent as f64 / 100.0
     }
 
     /// Brings the paths' usable flags in line with the path set after a change to it.
@@ -438,12 +436,13 @@ impl Default for Survey {
 impl PathSelector for GatedLeastLoad {
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
-        let mut state = std::mem::take(&mut self.state).into_vec();
-        state.push(PathState::new(path.id, path.target_port_group));
-        self.state = state.into_boxed_slice();
-        let mut history = std::mem::take(&mut self.history).into_vec();
-        history.push(PathHistory::default());
-        self.history = history.into_boxed_slice();
+        if self.state.is_empty() {
+            // Room for a usual device's paths at once: one allocation of each table per device.
+            self.state.reserve(USUAL_PATHS);
+            self.history.reserve(USUAL_PATHS);
+        }
+        self.state.push(PathState::new(path.id, path.target_port_group));
+        self.history.push(PathHistory::default());
         self.copy_usable();
     }
 
@@ -451,7 +450,7 @@ impl PathSelector for GatedLeastLoad {
 
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
         let n = self.state.len();
-        let start = if n == 0 { 0 } else { next_in_rotation(self.last as usize, n) };
+        let start = if n == 0 { 0 } else { next_in_rotation(self.last, n) };
         let v = self.survey(start, now_ns);
         let chosen = match v.stale {
             Some(i) => i,
@@ -477,8 +476,8 @@ impl PathSelector for GatedLeastLoad {
                 least_from(n, start, admitted, expected)?
             }
         };
-        self.last = chosen as u32;
-        self.state[chosen].probe_due_ns = now_ns + self.probe_ns;
+        self.last = chosen;
+        self.state[chosen].probe_due_ns = now_ns + self.config.probe_ms * 1_000_000;
         Some(self.state[chosen].id)
     }
 
@@ -746,7 +745,7 @@ mod tests {
     fn select_by_scans(p: &GatedLeastLoad, now_ns: TimeNs) -> (Option<usize>, Option<u32>) {
         let n = p.paths.len();
         let probe_ns = p.config.probe_ms * 1_000_000;
-        let last = p.last as usize;
+        let last = p.last;
         let last_sent = |s: &PathState| s.probe_due_ns.checked_sub(probe_ns).filter(|_| s.probe_due_ns > 0);
         let stale = (0..n).map(|k| (last + 1 + k) % n).find(|&i| {
             let s = &p.state[i];
@@ -810,7 +809,7 @@ mod tests {
                 s.service_ns = measure(draw(4));
             }
             p.group = [None, Some(1), Some(2), Some(3)][draw(4) as usize];
-            p.last = draw(n as u64) as u32;
+            p.last = draw(n as u64) as usize;
             let expected = select_by_scans(&p, now);
             let chosen = p.select_path(&READ_8K, now, &IdleHost);
             assert_eq!((chosen, p.group), (expected.0.map(|i| PathId(i as u32)), expected.1));
