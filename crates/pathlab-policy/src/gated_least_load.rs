@@ -51,9 +51,8 @@
 //! Real stack reproduced: none; it borrows ESXi's latency exclusion, dm service-time's
 //! load-weighted choice and PowerPath's continuous adaptation, and adds group affinity.
 
-use crate::latency_sampler::USUAL_PATHS;
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
-use crate::path_set::{least_from, next_in_rotation, path_set_membership, rotation};
+use crate::path_set::{least_from, next_in_rotation, path_set_membership, rotation, USUAL_PATHS};
 use crate::registered::{HostStack, Registered};
 use crate::status::{GatedPath, PolicyStatus};
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};

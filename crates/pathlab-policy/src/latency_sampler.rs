@@ -35,12 +35,8 @@
 //! The next sampling starts `eval_interval_ns` after the previous one started. HPP (`hpp.rs`)
 //! starts its samplings on path 0 and ranks by the size-weighted latency, as before.
 
-use crate::path_set::{next_in_rotation, rotation};
+use crate::path_set::{next_in_rotation, rotation, USUAL_PATHS};
 use crate::TimeNs;
-
-/// Paths a device usually has (ESXi's multipathing on a dual-fabric array: 2 adapters × 4
-/// ports): what the per-path tables are first given room for.
-pub(crate) const USUAL_PATHS: usize = 8;
 
 /// A path is fast when its floor is at most this multiple of the best path's mean latency: wide
 /// enough that a lucky best path does not shut out equal ones (16 samples taken under load
