@@ -52,7 +52,7 @@
 //! load-weighted choice and PowerPath's continuous adaptation, and adds group affinity.
 
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
-use crate::path_set::{least_from, next_in_rotation, path_set_membership, rotation};
+use crate::path_set::{least_from, next_in_rotation, path_set_membership, rotation, USUAL_PATHS};
 use crate::registered::{HostStack, Registered};
 use crate::status::{GatedPath, PolicyStatus};
 use crate::{AluaState, HostView, IoDesc, IoDone, PathDesc, PathId, PathSelector, PathSet, TimeNs};
@@ -124,11 +124,12 @@ impl Registered for GatedLeastLoadConfig {
     }
 }
 
-/// One path's state. What choosing a path reads comes first (`repr(C)`), with the path's id and
-/// whether it is usable (copied from the path set, whose tables would be two more cache lines
-/// an I/O), and a measurement not made yet is a NaN, not an `Option` (8 bytes, not 16): 80 bytes
-/// a path, where the `Option`s and their padding made 120 and a device of 8 paths spanned 15
-/// cache lines at every I/O.
+/// What choosing a path reads of it (`survey`, the least expected completion), in 48 bytes:
+/// with the path's id and whether it is usable (copied from the path set, whose tables would be
+/// two more cache lines an I/O), and a measurement not made yet a NaN, not an `Option`. What
+/// only the path's completions read is apart (`PathHistory`): the survey reads every path at
+/// every I/O, and on a host of thousands of devices each line it reads is a cache miss (80
+/// bytes a path, the whole state together, put 8 paths on 10 lines; these take 6).
 #[derive(Clone, Debug)]
 #[repr(C)]
 struct PathState {
@@ -150,18 +151,10 @@ struct PathState {
     floor_ns: Measure,
     /// Service time estimate (ns): time since the later of start and previous completion.
     service_ns: Measure,
-    /// Latency estimate in ns; missing until the first successful completion.
-    estimate_ns: Measure,
-    /// The last successful completion: the weight of the next sample, and where the next
-    /// service time starts at the latest.
-    last_sample_ns: TimeNs,
-    /// Recent fraction of commands that ended in error.
-    error_rate: f64,
-    last_outcome_ns: TimeNs,
 }
 
 // The size the layout above is for.
-const _: () = assert!(std::mem::size_of::<PathState>() == 80);
+const _: () = assert!(std::mem::size_of::<PathState>() == 48);
 
 impl PathState {
     fn new(id: PathId, group: u32) -> Self {
@@ -176,11 +169,27 @@ impl PathState {
             relative: unmeasured,
             floor_ns: unmeasured,
             service_ns: unmeasured,
-            estimate_ns: unmeasured,
-            last_sample_ns: 0,
-            error_rate: 0.0,
-            last_outcome_ns: 0,
         }
+    }
+}
+
+/// What only a path's completions read and write, 32 bytes on a line's half (`align(32)`).
+#[derive(Clone, Debug)]
+#[repr(C, align(32))]
+struct PathHistory {
+    /// Latency estimate in ns; missing until the first successful completion.
+    estimate_ns: Measure,
+    /// The last successful completion: the weight of the next sample, and where the next
+    /// service time starts at the latest.
+    last_sample_ns: TimeNs,
+    /// Recent fraction of commands that ended in error.
+    error_rate: f64,
+    last_outcome_ns: TimeNs,
+}
+
+impl Default for PathHistory {
+    fn default() -> Self {
+        PathHistory { estimate_ns: Measure::default(), last_sample_ns: 0, error_rate: 0.0, last_outcome_ns: 0 }
     }
 }
 
@@ -224,32 +233,45 @@ fn kind(io: &IoDesc) -> usize {
     usize::from(io.is_write) * SIZE_KINDS + log2.clamp(12, 12 + SIZE_KINDS - 1) - 12
 }
 
-/// The device's typical latency of one kind of I/O, over all its paths.
+/// The device's typical latency of one kind of I/O, over all its paths: 16 bytes (a NaN for
+/// none yet), so that the one a completion reads never straddles two cache lines.
 #[derive(Clone, Copy, Debug, Default)]
 struct Typical {
-    latency_ns: Option<f64>,
+    latency_ns: Measure,
     last_sample_ns: TimeNs,
 }
 
+/// One device's policy, in the order an I/O reads it (`repr(C, align(64))`): the paths' states
+/// and histories, the current group and the last path chosen in the first cache line; the config
+/// and the path set's positions (`start_io` and `end_io` look the path up) in the second; the
+/// typical latencies after. Every I/O reads both lines, and no other of the policy's own.
 #[derive(Clone)]
+#[repr(C, align(64))]
 pub struct GatedLeastLoad {
-    config: GatedLeastLoadConfig,
-    paths: PathSet,
     state: Vec<PathState>,
-    typical: [Typical; KINDS],
+    history: Vec<PathHistory>,
     group: Option<u32>,
     last: usize,
+    config: GatedLeastLoadConfig,
+    paths: PathSet,
+    typical: [Typical; KINDS],
 }
+
+const _: () = assert!(std::mem::offset_of!(GatedLeastLoad, config) == 64);
+// The path set's head (its positions: `PathPositions::Consecutive`'s tag, first id and count,
+// 12 bytes, as round robin's assert counts them) within the second line.
+const _: () = assert!(std::mem::offset_of!(GatedLeastLoad, paths) + 12 <= 128);
 
 impl GatedLeastLoad {
     pub fn new(config: GatedLeastLoadConfig) -> Self {
         GatedLeastLoad {
-            config,
-            paths: PathSet::default(),
             state: Vec::new(),
-            typical: [Typical::default(); KINDS],
+            history: Vec::new(),
             group: None,
             last: 0,
+            config,
+            paths: PathSet::default(),
+            typical: [Typical::default(); KINDS],
         }
     }
 
@@ -294,7 +316,7 @@ impl GatedLeastLoad {
 
     /// The best of `value` among healthy paths of a group (`None`: none measured).
     fn group_best(&self, group: u32, value: impl Fn(&PathState) -> Option<f64>) -> Option<f64> {
-        (0..self.paths.len())
+        (0..self.state.len())
             .filter(|&i| self.healthy(i) && self.state[i].group == group)
             .filter_map(|i| value(&self.state[i]))
             .reduce(f64::min)
@@ -413,14 +435,20 @@ impl Default for Survey {
 impl PathSelector for GatedLeastLoad {
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
+        if self.state.is_empty() {
+            // Room for a usual device's paths at once: one allocation of each table per device.
+            self.state.reserve(USUAL_PATHS);
+            self.history.reserve(USUAL_PATHS);
+        }
         self.state.push(PathState::new(path.id, path.target_port_group));
+        self.history.push(PathHistory::default());
         self.copy_usable();
     }
 
     path_set_membership!(copy_usable);
 
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
-        let n = self.paths.len();
+        let n = self.state.len();
         let start = if n == 0 { 0 } else { next_in_rotation(self.last, n) };
         let v = self.survey(start, now_ns);
         let chosen = match v.stale {
@@ -464,45 +492,45 @@ impl PathSelector for GatedLeastLoad {
         let weight = |since: TimeNs| 1.0 - (-(done.now_ns.saturating_sub(since) as f64) / tau_ns).exp();
         // The path's sample weight, for its relative latency, estimate and service time (worked
         // out once: an `exp` costs some 30 instructions, and this runs for every I/O).
-        let path_weight = weight(self.state[i].last_sample_ns);
+        let path_weight = weight(self.history[i].last_sample_ns);
         if !done.failed {
             // Against the typical latency of its kind before this sample counts in it.
             let typical = &mut self.typical[kind(io)];
             let sample = done.latency_ns as f64;
-            let ratio = typical.latency_ns.map_or(1.0, |t| sample / t.max(1.0));
+            let ratio = typical.latency_ns.get().map_or(1.0, |t| sample / t.max(1.0));
             let w = weight(typical.last_sample_ns);
-            typical.latency_ns = Some(typical.latency_ns.map_or(sample, |t| t + w * (sample - t)));
+            typical.latency_ns.set(typical.latency_ns.get().map_or(sample, |t| t + w * (sample - t)));
             typical.last_sample_ns = done.now_ns;
             let s = &mut self.state[i];
             s.relative.set(s.relative.get().map_or(ratio, |r| r + path_weight * (ratio - r)));
         }
-        let s = &mut self.state[i];
+        let (s, h) = (&mut self.state[i], &mut self.history[i]);
         s.outstanding = s.outstanding.saturating_sub(1);
         let failed = if done.failed { 1.0 } else { 0.0 };
         // The outcome's weight is the sample's when the last outcome was the last sample (no
         // error since).
         let outcome_weight =
-            if s.last_outcome_ns == s.last_sample_ns { path_weight } else { weight(s.last_outcome_ns) };
+            if h.last_outcome_ns == h.last_sample_ns { path_weight } else { weight(h.last_outcome_ns) };
         // Capped at one half: after a quiet spell one lucky probe must not clear a failing
         // path's record; four clean ones in a row do.
-        s.error_rate += outcome_weight.min(0.5) * (failed - s.error_rate);
-        s.last_outcome_ns = done.now_ns;
+        h.error_rate += outcome_weight.min(0.5) * (failed - h.error_rate);
+        h.last_outcome_ns = done.now_ns;
         let gate = self.config.error_gate_percent as f64 / 100.0;
-        s.erring = if s.erring { s.error_rate >= gate / 2.0 } else { s.error_rate > gate };
+        s.erring = if s.erring { h.error_rate >= gate / 2.0 } else { h.error_rate > gate };
         if done.failed {
             return;
         }
         let sample = done.latency_ns as f64;
         let w = path_weight;
-        let estimate = s.estimate_ns.get().map_or(sample, |old| old + w * (sample - old));
-        s.estimate_ns.set(estimate);
+        let estimate = h.estimate_ns.get().map_or(sample, |old| old + w * (sample - old));
+        h.estimate_ns.set(estimate);
         // The floor drifts up towards the estimate ten times slower than the estimate moves.
         let drift = 1.0 - (1.0 - w).powf(0.1);
         s.floor_ns.set(s.floor_ns.get().map_or(sample, |f| (f + drift * (estimate - f)).min(sample)));
-        let started = done.now_ns.saturating_sub(done.latency_ns).max(s.last_sample_ns);
+        let started = done.now_ns.saturating_sub(done.latency_ns).max(h.last_sample_ns);
         let service = done.now_ns.saturating_sub(started) as f64;
         s.service_ns.set(s.service_ns.get().map_or(service, |old| old + w * (service - old)));
-        s.last_sample_ns = done.now_ns;
+        h.last_sample_ns = done.now_ns;
     }
 
     fn status(&self) -> PolicyStatus {
@@ -512,7 +540,7 @@ impl PathSelector for GatedLeastLoad {
                 GatedPath {
                     path: self.paths.id(i),
                     group: s.group,
-                    estimate_ns: s.estimate_ns.get(),
+                    estimate_ns: self.history[i].estimate_ns.get(),
                     relative: s.relative.get(),
                     outstanding: u64::from(s.outstanding),
                 }
@@ -716,8 +744,9 @@ mod tests {
     fn select_by_scans(p: &GatedLeastLoad, now_ns: TimeNs) -> (Option<usize>, Option<u32>) {
         let n = p.paths.len();
         let probe_ns = p.config.probe_ms * 1_000_000;
+        let last = p.last;
         let last_sent = |s: &PathState| s.probe_due_ns.checked_sub(probe_ns).filter(|_| s.probe_due_ns > 0);
-        let stale = (0..n).map(|k| (p.last + 1 + k) % n).find(|&i| {
+        let stale = (0..n).map(|k| (last + 1 + k) % n).find(|&i| {
             let s = &p.state[i];
             p.paths.usable(i, false) && s.outstanding == 0 && last_sent(s).is_none_or(|t| now_ns >= t + probe_ns)
         });
@@ -746,7 +775,7 @@ mod tests {
             let pace = p.state[i].service_ns.get().or(best_service).unwrap_or(1.0);
             ((p.state[i].outstanding + 1) as f64 * pace) as u64
         };
-        let chosen = least_from(n, (p.last + 1) % n, |i| p.admits(i, group, p.bound(best), any_healthy), expected);
+        let chosen = least_from(n, (last + 1) % n, |i| p.admits(i, group, p.bound(best), any_healthy), expected);
         (chosen, Some(group))
     }
 

@@ -37,7 +37,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::latency_sampler::LatencySampler;
+use crate::latency_sampler::{CountsBeside, LatencySampler};
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, path_set_membership};
 use crate::registered::{HostStack, Registered};
@@ -182,6 +182,8 @@ pub struct HppLoadBalance {
     bytes_on_current: u64,
     /// LB-Latency's evaluation of the paths.
     sampler: LatencySampler,
+    /// LB-Latency's samples sent down each path in the current sampling.
+    samples_sent: Vec<u32>,
 }
 
 impl HppLoadBalance {
@@ -195,6 +197,7 @@ impl HppLoadBalance {
             current: None,
             ios_on_current: 0,
             bytes_on_current: 0,
+            samples_sent: Vec::new(),
         }
     }
 
@@ -233,7 +236,8 @@ impl HppLoadBalance {
     }
 
     fn least_latency(&mut self, now_ns: TimeNs) -> Option<usize> {
-        if let Some(i) = self.sampler.sample_path(&self.paths, false, now_ns, 0) {
+        let mut sampled = CountsBeside { usable: self.paths.usable_flags(false), sent: &mut self.samples_sent };
+        if let Some(i) = self.sampler.sample_path(&mut sampled, now_ns, 0) {
             return Some(i);
         }
         let n = self.paths.len();
@@ -250,6 +254,7 @@ impl PathSelector for HppLoadBalance {
         self.paths.add(path);
         self.outstanding.push(0);
         self.sampler.add_path();
+        self.samples_sent.push(0);
     }
 
     path_set_membership!();
@@ -280,7 +285,7 @@ impl PathSelector for HppLoadBalance {
         self.outstanding[i] = self.outstanding[i].saturating_sub(1);
         if self.config.scheme == HppScheme::LbLatency {
             let started = done.now_ns.saturating_sub(done.latency_ns);
-            self.sampler.on_complete(i, started, done.latency_ns, io.bytes, done.failed);
+            self.sampler.on_complete(i, self.samples_sent[i], started, done.latency_ns, io.bytes, done.failed);
         }
     }
 

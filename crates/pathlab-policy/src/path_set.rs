@@ -133,6 +133,11 @@ impl PathSet {
     }
 }
 
+/// Paths a device usually has (2 adapters × 4 array ports, as on the shipped clusters): what a
+/// policy's per-path tables are first given room for, so that a device's paths, added one at a
+/// time, allocate each table once (a cluster's build is thousands of devices).
+pub(crate) const USUAL_PATHS: usize = 8;
+
 /// The first of the indices `0..n` that is `eligible`, walking round from `start`: round robin.
 pub fn next_from(n: usize, start: usize, eligible: impl Fn(usize) -> bool) -> Option<usize> {
     rotation(n, start).find(|&i| eligible(i))

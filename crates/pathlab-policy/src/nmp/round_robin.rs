@@ -114,7 +114,7 @@
 //! fails or becomes unusable is left at once, by the same choice as a switch.
 //! Tie-break: among paths with equally few commands pending, the first in rotation order.
 
-use crate::latency_sampler::LatencySampler;
+use crate::latency_sampler::{LatencySampler, SampledPaths};
 use crate::params::{check_range, ParamSpec, PolicyError, PolicySpec};
 use crate::path_set::{least_from, next_from, next_in_rotation, path_set_membership};
 use crate::registered::{HostStack, Registered};
@@ -299,12 +299,37 @@ const _: () = assert!(std::mem::offset_of!(VmwPspRr, paths) + 12 <= 128);
 #[derive(Clone, Copy, Debug)]
 struct Lane {
     id: PathId,
+    /// Samples sent down the path in the latency type's current sampling (`SampledPaths`): in
+    /// what was the key's padding, so that a sample reads no count of the sampler's.
+    sent: u32,
     /// The fewest-pending scan's key, kept as the path changes: the commands pending on the path
     /// in bits 32-62, `UNUSABLE` while the path may not carry I/O with this device's `use_ano`
     /// (`PathSet::usable`, copied on every change of the set: `copy_usable`), and the lane's
     /// position in the low 32 bits. The least key is the usable lane with the fewest pending,
     /// the first in the list among those.
     key: u64,
+}
+
+// A lane is still 16 bytes with the count sent in it: four to a cache line.
+const _: () = assert!(std::mem::size_of::<Lane>() == 16);
+
+/// The latency sampler's view of the lanes: usable, and the samples sent.
+impl SampledPaths for Vec<Lane> {
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    fn usable(&self, index: usize) -> bool {
+        self[index].usable()
+    }
+
+    fn sent(&self, index: usize) -> u32 {
+        self[index].sent
+    }
+
+    fn set_sent(&mut self, index: usize, sent: u32) {
+        self[index].sent = sent;
+    }
 }
 
 /// The key's bit of a lane that may not carry I/O: above every usable lane's key.
@@ -314,7 +339,7 @@ const ONE_PENDING: u64 = 1 << 32;
 
 impl Lane {
     fn new(id: PathId, position: usize) -> Lane {
-        Lane { id, key: UNUSABLE | position as u64 }
+        Lane { id, sent: 0, key: UNUSABLE | position as u64 }
     }
 
     /// Commands pending on the path (the latency type prints the current path's).
@@ -482,14 +507,13 @@ impl PathSelector for VmwPspRr {
 
     #[inline]
     fn select_path(&mut self, _io: &IoDesc, now_ns: TimeNs, _host: &dyn HostView) -> Option<PathId> {
-        let use_ano = self.config.use_ano;
         let Some(sampler) = &mut self.sampler else {
             // Every type but latency: no path is left out, the usable flags say it all.
             let chosen = self.rotate();
             return self.go(chosen);
         };
         let after_current = self.current.map_or(self.start, |i| next_in_rotation(i as usize, self.lanes.len()));
-        if let Some(i) = sampler.sample_path(&self.paths, use_ano, now_ns, after_current) {
+        if let Some(i) = sampler.sample_path(&mut self.lanes, now_ns, after_current) {
             self.current = Some(i as u32);
             return Some(self.lanes[i].id);
         }
@@ -532,7 +556,7 @@ impl PathSelector for VmwPspRr {
             self.lanes[i].key -= ONE_PENDING;
             if let Some(s) = &mut self.sampler {
                 let started = done.now_ns.saturating_sub(done.latency_ns);
-                s.on_complete(i, started, done.latency_ns, io.bytes, done.failed);
+                s.on_complete(i, self.lanes[i].sent, started, done.latency_ns, io.bytes, done.failed);
             }
         }
     }
@@ -544,7 +568,7 @@ impl PathSelector for VmwPspRr {
             return PolicyStatus::RoundRobinLatency {
                 eval_time_ms: c.latency_eval_time,
                 sampling_cycles: c.num_sampling_cycles,
-                current_cycle: s.current_cycle(&self.paths, c.use_ano),
+                current_cycle: s.current_cycle(&self.lanes),
                 use_ano: c.use_ano,
                 current: (!self.paths.is_empty()).then(|| self.paths.id(current)),
                 pending_ios: self.lanes.get(current).map_or(0, |lane| u64::from(lane.pending())),
