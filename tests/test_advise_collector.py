@@ -27,11 +27,12 @@ def test_a_callers_own_freeze_is_left_as_it_is() -> None:
     before = gc.get_threshold()
     gc.freeze()
     try:
-        count = gc.get_freeze_count()
         with given_frozen():
             made: list[list[int]] = [[]]
             assert gc.get_threshold() == before and not frozen(made)
-        assert frozen(mine) and gc.get_freeze_count() == count
+        # Nothing given back (the caller's still frozen) and nothing more frozen. Not the freeze
+        # count: a frozen object another thread lets go (pytest-xdist's own) lowers it meanwhile.
+        assert frozen(mine) and not frozen(made) and gc.get_threshold() == before
     finally:
         gc.unfreeze()
 
