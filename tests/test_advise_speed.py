@@ -327,6 +327,16 @@ def test_a_clusters_end_pilots_on_their_own_thread_give_each_end_the_length_of_i
     assert one_at_a_time[1].duration_s > one_at_a_time[0].duration_s
 
 
+def test_an_advice_that_ends_early_leaves_no_end_pilot_running() -> None:
+    """An advice that leaves before the ends' lengths are asked (an error) stops the ends not
+    started and waits for the pilot under way: no run goes on behind it."""
+    scenario = Scenario.from_text(cluster_text(3, 20, 4), set={"run.duration": "20s", "run.warmup": "5s"})
+    at_ends = [AtEnd(scenario, (f'arrays.0.service.fixed="{us}us"',)) for us in (200, 10)]
+    with pytest.raises(KeyboardInterrupt), end_pilots.started(at_ends, run_length.RunLength(20.0, 5.0, "full")) as ends:
+        raise KeyboardInterrupt
+    assert not ends._thread.is_alive() and not ends._pending
+
+
 def test_the_in_force_run_taken_as_seed_one_is_the_run_rank_would_make() -> None:
     scenario = Scenario.from_text(scenario_text(8, 4, 2), set=SHORT)
     in_force = scenario.run()

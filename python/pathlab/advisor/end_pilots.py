@@ -99,9 +99,12 @@ class EndPilots:
 @contextmanager
 def started(at_ends: Sequence[AtEnd], full: RunLength) -> Iterator[EndPilots]:
     """The ends' pilots started on their thread (none where there are no ends), stopped if the
-    advice leaves before their lengths are asked."""
+    advice leaves before their lengths are asked, and the pilot under way waited for: no run goes
+    on behind an advice that has ended (an error's, or a test's next)."""
     pilots = EndPilots(at_ends, full)
     try:
         yield pilots
     finally:
         pilots._stop()
+        if pilots._thread.ident is not None:
+            pilots._thread.join()
