@@ -26,37 +26,17 @@ def names(data: dict[str, Any]) -> list[str]:
 
 def view(data: dict[str, Any], host: str) -> dict[str, Any]:
     """`data` (a description or a run's result) as `host` sees it: its devices with their paths
-    and Linux facts, its adapters, their interval rows, its events and what its application saw."""
-    entry = next(h for h in data["hosts"] if h["name"] == host)
-    keep = [i for i, d in enumerate(data["devices"]) if d["host"] == host]
-    devices = {data["devices"][i]["name"] for i in keep}
-    out = dict(data, host=host, hosts=[entry])
-    out["devices"] = [data["devices"][i] for i in keep]
-    out["paths"] = [p for p in data["paths"] if p["host"] == host]
-    if "unsimulated" in data:
-        out["unsimulated"] = [u for u in data["unsimulated"] if u["host"] == host]
-    if "linux" in data:
-        linux = data["linux"]
-        out["linux"] = dict(linux, hosts=entry["adapters"], devices=[linux["devices"][i] for i in keep])
-    if "adapters" in data:
-        out["adapters"] = [a for a in data["adapters"] if a["host"] == host]
-    objects = devices | {p["name"] for p in out["paths"]} | set(entry["adapters"])
-    for table in _INTERVAL_TABLES:
-        if table in data:
-            out[table] = _own_rows(data[table], objects, host)
-    if "events" in data:
-        out["events"] = _own_rows(data["events"], devices, host, key="device")
-    if "application" in data:
-        app = data["application"]
-        out["application"] = dict(app, **{part: _own_rows([r for r in app[part] if r["host"] == host], devices | {""},
-                                                           host, key="device")
-                                          for part in ("devices", "hosts", "recovery")})
-    return out
+    and Linux facts, its adapters, their interval rows, its events and what its application saw
+    (`views`' own for the host: one rule for a view, taken one host or every host at once)."""
+    for name, out in views(data):
+        if name == host:
+            return out
+    raise KeyError(f"no host {host!r} in the data (`check` says which there are)")
 
 
 def views(data: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every host's `view` of `data` (the same views), host by host in order, its rows found in
-    one pass over `data`'s: a cluster's findings read each host's view, and 32 hosts' views taken
+    """Every host's view of `data` (`view`), host by host in order, its rows found in one pass
+    over `data`'s: a cluster's findings read each host's view, and 32 hosts' views taken
     one at a time went over the 16,000 devices', 128,000 paths' and their interval rows 32 times.
     Each view is made as it is taken (the rows a host names `HOST/NAME` copied for it then)."""
     entries: dict[str, dict[str, Any]] = {}
