@@ -71,7 +71,6 @@ def load_scenario_values(
     variant: str | None = None,
     overrides: list[tuple[str, str]] = ...,
     seed: int | None = None,
-    to_run: bool = False,
 ) -> ScenarioHandle: ...
 class RunTables:
     """A scenario's tables converted once for its runs (no device's `listed` table)."""

@@ -381,30 +381,21 @@ fn load_scenario(
 }
 
 /// Loads a scenario from its tables as Python values (a dict of what its text would parse to:
-/// an imported host's, built without text), checked as `load_scenario` checks a file. With
-/// `to_run`, the checks that build its model (names across tables, faults, limits) are left to
-/// its simulation, which makes them with the same errors: a scenario loaded to be run at once
-/// (a cluster's candidate in a ranking) builds its model once, not twice.
+/// an imported host's, built without text), checked as `load_scenario` checks a file. A scenario
+/// loaded from tables to be run at once is `load_scenario_run_tables`'.
 #[pyfunction]
-#[pyo3(signature = (tables, file, variant=None, overrides=Vec::new(), seed=None, to_run=false))]
+#[pyo3(signature = (tables, file, variant=None, overrides=Vec::new(), seed=None))]
 fn load_scenario_values(
     tables: &Bound<'_, pyo3::types::PyDict>,
     file: &str,
     variant: Option<&str>,
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
-    to_run: bool,
 ) -> PyResult<ScenarioHandle> {
     let table = from_python::table(tables)?;
     let parsed = parsed_overrides(overrides);
     // Typed and checked without the GIL (a ranking loads a candidate while others run).
-    let inner = tables.py().detach(|| {
-        if to_run {
-            Scenario::from_table(table, file, variant, &parsed, seed)
-        } else {
-            run::load_table(table, file, variant, &parsed, seed)
-        }
-    });
+    let inner = tables.py().detach(|| run::load_table(table, file, variant, &parsed, seed));
     Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
 }
 
@@ -424,9 +415,13 @@ fn run_tables(tables: &Bound<'_, pyo3::types::PyDict>) -> PyResult<RunTables> {
     Ok(RunTables { table: from_python::table_to_run(tables)? })
 }
 
-/// As `load_scenario_values` with `to_run`, from tables converted once (`run_tables`): the same
-/// scenario but for the devices' `listed` tables, which no run reads (its `listed` and
-/// `unsimulated` getters give none of what a listing printed).
+/// A scenario loaded from tables converted once (`run_tables`) to be run at once: as
+/// `load_scenario`'s `to_run`, the checks that build its model (names across tables, faults,
+/// limits) are left to its simulation, which makes them with the same errors, so that a
+/// scenario loaded to be run (a cluster's candidate in a ranking) builds its model once, not
+/// twice. The same scenario as `load_scenario_values` gives but for the devices' `listed`
+/// tables, which no run reads (its `listed` and `unsimulated` getters give none of what a
+/// listing printed).
 #[pyfunction]
 #[pyo3(signature = (tables, file, variant=None, overrides=Vec::new(), seed=None))]
 fn load_scenario_run_tables(
