@@ -113,8 +113,7 @@ impl PathSet {
 
     /// The first usable path at or after `start` going round the list.
     pub fn next_usable_from(&self, start: usize, use_ano: bool) -> Option<usize> {
-        let n = self.len();
-        rotation(n, start).find(|&i| self.usable(i, use_ano))
+        next_from(self.len(), start, |i| self.usable(i, use_ano))
     }
 
     /// Indices of every usable path, in discovery order.
