@@ -257,3 +257,20 @@ def test_a_cut_listing_read_plain_is_refused_in_one_line(tmp_path: Path) -> None
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "paths.txt: line 10:" in done.stderr
     assert "has no `Storage Array Type Path Config`, `Path Selection Policy Path Config`" in done.stderr
+
+
+@pytest.mark.parametrize("second", ["\n" + SECOND_HOST, "\n" + PATHS])
+def test_a_runtime_name_listed_twice_is_refused_in_one_line(tmp_path: Path, second: str) -> None:
+    """Two hosts' path lists in one file (or one pasted twice), read plain as the machinery reads
+    them, list each runtime name twice: refused, where the import wrote a scenario of two paths
+    under one TOML key (not valid TOML) and exited 0."""
+    from conftest import pathlab
+
+    path = tmp_path / "paths.txt"
+    path.write_text(PATHS + second)
+    devices = tmp_path / "devices.txt"
+    devices.write_text(DEVICES)
+    assert any(_same(path))
+    done = pathlab("import", str(devices), str(path))
+    assert done.returncode == 2, done.stdout[-300:]
+    assert done.stderr.count("\n") == 1 and "paths.txt: line 19: vmhba2:C0:T1:L4 listed a second time (line 1" in done.stderr
