@@ -274,3 +274,19 @@ def test_a_runtime_name_listed_twice_is_refused_in_one_line(tmp_path: Path, seco
     done = pathlab("import", str(devices), str(path))
     assert done.returncode == 2, done.stdout[-300:]
     assert done.stderr.count("\n") == 1 and "paths.txt: line 19: vmhba2:C0:T1:L4 listed a second time (line 1" in done.stderr
+
+
+@pytest.mark.parametrize("cut", ["   Is USB", "   Is US"])
+def test_a_device_list_cut_in_its_last_key_is_refused_not_joined_to_the_working_paths(tmp_path: Path, cut: str) -> None:
+    """The last line cut before its colon is no key line: not read plain, the machinery joined it
+    to a long `Working Paths` line as a wrap's rest, and the device's last working path became
+    `vmhba2:C0:T3:L49 Is USB`. A runtime name has no blank: refused in one line."""
+    working = ", ".join(f"vmhba{a}:C0:T{t}:L49" for a in (1, 2) for t in range(4))
+    text = DEVICES.replace("Working Paths: vmhba2:C0:T1:L4, vmhba3:C0:T1:L4,", f"Working Paths: {working}")
+    path = tmp_path / "devices.txt"
+    path.write_text(text[: text.rindex("   Is USB")] + cut)
+    assert _frames(path, True) == _frames(path, False)
+    with pytest.raises(ScenarioError) as refused:
+        esxcli_devices.read(path)
+    assert refused.value.args[1:] == ("line 8", f"`Working Paths`: 'vmhba2:C0:T3:L49{cut[2:]}' is not a runtime name "
+                                                "(a blank inside it: the next line joined to the list, or the file cut short?)")
