@@ -15,6 +15,7 @@ import pytest
 
 from pathlab.api import ScenarioError
 from pathlab.readers import _esxcli_text as t
+from pathlab.readers import esxcli_devices, esxcli_paths
 
 DATA = Path(__file__).parent / "data"
 COMMANDS = ("esxcli storage nmp path list", "esxcli storage nmp device list")
@@ -180,3 +181,112 @@ def test_random_edits_are_read_as_the_machinery_reads_them(tmp_path: Path) -> No
         path.write_bytes(text.encode())
         plain += any(_same(path))
     assert 0 < plain < 300  # some edits leave it plain, and some do not
+
+
+CORE = (DATA / "esxcli" / "core-path-list-sas-fujitsu.txt").read_text()
+SECOND_HOST = PATHS.replace("fc.20000024ff3dc47", "fc.20000024ff3dc57")  # another host's initiators, the same runtime names
+
+
+def _frames(path: Path, plain: bool) -> tuple[Any, list[str]]:
+    """What the path and device readers give of the file (each frame's columns and attrs, or the
+    refusal), and the words said on stderr; with `plain` False, by the machinery alone."""
+    got: list[Any] = []
+    with pytest.MonkeyPatch.context() as patch:
+        if not plain:
+            patch.setattr(t._plain_listing, "read", lambda *_: None)
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            for read in (esxcli_paths.read, esxcli_paths.read_nmp, esxcli_paths.read_core, esxcli_devices.read):
+                try:
+                    frame = read(path)
+                    got.append((frame.to_dict("list"), frame.attrs))
+                except ScenarioError as e:
+                    got.append(("refused", e.args))
+    return got, [str(w.message) for w in said]
+
+
+#: Listings as people paste them: (text, whether it is read plain). Each is read by the readers
+#: exactly as the machinery reads it.
+PASTED = {
+    "prompt line first": ("[root@esx01:~] esxcli storage nmp path list\n" + PATHS, False),
+    "prompt line first, CRLF": (("[root@esx01:~] esxcli storage nmp path list\n" + PATHS).replace("\n", "\r\n"), False),
+    "core, prompt line first": ("[root@esx01:~] esxcli storage core path list\n" + CORE, False),
+    "CRLF, no final line end": (PATHS.rstrip("\n").replace("\n", "\r\n"), True),
+    "core, CRLF": (CORE.replace("\n", "\r\n"), True),
+    "lone CR line ends": (PATHS.replace("\n", "\r"), False),
+    "indentation lost": ("".join(line.lstrip() + "\n" for line in PATHS.splitlines()), False),
+    "devices, indentation lost": ("".join(line.lstrip() + "\n" for line in DEVICES.splitlines()), False),
+    "two tabs": (PATHS.replace("   ", "\t\t"), True),
+    "trailing blank lines": (PATHS + "\n\n\n", True),
+    "trailing blank lines of blanks": (PATHS + "   \n\t\n", False),
+    "trailing blanks on each line": (PATHS.replace("\n", "  \n"), False),
+    "byte-order mark": ("\ufeff" + PATHS, False),
+    "byte-order mark, CRLF": ("\ufeff" + PATHS.replace("\n", "\r\n"), False),
+    "a dead path": (PATHS.replace("Group State: active unoptimized", "Group State: dead"), True),
+    "core, a dead path": (CORE.replace("   State: active", "   State: dead"), True),
+    "two hosts' lists": (PATHS + "\n" + SECOND_HOST, True),
+    "two hosts' lists, no blank between": (PATHS + SECOND_HOST, False),
+    "two hosts' lists after their prompts": ("[root@esx01:~] esxcli storage nmp path list\n" + PATHS
+                                             + "[root@esx02:~] esxcli storage nmp path list\n" + SECOND_HOST, False),
+    "last stanza cut at a line": (PATHS[: PATHS.rindex("   Storage Array Type Path Config")], True),
+    "last stanza cut in a value": (PATHS[: PATHS.rindex("path configuration.")], True),
+    "last stanza cut in a key": (PATHS[: PATHS.rindex("Selection Policy Path Config")], False),
+    "last stanza only its name": (PATHS + "\n" + PATHS.split("\n")[0] + "\n", False),
+    "devices, last stanza cut at a line": (DEVICES[: DEVICES.rindex("   Working Paths")], True),
+}
+
+
+@pytest.mark.parametrize("case", PASTED)
+def test_pasted_listings_are_read_by_the_readers_as_the_machinery_reads_them(tmp_path: Path, case: str) -> None:
+    text, plain = PASTED[case]
+    path = tmp_path / "listing.txt"
+    path.write_bytes(text.encode())
+    assert any(_same(path)) is plain
+    assert _frames(path, True) == _frames(path, False)
+
+
+def test_a_cut_listing_read_plain_is_refused_in_one_line(tmp_path: Path) -> None:
+    from conftest import pathlab
+
+    path = tmp_path / "paths.txt"
+    path.write_text(PASTED["last stanza cut at a line"][0])
+    devices = tmp_path / "devices.txt"
+    devices.write_text(DEVICES)
+    assert any(_same(path))
+    done = pathlab("import", str(devices), str(path))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "paths.txt: line 10:" in done.stderr
+    assert "has no `Storage Array Type Path Config`, `Path Selection Policy Path Config`" in done.stderr
+
+
+@pytest.mark.parametrize("second", ["\n" + SECOND_HOST, "\n" + PATHS])
+def test_a_runtime_name_listed_twice_is_refused_in_one_line(tmp_path: Path, second: str) -> None:
+    """Two hosts' path lists in one file (or one pasted twice), read plain as the machinery reads
+    them, list each runtime name twice: refused, where the import wrote a scenario of two paths
+    under one TOML key (not valid TOML) and exited 0."""
+    from conftest import pathlab
+
+    path = tmp_path / "paths.txt"
+    path.write_text(PATHS + second)
+    devices = tmp_path / "devices.txt"
+    devices.write_text(DEVICES)
+    assert any(_same(path))
+    done = pathlab("import", str(devices), str(path))
+    assert done.returncode == 2, done.stdout[-300:]
+    assert done.stderr.count("\n") == 1 and "paths.txt: line 19: vmhba2:C0:T1:L4 listed a second time (line 1" in done.stderr
+
+
+@pytest.mark.parametrize("cut", ["   Is USB", "   Is US"])
+def test_a_device_list_cut_in_its_last_key_is_refused_not_joined_to_the_working_paths(tmp_path: Path, cut: str) -> None:
+    """The last line cut before its colon is no key line: not read plain, the machinery joined it
+    to a long `Working Paths` line as a wrap's rest, and the device's last working path became
+    `vmhba2:C0:T3:L49 Is USB`. A runtime name has no blank: refused in one line."""
+    working = ", ".join(f"vmhba{a}:C0:T{t}:L49" for a in (1, 2) for t in range(4))
+    text = DEVICES.replace("Working Paths: vmhba2:C0:T1:L4, vmhba3:C0:T1:L4,", f"Working Paths: {working}")
+    path = tmp_path / "devices.txt"
+    path.write_text(text[: text.rindex("   Is USB")] + cut)
+    assert _frames(path, True) == _frames(path, False)
+    with pytest.raises(ScenarioError) as refused:
+        esxcli_devices.read(path)
+    assert refused.value.args[1:] == ("line 8", f"`Working Paths`: 'vmhba2:C0:T3:L49{cut[2:]}' is not a runtime name "
+                                                "(a blank inside it: the next line joined to the list, or the file cut short?)")

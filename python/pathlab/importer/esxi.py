@@ -279,6 +279,18 @@ def _target_of(row: Any) -> str:
     return f"{row.adapter}:C{_channel(row)}:T{row.target}" if _channel(row) else f"{row.adapter}:T{row.target}"
 
 
+def _one_path_per_runtime_name(paths: list[Any], path_file: str) -> None:
+    """Refuses a runtime name listed twice, naming both lines: a host lists each path once (two
+    hosts' listings in one file, or one pasted twice, would make two paths of one name)."""
+    first: dict[str, Any] = {}
+    for p in paths:
+        seen = first.setdefault(str(p.runtime_name), p)
+        if seen is not p:
+            line, seen_line = (_int_or_none(getattr(q, "line", None)) for q in (p, seen))
+            raise ScenarioError(path_file, f"line {line}", f"{p.runtime_name} listed a second time (line {seen_line}): "
+                                "a host lists each path once (two hosts' listings in one file, or one pasted twice?)")
+
+
 def _one_array_per_target(paths: list[Any], vendor_of: dict[str, str], device_line: dict[str, int | None],
                           path_file: str) -> None:
     """Refuses, naming both paths' lines (a device list's paths: their device's), two arrays (the
@@ -377,6 +389,7 @@ def build(c: Captures) -> Imported:
     if not paths:
         raise ScenarioError(path_file, "", f"no path of the devices in {dev_file}")
 
+    _one_path_per_runtime_name(paths, path_file)
     _one_array_per_target(paths, vendor_of, {d.device: _int_or_none(getattr(d, "line", None)) for d in devices},
                           path_file)
     # Ports: one per target the paths reach, per array (named by vendor), with its TPG.

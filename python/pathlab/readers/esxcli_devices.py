@@ -87,7 +87,11 @@ def read(path: str | Path) -> pd.DataFrame:
         missing = [k for k, col in FIELDS.items() if col not in row]
         if missing:
             raise ScenarioError(name, row["device"], f"missing {', '.join(missing)}")
-        row["working_paths"] = [p.strip() for p in row["working_paths"].split(",") if p.strip()]
+        row["working_paths"] = t.path_list(row["working_paths"])
+        for working in row["working_paths"]:
+            if len(working.split()) > 1:  # (a wrap's rest joined to the list, or a key line cut before its colon)
+                raise ScenarioError(name, f"line {row['working_paths_line']}", f"`Working Paths`: {working[:40]!r} is not a "
+                                    "runtime name (a blank inside it: the next line joined to the list, or the file cut short?)")
         if row["psp"] == "VMW_PSP_RR":
             row.update(_round_robin(row["psp_config"], name, row["psp_config_line"]))
     return pd.DataFrame(_latest_listing(rows, name))
