@@ -289,7 +289,15 @@ impl Recorder {
         self.accounting.failed += 1;
     }
 
+    /// Every object's counters now (the window's ends, and the first sample).
     pub fn snapshot(&self, model: &Model, now: TimeNs) -> Snapshot {
+        Snapshot { paths: model.paths.iter().map(|p| p.counters).collect(), ..self.snapshot_without_paths(model, now) }
+    }
+
+    /// The same without the paths' counters (`paths` empty): an interval's sample on a run that
+    /// builds no interval row per path, where the paths' were most of the snapshot (128,000
+    /// paths' counters, 12 MB copied, on 32 hosts × 500 devices × 8 paths).
+    pub fn snapshot_without_paths(&self, model: &Model, now: TimeNs) -> Snapshot {
         Snapshot {
             time: now,
             guest: self.guest,
@@ -297,7 +305,7 @@ impl Recorder {
             devices: model.devices.iter().map(|d| d.counters).collect(),
             device_active_area: model.devices.iter().map(|d| d.active.area_at(now)).collect(),
             device_queued_area: model.devices.iter().map(|d| d.queued.area_at(now)).collect(),
-            paths: model.paths.iter().map(|p| p.counters).collect(),
+            paths: Vec::new(),
             adapters: model.adapters.iter().map(|a| a.counters).collect(),
             adapter_active_area: model.adapters.iter().map(|a| a.active.area_at(now)).collect(),
             adapter_queued_area: model.adapters.iter().map(|a| a.queued.area_at(now)).collect(),

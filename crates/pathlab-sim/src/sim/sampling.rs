@@ -7,6 +7,7 @@ use crate::model::names_per_host::{adapters_written, written_where_shared};
 use crate::model::Model;
 use crate::observe::result::{IntervalRow, ObjectIntervalRow};
 use crate::observe::window::{ObjectWindow, Window};
+use crate::observe::Snapshot;
 use std::cell::OnceCell;
 
 /// The names interval rows give devices, adapters and paths, and events their device: alone, or
@@ -50,6 +51,14 @@ impl Simulation {
         self
     }
 
+    /// The counters an interval's sample needs: without the paths' when no path row is built.
+    fn sample_snapshot(&self) -> Snapshot {
+        match self.plan.path_intervals {
+            true => self.rec.snapshot(&self.model, self.events.now()),
+            false => self.rec.snapshot_without_paths(&self.model, self.events.now()),
+        }
+    }
+
     /// The first interval boundary after `t`: every `interval` from the start until the end of
     /// the warm-up, then every `interval` from the end of the warm-up (so that no interval
     /// straddles it), and the end of the measurement.
@@ -76,7 +85,7 @@ impl Simulation {
 
     pub(super) fn sample(&mut self) {
         self.see_paths_in_use();
-        let snap = self.rec.snapshot(&self.model, self.events.now());
+        let snap = self.sample_snapshot();
         let prev = std::mem::replace(&mut self.last_sample, snap);
         let window = Window::new(&prev, &self.last_sample);
         let t_s = self.last_sample.time as f64 / 1e9;
@@ -117,7 +126,8 @@ mod tests {
     use crate::run;
 
     /// Without path intervals the samples build no row per path (rather than the result dropping
-    /// them at the end), and every other row is the same.
+    /// them at the end) and copy no path's counters, and every other row and figure is the same
+    /// (the paths' figures of the window from its own snapshots).
     #[test]
     fn without_path_intervals_no_path_row_is_built() {
         let text = include_str!("../../../../scenarios/bench-minimal.toml");
@@ -134,5 +144,10 @@ mod tests {
             serde_json::to_string(&(&s.intervals, &s.device_intervals, &s.adapter_intervals)).unwrap()
         };
         assert_eq!(rows(&with), rows(&without));
+        assert!(without.last_sample.paths.is_empty());
+        let mut with = with.finish().unwrap();
+        with.path_intervals.clear();
+        let json = |r| serde_json::to_string(&r).unwrap();
+        assert_eq!(json(with), json(without.finish().unwrap()));
     }
 }
