@@ -59,9 +59,12 @@ pub struct ResponseCounts<C: Count, const DIGITS: u8> {
 }
 
 /// Counts in the buckets of `ResponseCounts` and their total, wherever they are kept: a
-/// `ResponseCounts`' own, or a device's part of `DeviceLatencies`' one allocation.
+/// `ResponseCounts`' own, or the buckets a device wrote in `DeviceLatencies`' one allocation
+/// (every bucket outside `first..first + counts.len()` is zero).
 #[derive(Clone, Copy)]
 pub struct CountsView<'a, C> {
+    /// The bucket of `counts[0]`.
+    pub first: usize,
     pub counts: &'a [C],
     pub total: u64,
 }
@@ -134,13 +137,13 @@ impl<C: Count, const DIGITS: u8> ResponseCounts<C, DIGITS> {
 
     /// Its counts and their total.
     pub fn view(&self) -> CountsView<'_, C> {
-        CountsView { counts: &self.counts, total: self.total }
+        CountsView { first: 0, counts: &self.counts, total: self.total }
     }
 
     /// Adds `other`'s responses (the same buckets, counted in any width), saturating as a record
     /// does: a host's responses are its devices' together (`host_latency`).
     pub fn add<O: Count>(&mut self, other: CountsView<'_, O>) {
-        for (mine, theirs) in self.counts.iter_mut().zip(other.counts.iter()) {
+        for (mine, theirs) in self.counts[other.first..].iter_mut().zip(other.counts.iter()) {
             *mine = C::clamped(mine.as_u64().saturating_add(theirs.as_u64()));
         }
         self.total = self.total.saturating_add(other.total);
@@ -155,7 +158,8 @@ impl<C: Count, const DIGITS: u8> ResponseCounts<C, DIGITS> {
     pub fn histogram_of(view: CountsView<'_, C>) -> Histogram<C> {
         let mut h = Self::empty_histogram();
         let mut saturated = None;
-        for (index, &count) in view.counts.iter().enumerate().filter(|(_, &c)| c != C::zero()) {
+        let buckets = (view.first..).zip(view.counts.iter());
+        for (index, &count) in buckets.filter(|(_, &c)| c != C::zero()) {
             h.record_n(Self::value_of(index), count).expect("a bucket's lowest value is in range");
             if count == C::MAX {
                 saturated = Some(index);
