@@ -347,7 +347,8 @@ def test_a_clusters_own_pilot_taken_ahead_of_its_fit_is_the_pilot_of_the_fitted_
     with own_pilot.ahead(base, full, ()) as other:
         other.start(expected)
         assert other.fitted_for({**expected, "arrays.0.service.fixed": "150us"}) is None
-        assert not other._thread.is_alive() and other.pilot_for(fitted, full) is None
+        assert other.pilot_for(fitted, full) is None
+    assert not other._thread.is_alive() and other._pilot is None
 
 
 def test_an_advice_that_ends_early_leaves_no_end_pilot_running() -> None:

@@ -10,7 +10,7 @@ is loaded and its own pilot taken on a thread of their own as the fit starts, be
 runs. Where the fit ends with the values expected, the advice takes the thread's scenario and
 pilot: the same load, the same run at the same seed, the same rule, so the same advice; where it
 ends with others, the thread stops after its step under way and what it did is let go (the advice
-loads and runs them again for the values fitted). The engine's load, build, run and finish let
+loads and runs them again for the values fitted; the thread is waited for as the advice ends). The engine's load, build, run and finish let
 go of the GIL: the thread's runs go beside the fit's on two cores, their Python taking turns.
 
 The thread's pilot reports no progress (a terminal's live bar is the fit's), as the ends' pilots
@@ -34,17 +34,32 @@ from pathlab.progress import Progress, run_batch
 Pilot = tuple[RunLength, list[Candidate], list[list[Device]]]
 
 
+class Stopped(Exception):
+    """A pilot let go between its steps (`pilot_of`'s `stopped`)."""
+
+
 def pilot_of(scenario: Scenario, full: RunLength, progress: Progress | None, undetermined: Sequence[Undetermined],
-             per_host: bool, candidates_known: Callable[[list[list[Device]]], None] | None = None) -> Pilot:
+             per_host: bool, candidates_known: Callable[[list[list[Device]]], None] | None = None,
+             stopped: threading.Event | None = None) -> Pilot:
     """The scenario's pilot run of the setting in force, the candidates from it, each candidate's
     devices resolved once (given to `candidates_known` as soon as they are) and the run length
-    (`run_length.choose`, for the policies of every candidate; `per_host` for a cluster's)."""
+    (`run_length.choose`, for the policies of every candidate; `per_host` for a cluster's).
+    `stopped`: once set, `Stopped` is raised after the step under way (a run, a candidate's devices)."""
+
+    def going() -> None:
+        if stopped is not None and stopped.is_set():
+            raise Stopped
+
     # Loaded to be run at once: its model is built by its run, which makes the load's checks.
     pilot = scenario.with_set(run_length.pilot_length(), to_run=True)
     (run,) = run_batch([pilot], progress, path_intervals=False)  # the length reads the devices', paths' and ports'
+    going()
     cands = candidates(scenario, run, undetermined)
     # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
-    resolved = [run.setups] + [scenario.with_set(c.overrides, to_run=True).devices for c in cands[1:]]
+    resolved = [run.setups]
+    for c in cands[1:]:
+        resolved.append(scenario.with_set(c.overrides, to_run=True).devices)
+        going()
     if candidates_known is not None:
         candidates_known(resolved)
     return run_length.choose(run, full.duration_s, full.warmup_s, alike.classes(pilot, run), resolved, per_host), \
@@ -95,19 +110,21 @@ class Ahead:
         return self._pilot
 
     def stop(self) -> None:
-        """Nothing more started on the thread; the step under way ends and is let go."""
+        """Nothing more done on the thread: the step under way ends and what it did is let go
+        (the thread is waited for as the advice ends, `ahead`)."""
         self._stopped.set()
-        if self._thread.ident is not None:
-            self._thread.join()
         self._pilot = None
 
     def _work(self) -> None:
         try:
             assert self._expected is not None
-            self._fitted = self._base.with_set(dict(self._expected))  # as the advice loads it after the fit
+            self._fitted = self._base.with_set(dict(self._expected), to_run=True)  # as the advice loads it after the fit
             self._loaded.set()
-            if not self._stopped.is_set():
-                self._pilot = pilot_of(self._fitted, self._full, None, self._undetermined, per_host=True)
+            pilot = pilot_of(self._fitted, self._full, None, self._undetermined, True, stopped=self._stopped)
+            if not self._stopped.is_set():  # else let go (`stop`)
+                self._pilot = pilot
+        except Stopped:
+            pass
         except BaseException as e:  # raised where the scenario or the pilot is asked
             self._failed = e
         finally:
@@ -123,3 +140,5 @@ def ahead(base: Scenario, full: RunLength, undetermined: Sequence[Undetermined])
         yield taken
     finally:
         taken.stop()
+        if taken._thread.ident is not None:
+            taken._thread.join()

@@ -119,7 +119,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
                                        ahead.start if auto and not scenario.timeline else None) if measured else None
                 free_heap()  # the fitting runs' freed memory, resident under every later step's peak otherwise
                 if check is not None and check.agrees:
-                    scenario = ahead.fitted_for(check.overrides) or scenario.with_set(check.overrides)
+                    # Loaded to be run (`with_set`'s `to_run`): the fit's last run built these values' model.
+                    scenario = ahead.fitted_for(check.overrides) or scenario.with_set(check.overrides, to_run=True)
                 # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
                 said.stage("the cluster at its spans' ends")
                 spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
@@ -280,7 +281,8 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
             (length,), cands, resolved = auto_lengths(scenario, [], length, progress, undetermined_of(imported),
                                                       per_host=True, candidates_known=ends.given,
                                                       own=ahead.pilot_for(scenario, length) if ahead else None)
-            scenario = scenario.with_set(length.overrides(resolved[0]))
+            # Loaded to be run: its run (the setting in force's) builds its model, with the load's checks.
+            scenario = scenario.with_set(length.overrides(resolved[0]), to_run=True)
             said.note(_length_note("", length))
 
             def ends_measured() -> list[tuple[AtEnd, RunLength]]:
