@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlab.advisor import alike, run_length
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.run_length import RunLength
-from pathlab.api import Scenario
+from pathlab.api import Result, Scenario
 from pathlab.devices import Device
 from pathlab.importer.imported import Undetermined
 from pathlab.progress import Progress, run_batch
@@ -54,16 +54,24 @@ def pilot_of(scenario: Scenario, full: RunLength, progress: Progress | None, und
     pilot = scenario.with_set(run_length.pilot_length(), to_run=True)
     (run,) = run_batch([pilot], progress, path_intervals=False)  # the length reads the devices', paths' and ports'
     going()
-    cands = candidates(scenario, run, undetermined)
-    # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
-    resolved = [run.setups]
-    for c in cands[1:]:
-        resolved.append(scenario.with_set(c.overrides, to_run=True).devices)
-        going()
+    cands, resolved = resolved_candidates(scenario, run, undetermined, going)
     if candidates_known is not None:
         candidates_known(resolved)
     return run_length.choose(run, full.duration_s, full.warmup_s, alike.classes(pilot, run), resolved, per_host), \
         cands, resolved
+
+
+def resolved_candidates(scenario: Scenario, pilot: Result, undetermined: Sequence[Undetermined],
+                        going: Callable[[], None] = lambda: None) -> tuple[list[Candidate], list[list[Device]]]:
+    """The candidates from the scenario's pilot run, and each one's devices as the engine resolves
+    them (the setting in force's: the pilot's), `going` called after each."""
+    cands = candidates(scenario, pilot, undetermined)
+    # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
+    resolved = [pilot.setups]
+    for c in cands[1:]:
+        resolved.append(scenario.with_set(c.overrides, to_run=True).devices)
+        going()
+    return cands, resolved
 
 
 class Ahead:

@@ -336,8 +336,7 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, 
     bases: list[Scenario | AtEnd] = [scenario, *at_ends]
     pilots = [b.with_set(run_length.pilot_length(), to_run=True) for b in bases]
     runs = run_batch(pilots, progress, path_intervals=False)  # the length reads the devices', paths' and ports'
-    cands = candidates(scenario, runs[0], undetermined)
-    resolved = [runs[0].setups] + [scenario.with_set(c.overrides, to_run=True).devices for c in cands[1:]]
+    cands, resolved = own_pilot.resolved_candidates(scenario, runs[0], undetermined)
     if candidates_known is not None:
         candidates_known(resolved)
     chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved, per_host)
