@@ -12,7 +12,7 @@ import pytest
 from conftest import SCENARIOS, one_error_line, pathlab
 from host_text import host_tables
 from pathlab import Scenario
-from pathlab.advisor import alike, end_pilots, run_length
+from pathlab.advisor import alike, end_pilots, own_pilot, run_length
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.pipeline import auto_lengths
 from pathlab.advisor.ranges import AtEnd, end_labels, span_ends
@@ -325,6 +325,30 @@ def test_a_clusters_end_pilots_on_their_own_thread_give_each_end_the_length_of_i
         assert [cluster, *ends.lengths()] == one_at_a_time
     assert [c.label for c in beside] == [c.label for c in cands] and resolved_beside == resolved
     assert one_at_a_time[1].duration_s > one_at_a_time[0].duration_s
+
+
+def test_a_clusters_own_pilot_taken_ahead_of_its_fit_is_the_pilot_of_the_fitted_cluster() -> None:
+    """The fitted cluster's own pilot taken on a thread while the fit runs (`own_pilot.Ahead`),
+    for the values the fit expects, is the one `auto_lengths` takes of the cluster with those
+    values set: the same length, candidates and resolved devices; values fitted otherwise get
+    nothing from it (None, its thread stopped). Ports at 200 µs in place of 20: a longer run."""
+    base = Scenario.from_text(cluster_text(3, 20, 4), set={"run.duration": "20s", "run.warmup": "5s"})
+    full = run_length.RunLength(20.0, 5.0, "the full length")
+    expected = {"workloads.0.outstanding": 2, "arrays.0.service.fixed": "200us"}
+    with own_pilot.ahead(base, full, ()) as taken:
+        taken.start(expected)
+        fitted = taken.fitted_for(dict(expected))
+        assert fitted is not None and fitted.overrides == base.with_set(expected).overrides
+        length, cands, resolved = taken.pilot_for(fitted, full) or pytest.fail("no pilot taken")
+    (alone,), cands_alone, resolved_alone = auto_lengths(base.with_set(expected), [], full, per_host=True)
+    (unfitted,), _, _ = auto_lengths(base, [], full, per_host=True)
+    assert length == alone and length.duration_s > unfitted.duration_s  # the values expected were set (2.5 → 7.8 s)
+    assert [c.label for c in cands] == [c.label for c in cands_alone] and resolved == resolved_alone
+    with own_pilot.ahead(base, full, ()) as other:
+        other.start(expected)
+        assert other.fitted_for({**expected, "arrays.0.service.fixed": "150us"}) is None
+        assert other.pilot_for(fitted, full) is None
+    assert not other._thread.is_alive() and other._pilot is None
 
 
 def test_an_advice_that_ends_early_leaves_no_end_pilot_running() -> None:

@@ -167,12 +167,15 @@ class _Array:
 
 
 def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[CapturedLoad],
-                   progress: Progress | None = None) -> CaptureCheck | None:
+                   progress: Progress | None = None,
+                   expected: Callable[[dict[str, int | str]], None] | None = None) -> CaptureCheck | None:
     """Fits what the captures leave open until the setting in force reproduces their figures, or
     says why it cannot; None when no captured device is a workload's own (nothing to compare).
     `scenario` is the host's (`host`, its typed tables) with the user's overrides, or a cluster's
     (its merged tables; each captured device named `HOST/NAME`, as its workloads name it): the
-    hosts are fitted together, one back end and port time per array for every host on it."""
+    hosts are fitted together, one back end and port time per array for every host on it.
+    `expected`: given the values the fit starts from (its overrides where its first run agrees)
+    before its first run (a cluster's own pilot goes ahead with them, `own_pilot`)."""
     tables = host.values(listed=False)  # its arrays and workloads
     given = {k for k, _ in scenario.overrides}
     resolved = scenario.devices  # once: a cluster's is a simulation built
@@ -205,6 +208,8 @@ def fit_to_capture(scenario: Scenario, host: HostTables, captured: Sequence[Capt
         arrays.append(_Array(i, a["name"], _us(service), _us(a.get("read_latency", "0us")),
                              not user("service"), not user("read_latency") and not user("write_latency")
                              and a.get("read_latency") == a.get("write_latency"), frozenset(mine), _us(service)))
+    if expected is not None:
+        expected({**overrides, **_array_sets(arrays)})
     rates = {c.device: c.rate for c in compared}
     # The longest run: `LONGEST_S`, or shorter where the captured rate would put more than FIT_IOS I/Os in it.
     longest = max(SHORTEST_S, min(LONGEST_S, fit_level.FIT_IOS / sum(rates.values())))

@@ -12,7 +12,7 @@ from typing import Any, Literal, overload
 
 from pathlab import host_views
 from pathlab._core import parse_duration_ns
-from pathlab.advisor import alike, end_pilots, run_length
+from pathlab.advisor import alike, end_pilots, own_pilot, run_length
 from pathlab.advisor.advice import Advice, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.capture_check import CaptureCheck, fit_to_capture, with_fitted
@@ -111,16 +111,21 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
             host_views.check(list(subject.hosts), host, name)  # before anything runs
             # Every host's captured load must be reproduced, the hosts together, before a gain is predicted against it.
             said.stage("the capture fit")
-            check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress) \
-                if all(h.measured_load for h in subject.hosts.values()) else None
-            free_heap()  # the fitting runs' freed memory, resident under every later step's peak otherwise
-            if check is not None and check.agrees:
-                scenario = scenario.with_set(check.overrides)
-            # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
-            said.stage("the cluster at its spans' ends")
-            spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
-            return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
-                            subject.hosts, with_fitted(assumed, check), check, spans, at_ends, executor)
+            measured = all(h.measured_load for h in subject.hosts.values())
+            full = _given_length(scenario, length["run.duration"], warmup, auto)
+            # The fitted cluster's own pilot on a second thread beside the fit, for the values it expects (`own_pilot`).
+            with own_pilot.ahead(scenario, full, undetermined_of(subject.hosts)) as ahead:
+                check = fit_to_capture(scenario, subject.tables, captured_of(subject.hosts), progress,
+                                       ahead.start if auto and not scenario.timeline else None) if measured else None
+                free_heap()  # the fitting runs' freed memory, resident under every later step's peak otherwise
+                if check is not None and check.agrees:
+                    # Loaded to be run (`with_set`'s `to_run`): the fit's last run built these values' model.
+                    scenario = ahead.fitted_for(check.overrides) or scenario.with_set(check.overrides, to_run=True)
+                # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
+                said.stage("the cluster at its spans' ends")
+                spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
+                return _cluster(scenario, name, objective, seeds, length["run.duration"], warmup, auto, host, progress,
+                                subject.hosts, with_fitted(assumed, check), check, spans, at_ends, executor, ahead)
     scenario, captured, imported = _scenario(subject, variant, sets, listed=failing)
     if failing:
         return _failures(scenario, name, imported, "all" if failures is True else str(failures), objective, seeds,
@@ -257,10 +262,12 @@ def _shared_luns(devices: list[Device]) -> bool:
 def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration: str, warmup: str, auto: bool,
              host: str | None, progress: Progress | None, imported: Mapping[str, Host] | None = None,
              assumptions: Sequence[tuple[str, str]] = (), capture_check: CaptureCheck | None = None,
-             spans: Sequence[Span] = (), at_ends: Sequence[AtEnd] = (), executor: Executor = LOCAL) -> Advice:
+             spans: Sequence[Span] = (), at_ends: Sequence[AtEnd] = (), executor: Executor = LOCAL,
+             ahead: own_pilot.Ahead | None = None) -> Advice:
     """A cluster's advice (`cluster_pipeline`), its run length chosen as one host's is, from a
     pilot of the whole cluster and of the cluster at its spans' ends (devices keyed `HOST/NAME`
-    where hosts share a LUN; devices of two hosts are never alike: their paths start at different hosts)."""
+    where hosts share a LUN; devices of two hosts are never alike: their paths start at different hosts);
+    `ahead`: the cluster's own pilot, taken during the capture fit where the fit ended as expected."""
     if host is not None:  # the devices' hosts only where a host is to be checked: resolving them builds the cluster
         host_views.check(list(dict.fromkeys(d.host for d in scenario.devices)), host, name)
     length = _given_length(scenario, duration, warmup, auto)
@@ -272,8 +279,10 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
         # The ends' pilots on a second thread, beside the cluster's own and its setting in force's run (`end_pilots`).
         with end_pilots.started(at_ends, length) as ends:
             (length,), cands, resolved = auto_lengths(scenario, [], length, progress, undetermined_of(imported),
-                                                      per_host=True, candidates_known=ends.given)
-            scenario = scenario.with_set(length.overrides(resolved[0]))
+                                                      per_host=True, candidates_known=ends.given,
+                                                      own=ahead.pilot_for(scenario, length) if ahead else None)
+            # Loaded to be run: its run (the setting in force's) builds its model, with the load's checks.
+            scenario = scenario.with_set(length.overrides(resolved[0]), to_run=True)
             said.note(_length_note("", length))
 
             def ends_measured() -> list[tuple[AtEnd, RunLength]]:
@@ -296,34 +305,42 @@ def _length_note(at: str, n: RunLength) -> str:
 
 def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, progress: Progress | None = None,
                  undetermined: Sequence[Undetermined] = (), per_host: bool = False,
-                 candidates_known: Callable[[list[list[Device]]], None] | None = None
-                 ) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
+                 candidates_known: Callable[[list[list[Device]]], None] | None = None,
+                 own: own_pilot.Pilot | None = None) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
     """Each scenario's run length (the host, and the host at its spans' ends: a slower port may
     saturate and change the rates and the counting the length comes from), from a pilot run of the
     setting in force on each (`run_length.choose`, for the policies of every candidate; `per_host`
     for a cluster's); the candidates, from the host's pilot, with their devices on the host, resolved once
-    (and given to `candidates_known` as soon as they are: a cluster's ends' pilots wait for them, `end_pilots`)."""
-    bases: list[Scenario | AtEnd] = [scenario, *at_ends]
-    # A cluster's pilots one at a time, each loaded as it runs and its whole result let go once its length
-    # is read (32 hosts × 500 devices × 8 paths: about 700 MiB a result, its 128,000 path rows; four at once
-    # peaked at 5.5 GiB).
-    chosen: list[RunLength] = []
-    cands: list[Candidate] = []
-    resolved: list[list[Device]] = []
-    for batch in [[b] for b in bases] if per_host else [bases]:
-        # Loaded to be run at once: its model is built by its run, which makes the load's checks.
-        pilots = [b.with_set(run_length.pilot_length(), to_run=True) for b in batch]
-        # The length reads the devices', paths' and ports' figures.
-        for p, m in zip(pilots, run_batch(pilots, progress, path_intervals=False), strict=True):
-            if not chosen:  # the host's own pilot: the candidates, resolved once
-                cands = candidates(scenario, m, undetermined)
-                # A candidate's policies are the same at every end (an end sets a port's service, an array's latency or a load).
-                resolved = [m.setups] + [scenario.with_set(c.overrides, to_run=True).devices for c in cands[1:]]
-                if candidates_known is not None:
-                    candidates_known(resolved)
-            chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved, per_host))
-        if per_host:  # the pilot's freed memory back to the system before the next (`free_heap`)
+    (and given to `candidates_known` as soon as they are: a cluster's ends' pilots wait for them, `end_pilots`);
+    `own`: a cluster's own pilot of `scenario` taken already (`own_pilot.Ahead`)."""
+    if per_host:
+        # A cluster's pilots one at a time, each loaded as it runs and its whole result let go once its length
+        # is read (32 hosts × 500 devices × 8 paths: about 700 MiB a result, its 128,000 path rows; four at once
+        # peaked at 5.5 GiB), the freed memory back to the system before the next (`free_heap`).
+        if own is not None and candidates_known is not None:
+            candidates_known(own[2])
+        length, cands, resolved = own or own_pilot.pilot_of(scenario, full, progress, undetermined, per_host,
+                                                             candidates_known)
+        free_heap()
+        chosen = [length]
+        for end in at_ends:
+            pilot = end.with_set(run_length.pilot_length(), to_run=True)
+            (m,) = run_batch([pilot], progress, path_intervals=False)
+            chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(pilot, m), resolved,
+                                            per_host))
+            del m
             free_heap()
+        return chosen, cands, resolved
+    # A host's pilots together, each loaded to be run at once: its model is built by its run, which makes the
+    # load's checks.
+    bases: list[Scenario | AtEnd] = [scenario, *at_ends]
+    pilots = [b.with_set(run_length.pilot_length(), to_run=True) for b in bases]
+    runs = run_batch(pilots, progress, path_intervals=False)  # the length reads the devices', paths' and ports'
+    cands, resolved = own_pilot.resolved_candidates(scenario, runs[0], undetermined)
+    if candidates_known is not None:
+        candidates_known(resolved)
+    chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved, per_host)
+              for p, m in zip(pilots, runs, strict=True)]
     return chosen, cands, resolved
 
 
