@@ -652,6 +652,20 @@ def test_an_imported_tables_values_are_set_with_their_provenance_kept() -> None:
         'ports = [\n  { name = "P0" },  # p.txt, line 3: T0\n  { name = "P1" },  # controller default: no owner shown\n]')
 
 
+def test_an_esxtop_capture_opening_with_a_byte_order_mark_names_its_host(esxi: dict[str, list[str]],
+                                                                         tmp_path: Path) -> None:
+    """A capture re-saved with a UTF-8 byte-order mark (as Windows editors save it) names its host
+    as the same capture without one does, and its counters are read the same after the header the
+    naming kept."""
+    marked = tmp_path / "esxtop-esx-a.csv"
+    marked.write_bytes(b"\xef\xbb\xbf" + Path(esxi["esx-a"][2]).read_bytes())
+    cluster = pathlab.import_cluster([[*esxi["esx-a"][:2], str(marked)], esxi["esx-b"]])
+    assert list(cluster.hosts) == ["esx-a", "esx-b"]
+    assert cluster.named_from["esx-a"] == f"{marked}, line 1: counter paths \\\\esx-a\\"
+    plain = pathlab.import_cluster([esxi["esx-a"], esxi["esx-b"]])
+    assert cluster.text.replace(str(marked), esxi["esx-a"][2]) == plain.text
+
+
 def test_a_hosts_short_name_and_its_fqdn_in_any_case_are_one_host_and_two_domains_are_not() -> None:
     """A real esxtop capture names its host by its FQDN (`\\\\localhost.home\\`, the corpus's
     rach-sharp sample) where vm-support's `hostname-get` gives `Host Name: localhost`."""
