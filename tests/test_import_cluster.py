@@ -112,6 +112,26 @@ def test_a_callers_own_frozen_objects_stay_frozen(esxi: dict[str, list[str]]) ->
     assert gc.get_freeze_count() == 0 and not frozen(mine)
 
 
+@pytest.mark.parametrize("on", [True, False])
+def test_the_collector_is_as_the_caller_had_it_after_an_import_on_workers(esxi: dict[str, list[str]], on: bool) -> None:
+    """The import turns the collector off while worker processes' hosts arrive and are merged,
+    and gives it back as it found it, on or off, whether the import succeeds or is refused."""
+    import gc
+
+    from pathlab.importer.cluster import cluster_of
+
+    given = [(None, tuple(esxi["esx-a"])), (None, tuple(esxi["esx-b"]))]
+    (gc.enable if on else gc.disable)()
+    try:
+        assert list(cluster_of(given, 2).hosts) == ["esx-a", "esx-b"]
+        assert gc.isenabled() == on
+        with pytest.raises(ScenarioError, match="given twice"):
+            cluster_of([given[0], given[0]], 2)
+        assert gc.isenabled() == on
+    finally:
+        gc.enable()
+
+
 def _collector_on_after_a_host(files: list[str]) -> bool:
     import gc
 
