@@ -112,6 +112,26 @@ def test_a_callers_own_frozen_objects_stay_frozen(esxi: dict[str, list[str]]) ->
     assert gc.get_freeze_count() == 0 and not frozen(mine)
 
 
+@pytest.mark.parametrize("on", [True, False])
+def test_the_collector_is_as_the_caller_had_it_after_an_import_on_workers(esxi: dict[str, list[str]], on: bool) -> None:
+    """The import turns the collector off while worker processes' hosts arrive and are merged,
+    and gives it back as it found it, on or off, whether the import succeeds or is refused."""
+    import gc
+
+    from pathlab.importer.cluster import cluster_of
+
+    given = [(None, tuple(esxi["esx-a"])), (None, tuple(esxi["esx-b"]))]
+    (gc.enable if on else gc.disable)()
+    try:
+        assert list(cluster_of(given, 2).hosts) == ["esx-a", "esx-b"]
+        assert gc.isenabled() == on
+        with pytest.raises(ScenarioError, match="given twice"):
+            cluster_of([given[0], given[0]], 2)
+        assert gc.isenabled() == on
+    finally:
+        gc.enable()
+
+
 def _collector_on_after_a_host(files: list[str]) -> bool:
     import gc
 
@@ -650,6 +670,20 @@ def test_an_imported_tables_values_are_set_with_their_provenance_kept() -> None:
     assert "\n".join(array.lines()) == (
         '[[arrays]]\nname = "B"  # dev.txt: vendor\nhost = "esx-a"  # given\nservice = { fixed = "20.0us" }  # default\n'
         'ports = [\n  { name = "P0" },  # p.txt, line 3: T0\n  { name = "P1" },  # controller default: no owner shown\n]')
+
+
+def test_an_esxtop_capture_opening_with_a_byte_order_mark_names_its_host(esxi: dict[str, list[str]],
+                                                                         tmp_path: Path) -> None:
+    """A capture re-saved with a UTF-8 byte-order mark (as Windows editors save it) names its host
+    as the same capture without one does, and its counters are read the same after the header the
+    naming kept."""
+    marked = tmp_path / "esxtop-esx-a.csv"
+    marked.write_bytes(b"\xef\xbb\xbf" + Path(esxi["esx-a"][2]).read_bytes())
+    cluster = pathlab.import_cluster([[*esxi["esx-a"][:2], str(marked)], esxi["esx-b"]])
+    assert list(cluster.hosts) == ["esx-a", "esx-b"]
+    assert cluster.named_from["esx-a"] == f"{marked}, line 1: counter paths \\\\esx-a\\"
+    plain = pathlab.import_cluster([esxi["esx-a"], esxi["esx-b"]])
+    assert cluster.text.replace(str(marked), esxi["esx-a"][2]) == plain.text
 
 
 def test_a_hosts_short_name_and_its_fqdn_in_any_case_are_one_host_and_two_domains_are_not() -> None:

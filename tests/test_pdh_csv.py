@@ -96,3 +96,18 @@ def test_a_kept_header_is_taken_by_the_next_reader_of_the_same_file_alone(tmp_pa
     file.write_text(changed, newline="")
     os.utime(file, ns=(1, 1))
     assert _rows_of(str(file)) == _read(csv.reader, changed)
+
+
+def test_a_kept_header_after_a_byte_order_mark_is_taken_past_its_line(tmp_path) -> None:
+    """A capture opening with a UTF-8 byte-order mark, read (as the naming and the capture's reader
+    open it) without the mark: the kept header is taken and the rows after it are `csv.reader`'s of
+    the text after the mark (the mark's three bytes counted in where the header ends)."""
+    text = '"(PDH-CSV 4.0) (UTC)(0)","\\\\esx01\\Physical Disk(vmhba1)\\Adapter Q Depth",\r\n"01/01/2026 00:00:00","4096",\r\n'
+    file = tmp_path / "esxtop.csv"
+    file.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    with open(file, newline="", encoding="utf-8-sig") as f:
+        first = Records(f, str(file), keep=True)
+        assert (next(first), first.line_num) == _read(csv.reader, text)[0]
+    with open(file, newline="", encoding="utf-8-sig") as f:
+        rows = Records(f, str(file))
+        assert [(row, rows.line_num) for row in rows] == _read(csv.reader, text)

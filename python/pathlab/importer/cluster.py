@@ -92,16 +92,28 @@ def cluster_of(given: Sequence[tuple[str | None, tuple[str, ...]]], workers: int
                                                     "or more: give each host's captures (pathlab import: --host once "
                                                     "per host; one host's files without --host)")
     unpacked: dict[str, str] = {}  # each tarball given → the folder it was unpacked to
+    workers = workers or cores()
     # gc has no partial unfreeze: where the caller froze objects of its own, the hosts are not frozen.
     freezing = gc.get_freeze_count() == 0
+    # Where worker processes read the hosts (`in_order`: more than one worker, two hosts or more),
+    # the collector is off here until the cluster is checked: what arrives is the hosts' millions
+    # of objects, which live to the import's end and make no cycles to collect, and the merge's,
+    # the text's and the check's few; its passes over them as they arrive (the pool's thread
+    # unpickling a host) cost a sixth of this process's CPU on 32 × 500 × 8. A host read here
+    # keeps the caller's collector: its import makes cycles (25 MiB a host) that it collects.
+    collecting = gc.isenabled() and workers > 1
+    if collecting:
+        gc.disable()
     try:
         with tempfile.TemporaryDirectory(prefix="pathlab-bundles-") as scratch:
             try:
-                members, imported, said, merged = _imported(given, Path(scratch), unpacked, workers or cores(), freezing)
+                members, imported, said, merged = _imported(given, Path(scratch), unpacked, workers, freezing)
             except ScenarioError as e:  # a file inside a tarball named as the tarball's
                 raise ScenarioError(*(_as_given(str(a), _outside(unpacked)) for a in e.args)) from None
         return _cluster(members, imported, said, merged, unpacked)
     finally:
+        if collecting:
+            gc.enable()  # as the caller had it
         if freezing:
             gc.unfreeze()  # the hosts read are the collector's again (`_imported` froze them)
 
@@ -119,7 +131,11 @@ def _cluster(members: list[tuple[str, Provenance, tuple[str, ...], tuple[str, ..
     for field_name, message in merged.warnings:
         warn(label, field_name, message)
     file = f"the cluster imported from {', '.join(f for m in members for f in m[2])}"
-    Scenario.from_values(merged.tables.values(), text, file)  # checked here, where its errors are the import's
+    # Checked here, where its errors are the import's; without the devices' `listed` tables (what a
+    # listing printed: most of the values, and most of the check's time), each checked by its
+    # host's import (`cluster_hosts`) and left by the merge as they were but for their paths' keys
+    # (`_renumber_listed`), which any string is.
+    Scenario.from_values(merged.tables.values(listed=False), text, file)
     hosts_of = {d: tuple(h) for d, h in merged.device_hosts.items() if len(h) > 1}
     return Cluster({n: _as_given_host(imported[n], outside) for n in imported}, file, hosts_of,
                    {p: tuple(h) for p, h in merged.port_hosts.items()}, merged.port_ids,

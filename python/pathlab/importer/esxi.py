@@ -227,9 +227,17 @@ def _port_group(p: Any) -> str | None:
 
 def _value(v: Any) -> Any:
     """A table cell, or None where it is missing (None, NaN, pandas' NA)."""
+    if v is None:
+        return None
+    if type(v) in _NEVER_MISSING:  # (most cells: `pd.isna` of them is False, and costs a microsecond)
+        return v
     import pandas as pd
 
-    return None if v is None or (not isinstance(v, (list, tuple)) and pd.isna(v)) else v
+    return None if not isinstance(v, (list, tuple)) and pd.isna(v) else v
+
+
+#: The types of cell that are never a missing value (`pd.isna` of each is False).
+_NEVER_MISSING = frozenset({str, int, bool})
 
 
 def _int_or_none(v: Any) -> int | None:

@@ -71,8 +71,9 @@ def _in_tree(folder: Path) -> tuple[str, Read] | None:
 
 
 def _in_esxtop(file: str) -> tuple[str, Read] | None:
-    """The host an `esxtop -b` capture's counter paths name (its header, line 1)."""
-    with open(file, encoding="utf-8", errors="replace", newline="") as f:
+    """The host an `esxtop -b` capture's counter paths name (its header, line 1), read past a
+    byte-order mark as the capture's reader reads it."""
+    with open(file, encoding="utf-8-sig", errors="replace", newline="") as f:
         if not f.read(16).lstrip('"').startswith("(PDH-CSV"):
             return None
         f.seek(0)

@@ -8,6 +8,7 @@ give; a cluster (`cluster_merge.py`) edits the hosts' tables key by key."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -208,7 +209,12 @@ class Table:
     def lines(self) -> list[str]:
         out = [h] if (h := self.header()) else []
         for i in self.items:
-            out += [i] if isinstance(i, str) else [i.line()] if isinstance(i, Idle) else i.lines()
+            if type(i) is Entry and not i.fields:  # (most lines: one a key, most rendered already)
+                out.append(i.line() if i.rendered is None else i.rendered)
+            elif isinstance(i, str):
+                out.append(i)
+            else:
+                out += [i.line()] if isinstance(i, Idle) else i.lines()
         return out
 
 
@@ -260,13 +266,13 @@ class HostTables:
 
     def render(self) -> str:
         """The annotated scenario `pathlab import` writes."""
-        return "\n".join(line for t in self.tables for line in t.lines()) + "\n"
+        return "\n".join(itertools.chain.from_iterable(t.lines() for t in self.tables)) + "\n"
 
     def forget_lines(self) -> None:
         """Lets go of each entry's line kept since it was rendered (`Entry.rendered`)."""
         for t in self.tables:
             for i in t.items:
-                if isinstance(i, Entry):
+                if type(i) is Entry:
                     i.rendered = None
 
     def idle(self) -> list[Idle]:

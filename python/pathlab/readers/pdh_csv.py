@@ -6,6 +6,7 @@ record over several lines, a field past `csv`'s limit) is read by `csv` itself, 
 
 from __future__ import annotations
 
+import codecs
 import csv
 import itertools
 import os
@@ -20,10 +21,11 @@ _kept: tuple[tuple[int, int, int, int], list[str], int, int | None] | None = Non
 
 class Records:
     """`csv.reader(lines)`'s rows, and its `line_num`: how many lines have been read. Given the
-    `file` the lines are read from (opened with `newline=""`, without a byte-order mark), its header
-    is taken where `keep` kept it from the same file unchanged (the file sought past it where it is
-    one line of ASCII, as esxtop writes it, else its lines read past; not split again), else read,
-    and kept where `keep` is set (one header at a time: the one kept before is let go)."""
+    `file` the lines are read from (opened with `newline=""`, a byte-order mark skipped by its
+    decoder, and by the keeper and the taker alike), its header is taken where `keep` kept it from
+    the same file unchanged (the file sought past it where it is one line of ASCII, as esxtop writes
+    it, else its lines read past; not split again), else read, and kept where `keep` is set (one
+    header at a time: the one kept before is let go)."""
 
     def __init__(self, lines: Iterable[str], file: str | None = None, keep: bool = False) -> None:
         self._lines = iter(lines)
@@ -54,7 +56,8 @@ class Records:
             return header
         header = self._record()
         if self._keep:
-            _kept = (identity, header, self.line_num, self._end if self.line_num == 1 else None)
+            end = self._end + _mark_length(file) if self._end is not None and self.line_num == 1 else None
+            _kept = (identity, header, self.line_num, end)
         return header
 
     def _record(self) -> list[str]:
@@ -72,6 +75,13 @@ class Records:
         for line in self._lines:
             self.line_num += 1
             yield line
+
+
+def _mark_length(file: str) -> int:
+    """The bytes of the UTF-8 byte-order mark `file` opens with (a capture re-saved by an editor),
+    which its decoder skipped and its header's line does not count; 0 where it has none."""
+    with open(file, "rb") as f:
+        return len(codecs.BOM_UTF8) if f.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8 else 0
 
 
 def split(line: str) -> list[str] | None:
