@@ -77,6 +77,22 @@ def test_a_clusters_device_rows_run_gives_its_full_runs_host_figures_bit_for_bit
     assert cluster_summary(rows) == cluster_summary(full)
 
 
+def test_a_simulation_keeps_the_responses_its_end_reads_and_an_end_reading_more_is_refused(scenarios) -> None:
+    # A device-rows run keeps each host's responses alone (above: its p99s are the full run's);
+    # a figures-only run keeps none beyond the summary's, whose figures are the full run's too.
+    s = Scenario.load(scenarios / "vmax3-shared-director.toml", set={"run.duration": "0.3s", "run.warmup": "0.1s"})
+    full, summary = s.run().data, s.run(figures_only=True).data
+    assert summary["summary"] == full["summary"] and summary["accounting"] == full["accounting"]
+    end = s.handle.end_ns
+    for kept, finish in [("hosts", {}), ("summary", {}), ("summary", {"figures_only": True, "device_rows": True})]:
+        sim = s.handle.simulation(False, None, 1, kept)
+        sim.run_until(end)
+        with pytest.raises(RuntimeError, match=f"made to keep {kept.title()} responses"):
+            sim.finish(**finish)
+    with pytest.raises(ValueError, match='responses: "device" is not one of "devices", "hosts", "summary"'):
+        s.handle.simulation(False, None, 1, "device")
+
+
 def test_a_run_without_path_intervals_builds_none_and_the_rest_is_the_full_runs(scenarios) -> None:
     # The simulation is told before it runs (it built every row and `finish` dropped them before):
     # its result is the full run's, byte for byte, with the per-path interval table empty.

@@ -247,11 +247,12 @@ class Scenario:
         _check_seed(seed, self.file)
         return Scenario(self.handle, self.text, self.overrides, seed, self.tables, self.run_tables)
 
-    def _simulation(self, path_intervals: bool = True, runs: int = 1) -> _core.SimulationHandle:
+    def _simulation(self, path_intervals: bool = True, runs: int = 1, responses: str = "devices") -> _core.SimulationHandle:
         """A fresh simulation of the scenario with its seed (the handle's own where none was given);
         `runs`: the simulations of this handle about to be made, this one with them (a ranking's
-        seeds of one candidate, `run_many`): their model is built once and copied for each."""
-        return self.handle.simulation(path_intervals, self.seed, runs)
+        seeds of one candidate, `run_many`): their model is built once and copied for each;
+        `responses`: what the end reads of them, so what the run keeps ("devices", "hosts", "summary")."""
+        return self.handle.simulation(path_intervals, self.seed, runs, responses)
 
     @property
     def timeline(self) -> list[str]:
@@ -383,8 +384,10 @@ class Scenario:
     def _run(self, progress: ProgressCallback | None, figures_only: bool, path_intervals: bool, device_rows: bool,
              runs: int = 1) -> Result:
         """`run`, one of `runs` simulations of this handle about to be made (`_simulation`)."""
-        # A figures-only result has no tables: its per-path rows are not built either.
-        sim = self._simulation(path_intervals and not (figures_only or device_rows), runs)
+        # A figures-only result has no tables: its per-path rows are not built either. Its end
+        # reads no device's p99 (device rows: each host's; figures alone: none), so none is kept.
+        responses = "hosts" if device_rows else "summary" if figures_only else "devices"
+        sim = self._simulation(path_intervals and not (figures_only or device_rows), runs, responses)
         end = self.handle.end_ns
         step = max(1, end // _STEPS)
         t = 0

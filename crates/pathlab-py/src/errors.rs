@@ -20,6 +20,6 @@ pub fn scenario_error(e: CoreScenarioError) -> PyErr {
 pub fn run_error(file: &str, e: RunError) -> PyErr {
     match e {
         RunError::Overloaded { field, message } => scenario_error(CoreScenarioError::new(file, field, message)),
-        RunError::Accounting(m) => PyRuntimeError::new_err(m),
+        RunError::Accounting(_) | RunError::NotKept(_) => PyRuntimeError::new_err(e.to_string()),
     }
 }

@@ -7,11 +7,12 @@ mod to_python;
 
 use errors::{run_error, scenario_error, ScenarioError};
 use pathlab_sim::model::Model;
+use pathlab_sim::observe::responses_kept::ResponseScope;
 use pathlab_sim::scenario::fault_windows::fault_windows;
 use pathlab_sim::scenario::parse_override_value;
 use pathlab_sim::scenario::schema::ListedValues;
 use pathlab_sim::{run, Scenario, Simulation};
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -247,18 +248,34 @@ impl ScenarioHandle {
     /// the model built again, so each is the same simulation as with `runs=1`).
     /// The build (or copy) runs without the GIL: a cluster's model takes about half a second,
     /// and another thread's run steps on meanwhile (a ranking's runs go side by side).
-    #[pyo3(signature = (path_intervals=true, seed=None, runs=1))]
+    /// `responses`: what its end reads of the responses beyond the summary's, and so what it
+    /// keeps: "devices" (every device's p99: `finish()`), "hosts" (each host's:
+    /// `finish(device_rows=True)`) or "summary" (`finish(figures_only=True)`); an end reading
+    /// more raises RuntimeError.
+    #[pyo3(signature = (path_intervals=true, seed=None, runs=1, responses="devices"))]
     fn simulation(
         &self,
         py: Python<'_>,
         path_intervals: bool,
         seed: Option<u64>,
         runs: usize,
+        responses: &str,
     ) -> PyResult<SimulationHandle> {
+        let scope = match responses {
+            "devices" => ResponseScope::Devices,
+            "hosts" => ResponseScope::Hosts,
+            "summary" => ResponseScope::Summary,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "responses: {other:?} is not one of \"devices\", \"hosts\", \"summary\""
+                )))
+            }
+        };
         let seed = seed.unwrap_or(self.inner.spec.run.seed);
         let sim = py.detach(|| -> PyResult<Simulation> {
             let sim = run::simulation_on(&self.inner, self.model(runs)?, seed).map_err(scenario_error)?;
-            Ok(if path_intervals { sim } else { sim.without_path_intervals() })
+            let sim = if path_intervals { sim } else { sim.without_path_intervals() };
+            Ok(sim.keeping(scope))
         })?;
         Ok(SimulationHandle {
             inner: Mutex::new(Some(sim)),

@@ -9,14 +9,15 @@ pub mod devices;
 pub mod host_latency;
 pub mod recovery;
 pub mod response_counts;
+pub mod responses_kept;
 pub mod result;
 pub mod window;
 
 use crate::engine::TimeNs;
 use crate::model::Model;
 use application::DeviceWatch;
-use device_latency::DeviceLatencies;
 use response_counts::ResponseCounts;
+use responses_kept::KeptResponses;
 
 /// What one finished command tells the counters.
 #[derive(Clone, Copy, Debug)]
@@ -172,8 +173,9 @@ pub struct Recorder {
     measuring: bool,
     /// Responses as the application saw them, in the window (3 significant digits).
     pub latency: ResponseCounts<u64, 3>,
-    /// Responses per device, from issue to the kernel's completion, in the window.
-    pub device_latency: DeviceLatencies,
+    /// Responses per device (or per host, or none: as the run's end reads them), from issue to
+    /// the kernel's completion, in the window.
+    pub responses: KeptResponses,
     /// The longest response in the window, and in the current interval.
     pub window_max_ns: u64,
     interval_max_ns: u64,
@@ -188,7 +190,7 @@ impl Recorder {
             accounting: IoAccounting::default(),
             measuring,
             latency: ResponseCounts::new(),
-            device_latency: DeviceLatencies::new(devices),
+            responses: KeptResponses::Devices(device_latency::DeviceLatencies::new(devices)),
             window_max_ns: 0,
             interval_max_ns: 0,
             timing_stalls: true,
@@ -198,7 +200,7 @@ impl Recorder {
     /// The measurement window opens or closes.
     pub fn set_measuring(&mut self, measuring: bool) {
         if self.measuring && !measuring {
-            self.device_latency.flush_all();
+            self.responses.flush_all();
         }
         self.measuring = measuring;
     }
@@ -239,7 +241,7 @@ impl Recorder {
     /// The kernel completed an I/O of `device` `response_ns` after it was issued.
     pub fn device_response(&mut self, device: usize, response_ns: TimeNs) {
         if self.measuring {
-            self.device_latency.record(device, response_ns.max(1));
+            self.responses.record(device, response_ns.max(1));
         }
     }
 

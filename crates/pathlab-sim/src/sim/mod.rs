@@ -45,6 +45,7 @@ use crate::model::fault::ScheduledFault;
 use crate::model::tags::IDLE_CHECK_NS;
 use crate::model::Model;
 use crate::observe::recovery::PathsInUse;
+use crate::observe::responses_kept::ResponseScope;
 use crate::observe::result::{IntervalRow, ObjectIntervalRow};
 use crate::observe::{Recorder, Snapshot};
 use crate::scenario::limits::MAX_LIVE_IOS;
@@ -239,6 +240,9 @@ pub enum RunError {
     Overloaded { field: String, message: String },
     /// An I/O was lost or counted twice: a bug in the engine.
     Accounting(String),
+    /// The end asked for responses the simulation was made not to keep (`keeping`): a bug in
+    /// the caller.
+    NotKept(ResponseScope),
 }
 
 impl std::fmt::Display for RunError {
@@ -246,6 +250,9 @@ impl std::fmt::Display for RunError {
         match self {
             RunError::Overloaded { field, message } => write!(f, "{field}: {message}"),
             RunError::Accounting(m) => f.write_str(m),
+            RunError::NotKept(scope) => {
+                write!(f, "the simulation was made to keep {scope:?} responses, not what its end reads")
+            }
         }
     }
 }

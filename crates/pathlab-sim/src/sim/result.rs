@@ -3,8 +3,9 @@
 use super::{RunError, Simulation};
 use crate::engine::TimeNs;
 use crate::observe::application::{ApplicationSaw, ApplicationView, FaultSeen};
-use crate::observe::host_latency::{host_histograms, HostLatency};
+use crate::observe::host_latency::HostLatency;
 use crate::observe::recovery::{logged_times, RunTimeline};
+use crate::observe::responses_kept::{KeptResponses, ResponseScope};
 use crate::observe::result::{
     Accounting, AccountingAtEnd, AdapterResult, DeviceRate, DeviceResult, HostEvent, PathResult, RaidGroupResult,
     ReplicationResult, RunFigures, RunResult, StationResult, Summary, WriteCacheResult,
@@ -18,8 +19,35 @@ impl Simulation {
     /// Lets every I/O in flight finish, fails those that can never finish, checks that every
     /// I/O issued completed or failed exactly once, and returns the results.
     pub fn finish(mut self) -> Result<RunResult, RunError> {
+        self.reads(ResponseScope::Devices)?;
         self.drain()?;
         Ok(self.result())
+    }
+
+    /// The same simulation keeping the responses its end reads and no more (`ResponseScope`:
+    /// every device's for [`finish`](Self::finish), each host's for `finish_figures(true)`,
+    /// none for `finish_figures(false)`); an end that reads more fails (`RunError::NotKept`).
+    /// Set before it runs, as it takes the simulation by value.
+    pub fn keeping(mut self, scope: ResponseScope) -> Self {
+        let host_of: Vec<usize> = self.model.devices.iter().map(|d| d.host).collect();
+        self.rec.responses = KeptResponses::new(scope, &host_of, self.model.host_names.len());
+        self
+    }
+
+    /// Whether the responses kept are those an end reading `scope` needs.
+    fn reads(&self, scope: ResponseScope) -> Result<(), RunError> {
+        let kept = self.rec.responses.scope();
+        let enough = match scope {
+            ResponseScope::Devices => kept == ResponseScope::Devices,
+            // One host's run keeps no host histogram: its p99 is the summary's.
+            ResponseScope::Hosts => kept != ResponseScope::Summary || self.model.host_names.len() < 2,
+            ResponseScope::Summary => true,
+        };
+        if enough {
+            Ok(())
+        } else {
+            Err(RunError::NotKept(kept))
+        }
     }
 
     /// As [`finish`](Self::finish) (the same drain and check), with only the figures a ranking
@@ -29,6 +57,7 @@ impl Simulation {
     /// status or setup: on 32 hosts × 500 devices × 8 paths those are 128,000 path rows and
     /// 16,000 devices' worth of strings and quantiles per run, of which a ranking reads none.
     pub fn finish_figures(mut self, per_host: bool) -> Result<RunFigures, RunError> {
+        self.reads(if per_host { ResponseScope::Hosts } else { ResponseScope::Summary })?;
         self.drain()?;
         Ok(self.figures(per_host))
     }
@@ -105,7 +134,9 @@ impl Simulation {
     fn host_latency(&self) -> Vec<HostLatency> {
         let m = &self.model;
         let host_of: Vec<usize> = m.devices.iter().map(|d| d.host).collect();
-        host_histograms(&self.rec.device_latency, &host_of, m.host_names.len())
+        self.rec
+            .responses
+            .host_histograms(&host_of, m.host_names.len())
             .iter()
             .zip(&m.host_names)
             .map(|(h, name)| HostLatency { name: name.clone(), p99_ms: quantile_ms(h, 0.99) })
@@ -137,6 +168,8 @@ impl Simulation {
     pub(super) fn result(&self) -> RunResult {
         let window = self.window();
         let m = &self.model;
+        let latencies =
+            self.rec.responses.devices().expect("a full result's run keeps every device's responses (`reads`)");
         let name_of = |id: PathId| m.paths[id.0 as usize].name.clone();
         let devices = m
             .devices
@@ -155,7 +188,7 @@ impl Simulation {
                 nvme_head: d.nvme_head(),
                 actv: w.actv,
                 qued: w.qued,
-                p99_ms: quantile_ms(&self.rec.device_latency.histogram(i), 0.99),
+                p99_ms: quantile_ms(&latencies.histogram(i), 0.99),
                 hazards: self.hazards[i],
                 figures: w.figures,
             })
