@@ -12,16 +12,11 @@
 //! and back when a pop leaves `SORTED_UP_TO` (the gap keeps a size near either end from
 //! switching at every event). The keys are unique, so the order is the same in both forms.
 
-/// Entries at which the sorted array becomes a 4-ary heap.
+/// Entries at which the sorted array becomes a binary heap.
 const HEAP_FROM: usize = 24;
 
 /// Entries left by a pop at which the heap becomes a sorted array again.
 const SORTED_UP_TO: usize = 8;
-
-/// Children per node of the heap: four, half the levels of a binary heap (an open loop's 16,000
-/// arrivals: 7 levels, not 14), a node's four children side by side (128 bytes), so a pop
-/// touches about half the cache lines on a heap larger than the cache.
-const ARITY: usize = 4;
 
 /// A heap entry: `key` orders it, `item` rides along. Both are plain data (`Copy`), so an
 /// entry moves by copying and the sifts need no `unsafe` hole.
@@ -32,7 +27,7 @@ pub struct Keyed<T: Copy> {
 }
 
 pub struct MinHeap<T: Copy> {
-    /// Sorted greatest key first while `sorted`, else a 4-ary heap with the least key first.
+    /// Sorted greatest key first while `sorted`, else a binary heap with the least key first.
     items: Vec<Keyed<T>>,
     sorted: bool,
 }
@@ -68,20 +63,12 @@ impl<T: Copy> MinHeap<T> {
         items[hole] = entry;
     }
 
-    /// Takes the entry with the least key. The sorted array's pop inlined into the event
-    /// queue's, the heap's a call of its own: with the 4-ary heap's larger pop the one-device
-    /// host's loop (whose events stay in the sorted array) took 16 instructions an I/O more
-    /// (callgrind, session 23), this split none.
-    #[inline(always)]
+    /// Takes the entry with the least key.
+    #[inline]
     pub fn pop(&mut self) -> Option<Keyed<T>> {
         if self.sorted {
             return self.items.pop();
         }
-        self.pop_from_heap()
-    }
-
-    #[inline(never)]
-    fn pop_from_heap(&mut self) -> Option<Keyed<T>> {
         let top = self.heap_pop();
         if self.items.len() <= SORTED_UP_TO {
             self.become_sorted();
@@ -107,7 +94,7 @@ impl<T: Copy> MinHeap<T> {
         self.items.push(entry);
         let items = &mut self.items[..];
         while hole > 0 {
-            let parent = (hole - 1) / ARITY;
+            let parent = (hole - 1) / 2;
             if items[parent].key <= entry.key {
                 break;
             }
@@ -127,20 +114,14 @@ impl<T: Copy> MinHeap<T> {
         let n = items.len();
         let mut hole = 0;
         loop {
-            let first = ARITY * hole + 1;
-            if first >= n {
+            let mut child = 2 * hole + 1;
+            if child >= n {
                 break;
             }
-            let child = if first + ARITY <= n {
-                // A full set of four: the lesser of each pair by arithmetic, then the lesser of
-                // the two without a branch. On a deep heap (an open loop's arrivals, one per
-                // device) which child is least is a coin toss at every level.
-                let a = first + usize::from(items[first + 1].key < items[first].key);
-                let b = first + 2 + usize::from(items[first + 3].key < items[first + 2].key);
-                std::hint::select_unpredictable(items[b].key < items[a].key, b, a)
-            } else {
-                (first + 1..n).fold(first, |least, c| if items[c].key < items[least].key { c } else { least })
-            };
+            // The lesser child by arithmetic, not a branch: on a deep heap (an open loop's
+            // arrivals, one per device) which child is less is a coin toss at every level.
+            let right = (child + 1).min(n - 1);
+            child += usize::from(items[right].key < items[child].key);
             if last.key <= items[child].key {
                 break;
             }
