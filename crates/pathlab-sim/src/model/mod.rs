@@ -373,12 +373,17 @@ pub struct Device {
     /// A Linux NVMe multipath head: it has no queue of its own and sends each I/O down a path
     /// as it comes; the controller's blk-mq tags hold it there (`tags`).
     pub bio_based: bool,
+    /// Whether `queue` holds an I/O, kept by the queue's methods: every issue and completion
+    /// asks, and the queue's own length is in the record's third line, which an I/O otherwise
+    /// does not touch (one last-level miss an I/O on a host of many devices, session 23).
+    queue_waits: bool,
     /// Esxtop's counters of its commands (`observe::Recorder` snapshots them): kept in the
     /// device's own record, which a completion reads anyway, rather than in a table of the
     /// recorder's (one look-up fewer an I/O for each of device, path and adapter).
     pub counters: IoCounters,
-    /// Waiting for a device slot, retries first.
-    pub queue: VecDeque<u32>,
+    /// Waiting for a device slot, retries first: changed only through `Device`'s queue methods,
+    /// which keep `queue_waits`.
+    queue: VecDeque<u32>,
     /// What its application saw (`observe::application`: the longest stall, failed I/Os), in
     /// the record an issue reads anyway.
     pub watch: DeviceWatch,
@@ -421,6 +426,7 @@ pub struct Device {
 // The layout above: the counters start the second line, the watch the fourth, the policy the
 // fifth.
 const _: () = assert!(std::mem::offset_of!(Device, counters) == 64);
+const _: () = assert!(std::mem::offset_of!(Device, queue_waits) < 64);
 const _: () = assert!(std::mem::offset_of!(Device, watch) == 192);
 const _: () = assert!(std::mem::offset_of!(Device, policy) == 256);
 
@@ -507,6 +513,46 @@ impl Device {
     #[inline]
     pub fn slot_free(&self) -> bool {
         self.bio_based || self.per_path_depth || self.active.value() < u64::from(self.queue_depth)
+    }
+
+    /// Whether an I/O waits in its queue (from the record's first line).
+    #[inline(always)]
+    pub fn queue_waits(&self) -> bool {
+        self.queue_waits
+    }
+
+    /// The I/O at the front of its queue.
+    pub fn queue_front(&self) -> Option<u32> {
+        self.queue.front().copied()
+    }
+
+    pub fn queue_push_back(&mut self, io: u32) {
+        self.queue.push_back(io);
+        self.queue_waits = true;
+    }
+
+    pub fn queue_push_front(&mut self, io: u32) {
+        self.queue.push_front(io);
+        self.queue_waits = true;
+    }
+
+    pub fn queue_pop_front(&mut self) -> Option<u32> {
+        let io = self.queue.pop_front();
+        self.queue_waits = !self.queue.is_empty();
+        io
+    }
+
+    /// What waits for a path goes to the front of its queue, ahead of what is there.
+    pub fn queue_behind(&mut self, mut front: VecDeque<u32>) {
+        front.append(&mut self.queue);
+        self.queue = front;
+        self.queue_waits = !self.queue.is_empty();
+    }
+
+    /// No path is usable: what waits in its queue moves behind what waits for a path.
+    pub fn queue_onto_no_path(&mut self) {
+        self.no_path.append(&mut self.queue);
+        self.queue_waits = false;
     }
 
     /// A command leaves its queue for its active ones (it has its path, and its tag under an

@@ -384,7 +384,7 @@ impl Simulation {
         self.held[p] = kept;
         let d = self.model.paths[p].device;
         for &(io, _) in due.iter().rev() {
-            self.model.devices[d].queue.push_front(io);
+            self.model.devices[d].queue_push_front(io);
         }
         self.dispatch_device(d);
     }
@@ -494,7 +494,7 @@ impl Simulation {
         self.rec.io_requeued(&mut self.model, d);
         let device = &mut self.model.devices[d];
         device.queued.add(self.events.now(), 1);
-        device.queue.push_front(io);
+        device.queue_push_front(io);
     }
 
     /// A retry of an I/O that erred on path `from` is issued on path `to`. A write whose first
@@ -605,7 +605,7 @@ impl Simulation {
         }
         match &mut self.model.devices[d] {
             Device { outage: Outage::GivenUp, .. } => self.fail_waiting(d),
-            Device { queue, no_path, .. } => no_path.append(queue),
+            device => device.queue_onto_no_path(),
         }
     }
 
@@ -630,7 +630,7 @@ impl Simulation {
     pub(super) fn fail_waiting(&mut self, d: usize) {
         loop {
             let device = &mut self.model.devices[d];
-            let Some(io) = device.no_path.pop_front().or_else(|| device.queue.pop_front()) else {
+            let Some(io) = device.no_path.pop_front().or_else(|| device.queue_pop_front()) else {
                 return;
             };
             device.queued.add(self.events.now(), -1);
@@ -644,8 +644,7 @@ impl Simulation {
         if device.no_path.is_empty() {
             return;
         }
-        let mut waiting = std::mem::take(&mut device.no_path);
-        waiting.append(&mut device.queue);
-        device.queue = waiting;
+        let waiting = std::mem::take(&mut device.no_path);
+        device.queue_behind(waiting);
     }
 }

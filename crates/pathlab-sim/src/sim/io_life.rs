@@ -38,17 +38,17 @@ impl Simulation {
         let device_state = &mut self.model.devices[device];
         self.rec.io_issued(&mut device_state.watch, now);
         device_state.queued.add(now, 1);
-        if !device_state.queue.is_empty() {
-            device_state.queue.push_back(io);
+        if device_state.queue_waits() {
+            device_state.queue_push_back(io);
             return self.dispatch_device(device);
         }
         // An empty queue: the new I/O would be its front and leave it at once if a slot is free,
         // so it goes straight to a path, without the trip through the queue's buffer (a cache
         // miss per I/O on a host of many devices). The same steps in the same order otherwise.
         if !device_state.slot_free() {
-            device_state.queue.push_back(io);
+            device_state.queue_push_back(io);
         } else if !self.place(device, io, false) {
-            self.model.devices[device].queue.push_back(io);
+            self.model.devices[device].queue_push_back(io);
             self.no_usable_path(device);
         }
     }
@@ -89,7 +89,7 @@ impl Simulation {
             if !self.slot_free(d) {
                 return;
             }
-            let Some(&io) = self.model.devices[d].queue.front() else {
+            let Some(io) = self.model.devices[d].queue_front() else {
                 return;
             };
             if !self.place(d, io, true) {
@@ -113,7 +113,7 @@ impl Simulation {
             device = &mut self.model.devices[d];
         }
         if queued {
-            device.queue.pop_front();
+            device.queue_pop_front();
         }
         device.policy.start_io(PathId(p), &desc, now);
         // Without an NVMe head's tags and a path's own queue depth (the usual host) nothing holds
@@ -259,7 +259,7 @@ impl Simulation {
         let per_path_depth = device.per_path_depth;
         // Read now, not looked up again: what follows starts or sends I/Os that have their
         // path already, and none of it adds to a device's queue.
-        let device_queue_waits = !device.queue.is_empty();
+        let device_queue_waits = device.queue_waits();
         self.release_tag(io);
         if per_path_depth {
             self.path_slot_freed(p);

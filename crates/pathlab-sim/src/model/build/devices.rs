@@ -156,6 +156,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         active: Level::default(),
         queued: Level::default(),
         queue: VecDeque::new(),
+        queue_waits: false,
         no_path: VecDeque::new(),
         outage: Outage::None,
         counters: Default::default(),
