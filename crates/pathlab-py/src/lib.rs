@@ -273,9 +273,8 @@ impl ScenarioHandle {
         };
         let seed = seed.unwrap_or(self.inner.spec.run.seed);
         let sim = py.detach(|| -> PyResult<Simulation> {
-            let sim = run::simulation_on(&self.inner, self.model(runs)?, seed).map_err(scenario_error)?;
-            let sim = if path_intervals { sim } else { sim.without_path_intervals() };
-            Ok(sim.keeping(scope))
+            let sim = run::simulation_keeping(&self.inner, self.model(runs)?, seed, scope).map_err(scenario_error)?;
+            Ok(if path_intervals { sim } else { sim.without_path_intervals() })
         })?;
         Ok(SimulationHandle {
             inner: Mutex::new(Some(sim)),
@@ -372,8 +371,9 @@ fn parsed_overrides(overrides: Vec<(String, String)>) -> Vec<(String, toml::Valu
 }
 
 /// Loads a scenario from its text. `overrides` are (dotted key, raw value) pairs as given to
-/// `--set`; raises ScenarioError(file, field, message) on bad input. `to_run` as
-/// `load_scenario_values` takes it.
+/// `--set`; raises ScenarioError(file, field, message) on bad input. `to_run`: loaded to be run
+/// at once, the checks that build its model (names across tables, faults, limits) left to its
+/// simulation, which makes them with the same errors (its model is then built once, not twice).
 #[pyfunction]
 #[pyo3(signature = (text, file, variant=None, overrides=Vec::new(), seed=None, to_run=false))]
 fn load_scenario(

@@ -4,6 +4,7 @@
 use crate::model::build_model;
 use crate::model::fault::{resolve_faults, ScheduledFault};
 use crate::model::Model;
+use crate::observe::responses_kept::ResponseScope;
 use crate::scenario::fault_windows::fault_windows;
 use crate::scenario::{limits, Scenario, ScenarioError};
 use crate::sim::{RunPlan, Simulation};
@@ -79,7 +80,20 @@ pub fn model(scenario: &Scenario) -> Result<Model, ScenarioError> {
 /// A simulation of the scenario with `seed` on `model`, the scenario's model as built
 /// ([`model`], or a copy of it).
 pub fn simulation_on(scenario: &Scenario, model: Model, seed: u64) -> Result<Simulation, ScenarioError> {
-    let (workers, plan, faults) = parts(scenario, &model, seed)?;
+    simulation_keeping(scenario, model, seed, ResponseScope::Devices)
+}
+
+/// As [`simulation_on`], keeping of the devices' responses what its end will read (`responses`:
+/// every device's for `finish`, each host's for `finish_figures(true)`, none for
+/// `finish_figures(false)`); an end that reads more fails (`RunError::NotKept`).
+pub fn simulation_keeping(
+    scenario: &Scenario,
+    model: Model,
+    seed: u64,
+    responses: ResponseScope,
+) -> Result<Simulation, ScenarioError> {
+    let (workers, mut plan, faults) = parts(scenario, &model, seed)?;
+    plan.responses = responses;
     Ok(Simulation::new(model, workers, plan, faults))
 }
 
@@ -106,6 +120,7 @@ fn parts(
         duration_ns: run.duration.0,
         interval_ns: run.interval.0,
         path_intervals: true,
+        responses: ResponseScope::Devices,
         fault_windows: fault_windows(&spec.faults, run.warmup.0 + run.duration.0),
     };
     Ok((workers, plan, faults))

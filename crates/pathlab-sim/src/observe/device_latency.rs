@@ -12,9 +12,9 @@
 //! Every device's counts are one zeroed allocation (`histograms`): the system gives such an
 //! allocation as untouched pages, and a device's responses touch the page or two of buckets
 //! they fall in, where a box per device was written whole when it was made (18 KiB a device:
-//! 288 MiB on the 32-host cluster's 16,000 devices, copied at each run's set-up).
+//! 281 MiB on the 32-host cluster's 16,000 devices, copied at each run's set-up).
 //!
-//! Each device keeps the range of buckets it has written (`Written`), and whatever reads its
+//! Each batched device keeps the range of buckets it has written (`Written`), and whatever reads its
 //! counts reads that range: the rest is zero. Reading every device's 4,608 buckets at the end
 //! (each host's p99) touched every page of the allocation, 56,000 pages on the cluster that no
 //! response had written. A response past the range sets its bucket to 1 without reading it

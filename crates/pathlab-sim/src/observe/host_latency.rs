@@ -2,11 +2,9 @@
 //! device histograms' buckets, 2 significant digits). A cluster's advice ranks by the worst
 //! host's p99; read as the worst device's, it needed every device's own I/Os for a p99 (800 at
 //! 8 paths: 64 s of a device doing 12.5 I/O/s on 32 hosts × 500 devices), where the host's own
-//! quantile needs the host's (`advisor/run_length.py`'s `HOST_IOS`).
+//! quantile needs the host's (`advisor/run_length.py`'s `HOST_IOS`). The histograms are
+//! `responses_kept`'s.
 
-use super::device_latency::DeviceLatencies;
-use super::response_counts::ResponseCounts;
-use hdrhistogram::Histogram;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -14,17 +12,4 @@ pub struct HostLatency {
     pub name: String,
     /// The p99 of every response of the host's devices in the measurement window (0 when none).
     pub p99_ms: f64,
-}
-
-/// Each host's responses in one histogram, hosts in order (`host_of`: each device's host); none
-/// for a run of one host, whose p99 is the summary's.
-pub fn host_histograms(latencies: &DeviceLatencies, host_of: &[usize], hosts: usize) -> Vec<Histogram<u64>> {
-    if hosts < 2 {
-        return Vec::new();
-    }
-    let mut counts = vec![ResponseCounts::<u64, 2>::new(); hosts];
-    for (device, &host) in host_of.iter().enumerate() {
-        counts[host].add(latencies.counts(device));
-    }
-    counts.iter().map(ResponseCounts::histogram).collect()
 }

@@ -184,13 +184,14 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    pub fn new(devices: usize, measuring: bool) -> Self {
+    /// `responses`: what the run keeps of its devices' responses (`ResponseScope`).
+    pub fn new(responses: KeptResponses, measuring: bool) -> Self {
         Recorder {
             guest: GuestCounters::default(),
             accounting: IoAccounting::default(),
             measuring,
             latency: ResponseCounts::new(),
-            responses: KeptResponses::Devices(device_latency::DeviceLatencies::new(devices)),
+            responses,
             window_max_ns: 0,
             interval_max_ns: 0,
             timing_stalls: true,
@@ -238,10 +239,10 @@ impl Recorder {
         self.accounting.completed += 1;
     }
 
-    /// The kernel completed an I/O of `device` `response_ns` after it was issued.
-    pub fn device_response(&mut self, device: usize, response_ns: TimeNs) {
+    /// The kernel completed an I/O of `device` (of `host`) `response_ns` after it was issued.
+    pub fn device_response(&mut self, device: usize, host: usize, response_ns: TimeNs) {
         if self.measuring {
-            self.responses.record(device, response_ns.max(1));
+            self.responses.record(device, host, response_ns.max(1));
         }
     }
 

@@ -30,21 +30,18 @@ pub type HostCounts = ResponseCounts<u64, 2>;
 /// The responses kept for the scope.
 pub enum KeptResponses {
     Devices(DeviceLatencies),
-    Hosts { host_of: Vec<u32>, counts: Vec<HostCounts> },
+    /// Each host's, in host order.
+    Hosts(Vec<HostCounts>),
     Summary,
 }
 
 impl KeptResponses {
-    /// For `scope`, on devices whose hosts are `host_of` (device order) among `hosts`; one host's
-    /// p99 is the summary's, so a run of one host keeps none for `Hosts`.
-    pub fn new(scope: ResponseScope, host_of: &[usize], hosts: usize) -> Self {
+    /// For `scope`, on `devices` devices of `hosts` hosts; one host's p99 is the summary's, so a
+    /// run of one host keeps none for `Hosts`.
+    pub fn new(scope: ResponseScope, devices: usize, hosts: usize) -> Self {
         match scope {
-            ResponseScope::Devices => KeptResponses::Devices(DeviceLatencies::new(host_of.len())),
-            ResponseScope::Hosts if hosts >= 2 => KeptResponses::Hosts {
-                // Fewer than 2^32 hosts: a scenario's hosts are bounded far below (`limits`).
-                host_of: host_of.iter().map(|&h| h as u32).collect(),
-                counts: vec![HostCounts::new(); hosts],
-            },
+            ResponseScope::Devices => KeptResponses::Devices(DeviceLatencies::new(devices)),
+            ResponseScope::Hosts if hosts >= 2 => KeptResponses::Hosts(vec![HostCounts::new(); hosts]),
             ResponseScope::Hosts | ResponseScope::Summary => KeptResponses::Summary,
         }
     }
@@ -52,17 +49,18 @@ impl KeptResponses {
     pub fn scope(&self) -> ResponseScope {
         match self {
             KeptResponses::Devices(_) => ResponseScope::Devices,
-            KeptResponses::Hosts { .. } => ResponseScope::Hosts,
+            KeptResponses::Hosts(_) => ResponseScope::Hosts,
             KeptResponses::Summary => ResponseScope::Summary,
         }
     }
 
-    /// One response of `device`, in ns (at least 1).
+    /// One response of `device` on `host` (the caller has it at hand: the completion's adapter's),
+    /// in ns (at least 1).
     #[inline]
-    pub fn record(&mut self, device: usize, response_ns: u64) {
+    pub fn record(&mut self, device: usize, host: usize, response_ns: u64) {
         match self {
             KeptResponses::Devices(latencies) => latencies.record(device, response_ns),
-            KeptResponses::Hosts { host_of, counts } => counts[host_of[device] as usize].record(response_ns),
+            KeptResponses::Hosts(counts) => counts[host].record(response_ns),
             KeptResponses::Summary => {}
         }
     }
@@ -82,13 +80,20 @@ impl KeptResponses {
         }
     }
 
-    /// Each host's responses in one histogram, hosts in order (`host_of`: each device's host);
-    /// none for a run of one host, whose p99 is the summary's, nor where none are kept.
+    /// Each host's responses in one histogram, hosts in order (`host_of`: each device's host;
+    /// every device's kept: their counts added per host); none for a run of one host, whose p99
+    /// is the summary's, nor where none are kept.
     pub fn host_histograms(&self, host_of: &[usize], hosts: usize) -> Vec<Histogram<u64>> {
         match self {
-            KeptResponses::Devices(latencies) => super::host_latency::host_histograms(latencies, host_of, hosts),
-            KeptResponses::Hosts { counts, .. } => counts.iter().map(HostCounts::histogram).collect(),
-            KeptResponses::Summary => Vec::new(),
+            KeptResponses::Devices(latencies) if hosts >= 2 => {
+                let mut counts = vec![HostCounts::new(); hosts];
+                for (device, &host) in host_of.iter().enumerate() {
+                    counts[host].add(latencies.counts(device));
+                }
+                counts.iter().map(HostCounts::histogram).collect()
+            }
+            KeptResponses::Hosts(counts) => counts.iter().map(HostCounts::histogram).collect(),
+            KeptResponses::Devices(_) | KeptResponses::Summary => Vec::new(),
         }
     }
 }
@@ -104,13 +109,13 @@ mod tests {
     fn a_hosts_own_histogram_is_its_devices_added() {
         for devices in [6, 1_500] {
             let host_of: Vec<usize> = (0..devices).map(|d| d % 3).collect();
-            let mut per_device = KeptResponses::new(ResponseScope::Devices, &host_of, 3);
-            let mut per_host = KeptResponses::new(ResponseScope::Hosts, &host_of, 3);
+            let mut per_device = KeptResponses::new(ResponseScope::Devices, devices, 3);
+            let mut per_host = KeptResponses::new(ResponseScope::Hosts, devices, 3);
             for k in 0..20_000u64 {
                 let device = (k * 7_919 % devices as u64) as usize;
                 let ns = 1 + (k * 104_729 % 5_000_000) * (1 + k % 7);
-                per_device.record(device, ns);
-                per_host.record(device, ns);
+                per_device.record(device, host_of[device], ns);
+                per_host.record(device, host_of[device], ns);
             }
             per_device.flush_all();
             per_host.flush_all();
@@ -129,9 +134,9 @@ mod tests {
     /// run keeps none at all.
     #[test]
     fn one_host_and_figures_only_keep_nothing_beyond_the_summary() {
-        assert_eq!(KeptResponses::new(ResponseScope::Hosts, &[0, 0], 1).scope(), ResponseScope::Summary);
-        let mut none = KeptResponses::new(ResponseScope::Summary, &[0, 1], 2);
-        none.record(1, 5);
+        assert_eq!(KeptResponses::new(ResponseScope::Hosts, 2, 1).scope(), ResponseScope::Summary);
+        let mut none = KeptResponses::new(ResponseScope::Summary, 2, 2);
+        none.record(1, 1, 5);
         assert!(none.host_histograms(&[0, 1], 2).is_empty());
         assert!(none.devices().is_none());
     }

@@ -249,7 +249,7 @@ impl Simulation {
         // adapters' (`build::paths::discover`), and its record's hot lines hold no host.
         let host = adapter.host;
         self.model.host.nexus_outstanding[nexus] -= 1;
-        self.rec.device_response(d, now - r.issued_at);
+        self.rec.device_response(d, host, now - r.issued_at);
         let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
         let device = &mut self.model.devices[d];
         device.counters.record(&c);

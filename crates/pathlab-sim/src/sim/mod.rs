@@ -45,7 +45,7 @@ use crate::model::fault::ScheduledFault;
 use crate::model::tags::IDLE_CHECK_NS;
 use crate::model::Model;
 use crate::observe::recovery::PathsInUse;
-use crate::observe::responses_kept::ResponseScope;
+use crate::observe::responses_kept::{KeptResponses, ResponseScope};
 use crate::observe::result::{IntervalRow, ObjectIntervalRow};
 use crate::observe::{Recorder, Snapshot};
 use crate::scenario::limits::MAX_LIVE_IOS;
@@ -240,7 +240,7 @@ pub enum RunError {
     Overloaded { field: String, message: String },
     /// An I/O was lost or counted twice: a bug in the engine.
     Accounting(String),
-    /// The end asked for responses the simulation was made not to keep (`keeping`): a bug in
+    /// The end asked for responses the simulation was made not to keep (`run::simulation_keeping`): a bug in
     /// the caller.
     NotKept(ResponseScope),
 }
@@ -283,6 +283,8 @@ pub struct RunPlan {
     /// Whether interval rows are built per path (off for a ranking's runs, which read none: on
     /// a host of thousands of paths they are most of the result).
     pub path_intervals: bool,
+    /// What the run's end reads of the devices' responses, and so what it keeps.
+    pub responses: ResponseScope,
     /// The scenario's faults as windows on the timeline (`observe::recovery` reads them).
     pub fault_windows: Vec<crate::scenario::fault_windows::FaultWindow>,
 }
@@ -342,7 +344,8 @@ pub struct Simulation {
 
 impl Simulation {
     pub fn new(model: Model, workers: Vec<Worker>, plan: RunPlan, faults: Vec<ScheduledFault>) -> Self {
-        let rec = Recorder::new(model.devices.len(), plan.warmup_ns == 0);
+        let responses = KeptResponses::new(plan.responses, model.devices.len(), model.host_names.len());
+        let rec = Recorder::new(responses, plan.warmup_ns == 0);
         let last_sample = rec.snapshot(&model, 0);
         let model_paths = model.paths.len();
         let model_devices = model.devices.len();

@@ -5,7 +5,7 @@ use crate::engine::TimeNs;
 use crate::observe::application::{ApplicationSaw, ApplicationView, FaultSeen};
 use crate::observe::host_latency::HostLatency;
 use crate::observe::recovery::{logged_times, RunTimeline};
-use crate::observe::responses_kept::{KeptResponses, ResponseScope};
+use crate::observe::responses_kept::ResponseScope;
 use crate::observe::result::{
     Accounting, AccountingAtEnd, AdapterResult, DeviceRate, DeviceResult, HostEvent, PathResult, RaidGroupResult,
     ReplicationResult, RunFigures, RunResult, StationResult, Summary, WriteCacheResult,
@@ -22,16 +22,6 @@ impl Simulation {
         self.reads(ResponseScope::Devices)?;
         self.drain()?;
         Ok(self.result())
-    }
-
-    /// The same simulation keeping the responses its end reads and no more (`ResponseScope`:
-    /// every device's for [`finish`](Self::finish), each host's for `finish_figures(true)`,
-    /// none for `finish_figures(false)`); an end that reads more fails (`RunError::NotKept`).
-    /// Set before it runs, as it takes the simulation by value.
-    pub fn keeping(mut self, scope: ResponseScope) -> Self {
-        let host_of: Vec<usize> = self.model.devices.iter().map(|d| d.host).collect();
-        self.rec.responses = KeptResponses::new(scope, &host_of, self.model.host_names.len());
-        self
     }
 
     /// Whether the responses kept are those an end reading `scope` needs.
