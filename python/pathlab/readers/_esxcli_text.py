@@ -302,7 +302,7 @@ def integer(reader: Reader, block: Block, key: str, unit: str = "") -> int | Non
     if not is_whole(text):
         reader.fail(block.where(key), f"`{key}`: expected a whole number{' of ' + unit if unit else ''}, "
                                       f"found {value[:40]!r}")
-    number = int(text)
+    number = whole(text)
     # (the refusal's words made only for a number past the column: thousands of paths' numbers are read)
     return number if number <= LARGEST else within_column(reader.name, block.where(key), f"`{key}`", text)
 
@@ -317,9 +317,20 @@ def is_whole(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+#: Digits of `LARGEST`: a longer run of digits (its leading zeros aside) is past it.
+_DIGITS = len(str(LARGEST))
+
+
+def whole(text: str) -> int:
+    """The whole number `text` (`is_whole`), or `LARGEST + 1` for one of more digits than
+    `LARGEST` (told by its length: `int` refuses a string of over 4,300 digits)."""
+    digits = text.lstrip("0")
+    return int(digits or "0") if len(digits) <= _DIGITS else LARGEST + 1
+
+
 def within_column(name: str, where: str | int, what: str, text: str) -> int:
     """The whole number `text` (`is_whole`), refused in one line where it is past `LARGEST`."""
-    value = int(text)
+    value = whole(text)
     if value > LARGEST:
         raise ScenarioError(name, f"line {where}" if isinstance(where, int) else where,
                             f"{what}: {text[:24]}{'…' if len(text) > 24 else ''} is past the largest whole number "
@@ -342,7 +353,7 @@ def runtime_name(reader: Reader, block: Block, key: str, value: str) -> dict[str
     if not match:
         reader.fail(block.where(key), f"`{key}`: expected a runtime name like vmhba2:C0:T1:L4, "
                                       f"found {value[:40]!r}")
-    numbers = [int(match.group(i)) for i in (2, 3, 4)]
+    numbers = [whole(match.group(i)) for i in (2, 3, 4)]
     if max(numbers) > LARGEST:  # refused at the first past the column, in its words
         numbers = [within_column(reader.name, block.where(key), f"`{key}`: {part}", match.group(i))
                    for i, part in ((2, "C"), (3, "T"), (4, "L"))]
