@@ -347,6 +347,7 @@ def test_a_clusters_own_pilot_taken_ahead_of_its_fit_is_the_pilot_of_the_fitted_
     with own_pilot.ahead(base, full, ()) as other:
         other.start(expected)
         assert other.fitted_for({**expected, "arrays.0.service.fixed": "150us"}) is None
+        assert not other._thread.is_alive()  # waited for as it is let go, before the advice runs its own
         assert other.pilot_for(fitted, full) is None
     assert not other._thread.is_alive() and other._pilot is None
 

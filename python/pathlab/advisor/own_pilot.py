@@ -9,8 +9,9 @@ they are its result (32 hosts × 500 devices × 8 paths: one fitting run). So th
 is loaded and its own pilot taken on a thread of their own as the fit starts, beside the fit's
 runs. Where the fit ends with the values expected, the advice takes the thread's scenario and
 pilot: the same load, the same run at the same seed, the same rule, so the same advice; where it
-ends with others, the thread stops after its step under way and what it did is let go (the advice
-loads and runs them again for the values fitted; the thread is waited for as the advice ends). The engine's load, build, run and finish let
+ends with others, or where its values do not reproduce the captures, the thread stops after its
+step under way, is waited for and what it did let go (the advice loads and runs them again for the
+values fitted). The engine's load, build, run and finish let
 go of the GIL: the thread's runs go beside the fit's on two cores, their Python taking turns.
 
 The thread's pilot reports no progress (a terminal's live bar is the fit's), as the ends' pilots
@@ -118,9 +119,12 @@ class Ahead:
         return self._pilot
 
     def stop(self) -> None:
-        """Nothing more done on the thread: the step under way ends and what it did is let go
-        (the thread is waited for as the advice ends, `ahead`)."""
+        """Nothing more done on the thread: the step under way ends, the thread is waited for and
+        what it did let go, before the advice loads and runs its own (two pilot-sized results held
+        at most, as `end_pilots` holds them)."""
         self._stopped.set()
+        if self._thread.ident is not None:
+            self._thread.join()
         self._pilot = None
 
     def _work(self) -> None:
@@ -148,5 +152,3 @@ def ahead(base: Scenario, full: RunLength, undetermined: Sequence[Undetermined])
         yield taken
     finally:
         taken.stop()
-        if taken._thread.ident is not None:
-            taken._thread.join()

@@ -121,6 +121,8 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
                 if check is not None and check.agrees:
                     # Loaded to be run (`with_set`'s `to_run`): the fit's last run built these values' model.
                     scenario = ahead.fitted_for(check.overrides) or scenario.with_set(check.overrides, to_run=True)
+                else:  # no pilot taken: the advice is the listings' and the fit's alone
+                    ahead.stop()
                 # The assumed values that move a gain, spanned as for one host: the cluster at their ends beside it.
                 said.stage("the cluster at its spans' ends")
                 spans, at_ends = span_ends(scenario, subject.tables) if check is None or check.agrees else ([], [])
