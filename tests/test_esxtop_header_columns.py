@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from pathlab.readers import esxtop
 
 DISK = ["Commands/sec", "Reads/sec", "Writes/sec", "Average Driver MilliSec/Command", "Failed Commands/sec"]
@@ -73,10 +75,15 @@ def test_heads_are_placed_as_column_by_column() -> None:
         assert _placed(header) == _by_column(header), header
 
 
-def test_instances_alike_are_taken_at_once() -> None:
+def test_instances_alike_are_taken_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     header = _header(random.Random(1))
     header = [c for c in header if "Physical Disk Path" not in c]
     header += [f"\\\\esx01\\Physical Disk Path(p{k})\\{c}" for k in range(50) for c in DISK]
+    taken = []
+    monkeypatch.setattr(esxtop, "_put", lambda into, counters, i, put=esxtop._put: (taken.append(i), put(into, counters, i)))
     assert _placed(header) == _by_column(header)
+    # The 49 paths after the first, each taken at once at its first column (the first read a column at a time).
+    start = len(header) - 50 * len(DISK)
+    assert [i for i in taken if i >= start] == [start + k * len(DISK) for k in range(1, 50)]
     assert esxtop._alike(header, len(header) - len(DISK), "\\\\esx01\\Physical Disk Path(p49)", DISK)
     assert not esxtop._alike(header, len(header) - len(DISK) + 1, "\\\\esx01\\Physical Disk Path(p49)", DISK)
