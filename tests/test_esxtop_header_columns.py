@@ -33,9 +33,9 @@ def _by_column(header: list[str]) -> dict[str, list[tuple[str, list[tuple[str, i
 
 
 def _placed(header: list[str]) -> dict[str, list[tuple[str, list[tuple[str, int]]]]]:
-    tables = {t: esxtop.Table() for t in esxtop.OBJECTS.values()}
+    tables: dict[str, dict[str, list[tuple[str, int]]]] = {t: {} for t in esxtop.OBJECTS.values()}
     esxtop._header_columns(header, tables)
-    return {name: list(t.counters.items()) for name, t in tables.items()}
+    return {name: list(t.items()) for name, t in tables.items()}
 
 
 def _header(draw: random.Random) -> list[str]:

@@ -2,6 +2,7 @@
 //! No model logic lives here; the Python package documents and shapes the API.
 
 mod errors;
+mod esxtop_columns;
 mod from_python;
 mod to_python;
 
@@ -551,6 +552,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ScenarioHandle>()?;
     m.add_class::<SimulationHandle>()?;
     m.add_class::<RunTables>()?;
+    esxtop_columns::register(m)?;
     m.add_function(wrap_pyfunction!(load_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(load_scenario_values, m)?)?;
     m.add_function(wrap_pyfunction!(run_tables, m)?)?;

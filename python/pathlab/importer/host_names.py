@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pathlab.api import ScenarioError
 from pathlab.importer.provenance import Read
+from pathlab.readers import esxtop_bytes
 from pathlab.readers.pdh_csv import Records
 
 #: Where a tree keeps its host's name, tried in order: (path inside the tree, how the name is read).
@@ -76,9 +77,12 @@ def _in_esxtop(file: str) -> tuple[str, Read] | None:
     with open(file, encoding="utf-8-sig", errors="replace", newline="") as f:
         if not f.read(16).lstrip('"').startswith("(PDH-CSV"):
             return None
-        f.seek(0)
-        header = next(Records(f, file, keep=True), [])  # kept for the capture's reader
-    hosts = _hosts_of(header[1:])
+        core = esxtop_bytes.opened(file, keep=True)  # (kept for the capture's reader, as the header below)
+        if core is not None:
+            hosts = core[1][1]
+        else:  # a header that is not a line as esxtop writes it
+            f.seek(0)
+            hosts = _hosts_of(next(Records(f, file, keep=True), [])[1:])
     where = f"{file}, line 1"
     if len(hosts) > 1:
         raise ScenarioError(file, "line 1", f"counters of hosts {', '.join(hosts[:4])}: give one host's esxtop capture")

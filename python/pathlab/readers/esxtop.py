@@ -1,7 +1,9 @@
 """`esxtop -b` batch captures (PDH-CSV): the disk objects only. The file is read once, a row at a
-time (`pdh_csv`: csv's rows, quoted commas and any line end, a line as esxtop writes it split at
-its `","`), and only the disk objects' fields become numbers, handed sample by sample to what
-keeps them: `read` writes them into each table's array (memory grows with the samples),
+time: by the core where its header is a line as esxtop writes it (`esxtop_bytes`: the header's
+columns placed and each sample's disk fields made numbers over the bytes, a line esxtop does not
+write handed back to `csv`), else by `pdh_csv` (csv's rows, quoted commas and any line end, a line
+as esxtop writes it split at its `","`), the same rows either way; only the disk objects' fields
+become numbers, handed sample by sample to what keeps them: `read` writes them into each table's array (memory grows with the samples),
 `summary` (`esxtop_summary`, what `import` and `advise` use) into running figures per instance
 and counter (memory bounded by the counters, whatever the capture's length).
 A capture of every counter (17,000 columns and more, hundreds of MB) costs the memory of the disk
@@ -21,12 +23,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from pathlab.api import ScenarioError, regular_file
+from pathlab.readers import esxtop_bytes
 from pathlab.readers.pdh_csv import Records
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
     import numpy as np
     import pandas as pd
 
+    from pathlab._core import EsxtopCapture
     from pathlab.readers.esxtop_summary import Summary
 
 #: The objects read, with the table each becomes. `Physical Disk` (paths listed under their
@@ -38,8 +44,6 @@ OBJECTS = {
     "Physical Disk SCSI Device": "devices",
 }
 ADAPTER_DEPTH = ("Physical Disk", "Adapter Q Depth")
-#: A (counter, file column) pair's column.
-_COLUMN = operator.itemgetter(1)
 TIME_FORMATS = ("%m/%d/%Y %H:%M:%S", "%H:%M:%S")
 
 
@@ -66,12 +70,14 @@ def _table_of(place: tuple[str, str] | None, counter: str) -> str | None:
     return None
 
 
-def _header_columns(header: list[str], tables: dict[str, Table]) -> None:
-    """Each disk counter's file column into its table, under its instance (a counter named twice:
-    the first). A capture of every counter has hundreds of thousands of columns: each
-    `\\\\host\\Object(instance)` is parsed once, for the counters after it, and where its counters
-    are those of the object's instance before it, in the same order (every instance, in a real
-    capture), they are taken at once (`_alike`), not a column at a time."""
+def _header_columns(header: list[str], tables: dict[str, dict[str, list[tuple[str, int]]]]) -> None:
+    """Each disk counter's file column into its table (`OBJECTS`' names, each a dict), under its
+    instance, as (counter, file column) pairs (a counter named twice: the first). A capture of
+    every counter has hundreds of thousands of columns: each `\\\\host\\Object(instance)` is
+    parsed once, for the counters after it, and where its counters are those of the object's
+    instance before it, in the same order (every instance, in a real capture), they are taken at
+    once (`_alike`), not a column at a time. (The Python reader's: the core places a header as
+    esxtop writes it, `esxtop_bytes`.)"""
     places: dict[str, tuple[str, str] | None] = {}
     found: dict[tuple[str, str], dict[str, int]] = {}  # (table, instance) → counter → its first column
     alike: dict[str | None, list[str]] = {}  # an object → its last instance's counters read one by one (each once)
@@ -100,7 +106,7 @@ def _header_columns(header: list[str], tables: dict[str, Table]) -> None:
         if len(set(read)) == len(read):
             alike[kind] = read
     for (table, instance), own in found.items():
-        tables[table].counters[instance] = list(own.items())
+        tables[table][instance] = list(own.items())
 
 
 #: What a run's columns are joined by to be compared at once: no text decoded from a file holds a
@@ -156,19 +162,17 @@ class Table:
     its counters (`counters`), then their figures (`start`, `put`) and the table (`frame`)."""
 
     def __init__(self) -> None:
-        self.counters: dict[str, list[tuple[str, int]]] = {}  # instance -> [(counter, file column)]
+        #: instance → counter → its place among the fields read (their file columns in order).
+        self.counters: dict[str, dict[str, int]] = {}
         self.groups: list[_Group] = []
 
-    def columns(self) -> list[int]:
-        return list(map(_COLUMN, itertools.chain.from_iterable(self.counters.values())))
-
-    def start(self, where: dict[int, int], rows: int) -> None:
-        """Room for `rows` samples; `where` gives each file column's place among the fields read."""
+    def start(self, rows: int) -> None:
+        """Room for `rows` samples."""
         groups: dict[tuple[str, ...], tuple[list[int], list[list[int]]]] = {}
         for rank, own in enumerate(self.counters.values()):
-            ranks, picks = groups.setdefault(tuple(c for c, _ in own), ([], []))
+            ranks, picks = groups.setdefault(tuple(own), ([], []))
             ranks.append(rank)
-            picks.append([where[i] for _, i in own])
+            picks.append(list(own.values()))
         self.groups = [_Group(key, ranks, picks, rows) for key, (ranks, picks) in groups.items()]
 
     def put(self, row: int, values: np.ndarray) -> None:
@@ -231,21 +235,22 @@ def _number(text: str) -> float:
 LARGEST = 1e15
 
 
-def _refuse_huge(name: str, line: int, values: np.ndarray, columns: list[str]) -> None:
+def _refuse_huge(name: str, line: int, values: np.ndarray, columns: list[int],
+                 column_name: Callable[[int], str | None]) -> None:
     """Refuses the first figure beyond `LARGEST` (a missing one, NaN, is let be)."""
     import numpy as np
 
     i = int(np.flatnonzero(np.abs(values) > LARGEST)[0])
-    raise ScenarioError(name, f"line {line}", f"{values[i]:g} in column \"{columns[i]}\" is out of range: "
+    raise ScenarioError(name, f"line {line}", f"{values[i]:g} in column \"{column_name(columns[i])}\" is out of range: "
                                                   f"esxtop's figures are at most {LARGEST:g}")
 
 
 class Sink(Protocol):
-    """What keeps a capture's samples: told the tables (instances and their counters, `where`
-    each file column is among the fields read, how many lines the header took), then given each
-    sample's fields read, in file column order, once its time is checked."""
+    """What keeps a capture's samples: told the tables (instances and their counters, each with
+    its place among the fields read), how many fields are read and how many lines the header took,
+    then given each sample's fields read, in file column order, once its time is checked."""
 
-    def start(self, tables: dict[str, Table], where: dict[int, int], header_lines: int) -> None: ...
+    def start(self, tables: dict[str, Table], fields: int, header_lines: int) -> None: ...
 
     def add(self, line: int, stamp: str, values: np.ndarray) -> None: ...
 
@@ -262,12 +267,17 @@ def _time(name: str, line: int, stamp: str, fmt: str | None) -> tuple[datetime, 
 
 def _read(path: Path, sink: Sink) -> str:
     """Read the capture into `sink`, refusing what is not an esxtop capture of the disk objects
-    and samples out of time order; the format of its sample times."""
-    import numpy as np
-
+    and samples out of time order; the format of its sample times. Its lines as esxtop writes
+    them are read by the core (`esxtop_bytes`), any other by `csv` (`pdh_csv`), with the same rows."""
     name = str(path)
     regular_file(path)
     tables = {table: Table() for table in OBJECTS.values()}
+    core = esxtop_bytes.opened(name)
+    if core is not None and core[1][0].startswith("(PDH-CSV") and any(core[1][2].values()):
+        capture, (_, _, by_place) = core
+        for table, counters in by_place.items():
+            tables[table].counters = counters
+        return _samples_into(sink, name, tables, _CoreRows(capture))
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
         rows = Records(f, name)  # the header naming the host read, where it was read
         try:
@@ -276,57 +286,165 @@ def _read(path: Path, sink: Sink) -> str:
             raise ScenarioError(name, "line 1", f"not CSV: {e}") from None
         if not header or not header[0].startswith("(PDH-CSV"):
             raise ScenarioError(name, "line 1", "not an esxtop batch capture: expected a (PDH-CSV 4.0) header")
-        _header_columns(header, tables)
-        if not any(t.counters for t in tables.values()):
+        placed: dict[str, dict[str, list[tuple[str, int]]]] = {table: {} for table in OBJECTS.values()}
+        _header_columns(header, placed)
+        if not any(placed.values()):
             following = next((row for row in rows if row), [])
             if following[:1] and following[0].startswith("\\\\"):  # a counter's name where a sample's time should be
-                raise _rearranged(name, rows.line_num, header)
+                raise _rearranged(name, rows.line_num, header[1:3])
             raise ScenarioError(name, "line 1", "no Physical Disk Adapter, Path or SCSI Device counters: capture the "
                                                 "disk panels (esxtop -b with its default fields or -a)")
-        # The adapter's queue depth comes first, as on esxtop's adapter panel.
-        adapters = tables["adapters"]
-        adapters.counters = {inst: sorted(own, key=lambda c: c[0] != ADAPTER_DEPTH[1])
-                             for inst, own in adapters.counters.items()}
-        columns = sorted(itertools.chain.from_iterable(t.columns() for t in tables.values()))
-        sink.start(tables, dict(zip(columns, range(len(columns)))), rows.line_num)
-        pick = operator.itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
-        width, values = columns[-1] + 1, np.empty(len(columns))
-        fmt, previous, before = None, None, ""
-        try:
-            for row in rows:
-                if not row:  # a blank line
-                    continue
-                if row[0].startswith("\\\\"):
-                    raise _rearranged(name, rows.line_num, header)
-                # Samples in time order, each once: rates between them are meaningless otherwise.
-                when, fmt = _time(name, rows.line_num, row[0], fmt)
-                if previous is not None and when <= previous:
-                    raise ScenarioError(name, f"line {rows.line_num}",
-                                        f"sample time {row[0]!r} is not after the previous sample's {before!r}: samples "
-                                        "out of time order (or two captures joined): give one capture, in order")
-                previous, before = when, row[0]
-                if len(row) < width:
-                    row += [""] * (width - len(row))
-                try:
-                    values[:] = pick(row)
-                except ValueError:  # not all numbers
-                    values[:] = [_number(v) for v in pick(row)]
-                if (np.abs(values) > LARGEST).any():
-                    _refuse_huge(name, rows.line_num, values, [header[c] for c in columns])
-                sink.add(rows.line_num, row[0], values)
-        except csv.Error as e:
-            raise ScenarioError(name, f"line {rows.line_num}", f"not CSV: {e}") from None
+        columns = sorted(i for own in itertools.chain.from_iterable(t.values() for t in placed.values()) for _, i in own)
+        where = dict(zip(columns, range(len(columns))))
+        for table, instances in placed.items():
+            tables[table].counters = {inst: {c: where[i] for c, i in own} for inst, own in instances.items()}
+        return _samples_into(sink, name, tables, _CsvRows(rows, header, columns))
+
+
+class _Rows(Protocol):
+    """A capture's samples after its header, as one of the two readers reads them."""
+
+    @property
+    def line_num(self) -> int: ...
+
+    def column_name(self, i: int) -> str | None:
+        """The header's field `i` (a column's name); None past its last."""
+        ...
+
+    def columns(self) -> list[int]:
+        """The file columns read, in order."""
+        ...
+
+    def samples(self) -> Iterator[tuple[str, np.ndarray]]:
+        """Each sample line's time and its figures of the columns read (NaN where a field is
+        missing or not a number), blank lines passed."""
+        ...
+
+
+def _samples_into(sink: Sink, name: str, tables: dict[str, Table], rows: _Rows) -> str:
+    """The samples after the header into `sink`, checked; the format of their times."""
+    import numpy as np
+
+    # The adapter's queue depth comes first, as on esxtop's adapter panel.
+    adapters = tables["adapters"]
+    adapters.counters = {inst: dict(sorted(own.items(), key=lambda c: c[0] != ADAPTER_DEPTH[1]))
+                         for inst, own in adapters.counters.items()}
+    sink.start(tables, sum(map(len, itertools.chain.from_iterable(t.counters.values() for t in tables.values()))),
+               rows.line_num)
+    fmt, previous, before = None, None, ""
+    try:
+        for stamp, values in rows.samples():
+            line = rows.line_num
+            if stamp.startswith("\\\\"):
+                raise _rearranged(name, line, [c for c in map(rows.column_name, (1, 2)) if c is not None])
+            # Samples in time order, each once: rates between them are meaningless otherwise.
+            when, fmt = _time(name, line, stamp, fmt)
+            if previous is not None and when <= previous:
+                raise ScenarioError(name, f"line {line}",
+                                    f"sample time {stamp!r} is not after the previous sample's {before!r}: samples "
+                                    "out of time order (or two captures joined): give one capture, in order")
+            previous, before = when, stamp
+            if (np.abs(values) > LARGEST).any():
+                _refuse_huge(name, line, values, rows.columns(), rows.column_name)
+            sink.add(line, stamp, values)
+    except csv.Error as e:
+        raise ScenarioError(name, f"line {rows.line_num}", f"not CSV: {e}") from None
     return fmt or TIME_FORMATS[0]
 
 
-def _rearranged(name: str, line: int, header: list[str]) -> ScenarioError:
+def _picker(columns: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
+    """`columns`' fields of a row, in order."""
+    return operator.itemgetter(*columns) if len(columns) > 1 else lambda row: (row[columns[0]],)
+
+
+def _values_of(row: list[str], columns: list[int], pick: Callable[[list[str]], tuple[str, ...]],
+               values: np.ndarray) -> np.ndarray:
+    """`columns`' fields of a row `csv` read (`pick`) into `values` (a missing field or one that
+    is not a number: NaN)."""
+    width = columns[-1] + 1
+    if len(row) < width:
+        row += [""] * (width - len(row))
+    fields = pick(row)
+    try:
+        values[:] = fields
+    except ValueError:  # not all numbers
+        values[:] = [_number(v) for v in fields]
+    return values
+
+
+class _CsvRows:
+    """The samples as `pdh_csv.Records` reads them (a header that is not a line esxtop writes)."""
+
+    def __init__(self, rows: Records, header: list[str], columns: list[int]) -> None:
+        self.rows, self.header, self._columns = rows, header, columns
+
+    @property
+    def line_num(self) -> int:
+        return self.rows.line_num
+
+    def column_name(self, i: int) -> str | None:
+        return self.header[i] if i < len(self.header) else None
+
+    def columns(self) -> list[int]:
+        return self._columns
+
+    def samples(self) -> Iterator[tuple[str, np.ndarray]]:
+        import numpy as np
+
+        columns = self._columns
+        pick, values = _picker(columns), np.empty(len(columns))
+        for row in self.rows:
+            if row:  # (not a blank line)
+                yield row[0], _values_of(row, columns, pick, values)
+
+
+class _CoreRows:
+    """The samples as the core reads them (`esxtop_bytes`), a line it does not read by `csv`."""
+
+    def __init__(self, capture: EsxtopCapture) -> None:
+        self.capture = capture
+
+    @property
+    def line_num(self) -> int:
+        return self.capture.line_num
+
+    def column_name(self, i: int) -> str | None:
+        return self.capture.column_name(i)
+
+    def columns(self) -> list[int]:
+        return self.capture.columns()
+
+    def samples(self) -> Iterator[tuple[str, np.ndarray]]:
+        import numpy as np
+
+        columns: list[int] = []  # (asked of the core for a line it hands back)
+        while (got := self.capture.sample()) is not None:
+            if isinstance(got, str):  # not a line as esxtop writes it: csv's, with the lines after it
+                row = next(csv.reader(itertools.chain((got,), self.capture)), None)
+                if row is None:
+                    return
+                if row:
+                    columns = columns or self.capture.columns()
+                    yield row[0], _values_of(row, columns, _picker(columns), np.empty(len(columns)))
+                continue
+            stamp, figures, odd = got
+            values = np.frombuffer(figures)
+            if odd:  # fields Python's `float` decides (`_number`): " 1", "1_000", "inf", "nan"
+                values = values.copy()
+                for at, text in odd:
+                    values[at] = _number(text)
+            yield stamp, values
+
+
+def _rearranged(name: str, line: int, first: list[str]) -> ScenarioError:
     """A sample line that starts with a counter's name (`\\\\host\\Object(instance)\\Counter`): the
     capture was rearranged after esxtop wrote it. Transposed by a spreadsheet (counters down the
     first column, one sample per column: the first line holds the sample times), its times and
     numbers are the spreadsheet's rewriting (locale dates, rounded figures), not esxtop's; its
     header split over several lines (a paste that wrapped it), its columns cannot be told from
-    its samples. Either is refused, naming what is read."""
-    times = len(header) > 1 and all(_is_time(h) for h in header[1:3])
+    its samples. Either is refused, naming what is read. `first`: the header's columns after
+    its first field, the first two (fewer where it has fewer)."""
+    times = len(first) > 0 and all(_is_time(h) for h in first)
     how = ("transposed (the counters down the first column, one sample per column, as a spreadsheet's transpose "
            "writes it: its times and figures are the spreadsheet's, not esxtop's)" if times else
            "split: its header continues on this line (wrapped or cut when pasted)")
@@ -350,10 +468,10 @@ class _Samples:
     def __init__(self, path: Path) -> None:
         self.path, self.stamps = path, []  # type: ignore[var-annotated]
 
-    def start(self, tables: dict[str, Table], where: dict[int, int], header_lines: int) -> None:
+    def start(self, tables: dict[str, Table], fields: int, header_lines: int) -> None:
         self.tables, self.room = tables, max(_line_ends(self.path) - header_lines, 0)
         for t in tables.values():
-            t.start(where, self.room)
+            t.start(self.room)
 
     def add(self, line: int, stamp: str, values: np.ndarray) -> None:
         if len(self.stamps) == self.room:  # (cannot happen: a record ends a line at least)

@@ -24,10 +24,10 @@ if TYPE_CHECKING:
 
 class Counters(Protocol):
     """What `Summary.start` reads of each of the reader's tables (`esxtop.Table`): each
-    instance's counters with their file columns. esxtop's `summary` makes a Summary, so this
-    module does not import esxtop back."""
+    instance's counters with their places among the fields read. esxtop's `summary` makes a
+    Summary, so this module does not import esxtop back."""
 
-    counters: dict[str, list[tuple[str, int]]]
+    counters: dict[str, dict[str, int]]
 
 
 class _Mean:
@@ -60,8 +60,8 @@ class Summary:
         self.samples = 0
         self.tables: dict[str, TableSummary] = {}
 
-    def start(self, tables: Mapping[str, Counters], where: dict[int, int], header_lines: int) -> None:
-        size = len(where)
+    def start(self, tables: Mapping[str, Counters], fields: int, header_lines: int) -> None:
+        size = fields
         self.seen = np.zeros(size, dtype=bool)  # a number met: the field's first value
         self.first_value = np.full(size, np.nan)
         self.later = _Mean(size)  # the field's values after its first
@@ -69,8 +69,7 @@ class Summary:
         self.changes = np.zeros(size, dtype=np.int64)  # between one of them above 0 and the next not, or back
         self.was_erring = np.zeros(size, dtype=bool)  # the last of them above 0
         self._figures: np.ndarray | None = None
-        self.tables = {name: TableSummary(self, {inst: {c: where[i] for c, i in own} for inst, own in t.counters.items()})
-                       for name, t in tables.items()}
+        self.tables = {name: TableSummary(self, t.counters) for name, t in tables.items()}
 
     def add(self, line: int, stamp: str, values: np.ndarray) -> None:
         number = ~np.isnan(values)
