@@ -3,9 +3,10 @@ time: by the core where its header is a line as esxtop writes it (`esxtop_bytes`
 columns placed and each sample's disk fields made numbers over the bytes, a line esxtop does not
 write handed back to `csv`), else by `pdh_csv` (csv's rows, quoted commas and any line end, a line
 as esxtop writes it split at its `","`), the same rows either way; only the disk objects' fields
-become numbers, handed sample by sample to what keeps them: `read` writes them into each table's array (memory grows with the samples),
-`summary` (`esxtop_summary`, what `import` and `advise` use) into running figures per instance
-and counter (memory bounded by the counters, whatever the capture's length).
+become numbers, handed sample by sample to what keeps them: `read` writes them into each table's
+array (memory grows with the samples), `summary` (`esxtop_summary`, what `import` and `advise`
+use) into running figures per instance and counter (memory bounded by the counters, whatever the
+capture's length).
 A capture of every counter (17,000 columns and more, hundreds of MB) costs the memory of the disk
 figures kept, not of the file (research/formats.md §1; `scripts/bench_esxtop_reader.py`,
 `scripts/make_esxtop_capture.py` and their figures in NOTES.md).

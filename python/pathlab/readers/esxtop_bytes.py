@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import os
+import threading
 
 from pathlab._core import EsxtopCapture
 
@@ -24,6 +25,8 @@ Header = tuple[str, list[str], dict[str, dict[str, dict[str, int]]]]
 #: The capture `opened` last kept: its file's identity, and the capture past its header (the
 #: header's first field, the hosts named, the disk counters placed).
 _kept: tuple[tuple[int, int, int, int], EsxtopCapture, Header] | None = None
+#: Held to take or keep it: one capture is read by one thread (the core's reader is not shared).
+_keeping = threading.Lock()
 
 
 def opened(file: str, keep: bool = False) -> tuple[EsxtopCapture, Header] | None:
@@ -33,9 +36,10 @@ def opened(file: str, keep: bool = False) -> tuple[EsxtopCapture, Header] | None
     global _kept
     found = os.stat(file)
     identity = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
-    if _kept is not None and _kept[0] == identity:
-        (_, capture, header), _kept = _kept, None
-        return capture, header
+    with _keeping:
+        if _kept is not None and _kept[0] == identity:
+            (_, capture, header), _kept = _kept, None
+            return capture, header
     try:
         capture = EsxtopCapture(file, csv.field_size_limit())
         read = capture.header()
@@ -44,5 +48,6 @@ def opened(file: str, keep: bool = False) -> tuple[EsxtopCapture, Header] | None
     if read is None:
         return None
     if keep:
-        _kept = (identity, capture, read)
+        with _keeping:
+            _kept = (identity, capture, read)
     return capture, read
