@@ -82,21 +82,31 @@ HEADER = ",".join(['"(PDH-CSV 4.0)"', *(f'"\\\\h\\Physical Disk Path(p)\\C{i}"' 
 
 
 def test_fields_split_as_pdh_csv_splits_them(tmp_path: Path) -> None:
-    """A line of random quotes, commas and letters: read by the core where `split` reads it, the
-    same fields; handed back whole where `split` leaves it to csv."""
+    """A line of random quotes, commas, blanks and letters: read by the core where `split` reads
+    it, the fields csv reads; any other line handed back whole, for csv."""
     draw = random.Random(7)
     file = tmp_path / "line.csv"
+    read = 0
     for _ in range(20_000):
-        body = "".join(draw.choice('",ab') for _ in range(draw.randint(1, 12)))
+        if draw.random() < 0.5:  # any line
+            body = "".join(draw.choice('",a -') for _ in range(draw.randint(1, 12)))
+        else:  # quoted fields, then perhaps a trailing comma or a last field without quotes
+            texts = ["".join(draw.choice('a -,') for _ in range(draw.randint(0, 3))) for _ in range(draw.randint(1, 4))]
+            body = ",".join(f'"{t}"' for t in texts) + draw.choice(["", ",", ",   -", ",-", ",,x", ', "', ",a,b"])
         file.write_text(HEADER + "\n" + body + "\n", newline="")
         capture = EsxtopCapture(str(file), LIMIT)
         assert capture.header() is not None and capture.columns() == list(range(1, 12))
-        got, fields = capture.sample(), split(body)
-        if fields is None:
-            assert got == body + "\n", body
-        else:
-            assert isinstance(got, tuple) and got[0] == fields[0], body
-            assert [text for _, text in got[2]] == [f for f in fields[1:12] if f], body
+        got = capture.sample()
+        if isinstance(got, str):
+            assert got == body + "\n" and split(body) is None, body
+            continue
+        read += 1
+        fields = next(csv.reader([body]))
+        assert split(body) == fields, body
+        assert got is not None and got[0] == fields[0], body
+        assert [text for _, text in got[2]] == [f for f in fields[1:12] if f], body
+        assert all(np.isnan(np.frombuffer(got[1]))), body  # (no field of these is a number)
+    assert read > 2_500
 
 
 NUMBERS = ["0.00", "4096", "-1.5", "+2", "1.", ".5", "1e3", "1E-3", "-0", "0.1000000000000000055511151231257827", "2e+400",
@@ -201,3 +211,15 @@ def test_a_capture_opened_to_name_its_host_is_taken_by_its_reader_once(tmp_path:
     assert changed is not None and changed[0].line_num == 1
     assert host_names.host_named([], [str(file)]) is not None
     assert esxtop.summary(file)["paths"].mean("p", "Commands/sec") == 1.0
+
+
+@pytest.mark.parametrize("capture", sorted((Path(__file__).parent / "data" / "esxtop").glob("*.csv")),
+                         ids=lambda p: p.name)
+def test_real_captures_read_as_the_python_reader_reads_them(capture: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped captures as read: the Python reader's tables, figure for figure. The default
+    fields' is read by the core; every counter's is not (its header holds `",   -"` between two
+    columns, a field csv reads with its quotes: the Python reader's)."""
+    assert (esxtop_bytes.opened(str(capture)) is not None) == ("allcounters" not in capture.name)
+    by_core = _outcome(capture)
+    monkeypatch.setattr(esxtop_bytes, "opened", lambda *_: None)
+    assert _outcome(capture) == by_core
