@@ -78,6 +78,7 @@ def test_a_loops_empty_queue_depth_is_no_load_and_a_missing_attribute_is_said(tm
 @pytest.mark.parametrize(("line", "says"), [
     ("/sys/block/nvme4c4n1/diag/queue_length:3", "diag/queue_length of a path: not an NVMe multipath attribute"),
     ("/sys/block/nvme4c4n1/diag/command_retry_count:many", "diag/command_retry_count 'many': the kernel prints a whole"),
+    ("/sys/block/nvme4c4n1/queue_depth:²", "queue_depth '²': the kernel prints a whole"),  # a digit to isdigit, not to int
     ("/sys/block/nvme4c4n1/ana_state:optimised", "ana_state 'optimised': one of optimized, non-optimized"),
     ("/sys/class/nvme/nvme4/diag/multipath_failover_count:1", "diag/multipath_failover_count of a controller"),
 ])
