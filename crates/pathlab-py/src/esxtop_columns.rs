@@ -32,12 +32,13 @@ pub struct EsxtopCapture {
     /// The header's line (decoded, its end left off) and each field's span in it.
     header: String,
     spans: Vec<(usize, usize)>,
-    /// The file columns read, in order (`pick`).
+    /// The file columns read, in order (`header`).
     columns: Vec<usize>,
 }
 
 /// A table's instances, in the order first named, each with its counters (each once, as ids
-/// into `Placed::counters`) and their first file columns.
+/// into `Placed::counters`) and their first file columns (`place`), then those columns' places
+/// among the columns read (`read_header`).
 type Instances = Vec<(String, Vec<(u32, usize)>)>;
 
 /// The header as read: its first field, the hosts its columns name (in the order first named),
@@ -67,26 +68,14 @@ impl EsxtopCapture {
     fn header<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
         let placed = py.detach(|| self.read_header())?;
         let Some(placed) = placed else { return Ok(None) };
-        // Each column read's place: the columns in file order.
-        let mut columns: Vec<usize> = placed
-            .tables
-            .iter()
-            .flat_map(|(_, instances)| instances.iter().flat_map(|(_, own)| own.iter().map(|c| c.1)))
-            .collect();
-        columns.sort_unstable();
-        let mut place = vec![0usize; self.spans.len()];
-        for (at, &column) in columns.iter().enumerate() {
-            place[column] = at;
-        }
-        self.columns = columns;
         let names: Vec<Bound<'py, PyString>> = placed.counters.iter().map(|c| PyString::new(py, c)).collect();
         let tables = PyDict::new(py);
         for (table, instances) in placed.tables {
             let dict = PyDict::new(py);
             for (instance, own) in instances {
                 let counters = PyDict::new(py);
-                for (counter, column) in own {
-                    counters.set_item(&names[counter as usize], place[column])?;
+                for (counter, at) in own {
+                    counters.set_item(&names[counter as usize], at)?;
                 }
                 dict.set_item(instance, counters)?;
             }
@@ -112,11 +101,11 @@ impl EsxtopCapture {
     }
 
     /// The next sample, blank lines passed: `(time, figures, odd)` for a line as esxtop writes
-    /// it, its figures of the columns read (`columns`) as float64 bytes (a missing or empty field: NaN),
-    /// `odd` the `(place, text)` of fields that are not plain decimal numbers (NaN among the
-    /// figures: Python's `float` decides them); the line itself, its end kept, for any other
-    /// line (`csv`'s to read, with the lines after it: this object iterates them); None at the
-    /// file's end.
+    /// it, its figures of the columns read (`columns`) as float64 bytes (a missing or empty
+    /// field: NaN), `odd` the `(place, text)` of fields that are not plain decimal numbers (NaN
+    /// among the figures: Python's `float` decides them); the line itself, its end kept, for any
+    /// other line (`csv`'s to read, with the lines after it: this object iterates them); None at
+    /// the file's end.
     fn sample<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let read = py.detach(|| self.read_sample())?;
         Ok(match read {
@@ -195,9 +184,26 @@ impl EsxtopCapture {
         if !plain_fields(&header, self.limit, |start, end| spans.push((start, end))) || spans.is_empty() {
             return Ok(None);
         }
-        let placed = place(&header, &spans);
+        let mut placed = place(&header, &spans);
+        // The columns read in file order (each sample's figures), and each counter by its place among them.
+        let mut columns: Vec<usize> = placed
+            .tables
+            .iter()
+            .flat_map(|(_, instances)| instances.iter().flat_map(|(_, own)| own.iter().map(|c| c.1)))
+            .collect();
+        columns.sort_unstable();
+        let mut at = vec![0usize; spans.len()];
+        for (place, &column) in columns.iter().enumerate() {
+            at[column] = place;
+        }
+        for (_, own) in placed.tables.iter_mut().flat_map(|(_, instances)| instances.iter_mut()) {
+            for counter in own.iter_mut() {
+                counter.1 = at[counter.1];
+            }
+        }
         self.header = header;
         self.spans = spans;
+        self.columns = columns;
         Ok(Some(placed))
     }
 
