@@ -49,8 +49,9 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
     assumed values' spans) on the same I/Os (seeds 1, 2, ...), as many seeds as each scenario's
     decision needs up to `seeds`, each candidate's runs as long as `lengths` says (per scenario,
     one per candidate: `RunLength.overrides`); per scenario, the figures in the candidates' order,
-    the setting in force first. The runs go as `ranking_runs` sends them: the scenario's next
-    seeds behind the ends' runs (the cores stay busy while the slowest runs); the first scenario's figures are those it gets
+    the setting in force first. The runs go as `ranking_runs` sends them: the ends' runs queued
+    behind the scenario's first seeds (the cores stay busy while the slowest runs), its later seeds
+    ahead of the ends' runs still waiting; the first scenario's figures are those it gets
     ranked alone (same runs, same seeds), each span end's those of its first `FIRST_SEEDS` seeds:
     an end gives a range and decides nothing, so no seed is added there for a decision.
     `in_force_run`: a run of the first scenario itself, taken as the setting in force's seed 1
@@ -76,7 +77,7 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
             wanted = [(central, i, seed) for i in central.open()]
             if not wanted:
                 break
-            runs.file(runs.start(wanted))
+            runs.file(runs.start(wanted, ahead=True))  # before the ends' runs still waiting
         runs.file(at_ends)
     finally:
         runs.close()

@@ -1,8 +1,10 @@
 """Where a ranking's runs go, and when. On this machine each core takes the next run as soon as
-its last ends, and the ranking's later seeds join the queue behind the runs still waiting (the
-span ends' while the scenario's own decide): no core waits at a batch's end for the slowest run
-of it (a cluster's candidates differ twofold in a run's cost). On Ray every run started before
-results are asked for goes in one batch (all at once).
+its last ends: no core waits at a batch's end for the slowest run of it (a cluster's candidates
+differ twofold in a run's cost). A decision's later seeds go ahead of the runs still waiting (the
+span ends', which decide nothing), so the ranking ends on the ends' runs, each candidate's two
+seeds side by side, not on a last seed running alone while the other core idles (session 24: 2.3
+s of one core alone at the 32-host cluster's end). On Ray every run started before results are
+asked for goes in one batch (all at once).
 
 A run is (ranking, candidate, seed): its candidate's scenario is loaded by its first run and,
 on a cluster, let go after the last run started with it (a handle of 32 hosts × 500 devices × 8
@@ -14,9 +16,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any, Protocol
 
 from pathlab.advisor.free_heap import free_heap
@@ -54,28 +56,43 @@ class RankingRuns:
     def __init__(self, executor: Executor, keep: Any):
         """`keep`: what a cluster's run is kept as (`rank.figures_of`)."""
         self.executor, self.keep = executor, keep
-        self.pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1) if executor.kind == "local" else None
         self.waiting: list[Started] = []  # Ray: started, not yet run
         self.lock = threading.Lock()
         self.loading: dict[tuple[int, int], threading.Lock] = {}
+        # This machine: the runs not yet taken, in the order the cores take them, and the cores' threads.
+        self.queue: deque[tuple[Run, int, Counter[tuple[int, int]], Future[Result]]] = deque()
+        self.ready = threading.Condition()
+        self.closed = False
+        self.cores = [threading.Thread(target=self._take, name=f"pathlab ranking {n}", daemon=True)
+                      for n in range(os.cpu_count() or 1)] if executor.kind == "local" else []
+        for core in self.cores:
+            core.start()
 
-    def start(self, runs: Sequence[Run]) -> Started:
+    def start(self, runs: Sequence[Run], ahead: bool = False) -> Started:
+        """`runs` queued behind those waiting, or with `ahead` before them (in their own order)."""
         started = Started(list(runs))
-        if self.pool is None:
+        if not self.cores:
             self.waiting.append(started)
             return started
         shared = Counter((id(r), i) for r, i, _ in runs)
         left = Counter(shared)
         for key in shared:
             self.loading.setdefault(key, threading.Lock())
-        started.futures = [self.pool.submit(self._one, run, shared[(id(run[0]), run[1])], left) for run in runs]
+        queued = [(run, shared[(id(run[0]), run[1])], left, Future[Result]()) for run in runs]
+        with self.ready:
+            if ahead:
+                self.queue.extendleft(reversed(queued))
+            else:
+                self.queue.extend(queued)
+            self.ready.notify_all()
+        started.futures = [future for *_, future in queued]
         return started
 
     def file(self, started: Started) -> None:
         """Waits for `started`'s results and files each under its ranking, in its runs' order
         (a candidate's seeds in order)."""
         if started.results is None:
-            if self.pool is None:
+            if not self.cores:
                 self._run_waiting()
             else:
                 started.results = [f.result() for f in started.futures]
@@ -83,9 +100,32 @@ class RankingRuns:
             r.results[i].append(result)
 
     def close(self) -> None:
-        """Lets the queue go (the runs not started are dropped: an error ended the ranking)."""
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+        """Lets the queue go (the runs not started are dropped: an error ended the ranking), and
+        waits for the runs under way."""
+        with self.ready:
+            self.closed = True
+            for *_, future in self.queue:
+                future.cancel()
+            self.queue.clear()
+            self.ready.notify_all()
+        for core in self.cores:
+            core.join()
+
+    def _take(self) -> None:
+        """A core's thread: the next run queued, until the ranking closes."""
+        while True:
+            with self.ready:
+                while not self.queue and not self.closed:
+                    self.ready.wait()
+                if self.closed:
+                    return
+                run, shared, left, future = self.queue.popleft()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(self._one(run, shared, left))
+            except BaseException as e:  # raised where the results are asked (`file`)
+                future.set_exception(e)
 
     def _one(self, run: Run, shared: int, left: Counter[tuple[int, int]]) -> Result:
         r, i, seed = run
