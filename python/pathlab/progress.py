@@ -6,7 +6,7 @@ prints on stderr (`cli/progress.py`), and a notebook may print or draw what it l
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from pathlab.api import Result, Scenario, run_many
 
@@ -36,7 +36,7 @@ class Progress:
 
 
 def run_batch(scenarios: Sequence[Scenario], progress: Progress | None = None,
-              path_intervals: bool = True) -> list[Result]:
-    """`run_many` on every core, reporting to `progress`."""
+              path_intervals: bool = True, rows: Mapping[str, Sequence[str]] | None = None) -> list[Result]:
+    """`run_many` on every core, reporting to `progress` (`rows`: the tables' fields kept, `Scenario._run`)."""
     with (progress or Progress()).runs([s.label for s in scenarios]) as report:
-        return run_many(scenarios, report, path_intervals=path_intervals)
+        return run_many(scenarios, report, path_intervals=path_intervals, rows=rows)

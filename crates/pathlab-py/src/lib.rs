@@ -17,7 +17,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use to_python::to_python;
+use to_python::{to_python, to_python_rows, RowFields};
 
 /// A parsed and checked scenario (one variant and the user's overrides applied).
 #[pyclass(module = "pathlab._core", frozen)]
@@ -341,13 +341,16 @@ impl SimulationHandle {
     /// each device's row its `host`, `cmds_s` and `gavg_ms` alone (a cluster's ranking reads each
     /// host's figures from them). Either way the engine builds nothing else (`finish_figures`): on
     /// 32 hosts × 500 devices × 8 paths the full result is 128,000 path rows and 16,000 devices'
-    /// statuses, quantiles, intervals and setups.
-    #[pyo3(signature = (figures_only=false, device_rows=false))]
+    /// statuses, quantiles, intervals and setups. `rows`: the full result with each table named
+    /// (`paths`, `devices`...) holding only the fields named in each row (a pilot's passes read 10
+    /// of a path row's 28 fields); a name that is no table of the result raises ValueError.
+    #[pyo3(signature = (figures_only=false, device_rows=false, rows=None))]
     fn finish<'py>(
         &self,
         py: Python<'py>,
         figures_only: bool,
         device_rows: bool,
+        rows: Option<BTreeMap<String, Vec<String>>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let sim = self
             .inner
@@ -362,7 +365,19 @@ impl SimulationHandle {
         }
         let result = py.detach(|| sim.finish()).map_err(|e| run_error(&self.file, e))?;
         self.events.store(result.engine_events, std::sync::atomic::Ordering::Relaxed);
-        Ok((to_python(py, &result)?, to_python(py, &result.setups)?))
+        let data = match rows {
+            None => to_python(py, &result)?,
+            Some(rows) => {
+                let kept: RowFields =
+                    rows.into_iter().map(|(table, fields)| (table, fields.into_iter().collect())).collect();
+                let data = to_python_rows(py, &result, &kept)?;
+                if let Some(table) = kept.keys().find(|table| !data.contains(table.as_str()).unwrap_or(false)) {
+                    return Err(PyValueError::new_err(format!("rows: {table:?} is no table of a run's result")));
+                }
+                data
+            }
+        };
+        Ok((data, to_python(py, &result.setups)?))
     }
 }
 

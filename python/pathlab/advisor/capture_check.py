@@ -34,7 +34,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from pathlab.advisor import fit_level
+from pathlab.advisor import fit_level, pilot_rows
 from pathlab.advisor.fit_level import LEVELS, Judged, Unit
 from pathlab.advisor.run_length import SAMPLING_MARGIN, SATURATED_PCT, WARMUP_SHARE, in_a_row, samples_per_path
 from pathlab.advisor.turn_spread import spread_s
@@ -255,8 +255,10 @@ def _spread_s(pilot: Result, rates: dict[str, float], key: Callable[[str, str], 
 
 
 def _run(scenario: Scenario, sets: dict[str, int | str], progress: Progress | None) -> Result:
-    # Loaded to be run at once: the run builds its model, with the load's checks.
-    (run,) = run_batch([scenario.with_set(sets, to_run=True)], progress, path_intervals=False)
+    # Loaded to be run at once: the run builds its model, with the load's checks. Its largest tables with the
+    # fields a pilot's passes read (`pilot_rows.ROWS`), of which the fit reads the devices' and paths' that
+    # `fit_level.units` reads, and each device's rate and response.
+    (run,) = run_batch([scenario.with_set(sets, to_run=True)], progress, path_intervals=False, rows=pilot_rows.ROWS)
     return run
 
 

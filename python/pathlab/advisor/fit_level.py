@@ -36,6 +36,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from pathlab.advisor import pilot_rows
 from pathlab.advisor.rotations import ROTATIONS, in_a_row
 from pathlab.api import Result
 
@@ -100,14 +101,14 @@ def units(run: Result, rates: Mapping[str, float], key: Callable[[str, str], str
     and `paths_of` (by `key`) where given (the run-length rule: the most of any candidate)."""
     bytes_per_io = run.data["summary"]["bytes_per_io"]
     row_of = {key(r["host"], r["name"]): r for r in run.data["devices"]}
-    targets: dict[tuple[str, str], dict[str, str]] = {}
-    for p in run.data["paths"]:
-        targets.setdefault((p["host"], p["device"]), {})[p["name"]] = p["target"]
-    # Per device: its name, rotations per second, rate and ports; alike ports held once (16,000 devices on 32 × 500 × 8).
-    each: list[tuple[str, float, float, frozenset[str]]] = []
+    path_rows = pilot_rows.grouped(run).paths
+    # Per device: its name, rotations per second, rate and ports; alike ports held once (16,000 devices on 32 × 500 × 8),
+    # and the ports of alike targets worked out once.
+    each: list[_Device] = []
+    ports_of: dict[tuple[str, ...], tuple[str, ...]] = {}
     port_sets: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
-    groups: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
-    arrays: dict[str, list[Unit]] = {}
+    groups: dict[tuple[str, str, tuple[str, ...]], list[_Device]] = {}
+    arrays: dict[str, list[_Device]] = {}
     for d in run.setups:
         name = key(d.host, d.name)
         if name not in rates:
@@ -115,21 +116,23 @@ def units(run: Result, rates: Mapping[str, float], key: Callable[[str, str], str
         working = row_of[name]["working_paths"]
         paths = (paths_of or {}).get(name, max(len(working), 1))
         row = rows[name] if rows is not None else in_a_row(d.policy.params, bytes_per_io)
-        target = targets.get((d.host, d.name), {})
-        ports = tuple(sorted({target.get(p, p).split("/", 1)[-1] for p in working}))
+        target = {p["name"]: p["target"] for p in path_rows.get((d.host, d.name), ())}
+        reached = tuple([target.get(p, p) for p in working])
+        ports = ports_of.get(reached)
+        if ports is None:
+            ports = ports_of[reached] = tuple(sorted({t.split("/", 1)[-1] for t in reached}))
         array = array_of[name]
         if (array, ports) not in port_sets:
             port_sets[array, ports] = frozenset(f"{array}/{p}" for p in ports)
-        each.append((name, rates[name] / (paths * row), rates[name], port_sets[array, ports]))
-        groups.setdefault((d.host, array, ports), []).append(name)
+        device = (name, rates[name] / (paths * row), rates[name], port_sets[array, ports])
+        each.append(device)
+        groups.setdefault((d.host, array, ports), []).append(device)
+        arrays.setdefault(array, []).append(device)
     # A device's `shared` is its port group's idle chance: the groups first, each device's unit then made once.
-    alone = {name: Unit("device", name, (name,), rotations, rate, ports) for name, rotations, rate, ports in each}
-    together = [_together("port group", f"{host}'s devices on {array} through {', '.join(ports)}",
-                          [alone[n] for n in mine]) for (host, array, ports), mine in groups.items()]
+    together = [_together("port group", f"{host}'s devices on {array} through {', '.join(ports)}", mine)
+                for (host, array, ports), mine in groups.items()]
     shared = {n: g.idle for g in together for n in g.devices}
     devices = [Unit("device", name, (name,), rotations, rate, ports, shared[name]) for name, rotations, rate, ports in each]
-    for u in devices:
-        arrays.setdefault(array_of[u.name], []).append(u)
     together += [_together("array", f"array {array}", mine) for array, mine in arrays.items()]
     # A unit of the devices a finer one holds already (one device; a host's only port group on its array) is that unit.
     seen = {u.devices for u in devices}
@@ -188,6 +191,10 @@ def tolerance(unit: Unit, level: Judged, duration_s: float) -> float:
     return unit.allows(duration_s) if below or (level.short and unit.level == level.level) else 0.0
 
 
-def _together(level: str, name: str, mine: list[Unit]) -> Unit:
-    return Unit(level, name, tuple(n for u in mine for n in u.devices), sum(u.rotations_per_s for u in mine),
-                sum(u.rate for u in mine), frozenset(p for u in mine for p in u.ports))
+#: A device as `units` gathers it: its name, rotations per second, rate and ports.
+_Device = tuple[str, float, float, frozenset[str]]
+
+
+def _together(level: str, name: str, mine: list[_Device]) -> Unit:
+    return Unit(level, name, tuple(n for n, _, _, _ in mine), sum(r for _, r, _, _ in mine), sum(r for _, _, r, _ in mine),
+                frozenset(p for _, _, _, ports in mine for p in ports))

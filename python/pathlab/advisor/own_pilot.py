@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
-from pathlab.advisor import alike, run_length
+from pathlab.advisor import alike, pilot_rows, run_length
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.run_length import RunLength
 from pathlab.api import Result, Scenario
@@ -53,7 +53,8 @@ def pilot_of(scenario: Scenario, full: RunLength, progress: Progress | None, und
 
     # Loaded to be run at once: its model is built by its run, which makes the load's checks.
     pilot = scenario.with_set(run_length.pilot_length(), to_run=True)
-    (run,) = run_batch([pilot], progress, path_intervals=False)  # the length reads the devices', paths' and ports'
+    # The length and the candidates read the devices', paths' and ports' rows: of the largest, the fields they read.
+    (run,) = run_batch([pilot], progress, path_intervals=False, rows=pilot_rows.ROWS)
     going()
     cands, resolved = resolved_candidates(scenario, run, undetermined, going)
     if candidates_known is not None:

@@ -43,10 +43,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
-from pathlab.advisor import fit_level
-from pathlab.advisor.alike import device_keys
+from pathlab.advisor import fit_level, pilot_rows
 from pathlab.advisor.host_figures import host_figures
 from pathlab.advisor.rotations import ROTATIONS, in_a_row
 from pathlab.api import Result
@@ -110,23 +110,22 @@ def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[
     device to finish the first sampling of each such policy `simulated` gives it (every
     candidate's resolved devices). `per_host`: a cluster's, whose ranking reads each host's
     figures (the module's last paragraph)."""
-    keys = device_keys(pilot.data)  # names, `HOST/NAME` for a LUN several hosts have
+    grouped = pilot_rows.grouped(pilot)
+    keys = grouped.keys  # names, `HOST/NAME` for a LUN several hosts have
     devices = dict(zip(keys, pilot.data["devices"], strict=True))
-    key_of = {(d["host"], d["name"]): key for key, d in devices.items()}
     bytes_per_io = pilot.data["summary"]["bytes_per_io"]
     # Per device, over the setting in force and every candidate: the most I/Os a policy sends
     # down a path in a row, and the most paths it may spread over (a candidate's round robin
     # goes over every active-optimized path where the setting in force, MRU or Fixed, has one).
-    optimized: dict[str, int] = {}
-    for p in pilot.data["paths"]:
-        key = key_of[p["host"], p["device"]]
-        optimized[key] = optimized.get(key, 0) + (p["state"] == "active")
+    optimized = {grouped.key_of[owner]: list(map(_state, paths)).count("active") for owner, paths in grouped.paths.items()}
     samples: dict[str, int] = {}
     rows: dict[str, float] = {}
+    limits = _Limits(bytes_per_io)
     for resolved in [pilot.setups, *simulated]:
         for key, d in zip(keys, resolved, strict=True):  # every candidate's devices in the scenario's order
-            samples[key] = max(samples.get(key, 0), samples_per_path(d.policy.params))
-            rows[key] = max(rows.get(key, 1.0), in_a_row(d.policy.params, bytes_per_io))
+            sampling_ios, in_row = limits.of(d.policy.params)
+            samples[key] = max(samples.get(key, 0), sampling_ios)
+            rows[key] = max(rows.get(key, 1.0), in_row)
     rates = _device_rates(pilot)
     needed_s = sampling_s = 0.0
     crowded = set() if per_host else saturated(pilot)
@@ -186,9 +185,9 @@ def rotations(pilot: Result, rates: dict[str, float], rows: dict[str, float], pa
     `rows` and `paths`: per device (by its key), the most I/Os in a row and paths of any candidate."""
     if all(r <= 1 for r in rows.values()):
         return "device", 0.0  # a policy choosing per I/O goes round within PER_PATH_IOS
-    keys = device_keys(pilot.data)
-    key_of = {(d["host"], d["name"]): key for key, d in zip(keys, pilot.data["devices"], strict=True)}
-    array_of = {key: d.array.name for key, d in zip(keys, pilot.setups, strict=True)}
+    grouped = pilot_rows.grouped(pilot)
+    key_of = grouped.key_of
+    array_of = {key: d.array.name for key, d in zip(grouped.keys, pilot.setups, strict=True)}
     busy = {k: r for k, r in rates.items() if r > 0}
     every = fit_level.units(pilot, busy, lambda host, name: key_of[host, name], array_of, rows, paths)
     alone = max((ROTATIONS / u.rotations_per_s for u in every if u.level == "device"), default=0.0)
@@ -206,7 +205,7 @@ def saturated(pilot: Result) -> set[str]:
     `SATURATED_PCT` has the rest)."""
     ports = {p["name"] for p in pilot.data["ports"] if p["util_pct"] >= SATURATED_PCT}
     adapters = {(a["host"], a["name"]) for a in pilot.data["adapters"] if a["qued"] > 0}
-    key_of = {(d["host"], d["name"]): key for key, d in zip(device_keys(pilot.data), pilot.data["devices"], strict=True)}
+    key_of = pilot_rows.grouped(pilot).key_of
     return {key_of[p["host"], p["device"]] for p in pilot.data["paths"]
             if p["target"] in ports or (p["host"], p["adapter"]) in adapters}
 
@@ -232,6 +231,30 @@ def samples_per_path(params: Any) -> int:
     if params.get("scheme") == "LB-Latency":
         return int(params["sampling_ios_per_path"])
     return 0
+
+
+_state = itemgetter("state")
+
+
+class _Limits:
+    """Each policy's `samples_per_path` and `in_a_row` at the run's I/O size, worked out once for
+    each policy's parameters (the devices of one candidate mostly share them: 16,000 devices and
+    four candidates on 32 hosts × 500 devices × 8 paths)."""
+
+    def __init__(self, bytes_per_io: float) -> None:
+        self._bytes_per_io = bytes_per_io
+        self._known: dict[tuple[tuple[str, Any], ...], tuple[int, float]] = {}
+
+    def of(self, params: Any) -> tuple[int, float]:
+        try:
+            # Equal parameters, equal limits: both are worked out from the values alone.
+            held = tuple(params.items())
+            found = self._known.get(held)
+        except TypeError:  # a value that is no key (a list): worked out each time
+            return samples_per_path(params), in_a_row(params, self._bytes_per_io)
+        if found is None:
+            found = self._known[held] = (samples_per_path(params), in_a_row(params, self._bytes_per_io))
+        return found
 
 
 def _device_rates(pilot: Result) -> dict[str, float]:
