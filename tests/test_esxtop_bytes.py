@@ -223,3 +223,21 @@ def test_real_captures_read_as_the_python_reader_reads_them(capture: Path, monke
     by_core = _outcome(capture)
     monkeypatch.setattr(esxtop_bytes, "opened", lambda *_: None)
     assert _outcome(capture) == by_core
+
+
+def test_a_file_name_the_core_cannot_take_is_read_by_the_python_reader(tmp_path: Path) -> None:
+    """A name not UTF-8 (a str with a lone surrogate, as Python hands such a name over) is read
+    as any other capture, not a traceback."""
+    name = os.fsdecode(bytes(tmp_path) + b"/esxtop-\xff.csv")
+    Path(name).write_text('"(PDH-CSV 4.0)","\\\\esx07\\Physical Disk Path(p)\\Commands/sec"\n"01/01/2026 00:00:00","3"\n')
+    assert esxtop_bytes.opened(name) is None
+    assert esxtop.summary(name)["paths"].mean("p", "Commands/sec") == 3.0
+    assert esxtop_bytes.opened(str(tmp_path / "absent.csv")) is None  # the Python reader says why
+
+
+def test_a_header_past_csvs_field_limit_is_refused_at_its_line_when_naming_the_host(tmp_path: Path) -> None:
+    file = tmp_path / "esxtop.csv"
+    file.write_text('"(PDH-CSV 4.0)","' + "x" * (csv.field_size_limit() + 1) + '"\n')
+    with pytest.raises(pathlab.ScenarioError, match="not CSV: field larger than field limit") as refused:
+        host_names.host_named([], [str(file)])
+    assert refused.value.args[:2] == (str(file), "line 1")

@@ -6,6 +6,7 @@ hosts is refused, and so are captures given for one host that name different one
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -82,7 +83,10 @@ def _in_esxtop(file: str) -> tuple[str, Read] | None:
             hosts = core[1][1]
         else:  # a header that is not a line as esxtop writes it
             f.seek(0)
-            hosts = _hosts_of(next(Records(f, file, keep=True), [])[1:])
+            try:
+                hosts = _hosts_of(next(Records(f, file, keep=True), [])[1:])
+            except csv.Error as e:  # as the capture's reader says it
+                raise ScenarioError(file, "line 1", f"not CSV: {e}") from None
     where = f"{file}, line 1"
     if len(hosts) > 1:
         raise ScenarioError(file, "line 1", f"counters of hosts {', '.join(hosts[:4])}: give one host's esxtop capture")

@@ -34,7 +34,10 @@ def opened(file: str, keep: bool = False) -> tuple[EsxtopCapture, Header] | None
     writes (or the file cannot be opened: the Python reader says why). Taken where `keep` kept it
     from the same file unchanged, else read, and kept where `keep` is set (one at a time)."""
     global _kept
-    found = os.stat(file)
+    try:
+        found = os.stat(file)
+    except OSError:
+        return None
     identity = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
     with _keeping:
         if _kept is not None and _kept[0] == identity:
@@ -43,7 +46,7 @@ def opened(file: str, keep: bool = False) -> tuple[EsxtopCapture, Header] | None
     try:
         capture = EsxtopCapture(file, csv.field_size_limit())
         read = capture.header()
-    except OSError:
+    except (OSError, UnicodeError):  # (a file name not UTF-8 the core cannot take: the Python reader reads it)
         return None
     if read is None:
         return None
