@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from pathlab.api import ScenarioError
 from pathlab.readers import _plain_listing, pasted
 from pathlab.readers._file import listing_size
+from pathlab.readers._whole import is_whole  # noqa: F401 (the listings readers ask `t.is_whole`)
 from pathlab.readers.rejoin import MARGINS, rejoined
 
 #: `Key: value` (or `Key:` with nothing after it). Keys are words in title case, as esxcli prints
@@ -309,12 +310,6 @@ def integer(reader: Reader, block: Block, key: str, unit: str = "") -> int | Non
 
 #: The largest whole number a listing's value is read as (its table's column holds 64 bits).
 LARGEST = 2**63 - 1
-
-
-def is_whole(text: str) -> bool:
-    """Whether `text` is a whole number as the tools print one: ASCII digits (`²` is a digit to
-    Python, and no number to `int`)."""
-    return text.isascii() and text.isdigit()
 
 
 #: Digits of `LARGEST`: a longer run of digits (its leading zeros aside) is past it.

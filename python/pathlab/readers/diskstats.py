@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, warn
 from pathlab.readers._file import lines_of
 from pathlab.readers._spread import spread
+from pathlab.readers._whole import is_whole
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -138,7 +139,7 @@ def lines(path: str | Path) -> Iterator[Line]:
         if _COUNTS.fullmatch(rest) and max(map(len, counters)) < 20:  # below 2^64: the common case, at C speed
             values = dict(zip(fields, map(int, counters)))
         for i, (field, value) in enumerate(zip(fields, counters) if not values else ()):
-            if not value.isdigit() or not value.isascii() or len(value) > 20 or int(value) >= _MAX:
+            if not is_whole(value) or len(value) > 20 or int(value) >= _MAX:
                 raise ScenarioError(name, where, f"{device}: field {i + 4} ({field}) {value[:20]!r} is not a "
                                                  "counter (a whole number below 2^64)")
             values[field] = int(value)

@@ -18,6 +18,7 @@ from pathlib import Path
 from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
 from pathlab.readers._esxcli_text import KEY
+from pathlab.readers._whole import is_whole
 
 COMMAND = "esxcli system settings advanced list"
 #: The options read, by their path: the name VMware's pages give them and the `[host.stack]` key.
@@ -118,7 +119,7 @@ def _setting(name: str, option: str, path_line: int, block: dict[str, tuple[str,
                 raise ScenarioError(name, f"line {path_line}", f"{setting} has no `{field}:` line (is the file cut short?)")
             return None
         value, line = block[field]
-        if not value.isdigit():
+        if not is_whole(value):
             what = "0 or 1" if setting in SWITCHES else "a whole number of seconds"
             raise ScenarioError(name, f"line {line}", f"{setting} `{field}`: expected {what}, found {value[:20]!r}")
         return int(value)

@@ -25,6 +25,7 @@ from pathlib import Path
 from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
 from pathlab.readers._dashed_table import DASHES, rows_under
+from pathlab.readers._whole import is_whole
 
 COMMAND = "esxcli iscsi adapter param get"
 PORTAL_COMMAND = "esxcli iscsi adapter target portal param get"
@@ -161,8 +162,8 @@ def _row(name: str, number: int, text: str) -> Param:
 def _check_compared(found: AdapterParams) -> None:
     """LoginTimeout in whole seconds within the row's own range, DelayedAck true or false."""
     login, ack = found.get("LoginTimeout"), found.get("DelayedAck")
-    if login is not None and (not login.current.isdigit() or (
-            login.low.isdigit() and login.high.isdigit() and not int(login.low) <= int(login.current) <= int(login.high))):
+    if login is not None and (not is_whole(login.current) or (
+            is_whole(login.low) and is_whole(login.high) and not int(login.low) <= int(login.current) <= int(login.high))):
         raise ScenarioError(found.file, f"line {login.line}", f"LoginTimeout Current {login.current[:20]!r}: expected whole "
                                                               f"seconds within the listing's own range {login.low} to "
                                                               f"{login.high}")
@@ -178,9 +179,9 @@ def _check_timer(found: AdapterParams, name: str) -> None:
     if p is None:
         return
     where = f"line {p.line}"
-    if not p.current.isdigit():
+    if not is_whole(p.current):
         raise ScenarioError(found.file, where, f"{name} Current: expected whole seconds, found {p.current[:20]!r}")
-    if p.low.isdigit() and p.high.isdigit() and not int(p.low) <= int(p.current) <= int(p.high):
+    if is_whole(p.low) and is_whole(p.high) and not int(p.low) <= int(p.current) <= int(p.high):
         raise ScenarioError(found.file, where, f"{name} Current {p.current} is outside the listing's own range "
                                                f"{p.low} to {p.high}")
     if found.portal is not None and not p.inherit:

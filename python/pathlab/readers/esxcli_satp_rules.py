@@ -127,7 +127,7 @@ def _rule(reader: t.Reader, number: int, line: str, spans: list[tuple[str, int, 
     row["psp_policy"] = options.get("policy")
     for key in ("iops", "bytes"):
         value = options.get(key)
-        if value is not None and not value.isdigit():
+        if value is not None and not t.is_whole(value):
             reader.fail(number, f"`PSP Options`: {key} should be a whole number, found {value!r}")
         row[key] = int(value) if value is not None else None
     row["line"] = number

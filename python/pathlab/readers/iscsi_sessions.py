@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from pathlab.api import ScenarioError
 from pathlab.readers import pasted
+from pathlab.readers._whole import is_whole
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -143,7 +144,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
 
 def _field(file: str, at: str, session: _Session, key: str, value: str) -> None:
     if key == "SID":
-        if not value.isdigit():
+        if not is_whole(value):
             raise ScenarioError(file, at, f"SID {value!r}: iscsiadm prints the session's number here")
         session.sid = int(value)
     elif key == "Iface IPaddress":

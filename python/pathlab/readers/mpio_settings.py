@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pathlab.api import ScenarioError
 from pathlab.readers import pasted
+from pathlab.readers._whole import is_whole
 
 #: Get-MPIOSetting's names (Microsoft's MPIO module reference, Windows Server 2012 to 2025).
 KEYS = ("PathVerificationState", "PathVerificationPeriod", "PDORemovePeriod", "RetryCount", "RetryInterval",
@@ -35,7 +36,7 @@ class Settings:
         if key not in self.values:
             return None
         value, line = self.values[key]
-        if not value.isdigit():
+        if not is_whole(value):
             raise ScenarioError(name, f"line {line}", f"{key} : {value[:20]}: expected a whole number")
         return int(value), line
 

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
+from pathlab.readers._whole import is_whole
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -112,11 +113,6 @@ def _object(name: str) -> str:
     return "head" if re.fullmatch(r"nvme\d+n\d+", name) else "controller"
 
 
-def _whole(value: str) -> bool:
-    """A whole number as the kernel prints it: ASCII digits (`str.isdigit` takes `²` too, which
-    `int` refuses)."""
-    return value.isascii() and value.isdigit()
-
 
 def _checked(file: str, number: int, kind: str, attribute: str, value: str) -> str:
     if attribute not in ATTRIBUTES[kind]:
@@ -125,11 +121,11 @@ def _checked(file: str, number: int, kind: str, attribute: str, value: str) -> s
     counter = attribute.startswith("diag/") or attribute in ("queue_depth", "ana_grpid")
     if attribute == "queue_depth" and value == "":
         return value  # empty unless the iopolicy is queue-depth
-    if counter and not _whole(value):
+    if counter and not is_whole(value):
         raise ScenarioError(file, f"line {number}", f"{attribute} {value!r}: the kernel prints a whole number here")
     if attribute == "iopolicy" and value not in IOPOLICIES:
         raise ScenarioError(file, f"line {number}", f"iopolicy {value!r}: one of {', '.join(IOPOLICIES)}")
-    if (attribute in TIMERS or attribute in MODULE_PARAMETERS) and not _whole(value) \
+    if (attribute in TIMERS or attribute in MODULE_PARAMETERS) and not is_whole(value) \
             and not (attribute in OFF_TIMERS and value == "off"):
         allowed = "a whole number of seconds" + (" or off" if attribute in OFF_TIMERS else "")
         raise ScenarioError(file, f"line {number}", f"{attribute} {value!r}: the kernel prints {allowed} here")

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
+from pathlab.readers._whole import is_whole
 from pathlab.readers.rejoin import rejoined
 
 COMMAND = "powermt display dev=all"
@@ -209,7 +210,7 @@ def _aligned_row(text: str, interface_at: int | None) -> tuple[str, ...] | None:
     if interface_at is None or not text[interface_at:interface_at + 1].strip() or text[interface_at - 1:interface_at] != " ":
         return None
     left, right = text[:interface_at].split(), text[interface_at:].split()
-    if len(left) < 3 or not left[0].isdigit() or len(right) not in (5, 6):
+    if len(left) < 3 or not is_whole(left[0]) or len(right) not in (5, 6):
         return None
     interface = text[interface_at:].rstrip()
     for word in reversed(right[-4:]):  # the counts, state and mode after the port, cut from the right
@@ -219,7 +220,7 @@ def _aligned_row(text: str, interface_at: int | None) -> tuple[str, ...] | None:
 
 def _row(name: str, number: int, columns: tuple[str, ...]) -> PathRow:
     hba, hw, io, interface, mode, state, queued, errors = columns
-    if not (hba.isdigit() and queued.isdigit() and errors.isdigit()):
+    if not (is_whole(hba) and is_whole(queued) and is_whole(errors)):
         raise _refused(name, number, "expected a path row `### HW-path I/O-path Interf. Mode State Q-IOs Errors`")
     if mode not in MODES:
         raise _refused(name, number, f"path mode {mode!r}: expected one of {', '.join(MODES)}")

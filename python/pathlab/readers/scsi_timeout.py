@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pathlab.api import ScenarioError
+from pathlab.readers._whole import is_whole
 from pathlab.readers.pasted import Line, command_outputs, file_lines, unwrapped
 
 #: The attributes read.
@@ -111,7 +112,7 @@ def _value(name: str, line: Line, command: str) -> DeviceTimeout:
                                       f"SECONDS`, found {line.text.strip()[:50]!r}")
     if attribute not in ATTRIBUTES:
         raise ScenarioError(name, at, f"{attribute}: not an attribute read here (a SCSI device's {', '.join(ATTRIBUTES)})")
-    if not (value.isascii() and value.isdigit()) or len(value) > 10:  # `²` is a digit to isdigit, not to int
+    if not is_whole(value) or len(value) > 10:
         raise ScenarioError(name, at, f"{attribute} {value[:20]!r}: the kernel prints a whole number of seconds here")
     return DeviceTimeout(device, attribute, int(value), line.number)
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pathlab.api import ScenarioError, warn
+from pathlab.readers._whole import is_whole
 from pathlab.readers.pasted import Line, command_outputs, file_lines, unwrapped
 
 #: The command whose output this is, as pasted before it.
@@ -129,7 +130,7 @@ def _block(name: str, lines: list[Line], device: str | None, at: int | None) -> 
 
 def _number(name: str, line: int, text: str) -> int:
     """The implicit transition time: sg_rtpg prints the header's byte in decimal (0 to 255)."""
-    if not text.isdigit() or int(text) > 0xFF:
+    if not is_whole(text) or int(text) > 0xFF:
         raise ScenarioError(name, f"line {line}", f"Implicit transition time {text!r}: sg_rtpg prints a whole number of "
                                                   "seconds from 0 to 255 here")
     return int(text)
