@@ -45,6 +45,7 @@ use pause::HostPauses;
 use service::ServiceModel;
 use stack::StackRules;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// The host beyond one device, as policies may see it: load per I_T nexus across devices, and
 /// the CPU topology.
@@ -299,7 +300,9 @@ pub struct Path {
     pub alua: AluaState,
     /// Esxtop's counters of the commands it carried (`observe::Recorder` snapshots them).
     pub counters: IoCounters,
-    pub name: String,
+    /// Its runtime name, shared by the model's copies (a ranking's seeds of one candidate run
+    /// on copies of one build: 128,000 names on a cluster of 32 hosts × 500 devices × 8 paths).
+    pub name: Arc<str>,
     pub device: usize,
     pub port: usize,
     /// The host uses the path: it has not failed it (esxcli's active versus dead).
@@ -392,7 +395,8 @@ pub struct Device {
     /// The host that sees it (index as `Adapter::host`; a completion reads its adapter's, the
     /// same: `build::paths::discover`).
     pub host: usize,
-    pub name: String,
+    /// Shared by the model's copies, as a path's name.
+    pub name: Arc<str>,
     pub array: usize,
     /// Its LUN number: on a port with per-LUN service, the FIFO it queues in.
     pub lun: u32,
@@ -402,13 +406,14 @@ pub struct Device {
     pub no_path: VecDeque<u32>,
     /// The failure handling of its stack.
     pub stack: StackRules,
-    /// The array-type plugin that claimed it.
-    pub satp: String,
+    /// The array-type plugin that claimed it. This and the next two are read, never changed,
+    /// once the model is built: shared by the model's copies, and between devices claimed alike.
+    pub satp: Arc<str>,
     /// What a Linux host's claim tables give it (`crate::linux`).
-    pub linux: LinuxClaim,
+    pub linux: Arc<LinuxClaim>,
     /// The parameters of its policy the scenario gives; the others are the stack's or the
     /// claim's.
-    pub given: Vec<String>,
+    pub given: Arc<[String]>,
     /// How its stack sees path states: the SATP's kind on ESXi, the prioritizer's on Linux
     /// dm-multipath.
     pub path_states: SatpKind,
@@ -496,7 +501,7 @@ pub struct Model {
 impl Model {
     /// The devices' names, as a reference finds them: `HOST/NAME`, or a name alone one host has.
     pub fn device_names(&self) -> names_per_host::NamesPerHost<'_> {
-        let named = self.devices.iter().map(|d| (d.name.as_str(), d.host)).collect();
+        let named = self.devices.iter().map(|d| (&*d.name, d.host)).collect();
         names_per_host::NamesPerHost::new(named, &self.host_names, "device")
     }
 

@@ -102,8 +102,8 @@ pub(super) fn check_preferred(m: &Model, di: usize, policy_field: &str) -> Resul
     let device = &m.devices[di];
     if let PolicyConfig::VmwFixed(c) = &device.policy_config {
         if let Some(pref) = &c.preferred {
-            if !device.paths.iter().any(|&i| &m.paths[i].name == pref) {
-                let names: Vec<&str> = device.paths.iter().map(|&i| m.paths[i].name.as_str()).collect();
+            if !device.paths.iter().any(|&i| *m.paths[i].name == **pref) {
+                let names: Vec<&str> = device.paths.iter().map(|&i| &*m.paths[i].name).collect();
                 return err(
                     format!("{policy_field}.preferred"),
                     format!("\"{pref}\" is not a path of {}; paths: {}", device.name, names.join(", ")),
@@ -135,8 +135,8 @@ pub(super) fn check_path_priorities(m: &Model, di: usize, policy_field: &str) ->
             );
         }
         let mut named = c.path_priorities.iter().flat_map(|given| given.keys());
-        if let Some(name) = named.find(|n| !device.paths.iter().any(|&i| &m.paths[i].name == *n)) {
-            let names: Vec<&str> = device.paths.iter().map(|&i| m.paths[i].name.as_str()).collect();
+        if let Some(name) = named.find(|n| !device.paths.iter().any(|&i| *m.paths[i].name == **n)) {
+            let names: Vec<&str> = device.paths.iter().map(|&i| &*m.paths[i].name).collect();
             return err(
                 format!("{policy_field}.path_priorities"),
                 format!("\"{name}\" is not a path of {}; paths: {}", device.name, names.join(", ")),

@@ -11,7 +11,9 @@ use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, ScenarioSpec};
 use pathlab_policy::{AluaState, HostStack};
+use std::borrow::Borrow;
 use std::collections::{HashSet, VecDeque};
+use std::sync::Arc;
 
 /// The device names, each defined once on its host: hosts sharing a LUN each see its NAA.
 pub(super) fn names<'a>(spec: &'a ScenarioSpec, hosts: &'a [String]) -> Result<NamesPerHost<'a>, FieldError> {
@@ -144,8 +146,14 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         owners.push((a, owner));
     }
     let claimed = claim::claim(spec, di, &m.arrays[array], &scope.hosts[host], scope.esxcli, scope.device_names)?;
+    let last = m.devices.last();
+    let (satp, linux, given) = (
+        shared(last.map(|l| &l.satp), claimed.satp),
+        shared(last.map(|l| &l.linux), claimed.linux),
+        shared(last.map(|l| &l.given), claimed.given),
+    );
     m.devices.push(Device {
-        name: d.name.clone(),
+        name: d.name.as_str().into(),
         host,
         array,
         lun: d.lun,
@@ -162,9 +170,9 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         counters: Default::default(),
         watch: Default::default(),
         stack: claimed.stack,
-        satp: claimed.satp,
-        linux: claimed.linux,
-        given: claimed.given,
+        satp,
+        linux,
+        given,
         path_states: claimed.path_states,
         policy_config: claimed.policy_config,
         policy: claimed.policy,
@@ -174,4 +182,13 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         raid_group,
     });
     Ok(claimed.policy_field)
+}
+
+/// `value` shared, or the last device's where equal: devices claimed alike (every device of an
+/// array under one policy, as they are listed) share one copy of what the claim gave them.
+fn shared<T: ?Sized + PartialEq, V: Borrow<T> + Into<Arc<T>>>(last: Option<&Arc<T>>, value: V) -> Arc<T> {
+    match last {
+        Some(last) if **last == *value.borrow() => Arc::clone(last),
+        _ => value.into(),
+    }
 }

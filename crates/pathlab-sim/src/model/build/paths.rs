@@ -22,7 +22,7 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
             let nexus = *zoning.nexus_of.get(&(a, p)).expect("zoned pair");
             let alua = m.reported_alua(di, p);
             let path = Path {
-                name: format!("{}:C{}:T{}:L{}", m.adapters[a].name, c, t, lun),
+                name: format!("{}:C{}:T{}:L{}", m.adapters[a].name, c, t, lun).into(),
                 device: di,
                 adapter: a,
                 port: p,
