@@ -1,7 +1,7 @@
 //! The devices: each LUN checked against the arrays, hosts, RAID groups and replication it
 //! names, its owning controller on each array that serves it, and its claim (`claim.rs`).
 
-use super::claim::{self, Esxcli};
+use super::claim::{self, Esxcli, LinuxClaims};
 use super::values::err;
 use crate::engine::level::Level;
 use crate::model::names::Names;
@@ -52,6 +52,7 @@ pub(super) struct DeviceScope<'a> {
     array_names: Names<'a>,
     /// (array, LUN, host) of every device so far.
     luns_seen: HashSet<(usize, u32, usize)>,
+    linux_claims: LinuxClaims,
 }
 
 impl<'a> DeviceScope<'a> {
@@ -70,6 +71,7 @@ impl<'a> DeviceScope<'a> {
             esxcli,
             array_names: Names::new(spec.arrays.iter().map(|a| a.name.as_str()).collect()),
             luns_seen: HashSet::new(),
+            linux_claims: LinuxClaims::default(),
         }
     }
 }
@@ -145,13 +147,11 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         };
         owners.push((a, owner));
     }
-    let claimed = claim::claim(spec, di, &m.arrays[array], &scope.hosts[host], scope.esxcli, scope.device_names)?;
+    let (esxcli, device_names) = (scope.esxcli, scope.device_names);
+    let host_table = &scope.hosts[host];
+    let claimed = claim::claim(spec, di, &m.arrays[array], host_table, esxcli, device_names, &mut scope.linux_claims)?;
     let last = m.devices.last();
-    let (satp, linux, given) = (
-        shared(last.map(|l| &l.satp), claimed.satp),
-        shared(last.map(|l| &l.linux), claimed.linux),
-        shared(last.map(|l| &l.given), claimed.given),
-    );
+    let (satp, given) = (shared(last.map(|l| &l.satp), claimed.satp), shared(last.map(|l| &l.given), claimed.given));
     m.devices.push(Device {
         name: d.name.as_str().into(),
         host,
@@ -171,7 +171,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         watch: Default::default(),
         stack: claimed.stack,
         satp,
-        linux,
+        linux: claimed.linux,
         given,
         path_states: claimed.path_states,
         policy_config: claimed.policy_config,
