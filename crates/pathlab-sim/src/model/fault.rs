@@ -295,8 +295,10 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
     let mut speed_windows = Vec::new();
     let mut drain_windows = Vec::new();
     let path_name = |p: usize| model.paths[p].name.to_string();
-    let devices = model.device_names();
-    let device_named = |name: &str, field: String| devices.find(name, &field);
+    // The devices' names mapped by the first fault that names a device, not for every
+    // simulation with or without one (on 32 hosts × 500 devices × 8 paths, 16,000 names).
+    let devices = std::cell::OnceCell::new();
+    let device_named = |name: &str, field: String| devices.get_or_init(|| model.device_names()).find(name, &field);
     for (i, spec) in specs.iter().enumerate() {
         let field = format!("faults.{i}");
         match spec {
