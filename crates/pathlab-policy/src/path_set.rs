@@ -5,10 +5,11 @@
 use crate::positions::PathPositions;
 use crate::{AluaState, GroupState, PathDesc, PathGroup, PathId};
 
+/// A path as the set keeps it: no name (a policy reads a path's name only as it is added, to
+/// find a preferred path; the model keeps the names), so that a device's copy allocates none.
 #[derive(Clone, Debug)]
 struct Entry {
     id: PathId,
-    name: String,
     alua: AluaState,
     failed: bool,
 }
@@ -31,7 +32,7 @@ pub struct PathSet {
 
 impl PathSet {
     pub fn add(&mut self, path: &PathDesc) {
-        self.entries.push(Entry { id: path.id, name: path.name.to_string(), alua: path.alua, failed: false });
+        self.entries.push(Entry { id: path.id, alua: path.alua, failed: false });
         self.positions.add(path.id, self.entries.len() - 1);
         if path.alua == AluaState::ActiveOptimized && !self.has_optimized {
             self.refresh(); // the first optimized path: non-optimized ones stop being usable
@@ -119,11 +120,6 @@ impl PathSet {
     /// Indices of every usable path, in discovery order.
     pub fn usable_indices(&self, use_ano: bool) -> Vec<usize> {
         (0..self.len()).filter(|&i| self.usable(i, use_ano)).collect()
-    }
-
-    /// Runtime name of the path at `index`.
-    pub fn name(&self, index: usize) -> &str {
-        &self.entries[index].name
     }
 
     /// Whether the path at `index` is down, whatever its ALUA state.

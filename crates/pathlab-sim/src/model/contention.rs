@@ -145,7 +145,7 @@ outstanding = 1
         let scenario = crate::run::load(CLUSTER, "cluster.toml", None, &[], None).unwrap_or_else(|e| panic!("{e}"));
         let mut model = build_model(&scenario.spec).unwrap_or_else(|e| panic!("{e:?}"));
         let device = |host: usize, name: &str| {
-            model.devices.iter().position(|d| d.host == host && d.name == name).expect("device") as u32
+            model.devices.iter().position(|d| d.host == host && &*d.name == name).expect("device") as u32
         };
         let (a1, b1, a2) = (device(0, "naa.1"), device(1, "naa.1"), device(0, "naa.2"));
         let c = model.replications[0].contention.as_mut().expect("contention");

@@ -45,6 +45,7 @@ use pause::HostPauses;
 use service::ServiceModel;
 use stack::StackRules;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// The host beyond one device, as policies may see it: load per I_T nexus across devices, and
 /// the CPU topology.
@@ -241,7 +242,7 @@ pub struct PortData {
 }
 
 /// One step of an I/O inside the arrays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Step {
     /// Queue for and be served by a station.
     Serve(u32),
@@ -299,7 +300,9 @@ pub struct Path {
     pub alua: AluaState,
     /// Esxtop's counters of the commands it carried (`observe::Recorder` snapshots them).
     pub counters: IoCounters,
-    pub name: String,
+    /// Its runtime name, shared by the model's copies (a ranking's seeds of one candidate run
+    /// on copies of one build: 128,000 names on a cluster of 32 hosts × 500 devices × 8 paths).
+    pub name: Arc<str>,
     pub device: usize,
     pub port: usize,
     /// The host uses the path: it has not failed it (esxcli's active versus dead).
@@ -392,7 +395,8 @@ pub struct Device {
     /// The host that sees it (index as `Adapter::host`; a completion reads its adapter's, the
     /// same: `build::paths::discover`).
     pub host: usize,
-    pub name: String,
+    /// Shared by the model's copies, as a path's name.
+    pub name: Arc<str>,
     pub array: usize,
     /// Its LUN number: on a port with per-LUN service, the FIFO it queues in.
     pub lun: u32,
@@ -402,13 +406,14 @@ pub struct Device {
     pub no_path: VecDeque<u32>,
     /// The failure handling of its stack.
     pub stack: StackRules,
-    /// The array-type plugin that claimed it.
-    pub satp: String,
+    /// The array-type plugin that claimed it. This and the next two are read, never changed,
+    /// once the model is built: shared by the model's copies, and between devices claimed alike.
+    pub satp: Arc<str>,
     /// What a Linux host's claim tables give it (`crate::linux`).
-    pub linux: LinuxClaim,
+    pub linux: Arc<LinuxClaim>,
     /// The parameters of its policy the scenario gives; the others are the stack's or the
     /// claim's.
-    pub given: Vec<String>,
+    pub given: Arc<[String]>,
     /// How its stack sees path states: the SATP's kind on ESXi, the prioritizer's on Linux
     /// dm-multipath.
     pub path_states: SatpKind,
@@ -481,8 +486,10 @@ pub struct Model {
     pub paths: Vec<Path>,
     pub devices: Vec<Device>,
     pub routes: Vec<Vec<Step>>,
-    /// Each distinct route's id in `routes`, so that paths share routes without a search.
-    pub route_ids: std::collections::HashMap<Vec<Step>, u32>,
+    /// Each distinct route's id in `routes`, so that paths share routes without a search. Ordered,
+    /// not hashed: a model has a few distinct routes, and a few comparisons find one for less
+    /// than a hash of its steps (a cluster's build asks for 256,000: SipHash was an eighth of it).
+    pub route_ids: std::collections::BTreeMap<Vec<Step>, u32>,
     pub replications: Vec<Replication>,
     /// RAID groups and write caches; their disks are stations.
     pub backends: Backends,
@@ -496,7 +503,7 @@ pub struct Model {
 impl Model {
     /// The devices' names, as a reference finds them: `HOST/NAME`, or a name alone one host has.
     pub fn device_names(&self) -> names_per_host::NamesPerHost<'_> {
-        let named = self.devices.iter().map(|d| (d.name.as_str(), d.host)).collect();
+        let named = self.devices.iter().map(|d| (&*d.name, d.host)).collect();
         names_per_host::NamesPerHost::new(named, &self.host_names, "device")
     }
 
@@ -611,7 +618,9 @@ impl Model {
             true => port.controller,
             false => device.owners.iter().find(|o| o.0 == port.array).map_or(port.controller, |o| o.1),
         };
-        let mut steps = Vec::new();
+        // Room for the most a route takes (11 steps, below), so that its steps are one
+        // allocation, not three as the vector grows (a cluster's build asks for 256,000 routes).
+        let mut steps = Vec::with_capacity(11);
         if array.busy.is_some() {
             steps.push(Step::Admit(path.port as u32));
         }
@@ -670,11 +679,16 @@ impl Model {
     pub fn set_routes(&mut self, p: usize) {
         for (rw, is_write) in [(0, false), (1, true)] {
             let steps = self.route_steps(p, is_write);
-            let next = self.routes.len() as u32;
-            let id = *self.route_ids.entry(steps.clone()).or_insert(next);
-            if id == next {
-                self.routes.push(steps);
-            }
+            // Looked up before it is copied: most are known.
+            let id = match self.route_ids.get(&steps) {
+                Some(&id) => id,
+                None => {
+                    let id = self.routes.len() as u32;
+                    self.route_ids.insert(steps.clone(), id);
+                    self.routes.push(steps);
+                    id
+                }
+            };
             self.paths[p].routes[rw] = id;
         }
     }

@@ -116,7 +116,7 @@ fn group_state(s: GroupState) -> &'static str {
 }
 
 pub fn describe(m: &Model, now_ns: u64) -> Description {
-    let name_of = |id: PathId| m.paths[id.0 as usize].name.clone();
+    let name_of = |id: PathId| m.paths[id.0 as usize].name.to_string();
     let devices = m
         .devices
         .iter()
@@ -127,12 +127,12 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
             tpgs.sort_unstable();
             tpgs.dedup();
             DeviceView {
-                name: d.name.clone(),
+                name: d.name.to_string(),
                 host: m.host_names[d.host].clone(),
                 display_name: format!("{} Fibre Channel Disk ({})", array.vendor, d.name),
                 vendor: array.vendor.clone(),
                 model: array.model.clone(),
-                satp: d.satp.clone(),
+                satp: d.satp.to_string(),
                 satp_config: views::satp_device_config(&d.satp, &tpgs),
                 psp: d.policy_config.name().to_string(),
                 psp_config: d.policy.status().render(&name_of),
@@ -171,8 +171,8 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
             let psp_path_config = views::psp_path_config(d.policy_config.name(), current, preferred);
             let port = &m.ports[p.port];
             PathView {
-                name: p.name.clone(),
-                device: d.name.clone(),
+                name: p.name.to_string(),
+                device: d.name.to_string(),
                 host: m.host_names[d.host].clone(),
                 adapter: m.adapters[p.adapter].name.clone(),
                 target: format!("{}/{}", m.arrays[port.array].name, port.name),

@@ -45,14 +45,14 @@ pub fn stack_name(stack: HostStack) -> &'static str {
 
 /// Every device's setup now, in the model's order.
 pub fn setups(m: &Model) -> Vec<DeviceSetup> {
-    let name_of = |id: PathId| m.paths[id.0 as usize].name.clone();
+    let name_of = |id: PathId| m.paths[id.0 as usize].name.to_string();
     m.devices
         .iter()
         .map(|d| {
             let array = &m.arrays[d.array];
             let stack = d.policy_config.host_stack();
             DeviceSetup {
-                name: d.name.clone(),
+                name: d.name.to_string(),
                 host: m.host_names[d.host].clone(),
                 stack: stack_name(stack),
                 array: ArrayIdentity {
@@ -60,9 +60,9 @@ pub fn setups(m: &Model) -> Vec<DeviceSetup> {
                     vendor: array.vendor.clone(),
                     model: array.model.clone(),
                 },
-                satp: (stack == HostStack::Esxi).then(|| d.satp.clone()),
+                satp: (stack == HostStack::Esxi).then(|| d.satp.to_string()),
                 policy: d.policy_config.clone(),
-                given: d.given.clone(),
+                given: d.given.to_vec(),
                 status: d.policy.status().named(&name_of),
             }
         })

@@ -87,7 +87,7 @@ impl LogEntry {
         HostEvent {
             t_s: self.t_ns as f64 / 1e9,
             device: devices[self.device].clone(),
-            path: self.path.map_or_else(String::new, |p| m.paths[p].name.clone()),
+            path: self.path.map_or_else(String::new, |p| m.paths[p].name.to_string()),
             event: event.to_string(),
             detail: detail.to_string(),
         }

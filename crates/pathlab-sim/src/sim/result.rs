@@ -160,17 +160,17 @@ impl Simulation {
         let m = &self.model;
         let latencies =
             self.rec.responses.devices().expect("a full result's run keeps every device's responses (`reads`)");
-        let name_of = |id: PathId| m.paths[id.0 as usize].name.clone();
+        let name_of = |id: PathId| m.paths[id.0 as usize].name.to_string();
         let devices = m
             .devices
             .iter()
             .enumerate()
             .map(|(i, d)| (d, window.device(i), i))
             .map(|(d, w, i)| DeviceResult {
-                name: d.name.clone(),
+                name: d.name.to_string(),
                 host: m.host_names[d.host].clone(),
                 array: m.arrays[d.array].name.clone(),
-                satp: d.satp.clone(),
+                satp: d.satp.to_string(),
                 policy: d.policy_config.name().to_string(),
                 device_config: d.policy.status().render(&name_of),
                 working_paths: d.policy.working_paths().into_iter().map(name_of).collect(),
@@ -188,8 +188,8 @@ impl Simulation {
             .iter()
             .enumerate()
             .map(|(i, p)| PathResult {
-                name: p.name.clone(),
-                device: m.devices[p.device].name.clone(),
+                name: p.name.to_string(),
+                device: m.devices[p.device].name.to_string(),
                 host: m.host_names[m.devices[p.device].host].clone(),
                 adapter: m.adapters[p.adapter].name.clone(),
                 target: format!("{}/{}", m.arrays[m.ports[p.port].array].name, m.ports[p.port].name),
@@ -340,7 +340,7 @@ impl Simulation {
             device_intervals: &self.device_intervals,
             devices: row_names.iter().zip(&m.devices).map(|(n, d)| (*n, d.host)).collect(),
             host_names: &m.host_names,
-            path_names: m.paths.iter().map(|p| p.name.as_str()).collect(),
+            path_names: m.paths.iter().map(|p| &*p.name).collect(),
             logged: logged_times(&row_names, events),
             paths_in_use: self.paths_in_use.as_ref(),
         };

@@ -28,8 +28,7 @@ impl RowNames {
     }
 
     pub(super) fn devices(&self, m: &Model) -> &[String] {
-        self.devices
-            .get_or_init(|| written_where_shared(m.devices.iter().map(|d| (d.name.as_str(), d.host)), &m.host_names))
+        self.devices.get_or_init(|| written_where_shared(m.devices.iter().map(|d| (&*d.name, d.host)), &m.host_names))
     }
 
     fn adapters(&self, m: &Model) -> &[String] {
@@ -38,7 +37,7 @@ impl RowNames {
 
     fn paths(&self, m: &Model) -> &[String] {
         self.paths.get_or_init(|| {
-            written_where_shared(m.paths.iter().map(|p| (p.name.as_str(), m.adapters[p.adapter].host)), &m.host_names)
+            written_where_shared(m.paths.iter().map(|p| (&*p.name, m.adapters[p.adapter].host)), &m.host_names)
         })
     }
 }

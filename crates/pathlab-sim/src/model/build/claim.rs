@@ -13,6 +13,7 @@ use crate::nmp::{self, ClaimRule, SatpKind};
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, ScenarioSpec};
 use pathlab_policy::{HostStack, PolicyConfig, Prioritizer, Selector};
+use std::sync::Arc;
 
 /// The scenario's esxcli commands, parsed, and the claim rules in force.
 pub(super) struct Esxcli {
@@ -34,7 +35,7 @@ impl Esxcli {
 /// What a device's claim gives it.
 pub(super) struct Claim {
     pub(super) satp: String,
-    pub(super) linux: LinuxClaim,
+    pub(super) linux: Arc<LinuxClaim>,
     pub(super) given: Vec<String>,
     pub(super) path_states: SatpKind,
     pub(super) policy_config: PolicyConfig,
@@ -42,6 +43,28 @@ pub(super) struct Claim {
     pub(super) stack: StackRules,
     /// The field that set the policy last, where errors in its parameters point.
     pub(super) policy_field: String,
+}
+
+/// The Linux claim tables' answer for each array's vendor, model and ALUA support, under a
+/// policy that is not dm-multipath's (which the answer then does not read): matched once an
+/// array, not once a device (the tables' patterns were a fourteenth of a cluster's build), and
+/// shared by its devices.
+#[derive(Default)]
+pub(super) struct LinuxClaims(Vec<((String, String, bool), Arc<LinuxClaim>)>);
+
+impl LinuxClaims {
+    fn claim(&mut self, array: &Array, config: &PolicyConfig) -> Arc<LinuxClaim> {
+        let (vendor, model, tpgs) = (array.vendor.as_str(), array.model.as_str(), array.tpgs);
+        if matches!(config, PolicyConfig::DmMultipath(_)) {
+            return Arc::new(linux::claim::claim_for(vendor, model, tpgs, config));
+        }
+        if let Some((_, known)) = self.0.iter().find(|((v, m, t), _)| v == vendor && m == model && *t == tpgs) {
+            return Arc::clone(known);
+        }
+        let claimed = Arc::new(linux::claim::claim(vendor, model, tpgs));
+        self.0.push(((vendor.to_string(), model.to_string(), tpgs), Arc::clone(&claimed)));
+        claimed
+    }
 }
 
 /// The claim of device `di` on `array`, seen by `host` (its field path and table).
@@ -52,6 +75,7 @@ pub(super) fn claim(
     host: &(String, &HostSpec),
     esxcli: &Esxcli,
     device_names: &NamesPerHost,
+    linux_claims: &mut LinuxClaims,
 ) -> Result<Claim, FieldError> {
     let d = &spec.devices[di];
     let field = format!("devices.{di}");
@@ -71,7 +95,7 @@ pub(super) fn claim(
     };
     // A Linux policy's parameters the scenario leaves out are the claim tables' (multipath-tools'
     // hwtable, the NVMe udev rules), as ESXi's come from its SATP claim rules above.
-    let linux = linux::claim::claim_for(vendor, &array.model, array.tpgs, &policy_config);
+    let linux = linux_claims.claim(array, &policy_config);
     linux.fill(&mut policy_config, &given);
     for (i, cmd) in &esxcli.commands {
         let target = match cmd {
@@ -102,8 +126,8 @@ pub(super) fn check_preferred(m: &Model, di: usize, policy_field: &str) -> Resul
     let device = &m.devices[di];
     if let PolicyConfig::VmwFixed(c) = &device.policy_config {
         if let Some(pref) = &c.preferred {
-            if !device.paths.iter().any(|&i| &m.paths[i].name == pref) {
-                let names: Vec<&str> = device.paths.iter().map(|&i| m.paths[i].name.as_str()).collect();
+            if !device.paths.iter().any(|&i| *m.paths[i].name == **pref) {
+                let names: Vec<&str> = device.paths.iter().map(|&i| &*m.paths[i].name).collect();
                 return err(
                     format!("{policy_field}.preferred"),
                     format!("\"{pref}\" is not a path of {}; paths: {}", device.name, names.join(", ")),
@@ -135,8 +159,8 @@ pub(super) fn check_path_priorities(m: &Model, di: usize, policy_field: &str) ->
             );
         }
         let mut named = c.path_priorities.iter().flat_map(|given| given.keys());
-        if let Some(name) = named.find(|n| !device.paths.iter().any(|&i| &m.paths[i].name == *n)) {
-            let names: Vec<&str> = device.paths.iter().map(|&i| m.paths[i].name.as_str()).collect();
+        if let Some(name) = named.find(|n| !device.paths.iter().any(|&i| *m.paths[i].name == **n)) {
+            let names: Vec<&str> = device.paths.iter().map(|&i| &*m.paths[i].name).collect();
             return err(
                 format!("{policy_field}.path_priorities"),
                 format!("\"{name}\" is not a path of {}; paths: {}", device.name, names.join(", ")),

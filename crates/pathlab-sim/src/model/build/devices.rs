@@ -1,7 +1,7 @@
 //! The devices: each LUN checked against the arrays, hosts, RAID groups and replication it
 //! names, its owning controller on each array that serves it, and its claim (`claim.rs`).
 
-use super::claim::{self, Esxcli};
+use super::claim::{self, Esxcli, LinuxClaims};
 use super::values::err;
 use crate::engine::level::Level;
 use crate::model::names::Names;
@@ -11,7 +11,9 @@ use crate::scenario::bounds;
 use crate::scenario::error::FieldError;
 use crate::scenario::schema::{HostSpec, ScenarioSpec};
 use pathlab_policy::{AluaState, HostStack};
+use std::borrow::Borrow;
 use std::collections::{HashSet, VecDeque};
+use std::sync::Arc;
 
 /// The device names, each defined once on its host: hosts sharing a LUN each see its NAA.
 pub(super) fn names<'a>(spec: &'a ScenarioSpec, hosts: &'a [String]) -> Result<NamesPerHost<'a>, FieldError> {
@@ -50,6 +52,7 @@ pub(super) struct DeviceScope<'a> {
     array_names: Names<'a>,
     /// (array, LUN, host) of every device so far.
     luns_seen: HashSet<(usize, u32, usize)>,
+    linux_claims: LinuxClaims,
 }
 
 impl<'a> DeviceScope<'a> {
@@ -68,6 +71,7 @@ impl<'a> DeviceScope<'a> {
             esxcli,
             array_names: Names::new(spec.arrays.iter().map(|a| a.name.as_str()).collect()),
             luns_seen: HashSet::new(),
+            linux_claims: LinuxClaims::default(),
         }
     }
 }
@@ -143,9 +147,13 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         };
         owners.push((a, owner));
     }
-    let claimed = claim::claim(spec, di, &m.arrays[array], &scope.hosts[host], scope.esxcli, scope.device_names)?;
+    let (esxcli, device_names) = (scope.esxcli, scope.device_names);
+    let host_table = &scope.hosts[host];
+    let claimed = claim::claim(spec, di, &m.arrays[array], host_table, esxcli, device_names, &mut scope.linux_claims)?;
+    let last = m.devices.last();
+    let (satp, given) = (shared(last.map(|l| &l.satp), claimed.satp), shared(last.map(|l| &l.given), claimed.given));
     m.devices.push(Device {
-        name: d.name.clone(),
+        name: d.name.as_str().into(),
         host,
         array,
         lun: d.lun,
@@ -162,9 +170,9 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         counters: Default::default(),
         watch: Default::default(),
         stack: claimed.stack,
-        satp: claimed.satp,
+        satp,
         linux: claimed.linux,
-        given: claimed.given,
+        given,
         path_states: claimed.path_states,
         policy_config: claimed.policy_config,
         policy: claimed.policy,
@@ -174,4 +182,13 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         raid_group,
     });
     Ok(claimed.policy_field)
+}
+
+/// `value` shared, or the last device's where equal: devices claimed alike (every device of an
+/// array under one policy, as they are listed) share one copy of what the claim gave them.
+fn shared<T: ?Sized + PartialEq, V: Borrow<T> + Into<Arc<T>>>(last: Option<&Arc<T>>, value: V) -> Arc<T> {
+    match last {
+        Some(last) if **last == *value.borrow() => Arc::clone(last),
+        _ => value.into(),
+    }
 }
