@@ -8,7 +8,11 @@ asked for goes in one batch (all at once).
 
 A run is (ranking, candidate, seed): its candidate's scenario is loaded by its first run and,
 on a cluster, let go after the last run started with it (a handle of 32 hosts × 500 devices × 8
-paths is about 200 MiB), the freed memory handed back (`free_heap`); the runs started together
+paths is about 200 MiB), its freed memory left to the C library for the next candidate's build:
+handed back (`free_heap`), every later build and copy faulted its pages in again (the 32-host
+cluster's advice: 2.88 M → 2.13 M minor faults, 6.1 → 4.5 s of system time without it, for about
+120 MiB more at the ranking's peak, 1.7 GiB, below the capture fit's 1.8; session 24, model
+helper and lead, `docs/benchmarks.md`); the runs started together
 on one candidate share its model's build (`Scenario._run`'s `runs`). A cluster's run is kept as
 its ranking reads it (`rank.figures_of`) as soon as it ends."""
 
@@ -21,7 +25,6 @@ from collections.abc import Sequence
 from concurrent.futures import Future
 from typing import Any, Protocol
 
-from pathlab.advisor.free_heap import free_heap
 from pathlab.api import Result, Scenario
 from pathlab.study.executor import Executor
 
@@ -142,7 +145,6 @@ class RankingRuns:
             last = left[key] == 0
         if last:
             r.release(i)
-            free_heap()
         return kept
 
     def _run_waiting(self) -> None:
