@@ -64,6 +64,7 @@ class RankingRuns:
         self.loading: dict[tuple[int, int], threading.Lock] = {}
         # This machine: the runs not yet taken, in the order the cores take them, and the cores' threads.
         self.queue: deque[tuple[Run, int, Counter[tuple[int, int]], Future[Result]]] = deque()
+        self.begun: set[tuple[int, int]] = set()  # (ranking, candidate) of every run taken
         self.ready = threading.Condition()
         self.closed = False
         self.cores = [threading.Thread(target=self._take, name=f"pathlab ranking {n}", daemon=True)
@@ -72,7 +73,8 @@ class RankingRuns:
             core.start()
 
     def start(self, runs: Sequence[Run], ahead: bool = False) -> Started:
-        """`runs` queued behind those waiting, or with `ahead` before them (in their own order)."""
+        """`runs` queued behind those waiting, or with `ahead` before them (in their own order) but
+        for those of a candidate whose runs have begun."""
         started = Started(list(runs))
         if not self.cores:
             self.waiting.append(started)
@@ -84,7 +86,13 @@ class RankingRuns:
         queued = [(run, shared[(id(run[0]), run[1])], left, Future[Result]()) for run in runs]
         with self.ready:
             if ahead:
-                self.queue.extendleft(reversed(queued))
+                # Behind the waiting runs of a candidate already under way: its load stays held until its last
+                # run, and another candidate loaded before it would be a third at once (200 MiB each on a cluster).
+                at = 0
+                while at < len(self.queue) and self._key(self.queue[at][0]) in self.begun:
+                    at += 1
+                for n, item in enumerate(queued):
+                    self.queue.insert(at + n, item)
             else:
                 self.queue.extend(queued)
             self.ready.notify_all()
@@ -123,6 +131,7 @@ class RankingRuns:
                 if self.closed:
                     return
                 run, shared, left, future = self.queue.popleft()
+                self.begun.add(self._key(run))
             if not future.set_running_or_notify_cancel():
                 continue
             try:
@@ -130,9 +139,13 @@ class RankingRuns:
             except BaseException as e:  # raised where the results are asked (`file`)
                 future.set_exception(e)
 
+    @staticmethod
+    def _key(run: Run) -> tuple[int, int]:
+        return id(run[0]), run[1]
+
     def _one(self, run: Run, shared: int, left: Counter[tuple[int, int]]) -> Result:
         r, i, seed = run
-        key = (id(r), i)
+        key = self._key(run)
         with self.loading[key]:  # one load a candidate, whichever of its runs starts first
             scenario = r.run(i, seed)
         result = scenario._run(None, not r.per_host, False, r.per_host, shared)

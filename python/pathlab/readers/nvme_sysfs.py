@@ -113,7 +113,6 @@ def _object(name: str) -> str:
     return "head" if re.fullmatch(r"nvme\d+n\d+", name) else "controller"
 
 
-
 def _checked(file: str, number: int, kind: str, attribute: str, value: str) -> str:
     if attribute not in ATTRIBUTES[kind]:
         raise ScenarioError(file, f"line {number}", f"{attribute} of a {kind}: not an NVMe multipath attribute pathlab "
