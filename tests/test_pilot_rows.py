@@ -33,10 +33,21 @@ def test_a_run_asked_for_some_fields_of_its_tables_rows_gives_those_fields_in_or
                        for table, fields in kept.items()}
     assert json.dumps(some) == json.dumps(expected)
     assert list(some["paths"][0]) == ["name", "state", "cmds_s"] and some["adapters"][0] == {}
+    # What cannot be kept is refused, the first in the names' order: no table, a table that is no rows, a field no row has.
+    for rows, said in [({"path": ["name"]}, 'rows: "path" is no table of rows'),
+                       ({"summary": ["iops"]}, 'rows: "summary" is no table of rows'),
+                       ({"paths": ["name", "nmae"], "devices": ["iops"]}, 'rows: no row of "devices" has a field "iops"'),
+                       ({"paths": ["name", "nmae"]}, 'rows: no row of "paths" has a field "nmae"')]:
+        sim = s.handle.simulation(path_intervals=False)
+        sim.run_until(s.handle.end_ns)
+        with pytest.raises(ValueError, match=said):
+            sim.finish(rows=rows)
+    # Asked with the figures alone, refused before the run is finished: it can still be.
     sim = s.handle.simulation(path_intervals=False)
     sim.run_until(s.handle.end_ns)
-    with pytest.raises(ValueError, match='rows: "path" is no table of a run\'s result'):
-        sim.finish(rows={"path": ["name"]})
+    with pytest.raises(ValueError, match="not with figures_only or device_rows"):
+        sim.finish(figures_only=True, rows={"paths": ["name"]})
+    assert sim.finish()[0] == full
 
 
 def test_a_pilot_of_the_rows_its_passes_read_gives_the_classes_units_and_length_of_the_whole_result() -> None:

@@ -15,6 +15,7 @@ use pathlab_sim::scenario::schema::ListedValues;
 use pathlab_sim::{run, Scenario, Simulation};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use to_python::{to_python, to_python_rows, RowFields};
@@ -343,7 +344,10 @@ impl SimulationHandle {
     /// 32 hosts × 500 devices × 8 paths the full result is 128,000 path rows and 16,000 devices'
     /// statuses, quantiles, intervals and setups. `rows`: the full result with each table named
     /// (`paths`, `devices`...) holding only the fields named in each row (a pilot's passes read 10
-    /// of a path row's 28 fields); a name that is no table of the result raises ValueError.
+    /// of a path row's 28 fields); a table the result does not hold (an empty one is left out), a
+    /// name that is no table of rows, or a field no row of a table holds raises ValueError, the
+    /// first in the names' order; `rows` with `figures_only` or `device_rows` too, before the run
+    /// is finished.
     #[pyo3(signature = (figures_only=false, device_rows=false, rows=None))]
     fn finish<'py>(
         &self,
@@ -358,10 +362,14 @@ impl SimulationHandle {
             .map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))?
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the simulation has already finished"))?;
+        if rows.is_some() && (figures_only || device_rows) {
+            *self.inner.lock().map_err(|_| PyRuntimeError::new_err("simulation lock poisoned"))? = Some(sim);
+            return Err(PyValueError::new_err("rows: the full result's tables, not with figures_only or device_rows"));
+        }
         if figures_only || device_rows {
             let figures = py.detach(|| sim.finish_figures(device_rows)).map_err(|e| run_error(&self.file, e))?;
             self.events.store(figures.engine_events, std::sync::atomic::Ordering::Relaxed);
-            return Ok((to_python(py, &figures)?, pyo3::types::PyList::empty(py).into_any()));
+            return Ok((to_python(py, &figures)?, PyList::empty(py).into_any()));
         }
         let result = py.detach(|| sim.finish()).map_err(|e| run_error(&self.file, e))?;
         self.events.store(result.engine_events, std::sync::atomic::Ordering::Relaxed);
@@ -369,16 +377,33 @@ impl SimulationHandle {
             None => to_python(py, &result)?,
             Some(rows) => {
                 let kept: RowFields =
-                    rows.into_iter().map(|(table, fields)| (table, fields.into_iter().collect())).collect();
+                    rows.iter().map(|(table, fields)| (table.clone(), fields.iter().cloned().collect())).collect();
                 let data = to_python_rows(py, &result, &kept)?;
-                if let Some(table) = kept.keys().find(|table| !data.contains(table.as_str()).unwrap_or(false)) {
-                    return Err(PyValueError::new_err(format!("rows: {table:?} is no table of a run's result")));
-                }
+                unknown_rows(&data, &rows)?;
                 data
             }
         };
         Ok((data, to_python(py, &result.setups)?))
     }
+}
+
+/// The first of `rows` (in its order) that `finish` cannot keep: a table `data` does not hold as
+/// a list of rows, or a field that no row of a non-empty table holds (the search stops at the
+/// first row holding it: the first row, but for a field some rows leave out).
+fn unknown_rows(data: &Bound<'_, PyAny>, rows: &BTreeMap<String, Vec<String>>) -> PyResult<()> {
+    for (table, fields) in rows {
+        let rows_of = data.get_item(table.as_str()).ok().and_then(|t| t.downcast_into::<PyList>().ok());
+        let Some(rows_of) = rows_of else {
+            return Err(PyValueError::new_err(format!("rows: {table:?} is no table of rows in this run's result")));
+        };
+        let held = |field: &str| {
+            rows_of.iter().any(|row| row.downcast::<PyDict>().is_ok_and(|r| r.contains(field).unwrap_or(false)))
+        };
+        if let Some(field) = fields.iter().find(|f| !rows_of.is_empty() && !held(f)) {
+            return Err(PyValueError::new_err(format!("rows: no row of {table:?} has a field {field:?}")));
+        }
+    }
+    Ok(())
 }
 
 /// `--set` pairs (dotted key, raw value) with each value read as the engine reads it.

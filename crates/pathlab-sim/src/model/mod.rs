@@ -487,8 +487,9 @@ pub struct Model {
     pub devices: Vec<Device>,
     pub routes: Vec<Vec<Step>>,
     /// Each distinct route's id in `routes`, so that paths share routes without a search. Ordered,
-    /// not hashed: a model has a few distinct routes, and a few comparisons find one for less
-    /// than a hash of its steps (a cluster's build asks for 256,000: SipHash was an eighth of it).
+    /// not hashed: a model's distinct routes are few beside its paths (one a port and direction, or
+    /// a LUN's and port's where a LUN has stations of its own), and a tree's few comparisons find
+    /// one for less than a hash of its steps (a cluster's build asks for 256,000: SipHash was an eighth of it).
     pub route_ids: std::collections::BTreeMap<Vec<Step>, u32>,
     pub replications: Vec<Replication>,
     /// RAID groups and write caches; their disks are stations.
