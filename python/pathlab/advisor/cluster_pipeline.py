@@ -77,18 +77,22 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
     groups = host_groups(in_force.data)
     # The setting in force's seed 1 as the ranking keeps it: the whole run (every path's row) let go before the ranking.
     in_force = figures_of(in_force)
-    ends = at_ends() if callable(at_ends) else at_ends  # the ends' pilots done
+    ends: list[tuple[AtEnd, RunLength]] = []  # once the ends' pilots are done (`measured`)
 
-    scenarios: list[Scenario | AtEnd] = [scenario, *(end for end, _ in ends)]
+    def each_length(of: list[Candidate], devices: list[list[Device]] | None,
+                    lengths: list[RunLength]) -> list[list[dict[str, str]]]:
+        """Per scenario of `lengths`' (the cluster, then each span's end), each candidate's run length."""
+        return [[n.overrides(d) for d in devices] if devices else [n.overrides()] * len(of) for n in lengths]
 
-    def each_length(of: list[Candidate], devices: list[list[Device]] | None) -> list[list[dict[str, str]]]:
-        """Per scenario (the cluster, then each span's end), each candidate's run length."""
-        return [[n.overrides(d) for d in devices] if devices else [n.overrides()] * len(of)
-                for n in [length, *(n for _, n in ends)]]
+    def measured() -> tuple[list[AtEnd], list[list[dict[str, str]]]]:
+        """The ends and their candidates' lengths, asked by the ranking once the cluster's first runs are started."""
+        ends.extend(at_ends() if callable(at_ends) else at_ends)
+        return [end for end, _ in ends], each_length(cands, resolved, [n for _, n in ends])
 
     said.stage("the ranking")
-    ranked, *ranked_at_ends = rank_together(scenarios, cands, seeds, each_length(cands, resolved), in_force,
-                                            resolved, per_host=True, executor=executor)
+    ranked, *ranked_at_ends = rank_together([scenario], cands, seeds, each_length(cands, resolved, [length]), in_force,
+                                            resolved, per_host=True, executor=executor, later=measured)
+    scenarios: list[Scenario | AtEnd] = [scenario, *(end for end, _ in ends)]
     decision = decide(ranked, objective)
     own = [own_choice(ranked, g, decision.choice or ranked[0], objective) for g in groups] if len(groups) > 1 else []
     if any(o is not (decision.choice or ranked[0]) for o in own):
@@ -98,7 +102,8 @@ def advise_cluster(scenario: Scenario, subject: str, objective: str, seeds: int,
         pair = [cands[0], mixed]
         devices = resolved and [resolved[0], scenario.with_set(mixed.overrides, to_run=True).devices]
         for ranking, (_, extra) in zip([ranked, *ranked_at_ends],
-                                       rank_together(scenarios, pair, seeds, each_length(pair, devices), in_force,
+                                       rank_together(scenarios, pair, seeds,
+                                                     each_length(pair, devices, [length, *(n for _, n in ends)]), in_force,
                                                      devices, per_host=True, executor=executor)):
             extra.gain = extra.figures["iops"][0] / ranking[0].figures["iops"][0]
             ranking.append(extra)

@@ -10,7 +10,7 @@ within the margin of it whichever way the means move inside the intervals (`sett
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pathlab.advisor.candidates import Candidate
 from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
@@ -44,7 +44,9 @@ def summaries(rows: list[dict[str, float]], figures: tuple[str, ...] = FIGURES) 
 
 def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate], seeds: int, lengths: list[list[dict[str, str]]],
                   in_force_run: Result | None = None, resolved: list[list[Device]] | None = None,
-                  per_host: bool = False, executor: Executor = LOCAL) -> list[list[Ranked]]:
+                  per_host: bool = False, executor: Executor = LOCAL,
+                  later: Callable[[], tuple[Sequence[AtEnd], list[list[dict[str, str]]]]] | None = None
+                  ) -> list[list[Ranked]]:
     """Simulates every candidate on each scenario (a host, and the same host at the ends of its
     assumed values' spans) on the same I/Os (seeds 1, 2, ...), as many seeds as each scenario's
     decision needs up to `seeds`, each candidate's runs as long as `lengths` says (per scenario,
@@ -59,7 +61,10 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
     each candidate's devices on the first scenario, when the caller has them already. `per_host`
     (a cluster): every run keeps its per-device rows, each candidate's figures are the cluster's
     (`host_figures.cluster_summary`: the worst host's p99) with each host's beside them. `executor`:
-    where the runs go (this machine's cores, or Ray: the same runs, the same figures)."""
+    where the runs go (this machine's cores, or Ray: the same runs, the same figures). `later`: more
+    span ends and their lengths, asked once the first scenario's first seeds are started (a
+    cluster's ends' pilots may still be running: the cores take the cluster's runs meanwhile, where
+    one waited 1.6 s for the last pilot, session 24), ranked after `scenarios`' ends."""
     simulated = _simulated(scenarios[0], cands, resolved)
     rankings = [_Ranking(s, cands, length, simulated, per_host) for s, length in zip(scenarios, lengths, strict=True)]
     if in_force_run is not None and in_force_run.data["seed"] == 1:
@@ -70,6 +75,11 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
     try:
         own = runs.start([(central, i, seed) for i in central.simulated for seed in range(1, first + 1)
                           if len(central.results[i]) < seed])
+        if later is not None:
+            more, more_lengths = later()
+            added = [_Ranking(s, cands, length, simulated, per_host) for s, length in zip(more, more_lengths, strict=True)]
+            ends += added
+            rankings += added
         at_ends = runs.start([(r, i, seed) for r in ends for i in r.simulated for seed in range(1, first + 1)])
         runs.file(own)
         for seed in range(first + 1, seeds + 1):
