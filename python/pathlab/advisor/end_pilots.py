@@ -23,12 +23,11 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from pathlab.advisor import alike, pilot_rows, run_length
+from pathlab.advisor import alike, run_length
 from pathlab.advisor.free_heap import free_heap
 from pathlab.advisor.ranges import AtEnd
 from pathlab.advisor.run_length import RunLength
 from pathlab.devices import Device
-from pathlab.progress import run_batch
 
 
 class EndPilots:
@@ -82,9 +81,7 @@ class EndPilots:
                 return
 
     def _length(self, end: AtEnd) -> RunLength | None:
-        # Loaded to be run at once: its model is built by its run, which makes the load's checks.
-        pilot = end.with_set(run_length.pilot_length(), to_run=True)
-        (run,) = run_batch([pilot], None, path_intervals=False, rows=pilot_rows.ROWS)  # the rows its passes read
+        pilot, run = run_length.pilot_run(end)
         classes = alike.classes(pilot, run)
         self._known.wait()
         if self._resolved is None:  # stopped

@@ -23,13 +23,13 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
-from pathlab.advisor import alike, pilot_rows, run_length
+from pathlab.advisor import alike, run_length
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.run_length import RunLength
 from pathlab.api import Result, Scenario
 from pathlab.devices import Device
 from pathlab.importer.imported import Undetermined
-from pathlab.progress import Progress, run_batch
+from pathlab.progress import Progress
 
 #: The own pilot's outcome: the cluster's run length, the candidates, and their devices as resolved.
 Pilot = tuple[RunLength, list[Candidate], list[list[Device]]]
@@ -51,10 +51,7 @@ def pilot_of(scenario: Scenario, full: RunLength, progress: Progress | None, und
         if stopped is not None and stopped.is_set():
             raise Stopped
 
-    # Loaded to be run at once: its model is built by its run, which makes the load's checks.
-    pilot = scenario.with_set(run_length.pilot_length(), to_run=True)
-    # The length and the candidates read the devices', paths' and ports' rows: of the largest, the fields they read.
-    (run,) = run_batch([pilot], progress, path_intervals=False, rows=pilot_rows.ROWS)
+    pilot, run = run_length.pilot_run(scenario, progress)  # the candidates read no more than the length does
     going()
     cands, resolved = resolved_candidates(scenario, run, undetermined, going)
     if candidates_known is not None:

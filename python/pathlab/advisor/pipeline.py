@@ -326,8 +326,7 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, 
         free_heap()
         chosen = [length]
         for end in at_ends:
-            pilot = end.with_set(run_length.pilot_length(), to_run=True)
-            (m,) = run_batch([pilot], progress, path_intervals=False)
+            pilot, m = run_length.pilot_run(end, progress)
             chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(pilot, m), resolved,
                                             per_host))
             del m

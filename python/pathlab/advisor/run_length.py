@@ -44,13 +44,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pathlab.advisor import fit_level, pilot_rows
 from pathlab.advisor.host_figures import host_figures
 from pathlab.advisor.rotations import ROTATIONS, in_a_row
-from pathlab.api import Result
+from pathlab.api import Result, Scenario
 from pathlab.devices import Device
+from pathlab.progress import Progress, run_batch
+
+if TYPE_CHECKING:
+    from pathlab.advisor.ranges import AtEnd
 
 #: I/Os per path (of a device, or of a class of alike devices together): the count's relative
 #: spread is then about 1/sqrt(100) = 10% per path.
@@ -101,6 +105,15 @@ def pilot_length() -> dict[str, str]:
     """A pilot run's length, measured as one interval."""
     return {"run.duration": _seconds(PILOT_S), "run.warmup": _seconds(PILOT_S * WARMUP_SHARE),
             "run.interval": _seconds(PILOT_S)}
+
+
+def pilot_run(base: Scenario | AtEnd, progress: Progress | None = None) -> tuple[Scenario, Result]:
+    """`base`'s pilot (loaded to be run at once: its model is built by its run, which makes the
+    load's checks) and its run, its largest tables holding the fields the pilot's passes read
+    (`pilot_rows.ROWS`): a cluster's pilot, the ends' and the capture fit's runs."""
+    pilot = base.with_set(pilot_length(), to_run=True)
+    (run,) = run_batch([pilot], progress, path_intervals=False, rows=pilot_rows.ROWS)
+    return pilot, run
 
 
 def choose(pilot: Result, full_s: float, full_warmup_s: float, alike: list[list[str]],
