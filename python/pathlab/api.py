@@ -398,8 +398,8 @@ class Scenario:
             sim.run_until(t)
             if progress:
                 progress(t / end)
-        data, setups = sim.finish(figures_only, device_rows) if rows is None else \
-            sim.finish(figures_only, device_rows, {table: list(fields) for table, fields in rows.items()})
+        data, setups = sim.finish(figures_only, device_rows,
+                                  None if rows is None else {table: list(fields) for table, fields in rows.items()})
         from pathlab.devices import from_engine
 
         return Result(data, sim.events, from_engine(setups))
