@@ -28,6 +28,8 @@ import re
 from collections.abc import Callable, Container
 from pathlib import Path
 
+from pathlab.readers._file import checked_lines
+
 #: What a plain listing is made of: printable ASCII and tab, but for a prompt's mark (`#$%>]`),
 #: `[` (a test harness's `[stdout]`), markup (`<`, `&`) and bold (`*`). (Checked by deleting
 #: them: a regular expression's search of a 4 MB file takes ten times as long.)
@@ -56,6 +58,7 @@ def read(path: str | Path, known: Container[str], command: Callable[[str], objec
         return None
     lines = data.decode("ascii").split("\n")
     del data
+    checked_lines(str(path), lines)  # a number longer than Python reads: refused as the full machinery would
     stanzas = _stanzas(lines, known, command)
     return (lines, stanzas) if stanzas else None
 

@@ -13,13 +13,14 @@ import html
 import io
 import itertools
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pathlab.api import ScenarioError, warn
-from pathlab.readers._file import listing_size, whole_without_nul, without_nul
+from pathlab.readers._file import checked_text, listing_size, without_nul, without_overlong_number
 
 #: Commands whose lines start a section (the first word after any `sudo`, a path stripped).
 #: A bare `# word` or `$ word` counts as a command line only for these, so that a comment such
@@ -385,7 +386,7 @@ def read_text(path: str | Path) -> str:
     """The text of a capture, or one line naming the file and why it cannot be read."""
     listing_size(path)  # missing, a folder, a device or a FIFO, or too large to be a listing: one line each
     try:
-        return whole_without_nul(str(path), decode(Path(path).read_bytes()))
+        return checked_text(str(path), decode(Path(path).read_bytes()))
     except OSError as e:
         raise ScenarioError(str(path), "", e.strerror or "cannot be read") from None
 
@@ -403,6 +404,7 @@ def file_lines(path: str | Path) -> Source:
         except OSError as e:
             raise ScenarioError(name, "", e.strerror or "cannot be read") from None
         with f:
+            longest = sys.get_int_max_str_digits() or sys.maxsize  # 0: Python reads any number
             utf16 = f.read(2) in (b"\xff\xfe", b"\xfe\xff")
             f.seek(0)
             text = io.TextIOWrapper(f, encoding="utf-16" if utf16 else "utf-8", errors="replace", newline=None)
@@ -412,7 +414,10 @@ def file_lines(path: str | Path) -> Source:
                     raw = raw.lstrip("\ufeff")
                 if "\x00" in raw:
                     without_nul(name, number, raw)
-                yield Line(number, _ANSI.sub("", raw) if "\x1b" in raw else raw)
+                shown = _ANSI.sub("", raw) if "\x1b" in raw else raw
+                if len(shown) > longest:
+                    without_overlong_number(name, number, shown)
+                yield Line(number, shown)
 
     return read
 
