@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.api import ScenarioError, warn
 from pathlab.importer.captured_load import from_esxtop
 from pathlab.importer.esxi_active_passive import PathGroup, active_passive
+from pathlab.importer.esxi_dead_paths import dead_path_faults
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.esxi_non_owner import PathState, non_owner_states
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
@@ -559,6 +560,7 @@ def build(c: Captures) -> Imported:
 
     _workload(host, devices, dev_rows, esx_file, outstanding, warnings)
     found = esxi_listing_findings(c.devices, c.paths, vendor_of, dev_file, path_file)
+    found += dead_path_faults(host, paths, path_file)  # the paths the list shows dead or turned off stay so
     if c.esxtop is not None:
         from pathlab.importer.capture_findings import esxtop_findings
 

@@ -1,0 +1,55 @@
+"""An ESXi path the listing shows out of use stays so in the imported host: a path fault from the
+start, and a finding, as a Linux listing's failed paths and PowerPath's dead ones are.
+
+Which paths: `esxcli storage nmp path list` prints a path's `Group State` (the SATP's view: active,
+active unoptimized, standby, unavailable, dead), `esxcli storage core path list` its `State`
+(active, standby, dead, disabled). `dead` is a path the host lost (NMP sends it no I/O until a
+path evaluation finds it back, every 300 s by default); `disabled` one the admin turned off
+(`esxcli storage core path set --state=off`), which NMP skips the same way. `standby` and
+`unavailable` are ALUA states the model simulates from the target port groups, not faults."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+from pathlab.finding import Finding
+from pathlab.importer.host_tables import HostTables
+from pathlab.importer.provenance import Own, Read
+
+#: The states, as each listing prints them, of a path NMP sends no I/O.
+OUT_OF_USE = {"group_state": ("dead",), "state": ("dead", "disabled")}
+
+
+def out_of_use(path: Any) -> tuple[str, str] | None:
+    """The listing's field and the state it shows, where `path` (a path list's row) is out of use."""
+    for column, states in OUT_OF_USE.items():
+        shown = getattr(path, column, None)
+        if isinstance(shown, str) and shown in states:
+            return ("Group State" if column == "group_state" else "State"), shown
+    return None
+
+
+def dead_path_faults(host: HostTables, paths: list[Any], path_file: str) -> list[Finding]:
+    """A `path_down` fault at 0 s for each path the list shows out of use, and a finding naming it;
+    `paths`: the rows of the devices simulated."""
+    found = []
+    for p in paths:
+        if (shown := out_of_use(p)) is None:
+            continue
+        field, state = shown
+        line = _line(getattr(p, "line", None))
+        fault = host.table("faults", array=True)
+        down = Own(f"a path the listing shows {state} is down from the start (its runtime name says which)")
+        fault.key("kind", "path_down", down)
+        fault.key("at", "0s", down)
+        fault.key("path", str(p.runtime_name), Read(path_file, line, f"{p.runtime_name}: {field}: {state}"))
+        found.append(Finding(f"{p.device}: path {p.runtime_name} is {state} (captured)",
+                             f"{path_file}" + (f", line {line}" if line is not None else "") + f": {field}: {state}; "
+                             "the host sends it no I/O, and neither does the imported host"))
+    return found
+
+
+def _line(cell: Any) -> int | None:
+    """A row's line number: a whole number of any kind the table holds (numpy's too), or None (NA, NaN)."""
+    return int(float(cell)) if isinstance(cell, numbers.Real) and cell == cell else None
