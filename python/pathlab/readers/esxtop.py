@@ -18,12 +18,13 @@ from __future__ import annotations
 import csv
 import itertools
 import operator
+import os
 import re
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from pathlab.api import ScenarioError, regular_file
+from pathlab.api import ScenarioError, regular_file, warn
 from pathlab.readers import esxtop_bytes
 from pathlab.readers.pdh_csv import Records
 
@@ -278,7 +279,7 @@ def _read(path: Path, sink: Sink) -> str:
         capture, (_, _, by_place) = core
         for table, counters in by_place.items():
             tables[table].counters = counters
-        return _samples_into(sink, name, tables, _CoreRows(capture))
+        return _samples_into(sink, name, tables, _CoreRows(capture), _cut_last_line(path))
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
         rows = Records(f, name)  # the header naming the host read, where it was read
         try:
@@ -299,7 +300,7 @@ def _read(path: Path, sink: Sink) -> str:
         where = dict(zip(columns, range(len(columns))))
         for table, instances in placed.items():
             tables[table].counters = {inst: {c: where[i] for c, i in own} for inst, own in instances.items()}
-        return _samples_into(sink, name, tables, _CsvRows(rows, header, columns))
+        return _samples_into(sink, name, tables, _CsvRows(rows, header, columns), _cut_last_line(path))
 
 
 class _Rows(Protocol):
@@ -322,8 +323,11 @@ class _Rows(Protocol):
         ...
 
 
-def _samples_into(sink: Sink, name: str, tables: dict[str, Table], rows: _Rows) -> str:
-    """The samples after the header into `sink`, checked; the format of their times."""
+def _samples_into(sink: Sink, name: str, tables: dict[str, Table], rows: _Rows, cut: tuple[int, int] | None) -> str:
+    """The samples after the header into `sink`, checked; the format of their times. `cut`: the
+    last line's fields and the header's where the last is cut short (`_cut_last_line`): that
+    sample is left out and said, where its figures would be what was written of them (the last
+    one's digits cut, the rest missing)."""
     import numpy as np
 
     # The adapter's queue depth comes first, as on esxtop's adapter panel.
@@ -333,9 +337,13 @@ def _samples_into(sink: Sink, name: str, tables: dict[str, Table], rows: _Rows) 
     sink.start(tables, sum(map(len, itertools.chain.from_iterable(t.counters.values() for t in tables.values()))),
                rows.line_num)
     fmt, previous, before = None, None, ""
+    samples: Iterator[tuple[str, np.ndarray, int]] = ((stamp, values, rows.line_num) for stamp, values in rows.samples())
+    if cut is not None:
+        samples = _but_the_last(samples, lambda line: warn(name, f"line {line}", (
+            f"the last sample has {cut[0]:,} of the header's {cut[1]:,} fields, and no line end: esxtop was stopped "
+            "while it wrote it; left out")))
     try:
-        for stamp, values in rows.samples():
-            line = rows.line_num
+        for stamp, values, line in samples:
             if stamp.startswith("\\\\"):
                 raise _rearranged(name, line, [c for c in map(rows.column_name, (1, 2)) if c is not None])
             # Samples in time order, each once: rates between them are meaningless otherwise.
@@ -351,6 +359,50 @@ def _samples_into(sink: Sink, name: str, tables: dict[str, Table], rows: _Rows) 
     except csv.Error as e:
         raise ScenarioError(name, f"line {rows.line_num}", f"not CSV: {e}") from None
     return fmt or TIME_FORMATS[0]
+
+
+def _but_the_last(samples: Iterator[tuple[str, np.ndarray, int]],
+                  dropped: Callable[[int], None]) -> Iterator[tuple[str, np.ndarray, int]]:
+    """Every sample (with its line) but the last, whose line `dropped` is told. A sample is yielded
+    once the next is read: each is copied, as a source may refill one array."""
+    held = None
+    for stamp, values, line in samples:
+        if held is not None:
+            yield held
+        held = stamp, values.copy(), line
+    if held is not None:
+        dropped(held[2])
+
+
+def _cut_last_line(path: Path) -> tuple[int, int] | None:
+    """The fields of the capture's last line and of its header, where the last line has no line
+    end and fewer fields than the header: esxtop was stopped while it wrote the line (it writes
+    every field of its header on each line, then the line end). None otherwise (the usual file
+    ends its last line: one byte read)."""
+    with open(path, "rb") as f:
+        size = f.seek(0, os.SEEK_END)
+        if size == 0 or (f.seek(size - 1) is not None and f.read(1) in (b"\n", b"\r")):
+            return None
+        start = size
+        while start > 0:  # back to the last line's start, a megabyte at a time
+            step = min(start, 1 << 20)
+            f.seek(start - step)
+            chunk = f.read(step)
+            if (end := max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))) >= 0:
+                start = start - step + end + 1
+                break
+            start -= step
+        if start == 0:
+            return None  # the header alone
+        f.seek(start)
+        last = f.read().decode("utf-8", errors="replace")
+        f.seek(0)
+        header = re.split(r"[\r\n]", f.readline().decode("utf-8-sig", errors="replace"), maxsplit=1)[0]
+    try:
+        fields = [len(next(csv.reader([text]), [])) for text in (last, header)]
+    except csv.Error:  # not a capture's line: the reading says what it is
+        return None
+    return (fields[0], fields[1]) if fields[0] < fields[1] else None
 
 
 def _picker(columns: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
