@@ -298,7 +298,7 @@ def typed(ranked: list[Ranked], ranges: GainRanges | None, devices: Sequence[Dev
         return replace(found, seed_half_width=gain_half_width(r, in_force)) if in_force else found
 
     return tuple(CandidateResult(r.candidate, {k: Interval(*v) for k, v in r.figures.items()}, r.gain,
-                                 ranges.gains[r.candidate.label] if ranges else None, r.seeds, error(r),
+                                 ranges.gains.get(r.candidate.label) if ranges else None, r.seeds, error(r),
                                  {h: {k: Interval(*v) for k, v in f.items()} for h, f in r.hosts.items()},
                                  ranges.hosts.get(r.candidate.label, {}) if ranges else {})
                  for r in ranked)

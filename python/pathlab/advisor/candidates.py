@@ -25,8 +25,8 @@ from pathlab.importer.imported import Undetermined
 NMP_PSPS = ("VMW_PSP_RR", "VMW_PSP_FIXED", "VMW_PSP_MRU")
 
 
-#: pathlab's own policy's label: not a shipping stack's setting, never recommended, and its gain
-#: range leaves the fabric's distance out (`advisor.ranges`, whose docstring has the measurement).
+#: pathlab's own policy's label: not a shipping stack's setting, never recommended, and simulated
+#: at the assumed values alone, not at the spans' ends (`rank._spanned`; `advisor.ranges` says why).
 OWN_POLICY = "pathlab gated-least-load"
 
 

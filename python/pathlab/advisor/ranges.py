@@ -4,8 +4,8 @@ array's latency beyond its ports' service (`read_latency`, `write_latency`) wher
 gain: a port's capacity (assumed whenever no capture shows a port working alone at capacity), a
 device's load (assumed for a device a capture with counters does not measure) and the array's
 zero-load time. Each is simulated at the ends of its span, the others at their assumed value,
-every candidate on the same I/Os as the central run, its first two seeds; a candidate's range is the lowest
-and highest of its gains over those runs.
+every candidate a recommendation may choose on the same I/Os as the central run, its first two
+seeds; a candidate's range is the lowest and highest of its gains over those runs.
 
 The spans, and why:
 - port capacity ±50% (service time ×2 and ×2/3): the default (20 µs per I/O for a SCSI array's
@@ -26,8 +26,9 @@ The spans, and why:
   on those hosts: a response of 0.8-3 ms there is queueing and service, and 2 × 45 µs more of
   fixed delay is within the seeds' noise, so it is not spanned. Pathlab's own policy is the
   exception: 2.98x-3.96x over the distance on the MRU variant, about twice its move over the port
-  capacity (3.47x-3.97x); its range as shown leaves the distance out, so it is narrower than it
-  should be (never recommended on it: it is not a shipping stack's setting)."""
+  capacity (3.47x-3.97x). Never recommended (it is not a shipping stack's setting), it is not
+  simulated at the ends at all (`rank._spanned`): a range that left out what moves it most would
+  say less than its one figure at the assumed values does."""
 
 from __future__ import annotations
 
@@ -168,15 +169,16 @@ def end_labels(found: list[Span]) -> list[str]:
 def gain_ranges(found: list[Span], central: list[Ranked], at_ends: list[list[Ranked]]) -> GainRanges | None:
     """Each candidate's lowest and highest gain over the central ranking and its rankings at the
     spans' ends (the same I/Os, the first two seeds), each ranking's setting in force first, and on a cluster each
-    host's; None when the host rests on no assumption that matters."""
+    host's; None when the host rests on no assumption that matters. A candidate the ends leave out
+    (pathlab's own policy: `rank._spanned`) has no range: its gain at the assumed values alone."""
     if not found:
         return None
-    gains = {r.candidate.label: [r.gain] for r in central}
-    hosts: dict[str, dict[str, list[float]]] = {r.candidate.label: {} for r in central}
+    at_every_end = {r.candidate.label for r in central}.intersection(*({r.candidate.label for r in e} for e in at_ends))
+    gains: dict[str, list[float]] = {r.candidate.label: [] for r in central if r.candidate.label in at_every_end}
+    hosts: dict[str, dict[str, list[float]]] = {label: {} for label in gains}
     for ranking in [central, *at_ends]:
-        for r in ranking:
-            if ranking is not central:
-                gains[r.candidate.label].append(r.gain)
+        for r in (r for r in ranking if r.candidate.label in at_every_end):
+            gains[r.candidate.label].append(r.gain)
             for host, figures in r.hosts.items():  # a cluster: each host's rate against its own in force
                 base = ranking[0].hosts[host]["iops"][0]
                 hosts[r.candidate.label].setdefault(host, []).append(figures["iops"][0] / base if base > 0 else math.nan)

@@ -66,7 +66,9 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
     cluster's ends' pilots may still be running: the cores take the cluster's runs meanwhile, where
     one waited 1.6 s for the last pilot, session 24), ranked after `scenarios`' ends."""
     simulated = _simulated(scenarios[0], cands, resolved)
-    rankings = [_Ranking(s, cands, length, simulated, per_host) for s, length in zip(scenarios, lengths, strict=True)]
+    at_end = _spanned(cands, simulated)
+    rankings = [_Ranking(s, cands, length, simulated if k == 0 else at_end, per_host, simulated)
+                for k, (s, length) in enumerate(zip(scenarios, lengths, strict=True))]
     if in_force_run is not None and in_force_run.data["seed"] == 1:
         rankings[0].results[0] = [figures_of(in_force_run) if per_host else in_force_run]
     first = min(FIRST_SEEDS, seeds)
@@ -77,7 +79,7 @@ def rank_together(scenarios: Sequence[Scenario | AtEnd], cands: list[Candidate],
                           if len(central.results[i]) < seed])
         if later is not None:
             more, more_lengths = later()
-            added = [_Ranking(s, cands, length, simulated, per_host) for s, length in zip(more, more_lengths, strict=True)]
+            added = [_Ranking(s, cands, length, at_end, per_host, simulated) for s, length in zip(more, more_lengths, strict=True)]
             ends += added
             rankings += added
         at_ends = runs.start([(r, i, seed) for r in ends for i in r.simulated for seed in range(1, first + 1)])
@@ -104,6 +106,14 @@ def _simulated(scenario: Scenario | AtEnd, cands: list[Candidate], resolved: lis
     return [i for i, c in enumerate(cands) if i == 0 or not _same_as_in_force(c, devices[i], devices[0])]
 
 
+def _spanned(cands: list[Candidate], simulated: list[int]) -> list[int]:
+    """The candidates simulated at a span's end: the setting in force and each one a recommendation
+    may choose. A span's end gives those a range and decides nothing; pathlab's own policy (no
+    commands: no stack ships it) is never recommended, and is shown at the assumed values alone
+    (on 32 hosts × 500 devices × 8 paths its six runs at the ends were a fifth of the ranking)."""
+    return [i for i in simulated if i == 0 or cands[i].commands]
+
+
 def figures_of(run: Result) -> Result:
     """A cluster's run as its ranking keeps it: its seed, the cluster's summary and each host's
     figures, computed from its device rows (a whole run's, or a ranking run's `device_rows`) as
@@ -119,8 +129,11 @@ class _Ranking:
     """One scenario's candidates, their runs so far and what they rank at."""
 
     def __init__(self, scenario: Scenario | AtEnd, cands: list[Candidate], lengths: list[dict[str, str]], simulated: list[int],
-                 per_host: bool = False):
+                 per_host: bool = False, own_runs: list[int] | None = None):
+        """`simulated`: the candidates run here; `own_runs`: those that have runs of their own on the
+        host (`_simulated`, where `simulated` may leave some out: a span's end, `_spanned`)."""
         self.cands, self.simulated, self.per_host = cands, simulated, per_host
+        self.left_out = set(own_runs or simulated) - set(simulated)
         self.scenario, self.lengths = scenario, lengths
         # Each candidate's scenario loaded by its first run; its seeds are copies of it
         # (`Scenario.with_seed`), and a cluster's is let go after its last run started (`ranking_runs`).
@@ -149,8 +162,10 @@ class _Ranking:
         return [0, *open_] if open_ else []
 
     def ranked_all(self) -> list[Ranked]:
+        """Every candidate's figures but those left out here, in the candidates' order (one that
+        resolves to the setting in force with its figures)."""
         out = [self.ranked(i) if i in self.results else _ranked(c, self.results[0], self.per_host)
-               for i, c in enumerate(self.cands)]
+               for i, c in enumerate(self.cands) if i not in self.left_out]
         in_force = out[0].figures["iops"][0]
         for r in out:
             r.gain = r.figures["iops"][0] / in_force if in_force > 0 else math.nan

@@ -149,11 +149,12 @@ def ranges_note(a: Advice) -> list[str]:
     """What the gain ranges are over, or nothing when the gains are single figures."""
     if a.gain_range_over is None:
         return []
-    own = [f"  {OWN_POLICY}'s range leaves the fabric's distance out, which moves its gain about twice as much as the",
-           "  port capacity's span does (measured: docs, 'Advice ranges'); it is never recommended"]
-    return (["Gains are ranges: each candidate simulated at both ends of each assumption's span (the others at their",
-             "assumed value, the same seeds and I/Os), lowest to highest, over:"] + [f"    {o}" for o in a.gain_range_over]
-            + (own if any(c.label == OWN_POLICY for c in a.candidates) else []))
+    own = [f"  {OWN_POLICY}: its gain at the assumed values alone; never recommended, it is not simulated at the",
+           "  spans' ends (and the fabric's distance, which no span covers, moves its gain about twice as much as the",
+           "  port capacity's span does: docs, 'Advice ranges')"]
+    said = ["Gains are ranges: each candidate a recommendation may choose simulated at both ends of each assumption's",
+            "span (the others at their assumed value, the same seeds and I/Os), lowest to highest, over:"]
+    return said + [f"    {o}" for o in a.gain_range_over] + (own if any(c.label == OWN_POLICY for c in a.candidates) else [])
 
 
 def run_length_note(a: Advice) -> list[str]:
