@@ -348,25 +348,31 @@ def test_a_number_past_64_bits_is_refused_at_its_line_not_a_traceback(tmp_path: 
     assert where == "line 6" and message.startswith(f"`Path Selection Policy Device Config`: iops: {HUGE[:24]}… is past")
 
 
-def test_a_number_past_the_digits_int_reads_is_refused_at_its_line_not_a_traceback(tmp_path: Path) -> None:
-    """A number of 5,000 digits (past the 4,300 `int` reads: its ValueError was a traceback) in a
-    path's `Array Priority`, its runtime name and TPG id, and a device's iops, refused as a number
-    past 64 bits is; a long run of leading zeros is still its number."""
+def test_a_number_past_64_bits_is_refused_naming_its_field_and_past_the_digits_int_reads_at_its_line(tmp_path: Path) -> None:
+    """A number of 30 digits (past 64 bits) in a path's `Array Priority`, its runtime name and TPG
+    id, and a device's iops, refused naming its field; one of 5,000 digits (past the 4,300 `int`
+    reads: its ValueError was a traceback) refused at its line before any field is read
+    (`readers/_file.py`, every reader's rule); a run of leading zeros is still its number."""
     from pathlab.readers import esxcli_devices
 
-    longest = "9" * 5_000
     paths = (CORPUS / "esxcli-nmp-path-list/002-netapp-fc-two-ao-two-ano/bare.txt").read_text()
     bad = tmp_path / "paths.txt"
-    for old, new, said in [("Array Priority: 0", f"Array Priority: {longest}", "`Array Priority`: "),
-                           ("TPG_id=1001", f"TPG_id={longest}", "`Storage Array Type Path Config`: TPG_id: "),
-                           (":T2:", f":T{longest}:", "`Runtime Name`: T: ")]:
-        bad.write_text(paths.replace(old, new, 1))
-        assert refused(esxcli_paths.read, bad)[1].startswith(f"{said}{longest[:24]}… is past the largest whole number")
-    bad.write_text(paths.replace("Array Priority: 0", f"Array Priority: {'0' * 5_000}7", 1))
+    for digits, longest in ((30, "9" * 30), (5_000, "9" * 5_000)):
+        for old, new, said in [("Array Priority: 0", f"Array Priority: {longest}", "`Array Priority`: "),
+                               ("TPG_id=1001", f"TPG_id={longest}", "`Storage Array Type Path Config`: TPG_id: "),
+                               (":T2:", f":T{longest}:", "`Runtime Name`: T: ")]:
+            bad.write_text(paths.replace(old, new, 1))
+            where, message = refused(esxcli_paths.read, bad)
+            if digits == 30:
+                assert message.startswith(f"{said}{longest[:24]}… is past the largest whole number"), message
+            else:
+                line = paths[:paths.index(old)].count("\n") + 1
+                assert (where, message[:37]) == (f"line {line}", "a number of more than 4,300 digits at"), message
+    bad.write_text(paths.replace("Array Priority: 0", f"Array Priority: {'0' * 4_000}7", 1))
     assert esxcli_paths.read(bad)["array_priority"].iloc[0] == 7
     devices = (CORPUS / "esxcli-nmp-device-list/009-netapp-esxi6-rr-iops1-ao-ano/bare.txt").read_text()
-    bad.write_text(devices.replace("iops=1,", f"iops={longest},", 1))
-    assert refused(esxcli_devices.read, bad)[1].startswith(f"`Path Selection Policy Device Config`: iops: {longest[:24]}…")
+    bad.write_text(devices.replace("iops=1,", f"iops={'9' * 30},", 1))
+    assert refused(esxcli_devices.read, bad)[1].startswith(f"`Path Selection Policy Device Config`: iops: {'9' * 24}…")
 
 
 def test_a_whole_number_no_toml_holds_is_refused_naming_its_field(tmp_path: Path) -> None:
