@@ -608,15 +608,17 @@ def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: Summary | None,
     table, dev_rows = esx["paths"], esx["devices"]
     of_device = paths_of(paths)
     for d in devices:
+        # A path used in long turns (round robin at a large limit) is loaded while its turn lasts,
+        # whatever its average says: only devices spread over their paths I/O by I/O qualify
+        # (told first: their paths' figures are not asked for nothing).
+        if d.psp == "VMW_PSP_RR" and (_value(d.iops) or 0) >= LARGE_RR_LIMIT:
+            continue
         names = [str(p.runtime_name) for p in of_device.get(d.device, [])]
         davg = {n: _mean(table, n, "Average Driver MilliSec/Command") for n in names}
         rate = {n: _mean(table, n, "Commands/sec") for n in names}
         busy = {n: v for n, v in davg.items() if v and rate[n]}
         active = _mean(dev_rows, d.device, "Active Commands")
-        # A path used in long turns (round robin at a large limit) is loaded while its turn lasts,
-        # whatever its average says: only devices spread over their paths I/O by I/O qualify.
-        in_turns = d.psp == "VMW_PSP_RR" and (_value(d.iops) or 0) >= LARGE_RR_LIMIT
-        if not busy or in_turns or active is None or active / len(busy) >= LIGHT_PATH_OUTSTANDING:
+        if not busy or active is None or active / len(busy) >= LIGHT_PATH_OUTSTANDING:
             continue
         cmds = _mean(dev_rows, d.device, "Commands/sec") or 0.0
         writes = (_mean(dev_rows, d.device, "Writes/sec") or 0.0) / cmds if cmds else 0.0
