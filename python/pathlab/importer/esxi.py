@@ -461,7 +461,8 @@ def build(c: Captures) -> Imported:
         states = [_value(getattr(p, "tpg_state", None)) for p in paths if vendor_of[p.device] == array]
         symmetric = all(s in (None, "AO") for s in states)
         passive, contradiction = (None, None) if tpgs else active_passive(
-            {d.device: [PathGroup(target_of[p.runtime_name], _value(getattr(p, "group_state", None)), _int_or_none(getattr(p, "line", None)))
+            {d.device: [PathGroup(target_of[p.runtime_name], _value(getattr(p, "group_state", None)),
+                                  _int_or_none(getattr(p, "line", None)))
                         for p in of_device.get(d.device, [])] for d in devices if vendor_of[d.device] == array}, path_file)
         if contradiction:
             warnings.append((f"arrays.{array}.symmetric", contradiction))

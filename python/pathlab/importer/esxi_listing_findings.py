@@ -7,7 +7,7 @@ port groups to this host. Each finding names the lines that show it."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pathlab.finding import Finding
 
