@@ -122,10 +122,15 @@ class TableSummary:
         counter it lacks), worked out once."""
         if self._at is None:
             names, counters = sorted(self.fields), self.counters
-            # (an instance with every counter, in the table's order, as each in a real capture: its fields as they are)
-            rows = [list(own.values()) if list(own) == counters else [own.get(c, -1) for c in counters]
-                    for own in map(self.fields.__getitem__, names)]
-            self._at = names, np.array(rows, dtype=np.intp).reshape(len(names), len(counters))
+            each = list(map(self.fields.__getitem__, names))
+            if all(map(counters.__eq__, map(list, each))):
+                # Every instance with every counter, in the table's order (each, in a real capture):
+                # their fields as they are, read into the array at once.
+                at = np.fromiter(itertools.chain.from_iterable(map(dict.values, each)), dtype=np.intp,
+                                 count=len(names) * len(counters))
+            else:
+                at = np.array([[own.get(c, -1) for c in counters] for own in each], dtype=np.intp)
+            self._at = names, at.reshape(len(names), len(counters))
         return self._at
 
     def means(self) -> pd.DataFrame:
