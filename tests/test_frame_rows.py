@@ -49,3 +49,21 @@ def test_a_table_with_another_in_its_attrs_gives_its_rows() -> None:
     assert isinstance(frame.attrs.get("paths"), pd.DataFrame)
     _same(frame)
     assert isinstance(frame.attrs.get("paths"), pd.DataFrame)  # the caller's table as it was
+
+
+def test_a_table_of_every_kind_of_column_gives_itertuples_rows() -> None:
+    """Each kind of column a reader may give, with and without missing values: the nullable
+    numbers and flags (NumPy's scalars, pandas' NA), NumPy's own (Python's scalars), texts of
+    both missing kinds, objects (lists, dicts, None), times and categories (iterated as pandas
+    does)."""
+    frame = pd.DataFrame({
+        "whole": pd.array([1, None, 3], dtype="Int64"), "whole_full": pd.array([1, 2, 3], dtype="Int64"),
+        "flag": pd.array([True, None, False], dtype="boolean"), "share": pd.array([0.5, None, 2.0], dtype="Float64"),
+        "count": [1, 2, 3], "figure": [0.1, float("nan"), 3.0], "yes": [True, False, True],
+        "text": pd.array(["a", None, "c"], dtype="string"), "word": pd.Series(["a", None, "c"], dtype="str"),
+        "thing": [["x"], None, {"k": 1}], "when": pd.to_datetime(["2026-01-01", None, "2026-01-03"]),
+        "kind": pd.Categorical(["p", "q", None]),
+    })
+    _same(frame)
+    _same(frame.iloc[1:2])
+    _same(frame.iloc[0:0])

@@ -290,3 +290,51 @@ def test_a_device_list_cut_in_its_last_key_is_refused_not_joined_to_the_working_
         esxcli_devices.read(path)
     assert refused.value.args[1:] == ("line 8", f"`Working Paths`: 'vmhba2:C0:T3:L49{cut[2:]}' is not a runtime name "
                                                 "(a blank inside it: the next line joined to the list, or the file cut short?)")
+
+
+def _device_frame(path: Path, plain: bool) -> tuple[Any, list[str]]:
+    """What `esxcli_devices.read` gives of the file (its rows, or the refusal) and the words said
+    on stderr; with `plain` False, read a line at a time by the machinery alone."""
+    with pytest.MonkeyPatch.context() as patch:
+        if not plain:
+            patch.setattr(t._plain_listing, "read", lambda *_: None)
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            try:
+                frame = esxcli_devices.read(path)
+                got: Any = repr((frame.to_dict("list"), frame.dtypes.to_dict()))  # (a NaN's repr is equal, not the NaN)
+            except ScenarioError as e:
+                got = ("refused", e.args)
+    return got, [str(w.message) for w in said]
+
+
+def test_the_device_reader_reads_a_plain_listing_s_blocks_as_it_reads_its_lines(tmp_path: Path) -> None:
+    """The device list's rows from a plain listing's blocks (`esxcli_devices._plain_rows`) are
+    those its lines give (`_rows`), or the same refusal: on every sample read plain, and on
+    devices' blocks edited at random (names that are no device's, keys of other listings, keys
+    left out, a device listed twice)."""
+    samples = sorted(p for p in DATA.rglob("*") if p.is_file() and p.stat().st_size < 1 << 20)
+    plain = [p for p in samples if _same(p)[1]]
+    assert len(plain) > 5
+    for path in plain:
+        assert _device_frame(path, True) == _device_frame(path, False), path
+    rng = random.Random(20261130)
+    second = DEVICES.replace("naa.600a098038303053453f463045727168", "naa.600a098038303053453f463045727169", 1)
+    pieces = ["", "naa.7", "eui.8:", "t10.x", "mpx.vmhba32:C0:T0:L0", "vmhba1", "x", "   Runtime Name: vmhba1:C0:T0:L0",
+              "   Is USB: true", "   Working Paths: ", "   Storage Array Type: VMW_SATP_CX", "\n", "\n\n"]
+    read_plain = 0
+    for i in range(200):
+        text = DEVICES + "\n" + (second if i % 2 else DEVICES)
+        for _ in range(rng.randint(1, 3)):
+            lines = text.split("\n")
+            at = rng.randrange(len(lines))
+            if rng.random() < 0.5:
+                lines.insert(at, rng.choice(pieces))
+            else:
+                del lines[at]
+            text = "\n".join(lines)
+        path = tmp_path / f"devices-{i}.txt"
+        path.write_bytes(text.encode())
+        read_plain += _same(path)[1]
+        assert _device_frame(path, True) == _device_frame(path, False), text
+    assert 20 < read_plain < 200  # some edits leave it plain, and some do not

@@ -17,32 +17,35 @@ if TYPE_CHECKING:
 #: at least `SLOW_MS` above it (a tenth of a millisecond apart is noise at these figures).
 SLOW_RATIO = 2.0
 SLOW_MS = 0.2
+KAVG = "Average Kernel MilliSec/Command"
 
 
 def esxtop_findings(esxtop: Summary, path_device: dict[str, str], file: str) -> list[Finding]:
     """Full device queues, slow paths and paths with failed commands in an `esxtop -b` capture;
     `path_device` maps a path's runtime name to its device (from the nmp path list)."""
     found = []
-    # Each object's mean counters over the capture: the first sample, before esxtop's first
-    # interval, left out.
-    devices = esxtop["devices"].means() if not esxtop["devices"].empty else None
-    if devices is not None and {"Queued Commands", "Active Commands", "Device Q Depth"} <= set(devices.columns):
-        # The full queues picked at once (a row's own Series for each of 500 devices was most of the findings' time).
-        full = (devices["Queued Commands"] >= 1) & (devices["Active Commands"] >= 0.9 * devices["Device Q Depth"])
-        for name, d in devices[full].iterrows():
-            kavg = d.get("Average Kernel MilliSec/Command", float("nan"))
-            found.append(Finding(
-                f"{name}: the device queue is full (captured)",
-                f"{file}: Active Commands {d['Active Commands']:.0f} of Device Q Depth {d['Device Q Depth']:.0f}, "
-                f"Queued Commands {d['Queued Commands']:.0f}, Average Kernel MilliSec/Command {kavg:.2f}",
-            ))
-    paths = esxtop["paths"].means() if not esxtop["paths"].empty else None
-    if paths is None or "Average Driver MilliSec/Command" not in paths.columns:
+    # Each object's mean counters over the capture (the first sample, before esxtop's first
+    # interval, left out), a counter at a time: a table of each object's every counter made for
+    # the few read was most of the findings' time.
+    devices = esxtop["devices"]
+    if not devices.empty and {"Queued Commands", "Active Commands", "Device Q Depth"} <= set(devices.counters):
+        queued, active, depth = (devices.mean_of_each(c) for c in ("Queued Commands", "Active Commands", "Device Q Depth"))
+        kernel = devices.mean_of_each(KAVG) if KAVG in devices.counters else {}
+        for name, q in queued.items():
+            if q >= 1 and active[name] >= 0.9 * depth[name]:
+                found.append(Finding(
+                    f"{name}: the device queue is full (captured)",
+                    f"{file}: Active Commands {active[name]:.0f} of Device Q Depth {depth[name]:.0f}, "
+                    f"Queued Commands {q:.0f}, Average Kernel MilliSec/Command {kernel.get(name, float('nan')):.2f}",
+                ))
+    paths = esxtop["paths"]
+    if paths.empty or "Average Driver MilliSec/Command" not in paths.counters:
         return found
-    davg = paths["Average Driver MilliSec/Command"].to_dict()
-    busy = paths[paths["Commands/sec"] > 0] if "Commands/sec" in paths.columns else paths
+    davg = paths.mean_of_each("Average Driver MilliSec/Command")
+    busy = ([p for p, rate in paths.mean_of_each("Commands/sec").items() if rate > 0] if "Commands/sec" in paths.counters
+            else list(davg))
     busy_of: dict[str, list[str]] = {}  # each device's busy paths, in the capture's order
-    for p in busy.index:
+    for p in busy:
         if p in path_device:
             busy_of.setdefault(path_device[p], []).append(p)
     for device in sorted(set(path_device.values())):
@@ -65,7 +68,7 @@ def _error_findings(table: TableSummary, file: str) -> list[Finding]:
     """Paths with failed commands: erring throughout, or flapping (errors that come and go: at
     least two changes between intervals with and without them)."""
     failed = "Failed Commands/sec"
-    if failed not in table.counters or table.empty:
+    if failed not in table.counters or table.empty or not table.any_above_zero(failed):
         return []
     found = []
     failures = table.failures(failed)

@@ -394,17 +394,21 @@ def build(c: Captures) -> Imported:
         warnings.append(("devices", f"{len(claimed)} device(s) left out ({_some(claimed)}): claimed by "
                                     f"{psp}, a path selection plug-in pathlab does not simulate"))
     vendor_of = {d.device: _vendor(d.display_name) for d in devices}
-    paths = [p for p in rows_of(c.paths) if p.device in vendor_of]
+    listed_paths = list(rows_of(c.paths))  # (every path listed: the listing's findings read them all)
+    paths = [p for p in listed_paths if p.device in vendor_of]
     if not paths:
         raise ScenarioError(path_file, "", f"no path of the devices in {dev_file}")
 
     _one_path_per_runtime_name(paths, path_file)
     _one_array_per_target(paths, vendor_of, {d.device: _int_or_none(getattr(d, "line", None)) for d in devices},
                           path_file)
+    # Each path's target port, worked out once (the ports, the fabric and the active/passive
+    # controllers each ask it of every path); runtime names are unique, checked above.
+    target_of = {p.runtime_name: _target_of(p) for p in paths}
     # Ports: one per target the paths reach, per array (named by vendor), with its TPG.
     ports: dict[tuple[str, str], Port] = {}
     for p in paths:
-        key = (vendor_of[p.device], _target_of(p))
+        key = (vendor_of[p.device], target_of[p.runtime_name])
         port = ports.setdefault(key, Port(key[0], f"P{sum(1 for k in ports if k[0] == key[0])}", key[1]))
         tpg = _port_group(p)
         if tpg is not None:
@@ -458,7 +462,8 @@ def build(c: Captures) -> Imported:
         states = [_value(getattr(p, "tpg_state", None)) for p in paths if vendor_of[p.device] == array]
         symmetric = all(s in (None, "AO") for s in states)
         passive, contradiction = (None, None) if tpgs else active_passive(
-            {d.device: [PathGroup(_target_of(p), _value(getattr(p, "group_state", None)), _int_or_none(getattr(p, "line", None)))
+            {d.device: [PathGroup(target_of[p.runtime_name], _value(getattr(p, "group_state", None)),
+                                  _int_or_none(getattr(p, "line", None)))
                         for p in of_device.get(d.device, [])] for d in devices if vendor_of[d.device] == array}, path_file)
         if contradiction:
             warnings.append((f"arrays.{array}.symmetric", contradiction))
@@ -502,15 +507,17 @@ def build(c: Captures) -> Imported:
                                          if passive is not None and p.target in passive.port_controller else {})},
                                      Read(path_file, text=f"target {p.target}")) for p in array_ports])
 
+    on_adapter: dict[str, list[Any]] = {}  # each adapter's paths, in the listing's order
+    for p in paths:
+        on_adapter.setdefault(p.adapter, []).append(p)
     for a in adapters:
-        reached = sorted({(_channel(p), p.target, _target_of(p), vendor_of[p.device]) for p in paths if p.adapter == a},
+        reached = sorted({(_channel(p), p.target, target_of[p.runtime_name], vendor_of[p.device]) for p in on_adapter[a]},
                          key=lambda t: (t[0], t[1]))
         # One zoning table per port, in C and T order (runtime names number an adapter's ports in
         # order of appearance; iSCSI port binding puts each bound port's sessions on a channel of
         # its own), each with the distance its paths' DAVG shows.
         for channel, target_number, target, arr in dict.fromkeys(reached):
-            name = str(next(p.runtime_name for p in paths
-                            if p.adapter == a and _channel(p) == channel and p.target == target_number))
+            name = str(next(p.runtime_name for p in on_adapter[a] if _channel(p) == channel and p.target == target_number))
             extra = latency.extra_one_way_us.get(name)
             f = host.table("fabric", array=True)
             f.key("adapters", [a], Read(path_file, text=f"C{channel}:T{target_number} of {a}"))
@@ -559,7 +566,7 @@ def build(c: Captures) -> Imported:
                                   {str(p.runtime_name): _value(getattr(p, "line", None)) for p in own}, path_file)
 
     _workload(host, devices, dev_rows, esx_file, outstanding, warnings)
-    found = esxi_listing_findings(c.devices, c.paths, vendor_of, dev_file, path_file)
+    found = esxi_listing_findings(devices, listed_paths, vendor_of, dev_file, path_file)
     found += dead_path_faults(host, paths, path_file)  # the paths the list shows dead or turned off stay so
     if c.esxtop is not None:
         from pathlab.importer.capture_findings import esxtop_findings
@@ -604,15 +611,17 @@ def _latencies(paths: list[Any], vendor_of: dict[str, str], esx: Summary | None,
     table, dev_rows = esx["paths"], esx["devices"]
     of_device = paths_of(paths)
     for d in devices:
+        # A path used in long turns (round robin at a large limit) is loaded while its turn lasts,
+        # whatever its average says: only devices spread over their paths I/O by I/O qualify
+        # (told first: their paths' figures are not asked for nothing).
+        if d.psp == "VMW_PSP_RR" and (_value(d.iops) or 0) >= LARGE_RR_LIMIT:
+            continue
         names = [str(p.runtime_name) for p in of_device.get(d.device, [])]
         davg = {n: _mean(table, n, "Average Driver MilliSec/Command") for n in names}
         rate = {n: _mean(table, n, "Commands/sec") for n in names}
         busy = {n: v for n, v in davg.items() if v and rate[n]}
         active = _mean(dev_rows, d.device, "Active Commands")
-        # A path used in long turns (round robin at a large limit) is loaded while its turn lasts,
-        # whatever its average says: only devices spread over their paths I/O by I/O qualify.
-        in_turns = d.psp == "VMW_PSP_RR" and (_value(d.iops) or 0) >= LARGE_RR_LIMIT
-        if not busy or in_turns or active is None or active / len(busy) >= LIGHT_PATH_OUTSTANDING:
+        if not busy or active is None or active / len(busy) >= LIGHT_PATH_OUTSTANDING:
             continue
         cmds = _mean(dev_rows, d.device, "Commands/sec") or 0.0
         writes = (_mean(dev_rows, d.device, "Writes/sec") or 0.0) / cmds if cmds else 0.0

@@ -7,13 +7,9 @@ port groups to this host. Each finding names the lines that show it."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pathlab.finding import Finding
-from pathlab.importer.frame_rows import rows_of
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 #: SATPs that treat every path alike, whatever target port groups the array reports.
 NON_ALUA_SATPS = ("VMW_SATP_DEFAULT_AA", "VMW_SATP_DEFAULT_AP")
@@ -28,14 +24,15 @@ def _line(device: Any, column: str) -> str:
     return f"line {int(value)}" if isinstance(value, (int, float)) and value == value else "the device's block"
 
 
-def esxi_listing_findings(devices: pd.DataFrame, paths: pd.DataFrame, vendor_of: dict[str, str],
+def esxi_listing_findings(devices: list[Any], paths: list[Any], vendor_of: dict[str, str],
                           dev_file: str, path_file: str) -> list[Finding]:
+    """The findings of the devices' and every listed path's rows (`frame_rows.rows_of`: the rows
+    `esxi.build` reads, not made again here: 4,000 paths' rows are a tenth of a host's build)."""
     found: list[Finding] = []
-    by_runtime = {str(p.runtime_name): p for p in rows_of(paths)}
-    listed = list(rows_of(devices))
-    for d in listed:
+    by_runtime = {str(p.runtime_name): p for p in paths}
+    for d in devices:
         found += _unoptimized_carrying_io(d, by_runtime, dev_file, path_file)
-    found += _satp_ignoring_alua(listed, paths, vendor_of, dev_file, path_file)
+    found += _satp_ignoring_alua(devices, paths, vendor_of, dev_file, path_file)
     return found
 
 
@@ -59,18 +56,20 @@ def _unoptimized_carrying_io(d: Any, by_runtime: dict[str, Any], dev_file: str, 
                                 f" (TPG_state={p.tpg_state})" for p in slow))]
 
 
-def _satp_ignoring_alua(rows: list[Any], paths: pd.DataFrame, vendor_of: dict[str, str], dev_file: str,
+def _satp_ignoring_alua(rows: list[Any], paths: list[Any], vendor_of: dict[str, str], dev_file: str,
                         path_file: str) -> list[Finding]:
     """A device under a SATP that ignores ALUA, where the same array's devices (or its own paths)
     report target port groups."""
-    reported = paths[paths["tpg_id"].notna()] if "tpg_id" in paths else paths.iloc[0:0]
+    import pandas as pd
+
+    reported = [p for p in paths if pd.notna(getattr(p, "tpg_id", None))]
     alua: dict[str, tuple[str, str]] = {}  # array vendor -> (device, where its ALUA shows)
     for d in rows:
         if "TPG_id=" in str(getattr(d, "satp_config", "")):
             groups = "".join(re.findall(r"\{TPG_id=[^}]*\}", str(d.satp_config)))
             alua.setdefault(vendor_of[d.device], (d.device, f"{dev_file}, {_line(d, 'satp_config')}: {d.satp} "
                                                             f"shows target port groups {groups}"))
-    for p in reported.itertuples():
+    for p in reported:
         alua.setdefault(vendor_of.get(str(p.device), ""), (str(p.device), f"{path_file}, the path at line {p.line}: "
                                                                           f"TPG_id={p.tpg_id}"))
     out = []

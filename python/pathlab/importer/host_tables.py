@@ -36,7 +36,7 @@ class Entry:
 
     def line(self) -> str:
         if self.rendered is None:
-            text = f"{'.'.join(_key(k) for k in self.key)} = {self.literal or to_toml(self.value)}"
+            text = f"{_dotted(self.key)} = {self.literal or to_toml(self.value)}"
             said = self.source.comment() if self.source is not None else ""
             self.rendered = text + (f"  # {said}" if said else "")
         return self.rendered
@@ -50,6 +50,19 @@ class Entry:
         if not isinstance(self.value, dict) or key not in self.value:
             return None
         return self.fields.get(key, self.source)
+
+
+def _dotted(key: tuple[str, ...]) -> str:
+    """A dotted key as TOML writes it, the parts before its last said once (`listed.paths.` is
+    the start of 4,000 keys a host)."""
+    head = _HEADS.get(key[:-1])
+    if head is None:
+        head = _HEADS[key[:-1]] = "".join(f"{_key(k)}." for k in key[:-1])
+    return head + _key(key[-1])
+
+
+#: Each dotted key's parts before its last, as `_dotted` writes them (a few dozen kinds of key).
+_HEADS: dict[tuple[str, ...], str] = {}
 
 
 @dataclass

@@ -16,6 +16,8 @@ from pathlab.importer.provenance import Listed
 
 def _text(value: Any) -> str | None:
     """A value the reader gave, as text; None where the listing printed none."""
+    if type(value) is str:  # (most values: a listing's words, themselves unless a missing value's)
+        return None if value in ("<NA>", "nan") else value
     if value is None:
         return None
     if isinstance(value, str) and value == "None":  # a word a listing printed (Get-MSDSMGlobalDefaultLoadBalancePolicy)

@@ -260,8 +260,9 @@ def named_blocks(reader: Reader, found: list[Block], known: Iterable[str], name:
                  under: str) -> Iterator[tuple[Block, str]]:
     """The blocks of a listing that prints each block under its `name` (a device or path name),
     each checked against the keys of other listings, with that name."""
+    own = frozenset(known)  # (once, not once a block: a host lists thousands of paths)
     for block in found:
-        check_listing(reader, block, known)
+        check_listing(reader, block, own)
         if block.header is None:
             reader.fail(block.line, f"`Key: value` lines without the {name} above them: expected "
                                     f"`{reader.command}` blocks, each under its {under}")
@@ -270,7 +271,9 @@ def named_blocks(reader: Reader, found: list[Block], known: Iterable[str], name:
 
 def check_listing(reader: Reader, block: Block, known: Iterable[str]) -> None:
     """Refuses a block holding a key of another listing, naming that listing."""
-    own = set(known)
+    own = known if isinstance(known, frozenset) else frozenset(known)
+    if own.issuperset(block.fields):  # (most blocks: their own keys alone)
+        return
     for key, (_, number) in block.fields.items():
         if key in own:
             continue
@@ -348,7 +351,7 @@ def runtime_name(reader: Reader, block: Block, key: str, value: str) -> dict[str
     if not match:
         reader.fail(block.where(key), f"`{key}`: expected a runtime name like vmhba2:C0:T1:L4, "
                                       f"found {value[:40]!r}")
-    numbers = [whole(match.group(i)) for i in (2, 3, 4)]
+    numbers = [whole(part) for part in match.group(2, 3, 4)]
     if max(numbers) > LARGEST:  # refused at the first past the column, in its words
         numbers = [within_column(reader.name, block.where(key), f"`{key}`: {part}", match.group(i))
                    for i, part in ((2, "C"), (3, "T"), (4, "L"))]

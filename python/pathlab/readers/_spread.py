@@ -4,6 +4,8 @@ between the captured and the simulated figures."""
 
 from __future__ import annotations
 
+from pathlab.student_t import two_sided  # (scipy only when first asked: an import here, not a call's, 2 µs a call)
+
 _NAN = float("nan")
 #: The two-sided level of the interval.
 LEVEL = 0.95
@@ -16,8 +18,6 @@ def spread(count: float, total: float, squares: float) -> float:
     fewer than two values."""
     if count < 2 or total == 0:
         return _NAN
-    from pathlab.student_t import two_sided
-
     mean = total / count
     variance = max(squares / count - mean * mean, 0.0) * count / (count - 1)
     return two_sided(count, LEVEL) * (variance / count) ** 0.5 / abs(mean)

@@ -122,15 +122,33 @@ class TableSummary:
         counter it lacks), worked out once."""
         if self._at is None:
             names, counters = sorted(self.fields), self.counters
-            # (an instance with every counter, in the table's order, as each in a real capture: its fields as they are)
-            rows = [list(own.values()) if list(own) == counters else [own.get(c, -1) for c in counters]
-                    for own in map(self.fields.__getitem__, names)]
-            self._at = names, np.array(rows, dtype=np.intp).reshape(len(names), len(counters))
+            each = list(map(self.fields.__getitem__, names))
+            if all(map(counters.__eq__, map(list, each))):
+                # Every instance with every counter, in the table's order (each, in a real capture):
+                # their fields as they are, read into the array at once.
+                at = np.fromiter(itertools.chain.from_iterable(map(dict.values, each)), dtype=np.intp,
+                                 count=len(names) * len(counters))
+            else:
+                at = np.array([[own.get(c, -1) for c in counters] for own in each], dtype=np.intp)
+            self._at = names, at.reshape(len(names), len(counters))
         return self._at
 
     def means(self) -> pd.DataFrame:
         """Each instance's mean counters over the capture (`Summary.figures`)."""
         return self._frame(self.summary.figures())
+
+    def mean_of_each(self, counter: str) -> dict[str, float]:
+        """`means()[counter]` as {instance: mean} (NaN where the instance has no figure of it), in
+        the same order: without a table of every counter made for one (4,000 paths' 31)."""
+        names, at = self._places()
+        column = at[:, self.counters.index(counter)]
+        return dict(zip(names, np.where(column >= 0, self.summary.figures()[column], np.nan).tolist()))
+
+    def any_above_zero(self, counter: str) -> bool:
+        """Whether any instance has a figure of `counter` above 0 (`failures`' `erring` not 0)."""
+        s, column = self.summary, self._places()[1][:, self.counters.index(counter)]
+        fields = column[column >= 0]
+        return bool(np.where(s.later.count[fields] > 0, s.erring[fields], s.first_value[fields] > 0).any())
 
     def mean(self, name: str, counter: str) -> float | None:
         """The instance's mean of the counter (`Summary.figures`); None if the capture has no
