@@ -397,7 +397,10 @@ def _cut_last_line(path: Path) -> tuple[int, int] | None:
         f.seek(start)
         last = f.read().decode("utf-8", errors="replace")
         f.seek(0)
-        header = re.split(r"[\r\n]", f.readline().decode("utf-8-sig", errors="replace"), maxsplit=1)[0]
+        first = b""
+        while (chunk := f.read(1 << 20)) and not re.search(rb"[\r\n]", chunk):  # a megabyte at a time
+            first += chunk
+        header = re.split(r"[\r\n]", (first + chunk).decode("utf-8-sig", errors="replace"), maxsplit=1)[0]
     try:
         fields = [len(next(csv.reader([text]), [])) for text in (last, header)]
     except csv.Error:  # not a capture's line: the reading says what it is
