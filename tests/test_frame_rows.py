@@ -61,6 +61,8 @@ def test_a_table_of_every_kind_of_column_gives_itertuples_rows() -> None:
         "flag": pd.array([True, None, False], dtype="boolean"), "share": pd.array([0.5, None, 2.0], dtype="Float64"),
         "count": [1, 2, 3], "figure": [0.1, float("nan"), 3.0], "yes": [True, False, True],
         "text": pd.array(["a", None, "c"], dtype="string"), "word": pd.Series(["a", None, "c"], dtype="str"),
+        "text_python": pd.array(["a", None, "c"], dtype=pd.StringDtype("python")),
+        "word_python": pd.array(["a", None, "c"], dtype=pd.StringDtype("python", na_value=float("nan"))),
         "thing": [["x"], None, {"k": 1}], "when": pd.to_datetime(["2026-01-01", None, "2026-01-03"]),
         "kind": pd.Categorical(["p", "q", None]),
     })
