@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -18,6 +19,8 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 def to_toml(value: Any) -> str:
     """A TOML literal for a Python value: strings quoted, booleans as true/false, lists as
     arrays, mappings as inline tables. None and non-finite floats have no TOML form."""
+    if type(value) is str:  # most values of an imported host's text: asked first
+        return _BASIC_STRING(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -37,6 +40,7 @@ def to_toml(value: Any) -> str:
     raise ValueError(f"a {type(value).__name__} has no TOML form")
 
 
+@functools.lru_cache(maxsize=4096, typed=True)  # a host's thousands of rows repeat their few keys
 def _key(key: Any) -> str:
     text = str(key)
     return text if _BARE_KEY.fullmatch(text) else _BASIC_STRING(text)
