@@ -4,9 +4,10 @@
 //! the overrides applied, the tables typed (and the typed tables of the largest arrays alone),
 //! the scenario let go. The devices' `listed` tables are left out, as a run's tables leave them.
 //! `cargo run --release --example load_costs -- FILE [OVERRIDES [ROUNDS]]`, OVERRIDES a file of
-//! `key=value` lines (`--set`'s form).
+//! `key=value` lines (`--set`'s form). Instruction counts: `valgrind --tool=callgrind` with
+//! `--toggle-collect` on a step's function (`load_costs::typed`).
 
-use pathlab_sim::scenario::schema::{DeviceSpec, FabricSpec, WorkloadSpec};
+use pathlab_sim::scenario::schema::{DeviceSpec, WorkloadSpec};
 use pathlab_sim::scenario::{parse_override_value, tables_as_run, Scenario};
 
 /// This thread's CPU time (ns, `schedstat`'s first field) and its minor faults (`stat`'s tenth).
@@ -44,27 +45,59 @@ fn main() {
     let file = &args[1];
     for round in 0..rounds {
         eprint!("round {round}: ");
-        let overrides: Vec<(String, toml::Value)> =
-            measured("overrides read", || raw.iter().map(|(k, v)| (k.clone(), parse_override_value(v))).collect());
-        let copy = measured("copied", || table.clone());
-        let applied = measured("applied", || tables_as_run(copy, file, None, &overrides).expect("overrides apply"));
+        let overrides = measured("overrides read", || read(&raw));
+        let copy = measured("copied", || copied(&table));
+        let applied = measured("applied", || apply(copy, file, &overrides));
         let devices = applied["devices"].clone();
         let workloads = applied["workloads"].clone();
-        let fabric = applied["fabric"].clone();
-        let scenario = measured("typed", || Scenario::from_table(applied, file, None, &[], None).expect("a scenario"));
-        measured("let go", || drop(scenario));
+        let again = applied.clone();
+        let scenario = measured("typed", || typed(applied, file));
+        measured("(typed without the fields' path", || typed_plainly(again));
+        measured("let go", || let_go(scenario));
         let mut bare = devices.clone();
         for device in bare.as_array_mut().expect("devices").iter_mut().filter_map(toml::Value::as_table_mut) {
             device.remove("policy");
         }
-        let typed: Vec<DeviceSpec> = measured("(devices typed", || devices.try_into().expect("devices"));
-        let _: Vec<DeviceSpec> = measured("without their policy", || bare.try_into().expect("devices"));
-        let typed_workloads: Vec<WorkloadSpec> =
-            measured("workloads typed", || workloads.try_into().expect("workloads"));
-        let typed_fabric: Vec<FabricSpec> = measured("fabric typed", || fabric.try_into().expect("fabric"));
-        measured("devices copied", || typed.clone());
-        measured("workloads copied)", || typed_workloads.clone());
-        drop((typed, typed_workloads, typed_fabric));
+        let devices = measured("(devices typed", || typed_devices(devices));
+        measured("without their policy", || typed_devices(bare));
+        let workloads: Vec<WorkloadSpec> = measured("workloads typed", || workloads.try_into().expect("workloads"));
+        measured("devices copied", || devices.clone());
+        measured("workloads copied)", || workloads.clone());
         eprintln!();
     }
+}
+
+#[inline(never)]
+fn read(raw: &[(String, String)]) -> Vec<(String, toml::Value)> {
+    raw.iter().map(|(k, v)| (k.clone(), parse_override_value(v))).collect()
+}
+
+#[inline(never)]
+fn copied(table: &toml::Table) -> toml::Table {
+    table.clone()
+}
+
+#[inline(never)]
+fn apply(table: toml::Table, file: &str, overrides: &[(String, toml::Value)]) -> toml::Table {
+    tables_as_run(table, file, None, overrides).expect("overrides apply")
+}
+
+#[inline(never)]
+fn typed(table: toml::Table, file: &str) -> Scenario {
+    Scenario::from_table(table, file, None, &[], None).expect("a scenario")
+}
+
+#[inline(never)]
+fn typed_plainly(table: toml::Table) -> pathlab_sim::scenario::schema::ScenarioSpec {
+    serde::Deserialize::deserialize(toml::Value::Table(table)).expect("a scenario")
+}
+
+#[inline(never)]
+fn let_go(scenario: Scenario) {
+    drop(scenario)
+}
+
+#[inline(never)]
+fn typed_devices(devices: toml::Value) -> Vec<DeviceSpec> {
+    devices.try_into().expect("devices")
 }
