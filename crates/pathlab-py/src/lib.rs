@@ -492,7 +492,7 @@ fn load_scenario_run_tables(
 ) -> PyResult<ScenarioHandle> {
     // Read, copied, typed and checked without the GIL (a ranking loads a candidate while others run).
     let inner =
-        py.detach(|| Scenario::from_table(tables.table.clone(), file, variant, &parsed_overrides(overrides), seed));
+        py.detach(|| Scenario::from_kept_table(&tables.table, file, variant, &parsed_overrides(overrides), seed));
     Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
 }
 
