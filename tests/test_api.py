@@ -207,6 +207,37 @@ def test_a_scenario_with_many_overrides_loads_to_run_from_its_tables_kept_applie
     assert listed_run.overrides == (("devices.0.listed.device.A", 'B="x"'), ("run.warmup", '"0s"'))
 
 
+def test_the_tables_two_threads_ask_kept_applied_at_once_are_applied_once(monkeypatch) -> None:
+    # A ranking's two cores load their first candidates at once: one applies the scenario's overrides
+    # while the other waits for its tables (two copies made at once would raise the ranking's peak).
+    import time
+    import warnings
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pathlab import api
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)
+        host = pathlab.import_host("vmax-iops1000")
+    base = Scenario.from_values(host.tables.values(), host.text, host.scenario.file,
+                                set={"run.duration": "0.05s", "run.warmup": "0s"})
+    made = []
+    apply = api._core.applied_run_tables
+
+    def slowly(*args: object) -> object:
+        made.append(args[2:])
+        time.sleep(0.2)
+        return apply(*args)
+
+    monkeypatch.setattr(api._core, "applied_run_tables", slowly)
+    monkeypatch.setattr(api, "_APPLIED_AT_LEAST", 1)
+    with ThreadPoolExecutor(2) as pool:
+        loaded = list(pool.map(lambda seed: base.with_seed(seed).with_set({"run.duration": "0.03s"}, to_run=True),
+                               (1, 2)))
+    assert made == [(None, list(base.overrides))] and [s.seed for s in loaded] == [1, 2]
+    assert loaded[0].run().to_json() == base.with_seed(1).with_set({"run.duration": "0.03s"}).run().to_json()
+
+
 def test_a_scenario_loaded_to_run_refuses_at_its_run_what_the_load_refuses_and_runs_the_same(scenarios) -> None:
     # `to_run` leaves the checks that build the model to the run (a cluster's candidate builds it once).
     text = (scenarios / "bench-minimal.toml").read_text()

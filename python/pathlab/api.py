@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -136,11 +137,14 @@ class _RunTables:
     fitted to its captures carries 32,000 fitted values (two a workload), read and applied once
     for its ranking's candidates and span ends, not once each (about 60 ms of each load)."""
 
-    __slots__ = ("applied", "converted")
+    __slots__ = ("applied", "applying", "converted")
 
     def __init__(self) -> None:
         self.converted: _core.RunTables | None = None
         self.applied: tuple[tuple[str | None, tuple[tuple[str, str], ...]], _core.AppliedRunTables | None] | None = None
+        # One thread applies while the other waits for its tables (a ranking's two cores load their
+        # first candidates at once): two copies of 63 MiB made at once would raise the ranking's peak.
+        self.applying = threading.Lock()
 
     def of(self, tables: Mapping[str, Any]) -> _core.RunTables:
         if self.converted is None:  # two threads may both convert: the same tables, either kept
@@ -152,12 +156,14 @@ class _RunTables:
         """The tables with `variant` and `overrides` applied, kept for the last such pair asked; None
         where the overrides do not read back as themselves from their `key=value` form (a mapping's
         key with `=` or blanks in it), which `with_set` reads them from."""
-        kept = self.applied
-        if kept is None or kept[0] != (variant, overrides):  # two threads may both apply: either kept
-            as_given = tuple(_overrides([f"{k}={v}" for k, v in overrides])) == overrides
-            applied = _core.applied_run_tables(self.of(tables), file, variant, list(overrides)) if as_given else None
-            self.applied = kept = ((variant, overrides), applied)
-        return kept[1]
+        with self.applying:
+            kept = self.applied
+            if kept is None or kept[0] != (variant, overrides):
+                self.applied = None  # the last scenario's let go before these are made
+                as_given = tuple(_overrides([f"{k}={v}" for k, v in overrides])) == overrides
+                applied = _core.applied_run_tables(self.of(tables), file, variant, list(overrides)) if as_given else None
+                self.applied = kept = ((variant, overrides), applied)
+            return kept[1]
 
 
 @dataclass(frozen=True)
