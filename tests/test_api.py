@@ -160,6 +160,84 @@ def test_a_scenario_loaded_to_run_from_values_is_converted_once_without_its_list
     assert to_run.devices == checked.devices
 
 
+def test_a_scenario_with_many_overrides_loads_to_run_from_its_tables_kept_applied_and_runs_the_same(monkeypatch) -> None:
+    # A cluster fitted to its captures carries two overrides a workload (32,000 on 32 hosts × 500 devices):
+    # the scenarios loaded to be run with more (a ranking's candidates) start from its tables kept with its
+    # variant and overrides applied, only their own read and applied. Each is the scenario loaded with every
+    # override (byte for byte, its devices, its overrides), and refuses what that one refuses, alike.
+    import warnings
+
+    from pathlab import api
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)
+        host = pathlab.import_host("vmax-iops1000")
+    tables = {**host.tables.values(), "variants": {"deep": {"set": {"devices.0.queue_depth": 64}}}}
+    fitted = {"run.duration": "0.05s", "run.warmup": "0.01s", "workloads.0.outstanding": 3,
+              "workloads.0.think_time": "20us"}
+    base = Scenario.from_values(tables, host.text, host.scenario.file, variant="deep", set=fitted)
+    candidate = {"devices.*.policy": {"name": "VMW_PSP_RR", "type": "iops", "iops": 1}, "run.duration": "0.04s"}
+
+    monkeypatch.setattr(api, "_APPLIED_AT_LEAST", len(base.overrides))
+    kept = base.with_seed(2).with_set(candidate, to_run=True)
+    applied = base.run_tables.applied
+    assert applied is not None and applied[0] == ("deep", base.overrides) and applied[1] is not None
+    again = base.with_set({"run.duration": "0.03s"}, to_run=True)
+    assert base.run_tables.applied is applied  # applied once for both
+    monkeypatch.setattr(api, "_APPLIED_AT_LEAST", len(base.overrides) + 1)  # every override read and applied
+    whole = base.with_seed(2).with_set(candidate, to_run=True)
+    assert kept.overrides == whole.overrides and kept.variant == whole.variant == "deep" and kept.seed == 2
+    assert kept.run().to_json() == whole.run().to_json() == base.with_set(candidate).with_seed(2).run().to_json()
+    assert kept.devices == whole.devices and json.loads(kept.run().to_json())["devices"][0]["dqlen"] == 64
+    assert again.run().to_json() == base.with_set({"run.duration": "0.03s"}).run().to_json()
+    for bad in ({"devices.*.policy.iops": "many"}, {"workloads.7.outstanding": 1}, {"devices.*.nonsense": 1}):
+        refused = []
+        for at_least in (len(base.overrides), len(base.overrides) + 1):
+            monkeypatch.setattr(api, "_APPLIED_AT_LEAST", at_least)
+            with pytest.raises(ScenarioError) as e:
+                base.with_set(bad, to_run=True)
+            refused.append(e.value.args)
+        assert refused[0] == refused[1] and refused[0][1].split(".")[0] in ("devices", "workloads")
+    # An override given as a mapping's key with `=` in it (a listing's field) does not read back from
+    # `key=value`, the form `with_set` reads a scenario's own from: loaded as before, from the tables.
+    monkeypatch.setattr(api, "_APPLIED_AT_LEAST", 1)
+    listed = Scenario.from_values(tables, host.text, host.scenario.file, set={"devices.0.listed.device.A=B": "x"})
+    listed_run = listed.with_set({"run.warmup": "0s"}, to_run=True)
+    assert listed.run_tables.applied is not None and listed.run_tables.applied[1] is None
+    assert listed_run.overrides == (("devices.0.listed.device.A", 'B="x"'), ("run.warmup", '"0s"'))
+
+
+def test_the_tables_two_threads_ask_kept_applied_at_once_are_applied_once(monkeypatch) -> None:
+    # A ranking's two cores load their first candidates at once: one applies the scenario's overrides
+    # while the other waits for its tables (two copies made at once would raise the ranking's peak).
+    import time
+    import warnings
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pathlab import api
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)
+        host = pathlab.import_host("vmax-iops1000")
+    base = Scenario.from_values(host.tables.values(), host.text, host.scenario.file,
+                                set={"run.duration": "0.05s", "run.warmup": "0s"})
+    made = []
+    apply = api._core.applied_run_tables
+
+    def slowly(*args: object) -> object:
+        made.append(args[2:])
+        time.sleep(0.2)
+        return apply(*args)
+
+    monkeypatch.setattr(api._core, "applied_run_tables", slowly)
+    monkeypatch.setattr(api, "_APPLIED_AT_LEAST", 1)
+    with ThreadPoolExecutor(2) as pool:
+        loaded = list(pool.map(lambda seed: base.with_seed(seed).with_set({"run.duration": "0.03s"}, to_run=True),
+                               (1, 2)))
+    assert made == [(None, list(base.overrides))] and [s.seed for s in loaded] == [1, 2]
+    assert loaded[0].run().to_json() == base.with_seed(1).with_set({"run.duration": "0.03s"}).run().to_json()
+
+
 def test_a_scenario_loaded_to_run_refuses_at_its_run_what_the_load_refuses_and_runs_the_same(scenarios) -> None:
     # `to_run` leaves the checks that build the model to the run (a cluster's candidate builds it once).
     text = (scenarios / "bench-minimal.toml").read_text()

@@ -85,6 +85,21 @@ def load_scenario_run_tables(
     overrides: list[tuple[str, str]] = ...,
     seed: int | None = None,
 ) -> ScenarioHandle: ...
+class AppliedRunTables:
+    """RunTables with a variant's `set` and overrides applied, kept for scenarios adding their own."""
+
+def applied_run_tables(
+    tables: RunTables,
+    file: str,
+    variant: str | None = None,
+    overrides: list[tuple[str, str]] = ...,
+) -> AppliedRunTables: ...
+def load_scenario_applied(
+    tables: AppliedRunTables,
+    file: str,
+    overrides: list[tuple[str, str]] = ...,
+    seed: int | None = None,
+) -> ScenarioHandle: ...
 def tables_as_run(
     tables: dict[str, Any],
     file: str,

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pathlab import _core
 from pathlab._core import ScenarioError
@@ -29,6 +30,8 @@ MAX_SEED = 2**64 - 1
 _STEPS = 200
 
 ProgressCallback = Callable[[float], None]
+
+_T = TypeVar("_T")
 
 
 def regular_file(path: str | os.PathLike[str]) -> None:
@@ -116,22 +119,51 @@ class Fault:
     end_s: float | None
 
 
+#: The fewest overrides of a scenario whose tables `with_set(..., to_run=True)` keeps applied with
+#: them (`_RunTables.applied_with`): reading and applying an override is about 2 µs, the kept
+#: tables a second copy of the converted ones (63 MiB more on 32 hosts × 500 devices × 8 paths).
+_APPLIED_AT_LEAST = 1000
+
+
 class _RunTables:
     """A scenario's tables as the engine holds them for runs (`_core.run_tables`), converted by the
     first scenario loaded to be run from them and kept for every later one: the scenarios derived
     from one base (`with_set`, `with_seed`, `with_variant`) share this box. On 32 hosts × 500
     devices × 8 paths a conversion is about 0.13 s of CPU with the GIL held, made once instead of
-    once per candidate, span end and pilot; the kept tables are about 50 MiB."""
+    once per candidate, span end and pilot; the kept tables are about 50 MiB.
 
-    __slots__ = ("converted",)
+    It also keeps the tables with one scenario's variant and overrides applied (`applied_with`),
+    for the scenarios loaded to be run with more overrides after them (`with_set`): a cluster
+    fitted to its captures carries 32,000 fitted values (two a workload), read and applied once
+    for its ranking's candidates and span ends, not once each (about 60 ms of each load)."""
+
+    __slots__ = ("applied", "applying", "converted")
 
     def __init__(self) -> None:
         self.converted: _core.RunTables | None = None
+        self.applied: tuple[tuple[str | None, tuple[tuple[str, str], ...]], _core.AppliedRunTables | None] | None = None
+        # One thread applies while the other waits for its tables (a ranking's two cores load their
+        # first candidates at once): two copies of 63 MiB made at once would raise the ranking's peak.
+        self.applying = threading.Lock()
 
     def of(self, tables: Mapping[str, Any]) -> _core.RunTables:
         if self.converted is None:  # two threads may both convert: the same tables, either kept
             self.converted = _core.run_tables(dict(tables))
         return self.converted
+
+    def applied_with(self, tables: Mapping[str, Any], file: str, variant: str | None,
+                     overrides: tuple[tuple[str, str], ...]) -> _core.AppliedRunTables | None:
+        """The tables with `variant` and `overrides` applied, kept for the last such pair asked; None
+        where the overrides do not read back as themselves from their `key=value` form (a mapping's
+        key with `=` or blanks in it), which `with_set` reads them from."""
+        with self.applying:
+            kept = self.applied
+            if kept is None or kept[0] != (variant, overrides):
+                self.applied = None  # the last scenario's let go before these are made
+                as_given = tuple(_overrides([f"{k}={v}" for k, v in overrides])) == overrides
+                applied = _core.applied_run_tables(self.of(tables), file, variant, list(overrides)) if as_given else None
+                self.applied = kept = ((variant, overrides), applied)
+            return kept[1]
 
 
 @dataclass(frozen=True)
@@ -193,18 +225,14 @@ class Scenario:
         (no run reads it), and its `listed` and `unsimulated` give none of it."""
         pairs = tuple(_overrides(set))
         _check_seed(seed, file)
-        run_tables = run_tables or _RunTables()
-        try:
+        boxed = run_tables or _RunTables()
+
+        def load() -> _core.ScenarioHandle:
             if to_run:
-                handle = _core.load_scenario_run_tables(run_tables.of(tables), file, variant, list(pairs), seed)
-            else:
-                handle = _core.load_scenario_values(dict(tables), file, variant, list(pairs), seed)
-        except TypeError as e:  # a value no TOML holds (a whole number past 64 bits): its field, in one line
-            field, _, said = str(e).partition(": ")
-            if not said.endswith("is beyond a TOML integer"):
-                raise
-            raise ScenarioError(file, field, f"{said} (at most {2**63 - 1:,})") from None
-        return cls(handle, text, pairs, seed, tables, run_tables)
+                return _core.load_scenario_run_tables(boxed.of(tables), file, variant, list(pairs), seed)
+            return _core.load_scenario_values(dict(tables), file, variant, list(pairs), seed)
+
+        return cls(_values_loaded(file, load), text, pairs, seed, tables, boxed)
 
     def _again(self, variant: str | None, sets: list[str], to_run: bool = False) -> Scenario:
         """The same base (text or tables) and seed with this variant and these overrides."""
@@ -237,7 +265,17 @@ class Scenario:
         build the model (names across tables, faults, limits) are made when a simulation builds it,
         with the same errors, so its model is built once a simulation and not once more to load it
         (on 32 hosts × 500 devices × 8 paths a build is about a second)."""
-        return self._again(self.variant, [*(f"{k}={v}" for k, v in self.overrides), *set_strings(values)], to_run)
+        sets = set_strings(values)
+        tables = self.tables
+        if to_run and tables is not None and len(self.overrides) >= _APPLIED_AT_LEAST:
+            # From the tables kept with this scenario's own overrides applied: only `sets` read and applied.
+            applied = _values_loaded(self.file, lambda: self.run_tables.applied_with(tables, self.file, self.variant,
+                                                                                    self.overrides))
+            if applied is not None:
+                more = tuple(_overrides(sets))
+                handle = _core.load_scenario_applied(applied, self.file, list(more), self.seed)
+                return Scenario(handle, self.text, self.overrides + more, self.seed, tables, self.run_tables)
+        return self._again(self.variant, [*(f"{k}={v}" for k, v in self.overrides), *sets], to_run)
 
     def with_seed(self, seed: int) -> Scenario:
         """The same scenario with another seed, not parsed and checked again (a ranking's runs of
@@ -403,6 +441,18 @@ class Scenario:
         from pathlab.devices import from_engine
 
         return Result(data, sim.events, from_engine(setups))
+
+
+def _values_loaded(file: str, load: Callable[[], _T]) -> _T:
+    """`load()`, a load from tables as Python values, with a value no TOML holds (a whole number
+    past 64 bits) refused as ScenarioError naming its field, in one line."""
+    try:
+        return load()
+    except TypeError as e:
+        field, _, said = str(e).partition(": ")
+        if not said.endswith("is beyond a TOML integer"):
+            raise
+        raise ScenarioError(file, field, f"{said} (at most {2**63 - 1:,})") from None
 
 
 def set_strings(values: Mapping[str, Any] | Iterable[str]) -> list[str]:

@@ -10,8 +10,8 @@ use errors::{run_error, scenario_error, ScenarioError};
 use pathlab_sim::model::Model;
 use pathlab_sim::observe::responses_kept::ResponseScope;
 use pathlab_sim::scenario::fault_windows::fault_windows;
-use pathlab_sim::scenario::parse_override_value;
 use pathlab_sim::scenario::schema::ListedValues;
+use pathlab_sim::scenario::{parse_override_value, AppliedTables};
 use pathlab_sim::{run, Scenario, Simulation};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -490,9 +490,49 @@ fn load_scenario_run_tables(
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
 ) -> PyResult<ScenarioHandle> {
-    let parsed = parsed_overrides(overrides);
-    // Copied, typed and checked without the GIL (a ranking loads a candidate while others run).
-    let inner = py.detach(|| Scenario::from_table(tables.table.clone(), file, variant, &parsed, seed));
+    // Read, copied, typed and checked without the GIL (a ranking loads a candidate while others run).
+    let inner =
+        py.detach(|| Scenario::from_kept_table(&tables.table, file, variant, &parsed_overrides(overrides), seed));
+    Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
+}
+
+/// Tables converted for runs (`RunTables`) with a variant's `set` and overrides applied, kept for
+/// the scenarios loaded to be run that add overrides of their own after the same ones
+/// (`load_scenario_applied`: a ranking's candidates of a cluster fitted to its captures, whose
+/// 32,000 fitted values are then read and applied once, not once a candidate).
+#[pyclass(module = "pathlab._core", frozen)]
+struct AppliedRunTables {
+    inner: AppliedTables,
+}
+
+/// `tables` with `variant`'s `set` and `overrides` applied (`AppliedRunTables`); raises
+/// ScenarioError as `load_scenario_run_tables` would with these overrides.
+#[pyfunction]
+#[pyo3(signature = (tables, file, variant=None, overrides=Vec::new()))]
+fn applied_run_tables(
+    py: Python<'_>,
+    tables: &RunTables,
+    file: &str,
+    variant: Option<&str>,
+    overrides: Vec<(String, String)>,
+) -> PyResult<AppliedRunTables> {
+    let inner = py.detach(|| AppliedTables::new(tables.table.clone(), file, variant, &parsed_overrides(overrides)));
+    Ok(AppliedRunTables { inner: inner.map_err(scenario_error)? })
+}
+
+/// A scenario loaded to be run from applied tables (`applied_run_tables`) with `overrides`
+/// applied after theirs: the scenario `load_scenario_run_tables` gives of the same tables, the
+/// same variant and their overrides followed by these, with the same errors.
+#[pyfunction]
+#[pyo3(signature = (tables, file, overrides=Vec::new(), seed=None))]
+fn load_scenario_applied(
+    py: Python<'_>,
+    tables: &AppliedRunTables,
+    file: &str,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+) -> PyResult<ScenarioHandle> {
+    let inner = py.detach(|| tables.inner.scenario(file, &parsed_overrides(overrides), seed));
     Ok(ScenarioHandle::new(inner.map_err(scenario_error)?))
 }
 
@@ -592,11 +632,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ScenarioHandle>()?;
     m.add_class::<SimulationHandle>()?;
     m.add_class::<RunTables>()?;
+    m.add_class::<AppliedRunTables>()?;
     esxtop_columns::register(m)?;
     m.add_function(wrap_pyfunction!(load_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(load_scenario_values, m)?)?;
     m.add_function(wrap_pyfunction!(run_tables, m)?)?;
     m.add_function(wrap_pyfunction!(load_scenario_run_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(applied_run_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(load_scenario_applied, m)?)?;
     m.add_function(wrap_pyfunction!(tables_as_run, m)?)?;
     m.add_function(wrap_pyfunction!(policy_catalog, m)?)?;
     m.add_function(wrap_pyfunction!(linux_claim, m)?)?;
