@@ -15,7 +15,7 @@ impl Simulation {
         let worker = &mut self.workers[w];
         let attrs = worker.next_io();
         worker.in_flight += 1;
-        let device = worker.device;
+        let device = worker.device as usize;
         let io = self.ios.insert(Io {
             worker: w as u32,
             cpu: worker.cpu,
