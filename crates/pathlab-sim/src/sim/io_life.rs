@@ -223,6 +223,9 @@ impl Simulation {
     pub(super) fn complete(&mut self, io: u32) {
         let now = self.events.now();
         let r = *self.ios.get(io);
+        if self.preloading {
+            self.preload_completion(r.device, r.path, r.worker);
+        }
         let (d, p) = (r.device as usize, r.path as usize);
         let path = &self.model.paths[p];
         let inaccessible = path.alua == AluaState::Unavailable;
@@ -281,6 +284,30 @@ impl Simulation {
         } else {
             self.reap(io);
         }
+    }
+
+    /// Reads one word of each line the I/O's completion (and its closed loop's next issue) will
+    /// read beyond its own record and path head: its device's levels, counters, watch and
+    /// policy, its path's counters, its worker. On a host of many devices each is a cache miss;
+    /// read at the completion's start, they are under way together rather than one after the
+    /// other as its steps come to them. (Read earlier, where the response is sent back, they
+    /// were evicted again before use on 10,000 devices at 50 µs a trip: callgrind's LL misses an
+    /// I/O 15.8 → 25.1.)
+    #[inline(always)]
+    pub(super) fn preload_completion(&self, device: u32, path: u32, worker: u32) {
+        let d = &self.model.devices[device as usize];
+        let w = &self.workers[worker as usize];
+        let words = [
+            d.active.value(),
+            d.counters.reads,
+            d.watch.longest.ns,
+            d.policy.preload(),
+            self.model.paths[path as usize].counters.reads,
+            u64::from(w.in_flight),
+            w.think_ns,
+        ];
+        // One black box for them all: each its own cost some 10 instructions an I/O more.
+        std::hint::black_box(words.iter().fold(0u64, |sum, &w| sum.wrapping_add(w)));
     }
 
     /// The application sees the I/O complete: vdbench's figures, and a closed loop issues again.
