@@ -1,7 +1,9 @@
 //! An I/O's life on the host: a worker issues it, the device queue and the policy give it a
 //! path, an adapter slot sends it, the kernel completes it and the application reaps it.
 
-use super::{keep_alive, Event, ExtentHold, Io, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY};
+use super::{
+    keep_alive, Event, ExtentHold, Io, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY, PRELOAD_AHEAD_UP_TO_NS,
+};
 use crate::model::tags::{TagSlot, IDLE_CHECK_NS};
 use crate::model::Outage;
 use crate::observe::Completion;
@@ -223,11 +225,11 @@ impl Simulation {
     pub(super) fn complete(&mut self, io: u32) {
         let now = self.events.now();
         let r = *self.ios.get(io);
-        if self.preloading {
-            self.preload_completion(r.device, r.path, r.worker);
-        }
         let (d, p) = (r.device as usize, r.path as usize);
         let path = &self.model.paths[p];
+        if self.preloading && path.one_way_ns > PRELOAD_AHEAD_UP_TO_NS {
+            self.preload_completion(r.device, r.path, r.worker);
+        }
         let inaccessible = path.alua == AluaState::Unavailable;
         if (!path.connected || path.errors.is_some() || inaccessible) && self.faulty_response(io, p) {
             return;
@@ -289,10 +291,11 @@ impl Simulation {
     /// Reads one word of each line the I/O's completion (and its closed loop's next issue) will
     /// read beyond its own record and path head: its device's levels, counters, watch and
     /// policy, its path's counters, its worker. On a host of many devices each is a cache miss;
-    /// read at the completion's start, they are under way together rather than one after the
-    /// other as its steps come to them. (Read earlier, where the response is sent back, they
-    /// were evicted again before use on 10,000 devices at 50 µs a trip: callgrind's LL misses an
-    /// I/O 15.8 → 25.1.)
+    /// read all at once, their misses are under way together rather than one after the other
+    /// as the completion's steps come to them. Where the trip back is short
+    /// (`PRELOAD_AHEAD_UP_TO_NS`) they are read as the response is sent (`respond`), beside that
+    /// step's own misses (the record's second line, the path's head); else at the completion's
+    /// start, since the other I/Os' completions in a long trip evict them before use.
     #[inline(always)]
     pub(super) fn preload_completion(&self, device: u32, path: u32, worker: u32) {
         let d = &self.model.devices[device as usize];

@@ -1,7 +1,7 @@
 //! An I/O on the wire and in the arrays: the SCSI exchange over the path, and the walk of its
 //! route (stations, delays, replication, extent ownership) until the answer goes back.
 
-use super::{Event, IoState, Simulation};
+use super::{Event, IoState, Simulation, PRELOAD_AHEAD_UP_TO_NS};
 use crate::engine::rng::stage_quantile;
 use crate::engine::TimeNs;
 use crate::model::{transfer, Step};
@@ -231,6 +231,10 @@ impl Simulation {
                 return self.events.at(at, Event::Timeout { io, attempt });
             }
         }
+        if self.preloading && path.one_way_ns <= PRELOAD_AHEAD_UP_TO_NS {
+            self.preload_completion(r.device, r.path, r.worker);
+        }
+        let path = &self.model.paths[r.path as usize];
         let adapter = &mut self.model.adapters[path.adapter];
         // An adapter that coalesces interrupts decides when the host sees it (`coalescing.rs`).
         let arrives = match adapter.coalescing {
