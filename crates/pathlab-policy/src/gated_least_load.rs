@@ -480,6 +480,18 @@ impl PathSelector for GatedLeastLoad {
         Some(self.state[chosen].id)
     }
 
+    /// The header's two lines, every path's state (the survey's), the last path's history and
+    /// the typical latencies.
+    fn preload(&self) -> u64 {
+        let states = self.state.iter().fold(0, |sum, s| sum + u64::from(s.outstanding));
+        let history = self.history.get(self.last).map_or(0, |h| h.last_sample_ns);
+        (self.last as u64)
+            .wrapping_add(self.config.tau_ms)
+            .wrapping_add(states)
+            .wrapping_add(history)
+            .wrapping_add(self.typical[0].last_sample_ns)
+    }
+
     fn start_io(&mut self, path: PathId, _io: &IoDesc, _now_ns: TimeNs) {
         if let Some(i) = self.paths.index_of(path) {
             self.state[i].outstanding += 1;

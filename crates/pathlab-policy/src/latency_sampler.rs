@@ -275,6 +275,18 @@ impl LatencySampler {
         self.evaluations += 1;
     }
 
+    /// Reads one word of each line the next I/O's sample or admission and its completion read
+    /// (`PathSelector::preload`): the header; while sampling, the tally of `path` (round robin's
+    /// current one, where the completion counts); between samplings, the verdicts.
+    #[inline(always)]
+    pub fn preload(&self, path: Option<usize>) -> u64 {
+        if self.phase == Phase::Using {
+            self.evaluations.wrapping_add(u64::from(self.fast.first().copied().unwrap_or(false)))
+        } else {
+            path.and_then(|i| self.tallies.get(i)).map_or(0, |t| t.done)
+        }
+    }
+
     /// Whether the path may carry in-period I/O. Before the first evaluation every path may.
     pub fn admits(&self, index: usize) -> bool {
         self.evaluations == 0 || self.fast[index]

@@ -210,6 +210,14 @@ pub trait PathSelector: Send + dyn_clone::DynClone {
     fn start_io(&mut self, _path: PathId, _io: &IoDesc, _now_ns: TimeNs) {}
     /// The I/O issued on `path` ended, well or with an error.
     fn end_io(&mut self, _path: PathId, _io: &IoDesc, _done: &IoDone) {}
+    /// Reads one word of each line of the policy's own that the next `end_io` and `select_path`
+    /// will read, and returns their wrapping sum (for the caller to hand to
+    /// `std::hint::black_box` once with its own): a harness with many devices starts their cache
+    /// misses together, ahead of the completion that needs them. Changes nothing; policies
+    /// whose per-I/O state is a line or two keep this default, which reads nothing.
+    fn preload(&self) -> u64 {
+        0
+    }
     /// What to do with I/O while no path is usable. Default: hold it until a path returns.
     fn no_path_action(&self) -> NoPathAction {
         NoPathAction::Queue { retry_ns: None, give_up_after_ns: None }

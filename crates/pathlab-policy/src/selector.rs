@@ -20,6 +20,16 @@ pub enum Selector {
 const _: () = assert!(std::mem::size_of::<Selector>() == std::mem::size_of::<VmwPspRr>());
 
 impl Selector {
+    /// `PathSelector::preload`: round robin's own (its per-I/O line, its config's line, the
+    /// current path's lane, the latency type's sampler), the others' through the trait.
+    #[inline(always)]
+    pub fn preload(&self) -> u64 {
+        match self {
+            Selector::RoundRobin(p) => p.preload(),
+            Selector::Other(p) => p.preload(),
+        }
+    }
+
     #[inline]
     pub fn select_path(&mut self, io: &IoDesc, now_ns: TimeNs, host: &dyn HostView) -> Option<PathId> {
         match self {

@@ -357,6 +357,16 @@ impl Lane {
 }
 
 impl VmwPspRr {
+    /// `PathSelector::preload` held inline (`Selector::preload`): the counts, the limit, the
+    /// current path's lane, and the latency type's sampler.
+    #[inline(always)]
+    pub fn preload(&self) -> u64 {
+        let current = self.current();
+        let lane = current.and_then(|i| self.lanes.get(i)).map_or(0, |lane| lane.key);
+        let sampler = self.sampler.as_ref().map_or(0, |s| s.preload(current));
+        self.pending_ios.wrapping_add(self.config.iops).wrapping_add(lane).wrapping_add(sampler)
+    }
+
     /// Position of the current path, if any.
     #[inline]
     fn current(&self) -> Option<usize> {
@@ -546,6 +556,10 @@ impl PathSelector for VmwPspRr {
         if let Some(i) = on_current.or_else(|| self.paths.index_of(path)) {
             self.lanes[i].key += ONE_PENDING;
         }
+    }
+
+    fn preload(&self) -> u64 {
+        VmwPspRr::preload(self)
     }
 
     #[inline]

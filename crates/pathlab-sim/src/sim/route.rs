@@ -1,7 +1,7 @@
 //! An I/O on the wire and in the arrays: the SCSI exchange over the path, and the walk of its
 //! route (stations, delays, replication, extent ownership) until the answer goes back.
 
-use super::{Event, IoState, Simulation};
+use super::{Event, IoState, Simulation, PRELOAD_AHEAD_UP_TO_NS};
 use crate::engine::rng::stage_quantile;
 use crate::engine::TimeNs;
 use crate::model::{transfer, Step};
@@ -187,18 +187,32 @@ impl Simulation {
         // The station serves whatever reached it, even work whose path has since failed; its
         // record looked up once for the server freed and the next in its queue.
         let now = self.events.now();
+        let disk = self.model.backends.is_disk(st);
         let station = &mut self.model.stations[st];
         station.busy.add(now, -1);
         if let Some((next, next_attempt, service)) = station.queue.pop_front() {
             station.begin(now);
             self.served_after(st as u32, next, next_attempt, service);
+            if self.preloading && !disk {
+                self.preload_served(next);
+            }
         }
-        if self.model.backends.is_disk(st) {
+        if disk {
             // A disk's work is an operation of a back-end request (`io` is the request).
             self.disk_op_done(io);
         } else if self.current(io, attempt) {
             self.advance(io, attempt);
         }
+    }
+
+    /// Reads one word of each line the end of I/O `io`'s service will read first (its record's
+    /// two lines, its path's head), as its service starts: on a host of many devices each is a
+    /// cache miss, and the record's must come before the path's can start; read here, they are
+    /// under way beside the station's other work rather than one after the other when it ends.
+    #[inline(always)]
+    fn preload_served(&self, io: u32) {
+        let r = self.ios.get(io);
+        std::hint::black_box(r.dispatched_at.wrapping_add(self.model.paths[r.path as usize].one_way_ns));
     }
 
     /// The route is done: data or status travels back to the host.
@@ -217,6 +231,10 @@ impl Simulation {
                 return self.events.at(at, Event::Timeout { io, attempt });
             }
         }
+        if self.preloading && path.one_way_ns <= PRELOAD_AHEAD_UP_TO_NS {
+            self.preload_completion(r.device, r.path, r.worker);
+        }
+        let path = &self.model.paths[r.path as usize];
         let adapter = &mut self.model.adapters[path.adapter];
         // An adapter that coalesces interrupts decides when the host sees it (`coalescing.rs`).
         let arrives = match adapter.coalescing {

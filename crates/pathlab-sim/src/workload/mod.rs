@@ -31,38 +31,43 @@ pub struct IoAttrs {
 #[derive(Clone)]
 enum Sizes {
     Fixed(u64),
-    /// Sizes with cumulative weights.
-    Split(Vec<(u64, u64)>),
+    /// Sizes with cumulative weights (boxed, not a `Vec`: 16 bytes, so that the worker's first
+    /// line has room for the read/write draw's stream).
+    Split(Box<[(u64, u64)]>),
 }
 
 /// `repr(C)`, aligned to a cache line, with what every I/O reads and writes in its first two
-/// lines: its draws, its device and the counts in the first; the closed loop's next step, the
-/// open loop's arrivals and whether offsets are drawn in the second. On a host of many devices
-/// the workers do not stay in the cache; the rest (bursts, boxed, the Zipf law, cursors, the
-/// other streams) is read only by the workloads that have them. (The open loop's arrival
-/// stream and last arrival were in a third and a fifth line: 0.8 last-level misses an I/O on
-/// 4,000 devices at 50 I/O/s each, session 22.)
+/// lines: its draws (the service key's and the read/write draw's streams), its sizes, device and
+/// in-flight count in the first; the closed loop's next step, the open loop's arrivals and
+/// whether offsets are drawn in the second. On a host of many devices the workers do not stay in
+/// the cache; the rest (the Zipf law, cursors, the size and offset streams) is read only by the
+/// workloads that have them. (The open loop's arrival stream and last arrival were in a third
+/// and a fifth line: 0.8 last-level misses an I/O on 4,000 devices at 50 I/O/s each, session
+/// 22; the read/write draw's stream was in a third line, read by every I/O of a workload of
+/// reads and writes: one L1 miss an I/O on the cluster's 16,000 devices, session 24.)
 #[repr(C, align(64))]
 pub struct Worker {
     service_rng: Stream,
+    rw_rng: Stream,
     sizes: Sizes,
     write_fraction: f64,
-    pub device: usize,
+    /// Its device's index (a `u32`, as an I/O's record holds it, so that the line has room).
+    pub device: u32,
     pub in_flight: u32,
-    /// The host CPU its I/O is issued from: workers take the host's CPUs in turn (`build_workers`).
-    pub cpu: u32,
     arrivals: Stream,
     pub mode: Loop,
     /// Closed loop: the wait between a completion and the next issue (zero: at once).
     pub think_ns: TimeNs,
     /// Open loop only: the time of the last arrival (bursts need it).
     last_arrival_ns: TimeNs,
+    /// Open loop only: bursts on the base rate.
+    burst: Option<Box<Bursts>>,
+    /// The host CPU its I/O is issued from: workers take the host's CPUs in turn (`build_workers`).
+    pub cpu: u32,
     /// Whether anything in the model reads an I/O's offset (extent ownership, RAID back ends):
     /// when nothing does, no offset is drawn (its stream serves nothing else).
     offsets_read: bool,
     access: Access,
-    /// Open loop only: bursts on the base rate.
-    burst: Option<Box<Bursts>>,
     range_bytes: u64,
     /// Index of the workload in the scenario (for messages about it).
     pub workload: usize,
@@ -75,7 +80,6 @@ pub struct Worker {
     cursors: Vec<u64>,
     next_stream: usize,
     size_rng: Stream,
-    rw_rng: Stream,
     offset_rng: Stream,
 }
 
@@ -282,7 +286,7 @@ pub fn build_workers(
                 if cum.is_empty() {
                     return Err((field("bssplit"), "needs at least one [size, weight] pair".into()));
                 }
-                Sizes::Split(cum)
+                Sizes::Split(cum.into_boxed_slice())
             }
         };
         let largest = match &sizes {
@@ -336,7 +340,7 @@ pub fn build_workers(
             let owner = workers.len() as u64;
             workers.push(Worker {
                 workload: wi,
-                device,
+                device: u32::try_from(device).expect("a device's index fits an I/O's record"),
                 mode,
                 burst: burst.clone(),
                 last_arrival_ns: 0,
