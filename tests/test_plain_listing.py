@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,19 +59,27 @@ def _read(path: Path, command: str, plain: bool) -> tuple[Any, list[str], bool]:
     """What a reader gets of the file (its lines and blocks, or the error), the words said on
     stderr, and whether it was read as a plain listing; with `plain` False, by the machinery alone."""
     given = t._plain_listing.read
+    with _reading(plain) as said:
+        try:
+            reader = t.Reader(path, command)
+            got: Any = (list(reader.lines), t.blocks(reader))
+            read_plain = reader.plain is not None
+        except ScenarioError as e:
+            got, read_plain = ("refused", e.args), False
+    assert t._plain_listing.read is given
+    return got, [str(w.message) for w in said], read_plain
+
+
+@contextmanager
+def _reading(plain: bool) -> Iterator[list[warnings.WarningMessage]]:
+    """The words said on stderr while a reader reads (every warning kept); with `plain` False, the
+    plain listing's reading switched off: the machinery alone reads the file, a line at a time."""
     with pytest.MonkeyPatch.context() as patch:
         if not plain:
             patch.setattr(t._plain_listing, "read", lambda *_: None)
         with warnings.catch_warnings(record=True) as said:
             warnings.simplefilter("always")
-            try:
-                reader = t.Reader(path, command)
-                got: Any = (list(reader.lines), t.blocks(reader))
-                read_plain = reader.plain is not None
-            except ScenarioError as e:
-                got, read_plain = ("refused", e.args), False
-    assert t._plain_listing.read is given
-    return got, [str(w.message) for w in said], read_plain
+            yield said
 
 
 def _same(path: Path) -> list[bool]:
@@ -295,16 +305,12 @@ def test_a_device_list_cut_in_its_last_key_is_refused_not_joined_to_the_working_
 def _device_frame(path: Path, plain: bool) -> tuple[Any, list[str]]:
     """What `esxcli_devices.read` gives of the file (its rows, or the refusal) and the words said
     on stderr; with `plain` False, read a line at a time by the machinery alone."""
-    with pytest.MonkeyPatch.context() as patch:
-        if not plain:
-            patch.setattr(t._plain_listing, "read", lambda *_: None)
-        with warnings.catch_warnings(record=True) as said:
-            warnings.simplefilter("always")
-            try:
-                frame = esxcli_devices.read(path)
-                got: Any = repr((frame.to_dict("list"), frame.dtypes.to_dict()))  # (a NaN's repr is equal, not the NaN)
-            except ScenarioError as e:
-                got = ("refused", e.args)
+    with _reading(plain) as said:
+        try:
+            frame = esxcli_devices.read(path)
+            got: Any = repr((frame.to_dict("list"), frame.dtypes.to_dict()))  # (a NaN's repr is equal, not the NaN)
+        except ScenarioError as e:
+            got = ("refused", e.args)
     return got, [str(w.message) for w in said]
 
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 import importlib
 import re
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
 from tests.test_fuzz_inputs import _readers
-from tests.test_readers_unicode_digits import SAMPLES, _reads
+from tests.test_readers_unicode_digits import samples_read
 
 import pathlab
 from pathlab.readers._file import checked_text
@@ -40,26 +39,18 @@ def test_a_number_longer_than_python_reads_is_refused_at_its_line(reader: str, t
     read = _function(reader)
     longest = sys.get_int_max_str_digits()
     tried = 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", pathlab.PathlabWarning)
-        for name, text in SAMPLES:
-            path = tmp_path / name
-            path.write_text(text)
-            if not _reads(read, path):
-                continue
-            numbers = list(re.finditer(r"[0-9]+", text))
-            if not numbers:
-                continue
-            for number in {numbers[0].start(): numbers[0], numbers[-1].start(): numbers[-1]}.values():
-                path.write_text(text[:number.start()] + "7" * (longest + 1) + text[number.end():])
-                with pytest.raises(pathlab.ScenarioError) as refused:
-                    result = read(path)
-                    if hasattr(result, "__next__"):
-                        list(result)
-                file, where, said = refused.value.args
-                assert (file, where) == (str(path), f"line {_line_of(text, number.start())}"), (name, said)
-                assert said.startswith(f"a number of more than {longest:,} digits at character ") and "\n" not in said
-                tried += 1
+    for name, text, path in samples_read(read, tmp_path):
+        numbers = list(re.finditer(r"[0-9]+", text))
+        for number in {n.start(): n for n in numbers[:1] + numbers[-1:]}.values():
+            path.write_text(text[:number.start()] + "7" * (longest + 1) + text[number.end():])
+            with pytest.raises(pathlab.ScenarioError) as refused:
+                result = read(path)
+                if hasattr(result, "__next__"):
+                    list(result)
+            file, where, said = refused.value.args
+            assert (file, where) == (str(path), f"line {_line_of(text, number.start())}"), (name, said)
+            assert said.startswith(f"a number of more than {longest:,} digits at character ") and "\n" not in said
+            tried += 1
     assert tried > 0, f"no sample {reader} reads"
 
 

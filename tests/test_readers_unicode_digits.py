@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,18 @@ SAMPLES = [(f.name, f.read_text(errors="replace")) for f in sorted((ROOT / "test
     + [("sysfs.txt", "\n".join(NVME_SYSFS_LINES) + "\n"), ("mpio.txt", SETTINGS)]
 
 
+def samples_read(read, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
+    """Each sample `read` reads (its name, its text, and the file in `tmp_path` that holds it), PathlabWarnings
+    ignored: the file for the caller to rewrite."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)
+        for name, text in SAMPLES:
+            path = tmp_path / name
+            path.write_text(text)
+            if _reads(read, path):
+                yield name, text, path
+
+
 def _reads(read, path: Path) -> bool:
     try:
         result = read(path)
@@ -52,15 +65,11 @@ def _reads(read, path: Path) -> bool:
 def test_each_number_of_a_sample_written_in_other_digits_is_read_or_refused(reader: str, tmp_path: Path) -> None:
     read = READERS[reader]
     tried = 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", pathlab.PathlabWarning)
-        for name, text in SAMPLES:
-            path = tmp_path / name
-            path.write_text(text)
-            if not _reads(read, path):
-                continue
-            for number in list(re.finditer(r"\b[0-9]+\b", text))[:PER_SAMPLE]:
-                path.write_text(text[:number.start()] + "²" + text[number.end():])
+    for _, text, path in samples_read(read, tmp_path):
+        for number in list(re.finditer(r"\b[0-9]+\b", text))[:PER_SAMPLE]:
+            path.write_text(text[:number.start()] + "²" + text[number.end():])
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", pathlab.PathlabWarning)
                 _read_or_refused(read, path)
-                tried += 1
+            tried += 1
     assert tried > 0, f"no sample {reader} reads"
