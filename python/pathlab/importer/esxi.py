@@ -18,6 +18,8 @@ from pathlab.importer.esxi_dead_paths import dead_path_faults
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.esxi_non_owner import PathState, non_owner_states
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
+from pathlab.importer.frame_rows import cell as _value
+from pathlab.importer.frame_rows import cell_int as _int_or_none
 from pathlab.importer.frame_rows import rows_of
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported
@@ -224,26 +226,6 @@ def _port_group(p: Any) -> str | None:
         return str(group)
     tpg = _value(getattr(p, "tpg_id", None))
     return None if tpg is None else str(int(tpg))
-
-
-def _value(v: Any) -> Any:
-    """A table cell, or None where it is missing (None, NaN, pandas' NA)."""
-    if v is None:
-        return None
-    if type(v) in _NEVER_MISSING:  # (most cells: `pd.isna` of them is False, and costs a microsecond)
-        return v
-    import pandas as pd
-
-    return None if not isinstance(v, (list, tuple)) and pd.isna(v) else v
-
-
-#: The types of cell that are never a missing value (`pd.isna` of each is False).
-_NEVER_MISSING = frozenset({str, int, bool})
-
-
-def _int_or_none(v: Any) -> int | None:
-    v = _value(v)
-    return None if v is None else int(v)
 
 
 def _vendor(display_name: str) -> str:

@@ -10,10 +10,10 @@ path evaluation finds it back, every 300 s by default); `disabled` one the admin
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 from pathlab.finding import Finding
+from pathlab.importer.frame_rows import cell_int
 from pathlab.importer.host_tables import HostTables
 from pathlab.importer.provenance import Own, Read
 
@@ -38,7 +38,7 @@ def dead_path_faults(host: HostTables, paths: list[Any], path_file: str) -> list
         if (shown := out_of_use(p)) is None:
             continue
         field, state = shown
-        line = _line(getattr(p, "line", None))
+        line = cell_int(getattr(p, "line", None))
         fault = host.table("faults", array=True)
         down = Own(f"a path the listing shows {state} is down from the start (its runtime name says which)")
         fault.key("kind", "path_down", down)
@@ -49,7 +49,3 @@ def dead_path_faults(host: HostTables, paths: list[Any], path_file: str) -> list
                              "the host sends it no I/O, and neither does the imported host"))
     return found
 
-
-def _line(cell: Any) -> int | None:
-    """A row's line number: a whole number of any kind the table holds (numpy's too), or None (NA, NaN)."""
-    return int(float(cell)) if isinstance(cell, numbers.Real) and cell == cell else None

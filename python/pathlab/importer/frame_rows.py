@@ -39,3 +39,24 @@ def _values(column: pd.Series) -> list[Any]:
             values[missing] = array.dtype.na_value
         return values
     return list(column)
+
+
+def cell(v: Any) -> Any:
+    """A row's cell, or None where it is missing (None, NaN, pandas' NA)."""
+    if v is None:
+        return None
+    if type(v) in _NEVER_MISSING:  # (most cells: `pd.isna` of them is False, and costs a microsecond)
+        return v
+    import pandas as pd
+
+    return None if not isinstance(v, (list, tuple)) and pd.isna(v) else v
+
+
+#: The types of cell that are never a missing value (`pd.isna` of each is False).
+_NEVER_MISSING = frozenset({str, int, bool})
+
+
+def cell_int(v: Any) -> int | None:
+    """A row's cell as a whole number (a line number, a count), or None where it is missing."""
+    v = cell(v)
+    return None if v is None else int(v)
