@@ -234,7 +234,6 @@ impl Simulation {
         if self.preloading && path.one_way_ns <= PRELOAD_AHEAD_UP_TO_NS {
             self.preload_completion(r.device, r.path, r.worker);
         }
-        let path = &self.model.paths[r.path as usize];
         let adapter = &mut self.model.adapters[path.adapter];
         // An adapter that coalesces interrupts decides when the host sees it (`coalescing.rs`).
         let arrives = match adapter.coalescing {
