@@ -61,3 +61,14 @@ def test_the_core_path_lists_dead_and_disabled_states_are_out_of_use(tmp_path: P
         path.write_text(listing.replace("   State: active", f"   State: {state}", 1))
         first = next(iter(rows_of(esxcli_paths.read(path))))
         assert out_of_use(first) == expected, state
+
+
+def test_the_hpp_path_lists_path_state_is_said_as_it_printed_it(tmp_path: Path) -> None:
+    """`esxcli storage hpp path list` prints `Path State:` (its rows carry it as `group_state` too):
+    a dead path there is said with the field the file has, never a `Group State` it did not print."""
+    listing = (ROOT / "tests" / "data" / "esxcli" / "hpp-path-list-handmade.txt").read_text()
+    for state, expected in (("dead", ("Path State", "dead")), ("active", None)):
+        path = tmp_path / f"hpp-{state}.txt"
+        path.write_text(listing.replace("   Path State: active", f"   Path State: {state}", 1))
+        first = next(iter(rows_of(esxcli_paths.read(path))))
+        assert out_of_use(first) == expected, state

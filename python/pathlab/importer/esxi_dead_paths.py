@@ -3,7 +3,8 @@ start, and a finding, as a Linux listing's failed paths and PowerPath's dead one
 
 Which paths: `esxcli storage nmp path list` prints a path's `Group State` (the SATP's view: active,
 active unoptimized, standby, unavailable, dead), `esxcli storage core path list` its `State`
-(active, standby, dead, disabled). `dead` is a path the host lost (NMP sends it no I/O until a
+(active, standby, dead, disabled), and `esxcli storage hpp path list` the same state as `Path State`
+(its rows carry it as `group_state` too: it is asked first). `dead` is a path the host lost (NMP sends it no I/O until a
 path evaluation finds it back, every 300 s by default); `disabled` one the admin turned off
 (`esxcli storage core path set --state=off`), which NMP skips the same way. `standby` and
 `unavailable` are ALUA states the model simulates from the target port groups, not faults."""
@@ -17,16 +18,18 @@ from pathlab.importer.frame_rows import cell_int
 from pathlab.importer.host_tables import HostTables
 from pathlab.importer.provenance import Own, Read
 
-#: The states, as each listing prints them, of a path NMP sends no I/O.
-OUT_OF_USE = {"group_state": ("dead",), "state": ("dead", "disabled")}
+#: Per row column, the field the listing prints it as and its states of a path the host sends no
+#: I/O (HPP's `path_state` first: its rows carry it as `group_state` too, which it never printed).
+OUT_OF_USE = {"path_state": ("Path State", ("dead", "disabled")), "group_state": ("Group State", ("dead",)),
+              "state": ("State", ("dead", "disabled"))}
 
 
 def out_of_use(path: Any) -> tuple[str, str] | None:
     """The listing's field and the state it shows, where `path` (a path list's row) is out of use."""
-    for column, states in OUT_OF_USE.items():
+    for column, (field, states) in OUT_OF_USE.items():
         shown = getattr(path, column, None)
         if isinstance(shown, str) and shown in states:
-            return ("Group State" if column == "group_state" else "State"), shown
+            return field, shown
     return None
 
 
