@@ -64,3 +64,23 @@ def test_a_whole_last_line_without_its_line_end_keeps_its_sample(tmp_path: Path,
     read, said = _read(unended)
     _same(read, _read(ended)[0])
     assert not [s for s in said if "last sample" in s]
+
+
+@pytest.mark.parametrize("reader", sorted(CAPTURES))
+@pytest.mark.parametrize("tail", ["   ", '"'])
+def test_a_last_line_that_begins_no_sample_is_not_said_cut(tmp_path: Path, reader: str, tail: str) -> None:
+    """A last line of spaces or a lone quote, without its line end, begins no sample: it is read as
+    the same line with its line end is (read, or refused at the same line), never said a cut sample."""
+    data = CAPTURES[reader].read_bytes()
+    unended, ended = tmp_path / "unended.csv", tmp_path / "ended.csv"
+    unended.write_bytes(data + tail.encode())
+    ended.write_bytes(data + tail.encode() + b"\n")
+    outcomes = []
+    for path in (unended, ended):
+        try:
+            _, said = _read(path)
+            outcomes.append(("read", [s.replace(str(path), "F") for s in said]))
+        except pathlab.ScenarioError as e:
+            outcomes.append(("refused", e.args[1]))  # (`csv` reads a lone quote with the line end after it)
+    assert outcomes[0] == outcomes[1]
+    assert not any("last sample" in s for s in (outcomes[0][1] if outcomes[0][0] == "read" else []))

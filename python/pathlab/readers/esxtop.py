@@ -396,6 +396,8 @@ def _cut_last_line(path: Path) -> tuple[int, int] | None:
             return None  # the header alone
         f.seek(start)
         last = f.read().decode("utf-8", errors="replace")
+        if not last.strip(' \t\x00\x1a"'):
+            return None  # no sample begun (spaces, a lone quote, an end-of-file mark): read as any such line
         f.seek(0)
         first = b""
         while (chunk := f.read(1 << 20)) and not re.search(rb"[\r\n]", chunk):  # a megabyte at a time
