@@ -30,7 +30,7 @@ const BATCH: usize = 7;
 /// Hosts of this many devices or more batch their responses (a judgement between the two
 /// measured ends above: 1,000 devices' histograms' working lines, about 200 KB, still fit in a
 /// core's L2).
-const BATCHED_FROM: usize = 1_000;
+pub(crate) const BATCHED_FROM: usize = 1_000;
 
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]

@@ -233,12 +233,12 @@ const _: () = assert!(std::mem::size_of::<Io>() == 128);
 
 const NOT_A_RETRY: u32 = u32::MAX;
 
-/// Hosts of this many devices or more read ahead what a completion and a service's end will
-/// touch (`Simulation::preloading`): there the device's, path's and worker's lines are out of
-/// the cache, and their misses overlap when read together; on a few devices they stay in the
-/// cache and the reads only cost (some 70 instructions an I/O on 1 × 8 × 32). The bound is the
-/// device histograms' batching's (`observe::device_latency`), for the same reason.
-const PRELOAD_FROM: usize = 1_000;
+/// Models of this many devices or more (every host's together) read ahead what a completion and
+/// a service's end will touch (`Simulation::preloading`): there the device's, path's and worker's
+/// lines are out of the cache, and their misses overlap when read together; on a few devices they
+/// stay in the cache and the reads only cost (some 70 instructions an I/O on 1 × 8 × 32). The bound
+/// is the device histograms' batching's, for the same reason.
+const PRELOAD_FROM: usize = crate::observe::device_latency::BATCHED_FROM;
 
 /// Paths of a one-way trip this short have their completion's lines read as the response is
 /// sent, longer ones at the completion's start (`Simulation::preload_completion`). A judgement

@@ -171,7 +171,8 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         watch: Default::default(),
         stack: claimed.stack,
         satp,
-        linux: claimed.linux,
+        // Under dm-multipath each device's claim is its own (`LinuxClaims::claim`): shared where equal to the last's.
+        linux: shared(last.map(|l| &l.linux), claimed.linux),
         given,
         path_states: claimed.path_states,
         policy_config: claimed.policy_config,
