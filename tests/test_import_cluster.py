@@ -215,6 +215,7 @@ def test_a_clusters_captured_load_is_reproduced_and_its_gains_are_ranges_over_it
                                       "showed it (EMC)",)
     in_force = advice.in_force
     assert in_force is not None
+    assert any(c.label == OWN_POLICY for c in advice.candidates)
     for c in advice.candidates:
         if c.label == OWN_POLICY:  # never recommended: not simulated at the ends (`rank._spanned`)
             assert c.gain_range is None and not c.host_gain_ranges, c.label
