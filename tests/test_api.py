@@ -190,6 +190,14 @@ def test_a_scenario_with_many_overrides_loads_to_run_from_its_tables_kept_applie
     assert kept.run().to_json() == whole.run().to_json() == base.with_set(candidate).with_seed(2).run().to_json()
     assert kept.devices == whole.devices and json.loads(kept.run().to_json())["devices"][0]["dqlen"] == 64
     assert again.run().to_json() == base.with_set({"run.duration": "0.03s"}).run().to_json()
+    # A scenario with more overrides of its own after the base's (a ranking's, the run length after the
+    # fitted values) loads from the base's tables kept, its own overrides applied after them, and back.
+    longer = base.with_set({"run.duration": "0.045s"})
+    from_longer = longer.with_set(candidate, to_run=True)
+    assert base.run_tables.applied is applied and base.with_set({"run.duration": "0.03s"}, to_run=True) is not None
+    assert base.run_tables.applied is applied  # not made again at each turn from one to the other
+    assert from_longer.overrides == longer.overrides + tuple(api._overrides(api.set_strings(candidate)))
+    assert from_longer.run().to_json() == longer.with_set(candidate).run().to_json()
     for bad in ({"devices.*.policy.iops": "many"}, {"workloads.7.outstanding": 1}, {"devices.*.nonsense": 1}):
         refused = []
         for at_least in (len(base.overrides), len(base.overrides) + 1):

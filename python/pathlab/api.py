@@ -152,19 +152,21 @@ class _RunTables:
         return self.converted
 
     def applied_with(self, tables: Mapping[str, Any], file: str, variant: str | None,
-                     overrides: tuple[tuple[str, str], ...]) -> _core.AppliedRunTables | None:
-        """The tables with `variant` and `overrides` applied, kept for the last such pair asked; None
-        where the overrides do not read back as themselves from their `key=value` form (a mapping's
-        key with `=` or blanks in it), which `with_set` reads them from."""
+                     overrides: tuple[tuple[str, str], ...]) -> tuple[_core.AppliedRunTables | None, tuple[tuple[str, str], ...]]:
+        """The tables with `variant` and the first of `overrides` applied, and the overrides left to
+        apply after them: the kept tables where their overrides begin `overrides` (a cluster's
+        pilots load its fitted values, its ranking those and its run length: one set of tables for
+        both, not one made again at each turn from one to the other), else made for all of them and
+        kept. None where the overrides do not read back as themselves from their `key=value` form
+        (a mapping's key with `=` or blanks in it), which `with_set` reads them from."""
         with self.applying:
             kept = self.applied
-            if kept is None or kept[0] != (variant, overrides):
+            if kept is None or kept[0][0] != variant or overrides[:len(kept[0][1])] != kept[0][1]:
                 self.applied = None  # the last scenario's let go before these are made
                 as_given = tuple(_overrides([f"{k}={v}" for k, v in overrides])) == overrides
                 applied = _core.applied_run_tables(self.of(tables), file, variant, list(overrides)) if as_given else None
                 self.applied = kept = ((variant, overrides), applied)
-            return kept[1]
-
+            return kept[1], overrides[len(kept[0][1]):]
 
 @dataclass(frozen=True)
 class Scenario:
@@ -269,11 +271,11 @@ class Scenario:
         tables = self.tables
         if to_run and tables is not None and len(self.overrides) >= _APPLIED_AT_LEAST:
             # From the tables kept with this scenario's own overrides applied: only `sets` read and applied.
-            applied = _values_loaded(self.file, lambda: self.run_tables.applied_with(tables, self.file, self.variant,
-                                                                                    self.overrides))
+            applied, rest = _values_loaded(self.file, lambda: self.run_tables.applied_with(tables, self.file, self.variant,
+                                                                                          self.overrides))
             if applied is not None:
                 more = tuple(_overrides(sets))
-                handle = _core.load_scenario_applied(applied, self.file, list(more), self.seed)
+                handle = _core.load_scenario_applied(applied, self.file, [*rest, *more], self.seed)
                 return Scenario(handle, self.text, self.overrides + more, self.seed, tables, self.run_tables)
         return self._again(self.variant, [*(f"{k}={v}" for k, v in self.overrides), *sets], to_run)
 
