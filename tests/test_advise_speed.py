@@ -302,7 +302,9 @@ def test_each_span_end_gets_the_run_length_of_its_own_pilot() -> None:
     """100 alike devices at 1,100 I/O/s each on four ports of an assumed capacity (55% busy): the
     host counts its devices' I/Os together (0.19 s runs, the host-wide floor). At capacity -50%
     the ports saturate, the devices wait for each other and each needs its own 8 x 100 I/Os at the
-    rate it gets there: 0.83 s. Session 9 ran every end at the host's 0.19 s."""
+    rate it gets there: 0.83 s. Session 9 ran every end at the host's 0.19 s. pathlab's own
+    policy, simulated on the host alone (never recommended), gives the host's runs its learning
+    warm-up and no end's."""
     text = scenario_text(100, 8, 1, rate=1100.0).replace('servers = 1 }', 'servers = 1 }  # default')
     scenario = Scenario.from_text(text, set={"run.duration": "20s", "run.warmup": "5s"})
     found, at_ends = span_ends(scenario, host_tables(text))
@@ -311,7 +313,9 @@ def test_each_span_end_gets_the_run_length_of_its_own_pilot() -> None:
     host, slow_ports, fast_ports, zero_load = chosen
     assert host.duration_s == 0.19 and "counted over 1 class" in host.reason
     assert slow_ports.duration_s == 0.83 and "counted over" not in slow_ports.reason
-    assert fast_ports == zero_load == host
+    assert fast_ports == zero_load and fast_ports.same_runs(host) and fast_ports != host
+    assert host.learning_warmup_s == 5.0 and "pathlab's own policy" in host.reason
+    assert all(n.learning_warmup_s == 0.0 and "own policy" not in n.reason for n in chosen[1:])
 
 
 def test_a_clusters_end_pilots_on_their_own_thread_give_each_end_the_length_of_its_pilot_run_alone() -> None:
@@ -327,6 +331,7 @@ def test_a_clusters_end_pilots_on_their_own_thread_give_each_end_the_length_of_i
         (cluster,), beside, resolved_beside = auto_lengths(scenario, [], full, per_host=True,
                                                            candidates_known=ends.given)
         assert [cluster, *ends.lengths()] == one_at_a_time
+    assert "pathlab's own policy" in cluster.reason and all("own policy" not in n.reason for n in one_at_a_time[1:])
     assert [c.label for c in beside] == [c.label for c in cands] and resolved_beside == resolved
     assert one_at_a_time[1].duration_s > one_at_a_time[0].duration_s
 

@@ -70,11 +70,11 @@ def _balanced_score(r: Ranked, in_force: Ranked) -> float:
 
 def decide(ranked: list[Ranked], objective: str) -> Decision:
     """The first candidate in the objective's order that clears the setting in force (the first
-    of `ranked`), or keep. Candidates without commands (pathlab's own policy) are shown, never
-    recommended."""
+    of `ranked`), or keep. A candidate that is not `recommendable` (pathlab's own policy) is shown,
+    never recommended."""
     in_force = ranked[0]
     for r in order(ranked, objective):
-        if r is in_force or not r.candidate.commands:
+        if r is in_force or not r.candidate.recommendable:
             continue
         if gained := beats(r, in_force, objective):
             return Decision(r, f"it beats the setting in force by more than {MARGIN:.0%} on "

@@ -5,7 +5,7 @@ An end's pilot needs nothing from the cluster's own but the candidates' devices,
 its length (`run_length.choose`); the setting in force's run needs the cluster's own length
 alone. So the ends' pilots run on a thread of their own from the start: each end is loaded, run
 and its alike devices found (`alike.classes`) while the cluster's pilot runs, and its length is
-chosen once the candidates are known (`given`). The engine's load, build, run and finish let go
+chosen once the candidates are known (`given`), for those simulated at the ends. The engine's load, build, run and finish let go
 of the GIL, so the two threads' runs go side by side on two cores; their Python (a result made
 into objects, the classes and the length) takes turns. An end's pilot not started by the time
 its length is asked (`lengths`) is run by the asking thread. Each length is the one a pilot run
@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from pathlab.advisor import alike, run_length
+from pathlab.advisor.candidate import Candidate, at_ends
 from pathlab.advisor.free_heap import free_heap
 from pathlab.advisor.ranges import AtEnd
 from pathlab.advisor.run_length import RunLength
@@ -45,9 +46,10 @@ class EndPilots:
         if at_ends:
             self._thread.start()
 
-    def given(self, resolved: list[list[Device]]) -> None:
-        """The candidates' devices, as resolved on the cluster (a candidate's policies are the same at every end)."""
-        self._resolved = resolved
+    def given(self, cands: list[Candidate], resolved: list[list[Device]]) -> None:
+        """The candidates and their devices, as resolved on the cluster (a candidate's policies are the
+        same at every end): an end's length is chosen for those simulated there (`candidate.at_ends`)."""
+        self._resolved = [resolved[i] for i in at_ends(cands)]
         self._known.set()
 
     def lengths(self) -> list[RunLength]:

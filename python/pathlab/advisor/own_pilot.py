@@ -40,7 +40,7 @@ class Stopped(Exception):
 
 
 def pilot_of(scenario: Scenario, full: RunLength, progress: Progress | None, undetermined: Sequence[Undetermined],
-             per_host: bool, candidates_known: Callable[[list[list[Device]]], None] | None = None,
+             per_host: bool, candidates_known: Callable[[list[Candidate], list[list[Device]]], None] | None = None,
              stopped: threading.Event | None = None) -> Pilot:
     """The scenario's pilot run of the setting in force, the candidates from it, each candidate's
     devices resolved once (given to `candidates_known` as soon as they are) and the run length
@@ -55,7 +55,7 @@ def pilot_of(scenario: Scenario, full: RunLength, progress: Progress | None, und
     going()
     cands, resolved = resolved_candidates(scenario, run, undetermined, going)
     if candidates_known is not None:
-        candidates_known(resolved)
+        candidates_known(cands, resolved)
     return run_length.choose(run, full.duration_s, full.warmup_s, alike.classes(pilot, run), resolved, per_host), \
         cands, resolved
 

@@ -12,7 +12,7 @@ from typing import Any, Literal, overload
 
 from pathlab import host_views
 from pathlab._core import parse_duration_ns
-from pathlab.advisor import alike, end_pilots, own_pilot, run_length
+from pathlab.advisor import alike, candidate, end_pilots, own_pilot, run_length
 from pathlab.advisor.advice import Advice, advice_of
 from pathlab.advisor.candidates import Candidate, candidates
 from pathlab.advisor.capture_check import CaptureCheck, fit_to_capture, with_fitted
@@ -163,7 +163,7 @@ def advise(subject: Subject, *, objective: str = "balanced", seeds: int = 3, dur
         chosen, cands, resolved = auto_lengths(scenario, at_ends, fixed, progress, read.undetermined if read else ())
         scenario = scenario.with_set(chosen[0].overrides(resolved[0]))
         at_ends = [end.on(scenario) for end in at_ends]
-        differing = [(f"at {end}: ", c) for end, c in zip(labels, chosen[1:]) if c != chosen[0]]
+        differing = [(f"at {end}: ", c) for end, c in zip(labels, chosen[1:]) if not c.same_runs(chosen[0])]
         for at, c in [("", chosen[0]), *differing]:
             (progress or Progress()).note(_length_note(at, c))
     (in_force,) = run_batch([scenario], progress, path_intervals=False)  # the findings read no path's intervals
@@ -291,7 +291,7 @@ def _cluster(scenario: Scenario, name: str, objective: str, seeds: int, duration
                 """Each end with its length, once its pilot is done: said where it differs from the cluster's."""
                 lengths = ends.lengths()
                 for end, n in zip(end_labels(list(spans)), lengths):
-                    if n != length:
+                    if not n.same_runs(length):
                         said.note(_length_note(f"at {end}: ", n))
                 return [(end.on(scenario), n) for end, n in zip(at_ends, lengths)]
 
@@ -307,28 +307,29 @@ def _length_note(at: str, n: RunLength) -> str:
 
 def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, progress: Progress | None = None,
                  undetermined: Sequence[Undetermined] = (), per_host: bool = False,
-                 candidates_known: Callable[[list[list[Device]]], None] | None = None,
+                 candidates_known: Callable[[list[Candidate], list[list[Device]]], None] | None = None,
                  own: own_pilot.Pilot | None = None) -> tuple[list[RunLength], list[Candidate], list[list[Device]]]:
     """Each scenario's run length (the host, and the host at its spans' ends: a slower port may
     saturate and change the rates and the counting the length comes from), from a pilot run of the
-    setting in force on each (`run_length.choose`, for the policies of every candidate; `per_host`
-    for a cluster's); the candidates, from the host's pilot, with their devices on the host, resolved once
-    (and given to `candidates_known` as soon as they are: a cluster's ends' pilots wait for them, `end_pilots`);
-    `own`: a cluster's own pilot of `scenario` taken already (`own_pilot.Ahead`)."""
+    setting in force on each (`run_length.choose`, for the policies of every candidate; at an end,
+    of those simulated there; `per_host` for a cluster's); the candidates, from the host's pilot,
+    with their devices on the host, resolved once (and given to `candidates_known` as soon as they
+    are: a cluster's ends' pilots wait for them, `end_pilots`); `own`: a cluster's own pilot of
+    `scenario` taken already (`own_pilot.Ahead`)."""
     if per_host:
         # A cluster's pilots one at a time, each loaded as it runs and its whole result let go once its length
         # is read (32 hosts × 500 devices × 8 paths: about 700 MiB a result, its 128,000 path rows; four at once
         # peaked at 5.5 GiB), the freed memory back to the system before the next (`free_heap`).
         if own is not None and candidates_known is not None:
-            candidates_known(own[2])
+            candidates_known(own[1], own[2])
         length, cands, resolved = own or own_pilot.pilot_of(scenario, full, progress, undetermined, per_host,
                                                              candidates_known)
         free_heap()
         chosen = [length]
         for end in at_ends:
             pilot, m = run_length.pilot_run(end, progress)
-            chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(pilot, m), resolved,
-                                            per_host))
+            chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(pilot, m),
+                                            [resolved[i] for i in candidate.at_ends(cands)], per_host))
             del m
             free_heap()
         return chosen, cands, resolved
@@ -339,9 +340,12 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, 
     runs = run_batch(pilots, progress, path_intervals=False)  # the length reads the devices', paths' and ports'
     cands, resolved = own_pilot.resolved_candidates(scenario, runs[0], undetermined)
     if candidates_known is not None:
-        candidates_known(resolved)
-    chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), resolved, per_host)
-              for p, m in zip(pilots, runs, strict=True)]
+        candidates_known(cands, resolved)
+    # The host's length for every candidate, an end's for those simulated there.
+    at_an_end = [resolved[i] for i in candidate.at_ends(cands)]
+    simulated = [resolved, *[at_an_end] * len(at_ends)]
+    chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), devices, per_host)
+              for p, m, devices in zip(pilots, runs, simulated, strict=True)]
     return chosen, cands, resolved
 
 

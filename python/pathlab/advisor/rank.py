@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from pathlab.advisor.candidate import at_ends
 from pathlab.advisor.candidates import Candidate
 from pathlab.advisor.decide import HIGHER_IS_BETTER, MARGIN, clears, worse
 from pathlab.advisor.host_figures import HOST_FIGURES, cluster_summary, host_figures
@@ -107,11 +108,9 @@ def _simulated(scenario: Scenario | AtEnd, cands: list[Candidate], resolved: lis
 
 
 def _spanned(cands: list[Candidate], simulated: list[int]) -> list[int]:
-    """The candidates simulated at a span's end: the setting in force and each one a recommendation
-    may choose. A span's end gives those a range and decides nothing; pathlab's own policy (no
-    commands: no stack ships it) is never recommended, and is shown at the assumed values alone
-    (on 32 hosts × 500 devices × 8 paths its six runs at the ends were a fifth of the ranking)."""
-    return [i for i in simulated if i == 0 or cands[i].commands]
+    """The candidates simulated at a span's end (`candidate.at_ends`) of those with runs of their own."""
+    ends = set(at_ends(cands))
+    return [i for i in simulated if i in ends]
 
 
 def figures_of(run: Result) -> Result:
@@ -156,9 +155,9 @@ class _Ranking:
     def open(self) -> list[int]:
         """The candidates another seed can still decide, with the setting in force (which runs every
         seed an open candidate runs); none when every candidate is settled."""
-        # A candidate without commands (pathlab's own policy) is never recommended: shown, not decided on.
+        # A candidate never recommended (pathlab's own policy) is shown, not decided on.
         in_force = self.ranked(0)
-        open_ = [i for i in self.simulated[1:] if self.cands[i].commands and not settled(self.ranked(i), in_force)]
+        open_ = [i for i in self.simulated[1:] if self.cands[i].recommendable and not settled(self.ranked(i), in_force)]
         return [0, *open_] if open_ else []
 
     def ranked_all(self) -> list[Ranked]:

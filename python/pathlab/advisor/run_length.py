@@ -100,6 +100,12 @@ class RunLength:
                       *(self.learning_warmup_s for p in params if learns(p))])
         return {"run.duration": _seconds(self.duration_s), "run.warmup": _seconds(warmup)}
 
+    def same_runs(self, other: RunLength) -> bool:
+        """Whether the runs both simulate take the same length: a span's end's leaves out what only
+        pathlab's own policy needs (its learning warm-up), as the end does not simulate it."""
+        return (self.duration_s, self.warmup_s, self.sampling_warmup_s) == \
+            (other.duration_s, other.warmup_s, other.sampling_warmup_s)
+
 
 def pilot_length() -> dict[str, str]:
     """A pilot run's length, measured as one interval."""

@@ -163,7 +163,7 @@ def run_length_note(a: Advice) -> list[str]:
         return []
     ends = [f"    at {end}: {length.duration_s:g} s after {length.warmup_s:g} s"
             + (f" ({length.reason})" if length.reason != a.run_length.reason else "")
-            for end, length in a.run_lengths_at_ends if length != a.run_length]
+            for end, length in a.run_lengths_at_ends if not length.same_runs(a.run_length)]
     return [f"Each run simulated {a.run_length.duration_s:g} s after {a.run_length.warmup_s:g} s of warm-up "
             f"({a.run_length.reason}){'; the ends of the spans where they differ:' if ends else '.'}", *ends]
 
