@@ -18,6 +18,7 @@ from pathlab.importer.esxi_dead_paths import dead_path_faults
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.esxi_non_owner import PathState, non_owner_states
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
+from pathlab.importer.esxi_unknown_targets import placed
 from pathlab.importer.frame_rows import cell as _value
 from pathlab.importer.frame_rows import cell_int as _int_or_none
 from pathlab.importer.frame_rows import rows_of
@@ -387,6 +388,9 @@ def build(c: Captures) -> Imported:
     # Each path's target port, worked out once (the ports, the fabric and the active/passive
     # controllers each ask it of every path); runtime names are unique, checked above.
     target_of = {p.runtime_name: _target_of(p) for p in paths}
+    # A path whose target is printed unknown: the target its adapter, channel and target number's
+    # other paths name, else it is left out (said).
+    paths, left_out = placed(paths, target_of, path_file, warnings)
     # Ports: one per target the paths reach, per array (named by vendor), with its TPG.
     ports: dict[tuple[str, str], Port] = {}
     for p in paths:
@@ -548,7 +552,7 @@ def build(c: Captures) -> Imported:
                                   {str(p.runtime_name): _value(getattr(p, "line", None)) for p in own}, path_file)
 
     _workload(host, devices, dev_rows, esx_file, outstanding, warnings)
-    found = esxi_listing_findings(devices, listed_paths, vendor_of, dev_file, path_file)
+    found = esxi_listing_findings(devices, listed_paths, vendor_of, dev_file, path_file) + left_out
     found += dead_path_faults(host, paths, path_file)  # the paths the list shows dead or turned off stay so
     if c.esxtop is not None:
         from pathlab.importer.capture_findings import esxtop_findings
