@@ -273,14 +273,15 @@ def _target_of(row: Any) -> str:
 
 def _one_path_per_runtime_name(paths: list[Any], path_file: str) -> None:
     """Refuses a runtime name listed twice, naming both lines: a host lists each path once (two
-    hosts' listings in one file, or one pasted twice, would make two paths of one name)."""
+    hosts' device lists in one file would make two paths of one name; a path list's reader
+    already reads a repeat once, or refuses one that differs: `readers/_listed_once.py`)."""
     first: dict[str, Any] = {}
     for p in paths:
         seen = first.setdefault(str(p.runtime_name), p)
         if seen is not p:
             line, seen_line = (_int_or_none(getattr(q, "line", None)) for q in (p, seen))
             raise ScenarioError(path_file, f"line {line}", f"{p.runtime_name} listed a second time (line {seen_line}): "
-                                "a host lists each path once (two hosts' listings in one file, or one pasted twice?)")
+                                "a host lists each path once (two hosts' listings in one file?)")
 
 
 def _one_array_per_target(paths: list[Any], vendor_of: dict[str, str], device_line: dict[str, int | None],
