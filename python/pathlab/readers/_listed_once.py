@@ -12,8 +12,10 @@ from pathlab.api import ScenarioError, warn
 
 
 def _values(row: dict[str, Any]) -> dict[str, Any]:
-    """What a row says of the host: its values, not where in the file they are."""
-    return {k: v for k, v in row.items() if k != "line" and not k.endswith("_line")}
+    """What a row says of the host: its values, not where in the file they are (nor where its
+    rows', as a PowerPath device's paths)."""
+    return {k: [_values(v) if isinstance(v, dict) else v for v in value] if isinstance(value, list) else value
+            for k, value in row.items() if k != "line" and not k.endswith("_line")}
 
 
 def listed_once(rows: list[dict[str, Any]], key: str, name: str, what: str) -> list[dict[str, Any]]:
@@ -26,11 +28,11 @@ def listed_once(rows: list[dict[str, Any]], key: str, name: str, what: str) -> l
         seen = first.setdefault(row[key], row)
         if seen is row:
             once.append(row)
-        elif _values(seen) == _values(row):
+        elif (was := _values(seen)) == (now := _values(row)):
             warn(name, f"line {row['line']}", f"{row[key]} is listed again, the same as at line {seen['line']}: read "
                                               f"once (the `{what}` output pasted twice?)")
         else:
-            differ = sorted(k for k in _values(seen).keys() | _values(row).keys() if seen.get(k) != row.get(k))
+            differ = sorted(k for k in was.keys() | now.keys() if was.get(k) != now.get(k))
             raise ScenarioError(name, f"line {row['line']}", f"{row[key]} is listed a second time, differently from "
                                 f"line {seen['line']} ({', '.join(differ)}): a host lists each once (two runs of `{what}`, "
                                 "or two hosts' listings, in one file?); give one")
