@@ -3,9 +3,10 @@
 A path that has lost its target (a dead iSCSI session, an FC port gone from the fabric) can print
 no target: `esxcli storage core path list`'s `Target Identifier: unknown` (or `unknown.<channel>:
 <target>`, the placeholder ESXi writes where a transport names no end: Checkmk's vSphere
-multipath check quotes an ESXi 5.1 path `unknown.vmhba0-unknown.2:0-naa.…`), a path UID with
-such a target part in `nmp path list`, or an iSCSI identifier without its target name
-(`<ISID>,,t,<tag>`). Taken as printed, that text became a port apart: a port the array does not
+multipath check, Checkmk/checkmk `cmk/base/legacy_checks/esx_vsphere_hostsystem.py`, quotes an
+ESXi 5.1 path `unknown.vmhba0-unknown.2:0-naa.…`, a live local one: no public listing of a dead
+path was found), a path UID with such a target part in `nmp path list`, or an iSCSI identifier
+without its target name (`<ISID>,,t,<tag>`). Taken as printed, that text became a port apart: a port the array does not
 have (one shared by every adapter's unknown paths, at that).
 
 The rule (*same adapter, channel and target number*): ESXi numbers the targets of each adapter and
