@@ -488,6 +488,7 @@ def build(c: Captures) -> Imported:
             t.key("controllers", [{"name": c} for c in passive.controllers], passive.source)
             t.key("non_owner_state", "standby", passive.source)
             passive_owner.update(passive.owners)
+            warnings += [(f"arrays.{array}.controllers", said) for said in passive.warnings]
         t.elements("ports", [Element({"name": p.name, **({"controller": f"TPG{p.tpg}"} if tpgs and not symmetric
                                                          and p.tpg is not None else {}),
                                       **({"controller": passive.port_controller[p.target]}
