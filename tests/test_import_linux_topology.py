@@ -136,6 +136,19 @@ def test_an_alua_group_at_0_with_a_path_ready_serves_no_io_and_its_state_is_said
     assert "non_owner_state" not in scenario["arrays"][0] and "arrays.LIO-ORG.non_owner_state" not in dict(said)
 
 
+@pytest.mark.parametrize("prio", [0, 5])
+def test_one_alua_group_at_a_priority_alua_gives_one_path_leaves_its_grouping_open(tmp_path: Path, prio: int) -> None:
+    # alua.c: 0 (unavailable, offline, transitioning) and 5 (logical-block dependent) are one
+    # path's, not an average only multibus makes: group_by_prio builds one such group too.
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ALUA_STANDBY_LISTING.format(prio=prio).replace("prio=50", f"prio={prio}").split("`-+-")[0]
+                       .replace("|-+-", "`-+-").replace("| `-", "  `-"))
+    scenario, said = _imported(listing)
+    (device,) = scenario["devices"]
+    assert device["policy"]["path_grouping_policy"] == "multibus"  # the picture, for the simulation
+    assert f"devices.{device['name']}.policy.path_grouping_policy" in dict(said)  # said not determined
+
+
 def test_a_map_beside_its_owner_printing_0_and_non_optimized_is_said(tmp_path: Path) -> None:
     listing = tmp_path / "mp.txt"
     three_groups = ALUA_STANDBY_LISTING.format(prio=10).replace("`-+- policy='queue-length 0' prio=10 status=enabled",
@@ -147,6 +160,20 @@ def test_a_map_beside_its_owner_printing_0_and_non_optimized_is_said(tmp_path: P
     assert dict(said)["arrays.LIO-ORG.non_owner_state"] == (
         f"{listing}: the map at line 1 prints priorities 0, 10 beside its owner's group, the alua prioritizer's "
         "non-optimized and unavailable: one state per device is simulated, the array's")
+
+
+def test_an_alua_group_beside_the_owner_at_no_simulated_states_priority_is_said_not_read(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    for prio, said_as in ((5, "the alua prioritizer's logical-block dependent (alua.c: 5, 85 with the preferred bit), a "
+                              "state pathlab does not simulate"),
+                          (30, "a priority alua.c gives no path alone (paths in several states averaged, or another "
+                               "prioritizer's)")):
+        listing.write_text(ALUA_STANDBY_LISTING.format(prio=prio))
+        scenario, said = _imported(listing)
+        assert "non_owner_state" not in scenario["arrays"][0]  # it ran the default silently
+        assert dict(said)["arrays.LIO-ORG.non_owner_state"] == (
+            f"{listing}: the map at line 1 prints priority {prio} beside its owner's group, {said_as}: not read; its "
+            "device runs the array's state (non-optimized where no map shows one)")
 
 
 #: A second map of the same array whose other group is non-optimized (10), its owner the other controller.

@@ -20,13 +20,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pathlab.importer.linux_topology import ALUA_NO_SERVICE, ALUA_NON_OPTIMIZED, ALUA_STANDBY
+from pathlab.importer.linux_topology import (
+    ALUA_LBA_DEPENDENT,
+    ALUA_NO_SERVICE,
+    ALUA_NON_OPTIMIZED,
+    ALUA_OPTIMIZED,
+    ALUA_STANDBY,
+)
 from pathlab.importer.non_owner_majority import majority
 from pathlab.importer.provenance import Derived, Provenance
 
 #: Each state with the alua prioritizer's priorities for it and what its paths do.
 STATES = (("standby", ALUA_STANDBY, "are standby"), ("active_non_optimized", ALUA_NON_OPTIMIZED, "serve I/O, forwarded"),
           ("unavailable", ALUA_NO_SERVICE, "serve no I/O"))
+#: What a 5 says.
+LBA_DEPENDENT = ("the alua prioritizer's logical-block dependent (alua.c: 5, 85 with the preferred bit), a state pathlab "
+                 "does not simulate")
+#: What a priority of no state says.
+NO_STATE = "a priority alua.c gives no path alone (paths in several states averaged, or another prioritizer's)"
 #: What a 0 says, and leaves open.
 NOT_DETERMINED = ("alua.c's for a port group unavailable, offline, transitioning or in a reserved state alike (80 with "
                   "the preferred bit): which one is not determined; simulated unavailable, the simulation's state that "
@@ -52,7 +63,14 @@ def linux_non_owner(array: str, mfile: str, beside_owner: dict[str, set[int]], m
     shown: dict[str, str] = {}
     for name, prios in beside_owner.items():
         states = [(s, of_state) for s, of_state, _ in STATES if prios & set(of_state)]
-        if len(states) == 1 and prios <= set(states[0][1]):
+        # (an optimized group beside a preferred owner's, 50 beside 130, is no other controller's state)
+        unread = sorted(prios - {v for _, of_state, _ in STATES for v in of_state} - set(ALUA_OPTIMIZED))
+        if unread:
+            out.warnings.append((f"arrays.{array}.non_owner_state", f"{mfile}: the map at line {line[name].line} prints "
+                                 f"priorit{'ies' if len(unread) > 1 else 'y'} {', '.join(str(v) for v in unread)} beside "
+                                 "its owner's group, " + (LBA_DEPENDENT if set(unread) <= set(ALUA_LBA_DEPENDENT) else NO_STATE)
+                                 + ": not read; its device runs the array's state (non-optimized where no map shows one)"))
+        elif len(states) == 1:
             shown[name] = states[0][0]
         elif len(states) > 1:
             out.warnings.append((f"arrays.{array}.non_owner_state", f"{mfile}: the map at line {line[name].line} prints "

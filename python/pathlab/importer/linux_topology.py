@@ -169,6 +169,10 @@ ALUA_OTHER = ALUA_NON_OPTIMIZED + ALUA_STANDBY
 #: transitioning, or a code SPC reserves; none of them serves I/O, and the listing cannot tell
 #: them apart.
 ALUA_NO_SERVICE = (0, 80)
+#: Logical-block dependent (AAS_LBA_DEPENDENT 5, +80 with the preferred bit): no state pathlab simulates.
+ALUA_LBA_DEPENDENT = (5, 85)
+#: Every priority alua.c gives one path: a group at another holds paths of several priorities.
+ALUA_ONE_STATE = ALUA_OPTIMIZED + ALUA_OTHER + ALUA_LBA_DEPENDENT + ALUA_NO_SERVICE
 #: The checker states whose paths multipathd averages into a group's priority (switchgroup.c's
 #: `path_group_prio_update`: PATH_UP, PATH_GHOST); a group with none prints 0, read from no path.
 AVERAGED = ("ready", "ghost")
@@ -223,7 +227,7 @@ def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = Fal
     (not `checked`) no priority was read: a group per path is failover's or group_by_prio's alike."""
     if len(groups) == 1:
         prio = str(groups[0][0].group_prio)
-        mixed = alua and prio.isdigit() and int(prio) not in ALUA_OPTIMIZED + ALUA_OTHER
+        mixed = alua and prio.isdigit() and int(prio) not in ALUA_ONE_STATE
         return "multibus", MIXED_ONE_GROUP if mixed else ONE_GROUP
     if not all(len(g) == 1 for g in groups):
         return "group_by_prio", GROUPS_OF_SEVERAL
