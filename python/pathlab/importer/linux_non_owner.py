@@ -4,16 +4,17 @@ beside the owner's, standby (1, 81 with the preferred bit), non-optimized (10, 9
 which alua.c gives alike to unavailable, offline, transitioning and reserved states, as the
 scenario's `non_owner_state`. The array takes the state most maps show and each other map's
 device its own (`non_owner_majority`, the rule the ESXi import reads `TPG_state` by); a map whose
-groups beside the owner print priorities of two states is said, and simulated as the array's.
+groups beside the owner print priorities of two states is said, and simulated as the array's; a
+priority of no state the simulation has (5, logical-block dependent; an average) is said, not read.
 
 A 0 is simulated `unavailable`, the one state of the simulation that serves no I/O and that the
-alua prioritizer gives 0, so the simulated map groups as the listing; which of alua.c's four states
-the port group was in is not determined, and said. Its paths print `ready` or `ghost` (a group
-with neither prints 0 having averaged no path: `linux_topology.AVERAGED`), which tur.c gives none
-of the four (a TEST UNIT READY answered NOT READY is PATH_DOWN, in transition 04/0A PATH_PENDING), and tur is the checker
-multipath-tools picks for a TPGS LUN (propsel.c `select_checker`, detect_checker on by default;
-rdac's own arrays aside): the checker read the path at another moment, or another checker ran;
-that is said too."""
+alua prioritizer gives 0, so the simulated map groups as the listing; which of alua.c's four
+states the port group was in is not determined, and said. Its paths print `ready` or `ghost` (a
+group with neither prints 0 having averaged no path: `linux_topology.AVERAGED`), which tur.c
+gives none of the four (a TEST UNIT READY answered NOT READY is PATH_DOWN, 04/0A in transition
+PATH_PENDING), and tur is the checker multipath-tools picks for a TPGS LUN (propsel.c
+`select_checker`, detect_checker on by default; rdac's own arrays aside): the checker read the
+path at another moment, or another checker ran; that is said too."""
 
 from __future__ import annotations
 
