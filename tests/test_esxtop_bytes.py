@@ -7,6 +7,7 @@ last row, figures that only Python's `float` reads, times out of order and figur
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
@@ -211,6 +212,42 @@ def test_a_capture_opened_to_name_its_host_is_taken_by_its_reader_once(tmp_path:
     assert changed is not None and changed[0].line_num == 1
     assert host_names.host_named([], [str(file)]) is not None
     assert esxtop.summary(file)["paths"].mean("p", "Commands/sec") == 1.0
+
+
+def _descriptors_on(file: Path) -> int:
+    """How many of this process's file descriptors are open on `file` (/proc/self/fd's links)."""
+    opened = 0
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # (the listing's own descriptor, closed by now)
+            opened += os.readlink(f"/proc/self/fd/{fd}") == str(file.resolve())
+    return opened
+
+
+def test_a_capture_kept_to_name_its_host_is_closed_once_the_host_is_read(tmp_path: Path) -> None:
+    """A cluster's worker keeps the capture it opened to name the host for the capture's reader;
+    where nothing reads it (the naming refused: two hosts' counters; the import refused at the
+    device list, before the capture), it was held open (one descriptor) until the worker kept
+    another host's: now closed once the host is read, as a capture read is."""
+    from conftest import ROOT
+    from conftest import pathlab as command
+    from pathlab.importer.cluster_hosts import read_host
+
+    two = tmp_path / "two-hosts.csv"
+    two.write_text('"(PDH-CSV 4.0)","\\\\esx07\\Physical Disk Path(p)\\Commands/sec",'
+                   '"\\\\esx08\\Physical Disk Path(p)\\Commands/sec"\n"01/01/2026 00:00:00","1","2"\n')
+    assert _descriptors_on(two) == 0
+    assert "counters of hosts esx07, esx08" in str(read_host((str(two),)).naming_refused)
+    assert _descriptors_on(two) == 0
+    one = tmp_path / "esxtop.csv"
+    one.write_text('"(PDH-CSV 4.0)","\\\\esx07\\Physical Disk Path(p)\\Commands/sec"\n"01/01/2026 00:00:00","1"\n')
+    devices = command("show", "devices", str(ROOT / "scenarios" / "cx4-alua-path-failure.toml")).stdout
+    first = devices.split("\n\n")[0]
+    twice = tmp_path / "devices.txt"  # a device listed again, differently: refused before the capture is read
+    twice.write_text(devices + "\n" + first.replace("VMW_SATP_ALUA", "VMW_SATP_CX") + "\n")
+    read = read_host((str(twice), str(one)))
+    assert read.named is not None and read.import_refused is not None and "a second time" in read.import_refused[2]
+    assert _descriptors_on(one) == 0
+    assert esxtop.summary(one)["paths"].mean("p", "Commands/sec") == 1.0 and _descriptors_on(one) == 0  # read: closed
 
 
 @pytest.mark.parametrize("capture", sorted((Path(__file__).parent / "data" / "esxtop").glob("*.csv")),

@@ -432,6 +432,30 @@ def test_hosts_claiming_one_vendor_with_two_satps_are_warned_about(esxi: dict[st
     assert cluster.assumptions[0].field == "esxcli"
 
 
+@pytest.mark.parametrize("order", ["os", "so"])
+def test_hosts_reading_one_array_symmetric_and_owned_are_refused_naming_both_whichever_comes_first(
+        tmp_path: Path, order: str) -> None:
+    """Two ESXi hosts reach the CX4's four ports (one WWN each, so every port has a controller):
+    o reads its LUNs' other target port group ANO (owned), s reads every path AO (symmetric). The
+    scenario holds one reading of an array, so either kept simulates the other host against what it
+    printed; o first kept o's and warned, s first was refused: now refused whichever comes first."""
+    cx4 = str(ROOT / "scenarios" / "cx4-alua-path-failure.toml")
+    files = {}
+    for host in "os":
+        (tmp_path / f"devices-{host}.txt").write_text(_ran("show", "devices", cx4))
+        paths = _ran("show", "paths", cx4)
+        assert "TPG_state=ANO" in paths
+        (tmp_path / f"paths-{host}.txt").write_text(paths if host == "o" else paths.replace("TPG_state=ANO", "TPG_state=AO"))
+        files[host] = f"{host}={tmp_path / f'devices-{host}.txt'},{tmp_path / f'paths-{host}.txt'}"
+    line = _refused(*(arg for host in order for arg in ("--host", files[host])))
+    assert line == (f"pathlab: error: {tmp_path / 'paths-s.txt'}: symmetric: s reads array DGC as symmetric "
+                    f"({tmp_path / 'paths-s.txt'}: every path active-optimized), o as owned by its controllers "
+                    f"({tmp_path / 'paths-o.txt'}: paths active-optimized and not, by TPG): the scenario has one reading "
+                    "of an array, so the hosts cannot be simulated together as each shows it; give every host's listing "
+                    "with its paths' priorities or ALUA states (`multipath -ll`, not `-l`), or, where the array answers "
+                    "the hosts apart (a mode set per host), import each host alone")
+
+
 def test_hosts_showing_one_lun_owned_by_two_controllers_are_warned_about(tmp_path: Path) -> None:
     # The pair on an ALUA array (P0 on SPA, P1 on SPB); lin-b's listing of the first LUN has its
     # priorities swapped. A Linux host names the controllers A and B after its first map's groups,

@@ -7,10 +7,13 @@ answering without ALUA (VMW_SATP_CX, as the default claim rules give a DGC LUN w
 from __future__ import annotations
 
 import tomllib
+import warnings
 from pathlib import Path
 
 from conftest import ROOT
 from conftest import pathlab as command
+from pathlab.api import PathlabWarning
+from pathlab.importer import import_files
 from pathlab.importer.esxi_active_passive import PathGroup, active_passive
 
 CX4 = str(ROOT / "scenarios" / "cx4-alua-path-failure.toml")
@@ -75,3 +78,40 @@ def test_controller_names_never_repeat_past_the_alphabet() -> None:
     found, _ = active_passive(paths, "paths.txt")
     assert found is not None and len(found.controllers) == len(set(found.controllers)) == 28
     assert found.controllers[:2] == ["A", "B"] and found.controllers[26:] == ["A2", "B2"]
+    assert len(found.warnings) == 13  # each pair past the first: which controllers it shares not determined
+
+
+def test_a_luns_active_ports_are_its_owners_whatever_else_it_shows() -> None:
+    # lun2 shows no standby path: its two active ports still lead to its owner (one storage
+    # processor serves a LUN), so t2 is on t0's controller; it was a pair of its own (C, D).
+    paths = {"lun1": [PathGroup("t0", "active", 1), PathGroup("t1", "standby", 2)],
+             "lun2": [PathGroup("t0", "active", 7), PathGroup("t2", "active", 8)],
+             "lun3": [PathGroup("t1", "standby", 13), PathGroup("t3", "standby", 14)]}
+    found, why = active_passive(paths, "paths.txt")
+    assert why is None and found is not None
+    assert (found.controllers, found.warnings) == (["A", "B"], [])
+    assert found.port_controller == {"t0": "A", "t1": "B", "t2": "A", "t3": "B"}
+    assert found.owners == {"lun1": "A", "lun2": "A"}  # lun3 shows no active path: no owner read
+
+
+def test_a_port_no_lun_relates_is_said_and_simulated_on_a_controller_of_its_own(tmp_path: Path) -> None:
+    """The CX4 host with every path of one port dead: the port's controller is not determined
+    (it was a pair of its own, C and D, one of which no port shows), said naming the port."""
+    devices, paths = _shown(tmp_path)
+    blocks = paths.read_text().split("\n\n")
+    dead = [b.replace("Group State: active", "Group State: dead").replace("Group State: standby", "Group State: dead")
+            if "Runtime Name: vmhba2:C0:T1:" in b else b for b in blocks]
+    paths.write_text("\n\n".join(dead))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(devices), str(paths)])
+    (array,) = tomllib.loads(done.text)["arrays"]
+    assert [c["name"] for c in array["controllers"]] == ["A", "B", "C"]
+    assert {p["controller"] for p in array["ports"]} == {"A", "B", "C"}
+    first = next(n for n, b in enumerate(dead) if "vmhba2:C0:T1:" in b)
+    line = sum(b.count("\n") + 2 for b in dead[:first]) + 1
+    assert dict(done.warnings)["arrays.DGC.controllers"] == (
+        f"{paths}: no LUN's paths relate the port fc.5006016000000004:5006016100000004 (line {line}) to "
+        "fc.5006016000000001:5006016100000001, fc.5006016000000003:5006016100000003, "
+        "fc.5006016000000002:5006016100000002: which of the array's controllers it leads to is not determined; "
+        "simulated on a controller of its own (C)")

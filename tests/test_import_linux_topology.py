@@ -117,6 +117,65 @@ def test_an_alua_group_at_the_standby_priority_is_standby_not_non_optimized(tmp_
     assert _imported(listing)[0]["arrays"][0]["non_owner_state"] == "active_non_optimized"
 
 
+def test_an_alua_group_at_0_with_a_path_ready_serves_no_io_and_its_state_is_said_not_determined(tmp_path: Path) -> None:
+    # alua.c gives 0 to unavailable, offline, transitioning and reserved states alike; tur.c reads
+    # none of them `ready`: simulated unavailable (no I/O, and the alua prioritizer's 0 again),
+    # which of the four said not determined (it ran the default, non-optimized, and said nothing).
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ALUA_STANDBY_LISTING.format(prio=0))
+    scenario, said = _imported(listing)
+    assert scenario["arrays"][0]["non_owner_state"] == "unavailable"
+    assert dict(said)["arrays.LIO-ORG.non_owner_state"] == (
+        f"{listing}: the groups beside the owner's print priority 0 (map at line 1): alua.c's for a port group "
+        "unavailable, offline, transitioning or in a reserved state alike (80 with the preferred bit): which one is "
+        "not determined; simulated unavailable, the simulation's state that serves no I/O (the paths print `ready` "
+        "or `ghost`, which tur.c gives none of the four: a check at another moment, or another checker)")
+    # A group whose paths are only `i/o pending` prints 0 having averaged none (switchgroup.c): nothing read.
+    listing.write_text(ALUA_STANDBY_LISTING.format(prio=0).replace("sdc 8:32 active ready", "sdc 8:32 active i/o pending"))
+    scenario, said = _imported(listing)
+    assert "non_owner_state" not in scenario["arrays"][0] and "arrays.LIO-ORG.non_owner_state" not in dict(said)
+
+
+@pytest.mark.parametrize("prio", [0, 5])
+def test_one_alua_group_at_a_priority_alua_gives_one_path_leaves_its_grouping_open(tmp_path: Path, prio: int) -> None:
+    # alua.c: 0 (unavailable, offline, transitioning) and 5 (logical-block dependent) are one
+    # path's, not an average only multibus makes: group_by_prio builds one such group too.
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ALUA_STANDBY_LISTING.format(prio=prio).replace("prio=50", f"prio={prio}").split("`-+-")[0]
+                       .replace("|-+-", "`-+-").replace("| `-", "  `-"))
+    scenario, said = _imported(listing)
+    (device,) = scenario["devices"]
+    assert device["policy"]["path_grouping_policy"] == "multibus"  # the picture, for the simulation
+    assert f"devices.{device['name']}.policy.path_grouping_policy" in dict(said)  # said not determined
+
+
+def test_a_map_beside_its_owner_printing_0_and_non_optimized_is_said(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    three_groups = ALUA_STANDBY_LISTING.format(prio=10).replace("`-+- policy='queue-length 0' prio=10 status=enabled",
+                                                                 "|-+- policy='queue-length 0' prio=10 status=enabled")
+    listing.write_text(three_groups + "`-+- policy='queue-length 0' prio=0 status=enabled\n"
+                                      "  `- 5:0:0:0 sde 8:64 active ready running\n")
+    scenario, said = _imported(listing)
+    assert "non_owner_state" not in scenario["arrays"][0]
+    assert dict(said)["arrays.LIO-ORG.non_owner_state"] == (
+        f"{listing}: the map at line 1 prints priorities 0, 10 beside its owner's group, the alua prioritizer's "
+        "non-optimized and unavailable: one state per device is simulated, the array's")
+
+
+def test_an_alua_group_beside_the_owner_at_no_simulated_states_priority_is_said_not_read(tmp_path: Path) -> None:
+    listing = tmp_path / "mp.txt"
+    for prio, said_as in ((5, "the alua prioritizer's logical-block dependent (alua.c: 5, 85 with the preferred bit), a "
+                              "state pathlab does not simulate"),
+                          (30, "a priority alua.c gives no path alone (paths in several states averaged, or another "
+                               "prioritizer's)")):
+        listing.write_text(ALUA_STANDBY_LISTING.format(prio=prio))
+        scenario, said = _imported(listing)
+        assert "non_owner_state" not in scenario["arrays"][0]  # it ran the default silently
+        assert dict(said)["arrays.LIO-ORG.non_owner_state"] == (
+            f"{listing}: the map at line 1 prints priority {prio} beside its owner's group, {said_as}: not read; its "
+            "device runs the array's state (non-optimized where no map shows one)")
+
+
 #: A second map of the same array whose other group is non-optimized (10), its owner the other controller.
 NON_OPTIMIZED_MAP = """\
 mpathb (360014050fd5c9ba6a0d4b7e8e2b6e8f6) dm-1 LIO-ORG,TCMU device
@@ -233,13 +292,14 @@ def test_a_cluster_whose_hosts_show_standby_and_non_optimized_keeps_each_hosts_o
 def test_a_host_that_reads_no_state_runs_the_same_whatever_the_hosts_order(tmp_path: Path,
                                                                         order: tuple[str, str, str]) -> None:
     """Hosts s (standby) and n (non-optimized) read the LUN's other controller apart, host d's
-    listing gives no state pathlab simulates (priority 0 beside the owner's): d ran whichever the
+    listing gives no state (priority 0 beside the owner's, its path `i/o pending`: a group of no
+    `ready` or `ghost` path averages none, switchgroup.c): d ran whichever the
     first host read (the array took the first reading). The array takes the value most hosts read (here a tie: the first by name,
     active_non_optimized), each reading host keeps its own, and d's case is said naming both."""
     import pathlab
 
     listings = {"s": ALUA_STANDBY_LISTING.format(prio=1), "n": ALUA_STANDBY_LISTING.format(prio=10),
-                "d": ALUA_STANDBY_LISTING.format(prio=0)}
+                "d": ALUA_STANDBY_LISTING.format(prio=0).replace("sdc 8:32 active ready", "sdc 8:32 active i/o pending")}
     hosts = {}
     for host in order:
         (tmp_path / f"{host}.txt").write_text(listings[host])
@@ -276,12 +336,13 @@ def test_a_devices_own_state_is_kept_where_its_hosts_reading_is_not_the_arrays(t
 
 
 def test_a_host_that_reads_no_state_where_the_others_agree_is_said_to_run_theirs(tmp_path: Path) -> None:
-    """Host s reads standby; host d's map gives no state pathlab simulates (priority 0 beside the
-    owner's): d's devices run standby, the array's value, and that is said (it was silent where
-    the reading hosts agree)."""
+    """Host s reads standby; host d's map gives no state (priority 0 beside the owner's, its path
+    `i/o pending`: averaged from none): d's devices run standby, the array's value, and that is
+    said (it was silent where the reading hosts agree)."""
     import pathlab
 
-    listings = {"s": ALUA_STANDBY_LISTING.format(prio=1), "d": ALUA_STANDBY_LISTING.format(prio=0)}
+    listings = {"s": ALUA_STANDBY_LISTING.format(prio=1),
+                "d": ALUA_STANDBY_LISTING.format(prio=0).replace("sdc 8:32 active ready", "sdc 8:32 active i/o pending")}
     for host, text in listings.items():
         (tmp_path / f"{host}.txt").write_text(text)
     with warnings.catch_warnings(record=True) as said:
@@ -311,8 +372,10 @@ def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owne
     assert (file, key) == (str(tmp_path / "a.txt"), "symmetric")
     assert message.startswith(f"a reads array LIO-ORG as symmetric ({tmp_path / 'a.txt'}: no map of the array parts ")
     assert f"b as owned by its controllers ({tmp_path / 'b.txt'}: the map at line 1 parts the paths" in message
-    assert message.endswith("one array is one or the other; give every host's listing with its paths' priorities or "
-                            "ALUA states (`multipath -ll`, not `-l`)")
+    assert message.endswith("the scenario has one reading of an array, so the hosts cannot be simulated together as "
+                            "each shows it; give every host's listing with its paths' priorities or ALUA states "
+                            "(`multipath -ll`, not `-l`), or, where the array answers the hosts apart (a mode set per "
+                            "host), import each host alone")
 
 
 def test_the_host_name_no_capture_gives_is_said_as_pathlabs_in_the_file(tmp_path: Path) -> None:

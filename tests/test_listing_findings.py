@@ -112,6 +112,16 @@ def test_one_group_at_an_average_of_alua_priorities_is_multibus_over_non_optimiz
     assert not [f for f in _all(listing) if "ALUA" in f.title]
 
 
+@pytest.mark.parametrize("prio", [0, 5, 80, 85])
+def test_one_group_at_a_priority_alua_gives_one_path_is_not_said_to_mix_states(tmp_path: Path, prio: int) -> None:
+    """alua.c gives one path 5 (85 preferred) in the logical-block dependent state and 0 (80) in
+    the unavailable, offline and transitioning ones: a group at one of them needs no two states
+    (they were taken for an average of optimized and non-optimized paths, multibus)."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ONE_GROUP.format(prio=prio))
+    assert not [f for f in _all(listing) if "ALUA" in f.title]
+
+
 def test_prio_const_in_multipath_conf_shown_in_force_on_an_alua_array_names_the_conf_line(tmp_path: Path) -> None:
     listing, conf = tmp_path / "mp.txt", tmp_path / "multipath.conf"
     listing.write_text(ONE_GROUP.format(prio=1))

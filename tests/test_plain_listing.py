@@ -269,21 +269,39 @@ def test_a_cut_listing_read_plain_is_refused_in_one_line(tmp_path: Path) -> None
     assert "has no `Storage Array Type Path Config`, `Path Selection Policy Path Config`" in done.stderr
 
 
-@pytest.mark.parametrize("second", ["\n" + SECOND_HOST, "\n" + PATHS])
-def test_a_runtime_name_listed_twice_is_refused_in_one_line(tmp_path: Path, second: str) -> None:
-    """Two hosts' path lists in one file (or one pasted twice), read plain as the machinery reads
-    them, list each runtime name twice: refused, where the import wrote a scenario of two paths
-    under one TOML key (not valid TOML) and exited 0."""
+def test_a_runtime_name_listed_twice_differently_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Two hosts' path lists in one file, read plain as the machinery reads them, list each runtime
+    name twice with other values: refused naming both lines (issue 33: two captures of one host, or
+    files that disagree, are refused), where the import wrote a scenario of two paths under one
+    TOML key (not valid TOML) and exited 0."""
     from conftest import pathlab
 
     path = tmp_path / "paths.txt"
-    path.write_text(PATHS + second)
+    path.write_text(PATHS + "\n" + SECOND_HOST)
     devices = tmp_path / "devices.txt"
     devices.write_text(DEVICES)
     assert any(_same(path))
     done = pathlab("import", str(devices), str(path))
     assert done.returncode == 2, done.stdout[-300:]
-    assert done.stderr.count("\n") == 1 and "paths.txt: line 19: vmhba2:C0:T1:L4 listed a second time (line 1" in done.stderr
+    assert done.stderr.count("\n") == 1 and ("paths.txt: line 19: vmhba2:C0:T1:L4 is listed a second time, differently "
+                                             "from line 1 (path)") in done.stderr
+
+
+def test_a_path_list_pasted_twice_the_same_is_read_once_and_said(tmp_path: Path) -> None:
+    """The same output pasted twice says nothing new of the host: read once, with a warning
+    naming both lines (it was refused, as two listings that disagree are)."""
+    from conftest import pathlab
+
+    once, twice, devices = tmp_path / "once.txt", tmp_path / "paths.txt", tmp_path / "devices.txt"
+    once.write_text(PATHS)
+    twice.write_text(PATHS + "\n" + PATHS)
+    devices.write_text(DEVICES)
+    assert any(_same(twice))
+    single, done = pathlab("import", str(devices), str(once)), pathlab("import", str(devices), str(twice))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == single.stdout.replace(str(once), str(twice))
+    assert ("paths.txt: line 19: vmhba2:C0:T1:L4 is listed again, the same as at line 1: read once (the `esxcli "
+            "storage nmp path list` output pasted twice?)") in done.stderr
 
 
 @pytest.mark.parametrize("cut", ["   Is USB", "   Is US"])

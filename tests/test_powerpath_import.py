@@ -230,13 +230,24 @@ def test_basic_failover_with_unlicensed_paths_is_read_and_imported_as_basic_fail
     assert [(w["devices"], w["outstanding"]) for w in scenario["workloads"]] == [(["emcpower0a"], 1)]
 
 
-def test_a_device_listed_twice_keeps_its_later_listing_and_says_so(tmp_path: Path) -> None:
+def test_a_listing_pasted_twice_the_same_is_read_once_and_said(tmp_path: Path) -> None:
+    twice = tmp_path / "powermt.txt"
+    twice.write_text(SYMMETRIX.read_text() + "\n" + SYMMETRIX.read_text())
+    with pytest.warns(PathlabWarning, match=r"line 12: emcpowerh is listed again, the same as at line 1: read once"):
+        (d,) = powermt.read(twice)
+    assert (d.line, d.policy, [p.line for p in d.paths]) == (1, "SymmOpt", [9, 10])
+
+
+def test_a_device_listed_twice_differently_is_refused_naming_both_lines(tmp_path: Path) -> None:
+    """Two runs pasted together, the policy changed between them: the later listing was kept (a
+    warning); which is the host now is not in the file, so it is refused (issue 33's rule)."""
     twice = tmp_path / "powermt.txt"
     later = SYMMETRIX.read_text().replace("policy=SymmOpt", "policy=LeastIos")
     twice.write_text(SYMMETRIX.read_text() + "\n" + later)
-    with pytest.warns(PathlabWarning, match=r"line 1: emcpowerh is listed again at line 12: the later listing kept"):
-        (d,) = powermt.read(twice)
-    assert (d.line, d.policy) == (12, "LeastIos")
+    with pytest.raises(ScenarioError) as e:
+        powermt.read(twice)
+    assert e.value.args[:2] == (str(twice), "line 12")
+    assert e.value.args[2].startswith("emcpowerh is listed a second time, differently from line 1 (policy): ")
 
 
 def test_pathlabs_own_lun_numbers_skip_those_the_listing_gives_the_arrays_other_luns(tmp_path: Path) -> None:

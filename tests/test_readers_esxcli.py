@@ -61,17 +61,34 @@ def test_a_round_robin_limit_that_is_no_number_is_refused_not_dropped(tmp_path: 
                                                 f"found {value!r}")
 
 
-def test_a_device_listed_twice_keeps_its_later_listing_and_says_so(tmp_path: Path) -> None:
-    """The command run again (before and after a change) and both outputs pasted: the host as it
-    stood last, not an internal `devices.1.name … defined twice`."""
-    listing = (Path(pathlab.__file__).parent / "captures" / "vmax-iops1000" / "esxcli-storage-nmp-device-list.txt").read_text()
+VMAX_DEVICES = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000" / "esxcli-storage-nmp-device-list.txt"
+
+
+def test_a_device_list_pasted_twice_the_same_is_read_once_and_said(tmp_path: Path) -> None:
+    """The output pasted twice: the host once, not an internal `devices.1.name … defined twice`."""
+    listing = VMAX_DEVICES.read_text()
     twice = tmp_path / "devices.txt"
-    twice.write_text(listing + "\n" + listing.replace("iops=1000", "iops=1"))
+    twice.write_text(listing + "\n" + listing)
     second = listing.count("\n") + 2
     with pytest.warns(pathlab.PathlabWarning) as said:
         devices = esxcli_devices.read(twice)
     assert [str(w.message) for w in said] == [
-        f"{twice}: line {second}: naa.60000970000197900123533030303031 is listed again (first at line 1): the later "
-        "listing is taken"]
-    assert list(devices["device"]) == ["naa.60000970000197900123533030303031"]
-    assert (devices["iops"].tolist(), devices["line"].tolist()) == ([1], [second])
+        f"{twice}: line {second}: naa.60000970000197900123533030303031 is listed again, the same as at line 1: read "
+        "once (the `esxcli storage nmp device list` output pasted twice?)"]
+    assert (list(devices["device"]), devices["iops"].tolist(), devices["line"].tolist()) == (
+        ["naa.60000970000197900123533030303031"], [1000], [1])
+
+
+def test_a_device_listed_twice_differently_is_refused_naming_both_lines(tmp_path: Path) -> None:
+    """The command run again (before and after a change) and both outputs pasted: which is the
+    host now is not in the file (issue 33: files that disagree are refused naming both); the later
+    listing was taken, and said only as a warning."""
+    listing = VMAX_DEVICES.read_text()
+    twice = tmp_path / "devices.txt"
+    twice.write_text(listing + "\n" + listing.replace("iops=1000", "iops=1"))
+    second = listing.count("\n") + 2
+    with pytest.raises(pathlab.ScenarioError) as e:
+        esxcli_devices.read(twice)
+    assert e.value.args == (str(twice), f"line {second}", "naa.60000970000197900123533030303031 is listed a second "
+                            "time, differently from line 1 (iops, psp_config): a host lists each once (two runs of "
+                            "`esxcli storage nmp device list`, or two hosts' listings, in one file?); give one")

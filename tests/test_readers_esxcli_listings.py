@@ -382,3 +382,25 @@ def test_a_whole_number_no_toml_holds_is_refused_naming_its_field(tmp_path: Path
         pathlab.Scenario.from_values({"run": {"duration": "1s"}, "devices": [{"lun": 10**30}]}, "", "host.txt")
     assert e.value.args == ("host.txt", "devices.0.lun",
                             f"{10**30} is beyond a TOML integer (at most 9,223,372,036,854,775,807)")
+
+
+@pytest.mark.parametrize("listing", ["core-path-list-localcli-compellent-iscsi.txt", "hpp-path-list-handmade.txt"])
+def test_a_path_list_pasted_twice_is_read_once_and_one_that_disagrees_refused(tmp_path: Path, listing: str) -> None:
+    """As `nmp path list` (tests/test_plain_listing.py) and the device list: a core or hpp path list
+    pasted twice the same is read once, said; a path listed again with another state is refused
+    naming both lines (issue 33)."""
+    text = (DATA / listing).read_text().rstrip("\n") + "\n\n"
+    once, twice = tmp_path / "once.txt", tmp_path / "paths.txt"
+    once.write_text(text)
+    twice.write_text(text + text)
+    second = text.count("\n") + 1
+    with pytest.warns(pathlab.PathlabWarning, match=rf"line {second}: vmhba\S+ is listed again, the same as at line 1"):
+        rows = esxcli_paths.read(twice)
+    assert rows.drop(columns="line").equals(esxcli_paths.read(once).drop(columns="line"))
+    state = "   State: active" if "core" in listing else "   Path State: active"
+    twice.write_text(text + text.replace(state, state.replace("active", "dead"), 1))
+    with pytest.raises(pathlab.ScenarioError) as e:
+        esxcli_paths.read(twice)
+    differ = "state" if "core" in listing else "group_state, path_state"
+    assert e.value.args[1] == f"line {second}"
+    assert f"is listed a second time, differently from line 1 ({differ})" in e.value.args[2], e.value.args

@@ -65,6 +65,15 @@ def uncollected() -> None:
 
 
 def _read_host(files: tuple[str, ...]) -> HostRead:
+    from pathlab.importer.host_names import let_go_kept
+
+    try:
+        return _named_and_imported(files)
+    finally:  # what the naming kept for the capture's reader, where the reader did not take it
+        let_go_kept()
+
+
+def _named_and_imported(files: tuple[str, ...]) -> HostRead:
     from pathlab.importer import capture_files_of
     from pathlab.importer.host import host_and_scenario
     from pathlab.importer.host_names import host_named

@@ -18,6 +18,7 @@ from pathlab.importer.esxi_dead_paths import dead_path_faults
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.esxi_non_owner import PathState, non_owner_states
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
+from pathlab.importer.esxi_unknown_targets import placed
 from pathlab.importer.frame_rows import cell as _value
 from pathlab.importer.frame_rows import cell_int as _int_or_none
 from pathlab.importer.frame_rows import rows_of
@@ -272,14 +273,15 @@ def _target_of(row: Any) -> str:
 
 def _one_path_per_runtime_name(paths: list[Any], path_file: str) -> None:
     """Refuses a runtime name listed twice, naming both lines: a host lists each path once (two
-    hosts' listings in one file, or one pasted twice, would make two paths of one name)."""
+    hosts' device lists in one file would make two paths of one name; a path list's reader
+    already reads a repeat once, or refuses one that differs: `readers/_listed_once.py`)."""
     first: dict[str, Any] = {}
     for p in paths:
         seen = first.setdefault(str(p.runtime_name), p)
         if seen is not p:
             line, seen_line = (_int_or_none(getattr(q, "line", None)) for q in (p, seen))
             raise ScenarioError(path_file, f"line {line}", f"{p.runtime_name} listed a second time (line {seen_line}): "
-                                "a host lists each path once (two hosts' listings in one file, or one pasted twice?)")
+                                "a host lists each path once (two hosts' listings in one file?)")
 
 
 def _one_array_per_target(paths: list[Any], vendor_of: dict[str, str], device_line: dict[str, int | None],
@@ -387,6 +389,9 @@ def build(c: Captures) -> Imported:
     # Each path's target port, worked out once (the ports, the fabric and the active/passive
     # controllers each ask it of every path); runtime names are unique, checked above.
     target_of = {p.runtime_name: _target_of(p) for p in paths}
+    # A path whose target is printed unknown: the target its adapter, channel and target number's
+    # other paths name, else it is left out (said).
+    paths, left_out = placed(paths, target_of, path_file, warnings)
     # Ports: one per target the paths reach, per array (named by vendor), with its TPG.
     ports: dict[tuple[str, str], Port] = {}
     for p in paths:
@@ -483,6 +488,7 @@ def build(c: Captures) -> Imported:
             t.key("controllers", [{"name": c} for c in passive.controllers], passive.source)
             t.key("non_owner_state", "standby", passive.source)
             passive_owner.update(passive.owners)
+            warnings += [(f"arrays.{array}.controllers", said) for said in passive.warnings]
         t.elements("ports", [Element({"name": p.name, **({"controller": f"TPG{p.tpg}"} if tpgs and not symmetric
                                                          and p.tpg is not None else {}),
                                       **({"controller": passive.port_controller[p.target]}
@@ -548,7 +554,7 @@ def build(c: Captures) -> Imported:
                                   {str(p.runtime_name): _value(getattr(p, "line", None)) for p in own}, path_file)
 
     _workload(host, devices, dev_rows, esx_file, outstanding, warnings)
-    found = esxi_listing_findings(devices, listed_paths, vendor_of, dev_file, path_file)
+    found = esxi_listing_findings(devices, listed_paths, vendor_of, dev_file, path_file) + left_out
     found += dead_path_faults(host, paths, path_file)  # the paths the list shows dead or turned off stay so
     if c.esxtop is not None:
         from pathlab.importer.capture_findings import esxtop_findings

@@ -16,7 +16,8 @@ from typing import Any
 from pathlab.finding import Finding
 from pathlab.importer.frame_rows import cell_int
 from pathlab.importer.host_tables import HostTables
-from pathlab.importer.provenance import Own, Read
+from pathlab.importer.path_down import down_from_start
+from pathlab.importer.provenance import Read
 
 #: Per row column, the field the listing prints it as and its states of a path the host sends no
 #: I/O (HPP's `path_state` first: its rows carry it as `group_state` too, which it never printed).
@@ -42,11 +43,7 @@ def dead_path_faults(host: HostTables, paths: list[Any], path_file: str) -> list
             continue
         field, state = shown
         line = cell_int(getattr(p, "line", None))
-        fault = host.table("faults", array=True)
-        down = Own(f"a path the listing shows {state} is down from the start (its runtime name says which)")
-        fault.key("kind", "path_down", down)
-        fault.key("at", "0s", down)
-        fault.key("path", str(p.runtime_name), Read(path_file, line, f"{p.runtime_name}: {field}: {state}"))
+        down_from_start(host, str(p.runtime_name), Read(path_file, line, f"{p.runtime_name}: {field}: {state}"))
         found.append(Finding(f"{p.device}: path {p.runtime_name} is {state} (captured)",
                              f"{path_file}" + (f", line {line}" if line is not None else "") + f": {field}: {state}; "
                              "the host sends it no I/O, and neither does the imported host"))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pathlab.api import ScenarioError
 from pathlab.importer.provenance import Read
-from pathlab.readers import esxtop_bytes
+from pathlab.readers import esxtop_bytes, pdh_csv
 from pathlab.readers.pdh_csv import Records
 
 #: Where a tree keeps its host's name, tried in order: (path inside the tree, how the name is read).
@@ -46,6 +46,15 @@ def host_named(inputs: Sequence[str], files: Sequence[str]) -> tuple[str, Read] 
             raise ScenarioError(where.comment(), "", f"names host {name}, {found[0][1].comment()} names {found[0][0]}: "
                                                      "the captures of one host are given together; give each host's apart")
     return found[0] if found else None
+
+
+def let_go_kept() -> None:
+    """What naming a host kept of its esxtop capture for the capture's reader (`_in_esxtop`: the
+    core's open capture, or the header the Python reader split), let go once the host is read:
+    where its import refused before reading the capture, or the naming refused, nothing took it,
+    and the file stayed open in the worker until another host's capture was kept."""
+    esxtop_bytes.let_go()
+    pdh_csv.let_go()
 
 
 def same_host(a: str, b: str) -> bool:

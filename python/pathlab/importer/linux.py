@@ -30,6 +30,7 @@ from pathlab.importer.linux_topology import (
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
 from pathlab.importer.map_policy import map_policy
 from pathlab.importer.map_weights import weights_part_groups
+from pathlab.importer.path_down import down_from_start
 from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import (
@@ -337,11 +338,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     for p in paths:
         states = {str(p.dm_state), str(p.checker_state)}
         if states & {"failed", "faulty"}:
-            fault = out.table("faults", array=True)
-            down = Own("a path the listing shows failed is down from the start (its `path` line says where)")
-            fault.key("kind", "path_down", down)
-            fault.key("at", "0s", down)
-            fault.key("path", scenario_path(p), Read(mfile, p.line, f"{p.device} is {p.dm_state}/{p.checker_state}"))
+            down_from_start(out, scenario_path(p), Read(mfile, p.line, f"{p.device} is {p.dm_state}/{p.checker_state}"))
 
     any_measured = False
     for m in maps:

@@ -165,18 +165,32 @@ ALUA_NON_OPTIMIZED = (10, 90)
 #: Standby (AAS_STANDBY 1, +80 with the preferred bit).
 ALUA_STANDBY = (1, 81)
 ALUA_OTHER = ALUA_NON_OPTIMIZED + ALUA_STANDBY
+#: Any other state (alua.c's `default:` 0, +80 with the preferred bit): unavailable, offline,
+#: transitioning, or a code SPC reserves; none of them serves I/O, and the listing cannot tell
+#: them apart.
+ALUA_NO_SERVICE = (0, 80)
+#: Logical-block dependent (AAS_LBA_DEPENDENT 5, +80 with the preferred bit): no state pathlab simulates.
+ALUA_LBA_DEPENDENT = (5, 85)
+#: Every priority alua.c gives one path: a group at another holds paths of several priorities.
+ALUA_ONE_STATE = ALUA_OPTIMIZED + ALUA_OTHER + ALUA_LBA_DEPENDENT + ALUA_NO_SERVICE
+#: The checker states whose paths multipathd averages into a group's priority (switchgroup.c's
+#: `path_group_prio_update`: PATH_UP, PATH_GHOST); a group with none prints 0, read from no path.
+AVERAGED = ("ready", "ghost")
 
 
 def other_group_prios(paths: list[Any], topology: MapTopology) -> set[int]:
     """The priorities the listing prints for a map's groups beside the owner's: groups with a
-    usable path, every one of whose ports leads to another controller (none under `-l`)."""
+    usable path, every one of whose ports leads to another controller (none under `-l`). A 0 is
+    the prioritizer's only where a path of the group is `ready` or `ghost` (`AVERAGED`): a group
+    of paths only `i/o pending` prints 0 having averaged none."""
     if not topology.checked:
         return set()
     out = set()
     for group in dict.fromkeys(int(p.group) for p in paths):
         members = [p for p in paths if int(p.group) == group and not is_down(p)]
         prio = str(members[0].group_prio) if members else ""
-        if members and prio.isdigit() and all(port_of(p) in topology.other_ports for p in members):
+        if members and prio.isdigit() and all(port_of(p) in topology.other_ports for p in members) and (
+                int(prio) not in ALUA_NO_SERVICE or any(str(p.checker_state) in AVERAGED for p in members)):
             out.add(int(prio))
     return out
 
@@ -213,7 +227,7 @@ def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = Fal
     (not `checked`) no priority was read: a group per path is failover's or group_by_prio's alike."""
     if len(groups) == 1:
         prio = str(groups[0][0].group_prio)
-        mixed = alua and prio.isdigit() and int(prio) not in ALUA_OPTIMIZED + ALUA_OTHER
+        mixed = alua and prio.isdigit() and int(prio) not in ALUA_ONE_STATE
         return "multibus", MIXED_ONE_GROUP if mixed else ONE_GROUP
     if not all(len(g) == 1 for g in groups):
         return "group_by_prio", GROUPS_OF_SEVERAL

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.finding import Finding
 from pathlab.importer.conf_precedence import ConfPrecedence
 from pathlab.importer.linux_topology import (
+    ALUA_ONE_STATE,
     ALUA_OPTIMIZED,
     ALUA_OTHER,
     ALUA_STANDBY,
@@ -101,7 +102,7 @@ def _alua_findings(m: Any, mine: list[Any], file: str, conf: ConfPrecedence | No
                            "a kernel that attaches scsi_dh_alua) would"))
     if alua_handler and len(groups) == 1 and len(usable) > 1:
         prio = next(iter(prios)) if len(prios) == 1 else None
-        if prio is not None and prio not in ALUA_OPTIMIZED + ALUA_OTHER:
+        if prio is not None and prio not in ALUA_ONE_STATE:
             out.append(Finding(f"map {m.name}: one path group over optimized and non-optimized paths of an ALUA array "
                                "(multibus): non-optimized paths carry I/O (captured)",
                                f"{file}, line {usable[0].line}: the group's priority {prio} is no single ALUA state's "

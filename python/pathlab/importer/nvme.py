@@ -20,6 +20,7 @@ from pathlab.importer.nvme_anatt import SubsystemAnatt
 from pathlab.importer.nvme_findings import UNUSABLE_ANA, usable
 from pathlab.importer.nvme_keep_alive import SubsystemKeepAlive
 from pathlab.importer.nvme_namespaces import controllers, namespaces, nsid, text
+from pathlab.importer.path_down import down_from_start
 from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read
 from pathlab.importer.same_host import refuse_other_hosts_rates
 from pathlab.importer.values import (
@@ -276,13 +277,9 @@ def build(table: pd.DataFrame, file: str, rates: pd.DataFrame | None, rates_file
         down = [r for r in own if not usable(r)]
         for r in down:
             why = f"ANA {r.ana_state}" if text(r.ana_state) in UNUSABLE_ANA else str(r.state)
-            fault = out.table("faults", array=True)
-            from_start = Own("a controller the listing shows down is down from the start (its `path` line says where)")
-            fault.key("kind", "path_down", from_start)
-            fault.key("at", "0s", from_start)
-            fault.key("path", path_of[r.controller], Read(file, r.line, f"{r.controller} is {why}") if why != NO_NAME
-                      else Assumed(f"{file}, line {r.line}: a controller printed without a name or state ({NO_NAME}): "
-                                   "taken as not live"))
+            down_from_start(out, path_of[r.controller], Read(file, r.line, f"{r.controller} is {why}") if why != NO_NAME
+                            else Assumed(f"{file}, line {r.line}: a controller printed without a name or state "
+                                         f"({NO_NAME}): taken as not live"))
     measured = False
     for s, ns in listed:
         head = heads[(s, ns)]

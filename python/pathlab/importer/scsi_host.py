@@ -14,6 +14,7 @@ from typing import Any
 
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.listed import listed_entries
+from pathlab.importer.path_down import down_from_start
 from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read
 from pathlab.importer.values import add_run, heading, zero_load_assumed
 
@@ -153,11 +154,7 @@ def scenario(host: Host) -> tuple[HostTables, bool]:
     for device in host.devices:
         for path in device.paths:
             if path.down is not None:
-                fault = out.table("faults", array=True)
-                down = Own("a path the listing shows down is down from the start (its `path` line says where)")
-                fault.key("kind", "path_down", down)
-                fault.key("at", "0s", down)
-                fault.key("path", path_name(device, path), path.down)
+                down_from_start(out, path_name(device, path), path.down)
     return out, _workloads(out, host)
 
 

@@ -7,8 +7,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathlab.api import ScenarioError, warn
+from pathlab.api import ScenarioError
 from pathlab.readers import _esxcli_text as t
+from pathlab.readers._listed_once import listed_once
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,7 +73,7 @@ def read(path: str | Path) -> pd.DataFrame:
                                     "runtime name (a blank inside it: the next line joined to the list, or the file cut short?)")
         if row["psp"] == "VMW_PSP_RR":
             row.update(_round_robin(row["psp_config"], name, row["psp_config_line"]))
-    return pd.DataFrame(_latest_listing(rows, name))
+    return pd.DataFrame(listed_once(rows, "device", name, COMMAND))
 
 
 def _rows(reader: t.Reader) -> list[dict[str, Any]]:
@@ -125,18 +126,3 @@ def _add(row: dict[str, Any], field: str, value: str, number: int) -> None:
         row[f"{column}_line"] = number  # where a finding points
     elif field in _KEYS:  # printed, not modelled (`Is USB`, the custom config): `show` prints it back
         row.setdefault("others", {})[field] = value
-
-
-def _latest_listing(rows: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
-    """One row per device: a device listed twice (the command run again, both outputs pasted)
-    keeps its later listing, as the host stood last, and that is said."""
-    first: dict[str, int] = {}
-    last: dict[str, dict[str, Any]] = {}
-    for row in rows:  # one pass: a host lists thousands of devices
-        first.setdefault(row["device"], row["line"])
-        last[row["device"]] = row
-    for device, row in last.items():
-        if row["line"] != first[device]:
-            warn(name, f"line {row['line']}", f"{device} is listed again (first at line {first[device]}): the later "
-                                              "listing is taken")
-    return list(last.values())

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pathlab.readers import _esxcli_text as t
+from pathlab.readers._listed_once import listed_once
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -134,4 +135,4 @@ def paths_of(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
         if row["tpg_id"] is not None:
             mixed = len(states[row["device"], row["tpg_id"]]) > 1
             row["port_group"] = f"{row['tpg_id']}-{row['tpg_state']}" if mixed else str(row["tpg_id"])
-    return t.frame(rows, PATH_COLUMNS, PATHS)
+    return t.frame(listed_once(rows, "runtime_name", reader.name, PATHS), PATH_COLUMNS, PATHS)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pathlab.readers import _esxcli_text as t
 from pathlab.readers import esxcli_hpp
+from pathlab.readers._listed_once import listed_once
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -102,7 +103,7 @@ def _nmp(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
         row.update(_satp_config(reader, block))
         row.update(_psp_config(reader, block))
         rows.append(row)
-    return t.frame(rows, NMP_COLUMNS, NMP)
+    return t.frame(listed_once(rows, "runtime_name", reader.name, NMP), NMP_COLUMNS, NMP)
 
 
 def _satp_config(reader: t.Reader, block: t.Block) -> dict[str, Any]:
@@ -160,7 +161,7 @@ def _core(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
             "target_transport_details": block.get("Target Transport Details"),
             "max_io_size": t.integer(reader, block, "Maximum IO Size"), "line": block.line,
         })
-    return t.frame(rows, CORE_COLUMNS, CORE)
+    return t.frame(listed_once(rows, "runtime_name", reader.name, CORE), CORE_COLUMNS, CORE)
 
 
 def _split_adapter_line(reader: t.Reader, block: t.Block) -> None:

@@ -8,7 +8,9 @@ file to the Python reader (`pdh_csv.Records`), which gives the same rows, errors
 
 A cluster's worker opens a capture to name its host, then reads its samples: the capture opened
 for the naming is kept (`keep`) and taken by the reader of the same file unchanged, past its
-header, so the 20 MB line is read once."""
+header, so the 20 MB line is read once. One its reader does not take (the host's import refused
+before reading it) is let go once the host is done (`let_go`): its file is closed then, not held
+open, with its header, until the worker keeps another."""
 
 from __future__ import annotations
 
@@ -54,3 +56,11 @@ def opened(file: str, keep: bool = False) -> tuple[EsxtopCapture, Header] | None
         with _keeping:
             _kept = (identity, capture, read)
     return capture, read
+
+
+def let_go() -> None:
+    """Closes the capture `opened` kept, where its reader did not take it: dropped, the core's
+    reader closes its file (one descriptor), and its header goes with it."""
+    global _kept
+    with _keeping:
+        _kept = None

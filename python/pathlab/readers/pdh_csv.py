@@ -19,6 +19,13 @@ from collections.abc import Iterable, Iterator
 _kept: tuple[tuple[int, int, int, int], list[str], int, int | None] | None = None
 
 
+def let_go() -> None:
+    """Drops the header `Records` kept, where no reader took it (its host's import refused before
+    reading the capture): its 278,000 fields are not held until the next header is kept."""
+    global _kept
+    _kept = None
+
+
 class Records:
     """`csv.reader(lines)`'s rows, and its `line_num`: how many lines have been read. Given the
     `file` the lines are read from (opened with `newline=""`, a byte-order mark skipped by its

@@ -29,11 +29,12 @@ never read."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
+from pathlab.readers._listed_once import listed_once
 from pathlab.readers._whole import is_whole
 from pathlab.readers.rejoin import rejoined
 
@@ -164,7 +165,7 @@ def read(path: str | Path) -> list[Device]:
         raise ScenarioError(name, "", f"no `Pseudo name=` line: not `{COMMAND}` output")
     for device in devices:
         _complete(name, device)
-    return _later_kept(name, devices)
+    return _listed_once(name, devices)
 
 
 #: What starts a path row (the HBA number, the HW path): a row, whole or damaged (`SP B1......`),
@@ -194,14 +195,12 @@ def _continued(line: str, next_line: str) -> bool:
         any(not form.match(text) and form.match(joined) for form in (_BANNER, _HEADER, _WHOLE_ROW))
 
 
-def _later_kept(name: str, devices: list[Device]) -> list[Device]:
-    """Each pseudo device once: one listed twice (two runs pasted together) keeps its later
-    listing, and that is said."""
-    last = {d.name: d for d in devices}
-    for d in devices:
-        if last[d.name] is not d:
-            warn(name, f"line {d.line}", f"{d.name} is listed again at line {last[d.name].line}: the later listing kept")
-    return [d for d in devices if last[d.name] is d]
+def _listed_once(name: str, devices: list[Device]) -> list[Device]:
+    """Each pseudo device once: listed again the same (the output pasted twice), read once and
+    said; listed again differently, refused naming both lines (`_listed_once`)."""
+    rows = [asdict(d) for d in devices]
+    device_of = {id(row): d for row, d in zip(rows, devices, strict=True)}
+    return [device_of[id(row)] for row in listed_once(rows, "name", name, COMMAND)]
 
 
 def _aligned_row(text: str, interface_at: int | None) -> tuple[str, ...] | None:

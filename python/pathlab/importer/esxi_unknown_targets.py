@@ -1,0 +1,94 @@
+"""An ESXi path whose target the listing prints as unknown is no array port of its own.
+
+A path that has lost its target (a dead iSCSI session, an FC port gone from the fabric) can print
+no target: `esxcli storage core path list`'s `Target Identifier: unknown` (or `unknown.<channel>:
+<target>`, the placeholder ESXi writes where a transport names no end: Checkmk's vSphere
+multipath check, Checkmk/checkmk `cmk/base/legacy_checks/esx_vsphere_hostsystem.py`, quotes an
+ESXi 5.1 path `unknown.vmhba0-unknown.2:0-naa.…`, a live local one: no public listing of a dead
+path was found), a path UID with such a target part in `nmp path list`, or an iSCSI identifier
+without its target name (`<ISID>,,t,<tag>`). Taken as printed, that text became a port apart: a port the array does not
+have (one shared by every adapter's unknown paths, at that).
+
+The rule (*same adapter, channel and target number*): ESXi numbers the targets of each adapter and
+channel, so `vmhba37:C1:T0` names one target whatever LUN: the path reaches the target a path of
+the same adapter, channel and target number names, and the import says so. Where no path there
+names it, the listing does not say which array port the path reaches: the path is left out of the
+imported host (a finding names its line) rather than given a port the array may not have; it was
+dead, so it carried no I/O on the host either. A device left with no path is refused."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pathlab.api import ScenarioError
+from pathlab.finding import Finding
+from pathlab.importer.frame_rows import cell as _value
+from pathlab.importer.frame_rows import cell_int
+
+#: A path UID whose target part is ESXi's placeholder: `…-unknown-<device>`, `…-unknown.1:0-<device>`.
+UNKNOWN_IN_NAME = re.compile(r"-unknown(?:\.[^-]*)?-[^-]+$", re.IGNORECASE)
+#: A target identifier that names no target: empty, ESXi's `unknown` placeholder, or an iSCSI
+#: session's with no target name (`00023d000001,,t,1`).
+UNKNOWN_IDENTIFIER = re.compile(r"^(?:unknown(?:\..*)?|(?:[0-9A-Fa-f]{12})?,,t,\d+)?$", re.IGNORECASE)
+
+
+def unknown_target(row: Any) -> str | None:
+    """What the listing printed for `row`'s target where it names none (`Target Identifier:
+    unknown`, or the path UID), else None."""
+    identifier = _value(getattr(row, "target_identifier", None))
+    if isinstance(identifier, str) and UNKNOWN_IDENTIFIER.match(identifier.strip()):
+        return f"Target Identifier: {identifier.strip()}"
+    if hasattr(row, "target_identifier"):  # a core (or hpp) path list: its identifier is the target's
+        return None
+    name = _value(getattr(row, "path", None))
+    if isinstance(name, str) and UNKNOWN_IN_NAME.search(name):
+        return f"path {name}"
+    return None
+
+
+def _place(row: Any) -> tuple[str, int, int]:
+    channel = _value(getattr(row, "channel", None))
+    return str(row.adapter), int(channel) if channel is not None else 0, int(row.target)
+
+
+def placed(paths: list[Any], target_of: dict[Any, str], path_file: str,
+           warnings: list[tuple[str, str]]) -> tuple[list[Any], list[Finding]]:
+    """The paths kept, with `target_of` set for those whose target was printed unknown (the
+    target a path of the same adapter, channel and target number names, said in `warnings`), and
+    a finding for each path left out (no path there names its target)."""
+    unknown = {p.runtime_name: printed for p in paths if (printed := unknown_target(p)) is not None}
+    if not unknown:
+        return paths, []
+    named: dict[tuple[str, int, int], Any] = {}
+    for p in paths:
+        if p.runtime_name not in unknown:
+            named.setdefault(_place(p), p)
+    kept, found = [], []
+    for p in paths:
+        if p.runtime_name not in unknown:
+            kept.append(p)
+            continue
+        line = cell_int(getattr(p, "line", None))
+        at = f"{path_file}" + (f", line {line}" if line is not None else "")
+        adapter, channel, target = _place(p)
+        sibling = named.get((adapter, channel, target))
+        if sibling is not None:
+            target_of[p.runtime_name] = target_of[sibling.runtime_name]
+            kept.append(p)
+            warnings.append((f"paths.{p.runtime_name}", f"{at}: {unknown[p.runtime_name]}: taken as the target "
+                             f"{sibling.runtime_name} names (line {cell_int(getattr(sibling, 'line', None))}): ESXi "
+                             "numbers targets per adapter and channel"))
+            continue
+        found.append(Finding(f"{p.device}: path {p.runtime_name} left out: its target is unknown (captured)",
+                             f"{at}: {unknown[p.runtime_name]}; no path of {adapter}:C{channel}:T{target} names its "
+                             "target, so which array port it reaches is not in the listing: the imported host has "
+                             "no such path"))
+    devices = {str(p.device) for p in paths}
+    for device in sorted(devices - {str(p.device) for p in kept}):
+        first = next(p for p in paths if str(p.device) == device)
+        raise ScenarioError(path_file, f"line {cell_int(getattr(first, 'line', None))}",
+                            f"{device}: every path's target is unknown ({unknown[first.runtime_name]}), and no "
+                            "path of the same adapter, channel and target number names it: which array ports "
+                            "the device reaches is not in the listing")
+    return kept, found

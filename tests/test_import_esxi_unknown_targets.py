@@ -1,0 +1,123 @@
+"""A dead ESXi path whose target the listing prints as `unknown` (`Target Identifier: unknown`,
+a path UID `unknown.vmhba37-unknown.1:0-…`) is no port of its own (`importer/esxi_unknown_targets.py`).
+ESXi numbers targets per adapter and channel, so `vmhba37:C1:T0` names one target: the dead path
+reaches the target a path of the same adapter, channel and target number names, and stays a path
+down from 0 s; where no path there names it, which array port it reaches is not in the listing and
+the path is left out of the imported host, said as a finding (it carries no I/O either way).
+Where ESXi prints `unknown.` in a path's name: Checkmk's vSphere multipath check quotes an ESXi
+5.1 host's `unknown.vmhba0-unknown.2:0-naa.6b8ca3a0facdc9001a2a27f8197dd718` (a path whose
+transport names neither end: `unknown.<adapter>` and `unknown.<channel>:<target>`)."""
+
+from __future__ import annotations
+
+import tomllib
+import warnings
+from pathlib import Path
+
+import pytest
+
+from pathlab.api import PathlabWarning, Scenario, ScenarioError
+from pathlab.importer import import_files
+
+TARGET = "iqn.1992-04.com.emc:storage.Storage.tiny"
+DEVICES = ("naa.5000144f79272808", "naa.5000144f79272809")
+
+
+def _device_list(path: Path) -> None:
+    path.write_text("".join(
+        f"{d}\n"
+        f"   Device Display Name: EMC iSCSI Disk ({d})\n"
+        "   Storage Array Type: VMW_SATP_DEFAULT_AA\n"
+        "   Storage Array Type Device Config: SATP VMW_SATP_DEFAULT_AA does not support device configuration.\n"
+        "   Path Selection Policy: VMW_PSP_RR\n"
+        "   Path Selection Policy Device Config: {policy=rr,iops=1000,bytes=10485760,useANO=0; "
+        "lastPathIndex=0: NumIOsPending=0,numBytesPending=0}\n"
+        "   Working Paths: " + ", ".join(f"vmhba37:C{c}:T0:L{lun}" for c in (0, 1)) + "\n\n"
+        for lun, d in enumerate(DEVICES)))
+
+
+def _block(channel: int, lun: int, state: str = "active", target_id: str | None = None) -> str:
+    """One path of `esxcli storage core path list`, as ESXi 5+ prints it: a live session's target
+    identifier `<ISID>,<target IQN>,t,<tag>`, or what the caller gives for a dead one."""
+    isid = f"00023d00000{channel + 1}"
+    live = target_id is None
+    uid = (f"iqn.1998-01.com.vmware:esxi2-35bac89b-{isid},{TARGET},t,1-{DEVICES[lun]}" if live
+           else f"unknown.vmhba37-unknown.{channel}:0-{DEVICES[lun]}")
+    return (f"{uid}\n   UID: {uid}\n   Runtime Name: vmhba37:C{channel}:T0:L{lun}\n   Device: {DEVICES[lun]}\n"
+            f"   Device Display Name: EMC iSCSI Disk ({DEVICES[lun]})\n   Adapter: vmhba37\n   Channel: {channel}\n"
+            f"   Target: 0\n   LUN: {lun}\n   Plugin: NMP\n   State: {state}\n   Transport: iscsi\n"
+            "   Adapter Identifier: iqn.1998-01.com.vmware:esxi2-35bac89b\n"
+            f"   Target Identifier: {f'{isid},{TARGET},t,1' if live else target_id}\n"
+            "   Adapter Transport Details: iqn.1998-01.com.vmware:esxi2-35bac89b\n"
+            "   Target Transport Details: " + (f"IQN={TARGET} Alias= Session={isid} PortalTag=1" if live
+                                               else "Unavailable or path is unclaimed") + "\n\n")
+
+
+def _import(tmp_path: Path, blocks: list[str]) -> tuple[dict, object]:
+    devices, paths = tmp_path / "devices.txt", tmp_path / "paths.txt"
+    _device_list(devices)
+    paths.write_text("".join(blocks))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(devices), str(paths)])
+    return tomllib.loads(done.text), done
+
+
+@pytest.mark.parametrize("printed", ["unknown", "unknown.", "unknown.1:0", ",,t,1"])
+def test_a_dead_path_of_an_unknown_target_reaches_its_adapter_channel_and_targets_port(tmp_path: Path,
+                                                                                        printed: str) -> None:
+    """Two sessions (C0, C1) of vmhba37, two LUNs; L1's C1 session is dead and its target printed
+    `unknown`: the host has the two sessions' ports, not a third, and the dead path is down from 0 s."""
+    scenario, done = _import(tmp_path, [_block(0, 0), _block(1, 0), _block(0, 1),
+                                        _block(1, 1, "dead", target_id=printed)])
+    (array,) = scenario["arrays"]
+    assert len(array["ports"]) == 2, array["ports"]
+    assert [(f["kind"], f["at"], f["path"]) for f in scenario["faults"]] == [("path_down", "0s", "vmhba37:C1:T0:L1")]
+    said = [m for field, m in done.warnings if field == "paths.vmhba37:C1:T0:L1"]
+    assert len(said) == 1 and "taken as the target vmhba37:C1:T0:L0 names" in said[0], said
+    run = Scenario.from_text(done.text, "imported.toml", set={"run.duration": "1s", "run.warmup": "0s"}).run()
+    rows = dict(zip(run.paths["name"], run.paths["state"], strict=True))
+    assert sorted(rows) == ["vmhba37:C0:T0:L0", "vmhba37:C0:T0:L1", "vmhba37:C1:T0:L0", "vmhba37:C1:T0:L1"]
+    assert rows["vmhba37:C1:T0:L1"] == "dead"
+
+
+def test_a_dead_path_no_path_of_its_target_names_is_left_out_and_said(tmp_path: Path) -> None:
+    """Both LUNs' C1 paths dead with `unknown` targets: no path of vmhba37:C1:T0 names its target,
+    so the listing does not say which array port it is; the paths are left out, each a finding
+    naming its line, and the host keeps the one port its live session names."""
+    scenario, done = _import(tmp_path, [_block(0, 0), _block(1, 0, "dead", "unknown"), _block(0, 1),
+                                        _block(1, 1, "dead", "unknown")])
+    (array,) = scenario["arrays"]
+    assert len(array["ports"]) == 1
+    assert "faults" not in scenario
+    left = sorted(f.title for f in done.findings if "left out" in f.title)
+    assert left == [f"{DEVICES[0]}: path vmhba37:C1:T0:L0 left out: its target is unknown (captured)",
+                    f"{DEVICES[1]}: path vmhba37:C1:T0:L1 left out: its target is unknown (captured)"]
+    evidence = next(f.evidence for f in done.findings if "vmhba37:C1:T0:L0 left out" in f.title)
+    assert evidence.startswith(f"{tmp_path / 'paths.txt'}, line 18: Target Identifier: unknown;"), evidence
+
+
+def test_a_device_whose_every_path_is_left_out_is_refused(tmp_path: Path) -> None:
+    """L1's two paths (on channels 2 and 3, which no live path names) both of unknown targets."""
+    with pytest.raises(ScenarioError, match=r"naa.5000144f79272809: every path's target is unknown"):
+        _import(tmp_path, [_block(0, 0), _block(1, 0), _block(2, 1, "dead", "unknown"),
+                           _block(3, 1, "dead", "unknown")])
+
+
+def _nmp_block(channel: int, lun: int, state: str = "active") -> str:
+    """One path of `esxcli storage nmp path list`: a dead one named with ESXi's `unknown.` target."""
+    uid = (f"iqn.1998-01.com.vmware:esxi2-35bac89b-00023d00000{channel + 1},{TARGET},t,1-{DEVICES[lun]}"
+           if state == "active" else f"unknown.vmhba37-unknown.{channel}:0-{DEVICES[lun]}")
+    return (f"{uid}\n   Runtime Name: vmhba37:C{channel}:T0:L{lun}\n   Device: {DEVICES[lun]}\n"
+            f"   Device Display Name: EMC iSCSI Disk ({DEVICES[lun]})\n   Group State: {state}\n   Array Priority: 0\n"
+            "   Storage Array Type Path Config: SATP VMW_SATP_DEFAULT_AA does not support path configuration.\n"
+            "   Path Selection Policy Path Config: PSP VMW_PSP_RR does not support path configuration.\n\n")
+
+
+def test_the_nmp_path_lists_unknown_target_in_a_path_name_is_placed_the_same(tmp_path: Path) -> None:
+    scenario, done = _import(tmp_path, [_nmp_block(0, 0), _nmp_block(1, 0), _nmp_block(0, 1),
+                                        _nmp_block(1, 1, "dead")])
+    assert len(scenario["arrays"][0]["ports"]) == 2
+    assert [f["path"] for f in scenario["faults"]] == ["vmhba37:C1:T0:L1"]
+    said = [m for field, m in done.warnings if field == "paths.vmhba37:C1:T0:L1"]
+    assert len(said) == 1 and f"path unknown.vmhba37-unknown.1:0-{DEVICES[1]}: taken as the target" in said[0], said
