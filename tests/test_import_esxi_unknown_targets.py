@@ -104,6 +104,21 @@ def test_a_device_whose_every_path_is_left_out_is_refused(tmp_path: Path) -> Non
                            _block(3, 1, "dead", "unknown")])
 
 
+def test_a_path_in_use_of_an_unknown_target_keeps_a_port_of_its_adapters_target_number(tmp_path: Path) -> None:
+    """A path in use whose transport names no target (Checkmk's ESXi 5.1 `unknown.vmhba0-unknown.2:0-…`
+    is a live one) carries I/O: not left out, nor said dead, nor one port with every adapter's
+    unknown paths; a port of its own, the target its adapter, channel and target number name."""
+    scenario, done = _import(tmp_path, [_block(0, 0), _block(1, 0), _block(0, 1), _block(2, 1, "active", "unknown")])
+    (array,) = scenario["arrays"]
+    assert len(array["ports"]) == 3 and "faults" not in scenario
+    assert '{ name = "P2" },  # ' + f"{tmp_path / 'paths.txt'}: target vmhba37:C2:T0" in done.text
+    assert not [f for f in done.findings if "left out" in f.title]
+    said = [m for field, m in done.warnings if field == "paths.vmhba37:C2:T0:L1"]
+    assert said == [f"{tmp_path / 'paths.txt'}, line 52: Target Identifier: unknown: no path of vmhba37:C2:T0 names "
+                    "its target, which is taken as a port of its own, vmhba37:C2:T0 (ESXi numbers targets per adapter "
+                    "and channel)"], said
+
+
 def _nmp_block(channel: int, lun: int, state: str = "active") -> str:
     """One path of `esxcli storage nmp path list`: a dead one named with ESXi's `unknown.` target."""
     uid = (f"iqn.1998-01.com.vmware:esxi2-35bac89b-00023d00000{channel + 1},{TARGET},t,1-{DEVICES[lun]}"

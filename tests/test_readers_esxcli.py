@@ -92,3 +92,33 @@ def test_a_device_listed_twice_differently_is_refused_naming_both_lines(tmp_path
     assert e.value.args == (str(twice), f"line {second}", "naa.60000970000197900123533030303031 is listed a second "
                             "time, differently from line 1 (iops, psp_config): a host lists each once (two runs of "
                             "`esxcli storage nmp device list`, or two hosts' listings, in one file?); give one")
+
+
+def test_a_device_listed_again_a_moment_later_is_read_as_the_later_listing_and_said(tmp_path: Path) -> None:
+    """Two runs of the listing with no change made between them: round robin's `lastPathIndex` and
+    pending I/Os, printed after the `;`, are the moment's, not a setting; the later listing is
+    taken (the host as it stood last), where a FIXED device's preferred path, a setting, is not."""
+    listing = VMAX_DEVICES.read_text()
+    later = listing.replace("lastPathIndex=3: NumIOsPending=64,numBytesPending=524288",
+                            "lastPathIndex=0: NumIOsPending=2,numBytesPending=16384")
+    assert later != listing
+    twice = tmp_path / "devices.txt"
+    twice.write_text(listing + "\n" + later)
+    second = listing.count("\n") + 2
+    with pytest.warns(pathlab.PathlabWarning) as said:
+        devices = esxcli_devices.read(twice)
+    assert [str(w.message) for w in said] == [
+        f"{twice}: line {second}: naa.60000970000197900123533030303031 is listed again, with the settings of line 1 "
+        "and another moment's psp_config: the later listing is taken (two runs of `esxcli storage nmp device list`?)"]
+    assert (devices["line"].tolist(), devices["iops"].tolist()) == ([second], [1000])
+    assert "lastPathIndex=0" in devices["psp_config"].iloc[0]
+    fixed = listing.replace("VMW_PSP_RR", "VMW_PSP_FIXED").replace(
+        "{policy=iops,iops=1000,bytes=10485760,useANO=0; lastPathIndex=3: NumIOsPending=64,numBytesPending=524288}",
+        "{preferred=vmhba2:C0:T1:L1;current=vmhba2:C0:T1:L1}")
+    assert "VMW_PSP_FIXED" in fixed
+    twice.write_text(fixed + "\n" + fixed.replace("current=vmhba2:C0:T1:L1", "current=vmhba3:C0:T1:L1"))
+    with pytest.warns(pathlab.PathlabWarning, match="another moment's psp_config: the later listing is taken"):
+        esxcli_devices.read(twice)
+    twice.write_text(fixed + "\n" + fixed.replace("preferred=vmhba2", "preferred=vmhba3"))
+    with pytest.raises(pathlab.ScenarioError, match=r"differently from line 1 \(psp_config\)"):
+        esxcli_devices.read(twice)

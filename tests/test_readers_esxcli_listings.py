@@ -404,3 +404,22 @@ def test_a_path_list_pasted_twice_is_read_once_and_one_that_disagrees_refused(tm
     differ = "state" if "core" in listing else "group_state, path_state"
     assert e.value.args[1] == f"line {second}"
     assert f"is listed a second time, differently from line 1 ({differ})" in e.value.args[2], e.value.args
+
+
+def test_an_nmp_path_listed_again_a_moment_later_is_read_as_the_later_listing(tmp_path: Path) -> None:
+    """FIXED's `current: yes` is which path carries the I/O at the listing's moment (it moves on a
+    failover with no setting changed); `preferred` is the setting. The same path list run twice:
+    the later listing taken where only the current path moved, refused where the preferred did."""
+    text = (DATA / "nmp-path-list-esx40-clariion-fixed.txt").read_text().rstrip("\n") + "\n\n"
+    moved = text.replace("{current: yes; preferred: yes}", "{current: no; preferred: yes}").replace(
+        "{current: no; preferred: no}", "{current: yes; preferred: no}", 1)
+    twice = tmp_path / "paths.txt"
+    twice.write_text(text + moved)
+    second = text.count("\n") + 1
+    with pytest.warns(pathlab.PathlabWarning, match=rf"line {second}: vmhba2:C0:T1:L1 is listed again, with the "
+                                                     r"settings of line 1 and another moment's current, psp_config"):
+        rows = esxcli_paths.read(twice)
+    assert rows.set_index("runtime_name")["current"].to_dict() == {"vmhba2:C0:T1:L1": False, "vmhba2:C0:T0:L1": True}
+    twice.write_text(text + text.replace("{current: yes; preferred: yes}", "{current: yes; preferred: no}"))
+    with pytest.raises(pathlab.ScenarioError, match=r"differently from line 1 \(preferred, psp_config\)"):
+        esxcli_paths.read(twice)

@@ -12,9 +12,12 @@ have (one shared by every adapter's unknown paths, at that).
 The rule (*same adapter, channel and target number*): ESXi numbers the targets of each adapter and
 channel, so `vmhba37:C1:T0` names one target whatever LUN: the path reaches the target a path of
 the same adapter, channel and target number names, and the import says so. Where no path there
-names it, the listing does not say which array port the path reaches: the path is left out of the
-imported host (a finding names its line) rather than given a port the array may not have; it was
-dead, so it carried no I/O on the host either. A device left with no path is refused."""
+names it, the listing does not say which array port the path reaches: a path out of use (dead,
+disabled: `esxi_dead_paths`) is left out of the imported host (a finding names its line) rather
+than given a port the array may not have, as it carried no I/O on the host either; a path in use
+(a transport that names no target, as the local one above) carries I/O, so it keeps a port of its
+own, the target its adapter, channel and target number name (`vmhba0:C2:T0`), said as a warning.
+A device left with no path is refused."""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from typing import Any
 
 from pathlab.api import ScenarioError
 from pathlab.finding import Finding
+from pathlab.importer.esxi_dead_paths import out_of_use
 from pathlab.importer.frame_rows import cell as _value
 from pathlab.importer.frame_rows import cell_int
 
@@ -56,7 +60,8 @@ def placed(paths: list[Any], target_of: dict[Any, str], path_file: str,
            warnings: list[tuple[str, str]]) -> tuple[list[Any], list[Finding]]:
     """The paths kept, with `target_of` set for those whose target was printed unknown (the
     target a path of the same adapter, channel and target number names, said in `warnings`), and
-    a finding for each path left out (no path there names its target)."""
+    a finding for each path out of use left out (no path there names its target; a path in use
+    keeps its adapter's target number as its port)."""
     unknown = {p.runtime_name: printed for p in paths if (printed := unknown_target(p)) is not None}
     if not unknown:
         return paths, []
@@ -79,6 +84,13 @@ def placed(paths: list[Any], target_of: dict[Any, str], path_file: str,
             warnings.append((f"paths.{p.runtime_name}", f"{at}: {unknown[p.runtime_name]}: taken as the target "
                              f"{sibling.runtime_name} names (line {cell_int(getattr(sibling, 'line', None))}): ESXi "
                              "numbers targets per adapter and channel"))
+            continue
+        if out_of_use(p) is None:  # in use: it carries I/O, to the one target its numbers name
+            target_of[p.runtime_name] = f"{adapter}:C{channel}:T{target}"
+            kept.append(p)
+            warnings.append((f"paths.{p.runtime_name}", f"{at}: {unknown[p.runtime_name]}: no path of {adapter}:"
+                             f"C{channel}:T{target} names its target, which is taken as a port of its own, "
+                             f"{adapter}:C{channel}:T{target} (ESXi numbers targets per adapter and channel)"))
             continue
         found.append(Finding(f"{p.device}: path {p.runtime_name} left out: its target is unknown (captured)",
                              f"{at}: {unknown[p.runtime_name]}; no path of {adapter}:C{channel}:T{target} names its "

@@ -27,6 +27,19 @@ KEY = re.compile(r"^\s*([A-Z][A-Za-z0-9 /()._-]{0,60}?):(?:\s+(.*?))?\s*$")
 _COMMAND = re.compile(r"^(?:esxcli|localcli|esxcfg-[a-z]+|vicfg-[a-z]+|for|grep)\b")
 _TABLE = re.compile(r"^Name\s{2,}\S")
 RUNTIME_NAME = re.compile(r"^(vmhba\d+):C(\d+):T(\d+):L(\d+)$")
+#: What a PSP's config prints of its moment, not of its setting: round robin's `lastPathIndex=1:
+#: NumIOsPending=0,numBytesPending=0`, FIXED's `current=vmhba2:C0:T1:L1`, MRU's `Current
+#: Path=…`, a path's `current: yes` (each run of the listing may print another).
+_PSP_MOMENT = re.compile(r"(?:lastPathIndex|NumIOsPending|numBytesPending|current|Current Path)\s*[:=]\s*[^;,}]*",
+                         re.IGNORECASE)
+
+
+def psp_setting(config: Any) -> Any:
+    """A PSP device or path config with what it prints of its moment taken out: what two runs of
+    the listing with no change made between them print alike (`_listed_once`)."""
+    return _PSP_MOMENT.sub("", config) if isinstance(config, str) else config
+
+
 
 #: Keys that belong to one listing only: seeing one in another reader's input names the listing
 #: the file really is.

@@ -73,7 +73,7 @@ def read(path: str | Path) -> pd.DataFrame:
                                     "runtime name (a blank inside it: the next line joined to the list, or the file cut short?)")
         if row["psp"] == "VMW_PSP_RR":
             row.update(_round_robin(row["psp_config"], name, row["psp_config_line"]))
-    return pd.DataFrame(listed_once(rows, "device", name, COMMAND))
+    return pd.DataFrame(listed_once(rows, "device", name, COMMAND, {"psp_config": t.psp_setting}))
 
 
 def _rows(reader: t.Reader) -> list[dict[str, Any]]:

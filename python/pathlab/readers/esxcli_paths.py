@@ -103,7 +103,7 @@ def _nmp(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
         row.update(_satp_config(reader, block))
         row.update(_psp_config(reader, block))
         rows.append(row)
-    return t.frame(listed_once(rows, "runtime_name", reader.name, NMP), NMP_COLUMNS, NMP)
+    return t.frame(listed_once(rows, "runtime_name", reader.name, NMP, _PATH_MOMENT), NMP_COLUMNS, NMP)
 
 
 def _satp_config(reader: t.Reader, block: t.Block) -> dict[str, Any]:
@@ -123,6 +123,10 @@ def _satp_config(reader: t.Reader, block: t.Block) -> dict[str, Any]:
     out["tpg_state"] = items.get("TPG_state")
     out["rtp_health"] = items.get("RTP_health")
     return out
+
+
+#: What an nmp path list prints of its moment: whether the path is the current one (`_listed_once`).
+_PATH_MOMENT = {"psp_config": t.psp_setting, "current": lambda _: None}
 
 
 def _psp_config(reader: t.Reader, block: t.Block) -> dict[str, Any]:
