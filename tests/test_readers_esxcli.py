@@ -91,7 +91,7 @@ def test_a_device_listed_twice_differently_is_refused_naming_both_lines(tmp_path
         esxcli_devices.read(twice)
     assert e.value.args == (str(twice), f"line {second}", "naa.60000970000197900123533030303031 is listed a second "
                             "time, differently from line 1 (iops, psp_config): a host lists each once (two runs of "
-                            "`esxcli storage nmp device list`, or two hosts' listings, in one file?); give one")
+                            "`esxcli storage nmp device list` with a change between them, or two hosts' listings, in one file?); give one")
 
 
 def test_a_device_listed_again_a_moment_later_is_read_as_the_later_listing_and_said(tmp_path: Path) -> None:
@@ -108,8 +108,8 @@ def test_a_device_listed_again_a_moment_later_is_read_as_the_later_listing_and_s
     with pytest.warns(pathlab.PathlabWarning) as said:
         devices = esxcli_devices.read(twice)
     assert [str(w.message) for w in said] == [
-        f"{twice}: line {second}: naa.60000970000197900123533030303031 is listed again, with the settings of line 1 "
-        "and another moment's psp_config: the later listing is taken (two runs of `esxcli storage nmp device list`?)"]
+        f"{twice}: line {second}: naa.60000970000197900123533030303031 is listed again, with the settings and topology of line 1 "
+        "and another moment's psp_config: the later listing is taken (`esxcli storage nmp device list` run again a moment later?)"]
     assert (devices["line"].tolist(), devices["iops"].tolist()) == ([second], [1000])
     assert "lastPathIndex=0" in devices["psp_config"].iloc[0]
     fixed = listing.replace("VMW_PSP_RR", "VMW_PSP_FIXED").replace(

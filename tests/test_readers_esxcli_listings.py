@@ -387,8 +387,9 @@ def test_a_whole_number_no_toml_holds_is_refused_naming_its_field(tmp_path: Path
 @pytest.mark.parametrize("listing", ["core-path-list-localcli-compellent-iscsi.txt", "hpp-path-list-handmade.txt"])
 def test_a_path_list_pasted_twice_is_read_once_and_one_that_disagrees_refused(tmp_path: Path, listing: str) -> None:
     """As `nmp path list` (tests/test_plain_listing.py) and the device list: a core or hpp path list
-    pasted twice the same is read once, said; a path listed again with another state is refused
-    naming both lines (issue 33)."""
+    pasted twice the same is read once, said; a path listed again in another state (a moment
+    later: a path goes dead with no setting changed) is read as the later listing, said; a path
+    listed again on another device (the topology) is refused naming both lines (issue 33)."""
     text = (DATA / listing).read_text().rstrip("\n") + "\n\n"
     once, twice = tmp_path / "once.txt", tmp_path / "paths.txt"
     once.write_text(text)
@@ -399,11 +400,18 @@ def test_a_path_list_pasted_twice_is_read_once_and_one_that_disagrees_refused(tm
     assert rows.drop(columns="line").equals(esxcli_paths.read(once).drop(columns="line"))
     state = "   State: active" if "core" in listing else "   Path State: active"
     twice.write_text(text + text.replace(state, state.replace("active", "dead"), 1))
+    moved = "state" if "core" in listing else "group_state, path_state"
+    with pytest.warns(pathlab.PathlabWarning, match=rf"line {second}: vmhba\S+ is listed again, with the settings and "
+                                                     rf"topology of line 1 and another moment's {moved}: the later"):
+        rows = esxcli_paths.read(twice)
+    state_column = "state" if "core" in listing else "path_state"
+    assert (rows["line"].iloc[0], rows[state_column].iloc[0]) == (second, "dead")
+    device = "   Device: naa."
+    twice.write_text(text + text.replace(device, "   Device: naa.0", 1))
     with pytest.raises(pathlab.ScenarioError) as e:
         esxcli_paths.read(twice)
-    differ = "state" if "core" in listing else "group_state, path_state"
     assert e.value.args[1] == f"line {second}"
-    assert f"is listed a second time, differently from line 1 ({differ})" in e.value.args[2], e.value.args
+    assert "is listed a second time, differently from line 1 (device)" in e.value.args[2], e.value.args
 
 
 def test_an_nmp_path_listed_again_a_moment_later_is_read_as_the_later_listing(tmp_path: Path) -> None:
@@ -417,7 +425,8 @@ def test_an_nmp_path_listed_again_a_moment_later_is_read_as_the_later_listing(tm
     twice.write_text(text + moved)
     second = text.count("\n") + 1
     with pytest.warns(pathlab.PathlabWarning, match=rf"line {second}: vmhba2:C0:T1:L1 is listed again, with the "
-                                                     r"settings of line 1 and another moment's current, psp_config"):
+                                                     r"settings and topology of line 1 and another moment's current, "
+                                                     r"psp_config"):
         rows = esxcli_paths.read(twice)
     assert rows.set_index("runtime_name")["current"].to_dict() == {"vmhba2:C0:T1:L1": False, "vmhba2:C0:T0:L1": True}
     twice.write_text(text + text.replace("{current: yes; preferred: yes}", "{current: yes; preferred: no}"))

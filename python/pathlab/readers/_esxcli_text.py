@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -27,18 +27,40 @@ KEY = re.compile(r"^\s*([A-Z][A-Za-z0-9 /()._-]{0,60}?):(?:\s+(.*?))?\s*$")
 _COMMAND = re.compile(r"^(?:esxcli|localcli|esxcfg-[a-z]+|vicfg-[a-z]+|for|grep)\b")
 _TABLE = re.compile(r"^Name\s{2,}\S")
 RUNTIME_NAME = re.compile(r"^(vmhba\d+):C(\d+):T(\d+):L(\d+)$")
-#: What a PSP's config prints of its moment, not of its setting: round robin's `lastPathIndex=1:
-#: NumIOsPending=0,numBytesPending=0`, FIXED's `current=vmhba2:C0:T1:L1`, MRU's `Current
-#: Path=…`, a path's `current: yes` (each run of the listing may print another).
-_PSP_MOMENT = re.compile(r"(?:lastPathIndex|NumIOsPending|numBytesPending|current|Current Path)\s*[:=]\s*[^;,}]*",
-                         re.IGNORECASE)
+#: The settings in a PSP's config, as `esxcli storage nmp psp roundrobin deviceconfig set` sets
+#: them (`--type` printed as `policy=`, `--iops`, `--bytes`, `--useano`, and the latency type's
+#: `--latency-eval-time` and `--num-sampling-cycles`, printed as `latencyEvalTime=` and
+#: `samplingCycles=`) and `esxcli storage nmp psp fixed deviceconfig set --path` (`preferred=`).
+#: The rest of a config is of the listing's moment (round robin's `lastPathIndex`, `CurrentPath`,
+#: pending I/Os, `curSamplingCycle`, `latency`; FIXED's `current`; a third party PSP's counters,
+#: as Nimble's `numIOsSinceLastInq`).
+PSP_SETTINGS = ("policy", "iops", "bytes", "useANO", "latencyEvalTime", "samplingCycles", "preferred")
+#: The settings and topology in an SATP's device or path config: the ALUA SATP's options
+#: (`esxcli storage nmp satp generic deviceconfig set`, and the claim rule's `--option`:
+#: `implicit_support`, `explicit_support`, `explicit_allow`, `alua_followover`,
+#: `action_OnRetryErrors`; the CX SATP's `navireg`, `ipfilter`) and the target port group and
+#: relative port ids (`TPG_id`, `RTP_id`: which port the path reaches). A group's state and a
+#: port's health (`TPG_state`, `RTP_health`) are of the moment: a failover moves them.
+SATP_SETTINGS = ("implicit_support", "explicit_support", "explicit_allow", "alua_followover", "action_OnRetryErrors",
+                 "navireg", "ipfilter", "TPG_id", "RTP_id")
+_PAIR = re.compile(r"([A-Za-z_]+)\s*[=:]\s*([^;,}{\s]*)")
 
 
-def psp_setting(config: Any) -> Any:
-    """A PSP device or path config with what it prints of its moment taken out: what two runs of
-    the listing with no change made between them print alike (`_listed_once`)."""
-    return _PSP_MOMENT.sub("", config) if isinstance(config, str) else config
+def named_pairs(names: tuple[str, ...]) -> Callable[[Any], Any]:
+    """What of a `{k=v,…}` config (a PSP's, an SATP's) is a setting: its pairs named in `names`,
+    in order (an ALUA config prints a pair per target port group); a config that is a sentence
+    (`SATP VMW_SATP_LOCAL does not support device configuration.`) as printed."""
+    wanted = frozenset(names)
 
+    def settings(config: Any) -> Any:
+        found = _PAIR.findall(config) if isinstance(config, str) else None
+        return config if not found else [(k, v) for k, v in found if k in wanted]
+
+    return settings
+
+
+psp_settings = named_pairs(PSP_SETTINGS)
+satp_settings = named_pairs(SATP_SETTINGS)
 
 
 #: Keys that belong to one listing only: seeing one in another reader's input names the listing

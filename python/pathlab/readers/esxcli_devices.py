@@ -4,6 +4,7 @@ indented under the device name, blocks separated by blank lines (research/format
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,17 @@ FIELDS = {
     "Working Paths": "working_paths",
 }
 COMMAND = "esxcli storage nmp device list"
+#: What a device's block says of the host's settings and topology (`_listed_once`): its display
+#: name (`esxcli storage core device set --name`), SATP (claim rules, `esxcli storage nmp satp
+#: rule add`) and its options, PSP (`esxcli storage nmp device set --psp`) and the settings of its
+#: config (`_esxcli_text.PSP_SETTINGS`, read as `rr_type`, `iops`, `bytes`, `use_ano`), and the
+#: other keys (`Is USB`, the custom config: `esxcli storage nmp psp generic deviceconfig set`).
+#: `Working Paths` and the rest of the PSP's config are of the listing's moment: a failover or a
+#: busy host moves them.
+SETTINGS: dict[str, Callable[[Any], Any] | None] = {
+    "display_name": None, "satp": None, "satp_config": t.satp_settings, "psp": None, "psp_config": t.psp_settings,
+    "rr_type": None, "iops": None, "bytes": None, "use_ano": None, "others": None,
+}
 #: Every key the listing prints (ESXi 5 to 8): a line starting with one starts a new value.
 _KEYS = frozenset(FIELDS) | frozenset(t.SIGNATURES[COMMAND]) | {"Is USB", "Is Local SAS Device", "Is Boot USB Device"}
 _DEVICE = re.compile(r"^(naa|eui|t10|mpx|vml)\.\S+?:?$")
@@ -73,7 +85,7 @@ def read(path: str | Path) -> pd.DataFrame:
                                     "runtime name (a blank inside it: the next line joined to the list, or the file cut short?)")
         if row["psp"] == "VMW_PSP_RR":
             row.update(_round_robin(row["psp_config"], name, row["psp_config_line"]))
-    return pd.DataFrame(listed_once(rows, "device", name, COMMAND, {"psp_config": t.psp_setting}))
+    return pd.DataFrame(listed_once(rows, "device", name, COMMAND, SETTINGS))
 
 
 def _rows(reader: t.Reader) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ taken for `Runtime Name`; `Adapter`, `Target` and `LUN` where printed."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +50,15 @@ PATH_COLUMNS = {
     "target": "Int64", "lun": "Int64", "device": "string", "display_name": "string",
     "path_state": "string", "path_config": "string", "group_state": "string", "tpg_id": "Int64",
     "tpg_state": "string", "port_group": "string", "target_identifier": "string", "line": "Int64",
+}
+#: What a path's block says of the host's topology (`_listed_once`): the path (its name, runtime
+#: name and their parts), its device, and the group it reaches (`TPG_id` or `ANA_GRP_id`, and
+#: `RTP_id`, in its config). Its state and its group's (`Path State`, `TPG_state`,
+#: `ANA_GRP_state`, `health`) are of the listing's moment: a failover moves them.
+PATH_SETTINGS: dict[str, Callable[[Any], Any] | None] = {
+    **dict.fromkeys(("path", "adapter", "channel", "target", "lun", "device", "display_name", "tpg_id",
+                     "target_identifier")),
+    "path_config": t.named_pairs(("TPG_id", "ANA_GRP_id", "RTP_id")),
 }
 #: The target port group or ANA group in a path's config, and its state (markup around a pair kept out).
 _GROUP = re.compile(r"\b(?:TPG_id|ANA_GRP_id)=(\d+)\b")
@@ -135,4 +145,4 @@ def paths_of(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
         if row["tpg_id"] is not None:
             mixed = len(states[row["device"], row["tpg_id"]]) > 1
             row["port_group"] = f"{row['tpg_id']}-{row['tpg_state']}" if mixed else str(row["tpg_id"])
-    return t.frame(listed_once(rows, "runtime_name", reader.name, PATHS), PATH_COLUMNS, PATHS)
+    return t.frame(listed_once(rows, "runtime_name", reader.name, PATHS, PATH_SETTINGS), PATH_COLUMNS, PATHS)

@@ -8,6 +8,7 @@ UID), `Key: value` lines, blank lines between (research/formats.md §2.2, §2.3)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,16 @@ NMP_COLUMNS = {
     "tpg_state": "string", "rtp_id": "Int64", "rtp_health": "string", "psp_config": "string",
     "current": "boolean", "preferred": "boolean", "line": "Int64",
 }
+#: What an nmp path's block says of the host's settings and topology (`_listed_once`): the path
+#: (its UID, runtime name and their parts: adapter, channel, target, LUN), its device, the
+#: target port group and relative port it reaches (`TPG_id`, `RTP_id` in the SATP's config) and
+#: FIXED's preferred path (`esxcli storage nmp psp fixed deviceconfig set --path`). Its group
+#: state, health, array priority and `current` are of the listing's moment.
+NMP_SETTINGS: dict[str, Callable[[Any], Any] | None] = {
+    "path": None, "adapter": None, "channel": None, "target": None, "lun": None, "device": None,
+    "display_name": None, "satp_config": t.satp_settings, "tpg_id": None, "rtp_id": None,
+    "psp_config": t.psp_settings, "preferred": None,
+}
 
 #: core path list keys (`UID` and `Maximum IO Size` are ESXi 5+; `esxcfg-mpath -l` has neither).
 CORE_KEYS = ("UID", "Runtime Name", "Device", "Device Display Name", "Adapter", "Channel", "Target",
@@ -47,6 +58,13 @@ CORE_COLUMNS = {
     "target_identifier": "string", "adapter_transport_details": "string",
     "target_transport_details": "string", "max_io_size": "Int64", "line": "Int64",
 }
+#: What a core path's block says of the host's settings and topology (`_listed_once`): the path
+#: (UID, runtime name, adapter, channel, target, LUN), its device, the plugin claiming it (claim
+#: rules, `esxcli storage core claimrule`), its transport and the adapter's and target's
+#: identifiers and transport details (WWNs, iSCSI names). Its state and maximum I/O size are not.
+CORE_SETTINGS: dict[str, Callable[[Any], Any] | None] = dict.fromkeys((
+    "uid", "device", "display_name", "adapter", "channel", "target", "lun", "plugin", "transport",
+    "adapter_identifier", "target_identifier", "adapter_transport_details", "target_transport_details"))
 #: `esxcfg-mpath -l` (and ESX 4): `Adapter: vmhba37 Channel: 1 Target: 0 LUN: 0`.
 _ONE_LINE = re.compile(r"^(\S+)\s+Channel:\s*(\S+)\s+Target:\s*(\S+)\s+LUN:\s*(\S+)$")
 _NO_CONFIG = re.compile(r"does not support path configuration", re.IGNORECASE)
@@ -103,7 +121,7 @@ def _nmp(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
         row.update(_satp_config(reader, block))
         row.update(_psp_config(reader, block))
         rows.append(row)
-    return t.frame(listed_once(rows, "runtime_name", reader.name, NMP, _PATH_MOMENT), NMP_COLUMNS, NMP)
+    return t.frame(listed_once(rows, "runtime_name", reader.name, NMP, NMP_SETTINGS), NMP_COLUMNS, NMP)
 
 
 def _satp_config(reader: t.Reader, block: t.Block) -> dict[str, Any]:
@@ -123,10 +141,6 @@ def _satp_config(reader: t.Reader, block: t.Block) -> dict[str, Any]:
     out["tpg_state"] = items.get("TPG_state")
     out["rtp_health"] = items.get("RTP_health")
     return out
-
-
-#: What an nmp path list prints of its moment: whether the path is the current one (`_listed_once`).
-_PATH_MOMENT = {"psp_config": t.psp_setting, "current": lambda _: None}
 
 
 def _psp_config(reader: t.Reader, block: t.Block) -> dict[str, Any]:
@@ -165,7 +179,7 @@ def _core(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
             "target_transport_details": block.get("Target Transport Details"),
             "max_io_size": t.integer(reader, block, "Maximum IO Size"), "line": block.line,
         })
-    return t.frame(listed_once(rows, "runtime_name", reader.name, CORE), CORE_COLUMNS, CORE)
+    return t.frame(listed_once(rows, "runtime_name", reader.name, CORE, CORE_SETTINGS), CORE_COLUMNS, CORE)
 
 
 def _split_adapter_line(reader: t.Reader, block: t.Block) -> None:

@@ -29,8 +29,10 @@ never read."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pathlab.api import ScenarioError, warn
 from pathlab.readers import pasted
@@ -195,12 +197,29 @@ def _continued(line: str, next_line: str) -> bool:
         any(not form.match(text) and form.match(joined) for form in (_BANNER, _HEADER, _WHOLE_ROW))
 
 
+#: What a path row says of the host's settings and topology: the HBA, HW path, I/O path (the
+#: host's device) and array port it names, and its mode (`powermt set mode=`). Its state and its
+#: queued I/Os and errors are of the listing's moment (the `-- Stats --` columns count).
+PATH_SETTINGS = ("hba", "hw_path", "io_path", "interface", "mode")
+#: What a device's block says of the host's settings and topology (`_listed_once`): the array and
+#: logical device it is (class, ID and label; WWN), its policy and priority (`powermt set
+#: policy=`, `powermt set priority=`), PowerPath/VE's `type=`, the SP that owns it by default and
+#: the array's failover mode, and its paths' (`PATH_SETTINGS`). Its state, queued I/Os and the SP
+#: that owns it now (a trespass moves it) are of the listing's moment.
+SETTINGS: dict[str, Callable[[Any], Any] | None] = {
+    **dict.fromkeys(("array_class", "array_id", "array_label", "logical_id", "logical_label", "wwn", "policy",
+                     "priority", "type", "owner_default", "failover_mode")),
+    "paths": lambda paths: [tuple(path[k] for k in PATH_SETTINGS) for path in paths],
+}
+
+
 def _listed_once(name: str, devices: list[Device]) -> list[Device]:
     """Each pseudo device once: listed again the same (the output pasted twice), read once and
-    said; listed again differently, refused naming both lines (`_listed_once`)."""
+    said; again with the same settings and topology (two runs on a busy host), the later taken and
+    said; with another, refused naming both lines (`_listed_once`)."""
     rows = [asdict(d) for d in devices]
     device_of = {id(row): d for row, d in zip(rows, devices, strict=True)}
-    return [device_of[id(row)] for row in listed_once(rows, "name", name, COMMAND)]
+    return [device_of[id(row)] for row in listed_once(rows, "name", name, COMMAND, SETTINGS)]
 
 
 def _aligned_row(text: str, interface_at: int | None) -> tuple[str, ...] | None:
