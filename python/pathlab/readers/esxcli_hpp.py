@@ -42,6 +42,14 @@ DEVICE_COLUMNS = {
     "working_paths": "object", "paths": "object", "is_ssd": "boolean", "is_local": "boolean",
     "use_ano": "boolean", "line": "Int64",
 }
+#: What a device's block says of the host's settings and topology (`_listed_once`): what
+#: `esxcli storage hpp device set` sets (`--pss`, and the scheme's config: `--path` printed as
+#: `preferred=`, `--iops`, `--bytes`, `--latency-eval-time`, `--sampling-ios-per-path`, the
+#: vSphere API's HppLogicalUnitPolicy; `--use-ano`, `--mark-device-ssd`, `--mark-device-local`),
+#: its display name and its paths. `Current Path` and `Working Path Set` are of the listing's
+#: moment: a failover or the scheme moves them.
+DEVICE_SETTINGS: dict[str, Callable[[Any], Any] | None] = dict.fromkeys((
+    "display_name", "scheme", "scheme_config", "preferred", "iops", "bytes", "paths", "is_ssd", "is_local", "use_ano"))
 
 PATH_KEYS = ("Runtime Name", "Path Name", "Device", "Device Display Name", "Path State", "Path Config",
              "Adapter", "Target", "LUN")
@@ -99,7 +107,7 @@ def read_devices(path: str | Path) -> pd.DataFrame:
             "is_ssd": t.boolean(reader, block, "Is SSD"), "is_local": t.boolean(reader, block, "Is Local"),
             "use_ano": t.boolean(reader, block, "Use ANO"), "line": block.line,
         })
-    return t.frame(rows, DEVICE_COLUMNS, DEVICES)
+    return t.frame(listed_once(rows, "device", reader.name, DEVICES, DEVICE_SETTINGS), DEVICE_COLUMNS, DEVICES)
 
 
 def read_paths(path: str | Path) -> pd.DataFrame:
@@ -135,6 +143,7 @@ def paths_of(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
             if group else None, "tpg_state": state[1] if state else None,
             "target_identifier": ids[1] if len(ids) == 2 else None, "line": block.line,
         })
+    rows = listed_once(rows, "runtime_name", reader.name, PATHS, PATH_SETTINGS)  # (a repeat's states not mixed in)
     # On NVMe an ANA group's state is each controller's (NetApp's paths of group 0 or 6 show AO
     # through two controllers and ANO through two): a group that shows several states on a device
     # is, per state, the ports that state is seen through (`6-ANO`); one state, the group itself.
@@ -145,4 +154,4 @@ def paths_of(reader: t.Reader, found: list[t.Block]) -> pd.DataFrame:
         if row["tpg_id"] is not None:
             mixed = len(states[row["device"], row["tpg_id"]]) > 1
             row["port_group"] = f"{row['tpg_id']}-{row['tpg_state']}" if mixed else str(row["tpg_id"])
-    return t.frame(listed_once(rows, "runtime_name", reader.name, PATHS, PATH_SETTINGS), PATH_COLUMNS, PATHS)
+    return t.frame(rows, PATH_COLUMNS, PATHS)
