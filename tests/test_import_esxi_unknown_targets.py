@@ -97,11 +97,31 @@ def test_a_dead_path_no_path_of_its_target_names_is_left_out_and_said(tmp_path: 
     assert evidence.startswith(f"{tmp_path / 'paths.txt'}, line 18: Target Identifier: unknown;"), evidence
 
 
-def test_a_device_whose_every_path_is_left_out_is_refused(tmp_path: Path) -> None:
-    """L1's two paths (on channels 2 and 3, which no live path names) both of unknown targets."""
-    with pytest.raises(ScenarioError, match=r"naa.5000144f79272809: every path's target is unknown"):
-        _import(tmp_path, [_block(0, 0), _block(1, 0), _block(2, 1, "dead", "unknown"),
-                           _block(3, 1, "dead", "unknown")])
+def test_a_device_whose_every_path_is_dead_of_an_unknown_target_is_left_out_and_said(tmp_path: Path) -> None:
+    """L1's two paths (on channels 2 and 3, which no live path names) both dead of unknown targets:
+    all paths down, an ordinary capture during an outage. The device is left out of the imported
+    host (as a local disk is), one finding naming both paths' lines, and the host is L0's."""
+    scenario, done = _import(tmp_path, [_block(0, 0), _block(1, 0), _block(2, 1, "dead", "unknown"),
+                                        _block(3, 1, "dead", "unknown")])
+    assert [d["name"] for d in scenario["devices"]] == [DEVICES[0]]
+    assert [w["devices"] for w in scenario["workloads"]] == [[DEVICES[0]]]
+    assert len(scenario["arrays"][0]["ports"]) == 2 and "faults" not in scenario
+    left = [f for f in done.findings if "left out" in f.title]
+    assert [f.title for f in left] == [f"{DEVICES[1]}: left out: every path is out of use and of an unknown target "
+                                       "(captured)"]
+    assert left[0].evidence.startswith(f"{tmp_path / 'paths.txt'}, lines 35, 52: vmhba37:C2:T0:L1 State: dead, Target "
+                                       "Identifier: unknown; vmhba37:C3:T0:L1 State: dead, Target Identifier: unknown; "
+                                       "no path of vmhba37:C2:T0, vmhba37:C3:T0 names its target"), left[0].evidence
+    run = Scenario.from_text(done.text, "imported.toml", set={"run.duration": "1s", "run.warmup": "0s"}).run()
+    assert sorted(run.paths["name"]) == ["vmhba37:C0:T0:L0", "vmhba37:C1:T0:L0"]
+
+
+def test_a_host_whose_every_device_is_left_out_is_refused(tmp_path: Path) -> None:
+    """Every device's every path dead of an unknown target: no device is left to import."""
+    with pytest.raises(ScenarioError, match=r"naa.5000144f79272808: every path's target is unknown .* no device is "
+                                            r"left to import"):
+        _import(tmp_path, [_block(2, 0, "dead", "unknown"), _block(3, 0, "dead", "unknown"),
+                           _block(2, 1, "dead", "unknown"), _block(3, 1, "dead", "unknown")])
 
 
 def test_a_path_in_use_of_an_unknown_target_keeps_a_port_of_its_adapters_target_number(tmp_path: Path) -> None:

@@ -390,8 +390,13 @@ def build(c: Captures) -> Imported:
     # controllers each ask it of every path); runtime names are unique, checked above.
     target_of = {p.runtime_name: _target_of(p) for p in paths}
     # A path whose target is printed unknown: the target its adapter, channel and target number's
-    # other paths name, else it is left out (said).
-    paths, left_out = placed(paths, target_of, path_file, warnings)
+    # other paths name, else it is left out (said), and a device left with none too (its esxtop
+    # rows, as a local disk's, make no workload).
+    place = placed(paths, target_of, path_file, warnings)
+    paths, left_out = place.paths, place.found
+    if place.devices_left_out:
+        devices = [d for d in devices if str(d.device) not in place.devices_left_out]
+        vendor_of = {d.device: vendor_of[d.device] for d in devices}
     # Ports: one per target the paths reach, per array (named by vendor), with its TPG.
     ports: dict[tuple[str, str], Port] = {}
     for p in paths:
