@@ -156,3 +156,27 @@ def test_the_nmp_path_lists_unknown_target_in_a_path_name_is_placed_the_same(tmp
     assert [f["path"] for f in scenario["faults"]] == ["vmhba37:C1:T0:L1"]
     said = [m for field, m in done.warnings if field == "paths.vmhba37:C1:T0:L1"]
     assert len(said) == 1 and f"path unknown.vmhba37-unknown.1:0-{DEVICES[1]}: taken as the target" in said[0], said
+
+
+@pytest.mark.parametrize("dead_first", [False, True])
+def test_a_dead_path_beside_a_path_in_use_of_an_unknown_target_takes_its_port(tmp_path: Path, dead_first: bool) -> None:
+    """L0's C2 path in use and L1's C2 path dead, both of unknown targets: the two rules agree in
+    one import, whichever is listed first. The path in use keeps the port vmhba37:C2:T0, and the
+    dead one at the same adapter, channel and target number reaches it (one target there) and is
+    down from 0 s, not left out saying no path there names its target."""
+    in_use, dead = _block(2, 0, "active", "unknown"), _block(2, 1, "dead", "unknown")
+    blocks = [_block(0, 0), dead, _block(0, 1), in_use] if dead_first else [_block(0, 0), in_use, _block(0, 1), dead]
+    scenario, done = _import(tmp_path, blocks)
+    (array,) = scenario["arrays"]
+    assert len(array["ports"]) == 2, array["ports"]
+    assert not [f for f in done.findings if "left out" in f.title]
+    assert [(f["kind"], f["at"], f["path"]) for f in scenario["faults"]] == [("path_down", "0s", "vmhba37:C2:T0:L1")]
+    said = [m for field, m in done.warnings if field == "paths.vmhba37:C2:T0:L1"]
+    dead_line, in_use_line = (18, 52) if dead_first else (52, 18)  # (each block is 17 lines)
+    assert said == [f"{tmp_path / 'paths.txt'}, line {dead_line}: Target Identifier: unknown: taken "
+                    f"as the port vmhba37:C2:T0 of vmhba37:C2:T0:L0 (line {in_use_line}), a path in use at the same "
+                    "adapter, channel and target number whose target is unknown too: ESXi numbers targets per adapter "
+                    "and channel"], said
+    run = Scenario.from_text(done.text, "imported.toml", set={"run.duration": "1s", "run.warmup": "0s"}).run()
+    rows = dict(zip(run.paths["name"], run.paths["state"], strict=True))
+    assert rows["vmhba37:C2:T0:L1"] == "dead" and rows["vmhba37:C2:T0:L0"] != "dead"

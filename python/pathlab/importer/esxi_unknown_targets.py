@@ -16,7 +16,9 @@ names it, the listing does not say which array port the path reaches: a path out
 disabled: `esxi_dead_paths`) is left out of the imported host (a finding names its line) rather
 than given a port the array may not have, as it carried no I/O on the host either; a path in use
 (a transport that names no target, as the local one above) carries I/O, so it keeps a port of its
-own, the target its adapter, channel and target number name (`vmhba0:C2:T0`), said as a warning.
+own, the target its adapter, channel and target number name (`vmhba0:C2:T0`), said as a warning;
+the paths in use are placed first, so that a dead one at the same adapter, channel and target
+number reaches that port (one target there) and stays down from 0 s, as beside a named one.
 A device left with no path (every path dead and of an unknown target: all paths down, an ordinary
 capture during an outage) is left out of the imported host, a finding naming its paths' lines, as
 `esxi.build` leaves out local disks and devices of other plug-ins; where no device is left, the
@@ -82,31 +84,36 @@ def placed(paths: list[Any], target_of: dict[Any, str], path_file: str, warnings
     for p in paths:
         if p.runtime_name not in unknown:
             named.setdefault(_place(p), p)
-    kept: list[Any] = []
+    said: dict[Any, str] = {}  # each path placed, and how (said in the listing's order)
     left: dict[Any, str] = {}  # each path left out, and the field and state the listing shows
-    for p in paths:
-        if p.runtime_name not in unknown:
-            kept.append(p)
-            continue
+    # The paths in use first: one whose place no path names takes its adapter, channel and target
+    # number as its port, and a dead one at the same place reaches that port (one target there).
+    for p in sorted((p for p in paths if p.runtime_name in unknown), key=lambda p: out_of_use(p) is not None):
         at = _at(p, path_file)
-        adapter, channel, target = _place(p)
-        sibling = named.get((adapter, channel, target))
-        if sibling is not None:
-            target_of[p.runtime_name] = target_of[sibling.runtime_name]
-            kept.append(p)
-            warnings.append((f"paths.{p.runtime_name}", f"{at}: {unknown[p.runtime_name]}: taken as the target "
-                             f"{sibling.runtime_name} names (line {cell_int(getattr(sibling, 'line', None))}): ESXi "
-                             "numbers targets per adapter and channel"))
-            continue
+        where = _where(p)
+        sibling = named.get(_place(p))
         shown = out_of_use(p)
-        if shown is None:  # in use: it carries I/O, to the one target its numbers name
-            target_of[p.runtime_name] = f"{adapter}:C{channel}:T{target}"
-            kept.append(p)
-            warnings.append((f"paths.{p.runtime_name}", f"{at}: {unknown[p.runtime_name]}: no path of {adapter}:"
-                             f"C{channel}:T{target} names its target, which is taken as a port of its own, "
-                             f"{adapter}:C{channel}:T{target} (ESXi numbers targets per adapter and channel)"))
-            continue
-        left[p.runtime_name] = f"{shown[0]}: {shown[1]}"
+        if sibling is not None and sibling.runtime_name not in unknown:
+            target_of[p.runtime_name] = target_of[sibling.runtime_name]
+            said[p.runtime_name] = (f"{at}: {unknown[p.runtime_name]}: taken as the target {sibling.runtime_name} "
+                                    f"names (line {cell_int(getattr(sibling, 'line', None))}): ESXi numbers targets "
+                                    "per adapter and channel")
+        elif shown is None:  # in use: it carries I/O, to the one target its numbers name
+            target_of[p.runtime_name] = where
+            named.setdefault(_place(p), p)
+            said[p.runtime_name] = (f"{at}: {unknown[p.runtime_name]}: no path of {where} names its target, which is "
+                                    f"taken as a port of its own, {where} (ESXi numbers targets per adapter and "
+                                    "channel)")
+        elif sibling is not None:  # dead, where a path in use of an unknown target too has its port
+            target_of[p.runtime_name] = target_of[sibling.runtime_name]
+            said[p.runtime_name] = (f"{at}: {unknown[p.runtime_name]}: taken as the port {where} of "
+                                    f"{sibling.runtime_name} (line {cell_int(getattr(sibling, 'line', None))}), a path "
+                                    "in use at the same adapter, channel and target number whose target is unknown "
+                                    "too: ESXi numbers targets per adapter and channel")
+        else:
+            left[p.runtime_name] = f"{shown[0]}: {shown[1]}"
+    kept = [p for p in paths if p.runtime_name not in left]
+    warnings += [(f"paths.{p.runtime_name}", said[p.runtime_name]) for p in paths if p.runtime_name in said]
     if not kept:
         first = paths[0]
         raise ScenarioError(path_file, f"line {cell_int(getattr(first, 'line', None))}",
