@@ -373,9 +373,9 @@ def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owne
     assert message.startswith(f"a reads array LIO-ORG as symmetric ({tmp_path / 'a.txt'}: no map of the array parts ")
     assert f"b as owned by its controllers ({tmp_path / 'b.txt'}: the map at line 1 parts the paths" in message
     assert message.endswith("the scenario has one reading of an array, so the hosts cannot be simulated together as "
-                            "each shows it; give every host's listing with its paths' priorities or ALUA states "
-                            "(`multipath -ll`, not `-l`), or, where the array answers the hosts apart (a mode set per "
-                            "host), import each host alone")
+                            "each shows it; give a's `multipath -ll` (its paths' priorities: `-l` shows none), b's "
+                            "`multipath -ll` (its paths' priorities: `-l` shows none), or, where the array answers the "
+                            "hosts apart (a mode set per host), import each host alone")
 
 
 def test_the_host_name_no_capture_gives_is_said_as_pathlabs_in_the_file(tmp_path: Path) -> None:
