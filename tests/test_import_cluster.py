@@ -771,3 +771,32 @@ def test_the_clusters_and_hosts_scenarios_are_built_when_asked_for(esxi: dict[st
     assert cluster.scenario.file == cluster.file and host.scenario.file == host.file
     assert sorted(d.host for d in cluster.scenario.devices) == ["esx-a", "esx-a", "esx-b", "esx-b"]
     assert cluster.scenario is cluster.scenario  # built once
+
+
+@pytest.mark.parametrize("shown", ["ANO", "STBY"])
+def test_an_esxi_host_reaching_the_owners_ports_alone_reads_the_other_groups_state_in_its_device_list(
+        tmp_path: Path, shown: str) -> None:
+    """Host d reaches each LUN's active-optimized ports alone: no path shows the other group's
+    state, but its device list's SATP configs do (`{TPG_id=2,TPG_state=ANO}`, or STBY): that is
+    its non_owner_state, read by the path list's rule, where the cluster said d showed none, "which
+    no capture of its own settles", and ran o's."""
+    cx4 = str(ROOT / "scenarios" / "cx4-alua-path-failure.toml")
+    devices, paths = _ran("show", "devices", cx4), _ran("show", "paths", cx4)
+    optimized = "\n\n".join(block for block in paths.split("\n\n") if "TPG_state=ANO" not in block)
+    files = {}
+    for host, listed, devs in (("o", paths, devices), ("d", optimized, devices.replace("TPG_state=ANO", f"TPG_state={shown}"))):
+        (tmp_path / f"devices-{host}.txt").write_text(devs)
+        (tmp_path / f"paths-{host}.txt").write_text(listed)
+        files[host] = [str(tmp_path / f"devices-{host}.txt"), str(tmp_path / f"paths-{host}.txt")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)
+        alone = pathlab.import_host(*files["d"]).to_toml()
+        cluster = pathlab.import_cluster(files)
+    state = {"ANO": "active_non_optimized", "STBY": "standby"}[shown]
+    assert tomllib.loads(alone)["arrays"][0]["non_owner_state"] == state
+    assert (f'non_owner_state = "{state}"  # {files["d"][0]}: the target port groups (Storage Array Type Device '
+            f"Config) beside the active-optimized group report TPG_state={shown} (lines 4, ") in alone
+    said = [a.assumed for a in cluster.assumptions if a.field == "arrays.DGC.non_owner_state"]
+    assert not [m for m in said if "d shows no non_owner_state" in m], said
+    if shown == "STBY":  # o reads ANO: the array answers the hosts apart, each host's devices keep their own
+        assert [m for m in said if "the array answers the hosts apart" in m], said

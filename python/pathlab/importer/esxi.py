@@ -16,7 +16,7 @@ from pathlab.importer.captured_load import from_esxtop
 from pathlab.importer.esxi_active_passive import PathGroup, active_passive
 from pathlab.importer.esxi_dead_paths import dead_path_faults
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
-from pathlab.importer.esxi_non_owner import PathState, non_owner_states
+from pathlab.importer.esxi_non_owner import CONFIGS, PathState, non_owner_states
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
 from pathlab.importer.esxi_tpg_config import not_optimized, tpg_states
 from pathlab.importer.esxi_unknown_targets import placed
@@ -496,6 +496,13 @@ def build(c: Captures) -> Imported:
                                                                    _int_or_none(getattr(p, "line", None)))
                                                          for p in of_device.get(d.device, [])]
                                               for d in devices if vendor_of[d.device] == array}, path_file)
+            if beside.array is None and not beside.devices and by_config is not None:
+                # No path beside an owner's group: the SATP configs show the groups this host does not reach.
+                said = beside.warnings
+                beside = non_owner_states(array, {d.device: [PathState(f"TPG_id={tpg}", state, _int_or_none(getattr(
+                    d, "satp_config_line", None))) for tpg, state in tpg_states(d)] for d in devices
+                    if vendor_of[d.device] == array}, dev_file, CONFIGS)
+                beside.warnings[:0] = said
             if beside.array is not None:
                 t.key("non_owner_state", *beside.array)
             device_non_owner.update(beside.devices)
