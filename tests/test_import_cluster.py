@@ -432,28 +432,65 @@ def test_hosts_claiming_one_vendor_with_two_satps_are_warned_about(esxi: dict[st
     assert cluster.assumptions[0].field == "esxcli"
 
 
+ESXI_SETTLES = ("the TPG states of `esxcli storage nmp device list` (Storage Array Type Device Config: every target "
+                "port group the array reports, reached or not) and `nmp path list`")
+
+
 @pytest.mark.parametrize("order", ["os", "so"])
 def test_hosts_reading_one_array_symmetric_and_owned_are_refused_naming_both_whichever_comes_first(
         tmp_path: Path, order: str) -> None:
     """Two ESXi hosts reach the CX4's four ports (one WWN each, so every port has a controller):
-    o reads its LUNs' other target port group ANO (owned), s reads every path AO (symmetric). The
-    scenario holds one reading of an array, so either kept simulates the other host against what it
-    printed; o first kept o's and warned, s first was refused: now refused whichever comes first."""
+    o reads its LUNs' other target port group ANO (owned), s reads every path and every device's
+    every TPG AO (symmetric). The scenario holds one reading of an array, so either kept simulates
+    the other host against what it printed; o first kept o's and warned, s first was refused: now
+    refused whichever comes first, naming what settles each ESXi host's reading."""
     cx4 = str(ROOT / "scenarios" / "cx4-alua-path-failure.toml")
     files = {}
     for host in "os":
-        (tmp_path / f"devices-{host}.txt").write_text(_ran("show", "devices", cx4))
-        paths = _ran("show", "paths", cx4)
-        assert "TPG_state=ANO" in paths
-        (tmp_path / f"paths-{host}.txt").write_text(paths if host == "o" else paths.replace("TPG_state=ANO", "TPG_state=AO"))
+        devices, paths = _ran("show", "devices", cx4), _ran("show", "paths", cx4)
+        assert "TPG_state=ANO" in paths and "TPG_state=ANO" in devices
+        for name, text in (("devices", devices), ("paths", paths)):
+            (tmp_path / f"{name}-{host}.txt").write_text(text if host == "o" else text.replace("TPG_state=ANO",
+                                                                                                  "TPG_state=AO"))
         files[host] = f"{host}={tmp_path / f'devices-{host}.txt'},{tmp_path / f'paths-{host}.txt'}"
     line = _refused(*(arg for host in order for arg in ("--host", files[host])))
     assert line == (f"pathlab: error: {tmp_path / 'paths-s.txt'}: symmetric: s reads array DGC as symmetric "
                     f"({tmp_path / 'paths-s.txt'}: every path active-optimized), o as owned by its controllers "
                     f"({tmp_path / 'paths-o.txt'}: paths active-optimized and not, by TPG): the scenario has one reading "
-                    "of an array, so the hosts cannot be simulated together as each shows it; give every host's listing "
-                    "with its paths' priorities or ALUA states (`multipath -ll`, not `-l`), or, where the array answers "
-                    "the hosts apart (a mode set per host), import each host alone")
+                    f"of an array, so the hosts cannot be simulated together as each shows it; give s's {ESXI_SETTLES}, "
+                    f"o's {ESXI_SETTLES}, or, where the array answers the hosts apart (a mode set per host), import "
+                    "each host alone")
+
+
+@pytest.mark.parametrize("order", ["do", "od"])
+def test_an_esxi_host_reaching_the_owners_ports_alone_reads_the_array_owned_by_its_device_lists_tpg_states(
+        tmp_path: Path, order: str) -> None:
+    """Host d is zoned to each LUN's active-optimized ports alone: its path list shows every path
+    AO (it read "symmetric"), but its device list prints the array's TPG states,
+    `{TPG_id=1,TPG_state=AO}{TPG_id=2,TPG_state=ANO}`: the array reports a non-optimized group, so
+    it owns LUNs by controller (`esxi_tpg_config`). With o, which reaches both groups, the cluster
+    is consistent in either order (it was refused in both), each LUN owned by its AO group."""
+    cx4 = str(ROOT / "scenarios" / "cx4-alua-path-failure.toml")
+    devices, paths = _ran("show", "devices", cx4), _ran("show", "paths", cx4)
+    optimized = [block for block in paths.split("\n\n") if "TPG_state=ANO" not in block]
+    assert len(optimized) < len(paths.split("\n\n"))
+    files = {}
+    for host, listed in (("o", paths), ("d", "\n\n".join(optimized))):
+        (tmp_path / f"devices-{host}.txt").write_text(devices)
+        (tmp_path / f"paths-{host}.txt").write_text(listed)
+        files[host] = [str(tmp_path / f"devices-{host}.txt"), str(tmp_path / f"paths-{host}.txt")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)
+        alone = tomllib.loads(pathlab.import_host(*files["d"]).to_toml())
+        cluster = tomllib.loads(pathlab.import_cluster({h: files[h] for h in order}).text)
+    (array,) = alone["arrays"]
+    assert array["symmetric"] is False and [c["name"] for c in array["controllers"]] == ["TPG1", "TPG2"]
+    owners = {d["name"]: d["owner"] for d in alone["devices"]}
+    shown = dict(re.findall(r"^(naa\.\w+)\n(?:   .*\n)*?   Storage Array Type Device Config: .*?\{TPG_id=(\d),TPG_state=AO\}",
+                            devices, re.M))
+    assert owners == {name: f"TPG{tpg}" for name, tpg in shown.items()} and len(set(owners.values())) == 2
+    (merged,) = cluster["arrays"]
+    assert merged["symmetric"] is False
 
 
 def test_hosts_showing_one_lun_owned_by_two_controllers_are_warned_about(tmp_path: Path) -> None:
@@ -734,3 +771,32 @@ def test_the_clusters_and_hosts_scenarios_are_built_when_asked_for(esxi: dict[st
     assert cluster.scenario.file == cluster.file and host.scenario.file == host.file
     assert sorted(d.host for d in cluster.scenario.devices) == ["esx-a", "esx-a", "esx-b", "esx-b"]
     assert cluster.scenario is cluster.scenario  # built once
+
+
+@pytest.mark.parametrize("shown", ["ANO", "STBY"])
+def test_an_esxi_host_reaching_the_owners_ports_alone_reads_the_other_groups_state_in_its_device_list(
+        tmp_path: Path, shown: str) -> None:
+    """Host d reaches each LUN's active-optimized ports alone: no path shows the other group's
+    state, but its device list's SATP configs do (`{TPG_id=2,TPG_state=ANO}`, or STBY): that is
+    its non_owner_state, read by the path list's rule, where the cluster said d showed none, "which
+    no capture of its own settles", and ran o's."""
+    cx4 = str(ROOT / "scenarios" / "cx4-alua-path-failure.toml")
+    devices, paths = _ran("show", "devices", cx4), _ran("show", "paths", cx4)
+    optimized = "\n\n".join(block for block in paths.split("\n\n") if "TPG_state=ANO" not in block)
+    files = {}
+    for host, listed, devs in (("o", paths, devices), ("d", optimized, devices.replace("TPG_state=ANO", f"TPG_state={shown}"))):
+        (tmp_path / f"devices-{host}.txt").write_text(devs)
+        (tmp_path / f"paths-{host}.txt").write_text(listed)
+        files[host] = [str(tmp_path / f"devices-{host}.txt"), str(tmp_path / f"paths-{host}.txt")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pathlab.PathlabWarning)
+        alone = pathlab.import_host(*files["d"]).to_toml()
+        cluster = pathlab.import_cluster(files)
+    state = {"ANO": "active_non_optimized", "STBY": "standby"}[shown]
+    assert tomllib.loads(alone)["arrays"][0]["non_owner_state"] == state
+    assert (f'non_owner_state = "{state}"  # {files["d"][0]}: the target port groups (Storage Array Type Device '
+            f"Config) beside the active-optimized group report TPG_state={shown} (lines 4, ") in alone
+    said = [a.assumed for a in cluster.assumptions if a.field == "arrays.DGC.non_owner_state"]
+    assert not [m for m in said if "d shows no non_owner_state" in m], said
+    if shown == "STBY":  # o reads ANO: the array answers the hosts apart, each host's devices keep their own
+        assert [m for m in said if "the array answers the hosts apart" in m], said

@@ -97,11 +97,31 @@ def test_a_dead_path_no_path_of_its_target_names_is_left_out_and_said(tmp_path: 
     assert evidence.startswith(f"{tmp_path / 'paths.txt'}, line 18: Target Identifier: unknown;"), evidence
 
 
-def test_a_device_whose_every_path_is_left_out_is_refused(tmp_path: Path) -> None:
-    """L1's two paths (on channels 2 and 3, which no live path names) both of unknown targets."""
-    with pytest.raises(ScenarioError, match=r"naa.5000144f79272809: every path's target is unknown"):
-        _import(tmp_path, [_block(0, 0), _block(1, 0), _block(2, 1, "dead", "unknown"),
-                           _block(3, 1, "dead", "unknown")])
+def test_a_device_whose_every_path_is_dead_of_an_unknown_target_is_left_out_and_said(tmp_path: Path) -> None:
+    """L1's two paths (on channels 2 and 3, which no live path names) both dead of unknown targets:
+    all paths down, an ordinary capture during an outage. The device is left out of the imported
+    host (as a local disk is), one finding naming both paths' lines, and the host is L0's."""
+    scenario, done = _import(tmp_path, [_block(0, 0), _block(1, 0), _block(2, 1, "dead", "unknown"),
+                                        _block(3, 1, "dead", "unknown")])
+    assert [d["name"] for d in scenario["devices"]] == [DEVICES[0]]
+    assert [w["devices"] for w in scenario["workloads"]] == [[DEVICES[0]]]
+    assert len(scenario["arrays"][0]["ports"]) == 2 and "faults" not in scenario
+    left = [f for f in done.findings if "left out" in f.title]
+    assert [f.title for f in left] == [f"{DEVICES[1]}: left out: every path is out of use and of an unknown target "
+                                       "(captured)"]
+    assert left[0].evidence.startswith(f"{tmp_path / 'paths.txt'}, lines 35, 52: vmhba37:C2:T0:L1 State: dead, Target "
+                                       "Identifier: unknown; vmhba37:C3:T0:L1 State: dead, Target Identifier: unknown; "
+                                       "no path of vmhba37:C2:T0, vmhba37:C3:T0 names its target"), left[0].evidence
+    run = Scenario.from_text(done.text, "imported.toml", set={"run.duration": "1s", "run.warmup": "0s"}).run()
+    assert sorted(run.paths["name"]) == ["vmhba37:C0:T0:L0", "vmhba37:C1:T0:L0"]
+
+
+def test_a_host_whose_every_device_is_left_out_is_refused(tmp_path: Path) -> None:
+    """Every device's every path dead of an unknown target: no device is left to import."""
+    with pytest.raises(ScenarioError, match=r"naa.5000144f79272808: every path's target is unknown .* no device is "
+                                            r"left to import"):
+        _import(tmp_path, [_block(2, 0, "dead", "unknown"), _block(3, 0, "dead", "unknown"),
+                           _block(2, 1, "dead", "unknown"), _block(3, 1, "dead", "unknown")])
 
 
 def test_a_path_in_use_of_an_unknown_target_keeps_a_port_of_its_adapters_target_number(tmp_path: Path) -> None:
@@ -136,3 +156,27 @@ def test_the_nmp_path_lists_unknown_target_in_a_path_name_is_placed_the_same(tmp
     assert [f["path"] for f in scenario["faults"]] == ["vmhba37:C1:T0:L1"]
     said = [m for field, m in done.warnings if field == "paths.vmhba37:C1:T0:L1"]
     assert len(said) == 1 and f"path unknown.vmhba37-unknown.1:0-{DEVICES[1]}: taken as the target" in said[0], said
+
+
+@pytest.mark.parametrize("dead_first", [False, True])
+def test_a_dead_path_beside_a_path_in_use_of_an_unknown_target_takes_its_port(tmp_path: Path, dead_first: bool) -> None:
+    """L0's C2 path in use and L1's C2 path dead, both of unknown targets: the two rules agree in
+    one import, whichever is listed first. The path in use keeps the port vmhba37:C2:T0, and the
+    dead one at the same adapter, channel and target number reaches it (one target there) and is
+    down from 0 s, not left out saying no path there names its target."""
+    in_use, dead = _block(2, 0, "active", "unknown"), _block(2, 1, "dead", "unknown")
+    blocks = [_block(0, 0), dead, _block(0, 1), in_use] if dead_first else [_block(0, 0), in_use, _block(0, 1), dead]
+    scenario, done = _import(tmp_path, blocks)
+    (array,) = scenario["arrays"]
+    assert len(array["ports"]) == 2, array["ports"]
+    assert not [f for f in done.findings if "left out" in f.title]
+    assert [(f["kind"], f["at"], f["path"]) for f in scenario["faults"]] == [("path_down", "0s", "vmhba37:C2:T0:L1")]
+    said = [m for field, m in done.warnings if field == "paths.vmhba37:C2:T0:L1"]
+    dead_line, in_use_line = (18, 52) if dead_first else (52, 18)  # (each block is 17 lines)
+    assert said == [f"{tmp_path / 'paths.txt'}, line {dead_line}: Target Identifier: unknown: taken "
+                    f"as the port vmhba37:C2:T0 of vmhba37:C2:T0:L0 (line {in_use_line}), a path in use at the same "
+                    "adapter, channel and target number whose target is unknown too: ESXi numbers targets per adapter "
+                    "and channel"], said
+    run = Scenario.from_text(done.text, "imported.toml", set={"run.duration": "1s", "run.warmup": "0s"}).run()
+    rows = dict(zip(run.paths["name"], run.paths["state"], strict=True))
+    assert rows["vmhba37:C2:T0:L1"] == "dead" and rows["vmhba37:C2:T0:L0"] != "dead"

@@ -149,6 +149,41 @@ def test_one_alua_group_at_a_priority_alua_gives_one_path_leaves_its_grouping_op
     assert f"devices.{device['name']}.policy.path_grouping_policy" in dict(said)  # said not determined
 
 
+#: One group of four `ready` paths at 80 (/tmp/rev26/mp80.txt's shape): (50 + 90 + 90 + 90) / 4.
+ONE_GROUP_OF_FOUR = """\
+mpatha (360014050fd5c9ba6a0d4b7e8e2b6e8f5) dm-0 LIO-ORG,TCMU device
+size=100G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
+`-+- policy='service-time 0' prio={prio} status=active
+  |- 3:0:0:0 sdb 8:16 active {state} running
+  |- 3:0:1:0 sdc 8:32 active {state} running
+  |- 4:0:0:0 sdd 8:48 active {state} running
+  `- 4:0:1:0 sde 8:64 active {state} running
+"""
+
+
+@pytest.mark.parametrize(("prio", "state", "mixed"), [(80, "ready", True), (0, "ready", True), (85, "ready", False),
+                                                      (81, "ghost", False), (80, "ghost", True)])
+def test_one_alua_group_of_several_paths_is_one_states_only_at_a_priority_its_checker_states_allow(
+        tmp_path: Path, prio: int, state: str, mixed: bool) -> None:
+    """The rule (`linux_topology.one_state_group`): a group of `ready` or `ghost` paths is at one
+    state's priority only where alua.c gives it to a state tur.c prints so (`ready`: optimized,
+    non-optimized, logical-block dependent; `ghost`: standby). At 80 or 0 (unavailable, offline,
+    transitioning: never `ready`) four paths' priorities were averaged: they differ, so the
+    grouping is multibus, derived (dfc8759 left it not determined); at 85 (logical-block
+    dependent, preferred) or a `ghost` group at 81 (standby, preferred) it stays open."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ONE_GROUP_OF_FOUR.format(prio=prio, state=state))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(listing)])
+    (device,) = tomllib.loads(done.text)["devices"]
+    assert device["policy"]["path_grouping_policy"] == "multibus"  # the picture, for the simulation
+    # Derived (the rule in its comment), or said not determined.
+    assert (f"devices.{device['name']}.policy.path_grouping_policy" not in dict(done.warnings)) is mixed
+    derived = "one group at a priority no single ALUA state gives (alua.c) that its `ready` and `ghost` paths can be in"
+    assert (derived in done.text) is mixed
+
+
 def test_a_map_beside_its_owner_printing_0_and_non_optimized_is_said(tmp_path: Path) -> None:
     listing = tmp_path / "mp.txt"
     three_groups = ALUA_STANDBY_LISTING.format(prio=10).replace("`-+- policy='queue-length 0' prio=10 status=enabled",
@@ -373,9 +408,9 @@ def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owne
     assert message.startswith(f"a reads array LIO-ORG as symmetric ({tmp_path / 'a.txt'}: no map of the array parts ")
     assert f"b as owned by its controllers ({tmp_path / 'b.txt'}: the map at line 1 parts the paths" in message
     assert message.endswith("the scenario has one reading of an array, so the hosts cannot be simulated together as "
-                            "each shows it; give every host's listing with its paths' priorities or ALUA states "
-                            "(`multipath -ll`, not `-l`), or, where the array answers the hosts apart (a mode set per "
-                            "host), import each host alone")
+                            "each shows it; give a's `multipath -ll` (its paths' priorities: `-l` shows none), b's "
+                            "`multipath -ll` (its paths' priorities: `-l` shows none), or, where the array answers the "
+                            "hosts apart (a mode set per host), import each host alone")
 
 
 def test_the_host_name_no_capture_gives_is_said_as_pathlabs_in_the_file(tmp_path: Path) -> None:

@@ -112,14 +112,33 @@ def test_one_group_at_an_average_of_alua_priorities_is_multibus_over_non_optimiz
     assert not [f for f in _all(listing) if "ALUA" in f.title]
 
 
-@pytest.mark.parametrize("prio", [0, 5, 80, 85])
-def test_one_group_at_a_priority_alua_gives_one_path_is_not_said_to_mix_states(tmp_path: Path, prio: int) -> None:
-    """alua.c gives one path 5 (85 preferred) in the logical-block dependent state and 0 (80) in
-    the unavailable, offline and transitioning ones: a group at one of them needs no two states
-    (they were taken for an average of optimized and non-optimized paths, multibus)."""
+@pytest.mark.parametrize("prio", [5, 85, 1, 81])
+def test_one_group_at_a_priority_alua_gives_one_path_of_its_checker_state_is_not_said_to_mix_states(
+        tmp_path: Path, prio: int) -> None:
+    """alua.c gives one path 5 (85 preferred) in the logical-block dependent state, which a `ready`
+    path (tur.c: TEST UNIT READY answered GOOD) can be in, and 81 standby, a `ghost` one's (1 of
+    `ready` paths is prio const's for every path): a group of such paths at one of them needs no
+    two states."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(ONE_GROUP.format(prio=prio).replace("ready", "ghost" if prio == 81 else "ready"))
+    assert not [f for f in _all(listing) if "ALUA" in f.title]
+
+
+@pytest.mark.parametrize("prio", [0, 80])
+def test_one_group_of_ready_paths_at_alua_cs_unavailable_priority_is_an_average_over_states(tmp_path: Path,
+                                                                                            prio: int) -> None:
+    """alua.c gives 0 (80 preferred) only to a path unavailable, offline or transitioning, which tur.c
+    prints down or pending, never `ready`: four `ready` paths at 80 average several priorities
+    ((50 + 90 + 90 + 90) / 4, switchgroup.c), multibus over optimized and non-optimized paths, as
+    /tmp/rev26/mp80.txt shows (dfc8759 read it as one state's and said nothing)."""
     listing = tmp_path / "mp.txt"
     listing.write_text(ONE_GROUP.format(prio=prio))
-    assert not [f for f in _all(listing) if "ALUA" in f.title]
+    (found,) = [f for f in _all(listing) if "ALUA" in f.title]
+    assert found.title == ("map mpatha: one path group over optimized and non-optimized paths of an ALUA array "
+                           "(multibus): non-optimized paths carry I/O (captured)")
+    assert found.evidence.startswith(f"{listing}, line 4: the group's priority {prio} is alua.c's only for states its "
+                                     "`ready` paths cannot be in (0, 80 preferred: unavailable, offline, transitioning, "
+                                     "which tur.c prints down or pending): an average"), found.evidence
 
 
 def test_prio_const_in_multipath_conf_shown_in_force_on_an_alua_array_names_the_conf_line(tmp_path: Path) -> None:

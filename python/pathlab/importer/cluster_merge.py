@@ -164,7 +164,7 @@ class Merging:
             top.elements("esxcli", [Element(c, source) for c, (_, source) in self.claims.items()])
         cluster.tables += [self.run, *self.host_tables]
         for a in arrays:
-            _refuse_read_apart(a)
+            _refuse_read_apart(a, {m.name: m.stack for m in members})
             _per_host_keys(a, self.warnings)
             _write_ports(a)
             cluster.tables.append(a.table)
@@ -340,14 +340,26 @@ def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple
                                                        f"host {to_toml(theirs[key])} ({_said(first_source)}): the first kept"))
 
 
-def _refuse_read_apart(a: ClusterArray) -> None:
+#: Per stack, the listing that shows whether a host reads an array symmetric or owned by its controllers.
+SYMMETRY_SHOWN_BY = {
+    "esxi": "the TPG states of `esxcli storage nmp device list` (Storage Array Type Device Config: every target "
+            "port group the array reports, reached or not) and `nmp path list`",
+    "linux": "`multipath -ll` (its paths' priorities: `-l` shows none)",
+    "nvme": "the ANA states (`nvme list-subsys`, or /sys/block/nvme*c*n*/ana_state)",
+    "powerpath": "`powermt display dev=all` (its Owner lines)",
+    "windows": "`mpclaim -s -d N` (its paths' TPG states)",
+}
+
+
+def _refuse_read_apart(a: ClusterArray, stacks: dict[str, str]) -> None:
     """Refuses an array one host reads symmetric and another owned by its controllers, whichever
     host comes first. The scenario holds one `symmetric` per array (a device's own state is a
     non-owner's, never active-optimized), so either reading kept simulates the other host against
     what it printed; the first host's was kept where the ports all had a controller, and the
     hosts' order decided between that and a refusal. A listing may mislead (`multipath -l` shows
     no priorities, a host may reach one controller only) or the array answer the hosts apart (a
-    mode set per host): which, the merge cannot tell; the message says what settles it."""
+    mode set per host): which, the merge cannot tell; the message says what settles it, for each
+    host's stack (`SYMMETRY_SHOWN_BY`)."""
     read = [(h, v, s) for h, v, s in a.symmetry if s is not None and not isinstance(s, Assumed)]
     symmetric = next(((h, s) for h, v, s in read if v), None)
     owned = next(((h, s) for h, v, s in read if not v), None)
@@ -356,9 +368,9 @@ def _refuse_read_apart(a: ClusterArray) -> None:
     raise ScenarioError(_file_of(symmetric[1]) or a.name, "symmetric",
                         f"{symmetric[0]} reads array {a.name} as symmetric ({_said(symmetric[1])}), {owned[0]} as owned "
                         f"by its controllers ({_said(owned[1])}): the scenario has one reading of an array, so the hosts "
-                        "cannot be simulated together as each shows it; give every host's listing with its paths' "
-                        "priorities or ALUA states (`multipath -ll`, not `-l`), or, where the array answers the hosts "
-                        "apart (a mode set per host), import each host alone")
+                        "cannot be simulated together as each shows it; give "
+                        + ", ".join(f"{h}'s {SYMMETRY_SHOWN_BY[stacks[h]]}" for h in (symmetric[0], owned[0]))
+                        + ", or, where the array answers the hosts apart (a mode set per host), import each host alone")
 
 
 def _per_host_keys(a: ClusterArray, warnings: list[tuple[str, str]]) -> None:

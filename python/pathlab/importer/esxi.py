@@ -16,8 +16,9 @@ from pathlab.importer.captured_load import from_esxtop
 from pathlab.importer.esxi_active_passive import PathGroup, active_passive
 from pathlab.importer.esxi_dead_paths import dead_path_faults
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
-from pathlab.importer.esxi_non_owner import PathState, non_owner_states
+from pathlab.importer.esxi_non_owner import CONFIGS, PathState, non_owner_states
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
+from pathlab.importer.esxi_tpg_config import not_optimized, tpg_states
 from pathlab.importer.esxi_unknown_targets import placed
 from pathlab.importer.frame_rows import cell as _value
 from pathlab.importer.frame_rows import cell_int as _int_or_none
@@ -113,8 +114,8 @@ def _working_tpg(device: Any) -> tuple[int | None, str | None, bool]:
     the first is taken: every path is AO either way. Fixed runs on its preferred path whatever
     its ALUA state, so the listing does not say where that path is: with one AO group it is taken
     to be there (assumed, and said: the path list's `TPG_state` shows it)."""
-    groups = re.findall(r"TPG_id=(\d+),TPG_state=(\w+)", str(_value(getattr(device, "satp_config", None)) or ""))
-    optimized = [int(tpg) for tpg, state in groups if state == "AO"]
+    groups = tpg_states(device)
+    optimized = [tpg for tpg, state in groups if state == "AO"]
     policy = str(_value(getattr(device, "psp", None)) or "")
     if not optimized or policy not in FOLLOW_ALUA + ("VMW_PSP_FIXED",) or getattr(device, "use_ano", False) is True:
         return None, None, False
@@ -390,8 +391,13 @@ def build(c: Captures) -> Imported:
     # controllers each ask it of every path); runtime names are unique, checked above.
     target_of = {p.runtime_name: _target_of(p) for p in paths}
     # A path whose target is printed unknown: the target its adapter, channel and target number's
-    # other paths name, else it is left out (said).
-    paths, left_out = placed(paths, target_of, path_file, warnings)
+    # other paths name, else it is left out (said), and a device left with none too (its esxtop
+    # rows, as a local disk's, make no workload).
+    place = placed(paths, target_of, path_file, warnings)
+    paths, left_out = place.paths, place.found
+    if place.devices_left_out:
+        devices = [d for d in devices if str(d.device) not in place.devices_left_out]
+        vendor_of = {d.device: vendor_of[d.device] for d in devices}
     # Ports: one per target the paths reach, per array (named by vendor), with its TPG.
     ports: dict[tuple[str, str], Port] = {}
     for p in paths:
@@ -443,11 +449,16 @@ def build(c: Captures) -> Imported:
     of_device = paths_of(paths)
     device_non_owner: dict[str, tuple[str, Provenance]] = {}
     passive_owner: dict[str, str] = {}  # an active/passive array's LUN → the controller of its active paths
+    controllers_of: dict[str, set[str]] = {}  # an owned ALUA array's controllers (its TPGs) on this host
     for array in dict.fromkeys(vendor_of.values()):
         array_ports = [p for p in ports.values() if p.array == array]
         tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None}, key=lambda g: (len(g), g))
         states = [_value(getattr(p, "tpg_state", None)) for p in paths if vendor_of[p.device] == array]
-        symmetric = all(s in (None, "AO") for s in states)
+        # A device list's SATP config that shows a TPG not active-optimized: the array owns its LUNs
+        # by controller, whatever paths this host has (`esxi_tpg_config`).
+        by_config = next((shown for d in devices if vendor_of[d.device] == array
+                          and (shown := not_optimized(d)) is not None), None) if tpgs else None
+        symmetric = all(s in (None, "AO") for s in states) and by_config is None
         passive, contradiction = (None, None) if tpgs else active_passive(
             {d.device: [PathGroup(target_of[p.runtime_name], _value(getattr(p, "group_state", None)),
                                   _int_or_none(getattr(p, "line", None)))
@@ -463,6 +474,10 @@ def build(c: Captures) -> Imported:
                                        else "no TPG in the path configs"))
         if passive is not None and passive.source is not None:
             t.key("symmetric", False, passive.source)
+        elif by_config is not None and all(s in (None, "AO") for s in states):
+            t.key("symmetric", False, Derived(f"{by_config.said(dev_file)}: the array reports a target port group "
+                                              f"not active-optimized, so it owns LUNs by controller, though every path "
+                                              f"of this host ({path_file}) is active-optimized", (dev_file, path_file)))
         else:
             t.key("symmetric", symmetric or not tpgs,
                   Derived(f"{path_file}: " + ("every path active-optimized" if symmetric or not tpgs
@@ -476,10 +491,18 @@ def build(c: Captures) -> Imported:
             warnings.append(zero_load_assumed(array))
         if tpgs and not symmetric:
             t.key("controllers", [{"name": f"TPG{g}"} for g in tpgs], Read(path_file, text="one per target port group"))
+            controllers_of[array] = {f"TPG{g}" for g in tpgs}
             beside = non_owner_states(array, {d.device: [PathState(str(p.runtime_name), _value(getattr(p, "tpg_state", None)),
                                                                    _int_or_none(getattr(p, "line", None)))
                                                          for p in of_device.get(d.device, [])]
                                               for d in devices if vendor_of[d.device] == array}, path_file)
+            if beside.array is None and not beside.devices and by_config is not None:
+                # No path beside an owner's group: the SATP configs show the groups this host does not reach.
+                said = beside.warnings
+                beside = non_owner_states(array, {d.device: [PathState(f"TPG_id={tpg}", state, _int_or_none(getattr(
+                    d, "satp_config_line", None))) for tpg, state in tpg_states(d)] for d in devices
+                    if vendor_of[d.device] == array}, dev_file, CONFIGS)
+                beside.warnings[:0] = said
             if beside.array is not None:
                 t.key("non_owner_state", *beside.array)
             device_non_owner.update(beside.devices)
@@ -541,6 +564,11 @@ def build(c: Captures) -> Imported:
                        and _port_group(p) is not None), None)
         if owning and any(state(p) not in (None, "AO") for p in own):
             t.key("owner", owning, Derived(f"{path_file}: the TPG whose paths are active-optimized", (path_file,)))
+        elif ((shown := not_optimized(d)) is not None and shown.optimized is not None
+              and f"TPG{shown.optimized}" in controllers_of.get(vendor_of[d.device], ())):
+            # Its paths all active-optimized (this host reaches the owner's ports alone): the SATP's.
+            t.key("owner", f"TPG{shown.optimized}", Derived(f"{shown.said(dev_file)} and TPG_id={shown.optimized},"
+                                                            "TPG_state=AO, its one active-optimized group", (dev_file,)))
         elif d.device in passive_owner:
             t.key("owner", passive_owner[d.device], Derived(f"{path_file}: the controller of its paths in Group State "
                                                             "active", (path_file,)))

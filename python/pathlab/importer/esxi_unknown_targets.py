@@ -16,12 +16,18 @@ names it, the listing does not say which array port the path reaches: a path out
 disabled: `esxi_dead_paths`) is left out of the imported host (a finding names its line) rather
 than given a port the array may not have, as it carried no I/O on the host either; a path in use
 (a transport that names no target, as the local one above) carries I/O, so it keeps a port of its
-own, the target its adapter, channel and target number name (`vmhba0:C2:T0`), said as a warning.
-A device left with no path is refused."""
+own, the target its adapter, channel and target number name (`vmhba0:C2:T0`), said as a warning;
+the paths in use are placed first, so that a dead one at the same adapter, channel and target
+number reaches that port (one target there) and stays down from 0 s, as beside a named one.
+A device left with no path (every path dead and of an unknown target: all paths down, an ordinary
+capture during an outage) is left out of the imported host, a finding naming its paths' lines, as
+`esxi.build` leaves out local disks and devices of other plug-ins; where no device is left, the
+import is refused."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from pathlab.api import ScenarioError
@@ -56,51 +62,92 @@ def _place(row: Any) -> tuple[str, int, int]:
     return str(row.adapter), int(channel) if channel is not None else 0, int(row.target)
 
 
-def placed(paths: list[Any], target_of: dict[Any, str], path_file: str,
-           warnings: list[tuple[str, str]]) -> tuple[list[Any], list[Finding]]:
+@dataclass
+class Placed:
+    """The paths kept, a finding for each path (or device) left out, and the devices left out."""
+
+    paths: list[Any]
+    found: list[Finding] = field(default_factory=list)
+    devices_left_out: set[str] = field(default_factory=set)
+
+
+def placed(paths: list[Any], target_of: dict[Any, str], path_file: str, warnings: list[tuple[str, str]]) -> Placed:
     """The paths kept, with `target_of` set for those whose target was printed unknown (the
     target a path of the same adapter, channel and target number names, said in `warnings`), and
     a finding for each path out of use left out (no path there names its target; a path in use
-    keeps its adapter's target number as its port)."""
+    keeps its adapter's target number as its port); a device none of whose paths is kept is left
+    out, one finding naming its paths' lines (refused where no device is left)."""
     unknown = {p.runtime_name: printed for p in paths if (printed := unknown_target(p)) is not None}
     if not unknown:
-        return paths, []
+        return Placed(paths)
     named: dict[tuple[str, int, int], Any] = {}
     for p in paths:
         if p.runtime_name not in unknown:
             named.setdefault(_place(p), p)
-    kept, found = [], []
-    for p in paths:
-        if p.runtime_name not in unknown:
-            kept.append(p)
-            continue
-        line = cell_int(getattr(p, "line", None))
-        at = f"{path_file}" + (f", line {line}" if line is not None else "")
-        adapter, channel, target = _place(p)
-        sibling = named.get((adapter, channel, target))
-        if sibling is not None:
+    said: dict[Any, str] = {}  # each path placed, and how (said in the listing's order)
+    left: dict[Any, str] = {}  # each path left out, and the field and state the listing shows
+    # The paths in use first: one whose place no path names takes its adapter, channel and target
+    # number as its port, and a dead one at the same place reaches that port (one target there).
+    for p in sorted((p for p in paths if p.runtime_name in unknown), key=lambda p: out_of_use(p) is not None):
+        at = _at(p, path_file)
+        where = _where(p)
+        sibling = named.get(_place(p))
+        shown = out_of_use(p)
+        if sibling is not None and sibling.runtime_name not in unknown:
             target_of[p.runtime_name] = target_of[sibling.runtime_name]
-            kept.append(p)
-            warnings.append((f"paths.{p.runtime_name}", f"{at}: {unknown[p.runtime_name]}: taken as the target "
-                             f"{sibling.runtime_name} names (line {cell_int(getattr(sibling, 'line', None))}): ESXi "
-                             "numbers targets per adapter and channel"))
-            continue
-        if out_of_use(p) is None:  # in use: it carries I/O, to the one target its numbers name
-            target_of[p.runtime_name] = f"{adapter}:C{channel}:T{target}"
-            kept.append(p)
-            warnings.append((f"paths.{p.runtime_name}", f"{at}: {unknown[p.runtime_name]}: no path of {adapter}:"
-                             f"C{channel}:T{target} names its target, which is taken as a port of its own, "
-                             f"{adapter}:C{channel}:T{target} (ESXi numbers targets per adapter and channel)"))
-            continue
-        found.append(Finding(f"{p.device}: path {p.runtime_name} left out: its target is unknown (captured)",
-                             f"{at}: {unknown[p.runtime_name]}; no path of {adapter}:C{channel}:T{target} names its "
-                             "target, so which array port it reaches is not in the listing: the imported host has "
-                             "no such path"))
-    devices = {str(p.device) for p in paths}
-    for device in sorted(devices - {str(p.device) for p in kept}):
-        first = next(p for p in paths if str(p.device) == device)
+            said[p.runtime_name] = (f"{at}: {unknown[p.runtime_name]}: taken as the target {sibling.runtime_name} "
+                                    f"names (line {cell_int(getattr(sibling, 'line', None))}): ESXi numbers targets "
+                                    "per adapter and channel")
+        elif shown is None:  # in use: it carries I/O, to the one target its numbers name
+            target_of[p.runtime_name] = where
+            named.setdefault(_place(p), p)
+            said[p.runtime_name] = (f"{at}: {unknown[p.runtime_name]}: no path of {where} names its target, which is "
+                                    f"taken as a port of its own, {where} (ESXi numbers targets per adapter and "
+                                    "channel)")
+        elif sibling is not None:  # dead, where a path in use of an unknown target too has its port
+            target_of[p.runtime_name] = target_of[sibling.runtime_name]
+            said[p.runtime_name] = (f"{at}: {unknown[p.runtime_name]}: taken as the port {where} of "
+                                    f"{sibling.runtime_name} (line {cell_int(getattr(sibling, 'line', None))}), a path "
+                                    "in use at the same adapter, channel and target number whose target is unknown "
+                                    "too: ESXi numbers targets per adapter and channel")
+        else:
+            left[p.runtime_name] = f"{shown[0]}: {shown[1]}"
+    kept = [p for p in paths if p.runtime_name not in left]
+    warnings += [(f"paths.{p.runtime_name}", said[p.runtime_name]) for p in paths if p.runtime_name in said]
+    if not kept:
+        first = paths[0]
         raise ScenarioError(path_file, f"line {cell_int(getattr(first, 'line', None))}",
-                            f"{device}: every path's target is unknown ({unknown[first.runtime_name]}), and no "
-                            "path of the same adapter, channel and target number names it: which array ports "
-                            "the device reaches is not in the listing")
-    return kept, found
+                            f"{first.device}: every path's target is unknown ({unknown[first.runtime_name]}), and no "
+                            "path of the same adapter, channel and target number names it, as of every device's: "
+                            "which array ports the devices reach is not in the listing, and no device is left to import")
+    out = Placed(kept, devices_left_out={str(p.device) for p in paths} - {str(p.device) for p in kept})
+    for p in paths:
+        if p.runtime_name not in left or str(p.device) in out.devices_left_out:
+            continue
+        out.found.append(Finding(f"{p.device}: path {p.runtime_name} left out: its target is unknown (captured)",
+                                 f"{_at(p, path_file)}: {unknown[p.runtime_name]}; no path of {_where(p)} names its "
+                                 "target, so which array port it reaches is not in the listing: the imported host "
+                                 "has no such path"))
+    for device in sorted(out.devices_left_out):
+        own = [p for p in paths if str(p.device) == device]
+        lines = [str(line) for p in own if (line := cell_int(getattr(p, "line", None))) is not None]
+        out.found.append(Finding(f"{device}: left out: every path is out of use and of an unknown target (captured)",
+                                 f"{path_file}" + (f", line{'s' if len(lines) > 1 else ''} {', '.join(lines)}" if lines
+                                                   else "") + ": "
+                                 + "; ".join(f"{p.runtime_name} {left[p.runtime_name]}, {unknown[p.runtime_name]}"
+                                             for p in own)
+                                 + f"; no path of {', '.join(dict.fromkeys(_where(p) for p in own))} names its target, "
+                                 "so which array ports the device reaches is not in the listing (all paths down: a "
+                                 "capture during an outage): the imported host has no such device, nor a workload "
+                                 "from its esxtop rows"))
+    return out
+
+
+def _at(p: Any, path_file: str) -> str:
+    line = cell_int(getattr(p, "line", None))
+    return f"{path_file}" + (f", line {line}" if line is not None else "")
+
+
+def _where(p: Any) -> str:
+    adapter, channel, target = _place(p)
+    return f"{adapter}:C{channel}:T{target}"

@@ -176,6 +176,32 @@ ALUA_ONE_STATE = ALUA_OPTIMIZED + ALUA_OTHER + ALUA_LBA_DEPENDENT + ALUA_NO_SERV
 #: The checker states whose paths multipathd averages into a group's priority (switchgroup.c's
 #: `path_group_prio_update`: PATH_UP, PATH_GHOST); a group with none prints 0, read from no path.
 AVERAGED = ("ready", "ghost")
+#: The alua prioritizer's priorities a path can have in each checker state multipathd averages.
+#: tur.c (multipath-tools c2fcdaf, checkers/tur.c lines 183-216; the checker a TPGS LUN gets)
+#: prints `ready` (PATH_UP) for a TEST UNIT READY answered GOOD, which the port groups that serve
+#: I/O do: optimized, non-optimized, logical-block dependent; `ghost` (PATH_GHOST) for NOT READY
+#: 04h/0Bh, a port in standby; transitioning (04h/0Ah) is PATH_PENDING, and unavailable, offline
+#: and any other NOT READY PATH_DOWN. So no `ready` or `ghost` path is ever at alua.c's 0 or 80.
+ALUA_OF_CHECKER = {"ready": ALUA_OPTIMIZED + ALUA_NON_OPTIMIZED + ALUA_LBA_DEPENDENT, "ghost": ALUA_STANDBY}
+#: prio const's priority of every path (multipath-tools prioritizers/const.c line 8): a group of
+#: `ready` paths at 1 is one priority whatever their states (`listing_findings` reads const in force).
+CONST_PRIO = 1
+
+
+def one_state_group(prio: int, paths: list[Any]) -> bool:
+    """Whether a group's priority is one ALUA state's. The rule (*a state its paths can be in*): a
+    group of several `ready` or `ghost` paths is at one state's priority only where alua.c gives
+    it a path in a state a path of those checker states can be in (`ALUA_OF_CHECKER`); at another
+    it is multipathd's average of paths of different priorities (switchgroup.c
+    `path_group_prio_update`: the integer mean of its `ready` and `ghost` paths' priorities;
+    (50 + 90 + 90 + 90) / 4 = 80 is a preferred optimized path beside three preferred non-optimized
+    ones, not a preferred unavailable one). A group of one such path is at that path's priority,
+    and one of none averaged no path's: there, alua.c's every one-path priority is one state's; 1
+    is prio const's for every path (`CONST_PRIO`), one priority too."""
+    averaged = [str(p.checker_state) for p in paths if str(p.checker_state) in ALUA_OF_CHECKER]
+    if len(averaged) < 2:
+        return prio in ALUA_ONE_STATE
+    return prio == CONST_PRIO or any(prio in ALUA_OF_CHECKER[state] for state in set(averaged))
 
 
 def other_group_prios(paths: list[Any], topology: MapTopology) -> set[int]:
@@ -222,12 +248,12 @@ def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = Fal
     the listing does not determine it (one of `UNDETERMINED`). Only the groups with a usable path say anything: a group
     whose every path failed shows priority 0 because the prioritizer could not reach its port.
     The grouping returned where it is not determined builds the same picture, for the simulation.
-    One group of an ALUA map at a priority no single ALUA state has holds paths of several
-    priorities: group_by_prio would have parted them, so it is multibus. Under `multipath -l`
+    One group of an ALUA map at a priority no single ALUA state of its paths has (`one_state_group`)
+    holds paths of several priorities: group_by_prio would have parted them, so it is multibus. Under `multipath -l`
     (not `checked`) no priority was read: a group per path is failover's or group_by_prio's alike."""
     if len(groups) == 1:
         prio = str(groups[0][0].group_prio)
-        mixed = alua and prio.isdigit() and int(prio) not in ALUA_ONE_STATE
+        mixed = alua and prio.isdigit() and not one_state_group(int(prio), groups[0])
         return "multibus", MIXED_ONE_GROUP if mixed else ONE_GROUP
     if not all(len(g) == 1 for g in groups):
         return "group_by_prio", GROUPS_OF_SEVERAL
@@ -251,8 +277,8 @@ ONE_PATH_GROUPS_APART = ("the listing shows a group per path, no two usable ones
                          "group_by_prio build it; not determined")
 UNDETERMINED = (ONE_GROUP, ONE_PATH_GROUPS_FAILED, ONE_PATH_GROUPS_UNCHECKED, ONE_PATH_GROUPS_APART)
 #: The rules by which the listing determines a map's grouping, per shape.
-MIXED_ONE_GROUP = ("one group at a priority no single ALUA state gives (alua.c): its paths' priorities differ, which "
-                   "group_by_prio would have parted: multibus")
+MIXED_ONE_GROUP = ("one group at a priority no single ALUA state gives (alua.c) that its `ready` and `ghost` paths can be "
+                   "in (tur.c): its paths' priorities differ, which group_by_prio would have parted: multibus")
 GROUPS_OF_SEVERAL = ("groups of several paths apart: group_by_prio (group_by_serial and group_by_node_name build the same "
                      "shape)")
 EQUAL_ONE_PATH_GROUPS = ("a group per path, two usable ones of one priority, which group_by_prio would have put together: "

@@ -24,6 +24,7 @@ from pathlab.importer.linux_topology import (
     has_address,
     is_down,
     map_topology,
+    one_state_group,
 )
 
 if TYPE_CHECKING:
@@ -102,12 +103,15 @@ def _alua_findings(m: Any, mine: list[Any], file: str, conf: ConfPrecedence | No
                            "a kernel that attaches scsi_dh_alua) would"))
     if alua_handler and len(groups) == 1 and len(usable) > 1:
         prio = next(iter(prios)) if len(prios) == 1 else None
-        if prio is not None and prio not in ALUA_ONE_STATE:
+        if prio is not None and not one_state_group(prio, mine):
+            why = ("is no single ALUA state's (50 optimized, 10 non-optimized)" if prio not in ALUA_ONE_STATE else
+                   "is alua.c's only for states its `ready` paths cannot be in (0, 80 preferred: unavailable, offline, "
+                   "transitioning, which tur.c prints down or pending)")
             out.append(Finding(f"map {m.name}: one path group over optimized and non-optimized paths of an ALUA array "
                                "(multibus): non-optimized paths carry I/O (captured)",
-                               f"{file}, line {usable[0].line}: the group's priority {prio} is no single ALUA state's "
-                               "(50 optimized, 10 non-optimized): an average over paths in both; group_by_prio would "
-                               "keep I/O on the optimized ones"))
+                               f"{file}, line {usable[0].line}: the group's priority {prio} {why}: an average over paths "
+                               "in both (switchgroup.c: a group's priority is the mean of its `ready` and `ghost` "
+                               "paths'); group_by_prio would keep I/O on the optimized ones"))
     if conf is None or not alua_handler:
         return out
     # multipathd's detect_prio and detect_pgpolicy can overrule multipath.conf on an ALUA array: a

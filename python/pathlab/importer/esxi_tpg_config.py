@@ -1,0 +1,52 @@
+"""What an ESXi device list says of an ALUA array's target port groups by itself: each device's
+`Storage Array Type Device Config` (VMW_SATP_ALUA's, `{TPG_id=1,TPG_state=AO}{TPG_id=2,TPG_state=ANO}`)
+prints the state of every target port group the array reports for the LUN, whether or not this
+host has a path to it.
+
+The rule (*a target port group not active-optimized*): an array one of whose devices shows a TPG in
+another state than AO (ANO, STBY, UNAV, ...) owns its LUNs by controller, not symmetric, whatever
+this host's paths show: a host zoned to the owner's ports alone (one ESXi host reaching SP A only)
+lists active-optimized paths only, although the array reports the other group non-optimized. The
+device's owner is then its one AO group, where the host has a port of it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from pathlab.importer.frame_rows import cell as _value
+from pathlab.importer.frame_rows import cell_int
+
+#: A target port group and its state in an SATP's device config.
+TPG_STATE = re.compile(r"TPG_id=(\d+),TPG_state=(\w+)")
+
+
+def tpg_states(device: Any) -> list[tuple[int, str]]:
+    """Each `{TPG_id=…,TPG_state=…}` of the device's SATP config, in the listing's order."""
+    return [(int(tpg), state) for tpg, state in TPG_STATE.findall(str(_value(getattr(device, "satp_config", None)) or ""))]
+
+
+class NotOptimized(NamedTuple):
+    """A device whose SATP config shows a TPG in another state than AO: the device, its config's
+    line (None where the listing gives none), the group and its state, and its one AO group."""
+
+    device: str
+    line: int | None
+    tpg: int
+    state: str
+    optimized: int | None
+
+    def said(self, dev_file: str) -> str:
+        at = f"{dev_file}" + (f", line {self.line}" if self.line is not None else "")
+        return f"{at}: {self.device}'s Storage Array Type Device Config shows TPG_id={self.tpg},TPG_state={self.state}"
+
+
+def not_optimized(device: Any) -> NotOptimized | None:
+    """The device's first TPG not active-optimized in its SATP config, with its one AO group."""
+    groups = tpg_states(device)
+    other = next(((tpg, state) for tpg, state in groups if state != "AO"), None)
+    if other is None:
+        return None
+    optimized = [tpg for tpg, state in groups if state == "AO"]
+    return NotOptimized(str(device.device), cell_int(getattr(device, "satp_config_line", None)), other[0], other[1],
+                        optimized[0] if len(optimized) == 1 else None)
