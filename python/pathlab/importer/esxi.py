@@ -275,7 +275,8 @@ def _target_of(row: Any) -> str:
 def _one_path_per_runtime_name(paths: list[Any], path_file: str) -> None:
     """Refuses a runtime name listed twice, naming both lines: a host lists each path once (two
     hosts' device lists in one file would make two paths of one name; a path list's reader
-    already reads a repeat once, or refuses one that differs: `readers/_listed_once.py`)."""
+    already reads a repeat once, takes the later where only its moment moved, or refuses one whose
+    settings or topology differ: `readers/_listed_once.py`)."""
     first: dict[str, Any] = {}
     for p in paths:
         seen = first.setdefault(str(p.runtime_name), p)
