@@ -231,7 +231,7 @@ impl Simulation {
             self.preload_completion(r.device, r.path, r.worker);
         }
         let inaccessible = path.alua == AluaState::Unavailable;
-        if (!path.connected || path.errors.is_some() || inaccessible) && self.faulty_response(io, p) {
+        if (!path.connected || path.errors().is_some() || inaccessible) && self.faulty_response(io, p) {
             return;
         }
         let c = Completion {
@@ -245,7 +245,7 @@ impl Simulation {
         // policy, slot). Counters and levels of different objects: in any order the same.
         let path = &mut self.model.paths[p];
         path.counters.record(&c);
-        let (a, nexus) = (path.adapter, path.nexus);
+        let (a, nexus) = (path.adapter(), path.nexus);
         keep_alive::traffic(&mut self.keep_alive_seen, nexus, r.dispatched_at);
         let adapter = &mut self.model.adapters[a];
         adapter.counters.record(&c);
@@ -341,7 +341,7 @@ impl Simulation {
     #[inline]
     pub(super) fn release_slot(&mut self, p: usize) {
         let path = &self.model.paths[p];
-        self.model.adapters[path.adapter].active.add(self.events.now(), -1);
+        self.model.adapters[path.adapter()].active.add(self.events.now(), -1);
         self.model.host.nexus_outstanding[path.nexus] -= 1;
     }
 

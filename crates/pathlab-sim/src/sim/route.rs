@@ -20,7 +20,7 @@ impl Simulation {
     pub(super) fn send_on(&mut self, io: u32, p: usize, unless_full: bool) {
         let now = self.events.now();
         let path = &self.model.paths[p];
-        let a = path.adapter;
+        let a = path.adapter();
         let adapter = &mut self.model.adapters[a];
         if unless_full && adapter.active.value() >= u64::from(adapter.queue_depth) {
             adapter.waiting.push_back(io);
@@ -70,7 +70,7 @@ impl Simulation {
     pub(super) fn send_write_data(&mut self, io: u32, attempt: u32) {
         let r = self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
-        let adapter = &mut self.model.adapters[path.adapter];
+        let adapter = &mut self.model.adapters[path.adapter()];
         let sent = transfer(&mut adapter.tx_free_at, adapter.bytes_per_ns, self.events.now(), r.attrs.bytes);
         self.events.at(sent + path.one_way_ns, Event::AtPort { io, attempt });
     }
@@ -152,7 +152,7 @@ impl Simulation {
         }
         let path = &self.model.paths[self.ios.get(io).path as usize];
         let back = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
-        if path.drain.is_some() {
+        if path.draining() {
             self.events.after(back.saturating_add(rule.retry_ns), Event::Resend { io, attempt });
         } else {
             self.events.after_fixed(back + rule.retry_ns, Event::Resend { io, attempt });
@@ -224,7 +224,7 @@ impl Simulation {
         let trip = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
         // A response held back (a slow drain, congestion) past the host's I/O timeout is not
         // waited for: the host aborts the command then, as the stack does any other.
-        if path.drain.is_some() || path.added_latency_ns != 0 {
+        if path.delayed() {
             let deadline = r.dispatched_at.saturating_add(self.model.devices[path.device].stack.io_timeout_ns);
             if self.events.now().saturating_add(trip) > deadline {
                 let at = deadline.max(self.events.now());
@@ -234,14 +234,14 @@ impl Simulation {
         if self.preloading && path.one_way_ns <= PRELOAD_AHEAD_UP_TO_NS {
             self.preload_completion(r.device, r.path, r.worker);
         }
-        let adapter = &mut self.model.adapters[path.adapter];
+        let adapter = &mut self.model.adapters[path.adapter()];
         // An adapter that coalesces interrupts decides when the host sees it (`coalescing.rs`).
         let arrives = match adapter.coalescing {
             None => Event::Complete { io, attempt },
             Some(_) => Event::AtAdapter { io, attempt },
         };
         // A slow drain's delay grows with time: not a lane's constant, so not `after_fixed`.
-        if path.drain.is_none() && (r.attrs.is_write || adapter.bytes_per_ns.is_none()) {
+        if !path.draining() && (r.attrs.is_write || adapter.bytes_per_ns.is_none()) {
             // Nothing but the trip back: a fixed delay.
             self.events.after_fixed(trip, arrives);
         } else {

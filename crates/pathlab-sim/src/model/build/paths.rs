@@ -2,7 +2,6 @@
 //! arrays' ports, in discovery order (by adapter, then by target number), each with its runtime
 //! name, the ALUA state its array reports and its target port group.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::fabric::Zoning;
@@ -23,40 +22,16 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
             }
             let nexus = *zoning.nexus_of.get(&(a, p)).expect("zoned pair");
             let alua = m.reported_alua(di, p);
-            let path = Path {
-                name: runtime_name(&mut name, &m.adapters[a].name, [c, t, lun]),
-                device: di,
-                adapter: a,
-                port: p,
-                nexus,
-                one_way_ns: zoning.nexuses[nexus].one_way_ns,
-                up: true,
-                failed_at_ns: 0,
-                lost_at_ns: None,
-                losses: 0,
-                reset_at_ns: None,
-                blocked: false,
-                cuts: 0,
-                connected: true,
-                errors: None,
-                added_latency_ns: 0,
-                counters: Default::default(),
-                drain: None,
-                alua,
-                ana_change: false,
-                transitioning: false,
-                // Symmetric arrays report one target port group (FlashArray, PowerMax); arrays
-                // with LUN ownership one per controller.
-                tpg_id: if m.arrays[port_array].symmetric {
-                    m.arrays[port_array].controllers[0] as u32 + 1
-                } else {
-                    m.ports[p].controller as u32 + 1
-                },
-                rtp_id: rtp_ids[p],
-                routes: [0, 0],
-                active: 0,
-                waiting: VecDeque::new(),
+            // Symmetric arrays report one target port group (FlashArray, PowerMax); arrays
+            // with LUN ownership one per controller.
+            let tpg_id = if m.arrays[port_array].symmetric {
+                m.arrays[port_array].controllers[0] as u32 + 1
+            } else {
+                m.ports[p].controller as u32 + 1
             };
+            let name = runtime_name(&mut name, &m.adapters[a].name, [c, t, lun]);
+            let one_way_ns = zoning.nexuses[nexus].one_way_ns;
+            let path = Path::discovered(name, di, a, p, nexus, one_way_ns, alua, tpg_id, rtp_ids[p]);
             m.devices[di].paths.push(m.paths.len());
             m.paths.push(path);
         }
