@@ -2,8 +2,9 @@
 //! path, an adapter slot sends it, the kernel completes it and the application reaps it.
 
 use super::{
-    keep_alive, Event, ExtentHold, Io, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY, PRELOAD_AHEAD_UP_TO_NS,
+    keep_alive, Event, Io, IoRest, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY, PRELOAD_AHEAD_UP_TO_NS,
 };
+use crate::engine::TimeNs;
 use crate::model::tags::{TagSlot, IDLE_CHECK_NS};
 use crate::model::Outage;
 use crate::observe::Completion;
@@ -23,18 +24,24 @@ impl Simulation {
             cpu: worker.cpu,
             device: device as u32,
             path: 0,
-            attrs,
+            bytes: attrs.bytes,
+            is_write: attrs.is_write,
+            service_key: attrs.service_key,
             issued_at: self.events.now(),
             dispatched_at: self.events.now(),
-            kernel_done_at: self.events.now(),
             attempt: 0,
             state: IoState::Queued,
             route: 0,
             stage: 0,
             errors: 0,
             retry_of: NOT_A_RETRY,
-            extent: ExtentHold::None,
         });
+        if io as usize == self.io_rest.len() {
+            self.io_rest.push(IoRest::default());
+        }
+        if self.keeps_offsets {
+            self.io_rest[io as usize] = IoRest { offset: attrs.offset, ..IoRest::default() };
+        }
         let now = self.events.now();
         self.model.host.outstanding.add(now, 1);
         let device_state = &mut self.model.devices[device];
@@ -128,7 +135,7 @@ impl Simulation {
         r.path = p;
         if r.retry_of != NOT_A_RETRY {
             let from = std::mem::replace(&mut r.retry_of, NOT_A_RETRY);
-            let write_sent_at = (r.attrs.is_write && r.dispatched_at != NEVER_SENT).then_some(r.dispatched_at);
+            let write_sent_at = (r.is_write && r.dispatched_at != NEVER_SENT).then_some(r.dispatched_at);
             self.count_retry(d, from as usize, p as usize, write_sent_at);
         }
         if plain {
@@ -228,15 +235,15 @@ impl Simulation {
         let (d, p) = (r.device as usize, r.path as usize);
         let path = &self.model.paths[p];
         if self.preloading && path.one_way_ns > PRELOAD_AHEAD_UP_TO_NS {
-            self.preload_completion(r.device, r.path, r.worker);
+            self.preload_completion(r.device, r.worker);
         }
         let inaccessible = path.alua == AluaState::Unavailable;
         if (!path.connected || path.errors().is_some() || inaccessible) && self.faulty_response(io, p) {
             return;
         }
         let c = Completion {
-            bytes: r.attrs.bytes,
-            is_write: r.attrs.is_write,
+            bytes: r.bytes,
+            is_write: r.is_write,
             driver_ns: now - r.dispatched_at,
             kernel_ns: r.dispatched_at - r.issued_at,
         };
@@ -269,35 +276,35 @@ impl Simulation {
         if per_path_depth {
             self.path_slot_freed(p);
         }
-        let rec = self.ios.get_mut(io);
-        rec.state = IoState::Reaping;
-        rec.kernel_done_at = now;
+        self.ios.get_mut(io).state = IoState::Reaping;
         self.dispatch_adapter(a);
         if device_queue_waits {
             self.dispatch_device(d);
         }
         // The application's part: after the host stack's own time, once the host is not paused
         // (`model::pause`; the Reap event waits out a pause itself).
+        // When the kernel completed it is kept only for a later reaping (`IoRest`).
         let reaping = self.model.host_reaping[host];
         if reaping.stack_ns > 0 {
+            self.io_rest[io as usize].kernel_done_at = now;
             self.events.after_fixed(reaping.stack_ns, Event::Reap { io });
         } else if now < reaping.paused_until {
+            self.io_rest[io as usize].kernel_done_at = now;
             self.events.at(reaping.paused_until, Event::Reap { io });
         } else {
-            self.reap(io);
+            self.reap(io, now);
         }
     }
 
     /// Reads one word of each line the I/O's completion (and its closed loop's next issue) will
-    /// read beyond its own record and path head: its device's levels, counters, watch and
-    /// policy, its path's counters, its worker. On a host of many devices each is a cache miss;
+    /// read beyond its own record and path head (which holds a read's counters): its device's
+    /// levels, counters, watch and policy, its worker. On a host of many devices each is a cache miss;
     /// read all at once, their misses are under way together rather than one after the other
     /// as the completion's steps come to them. Where the trip back is short
     /// (`PRELOAD_AHEAD_UP_TO_NS`) they are read as the response is sent (`respond`), beside that
-    /// step's own misses (the record's second line, the path's head); else at the completion's
-    /// start, since the other I/Os' completions in a long trip evict them before use.
+    /// step's own misses (the path's head); else at the completion's start, since the other I/Os' completions in a long trip evict them before use.
     #[inline(always)]
-    pub(super) fn preload_completion(&self, device: u32, path: u32, worker: u32) {
+    pub(super) fn preload_completion(&self, device: u32, worker: u32) {
         let d = &self.model.devices[device as usize];
         let w = &self.workers[worker as usize];
         let words = [
@@ -305,7 +312,6 @@ impl Simulation {
             d.counters.reads,
             d.watch.longest.ns,
             d.policy.preload(),
-            self.model.paths[path as usize].counters.reads,
             u64::from(w.in_flight),
             w.think_ns,
         ];
@@ -313,14 +319,14 @@ impl Simulation {
         std::hint::black_box(words.iter().fold(0u64, |sum, &w| sum.wrapping_add(w)));
     }
 
-    /// The application sees the I/O complete: vdbench's figures, and a closed loop issues again.
-    pub(super) fn reap(&mut self, io: u32) {
+    /// The application sees the I/O complete (the kernel did at `kernel_done_at`): vdbench's
+    /// figures, and a closed loop issues again.
+    pub(super) fn reap(&mut self, io: u32, kernel_done_at: TimeNs) {
         let r = *self.ios.get(io);
         let resp = self.events.now() - r.issued_at;
-        let driver_ns = r.kernel_done_at - r.dispatched_at;
+        let driver_ns = kernel_done_at - r.dispatched_at;
         // The time the application took to see it counts as host time, as vdbench sees it.
-        let seen =
-            Completion { bytes: r.attrs.bytes, is_write: r.attrs.is_write, driver_ns, kernel_ns: resp - driver_ns };
+        let seen = Completion { bytes: r.bytes, is_write: r.is_write, driver_ns, kernel_ns: resp - driver_ns };
         self.rec.io_completed(&mut self.model.devices[r.device as usize].watch, self.events.now(), &seen);
         self.free_record(io);
         // The worker's part in one look-up (`retire`'s, and a closed loop issues again).
@@ -416,7 +422,7 @@ impl Simulation {
         let host = self.model.devices[self.ios.get(io).device as usize].host;
         match self.model.host_reaping[host].paused_until {
             until if self.events.now() < until => self.events.at(until, Event::Reap { io }),
-            _ => self.reap(io),
+            _ => self.reap(io, self.io_rest[io as usize].kernel_done_at),
         }
     }
 }

@@ -31,7 +31,7 @@ impl Simulation {
         self.next_attempt = self.next_attempt.wrapping_add(1);
         let attempt = self.next_attempt;
         let r = self.ios.get_mut(io);
-        let is_write = r.attrs.is_write;
+        let is_write = r.is_write;
         r.state = IoState::InFlight;
         r.dispatched_at = now;
         r.attempt = attempt;
@@ -71,7 +71,7 @@ impl Simulation {
         let r = self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
         let adapter = &mut self.model.adapters[path.adapter()];
-        let sent = transfer(&mut adapter.tx_free_at, adapter.bytes_per_ns, self.events.now(), r.attrs.bytes);
+        let sent = transfer(&mut adapter.tx_free_at, adapter.bytes_per_ns, self.events.now(), r.bytes);
         self.events.at(sent + path.one_way_ns, Event::AtPort { io, attempt });
     }
 
@@ -83,7 +83,7 @@ impl Simulation {
         loop {
             // One borrow of the record per step: the step, and what the step needs of the I/O.
             let r = self.ios.get_mut(io);
-            let (stage, bytes, key) = (r.stage, r.attrs.bytes, r.attrs.service_key);
+            let (stage, bytes, key) = (r.stage, r.bytes, r.service_key);
             let Some(&step) = self.model.routes[r.route as usize].get(usize::from(stage)) else {
                 return self.respond(io, attempt);
             };
@@ -205,8 +205,8 @@ impl Simulation {
         }
     }
 
-    /// Reads one word of each line the end of I/O `io`'s service will read first (its record's
-    /// two lines, its path's head), as its service starts: on a host of many devices each is a
+    /// Reads one word of each line the end of I/O `io`'s service will read first (its record,
+    /// its path's head), as its service starts: on a host of many devices each is a
     /// cache miss, and the record's must come before the path's can start; read here, they are
     /// under way beside the station's other work rather than one after the other when it ends.
     #[inline(always)]
@@ -232,7 +232,7 @@ impl Simulation {
             }
         }
         if self.preloading && path.one_way_ns <= PRELOAD_AHEAD_UP_TO_NS {
-            self.preload_completion(r.device, r.path, r.worker);
+            self.preload_completion(r.device, r.worker);
         }
         let adapter = &mut self.model.adapters[path.adapter()];
         // An adapter that coalesces interrupts decides when the host sees it (`coalescing.rs`).
@@ -241,15 +241,13 @@ impl Simulation {
             Some(_) => Event::AtAdapter { io, attempt },
         };
         // A slow drain's delay grows with time: not a lane's constant, so not `after_fixed`.
-        if !path.draining() && (r.attrs.is_write || adapter.bytes_per_ns.is_none()) {
+        if !path.draining() && (r.is_write || adapter.bytes_per_ns.is_none()) {
             // Nothing but the trip back: a fixed delay.
             self.events.after_fixed(trip, arrives);
         } else {
             let back = self.events.now().saturating_add(trip);
             let done = match adapter.bytes_per_ns {
-                Some(_) if !r.attrs.is_write => {
-                    transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.attrs.bytes)
-                }
+                Some(_) if !r.is_write => transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.bytes),
                 _ => back,
             };
             self.events.at(done, arrives);
