@@ -1,9 +1,7 @@
 //! An I/O's life on the host: a worker issues it, the device queue and the policy give it a
 //! path, an adapter slot sends it, the kernel completes it and the application reaps it.
 
-use super::{
-    keep_alive, Event, Io, IoRest, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY, PRELOAD_AHEAD_UP_TO_NS,
-};
+use super::{keep_alive, Event, Io, IoRest, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY};
 use crate::engine::TimeNs;
 use crate::model::tags::{TagSlot, IDLE_CHECK_NS};
 use crate::model::Outage;
@@ -234,11 +232,14 @@ impl Simulation {
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
         let path = &self.model.paths[p];
-        if self.preloading && path.one_way_ns > PRELOAD_AHEAD_UP_TO_NS {
-            self.preload_completion(r.device, r.worker);
+        if self.read_ahead.on {
+            if !self.read_ahead.as_sent(path.one_way_ns) {
+                self.preload_completion(r.device, r.worker);
+            }
+            self.read_ahead.completed(now);
         }
         let inaccessible = path.alua == AluaState::Unavailable;
-        if (!path.connected || path.errors().is_some() || inaccessible) && self.faulty_response(io, p) {
+        if (!path.connected || path.erring() || inaccessible) && self.faulty_response(io, p) {
             return;
         }
         let c = Completion {
@@ -301,7 +302,7 @@ impl Simulation {
     /// levels, counters, watch and policy, its worker. On a host of many devices each is a cache miss;
     /// read all at once, their misses are under way together rather than one after the other
     /// as the completion's steps come to them. Where the trip back is short
-    /// (`PRELOAD_AHEAD_UP_TO_NS`) they are read as the response is sent (`respond`), beside that
+    /// (`ReadAhead::as_sent`) they are read as the response is sent (`respond`), beside that
     /// step's own misses (the path's head); else at the completion's start, since the other I/Os' completions in a long trip evict them before use.
     #[inline(always)]
     pub(super) fn preload_completion(&self, device: u32, worker: u32) {

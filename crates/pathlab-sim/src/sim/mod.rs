@@ -32,6 +32,7 @@ mod failure;
 mod io_life;
 mod keep_alive;
 mod nvme_head;
+mod read_ahead;
 mod result;
 mod route;
 mod sampling;
@@ -249,22 +250,6 @@ impl Default for IoRest {
 
 const NOT_A_RETRY: u32 = u32::MAX;
 
-/// Models of this many devices or more (every host's together) read ahead what a completion and
-/// a service's end will touch (`Simulation::preloading`): there the device's, path's and worker's
-/// lines are out of the cache, and their misses overlap when read together; on a few devices they
-/// stay in the cache and the reads only cost (some 70 instructions an I/O on 1 × 8 × 32). The bound
-/// is the device histograms' batching's, for the same reason.
-const PRELOAD_FROM: usize = crate::observe::device_latency::BATCHED_FROM;
-
-/// Paths of a one-way trip this short have their completion's lines read as the response is
-/// sent, longer ones at the completion's start (`Simulation::preload_completion`). A judgement
-/// between two measured ends: on the 32-host cluster (5 µs, the default within one room) read
-/// as the response is sent, its run took 0.61-0.73 of main's time where read at the
-/// completion's start 0.81-0.96; on 10,000 × 8 × 1 (50 µs, 10,000 I/Os in flight) read as the
-/// response is sent, 8-10% more CPU than main's (callgrind: 5 more LL misses an I/O, evicted
-/// before use), at the completion's start the same as main's.
-const PRELOAD_AHEAD_UP_TO_NS: TimeNs = 10_000;
-
 /// `Io::dispatched_at` of an I/O whose last command was given up before it left the host
 /// (waiting for an adapter slot, a tag or its path's queue): no copy of it can land late.
 const NEVER_SENT: TimeNs = TimeNs::MAX;
@@ -340,9 +325,8 @@ pub struct Simulation {
     requests: Slab<crate::model::backend::Request>,
     next_attempt: u32,
     issuing: bool,
-    /// A host of many devices (`PRELOAD_FROM`): a response sent back reads a word of each line
-    /// its completion will touch (`preload_completion`), and a station a word of its next I/O's.
-    preloading: bool,
+    /// On a host of many devices: where a completion's lines are read ahead (`read_ahead.rs`).
+    read_ahead: read_ahead::ReadAhead,
     rec: Recorder,
     last_sample: Snapshot,
     at_warmup: Option<Snapshot>,
@@ -408,7 +392,7 @@ impl Simulation {
             requests: Slab::default(),
             next_attempt: 0,
             issuing: true,
-            preloading: model_devices >= PRELOAD_FROM,
+            read_ahead: read_ahead::ReadAhead::new(model_devices),
             rec,
             at_warmup: (plan.warmup_ns == 0).then(|| last_sample.clone()),
             last_sample,

@@ -1,7 +1,7 @@
 //! An I/O on the wire and in the arrays: the SCSI exchange over the path, and the walk of its
 //! route (stations, delays, replication, extent ownership) until the answer goes back.
 
-use super::{Event, IoState, Simulation, PRELOAD_AHEAD_UP_TO_NS};
+use super::{Event, IoState, Simulation};
 use crate::engine::rng::stage_quantile;
 use crate::engine::TimeNs;
 use crate::model::{transfer, Step};
@@ -193,7 +193,7 @@ impl Simulation {
         if let Some((next, next_attempt, service)) = station.queue.pop_front() {
             station.begin(now);
             self.served_after(st as u32, next, next_attempt, service);
-            if self.preloading && !disk {
+            if self.read_ahead.on && !disk {
                 self.preload_served(next);
             }
         }
@@ -231,7 +231,7 @@ impl Simulation {
                 return self.events.at(at, Event::Timeout { io, attempt });
             }
         }
-        if self.preloading && path.one_way_ns <= PRELOAD_AHEAD_UP_TO_NS {
+        if self.read_ahead.on && self.read_ahead.as_sent(path.one_way_ns) {
             self.preload_completion(r.device, r.worker);
         }
         let adapter = &mut self.model.adapters[path.adapter()];
