@@ -53,14 +53,44 @@ use std::sync::Arc;
 pub struct HostState {
     /// I/Os the applications have issued and not yet seen complete.
     pub outstanding: Level,
-    pub nexus_outstanding: Vec<u32>,
+    /// Commands sent and not completed per I_T nexus: empty where no device's policy reads them
+    /// (`Selector::reads_host_queues`), and then nothing is counted (two look-ups an I/O).
+    nexus_outstanding: Vec<u32>,
     pub cpus: u32,
     pub numa_nodes: u32,
 }
 
+impl HostState {
+    /// A host of `nexuses` I_T nexuses, with nothing outstanding.
+    pub(crate) fn new(nexuses: usize, cpus: u32, numa_nodes: u32) -> HostState {
+        HostState { outstanding: Level::default(), nexus_outstanding: vec![0; nexuses], cpus, numa_nodes }
+    }
+
+    /// No device's policy reads the counts per nexus: they are not kept.
+    pub(crate) fn keep_no_nexus_counts(&mut self) {
+        self.nexus_outstanding = Vec::new();
+    }
+
+    /// A command went down nexus `nexus`.
+    #[inline]
+    pub fn nexus_sent(&mut self, nexus: usize) {
+        if let Some(n) = self.nexus_outstanding.get_mut(nexus) {
+            *n += 1;
+        }
+    }
+
+    /// A command of nexus `nexus` completed or was given up.
+    #[inline]
+    pub fn nexus_done(&mut self, nexus: usize) {
+        if let Some(n) = self.nexus_outstanding.get_mut(nexus) {
+            *n -= 1;
+        }
+    }
+}
+
 impl HostView for HostState {
     fn nexus_outstanding(&self, nexus: u32) -> u32 {
-        self.nexus_outstanding[nexus as usize]
+        self.nexus_outstanding.get(nexus as usize).copied().unwrap_or(0)
     }
 
     fn cpu_node(&self, cpu: u32) -> u32 {

@@ -261,7 +261,7 @@ impl Simulation {
         // The device's host, read from the adapter at hand: a device's paths are its host's
         // adapters' (`build::paths::discover`), and its record's hot lines hold no host.
         let host = adapter.host;
-        self.model.host.nexus_outstanding[nexus] -= 1;
+        self.model.host.nexus_done(nexus);
         self.rec.device_response(d, host, now - r.issued_at);
         let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
         let device = &mut self.model.devices[d];
@@ -349,7 +349,7 @@ impl Simulation {
     pub(super) fn release_slot(&mut self, p: usize) {
         let path = &self.model.paths[p];
         self.model.adapters[path.adapter()].active.add(self.events.now(), -1);
-        self.model.host.nexus_outstanding[path.nexus] -= 1;
+        self.model.host.nexus_done(path.nexus);
     }
 
     /// The I/O is finished for good (completed or failed): the worker and the slab forget it.

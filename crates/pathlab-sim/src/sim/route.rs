@@ -42,7 +42,7 @@ impl Simulation {
         // The driver reads an interrupt-coalescing adapter's response queue as it starts a
         // command: what it holds is delivered (`coalescing.rs`), after what the send schedules.
         let reap_held = adapter.coalescing.as_ref().is_some_and(|c| !c.held.is_empty());
-        self.model.host.nexus_outstanding[path.nexus] += 1;
+        self.model.host.nexus_sent(path.nexus);
         let timed_link = adapter.bytes_per_ns.is_some();
         let mut refused = false;
         match (is_write, timed_link) {
