@@ -314,8 +314,9 @@ pub struct Path {
     pub nexus: usize,
     /// Route ids for reads and for writes.
     pub routes: [u32; 2],
-    /// Its adapter's index (a `u16`, at most `MAX_ADAPTERS`, so that the head fits 32 bytes:
-    /// `adapter()`).
+    /// Its adapter's index (a `u16`, so that the head fits 32 bytes: `adapter()`; a scenario
+    /// has at most `MAX_ADAPTERS`, and discovery refuses more than a `u16` holds with the
+    /// limit's own message, before `scenario::limits::check` would).
     adapter: u16,
     /// The host holds what is sent down it (a blocked FC remote port, an iSCSI session in
     /// recovery): commands wait without timing out until the host fails the path.
@@ -383,7 +384,7 @@ impl Path {
     pub(crate) fn discovered(
         name: Arc<str>,
         device: usize,
-        adapter: usize,
+        adapter: u16,
         port: usize,
         nexus: usize,
         one_way_ns: TimeNs,
@@ -395,7 +396,7 @@ impl Path {
             one_way_ns,
             nexus,
             routes: [0, 0],
-            adapter: u16::try_from(adapter).expect("at most MAX_ADAPTERS adapters (scenario::limits)"),
+            adapter,
             blocked: false,
             connected: true,
             transitioning: false,

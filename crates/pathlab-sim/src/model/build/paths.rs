@@ -8,6 +8,7 @@ use super::fabric::Zoning;
 use super::values::err;
 use crate::model::{Model, Path};
 use crate::scenario::error::FieldError;
+use crate::scenario::limits::MAX_ADAPTERS;
 
 /// Discovers the paths of device `di`, whose LUN number is `lun`; `rtp_ids` are the ports'
 /// relative target port ids.
@@ -31,7 +32,7 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
             };
             let name = runtime_name(&mut name, &m.adapters[a].name, [c, t, lun]);
             let one_way_ns = zoning.nexuses[nexus].one_way_ns;
-            let path = Path::discovered(name, di, a, p, nexus, one_way_ns, alua, tpg_id, rtp_ids[p]);
+            let path = Path::discovered(name, di, adapter_index(a)?, p, nexus, one_way_ns, alua, tpg_id, rtp_ids[p]);
             m.devices[di].paths.push(m.paths.len());
             m.paths.push(path);
         }
@@ -77,9 +78,15 @@ fn push_decimal(out: &mut String, mut number: u32) {
     out.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
+/// A path's adapter index, in the 16 bits its record holds: more adapters than that is the
+/// adapter limit's error (`scenario::limits::check`, checked after the build, would say the same).
+fn adapter_index(a: usize) -> Result<u16, FieldError> {
+    u16::try_from(a).map_err(|_| ("host.adapters".into(), format!("at most {MAX_ADAPTERS} adapters")))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::runtime_name;
+    use super::{adapter_index, runtime_name};
 
     #[test]
     fn a_runtime_name_is_written_as_format_writes_it() {
@@ -89,5 +96,14 @@ mod tests {
             assert_eq!(&*runtime_name(&mut scratch, "vmhba64", numbers), format!("vmhba64:C{c}:T{t}:L{l}"));
         }
         assert_eq!(&*runtime_name(&mut scratch, "", [1, 2, 3]), ":C1:T2:L3");
+    }
+
+    /// An adapter index a path's 16 bits hold is kept; one past them is the adapter limit's
+    /// error, named as `scenario::limits::check` names it, not a panic.
+    #[test]
+    fn an_adapter_past_sixteen_bits_is_the_limit_s_error() {
+        assert_eq!(adapter_index(65_535), Ok(65_535));
+        let (field, message) = adapter_index(65_536).unwrap_err();
+        assert_eq!((field.as_str(), message.as_str()), ("host.adapters", "at most 4096 adapters"));
     }
 }
