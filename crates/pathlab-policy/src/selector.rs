@@ -30,6 +30,13 @@ impl Selector {
         }
     }
 
+    /// Whether the policy reads the host's commands outstanding per I_T nexus
+    /// (`HostView::nexus_outstanding`): round robin reads nothing of the host; any other is
+    /// taken to (PowerPath, MPIO, NVMe and RNBD's least-queue choices do).
+    pub fn reads_host_queues(&self) -> bool {
+        matches!(self, Selector::Other(_))
+    }
+
     #[inline]
     pub fn select_path(&mut self, io: &IoDesc, now_ns: TimeNs, host: &dyn HostView) -> Option<PathId> {
         match self {

@@ -265,33 +265,48 @@ impl Registered for RoundRobinConfig {
     }
 }
 
-/// Round robin state of one device. In declared order (`repr(C)`), what an I/O reads first, so
-/// that on a host of many devices it spans as few cache lines as it can: up to the path set's
-/// positions (which a completion reads) in its first 128 bytes, two cache lines where the device
-/// record aligns it (`model::Device`); `start`, read only until the first switch, after.
+/// Round robin state of one device. In declared order (`repr(C)`), what an I/O reads and writes
+/// first, in 64 bytes, so that on a host of many devices it is one cache line where the device
+/// record aligns it (`model::Device`); the configuration (read by the status only), the path set
+/// (read by a completion only when its path is not the current one, and by changes to the set)
+/// and `start` (read until the first switch) after. It was two lines (the counts, the lanes; the
+/// sampler, the configuration's limit and the path set's positions), one last-level miss an I/O
+/// more on 10,000 devices (sessions 25-26): the limits are copied out of the configuration as
+/// `u32`s, the counts towards them held in `u32`s that saturate, and the commands pending summed
+/// from the lanes when the status asks.
 #[repr(C)]
 #[derive(Clone)]
 pub struct VmwPspRr {
-    /// Position of the current path (ESXi's `lastPathIndex`); a `u32` (`current()`), as a
-    /// lane's key holds positions, so that the per-I/O fields fit two lines.
-    current: Option<u32>,
-    ios_on_current: u64,
-    bytes_on_current: u64,
-    pending_ios: u64,
-    pending_bytes: u64,
-    /// What an I/O reads and writes of each path, by position.
+    /// What an I/O reads and writes of each path, by position. First: its capacity's niche is
+    /// the one `Selector` keeps its variant in (the first of the largest niches), so that the
+    /// selector's match reads this line too.
     lanes: Vec<Lane>,
     /// Only for type=latency (boxed: the other types read no more of it than whether it is there).
     sampler: Option<Box<LatencySampler>>,
+    /// Bytes of the commands pending (esxcli's `numBytesPending`).
+    pending_bytes: u64,
+    /// Position of the current path (ESXi's `lastPathIndex`), `NO_PATH` before the first choice.
+    current: u32,
+    /// I/Os and bytes sent down the current path since the switch to it: saturating, which keeps
+    /// the comparisons with the limits (at most 2,147,483,647, `SPEC`) exact.
+    ios_on_current: u32,
+    bytes_on_current: u32,
+    /// The I/O and byte limits that count for this type (`limit_reached`), 0 for one that does not.
+    ios_limit: u32,
+    bytes_limit: u32,
+    /// `Rotation::Strict`: a switch takes the next usable path, whatever it holds.
+    strict: bool,
     config: RoundRobinConfig,
     paths: PathSet,
     /// Position of the path the device starts on, chosen at claim (`claimed`).
     start: usize,
 }
 
-// The per-I/O fields and the path set's head (its positions: `PathPositions::Consecutive`'s
-// tag, first id and count, 12 bytes) within the first 128 bytes.
-const _: () = assert!(std::mem::offset_of!(VmwPspRr, paths) + 12 <= 128);
+// The per-I/O fields in the first 64 bytes.
+const _: () = assert!(std::mem::offset_of!(VmwPspRr, config) <= 64);
+
+/// `VmwPspRr::current` before the first path is chosen.
+const NO_PATH: u32 = u32::MAX;
 
 /// One path as round robin's per-I/O calls see it, in one record: the path list, the usable
 /// flags and the pending counts kept apart cost three cache misses per I/O on a host of many
@@ -357,36 +372,46 @@ impl Lane {
 }
 
 impl VmwPspRr {
-    /// `PathSelector::preload` held inline (`Selector::preload`): the counts, the limit, the
-    /// current path's lane, and the latency type's sampler.
+    /// `PathSelector::preload` held inline (`Selector::preload`): the per-I/O line, the current
+    /// path's lane, and the latency type's sampler.
     #[inline(always)]
     pub fn preload(&self) -> u64 {
         let current = self.current();
         let lane = current.and_then(|i| self.lanes.get(i)).map_or(0, |lane| lane.key);
         let sampler = self.sampler.as_ref().map_or(0, |s| s.preload(current));
-        self.pending_ios.wrapping_add(self.config.iops).wrapping_add(lane).wrapping_add(sampler)
+        self.pending_bytes.wrapping_add(u64::from(self.ios_limit)).wrapping_add(lane).wrapping_add(sampler)
     }
 
     /// Position of the current path, if any.
     #[inline]
     fn current(&self) -> Option<usize> {
-        self.current.map(|i| i as usize)
+        (self.current != NO_PATH).then_some(self.current as usize)
     }
 
     pub fn new(config: RoundRobinConfig) -> Self {
         let sampler = (config.limit_type == RrType::Latency)
             .then(|| Box::new(LatencySampler::new(config.num_sampling_cycles, config.latency_eval_time * 1_000_000)));
+        let (by_ios, by_bytes) = match config.limit_type {
+            RrType::Iops | RrType::Latency => (true, false),
+            RrType::Bytes => (false, true),
+            RrType::Default => (true, true),
+        };
+        // Validated to at most 2,147,483,647 (`SPEC`); a larger one (never validated) the most a
+        // `u32` holds.
+        let limit = |counts: bool, value: u64| if counts { u32::try_from(value).unwrap_or(u32::MAX) } else { 0 };
         VmwPspRr {
             lanes: Vec::new(),
             sampler,
-            config,
-            paths: PathSet::default(),
-            current: None,
-            start: 0,
+            pending_bytes: 0,
+            current: NO_PATH,
             ios_on_current: 0,
             bytes_on_current: 0,
-            pending_ios: 0,
-            pending_bytes: 0,
+            ios_limit: limit(by_ios, config.iops),
+            bytes_limit: limit(by_bytes, config.bytes),
+            strict: config.rotation == Rotation::Strict,
+            config,
+            paths: PathSet::default(),
+            start: 0,
         }
     }
 
@@ -401,18 +426,15 @@ impl VmwPspRr {
         }
         let n = self.lanes.len();
         let from = self.current().map_or(self.start, |i| next_in_rotation(i, n));
-        match self.config.rotation {
-            Rotation::FewestPending => fewest_pending(&self.lanes, from),
-            Rotation::Strict => next_from(n, from, |i| self.lanes[i].usable()),
-        }
-        .map(|i| (i, true))
+        if self.strict { next_from(n, from, |i| self.lanes[i].usable()) } else { fewest_pending(&self.lanes, from) }
+            .map(|i| (i, true))
     }
 
     /// Takes the path `rotate` chose; a switch restarts the counts towards the limit.
     fn go(&mut self, chosen: Option<(usize, bool)>) -> Option<PathId> {
         let (i, switch) = chosen?;
         if switch {
-            self.current = Some(i as u32);
+            self.current = i as u32;
             self.ios_on_current = 0;
             self.bytes_on_current = 0;
         }
@@ -427,14 +449,28 @@ impl VmwPspRr {
         }
     }
 
+    /// Whether a limit that counts for the type is reached (a limit of 0 does not count).
     fn limit_reached(&self) -> bool {
-        let by_ios = self.ios_on_current >= self.config.iops;
-        let by_bytes = self.bytes_on_current >= self.config.bytes;
-        match self.config.limit_type {
-            RrType::Iops | RrType::Latency => by_ios,
-            RrType::Bytes => by_bytes,
-            RrType::Default => by_ios || by_bytes,
+        let by_ios = self.ios_limit != 0 && self.ios_on_current >= self.ios_limit;
+        let by_bytes = self.bytes_limit != 0 && self.bytes_on_current >= self.bytes_limit;
+        by_ios || by_bytes
+    }
+
+    /// The position of path `path`: the current path's, checked first (a completion usually
+    /// comes back on it where a device has few commands pending or a limit of many I/Os), else
+    /// the path set's look-up, out of the per-I/O line.
+    #[inline]
+    fn position(&self, path: PathId) -> Option<usize> {
+        match self.current() {
+            Some(i) if self.lanes[i].id == path => Some(i),
+            _ => self.paths.index_of(path),
         }
+    }
+
+    /// Commands pending on all paths (esxcli's `NumIOsPending`): each is counted in its path's
+    /// lane from `start_io` to `end_io`.
+    fn pending_ios(&self) -> u64 {
+        self.lanes.iter().map(|lane| u64::from(lane.pending())).sum()
     }
 }
 
@@ -522,9 +558,12 @@ impl PathSelector for VmwPspRr {
             let chosen = self.rotate();
             return self.go(chosen);
         };
-        let after_current = self.current.map_or(self.start, |i| next_in_rotation(i as usize, self.lanes.len()));
+        let after_current = match self.current {
+            NO_PATH => self.start,
+            i => next_in_rotation(i as usize, self.lanes.len()),
+        };
         if let Some(i) = sampler.sample_path(&mut self.lanes, now_ns, after_current) {
-            self.current = Some(i as u32);
+            self.current = i as u32;
             return Some(self.lanes[i].id);
         }
         // Paths the latency evaluation left out are skipped, unless it left out every usable one.
@@ -548,10 +587,10 @@ impl PathSelector for VmwPspRr {
     fn start_io(&mut self, path: PathId, io: &IoDesc, _now_ns: TimeNs) {
         let on_current = self.current().filter(|&i| self.lanes[i].id == path);
         if on_current.is_some() {
-            self.ios_on_current += 1;
-            self.bytes_on_current += io.bytes;
+            self.ios_on_current = self.ios_on_current.saturating_add(1);
+            let bytes = u32::try_from(io.bytes).unwrap_or(u32::MAX);
+            self.bytes_on_current = self.bytes_on_current.saturating_add(bytes);
         }
-        self.pending_ios += 1;
         self.pending_bytes += io.bytes;
         if let Some(i) = on_current.or_else(|| self.paths.index_of(path)) {
             self.lanes[i].key += ONE_PENDING;
@@ -564,9 +603,8 @@ impl PathSelector for VmwPspRr {
 
     #[inline]
     fn end_io(&mut self, path: PathId, io: &IoDesc, done: &IoDone) {
-        self.pending_ios -= 1;
         self.pending_bytes -= io.bytes;
-        if let Some(i) = self.paths.index_of(path) {
+        if let Some(i) = self.position(path) {
             self.lanes[i].key -= ONE_PENDING;
             if let Some(s) = &mut self.sampler {
                 let started = done.now_ns.saturating_sub(done.latency_ns);
@@ -595,7 +633,7 @@ impl PathSelector for VmwPspRr {
             bytes: c.bytes,
             use_ano: c.use_ano,
             last_path_index: self.current().unwrap_or(self.start),
-            pending_ios: self.pending_ios,
+            pending_ios: self.pending_ios(),
             pending_bytes: self.pending_bytes,
         }
     }

@@ -72,7 +72,7 @@ impl Model {
     /// does not: its adapter's iSCSI session's where it has one, else its device's stack's.
     pub fn loss_rules(&self, p: usize) -> (Found, [Option<Probe>; 2]) {
         let path = &self.paths[p];
-        match self.adapters[path.adapter].esxi_iscsi {
+        match self.adapters[path.adapter()].esxi_iscsi {
             Some(session) => (Found::Fail { hold_ns: session.recovery_ns }, [Some(session.noop), None]),
             None => {
                 let rules = &self.devices[path.device].stack;
@@ -86,9 +86,9 @@ impl Model {
     pub fn check_esxi_iscsi(&self, adapter_fields: &[String]) -> Result<(), FieldError> {
         for path in &self.paths {
             let stack = self.devices[path.device].stack.stack;
-            if self.adapters[path.adapter].esxi_iscsi.is_some() && stack != Stack::Esxi {
+            if self.adapters[path.adapter()].esxi_iscsi.is_some() && stack != Stack::Esxi {
                 return Err((
-                    format!("{}.iscsi", adapter_fields[path.adapter]),
+                    format!("{}.iscsi", adapter_fields[path.adapter()]),
                     format!(
                         "an ESXi iSCSI adapter's timers, but its paths lead to {} ({stack:?}): on Linux give \
                          [host.stack] noop_out_interval, noop_out_timeout and replacement_timeout",

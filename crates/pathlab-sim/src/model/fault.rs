@@ -98,7 +98,7 @@ fn err<T>(field: String, message: impl Into<String>) -> Result<T, FieldError> {
 /// The paths `written` names (`HOST/` before a runtime name or its start picks that host's).
 fn paths_named(model: &Model, written: &str, field: String) -> Result<Vec<usize>, FieldError> {
     let (host, name) = split(written, &model.host_names, &field)?;
-    let found = paths_matching(model, name).into_iter().map(|p| (p, model.adapters[model.paths[p].adapter].host));
+    let found = paths_matching(model, name).into_iter().map(|p| (p, model.adapters[model.paths[p].adapter()].host));
     let paths = of_one_host(found.collect(), host, name, &model.host_names, &field, "paths")?;
     if paths.is_empty() {
         let name = written;
@@ -502,7 +502,7 @@ pub fn resolve_faults(specs: &[FaultSpec], model: &Model, end_ns: TimeNs) -> Res
                 let paths = match (adapter, port) {
                     (Some(name), None) => {
                         let a = adapter_named(&model.adapters, &model.host_names, name, &format!("{field}.adapter"))?;
-                        (0..model.paths.len()).filter(|&p| model.paths[p].adapter == a).collect()
+                        (0..model.paths.len()).filter(|&p| model.paths[p].adapter() == a).collect()
                     }
                     _ => target_paths(model, &None, port, &field)
                         .map_err(|(f, m)| (f, m.replace("`path` or `port`", "`adapter` or `port`")))?,

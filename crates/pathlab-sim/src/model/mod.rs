@@ -53,14 +53,44 @@ use std::sync::Arc;
 pub struct HostState {
     /// I/Os the applications have issued and not yet seen complete.
     pub outstanding: Level,
-    pub nexus_outstanding: Vec<u32>,
+    /// Commands sent and not completed per I_T nexus: empty where no device's policy reads them
+    /// (`Selector::reads_host_queues`), and then nothing is counted (two look-ups an I/O).
+    nexus_outstanding: Vec<u32>,
     pub cpus: u32,
     pub numa_nodes: u32,
 }
 
+impl HostState {
+    /// A host of `nexuses` I_T nexuses, with nothing outstanding.
+    pub(crate) fn new(nexuses: usize, cpus: u32, numa_nodes: u32) -> HostState {
+        HostState { outstanding: Level::default(), nexus_outstanding: vec![0; nexuses], cpus, numa_nodes }
+    }
+
+    /// No device's policy reads the counts per nexus: they are not kept.
+    pub(crate) fn keep_no_nexus_counts(&mut self) {
+        self.nexus_outstanding = Vec::new();
+    }
+
+    /// A command went down nexus `nexus`.
+    #[inline]
+    pub fn nexus_sent(&mut self, nexus: usize) {
+        if let Some(n) = self.nexus_outstanding.get_mut(nexus) {
+            *n += 1;
+        }
+    }
+
+    /// A command of nexus `nexus` completed or was given up.
+    #[inline]
+    pub fn nexus_done(&mut self, nexus: usize) {
+        if let Some(n) = self.nexus_outstanding.get_mut(nexus) {
+            *n -= 1;
+        }
+    }
+}
+
 impl HostView for HostState {
     fn nexus_outstanding(&self, nexus: u32) -> u32 {
-        self.nexus_outstanding[nexus as usize]
+        self.nexus_outstanding.get(nexus as usize).copied().unwrap_or(0)
     }
 
     fn cpu_node(&self, cpu: u32) -> u32 {
@@ -267,26 +297,27 @@ pub enum Step {
 /// A path: adapter → fabric → array port → LUN, with its ESXi runtime name.
 ///
 /// In declared order (`repr(C)`, aligned to a cache line): what an I/O's send, response and
-/// completion read of it in its first 64 bytes, esxtop's counters it writes in the next 64, the
-/// rest after. On a host of many devices the paths' records are out of the cache and an I/O
-/// used to touch about five lines of its path's (callgrind's cache simulation on 1,000 × 8 × 1,
-/// session 21); the rarely set fault fields (`errors`, `drain`) are boxed so that the head fits.
+/// completion read of it in its first 32 bytes, esxtop's counters it writes right after, so that
+/// a read's four (`IoCounters`' first 32 bytes) share the head's line and a write's four start
+/// the next; the rest after. On a host of many devices the paths' records are out of the cache:
+/// an I/O used to touch about five lines of its path's (callgrind's cache simulation on
+/// 1,000 × 8 × 1, session 21), then two with the head in 64 bytes and the counters in the next
+/// 64 (session 21), and with the head in 32 one for a read. The rarely set fault fields
+/// (congestion, a slow drain, an error profile) are after the counters, behind one flag of the
+/// head (`impaired`) that their setters keep, so that the head fits.
 #[derive(Clone)]
 #[repr(C, align(64))]
 pub struct Path {
-    pub adapter: usize,
-    /// Index of the (adapter, port) pair in the zoning: shared by every device's path over it.
-    pub nexus: usize,
     /// One-way fabric latency.
     pub one_way_ns: TimeNs,
-    /// Congestion: every response on the path arrives this much later.
-    pub added_latency_ns: TimeNs,
-    /// A slow drain since `.0`: responses wait `.1` ns more for each second since then.
-    pub drain: Option<Box<(TimeNs, TimeNs)>>,
-    /// Commands on the path end in error (a flaky path).
-    pub errors: Option<Box<ErrorProfile>>,
+    /// Index of the (adapter, port) pair in the zoning: shared by every device's path over it.
+    pub nexus: usize,
     /// Route ids for reads and for writes.
     pub routes: [u32; 2],
+    /// Its adapter's index (a `u16`, so that the head fits 32 bytes: `adapter()`; a scenario
+    /// has at most `MAX_ADAPTERS`, and discovery refuses more than a `u16` holds with the
+    /// limit's own message, before `scenario::limits::check` would).
+    adapter: u16,
     /// The host holds what is sent down it (a blocked FC remote port, an iSCSI session in
     /// recovery): commands wait without timing out until the host fails the path.
     pub blocked: bool,
@@ -298,8 +329,17 @@ pub struct Path {
     pub transitioning: bool,
     /// ALUA state the array reports for the path's target port group.
     pub alua: AluaState,
+    /// Whether any of `added_latency_ns`, `drain` and `errors` is set: the per-I/O steps read
+    /// them only then (they are after the counters, out of the head's line).
+    impaired: bool,
     /// Esxtop's counters of the commands it carried (`observe::Recorder` snapshots them).
     pub counters: IoCounters,
+    /// Congestion: every response on the path arrives this much later.
+    added_latency_ns: TimeNs,
+    /// A slow drain since `.0`: responses wait `.1` ns more for each second since then.
+    drain: Option<Box<(TimeNs, TimeNs)>>,
+    /// Commands on the path end in error (a flaky path).
+    errors: Option<Box<ErrorProfile>>,
     /// Its runtime name, shared by the model's copies (a ranking's seeds of one candidate run
     /// on copies of one build: 128,000 names on a cluster of 32 hosts × 500 devices × 8 paths).
     pub name: Arc<str>,
@@ -332,20 +372,151 @@ pub struct Path {
     pub waiting: VecDeque<u32>,
 }
 
-// The head above (`adapter` to `alua`) fits the first cache line; the counters start the next.
-const _: () = assert!(std::mem::offset_of!(Path, counters) == 64);
+// The head above (`one_way_ns` to `impaired`) fits 32 bytes; the counters follow, a read's four
+// in the head's line.
+const _: () = assert!(std::mem::offset_of!(Path, counters) == 32);
+const _: () = assert!(std::mem::offset_of!(IoCounters, kernel_read_ns) + 8 == 32);
+const _: () = assert!(crate::scenario::limits::MAX_ADAPTERS <= u16::MAX as usize);
 
 impl Path {
+    /// A path of adapter `adapter` as discovery makes it, unimpaired.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn discovered(
+        name: Arc<str>,
+        device: usize,
+        adapter: u16,
+        port: usize,
+        nexus: usize,
+        one_way_ns: TimeNs,
+        alua: AluaState,
+        tpg_id: u32,
+        rtp_id: u32,
+    ) -> Path {
+        Path {
+            one_way_ns,
+            nexus,
+            routes: [0, 0],
+            adapter,
+            blocked: false,
+            connected: true,
+            transitioning: false,
+            alua,
+            impaired: false,
+            counters: Default::default(),
+            added_latency_ns: 0,
+            drain: None,
+            errors: None,
+            name,
+            device,
+            port,
+            up: true,
+            failed_at_ns: 0,
+            lost_at_ns: None,
+            losses: 0,
+            reset_at_ns: None,
+            cuts: 0,
+            ana_change: false,
+            tpg_id,
+            rtp_id,
+            active: 0,
+            waiting: VecDeque::new(),
+        }
+    }
+
+    /// Its adapter's index.
+    #[inline]
+    pub fn adapter(&self) -> usize {
+        usize::from(self.adapter)
+    }
+
     /// What a response on the path waits beyond the fabric at `now_ns`: congestion, and a slow
     /// drain's delay grown since it started.
     #[inline]
     pub fn added_ns(&self, now_ns: TimeNs) -> TimeNs {
+        if self.impaired {
+            self.added_when_impaired(now_ns)
+        } else {
+            0
+        }
+    }
+
+    // The fault fields are read behind `impaired` in calls of their own: inlined, the compiler
+    // reads them ahead of the test (a reference's target may be read at any time), and an
+    // unimpaired path's completion missed their line (callgrind on 10,000 × 8 × 1, session 26).
+    #[inline(never)]
+    fn added_when_impaired(&self, now_ns: TimeNs) -> TimeNs {
         let drained = self.drain.as_deref().map_or(0, |&(since, per_s)| {
             // Grown past what a time can hold (a long drain at a steep growth): the longest.
             TimeNs::try_from(u128::from(now_ns.saturating_sub(since)) * u128::from(per_s) / 1_000_000_000)
                 .unwrap_or(TimeNs::MAX)
         });
         self.added_latency_ns.saturating_add(drained)
+    }
+
+    /// Whether its responses are held back: a slow drain or congestion.
+    #[inline]
+    pub fn delayed(&self) -> bool {
+        self.impaired && self.delayed_when_impaired()
+    }
+
+    #[inline(never)]
+    fn delayed_when_impaired(&self) -> bool {
+        self.drain.is_some() || self.added_latency_ns != 0
+    }
+
+    /// Whether a slow drain holds its responses back (a delay that grows with time).
+    #[inline]
+    pub fn draining(&self) -> bool {
+        self.impaired && self.draining_when_impaired()
+    }
+
+    #[inline(never)]
+    fn draining_when_impaired(&self) -> bool {
+        self.drain.is_some()
+    }
+
+    /// Whether commands on it end in error (a flaky path).
+    #[inline]
+    pub fn erring(&self) -> bool {
+        self.impaired && self.errors_when_impaired().is_some()
+    }
+
+    /// Its error profile, on a flaky path.
+    #[inline]
+    pub fn errors(&self) -> Option<&ErrorProfile> {
+        if self.impaired {
+            self.errors_when_impaired()
+        } else {
+            None
+        }
+    }
+
+    #[inline(never)]
+    fn errors_when_impaired(&self) -> Option<&ErrorProfile> {
+        self.errors.as_deref()
+    }
+
+    /// Sets (or clears) its error profile.
+    pub fn set_errors(&mut self, errors: Option<ErrorProfile>) {
+        self.errors = errors.map(Box::new);
+        self.note_impaired();
+    }
+
+    /// Adds (or, with `add` false, takes back) congestion of `added_ns`.
+    pub fn add_latency(&mut self, added_ns: TimeNs, add: bool) {
+        let added = &mut self.added_latency_ns;
+        *added = if add { *added + added_ns } else { *added - added_ns };
+        self.note_impaired();
+    }
+
+    /// Sets (or clears) a slow drain: since `.0`, `.1` ns more for each second.
+    pub fn set_drain(&mut self, drain: Option<(TimeNs, TimeNs)>) {
+        self.drain = drain.map(Box::new);
+        self.note_impaired();
+    }
+
+    fn note_impaired(&mut self) {
+        self.impaired = self.errors.is_some() || self.drain.is_some() || self.added_latency_ns != 0;
     }
 }
 

@@ -174,7 +174,7 @@ pub fn describe(m: &Model, now_ns: u64) -> Description {
                 name: p.name.to_string(),
                 device: d.name.to_string(),
                 host: m.host_names[d.host].clone(),
-                adapter: m.adapters[p.adapter].name.clone(),
+                adapter: m.adapters[p.adapter()].name.clone(),
                 target: format!("{}/{}", m.arrays[port.array].name, port.name),
                 group_state: group_state.to_string(),
                 // A group changing (NVMe) or transitioning (SCSI): SPC-4's T, which `show` prints.

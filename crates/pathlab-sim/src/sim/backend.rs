@@ -13,7 +13,7 @@ use crate::scenario::schema::RaidLevel;
 impl Simulation {
     /// The `Backend` step of an I/O's route: it waits here for the cache or the disks.
     pub(super) fn backend(&mut self, io: u32, attempt: u32, group: u32) {
-        let attrs = self.ios.get(io).attrs;
+        let attrs = self.io_attrs(io);
         let g = &mut self.model.backends.groups[group as usize];
         let array = g.array;
         let owner = Owner::Io { io, attempt };
@@ -47,7 +47,7 @@ impl Simulation {
     /// A write lands in the cache: acknowledged after the cache's write latency, destaged later.
     fn cache_write(&mut self, io: u32, attempt: u32, group: u32) {
         let now = self.events.now();
-        let attrs = self.ios.get(io).attrs;
+        let attrs = self.io_attrs(io);
         let g = &mut self.model.backends.groups[group as usize];
         g.dirty.push_back((attrs.offset, attrs.service_key, attrs.bytes));
         let array = g.array;
@@ -96,7 +96,7 @@ impl Simulation {
             let Some(&(io, attempt, g)) = c.waiting.front() else { break };
             // An attempt given up while it waited (a timeout, a failed path) leaves the queue.
             let live = self.current(io, attempt);
-            if live && c.dirty.value() + self.ios.get(io).attrs.bytes > c.capacity_bytes {
+            if live && c.dirty.value() + self.ios.get(io).bytes > c.capacity_bytes {
                 break;
             }
             self.model.backends.caches[array].as_mut().expect("checked").waiting.pop_front();

@@ -9,7 +9,7 @@ use super::{Event, Simulation};
 impl Simulation {
     /// The status of `io` reached its adapter.
     pub(super) fn at_adapter(&mut self, io: u32, attempt: u32) {
-        let a = self.model.paths[self.ios.get(io).path as usize].adapter;
+        let a = self.model.paths[self.ios.get(io).path as usize].adapter();
         let adapter = &mut self.model.adapters[a];
         let in_flight = adapter.active.value();
         let c = adapter.coalescing.as_mut().expect("AtAdapter comes only from an adapter that coalesces");

@@ -7,9 +7,9 @@ use super::{Event, ExtentHold, Simulation};
 impl Simulation {
     /// The id of the extent the write `io` goes to: of its LUN, whichever host wrote it.
     pub(super) fn extent_of(&mut self, io: u32, group: u32) -> u32 {
-        let r = self.ios.get(io);
+        let (device, offset) = (self.ios.get(io).device, self.io_rest[io as usize].offset);
         let c = self.model.replications[group as usize].contention.as_mut().expect("acquire needs contention");
-        c.extent_id(r.device, r.attrs.offset)
+        c.extent_id(device, offset)
     }
 
     /// Takes the written extent at `side`, or queues for it; true when the write may go on.
@@ -20,11 +20,11 @@ impl Simulation {
         let e = &mut c.extents[extent as usize];
         if e.owner == side && e.moving_to.is_none() {
             e.holders += 1;
-            self.ios.get_mut(io).extent = ExtentHold::Holding { group, side };
+            self.io_rest[io as usize].extent = ExtentHold::Holding { group, side };
             return true;
         }
         e.waiters[usize::from(side)].push_back(io);
-        self.ios.get_mut(io).extent = ExtentHold::Waiting { group, side };
+        self.io_rest[io as usize].extent = ExtentHold::Waiting { group, side };
         if e.moving_to.is_none() && e.owner != side {
             e.moving_to = Some(side);
             self.events.after(one_way, Event::ExtentRequest { group, extent });
@@ -33,10 +33,13 @@ impl Simulation {
     }
 
     /// A write that held its extent is done with it (or was abandoned). Inlined: on a model
-    /// without extent ownership it is one test per I/O, not a call.
+    /// without extent ownership it is one test per I/O, not a call, and reads nothing of the I/O.
     #[inline(always)]
     pub(super) fn release_extent(&mut self, io: u32) {
-        let hold = std::mem::replace(&mut self.ios.get_mut(io).extent, ExtentHold::None);
+        if !self.keeps_offsets {
+            return;
+        }
+        let hold = std::mem::replace(&mut self.io_rest[io as usize].extent, ExtentHold::None);
         if hold != ExtentHold::None {
             self.give_back_extent(io, hold);
         }
@@ -97,7 +100,7 @@ impl Simulation {
             self.events.after(one_way, Event::ExtentRequest { group, extent });
         }
         for io in released {
-            self.ios.get_mut(io).extent = ExtentHold::Holding { group, side };
+            self.io_rest[io as usize].extent = ExtentHold::Holding { group, side };
             let attempt = self.ios.get(io).attempt;
             self.advance(io, attempt);
         }

@@ -143,17 +143,12 @@ impl Simulation {
                 }
             }
             FaultAction::Errors { paths, profile } => {
-                paths.iter().for_each(|&p| self.model.paths[p].errors = profile.map(Box::new))
+                paths.iter().for_each(|&p| self.model.paths[p].set_errors(*profile))
             }
             FaultAction::Congestion { paths, added_ns, add } => {
-                for &p in paths {
-                    let added = &mut self.model.paths[p].added_latency_ns;
-                    *added = if *add { *added + added_ns } else { *added - added_ns };
-                }
+                paths.iter().for_each(|&p| self.model.paths[p].add_latency(*added_ns, *add))
             }
-            FaultAction::Drain { paths, drain } => {
-                paths.iter().for_each(|&p| self.model.paths[p].drain = drain.map(Box::new))
-            }
+            FaultAction::Drain { paths, drain } => paths.iter().for_each(|&p| self.model.paths[p].set_drain(*drain)),
             FaultAction::Replication { groups, suspended } => {
                 groups.iter().for_each(|&g| self.model.replications[g].suspended = *suspended)
             }
@@ -297,7 +292,7 @@ impl Simulation {
 
     /// Every command on path `p` is aborted and its I/O retried (or held, `retry_or_hold`).
     pub(super) fn abort_commands(&mut self, p: usize) {
-        let (d, a) = (self.model.paths[p].device, self.model.paths[p].adapter);
+        let (d, a) = (self.model.paths[p].device, self.model.paths[p].adapter());
         let aborted: Vec<u32> = self
             .ios
             .iter_mut()
@@ -444,7 +439,7 @@ impl Simulation {
         let now = self.events.now();
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
-        let a = self.model.paths[p].adapter;
+        let a = self.model.paths[p].adapter();
         let queued_here = dequeued == Dequeued::No;
         match r.state {
             IoState::InFlight => {
@@ -503,7 +498,7 @@ impl Simulation {
     /// a confirmed cross-controller reset, or on SCSI the path's new login), is a hazard: the
     /// first copy could land after the retry.
     pub(super) fn count_retry(&mut self, d: usize, from: usize, to: usize, write_sent_at: Option<TimeNs>) {
-        let on = |p: usize| (p, self.model.paths[p].adapter);
+        let on = |p: usize| (p, self.model.paths[p].adapter());
         let (from_pair, to_pair) = (on(from), on(to));
         self.rec.retry_issued(&mut self.model, d, from_pair, to_pair);
         let (Some(sent), Some(lost), Some(quiesce)) =
@@ -550,7 +545,7 @@ impl Simulation {
         if !self.model.paths[p].connected || rules.on_error == OnPathError::FailPath {
             self.host_fail_path(p, true);
         }
-        self.dispatch_adapter(self.model.paths[p].adapter);
+        self.dispatch_adapter(self.model.paths[p].adapter());
         self.dispatch_device(d);
     }
 
@@ -573,7 +568,7 @@ impl Simulation {
         }
         let now = self.events.now();
         let rejected = self.model.routes[self.ios.get(io).route as usize].last() == Some(&Step::Reject);
-        let fails = rejected || path.errors.as_ref().is_some_and(|e| e.fails(now, &mut self.fault_rng[p]));
+        let fails = rejected || path.errors().is_some_and(|e| e.fails(now, &mut self.fault_rng[p]));
         if fails {
             self.command_error(io);
         }

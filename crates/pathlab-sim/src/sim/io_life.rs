@@ -1,9 +1,8 @@
 //! An I/O's life on the host: a worker issues it, the device queue and the policy give it a
 //! path, an adapter slot sends it, the kernel completes it and the application reaps it.
 
-use super::{
-    keep_alive, Event, ExtentHold, Io, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY, PRELOAD_AHEAD_UP_TO_NS,
-};
+use super::{keep_alive, Event, Io, IoRest, IoState, RunError, Simulation, NEVER_SENT, NOT_A_RETRY};
+use crate::engine::TimeNs;
 use crate::model::tags::{TagSlot, IDLE_CHECK_NS};
 use crate::model::Outage;
 use crate::observe::Completion;
@@ -14,29 +13,55 @@ use pathlab_policy::{AluaState, IoDone, PathId};
 impl Simulation {
     /// A worker issues a new I/O to its device.
     pub(super) fn issue(&mut self, w: usize) {
+        self.issue_in(w, None);
+    }
+
+    /// A worker issues a new I/O, in the record of the one it just reaped (`reused`) or a new
+    /// one. A closed loop that issues again at once (`reap`) keeps its record: the slab's free
+    /// list and the host's outstanding count would take it and give it back in the same instant
+    /// (the free list is last in, first out: the same record; the count's level the same value
+    /// and moment), some 30 instructions an I/O that a hand-written loop does not spend.
+    #[inline(always)]
+    fn issue_in(&mut self, w: usize, reused: Option<u32>) {
         let worker = &mut self.workers[w];
         let attrs = worker.next_io();
         worker.in_flight += 1;
         let device = worker.device as usize;
-        let io = self.ios.insert(Io {
+        let record = Io {
             worker: w as u32,
             cpu: worker.cpu,
             device: device as u32,
             path: 0,
-            attrs,
+            bytes: attrs.bytes,
+            is_write: attrs.is_write,
+            service_key: attrs.service_key,
             issued_at: self.events.now(),
             dispatched_at: self.events.now(),
-            kernel_done_at: self.events.now(),
             attempt: 0,
             state: IoState::Queued,
             route: 0,
             stage: 0,
             errors: 0,
             retry_of: NOT_A_RETRY,
-            extent: ExtentHold::None,
-        });
+        };
         let now = self.events.now();
-        self.model.host.outstanding.add(now, 1);
+        let io = match reused {
+            Some(io) => {
+                *self.ios.get_mut(io) = record;
+                io
+            }
+            None => {
+                let io = self.ios.insert(record);
+                if io as usize == self.io_rest.len() {
+                    self.io_rest.push(IoRest::default());
+                }
+                self.model.host.outstanding.add(now, 1);
+                io
+            }
+        };
+        if self.keeps_offsets {
+            self.io_rest[io as usize] = IoRest { offset: attrs.offset, ..IoRest::default() };
+        }
         let device_state = &mut self.model.devices[device];
         self.rec.io_issued(&mut device_state.watch, now);
         device_state.queued.add(now, 1);
@@ -128,7 +153,7 @@ impl Simulation {
         r.path = p;
         if r.retry_of != NOT_A_RETRY {
             let from = std::mem::replace(&mut r.retry_of, NOT_A_RETRY);
-            let write_sent_at = (r.attrs.is_write && r.dispatched_at != NEVER_SENT).then_some(r.dispatched_at);
+            let write_sent_at = (r.is_write && r.dispatched_at != NEVER_SENT).then_some(r.dispatched_at);
             self.count_retry(d, from as usize, p as usize, write_sent_at);
         }
         if plain {
@@ -227,16 +252,19 @@ impl Simulation {
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
         let path = &self.model.paths[p];
-        if self.preloading && path.one_way_ns > PRELOAD_AHEAD_UP_TO_NS {
-            self.preload_completion(r.device, r.path, r.worker);
+        if self.read_ahead.on {
+            if !self.read_ahead.as_sent(path.one_way_ns) {
+                self.preload_completion(r.device, r.worker);
+            }
+            self.read_ahead.completed(now);
         }
         let inaccessible = path.alua == AluaState::Unavailable;
-        if (!path.connected || path.errors.is_some() || inaccessible) && self.faulty_response(io, p) {
+        if (!path.connected || path.erring() || inaccessible) && self.faulty_response(io, p) {
             return;
         }
         let c = Completion {
-            bytes: r.attrs.bytes,
-            is_write: r.attrs.is_write,
+            bytes: r.bytes,
+            is_write: r.is_write,
             driver_ns: now - r.dispatched_at,
             kernel_ns: r.dispatched_at - r.issued_at,
         };
@@ -245,7 +273,7 @@ impl Simulation {
         // policy, slot). Counters and levels of different objects: in any order the same.
         let path = &mut self.model.paths[p];
         path.counters.record(&c);
-        let (a, nexus) = (path.adapter, path.nexus);
+        let (a, nexus) = (path.adapter(), path.nexus);
         keep_alive::traffic(&mut self.keep_alive_seen, nexus, r.dispatched_at);
         let adapter = &mut self.model.adapters[a];
         adapter.counters.record(&c);
@@ -253,7 +281,7 @@ impl Simulation {
         // The device's host, read from the adapter at hand: a device's paths are its host's
         // adapters' (`build::paths::discover`), and its record's hot lines hold no host.
         let host = adapter.host;
-        self.model.host.nexus_outstanding[nexus] -= 1;
+        self.model.host.nexus_done(nexus);
         self.rec.device_response(d, host, now - r.issued_at);
         let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
         let device = &mut self.model.devices[d];
@@ -269,35 +297,35 @@ impl Simulation {
         if per_path_depth {
             self.path_slot_freed(p);
         }
-        let rec = self.ios.get_mut(io);
-        rec.state = IoState::Reaping;
-        rec.kernel_done_at = now;
+        self.ios.get_mut(io).state = IoState::Reaping;
         self.dispatch_adapter(a);
         if device_queue_waits {
             self.dispatch_device(d);
         }
         // The application's part: after the host stack's own time, once the host is not paused
         // (`model::pause`; the Reap event waits out a pause itself).
+        // When the kernel completed it is kept only for a later reaping (`IoRest`).
         let reaping = self.model.host_reaping[host];
         if reaping.stack_ns > 0 {
+            self.io_rest[io as usize].kernel_done_at = now;
             self.events.after_fixed(reaping.stack_ns, Event::Reap { io });
         } else if now < reaping.paused_until {
+            self.io_rest[io as usize].kernel_done_at = now;
             self.events.at(reaping.paused_until, Event::Reap { io });
         } else {
-            self.reap(io);
+            self.reap(io, now);
         }
     }
 
     /// Reads one word of each line the I/O's completion (and its closed loop's next issue) will
-    /// read beyond its own record and path head: its device's levels, counters, watch and
-    /// policy, its path's counters, its worker. On a host of many devices each is a cache miss;
+    /// read beyond its own record and path head (which holds a read's counters): its device's
+    /// levels, counters, watch and policy, its worker. On a host of many devices each is a cache miss;
     /// read all at once, their misses are under way together rather than one after the other
     /// as the completion's steps come to them. Where the trip back is short
-    /// (`PRELOAD_AHEAD_UP_TO_NS`) they are read as the response is sent (`respond`), beside that
-    /// step's own misses (the record's second line, the path's head); else at the completion's
-    /// start, since the other I/Os' completions in a long trip evict them before use.
+    /// (`ReadAhead::as_sent`) they are read as the response is sent (`respond`), beside that
+    /// step's own misses (the path's head); else at the completion's start, since the other I/Os' completions in a long trip evict them before use.
     #[inline(always)]
-    pub(super) fn preload_completion(&self, device: u32, path: u32, worker: u32) {
+    pub(super) fn preload_completion(&self, device: u32, worker: u32) {
         let d = &self.model.devices[device as usize];
         let w = &self.workers[worker as usize];
         let words = [
@@ -305,7 +333,6 @@ impl Simulation {
             d.counters.reads,
             d.watch.longest.ns,
             d.policy.preload(),
-            self.model.paths[path as usize].counters.reads,
             u64::from(w.in_flight),
             w.think_ns,
         ];
@@ -313,25 +340,26 @@ impl Simulation {
         std::hint::black_box(words.iter().fold(0u64, |sum, &w| sum.wrapping_add(w)));
     }
 
-    /// The application sees the I/O complete: vdbench's figures, and a closed loop issues again.
-    pub(super) fn reap(&mut self, io: u32) {
+    /// The application sees the I/O complete (the kernel did at `kernel_done_at`): vdbench's
+    /// figures, and a closed loop issues again.
+    pub(super) fn reap(&mut self, io: u32, kernel_done_at: TimeNs) {
         let r = *self.ios.get(io);
         let resp = self.events.now() - r.issued_at;
-        let driver_ns = r.kernel_done_at - r.dispatched_at;
+        let driver_ns = kernel_done_at - r.dispatched_at;
         // The time the application took to see it counts as host time, as vdbench sees it.
-        let seen =
-            Completion { bytes: r.attrs.bytes, is_write: r.attrs.is_write, driver_ns, kernel_ns: resp - driver_ns };
+        let seen = Completion { bytes: r.bytes, is_write: r.is_write, driver_ns, kernel_ns: resp - driver_ns };
         self.rec.io_completed(&mut self.model.devices[r.device as usize].watch, self.events.now(), &seen);
-        self.free_record(io);
         // The worker's part in one look-up (`retire`'s, and a closed loop issues again).
         let w = r.worker as usize;
         let worker = &mut self.workers[w];
         worker.in_flight -= 1;
-        if self.issuing {
-            if let Loop::Closed { .. } = worker.mode {
-                match worker.think_ns {
-                    0 => self.issue(w),
-                    think => self.events.after(think, Event::Reissue { worker: r.worker }),
+        let again = self.issuing && matches!(worker.mode, Loop::Closed { .. });
+        match worker.think_ns {
+            0 if again => self.issue_in(w, Some(io)),
+            think => {
+                self.free_record(io);
+                if again {
+                    self.events.after(think, Event::Reissue { worker: r.worker });
                 }
             }
         }
@@ -341,8 +369,8 @@ impl Simulation {
     #[inline]
     pub(super) fn release_slot(&mut self, p: usize) {
         let path = &self.model.paths[p];
-        self.model.adapters[path.adapter].active.add(self.events.now(), -1);
-        self.model.host.nexus_outstanding[path.nexus] -= 1;
+        self.model.adapters[path.adapter()].active.add(self.events.now(), -1);
+        self.model.host.nexus_done(path.nexus);
     }
 
     /// The I/O is finished for good (completed or failed): the worker and the slab forget it.
@@ -416,7 +444,7 @@ impl Simulation {
         let host = self.model.devices[self.ios.get(io).device as usize].host;
         match self.model.host_reaping[host].paused_until {
             until if self.events.now() < until => self.events.at(until, Event::Reap { io }),
-            _ => self.reap(io),
+            _ => self.reap(io, self.io_rest[io as usize].kernel_done_at),
         }
     }
 }

@@ -32,6 +32,7 @@ mod failure;
 mod io_life;
 mod keep_alive;
 mod nvme_head;
+mod read_ahead;
 mod result;
 mod route;
 mod sampling;
@@ -195,13 +196,13 @@ enum IoState {
     Reaping,
 }
 
-/// An I/O's record. `repr(C)` with what every event reads first (the ticket: state and attempt;
-/// where the I/O is: device, path, route, stage) in the first 32 bytes and its attributes in the
-/// next 32, aligned to a cache line so that a record (128 bytes) is always two lines: on a host
-/// of many devices the records of the I/Os in flight do not fit in the cache, and each event's
-/// ticket check would otherwise touch two lines. Aligned to 32 only, a record lay across three
-/// lines whenever the slab's buffer started half-way into one (about one L1 miss an I/O more on
-/// the cluster's run, session 24).
+/// An I/O's record: what its events read and write, in one cache line (`repr(C, align(64))`);
+/// what only some models read (the offset, where a write stands with its extent, when the kernel
+/// completed it if the application sees it later) is apart, in `IoRest`. On a host of many
+/// devices the records of the I/Os in flight do not stay in the cache from one event to the
+/// next: as two lines (the ticket and attributes in the first, the times, the extent and the
+/// kernel's end in the second, session 25) the response's release of the extent and the
+/// completion's times each missed the second line again (10,000 × 8 × 1, session 26).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 struct Io {
@@ -210,44 +211,44 @@ struct Io {
     stage: u8,
     /// Errors met so far (against the stack's retries).
     errors: u8,
+    is_write: bool,
     /// Changes at every dispatch: events of an abandoned attempt no longer match and are dropped.
     attempt: u32,
     device: u32,
     path: u32,
     route: u32,
     worker: u32,
+    bytes: u64,
+    /// Key of the I/O's service draws (`IoAttrs::service_key`).
+    service_key: u64,
+    issued_at: TimeNs,
+    dispatched_at: TimeNs,
     cpu: u32,
     /// The path the previous attempt erred on, until the retry is dispatched; `NOT_A_RETRY`.
     retry_of: u32,
-    attrs: IoAttrs,
-    issued_at: TimeNs,
-    dispatched_at: TimeNs,
-    /// When the kernel completed it (the application may see it later: a host pause).
+}
+
+const _: () = assert!(std::mem::size_of::<Io>() == 64);
+
+/// What some models read of an I/O beyond its record, by the record's index (`Simulation::io_rest`).
+#[derive(Clone, Copy, Debug)]
+struct IoRest {
+    /// Its offset, kept only where something reads it (`Model::reads_offsets`).
+    offset: u64,
+    /// When the kernel completed it, written only where the application sees it later (a host
+    /// stack's time, a pause: the `Reap` event).
     kernel_done_at: TimeNs,
+    /// Kept only where writes take extents (`Replication::contention`).
     extent: ExtentHold,
 }
 
-// The hot part above fills the first 32 bytes, no more; the record is two lines.
-const _: () = assert!(std::mem::offset_of!(Io, attrs) == 32);
-const _: () = assert!(std::mem::size_of::<Io>() == 128);
+impl Default for IoRest {
+    fn default() -> Self {
+        IoRest { offset: 0, kernel_done_at: 0, extent: ExtentHold::None }
+    }
+}
 
 const NOT_A_RETRY: u32 = u32::MAX;
-
-/// Models of this many devices or more (every host's together) read ahead what a completion and
-/// a service's end will touch (`Simulation::preloading`): there the device's, path's and worker's
-/// lines are out of the cache, and their misses overlap when read together; on a few devices they
-/// stay in the cache and the reads only cost (some 70 instructions an I/O on 1 × 8 × 32). The bound
-/// is the device histograms' batching's, for the same reason.
-const PRELOAD_FROM: usize = crate::observe::device_latency::BATCHED_FROM;
-
-/// Paths of a one-way trip this short have their completion's lines read as the response is
-/// sent, longer ones at the completion's start (`Simulation::preload_completion`). A judgement
-/// between two measured ends: on the 32-host cluster (5 µs, the default within one room) read
-/// as the response is sent, its run took 0.61-0.73 of main's time where read at the
-/// completion's start 0.81-0.96; on 10,000 × 8 × 1 (50 µs, 10,000 I/Os in flight) read as the
-/// response is sent, 8-10% more CPU than main's (callgrind: 5 more LL misses an I/O, evicted
-/// before use), at the completion's start the same as main's.
-const PRELOAD_AHEAD_UP_TO_NS: TimeNs = 10_000;
 
 /// `Io::dispatched_at` of an I/O whose last command was given up before it left the host
 /// (waiting for an adapter slot, a tag or its path's queue): no copy of it can land late.
@@ -287,7 +288,7 @@ enum ExtentHold {
 
 impl Io {
     fn desc(&self) -> IoDesc {
-        IoDesc { bytes: self.attrs.bytes, is_write: self.attrs.is_write, cpu: self.cpu }
+        IoDesc { bytes: self.bytes, is_write: self.is_write, cpu: self.cpu }
     }
 }
 
@@ -315,13 +316,17 @@ pub struct Simulation {
     plan: RunPlan,
     events: Scheduler<Event>,
     ios: Slab<Io>,
+    /// Per slot of `ios`: what some models read beyond the record (`IoRest`).
+    io_rest: Vec<IoRest>,
+    /// Whether anything reads an I/O's offset or extent (`Model::reads_offsets`: extent
+    /// ownership, RAID back ends): only then are they kept in `io_rest`.
+    keeps_offsets: bool,
     /// Requests on RAID groups' disks (`model::backend`), by the id their disk work carries.
     requests: Slab<crate::model::backend::Request>,
     next_attempt: u32,
     issuing: bool,
-    /// A host of many devices (`PRELOAD_FROM`): a response sent back reads a word of each line
-    /// its completion will touch (`preload_completion`), and a station a word of its next I/O's.
-    preloading: bool,
+    /// On a host of many devices: where a completion's lines are read ahead (`read_ahead.rs`).
+    read_ahead: read_ahead::ReadAhead,
     rec: Recorder,
     last_sample: Snapshot,
     at_warmup: Option<Snapshot>,
@@ -372,6 +377,7 @@ impl Simulation {
         let last_sample = rec.snapshot(&model, 0);
         let model_paths = model.paths.len();
         let model_devices = model.devices.len();
+        let keeps_offsets = model.reads_offsets();
         let fault_rng = (0..model.paths.len()).map(|p| Stream::new(plan.seed, p as u64, Purpose::Faults)).collect();
         let hosts = model.host_pauses.len();
         let pause_rng = (0..hosts as u64).map(|h| Stream::new(plan.seed, h, Purpose::HostPauses)).collect();
@@ -381,10 +387,12 @@ impl Simulation {
             workers,
             events: Scheduler::default(),
             ios: Slab::default(),
+            io_rest: Vec::new(),
+            keeps_offsets,
             requests: Slab::default(),
             next_attempt: 0,
             issuing: true,
-            preloading: model_devices >= PRELOAD_FROM,
+            read_ahead: read_ahead::ReadAhead::new(model_devices),
             rec,
             at_warmup: (plan.warmup_ns == 0).then(|| last_sample.clone()),
             last_sample,
@@ -591,6 +599,17 @@ impl Simulation {
                 let alive = self.ios.iter().filter(|io| io.state != IoState::Free);
                 self.oldest_in_flight_ns = alive.map(|io| now - io.issued_at).max().unwrap_or(0);
             }
+        }
+    }
+
+    /// I/O `io`'s attributes as its worker drew them (its offset where one is kept).
+    fn io_attrs(&self, io: u32) -> IoAttrs {
+        let r = self.ios.get(io);
+        IoAttrs {
+            bytes: r.bytes,
+            is_write: r.is_write,
+            offset: self.io_rest[io as usize].offset,
+            service_key: r.service_key,
         }
     }
 

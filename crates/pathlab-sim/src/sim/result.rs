@@ -191,7 +191,7 @@ impl Simulation {
                 name: p.name.to_string(),
                 device: m.devices[p.device].name.to_string(),
                 host: m.host_names[m.devices[p.device].host].clone(),
-                adapter: m.adapters[p.adapter].name.clone(),
+                adapter: m.adapters[p.adapter()].name.clone(),
                 target: format!("{}/{}", m.arrays[m.ports[p.port].array].name, m.ports[p.port].name),
                 state: if p.up { "active" } else { "dead" }.to_string(),
                 alua: p.alua.short_name().to_string(),

@@ -1,7 +1,7 @@
 //! An I/O on the wire and in the arrays: the SCSI exchange over the path, and the walk of its
 //! route (stations, delays, replication, extent ownership) until the answer goes back.
 
-use super::{Event, IoState, Simulation, PRELOAD_AHEAD_UP_TO_NS};
+use super::{Event, IoState, Simulation};
 use crate::engine::rng::stage_quantile;
 use crate::engine::TimeNs;
 use crate::model::{transfer, Step};
@@ -20,7 +20,7 @@ impl Simulation {
     pub(super) fn send_on(&mut self, io: u32, p: usize, unless_full: bool) {
         let now = self.events.now();
         let path = &self.model.paths[p];
-        let a = path.adapter;
+        let a = path.adapter();
         let adapter = &mut self.model.adapters[a];
         if unless_full && adapter.active.value() >= u64::from(adapter.queue_depth) {
             adapter.waiting.push_back(io);
@@ -31,7 +31,7 @@ impl Simulation {
         self.next_attempt = self.next_attempt.wrapping_add(1);
         let attempt = self.next_attempt;
         let r = self.ios.get_mut(io);
-        let is_write = r.attrs.is_write;
+        let is_write = r.is_write;
         r.state = IoState::InFlight;
         r.dispatched_at = now;
         r.attempt = attempt;
@@ -42,7 +42,7 @@ impl Simulation {
         // The driver reads an interrupt-coalescing adapter's response queue as it starts a
         // command: what it holds is delivered (`coalescing.rs`), after what the send schedules.
         let reap_held = adapter.coalescing.as_ref().is_some_and(|c| !c.held.is_empty());
-        self.model.host.nexus_outstanding[path.nexus] += 1;
+        self.model.host.nexus_sent(path.nexus);
         let timed_link = adapter.bytes_per_ns.is_some();
         let mut refused = false;
         match (is_write, timed_link) {
@@ -70,8 +70,8 @@ impl Simulation {
     pub(super) fn send_write_data(&mut self, io: u32, attempt: u32) {
         let r = self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
-        let adapter = &mut self.model.adapters[path.adapter];
-        let sent = transfer(&mut adapter.tx_free_at, adapter.bytes_per_ns, self.events.now(), r.attrs.bytes);
+        let adapter = &mut self.model.adapters[path.adapter()];
+        let sent = transfer(&mut adapter.tx_free_at, adapter.bytes_per_ns, self.events.now(), r.bytes);
         self.events.at(sent + path.one_way_ns, Event::AtPort { io, attempt });
     }
 
@@ -83,7 +83,7 @@ impl Simulation {
         loop {
             // One borrow of the record per step: the step, and what the step needs of the I/O.
             let r = self.ios.get_mut(io);
-            let (stage, bytes, key) = (r.stage, r.attrs.bytes, r.attrs.service_key);
+            let (stage, bytes, key) = (r.stage, r.bytes, r.service_key);
             let Some(&step) = self.model.routes[r.route as usize].get(usize::from(stage)) else {
                 return self.respond(io, attempt);
             };
@@ -152,7 +152,7 @@ impl Simulation {
         }
         let path = &self.model.paths[self.ios.get(io).path as usize];
         let back = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
-        if path.drain.is_some() {
+        if path.draining() {
             self.events.after(back.saturating_add(rule.retry_ns), Event::Resend { io, attempt });
         } else {
             self.events.after_fixed(back + rule.retry_ns, Event::Resend { io, attempt });
@@ -193,7 +193,7 @@ impl Simulation {
         if let Some((next, next_attempt, service)) = station.queue.pop_front() {
             station.begin(now);
             self.served_after(st as u32, next, next_attempt, service);
-            if self.preloading && !disk {
+            if self.read_ahead.on && !disk {
                 self.preload_served(next);
             }
         }
@@ -205,8 +205,8 @@ impl Simulation {
         }
     }
 
-    /// Reads one word of each line the end of I/O `io`'s service will read first (its record's
-    /// two lines, its path's head), as its service starts: on a host of many devices each is a
+    /// Reads one word of each line the end of I/O `io`'s service will read first (its record,
+    /// its path's head), as its service starts: on a host of many devices each is a
     /// cache miss, and the record's must come before the path's can start; read here, they are
     /// under way beside the station's other work rather than one after the other when it ends.
     #[inline(always)]
@@ -224,32 +224,30 @@ impl Simulation {
         let trip = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
         // A response held back (a slow drain, congestion) past the host's I/O timeout is not
         // waited for: the host aborts the command then, as the stack does any other.
-        if path.drain.is_some() || path.added_latency_ns != 0 {
+        if path.delayed() {
             let deadline = r.dispatched_at.saturating_add(self.model.devices[path.device].stack.io_timeout_ns);
             if self.events.now().saturating_add(trip) > deadline {
                 let at = deadline.max(self.events.now());
                 return self.events.at(at, Event::Timeout { io, attempt });
             }
         }
-        if self.preloading && path.one_way_ns <= PRELOAD_AHEAD_UP_TO_NS {
-            self.preload_completion(r.device, r.path, r.worker);
+        if self.read_ahead.on && self.read_ahead.as_sent(path.one_way_ns) {
+            self.preload_completion(r.device, r.worker);
         }
-        let adapter = &mut self.model.adapters[path.adapter];
+        let adapter = &mut self.model.adapters[path.adapter()];
         // An adapter that coalesces interrupts decides when the host sees it (`coalescing.rs`).
         let arrives = match adapter.coalescing {
             None => Event::Complete { io, attempt },
             Some(_) => Event::AtAdapter { io, attempt },
         };
         // A slow drain's delay grows with time: not a lane's constant, so not `after_fixed`.
-        if path.drain.is_none() && (r.attrs.is_write || adapter.bytes_per_ns.is_none()) {
+        if !path.draining() && (r.is_write || adapter.bytes_per_ns.is_none()) {
             // Nothing but the trip back: a fixed delay.
             self.events.after_fixed(trip, arrives);
         } else {
             let back = self.events.now().saturating_add(trip);
             let done = match adapter.bytes_per_ns {
-                Some(_) if !r.attrs.is_write => {
-                    transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.attrs.bytes)
-                }
+                Some(_) if !r.is_write => transfer(&mut adapter.rx_free_at, adapter.bytes_per_ns, back, r.bytes),
                 _ => back,
             };
             self.events.at(done, arrives);

@@ -37,7 +37,7 @@ impl RowNames {
 
     fn paths(&self, m: &Model) -> &[String] {
         self.paths.get_or_init(|| {
-            written_where_shared(m.paths.iter().map(|p| (&*p.name, m.adapters[p.adapter].host)), &m.host_names)
+            written_where_shared(m.paths.iter().map(|p| (&*p.name, m.adapters[p.adapter()].host)), &m.host_names)
         })
     }
 }

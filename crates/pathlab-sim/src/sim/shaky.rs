@@ -53,7 +53,7 @@ impl Simulation {
         self.checks[p].checked_at = Some(now);
         let active = self.model.devices[d].paths.iter().filter(|&&q| q != p && self.model.paths[q].up).count();
         // What direct reads down the path would see: its expected error rate.
-        let probe_errors = self.model.paths[p].errors.as_ref().map_or(0.0, |e| {
+        let probe_errors = self.model.paths[p].errors().map_or(0.0, |e| {
             let duty = e.burst.map_or(1.0, |(every, length)| length as f64 / every as f64);
             e.error_rate * duty * 1000.0
         });

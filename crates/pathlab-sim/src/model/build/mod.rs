@@ -15,7 +15,6 @@ mod tag_maps;
 mod values;
 
 use super::{HostState, Model};
-use crate::engine::level::Level;
 use crate::model::stack::{check_read, Stack};
 use crate::model::tags::TagSets;
 use crate::scenario::error::FieldError;
@@ -35,12 +34,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     let mut m = Model {
         host_names: host_names.clone(),
         host_multipath_tools: hosts.iter().map(|(_, h)| h.multipath_tools.clone()).collect(),
-        host: HostState {
-            outstanding: Level::default(),
-            nexus_outstanding: vec![0; zoning.nexuses.len()],
-            cpus: spec.host.cpus,
-            numa_nodes: spec.host.numa_nodes,
-        },
+        host: HostState::new(zoning.nexuses.len(), spec.host.cpus, spec.host.numa_nodes),
         host_pauses: hosts::pauses(&hosts)?,
         host_reaping: hosts
             .iter()
@@ -84,5 +78,8 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     m.check_keep_alive(spec, &host_fields)?;
     routes::connect(&mut m);
     tag_maps::tag_maps(&mut m, &hosts)?;
+    if !m.devices.iter().any(|d| d.policy.reads_host_queues()) {
+        m.host.keep_no_nexus_counts();
+    }
     Ok(m)
 }

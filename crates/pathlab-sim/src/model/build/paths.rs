@@ -2,13 +2,13 @@
 //! arrays' ports, in discovery order (by adapter, then by target number), each with its runtime
 //! name, the ALUA state its array reports and its target port group.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::fabric::Zoning;
 use super::values::err;
 use crate::model::{Model, Path};
 use crate::scenario::error::FieldError;
+use crate::scenario::limits::MAX_ADAPTERS;
 
 /// Discovers the paths of device `di`, whose LUN number is `lun`; `rtp_ids` are the ports'
 /// relative target port ids.
@@ -23,40 +23,16 @@ pub(super) fn discover(m: &mut Model, di: usize, lun: u32, zoning: &Zoning, rtp_
             }
             let nexus = *zoning.nexus_of.get(&(a, p)).expect("zoned pair");
             let alua = m.reported_alua(di, p);
-            let path = Path {
-                name: runtime_name(&mut name, &m.adapters[a].name, [c, t, lun]),
-                device: di,
-                adapter: a,
-                port: p,
-                nexus,
-                one_way_ns: zoning.nexuses[nexus].one_way_ns,
-                up: true,
-                failed_at_ns: 0,
-                lost_at_ns: None,
-                losses: 0,
-                reset_at_ns: None,
-                blocked: false,
-                cuts: 0,
-                connected: true,
-                errors: None,
-                added_latency_ns: 0,
-                counters: Default::default(),
-                drain: None,
-                alua,
-                ana_change: false,
-                transitioning: false,
-                // Symmetric arrays report one target port group (FlashArray, PowerMax); arrays
-                // with LUN ownership one per controller.
-                tpg_id: if m.arrays[port_array].symmetric {
-                    m.arrays[port_array].controllers[0] as u32 + 1
-                } else {
-                    m.ports[p].controller as u32 + 1
-                },
-                rtp_id: rtp_ids[p],
-                routes: [0, 0],
-                active: 0,
-                waiting: VecDeque::new(),
+            // Symmetric arrays report one target port group (FlashArray, PowerMax); arrays
+            // with LUN ownership one per controller.
+            let tpg_id = if m.arrays[port_array].symmetric {
+                m.arrays[port_array].controllers[0] as u32 + 1
+            } else {
+                m.ports[p].controller as u32 + 1
             };
+            let name = runtime_name(&mut name, &m.adapters[a].name, [c, t, lun]);
+            let one_way_ns = zoning.nexuses[nexus].one_way_ns;
+            let path = Path::discovered(name, di, adapter_index(a)?, p, nexus, one_way_ns, alua, tpg_id, rtp_ids[p]);
             m.devices[di].paths.push(m.paths.len());
             m.paths.push(path);
         }
@@ -102,9 +78,15 @@ fn push_decimal(out: &mut String, mut number: u32) {
     out.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
+/// A path's adapter index, in the 16 bits its record holds: more adapters than that is the
+/// adapter limit's error (`scenario::limits::check`, checked after the build, would say the same).
+fn adapter_index(a: usize) -> Result<u16, FieldError> {
+    u16::try_from(a).map_err(|_| ("host.adapters".into(), format!("at most {MAX_ADAPTERS} adapters")))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::runtime_name;
+    use super::{adapter_index, runtime_name};
 
     #[test]
     fn a_runtime_name_is_written_as_format_writes_it() {
@@ -114,5 +96,14 @@ mod tests {
             assert_eq!(&*runtime_name(&mut scratch, "vmhba64", numbers), format!("vmhba64:C{c}:T{t}:L{l}"));
         }
         assert_eq!(&*runtime_name(&mut scratch, "", [1, 2, 3]), ":C1:T2:L3");
+    }
+
+    /// An adapter index a path's 16 bits hold is kept; one past them is the adapter limit's
+    /// error, named as `scenario::limits::check` names it, not a panic.
+    #[test]
+    fn an_adapter_past_sixteen_bits_is_the_limit_s_error() {
+        assert_eq!(adapter_index(65_535), Ok(65_535));
+        let (field, message) = adapter_index(65_536).unwrap_err();
+        assert_eq!((field.as_str(), message.as_str()), ("host.adapters", "at most 4096 adapters"));
     }
 }

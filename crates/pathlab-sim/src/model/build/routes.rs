@@ -16,7 +16,7 @@ pub(super) fn connect(m: &mut Model) {
             preferred: false,
             target_port_group: p.tpg_id,
             nexus: p.nexus as u32,
-            numa_node: m.adapters[p.adapter].numa_node,
+            numa_node: m.adapters[p.adapter()].numa_node,
         };
         m.devices[p.device].policy.add_path(&desc);
     }
