@@ -38,23 +38,25 @@ def _nvme(tmp: Path) -> list[Path]:
     return [listing]
 
 
-def _powerpath(tmp: Path) -> list[Path]:
-    listing = tmp / "powermt.txt"
-    alive = "  12 qla2xxx                sde         SP B0    active   alive      0      0"
-    text = (DATA / "powerpath" / "003-vnx-linux-alua-dev-emcpowera.txt").read_text()
-    assert alive in text
-    listing.write_text("Pseudo name=emcpowera\n" + text.replace(alive, alive.replace("alive      0      0",
-                                                                                      "dead       0      1")))
+def _one_changed(tmp: Path, name: str, sample: str, old: str, new: str, head: str = "") -> list[Path]:
+    """`sample` (under tests/data) with its line `old` written `new`, as file `name` under `tmp`."""
+    text = (DATA / sample).read_text()
+    assert old in text
+    listing = tmp / name
+    listing.write_text(head + text.replace(old, new))
     return [listing]
+
+
+def _powerpath(tmp: Path) -> list[Path]:
+    alive = "  12 qla2xxx                sde         SP B0    active   alive      0      0"
+    return _one_changed(tmp, "powermt.txt", "powerpath/003-vnx-linux-alua-dev-emcpowera.txt", alive,
+                        alive.replace("alive      0      0", "dead       0      1"), head="Pseudo name=emcpowera\n")
 
 
 def _mpio(tmp: Path) -> list[Path]:
-    listing = tmp / "mpclaim.txt"
     live = "0000000087060000 Active/Optimized   005|000|000|001   0"
-    text = (DATA / "mpio" / "003-msdsm-rr-symmetric-two-paths.txt").read_text()
-    assert live in text
-    listing.write_text(text.replace(live, "0000000087060000 Failed             005|000|000|001   0"))
-    return [listing]
+    return _one_changed(tmp, "mpclaim.txt", "mpio/003-msdsm-rr-symmetric-two-paths.txt", live,
+                        "0000000087060000 Failed             005|000|000|001   0")
 
 
 SAMPLES = {

@@ -64,12 +64,18 @@ def test_a_round_robin_limit_that_is_no_number_is_refused_not_dropped(tmp_path: 
 VMAX_DEVICES = Path(pathlab.__file__).parent / "captures" / "vmax-iops1000" / "esxcli-storage-nmp-device-list.txt"
 
 
-def test_a_device_list_pasted_twice_the_same_is_read_once_and_said(tmp_path: Path) -> None:
-    """The output pasted twice: the host once, not an internal `devices.1.name … defined twice`."""
+def _listed_twice(tmp_path: Path, later: str) -> tuple[Path, int]:
+    """The VMAX device list, then `later` (the same command run again): the file and the line the
+    second listing starts at."""
     listing = VMAX_DEVICES.read_text()
     twice = tmp_path / "devices.txt"
-    twice.write_text(listing + "\n" + listing)
-    second = listing.count("\n") + 2
+    twice.write_text(listing + "\n" + later)
+    return twice, listing.count("\n") + 2
+
+
+def test_a_device_list_pasted_twice_the_same_is_read_once_and_said(tmp_path: Path) -> None:
+    """The output pasted twice: the host once, not an internal `devices.1.name … defined twice`."""
+    twice, second = _listed_twice(tmp_path, VMAX_DEVICES.read_text())
     with pytest.warns(pathlab.PathlabWarning) as said:
         devices = esxcli_devices.read(twice)
     assert [str(w.message) for w in said] == [
@@ -83,10 +89,7 @@ def test_a_device_listed_twice_differently_is_refused_naming_both_lines(tmp_path
     """The command run again (before and after a change) and both outputs pasted: which is the
     host now is not in the file (issue 33: files that disagree are refused naming both); the later
     listing was taken, and said only as a warning."""
-    listing = VMAX_DEVICES.read_text()
-    twice = tmp_path / "devices.txt"
-    twice.write_text(listing + "\n" + listing.replace("iops=1000", "iops=1"))
-    second = listing.count("\n") + 2
+    twice, second = _listed_twice(tmp_path, VMAX_DEVICES.read_text().replace("iops=1000", "iops=1"))
     with pytest.raises(pathlab.ScenarioError) as e:
         esxcli_devices.read(twice)
     assert e.value.args == (str(twice), f"line {second}", "naa.60000970000197900123533030303031 is listed a second "
@@ -102,9 +105,7 @@ def test_a_device_listed_again_a_moment_later_is_read_as_the_later_listing_and_s
     later = listing.replace("lastPathIndex=3: NumIOsPending=64,numBytesPending=524288",
                             "lastPathIndex=0: NumIOsPending=2,numBytesPending=16384")
     assert later != listing
-    twice = tmp_path / "devices.txt"
-    twice.write_text(listing + "\n" + later)
-    second = listing.count("\n") + 2
+    twice, second = _listed_twice(tmp_path, later)
     with pytest.warns(pathlab.PathlabWarning) as said:
         devices = esxcli_devices.read(twice)
     assert [str(w.message) for w in said] == [
