@@ -180,3 +180,18 @@ def test_a_dead_path_beside_a_path_in_use_of_an_unknown_target_takes_its_port(tm
     run = Scenario.from_text(done.text, "imported.toml", set={"run.duration": "1s", "run.warmup": "0s"}).run()
     rows = dict(zip(run.paths["name"], run.paths["state"], strict=True))
     assert rows["vmhba37:C2:T0:L1"] == "dead" and rows["vmhba37:C2:T0:L0"] != "dead"
+
+
+def test_a_core_path_list_run_again_after_a_path_died_is_the_later_listing(tmp_path: Path) -> None:
+    """Two runs of `esxcli storage core path list` around a path's death: the second prints its
+    target as ESXi's placeholder (`Target Identifier: unknown`, a UID `unknown.…`, `Unavailable or
+    path is unclaimed`), which names no other target: the later listing is taken, the path down from
+    0 s on the port its session named; a path whose target names another one is still refused."""
+    live = [_block(0, 0), _block(1, 0), _block(0, 1), _block(1, 1)]
+    scenario, _ = _import(tmp_path, live + [*live[:3], _block(1, 1, "dead", target_id="unknown")])
+    assert len(scenario["arrays"][0]["ports"]) == 2
+    assert [(f["kind"], f["path"]) for f in scenario["faults"]] == [("path_down", "vmhba37:C1:T0:L1")]
+    other = _block(1, 1).replace(f"{TARGET},t,1", "iqn.1992-04.com.emc:storage.Storage.other,t,1")
+    with pytest.raises(ScenarioError, match=r"vmhba37:C1:T0:L1 is listed a second time, differently from line \d+ "
+                                            r"\(target_identifier, uid\)"):
+        _import(tmp_path, live + [*live[:3], other])

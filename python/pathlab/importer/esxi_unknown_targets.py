@@ -26,7 +26,6 @@ import is refused."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,12 +34,7 @@ from pathlab.finding import Finding
 from pathlab.importer.esxi_dead_paths import out_of_use
 from pathlab.importer.frame_rows import cell as _value
 from pathlab.importer.frame_rows import cell_int
-
-#: A path UID whose target part is ESXi's placeholder: `…-unknown-<device>`, `…-unknown.1:0-<device>`.
-UNKNOWN_IN_NAME = re.compile(r"-unknown(?:\.[^-]*)?-[^-]+$", re.IGNORECASE)
-#: A target identifier that names no target: empty, ESXi's `unknown` placeholder, or an iSCSI
-#: session's with no target name (`00023d000001,,t,1`).
-UNKNOWN_IDENTIFIER = re.compile(r"^(?:unknown(?:\..*)?|(?:[0-9A-Fa-f]{12})?,,t,\d+)?$", re.IGNORECASE)
+from pathlab.readers._esxcli_text import UNKNOWN_IDENTIFIER, UNKNOWN_IN_NAME
 
 
 def unknown_target(row: Any) -> str | None:

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from pathlab.api import ScenarioError
 from pathlab.readers import _plain_listing, pasted
 from pathlab.readers._file import listing_size
+from pathlab.readers._listed_once import NOT_PRINTED
 from pathlab.readers._whole import is_whole  # noqa: F401 (the listings readers ask `t.is_whole`)
 from pathlab.readers.rejoin import MARGINS, rejoined
 
@@ -44,6 +45,25 @@ PSP_SETTINGS = ("policy", "iops", "bytes", "useANO", "latencyEvalTime", "samplin
 SATP_SETTINGS = ("implicit_support", "explicit_support", "explicit_allow", "alua_followover", "action_OnRetryErrors",
                  "navireg", "ipfilter", "TPG_id", "RTP_id")
 _PAIR = re.compile(r"([A-Za-z_]+)\s*[=:]\s*([^;,}{\s]*)")
+
+
+#: A path UID whose target part is ESXi's placeholder: `…-unknown-<device>`, `…-unknown.1:0-<device>`.
+UNKNOWN_IN_NAME = re.compile(r"-unknown(?:\.[^-]*)?-[^-]+$", re.IGNORECASE)
+#: A target identifier that names no target: empty, ESXi's `unknown` placeholder, or an iSCSI
+#: session's with no target name (`00023d000001,,t,1`).
+UNKNOWN_IDENTIFIER = re.compile(r"^(?:unknown(?:\..*)?|(?:[0-9A-Fa-f]{12})?,,t,\d+)?$", re.IGNORECASE)
+#: What a core path list prints for a target's transport details where its path lost it.
+_NO_DETAILS = re.compile(r"^unavailable or path is unclaimed$", re.IGNORECASE)
+
+
+def target_named(value: Any) -> Any:
+    """A path's target as a listing names it, or `NOT_PRINTED` where it prints ESXi's placeholder
+    for a target it no longer reaches (a dead path: `unknown`, a UID `…-unknown.1:0-…`, `Unavailable
+    or path is unclaimed`): two runs around a path's death name its target alike (`_listed_once`)."""
+    if isinstance(value, str) and (UNKNOWN_IDENTIFIER.match(value.strip()) or UNKNOWN_IN_NAME.search(value)
+                                   or _NO_DETAILS.match(value.strip())):
+        return NOT_PRINTED
+    return value
 
 
 def named_pairs(names: tuple[str, ...]) -> Callable[[Any], Any]:

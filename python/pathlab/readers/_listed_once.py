@@ -20,8 +20,20 @@ from typing import Any
 from pathlab.api import ScenarioError, warn
 
 #: A listing's settings and topology: each field's name, with what of its value is a setting
-#: (None: all of it), as each reader names them next to its columns.
+#: (None: all of it; `NOT_PRINTED` where the listing printed a placeholder), as each reader names
+#: them next to its columns.
 Settings = Mapping[str, Callable[[Any], Any] | None]
+
+
+class _NotPrinted:
+    """A setting or name the listing did not print this time (a dead path's target, printed
+    `unknown`): it agrees with whatever the other run printed."""
+
+    def __repr__(self) -> str:
+        return "not printed"
+
+
+NOT_PRINTED = _NotPrinted()
 
 
 def _values(row: dict[str, Any]) -> dict[str, Any]:
@@ -36,8 +48,14 @@ def _settings(row: dict[str, Any], settings: Settings) -> dict[str, Any]:
     return {k: row.get(k) if part is None or row.get(k) is None else part(row[k]) for k, part in settings.items()}
 
 
+def _differing(was: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """The fields whose values differ, where neither run left the value unprinted."""
+    return sorted(k for k in was.keys() | now.keys()
+                  if was.get(k) != now.get(k) and NOT_PRINTED not in (was.get(k), now.get(k)))
+
+
 def _differ(was: dict[str, Any], now: dict[str, Any]) -> str:
-    return ", ".join(sorted(k for k in was.keys() | now.keys() if was.get(k) != now.get(k)))
+    return ", ".join(_differing(was, now))
 
 
 def listed_once(rows: list[dict[str, Any]], key: str, name: str, what: str,
@@ -53,7 +71,7 @@ def listed_once(rows: list[dict[str, Any]], key: str, name: str, what: str,
         if (was := _values(seen)) == (now := _values(row)):
             warn(name, f"line {row['line']}", f"{row[key]} is listed again, the same as at line {seen['line']}: read "
                                               f"once (the `{what}` output pasted twice?)")
-        elif (set_was := _settings(seen, settings)) == (set_now := _settings(row, settings)):
+        elif not _differing(set_was := _settings(seen, settings), set_now := _settings(row, settings)):
             kept[row[key]] = row
             warn(name, f"line {row['line']}", f"{row[key]} is listed again, with the settings and topology of line "
                                               f"{seen['line']} and another moment's {_differ(was, now)}: the later "

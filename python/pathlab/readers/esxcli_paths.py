@@ -40,7 +40,7 @@ NMP_COLUMNS = {
 #: FIXED's preferred path (`esxcli storage nmp psp fixed deviceconfig set --path`). Its group
 #: state, health, array priority and `current` are of the listing's moment.
 NMP_SETTINGS: dict[str, Callable[[Any], Any] | None] = {
-    "path": None, "adapter": None, "channel": None, "target": None, "lun": None, "device": None,
+    "path": t.target_named, "adapter": None, "channel": None, "target": None, "lun": None, "device": None,
     "display_name": None, "satp_config": t.satp_settings, "tpg_id": None, "rtp_id": None,
     "psp_config": t.psp_settings, "preferred": None,
 }
@@ -62,9 +62,11 @@ CORE_COLUMNS = {
 #: (UID, runtime name, adapter, channel, target, LUN), its device, the plugin claiming it (claim
 #: rules, `esxcli storage core claimrule`), its transport and the adapter's and target's
 #: identifiers and transport details (WWNs, iSCSI names). Its state and maximum I/O size are not.
-CORE_SETTINGS: dict[str, Callable[[Any], Any] | None] = dict.fromkeys((
-    "uid", "device", "display_name", "adapter", "channel", "target", "lun", "plugin", "transport",
-    "adapter_identifier", "target_identifier", "adapter_transport_details", "target_transport_details"))
+CORE_SETTINGS: dict[str, Callable[[Any], Any] | None] = {
+    **dict.fromkeys(("device", "display_name", "adapter", "channel", "target", "lun", "plugin", "transport",
+                     "adapter_identifier", "adapter_transport_details")),
+    # A path that died between two runs prints its target as a placeholder (`t.target_named`).
+    **dict.fromkeys(("uid", "target_identifier", "target_transport_details"), t.target_named)}
 #: `esxcfg-mpath -l` (and ESX 4): `Adapter: vmhba37 Channel: 1 Target: 0 LUN: 0`.
 _ONE_LINE = re.compile(r"^(\S+)\s+Channel:\s*(\S+)\s+Target:\s*(\S+)\s+LUN:\s*(\S+)$")
 _NO_CONFIG = re.compile(r"does not support path configuration", re.IGNORECASE)
