@@ -433,7 +433,7 @@ def test_hosts_claiming_one_vendor_with_two_satps_are_warned_about(esxi: dict[st
 
 
 ESXI_SETTLES = ("the TPG states of `esxcli storage nmp device list` (Storage Array Type Device Config: every target "
-                "port group the array reports, reached or not) and `nmp path list`")
+                "port group the array reports, reached or not) and `nmp path list` (`hpp path list` under HPP)")
 
 
 @pytest.mark.parametrize("order", ["os", "so"])

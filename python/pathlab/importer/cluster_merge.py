@@ -343,8 +343,7 @@ def _agree(m: Member, name: str, t: Table, a: ClusterArray, warnings: list[tuple
 #: Per stack, the listing that shows whether a host reads an array symmetric or owned by its controllers.
 SYMMETRY_SHOWN_BY = {
     "esxi": "the TPG states of `esxcli storage nmp device list` (Storage Array Type Device Config: every target "
-            "port group the array reports, reached or not) and `nmp path list`; under HPP, the TPG states of "
-            "`esxcli storage hpp path list`",
+            "port group the array reports, reached or not) and `nmp path list` (`hpp path list` under HPP)",
     "linux": "`multipath -ll` (its paths' priorities: `-l` shows none)",
     "nvme": "the ANA states (`nvme list-subsys`, or /sys/block/nvme*c*n*/ana_state)",
     "powerpath": "`powermt display dev=all` (its Owner lines)",
