@@ -3,11 +3,16 @@
 prints the state of every target port group the array reports for the LUN, whether or not this
 host has a path to it.
 
-The rule (*a target port group not active-optimized*): an array one of whose devices shows a TPG in
-another state than AO (ANO, STBY, UNAV, ...) owns its LUNs by controller, not symmetric, whatever
-this host's paths show: a host zoned to the owner's ports alone (one ESXi host reaching SP A only)
-lists active-optimized paths only, although the array reports the other group non-optimized. The
-device's owner is then its one AO group, where the host has a port of it."""
+The rule (*a target port group not active-optimized*): an array one of whose devices shows one AO
+group and a TPG in another state (ANO, STBY, UNAV, ...) owns its LUNs by controller, not symmetric,
+whatever this host's paths show: a host zoned to the owner's ports alone (one ESXi host reaching SP
+A only) lists active-optimized paths only, although the array reports the other group
+non-optimized. The device's owner is then its one AO group, where the host has a port of it.
+
+A config with more than one AO group (a uniform metro array, Pure ActiveCluster: both sites' groups
+AO, a third ANO) names no one owner: the host may reach two groups that both serve the LUN
+optimized, so the config does not make the array owned and the paths' own reading stands (said by
+`undecided`, where the paths read the array symmetric)."""
 
 from __future__ import annotations
 
@@ -42,11 +47,28 @@ class NotOptimized(NamedTuple):
 
 
 def not_optimized(device: Any) -> NotOptimized | None:
-    """The device's first TPG not active-optimized in its SATP config, with its one AO group."""
+    """The device's first TPG not active-optimized in its SATP config, with its one AO group; None
+    where the config shows none, or more than one AO group (no one owner)."""
     groups = tpg_states(device)
     other = next(((tpg, state) for tpg, state in groups if state != "AO"), None)
-    if other is None:
-        return None
     optimized = [tpg for tpg, state in groups if state == "AO"]
+    if other is None or len(optimized) > 1:
+        return None
     return NotOptimized(str(device.device), cell_int(getattr(device, "satp_config_line", None)), other[0], other[1],
-                        optimized[0] if len(optimized) == 1 else None)
+                        optimized[0] if optimized else None)
+
+
+def undecided(device: Any, dev_file: str) -> str | None:
+    """Why the device's SATP config, showing a TPG not active-optimized, does not make its array
+    owned (with its file and line), or None where it does or shows no such group."""
+    groups = tpg_states(device)
+    optimized = [tpg for tpg, state in groups if state == "AO"]
+    others = [f"TPG_id={tpg},TPG_state={state}" for tpg, state in groups if state != "AO"]
+    if not others or len(optimized) < 2:
+        return None
+    line = cell_int(getattr(device, "satp_config_line", None))
+    at = dev_file + (f", line {line}" if line is not None else "")
+    return (f"{at}: {device.device}'s Storage Array Type Device Config shows "
+            f"{' and '.join(f'TPG_id={tpg}' for tpg in optimized)} active-optimized ({', '.join(others)} beside them): "
+            "more than one active-optimized group (a uniform metro array serves the LUN alike from both), so the "
+            "config names no one owner and does not make the array owned by controller")
