@@ -1,12 +1,15 @@
 """What an ESXi device list's `Storage Array Type Device Config` says of an ALUA array's target
 port groups (`esxi_tpg_config`), on a host whose every path is active-optimized: the config makes
-the array owned only where it names one AO group; a uniform metro array's (two AO groups, a third
-ANO) leaves the paths' own reading, said."""
+the array owned only where it names one AO group and an asymmetric state beside it (ANO, STBY,
+UNAV); a uniform metro array's (two AO groups, a third ANO), or a group offline, transitioning or
+logical-block dependent, leaves the paths' own reading, said."""
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+
+import pytest
 
 from conftest import pathlab
 
@@ -68,7 +71,7 @@ def test_a_uniform_metro_arrays_two_active_optimized_groups_are_not_read_as_owne
     assert "controller" not in text.split("[[devices]]")[0].split("ports = [")[1]
     assert (f"arrays.DGC.symmetric: {tmp_path / 'devices.txt'}, line 4: naa.60060160000000000000000000000001's "
             "Storage Array Type Device Config shows TPG_id=1 and TPG_id=2 active-optimized (TPG_id=3,TPG_state=ANO "
-            "beside them): more than one active-optimized group") in warned
+            "beside): more than one active-optimized group") in warned
     assert f"the paths' own reading stands, every path of this host ({tmp_path / 'paths.txt'}) active-optimized" in warned
 
 
@@ -79,3 +82,28 @@ def test_one_active_optimized_group_beside_a_non_optimized_one_still_owns(tmp_pa
     assert array["non_owner_state"] == "active_non_optimized"
     assert [d["owner"] for d in scenario["devices"]] == ["TPG1", "TPG1"]
     assert "arrays.DGC.symmetric" not in warned
+
+
+@pytest.mark.parametrize("state", ["OFFL", "TRAN", "LBD"])
+def test_a_group_offline_transitioning_or_lbd_does_not_make_the_array_owned(tmp_path: Path, state: str) -> None:
+    # 3f38cab read these owned (owner TPG1, "the array reports a target port group not
+    # active-optimized") and said "the array's other target port groups decide" where none did.
+    scenario, _, warned = _imported(tmp_path, f"{{TPG_id=1,TPG_state=AO}}{{TPG_id=2,TPG_state={state}}}", OWNER_PATHS)
+    (array,) = scenario["arrays"]
+    assert array["symmetric"] is True
+    assert "controllers" not in array and "non_owner_state" not in array
+    assert [d.get("owner") for d in scenario["devices"]] == [None, None]
+    assert (f"arrays.DGC.symmetric: {tmp_path / 'devices.txt'}, line 4: naa.60060160000000000000000000000001's "
+            f"Storage Array Type Device Config shows TPG_id=1 active-optimized (TPG_id=2,TPG_state={state} beside): "
+            "offline (OFFL) or transitioning (TRAN) is a moment") in warned
+    assert "whether the array owns LUNs by controller is not determined by the config: the paths' own reading" in warned
+    assert "decide" not in warned
+
+
+def test_an_asymmetric_state_after_an_lbd_group_decides(tmp_path: Path) -> None:
+    scenario, text, _ = _imported(tmp_path, "{TPG_id=1,TPG_state=AO}{TPG_id=2,TPG_state=LBD}{TPG_id=3,TPG_state=STBY}",
+                                  OWNER_PATHS)
+    (array,) = scenario["arrays"]
+    assert array["symmetric"] is False and array["non_owner_state"] == "standby"
+    assert [d["owner"] for d in scenario["devices"]] == ["TPG1", "TPG1"]
+    assert "Storage Array Type Device Config shows TPG_id=3,TPG_state=STBY: the array reports" in text

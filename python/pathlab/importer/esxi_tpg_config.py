@@ -12,7 +12,12 @@ non-optimized. The device's owner is then its one AO group, where the host has a
 A config with more than one AO group (a uniform metro array, Pure ActiveCluster: both sites' groups
 AO, a third ANO) names no one owner: the host may reach two groups that both serve the LUN
 optimized, so the config does not make the array owned and the paths' own reading stands (said by
-`undecided`, where the paths read the array symmetric)."""
+`undecided`, where the paths read the array symmetric).
+
+Nor does a group offline (OFFL) or transitioning (TRAN): a moment, a controller down or rebooting;
+nor one logical-block dependent (LBD): no ownership either. Only ALUA's asymmetric states beside the
+AO group (SPC-4: ANO, STBY, UNAV) establish that the LUN is owned by its AO group; with none, the
+config leaves ownership not determined (said, the paths' reading kept)."""
 
 from __future__ import annotations
 
@@ -21,6 +26,9 @@ from typing import Any, NamedTuple
 
 from pathlab.importer.frame_rows import cell as _value
 from pathlab.importer.frame_rows import cell_int
+
+#: ALUA's asymmetric access states (SPC-4) that, beside an AO group, say the LUN is owned by it.
+OWNED_BESIDE = ("ANO", "STBY", "UNAV")
 
 #: A target port group and its state in an SATP's device config.
 TPG_STATE = re.compile(r"TPG_id=(\d+),TPG_state=(\w+)")
@@ -47,10 +55,10 @@ class NotOptimized(NamedTuple):
 
 
 def not_optimized(device: Any) -> NotOptimized | None:
-    """The device's first TPG not active-optimized in its SATP config, with its one AO group; None
-    where the config shows none, or more than one AO group (no one owner)."""
+    """The device's first TPG in an asymmetric state (ANO, STBY, UNAV) in its SATP config, with its
+    one AO group; None where the config shows none, or more than one AO group (no one owner)."""
     groups = tpg_states(device)
-    other = next(((tpg, state) for tpg, state in groups if state != "AO"), None)
+    other = next(((tpg, state) for tpg, state in groups if state in OWNED_BESIDE), None)
     optimized = [tpg for tpg, state in groups if state == "AO"]
     if other is None or len(optimized) > 1:
         return None
@@ -64,11 +72,16 @@ def undecided(device: Any, dev_file: str) -> str | None:
     groups = tpg_states(device)
     optimized = [tpg for tpg, state in groups if state == "AO"]
     others = [f"TPG_id={tpg},TPG_state={state}" for tpg, state in groups if state != "AO"]
-    if not others or len(optimized) < 2:
+    if not others or not_optimized(device) is not None:
         return None
     line = cell_int(getattr(device, "satp_config_line", None))
-    at = dev_file + (f", line {line}" if line is not None else "")
-    return (f"{at}: {device.device}'s Storage Array Type Device Config shows "
-            f"{' and '.join(f'TPG_id={tpg}' for tpg in optimized)} active-optimized ({', '.join(others)} beside them): "
-            "more than one active-optimized group (a uniform metro array serves the LUN alike from both), so the "
-            "config names no one owner and does not make the array owned by controller")
+    shows = (f"{dev_file}" + (f", line {line}" if line is not None else "") + f": {device.device}'s Storage Array "
+             f"Type Device Config shows {' and '.join(f'TPG_id={tpg}' for tpg in optimized) or 'no group'} "
+             f"active-optimized ({', '.join(others)} beside)")
+    if len(optimized) > 1:
+        return (f"{shows}: more than one active-optimized group (a uniform metro array serves the LUN alike from "
+                "both), so the config names no one owner and does not make the array owned by controller")
+    return (f"{shows}: offline (OFFL) or transitioning (TRAN) is a moment, a controller down or rebooting, and "
+            "logical-block dependent (LBD) no ownership; only ANO, STBY or UNAV (ALUA's asymmetric states, SPC-4) "
+            "say the LUN is owned by its active-optimized group, so whether the array owns LUNs by controller is "
+            "not determined by the config")
