@@ -18,7 +18,7 @@ from pathlab.importer.esxi_dead_paths import dead_path_faults
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.esxi_non_owner import CONFIGS, PathState, non_owner_states
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
-from pathlab.importer.esxi_tpg_config import not_optimized, tpg_states
+from pathlab.importer.esxi_tpg_config import not_optimized, tpg_states, undecided
 from pathlab.importer.esxi_unknown_targets import placed
 from pathlab.importer.frame_rows import cell as _value
 from pathlab.importer.frame_rows import cell_int as _int_or_none
@@ -460,6 +460,12 @@ def build(c: Captures) -> Imported:
         by_config = next((shown for d in devices if vendor_of[d.device] == array
                           and (shown := not_optimized(d)) is not None), None) if tpgs else None
         symmetric = all(s in (None, "AO") for s in states) and by_config is None
+        if symmetric and tpgs:  # a config showing a TPG not AO that decides nothing: said, the paths' reading kept
+            why = next((reason for d in devices if vendor_of[d.device] == array
+                        and (reason := undecided(d, dev_file)) is not None), None)
+            if why is not None:
+                warnings.append((f"arrays.{array}.symmetric", f"{why}: the paths' own reading stands, every path of "
+                                                              f"this host ({path_file}) active-optimized"))
         passive, contradiction = (None, None) if tpgs else active_passive(
             {d.device: [PathGroup(target_of[p.runtime_name], _value(getattr(p, "group_state", None)),
                                   _int_or_none(getattr(p, "line", None)))
