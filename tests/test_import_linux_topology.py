@@ -162,7 +162,8 @@ size=100G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
 
 
 @pytest.mark.parametrize(("prio", "state", "mixed"), [(80, "ready", True), (0, "ready", True), (85, "ready", False),
-                                                      (81, "ghost", False), (80, "ghost", True)])
+                                                      (81, "ghost", False), (80, "ghost", True),
+                                                      (10, "ghost", False), (90, "ghost", False)])
 def test_one_alua_group_of_several_paths_is_one_states_only_at_a_priority_its_checker_states_allow(
         tmp_path: Path, prio: int, state: str, mixed: bool) -> None:
     """The rule (`linux_topology.one_state_group`): a group of `ready` or `ghost` paths is at one
@@ -170,7 +171,9 @@ def test_one_alua_group_of_several_paths_is_one_states_only_at_a_priority_its_ch
     non-optimized, logical-block dependent; `ghost`: standby). At 80 or 0 (unavailable, offline,
     transitioning: never `ready`) four paths' priorities were averaged: they differ, so the
     grouping is multibus, derived (dfc8759 left it not determined); at 85 (logical-block
-    dependent, preferred) or a `ghost` group at 81 (standby, preferred) it stays open."""
+    dependent, preferred) or a `ghost` group at 81 (standby, preferred) it stays open, and at 10 or
+    90 too: rdac.c prints `ghost` for the non-owning controller's ports, which serve I/O
+    non-optimized (bb66ade read four `ghost` paths at 10 as an average, multibus)."""
     listing = tmp_path / "mp.txt"
     listing.write_text(ONE_GROUP_OF_FOUR.format(prio=prio, state=state))
     with warnings.catch_warnings():

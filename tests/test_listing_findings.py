@@ -112,15 +112,17 @@ def test_one_group_at_an_average_of_alua_priorities_is_multibus_over_non_optimiz
     assert not [f for f in _all(listing) if "ALUA" in f.title]
 
 
-@pytest.mark.parametrize("prio", [5, 85, 1, 81])
+@pytest.mark.parametrize(("prio", "state"), [(5, "ready"), (85, "ready"), (1, "ready"), (81, "ghost"), (10, "ghost"),
+                                             (90, "ghost")])
 def test_one_group_at_a_priority_alua_gives_one_path_of_its_checker_state_is_not_said_to_mix_states(
-        tmp_path: Path, prio: int) -> None:
+        tmp_path: Path, prio: int, state: str) -> None:
     """alua.c gives one path 5 (85 preferred) in the logical-block dependent state, which a `ready`
-    path (tur.c: TEST UNIT READY answered GOOD) can be in, and 81 standby, a `ghost` one's (1 of
-    `ready` paths is prio const's for every path): a group of such paths at one of them needs no
-    two states."""
+    path (tur.c: TEST UNIT READY answered GOOD) can be in, 81 standby, a `ghost` one's under tur.c,
+    and 10 (90) non-optimized, a `ghost` one's under rdac.c (the non-owning controller's ports) (1
+    of `ready` paths is prio const's for every path): a group of such paths at one of them needs
+    no two states."""
     listing = tmp_path / "mp.txt"
-    listing.write_text(ONE_GROUP.format(prio=prio).replace("ready", "ghost" if prio == 81 else "ready"))
+    listing.write_text(ONE_GROUP.format(prio=prio).replace("ready", state))
     assert not [f for f in _all(listing) if "ALUA" in f.title]
 
 

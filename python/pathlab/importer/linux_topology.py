@@ -181,8 +181,14 @@ AVERAGED = ("ready", "ghost")
 #: prints `ready` (PATH_UP) for a TEST UNIT READY answered GOOD, which the port groups that serve
 #: I/O do: optimized, non-optimized, logical-block dependent; `ghost` (PATH_GHOST) for NOT READY
 #: 04h/0Bh, a port in standby; transitioning (04h/0Ah) is PATH_PENDING, and unavailable, offline
-#: and any other NOT READY PATH_DOWN. So no `ready` or `ghost` path is ever at alua.c's 0 or 80.
-ALUA_OF_CHECKER = {"ready": ALUA_OPTIMIZED + ALUA_NON_OPTIMIZED + ALUA_LBA_DEPENDENT, "ghost": ALUA_STANDBY}
+#: and any other NOT READY PATH_DOWN. rdac.c (the hardware table's checker of 25 arrays, which a
+#: TPGS LUN keeps under `detect_checker no` while detect_prio gives it the alua prioritizer;
+#: checkers/rdac.c lines 311-338) prints `ghost` for a port of the controller that does not own
+#: the LUN (no owner bit, no I/O shipping), which serves I/O non-optimized: 10, 90 preferred.
+#: (It also passes a path while both controllers report transitioning, lines 325-330, a moment
+#: of an STPG, which the table leaves out.) So no `ready` or `ghost` path is at alua.c's 0 or 80.
+ALUA_OF_CHECKER = {"ready": ALUA_OPTIMIZED + ALUA_NON_OPTIMIZED + ALUA_LBA_DEPENDENT,
+                   "ghost": ALUA_STANDBY + ALUA_NON_OPTIMIZED}
 #: prio const's priority of every path (multipath-tools prioritizers/const.c line 8): a group of
 #: `ready` paths at 1 is one priority whatever their states (`listing_findings` reads const in force).
 CONST_PRIO = 1
