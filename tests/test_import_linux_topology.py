@@ -161,16 +161,21 @@ size=100G features='1 queue_if_no_path' hwhandler='1 alua' wp=rw
 """
 
 
-@pytest.mark.parametrize(("prio", "state", "mixed"), [(80, "ready", True), (0, "ready", True), (85, "ready", False),
-                                                      (81, "ghost", False), (80, "ghost", True)])
+@pytest.mark.parametrize(("prio", "state", "mixed"), [(80, "ready", True), (0, "ready", False), (85, "ready", False),
+                                                      (81, "ghost", False), (80, "ghost", False), (41, "ghost", True),
+                                                      (10, "ghost", False), (90, "ghost", False)])
 def test_one_alua_group_of_several_paths_is_one_states_only_at_a_priority_its_checker_states_allow(
         tmp_path: Path, prio: int, state: str, mixed: bool) -> None:
-    """The rule (`linux_topology.one_state_group`): a group of `ready` or `ghost` paths is at one
-    state's priority only where alua.c gives it to a state tur.c prints so (`ready`: optimized,
-    non-optimized, logical-block dependent; `ghost`: standby). At 80 or 0 (unavailable, offline,
-    transitioning: never `ready`) four paths' priorities were averaged: they differ, so the
-    grouping is multibus, derived (dfc8759 left it not determined); at 85 (logical-block
-    dependent, preferred) or a `ghost` group at 81 (standby, preferred) it stays open."""
+    """The rule (`linux_topology.group_prio_reading`): a group of `ready` or `ghost` paths is at one
+    state's priority where alua.c gives it to a state tur.c prints so (`ready`: optimized,
+    non-optimized, logical-block dependent; `ghost`: standby, or non-optimized under rdac.c); an
+    average of differing priorities, multibus, derived, only where switchgroup.c's integer mean of
+    priorities those states allow attains it: 80 over four `ready` paths, (50 + 90 + 90 + 90) / 4
+    (dfc8759 left it not determined), 41 over four `ghost` ones, (1 + 1 + 81 + 81) / 4. At 85
+    (logical-block dependent, preferred), or a `ghost` group at 81 (standby, preferred) or 10 or 90
+    (rdac.c's non-owning controller's ports) it stays open; and at a priority neither (0 over
+    `ready` paths, whose least is 5; 80 over `ghost` ones) too, said so (bb66ade read both as
+    averages, multibus)."""
     listing = tmp_path / "mp.txt"
     listing.write_text(ONE_GROUP_OF_FOUR.format(prio=prio, state=state))
     with warnings.catch_warnings():
@@ -180,8 +185,11 @@ def test_one_alua_group_of_several_paths_is_one_states_only_at_a_priority_its_ch
     assert device["policy"]["path_grouping_policy"] == "multibus"  # the picture, for the simulation
     # Derived (the rule in its comment), or said not determined.
     assert (f"devices.{device['name']}.policy.path_grouping_policy" not in dict(done.warnings)) is mixed
-    derived = "one group at a priority no single ALUA state gives (alua.c) that its `ready` and `ghost` paths can be in"
+    derived = "one group at a priority that is an integer mean (switchgroup.c) of priorities alua.c gives states"
     assert (derived in done.text) is mixed
+    said = dict(done.warnings).get(f"devices.{device['name']}.policy.path_grouping_policy", "")
+    unattainable = (prio, state) in ((0, "ready"), (80, "ghost"))
+    assert ("nor an integer mean of theirs (switchgroup.c): not read from their states" in said) is unattainable, said
 
 
 def test_a_map_beside_its_owner_printing_0_and_non_optimized_is_said(tmp_path: Path) -> None:

@@ -181,27 +181,50 @@ AVERAGED = ("ready", "ghost")
 #: prints `ready` (PATH_UP) for a TEST UNIT READY answered GOOD, which the port groups that serve
 #: I/O do: optimized, non-optimized, logical-block dependent; `ghost` (PATH_GHOST) for NOT READY
 #: 04h/0Bh, a port in standby; transitioning (04h/0Ah) is PATH_PENDING, and unavailable, offline
-#: and any other NOT READY PATH_DOWN. So no `ready` or `ghost` path is ever at alua.c's 0 or 80.
-ALUA_OF_CHECKER = {"ready": ALUA_OPTIMIZED + ALUA_NON_OPTIMIZED + ALUA_LBA_DEPENDENT, "ghost": ALUA_STANDBY}
+#: and any other NOT READY PATH_DOWN. rdac.c (the hardware table's checker of 25 arrays, which a
+#: TPGS LUN keeps under `detect_checker no` while detect_prio gives it the alua prioritizer;
+#: checkers/rdac.c lines 311-338) prints `ghost` for a port of the controller that does not own
+#: the LUN (no owner bit, no I/O shipping), which serves I/O non-optimized: 10, 90 preferred.
+#: (It also passes a path while both controllers report transitioning, lines 325-330, a moment
+#: of an STPG, which the table leaves out.) So no `ready` or `ghost` path is at alua.c's 0 or 80.
+ALUA_OF_CHECKER = {"ready": ALUA_OPTIMIZED + ALUA_NON_OPTIMIZED + ALUA_LBA_DEPENDENT,
+                   "ghost": ALUA_STANDBY + ALUA_NON_OPTIMIZED}
 #: prio const's priority of every path (multipath-tools prioritizers/const.c line 8): a group of
 #: `ready` paths at 1 is one priority whatever their states (`listing_findings` reads const in force).
 CONST_PRIO = 1
 
 
-def one_state_group(prio: int, paths: list[Any]) -> bool:
-    """Whether a group's priority is one ALUA state's. The rule (*a state its paths can be in*): a
-    group of several `ready` or `ghost` paths is at one state's priority only where alua.c gives
-    it a path in a state a path of those checker states can be in (`ALUA_OF_CHECKER`); at another
-    it is multipathd's average of paths of different priorities (switchgroup.c
-    `path_group_prio_update`: the integer mean of its `ready` and `ghost` paths' priorities;
-    (50 + 90 + 90 + 90) / 4 = 80 is a preferred optimized path beside three preferred non-optimized
-    ones, not a preferred unavailable one). A group of one such path is at that path's priority,
-    and one of none averaged no path's: there, alua.c's every one-path priority is one state's; 1
-    is prio const's for every path (`CONST_PRIO`), one priority too."""
+#: How a one-group map's priority reads (`group_prio_reading`).
+ONE_PRIORITY, MIXED, UNATTAINABLE = "one priority", "mixed", "unattainable"
+
+
+def attainable_means(states: list[str]) -> set[int]:
+    """The group priorities multipathd can print over paths in checker `states` (each `ready` or
+    `ghost`): switchgroup.c's `path_group_prio_update`, the integer division of the sum of the
+    priorities alua.c can give them (`ALUA_OF_CHECKER`) by their count. (A path whose prioritizer
+    failed, discovery.c's PRIO_UNDEF, is left out of the mean: the listing does not show which.)"""
+    sums = {0}
+    for state in states:
+        sums = {total + value for total in sums for value in ALUA_OF_CHECKER[state]}
+    return {total // len(states) for total in sums}
+
+
+def group_prio_reading(prio: int, paths: list[Any]) -> str:
+    """How a group's priority reads over its paths' checker states. The rule: `ONE_PRIORITY` where
+    alua.c gives a state every `ready` and `ghost` path of the group can be in that priority (1 is
+    prio const's for every path, `CONST_PRIO`; a group of none averaged no path: alua.c's every
+    one-path priority); else `MIXED`, an average of differing priorities (group_by_prio would have
+    parted them), where it is an integer mean of priorities those paths can have
+    (`attainable_means`: (50 + 90 + 90 + 90) / 4 = 80 over four `ready` paths); else
+    `UNATTAINABLE`, read from no state of theirs: 0 over `ready` paths, whose least is 5."""
     averaged = [str(p.checker_state) for p in paths if str(p.checker_state) in ALUA_OF_CHECKER]
-    if len(averaged) < 2:
-        return prio in ALUA_ONE_STATE
-    return prio == CONST_PRIO or any(prio in ALUA_OF_CHECKER[state] for state in set(averaged))
+    if prio == CONST_PRIO:
+        return ONE_PRIORITY
+    if not averaged:
+        return ONE_PRIORITY if prio in ALUA_ONE_STATE else UNATTAINABLE
+    if all(prio in ALUA_OF_CHECKER[state] for state in averaged):
+        return ONE_PRIORITY
+    return MIXED if prio in attainable_means(averaged) else UNATTAINABLE
 
 
 def other_group_prios(paths: list[Any], topology: MapTopology) -> set[int]:
@@ -248,13 +271,13 @@ def grouping_of(groups: list[list[Any]], live: list[list[Any]], alua: bool = Fal
     the listing does not determine it (one of `UNDETERMINED`). Only the groups with a usable path say anything: a group
     whose every path failed shows priority 0 because the prioritizer could not reach its port.
     The grouping returned where it is not determined builds the same picture, for the simulation.
-    One group of an ALUA map at a priority no single ALUA state of its paths has (`one_state_group`)
+    One group of an ALUA map at an average of differing priorities of its paths (`group_prio_reading`)
     holds paths of several priorities: group_by_prio would have parted them, so it is multibus. Under `multipath -l`
     (not `checked`) no priority was read: a group per path is failover's or group_by_prio's alike."""
     if len(groups) == 1:
         prio = str(groups[0][0].group_prio)
-        mixed = alua and prio.isdigit() and not one_state_group(int(prio), groups[0])
-        return "multibus", MIXED_ONE_GROUP if mixed else ONE_GROUP
+        reading = group_prio_reading(int(prio), groups[0]) if alua and prio.isdigit() else ONE_PRIORITY
+        return "multibus", {MIXED: MIXED_ONE_GROUP, UNATTAINABLE: ONE_GROUP_UNATTAINABLE}.get(reading, ONE_GROUP)
     if not all(len(g) == 1 for g in groups):
         return "group_by_prio", GROUPS_OF_SEVERAL
     prios = [str(g[0].group_prio) for g in live]
@@ -275,10 +298,14 @@ ONE_PATH_GROUPS_UNCHECKED = ("the listing shows a group per path and no priority
                              "failover or group_by_prio build it; not determined")
 ONE_PATH_GROUPS_APART = ("the listing shows a group per path, no two usable ones of one priority: failover or "
                          "group_by_prio build it; not determined")
-UNDETERMINED = (ONE_GROUP, ONE_PATH_GROUPS_FAILED, ONE_PATH_GROUPS_UNCHECKED, ONE_PATH_GROUPS_APART)
+ONE_GROUP_UNATTAINABLE = ("the listing shows one group at a priority that is neither alua.c's for a state its `ready` and "
+                          "`ghost` paths can be in (tur.c, rdac.c) nor an integer mean of theirs (switchgroup.c): not "
+                          "read from their states; multibus or group_by_prio build it; not determined")
+UNDETERMINED = (ONE_GROUP, ONE_GROUP_UNATTAINABLE, ONE_PATH_GROUPS_FAILED, ONE_PATH_GROUPS_UNCHECKED, ONE_PATH_GROUPS_APART)
 #: The rules by which the listing determines a map's grouping, per shape.
-MIXED_ONE_GROUP = ("one group at a priority no single ALUA state gives (alua.c) that its `ready` and `ghost` paths can be "
-                   "in (tur.c): its paths' priorities differ, which group_by_prio would have parted: multibus")
+MIXED_ONE_GROUP = ("one group at a priority that is an integer mean (switchgroup.c) of priorities alua.c gives states its "
+                   "`ready` and `ghost` paths can be in (tur.c, rdac.c), and no state's they could all be in: its paths' "
+                   "priorities differ, which group_by_prio would have parted: multibus")
 GROUPS_OF_SEVERAL = ("groups of several paths apart: group_by_prio (group_by_serial and group_by_node_name build the same "
                      "shape)")
 EQUAL_ONE_PATH_GROUPS = ("a group per path, two usable ones of one priority, which group_by_prio would have put together: "

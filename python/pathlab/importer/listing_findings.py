@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING, Any
 from pathlab.finding import Finding
 from pathlab.importer.conf_precedence import ConfPrecedence
 from pathlab.importer.linux_topology import (
-    ALUA_ONE_STATE,
     ALUA_OPTIMIZED,
     ALUA_OTHER,
     ALUA_STANDBY,
+    MIXED,
     cut_at,
+    group_prio_reading,
     has_address,
     is_down,
     map_topology,
-    one_state_group,
 )
 
 if TYPE_CHECKING:
@@ -103,10 +103,9 @@ def _alua_findings(m: Any, mine: list[Any], file: str, conf: ConfPrecedence | No
                            "a kernel that attaches scsi_dh_alua) would"))
     if alua_handler and len(groups) == 1 and len(usable) > 1:
         prio = next(iter(prios)) if len(prios) == 1 else None
-        if prio is not None and not one_state_group(prio, mine):
-            why = ("is no single ALUA state's (50 optimized, 10 non-optimized)" if prio not in ALUA_ONE_STATE else
-                   "is alua.c's only for states its `ready` paths cannot be in (0, 80 preferred: unavailable, offline, "
-                   "transitioning, which tur.c prints down or pending)")
+        if prio is not None and group_prio_reading(prio, mine) == MIXED:
+            why = ("is no ALUA state's that all its paths' checker states allow (tur.c, rdac.c), and an integer mean "
+                   "of priorities alua.c gives them")
             out.append(Finding(f"map {m.name}: one path group over optimized and non-optimized paths of an ALUA array "
                                "(multibus): non-optimized paths carry I/O (captured)",
                                f"{file}, line {usable[0].line}: the group's priority {prio} {why}: an average over paths "
