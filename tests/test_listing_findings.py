@@ -100,13 +100,16 @@ size=10G features='3 queue_if_no_path pg_init_retries 50' hwhandler='1 alua' wp=
 """
 
 
+MIXED_TITLE = ("map mpatha: one path group over optimized and non-optimized paths of an ALUA array (multibus): "
+               "non-optimized paths carry I/O (captured)")
+
+
 def test_one_group_at_an_average_of_alua_priorities_is_multibus_over_non_optimized_paths(tmp_path: Path) -> None:
     """multipathd gives a group the average of its paths' priorities: two at 50 and two at 10 make 30."""
     listing = tmp_path / "mp.txt"
     listing.write_text(ONE_GROUP.format(prio=30))
     (found,) = [f for f in _all(listing) if "non-optimized paths carry I/O" in f.title]
-    assert found.title == ("map mpatha: one path group over optimized and non-optimized paths of an ALUA array "
-                           "(multibus): non-optimized paths carry I/O (captured)")
+    assert found.title == MIXED_TITLE
     assert found.evidence.startswith(f"{listing}, line 4: the group's priority 30 is no ALUA state's that all its paths' checker "
                                      "states allow")
     listing.write_text(ONE_GROUP.format(prio=50))  # every path optimized (an ASA): nothing to say
@@ -135,8 +138,7 @@ def test_one_group_of_ready_paths_at_an_attainable_mean_is_an_average_over_state
     listing = tmp_path / "mp.txt"
     listing.write_text(ONE_GROUP.format(prio=80))
     (found,) = [f for f in _all(listing) if "ALUA" in f.title]
-    assert found.title == ("map mpatha: one path group over optimized and non-optimized paths of an ALUA array "
-                           "(multibus): non-optimized paths carry I/O (captured)")
+    assert found.title == MIXED_TITLE
     assert found.evidence.startswith(f"{listing}, line 4: the group's priority 80 is no ALUA state's that all its "
                                      "paths' checker states allow (tur.c, rdac.c), and an integer mean of priorities "
                                      "alua.c gives them: an average"), found.evidence
