@@ -242,3 +242,22 @@ def test_an_hpp_path_list_run_again_after_a_group_failover_names_its_group_by_th
     with pytest.raises(ScenarioError) as e:
         esxcli_hpp.read_paths(twice)
     assert e.value.args[1] == "line 15" and "differently from line 1 (path_config, tpg_id)" in e.value.args[2]
+
+
+def test_an_hpp_path_that_died_between_two_runs_is_the_later_listing(tmp_path: Path) -> None:
+    """As in the nmp and core lists: the later run names the dead path's target with ESXi's
+    placeholder (`…-unknown.0:0-…`), which names no other target; a path naming another target is
+    still refused."""
+    def path(target: str, state: str) -> str:
+        name = f"fc.20000000c9000001:10000000c9000001-{target}-naa.624a9370000000000000000000000001"
+        return (f"{name}\n   Runtime Name: vmhba1:C0:T0:L1\n   Device: naa.624a9370000000000000000000000001\n"
+                "   Device Display Name: PURE Fibre Channel Disk (naa.624a9370000000000000000000000001)\n"
+                f"   Path State: {state}\n   Path Config: {{TPG_id=1,TPG_state=AO,RTP_id=1,health=UP}}\n\n")
+    twice = tmp_path / "paths.txt"
+    twice.write_text(path("fc.524a937000000001:524a937000000001", "active") + path("unknown.0:0", "dead"))
+    rows, said = _read(esxcli_hpp.read_paths, twice)
+    assert rows["path_state"].tolist() == ["dead"] and len(said) == 1, said
+    twice.write_text(path("fc.524a937000000001:524a937000000001", "active")
+                     + path("fc.524a937000000002:524a937000000002", "active"))
+    with pytest.raises(ScenarioError, match=r"differently from line 1 \(path, target_identifier\)"):
+        esxcli_hpp.read_paths(twice)

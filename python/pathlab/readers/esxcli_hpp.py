@@ -64,8 +64,9 @@ PATH_COLUMNS = {
 #: `RTP_id`, in its config). Its state and its group's (`Path State`, `TPG_state`,
 #: `ANA_GRP_state`, `health`) are of the listing's moment: a failover moves them.
 PATH_SETTINGS: dict[str, Callable[[Any], Any] | None] = {
-    **dict.fromkeys(("path", "adapter", "channel", "target", "lun", "device", "display_name", "tpg_id",
-                     "target_identifier")),
+    **dict.fromkeys(("adapter", "channel", "target", "lun", "device", "display_name", "tpg_id")),
+    # A path that died between two runs prints its target as a placeholder (`t.target_named`).
+    **dict.fromkeys(("path", "target_identifier"), t.target_named),
     "path_config": t.named_pairs(("TPG_id", "ANA_GRP_id", "RTP_id")),
 }
 #: The target port group or ANA group in a path's config, and its state (markup around a pair kept out).
