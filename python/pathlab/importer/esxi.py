@@ -459,7 +459,8 @@ def build(c: Captures) -> Imported:
         # by controller, whatever paths this host has (`esxi_tpg_config`).
         by_config = next((shown for d in devices if vendor_of[d.device] == array
                           and (shown := not_optimized(d)) is not None), None) if tpgs else None
-        symmetric = all(s in (None, "AO") for s in states) and by_config is None
+        every_path_ao = all(s in (None, "AO") for s in states)
+        symmetric = every_path_ao and by_config is None
         if symmetric and tpgs:  # a config showing a TPG not AO that decides nothing: said, the paths' reading kept
             why = next((reason for d in devices if vendor_of[d.device] == array
                         and (reason := undecided(d, dev_file)) is not None), None)
@@ -481,7 +482,7 @@ def build(c: Captures) -> Imported:
                                        else "no TPG in the path configs"))
         if passive is not None and passive.source is not None:
             t.key("symmetric", False, passive.source)
-        elif by_config is not None and all(s in (None, "AO") for s in states):
+        elif by_config is not None and every_path_ao:
             t.key("symmetric", False, Derived(f"{by_config.said(dev_file)}: the array reports a target port group "
                                               f"not active-optimized, so it owns LUNs by controller, though every path "
                                               f"of this host ({path_file}) is active-optimized", (dev_file, path_file)))

@@ -34,21 +34,18 @@ from pathlab.finding import Finding
 from pathlab.importer.esxi_dead_paths import out_of_use
 from pathlab.importer.frame_rows import cell as _value
 from pathlab.importer.frame_rows import cell_int
-from pathlab.readers._esxcli_text import UNKNOWN_IDENTIFIER, UNKNOWN_IN_NAME
+from pathlab.readers._esxcli_text import target_named
+from pathlab.readers._listed_once import NOT_PRINTED
 
 
 def unknown_target(row: Any) -> str | None:
     """What the listing printed for `row`'s target where it names none (`Target Identifier:
     unknown`, or the path UID), else None."""
     identifier = _value(getattr(row, "target_identifier", None))
-    if isinstance(identifier, str) and UNKNOWN_IDENTIFIER.match(identifier.strip()):
-        return f"Target Identifier: {identifier.strip()}"
     if hasattr(row, "target_identifier"):  # a core (or hpp) path list: its identifier is the target's
-        return None
+        return f"Target Identifier: {str(identifier).strip()}" if target_named(identifier) is NOT_PRINTED else None
     name = _value(getattr(row, "path", None))
-    if isinstance(name, str) and UNKNOWN_IN_NAME.search(name):
-        return f"path {name}"
-    return None
+    return f"path {name}" if target_named(name) is NOT_PRINTED else None
 
 
 def _place(row: Any) -> tuple[str, int, int]:
