@@ -6,6 +6,7 @@ run and byte-identical advice for the same host."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -314,6 +315,8 @@ def test_each_span_end_gets_the_run_length_of_its_own_pilot() -> None:
     assert host.duration_s == 0.19 and "counted over 1 class" in host.reason
     assert slow_ports.duration_s == 0.83 and "counted over" not in slow_ports.reason
     assert fast_ports == zero_load and fast_ports.same_runs(host) and fast_ports != host
+    assert not slow_ports.same_runs(host)
+    assert not replace(host, sampling_warmup_s=host.sampling_warmup_s + 1).same_runs(host)
     assert host.learning_warmup_s == 5.0 and "pathlab's own policy" in host.reason
     assert all(n.learning_warmup_s == 0.0 and "own policy" not in n.reason for n in chosen[1:])
 

@@ -40,6 +40,12 @@ def at_ends(cands: Sequence[Candidate]) -> list[int]:
     return [i for i, c in enumerate(cands) if i == 0 or c.recommendable]
 
 
+def devices_at_ends(cands: Sequence[Candidate], resolved: Sequence[list[Device]]) -> list[list[Device]]:
+    """The resolved devices of the candidates simulated at a span's end (`at_ends`): what an end's
+    run length is chosen for."""
+    return [resolved[i] for i in at_ends(cands)]
+
+
 def as_given(device: Device, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
     """The device's policy table as the scenario gives it (the rest is the claim's), without the
     parameters `leave_out` names (those that mean nothing under another policy)."""

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from pathlab.advisor import alike, run_length
-from pathlab.advisor.candidate import Candidate, at_ends
+from pathlab.advisor.candidate import Candidate, devices_at_ends
 from pathlab.advisor.free_heap import free_heap
 from pathlab.advisor.ranges import AtEnd
 from pathlab.advisor.run_length import RunLength
@@ -49,7 +49,7 @@ class EndPilots:
     def given(self, cands: list[Candidate], resolved: list[list[Device]]) -> None:
         """The candidates and their devices, as resolved on the cluster (a candidate's policies are the
         same at every end): an end's length is chosen for those simulated there (`candidate.at_ends`)."""
-        self._resolved = [resolved[i] for i in at_ends(cands)]
+        self._resolved = devices_at_ends(cands, resolved)
         self._known.set()
 
     def lengths(self) -> list[RunLength]:

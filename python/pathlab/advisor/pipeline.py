@@ -326,10 +326,11 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, 
                                                              candidates_known)
         free_heap()
         chosen = [length]
+        at_an_end = candidate.devices_at_ends(cands, resolved)
         for end in at_ends:
             pilot, m = run_length.pilot_run(end, progress)
-            chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(pilot, m),
-                                            [resolved[i] for i in candidate.at_ends(cands)], per_host))
+            chosen.append(run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(pilot, m), at_an_end,
+                                            per_host))
             del m
             free_heap()
         return chosen, cands, resolved
@@ -342,8 +343,7 @@ def auto_lengths(scenario: Scenario, at_ends: Sequence[AtEnd], full: RunLength, 
     if candidates_known is not None:
         candidates_known(cands, resolved)
     # The host's length for every candidate, an end's for those simulated there.
-    at_an_end = [resolved[i] for i in candidate.at_ends(cands)]
-    simulated = [resolved, *[at_an_end] * len(at_ends)]
+    simulated = [resolved, *[candidate.devices_at_ends(cands, resolved)] * len(at_ends)]
     chosen = [run_length.choose(m, full.duration_s, full.warmup_s, alike.classes(p, m), devices, per_host)
               for p, m, devices in zip(pilots, runs, simulated, strict=True)]
     return chosen, cands, resolved
