@@ -20,8 +20,8 @@ pub enum Selector {
 const _: () = assert!(std::mem::size_of::<Selector>() == std::mem::size_of::<VmwPspRr>());
 
 impl Selector {
-    /// `PathSelector::preload`: round robin's own (its per-I/O line, its config's line, the
-    /// current path's lane, the latency type's sampler), the others' through the trait.
+    /// `PathSelector::preload`: round robin's own (its per-I/O line, the current path's lane, the
+    /// latency type's sampler), the others' through the trait.
     #[inline(always)]
     pub fn preload(&self) -> u64 {
         match self {

@@ -1,6 +1,7 @@
 //! A scenario's load to be run, step by step, each in this thread's CPU time and minor page
-//! faults (`/proc/thread-self`: Linux only), as a ranking loads each candidate of a cluster from
-//! its tables converted once: the `--set` values read, the tables copied, the variant's `set` and
+//! faults (`/proc/thread-self`: Linux only), as a candidate of a cluster was loaded from its
+//! tables converted once before session 25's applied tables (`AppliedTables`, which a ranking now
+//! loads from, apply the fitted values once): the `--set` values read, the tables copied, the variant's `set` and
 //! the overrides applied, the tables typed (and the typed tables of the largest arrays alone),
 //! the scenario let go. The devices' `listed` tables are left out, as a run's tables leave them.
 //! `cargo run --release --example load_costs -- FILE [OVERRIDES [ROUNDS]]`, OVERRIDES a file of

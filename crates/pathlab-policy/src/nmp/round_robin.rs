@@ -267,7 +267,8 @@ impl Registered for RoundRobinConfig {
 
 /// Round robin state of one device. In declared order (`repr(C)`), what an I/O reads and writes
 /// first, in 64 bytes, so that on a host of many devices it is one cache line where the device
-/// record aligns it (`model::Device`); the configuration (read by the status only), the path set
+/// record aligns it (`model::Device`); the configuration (read by the status, the path set's
+/// changes and the claim: its limits are copied into the first line), the path set
 /// (read by a completion only when its path is not the current one, and by changes to the set)
 /// and `start` (read until the first switch) after. It was two lines (the counts, the lanes; the
 /// sampler, the configuration's limit and the path set's positions), one last-level miss an I/O
@@ -396,8 +397,8 @@ impl VmwPspRr {
             RrType::Bytes => (false, true),
             RrType::Default => (true, true),
         };
-        // Validated to at most 2,147,483,647 (`SPEC`); a larger one (never validated) the most a
-        // `u32` holds.
+        // Validated to 1..=2,147,483,647 (`SPEC`); a larger one (never validated) the most a
+        // `u32` holds, and a 0 (never validated either) is read as a limit not counted.
         let limit = |counts: bool, value: u64| if counts { u32::try_from(value).unwrap_or(u32::MAX) } else { 0 };
         VmwPspRr {
             lanes: Vec::new(),

@@ -15,6 +15,12 @@ pub const MAX_INTERVAL_ROWS: u64 = 2_000_000;
 pub const MAX_DEVICES: usize = 100_000;
 pub const MAX_ADAPTERS: usize = 4_096;
 
+/// The error of a scenario with more than `MAX_ADAPTERS` adapters (said by `check`, and by the
+/// model's build where a path's record cannot hold the adapter's index).
+pub fn too_many_adapters() -> FieldError {
+    ("host.adapters".into(), format!("at most {MAX_ADAPTERS} adapters"))
+}
+
 /// Checks the counts of a scenario; `paths` is the number of paths the zoning makes.
 pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
     if spec.devices.len() > MAX_DEVICES {
@@ -22,7 +28,7 @@ pub fn check(spec: &ScenarioSpec, paths: usize) -> Result<(), FieldError> {
     }
     let adapters: usize = spec.host.adapters.len() + spec.hosts.iter().map(|h| h.adapters.len()).sum::<usize>();
     if adapters > MAX_ADAPTERS {
-        return Err(("host.adapters".into(), format!("at most {MAX_ADAPTERS} adapters")));
+        return Err(too_many_adapters());
     }
     let mut outstanding: u64 = 0;
     for (i, w) in spec.workloads.iter().enumerate() {

@@ -52,6 +52,8 @@ impl Simulation {
             }
             None => {
                 let io = self.ios.insert(record);
+                // The slab numbers a new slot next after its last (`Slab::insert`): `io_rest` grows with it.
+                debug_assert!(io as usize <= self.io_rest.len(), "a slab slot past the I/Os' rest");
                 if io as usize == self.io_rest.len() {
                     self.io_rest.push(IoRest::default());
                 }

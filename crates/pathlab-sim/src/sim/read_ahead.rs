@@ -14,6 +14,11 @@
 //! lines of its own there (callgrind), so 1,000 completions are about the 1 MiB the lines must
 //! stay in.
 
+//!
+//! `respond` and `complete` each ask `as_sent` of the same trip: an I/O in flight across a new
+//! measure may be read ahead at both or neither. That moves only where the misses fall (the reads
+//! go into a black box), and a bit to say which was done has no room in the I/O's 64 bytes.
+
 use crate::engine::TimeNs;
 
 /// Models of this many devices or more (every host's together) read ahead: there the device's,

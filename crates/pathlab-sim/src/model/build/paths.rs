@@ -8,7 +8,7 @@ use super::fabric::Zoning;
 use super::values::err;
 use crate::model::{Model, Path};
 use crate::scenario::error::FieldError;
-use crate::scenario::limits::MAX_ADAPTERS;
+use crate::scenario::limits::too_many_adapters;
 
 /// Discovers the paths of device `di`, whose LUN number is `lun`; `rtp_ids` are the ports'
 /// relative target port ids.
@@ -81,7 +81,7 @@ fn push_decimal(out: &mut String, mut number: u32) {
 /// A path's adapter index, in the 16 bits its record holds: more adapters than that is the
 /// adapter limit's error (`scenario::limits::check`, checked after the build, would say the same).
 fn adapter_index(a: usize) -> Result<u16, FieldError> {
-    u16::try_from(a).map_err(|_| ("host.adapters".into(), format!("at most {MAX_ADAPTERS} adapters")))
+    u16::try_from(a).map_err(|_| too_many_adapters())
 }
 
 #[cfg(test)]
@@ -105,5 +105,6 @@ mod tests {
         assert_eq!(adapter_index(65_535), Ok(65_535));
         let (field, message) = adapter_index(65_536).unwrap_err();
         assert_eq!((field.as_str(), message.as_str()), ("host.adapters", "at most 4096 adapters"));
+        assert_eq!(adapter_index(usize::from(u16::MAX) + 1), Err(crate::scenario::limits::too_many_adapters()));
     }
 }
