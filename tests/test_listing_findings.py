@@ -105,11 +105,16 @@ MIXED_TITLE = ("map mpatha: one path group over optimized and non-optimized path
 
 
 def test_one_group_at_an_average_of_alua_priorities_is_multibus_over_non_optimized_paths(tmp_path: Path) -> None:
-    """multipathd gives a group the average of its paths' priorities: two at 50 and two at 10 make 30."""
+    """multipathd gives a group the average of its paths' priorities: two at 50 and two at 10 make 30,
+    but so do one at 90 (non-optimized, preferred) and three at 10, with no optimized path: the
+    title names paths of differing priorities, not optimized ones (80 over four `ready` paths is
+    reached only with an optimized one: the next test)."""
     listing = tmp_path / "mp.txt"
     listing.write_text(ONE_GROUP.format(prio=30))
     (found,) = [f for f in _all(listing) if "non-optimized paths carry I/O" in f.title]
-    assert found.title == MIXED_TITLE
+    assert found.title == ("map mpatha: one path group over paths of differing ALUA priorities of an ALUA array "
+                           "(multibus): non-optimized paths carry I/O (captured)")
+    assert found.evidence.endswith("group_by_prio would keep I/O on the best of them")
     assert found.evidence.startswith(f"{listing}, line 4: the group's priority 30 is no ALUA state's that all its paths' checker "
                                      "states allow")
     listing.write_text(ONE_GROUP.format(prio=50))  # every path optimized (an ASA): nothing to say

@@ -203,10 +203,24 @@ def attainable_means(states: list[str]) -> set[int]:
     `ghost`): switchgroup.c's `path_group_prio_update`, the integer division of the sum of the
     priorities alua.c can give them (`ALUA_OF_CHECKER`) by their count. (A path whose prioritizer
     failed, discovery.c's PRIO_UNDEF, is left out of the mean: the listing does not show which.)"""
-    sums = {0}
+    return {total // len(states) for total, _ in _sums(states)}
+
+
+def optimized_in_every_mix(prio: int, states: list[str]) -> bool:
+    """Whether every mix of priorities alua.c can give paths in checker `states` whose integer mean
+    is `prio` holds an optimized path: 30 over four `ready` paths is (50 + 50 + 10 + 10) / 4, but
+    also (90 + 10 + 10 + 10) / 4, with none."""
+    return all(optimized for total, optimized in _sums(states) if total // len(states) == prio)
+
+
+def _sums(states: list[str]) -> set[tuple[int, bool]]:
+    """Each sum of priorities alua.c can give paths in checker `states`, with whether an optimized
+    one is among its terms."""
+    sums = {(0, False)}
     for state in states:
-        sums = {total + value for total in sums for value in ALUA_OF_CHECKER[state]}
-    return {total // len(states) for total in sums}
+        sums = {(total + value, optimized or value in ALUA_OPTIMIZED)
+                for total, optimized in sums for value in ALUA_OF_CHECKER[state]}
+    return sums
 
 
 def group_prio_reading(prio: int, paths: list[Any]) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pathlab.finding import Finding
 from pathlab.importer.conf_precedence import ConfPrecedence
 from pathlab.importer.linux_topology import (
+    ALUA_OF_CHECKER,
     ALUA_OPTIMIZED,
     ALUA_OTHER,
     ALUA_STANDBY,
@@ -25,6 +26,7 @@ from pathlab.importer.linux_topology import (
     has_address,
     is_down,
     map_topology,
+    optimized_in_every_mix,
 )
 
 if TYPE_CHECKING:
@@ -106,11 +108,17 @@ def _alua_findings(m: Any, mine: list[Any], file: str, conf: ConfPrecedence | No
         if prio is not None and group_prio_reading(prio, mine) == MIXED:
             why = ("is no ALUA state's that all its paths' checker states allow (tur.c, rdac.c), and an integer mean "
                    "of priorities alua.c gives them")
-            out.append(Finding(f"map {m.name}: one path group over optimized and non-optimized paths of an ALUA array "
+            states = [str(p.checker_state) for p in mine if str(p.checker_state) in ALUA_OF_CHECKER]
+            # Optimized paths named only where every mix of priorities that averages this holds one.
+            if optimized_in_every_mix(prio, states):
+                over, best = "optimized and non-optimized paths", "the optimized ones"
+            else:
+                over, best = "paths of differing ALUA priorities", "the best of them"
+            out.append(Finding(f"map {m.name}: one path group over {over} of an ALUA array "
                                "(multibus): non-optimized paths carry I/O (captured)",
                                f"{file}, line {usable[0].line}: the group's priority {prio} {why}: an average over paths "
-                               "in both (switchgroup.c: a group's priority is the mean of its `ready` and `ghost` "
-                               "paths'); group_by_prio would keep I/O on the optimized ones"))
+                               "of differing priorities (switchgroup.c: a group's priority is the mean of its `ready` "
+                               f"and `ghost` paths'); group_by_prio would keep I/O on {best}"))
     if conf is None or not alua_handler:
         return out
     # multipathd's detect_prio and detect_pgpolicy can overrule multipath.conf on an ALUA array: a
