@@ -17,6 +17,7 @@ from pathlab.importer.esxi_active_passive import PathGroup, active_passive
 from pathlab.importer.esxi_dead_paths import dead_path_faults
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.esxi_non_owner import CONFIGS, PathState, non_owner_states
+from pathlab.importer.esxi_optimized_together import optimized_together
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
 from pathlab.importer.esxi_tpg_config import not_optimized, tpg_states, undecided
 from pathlab.importer.esxi_unknown_targets import placed
@@ -396,8 +397,18 @@ def build(c: Captures) -> Imported:
     # rows, as a local disk's, make no workload).
     place = placed(paths, target_of, path_file, warnings)
     paths, left_out = place.paths, place.found
-    if place.devices_left_out:
-        devices = [d for d in devices if str(d.device) not in place.devices_left_out]
+    # Groups a device's paths show active-optimized together: one controller of the scenario, no
+    # one of them the owner; a device whose states the joined controllers cannot hold left out.
+    together = optimized_together(paths_of(paths), vendor_of, _port_group, path_file)
+    if together.left_out:
+        paths = [p for p in paths if str(p.device) not in together.left_out]
+        left_out += together.left_out.values()
+        warnings += [("devices", f"{f.title} ({f.evidence})") for f in together.left_out.values()]
+        if not paths:
+            raise ScenarioError(path_file, "", "no device left: " + "; ".join(f.title for f in together.left_out.values()))
+    left = place.devices_left_out | set(together.left_out)
+    if left:
+        devices = [d for d in devices if str(d.device) not in left]
         vendor_of = {d.device: vendor_of[d.device] for d in devices}
     # Ports: one per target the paths reach, per array (named by vendor), with its TPG.
     ports: dict[tuple[str, str], Port] = {}
@@ -498,8 +509,13 @@ def build(c: Captures) -> Imported:
         else:
             warnings.append(zero_load_assumed(array))
         if tpgs and not symmetric:
-            t.key("controllers", [{"name": f"TPG{g}"} for g in tpgs], Read(path_file, text="one per target port group"))
-            controllers_of[array] = {f"TPG{g}" for g in tpgs}
+            controllers = list(dict.fromkeys(together.of(array, g) for g in tpgs))
+            t.key("controllers", [{"name": c} for c in controllers],
+                  Read(path_file, text="one per target port group" + (", those active-optimized together as one"
+                                                                      if array in together.said else "")))
+            controllers_of[array] = set(controllers)
+            if array in together.said:
+                warnings.append((f"arrays.{array}.controllers", together.said[array]))
             beside = non_owner_states(array, {d.device: [PathState(str(p.runtime_name), _value(getattr(p, "tpg_state", None)),
                                                                    _int_or_none(getattr(p, "line", None)))
                                                          for p in of_device.get(d.device, [])]
@@ -520,7 +536,7 @@ def build(c: Captures) -> Imported:
             t.key("non_owner_state", "standby", passive.source)
             passive_owner.update(passive.owners)
             warnings += [(f"arrays.{array}.controllers", said) for said in passive.warnings]
-        t.elements("ports", [Element({"name": p.name, **({"controller": f"TPG{p.tpg}"} if tpgs and not symmetric
+        t.elements("ports", [Element({"name": p.name, **({"controller": together.of(array, p.tpg)} if tpgs and not symmetric
                                                          and p.tpg is not None else {}),
                                       **({"controller": passive.port_controller[p.target]}
                                          if passive is not None and p.target in passive.port_controller else {})},
@@ -568,14 +584,19 @@ def build(c: Captures) -> Imported:
             t.key("queue_depth", DEFAULT_DQLEN, Assumed("DQLEN is not in the captures"))
             warnings.append((f"devices.{d.device}.queue_depth", f"DQLEN is not in the captures: {DEFAULT_DQLEN} assumed"))
         state = lambda p: _value(getattr(p, "tpg_state", None))  # noqa: E731
-        owning = next((f"TPG{_port_group(p)}" for p in own if state(p) == "AO"
-                       and _port_group(p) is not None), None)
+        array_of_device = vendor_of[d.device]
+        owning = next((together.of(array_of_device, group) for p in own if state(p) == "AO"
+                       and (group := _port_group(p)) is not None), None)
         if owning and any(state(p) not in (None, "AO") for p in own):
-            t.key("owner", owning, Derived(f"{path_file}: the TPG whose paths are active-optimized", (path_file,)))
+            t.key("owner", owning, Derived(f"{path_file}: " + ("the TPG whose paths are active-optimized" if "+" not in owning
+                                                               else f"its paths in {' and '.join(owning.split('+'))} all "
+                                                               "active-optimized: each serves it optimized, none owns it"),
+                                           (path_file,)))
         elif ((shown := not_optimized(d)) is not None and shown.optimized is not None
-              and f"TPG{shown.optimized}" in controllers_of.get(vendor_of[d.device], ())):
+              and (config_owner := together.of(array_of_device, str(shown.optimized))) in controllers_of.get(
+                  array_of_device, ())):
             # Its paths all active-optimized (this host reaches the owner's ports alone): the SATP's.
-            t.key("owner", f"TPG{shown.optimized}", Derived(f"{shown.said(dev_file)} and TPG_id={shown.optimized},"
+            t.key("owner", config_owner, Derived(f"{shown.said(dev_file)} and TPG_id={shown.optimized},"
                                                             "TPG_state=AO, its one active-optimized group", (dev_file,)))
         elif d.device in passive_owner:
             t.key("owner", passive_owner[d.device], Derived(f"{path_file}: the controller of its paths in Group State "
