@@ -16,6 +16,7 @@ from pathlab.importer.captured_load import from_esxtop
 from pathlab.importer.esxi_active_passive import PathGroup, active_passive
 from pathlab.importer.esxi_dead_paths import dead_path_faults
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
+from pathlab.importer.esxi_listings_disagree import reconciled
 from pathlab.importer.esxi_non_owner import CONFIGS, PathState, non_owner_states
 from pathlab.importer.esxi_optimized_together import optimized_together
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
@@ -459,6 +460,10 @@ def build(c: Captures) -> Imported:
     service_us = {a: us for a, (us, _) in services.items()}
     latency = _latencies(paths, vendor_of, esx, esx_file, devices, service_us)
     of_device = paths_of(paths)
+    # The path list's state of each group a device's paths reach, taken over its SATP config's (said where they differ).
+    agreed = reconciled(devices, of_device, _port_group, dev_file, path_file)
+    warnings += agreed.warnings
+    taken = agreed.taken
     device_non_owner: dict[str, tuple[str, Provenance]] = {}
     passive_owner: dict[str, str] = {}  # an active/passive array's LUN → the controller of its active paths
     controllers_of: dict[str, set[str]] = {}  # an owned ALUA array's controllers (its TPGs) on this host
@@ -469,12 +474,12 @@ def build(c: Captures) -> Imported:
         # A device list's SATP config that shows a TPG not active-optimized: the array owns its LUNs
         # by controller, whatever paths this host has (`esxi_tpg_config`).
         by_config = next((shown for d in devices if vendor_of[d.device] == array
-                          and (shown := not_optimized(d)) is not None), None) if tpgs else None
+                          and (shown := not_optimized(d, taken.get(d.device))) is not None), None) if tpgs else None
         every_path_ao = all(s in (None, "AO") for s in states)
         symmetric = every_path_ao and by_config is None
         if symmetric and tpgs:  # a config showing a TPG not AO that decides nothing: said, the paths' reading kept
             why = next((reason for d in devices if vendor_of[d.device] == array
-                        and (reason := undecided(d, dev_file)) is not None), None)
+                        and (reason := undecided(d, dev_file, taken.get(d.device))) is not None), None)
             if why is not None:
                 warnings.append((f"arrays.{array}.symmetric", f"{why}: the paths' own reading stands, every path of "
                                                               f"this host ({path_file}) active-optimized"))
@@ -524,7 +529,7 @@ def build(c: Captures) -> Imported:
                 # No path beside an owner's group: the SATP configs show the groups this host does not reach.
                 said = beside.warnings
                 beside = non_owner_states(array, {d.device: [PathState(f"TPG_id={tpg}", state, _int_or_none(getattr(
-                    d, "satp_config_line", None))) for tpg, state in tpg_states(d)] for d in devices
+                    d, "satp_config_line", None))) for tpg, state in tpg_states(d, taken.get(d.device))] for d in devices
                     if vendor_of[d.device] == array}, dev_file, CONFIGS)
                 beside.warnings[:0] = said
             if beside.array is not None:
@@ -592,7 +597,7 @@ def build(c: Captures) -> Imported:
                                                                else f"its paths in {' and '.join(owning.split('+'))} all "
                                                                "active-optimized: each serves it optimized, none owns it"),
                                            (path_file,)))
-        elif ((shown := not_optimized(d)) is not None and shown.optimized is not None
+        elif ((shown := not_optimized(d, taken.get(d.device))) is not None and shown.optimized is not None
               and (config_owner := together.of(array_of_device, str(shown.optimized))) in controllers_of.get(
                   array_of_device, ())):
             # Its paths all active-optimized (this host reaches the owner's ports alone): the SATP's.
@@ -611,7 +616,7 @@ def build(c: Captures) -> Imported:
                                   {str(p.runtime_name): _value(getattr(p, "line", None)) for p in own}, path_file)
 
     _workload(host, devices, dev_rows, esx_file, outstanding, warnings)
-    found = esxi_listing_findings(devices, listed_paths, vendor_of, dev_file, path_file) + left_out
+    found = esxi_listing_findings(devices, listed_paths, vendor_of, dev_file, path_file) + left_out + agreed.found
     found += dead_path_faults(host, paths, path_file)  # the paths the list shows dead or turned off stay so
     if c.esxtop is not None:
         from pathlab.importer.capture_findings import esxtop_findings

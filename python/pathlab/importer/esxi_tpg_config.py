@@ -34,9 +34,12 @@ OWNED_BESIDE = ("ANO", "STBY", "UNAV")
 TPG_STATE = re.compile(r"TPG_id=(\d+),TPG_state=(\w+)")
 
 
-def tpg_states(device: Any) -> list[tuple[int, str]]:
-    """Each `{TPG_id=…,TPG_state=…}` of the device's SATP config, in the listing's order."""
-    return [(int(tpg), state) for tpg, state in TPG_STATE.findall(str(_value(getattr(device, "satp_config", None)) or ""))]
+def tpg_states(device: Any, taken: dict[int, str] | None = None) -> list[tuple[int, str]]:
+    """Each `{TPG_id=…,TPG_state=…}` of the device's SATP config, in the listing's order; a group
+    in `taken` (the path list's state of the groups the device's paths reach,
+    `esxi_listings_disagree`) with that state."""
+    printed = TPG_STATE.findall(str(_value(getattr(device, "satp_config", None)) or ""))
+    return [(int(tpg), (taken or {}).get(int(tpg), state)) for tpg, state in printed]
 
 
 class NotOptimized(NamedTuple):
@@ -48,36 +51,47 @@ class NotOptimized(NamedTuple):
     tpg: int
     state: str
     optimized: int | None
+    #: The state the config printed, where the path list's (`state`) was taken over it.
+    printed: str | None = None
 
     def said(self, dev_file: str) -> str:
         at = f"{dev_file}" + (f", line {self.line}" if self.line is not None else "")
+        if self.printed is not None:
+            return (f"{at}: {self.device}'s Storage Array Type Device Config shows TPG_id={self.tpg} (TPG_state="
+                    f"{self.printed}; its paths' {self.state} taken)")
         return f"{at}: {self.device}'s Storage Array Type Device Config shows TPG_id={self.tpg},TPG_state={self.state}"
 
 
-def not_optimized(device: Any) -> NotOptimized | None:
-    """The device's first TPG in an asymmetric state (ANO, STBY, UNAV) in its SATP config, with its
-    one AO group; None where the config shows none, or more than one AO group (no one owner)."""
-    groups = tpg_states(device)
+def not_optimized(device: Any, taken: dict[int, str] | None = None) -> NotOptimized | None:
+    """The device's first TPG in an asymmetric state (ANO, STBY, UNAV) in its SATP config (`taken`
+    over it, `tpg_states`), with its one AO group; None where the config shows none, or more than
+    one AO group (no one owner)."""
+    groups = tpg_states(device, taken)
     other = next(((tpg, state) for tpg, state in groups if state in OWNED_BESIDE), None)
     optimized = [tpg for tpg, state in groups if state == "AO"]
     if other is None or len(optimized) > 1:
         return None
+    printed = dict(tpg_states(device))[other[0]]
     return NotOptimized(str(device.device), cell_int(getattr(device, "satp_config_line", None)), other[0], other[1],
-                        optimized[0] if optimized else None)
+                        optimized[0] if optimized else None, None if printed == other[1] else printed)
 
 
-def undecided(device: Any, dev_file: str) -> str | None:
-    """Why the device's SATP config, showing a TPG not active-optimized, does not make its array
-    owned (with its file and line), or None where it does or shows no such group."""
-    groups = tpg_states(device)
+def undecided(device: Any, dev_file: str, taken: dict[int, str] | None = None) -> str | None:
+    """Why the device's SATP config (`taken` over it, `tpg_states`), showing a TPG not
+    active-optimized, does not make its array owned (with its file and line), or None where it
+    does or shows no such group."""
+    groups = tpg_states(device, taken)
     optimized = [tpg for tpg, state in groups if state == "AO"]
     others = [f"TPG_id={tpg},TPG_state={state}" for tpg, state in groups if state != "AO"]
-    if not others or not_optimized(device) is not None:
+    if not others or not_optimized(device, taken) is not None:
         return None
     line = cell_int(getattr(device, "satp_config_line", None))
     shows = (f"{dev_file}" + (f", line {line}" if line is not None else "") + f": {device.device}'s Storage Array "
              f"Type Device Config shows {' and '.join(f'TPG_id={tpg}' for tpg in optimized) or 'no group'} "
              f"active-optimized ({', '.join(others)} beside)")
+    moved = [f"TPG_id={tpg}" for (tpg, state), (_, printed) in zip(groups, tpg_states(device)) if state != printed]
+    if moved:
+        shows += f" once the path list's states are taken for {', '.join(moved)}"
     if len(optimized) > 1:
         return (f"{shows}: more than one active-optimized group (a uniform metro array serves the LUN alike from "
                 "both), so the config names no one owner and does not make the array owned by controller")
