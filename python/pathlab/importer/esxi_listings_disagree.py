@@ -63,7 +63,7 @@ def reconciled(devices: list[Any], paths_of: dict[Any, list[Any]], group_of: Cal
         shown: dict[int, list[Any]] = {}  # TPG_id -> the device's paths in it showing a state
         for p in paths_of.get(d.device, []):
             group = group_of(p)
-            if group is not None and group.isdigit() and _value(getattr(p, "tpg_state", None)) is not None:
+            if group is not None and group.isascii() and group.isdigit() and _value(getattr(p, "tpg_state", None)) is not None:
                 shown.setdefault(int(group), []).append(p)
         states = {g: {str(p.tpg_state) for p in ps} for g, ps in shown.items()}
         out.taken[str(d.device)] = {g: next(iter(s)) for g, s in states.items() if len(s) == 1}
