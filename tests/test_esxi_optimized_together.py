@@ -8,6 +8,8 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from conftest import pathlab
 from esxi_alua_listings import Reached, device_name, write
 
@@ -72,3 +74,21 @@ def test_one_active_optimized_group_per_device_keeps_a_controller_per_group(tmp_
     assert array["controllers"] == [{"name": "TPG1"}, {"name": "TPG2"}, {"name": "TPG3"}]
     assert [d["owner"] for d in scenario["devices"]] == ["TPG1"]
     assert "arrays.PURE.controllers" not in warned
+
+
+@pytest.mark.xfail(strict=True, reason="cluster_merge keeps the first host's controller of each port: a second host "
+                                       "that shows TPG 1 alone AO (a preferred array) owns the LUN by TPG1, a "
+                                       "controller with no port in the merged array, so all its paths run ANO (the "
+                                       "lead's file: refuse or say where a host's owner has no port)")
+def test_a_cluster_of_a_metro_host_and_a_host_preferring_one_array_runs_each_as_shown(tmp_path: Path) -> None:
+    preferred = [Reached({"vmhba1": "vmhba3", "vmhba2": "vmhba4"}[r.adapter], r.target, r.port, r.tpg,
+                         "AO" if r.tpg == 1 else "ANO") for r in METRO]
+    hosts = []
+    for name, config, reached in (("esxa", METRO_CONFIG, METRO), ("esxb", [(1, "AO"), (2, "ANO"), (3, "ANO")], preferred)):
+        (tmp_path / name).mkdir()
+        listed, paths = write(tmp_path / name, [(1, config, reached)])
+        hosts += ["--host", f"{name}={listed},{paths}"]
+    done = pathlab("import", *hosts, "-o", str(tmp_path / "cluster.toml"))
+    assert done.returncode == 0, done.stderr
+    states = _simulated_states(tmp_path / "cluster.toml")
+    assert states["vmhba3:C0:T0:L1"] == "AO"  # esxb's TPG 1 path, AO in its path list
