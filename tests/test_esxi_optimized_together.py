@@ -5,6 +5,7 @@ the import read the first AO group as the owner and ran the second's paths non-o
 from __future__ import annotations
 
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -76,19 +77,63 @@ def test_one_active_optimized_group_per_device_keeps_a_controller_per_group(tmp_
     assert "arrays.PURE.controllers" not in warned
 
 
-@pytest.mark.xfail(strict=True, reason="cluster_merge keeps the first host's controller of each port: a second host "
-                                       "that shows TPG 1 alone AO (a preferred array) owns the LUN by TPG1, a "
-                                       "controller with no port in the merged array, so all its paths run ANO (the "
-                                       "lead's file: refuse or say where a host's owner has no port)")
-def test_a_cluster_of_a_metro_host_and_a_host_preferring_one_array_runs_each_as_shown(tmp_path: Path) -> None:
-    preferred = [Reached({"vmhba1": "vmhba3", "vmhba2": "vmhba4"}[r.adapter], r.target, r.port, r.tpg,
-                         "AO" if r.tpg == 1 else "ANO") for r in METRO]
-    hosts = []
-    for name, config, reached in (("esxa", METRO_CONFIG, METRO), ("esxb", [(1, "AO"), (2, "ANO"), (3, "ANO")], preferred)):
+#: A host preferring one array (TPG 1 alone AO) on the metro host's ports, through its own adapters.
+PREFERRING = [Reached({"vmhba1": "vmhba3", "vmhba2": "vmhba4"}[r.adapter], r.target, r.port, r.tpg,
+                      "AO" if r.tpg == 1 else "ANO") for r in METRO]
+PREFERRING_CONFIG = [(1, "AO"), (2, "ANO"), (3, "ANO")]
+
+
+def _cluster(tmp_path: Path, hosts: dict[str, tuple[list, list]]) -> tuple[subprocess.CompletedProcess, list[str]]:
+    given = []
+    for name, (config, reached) in hosts.items():
         (tmp_path / name).mkdir()
         listed, paths = write(tmp_path / name, [(1, config, reached)])
-        hosts += ["--host", f"{name}={listed},{paths}"]
-    done = pathlab("import", *hosts, "-o", str(tmp_path / "cluster.toml"))
+        given += ["--host", f"{name}={listed},{paths}"]
+    return pathlab("import", *given, "-o", str(tmp_path / "cluster.toml")), given
+
+
+@pytest.mark.parametrize("order", [("esxa", "esxb"), ("esxb", "esxa")])
+def test_a_cluster_of_a_metro_host_and_a_host_preferring_one_array_on_its_ports_is_refused(
+        tmp_path: Path, order: tuple[str, str]) -> None:
+    # esxa shows P0 and P1 one controller (TPG1+TPG2, both AO), esxb P0 TPG1 AO and P1 TPG2 ANO:
+    # one controller per port cannot run both; main (and the first mend) ran one host's paths wrong.
+    readings = {"esxa": (METRO_CONFIG, METRO), "esxb": (PREFERRING_CONFIG, PREFERRING)}
+    done, _ = _cluster(tmp_path, {h: readings[h] for h in order})
+    assert done.returncode == 2 and not (tmp_path / "cluster.toml").exists()
+    (line,) = [x for x in done.stderr.splitlines() if "error" in x]
+    second, first = order[1], order[0]
+    metro = (f"naa.624a9370a1b2c3d4e5f6071800000001 owned by TPG1+TPG2: {tmp_path}/esxa/paths.txt: its paths in TPG1 "
+             f"and TPG2 all active-optimized: each serves it optimized, none owns it; its paths at {tmp_path}/esxa/"
+             "paths.txt, lines 1, 10, 19")
+    preferring = (f"naa.624a9370a1b2c3d4e5f6071800000001 owned by TPG1: {tmp_path}/esxb/paths.txt: the TPG whose paths "
+                  f"are active-optimized; its paths at {tmp_path}/esxb/paths.txt, lines 1, 10, 19")
+    shown = {"esxa": ("P0 TPG1+TPG2, P1 TPG1+TPG2", metro), "esxb": ("P0 TPG1, P1 TPG2", preferring)}
+    assert line == (f"pathlab: error: {tmp_path}/{second}/devices.txt, {tmp_path}/{second}/paths.txt: "
+                    f"devices.{device_name(1)}.owner: {second} reads ports P0, P1 of array PURE as controllers "
+                    f"{shown[second][0]} ({shown[second][1]}), {first} as {shown[first][0]} ({shown[first][1]}): the "
+                    "scenario has one controller per port and one owner per device, so one of the hosts would run "
+                    "paths in a state its listing does not show; import the hosts apart, or take the captures again "
+                    "after aligning the array's preferences for them (a preferred array set for every host, or for "
+                    "none)")
+    assert "simulated as it shows it" not in done.stderr
+
+
+@pytest.mark.parametrize("order", [("esxa", "esxb"), ("esxb", "esxa")])
+def test_a_host_reaching_one_of_the_joined_groups_owns_by_the_clusters_controller_of_its_ports(
+        tmp_path: Path, order: tuple[str, str]) -> None:
+    # esxb reaches TPG 1's port (AO) and TPG 3's (ANO) alone: its TPG1 is, on the ports it reaches,
+    # the metro host's TPG1+TPG2, so both hosts run as they show (esxb's TPG1 had no port: all ANO).
+    alone = [PREFERRING[0], PREFERRING[2]]
+    readings = {"esxa": (METRO_CONFIG, METRO), "esxb": (PREFERRING_CONFIG, alone)}
+    done, _ = _cluster(tmp_path, {h: readings[h] for h in order})
     assert done.returncode == 0, done.stderr
-    states = _simulated_states(tmp_path / "cluster.toml")
-    assert states["vmhba3:C0:T0:L1"] == "AO"  # esxb's TPG 1 path, AO in its path list
+    cluster = tomllib.loads((tmp_path / "cluster.toml").read_text())
+    joined = "TPG1+TPG2" if order[0] == "esxa" else "TPG1"  # the first host's name of the ports' controller
+    assert {d["host"]: d["owner"] for d in cluster["devices"]} == {"esxa": joined, "esxb": joined}
+    assert {c["name"] for c in cluster["arrays"][0]["controllers"]} == {joined, "TPG3"}
+    text = (tmp_path / "cluster.toml").read_text()
+    renamed = "esxb's TPG1, the cluster's TPG1+TPG2" if order[0] == "esxa" else "esxa's TPG1+TPG2, the cluster's TPG1"
+    assert renamed in text
+    assert _simulated_states(tmp_path / "cluster.toml") == {
+        "vmhba1:C0:T0:L1": "AO", "vmhba1:C0:T1:L1": "AO", "vmhba2:C0:T0:L1": "ANO",
+        "vmhba3:C0:T0:L1": "AO", "vmhba4:C0:T0:L1": "ANO"}

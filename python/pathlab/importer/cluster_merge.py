@@ -69,6 +69,10 @@ class ClusterArray:
     luns: dict[str, tuple[int, str]] = field(default_factory=dict)
     #: Device name → (its owning controller, the first host that names one).
     owners: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: Each host's reading of the controller of each cluster port it reaches (`_cluster_owner`).
+    host_controllers: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: Device name → host → (its device table, the owner it shows), for a refusal to name.
+    owner_shown: dict[str, dict[str, tuple[Table, str]]] = field(default_factory=dict)
     #: Each host's reading of each `ARRAY_KEYS_PER_HOST` key, in the hosts' order: the host, the
     #: value it read with its source (None where its captures give none, or a default), and the
     #: host's device tables on the array; decided once every host is in (`_per_host_keys`).
@@ -286,18 +290,38 @@ def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[
                 and not isinstance(entry.source, Assumed) else None  # a default is no reading
             target.readings.setdefault(key, []).append((m.name, got, mine))
         port_names: dict[str, str] = {}
+        shared = {id(port): found for port, _ in ports
+                  if (found := next((p for p in target.ports if port.identity and p.identity == port.identity), None))}
+        # The cluster's controller of each of the host's controllers that leads to ports other hosts
+        # gave one: a port the host alone reaches takes it (its own name only where it leads to none
+        # or to several, which `_cluster_owner` refuses where an owner's paths would run otherwise).
+        cluster_of: dict[str, set[str | None]] = {}
+        for port, _ in ports:
+            if port.controller and id(port) in shared:
+                cluster_of.setdefault(port.controller, set()).add(shared[id(port)].controller)
         for port, note in ports:
-            found = next((p for p in target.ports if port.identity and p.identity == port.identity), None)
+            found = shared.get(id(port))
             if found is None:
+                joined = cluster_of.get(port.controller or "", set())
+                controller = next(iter(joined)) if len(joined) == 1 else port.controller
+                if controller != port.controller:
+                    first = next(p for q, _ in ports if id(q) in shared and q.controller == port.controller
+                                 for p in [shared[id(q)]])
+                    note = Derived(f"{_said(note)}; {m.name}'s controller {port.controller}, the cluster's {controller}: "
+                                   f"the controller {first.seen[0][0]} reads port {first.name} as, which {m.name} reads "
+                                   f"as {port.controller} too (derived: one controller per port)", (_file_of(note),))
                 found = ClusterPort(_free_port_name(port.name, m.name, {p.name for p in target.ports}), port.identity,
-                                    port.controller)
+                                    controller)
                 target.ports.append(found)
-                if port.controller and port.controller not in target.controllers:
-                    target.controllers.append(port.controller)
+                if controller and controller not in target.controllers:
+                    target.controllers.append(controller)
             found.seen.append((m.name, note))
             port_names[port.name] = found.name
+            if port.controller:
+                target.host_controllers.setdefault(m.name, {})[found.name] = port.controller
+        translated = {c for c, joined in cluster_of.items() if len(joined) == 1 and c not in joined}
         for c in t.get("controllers", []):
-            if c["name"] not in target.controllers:
+            if c["name"] not in target.controllers and c["name"] not in translated:
                 target.controllers.append(str(c["name"]))
         renamed[name] = (target.name, port_names)
     return renamed
@@ -515,15 +539,77 @@ def _own_device(m: Member, t: Table, values: dict[str, object], renamed: dict[st
                                                              f"host: {new} taken (its paths on {m.name} are named L{new})"))
             moved[lun], lun = new, new
         a.luns[name] = (lun, m.name)
-    owner = values.get("owner")
-    if owner is not None:
-        first_owner, by = a.owners.setdefault(name, (str(owner), m.name))
+    if values.get("owner") is not None:
+        owner = _cluster_owner(m, t, name, str(values["owner"]), a)
+        first_owner, by = a.owners.setdefault(name, (owner, m.name))
         if first_owner != owner:
             warnings.append((f"devices.{m.name}/{name}.owner",
                              f"{m.name} shows controller {owner} owning it ({_said(t.source('owner'))}), {by} {first_owner}: "
-                             "one LUN has one owner; each host's controller names are its own reading (a Linux host "
-                             "names them A and B by its paths' priorities), so each host is simulated as it shows it"))
+                             "one LUN has one owner; each host's owner is the cluster's controller of the ports it "
+                             "shows it through (a Linux host names them A and B by its paths' priorities), so each "
+                             "host is simulated as it shows it"))
     device_hosts.setdefault(name, []).append(m.name)
+
+
+def _cluster_owner(m: Member, t: Table, name: str, owner: str, a: ClusterArray) -> str:
+    """The host's owner of the device as the cluster's controller: the one whose ports the host
+    reads as its owner's (a port's controller is the first host's reading of it). A host names
+    controllers its own way (a Linux host A and B by its first map's priorities; an ESXi host
+    `TPG1+TPG2` where its paths show two groups optimized together), so the name is translated
+    (`Derived`, said); where no controller of the cluster leads to exactly the ports the host shows
+    optimized, the host would run other paths optimized than it shows: refused, naming both
+    readings. A port leads to one controller, a device has one owner per host."""
+    read = a.host_controllers.get(m.name, {})
+    a.owner_shown.setdefault(name, {})[m.name] = (t, owner)
+    led = [p for p, c in read.items() if c == owner]
+    if not led:  # no port of this host leads to its owner: no path of it runs optimized, here or in the cluster
+        return owner
+    cluster = {p.name: p for p in a.ports}
+    named = {cluster[p].controller for p in led}
+    if None in named:  # a port without a controller beside controllers' ports: `_write_ports` refuses it
+        return owner
+    wrong = [p for p in read if (cluster[p].controller in named) != (read[p] == owner)]
+    if len(named) > 1 or wrong:
+        _refuse_controllers_apart(m, name, read, [cluster[p] for p in sorted({*led, *wrong})], a)
+    (joined,) = named
+    assert joined is not None  # a port the host reads a controller of was given one by the first host to reach it
+    if joined != owner:
+        readers = ", ".join(dict.fromkeys(h for p in led for h, _ in cluster[p].seen[:1] if h != m.name))
+        t.set("owner", joined, Derived(f"{_said(t.source('owner'))}; {m.name}'s {owner}, the cluster's {joined}: the "
+                                       f"controller of its port{'s' if len(led) > 1 else ''} {', '.join(led)} there "
+                                       f"({readers}'s reading; derived: one controller per port)"))
+    return joined
+
+
+def _shown_at(t: Table, owner: str) -> str:
+    """Where the host shows the device's owner: its comment and the lines of its listed paths."""
+    listed = [s for item in t.items if isinstance(item, Entry) and item.key[:2] == ("listed", "paths")
+              and isinstance(s := item.source, Read) and s.line is not None]
+    lines = sorted({s.line for s in listed if s.line is not None})
+    at = (f"; its paths at {listed[0].file}, line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines[:6]))}"
+          f"{' and more' if len(lines) > 6 else ''}") if listed else ""
+    return f"owned by {owner}: {_said(t.source('owner'))}{at}"
+
+
+def _refuse_controllers_apart(m: Member, name: str, read: dict[str, str], ports: list[ClusterPort],
+                              a: ClusterArray) -> None:
+    """Refuses a host whose reading of which ports are one controller cannot hold beside an earlier
+    host's (a metro host showing two arrays' groups optimized together, `TPG1+TPG2`, and one
+    preferring an array, TPG 1 alone): the scenario has one controller per port, so one of them
+    would run paths in a state its listing does not show."""
+    first, note = next(((h, s) for p in ports for h, s in p.seen[:1] if h != m.name), (m.name, None))
+    theirs_ports = [p for p in ports if p.seen[0][0] == first]
+    theirs = a.owner_shown.get(name, {}).get(first)
+    raise ScenarioError(", ".join(m.files), f"devices.{name}.owner",
+                        f"{m.name} reads ports {', '.join(p.name for p in ports)} of array {a.name} as controllers "
+                        f"{', '.join(f'{p.name} {read[p.name]}' for p in ports)} ({name} "
+                        f"{_shown_at(*a.owner_shown[name][m.name])}), {first} as "
+                        f"{', '.join(f'{p.name} {p.controller}' for p in theirs_ports)}"
+                        + (f" ({name} {_shown_at(*theirs)})" if theirs else f" ({_said(note)})" if note else "")
+                        + ": the scenario has one controller per port and one owner per device, so one of the hosts "
+                        "would run paths in a state its listing does not show; import the hosts apart, or take the "
+                        "captures again after aligning the array's preferences for them (a preferred array set for "
+                        "every host, or for none)")
 
 
 def _renumber_listed(t: Table, old: int, new: int) -> None:
