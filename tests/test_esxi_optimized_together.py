@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
+import pathlab as lab
 from conftest import pathlab
 from esxi_alua_listings import Reached, device_name, write
+from pathlab.importer.host_tables import Elements
+from pathlab.importer.provenance import Derived, Read
 
 #: Both arrays' ports (TPG 1 on one array, TPG 2 on the other, no preferred array: both AO) and a
 #: third group not optimized.
@@ -103,8 +106,8 @@ def test_a_cluster_of_a_metro_host_and_a_host_preferring_one_array_on_its_ports_
     (line,) = [x for x in done.stderr.splitlines() if "error" in x]
     second, first = order[1], order[0]
     metro = (f"naa.624a9370a1b2c3d4e5f6071800000001 owned by TPG1+TPG2: {tmp_path}/esxa/paths.txt: its paths in TPG1 "
-             f"and TPG2 all active-optimized: each serves it optimized, none owns it; its paths at {tmp_path}/esxa/"
-             "paths.txt, lines 1, 10, 19")
+             "and TPG2 all active-optimized: each serves it optimized, none owns it (esxi_optimized_together); its paths "
+             f"at {tmp_path}/esxa/paths.txt, lines 1, 10, 19")
     preferring = (f"naa.624a9370a1b2c3d4e5f6071800000001 owned by TPG1: {tmp_path}/esxb/paths.txt: the TPG whose paths "
                   f"are active-optimized; its paths at {tmp_path}/esxb/paths.txt, lines 1, 10, 19")
     shown = {"esxa": ("P0 TPG1+TPG2, P1 TPG1+TPG2", metro), "esxb": ("P0 TPG1, P1 TPG2", preferring)}
@@ -137,3 +140,36 @@ def test_a_host_reaching_one_of_the_joined_groups_owns_by_the_clusters_controlle
     assert _simulated_states(tmp_path / "cluster.toml") == {
         "vmhba1:C0:T0:L1": "AO", "vmhba1:C0:T1:L1": "AO", "vmhba2:C0:T0:L1": "ANO",
         "vmhba3:C0:T0:L1": "AO", "vmhba4:C0:T0:L1": "ANO"}
+
+
+def test_a_device_active_optimized_in_one_joined_group_alone_is_said_from_its_own_groups(tmp_path: Path) -> None:
+    # LUN 2 reaches TPG 1 (AO) and TPG 3 (ANO) alone: owned by the joined controller, but its
+    # comment said its paths in TPG1 and TPG2 all AO, and the array's warning counted it.
+    scenario, text, warned = _import(tmp_path, [(1, METRO_CONFIG, METRO),
+                                                (2, [(1, "AO"), (3, "ANO")], [METRO[0], METRO[2]])])
+    assert [d["owner"] for d in scenario["devices"]] == ["TPG1+TPG2"] * 2
+    paths = tmp_path / "paths.txt"
+    assert (f'owner = "TPG1+TPG2"  # {paths}: owned by the joined controller TPG1+TPG2 (esxi_optimized_together), '
+            "its paths active-optimized in TPG1 only\n") in text
+    assert text.count("its paths in TPG1 and TPG2 all active-optimized") == 1  # LUN 1's alone
+    assert (f"arrays.PURE.controllers: {paths}: 1 device(s) active-optimized through more than one target port group "
+            "(TPG1 and TPG2: lines 1, 10), beside TPG3 not") in warned
+    assert ("; 1 device(s) active-optimized in one of those groups alone, with no path in the others "
+            f"({device_name(2)}), owned by the joined controller too") in warned
+
+
+def test_the_joined_controller_is_derived_by_the_rule_not_read(tmp_path: Path) -> None:
+    listed, paths = write(tmp_path, [(1, METRO_CONFIG, METRO)])
+    with pytest.warns(lab.PathlabWarning):
+        (array,) = lab.import_host(str(listed), str(paths)).tables.of("arrays")
+    controllers = array.source("controllers")
+    assert controllers == Derived(f"{paths}: one per target port group, those active-optimized together as one "
+                                  "(esxi_optimized_together: lines 1, 10)", (str(paths),))
+    ports = array.find("ports")
+    assert isinstance(ports, Elements)
+    assert [e.source for e in ports.elements] == [
+        Derived(f"{paths}, its group TPG1 in the controller TPG1+TPG2 (esxi_optimized_together: lines 1, 10): "
+                "target fc.524a937000a1:524a937100a1", (str(paths),)),
+        Derived(f"{paths}, its group TPG2 in the controller TPG1+TPG2 (esxi_optimized_together: lines 1, 10): "
+                "target fc.524a937000b1:524a937100b1", (str(paths),)),
+        Read(str(paths), text="target fc.524a937000c1:524a937100c1")]

@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pathlab.api import ScenarioError, warn
+from pathlab.finding import Finding
 from pathlab.importer.captured_load import from_esxtop
 from pathlab.importer.esxi_active_passive import PathGroup, active_passive
 from pathlab.importer.esxi_dead_paths import dead_path_faults
 from pathlab.importer.esxi_listing_findings import esxi_listing_findings
 from pathlab.importer.esxi_listings_disagree import reconciled
-from pathlab.importer.esxi_non_owner import CONFIGS, PathState, non_owner_states
-from pathlab.importer.esxi_optimized_together import optimized_together
+from pathlab.importer.esxi_non_owner import CONFIGS, PathState, lines_of, non_owner_states
+from pathlab.importer.esxi_optimized_together import Together, optimized_together
 from pathlab.importer.esxi_timers import adapter_element, esxi_timers
 from pathlab.importer.esxi_tpg_config import not_optimized, tpg_states, undecided
 from pathlab.importer.esxi_unknown_targets import placed
@@ -363,6 +364,37 @@ def _policy(row: Any) -> dict[str, Any]:
     raise AssertionError(f"{psp}: left out by `_simulated_devices`")
 
 
+def _port_source(p: Port, together: Together | None, array: str, path_file: str) -> Provenance:
+    """Where a port and its controller come from: its target, read; a controller of groups
+    active-optimized together, derived (`esxi_optimized_together`; None: no controller written)."""
+    joined = together.of(array, p.tpg) if together is not None and p.tpg is not None else ""
+    if together is None or "+" not in joined:
+        return Read(path_file, text=f"target {p.target}")
+    # (The comment ends in the target, as a read port's does: a cluster knows the port by it, `port_identity`.)
+    return Derived(f"{path_file}, its group TPG{p.tpg} in the controller {joined} (esxi_optimized_together: "
+                   f"{together.lines[array]}): target {p.target}", (path_file,))
+
+
+def _first_taken(device: str, first: str, own: list[Any], path_file: str) -> Finding:
+    """A device on an array owned by its controllers whose owner neither its paths (no group
+    active-optimized beside one not: every path ANO or standby, a transition or a host zoned to
+    the non-owning controllers) nor its SATP config shows: the scenario has one owner per LUN and
+    takes the array's first controller where none is named, so that is written and said, with the
+    paths it runs otherwise than they show."""
+    states = sorted({str(s) for p in own if (s := _value(getattr(p, "tpg_state", None))) is not None})
+    joined = first.split("+")
+    otherwise = [p for p in own if ((g := _port_group(p)) is not None and f"TPG{g}" in joined)
+                 != (_value(getattr(p, "tpg_state", None)) == "AO")]
+    return Finding(f"{device}: no owner shown (its paths show TPG_state {'/'.join(states) or 'none'}, none active-optimized "
+                   f"beside a group not): simulated as owned by {first}, the array's first controller (assumed)",
+                   f"{path_file}, {lines_of(own)}: Storage Array Type Path Config: the scenario has one owner per LUN "
+                   "and neither listing shows this one's, so the array's first controller is taken: "
+                   + (f"{', '.join(f'{p.runtime_name} ({lines_of([p])})' for p in otherwise)} run"
+                      f"{'' if len(otherwise) > 1 else 's'} otherwise than the listing shows" if otherwise else
+                      "each path runs as the listing shows")
+                   + "; a capture once the array's ownership settles would tell")
+
+
 def build(c: Captures) -> Imported:
     """The scenario's TOML text, commented, and the warnings for every value assumed."""
     assert c.devices is not None and c.paths is not None
@@ -467,6 +499,7 @@ def build(c: Captures) -> Imported:
     device_non_owner: dict[str, tuple[str, Provenance]] = {}
     passive_owner: dict[str, str] = {}  # an active/passive array's LUN → the controller of its active paths
     controllers_of: dict[str, set[str]] = {}  # an owned ALUA array's controllers (its TPGs) on this host
+    first_controller: dict[str, str] = {}  # the simulator's owner of a LUN that names none (`_first_taken`)
     for array in dict.fromkeys(vendor_of.values()):
         array_ports = [p for p in ports.values() if p.array == array]
         tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None}, key=lambda g: (len(g), g))
@@ -516,9 +549,11 @@ def build(c: Captures) -> Imported:
         if tpgs and not symmetric:
             controllers = list(dict.fromkeys(together.of(array, g) for g in tpgs))
             t.key("controllers", [{"name": c} for c in controllers],
-                  Read(path_file, text="one per target port group" + (", those active-optimized together as one"
-                                                                      if array in together.said else "")))
+                  Derived(f"{path_file}: one per target port group, those active-optimized together as one "
+                          f"(esxi_optimized_together: {together.lines[array]})", (path_file,))
+                  if array in together.lines else Read(path_file, text="one per target port group"))
             controllers_of[array] = set(controllers)
+            first_controller[array] = controllers[0]
             if array in together.said:
                 warnings.append((f"arrays.{array}.controllers", together.said[array]))
             beside = non_owner_states(array, {d.device: [PathState(str(p.runtime_name), _value(getattr(p, "tpg_state", None)),
@@ -545,7 +580,8 @@ def build(c: Captures) -> Imported:
                                                          and p.tpg is not None else {}),
                                       **({"controller": passive.port_controller[p.target]}
                                          if passive is not None and p.target in passive.port_controller else {})},
-                                     Read(path_file, text=f"target {p.target}")) for p in array_ports])
+                                     _port_source(p, together if tpgs and not symmetric else None, array, path_file))
+                             for p in array_ports])
 
     on_adapter: dict[str, list[Any]] = {}  # each adapter's paths, in the listing's order
     for p in paths:
@@ -575,6 +611,7 @@ def build(c: Captures) -> Imported:
     warnings.append(("fabric.latency", f"the fabric's distance is not in the captures: {DEFAULT_ONE_WAY} one way assumed "
                                        "(plus what lightly loaded paths' DAVG shows beyond their device's best path)"))
 
+    taken_first: list[Finding] = []  # the devices whose owner is the array's first controller, assumed
     for d in devices:
         own = of_device.get(d.device, [])
         lun = own[0].lun if own else 0
@@ -593,10 +630,8 @@ def build(c: Captures) -> Imported:
         owning = next((together.of(array_of_device, group) for p in own if state(p) == "AO"
                        and (group := _port_group(p)) is not None), None)
         if owning and any(state(p) not in (None, "AO") for p in own):
-            t.key("owner", owning, Derived(f"{path_file}: " + ("the TPG whose paths are active-optimized" if "+" not in owning
-                                                               else f"its paths in {' and '.join(owning.split('+'))} all "
-                                                               "active-optimized: each serves it optimized, none owns it"),
-                                           (path_file,)))
+            t.key("owner", owning, Derived(together.owned.get(d.device, f"{path_file}: the TPG whose paths are "
+                                                                        "active-optimized"), (path_file,)))
         elif ((shown := not_optimized(d, taken.get(d.device))) is not None and shown.optimized is not None
               and (config_owner := together.of(array_of_device, str(shown.optimized))) in controllers_of.get(
                   array_of_device, ())):
@@ -606,6 +641,13 @@ def build(c: Captures) -> Imported:
         elif d.device in passive_owner:
             t.key("owner", passive_owner[d.device], Derived(f"{path_file}: the controller of its paths in Group State "
                                                             "active", (path_file,)))
+        elif array_of_device in first_controller:
+            unshown = _first_taken(d.device, first_controller[array_of_device], own, path_file)
+            t.key("owner", first_controller[array_of_device], Assumed("no path or SATP config shows its owner: the "
+                                                                      "array's first controller (a warning says which "
+                                                                      "paths run otherwise than shown)"))
+            warnings.append((f"devices.{d.device}.owner", f"{unshown.title}: {unshown.evidence}"))
+            taken_first.append(unshown)
         if d.device in device_non_owner:
             t.key("non_owner_state", *device_non_owner[d.device])
         policy = _policy(d)
@@ -616,7 +658,7 @@ def build(c: Captures) -> Imported:
                                   {str(p.runtime_name): _value(getattr(p, "line", None)) for p in own}, path_file)
 
     _workload(host, devices, dev_rows, esx_file, outstanding, warnings)
-    found = esxi_listing_findings(devices, listed_paths, vendor_of, dev_file, path_file) + left_out + agreed.found
+    found = esxi_listing_findings(devices, listed_paths, vendor_of, dev_file, path_file) + left_out + agreed.found + taken_first
     found += dead_path_faults(host, paths, path_file)  # the paths the list shows dead or turned off stay so
     if c.esxtop is not None:
         from pathlab.importer.capture_findings import esxtop_findings

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pathlab.finding import Finding
+from pathlab.importer.esxi_non_owner import lines_of
 from pathlab.importer.esxi_tpg_config import tpg_states
 from pathlab.importer.frame_rows import cell as _value
 from pathlab.importer.frame_rows import cell_int
@@ -46,12 +47,6 @@ class Reconciled:
     taken: dict[str, dict[int, str]] = field(default_factory=dict)
     found: list[Finding] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)
-
-
-def _lines(paths: list[Any]) -> str:
-    lines = [str(line) for p in paths if (line := cell_int(getattr(p, "line", None))) is not None]
-    return (f"line{'s' if len(lines) > 1 else ''} {', '.join(lines[:5])}" + (
-        f" and {len(lines) - 5} more" if len(lines) > 5 else "")) if lines else "its path blocks"
 
 
 def reconciled(devices: list[Any], paths_of: dict[Any, list[Any]], group_of: Callable[[Any], str | None],
@@ -74,7 +69,7 @@ def reconciled(devices: list[Any], paths_of: dict[Any, list[Any]], group_of: Cal
         line = cell_int(getattr(d, "satp_config_line", None))
         at = f"{dev_file}" + (f", line {line}" if line is not None else "")
         pairs = [(f"TPG_id={g}: TPG_state={config[g]} in the device list, {'/'.join(sorted(states[g]))} in the path list",
-                  f"{path_file}, {_lines(shown[g])}: TPG_id={g},TPG_state={'/'.join(sorted(states[g]))} (Group State "
+                  f"{path_file}, {lines_of(shown[g])}: TPG_id={g},TPG_state={'/'.join(sorted(states[g]))} (Group State "
                   f"{'/'.join(sorted({str(_value(getattr(p, 'group_state', None))) for p in shown[g]}))})")
                  for g in differ]
         configs = "".join(f"{{TPG_id={g},TPG_state={config[g]}}}" for g in differ)

@@ -9,9 +9,11 @@ every group's (`esxi_tpg_config`), read by the same rule."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from pathlab.importer.frame_rows import cell_int
 from pathlab.importer.non_owner_majority import majority
 from pathlab.importer.provenance import Derived, Provenance
 
@@ -50,9 +52,10 @@ class NonOwner:
     warnings: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _lines(paths: list[PathState]) -> str:
-    """The paths' lines, five at most said (as the Linux import says its maps')."""
-    lines = [str(p.line) for p in paths if p.line is not None]
+def lines_of(paths: Iterable[Any]) -> str:
+    """The paths' lines (each a `line` attribute: a path list's row, a `PathState`), five at most
+    said (as the Linux import says its maps')."""
+    lines = [str(line) for p in paths if (line := cell_int(getattr(p, "line", None))) is not None]
     if not lines:
         return "its path blocks"
     return f"line{'s' if len(lines) > 1 else ''} {', '.join(lines[:5])}" + (
@@ -90,8 +93,8 @@ def non_owner_states(array: str, paths_of: dict[str, list[PathState]], path_file
         return out
     of_common = [p for state, ps in shown.values() if state == found.state for p in ps]
     out.array = (STATES[found.state], Derived(f"{path_file}: the {shown_by.rows} beside the active-optimized group report "
-                                              f"TPG_state={found.state} ({_lines(of_common)}){found.rule()}", (path_file,)))
+                                              f"TPG_state={found.state} ({lines_of(of_common)}){found.rule()}", (path_file,)))
     for device, state in found.apart.items():
         out.devices[device] = (STATES[state], Derived(f"{path_file}: its {shown_by.rows} beside the active-optimized group "
-                                                      f"report TPG_state={state} ({_lines(shown[device][1])})", (path_file,)))
+                                                      f"report TPG_state={state} ({lines_of(shown[device][1])})", (path_file,)))
     return out

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pathlab.finding import Finding
+from pathlab.importer.esxi_non_owner import lines_of
 from pathlab.importer.frame_rows import cell as _value
-from pathlab.importer.frame_rows import cell_int
 
 
 @dataclass
@@ -42,6 +42,11 @@ class Together:
     controller: dict[str, dict[str, str]] = field(default_factory=dict)
     left_out: dict[str, Finding] = field(default_factory=dict)
     said: dict[str, str] = field(default_factory=dict)
+    #: Each array's lines that show its groups active-optimized together (`lines_of`: those of
+    #: every device that joins them, kept or left out), for its controllers' and ports' comments.
+    lines: dict[str, str] = field(default_factory=dict)
+    #: Each device owned by a joined controller: why, from its own active-optimized groups.
+    owned: dict[str, str] = field(default_factory=dict)
 
     def of(self, array: str, group: str) -> str:
         """The scenario's controller for `group` of `array`: its joined one, else `TPG<group>`."""
@@ -50,12 +55,6 @@ class Together:
 
 def _name(groups: list[str]) -> str:
     return "+".join(f"TPG{g}" for g in sorted(groups, key=lambda g: (len(g), g)))
-
-
-def _lines(paths: list[Any]) -> str:
-    lines = [str(line) for p in paths if (line := cell_int(getattr(p, "line", None))) is not None]
-    return f"line{'s' if len(lines) > 1 else ''} {', '.join(lines[:5])}" + (
-        f" and {len(lines) - 5} more" if len(lines) > 5 else "") if lines else "its path blocks"
 
 
 def optimized_together(paths_of: dict[str, list[Any]], vendor_of: dict[str, str], group_of: Any,
@@ -78,10 +77,13 @@ def optimized_together(paths_of: dict[str, list[Any]], vendor_of: dict[str, str]
             key = parent[key]
         return key
 
+    joining: dict[str, list[Any]] = {}  # array -> the active-optimized paths that join its groups
     for device, shown in states.items():
         optimized = [g for g, s in shown.items() if s == {"AO"}]
         if len(optimized) > 1:
             array = vendor_of[device]
+            joining.setdefault(array, []).extend(p for p in paths_of[device]
+                                                 if _value(getattr(p, "tpg_state", None)) == "AO")
             for g in optimized:
                 parent.setdefault((array, g), (array, g))
             for g in optimized[1:]:
@@ -92,9 +94,11 @@ def optimized_together(paths_of: dict[str, list[Any]], vendor_of: dict[str, str]
     for (array, _), groups in blocks.items():
         for g in groups:
             out.controller.setdefault(array, {})[g] = _name(groups)
+    out.lines = {array: lines_of(paths) for array, paths in joining.items()}
     if not out.controller:
         return out
-    joined_devices: dict[str, list[str]] = {}  # array -> the devices owned by a joined controller
+    joined_devices: dict[str, list[str]] = {}  # array -> the devices AO through more than one of its groups
+    alone: dict[str, list[str]] = {}  # array -> the devices a joined controller owns, AO in one group of it
     for device, shown in states.items():
         array = vendor_of[device]
         if array not in out.controller:
@@ -103,21 +107,33 @@ def optimized_together(paths_of: dict[str, list[Any]], vendor_of: dict[str, str]
         wrong = [(g, s) for g, s in shown.items() if out.of(array, g) in owners and s != {"AO"}]
         if len(owners) > 1 or wrong:
             out.left_out[device] = _left_out(device, shown, owners, wrong, paths_of[device], path_file)
-        elif owners and "+" in next(iter(owners)):
-            joined_devices.setdefault(array, []).append(device)
+        elif owners and "+" in (owner := next(iter(owners))):
+            optimized = [f"TPG{g}" for g in sorted(shown, key=lambda g: (len(g), g)) if shown[g] == {"AO"}]
+            if len(optimized) > 1:
+                joined_devices.setdefault(array, []).append(device)
+                out.owned[device] = (f"{path_file}: its paths in {' and '.join(optimized)} all active-optimized: each "
+                                     "serves it optimized, none owns it (esxi_optimized_together)")
+            else:
+                alone.setdefault(array, []).append(device)
+                out.owned[device] = (f"{path_file}: owned by the joined controller {owner} (esxi_optimized_together), "
+                                     f"its paths active-optimized in {optimized[0]} only")
     for array, devices in joined_devices.items():
         names = sorted(set(out.controller[array].values()))
         others = sorted({f"TPG{g}" for d in devices for g in states[d] if out.of(array, g) not in names})
         shown_by = [p for d in devices for p in paths_of[d] if _value(getattr(p, "tpg_state", None)) == "AO"]
+        also = alone.get(array, [])
         out.said[array] = (
             f"{path_file}: {len(devices)} device(s) active-optimized through more than one target port group "
-            f"({'; '.join(' and '.join(n.split('+')) for n in names)}: {_lines(shown_by)}), beside "
+            f"({'; '.join(' and '.join(n.split('+')) for n in names)}: {lines_of(shown_by)}), beside "
             f"{', '.join(others) or 'no group'} not: none of them owns those devices, so the groups active-optimized "
             f"together are one controller of the scenario ({', '.join(names)}) that serves them optimized (a uniform "
             "metro host reaching both arrays, as Pure ActiveCluster reports them without a "
             "preferred array, or one array's controllers serving alike); whether they are two arrays (a write then "
             "also crosses the replication link, not in one host's listings), which array a group not optimized is "
-            "of, and each group's distance are not determined by the listings")
+            "of, and each group's distance are not determined by the listings"
+            + (f"; {len(also)} device(s) active-optimized in one of those groups alone, with no path in the others "
+               f"({', '.join(also[:3])}{' and more' if len(also) > 3 else ''}), owned by the joined controller too"
+               if also else ""))
     return out
 
 
@@ -130,4 +146,4 @@ def _left_out(device: str, shown: dict[str, set[str]], owners: set[str], wrong: 
            "them optimized together) but not optimized for it")
     return Finding(f"{device}: left out of the imported host: its paths' target port group states ({states}) cannot "
                    "be simulated: " + why + "; one controller of the scenario is one set of groups for every device",
-                   f"{path_file}, {_lines(paths)}: Storage Array Type Path Config")
+                   f"{path_file}, {lines_of(paths)}: Storage Array Type Path Config")
