@@ -6,6 +6,7 @@ paths reach. The device list decided silently where every path was AO."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -67,3 +68,45 @@ def test_a_group_no_path_reaches_is_read_from_the_device_list(tmp_path: Path) ->
     (array,) = scenario["arrays"]
     assert array["symmetric"] is False and array["non_owner_state"] == "standby"
     assert "in the path list" not in warned
+
+
+def _run_states(tmp_path: Path, text: str) -> dict[str, str]:
+    """Each path's ALUA state as the simulation runs it (`pathlab run`'s path table)."""
+    (tmp_path / "host.toml").write_text(text)
+    ran = pathlab("run", str(tmp_path / "host.toml"), "--set", 'run.duration="1s"', "--set", 'run.warmup="0.5s"')
+    assert ran.returncode == 0, ran.stderr
+    return {m[1]: m[2] for m in re.finditer(r"^(vmhba\S+)\s+\S+\s+\S+\s+\w+\s+(AO|ANO|STBY|UNAV)\s", ran.stdout, re.M)}
+
+
+def test_a_group_whose_paths_show_two_states_is_said_with_the_state_run_and_the_path_run_otherwise(
+        tmp_path: Path) -> None:
+    # TPG 2's paths show ANO (vmhba1:C0:T1) and AO (vmhba2:C0:T0): the warning said the path list's
+    # state was taken, where the group runs as the device list's ANO (TPG 1 owns the device).
+    reached = [TWO_GROUPS[0], Reached("vmhba1", 1, "00b1", 2, "ANO"), Reached("vmhba2", 0, "00c1", 2, "AO")]
+    scenario, text, warned = _import(tmp_path, [(1, "AO"), (2, "ANO")], reached)
+    assert scenario["devices"][0]["owner"] == "TPG1"
+    devices, paths = tmp_path / "devices.txt", tmp_path / "paths.txt"
+    said = (f"{paths}: TPG_id=2's paths show ANO (line 10); AO (line 19); the device list shows TPG_state=ANO "
+            f"({devices}, line 4): the path list disagrees with itself (a path whose state was not updated when esxcli "
+            "printed it, or a transition under way), so no one state of the group is taken from it; the scenario runs "
+            "the group's paths as a group that does not own the device (its owner is TPG_id=1, the group of its first "
+            "active-optimized path, line 1): in the array's state for those, never active-optimized, so "
+            "vmhba2:C0:T0:L1 (line 19) is run otherwise than shown")
+    assert f"devices.{device_name(1)}.owner: {said}" in warned.replace("\n", " ")
+    assert "in the path list: esxcli prints no time" not in warned  # the path list's state is not taken
+    (finding,) = [f for f in lab.import_host(str(devices), str(paths)).findings if "more than one state" in f.title]
+    assert finding.title == (f"{device_name(1)}: the path list shows its paths in TPG_id=2 in more than one state: "
+                             "ANO (line 10); AO (line 19) (captured)")
+    assert finding.evidence == said
+    assert _run_states(tmp_path, text) == {"vmhba1:C0:T0:L1": "AO", "vmhba1:C0:T1:L1": "ANO", "vmhba2:C0:T0:L1": "ANO"}
+
+
+def test_an_owning_group_whose_paths_show_two_states_runs_them_all_optimized_and_says_which_is_not(
+        tmp_path: Path) -> None:
+    reached = [TWO_GROUPS[0], Reached("vmhba2", 0, "00c1", 1, "ANO"), Reached("vmhba2", 1, "00b1", 2, "ANO")]
+    scenario, text, warned = _import(tmp_path, [(1, "AO"), (2, "ANO")], reached)
+    assert scenario["devices"][0]["owner"] == "TPG1"
+    assert ("the scenario runs the group's paths active-optimized: its group owns the device in the scenario (the "
+            "group of its first active-optimized path, line 1), so vmhba2:C0:T0:L1 (line 10) is run otherwise than "
+            "shown") in warned.replace("\n", " ")
+    assert _run_states(tmp_path, text) == {"vmhba1:C0:T0:L1": "AO", "vmhba2:C0:T0:L1": "AO", "vmhba2:C0:T1:L1": "ANO"}
