@@ -300,7 +300,8 @@ def _merge_arrays(m: Member, own: list[Table], parts: list[Table], arrays: list[
             if port.controller and id(port) in shared:
                 cluster_of.setdefault(port.controller, set()).add(shared[id(port)].controller)
         for port, note in ports:
-            found = shared.get(id(port))
+            found = shared.get(id(port)) or next((p for p in target.ports  # (or one of the host's own, listed twice)
+                                                  if port.identity and p.identity == port.identity), None)
             if found is None:
                 joined = cluster_of.get(port.controller or "", set())
                 controller = next(iter(joined)) if len(joined) == 1 else port.controller
