@@ -16,6 +16,7 @@ from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_non_owner import linux_non_owner
+from pathlab.importer.linux_preferred import preferred_bit
 from pathlab.importer.linux_topology import (
     OWNERSHIP_HANDLERS,
     MapTopology,
@@ -26,6 +27,7 @@ from pathlab.importer.linux_topology import (
     ontap_prioritized,
     other_group_prios,
     scenario_path,
+    unaveraged_groups,
 )
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
 from pathlab.importer.map_policy import map_policy
@@ -48,6 +50,7 @@ from pathlab.importer.values import (
 if TYPE_CHECKING:
     import pandas as pd
 
+    from pathlab.finding import Finding
     from pathlab.importer.kind import Kind
     from pathlab.importer.rtpg_times import MapTransition
 
@@ -134,13 +137,15 @@ def listing_release(maps: list[Any], paths: list[Any]) -> tuple[str, str] | None
     return None
 
 
-def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, list[Undetermined]]:
+def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, list[Undetermined], list[Finding]]:
     """The scenario's TOML text, commented, the warnings for every value assumed, whether the
-    rates gave any map's load, and the settings the captures do not determine."""
+    rates gave any map's load, the settings the captures do not determine, and what the build's
+    readings find (a preferred group above the optimized one: `linux_preferred`)."""
     mfile = c.files["multipath"]
     rfile = c.files.get("rates", "")
     warnings: list[tuple[str, str]] = []
     undetermined: list[Undetermined] = []
+    findings: list[Finding] = []
     maps = list(c.maps.itertuples())
     sections = ConfPrecedence(c.conf)
     paths = [p for p in c.paths.itertuples() if has_address(p)]
@@ -286,11 +291,14 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             shown_beside = {name: other_group_prios(listed, topology[name]) for name, listed in of_map.items()
                             if alua_prioritized(listed)}  # ontap's 1 is a proxy path, not standby
             beside_owner = {name: prios for name, prios in shown_beside.items() if prios}
-            said = linux_non_owner(array, mfile, beside_owner, maps)
+            unaveraged = {name: groups for name, listed in of_map.items()
+                          if (groups := unaveraged_groups(listed, topology[name]))}
+            said = linux_non_owner(array, mfile, beside_owner, maps, unaveraged)
             if said.array is not None:  # the default (non-optimized) too: a cluster tells it from a host that shows none
                 a.key("non_owner_state", *said.array)
             map_non_owner.update(said.maps)
             warnings += said.warnings
+            findings += said.findings
         a.elements("ports", [Element({"name": ports[k], **({"controller": owner_of_port.get(k, "A")} if owned else {})},
                                      _portal_source(k, ports, portals, sfile) if k[0] in portals
                                      else Read(mfile, text=f"SCSI host {k[0]}, target {k[1]}")) for k in array_ports])
@@ -311,6 +319,13 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         owned = kinds[vendor_of[m.name]].owned
         policy = map_policy(m, mine, topology[m.name], kinds[vendor_of[m.name]].tpgs, sections, c.files, release)
         warnings += policy.warnings
+        raised = preferred_bit(m, mine, topology[m.name], mfile, hctl(mine[0])[3])
+        if raised is not None and policy.policy.get("prio", "alua") == "alua":
+            if raised.priorities:
+                policy.policy["prio"], policy.fields["prio"] = "weightedpath", raised.source
+                policy.policy["path_priorities"], policy.fields["path_priorities"] = raised.priorities, raised.source
+            warnings += raised.warnings
+            findings += raised.findings
         undetermined += policy.undetermined
         dev = out.table("devices", array=True)
         dev.key("name", str(m.wwid), Read(mfile, text=f"WWID of map {m.name}" + (
@@ -320,7 +335,12 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         dev.key("lun", hctl(mine[0])[3], Read(mfile, text="the L of the paths' H:C:T:L"))
         dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
         if owned and m.name in owner_of_map:
-            dev.key("owner", owner_of_map[m.name], Derived(f"{mfile}: the controller of its best group's paths", (mfile,)))
+            shape = topology[m.name]
+            whose = (f"its optimized group's paths, {shape.owner_rule}" if shape.owner_rule
+                     else f"its best group's paths; {shape.owner_open}" if shape.owner_open else "its best group's paths")
+            dev.key("owner", owner_of_map[m.name], Derived(f"{mfile}: the controller of {whose}", (mfile,)))
+            if shape.owner_open:
+                warnings.append((f"devices.{m.wwid}.owner", f"{mfile}, map at line {m.line}: {shape.owner_open}"))
         if m.name in map_non_owner:
             dev.key("non_owner_state", *map_non_owner[m.name])
         dev.key("policy", policy.policy, policy.source, policy.fields)
@@ -377,7 +397,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         _unsimulated(out, m, [p for p in c.paths.itertuples() if p.map == m.name], listing_order[m.name], mfile)
     if not out.of("workloads"):
         raise saw_no_io(rfile, "", "every map's device is idle in it (no reads or writes, or left out by iostat -z)")
-    return out, warnings, any_measured, undetermined
+    return out, warnings, any_measured, undetermined, findings
 
 
 def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighted_by: tuple[str, ...] = ()) -> str:
@@ -392,6 +412,8 @@ def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighte
                 "controller, not symmetric")
     return (f"no map of the array parts its owner's paths from the others (map{'s' if len(maps) > 1 else ''} at "
             f"{_lines(shown)}: one group, groups of one priority, " + (
+                "optimized groups apart only by alua.c's preferred bit (130 and 50), " if any(
+                    topology[m.name].owner_rule for m in maps) else "") + (
                 f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
                 else "or apart only by failed paths") + "): symmetric")
 
@@ -480,14 +502,14 @@ def import_host(found: dict[str, Kind]) -> Imported:
         if "rtpg" in tables else ([], {}, [])
     timeouts = tied_timeouts(tables["timeouts"], names["timeouts"], listing["paths"], listing["maps"],
                              names["multipath"]) if "timeouts" in tables else ScsiTimeouts()
-    host, warnings, measured, undetermined = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
+    host, warnings, measured, undetermined, built = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
                                                    tables.get("rates"), tables.get("sessions"), names, transitions,
                                                    timeouts.io_timeout))
     warnings = [*warnings, *said, *timeouts.warnings]
     imported_maps = {str(p.map) for p in listing["paths"].itertuples() if has_address(p)}
     captured = [load for m in listing["maps"].itertuples() if str(m.name) in imported_maps
                 if (load := from_rates(tables.get("rates"), str(m.dm), str(m.wwid), names.get("rates", ""))) is not None]
-    return Imported(host, warnings, multipath_findings(listing["paths"], names["multipath"])
+    return Imported(host, warnings, multipath_findings(listing["paths"], names["multipath"]) + built
                     + listing_findings(listing["maps"], listing["paths"], names["multipath"], tables.get("conf"),
                                        names.get("conf", ""))
                     + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured,
