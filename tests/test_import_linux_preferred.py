@@ -19,7 +19,7 @@ import pytest
 
 from conftest import RUNS_AT_ALL
 from pathlab import Scenario
-from pathlab.api import PathlabWarning
+from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.importer import import_files
 
 #: One map, two groups of two paths through SCSI hosts 1 and 2: group 1 to targets 1 (the other
@@ -70,13 +70,15 @@ def test_a_non_optimized_preferred_group_above_the_optimized_one_is_not_the_owne
 
 
 def test_dm_multipath_runs_the_preferred_non_optimized_group_and_that_is_found(tmp_path: Path) -> None:
-    """dm makes the highest group active (switchgroup.c): the simulation's alua prioritizer has no
-    preferred bit, so the paths take their groups' printed priorities; I/O runs on the non-optimized
-    paths, and a finding names the map, the groups and what the admin can do."""
+    """dm makes the highest group active (switchgroup.c): the device names the controller whose port
+    group has the preferred bit (`preferred`), the engine's alua prioritizer adds 80 to its
+    non-optimized paths as alua.c does, and the admin's `prio alua` stays the scenario's; I/O runs
+    on the non-optimized paths, and a finding names the map, the groups and what the admin can do."""
     done = _import(tmp_path, TWO_GROUPS.format(top=90, low=50))
-    policy = tomllib.loads(done.text)["devices"][0]["policy"]
-    assert (policy["prio"], policy["path_priorities"]) == ("weightedpath", dict.fromkeys(RAISED, 90)
-                                                           | dict.fromkeys(OPTIMIZED, 50))
+    scenario = tomllib.loads(done.text)
+    (device,) = scenario["devices"]
+    assert {_controllers(scenario)[p] for p in ("H1T1", "H2T1")} == {device["preferred"]} != {device["owner"]}
+    assert "prio" not in device["policy"] and "path_priorities" not in device["policy"]
     assert _groups(done) == [(90, "active", RAISED), (50, "enabled", OPTIMIZED)]
     result = Scenario.from_text(done.text, "t.toml", set=RUNS_AT_ALL).run()
     carried = {row["name"]: (row["alua"], row["cmds_s"]) for row in result.data["paths"]}
@@ -91,14 +93,86 @@ def test_dm_multipath_runs_the_preferred_non_optimized_group_and_that_is_found(t
     assert "prio_args \"exclusive_pref_bit\" does not help" in finding.evidence
 
 
-def test_an_optimized_preferred_group_of_exclusive_pref_bit_is_the_owners_with_the_other_optimized_one(
+def test_the_preferred_key_ranks_the_groups_as_dm_does_and_an_unknown_controller_is_refused(tmp_path: Path) -> None:
+    """The scenario's `preferred` is what raises the group: left out, the optimized group runs; a
+    failed preferred path is re-ranked by its state, not frozen at a printed priority (the I/O
+    moves to the optimized group); a controller the array lacks is one line naming the field."""
+    text = _import(tmp_path, TWO_GROUPS.format(top=90, low=50)).text
+    preferred = next(line for line in text.splitlines() if line.startswith("preferred = "))
+    without = Scenario.from_text(text.replace(preferred + "\n", ""), "t.toml")
+    assert [(g["priority"], g["state"]) for g in without.devices[0].status["groups"]] == [(50, "active"), (10, "enabled")]
+    down = "".join(f'\n[[faults]]\nkind = "path_down"\nat = "0s"\npath = "{p}"\n' for p in RAISED)
+    result = Scenario.from_text(text + down, "t.toml", set=RUNS_AT_ALL).run()
+    carried = {row["name"]: row["cmds_s"] for row in result.data["paths"]}
+    assert all(carried[p] > 0 for p in OPTIMIZED) and all(carried[p] == 0.0 for p in RAISED)
+    with pytest.raises(ScenarioError) as refused:
+        Scenario.from_text(text.replace(preferred, 'preferred = "C"'), "t.toml")
+    assert refused.value.args[1] == "devices.0.preferred"
+    assert '"C"' in refused.value.args[2] and "controller" in refused.value.args[2]
+
+
+@pytest.mark.parametrize("conf", ["", "manual"])
+def test_the_optimized_group_the_listing_shows_active_is_what_runs_and_a_failback_is_said(tmp_path: Path,
+                                                                                         conf: str) -> None:
+    """90 above 50, the 50 group `status=active` (failback manual keeps it after a failover): the
+    host runs the optimized group: simulated so (no `preferred`: dm would start on the raised
+    group), said with what a failback would do, and found; no finding that I/O goes to them now."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(TWO_GROUPS.format(top=90, low=50).replace("prio=90 status=active", "prio=90 status=enabled")
+                       .replace("prio=50 status=enabled", "prio=50 status=active"))
+    files = [str(listing)]
+    if conf:
+        (tmp_path / "multipath.conf").write_text(f'devices {{\n    device {{\n        vendor "NETAPP"\n'
+                                                 f'        product "LUN.*"\n        failback {conf}\n    }}\n}}\n')
+        files.append(str(tmp_path / "multipath.conf"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files(files)
+    assert "preferred" not in tomllib.loads(done.text)["devices"][0]
+    assert _groups(done) == [(50, "active", OPTIMIZED), (10, "enabled", RAISED)]
+    (said,) = [message for key, message in done.warnings if key.endswith(".policy.prio")]
+    assert "but the listing shows group 2 (line 6) active: the host runs its optimized group (" + (
+        f"{tmp_path / 'multipath.conf'}, line 5: failback manual" if conf else "the listing shows a lower group active "
+        "beside a usable higher one, which failback immediate would have switched") in said
+    assert "a failback (`multipathd switchgroup`, a reload, or failback immediate) would move the map's I/O to the " \
+           "non-optimized paths (sdc, sde)" in said
+    assert [f.title for f in done.findings if "preferred bit" in f.title] == [
+        "map mpathb: a failback would move I/O to non-optimized paths (sdc, sde): the preferred bit puts their group "
+        "above the optimized one the host runs (captured)"]
+
+
+def test_weightedpath_priorities_are_no_alua_states(tmp_path: Path) -> None:
+    """multipath.conf puts weightedpath in force (detect_prio no): its 90 and 50 are the admin's
+    weights, not alua.c's states: the owner is the best group's (the one dm runs), no state of the
+    other controller is read from them, nothing preferred, nothing found."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text(TWO_GROUPS.format(top=90, low=50))
+    conf = tmp_path / "wp.conf"
+    conf.write_text('devices {\n    device {\n        vendor "NETAPP"\n        product "LUN.*"\n'
+                    '        path_grouping_policy group_by_prio\n        detect_prio no\n        prio weightedpath\n'
+                    '        prio_args "hbtl [0-9]*:0:1:[0-9]* 90 [0-9]*:0:0:[0-9]* 50"\n    }\n}\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(listing), str(conf)])
+    scenario = tomllib.loads(done.text)
+    (device,) = scenario["devices"]
+    assert {_controllers(scenario)[p] for p in ("H1T1", "H2T1")} == {device["owner"]}
+    assert "non_owner_state" not in scenario["arrays"][0] and "preferred" not in device
+    assert device["policy"]["prio"] == "weightedpath"
+    assert not [f for f in done.findings if "preferred bit" in f.title]
+
+
+def test_an_optimized_preferred_group_beside_another_optimized_one_is_the_owners_and_its_rank_said(
         tmp_path: Path) -> None:
-    """130 above 50 (`exclusive_pref_bit`): both groups optimized, no second controller; dm runs
-    the 130 group, as simulated; nothing to find."""
+    """130 above 50 (0.4.9's preferred optimized path, or exclusive_pref_bit from 0.6.0): both groups
+    optimized, no second controller; dm runs the 130 group alone, which the engine's prioritizer
+    (no preferred bit on an optimized path) does not rank apart: said; nothing to find."""
     done = _import(tmp_path, TWO_GROUPS.format(top=130, low=50))
     scenario = tomllib.loads(done.text)
     assert "controllers" not in scenario["arrays"][0] and "owner" not in scenario["devices"][0]
-    assert _groups(done) == [(130, "active", RAISED), (50, "enabled", OPTIMIZED)]
+    assert _groups(done) == [(50, "active", sorted(RAISED + OPTIMIZED))]
+    assert any("dm-multipath runs the 130 group alone; the simulation's alua prioritizer leaves the preferred bit off "
+               "optimized paths" in message for _, message in done.warnings)
     assert not [f for f in done.findings if "non-optimized paths" in f.title]
 
 
@@ -113,20 +187,67 @@ def test_a_standby_preferred_group_above_the_optimized_one_is_said_not_simulated
     scenario = tomllib.loads(done.text)
     assert scenario["arrays"][0]["non_owner_state"] == "standby"
     assert {_controllers(scenario)[p] for p in ("H1T0", "H2T0")} == {scenario["devices"][0]["owner"]}
-    assert "prio" not in scenario["devices"][0]["policy"]
+    assert "prio" not in scenario["devices"][0]["policy"] and "preferred" not in scenario["devices"][0]
     assert any("pg_init, an STPG) is not simulated" in message for message in said)
 
 
-def test_a_group_at_an_average_of_several_states_keeps_the_best_group_as_owner_and_says_it(tmp_path: Path) -> None:
-    """70 over two `ready` paths is (50 + 90) / 2: no one state; the owner stays the best group's,
-    said as not determined."""
+def test_a_group_at_an_average_above_a_read_optimized_group_is_left_open_and_the_optimized_one_owns(
+        tmp_path: Path) -> None:
+    """70 over two `ready` paths is (50 + 90) / 2: no one state; the 50 group reads optimized and is
+    the owner's, only the averaged group is left open, said."""
     listing = tmp_path / "mp.txt"
     listing.write_text(TWO_GROUPS.format(top=70, low=50))
     done = import_files([str(listing)])
     said = [message for _, message in done.warnings]
     scenario = tomllib.loads(done.text)
-    assert {_controllers(scenario)[p] for p in ("H1T1", "H2T1")} == {scenario["devices"][0]["owner"]}
-    assert any("group priority 70 is no one ALUA state's (alua.c)" in message for message in said)
+    assert {_controllers(scenario)[p] for p in ("H1T0", "H2T0")} == {scenario["devices"][0]["owner"]}
+    assert "preferred" not in scenario["devices"][0]
+    assert any("group priority 70 above the optimized group's 50 is no one ALUA state's (alua.c)" in message
+               and "whose port group is not determined; taken as the other controller's" in message for message in said)
+
+
+def test_a_listing_of_multipath_tools_0_4_8_keeps_the_best_group(tmp_path: Path) -> None:
+    """0.4.8 (the bracket layout) sums a group's paths and has no preferred bit (b68400c7 came in
+    0.4.9): its 90 over nine paths and 50 over one are not read as states; the best group is the
+    owner's, as before, and the import is not refused."""
+    listing = tmp_path / "old.txt"
+    listing.write_text("mpathb (3600a098038303053453f463045727a41) dm-1 NETAPP,LUN\n"
+                       "[size=20G][features=1 queue_if_no_path][hwhandler=1 alua][rw]\n"
+                       "\\_ round-robin 0 [prio=90][active]\n"
+                       + "".join(f" \\_ {h}:0:{t}:3 sd{h}{t} 8:{16 * h + t}  [active][ready]\n"
+                                 for t in (1, 2, 3) for h in (1, 2, 3))
+                       + "\\_ round-robin 0 [prio=50][enabled]\n \\_ 1:0:0:3 sdb 8:16  [active][ready]\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        done = import_files([str(listing)])
+    scenario = tomllib.loads(done.text)
+    (device,) = scenario["devices"]
+    assert scenario["host"]["multipath_tools"] == "0.4.8"
+    assert _controllers(scenario)["H1T1"] == device["owner"] != _controllers(scenario)["H1T0"]
+    assert "preferred" not in device and "prio" not in device["policy"]
+    assert not [f for f in done.findings if "preferred bit" in f.title]
+
+
+@pytest.mark.parametrize("other", ["failed", "average"])
+def test_a_preferred_non_optimized_group_with_no_optimized_group_read_is_said_and_found(tmp_path: Path,
+                                                                                       other: str) -> None:
+    """90 beside a group whose paths all failed (0, read from no path) or beside 30, an average of
+    several states: no group reads optimized, so the owner is not read from the states; the 90
+    group's paths run as optimized, which a warning and a finding say."""
+    text = TWO_GROUPS.format(top=90, low=0 if other == "failed" else 30)
+    if other == "failed":
+        text = text.replace("sdb 8:16 active ready", "sdb 8:16 failed faulty").replace("sdd 8:48 active ready",
+                                                                                        "sdd 8:48 failed faulty")
+    done = _import(tmp_path, text)
+    said = [message for key, message in done.warnings if key.endswith(".owner")]
+    why = ("group 2's paths all failed (line 6: a failed path's priority is not read)" if other == "failed"
+           else "group 2's 30 (line 6) is an average over paths of several states (switchgroup.c)")
+    assert any(f"group 1 (line 3) prints priority 90, alua.c's non-optimized with the preferred bit, and no group reads "
+               f"optimized ({why})" in message and "where the host's are non-optimized and forwarded" in message
+               for message in said)
+    assert [f.title for f in done.findings if "preferred bit" in f.title] == [
+        "map mpathb: I/O goes to non-optimized paths (sdc, sde): the preferred bit puts their group first, and no "
+        "optimized group is read (captured)"]
 
 
 #: A map whose group beside the owner's has only `i/o pending` paths (print.c's PATH_PENDING):

@@ -26,11 +26,12 @@ from pathlab.importer.linux_topology import (
     map_topology,
     ontap_prioritized,
     other_group_prios,
+    reads_alua_states,
     scenario_path,
     unaveraged_groups,
 )
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
-from pathlab.importer.map_policy import map_policy
+from pathlab.importer.map_policy import map_policy, prio_in_force
 from pathlab.importer.map_weights import weights_part_groups
 from pathlab.importer.path_down import down_from_start
 from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read
@@ -198,16 +199,15 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     for p in paths:
         h, _, t, _ = hctl(p)
         ports.setdefault((h, t), portals[h].name if h in portals else f"H{h}T{t}")
-    topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name]) for m in maps}
-    # Groups that multipath.conf's weightedpath parts show no controller of the array.
-    weighted = {m.name for m in maps if weights_part_groups(m, [p for p in paths if p.map == m.name], sections,
-                                                            topology[m.name].checked)}
-    topology = {name: replace(t, other_ports=frozenset()) if name in weighted else t for name, t in topology.items()}
-    # What each array's maps show of it: an HP array of ALUA beside a Dell one of LUN ownership
-    # keeps its ALUA (one host, two arrays).
-    kinds = {array: _array_kind([(topology[m.name], ontap_prioritized([p for p in paths if p.map == m.name]))
-                                 for m in maps if vendor_of[m.name] == array])
-             for array in dict.fromkeys(vendor_of.values())}
+    release = listing_release(maps, list(c.paths.itertuples()))
+    of_release = release[0] if release is not None else None
+    topology, kinds, weighted = _topologies(maps, paths, vendor_of, sections, of_release, {})
+    # The prioritizer multipath.conf puts in force, where it is not alua's: its priorities are no
+    # ALUA states, so the owner is the best group's (`linux_topology.reads_alua_states`).
+    prio_of = {m.name: found[0] for m in maps
+               if (found := prio_in_force(sections, m, kinds[vendor_of[m.name]].tpgs)) is not None}
+    if any(name != "alua" for name in prio_of.values()):
+        topology, kinds, weighted = _topologies(maps, paths, vendor_of, sections, of_release, prio_of)
     if not any(t.checked for t in topology.values()):
         warnings.append(("paths", f"{mfile} shows no checker state (`multipath -l`): path states and priorities "
                                   "were not read, every path is taken as usable; `multipath -ll` shows them"))
@@ -239,7 +239,6 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     host.elements("adapters", [Element({"name": f"host{h}"}, Read(mfile, int(first_path[h].line),
                                                                   f"SCSI host {h} of {first_path[h].device} "
                                                                   f"({first_path[h].hctl})")) for h in hosts])
-    release = listing_release(maps, list(c.paths.itertuples()))
     if release is not None:
         host.key("multipath_tools", release[0], Derived(f"{mfile}: {release[1]}", (mfile,)))
     if c.io_timeout is not None:
@@ -288,11 +287,13 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
                                                         "are passive until a failover moves the LUN", (mfile,)))
         elif owned and alua:
             of_map = {m.name: [p for p in paths if p.map == m.name] for m in maps if vendor_of[m.name] == array}
-            shown_beside = {name: other_group_prios(listed, topology[name]) for name, listed in of_map.items()
-                            if alua_prioritized(listed)}  # ontap's 1 is a proxy path, not standby
+            # ontap's 1 is a proxy path, not standby; weightedpath's and the like's priorities are no states
+            as_states = {name: listed for name, listed in of_map.items()
+                         if alua_prioritized(listed) and prio_of.get(name, "alua") == "alua"}
+            shown_beside = {name: other_group_prios(listed, topology[name]) for name, listed in as_states.items()}
             beside_owner = {name: prios for name, prios in shown_beside.items() if prios}
-            unaveraged = {name: groups for name, listed in of_map.items()
-                          if (groups := unaveraged_groups(listed, topology[name]))}
+            unaveraged = {name: groups for name, listed in of_map.items() if prio_of.get(name, "alua") == "alua"
+                          and (groups := unaveraged_groups(listed, topology[name]))}
             said = linux_non_owner(array, mfile, beside_owner, maps, unaveraged)
             if said.array is not None:  # the default (non-optimized) too: a cluster tells it from a host that shows none
                 a.key("non_owner_state", *said.array)
@@ -319,11 +320,11 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         owned = kinds[vendor_of[m.name]].owned
         policy = map_policy(m, mine, topology[m.name], kinds[vendor_of[m.name]].tpgs, sections, c.files, release)
         warnings += policy.warnings
-        raised = preferred_bit(m, mine, topology[m.name], mfile, hctl(mine[0])[3])
-        if raised is not None and policy.policy.get("prio", "alua") == "alua":
-            if raised.priorities:
-                policy.policy["prio"], policy.fields["prio"] = "weightedpath", raised.source
-                policy.policy["path_priorities"], policy.fields["path_priorities"] = raised.priorities, raised.source
+        shape = topology[m.name]
+        failback = (policy.policy["failback"], policy.fields["failback"]) if "failback" in policy.policy else None
+        raised = preferred_bit(m, mine, shape, mfile, failback, shape.handler == "alua" and reads_alua_states(
+            prio_of.get(m.name), of_release)) if policy.policy.get("prio", "alua") == "alua" else None
+        if raised is not None:
             warnings += raised.warnings
             findings += raised.findings
         undetermined += policy.undetermined
@@ -335,12 +336,13 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         dev.key("lun", hctl(mine[0])[3], Read(mfile, text="the L of the paths' H:C:T:L"))
         dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
         if owned and m.name in owner_of_map:
-            shape = topology[m.name]
-            whose = (f"its optimized group's paths, {shape.owner_rule}" if shape.owner_rule
-                     else f"its best group's paths; {shape.owner_open}" if shape.owner_open else "its best group's paths")
-            dev.key("owner", owner_of_map[m.name], Derived(f"{mfile}: the controller of {whose}", (mfile,)))
+            whose = (f"its optimized group's paths, {shape.owner_rule}" if shape.owner_rule else "its best group's paths")
+            dev.key("owner", owner_of_map[m.name], Derived(f"{mfile}: the controller of {whose}" + (
+                f"; {shape.owner_open}" if shape.owner_open else ""), (mfile,)))
             if shape.owner_open:
                 warnings.append((f"devices.{m.wwid}.owner", f"{mfile}, map at line {m.line}: {shape.owner_open}"))
+            if raised is not None and raised.ports and raised.source is not None:
+                dev.key("preferred", owner_of_port[next(iter(raised.ports))], raised.source)
         if m.name in map_non_owner:
             dev.key("non_owner_state", *map_non_owner[m.name])
         dev.key("policy", policy.policy, policy.source, policy.fields)
@@ -398,6 +400,26 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     if not out.of("workloads"):
         raise saw_no_io(rfile, "", "every map's device is idle in it (no reads or writes, or left out by iostat -z)")
     return out, warnings, any_measured, undetermined, findings
+
+
+def _topologies(maps: list[Any], paths: list[Any], vendor_of: dict[str, str], sections: ConfPrecedence,
+                release: str | None, prio_of: dict[str, str],
+                ) -> tuple[dict[str, MapTopology], dict[str, ArrayKind], set[str]]:
+    """Each map's topology (`map_topology`, with the prioritizer multipath.conf puts in force for
+    it where `prio_of` has one, and the listing's `release`), each array's kind, and the maps whose
+    groups multipath.conf's weightedpath parts (`weights_part_groups`)."""
+    topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name], prio_of.get(m.name), release)
+                for m in maps}
+    # Groups that multipath.conf's weightedpath parts show no controller of the array.
+    weighted = {m.name for m in maps if weights_part_groups(m, [p for p in paths if p.map == m.name], sections,
+                                                            topology[m.name].checked)}
+    topology = {name: replace(t, other_ports=frozenset()) if name in weighted else t for name, t in topology.items()}
+    # What each array's maps show of it: an HP array of ALUA beside a Dell one of LUN ownership
+    # keeps its ALUA (one host, two arrays).
+    kinds = {array: _array_kind([(topology[m.name], ontap_prioritized([p for p in paths if p.map == m.name]))
+                                 for m in maps if vendor_of[m.name] == array])
+             for array in dict.fromkeys(vendor_of.values())}
+    return topology, kinds, weighted
 
 
 def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighted_by: tuple[str, ...] = ()) -> str:

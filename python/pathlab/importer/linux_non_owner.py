@@ -29,19 +29,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pathlab.finding import Finding
-from pathlab.importer.linux_topology import (
-    ALUA_LBA_DEPENDENT,
-    ALUA_NO_SERVICE,
-    ALUA_NON_OPTIMIZED,
-    ALUA_OPTIMIZED,
-    ALUA_STANDBY,
-)
+from pathlab.importer.linux_topology import ALUA_LBA_DEPENDENT, ALUA_OPTIMIZED, ALUA_PRIOS
 from pathlab.importer.non_owner_majority import majority
 from pathlab.importer.provenance import Assumed, Derived, Provenance
 
 #: Each state with the alua prioritizer's priorities for it and what its paths do.
-STATES = (("standby", ALUA_STANDBY, "are standby"), ("active_non_optimized", ALUA_NON_OPTIMIZED, "serve I/O, forwarded"),
-          ("unavailable", ALUA_NO_SERVICE, "serve no I/O"))
+STATES = tuple((state, ALUA_PRIOS[state], meaning) for state, meaning in (
+    ("standby", "are standby"), ("active_non_optimized", "serve I/O, forwarded"), ("unavailable", "serve no I/O")))
 #: What a 5 says.
 LBA_DEPENDENT = ("the alua prioritizer's logical-block dependent (alua.c: 5, 85 with the preferred bit), a state pathlab "
                  "does not simulate")

@@ -114,8 +114,14 @@ def is_down(path: Any) -> bool:
     return bool({str(path.dm_state), str(path.checker_state)} & DOWN)
 
 
-def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
-    """The topology of one map from its path rows (readers.multipath_ll's `paths` table)."""
+def map_topology(hwhandler: Any, paths: list[Any], in_force: str | None = None, release: str | None = None,
+                 ) -> MapTopology:
+    """The topology of one map from its path rows (readers.multipath_ll's `paths` table); `in_force`:
+    the prioritizer multipath.conf puts in force for it (`map_policy.conf_prio`; None where none
+    is set or detect_prio picks), `release`: the multipath-tools release the listing's printing
+    shows where it is not today's (`linux.listing_release`). The owner is read from the ALUA
+    states only where the priorities are alua.c's of a release that has the preferred bit
+    (`reads_alua_states`)."""
     groups: dict[int, list[Any]] = {}
     for p in paths:
         groups.setdefault(int(p.group), []).append(p)
@@ -134,7 +140,7 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
     handler = handler_of(hwhandler)
     by_state, owner_open = (owner_by_state(list(usable.values()))
                             if best is not None and handler not in OWNERSHIP_HANDLERS and alua_prioritized(paths)
-                            else (None, None))
+                            and reads_alua_states(in_force, release) else (None, None))
     if by_state is not None:
         owner = by_state
     elif best is not None:
@@ -160,21 +166,23 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
         prioritizer = handler  # OWNER_PRIORITIZER
     elif known and all(value == 1 for value in known):
         prioritizer = "const"
-    owner_rule = OWNER_BY_STATE if by_state is not None and any(prio(g) != best for g in by_state) else ""
+    owner_rule = ("" if by_state is None or all(prio(g) == best for g in by_state)
+                  else OWNER_BELOW_AVERAGE if owner_open else OWNER_BY_STATE)
     return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer, undetermined,
                        "" if undetermined else rule, owner_rule, owner_open if checked else None)
 
 
-#: The ALUA state alua.c's priority of one path decides, without and with the preferred bit
-#: (`prioritizers/alua.c` getprio: 50 optimized, 10 non-optimized, 5 logical-block dependent, 1
-#: standby, 0 any other; `rc += 80` where the preferred bit is set and the state is not optimized,
-#: or `exclusive_pref_bit` is in prio_args). pathlab's names for the states (`AluaState`).
-ALUA_STATE_OF = {**dict.fromkeys((50, 130), "active_optimized"), **dict.fromkeys((10, 90), "active_non_optimized"),
-                 **dict.fromkeys((5, 85), "lba_dependent"), **dict.fromkeys((1, 81), "standby"),
-                 **dict.fromkeys((0, 80), "unavailable")}
-#: The rule `owner_by_state` names.
-OWNER_BY_STATE = ("the optimized groups (alua.c: 50, 130 with exclusive_pref_bit), though another group prints a "
-                  "higher priority: alua.c adds 80 for the preferred bit to a path that is not optimized")
+#: What alua.c's 130 claims of the release: a preferred optimized path's, which 0.4.9 printed for
+#: every one (b68400c7), 0.5.x for none (b330bf8a left the bit off optimized paths) and 0.6.0 on
+#: only with `prio_args "exclusive_pref_bit"` (0a5c06fb).
+PREFERRED_OPTIMIZED = ("130 a preferred optimized path's: multipath-tools 0.4.9's for every one, 0.6.0 on with "
+                       "exclusive_pref_bit only (b330bf8a, 0a5c06fb), so read as of one of those releases")
+#: The rules `owner_by_state` names: the optimized groups below one of a state alua.c's preferred
+#: bit raised, or below an average of several states.
+OWNER_BY_STATE = (f"the optimized groups (alua.c: 50; {PREFERRED_OPTIMIZED}), though another group prints a higher "
+                  "priority: alua.c adds 80 for the preferred bit to a path that is not optimized")
+OWNER_BELOW_AVERAGE = (f"the optimized groups (alua.c: 50; {PREFERRED_OPTIMIZED}), though a group at an average of "
+                       "several states' priorities prints a higher one")
 
 
 def alua_state_of(prio: int, group: list[Any]) -> str | None:
@@ -187,19 +195,46 @@ def alua_state_of(prio: int, group: list[Any]) -> str | None:
     return ALUA_STATE_OF[prio] if group_prio_reading(prio, group) == ONE_PRIORITY else None
 
 
+def read_groups(usable: list[list[Any]]) -> list[tuple[list[Any], int]]:
+    """The groups whose printed priority averaged a path (a `ready` or `ghost` one, `AVERAGED`:
+    a group of none prints 0 from no path), with that priority."""
+    return [(g, int(str(g[0].group_prio))) for g in usable
+            if str(g[0].group_prio).isdigit() and any(str(p.checker_state) in AVERAGED for p in g if not is_down(p))]
+
+
+def reads_alua_states(prio: str | None, release: str | None) -> bool:
+    """Whether a map's group priorities are read as the ALUA states alua.c's priorities encode:
+    where the prioritizer in force is alua's (alua, sysfs, which gives alua.c's priorities, or
+    none set, detect_prio's pick on a TPGS LUN: `map_policy.conf_prio`), and the listing's
+    release averages its groups and has the preferred bit (0.4.8, the bracket layout, sums a
+    group's paths and has no preferred bit: b68400c7 came in 0.4.9)."""
+    return prio in (None, "alua") and release not in PRE_PREFERRED_BIT
+
+
+#: The releases whose listings `reads_alua_states` leaves to the best priority.
+PRE_PREFERRED_BIT = ("0.4.8",)
+
+
 def owner_by_state(usable: list[list[Any]]) -> tuple[list[list[Any]] | None, str | None]:
     """The owner's groups by the ALUA states alua.c's priorities encode (`alua_state_of`): the
-    optimized ones, where every group that averaged a path decides a state and one is optimized;
-    else None, with why the states are not determined where that leaves the best group's priority
-    no optimized one (then the best group is taken, today's rule for priorities not read)."""
-    read = [(g, int(str(g[0].group_prio))) for g in usable
-            if str(g[0].group_prio).isdigit() and any(str(p.checker_state) in AVERAGED for p in g if not is_down(p))]
-    states = [(g, prio, alua_state_of(prio, g)) for g, prio in read]
+    optimized ones, where a group that averaged a path reads optimized, with why a group above
+    them is not determined where one is an average over several states (`owner_open`); where none
+    reads optimized, None, with why the states are not determined where that leaves the best
+    group's priority no optimized one (then the best group is taken, today's rule for priorities
+    not read)."""
+    states = [(g, prio, alua_state_of(prio, g)) for g, prio in read_groups(usable)]
     optimized = [g for g, _, state in states if state == "active_optimized"]
-    if optimized and all(state is not None for _, _, state in states):
-        return optimized, None
+    top = max((prio for _, prio, state in states if state == "active_optimized"), default=None)
+    above = [prio for _, prio, state in states if state is None and top is not None and prio > top]
+    if optimized:
+        return optimized, (None if not above else (
+            f"group priorit{'ies' if len(above) > 1 else 'y'} {', '.join(str(v) for v in above)} above the optimized "
+            f"group's {top} {'are' if len(above) > 1 else 'is'} no one ALUA state's (alua.c) that "
+            f"{'their' if len(above) > 1 else 'its'} paths' checker states allow: an average over paths of several "
+            "states (switchgroup.c), whose port group is not determined; taken as the other controller's, and "
+            "dm-multipath runs the highest group where the simulation ranks the groups by their states"))
     open_ = [prio for _, prio, state in states if state is None]
-    best = max((prio for _, prio in read), default=None)
+    best = max((prio for _, prio, _ in states), default=None)
     if open_ and best is not None and best not in ALUA_OPTIMIZED:
         return None, (f"group priorit{'ies' if len(open_) > 1 else 'y'} {', '.join(str(v) for v in open_)} "
                       f"{'are' if len(open_) > 1 else 'is'} no one ALUA state's (alua.c) that {'their' if len(open_) > 1 else 'its'} "
@@ -232,6 +267,13 @@ ALUA_OTHER = ALUA_NON_OPTIMIZED + ALUA_STANDBY
 ALUA_NO_SERVICE = (0, 80)
 #: Logical-block dependent (AAS_LBA_DEPENDENT 5, +80 with the preferred bit): no state pathlab simulates.
 ALUA_LBA_DEPENDENT = (5, 85)
+#: The ALUA state alua.c's priority of one path decides, without and with the preferred bit
+#: (`prioritizers/alua.c` getprio: 50 optimized, 10 non-optimized, 5 logical-block dependent, 1
+#: standby, 0 any other; `rc += 80` where the preferred bit is set and the state is not optimized,
+#: or `exclusive_pref_bit` is in prio_args), by pathlab's names for the states (`AluaState`).
+ALUA_PRIOS = {"active_optimized": ALUA_OPTIMIZED, "active_non_optimized": ALUA_NON_OPTIMIZED,
+              "lba_dependent": ALUA_LBA_DEPENDENT, "standby": ALUA_STANDBY, "unavailable": ALUA_NO_SERVICE}
+ALUA_STATE_OF = {prio: state for state, prios in ALUA_PRIOS.items() for prio in prios}
 #: Every priority alua.c gives one path: a group at another holds paths of several priorities.
 ALUA_ONE_STATE = ALUA_OPTIMIZED + ALUA_OTHER + ALUA_LBA_DEPENDENT + ALUA_NO_SERVICE
 #: The checker states whose paths multipathd averages into a group's priority (switchgroup.c's
