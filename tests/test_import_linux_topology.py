@@ -130,10 +130,12 @@ def test_an_alua_group_at_0_with_a_path_ready_serves_no_io_and_its_state_is_said
         "unavailable, offline, transitioning or in a reserved state alike (80 with the preferred bit): which one is "
         "not determined; simulated unavailable, the simulation's state that serves no I/O (the paths print `ready` "
         "or `ghost`, which tur.c gives none of the four: a check at another moment, or another checker)")
-    # A group whose paths are only `i/o pending` prints 0 having averaged none (switchgroup.c): nothing read.
+    # A group whose paths are only `i/o pending` prints 0 having averaged none (switchgroup.c): no state read, the
+    # default said as assumed (test_import_linux_preferred.py).
     listing.write_text(ALUA_STANDBY_LISTING.format(prio=0).replace("sdc 8:32 active ready", "sdc 8:32 active i/o pending"))
     scenario, said = _imported(listing)
-    assert "non_owner_state" not in scenario["arrays"][0] and "arrays.LIO-ORG.non_owner_state" not in dict(said)
+    assert scenario["arrays"][0]["non_owner_state"] == "active_non_optimized"
+    assert "having averaged no path" in dict(said)["arrays.LIO-ORG.non_owner_state"]
 
 
 @pytest.mark.parametrize("prio", [0, 5])

@@ -16,6 +16,7 @@ from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
 from pathlab.importer.linux_non_owner import linux_non_owner
+from pathlab.importer.linux_preferred import preferred_bit
 from pathlab.importer.linux_topology import (
     OWNERSHIP_HANDLERS,
     MapTopology,
@@ -25,10 +26,12 @@ from pathlab.importer.linux_topology import (
     map_topology,
     ontap_prioritized,
     other_group_prios,
+    reads_alua_states,
     scenario_path,
+    unaveraged_groups,
 )
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
-from pathlab.importer.map_policy import map_policy
+from pathlab.importer.map_policy import map_policy, prio_in_force
 from pathlab.importer.map_weights import weights_part_groups
 from pathlab.importer.path_down import down_from_start
 from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read
@@ -48,6 +51,7 @@ from pathlab.importer.values import (
 if TYPE_CHECKING:
     import pandas as pd
 
+    from pathlab.finding import Finding
     from pathlab.importer.kind import Kind
     from pathlab.importer.rtpg_times import MapTransition
 
@@ -134,13 +138,15 @@ def listing_release(maps: list[Any], paths: list[Any]) -> tuple[str, str] | None
     return None
 
 
-def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, list[Undetermined]]:
+def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, list[Undetermined], list[Finding]]:
     """The scenario's TOML text, commented, the warnings for every value assumed, whether the
-    rates gave any map's load, and the settings the captures do not determine."""
+    rates gave any map's load, the settings the captures do not determine, and what the build's
+    readings find (a preferred group above the optimized one: `linux_preferred`)."""
     mfile = c.files["multipath"]
     rfile = c.files.get("rates", "")
     warnings: list[tuple[str, str]] = []
     undetermined: list[Undetermined] = []
+    findings: list[Finding] = []
     maps = list(c.maps.itertuples())
     sections = ConfPrecedence(c.conf)
     paths = [p for p in c.paths.itertuples() if has_address(p)]
@@ -193,16 +199,15 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     for p in paths:
         h, _, t, _ = hctl(p)
         ports.setdefault((h, t), portals[h].name if h in portals else f"H{h}T{t}")
-    topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name]) for m in maps}
-    # Groups that multipath.conf's weightedpath parts show no controller of the array.
-    weighted = {m.name for m in maps if weights_part_groups(m, [p for p in paths if p.map == m.name], sections,
-                                                            topology[m.name].checked)}
-    topology = {name: replace(t, other_ports=frozenset()) if name in weighted else t for name, t in topology.items()}
-    # What each array's maps show of it: an HP array of ALUA beside a Dell one of LUN ownership
-    # keeps its ALUA (one host, two arrays).
-    kinds = {array: _array_kind([(topology[m.name], ontap_prioritized([p for p in paths if p.map == m.name]))
-                                 for m in maps if vendor_of[m.name] == array])
-             for array in dict.fromkeys(vendor_of.values())}
+    release = listing_release(maps, list(c.paths.itertuples()))
+    of_release = release[0] if release is not None else None
+    topology, kinds, weighted = _topologies(maps, paths, vendor_of, sections, of_release, {})
+    # The prioritizer multipath.conf puts in force, where it is not alua's: its priorities are no
+    # ALUA states, so the owner is the best group's (`linux_topology.reads_alua_states`).
+    prio_of = {m.name: found[0] for m in maps
+               if (found := prio_in_force(sections, m, kinds[vendor_of[m.name]].tpgs)) is not None}
+    if any(name != "alua" for name in prio_of.values()):
+        topology, kinds, weighted = _topologies(maps, paths, vendor_of, sections, of_release, prio_of)
     if not any(t.checked for t in topology.values()):
         warnings.append(("paths", f"{mfile} shows no checker state (`multipath -l`): path states and priorities "
                                   "were not read, every path is taken as usable; `multipath -ll` shows them"))
@@ -234,7 +239,6 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     host.elements("adapters", [Element({"name": f"host{h}"}, Read(mfile, int(first_path[h].line),
                                                                   f"SCSI host {h} of {first_path[h].device} "
                                                                   f"({first_path[h].hctl})")) for h in hosts])
-    release = listing_release(maps, list(c.paths.itertuples()))
     if release is not None:
         host.key("multipath_tools", release[0], Derived(f"{mfile}: {release[1]}", (mfile,)))
     if c.io_timeout is not None:
@@ -283,14 +287,19 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
                                                         "are passive until a failover moves the LUN", (mfile,)))
         elif owned and alua:
             of_map = {m.name: [p for p in paths if p.map == m.name] for m in maps if vendor_of[m.name] == array}
-            shown_beside = {name: other_group_prios(listed, topology[name]) for name, listed in of_map.items()
-                            if alua_prioritized(listed)}  # ontap's 1 is a proxy path, not standby
+            # ontap's 1 is a proxy path, not standby; weightedpath's and the like's priorities are no states
+            as_states = {name: listed for name, listed in of_map.items()
+                         if alua_prioritized(listed) and prio_of.get(name, "alua") == "alua"}
+            shown_beside = {name: other_group_prios(listed, topology[name]) for name, listed in as_states.items()}
             beside_owner = {name: prios for name, prios in shown_beside.items() if prios}
-            said = linux_non_owner(array, mfile, beside_owner, maps)
+            unaveraged = {name: groups for name, listed in of_map.items() if prio_of.get(name, "alua") == "alua"
+                          and (groups := unaveraged_groups(listed, topology[name]))}
+            said = linux_non_owner(array, mfile, beside_owner, maps, unaveraged)
             if said.array is not None:  # the default (non-optimized) too: a cluster tells it from a host that shows none
                 a.key("non_owner_state", *said.array)
             map_non_owner.update(said.maps)
             warnings += said.warnings
+            findings += said.findings
         a.elements("ports", [Element({"name": ports[k], **({"controller": owner_of_port.get(k, "A")} if owned else {})},
                                      _portal_source(k, ports, portals, sfile) if k[0] in portals
                                      else Read(mfile, text=f"SCSI host {k[0]}, target {k[1]}")) for k in array_ports])
@@ -311,6 +320,13 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         owned = kinds[vendor_of[m.name]].owned
         policy = map_policy(m, mine, topology[m.name], kinds[vendor_of[m.name]].tpgs, sections, c.files, release)
         warnings += policy.warnings
+        shape = topology[m.name]
+        failback = (policy.policy["failback"], policy.fields["failback"]) if "failback" in policy.policy else None
+        raised = preferred_bit(m, mine, shape, mfile, failback, shape.handler == "alua" and reads_alua_states(
+            prio_of.get(m.name), of_release)) if policy.policy.get("prio", "alua") == "alua" else None
+        if raised is not None:
+            warnings += raised.warnings
+            findings += raised.findings
         undetermined += policy.undetermined
         dev = out.table("devices", array=True)
         dev.key("name", str(m.wwid), Read(mfile, text=f"WWID of map {m.name}" + (
@@ -320,7 +336,13 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         dev.key("lun", hctl(mine[0])[3], Read(mfile, text="the L of the paths' H:C:T:L"))
         dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
         if owned and m.name in owner_of_map:
-            dev.key("owner", owner_of_map[m.name], Derived(f"{mfile}: the controller of its best group's paths", (mfile,)))
+            whose = (f"its optimized group's paths, {shape.owner_rule}" if shape.owner_rule else "its best group's paths")
+            dev.key("owner", owner_of_map[m.name], Derived(f"{mfile}: the controller of {whose}" + (
+                f"; {shape.owner_open}" if shape.owner_open else ""), (mfile,)))
+            if shape.owner_open:
+                warnings.append((f"devices.{m.wwid}.owner", f"{mfile}, map at line {m.line}: {shape.owner_open}"))
+            if raised is not None and raised.ports and raised.source is not None:
+                dev.key("preferred", owner_of_port[next(iter(raised.ports))], raised.source)
         if m.name in map_non_owner:
             dev.key("non_owner_state", *map_non_owner[m.name])
         dev.key("policy", policy.policy, policy.source, policy.fields)
@@ -377,7 +399,27 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         _unsimulated(out, m, [p for p in c.paths.itertuples() if p.map == m.name], listing_order[m.name], mfile)
     if not out.of("workloads"):
         raise saw_no_io(rfile, "", "every map's device is idle in it (no reads or writes, or left out by iostat -z)")
-    return out, warnings, any_measured, undetermined
+    return out, warnings, any_measured, undetermined, findings
+
+
+def _topologies(maps: list[Any], paths: list[Any], vendor_of: dict[str, str], sections: ConfPrecedence,
+                release: str | None, prio_of: dict[str, str],
+                ) -> tuple[dict[str, MapTopology], dict[str, ArrayKind], set[str]]:
+    """Each map's topology (`map_topology`, with the prioritizer multipath.conf puts in force for
+    it where `prio_of` has one, and the listing's `release`), each array's kind, and the maps whose
+    groups multipath.conf's weightedpath parts (`weights_part_groups`)."""
+    topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name], prio_of.get(m.name), release)
+                for m in maps}
+    # Groups that multipath.conf's weightedpath parts show no controller of the array.
+    weighted = {m.name for m in maps if weights_part_groups(m, [p for p in paths if p.map == m.name], sections,
+                                                            topology[m.name].checked)}
+    topology = {name: replace(t, other_ports=frozenset()) if name in weighted else t for name, t in topology.items()}
+    # What each array's maps show of it: an HP array of ALUA beside a Dell one of LUN ownership
+    # keeps its ALUA (one host, two arrays).
+    kinds = {array: _array_kind([(topology[m.name], ontap_prioritized([p for p in paths if p.map == m.name]))
+                                 for m in maps if vendor_of[m.name] == array])
+             for array in dict.fromkeys(vendor_of.values())}
+    return topology, kinds, weighted
 
 
 def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighted_by: tuple[str, ...] = ()) -> str:
@@ -392,6 +434,8 @@ def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighte
                 "controller, not symmetric")
     return (f"no map of the array parts its owner's paths from the others (map{'s' if len(maps) > 1 else ''} at "
             f"{_lines(shown)}: one group, groups of one priority, " + (
+                "optimized groups apart only by alua.c's preferred bit (130 and 50), " if any(
+                    topology[m.name].owner_rule for m in maps) else "") + (
                 f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
                 else "or apart only by failed paths") + "): symmetric")
 
@@ -480,14 +524,14 @@ def import_host(found: dict[str, Kind]) -> Imported:
         if "rtpg" in tables else ([], {}, [])
     timeouts = tied_timeouts(tables["timeouts"], names["timeouts"], listing["paths"], listing["maps"],
                              names["multipath"]) if "timeouts" in tables else ScsiTimeouts()
-    host, warnings, measured, undetermined = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
+    host, warnings, measured, undetermined, built = build(LinuxCaptures(listing["maps"], listing["paths"], tables.get("conf"),
                                                    tables.get("rates"), tables.get("sessions"), names, transitions,
                                                    timeouts.io_timeout))
     warnings = [*warnings, *said, *timeouts.warnings]
     imported_maps = {str(p.map) for p in listing["paths"].itertuples() if has_address(p)}
     captured = [load for m in listing["maps"].itertuples() if str(m.name) in imported_maps
                 if (load := from_rates(tables.get("rates"), str(m.dm), str(m.wwid), names.get("rates", ""))) is not None]
-    return Imported(host, warnings, multipath_findings(listing["paths"], names["multipath"])
+    return Imported(host, warnings, multipath_findings(listing["paths"], names["multipath"]) + built
                     + listing_findings(listing["maps"], listing["paths"], names["multipath"], tables.get("conf"),
                                        names.get("conf", ""))
                     + ineffective_settings(tables.get("conf"), names.get("conf", "")), measured_load=measured,

@@ -14,26 +14,28 @@ group with neither prints 0 having averaged no path: `linux_topology.AVERAGED`),
 gives none of the four (a TEST UNIT READY answered NOT READY is PATH_DOWN, 04/0A in transition
 PATH_PENDING), and tur is the checker multipath-tools picks for a TPGS LUN (propsel.c
 `select_checker`, detect_checker on by default; rdac's own arrays aside): the checker read the
-path at another moment, or another checker ran; that is said too."""
+path at another moment, or another checker ran; that is said too.
+
+A group beside the owner's none of whose usable paths is `ready` or `ghost` (`i/o pending`, tur.c's
+PATH_PENDING: a check not answered yet, or a port group in an ALUA transition) prints 0 having
+averaged no path (`linux_topology.unaveraged_groups`): the listing reads no state for it. A map
+that reads none of its own runs the array's state, read from the other maps, and that is said as
+an assumption of its device; where no map reads one, the array runs the simulation's default,
+non-optimized, said as the array's assumption; and a finding names each such map and group."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from pathlab.importer.linux_topology import (
-    ALUA_LBA_DEPENDENT,
-    ALUA_NO_SERVICE,
-    ALUA_NON_OPTIMIZED,
-    ALUA_OPTIMIZED,
-    ALUA_STANDBY,
-)
+from pathlab.finding import Finding
+from pathlab.importer.linux_topology import ALUA_LBA_DEPENDENT, ALUA_OPTIMIZED, ALUA_PRIOS
 from pathlab.importer.non_owner_majority import majority
-from pathlab.importer.provenance import Derived, Provenance
+from pathlab.importer.provenance import Assumed, Derived, Provenance
 
 #: Each state with the alua prioritizer's priorities for it and what its paths do.
-STATES = (("standby", ALUA_STANDBY, "are standby"), ("active_non_optimized", ALUA_NON_OPTIMIZED, "serve I/O, forwarded"),
-          ("unavailable", ALUA_NO_SERVICE, "serve no I/O"))
+STATES = tuple((state, ALUA_PRIOS[state], meaning) for state, meaning in (
+    ("standby", "are standby"), ("active_non_optimized", "serve I/O, forwarded"), ("unavailable", "serve no I/O")))
 #: What a 5 says.
 LBA_DEPENDENT = ("the alua prioritizer's logical-block dependent (alua.c: 5, 85 with the preferred bit), a state pathlab "
                  "does not simulate")
@@ -54,11 +56,29 @@ class LinuxNonOwner:
     array: tuple[str, Provenance] | None = None
     maps: dict[str, tuple[str, Provenance]] = field(default_factory=dict)
     warnings: list[tuple[str, str]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
 
-def linux_non_owner(array: str, mfile: str, beside_owner: dict[str, set[int]], maps: list[Any]) -> LinuxNonOwner:
+#: What tur.c's `i/o pending` stands for (checkers/tur.c lines 193-199, print.c `snprint_chk_state`).
+PENDING = (", and `i/o pending` is tur.c's PATH_PENDING, a check not answered yet or a port group in an ALUA "
+           "transition, NOT READY 04h/0Ah")
+#: The simulation's state of the other controller's paths where the scenario gives none (schema.rs
+#: `non_owner_default`).
+DEFAULT_STATE = "active_non_optimized"
+
+
+def linux_non_owner(array: str, mfile: str, beside_owner: dict[str, set[int]], maps: list[Any],
+                    unaveraged: dict[str, list[list[Any]]] | None = None) -> LinuxNonOwner:
     """`beside_owner`: each alua-prioritized map's priorities beside its owner's group (map name →
-    priorities), `maps` the listing's maps (their header lines)."""
+    priorities), `maps` the listing's maps (their header lines), `unaveraged`: each map's groups
+    beside the owner's that averaged no path (`linux_topology.unaveraged_groups`), by map name."""
+    out = _read_states(array, mfile, beside_owner, maps)
+    _unaveraged_said(out, array, mfile, beside_owner, maps, unaveraged or {})
+    return out
+
+
+def _read_states(array: str, mfile: str, beside_owner: dict[str, set[int]], maps: list[Any]) -> LinuxNonOwner:
+    """The states the maps' priorities beside their owners' read (`linux_non_owner`'s)."""
     out = LinuxNonOwner()
     line = {str(m.name): m for m in maps}
     shown: dict[str, str] = {}
@@ -91,6 +111,49 @@ def linux_non_owner(array: str, mfile: str, beside_owner: dict[str, set[int]], m
     for name, state in found.apart.items():
         out.maps[name] = (state, _read(mfile, [line[name]], beside_owner, state, ""))
     return out
+
+
+def _unaveraged_said(out: LinuxNonOwner, array: str, mfile: str, beside_owner: dict[str, set[int]], maps: list[Any],
+                     unaveraged: dict[str, list[list[Any]]]) -> None:
+    """What the maps whose groups beside the owner's averaged no path run, said: a finding and a
+    warning per group; a map that reads no state of its own takes the array's (its device's
+    assumption), and where no map reads one the array takes the default (the array's assumption)."""
+    line = {str(m.name): m for m in maps}
+    silent = [name for name in unaveraged if not beside_owner.get(name)]
+    if silent and out.array is None:
+        out.array = (DEFAULT_STATE, Assumed(f"{mfile}: no map reads the other controller's ALUA state; "
+                                            + "; ".join(_unread(line[n], unaveraged[n]) for n in silent)
+                                            + ": the simulation's default, non-optimized, runs"))
+    elif silent and out.array is not None:
+        for name in silent:
+            out.maps.setdefault(name, (out.array[0], Assumed(f"{mfile}: {_unread(line[name], unaveraged[name])}: the "
+                                                             f"array's state, {_said(out.array[0])}, read from its other "
+                                                             "maps, runs")))
+    for name, groups in unaveraged.items():
+        runs = out.maps[name][0] if name in out.maps else out.array[0] if out.array is not None else DEFAULT_STATE
+        why = ("no state of the map's own is read: " + ("the array's" if name in out.maps else "the default")
+               if name in silent else "the state its other groups beside the owner's read")
+        for group in groups:
+            states = ", ".join(sorted({f"`{p.checker_state}`" for p in group}))
+            said = (f"{mfile}, line {group[0].group_line}: map {name}'s group {group[0].group} prints priority "
+                    f"{group[0].group_prio} having averaged no path (switchgroup.c path_group_prio_update averages "
+                    f"`ready` and `ghost` paths only; its paths are {states}"
+                    + (PENDING if any(str(p.checker_state) == "i/o pending" for p in group) else "")
+                    + f"): its ALUA state is not read; simulated {_said(runs)}, {why}")
+            out.findings.append(Finding(f"map {name}: the ALUA state of group {group[0].group}'s paths "
+                                        f"({', '.join(str(p.device) for p in group)}) is not read; simulated "
+                                        f"{_said(runs)} (captured)",
+                                        f"{said}; a `multipath -ll` once the checks answer, or `sg_rtpg` of these paths, "
+                                        "would read it"))
+            out.warnings.append((f"arrays.{array}.non_owner_state", said))
+
+
+def _unread(m: Any, groups: list[list[Any]]) -> str:
+    """A map's groups that averaged no path, as an assumption says them."""
+    return (f"map {m.name} (line {m.line}): " + ", ".join(f"group {g[0].group} (line {g[0].group_line})" for g in groups)
+            + (" beside the owner's prints" if len(groups) == 1 else " beside the owner's print")
+            + " 0 having averaged no path (none `ready` or `ghost`: switchgroup.c), so the listing reads no state for "
+            + ("it" if len(groups) == 1 else "them"))
 
 
 def _read(mfile: str, seen_in: list[Any], beside_owner: dict[str, set[int]], state: str, rule: str) -> Derived:

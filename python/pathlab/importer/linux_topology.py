@@ -9,8 +9,14 @@ them (libmultipath/pgpolicies.c, propsel.c) and the kernel's hardware handlers s
   priority are `group_by_prio` (the default of every ALUA entry of the hardware table, and what
   detect_pgpolicy picks on TPGS arrays; `group_by_serial` and `group_by_node_name` build the same
   shape and are not told apart).
-* the owner's groups: those at the best priority among groups with a usable path (groups of equal
-  priority are paths in one ALUA state, whichever the kernel made active); where priorities were
+* the owner's groups: on a map the alua prioritizer ranks (`alua_prioritized`, no ownership handler), where every group
+  with a `ready` or `ghost` path prints a priority of one ALUA state (`alua_state_of`) and one of
+  them an optimized one, the optimized groups (`owner_by_state`): alua.c adds 80 for the preferred
+  bit to a path that is not optimized (to an optimized one only with `exclusive_pref_bit`), so a
+  non-optimized preferred group prints 90 above an optimized group's 50, and the best priority is
+  not the owner's; elsewhere those at the best priority among groups with a usable path (groups
+  of equal priority are paths in one ALUA state, whichever the kernel made active; a group at an
+  average of several states' priorities leaves the states open, `MapTopology.owner_open`); where priorities were
   not read (`multipath -l` runs no prioritizer), the group multipathd marked `active`, the others
   another controller's where group_by_prio made them (groups of several paths) or an ownership
   handler serves the LUN (groups of one path under `-l` are failover's over any paths alike). A
@@ -56,6 +62,12 @@ class MapTopology:
     undetermined: str | None = None
     #: The rule by which the listing determines `grouping`, where it does.
     grouping_rule: str = ""
+    #: The rule that took the owner's groups where it is not the best priority's: the optimized
+    #: groups below a group alua.c's preferred bit raised (`owner_by_state`), else "".
+    owner_rule: str = ""
+    #: Why the ALUA states of the groups are not determined where the best group's priority is no
+    #: optimized one (an average over paths of several states): the owner is then the best group's.
+    owner_open: str | None = None
 
     @property
     def groups_by_owner(self) -> bool:
@@ -102,8 +114,14 @@ def is_down(path: Any) -> bool:
     return bool({str(path.dm_state), str(path.checker_state)} & DOWN)
 
 
-def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
-    """The topology of one map from its path rows (readers.multipath_ll's `paths` table)."""
+def map_topology(hwhandler: Any, paths: list[Any], in_force: str | None = None, release: str | None = None,
+                 ) -> MapTopology:
+    """The topology of one map from its path rows (readers.multipath_ll's `paths` table); `in_force`:
+    the prioritizer multipath.conf puts in force for it (`map_policy.conf_prio`; None where none
+    is set or detect_prio picks), `release`: the multipath-tools release the listing's printing
+    shows where it is not today's (`linux.listing_release`). The owner is read from the ALUA
+    states only where the priorities are alua.c's of a release that has the preferred bit
+    (`reads_alua_states`)."""
     groups: dict[int, list[Any]] = {}
     for p in paths:
         groups.setdefault(int(p.group), []).append(p)
@@ -119,7 +137,13 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
 
     known = [value for value in (prio(g) for g in usable.values()) if value is not None]
     best = max(known, default=None)
-    if best is not None:
+    handler = handler_of(hwhandler)
+    by_state, owner_open = (owner_by_state(list(usable.values()))
+                            if best is not None and handler not in OWNERSHIP_HANDLERS and alua_prioritized(paths)
+                            and reads_alua_states(in_force, release) else (None, None))
+    if by_state is not None:
+        owner = by_state
+    elif best is not None:
         # Every group at the best priority: groups of one priority are paths in one ALUA state
         # (two prio-50 groups are all optimized), whichever of them the kernel made active.
         owner = [g for g in usable.values() if prio(g) == best]
@@ -127,7 +151,6 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
         owner = [next((g for g in usable.values() if str(g[0].group_status) == "active"), next(iter(usable.values())))]
     owner_ports = frozenset(port_of(p) for g in owner for p in g)
     other_ports = frozenset(port_of(p) for g in usable.values() for p in g) - owner_ports
-    handler = handler_of(hwhandler)
     if checked:
         apart = best is not None and any(prio(g) != best for g in usable.values())
     else:  # groups of several paths: group_by_prio parted them by priority (one-path groups may be failover's)
@@ -143,8 +166,81 @@ def map_topology(hwhandler: Any, paths: list[Any]) -> MapTopology:
         prioritizer = handler  # OWNER_PRIORITIZER
     elif known and all(value == 1 for value in known):
         prioritizer = "const"
+    owner_rule = ("" if by_state is None or all(prio(g) == best for g in by_state)
+                  else OWNER_BELOW_AVERAGE if owner_open else OWNER_BY_STATE)
     return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer, undetermined,
-                       "" if undetermined else rule)
+                       "" if undetermined else rule, owner_rule, owner_open if checked else None)
+
+
+#: What alua.c's 130 claims of the release: a preferred optimized path's, which 0.4.9 printed for
+#: every one (b68400c7), 0.5.x for none (b330bf8a left the bit off optimized paths) and 0.6.0 on
+#: only with `prio_args "exclusive_pref_bit"` (0a5c06fb).
+PREFERRED_OPTIMIZED = ("130 a preferred optimized path's: multipath-tools 0.4.9's for every one, 0.6.0 on with "
+                       "exclusive_pref_bit only (b330bf8a, 0a5c06fb), so read as of one of those releases")
+#: The rules `owner_by_state` names: the optimized groups below one of a state alua.c's preferred
+#: bit raised, or below an average of several states.
+OWNER_BY_STATE = (f"the optimized groups (alua.c: 50; {PREFERRED_OPTIMIZED}), though another group prints a higher "
+                  "priority: alua.c adds 80 for the preferred bit to a path that is not optimized")
+OWNER_BELOW_AVERAGE = (f"the optimized groups (alua.c: 50; {PREFERRED_OPTIMIZED}), though a group at an average of "
+                       "several states' priorities prints a higher one")
+
+
+def alua_state_of(prio: int, group: list[Any]) -> str | None:
+    """The ALUA state a group's priority decides: where a `ready` or `ghost` path of the group was
+    averaged (`AVERAGED`; a group of none prints 0 from no path) and the priority reads as one
+    state's that all of them can be in (`group_prio_reading`: group_by_prio groups paths of one
+    priority), `ALUA_STATE_OF`; else None (an average over several states, or nothing read)."""
+    if prio not in ALUA_STATE_OF or not any(str(p.checker_state) in AVERAGED for p in group if not is_down(p)):
+        return None
+    return ALUA_STATE_OF[prio] if group_prio_reading(prio, group) == ONE_PRIORITY else None
+
+
+def read_groups(usable: list[list[Any]]) -> list[tuple[list[Any], int]]:
+    """The groups whose printed priority averaged a path (a `ready` or `ghost` one, `AVERAGED`:
+    a group of none prints 0 from no path), with that priority."""
+    return [(g, int(str(g[0].group_prio))) for g in usable
+            if str(g[0].group_prio).isdigit() and any(str(p.checker_state) in AVERAGED for p in g if not is_down(p))]
+
+
+def reads_alua_states(prio: str | None, release: str | None) -> bool:
+    """Whether a map's group priorities are read as the ALUA states alua.c's priorities encode:
+    where the prioritizer in force is alua's (alua, sysfs, which gives alua.c's priorities, or
+    none set, detect_prio's pick on a TPGS LUN: `map_policy.conf_prio`), and the listing's
+    release averages its groups and has the preferred bit (0.4.8, the bracket layout, sums a
+    group's paths and has no preferred bit: b68400c7 came in 0.4.9)."""
+    return prio in (None, "alua") and release not in PRE_PREFERRED_BIT
+
+
+#: The releases whose listings `reads_alua_states` leaves to the best priority.
+PRE_PREFERRED_BIT = ("0.4.8",)
+
+
+def owner_by_state(usable: list[list[Any]]) -> tuple[list[list[Any]] | None, str | None]:
+    """The owner's groups by the ALUA states alua.c's priorities encode (`alua_state_of`): the
+    optimized ones, where a group that averaged a path reads optimized, with why a group above
+    them is not determined where one is an average over several states (`owner_open`); where none
+    reads optimized, None, with why the states are not determined where that leaves the best
+    group's priority no optimized one (then the best group is taken, today's rule for priorities
+    not read)."""
+    states = [(g, prio, alua_state_of(prio, g)) for g, prio in read_groups(usable)]
+    optimized = [g for g, _, state in states if state == "active_optimized"]
+    top = max((prio for _, prio, state in states if state == "active_optimized"), default=None)
+    above = [prio for _, prio, state in states if state is None and top is not None and prio > top]
+    if optimized:
+        return optimized, (None if not above else (
+            f"group priorit{'ies' if len(above) > 1 else 'y'} {', '.join(str(v) for v in above)} above the optimized "
+            f"group's {top} {'are' if len(above) > 1 else 'is'} no one ALUA state's (alua.c) that "
+            f"{'their' if len(above) > 1 else 'its'} paths' checker states allow: an average over paths of several "
+            "states (switchgroup.c), whose port group is not determined; taken as the other controller's, and "
+            "dm-multipath runs the highest group where the simulation ranks the groups by their states"))
+    open_ = [prio for _, prio, state in states if state is None]
+    best = max((prio for _, prio, _ in states), default=None)
+    if open_ and best is not None and best not in ALUA_OPTIMIZED:
+        return None, (f"group priorit{'ies' if len(open_) > 1 else 'y'} {', '.join(str(v) for v in open_)} "
+                      f"{'are' if len(open_) > 1 else 'is'} no one ALUA state's (alua.c) that {'their' if len(open_) > 1 else 'its'} "
+                      "paths' checker states allow: an average over paths of several states (switchgroup.c), so which "
+                      "group is optimized is not determined; the owner is taken as the best group's")
+    return None, None
 
 
 #: Why a map of an ownership handler whose groups part the owner's paths from the others is
@@ -171,6 +267,13 @@ ALUA_OTHER = ALUA_NON_OPTIMIZED + ALUA_STANDBY
 ALUA_NO_SERVICE = (0, 80)
 #: Logical-block dependent (AAS_LBA_DEPENDENT 5, +80 with the preferred bit): no state pathlab simulates.
 ALUA_LBA_DEPENDENT = (5, 85)
+#: The ALUA state alua.c's priority of one path decides, without and with the preferred bit
+#: (`prioritizers/alua.c` getprio: 50 optimized, 10 non-optimized, 5 logical-block dependent, 1
+#: standby, 0 any other; `rc += 80` where the preferred bit is set and the state is not optimized,
+#: or `exclusive_pref_bit` is in prio_args), by pathlab's names for the states (`AluaState`).
+ALUA_PRIOS = {"active_optimized": ALUA_OPTIMIZED, "active_non_optimized": ALUA_NON_OPTIMIZED,
+              "lba_dependent": ALUA_LBA_DEPENDENT, "standby": ALUA_STANDBY, "unavailable": ALUA_NO_SERVICE}
+ALUA_STATE_OF = {prio: state for state, prios in ALUA_PRIOS.items() for prio in prios}
 #: Every priority alua.c gives one path: a group at another holds paths of several priorities.
 ALUA_ONE_STATE = ALUA_OPTIMIZED + ALUA_OTHER + ALUA_LBA_DEPENDENT + ALUA_NO_SERVICE
 #: The checker states whose paths multipathd averages into a group's priority (switchgroup.c's
@@ -246,15 +349,29 @@ def other_group_prios(paths: list[Any], topology: MapTopology) -> set[int]:
     usable path, every one of whose ports leads to another controller (none under `-l`). A 0 is
     the prioritizer's only where a path of the group is `ready` or `ghost` (`AVERAGED`): a group
     of paths only `i/o pending` prints 0 having averaged none."""
+    return {int(str(g[0].group_prio)) for g in _beside_owner(paths, topology)
+            if int(str(g[0].group_prio)) not in ALUA_NO_SERVICE or any(str(p.checker_state) in AVERAGED for p in g)}
+
+
+def unaveraged_groups(paths: list[Any], topology: MapTopology) -> list[list[Any]]:
+    """The usable paths of each group beside the owner's at 0 (80) none of which is `ready` or
+    `ghost` (the groups `other_group_prios` leaves out): switchgroup.c's `path_group_prio_update` averages no path of
+    theirs and prints 0 (`i/o pending` is tur.c's PATH_PENDING: a check not yet answered, or a
+    port group in an ALUA transition, NOT READY 04h/0Ah), so the listing reads no state for them."""
+    return [g for g in _beside_owner(paths, topology)
+            if int(str(g[0].group_prio)) in ALUA_NO_SERVICE and not any(str(p.checker_state) in AVERAGED for p in g)]
+
+
+def _beside_owner(paths: list[Any], topology: MapTopology) -> list[list[Any]]:
+    """The usable paths of each group with a printed priority every one of whose ports leads to
+    another controller than the owner's (none under `-l`)."""
     if not topology.checked:
-        return set()
-    out = set()
+        return []
+    out = []
     for group in dict.fromkeys(int(p.group) for p in paths):
         members = [p for p in paths if int(p.group) == group and not is_down(p)]
-        prio = str(members[0].group_prio) if members else ""
-        if members and prio.isdigit() and all(port_of(p) in topology.other_ports for p in members) and (
-                int(prio) not in ALUA_NO_SERVICE or any(str(p.checker_state) in AVERAGED for p in members)):
-            out.add(int(prio))
+        if members and str(members[0].group_prio).isdigit() and all(port_of(p) in topology.other_ports for p in members):
+            out.append(members)
     return out
 
 

@@ -191,9 +191,10 @@ class ConfPrio:
     line: InForce
 
 
-def _conf_prio(conf: ConfPrecedence, m: Any, alua: bool, cfile: str) -> ConfPrio | None:
-    """The prioritizer multipath.conf sets for a map where it is in force (see the module's
-    note), as simulated, with where it comes from; None where none is set or detect_prio picks."""
+def prio_in_force(conf: ConfPrecedence, m: Any, alua: bool) -> tuple[str, InForce] | None:
+    """The prioritizer multipath.conf sets for a map where it is in force (see the module's note),
+    by the name the simulation runs it as (sysfs as alua), with its line; None where none is set
+    or detect_prio picks (alua or sysfs, on an array that answers for TPGS: `alua`)."""
     vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
     hwtable = hwtable_sets(vendor, product, alua)
     found = conf.in_force("prio", wwid, vendor, product, hwtable)
@@ -202,6 +203,17 @@ def _conf_prio(conf: ConfPrecedence, m: Any, alua: bool, cfile: str) -> ConfPrio
     detect = conf.in_force("detect_prio", wwid, vendor, product, hwtable)
     if alua and (detect is None or detect.value not in ("no", "0")):
         return None  # detect_prio picks sysfs or alua for a TPGS array: `prio` is not used
+    name = found.value.strip('"')
+    return (SYSFS_AS if name == "sysfs" else name), found
+
+
+def _conf_prio(conf: ConfPrecedence, m: Any, alua: bool, cfile: str) -> ConfPrio | None:
+    """The prioritizer multipath.conf sets for a map where it is in force (`prio_in_force`), as
+    simulated, with where it comes from; a prioritizer the simulation does not run is refused."""
+    in_force = prio_in_force(conf, m, alua)
+    if in_force is None:
+        return None
+    found = in_force[1]
     name = found.value.strip('"')
     if name == "sysfs":
         return ConfPrio(SYSFS_AS, Derived(f"{cfile}, line {found.line}: {SYSFS_RULE}", (cfile,)), found)

@@ -683,6 +683,12 @@ pub struct DeviceSpec {
     /// active-non-optimized (forwarded). Defaults to the array's first controller.
     #[serde(default)]
     pub owner: Option<String>,
+    /// The controller of the device's array whose target port group reports ALUA's preferred
+    /// bit (REPORT TARGET PORT GROUPS' PREF): dm-multipath's `alua` prioritizer adds 80 to its
+    /// paths' priority where they are not active-optimized (multipath-tools `alua.c`). Left
+    /// out, no port group is preferred.
+    #[serde(default)]
+    pub preferred: Option<String>,
     /// Device queue depth (esxtop DQLEN): commands in flight to the array at once; the rest
     /// wait in the kernel (QUED). Left out, 32 (`queue_depth()`). A Linux NVMe head has none;
     /// under Linux dm-multipath it is each path's (every path is a SCSI disk with its own

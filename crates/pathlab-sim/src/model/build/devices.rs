@@ -146,6 +146,11 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
             None => ctrls[0],
         };
         owners.push((a, owner));
+        if a == array {
+            if let Some(p) = &d.preferred {
+                names.find(p, &format!("{field}.preferred"), "controller")?;
+            }
+        }
     }
     let (esxcli, device_names) = (scope.esxcli, scope.device_names);
     let host_table = &scope.hosts[host];
