@@ -71,6 +71,11 @@ impl HostState {
         self.nexus_outstanding = Vec::new();
     }
 
+    /// Whether the counts per nexus are kept (a device's policy reads them).
+    pub fn keeps_nexus_counts(&self) -> bool {
+        !self.nexus_outstanding.is_empty()
+    }
+
     /// A command went down nexus `nexus`.
     #[inline]
     pub fn nexus_sent(&mut self, nexus: usize) {

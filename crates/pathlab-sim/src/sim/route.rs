@@ -10,14 +10,14 @@ impl Simulation {
     /// Issues the command to the driver: the start of DAVG.
     pub(super) fn send(&mut self, io: u32) {
         let p = self.ios.get(io).path as usize;
-        self.send_on(io, p, false);
+        self.send_on::<false>(io, p, false);
     }
 
     /// Sends `io` down its path `p`; with `unless_full`, queues it at the adapter instead when
     /// the adapter has no free slot (`onto_adapter`). The path's and the adapter's records are
     /// looked up once for both.
     #[inline(always)]
-    pub(super) fn send_on(&mut self, io: u32, p: usize, unless_full: bool) {
+    pub(super) fn send_on<const PLAIN: bool>(&mut self, io: u32, p: usize, unless_full: bool) {
         let now = self.events.now();
         let path = &self.model.paths[p];
         let a = path.adapter();
@@ -41,20 +41,22 @@ impl Simulation {
         adapter.active.add(now, 1);
         // The driver reads an interrupt-coalescing adapter's response queue as it starts a
         // command: what it holds is delivered (`coalescing.rs`), after what the send schedules.
-        let reap_held = adapter.coalescing.as_ref().is_some_and(|c| !c.held.is_empty());
-        self.model.host.nexus_sent(path.nexus);
-        let timed_link = adapter.bytes_per_ns.is_some();
+        let reap_held = !PLAIN && adapter.coalescing.as_ref().is_some_and(|c| !c.held.is_empty());
+        if !PLAIN {
+            self.model.host.nexus_sent(path.nexus);
+        }
+        let timed_link = !PLAIN && adapter.bytes_per_ns.is_some();
         let mut refused = false;
         match (is_write, timed_link) {
             // Lost on a path whose connection is gone: the host only learns by its timeout.
             // A blocked path holds it until the host fails the path.
-            _ if path.blocked => {}
-            _ if !path.connected => {
+            _ if !PLAIN && path.blocked => {}
+            _ if !PLAIN && !path.connected => {
                 let timeout = self.model.devices[path.device].stack.io_timeout_ns;
                 self.events.after(timeout, Event::Timeout { io, attempt });
             }
             // Its target port group is transitioning: the command comes back refused.
-            _ if path.transitioning => refused = true,
+            _ if !PLAIN && path.transitioning => refused = true,
             (false, _) => self.events.after_fixed(one_way, Event::AtPort { io, attempt }),
             (true, true) => self.events.after_fixed(2 * one_way, Event::SendWriteData { io, attempt }),
             (true, false) => self.events.after_fixed(3 * one_way, Event::AtPort { io, attempt }),
@@ -79,13 +81,13 @@ impl Simulation {
     /// route, sends the data (read) or the status (write) back to the host. Inlined into its two
     /// callers (an event's dispatch and a station's end): a call's frame twice an I/O.
     #[inline(always)]
-    pub(super) fn advance(&mut self, io: u32, attempt: u32) {
+    pub(super) fn advance<const PLAIN: bool>(&mut self, io: u32, attempt: u32) {
         loop {
             // One borrow of the record per step: the step, and what the step needs of the I/O.
             let r = self.ios.get_mut(io);
             let (stage, bytes, key) = (r.stage, r.bytes, r.service_key);
             let Some(&step) = self.model.routes[r.route as usize].get(usize::from(stage)) else {
-                return self.respond(io, attempt);
+                return self.respond::<PLAIN>(io, attempt);
             };
             r.stage += 1;
             match step {
@@ -183,11 +185,11 @@ impl Simulation {
     }
 
     #[inline(always)]
-    pub(super) fn station_done(&mut self, st: usize, io: u32, attempt: u32) {
+    pub(super) fn station_done<const PLAIN: bool>(&mut self, st: usize, io: u32, attempt: u32) {
         // The station serves whatever reached it, even work whose path has since failed; its
         // record looked up once for the server freed and the next in its queue.
         let now = self.events.now();
-        let disk = self.model.backends.is_disk(st);
+        let disk = !PLAIN && self.model.backends.is_disk(st);
         let station = &mut self.model.stations[st];
         station.busy.add(now, -1);
         if let Some((next, next_attempt, service)) = station.queue.pop_front() {
@@ -200,8 +202,9 @@ impl Simulation {
         if disk {
             // A disk's work is an operation of a back-end request (`io` is the request).
             self.disk_op_done(io);
-        } else if self.current(io, attempt) {
-            self.advance(io, attempt);
+        } else if PLAIN || self.current(io, attempt) {
+            debug_assert!(self.current(io, attempt), "a stale station's end in the plain plan");
+            self.advance::<PLAIN>(io, attempt);
         }
     }
 
@@ -217,10 +220,19 @@ impl Simulation {
 
     /// The route is done: data or status travels back to the host.
     #[inline(always)]
-    pub(super) fn respond(&mut self, io: u32, attempt: u32) {
-        self.release_extent(io);
+    pub(super) fn respond<const PLAIN: bool>(&mut self, io: u32, attempt: u32) {
+        if !PLAIN {
+            self.release_extent(io);
+        }
         let r = *self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
+        if PLAIN {
+            // Nothing but the trip back: no congestion, drain, coalescing or timed link.
+            if self.read_ahead.on && self.read_ahead.as_sent(path.one_way_ns) {
+                self.preload_completion(r.device, r.worker);
+            }
+            return self.events.after_fixed(path.one_way_ns, Event::Complete { io, attempt });
+        }
         let trip = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
         // A response held back (a slow drain, congestion) past the host's I/O timeout is not
         // waited for: the host aborts the command then, as the stack does any other.
