@@ -37,6 +37,11 @@ impl<T: Copy> MinHeap<T> {
         MinHeap { items: Vec::with_capacity(capacity), sorted: true }
     }
 
+    /// The entries, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = &Keyed<T>> {
+        self.items.iter()
+    }
+
     /// The least key, if any.
     #[inline]
     pub fn least_key(&self) -> Option<u128> {

@@ -31,6 +31,7 @@ mod contention;
 mod failure;
 mod io_life;
 mod keep_alive;
+mod never_wait;
 mod nvme_head;
 mod plan;
 mod read_ahead;
@@ -325,6 +326,10 @@ pub struct Simulation {
     /// The model has none of the mechanisms the plain step plan leaves out (`plan.rs`): the
     /// events run through the hot steps' plain instance.
     plain: bool,
+    /// Per station: it never makes work wait, and its service's end is no event of its own
+    /// (`never_wait.rs`); whether any does.
+    never_wait: Vec<bool>,
+    never_wait_any: bool,
     /// Requests on RAID groups' disks (`model::backend`), by the id their disk work carries.
     requests: Slab<crate::model::backend::Request>,
     next_attempt: u32,
@@ -394,6 +399,8 @@ impl Simulation {
             io_rest: Vec::new(),
             keeps_offsets,
             plain: false,
+            never_wait: Vec::new(),
+            never_wait_any: false,
             requests: Slab::default(),
             next_attempt: 0,
             issuing: true,
@@ -427,6 +434,8 @@ impl Simulation {
         };
         sim.keep_alive_seen = sim.keep_alive_completions();
         sim.plain = sim.plain_plan();
+        sim.never_wait = sim.stations_that_never_wait();
+        sim.never_wait_any = sim.never_wait.contains(&true);
         sim.see_paths_in_use();
         let end = sim.measure_end();
         sim.next_sample_at = sim.sample_after(0);
@@ -605,13 +614,17 @@ impl Simulation {
             }
             Event::WarmupEnd => {
                 self.rec.set_measuring(true);
-                self.at_warmup = Some(self.rec.snapshot(&self.model, self.events.now()));
+                let mut at_warmup = self.rec.snapshot(&self.model, self.events.now());
+                self.take_off_services_to_come(&mut at_warmup);
+                self.at_warmup = Some(at_warmup);
             }
             Event::MeasureEnd => {
                 self.rec.set_measuring(false);
                 self.rec.stop_timing_stalls(&mut self.model, self.events.now());
                 self.issuing = false;
-                self.at_end = Some(self.rec.snapshot(&self.model, self.events.now()));
+                let mut at_end = self.rec.snapshot(&self.model, self.events.now());
+                self.take_off_services_to_come(&mut at_end);
+                self.at_end = Some(at_end);
                 let now = self.events.now();
                 let alive = self.ios.iter().filter(|io| io.state != IoState::Free);
                 self.oldest_in_flight_ns = alive.map(|io| now - io.issued_at).max().unwrap_or(0);

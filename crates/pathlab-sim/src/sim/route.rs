@@ -86,16 +86,25 @@ impl Simulation {
             // One borrow of the record per step: the step, and what the step needs of the I/O.
             let r = self.ios.get_mut(io);
             let (stage, bytes, key) = (r.stage, r.bytes, r.service_key);
-            let Some(&step) = self.model.routes[r.route as usize].get(usize::from(stage)) else {
+            let route = &self.model.routes[r.route as usize];
+            let Some(&step) = route.get(usize::from(stage)) else {
                 return self.respond::<PLAIN>(io, attempt);
             };
+            let last = usize::from(stage) + 1 == route.len();
             r.stage += 1;
             match step {
                 Step::Serve(st) => {
                     // The station's record looked up once, for its service time and its servers.
                     let station = &mut self.model.stations[st as usize];
                     let service = station.service.sample_ns(bytes, stage_quantile(key, stage));
-                    if station.arrive(self.events.now(), io, attempt, service) {
+                    let now = self.events.now();
+                    if PLAIN && last && self.never_wait[st as usize] {
+                        // Served at once, and its end is the trip back's start (`never_wait.rs`).
+                        station.busy.hold(now, now.saturating_add(service));
+                        station.commands += 1;
+                        return self.trip_back(io, attempt, Some(service));
+                    }
+                    if station.arrive(now, io, attempt, service) {
                         self.served_after(st, io, attempt, service);
                     }
                     return;
@@ -218,21 +227,36 @@ impl Simulation {
         std::hint::black_box(r.dispatched_at.wrapping_add(self.model.paths[r.path as usize].one_way_ns));
     }
 
+    /// The plain plan's trip back (`plan.rs`): nothing but the path's one-way time (no
+    /// congestion, drain, coalescing or timed link), from now or, after a station that never
+    /// makes work wait, from the end of the service `served_ns` (`never_wait.rs`: then not a
+    /// fixed delay from now, so on the heap).
+    #[inline(always)]
+    fn trip_back(&mut self, io: u32, attempt: u32, served_ns: Option<TimeNs>) {
+        let r = self.ios.get(io);
+        let (device, worker) = (r.device, r.worker);
+        let one_way = self.model.paths[r.path as usize].one_way_ns;
+        if self.read_ahead.on && self.read_ahead.as_sent(one_way) {
+            self.preload_completion(device, worker);
+        }
+        let complete = Event::Complete { io, attempt };
+        match served_ns {
+            None => self.events.after_fixed(one_way, complete),
+            Some(service) => self.events.after(service.saturating_add(one_way), complete),
+        }
+    }
+
     /// The route is done: data or status travels back to the host.
     #[inline(always)]
     pub(super) fn respond<const PLAIN: bool>(&mut self, io: u32, attempt: u32) {
         if !PLAIN {
             self.release_extent(io);
         }
+        if PLAIN {
+            return self.trip_back(io, attempt, None);
+        }
         let r = *self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
-        if PLAIN {
-            // Nothing but the trip back: no congestion, drain, coalescing or timed link.
-            if self.read_ahead.on && self.read_ahead.as_sent(path.one_way_ns) {
-                self.preload_completion(r.device, r.worker);
-            }
-            return self.events.after_fixed(path.one_way_ns, Event::Complete { io, attempt });
-        }
         let trip = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
         // A response held back (a slow drain, congestion) past the host's I/O timeout is not
         // waited for: the host aborts the command then, as the stack does any other.

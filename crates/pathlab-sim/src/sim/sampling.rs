@@ -52,10 +52,12 @@ impl Simulation {
 
     /// The counters an interval's sample needs: without the paths' when no path row is built.
     fn sample_snapshot(&self) -> Snapshot {
-        match self.plan.path_intervals {
+        let mut snapshot = match self.plan.path_intervals {
             true => self.rec.snapshot(&self.model, self.events.now()),
             false => self.rec.snapshot_without_paths(&self.model, self.events.now()),
-        }
+        };
+        self.take_off_services_to_come(&mut snapshot);
+        snapshot
     }
 
     /// The first interval boundary after `t`: every `interval` from the start until the end of
