@@ -10,9 +10,9 @@
 //! dispatch and the ticket's check, about 100 instructions an I/O on 1 × 8 × 32) is not made.
 //!
 //! The station's busy level (its utilisation is printed) takes the whole service when it starts
-//! (`Level::hold`); a snapshot taken before a service's end takes the part still to come off
-//! (`take_off_services_to_come`), found from the pending `Complete` events: each one's time less
-//! its path's one-way trip is the end of its service.
+//! (`Level::hold`); the warm-up's and the end's snapshots, the only ones whose busy areas are
+//! read, take the part still to come off (`take_off_services_to_come`), found from the pending
+//! `Complete` events: each one's time less its path's one-way trip is the end of its service.
 
 use super::{Event, Simulation};
 use crate::engine::TimeNs;
