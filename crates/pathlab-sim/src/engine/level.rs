@@ -34,7 +34,8 @@ impl Level {
     /// One unit of level held from `from` to `to`, both changes made now: the value is
     /// unchanged and the moment gains `from - to`. Until `to` the area over-counts by `to - now`
     /// (the unit's time still to come), which the caller takes off what it reads before then
-    /// (`sim/never_wait.rs`); from `to` on it is exact.
+    /// (`sim/never_wait.rs`); from `to` on it is exact. The value never counts the unit: a
+    /// caller bounding the level by its value must not need it to.
     #[inline]
     pub fn hold(&mut self, from: TimeNs, to: TimeNs) {
         let moment = self.moment().wrapping_add(u128::from(from)).wrapping_sub(u128::from(to));

@@ -100,8 +100,7 @@ impl Simulation {
                     let now = self.events.now();
                     if PLAIN && last && self.never_wait[st as usize] {
                         // Served at once, and its end is the trip back's start (`never_wait.rs`).
-                        station.busy.hold(now, now.saturating_add(service));
-                        station.commands += 1;
+                        station.begin_held(now, now.saturating_add(service));
                         return self.trip_back(io, attempt, Some(service));
                     }
                     if station.arrive(now, io, attempt, service) {
@@ -227,18 +226,17 @@ impl Simulation {
         std::hint::black_box(r.dispatched_at.wrapping_add(self.model.paths[r.path as usize].one_way_ns));
     }
 
-    /// The plain plan's trip back (`plan.rs`): nothing but the path's one-way time (no
-    /// congestion, drain, coalescing or timed link), from now or, after a station that never
-    /// makes work wait, from the end of the service `served_ns` (`never_wait.rs`: then not a
-    /// fixed delay from now, so on the heap).
+    /// The plain plan's trip back (`plan.rs`): `respond`'s steps with every test the plan
+    /// leaves out folded away, so nothing but the path's one-way time (no congestion, drain,
+    /// coalescing or timed link), from now or, after a station that never makes work wait, from
+    /// the end of the service `served_ns` (`never_wait.rs`: then not a fixed delay from now, so
+    /// on the heap).
     #[inline(always)]
     fn trip_back(&mut self, io: u32, attempt: u32, served_ns: Option<TimeNs>) {
         let r = self.ios.get(io);
         let (device, worker) = (r.device, r.worker);
         let one_way = self.model.paths[r.path as usize].one_way_ns;
-        if self.read_ahead.on && self.read_ahead.as_sent(one_way) {
-            self.preload_completion(device, worker);
-        }
+        self.preload_as_sent(device, worker, one_way);
         let complete = Event::Complete { io, attempt };
         match served_ns {
             None => self.events.after_fixed(one_way, complete),
@@ -246,15 +244,21 @@ impl Simulation {
         }
     }
 
+    /// Read ahead as the response is sent, where the trip back is short (`read_ahead.rs`).
+    #[inline(always)]
+    fn preload_as_sent(&self, device: u32, worker: u32, one_way_ns: TimeNs) {
+        if self.read_ahead.on && self.read_ahead.as_sent(one_way_ns) {
+            self.preload_completion(device, worker);
+        }
+    }
+
     /// The route is done: data or status travels back to the host.
     #[inline(always)]
     pub(super) fn respond<const PLAIN: bool>(&mut self, io: u32, attempt: u32) {
-        if !PLAIN {
-            self.release_extent(io);
-        }
         if PLAIN {
             return self.trip_back(io, attempt, None);
         }
+        self.release_extent(io);
         let r = *self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
         let trip = path.one_way_ns.saturating_add(path.added_ns(self.events.now()));
@@ -267,9 +271,7 @@ impl Simulation {
                 return self.events.at(at, Event::Timeout { io, attempt });
             }
         }
-        if self.read_ahead.on && self.read_ahead.as_sent(path.one_way_ns) {
-            self.preload_completion(r.device, r.worker);
-        }
+        self.preload_as_sent(r.device, r.worker, path.one_way_ns);
         let adapter = &mut self.model.adapters[path.adapter()];
         // An adapter that coalesces interrupts decides when the host sees it (`coalescing.rs`).
         let arrives = match adapter.coalescing {
