@@ -13,6 +13,21 @@
 //! (`Level::hold`); the warm-up's and the end's snapshots, the only ones whose busy areas are
 //! read, take the part still to come off (`take_off_services_to_come`), found from the pending
 //! `Complete` events: each one's time less its path's one-way trip is the end of its service.
+//!
+//! This moves the order of events at equal times, and with it some outputs. The queue runs
+//! events due at the same nanosecond in the order they were scheduled; the `Complete` is now
+//! scheduled at the service's start, where before it was scheduled at its end (by `respond`, at
+//! the `StationDone`). An event due at the same nanosecond and scheduled between the two ran
+//! before the `Complete` and now runs after it. It is a tie-break, first scheduled first in both
+//! versions, and the output stays the same bytes for the same scenario and seed; but with fixed
+//! times, where many events fall on the same nanosecond, it changes the order in which round
+//! robin sees completions and so which path later I/Os take. Session 27's review found it on
+//! `scripts/engine_outputs/ties.toml` (1 device of queue depth 32, 4 ports of 32 servers,
+//! service fixed 20 us, half writes with a write latency of 100 us, 50 us links): per path
+//! reads/s and DAVG, the ports' commands/s and round robin's `lastPathIndex` differ from the
+//! build before; the summary does not. No shipped scenario takes this shortcut
+//! (`scripts/engine_outputs.sh` runs that file by its whole result so that a future change to
+//! the order is seen).
 
 use super::{Event, Simulation};
 use crate::engine::TimeNs;
