@@ -6,7 +6,12 @@
 #   diff -r /tmp/before /tmp/after && echo identical
 # Each run is shortened to 4 s after 1 s of warm-up; OUTDIR gets its summary JSON and its
 # replication, controller, RAID and cache lines (the example's stderr less its wall-time line).
-# The studies are sweeps, which `examples/run` does not run.
+# The studies are sweeps, which `examples/run` does not run. Then the scenarios in
+# scripts/engine_outputs/ as they are, each by its whole result (`--full`: per path, port and
+# device, the policies' state; less `engine_events`, which a speed change may rightly move):
+# ties.toml is where the order of events at equal times shows (session 27, `sim/never_wait.rs`),
+# which no summary above reveals. Its OUTDIR files are full_NAME.json and full_NAME.lines (an
+# `examples/run` from before session 27 has no `--full`).
 set -euo pipefail
 bin=$(realpath "$1")
 out=$(realpath -m "$2")
@@ -21,5 +26,11 @@ for f in scenarios/*.toml scenarios/*/*.toml; do
         grep -v " I/Os in " "$out/$name.$variant.err" >"$out/$name.$variant.lines" || true
         rm "$out/$name.$variant.err"
     done
+done
+for f in scripts/engine_outputs/*.toml; do
+    name=full_$(basename "$f" .toml)
+    "$bin" "$f" --full 2>"$out/$name.err" | sed 's/"engine_events":[0-9]*,//' >"$out/$name.json"
+    grep -v " I/Os in " "$out/$name.err" >"$out/$name.lines" || true
+    rm "$out/$name.err"
 done
 echo "$(ls "$out"/*.json | wc -l) runs in $out" >&2

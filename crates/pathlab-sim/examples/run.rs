@@ -1,6 +1,8 @@
-//! Runs a scenario file and prints the JSON result (the run's time on stderr, set-up apart): `cargo run --release --example run -- FILE [VARIANT]`.
+//! Runs a scenario file and prints the JSON result (the run's time on stderr, set-up apart): `cargo run --release --example run -- FILE [VARIANT] [--full]`.
+//! Its summary, or with `--full` the whole result (per path, port and device, the policies' state).
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let full = std::env::args().any(|a| a == "--full");
+    let args: Vec<String> = std::env::args().filter(|a| a != "--full").collect();
     let text = std::fs::read_to_string(&args[1]).expect("readable file");
     let variant = args.get(2).map(String::as_str);
     let scenario = pathlab_sim::run::load(&text, &args[1], variant, &[], None).unwrap_or_else(|e| panic!("{e}"));
@@ -20,7 +22,10 @@ fn main() {
         result.accounting.issued as f64 / secs / 1e6,
         setup
     );
-    println!("{}", serde_json::to_string(&result.summary).unwrap());
+    match full {
+        true => println!("{}", serde_json::to_string(&result).unwrap()),
+        false => println!("{}", serde_json::to_string(&result.summary).unwrap()),
+    }
     eprintln!("replication {}", serde_json::to_string(&result.replication).unwrap());
     eprintln!("controllers {}", serde_json::to_string(&result.controllers).unwrap());
     eprintln!("raid groups {}", serde_json::to_string(&result.raid_groups).unwrap());

@@ -112,6 +112,12 @@ impl<E: Copy> EventQueue<E> {
         (key != EMPTY).then(|| time_of(key))
     }
 
+    /// Every pending event with its time, in no particular order.
+    pub fn pending(&self) -> impl Iterator<Item = (TimeNs, &E)> {
+        let lanes = self.lanes.iter().flat_map(|lane| lane.iter());
+        self.heap.iter().chain(lanes).map(|e| (time_of(e.key), &e.item))
+    }
+
     pub fn pop(&mut self) -> Option<(TimeNs, E)> {
         self.pop_until(TimeNs::MAX)
     }

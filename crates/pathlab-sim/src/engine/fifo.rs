@@ -54,6 +54,11 @@ impl<T: Copy> Fifo<T> {
         Some(&self.slots[self.head])
     }
 
+    /// The items, front first.
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        (0..self.len).map(|i| &self.slots[(self.head + i) & self.mask()])
+    }
+
     #[inline(always)]
     pub fn pop_front(&mut self) -> Option<T> {
         if self.len == 0 {

@@ -31,6 +31,17 @@ impl Level {
         self.moment = [moment as u64, (moment >> 64) as u64];
     }
 
+    /// One unit of level held from `from` to `to`, both changes made now: the value is
+    /// unchanged and the moment gains `from - to`. Until `to` the area over-counts by `to - now`
+    /// (the unit's time still to come), which the caller takes off what it reads before then
+    /// (`sim/never_wait.rs`); from `to` on it is exact. The value never counts the unit: a
+    /// caller bounding the level by its value must not need it to.
+    #[inline]
+    pub fn hold(&mut self, from: TimeNs, to: TimeNs) {
+        let moment = self.moment().wrapping_add(u128::from(from)).wrapping_sub(u128::from(to));
+        self.moment = [moment as u64, (moment >> 64) as u64];
+    }
+
     #[inline]
     fn moment(&self) -> u128 {
         u128::from(self.moment[0]) | (u128::from(self.moment[1]) << 64)
@@ -69,6 +80,23 @@ mod tests {
             assert_eq!(level.area_at(now + 5), area + u128::from(value) * 5);
             assert_eq!(level.value(), value);
         }
+    }
+
+    /// A unit held from 10 to 30 ns among ordinary changes: its area is 20 from 30 on, and
+    /// before then over by the time still to come.
+    #[test]
+    fn a_held_unit_counts_its_whole_time_once_over() {
+        let (mut held, mut stepped) = (Level::default(), Level::default());
+        held.add(0, 2);
+        stepped.add(0, 2);
+        held.hold(10, 30);
+        stepped.add(10, 1);
+        assert_eq!(held.area_at(20), stepped.area_at(20) + 10);
+        stepped.add(30, -1);
+        held.add(40, 1);
+        stepped.add(40, 1);
+        assert_eq!((held.area_at(50), held.value()), (stepped.area_at(50), stepped.value()));
+        assert_eq!(held.area_at(50), 2 * 50 + 20 + 10);
     }
 
     /// Near the end of time (2^64 ns) the moment's terms overflow; the area still comes out.

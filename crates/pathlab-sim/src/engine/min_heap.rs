@@ -5,18 +5,26 @@
 //! one `<` per level and one copy per level is enough: about a third fewer instructions per
 //! event on the minimal model (callgrind). The order is the same: the least key first.
 //!
-//! A few entries (the usual case: a service completion per busy station) are kept as a sorted
-//! array instead, the least key last: a pop is the array's `pop`, a push shifts the greater keys
-//! up one place, about half the instructions of the heap's two sifts on eight entries. Past
-//! `HEAP_FROM` entries the array becomes a heap (an array sorted least first is a valid heap),
-//! and back when a pop leaves `SORTED_UP_TO` (the gap keeps a size near either end from
-//! switching at every event). The keys are unique, so the order is the same in both forms.
+//! A few entries (the usual case: a service completion per busy station, or the trip back of
+//! each I/O in service where a station never makes work wait) are kept as a sorted array
+//! instead, least key first from `head`: a pop takes the entry at `head` and moves `head` on, a
+//! push shifts the greater keys up one place from the end. Most events are scheduled a while
+//! ahead of the others (a service time, a trip), so a push usually passes few entries; the
+//! array was kept greatest first until session 27, where a push passed every lesser key: on
+//! 1 × 8 × 32 with the trips back in the heap (about 20-32 entries) the binary heap's sifts
+//! cost some 150 instructions an I/O. Past `HEAP_FROM` entries the array becomes a heap (an
+//! array sorted least first is a valid heap), and back when a pop leaves `SORTED_UP_TO` (the
+//! gap keeps a size near either end from switching at every event). The keys are unique, so
+//! the order is the same in both forms.
 
 /// Entries at which the sorted array becomes a binary heap.
-const HEAP_FROM: usize = 24;
+const HEAP_FROM: usize = 48;
 
 /// Entries left by a pop at which the heap becomes a sorted array again.
-const SORTED_UP_TO: usize = 8;
+const SORTED_UP_TO: usize = 16;
+
+/// Entries taken from the sorted array's front before the rest is moved back to its start.
+const COMPACT_AT: usize = 256;
 
 /// A heap entry: `key` orders it, `item` rides along. Both are plain data (`Copy`), so an
 /// entry moves by copying and the sifts need no `unsafe` hole.
@@ -27,21 +35,27 @@ pub struct Keyed<T: Copy> {
 }
 
 pub struct MinHeap<T: Copy> {
-    /// Sorted greatest key first while `sorted`, else a binary heap with the least key first.
+    /// While `sorted`: `items[head..]`, least key first (those before `head` are taken); else a
+    /// binary heap with the least key first (and `head` 0).
     items: Vec<Keyed<T>>,
+    head: usize,
     sorted: bool,
 }
 
 impl<T: Copy> MinHeap<T> {
     pub fn with_capacity(capacity: usize) -> Self {
-        MinHeap { items: Vec::with_capacity(capacity), sorted: true }
+        MinHeap { items: Vec::with_capacity(capacity), head: 0, sorted: true }
+    }
+
+    /// The entries, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = &Keyed<T>> {
+        self.items[self.head..].iter()
     }
 
     /// The least key, if any.
     #[inline]
     pub fn least_key(&self) -> Option<u128> {
-        let least = if self.sorted { self.items.last() } else { self.items.first() };
-        least.map(|e| e.key)
+        self.items.get(self.head).map(|e| e.key)
     }
 
     #[inline(always)]
@@ -49,14 +63,15 @@ impl<T: Copy> MinHeap<T> {
         if !self.sorted {
             return self.heap_push(entry);
         }
-        if self.items.len() >= HEAP_FROM {
+        if self.items.len() - self.head >= HEAP_FROM {
             self.become_heap();
             return self.heap_push(entry);
         }
         let mut hole = self.items.len();
         self.items.push(entry);
+        let head = self.head;
         let items = &mut self.items[..];
-        while hole > 0 && items[hole - 1].key < entry.key {
+        while hole > head && items[hole - 1].key > entry.key {
             items[hole] = items[hole - 1];
             hole -= 1;
         }
@@ -67,7 +82,15 @@ impl<T: Copy> MinHeap<T> {
     #[inline]
     pub fn pop(&mut self) -> Option<Keyed<T>> {
         if self.sorted {
-            return self.items.pop();
+            let top = *self.items.get(self.head)?;
+            self.head += 1;
+            if self.head == self.items.len() {
+                self.items.clear();
+                self.head = 0;
+            } else if self.head >= COMPACT_AT {
+                self.compact();
+            }
+            return Some(top);
         }
         let top = self.heap_pop();
         if self.items.len() <= SORTED_UP_TO {
@@ -76,15 +99,22 @@ impl<T: Copy> MinHeap<T> {
         top
     }
 
+    /// The taken entries' room given back: the rest moved to the array's start.
+    #[cold]
+    fn compact(&mut self) {
+        self.items.drain(..self.head);
+        self.head = 0;
+    }
+
     #[cold]
     fn become_heap(&mut self) {
-        self.items.reverse();
+        self.compact();
         self.sorted = false;
     }
 
     #[cold]
     fn become_sorted(&mut self) {
-        self.items.sort_unstable_by_key(|e| std::cmp::Reverse(e.key));
+        self.items.sort_unstable_by_key(|e| e.key);
         self.sorted = true;
     }
 
@@ -170,10 +200,10 @@ mod tests {
         let mut reference: Vec<u128> = Vec::new();
         let mut x: u64 = 3;
         let mut switches = 0;
-        for n in 0..20_000u64 {
+        for n in 0..50_000u64 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            // Rising for 40 steps in 80, falling for the other 40: sizes sweep 0 to about 30.
-            let rising = (n / 40) % 2 == 0;
+            // Rising for 100 steps in 200, falling for the other 100: sizes sweep 0 to about 70.
+            let rising = (n / 100) % 2 == 0;
             let push = if rising { (x >> 60) < 13 } else { (x >> 60) < 3 };
             let was_sorted = heap.sorted;
             if push {

@@ -60,6 +60,11 @@ impl<E: Copy> Scheduler<E> {
         Some(event)
     }
 
+    /// Every pending event with its time, in no particular order.
+    pub fn pending(&self) -> impl Iterator<Item = (TimeNs, &E)> {
+        self.queue.pending()
+    }
+
     /// Events taken so far.
     pub fn taken(&self) -> u64 {
         self.taken

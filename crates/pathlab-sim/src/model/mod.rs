@@ -71,6 +71,11 @@ impl HostState {
         self.nexus_outstanding = Vec::new();
     }
 
+    /// Whether the counts per nexus are kept (a device's policy reads them).
+    pub fn keeps_nexus_counts(&self) -> bool {
+        !self.nexus_outstanding.is_empty()
+    }
+
     /// A command went down nexus `nexus`.
     #[inline]
     pub fn nexus_sent(&mut self, nexus: usize) {
@@ -203,7 +208,8 @@ pub struct Station {
     pub name: String,
     pub service: ServiceModel,
     pub servers: u32,
-    /// Servers at work.
+    /// Servers at work; at a station that never makes work wait (`sim/never_wait.rs`) the
+    /// services held whole (`begin_held`) are not in its value.
     pub busy: Level,
     /// Commands it has started serving.
     pub commands: u64,
@@ -228,6 +234,16 @@ impl Station {
     #[inline]
     pub fn begin(&mut self, now: TimeNs) {
         self.busy.add(now, 1);
+        self.commands += 1;
+    }
+
+    /// A server starts on a command at `now` and ends it at `end` with no event of its own
+    /// (`sim/never_wait.rs`): the whole service is held at once (`Level::hold`), so
+    /// `busy.value()` does not count it while it lasts. Harmless where it is used: a station
+    /// that never makes work wait has a server free whatever `arrive` counts.
+    #[inline]
+    pub fn begin_held(&mut self, now: TimeNs, end: TimeNs) {
+        self.busy.hold(now, end);
         self.commands += 1;
     }
 }

@@ -165,7 +165,7 @@ impl Simulation {
         self.requests.remove(id);
         match r.owner {
             // A request finishes even for an attempt that has been given up: the disks did it.
-            Owner::Io { io, attempt } if self.current(io, attempt) => self.advance(io, attempt),
+            Owner::Io { io, attempt } if self.current(io, attempt) => self.advance::<false>(io, attempt),
             Owner::Io { .. } => {}
             Owner::Destage => self.destaged(r.group, r.bytes),
         }

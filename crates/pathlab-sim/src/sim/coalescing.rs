@@ -15,7 +15,7 @@ impl Simulation {
         let c = adapter.coalescing.as_mut().expect("AtAdapter comes only from an adapter that coalesces");
         let at_once = c.threshold.is_some_and(|t| in_flight < u64::from(t));
         if at_once && c.held.is_empty() {
-            return self.complete(io);
+            return self.complete::<false>(io);
         }
         c.held.push((io, attempt));
         if at_once {

@@ -102,7 +102,7 @@ impl Simulation {
         for io in released {
             self.io_rest[io as usize].extent = ExtentHold::Holding { group, side };
             let attempt = self.ios.get(io).attempt;
-            self.advance(io, attempt);
+            self.advance::<false>(io, attempt);
         }
     }
 }

@@ -13,7 +13,7 @@ use pathlab_policy::{AluaState, IoDone, PathId};
 impl Simulation {
     /// A worker issues a new I/O to its device.
     pub(super) fn issue(&mut self, w: usize) {
-        self.issue_in(w, None);
+        self.issue_in::<false>(w, None);
     }
 
     /// A worker issues a new I/O, in the record of the one it just reaped (`reused`) or a new
@@ -21,8 +21,9 @@ impl Simulation {
     /// list and the host's outstanding count would take it and give it back in the same instant
     /// (the free list is last in, first out: the same record; the count's level the same value
     /// and moment), some 30 instructions an I/O that a hand-written loop does not spend.
+    /// `PLAIN`: the step plan's instance (`plan.rs`), as in every hot step below.
     #[inline(always)]
-    fn issue_in(&mut self, w: usize, reused: Option<u32>) {
+    pub(super) fn issue_in<const PLAIN: bool>(&mut self, w: usize, reused: Option<u32>) {
         let worker = &mut self.workers[w];
         let attrs = worker.next_io();
         worker.in_flight += 1;
@@ -61,7 +62,7 @@ impl Simulation {
                 io
             }
         };
-        if self.keeps_offsets {
+        if !PLAIN && self.keeps_offsets {
             self.io_rest[io as usize] = IoRest { offset: attrs.offset, ..IoRest::default() };
         }
         let device_state = &mut self.model.devices[device];
@@ -76,7 +77,7 @@ impl Simulation {
         // miss per I/O on a host of many devices). The same steps in the same order otherwise.
         if !device_state.slot_free() {
             device_state.queue_push_back(io);
-        } else if !self.place(device, io, false) {
+        } else if !self.place::<PLAIN>(device, io, false) {
             self.model.devices[device].queue_push_back(io);
             self.no_usable_path(device);
         }
@@ -121,7 +122,7 @@ impl Simulation {
             let Some(io) = self.model.devices[d].queue_front() else {
                 return;
             };
-            if !self.place(d, io, true) {
+            if !self.place::<false>(d, io, true) {
                 return self.no_usable_path(d);
             }
         }
@@ -130,7 +131,7 @@ impl Simulation {
     /// Gives I/O `io` (the front of device `d`'s queue when `queued`) its path and starts it;
     /// false, leaving it where it is, when the policy has no usable path.
     #[inline(always)]
-    fn place(&mut self, d: usize, io: u32, queued: bool) -> bool {
+    fn place<const PLAIN: bool>(&mut self, d: usize, io: u32, queued: bool) -> bool {
         let now = self.events.now();
         let desc = self.ios.get(io).desc();
         let mut device = &mut self.model.devices[d];
@@ -147,19 +148,20 @@ impl Simulation {
         device.policy.start_io(PathId(p), &desc, now);
         // Without an NVMe head's tags and a path's own queue depth (the usual host) nothing holds
         // the I/O back: it starts (`start`) in this look-up of its device, and goes to its adapter.
-        let plain = !device.per_path_depth && self.model.tags.pools.is_empty();
+        let plain = PLAIN || (!device.per_path_depth && self.model.tags.pools.is_empty());
         if plain {
             device.started(now);
         }
         let r = self.ios.get_mut(io);
         r.path = p;
-        if r.retry_of != NOT_A_RETRY {
+        // A retry only follows an error, which the plain plan never meets.
+        if !PLAIN && r.retry_of != NOT_A_RETRY {
             let from = std::mem::replace(&mut r.retry_of, NOT_A_RETRY);
             let write_sent_at = (r.is_write && r.dispatched_at != NEVER_SENT).then_some(r.dispatched_at);
             self.count_retry(d, from as usize, p as usize, write_sent_at);
         }
         if plain {
-            self.onto_adapter(io, p as usize);
+            self.onto_adapter::<PLAIN>(io, p as usize);
             return true;
         }
         match self.tag_slot(io) {
@@ -187,7 +189,7 @@ impl Simulation {
         if device.per_path_depth {
             self.model.paths[p].active += 1;
         }
-        self.onto_adapter(io, p);
+        self.onto_adapter::<false>(io, p);
     }
 
     /// The I/O has its path `p` (and its tag, under an NVMe head): sent if its adapter has a free
@@ -195,8 +197,8 @@ impl Simulation {
     /// each (callgrind on bench-minimal, session 20: −10, −25 and −29 instructions an I/O; `reap`
     /// inlined the same way cost +6).
     #[inline(always)]
-    fn onto_adapter(&mut self, io: u32, p: usize) {
-        self.send_on(io, p, true);
+    fn onto_adapter<const PLAIN: bool>(&mut self, io: u32, p: usize) {
+        self.send_on::<PLAIN>(io, p, true);
     }
 
     /// Where the I/O's request takes its blk-mq tag, if its device is an NVMe head.
@@ -249,7 +251,7 @@ impl Simulation {
     /// The status reached the host: the kernel's part, then the application's. Inlined into the
     /// event's dispatch (callgrind on bench-minimal, session 20: −19 instructions an I/O).
     #[inline(always)]
-    pub(super) fn complete(&mut self, io: u32) {
+    pub(super) fn complete<const PLAIN: bool>(&mut self, io: u32) {
         let now = self.events.now();
         let r = *self.ios.get(io);
         let (d, p) = (r.device as usize, r.path as usize);
@@ -261,7 +263,7 @@ impl Simulation {
             self.read_ahead.completed(now);
         }
         let inaccessible = path.alua == AluaState::Unavailable;
-        if (!path.connected || path.erring() || inaccessible) && self.faulty_response(io, p) {
+        if !PLAIN && (!path.connected || path.erring() || inaccessible) && self.faulty_response(io, p) {
             return;
         }
         let c = Completion {
@@ -276,14 +278,18 @@ impl Simulation {
         let path = &mut self.model.paths[p];
         path.counters.record(&c);
         let (a, nexus) = (path.adapter(), path.nexus);
-        keep_alive::traffic(&mut self.keep_alive_seen, nexus, r.dispatched_at);
+        if !PLAIN {
+            keep_alive::traffic(&mut self.keep_alive_seen, nexus, r.dispatched_at);
+        }
         let adapter = &mut self.model.adapters[a];
         adapter.counters.record(&c);
         adapter.active.add(now, -1);
         // The device's host, read from the adapter at hand: a device's paths are its host's
         // adapters' (`build::paths::discover`), and its record's hot lines hold no host.
         let host = adapter.host;
-        self.model.host.nexus_done(nexus);
+        if !PLAIN {
+            self.model.host.nexus_done(nexus);
+        }
         self.rec.device_response(d, host, now - r.issued_at);
         let done = IoDone { now_ns: now, latency_ns: c.driver_ns, failed: false };
         let device = &mut self.model.devices[d];
@@ -295,9 +301,11 @@ impl Simulation {
         // Read now, not looked up again: what follows starts or sends I/Os that have their
         // path already, and none of it adds to a device's queue.
         let device_queue_waits = device.queue_waits();
-        self.release_tag(io);
-        if per_path_depth {
-            self.path_slot_freed(p);
+        if !PLAIN {
+            self.release_tag(io);
+            if per_path_depth {
+                self.path_slot_freed(p);
+            }
         }
         self.ios.get_mut(io).state = IoState::Reaping;
         self.dispatch_adapter(a);
@@ -306,7 +314,11 @@ impl Simulation {
         }
         // The application's part: after the host stack's own time, once the host is not paused
         // (`model::pause`; the Reap event waits out a pause itself).
-        // When the kernel completed it is kept only for a later reaping (`IoRest`).
+        // When the kernel completed it is kept only for a later reaping (`IoRest`). The plain
+        // plan has no stack time and no pause.
+        if PLAIN {
+            return self.reap::<PLAIN>(io, now);
+        }
         let reaping = self.model.host_reaping[host];
         if reaping.stack_ns > 0 {
             self.io_rest[io as usize].kernel_done_at = now;
@@ -315,7 +327,7 @@ impl Simulation {
             self.io_rest[io as usize].kernel_done_at = now;
             self.events.at(reaping.paused_until, Event::Reap { io });
         } else {
-            self.reap(io, now);
+            self.reap::<false>(io, now);
         }
     }
 
@@ -344,7 +356,7 @@ impl Simulation {
 
     /// The application sees the I/O complete (the kernel did at `kernel_done_at`): vdbench's
     /// figures, and a closed loop issues again.
-    pub(super) fn reap(&mut self, io: u32, kernel_done_at: TimeNs) {
+    pub(super) fn reap<const PLAIN: bool>(&mut self, io: u32, kernel_done_at: TimeNs) {
         let r = *self.ios.get(io);
         let resp = self.events.now() - r.issued_at;
         let driver_ns = kernel_done_at - r.dispatched_at;
@@ -357,7 +369,7 @@ impl Simulation {
         worker.in_flight -= 1;
         let again = self.issuing && matches!(worker.mode, Loop::Closed { .. });
         match worker.think_ns {
-            0 if again => self.issue_in(w, Some(io)),
+            0 if again => self.issue_in::<PLAIN>(w, Some(io)),
             think => {
                 self.free_record(io);
                 if again {
@@ -446,7 +458,7 @@ impl Simulation {
         let host = self.model.devices[self.ios.get(io).device as usize].host;
         match self.model.host_reaping[host].paused_until {
             until if self.events.now() < until => self.events.at(until, Event::Reap { io }),
-            _ => self.reap(io, self.io_rest[io as usize].kernel_done_at),
+            _ => self.reap::<false>(io, self.io_rest[io as usize].kernel_done_at),
         }
     }
 }

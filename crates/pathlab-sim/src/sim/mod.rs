@@ -31,7 +31,9 @@ mod contention;
 mod failure;
 mod io_life;
 mod keep_alive;
+mod never_wait;
 mod nvme_head;
+mod plan;
 mod read_ahead;
 mod result;
 mod route;
@@ -321,6 +323,13 @@ pub struct Simulation {
     /// Whether anything reads an I/O's offset or extent (`Model::reads_offsets`: extent
     /// ownership, RAID back ends): only then are they kept in `io_rest`.
     keeps_offsets: bool,
+    /// The model has none of the mechanisms the plain step plan leaves out (`plan.rs`): the
+    /// events run through the hot steps' plain instance.
+    plain: bool,
+    /// Per station: it never makes work wait, and its service's end is no event of its own
+    /// (`never_wait.rs`); whether any does.
+    never_wait: Vec<bool>,
+    never_wait_any: bool,
     /// Requests on RAID groups' disks (`model::backend`), by the id their disk work carries.
     requests: Slab<crate::model::backend::Request>,
     next_attempt: u32,
@@ -389,6 +398,9 @@ impl Simulation {
             ios: Slab::default(),
             io_rest: Vec::new(),
             keeps_offsets,
+            plain: false,
+            never_wait: Vec::new(),
+            never_wait_any: false,
             requests: Slab::default(),
             next_attempt: 0,
             issuing: true,
@@ -421,6 +433,9 @@ impl Simulation {
             plan,
         };
         sim.keep_alive_seen = sim.keep_alive_completions();
+        sim.plain = sim.plain_plan();
+        sim.never_wait = sim.stations_that_never_wait();
+        sim.never_wait_any = sim.never_wait.contains(&true);
         sim.see_paths_in_use();
         let end = sim.measure_end();
         sim.next_sample_at = sim.sample_after(0);
@@ -480,12 +495,21 @@ impl Simulation {
 
     /// Processes every event up to and including time `until`.
     pub fn run_until(&mut self, until: TimeNs) {
+        if self.plain {
+            self.run_plan_until::<true>(until)
+        } else {
+            self.run_plan_until::<false>(until)
+        }
+    }
+
+    /// `run_until` by the step plan's instance (`plan.rs`).
+    fn run_plan_until<const PLAIN: bool>(&mut self, until: TimeNs) {
         loop {
             // The events before the next sample without looking for it at each event (a sample
             // comes first at its own time, and times are whole nanoseconds), then the sample.
             let before_sample = self.next_sample_at.filter(|&t| t <= until).map_or(until, |t| t - 1);
             while let Some(event) = self.events.next_until(before_sample) {
-                self.handle(event);
+                self.handle::<PLAIN>(event);
             }
             if !self.step_until(until) {
                 break;
@@ -506,7 +530,7 @@ impl Simulation {
         }
         match self.events.next_until(until) {
             Some(event) => {
-                self.handle(event);
+                self.handle::<false>(event);
                 true
             }
             None => false,
@@ -514,15 +538,17 @@ impl Simulation {
     }
 
     #[inline(always)]
-    fn handle(&mut self, event: Event) {
+    fn handle<const PLAIN: bool>(&mut self, event: Event) {
         // The events that belong to one attempt of an I/O (AtPort, StepDone, SendWriteData,
         // Complete, AtAdapter, Resend, Timeout: those carrying `attempt`, its ticket) are dropped unhandled
         // once the I/O has moved to another attempt or ended, checked in the one dispatch on the
         // event's kind. A station's `StationDone` is not among them: the station serves whatever
         // reached it, even work whose path has since failed (`station_done` checks afterwards).
+        // The plain plan schedules no timeout, retry or refusal: every event is current.
         macro_rules! current {
             ($io:expr, $attempt:expr) => {
-                if !self.current($io, $attempt) {
+                debug_assert!(!PLAIN || self.current($io, $attempt), "a stale event in the plain plan");
+                if !PLAIN && !self.current($io, $attempt) {
                     return;
                 }
             };
@@ -533,7 +559,7 @@ impl Simulation {
                 if self.ios.live() >= MAX_LIVE_IOS {
                     return self.overload(w);
                 }
-                self.issue(w);
+                self.issue_in::<PLAIN>(w, None);
                 let next = self.events.now() + self.workers[w].next_gap_ns();
                 if next < self.measure_end() {
                     self.events.at(next, Event::Arrival { worker });
@@ -541,18 +567,18 @@ impl Simulation {
             }
             Event::AtPort { io, attempt } | Event::StepDone { io, attempt } => {
                 current!(io, attempt);
-                self.advance(io, attempt)
+                self.advance::<PLAIN>(io, attempt)
             }
             Event::SendWriteData { io, attempt } => {
                 current!(io, attempt);
                 self.send_write_data(io, attempt)
             }
-            Event::StationDone { station, io, attempt } => self.station_done(station as usize, io, attempt),
+            Event::StationDone { station, io, attempt } => self.station_done::<PLAIN>(station as usize, io, attempt),
             Event::ExtentRequest { group, extent } => self.extent_request(group, extent),
             Event::ExtentGrant { group, extent } => self.extent_grant(group, extent),
             Event::Complete { io, attempt } => {
                 current!(io, attempt);
-                self.complete(io)
+                self.complete::<PLAIN>(io)
             }
             Event::AtAdapter { io, attempt } => {
                 current!(io, attempt);
@@ -583,18 +609,22 @@ impl Simulation {
             Event::TagIdleCheck => self.tag_idle_check(),
             Event::Reissue { worker } => {
                 if self.issuing {
-                    self.issue(worker as usize);
+                    self.issue_in::<PLAIN>(worker as usize, None);
                 }
             }
             Event::WarmupEnd => {
                 self.rec.set_measuring(true);
-                self.at_warmup = Some(self.rec.snapshot(&self.model, self.events.now()));
+                let mut at_warmup = self.rec.snapshot(&self.model, self.events.now());
+                self.take_off_services_to_come(&mut at_warmup);
+                self.at_warmup = Some(at_warmup);
             }
             Event::MeasureEnd => {
                 self.rec.set_measuring(false);
                 self.rec.stop_timing_stalls(&mut self.model, self.events.now());
                 self.issuing = false;
-                self.at_end = Some(self.rec.snapshot(&self.model, self.events.now()));
+                let mut at_end = self.rec.snapshot(&self.model, self.events.now());
+                self.take_off_services_to_come(&mut at_end);
+                self.at_end = Some(at_end);
                 let now = self.events.now();
                 let alive = self.ios.iter().filter(|io| io.state != IoState::Free);
                 self.oldest_in_flight_ns = alive.map(|io| now - io.issued_at).max().unwrap_or(0);

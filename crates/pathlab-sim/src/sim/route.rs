@@ -10,14 +10,14 @@ impl Simulation {
     /// Issues the command to the driver: the start of DAVG.
     pub(super) fn send(&mut self, io: u32) {
         let p = self.ios.get(io).path as usize;
-        self.send_on(io, p, false);
+        self.send_on::<false>(io, p, false);
     }
 
     /// Sends `io` down its path `p`; with `unless_full`, queues it at the adapter instead when
     /// the adapter has no free slot (`onto_adapter`). The path's and the adapter's records are
     /// looked up once for both.
     #[inline(always)]
-    pub(super) fn send_on(&mut self, io: u32, p: usize, unless_full: bool) {
+    pub(super) fn send_on<const PLAIN: bool>(&mut self, io: u32, p: usize, unless_full: bool) {
         let now = self.events.now();
         let path = &self.model.paths[p];
         let a = path.adapter();
@@ -41,20 +41,22 @@ impl Simulation {
         adapter.active.add(now, 1);
         // The driver reads an interrupt-coalescing adapter's response queue as it starts a
         // command: what it holds is delivered (`coalescing.rs`), after what the send schedules.
-        let reap_held = adapter.coalescing.as_ref().is_some_and(|c| !c.held.is_empty());
-        self.model.host.nexus_sent(path.nexus);
-        let timed_link = adapter.bytes_per_ns.is_some();
+        let reap_held = !PLAIN && adapter.coalescing.as_ref().is_some_and(|c| !c.held.is_empty());
+        if !PLAIN {
+            self.model.host.nexus_sent(path.nexus);
+        }
+        let timed_link = !PLAIN && adapter.bytes_per_ns.is_some();
         let mut refused = false;
         match (is_write, timed_link) {
             // Lost on a path whose connection is gone: the host only learns by its timeout.
             // A blocked path holds it until the host fails the path.
-            _ if path.blocked => {}
-            _ if !path.connected => {
+            _ if !PLAIN && path.blocked => {}
+            _ if !PLAIN && !path.connected => {
                 let timeout = self.model.devices[path.device].stack.io_timeout_ns;
                 self.events.after(timeout, Event::Timeout { io, attempt });
             }
             // Its target port group is transitioning: the command comes back refused.
-            _ if path.transitioning => refused = true,
+            _ if !PLAIN && path.transitioning => refused = true,
             (false, _) => self.events.after_fixed(one_way, Event::AtPort { io, attempt }),
             (true, true) => self.events.after_fixed(2 * one_way, Event::SendWriteData { io, attempt }),
             (true, false) => self.events.after_fixed(3 * one_way, Event::AtPort { io, attempt }),
@@ -79,21 +81,29 @@ impl Simulation {
     /// route, sends the data (read) or the status (write) back to the host. Inlined into its two
     /// callers (an event's dispatch and a station's end): a call's frame twice an I/O.
     #[inline(always)]
-    pub(super) fn advance(&mut self, io: u32, attempt: u32) {
+    pub(super) fn advance<const PLAIN: bool>(&mut self, io: u32, attempt: u32) {
         loop {
             // One borrow of the record per step: the step, and what the step needs of the I/O.
             let r = self.ios.get_mut(io);
             let (stage, bytes, key) = (r.stage, r.bytes, r.service_key);
-            let Some(&step) = self.model.routes[r.route as usize].get(usize::from(stage)) else {
-                return self.respond(io, attempt);
+            let route = &self.model.routes[r.route as usize];
+            let Some(&step) = route.get(usize::from(stage)) else {
+                return self.respond::<PLAIN>(io, attempt);
             };
+            let last = usize::from(stage) + 1 == route.len();
             r.stage += 1;
             match step {
                 Step::Serve(st) => {
                     // The station's record looked up once, for its service time and its servers.
                     let station = &mut self.model.stations[st as usize];
                     let service = station.service.sample_ns(bytes, stage_quantile(key, stage));
-                    if station.arrive(self.events.now(), io, attempt, service) {
+                    let now = self.events.now();
+                    if PLAIN && last && self.never_wait[st as usize] {
+                        // Served at once, and its end is the trip back's start (`never_wait.rs`).
+                        station.begin_held(now, now.saturating_add(service));
+                        return self.trip_back(io, attempt, Some(service));
+                    }
+                    if station.arrive(now, io, attempt, service) {
                         self.served_after(st, io, attempt, service);
                     }
                     return;
@@ -183,11 +193,11 @@ impl Simulation {
     }
 
     #[inline(always)]
-    pub(super) fn station_done(&mut self, st: usize, io: u32, attempt: u32) {
+    pub(super) fn station_done<const PLAIN: bool>(&mut self, st: usize, io: u32, attempt: u32) {
         // The station serves whatever reached it, even work whose path has since failed; its
         // record looked up once for the server freed and the next in its queue.
         let now = self.events.now();
-        let disk = self.model.backends.is_disk(st);
+        let disk = !PLAIN && self.model.backends.is_disk(st);
         let station = &mut self.model.stations[st];
         station.busy.add(now, -1);
         if let Some((next, next_attempt, service)) = station.queue.pop_front() {
@@ -200,8 +210,9 @@ impl Simulation {
         if disk {
             // A disk's work is an operation of a back-end request (`io` is the request).
             self.disk_op_done(io);
-        } else if self.current(io, attempt) {
-            self.advance(io, attempt);
+        } else if PLAIN || self.current(io, attempt) {
+            debug_assert!(self.current(io, attempt), "a stale station's end in the plain plan");
+            self.advance::<PLAIN>(io, attempt);
         }
     }
 
@@ -215,9 +226,38 @@ impl Simulation {
         std::hint::black_box(r.dispatched_at.wrapping_add(self.model.paths[r.path as usize].one_way_ns));
     }
 
+    /// The plain plan's trip back (`plan.rs`): `respond`'s steps with every test the plan
+    /// leaves out folded away, so nothing but the path's one-way time (no congestion, drain,
+    /// coalescing or timed link), from now or, after a station that never makes work wait, from
+    /// the end of the service `served_ns` (`never_wait.rs`: then not a fixed delay from now, so
+    /// on the heap).
+    #[inline(always)]
+    fn trip_back(&mut self, io: u32, attempt: u32, served_ns: Option<TimeNs>) {
+        let r = self.ios.get(io);
+        let (device, worker) = (r.device, r.worker);
+        let one_way = self.model.paths[r.path as usize].one_way_ns;
+        self.preload_as_sent(device, worker, one_way);
+        let complete = Event::Complete { io, attempt };
+        match served_ns {
+            None => self.events.after_fixed(one_way, complete),
+            Some(service) => self.events.after(service.saturating_add(one_way), complete),
+        }
+    }
+
+    /// Read ahead as the response is sent, where the trip back is short (`read_ahead.rs`).
+    #[inline(always)]
+    fn preload_as_sent(&self, device: u32, worker: u32, one_way_ns: TimeNs) {
+        if self.read_ahead.on && self.read_ahead.as_sent(one_way_ns) {
+            self.preload_completion(device, worker);
+        }
+    }
+
     /// The route is done: data or status travels back to the host.
     #[inline(always)]
-    pub(super) fn respond(&mut self, io: u32, attempt: u32) {
+    pub(super) fn respond<const PLAIN: bool>(&mut self, io: u32, attempt: u32) {
+        if PLAIN {
+            return self.trip_back(io, attempt, None);
+        }
         self.release_extent(io);
         let r = *self.ios.get(io);
         let path = &self.model.paths[r.path as usize];
@@ -231,9 +271,7 @@ impl Simulation {
                 return self.events.at(at, Event::Timeout { io, attempt });
             }
         }
-        if self.read_ahead.on && self.read_ahead.as_sent(path.one_way_ns) {
-            self.preload_completion(r.device, r.worker);
-        }
+        self.preload_as_sent(r.device, r.worker, path.one_way_ns);
         let adapter = &mut self.model.adapters[path.adapter()];
         // An adapter that coalesces interrupts decides when the host sees it (`coalescing.rs`).
         let arrives = match adapter.coalescing {

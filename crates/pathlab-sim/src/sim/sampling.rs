@@ -51,6 +51,9 @@ impl Simulation {
     }
 
     /// The counters an interval's sample needs: without the paths' when no path row is built.
+    /// The stations' busy areas are taken as they stand: no interval row reads them (only the
+    /// warm-up's and the end's snapshots do, `result.rs`), so the services still to come at a
+    /// station that never makes work wait (`never_wait.rs`) are not taken off here.
     fn sample_snapshot(&self) -> Snapshot {
         match self.plan.path_intervals {
             true => self.rec.snapshot(&self.model, self.events.now()),
