@@ -20,23 +20,25 @@ impl Simulation {
     /// one. A closed loop that issues again at once (`reap`) keeps its record: the slab's free
     /// list and the host's outstanding count would take it and give it back in the same instant
     /// (the free list is last in, first out: the same record; the count's level the same value
-    /// and moment), some 30 instructions an I/O that a hand-written loop does not spend.
+    /// and moment), some 30 instructions an I/O that a hand-written loop does not spend. The
+    /// record kept is the worker's own: its worker, device and CPU stay, and the worker's second
+    /// line (which holds its device and CPU) is not read.
     #[inline(always)]
     fn issue_in(&mut self, w: usize, reused: Option<u32>) {
+        let now = self.events.now();
         let worker = &mut self.workers[w];
         let attrs = worker.next_io();
         worker.in_flight += 1;
-        let device = worker.device as usize;
-        let record = Io {
-            worker: w as u32,
-            cpu: worker.cpu,
-            device: device as u32,
+        let issued = |worker: u32, cpu: u32, device: u32| Io {
+            worker,
+            cpu,
+            device,
             path: 0,
             bytes: attrs.bytes,
             is_write: attrs.is_write,
             service_key: attrs.service_key,
-            issued_at: self.events.now(),
-            dispatched_at: self.events.now(),
+            issued_at: now,
+            dispatched_at: now,
             attempt: 0,
             state: IoState::Queued,
             route: 0,
@@ -44,21 +46,23 @@ impl Simulation {
             errors: 0,
             retry_of: NOT_A_RETRY,
         };
-        let now = self.events.now();
-        let io = match reused {
+        let (io, device) = match reused {
             Some(io) => {
-                *self.ios.get_mut(io) = record;
-                io
+                let r = self.ios.get_mut(io);
+                debug_assert_eq!(r.worker as usize, w, "a record reused is its worker's own");
+                *r = issued(r.worker, r.cpu, r.device);
+                (io, r.device as usize)
             }
             None => {
-                let io = self.ios.insert(record);
+                let (cpu, device) = (worker.cpu, worker.device);
+                let io = self.ios.insert(issued(w as u32, cpu, device));
                 // The slab numbers a new slot next after its last (`Slab::insert`): `io_rest` grows with it.
                 debug_assert!(io as usize <= self.io_rest.len(), "a slab slot past the I/Os' rest");
                 if io as usize == self.io_rest.len() {
                     self.io_rest.push(IoRest::default());
                 }
                 self.model.host.outstanding.add(now, 1);
-                io
+                (io, device as usize)
             }
         };
         if self.keeps_offsets {
@@ -321,7 +325,8 @@ impl Simulation {
 
     /// Reads one word of each line the I/O's completion (and its closed loop's next issue) will
     /// read beyond its own record and path head (which holds a read's counters): its device's
-    /// levels, counters, watch and policy, its worker. On a host of many devices each is a cache miss;
+    /// levels, counters and watch (one line), policy, its worker's first line (a closed loop
+    /// that issues again at once reads no more of it). On a host of many devices each is a cache miss;
     /// read all at once, their misses are under way together rather than one after the other
     /// as the completion's steps come to them. Where the trip back is short
     /// (`ReadAhead::as_sent`) they are read as the response is sent (`respond`), beside that
@@ -333,10 +338,8 @@ impl Simulation {
         let words = [
             d.active.value(),
             d.counters.reads,
-            d.watch.longest.ns,
             d.policy.preload(),
-            u64::from(w.in_flight),
-            w.think_ns,
+            u64::from(w.in_flight) + u64::from(w.reissues_at_once),
         ];
         // One black box for them all: each its own cost some 10 instructions an I/O more.
         std::hint::black_box(words.iter().fold(0u64, |sum, &w| sum.wrapping_add(w)));
@@ -355,15 +358,13 @@ impl Simulation {
         let w = r.worker as usize;
         let worker = &mut self.workers[w];
         worker.in_flight -= 1;
-        let again = self.issuing && matches!(worker.mode, Loop::Closed { .. });
-        match worker.think_ns {
-            0 if again => self.issue_in(w, Some(io)),
-            think => {
-                self.free_record(io);
-                if again {
-                    self.events.after(think, Event::Reissue { worker: r.worker });
-                }
-            }
+        if worker.reissues_at_once && self.issuing {
+            return self.issue_in(w, Some(io));
+        }
+        self.free_record(io);
+        let worker = &self.workers[w];
+        if self.issuing && matches!(worker.mode, Loop::Closed { .. }) {
+            self.events.after(worker.think_ns, Event::Reissue { worker: r.worker });
         }
     }
 
