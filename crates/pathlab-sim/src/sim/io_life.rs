@@ -70,18 +70,23 @@ impl Simulation {
         }
         let device_state = &mut self.model.devices[device];
         self.rec.io_issued(&mut device_state.watch, now);
-        device_state.queued.add(now, 1);
         if device_state.queue_waits() {
+            device_state.queued.add(now, 1);
             device_state.queue_push_back(io);
             return self.dispatch_device(device);
         }
         // An empty queue: the new I/O would be its front and leave it at once if a slot is free,
         // so it goes straight to a path, without the trip through the queue's buffer (a cache
-        // miss per I/O on a host of many devices). The same steps in the same order otherwise.
+        // miss per I/O on a host of many devices). The same steps in the same order otherwise,
+        // but for QUED: an I/O that starts as it is issued is not counted in it (`place`), which
+        // added one and took it back in the same instant (the level's value and moment the same).
         if !device_state.slot_free() {
+            device_state.queued.add(now, 1);
             device_state.queue_push_back(io);
         } else if !self.place(device, io, false) {
-            self.model.devices[device].queue_push_back(io);
+            let device_state = &mut self.model.devices[device];
+            device_state.queued.add(now, 1);
+            device_state.queue_push_back(io);
             self.no_usable_path(device);
         }
     }
@@ -131,8 +136,9 @@ impl Simulation {
         }
     }
 
-    /// Gives I/O `io` (the front of device `d`'s queue when `queued`) its path and starts it;
-    /// false, leaving it where it is, when the policy has no usable path.
+    /// Gives I/O `io` (the front of device `d`'s queue when `queued`, else one just issued, not
+    /// counted in QUED) its path and starts it; false, leaving it where it is (and uncounted),
+    /// when the policy has no usable path.
     #[inline(always)]
     fn place(&mut self, d: usize, io: u32, queued: bool) -> bool {
         let now = self.events.now();
@@ -152,8 +158,14 @@ impl Simulation {
         // Without an NVMe head's tags and a path's own queue depth (the usual host) nothing holds
         // the I/O back: it starts (`start`) in this look-up of its device, and goes to its adapter.
         let plain = !device.per_path_depth && self.model.tags.pools.is_empty();
-        if plain {
+        if plain && queued {
             device.started(now);
+        } else if plain {
+            // Straight from its issue, never counted in QUED (`issue_in`).
+            device.active.add(now, 1);
+        } else if !queued {
+            // From its issue: QUED counts it until it starts (`start`).
+            device.queued.add(now, 1);
         }
         let r = self.ios.get_mut(io);
         r.path = p;
