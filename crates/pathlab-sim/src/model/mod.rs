@@ -35,7 +35,7 @@ use crate::engine::level::Level;
 use crate::engine::TimeNs;
 use crate::linux::claim::LinuxClaim;
 use crate::nmp::SatpKind;
-use crate::observe::application::DeviceWatch;
+use crate::observe::application::{DeviceWatch, FailedIos};
 use crate::observe::IoCounters;
 use backend::Backends;
 use contention::Contention;
@@ -537,13 +537,13 @@ impl Path {
 }
 
 /// A device. In declared order (`repr(C)`, aligned to a cache line), what every I/O reads and
-/// writes of it in its first four lines, its policy's per-I/O fields in the next two (round
-/// robin's lead it: `VmwPspRr`), the rest after: levels, outage, queue depth in the first;
-/// esxtop's counters (a read's four or a write's four) in the second; their error counts and
-/// the queue in the third; the application's watch in the fourth. On a host of many devices
-/// the records are out of the cache, and an I/O used to touch about seven lines of its device's,
-/// the policy's spread from byte 288 to 430 (callgrind's cache simulation on 1,000 × 8 × 1,
-/// session 21).
+/// writes of it in its first lines, its policy's per-I/O fields from the fifth (round robin's
+/// lead it: `VmwPspRr`), the rest after: levels, outage, queue depth in the first; the
+/// application's watch (32 bytes) and a read's four esxtop counters in the second; a write's
+/// four, the error counts, the queue, the failed I/Os and the host in the third and fourth. On a host of many devices the records are
+/// out of the cache, and an I/O used to touch about seven lines of its device's, the policy's
+/// spread from byte 288 to 430 (callgrind's cache simulation on 1,000 × 8 × 1, session 21); the
+/// watch had the fourth line to itself until session 27 (a read's I/O: three lines, now two).
 #[repr(C, align(64))]
 #[derive(Clone)]
 pub struct Device {
@@ -567,6 +567,9 @@ pub struct Device {
     /// asks, and the queue's own length is in the record's third line, which an I/O otherwise
     /// does not touch (one last-level miss an I/O on a host of many devices, session 23).
     queue_waits: bool,
+    /// What its application saw (`observe::application`: the longest stall), in the record an
+    /// issue reads anyway, beside a read's counters, which its completion writes.
+    pub watch: DeviceWatch,
     /// Esxtop's counters of its commands (`observe::Recorder` snapshots them): kept in the
     /// device's own record, which a completion reads anyway, rather than in a table of the
     /// recorder's (one look-up fewer an I/O for each of device, path and adapter).
@@ -574,14 +577,13 @@ pub struct Device {
     /// Waiting for a device slot, retries first: changed only through `Device`'s queue methods,
     /// which keep `queue_waits`.
     queue: VecDeque<u32>,
-    /// What its application saw (`observe::application`: the longest stall, failed I/Os), in
-    /// the record an issue reads anyway.
-    pub watch: DeviceWatch,
-    /// Knows paths by their index in the path table (`PathId(i)`).
-    pub policy: Selector,
+    /// The I/Os that failed back to its application (no completion reads them).
+    pub failed: FailedIos,
     /// The host that sees it (index as `Adapter::host`; a completion reads its adapter's, the
     /// same: `build::paths::discover`).
     pub host: usize,
+    /// Knows paths by their index in the path table (`PathId(i)`).
+    pub policy: Selector,
     /// Shared by the model's copies, as a path's name.
     pub name: Arc<str>,
     pub array: usize,
@@ -615,11 +617,11 @@ pub struct Device {
     pub raid_group: Option<usize>,
 }
 
-// The layout above: the counters start the second line, the watch the fourth, the policy the
-// fifth.
-const _: () = assert!(std::mem::offset_of!(Device, counters) == 64);
+// The layout above: the watch starts the second line and a read's counters end it (a write's
+// start the third), the policy starts the fifth.
 const _: () = assert!(std::mem::offset_of!(Device, queue_waits) < 64);
-const _: () = assert!(std::mem::offset_of!(Device, watch) == 192);
+const _: () = assert!(std::mem::offset_of!(Device, watch) == 64);
+const _: () = assert!(std::mem::offset_of!(Device, counters) == 96);
 const _: () = assert!(std::mem::offset_of!(Device, policy) == 256);
 
 /// A device's state with respect to having no usable path.
@@ -721,7 +723,10 @@ impl Device {
         self.queue.front().copied()
     }
 
-    pub fn queue_push_back(&mut self, io: u32) {
+    /// I/O `io` joins the back of the device's queue, counted in QUED (esxtop's queued commands)
+    /// from `now`: every I/O that waits there was just issued.
+    pub fn queue_push_back(&mut self, now: TimeNs, io: u32) {
+        self.queued.add(now, 1);
         self.queue.push_back(io);
         self.queue_waits = true;
     }

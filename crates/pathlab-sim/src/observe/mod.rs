@@ -15,7 +15,7 @@ pub mod window;
 
 use crate::engine::TimeNs;
 use crate::model::Model;
-use application::DeviceWatch;
+use application::{DeviceWatch, FailedIos};
 use response_counts::ResponseCounts;
 use responses_kept::KeptResponses;
 
@@ -283,11 +283,11 @@ impl Recorder {
         }
     }
 
-    /// An I/O of the device whose watch is `watch` failed for good at `now`: the application
-    /// saw an error.
-    pub fn io_failed(&mut self, watch: &mut DeviceWatch, now: TimeNs) {
+    /// An I/O of the device whose watch and failures are `watch` and `failed` failed for good at
+    /// `now`: the application saw an error.
+    pub fn io_failed(&mut self, watch: &mut DeviceWatch, failed: &mut FailedIos, now: TimeNs) {
         watch.answered(now, self.timing_stalls);
-        watch.failed(now);
+        failed.failed(now);
         self.guest.failed += 1;
         self.accounting.failed += 1;
     }

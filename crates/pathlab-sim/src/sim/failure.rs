@@ -518,7 +518,8 @@ impl Simulation {
     fn fail_io(&mut self, io: u32) {
         let r = self.ios.get(io);
         let w = r.worker as usize;
-        self.rec.io_failed(&mut self.model.devices[r.device as usize].watch, self.events.now());
+        let device = &mut self.model.devices[r.device as usize];
+        self.rec.io_failed(&mut device.watch, &mut device.failed, self.events.now());
         self.retire(io);
         if self.issuing && matches!(self.workers[w].mode, Loop::Closed { .. }) {
             let at = self.events.now() + self.workers[w].error_backoff_ns;

@@ -20,24 +20,26 @@ impl Simulation {
     /// one. A closed loop that issues again at once (`reap`) keeps its record: the slab's free
     /// list and the host's outstanding count would take it and give it back in the same instant
     /// (the free list is last in, first out: the same record; the count's level the same value
-    /// and moment), some 30 instructions an I/O that a hand-written loop does not spend.
-    /// `PLAIN`: the step plan's instance (`plan.rs`), as in every hot step below.
+    /// and moment), some 30 instructions an I/O that a hand-written loop does not spend. The
+    /// record kept is the worker's own: its worker, device and CPU stay, and the worker's second
+    /// line (which holds its device and CPU) is not read. `PLAIN`: the step plan's instance
+    /// (`plan.rs`), as in every hot step below.
     #[inline(always)]
     pub(super) fn issue_in<const PLAIN: bool>(&mut self, w: usize, reused: Option<u32>) {
+        let now = self.events.now();
         let worker = &mut self.workers[w];
         let attrs = worker.next_io();
         worker.in_flight += 1;
-        let device = worker.device as usize;
-        let record = Io {
-            worker: w as u32,
-            cpu: worker.cpu,
-            device: device as u32,
+        let issued = |worker: u32, cpu: u32, device: u32| Io {
+            worker,
+            cpu,
+            device,
             path: 0,
             bytes: attrs.bytes,
             is_write: attrs.is_write,
             service_key: attrs.service_key,
-            issued_at: self.events.now(),
-            dispatched_at: self.events.now(),
+            issued_at: now,
+            dispatched_at: now,
             attempt: 0,
             state: IoState::Queued,
             route: 0,
@@ -45,21 +47,23 @@ impl Simulation {
             errors: 0,
             retry_of: NOT_A_RETRY,
         };
-        let now = self.events.now();
-        let io = match reused {
+        let (io, device) = match reused {
             Some(io) => {
-                *self.ios.get_mut(io) = record;
-                io
+                let r = self.ios.get_mut(io);
+                debug_assert_eq!(r.worker as usize, w, "a record reused is its worker's own");
+                *r = issued(r.worker, r.cpu, r.device);
+                (io, r.device as usize)
             }
             None => {
-                let io = self.ios.insert(record);
+                let (cpu, device) = (worker.cpu, worker.device);
+                let io = self.ios.insert(issued(w as u32, cpu, device));
                 // The slab numbers a new slot next after its last (`Slab::insert`): `io_rest` grows with it.
                 debug_assert!(io as usize <= self.io_rest.len(), "a slab slot past the I/Os' rest");
                 if io as usize == self.io_rest.len() {
                     self.io_rest.push(IoRest::default());
                 }
                 self.model.host.outstanding.add(now, 1);
-                io
+                (io, device as usize)
             }
         };
         if !PLAIN && self.keeps_offsets {
@@ -67,18 +71,19 @@ impl Simulation {
         }
         let device_state = &mut self.model.devices[device];
         self.rec.io_issued(&mut device_state.watch, now);
-        device_state.queued.add(now, 1);
         if device_state.queue_waits() {
-            device_state.queue_push_back(io);
+            device_state.queue_push_back(now, io);
             return self.dispatch_device(device);
         }
         // An empty queue: the new I/O would be its front and leave it at once if a slot is free,
         // so it goes straight to a path, without the trip through the queue's buffer (a cache
-        // miss per I/O on a host of many devices). The same steps in the same order otherwise.
+        // miss per I/O on a host of many devices). The same steps in the same order otherwise,
+        // but for QUED: an I/O that starts as it is issued is not counted in it (`place`), which
+        // added one and took it back in the same instant (the level's value and moment the same).
         if !device_state.slot_free() {
-            device_state.queue_push_back(io);
+            device_state.queue_push_back(now, io);
         } else if !self.place::<PLAIN>(device, io, false) {
-            self.model.devices[device].queue_push_back(io);
+            self.model.devices[device].queue_push_back(now, io);
             self.no_usable_path(device);
         }
     }
@@ -128,8 +133,9 @@ impl Simulation {
         }
     }
 
-    /// Gives I/O `io` (the front of device `d`'s queue when `queued`) its path and starts it;
-    /// false, leaving it where it is, when the policy has no usable path.
+    /// Gives I/O `io` (the front of device `d`'s queue when `queued`, else one just issued, not
+    /// counted in QUED) its path and starts it; false, leaving it where it is (and uncounted),
+    /// when the policy has no usable path.
     #[inline(always)]
     fn place<const PLAIN: bool>(&mut self, d: usize, io: u32, queued: bool) -> bool {
         let now = self.events.now();
@@ -149,8 +155,14 @@ impl Simulation {
         // Without an NVMe head's tags and a path's own queue depth (the usual host) nothing holds
         // the I/O back: it starts (`start`) in this look-up of its device, and goes to its adapter.
         let plain = PLAIN || (!device.per_path_depth && self.model.tags.pools.is_empty());
-        if plain {
+        if plain && queued {
             device.started(now);
+        } else if plain {
+            // Straight from its issue, never counted in QUED (`issue_in`).
+            device.active.add(now, 1);
+        } else if !queued {
+            // From its issue: QUED counts it until it starts (`start`).
+            device.queued.add(now, 1);
         }
         let r = self.ios.get_mut(io);
         r.path = p;
@@ -333,7 +345,8 @@ impl Simulation {
 
     /// Reads one word of each line the I/O's completion (and its closed loop's next issue) will
     /// read beyond its own record and path head (which holds a read's counters): its device's
-    /// levels, counters, watch and policy, its worker. On a host of many devices each is a cache miss;
+    /// levels, counters and watch (one line), policy, its worker's first line (a closed loop
+    /// that issues again at once reads no more of it). On a host of many devices each is a cache miss;
     /// read all at once, their misses are under way together rather than one after the other
     /// as the completion's steps come to them. Where the trip back is short
     /// (`ReadAhead::as_sent`) they are read as the response is sent (`respond`), beside that
@@ -345,10 +358,8 @@ impl Simulation {
         let words = [
             d.active.value(),
             d.counters.reads,
-            d.watch.longest.ns,
             d.policy.preload(),
-            u64::from(w.in_flight),
-            w.think_ns,
+            u64::from(w.in_flight) + u64::from(w.reissues_at_once),
         ];
         // One black box for them all: each its own cost some 10 instructions an I/O more.
         std::hint::black_box(words.iter().fold(0u64, |sum, &w| sum.wrapping_add(w)));
@@ -367,15 +378,13 @@ impl Simulation {
         let w = r.worker as usize;
         let worker = &mut self.workers[w];
         worker.in_flight -= 1;
-        let again = self.issuing && matches!(worker.mode, Loop::Closed { .. });
-        match worker.think_ns {
-            0 if again => self.issue_in::<PLAIN>(w, Some(io)),
-            think => {
-                self.free_record(io);
-                if again {
-                    self.events.after(think, Event::Reissue { worker: r.worker });
-                }
-            }
+        if worker.reissues_at_once && self.issuing {
+            return self.issue_in::<PLAIN>(w, Some(io));
+        }
+        self.free_record(io);
+        let worker = &self.workers[w];
+        if self.issuing && matches!(worker.mode, Loop::Closed { .. }) {
+            self.events.after(worker.think_ns, Event::Reissue { worker: r.worker });
         }
     }
 

@@ -312,7 +312,14 @@ impl Simulation {
         let m = &self.model;
         let names = self.row_names.devices(m);
         let devices: Vec<ApplicationSaw> = (0..m.devices.len())
-            .map(|d| ApplicationSaw::of_device(&m.host_names[m.devices[d].host], &names[d], &m.devices[d].watch))
+            .map(|d| {
+                ApplicationSaw::of_device(
+                    &m.host_names[m.devices[d].host],
+                    &names[d],
+                    &m.devices[d].watch,
+                    &m.devices[d].failed,
+                )
+            })
             .collect();
         let hosts = (0..m.host_names.len())
             .map(|h| {

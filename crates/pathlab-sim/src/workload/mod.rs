@@ -36,24 +36,32 @@ enum Sizes {
     Split(Box<[(u64, u64)]>),
 }
 
-/// `repr(C)`, aligned to a cache line, with what every I/O reads and writes in its first two
-/// lines: its draws (the service key's and the read/write draw's streams), its sizes, device and
-/// in-flight count in the first; the closed loop's next step, the open loop's arrivals and
-/// whether offsets are drawn in the second. On a host of many devices the workers do not stay in
-/// the cache; the rest (the Zipf law, cursors, the size and offset streams) is read only by the
-/// workloads that have them. (The open loop's arrival stream and last arrival were in a third
-/// and a fifth line: 0.8 last-level misses an I/O on 4,000 devices at 50 I/O/s each, session
-/// 22; the read/write draw's stream was in a third line, read by every I/O of a workload of
-/// reads and writes: one L1 miss an I/O on the cluster's 16,000 devices, session 24.)
+/// `repr(C)`, aligned to a cache line, with what an I/O of a closed loop that issues again at
+/// once reads and writes in its first line: its draws (the service key's and the read/write
+/// draw's streams), its sizes, its count in flight, whether offsets are drawn and whether it
+/// issues again at once; its device and CPU, the closed loop's think time and the open loop's
+/// arrivals in the second, read by an I/O in a record of its own (`Simulation::issue_in`: a
+/// record reused keeps its device and CPU) and by the other loops. On a host of many devices the
+/// workers do not stay in the cache; the rest (the Zipf law, cursors, the size and offset
+/// streams) is read only by the workloads that have them. (The open loop's arrival stream and
+/// last arrival were in a third and a fifth line: 0.8 last-level misses an I/O on 4,000 devices
+/// at 50 I/O/s each, session 22; the read/write draw's stream was in a third line, read by every
+/// I/O of a workload of reads and writes: one L1 miss an I/O on the cluster's 16,000 devices,
+/// session 24; the closed loop's mode and think time, the device and the CPU were in the second,
+/// one last-level miss an I/O on 10,000 devices, session 27.)
 #[repr(C, align(64))]
 pub struct Worker {
     service_rng: Stream,
     rw_rng: Stream,
     sizes: Sizes,
     write_fraction: f64,
-    /// Its device's index (a `u32`, as an I/O's record holds it, so that the line has room).
-    pub device: u32,
     pub in_flight: u32,
+    /// Whether anything in the model reads an I/O's offset (extent ownership, RAID back ends):
+    /// when nothing does, no offset is drawn (its stream serves nothing else).
+    offsets_read: bool,
+    /// A closed loop without think time: a completion's I/O is followed by the next at once
+    /// (`mode` and `think_ns` say so too, in the second line).
+    pub reissues_at_once: bool,
     arrivals: Stream,
     pub mode: Loop,
     /// Closed loop: the wait between a completion and the next issue (zero: at once).
@@ -64,9 +72,8 @@ pub struct Worker {
     burst: Option<Box<Bursts>>,
     /// The host CPU its I/O is issued from: workers take the host's CPUs in turn (`build_workers`).
     pub cpu: u32,
-    /// Whether anything in the model reads an I/O's offset (extent ownership, RAID back ends):
-    /// when nothing does, no offset is drawn (its stream serves nothing else).
-    offsets_read: bool,
+    /// Its device's index (a `u32`, as an I/O's record holds it, so that the line has room).
+    pub device: u32,
     access: Access,
     range_bytes: u64,
     /// Index of the workload in the scenario (for messages about it).
@@ -83,9 +90,12 @@ pub struct Worker {
     offset_rng: Stream,
 }
 
-// What every I/O reads: the first two lines, no more.
+// What an I/O of a closed loop that issues again at once reads: the first line; the others
+// (and a record of its own), the second too, no more.
+const _: () = assert!(std::mem::offset_of!(Worker, reissues_at_once) < 64);
 const _: () = assert!(std::mem::offset_of!(Worker, arrivals) == 64);
-const _: () = assert!(std::mem::offset_of!(Worker, range_bytes) == 128);
+const _: () = assert!(std::mem::offset_of!(Worker, device) + 4 <= 128);
+const _: () = assert!(std::mem::offset_of!(Worker, range_bytes) >= 128);
 
 impl Worker {
     pub fn next_io(&mut self) -> IoAttrs {
@@ -103,8 +113,16 @@ impl Worker {
             1.0 => true,
             f => self.rw_rng.open01() < f,
         };
-        let offset = match self.access {
-            _ if !self.offsets_read => 0,
+        let offset = if self.offsets_read { self.draw_offset(bytes) } else { 0 };
+        IoAttrs { bytes, is_write, offset, service_key: self.service_rng.bits() }
+    }
+
+    /// The offset of an I/O of `bytes`, by the workload's access. A call of its own: inlined,
+    /// the access (in the worker's second line) could be read ahead of `offsets_read`'s test by
+    /// every I/O, as a path's error profile was ahead of its flag's (session 26).
+    #[inline(never)]
+    fn draw_offset(&mut self, bytes: u64) -> u64 {
+        match self.access {
             Access::Random => self.offset_rng.below((self.range_bytes / bytes).max(1)) * bytes,
             Access::Zipf => {
                 let z = self.zipf.as_ref().expect("zipf access has its law");
@@ -122,8 +140,7 @@ impl Worker {
                 self.cursors[k] += bytes;
                 o
             }
-        };
-        IoAttrs { bytes, is_write, offset, service_key: self.service_rng.bits() }
+        }
     }
 
     /// Time to the next open-loop arrival.
@@ -348,6 +365,7 @@ pub fn build_workers(
                 cpu: workers.len() as u32 % cpus,
                 error_backoff_ns: w.error_backoff.0,
                 think_ns: w.think_time.0,
+                reissues_at_once: matches!(mode, Loop::Closed { .. }) && w.think_time.0 == 0,
                 sizes: sizes.clone(),
                 write_fraction: 1.0 - w.read_pct / 100.0,
                 access: w.access,

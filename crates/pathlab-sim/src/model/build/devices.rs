@@ -174,6 +174,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         outage: Outage::None,
         counters: Default::default(),
         watch: Default::default(),
+        failed: Default::default(),
         stack: claimed.stack,
         satp,
         // Under dm-multipath each device's claim is its own (`LinuxClaims::claim`): shared where equal to the last's.
