@@ -293,3 +293,25 @@ def test_a_pending_group_beside_a_map_that_reads_the_state_runs_the_arrays_said_
     line = next(x for x in done.text.splitlines() if x.startswith('non_owner_state = "standby"  # default'))
     assert "the array's state, standby, read from its other maps, runs" in line
     assert any(f.title.endswith("is not read; simulated standby (captured)") for f in done.findings)
+
+
+@pytest.mark.parametrize(("array_key", "why"), [
+    ("symmetric = true", "is symmetric: one port group for every controller, none preferred over another"),
+    ("tpgs = false", "reports no ALUA/ANA states (tpgs = false): no port group reports the preferred bit"),
+])
+def test_preferred_on_an_array_with_no_port_group_to_prefer_is_refused(array_key: str, why: str) -> None:
+    """`preferred` names the port group that reports ALUA's preferred bit: an array with one port
+    group for every controller, or no ALUA states at all, has none to prefer, so the key would be
+    read by nothing (the review's probe ran it silently)."""
+    text = "\n".join([
+        '[run]\nduration = "10ms"',
+        '[host]\nadapters = [{ name = "vmhba1", queue_depth = 64 }]',
+        f'[[arrays]]\nname = "array"\n{array_key}\nservice = {{ fixed = "25us" }}\nports = [{{ name = "P0" }}]',
+        '[[fabric]]\nadapters = ["vmhba1"]\nports = ["array/P0"]\nlatency = "50us"',
+        '[[devices]]\nname = "naa.1"\narray = "array"\nlun = 1\npreferred = "CT0"',
+        '[policy]\nname = "VMW_PSP_RR"',
+        '[[workloads]]\nname = "reads"\ndevices = ["naa.1"]\noutstanding = 1\nblock_size = "8KiB"\nread_pct = 100',
+    ])
+    with pytest.raises(ScenarioError) as refused:
+        Scenario.from_text(text, "t.toml")
+    assert refused.value.args[1:] == ("devices.0.preferred", f'array "array" {why}')

@@ -731,6 +731,8 @@ impl Device {
         self.queue_waits = true;
     }
 
+    /// I/O `io` goes back to the front of the device's queue; the caller has counted it in QUED
+    /// already (`requeue`, `retry_or_hold`): a held I/O is not counted twice.
     pub fn queue_push_front(&mut self, io: u32) {
         self.queue.push_front(io);
         self.queue_waits = true;

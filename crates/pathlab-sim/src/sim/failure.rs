@@ -469,8 +469,8 @@ impl Simulation {
         // (An I/O given up unsent twice in a row no longer knows its last send: 0.)
         let done = IoDone { now_ns: now, latency_ns: now.saturating_sub(r.dispatched_at), failed: true };
         self.model.devices[d].policy.end_io(PathId(p as u32), &r.desc(), &done);
-        // A request still waiting for its tag or its path's slot was counted as queued
-        // (`dispatch_device`); a started one holds its path's slot.
+        // A request still waiting for its tag or its path's slot was counted as queued (by
+        // `queue_push_back`, or by `place` for one just issued); a started one holds its path's slot.
         if matches!(r.state, IoState::WaitTag | IoState::WaitPath) {
             self.model.devices[d].queued.add(now, -1);
         } else {

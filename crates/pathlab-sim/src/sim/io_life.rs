@@ -134,8 +134,8 @@ impl Simulation {
     }
 
     /// Gives I/O `io` (the front of device `d`'s queue when `queued`, else one just issued, not
-    /// counted in QUED) its path and starts it; false, leaving it where it is (and uncounted),
-    /// when the policy has no usable path.
+    /// counted in QUED) its path and starts it; false, leaving it where it is (counted in QUED
+    /// if it was queued, uncounted if just issued), when the policy has no usable path.
     #[inline(always)]
     fn place<const PLAIN: bool>(&mut self, d: usize, io: u32, queued: bool) -> bool {
         let now = self.events.now();

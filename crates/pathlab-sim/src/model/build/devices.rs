@@ -91,6 +91,17 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
             format!("array \"{}\" is symmetric: every controller serves the LUN, none owns it", d.array),
         );
     }
+    // The preferred bit is one of the ALUA states' report (REPORT TARGET PORT GROUPS' PREF): an
+    // array that reports none, or reports one port group for every controller, has no port group
+    // to prefer, and the key would be read by nothing.
+    if d.preferred.is_some() && (m.arrays[array].symmetric || !m.arrays[array].tpgs) {
+        let why = if m.arrays[array].symmetric {
+            "is symmetric: one port group for every controller, none preferred over another"
+        } else {
+            "reports no ALUA/ANA states (tpgs = false): no port group reports the preferred bit"
+        };
+        return err(format!("{field}.preferred"), format!("array \"{}\" {why}", d.array));
+    }
     if d.non_owner_state == Some(AluaState::ActiveOptimized) {
         return err(format!("{field}.non_owner_state"), super::arrays::NON_OWNER_ALLOWED);
     }
