@@ -22,9 +22,10 @@ fn main() {
         result.accounting.issued as f64 / secs / 1e6,
         setup
     );
-    match full {
-        true => println!("{}", serde_json::to_string(&result).unwrap()),
-        false => println!("{}", serde_json::to_string(&result.summary).unwrap()),
+    if full {
+        println!("{}", serde_json::to_string(&result).unwrap());
+    } else {
+        println!("{}", serde_json::to_string(&result.summary).unwrap());
     }
     eprintln!("replication {}", serde_json::to_string(&result.replication).unwrap());
     eprintln!("controllers {}", serde_json::to_string(&result.controllers).unwrap());

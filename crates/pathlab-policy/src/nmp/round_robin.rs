@@ -586,14 +586,14 @@ impl PathSelector for VmwPspRr {
 
     #[inline]
     fn start_io(&mut self, path: PathId, io: &IoDesc, _now_ns: TimeNs) {
-        let on_current = self.current().filter(|&i| self.lanes[i].id == path);
-        if on_current.is_some() {
+        let at = self.position(path);
+        if at.is_some() && at == self.current() {
             self.ios_on_current = self.ios_on_current.saturating_add(1);
             let bytes = u32::try_from(io.bytes).unwrap_or(u32::MAX);
             self.bytes_on_current = self.bytes_on_current.saturating_add(bytes);
         }
         self.pending_bytes += io.bytes;
-        if let Some(i) = on_current.or_else(|| self.paths.index_of(path)) {
+        if let Some(i) = at {
             self.lanes[i].key += ONE_PENDING;
         }
     }

@@ -73,7 +73,7 @@ impl Simulation {
         self.rec.io_issued(&mut device_state.watch, now);
         if device_state.queue_waits() {
             device_state.queue_push_back(now, io);
-            return self.dispatch_device(device);
+            return self.dispatch_device_in::<PLAIN>(device);
         }
         // An empty queue: the new I/O would be its front and leave it at once if a slot is free,
         // so it goes straight to a path, without the trip through the queue's buffer (a cache
@@ -120,6 +120,12 @@ impl Simulation {
 
     /// Moves queued I/Os of a device onto paths while it has free slots.
     pub(super) fn dispatch_device(&mut self, d: usize) {
+        self.dispatch_device_in::<false>(d);
+    }
+
+    /// `dispatch_device` in the step plan's instance `PLAIN` (`plan.rs`): a plain run's queued
+    /// I/Os take the plain steps too.
+    fn dispatch_device_in<const PLAIN: bool>(&mut self, d: usize) {
         loop {
             if !self.slot_free(d) {
                 return;
@@ -127,7 +133,7 @@ impl Simulation {
             let Some(io) = self.model.devices[d].queue_front() else {
                 return;
             };
-            if !self.place::<false>(d, io, true) {
+            if !self.place::<PLAIN>(d, io, true) {
                 return self.no_usable_path(d);
             }
         }
@@ -320,9 +326,9 @@ impl Simulation {
             }
         }
         self.ios.get_mut(io).state = IoState::Reaping;
-        self.dispatch_adapter(a);
+        self.dispatch_adapter_in::<PLAIN>(a);
         if device_queue_waits {
-            self.dispatch_device(d);
+            self.dispatch_device_in::<PLAIN>(d);
         }
         // The application's part: after the host stack's own time, once the host is not paused
         // (`model::pause`; the Reap event waits out a pause itself).
@@ -416,12 +422,18 @@ impl Simulation {
     /// nothing waiting (the usual case) is one test, not a call.
     #[inline(always)]
     pub(super) fn dispatch_adapter(&mut self, a: usize) {
+        self.dispatch_adapter_in::<false>(a);
+    }
+
+    /// `dispatch_adapter` in the step plan's instance `PLAIN` (`plan.rs`).
+    #[inline(always)]
+    fn dispatch_adapter_in<const PLAIN: bool>(&mut self, a: usize) {
         if !self.model.adapters[a].waiting.is_empty() {
-            self.send_waiting(a);
+            self.send_waiting::<PLAIN>(a);
         }
     }
 
-    fn send_waiting(&mut self, a: usize) {
+    fn send_waiting<const PLAIN: bool>(&mut self, a: usize) {
         loop {
             let adapter = &mut self.model.adapters[a];
             if adapter.active.value() >= u64::from(adapter.queue_depth) {
@@ -431,7 +443,8 @@ impl Simulation {
                 return;
             };
             adapter.queued.add(self.events.now(), -1);
-            self.send(io);
+            let p = self.ios.get(io).path as usize;
+            self.send_on::<PLAIN>(io, p, false);
         }
     }
 

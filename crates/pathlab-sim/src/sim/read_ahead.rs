@@ -13,7 +13,6 @@
 //! before use). Session 25 drew the line at a fixed 10 µs trip; a completion touches about 16
 //! lines of its own there (callgrind), so 1,000 completions are about the 1 MiB the lines must
 //! stay in.
-
 //!
 //! `respond` and `complete` each ask `as_sent` of the same trip: an I/O in flight across a new
 //! measure may be read ahead at both or neither. That moves only where the misses fall (the reads
