@@ -11,8 +11,11 @@ blank line apart. Round robin's working paths are the device's AO paths."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import NamedTuple
+
+from conftest import pathlab
 
 #: The path list's Group State for each TPG_state.
 GROUP_STATE = {"AO": "active", "ANO": "active unoptimized", "STBY": "standby"}
@@ -67,3 +70,10 @@ def write(tmp_path: Path, devices: list[tuple[int, list[tuple[int, str]], list[R
     (tmp_path / "devices.txt").write_text("\n".join(listed))
     (tmp_path / "paths.txt").write_text("\n".join(paths))
     return tmp_path / "devices.txt", tmp_path / "paths.txt"
+
+
+def simulated_states(toml: Path) -> dict[str, str]:
+    """Each path's ALUA state as the simulation runs it (`pathlab run`'s path table), a short run."""
+    ran = pathlab("run", str(toml), "--set", 'run.duration="1s"', "--set", 'run.warmup="0.5s"')
+    assert ran.returncode == 0, ran.stderr
+    return {m[1]: m[2] for m in re.finditer(r"^(vmhba\S+)\s+\S+\s+\S+\s+\w+\s+(AO|ANO|STBY|UNAV)\s", ran.stdout, re.M)}

@@ -6,13 +6,12 @@ paths reach. The device list decided silently where every path was AO."""
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 
 import pathlab as lab
 from conftest import pathlab
-from esxi_alua_listings import Reached, device_name, write
+from esxi_alua_listings import Reached, device_name, simulated_states, write
 
 #: One path to each of the two SPs' groups.
 TWO_GROUPS = [Reached("vmhba1", 0, "00a1", 1, "AO"), Reached("vmhba2", 1, "00b1", 2, "AO")]
@@ -70,14 +69,6 @@ def test_a_group_no_path_reaches_is_read_from_the_device_list(tmp_path: Path) ->
     assert "in the path list" not in warned
 
 
-def _run_states(tmp_path: Path, text: str) -> dict[str, str]:
-    """Each path's ALUA state as the simulation runs it (`pathlab run`'s path table)."""
-    (tmp_path / "host.toml").write_text(text)
-    ran = pathlab("run", str(tmp_path / "host.toml"), "--set", 'run.duration="1s"', "--set", 'run.warmup="0.5s"')
-    assert ran.returncode == 0, ran.stderr
-    return {m[1]: m[2] for m in re.finditer(r"^(vmhba\S+)\s+\S+\s+\S+\s+\w+\s+(AO|ANO|STBY|UNAV)\s", ran.stdout, re.M)}
-
-
 def test_a_group_whose_paths_show_two_states_is_said_with_the_state_run_and_the_path_run_otherwise(
         tmp_path: Path) -> None:
     # TPG 2's paths show ANO (vmhba1:C0:T1) and AO (vmhba2:C0:T0): the warning said the path list's
@@ -98,7 +89,8 @@ def test_a_group_whose_paths_show_two_states_is_said_with_the_state_run_and_the_
     assert finding.title == (f"{device_name(1)}: the path list shows its paths in TPG_id=2 in more than one state: "
                              "ANO (line 10); AO (line 19) (captured)")
     assert finding.evidence == said
-    assert _run_states(tmp_path, text) == {"vmhba1:C0:T0:L1": "AO", "vmhba1:C0:T1:L1": "ANO", "vmhba2:C0:T0:L1": "ANO"}
+    (tmp_path / "host.toml").write_text(text)
+    assert simulated_states(tmp_path / "host.toml") == {"vmhba1:C0:T0:L1": "AO", "vmhba1:C0:T1:L1": "ANO", "vmhba2:C0:T0:L1": "ANO"}
 
 
 def test_an_owning_group_whose_paths_show_two_states_runs_them_all_optimized_and_says_which_is_not(
@@ -109,4 +101,5 @@ def test_an_owning_group_whose_paths_show_two_states_runs_them_all_optimized_and
     assert ("the scenario runs the group's paths active-optimized: its group owns the device in the scenario (the "
             "group of its first active-optimized path, line 1), so vmhba2:C0:T0:L1 (line 10) is run otherwise than "
             "shown") in warned.replace("\n", " ")
-    assert _run_states(tmp_path, text) == {"vmhba1:C0:T0:L1": "AO", "vmhba2:C0:T0:L1": "AO", "vmhba2:C0:T1:L1": "ANO"}
+    (tmp_path / "host.toml").write_text(text)
+    assert simulated_states(tmp_path / "host.toml") == {"vmhba1:C0:T0:L1": "AO", "vmhba2:C0:T0:L1": "AO", "vmhba2:C0:T1:L1": "ANO"}

@@ -4,7 +4,6 @@ the import read the first AO group as the owner and ran the second's paths non-o
 
 from __future__ import annotations
 
-import re
 import subprocess
 import tomllib
 from pathlib import Path
@@ -13,7 +12,7 @@ import pytest
 
 import pathlab as lab
 from conftest import pathlab
-from esxi_alua_listings import Reached, device_name, write
+from esxi_alua_listings import Reached, device_name, simulated_states, write
 from pathlab.importer.host_tables import Elements
 from pathlab.importer.provenance import Derived, Read
 
@@ -22,7 +21,6 @@ from pathlab.importer.provenance import Derived, Read
 METRO = [Reached("vmhba1", 0, "00a1", 1, "AO"), Reached("vmhba1", 1, "00b1", 2, "AO"),
          Reached("vmhba2", 0, "00c1", 3, "ANO")]
 METRO_CONFIG = [(1, "AO"), (2, "AO"), (3, "ANO")]
-SHORT = ["--set", 'run.duration="1s"', "--set", 'run.warmup="0.5s"']
 
 
 def _import(tmp_path: Path, devices: list) -> tuple[dict, str, str]:
@@ -31,13 +29,6 @@ def _import(tmp_path: Path, devices: list) -> tuple[dict, str, str]:
     assert done.returncode == 0, done.stderr
     text = (tmp_path / "host.toml").read_text()
     return tomllib.loads(text), text, done.stderr
-
-
-def _simulated_states(toml: Path) -> dict[str, str]:
-    """Each path's ALUA state as the simulation runs it (`pathlab run`'s path table)."""
-    ran = pathlab("run", str(toml), *SHORT)
-    assert ran.returncode == 0, ran.stderr
-    return {m[1]: m[2] for m in re.finditer(r"^(vmhba\S+)\s+\S+\s+\S+\s+\w+\s+(AO|ANO|STBY|UNAV)\s", ran.stdout, re.M)}
 
 
 def test_two_active_optimized_groups_both_serve_optimized_and_neither_owns(tmp_path: Path) -> None:
@@ -55,7 +46,7 @@ def test_two_active_optimized_groups_both_serve_optimized_and_neither_owns(tmp_p
             "so the groups active-optimized together are one controller of the scenario (TPG1+TPG2)") in warned
     assert "which array a group not optimized is of, and each group's distance are not determined" in warned
     # As run: vmhba1:C0:T1 (TPG 2) optimized, as its path block says; it ran ANO with TPG1 the owner.
-    assert _simulated_states(tmp_path / "host.toml") == {
+    assert simulated_states(tmp_path / "host.toml") == {
         f"vmhba1:C0:T0:L{lun}": "AO" for lun in (1, 2)} | {f"vmhba1:C0:T1:L{lun}": "AO" for lun in (1, 2)} | {
         f"vmhba2:C0:T0:L{lun}": "ANO" for lun in (1, 2)}
 
@@ -137,7 +128,7 @@ def test_a_host_reaching_one_of_the_joined_groups_owns_by_the_clusters_controlle
     text = (tmp_path / "cluster.toml").read_text()
     renamed = "esxb's TPG1, the cluster's TPG1+TPG2" if order[0] == "esxa" else "esxa's TPG1+TPG2, the cluster's TPG1"
     assert renamed in text
-    assert _simulated_states(tmp_path / "cluster.toml") == {
+    assert simulated_states(tmp_path / "cluster.toml") == {
         "vmhba1:C0:T0:L1": "AO", "vmhba1:C0:T1:L1": "AO", "vmhba2:C0:T0:L1": "ANO",
         "vmhba3:C0:T0:L1": "AO", "vmhba4:C0:T0:L1": "ANO"}
 

@@ -6,7 +6,6 @@ that run otherwise than the listing shows."""
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 
 import pathlab as lab
 from conftest import pathlab
-from esxi_alua_listings import Reached, device_name, write
+from esxi_alua_listings import Reached, device_name, simulated_states, write
 
 METRO = [Reached("vmhba1", 0, "00a1", 1, "AO"), Reached("vmhba1", 1, "00b1", 2, "AO"),
          Reached("vmhba2", 0, "00c1", 3, "ANO")]
@@ -26,12 +25,6 @@ def _import(tmp_path: Path, devices: list) -> tuple[dict, str, str]:
     assert done.returncode == 0, done.stderr
     text = (tmp_path / "host.toml").read_text()
     return tomllib.loads(text), text, done.stderr.replace("\n", " ")
-
-
-def _simulated_states(toml: Path) -> dict[str, str]:
-    ran = pathlab("run", str(toml), "--set", 'run.duration="1s"', "--set", 'run.warmup="0.5s"')
-    assert ran.returncode == 0, ran.stderr
-    return {m[1]: m[2] for m in re.finditer(r"^(vmhba\S+)\s+\S+\s+\S+\s+\w+\s+(AO|ANO|STBY|UNAV)\s", ran.stdout, re.M)}
 
 
 def test_a_device_whose_paths_are_all_non_optimized_beside_a_metro_device_is_said_owned_by_the_first_controller(
@@ -54,7 +47,7 @@ def test_a_device_whose_paths_are_all_non_optimized_beside_a_metro_device_is_sai
         found = [f for f in lab.import_host(str(tmp_path / "devices.txt"), str(paths)).findings if "no owner" in f.title]
     assert [f"{f.title}: {f.evidence}" for f in found] == [said]
     # As run: LUN 2's paths in TPG 1 and 2 optimized, as said (its listing shows them ANO).
-    states = _simulated_states(tmp_path / "host.toml")
+    states = simulated_states(tmp_path / "host.toml")
     assert {k: v for k, v in states.items() if k.endswith("L2")} == {
         "vmhba1:C0:T0:L2": "AO", "vmhba1:C0:T1:L2": "AO", "vmhba2:C0:T0:L2": "ANO"}
 

@@ -566,14 +566,14 @@ def _cluster_owner(m: Member, t: Table, name: str, owner: str, a: ClusterArray) 
     if not led:  # no port of this host leads to its owner: no path of it runs optimized, here or in the cluster
         return owner
     cluster = {p.name: p for p in a.ports}
-    named = {cluster[p].controller for p in led}
-    if None in named:  # a port without a controller beside controllers' ports: `_write_ports` refuses it
+    controllers = [cluster[p].controller for p in led]
+    if None in controllers:  # a port without a controller beside controllers' ports: `_write_ports` refuses it
         return owner
+    named = {c for c in controllers if c is not None}
     wrong = [p for p in read if (cluster[p].controller in named) != (read[p] == owner)]
     if len(named) > 1 or wrong:
         _refuse_controllers_apart(m, name, read, [cluster[p] for p in sorted({*led, *wrong})], a)
     (joined,) = named
-    assert joined is not None  # a port the host reads a controller of was given one by the first host to reach it
     if joined != owner:
         readers = ", ".join(dict.fromkeys(h for p in led for h, _ in cluster[p].seen[:1] if h != m.name))
         t.set("owner", joined, Derived(f"{_said(t.source('owner'))}; {m.name}'s {owner}, the cluster's {joined}: the "
