@@ -259,10 +259,17 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         a.key("vendor", str(first.vendor).strip(), Read(mfile, text="map header"))
         a.key("model", product, Read(mfile, text="map header"))
         conf_used = (str(c.files["conf"]),) if any(vendor_of[m.name] == array for m in maps if m.name in weighted) else ()
-        a.key("tpgs", alua, Derived(f"{mfile}: " + _tpgs_reason(alua, ownership, conf_used, kinds[array].ontap),
-                                    (mfile, *conf_used)))
-        a.key("symmetric", not owned, Derived(f"{mfile}: " + _symmetric_reason(
-            [m for m in maps if vendor_of[m.name] == array], topology, conf_used), (mfile, *conf_used)))
+        of_array = [m for m in maps if vendor_of[m.name] == array]
+        # Maps the listing ends inside after one group say nothing of groups apart: where they are
+        # all the array shows, its symmetry (and TPGS, without a handler to say it) is assumed.
+        read_whole = [m for m in of_array if topology[m.name].cut_one_group is None]
+        assumed = None if owned or read_whole else _cut_assumed(mfile, of_array, topology)
+        if assumed is not None:
+            warnings.append((f"arrays.{array}.symmetric", assumed))
+        a.key("tpgs", alua, Assumed(assumed) if assumed is not None and not (alua or ownership or kinds[array].ontap)
+              else Derived(f"{mfile}: " + _tpgs_reason(alua, ownership, conf_used, kinds[array].ontap), (mfile, *conf_used)))
+        a.key("symmetric", not owned, Assumed(assumed) if assumed is not None else Derived(
+            f"{mfile}: " + _symmetric_reason(of_array if owned else read_whole, topology, conf_used), (mfile, *conf_used)))
         mine_timed = [(c.transitions[m.name], m.name) for m in maps if vendor_of[m.name] == array
                       and m.name in c.transitions]
         if mine_timed:  # a transition may take the longest any of the array's LUNs reports
@@ -408,8 +415,8 @@ def _topologies(maps: list[Any], paths: list[Any], vendor_of: dict[str, str], se
     """Each map's topology (`map_topology`, with the prioritizer multipath.conf puts in force for
     it where `prio_of` has one, and the listing's `release`), each array's kind, and the maps whose
     groups multipath.conf's weightedpath parts (`weights_part_groups`)."""
-    topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name], prio_of.get(m.name), release)
-                for m in maps}
+    topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name], prio_of.get(m.name), release,
+                                     cut_at(m)) for m in maps}
     # Groups that multipath.conf's weightedpath parts show no controller of the array.
     weighted = {m.name for m in maps if weights_part_groups(m, [p for p in paths if p.map == m.name], sections,
                                                             topology[m.name].checked)}
@@ -438,6 +445,17 @@ def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighte
                     topology[m.name].owner_rule for m in maps) else "") + (
                 f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
                 else "or apart only by failed paths") + "): symmetric")
+
+
+def _cut_assumed(mfile: str, maps: list[Any], topology: dict[str, MapTopology]) -> str:
+    """What is assumed of an array every map of which the listing ends inside after one group
+    (`MapTopology.cut_one_group`): the groups after the cut would show whether its controllers own
+    its LUNs (paths apart), so the array is simulated as the paths listed show it, symmetric."""
+    where = ", ".join(f"line {topology[m.name].cut_one_group} (map {m.name} at line {m.line})" for m in maps[:3])
+    more = f" and {len(maps) - 3} more" if len(maps) > 3 else ""
+    return (f"{mfile}, {where}{more}: the listing ends inside the array's map{'s' if len(maps) > 1 else ''} after the "
+            "one group it shows, so whether other groups part the LUN owner's paths from the others is not known: "
+            "symmetric assumed, as the paths listed show it; the whole `multipath -ll` would tell")
 
 
 def _rtpg_without_alua(rfile: str, mfile: str, timed: list[tuple[MapTransition, str]], why: str) -> str:

@@ -68,6 +68,10 @@ class MapTopology:
     #: Why the ALUA states of the groups are not determined where the best group's priority is no
     #: optimized one (an average over paths of several states): the owner is then the best group's.
     owner_open: str | None = None
+    #: The line the listing ends at inside this map where it shows one group (`cut_one_group`):
+    #: whether other groups follow is not known, so the grouping and the array's symmetry are
+    #: assumed from it, not read.
+    cut_one_group: int | None = None
 
     @property
     def groups_by_owner(self) -> bool:
@@ -115,13 +119,14 @@ def is_down(path: Any) -> bool:
 
 
 def map_topology(hwhandler: Any, paths: list[Any], in_force: str | None = None, release: str | None = None,
-                 ) -> MapTopology:
+                 cut: int | None = None) -> MapTopology:
     """The topology of one map from its path rows (readers.multipath_ll's `paths` table); `in_force`:
     the prioritizer multipath.conf puts in force for it (`map_policy.conf_prio`; None where none
     is set or detect_prio picks), `release`: the multipath-tools release the listing's printing
     shows where it is not today's (`linux.listing_release`). The owner is read from the ALUA
     states only where the priorities are alua.c's of a release that has the preferred bit
-    (`reads_alua_states`)."""
+    (`reads_alua_states`); `cut`: the line the listing ends at inside the map (`cut_at`), where a
+    paste cut it: one group shown is then no one-group map read (`cut_one_group`)."""
     groups: dict[int, list[Any]] = {}
     for p in paths:
         groups.setdefault(int(p.group), []).append(p)
@@ -129,6 +134,9 @@ def map_topology(hwhandler: Any, paths: list[Any], in_force: str | None = None, 
     live = {n: g for n, g in groups.items() if not all(is_down(p) for p in g)}
     grouping, rule = grouping_of(list(groups.values()), list(live.values()), handler_of(hwhandler) == "alua", checked)
     undetermined = rule if rule in UNDETERMINED else None
+    cut_after_one = cut if cut is not None and len(groups) == 1 else None
+    if cut_after_one is not None:
+        undetermined = CUT_ONE_GROUP
     usable = live or groups
 
     def prio(group: list[Any]) -> int | None:
@@ -169,7 +177,7 @@ def map_topology(hwhandler: Any, paths: list[Any], in_force: str | None = None, 
     owner_rule = ("" if by_state is None or all(prio(g) == best for g in by_state)
                   else OWNER_BELOW_AVERAGE if owner_open else OWNER_BY_STATE)
     return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer, undetermined,
-                       "" if undetermined else rule, owner_rule, owner_open if checked else None)
+                       "" if undetermined else rule, owner_rule, owner_open if checked else None, cut_after_one)
 
 
 #: What alua.c's 130 claims of the release: a preferred optimized path's, which 0.4.9 printed for
@@ -432,7 +440,11 @@ ONE_PATH_GROUPS_APART = ("the listing shows a group per path, no two usable ones
 ONE_GROUP_UNATTAINABLE = ("the listing shows one group at a priority that is neither alua.c's for a state its `ready` and "
                           "`ghost` paths can be in (tur.c, rdac.c) nor an integer mean of theirs (switchgroup.c): not "
                           "read from their states; multibus or group_by_prio build it; not determined")
-UNDETERMINED = (ONE_GROUP, ONE_GROUP_UNATTAINABLE, ONE_PATH_GROUPS_FAILED, ONE_PATH_GROUPS_UNCHECKED, ONE_PATH_GROUPS_APART)
+#: A map the listing ends inside after one group: the groups after the cut are not known.
+CUT_ONE_GROUP = ("the listing ends inside the map after the one group it shows, so whether other groups follow is not "
+                 "known: one group (multibus's, or group_by_prio's of paths of one priority) is not read; simulated as "
+                 "the one group listed (multibus), assumed")
+UNDETERMINED = (ONE_GROUP, CUT_ONE_GROUP, ONE_GROUP_UNATTAINABLE, ONE_PATH_GROUPS_FAILED, ONE_PATH_GROUPS_UNCHECKED, ONE_PATH_GROUPS_APART)
 #: The rules by which the listing determines a map's grouping, per shape.
 MIXED_ONE_GROUP = ("one group at a priority that is an integer mean (switchgroup.c) of priorities alua.c gives states its "
                    "`ready` and `ghost` paths can be in (tur.c, rdac.c), and no state's they could all be in: its paths' "

@@ -23,9 +23,16 @@ from typing import Any
 from pathlab.api import ScenarioError, policy_choices
 from pathlab.importer.conf_precedence import ConfPrecedence, InForce, hwtable_sets
 from pathlab.importer.imported import Undetermined
-from pathlab.importer.linux_topology import OWNER_PRIORITIZER, OWNERSHIP_HANDLERS, MapTopology, is_down, table_features
+from pathlab.importer.linux_topology import (
+    CUT_ONE_GROUP,
+    OWNER_PRIORITIZER,
+    OWNERSHIP_HANDLERS,
+    MapTopology,
+    is_down,
+    table_features,
+)
 from pathlab.importer.map_weights import map_weights
-from pathlab.importer.provenance import Derived, Provenance, Read
+from pathlab.importer.provenance import Assumed, Derived, Provenance, Read
 
 #: multipath -ll's selector words → pathlab's dm selector names.
 SELECTORS = {"service-time": "service-time", "round-robin": "round-robin", "queue-length": "queue-length",
@@ -107,8 +114,12 @@ def map_policy(m: Any, paths: list[Any], topology: MapTopology, alua: bool, conf
         put("selector", selector, Read(mfile, int(line) if _known(line) else None, f"policy='{paths[0].selector}'",
                                        f"map at line {m.line}"))
     grouping_open = topology.undetermined
-    put("path_grouping_policy", topology.grouping,
-        Derived(f"{mfile}, map at line {m.line}: {grouping_open or topology.grouping_rule}", (mfile,)))
+    if topology.cut_one_group is not None:  # a paste cut after one group: no grouping is read from it
+        grouping_open = f"{mfile}, line {topology.cut_one_group} (map at line {m.line}): {CUT_ONE_GROUP}"
+        put("path_grouping_policy", topology.grouping, Assumed(grouping_open))
+    else:
+        put("path_grouping_policy", topology.grouping,
+            Derived(f"{mfile}, map at line {m.line}: {grouping_open or topology.grouping_rule}", (mfile,)))
     table_retries = hwtable_sets(vendor, product, alua).get("no_path_retry", "")
     retry, retry_note, retry_open = retry_from_features(m, paths, table_retries)
     if retry is not None:

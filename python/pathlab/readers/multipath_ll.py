@@ -184,9 +184,13 @@ def _path_states(rest: str | None) -> tuple[str | None, str | None, str | None] 
     return words[0], " ".join(words[1:-1]), words[-1]
 
 
-#: The start of a group or path line under the tree's branches (`| |- 2:0:0:1 sdf 8:`, `|-+- pol`,
+#: The start of a group or path line under the tree's branches (`| |- 2:0:0:1 sdf 8:`, `|-+- policy='se`,
 #: `\\_ 2:0:`): what a paste cut inside a map leaves as its last line.
 _FRAGMENT = re.compile(r"^\s*(?:[|`]\s*)*[|`]-[+-]*\s*(?:\d|#|policy=)|^\s*\\_ \S")
+#: The tree's branches alone, or before a beginning of a group's `policy='` (`|`, `` `-+ ``,
+#: `` `-+- pol ``, `\\_`): print.c writes them first on every group and path line (`|-+- `,
+#: `| |- `, `` `- ``; 0.4.8 `\\_ `), so a listing's last line that holds no more is one cut there.
+_BRANCHES = re.compile(r"^\s*(?:(?:[|`]\s*)*[|`](?:-[+-]*)?|\\_?)\s*(?P<rest>\S*)$")
 
 
 def _fragment(line: str, in_props: bool) -> bool:
@@ -198,7 +202,9 @@ def _fragment(line: str, in_props: bool) -> bool:
     body = line[tree.end():] if tree else line
     path = _PATH.match(body)
     whole = _GROUP.match(body) or (path and _path_states(path.group("rest")) is not None)
-    return bool(_FRAGMENT.match(line)) and not whole  # a whole line misplaced is no cut
+    branches = _BRANCHES.match(line)
+    cut_on_branches = branches is not None and "policy=".startswith(branches.group("rest"))
+    return (bool(_FRAGMENT.match(line)) or cut_on_branches) and not whole  # a whole line misplaced is no cut
 
 
 def _mark_cut(last: dict[str, Any], paths: list[dict[str, Any]], end: int) -> None:

@@ -1,0 +1,134 @@
+"""`pathlab import` of a `multipath -ll` listing that a paste cut inside a map's second path group:
+where what is left shows the map with one group, that is no one-group map read. Its grouping
+(multibus) and the array's symmetry are assumed, each said with the file and the line the
+listing ends at, never derived as if the listing showed the whole map.
+
+The listing is written by multipath-tools' own grammar (`generated_multipath.tree` and
+`brackets`: print.c's `snprint_multipath_topology` of 0.4.9 on, and 0.4.8's), not copied from a
+sample, and cut at every character of each line of the map's second group."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generated_multipath import Group, Map, brackets, tree
+from generated_multipath import Path as Listed
+from pathlab.api import PathlabWarning
+from pathlab.importer import import_files
+from pathlab.importer.provenance import Assumed, Derived
+from pathlab.linux_names import sd_dev_t, sd_name
+from pathlab.readers import multipath_ll
+
+WWID = "3600a098038303053453f463045556f31"
+
+
+def _map() -> Map:
+    """One map of two groups of two paths, through SCSI hosts 3 and 4: the optimized group (alua.c's
+    50) to targets 0, the non-optimized one (10) to targets 1."""
+    up = ("active", "ready", "running")
+
+    def path(host: int, target: int, disk: int) -> Listed:
+        return Listed(f"{host}:0:{target}:1", sd_name(disk), sd_dev_t(disk), up)
+
+    return Map("mpatha", WWID, "dm-0", "NETAPP", "LUN C-Mode", "10G", "0", "1 alua", "rw",
+               [Group("service-time 0", 50, "active", [path(3, 0, 1), path(4, 0, 2)]),
+                Group("service-time 0", 10, "enabled", [path(3, 1, 3), path(4, 1, 4)])])
+
+
+def _cuts(text: str) -> list[tuple[int, str]]:
+    """The listing of `_map` cut after each character of each line of its second group (its
+    header, line 6, and its paths), each with the line it ends at: the last that is not blank (a
+    path line cut after the blank under the last group's branch ends the listing on the line before)."""
+    lines = text.splitlines()
+    return [(i + 1 if lines[i][:end].strip() else i, "\n".join([*lines[:i], lines[i][:end]]) + "\n")
+            for i in range(5, len(lines)) for end in range(1, len(lines[i]) + 1)]
+
+
+def _imported(path: Path) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        return import_files([str(path)])
+
+
+def _entry(done: Any, table: str, key: str) -> Any:
+    (found,) = [t.find(key) for t in done.tables.of(table)]
+    return found
+
+
+@pytest.mark.parametrize("write", [tree, brackets], ids=["tree", "brackets"])
+def test_a_map_cut_after_its_first_group_is_no_one_group_map_read(tmp_path: Path, write: Any) -> None:
+    listing = tmp_path / "mp.txt"
+    one_group = two_groups = 0
+    whole = write([_map()])
+    for line, text in _cuts(whole):
+        listing.write_text(text)
+        read = multipath_ll.read(listing)
+        groups = set(read["paths"]["group"])
+        done = _imported(listing)
+        said = dict(done.warnings)
+        policy = _entry(done, "devices", "policy")
+        symmetric = _entry(done, "arrays", "symmetric")
+        where = f"{listing}, line {line}"
+        if groups == {1}:  # the second group's header, or it without a whole path
+            one_group += 1
+            # the cut is seen where the listing ends, and what rests on the one group is assumed
+            assert read["maps"]["cut"][0] == line, text
+            grouping = policy.source_of("path_grouping_policy")
+            assert (policy.value["path_grouping_policy"], type(grouping)) == ("multibus", Assumed), text
+            assert grouping.why.startswith(f"{where} (map at line 1): the listing ends inside the map after the one "
+                                           "group it shows"), grouping.why
+            assert said[f"devices.{WWID}.policy.path_grouping_policy"].startswith(grouping.why)
+            assert [u.setting for u in done.undetermined] == ["path_grouping_policy"]
+            assert (symmetric.value, type(symmetric.source)) == (True, Assumed), text
+            assert said["arrays.NETAPP.symmetric"] == symmetric.source.why
+            assert symmetric.source.why.startswith(f"{where} (map mpatha at line 1): the listing ends inside the "
+                                                   "array's map after the one group it shows"), symmetric.source.why
+        else:  # the second group shows a path: the groups apart are read, the owner's from the others
+            two_groups += 1
+            assert groups == {1, 2}, text
+            assert (policy.value["path_grouping_policy"], type(policy.source_of("path_grouping_policy"))) == \
+                ("group_by_prio", Derived), text
+            assert (symmetric.value, type(symmetric.source)) == (False, Derived), text
+            assert "arrays.NETAPP.symmetric" not in said
+    # every cut of the header leaves one group, and so do the first path's short of its states
+    assert one_group > len(whole.splitlines()[5]) and two_groups > 0, (one_group, two_groups)
+
+
+def test_a_cut_map_beside_a_whole_one_of_the_array_says_the_whole_one(tmp_path: Path) -> None:
+    """Another map of the array, listed whole with one group, is what says the array symmetric: the
+    rule names its line, not the cut map's."""
+    whole = _map()
+    whole.groups = whole.groups[:1]
+    whole.name, whole.wwid, whole.dm = "mpathb", WWID[:-2] + "32", "dm-1"
+    for group in whole.groups:
+        for p in group.paths:
+            p.hctl = p.hctl[:-1] + "2"
+    text = tree([whole, _map()])
+    cut_line = len(text.splitlines()) - 2  # the cut map's second group's header
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join(text.splitlines()[:cut_line - 1] + ["`-+- pol"]) + "\n")
+    done = _imported(listing)
+    symmetric = _entry(done, "arrays", "symmetric")
+    assert (symmetric.value, type(symmetric.source)) == (True, Derived)
+    assert "no map of the array parts its owner's paths from the others (map at line 1: one group" in symmetric.source.rule
+    assert "arrays.NETAPP.symmetric" not in dict(done.warnings)
+    cut = next(d for d in done.tables.of("devices") if d.find("name").value == WWID).find("policy")
+    assert type(cut.source_of("path_grouping_policy")) is Assumed
+
+
+def test_without_a_handler_the_array_s_tpgs_is_assumed_too(tmp_path: Path) -> None:
+    """No hardware handler: only groups apart would say the array answers for TPGS (ALUA), so a map
+    cut after its first group leaves `tpgs = false` assumed, with the cut's line, as `symmetric`."""
+    bare = _map()
+    bare.hwhandler = "0"
+    lines = tree([bare]).splitlines()
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join([*lines[:5], "`-+- policy='service-t"]) + "\n")
+    done = _imported(listing)
+    tpgs, symmetric = _entry(done, "arrays", "tpgs"), _entry(done, "arrays", "symmetric")
+    assert (tpgs.value, type(tpgs.source), symmetric.value, type(symmetric.source)) == (False, Assumed, True, Assumed)
+    assert tpgs.source.why.startswith(f"{listing}, line 6 (map mpatha at line 1): the listing ends inside")
