@@ -53,6 +53,10 @@ pub(super) struct DeviceScope<'a> {
     /// (array, LUN, host) of every device so far.
     luns_seen: HashSet<(usize, u32, usize)>,
     linux_claims: LinuxClaims,
+    /// Each device's `preferred` controller (its index in the model), resolved once by name at
+    /// `add`: `routes::connect` marks the paths to it. Build-local, so the Device record's hot
+    /// lines stay as they are.
+    pub(super) preferred: Vec<Option<usize>>,
 }
 
 impl<'a> DeviceScope<'a> {
@@ -72,6 +76,7 @@ impl<'a> DeviceScope<'a> {
             array_names: Names::new(spec.arrays.iter().map(|a| a.name.as_str()).collect()),
             luns_seen: HashSet::new(),
             linux_claims: LinuxClaims::default(),
+            preferred: Vec::with_capacity(spec.devices.len()),
         }
     }
 }
@@ -148,6 +153,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
     // The owner is named on the device's own array; on a peer, the controller of that name
     // or else its first.
     let mut owners = Vec::new();
+    let mut preferred = None;
     for &a in &arrays_of_device {
         let ctrls = &m.arrays[a].controllers;
         let names = Names::new(ctrls.iter().map(|&c| m.controllers[c].name.as_str()).collect());
@@ -159,7 +165,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         owners.push((a, owner));
         if a == array {
             if let Some(p) = &d.preferred {
-                names.find(p, &format!("{field}.preferred"), "controller")?;
+                preferred = Some(ctrls[names.find(p, &format!("{field}.preferred"), "controller")?]);
             }
         }
     }
@@ -199,6 +205,7 @@ pub(super) fn add(m: &mut Model, scope: &mut DeviceScope, di: usize) -> Result<S
         replication,
         raid_group,
     });
+    scope.preferred.push(preferred);
     Ok(claimed.policy_field)
 }
 

@@ -76,7 +76,7 @@ pub fn build_model(spec: &ScenarioSpec) -> Result<Model, FieldError> {
     m.check_esxi_iscsi(&adapter_fields)?;
     let host_fields: Vec<String> = hosts.iter().map(|(field, _)| field.to_string()).collect();
     m.check_keep_alive(spec, &host_fields)?;
-    routes::connect(&mut m, spec);
+    routes::connect(&mut m, &scope.preferred);
     tag_maps::tag_maps(&mut m, &hosts)?;
     if !m.devices.iter().any(|d| d.policy.reads_host_queues()) {
         m.host.keep_no_nexus_counts();
