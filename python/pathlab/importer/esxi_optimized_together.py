@@ -30,6 +30,7 @@ from typing import Any
 from pathlab.finding import Finding
 from pathlab.importer.esxi_non_owner import lines_of
 from pathlab.importer.frame_rows import cell as _value
+from pathlab.importer.joined import Joined
 
 
 @dataclass
@@ -69,14 +70,7 @@ def optimized_together(paths_of: dict[str, list[Any]], vendor_of: dict[str, str]
             state = _value(getattr(p, "tpg_state", None))
             if group is not None and state is not None:
                 states.setdefault(device, {}).setdefault(group, set()).add(str(state))
-    # Join the groups a device shows AO together, per array (a small union-find over group ids).
-    parent: dict[tuple[str, str], tuple[str, str]] = {}
-
-    def root(key: tuple[str, str]) -> tuple[str, str]:
-        while parent.get(key, key) != key:
-            key = parent[key]
-        return key
-
+    joined: Joined[tuple[str, str]] = Joined()  # the groups a device shows AO together, per array
     joining: dict[str, list[Any]] = {}  # array -> the active-optimized paths that join its groups
     for device, shown in states.items():
         optimized = [g for g, s in shown.items() if s == {"AO"}]
@@ -85,13 +79,11 @@ def optimized_together(paths_of: dict[str, list[Any]], vendor_of: dict[str, str]
             joining.setdefault(array, []).extend(p for p in paths_of[device]
                                                  if _value(getattr(p, "tpg_state", None)) == "AO")
             for g in optimized:
-                parent.setdefault((array, g), (array, g))
+                joined.add((array, g))
             for g in optimized[1:]:
-                parent[root((array, g))] = root((array, optimized[0]))
-    blocks: dict[tuple[str, str], list[str]] = {}
-    for array, group in list(parent):
-        blocks.setdefault(root((array, group)), []).append(group)
-    for (array, _), groups in blocks.items():
+                joined.join((array, g), (array, optimized[0]))
+    for (array, _), keys in joined.blocks().items():
+        groups = [g for _, g in keys]
         for g in groups:
             out.controller.setdefault(array, {})[g] = _name(groups)
     out.lines = {array: lines_of(paths) for array, paths in joining.items()}

@@ -13,6 +13,7 @@ from pathlab.api import ScenarioError
 from pathlab.finding import Finding
 from pathlab.importer import scsi_host as s
 from pathlab.importer.imported import Imported
+from pathlab.importer.joined import Joined
 from pathlab.importer.listed import mpclaim_disk, mpclaim_host, mpclaim_path
 from pathlab.importer.provenance import Derived, Provenance, Read
 from pathlab.importer.timer_values import TimerValue
@@ -138,18 +139,14 @@ def _arrays_by_target(listing: Mpclaim) -> dict[int, str]:
     on one array (a target is one of the array's ports), so the disks fall into arrays by the
     targets they share; mpclaim prints no vendor or array name, so each is named by its disks'
     serials' OUI (`oui-0002AC`), numbered where one vendor has several (`oui-0002AC-2`)."""
-    group = {d.number: d.number for d in listing.disks}
-
-    def root(n: int) -> int:
-        while group[n] != n:
-            n = group[n]
-        return n
-
+    joined: Joined[int] = Joined()
+    for d in listing.disks:
+        joined.add(d.number)
     first_on: dict[tuple[int, int], int] = {}
     for d in listing.disks:
         for p in d.paths:
-            other = first_on.setdefault((p.port, p.target), d.number)
-            group[root(d.number)] = root(other)
+            joined.join(d.number, first_on.setdefault((p.port, p.target), d.number))
+    root = joined.root
     roots = list(dict.fromkeys(root(d.number) for d in listing.disks))
     oui = {r: _oui(next(d.serial for d in listing.disks if d.number == r)) for r in roots}
     names = {}
