@@ -30,6 +30,7 @@ from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported
 from pathlab.importer.listed import esxcli_device, esxcli_path, listed_entries
 from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read, Unknown
+from pathlab.importer.shorter_first import shorter_first
 from pathlab.importer.values import add_run, heading, io_size, saw_no_io, size_text, zero_load_assumed
 
 if TYPE_CHECKING:
@@ -451,7 +452,7 @@ def build(c: Captures) -> Imported:
         tpg = _port_group(p)
         if tpg is not None:
             port.tpg = tpg
-    adapters = sorted({p.adapter for p in paths}, key=lambda a: (len(a), a))
+    adapters = sorted({p.adapter for p in paths}, key=shorter_first)
     warnings_of_portals = _portal_groups(paths, path_file)
 
     satps = {(vendor_of[d.device], d.satp) for d in devices if _value(d.satp)}
@@ -502,7 +503,7 @@ def build(c: Captures) -> Imported:
     first_controller: dict[str, str] = {}  # the simulator's owner of a LUN that names none (`_first_taken`)
     for array in dict.fromkeys(vendor_of.values()):
         array_ports = [p for p in ports.values() if p.array == array]
-        tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None}, key=lambda g: (len(g), g))
+        tpgs = sorted({p.tpg for p in array_ports if p.tpg is not None}, key=shorter_first)
         states = [_value(getattr(p, "tpg_state", None)) for p in paths if vendor_of[p.device] == array]
         # A device list's SATP config that shows a TPG not active-optimized: the array owns its LUNs
         # by controller, whatever paths this host has (`esxi_tpg_config`).

@@ -31,6 +31,7 @@ from pathlab.finding import Finding
 from pathlab.importer.esxi_non_owner import lines_of
 from pathlab.importer.frame_rows import cell as _value
 from pathlab.importer.joined import Joined
+from pathlab.importer.shorter_first import shorter_first
 
 
 @dataclass
@@ -55,7 +56,7 @@ class Together:
 
 
 def _name(groups: list[str]) -> str:
-    return "+".join(f"TPG{g}" for g in sorted(groups, key=lambda g: (len(g), g)))
+    return "+".join(f"TPG{g}" for g in sorted(groups, key=shorter_first))
 
 
 def optimized_together(paths_of: dict[str, list[Any]], vendor_of: dict[str, str], group_of: Any,
@@ -100,7 +101,7 @@ def optimized_together(paths_of: dict[str, list[Any]], vendor_of: dict[str, str]
         if len(owners) > 1 or wrong:
             out.left_out[device] = _left_out(device, shown, owners, wrong, paths_of[device], path_file)
         elif owners and "+" in (owner := next(iter(owners))):
-            optimized = [f"TPG{g}" for g in sorted(shown, key=lambda g: (len(g), g)) if shown[g] == {"AO"}]
+            optimized = [f"TPG{g}" for g in sorted(shown, key=shorter_first) if shown[g] == {"AO"}]
             if len(optimized) > 1:
                 joined_devices.setdefault(array, []).append(device)
                 out.owned[device] = (f"{path_file}: its paths in {' and '.join(optimized)} all active-optimized: each "
