@@ -12,6 +12,7 @@ blank line apart. Round robin's working paths are the device's AO paths."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -36,12 +37,13 @@ def device_name(lun: int) -> str:
 
 
 def write(tmp_path: Path, devices: list[tuple[int, list[tuple[int, str]], list[Reached]]],
-          vendor: str = "PURE") -> tuple[Path, Path]:
+          vendor: str = "PURE", naa_of: Callable[[int], str] = device_name) -> tuple[Path, Path]:
     """The device list and path list of `devices`, each its LUN, its SATP config's groups
-    `[(TPG_id, TPG_state)]` and its paths; written as devices.txt and paths.txt."""
+    `[(TPG_id, TPG_state)]` and its paths, the devices named by `naa_of(lun)`; written as devices.txt
+    and paths.txt."""
     listed, paths = [], []
     for lun, groups, reached in devices:
-        naa = device_name(lun)
+        naa = naa_of(lun)
         runtime = [f"{r.adapter}:C0:T{r.target}:L{lun}" for r in reached]
         listed.append("\n".join([
             naa,

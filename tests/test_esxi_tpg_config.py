@@ -12,48 +12,18 @@ from pathlib import Path
 import pytest
 
 from conftest import pathlab
+from esxi_alua_listings import Reached, write
 
-#: Two LUNs of one array, each with two paths: (adapter, target number, target port's WWN tail, TPG).
-METRO_PATHS = [("vmhba1", 0, "0", 1), ("vmhba2", 1, "1", 2)]  # one path to each site's AO group
-OWNER_PATHS = [("vmhba1", 0, "0", 1), ("vmhba2", 0, "0", 1)]  # both paths to one group's port
-
-
-def _listings(tmp_path: Path, config: str, paths: list[tuple[str, int, str, int]]) -> tuple[Path, Path]:
-    """A device list whose devices' SATP config ends in `config` and a path list of `paths`, every
-    path AO, as `esxcli storage nmp device list` and `esxcli storage core path list` print them."""
-    devices, listed = [], []
-    for lun in (1, 2):
-        naa = f"naa.6006016000000000000000000000000{lun}"
-        runtime = [f"{adapter}:C0:T{target}:L{lun}" for adapter, target, _, _ in paths]
-        devices.append("\n".join([
-            naa,
-            f"   Device Display Name: DGC Fibre Channel Disk ({naa})",
-            "   Storage Array Type: VMW_SATP_ALUA",
-            "   Storage Array Type Device Config: {implicit_support=on; explicit_support=off; explicit_allow=on; "
-            f"alua_followover=on; action_OnRetryErrors=off; {config}}}",
-            "   Path Selection Policy: VMW_PSP_RR",
-            "   Path Selection Policy Device Config: {policy=rr,iops=1000,bytes=10485760,useANO=0; lastPathIndex=0: "
-            "NumIOsPending=0,numBytesPending=0}",
-            "   Path Selection Policy Device Custom Config: ",
-            f"   Working Paths: {', '.join(runtime)}",
-            "   Is USB: false", ""]))
-        for n, (_, _, port, tpg) in enumerate(paths, start=1):
-            listed.append("\n".join([
-                f"fc.2000001b3200000{n}:2100001b3200000{n}-fc.500601600000000{port}:500601610000000{port}-{naa}",
-                f"   Runtime Name: {runtime[n - 1]}",
-                f"   Device: {naa}",
-                f"   Device Display Name: DGC Fibre Channel Disk ({naa})",
-                "   Group State: active",
-                "   Array Priority: 0",
-                f"   Storage Array Type Path Config: {{TPG_id={tpg},TPG_state=AO,RTP_id={tpg}{n - 1},RTP_health=UP}}",
-                "   Path Selection Policy Path Config: PSP VMW_PSP_RR does not support path configuration.", ""]))
-    (tmp_path / "devices.txt").write_text("\n".join(devices))
-    (tmp_path / "paths.txt").write_text("\n".join(listed))
-    return tmp_path / "devices.txt", tmp_path / "paths.txt"
+#: Two LUNs of one array, each with two paths, every one AO (`esxi_alua_listings.Reached`).
+METRO_PATHS = [Reached("vmhba1", 0, "00a0", 1, "AO"), Reached("vmhba2", 1, "00a1", 2, "AO")]  # one to each site's AO group
+OWNER_PATHS = [Reached("vmhba1", 0, "00a0", 1, "AO"), Reached("vmhba2", 0, "00a0", 1, "AO")]  # both to one group's port
 
 
-def _imported(tmp_path: Path, config: str, paths: list[tuple[str, int, str, int]]) -> tuple[dict, str, str]:
-    devices, listed = _listings(tmp_path, config, paths)
+def _imported(tmp_path: Path, config: list[tuple[int, str]], paths: list[Reached]) -> tuple[dict, str, str]:
+    """The import of a device list whose two devices' SATP config names the groups `config` and
+    a path list of `paths`, as esxcli prints them (`esxi_alua_listings.write`)."""
+    devices, listed = write(tmp_path, [(lun, config, paths) for lun in (1, 2)], vendor="DGC",
+                            naa_of=lambda lun: f"naa.6006016000000000000000000000000{lun}")
     done = pathlab("import", str(devices), str(listed))
     assert done.returncode == 0, done.stderr
     return tomllib.loads(done.stdout), done.stdout, done.stderr
@@ -62,8 +32,7 @@ def _imported(tmp_path: Path, config: str, paths: list[tuple[str, int, str, int]
 def test_a_uniform_metro_arrays_two_active_optimized_groups_are_not_read_as_owner_and_non_owner(tmp_path: Path) -> None:
     # Pure ActiveCluster / uniform metro: the host reaches TPG 1 and TPG 2, both AO, every path AO;
     # 3f38cab read the array owned with no owner, so vmhba2's paths (TPG 2) ran non-optimized.
-    scenario, text, warned = _imported(tmp_path, "{TPG_id=1,TPG_state=AO}{TPG_id=2,TPG_state=AO}{TPG_id=3,TPG_state=ANO}",
-                                       METRO_PATHS)
+    scenario, text, warned = _imported(tmp_path, [(1, "AO"), (2, "AO"), (3, "ANO")], METRO_PATHS)
     (array,) = scenario["arrays"]
     assert array["symmetric"] is True
     assert "controllers" not in array and "non_owner_state" not in array
@@ -76,7 +45,7 @@ def test_a_uniform_metro_arrays_two_active_optimized_groups_are_not_read_as_owne
 
 
 def test_one_active_optimized_group_beside_a_non_optimized_one_still_owns(tmp_path: Path) -> None:
-    scenario, _, warned = _imported(tmp_path, "{TPG_id=1,TPG_state=AO}{TPG_id=2,TPG_state=ANO}", OWNER_PATHS)
+    scenario, _, warned = _imported(tmp_path, [(1, "AO"), (2, "ANO")], OWNER_PATHS)
     (array,) = scenario["arrays"]
     assert array["symmetric"] is False
     assert array["non_owner_state"] == "active_non_optimized"
@@ -88,7 +57,7 @@ def test_one_active_optimized_group_beside_a_non_optimized_one_still_owns(tmp_pa
 def test_a_group_offline_transitioning_or_lbd_does_not_make_the_array_owned(tmp_path: Path, state: str) -> None:
     # 3f38cab read these owned (owner TPG1, "the array reports a target port group not
     # active-optimized") and said "the array's other target port groups decide" where none did.
-    scenario, _, warned = _imported(tmp_path, f"{{TPG_id=1,TPG_state=AO}}{{TPG_id=2,TPG_state={state}}}", OWNER_PATHS)
+    scenario, _, warned = _imported(tmp_path, [(1, "AO"), (2, state)], OWNER_PATHS)
     (array,) = scenario["arrays"]
     assert array["symmetric"] is True
     assert "controllers" not in array and "non_owner_state" not in array
@@ -101,8 +70,7 @@ def test_a_group_offline_transitioning_or_lbd_does_not_make_the_array_owned(tmp_
 
 
 def test_an_asymmetric_state_after_an_lbd_group_decides(tmp_path: Path) -> None:
-    scenario, text, _ = _imported(tmp_path, "{TPG_id=1,TPG_state=AO}{TPG_id=2,TPG_state=LBD}{TPG_id=3,TPG_state=STBY}",
-                                  OWNER_PATHS)
+    scenario, text, _ = _imported(tmp_path, [(1, "AO"), (2, "LBD"), (3, "STBY")], OWNER_PATHS)
     (array,) = scenario["arrays"]
     assert array["symmetric"] is False and array["non_owner_state"] == "standby"
     assert [d["owner"] for d in scenario["devices"]] == ["TPG1", "TPG1"]
