@@ -7,6 +7,8 @@ import resource
 import subprocess
 import sys
 import traceback
+import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from pathlab.api import PathlabWarning
 from pathlab.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,6 +53,15 @@ def one_error_line(done: subprocess.CompletedProcess) -> str:
     lines = [line for line in done.stderr.strip().splitlines() if not progress.match(line)]
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     return lines[0]
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """pathlab's warnings not shown (what a reader skipped, what an import assumed, each on stderr
+    as `PathlabWarning`): for a test that asserts what was read, or the warnings an import returns."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PathlabWarning)
+        yield
 
 
 @dataclass

@@ -4,14 +4,12 @@ offered the path groupings it does not run, each with its multipath.conf stanza.
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import pathlab
-from conftest import SCENARIOS
+from conftest import SCENARIOS, quiet
 from pathlab import Scenario
 from pathlab.advisor.candidates import candidates
-from pathlab.api import PathlabWarning
 
 SHORT = {"run.duration": "0.2s", "run.warmup": "0s"}
 
@@ -51,8 +49,7 @@ def test_the_grouping_in_force_is_never_offered_as_a_change() -> None:
 def test_a_candidate_the_practice_check_would_flag_says_so_beside_it() -> None:
     """Issue 32 item 9: multibus on a NetApp ONTAP host is offered with the finding the advisor
     would make of it; group_by_prio, NetApp's practice, is offered without."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         host = pathlab.import_host(Path(__file__).parent / "data/linux/multipath_check-multipath-20_netapp-debian-squeeze.txt")
     scenario = Scenario.from_text(host.text, "imported.toml", set=SHORT)
     offered = {c.label: c for c in candidates(scenario, scenario.run())}

@@ -6,13 +6,12 @@ service). Where that cannot be done, advise says why and predicts nothing (issue
 from __future__ import annotations
 
 import json
-import warnings
 from pathlib import Path
 
 import pytest
 
-from conftest import pathlab
-from pathlab import PathlabWarning, advise, import_host
+from conftest import pathlab, quiet
+from pathlab import advise, import_host
 from pathlab.advisor.capture_check import fit_to_capture
 
 DATA = Path(__file__).parent / "data" / "linux"
@@ -50,8 +49,7 @@ def diskstats(path: Path, load: dict[str, tuple[float, float]], samples: int = 1
 
 
 def _host(*files: str | Path):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         return import_host(*(str(f) for f in files))
 
 
@@ -78,8 +76,7 @@ def test_the_linux_host_of_the_issue_is_simulated_at_its_captured_rates_once_fit
 
 def test_advise_prints_captured_beside_simulated_and_says_each_fitted_value(tmp_path) -> None:
     rates = diskstats(tmp_path / "diskstats.txt", {"dm-1": (20_000, 0.55), "dm-2": (5_000, 0.55)})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         advice = advise([str(NETAPP), str(rates)])
     out = advice.to_dict()  # what --format json prints
     check = out["in_force_against_capture"]
@@ -155,8 +152,7 @@ def test_a_response_no_array_back_end_gives_is_said_and_not_ranked(tmp_path) -> 
     assert check is not None and not check.agrees
     assert "it would need a back end slower than 30 ms beyond its ports' service" in (check.why or ""), check.why
     # Nothing is ranked, but what the listings show of the failure timers is still said.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         advice = advise([str(NETAPP), str(rates)])
     assert not advice.candidates and any("Failure timers" in f.title for f in advice.findings), \
         [f.title for f in advice.findings]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import quiet
 from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.readers.bundle import files_in
 
@@ -70,8 +71,7 @@ def test_import_reads_a_sosreport_folder(tmp_path: Path) -> None:
 
     root = tmp_path / "sosreport-db01"
     _place(root, "sos_commands/multipath/multipath_-v4_-ll", LINUX / "multipathd-topology_etva-rdac-ghost.txt")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(root)])
     assert "multipath_-v4_-ll" in done.text.splitlines()[0]
     assert "[[devices]]" in done.text

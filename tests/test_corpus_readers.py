@@ -6,7 +6,6 @@ or stops reading another, shows here."""
 from __future__ import annotations
 
 import re
-import warnings
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from pathlab.api import PathlabWarning, ScenarioError
+from conftest import quiet
+from pathlab.api import ScenarioError
 from pathlab.readers import diskstats, esxcli_devices, esxcli_hpp, esxcli_paths, iostat, iscsi_sessions, multipath_ll, nvme_subsys
 from test_corpus_layout import expected, sample_id, samples
 
@@ -159,8 +159,7 @@ CASES = [(sample, form) for sample in samples() if comparable(sample) for form i
 @pytest.mark.parametrize(("sample", "form"), CASES, ids=lambda v: sample_id(v) if isinstance(v, Path) else v)
 def test_each_sample_is_read_right_or_refused(sample: Path, form: str) -> None:
     found, wanted = READERS[sample.parent.name]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)  # what was skipped: tests/test_pasted_output.py
+    with quiet():  # what was skipped: tests/test_pasted_output.py
         if (sample_id(sample), form) in REFUSED:
             with pytest.raises(ScenarioError) as refused:
                 found(sample / form)

@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import os
 import re
-import warnings
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import pathlab
-from pathlab.api import PathlabWarning
+from conftest import pathlab, quiet
 from pathlab.readers import esxcli_devices, multipath_ll, nvme_subsys
 from test_corpus_layout import expected, sample_id, samples
 from test_corpus_readers import REFUSED
@@ -279,8 +277,7 @@ def test_import_then_show_gives_the_samples_topology_back(sample: Path, form: st
     shown.write_text(done.stdout, encoding="utf-8")
     found, wanted = COMPARE[sample.parent.name]
     spec = expected(sample)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         assert found(shown, spec) == wanted(spec)
 
 

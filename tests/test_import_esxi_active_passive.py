@@ -7,12 +7,10 @@ answering without ALUA (VMW_SATP_CX, as the default claim rules give a DGC LUN w
 from __future__ import annotations
 
 import tomllib
-import warnings
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, quiet
 from conftest import pathlab as command
-from pathlab.api import PathlabWarning
 from pathlab.importer import import_files
 from pathlab.importer.esxi_active_passive import PathGroup, active_passive
 
@@ -102,8 +100,7 @@ def test_a_port_no_lun_relates_is_said_and_simulated_on_a_controller_of_its_own(
     dead = [b.replace("Group State: active", "Group State: dead").replace("Group State: standby", "Group State: dead")
             if "Runtime Name: vmhba2:C0:T1:" in b else b for b in blocks]
     paths.write_text("\n\n".join(dead))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(devices), str(paths)])
     (array,) = tomllib.loads(done.text)["arrays"]
     assert [c["name"] for c in array["controllers"]] == ["A", "B", "C"]

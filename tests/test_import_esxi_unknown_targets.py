@@ -11,12 +11,12 @@ transport names neither end: `unknown.<adapter>` and `unknown.<channel>:<target>
 from __future__ import annotations
 
 import tomllib
-import warnings
 from pathlib import Path
 
 import pytest
 
-from pathlab.api import PathlabWarning, Scenario, ScenarioError
+from conftest import quiet
+from pathlab.api import Scenario, ScenarioError
 from pathlab.importer import import_files
 
 TARGET = "iqn.1992-04.com.emc:storage.Storage.tiny"
@@ -57,8 +57,7 @@ def _import(tmp_path: Path, blocks: list[str]) -> tuple[dict, object]:
     devices, paths = tmp_path / "devices.txt", tmp_path / "paths.txt"
     _device_list(devices)
     paths.write_text("".join(blocks))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(devices), str(paths)])
     return tomllib.loads(done.text), done
 

@@ -7,11 +7,11 @@ addresses, the portal group) is said on stderr. The names are the corpus' and th
 from __future__ import annotations
 
 import shutil
-import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
-from pathlab.api import PathlabWarning, Scenario
+from conftest import quiet
+from pathlab.api import Scenario
 from pathlab.importer.esxi import _target_of, iscsi_session
 from pathlab.readers import esxcli_paths
 
@@ -71,8 +71,7 @@ def test_port_binding_sessions_import_as_two_paths_on_their_channels(tmp_path: P
                        "   Path Selection Policy Device Config: {policy=rr,iops=1000,bytes=10485760,useANO=0; "
                        "lastPathIndex=0: NumIOsPending=0,numBytesPending=0}\n"
                        "   Working Paths: vmhba37:C1:T0:L0, vmhba37:C0:T0:L0\n")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(devices), str(paths)])
     said = [message for field, message in done.warnings if field.startswith("arrays.ports.")]
     assert len(said) == 1 and "iSCSI target portal group iqn.1992-04.com.emc:storage.Storage.tiny,t,1: 2 session(s)" \

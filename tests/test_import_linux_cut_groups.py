@@ -9,15 +9,14 @@ sample, and cut at every character of each line of the map's second group."""
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import quiet
 from generated_multipath import Group, Map, brackets, tree
 from generated_multipath import Path as Listed
-from pathlab.api import PathlabWarning
 from pathlab.importer import import_files
 from pathlab.importer.provenance import Assumed, Derived
 from pathlab.linux_names import sd_dev_t, sd_name
@@ -49,8 +48,7 @@ def _cuts(text: str) -> list[tuple[int, str]]:
 
 
 def _imported(path: Path) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         return import_files([str(path)])
 
 

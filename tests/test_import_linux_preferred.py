@@ -11,15 +11,14 @@ The listings are written in the grammar multipath-tools 0.14.3's print.c prints 
 from __future__ import annotations
 
 import tomllib
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import RUNS_AT_ALL
+from conftest import RUNS_AT_ALL, quiet
 from pathlab import Scenario
-from pathlab.api import PathlabWarning, ScenarioError
+from pathlab.api import ScenarioError
 from pathlab.importer import import_files
 
 #: One map, two groups of two paths through SCSI hosts 1 and 2: group 1 to targets 1 (the other
@@ -41,8 +40,7 @@ OPTIMIZED = ["host1:C0:T0:L3", "host2:C0:T0:L3"]
 def _import(tmp_path: Path, text: str) -> Any:
     listing = tmp_path / "mp.txt"
     listing.write_text(text)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         return import_files([str(listing)])
 
 
@@ -125,8 +123,7 @@ def test_the_optimized_group_the_listing_shows_active_is_what_runs_and_a_failbac
         (tmp_path / "multipath.conf").write_text(f'devices {{\n    device {{\n        vendor "NETAPP"\n'
                                                  f'        product "LUN.*"\n        failback {conf}\n    }}\n}}\n')
         files.append(str(tmp_path / "multipath.conf"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files(files)
     assert "preferred" not in tomllib.loads(done.text)["devices"][0]
     assert _groups(done) == [(50, "active", OPTIMIZED), (10, "enabled", RAISED)]
@@ -151,8 +148,7 @@ def test_weightedpath_priorities_are_no_alua_states(tmp_path: Path) -> None:
     conf.write_text('devices {\n    device {\n        vendor "NETAPP"\n        product "LUN.*"\n'
                     '        path_grouping_policy group_by_prio\n        detect_prio no\n        prio weightedpath\n'
                     '        prio_args "hbtl [0-9]*:0:1:[0-9]* 90 [0-9]*:0:0:[0-9]* 50"\n    }\n}\n')
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(listing), str(conf)])
     scenario = tomllib.loads(done.text)
     (device,) = scenario["devices"]
@@ -217,8 +213,7 @@ def test_a_listing_of_multipath_tools_0_4_8_keeps_the_best_group(tmp_path: Path)
                        + "".join(f" \\_ {h}:0:{t}:3 sd{h}{t} 8:{16 * h + t}  [active][ready]\n"
                                  for t in (1, 2, 3) for h in (1, 2, 3))
                        + "\\_ round-robin 0 [prio=50][enabled]\n \\_ 1:0:0:3 sdb 8:16  [active][ready]\n")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(listing)])
     scenario = tomllib.loads(done.text)
     (device,) = scenario["devices"]

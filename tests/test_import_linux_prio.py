@@ -8,12 +8,11 @@ print.c's layout and multipath.conf(5)'s grammar."""
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
-from conftest import one_error_line, pathlab
-from pathlab.api import PathlabWarning, Scenario
+from conftest import one_error_line, pathlab, quiet
+from pathlab.api import Scenario
 from pathlab.importer import import_files
 from pathlab.importer.map_policy import SYSFS_RULE
 from pathlab.importer.provenance import Derived, Read
@@ -38,8 +37,7 @@ def _files(tmp_path: Path, *settings: str) -> tuple[Path, Path]:
 
 
 def _prio(listing: Path, conf: Path) -> tuple[str | None, object]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(listing), str(conf)])
     device = done.tables.of("devices")[0]
     return device.get("policy").get("prio"), device.source("policy.prio")
@@ -70,8 +68,7 @@ def _weighted(tmp_path: Path, listing_text: str, args: str) -> tuple[Path, Path,
     listing, conf = _files(tmp_path, "detect_prio no", "prio weightedpath", f'prio_args "{args}"',
                            "path_grouping_policy group_by_prio")
     listing.write_text(listing_text)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         return listing, conf, import_files([str(listing), str(conf)])
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from conftest import quiet
 from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.importer import import_files
 from test_corpus_layout import expected, sample_id, samples
@@ -21,8 +22,7 @@ CORPUS = Path(__file__).parent / "data" / "corpus"
 
 
 def _imported(path: Path) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(path)])
     return tomllib.loads(done.text), done.warnings
 
@@ -180,8 +180,7 @@ def test_one_alua_group_of_several_paths_is_one_states_only_at_a_priority_its_ch
     averages, multibus)."""
     listing = tmp_path / "mp.txt"
     listing.write_text(ONE_GROUP_OF_FOUR.format(prio=prio, state=state))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(listing)])
     (device,) = tomllib.loads(done.text)["devices"]
     assert device["policy"]["path_grouping_policy"] == "multibus"  # the picture, for the simulation
@@ -243,8 +242,7 @@ def test_an_array_whose_maps_show_standby_and_non_optimized_keeps_each_maps_own(
     assert [(d["name"][-3:], d.get("non_owner_state")) for d in scenario["devices"]] == [
         ("8f5", None), ("8f6", "active_non_optimized")]
     assert "arrays.LIO-ORG.non_owner_state" not in dict(said)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         text = import_files([str(listing)]).text
     assert (f"non_owner_state = \"standby\"  # {listing}: the groups beside the owner's print priority 1 (map at line 1), "
             "the alua prioritizer's standby (alua.c: 1, 81 with the preferred bit): the other controller's paths are "
@@ -299,8 +297,7 @@ def test_an_ontap_4_1_map_is_an_array_without_tpgs_claimed_as_the_listing_shows(
 
     listing = tmp_path / "mp.txt"
     listing.write_text(ONTAP_PROXY_LISTING)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(listing)])
     scenario = pathlab.Scenario.from_text(done.text, "imported.toml")
     assert "tpgs = false  # " in done.text and "the ontap prioritizer's (ontap.c: 4 the owner's paths" in done.text
@@ -371,8 +368,7 @@ def test_a_devices_own_state_is_kept_where_its_hosts_reading_is_not_the_arrays(t
                 "y": ALUA_STANDBY_LISTING.format(prio=10), "z": ALUA_STANDBY_LISTING.format(prio=10)}
     for host, text in listings.items():
         (tmp_path / f"{host}.txt").write_text(text)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         cluster = pathlab.import_cluster({h: [str(tmp_path / f"{h}.txt")] for h in listings})
     scenario = tomllib.loads(cluster.text)
     assert scenario["arrays"][0]["non_owner_state"] == "active_non_optimized"
@@ -410,8 +406,7 @@ def test_a_cluster_of_a_host_showing_the_array_symmetric_and_one_showing_it_owne
     dash_l = ALUA_STANDBY_LISTING.format(prio=0).replace("prio=50", "prio=0").replace("ready", "undef")
     (tmp_path / "a.txt").write_text(dash_l)
     (tmp_path / "b.txt").write_text(ALUA_STANDBY_LISTING.format(prio=1))
-    with warnings.catch_warnings(), pytest.raises(ScenarioError) as refused:
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet(), pytest.raises(ScenarioError) as refused:
         pathlab.import_cluster({h: [str(tmp_path / f"{h}.txt")] for h in order})
     file, key, message = refused.value.args
     assert (file, key) == (str(tmp_path / "a.txt"), "symmetric")
@@ -428,8 +423,7 @@ def test_the_host_name_no_capture_gives_is_said_as_pathlabs_in_the_file(tmp_path
     was written bare, its reason in an `Own` text no output prints)."""
     listing = tmp_path / "mp.txt"
     listing.write_text(ONTAP_PROXY_LISTING)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         text = import_files([str(listing)]).text
     assert 'name = "linux01"  # default: pathlab\'s name for the host: no capture names it\n' in text
 
@@ -449,8 +443,7 @@ def test_a_devices_own_non_owner_state_is_checked_as_the_arrays(tmp_path: Path) 
 
     listing = tmp_path / "mp.txt"
     listing.write_text(ALUA_STANDBY_LISTING.format(prio=10))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         text = import_files([str(listing)]).text
     owner = next(line for line in text.splitlines() if line.startswith("owner = "))
     for state, said in (("active_optimized", "allowed: active_non_optimized, standby, unavailable (the owner's paths "

@@ -8,13 +8,12 @@ captures leave open, and says what would settle it."""
 from __future__ import annotations
 
 import tomllib
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import pathlab
+from conftest import pathlab, quiet
 from pathlab.api import PathlabWarning
 from pathlab.importer import import_files
 from pathlab.importer.linux_topology import map_topology
@@ -48,8 +47,7 @@ def _imported(*files: Path) -> tuple[str, dict[str, Any]]:
 
 def _sourced(*files: Path) -> tuple[str, dict[str, Any], dict[str, Provenance | None]]:
     """The scenario's text, the first device's policy, and where each of its keys comes from."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(f) for f in files])
     policy = tomllib.loads(done.text)["devices"][0]["policy"]
     device = done.tables.of("devices")[0]
@@ -163,8 +161,7 @@ def test_queue_if_no_path_does_not_tell_queue_from_the_hwtables_retries() -> Non
     from pathlab.advisor.findings import practice_findings
 
     sample = Path(__file__).parent / "data/corpus/multipath-ll/019-insights-rhel5-clariion-emc-debug-lines/bare.txt"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         host = pathlab.import_host(sample)
     assert [(u.setting, u.device) for u in host.undetermined] == [("no_path_retry", "360060160ade32800f2e3baf47665e211")]
     (found,) = practice_findings(host.scenario.devices, undetermined=host.undetermined)
@@ -204,8 +201,7 @@ def test_a_grouping_the_conf_sets_that_pathlab_does_not_simulate_is_said(tmp_pat
     listing = tmp_path / "multipath-ll.txt"
     listing.write_text(_netapp())
     conf = _conf(tmp_path / "multipath.conf", "path_grouping_policy group_by_serial")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         said = dict(import_files([str(listing), str(conf)]).warnings)
     assert said[f"devices.{WWID}.policy.path_grouping_policy"] == (
         f"{conf} (devices) sets group_by_serial, a grouping pathlab does not simulate: the listing's groups are "

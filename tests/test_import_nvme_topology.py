@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import tomllib
-import warnings
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -14,7 +13,8 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from pathlab.api import PathlabWarning, ScenarioError
+from conftest import quiet
+from pathlab.api import ScenarioError
 from pathlab.importer import import_files, nvme
 from pathlab.importer.nvme_namespaces import controllers
 
@@ -22,8 +22,7 @@ CORPUS = Path(__file__).parent / "data" / "corpus"
 
 
 def _imported(path: Path) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(path)])
     return tomllib.loads(done.text), done.warnings
 
@@ -127,8 +126,7 @@ def _listing(tmp_path: Path, states: list[str], iopolicy: str = "") -> Path:
 
 
 def _import(listing: Path) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         return import_files([str(listing)])
 
 
@@ -197,8 +195,7 @@ def test_an_iopolicy_no_capture_shows_is_never_compared_with_the_vendors_practic
     from pathlab.advisor.findings import practice_findings
     from pathlab.importer.host import import_host
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         host = import_host(_listing(tmp_path, ["live", "live"]))
     devices = host.scenario.with_set(['arrays.0.vendor="NVME"', 'arrays.0.model="NetApp ONTAP Controller"',
                                       'devices.0.policy={ name = "nvme", iopolicy = "numa" }']).devices
@@ -231,8 +228,7 @@ def test_the_subsystems_sysfs_iopolicy_is_read_where_the_listing_shows_none(tmp_
     sysfs = tmp_path / "sysfs.txt"
     sysfs.write_text("/sys/class/nvme-subsystem/nvme-subsys0/iopolicy:round-robin\n"
                      "/sys/block/nvme0c0n1/diag/multipath_failover_count:0\n")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(listing), str(sysfs)])
     (device,) = tomllib.loads(done.text)["devices"]
     assert device["policy"] == {"name": "nvme", "iopolicy": "round-robin"}
@@ -255,7 +251,6 @@ def test_a_one_controller_subsystem_read_non_optimized_is_imported_non_optimized
     scenario, _ = _imported(listing)
     assert [p["controller"] for p in scenario["arrays"][0]["ports"]] == ["A"]
     assert scenario["devices"][0]["owner"] == "B"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(listing)])
     assert [p["alua"] for p in Scenario.from_text(done.text, "host.toml").describe()["paths"]] == ["ANO"]

@@ -4,12 +4,12 @@ is given twice`): two NVMe subsystems of one NQN, and HPP devices of two arrays 
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import pytest
 
-from pathlab.api import PathlabWarning, ScenarioError
+from conftest import quiet
+from pathlab.api import ScenarioError
 from pathlab.importer import import_files
 
 LISTING = Path(__file__).parent / "data" / "corpus" / "nvme-list-subsys" / "009-netapp-rocky10-tcp-two-subnets" / "bare.txt"
@@ -33,8 +33,7 @@ naa.{naa}
 
 
 def _refused(path: Path) -> tuple[str, ...]:
-    with warnings.catch_warnings(), pytest.raises(ScenarioError) as refused:
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet(), pytest.raises(ScenarioError) as refused:
         import_files([str(path)])
     return refused.value.args
 

@@ -6,12 +6,12 @@ multipath-ll/026 shows four paths all through SCSI host 11, which the hand verdi
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import pytest
 
-from pathlab.api import PathlabWarning, ScenarioError
+from conftest import quiet
+from pathlab.api import ScenarioError
 from pathlab.importer.capture_findings import multipath_findings
 from pathlab.importer.listing_findings import listing_findings
 from pathlab.readers import multipath_ll
@@ -23,8 +23,7 @@ TROUBLE = ("no usable path", "runs on one path", "failover grouping", "without t
 
 
 def _titles(listing: Path) -> list[str]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         tables = multipath_ll.read(listing)
     return [f.title for f in listing_findings(tables["maps"], tables["paths"], str(listing))
             + multipath_findings(tables["paths"], str(listing))]
@@ -81,8 +80,7 @@ def test_alua_priorities_without_the_alua_handler_are_found(listing: Path) -> No
 def _all(listing: Path, conf: Path | None = None) -> list:
     from pathlab.readers import multipath_conf
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         tables = multipath_ll.read(listing)
     return listing_findings(tables["maps"], tables["paths"], str(listing),
                             multipath_conf.read(conf) if conf else None, str(conf or ""))
@@ -186,8 +184,7 @@ size=100G features='3 queue_if_no_path pg_init_retries 50' hwhandler='1 rdac' wp
 
 
 def _path_findings(listing: Path) -> list:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         return multipath_findings(multipath_ll.read(listing)["paths"], str(listing))
 
 

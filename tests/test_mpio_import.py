@@ -7,13 +7,12 @@ advised with the Microsoft DSM's own policies and `mpclaim -l -d` commands."""
 from __future__ import annotations
 
 import tomllib
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import one_error_line, pathlab
+from conftest import one_error_line, pathlab, quiet
 from pathlab.advisor.mpio_candidates import mpio_candidates
 from pathlab.api import PathlabWarning, Scenario, ScenarioError
 from pathlab.importer import import_files
@@ -39,14 +38,12 @@ LQD
 
 
 def _read(path: Path) -> mpclaim.Mpclaim:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         return mpclaim.read(path)
 
 
 def _imported(*paths: Path) -> tuple[dict[str, Any], Any]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(p) for p in paths])
     return tomllib.loads(done.text), done
 

@@ -6,7 +6,6 @@ in one line naming the place in it."""
 from __future__ import annotations
 
 import json
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import generated_nvme_list
+from conftest import quiet
 from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.importer import import_files
 from pathlab.readers import nvme_subsys
@@ -104,8 +104,7 @@ DOCUMENT = """\
 
 
 def _rows(path: Path) -> list[tuple[Any, ...]]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         table = nvme_subsys.read(path)
     return [(r.controller, r.path, r.nsid, r.ana_state, r.line) for r in table.itertuples()]
 
@@ -117,8 +116,7 @@ def test_each_path_is_read_with_its_namespace_ana_state_and_line(tmp_path: Path)
     assert _rows(listing) == [("nvme0", "nvme0c0n1", 1, "optimized", 24), ("nvme0", "nvme0c0n2", 7, "optimized", 28),
                               ("nvme1", "nvme0c1n1", 1, "non-optimized", 45),
                               ("nvme1", "nvme0c1n2", 7, "inaccessible", 49)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         imported = import_files([str(listing)]).text
     # Namespace 7 reached through nvme1 is inaccessible: a path down from the start, its line named.
     (fault,) = [line for line in imported.splitlines() if line.startswith("path = ")]
@@ -167,8 +165,7 @@ def test_a_controller_serving_no_namespace_beside_others_is_said_and_left_out(tm
     with pytest.warns(PathlabWarning, match=r"list-v.json: line 54: nvme2 serves no namespace the document lists: no "
                                             r"path of it imported"):
         assert list(nvme_subsys.read(listing)["controller"]) == ["nvme0", "nvme0", "nvme1", "nvme1"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         scenario = import_files([str(listing)])
     assert [d.rsplit("/", 1)[1] for d in _device_names(scenario.text)] == ["ns1", "ns7"]
 
@@ -193,8 +190,7 @@ def test_a_document_reads_as_its_text_listing_does(tmp_path_factory, drawn: tupl
     (folder / "list-v.txt").write_text(generated_nvme_list.text(*drawn))
     (folder / "list-v.json").write_text(generated_nvme_list.json_text(drawn[1], drawn[2], "nqn.2014-08.org.nvmexpress:uuid:x",
                                                                                   v3))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         tables = [nvme_subsys.read(folder / f"list-v.{kind}") for kind in ("txt", "json")]
     keys = ["subsystem", "nqn", "nsid", "controller", "transport", "address"]
     as_text, as_json = (sorted(tuple(str(v) for v in row) for row in t[keys].itertuples(index=False)) for t in tables)
@@ -222,8 +218,7 @@ def test_a_mangled_document_is_read_or_refused_in_one_line(tmp_path_factory, dat
     listing = tmp_path_factory.mktemp("fuzz") / "list-v.json"
     listing.write_text(json.dumps(doc, indent=2))
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PathlabWarning)
+        with quiet():
             nvme_subsys.read(listing)
             import_files([str(listing)])
     except ScenarioError as e:

@@ -8,12 +8,12 @@ refused with their line. Shapes from nvme-cli issue 1529 (PowerStore over TCP, 2
 from __future__ import annotations
 
 import tomllib
-import warnings
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from conftest import quiet
 from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.importer import import_files
 from pathlab.readers import nvme_subsys
@@ -24,8 +24,7 @@ NQN = "nqn.1988-11.com.dell:powerstore:00:f03028e73ef7D032D81E"
 
 
 def _rows(path: Path) -> list[tuple]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         table = nvme_subsys.read(path)
     return [(r.subsystem, r.nqn, None if pd.isna(r.nsid) else r.nsid, r.controller, r.transport, r.address, r.line)
             for r in table.itertuples()]
@@ -42,8 +41,7 @@ def test_a_powerstore_over_tcp_gives_a_row_per_namespace_and_controller() -> Non
 
 
 def test_its_import_has_two_namespaces_on_two_paths_and_says_what_it_did_not_print() -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(POWERSTORE)])
     said = dict(done.warnings)
     assert said["faults"] == (f"{POWERSTORE} shows no controller state (`nvme list -v`, or nvme-cli's oldest "
@@ -136,8 +134,7 @@ def test_nvme_cli_3_columns_are_read_orchestrator_and_cntlid_too() -> None:
         ("nvme-subsys0", NQN, 2, "nvme0", "tcp", "traddr=10.162.198.42,trsvcid=4420", 8),
         ("nvme-subsys0", NQN, 2, "nvme1", "tcp", "traddr=10.162.198.45,trsvcid=4420", 9),
         ("nvme-subsys1", drive, 1, "nvme2", "pcie", "0000:04:00.0", 10)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         table = nvme_subsys.read(V3)
     drive_row = table.iloc[4]
     assert drive_row.model == "Samsung SSD 980 PRO 1TB"
@@ -152,8 +149,7 @@ def test_nvme_cli_3_listing_is_shown_back_byte_for_byte() -> None:
     from pathlab import Scenario
     from pathlab.output.configuration import configuration, text
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         scenario = Scenario.from_text(import_files([str(V3)]).text, "imported.toml")
     assert text(configuration(scenario, "paths", "nvme-list")) == V3.read_text()
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conftest import quiet
 from pathlab.api import PathlabWarning, ScenarioError
 from pathlab.readers import esxcli_devices, esxcli_hpp, esxcli_paths, esxcli_rr_config, esxcli_satp_rules, multipath_ll, nvme_subsys
 from pathlab.readers.pasted import command_of
@@ -262,8 +263,7 @@ def test_a_mail_quoted_or_utf16_powermt_or_mpclaim_file_is_recognised_as_its_rea
         file.write_bytes(text.encode("utf-16"))  # with its byte order mark, as PowerShell's `>` writes it
     found = kind_of(str(file))
     assert found.name == kind
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         assert found.read(str(file))  # and its reader reads it
 
 

@@ -7,14 +7,12 @@ importer builds, PowerPath (`dead`) and MPIO (`Failed`)."""
 from __future__ import annotations
 
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SCENARIOS, pathlab
+from conftest import ROOT, SCENARIOS, pathlab, quiet
 from pathlab import import_host
-from pathlab.api import PathlabWarning
 from pathlab.importer.path_down import FROM_START
 from pathlab.importer.provenance import Assumed, Read
 
@@ -71,8 +69,7 @@ SAMPLES = {
 @pytest.mark.parametrize("kind", SAMPLES)
 def test_each_importers_dead_path_is_the_one_fault_from_the_start(tmp_path: Path, kind: str) -> None:
     make, count = SAMPLES[kind]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         host = import_host(*(str(f) for f in make(tmp_path)))
     faults = host.tables.of("faults")
     assert len(faults) == count

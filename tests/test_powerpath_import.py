@@ -6,13 +6,12 @@ policies and `powermt set` commands."""
 from __future__ import annotations
 
 import tomllib
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import one_error_line, pathlab
+from conftest import one_error_line, pathlab, quiet
 from pathlab.advisor.powerpath_candidates import powerpath_candidates
 from pathlab.api import PathlabWarning, Scenario, ScenarioError
 from pathlab.importer import import_files
@@ -24,14 +23,12 @@ SYMMETRIX = DATA / "004-symmetrix-linux-docstring-tabs.bare.txt"
 
 
 def _read(path: Path) -> list[powermt.Device]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         return powermt.read(path)
 
 
 def _imported(path: Path) -> tuple[dict[str, Any], Any]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         done = import_files([str(path)])
     return tomllib.loads(done.text), done
 

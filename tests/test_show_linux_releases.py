@@ -5,14 +5,12 @@ sets it where the listing shows which release printed it."""
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import pytest
 
-from conftest import pathlab
+from conftest import pathlab, quiet
 from pathlab import _core
-from pathlab.api import PathlabWarning
 from pathlab.importer import linux
 from pathlab.output import multipath
 from pathlab.readers import multipath_ll
@@ -85,8 +83,7 @@ def test_an_unknown_release_is_refused_in_one_line(scenarios: Path) -> None:
     ("multipath-ll/002-netapp-aff-rocky10-alua-two-groups", None),
 ])
 def test_the_import_reads_the_release_from_the_listing(sample: str, release: str | None) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         table = multipath_ll.read(CORPUS / sample / "bare.txt")
     found = linux.listing_release(list(table["maps"].itertuples()), list(table["paths"].itertuples()))
     assert (found[0] if found else None) == release

@@ -5,14 +5,14 @@ the wrap took; where it cannot say, the paste is refused in one line naming the 
 from __future__ import annotations
 
 import sys
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
 
-from pathlab.api import PathlabWarning, ScenarioError
+from conftest import quiet
+from pathlab.api import ScenarioError
 from pathlab.readers import esxcli_devices, esxcli_hpp, multipath_ll, nvme_subsys, powermt
 
 DATA = Path(__file__).parent / "data"
@@ -29,8 +29,7 @@ def _pasted(folder: Path, sample: Path) -> Path:
 
 
 def _quiet(read: Any, path: Path) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PathlabWarning)
+    with quiet():
         return read(path)
 
 
