@@ -20,6 +20,7 @@ from conftest import RUNS_AT_ALL, quiet
 from pathlab import Scenario
 from pathlab.api import ScenarioError
 from pathlab.importer import import_files
+from pathlab.importer.provenance import Assumed
 
 #: One map, two groups of two paths through SCSI hosts 1 and 2: group 1 to targets 1 (the other
 #: controller's ports), group 2 to targets 0; `{top}` and `{low}` are the groups' priorities.
@@ -141,7 +142,7 @@ def test_the_optimized_group_the_listing_shows_active_is_what_runs_and_a_failbac
 def test_weightedpath_priorities_are_no_alua_states(tmp_path: Path) -> None:
     """multipath.conf puts weightedpath in force (detect_prio no): its 90 and 50 are the admin's
     weights, not alua.c's states: the owner is the best group's (the one dm runs), no state of the
-    other controller is read from them, nothing preferred, nothing found."""
+    other controller is read from them (the default it runs is said), nothing preferred, nothing found."""
     listing = tmp_path / "mp.txt"
     listing.write_text(TWO_GROUPS.format(top=90, low=50))
     conf = tmp_path / "wp.conf"
@@ -153,7 +154,10 @@ def test_weightedpath_priorities_are_no_alua_states(tmp_path: Path) -> None:
     scenario = tomllib.loads(done.text)
     (device,) = scenario["devices"]
     assert {_controllers(scenario)[p] for p in ("H1T1", "H2T1")} == {device["owner"]}
-    assert "non_owner_state" not in scenario["arrays"][0] and "preferred" not in device
+    assert scenario["arrays"][0]["non_owner_state"] == "active_non_optimized" and "preferred" not in device
+    assert (f"non_owner_state = \"active_non_optimized\"  # default: {listing}: no map reads the other controller's ALUA "
+            f"state; map mpathb (line 1): {conf}, line 7 puts prio weightedpath in force for it, whose priorities are no "
+            "ALUA states (alua.c's): the simulation's default, non-optimized, runs") in done.text
     assert device["policy"]["prio"] == "weightedpath"
     assert not [f for f in done.findings if "preferred bit" in f.title]
 
@@ -243,6 +247,12 @@ def test_a_preferred_non_optimized_group_with_no_optimized_group_read_is_said_an
     assert [f.title for f in done.findings if "preferred bit" in f.title] == [
         "map mpathb: I/O goes to non-optimized paths (sdc, sde): the preferred bit puts their group first, and no "
         "optimized group is read (captured)"]
+    # beside an average the 90 group's controller is the owner the simulation takes: assumed, as said
+    owner = done.tables.of("devices")[0].find("owner")
+    if other == "average":
+        assert (owner.value, owner.source) == ("A", Assumed(said[0]))
+    else:  # the failed paths' group shows no controller: no owner
+        assert owner is None
 
 
 #: A map whose group beside the owner's has only `i/o pending` paths (print.c's PATH_PENDING):

@@ -15,7 +15,7 @@ from conftest import one_error_line, pathlab, quiet
 from pathlab.api import Scenario
 from pathlab.importer import import_files
 from pathlab.importer.map_policy import SYSFS_RULE
-from pathlab.importer.provenance import Derived, Read
+from pathlab.importer.provenance import Assumed, Derived, Read
 
 #: An ALUA map of two one-path groups (optimized, non-optimized), as `multipath -ll` prints it.
 LISTING = """\
@@ -138,3 +138,89 @@ def test_prio_weightedpath_beside_a_listing_of_a_release_without_it_is_refused(t
         f"pathlab: error: {conf}: line 6: prio weightedpath (devices entry LIO-ORG/.*) for map mpathw: {listing} is "
         "printed by multipath-tools 0.4.8 (the bracket layout ([size=…][features=…]), printed before multipath-tools "
         "0.4.9), which has no weightedpath (it came in 0.5.0): not the multipath.conf that host's multipathd read")
+
+
+def _non_owner(done: Any) -> tuple[Any, list[Any], dict[str, str]]:
+    """The array's `non_owner_state` entry, each device's, and the warnings by field."""
+    (array,) = done.tables.of("arrays")
+    return array.find("non_owner_state"), [d.find("non_owner_state") for d in done.tables.of("devices")], \
+        dict(done.warnings)
+
+
+def test_a_non_alua_prioritizer_s_map_runs_the_default_non_owner_state_said(tmp_path: Path) -> None:
+    """prio const in force (detect_prio no): its priorities are no ALUA states, so the other
+    controller's state is not read, and the default the simulation runs (non-optimized) is said."""
+    listing, conf = _files(tmp_path, "detect_prio no", "prio const")
+    with quiet():
+        done = import_files([str(listing), str(conf)])
+    array, devices, said = _non_owner(done)
+    unread = (f"map mpathc (line 1): {conf}, line 6 puts prio const in force for it, whose priorities are no ALUA states "
+              "(alua.c's)")
+    assert (array.value, array.source) == ("active_non_optimized", Assumed(
+        f"{listing}: no map reads the other controller's ALUA state; {unread}: the simulation's default, non-optimized, "
+        "runs"))
+    assert devices == [None]
+    assert said["arrays.LIO-ORG.non_owner_state"] == (f"{listing}: {unread}: the other controller's ALUA state is not "
+                                                       "read: the simulation's default, non-optimized, runs")
+
+
+#: Beside LISTING's map, one whose groups print ontap.c's 4 and 1 under the alua handler.
+ONTAP_PRIOS = """\
+mpathd (3600140500000000000000000000000d1) dm-5 LIO-ORG,disk1
+size=20G features='0' hwhandler='1 alua' wp=rw
+|-+- policy='service-time 0' prio=4 status=active
+| `- 7:0:0:4 sdj 8:144 active ready running
+`-+- policy='service-time 0' prio=1 status=enabled
+  `- 8:0:0:4 sdk 8:160 active ready running
+"""
+
+
+def test_a_map_of_another_prioritizer_s_priorities_runs_the_state_its_array_s_maps_read_said(tmp_path: Path) -> None:
+    """4 and 1 (no group at alua.c's 50 or 130) read no ALUA state: alone, the default is said as
+    the array's; beside a map whose 10 reads non-optimized, that map's state, said as the device's."""
+    listing = tmp_path / "multipath-ll.txt"
+    listing.write_text(ONTAP_PRIOS)
+    with quiet():
+        alone = import_files([str(listing)])
+    array, _, _ = _non_owner(alone)
+    unread = ("map mpathd (line 1): its groups print priorities 1, 4 and none alua.c's optimized (50, 130), so none is "
+              "read as an ALUA state (another prioritizer's, as ontap.c's 4 and 1, or alua.c's beside no optimized group "
+              "read)")
+    assert (array.value, type(array.source)) == ("active_non_optimized", Assumed)
+    assert array.source.why == (f"{listing}: no map reads the other controller's ALUA state; {unread}: the simulation's "
+                                "default, non-optimized, runs")
+    listing.write_text(LISTING + ONTAP_PRIOS)
+    with quiet():
+        both = import_files([str(listing)])
+    array, devices, said = _non_owner(both)
+    assert (array.value, type(array.source)) == ("active_non_optimized", Derived)
+    assert devices[0] is None and (devices[1].value, type(devices[1].source)) == ("active_non_optimized", Assumed)
+    assert devices[1].source.why == said["arrays.LIO-ORG.non_owner_state"] == (
+        f"{listing}: {unread.replace('(line 1)', '(line 7)')}: the array's state, non-optimized, read from its other "
+        "maps, runs")
+
+
+#: `multipath -l` (no checker, no prioritizer: checker states `undef`, priorities 0) of an ALUA map
+#: whose groups of two paths part the controllers (group_by_prio built them).
+UNCHECKED = """\
+mpathe (3600140500000000000000000000000e1) dm-6 LIO-ORG,disk1
+size=20G features='0' hwhandler='1 alua' wp=rw
+|-+- policy='service-time 0' prio=0 status=active
+| |- 7:0:0:5 sdl 8:176 active undef running
+| `- 8:0:0:5 sdm 8:192 active undef running
+`-+- policy='service-time 0' prio=0 status=enabled
+  |- 7:0:1:5 sdn 8:208 active undef running
+  `- 8:0:1:5 sdo 8:224 active undef running
+"""
+
+
+def test_multipath_l_reads_no_non_owner_state_and_the_default_is_said(tmp_path: Path) -> None:
+    listing = tmp_path / "multipath-l.txt"
+    listing.write_text(UNCHECKED)
+    with quiet():
+        done = import_files([str(listing)])
+    array, _, _ = _non_owner(done)
+    assert (array.value, array.source) == ("active_non_optimized", Assumed(
+        f"{listing}: no map reads the other controller's ALUA state; map mpathe (line 1): `multipath -l` runs no "
+        "prioritizer: no priority of its groups is read, so no ALUA state is: the simulation's default, non-optimized, "
+        "runs"))

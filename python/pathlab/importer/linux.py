@@ -19,6 +19,7 @@ from pathlab.importer.linux_non_owner import linux_non_owner
 from pathlab.importer.linux_preferred import preferred_bit
 from pathlab.importer.linux_topology import (
     OWNERSHIP_HANDLERS,
+    PRE_PREFERRED_BIT,
     MapTopology,
     alua_prioritized,
     cut_at,
@@ -204,8 +205,9 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
     topology, kinds, weighted = _topologies(maps, paths, vendor_of, sections, of_release, {})
     # The prioritizer multipath.conf puts in force, where it is not alua's: its priorities are no
     # ALUA states, so the owner is the best group's (`linux_topology.reads_alua_states`).
-    prio_of = {m.name: found[0] for m in maps
-               if (found := prio_in_force(sections, m, kinds[vendor_of[m.name]].tpgs)) is not None}
+    prio_found = {m.name: found for m in maps
+                  if (found := prio_in_force(sections, m, kinds[vendor_of[m.name]].tpgs)) is not None}
+    prio_of = {name: found[0] for name, found in prio_found.items()}
     if any(name != "alua" for name in prio_of.values()):
         topology, kinds, weighted = _topologies(maps, paths, vendor_of, sections, of_release, prio_of)
     if not any(t.checked for t in topology.values()):
@@ -301,7 +303,12 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             beside_owner = {name: prios for name, prios in shown_beside.items() if prios}
             unaveraged = {name: groups for name, listed in of_map.items() if prio_of.get(name, "alua") == "alua"
                           and (groups := unaveraged_groups(listed, topology[name]))}
-            said = linux_non_owner(array, mfile, beside_owner, maps, unaveraged)
+            # maps that part the owner's paths by another prioritizer's priorities: no state read from them
+            no_states = {name: _no_alua_states(listed, topology[name], prio_found.get(name), c.files.get("conf", ""),
+                                               of_release)
+                         for name, listed in of_map.items()
+                         if topology[name].groups_by_owner and name not in as_states and name not in unaveraged}
+            said = linux_non_owner(array, mfile, beside_owner, maps, unaveraged, no_states)
             if said.array is not None:  # the default (non-optimized) too: a cluster tells it from a host that shows none
                 a.key("non_owner_state", *said.array)
             map_non_owner.update(said.maps)
@@ -344,8 +351,10 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
         if owned and m.name in owner_of_map:
             whose = (f"its optimized group's paths, {shape.owner_rule}" if shape.owner_rule else "its best group's paths")
-            dev.key("owner", owner_of_map[m.name], Derived(f"{mfile}: the controller of {whose}" + (
-                f"; {shape.owner_open}" if shape.owner_open else ""), (mfile,)))
+            dev.key("owner", owner_of_map[m.name], Assumed(raised.owner_assumed)
+                    if raised is not None and raised.owner_assumed is not None
+                    else Derived(f"{mfile}: the controller of {whose}" + (f"; {shape.owner_open}" if shape.owner_open
+                                                                            else ""), (mfile,)))
             if shape.owner_open:
                 warnings.append((f"devices.{m.wwid}.owner", f"{mfile}, map at line {m.line}: {shape.owner_open}"))
             if raised is not None and raised.ports and raised.source is not None:
@@ -445,6 +454,26 @@ def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighte
                     topology[m.name].owner_rule for m in maps) else "") + (
                 f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
                 else "or apart only by failed paths") + "): symmetric")
+
+
+def _no_alua_states(listed: list[Any], shape: MapTopology, prio: tuple[str, Any] | None, cfile: str,
+                    release: str | None) -> str:
+    """Why a map that parts its owner's paths from the others reads no ALUA state for the others:
+    `multipath -l` ran no prioritizer, the prioritizer multipath.conf puts in force for it is not
+    alua's, a 0.4.8 listing sums its groups' priorities, or its groups print no priority of
+    alua.c's optimized (another prioritizer's, as ontap.c's 4 and 1)."""
+    if not shape.checked:
+        return "`multipath -l` runs no prioritizer: no priority of its groups is read, so no ALUA state is"
+    if prio is not None and prio[0] != "alua":
+        return (f"{cfile}, line {prio[1].line} puts prio {prio[0]} in force for it, whose priorities are no ALUA "
+                "states (alua.c's)")
+    if release in PRE_PREFERRED_BIT:
+        return (f"multipath-tools {release} (the bracket layout) prints a group's priority as its paths' sum, so no "
+                "one path's ALUA state is read from it")
+    shown = sorted({int(str(p.group_prio)) for p in listed if str(p.group_prio).isdigit()})
+    return (f"its groups print priorit{'ies' if len(shown) > 1 else 'y'} {', '.join(str(v) for v in shown)} and none alua.c's "
+            "optimized (50, 130), so none is read as an ALUA state (another prioritizer's, as ontap.c's 4 and 1, or "
+            "alua.c's beside no optimized group read)")
 
 
 def _cut_assumed(mfile: str, maps: list[Any], topology: dict[str, MapTopology]) -> str:

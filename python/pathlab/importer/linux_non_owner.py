@@ -65,16 +65,45 @@ PENDING = (", and `i/o pending` is tur.c's PATH_PENDING, a check not answered ye
 #: The simulation's state of the other controller's paths where the scenario gives none (schema.rs
 #: `non_owner_default`).
 DEFAULT_STATE = "active_non_optimized"
+#: How an assumption of the array's state ends where no map reads one.
+_DEFAULT_RUNS = ": the simulation's default, non-optimized, runs"
 
 
 def linux_non_owner(array: str, mfile: str, beside_owner: dict[str, set[int]], maps: list[Any],
-                    unaveraged: dict[str, list[list[Any]]] | None = None) -> LinuxNonOwner:
+                    unaveraged: dict[str, list[list[Any]]] | None = None,
+                    no_states: dict[str, str] | None = None) -> LinuxNonOwner:
     """`beside_owner`: each alua-prioritized map's priorities beside its owner's group (map name →
     priorities), `maps` the listing's maps (their header lines), `unaveraged`: each map's groups
-    beside the owner's that averaged no path (`linux_topology.unaveraged_groups`), by map name."""
+    beside the owner's that averaged no path (`linux_topology.unaveraged_groups`), by map name;
+    `no_states`: the maps that part the owner's paths by another prioritizer's priorities, no
+    ALUA states, each with why (by map name)."""
     out = _read_states(array, mfile, beside_owner, maps)
     _unaveraged_said(out, array, mfile, beside_owner, maps, unaveraged or {})
+    _no_states_said(out, array, mfile, maps, no_states or {})
     return out
+
+
+def _no_states_said(out: LinuxNonOwner, array: str, mfile: str, maps: list[Any], no_states: dict[str, str]) -> None:
+    """What the maps whose priorities are no ALUA states run beside their owner's group, said as
+    an assumption: the array's state where another map reads one (each such map's device), else
+    the simulation's default, non-optimized (the array's, with what an earlier assumption said)."""
+    if not no_states:
+        return
+    line = {str(m.name): m for m in maps}
+    unread = "; ".join(f"map {name} (line {line[name].line}): {why}" for name, why in no_states.items())
+    assumed = out.array[1] if out.array is not None and isinstance(out.array[1], Assumed) else None
+    if out.array is None or assumed is not None:
+        earlier = (assumed.why.removeprefix(f"{mfile}: ").removesuffix(_DEFAULT_RUNS) + "; " if assumed is not None
+                   else "no map reads the other controller's ALUA state; ")
+        out.array = (DEFAULT_STATE, Assumed(f"{mfile}: {earlier}{unread}{_DEFAULT_RUNS}"))
+        out.warnings.append((f"arrays.{array}.non_owner_state", f"{mfile}: {unread}: the other controller's ALUA state "
+                                                                f"is not read{_DEFAULT_RUNS}"))
+        return
+    for name, why in no_states.items():
+        said = (f"{mfile}: map {name} (line {line[name].line}): {why}: the array's state, {_said(out.array[0])}, read "
+                "from its other maps, runs")
+        out.maps.setdefault(name, (out.array[0], Assumed(said)))
+        out.warnings.append((f"arrays.{array}.non_owner_state", said))
 
 
 def _read_states(array: str, mfile: str, beside_owner: dict[str, set[int]], maps: list[Any]) -> LinuxNonOwner:
@@ -123,7 +152,7 @@ def _unaveraged_said(out: LinuxNonOwner, array: str, mfile: str, beside_owner: d
     if silent and out.array is None:
         out.array = (DEFAULT_STATE, Assumed(f"{mfile}: no map reads the other controller's ALUA state; "
                                             + "; ".join(_unread(line[n], unaveraged[n]) for n in silent)
-                                            + ": the simulation's default, non-optimized, runs"))
+                                            + _DEFAULT_RUNS))
     elif silent and out.array is not None:
         for name in silent:
             out.maps.setdefault(name, (out.array[0], Assumed(f"{mfile}: {_unread(line[name], unaveraged[name])}: the "

@@ -80,6 +80,9 @@ class PreferredBit:
     source: Derived | None = None
     findings: list[Finding] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)
+    #: Why the device's owner is assumed, not read, where the best group is taken as the owner's
+    #: though no group reads optimized (`_unreached`, beside an average), else None.
+    owner_assumed: str | None = None
 
 
 def _state_words(state: str) -> str:
@@ -192,4 +195,5 @@ def _unreached(m: Any, groups: dict[int, list[Any]], read: dict[int, int], mfile
     finding = Finding(f"map {m.name}: I/O goes to non-optimized paths ({_devices(groups[top])}): the preferred bit puts "
                       "their group first, and no optimized group is read (captured)",
                       f"{said}; dm-multipath runs the highest group (switchgroup.c); {REMEDY}")
-    return PreferredBit(findings=[finding], warnings=[(f"devices.{m.wwid}.owner", said)])
+    return PreferredBit(findings=[finding], warnings=[(f"devices.{m.wwid}.owner", said)],
+                        owner_assumed=said if averaged else None)
