@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from conftest import quiet
@@ -38,12 +39,14 @@ def _map() -> Map:
                 Group("service-time 0", 10, "enabled", [path(3, 1, 3), path(4, 1, 4)])])
 
 
-def _cuts(text: str) -> list[tuple[int, str]]:
+def _cuts(text: str) -> list[tuple[int, str, bool]]:
     """The listing of `_map` cut after each character of each line of its second group (its
-    header, line 6, and its paths), each with the line it ends at: the last that is not blank (a
-    path line cut after the blank under the last group's branch ends the listing on the line before)."""
+    header, line 6, and its paths), each with the line it ends at (the last that is not blank: a
+    path line cut after the blank under the last group's branch ends the listing on the line
+    before) and whether that line is whole (nothing then tells the cut from the end of a listing)."""
     lines = text.splitlines()
-    return [(i + 1 if lines[i][:end].strip() else i, "\n".join([*lines[:i], lines[i][:end]]) + "\n")
+    return [(i + 1 if lines[i][:end].strip() else i, "\n".join([*lines[:i], lines[i][:end]]) + "\n",
+             end == len(lines[i]) or not lines[i][:end].strip())
             for i in range(5, len(lines)) for end in range(1, len(lines[i]) + 1)]
 
 
@@ -62,9 +65,13 @@ def test_a_map_cut_after_its_first_group_is_no_one_group_map_read(tmp_path: Path
     listing = tmp_path / "mp.txt"
     one_group = two_groups = 0
     whole = write([_map()])
-    for line, text in _cuts(whole):
+    for line, text, at_line_end in _cuts(whole):
         listing.write_text(text)
         read = multipath_ll.read(listing)
+        # every cut inside a line is seen, at the line the listing ends on (a path's online state
+        # cut short too: `ru` of `running`)
+        cut = read["maps"]["cut"][0]
+        assert at_line_end or (not pd.isna(cut) and cut == line), text
         groups = set(read["paths"]["group"])
         done = _imported(listing)
         said = dict(done.warnings)

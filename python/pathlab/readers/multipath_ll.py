@@ -207,12 +207,29 @@ def _fragment(line: str, in_props: bool) -> bool:
     return (bool(_FRAGMENT.match(line)) or cut_on_branches) and not whole  # a whole line misplaced is no cut
 
 
+#: The online states a path line ends in: print.c's `snprint_offline` (`running`, `offline`,
+#: `unknown`) and the SCSI device states some releases print there (drivers/scsi/scsi_sysfs.c
+#: `sdev_states`).
+ONLINE_STATES = ("running", "offline", "unknown", "blocked", "transport-offline", "created", "created-blocked",
+                 "quiesce", "cancel", "deleted")
+
+
 def _mark_cut(last: dict[str, Any], paths: list[dict[str, Any]], end: int) -> None:
     """The last map as cut at line `end` when the listing ends inside it, after a group with no
-    path (multipath-tools prints none). A header and its properties with no group is how it prints
-    a map whose paths are gone (multipath-tools' test listing of maps without paths), not a cut."""
+    path (multipath-tools prints none), or inside its last path's states: its online state cut
+    short (`ru` of `running`), or its bracketed checker state gone where the other paths show one
+    (`[active]` after `[active][ready]` lines; 0.4.7 prints the dm state alone on every line). The
+    path is read, its states as left. A header and its properties with no group is how it prints a
+    map whose paths are gone (multipath-tools' test listing of maps without paths), not a cut."""
     groups = last.get("_groups", 0)
     if groups and not any(p["map"] == last["name"] and p["group"] == groups for p in paths):
+        last["cut"] = end
+    if not paths or paths[-1]["line"] != end:
+        return
+    state = paths[-1]["online_state"]
+    if state and state not in ONLINE_STATES and any(known.startswith(state) for known in ONLINE_STATES):
+        last["cut"] = end
+    if paths[-1]["checker_state"] is None and any(p["checker_state"] is not None for p in paths[:-1]):
         last["cut"] = end
 
 
