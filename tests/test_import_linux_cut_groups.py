@@ -18,6 +18,7 @@ import pytest
 from conftest import quiet
 from generated_multipath import Group, Map, brackets, tree
 from generated_multipath import Path as Listed
+from pathlab.api import ScenarioError
 from pathlab.importer import import_files
 from pathlab.importer.provenance import Assumed, Derived
 from pathlab.linux_names import sd_dev_t, sd_name
@@ -137,3 +138,21 @@ def test_without_a_handler_the_array_s_tpgs_is_assumed_too(tmp_path: Path) -> No
     tpgs, symmetric = _entry(done, "arrays", "tpgs"), _entry(done, "arrays", "symmetric")
     assert (tpgs.value, type(tpgs.source), symmetric.value, type(symmetric.source)) == (False, Assumed, True, Assumed)
     assert tpgs.source.why.startswith(f"{listing}, line 6 (map mpatha at line 1): the listing ends inside")
+
+
+def test_a_cluster_host_cut_after_one_group_is_not_read_against_a_host_that_shows_the_owner(tmp_path: Path) -> None:
+    """Host a's listing ends inside the map after its first group, host b's shows both groups: a's
+    symmetry is an assumption, not a reading set against b's (the refusal of two readings apart),
+    and the refusal names a's cut."""
+    import pathlab
+
+    whole = tree([_map()])
+    (tmp_path / "b.txt").write_text(whole)
+    (tmp_path / "a.txt").write_text("\n".join([*whole.splitlines()[:5], "`-+- pol"]) + "\n")
+    with quiet(), pytest.raises(ScenarioError) as refused:
+        pathlab.import_cluster({"a": [str(tmp_path / "a.txt")], "b": [str(tmp_path / "b.txt")]})
+    file, field, message = refused.value.args
+    assert (file, field) == (str(tmp_path / "a.txt"), "ports")
+    assert message.startswith("a reach array NETAPP through ports without a controller, other hosts through its "
+                              f"controllers' ports (a's symmetric is assumed: {tmp_path / 'a.txt'}, line 6 (map mpatha "
+                              "at line 1): the listing ends inside the array's map after the one group it shows")

@@ -444,10 +444,13 @@ def _write_ports(a: ClusterArray) -> None:
     host's source of it."""
     bare = [p for p in a.ports if not p.controller]
     if a.controllers and bare:  # no two readings to name (`_refuse_read_apart`): the ports' hosts
+        hosts = sorted({h for p in bare for h, _ in p.seen})
+        # a host whose symmetry is assumed (its listing cut after one group) says why it shows no controller
+        assumed = [f"{h}'s symmetric is assumed: {s.why}" for h, _, s in a.symmetry if h in hosts and isinstance(s, Assumed)]
         raise ScenarioError(_file_of(a.table.source("vendor")) or a.name, "ports",
-                            f"{', '.join(sorted({h for p in bare for h, _ in p.seen}))} reach array {a.name} through "
-                            "ports without a controller, other hosts through its controllers' ports: give every host's "
-                            "listing with its paths' states")
+                            f"{', '.join(hosts)} reach array {a.name} through ports without a controller, other hosts "
+                            "through its controllers' ports" + "".join(f" ({said})" for said in assumed)
+                            + ": give every host's listing with its paths' states")
     elements = []
     for p in a.ports:
         value = {"name": p.name, **({"controller": p.controller} if p.controller else {})}
