@@ -303,7 +303,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             beside_owner = {name: prios for name, prios in shown_beside.items() if prios}
             unaveraged = {name: groups for name, listed in of_map.items() if prio_of.get(name, "alua") == "alua"
                           and (groups := unaveraged_groups(listed, topology[name]))}
-            # maps that part the owner's paths by another prioritizer's priorities: no state read from them
+            # maps that part the owner's paths by priorities read as no ALUA state: their other state is assumed
             no_states = {name: _no_alua_states(listed, topology[name], prio_found.get(name), c.files.get("conf", ""),
                                                of_release)
                          for name, listed in of_map.items()

@@ -21,7 +21,9 @@ PATH_PENDING: a check not answered yet, or a port group in an ALUA transition) p
 averaged no path (`linux_topology.unaveraged_groups`): the listing reads no state for it. A map
 that reads none of its own runs the array's state, read from the other maps, and that is said as
 an assumption of its device; where no map reads one, the array runs the simulation's default,
-non-optimized, said as the array's assumption; and a finding names each such map and group."""
+non-optimized, said as the array's assumption; and a finding names each such map and group. A
+map whose priorities read as no ALUA state at all (`multipath -l`, another prioritizer's, 0.4.8's
+sums) is said the same way, as an assumption of the array or of its device."""
 
 from __future__ import annotations
 
@@ -75,8 +77,8 @@ def linux_non_owner(array: str, mfile: str, beside_owner: dict[str, set[int]], m
     """`beside_owner`: each alua-prioritized map's priorities beside its owner's group (map name →
     priorities), `maps` the listing's maps (their header lines), `unaveraged`: each map's groups
     beside the owner's that averaged no path (`linux_topology.unaveraged_groups`), by map name;
-    `no_states`: the maps that part the owner's paths by another prioritizer's priorities, no
-    ALUA states, each with why (by map name)."""
+    `no_states`: the maps that part the owner's paths by priorities read as no ALUA state (none
+    printed under `-l`, another prioritizer's, 0.4.8's sums), each with why (by map name)."""
     out = _read_states(array, mfile, beside_owner, maps)
     _unaveraged_said(out, array, mfile, beside_owner, maps, unaveraged or {})
     _no_states_said(out, array, mfile, maps, no_states or {})
