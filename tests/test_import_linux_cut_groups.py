@@ -27,7 +27,7 @@ from pathlab.readers import multipath_ll
 WWID = "3600a098038303053453f463045556f31"
 
 
-def _map() -> Map:
+def two_group_map() -> Map:
     """One map of two groups of two paths, through SCSI hosts 3 and 4: the optimized group (alua.c's
     50) to targets 0, the non-optimized one (10) to targets 1."""
     up = ("active", "ready", "running")
@@ -41,7 +41,7 @@ def _map() -> Map:
 
 
 def _cuts(text: str) -> list[tuple[int, str, bool]]:
-    """The listing of `_map` cut after each character of each line of its second group (its
+    """The listing of `two_group_map` cut after each character of each line of its second group (its
     header, line 6, and its paths), each with the line it ends at (the last that is not blank: a
     path line cut after the blank under the last group's branch ends the listing on the line
     before) and whether that line is whole (nothing then tells the cut from the end of a listing)."""
@@ -65,7 +65,7 @@ def _entry(done: Any, table: str, key: str) -> Any:
 def test_a_map_cut_after_its_first_group_is_no_one_group_map_read(tmp_path: Path, write: Any) -> None:
     listing = tmp_path / "mp.txt"
     one_group = two_groups = 0
-    whole = write([_map()])
+    whole = write([two_group_map()])
     for line, text, at_line_end in _cuts(whole):
         listing.write_text(text)
         read = multipath_ll.read(listing)
@@ -107,13 +107,13 @@ def test_a_map_cut_after_its_first_group_is_no_one_group_map_read(tmp_path: Path
 def test_a_cut_map_beside_a_whole_one_of_the_array_says_the_whole_one(tmp_path: Path) -> None:
     """Another map of the array, listed whole with one group, is what says the array symmetric: the
     rule names its line, not the cut map's."""
-    whole = _map()
+    whole = two_group_map()
     whole.groups = whole.groups[:1]
     whole.name, whole.wwid, whole.dm = "mpathb", WWID[:-2] + "32", "dm-1"
     for group in whole.groups:
         for p in group.paths:
             p.hctl = p.hctl[:-1] + "2"
-    text = tree([whole, _map()])
+    text = tree([whole, two_group_map()])
     cut_line = len(text.splitlines()) - 2  # the cut map's second group's header
     listing = tmp_path / "mp.txt"
     listing.write_text("\n".join(text.splitlines()[:cut_line - 1] + ["`-+- pol"]) + "\n")
@@ -129,7 +129,7 @@ def test_a_cut_map_beside_a_whole_one_of_the_array_says_the_whole_one(tmp_path: 
 def test_without_a_handler_the_array_s_tpgs_is_assumed_too(tmp_path: Path) -> None:
     """No hardware handler: only groups apart would say the array answers for TPGS (ALUA), so a map
     cut after its first group leaves `tpgs = false` assumed, with the cut's line, as `symmetric`."""
-    bare = _map()
+    bare = two_group_map()
     bare.hwhandler = "0"
     lines = tree([bare]).splitlines()
     listing = tmp_path / "mp.txt"
@@ -146,7 +146,7 @@ def test_a_cluster_host_cut_after_one_group_is_not_read_against_a_host_that_show
     and the refusal names a's cut."""
     import pathlab
 
-    whole = tree([_map()])
+    whole = tree([two_group_map()])
     (tmp_path / "b.txt").write_text(whole)
     (tmp_path / "a.txt").write_text("\n".join([*whole.splitlines()[:5], "`-+- pol"]) + "\n")
     with quiet(), pytest.raises(ScenarioError) as refused:

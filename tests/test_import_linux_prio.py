@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from conftest import one_error_line, pathlab, quiet
+from generated_multipath import tree
 from pathlab.api import Scenario
 from pathlab.importer import import_files
 from pathlab.importer.map_policy import SYSFS_RULE
 from pathlab.importer.provenance import Assumed, Derived, Read
+from test_import_linux_cut_groups import two_group_map
 
 #: An ALUA map of two one-path groups (optimized, non-optimized), as `multipath -ll` prints it.
 LISTING = """\
@@ -200,27 +202,20 @@ def test_a_map_of_another_prioritizer_s_priorities_runs_the_state_its_array_s_ma
         "maps, runs")
 
 
-#: `multipath -l` (no checker, no prioritizer: checker states `undef`, priorities 0) of an ALUA map
-#: whose groups of two paths part the controllers (group_by_prio built them).
-UNCHECKED = """\
-mpathe (3600140500000000000000000000000e1) dm-6 LIO-ORG,disk1
-size=20G features='0' hwhandler='1 alua' wp=rw
-|-+- policy='service-time 0' prio=0 status=active
-| |- 7:0:0:5 sdl 8:176 active undef running
-| `- 8:0:0:5 sdm 8:192 active undef running
-`-+- policy='service-time 0' prio=0 status=enabled
-  |- 7:0:1:5 sdn 8:208 active undef running
-  `- 8:0:1:5 sdo 8:224 active undef running
-"""
-
-
 def test_multipath_l_reads_no_non_owner_state_and_the_default_is_said(tmp_path: Path) -> None:
+    """`multipath -l` (no checker, no prioritizer: checker states `undef`, priorities 0, as 0.5.0
+    on print them) of an ALUA map whose groups of two paths part the controllers."""
+    unchecked = two_group_map()
+    for group in unchecked.groups:
+        group.prio = 0
+        for p in group.paths:
+            p.states = ("active", "undef", "running")
     listing = tmp_path / "multipath-l.txt"
-    listing.write_text(UNCHECKED)
+    listing.write_text(tree([unchecked]))
     with quiet():
         done = import_files([str(listing)])
     array, _, _ = _non_owner(done)
     assert (array.value, array.source) == ("active_non_optimized", Assumed(
-        f"{listing}: no map reads the other controller's ALUA state; map mpathe (line 1): `multipath -l` runs no "
+        f"{listing}: no map reads the other controller's ALUA state; map mpatha (line 1): `multipath -l` runs no "
         "prioritizer: no priority of its groups is read, so no ALUA state is: the simulation's default, non-optimized, "
         "runs"))
