@@ -5,7 +5,11 @@ listing ends at, never derived as if the listing showed the whole map.
 
 The listing is written by multipath-tools' own grammar (`generated_multipath.tree` and
 `brackets`: print.c's `snprint_multipath_topology` of 0.4.9 on, and 0.4.8's), not copied from a
-sample, and cut at every character of each line of the map's second group."""
+sample, and cut at every character of each line of the map's second group, and after each of its
+lines (`head -N`): 0.4.9's tree draws `|-+- ` before a group with another after it, `|- ` before a
+path with another after it in its group and `| ` before the paths of a group that is not the last,
+so a listing that ends on one of those ends inside the map; 0.4.8's `\\_ ` is drawn alike before
+every group and path, so only a cut inside a line shows there."""
 
 from __future__ import annotations
 
@@ -44,7 +48,8 @@ def _cuts(text: str) -> list[tuple[int, str, bool]]:
     """The listing of `two_group_map` cut after each character of each line of its second group (its
     header, line 6, and its paths), each with the line it ends at (the last that is not blank: a
     path line cut after the blank under the last group's branch ends the listing on the line
-    before) and whether that line is whole (nothing then tells the cut from the end of a listing)."""
+    before) and whether that line is whole (in 0.4.8's brackets nothing then tells the cut from the
+    end of a listing; in the tree only the last line, the whole listing, ends the map)."""
     lines = text.splitlines()
     return [(i + 1 if lines[i][:end].strip() else i, "\n".join([*lines[:i], lines[i][:end]]) + "\n",
              end == len(lines[i]) or not lines[i][:end].strip())
@@ -70,9 +75,12 @@ def test_a_map_cut_after_its_first_group_is_no_one_group_map_read(tmp_path: Path
         listing.write_text(text)
         read = multipath_ll.read(listing)
         # every cut inside a line is seen, at the line the listing ends on (a path's online state
-        # cut short too: `ru` of `running`)
+        # cut short too: `ru` of `running`); in the tree every cut at a line's end too, by its branches
         cut = read["maps"]["cut"][0]
-        assert at_line_end or (not pd.isna(cut) and cut == line), text
+        if text == whole:
+            assert pd.isna(cut), text
+        else:
+            assert (at_line_end and write is brackets) or (not pd.isna(cut) and cut == line), text
         groups = set(read["paths"]["group"])
         done = _imported(listing)
         said = dict(done.warnings)
@@ -102,6 +110,29 @@ def test_a_map_cut_after_its_first_group_is_no_one_group_map_read(tmp_path: Path
             assert "arrays.NETAPP.symmetric" not in said
     # every cut of the header leaves one group, and so do the first path's short of its states
     assert one_group > len(whole.splitlines()[5]) and two_groups > 0, (one_group, two_groups)
+
+
+@pytest.mark.parametrize("lines", [4, 5, 6, 7, 8])
+def test_a_tree_listing_cut_at_a_line_s_end_ends_inside_the_map_by_its_branches(tmp_path: Path, lines: int) -> None:
+    """`head -N` of the tree, after the first group's `|-+- ` (a group after it): 4 `| |- ` (a path after it), 5
+    `` | `- `` (the group's last path, under the `|` down to the next group), 6 `` `-+- `` (no path
+    yet), 7 `|- ` under the last group's blank (a path after it): each ends inside the map, at that
+    line; only 8, the last group's `` `- ``, ends it. Cut within the first group, the map's one group
+    is not read as the map's grouping (assumed multibus, with the line); cut within the second, the
+    groups apart are read."""
+    whole = tree([two_group_map()])
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join(whole.splitlines()[:lines]) + "\n")
+    read = multipath_ll.read(listing)
+    cut = read["maps"]["cut"][0]
+    assert (None if pd.isna(cut) else int(cut)) == (None if lines == 8 else lines)
+    done = _imported(listing)
+    grouping = _entry(done, "devices", "policy").source_of("path_grouping_policy")
+    if lines <= 6:
+        assert type(grouping) is Assumed and grouping.why.startswith(
+            f"{listing}, line {lines} (map at line 1): the listing ends inside the map after the one group it shows"), grouping
+    else:
+        assert type(grouping) is Derived and "group_by_prio" in grouping.rule, grouping
 
 
 def test_a_cut_map_beside_a_whole_one_of_the_array_says_the_whole_one(tmp_path: Path) -> None:

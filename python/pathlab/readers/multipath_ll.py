@@ -17,8 +17,9 @@ Log lines (`Aug 30 05:09:18 | …`, `12.345 | …`), checker messages (`sdb: che
 `===== paths list =====` block of `-v3`/`-v4` and `multipathd> ` prompts are skipped; any other line
 that is not part of the topology is refused with its line number, but for a fragment of one as the
 listing's last line (a paste cut inside a map). A map that the listing ends inside has `cut`, the
-line it ends at: a header without its properties, a group without paths, or that fragment, at the
-end (a header and properties without groups is a map without paths, as multipath-tools prints it)."""
+line it ends at: a header without its properties, a group without paths, that fragment, or (0.4.9
+on) a group or path the tree's branches show is not the map's last, at the end (a header and
+properties without groups is a map without paths, as multipath-tools prints it)."""
 
 from __future__ import annotations
 
@@ -58,6 +59,19 @@ _PATH = re.compile(r"^(?P<hctl>\d+:\d+:\d+(?::\d+)?|#:#:#:#)\s+(?P<device>\S+)\s
 _COMMANDS = (re.compile(r"^multipath\b"), re.compile(r"^multipathd\b.*\btopo"), re.compile(r"^show\s+(?:maps\s+)?topo"))
 _SIZE_UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50, "E": 1 << 60}
 _INT64 = 1 << 63
+
+
+def _printed_last(branches: str) -> bool | None:
+    """Whether print.c's `snprint_multipath_topology` (0.4.9 on) drew these branches in front of
+    the last line of its kind: `` `-+- `` before the map's last group, `|-+- ` before the others;
+    `` `- `` before a group's last path, `|- ` before the others, under a `|` that goes on down to
+    a later group (`| |- `, `` | `- ``) or a blank under the last one (stripped by `_clean`). A path
+    is printed last (the map's last line) only as `` `- `` alone. None for 0.4.8's `\\_ `, which
+    draws every group and path alike."""
+    words = branches.split()
+    if not words or words[-1] not in ("|-+-", "`-+-", "|-", "`-"):
+        return None
+    return words == ["`-+-"] or words == ["`-"]
 
 
 def _size_bytes(size: str) -> float | None:
@@ -216,13 +230,18 @@ ONLINE_STATES = ("running", "offline", "unknown", "blocked", "transport-offline"
 
 def _mark_cut(last: dict[str, Any], paths: list[dict[str, Any]], end: int) -> None:
     """The last map as cut at line `end` when the listing ends inside it, after a group with no
-    path (multipath-tools prints none), or inside its last path's states: its online state cut
-    short (`ru` of `running`), or its bracketed checker state gone where the other paths show one
-    (`[active]` after `[active][ready]` lines; 0.4.7 prints the dm state alone on every line). The
-    path is read, its states as left. A header and its properties with no group is how it prints a
-    map whose paths are gone (multipath-tools' test listing of maps without paths), not a cut."""
+    path (multipath-tools prints none), after a group or path the tree's branches show another
+    after (`_printed_last`: `|-+- `, `|- `, `` | `- ``), or inside its last path's states: its
+    online state cut short (`ru` of `running`), or its bracketed checker state gone where the other
+    paths show one (`[active]` after `[active][ready]` lines; 0.4.7 prints the dm state alone on
+    every line). The path is read, its states as left. A header and its properties with no group
+    is how it prints a map whose paths are gone (multipath-tools' test listing of maps without
+    paths), not a cut."""
     groups = last.get("_groups", 0)
     if groups and not any(p["map"] == last["name"] and p["group"] == groups for p in paths):
+        last["cut"] = end
+    if last.get("_group_last") is False or (paths and paths[-1]["map"] == last["name"]
+                                            and paths[-1]["_printed_last"] is False):
         last["cut"] = end
     if not paths or paths[-1]["line"] != end:
         return
@@ -298,6 +317,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
                 if not maps:
                     raise ScenarioError(name, where, "a path group before any map header (`mpatha (3600…) dm-0 VENDOR,PRODUCT`)")
                 maps[-1]["_groups"] = maps[-1].get("_groups", 0) + 1
+                maps[-1]["_group_last"] = _printed_last(line[:tree.end()] if tree else "")
                 group = {"map": maps[-1]["name"], "group": maps[-1]["_groups"], "selector": m_group.group("selector"),
                          "group_prio": _prio(m_group.group("prio"), name, where), "group_status": m_group.group("status"),
                          "group_line": number}
@@ -311,7 +331,8 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
                                                      f"after {m_path.group('dev_t')}, found {(m_path.group('rest') or '')[:40]!r}")
                 paths.append({**group, "hctl": m_path.group("hctl"), "device": m_path.group("device"),
                               "dev_t": m_path.group("dev_t"), "dm_state": states[0], "checker_state": states[1],
-                              "online_state": states[2], "line": number})
+                              "online_state": states[2], "line": number,
+                              "_printed_last": _printed_last(line[:tree.end()] if tree else "")})
                 maps[-1]["paths"] += 1
                 continue
             raise ScenarioError(name, where, "expected a map header (`mpatha (3600…) dm-0 VENDOR,PRODUCT`), a path group "
@@ -340,6 +361,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
     first_line: dict[str, int] = {}
     for entry in maps:
         entry.pop("_groups", None)
+        entry.pop("_group_last", None)
         if entry["name"] in first_line:
             raise ScenarioError(name, f"line {entry['line']}", f"map {entry['name']} a second time (first at line "
                                                               f"{first_line[entry['name']]}): two listings in one file? "
