@@ -157,6 +157,43 @@ def test_a_cut_map_beside_a_whole_one_of_the_array_says_the_whole_one(tmp_path: 
     assert type(cut.source_of("path_grouping_policy")) is Assumed
 
 
+def _second_map(product: str = "LUN C-Mode") -> Map:
+    """`two_group_map` as another LUN (mpathb, LUN 2) of the array, whole, of the given product."""
+    other = two_group_map()
+    other.name, other.wwid, other.dm, other.product = "mpathb", WWID[:-2] + "32", "dm-1", product
+    for group in other.groups:
+        for p in group.paths:
+            p.hctl = p.hctl[:-1] + "2"
+    return other
+
+
+@pytest.mark.parametrize("product", ["LUN C-Mode", "LUN"])
+def test_a_cut_map_beside_a_whole_one_of_its_model_takes_that_one_s_grouping(tmp_path: Path, product: str) -> None:
+    """mpathb, whole, parts its groups by priority (group_by_prio read); mpatha after it is cut
+    after its first group. Of the same vendor and product (multipath.conf's device section and the
+    hardware table set one grouping for both), mpatha's grouping is assumed group_by_prio naming
+    mpathb and its line; of another product, nothing says it: multibus, the one group listed,
+    assumed as before."""
+    lines = tree([_second_map(product), two_group_map()]).splitlines()
+    cut_line = len(lines) - 2  # mpatha's second group's header
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join(lines[:cut_line - 1]) + "\n")
+    done = _imported(listing)
+    cut = next(d for d in done.tables.of("devices") if d.find("name").value == WWID).find("policy")
+    grouping = cut.source_of("path_grouping_policy")
+    where = f"{listing}, line {cut_line - 1} (map at line 9): the listing ends inside the map after the one group it shows"
+    assert type(grouping) is Assumed and grouping.why.startswith(where), grouping
+    if product == "LUN C-Mode":
+        assert cut.value["path_grouping_policy"] == "group_by_prio"
+        assert "simulated as group_by_prio, the grouping map mpathb (line 1) of the same vendor and product reads" \
+            in grouping.why, grouping.why
+    else:
+        assert cut.value["path_grouping_policy"] == "multibus"
+        assert "mpathb" not in grouping.why and grouping.why.endswith("simulated as the one group listed (multibus), "
+                                                                      "assumed"), grouping.why
+    assert dict(done.warnings)[f"devices.{WWID}.policy.path_grouping_policy"].startswith(grouping.why)
+
+
 def test_without_a_handler_the_array_s_tpgs_is_assumed_too(tmp_path: Path) -> None:
     """No hardware handler: only groups apart would say the array answers for TPGS (ALUA), so a map
     cut after its first group leaves `tpgs = false` assumed, with the cut's line, as `symmetric`."""

@@ -32,7 +32,7 @@ from pathlab.importer.linux_topology import (
     unaveraged_groups,
 )
 from pathlab.importer.listed import listed_entries, multipath_map, multipath_path
-from pathlab.importer.map_policy import map_policy, prio_in_force
+from pathlab.importer.map_policy import grouping_beside, map_policy, prio_in_force
 from pathlab.importer.map_weights import weights_part_groups
 from pathlab.importer.path_down import down_from_start
 from pathlab.importer.provenance import Assumed, Derived, Listed, Own, Provenance, Read
@@ -332,7 +332,8 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         if not mine:
             continue
         owned = kinds[vendor_of[m.name]].owned
-        policy = map_policy(m, mine, topology[m.name], kinds[vendor_of[m.name]].tpgs, sections, c.files, release)
+        policy = map_policy(m, mine, topology[m.name], kinds[vendor_of[m.name]].tpgs, sections, c.files, release,
+                            grouping_beside(m, maps, topology))
         warnings += policy.warnings
         shape = topology[m.name]
         failback = (policy.policy["failback"], policy.fields["failback"]) if "failback" in policy.policy else None

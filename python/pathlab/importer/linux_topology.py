@@ -444,6 +444,10 @@ ONE_GROUP_UNATTAINABLE = ("the listing shows one group at a priority that is nei
 CUT_ONE_GROUP = ("the listing ends inside the map after the one group it shows, so whether other groups follow is not "
                  "known: one group (multibus's, or group_by_prio's of paths of one priority) is not read; simulated as "
                  "the one group listed (multibus), assumed")
+#: The same, beside another map of the vendor and product whose groups read a grouping: that one's.
+CUT_ONE_GROUP_BESIDE = ("the listing ends inside the map after the one group it shows, so whether other groups follow is "
+                        "not known: one group is not read; simulated as {grouping}, the grouping map {other} (line "
+                        "{line}) of the same vendor and product reads, assumed")
 UNDETERMINED = (ONE_GROUP, CUT_ONE_GROUP, ONE_GROUP_UNATTAINABLE, ONE_PATH_GROUPS_FAILED, ONE_PATH_GROUPS_UNCHECKED, ONE_PATH_GROUPS_APART)
 #: The rules by which the listing determines a map's grouping, per shape.
 MIXED_ONE_GROUP = ("one group at a priority that is an integer mean (switchgroup.c) of priorities alua.c gives states its "

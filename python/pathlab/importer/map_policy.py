@@ -25,6 +25,7 @@ from pathlab.importer.conf_precedence import ConfPrecedence, InForce, hwtable_se
 from pathlab.importer.imported import Undetermined
 from pathlab.importer.linux_topology import (
     CUT_ONE_GROUP,
+    CUT_ONE_GROUP_BESIDE,
     OWNER_PRIORITIZER,
     OWNERSHIP_HANDLERS,
     MapTopology,
@@ -93,11 +94,28 @@ class MapPolicy:
     warnings: list[tuple[str, str]] = field(default_factory=list)
 
 
+def grouping_beside(m: Any, maps: list[Any], topology: dict[str, MapTopology]) -> tuple[str, Any] | None:
+    """For a map the listing ends inside after one group (`MapTopology.cut_one_group`): the grouping
+    the other maps of its vendor and product read (multipath.conf's device section and the
+    hardware table set one per vendor and product), with the first of them, where all that read
+    one read the same; else None (none reads one, or they read different ones)."""
+    if topology[m.name].cut_one_group is None:
+        return None
+    model = (str(m.vendor).strip(), str(m.product).strip())
+    read = [o for o in maps if o.name != m.name and (str(o.vendor).strip(), str(o.product).strip()) == model
+            and topology[o.name].cut_one_group is None and topology[o.name].undetermined is None]
+    groupings = {topology[o.name].grouping for o in read}
+    return (groupings.pop(), read[0]) if len(groupings) == 1 else None
+
+
 def map_policy(m: Any, paths: list[Any], topology: MapTopology, alua: bool, conf: ConfPrecedence,
-               files: dict[str, str], release: tuple[str, str] | None = None) -> MapPolicy:
+               files: dict[str, str], release: tuple[str, str] | None = None,
+               beside: tuple[str, Any] | None = None) -> MapPolicy:
     """The policy of map `m` (a row of `readers.multipath_ll`'s maps) over its `paths` with an
     address, its array answering for TPGS or not (`alua`), the listing printed by an old
-    multipath-tools `release` where it shows one (`linux.listing_release`: the release, the sign)."""
+    multipath-tools `release` where it shows one (`linux.listing_release`: the release, the sign),
+    the grouping another map of its vendor and product reads where the listing ends inside this one
+    after one group (`grouping_beside`: the grouping, that map)."""
     mfile, cfile = files["multipath"], str(files.get("conf"))
     vendor, product, wwid = str(m.vendor).strip(), str(m.product).strip(), str(m.wwid)
     props = int(m.props_line) if _known(getattr(m, "props_line", None)) else None
@@ -114,7 +132,12 @@ def map_policy(m: Any, paths: list[Any], topology: MapTopology, alua: bool, conf
         put("selector", selector, Read(mfile, int(line) if _known(line) else None, f"policy='{paths[0].selector}'",
                                        f"map at line {m.line}"))
     grouping_open = topology.undetermined
-    if topology.cut_one_group is not None:  # a paste cut after one group: no grouping is read from it
+    if topology.cut_one_group is not None and beside is not None:  # cut after one group, beside a map that reads one
+        grouping, other = beside
+        grouping_open = (f"{mfile}, line {topology.cut_one_group} (map at line {m.line}): "
+                         + CUT_ONE_GROUP_BESIDE.format(grouping=grouping, other=other.name, line=other.line))
+        put("path_grouping_policy", grouping, Assumed(grouping_open))
+    elif topology.cut_one_group is not None:  # a paste cut after one group: no grouping is read from it
         grouping_open = f"{mfile}, line {topology.cut_one_group} (map at line {m.line}): {CUT_ONE_GROUP}"
         put("path_grouping_policy", topology.grouping, Assumed(grouping_open))
     else:
