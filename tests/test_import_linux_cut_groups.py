@@ -194,6 +194,29 @@ def test_a_cut_map_beside_a_whole_one_of_its_model_takes_that_one_s_grouping(tmp
     assert dict(done.warnings)[f"devices.{WWID}.policy.path_grouping_policy"].startswith(grouping.why)
 
 
+@pytest.mark.parametrize(("write", "kept"), [(tree, ""), (tree, " wp=r"), (brackets, "")],
+                         ids=["tree-no-wp", "tree-wp=r", "brackets-no-rw"])
+def test_a_last_map_whose_properties_line_is_cut_short_is_cut_not_a_map_without_paths(tmp_path: Path, write: Any,
+                                                                                       kept: str) -> None:
+    """mpathb whole, then mpatha's header and its properties line without the write permission
+    mpathb's shows (` wp=rw` or 0.4.8's `[rw]` gone, or ` wp=rw` cut to ` wp=r`): the listing ends
+    inside mpatha there, which is not a map whose paths are gone (header and whole properties, no
+    group), so it is left out as cut, not warned as a map with no path."""
+    lines = write([_second_map(), two_group_map()]).splitlines()
+    props = len(lines) - 6  # mpatha's properties line (two groups of two paths after it)
+    wp = " wp=rw" if write is tree else "[rw]"
+    assert lines[props - 1].endswith(wp)
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join([*lines[:props - 1], lines[props - 1].removesuffix(wp) + kept]) + "\n")
+    read = multipath_ll.read(listing)
+    assert list(read["maps"]["cut"].fillna(0)) == [0, props], listing.read_text()
+    said = dict(_imported(listing).warnings)
+    assert said["maps.mpatha"] == f"{listing}, line {props}: the listing ends inside map mpatha: no path listed, left " \
+                                  "out of the scenario"
+    listing.write_text("\n".join(lines[:props]) + "\n")  # the whole properties line: a map without paths
+    assert pd.isna(multipath_ll.read(listing)["maps"]["cut"][1])
+
+
 def test_without_a_handler_the_array_s_tpgs_is_assumed_too(tmp_path: Path) -> None:
     """No hardware handler: only groups apart would say the array answers for TPGS (ALUA), so a map
     cut after its first group leaves `tpgs = false` assumed, with the cut's line, as `symmetric`."""

@@ -19,7 +19,8 @@ that is not part of the topology is refused with its line number, but for a frag
 listing's last line (a paste cut inside a map). A map that the listing ends inside has `cut`, the
 line it ends at: a header without its properties, a group without paths, that fragment, or (0.4.9
 on) a group or path the tree's branches show is not the map's last, at the end (a header and
-properties without groups is a map without paths, as multipath-tools prints it)."""
+properties without groups is a map without paths, as multipath-tools prints it, unless the
+properties line lacks the write permission the other maps print: ` wp=rw` cut off)."""
 
 from __future__ import annotations
 
@@ -228,7 +229,19 @@ ONLINE_STATES = ("running", "offline", "unknown", "blocked", "transport-offline"
                  "quiesce", "cancel", "deleted")
 
 
-def _mark_cut(last: dict[str, Any], paths: list[dict[str, Any]], end: int) -> None:
+def _props_cut(last: dict[str, Any], others: list[dict[str, Any]], end: int) -> bool:
+    """Whether the listing ends on the last map's properties line cut short: the line is the last
+    read, no group follows, and its write permission (`wp=rw` of 0.4.9 on, 0.4.8's `[rw]`; print.c
+    prints it on every map of a release that has it) is missing or a start of one another map of
+    the listing prints (` wp=r`)."""
+    if last.get("_groups") or last.get("props_line") != end:
+        return False
+    wp = last.get("wp")
+    return any(o.get("wp") and o["layout"] == last["layout"] and (wp is None or (o["wp"] != wp and o["wp"].startswith(wp)))
+               for o in others)
+
+
+def _mark_cut(last: dict[str, Any], paths: list[dict[str, Any]], end: int, others: list[dict[str, Any]]) -> None:
     """The last map as cut at line `end` when the listing ends inside it, after a group with no
     path (multipath-tools prints none), after a group or path the tree's branches show another
     after (`_printed_last`: `|-+- `, `|- `, `` | `- ``), or inside its last path's states: its
@@ -236,7 +249,9 @@ def _mark_cut(last: dict[str, Any], paths: list[dict[str, Any]], end: int) -> No
     paths show one (`[active]` after `[active][ready]` lines; 0.4.7 prints the dm state alone on
     every line). The path is read, its states as left. A header and its properties with no group
     is how it prints a map whose paths are gone (multipath-tools' test listing of maps without
-    paths), not a cut."""
+    paths), not a cut, unless that properties line is cut short (`_props_cut`)."""
+    if _props_cut(last, others, end):
+        last["cut"] = end
     groups = last.get("_groups", 0)
     if groups and not any(p["map"] == last["name"] and p["group"] == groups for p in paths):
         last["cut"] = end
@@ -352,7 +367,7 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
     if need_props is not None:
         maps[-1]["cut"] = maps[-1].get("cut", need_props)
     elif unread is None and maps:
-        _mark_cut(maps[-1], paths, end)
+        _mark_cut(maps[-1], paths, end, maps[:-1])
     if not maps:
         where = "line 1"
         empty = not any(line.text.strip() for line in every())
