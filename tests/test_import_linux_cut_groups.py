@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from conftest import quiet
+from conftest import one_error_line, pathlab, quiet
 from generated_multipath import Group, Map, brackets, tree
 from generated_multipath import Path as Listed
 from pathlab.api import ScenarioError
@@ -215,6 +215,23 @@ def test_a_last_map_whose_properties_line_is_cut_short_is_cut_not_a_map_without_
                                   "out of the scenario"
     listing.write_text("\n".join(lines[:props]) + "\n")  # the whole properties line: a map without paths
     assert pd.isna(multipath_ll.read(listing)["maps"]["cut"][1])
+
+
+@pytest.mark.parametrize("last", ["| |- 3:0:0:1 sdb 8:16 act", "| |- 3:0:0:1 sdb 8:16 ", None])
+def test_a_listing_that_ends_inside_its_one_map_before_any_whole_path_says_so(tmp_path: Path, last: str | None) -> None:
+    """The first path cut inside its states (or after its major:minor), or no path after the first
+    group's line: nothing whole to read, refused in one line that says where the listing ends, not
+    the parser's view of the cut line (`expected … after 8:16, found 'act'`) nor 'no path group'."""
+    lines = tree([two_group_map()]).splitlines()
+    assert lines[3].startswith(last or "| |- 3:0:0:1 sdb 8:16 active ready running")
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join([*lines[:3], *([last] if last else [])]) + "\n")
+    said = one_error_line(pathlab("import", str(listing)))
+    assert said.endswith("the listing ends inside map mpatha (line 4) before any whole path: nothing of it to read; "
+                         "give the whole `multipath -ll` (a paste cut short?)" if last else
+                         "no map with SCSI paths (H:C:T:L) to import: mpatha (line 1): the listing ends inside it "
+                         "(line 3) before any whole path"), said
+    assert str(listing) in said
 
 
 def test_without_a_handler_the_array_s_tpgs_is_assumed_too(tmp_path: Path) -> None:

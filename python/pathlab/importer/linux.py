@@ -524,13 +524,17 @@ def _unsimulated(out: HostTables, m: Any, listed: list[Any], place: int, mfile: 
 
 def _why_no_paths(maps: list[Any], paths: pd.DataFrame) -> str:
     """What each map of a listing with none to import shows instead of paths (three said, the
-    rest counted): no path line at all (the paste stops after its header), or only paths whose
-    device is gone (print.c's `#:#:#:#`)."""
+    rest counted): the listing ends inside it before any whole path (a group with none after it),
+    no path line at all (the paste stops after its header), or only paths whose device is gone
+    (print.c's `#:#:#:#`)."""
     said = []
     for m in maps:
         listed = paths[paths["map"] == m.name] if len(paths) else paths
-        said.append(f"{m.name} (line {m.line}): " + ("no path group or path listed under it" if listed.empty
-                                                     else "its paths show no SCSI address (#:#:#:#: multipath knows no device for them)"))
+        cut = cut_at(m)
+        said.append(f"{m.name} (line {m.line}): " + (
+            f"the listing ends inside it (line {cut}) before any whole path" if listed.empty and cut is not None
+            else "no path group or path listed under it" if listed.empty
+            else "its paths show no SCSI address (#:#:#:#: multipath knows no device for them)"))
     more = f"; and {len(said) - 3} more" if len(said) > 3 else ""
     return (": " + "; ".join(said[:3]) + more) if said else ""
 

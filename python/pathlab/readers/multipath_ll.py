@@ -358,9 +358,12 @@ def read(path: str | Path) -> dict[str, pd.DataFrame]:
                 raise
             unread, maps[-1]["cut"] = refused, number
     # A listing cut inside its last map is read up to the cut when it gave a path to read;
-    # otherwise nothing of it is left, and the cut line is refused as any other.
+    # otherwise nothing of it is left to read, and that is what is said (not the parser's view of
+    # the cut line: `expected … after 8:16, found 'act'`).
     if unread is not None and not paths:
-        raise unread
+        cut, where = maps[-1]["cut"], f"line {maps[-1]['cut']}"
+        raise ScenarioError(name, where, f"the listing ends inside map {maps[-1]['name']} (line {cut}) before any whole "
+                                         "path: nothing of it to read; give the whole `multipath -ll` (a paste cut short?)")
     if need_props is not None and unread is None and not paths:
         raise ScenarioError(name, f"line {need_props}", "the file ends after this map header: expected "
                                                         "`size=… features='…' hwhandler='…'` next (truncated?)")
