@@ -263,8 +263,9 @@ def in_flight_table(tables: Tables, rounds: int, quick: bool, scaling_loop: Path
         f"Cost per simulated I/O against I/Os in flight and paths (median (least-greatest) of {rounds} rounds):",
         headers,
         rows,
-        "Round robin after every I/O; ports serve every I/O at once (past 1,024 servers a port, more arrays or, for one "
-        "device, more paths: the paths column), so what is in flight is in the event queue. "
+        "Round robin after every I/O; ports serve every I/O at once (a port has a server for every I/O that can reach "
+        "it: past 1,024 servers a port, more arrays or, for one device, more paths, the paths column, enough for "
+        "those in service), so what is in flight is in the event queue. "
         "ns per I/O is the run alone divided by its I/Os; the set-up is timed apart, not subtracted."
         + (" The loop is the same host hand-written (--loop): a binary heap, esxtop's counters "
            "per device and per path, a p99 histogram per device; pathlab / loop is taken round by round."
