@@ -98,13 +98,13 @@ impl DeviceLatencies {
         // Held as a `u32`: one past 4.3 s goes in with those held.
         let Ok(held) = u32::try_from(response_ns) else {
             let p = *p;
-            return self.flush_with(device, &p.values[..p.len as usize], response_ns);
+            return self.flush_with(device, &p.values[..p.len as usize], Some(response_ns));
         };
         p.values[p.len as usize] = held;
         p.len += 1;
         if p.len as usize == BATCH {
             let p = *p;
-            self.flush_with(device, &p.values, 0);
+            self.flush_with(device, &p.values, None);
         }
     }
 
@@ -119,17 +119,17 @@ impl DeviceLatencies {
     /// The device's held responses into its histogram (`flush_with`).
     fn flush(&mut self, device: usize) {
         let p = self.pending[device];
-        self.flush_with(device, &p.values[..p.len as usize], 0);
+        self.flush_with(device, &p.values[..p.len as usize], None);
     }
 
     /// Responses of `device` into its histogram, as `ResponseCounts::record` each, and its range
-    /// widened to them: its `held` ones (the holding emptied) and, unless 0, `one_more`.
+    /// widened to them: its `held` ones (the holding emptied) and `one_more`.
     #[inline(never)]
-    fn flush_with(&mut self, device: usize, held: &[u32], one_more: u64) {
+    fn flush_with(&mut self, device: usize, held: &[u32], one_more: Option<u64>) {
         self.pending[device].len = 0;
         let counts = &mut self.histograms[device * DeviceCounts::BUCKETS..][..DeviceCounts::BUCKETS];
         let mut written = self.written[device];
-        let values = held.iter().map(|&v| u64::from(v)).chain((one_more > 0).then_some(one_more));
+        let values = held.iter().map(|&v| u64::from(v)).chain(one_more);
         let mut recorded = 0;
         for value in values {
             recorded += 1;

@@ -21,8 +21,12 @@
 //! Like `never_wait.rs` it moves the order of events at equal times: the `Complete` takes its
 //! sequence number at the send, not at the arrival. An event due at the same nanosecond and
 //! scheduled between the two ran before it and now runs after it. Deterministic (first scheduled
-//! first in both versions); only a model with fixed times has such ties
-//! (`scripts/engine_outputs/ties.toml`, compared by its whole result).
+//! first in both versions). Where every command takes the same trip out (reads only, or writes
+//! only) completions keep their order; with reads and writes mixed (a write's trip out is three
+//! one-way times, a read's one) completions due on the same nanosecond, a few in any long run
+//! since times are whole nanoseconds, can swap, and with them which path round robin gives later
+//! I/Os (`tests/plain_plan.rs`; `scripts/engine_outputs/mixed.toml` and `ties.toml`, compared by
+//! their whole results).
 
 use super::{Event, Simulation};
 use crate::engine::rng::stage_quantile;
