@@ -94,7 +94,7 @@ enum Keep {
 }
 
 /// Device responses held before they go into the device's histogram (`lanes`): seven and a
-/// count in one cache line.
+/// count in one cache line, as pathlab held them until session 28 (fifteen `u32`s since).
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Held {

@@ -196,10 +196,13 @@ def main_table(tables: Tables, folder: str, rounds: int, quick: bool) -> None:
 def generated_host(folder: Path, devices: int, paths: int, outstanding: int, quick: bool) -> tuple[Path, int]:
     """A generated host whose ports serve every I/O at once, simulated long enough for the
     figure (100,000 I/Os quick, 2 million otherwise, and each I/O slot 20 times at least), and
-    its paths per device. A port has at most `MAX_PORT_SERVERS` servers: past what the ports
-    hold (the I/Os in service, a sixth of those in flight, with a quarter to spare: a port's
-    share varies a little around its mean), many devices go on more arrays, and one device with
-    many I/Os gets more paths."""
+    its paths per device. A port has at most `MAX_PORT_SERVERS` servers. Many devices go on as
+    many arrays as it takes for each port to have a server for every I/O that can reach it (its
+    array's devices' I/Os in flight), as the hand-written loop's port has: then no I/O can wait
+    there, which the engine proves and uses (`sim/never_wait.rs`). One device whose I/Os are
+    more than its ports' servers gets more paths, enough for those in service (a sixth of those
+    in flight, with a quarter to spare: a port's share varies a little around its mean); its
+    ports can never be proved free, only found so."""
     from pathlab.large_host import scenario_text
 
     in_flight = devices * outstanding
@@ -210,6 +213,9 @@ def generated_host(folder: Path, devices: int, paths: int, outstanding: int, qui
         ports_each = max(ports_each, -(-ports_needed // devices))
         paths = 2 * ports_each
     arrays = max(1, -(-ports_needed // ports_each))
+    if devices > 1 and outstanding <= MAX_PORT_SERVERS:
+        # Device i is on array i mod arrays: each array has at most ceil(devices / arrays).
+        arrays = max(arrays, -(-devices // (MAX_PORT_SERVERS // outstanding)))
     target = max(100_000 if quick else 2_000_000, 20 * in_flight)
     duration_us = max(1, round(target * GENERATED_ROUND_TRIP_S / in_flight * 1e6))
     file = folder / f"inflight-{devices}-{paths}-{outstanding}.toml"
@@ -257,8 +263,9 @@ def in_flight_table(tables: Tables, rounds: int, quick: bool, scaling_loop: Path
         f"Cost per simulated I/O against I/Os in flight and paths (median (least-greatest) of {rounds} rounds):",
         headers,
         rows,
-        "Round robin after every I/O; ports serve every I/O at once (past 1,024 servers a port, more arrays or, for one "
-        "device, more paths: the paths column), so what is in flight is in the event queue. "
+        "Round robin after every I/O; ports serve every I/O at once (a port has a server for every I/O that can reach "
+        "it: past 1,024 servers a port, more arrays or, for one device, more paths, the paths column, enough for "
+        "those in service), so what is in flight is in the event queue. "
         "ns per I/O is the run alone divided by its I/Os; the set-up is timed apart, not subtracted."
         + (" The loop is the same host hand-written (--loop): a binary heap, esxtop's counters "
            "per device and per path, a p99 histogram per device; pathlab / loop is taken round by round."

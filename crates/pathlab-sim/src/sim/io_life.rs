@@ -275,7 +275,9 @@ impl Simulation {
         let (d, p) = (r.device as usize, r.path as usize);
         let path = &self.model.paths[p];
         if self.read_ahead.on {
-            if !self.read_ahead.as_sent(path.one_way_ns) {
+            // A route known at the send had no response step to read ahead at. Only a plain run's
+            // routes are all in `known_at_send`: a failover or a balance adds routes mid-run.
+            if !self.read_ahead.as_sent(path.one_way_ns) || (PLAIN && self.known_at_send[r.route as usize]) {
                 self.preload_completion(r.device, r.worker);
             }
             self.read_ahead.completed(now);

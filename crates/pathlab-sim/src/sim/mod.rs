@@ -31,6 +31,7 @@ mod contention;
 mod failure;
 mod io_life;
 mod keep_alive;
+mod known_at_send;
 mod never_wait;
 mod nvme_head;
 mod plan;
@@ -330,6 +331,9 @@ pub struct Simulation {
     /// (`never_wait.rs`); whether any does.
     never_wait: Vec<bool>,
     never_wait_any: bool,
+    /// Per route: it is one station that never makes work wait, and its I/O's `Complete` is
+    /// scheduled as it is sent (`known_at_send.rs`).
+    known_at_send: Vec<bool>,
     /// Requests on RAID groups' disks (`model::backend`), by the id their disk work carries.
     requests: Slab<crate::model::backend::Request>,
     next_attempt: u32,
@@ -401,6 +405,7 @@ impl Simulation {
             plain: false,
             never_wait: Vec::new(),
             never_wait_any: false,
+            known_at_send: Vec::new(),
             requests: Slab::default(),
             next_attempt: 0,
             issuing: true,
@@ -436,6 +441,7 @@ impl Simulation {
         sim.plain = sim.plain_plan();
         sim.never_wait = sim.stations_that_never_wait();
         sim.never_wait_any = sim.never_wait.contains(&true);
+        sim.known_at_send = sim.routes_known_at_send();
         sim.see_paths_in_use();
         let end = sim.measure_end();
         sim.next_sample_at = sim.sample_after(0);

@@ -29,6 +29,7 @@
 //! (`scripts/engine_outputs.sh` runs that file by its whole result so that a future change to
 //! the order is seen).
 
+use super::known_at_send::trip_out_ns;
 use super::{Event, Simulation};
 use crate::engine::TimeNs;
 use crate::model::Step;
@@ -64,7 +65,9 @@ impl Simulation {
     }
 
     /// Takes the services still to come at the snapshot's time off the busy areas of the stations
-    /// that never make work wait (their services were held whole when they started).
+    /// that never make work wait (their services were held whole when they started, or when the
+    /// command was sent on a route known at the send, `known_at_send.rs`: then a command still
+    /// on its way out is taken off the station's commands too).
     pub(super) fn take_off_services_to_come(&self, snapshot: &mut Snapshot) {
         if !self.never_wait_any {
             return;
@@ -77,9 +80,20 @@ impl Simulation {
             if !self.never_wait[st as usize] {
                 continue;
             }
-            let served_until: TimeNs = at - self.model.paths[r.path as usize].one_way_ns;
+            let one_way = self.model.paths[r.path as usize].one_way_ns;
+            let served_until: TimeNs = at - one_way;
+            // Known at the send: its service starts as the command arrives, a trip out after the
+            // send (`send_on`); an arrival at the snapshot's very time came after it (the
+            // warm-up's and the end's events were scheduled first).
+            let mut started = 0;
+            if self.known_at_send[r.route as usize] {
+                started = r.dispatched_at.saturating_add(trip_out_ns(r.is_write, one_way));
+                if started >= now {
+                    snapshot.station_commands[st as usize] -= 1;
+                }
+            }
             if served_until > now {
-                snapshot.station_busy_area[st as usize] -= u128::from(served_until - now);
+                snapshot.station_busy_area[st as usize] -= u128::from(served_until - now.max(started));
             }
         }
     }

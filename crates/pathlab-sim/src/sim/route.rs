@@ -1,6 +1,7 @@
 //! An I/O on the wire and in the arrays: the SCSI exchange over the path, and the walk of its
 //! route (stations, delays, replication, extent ownership) until the answer goes back.
 
+use super::known_at_send::trip_out_ns;
 use super::{Event, IoState, Simulation};
 use crate::engine::rng::stage_quantile;
 use crate::engine::TimeNs;
@@ -35,7 +36,8 @@ impl Simulation {
         r.state = IoState::InFlight;
         r.dispatched_at = now;
         r.attempt = attempt;
-        r.route = path.routes[usize::from(is_write)];
+        let route = path.routes[usize::from(is_write)];
+        r.route = route;
         r.stage = 0;
         let one_way = path.one_way_ns;
         adapter.active.add(now, 1);
@@ -57,9 +59,10 @@ impl Simulation {
             }
             // Its target port group is transitioning: the command comes back refused.
             _ if !PLAIN && path.transitioning => refused = true,
+            _ if PLAIN && self.known_at_send[route as usize] => self.send_known(io, attempt, route, one_way),
             (false, _) => self.events.after_fixed(one_way, Event::AtPort { io, attempt }),
             (true, true) => self.events.after_fixed(2 * one_way, Event::SendWriteData { io, attempt }),
-            (true, false) => self.events.after_fixed(3 * one_way, Event::AtPort { io, attempt }),
+            (true, false) => self.events.after_fixed(trip_out_ns(true, one_way), Event::AtPort { io, attempt }),
         }
         if refused {
             self.refused_transitioning(io, attempt, one_way, p);
