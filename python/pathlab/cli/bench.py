@@ -193,7 +193,7 @@ def main_table(tables: Tables, folder: str, rounds: int, quick: bool) -> None:
     emit(LargeHost(LARGE_HOST_DEVICES, large["validate_s"], large["start_s"], large_rss), "table")
 
 
-def generated_host(folder: Path, devices: int, paths: int, outstanding: int, quick: bool) -> tuple[Path, int]:
+def generated_host(folder: Path, devices: int, paths: int, outstanding: int, quick: bool) -> tuple[Path, int, int]:
     """A generated host whose ports serve every I/O at once, simulated long enough for the
     figure (100,000 I/Os quick, 2 million otherwise, and each I/O slot 20 times at least), and
     its paths per device. A port has at most `MAX_PORT_SERVERS` servers. Many devices go on as
@@ -202,7 +202,8 @@ def generated_host(folder: Path, devices: int, paths: int, outstanding: int, qui
     there, which the engine proves and uses (`sim/never_wait.rs`). One device whose I/Os are
     more than its ports' servers gets more paths, enough for those in service (a sixth of those
     in flight, with a quarter to spare: a port's share varies a little around its mean); its
-    ports can never be proved free, only found so."""
+    ports can never be proved free, only found so. Returns the file, the paths each device has
+    and the arrays."""
     from pathlab.large_host import scenario_text
 
     in_flight = devices * outstanding
@@ -221,7 +222,7 @@ def generated_host(folder: Path, devices: int, paths: int, outstanding: int, qui
     file = folder / f"inflight-{devices}-{paths}-{outstanding}.toml"
     servers = min(in_flight, MAX_PORT_SERVERS)
     file.write_text(scenario_text(devices, paths, outstanding, f"{duration_us}us", servers=servers, arrays=arrays))
-    return file, paths
+    return file, paths, arrays
 
 
 def in_flight_table(tables: Tables, rounds: int, quick: bool, scaling_loop: Path | None) -> None:
@@ -234,7 +235,7 @@ def in_flight_table(tables: Tables, rounds: int, quick: bool, scaling_loop: Path
     loop_base: float | None = None
     with tempfile.TemporaryDirectory() as folder:
         for devices, paths, outstanding in IN_FLIGHT:
-            file, paths_each = generated_host(Path(folder), devices, paths, outstanding, quick)
+            file, paths_each, arrays = generated_host(Path(folder), devices, paths, outstanding, quick)
             label = f"{devices:,} device(s) x {paths_each:,} paths, {outstanding:,} outstanding each"
             per_io, loop_per_io, runs = [], [], []
             for r in range(rounds):
@@ -246,7 +247,7 @@ def in_flight_table(tables: Tables, rounds: int, quick: bool, scaling_loop: Path
                     loop_per_io.append(loop_ns_per_io(scaling_loop, devices, outstanding, paths_each, report["ios"]))
             base = base or median(per_io)
             row = [
-                f"{devices:,}", f"{paths_each:,}", f"{devices * outstanding:,}", f"{runs[0][0]['ios']:,}", spread(per_io, 0),
+                f"{devices:,}", f"{paths_each:,}", f"{arrays:,}", f"{devices * outstanding:,}", f"{runs[0][0]['ios']:,}", spread(per_io, 0),
                 f"{median(per_io) / base:.2f}", spread([r["setup_s"] for r, _ in runs]),
                 f"{max(rss for _, rss in runs):.1f}",
             ]
@@ -255,7 +256,7 @@ def in_flight_table(tables: Tables, rounds: int, quick: bool, scaling_loop: Path
                 row += [spread(loop_per_io, 0), f"{median(loop_per_io) / loop_base:.2f}",
                         f"{median([a / b for a, b in zip(per_io, loop_per_io)]):.1f}"]
             rows.append(row)
-    headers = ["devices", "paths each", "I/Os in flight", "simulated I/Os", "ns per I/O", "x first row", "set-up s",
+    headers = ["devices", "paths each", "arrays", "I/Os in flight", "simulated I/Os", "ns per I/O", "x first row", "set-up s",
                "peak RSS MiB"]
     if scaling_loop:
         headers += ["loop ns per I/O", "loop x first row", "pathlab / loop"]
