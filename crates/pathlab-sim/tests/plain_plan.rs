@@ -11,9 +11,8 @@ use pathlab_sim::RunResult;
 /// when the command is sent. Exponential service, reads or writes as `read_pct` says, a warm-up
 /// that ends with commands on their way out and in service.
 fn scenario(read_pct: u32, faults: &str) -> String {
-    let devices: String = (0..4)
-        .map(|d| format!("[[devices]]\nname = \"naa.{d}\"\narray = \"a\"\nlun = {d}\nqueue_depth = 8\n"))
-        .collect();
+    let (devices, _) = devices(4, 8);
+    let fabric = fabric_and_round_robin("50us");
     format!(
         r#"
 [run]
@@ -27,14 +26,7 @@ adapters = [{{ name = "vmhba1" }}, {{ name = "vmhba2" }}]
 name = "a"
 service = {{ fixed = "20us", distribution = "exponential", servers = 32 }}
 ports = [{{ name = "P0" }}, {{ name = "P1" }}]
-[[fabric]]
-adapters = ["vmhba1", "vmhba2"]
-ports = ["a/P0", "a/P1"]
-latency = "50us"
-[policy]
-name = "VMW_PSP_RR"
-type = "iops"
-iops = 1
+{fabric}
 {devices}
 [[workloads]]
 devices = ["naa.0", "naa.1", "naa.2", "naa.3"]
@@ -43,6 +35,22 @@ read_pct = {read_pct}
 block_size = "8KiB"
 {faults}
 "#
+    )
+}
+
+/// `n` devices `naa.0`… of queue depth `depth` on array `a`, and their names as a TOML list's items.
+fn devices(n: usize, depth: u32) -> (String, String) {
+    let tables =
+        (0..n).map(|d| format!("[[devices]]\nname = \"naa.{d}\"\narray = \"a\"\nlun = {d}\nqueue_depth = {depth}\n"));
+    let names: Vec<String> = (0..n).map(|d| format!("\"naa.{d}\"")).collect();
+    (tables.collect(), names.join(", "))
+}
+
+/// Both adapters to both ports of array `a`, `latency` each way; round robin after every I/O.
+fn fabric_and_round_robin(latency: &str) -> String {
+    format!(
+        "[[fabric]]\nadapters = [\"vmhba1\", \"vmhba2\"]\nports = [\"a/P0\", \"a/P1\"]\nlatency = \"{latency}\"\n\
+         [policy]\nname = \"VMW_PSP_RR\"\ntype = \"iops\"\niops = 1"
     )
 }
 
@@ -151,10 +159,8 @@ fn a_snapshot_on_an_arrival_counts_it_as_the_general_steps_do() {
 /// panicked where the completions' lines are read ahead, hosts of 1,000 devices and more).
 #[test]
 fn a_failover_on_a_host_of_many_devices_adds_routes_safely() {
-    let devices: String = (0..1_000)
-        .map(|d| format!("[[devices]]\nname = \"naa.{d}\"\narray = \"a\"\nlun = {d}\nqueue_depth = 4\n"))
-        .collect();
-    let names: Vec<String> = (0..1_000).map(|d| format!("\"naa.{d}\"")).collect();
+    let (devices, names) = devices(1_000, 4);
+    let fabric = fabric_and_round_robin("1us");
     let text = format!(
         r#"
 [run]
@@ -170,14 +176,7 @@ tpgs = true
 forward_latency = "200us"
 controllers = [{{ name = "CT0" }}, {{ name = "CT1" }}]
 ports = [{{ name = "P0", controller = "CT0" }}, {{ name = "P1", controller = "CT1" }}]
-[[fabric]]
-adapters = ["vmhba1", "vmhba2"]
-ports = ["a/P0", "a/P1"]
-latency = "1us"
-[policy]
-name = "VMW_PSP_RR"
-type = "iops"
-iops = 1
+{fabric}
 {devices}
 [[workloads]]
 devices = [{names}]
@@ -187,8 +186,7 @@ kind = "controller_failover"
 at = "100ms"
 array = "a"
 owner = "CT1"
-"#,
-        names = names.join(", ")
+"#
     );
     let r = common::run_text(&text, "failover.toml");
     let a = &r.accounting;
