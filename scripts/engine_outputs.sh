@@ -9,8 +9,8 @@
 # The studies are sweeps, which `examples/run` does not run. Then the scenarios in
 # scripts/engine_outputs/ as they are, each by its whole result (`--full`: per path, port and
 # device, the policies' state; less `engine_events`, which a speed change may rightly move):
-# ties.toml is where the order of events at equal times shows (session 27, `sim/never_wait.rs`),
-# which no summary above reveals. Its OUTDIR files are full_NAME.json and full_NAME.lines (an
+# ties.toml and mixed.toml are where the order of events at equal times shows (sessions 27 and 28,
+# `sim/never_wait.rs`, `sim/known_at_send.rs`), which no summary above reveals. Its OUTDIR files are full_NAME.json and full_NAME.lines (an
 # `examples/run` from before session 27 has no `--full`).
 set -euo pipefail
 bin=$(realpath "$1")

@@ -100,9 +100,9 @@ fn reads_and_writes_together_give_what_the_application_saw() {
 
 /// One device of queue depth 1, every time fixed: a read's command reaches the port 50 µs after
 /// its send and the next is sent 120 µs after that one, so arrivals fall at 50 + 120k µs (a
-/// write's at 150 + 220k µs). The warm-up ends on an arrival and the measurement does not, so a
-/// command counted on the wrong side of the warm-up's snapshot moves the port's figures: the
-/// snapshot, scheduled first, comes before the arrival, and the command is not yet counted.
+/// write's at 150 + 220k µs). A snapshot on an arrival comes before it (it was scheduled first):
+/// the command is not yet counted; one while a command is on its way out takes its whole service
+/// off the busy area, none of it having begun.
 fn on_an_arrival(read_pct: u32, warmup: &str, duration: &str, faults: &str) -> RunResult {
     let text = format!(
         r#"
@@ -142,8 +142,12 @@ read_pct = {read_pct}
 #[test]
 fn a_snapshot_on_an_arrival_counts_it_as_the_general_steps_do() {
     let faults = "[[faults]]\nkind = \"flaky\"\nfrom = \"0s\"\npath = \"vmhba1:C0:T0:L0\"\nerror_rate = 0.0";
-    // Reads: 170 µs is an arrival, 1,170 µs not; writes: 370 µs is one, 1,170 µs not.
-    for (read_pct, warmup, duration) in [(100, "170us", "1000us"), (0, "370us", "800us")] {
+    // Reads: the warm-up on an arrival (170 µs) and the end not (1,170 µs); the warm-up while a
+    // command is on its way out (150 µs: sent at 120, arrives at 170) and the end on an arrival
+    // (1,250 µs). Writes: 370 µs an arrival, 1,170 µs not; 300 µs on the way (sent at 220) and
+    // 1,250 µs an arrival.
+    let cases = [(100, "170us", "1000us"), (100, "150us", "1100us"), (0, "370us", "800us"), (0, "300us", "950us")];
+    for (read_pct, warmup, duration) in cases {
         let plain = on_an_arrival(read_pct, warmup, duration, "");
         let mut general = on_an_arrival(read_pct, warmup, duration, faults);
         general.application.faults.clear();
