@@ -433,6 +433,11 @@ impl Default for Survey {
 }
 
 impl PathSelector for GatedLeastLoad {
+    /// Reads no other device's commands in flight (`HostView::nexus_outstanding`).
+    fn reads_host_queues(&self) -> bool {
+        false
+    }
+
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
         if self.state.is_empty() {

@@ -250,6 +250,11 @@ impl HppLoadBalance {
 }
 
 impl PathSelector for HppLoadBalance {
+    /// Reads no other device's commands in flight (`HostView::nexus_outstanding`).
+    fn reads_host_queues(&self) -> bool {
+        false
+    }
+
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
         self.outstanding.push(0);

@@ -218,6 +218,14 @@ pub trait PathSelector: Send + dyn_clone::DynClone {
     fn preload(&self) -> u64 {
         0
     }
+    /// Whether `select_path` reads the host's commands in flight per I_T nexus
+    /// (`HostView::nexus_outstanding`, other devices' included): the engine keeps those counts,
+    /// and a test per I/O for them, only on a host where some device's policy does. True unless
+    /// the policy says otherwise: one that never reads them keeps the same choices whatever
+    /// they are (`registry`'s test checks it for every policy that says false).
+    fn reads_host_queues(&self) -> bool {
+        true
+    }
     /// What to do with I/O while no path is usable. Default: hold it until a path returns.
     fn no_path_action(&self) -> NoPathAction {
         NoPathAction::Queue { retry_ns: None, give_up_after_ns: None }

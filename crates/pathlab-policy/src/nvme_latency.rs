@@ -346,6 +346,11 @@ impl NvmeLatency {
 }
 
 impl PathSelector for NvmeLatency {
+    /// Reads no other device's commands in flight (`HostView::nexus_outstanding`).
+    fn reads_host_queues(&self) -> bool {
+        false
+    }
+
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
     }

@@ -168,6 +168,59 @@ mod tests {
         }
     }
 
+    /// A policy that says it reads no host queues (`PathSelector::reads_host_queues`) makes the
+    /// same choices on an idle host and on one whose nexuses carry other devices' commands; the
+    /// engine then keeps no such counts for it. The busy host is seen: some policy that says it
+    /// reads them chooses otherwise there.
+    #[test]
+    fn a_policy_that_reads_no_host_queues_chooses_alike_whatever_they_hold() {
+        use crate::test_support::{add_paths_with, complete, io, issue, TestHost};
+        use crate::{HostView, IdleHost, PathSelector};
+        let busy = TestHost { nexus_load: vec![40, 0, 7, 300], ..TestHost::default() };
+        let build = |name: &str| -> Selector {
+            let table = toml::map::Map::from_iter([("name".into(), toml::Value::String(name.into()))]);
+            let config: PolicyConfig = toml::Value::Table(table).try_into().unwrap();
+            config.build().unwrap()
+        };
+        let choices = |host: &dyn HostView, name: &str| -> Vec<u32> {
+            let mut policy = build(name);
+            let p: &mut dyn PathSelector = &mut *policy;
+            add_paths_with(p, 4, |_, _| {});
+            p.claimed("naa.1");
+            let mut in_flight = std::collections::VecDeque::new();
+            let mut chosen = Vec::new();
+            for k in 0..400u64 {
+                let now = k * 1_000;
+                let one = io(4096 << (k % 3), (k % 4) as u32);
+                let path = issue(p, host, &one, now);
+                chosen.push(path);
+                in_flight.push_back((path, one, now));
+                // Four or five outstanding, completed oldest first.
+                if in_flight.len() > 4 + (k % 2) as usize {
+                    let (path, one, start) = in_flight.pop_front().unwrap();
+                    complete(p, path, &one, start, now + 500);
+                }
+            }
+            chosen
+        };
+        let mut seen_reading = false;
+        for entry in catalog() {
+            let reads = {
+                let c: PolicyConfig = toml::Value::Table(toml::map::Map::from_iter([(
+                    "name".into(),
+                    toml::Value::String(entry.name.into()),
+                )]))
+                .try_into()
+                .unwrap();
+                c.build().unwrap().reads_host_queues()
+            };
+            let alike = choices(&IdleHost, entry.name) == choices(&busy, entry.name);
+            assert!(reads || alike, "{} says it reads no host queues but chooses otherwise on a busy host", entry.name);
+            seen_reading |= reads && !alike;
+        }
+        assert!(seen_reading, "no policy reading host queues chose otherwise: the busy host is not seen");
+    }
+
     #[test]
     fn names_are_unique() {
         let names: Vec<&str> = catalog().iter().map(|e| e.name).collect();

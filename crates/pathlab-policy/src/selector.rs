@@ -31,10 +31,13 @@ impl Selector {
     }
 
     /// Whether the policy reads the host's commands outstanding per I_T nexus
-    /// (`HostView::nexus_outstanding`): round robin reads nothing of the host; any other is
-    /// taken to (PowerPath, MPIO, NVMe and RNBD's least-queue choices do).
+    /// (`PathSelector::reads_host_queues`): round robin reads nothing of the host; of the others
+    /// PowerPath, MPIO, NVMe and RNBD do (their least-queue choices).
     pub fn reads_host_queues(&self) -> bool {
-        matches!(self, Selector::Other(_))
+        match self {
+            Selector::RoundRobin(_) => false,
+            Selector::Other(p) => p.reads_host_queues(),
+        }
     }
 
     #[inline]

@@ -214,6 +214,11 @@ impl SpdkBdevNvme {
 }
 
 impl PathSelector for SpdkBdevNvme {
+    /// Reads no other device's commands in flight (`HostView::nexus_outstanding`).
+    fn reads_host_queues(&self) -> bool {
+        false
+    }
+
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
         self.clear_caches();

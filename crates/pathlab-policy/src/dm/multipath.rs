@@ -859,6 +859,11 @@ impl DmMultipath {
 }
 
 impl PathSelector for DmMultipath {
+    /// Reads no other device's commands in flight (`HostView::nexus_outstanding`).
+    fn reads_host_queues(&self) -> bool {
+        false
+    }
+
     fn add_path(&mut self, path: &PathDesc) {
         self.positions.add(path.id, self.paths.len());
         self.paths.push(DmPath {

@@ -64,6 +64,11 @@ impl VmwPspFixed {
 }
 
 impl PathSelector for VmwPspFixed {
+    /// Reads no other device's commands in flight (`HostView::nexus_outstanding`).
+    fn reads_host_queues(&self) -> bool {
+        false
+    }
+
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
         let index = self.paths.len() - 1;

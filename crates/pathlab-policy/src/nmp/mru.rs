@@ -48,6 +48,11 @@ impl VmwPspMru {
 }
 
 impl PathSelector for VmwPspMru {
+    /// Reads no other device's commands in flight (`HostView::nexus_outstanding`).
+    fn reads_host_queues(&self) -> bool {
+        false
+    }
+
     fn add_path(&mut self, path: &PathDesc) {
         self.paths.add(path);
     }
