@@ -264,3 +264,39 @@ def test_a_cluster_host_cut_after_one_group_is_not_read_against_a_host_that_show
     assert message.startswith("a reach array NETAPP through ports without a controller, other hosts through its "
                               f"controllers' ports (a's symmetric is assumed: {tmp_path / 'a.txt'}, line 6 (map mpatha "
                               "at line 1): the listing ends inside the array's map after the one group it shows")
+
+
+@pytest.mark.parametrize("first_prio", [50, 130, 10])
+def test_a_cut_map_on_an_owned_array_gets_its_one_group_s_controller_as_owner(tmp_path: Path, first_prio: int) -> None:
+    """mpathb whole shows the owner A (its prio-50 group through targets 0) and B (targets 1); mpatha
+    after it is cut after its first group, whose paths go through targets 1: controller B. At
+    alua.c's optimized priority (50; 130 a preferred optimized path's) that group is the owner's
+    (group_by_prio prints the best group first): owner B, derived, naming the group's line; at
+    another (10, non-optimized) the owner's group may follow the cut: B assumed and warned, with
+    the line the listing ends at. Without the rule the map gets no owner and the engine runs its
+    paths as A's."""
+    cut = two_group_map()
+    cut.groups.reverse()
+    cut.groups[0].prio, cut.groups[1].prio = first_prio, 10 if first_prio != 10 else 50
+    cut.groups[0].status, cut.groups[1].status = "active", "enabled"
+    lines = tree([_second_map(), cut]).splitlines()
+    assert lines[10].startswith("|-+- policy='service-time 0' prio=") and lines[11].endswith("3:0:1:1 sdd 8:48 active ready running")
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join(lines[:13]) + "\n")  # mpatha's first group and its two paths
+    done = _imported(listing)
+    owner = next(d for d in done.tables.of("devices") if d.find("name").value == WWID).find("owner")
+    ports = {p["name"]: p["controller"] for p in _entry(done, "arrays", "ports").value}
+    assert ports == {"H3T0": "A", "H4T0": "A", "H3T1": "B", "H4T1": "B"}, ports
+    said = dict(done.warnings)
+    assert owner.value == "B"
+    if first_prio != 10:
+        assert type(owner.source) is Derived, owner.source
+        assert owner.source.rule.startswith(f"{listing}: the controller of its one group's paths (line 11, "
+                                            f"prio={first_prio}: alua.c's optimized), though the listing ends inside "
+                                            "the map (line 13): group_by_prio prints the best group first"), owner.source
+        assert f"devices.{WWID}.owner" not in said
+    else:
+        assert type(owner.source) is Assumed, owner.source
+        assert owner.source.why.startswith(f"{listing}, line 13 (map at line 9): the listing ends inside the map after "
+                                           "the one group it shows (line 11), whose prio=10 is no optimized one"), owner.source
+        assert said[f"devices.{WWID}.owner"] == owner.source.why

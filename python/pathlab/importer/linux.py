@@ -15,6 +15,7 @@ from pathlab.importer.conf_precedence import ConfPrecedence, hwtable_sets
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
+from pathlab.importer.linux_cut_owner import CutOwner, cut_map_owner
 from pathlab.importer.linux_non_owner import linux_non_owner
 from pathlab.importer.linux_preferred import preferred_bit
 from pathlab.importer.linux_topology import (
@@ -215,6 +216,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
                                   "were not read, every path is taken as usable; `multipath -ll` shows them"))
     owner_of_port: dict[tuple[int, int], str] = {}
     owner_of_map: dict[str, str] = {}
+    cut_owner: dict[str, CutOwner] = {}
     if any(kind.owned for kind in kinds.values()):
         for m in maps:
             shape = topology[m.name]
@@ -227,6 +229,14 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             for k in shape.other_ports:
                 owner_of_port.setdefault(k, "B" if name == "A" else "A")
             owner_of_map[m.name] = name
+        for m in maps:  # a map cut after its one group: that group's controller (`linux_cut_owner`)
+            if topology[m.name].cut_one_group is None or not kinds[vendor_of[m.name]].owned:
+                continue
+            cut_owner[m.name] = cut_map_owner(m, [p for p in paths if p.map == m.name], topology[m.name], mfile,
+                                              owner_of_port, prio_of.get(m.name), of_release)
+            for k in topology[m.name].owner_ports:
+                owner_of_port.setdefault(k, cut_owner[m.name].controller)
+            owner_of_map[m.name] = cut_owner[m.name].controller
         for k in sorted(k for k in set(ports) - set(owner_of_port) if kinds[array_of_port[k]].owned):
             warnings.append((f"arrays.ports.{ports[k]}", f"{mfile}: every path through SCSI host {k[0]}, target {k[1]} "
                                                         "failed, so its controller is not shown: taken as A"))
@@ -350,7 +360,11 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         dev.key("array", vendor_of[m.name], Derived(f"{mfile}: the array of the ports its paths reach", (mfile,)))
         dev.key("lun", hctl(mine[0])[3], Read(mfile, text="the L of the paths' H:C:T:L"))
         dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
-        if owned and m.name in owner_of_map:
+        if owned and m.name in cut_owner:
+            dev.key("owner", cut_owner[m.name].controller, cut_owner[m.name].source)
+            if (said_cut := cut_owner[m.name].warning) is not None:
+                warnings.append((f"devices.{m.wwid}.owner", said_cut))
+        elif owned and m.name in owner_of_map:
             whose = (f"its optimized group's paths, {shape.owner_rule}" if shape.owner_rule else "its best group's paths")
             dev.key("owner", owner_of_map[m.name], Assumed(raised.owner_assumed)
                     if raised is not None and raised.owner_assumed is not None
