@@ -300,3 +300,25 @@ def test_a_cut_map_on_an_owned_array_gets_its_one_group_s_controller_as_owner(tm
         assert owner.source.why.startswith(f"{listing}, line 13 (map at line 9): the listing ends inside the map after "
                                            "the one group it shows (line 11), whose prio=10 is no optimized one"), owner.source
         assert said[f"devices.{WWID}.owner"] == owner.source.why
+
+
+@pytest.mark.parametrize("kept", ["i/o pending", "i/o pending ", "i/o", "i/o p", None])
+def test_a_path_line_cut_inside_a_two_word_checker_state_is_a_fragment(tmp_path: Path, kept: str | None) -> None:
+    """The map's last path in checker state `i/o pending`: print.c prints the online state after it
+    (`active i/o pending running`), so its line cut after `i/o pending`, `i/o` or `i/o p` is a
+    fragment: the listing ends inside the map there, and the path is not read (before, `active i/o
+    pending` read as checker `i/o`, online `pending`, a whole path). Whole, it is read."""
+    listed = two_group_map()
+    listed.groups[1].paths[1].states = ("active", "i/o pending", "running")
+    lines = tree([listed]).splitlines()
+    last = lines[7]
+    assert last.endswith("8:64 active i/o pending running"), last
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join([*lines[:7], last if kept is None else last[:last.index("i/o") + len(kept)]]) + "\n")
+    read = multipath_ll.read(listing)
+    cut, paths = read["maps"]["cut"][0], read["paths"]
+    if kept is None:
+        assert pd.isna(cut) and len(paths) == 4
+        assert (paths["checker_state"].iloc[-1], paths["online_state"].iloc[-1]) == ("i/o pending", "running")
+    else:
+        assert cut == 8 and len(paths) == 3 and "sde" not in set(paths["device"]), listing.read_text()
