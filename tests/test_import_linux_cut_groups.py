@@ -322,3 +322,22 @@ def test_a_path_line_cut_inside_a_two_word_checker_state_is_a_fragment(tmp_path:
         assert (paths["checker_state"].iloc[-1], paths["online_state"].iloc[-1]) == ("i/o pending", "running")
     else:
         assert cut == 8 and len(paths) == 3 and "sde" not in set(paths["device"]), listing.read_text()
+
+
+@pytest.mark.parametrize("lines", [7, 8])
+def test_a_map_cut_after_two_groups_says_its_rules_read_the_groups_before_the_cut(tmp_path: Path, lines: int) -> None:
+    """`head -7` ends inside the map after its second group's first path: the grouping and the
+    array's symmetry are read from the two groups listed (derived), and their rules say so, with
+    the line of the cut; the whole listing (8 lines) names no cut."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join(tree([two_group_map()]).splitlines()[:lines]) + "\n")
+    done = _imported(listing)
+    grouping = _entry(done, "devices", "policy").source_of("path_grouping_policy")
+    symmetric = _entry(done, "arrays", "symmetric")
+    assert (type(grouping), type(symmetric.source), symmetric.value) == (Derived, Derived, False)
+    if lines == 7:
+        assert grouping.rule.endswith("; read from the 2 groups listed before the cut at line 7"), grouping.rule
+        assert symmetric.source.rule.endswith("; map at line 1 read from the 2 groups listed before the cut at line 7"), \
+            symmetric.source.rule
+    else:
+        assert "before the cut" not in grouping.rule + symmetric.source.rule, (grouping.rule, symmetric.source.rule)

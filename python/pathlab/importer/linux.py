@@ -458,17 +458,18 @@ def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighte
     naming the maps' lines the rule read; `weighted_by` as `_tpgs_reason`'s."""
     owning = [m for m in maps if topology[m.name].groups_by_owner]
     shown = owning or maps
+    cut = "".join(f"; map at line {m.line} {topology[m.name].cut_note}" for m in shown if topology[m.name].cut_note)
     if owning:
         verb = "part" if len(owning) > 1 else "parts"
         return (f"the map{'s' if len(owning) > 1 else ''} at {_lines(shown)} {verb} the paths to the LUN's owner from "
                 "the others (groups of different priorities, or an ownership handler's active group): LUNs owned by a "
-                "controller, not symmetric")
+                "controller, not symmetric" + cut)
     return (f"no map of the array parts its owner's paths from the others (map{'s' if len(maps) > 1 else ''} at "
             f"{_lines(shown)}: one group, groups of one priority, " + (
                 "optimized groups apart only by alua.c's preferred bit (130 and 50), " if any(
                     topology[m.name].owner_rule for m in maps) else "") + (
                 f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
-                else "or apart only by failed paths") + "): symmetric")
+                else "or apart only by failed paths") + "): symmetric" + cut)
 
 
 def _no_alua_states(listed: list[Any], shape: MapTopology, prio: tuple[str, Any] | None, cfile: str,
