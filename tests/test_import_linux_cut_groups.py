@@ -341,3 +341,26 @@ def test_a_map_cut_after_two_groups_says_its_rules_read_the_groups_before_the_cu
             symmetric.source.rule
     else:
         assert "before the cut" not in grouping.rule + symmetric.source.rule, (grouping.rule, symmetric.source.rule)
+
+
+@pytest.mark.parametrize(("write", "lines"), [(brackets, 5), (brackets, 7), (tree, 5)])
+def test_a_brackets_listing_s_last_map_of_one_group_says_a_cut_there_is_not_shown(tmp_path: Path, write: Any,
+                                                                                   lines: int) -> None:
+    """0.4.8's `\\_` is drawn alike before every group and path, so `head -5` of the bracket layout
+    (the first group and its two paths) reads as a whole map of one group: its grouping's and the
+    array's symmetry's rules say the layout cannot show whether the paste stops at line 5. With both
+    groups (7 lines, the second's first path) nothing rests on one group; the tree's `| `- ` shows
+    the cut (assumed, as `test_a_tree_listing_cut_at_a_line_s_end_ends_inside_the_map_by_its_branches`)."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join(write([two_group_map()]).splitlines()[:lines]) + "\n")
+    done = _imported(listing)
+    grouping = _entry(done, "devices", "policy").source_of("path_grouping_policy")
+    symmetric = _entry(done, "arrays", "symmetric").source
+    note = ("0.4.8's `\\_` is drawn alike before every group and path, so whether the paste stops at line 5, the "
+            "listing's last, with other groups after it is not shown")
+    if write is brackets and lines == 5:
+        assert (type(grouping), type(symmetric)) == (Derived, Derived)
+        assert grouping.rule.endswith(f"; {note}"), grouping.rule
+        assert symmetric.rule.endswith(f"; map at line 1 {note}"), symmetric.rule
+    else:
+        assert "0.4.8's `\\_`" not in str(grouping) + str(symmetric), (grouping, symmetric)

@@ -441,6 +441,9 @@ def _topologies(maps: list[Any], paths: list[Any], vendor_of: dict[str, str], se
     groups multipath.conf's weightedpath parts (`weights_part_groups`)."""
     topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name], prio_of.get(m.name), release,
                                      cut_at(m)) for m in maps}
+    if maps:
+        topology[maps[-1].name] = _brackets_end(maps[-1], [p for p in paths if p.map == maps[-1].name],
+                                                topology[maps[-1].name])
     # Groups that multipath.conf's weightedpath parts show no controller of the array.
     weighted = {m.name for m in maps if weights_part_groups(m, [p for p in paths if p.map == m.name], sections,
                                                             topology[m.name].checked)}
@@ -451,6 +454,17 @@ def _topologies(maps: list[Any], paths: list[Any], vendor_of: dict[str, str], se
                                  for m in maps if vendor_of[m.name] == array])
              for array in dict.fromkeys(vendor_of.values())}
     return topology, kinds, weighted
+
+
+def _brackets_end(last: Any, listed: list[Any], shape: MapTopology) -> MapTopology:
+    """The listing's last map with, where 0.4.8's bracket layout shows it with one group, the note
+    that the layout cannot show a cut at a line's end: its `\\_` is drawn alike before every group
+    and path (0.4.9's branches are not), so the map may go on past the paste."""
+    if str(last.layout) != "brackets" or cut_at(last) is not None or not listed or len({p.group for p in listed}) != 1:
+        return shape
+    end = max(int(p.line) for p in listed)
+    return replace(shape, cut_note=f"0.4.8's `\\_` is drawn alike before every group and path, so whether the paste "
+                                   f"stops at line {end}, the listing's last, with other groups after it is not shown")
 
 
 def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighted_by: tuple[str, ...] = ()) -> str:
