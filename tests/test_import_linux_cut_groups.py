@@ -264,3 +264,103 @@ def test_a_cluster_host_cut_after_one_group_is_not_read_against_a_host_that_show
     assert message.startswith("a reach array NETAPP through ports without a controller, other hosts through its "
                               f"controllers' ports (a's symmetric is assumed: {tmp_path / 'a.txt'}, line 6 (map mpatha "
                               "at line 1): the listing ends inside the array's map after the one group it shows")
+
+
+@pytest.mark.parametrize("first_prio", [50, 130, 10])
+def test_a_cut_map_on_an_owned_array_gets_its_one_group_s_controller_as_owner(tmp_path: Path, first_prio: int) -> None:
+    """mpathb whole shows the owner A (its prio-50 group through targets 0) and B (targets 1); mpatha
+    after it is cut after its first group, whose paths go through targets 1: controller B. At
+    alua.c's optimized priority (50; 130 a preferred optimized path's) that group is the owner's
+    (group_by_prio prints the best group first): owner B, derived, naming the group's line; at
+    another (10, non-optimized) the owner's group may follow the cut: B assumed and warned, with
+    the line the listing ends at. Without the rule the map gets no owner and the engine runs its
+    paths as A's."""
+    cut = two_group_map()
+    cut.groups.reverse()
+    cut.groups[0].prio, cut.groups[1].prio = first_prio, 10 if first_prio != 10 else 50
+    cut.groups[0].status, cut.groups[1].status = "active", "enabled"
+    lines = tree([_second_map(), cut]).splitlines()
+    assert lines[10].startswith("|-+- policy='service-time 0' prio=") and lines[11].endswith("3:0:1:1 sdd 8:48 active ready running")
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join(lines[:13]) + "\n")  # mpatha's first group and its two paths
+    done = _imported(listing)
+    owner = next(d for d in done.tables.of("devices") if d.find("name").value == WWID).find("owner")
+    ports = {p["name"]: p["controller"] for p in _entry(done, "arrays", "ports").value}
+    assert ports == {"H3T0": "A", "H4T0": "A", "H3T1": "B", "H4T1": "B"}, ports
+    said = dict(done.warnings)
+    assert owner.value == "B"
+    if first_prio != 10:
+        assert type(owner.source) is Derived, owner.source
+        assert owner.source.rule.startswith(f"{listing}: the controller of its one group's paths (line 11, "
+                                            f"prio={first_prio}: alua.c's optimized), though the listing ends inside "
+                                            "the map (line 13): group_by_prio prints the best group first"), owner.source
+        assert f"devices.{WWID}.owner" not in said
+    else:
+        assert type(owner.source) is Assumed, owner.source
+        assert owner.source.why.startswith(f"{listing}, line 13 (map at line 9): the listing ends inside the map after "
+                                           "the one group it shows (line 11), whose prio=10 is no optimized one"), owner.source
+        assert said[f"devices.{WWID}.owner"] == owner.source.why
+
+
+@pytest.mark.parametrize("kept", ["i/o pending", "i/o pending ", "i/o", "i/o p", None])
+def test_a_path_line_cut_inside_a_two_word_checker_state_is_a_fragment(tmp_path: Path, kept: str | None) -> None:
+    """The map's last path in checker state `i/o pending`: print.c prints the online state after it
+    (`active i/o pending running`), so its line cut after `i/o pending`, `i/o` or `i/o p` is a
+    fragment: the listing ends inside the map there, and the path is not read (before, `active i/o
+    pending` read as checker `i/o`, online `pending`, a whole path). Whole, it is read."""
+    listed = two_group_map()
+    listed.groups[1].paths[1].states = ("active", "i/o pending", "running")
+    lines = tree([listed]).splitlines()
+    last = lines[7]
+    assert last.endswith("8:64 active i/o pending running"), last
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join([*lines[:7], last if kept is None else last[:last.index("i/o") + len(kept)]]) + "\n")
+    read = multipath_ll.read(listing)
+    cut, paths = read["maps"]["cut"][0], read["paths"]
+    if kept is None:
+        assert pd.isna(cut) and len(paths) == 4
+        assert (paths["checker_state"].iloc[-1], paths["online_state"].iloc[-1]) == ("i/o pending", "running")
+    else:
+        assert cut == 8 and len(paths) == 3 and "sde" not in set(paths["device"]), listing.read_text()
+
+
+@pytest.mark.parametrize("lines", [7, 8])
+def test_a_map_cut_after_two_groups_says_its_rules_read_the_groups_before_the_cut(tmp_path: Path, lines: int) -> None:
+    """`head -7` ends inside the map after its second group's first path: the grouping and the
+    array's symmetry are read from the two groups listed (derived), and their rules say so, with
+    the line of the cut; the whole listing (8 lines) names no cut."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join(tree([two_group_map()]).splitlines()[:lines]) + "\n")
+    done = _imported(listing)
+    grouping = _entry(done, "devices", "policy").source_of("path_grouping_policy")
+    symmetric = _entry(done, "arrays", "symmetric")
+    assert (type(grouping), type(symmetric.source), symmetric.value) == (Derived, Derived, False)
+    if lines == 7:
+        assert grouping.rule.endswith("; read from the 2 groups listed before the cut at line 7"), grouping.rule
+        assert symmetric.source.rule.endswith("; map at line 1 read from the 2 groups listed before the cut at line 7"), \
+            symmetric.source.rule
+    else:
+        assert "before the cut" not in grouping.rule + symmetric.source.rule, (grouping.rule, symmetric.source.rule)
+
+
+@pytest.mark.parametrize(("write", "lines"), [(brackets, 5), (brackets, 7), (tree, 5)])
+def test_a_brackets_listing_s_last_map_of_one_group_says_a_cut_there_is_not_shown(tmp_path: Path, write: Any,
+                                                                                   lines: int) -> None:
+    """0.4.8's `\\_` is drawn alike before every group and path, so `head -5` of the bracket layout
+    (the first group and its two paths) reads as a whole map of one group: its grouping's and the
+    array's symmetry's rules say the layout cannot show whether the paste stops at line 5. With both
+    groups (7 lines, the second's first path) nothing rests on one group; the tree's `| `- ` shows
+    the cut (assumed, as `test_a_tree_listing_cut_at_a_line_s_end_ends_inside_the_map_by_its_branches`)."""
+    listing = tmp_path / "mp.txt"
+    listing.write_text("\n".join(write([two_group_map()]).splitlines()[:lines]) + "\n")
+    done = _imported(listing)
+    grouping = _entry(done, "devices", "policy").source_of("path_grouping_policy")
+    symmetric = _entry(done, "arrays", "symmetric").source
+    note = ("0.4.8's `\\_` is drawn alike before every group and path, so whether the paste stops at line 5, the "
+            "listing's last, with other groups after it is not shown")
+    if write is brackets and lines == 5:
+        assert (type(grouping), type(symmetric)) == (Derived, Derived)
+        assert grouping.rule.endswith(f"; {note}"), grouping.rule
+        assert symmetric.rule.endswith(f"; map at line 1 {note}"), symmetric.rule
+    else:
+        assert "0.4.8's `\\_`" not in str(grouping) + str(symmetric), (grouping, symmetric)

@@ -15,6 +15,7 @@ from pathlab.importer.conf_precedence import ConfPrecedence, hwtable_sets
 from pathlab.importer.host_tables import Element, HostTables
 from pathlab.importer.imported import Imported, Undetermined
 from pathlab.importer.iscsi_portals import Portal, portals_by_host
+from pathlab.importer.linux_cut_owner import CutOwner, cut_map_owner
 from pathlab.importer.linux_non_owner import linux_non_owner
 from pathlab.importer.linux_preferred import preferred_bit
 from pathlab.importer.linux_topology import (
@@ -215,6 +216,7 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
                                   "were not read, every path is taken as usable; `multipath -ll` shows them"))
     owner_of_port: dict[tuple[int, int], str] = {}
     owner_of_map: dict[str, str] = {}
+    cut_owner: dict[str, CutOwner] = {}
     if any(kind.owned for kind in kinds.values()):
         for m in maps:
             shape = topology[m.name]
@@ -227,6 +229,14 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
             for k in shape.other_ports:
                 owner_of_port.setdefault(k, "B" if name == "A" else "A")
             owner_of_map[m.name] = name
+        for m in maps:  # a map cut after its one group: that group's controller (`linux_cut_owner`)
+            if topology[m.name].cut_one_group is None or not kinds[vendor_of[m.name]].owned:
+                continue
+            cut_owner[m.name] = cut_map_owner(m, [p for p in paths if p.map == m.name], topology[m.name], mfile,
+                                              owner_of_port, prio_of.get(m.name), of_release)
+            for k in topology[m.name].owner_ports:
+                owner_of_port.setdefault(k, cut_owner[m.name].controller)
+            owner_of_map[m.name] = cut_owner[m.name].controller
         for k in sorted(k for k in set(ports) - set(owner_of_port) if kinds[array_of_port[k]].owned):
             warnings.append((f"arrays.ports.{ports[k]}", f"{mfile}: every path through SCSI host {k[0]}, target {k[1]} "
                                                         "failed, so its controller is not shown: taken as A"))
@@ -350,7 +360,11 @@ def build(c: LinuxCaptures) -> tuple[HostTables, list[tuple[str, str]], bool, li
         dev.key("array", vendor_of[m.name], Derived(f"{mfile}: the array of the ports its paths reach", (mfile,)))
         dev.key("lun", hctl(mine[0])[3], Read(mfile, text="the L of the paths' H:C:T:L"))
         dev.key("queue_depth", DEFAULT_QUEUE_DEPTH, Assumed("the disks' queue_depth is in sysfs, not in these captures"))
-        if owned and m.name in owner_of_map:
+        if owned and m.name in cut_owner:
+            dev.key("owner", cut_owner[m.name].controller, cut_owner[m.name].source)
+            if (said_cut := cut_owner[m.name].warning) is not None:
+                warnings.append((f"devices.{m.wwid}.owner", said_cut))
+        elif owned and m.name in owner_of_map:
             whose = (f"its optimized group's paths, {shape.owner_rule}" if shape.owner_rule else "its best group's paths")
             dev.key("owner", owner_of_map[m.name], Assumed(raised.owner_assumed)
                     if raised is not None and raised.owner_assumed is not None
@@ -427,6 +441,9 @@ def _topologies(maps: list[Any], paths: list[Any], vendor_of: dict[str, str], se
     groups multipath.conf's weightedpath parts (`weights_part_groups`)."""
     topology = {m.name: map_topology(m.hwhandler, [p for p in paths if p.map == m.name], prio_of.get(m.name), release,
                                      cut_at(m)) for m in maps}
+    if maps:
+        topology[maps[-1].name] = _brackets_end(maps[-1], [p for p in paths if p.map == maps[-1].name],
+                                                topology[maps[-1].name])
     # Groups that multipath.conf's weightedpath parts show no controller of the array.
     weighted = {m.name for m in maps if weights_part_groups(m, [p for p in paths if p.map == m.name], sections,
                                                             topology[m.name].checked)}
@@ -439,22 +456,34 @@ def _topologies(maps: list[Any], paths: list[Any], vendor_of: dict[str, str], se
     return topology, kinds, weighted
 
 
+def _brackets_end(last: Any, listed: list[Any], shape: MapTopology) -> MapTopology:
+    """The listing's last map with, where 0.4.8's bracket layout shows it with one group, the note
+    that the layout cannot show a cut at a line's end: its `\\_` is drawn alike before every group
+    and path (0.4.9's branches are not), so the map may go on past the paste."""
+    if str(last.layout) != "brackets" or cut_at(last) is not None or not listed or len({p.group for p in listed}) != 1:
+        return shape
+    end = max(int(p.line) for p in listed)
+    return replace(shape, cut_note=f"0.4.8's `\\_` is drawn alike before every group and path, so whether the paste "
+                                   f"stops at line {end}, the listing's last, with other groups after it is not shown")
+
+
 def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighted_by: tuple[str, ...] = ()) -> str:
     """Why an array is taken as symmetric or as one whose controllers own LUNs (`ArrayKind.owned`),
     naming the maps' lines the rule read; `weighted_by` as `_tpgs_reason`'s."""
     owning = [m for m in maps if topology[m.name].groups_by_owner]
     shown = owning or maps
+    cut = "".join(f"; map at line {m.line} {topology[m.name].cut_note}" for m in shown if topology[m.name].cut_note)
     if owning:
         verb = "part" if len(owning) > 1 else "parts"
         return (f"the map{'s' if len(owning) > 1 else ''} at {_lines(shown)} {verb} the paths to the LUN's owner from "
                 "the others (groups of different priorities, or an ownership handler's active group): LUNs owned by a "
-                "controller, not symmetric")
+                "controller, not symmetric" + cut)
     return (f"no map of the array parts its owner's paths from the others (map{'s' if len(maps) > 1 else ''} at "
             f"{_lines(shown)}: one group, groups of one priority, " + (
                 "optimized groups apart only by alua.c's preferred bit (130 and 50), " if any(
                     topology[m.name].owner_rule for m in maps) else "") + (
                 f"apart only by failed paths or by {weighted_by[0]}'s weightedpath" if weighted_by
-                else "or apart only by failed paths") + "): symmetric")
+                else "or apart only by failed paths") + "): symmetric" + cut)
 
 
 def _no_alua_states(listed: list[Any], shape: MapTopology, prio: tuple[str, Any] | None, cfile: str,

@@ -72,6 +72,9 @@ class MapTopology:
     #: whether other groups follow is not known, so the grouping and the array's symmetry are
     #: assumed from it, not read.
     cut_one_group: int | None = None
+    #: What the rules read from this map's groups say of where the listing ends: after two or more
+    #: groups inside it, "read from the N groups listed before the cut at line L"; else "".
+    cut_note: str = ""
 
     @property
     def groups_by_owner(self) -> bool:
@@ -176,8 +179,11 @@ def map_topology(hwhandler: Any, paths: list[Any], in_force: str | None = None, 
         prioritizer = "const"
     owner_rule = ("" if by_state is None or all(prio(g) == best for g in by_state)
                   else OWNER_BELOW_AVERAGE if owner_open else OWNER_BY_STATE)
+    cut_note = (f"read from the {len(groups)} groups listed before the cut at line {cut}"
+                  if cut is not None and len(groups) > 1 else "")
     return MapTopology(grouping, owner_ports, other_ports, handler, checked, prioritizer, undetermined,
-                       "" if undetermined else rule, owner_rule, owner_open if checked else None, cut_after_one)
+                       "" if undetermined else rule, owner_rule, owner_open if checked else None, cut_after_one,
+                       cut_note)
 
 
 #: What alua.c's 130 claims of the release: a preferred optimized path's, which 0.4.9 printed for

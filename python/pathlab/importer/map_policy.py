@@ -142,7 +142,8 @@ def map_policy(m: Any, paths: list[Any], topology: MapTopology, alua: bool, conf
         put("path_grouping_policy", topology.grouping, Assumed(grouping_open))
     else:
         put("path_grouping_policy", topology.grouping,
-            Derived(f"{mfile}, map at line {m.line}: {grouping_open or topology.grouping_rule}", (mfile,)))
+            Derived(f"{mfile}, map at line {m.line}: {grouping_open or topology.grouping_rule}"
+                    + (f"; {topology.cut_note}" if topology.cut_note else ""), (mfile,)))
     table_retries = hwtable_sets(vendor, product, alua).get("no_path_retry", "")
     retry, retry_note, retry_open = retry_from_features(m, paths, table_retries)
     if retry is not None:

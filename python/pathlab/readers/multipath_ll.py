@@ -6,7 +6,8 @@
   `size=… features='…' hwhandler='…' wp=rw` (`wp=` missing in early versions), then path groups
   `|-+- policy='service-time 0' prio=50 status=active` holding paths
   `| |- 3:0:0:1 sdb 8:16 active ready running` (dm state, checker state — two words for
-  `i/o pending`, `i/o timeout` — and online state). `-l` runs no checker: the checker state is `undef`.
+  `i/o pending`, `i/o timeout`, after which the online state is printed too: a line ending in
+  them is cut — and online state). `-l` runs no checker: the checker state is `undef`.
 * multipath-tools 0.4.7 and 0.4.8 (RHEL 4, 5): `[size=…][features=…][hwhandler=…][rw]` on the header
   or the next line, groups `\\_ round-robin 0 [prio=1][active]`, paths
   `  \\_ 2:0:0:6 sdb 8:16 [active][ready]` (RHEL 4: only the dm state, and no group priority).
@@ -194,8 +195,8 @@ def _path_states(rest: str | None) -> tuple[str | None, str | None, str | None] 
             return None
         return states[0].strip(), states[1].strip() if len(states) > 1 else None, None
     words = rest.split()
-    if len(words) < 3:
-        return None
+    if len(words) < 3 or (words[1] == "i/o" and len(words) < 4):
+        return None  # print.c prints the online state after `i/o pending` and `i/o timeout` too: a line cut short
     return words[0], " ".join(words[1:-1]), words[-1]
 
 
