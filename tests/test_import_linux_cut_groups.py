@@ -337,7 +337,7 @@ def test_a_map_cut_after_two_groups_says_its_rules_read_the_groups_before_the_cu
     assert (type(grouping), type(symmetric.source), symmetric.value) == (Derived, Derived, False)
     if lines == 7:
         assert grouping.rule.endswith("; read from the 2 groups listed before the cut at line 7"), grouping.rule
-        assert symmetric.source.rule.endswith("; map at line 1 read from the 2 groups listed before the cut at line 7"), \
+        assert symmetric.source.rule.endswith("; map at line 1: read from the 2 groups listed before the cut at line 7"), \
             symmetric.source.rule
     else:
         assert "before the cut" not in grouping.rule + symmetric.source.rule, (grouping.rule, symmetric.source.rule)
@@ -361,6 +361,6 @@ def test_a_brackets_listing_s_last_map_of_one_group_says_a_cut_there_is_not_show
     if write is brackets and lines == 5:
         assert (type(grouping), type(symmetric)) == (Derived, Derived)
         assert grouping.rule.endswith(f"; {note}"), grouping.rule
-        assert symmetric.rule.endswith(f"; map at line 1 {note}"), symmetric.rule
+        assert symmetric.rule.endswith(f"; map at line 1: {note}"), symmetric.rule
     else:
         assert "0.4.8's `\\_`" not in str(grouping) + str(symmetric), (grouping, symmetric)

@@ -472,7 +472,7 @@ def _symmetric_reason(maps: list[Any], topology: dict[str, MapTopology], weighte
     naming the maps' lines the rule read; `weighted_by` as `_tpgs_reason`'s."""
     owning = [m for m in maps if topology[m.name].groups_by_owner]
     shown = owning or maps
-    cut = "".join(f"; map at line {m.line} {topology[m.name].cut_note}" for m in shown if topology[m.name].cut_note)
+    cut = "".join(f"; map at line {m.line}: {topology[m.name].cut_note}" for m in shown if topology[m.name].cut_note)
     if owning:
         verb = "part" if len(owning) > 1 else "parts"
         return (f"the map{'s' if len(owning) > 1 else ''} at {_lines(shown)} {verb} the paths to the LUN's owner from "
