@@ -277,7 +277,7 @@ impl Simulation {
         if self.read_ahead.on {
             // A route known at the send had no response step to read ahead at. Only a plain run's
             // routes are all in `known_at_send`: a failover or a balance adds routes mid-run.
-            if !self.read_ahead.as_sent(path.one_way_ns) || (PLAIN && self.known_at_send[r.route as usize]) {
+            if !self.read_ahead.as_sent(path.one_way_ns) || (PLAIN && self.known_at_send[r.route as usize].is_some()) {
                 self.preload_completion(r.device, r.worker);
             }
             self.read_ahead.completed(now);

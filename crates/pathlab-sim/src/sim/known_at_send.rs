@@ -45,21 +45,21 @@ pub(super) fn trip_out_ns(is_write: bool, one_way_ns: TimeNs) -> TimeNs {
 }
 
 impl Simulation {
-    /// Per route (`Model::routes`): whether it is one station that never makes work wait, and
-    /// so known at the send (all false outside the plain plan, as `never_wait` is).
-    pub(super) fn routes_known_at_send(&self) -> Vec<bool> {
-        let known = |route: &Vec<Step>| matches!(route[..], [Step::Serve(st)] if self.never_wait[st as usize]);
+    /// Per route (`Model::routes`): the station, where the route is one station that never makes
+    /// work wait and so known at the send (none outside the plain plan, as `never_wait` is).
+    pub(super) fn routes_known_at_send(&self) -> Vec<Option<u32>> {
+        let known = |route: &Vec<Step>| match route[..] {
+            [Step::Serve(st)] if self.never_wait[st as usize] => Some(st),
+            _ => None,
+        };
         self.model.routes.iter().map(known).collect()
     }
 
-    /// Sends I/O `io` (a command whose route is known at the send, `route`) over a path of
-    /// one-way time `one_way_ns`: its station's service is held from its arrival, and its
-    /// `Complete` scheduled at the service's end and the trip back.
+    /// Sends I/O `io` (a command whose route, known at the send, is station `st`'s service) over
+    /// a path of one-way time `one_way_ns`: the station's service is held from its arrival, and
+    /// its `Complete` scheduled at the service's end and the trip back.
     #[inline(always)]
-    pub(super) fn send_known(&mut self, io: u32, attempt: u32, route: u32, one_way_ns: TimeNs) {
-        let Step::Serve(st) = self.model.routes[route as usize][0] else {
-            unreachable!("a route known at the send is one station's service")
-        };
+    pub(super) fn send_known(&mut self, io: u32, attempt: u32, st: u32, one_way_ns: TimeNs) {
         let r = self.ios.get_mut(io);
         r.stage = 1;
         let (bytes, key) = (r.bytes, r.service_key);

@@ -331,9 +331,9 @@ pub struct Simulation {
     /// (`never_wait.rs`); whether any does.
     never_wait: Vec<bool>,
     never_wait_any: bool,
-    /// Per route: it is one station that never makes work wait, and its I/O's `Complete` is
-    /// scheduled as it is sent (`known_at_send.rs`).
-    known_at_send: Vec<bool>,
+    /// Per route: the station, where the route is one station that never makes work wait and its
+    /// I/O's `Complete` is scheduled as it is sent (`known_at_send.rs`).
+    known_at_send: Vec<Option<u32>>,
     /// Requests on RAID groups' disks (`model::backend`), by the id their disk work carries.
     requests: Slab<crate::model::backend::Request>,
     next_attempt: u32,

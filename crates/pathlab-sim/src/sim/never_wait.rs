@@ -86,7 +86,7 @@ impl Simulation {
             // send (`send_on`); an arrival at the snapshot's very time came after it (the
             // warm-up's and the end's events were scheduled first).
             let mut started = 0;
-            if self.known_at_send[r.route as usize] {
+            if self.known_at_send[r.route as usize].is_some() {
                 started = r.dispatched_at.saturating_add(trip_out_ns(r.is_write, one_way));
                 if started >= now {
                     snapshot.station_commands[st as usize] -= 1;

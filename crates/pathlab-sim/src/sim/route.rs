@@ -49,7 +49,9 @@ impl Simulation {
         }
         let timed_link = !PLAIN && adapter.bytes_per_ns.is_some();
         let mut refused = false;
-        match (is_write, timed_link) {
+        // The station of a route known at the send (`known_at_send.rs`): only a plain run's.
+        let known = if PLAIN { self.known_at_send[route as usize] } else { None };
+        match (is_write, timed_link, known) {
             // Lost on a path whose connection is gone: the host only learns by its timeout.
             // A blocked path holds it until the host fails the path.
             _ if !PLAIN && path.blocked => {}
@@ -59,10 +61,10 @@ impl Simulation {
             }
             // Its target port group is transitioning: the command comes back refused.
             _ if !PLAIN && path.transitioning => refused = true,
-            _ if PLAIN && self.known_at_send[route as usize] => self.send_known(io, attempt, route, one_way),
-            (false, _) => self.events.after_fixed(one_way, Event::AtPort { io, attempt }),
-            (true, true) => self.events.after_fixed(2 * one_way, Event::SendWriteData { io, attempt }),
-            (true, false) => self.events.after_fixed(trip_out_ns(true, one_way), Event::AtPort { io, attempt }),
+            (_, _, Some(st)) => self.send_known(io, attempt, st, one_way),
+            (false, _, None) => self.events.after_fixed(one_way, Event::AtPort { io, attempt }),
+            (true, true, None) => self.events.after_fixed(2 * one_way, Event::SendWriteData { io, attempt }),
+            (true, false, None) => self.events.after_fixed(trip_out_ns(true, one_way), Event::AtPort { io, attempt }),
         }
         if refused {
             self.refused_transitioning(io, attempt, one_way, p);
