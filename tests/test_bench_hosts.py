@@ -15,6 +15,10 @@ from pathlab.cli.common import load
 @pytest.mark.parametrize(("devices", "paths", "outstanding"), IN_FLIGHT)
 def test_each_row_loads_and_its_ports_hold_what_is_in_service(tmp_path: Path, devices: int, paths: int,
                                                               outstanding: int) -> None:
+    """Every port holds what is in service at once; on hosts of many devices, as the hand-written
+    loop's port (which serves every I/O at once), a server for every I/O its array's devices have
+    in flight, so the engine can prove no I/O waits there (`sim/never_wait.rs`): 10,000 x 8 x 1
+    takes 10 arrays, x 10 takes 99."""
     file, paths_each, arrays = generated_host(tmp_path, devices, paths, outstanding, quick=True)
     load(str(file))  # a port's servers within the scenario bounds (10,000 and more failed here)
     scenario = tomllib.loads(file.read_text())
@@ -23,21 +27,10 @@ def test_each_row_loads_and_its_ports_hold_what_is_in_service(tmp_path: Path, de
         on_array = sum(1 for d in scenario["devices"] if d["array"] == array["name"])
         in_service = on_array * outstanding * GENERATED_SERVICE_S / GENERATED_ROUND_TRIP_S
         assert len(array["ports"]) * array["service"]["servers"] >= 1.25 * in_service
-
-
-@pytest.mark.parametrize(("devices", "paths", "outstanding"), [r for r in IN_FLIGHT if r[0] > 1])
-def test_many_devices_ports_have_a_server_for_every_io_that_can_reach_them(tmp_path: Path, devices: int, paths: int,
-                                                                           outstanding: int) -> None:
-    """As the hand-written loop's port, which serves every I/O at once: a port's servers are at
-    least its array's devices' I/Os in flight, so the engine can prove no I/O waits there
-    (`sim/never_wait.rs`). 10,000 x 8 x 1 takes 10 arrays, x 10 takes 99."""
-    file, _, arrays = generated_host(tmp_path, devices, paths, outstanding, quick=True)
-    scenario = tomllib.loads(file.read_text())
-    for array in scenario["arrays"]:
-        on_array = sum(1 for d in scenario["devices"] if d["array"] == array["name"])
-        assert array["service"]["servers"] >= on_array * outstanding
-    expected_arrays = {(10_000, 1): 10, (10_000, 10): 99}.get((devices, outstanding), 1)
-    assert len(scenario["arrays"]) == arrays == expected_arrays
+        if devices > 1:
+            assert array["service"]["servers"] >= on_array * outstanding
+    if devices > 1:
+        assert arrays == {(10_000, 1): 10, (10_000, 10): 99}.get((devices, outstanding), 1)
 
 
 LOOP = Path(__file__).resolve().parents[1] / "benches" / "many-devices-loop"

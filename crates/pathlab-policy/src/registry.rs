@@ -205,15 +205,7 @@ mod tests {
         };
         let mut seen_reading = false;
         for entry in catalog() {
-            let reads = {
-                let c: PolicyConfig = toml::Value::Table(toml::map::Map::from_iter([(
-                    "name".into(),
-                    toml::Value::String(entry.name.into()),
-                )]))
-                .try_into()
-                .unwrap();
-                c.build().unwrap().reads_host_queues()
-            };
+            let reads = build(entry.name).reads_host_queues();
             let alike = choices(&IdleHost, entry.name) == choices(&busy, entry.name);
             assert!(reads || alike, "{} says it reads no host queues but chooses otherwise on a busy host", entry.name);
             seen_reading |= reads && !alike;

@@ -141,7 +141,6 @@ read_pct = {read_pct}
 
 #[test]
 fn a_snapshot_on_an_arrival_counts_it_as_the_general_steps_do() {
-    let faults = "[[faults]]\nkind = \"flaky\"\nfrom = \"0s\"\npath = \"vmhba1:C0:T0:L0\"\nerror_rate = 0.0";
     // Reads: the warm-up on an arrival (170 µs) and the end not (1,170 µs); the warm-up while a
     // command is on its way out (150 µs: sent at 120, arrives at 170) and the end on an arrival
     // (1,250 µs). Writes: 370 µs an arrival, 1,170 µs not; 300 µs on the way (sent at 220) and
@@ -149,7 +148,7 @@ fn a_snapshot_on_an_arrival_counts_it_as_the_general_steps_do() {
     let cases = [(100, "170us", "1000us"), (100, "150us", "1100us"), (0, "370us", "800us"), (0, "300us", "950us")];
     for (read_pct, warmup, duration) in cases {
         let plain = on_an_arrival(read_pct, warmup, duration, "");
-        let mut general = on_an_arrival(read_pct, warmup, duration, faults);
+        let mut general = on_an_arrival(read_pct, warmup, duration, NEVER_ERRS);
         general.application.faults.clear();
         // The plain run took the shortcut: about one event an I/O where the general took three.
         assert!(2 * plain.engine_events < general.engine_events, "{read_pct}: {}", plain.engine_events);

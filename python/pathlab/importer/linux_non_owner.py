@@ -102,7 +102,7 @@ def _no_states_said(out: LinuxNonOwner, array: str, mfile: str, maps: list[Any],
                                                                 f"is not read{_DEFAULT_RUNS}"))
         return
     for name, why in no_states.items():
-        said = (f"{mfile}: map {name} (line {line[name].line}): {why}: the array's state, {_said(out.array[0])}, read "
+        said = (f"{mfile}: map {name} (line {line[name].line}): {why}: the array's state, {state_words(out.array[0])}, read "
                 "from its other maps, runs")
         out.maps.setdefault(name, (out.array[0], Assumed(said)))
         out.warnings.append((f"arrays.{array}.non_owner_state", said))
@@ -127,7 +127,7 @@ def _read_states(array: str, mfile: str, beside_owner: dict[str, set[int]], maps
         elif len(states) > 1:
             out.warnings.append((f"arrays.{array}.non_owner_state", f"{mfile}: the map at line {line[name].line} prints "
                                  f"priorities {', '.join(str(v) for v in sorted(prios))} beside its owner's group, the alua "
-                                 f"prioritizer's {' and '.join(_said(s) for s, _ in states)}: one state per device is "
+                                 f"prioritizer's {' and '.join(state_words(s) for s, _ in states)}: one state per device is "
                                  "simulated, the array's"))
     unserved = [line[n] for n, s in shown.items() if s == "unavailable"]
     if unserved:
@@ -158,7 +158,7 @@ def _unaveraged_said(out: LinuxNonOwner, array: str, mfile: str, beside_owner: d
     elif silent and out.array is not None:
         for name in silent:
             out.maps.setdefault(name, (out.array[0], Assumed(f"{mfile}: {_unread(line[name], unaveraged[name])}: the "
-                                                             f"array's state, {_said(out.array[0])}, read from its other "
+                                                             f"array's state, {state_words(out.array[0])}, read from its other "
                                                              "maps, runs")))
     for name, groups in unaveraged.items():
         runs = out.maps[name][0] if name in out.maps else out.array[0] if out.array is not None else DEFAULT_STATE
@@ -170,10 +170,10 @@ def _unaveraged_said(out: LinuxNonOwner, array: str, mfile: str, beside_owner: d
                     f"{group[0].group_prio} having averaged no path (switchgroup.c path_group_prio_update averages "
                     f"`ready` and `ghost` paths only; its paths are {states}"
                     + (PENDING if any(str(p.checker_state) == "i/o pending" for p in group) else "")
-                    + f"): its ALUA state is not read; simulated {_said(runs)}, {why}")
+                    + f"): its ALUA state is not read; simulated {state_words(runs)}, {why}")
             out.findings.append(Finding(f"map {name}: the ALUA state of group {group[0].group}'s paths "
                                         f"({', '.join(str(p.device) for p in group)}) is not read; simulated "
-                                        f"{_said(runs)} (captured)",
+                                        f"{state_words(runs)} (captured)",
                                         f"{said}; a `multipath -ll` once the checks answer, or `sg_rtpg` of these paths, "
                                         "would read it"))
             out.warnings.append((f"arrays.{array}.non_owner_state", said))
@@ -192,14 +192,14 @@ def _read(mfile: str, seen_in: list[Any], beside_owner: dict[str, set[int]], sta
     prios = sorted(set().union(*(beside_owner[str(m.name)] for m in seen_in)))
     _, of_state, meaning = next(s for s in STATES if s[0] == state)
     said = NOT_DETERMINED if state == "unavailable" else (
-        f"the alua prioritizer's {_said(state)} (alua.c: {of_state[0]}, {of_state[1]} with the preferred bit): the other "
+        f"the alua prioritizer's {state_words(state)} (alua.c: {of_state[0]}, {of_state[1]} with the preferred bit): the other "
         f"controller's paths {meaning}")
     return Derived(f"{mfile}: the groups beside the owner's print priority {', '.join(str(v) for v in prios)} "
                    f"(map{'s' if len(seen_in) > 1 else ''} at line{'s' if len(seen_in) > 1 else ''} {_lines(seen_in)}), "
                    f"{said}{rule}", (mfile,))
 
 
-def _said(state: str) -> str:
+def state_words(state: str) -> str:
     """A state as the alua prioritizer's words say it: `non-optimized`, `standby`, `unavailable`."""
     return state.replace("active_", "").replace("_", "-")
 

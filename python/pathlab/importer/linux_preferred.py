@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pathlab.finding import Finding
+from pathlab.importer.linux_non_owner import state_words
 from pathlab.importer.linux_topology import (
     ALUA_NON_OPTIMIZED,
     OWNER_BY_STATE,
@@ -85,10 +86,6 @@ class PreferredBit:
     owner_assumed: str | None = None
 
 
-def _state_words(state: str) -> str:
-    return state.replace("active_", "").replace("_", "-")
-
-
 def _groups(paths: list[Any]) -> dict[int, list[Any]]:
     groups: dict[int, list[Any]] = {}
     for p in paths:
@@ -122,7 +119,7 @@ def preferred_bit(m: Any, paths: list[Any], topology: MapTopology, mfile: str, f
                  alua_state_of(read[n], groups[n]) == "active_optimized"]
     at = f"{mfile}, map {m.name} at line {m.line}"
     raised = (f"group {top} (line {groups[top][0].group_line}) prints priority {read[top]}, alua.c's "
-              f"{_state_words(top_state)} with the preferred bit, above the optimized " + _named(groups, optimized, read))
+              f"{state_words(top_state)} with the preferred bit, above the optimized " + _named(groups, optimized, read))
     if top_state == "active_optimized":
         said = (f"{at}: {raised}: dm-multipath runs the {read[top]} group alone; the simulation's alua prioritizer "
                 "leaves the preferred bit off optimized paths (alua.c 0.5.0 on without exclusive_pref_bit), so the "
